@@ -1,0 +1,246 @@
+"""Fixed-width bit packing: LSB-first (hybrid/PLAIN booleans) and MSB-first.
+
+Spec: parquet-format ``Encodings.md``, "Run Length Encoding / Bit-Packing
+Hybrid" note 1 (LSB-first packing, also used by PLAIN BOOLEAN and the
+DELTA_BINARY_PACKED miniblocks) and "Bit-packed (Deprecated)" (MSB-first).
+
+LSB-first, values 0..7 at bit width 3 (bit ``a`` of value ``A`` is ``Aa``,
+bit 0 = least significant)::
+
+    byte 0               byte 1               byte 2
+    C0 B2 B1 B0 A2 A1 A0 ...  (read right to left, low bit first)
+    +--------+--------+--------+
+    |10001000|11000110|11111010|   = 0x88 0xC6 0xFA
+    +--------+--------+--------+
+
+MSB-first (deprecated BIT_PACKED), same values::
+
+    +--------+--------+--------+
+    |00000101|00111001|01110111|   = 0x05 0x39 0x77
+    +--------+--------+--------+
+
+Kernel idea: 8 values of width ``w`` occupy exactly ``w`` bytes, so value
+``j`` of every group of 8 sits at the same byte offset ``(j*w) >> 3`` and
+bit shift ``(j*w) & 7`` inside its group.  For each ``j`` we build a strided
+*unaligned* numpy view that reads a 4- or 8-byte word at that offset in
+every group (stride ``w`` bytes), shift and mask it: eight vectorised
+passes decode the whole buffer with no gather and no per-value Python.
+Widths 57..64 can straddle 9 bytes; the ninth byte is read from a second
+strided uint8 view.  Whole-byte widths and width 1 take direct paths.
+
+Edge cases:
+
+* ``bit_width == 0`` -> ``count`` zeros, no bytes needed;
+* ``count == 0`` -> empty result whatever the buffer;
+* the buffer only needs ``ceil(count * bit_width / 8)`` bytes: a trailing
+  partial group is read through a small zero-padded copy, so the input is
+  never over-read;
+* bit width outside 0..64, negative count, or a short buffer ->
+  ParquetFormatError.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from parquet_core.errors import ParquetFormatError
+
+__all__ = ["as_uint8", "unpack_bits", "unpack_bits_msb", "pack_bits", "pack_bits_msb",
+           "packed_size"]
+
+_LE4 = np.dtype("<u4")
+_LE8 = np.dtype("<u8")
+_BE4 = np.dtype(">u4")
+_BE8 = np.dtype(">u8")
+# Groups decoded straight from the caller's buffer only when there are enough
+# of them for the second (tail) pass to be worth its fixed overhead.
+_DIRECT_MIN_GROUPS = 256
+
+
+def as_uint8(buf: Any) -> npt.NDArray[np.uint8]:
+    """View any bytes-like object or numpy array as a flat contiguous uint8 array.
+
+    Zero-copy for ``bytes``, ``bytearray``, contiguous ``memoryview`` and
+    contiguous numpy arrays; a non-contiguous array is copied.
+    """
+    if isinstance(buf, np.ndarray):
+        if buf.dtype == np.uint8 and buf.ndim == 1 and buf.flags.c_contiguous:
+            return buf
+        return np.ascontiguousarray(buf).reshape(-1).view(np.uint8)
+    return np.frombuffer(buf, dtype=np.uint8)
+
+
+def packed_size(count: int, bit_width: int) -> int:
+    """Bytes holding ``count`` values of ``bit_width`` bits: ``ceil(count*bit_width/8)``."""
+    return (count * bit_width + 7) >> 3
+
+
+def _check_args(bit_width: int, count: int, nbytes: int, what: str) -> int:
+    if not 0 <= bit_width <= 64:
+        raise ParquetFormatError(f"{what}: bit width {bit_width} is outside 0..64")
+    if count < 0:
+        raise ParquetFormatError(f"{what}: negative value count {count}")
+    need = packed_size(count, bit_width)
+    if need > nbytes:
+        raise ParquetFormatError(
+            f"{what}: {count} values of {bit_width} bits need {need} bytes, "
+            f"only {nbytes} available")
+    return need
+
+
+def _out_dtype(bit_width: int) -> type[np.unsignedinteger[Any]]:
+    return np.uint32 if bit_width <= 32 else np.uint64
+
+
+def _groups_into(src: npt.NDArray[np.uint8], w: int, ngroups: int,
+                 out: npt.NDArray[np.unsignedinteger[Any]], msb: bool) -> None:
+    """Decode ``ngroups`` groups of 8 values from ``src`` into ``out`` (shape (8, ngroups)).
+
+    ``src`` must extend at least 9 bytes past ``ngroups * w`` (the widest
+    word read of the last group), which callers guarantee by padding.
+    """
+    wide = w > 25
+    word = (_BE8 if wide else _BE4) if msb else (_LE8 if wide else _LE4)
+    nbits = 64 if wide else 32
+    mask = word.type((1 << w) - 1)
+    tmp = np.empty(ngroups, dtype=word.newbyteorder("="))
+    for j in range(8):
+        bit = j * w
+        off = bit >> 3
+        sh = bit & 7
+        v = np.ndarray((ngroups,), dtype=word, buffer=src, offset=off, strides=(w,))
+        dst = out[j]
+        if sh + w <= nbits:
+            if msb:
+                np.right_shift(v, nbits - sh - w, out=tmp)
+            else:
+                np.right_shift(v, sh, out=tmp)
+            np.bitwise_and(tmp, mask, out=dst, casting="unsafe")
+            continue
+        # 57 <= w <= 64 and the value spills into a ninth byte.
+        extra = sh + w - 64  # bits taken from the ninth byte, 1..7
+        nxt = np.ndarray((ngroups,), dtype=np.uint8, buffer=src, offset=off + 8, strides=(w,))
+        nxt64 = nxt.astype(np.uint64)
+        if msb:
+            # top (64 - sh) bits of the word are the value's high bits
+            np.bitwise_and(v, np.uint64((1 << (64 - sh)) - 1), out=tmp)
+            np.left_shift(tmp, np.uint64(extra), out=tmp)
+            np.right_shift(nxt64, np.uint64(8 - extra), out=nxt64)
+            np.bitwise_or(tmp, nxt64, out=dst)
+        else:
+            np.right_shift(v, np.uint64(sh), out=tmp)
+            np.left_shift(nxt64, np.uint64(64 - sh), out=nxt64)
+            np.bitwise_or(tmp, nxt64, out=tmp)
+            np.bitwise_and(tmp, mask, out=dst)
+
+
+def _unpack_general(arr: npt.NDArray[np.uint8], w: int, count: int,
+                    msb: bool) -> npt.NDArray[np.unsignedinteger[Any]]:
+    ngroups = (count + 7) >> 3
+    out = np.empty((8, ngroups), dtype=_out_dtype(w))
+    # Groups whose widest read (9 bytes past the group start + w) stays inside
+    # the caller's buffer are decoded in place; the rest from a padded copy.
+    direct = min(ngroups, max(0, (arr.size - 9) // w)) if ngroups >= _DIRECT_MIN_GROUPS else 0
+    if direct:
+        _groups_into(arr, w, direct, out[:, :direct], msb)
+    rest = ngroups - direct
+    if rest:
+        start = direct * w
+        avail = min(arr.size - start, rest * w)
+        pad = np.zeros(rest * w + 9, dtype=np.uint8)
+        pad[:avail] = arr[start:start + avail]
+        _groups_into(pad, w, rest, out[:, direct:], msb)
+    return out.T.reshape(-1)[:count]
+
+
+def unpack_bits(buf: Any, bit_width: int, count: int) -> npt.NDArray[np.unsignedinteger[Any]]:
+    """Unpack ``count`` LSB-first values of ``bit_width`` bits from the start of ``buf``.
+
+    Parameters
+    ----------
+    buf:
+        Bytes-like or uint8 array; only the first
+        ``ceil(count * bit_width / 8)`` bytes are read.
+    bit_width:
+        0..64.
+    count:
+        Number of values to produce.
+
+    Returns
+    -------
+    numpy.ndarray
+        uint32 for ``bit_width <= 32``, uint64 above; always a fresh array.
+
+    Raises
+    ------
+    ParquetFormatError
+        Bad width, negative count, or a buffer shorter than required.
+    """
+    arr = as_uint8(buf)
+    need = _check_args(bit_width, count, arr.size, "bit-packed values")
+    dt = _out_dtype(bit_width)
+    if count == 0 or bit_width == 0:
+        return np.zeros(count, dtype=dt)
+    w = bit_width
+    if w == 1:
+        return np.unpackbits(arr[:need], count=count, bitorder="little").astype(dt)
+    if w == 8:
+        return arr[:count].astype(dt)
+    if w in (16, 32, 64):
+        return np.frombuffer(arr, dtype=f"<u{w // 8}", count=count).astype(dt)
+    return _unpack_general(arr, w, count, msb=False)
+
+
+def unpack_bits_msb(buf: Any, bit_width: int, count: int) -> npt.NDArray[np.unsignedinteger[Any]]:
+    """Unpack ``count`` MSB-first values (deprecated BIT_PACKED order).
+
+    Same contract as :func:`unpack_bits`: uint32 up to 32 bits, uint64 above.
+    """
+    arr = as_uint8(buf)
+    need = _check_args(bit_width, count, arr.size, "MSB-first bit-packed values")
+    dt = _out_dtype(bit_width)
+    if count == 0 or bit_width == 0:
+        return np.zeros(count, dtype=dt)
+    w = bit_width
+    if w == 1:
+        return np.unpackbits(arr[:need], count=count, bitorder="big").astype(dt)
+    if w == 8:
+        return arr[:count].astype(dt)
+    if w in (16, 32, 64):
+        return np.frombuffer(arr, dtype=f">u{w // 8}", count=count).astype(dt)
+    return _unpack_general(arr, w, count, msb=True)
+
+
+def _bit_matrix(values: Any, bit_width: int, msb: bool) -> npt.NDArray[np.uint8]:
+    v = np.asarray(values)
+    if v.ndim != 1:
+        v = v.reshape(-1)
+    if v.size and v.dtype.kind == "i" and int(v.min()) < 0:
+        raise ValueError("pack_bits: values must be non-negative")
+    v = v.astype(np.uint64)
+    if not 0 <= bit_width <= 64:
+        raise ValueError(f"pack_bits: bit width {bit_width} is outside 0..64")
+    if bit_width < 64 and v.size and int(v.max()) >> bit_width:
+        raise ValueError(f"pack_bits: a value does not fit in {bit_width} bits")
+    order = np.arange(bit_width, dtype=np.uint64)
+    if msb:
+        order = order[::-1]
+    return ((v[:, None] >> order[None, :]) & np.uint64(1)).astype(np.uint8).reshape(-1)
+
+
+def pack_bits(values: Any, bit_width: int) -> npt.NDArray[np.uint8]:
+    """Pack non-negative integers LSB-first into ``ceil(n * bit_width / 8)`` bytes.
+
+    Straightforward bit-matrix implementation (test helper / future writer);
+    the last byte is zero-padded.  Raises ``ValueError`` for values that do
+    not fit (API misuse, not file corruption).
+    """
+    return np.packbits(_bit_matrix(values, bit_width, msb=False), bitorder="little")
+
+
+def pack_bits_msb(values: Any, bit_width: int) -> npt.NDArray[np.uint8]:
+    """Pack non-negative integers MSB-first (deprecated BIT_PACKED layout)."""
+    return np.packbits(_bit_matrix(values, bit_width, msb=True), bitorder="big")

@@ -1,0 +1,151 @@
+"""``pqc``: inspect a Parquet file from the command line.
+
+    pqc schema FILE          the Parquet schema tree and the table schema
+    pqc meta FILE            footer metadata: row groups, column chunks, statistics
+    pqc head FILE [-n N]     the first N rows
+    pqc inspect FILE [-n N]  all three
+
+Running ``pqc inspect`` with no file shows the sample file shipped in the package.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib import resources
+from typing import Any, Sequence
+
+from parquet_core.constants import ConvertedType, PhysicalType, Repetition
+from parquet_core.errors import ParquetError
+from parquet_core.file.reader import ParquetFile
+from parquet_core.schema.tree import SchemaNode
+
+__all__ = ["main", "sample_path"]
+
+
+def sample_path() -> str:
+    """Path of the small sample file shipped inside the package."""
+    return str(resources.files("parquet_core") / "_data" / "sample.parquet")
+
+
+def _describe(node: SchemaNode, indent: int, out: list[str]) -> None:
+    el = node.element
+    rep = Repetition(node.repetition).name.lower()
+    if node.is_leaf:
+        kind = PhysicalType(el.type).name
+        if el.type == PhysicalType.FIXED_LEN_BYTE_ARRAY:
+            kind += f"({el.type_length})"
+    else:
+        kind = "group"
+    notes = []
+    if el.logicalType is not None:
+        set_members = [k for k, v in vars(el.logicalType).items() if v is not None]
+        notes.append("logical=" + ",".join(set_members or ["UNKNOWN_MEMBER"]))
+    if el.converted_type is not None:
+        try:
+            notes.append("converted=" + ConvertedType(el.converted_type).name)
+        except ValueError:
+            notes.append(f"converted={el.converted_type}")
+    extra = f" ({'; '.join(notes)})" if notes else ""
+    out.append(f"{'  ' * indent}{rep} {kind} {node.name}{extra}")
+    for child in node.children:
+        _describe(child, indent + 1, out)
+
+
+def show_schema(pf: ParquetFile) -> str:
+    """Render the schema tree and the table schema."""
+    out = ["Parquet schema:"]
+    root = pf.metadata.schema.root
+    out.append(f"message {root.name} {{")
+    for child in root.children:
+        _describe(child, 1, out)
+    out.append("}")
+    out.append("Table schema:")
+    out.extend(f"  {f}" for f in pf.schema)
+    return "\n".join(out)
+
+
+def show_meta(pf: ParquetFile) -> str:
+    """Render the footer metadata."""
+    md = pf.metadata
+    out = [
+        "File metadata:",
+        f"  created_by: {md.created_by}",
+        f"  format version: {md.format_version}",
+        f"  rows: {md.num_rows}   row groups: {md.num_row_groups}   columns: {md.num_columns}",
+        f"  footer: {md.footer_size} bytes",
+    ]
+    for k, v in md.metadata.items():
+        text = v.decode("utf-8", "replace")
+        out.append(f"  kv {k.decode('utf-8', 'replace')}: {text[:120]}{'...' if len(text) > 120 else ''}")
+    for i in range(md.num_row_groups):
+        rg = md.row_group(i)
+        out.append(f"  row group {i}: {rg.num_rows} rows, {rg.total_byte_size} bytes")
+        for j in range(rg.num_columns):
+            d = rg.column(j).to_dict()
+            out.append(
+                f"    {d['path']}: {d['type']} {d['codec']} {'/'.join(str(e) for e in d['encodings'])}"
+                f" values={d['num_values']} size={d['compressed']}/{d['uncompressed']}"
+                f" min={_short(d['min'])} max={_short(d['max'])} nulls={d['null_count']}")
+    return "\n".join(out)
+
+
+def _short(v: Any) -> str:
+    s = repr(v)
+    return s if len(s) <= 40 else s[:37] + "..."
+
+
+def show_head(pf: ParquetFile, n: int) -> str:
+    """Render the first *n* rows (flat columns only; nested ones are listed as skipped)."""
+    names = [f.name for f in pf.schema if f.type.name != "nested"]
+    skipped = [f.name for f in pf.schema if f.type.name == "nested"]
+    rows: list[dict[str, Any]] = []
+    if names and n > 0:
+        for batch in pf.iter_batches(batch_size=n, columns=names):
+            rows.extend(batch.to_pylist())
+            if len(rows) >= n:
+                break
+    out = [f"First {min(n, len(rows))} rows:"]
+    widths = {c: max([len(c)] + [len(_short(r[c])) for r in rows[:n]]) for c in names}
+    out.append("  " + " | ".join(c.ljust(widths[c]) for c in names))
+    for r in rows[:n]:
+        out.append("  " + " | ".join(_short(r[c]).ljust(widths[c]) for c in names))
+    if skipped:
+        out.append(f"  (nested columns not shown yet: {', '.join(skipped)})")
+    return "\n".join(out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``pqc`` console script."""
+    parser = argparse.ArgumentParser(prog="pqc", description="Inspect Parquet files.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in ("schema", "meta", "head", "inspect"):
+        p = sub.add_parser(name)
+        p.add_argument("file", nargs="?" if name == "inspect" else None,
+                       help="Parquet file (inspect defaults to the bundled sample)")
+        p.add_argument("--no-verify-checksums", action="store_true",
+                       help="do not verify page CRCs")
+        if name in ("head", "inspect"):
+            p.add_argument("-n", type=int, default=10, help="rows to show (default 10)")
+    args = parser.parse_args(argv)
+    path = args.file or sample_path()
+    try:
+        with ParquetFile(path, page_checksum_verification=not args.no_verify_checksums) as pf:
+            parts = []
+            if args.command in ("schema", "inspect"):
+                parts.append(show_schema(pf))
+            if args.command in ("meta", "inspect"):
+                parts.append(show_meta(pf))
+            if args.command in ("head", "inspect"):
+                parts.append(show_head(pf, args.n))
+    except (ParquetError, OSError) as exc:
+        print(f"pqc: {path}: {exc}", file=sys.stderr)
+        for note in getattr(exc, "__notes__", []):
+            print(f"pqc:   {note}", file=sys.stderr)
+        return 1
+    print("\n\n".join(parts))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

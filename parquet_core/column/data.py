@@ -1,0 +1,33 @@
+"""The single hand-off type between the column layer and the table layer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["ColumnData"]
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnData:
+    """Decoded levels and non-null values of one leaf column.
+
+    Attributes
+    ----------
+    values:
+        The non-null values in physical form (see :mod:`parquet_core.encodings`):
+        numpy array, ``(n, width)`` uint8 array, or ByteArrays.
+    def_levels, rep_levels:
+        int16 level arrays with one entry per level slot, or ``None`` when the
+        column's maximum level is 0.
+    num_levels:
+        Number of level slots (rows, for a flat column).
+    """
+
+    values: Any
+    def_levels: npt.NDArray[np.int16] | None
+    rep_levels: npt.NDArray[np.int16] | None
+    num_levels: int

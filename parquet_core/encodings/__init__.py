@@ -1,0 +1,210 @@
+"""Page value decoders for every Parquet encoding, keyed by the spec's enum.
+
+Spec: parquet-format ``Encodings.md`` (all sections) and the ``Encoding``
+enum of ``parquet.thrift``.  Each decoder is a stateless whole-page
+function: it takes the values section of one (decompressed) data page and
+returns exactly ``count`` values::
+
+    data page v1:  [rep levels][def levels][ values section ................ ]
+    data page v2:  header-sized levels,    [ values section ................ ]
+                                             ^ buf passed to decode_values
+
+Value representation per physical type (shared by every encoding):
+
+    BOOLEAN               np.bool_ array
+    INT32 / INT64         '<i4' / '<i8' array
+    INT96                 (n, 12) uint8 array
+    FLOAT / DOUBLE        '<f4' / '<f8' array
+    BYTE_ARRAY            ByteArrays(offsets int64[n+1], data uint8)
+    FIXED_LEN_BYTE_ARRAY  (n, type_length) uint8 array
+
+PLAIN and DELTA_LENGTH_BYTE_ARRAY results may be zero-copy, read-only views
+of ``buf``.  Dictionary-encoded data pages (PLAIN_DICTIONARY,
+RLE_DICTIONARY) decode to int32 *indices*; the caller gathers them from the
+dictionary page, which itself is always PLAIN (a dictionary *page* labelled
+PLAIN_DICTIONARY must be decoded with ``Encoding.PLAIN``).
+
+Supported combinations (anything else raises UnsupportedFeatureError):
+
+    PLAIN                    all types
+    PLAIN_/RLE_DICTIONARY    all types (indices)
+    RLE                      BOOLEAN
+    BIT_PACKED               none (levels only, see bit_packed.py)
+    DELTA_BINARY_PACKED      INT32, INT64
+    DELTA_LENGTH_BYTE_ARRAY  BYTE_ARRAY
+    DELTA_BYTE_ARRAY         BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY
+    BYTE_STREAM_SPLIT        INT32, INT64, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY
+
+Edge cases: ``count == 0`` returns an empty result without reading ``buf``;
+a negative count or one above 2**31 - 1 -> ParquetFormatError; unknown
+physical types -> ParquetFormatError; unknown encodings (e.g. the deprecated
+GROUP_VAR_INT = 1, or newer ones such as ALP = 10) -> UnsupportedFeatureError.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from parquet_core.constants import Encoding, PhysicalType
+from parquet_core.encodings.byte_stream_split import decode_byte_stream_split
+from parquet_core.encodings.delta_binary_packed import decode_delta_binary_packed
+from parquet_core.encodings.delta_byte_array import decode_delta_byte_array
+from parquet_core.encodings.delta_length_byte_array import decode_delta_length_byte_array
+from parquet_core.encodings.plain import decode_plain
+from parquet_core.encodings.rle_hybrid import decode_dictionary_indices, decode_rle_booleans
+from parquet_core.errors import ParquetFormatError, UnsupportedFeatureError
+
+__all__ = ["REGISTRY", "EncodingSpec", "decode_values", "empty_values"]
+
+MAX_COUNT = 2**31 - 1
+
+Decoder = Callable[[Any, int, int, "int | None"], Any]
+
+
+@dataclass(frozen=True)
+class EncodingSpec:
+    """One registry entry: which physical types an encoding carries and how to decode it."""
+
+    encoding: Encoding
+    physical_types: frozenset[PhysicalType]
+    decode: Decoder
+    note: str = ""
+
+
+_ALL = frozenset(PhysicalType)
+
+
+def _plain(buf: Any, count: int, pt: int, tl: int | None) -> Any:
+    return decode_plain(buf, count, pt, tl)
+
+
+def _dictionary(buf: Any, count: int, pt: int, tl: int | None) -> Any:
+    return decode_dictionary_indices(buf, count)
+
+
+def _rle(buf: Any, count: int, pt: int, tl: int | None) -> Any:
+    return decode_rle_booleans(buf, count)
+
+
+def _unreachable(buf: Any, count: int, pt: int, tl: int | None) -> Any:  # pragma: no cover
+    raise UnsupportedFeatureError("BIT_PACKED encodes levels only, never values")
+
+
+def _dbp(buf: Any, count: int, pt: int, tl: int | None) -> Any:
+    dtype = np.int32 if pt == PhysicalType.INT32 else np.int64
+    values, _ = decode_delta_binary_packed(buf, 0, dtype, max_count=count)
+    if values.size != count:
+        raise ParquetFormatError(
+            f"DELTA_BINARY_PACKED: the stream holds {values.size} values, {count} expected")
+    return values
+
+
+def _dlba(buf: Any, count: int, pt: int, tl: int | None) -> Any:
+    return decode_delta_length_byte_array(buf, count)
+
+
+def _dba(buf: Any, count: int, pt: int, tl: int | None) -> Any:
+    if pt == PhysicalType.FIXED_LEN_BYTE_ARRAY:
+        if tl is None:
+            raise ParquetFormatError("DELTA_BYTE_ARRAY FIXED_LEN_BYTE_ARRAY needs a type_length")
+        return decode_delta_byte_array(buf, count, tl)
+    return decode_delta_byte_array(buf, count)
+
+
+def _bss(buf: Any, count: int, pt: int, tl: int | None) -> Any:
+    return decode_byte_stream_split(buf, count, pt, tl)
+
+
+#: Decoders keyed by the integer value of the spec's ``Encoding`` enum.
+REGISTRY: dict[int, EncodingSpec] = {
+    spec.encoding: spec
+    for spec in (
+        EncodingSpec(Encoding.PLAIN, _ALL, _plain),
+        EncodingSpec(Encoding.PLAIN_DICTIONARY, _ALL, _dictionary, "returns int32 indices"),
+        EncodingSpec(Encoding.RLE, frozenset({PhysicalType.BOOLEAN}), _rle),
+        EncodingSpec(Encoding.BIT_PACKED, frozenset(), _unreachable,
+                     "levels only (encodings.bit_packed.decode_bit_packed)"),
+        EncodingSpec(Encoding.DELTA_BINARY_PACKED,
+                     frozenset({PhysicalType.INT32, PhysicalType.INT64}), _dbp),
+        EncodingSpec(Encoding.DELTA_LENGTH_BYTE_ARRAY,
+                     frozenset({PhysicalType.BYTE_ARRAY}), _dlba),
+        EncodingSpec(Encoding.DELTA_BYTE_ARRAY,
+                     frozenset({PhysicalType.BYTE_ARRAY, PhysicalType.FIXED_LEN_BYTE_ARRAY}),
+                     _dba),
+        EncodingSpec(Encoding.RLE_DICTIONARY, _ALL, _dictionary, "returns int32 indices"),
+        EncodingSpec(Encoding.BYTE_STREAM_SPLIT,
+                     frozenset({PhysicalType.INT32, PhysicalType.INT64, PhysicalType.FLOAT,
+                                PhysicalType.DOUBLE, PhysicalType.FIXED_LEN_BYTE_ARRAY}),
+                     _bss),
+    )
+}
+
+
+def _name(enum: type[Any], value: int) -> str:
+    try:
+        return f"{enum(value).name} ({int(value)})"
+    except ValueError:
+        return f"unknown ({value})"
+
+
+def empty_values(physical_type: int, type_length: int | None = None) -> Any:
+    """A zero-length result in the representation of ``physical_type``."""
+    return decode_plain(b"", 0, physical_type, type_length or 0)
+
+
+def decode_values(encoding: int, buf: Any, count: int, physical_type: int,
+                  type_length: int | None) -> Any:
+    """Decode the values section of one data page.
+
+    Parameters
+    ----------
+    encoding:
+        The page's ``Encoding`` enum value.
+    buf:
+        Bytes-like or uint8 array holding exactly the values section (bytes
+        after the values are tolerated where the encoding self-delimits).
+    count:
+        Number of non-null values in the page.
+    physical_type:
+        The column's ``Type`` enum value.
+    type_length:
+        Width of FIXED_LEN_BYTE_ARRAY values (ignored otherwise).
+
+    Returns
+    -------
+    Any
+        Exactly ``count`` values (see the module docstring), or int32
+        dictionary indices for PLAIN_DICTIONARY / RLE_DICTIONARY.
+
+    Raises
+    ------
+    UnsupportedFeatureError
+        Unknown encoding, or an encoding that cannot carry this physical type.
+    ParquetFormatError
+        Malformed page data.
+    """
+    try:
+        ptype = PhysicalType(physical_type)
+    except ValueError:
+        raise ParquetFormatError(f"unknown physical type {physical_type}") from None
+    spec = REGISTRY.get(int(encoding))
+    if spec is None:
+        raise UnsupportedFeatureError(
+            f"encoding {_name(Encoding, encoding)} is not supported "
+            f"(physical type {ptype.name})")
+    if ptype not in spec.physical_types:
+        extra = f"; {spec.note}" if spec.note else ""
+        raise UnsupportedFeatureError(
+            f"encoding {spec.encoding.name} cannot decode physical type {ptype.name}{extra}")
+    if count < 0 or count > MAX_COUNT:
+        raise ParquetFormatError(f"invalid value count {count} for a data page")
+    if count == 0:
+        if spec.encoding in (Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY):
+            return np.zeros(0, dtype=np.int32)
+        return empty_values(ptype, type_length)
+    result = spec.decode(buf, count, ptype, type_length)
+    assert len(result) == count, (spec.encoding, len(result), count)
+    return result

@@ -1,0 +1,212 @@
+"""DELTA_BYTE_ARRAY (Encoding.DELTA_BYTE_ARRAY = 7): front coding.
+
+Spec: parquet-format ``Encodings.md``, "Delta Strings (DELTA_BYTE_ARRAY = 7)".
+Each value is stored as the length of the prefix it shares with the
+previous value plus the remaining suffix::
+
+    +-----------------------------------+--------------------------------------+
+    | DELTA_BINARY_PACKED(prefix lens)  | DELTA_LENGTH_BYTE_ARRAY(suffixes)    |
+    +-----------------------------------+--------------------------------------+
+    e.g. "axis" "axle" "babble" "babyhood":
+         DBP(0, 2, 0, 3) | DBP(4, 2, 6, 5) | axislebabbleyhood
+
+    value[i] = value[i-1][:prefix[i]] + suffix[i]
+
+Vectorising a sequential recurrence
+-----------------------------------
+Byte ``j`` of value ``i`` is either a suffix byte (``j >= prefix[i]``) or a
+copy of byte ``j`` of value ``i-1``, which may itself be a copy, and so on.
+Following such chains byte by byte (pointer jumping) needs log2(chain)
+rounds over all copied bytes, and chains are as long as the page for sorted
+keys with a common prefix.  Instead note that *columns are independent*:
+within byte column ``j`` the copy of value ``i`` comes from the last value
+``r <= i`` whose byte ``j`` is a suffix byte (every value between ``r`` and
+``i`` copies column ``j`` from its predecessor, which the prefix-length
+validation guarantees exists).  So for a dense matrix ``term[j, i] = i`` if
+``(i, j)`` is not a copy else ``-1``, ``np.maximum.accumulate`` along each
+column row gives the source value of every copied byte in one pass, and
+``suffix_offset[r] + j - prefix[r]`` its position in the suffix data.
+
+A dense matrix over all values and all columns would waste space when a few
+values have long prefixes, so columns are processed in tiers
+``[0, t1), [t1, 2*t1), [2*t1, 4*t1), ...``; tier ``k`` keeps only the values
+whose relevant width ``max(prefix[i], prefix[i+1])`` reaches it (compacting
+the rows keeps chains intact: a copied byte's predecessor always reaches
+the same column).  Each value's cells across tiers are at most twice its
+relevant width plus ``t1``, so the work stays linear in the output size.
+Suffix bytes are placed with one boolean-mask assignment (they appear in
+output order).
+
+Edge cases: ``count == 0`` reads nothing; the prefix and suffix streams must
+each hold exactly ``count`` values; a negative prefix, a first prefix above
+0, or a prefix longer than the previous value -> ParquetFormatError; a decoded
+size above :data:`MAX_DECODED_BYTES` (front coding can inflate a tiny page
+enormously) -> ParquetFormatError; for FIXED_LEN_BYTE_ARRAY every decoded value
+must have exactly ``type_length`` bytes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from parquet_core._kernels.binary import ByteArrays
+from parquet_core._kernels.bitpack import as_uint8
+from parquet_core.encodings.delta_binary_packed import (
+    decode_delta_binary_packed,
+    encode_delta_binary_packed,
+)
+from parquet_core.encodings.delta_length_byte_array import (
+    decode_dlba_at,
+    encode_delta_length_byte_array,
+)
+from parquet_core.errors import ParquetFormatError
+
+__all__ = ["decode_delta_byte_array", "encode_delta_byte_array", "MAX_DECODED_BYTES"]
+
+#: Refuse to materialise more than this many bytes from one page.
+MAX_DECODED_BYTES = 1 << 32
+_WHAT = "DELTA_BYTE_ARRAY"
+
+
+def decode_delta_byte_array(buf: Any, count: int,
+                            type_length: int | None = None) -> ByteArrays | npt.NDArray[np.uint8]:
+    """Decode ``count`` front-coded values.
+
+    Parameters
+    ----------
+    buf:
+        Bytes-like or uint8 array (the values section of a page).
+    count:
+        Number of values.
+    type_length:
+        ``None`` for BYTE_ARRAY (returns :class:`ByteArrays`); the width for
+        FIXED_LEN_BYTE_ARRAY (returns a ``(count, type_length)`` uint8 array).
+    """
+    if count < 0:
+        raise ParquetFormatError(f"{_WHAT}: negative value count {count}")
+    if type_length is not None and type_length < 0:
+        raise ParquetFormatError(f"{_WHAT}: negative type_length {type_length}")
+    arr = as_uint8(buf)
+    if count == 0:
+        values = ByteArrays.empty()
+    else:
+        prefix, pos = decode_delta_binary_packed(arr, 0, np.int32, max_count=count)
+        if prefix.size != count:
+            raise ParquetFormatError(
+                f"{_WHAT}: {prefix.size} prefix lengths encoded, {count} values expected")
+        suffixes, _ = decode_dlba_at(arr, pos, count, what=f"{_WHAT} suffixes")
+        values = _reconstruct(prefix.astype(np.int64), suffixes)
+    if type_length is None:
+        return values
+    lengths = values.lengths()
+    if lengths.size and (int(lengths.min()) != type_length or int(lengths.max()) != type_length):
+        bad = int(np.flatnonzero(lengths != type_length)[0])
+        raise ParquetFormatError(
+            f"{_WHAT}: FIXED_LEN_BYTE_ARRAY value {bad} has {int(lengths[bad])} bytes, "
+            f"expected {type_length}")
+    return values.data.reshape(count, type_length)
+
+
+def _reconstruct(prefix: npt.NDArray[np.int64], suffixes: ByteArrays) -> ByteArrays:
+    n = prefix.size
+    soff = suffixes.offsets
+    sdata = suffixes.data
+    slen = np.diff(soff)
+    if int(prefix.min()) < 0:
+        raise ParquetFormatError(f"{_WHAT}: negative prefix length {int(prefix.min())}")
+    if not prefix.any():
+        return suffixes
+    lengths = prefix + slen
+    if prefix[0] != 0:
+        raise ParquetFormatError(
+            f"{_WHAT}: the first value has prefix length {int(prefix[0])} but no predecessor")
+    over = prefix[1:] > lengths[:-1]
+    if over.any():
+        i = int(np.flatnonzero(over)[0]) + 1
+        raise ParquetFormatError(
+            f"{_WHAT}: value {i} has prefix length {int(prefix[i])} but the previous value "
+            f"has only {int(lengths[i - 1])} bytes")
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    total = int(offsets[-1])
+    if total > MAX_DECODED_BYTES:
+        raise ParquetFormatError(
+            f"{_WHAT}: the page would decode to {total} bytes (limit {MAX_DECODED_BYTES})")
+
+    out = np.empty(total, dtype=np.uint8)
+    # suffix bytes land, in order, on every position that is not a prefix copy
+    runs = np.empty(2 * n, dtype=np.int64)
+    runs[0::2] = prefix
+    runs[1::2] = slen
+    kinds = np.zeros(2 * n, dtype=bool)
+    kinds[0::2] = True
+    is_copy = np.repeat(kinds, runs)
+    out[~is_copy] = sdata
+
+    # widest column each value takes part in: its own prefix (copied bytes)
+    # or its successor's (bytes it serves as a chain source)
+    reach = prefix.copy()
+    np.maximum(reach[:-1], prefix[1:], out=reach[:-1])
+    top = int(reach.max())
+    positive = reach[reach > 0]
+    base = 1 << max(3, int(np.median(positive)).bit_length())
+    lo = 0
+    hi = base
+    while lo < top:
+        rows = np.flatnonzero(reach > lo)
+        width = min(hi, int(reach[rows].max())) - lo
+        _resolve_tier(out, sdata, soff, offsets, prefix, rows, lo, width)
+        lo = hi
+        hi *= 2
+    return ByteArrays(offsets, out)
+
+
+def _resolve_tier(out: npt.NDArray[np.uint8], sdata: npt.NDArray[np.uint8],
+                  soff: npt.NDArray[np.int64], offsets: npt.NDArray[np.int64],
+                  prefix: npt.NDArray[np.int64], rows: npt.NDArray[np.intp],
+                  lo: int, width: int) -> None:
+    """Fill the copied bytes in columns ``lo .. lo+width-1`` of the values ``rows``."""
+    nrows = rows.size
+    pre = prefix[rows]
+    cols = np.arange(lo, lo + width, dtype=np.int64)[:, None]      # (width, 1)
+    copy = cols < pre[None, :]                                      # (width, nrows)
+    if not copy.any():
+        return
+    term = np.broadcast_to(np.arange(nrows, dtype=np.int32), (width, nrows)).copy()
+    term[copy] = -1
+    np.maximum.accumulate(term, axis=1, out=term)
+    src_row = term[copy]            # compact row index of the source, column-major order
+    if src_row.size and int(src_row.min()) < 0:  # unreachable after validation
+        raise ParquetFormatError(f"{_WHAT}: a prefix refers to bytes no value provides")
+    col_of = np.broadcast_to(cols, copy.shape)[copy]
+    dst_row = np.broadcast_to(np.arange(nrows), copy.shape)[copy]
+    src = rows[src_row]
+    dst = rows[dst_row]
+    out[offsets[dst] + col_of] = sdata[soff[src] + col_of - prefix[src]]
+
+
+def encode_delta_byte_array(values: Any, **dbp_options: Any) -> bytes:
+    """Front-code a list of bytes / ByteArrays / (n, w) uint8 array (test helper)."""
+    if isinstance(values, ByteArrays):
+        items = values.to_pylist()
+    elif isinstance(values, np.ndarray) and values.ndim == 2:
+        items = [bytes(r) for r in values]
+    else:
+        items = [bytes(v) for v in values]
+    prefixes = []
+    suffixes = []
+    prev = b""
+    for v in items:
+        k = 0
+        m = min(len(prev), len(v))
+        while k < m and prev[k] == v[k]:
+            k += 1
+        prefixes.append(k)
+        suffixes.append(v[k:])
+        prev = v
+    return (encode_delta_binary_packed(np.asarray(prefixes, dtype=np.int64), np.int32,
+                                       **dbp_options)
+            + encode_delta_length_byte_array(suffixes, **dbp_options))

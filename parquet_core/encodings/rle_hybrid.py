@@ -1,0 +1,285 @@
+"""RLE / bit-packing hybrid (Encoding.RLE = 3): levels, dictionary indices, booleans.
+
+Spec: parquet-format ``Encodings.md``, "Run Length Encoding / Bit-Packing
+Hybrid (RLE = 3)" and "Dictionary Encoding" (data page format).
+
+Grammar (bit width ``w`` known from context)::
+
+    [length: u32 LE]      only for v1 levels and RLE booleans
+    run*                  until ``count`` values are produced
+      bit-packed run:  varint(groups << 1 | 1)  groups * w bytes (8*groups values, LSB first)
+      RLE run:         varint(run_len << 1)     value in ceil(w / 8) bytes, LE
+
+    e.g. w=3, values 0..7 bit-packed:  03 | 88 C6 FA
+         w=3, value 5 repeated 10x:    14 | 05
+
+Dictionary-index data pages prepend one byte holding ``w`` (0..32).
+
+Decoding strategy: a scalar loop reads only the run headers (one varint and
+at most 4 value bytes per run) and records each run; the bodies are then
+decoded in bulk: RLE runs with one ``np.repeat``, and the bytes of *all*
+bit-packed runs are gathered into one contiguous buffer (each run is a whole
+number of 8-value groups, so concatenation keeps the group alignment) and
+unpacked by a single :func:`unpack_bits` call.  Pages with only a few runs
+skip the batching and fill the output slice by slice.
+
+Edge cases:
+
+* ``bit_width == 0``: every value is 0, no bytes are read;
+* a run may declare more values than needed (the last bit-packed run is
+  padded to a multiple of 8): the surplus is ignored, and the final
+  bit-packed run only needs the bytes that hold the values actually used;
+* zero-length runs are skipped (they still consume their header bytes, so
+  decoding always advances and cannot hang);
+* a repeated value wider than ``bit_width``, data ending before ``count``
+  values, a bit width above 32 (above 64 for the generic helper would not
+  make sense here), or a negative count -> ParquetFormatError;
+* ``count`` is capped at 2**31 - 1 (page value counts are i32 in the spec).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from parquet_core._kernels.bitpack import as_uint8, unpack_bits
+from parquet_core._kernels.varint import read_uleb128
+from parquet_core.errors import ParquetFormatError
+
+__all__ = [
+    "decode_rle_hybrid",
+    "decode_levels_v1",
+    "decode_rle_booleans",
+    "decode_dictionary_indices",
+    "encode_rle_hybrid",
+    "MAX_COUNT",
+]
+
+#: Page value counts are signed 32-bit integers in the format.
+MAX_COUNT = 2**31 - 1
+_FEW_RUNS = 8  # at or below this many runs, fill slice by slice
+
+
+def _check_count(count: int, what: str) -> None:
+    if count < 0:
+        raise ParquetFormatError(f"{what}: negative value count {count}")
+    if count > MAX_COUNT:
+        raise ParquetFormatError(f"{what}: value count {count} exceeds 2**31 - 1")
+
+
+def decode_rle_hybrid(buf: Any, bit_width: int, count: int) -> npt.NDArray[Any]:
+    """Decode ``count`` values of the RLE/bit-packing hybrid (no length prefix).
+
+    Parameters
+    ----------
+    buf:
+        Bytes-like or uint8 array starting at the first run header.
+    bit_width:
+        0..32.
+    count:
+        Number of values to produce; trailing runs/bytes are ignored.
+
+    Returns
+    -------
+    numpy.ndarray
+        int32 for ``bit_width < 32``; uint32 for ``bit_width == 32`` (values
+        may not fit a signed 32-bit integer).
+    """
+    return _decode(as_uint8(buf), bit_width, count)[0]
+
+
+def _decode(arr: npt.NDArray[np.uint8], bit_width: int,
+            count: int) -> tuple[npt.NDArray[Any], int]:
+    """Decode and also return the offset just past the last run used."""
+    what = "RLE/bit-packed hybrid"
+    _check_count(count, what)
+    if not 0 <= bit_width <= 32:
+        raise ParquetFormatError(f"{what}: bit width {bit_width} is outside 0..32")
+    w = bit_width
+    dtype = np.int32 if w < 32 else np.uint32
+    if count == 0 or w == 0:
+        return np.zeros(count, dtype=dtype), 0
+
+    mv = memoryview(arr)
+    size = arr.size
+    vbytes = (w + 7) >> 3
+    # Per run: values taken, repeated value (RLE) or -1 (bit-packed), body offset.
+    takes: list[int] = []
+    values: list[int] = []
+    bodies: list[int] = []
+    pos = 0
+    filled = 0
+    while filled < count:
+        if pos >= size:
+            raise ParquetFormatError(
+                f"{what} data ends after {filled} of {count} values ({size} bytes)")
+        header = mv[pos]
+        if header < 0x80:
+            pos += 1
+        else:
+            header, pos = read_uleb128(mv, pos)
+        if header & 1:
+            groups = header >> 1
+            take = min(groups << 3, count - filled)
+            if take:
+                if pos + ((take * w + 7) >> 3) > size:
+                    raise ParquetFormatError(
+                        f"{what}: bit-packed run at byte {pos} of {groups * 8} values of "
+                        f"{w} bits is truncated ({size} bytes)")
+                takes.append(take)
+                values.append(-1)
+                bodies.append(pos)
+                filled += take
+            pos += groups * w
+        else:
+            if pos + vbytes > size:
+                raise ParquetFormatError(f"{what}: RLE run value at byte {pos} is truncated")
+            value = mv[pos] if vbytes == 1 else int.from_bytes(mv[pos:pos + vbytes], "little")
+            if value >> w:
+                raise ParquetFormatError(
+                    f"{what}: RLE run value {value} at byte {pos} does not fit in {w} bits")
+            pos += vbytes
+            take = min(header >> 1, count - filled)
+            if take:
+                takes.append(take)
+                values.append(value)
+                bodies.append(-1)
+                filled += take
+    end = min(pos, size)
+
+    if len(takes) <= _FEW_RUNS:
+        out = np.empty(count, dtype=dtype)
+        at = 0
+        for take, value, body in zip(takes, values, bodies):
+            if value >= 0:
+                out[at:at + take] = value
+            else:
+                out[at:at + take] = unpack_bits(arr[body:], w, take)
+            at += take
+        return out, end
+
+    take_arr = np.asarray(takes, dtype=np.int64)
+    value_arr = np.asarray(values, dtype=np.int64)
+    packed = value_arr < 0
+    out = np.repeat(np.where(packed, 0, value_arr).astype(dtype), take_arr)
+    if packed.any():
+        # Gather every bit-packed body (whole groups) into one buffer.
+        p_take = take_arr[packed]
+        p_body = np.asarray(bodies, dtype=np.int64)[packed]
+        p_bytes = ((p_take + 7) >> 3) * w
+        total = int(p_bytes.sum())
+        first = np.zeros(p_bytes.size, dtype=np.int64)
+        np.cumsum(p_bytes[:-1], out=first[1:])
+        src = np.arange(total, dtype=np.int64) + np.repeat(p_body - first, p_bytes)
+        # Only the final run can be short of bytes, and only past the values used.
+        np.minimum(src, size - 1, out=src)
+        # Every run but the last uses all of its values, so dropping the tail
+        # padding of the last run lines the values up with the output slots.
+        unpacked = unpack_bits(arr[src], w, total * 8 // w)[: int(p_take.sum())]
+        out[np.repeat(packed, take_arr)] = unpacked
+    return out, end
+
+
+def decode_levels_v1(buf: Any, offset: int, bit_width: int,
+                     count: int) -> tuple[npt.NDArray[Any], int]:
+    """Decode a data page v1 level stream: u32 LE byte length, then hybrid runs.
+
+    Returns
+    -------
+    tuple[numpy.ndarray, int]
+        The levels (as :func:`decode_rle_hybrid`) and the bytes consumed
+        including the 4-byte length, so the next stream starts at
+        ``offset + consumed``.
+    """
+    arr = as_uint8(buf)
+    if offset < 0 or offset + 4 > arr.size:
+        raise ParquetFormatError(
+            f"v1 level stream at byte {offset}: no room for its 4-byte length ({arr.size} bytes)")
+    length = int.from_bytes(arr[offset:offset + 4].tobytes(), "little")
+    start = offset + 4
+    if start + length > arr.size:
+        raise ParquetFormatError(
+            f"v1 level stream at byte {offset} declares {length} bytes, "
+            f"only {arr.size - start} remain")
+    levels = decode_rle_hybrid(arr[start:start + length], bit_width, count)
+    return levels, 4 + length
+
+
+def decode_rle_booleans(buf: Any, count: int) -> npt.NDArray[np.bool_]:
+    """Decode RLE-encoded BOOLEAN values: u32 LE length, then hybrid runs of width 1."""
+    arr = as_uint8(buf)
+    _check_count(count, "RLE BOOLEAN")
+    if count == 0:
+        return np.zeros(0, dtype=np.bool_)
+    levels, _ = decode_levels_v1(arr, 0, 1, count)
+    return levels.astype(np.bool_)
+
+
+def decode_dictionary_indices(buf: Any, count: int) -> npt.NDArray[np.int32]:
+    """Decode dictionary indices of a data page: 1 byte bit width, then hybrid runs.
+
+    Returns int32 indices; the caller checks them against the dictionary size.
+    """
+    arr = as_uint8(buf)
+    _check_count(count, "dictionary indices")
+    if count == 0:
+        return np.zeros(0, dtype=np.int32)
+    if arr.size == 0:
+        raise ParquetFormatError(f"dictionary indices: empty buffer for {count} values")
+    width = int(arr[0])
+    if width > 32:
+        raise ParquetFormatError(f"dictionary indices: bit width {width} exceeds 32")
+    idx = decode_rle_hybrid(arr[1:], width, count)
+    if idx.dtype == np.uint32:
+        if idx.size and int(idx.max()) > MAX_COUNT:
+            raise ParquetFormatError(
+                f"dictionary index {int(idx.max())} exceeds the largest possible dictionary")
+        idx = idx.view(np.int32)
+    return idx
+
+
+def encode_rle_hybrid(values: Any, bit_width: int, *, min_repeat: int = 8) -> bytes:
+    """Straightforward hybrid encoder (test helper / future writer).
+
+    Emits an RLE run for every stretch of at least ``min_repeat`` equal
+    values and bit-packed runs (whole groups of 8, zero padded) otherwise.
+    """
+    from parquet_core._kernels.bitpack import pack_bits
+    from parquet_core._kernels.varint import write_uleb128
+
+    v = np.asarray(values, dtype=np.uint64).reshape(-1)
+    n = v.size
+    vbytes = (bit_width + 7) >> 3
+    out = bytearray()
+    literal: list[int] = []
+
+    def flush_literal() -> None:
+        if not literal:
+            return
+        groups = (len(literal) + 7) // 8
+        padded = literal + [0] * (groups * 8 - len(literal))
+        out.extend(write_uleb128(groups << 1 | 1))
+        out.extend(pack_bits(np.asarray(padded, dtype=np.uint64), bit_width).tobytes())
+        literal.clear()
+
+    i = 0
+    items = v.tolist()
+    while i < n:
+        j = i
+        while j < n and items[j] == items[i]:
+            j += 1
+        run = j - i
+        # a literal block must hold a multiple of 8 values before an RLE run
+        fill = -len(literal) % 8
+        if run - fill >= min_repeat:
+            literal.extend(items[i:i + fill])
+            flush_literal()
+            out.extend(write_uleb128((run - fill) << 1))
+            out.extend(int(items[i]).to_bytes(vbytes, "little"))
+        else:
+            literal.extend(items[i:j])
+        i = j
+    flush_literal()
+    return bytes(out)

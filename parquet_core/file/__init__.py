@@ -1,0 +1,1 @@
+"""L7 files: the only layer that does IO (positional reads of a source)."""

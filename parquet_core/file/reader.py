@@ -1,0 +1,190 @@
+"""``ParquetFile`` and ``read_table``: the read path from a source to a Table.
+
+::
+
+    ParquetFile(source)
+      footer.read_footer -> pt.FileMetaData -> FileMetadata (wrappers + schema)
+    ParquetFile.read_row_group(i, columns)
+      for each selected leaf:
+        source.read_at(chunk range)                one positional read per chunk
+        page.reader.iter_pages                     header, CRC, decompress
+        column.reader.read_column_chunk            levels + values -> ColumnData
+        table.convert.to_array                     logical storage, nulls spread
+      -> Table
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Sequence
+
+from parquet_core.column.reader import read_column_chunk
+from parquet_core.errors import ParquetError, ParquetFormatError, UnsupportedFeatureError
+from parquet_core.file.footer import read_footer
+from parquet_core.file.source import open_source
+from parquet_core.metadata.wrappers import FileMetadata
+from parquet_core.options import ReaderOptions
+from parquet_core.page.reader import iter_pages
+from parquet_core.schema.descriptor import ColumnDescriptor
+from parquet_core.schema.tree import SchemaNode
+from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.table.arrays import Array, Table, empty_array
+from parquet_core.table.convert import to_array
+
+__all__ = ["ParquetFile", "read_table", "read_metadata", "read_schema"]
+
+
+def _field_of(node: SchemaNode, desc: ColumnDescriptor | None) -> Field:
+    nullable = node.repetition != 0
+    if desc is not None and desc.is_flat:
+        return Field(node.name, desc.data_type, nullable, desc.path)
+    # Nested fields are assembled by a later layer; expose them as an opaque type.
+    return Field(node.name, DataType("nested"), nullable, (node.name,))
+
+
+class ParquetFile:
+    """A Parquet file opened for reading.
+
+    Parameters
+    ----------
+    source:
+        A path, a bytes-like object, or a binary file object with ``seek``/``read``.
+    page_checksum_verification:
+        Verify page CRCs when present (default True).
+    """
+
+    def __init__(self, source: Any, *, page_checksum_verification: bool = True) -> None:
+        self._source, self._owned = open_source(source)
+        self.options = ReaderOptions(page_checksum_verification=page_checksum_verification)
+        try:
+            raw, footer_len = read_footer(self._source)
+            self.metadata = FileMetadata(raw, footer_len)
+        except BaseException:
+            self.close()
+            raise
+        d = self.metadata.schema
+        self._fields: list[Field] = []
+        self._leaves_of: dict[str, list[int]] = {}
+        for node in d.top_level_fields:
+            leaves = d.leaves_under(node.name)
+            self._leaves_of[node.name] = leaves
+            desc = d.column(leaves[0]) if len(leaves) == 1 else None
+            self._fields.append(_field_of(node, desc))
+        self.schema = Schema(self._fields)
+
+    # -- context management -------------------------------------------------
+    def close(self) -> None:
+        """Close the underlying file if this object opened it."""
+        if getattr(self, "_owned", False):
+            self._source.close()
+
+    def __enter__(self) -> "ParquetFile":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- metadata -----------------------------------------------------------
+    @property
+    def num_row_groups(self) -> int:
+        """Number of row groups."""
+        return self.metadata.num_row_groups
+
+    @property
+    def schema_descriptor(self):  # type: ignore[no-untyped-def]
+        """The leaf-level :class:`SchemaDescriptor`."""
+        return self.metadata.schema
+
+    def _select(self, columns: Sequence[str] | None) -> list[Field]:
+        if columns is None:
+            return list(self._fields)
+        if isinstance(columns, str):
+            raise TypeError("columns must be a list of names, not a string")
+        out: list[Field] = []
+        by_name = {f.name: f for f in self._fields}
+        for name in columns:
+            if name in by_name:
+                out.append(by_name[name])
+                continue
+            path = tuple(name.split("."))
+            try:
+                idx = self.metadata.schema.index_of(path)
+            except KeyError:
+                raise ValueError(f"no column named {name!r} in the file") from None
+            desc = self.metadata.schema.column(idx)
+            out.append(Field(name, desc.data_type, desc.max_definition_level > 0, desc.path))
+        return out
+
+    def _read_leaf(self, rg: int, field: Field) -> Array:
+        schema = self.metadata.schema
+        if field.type.name == "nested":
+            raise UnsupportedFeatureError(
+                f"column {field.name!r} is nested (groups/lists/maps); nested columns are not supported yet")
+        idx = schema.index_of(field.path)
+        desc = schema.column(idx)
+        chunk = self.metadata.row_group(rg).column(idx)
+        try:
+            if chunk.file_path:
+                raise UnsupportedFeatureError(
+                    f"column chunk stored in another file ({chunk.file_path!r})")
+            start, length = chunk.byte_range(self._source.size)
+            buf = self._source.read_at(start, length)
+            pages = iter_pages(buf, chunk.meta.codec, chunk.num_values,
+                               verify_crc=self.options.page_checksum_verification,
+                               base_offset=start)
+            data = read_column_chunk(pages, desc)
+            arr = to_array(data, desc)
+        except ParquetError as exc:
+            exc.add_note(f"in column {desc.dotted_path}, row group {rg}")
+            raise
+        if len(arr) != self.metadata.row_group(rg).num_rows:
+            raise ParquetFormatError(
+                f"column {desc.dotted_path} has {len(arr)} rows in row group {rg}, "
+                f"the row group says {self.metadata.row_group(rg).num_rows}")
+        return arr
+
+    # -- data ---------------------------------------------------------------
+    def read_row_group(self, i: int, columns: Sequence[str] | None = None) -> Table:
+        """Read one row group."""
+        fields = self._select(columns)
+        rg = self.metadata.row_group(i)
+        cols = [self._read_leaf(i, f) for f in fields]
+        return Table(Schema(fields), cols, rg.num_rows)
+
+    def read(self, columns: Sequence[str] | None = None) -> Table:
+        """Read the whole file (or the selected columns)."""
+        fields = self._select(columns)
+        parts = [self.read_row_group(i, columns) for i in range(self.num_row_groups)]
+        if not parts:
+            return Table(Schema(fields), [empty_array(f) for f in fields], 0)
+        return Table.concat(parts)
+
+    def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,
+                     row_groups: Sequence[int] | None = None) -> Iterator[Table]:
+        """Yield tables of at most *batch_size* rows, row group by row group."""
+        if batch_size <= 0:
+            raise ValueError("batch_size must be positive")
+        groups = range(self.num_row_groups) if row_groups is None else row_groups
+        for i in groups:
+            yield from self.read_row_group(i, columns).iter_slices(batch_size)
+
+    def __repr__(self) -> str:
+        return f"<ParquetFile {self.metadata!r}>"
+
+
+def read_table(source: Any, columns: Sequence[str] | None = None, *,
+               page_checksum_verification: bool = True) -> Table:
+    """Read a whole Parquet file into a :class:`Table`."""
+    with ParquetFile(source, page_checksum_verification=page_checksum_verification) as pf:
+        return pf.read(columns)
+
+
+def read_metadata(source: Any) -> FileMetadata:
+    """Read only the footer."""
+    with ParquetFile(source) as pf:
+        return pf.metadata
+
+
+def read_schema(source: Any) -> Schema:
+    """Read only the schema."""
+    with ParquetFile(source) as pf:
+        return pf.schema

@@ -1,0 +1,123 @@
+"""Random-access byte sources: ``read_at(offset, size)`` with no shared seek state.
+
+A source is a filesystem path (read with ``os.pread`` where available), an
+in-memory ``bytes``-like object, or any binary file-like object with
+``seek``/``read`` (seeked under a lock, so one source is safe to share).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import threading
+from typing import Any, Protocol
+
+from parquet_core.errors import ParquetFormatError
+
+__all__ = ["RandomAccessSource", "open_source"]
+
+
+class RandomAccessSource(Protocol):
+    """Anything that can read ``size`` bytes at ``offset``."""
+
+    size: int
+
+    def read_at(self, offset: int, size: int) -> memoryview:
+        """Return exactly *size* bytes starting at *offset*."""
+        ...
+
+    def close(self) -> None:
+        """Release resources."""
+        ...
+
+
+def _check(offset: int, size: int, total: int) -> None:
+    if offset < 0 or size < 0 or offset + size > total:
+        raise ParquetFormatError(
+            f"read of {size} bytes at offset {offset} is outside the file ({total} bytes)")
+
+
+class BufferSource:
+    """An in-memory buffer."""
+
+    def __init__(self, data: bytes | bytearray | memoryview) -> None:
+        self._buf = memoryview(data).cast("B")
+        self.size = len(self._buf)
+
+    def read_at(self, offset: int, size: int) -> memoryview:
+        _check(offset, size, self.size)
+        return self._buf[offset:offset + size]
+
+    def close(self) -> None:
+        pass
+
+
+class FileSource:
+    """A file on disk, read with positional reads."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = os.fspath(path)
+        self._fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        self.size = os.fstat(self._fd).st_size
+
+    def read_at(self, offset: int, size: int) -> memoryview:
+        _check(offset, size, self.size)
+        if hasattr(os, "pread"):
+            data = os.pread(self._fd, size, offset)
+        else:  # pragma: no cover - Windows
+            os.lseek(self._fd, offset, os.SEEK_SET)
+            data = os.read(self._fd, size)
+        if len(data) != size:
+            raise ParquetFormatError(f"short read at offset {offset}: {len(data)} of {size} bytes")
+        return memoryview(data)
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except OSError:
+            pass
+
+
+class FileObjectSource:
+    """A binary file-like object with ``seek``/``read``; seeks are serialised."""
+
+    def __init__(self, fobj: Any) -> None:
+        self._f = fobj
+        self._lock = threading.Lock()
+        with self._lock:
+            self.size = fobj.seek(0, io.SEEK_END)
+
+    def read_at(self, offset: int, size: int) -> memoryview:
+        _check(offset, size, self.size)
+        with self._lock:
+            self._f.seek(offset)
+            data = self._f.read(size)
+        if len(data) != size:
+            raise ParquetFormatError(f"short read at offset {offset}: {len(data)} of {size} bytes")
+        return memoryview(data)
+
+    def close(self) -> None:
+        pass  # the caller owns the file object
+
+
+def open_source(source: Any) -> tuple[RandomAccessSource, bool]:
+    """Wrap *source*; return it and whether we own it (and must close it).
+
+    Raises
+    ------
+    TypeError
+        If *source* is neither a path, a bytes-like object nor a file object.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        return FileSource(source), True
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return BufferSource(source), True
+    if hasattr(source, "seek") and hasattr(source, "read"):
+        return FileObjectSource(source), False
+    raise TypeError(f"cannot read Parquet from a {type(source).__name__}; "
+                    "pass a path, bytes, or a binary file object")

@@ -1,0 +1,45 @@
+"""Map parquet_core data types and schemas to pyarrow types (no data involved)."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from parquet_core.errors import UnsupportedFeatureError
+from parquet_core.schema.types import DataType, Schema
+
+__all__ = ["arrow_type", "schema_to_arrow"]
+
+_SIMPLE = {
+    "bool": pa.bool_(), "int8": pa.int8(), "int16": pa.int16(), "int32": pa.int32(),
+    "int64": pa.int64(), "uint8": pa.uint8(), "uint16": pa.uint16(), "uint32": pa.uint32(),
+    "uint64": pa.uint64(), "float16": pa.float16(), "float32": pa.float32(),
+    "float64": pa.float64(), "date": pa.date32(), "null": pa.null(),
+    "string": pa.string(), "json": pa.string(), "enum": pa.string(),
+    "binary": pa.binary(), "bson": pa.binary(), "geometry": pa.binary(),
+    "geography": pa.binary(),
+}
+
+
+def arrow_type(dt: DataType) -> pa.DataType:
+    """Return the Arrow type that holds *dt* (INT96 maps to ``timestamp[ns]``)."""
+    if dt.name in _SIMPLE:
+        return _SIMPLE[dt.name]
+    if dt.name == "timestamp":
+        return pa.timestamp(dt.unit, tz=dt.tz)
+    if dt.name == "time":
+        return pa.time32("ms") if dt.unit == "ms" else pa.time64(dt.unit)
+    if dt.name == "int96":
+        return pa.timestamp("ns")
+    if dt.name == "decimal":
+        p = dt.precision or 38
+        return pa.decimal128(p, dt.scale or 0) if p <= 38 else pa.decimal256(p, dt.scale or 0)
+    if dt.name == "uuid":
+        return pa.uuid() if hasattr(pa, "uuid") else pa.binary(16)
+    if dt.name in ("fixed_size_binary", "interval"):
+        return pa.binary(dt.byte_width or 12)
+    raise UnsupportedFeatureError(f"no Arrow type for {dt}")
+
+
+def schema_to_arrow(schema: Schema) -> pa.Schema:
+    """Convert a :class:`Schema`."""
+    return pa.schema([pa.field(f.name, arrow_type(f.type), nullable=f.nullable) for f in schema])

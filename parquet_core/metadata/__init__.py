@@ -1,0 +1,1 @@
+"""L2 metadata: wrappers over the raw thrift footer, statistics, writer quirks."""

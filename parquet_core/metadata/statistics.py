@@ -1,0 +1,157 @@
+"""Column statistics decoded into typed values, following the spec's sort orders.
+
+The rules (parquet.thrift, comments on ``Statistics`` and ``ColumnOrder``):
+
+* ``min_value`` / ``max_value`` are written with the column's type-defined
+  order.  They are trusted when the file declares ``column_orders``; without
+  it, only columns whose order is *signed* are trusted (older writers
+  compared binary values as signed bytes, which is wrong for unsigned orders).
+* The legacy ``min`` / ``max`` fields are only meaningful for signed orders.
+* Floating point: a NaN bound makes both bounds unusable; a zero minimum is
+  read as -0.0 and a zero maximum as +0.0, so a ``-0.0`` or ``+0.0`` value is
+  never wrongly excluded.
+* INT96 and INTERVAL have no defined order: their bounds are ignored.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from parquet_core._kernels.binary import ByteArrays
+from parquet_core.constants import PhysicalType
+from parquet_core.errors import ParquetFormatError
+from parquet_core.schema.descriptor import ColumnDescriptor
+from parquet_core.schema.pyvalues import py_values, to_storage
+
+__all__ = ["Statistics", "SortOrder", "sort_order", "decode_statistics", "decode_stat_value"]
+
+
+class SortOrder:
+    """How values of a column compare (names as in the spec)."""
+
+    SIGNED = "SIGNED"
+    UNSIGNED = "UNSIGNED"
+    UNKNOWN = "UNKNOWN"
+
+
+def sort_order(desc: ColumnDescriptor) -> str:
+    """Return the type-defined sort order of a leaf."""
+    name = desc.data_type.name
+    pt_ = desc.physical_type
+    if name in ("int96", "interval") or pt_ == PhysicalType.INT96:
+        return SortOrder.UNKNOWN
+    if name.startswith("uint"):
+        return SortOrder.UNSIGNED
+    if name in ("decimal", "float16"):
+        return SortOrder.SIGNED
+    if pt_ in (PhysicalType.BYTE_ARRAY, PhysicalType.FIXED_LEN_BYTE_ARRAY):
+        return SortOrder.UNSIGNED
+    return SortOrder.SIGNED
+
+
+@dataclass(frozen=True, slots=True)
+class Statistics:
+    """Decoded statistics of a column chunk or page.
+
+    ``min``/``max`` are Python values of the column's logical type (as
+    :meth:`Array.to_pylist` would return them) or ``None`` when absent or not
+    trustworthy; ``min_raw``/``max_raw`` keep the stored bytes.
+    """
+
+    min: Any
+    max: Any
+    null_count: int | None
+    distinct_count: int | None
+    min_raw: bytes | None
+    max_raw: bytes | None
+    is_min_value_exact: bool | None = None
+    is_max_value_exact: bool | None = None
+
+    @property
+    def has_min_max(self) -> bool:
+        """True when both bounds are usable."""
+        return self.min is not None and self.max is not None
+
+
+_FIXED = {PhysicalType.BOOLEAN: 1, PhysicalType.INT32: 4, PhysicalType.INT64: 8,
+          PhysicalType.INT96: 12, PhysicalType.FLOAT: 4, PhysicalType.DOUBLE: 8}
+
+
+def decode_stat_value(raw: bytes, desc: ColumnDescriptor) -> Any:
+    """Decode one PLAIN-encoded bound (no length prefix for byte arrays)."""
+    pt_ = desc.physical_type
+    want = _FIXED.get(pt_, desc.type_length if pt_ == PhysicalType.FIXED_LEN_BYTE_ARRAY else None)
+    if want is not None and len(raw) != want:
+        raise ParquetFormatError(
+            f"statistics value for {desc.dotted_path} has {len(raw)} bytes, expected {want}")
+    if pt_ == PhysicalType.BOOLEAN:
+        phys: Any = np.array([raw[0] != 0])
+    elif pt_ == PhysicalType.INT32:
+        phys = np.frombuffer(raw, "<i4")
+    elif pt_ == PhysicalType.INT64:
+        phys = np.frombuffer(raw, "<i8")
+    elif pt_ == PhysicalType.FLOAT:
+        phys = np.frombuffer(raw, "<f4")
+    elif pt_ == PhysicalType.DOUBLE:
+        phys = np.frombuffer(raw, "<f8")
+    elif pt_ == PhysicalType.BYTE_ARRAY:
+        phys = ByteArrays.from_pylist([bytes(raw)])
+    else:
+        phys = np.frombuffer(raw, np.uint8).reshape(1, -1)
+    return py_values(desc.data_type, to_storage(desc.data_type, phys))[0]
+
+
+def _is_float(desc: ColumnDescriptor) -> bool:
+    return desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE) or desc.data_type.name == "float16"
+
+
+def _float_rules(lo: Any, hi: Any) -> tuple[Any, Any]:
+    if lo is None or hi is None:
+        return None, None
+    if math.isnan(lo) or math.isnan(hi):
+        return None, None
+    if lo == 0.0:
+        lo = -0.0
+    if hi == 0.0:
+        hi = 0.0
+    return lo, hi
+
+
+def decode_statistics(raw: Any, desc: ColumnDescriptor, column_order_defined: bool) -> Statistics | None:
+    """Decode a raw ``pt.Statistics`` for column *desc*.
+
+    Parameters
+    ----------
+    raw:
+        The thrift struct, or ``None``.
+    desc:
+        The leaf the statistics belong to.
+    column_order_defined:
+        True when the footer's ``column_orders`` gives this column a
+        TypeDefinedOrder.
+    """
+    if raw is None:
+        return None
+    order = sort_order(desc)
+    lo_raw = hi_raw = None
+    if raw.min_value is not None and raw.max_value is not None and (
+            column_order_defined or order == SortOrder.SIGNED):
+        lo_raw, hi_raw = raw.min_value, raw.max_value
+    elif raw.min is not None and raw.max is not None and order == SortOrder.SIGNED:
+        lo_raw, hi_raw = raw.min, raw.max
+    lo = hi = None
+    if lo_raw is not None and order != SortOrder.UNKNOWN:
+        lo, hi = decode_stat_value(lo_raw, desc), decode_stat_value(hi_raw, desc)
+        if _is_float(desc):
+            lo, hi = _float_rules(lo, hi)
+    return Statistics(
+        min=lo, max=hi, null_count=raw.null_count, distinct_count=raw.distinct_count,
+        min_raw=lo_raw, max_raw=hi_raw,
+        is_min_value_exact=getattr(raw, "is_min_value_exact", None),
+        is_max_value_exact=getattr(raw, "is_max_value_exact", None))
+
+

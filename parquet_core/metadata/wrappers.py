@@ -1,0 +1,245 @@
+"""Friendly read-only views over the raw thrift footer (``pt.FileMetaData``).
+
+Three forms of metadata exist and keep distinct names: the footer *bytes*,
+the raw thrift structs (always written ``pt.X``), and these wrappers
+(``FileMetadata``, ``RowGroupMetadata``, ``ColumnChunkMetadata``).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from parquet_core.constants import CompressionCodec, Encoding, PhysicalType
+from parquet_core.errors import ParquetFormatError
+from parquet_core.metadata.compat import WriterVersion, chunk_length_padding, parse_created_by
+from parquet_core.metadata.statistics import Statistics, decode_statistics
+from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
+
+__all__ = ["FileMetadata", "RowGroupMetadata", "ColumnChunkMetadata"]
+
+
+def _enum_name(enum: Any, value: int | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        return enum(value).name
+    except ValueError:
+        return f"UNKNOWN({value})"
+
+
+class ColumnChunkMetadata:
+    """One column chunk of one row group."""
+
+    def __init__(self, raw: Any, desc: ColumnDescriptor, order_defined: bool,
+                 row_group: int, index: int, writer: WriterVersion | None = None) -> None:
+        self.raw = raw
+        self._writer = writer
+        self.descriptor = desc
+        self.row_group = row_group
+        self.index = index
+        self._order_defined = order_defined
+        md = raw.meta_data
+        if md is None:
+            raise ParquetFormatError(
+                f"column chunk {desc.dotted_path} of row group {row_group} has no metadata "
+                "(encrypted column metadata needs a decryption key)")
+        self.meta = md
+
+    @property
+    def path_in_schema(self) -> str:
+        """Dotted column path."""
+        return self.descriptor.dotted_path
+
+    @property
+    def physical_type(self) -> str:
+        """Physical type name."""
+        return PhysicalType(self.meta.type).name
+
+    @property
+    def compression(self) -> str | None:
+        """Codec name."""
+        return _enum_name(CompressionCodec, self.meta.codec)
+
+    @property
+    def encodings(self) -> tuple[str | None, ...]:
+        """Encodings used in the chunk, as listed by the writer."""
+        return tuple(_enum_name(Encoding, e) for e in (self.meta.encodings or []))
+
+    @property
+    def num_values(self) -> int:
+        """Number of values including nulls."""
+        return int(self.meta.num_values)
+
+    @property
+    def total_compressed_size(self) -> int:
+        """Bytes of all pages as stored."""
+        return int(self.meta.total_compressed_size)
+
+    @property
+    def total_uncompressed_size(self) -> int:
+        """Bytes of all pages once decompressed."""
+        return int(self.meta.total_uncompressed_size)
+
+    @property
+    def data_page_offset(self) -> int:
+        """File offset of the first data page."""
+        return int(self.meta.data_page_offset)
+
+    @property
+    def dictionary_page_offset(self) -> int | None:
+        """File offset of the dictionary page, if the writer recorded one."""
+        return self.meta.dictionary_page_offset
+
+    @property
+    def file_path(self) -> str | None:
+        """Path of an external file holding the chunk (rare)."""
+        return self.raw.file_path
+
+    def byte_range(self, file_size: int | None = None) -> tuple[int, int]:
+        """Return ``(start, length)`` of the chunk's pages in the file.
+
+        With *file_size* given, known writer bugs that under-report the length
+        are compensated (see :mod:`parquet_core.metadata.compat`), never
+        reaching into the last 8 bytes of the file.
+
+        The chunk starts at the dictionary page when one is recorded before the
+        first data page; an offset of 0 (written by some old writers) is not a
+        real position and is ignored, the dictionary page then being found first
+        at ``data_page_offset``.
+        """
+        start = self.data_page_offset
+        dpo = self.dictionary_page_offset
+        if dpo is not None and 0 < dpo < start:
+            start = dpo
+        length = self.total_compressed_size
+        if start < 0 or length < 0:
+            raise ParquetFormatError(
+                f"column chunk {self.path_in_schema}: negative offset or size ({start}, {length})")
+        if file_size is not None and self._writer is not None:
+            pad = chunk_length_padding(self._writer)
+            if pad:
+                length = max(length, min(length + pad, file_size - 8 - start))
+        return start, length
+
+    @cached_property
+    def statistics(self) -> Statistics | None:
+        """Decoded statistics (typed min/max per the spec's sort-order rules)."""
+        return decode_statistics(self.meta.statistics, self.descriptor, self._order_defined)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain-Python summary (used by ``pqc meta``)."""
+        st = self.statistics
+        return {
+            "path": self.path_in_schema, "type": self.physical_type,
+            "codec": self.compression, "encodings": list(self.encodings),
+            "num_values": self.num_values, "compressed": self.total_compressed_size,
+            "uncompressed": self.total_uncompressed_size,
+            "min": None if st is None else st.min, "max": None if st is None else st.max,
+            "null_count": None if st is None else st.null_count,
+        }
+
+
+class RowGroupMetadata:
+    """One row group: its row count and column chunks."""
+
+    def __init__(self, raw: Any, schema: SchemaDescriptor, orders: list[bool], index: int,
+                 writer: WriterVersion | None = None) -> None:
+        self.raw = raw
+        self._writer = writer
+        self.index = index
+        self._schema = schema
+        self._orders = orders
+        cols = raw.columns or []
+        if len(cols) != len(schema):
+            raise ParquetFormatError(
+                f"row group {index} has {len(cols)} column chunks, the schema has {len(schema)} leaves")
+
+    @property
+    def num_rows(self) -> int:
+        """Rows in the group."""
+        return int(self.raw.num_rows)
+
+    @property
+    def num_columns(self) -> int:
+        """Leaf column count."""
+        return len(self.raw.columns)
+
+    @property
+    def total_byte_size(self) -> int:
+        """Uncompressed size of all the group's data, as the writer reported it."""
+        return int(self.raw.total_byte_size or 0)
+
+    def column(self, i: int) -> ColumnChunkMetadata:
+        """Return the i-th column chunk."""
+        return ColumnChunkMetadata(self.raw.columns[i], self._schema.column(i),
+                                   self._orders[i], self.index, i, self._writer)
+
+
+class FileMetadata:
+    """The decoded footer of a Parquet file."""
+
+    def __init__(self, raw: Any, footer_size: int = 0) -> None:
+        self.raw = raw
+        self.footer_size = footer_size
+        if raw.schema is None:
+            raise ParquetFormatError("footer has no schema")
+        self.schema = SchemaDescriptor(raw.schema)
+        self.writer = parse_created_by(raw.created_by)
+        n = len(self.schema)
+        orders = raw.column_orders
+        if orders is not None and len(orders) == n:
+            self._orders = [o.TYPE_ORDER is not None for o in orders]
+        else:
+            self._orders = [False] * n
+        if raw.num_rows is None or raw.num_rows < 0:
+            raise ParquetFormatError(f"footer has an invalid num_rows ({raw.num_rows})")
+
+    @property
+    def num_rows(self) -> int:
+        """Total rows in the file."""
+        return int(self.raw.num_rows)
+
+    @property
+    def num_row_groups(self) -> int:
+        """Number of row groups."""
+        return len(self.raw.row_groups or [])
+
+    @property
+    def num_columns(self) -> int:
+        """Number of leaf columns."""
+        return len(self.schema)
+
+    @property
+    def created_by(self) -> str | None:
+        """The writer's identification string."""
+        return self.raw.created_by
+
+    @property
+    def format_version(self) -> int | None:
+        """``FileMetaData.version``."""
+        return self.raw.version
+
+    @property
+    def metadata(self) -> dict[bytes, bytes]:
+        """Key/value metadata as bytes, like ``pyarrow``'s ``FileMetaData.metadata``."""
+        out: dict[bytes, bytes] = {}
+        for kv in self.raw.key_value_metadata or []:
+            k = kv.key.encode() if isinstance(kv.key, str) else kv.key
+            v = kv.value if kv.value is not None else b""
+            out[k] = v.encode() if isinstance(v, str) else v
+        return out
+
+    def row_group(self, i: int) -> RowGroupMetadata:
+        """Return row group *i*."""
+        if not 0 <= i < self.num_row_groups:
+            raise IndexError(f"row group {i} out of range (file has {self.num_row_groups})")
+        return RowGroupMetadata(self.raw.row_groups[i], self.schema, self._orders, i, self.writer)
+
+    def column_order_defined(self, i: int) -> bool:
+        """True when column *i* has a TypeDefinedOrder."""
+        return self._orders[i]
+
+    def __repr__(self) -> str:
+        return (f"<FileMetadata created_by={self.created_by!r} num_rows={self.num_rows} "
+                f"num_row_groups={self.num_row_groups} num_columns={self.num_columns}>")

@@ -1,0 +1,157 @@
+"""Walk the pages of one column chunk: header, CRC, decompression.
+
+:func:`iter_pages` takes the chunk's bytes (one positional read done by
+``file/``) and yields :mod:`parquet_core.page.model` pages whose bodies are
+plaintext.  Page types this reader does not use (INDEX_PAGE, or a type id
+from a future spec) are skipped using their ``compressed_page_size``.
+
+The page CRC (``PageHeader.crc``) is the standard CRC-32 (zlib's, the
+polynomial of gzip) over the page's bytes *as stored*, i.e. after
+compression; for v2 pages that includes the uncompressed levels.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any, Iterator
+
+from parquet_core.compression import get_codec
+from parquet_core.constants import CompressionCodec, PageType
+from parquet_core.errors import ParquetError, ParquetFormatError
+from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
+from parquet_core.thrift import pt
+from parquet_core.thrift.codec import parse
+
+__all__ = ["iter_pages"]
+
+#: A page claiming a larger decompressed size than this is treated as corrupt.
+MAX_PAGE_SIZE = 1 << 31
+
+
+def _check_sizes(header: Any, pos: int, hlen: int, avail: int) -> None:
+    csize = header.compressed_page_size
+    usize = header.uncompressed_page_size
+    if csize is None or csize < 0 or usize is None or usize < 0:
+        raise ParquetFormatError(f"page header with invalid sizes ({csize}, {usize})")
+    if usize > MAX_PAGE_SIZE:
+        raise ParquetFormatError(f"page claims {usize} uncompressed bytes")
+    if pos + hlen + csize > avail:
+        raise ParquetFormatError(
+            f"page of {csize} bytes at chunk offset {pos + hlen} runs past the column "
+            f"chunk's end ({avail} bytes)")
+
+
+def _verify_crc(header: Any, stored: memoryview) -> None:
+    if header.crc is None:
+        return
+    actual = zlib.crc32(stored) & 0xFFFFFFFF
+    if actual != header.crc & 0xFFFFFFFF:
+        raise ParquetFormatError(
+            f"page CRC mismatch: header says {header.crc & 0xFFFFFFFF:#010x}, "
+            f"bytes give {actual:#010x}")
+
+
+def _decompress(codec: Any, data: memoryview, usize: int, is_plain: bool) -> bytes | memoryview:
+    if is_plain:
+        if len(data) != usize:
+            raise ParquetFormatError(
+                f"uncompressed page body is {len(data)} bytes, header says {usize}")
+        return data
+    return codec.decompress(data, usize)
+
+
+def _v2_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal: int,
+             offset: int) -> DataPageV2:
+    h = header.data_page_header_v2
+    rl = h.repetition_levels_byte_length or 0
+    dl = h.definition_levels_byte_length or 0
+    if rl < 0 or dl < 0 or rl + dl > len(stored):
+        raise ParquetFormatError(
+            f"v2 page level lengths ({rl} + {dl}) exceed the page ({len(stored)} bytes)")
+    compressed = h.is_compressed is None or bool(h.is_compressed)
+    usize = header.uncompressed_page_size - rl - dl
+    if usize < 0:
+        raise ParquetFormatError("v2 page: uncompressed size smaller than its levels")
+    body = stored[rl + dl:]
+    if compressed and not plain:
+        values = codec.decompress(body, usize) if usize or len(body) else b""
+    else:
+        values = _decompress(codec, body, usize, True)
+    return DataPageV2(num_values=h.num_values, num_nulls=h.num_nulls or 0, num_rows=h.num_rows,
+                      encoding=h.encoding, repetition_levels=stored[:rl],
+                      definition_levels=stored[rl:rl + dl], values=values,
+                      ordinal=ordinal, offset=offset)
+
+
+def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
+               verify_crc: bool = True, base_offset: int = 0) -> Iterator[Page]:
+    """Yield the dictionary and data pages of one column chunk.
+
+    Parameters
+    ----------
+    chunk:
+        The chunk's bytes, from its first page to its end.
+    codec_id:
+        ``ColumnMetaData.codec``.
+    num_values:
+        ``ColumnMetaData.num_values``: iteration stops once this many values
+        (levels, nulls included) have been seen, so trailing padding is ignored.
+    verify_crc:
+        Check ``PageHeader.crc`` when present.
+    base_offset:
+        File offset of ``chunk[0]``, used in error notes.
+
+    Raises
+    ------
+    ParquetFormatError
+        On a malformed header, an impossible size or a CRC mismatch; the
+        exception carries a note with the page ordinal and file offset.
+    """
+    buf = memoryview(chunk)
+    codec = get_codec(codec_id)
+    plain = codec_id == CompressionCodec.UNCOMPRESSED
+    pos = 0
+    seen = 0
+    ordinal = 0
+    while pos < len(buf) and seen < num_values:
+        try:
+            header, hlen = parse(buf, pt.PageHeader, offset=pos)
+            _check_sizes(header, pos, hlen, len(buf))
+            stored = buf[pos + hlen: pos + hlen + header.compressed_page_size]
+            if verify_crc:
+                _verify_crc(header, stored)
+            page = _make_page(header, stored, codec, plain, ordinal, base_offset + pos)
+        except ParquetError as exc:
+            exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
+            raise
+        pos += hlen + header.compressed_page_size
+        if page is None:
+            continue
+        if not isinstance(page, DictionaryPage):
+            seen += page.num_values
+            ordinal += 1
+        yield page
+
+
+def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal: int,
+               offset: int) -> Page | None:
+    ptype = header.type
+    if ptype == PageType.DICTIONARY_PAGE:
+        h = header.dictionary_page_header
+        if h is None or h.num_values is None or h.num_values < 0:
+            raise ParquetFormatError("dictionary page without a valid header")
+        body = _decompress(codec, stored, header.uncompressed_page_size, plain)
+        return DictionaryPage(h.num_values, h.encoding, body, ordinal, offset)
+    if ptype == PageType.DATA_PAGE:
+        h = header.data_page_header
+        if h is None or h.num_values is None or h.num_values < 0:
+            raise ParquetFormatError("data page without a valid header")
+        body = _decompress(codec, stored, header.uncompressed_page_size, plain)
+        return DataPageV1(h.num_values, h.encoding, h.definition_level_encoding,
+                          h.repetition_level_encoding, body, ordinal, offset)
+    if ptype == PageType.DATA_PAGE_V2:
+        h = header.data_page_header_v2
+        if h is None or h.num_values is None or h.num_values < 0:
+            raise ParquetFormatError("v2 data page without a valid header")
+        return _v2_page(header, stored, codec, plain, ordinal, offset)
+    return None  # INDEX_PAGE or a page type from a later spec: skip it

@@ -1,0 +1,1 @@
+"""L2 schema: the tree of SchemaElements, leaf descriptors and logical types."""

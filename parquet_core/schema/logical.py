@@ -1,0 +1,173 @@
+"""Map a leaf's physical type + logical/converted type to a :class:`DataType`.
+
+The logical type (``SchemaElement.logicalType``) wins when present; files
+from older writers carry only the converted type, which is mapped the way the
+spec's LogicalTypes.md backward-compatibility section describes
+(``TIMESTAMP_MILLIS`` is a UTC-adjusted millisecond timestamp, ``UTF8`` is
+``STRING``...).  A logical type this reader does not know (a future union
+member, skipped by the thrift layer) leaves every union field unset and the
+column falls back to its physical type, which is what the spec asks readers
+to do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parquet_core.constants import ConvertedType, PhysicalType
+from parquet_core.errors import ParquetSchemaError
+from parquet_core.schema.types import DataType
+
+__all__ = ["data_type_of", "physical_data_type"]
+
+_UNITS = {"MILLIS": "ms", "MICROS": "us", "NANOS": "ns"}
+
+
+def physical_data_type(physical_type: int, type_length: int | None) -> DataType:
+    """Return the type a leaf has when it carries no logical annotation."""
+    if physical_type == PhysicalType.BOOLEAN:
+        return DataType("bool")
+    if physical_type == PhysicalType.INT32:
+        return DataType("int32")
+    if physical_type == PhysicalType.INT64:
+        return DataType("int64")
+    if physical_type == PhysicalType.INT96:
+        return DataType("int96")
+    if physical_type == PhysicalType.FLOAT:
+        return DataType("float32")
+    if physical_type == PhysicalType.DOUBLE:
+        return DataType("float64")
+    if physical_type == PhysicalType.BYTE_ARRAY:
+        return DataType("binary")
+    if physical_type == PhysicalType.FIXED_LEN_BYTE_ARRAY:
+        return DataType("fixed_size_binary", byte_width=type_length)
+    raise ParquetSchemaError(f"unknown physical type {physical_type}")
+
+
+def _unit_of(time_unit: Any) -> str:
+    for attr, unit in _UNITS.items():
+        if getattr(time_unit, attr, None) is not None:
+            return unit
+    raise ParquetSchemaError("time unit with no member set")
+
+
+def _from_logical(lt: Any, ptype: int, type_length: int | None) -> DataType | None:
+    """Map the LogicalType union; ``None`` when no known member is set."""
+    if lt.STRING is not None:
+        return DataType("string")
+    if lt.ENUM is not None:
+        return DataType("enum")
+    if lt.JSON is not None:
+        return DataType("json")
+    if lt.BSON is not None:
+        return DataType("bson")
+    if lt.UUID is not None:
+        return DataType("uuid", byte_width=16)
+    if lt.DATE is not None:
+        return DataType("date")
+    if lt.FLOAT16 is not None:
+        return DataType("float16")
+    if lt.UNKNOWN is not None:
+        return DataType("null")
+    if lt.DECIMAL is not None:
+        return DataType("decimal", precision=lt.DECIMAL.precision, scale=lt.DECIMAL.scale,
+                        byte_width=type_length)
+    if lt.INTEGER is not None:
+        bits = lt.INTEGER.bitWidth
+        if bits not in (8, 16, 32, 64):
+            raise ParquetSchemaError(f"INTEGER logical type with bit width {bits}")
+        return DataType(("int" if lt.INTEGER.isSigned else "uint") + str(bits))
+    if lt.TIME is not None:
+        return DataType("time", unit=_unit_of(lt.TIME.unit),
+                        tz="UTC" if lt.TIME.isAdjustedToUTC else None)
+    if lt.TIMESTAMP is not None:
+        return DataType("timestamp", unit=_unit_of(lt.TIMESTAMP.unit),
+                        tz="UTC" if lt.TIMESTAMP.isAdjustedToUTC else None)
+    if getattr(lt, "GEOMETRY", None) is not None:
+        return DataType("geometry")
+    if getattr(lt, "GEOGRAPHY", None) is not None:
+        return DataType("geography")
+    return None
+
+
+def _from_converted(ct: int, el: Any, ptype: int, type_length: int | None) -> DataType | None:
+    simple = {
+        ConvertedType.UTF8: "string", ConvertedType.ENUM: "enum", ConvertedType.JSON: "json",
+        ConvertedType.BSON: "bson", ConvertedType.DATE: "date",
+        ConvertedType.UINT_8: "uint8", ConvertedType.UINT_16: "uint16",
+        ConvertedType.UINT_32: "uint32", ConvertedType.UINT_64: "uint64",
+        ConvertedType.INT_8: "int8", ConvertedType.INT_16: "int16",
+        ConvertedType.INT_32: "int32", ConvertedType.INT_64: "int64",
+    }
+    if ct in simple:
+        return DataType(simple[ct])
+    if ct == ConvertedType.DECIMAL:
+        return DataType("decimal", precision=el.precision, scale=el.scale or 0,
+                        byte_width=type_length)
+    if ct == ConvertedType.TIME_MILLIS:
+        return DataType("time", unit="ms", tz="UTC")
+    if ct == ConvertedType.TIME_MICROS:
+        return DataType("time", unit="us", tz="UTC")
+    if ct == ConvertedType.TIMESTAMP_MILLIS:
+        return DataType("timestamp", unit="ms", tz="UTC")
+    if ct == ConvertedType.TIMESTAMP_MICROS:
+        return DataType("timestamp", unit="us", tz="UTC")
+    if ct == ConvertedType.INTERVAL:
+        return DataType("interval", byte_width=12)
+    return None
+
+
+# Which physical types each logical type may annotate (LogicalTypes.md).
+_ALLOWED: dict[str, tuple[int, ...]] = {
+    "string": (PhysicalType.BYTE_ARRAY,), "enum": (PhysicalType.BYTE_ARRAY,),
+    "json": (PhysicalType.BYTE_ARRAY,), "bson": (PhysicalType.BYTE_ARRAY,),
+    "uuid": (PhysicalType.FIXED_LEN_BYTE_ARRAY,), "date": (PhysicalType.INT32,),
+    "float16": (PhysicalType.FIXED_LEN_BYTE_ARRAY,),
+    "interval": (PhysicalType.FIXED_LEN_BYTE_ARRAY,),
+    "decimal": (PhysicalType.INT32, PhysicalType.INT64, PhysicalType.BYTE_ARRAY,
+                PhysicalType.FIXED_LEN_BYTE_ARRAY),
+    "geometry": (PhysicalType.BYTE_ARRAY,), "geography": (PhysicalType.BYTE_ARRAY,),
+}
+
+
+def _check(dt: DataType, ptype: int, type_length: int | None, name: str) -> DataType:
+    allowed = _ALLOWED.get(dt.name)
+    if dt.is_integer:
+        allowed = (PhysicalType.INT64,) if dt.name.endswith("64") else (PhysicalType.INT32,)
+    elif dt.name == "time":
+        allowed = (PhysicalType.INT32,) if dt.unit == "ms" else (PhysicalType.INT64,)
+    elif dt.name == "timestamp":
+        allowed = (PhysicalType.INT64,)
+    if allowed is not None and ptype not in allowed:
+        raise ParquetSchemaError(
+            f"column {name!r}: logical type {dt} cannot annotate physical type "
+            f"{PhysicalType(ptype).name}")
+    if dt.name == "uuid" and type_length != 16:
+        raise ParquetSchemaError(f"column {name!r}: UUID needs FIXED_LEN_BYTE_ARRAY(16)")
+    if dt.name == "float16" and type_length != 2:
+        raise ParquetSchemaError(f"column {name!r}: FLOAT16 needs FIXED_LEN_BYTE_ARRAY(2)")
+    if dt.name == "interval" and type_length != 12:
+        raise ParquetSchemaError(f"column {name!r}: INTERVAL needs FIXED_LEN_BYTE_ARRAY(12)")
+    if dt.name == "decimal" and (dt.precision is None or dt.precision < 1):
+        raise ParquetSchemaError(f"column {name!r}: DECIMAL without a valid precision")
+    return dt
+
+
+def data_type_of(element: Any) -> DataType:
+    """Return the :class:`DataType` of a leaf ``pt.SchemaElement``.
+
+    Raises
+    ------
+    ParquetSchemaError
+        If the annotation contradicts the physical type.
+    """
+    ptype = element.type
+    tlen = element.type_length
+    dt = None
+    if element.logicalType is not None:
+        dt = _from_logical(element.logicalType, ptype, tlen)
+    if dt is None and element.converted_type is not None:
+        dt = _from_converted(element.converted_type, element, ptype, tlen)
+    if dt is None:
+        return physical_data_type(ptype, tlen)
+    return _check(dt, ptype, tlen, element.name)

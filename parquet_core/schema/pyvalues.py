@@ -1,0 +1,114 @@
+"""Convert storage buffers to Python objects (the engine's edge), per DataType.
+
+Used by :meth:`Array.to_pylist` and by statistics decoding.  Per-value loops
+here are deliberate: producing Python objects is inherently one per value.
+"""
+
+from __future__ import annotations
+
+import uuid as _uuid
+from decimal import Context, Decimal
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from parquet_core._kernels.binary import ByteArrays
+from parquet_core.errors import ParquetFormatError
+from parquet_core.schema.temporal import int96_to_py, times_to_py, timestamps_to_py
+from parquet_core.schema.types import DataType
+
+__all__ = ["py_values", "to_storage", "Interval"]
+
+_DEC_CTX = Context(prec=200)
+
+
+class Interval(NamedTuple):
+    """A Parquet INTERVAL: months, days and milliseconds (unsigned 32-bit each)."""
+
+    months: int
+    days: int
+    milliseconds: int
+
+
+def _decimal_ints(dt: DataType, values: Any) -> list[int]:
+    if isinstance(values, ByteArrays):
+        raw = values.to_pylist()
+        return [int.from_bytes(b, "big", signed=True) if b else 0 for b in raw]
+    if isinstance(values, np.ndarray) and values.ndim == 2:
+        return [int.from_bytes(b, "big", signed=True) for b in _rows_as_bytes(values)]
+    return [int(v) for v in np.asarray(values).tolist()]
+
+
+def _rows_as_bytes(values: npt.NDArray[np.uint8]) -> list[bytes]:
+    w = values.shape[1]
+    buf = np.ascontiguousarray(values).tobytes()
+    return [buf[i * w:(i + 1) * w] for i in range(values.shape[0])]
+
+
+def _decode_text(raw: list[bytes], dt: DataType) -> list[str]:
+    try:
+        return [b.decode("utf-8") for b in raw]
+    except UnicodeDecodeError as exc:
+        raise ParquetFormatError(f"invalid UTF-8 in a {dt} column: {exc}") from exc
+
+
+def py_values(dt: DataType, values: Any) -> list[Any]:
+    """Convert a full values buffer (nulls included as filler) to Python objects."""
+    name = dt.name
+    if name == "null":
+        return [None] * len(values)
+    if dt.is_text:
+        return _decode_text(values.to_pylist(), dt)
+    if name in ("binary", "bson", "geometry", "geography"):
+        return values.to_pylist()
+    if name == "decimal":
+        scale = -(dt.scale or 0)
+        return [Decimal(v).scaleb(scale, _DEC_CTX) for v in _decimal_ints(dt, values)]
+    if name == "date":
+        d = np.asarray(values, dtype=np.int64)
+        ok = (d >= -719162) & (d <= 2932896)
+        out = np.where(ok, d, 0).astype("datetime64[D]").astype(object).tolist()
+        return [o if k else int(v) for o, k, v in zip(out, ok.tolist(), d.tolist())]
+    if name == "timestamp":
+        return timestamps_to_py(values, dt.unit or "us", dt.tz)
+    if name == "time":
+        return times_to_py(values, dt.unit or "us")
+    if name == "int96":
+        return int96_to_py(values)
+    if name == "uuid":
+        return [_uuid.UUID(bytes=b) for b in _rows_as_bytes(values)]
+    if name == "interval":
+        parts = np.ascontiguousarray(values).view("<u4").reshape(-1, 3).tolist()
+        return [Interval(*p) for p in parts]
+    if name == "fixed_size_binary":
+        return _rows_as_bytes(values)
+    return np.asarray(values).tolist()
+
+
+
+
+_INT_VIEWS = {
+    "int8": ("<i4", np.int8), "int16": ("<i4", np.int16), "int32": ("<i4", np.int32),
+    "uint8": ("<u4", np.uint8), "uint16": ("<u4", np.uint16), "uint32": ("<u4", np.uint32),
+    "int64": ("<i8", np.int64), "uint64": ("<u8", np.uint64),
+}
+
+
+def to_storage(dt: DataType, values: Any) -> Any:
+    """Convert physical values to the storage of *dt*."""
+    name = dt.name
+    if name in _INT_VIEWS:
+        view, target = _INT_VIEWS[name]
+        arr = np.asarray(values)
+        return arr.view(view).astype(target, copy=False)
+    if name == "float16":
+        arr = np.ascontiguousarray(values)
+        return arr.view("<f2").reshape(-1)
+    if name == "decimal" and isinstance(values, np.ndarray) and values.ndim == 1:
+        return values.astype(np.int64, copy=False)
+    if name in ("date",):
+        return np.asarray(values).astype(np.int32, copy=False)
+    if name in ("time", "timestamp"):
+        return np.asarray(values).astype(np.int64, copy=False)
+    return values

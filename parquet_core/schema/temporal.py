@@ -1,0 +1,163 @@
+"""Exact temporal values and INT96 conversion.
+
+Python's ``datetime`` covers years 1..9999 at microsecond resolution.  Parquet
+can hold more: nanosecond timestamps and times, and INT96 values far outside
+that range (Spark writes year 290000 happily).  Where ``datetime`` cannot
+hold a value exactly, :func:`Array.to_pylist` returns a
+:class:`RawTemporal` carrying the exact integer instead of truncating it.
+
+INT96 layout (legacy Impala/Hive/Spark timestamps), 12 bytes per value::
+
+    +-----------------------------+-------------------------+
+    | nanoseconds within the day  | Julian day number       |
+    | int64, little-endian        | int32, little-endian    |
+    +-----------------------------+-------------------------+
+
+Julian day 2440588 is 1970-01-01.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["RawTemporal", "int96_parts", "int96_to_epoch", "JULIAN_EPOCH_DAY"]
+
+#: Julian day number of the Unix epoch, 1970-01-01.
+JULIAN_EPOCH_DAY = 2440588
+_PER_SECOND = {"s": 1, "ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
+
+
+@dataclass(frozen=True, slots=True)
+class RawTemporal:
+    """A timestamp or time held exactly as an integer count of ``unit``.
+
+    ``kind`` is ``"timestamp"`` (since the Unix epoch) or ``"time"`` (since
+    midnight); ``tz`` is ``"UTC"`` for instants.
+    """
+
+    value: int
+    unit: str
+    kind: str = "timestamp"
+    tz: str | None = None
+
+    def to(self, unit: str) -> int:
+        """Return the value in another unit (floor division when coarser)."""
+        a, b = _PER_SECOND[self.unit], _PER_SECOND[unit]
+        return self.value * b // a
+
+    def __str__(self) -> str:
+        return f"{self.kind}({self.value} {self.unit}{' ' + self.tz if self.tz else ''})"
+
+
+def int96_parts(raw: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Split (n, 12) INT96 bytes into (julian_day, nanos_of_day) int64 arrays."""
+    raw = np.ascontiguousarray(raw)
+    nanos = raw[:, :8].copy().view("<i8").reshape(-1).astype(np.int64)
+    days = raw[:, 8:].copy().view("<i4").reshape(-1).astype(np.int64)
+    return days, nanos
+
+
+def _wrap64(v: int) -> int:
+    """Reduce a Python int to the int64 range with two's-complement wrap-around."""
+    return ((v + 2**63) % 2**64) - 2**63
+
+
+def int96_to_epoch(raw: npt.NDArray[np.uint8], unit: str = "us") -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """Convert INT96 to int64 counts of *unit* since the epoch.
+
+    Microseconds are computed as ``(day - 2440588) * 86400e6 + nanos // 1000``
+    in wrapping int64 arithmetic.  This is the inverse of how Spark (and
+    Hive/Impala) produce INT96 from an int64 microsecond count, including
+    when that production overflowed: Spark writes year-290000 values by
+    letting ``micros + epoch offset`` wrap, so wrapping back recovers the
+    exact microsecond value instead of a garbage date.
+
+    Returns the values and a mask, True where the value is exact in *unit*
+    and fits in int64.
+    """
+    days, nanos = int96_parts(raw)
+    rel = days - JULIAN_EPOCH_DAY
+    with np.errstate(over="ignore"):
+        us = rel * np.int64(86_400_000_000) + nanos // 1000
+    sub = nanos % 1000
+    if unit == "us":
+        return us, sub == 0
+    if unit == "ms":
+        return us // 1000, (sub == 0) & (us % 1000 == 0)
+    if unit == "s":
+        return us // 1_000_000, (sub == 0) & (us % 1_000_000 == 0)
+    limit = np.iinfo(np.int64).max // 1000 - 1
+    ok = np.abs(us) <= limit
+    with np.errstate(over="ignore"):
+        ns = np.where(ok, us, 0) * 1000 + sub
+    return ns, ok
+
+
+_EPOCH = _dt.datetime(1970, 1, 1)
+_MIN_US = (_dt.datetime(1, 1, 1) - _EPOCH) // _dt.timedelta(microseconds=1)
+_MAX_US = (_dt.datetime(9999, 12, 31, 23, 59, 59, 999999) - _EPOCH) // _dt.timedelta(microseconds=1)
+
+
+def timestamps_to_py(values: npt.NDArray[np.int64], unit: str, tz: str | None) -> list[object]:
+    """Turn epoch counts into ``datetime`` objects, or RawTemporal when inexact."""
+    vals = np.asarray(values, dtype=np.int64)
+    per = _PER_SECOND[unit]
+    if per >= 1_000_000:
+        div = per // 1_000_000
+        us = vals // div
+        exact = (vals % div) == 0
+    else:
+        mul = 1_000_000 // per
+        lim = np.iinfo(np.int64).max // mul
+        exact = np.abs(vals) <= lim
+        us = np.where(exact, vals, 0) * mul
+    exact &= (us >= _MIN_US) & (us <= _MAX_US)
+    objs = np.where(exact, us, 0).astype("datetime64[us]").astype(object).tolist()
+    utc = _dt.timezone.utc if tz else None
+    out: list[object] = []
+    # Per-value loop: this is the edge conversion to Python objects.
+    for v, e, raw in zip(objs, exact.tolist(), vals.tolist()):
+        if not e:
+            out.append(RawTemporal(raw, unit, "timestamp", tz))
+        elif utc is not None:
+            out.append(v.replace(tzinfo=utc))
+        else:
+            out.append(v)
+    return out
+
+
+def times_to_py(values: npt.NDArray[np.int64], unit: str) -> list[object]:
+    """Turn since-midnight counts into ``datetime.time``, or RawTemporal when inexact."""
+    per = _PER_SECOND[unit]
+    out: list[object] = []
+    for v in np.asarray(values, dtype=np.int64).tolist():
+        us, rem = divmod(v * 1_000_000, per) if per < 1_000_000 else divmod(v, per // 1_000_000)
+        if rem or not 0 <= us < 86_400_000_000:
+            out.append(RawTemporal(v, unit, "time"))
+            continue
+        s, micro = divmod(us, 1_000_000)
+        h, s = divmod(s, 3600)
+        m, s = divmod(s, 60)
+        out.append(_dt.time(h, m, s, micro))
+    return out
+
+
+def int96_to_py(raw: npt.NDArray[np.uint8]) -> list[object]:
+    """Turn INT96 values into naive ``datetime`` or exact nanosecond RawTemporal.
+
+    Uses the same wrapping microsecond arithmetic as :func:`int96_to_epoch`.
+    """
+    days, nanos = int96_parts(raw)
+    out: list[object] = []
+    for d, n in zip(days.tolist(), nanos.tolist()):
+        us = _wrap64((d - JULIAN_EPOCH_DAY) * 86_400_000_000 + n // 1000)
+        sub = n % 1000
+        if sub == 0 and _MIN_US <= us <= _MAX_US:
+            out.append(_EPOCH + _dt.timedelta(microseconds=us))
+        else:
+            out.append(RawTemporal(us * 1000 + sub, "ns", "timestamp"))
+    return out

@@ -1,0 +1,139 @@
+"""The value types a Parquet column can hold, independent of their storage.
+
+A :class:`DataType` is what a user sees for a column (``int8``,
+``timestamp[us, UTC]``, ``decimal(10, 2)``...).  It is derived from a leaf's
+physical type plus its logical type (or, for old files, its converted type)
+by :mod:`parquet_core.schema.logical`.
+
+Storage of each type inside :class:`parquet_core.table.arrays.Array`:
+
+============================  =============================================
+type name                     ``Array.values``
+============================  =============================================
+null                          int8 zeros (every slot is null)
+bool                          numpy bool
+int8 .. int64, uint8..uint64  numpy integer of that width
+float16 / float32 / float64   numpy float of that width
+date                          int32 days since 1970-01-01
+time                          int32 (ms) or int64 (us, ns) since midnight
+timestamp                     int64 in ``unit`` since the epoch
+int96                         (n, 12) uint8: nanos-of-day LE int64 + Julian day LE int32
+decimal                       int64 unscaled (precision <= 18, INT32/INT64 storage)
+                              or the raw big-endian two's complement bytes
+string, json, enum, binary,   ByteArrays
+bson, variant-free binary
+fixed_size_binary, uuid,      (n, byte_width) uint8
+interval, float16 raw
+============================  =============================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["DataType", "Field", "Schema"]
+
+
+@dataclass(frozen=True, slots=True)
+class DataType:
+    """A column's value type.
+
+    Parameters
+    ----------
+    name:
+        One of the names in the module docstring.
+    unit:
+        ``"ms"``, ``"us"`` or ``"ns"`` for time and timestamp.
+    tz:
+        ``"UTC"`` for timestamps adjusted to UTC, else ``None``; for ``time``
+        the same flag is kept here.
+    precision, scale:
+        For decimals.
+    byte_width:
+        For fixed-size binary storage.
+    """
+
+    name: str
+    unit: str | None = None
+    tz: str | None = None
+    precision: int | None = None
+    scale: int | None = None
+    byte_width: int | None = None
+
+    def __str__(self) -> str:
+        if self.name == "timestamp":
+            return f"timestamp[{self.unit}{', ' + self.tz if self.tz else ''}]"
+        if self.name == "time":
+            return f"time[{self.unit}]"
+        if self.name == "decimal":
+            return f"decimal({self.precision}, {self.scale})"
+        if self.name in ("fixed_size_binary",):
+            return f"fixed_size_binary[{self.byte_width}]"
+        return self.name
+
+    @property
+    def is_integer(self) -> bool:
+        """True for the signed and unsigned integer types."""
+        return self.name in _INTEGER_NAMES
+
+    @property
+    def is_text(self) -> bool:
+        """True for types whose values are UTF-8 text."""
+        return self.name in ("string", "json", "enum")
+
+
+_INTEGER_NAMES = frozenset(
+    ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """A named, typed column of a table (``nullable`` means OPTIONAL)."""
+
+    name: str
+    type: DataType
+    nullable: bool = True
+    path: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.type}{'' if self.nullable else ' not null'}"
+
+
+class Schema:
+    """An ordered collection of :class:`Field` objects."""
+
+    __slots__ = ("fields", "_index")
+
+    def __init__(self, fields: "list[Field]") -> None:
+        self.fields: list[Field] = list(fields)
+        self._index = {f.name: i for i, f in enumerate(self.fields)}
+
+    @property
+    def names(self) -> list[str]:
+        """The field names in order."""
+        return [f.name for f in self.fields]
+
+    def field(self, name_or_index: "str | int") -> Field:
+        """Return a field by name or position."""
+        if isinstance(name_or_index, int):
+            return self.fields[name_or_index]
+        return self.fields[self._index[name_or_index]]
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.fields)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Schema) and self.fields == other.fields
+
+    def __repr__(self) -> str:
+        return "Schema(\n" + "".join(f"  {f}\n" for f in self.fields) + ")"
+
+    def to_arrow(self):  # type: ignore[no-untyped-def]
+        """Return the equivalent ``pyarrow.Schema`` (needs pyarrow)."""
+        from parquet_core.interop.arrow_types import schema_to_arrow
+
+        return schema_to_arrow(self)

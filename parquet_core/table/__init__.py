@@ -1,0 +1,1 @@
+"""L6 in-memory columns (numpy buffers) and the Table that groups them."""

@@ -1,0 +1,207 @@
+"""Columns backed by numpy buffers, and the :class:`Table` that groups them.
+
+An :class:`Array` has a :class:`DataType`, a ``values`` buffer laid out per
+the table in :mod:`parquet_core.schema.types` with one slot per row (null
+slots hold zeros / empty strings), and an optional boolean ``validity``
+mask (True = present).  Conversion to Python objects happens only in
+:meth:`Array.to_pylist`, the edge of the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import numpy as np
+import numpy.typing as npt
+
+from parquet_core._kernels.binary import ByteArrays
+from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.pyvalues import py_values
+
+__all__ = ["Array", "Table"]
+
+class Array:
+    """One column of values with an optional validity mask.
+
+    Parameters
+    ----------
+    type:
+        The column's :class:`DataType`.
+    values:
+        numpy array, ``(n, w)`` uint8 array or :class:`ByteArrays`, one slot per row.
+    validity:
+        Boolean mask, True where a value is present; ``None`` when no nulls.
+    """
+
+    __slots__ = ("type", "values", "validity")
+
+    def __init__(self, type: DataType, values: Any, validity: npt.NDArray[np.bool_] | None = None) -> None:
+        self.type = type
+        self.values = values
+        self.validity = validity
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __repr__(self) -> str:
+        return f"<Array {self.type} length={len(self)} nulls={self.null_count}>"
+
+    @property
+    def null_count(self) -> int:
+        """Number of null slots."""
+        return 0 if self.validity is None else int(len(self.validity) - np.count_nonzero(self.validity))
+
+    def is_null(self) -> npt.NDArray[np.bool_]:
+        """Boolean mask, True where the slot is null."""
+        if self.validity is None:
+            return np.zeros(len(self), dtype=bool)
+        return ~self.validity
+
+    def to_pylist(self) -> list[Any]:
+        """Return the values as Python objects, ``None`` for nulls."""
+        out = py_values(self.type, self.values)
+        if self.validity is not None:
+            for i in np.flatnonzero(~self.validity).tolist():
+                out[i] = None
+        return out
+
+    def to_numpy(self) -> Any:
+        """Return the values buffer (nulls are filler; see :attr:`validity`)."""
+        return self.values
+
+    def slice(self, start: int, stop: int) -> "Array":
+        """Return rows ``start:stop``."""
+        v = self.values.slice(start, stop) if isinstance(self.values, ByteArrays) else self.values[start:stop]
+        m = None if self.validity is None else self.validity[start:stop]
+        return Array(self.type, v, m)
+
+    @staticmethod
+    def concat(parts: "list[Array]") -> "Array":
+        """Concatenate arrays of one type."""
+        if len(parts) == 1:
+            return parts[0]
+        dt = parts[0].type
+        if isinstance(parts[0].values, ByteArrays):
+            values: Any = ByteArrays.concat([p.values for p in parts])
+        else:
+            values = np.concatenate([p.values for p in parts])
+        if all(p.validity is None for p in parts):
+            return Array(dt, values, None)
+        mask = np.concatenate([p.validity if p.validity is not None else np.ones(len(p), bool)
+                               for p in parts])
+        return Array(dt, values, mask)
+
+
+class Table:
+    """Named columns of equal length."""
+
+    __slots__ = ("_schema", "_columns", "_num_rows")
+
+    def __init__(self, schema: Schema, columns: list[Array], num_rows: int | None = None) -> None:
+        if len(schema) != len(columns):
+            raise ValueError("schema and columns differ in length")
+        n = num_rows if num_rows is not None else (len(columns[0]) if columns else 0)
+        for f, c in zip(schema, columns):
+            if len(c) != n:
+                raise ValueError(f"column {f.name!r} has {len(c)} rows, expected {n}")
+        self._schema = schema
+        self._columns = columns
+        self._num_rows = n
+
+    @property
+    def num_rows(self) -> int:
+        """Number of rows."""
+        return self._num_rows
+
+    @property
+    def num_columns(self) -> int:
+        """Number of columns."""
+        return len(self._columns)
+
+    @property
+    def column_names(self) -> list[str]:
+        """Column names in order."""
+        return self._schema.names
+
+    @property
+    def schema(self) -> Schema:
+        """The table's :class:`Schema`."""
+        return self._schema
+
+    @property
+    def columns(self) -> list[Array]:
+        """The columns in order."""
+        return list(self._columns)
+
+    def column(self, name_or_index: str | int) -> Array:
+        """Return a column by name or position."""
+        if isinstance(name_or_index, int):
+            return self._columns[name_or_index]
+        try:
+            return self._columns[self._schema.names.index(name_or_index)]
+        except ValueError:
+            raise KeyError(f"no column named {name_or_index!r}") from None
+
+    def __getitem__(self, key: str | int) -> Array:
+        return self.column(key)
+
+    def __len__(self) -> int:
+        return self._num_rows
+
+    def __repr__(self) -> str:
+        return f"<Table {self._num_rows} rows x {len(self._columns)} columns>\n{self._schema}"
+
+    def to_pydict(self) -> dict[str, list[Any]]:
+        """Return ``{name: [python values]}``."""
+        return {f.name: c.to_pylist() for f, c in zip(self._schema, self._columns)}
+
+    def to_pylist(self) -> list[dict[str, Any]]:
+        """Return one ``{name: value}`` dict per row."""
+        names = self._schema.names
+        cols = [c.to_pylist() for c in self._columns]
+        return [dict(zip(names, row)) for row in zip(*cols)] if cols else [{}] * self._num_rows
+
+    def slice(self, start: int, stop: int) -> "Table":
+        """Return rows ``start:stop``."""
+        stop = min(stop, self._num_rows)
+        return Table(self._schema, [c.slice(start, stop) for c in self._columns], max(stop - start, 0))
+
+    def iter_slices(self, size: int) -> Iterator["Table"]:
+        """Yield consecutive row slices of at most *size* rows."""
+        for start in range(0, self._num_rows, size):
+            yield self.slice(start, start + size)
+
+    @staticmethod
+    def concat(tables: "list[Table]", schema: Schema | None = None) -> "Table":
+        """Concatenate tables with the same schema."""
+        if not tables:
+            if schema is None:
+                raise ValueError("cannot concatenate no tables without a schema")
+            return Table(schema, [], 0) if len(schema) == 0 else Table(schema, [], 0)
+        if len(tables) == 1:
+            return tables[0]
+        cols = [Array.concat([t._columns[i] for t in tables]) for i in range(tables[0].num_columns)]
+        return Table(tables[0]._schema, cols, sum(t.num_rows for t in tables))
+
+    def to_arrow(self):  # type: ignore[no-untyped-def]
+        """Return a ``pyarrow.Table`` (needs pyarrow; imported lazily)."""
+        from parquet_core.interop.arrow import table_to_arrow
+
+        return table_to_arrow(self)
+
+    def to_pandas(self):  # type: ignore[no-untyped-def]
+        """Return a ``pandas.DataFrame`` (needs pandas and pyarrow)."""
+        return self.to_arrow().to_pandas()
+
+    def equals(self, other: "Table") -> bool:
+        """True when both tables hold the same schema and Python values."""
+        return self._schema == other._schema and self.to_pydict() == other.to_pydict()
+
+
+def empty_array(field: Field) -> Array:
+    """Return a zero-length array of *field*'s type."""
+    dt = field.type
+    if dt.is_text or dt.name in ("binary", "bson", "geometry", "geography") or (
+            dt.name == "decimal" and dt.byte_width is None and False):
+        return Array(dt, ByteArrays.empty())
+    return Array(dt, np.zeros(0, dtype=np.int64))

@@ -1,0 +1,15 @@
+"""Parquet metadata wire format: the generated Thrift types and their codec.
+
+The struct and enum classes generated from ``thrift_defs/parquet.thrift`` are
+re-exported as the module :data:`pt`, so callers write ``pt.FileMetaData``,
+``pt.PageHeader`` or ``pt.Encoding.PLAIN``.  :func:`parse` and
+:func:`serialize` convert between those objects and compact-protocol bytes.
+"""
+
+from __future__ import annotations
+
+from thrift_defs.parquet import ttypes as pt
+
+from parquet_core.thrift.codec import HAVE_ACCELERATED, Buffer, check_required, parse, serialize
+
+__all__ = ["pt", "HAVE_ACCELERATED", "Buffer", "parse", "serialize", "check_required"]

@@ -1,0 +1,44 @@
+"""PySpark adapter for parquet_core: the Python data source ``format("pqcore")``.
+
+Two ways to make ``spark.read.format("pqcore")`` work:
+
+* ``spark_adapter.register(spark)``: explicit, for one SparkSession (call it
+  again after ``spark.stop()`` or in ``spark.newSession()``);
+* automatic: PySpark >= 4.0 imports every top-level ``pyspark_*`` module its
+  Python workers can see, once per JVM, and registers their ``DefaultSource``
+  for all sessions.  This package ships ``pyspark_pqcore`` for that (installed
+  with the project, or found through ``PYTHONPATH`` set before the JVM starts).
+
+Importing this package is cheap: pyspark is imported when
+``PqcoreDataSource`` is first used, pyarrow and the engine only when data is read.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spark_adapter.datasource import PqcoreDataSource
+
+__all__ = ["PqcoreDataSource", "register", "SHORT_NAME"]
+
+SHORT_NAME = "pqcore"
+
+
+def register(spark: Any) -> Any:
+    """Register :class:`PqcoreDataSource` as ``format("pqcore")`` in *spark*.
+
+    Returns *spark*, so ``spark = register(SparkSession.builder...getOrCreate())`` works.
+    """
+    from spark_adapter.datasource import PqcoreDataSource
+
+    spark.dataSource.register(PqcoreDataSource)
+    return spark
+
+
+def __getattr__(name: str) -> Any:  # PEP 562: lazy export of the pyspark-dependent class
+    if name == "PqcoreDataSource":
+        from spark_adapter.datasource import PqcoreDataSource
+
+        return PqcoreDataSource
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

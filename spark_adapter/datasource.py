@@ -1,0 +1,73 @@
+"""``PqcoreDataSource``: the PySpark (>= 4.0) Python data source ``format("pqcore")``.
+
+::
+
+    import spark_adapter
+    spark_adapter.register(spark)            # or the pyspark_pqcore auto-discovery shim
+    spark.read.format("pqcore").load("/data/file.parquet")
+    spark.read.format("pqcore").load("/data/dir")            # recursive, like Spark
+    spark.read.format("pqcore").load(["/a.parquet", "/b.parquet"])
+    spark.read.format("pqcore").schema("id long, name string").load(...)   # projection
+
+Spark builds the instance as ``cls(options=...)`` in a Python worker on the
+driver, calls ``schema()`` there (unless the user gave a schema), pickles the
+instance, and later calls ``reader(schema=...)`` in a planning worker.  The
+instance therefore keeps only its options.  pyarrow and the engine are
+imported inside the methods, so importing this module (which the
+``pyspark_pqcore`` auto-discovery shim does in every lookup) stays cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pyspark.sql.datasource import DataSource
+
+from spark_adapter import SHORT_NAME
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql.types import StructType
+
+    from spark_adapter.reader import PqcoreReader
+
+__all__ = ["PqcoreDataSource", "SHORT_NAME"]
+
+
+class PqcoreDataSource(DataSource):
+    """Read Parquet files with parquet_core (batch reads of flat files)."""
+
+    @classmethod
+    def name(cls) -> str:
+        return SHORT_NAME
+
+    def schema(self) -> "StructType":
+        """The Spark schema of the first file (in listing order), all fields nullable."""
+        import parquet_core as pc
+        from spark_adapter.files import list_files, paths_from_options
+        from spark_adapter.types import to_spark_schema
+
+        paths = paths_from_options(self.options)
+        if not paths:
+            raise ValueError("pqcore: no path given; use load(path) or load([paths])")
+        files = list_files(paths, self.options.get("pathglobfilter"))
+        if not files:
+            raise FileNotFoundError(
+                f"[UNABLE_TO_INFER_SCHEMA] Unable to infer schema for pqcore: no data files "
+                f"under {paths}. It must be specified manually.")
+        first = files[0]
+        try:
+            parquet_schema = pc.read_schema(first)
+        except pc.ParquetError as exc:
+            exc.add_note(f"while reading the schema of {first} with pqcore")
+            raise
+        try:
+            return to_spark_schema(parquet_schema)
+        except TypeError as exc:
+            exc.add_note(f"in the schema of {first}")
+            raise
+
+    def reader(self, schema: "StructType") -> "PqcoreReader":
+        # Spark calls reader(schema=...): the parameter name matters.
+        from spark_adapter.reader import PqcoreReader
+
+        return PqcoreReader(self.options, schema)

@@ -1,0 +1,102 @@
+"""Which files a ``load(...)`` call means, mirroring Spark's file listing.
+
+Spark's ``InMemoryFileIndex`` lists a directory recursively and leaves out
+every file or directory whose name starts with ``_`` or ``.`` (``_SUCCESS``,
+``_metadata``, ``.crc`` files, ``_temporary/``...) and in-flight copies
+ending in ``._COPYING_``.  It does not look at extensions: every other file
+is read as Parquet.  A path that does not exist but contains glob characters
+is expanded like Spark's ``globPath``.  The ``pathGlobFilter`` option filters
+file names with a glob, as in Spark.
+
+Partition directories (``key=value``) are listed like any other directory;
+partition columns are not inferred yet.
+
+Pure standard library: this module is imported on the driver only.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import glob
+import json
+import os
+from typing import Iterable, List, Mapping, Optional
+
+__all__ = ["paths_from_options", "list_files", "is_hidden"]
+
+
+def is_hidden(name: str) -> bool:
+    """Spark's ``shouldFilterOutPathName`` for the names we can meet locally."""
+    return name.startswith(("_", ".")) or name.endswith("._COPYING_")
+
+
+def _local(path: str) -> str:
+    """Strip a ``file:`` scheme; reject other schemes (no remote file systems yet)."""
+    if path.startswith("file://"):
+        return path[len("file://"):] or "/"
+    if path.startswith("file:"):
+        return path[len("file:"):]
+    scheme, sep, _ = path.partition("://")
+    if sep and scheme.isalnum():
+        raise ValueError(f"pqcore reads local files only, got {path!r}")
+    return path
+
+
+def paths_from_options(options: Mapping[str, str]) -> List[str]:
+    """The paths of ``load(path)`` (``options["path"]``) and ``load([p1, p2])``
+    (``options["paths"]``, a JSON list), in that order."""
+    out: List[str] = []
+    path = options.get("path")
+    if path:
+        out.append(path)
+    raw = options.get("paths")
+    if raw:
+        try:
+            extra = json.loads(raw)
+        except ValueError:
+            extra = [raw]
+        if isinstance(extra, str):
+            extra = [extra]
+        out.extend(str(p) for p in extra)
+    return out
+
+
+def _walk(directory: str) -> Iterable[str]:
+    for root, dirs, files in os.walk(directory, followlinks=True):
+        dirs[:] = sorted(d for d in dirs if not is_hidden(d))
+        for name in sorted(files):
+            if not is_hidden(name):
+                yield os.path.join(root, name)
+
+
+def list_files(paths: Iterable[str], glob_filter: Optional[str] = None) -> List[str]:
+    """Every data file under *paths*, sorted per path, without duplicates.
+
+    Raises
+    ------
+    FileNotFoundError
+        A path that does not exist and matches nothing as a glob (Spark's
+        ``PATH_NOT_FOUND``).
+    """
+    seen = set()
+    out: List[str] = []
+    for raw in paths:
+        path = _local(raw)
+        if os.path.exists(path):
+            matches = [path]
+        elif glob.has_magic(path):
+            matches = sorted(glob.glob(path))
+            if not matches:
+                raise FileNotFoundError(f"[PATH_NOT_FOUND] Path does not exist: {raw}")
+        else:
+            raise FileNotFoundError(f"[PATH_NOT_FOUND] Path does not exist: {raw}")
+        for m in matches:
+            found = _walk(m) if os.path.isdir(m) else [m]
+            for f in found:
+                if glob_filter and not fnmatch.fnmatchcase(os.path.basename(f), glob_filter):
+                    continue
+                key = os.path.abspath(f)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(key)
+    return out

@@ -1,0 +1,176 @@
+"""The read side: one Spark task per file, Arrow record batches cast to Spark's layout.
+
+Runs in Python workers.  ``partitions()`` runs once per DataFrame in a planning
+worker on the driver; ``read()`` runs once per partition in executor workers,
+on an unpickled copy of the reader.  So the reader and its partitions hold
+only plain values (paths, the Spark schema, options); files are opened inside
+``read()``.  pyarrow and the engine are imported there too.
+
+Spark validates the first batch against ``to_arrow_schema(schema,
+timezone="UTC")`` exactly (names, order, types, nullability), so every batch
+is rebuilt on that schema with :func:`conform_batch`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional
+
+from pyspark.sql.datasource import DataSourceReader, InputPartition
+from pyspark.sql.types import StructType
+
+from spark_adapter.files import list_files, paths_from_options
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pyarrow as pa
+
+__all__ = ["PqcoreFilePartition", "PqcoreReader", "conform_batch", "DEFAULT_BATCH_SIZE"]
+
+DEFAULT_BATCH_SIZE = 65536
+
+
+class PqcoreFilePartition(InputPartition):
+    """One whole Parquet file (a Spark task)."""
+
+    def __init__(self, path: str, index: int = 0) -> None:
+        super().__init__(path)
+        self.path = path
+        self.index = index
+
+
+class PqcoreReader(DataSourceReader):
+    """Reads the files of one ``load(...)`` with parquet_core.
+
+    Options (case-insensitive, as Spark passes them): ``path`` / ``paths``,
+    ``pathGlobFilter``, ``batchSize`` (rows per Arrow batch, default 65536).
+    """
+
+    def __init__(self, options: Dict[str, str], schema: StructType) -> None:
+        self.paths: List[str] = paths_from_options(options)
+        self.glob_filter: Optional[str] = options.get("pathglobfilter")
+        self.batch_size = int(options.get("batchsize", DEFAULT_BATCH_SIZE))
+        if self.batch_size <= 0:
+            raise ValueError(f"batchSize must be positive, got {self.batch_size}")
+        self.schema = schema
+
+    # Deliberately no pushFilters: see the spec (disabled by default in Spark,
+    # and a stale-filter bug in 4.1-4.3).
+
+    def partitions(self) -> List[InputPartition]:
+        # Must be a list.  An empty list is replaced by Spark with
+        # [InputPartition(None)], which read() ignores.
+        files = list_files(self.paths, self.glob_filter)
+        return [PqcoreFilePartition(f, i) for i, f in enumerate(files)]
+
+    def read(self, partition: InputPartition) -> Iterator["pa.RecordBatch"]:
+        if not isinstance(partition, PqcoreFilePartition):
+            return iter(())
+        return read_file_batches(partition.path, self.schema, self.batch_size)
+
+
+def _resolve_columns(file_names: List[str], wanted: List[str]) -> List[Optional[str]]:
+    """File column for each wanted Spark column: exact name, else a unique
+    case-insensitive match (Spark's default ``spark.sql.caseSensitive=false``),
+    else ``None`` (the column is missing from this file and reads as nulls)."""
+    exact = set(file_names)
+    lower: Dict[str, List[str]] = {}
+    for n in file_names:
+        lower.setdefault(n.lower(), []).append(n)
+    out: List[Optional[str]] = []
+    for w in wanted:
+        if w in exact:
+            out.append(w)
+            continue
+        cands = lower.get(w.lower(), [])
+        if len(cands) > 1:
+            raise ValueError(f"column {w!r} matches several columns of the file: {cands}")
+        out.append(cands[0] if cands else None)
+    return out
+
+
+def read_file_batches(path: str, schema: StructType, batch_size: int) -> Iterator["pa.RecordBatch"]:
+    """Yield the rows of *path* as record batches laid out exactly as Spark wants for *schema*."""
+    import pyarrow as pa
+
+    import parquet_core as pc
+    from spark_adapter.types import target_arrow_schema
+
+    target = target_arrow_schema(schema)
+    with pc.ParquetFile(path) as pf:
+        source_cols = _resolve_columns(pf.schema.names, schema.fieldNames())
+        present = [c for c in source_cols if c is not None]
+        if not present:
+            # No column of the schema is in this file (or an empty schema, e.g.
+            # count()): still one row per file row.
+            for rg in range(pf.num_row_groups):
+                n = pf.metadata.row_group(rg).num_rows
+                for start in range(0, n, batch_size):
+                    m = min(batch_size, n - start)
+                    yield pa.RecordBatch.from_arrays(
+                        [pa.nulls(m, type=f.type) for f in target], schema=target)
+            return
+        for table in pf.iter_batches(batch_size=batch_size, columns=present):
+            if table.num_rows == 0:
+                continue
+            at = table.to_arrow()
+            cols = {name: at.column(i) for i, name in enumerate(present)}
+            try:
+                yield conform_batch(cols, source_cols, target, table.num_rows)
+            except Exception as exc:
+                exc.add_note(f"while reading {path} with pqcore")
+                raise
+
+
+def conform_batch(columns: Dict[str, Any], source_cols: List[Optional[str]],
+                  target: "pa.Schema", num_rows: int) -> "pa.RecordBatch":
+    """Build a record batch on *target* from engine Arrow columns.
+
+    ``source_cols[i]`` names the column of *columns* that feeds ``target[i]``
+    (``None``: missing from the file, all nulls).
+    """
+    import pyarrow as pa
+
+    arrays = []
+    for field, src in zip(target, source_cols):
+        if src is None:
+            arr = pa.nulls(num_rows, type=field.type)
+        else:
+            arr = to_spark_arrow(columns[src], field.type, field.name)
+        if not field.nullable and arr.null_count:
+            raise ValueError(
+                f"column {field.name!r} is declared NOT NULL but the file holds "
+                f"{arr.null_count} null(s)")
+        arrays.append(arr)
+    return pa.RecordBatch.from_arrays(arrays, schema=target)
+
+
+def _floor_to_micros(arr: "pa.Array", factor: int, tz: Optional[str]) -> "pa.Array":
+    """Nanosecond timestamps to microseconds rounding toward -inf (as Spark's
+    INT96 conversion does); Arrow's own unsafe cast truncates toward zero."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pac
+
+    ints = pac.fill_null(arr.cast(pa.int64()), 0).to_numpy(zero_copy_only=False)
+    mask = arr.is_null().to_numpy(zero_copy_only=False) if arr.null_count else None
+    return pa.array(np.floor_divide(ints, factor), type=pa.timestamp("us", tz=tz), mask=mask)
+
+
+def to_spark_arrow(col: Any, typ: "pa.DataType", name: str = "?") -> "pa.Array":
+    """Cast one engine column (Array or ChunkedArray) to the Arrow type Spark expects."""
+    import pyarrow as pa
+
+    if isinstance(col, pa.ChunkedArray):
+        col = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
+    if isinstance(col, pa.ExtensionArray):  # e.g. arrow.uuid -> its fixed-size storage
+        col = col.storage
+    if col.type.equals(typ):
+        return col
+    try:
+        if pa.types.is_timestamp(typ) and pa.types.is_timestamp(col.type) and col.type.unit == "ns":
+            return _floor_to_micros(col, 1000, typ.tz)
+        if pa.types.is_null(col.type):
+            return pa.nulls(len(col), type=typ)
+        return col.cast(typ)  # safe cast: overflow or lossy conversions raise
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+        raise TypeError(
+            f"pqcore: cannot read column {name!r} of type {col.type} as {typ}: {exc}") from exc

@@ -1,0 +1,89 @@
+"""One local SparkSession for the whole test run, and the pqcore source registered in it.
+
+Spark freezes the environment of its Python workers when the JVM starts, so
+everything they need is set here, at import time, before any session exists:
+
+* ``PYSPARK_PYTHON`` / ``PYSPARK_DRIVER_PYTHON``: workers run this interpreter
+  (otherwise ``python3`` from PATH, which may lack pyarrow or the project);
+* ``PYTHONPATH`` starts with the repository root, so workers can import
+  ``spark_adapter`` and ``parquet_core`` (classes are pickled by reference) and
+  Spark's data-source lookup finds the ``pyspark_pqcore`` shim;
+* ``SPARK_LOCAL_IP``: loopback only.
+
+Tests skip (with the reason) only when pyspark is not importable or no Java
+runtime is found.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+os.environ["PYSPARK_PYTHON"] = sys.executable
+os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+os.environ.setdefault("SPARK_LOCAL_HOSTNAME", "localhost")
+os.environ.setdefault("PYARROW_IGNORE_TIMEZONE", "1")
+_pp = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+if str(REPO_ROOT) not in _pp:
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT), *_pp])
+
+
+def _java() -> str | None:
+    home = os.environ.get("JAVA_HOME")
+    if home and os.access(os.path.join(home, "bin", "java"), os.X_OK):
+        return os.path.join(home, "bin", "java")
+    return shutil.which("java")
+
+
+def _skip_reason() -> str | None:
+    if importlib.util.find_spec("pyspark") is None:
+        return "pyspark is not installed (pip install -e '.[spark]')"
+    if _java() is None:
+        return "no Java runtime: `java` is not on PATH and JAVA_HOME is unset (Spark 4 needs Java 17/21)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def spark(tmp_path_factory):
+    """A local[2] SparkSession, UTC session time zone, UI off, logs at ERROR."""
+    reason = _skip_reason()
+    if reason:
+        pytest.skip(reason)
+    from pyspark.sql import SparkSession
+
+    warehouse = tmp_path_factory.mktemp("spark-warehouse")
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("parquet-core-tests")
+        .config("spark.driver.memory", "2g")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.default.parallelism", "2")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.warehouse.dir", str(warehouse))
+        .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={warehouse}")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.fixture(scope="session")
+def pqcore_spark(spark):
+    """The session with ``format("pqcore")`` registered explicitly."""
+    import spark_adapter
+
+    spark_adapter.register(spark)
+    return spark

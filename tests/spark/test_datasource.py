@@ -1,0 +1,238 @@
+"""End-to-end: ``spark.read.format("pqcore")`` against Spark's own Parquet reader.
+
+One SparkSession for the module (``conftest.py``).  Rows are collected from
+both readers and compared exactly (floats by ``repr``, so NaN and -0.0 count).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.spark
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+# ----------------------------------------------------------------------------- helpers
+def _canon(value):
+    if isinstance(value, float):
+        return ("float", repr(value))
+    if isinstance(value, (bytearray, memoryview)):
+        return bytes(value)
+    return value
+
+
+def rows(df, sort: bool = False):
+    out = [tuple(_canon(v) for v in r) for r in df.collect()]
+    return sorted(out, key=repr) if sort else out
+
+
+def assert_same(ours, theirs, sort: bool = False):
+    assert ours.schema == theirs.schema, (ours.schema.simpleString(), theirs.schema.simpleString())
+    got, want = rows(ours, sort), rows(theirs, sort)
+    assert len(got) == len(want)
+    bad = [i for i, (a, b) in enumerate(zip(got, want)) if a != b]
+    assert not bad, f"{len(bad)} rows differ, first at {bad[0]}: ours={got[bad[0]]} spark={want[bad[0]]}"
+
+
+# ----------------------------------------------------------------------------- corpus
+CORPUS_FILES = [
+    "alltypes_plain.parquet",
+    "alltypes_plain.snappy.parquet",
+    "alltypes_dictionary.parquet",
+    "int32_decimal.parquet",
+    "int64_decimal.parquet",
+    "fixed_length_decimal.parquet",
+    "byte_array_decimal.parquet",
+    "datapage_v1-snappy-compressed-checksum.parquet",
+    "delta_byte_array.parquet",
+    "rle_boolean_encoding.parquet",
+    "concatenated_gzip_members.parquet",  # uint64 -> decimal(20,0)
+    "column_chunk_key_value_metadata.parquet",  # zero rows
+]
+
+
+@pytest.mark.parametrize("name", CORPUS_FILES)
+def test_corpus_file_matches_spark(pqcore_spark, corpus, name):
+    spark = pqcore_spark
+    path = str(corpus / name)
+    ours = spark.read.format("pqcore").load(path)
+    if name == "byte_array_decimal.parquet":
+        # Spark's vectorized reader hits a NullPointerException on this file.
+        spark.conf.set("spark.sql.parquet.enableVectorizedReader", "false")
+        try:
+            assert_same(ours, spark.read.parquet(path))
+        finally:
+            spark.conf.unset("spark.sql.parquet.enableVectorizedReader")
+        return
+    assert_same(ours, spark.read.parquet(path))
+
+
+def test_int96_matches_spark(pqcore_spark, tmp_path):
+    """INT96 (as Spark and Impala write it) -> timestamp."""
+    t = pa.table({"ts": pa.array([dt.datetime(1900, 1, 1), dt.datetime(2024, 2, 29, 12, 0, 0, 123456),
+                                  None, dt.datetime(9999, 12, 31, 23, 59, 59, 999999)],
+                                 pa.timestamp("us"))})
+    path = str(tmp_path / "int96.parquet")
+    pq.write_table(t, path, use_deprecated_int96_timestamps=True)
+    assert pq.ParquetFile(path).schema.column(0).physical_type == "INT96"
+    ours = pqcore_spark.read.format("pqcore").load(path)
+    theirs = pqcore_spark.read.parquet(path)
+    assert ours.schema.simpleString() == "struct<ts:timestamp>"
+    assert_same(ours, theirs)
+
+
+@pytest.mark.xfail(reason="engine bug: INT96 with a negative nanos-of-day field (Spark's year-290000 "
+                          "value) is rejected instead of decoded with int64 wrap-around like Spark "
+                          "and pyarrow; see tests/conformance::test_int96_from_spark_exact",
+                   strict=False)
+def test_int96_from_spark_matches_spark(pqcore_spark, corpus):
+    """Year 290000 is beyond Python's datetime, so compare microseconds."""
+    spark = pqcore_spark
+    path = str(corpus / "int96_from_spark.parquet")
+    ours = spark.read.format("pqcore").load(path)
+    theirs = spark.read.parquet(path)
+    assert ours.schema == theirs.schema
+    assert rows(ours.selectExpr("unix_micros(a)")) == rows(theirs.selectExpr("unix_micros(a)"))
+
+
+def test_nested_file_gives_a_clear_error(pqcore_spark, corpus):
+    with pytest.raises(Exception, match="nested columns come in a later issue"):
+        pqcore_spark.read.format("pqcore").load(str(corpus / "nulls.snappy.parquet"))
+
+
+# ----------------------------------------------------------------------------- generated files
+def _flat_table(start: int, n: int = 50):
+    ids = list(range(start, start + n))
+    utc = dt.timezone.utc
+    return pa.table({
+        "id": pa.array(ids, pa.int64()),
+        "name": pa.array([None if i % 7 == 0 else f"n{i}" for i in ids], pa.string()),
+        "flag": pa.array([i % 3 == 0 for i in ids], pa.bool_()),
+        "small": pa.array([i % 100 for i in ids], pa.int16()),
+        "u8": pa.array([i % 256 for i in ids], pa.uint8()),
+        "u32": pa.array([2**32 - 1 - i for i in ids], pa.uint32()),
+        "u64": pa.array([2**64 - 1 - i for i in ids], pa.uint64()),
+        "x": pa.array([float("nan") if i % 11 == 0 else i / 3 for i in ids], pa.float64()),
+        "f": pa.array([i * 0.5 for i in ids], pa.float32()),
+        "price": pa.array([decimal.Decimal(i).scaleb(-2) for i in ids], pa.decimal128(9, 2)),
+        "day": pa.array([dt.date(2020, 1, 1) + dt.timedelta(days=i) for i in ids], pa.date32()),
+        "ts": pa.array([dt.datetime(2024, 1, 1, tzinfo=utc) + dt.timedelta(seconds=i, microseconds=i)
+                        for i in ids], pa.timestamp("us", tz="UTC")),
+        "ts_ms": pa.array([dt.datetime(1969, 12, 31, 23, tzinfo=utc) + dt.timedelta(milliseconds=7 * i)
+                           for i in ids], pa.timestamp("ms", tz="UTC")),
+        "ntz": pa.array([dt.datetime(1999, 12, 31) + dt.timedelta(minutes=i) for i in ids],
+                        pa.timestamp("us")),
+        "blob": pa.array([bytes([i % 256]) * (i % 5) for i in ids], pa.binary()),
+    })
+
+
+@pytest.fixture(scope="module")
+def flat_dir(tmp_path_factory):
+    """Three files at different depths, plus files Spark's listing ignores."""
+    d = tmp_path_factory.mktemp("flat")
+    (d / "sub").mkdir()
+    (d / "_temporary").mkdir()
+    pq.write_table(_flat_table(0), d / "part-0.parquet", row_group_size=20)
+    pq.write_table(_flat_table(50), d / "part-1.parquet")
+    pq.write_table(_flat_table(100), d / "sub" / "part-2.parquet", row_group_size=30)
+    (d / "_SUCCESS").write_bytes(b"")
+    (d / ".part-0.parquet.crc").write_bytes(b"not parquet")
+    (d / "_temporary" / "junk.parquet").write_bytes(b"not parquet")
+    return d
+
+
+def test_directory_load_matches_spark(pqcore_spark, flat_dir):
+    spark = pqcore_spark
+    ours = spark.read.format("pqcore").load(str(flat_dir))
+    assert ours.rdd.getNumPartitions() == 3  # one task per file
+    theirs = spark.read.option("recursiveFileLookup", "true").parquet(str(flat_dir))
+    assert_same(ours, theirs, sort=True)
+    assert ours.count() == 150
+
+
+def test_load_list_of_paths(pqcore_spark, flat_dir):
+    spark = pqcore_spark
+    p1, p2 = str(flat_dir / "part-0.parquet"), str(flat_dir / "sub" / "part-2.parquet")
+    ours = spark.read.format("pqcore").load([p1, p2])
+    assert ours.rdd.getNumPartitions() == 2
+    assert_same(ours, spark.read.parquet(p1, p2), sort=True)
+
+
+def test_user_schema_is_a_projection(pqcore_spark, flat_dir):
+    spark = pqcore_spark
+    ddl = "ts timestamp, ID long, name string, missing_col int"
+    path = str(flat_dir / "part-1.parquet")
+    ours = spark.read.format("pqcore").schema(ddl).load(path)
+    theirs = spark.read.schema(ddl).parquet(path)
+    assert ours.columns == ["ts", "ID", "name", "missing_col"]
+    assert_same(ours, theirs)
+
+
+def test_empty_directory(pqcore_spark, tmp_path):
+    spark = pqcore_spark
+    (tmp_path / "_SUCCESS").write_bytes(b"")
+    # No file: partitions() returns [], Spark substitutes InputPartition(None).
+    df = spark.read.format("pqcore").schema("a int").load(str(tmp_path))
+    assert df.collect() == []
+    with pytest.raises(Exception, match="UNABLE_TO_INFER_SCHEMA"):
+        spark.read.format("pqcore").load(str(tmp_path))
+
+
+def test_types_beyond_spark(pqcore_spark, tmp_path):
+    """Types Spark's own reader rejects or gates: float16, UUID, TIME, nanosecond timestamps."""
+    import numpy as np
+
+    u = [uuid.UUID(int=i * 12345) for i in range(3)]
+    t = pa.table({
+        "h": pa.array(np.array([1.5, -0.0, 65504], dtype=np.float16), pa.float16()),
+        "id": pa.ExtensionArray.from_storage(pa.uuid(), pa.array([x.bytes for x in u], pa.binary(16))),
+        "t_ms": pa.array([0, None, 86_399_999], pa.time32("ms")),
+        "t_us": pa.array([1, 2, None], pa.time64("us")),
+        "t_ns": pa.array([1_000, 999_999_999, None], pa.time64("ns")),
+        "ts_ns": pa.array([-1, 1_999, None], pa.timestamp("ns")),  # floors to micros
+        "n": pa.nulls(3),
+    })
+    path = tmp_path / "types.parquet"
+    pq.write_table(t, path)
+    df = pqcore_spark.read.format("pqcore").load(str(path))
+    assert df.schema.simpleString() == (
+        "struct<h:float,id:binary,t_ms:time(3),t_us:time(6),t_ns:time(9),ts_ns:timestamp_ntz,n:void>")
+    got = df.collect()
+    assert [r.h for r in got] == [1.5, -0.0, 65504.0]
+    assert [bytes(r.id) for r in got] == [x.bytes for x in u]
+    assert [r.t_ms for r in got] == [dt.time(0), None, dt.time(23, 59, 59, 999000)]
+    assert [r.t_us for r in got] == [dt.time(0, 0, 0, 1), dt.time(0, 0, 0, 2), None]
+    assert [r.t_ns for r in got] == [dt.time(0, 0, 0, 1), dt.time(0, 0, 0, 999999), None]
+    assert [r.ts_ns for r in got] == [dt.datetime(1969, 12, 31, 23, 59, 59, 999999),
+                                      dt.datetime(1970, 1, 1, 0, 0, 0, 1), None]
+    assert [r.n for r in got] == [None, None, None]
+
+
+# ----------------------------------------------------------------------------- registration
+def test_shim_is_light_and_names_the_source():
+    code = ("import sys, pyspark_pqcore; "
+            "assert pyspark_pqcore.DefaultSource.name() == 'pqcore'; "
+            "heavy = [m for m in ('pyarrow', 'parquet_core', 'numpy') if m in sys.modules]; "
+            "assert not heavy, heavy")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]))
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=str(REPO_ROOT))
+
+
+def test_auto_registration_through_the_shim(spark, corpus):
+    """A new session never saw register(): format("pqcore") resolves through the
+    pyspark_pqcore shim that Spark's data-source lookup imported (once per JVM)."""
+    fresh = spark.newSession()
+    path = str(corpus / "alltypes_plain.parquet")
+    assert fresh.read.format("pqcore").load(path).count() == 8

@@ -1,0 +1,32 @@
+"""ByteArrays: take, slice and concat against plain Python lists."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, strategies as st
+
+from parquet_core._kernels.binary import ByteArrays
+
+values = st.lists(st.binary(max_size=12), max_size=40)
+
+
+@given(values, st.data())
+def test_take_matches_python(vals, data) -> None:
+    ba = ByteArrays.from_pylist(vals)
+    if not vals:
+        assert ba.take(np.zeros(0, dtype=np.int64)).to_pylist() == []
+        return
+    idx = data.draw(st.lists(st.integers(0, len(vals) - 1), max_size=60))
+    assert ba.take(np.array(idx, dtype=np.int64)).to_pylist() == [vals[i] for i in idx]
+
+
+@given(st.lists(values, max_size=5))
+def test_concat_matches_python(parts) -> None:
+    got = ByteArrays.concat([ByteArrays.from_pylist(p).slice(0, len(p)) for p in parts]).to_pylist()
+    assert got == [v for p in parts for v in p]
+
+
+@given(values, st.integers(0, 40), st.integers(0, 40))
+def test_slice(vals, a, b) -> None:
+    a, b = sorted((min(a, len(vals)), min(b, len(vals))))
+    assert ByteArrays.from_pylist(vals).slice(a, b).to_pylist() == vals[a:b]

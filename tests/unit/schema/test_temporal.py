@@ -1,0 +1,46 @@
+"""INT96 and temporal conversions keep values exact."""
+
+from __future__ import annotations
+
+import datetime as dt
+import struct
+
+import numpy as np
+
+from parquet_core.schema.temporal import JULIAN_EPOCH_DAY, RawTemporal, int96_to_epoch, int96_to_py, timestamps_to_py
+
+
+def _int96(days: int, nanos: int) -> np.ndarray:
+    return np.frombuffer(struct.pack("<qi", nanos, days), dtype=np.uint8).reshape(1, 12)
+
+
+def test_int96_epoch_and_far_future() -> None:
+    raw = np.concatenate([_int96(JULIAN_EPOCH_DAY, 1_000), _int96(JULIAN_EPOCH_DAY + 3_000_000, 0)])
+    us, ok = int96_to_epoch(raw, "us")
+    assert ok.tolist() == [True, True]
+    assert us.tolist() == [1, 3_000_000 * 86_400_000_000]
+    py = int96_to_py(raw)
+    assert py[0] == dt.datetime(1970, 1, 1, 0, 0, 0, 1)
+    assert isinstance(py[1], RawTemporal) and py[1].to("us") == 3_000_000 * 86_400_000_000
+
+
+def test_int96_sub_microsecond_is_not_truncated() -> None:
+    raw = _int96(JULIAN_EPOCH_DAY, 1_001)
+    _, ok = int96_to_epoch(raw, "us")
+    assert not ok[0]
+    (v,) = int96_to_py(raw)
+    assert v == RawTemporal(1_001, "ns", "timestamp")
+
+
+def test_timestamps_ns_exact_or_raw() -> None:
+    vals = np.array([1_000, 1_001, -1_000], dtype=np.int64)
+    out = timestamps_to_py(vals, "ns", "UTC")
+    assert out[0] == dt.datetime(1970, 1, 1, 0, 0, 0, 1, tzinfo=dt.timezone.utc)
+    assert out[1] == RawTemporal(1_001, "ns", "timestamp", "UTC")
+    assert out[2] == dt.datetime(1969, 12, 31, 23, 59, 59, 999999, tzinfo=dt.timezone.utc)
+
+
+def test_timestamp_out_of_datetime_range() -> None:
+    big = np.array([2**62], dtype=np.int64)
+    (v,) = timestamps_to_py(big, "ms", None)
+    assert isinstance(v, RawTemporal) and v.value == 2**62

@@ -1,0 +1,1 @@
+"""Thrift IDL of the Parquet format and the Python code generated from it."""
