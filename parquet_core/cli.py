@@ -91,7 +91,14 @@ def show_meta(pf: ParquetFile) -> str:
 
 
 def _short(v: Any) -> str:
-    s = repr(v)
+    if v is None:
+        s = "null"
+    elif isinstance(v, (bytes, bytearray)):
+        s = repr(bytes(v))
+    elif hasattr(v, "isoformat"):
+        s = v.isoformat()
+    else:
+        s = str(v)
     return s if len(s) <= 40 else s[:37] + "..."
 
 
@@ -143,7 +150,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for note in getattr(exc, "__notes__", []):
             print(f"pqc:   {note}", file=sys.stderr)
         return 1
-    print("\n\n".join(parts))
+    try:
+        print("\n\n".join(parts))
+        sys.stdout.flush()
+    except BrokenPipeError:  # output piped into `head` and closed early
+        sys.stdout = None  # type: ignore[assignment]
     return 0
 
 

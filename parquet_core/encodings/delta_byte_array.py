@@ -153,6 +153,9 @@ def _reconstruct(prefix: npt.NDArray[np.int64], suffixes: ByteArrays) -> ByteArr
     top = int(reach.max())
     positive = reach[reach > 0]
     base = 1 << max(3, int(np.median(positive)).bit_length())
+    if top <= base:
+        _resolve_single(out, is_copy, sdata, soff, prefix, top)
+        return ByteArrays(offsets, out)
     lo = 0
     hi = base
     while lo < top:
@@ -162,6 +165,31 @@ def _reconstruct(prefix: npt.NDArray[np.int64], suffixes: ByteArrays) -> ByteArr
         lo = hi
         hi *= 2
     return ByteArrays(offsets, out)
+
+
+def _resolve_single(out: npt.NDArray[np.uint8], is_copy: npt.NDArray[np.bool_],
+                    sdata: npt.NDArray[np.uint8], soff: npt.NDArray[np.int64],
+                    prefix: npt.NDArray[np.int64], width: int) -> None:
+    """All columns in one value-major matrix: copied bytes come out in output order.
+
+    ``term[i, j]`` is ``i`` where value ``i`` supplies column ``j`` itself and
+    -1 where it copies; after the running maximum down each column, reading
+    the copied cells row by row lists their source values in exactly the
+    order of the output's copied bytes, so one boolean assignment places them.
+    """
+    n = prefix.size
+    copy = np.arange(width, dtype=np.int64)[None, :] < prefix[:, None]       # (n, width)
+    term = np.where(copy, np.int32(-1), np.arange(n, dtype=np.int32)[:, None])
+    np.maximum.accumulate(term, axis=0, out=term)
+    src_val = term[copy]
+    if src_val.size and int(src_val.min()) < 0:  # unreachable after validation
+        raise ParquetFormatError(f"{_WHAT}: a prefix refers to bytes no value provides")
+    # column of each copied byte: its rank inside its value's prefix run
+    first = np.zeros(n, dtype=np.int64)
+    np.cumsum(prefix[:-1], out=first[1:])
+    col = np.arange(src_val.size, dtype=np.int64) - np.repeat(first, prefix)
+    base = soff[:-1] - prefix        # suffix data index of a value's column 0
+    out[is_copy] = sdata[base[src_val] + col]
 
 
 def _resolve_tier(out: npt.NDArray[np.uint8], sdata: npt.NDArray[np.uint8],

@@ -58,6 +58,9 @@ def array_to_arrow(arr: Array) -> pa.Array:
     if isinstance(arr.values, ByteArrays):
         if dt.name == "decimal":
             return _decimal(arr, typ)
+        if isinstance(typ, pa.BaseExtensionType):
+            storage = _binary(arr.values, n, arr.validity, typ.storage_type)
+            return pa.ExtensionArray.from_storage(typ, storage)
         return _binary(arr.values, n, arr.validity, typ)
     if dt.name == "decimal":
         return _decimal(arr, typ)
@@ -74,10 +77,10 @@ def array_to_arrow(arr: Array) -> pa.Array:
         flat = np.ascontiguousarray(arr.values).reshape(-1)
         storage = pa.Array.from_buffers(pa.binary(arr.values.shape[1]), n,
                                         [_bitmap(arr.validity), pa.py_buffer(flat)])
-        if isinstance(typ, pa.ExtensionType):
+        if isinstance(typ, pa.BaseExtensionType):
             return pa.ExtensionArray.from_storage(typ, storage)
         return storage
-    return pa.array(arr.values, type=typ, mask=mask)
+    return pa.array(arr.values.astype(np.int32, copy=False) if pa.types.is_time32(typ) else arr.values, type=typ, mask=mask)
 
 
 def table_to_arrow(table: Table) -> pa.Table:

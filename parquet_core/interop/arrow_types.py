@@ -14,7 +14,8 @@ _SIMPLE = {
     "int64": pa.int64(), "uint8": pa.uint8(), "uint16": pa.uint16(), "uint32": pa.uint32(),
     "uint64": pa.uint64(), "float16": pa.float16(), "float32": pa.float32(),
     "float64": pa.float64(), "date": pa.date32(), "null": pa.null(),
-    "string": pa.string(), "json": pa.string(), "enum": pa.string(),
+    "string": pa.string(), "json": pa.json_() if hasattr(pa, "json_") else pa.string(),
+    "enum": pa.string(),
     "binary": pa.binary(), "bson": pa.binary(), "geometry": pa.binary(),
     "geography": pa.binary(),
 }

@@ -44,10 +44,10 @@ def ours_canonical(value: Any, unit: str | None) -> Any:
 def arrow_canonical(column: pa.ChunkedArray) -> tuple[list[Any], str | None]:
     """Canonical values of a pyarrow column and the temporal unit used."""
     t = column.type
-    if isinstance(t, pa.ExtensionType):
+    if isinstance(t, pa.BaseExtensionType):
         column = pa.chunked_array([c.storage for c in column.chunks], type=t.storage_type)
         t = t.storage_type
-    if pa.types.is_timestamp(t) or pa.types.is_time(t):
+    if pa.types.is_timestamp(t) or pa.types.is_time64(t):
         return column.cast(pa.int64()).to_pylist(), t.unit
     if pa.types.is_time32(t):
         return column.cast(pa.int32()).to_pylist(), t.unit
