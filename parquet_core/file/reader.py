@@ -126,6 +126,10 @@ class ParquetFile:
             if chunk.file_path:
                 raise UnsupportedFeatureError(
                     f"column chunk stored in another file ({chunk.file_path!r})")
+            rows = self.metadata.row_group(rg).num_rows
+            if desc.max_repetition_level == 0 and chunk.num_values != rows:
+                raise ParquetFormatError(
+                    f"column chunk has {chunk.num_values} values for {rows} rows")
             start, length = chunk.byte_range(self._source.size)
             buf = self._source.read_at(start, length)
             pages = iter_pages(buf, chunk.meta.codec, chunk.num_values,

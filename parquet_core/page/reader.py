@@ -128,9 +128,18 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
         if page is None:
             continue
         if not isinstance(page, DictionaryPage):
+            if page.num_values > num_values - seen:
+                err = ParquetFormatError(
+                    f"page holds {page.num_values} values but the column chunk has only "
+                    f"{num_values - seen} left of {num_values}")
+                err.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
+                raise err
             seen += page.num_values
             ordinal += 1
         yield page
+    if seen < num_values:
+        raise ParquetFormatError(
+            f"column chunk ends after {seen} values; its metadata promises {num_values}")
 
 
 def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal: int,
