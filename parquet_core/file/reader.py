@@ -18,7 +18,12 @@ from __future__ import annotations
 from typing import Any, Iterator, Sequence
 
 from parquet_core.column.reader import read_column_chunk
-from parquet_core.errors import ParquetError, ParquetFormatError, UnsupportedFeatureError
+from parquet_core.errors import (
+    ParquetEncryptionError,
+    ParquetError,
+    ParquetFormatError,
+    UnsupportedFeatureError,
+)
 from parquet_core.file.footer import read_footer
 from parquet_core.file.source import open_source
 from parquet_core.metadata.wrappers import FileMetadata
@@ -123,6 +128,9 @@ class ParquetFile:
         desc = schema.column(idx)
         chunk = self.metadata.row_group(rg).column(idx)
         try:
+            if chunk.is_encrypted:
+                raise ParquetEncryptionError(
+                    "the column is encrypted; decryption is not supported yet")
             if chunk.file_path:
                 raise UnsupportedFeatureError(
                     f"column chunk stored in another file ({chunk.file_path!r})")

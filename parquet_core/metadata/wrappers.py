@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import Any
 
 from parquet_core.constants import CompressionCodec, Encoding, PhysicalType
-from parquet_core.errors import ParquetFormatError
+from parquet_core.errors import ParquetEncryptionError, ParquetFormatError
 from parquet_core.metadata.compat import WriterVersion, chunk_length_padding, parse_created_by
 from parquet_core.metadata.statistics import Statistics, decode_statistics
 from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
@@ -40,11 +40,20 @@ class ColumnChunkMetadata:
         self.index = index
         self._order_defined = order_defined
         md = raw.meta_data
+        if md is None and raw.crypto_metadata is not None:
+            raise ParquetEncryptionError(
+                f"column chunk {desc.dotted_path} of row group {row_group} has encrypted "
+                "metadata; decryption is not supported yet")
         if md is None:
             raise ParquetFormatError(
                 f"column chunk {desc.dotted_path} of row group {row_group} has no metadata "
                 "(encrypted column metadata needs a decryption key)")
         self.meta = md
+
+    @property
+    def is_encrypted(self) -> bool:
+        """True when the chunk's pages are encrypted (``crypto_metadata`` set)."""
+        return self.raw.crypto_metadata is not None
 
     @property
     def path_in_schema(self) -> str:

@@ -65,6 +65,16 @@ class Array:
                 out[i] = None
         return out
 
+    @property
+    def offsets(self) -> npt.NDArray[np.int64] | None:
+        """Value offsets (n + 1) of variable-length data, else ``None``."""
+        return self.values.offsets if isinstance(self.values, ByteArrays) else None
+
+    @property
+    def data(self) -> npt.NDArray[np.uint8] | None:
+        """Concatenated bytes of variable-length data, else ``None``."""
+        return self.values.data if isinstance(self.values, ByteArrays) else None
+
     def to_numpy(self) -> Any:
         """Return the values buffer (nulls are filler; see :attr:`validity`)."""
         return self.values

@@ -123,3 +123,12 @@ def test_expect_csv(corpus: Path, stem: str) -> None:
                 assert v == text, (stem, name, i)
             else:
                 assert v == int(text), (stem, name, i, v, text)
+
+
+@pytest.mark.parametrize("name", ["encrypt_columns_plaintext_footer.parquet.encrypted",
+                                  "uniform_encryption.parquet.encrypted"])
+def test_encrypted_files_fail_with_encryption_error(corpus: Path, name: str) -> None:
+    """Until modular encryption lands (issue 6), encrypted data is refused clearly."""
+    with pytest.raises(pc.ParquetEncryptionError):
+        pf = pc.ParquetFile(corpus / name)
+        pf.read(columns=["float_field"])
