@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from spark_adapter.datasource import PqcoreDataSource
 
-__all__ = ["PqcoreDataSource", "register", "SHORT_NAME"]
+__all__ = ["SHORT_NAME", "PqcoreDataSource", "register"]
 
 SHORT_NAME = "pqcore"
 

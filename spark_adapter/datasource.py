@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from spark_adapter.reader import PqcoreReader
 
-__all__ = ["PqcoreDataSource", "SHORT_NAME"]
+__all__ = ["SHORT_NAME", "PqcoreDataSource"]
 
 
 class PqcoreDataSource(DataSource):
@@ -40,7 +40,7 @@ class PqcoreDataSource(DataSource):
     def name(cls) -> str:
         return SHORT_NAME
 
-    def schema(self) -> "StructType":
+    def schema(self) -> StructType:
         """The Spark schema of the first file (in listing order), all fields nullable."""
         import parquet_core as pc
         from spark_adapter.files import list_files, paths_from_options
@@ -66,7 +66,7 @@ class PqcoreDataSource(DataSource):
             exc.add_note(f"in the schema of {first}")
             raise
 
-    def reader(self, schema: "StructType") -> "PqcoreReader":
+    def reader(self, schema: StructType) -> PqcoreReader:
         # Spark calls reader(schema=...): the parameter name matters.
         from spark_adapter.reader import PqcoreReader
 

@@ -20,9 +20,9 @@ import fnmatch
 import glob
 import json
 import os
-from typing import Iterable, List, Mapping, Optional
+from collections.abc import Iterable, Mapping
 
-__all__ = ["paths_from_options", "list_files", "is_hidden"]
+__all__ = ["is_hidden", "list_files", "paths_from_options"]
 
 
 def is_hidden(name: str) -> bool:
@@ -42,10 +42,10 @@ def _local(path: str) -> str:
     return path
 
 
-def paths_from_options(options: Mapping[str, str]) -> List[str]:
+def paths_from_options(options: Mapping[str, str]) -> list[str]:
     """The paths of ``load(path)`` (``options["path"]``) and ``load([p1, p2])``
     (``options["paths"]``, a JSON list), in that order."""
-    out: List[str] = []
+    out: list[str] = []
     path = options.get("path")
     if path:
         out.append(path)
@@ -69,7 +69,7 @@ def _walk(directory: str) -> Iterable[str]:
                 yield os.path.join(root, name)
 
 
-def list_files(paths: Iterable[str], glob_filter: Optional[str] = None) -> List[str]:
+def list_files(paths: Iterable[str], glob_filter: str | None = None) -> list[str]:
     """Every data file under *paths*, sorted per path, without duplicates.
 
     Raises
@@ -79,7 +79,7 @@ def list_files(paths: Iterable[str], glob_filter: Optional[str] = None) -> List[
         ``PATH_NOT_FOUND``).
     """
     seen = set()
-    out: List[str] = []
+    out: list[str] = []
     for raw in paths:
         path = _local(raw)
         if os.path.exists(path):

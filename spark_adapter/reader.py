@@ -13,7 +13,8 @@ is rebuilt on that schema with :func:`conform_batch`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from pyspark.sql.datasource import DataSourceReader, InputPartition
 from pyspark.sql.types import StructType
@@ -23,7 +24,7 @@ from spark_adapter.files import list_files, paths_from_options
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
-__all__ = ["PqcoreFilePartition", "PqcoreReader", "conform_batch", "DEFAULT_BATCH_SIZE"]
+__all__ = ["DEFAULT_BATCH_SIZE", "PqcoreFilePartition", "PqcoreReader", "conform_batch"]
 
 DEFAULT_BATCH_SIZE = 65536
 
@@ -44,9 +45,9 @@ class PqcoreReader(DataSourceReader):
     ``pathGlobFilter``, ``batchSize`` (rows per Arrow batch, default 65536).
     """
 
-    def __init__(self, options: Dict[str, str], schema: StructType) -> None:
-        self.paths: List[str] = paths_from_options(options)
-        self.glob_filter: Optional[str] = options.get("pathglobfilter")
+    def __init__(self, options: dict[str, str], schema: StructType) -> None:
+        self.paths: list[str] = paths_from_options(options)
+        self.glob_filter: str | None = options.get("pathglobfilter")
         self.batch_size = int(options.get("batchsize", DEFAULT_BATCH_SIZE))
         if self.batch_size <= 0:
             raise ValueError(f"batchSize must be positive, got {self.batch_size}")
@@ -55,27 +56,27 @@ class PqcoreReader(DataSourceReader):
     # Deliberately no pushFilters: see the spec (disabled by default in Spark,
     # and a stale-filter bug in 4.1-4.3).
 
-    def partitions(self) -> List[InputPartition]:
+    def partitions(self) -> list[InputPartition]:
         # Must be a list.  An empty list is replaced by Spark with
         # [InputPartition(None)], which read() ignores.
         files = list_files(self.paths, self.glob_filter)
         return [PqcoreFilePartition(f, i) for i, f in enumerate(files)]
 
-    def read(self, partition: InputPartition) -> Iterator["pa.RecordBatch"]:
+    def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
         if not isinstance(partition, PqcoreFilePartition):
             return iter(())
         return read_file_batches(partition.path, self.schema, self.batch_size)
 
 
-def _resolve_columns(file_names: List[str], wanted: List[str]) -> List[Optional[str]]:
+def _resolve_columns(file_names: list[str], wanted: list[str]) -> list[str | None]:
     """File column for each wanted Spark column: exact name, else a unique
     case-insensitive match (Spark's default ``spark.sql.caseSensitive=false``),
     else ``None`` (the column is missing from this file and reads as nulls)."""
     exact = set(file_names)
-    lower: Dict[str, List[str]] = {}
+    lower: dict[str, list[str]] = {}
     for n in file_names:
         lower.setdefault(n.lower(), []).append(n)
-    out: List[Optional[str]] = []
+    out: list[str | None] = []
     for w in wanted:
         if w in exact:
             out.append(w)
@@ -87,8 +88,16 @@ def _resolve_columns(file_names: List[str], wanted: List[str]) -> List[Optional[
     return out
 
 
-def read_file_batches(path: str, schema: StructType, batch_size: int) -> Iterator["pa.RecordBatch"]:
+def read_file_batches(path: str, schema: StructType, batch_size: int) -> Iterator[pa.RecordBatch]:
     """Yield the rows of *path* as record batches laid out exactly as Spark wants for *schema*."""
+    try:
+        yield from _read_file_batches(path, schema, batch_size)
+    except Exception as exc:  # name the file in Spark's PythonException
+        exc.add_note(f"pqcore: while reading {path}")
+        raise
+
+
+def _read_file_batches(path: str, schema: StructType, batch_size: int) -> Iterator[pa.RecordBatch]:
     import pyarrow as pa
 
     import parquet_core as pc
@@ -113,15 +122,11 @@ def read_file_batches(path: str, schema: StructType, batch_size: int) -> Iterato
                 continue
             at = table.to_arrow()
             cols = {name: at.column(i) for i, name in enumerate(present)}
-            try:
-                yield conform_batch(cols, source_cols, target, table.num_rows)
-            except Exception as exc:
-                exc.add_note(f"while reading {path} with pqcore")
-                raise
+            yield conform_batch(cols, source_cols, target, table.num_rows)
 
 
-def conform_batch(columns: Dict[str, Any], source_cols: List[Optional[str]],
-                  target: "pa.Schema", num_rows: int) -> "pa.RecordBatch":
+def conform_batch(columns: dict[str, Any], source_cols: list[str | None],
+                  target: pa.Schema, num_rows: int) -> pa.RecordBatch:
     """Build a record batch on *target* from engine Arrow columns.
 
     ``source_cols[i]`` names the column of *columns* that feeds ``target[i]``
@@ -143,7 +148,7 @@ def conform_batch(columns: Dict[str, Any], source_cols: List[Optional[str]],
     return pa.RecordBatch.from_arrays(arrays, schema=target)
 
 
-def _floor_to_micros(arr: "pa.Array", factor: int, tz: Optional[str]) -> "pa.Array":
+def _floor_to_micros(arr: pa.Array, factor: int, tz: str | None) -> pa.Array:
     """Nanosecond timestamps to microseconds rounding toward -inf (as Spark's
     INT96 conversion does); Arrow's own unsafe cast truncates toward zero."""
     import numpy as np
@@ -155,7 +160,7 @@ def _floor_to_micros(arr: "pa.Array", factor: int, tz: Optional[str]) -> "pa.Arr
     return pa.array(np.floor_divide(ints, factor), type=pa.timestamp("us", tz=tz), mask=mask)
 
 
-def to_spark_arrow(col: Any, typ: "pa.DataType", name: str = "?") -> "pa.Array":
+def to_spark_arrow(col: Any, typ: pa.DataType, name: str = "?") -> pa.Array:
     """Cast one engine column (Array or ChunkedArray) to the Arrow type Spark expects."""
     import pyarrow as pa
 

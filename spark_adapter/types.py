@@ -65,14 +65,15 @@ from pyspark.sql.types import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    import parquet_core as pc
     import pyarrow as pa
+
+    import parquet_core as pc
 
 __all__ = [
     "UnsupportedSparkType",
-    "to_spark_type",
-    "to_spark_schema",
     "target_arrow_schema",
+    "to_spark_schema",
+    "to_spark_type",
 ]
 
 NESTED_MESSAGE = "nested columns come in a later issue"
@@ -114,7 +115,7 @@ class UnsupportedSparkType(TypeError):
     """A Parquet column whose type has no Spark equivalent (yet)."""
 
 
-def to_spark_type(dt: "pc.DataType", column: str = "?") -> DataType:
+def to_spark_type(dt: pc.DataType, column: str = "?") -> DataType:
     """Return the Spark type for one parquet_core :class:`DataType`.
 
     Raises
@@ -137,8 +138,11 @@ def to_spark_type(dt: "pc.DataType", column: str = "?") -> DataType:
     if name == "timestamp":
         return TimestampType() if dt.tz else TimestampNTZType()
     if name == "time":
-        from pyspark.sql.types import TimeType  # Spark >= 4.1
-
+        try:
+            from pyspark.sql.types import TimeType
+        except ImportError:  # pyspark 4.0 has no TIME type
+            raise UnsupportedSparkType(
+                f"column {column!r}: {dt} needs pyspark >= 4.1 (TimeType)") from None
         if dt.unit not in _TIME_PRECISION:
             raise UnsupportedSparkType(f"column {column!r}: time unit {dt.unit!r}")
         return TimeType(_TIME_PRECISION[dt.unit])
@@ -148,13 +152,13 @@ def to_spark_type(dt: "pc.DataType", column: str = "?") -> DataType:
     raise UnsupportedSparkType(f"column {column!r}: no Spark type for Parquet type {dt}")
 
 
-def to_spark_schema(schema: "pc.Schema") -> StructType:
+def to_spark_schema(schema: pc.Schema) -> StructType:
     """Convert a parquet_core :class:`Schema` to a Spark :class:`StructType` (all nullable)."""
     return StructType([StructField(f.name, to_spark_type(f.type, f.name), nullable=True)
                        for f in schema])
 
 
-def target_arrow_schema(schema: StructType) -> "pa.Schema":
+def target_arrow_schema(schema: StructType) -> pa.Schema:
     """The exact Arrow schema Spark accepts from ``read()`` for *schema*.
 
     Spark compares it with ``to_arrow_schema(schema, timezone="UTC")``: same

@@ -80,7 +80,7 @@ def array_to_arrow(arr: Array) -> pa.Array:
         if isinstance(typ, pa.BaseExtensionType):
             return pa.ExtensionArray.from_storage(typ, storage)
         return storage
-    return pa.array(arr.values.astype(np.int32, copy=False) if pa.types.is_time32(typ) else arr.values, type=typ, mask=mask)
+    return pa.array(arr.values, type=typ, mask=mask)
 
 
 def table_to_arrow(table: Table) -> pa.Table:

@@ -109,6 +109,8 @@ def to_storage(dt: DataType, values: Any) -> Any:
         return values.astype(np.int64, copy=False)
     if name in ("date",):
         return np.asarray(values).astype(np.int32, copy=False)
-    if name in ("time", "timestamp"):
+    if name == "time":
+        return np.asarray(values).astype(np.int32 if dt.unit == "ms" else np.int64, copy=False)
+    if name == "timestamp":
         return np.asarray(values).astype(np.int64, copy=False)
     return values

@@ -157,12 +157,14 @@ def test_directory_load_matches_spark(pqcore_spark, flat_dir):
     theirs = spark.read.option("recursiveFileLookup", "true").parquet(str(flat_dir))
     assert_same(ours, theirs, sort=True)
     assert ours.count() == 150
+    filtered = spark.read.format("pqcore").option("pathGlobFilter", "part-[01].parquet").load(str(flat_dir))
+    assert filtered.rdd.getNumPartitions() == 2
 
 
 def test_load_list_of_paths(pqcore_spark, flat_dir):
     spark = pqcore_spark
     p1, p2 = str(flat_dir / "part-0.parquet"), str(flat_dir / "sub" / "part-2.parquet")
-    ours = spark.read.format("pqcore").load([p1, p2])
+    ours = spark.read.format("pqcore").option("batchSize", 7).load([p1, p2])  # many small batches
     assert ours.rdd.getNumPartitions() == 2
     assert_same(ours, spark.read.parquet(p1, p2), sort=True)
 

@@ -10,11 +10,11 @@ import pytest
 pytest.importorskip("pyspark")
 pa = pytest.importorskip("pyarrow")
 
-import parquet_core as pc  # noqa: E402
-from pyspark.sql import types as T  # noqa: E402
+from pyspark.sql import types as T
 
-from spark_adapter.reader import conform_batch, to_spark_arrow  # noqa: E402
-from spark_adapter.types import (  # noqa: E402
+import parquet_core as pc
+from spark_adapter.reader import conform_batch, to_spark_arrow
+from spark_adapter.types import (
     UnsupportedSparkType,
     target_arrow_schema,
     to_spark_schema,
