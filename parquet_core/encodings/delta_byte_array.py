@@ -136,6 +136,10 @@ def _reconstruct(prefix: npt.NDArray[np.int64], suffixes: ByteArrays) -> ByteArr
         raise ParquetFormatError(
             f"{_WHAT}: the page would decode to {total} bytes (limit {MAX_DECODED_BYTES})")
 
+    widest = int(lengths.max())
+    if n * widest <= 2 * total + 64:
+        return ByteArrays(offsets, _resolve_dense(prefix, lengths, sdata, widest))
+
     out = np.empty(total, dtype=np.uint8)
     # suffix bytes land, in order, on every position that is not a prefix copy
     runs = np.empty(2 * n, dtype=np.int64)
@@ -167,6 +171,38 @@ def _reconstruct(prefix: npt.NDArray[np.int64], suffixes: ByteArrays) -> ByteArr
     return ByteArrays(offsets, out)
 
 
+def _resolve_dense(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
+                   sdata: npt.NDArray[np.uint8], widest: int) -> npt.NDArray[np.uint8]:
+    """Values of similar length (keys, FIXED_LEN_BYTE_ARRAY): one padded byte matrix.
+
+    ``grid[j, i]`` is byte ``j`` of value ``i`` (column-major, so each byte
+    column is contiguous).  Suffix bytes are dropped into place, then every
+    copied cell takes the byte of the last cell above it in its column that
+    holds a suffix byte: with ``s`` the flat positions of suffix cells,
+    ``np.repeat(s, gap to the next one)`` is exactly that forward fill (row 0
+    of every column is a suffix cell because the first prefix is 0), and one
+    gather applies it.  Cells past a value's end are garbage and never read
+    by a valid chain; the final mask drops them.
+    """
+    n = prefix.size
+    small = np.int16 if widest < 2**15 else np.int64
+    pre = prefix.astype(small)[None, :]
+    ln = lengths.astype(small)[None, :]
+    cols = np.arange(widest, dtype=small)[:, None]
+    # masks are built column-major (long inner loops), then transposed
+    source = cols >= pre                                     # (widest, n)
+    suffix_cells = np.ascontiguousarray((source & (cols < ln)).T)
+    by_value = np.empty((n, widest), dtype=np.uint8)
+    by_value[suffix_cells] = sdata
+    grid = np.ascontiguousarray(by_value.T).reshape(-1)
+    idx = np.int32 if grid.size < 2**31 else np.int64
+    s = np.flatnonzero(source.reshape(-1)).astype(idx)
+    gaps = np.diff(s, append=idx(grid.size))
+    filled = np.take(grid, np.repeat(s, gaps)).reshape(widest, n)
+    real = np.ascontiguousarray((cols < ln).T)
+    return np.ascontiguousarray(filled.T)[real]
+
+
 def _resolve_single(out: npt.NDArray[np.uint8], is_copy: npt.NDArray[np.bool_],
                     sdata: npt.NDArray[np.uint8], soff: npt.NDArray[np.int64],
                     prefix: npt.NDArray[np.int64], width: int) -> None:
@@ -189,7 +225,7 @@ def _resolve_single(out: npt.NDArray[np.uint8], is_copy: npt.NDArray[np.bool_],
     np.cumsum(prefix[:-1], out=first[1:])
     col = np.arange(src_val.size, dtype=np.int64) - np.repeat(first, prefix)
     base = soff[:-1] - prefix        # suffix data index of a value's column 0
-    out[is_copy] = sdata[base[src_val] + col]
+    out[is_copy] = np.take(sdata, base[src_val] + col)
 
 
 def _resolve_tier(out: npt.NDArray[np.uint8], sdata: npt.NDArray[np.uint8],

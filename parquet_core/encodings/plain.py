@@ -79,10 +79,10 @@ _NUMERIC_DTYPE: dict[int, str] = {
     PhysicalType.DOUBLE: "<f8",
 }
 
-# Lane-walk tuning, measured on 1k-1M strings of 0-80 bytes: the walk costs
-# ~steps * (numpy call overhead) + lanes * window work, minimised near
-# lanes = sqrt(count); below ~4k values the scalar loop is as fast.
-_SCALAR_MAX_COUNT = 4096         # small pages: the scalar loop wins outright
+# Lane-walk tuning, measured on 3k-1M strings of 0-80 bytes: the walk costs
+# ~hops * (numpy call overhead) + lanes * window work, minimised near
+# lanes = sqrt(count); below ~2-3k values the scalar loop is as fast.
+_SCALAR_MAX_COUNT = 2048         # small pages: the scalar loop wins outright
 _SCALAR_MIN_AVG_BYTES = 256      # long values: the scalar loop is fast per byte
 _PLAUSIBLE_HOPS = 4              # hops a lane start must survive
 
@@ -223,47 +223,53 @@ def _lane_walk(arr: npt.NDArray[np.uint8], count: int) -> npt.NDArray[np.int64]:
     starts = np.where(pick.any(axis=1), cand[np.arange(lanes), pick.argmax(axis=1)], begin)
     starts[0] = 0
 
-    # 2. lockstep walk; finished lanes drop out.  path[k, t] = k-th position
-    # of lane t (``size + 2`` once the lane is done), so each lane's column is
-    # increasing and the lanes' regions are in order.
-    idx = np.arange(lanes)
-    q = starts.copy()
-    lane_end = end.copy()
+    # 2. lockstep walk in batches of ``batch`` hops with four numpy calls per
+    # hop and no per-hop checks: a lane simply runs on past its region (those
+    # positions are dropped below) and reads lengths at clamped positions, so
+    # a position past the end yields garbage that the final chain check
+    # rejects.  Lanes that have not left their region walk another batch.
+    # (``u32.take(..., mode="clip")`` would save a call but copies the whole
+    # unaligned view on every call.)
+    batch = int(1.25 * count / lanes) + 4
+    pending = np.arange(lanes)
+    q = starts
     exits = np.full(lanes, size + 1, dtype=np.int64)
-    pad = size + 2
-    steps = int(1.5 * count / lanes) + 8
-    path = np.full((steps, lanes), pad, dtype=np.int64)
-    k = 0
-    while idx.size:
-        if k == steps:
-            path = np.concatenate([path, np.full((steps, lanes), pad, dtype=np.int64)])
-            steps *= 2
-        if idx.size == lanes:
-            path[k] = q
-        else:
-            path[k, idx] = q
-        k += 1
-        ok = q <= last
-        nxt = q + 4 + u32[np.minimum(q, last)]
-        ok &= nxt <= size
-        nxt = np.where(ok, nxt, size + 1)  # size + 1 marks a lane that broke
-        done = nxt >= lane_end
-        if done.any():
-            exits[idx[done]] = nxt[done]
-            keep = ~done
-            idx = idx[keep]
-            q = nxt[keep]
-            lane_end = lane_end[keep]
-        else:
-            q = nxt
-    by_lane = np.ascontiguousarray(path[:k].T)   # (lanes, k), rows increasing
+    by_lane_parts: list[tuple[npt.NDArray[np.intp], npt.NDArray[np.int64]]] = []
+    while pending.size:
+        steps = np.empty((batch + 1, pending.size), dtype=np.int64)
+        steps[0] = q
+        clamped = np.empty(pending.size, dtype=np.int64)
+        for k in range(batch):
+            row = steps[k + 1]
+            np.minimum(steps[k], last, out=clamped)
+            np.add(steps[k], u32[clamped], out=row)
+            row += 4
+        inside = steps < end[pending][None, :]
+        first_out = inside.argmin(axis=0)            # first hop at/after the region end
+        finished = ~inside[-1]
+        exits[pending[finished]] = steps[first_out[finished], np.flatnonzero(finished)]
+        by_lane_parts.append((pending, steps[:-1]))
+        q = steps[-1, ~finished]
+        pending = pending[~finished]
+    if len(by_lane_parts) == 1:
+        by_lane = np.ascontiguousarray(by_lane_parts[0][1].T)
+    else:
+        width = sum(part.shape[0] for _, part in by_lane_parts)
+        by_lane = np.full((lanes, width), size + 2, dtype=np.int64)
+        at = 0
+        for lane_ids, part in by_lane_parts:
+            by_lane[lane_ids, at:at + part.shape[0]] = part.T
+            at += part.shape[0]
+    # a lane's row is increasing; entries at/after its region end are not its own
+    by_lane[by_lane >= end[:, None]] = size + 2
+    k = by_lane.shape[1]
 
     # 3. stitch: lane t+1 continues lane t when it started exactly at t's exit
     linked = np.empty(lanes, dtype=bool)
     linked[0] = True
     linked[1:] = starts[1:] == exits[:-1]
     if linked.all():
-        return by_lane[by_lane < end[:, None]]
+        return by_lane[by_lane <= size]
     pieces: list[npt.NDArray[np.int64]] = []
     broken = np.flatnonzero(~linked)
     have = 0
@@ -282,7 +288,7 @@ def _lane_walk(arr: npt.NDArray[np.uint8], count: int) -> npt.NDArray[np.int64]:
             b = np.searchsorted(broken, t, side="right")
             r = int(broken[b]) if b < broken.size else lanes
             block = by_lane[t:r]
-            sel = block < end[t:r, None]
+            sel = block <= size
             sel[0, :j] = False
             got = block[sel]
             pieces.append(got)
@@ -321,7 +327,8 @@ def decode_plain_byte_array(buf: Any, count: int) -> tuple[ByteArrays, int]:
         starts = np.asarray(walked, dtype=np.int64)
     else:
         starts = _lane_walk(arr, count)[:count]
-    if starts.size < count or not _chain_ok(arr, starts):
+    lengths = _verified_lengths(arr, starts, count)
+    if lengths is None:
         # Either the page is malformed or the lanes missed; the scalar walk
         # raises the precise error (or, defensively, recovers).
         walked, _ = _scalar_walk(arr, 0, size, count, 0)
@@ -329,31 +336,39 @@ def decode_plain_byte_array(buf: Any, count: int) -> tuple[ByteArrays, int]:
             raise ParquetFormatError(
                 f"PLAIN BYTE_ARRAY: the page holds only {len(walked)} of {count} values")
         starts = np.asarray(walked, dtype=np.int64)
-    return _gather_values(arr, starts)
+        lengths = _verified_lengths(arr, starts, count)
+        assert lengths is not None
+    return _gather_values(arr, starts, lengths)
 
 
-def _chain_ok(arr: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64]) -> bool:
+def _verified_lengths(arr: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
+                      count: int) -> npt.NDArray[np.int64] | None:
+    """Lengths of a proven chain, or None: the proof that makes the lane walk exact.
+
+    Checks that there are ``count`` starts, the first is 0, every value ends
+    inside the buffer and each start is the previous start + 4 + length.
+    """
     size = arr.size
-    if starts[0] != 0 or int(starts[-1]) > size - 4:
-        return False
-    u32 = np.ndarray((size - 3,), dtype="<u4", buffer=arr, offset=0, strides=(1,))
-    ends = starts + 4 + u32[starts]
-    return bool(int(ends[-1]) <= size and np.array_equal(starts[1:], ends[:-1]))
-
-
-def _gather_values(arr: npt.NDArray[np.uint8],
-                   starts: npt.NDArray[np.int64]) -> tuple[ByteArrays, int]:
-    """Drop the 4-byte length prefixes of a verified chain: one boolean compress."""
-    size = arr.size
+    if starts.size < count or starts[0] != 0 or int(starts[-1]) > size - 4:
+        return None
     u32 = np.ndarray((size - 3,), dtype="<u4", buffer=arr, offset=0, strides=(1,))
     lengths = u32[starts].astype(np.int64)
+    ends = starts + 4 + lengths
+    if int(ends[-1]) > size or not np.array_equal(starts[1:], ends[:-1]):
+        return None
+    return lengths
+
+
+def _gather_values(arr: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
+                   lengths: npt.NDArray[np.int64]) -> tuple[ByteArrays, int]:
+    """Drop the 4-byte length prefixes of a verified chain: one boolean compress."""
     stop = int(starts[-1] + 4 + lengths[-1])
     offsets = np.zeros(starts.size + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    keep = np.ones(stop, dtype=bool)
-    for k in range(4):
-        keep[starts + k] = False
-    return ByteArrays(offsets, arr[:stop][keep]), stop
+    # clear the 4 prefix bytes of every value with one unaligned uint32 scatter
+    keep = np.ones(stop + 3, dtype=np.uint8)
+    np.ndarray((stop,), dtype="<u4", buffer=keep, offset=0, strides=(1,))[starts] = 0
+    return ByteArrays(offsets, arr[:stop][keep[:stop].view(np.bool_)]), stop
 
 
 # --------------------------------------------------------------------------------------

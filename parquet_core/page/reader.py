@@ -20,7 +20,7 @@ from parquet_core.constants import CompressionCodec, PageType
 from parquet_core.errors import ParquetError, ParquetFormatError
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.thrift import pt
-from parquet_core.thrift.codec import parse
+from parquet_core.thrift.codec import check_required, parse
 
 __all__ = ["iter_pages"]
 
@@ -116,6 +116,7 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
     while pos < len(buf) and seen < num_values:
         try:
             header, hlen = parse(buf, pt.PageHeader, offset=pos)
+            check_required(header)
             _check_sizes(header, pos, hlen, len(buf))
             stored = buf[pos + hlen: pos + hlen + header.compressed_page_size]
             if verify_crc:

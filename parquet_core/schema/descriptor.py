@@ -64,6 +64,11 @@ class SchemaDescriptor:
                 r += 1
         if not is_root and node.is_leaf:
             el = node.element
+            if el.type not in PhysicalType.__members__.values():
+                raise ParquetSchemaError(f"column {'.'.join(path)}: unknown physical type {el.type}")
+            if node.element.repetition_type not in (None, 0, 1, 2):
+                raise ParquetSchemaError(
+                    f"column {'.'.join(path)}: unknown repetition {node.element.repetition_type}")
             if el.type == PhysicalType.FIXED_LEN_BYTE_ARRAY and (
                     el.type_length is None or el.type_length < 0):
                 raise ParquetSchemaError(
