@@ -48,8 +48,14 @@ import numpy.typing as npt
 
 from parquet_core.errors import ParquetFormatError
 
-__all__ = ["as_uint8", "unpack_bits", "unpack_bits_msb", "pack_bits", "pack_bits_msb",
-           "packed_size"]
+__all__ = [
+    "as_uint8",
+    "pack_bits",
+    "pack_bits_msb",
+    "packed_size",
+    "unpack_bits",
+    "unpack_bits_msb",
+]
 
 _LE4 = np.dtype("<u4")
 _LE8 = np.dtype("<u8")

@@ -41,9 +41,9 @@ from parquet_core.errors import ParquetFormatError
 __all__ = [
     "read_uleb128",
     "read_zigzag",
+    "write_uleb128",
     "zigzag_decode",
     "zigzag_encode",
-    "write_uleb128",
 ]
 
 _MAX_BYTES = 10  # ceil(64 / 7)

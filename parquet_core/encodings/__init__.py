@@ -43,8 +43,9 @@ GROUP_VAR_INT = 1, or newer ones such as ALP = 10) -> UnsupportedFeatureError.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

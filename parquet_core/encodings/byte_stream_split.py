@@ -28,7 +28,7 @@ from parquet_core._kernels.bitpack import as_uint8
 from parquet_core.constants import PhysicalType
 from parquet_core.errors import ParquetFormatError
 
-__all__ = ["decode_byte_stream_split", "encode_byte_stream_split", "BSS_DTYPE"]
+__all__ = ["BSS_DTYPE", "decode_byte_stream_split", "encode_byte_stream_split"]
 
 #: Result dtype per numeric physical type.
 BSS_DTYPE: dict[int, str] = {

@@ -50,7 +50,7 @@ from parquet_core._kernels.bitpack import as_uint8, unpack_bits
 from parquet_core._kernels.varint import read_uleb128, write_uleb128, zigzag_encode
 from parquet_core.errors import ParquetFormatError
 
-__all__ = ["decode_delta_binary_packed", "encode_delta_binary_packed", "MAX_COUNT"]
+__all__ = ["MAX_COUNT", "decode_delta_binary_packed", "encode_delta_binary_packed"]
 
 MAX_COUNT = 2**31 - 1
 _WHAT = "DELTA_BINARY_PACKED"

@@ -19,20 +19,30 @@ BYTE_ARRAY is the one inherently sequential case: the start of value ``k+1``
 is known only after reading the length of value ``k``.  The decoder avoids a
 per-value Python loop with a *lane walk*:
 
-1. the buffer is cut into ``T`` equal byte regions; each lane picks, inside
-   a small window at its region start, the first position from which 4
-   consecutive length hops stay inside the buffer (for real data only true
-   value starts pass: 4 bytes of text read as a length overshoot the page);
-2. all lanes hop ``pos += 4 + u32le(buf[pos:pos+4])`` together, one numpy
-   step per value-in-a-region, until each crosses its region's end; the
-   position where lane ``t`` crosses is the true chain's first position in
-   region ``t + 1`` *if* lane ``t`` itself was on the chain;
-3. lanes are stitched: lane ``t + 1`` is accepted when it started exactly at
-   lane ``t``'s exit; the rare region whose lane started off the chain is
+1. the buffer is cut into ``T ~ sqrt(count)`` equal byte regions; each lane
+   picks, in a small window at its region start, a position from which 4
+   length hops stay inside the buffer, preferring one whose first hop lands
+   on another such position in the window (true value starts chain to the
+   next value; 4 bytes of text read as a length overshoot the page);
+2. all lanes hop ``pos += 4 + u32le(buf[pos:pos+4])`` together, in batches
+   of 4 numpy calls per hop with no per-hop checks (lanes just run on past
+   their region; those positions are dropped); the position where lane ``t``
+   leaves its region is the true chain's first position in region ``t + 1``
+   *if* lane ``t`` itself was on the chain;
+3. lanes are stitched: lane ``t + 1`` is accepted when it started at lane
+   ``t``'s exit, or when its path passes through that exit (a false start
+   that merged into the chain); the rare region that neither covers is
    re-walked with a scalar loop from the true entry;
 4. a final vectorised check proves the chain (first start 0, every start
    equals the previous start + 4 + length, every value inside the buffer),
-   so the heuristics in steps 1-3 only ever affect speed, never results.
+   so the heuristics in steps 1-3 only ever affect speed, never results;
+   if it fails, the scalar loop re-decodes and raises the precise error.
+
+Cost: ~hops-per-lane numpy steps plus linear numpy work, i.e. ~O(sqrt(n))
+Python-level calls instead of n; about 4-7x the scalar loop for pages of
+20k-1M short strings (see ``benchmarks/bench_encodings.py``).  Adversarial
+pages (e.g. all-empty strings, where every offset looks like a valid start)
+degrade to scalar speed, never worse than the scalar loop plus the attempt.
 
 We first tried the textbook alternative (pointer-jumping tables ``J[p]`` for
 every byte position, doubled to a stride S, then a scalar walk over anchors)
@@ -62,7 +72,7 @@ from parquet_core._kernels.bitpack import as_uint8
 from parquet_core.constants import PhysicalType
 from parquet_core.errors import ParquetFormatError
 
-__all__ = ["decode_plain", "decode_plain_byte_array", "encode_plain", "FIXED_WIDTH"]
+__all__ = ["FIXED_WIDTH", "decode_plain", "decode_plain_byte_array", "encode_plain"]
 
 #: Bytes per value of the fixed-width numeric types.
 FIXED_WIDTH: dict[int, int] = {

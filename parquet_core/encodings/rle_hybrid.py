@@ -32,8 +32,8 @@ Edge cases:
 * zero-length runs are skipped (they still consume their header bytes, so
   decoding always advances and cannot hang);
 * a repeated value wider than ``bit_width``, data ending before ``count``
-  values, a bit width above 32 (above 64 for the generic helper would not
-  make sense here), or a negative count -> ParquetFormatError;
+  values, a bit width above 32 (the spec's maximum for dictionary indices;
+  levels are far narrower), or a negative count -> ParquetFormatError;
 * ``count`` is capped at 2**31 - 1 (page value counts are i32 in the spec).
 """
 
@@ -49,12 +49,12 @@ from parquet_core._kernels.varint import read_uleb128
 from parquet_core.errors import ParquetFormatError
 
 __all__ = [
-    "decode_rle_hybrid",
+    "MAX_COUNT",
+    "decode_dictionary_indices",
     "decode_levels_v1",
     "decode_rle_booleans",
-    "decode_dictionary_indices",
+    "decode_rle_hybrid",
     "encode_rle_hybrid",
-    "MAX_COUNT",
 ]
 
 #: Page value counts are signed 32-bit integers in the format.
