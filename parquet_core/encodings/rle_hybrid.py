@@ -106,50 +106,57 @@ def _decode(arr: npt.NDArray[np.uint8], bit_width: int,
     size = arr.size
     vbytes = (w + 7) >> 3
     # Per run: values taken, repeated value (RLE) or -1 (bit-packed), body offset.
+    # This loop over run headers is inherently sequential (each header's
+    # position depends on the previous run's length); it is kept to the bare
+    # minimum of Python operations per run, and every bounds check that can
+    # be done on the collected arrays afterwards is done there, vectorised.
     takes: list[int] = []
     values: list[int] = []
     bodies: list[int] = []
+    add_take, add_value, add_body = takes.append, values.append, bodies.append
     pos = 0
     filled = 0
-    while filled < count:
-        if pos >= size:
-            raise ParquetFormatError(
-                f"{what} data ends after {filled} of {count} values ({size} bytes)")
-        header = mv[pos]
-        if header < 0x80:
-            pos += 1
-        else:
-            header, pos = read_uleb128(mv, pos)
-        if header & 1:
-            groups = header >> 1
-            take = min(groups << 3, count - filled)
-            if take:
-                if pos + ((take * w + 7) >> 3) > size:
-                    raise ParquetFormatError(
-                        f"{what}: bit-packed run at byte {pos} of {groups * 8} values of "
-                        f"{w} bits is truncated ({size} bytes)")
-                takes.append(take)
-                values.append(-1)
-                bodies.append(pos)
-                filled += take
-            pos += groups * w
-        else:
-            if pos + vbytes > size:
-                raise ParquetFormatError(f"{what}: RLE run value at byte {pos} is truncated")
-            value = mv[pos] if vbytes == 1 else int.from_bytes(mv[pos:pos + vbytes], "little")
-            if value >> w:
-                raise ParquetFormatError(
-                    f"{what}: RLE run value {value} at byte {pos} does not fit in {w} bits")
-            pos += vbytes
-            take = min(header >> 1, count - filled)
-            if take:
-                takes.append(take)
-                values.append(value)
-                bodies.append(-1)
-                filled += take
+    try:
+        while filled < count:
+            header = mv[pos]
+            if header < 0x80:
+                pos += 1
+            else:
+                header, pos = read_uleb128(mv, pos)
+            take = count - filled
+            if header & 1:
+                groups = header >> 1
+                if (groups << 3) < take:
+                    take = groups << 3
+                if take:
+                    add_take(take)
+                    add_value(-1)
+                    add_body(pos)
+                    filled += take
+                pos += groups * w
+            else:
+                if vbytes == 1:
+                    value = mv[pos]
+                else:
+                    if pos + vbytes > size:
+                        raise IndexError
+                    value = int.from_bytes(mv[pos:pos + vbytes], "little")
+                pos += vbytes
+                if (header >> 1) < take:
+                    take = header >> 1
+                if take:
+                    add_take(take)
+                    add_value(value)
+                    add_body(-1)
+                    filled += take
+    except IndexError:
+        raise ParquetFormatError(
+            f"{what} data ends after {filled} of {count} values ({size} bytes)") from None
     end = min(pos, size)
 
     if len(takes) <= _FEW_RUNS:
+        _check_runs(np.asarray(takes, dtype=np.int64), np.asarray(values, dtype=np.int64),
+                    np.asarray(bodies, dtype=np.int64), w, size, what)
         out = np.empty(count, dtype=dtype)
         at = 0
         for take, value, body in zip(takes, values, bodies):
@@ -162,6 +169,7 @@ def _decode(arr: npt.NDArray[np.uint8], bit_width: int,
 
     take_arr = np.asarray(takes, dtype=np.int64)
     value_arr = np.asarray(values, dtype=np.int64)
+    _check_runs(take_arr, value_arr, np.asarray(bodies, dtype=np.int64), w, size, what)
     packed = value_arr < 0
     out = np.repeat(np.where(packed, 0, value_arr).astype(dtype), take_arr)
     if packed.any():
@@ -180,6 +188,25 @@ def _decode(arr: npt.NDArray[np.uint8], bit_width: int,
         unpacked = unpack_bits(arr[src], w, total * 8 // w)[: int(p_take.sum())]
         out[np.repeat(packed, take_arr)] = unpacked
     return out, end
+
+
+def _check_runs(take: npt.NDArray[np.int64], value: npt.NDArray[np.int64],
+                body: npt.NDArray[np.int64], w: int, size: int, what: str) -> None:
+    """Bounds checks on the collected runs (vectorised, after the header scan)."""
+    packed = value < 0
+    if packed.any():
+        ends = body[packed] + ((take[packed] * w + 7) >> 3)
+        bad = np.flatnonzero(ends > size)
+        if bad.size:
+            i = int(bad[0])
+            raise ParquetFormatError(
+                f"{what}: bit-packed run at byte {int(body[packed][i])} of "
+                f"{int(take[packed][i])} values of {w} bits is truncated ({size} bytes)")
+    too_big = (value >> w) != 0
+    too_big &= ~packed
+    if too_big.any():
+        v = int(value[np.flatnonzero(too_big)[0]])
+        raise ParquetFormatError(f"{what}: RLE run value {v} does not fit in {w} bits")
 
 
 def decode_levels_v1(buf: Any, offset: int, bit_width: int,
