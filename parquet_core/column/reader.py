@@ -29,13 +29,10 @@ _DICT_ENCODINGS = (Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY)
 
 
 def _take(dictionary: Any, indices: npt.NDArray[np.integer]) -> Any:
-    n = len(dictionary)
-    if len(indices) and (int(indices.max()) >= n or int(indices.min()) < 0):
-        raise ParquetFormatError(
-            f"dictionary index {int(indices.max())} out of range for a dictionary of {n} values")
+    """Gather dictionary values; indices were bounds-checked page by page."""
     if isinstance(dictionary, ByteArrays):
         return dictionary.take(indices)
-    return dictionary[indices]
+    return dictionary.take(indices, axis=0)
 
 
 def _concat(parts: list[Any], desc: ColumnDescriptor) -> Any:
@@ -79,7 +76,13 @@ class _ChunkDecoder:
         if encoding in _DICT_ENCODINGS:
             if self.dictionary is None:
                 raise ParquetFormatError("dictionary-encoded page but the chunk has no dictionary page")
-            self.pending.append(decode_values(encoding, buf, count, d.physical_type, d.type_length))
+            indices = decode_values(encoding, buf, count, d.physical_type, d.type_length)
+            # RLE-decoded indices are never negative, so the maximum is the only check.
+            if len(indices) and int(indices.max()) >= len(self.dictionary):
+                raise ParquetFormatError(
+                    f"dictionary index {int(indices.max())} out of range for a dictionary "
+                    f"of {len(self.dictionary)} values")
+            self.pending.append(indices)
             return
         self.flush()
         self.parts.append(decode_values(encoding, buf, count, d.physical_type, d.type_length))
