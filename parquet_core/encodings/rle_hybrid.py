@@ -102,22 +102,81 @@ def _decode(arr: npt.NDArray[np.uint8], bit_width: int,
     if count == 0 or w == 0:
         return np.zeros(count, dtype=dtype), 0
 
+    size = arr.size
+    take_arr, value_arr, body_arr, end = _scan_runs(arr, w, count, what)
+    _check_runs(take_arr, value_arr, body_arr, w, size, what)
+
+    if len(take_arr) <= _FEW_RUNS:
+        out = np.empty(count, dtype=dtype)
+        at = 0
+        for take, value, body in zip(take_arr.tolist(), value_arr.tolist(), body_arr.tolist()):
+            if value >= 0:
+                out[at:at + take] = value
+            else:
+                out[at:at + take] = unpack_bits(arr[body:], w, take)
+            at += take
+        return out, end
+
+    packed = value_arr < 0
+    out = np.repeat(np.where(packed, 0, value_arr).astype(dtype), take_arr)
+    if packed.any():
+        # Gather every bit-packed body (whole groups) into one buffer.
+        p_take = take_arr[packed]
+        p_body = body_arr[packed]
+        p_bytes = ((p_take + 7) >> 3) * w
+        total = int(p_bytes.sum())
+        first = np.zeros(p_bytes.size, dtype=np.int64)
+        np.cumsum(p_bytes[:-1], out=first[1:])
+        src = np.arange(total, dtype=np.int64) + np.repeat(p_body - first, p_bytes)
+        # Only the final run can be short of bytes, and only past the values used.
+        np.minimum(src, size - 1, out=src)
+        # Every run but the last uses all of its values, so dropping the tail
+        # padding of the last run lines the values up with the output slots.
+        unpacked = unpack_bits(arr[src], w, total * 8 // w)[: int(p_take.sum())]
+        out[np.repeat(packed, take_arr)] = unpacked
+    return out, end
+
+
+#: Runs scanned one by one before deciding whether the vectorised scan pays.
+_PROBE_RUNS = 256
+#: Average bytes per run below which the vectorised scan is used for the rest.
+_DENSE_BYTES_PER_RUN = 12
+
+
+def _scan_runs(arr: npt.NDArray[np.uint8], w: int, count: int,
+               what: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                                   npt.NDArray[np.int64], int]:
+    """Find the runs covering ``count`` values.
+
+    Returns per-run arrays (values taken, the repeated value or -1 for a
+    bit-packed run, the bit-packed body's offset or -1) and the offset just
+    past the last run used.
+
+    Run headers are a chain: each header's position depends on the previous
+    run's length.  The first :data:`_PROBE_RUNS` runs are followed by a
+    plain loop kept to the bare minimum of Python operations per run.  When
+    the runs are short (many runs per byte, as in the definition levels of a
+    column with scattered nulls) the rest of the chain is found with
+    :func:`_scan_runs_vectorised`, whose cost is per byte instead of per run.
+    """
     mv = memoryview(arr)
     size = arr.size
     vbytes = (w + 7) >> 3
-    # Per run: values taken, repeated value (RLE) or -1 (bit-packed), body offset.
-    # This loop over run headers is inherently sequential (each header's
-    # position depends on the previous run's length); it is kept to the bare
-    # minimum of Python operations per run, and every bounds check that can
-    # be done on the collected arrays afterwards is done there, vectorised.
     takes: list[int] = []
     values: list[int] = []
     bodies: list[int] = []
     add_take, add_value, add_body = takes.append, values.append, bodies.append
     pos = 0
     filled = 0
+    runs = 0
     try:
         while filled < count:
+            if runs == _PROBE_RUNS and pos * 1.0 / runs < _DENSE_BYTES_PER_RUN:
+                rest = _scan_runs_vectorised(arr, pos, w, count - filled, what)
+                return (np.concatenate([np.asarray(takes, np.int64), rest[0]]),
+                        np.concatenate([np.asarray(values, np.int64), rest[1]]),
+                        np.concatenate([np.asarray(bodies, np.int64), rest[2]]), rest[3])
+            runs += 1
             header = mv[pos]
             if header < 0x80:
                 pos += 1
@@ -152,42 +211,89 @@ def _decode(arr: npt.NDArray[np.uint8], bit_width: int,
     except IndexError:
         raise ParquetFormatError(
             f"{what} data ends after {filled} of {count} values ({size} bytes)") from None
-    end = min(pos, size)
+    return (np.asarray(takes, np.int64), np.asarray(values, np.int64),
+            np.asarray(bodies, np.int64), min(pos, size))
 
-    if len(takes) <= _FEW_RUNS:
-        _check_runs(np.asarray(takes, dtype=np.int64), np.asarray(values, dtype=np.int64),
-                    np.asarray(bodies, dtype=np.int64), w, size, what)
-        out = np.empty(count, dtype=dtype)
-        at = 0
-        for take, value, body in zip(takes, values, bodies):
-            if value >= 0:
-                out[at:at + take] = value
-            else:
-                out[at:at + take] = unpack_bits(arr[body:], w, take)
-            at += take
-        return out, end
 
-    take_arr = np.asarray(takes, dtype=np.int64)
-    value_arr = np.asarray(values, dtype=np.int64)
-    _check_runs(take_arr, value_arr, np.asarray(bodies, dtype=np.int64), w, size, what)
-    packed = value_arr < 0
-    out = np.repeat(np.where(packed, 0, value_arr).astype(dtype), take_arr)
-    if packed.any():
-        # Gather every bit-packed body (whole groups) into one buffer.
-        p_take = take_arr[packed]
-        p_body = np.asarray(bodies, dtype=np.int64)[packed]
-        p_bytes = ((p_take + 7) >> 3) * w
-        total = int(p_bytes.sum())
-        first = np.zeros(p_bytes.size, dtype=np.int64)
-        np.cumsum(p_bytes[:-1], out=first[1:])
-        src = np.arange(total, dtype=np.int64) + np.repeat(p_body - first, p_bytes)
-        # Only the final run can be short of bytes, and only past the values used.
-        np.minimum(src, size - 1, out=src)
-        # Every run but the last uses all of its values, so dropping the tail
-        # padding of the last run lines the values up with the output slots.
-        unpacked = unpack_bits(arr[src], w, total * 8 // w)[: int(p_take.sum())]
-        out[np.repeat(packed, take_arr)] = unpacked
-    return out, end
+#: Steps per jump in the vectorised chain walk (2**_JUMP_DOUBLINGS).
+_JUMP_DOUBLINGS = 6
+
+
+def _scan_runs_vectorised(arr: npt.NDArray[np.uint8], start: int, w: int, count: int,
+                          what: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                                              npt.NDArray[np.int64], int]:
+    """Vectorised :func:`_scan_runs` for the part of a buffer from *start*.
+
+    1. Read a run header at *every* byte position (ULEB128, up to 5 bytes)
+       and compute where the next header would be if a run started there:
+       ``nxt[p]``.  Positions past the end map to a sentinel, ``size``.
+    2. Square the jump table a few times: ``jump = nxt`` applied 64 times.
+    3. Walk the real chain 64 runs per step from *start* (a short scalar
+       loop over "anchors"), then expand each anchor 64 steps with
+       vectorised gathers.  Every header is visited, in order.
+    """
+    size = arr.size
+    vbytes = (w + 7) >> 3
+    n = size - start
+    ext = np.zeros(n + 5, dtype=np.int64)
+    ext[:n] = arr[start:]
+    header = ext[:n] & 0x7F
+    hlen = np.ones(n, dtype=np.int64)
+    cont = ext[:n] >= 0x80
+    for k in range(1, 5):
+        byte = ext[k:n + k]
+        header |= np.where(cont, (byte & 0x7F) << (7 * k), 0)
+        hlen += cont
+        cont &= byte >= 0x80
+    overlong = cont  # a 32-bit header never needs a sixth byte
+    packed = (header & 1) == 1
+    length = header >> 1
+    body = np.arange(n, dtype=np.int64) + hlen
+    nxt = np.empty(n + 1, dtype=np.int64)
+    np.minimum(body + np.where(packed, length * w, vbytes), n, out=nxt[:n])
+    nxt[n] = n
+    nxt[:n][overlong] = n
+    jump = nxt
+    for _ in range(_JUMP_DOUBLINGS):
+        jump = jump[jump]
+    anchors = [0]
+    a = 0
+    # One step per 64 runs: this loop is short by construction.
+    while a < n:
+        a = int(jump[a])
+        anchors.append(a)
+    cur = np.asarray(anchors[:-1], dtype=np.int64)
+    steps = np.empty((1 << _JUMP_DOUBLINGS, cur.size), dtype=np.int64)
+    for k in range(steps.shape[0]):
+        steps[k] = cur
+        cur = nxt[cur]
+    chain = steps.T.reshape(-1)
+    chain = chain[chain < n]
+    if overlong[chain].any():
+        raise ParquetFormatError(f"{what}: run header longer than 5 bytes")
+    per_run = np.where(packed[chain], length[chain] << 3, length[chain])
+    filled = np.cumsum(per_run)
+    last = int(np.searchsorted(filled, count))
+    if last >= chain.size:
+        got = int(filled[-1]) if filled.size else 0
+        raise ParquetFormatError(
+            f"{what} data ends after {got} of {count} more values ({size} bytes)")
+    chain = chain[:last + 1]
+    take = per_run[:last + 1].copy()
+    take[-1] -= int(filled[last]) - count
+    is_packed = packed[chain]
+    bodies = np.where(is_packed, body[chain] + start, -1)
+    rle_at = body[chain][~is_packed]
+    if rle_at.size and int(rle_at.max()) + vbytes > n:
+        raise ParquetFormatError(f"{what}: RLE run value at the end of the data is truncated")
+    values = np.full(chain.size, -1, dtype=np.int64)
+    rle_values = np.zeros(rle_at.size, dtype=np.int64)
+    for k in range(vbytes):
+        rle_values |= ext[rle_at + k] << (8 * k)
+    values[~is_packed] = rle_values
+    keep = take > 0
+    end = int(nxt[chain[-1]]) + start
+    return take[keep], values[keep], bodies[keep], min(end, size)
 
 
 def _check_runs(take: npt.NDArray[np.int64], value: npt.NDArray[np.int64],
