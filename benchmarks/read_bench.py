@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import hashlib
 import json
 import math
 import os
@@ -80,6 +81,33 @@ def _err(exc: BaseException) -> str:
 
 # -- engines -------------------------------------------------------------------
 
+_REPO = Path(__file__).resolve().parent.parent
+
+
+def snapshot_engine() -> str | None:
+    """Copy ``parquet_core/`` to a temp dir and import it from there, so a run
+    times one engine version even while the sources are being edited.
+
+    Returns the snapshot directory (None when parquet_core was already imported
+    or the copy failed, in which case the repository's package is used)."""
+    if "parquet_core" in sys.modules:
+        return None
+    try:
+        import atexit
+        import shutil
+        import tempfile
+
+        tmp = tempfile.mkdtemp(prefix="pqc_bench_engine_")
+        shutil.copytree(_REPO / "parquet_core", Path(tmp) / "parquet_core",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        atexit.register(shutil.rmtree, tmp, True)
+        sys.path.insert(0, tmp)
+        return tmp
+    except Exception as exc:  # noqa: BLE001
+        _log(f"could not snapshot parquet_core ({_err(exc)}); timing the repository's copy")
+        return None
+
+
 def load_engines(selected: list[str]) -> dict[str, tuple[Callable[[str, list[str] | None], Any] | None, str | None]]:
     """name -> (reader(path, columns) or None, import error)."""
     out: dict[str, tuple[Any, str | None]] = {}
@@ -110,31 +138,48 @@ def load_engines(selected: list[str]) -> dict[str, tuple[Callable[[str, list[str
     return out
 
 
-def time_cell(fn: Callable[[], Any], repeats: int, budget: float, keep: bool = False) -> tuple[dict[str, Any], Any]:
-    """Best-of-*repeats* timing of *fn*; returns (cell, last result if *keep*)."""
-    times: list[float] = []
-    result = None
-    for _ in range(max(repeats, 1)):
-        result = None
-        gc.collect()
-        enabled = gc.isenabled()
-        gc.disable()
+def run_once(fn: Callable[[], Any]) -> tuple[float, Any]:
+    """Time one call: gc collected before, disabled during (like ``timeit``). Raises what *fn* raises."""
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
         t0 = time.perf_counter()
-        try:
-            result = fn()
-        except Exception as exc:  # noqa: BLE001
-            if enabled:
-                gc.enable()
-            return {"status": "FAILED", "error": _err(exc), "times_s": times}, None
-        dt = time.perf_counter() - t0
+        result = fn()
+        return time.perf_counter() - t0, result
+    finally:
         if enabled:
             gc.enable()
-        times.append(dt)
-        if not keep:
+
+
+def time_round_robin(calls: dict[str, Callable[[], Any]], repeats: int, budget: float,
+                     on_first: Callable[[str, Any], str | None] | None = None) -> dict[str, dict[str, Any]]:
+    """Best-of-*repeats* for several engines, interleaved: round r runs every engine once,
+    so slow drift in machine load hits all engines alike.  An engine that raises is
+    FAILED (and not run again); ``on_first(engine, result)`` sees each engine's first
+    result outside the timed region and may return an error that marks it WRONG."""
+    cells: dict[str, dict[str, Any]] = {e: {"status": "ok", "times_s": []} for e in calls}
+    for _ in range(max(repeats, 1)):
+        for e, fn in calls.items():
+            cell = cells[e]
+            if cell["status"] != "ok" or sum(cell["times_s"]) > budget:
+                continue
+            try:
+                dt, result = run_once(fn)
+            except Exception as exc:  # noqa: BLE001 - a failing reader is a result, not a crash
+                cell.update(status="FAILED", error=_err(exc))
+                continue
+            cell["times_s"].append(dt)
+            if on_first is not None and len(cell["times_s"]) == 1:
+                wrong = on_first(e, result)
+                if wrong:
+                    cell.update(status="WRONG", error=wrong)
             result = None
-        if sum(times) > budget:
-            break
-    return {"status": "ok", "best_s": min(times), "times_s": times, "runs": len(times)}, result
+    for cell in cells.values():
+        if cell["status"] == "ok":
+            cell["best_s"] = min(cell["times_s"])
+            cell["runs"] = len(cell["times_s"])
+    return cells
 
 
 # -- one file variant ------------------------------------------------------------
@@ -253,27 +298,25 @@ def bench_variant(variant: data.Variant, args: argparse.Namespace, engines: dict
         }
         if page_encs is not None and selection is not None:
             row["data_page_encodings"] = page_encs.get(selection[0])
+        def on_first(e: str, result: Any) -> str | None:
+            if e != "pc" or not args.check:
+                return None
+            try:
+                if selection is None:
+                    ok, detail = check_table(result, ref, names, seed=args.seed)
+                else:
+                    ok, detail = check_array(result.column(selection[0]), ref.column(selection[0]),
+                                             seed=args.seed)
+            except Exception as exc:  # noqa: BLE001
+                ok, detail = False, f"check raised {_err(exc)}"
+            row["check"] = {"status": "ok" if ok else "WRONG", "detail": detail}
+            return None if ok else detail
+
+        calls = {e: (lambda fn=fn: fn(str(path), selection)) for e, (fn, _) in engines.items() if fn is not None}
+        cells = time_round_robin(calls, args.repeats, args.budget, on_first)
         for e, (fn, imp_err) in engines.items():
-            if fn is None:
-                row["engines"][e] = {"status": "n/a", "error": f"import failed: {imp_err}"}
-                continue
-            keep = e == "pc" and args.check
-            cell, result = time_cell(lambda: fn(str(path), selection), args.repeats, args.budget, keep)
-            if keep and cell["status"] == "ok":
-                try:
-                    if selection is None:
-                        ok, detail = check_table(result, ref, names, seed=args.seed)
-                    else:
-                        ok, detail = check_array(result.column(selection[0]), ref.column(selection[0]),
-                                                 seed=args.seed)
-                except Exception as exc:  # noqa: BLE001
-                    ok, detail = False, f"check raised {_err(exc)}"
-                row["check"] = {"status": "ok" if ok else "WRONG", "detail": detail}
-                if not ok:
-                    cell["status"] = "WRONG"
-                    cell["error"] = detail
-            result = None
-            row["engines"][e] = cell
+            row["engines"][e] = cells[e] if fn is not None else \
+                {"status": "n/a", "error": f"import failed: {imp_err}"}
         derive(row)
         return row
 
@@ -288,28 +331,44 @@ def bench_variant(variant: data.Variant, args: argparse.Namespace, engines: dict
 
 # -- footer-only parsing ------------------------------------------------------------
 
-def _autorange(fn: Callable[[], Any], repeats: int, target: float) -> dict[str, Any]:
-    try:
-        fn()  # warm-up (imports, page cache)
-        loops = 1
-        while True:
-            t0 = time.perf_counter()
-            for _ in range(loops):
-                fn()
-            dt = time.perf_counter() - t0
-            if dt >= target or loops >= 1 << 20:
-                break
-            loops *= 2 if dt <= 0 else max(2, min(10, int(target / dt) + 1))
-        per: list[float] = []
-        for _ in range(max(repeats, 1)):
-            gc.collect()
-            t0 = time.perf_counter()
-            for _ in range(loops):
-                fn()
-            per.append((time.perf_counter() - t0) / loops)
-        return {"status": "ok", "best_s": min(per), "times_s": per, "loops": loops}
-    except Exception as exc:  # noqa: BLE001
-        return {"status": "FAILED", "error": _err(exc)}
+def _calibrate(fn: Callable[[], Any], target: float) -> int:
+    """Loops per timed sample so that one sample lasts about *target* seconds."""
+    fn()  # warm-up (imports, page cache)
+    loops = 1
+    while True:
+        t0 = time.perf_counter()
+        for _ in range(loops):
+            fn()
+        dt = time.perf_counter() - t0
+        if dt >= target or loops >= 1 << 20:
+            return loops
+        loops *= 2 if dt <= 0 else max(2, min(10, int(target / dt) + 1))
+
+
+def _autorange_round_robin(calls: dict[str, Callable[[], Any]], repeats: int, target: float) -> dict[str, dict[str, Any]]:
+    """timeit-style per-call times for fast calls, the engines' samples interleaved."""
+    cells: dict[str, dict[str, Any]] = {}
+    loops: dict[str, int] = {}
+    for k, fn in calls.items():
+        try:
+            loops[k] = _calibrate(fn, target)
+            cells[k] = {"status": "ok", "times_s": [], "loops": loops[k]}
+        except Exception as exc:  # noqa: BLE001
+            cells[k] = {"status": "FAILED", "error": _err(exc)}
+    for _ in range(max(repeats, 1)):
+        for k, fn in calls.items():
+            if cells[k]["status"] != "ok":
+                continue
+            try:
+                dt, _ = run_once(lambda: [fn() for _ in range(loops[k])])
+            except Exception as exc:  # noqa: BLE001
+                cells[k] = {"status": "FAILED", "error": _err(exc)}
+                continue
+            cells[k]["times_s"].append(dt / loops[k])
+    for cell in cells.values():
+        if cell["status"] == "ok":
+            cell["best_s"] = min(cell["times_s"])
+    return cells
 
 
 def bench_footer(args: argparse.Namespace) -> dict[str, Any]:
@@ -361,9 +420,10 @@ def bench_footer(args: argparse.Namespace) -> dict[str, Any]:
         ("parse+stats", "pc", pc_walk, pc_err),
         ("parse+stats", "pa", pa_walk, None),
     ]
+    cells = _autorange_round_robin({(w, e): fn for w, e, fn, err in cases if err is None},
+                                   max(args.repeats, 5), target)
     for what, eng, fn, imp_err in cases:
-        cell = {"status": "n/a", "error": f"import failed: {imp_err}"} if imp_err else \
-            _autorange(fn, args.repeats, target)
+        cell = {"status": "n/a", "error": f"import failed: {imp_err}"} if imp_err else cells[(what, eng)]
         out["rows"].append({"what": what, "engine": eng, **cell})
     if args.check and pc_err is None:
         try:
@@ -537,7 +597,8 @@ def render_summary(result: dict[str, Any], engines: list[str]) -> str:
                     vals.append(x)
             g = _gmean(vals)
             line.append(f"{g:.2f}" if g else "-")
-            mat.append(line)
+            if any(cell not in ("", "-") for cell in line[1:]):
+                mat.append(line)
         if key.split("/")[1] in engines and "pc" in engines and \
                 any(any(cell not in ("", "-") for cell in m[1:]) for m in mat):
             parts.append(f"== {title}  (per column x variant; >1 = parquet_core slower)\n" + render_table(
@@ -582,22 +643,82 @@ def render_footer(f: dict[str, Any]) -> str:
 
 # -- main ----------------------------------------------------------------------------
 
-def _env() -> dict[str, Any]:
+def _loadavg() -> list[float] | None:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None
+
+
+def _src_sha1(root: Path = _REPO) -> str:
+    """Fingerprint of every parquet_core/*.py under *root* (relative path + bytes)."""
+    h = hashlib.sha1()
+    for f in sorted((root / "parquet_core").rglob("*.py")):
+        h.update(f.relative_to(root).as_posix().encode())
+        try:
+            h.update(f.read_bytes())
+        except OSError:
+            pass
+    return h.hexdigest()[:12]
+
+
+def _env(snapshot: str | None) -> dict[str, Any]:
     def ver(mod: str) -> str | None:
         try:
             return __import__(mod).__version__
         except Exception:  # noqa: BLE001
             return None
-    try:
-        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                             cwd=Path(__file__).resolve().parent, timeout=5).stdout.strip() or None
-    except Exception:  # noqa: BLE001
-        rev = None
+    root = Path(__file__).resolve().parent.parent
+
+    def git(*a: str) -> str | None:
+        try:
+            return subprocess.run(["git", *a], capture_output=True, text=True, cwd=root,
+                                  timeout=10).stdout.strip() or None
+        except Exception:  # noqa: BLE001
+            return None
+    rev = git("rev-parse", "--short", "HEAD")
+    dirty = git("status", "--porcelain", "--", "parquet_core")
+    # the engine changes under active development: fingerprint the exact sources timed
     return {"python": platform.python_version(), "platform": platform.platform(),
             "machine": platform.machine(), "cpu_count": os.cpu_count(),
             "numpy": np.__version__, "pyarrow": pa.__version__, "fastparquet": ver("fastparquet"),
             "pandas": ver("pandas"), "parquet_core": ver("parquet_core"), "git_rev": rev,
+            "parquet_core_uncommitted": dirty.splitlines() if dirty else [],
+            "parquet_core_src_sha1": _src_sha1(Path(snapshot) if snapshot else _REPO),
+            "parquet_core_snapshot": snapshot,
+            "loadavg_start": _loadavg(),
             "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+
+
+def _header(result: dict[str, Any]) -> str:
+    env, prm = result["env"], result["params"]
+    lines = [f"parquet-core read benchmark: {prm['rows']:,} rows, best of {prm['repeats']}, engines "
+             f"{', '.join(prm['engines'])}{', --check' if prm['check'] else ''}; {env['cpu_count']} CPUs, "
+             f"Python {env['python']}, pyarrow {env['pyarrow']}, fastparquet {env['fastparquet']}, "
+             f"numpy {env['numpy']}"]
+    lines.append(f"   parquet_core at git {env['git_rev']}"
+                 + (f" + {len(env['parquet_core_uncommitted'])} uncommitted file(s)"
+                    if env.get("parquet_core_uncommitted") else "")
+                 + f", sources sha1 {env['parquet_core_src_sha1']}"
+                 + (" (snapshot taken at start)" if env.get("parquet_core_snapshot") else ""))
+    load = env.get("loadavg_start")
+    if load:
+        lines.append(f"   load average {load[0]:.2f} (1 min) at start, {env.get('loadavg_end', ['?'])[0]} at end; "
+                     f"run started {env['time']}")
+    return "\n".join(lines)
+
+
+def print_saved(result: dict[str, Any]) -> None:
+    """Print the report of a saved run (``--from-json``)."""
+    engines = result["params"]["engines"]
+    print(_header(result))
+    for v in result["variants"]:
+        print("\n" + render_variant(v, engines))
+    summary = render_summary(result, engines)
+    if summary:
+        print("\n" + summary)
+    if result.get("footer"):
+        print("\n" + render_footer(result["footer"]))
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -625,7 +746,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--cache-dir", type=Path, default=None,
                     help="where generated files are cached (default $PQC_BENCH_CACHE or benchmarks/_cache)")
     ap.add_argument("--regenerate", action="store_true", help="rewrite cached files")
+    ap.add_argument("--no-snapshot", dest="snapshot", action="store_false",
+                    help="import parquet_core in place instead of from a copy taken at start")
     ap.add_argument("--list", action="store_true", help="list the variants and columns, then exit")
+    ap.add_argument("--from-json", metavar="PATH", help="re-print the report of a saved --json run, then exit")
     args = ap.parse_args(argv)
     if args.rows is None:
         args.rows = 200_000 if args.quick else 2_000_000
@@ -649,6 +773,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
+    if args.from_json:
+        saved = json.loads(Path(args.from_json).read_text())
+        print_saved(saved)
+        return saved
     if args.list:
         for v in data.VARIANTS:
             print(f"{v.name:<24} {SHORT.get(v.name, ''):<7} {v.description}  [per-column: {', '.join(v.focus)}]")
@@ -656,9 +784,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         for c, d in data.COLUMNS.items():
             print(f"{c:<11} {d}")
         return {}
+    snapshot = snapshot_engine() if args.snapshot else None
     engines = load_engines(args.engines_list)
     result: dict[str, Any] = {
-        "env": _env(),
+        "env": _env(snapshot),
         "params": {"rows": args.rows, "repeats": args.repeats, "budget_s": args.budget, "check": args.check,
                    "seed": args.seed, "row_group_size": args.row_group_size, "engines": args.engines_list,
                    "engine_calls": {e: ENGINES[e] for e in args.engines_list},
@@ -668,10 +797,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "engine_import_errors": {e: err for e, (_, err) in engines.items() if err},
         "variants": [], "footer": None,
     }
-    print(f"parquet-core read benchmark: {args.rows:,} rows, best of {args.repeats}, engines "
-          f"{', '.join(args.engines_list)}{', --check' if args.check else ''}; "
-          f"{os.cpu_count()} CPUs, Python {platform.python_version()}, pyarrow {pa.__version__}, "
-          f"fastparquet {result['env']['fastparquet']}, numpy {np.__version__}", flush=True)
+    print(_header(result).split("\n   load average")[0], flush=True)
+    env = result["env"]
+    load = env["loadavg_start"]
+    if load:
+        busy = load[0] > 0.5 * (os.cpu_count() or 1)
+        print(f"   load average {load[0]:.2f} (1 min) at start"
+              + ("; the machine is busy, expect noisy timings" if busy else ""), flush=True)
     for e, err in result["engine_import_errors"].items():
         print(f"   engine {e} unavailable: {err}", flush=True)
     table_cache: dict[str, pa.Table] = {}
@@ -690,6 +822,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         _log("[footer]")
         result["footer"] = bench_footer(args)
         print("\n" + render_footer(result["footer"]), flush=True)
+    result["env"]["loadavg_end"] = _loadavg()
+    result["env"]["parquet_core_src_sha1_end"] = end_sha = _src_sha1()
+    if end_sha != result["env"]["parquet_core_src_sha1"]:
+        if snapshot:
+            print(f"\nnote: parquet_core/ changed during the run ({result['env']['parquet_core_src_sha1']} -> "
+                  f"{end_sha}); the numbers are for the snapshot taken at start", flush=True)
+        else:
+            print(f"\nWARNING: parquet_core sources changed during the run "
+                  f"({result['env']['parquet_core_src_sha1']} -> {end_sha}); numbers may mix engine versions",
+                  flush=True)
     if args.json:
         out = Path(args.json)
         out.parent.mkdir(parents=True, exist_ok=True)
