@@ -18,7 +18,7 @@ from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED
 from parquet_core.errors import ParquetEncryptionError, ParquetFormatError
 from parquet_core.file.source import RandomAccessSource
 from parquet_core.thrift import pt
-from parquet_core.thrift.codec import check_required, parse
+from parquet_core.thrift.codec import parse
 
 __all__ = ["read_footer"]
 
@@ -55,7 +55,6 @@ def read_footer(source: RandomAccessSource) -> tuple[Any, int]:
     buf = source.read_at(start, footer_len)
     try:
         raw, _ = parse(buf, pt.FileMetaData)
-        check_required(raw)
     except ParquetFormatError as exc:
         exc.add_note(f"in the footer ({footer_len} bytes at file offset {start})")
         raise

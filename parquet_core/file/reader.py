@@ -140,7 +140,7 @@ class ParquetFile:
                     f"column chunk has {chunk.num_values} values for {rows} rows")
             start, length = chunk.byte_range(self._source.size)
             buf = self._source.read_at(start, length)
-            pages = iter_pages(buf, chunk.meta.codec, chunk.num_values,
+            pages = iter_pages(buf, chunk.codec_id, chunk.num_values,
                                verify_crc=self.options.page_checksum_verification,
                                base_offset=start)
             data = read_column_chunk(pages, desc)

@@ -19,6 +19,19 @@ from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
 __all__ = ["FileMetadata", "RowGroupMetadata", "ColumnChunkMetadata"]
 
 
+def _req(struct: Any, field: str, where: str) -> Any:
+    """Return a required thrift field, or raise if a corrupt footer left it unset.
+
+    Required fields are checked where they are read rather than by walking
+    the whole footer up front: a footer with thousands of column chunks
+    parses much faster, and a missing field still cannot slip through.
+    """
+    value = getattr(struct, field)
+    if value is None:
+        raise ParquetFormatError(f"{where}: required field {field!r} is missing")
+    return value
+
+
 def _enum_name(enum: Any, value: int | None) -> str | None:
     if value is None:
         return None
@@ -39,6 +52,7 @@ class ColumnChunkMetadata:
         self.row_group = row_group
         self.index = index
         self._order_defined = order_defined
+        self._where = f"column chunk {desc.dotted_path} of row group {row_group}"
         md = raw.meta_data
         if md is None and raw.crypto_metadata is not None:
             raise ParquetEncryptionError(
@@ -49,6 +63,10 @@ class ColumnChunkMetadata:
                 f"column chunk {desc.dotted_path} of row group {row_group} has no metadata "
                 "(encrypted column metadata needs a decryption key)")
         self.meta = md
+        if _req(md, "type", self._where) != desc.physical_type:
+            raise ParquetFormatError(
+                f"{self._where}: chunk metadata says physical type {md.type}, the schema says "
+                f"{desc.physical_type}")
 
     @property
     def is_encrypted(self) -> bool:
@@ -63,37 +81,42 @@ class ColumnChunkMetadata:
     @property
     def physical_type(self) -> str:
         """Physical type name."""
-        return PhysicalType(self.meta.type).name
+        return PhysicalType(_req(self.meta, "type", self._where)).name
 
     @property
     def compression(self) -> str | None:
         """Codec name."""
-        return _enum_name(CompressionCodec, self.meta.codec)
+        return _enum_name(CompressionCodec, self.codec_id)
+
+    @property
+    def codec_id(self) -> int:
+        """``ColumnMetaData.codec`` as stored."""
+        return int(_req(self.meta, "codec", self._where))
 
     @property
     def encodings(self) -> tuple[str | None, ...]:
         """Encodings used in the chunk, as listed by the writer."""
-        return tuple(_enum_name(Encoding, e) for e in (self.meta.encodings or []))
+        return tuple(_enum_name(Encoding, e) for e in (self.meta.encodings or []) if e is not None)
 
     @property
     def num_values(self) -> int:
         """Number of values including nulls."""
-        return int(self.meta.num_values)
+        return int(_req(self.meta, "num_values", self._where))
 
     @property
     def total_compressed_size(self) -> int:
         """Bytes of all pages as stored."""
-        return int(self.meta.total_compressed_size)
+        return int(_req(self.meta, "total_compressed_size", self._where))
 
     @property
     def total_uncompressed_size(self) -> int:
         """Bytes of all pages once decompressed."""
-        return int(self.meta.total_uncompressed_size)
+        return int(_req(self.meta, "total_uncompressed_size", self._where))
 
     @property
     def data_page_offset(self) -> int:
         """File offset of the first data page."""
-        return int(self.meta.data_page_offset)
+        return int(_req(self.meta, "data_page_offset", self._where))
 
     @property
     def dictionary_page_offset(self) -> int | None:
@@ -159,7 +182,8 @@ class RowGroupMetadata:
         self.index = index
         self._schema = schema
         self._orders = orders
-        cols = raw.columns or []
+        cols = _req(raw, "columns", f"row group {index}")
+        _req(raw, "num_rows", f"row group {index}")
         if len(cols) != len(schema):
             raise ParquetFormatError(
                 f"row group {index} has {len(cols)} column chunks, the schema has {len(schema)} leaves")

@@ -20,12 +20,37 @@ from parquet_core.constants import CompressionCodec, PageType
 from parquet_core.errors import ParquetError, ParquetFormatError
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.thrift import pt
-from parquet_core.thrift.codec import check_required, parse
+from parquet_core.thrift.codec import parse
 
 __all__ = ["iter_pages"]
 
 #: A page claiming a larger decompressed size than this is treated as corrupt.
 MAX_PAGE_SIZE = 1 << 31
+
+
+_REQUIRED = {
+    "data_page_header": ("num_values", "encoding", "definition_level_encoding",
+                         "repetition_level_encoding"),
+    "data_page_header_v2": ("num_values", "num_nulls", "num_rows", "encoding",
+                            "definition_levels_byte_length", "repetition_levels_byte_length"),
+    "dictionary_page_header": ("num_values", "encoding"),
+}
+
+
+def _check_required_fields(header: Any) -> None:
+    """Check the required fields of a page header and its sub-header.
+
+    A direct check of the few fields used here; the generic recursive
+    validator costs more than parsing the header itself.
+    """
+    if header.type is None or header.uncompressed_page_size is None or header.compressed_page_size is None:
+        raise ParquetFormatError("page header lacks a required field (type or sizes)")
+    for name, fields in _REQUIRED.items():
+        sub = getattr(header, name)
+        if sub is not None:
+            for f in fields:
+                if getattr(sub, f) is None:
+                    raise ParquetFormatError(f"page header: {name}.{f} is required but missing")
 
 
 def _check_sizes(header: Any, pos: int, hlen: int, avail: int) -> None:
@@ -116,7 +141,7 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
     while pos < len(buf) and seen < num_values:
         try:
             header, hlen = parse(buf, pt.PageHeader, offset=pos)
-            check_required(header)
+            _check_required_fields(header)
             _check_sizes(header, pos, hlen, len(buf))
             stored = buf[pos + hlen: pos + hlen + header.compressed_page_size]
             if verify_crc:

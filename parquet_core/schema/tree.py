@@ -76,6 +76,8 @@ def parse_schema_tree(elements: list[Any]) -> SchemaNode:
             raise ParquetSchemaError(f"schema nesting deeper than {MAX_SCHEMA_DEPTH}")
         el = elements[pos]
         pos += 1
+        if el.name is None:
+            raise ParquetSchemaError(f"schema element {pos - 1} has no name")
         node = SchemaNode(el)
         n = el.num_children or 0
         if n < 0:

@@ -29,6 +29,10 @@ def test_random_corruptions_raise_parquet_errors(corpus: Path) -> None:
             data[rng.randrange(len(data))] = rng.randrange(256)
         try:
             pf = pc.ParquetFile(bytes(data))
+            md = pf.metadata
+            for i in range(md.num_row_groups):
+                for j in range(md.num_columns):
+                    md.row_group(i).column(j).to_dict()
             pf.read(_flat_columns(pf))
         except pc.ParquetError:
             pass
