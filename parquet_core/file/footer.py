@@ -52,7 +52,8 @@ def read_footer(source: RandomAccessSource) -> tuple[Any, int]:
     head = bytes(source.read_at(0, len(MAGIC)))
     if head != MAGIC:
         raise ParquetFormatError(f"file does not start with the Parquet magic (found {head!r})")
-    buf = source.read_at(start, footer_len)
+    # As ``bytes`` so the thrift decoder reads it in place, in one pass.
+    buf = bytes(source.read_at(start, footer_len))
     try:
         raw, _ = parse(buf, pt.FileMetaData)
     except ParquetFormatError as exc:

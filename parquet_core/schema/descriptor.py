@@ -51,6 +51,7 @@ class SchemaDescriptor:
         self.root: SchemaNode = parse_schema_tree(elements)
         self.columns: list[ColumnDescriptor] = []
         self._by_path: dict[tuple[str, ...], int] = {}
+        self._by_top: dict[str, list[int]] = {}
         self._collect(self.root, (), 0, 0, is_root=True)
 
     def _collect(self, node: SchemaNode, path: tuple[str, ...], d: int, r: int,
@@ -78,6 +79,7 @@ class SchemaDescriptor:
                 data_type=data_type_of(el), max_definition_level=d,
                 max_repetition_level=r, repetition=node.repetition, element=el)
             self._by_path[path] = len(self.columns)
+            self._by_top.setdefault(path[0], []).append(len(self.columns))
             self.columns.append(desc)
             return
         for child in node.children:
@@ -104,4 +106,4 @@ class SchemaDescriptor:
 
     def leaves_under(self, name: str) -> list[int]:
         """Return the leaf indexes whose path starts with top-level field *name*."""
-        return [i for i, c in enumerate(self.columns) if c.path[0] == name]
+        return list(self._by_top.get(name, []))
