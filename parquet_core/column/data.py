@@ -22,7 +22,9 @@ class ColumnData:
         numpy array, ``(n, width)`` uint8 array, or ByteArrays.
     def_levels, rep_levels:
         int16 level arrays with one entry per level slot, or ``None`` when the
-        column's maximum level is 0.
+        column's maximum level is 0.  For a column without repetition,
+        ``def_levels`` is also ``None`` when every slot is at the maximum
+        level (no nulls anywhere), which saves building an all-equal array.
     num_levels:
         Number of level slots (rows, for a flat column).
     """

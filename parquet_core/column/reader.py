@@ -23,7 +23,7 @@ from parquet_core.errors import ParquetError, ParquetFormatError
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.schema.descriptor import ColumnDescriptor
 
-__all__ = ["read_column_chunk"]
+__all__ = ["read_column_chunk", "read_column_chunks"]
 
 _DICT_ENCODINGS = (Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY)
 
@@ -53,7 +53,8 @@ class _ChunkDecoder:
         self.dictionary: Any = None
         self.parts: list[Any] = []          # decoded values, page order
         self.pending: list[npt.NDArray[np.integer]] = []  # dictionary indices not yet resolved
-        self.defs: list[npt.NDArray[np.int16]] = []
+        # Definition levels per page; an int stands for a page without nulls.
+        self.defs: list[npt.NDArray[np.int16] | int] = []
         self.reps: list[npt.NDArray[np.int16]] = []
         self.num_levels = 0
 
@@ -123,6 +124,8 @@ class _ChunkDecoder:
 
     def _add_levels(self, defs: Any, reps: Any, n: int) -> None:
         if defs is not None:
+            if reps is None and not (defs != self.desc.max_definition_level).any():
+                defs = n  # all present: keep just the count (flat columns without nulls)
             self.defs.append(defs)
         if reps is not None:
             self.reps.append(reps)
@@ -131,7 +134,11 @@ class _ChunkDecoder:
     def finish(self) -> ColumnData:
         self.flush()
         values = _concat(self.parts, self.desc)
-        defs = _cat_levels(self.defs) if self.desc.max_definition_level > 0 else None
+        defs = None
+        if self.desc.max_definition_level > 0 and not all(isinstance(d, int) for d in self.defs):
+            m = self.desc.max_definition_level
+            defs = _cat_levels([np.full(d, m, dtype=np.int16) if isinstance(d, int) else d
+                                for d in self.defs])
         reps = _cat_levels(self.reps) if self.desc.max_repetition_level > 0 else None
         return ColumnData(values, defs, reps, self.num_levels)
 
@@ -150,7 +157,33 @@ def read_column_chunk(pages: Iterable[Page], desc: ColumnDescriptor) -> ColumnDa
     ParquetFormatError
         On malformed levels or values; a note names the page ordinal.
     """
+    return read_column_chunks([pages], desc)[0]
+
+
+def read_column_chunks(chunks: Iterable[Iterable[Page]], desc: ColumnDescriptor
+                       ) -> tuple[ColumnData, list[int]]:
+    """Decode the chunks of one column from several row groups into one :class:`ColumnData`.
+
+    Values of all the chunks are concatenated once, at the end, instead of
+    once per chunk and again per table.  Each chunk has its own dictionary.
+
+    Returns
+    -------
+    tuple[ColumnData, list[int]]
+        The decoded data and the number of level slots each chunk held.
+    """
     dec = _ChunkDecoder(desc)
+    per_chunk: list[int] = []
+    for pages in chunks:
+        before = dec.num_levels
+        _decode_pages(dec, pages)
+        dec.flush()
+        dec.dictionary = None
+        per_chunk.append(dec.num_levels - before)
+    return dec.finish(), per_chunk
+
+
+def _decode_pages(dec: _ChunkDecoder, pages: Iterable[Page]) -> None:
     for page in pages:
         try:
             if isinstance(page, DictionaryPage):
@@ -166,4 +199,3 @@ def read_column_chunk(pages: Iterable[Page], desc: ColumnDescriptor) -> ColumnDa
             err = ParquetFormatError(f"malformed page: {exc}")
             err.add_note(f"while decoding page {page.ordinal} at file offset {page.offset}")
             raise err from exc
-    return dec.finish()

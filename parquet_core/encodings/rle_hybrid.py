@@ -103,6 +103,15 @@ def _decode(arr: npt.NDArray[np.uint8], bit_width: int,
         return np.zeros(count, dtype=dtype), 0
 
     size = arr.size
+    # Fast path: one RLE run covers everything (levels of a column without
+    # nulls, a single-value dictionary page...).
+    if size and not arr[0] & 1:
+        header, pos = read_uleb128(memoryview(arr), 0)
+        vbytes = (w + 7) >> 3
+        if header >> 1 >= count and pos + vbytes <= size:
+            value = int.from_bytes(arr[pos:pos + vbytes].tobytes(), "little")
+            if not value >> w:
+                return np.full(count, value, dtype=dtype), pos + vbytes
     take_arr, value_arr, body_arr, end = _scan_runs(arr, w, count, what)
     _check_runs(take_arr, value_arr, body_arr, w, size, what)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Sequence
 
-from parquet_core.column.reader import read_column_chunk
+from parquet_core.column.reader import read_column_chunks
 from parquet_core.errors import (
     ParquetEncryptionError,
     ParquetError,
@@ -119,56 +119,65 @@ class ParquetFile:
             out.append(Field(name, desc.data_type, desc.max_definition_level > 0, desc.path))
         return out
 
-    def _read_leaf(self, rg: int, field: Field) -> Array:
+    def _pages_of(self, rg: int, idx: int, desc: ColumnDescriptor) -> Iterator[Any]:
+        """Check one column chunk, read its bytes and walk its pages."""
+        chunk = self.metadata.row_group(rg).column(idx)
+        if chunk.is_encrypted:
+            raise ParquetEncryptionError("the column is encrypted; decryption is not supported yet")
+        if chunk.file_path:
+            raise UnsupportedFeatureError(f"column chunk stored in another file ({chunk.file_path!r})")
+        rows = self.metadata.row_group(rg).num_rows
+        if desc.max_repetition_level == 0 and chunk.num_values != rows:
+            raise ParquetFormatError(f"column chunk has {chunk.num_values} values for {rows} rows")
+        start, length = chunk.byte_range(self._source.size)
+        buf = self._source.read_at(start, length)
+        return iter_pages(buf, chunk.codec_id, chunk.num_values,
+                          verify_crc=self.options.page_checksum_verification, base_offset=start)
+
+    def _read_column(self, groups: Sequence[int], field: Field) -> Array:
+        """Read one column over the given row groups into a single Array."""
         schema = self.metadata.schema
         if field.type.name == "nested":
             raise UnsupportedFeatureError(
                 f"column {field.name!r} is nested (groups/lists/maps); nested columns are not supported yet")
         idx = schema.index_of(field.path)
         desc = schema.column(idx)
-        chunk = self.metadata.row_group(rg).column(idx)
+        current = [-1]
+
+        def chunks() -> Iterator[Iterator[Any]]:
+            for rg in groups:
+                current[0] = rg
+                yield self._pages_of(rg, idx, desc)
+
         try:
-            if chunk.is_encrypted:
-                raise ParquetEncryptionError(
-                    "the column is encrypted; decryption is not supported yet")
-            if chunk.file_path:
-                raise UnsupportedFeatureError(
-                    f"column chunk stored in another file ({chunk.file_path!r})")
-            rows = self.metadata.row_group(rg).num_rows
-            if desc.max_repetition_level == 0 and chunk.num_values != rows:
-                raise ParquetFormatError(
-                    f"column chunk has {chunk.num_values} values for {rows} rows")
-            start, length = chunk.byte_range(self._source.size)
-            buf = self._source.read_at(start, length)
-            pages = iter_pages(buf, chunk.codec_id, chunk.num_values,
-                               verify_crc=self.options.page_checksum_verification,
-                               base_offset=start)
-            data = read_column_chunk(pages, desc)
-            arr = to_array(data, desc)
+            data, levels = read_column_chunks(chunks(), desc)
+            for rg, n in zip(groups, levels):
+                expected = self.metadata.row_group(rg).num_rows
+                if desc.max_repetition_level == 0 and n != expected:
+                    current[0] = rg
+                    raise ParquetFormatError(
+                        f"column chunk holds {n} rows, the row group says {expected}")
+            return to_array(data, desc)
         except ParquetError as exc:
-            exc.add_note(f"in column {desc.dotted_path}, row group {rg}")
+            exc.add_note(f"in column {desc.dotted_path}, row group {current[0]}")
             raise
-        if len(arr) != self.metadata.row_group(rg).num_rows:
-            raise ParquetFormatError(
-                f"column {desc.dotted_path} has {len(arr)} rows in row group {rg}, "
-                f"the row group says {self.metadata.row_group(rg).num_rows}")
-        return arr
 
     # -- data ---------------------------------------------------------------
     def read_row_group(self, i: int, columns: Sequence[str] | None = None) -> Table:
         """Read one row group."""
         fields = self._select(columns)
         rg = self.metadata.row_group(i)
-        cols = [self._read_leaf(i, f) for f in fields]
+        cols = [self._read_column([i], f) for f in fields]
         return Table(Schema(fields), cols, rg.num_rows)
 
     def read(self, columns: Sequence[str] | None = None) -> Table:
         """Read the whole file (or the selected columns)."""
         fields = self._select(columns)
-        parts = [self.read_row_group(i, columns) for i in range(self.num_row_groups)]
-        if not parts:
+        groups = list(range(self.num_row_groups))
+        if not groups:
             return Table(Schema(fields), [empty_array(f) for f in fields], 0)
-        return Table.concat(parts)
+        cols = [self._read_column(groups, f) for f in fields]
+        return Table(Schema(fields), cols, self.metadata.num_rows if not fields else None)
 
     def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,
                      row_groups: Sequence[int] | None = None) -> Iterator[Table]:

@@ -8,6 +8,7 @@ in-memory ``bytes``-like object, or any binary file-like object with
 from __future__ import annotations
 
 import io
+import mmap
 import os
 import threading
 from typing import Any, Protocol
@@ -53,15 +54,31 @@ class BufferSource:
 
 
 class FileSource:
-    """A file on disk, read with positional reads."""
+    """A file on disk, memory-mapped when possible, else read with positional reads.
+
+    With a mapping, ``read_at`` returns views of the mapped file, so
+    uncompressed pages are decoded without a copy.  Arrays that still view
+    the mapping keep it alive after :meth:`close` (the mapping is then
+    released when they are garbage-collected).
+    """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
         self._fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
         self.size = os.fstat(self._fd).st_size
+        self._map: mmap.mmap | None = None
+        self._view: memoryview | None = None
+        if self.size > 0:
+            try:
+                self._map = mmap.mmap(self._fd, 0, access=mmap.ACCESS_READ)
+                self._view = memoryview(self._map)
+            except (OSError, ValueError):  # pragma: no cover - e.g. special files
+                self._map = None
 
     def read_at(self, offset: int, size: int) -> memoryview:
         _check(offset, size, self.size)
+        if self._view is not None:
+            return self._view[offset:offset + size]
         if hasattr(os, "pread"):
             data = os.pread(self._fd, size, offset)
         else:  # pragma: no cover - Windows
@@ -72,6 +89,15 @@ class FileSource:
         return memoryview(data)
 
     def close(self) -> None:
+        if self._view is not None:
+            self._view.release()
+            self._view = None
+        if self._map is not None:
+            try:
+                self._map.close()
+            except BufferError:
+                pass  # arrays still view the mapping; it is freed with them
+            self._map = None
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1

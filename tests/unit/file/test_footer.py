@@ -78,3 +78,14 @@ def test_corrupted_page_bytes_never_crash() -> None:
             pc.read_table(bytes(broken))
         except pc.ParquetError:
             pass
+
+
+def test_arrays_outlive_the_file(tmp_path) -> None:
+    """Columns may view the memory-mapped file; they stay valid after close."""
+    path = tmp_path / "copy.parquet"
+    path.write_bytes(_sample())
+    with pc.ParquetFile(path) as pf:
+        table = pf.read()
+    expected = pc.read_table(_sample()).to_pydict()
+    path.unlink()
+    assert table.to_pydict() == expected
