@@ -236,3 +236,30 @@ def test_iter_batches_and_row_groups() -> None:
 def test_unknown_column_name() -> None:
     with pytest.raises(ValueError, match="no column"):
         pc.read_table(_write(TABLE.select(["i32"])), columns=["nope"])
+
+
+def test_dictionary_page_offset_missing() -> None:
+    """Some writers leave dictionary_page_offset unset; the dictionary page is found first."""
+    table = pa.table({"s": pa.array(["a", "b", "a", None] * 50)})
+    data = _write(table)
+
+    def drop(meta):
+        for rg in meta.row_groups:
+            for cc in rg.columns:
+                md = cc.meta_data
+                md.data_page_offset = md.dictionary_page_offset
+                md.dictionary_page_offset = None
+
+    t = pc.read_table(edit_footer(data, drop))
+    assert t.column("s").to_pylist() == table.column("s").to_pylist()
+
+
+def test_lzo_is_a_clear_unsupported_error() -> None:
+    data = _write(pa.table({"x": pa.array([1, 2, 3])}), compression="NONE")
+
+    def to_lzo(meta):
+        meta.row_groups[0].columns[0].meta_data.codec = 3  # LZO
+
+    with pytest.raises(pc.UnsupportedFeatureError, match="LZO") as info:
+        pc.read_table(edit_footer(data, to_lzo))
+    assert "column x" in " ".join(info.value.__notes__)
