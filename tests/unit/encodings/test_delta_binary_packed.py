@@ -12,16 +12,7 @@ from parquet_core.encodings.delta_binary_packed import (
     encode_delta_binary_packed,
 )
 from parquet_core.errors import ParquetFormatError
-
-
-def uleb(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
+from tests.unit.encodings.golden import uleb
 
 
 def zz(n: int) -> bytes:

@@ -17,16 +17,7 @@ from parquet_core.encodings.rle_hybrid import (
     encode_rle_hybrid,
 )
 from parquet_core.errors import ParquetFormatError
-
-
-def uleb(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
+from tests.unit.encodings.golden import uleb
 
 
 def ref_decode(buf: bytes, width: int, count: int) -> list[int]:

@@ -14,16 +14,7 @@ from hypothesis import given, settings, strategies as st
 from parquet_core.encodings import rle_hybrid
 from parquet_core.encodings.rle_hybrid import decode_rle_hybrid
 from parquet_core.errors import ParquetFormatError
-
-
-def _uleb(v: int) -> bytes:
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        out.append(b | (0x80 if v else 0))
-        if not v:
-            return bytes(out)
+from tests.unit.encodings.golden import uleb
 
 
 def _build(runs, w):
@@ -33,7 +24,7 @@ def _build(runs, w):
     expected: list[int] = []
     for kind, n, payload in runs:
         if kind == "rle":
-            buf += _uleb(n << 1) + int(payload).to_bytes(vbytes, "little")
+            buf += uleb(n << 1) + int(payload).to_bytes(vbytes, "little")
             expected += [payload] * n
         else:
             vals = payload
@@ -49,7 +40,7 @@ def _build(runs, w):
                     bits -= 8
             if bits:
                 out.append(acc & 0xFF)
-            buf += _uleb((n << 1) | 1) + bytes(out)
+            buf += uleb((n << 1) | 1) + bytes(out)
             expected += list(vals)
     return bytes(buf), expected
 
