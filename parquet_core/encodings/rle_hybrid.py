@@ -147,7 +147,7 @@ def _decode(arr: npt.NDArray[np.uint8], bit_width: int,
 
 
 #: Runs scanned one by one before deciding whether the vectorised scan pays.
-_PROBE_RUNS = 256
+_PROBE_RUNS = 32
 #: Average bytes per run below which the vectorised scan is used for the rest.
 _DENSE_BYTES_PER_RUN = 12
 
@@ -181,7 +181,8 @@ def _scan_runs(arr: npt.NDArray[np.uint8], w: int, count: int,
     try:
         while filled < count:
             if runs == _PROBE_RUNS and pos * 1.0 / runs < _DENSE_BYTES_PER_RUN:
-                rest = _scan_runs_vectorised(arr, pos, w, count - filled, what)
+                est_runs = (size - pos) * runs // max(pos, 1)
+                rest = _scan_runs_vectorised(arr, pos, w, count - filled, what, est_runs)
                 return (np.concatenate([np.asarray(takes, np.int64), rest[0]]),
                         np.concatenate([np.asarray(values, np.int64), rest[1]]),
                         np.concatenate([np.asarray(bodies, np.int64), rest[2]]), rest[3])
@@ -224,21 +225,23 @@ def _scan_runs(arr: npt.NDArray[np.uint8], w: int, count: int,
             np.asarray(bodies, np.int64), min(pos, size))
 
 
-#: Steps per jump in the vectorised chain walk (2**_JUMP_DOUBLINGS).
+#: Upper bound on log2 of the steps per jump in the vectorised chain walk.
 _JUMP_DOUBLINGS = 6
 
 
 def _scan_runs_vectorised(arr: npt.NDArray[np.uint8], start: int, w: int, count: int,
-                          what: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                          what: str, est_runs: int = 4096) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
                                               npt.NDArray[np.int64], int]:
     """Vectorised :func:`_scan_runs` for the part of a buffer from *start*.
 
     1. Read a run header at *every* byte position (ULEB128, up to 5 bytes)
        and compute where the next header would be if a run started there:
        ``nxt[p]``.  Positions past the end map to a sentinel, ``size``.
-    2. Square the jump table a few times: ``jump = nxt`` applied 64 times.
-    3. Walk the real chain 64 runs per step from *start* (a short scalar
-       loop over "anchors"), then expand each anchor 64 steps with
+    2. Square the jump table a few times: ``jump = nxt`` applied S times,
+       S a power of two near the square root of the expected run count
+       *est_runs*, which balances the two loops below.
+    3. Walk the real chain S runs per step from *start* (a short scalar
+       loop over "anchors"), then expand each anchor S steps with
        vectorised gathers.  Every header is visited, in order.
     """
     size = arr.size
@@ -262,17 +265,18 @@ def _scan_runs_vectorised(arr: npt.NDArray[np.uint8], start: int, w: int, count:
     np.minimum(body + np.where(packed, length * w, vbytes), n, out=nxt[:n])
     nxt[n] = n
     nxt[:n][overlong] = n
+    doublings = min(_JUMP_DOUBLINGS, max(1, (max(est_runs, 1).bit_length() + 1) // 2))
     jump = nxt
-    for _ in range(_JUMP_DOUBLINGS):
+    for _ in range(doublings):
         jump = jump[jump]
     anchors = [0]
     a = 0
-    # One step per 64 runs: this loop is short by construction.
+    # One step per S runs: this loop is short by construction.
     while a < n:
         a = int(jump[a])
         anchors.append(a)
     cur = np.asarray(anchors[:-1], dtype=np.int64)
-    steps = np.empty((1 << _JUMP_DOUBLINGS, cur.size), dtype=np.int64)
+    steps = np.empty((1 << doublings, cur.size), dtype=np.int64)
     for k in range(steps.shape[0]):
         steps[k] = cur
         cur = nxt[cur]
