@@ -133,19 +133,40 @@ def decode_delta_binary_packed(buf: Any, pos: int, dtype: Any,
             f"bytes; only {size - pos} bytes remain")
 
     group_bytes = vpm // 8  # bytes per miniblock per bit of width
-    min_deltas = np.empty(n_blocks, dtype=np.uint64)
-    bodies = np.empty(full_blocks, dtype=np.int64)
+    # Block headers form a chain (a block's length depends on its widths), so
+    # they are walked in Python: one iteration per block of (typically) 128
+    # values, with the varint read inlined because it dominates the loop.
+    mins: list[int] = []
+    body_list: list[int] = []
     widths = bytearray()
-    for b in range(full_blocks):
-        zz, pos = _uleb(mv, pos, size)
-        min_deltas[b] = ((zz >> 1) ^ -(zz & 1)) & 0xFFFF_FFFF_FFFF_FFFF
-        w = mv[pos:pos + n_mini]
-        bodies[b] = pos + n_mini
-        widths += w
-        pos += n_mini + sum(w) * group_bytes
-        if pos > size:
-            raise ParquetFormatError(
-                f"{_WHAT}: block {b} runs past the end of the buffer ({size} bytes)")
+    add_min, add_body = mins.append, body_list.append
+    try:
+        for b in range(full_blocks):
+            byte = mv[pos]
+            pos += 1
+            zz = byte & 0x7F
+            shift = 7
+            while byte >= 0x80:
+                byte = mv[pos]
+                pos += 1
+                zz |= (byte & 0x7F) << shift
+                shift += 7
+                if shift > 70:
+                    raise ParquetFormatError(f"{_WHAT}: block {b} min delta varint is too long")
+            add_min(((zz >> 1) ^ -(zz & 1)) & 0xFFFF_FFFF_FFFF_FFFF)
+            w = mv[pos:pos + n_mini]
+            add_body(pos + n_mini)
+            widths += w
+            pos += n_mini + sum(w) * group_bytes
+            if pos > size:
+                raise ParquetFormatError(
+                    f"{_WHAT}: block {b} runs past the end of the buffer ({size} bytes)")
+    except IndexError:
+        raise ParquetFormatError(f"{_WHAT}: block header truncated at byte {pos}") from None
+    min_deltas = np.array(mins, dtype=np.uint64)
+    bodies = np.array(body_list, dtype=np.int64)
+    if len(widths) != full_blocks * n_mini:
+        raise ParquetFormatError(f"{_WHAT}: miniblock bit widths are truncated")
 
     deltas = np.empty(ndeltas, dtype=udt)
     if full_blocks:
