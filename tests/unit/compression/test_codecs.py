@@ -719,7 +719,7 @@ def test_corpus_brotli_gigabyte_pages() -> None:
 def test_corpus_lz4_framings(name: str, hadoop: bool) -> None:
     import lz4.block
 
-    from parquet_core.compression.codecs import _lz4_hadoop_decompress
+    from parquet_core.compression.lz4 import _lz4_hadoop_decompress
 
     assert CORPUS is not None
     seen = 0
