@@ -16,6 +16,9 @@ import numpy.typing as npt
 
 __all__ = ["ByteArrays"]
 
+#: Longest value for which :meth:`ByteArrays.take` may use a padded matrix.
+_PADDED_MAX_LEN = 64
+
 
 @dataclass(frozen=True, slots=True)
 class ByteArrays:
@@ -48,21 +51,41 @@ class ByteArrays:
     def take(self, indices: npt.NDArray[np.integer]) -> "ByteArrays":
         """Gather values by position (used to expand a dictionary).
 
-        Vectorised: each output byte's source position is its value's start
-        plus its rank inside the value, computed with ``repeat`` and ``cumsum``.
+        Three vectorised strategies, by the shape of the source:
+
+        * every value has the same length: gather rows of an ``(n, length)``
+          view, no per-byte index at all;
+        * many gathers from few, short values (a typical string dictionary):
+          gather rows of a zero-padded ``(k, max_len)`` matrix and drop the
+          padding with one boolean mask;
+        * otherwise each output byte's source position is its value's start
+          plus its rank inside the value, computed with ``repeat``.
         """
-        indices = np.asarray(indices, dtype=np.int64)
-        starts = self.offsets[:-1][indices]
-        lens = self.offsets[1:][indices] - starts
+        indices = np.asarray(indices)
+        lens_src = np.diff(self.offsets)
+        lens = lens_src[indices]
         out_offsets = np.zeros(len(indices) + 1, dtype=np.int64)
         np.cumsum(lens, out=out_offsets[1:])
         total = int(out_offsets[-1])
         if total == 0:
             return ByteArrays(out_offsets, np.zeros(0, dtype=np.uint8))
-        # source index of byte k of the output = starts[v] + (k - out_offsets[v])
+        base = int(self.offsets[0])
+        src_data = self.data[base:int(self.offsets[-1])]
+        k = len(self)
+        max_len = int(lens_src.max())
+        if k and int(lens_src.min()) == max_len:
+            rows = src_data.reshape(k, max_len)
+            return ByteArrays(out_offsets, rows[indices].reshape(-1))
+        if max_len <= _PADDED_MAX_LEN and len(indices) >= 4 * k:
+            present = np.arange(max_len) < lens_src[:, None]
+            padded = np.zeros((k, max_len), dtype=np.uint8)
+            padded[present] = src_data
+            return ByteArrays(out_offsets, padded[indices][present[indices]])
+        starts = self.offsets[:-1][indices] - base
+        # source index of byte j of the output = starts[v] + (j - out_offsets[v])
         shift = np.repeat(starts - out_offsets[:-1], lens)
         src = np.arange(total, dtype=np.int64) + shift
-        return ByteArrays(out_offsets, self.data[src])
+        return ByteArrays(out_offsets, src_data[src])
 
     def slice(self, start: int, stop: int) -> "ByteArrays":
         """Return values ``start:stop`` re-based so offsets start at 0 (copies offsets only)."""

@@ -30,3 +30,19 @@ def test_concat_matches_python(parts) -> None:
 def test_slice(vals, a, b) -> None:
     a, b = sorted((min(a, len(vals)), min(b, len(vals))))
     assert ByteArrays.from_pylist(vals).slice(a, b).to_pylist() == vals[a:b]
+
+
+@given(st.lists(st.binary(min_size=0, max_size=70), min_size=1, max_size=8), st.data(),
+       st.integers(0, 3))
+def test_take_every_strategy_on_sliced_sources(vals, data, cut) -> None:
+    """Uniform, padded and byte-index strategies agree, also on views not starting at 0."""
+    full = ByteArrays.from_pylist([b"head"] * cut + vals)
+    src = full.slice(cut, cut + len(vals)) if cut else full
+    src = ByteArrays(src.offsets + (7 if cut else 0), np.concatenate([np.zeros(7 if cut else 0, np.uint8), src.data]))
+    idx = data.draw(st.lists(st.integers(0, len(vals) - 1), min_size=0, max_size=200))
+    assert src.take(np.array(idx, dtype=np.int64)).to_pylist() == [vals[i] for i in idx]
+
+
+def test_take_uniform_lengths() -> None:
+    src = ByteArrays.from_pylist([b"ab", b"cd", b"ef"])
+    assert src.take(np.array([2, 0, 2, 1])).to_pylist() == [b"ef", b"ab", b"ef", b"cd"]
