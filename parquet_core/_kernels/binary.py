@@ -63,7 +63,7 @@ class ByteArrays:
         """
         indices = np.asarray(indices)
         lens_src = np.diff(self.offsets)
-        lens = lens_src[indices]
+        lens = np.take(lens_src, indices)
         out_offsets = np.zeros(len(indices) + 1, dtype=np.int64)
         np.cumsum(lens, out=out_offsets[1:])
         total = int(out_offsets[-1])
@@ -75,17 +75,19 @@ class ByteArrays:
         max_len = int(lens_src.max())
         if k and int(lens_src.min()) == max_len:
             rows = src_data.reshape(k, max_len)
-            return ByteArrays(out_offsets, rows[indices].reshape(-1))
+            # np.take on axis 0 copies whole rows; much faster than fancy indexing
+            return ByteArrays(out_offsets, np.take(rows, indices, axis=0).reshape(-1))
         if max_len <= _PADDED_MAX_LEN and len(indices) >= 4 * k:
             present = np.arange(max_len) < lens_src[:, None]
             padded = np.zeros((k, max_len), dtype=np.uint8)
             padded[present] = src_data
-            return ByteArrays(out_offsets, padded[indices][present[indices]])
-        starts = self.offsets[:-1][indices] - base
+            rows = np.take(padded, indices, axis=0)
+            return ByteArrays(out_offsets, rows[np.take(present, indices, axis=0)])
+        starts = np.take(self.offsets[:-1], indices) - base
         # source index of byte j of the output = starts[v] + (j - out_offsets[v])
         shift = np.repeat(starts - out_offsets[:-1], lens)
         src = np.arange(total, dtype=np.int64) + shift
-        return ByteArrays(out_offsets, src_data[src])
+        return ByteArrays(out_offsets, np.take(src_data, src))
 
     def slice(self, start: int, stop: int) -> "ByteArrays":
         """Return values ``start:stop`` re-based so offsets start at 0 (copies offsets only)."""
