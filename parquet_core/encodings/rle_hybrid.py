@@ -141,7 +141,7 @@ def _decode(arr: npt.NDArray[np.uint8], bit_width: int,
         np.minimum(src, size - 1, out=src)
         # Every run but the last uses all of its values, so dropping the tail
         # padding of the last run lines the values up with the output slots.
-        unpacked = unpack_bits(arr[src], w, total * 8 // w)[: int(p_take.sum())]
+        unpacked = unpack_bits(np.take(arr, src), w, total * 8 // w)[: int(p_take.sum())]
         out[np.repeat(packed, take_arr)] = unpacked
     return out, end
 
