@@ -166,11 +166,9 @@ def _lz4_frame_decompress(data: bytes | memoryview, n: int) -> bytes:
 
 
 @dataclass(frozen=True)
-class Lz4Codec(_BaseCodec):
-    """Codec 5 (deprecated LZ4): Hadoop framing, raw block or frame format."""
+class _Lz4BlockCodec(_BaseCodec):
+    """What both LZ4 codecs share: the ``lz4.block`` backend."""
 
-    name: str = "LZ4"
-    codec_id: int = 5
     package: str | None = "lz4"
 
     def _backend(self) -> ModuleType:
@@ -178,6 +176,15 @@ class Lz4Codec(_BaseCodec):
 
     def _ensure_supported(self) -> None:
         self._backend()
+
+
+@dataclass(frozen=True)
+class Lz4Codec(_Lz4BlockCodec):
+    """Codec 5 (deprecated LZ4): Hadoop framing, raw block or frame format."""
+
+    name: str = "LZ4"
+    codec_id: int = 5
+    package: str | None = "lz4"
 
     def _decompress(self, data: bytes | memoryview, n: int) -> bytes:
         block = self._backend()
@@ -229,18 +236,12 @@ class Lz4Codec(_BaseCodec):
 
 
 @dataclass(frozen=True)
-class Lz4RawCodec(_BaseCodec):
+class Lz4RawCodec(_Lz4BlockCodec):
     """Codec 7 (LZ4_RAW): one bare LZ4 block."""
 
     name: str = "LZ4_RAW"
     codec_id: int = 7
     package: str | None = "lz4"
-
-    def _backend(self) -> ModuleType:
-        return _import_backend("lz4.block", self.name, "lz4")
-
-    def _ensure_supported(self) -> None:
-        self._backend()
 
     def _decompress(self, data: bytes | memoryview, n: int) -> bytes:
         # The output buffer is exactly n bytes: an overrun is a backend error.
