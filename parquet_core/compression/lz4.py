@@ -14,7 +14,7 @@ from parquet_core.errors import (
 )
 
 from parquet_core.compression.base import (
-    _BaseCodec, _check_level, _import_backend, _join, _size_mismatch, _too_large,
+    _BaseCodec, _check_level, _import_backend, _join, _too_large,
 )
 
 if TYPE_CHECKING:
@@ -184,7 +184,6 @@ class Lz4Codec(_Lz4BlockCodec):
 
     name: str = "LZ4"
     codec_id: int = 5
-    package: str | None = "lz4"
 
     def _decompress(self, data: bytes | memoryview, n: int) -> bytes:
         block = self._backend()
@@ -210,9 +209,7 @@ class Lz4Codec(_Lz4BlockCodec):
                     f"{self.name}: not Hadoop-framed ({hadoop_why}), not a raw block "
                     f"({raw_why}), bad LZ4 frame: {exc}"
                 ) from exc
-            if len(framed) != n:
-                raise _size_mismatch(self.name, n, len(framed))
-            return framed
+            return framed  # its size is checked by _BaseCodec.decompress
         raise ParquetFormatError(
             f"{self.name}: cannot decompress {len(data)} bytes into {n} bytes: not "
             f"Hadoop-framed ({hadoop_why}), not a raw block ({raw_why}), no LZ4 frame magic"
@@ -241,7 +238,6 @@ class Lz4RawCodec(_Lz4BlockCodec):
 
     name: str = "LZ4_RAW"
     codec_id: int = 7
-    package: str | None = "lz4"
 
     def _decompress(self, data: bytes | memoryview, n: int) -> bytes:
         # The output buffer is exactly n bytes: an overrun is a backend error.
