@@ -1,15 +1,27 @@
-"""Throughput of every page-value decoder in parquet_core.encodings and the bit kernels.
+"""Throughput of every page-value decoder and encoder in parquet_core.encodings.
 
 Run as a standalone script from the repository root::
 
     python benchmarks/bench_encodings.py [--values 2000000] [--repeat 5] [--json PATH]
+    python benchmarks/bench_encodings.py --side encode [--encode-values 1000000] [--no-arrow]
 
+Decode side:
 Inputs are fixed-seed and built with the package's own simple encoders (or
 direct numpy construction), once, before timing; each decoder is timed on
 whole pages of ``--page-values`` values (20,000 by default, pyarrow's
 default row cap per page) and on one big page holding every value, and the
 best of ``--repeat`` runs is reported as values/s and MB/s of *encoded*
-input.  Nothing here needs pyarrow.
+input.
+
+Encode side (``--side encode``): every encoder the writer uses, on one
+page of ``--encode-values`` values (1,000,000 by default), reported as
+MB/s of *raw* input (the PLAIN size of the values: 4 + length per string,
+1 byte per level or boolean, 4 per dictionary index).  When pyarrow is
+importable, the same column is also written by ``pyarrow.parquet`` with
+the same encoding (uncompressed, no statistics, data page v2, one page of
+all the values), so its time is the whole writer and an upper bound on its
+encoder: read it as "how far are we from a C++ writer".  Only the
+decode side runs without pyarrow.
 """
 
 from __future__ import annotations
@@ -27,6 +39,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from parquet_core._kernels.bitpack import pack_bits, unpack_bits  # noqa: E402
 from parquet_core.constants import Encoding as E  # noqa: E402
@@ -39,6 +52,7 @@ from parquet_core.encodings.delta_length_byte_array import (  # noqa: E402
     encode_delta_length_byte_array,
 )
 from parquet_core.encodings.rle_hybrid import encode_rle_hybrid  # noqa: E402
+from bench_encode import build_encode_cases, run_encode_cases  # noqa: E402
 
 SEED = 20240607
 
@@ -174,7 +188,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=5, help="best of N runs")
     ap.add_argument("--only", default="", help="substring filter on case names")
     ap.add_argument("--json", metavar="PATH", help="write all results as JSON")
+    ap.add_argument("--side", choices=["decode", "encode", "both"], default="both")
+    ap.add_argument("--encode-values", type=int, default=1_000_000,
+                    help="values per encode case")
+    ap.add_argument("--no-arrow", action="store_true", help="skip the pyarrow encode timings")
     args = ap.parse_args(argv)
+    rows: list[dict[str, Any]] = []
+    if args.side in ("decode", "both"):
+        rows += run_decode(args)
+    if args.side in ("encode", "both"):
+        cases = [c for c in build_encode_cases(args.encode_values, SEED, not args.no_arrow)
+                 if args.only in c.name]
+        rows += run_encode_cases(cases, args.repeat)
+    if args.json:
+        out = {"benchmark": "encodings", "seed": SEED, "repeat": args.repeat,
+               "values": args.values, "page_values": args.page_values,
+               "encode_values": args.encode_values,
+               "python": sys.version.split()[0], "numpy": np.__version__,
+               "machine": platform.machine(), "results": rows}
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(out, indent=2))
+        print(f"wrote {args.json}")
+    return 0
+
+
+def run_decode(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Time every decode case; print a table and return its rows."""
 
     t0 = time.perf_counter()
     cases = [c for c in build_cases(args.values, args.page_values) if args.only in c.name]
@@ -190,15 +229,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(row)
         print(f"{case.name:48s} {case.values:9d} {case.nbytes / 1e6:8.2f} {best * 1e3:9.2f} "
               f"{row['values_per_s'] / 1e6:10.1f} {row['mb_per_s']:8.1f}")
-    if args.json:
-        out = {"benchmark": "encodings", "seed": SEED, "repeat": args.repeat,
-               "values": args.values, "page_values": args.page_values,
-               "python": sys.version.split()[0], "numpy": np.__version__,
-               "machine": platform.machine(), "results": rows}
-        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps(out, indent=2))
-        print(f"wrote {args.json}")
-    return 0
+        row["side"] = "decode"
+    return rows
 
 
 if __name__ == "__main__":

@@ -8,6 +8,14 @@ The public API is shaped like ``pyarrow.parquet``::
     for batch in pf.iter_batches(batch_size=10_000):
         ...
 
+    pc.write_table({"id": [1, 2, 3], "name": ["a", None, "c"]}, "out.parquet",
+                   compression="zstd")
+    schema = pc.schema([pc.field("ts", pc.timestamp("us", utc=True)),
+                        pc.field("price", pc.decimal(12, 2), nullable=False)])
+    with pc.ParquetWriter("big.parquet", schema, row_group_size=100_000) as writer:
+        for batch in batches:
+            writer.write_table(batch)
+
 This module only re-exports; the layers live in the subpackages (see README).
 """
 
@@ -22,9 +30,16 @@ from parquet_core.errors import (
     UnsupportedFeatureError,
 )
 from parquet_core.file.reader import ParquetFile, read_metadata, read_schema, read_table
+from parquet_core.file.writer import ParquetWriter, write_table
 from parquet_core.metadata.statistics import Statistics
 from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata, RowGroupMetadata
-from parquet_core.options import ReaderOptions
+from parquet_core.options import ReaderOptions, SortingColumn
+from parquet_core.schema.build import (
+    binary, bool_, bson, date, date32, decimal, decimal128, decimal256, enum, field,
+    fixed_size_binary, float16, float32, float64, int8, int16, int32, int64, int96, interval,
+    json_, null, schema, string, time, time32, time64, timestamp, uint8, uint16, uint32,
+    uint64, utf8, uuid,
+)
 from parquet_core.schema.pyvalues import Interval
 from parquet_core.schema.temporal import RawTemporal
 from parquet_core.schema.types import DataType, Field, Schema
@@ -38,4 +53,10 @@ __all__ = [
     "ParquetFormatError", "ParquetSchemaError", "RawTemporal", "ReaderOptions",
     "RowGroupMetadata", "Schema", "Statistics", "Table", "UnsupportedFeatureError",
     "read_metadata", "read_schema", "read_table", "__version__",
+    "ParquetWriter", "write_table", "SortingColumn",
+    # schema building
+    "binary", "bool_", "bson", "date", "date32", "decimal", "decimal128", "decimal256", "enum",
+    "field", "fixed_size_binary", "float16", "float32", "float64", "int8", "int16", "int32",
+    "int64", "int96", "interval", "json_", "null", "schema", "string", "time", "time32",
+    "time64", "timestamp", "uint8", "uint16", "uint32", "uint64", "utf8", "uuid",
 ]

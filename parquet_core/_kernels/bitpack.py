@@ -61,6 +61,9 @@ _LE4 = np.dtype("<u4")
 _LE8 = np.dtype("<u8")
 _BE4 = np.dtype(">u4")
 _BE8 = np.dtype(">u8")
+#: ``_REVERSED[b]`` is byte ``b`` with its bit order reversed.
+_REVERSED = np.packbits(np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1,
+                                      bitorder="little"), axis=1).reshape(256)
 # Groups decoded straight from the caller's buffer only when there are enough
 # of them for the second (tail) pass to be worth its fixed overhead.
 _DIRECT_MIN_GROUPS = 256
@@ -220,33 +223,101 @@ def unpack_bits_msb(buf: Any, bit_width: int, count: int) -> npt.NDArray[np.unsi
     return _unpack_general(arr, w, count, msb=True)
 
 
-def _bit_matrix(values: Any, bit_width: int, msb: bool) -> npt.NDArray[np.uint8]:
+def _checked(values: Any, bit_width: int) -> npt.NDArray[Any]:
+    """Flatten ``values`` and check they are non-negative integers of ``bit_width`` bits."""
     v = np.asarray(values)
     if v.ndim != 1:
         v = v.reshape(-1)
-    if v.size and v.dtype.kind == "i" and int(v.min()) < 0:
-        raise ValueError("pack_bits: values must be non-negative")
-    v = v.astype(np.uint64)
     if not 0 <= bit_width <= 64:
         raise ValueError(f"pack_bits: bit width {bit_width} is outside 0..64")
+    if v.dtype == np.bool_:
+        v = v.view(np.uint8)
+    elif v.dtype.kind not in "iu":
+        v = v.astype(np.uint64)
+    if v.size and v.dtype.kind == "i" and int(v.min()) < 0:
+        raise ValueError("pack_bits: values must be non-negative")
     if bit_width < 64 and v.size and int(v.max()) >> bit_width:
         raise ValueError(f"pack_bits: a value does not fit in {bit_width} bits")
-    order = np.arange(bit_width, dtype=np.uint64)
-    if msb:
-        order = order[::-1]
-    return ((v[:, None] >> order[None, :]) & np.uint64(1)).astype(np.uint8).reshape(-1)
+    return v
 
 
-def pack_bits(values: Any, bit_width: int) -> npt.NDArray[np.uint8]:
+def pack_bits(values: Any, bit_width: int, *, validate: bool = True) -> npt.NDArray[np.uint8]:
     """Pack non-negative integers LSB-first into ``ceil(n * bit_width / 8)`` bytes.
 
-    Straightforward bit-matrix implementation (test helper / future writer);
-    the last byte is zero-padded.  Raises ``ValueError`` for values that do
-    not fit (API misuse, not file corruption).
+    The inverse of :func:`unpack_bits`; the last byte is zero-padded.  Every
+    group of 8 values fills exactly ``bit_width`` bytes, so the groups are
+    built side by side in an ``(groups, ceil(bit_width / 8))`` matrix of
+    uint64 words: value ``j`` of every group is shifted to bit ``j * w`` of
+    its group with one vectorised shift-and-or per ``j`` (plus one more when
+    it straddles two words).  The words' bytes are the packed bytes, in order.
+
+    Parameters
+    ----------
+    values:
+        Integers (any integer or bool dtype), flattened.
+    bit_width:
+        0..64.
+    validate:
+        Check that every value is non-negative and fits ``bit_width`` bits
+        (two reductions).  Internal callers that derived the width from the
+        data pass ``False``.
+
+    Raises
+    ------
+    ValueError
+        Values that do not fit, or a bit width outside 0..64 (API misuse,
+        not file corruption).
     """
-    return np.packbits(_bit_matrix(values, bit_width, msb=False), bitorder="little")
+    if validate:
+        v = _checked(values, bit_width)
+    else:
+        v = np.asarray(values).reshape(-1)
+        if v.dtype == np.bool_:
+            v = v.view(np.uint8)
+    n = v.size
+    w = bit_width
+    if n == 0 or w == 0:
+        return np.zeros(packed_size(n, w), dtype=np.uint8)
+    if w == 1:
+        return np.packbits(v.astype(np.bool_, copy=False), bitorder="little")
+    if w in (8, 16, 32, 64):
+        return v.astype(f"<u{w // 8}").view(np.uint8)
+    groups = (n + 7) >> 3
+    padded = np.zeros((groups, 8), dtype=np.uint64)
+    padded.reshape(-1)[:n] = v
+    nwords = (w + 7) >> 3           # 8 values x w bits = w bytes = ceil(w / 8) words
+    acc = np.zeros((groups, nwords), dtype=_LE8)
+    tmp = np.empty(groups, dtype=np.uint64)
+    for j in range(8):
+        bit = j * w
+        q, r = bit >> 6, bit & 63
+        col = padded[:, j]
+        if r == 0:
+            acc[:, q] |= col
+        else:
+            np.left_shift(col, np.uint64(r), out=tmp)
+            acc[:, q] |= tmp
+            if r + w > 64:      # the high bits spill into the next word
+                np.right_shift(col, np.uint64(64 - r), out=tmp)
+                acc[:, q + 1] |= tmp
+    as_bytes = acc.view(np.uint8).reshape(groups, 8 * nwords)
+    if 8 * nwords != w:
+        as_bytes = as_bytes[:, :w]
+    return np.ascontiguousarray(as_bytes).reshape(-1)[:packed_size(n, w)]
 
 
 def pack_bits_msb(values: Any, bit_width: int) -> npt.NDArray[np.uint8]:
-    """Pack non-negative integers MSB-first (deprecated BIT_PACKED layout)."""
-    return np.packbits(_bit_matrix(values, bit_width, msb=True), bitorder="big")
+    """Pack non-negative integers MSB-first (deprecated BIT_PACKED layout).
+
+    MSB-first packing is LSB-first packing seen in a mirror: reverse the
+    ``bit_width`` bits of every value, pack LSB-first, then reverse the bits
+    of every output byte (two table lookups and one :func:`pack_bits`).
+    """
+    v = _checked(values, bit_width).astype(np.uint64)
+    w = bit_width
+    if v.size == 0 or w == 0:
+        return np.zeros(packed_size(v.size, w), dtype=np.uint8)
+    as_bytes = v.astype("<u8").view(np.uint8).reshape(-1, 8)
+    mirrored = np.ascontiguousarray(_REVERSED[as_bytes][:, ::-1]).view("<u8").reshape(-1)
+    mirrored >>= np.uint64(64 - w)
+    return _REVERSED[pack_bits(mirrored, w, validate=False)]

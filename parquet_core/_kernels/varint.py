@@ -20,6 +20,10 @@ Zigzag maps signed to unsigned so small magnitudes stay short::
 These readers are scalar on purpose: they decode the handful of header
 integers per run or block; value bodies are decoded by numpy kernels.
 
+The writer's vectorised helpers (:func:`zigzag_encode_array`,
+:func:`uleb128_matrix`) encode one header integer per run or block for a
+whole page at once; the caller lays the bytes out with one gather.
+
 Edge cases handled here:
 
 * a buffer that ends inside a varint -> ParquetFormatError (truncated);
@@ -35,15 +39,18 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from parquet_core.errors import ParquetFormatError
 
 __all__ = [
     "read_uleb128",
     "read_zigzag",
+    "uleb128_matrix",
     "write_uleb128",
     "zigzag_decode",
     "zigzag_encode",
+    "zigzag_encode_array",
 ]
 
 _MAX_BYTES = 10  # ceil(64 / 7)
@@ -127,3 +134,41 @@ def write_uleb128(value: int) -> bytes:
         else:
             out.append(b)
             return bytes(out)
+
+
+def zigzag_encode_array(values: Any) -> npt.NDArray[np.uint64]:
+    """Zigzag-encode signed 64-bit integers (int32 input is sign-extended first).
+
+    A 32-bit value sign-extended to 64 bits has the same zigzag code as in a
+    32-bit zigzag, so one function serves INT32 and INT64 columns.
+    """
+    v = np.asarray(values).astype(np.int64, copy=False)
+    return ((v << 1) ^ (v >> 63)).view(np.uint64)
+
+
+def uleb128_matrix(values: Any) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+    """ULEB128-encode many unsigned integers at once.
+
+    Returns
+    -------
+    tuple[numpy.ndarray, numpy.ndarray]
+        An ``(n, L)`` uint8 matrix whose row ``i`` starts with the encoding
+        of ``values[i]`` (``L`` = the longest encoding; bytes past a row's own
+        length are filler), and the byte length of every encoding (1..10).
+    """
+    u = np.asarray(values).astype(np.uint64, copy=False).reshape(-1)
+    n = u.size
+    if n == 0:
+        return np.zeros((0, 1), dtype=np.uint8), np.zeros(0, dtype=np.int64)
+    top = int(u.max())
+    width = max(1, -(-top.bit_length() // 7))
+    lengths = np.ones(n, dtype=np.int64)
+    for k in range(1, width):
+        lengths += u >= np.uint64(1 << (7 * k))
+    out = np.empty((n, width), dtype=np.uint8)
+    for k in range(width):
+        group = (u >> np.uint64(7 * k)) & np.uint64(0x7F)
+        if k < width - 1:
+            group |= (lengths > k + 1).astype(np.uint64) << np.uint64(7)
+        out[:, k] = group
+    return out, lengths

@@ -1,4 +1,4 @@
-"""Page value decoders for every Parquet encoding, keyed by the spec's enum.
+"""Page value decoders and encoders for every Parquet encoding, keyed by the spec's enum.
 
 Spec: parquet-format ``Encodings.md`` (all sections) and the ``Encoding``
 enum of ``parquet.thrift``.  Each decoder is a stateless whole-page
@@ -35,6 +35,16 @@ Supported combinations (anything else raises UnsupportedFeatureError):
     DELTA_BYTE_ARRAY         BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY
     BYTE_STREAM_SPLIT        INT32, INT64, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY
 
+Encoders (:func:`encode_values`, the writer's entry point) take the same
+representations and return the values section of a page.  They cover the
+value encodings PLAIN (all types), RLE (BOOLEAN), DELTA_BINARY_PACKED
+(INT32, INT64), DELTA_LENGTH_BYTE_ARRAY (BYTE_ARRAY), DELTA_BYTE_ARRAY
+(BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY) and BYTE_STREAM_SPLIT (INT32, INT64,
+FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY); anything else is a ``ValueError``
+(API misuse).  Dictionary pages are PLAIN; dictionary data pages come from
+:func:`~parquet_core.encodings.rle_hybrid_encoder.encode_dictionary_indices`
+and levels from ``encode_levels_v1`` / ``encode_levels_v2`` there.
+
 Edge cases: ``count == 0`` returns an empty result without reading ``buf``;
 a negative count or one above 2**31 - 1 -> ParquetFormatError; unknown
 physical types -> ParquetFormatError; unknown encodings (e.g. the deprecated
@@ -50,15 +60,39 @@ from typing import Any
 import numpy as np
 
 from parquet_core.constants import Encoding, PhysicalType
-from parquet_core.encodings.byte_stream_split import decode_byte_stream_split
-from parquet_core.encodings.delta_binary_packed import decode_delta_binary_packed
-from parquet_core.encodings.delta_byte_array import decode_delta_byte_array
-from parquet_core.encodings.delta_length_byte_array import decode_delta_length_byte_array
-from parquet_core.encodings.plain import decode_plain
-from parquet_core.encodings.rle_hybrid import decode_dictionary_indices, decode_rle_booleans
+from parquet_core.encodings.byte_stream_split import (
+    decode_byte_stream_split,
+    encode_byte_stream_split,
+)
+from parquet_core.encodings.delta_binary_packed import (
+    decode_delta_binary_packed,
+    encode_delta_binary_packed,
+)
+from parquet_core.encodings.delta_byte_array import (
+    decode_delta_byte_array,
+    encode_delta_byte_array,
+)
+from parquet_core.encodings.delta_length_byte_array import (
+    decode_delta_length_byte_array,
+    encode_delta_length_byte_array,
+)
+from parquet_core.encodings.plain import decode_plain, encode_plain
+from parquet_core.encodings.rle_hybrid import (
+    decode_dictionary_indices,
+    decode_rle_booleans,
+    encode_rle_booleans,
+)
 from parquet_core.errors import ParquetFormatError, UnsupportedFeatureError
 
-__all__ = ["REGISTRY", "EncodingSpec", "decode_values", "empty_values"]
+__all__ = [
+    "ENCODERS",
+    "REGISTRY",
+    "EncodingSpec",
+    "decode_values",
+    "empty_values",
+    "encode_values",
+    "valid_encodings",
+]
 
 MAX_COUNT = 2**31 - 1
 
@@ -209,3 +243,102 @@ def decode_values(encoding: int, buf: Any, count: int, physical_type: int,
     result = spec.decode(buf, count, ptype, type_length)
     assert len(result) == count, (spec.encoding, len(result), count)
     return result
+
+
+# --------------------------------------------------------------------------------------
+# Encoders
+# --------------------------------------------------------------------------------------
+
+Encoder = Callable[[Any, PhysicalType, "int | None"], bytes]
+
+
+def _enc_plain(values: Any, pt: PhysicalType, tl: int | None) -> bytes:
+    return encode_plain(values, pt, tl)
+
+
+def _enc_rle(values: Any, pt: PhysicalType, tl: int | None) -> bytes:
+    return encode_rle_booleans(values)
+
+
+def _enc_dbp(values: Any, pt: PhysicalType, tl: int | None) -> bytes:
+    # Arrow's block sizes: 128 values for INT32, 256 for INT64 (4 miniblocks each)
+    if pt == PhysicalType.INT32:
+        return encode_delta_binary_packed(values, np.int32, block_size=128, miniblocks=4)
+    return encode_delta_binary_packed(values, np.int64, block_size=256, miniblocks=4)
+
+
+def _enc_dlba(values: Any, pt: PhysicalType, tl: int | None) -> bytes:
+    return encode_delta_length_byte_array(values)
+
+
+def _enc_dba(values: Any, pt: PhysicalType, tl: int | None) -> bytes:
+    return encode_delta_byte_array(values)
+
+
+def _enc_bss(values: Any, pt: PhysicalType, tl: int | None) -> bytes:
+    return encode_byte_stream_split(values, pt, tl)
+
+
+#: Value encoders: encoding -> (physical types it can write, encoder).
+ENCODERS: dict[int, tuple[frozenset[PhysicalType], Encoder]] = {
+    Encoding.PLAIN: (_ALL, _enc_plain),
+    Encoding.RLE: (frozenset({PhysicalType.BOOLEAN}), _enc_rle),
+    Encoding.DELTA_BINARY_PACKED: (frozenset({PhysicalType.INT32, PhysicalType.INT64}), _enc_dbp),
+    Encoding.DELTA_LENGTH_BYTE_ARRAY: (frozenset({PhysicalType.BYTE_ARRAY}), _enc_dlba),
+    Encoding.DELTA_BYTE_ARRAY: (frozenset({PhysicalType.BYTE_ARRAY,
+                                           PhysicalType.FIXED_LEN_BYTE_ARRAY}), _enc_dba),
+    Encoding.BYTE_STREAM_SPLIT: (frozenset({PhysicalType.INT32, PhysicalType.INT64,
+                                            PhysicalType.FLOAT, PhysicalType.DOUBLE,
+                                            PhysicalType.FIXED_LEN_BYTE_ARRAY}), _enc_bss),
+}
+
+
+def valid_encodings(physical_type: int) -> set[int]:
+    """Value encodings :func:`encode_values` can write for ``physical_type``.
+
+    Dictionary encodings are not listed: they are chosen with the writer's
+    dictionary option, not as a value encoding.
+    """
+    pt = PhysicalType(physical_type)
+    return {int(enc) for enc, (types, _) in ENCODERS.items() if pt in types}
+
+
+def encode_values(encoding: int, values: Any, physical_type: int,
+                  type_length: int | None = None) -> bytes:
+    """Encode the values section of one data page.
+
+    Parameters
+    ----------
+    encoding:
+        A value ``Encoding`` (see :func:`valid_encodings`).
+    values:
+        Non-null physical values, in the representation the decoders return.
+    physical_type:
+        The column's ``Type`` enum value.
+    type_length:
+        Width of FIXED_LEN_BYTE_ARRAY values (checked against the rows).
+
+    Raises
+    ------
+    ValueError
+        Unknown encoding or physical type, or an encoding that cannot write
+        this physical type (the message names both), or values that do not
+        fit the encoding.
+    """
+    try:
+        pt = PhysicalType(physical_type)
+    except ValueError:
+        raise ValueError(f"unknown physical type {physical_type}") from None
+    entry = ENCODERS.get(int(encoding))
+    if entry is None or pt not in entry[0]:
+        hint = ""
+        if int(encoding) in (Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY):
+            hint = " (dictionary pages are PLAIN; data pages use encode_dictionary_indices)"
+        raise ValueError(
+            f"encoding {_name(Encoding, encoding)} cannot encode physical type {pt.name}{hint}")
+    if pt == PhysicalType.FIXED_LEN_BYTE_ARRAY and type_length is not None:
+        rows = np.asarray(values)
+        if rows.ndim != 2 or rows.shape[1] != type_length:
+            raise ValueError(f"FIXED_LEN_BYTE_ARRAY({type_length}) values must be an "
+                             f"(n, {type_length}) uint8 array, got shape {rows.shape}")
+    return entry[1](values, pt, type_length)

@@ -54,5 +54,5 @@ def decode_bit_packed(buf: Any, bit_width: int, count: int) -> tuple[npt.NDArray
 
 
 def encode_bit_packed(levels: Any, bit_width: int) -> bytes:
-    """Encode levels MSB-first (test helper)."""
+    """Encode levels MSB-first (writers no longer emit this deprecated encoding; for tests)."""
     return pack_bits_msb(levels, bit_width).tobytes()

@@ -9,7 +9,8 @@ N values, byte k of every value goes to stream k; streams are concatenated::
     encoded AA 00 A3 | BB 11 B4 | CC 22 C5 | DD 33 D6
             stream 0   stream 1   stream 2   stream 3
 
-Decoding is a reshape to (K, N) and a transpose (one copy).
+Decoding is a reshape to (K, N) and a transpose (one copy); encoding is
+the same transpose the other way.
 
 Edge cases: the page holds no length, so N is the buffer length / K; it
 must be a whole number and at least ``count`` (when N > count, the first
@@ -81,13 +82,40 @@ def decode_byte_stream_split(buf: Any, count: int, physical_type: int,
 
 def encode_byte_stream_split(values: Any, physical_type: int,
                              type_length: int | None = None) -> bytes:
-    """Encode values (same representation as decoded) as BYTE_STREAM_SPLIT."""
+    """Encode values (the decoder's representation) as BYTE_STREAM_SPLIT.
+
+    One transposing copy: the values' bytes viewed as an ``(N, K)`` matrix
+    are written out as its ``(K, N)`` transpose.
+
+    Parameters
+    ----------
+    values:
+        INT32/INT64/FLOAT/DOUBLE numbers (converted to the little-endian
+        type), or ``(n, type_length)`` uint8 rows for FIXED_LEN_BYTE_ARRAY.
+    physical_type:
+        INT32, INT64, FLOAT, DOUBLE or FIXED_LEN_BYTE_ARRAY.
+    type_length:
+        FIXED_LEN_BYTE_ARRAY width (default: the rows' width).
+
+    Raises
+    ------
+    ValueError
+        Another physical type, or rows whose width is not ``type_length``.
+    """
     if physical_type in BSS_DTYPE:
-        raw = np.ascontiguousarray(values, dtype=BSS_DTYPE[physical_type]).view(np.uint8)
-        width = np.dtype(BSS_DTYPE[physical_type]).itemsize
-    else:
+        raw = np.ascontiguousarray(values, dtype=BSS_DTYPE[physical_type]).reshape(-1)
+        width = raw.dtype.itemsize
+        raw = raw.view(np.uint8)
+    elif physical_type == PhysicalType.FIXED_LEN_BYTE_ARRAY:
         raw = np.ascontiguousarray(values, dtype=np.uint8)
-        width = int(type_length or 0)
-    if width == 0:
+        if raw.ndim != 2 or (type_length is not None and raw.shape[1] != type_length):
+            raise ValueError(f"BYTE_STREAM_SPLIT FIXED_LEN_BYTE_ARRAY({type_length}): "
+                             f"(n, width) uint8 rows expected, got shape {raw.shape}")
+        width = raw.shape[1]
+    else:
+        raise ValueError(f"BYTE_STREAM_SPLIT cannot encode physical type {physical_type}")
+    if width == 0 or raw.size == 0:
         return b""
-    return np.ascontiguousarray(raw.reshape(-1, width).T).tobytes()
+    streams = np.empty((width, raw.size // width), dtype=np.uint8)
+    streams[...] = raw.reshape(-1, width).T
+    return streams.tobytes()

@@ -46,8 +46,15 @@ import numpy as np
 import numpy.typing as npt
 from numpy.lib.stride_tricks import as_strided
 
-from parquet_core._kernels.bitpack import as_uint8, unpack_bits
-from parquet_core._kernels.varint import read_uleb128, write_uleb128, zigzag_encode
+from parquet_core._kernels.bitpack import as_uint8, pack_bits, unpack_bits
+from parquet_core._kernels.layout import interleave
+from parquet_core._kernels.varint import (
+    read_uleb128,
+    uleb128_matrix,
+    write_uleb128,
+    zigzag_encode,
+    zigzag_encode_array,
+)
 from parquet_core.errors import ParquetFormatError
 
 __all__ = ["MAX_COUNT", "decode_delta_binary_packed", "encode_delta_binary_packed"]
@@ -62,7 +69,7 @@ def _unsigned(dtype: Any) -> tuple[np.dtype[Any], np.dtype[Any], int]:
         return np.dtype(np.int32), np.dtype(np.uint32), 32
     if dt == np.int64:
         return np.dtype(np.int64), np.dtype(np.uint64), 64
-    raise ValueError(f"DELTA_BINARY_PACKED decodes int32 or int64, not {dt}")
+    raise ValueError(f"DELTA_BINARY_PACKED handles int32 or int64, not {dt}")
 
 
 def _uleb(mv: memoryview, pos: int, size: int) -> tuple[int, int]:
@@ -249,41 +256,118 @@ def _fill_miniblocks(arr: npt.NDArray[np.uint8], rows: npt.NDArray[Any],
 
 
 # --------------------------------------------------------------------------------------
-# Encoder (test helper / future writer; simple and unoptimised)
+# Encoder
 # --------------------------------------------------------------------------------------
+
+def _bit_lengths(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint8]:
+    """``int.bit_length`` of every uint64 (0 for 0), exactly.
+
+    float64 rounding can push a value just below a power of two up to it,
+    making ``frexp`` one too large; a single shift test corrects that.
+    """
+    _, e = np.frexp(x.astype(np.float64))
+    e = np.minimum(e, 64).astype(np.uint64)
+    over = (e > 0) & ((x >> np.maximum(e, 1) - np.uint64(1)) == 0)
+    return (e - over).astype(np.uint8)
+
 
 def encode_delta_binary_packed(values: Any, dtype: Any = np.int64, *, block_size: int = 128,
                                miniblocks: int = 4) -> bytes:
-    """Encode integers as DELTA_BINARY_PACKED (wrapping arithmetic in the given width)."""
-    from parquet_core._kernels.bitpack import pack_bits
+    """Encode integers as DELTA_BINARY_PACKED, wrapping in the column's width.
 
-    _, udt, bits = _unsigned(dtype)
-    mask = (1 << bits) - 1
-    v = np.asarray(values).astype(np.dtype(dtype)).view(udt)
+    Parameters
+    ----------
+    values:
+        Integers; converted to ``dtype`` (values outside its range wrap).
+    dtype:
+        ``np.int32`` (INT32 column: deltas wrap modulo 2**32) or ``np.int64``.
+    block_size, miniblocks:
+        Block layout; the defaults (128 values, 4 miniblocks of 32) are the
+        spec's recommendation and what Arrow and parquet-java write.  Values
+        per miniblock must be a multiple of 8 (the spec asks for 32).
+
+    Returns
+    -------
+    bytes
+        Header and blocks.  Like Arrow: the last block's min delta is taken
+        over its real deltas only, its last used miniblock is padded with
+        zeros to full size, and unused miniblocks get width 0 and no bytes.
+
+    Notes
+    -----
+    Vectorised: deltas in the unsigned width (wrapping), one reshape-min for
+    the block mins and one reshape-max for the miniblock widths (the padding
+    past the last delta is zero after the min is subtracted, so it widens
+    nothing and leaves unused miniblocks at width 0), one
+    :func:`~parquet_core._kernels.bitpack.pack_bits` call per distinct
+    width, and :func:`~parquet_core._kernels.layout.interleave` to put each
+    block header in front of its miniblocks.
+    """
+    sdt, udt, bits = _unsigned(dtype)
+    if block_size <= 0 or miniblocks <= 0 or block_size % miniblocks or (block_size // miniblocks) % 8:
+        raise ValueError(f"{_WHAT}: block size {block_size} must split into {miniblocks} "
+                         f"miniblocks of a multiple of 8 values")
+    v = np.asarray(values).reshape(-1)
+    v = v.astype(sdt) if v.dtype != sdt else v
     n = v.size
-    vpm = block_size // miniblocks
-    out = bytearray()
-    out += write_uleb128(block_size) + write_uleb128(miniblocks) + write_uleb128(n)
     first = int(v[0]) if n else 0
-    signed_first = first - (1 << bits) if first >> (bits - 1) else first
-    out += write_uleb128(zigzag_encode(signed_first))
+    header = (write_uleb128(block_size) + write_uleb128(miniblocks) + write_uleb128(n)
+              + write_uleb128(zigzag_encode(first)))
     if n <= 1:
-        return bytes(out)
-    deltas = (v[1:] - v[:-1]).astype(udt)  # wraps
-    sdeltas = deltas.view(np.dtype(dtype))
-    for b in range(0, deltas.size, block_size):
-        blk = sdeltas[b:b + block_size].astype(object)
-        md = int(min(blk))
-        rel = [(int(x) - md) & mask for x in blk]
-        rel += [0] * (block_size - len(rel))
-        out += write_uleb128(zigzag_encode(md))
-        used = (len(blk) + vpm - 1) // vpm
-        wlist = []
-        for m in range(miniblocks):
-            chunk = rel[m * vpm:(m + 1) * vpm]
-            wlist.append(max(chunk).bit_length() if m < used else 0)
-        out += bytes(wlist)
-        for m in range(used):
-            chunk = np.asarray(rel[m * vpm:(m + 1) * vpm], dtype=np.uint64)
-            out += pack_bits(chunk, wlist[m]).tobytes()
-    return bytes(out)
+        return header
+    u = v.view(udt)
+    nd = n - 1
+    nblocks = -(-nd // block_size)
+    padded = np.empty(nblocks * block_size, dtype=udt)
+    np.subtract(u[1:], u[:-1], out=padded[:nd])           # wraps in the column width
+    padded[nd:] = np.iinfo(sdt).max                       # never the minimum
+    blocks = padded.reshape(nblocks, block_size)
+    mins = blocks.view(sdt).min(axis=1)
+    blocks -= mins.view(udt)[:, None]                     # relative deltas, wrapping
+    padded[nd:] = 0
+    vpm = block_size // miniblocks
+    rows = padded.reshape(nblocks * miniblocks, vpm)
+    widths = _bit_lengths(rows.max(axis=1).astype(np.uint64))
+    bodies, body_lens = _pack_miniblocks(rows, widths, vpm)
+    zz, zz_len = uleb128_matrix(zigzag_encode_array(mins))
+    # block head = min delta varint (filler bytes past its length dropped) + widths
+    head_matrix = np.concatenate((zz, widths.reshape(nblocks, miniblocks)), axis=1)
+    cols = np.arange(head_matrix.shape[1])
+    heads = head_matrix[(cols[None, :] < zz_len[:, None]) | (cols[None, :] >= zz.shape[1])]
+    block_body = body_lens.reshape(nblocks, miniblocks).sum(axis=1)
+    out = interleave(heads, zz_len + miniblocks, bodies, block_body)
+    return b"".join((header, memoryview(out)))
+
+
+def _pack_miniblocks(rows: npt.NDArray[Any], widths: npt.NDArray[np.uint8],
+                     vpm: int) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+    """Bit-pack every miniblock at its own width; bodies in miniblock order.
+
+    Miniblocks of equal width are packed by one call.  A body of width ``w``
+    is ``w`` units of ``vpm / 8`` bytes, so the bodies are put back in
+    miniblock order by one gather over units rather than bytes.
+    """
+    body_lens = widths.astype(np.int64) * (vpm // 8)
+    present = np.flatnonzero(np.bincount(widths, minlength=65))
+    present = present[present > 0]
+    if present.size == 0:
+        return np.zeros(0, dtype=np.uint8), body_lens
+    if present.size == 1:
+        w = int(present[0])
+        sel = widths == w
+        block = rows if sel.all() else rows[sel]
+        return pack_bits(block, w, validate=False), body_lens
+    unit = np.dtype((np.void, vpm // 8))
+    parts = []
+    src_start = np.zeros(widths.size, dtype=np.int64)      # in units
+    at = 0
+    for w in present.tolist():                             # one pass per distinct width
+        sel = np.flatnonzero(widths == w)
+        parts.append(pack_bits(rows[sel], w, validate=False))
+        src_start[sel] = at + np.arange(sel.size, dtype=np.int64) * w
+        at += sel.size * w
+    packed = np.concatenate(parts).view(unit)
+    w64 = widths.astype(np.int64)
+    dst_start = np.cumsum(w64) - w64
+    gather = np.arange(at, dtype=np.int64) + np.repeat(src_start - dst_start, w64)
+    return packed[gather].view(np.uint8), body_lens

@@ -63,14 +63,13 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core._kernels.bitpack import as_uint8
+from parquet_core._kernels.words import WordView
+from parquet_core.encodings._inputs import as_byte_arrays
 from parquet_core.encodings.delta_binary_packed import (
     decode_delta_binary_packed,
     encode_delta_binary_packed,
 )
-from parquet_core.encodings.delta_length_byte_array import (
-    decode_dlba_at,
-    encode_delta_length_byte_array,
-)
+from parquet_core.encodings.delta_length_byte_array import decode_dlba_at
 from parquet_core.errors import ParquetFormatError
 
 __all__ = ["MAX_DECODED_BYTES", "decode_delta_byte_array", "encode_delta_byte_array"]
@@ -262,24 +261,41 @@ def _resolve_tier(out: npt.NDArray[np.uint8], sdata: npt.NDArray[np.uint8],
 
 
 def encode_delta_byte_array(values: Any, **dbp_options: Any) -> bytes:
-    """Front-code a list of bytes / ByteArrays / (n, w) uint8 array (test helper)."""
-    if isinstance(values, ByteArrays):
-        items = values.to_pylist()
-    elif isinstance(values, np.ndarray) and values.ndim == 2:
-        items = [bytes(r) for r in values]
+    """Front-code byte strings: prefix lengths, then the suffixes as DELTA_LENGTH_BYTE_ARRAY.
+
+    Parameters
+    ----------
+    values:
+        A :class:`ByteArrays`, ``(n, w)`` uint8 rows (FIXED_LEN_BYTE_ARRAY),
+        or a list of bytes.
+    **dbp_options:
+        ``block_size`` / ``miniblocks`` for the three integer streams.
+
+    Notes
+    -----
+    Each prefix is the longest one shared with the previous value, found 8
+    bytes at a time for all values together
+    (:meth:`~parquet_core._kernels.words.WordView.common_prefix_lengths`);
+    the suffix bytes are gathered with one boolean mask that drops every
+    value's first ``prefix`` bytes.
+    """
+    ba = as_byte_arrays(values)
+    lengths = np.diff(ba.offsets)
+    if lengths.size and int(lengths.max()) > 2**31 - 1:
+        raise ValueError(f"{_WHAT}: a value of {int(lengths.max())} bytes exceeds the INT32 "
+                         f"length limit")
+    data = ba.data[int(ba.offsets[0]):int(ba.offsets[-1])]
+    prefix = WordView(ba.offsets, ba.data).common_prefix_lengths()
+    suffix_lens = lengths - prefix
+    if prefix.any():
+        runs = np.empty(2 * prefix.size, dtype=np.int64)
+        runs[0::2] = prefix
+        runs[1::2] = suffix_lens
+        kinds = np.zeros(2 * prefix.size, dtype=np.bool_)
+        kinds[1::2] = True
+        suffixes = data[np.repeat(kinds, runs)]
     else:
-        items = [bytes(v) for v in values]
-    prefixes = []
-    suffixes = []
-    prev = b""
-    for v in items:
-        k = 0
-        m = min(len(prev), len(v))
-        while k < m and prev[k] == v[k]:
-            k += 1
-        prefixes.append(k)
-        suffixes.append(v[k:])
-        prev = v
-    return (encode_delta_binary_packed(np.asarray(prefixes, dtype=np.int64), np.int32,
-                                       **dbp_options)
-            + encode_delta_length_byte_array(suffixes, **dbp_options))
+        suffixes = np.ascontiguousarray(data)
+    return b"".join((encode_delta_binary_packed(prefix, np.int32, **dbp_options),
+                     encode_delta_binary_packed(suffix_lens, np.int32, **dbp_options),
+                     memoryview(suffixes)))

@@ -11,7 +11,9 @@ DELTA_BINARY_PACKED stream, then every value's bytes back to back::
          DBP(5, 5, 6, 6) | HelloWorldFoobarABCDEF
 
 Decoding is fully vectorised: the offsets are a cumsum of the lengths and
-the data is a zero-copy slice of the input.
+the data is a zero-copy slice of the input.  Encoding is the lengths
+(``np.diff`` of the offsets) through the DELTA_BINARY_PACKED encoder plus
+the data slice as is.
 
 Edge cases: ``count == 0`` reads nothing; the lengths stream must declare
 exactly ``count`` values (when a count is given); a negative length, or
@@ -28,6 +30,7 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core._kernels.bitpack import as_uint8
+from parquet_core.encodings._inputs import as_byte_arrays
 from parquet_core.encodings.delta_binary_packed import (
     decode_delta_binary_packed,
     encode_delta_binary_packed,
@@ -35,6 +38,8 @@ from parquet_core.encodings.delta_binary_packed import (
 from parquet_core.errors import ParquetFormatError
 
 __all__ = ["decode_delta_length_byte_array", "decode_dlba_at", "encode_delta_length_byte_array"]
+
+_MAX_LENGTH = 2**31 - 1
 
 
 def decode_dlba_at(arr: npt.NDArray[np.uint8], pos: int, count: int | None,
@@ -71,7 +76,26 @@ def decode_delta_length_byte_array(buf: Any, count: int) -> ByteArrays:
 
 
 def encode_delta_length_byte_array(values: Any, **dbp_options: Any) -> bytes:
-    """Encode a list of bytes / a ByteArrays (test helper)."""
-    items = values.to_pylist() if isinstance(values, ByteArrays) else [bytes(v) for v in values]
-    lengths = np.asarray([len(v) for v in items], dtype=np.int64)
-    return encode_delta_binary_packed(lengths, np.int32, **dbp_options) + b"".join(items)
+    """Encode byte strings: DELTA_BINARY_PACKED lengths, then all the bytes.
+
+    Parameters
+    ----------
+    values:
+        A :class:`ByteArrays` (offsets may start above 0), ``(n, w)`` uint8
+        rows, or a list of bytes.
+    **dbp_options:
+        ``block_size`` / ``miniblocks`` for the lengths stream.
+
+    Raises
+    ------
+    ValueError
+        A value of 2**31 bytes or more (lengths are INT32).
+    """
+    ba = as_byte_arrays(values)
+    lengths = np.diff(ba.offsets)
+    if lengths.size and int(lengths.max()) > _MAX_LENGTH:
+        raise ValueError(f"DELTA_LENGTH_BYTE_ARRAY: a value of {int(lengths.max())} bytes "
+                         f"exceeds the INT32 length limit")
+    data = ba.data[int(ba.offsets[0]):int(ba.offsets[-1])]
+    head = encode_delta_binary_packed(lengths, np.int32, **dbp_options)
+    return b"".join((head, memoryview(np.ascontiguousarray(data))))

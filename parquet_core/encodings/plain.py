@@ -52,6 +52,9 @@ entries.  The lane walk touches each value O(1) times.  Small pages and
 pages of long values (few values per byte) use the scalar loop, which is
 already cheap per byte there.
 
+The encoders (:func:`encode_plain`) live in
+:mod:`parquet_core.encodings.plain_encoder` and are re-exported here.
+
 Edge cases: ``count == 0`` reads nothing; a buffer shorter than the values
 need, a length running past the end, or a FIXED_LEN_BYTE_ARRAY without a
 non-negative type_length -> ParquetFormatError; bytes after the last value are
@@ -70,9 +73,16 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core._kernels.bitpack import as_uint8
 from parquet_core.constants import PhysicalType
+from parquet_core.encodings.plain_encoder import encode_plain, encode_plain_byte_array
 from parquet_core.errors import ParquetFormatError
 
-__all__ = ["FIXED_WIDTH", "decode_plain", "decode_plain_byte_array", "encode_plain"]
+__all__ = [
+    "FIXED_WIDTH",
+    "decode_plain",
+    "decode_plain_byte_array",
+    "encode_plain",
+    "encode_plain_byte_array",
+]
 
 #: Bytes per value of the fixed-width numeric types.
 FIXED_WIDTH: dict[int, int] = {
@@ -379,22 +389,3 @@ def _gather_values(arr: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
     keep = np.ones(stop + 3, dtype=np.uint8)
     np.ndarray((stop,), dtype="<u4", buffer=keep, offset=0, strides=(1,))[starts] = 0
     return ByteArrays(offsets, arr[:stop][keep[:stop].view(np.bool_)]), stop
-
-
-# --------------------------------------------------------------------------------------
-# Encoder (test helper and future writer; not a hot path)
-# --------------------------------------------------------------------------------------
-
-def encode_plain(values: Any, physical_type: int, type_length: int | None = None) -> bytes:
-    """PLAIN-encode ``values`` (same representations the decoder returns)."""
-    pt = physical_type
-    if pt == PhysicalType.BOOLEAN:
-        return np.packbits(np.asarray(values, dtype=bool), bitorder="little").tobytes()
-    if pt in _NUMERIC_DTYPE:
-        return np.ascontiguousarray(values, dtype=_NUMERIC_DTYPE[pt]).tobytes()
-    if pt in (PhysicalType.INT96, PhysicalType.FIXED_LEN_BYTE_ARRAY):
-        return np.ascontiguousarray(values, dtype=np.uint8).tobytes()
-    if pt == PhysicalType.BYTE_ARRAY:
-        items = values.to_pylist() if isinstance(values, ByteArrays) else list(values)
-        return b"".join(struct.pack("<I", len(v)) + bytes(v) for v in items)
-    raise ValueError(f"unknown physical type {physical_type}")

@@ -23,6 +23,9 @@ number of 8-value groups, so concatenation keeps the group alignment) and
 unpacked by a single :func:`unpack_bits` call.  Pages with only a few runs
 skip the batching and fill the output slice by slice.
 
+The encoders live in :mod:`parquet_core.encodings.rle_hybrid_encoder` and
+are re-exported here.
+
 Edge cases:
 
 * ``bit_width == 0``: every value is 0, no bytes are read;
@@ -46,6 +49,14 @@ import numpy.typing as npt
 
 from parquet_core._kernels.bitpack import as_uint8, unpack_bits
 from parquet_core._kernels.varint import read_uleb128
+from parquet_core.encodings.rle_hybrid_encoder import (
+    dictionary_index_bit_width,
+    encode_dictionary_indices,
+    encode_levels_v1,
+    encode_levels_v2,
+    encode_rle_booleans,
+    encode_rle_hybrid,
+)
 from parquet_core.errors import ParquetFormatError
 
 __all__ = [
@@ -54,6 +65,11 @@ __all__ = [
     "decode_levels_v1",
     "decode_rle_booleans",
     "decode_rle_hybrid",
+    "dictionary_index_bit_width",
+    "encode_dictionary_indices",
+    "encode_levels_v1",
+    "encode_levels_v2",
+    "encode_rle_booleans",
     "encode_rle_hybrid",
 ]
 
@@ -384,48 +400,3 @@ def decode_dictionary_indices(buf: Any, count: int) -> npt.NDArray[np.int32]:
                 f"dictionary index {int(idx.max())} exceeds the largest possible dictionary")
         idx = idx.view(np.int32)
     return idx
-
-
-def encode_rle_hybrid(values: Any, bit_width: int, *, min_repeat: int = 8) -> bytes:
-    """Straightforward hybrid encoder (test helper / future writer).
-
-    Emits an RLE run for every stretch of at least ``min_repeat`` equal
-    values and bit-packed runs (whole groups of 8, zero padded) otherwise.
-    """
-    from parquet_core._kernels.bitpack import pack_bits
-    from parquet_core._kernels.varint import write_uleb128
-
-    v = np.asarray(values, dtype=np.uint64).reshape(-1)
-    n = v.size
-    vbytes = (bit_width + 7) >> 3
-    out = bytearray()
-    literal: list[int] = []
-
-    def flush_literal() -> None:
-        if not literal:
-            return
-        groups = (len(literal) + 7) // 8
-        padded = literal + [0] * (groups * 8 - len(literal))
-        out.extend(write_uleb128(groups << 1 | 1))
-        out.extend(pack_bits(np.asarray(padded, dtype=np.uint64), bit_width).tobytes())
-        literal.clear()
-
-    i = 0
-    items = v.tolist()
-    while i < n:
-        j = i
-        while j < n and items[j] == items[i]:
-            j += 1
-        run = j - i
-        # a literal block must hold a multiple of 8 values before an RLE run
-        fill = -len(literal) % 8
-        if run - fill >= min_repeat:
-            literal.extend(items[i:i + fill])
-            flush_literal()
-            out.extend(write_uleb128((run - fill) << 1))
-            out.extend(int(items[i]).to_bytes(vbytes, "little"))
-        else:
-            literal.extend(items[i:j])
-        i = j
-    flush_literal()
-    return bytes(out)

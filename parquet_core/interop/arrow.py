@@ -1,7 +1,36 @@
-"""Convert parquet_core tables, arrays and schemas to pyarrow, zero-copy where possible.
+"""Convert between parquet_core and pyarrow tables, arrays and schemas, zero-copy where possible.
 
-Numeric buffers and byte-array offsets/data are handed to Arrow as buffers;
-only decimals stored as big-endian bytes go through Python ``Decimal``s.
+To Arrow: numeric buffers and byte-array offsets/data are handed to Arrow as
+buffers; only decimals stored as big-endian bytes go through Python ``Decimal``s.
+
+From Arrow (:func:`table_from_arrow`, :func:`array_from_arrow`): numeric,
+fixed-size and string data buffers become numpy views of Arrow's memory
+(32-bit string offsets are widened to int64, a copy); validity bitmaps become
+boolean masks; a null slot holding anything but zeros is copied and zeroed.
+Chunks are converted one by one and concatenated, dictionary arrays decoded,
+view types cast to their large form, extension types (uuid, json) unwrapped.
+Type mapping:
+
+=====================================  =====================================
+Arrow                                  parquet_core
+=====================================  =====================================
+bool, int*, uint*, float16/32/64       same name
+string / large_string / string_view    string (UTF-8 checked when asked)
+binary / large_binary / binary_view    binary
+fixed_size_binary[w]                   fixed_size_binary[w]
+decimal32/64/128/256(p, s)             decimal(p, s): int64 unscaled when
+                                       p <= 18, else big-endian bytes of the
+                                       fewest bytes holding p digits
+date32 / date64                        date (date64 floored to whole days)
+time32 / time64                        time in that unit (seconds -> ms)
+timestamp(unit, tz)                    timestamp; s -> ms; any tz -> UTC
+                                       (Arrow stores instants in UTC)
+month_day_nano_interval                interval, when nanos are whole ms
+null                                   null
+uuid / json extension                  uuid / json
+=====================================  =====================================
+
+Nested types (list, struct, map, union) raise UnsupportedFeatureError (issue 4).
 """
 
 from __future__ import annotations
@@ -12,12 +41,16 @@ import numpy as np
 import pyarrow as pa
 
 from parquet_core._kernels.binary import ByteArrays
-from parquet_core.errors import UnsupportedFeatureError
+from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
 from parquet_core.schema.temporal import int96_to_epoch
+from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.interop.arrow_types import arrow_type, schema_to_arrow
 from parquet_core.table.arrays import Array, Table
+from parquet_core.table.infer import decimal_width, fill_nulls, schema_error
+from parquet_core.table.utf8 import first_invalid_utf8
 
-__all__ = ["arrow_type", "array_to_arrow", "table_to_arrow", "schema_to_arrow"]
+__all__ = ["arrow_type", "array_to_arrow", "table_to_arrow", "schema_to_arrow",
+           "array_from_arrow", "table_from_arrow", "arrow_from_pandas"]
 
 def _bitmap(validity: np.ndarray | None) -> pa.Buffer | None:
     if validity is None:
@@ -90,3 +123,212 @@ def table_to_arrow(table: Table) -> pa.Table:
     if not arrays:
         return pa.table({}).slice(0, 0)
     return pa.Table.from_arrays(arrays, schema=pa.schema(fields))
+
+
+# ---------------------------------------------------------------- from Arrow
+
+_NUMERIC_FROM = {
+    pa.bool_(): "bool", pa.int8(): "int8", pa.int16(): "int16", pa.int32(): "int32",
+    pa.int64(): "int64", pa.uint8(): "uint8", pa.uint16(): "uint16", pa.uint32(): "uint32",
+    pa.uint64(): "uint64", pa.float16(): "float16", pa.float32(): "float32", pa.float64(): "float64",
+}
+_NP = {"int8": "<i1", "int16": "<i2", "int32": "<i4", "int64": "<i8", "uint8": "<u1",
+       "uint16": "<u2", "uint32": "<u4", "uint64": "<u8", "float16": "<f2", "float32": "<f4",
+       "float64": "<f8"}
+_MS_PER_DAY = 86_400_000
+_INT64_MAX = 2**63 - 1
+
+
+def table_from_arrow(data: Any, *, validate_utf8: bool = True) -> Table:
+    """Convert a ``pyarrow.Table`` or ``RecordBatch`` (field names, order, nullability kept).
+
+    Raises
+    ------
+    UnsupportedFeatureError
+        For nested and other Arrow types without a parquet_core counterpart.
+    ParquetSchemaError
+        For duplicate names, nulls in a non-nullable field, invalid UTF-8
+        (when *validate_utf8*), values out of range after a unit change.
+    """
+    if isinstance(data, pa.RecordBatch):
+        data = pa.Table.from_batches([data])
+    if not isinstance(data, pa.Table):
+        raise TypeError(f"expected a pyarrow Table or RecordBatch, got {type(data).__name__}")
+    names = data.schema.names
+    if len(set(names)) != len(names):
+        dup = next(n for i, n in enumerate(names) if n in names[:i])
+        raise ParquetSchemaError(f"column {dup!r} appears more than once")
+    fields, arrays = [], []
+    for af, col in zip(data.schema, data.columns):
+        arr = array_from_arrow(col, af.name, validate_utf8=validate_utf8)
+        if not af.nullable and arr.validity is not None and not arr.validity.all():
+            raise schema_error(af.name, int(np.argmax(~arr.validity)), "null in a non-nullable field")
+        fields.append(Field(af.name, arr.type, nullable=af.nullable))
+        arrays.append(arr)
+    return Table(Schema(fields), arrays, data.num_rows)
+
+
+def array_from_arrow(arr: Any, name: str = "?", *, validate_utf8: bool = True) -> Array:
+    """Convert a ``pyarrow.Array`` or ``ChunkedArray`` to an :class:`Array`.
+
+    *name* only labels error messages.
+    """
+    if isinstance(arr, pa.ChunkedArray):
+        chunks = arr.chunks or [pa.array([], type=arr.type)]
+        return Array.concat([array_from_arrow(c, name, validate_utf8=validate_utf8) for c in chunks])
+    if not isinstance(arr, pa.Array):
+        raise TypeError(f"expected a pyarrow Array, got {type(arr).__name__}")
+    t = arr.type
+    if isinstance(t, pa.BaseExtensionType):
+        inner = array_from_arrow(arr.storage, name, validate_utf8=validate_utf8)
+        ext = {"arrow.uuid": DataType("uuid", byte_width=16), "arrow.json": DataType("json")}
+        dt = ext.get(t.extension_name)
+        return inner if dt is None else Array(dt, inner.values, inner.validity)
+    if pa.types.is_dictionary(t):
+        return array_from_arrow(arr.dictionary_decode(), name, validate_utf8=validate_utf8)
+    if _is_view(t):
+        wide = pa.large_string() if pa.types.is_string_view(t) else pa.large_binary()
+        return array_from_arrow(arr.cast(wide), name, validate_utf8=validate_utf8)
+    n, validity = len(arr), _validity(arr)
+    if pa.types.is_null(t):
+        return Array(DataType("null"), np.zeros(n, dtype=np.int8), np.zeros(n, dtype=bool))
+    dt, values = _convert(arr, t, name)
+    if dt.is_text and validate_utf8:
+        row = first_invalid_utf8(values, validity)
+        if row is not None:
+            raise schema_error(name, row, "value is not valid UTF-8")
+    return Array(dt, fill_nulls(values, validity), validity)
+
+
+def arrow_from_pandas(df: Any) -> "pa.Table | None":
+    """``pa.Table.from_pandas(df, preserve_index=False)``, or ``None`` when pyarrow refuses it."""
+    try:
+        return pa.Table.from_pandas(df, preserve_index=False)
+    except (pa.ArrowException, ValueError, TypeError):
+        return None
+
+
+def _is_view(t: pa.DataType) -> bool:
+    return bool(getattr(pa.types, "is_string_view", lambda _: False)(t)
+                or getattr(pa.types, "is_binary_view", lambda _: False)(t))
+
+
+def _buffer(arr: pa.Array, index: int, dtype: str, per_slot: int = 1) -> np.ndarray:
+    """numpy view of buffer *index* covering the array's slots (its offset applied)."""
+    buf = arr.buffers()[index]
+    start, count = arr.offset * per_slot, len(arr) * per_slot
+    if buf is None or count == 0:
+        return np.zeros(count, dtype=dtype)
+    return np.frombuffer(buf, dtype=dtype, count=start + count)[start:]
+
+
+def _bits(arr: pa.Array, index: int) -> np.ndarray:
+    buf = arr.buffers()[index]
+    n, off = len(arr), arr.offset
+    if buf is None:
+        return np.zeros(n, dtype=bool)
+    raw = np.frombuffer(buf, dtype=np.uint8)
+    return np.unpackbits(raw, count=off + n, bitorder="little")[off:].astype(bool)
+
+
+def _validity(arr: pa.Array) -> np.ndarray | None:
+    if arr.null_count == 0:
+        return None
+    return _bits(arr, 0)
+
+
+def _convert(arr: pa.Array, t: pa.DataType, name: str) -> tuple[DataType, Any]:
+    """Type and storage of a flat, non-null-type array (nulls still hold filler)."""
+    simple = _NUMERIC_FROM.get(t)
+    if simple == "bool":
+        return DataType("bool"), _bits(arr, 1)
+    if simple is not None:
+        return DataType(simple), _buffer(arr, 1, _NP[simple])
+    if pa.types.is_string(t) or pa.types.is_binary(t) or pa.types.is_large_string(t) \
+            or pa.types.is_large_binary(t):
+        return _byte_arrays(arr, t)
+    if pa.types.is_fixed_size_binary(t):
+        w = t.byte_width
+        return DataType("fixed_size_binary", byte_width=w), _buffer(arr, 1, "u1", w).reshape(-1, w)
+    if pa.types.is_decimal(t):
+        return _decimal_from(arr, t)
+    return _temporal(arr, t, name)
+
+
+def _byte_arrays(arr: pa.Array, t: pa.DataType) -> tuple[DataType, Any]:
+    large = pa.types.is_large_string(t) or pa.types.is_large_binary(t)
+    buf = arr.buffers()[1]
+    if buf is None:
+        offsets = np.zeros(len(arr) + 1, dtype=np.int64)
+    else:
+        offsets = np.frombuffer(buf, dtype="<i8" if large else "<i4",
+                                count=arr.offset + len(arr) + 1)[arr.offset:].astype(np.int64, copy=False)
+    data_buf = arr.buffers()[2]
+    data = np.zeros(0, np.uint8) if data_buf is None else np.frombuffer(data_buf, dtype=np.uint8)
+    base = int(offsets[0])
+    if base:  # a slice: re-base so offsets start at 0 (data stays a view)
+        data = data[base:int(offsets[-1])]
+        offsets = offsets - base
+    text = pa.types.is_string(t) or pa.types.is_large_string(t)
+    return DataType("string" if text else "binary"), ByteArrays(offsets, data)
+
+
+def _decimal_from(arr: pa.Array, t: pa.DataType) -> tuple[DataType, Any]:
+    p, s, bw = t.precision, t.scale, t.byte_width
+    if s < 0:
+        raise UnsupportedFeatureError(f"Arrow {t} has a negative scale, which Parquet cannot store")
+    raw = _buffer(arr, 1, "u1", bw).reshape(-1, bw)  # little-endian two's complement
+    if p <= 18:
+        # |value| < 10**18 < 2**63: the low 8 (or 4) bytes hold it exactly
+        low = "<i4" if bw == 4 else "<i8"
+        width = 4 if bw == 4 else 8
+        values = np.ascontiguousarray(raw[:, :width]).view(low).reshape(-1).astype(np.int64)
+        return DataType("decimal", precision=p, scale=s), values
+    w = decimal_width(p)
+    return DataType("decimal", precision=p, scale=s, byte_width=w), \
+        np.ascontiguousarray(raw[:, ::-1][:, bw - w:])
+
+
+def _temporal(arr: pa.Array, t: pa.DataType, name: str) -> tuple[DataType, Any]:
+    if pa.types.is_date32(t):
+        return DataType("date"), _buffer(arr, 1, "<i4")
+    if pa.types.is_date64(t):
+        return DataType("date"), (_buffer(arr, 1, "<i8") // _MS_PER_DAY).astype(np.int32)
+    if pa.types.is_time32(t):
+        v = _buffer(arr, 1, "<i4")
+        return DataType("time", unit="ms"), (v * np.int32(1000) if t.unit == "s" else v)
+    if pa.types.is_time64(t):
+        return DataType("time", unit=t.unit), _buffer(arr, 1, "<i8")
+    if pa.types.is_timestamp(t):
+        v = _buffer(arr, 1, "<i8")
+        unit = t.unit
+        if unit == "s":
+            bad = (v > _INT64_MAX // 1000) | (v < -(_INT64_MAX // 1000))
+            if arr.null_count:
+                bad &= _bits(arr, 0)
+            if bad.any():
+                raise schema_error(name, int(np.argmax(bad)), "seconds timestamp overflows milliseconds")
+            v, unit = v * 1000, "ms"
+        return DataType("timestamp", unit=unit, tz="UTC" if t.tz else None), v
+    if pa.types.is_interval(t):
+        return _interval(arr, name)
+    if pa.types.is_nested(t) or pa.types.is_union(t):
+        raise UnsupportedFeatureError(f"column {name!r}: nested Arrow type {t} is not supported yet (issue 4)")
+    raise UnsupportedFeatureError(f"column {name!r}: Arrow type {t} has no parquet_core type")
+
+
+def _interval(arr: pa.Array, name: str) -> tuple[DataType, Any]:
+    """month_day_nano (int32, int32, int64) -> Parquet INTERVAL (3 x uint32: months, days, ms)."""
+    raw = np.ascontiguousarray(_buffer(arr, 1, "u1", 16).reshape(-1, 16))
+    months = raw[:, 0:4].copy().view("<i4").reshape(-1).astype(np.int64)
+    days = raw[:, 4:8].copy().view("<i4").reshape(-1).astype(np.int64)
+    nanos = raw[:, 8:16].copy().view("<i8").reshape(-1)
+    ms = nanos // 1_000_000
+    bad = (months < 0) | (days < 0) | (nanos % 1_000_000 != 0) | (ms < 0) | (ms >= 2**32)
+    if arr.null_count:
+        bad &= _bits(arr, 0)
+    if bad.any():
+        raise schema_error(name, int(np.argmax(bad)),
+                           "interval needs non-negative months, days and whole milliseconds below 2**32")
+    out = np.stack([months, days, ms], axis=1).astype("<u4")
+    return DataType("interval", byte_width=12), np.ascontiguousarray(out).view(np.uint8).reshape(-1, 12)

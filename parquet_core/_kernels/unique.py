@@ -1,0 +1,159 @@
+"""Group equal integer keys, numbering the groups in order of first appearance.
+
+``first_occurrence_codes([30, 10, 30, 20, 10])`` ->
+``first_rows = [0, 1, 3]`` (where 30, 10 and 20 first appear) and
+``codes = [0, 1, 0, 2, 1]``.  This is the core of dictionary building:
+``keys[first_rows]`` are the distinct values in first-appearance order and
+``codes`` the index of every row's value, so any prefix of the rows uses a
+prefix of the distinct values.
+
+Two vectorised strategies, both linear in the number of keys:
+
+* **direct table** when the keys span a small range (at most a few times
+  their count): slot ``key - min`` of a table gets the smallest row holding
+  that key (``np.minimum.at``, a single unbuffered pass);
+* **open-addressing hash table** otherwise: all pending keys probe their
+  slot together, each empty slot is claimed by the smallest pending row
+  that probes it (``np.minimum.at`` again), every key compares itself with
+  its slot's owner, and the keys that lost move to the next slot (linear
+  probing).  Equal keys always travel together, so the owner a key settles
+  on is the first row holding it.  The table is kept at most half full,
+  so the rounds shrink fast (a few dozen for a million random keys, most
+  of them touching a handful of keys).
+
+``np.unique`` (sorting, O(n log n)) was measured 3-8x slower than these
+for 10^6 keys, mostly because ``return_inverse`` needs an argsort.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["first_occurrence_codes"]
+
+#: The direct table is used when max - min + 1 <= this factor x count (or tiny).
+_DIRECT_SPAN_FACTOR = 4
+_DIRECT_SPAN_MIN = 1 << 16
+_FIB = np.uint64(0x9E3779B97F4A7C15)
+_EMPTY = np.int32(2**31 - 1)
+_START_BITS = 12
+#: Rows inserted per step of the hash path.
+_HASH_CHUNK = 1 << 16
+
+
+def first_occurrence_codes(keys: Any) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+    """Return the first row of every distinct key and each row's group code.
+
+    Parameters
+    ----------
+    keys:
+        1-D array of integers (callers map floats, strings, ... to integer
+        keys first; equal keys must mean equal values).
+
+    Returns
+    -------
+    tuple[numpy.ndarray, numpy.ndarray]
+        ``first_rows`` (int64, increasing) and ``codes`` (int32, one per
+        key, ``codes[first_rows] == arange(len(first_rows))``).
+    """
+    k = np.asarray(keys).reshape(-1)
+    if k.dtype.kind not in "iub":
+        raise TypeError(f"first_occurrence_codes needs integer keys, not {k.dtype}")
+    n = k.size
+    if n >= 2**31 - 1:
+        raise ValueError("first_occurrence_codes: at most 2**31 - 2 keys")
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32)
+    lo, hi = int(k.min()), int(k.max())
+    span = hi - lo + 1
+    if span <= max(_DIRECT_SPAN_FACTOR * n, _DIRECT_SPAN_MIN):
+        return _direct(k, lo, span)
+    return _hashed(k)
+
+
+def _direct(k: npt.NDArray[Any], lo: int, span: int) -> tuple[npt.NDArray[np.int64],
+                                                             npt.NDArray[np.int32]]:
+    n = k.size
+    # key - min fits the span; compute it in 64 bits without overflow
+    if k.dtype.kind == "u":
+        off = (k.astype(np.uint64) - np.uint64(lo)).astype(np.intp)
+    else:
+        off = (k.astype(np.int64) - np.int64(lo)).astype(np.intp)
+    first = np.full(span, n, dtype=np.int64)
+    np.minimum.at(first, off, np.arange(n, dtype=np.int64))
+    present = np.flatnonzero(first < n)
+    rows = first[present]
+    order = np.argsort(rows)
+    code_of = np.empty(span, dtype=np.int32)
+    code_of[present[order]] = np.arange(present.size, dtype=np.int32)
+    return rows[order], code_of[off]
+
+
+class _Table:
+    """Open-addressing table of first rows (keys looked up by row), grown by doubling."""
+
+    def __init__(self, bits: int, keys: npt.NDArray[np.uint64]) -> None:
+        self.bits = bits
+        self.rows = np.full(1 << bits, _EMPTY, dtype=np.int32)
+        self.all_keys = keys
+        self.used = 0
+
+    def insert(self, rows: npt.NDArray[np.int32], owner: npt.NDArray[np.int32] | None) -> None:
+        """Look up or add the keys of ``rows``; record each row's owner if asked.
+
+        One round per probe step, over the rows still looking.  A free slot
+        goes to the smallest row probing it (``np.minimum.at``); equal keys
+        probe together, so a key's owner is its first row.
+        """
+        keys = self.all_keys[rows]
+        slot = ((keys * _FIB) >> np.uint64(64 - self.bits)).astype(np.intp)
+        wrap = (1 << self.bits) - 1
+        while rows.size:
+            cur = self.rows[slot]
+            free = cur == _EMPTY
+            if free.any():
+                fs = slot[free]
+                np.minimum.at(self.rows, fs, rows[free])
+                claimed = self.rows[fs]
+                cur[free] = claimed
+                self.used += int(np.count_nonzero(claimed == rows[free]))
+            hit = self.all_keys[cur] == keys
+            if owner is not None:
+                owner[rows[hit]] = cur[hit]
+            miss = ~hit
+            rows, keys = rows[miss], keys[miss]
+            slot = (slot[miss] + 1) & wrap
+
+    def resized(self, bits: int) -> "_Table":
+        """A table of ``2**bits`` slots holding the same entries."""
+        bigger = _Table(bits, self.all_keys)
+        bigger.insert(self.rows[self.rows != _EMPTY], None)
+        return bigger
+
+
+def _hashed(k: npt.NDArray[Any]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+    n = k.size
+    key = k if k.dtype == np.uint64 else k.astype(np.int64, copy=False).view(np.uint64)
+    owner = np.empty(n, dtype=np.int32)
+    table = _Table(max(_START_BITS, (2 * min(n, _HASH_CHUNK) - 1).bit_length()), key)
+    # Rows go in chunks, in order; before each chunk the table doubles until
+    # it would stay at most half full even if every row were new.  So it
+    # tracks the distinct keys seen so far instead of the row count, and a
+    # typical dictionary's few hot slots stay in cache.
+    # Mostly-distinct keys (a quarter or more new so far) take the rest in
+    # one step instead of many small ones.
+    lo = 0
+    while lo < n:
+        hi = min(n, lo + _HASH_CHUNK) if 4 * table.used < lo or lo == 0 else n
+        need = 2 * (table.used + hi - lo)
+        if (1 << table.bits) < need:
+            table = table.resized((need - 1).bit_length())
+        table.insert(np.arange(lo, hi, dtype=np.int32), owner)
+        lo = hi
+    is_first = owner == np.arange(n, dtype=np.int32)
+    rows = np.flatnonzero(is_first)
+    code_of_row = np.cumsum(is_first, dtype=np.int32) - np.int32(1)
+    return rows.astype(np.int64), code_of_row[owner]

@@ -1,0 +1,318 @@
+"""Write one column chunk: dictionary choice, page split, levels, values, statistics.
+
+The inverse of :mod:`parquet_core.column.reader`.  :func:`write_column_chunk`
+takes a leaf's :class:`ColumnData` (non-null physical values plus levels)
+and returns the chunk's bytes with its ``ColumnMetaData`` and the page-index
+entries; ``file/`` decides where the bytes go.
+
+Decisions, in order:
+
+1. **Dictionary.** When enabled, the distinct values are found once for
+   the whole chunk (:func:`parquet_core.encodings.dictionary.build_dictionary`).
+   If their PLAIN size passes ``dictionary_pagesize_limit``, the chunk keeps
+   the dictionary for the longest prefix whose distinct values fit and
+   switches to the fallback encoding from there on (one forced page break),
+   the same behaviour readers expect from parquet-java and Arrow.
+2. **Pages.** A page ends at the last record boundary before it would pass
+   ``data_page_size`` bytes of (estimated) encoded values or
+   ``data_page_row_count_limit`` records.  Records are rows for flat
+   columns and start at repetition level 0 for nested ones, so a record
+   never straddles two pages.
+3. **Per page**: levels and values are encoded, statistics and level
+   histograms gathered, and :mod:`parquet_core.page.writer` builds the bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from parquet_core._kernels.binary import ByteArrays
+from parquet_core.column.data import ColumnData
+from parquet_core.compression import get_codec
+from parquet_core.constants import Encoding, PageType, PhysicalType
+from parquet_core.encodings import encode_values
+from parquet_core.encodings.dictionary import build_dictionary
+from parquet_core.encodings.rle_hybrid import (
+    encode_dictionary_indices,
+    encode_levels_v1,
+    encode_levels_v2,
+)
+from parquet_core.errors import ParquetSchemaError
+from parquet_core.metadata.page_index import PageIndexBuilder
+from parquet_core.metadata.stats_builder import StatisticsBuilder, level_histogram
+from parquet_core.options import ColumnOptions, WriterOptions
+from parquet_core.page.writer import WrittenPage, data_page_v1, data_page_v2, dictionary_page
+from parquet_core.schema.descriptor import ColumnDescriptor
+from parquet_core.thrift import pt
+
+__all__ = ["ChunkResult", "write_column_chunk", "default_encoding"]
+
+_FIXED_WIDTH = {PhysicalType.INT32: 4, PhysicalType.INT64: 8, PhysicalType.INT96: 12,
+                PhysicalType.FLOAT: 4, PhysicalType.DOUBLE: 8}
+
+
+@dataclass
+class ChunkResult:
+    """A written column chunk: its bytes, metadata and page-index entries."""
+
+    pages: list[bytes]
+    meta: Any                      # pt.ColumnMetaData (offsets absolute)
+    column_index: Any | None       # pt.ColumnIndex or None
+    offset_index: Any              # pt.OffsetIndex
+    size: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def default_encoding(physical_type: int, data_page_version: int) -> int:
+    """The value encoding used when no dictionary is (or can no longer be) used."""
+    if physical_type == PhysicalType.BOOLEAN and data_page_version == 2:
+        return Encoding.RLE
+    return Encoding.PLAIN
+
+
+def _take(values: Any, idx: npt.NDArray[np.integer]) -> Any:
+    return values.take(idx) if isinstance(values, ByteArrays) else values.take(idx, axis=0)
+
+
+def _slice(values: Any, start: int, stop: int) -> Any:
+    return values.slice(start, stop) if isinstance(values, ByteArrays) else values[start:stop]
+
+
+def _value_costs(values: Any, ptype: int, type_length: int | None) -> npt.NDArray[np.int64]:
+    """Estimated PLAIN bytes of each value (byte arrays pay their length prefix)."""
+    n = len(values)
+    if isinstance(values, ByteArrays):
+        return values.lengths() + 4
+    if ptype == PhysicalType.BOOLEAN:
+        return np.ones(n, dtype=np.int64)  # 1/8 byte really; kept integral
+    width = _FIXED_WIDTH.get(ptype, type_length or 1)
+    return np.full(n, width, dtype=np.int64)
+
+
+def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
+                     desc: ColumnDescriptor) -> tuple[Any, npt.NDArray[np.int32], int] | None:
+    """Return (dictionary, indices of the dictionary prefix, cutoff) or None.
+
+    ``cutoff`` is the number of leading values covered by the dictionary.
+    """
+    n = len(values)
+    if n == 0 or not opts.use_dictionary or desc.physical_type == PhysicalType.BOOLEAN:
+        return None
+    dictionary, indices = build_dictionary(values, desc.physical_type)
+    k = len(dictionary)
+    sizes = _value_costs(dictionary, desc.physical_type, desc.type_length)
+    limit = wopts.dictionary_pagesize_limit
+    if int(sizes.sum()) <= limit:
+        return dictionary, indices.astype(np.int32, copy=False), n
+    # first row of each distinct value; keep the longest prefix whose entries fit
+    first = np.full(k, n, dtype=np.int64)
+    np.minimum.at(first, indices, np.arange(n, dtype=np.int64))
+    order = np.argsort(first, kind="stable")
+    fits = int(np.searchsorted(np.cumsum(sizes[order]), limit, side="right"))
+    if fits == 0:
+        return None
+    cutoff = int(first[order[fits]])
+    remap = np.full(k, -1, dtype=np.int32)
+    remap[order[:fits]] = np.arange(fits, dtype=np.int32)
+    return _take(dictionary, order[:fits]), remap[indices[:cutoff]], cutoff
+
+
+def _page_bounds(record_starts: npt.NDArray[np.int64], slot_cost: npt.NDArray[np.int64],
+                 page_bytes: int, page_rows: int, forced: int | None) -> list[tuple[int, int]]:
+    """Split records into pages; return (first record, end record) pairs.
+
+    ``record_starts`` holds each record's first level slot plus the total
+    number of slots; ``slot_cost`` the cumulative cost before each slot
+    (length = slots + 1).  A Python loop per *page* (not per value).
+    """
+    nrec = len(record_starts) - 1
+    cum = slot_cost[record_starts]
+    bounds = []
+    r0 = 0
+    while r0 < nrec:
+        r1 = min(r0 + page_rows, nrec)
+        by_bytes = int(np.searchsorted(cum, cum[r0] + page_bytes, side="right")) - 1
+        r1 = min(r1, max(by_bytes, r0 + 1))
+        if forced is not None and r0 < forced < r1:
+            r1 = forced
+        bounds.append((r0, r1))
+        r0 = r1
+    return bounds
+
+
+def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOptions,
+                       wopts: WriterOptions, chunk_offset: int) -> ChunkResult:
+    """Encode one leaf's data of one row group into pages.
+
+    Parameters
+    ----------
+    data:
+        Non-null physical values and levels (``def_levels`` may be ``None``
+        when there are no nulls; ``rep_levels`` ``None`` for flat leaves).
+    desc:
+        The leaf.
+    opts, wopts:
+        The leaf's resolved options and the file-wide ones.
+    chunk_offset:
+        Absolute file offset where the chunk's first byte will be written.
+    """
+    ptype = desc.physical_type
+    values = data.values
+    nslots = data.num_levels
+    max_def, max_rep = desc.max_definition_level, desc.max_repetition_level
+    v2 = wopts.data_page_version == 2
+    codec = get_codec(opts.compression)
+    level = opts.compression_level
+    fallback = opts.encoding if opts.encoding is not None else default_encoding(ptype, wopts.data_page_version)
+
+    defs = data.def_levels
+    if defs is None and max_def > 0:
+        defs = np.full(nslots, max_def, dtype=np.int16)
+    reps = data.rep_levels
+    present = None if defs is None else defs == max_def
+    # value index of the first value at or after each slot (n + 1 entries)
+    if present is None:
+        value_at = np.arange(nslots + 1, dtype=np.int64)
+    else:
+        value_at = np.zeros(nslots + 1, dtype=np.int64)
+        np.cumsum(present, out=value_at[1:])
+    if int(value_at[-1]) != len(values):
+        raise ParquetSchemaError(
+            f"column {desc.dotted_path}: levels describe {int(value_at[-1])} values, got {len(values)}")
+    record_starts = (np.arange(nslots + 1, dtype=np.int64) if reps is None
+                     else np.append(np.flatnonzero(reps == 0), nslots).astype(np.int64))
+
+    plan = _dictionary_plan(values, opts, wopts, desc)
+    pages: list[bytes] = []
+    encodings: list[int] = []
+    enc_stats: dict[tuple[int, int], int] = {}
+    offset = chunk_offset
+    dict_offset = None
+    total_uncompressed = 0
+
+    def emit(page: WrittenPage, ptype_: int, enc: int) -> int:
+        nonlocal offset, total_uncompressed
+        start = offset
+        pages.append(page.data)
+        offset += page.compressed_size
+        total_uncompressed += page.uncompressed_size
+        enc_stats[(ptype_, enc)] = enc_stats.get((ptype_, enc), 0) + 1
+        if enc not in encodings:
+            encodings.append(enc)
+        return start
+
+    forced = None
+    if plan is not None:
+        dictionary, indices, cutoff = plan
+        dict_body = encode_values(Encoding.PLAIN, dictionary, ptype, desc.type_length)
+        dict_offset = emit(dictionary_page(dict_body, len(dictionary), codec, level,
+                                           checksum=wopts.write_page_checksum),
+                           PageType.DICTIONARY_PAGE, Encoding.PLAIN)
+        bits = max(int(len(dictionary) - 1).bit_length(), 1)
+        costs = np.full(len(values), 1, dtype=np.int64)
+        costs[:cutoff] = max(bits // 8, 1)
+        if cutoff < len(values):
+            costs[cutoff:] = _value_costs(_slice(values, cutoff, len(values)), ptype, desc.type_length)
+            # the first slot whose value is past the dictionary prefix starts the fallback
+            slot = int(np.searchsorted(value_at, cutoff, side="right")) - 1
+            rec = int(np.searchsorted(record_starts, slot, side="right")) - 1
+            forced = rec
+    else:
+        costs = _value_costs(values, ptype, desc.type_length)
+        cutoff = 0
+    value_cost = np.zeros(len(values) + 1, dtype=np.int64)
+    np.cumsum(costs, out=value_cost[1:])
+    slot_cost = value_cost[value_at]
+
+    bounds = _page_bounds(record_starts, slot_cost, wopts.data_page_size,
+                          wopts.data_page_row_count_limit, forced)
+    stats = StatisticsBuilder(desc, truncate_length=opts.statistics_truncate_length) \
+        if opts.write_statistics else None
+    index = PageIndexBuilder(desc, truncate_length=opts.column_index_truncate_length,
+                             with_bounds=opts.write_statistics)
+    first_data_offset = None
+    is_byte_array = ptype == PhysicalType.BYTE_ARRAY
+    unencoded_total = 0
+    def_hist = np.zeros(max_def + 1, dtype=np.int64) if max_def > 0 else None
+    rep_hist = np.zeros(max_rep + 1, dtype=np.int64) if max_rep > 0 else None
+
+    for r0, r1 in bounds:
+        s0, s1 = int(record_starts[r0]), int(record_starts[r1])
+        v0, v1 = int(value_at[s0]), int(value_at[s1])
+        page_values = _slice(values, v0, v1)
+        page_defs = None if defs is None else defs[s0:s1]
+        page_reps = None if reps is None else reps[s0:s1]
+        nvals = v1 - v0
+        nulls = (s1 - s0) - nvals if defs is not None else 0
+        if plan is not None and (forced is None or r1 <= forced):
+            enc = Encoding.RLE_DICTIONARY
+            body = encode_dictionary_indices(indices[v0:v1], len(plan[0]))
+        else:
+            enc = fallback
+            try:
+                body = encode_values(fallback, page_values, ptype, desc.type_length)
+            except ValueError as exc:
+                raise ValueError(f"column {desc.dotted_path}: {exc}") from None
+        page_stats = None
+        if stats is not None:
+            stats.update(page_values, nulls)
+            if wopts.write_page_statistics:
+                page_stats = stats.page_statistics()
+        dh = None if page_defs is None else level_histogram(page_defs, max_def)
+        rh = None if page_reps is None else level_histogram(page_reps, max_rep)
+        if dh is not None and def_hist is not None:
+            def_hist += dh
+        if rh is not None and rep_hist is not None:
+            rep_hist += rh
+        unencoded = int(page_values.lengths().sum()) if is_byte_array else None
+        if unencoded is not None:
+            unencoded_total += unencoded
+        if v2:
+            rl = b"" if page_reps is None else encode_levels_v2(page_reps, max_rep)
+            dl = b"" if page_defs is None else encode_levels_v2(page_defs, max_def)
+            page = data_page_v2(rl, dl, body, num_values=s1 - s0, num_nulls=nulls, num_rows=r1 - r0,
+                                encoding=enc, codec=codec, level=level, statistics=page_stats,
+                                checksum=wopts.write_page_checksum)
+            ptype_ = PageType.DATA_PAGE_V2
+        else:
+            rl = b"" if page_reps is None else encode_levels_v1(page_reps, max_rep)
+            dl = b"" if page_defs is None else encode_levels_v1(page_defs, max_def)
+            page = data_page_v1(rl, dl, body, num_values=s1 - s0, encoding=enc, codec=codec,
+                                level=level, statistics=page_stats,
+                                checksum=wopts.write_page_checksum)
+            ptype_ = PageType.DATA_PAGE
+        start = emit(page, ptype_, enc)
+        if first_data_offset is None:
+            first_data_offset = start
+        index.add_page(offset=start, compressed_size=page.compressed_size, first_row=r0,
+                       null_count=nulls, num_values=nvals,
+                       bounds=stats.page_bounds() if stats is not None else None,
+                       def_histogram=dh, rep_histogram=rh, unencoded_bytes=unencoded)
+
+    if max_def > 0 or max_rep > 0:
+        if Encoding.RLE not in encodings:
+            encodings.append(Encoding.RLE)
+    if first_data_offset is None:  # pragma: no cover - every chunk has at least one page
+        first_data_offset = offset
+
+    meta = pt.ColumnMetaData(
+        type=ptype, encodings=sorted(set(encodings)), path_in_schema=list(desc.path),
+        codec=opts.compression, num_values=nslots,
+        total_uncompressed_size=total_uncompressed, total_compressed_size=offset - chunk_offset,
+        data_page_offset=first_data_offset, dictionary_page_offset=dict_offset,
+        statistics=stats.chunk_statistics() if stats is not None else None,
+        encoding_stats=[pt.PageEncodingStats(page_type=p, encoding=e, count=c)
+                        for (p, e), c in enc_stats.items()])
+    if wopts.write_size_statistics:
+        meta.size_statistics = pt.SizeStatistics(
+            unencoded_byte_array_data_bytes=unencoded_total if is_byte_array else None,
+            definition_level_histogram=None if def_hist is None else def_hist.tolist(),
+            repetition_level_histogram=None if rep_hist is None else rep_hist.tolist())
+    if opts.key_value_metadata:
+        meta.key_value_metadata = [pt.KeyValue(key=k, value=v) for k, v in opts.key_value_metadata.items()]
+    return ChunkResult(pages=pages, meta=meta, column_index=index.column_index(),
+                       offset_index=index.offset_index(), size=offset - chunk_offset)

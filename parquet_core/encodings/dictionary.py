@@ -1,0 +1,198 @@
+"""Dictionary building for PLAIN_DICTIONARY / RLE_DICTIONARY column chunks.
+
+Spec: parquet-format ``Encodings.md``, "Dictionary Encoding": the distinct
+values of a column chunk go to one dictionary page (PLAIN encoded) and the
+data pages hold indices into it (see
+:func:`~parquet_core.encodings.rle_hybrid_encoder.encode_dictionary_indices`)::
+
+    values      b"x"  b"yy"  b"x"  b"z"  b"yy"
+    dictionary  b"x"  b"yy"  b"z"                 (first-appearance order)
+    indices     0     1      0     2     1
+
+Entries are numbered in order of first appearance, so the values of any
+row prefix use a dictionary *prefix*: a writer whose dictionary outgrows
+its size limit keeps ``dictionary[:j]`` for the rows before
+``first_rows[j]`` and falls back to another encoding from there
+(:func:`dictionary_prefix_sizes` + ``np.searchsorted``).
+
+Every value becomes a 64-bit integer key, then
+:func:`~parquet_core._kernels.unique.first_occurrence_codes` groups equal
+keys with no sort:
+
+* integers and booleans are their own keys;
+* FLOAT / DOUBLE are keyed by their bit patterns (``view`` as int32/int64),
+  so NaNs with different payloads and -0.0 / +0.0 stay distinct entries,
+  as byte-exact round trips require;
+* byte strings (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 rows) of at most
+  7 bytes (8 for fixed width) are packed exactly into the key; longer ones
+  are hashed (:class:`~parquet_core._kernels.words.WordView`) and every
+  value is then compared byte for byte with its group's first value.  A
+  hash collision (about 2**-64 per pair) is caught by that check and the
+  chunk is regrouped exactly with a Python dict over the values: a
+  per-value loop, acceptable only because it never runs in practice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from parquet_core._kernels.binary import ByteArrays
+from parquet_core._kernels.unique import first_occurrence_codes
+from parquet_core._kernels.words import WordView
+from parquet_core.constants import PhysicalType
+
+__all__ = [
+    "build_dictionary",
+    "dictionary_byte_size",
+    "dictionary_prefix_sizes",
+    "first_occurrence_order",
+]
+
+_NUMERIC = {
+    PhysicalType.INT32: ("<i4", "<i4"),
+    PhysicalType.INT64: ("<i8", "<i8"),
+    PhysicalType.FLOAT: ("<f4", "<i4"),
+    PhysicalType.DOUBLE: ("<f8", "<i8"),
+}
+_WIDTH = {PhysicalType.BOOLEAN: 0, PhysicalType.INT32: 4, PhysicalType.INT64: 8,
+          PhysicalType.INT96: 12, PhysicalType.FLOAT: 4, PhysicalType.DOUBLE: 8}
+
+
+def build_dictionary(values: Any, physical_type: int,
+                     type_length: int | None = None) -> tuple[Any, npt.NDArray[np.int32]]:
+    """Find the distinct values of a column chunk and the index of every value.
+
+    Parameters
+    ----------
+    values:
+        Non-null physical values (bool, int32, int64, float32, float64,
+        ``ByteArrays``, or ``(n, w)`` uint8 rows for INT96 /
+        FIXED_LEN_BYTE_ARRAY).
+    physical_type:
+        The column's :class:`~parquet_core.constants.PhysicalType`.
+    type_length:
+        Unused (FIXED_LEN_BYTE_ARRAY widths come from the rows' shape);
+        accepted for symmetry with the other encoders.
+
+    Returns
+    -------
+    tuple
+        ``(dictionary, indices)``: the distinct values in order of first
+        appearance, in the representation of the input, and int32 indices
+        with ``dictionary[indices] == values``.
+    """
+    pt = PhysicalType(physical_type)
+    if pt == PhysicalType.BYTE_ARRAY:
+        if not isinstance(values, ByteArrays):
+            raise TypeError(f"BYTE_ARRAY values must be ByteArrays, not {type(values).__name__}")
+        first, codes = _group_strings(WordView(values.offsets, values.data), max_exact=7)
+        if first is None:
+            first, codes = _group_python(values.to_pylist())
+        return values.take(first), codes
+    if pt in (PhysicalType.FIXED_LEN_BYTE_ARRAY, PhysicalType.INT96):
+        rows = np.asarray(values, dtype=np.uint8)
+        if rows.ndim != 2:
+            raise ValueError(f"{pt.name} values must be an (n, width) uint8 array")
+        first, codes = _group_rows(rows)
+        return rows[first], codes
+    if pt == PhysicalType.BOOLEAN:
+        v = np.asarray(values, dtype=np.bool_).reshape(-1)
+        first, codes = first_occurrence_codes(v.view(np.uint8))
+        return v[first], codes
+    dtype, key_dtype = _NUMERIC[pt]
+    v = np.ascontiguousarray(values, dtype=dtype).reshape(-1)
+    first, codes = first_occurrence_codes(v.view(key_dtype))
+    return v[first], codes
+
+
+def _group_rows(rows: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+    n, w = rows.shape
+    if w <= 8:
+        keys = np.zeros((n, 8), dtype=np.uint8)
+        keys[:, :w] = rows
+        return first_occurrence_codes(keys.view("<u8").reshape(n))
+    first, codes = _group_strings(WordView.of_rows(rows), max_exact=-1)
+    if first is None:
+        return _group_python([r.tobytes() for r in rows])
+    return first, codes
+
+
+def _group_strings(view: WordView, max_exact: int) -> tuple[Any, Any]:
+    """Group byte strings; ``(None, None)`` if the hash grouping was not exact."""
+    n = len(view)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32)
+    if int(view.lengths.max()) <= max_exact:
+        return first_occurrence_codes(view.short_keys())
+    groups = view.word_groups()
+    first, codes = first_occurrence_codes(view.hash64(groups))
+    if not view.equal_to(first[codes], groups):
+        return None, None
+    return first, codes
+
+
+def _group_python(items: list[bytes]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+    # Exact fallback after a 64-bit hash collision (see the module docstring):
+    # a per-value loop over a Python dict, never reached in practice.
+    seen: dict[bytes, int] = {}
+    first: list[int] = []
+    codes = np.empty(len(items), dtype=np.int32)
+    for i, item in enumerate(items):
+        code = seen.get(item)
+        if code is None:
+            code = seen[item] = len(first)
+            first.append(i)
+        codes[i] = code
+    return np.asarray(first, dtype=np.int64), codes
+
+
+def dictionary_prefix_sizes(dictionary_values: Any, physical_type: int,
+                            type_length: int | None = None) -> npt.NDArray[np.int64]:
+    """PLAIN size in bytes of ``dictionary[:j]`` for every ``j`` in ``0..len``.
+
+    With :func:`first_occurrence_order`, the longest row prefix whose
+    dictionary fits ``limit`` bytes is ``first_rows[j]`` for
+    ``j = np.searchsorted(sizes, limit, side="right") - 1`` (all rows when
+    ``j`` is the whole dictionary).
+    """
+    pt = PhysicalType(physical_type)
+    if pt == PhysicalType.BYTE_ARRAY:
+        per = dictionary_values.lengths() + 4
+    elif pt == PhysicalType.BOOLEAN:
+        k = len(dictionary_values)
+        return (np.arange(k + 1, dtype=np.int64) + 7) >> 3
+    else:
+        if pt == PhysicalType.FIXED_LEN_BYTE_ARRAY:
+            width = np.asarray(dictionary_values).shape[1] if type_length is None else type_length
+        else:
+            width = _WIDTH[pt]
+        per = np.full(len(dictionary_values), width, dtype=np.int64)
+    sizes = np.zeros(per.size + 1, dtype=np.int64)
+    np.cumsum(per, out=sizes[1:])
+    return sizes
+
+
+def dictionary_byte_size(dictionary_values: Any, physical_type: int,
+                         type_length: int | None = None) -> int:
+    """Size in bytes of the dictionary page body (the PLAIN encoding of the entries)."""
+    return int(dictionary_prefix_sizes(dictionary_values, physical_type, type_length)[-1])
+
+
+def first_occurrence_order(indices: Any, dict_size: int) -> npt.NDArray[np.int64]:
+    """Row at which each dictionary entry first appears (``len(indices)`` if never).
+
+    For a dictionary from :func:`build_dictionary` the result is increasing
+    and ``np.searchsorted(result, r)`` is the number of distinct values in
+    rows ``[0, r)``; for any other entry order it is still correct per entry.
+    """
+    idx = np.asarray(indices).reshape(-1)
+    n = idx.size
+    first = np.full(dict_size, n, dtype=np.int64)
+    if n:
+        if int(idx.min()) < 0 or int(idx.max()) >= dict_size:
+            raise ValueError(f"indices outside a dictionary of {dict_size} entries")
+        np.minimum.at(first, idx, np.arange(n, dtype=np.int64))
+    return first

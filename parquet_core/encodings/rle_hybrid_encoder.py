@@ -1,0 +1,299 @@
+"""RLE / bit-packing hybrid *encoder*: levels, dictionary indices, RLE booleans.
+
+Spec: parquet-format ``Encodings.md``, "Run Length Encoding / Bit-Packing
+Hybrid (RLE = 3)" and "Dictionary Encoding".  The byte layout is drawn in
+:mod:`parquet_core.encodings.rle_hybrid` (the decoder); the prefixes::
+
+    data page v1 levels, RLE booleans:  [u32 LE byte length][runs]
+    data page v2 levels:                [runs]
+    dictionary indices:                 [bit width: 1 byte][runs]
+
+Choosing runs
+-------------
+A stretch of ``min_repeat`` (8; 24 and 12 at bit widths 1 and 2, where
+short runs do not pay) or more equal values is worth an RLE run.
+Everything else is bit-packed, and a bit-packed run holds a multiple of 8
+values unless it ends the stream, so a literal stretch before an RLE run is
+topped up with the first values of that run (the RLE run is trimmed), and
+the run is kept only if it is still at least ``min_repeat`` long.  This is
+the classic greedy writer, which is sequential: whether run ``k`` is kept
+depends on the literal count mod 8 left by the runs before it.  It is made
+parallel by treating each candidate run as a function on that 8-value
+state (``state -> state after the run``) and composing the functions with a
+doubling prefix scan over the (K, 8) table; most chains are broken after a
+step or two by runs long enough to be kept whatever the state (their
+function is constant), so the scan usually stops early.  Then every segment
+header is computed at once, all literal values are packed by one
+:func:`~parquet_core._kernels.bitpack.pack_bits` call (each literal segment
+but the last is a whole number of 8-value groups, so the segments stay
+aligned in the packed stream), and :func:`~parquet_core._kernels.layout.interleave`
+lays out headers and bodies.  If plain bit-packing of the whole input is no
+larger (many short runs), that single run is written instead.
+
+Edge cases: no values -> no runs (``b""``); bit width 0 -> one RLE run with
+no value bytes; values that are negative or do not fit the bit width, a bit
+width outside 0..32, or indices outside the dictionary -> ``ValueError``
+(API misuse: the writer computed them).
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from parquet_core._kernels.bitpack import pack_bits
+from parquet_core._kernels.layout import interleave
+from parquet_core._kernels.varint import uleb128_matrix, write_uleb128
+
+__all__ = [
+    "default_min_repeat",
+    "dictionary_index_bit_width",
+    "encode_dictionary_indices",
+    "encode_levels_v1",
+    "encode_levels_v2",
+    "encode_rle_booleans",
+    "encode_rle_hybrid",
+]
+
+_STATES = np.arange(8, dtype=np.int64)
+_STATES8 = _STATES.astype(np.uint8)
+
+
+def default_min_repeat(bit_width: int) -> int:
+    """Shortest run worth an RLE run at ``bit_width``: 8, more for 1- and 2-bit values.
+
+    An RLE run costs its header and value bytes (``1 + ceil(w / 8)``) plus
+    about one more header for the literal run it interrupts, while its
+    values would take ``len * w / 8`` bytes bit-packed; at widths 1 and 2
+    runs shorter than 24 and 12 values do not pay (writers that always use
+    8 produce larger level streams).
+    """
+    cost = 2 + ((bit_width + 7) >> 3)
+    return max(8, -(-8 * cost // max(bit_width, 1)))
+
+
+def _as_values(values: Any, bit_width: int) -> npt.NDArray[Any]:
+    v = np.asarray(values).reshape(-1)
+    if v.dtype == np.bool_ or v.size == 0:
+        v = v.astype(np.uint8) if v.size == 0 else v.view(np.uint8)
+    elif v.dtype.kind not in "iu":
+        raise TypeError(f"RLE/bit-packed hybrid: integer values expected, not {v.dtype}")
+    if not 0 <= bit_width <= 32:
+        raise ValueError(f"RLE/bit-packed hybrid: bit width {bit_width} is outside 0..32")
+    if v.size:
+        lo, hi = int(v.min()), int(v.max())
+        if lo < 0 or hi >> bit_width:
+            bad = lo if lo < 0 else hi
+            raise ValueError(
+                f"RLE/bit-packed hybrid: value {bad} does not fit in {bit_width} bits")
+    return v
+
+
+def encode_rle_hybrid(values: Any, bit_width: int, *, min_repeat: int | None = None) -> bytes:
+    """Encode non-negative integers as RLE/bit-packed hybrid runs (no length prefix).
+
+    Parameters
+    ----------
+    values:
+        Integers (any integer or bool dtype) below ``2**bit_width``.
+    bit_width:
+        0..32.
+    min_repeat:
+        Shortest stretch of equal values written as an RLE run (>= 1);
+        default :func:`default_min_repeat`.
+
+    Returns
+    -------
+    bytes
+        The runs; empty for no values.
+    """
+    if min_repeat is None:
+        min_repeat = default_min_repeat(bit_width)
+    if min_repeat < 1:
+        raise ValueError(f"min_repeat must be at least 1, got {min_repeat}")
+    v = _as_values(values, bit_width)
+    n = v.size
+    if n == 0:
+        return b""
+    w = bit_width
+    if w == 0:
+        return write_uleb128(n << 1)           # one RLE run, no value bytes
+    change = np.flatnonzero(v[1:] != v[:-1]) + 1
+    starts = np.concatenate(([0], change))
+    lens = np.diff(np.concatenate((starts, [n])))
+    cand = np.flatnonzero(lens >= min_repeat)
+    packed_only_size = len(write_uleb128(((n + 7) >> 3) << 1 | 1)) + ((n + 7) >> 3) * w
+    if cand.size == 0:
+        return _bit_packed_only(v, w)
+    c_start = starts[cand]
+    c_len = lens[cand]
+    keep, pad = _choose_runs(c_start, c_len, min_repeat)
+    if not keep.any():
+        return _bit_packed_only(v, w)
+    r_start = c_start[keep] + pad[keep]
+    r_end = c_start[keep] + c_len[keep]
+    out = _hybrid(v, w, r_start, r_end, packed_only_size)
+    return _bit_packed_only(v, w) if out is None else out
+
+
+def _choose_runs(c_start: npt.NDArray[np.int64], c_len: npt.NDArray[np.int64],
+                 min_repeat: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+    """Decide which candidate runs become RLE runs, exactly as the sequential greedy.
+
+    State ``s`` = literal values pending before a candidate, mod 8.  The run
+    needs ``pad(s) = -s mod 8`` of its values to top the literals up to whole
+    groups and is kept when ``len - pad(s) >= min_repeat``.  After a kept
+    run the state is the gap to the next candidate (mod 8); after a rejected
+    one the run itself and the gap join the literals.  Row ``j`` of
+    ``prefix`` maps the state before candidate ``j - span + 1`` to the state
+    after candidate ``j``; doubling ``span`` composes rows ``j`` and
+    ``j - span``, and only rows that are neither complete (``j < span``) nor
+    constant are still worked on.
+    """
+    k = c_start.size
+    pad = (8 - _STATES) & 7
+    choose = (c_len[:, None] - pad[None, :]) >= min_repeat               # (K, 8)
+    s0 = int(c_start[0]) & 7
+    states = np.empty(k, dtype=np.int64)
+    states[0] = s0
+    if k > 1:
+        step = (np.diff(c_start) & 7).astype(np.uint8)                    # run + gap
+        gap = ((c_start[1:] - c_start[:-1] - c_len[:-1]) & 7).astype(np.uint8)
+        prefix = np.where(choose[:-1], gap[:, None],
+                          (_STATES8[None, :] + step[:, None]) & np.uint8(7)).astype(np.uint8)
+        todo = np.flatnonzero(~(prefix == prefix[:, :1]).all(axis=1))
+        span = 1
+        while True:
+            todo = todo[todo >= span]
+            if not todo.size:
+                break
+            # later window o earlier window: f(g(s)) with f = row j, g = row j - span
+            prefix[todo] = np.take_along_axis(prefix[todo], prefix[todo - span], axis=1)
+            rows = prefix[todo]
+            todo = todo[~(rows == rows[:, :1]).all(axis=1)]
+            span *= 2
+        states[1:] = prefix[:, s0]
+    keep = choose[np.arange(k), states]
+    return keep, pad[states]
+
+
+def _hybrid(v: npt.NDArray[Any], w: int, r_start: npt.NDArray[np.int64],
+            r_end: npt.NDArray[np.int64], limit: int) -> bytes | None:
+    """Lay out literal segments and the chosen RLE runs; None if not below ``limit`` bytes."""
+    n = v.size
+    m = r_start.size
+    vbytes = (w + 7) >> 3
+    prev_end = np.concatenate(([0], r_end[:-1]))
+    lit_len = r_start - prev_end                         # multiples of 8 (possibly 0)
+    tail = n - int(r_end[-1])
+    # segments in order: L0 R0 L1 R1 ... L(m-1) R(m-1) [tail]
+    seg_lit = np.zeros(2 * m + 1, dtype=np.bool_)
+    seg_lit[0::2] = True
+    seg_vals = np.empty(2 * m + 1, dtype=np.int64)     # literal values, or RLE run length
+    seg_vals[0:-1:2] = lit_len
+    seg_vals[1::2] = r_end - r_start
+    seg_vals[-1] = tail
+    present = seg_vals > 0
+    seg_lit = seg_lit[present]
+    seg_vals = seg_vals[present]
+    groups = (seg_vals + 7) >> 3
+    header = np.where(seg_lit, (groups << 1) | 1, seg_vals << 1)
+    hbytes, hlen = uleb128_matrix(header)
+    body_len = np.where(seg_lit, groups * w, 0)
+    head_len = hlen + np.where(seg_lit, 0, vbytes)
+    total = int(head_len.sum()) + int(body_len.sum())
+    if total >= limit:
+        return None
+    # head of an RLE segment = its varint header then the value in vbytes LE bytes
+    run_values = v[r_start].astype(np.uint64)
+    value_bytes = np.zeros((2 * m + 1, 4), dtype=np.uint8)
+    value_bytes[1::2] = run_values.astype("<u4").view(np.uint8).reshape(m, 4)
+    value_bytes = value_bytes[present][:, :vbytes]
+    heads_matrix = np.concatenate((hbytes, value_bytes), axis=1)
+    cols = np.arange(heads_matrix.shape[1])
+    take = (cols[None, :] < hlen[:, None]) | ((cols[None, :] >= hbytes.shape[1]) & ~seg_lit[:, None])
+    heads = heads_matrix[take]
+    # literal values = everything outside the RLE runs (the segments tile the
+    # input in order), zero-padded to whole groups
+    lit_values = v[np.repeat(seg_lit, seg_vals)]
+    pad = (-lit_values.size) & 7
+    if pad:
+        lit_values = np.concatenate((lit_values, np.zeros(pad, dtype=lit_values.dtype)))
+    bodies = pack_bits(lit_values, w, validate=False)
+    return interleave(heads, head_len, bodies, body_len).tobytes()
+
+
+def _bit_packed_only(v: npt.NDArray[Any], w: int) -> bytes:
+    groups = (v.size + 7) >> 3
+    pad = groups * 8 - v.size
+    if pad:
+        v = np.concatenate((v, np.zeros(pad, dtype=v.dtype)))
+    return write_uleb128(groups << 1 | 1) + pack_bits(v, w, validate=False).tobytes()
+
+
+def _level_width(levels: Any, max_level: int) -> tuple[npt.NDArray[Any], int]:
+    if max_level < 0:
+        raise ValueError(f"max level must be non-negative, got {max_level}")
+    v = np.asarray(levels).reshape(-1)
+    if v.size and int(v.max()) > max_level:
+        raise ValueError(f"level {int(v.max())} exceeds the maximum level {max_level}")
+    return v, int(max_level).bit_length()
+
+
+def encode_levels_v2(levels: Any, max_level: int) -> bytes:
+    """Encode repetition or definition levels for a data page v2 (no length prefix).
+
+    Returns ``b""`` when ``max_level`` is 0: such levels are not stored.
+    """
+    v, width = _level_width(levels, max_level)
+    if max_level == 0:
+        return b""
+    return encode_rle_hybrid(v, width)
+
+
+def encode_levels_v1(levels: Any, max_level: int) -> bytes:
+    """Encode levels for a data page v1: u32 LE byte length, then the hybrid runs.
+
+    Returns ``b""`` when ``max_level`` is 0: such levels are not stored.
+    """
+    body = encode_levels_v2(levels, max_level)
+    if max_level == 0:
+        return b""
+    return struct.pack("<I", len(body)) + body
+
+
+def encode_rle_booleans(values: Any) -> bytes:
+    """Encode BOOLEAN values with the RLE encoding: u32 LE byte length, then width-1 runs.
+
+    The length prefix is written for v1 and v2 data pages alike (spec table
+    "Prepend length?": boolean values -> Y for both).
+    """
+    v = np.asarray(values).reshape(-1)
+    if v.dtype != np.bool_:
+        v = v.astype(np.bool_)
+    body = encode_rle_hybrid(v, 1)
+    return struct.pack("<I", len(body)) + body
+
+
+def dictionary_index_bit_width(dict_size: int) -> int:
+    """Bit width of dictionary indices: bits of ``dict_size - 1``, at least 1.
+
+    A one-entry dictionary could use width 0; like Arrow we write 1, which
+    every reader accepts and costs nothing with RLE runs.
+    """
+    if dict_size < 0:
+        raise ValueError(f"dictionary size must be non-negative, got {dict_size}")
+    return max(1, (dict_size - 1).bit_length())
+
+
+def encode_dictionary_indices(indices: Any, dict_size: int) -> bytes:
+    """Encode a data page of dictionary indices: 1 byte bit width, then the hybrid runs."""
+    width = dictionary_index_bit_width(dict_size)
+    v = np.asarray(indices).reshape(-1)
+    if v.size and (int(v.min()) < 0 or int(v.max()) >= dict_size):
+        bad = int(v.min()) if int(v.min()) < 0 else int(v.max())
+        raise ValueError(f"dictionary index {bad} is outside a dictionary of {dict_size} entries")
+    return bytes([width]) + encode_rle_hybrid(v, width)

@@ -1,0 +1,264 @@
+"""``ParquetWriter`` and ``write_table``: the write path from a Table to a file.
+
+::
+
+    ParquetWriter(where, schema, **options)
+      schema.elements.schema_to_elements -> SchemaElements -> SchemaDescriptor
+      options.writer_options                 validated once, resolved per leaf
+      file.sink.open_sink                    temp file beside the target
+    ParquetWriter.write_table(data)
+      table.ingest.as_table                  inference / casting / validation (nothing written yet)
+      for each row-group slice, for each leaf:
+        schema.physical.to_physical          logical storage -> physical values
+        column.writer.write_column_chunk     dictionary, pages, statistics, page index entries
+        sink.write(pages)
+    ParquetWriter.close()
+      column indexes, offset indexes, footer (FileMetaData), length, PAR1
+      sink.commit()                          atomic rename into place
+
+Row groups are written as they fill, so memory holds one row group's
+encoded pages at a time, never the whole dataset.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import numpy as np
+
+from parquet_core._kernels.binary import ByteArrays
+from parquet_core.column.data import ColumnData
+from parquet_core.column.writer import write_column_chunk
+from parquet_core.constants import MAGIC
+from parquet_core.errors import ParquetError, add_context
+from parquet_core.file.sink import Sink, open_sink
+from parquet_core.options import WriterOptions, writer_options
+from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
+from parquet_core.schema.elements import schema_to_elements
+from parquet_core.schema.physical import to_physical
+from parquet_core.schema.types import Schema
+from parquet_core.table.arrays import Array, Table
+from parquet_core.table.ingest import as_table
+from parquet_core.thrift import pt
+from parquet_core.thrift.codec import serialize
+
+__all__ = ["ParquetWriter", "write_table", "CREATED_BY"]
+
+#: ``created_by`` in the spec's recommended form: ``<app> version <semver> (build <hash>)``.
+CREATED_BY = "parquet-core version 0.1.0 (build 0)"
+
+_FORMAT_VERSION = 2
+
+
+def _as_schema(schema: Any) -> Schema:
+    if isinstance(schema, Schema):
+        return schema
+    if type(schema).__module__.startswith("pyarrow"):
+        from parquet_core.interop.arrow_types import schema_from_arrow
+
+        return schema_from_arrow(schema)
+    raise TypeError(f"schema must be a parquet_core Schema or a pyarrow Schema, not {type(schema).__name__}")
+
+
+def _nonnull(values: Any, validity: np.ndarray | None) -> Any:
+    if validity is None:
+        return values
+    idx = np.flatnonzero(validity)
+    if isinstance(values, ByteArrays):
+        return values.take(idx)
+    return values[idx]
+
+
+def _row_bytes(table: Table) -> float:
+    """Approximate in-memory bytes per row (sizes row groups by bytes)."""
+    total = 0
+    for col in table.columns:
+        v = col.values
+        total += v.data.nbytes + v.offsets.nbytes if isinstance(v, ByteArrays) else np.asarray(v).nbytes
+    return total / max(table.num_rows, 1)
+
+
+class ParquetWriter:
+    """Write a Parquet file row group by row group.
+
+    Parameters
+    ----------
+    where:
+        A path (written atomically through a temporary file) or a writable
+        binary file object.
+    schema:
+        A :class:`parquet_core.Schema` (see :func:`parquet_core.schema`) or a
+        ``pyarrow.Schema``.
+    **options:
+        Writer options (``compression``, ``use_dictionary``, ``column_encoding``,
+        ``data_page_version``, ``row_group_size``, ... see the README).
+
+    Use as a context manager, or call :meth:`close`; on an exception inside
+    the ``with`` block the partial output is discarded.
+    """
+
+    def __init__(self, where: Any, schema: Any, **options: Any) -> None:
+        self.schema = _as_schema(schema)
+        int96 = bool(options.get("use_deprecated_int96_timestamps", False))
+        self._elements = schema_to_elements(self.schema, int96_timestamps=int96)
+        self._descriptor = SchemaDescriptor(self._elements)
+        paths = [d.dotted_path for d in self._descriptor]
+        self.options: WriterOptions = writer_options(
+            paths, {d.dotted_path: d.physical_type for d in self._descriptor}, **options)
+        self._row_groups: list[Any] = []
+        self._indexes: list[list[tuple[Any, Any]]] = []
+        self._num_rows = 0
+        self._closed = False
+        self._sink: Sink = open_sink(where)
+        try:
+            self._sink.write(MAGIC)
+        except BaseException:
+            self._sink.abort()
+            raise
+
+    # -- context management -------------------------------------------------
+    def __enter__(self) -> "ParquetWriter":
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()
+
+    def abort(self) -> None:
+        """Discard everything written so far (the target is left untouched)."""
+        if not self._closed:
+            self._closed = True
+            self._sink.abort()
+
+    # -- writing -------------------------------------------------------------
+    def write_table(self, data: Any, row_group_size: int | None = None) -> None:
+        """Write *data* (Table, mapping, pandas or pyarrow table) as one or more row groups."""
+        if self._closed:
+            raise ValueError("cannot write to a closed ParquetWriter")
+        # validation errors leave the writer usable: nothing was written for this call
+        table = as_table(data, self.schema, validate_utf8=self.options.validate_utf8)
+        try:
+            size = row_group_size or self.options.row_group_size
+            if self.options.row_group_bytes is not None and table.num_rows:
+                per_row = _row_bytes(table)
+                if per_row > 0:
+                    size = min(size, max(1, int(self.options.row_group_bytes // per_row)))
+            for part in table.iter_slices(size):
+                self._write_row_group(part)
+        except BaseException:
+            self.abort()
+            raise
+
+    write_batch = write_table
+
+    def _write_row_group(self, table: Table) -> None:
+        if table.num_rows == 0:
+            return
+        ordinal = len(self._row_groups)
+        chunks = []
+        indexes = []
+        total_uncompressed = 0
+        start = self._sink.offset
+        for desc, column in zip(self._descriptor, table.columns):
+            try:
+                data = self._column_data(desc, column)
+                result = write_column_chunk(data, desc, self.options.column(desc.dotted_path),
+                                            self.options, self._sink.offset)
+            except ParquetError as exc:
+                raise add_context(exc, column=desc.dotted_path, row_group=ordinal)
+            for page in result.pages:
+                self._sink.write(page)
+            meta = result.meta
+            total_uncompressed += meta.total_uncompressed_size
+            chunk_start = meta.dictionary_page_offset if meta.dictionary_page_offset is not None \
+                else meta.data_page_offset
+            chunks.append(pt.ColumnChunk(file_offset=chunk_start, meta_data=meta))
+            indexes.append((result.column_index, result.offset_index))
+        sorting = [pt.SortingColumn(column_idx=s.column_index, descending=s.descending,
+                                    nulls_first=s.nulls_first) for s in self.options.sorting_columns]
+        self._row_groups.append(pt.RowGroup(
+            columns=chunks, total_byte_size=total_uncompressed, num_rows=table.num_rows,
+            sorting_columns=sorting or None, file_offset=start,
+            total_compressed_size=self._sink.offset - start, ordinal=ordinal))
+        self._indexes.append(indexes)
+        self._num_rows += table.num_rows
+
+    @staticmethod
+    def _column_data(desc: ColumnDescriptor, column: Array) -> ColumnData:
+        validity = column.validity
+        values = to_physical(desc, column.type, _nonnull(column.values, validity))
+        defs = None
+        if validity is not None and desc.max_definition_level > 0:
+            defs = validity.astype(np.int16)
+        return ColumnData(values=values, def_levels=defs, rep_levels=None, num_levels=len(column))
+
+    # -- finishing -----------------------------------------------------------
+    def _write_page_indexes(self) -> None:
+        if not self.options.write_page_index:
+            return
+        for rg, indexes in zip(self._row_groups, self._indexes):
+            for chunk, (column_index, _) in zip(rg.columns, indexes):
+                if column_index is not None:
+                    buf = serialize(column_index)
+                    chunk.column_index_offset = self._sink.write(buf)
+                    chunk.column_index_length = len(buf)
+        for rg, indexes in zip(self._row_groups, self._indexes):
+            for chunk, (_, offset_index) in zip(rg.columns, indexes):
+                buf = serialize(offset_index)
+                chunk.offset_index_offset = self._sink.write(buf)
+                chunk.offset_index_length = len(buf)
+
+    def _footer(self) -> Any:
+        kv = self.options.key_value_metadata
+        return pt.FileMetaData(
+            version=_FORMAT_VERSION, schema=self._elements, num_rows=self._num_rows,
+            row_groups=self._row_groups,
+            key_value_metadata=[pt.KeyValue(key=k, value=v) for k, v in kv.items()] if kv else None,
+            created_by=self.options.created_by or CREATED_BY,
+            column_orders=[pt.ColumnOrder(TYPE_ORDER=pt.TypeDefinedOrder()) for _ in self._descriptor])
+
+    def close(self) -> None:
+        """Write the page indexes and the footer, then publish the file."""
+        if self._closed:
+            return
+        try:
+            self._write_page_indexes()
+            footer = serialize(self._footer())
+            self._sink.write(footer)
+            self._sink.write(struct.pack("<I", len(footer)) + MAGIC)
+            self._closed = True
+            self._sink.commit()
+        except BaseException:
+            self._closed = True
+            self._sink.abort()
+            raise
+
+    @property
+    def num_rows(self) -> int:
+        """Rows written so far."""
+        return self._num_rows
+
+
+def write_table(data: Any, where: Any, schema: Any = None, **options: Any) -> None:
+    """Write *data* to *where* as a Parquet file.
+
+    Parameters
+    ----------
+    data:
+        A :class:`Table`, a mapping of column name to numpy array / list, a
+        pandas DataFrame or a pyarrow Table.
+    where:
+        A path or a writable binary file object.
+    schema:
+        Optional explicit schema (values are cast and validated against it);
+        inferred from the data when omitted.
+    **options:
+        See :class:`ParquetWriter`.
+    """
+    table = as_table(data, None if schema is None else _as_schema(schema),
+                     validate_utf8=bool(options.get("validate_utf8", True)))
+    with ParquetWriter(where, table.schema, **options) as writer:
+        writer.write_table(table)

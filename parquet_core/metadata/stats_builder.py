@@ -1,0 +1,438 @@
+"""Statistics of the write path: page and chunk bounds, null counts, size statistics.
+
+The rules come from parquet.thrift (``Statistics``, ``ColumnOrder``,
+``SizeStatistics``):
+
+* bounds follow the column's type-defined order (:func:`sort_order`):
+  signed or unsigned integers, IEEE floats, ``false < true``, unsigned
+  byte-wise binary, big-endian two's complement DECIMAL binary;
+* INT96 and INTERVAL have no defined order, nor do GEOMETRY and GEOGRAPHY
+  (they use ``GeospatialStatistics`` instead): no bounds are written;
+* floating point: NaN never becomes a bound (all NaN: no bounds); a zero
+  minimum is written as ``-0.0`` and a zero maximum as ``+0.0``;
+* ``min_value``/``max_value`` hold the PLAIN encoding of the bounds (no
+  length prefix for byte arrays); the deprecated ``min``/``max`` are only
+  written for SIGNED orders, where their old meaning agrees;
+* long BYTE_ARRAY bounds of unsigned order may be truncated
+  (:mod:`parquet_core.metadata.binary_order`), which clears
+  ``is_min_value_exact`` / ``is_max_value_exact``.  FIXED_LEN_BYTE_ARRAY
+  bounds are never truncated: their PLAIN encoding is exactly
+  ``type_length`` bytes.  Signed-order binaries (DECIMAL) are never truncated
+  either: a prefix of a two's complement number is not a bound of it;
+* level histograms have ``max_level + 1`` entries and are omitted when the
+  max level is 0 (the spec allows omitting the definition histogram at max
+  level 1 too; it is kept, as Arrow C++ does).
+
+Bound values, as :func:`compute_bounds` returns them, live in the order's
+own domain: Python ``int`` (unsigned integers already unsigned), ``float``
+(FLOAT16 too), ``bool``, or ``bytes`` for binary types.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any, Iterable
+
+import numpy as np
+
+from parquet_core._kernels.binary import ByteArrays
+from parquet_core.constants import PhysicalType
+from parquet_core.metadata.binary_order import (
+    byte_array_extremes,
+    fixed_extremes,
+    signed_byte_array_extremes,
+    truncate_max,
+    truncate_min,
+)
+from parquet_core.metadata.statistics import SortOrder, sort_order
+from parquet_core.schema.descriptor import ColumnDescriptor
+from parquet_core.thrift import pt
+
+__all__ = [
+    "Bounds",
+    "compute_bounds",
+    "encode_bound",
+    "encode_bounds",
+    "bound_sort_key",
+    "StatisticsBuilder",
+    "level_histogram",
+    "size_statistics",
+    "merge_size_statistics",
+    "truncate_min",
+    "truncate_max",
+]
+
+#: ``(min, max)`` in the order's domain (see the module docstring).
+Bounds = tuple[Any, Any]
+
+#: Types without a defined order for min/max even though their physical type has one.
+_UNORDERED_TYPES = frozenset({"geometry", "geography"})
+
+_INT_RANGE = {PhysicalType.INT32: (-(1 << 31), 1 << 32), PhysicalType.INT64: (-(1 << 63), 1 << 64)}
+
+
+def _kind(desc: ColumnDescriptor) -> str | None:
+    """Classify a leaf by how its bounds are computed; ``None`` when it has no order."""
+    order = sort_order(desc)
+    name = desc.data_type.name
+    if order == SortOrder.UNKNOWN or name in _UNORDERED_TYPES:
+        return None
+    ptype = desc.physical_type
+    if ptype == PhysicalType.BOOLEAN:
+        return "bool"
+    if ptype in (PhysicalType.INT32, PhysicalType.INT64):
+        return "uint" if order == SortOrder.UNSIGNED else "int"
+    if ptype in (PhysicalType.FLOAT, PhysicalType.DOUBLE):
+        return "float"
+    if name == "float16":
+        return "float16"
+    if ptype == PhysicalType.BYTE_ARRAY:
+        return "signed_bytes" if order == SortOrder.SIGNED else "bytes"
+    if ptype == PhysicalType.FIXED_LEN_BYTE_ARRAY:
+        return "signed_fixed" if order == SortOrder.SIGNED else "fixed"
+    return None
+
+
+def _float_bounds(v: np.ndarray) -> Bounds | None:
+    lo, hi = v.min(), v.max()
+    if np.isnan(lo) or np.isnan(hi):
+        v = v[~np.isnan(v)]
+        if v.size == 0:
+            return None  # all NaN: no bounds at all (spec: NaN is never written)
+        lo, hi = v.min(), v.max()
+    lo_f, hi_f = float(lo), float(hi)
+    # spec: a zero minimum is written -0.0, a zero maximum +0.0
+    return (-0.0 if lo_f == 0.0 else lo_f), (0.0 if hi_f == 0.0 else hi_f)
+
+
+def _fixed_matrix(values: Any, desc: ColumnDescriptor) -> np.ndarray:
+    m = np.asarray(values, dtype=np.uint8)
+    if m.ndim != 2 or m.shape[1] != desc.type_length:
+        raise ValueError(f"column {desc.dotted_path}: FIXED_LEN_BYTE_ARRAY values must be an "
+                         f"(n, {desc.type_length}) uint8 array, got shape {m.shape}")
+    return m
+
+
+def _binary_bounds(values: Any, desc: ColumnDescriptor, kind: str) -> Bounds:
+    if kind in ("bytes", "signed_bytes"):
+        if not isinstance(values, ByteArrays):
+            raise TypeError(f"column {desc.dotted_path}: BYTE_ARRAY values must be ByteArrays, "
+                            f"got {type(values).__name__}")
+        i, j = (byte_array_extremes(values) if kind == "bytes"
+                else signed_byte_array_extremes(values))
+        o, d = values.offsets, values.data
+        return d[o[i]:o[i + 1]].tobytes(), d[o[j]:o[j + 1]].tobytes()
+    m = _fixed_matrix(values, desc)
+    i, j = fixed_extremes(m, signed=kind == "signed_fixed")
+    return m[i].tobytes(), m[j].tobytes()
+
+
+def compute_bounds(values: Any, desc: ColumnDescriptor) -> Bounds | None:
+    """Return ``(min, max)`` of non-null physical values under the column's order.
+
+    Parameters
+    ----------
+    values:
+        The non-null values of one page or chunk, in their physical
+        representation: a numpy array (BOOLEAN, INT32, INT64, FLOAT,
+        DOUBLE), :class:`ByteArrays` (BYTE_ARRAY) or an ``(n, width)`` uint8
+        array (FIXED_LEN_BYTE_ARRAY, INT96).
+    desc:
+        The leaf the values belong to.
+
+    Returns
+    -------
+    tuple or None
+        The bounds (see the module docstring for their Python types), or
+        ``None`` when there are no values, only NaNs, or the column's order
+        is undefined.
+    """
+    kind = _kind(desc)
+    if kind is None or len(values) == 0:
+        return None
+    if kind == "bool":
+        v = np.asarray(values, dtype=np.bool_)
+        return bool(v.all()), bool(v.any())
+    if kind in ("int", "uint"):
+        width = np.int32 if desc.physical_type == PhysicalType.INT32 else np.int64
+        v = np.asarray(values).astype(width, copy=False)
+        if kind == "uint":
+            v = v.view(np.uint32 if width is np.int32 else np.uint64)
+        return int(v.min()), int(v.max())
+    if kind == "float":
+        width = np.float32 if desc.physical_type == PhysicalType.FLOAT else np.float64
+        return _float_bounds(np.asarray(values).astype(width, copy=False))
+    if kind == "float16":
+        half = np.ascontiguousarray(_fixed_matrix(values, desc)).view("<f2").ravel()
+        return _float_bounds(half)
+    return _binary_bounds(values, desc, kind)
+
+
+def encode_bound(value: Any, desc: ColumnDescriptor) -> bytes:
+    """Return the PLAIN encoding of one bound (byte arrays without length prefix).
+
+    Parameters
+    ----------
+    value:
+        A bound as :func:`compute_bounds` returns it; integers may be given
+        signed or unsigned, FLOAT16 as a float or as its two bytes.
+    desc:
+        The leaf the bound belongs to.
+    """
+    ptype = desc.physical_type
+    if ptype == PhysicalType.BOOLEAN:
+        return b"\x01" if value else b"\x00"
+    if ptype in _INT_RANGE:
+        lo, hi = _INT_RANGE[ptype]
+        v = int(value)
+        if not lo <= v < hi:
+            raise ValueError(f"column {desc.dotted_path}: bound {v} does not fit {PhysicalType(ptype).name}")
+        return struct.pack("<I", v & 0xFFFFFFFF) if ptype == PhysicalType.INT32 else \
+            struct.pack("<Q", v & 0xFFFFFFFFFFFFFFFF)
+    if ptype == PhysicalType.FLOAT:
+        return struct.pack("<f", float(value))
+    if ptype == PhysicalType.DOUBLE:
+        return struct.pack("<d", float(value))
+    if isinstance(value, (float, np.floating)) and desc.data_type.name == "float16":
+        return np.array([value], dtype="<f2").tobytes()
+    raw = value.tobytes() if isinstance(value, np.ndarray) else bytes(value)
+    want = 12 if ptype == PhysicalType.INT96 else (
+        desc.type_length if ptype == PhysicalType.FIXED_LEN_BYTE_ARRAY else None)
+    if want is not None and len(raw) != want:
+        raise ValueError(f"column {desc.dotted_path}: bound has {len(raw)} bytes, expected {want}")
+    return raw
+
+
+def encode_bounds(bounds: Bounds, desc: ColumnDescriptor,
+                  truncate_length: int | None) -> tuple[bytes, bytes, bool, bool]:
+    """Encode ``(min, max)`` and truncate them when the column allows it.
+
+    Returns
+    -------
+    tuple of (bytes, bytes, bool, bool)
+        ``min_value``, ``max_value``, ``is_min_value_exact``, ``is_max_value_exact``.
+    """
+    lo, hi = encode_bound(bounds[0], desc), encode_bound(bounds[1], desc)
+    if (truncate_length is None or desc.physical_type != PhysicalType.BYTE_ARRAY
+            or _kind(desc) != "bytes"):
+        return lo, hi, True, True
+    text = desc.data_type.is_text
+    lo_t, lo_exact = truncate_min(lo, truncate_length, text=text)
+    hi_t, hi_exact = truncate_max(hi, truncate_length, text=text)
+    if hi_t is None:  # no shorter upper bound exists: keep the real maximum
+        hi_t, hi_exact = hi, True
+    return lo_t, hi_t, lo_exact, hi_exact
+
+
+_KEY_STRUCTS = {("int", PhysicalType.INT32): struct.Struct("<i"), ("int", PhysicalType.INT64): struct.Struct("<q"),
+                ("uint", PhysicalType.INT32): struct.Struct("<I"), ("uint", PhysicalType.INT64): struct.Struct("<Q"),
+                ("float", PhysicalType.FLOAT): struct.Struct("<f"),
+                ("float", PhysicalType.DOUBLE): struct.Struct("<d")}
+
+
+def bound_sort_key(raw: bytes, desc: ColumnDescriptor) -> Any:
+    """Return a Python value that compares like the PLAIN-encoded bound *raw* in the column's order.
+
+    Useful to compare encoded bounds (e.g. a page index's boundary order):
+    integers (unsigned ones unsigned), floats, ``bool``, ``bytes`` for
+    unsigned binary, ``int`` for DECIMAL binary.
+
+    Raises
+    ------
+    ValueError
+        The column has no defined order (INT96, INTERVAL, GEOMETRY, ...).
+    """
+    kind = _kind(desc)
+    if kind is None:
+        raise ValueError(f"column {desc.dotted_path} has no defined sort order")
+    fmt = _KEY_STRUCTS.get((kind, desc.physical_type))
+    if fmt is not None:
+        return fmt.unpack(raw)[0]
+    if kind == "bool":
+        return raw[:1] != b"\x00"
+    if kind == "float16":
+        return float(np.frombuffer(raw, "<f2")[0])
+    return _order_key(kind)(bytes(raw))
+
+
+def _order_key(kind: str | None) -> Any:
+    if kind in ("signed_bytes", "signed_fixed"):
+        return lambda b: int.from_bytes(b, "big", signed=True)
+    return lambda v: v
+
+
+def _check_truncate_length(value: int | None) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"truncate_length must be a positive int or None, got {value!r}")
+    return value
+
+
+class StatisticsBuilder:
+    """Accumulate page statistics of one column chunk and merge them into chunk statistics.
+
+    Parameters
+    ----------
+    desc:
+        The leaf being written.
+    truncate_length:
+        Longest BYTE_ARRAY bound to write (unsigned orders only); ``None``
+        writes bounds whole.
+    write_min_max:
+        ``False`` writes only ``null_count``.
+    """
+
+    def __init__(self, desc: ColumnDescriptor, *, truncate_length: int | None = 64,
+                 write_min_max: bool = True) -> None:
+        self.descriptor = desc
+        self.truncate_length = _check_truncate_length(truncate_length)
+        self.write_min_max = bool(write_min_max)
+        self._kind = _kind(desc) if self.write_min_max else None
+        self._signed = sort_order(desc) == SortOrder.SIGNED
+        self._key = _order_key(self._kind)
+        self._page_bounds: Bounds | None = None
+        self._page_nulls = 0
+        self._chunk_bounds: Bounds | None = None
+        self._chunk_nulls = 0
+        self.num_pages = 0
+
+    def update(self, values: Any, null_count: int) -> tuple[bytes, bytes] | None:
+        """Record one page: its non-null physical values and its number of nulls.
+
+        Returns
+        -------
+        tuple of (bytes, bytes) or None
+            The page's exact bounds, PLAIN encoded and untruncated (as
+            :meth:`page_bounds` returns them), or ``None`` when it has none.
+        """
+        null_count = int(null_count)
+        if null_count < 0:
+            raise ValueError(f"null_count must not be negative, got {null_count}")
+        bounds = compute_bounds(values, self.descriptor) if self._kind is not None else None
+        self._page_bounds, self._page_nulls = bounds, null_count
+        self._chunk_nulls += null_count
+        self.num_pages += 1
+        if bounds is not None:
+            self._chunk_bounds = bounds if self._chunk_bounds is None else self._merge(bounds)
+        return self.page_bounds()
+
+    def _merge(self, bounds: Bounds) -> Bounds:
+        lo, hi = self._chunk_bounds  # type: ignore[misc]
+        key = self._key
+        if key(bounds[0]) < key(lo):
+            lo = bounds[0]
+        if key(bounds[1]) > key(hi):
+            hi = bounds[1]
+        if self._kind in ("float", "float16"):
+            lo = -0.0 if lo == 0.0 else lo
+            hi = 0.0 if hi == 0.0 else hi
+        return lo, hi
+
+    def _encoded(self, bounds: Bounds | None) -> tuple[bytes, bytes] | None:
+        if bounds is None:
+            return None
+        return encode_bound(bounds[0], self.descriptor), encode_bound(bounds[1], self.descriptor)
+
+    def page_bounds(self) -> tuple[bytes, bytes] | None:
+        """Return the last page's exact bounds, PLAIN encoded and untruncated (or ``None``)."""
+        return self._encoded(self._page_bounds)
+
+    def chunk_bounds(self) -> tuple[bytes, bytes] | None:
+        """Return the exact bounds over all pages so far, PLAIN encoded and untruncated."""
+        return self._encoded(self._chunk_bounds)
+
+    @property
+    def null_count(self) -> int:
+        """Nulls over all pages so far."""
+        return self._chunk_nulls
+
+    def page_statistics(self) -> Any:
+        """Return ``pt.Statistics`` of the last page given to :meth:`update`."""
+        if self.num_pages == 0:
+            raise ValueError("page_statistics() called before any update()")
+        return self._statistics(self._page_bounds, self._page_nulls)
+
+    def chunk_statistics(self) -> Any:
+        """Return ``pt.Statistics`` of every page so far (the column chunk)."""
+        return self._statistics(self._chunk_bounds, self._chunk_nulls)
+
+    def _statistics(self, bounds: Bounds | None, nulls: int) -> Any:
+        st = pt.Statistics(null_count=nulls)
+        if bounds is None:
+            return st
+        lo, hi, lo_exact, hi_exact = encode_bounds(bounds, self.descriptor, self.truncate_length)
+        st.min_value, st.max_value = lo, hi
+        st.is_min_value_exact, st.is_max_value_exact = lo_exact, hi_exact
+        if self._signed:
+            st.min, st.max = lo, hi  # the deprecated fields mean the same for signed orders
+        return st
+
+
+def level_histogram(levels: Any, max_level: int) -> list[int] | None:
+    """Return how often each level ``0..max_level`` occurs; ``None`` when ``max_level`` is 0.
+
+    Raises
+    ------
+    ValueError
+        *levels* is missing while ``max_level > 0``, or holds a level outside
+        ``0..max_level``.
+    """
+    if max_level == 0:
+        return None
+    if levels is None:
+        raise ValueError(f"levels are required when the max level is {max_level}")
+    counts = np.bincount(np.asarray(levels).ravel(), minlength=max_level + 1)
+    if counts.size > max_level + 1:
+        raise ValueError(f"a level exceeds the max level {max_level}")
+    return [int(c) for c in counts]
+
+
+def size_statistics(desc: ColumnDescriptor, *, values: Any = None, def_levels: Any = None,
+                    rep_levels: Any = None) -> Any:
+    """Return ``pt.SizeStatistics`` of one page (or of a whole chunk at once).
+
+    Parameters
+    ----------
+    desc:
+        The leaf.
+    values:
+        The non-null physical values (only read for BYTE_ARRAY, whose
+        ``unencoded_byte_array_data_bytes`` is the sum of their lengths).
+    def_levels, rep_levels:
+        The level streams; required when the matching max level is above 0.
+    """
+    unencoded = None
+    if desc.physical_type == PhysicalType.BYTE_ARRAY:
+        if values is None:
+            unencoded = 0
+        elif isinstance(values, ByteArrays):
+            unencoded = int(values.offsets[-1] - values.offsets[0])
+        else:
+            raise TypeError(f"column {desc.dotted_path}: BYTE_ARRAY values must be ByteArrays")
+    return pt.SizeStatistics(
+        unencoded_byte_array_data_bytes=unencoded,
+        repetition_level_histogram=level_histogram(rep_levels, desc.max_repetition_level),
+        definition_level_histogram=level_histogram(def_levels, desc.max_definition_level))
+
+
+def _sum_lists(lists: list[Any]) -> list[int] | None:
+    if not lists or any(h is None for h in lists):
+        return None
+    if len({len(h) for h in lists}) != 1:
+        raise ValueError("cannot merge level histograms of different lengths")
+    return [int(c) for c in np.sum(np.asarray(lists, dtype=np.int64), axis=0)]
+
+
+def merge_size_statistics(parts: Iterable[Any]) -> Any:
+    """Merge page-level ``pt.SizeStatistics`` into chunk-level ones.
+
+    A field is kept only when every part has it (otherwise the total is unknown).
+    """
+    parts = list(parts)
+    byte_counts = [p.unencoded_byte_array_data_bytes for p in parts]
+    unencoded = None if not parts or any(b is None for b in byte_counts) else int(sum(byte_counts))
+    return pt.SizeStatistics(
+        unencoded_byte_array_data_bytes=unencoded,
+        repetition_level_histogram=_sum_lists([p.repetition_level_histogram for p in parts]),
+        definition_level_histogram=_sum_lists([p.definition_level_histogram for p in parts]))

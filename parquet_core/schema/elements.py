@@ -1,0 +1,211 @@
+"""Turn a :class:`Schema` into the footer's flat ``pt.SchemaElement`` list.
+
+The inverse of :func:`parquet_core.schema.logical.data_type_of`: for every
+type built by :mod:`parquet_core.schema.build`,
+``SchemaDescriptor(schema_to_elements(s))`` gives back the same types.
+
+Each leaf gets its physical type (and ``type_length`` for
+FIXED_LEN_BYTE_ARRAY), a repetition (OPTIONAL when nullable, else REQUIRED),
+the ``logicalType`` and, as LogicalTypes.md asks of writers, the matching
+deprecated ``converted_type`` where one exists::
+
+    type                 physical               logicalType         converted_type
+    -------------------  ---------------------  ------------------  ----------------
+    null                 INT32                  UNKNOWN             -
+    bool                 BOOLEAN                -                   -
+    int8/16, uint8/16/32 INT32                  INTEGER(bits, sign) INT_8.. / UINT_..
+    int32 / int64        INT32 / INT64          - (implied)         -
+    uint64               INT64                  INTEGER(64, false)  UINT_64
+    float16              FIXED_LEN_BYTE_ARRAY 2 FLOAT16             -
+    float32 / float64    FLOAT / DOUBLE         -                   -
+    string / enum / json BYTE_ARRAY             STRING/ENUM/JSON    UTF8/ENUM/JSON
+    bson / binary        BYTE_ARRAY             BSON / -            BSON / -
+    fixed_size_binary[w] FIXED_LEN_BYTE_ARRAY w -                   -
+    uuid                 FIXED_LEN_BYTE_ARRAY16 UUID                -
+    interval             FIXED_LEN_BYTE_ARRAY12 - (none exists)     INTERVAL
+    decimal(p, s)        INT32 / INT64 / FLBA / DECIMAL(s, p)       DECIMAL (+ scale, precision)
+                         BYTE_ARRAY (see build)
+    date                 INT32                  DATE                DATE
+    time[ms] / [us]      INT32 / INT64          TIME(unit, utc)     TIME_MILLIS / TIME_MICROS
+    time[ns]             INT64                  TIME(NANOS, utc)    -
+    timestamp[ms] / [us] INT64                  TIMESTAMP(unit,utc) TIMESTAMP_MILLIS / _MICROS
+    timestamp[ns]        INT64                  TIMESTAMP(NANOS,..) -
+    timestamp (int96)    INT96                  -                   -
+    int96                INT96                  -                   -
+
+TIME and TIMESTAMP carry the MILLIS/MICROS converted type whether or not they
+are adjusted to UTC: the spec's forward-compatibility tables require it for
+local values too.  (pyarrow 26 does so for timestamps but writes no
+converted type for a local TIME.)
+
+With ``int96_timestamps=True`` timestamps are written the legacy
+Impala/Hive/Spark way, as INT96 without any annotation; such a column reads
+back as type ``int96``.
+
+The root element is named ``schema`` and, as parquet.thrift says of the
+root, has no repetition.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parquet_core.constants import ConvertedType, PhysicalType, Repetition
+from parquet_core.schema.build import check_type
+from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.thrift import pt
+
+__all__ = ["schema_to_elements", "field_to_elements", "leaf_element", "physical_type_of"]
+
+#: Name of the root element (what pyarrow and parquet-java write).
+ROOT_NAME = "schema"
+
+_INT_CONVERTED = {
+    "int8": ConvertedType.INT_8, "int16": ConvertedType.INT_16,
+    "uint8": ConvertedType.UINT_8, "uint16": ConvertedType.UINT_16,
+    "uint32": ConvertedType.UINT_32, "uint64": ConvertedType.UINT_64,
+}
+_TEXT = {
+    "string": (lambda: pt.LogicalType(STRING=pt.StringType()), ConvertedType.UTF8),
+    "enum": (lambda: pt.LogicalType(ENUM=pt.EnumType()), ConvertedType.ENUM),
+    "json": (lambda: pt.LogicalType(JSON=pt.JsonType()), ConvertedType.JSON),
+    "bson": (lambda: pt.LogicalType(BSON=pt.BsonType()), ConvertedType.BSON),
+}
+_FIXED_PHYSICAL = {
+    "null": PhysicalType.INT32, "bool": PhysicalType.BOOLEAN, "int8": PhysicalType.INT32,
+    "int16": PhysicalType.INT32, "int32": PhysicalType.INT32, "int64": PhysicalType.INT64,
+    "uint8": PhysicalType.INT32, "uint16": PhysicalType.INT32, "uint32": PhysicalType.INT32,
+    "uint64": PhysicalType.INT64, "float32": PhysicalType.FLOAT, "float64": PhysicalType.DOUBLE,
+    "string": PhysicalType.BYTE_ARRAY, "enum": PhysicalType.BYTE_ARRAY,
+    "json": PhysicalType.BYTE_ARRAY, "bson": PhysicalType.BYTE_ARRAY,
+    "binary": PhysicalType.BYTE_ARRAY, "date": PhysicalType.INT32, "int96": PhysicalType.INT96,
+}
+_UNIT_NAMES = {"ms": "MILLIS", "us": "MICROS", "ns": "NANOS"}
+
+
+def physical_type_of(dt: DataType, *, int96_timestamps: bool = False) -> tuple[int, int | None]:
+    """Return ``(physical_type, type_length)`` for a column of type *dt*.
+
+    ``type_length`` is set only for FIXED_LEN_BYTE_ARRAY.
+    """
+    name = dt.name
+    if name in _FIXED_PHYSICAL:
+        return _FIXED_PHYSICAL[name], None
+    if name == "float16":
+        return PhysicalType.FIXED_LEN_BYTE_ARRAY, 2
+    if name in ("fixed_size_binary", "uuid", "interval"):
+        return PhysicalType.FIXED_LEN_BYTE_ARRAY, dt.byte_width
+    if name == "decimal":
+        if dt.byte_width is not None:
+            return PhysicalType.FIXED_LEN_BYTE_ARRAY, dt.byte_width
+        p = dt.precision or 0
+        if p > 18:
+            return PhysicalType.BYTE_ARRAY, None
+        return (PhysicalType.INT32 if p <= 9 else PhysicalType.INT64), None
+    if name == "time":
+        return (PhysicalType.INT32 if dt.unit == "ms" else PhysicalType.INT64), None
+    if name == "timestamp":
+        return (PhysicalType.INT96 if int96_timestamps else PhysicalType.INT64), None
+    raise ValueError(f"type {dt} cannot be written")
+
+
+def _time_unit(unit: str | None) -> Any:
+    member = _UNIT_NAMES[unit or ""]
+    cls = {"MILLIS": pt.MilliSeconds, "MICROS": pt.MicroSeconds, "NANOS": pt.NanoSeconds}[member]
+    return pt.TimeUnit(**{member: cls()})
+
+
+def _annotation(dt: DataType, int96_timestamps: bool) -> tuple[Any, int | None]:
+    """Return ``(logicalType, converted_type)`` for *dt* (either may be None)."""
+    name = dt.name
+    if name in _TEXT:
+        make, converted = _TEXT[name]
+        return make(), converted
+    if name in _INT_CONVERTED:
+        bits = int(name.removeprefix("u").removeprefix("int"))
+        return (pt.LogicalType(INTEGER=pt.IntType(bitWidth=bits, isSigned=name[0] == "i")),
+                _INT_CONVERTED[name])
+    if name == "null":
+        return pt.LogicalType(UNKNOWN=pt.NullType()), None
+    if name == "float16":
+        return pt.LogicalType(FLOAT16=pt.Float16Type()), None
+    if name == "uuid":
+        return pt.LogicalType(UUID=pt.UUIDType()), None
+    if name == "interval":
+        return None, ConvertedType.INTERVAL
+    if name == "date":
+        return pt.LogicalType(DATE=pt.DateType()), ConvertedType.DATE
+    if name == "decimal":
+        return (pt.LogicalType(DECIMAL=pt.DecimalType(scale=dt.scale, precision=dt.precision)),
+                ConvertedType.DECIMAL)
+    utc = dt.tz is not None
+    if name == "time":
+        converted = {"ms": ConvertedType.TIME_MILLIS, "us": ConvertedType.TIME_MICROS}.get(dt.unit or "")
+        return pt.LogicalType(TIME=pt.TimeType(isAdjustedToUTC=utc, unit=_time_unit(dt.unit))), converted
+    if name == "timestamp":
+        if int96_timestamps:
+            return None, None
+        converted = {"ms": ConvertedType.TIMESTAMP_MILLIS,
+                     "us": ConvertedType.TIMESTAMP_MICROS}.get(dt.unit or "")
+        lt = pt.LogicalType(TIMESTAMP=pt.TimestampType(isAdjustedToUTC=utc, unit=_time_unit(dt.unit)))
+        return lt, converted
+    return None, None
+
+
+def leaf_element(name: str, dt: DataType, repetition: int, *,
+                 int96_timestamps: bool = False) -> Any:
+    """Build the ``pt.SchemaElement`` of one primitive column.
+
+    Raises
+    ------
+    ValueError
+        If *dt* is not a type the writer can store.
+    """
+    check_type(dt)
+    ptype, type_length = physical_type_of(dt, int96_timestamps=int96_timestamps)
+    logical, converted = _annotation(dt, int96_timestamps)
+    el = pt.SchemaElement(type=int(ptype), type_length=type_length, repetition_type=int(repetition),
+                          name=name, logicalType=logical,
+                          converted_type=None if converted is None else int(converted))
+    if dt.name == "decimal":
+        el.scale, el.precision = dt.scale, dt.precision
+    return el
+
+
+def field_to_elements(f: Field, *, int96_timestamps: bool = False) -> list[Any]:
+    """Return the pre-order elements of one field: a single leaf for today's flat fields.
+
+    Group fields (structs, lists, maps) will return their group element
+    followed by their children's elements, recursively.
+    """
+    if f.type.name == "null" and not f.nullable:
+        raise ValueError(f"field {f.name!r}: a null column must be nullable")
+    repetition = Repetition.OPTIONAL if f.nullable else Repetition.REQUIRED
+    return [leaf_element(f.name, f.type, repetition, int96_timestamps=int96_timestamps)]
+
+
+def schema_to_elements(schema: Schema, *, int96_timestamps: bool = False) -> list[Any]:
+    """Return the ``FileMetaData.schema`` list for *schema*: the root, then every field.
+
+    Parameters
+    ----------
+    schema:
+        The table schema (see :func:`parquet_core.schema.build.schema`).
+    int96_timestamps:
+        Write timestamp columns as legacy INT96 (no logical type).
+
+    Raises
+    ------
+    ValueError
+        On duplicate field names or a type the writer cannot store.
+    """
+    if not isinstance(schema, Schema):
+        raise TypeError(f"expected a Schema, got {type(schema).__name__}")
+    names = [f.name for f in schema]
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise ValueError(f"duplicate field name {dup!r}")
+    out: list[Any] = [pt.SchemaElement(name=ROOT_NAME, num_children=len(schema))]
+    for f in schema:
+        out.extend(field_to_elements(f, int96_timestamps=int96_timestamps))
+    return out

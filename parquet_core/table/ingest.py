@@ -1,0 +1,181 @@
+"""Turn user data into a :class:`Table`, inferring or enforcing a schema.
+
+:func:`as_table` is the front door of the write path.  It accepts
+
+* a :class:`Table` (returned as is, or cast to *schema*);
+* a mapping ``{name: column}``, a column being a numpy array (``numpy.ma``
+  masks are nulls; see :mod:`parquet_core.table.ingest_numpy`), a list or
+  other sequence of Python values (``None`` is null; see
+  :mod:`parquet_core.table.infer`), an :class:`Array`, a pyarrow array or a
+  pandas Series;
+* a pandas DataFrame (through pyarrow when it is installed, else column by
+  column; see :mod:`parquet_core.interop.pandas`);
+* a pyarrow Table or RecordBatch (:func:`parquet_core.interop.arrow.table_from_arrow`).
+
+Neither pandas nor pyarrow is imported here: their objects are recognised by
+the module their type comes from, and converted by ``parquet_core.interop``
+(imported only then).
+
+With a *schema*, every column is cast to its field's type by
+:func:`parquet_core.table.coerce.cast_array`, which refuses (never rounds)
+what does not fit, and the result follows the schema's column order.  Data
+that does not match raises :class:`ParquetSchemaError` naming the column and,
+for values, the first offending row (counted from 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from parquet_core.errors import ParquetSchemaError
+from parquet_core.schema.types import Field, Schema
+from parquet_core.table.arrays import Array, Table
+from parquet_core.table.coerce import cast_array
+from parquet_core.table.infer import array_from_pylist
+from parquet_core.table.ingest_numpy import array_from_numpy
+
+__all__ = ["as_table", "as_array"]
+
+#: Sized objects that are values, not columns.
+_NOT_COLUMNS = (str, bytes, bytearray, memoryview, Mapping)
+
+
+def as_table(data: Any, schema: Schema | list[Field] | None = None, *, validate_utf8: bool = True) -> Table:
+    """Build a :class:`Table` from *data*, inferring the schema or enforcing *schema*.
+
+    Parameters
+    ----------
+    data:
+        A Table, a mapping of column name to column, a pandas DataFrame, or a
+        pyarrow Table / RecordBatch.
+    schema:
+        Optional :class:`Schema` (or list of :class:`Field`); its fields must
+        name exactly the data's columns.
+    validate_utf8:
+        Check that string / json / enum values are valid UTF-8.  Text this
+        function encodes itself from Python ``str`` is valid by construction.
+
+    Returns
+    -------
+    Table
+
+    Raises
+    ------
+    ParquetSchemaError
+        When the data does not fit the schema, cannot be inferred, or has
+        columns of different lengths.
+    UnsupportedFeatureError
+        For nested Arrow types.
+    TypeError, ValueError
+        For inputs of an unsupported kind or a malformed schema.
+    """
+    target = _as_schema(schema)
+    if isinstance(data, Table):
+        if target is None:
+            return data
+        return _build({f.name: c for f, c in zip(data.schema, data.columns)}, target, validate_utf8)
+    module = type(data).__module__.split(".")[0]
+    if module == "pyarrow":
+        from parquet_core.interop.arrow import table_from_arrow
+
+        table = table_from_arrow(data, validate_utf8=validate_utf8 and target is None)
+        return table if target is None else as_table(table, target, validate_utf8=validate_utf8)
+    if module == "pandas" and hasattr(data, "columns") and hasattr(data, "iloc"):
+        from parquet_core.interop.pandas import table_from_pandas
+
+        return table_from_pandas(data, target, validate_utf8=validate_utf8)
+    if isinstance(data, Mapping):
+        return _build(data, target, validate_utf8)
+    raise TypeError(f"cannot build a table from {type(data).__name__}; pass a mapping of "
+                    "columns, a Table, a pandas DataFrame or a pyarrow Table")
+
+
+def as_array(column: Any, name: str = "?", field: Field | None = None, *, validate_utf8: bool = True) -> Array:
+    """Build one column's :class:`Array`, inferred, or cast to *field* when given.
+
+    Raises
+    ------
+    ParquetSchemaError
+        When the values cannot be inferred or do not fit *field*.
+    """
+    ints_as_decimal = field is not None and field.type.name == "decimal"
+    # without a field nothing casts the column later, so Arrow text is checked on the way in
+    arr, trusted = _column_array(column, name, ints_as_decimal, validate_utf8 and field is None)
+    if field is None:
+        return arr
+    return cast_array(arr, field, validate_utf8=validate_utf8, trusted_text=trusted)
+
+
+def _as_schema(schema: Any) -> Schema | None:
+    if schema is None or isinstance(schema, Schema):
+        fields = None if schema is None else schema.fields
+    elif isinstance(schema, (list, tuple)) and all(isinstance(f, Field) for f in schema):
+        fields = list(schema)
+    else:
+        raise TypeError(f"schema must be a parquet_core Schema or a list of Field, got {type(schema).__name__}")
+    if fields is None:
+        return None
+    names = [f.name for f in fields]
+    if len(set(names)) != len(names):
+        raise ValueError(f"schema names a column twice: {names}")
+    return schema if isinstance(schema, Schema) else Schema(fields)
+
+
+def _build(columns: Mapping[Any, Any], schema: Schema | None, validate_utf8: bool) -> Table:
+    names = list(columns.keys())
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"column names must be str, got {name!r}")
+    if schema is not None:
+        missing = [f.name for f in schema if f.name not in columns]
+        if missing:
+            raise ParquetSchemaError(f"column {missing[0]!r} is in the schema but not in the data")
+        extra = [n for n in names if n not in schema.names]
+        if extra:
+            raise ParquetSchemaError(f"column {extra[0]!r} is in the data but not in the schema")
+        names = schema.names
+    _check_lengths({n: columns[n] for n in names if hasattr(columns[n], "__len__")
+                    and not isinstance(columns[n], _NOT_COLUMNS)})
+    fields, arrays = [], []
+    for i, name in enumerate(names):
+        field = None if schema is None else schema.field(i)
+        arr = as_array(columns[name], name, field, validate_utf8=validate_utf8)
+        fields.append(field or Field(name, arr.type, nullable=True))
+        arrays.append(arr)
+    num_rows = _check_lengths(dict(zip(names, arrays)))  # iterators are known only now
+    return Table(Schema(fields), arrays, num_rows)
+
+
+def _check_lengths(columns: Mapping[str, Any]) -> int:
+    """Return the common length, refusing the first column whose length differs."""
+    first, n = None, 0
+    for name, col in columns.items():
+        if first is None:
+            first, n = name, len(col)
+        elif len(col) != n:
+            raise ParquetSchemaError(f"column {name!r} has {len(col)} rows, column {first!r} has {n}")
+    return n
+
+
+def _column_array(col: Any, name: str, ints_as_decimal: bool, check_arrow_text: bool) -> tuple[Array, bool]:
+    """Convert one column; the flag says its text was encoded here from ``str`` (valid UTF-8)."""
+    if isinstance(col, Array):
+        return col, False
+    if isinstance(col, np.ndarray):
+        return array_from_numpy(col, name, ints_as_decimal=ints_as_decimal), col.dtype.kind in "UO"
+    module = type(col).__module__.split(".")[0]
+    if module == "pyarrow":
+        from parquet_core.interop.arrow import array_from_arrow
+
+        return array_from_arrow(col, name, validate_utf8=check_arrow_text), check_arrow_text
+    if module == "pandas" and hasattr(col, "isna"):
+        from parquet_core.interop.pandas import column_from_series
+
+        return _column_array(column_from_series(col, name), name, ints_as_decimal, check_arrow_text)
+    if isinstance(col, _NOT_COLUMNS) or not isinstance(col, Iterable):
+        raise TypeError(f"column {name!r}: expected an array or a sequence of values, "
+                        f"got {type(col).__name__}")
+    return array_from_pylist(list(col), name, ints_as_decimal=ints_as_decimal), True
