@@ -36,7 +36,7 @@ from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata, Ro
 from parquet_core.options import ReaderOptions, SortingColumn
 from parquet_core.schema.build import (
     binary, bool_, bson, date, date32, decimal, decimal128, decimal256, enum, field,
-    fixed_size_binary, float16, float32, float64, int8, int16, int32, int64, int96, interval,
+    fixed_size_binary, float16, geography, geometry, float32, float64, int8, int16, int32, int64, int96, interval,
     json_, null, schema, string, time, time32, time64, timestamp, uint8, uint16, uint32,
     uint64, utf8, uuid,
 )
@@ -56,7 +56,7 @@ __all__ = [
     "ParquetWriter", "write_table", "SortingColumn",
     # schema building
     "binary", "bool_", "bson", "date", "date32", "decimal", "decimal128", "decimal256", "enum",
-    "field", "fixed_size_binary", "float16", "float32", "float64", "int8", "int16", "int32",
+    "field", "fixed_size_binary", "float16", "geography", "geometry", "float32", "float64", "int8", "int16", "int32",
     "int64", "int96", "interval", "json_", "null", "schema", "string", "time", "time32",
     "time64", "timestamp", "uint8", "uint16", "uint32", "uint64", "utf8", "uuid",
 ]

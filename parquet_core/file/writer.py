@@ -55,7 +55,7 @@ def _as_schema(schema: Any) -> Schema:
     if isinstance(schema, Schema):
         return schema
     if type(schema).__module__.startswith("pyarrow"):
-        from parquet_core.interop.arrow_types import schema_from_arrow
+        from parquet_core.interop.arrow import schema_from_arrow
 
         return schema_from_arrow(schema)
     raise TypeError(f"schema must be a parquet_core Schema or a pyarrow Schema, not {type(schema).__name__}")

@@ -49,7 +49,7 @@ from parquet_core.table.arrays import Array, Table
 from parquet_core.table.infer import decimal_width, fill_nulls, schema_error
 from parquet_core.table.utf8 import first_invalid_utf8
 
-__all__ = ["arrow_type", "array_to_arrow", "table_to_arrow", "schema_to_arrow",
+__all__ = ["arrow_type", "schema_from_arrow", "array_to_arrow", "table_to_arrow", "schema_to_arrow",
            "array_from_arrow", "table_from_arrow", "arrow_from_pandas"]
 
 def _bitmap(validity: np.ndarray | None) -> pa.Buffer | None:
@@ -166,6 +166,19 @@ def table_from_arrow(data: Any, *, validate_utf8: bool = True) -> Table:
         fields.append(Field(af.name, arr.type, nullable=af.nullable))
         arrays.append(arr)
     return Table(Schema(fields), arrays, data.num_rows)
+
+
+def schema_from_arrow(schema: Any) -> Schema:
+    """Convert a ``pyarrow.Schema`` to the :class:`Schema` its data is written with.
+
+    The types come from converting an empty table of that schema, so they are
+    exactly the ones :func:`table_from_arrow` gives its data (zoned
+    timestamps become UTC-adjusted, ``date64`` becomes ``date``, dictionary
+    columns their value type, ...).
+    """
+    if not isinstance(schema, pa.Schema):
+        raise TypeError(f"expected a pyarrow Schema, got {type(schema).__name__}")
+    return table_from_arrow(schema.empty_table()).schema
 
 
 def array_from_arrow(arr: Any, name: str = "?", *, validate_utf8: bool = True) -> Array:

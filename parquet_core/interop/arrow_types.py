@@ -44,3 +44,4 @@ def arrow_type(dt: DataType) -> pa.DataType:
 def schema_to_arrow(schema: Schema) -> pa.Schema:
     """Convert a :class:`Schema`."""
     return pa.schema([pa.field(f.name, arrow_type(f.type), nullable=f.nullable) for f in schema])
+

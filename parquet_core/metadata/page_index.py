@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from parquet_core.constants import PhysicalType
-from parquet_core.metadata.statistics import SortOrder, decode_stat_value, sort_order
-from parquet_core.metadata.stats_builder import truncate_max, truncate_min
+from parquet_core.metadata.statistics import SortOrder, sort_order
+from parquet_core.metadata.stats_builder import bound_sort_key, truncate_max, truncate_min
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.thrift import pt
 
@@ -101,10 +101,9 @@ class PageIndexBuilder:
                 and self.order == SortOrder.UNSIGNED)
 
     def _key(self, raw: bytes) -> Any:
-        if self.desc.physical_type in (PhysicalType.BYTE_ARRAY, PhysicalType.FIXED_LEN_BYTE_ARRAY) \
-                and self.order == SortOrder.UNSIGNED:
-            return raw
-        return decode_stat_value(raw, self.desc)
+        # physical values compared in the column's order: decoding to logical
+        # Python values would mix datetime and RawTemporal for nanosecond units
+        return bound_sort_key(raw, self.desc)
 
     def _boundary_order(self) -> int:
         keys = [(self._key(lo), self._key(hi))

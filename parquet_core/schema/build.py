@@ -29,13 +29,14 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from parquet_core.schema.logical import EDGE_ALGORITHMS
 from parquet_core.schema.types import DataType, Field, Schema
 
 __all__ = [
     "null", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "string", "utf8", "binary", "fixed_size_binary",
     "decimal", "decimal128", "decimal256", "date32", "date", "time32", "time64", "time",
-    "timestamp", "uuid", "json_", "bson", "enum", "interval", "int96",
+    "timestamp", "uuid", "json_", "bson", "enum", "interval", "int96", "geometry", "geography",
     "field", "schema", "check_type", "decimal_byte_width", "MAX_DECIMAL_PRECISION",
 ]
 
@@ -149,6 +150,35 @@ def uuid() -> DataType:
 def interval() -> DataType:
     """Months, days, milliseconds: FIXED_LEN_BYTE_ARRAY(12), converted type INTERVAL."""
     return DataType("interval", byte_width=12)
+
+
+def _crs(crs: str | None) -> str | None:
+    if crs is not None and (not isinstance(crs, str) or not crs):
+        raise ValueError(f"crs must be a non-empty str or None, got {crs!r}")
+    return crs
+
+
+def geometry(crs: str | None = None) -> DataType:
+    """WKB geometries with planar edges, BYTE_ARRAY annotated GEOMETRY.
+
+    *crs* is written as given (e.g. ``"OGC:CRS84"``, ``"srid:4326"``,
+    ``"projjson:key"``); ``None`` leaves it out, which means OGC:CRS84.
+    Geometry columns have no min/max order, so no min/max statistics are
+    written for them.
+    """
+    return DataType("geometry", crs=_crs(crs))
+
+
+def geography(crs: str | None = None, algorithm: str | None = None) -> DataType:
+    """WKB geographies (edges on the ellipsoid), BYTE_ARRAY annotated GEOGRAPHY.
+
+    *algorithm* is one of ``"spherical"`` (the default when ``None``),
+    ``"vincenty"``, ``"thomas"``, ``"andoyer"``, ``"karney"``.
+    """
+    if algorithm is not None and algorithm not in EDGE_ALGORITHMS.values():
+        raise ValueError(f"unknown edge interpolation algorithm {algorithm!r}; "
+                         f"expected one of {sorted(EDGE_ALGORITHMS.values())}")
+    return DataType("geography", crs=_crs(crs), algorithm=algorithm)
 
 
 def int96() -> DataType:
@@ -312,6 +342,10 @@ def check_type(dt: DataType) -> DataType:
         expected = fixed_size_binary(dt.byte_width)  # type: ignore[arg-type]
     elif name in ("uuid", "interval"):
         expected = uuid() if name == "uuid" else interval()
+    elif name == "geometry":
+        expected = geometry(dt.crs)
+    elif name == "geography":
+        expected = geography(dt.crs, dt.algorithm)
     else:
         raise ValueError(f"type {dt} cannot be written")
     if dt != expected:

@@ -52,6 +52,7 @@ from typing import Any
 
 from parquet_core.constants import ConvertedType, PhysicalType, Repetition
 from parquet_core.schema.build import check_type
+from parquet_core.schema.logical import EDGE_ALGORITHMS
 from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.thrift import pt
 
@@ -79,8 +80,10 @@ _FIXED_PHYSICAL = {
     "string": PhysicalType.BYTE_ARRAY, "enum": PhysicalType.BYTE_ARRAY,
     "json": PhysicalType.BYTE_ARRAY, "bson": PhysicalType.BYTE_ARRAY,
     "binary": PhysicalType.BYTE_ARRAY, "date": PhysicalType.INT32, "int96": PhysicalType.INT96,
+    "geometry": PhysicalType.BYTE_ARRAY, "geography": PhysicalType.BYTE_ARRAY,
 }
 _UNIT_NAMES = {"ms": "MILLIS", "us": "MICROS", "ns": "NANOS"}
+_EDGE_CODES = {name: code for code, name in EDGE_ALGORITHMS.items()}
 
 
 def physical_type_of(dt: DataType, *, int96_timestamps: bool = False) -> tuple[int, int | None]:
@@ -127,6 +130,11 @@ def _annotation(dt: DataType, int96_timestamps: bool) -> tuple[Any, int | None]:
                 _INT_CONVERTED[name])
     if name == "null":
         return pt.LogicalType(UNKNOWN=pt.NullType()), None
+    if name == "geometry":
+        return pt.LogicalType(GEOMETRY=pt.GeometryType(crs=dt.crs)), None
+    if name == "geography":
+        algo = None if dt.algorithm is None else _EDGE_CODES[dt.algorithm]
+        return pt.LogicalType(GEOGRAPHY=pt.GeographyType(crs=dt.crs, algorithm=algo)), None
     if name == "float16":
         return pt.LogicalType(FLOAT16=pt.Float16Type()), None
     if name == "uuid":

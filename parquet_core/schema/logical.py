@@ -18,9 +18,12 @@ from parquet_core.constants import ConvertedType, PhysicalType
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.schema.types import DataType
 
-__all__ = ["data_type_of", "physical_data_type"]
+__all__ = ["data_type_of", "physical_data_type", "EDGE_ALGORITHMS"]
 
 _UNITS = {"MILLIS": "ms", "MICROS": "us", "NANOS": "ns"}
+
+#: The spec's EdgeInterpolationAlgorithm values, by the names DataType uses.
+EDGE_ALGORITHMS = {0: "spherical", 1: "vincenty", 2: "thomas", 3: "andoyer", 4: "karney"}
 
 
 def physical_data_type(physical_type: int, type_length: int | None) -> DataType:
@@ -84,9 +87,12 @@ def _from_logical(lt: Any, ptype: int, type_length: int | None) -> DataType | No
         return DataType("timestamp", unit=_unit_of(lt.TIMESTAMP.unit),
                         tz="UTC" if lt.TIMESTAMP.isAdjustedToUTC else None)
     if getattr(lt, "GEOMETRY", None) is not None:
-        return DataType("geometry")
+        return DataType("geometry", crs=lt.GEOMETRY.crs)
     if getattr(lt, "GEOGRAPHY", None) is not None:
-        return DataType("geography")
+        algo = lt.GEOGRAPHY.algorithm
+        # an algorithm added to the spec after this reader keeps its number
+        name = None if algo is None else EDGE_ALGORITHMS.get(algo, str(algo))
+        return DataType("geography", crs=lt.GEOGRAPHY.crs, algorithm=name)
     return None
 
 

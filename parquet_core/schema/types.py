@@ -21,7 +21,7 @@ int96                         (n, 12) uint8: nanos-of-day LE int64 + Julian day 
 decimal                       int64 unscaled (precision <= 18, INT32/INT64 storage)
                               or the raw big-endian two's complement bytes
 string, json, enum, binary,   ByteArrays
-bson, variant-free binary
+bson, geometry, geography     (WKB bytes for the last two)
 fixed_size_binary, uuid,      (n, byte_width) uint8
 interval, float16 raw
 ============================  =============================================
@@ -51,6 +51,13 @@ class DataType:
         For decimals.
     byte_width:
         For fixed-size binary storage.
+    crs:
+        For geometry and geography: the coordinate reference system string
+        as the file states it (``None``: the spec's default, OGC:CRS84).
+    algorithm:
+        For geography: the edge interpolation algorithm, lower case
+        (``"spherical"``, ``"vincenty"``, ``"thomas"``, ``"andoyer"``,
+        ``"karney"``); ``None`` means the spec's default, spherical.
     """
 
     name: str
@@ -59,6 +66,8 @@ class DataType:
     precision: int | None = None
     scale: int | None = None
     byte_width: int | None = None
+    crs: str | None = None
+    algorithm: str | None = None
 
     def __str__(self) -> str:
         if self.name == "timestamp":
@@ -67,6 +76,9 @@ class DataType:
             return f"time[{self.unit}]"
         if self.name == "decimal":
             return f"decimal({self.precision}, {self.scale})"
+        if self.name in ("geometry", "geography") and (self.crs or self.algorithm):
+            params = ", ".join(p for p in (self.crs, self.algorithm) if p)
+            return f"{self.name}({params})"
         if self.name in ("fixed_size_binary",):
             return f"fixed_size_binary[{self.byte_width}]"
         return self.name

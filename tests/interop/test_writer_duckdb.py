@@ -22,7 +22,7 @@ import pytest
 
 import parquet_core as pc
 from tests.interop.writer_cases import (
-    BY_KEY, CASES, CODECS, EVERYTHING_CASES, XFAIL_PAGE_INDEX_TEMPORAL, Case, fkey, make_columns,
+    BY_KEY, CASES, CODECS, EVERYTHING_CASES, Case, fkey, make_columns,
     options_for, unscaled, write_everything,
 )
 
@@ -125,11 +125,8 @@ def test_duckdb_reads_int96_timestamps(tmp_path):
 
 
 _DUCK_UNSUPPORTED = {("FIXED_LEN_BYTE_ARRAY", "byte_stream_split")}
-#: the INT64 encodings put TIME(NANOS)/TIMESTAMP(NANOS) columns in several pages: bug A
-ENCODINGS = [pytest.param(e, marks=XFAIL_PAGE_INDEX_TEMPORAL)
-             if e in ("plain", "delta_binary_packed", "byte_stream_split") else e
-             for e in ["plain", "rle", "delta_binary_packed", "delta_length_byte_array", "delta_byte_array",
-                       "byte_stream_split"]]
+ENCODINGS = ["plain", "rle", "delta_binary_packed", "delta_length_byte_array", "delta_byte_array",
+             "byte_stream_split"]
 
 
 @pytest.mark.parametrize("version", ["1.0", "2.0"], ids=["v1", "v2"])
@@ -165,7 +162,6 @@ def test_duckdb_reads_dictionary_fallback_and_row_groups(tmp_path):
     assert_duckdb_reads(path, cases, expected)
 
 
-@XFAIL_PAGE_INDEX_TEMPORAL
 def test_duckdb_reads_everything_on(tmp_path):
     path = tmp_path / "everything.parquet"
     cases, names, expected = write_everything(path)

@@ -23,7 +23,7 @@ from parquet_core.constants import PageType
 from parquet_core.table.arrays import Array, Table
 from parquet_core.thrift import pt
 from tests.interop.writer_cases import (
-    BY_KEY, XFAIL_PAGE_INDEX_TEMPORAL, assert_pyarrow_reads, byte_arrays, header_length,
+    BY_KEY, assert_pyarrow_reads, byte_arrays, header_length,
     make_columns, page_headers, page_index, raw_chunk_meta, write_one,
 )
 
@@ -99,7 +99,6 @@ def test_page_index(tmp_path, version):
             assert mins == sorted(mins)
 
 
-@XFAIL_PAGE_INDEX_TEMPORAL
 @pytest.mark.parametrize("typ", [pc.time64("ns"), pc.timestamp("ns"), pc.timestamp("ns", utc=True),
                                  pc.timestamp("us")], ids=str)
 def test_page_index_for_temporal_columns(tmp_path, typ):

@@ -30,8 +30,8 @@ import pytest
 import parquet_core as pc
 from parquet_core.constants import PageType
 from tests.interop.writer_cases import (
-    BY_KEY, CASES, EVERYTHING_KV, EVERYTHING_OPTIONS, XFAIL_ARROW_SCHEMA, XFAIL_GEO,
-    XFAIL_PAGE_INDEX_TEMPORAL, assert_ours_reads, assert_pyarrow_reads, assert_values, canon_arrow,
+    BY_KEY, CASES, EVERYTHING_KV, EVERYTHING_OPTIONS, 
+    assert_ours_reads, assert_pyarrow_reads, assert_values, canon_arrow,
     make_columns, page_headers, to_arrow_table, write_everything,
 )
 
@@ -252,7 +252,6 @@ def test_input_pyarrow_table(tmp_path, nulls):
         assert got.schema.field(f.name).nullable == f.nullable
 
 
-@XFAIL_ARROW_SCHEMA
 def test_parquet_writer_with_pyarrow_schema_and_batches(tmp_path):
     cases = [BY_KEY[k] for k in ("i64", "str", "ts_us_utc", "dec18_4")]
     table, expected = make_columns(cases, 120, nulls=True, seed=8)
@@ -268,7 +267,6 @@ def test_parquet_writer_with_pyarrow_schema_and_batches(tmp_path):
 # every feature at once
 # ---------------------------------------------------------------------------
 
-@XFAIL_PAGE_INDEX_TEMPORAL
 def test_everything_on_read_by_pyarrow_and_ours(tmp_path):
     path = tmp_path / "everything.parquet"
     cases, names, expected = write_everything(path)
@@ -309,8 +307,7 @@ def test_everything_on_read_by_pyarrow_and_ours(tmp_path):
 def _corpus_files():
     from tests.conformance.test_corpus import CORRUPT_CHECKSUM, FILES, INT96_FILE, ORACLE_CANNOT_READ
 
-    return [pytest.param(f, marks=XFAIL_GEO) if f.startswith("geospatial/") else f
-            for f in FILES if f not in ORACLE_CANNOT_READ and Path(f).name not in CORRUPT_CHECKSUM
+    return [f for f in FILES if f not in ORACLE_CANNOT_READ and Path(f).name not in CORRUPT_CHECKSUM
             and f != INT96_FILE]
 
 
@@ -339,3 +336,24 @@ def test_rewrite_corpus_file(corpus, tmp_path, name):
     for col in flat:
         assert_values(_plain_arrow(rewritten.column(col)), _plain_arrow(original.column(col)),
                       f"{name}:{col}")
+
+
+def test_geospatial_columns_keep_their_annotation(tmp_path):
+    """GEOMETRY/GEOGRAPHY with a CRS and an edge algorithm: pyarrow sees the annotation and the WKB."""
+    import struct
+
+    points = [struct.pack("<BIdd", 1, 1, x, y) for x, y in [(1.0, 2.0), (-3.5, 4.25), (0.0, 0.0)]]
+    schema = pc.schema([pc.field("g", pc.geometry("srid:4326")),
+                        pc.field("h", pc.geography("OGC:CRS84", "vincenty"))])
+    path = tmp_path / "geo.parquet"
+    pc.write_table({"g": points[:2] + [None], "h": points}, path, schema=schema)
+    meta = pq.read_metadata(path)
+    g_type, h_type = (str(meta.schema.column(i).logical_type) for i in range(2))
+    assert "Geometry" in g_type and "4326" in g_type, g_type
+    assert "Geography" in h_type and "vincenty" in h_type.lower(), h_type
+    # no min/max: geospatial columns have no defined sort order
+    assert not meta.row_group(0).column(0).statistics.has_min_max
+    assert pc.read_schema(path) == schema
+    got = pq.read_table(path)
+    as_bytes = [None if v is None else bytes(v) for v in got.column("g").to_pylist()]
+    assert as_bytes == points[:2] + [None]

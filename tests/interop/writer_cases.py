@@ -114,34 +114,6 @@ class Case:
 
 
 # ---------------------------------------------------------------------------
-# writer bugs these tests found, still open: strict xfails, remove once fixed
-# ---------------------------------------------------------------------------
-
-#: Bug A.  parquet_core/metadata/page_index.py:117 (``_boundary_order``) orders pages by
-#: *decoded Python values*; for TIME/TIMESTAMP columns ``decode_stat_value`` returns a
-#: ``datetime``/``time`` for some bounds and a ``RawTemporal`` for others (sub-microsecond
-#: nanoseconds, or outside ``datetime``'s range), which cannot be compared, so writing any
-#: such column with two or more pages raises TypeError -- even with write_page_index=False.
-XFAIL_PAGE_INDEX_TEMPORAL = pytest.mark.xfail(
-    strict=True, raises=TypeError,
-    reason="bug A: metadata/page_index.py:117 compares datetime with RawTemporal (TypeError)")
-
-#: Bug B.  parquet_core/file/writer.py:58 imports ``schema_from_arrow`` from
-#: parquet_core/interop/arrow_types.py, which does not define it, so
-#: ``ParquetWriter(path, pyarrow_schema)`` raises ImportError.
-XFAIL_ARROW_SCHEMA = pytest.mark.xfail(
-    strict=True, raises=ImportError,
-    reason="bug B: file/writer.py:58 imports interop.arrow_types.schema_from_arrow, which does not exist")
-
-#: Gap C.  The read path supports GEOMETRY/GEOGRAPHY (DataType "geometry"/"geography") but
-#: schema/build.py ``check_type`` refuses them ("type geometry cannot be written"), so a
-#: table read from such a file cannot be written back.
-XFAIL_GEO = pytest.mark.xfail(
-    strict=True, raises=ValueError,
-    reason="gap C: GEOMETRY/GEOGRAPHY are read but cannot be written (schema/build.py check_type)")
-
-
-# ---------------------------------------------------------------------------
 # data generators (storage layout); a pool of repeated values makes dictionaries pay
 # ---------------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import parquet_core as pc
 from parquet_core.table.arrays import Array, Table
 from tests.interop.writer_cases import (
-    BY_KEY, CASES, CODECS, XFAIL_PAGE_INDEX_TEMPORAL, assert_values, canon_arrow, canon_ours,
+    BY_KEY, CASES, CODECS, assert_values, canon_arrow, canon_ours,
     check_arrow_type, expected_values, make_columns,
 )
 
@@ -119,7 +119,6 @@ _COMMON = dict(deadline=None, derandomize=True, database=None,
                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-@XFAIL_PAGE_INDEX_TEMPORAL
 @settings(max_examples=60, **_COMMON)
 @given(cols=columns(), n=st.integers(0, 400), seed=st.integers(0, 2**32 - 1), opts=options(),
        sink_kind=st.sampled_from(["table", "batches"]))
@@ -128,7 +127,6 @@ def test_random_tables_roundtrip(cols, n, seed, opts, sink_kind):
 
 
 @pytest.mark.slow
-@XFAIL_PAGE_INDEX_TEMPORAL
 @settings(max_examples=400, **_COMMON)
 @given(cols=columns(), n=st.integers(0, 2000), seed=st.integers(0, 2**32 - 1), opts=options(),
        sink_kind=st.sampled_from(["table", "batches"]))

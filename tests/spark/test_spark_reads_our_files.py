@@ -28,7 +28,7 @@ import pytest
 
 import parquet_core as pc
 from tests.interop.writer_cases import (
-    BY_KEY, XFAIL_PAGE_INDEX_TEMPORAL, Case, fkey, ints_maker, make_columns, pa_type, unscaled,
+    BY_KEY, Case, fkey, ints_maker, make_columns, pa_type, unscaled,
     write_everything,
 )
 
@@ -182,7 +182,6 @@ def test_spark_reads_int96_timestamps(spark, tmp_path):
     _check(rows, cases, ["ts", "local"], expected, "INT96", int96=True)
 
 
-@XFAIL_PAGE_INDEX_TEMPORAL
 def test_spark_reads_everything_on(spark, tmp_path):
     path = tmp_path / "everything.parquet"
     cases, names, expected = write_everything(path)

@@ -123,7 +123,8 @@ def test_field_and_schema() -> None:
 
 
 def test_check_type_rejects_what_cannot_be_written() -> None:
-    for dt in [DataType("nested"), DataType("geometry"), DataType("decimal"),
+    for dt in [DataType("nested"), DataType("geometry", crs=""), DataType("decimal"),
+               DataType("geography", algorithm="planar"), DataType("geometry", algorithm="karney"),
                DataType("timestamp", unit="s"), DataType("uuid", byte_width=8),
                DataType("int8", unit="ms"), DataType("decimal", precision=20, scale=21),
                DataType("decimal", precision=20, scale=1, byte_width=4)]:
@@ -132,3 +133,12 @@ def test_check_type_rejects_what_cannot_be_written() -> None:
     assert b.check_type(DataType("decimal", precision=20, scale=1, byte_width=9))
     # what the reader returns for a BYTE_ARRAY decimal is writable as such
     assert b.check_type(DataType("decimal", precision=20, scale=1))
+
+
+def test_geospatial_types_keep_crs_and_algorithm() -> None:
+    assert b.geometry() == DataType("geometry")
+    assert b.geometry("srid:4326") == DataType("geometry", crs="srid:4326")
+    assert b.geography("OGC:CRS84", "karney") == DataType("geography", crs="OGC:CRS84", algorithm="karney")
+    assert str(b.geography(algorithm="vincenty")) == "geography(vincenty)"
+    with pytest.raises(ValueError, match="edge interpolation"):
+        b.geography(algorithm="planar")
