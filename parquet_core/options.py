@@ -293,7 +293,11 @@ def writer_options(columns: list[str], physical_types: Mapping[str, int] | None 
         data_page_version=_page_version(kwargs.get("data_page_version", "1.0")),
         write_page_checksum=bool(kwargs.get("write_page_checksum", False)),
         write_page_index=bool(kwargs.get("write_page_index", True)),
-        write_page_statistics=bool(kwargs.get("write_page_statistics", True)),
+        # page header statistics repeat what the column index holds: by default
+        # they are written only when there is no page index (as parquet-java
+        # and Arrow do); readers that use page statistics read the index
+        write_page_statistics=bool(kwargs.get("write_page_statistics",
+                                              not kwargs.get("write_page_index", True))),
         write_size_statistics=bool(kwargs.get("write_size_statistics", True)),
         use_deprecated_int96_timestamps=bool(kwargs.get("use_deprecated_int96_timestamps", False)),
         validate_utf8=bool(kwargs.get("validate_utf8", True)),

@@ -35,9 +35,10 @@ from parquet_core.column.data import ColumnData
 from parquet_core.compression import get_codec
 from parquet_core.constants import Encoding, PageType, PhysicalType
 from parquet_core.encodings import encode_values
-from parquet_core.encodings.dictionary import build_dictionary
-from parquet_core.encodings.rle_hybrid import (
+from parquet_core.encodings.dictionary import build_dictionary, dictionary_prefix_sizes
+from parquet_core.encodings.rle_hybrid_encoder import (
     encode_dictionary_indices,
+    encode_level_run,
     encode_levels_v1,
     encode_levels_v2,
 )
@@ -53,6 +54,8 @@ __all__ = ["ChunkResult", "write_column_chunk", "default_encoding"]
 
 _FIXED_WIDTH = {PhysicalType.INT32: 4, PhysicalType.INT64: 8, PhysicalType.INT96: 12,
                 PhysicalType.FLOAT: 4, PhysicalType.DOUBLE: 8}
+#: Fewest values a dictionary prefix is first built on.
+_MIN_PROBE = 4096
 
 
 @dataclass
@@ -72,10 +75,6 @@ def default_encoding(physical_type: int, data_page_version: int) -> int:
     if physical_type == PhysicalType.BOOLEAN and data_page_version == 2:
         return Encoding.RLE
     return Encoding.PLAIN
-
-
-def _take(values: Any, idx: npt.NDArray[np.integer]) -> Any:
-    return values.take(idx) if isinstance(values, ByteArrays) else values.take(idx, axis=0)
 
 
 def _slice(values: Any, start: int, stop: int) -> Any:
@@ -98,27 +97,41 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
     """Return (dictionary, indices of the dictionary prefix, cutoff) or None.
 
     ``cutoff`` is the number of leading values covered by the dictionary.
+
+    Entries are numbered in order of first appearance, so the dictionary of
+    any prefix of the values is a prefix of the whole chunk's dictionary.
+    The dictionary is therefore built on a growing prefix of the values:
+    a high-cardinality column passes ``dictionary_pagesize_limit`` after a
+    small part of a row group, and hashing stops soon after that instead of
+    covering every value.  The result is the same as building it on the
+    whole chunk at once.
     """
     n = len(values)
     if n == 0 or not opts.use_dictionary or desc.physical_type == PhysicalType.BOOLEAN:
         return None
-    dictionary, indices = build_dictionary(values, desc.physical_type)
-    k = len(dictionary)
-    sizes = _value_costs(dictionary, desc.physical_type, desc.type_length)
+    ptype = desc.physical_type
     limit = wopts.dictionary_pagesize_limit
-    if int(sizes.sum()) <= limit:
-        return dictionary, indices.astype(np.int32, copy=False), n
-    # first row of each distinct value; keep the longest prefix whose entries fit
-    first = np.full(k, n, dtype=np.int64)
-    np.minimum.at(first, indices, np.arange(n, dtype=np.int64))
-    order = np.argsort(first, kind="stable")
-    fits = int(np.searchsorted(np.cumsum(sizes[order]), limit, side="right"))
+    # a prefix long enough to pass the limit if its values were all distinct
+    if isinstance(values, ByteArrays):
+        mean_cost = (len(values.data) + 4 * n) / n
+    else:
+        mean_cost = float(_FIXED_WIDTH.get(ptype, desc.type_length or 1))
+    m = min(n, max(_MIN_PROBE, int(2 * limit / max(mean_cost, 1.0))))
+    while True:
+        dictionary, indices = build_dictionary(_slice(values, 0, m), ptype)
+        sizes = dictionary_prefix_sizes(dictionary, ptype, desc.type_length)
+        total = int(sizes[-1])
+        if total > limit:
+            break
+        if m == n:
+            return dictionary, indices.astype(np.int32, copy=False), n
+        # few distinct values so far: jump to the whole chunk; else double
+        m = n if total * (n / m) <= limit else min(n, 2 * m)
+    fits = int(np.searchsorted(sizes, limit, side="right")) - 1
     if fits == 0:
         return None
-    cutoff = int(first[order[fits]])
-    remap = np.full(k, -1, dtype=np.int32)
-    remap[order[:fits]] = np.arange(fits, dtype=np.int32)
-    return _take(dictionary, order[:fits]), remap[indices[:cutoff]], cutoff
+    cutoff = int(np.argmax(indices == fits))  # first value of the first entry that does not fit
+    return _slice(dictionary, 0, fits), indices[:cutoff].astype(np.int32, copy=False), cutoff
 
 
 def _page_bounds(record_starts: npt.NDArray[np.int64], slot_cost: npt.NDArray[np.int64],
@@ -170,8 +183,9 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
     fallback = opts.encoding if opts.encoding is not None else default_encoding(ptype, wopts.data_page_version)
 
     defs = data.def_levels
-    if defs is None and max_def > 0:
-        defs = np.full(nslots, max_def, dtype=np.int16)
+    # no nulls: every page's definition levels are one run of max_def, written
+    # and counted without materialising them
+    all_defined = defs is None and max_def > 0
     reps = data.rep_levels
     present = None if defs is None else defs == max_def
     # value index of the first value at or after each slot (n + 1 entries)
@@ -250,7 +264,12 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
         nulls = (s1 - s0) - nvals if defs is not None else 0
         if plan is not None and (forced is None or r1 <= forced):
             enc = Encoding.RLE_DICTIONARY
-            body = encode_dictionary_indices(indices[v0:v1], len(plan[0]))
+            page_indices = indices[v0:v1]
+            # the bit width is stated per page: size it by this page's largest
+            # index (entries are numbered by first appearance, so early pages
+            # need fewer bits than the whole dictionary)
+            width_for = int(page_indices.max()) + 1 if nvals else len(plan[0])
+            body = encode_dictionary_indices(page_indices, width_for)
         else:
             enc = fallback
             try:
@@ -262,7 +281,10 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
             stats.update(page_values, nulls)
             if wopts.write_page_statistics:
                 page_stats = stats.page_statistics()
-        dh = None if page_defs is None else level_histogram(page_defs, max_def)
+        if all_defined:
+            dh = [0] * max_def + [s1 - s0]
+        else:
+            dh = None if page_defs is None else level_histogram(page_defs, max_def)
         rh = None if page_reps is None else level_histogram(page_reps, max_rep)
         if dh is not None and def_hist is not None:
             def_hist += dh
@@ -273,14 +295,16 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
             unencoded_total += unencoded
         if v2:
             rl = b"" if page_reps is None else encode_levels_v2(page_reps, max_rep)
-            dl = b"" if page_defs is None else encode_levels_v2(page_defs, max_def)
+            dl = encode_level_run(s1 - s0, max_def, max_def, length_prefix=False) if all_defined \
+                else b"" if page_defs is None else encode_levels_v2(page_defs, max_def)
             page = data_page_v2(rl, dl, body, num_values=s1 - s0, num_nulls=nulls, num_rows=r1 - r0,
                                 encoding=enc, codec=codec, level=level, statistics=page_stats,
                                 checksum=wopts.write_page_checksum)
             ptype_ = PageType.DATA_PAGE_V2
         else:
             rl = b"" if page_reps is None else encode_levels_v1(page_reps, max_rep)
-            dl = b"" if page_defs is None else encode_levels_v1(page_defs, max_def)
+            dl = encode_level_run(s1 - s0, max_def, max_def, length_prefix=True) if all_defined \
+                else b"" if page_defs is None else encode_levels_v1(page_defs, max_def)
             page = data_page_v1(rl, dl, body, num_values=s1 - s0, encoding=enc, codec=codec,
                                 level=level, statistics=page_stats,
                                 checksum=wopts.write_page_checksum)

@@ -27,6 +27,7 @@ from tests.interop.writer_cases import (
     BY_KEY, CASES, byte_arrays, make_columns, page_headers, raw_chunk_meta, to_arrow_table,
     write_one,
 )
+from tests.interop.writer_cases import page_index as page_index_of
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -261,7 +262,7 @@ def test_page_statistics_bound_their_page(tmp_path, version):
     rng = np.random.default_rng(4)
     values = rng.integers(-10**12, 10**12, 2000)
     path, _ = write_one(tmp_path, "p", pc.int64(), values, data_page_size=256, data_page_version=version,
-                   use_dictionary=False)
+                        use_dictionary=False, write_page_statistics=True)
     start = 0
     pages = [h for h in page_headers(path, 0, 0) if h.type != PageType.DICTIONARY_PAGE]
     assert len(pages) > 5
@@ -275,6 +276,18 @@ def test_page_statistics_bound_their_page(tmp_path, version):
         assert s.max_value == struct.pack("<q", int(part.max()))
         assert s.null_count in (None, 0)
     assert start == len(values)
+
+
+@pytest.mark.parametrize("page_index", [True, False])
+def test_page_statistics_by_default_only_without_page_index(tmp_path, page_index):
+    """The column index already holds every page's bounds; headers repeat them only without it."""
+    path, _ = write_one(tmp_path, "p", pc.int64(), np.arange(3000), data_page_size=1024,
+                        use_dictionary=False, write_page_index=page_index)
+    pages = [h for h in page_headers(path, 0, 0) if h.type != PageType.DICTIONARY_PAGE]
+    assert len(pages) > 2
+    assert all((h.data_page_header.statistics is None) == page_index for h in pages)
+    ci, _ = page_index_of(path, 0, 0)
+    assert (ci is not None) == page_index
 
 
 def test_size_statistics(tmp_path):

@@ -209,3 +209,22 @@ def test_misuse() -> None:
         encode_rle_hybrid([1], 1, min_repeat=0)
     with pytest.raises(TypeError):
         encode_rle_hybrid([1.5], 3)
+
+
+@pytest.mark.parametrize("max_level", [1, 2, 3, 255, 256, 70000])
+@pytest.mark.parametrize("count", [0, 1, 7, 8, 63, 64, 100_000])
+def test_level_run_is_the_encoding_of_equal_levels(count, max_level):
+    from parquet_core.encodings.rle_hybrid_encoder import default_min_repeat, encode_level_run
+
+    width = max_level.bit_length()
+    for level in {0, max_level // 2, max_level}:
+        levels = np.full(count, level, dtype=np.int32)
+        v1 = encode_level_run(count, level, max_level, length_prefix=True)
+        v2 = encode_level_run(count, level, max_level, length_prefix=False)
+        assert v1 == struct.pack("<I", len(v2)) + v2
+        assert decode_rle_hybrid(v2, width, count).tolist() == levels.tolist()
+        if count >= default_min_repeat(width):  # the general encoder also picks one RLE run
+            assert v1 == encode_levels_v1(levels, max_level)
+            assert v2 == encode_levels_v2(levels, max_level)
+        if count:  # golden: header = count << 1 as ULEB128, then the level in ceil(width / 8) bytes
+            assert v2 == uleb(count << 1) + level.to_bytes((width + 7) // 8, "little")
