@@ -84,12 +84,13 @@ def _direct(k: npt.NDArray[Any], lo: int, span: int) -> tuple[npt.NDArray[np.int
         off = (k.astype(np.int64) - np.int64(lo)).astype(np.intp)
     first = np.full(span, n, dtype=np.int64)
     np.minimum.at(first, off, np.arange(n, dtype=np.int64))
-    present = np.flatnonzero(first < n)
-    rows = first[present]
-    order = np.argsort(rows)
-    code_of = np.empty(span, dtype=np.int32)
-    code_of[present[order]] = np.arange(present.size, dtype=np.int32)
-    return rows[order], code_of[off]
+    # number the first rows in row order without sorting them: mark them,
+    # and a running count of marks is each first row's code
+    owner = first[off]
+    is_first = np.zeros(n, dtype=np.bool_)
+    is_first[owner] = True
+    code_of_row = np.cumsum(is_first, dtype=np.int32) - np.int32(1)
+    return np.flatnonzero(is_first).astype(np.int64), code_of_row[owner]
 
 
 class _Table:

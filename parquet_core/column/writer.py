@@ -262,9 +262,16 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
         page_reps = None if reps is None else reps[s0:s1]
         nvals = v1 - v0
         nulls = (s1 - s0) - nvals if defs is not None else 0
+        stat_values = page_values
         if plan is not None and (forced is None or r1 <= forced):
             enc = Encoding.RLE_DICTIONARY
             page_indices = indices[v0:v1]
+            if 2 * len(plan[0]) <= nvals:
+                # min/max over the page's distinct entries equal those over its
+                # values, and a small dictionary makes them far cheaper
+                used = np.flatnonzero(np.bincount(page_indices, minlength=len(plan[0])))
+                stat_values = plan[0].take(used) if isinstance(plan[0], ByteArrays) \
+                    else plan[0][used]
             # the bit width is stated per page: size it by this page's largest
             # index (entries are numbered by first appearance, so early pages
             # need fewer bits than the whole dictionary)
@@ -278,7 +285,7 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
                 raise ValueError(f"column {desc.dotted_path}: {exc}") from None
         page_stats = None
         if stats is not None:
-            stats.update(page_values, nulls)
+            stats.update(stat_values, nulls)
             if wopts.write_page_statistics:
                 page_stats = stats.page_statistics()
         if all_defined:
