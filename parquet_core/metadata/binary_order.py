@@ -50,25 +50,31 @@ __all__ = [
 _KEY_BYTES = 8
 
 
-def _windows(values: ByteArrays) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
-    """Return an ``(m + 1, 8)`` sliding-window view over the values' bytes (zero-padded) and starts.
+def _windows(values: ByteArrays) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
+    """Return a big-endian word at every byte offset of the values' bytes (zero-padded), and starts.
 
-    Row ``s`` of the view is bytes ``[s, s + 8)``, so one fancy index gathers
-    eight bytes of every value at once.  Only the bytes the values use are
-    copied (a page may be a slice of a larger buffer).
+    Word ``s`` is bytes ``[s, s + 8)`` read as a big-endian uint64 (an
+    overlapping view, no copy), so one fancy index gathers eight bytes of
+    every value at once.  Only the bytes the values use are copied (a page
+    may be a slice of a larger buffer).
     """
     base, end = int(values.offsets[0]), int(values.offsets[-1])
     padded = np.zeros(end - base + _KEY_BYTES, dtype=np.uint8)
     padded[: end - base] = values.data[base:end]
-    return np.lib.stride_tricks.sliding_window_view(padded, _KEY_BYTES), values.offsets[:-1] - base
+    words = np.ndarray((end - base + 1,), dtype=">u8", buffer=padded, strides=(1,))
+    return words, values.offsets[:-1] - base
 
 
-def _byte_array_keys(win: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
+def _byte_array_keys(win: npt.NDArray[np.uint64], starts: npt.NDArray[np.int64],
                      lens: npt.NDArray[np.int64], pos: int) -> npt.NDArray[np.uint64]:
     """Return big-endian uint64 keys of bytes ``[pos, pos + 8)`` of each value, zero-padded."""
-    part = win[np.minimum(starts + pos, len(win) - 1)]  # a copy: fancy indexing
-    part[np.arange(_KEY_BYTES) >= (lens - pos)[:, None]] = 0  # bytes past each value's end
-    return part.view(">u8").ravel().astype(np.uint64)
+    keys = win[np.minimum(starts + pos, len(win) - 1)].astype(np.uint64)
+    # clear the bytes past each value's end: keep the top ``8 * left`` bits
+    left = np.clip(lens - pos, 0, _KEY_BYTES)
+    drop = np.minimum((_KEY_BYTES - left) * 8, 63).astype(np.uint64)  # shifts of 64 are undefined
+    keys = (keys >> drop) << drop
+    keys[left == 0] = 0  # no bytes left: key 0
+    return keys
 
 
 def _pick(cand: npt.NDArray[np.int64], keys: npt.NDArray[np.uint64],
@@ -77,7 +83,7 @@ def _pick(cand: npt.NDArray[np.int64], keys: npt.NDArray[np.uint64],
     return cand[keys == target]
 
 
-def _byte_array_extreme(win: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
+def _byte_array_extreme(win: npt.NDArray[np.uint64], starts: npt.NDArray[np.int64],
                         lens: npt.NDArray[np.int64], cand: npt.NDArray[np.int64],
                         pos: int, want_max: bool) -> int:
     """Narrow *cand* (tied on every key before byte *pos*) down to one extreme value."""
