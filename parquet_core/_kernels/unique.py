@@ -40,11 +40,13 @@ _DIRECT_SPAN_MIN = 1 << 16
 _FIB = np.uint64(0x9E3779B97F4A7C15)
 _EMPTY = np.int32(2**31 - 1)
 _START_BITS = 12
-#: Rows inserted per step of the hash path.
+#: Rows inserted per step of the hash path (smaller steps when a budget may stop it).
 _HASH_CHUNK = 1 << 16
+_BUDGET_CHUNK = 1 << 14
 
 
-def first_occurrence_codes(keys: Any) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+def first_occurrence_codes(keys: Any, *, costs: Any = None,
+                           budget: int | None = None) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
     """Return the first row of every distinct key and each row's group code.
 
     Parameters
@@ -52,6 +54,13 @@ def first_occurrence_codes(keys: Any) -> tuple[npt.NDArray[np.int64], npt.NDArra
     keys:
         1-D array of integers (callers map floats, strings, ... to integer
         keys first; equal keys must mean equal values).
+    costs, budget:
+        Optional early stop: ``costs`` is one number per key (or a scalar),
+        and once the groups found so far cost more than ``budget`` in total
+        the hash path stops after its current step.  The result then covers
+        only a prefix of the rows (``len(codes) <= len(keys)``), one that
+        already passes the budget.  A dictionary writer uses this to stop
+        hashing soon after its size limit.
 
     Returns
     -------
@@ -71,7 +80,7 @@ def first_occurrence_codes(keys: Any) -> tuple[npt.NDArray[np.int64], npt.NDArra
     span = hi - lo + 1
     if span <= max(_DIRECT_SPAN_FACTOR * n, _DIRECT_SPAN_MIN):
         return _direct(k, lo, span)
-    return _hashed(k)
+    return _hashed(k, costs, budget)
 
 
 def _direct(k: npt.NDArray[Any], lo: int, span: int) -> tuple[npt.NDArray[np.int64],
@@ -135,25 +144,42 @@ class _Table:
         return bigger
 
 
-def _hashed(k: npt.NDArray[Any]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+def _hashed(k: npt.NDArray[Any], costs: Any = None,
+            budget: int | None = None) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
     n = k.size
     key = k if k.dtype == np.uint64 else k.astype(np.int64, copy=False).view(np.uint64)
     owner = np.empty(n, dtype=np.int32)
+    if budget is not None:
+        scalar_cost = np.ndim(costs) == 0
+        mean_cost = max(float(costs) if scalar_cost else float(np.mean(costs)), 1e-9)
     table = _Table(max(_START_BITS, (2 * min(n, _HASH_CHUNK) - 1).bit_length()), key)
     # Rows go in chunks, in order; before each chunk the table doubles until
     # it would stay at most half full even if every row were new.  So it
     # tracks the distinct keys seen so far instead of the row count, and a
     # typical dictionary's few hot slots stay in cache.
     # Mostly-distinct keys (a quarter or more new so far) take the rest in
-    # one step instead of many small ones.
+    # one step instead of many small ones.  Under a budget a step covers as
+    # many rows as could still fit if they were all new (at least
+    # _BUDGET_CHUNK): distinct keys stop right after their first step.
+    spent = 0
     lo = 0
     while lo < n:
-        hi = min(n, lo + _HASH_CHUNK) if 4 * table.used < lo or lo == 0 else n
+        if budget is not None:
+            hi = min(n, lo + max(_BUDGET_CHUNK, int((budget - spent) / mean_cost) + 1))
+        else:
+            hi = min(n, lo + _HASH_CHUNK) if 4 * table.used < lo or lo == 0 else n
         need = 2 * (table.used + hi - lo)
         if (1 << table.bits) < need:
             table = table.resized((need - 1).bit_length())
-        table.insert(np.arange(lo, hi, dtype=np.int32), owner)
+        rows = np.arange(lo, hi, dtype=np.int32)
+        table.insert(rows, owner)
         lo = hi
+        if budget is not None:
+            new = rows[owner[rows] == rows]
+            spent += new.size * int(costs) if scalar_cost else int(np.asarray(costs)[new].sum())
+            if spent > budget:
+                n, owner = lo, owner[:lo]
+                break
     is_first = owner == np.arange(n, dtype=np.int32)
     rows = np.flatnonzero(is_first)
     code_of_row = np.cumsum(is_first, dtype=np.int32) - np.int32(1)

@@ -118,7 +118,7 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
         mean_cost = float(_FIXED_WIDTH.get(ptype, desc.type_length or 1))
     m = min(n, max(_MIN_PROBE, int(2 * limit / max(mean_cost, 1.0))))
     while True:
-        dictionary, indices = build_dictionary(_slice(values, 0, m), ptype)
+        dictionary, indices = build_dictionary(_slice(values, 0, m), ptype, budget=limit)
         sizes = dictionary_prefix_sizes(dictionary, ptype, desc.type_length)
         total = int(sizes[-1])
         if total > limit:

@@ -61,8 +61,8 @@ _WIDTH = {PhysicalType.BOOLEAN: 0, PhysicalType.INT32: 4, PhysicalType.INT64: 8,
           PhysicalType.INT96: 12, PhysicalType.FLOAT: 4, PhysicalType.DOUBLE: 8}
 
 
-def build_dictionary(values: Any, physical_type: int,
-                     type_length: int | None = None) -> tuple[Any, npt.NDArray[np.int32]]:
+def build_dictionary(values: Any, physical_type: int, type_length: int | None = None, *,
+                     budget: int | None = None) -> tuple[Any, npt.NDArray[np.int32]]:
     """Find the distinct values of a column chunk and the index of every value.
 
     Parameters
@@ -76,19 +76,26 @@ def build_dictionary(values: Any, physical_type: int,
     type_length:
         Unused (FIXED_LEN_BYTE_ARRAY widths come from the rows' shape);
         accepted for symmetry with the other encoders.
+    budget:
+        Optional size limit in PLAIN bytes: grouping may stop once the
+        dictionary passes it, returning the dictionary and indices of a
+        prefix of the values only (one whose dictionary is over the budget).
 
     Returns
     -------
     tuple
         ``(dictionary, indices)``: the distinct values in order of first
         appearance, in the representation of the input, and int32 indices
-        with ``dictionary[indices] == values``.
+        with ``dictionary[indices] == values[:len(indices)]`` (all the
+        values unless a budget stopped early).
     """
     pt = PhysicalType(physical_type)
     if pt == PhysicalType.BYTE_ARRAY:
         if not isinstance(values, ByteArrays):
             raise TypeError(f"BYTE_ARRAY values must be ByteArrays, not {type(values).__name__}")
-        first, codes = _group_strings(WordView(values.offsets, values.data), max_exact=7)
+        costs = values.lengths() + 4 if budget is not None else None
+        first, codes = _group_strings(WordView(values.offsets, values.data), max_exact=7,
+                                      costs=costs, budget=budget)
         if first is None:
             first, codes = _group_python(values.to_pylist())
         return values.take(first), codes
@@ -104,7 +111,7 @@ def build_dictionary(values: Any, physical_type: int,
         return v[first], codes
     dtype, key_dtype = _NUMERIC[pt]
     v = np.ascontiguousarray(values, dtype=dtype).reshape(-1)
-    first, codes = first_occurrence_codes(v.view(key_dtype))
+    first, codes = first_occurrence_codes(v.view(key_dtype), costs=_WIDTH[pt], budget=budget)
     return v[first], codes
 
 
@@ -120,16 +127,19 @@ def _group_rows(rows: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int64], npt
     return first, codes
 
 
-def _group_strings(view: WordView, max_exact: int) -> tuple[Any, Any]:
+def _group_strings(view: WordView, max_exact: int, costs: Any = None,
+                   budget: int | None = None) -> tuple[Any, Any]:
     """Group byte strings; ``(None, None)`` if the hash grouping was not exact."""
     n = len(view)
     if n == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32)
     if int(view.lengths.max()) <= max_exact:
-        return first_occurrence_codes(view.short_keys())
+        return first_occurrence_codes(view.short_keys(), costs=costs, budget=budget)
     groups = view.word_groups()
-    first, codes = first_occurrence_codes(view.hash64(groups))
-    if not view.equal_to(first[codes], groups):
+    first, codes = first_occurrence_codes(view.hash64(groups), costs=costs, budget=budget)
+    # rows a budget left ungrouped are compared with themselves
+    ref = np.concatenate((first[codes], np.arange(len(codes), n))) if len(codes) < n else first[codes]
+    if not view.equal_to(ref, groups):
         return None, None
     return first, codes
 

@@ -49,3 +49,25 @@ def test_empty_and_misuse() -> None:
     assert first.size == 0 and codes.size == 0
     with pytest.raises(TypeError):
         first_occurrence_codes(np.zeros(3, np.float64))
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(keys=st.lists(st.integers(-(2**62), 2**62), min_size=1, max_size=3000),
+       repeat=st.integers(1, 4), cost=st.integers(1, 9), budget=st.integers(0, 5000))
+def test_budget_stops_on_a_prefix_that_passes_it(keys: list[int], repeat: int, cost: int, budget: int) -> None:
+    arr = np.repeat(np.asarray(keys, dtype=np.int64), repeat)
+    first, codes = first_occurrence_codes(arr, costs=cost, budget=budget)
+    p = len(codes)
+    ref_first, ref_codes = reference(arr[:p].tolist())
+    assert first.tolist() == ref_first and codes.tolist() == ref_codes
+    if p < arr.size:
+        assert len(first) * cost > budget
+
+
+def test_budget_with_per_key_costs_stops_early_on_distinct_keys() -> None:
+    keys = np.random.default_rng(3).integers(0, 2**60, 200_000)
+    costs = np.random.default_rng(4).integers(1, 20, keys.size)
+    first, codes = first_occurrence_codes(keys, costs=costs, budget=50_000)
+    assert len(codes) < keys.size // 2
+    assert int(costs[first].sum()) > 50_000
+    assert first.tolist() == reference(keys[:len(codes)].tolist())[0]

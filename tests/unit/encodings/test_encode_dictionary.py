@@ -148,3 +148,26 @@ def test_round_trip_and_first_appearance(items: list[bytes], base: int) -> None:
     entries = dictionary.to_pylist() if len(dictionary) else []
     assert entries == list(dict.fromkeys(items))
     assert [entries[i] for i in idx.tolist()] == items
+
+
+@pytest.mark.parametrize("short", [False, True])
+def test_budget_returns_a_prefix_for_strings(short):
+    from parquet_core._kernels.binary import ByteArrays
+
+    rng = np.random.default_rng(9)
+    words = [(f"{k:x}" if short else f"value-{k}-" * 2).encode() for k in rng.integers(0, 10**6, 100_000)]
+    lens = np.array([len(w) for w in words])
+    offsets = np.zeros(len(words) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum(lens)
+    values = ByteArrays(offsets, np.frombuffer(b"".join(words), dtype=np.uint8))
+    from parquet_core.constants import PhysicalType
+
+    dictionary, indices = build_dictionary(values, PhysicalType.BYTE_ARRAY, budget=20_000)
+    p = len(indices)
+    assert p < len(words) // 2
+    seen: dict[bytes, int] = {}
+    for w in words[:p]:
+        seen.setdefault(w, len(seen))
+    assert dictionary.to_pylist() == list(seen)
+    assert indices.tolist() == [seen[w] for w in words[:p]]
+    assert sum(len(w) + 4 for w in seen) > 20_000
