@@ -112,11 +112,12 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
     ptype = desc.physical_type
     limit = wopts.dictionary_pagesize_limit
     # a prefix long enough to pass the limit if its values were all distinct
-    if isinstance(values, ByteArrays):
+    strings = isinstance(values, ByteArrays)
+    if strings:
         mean_cost = (len(values.data) + 4 * n) / n
     else:
         mean_cost = float(_FIXED_WIDTH.get(ptype, desc.type_length or 1))
-    m = min(n, max(_MIN_PROBE, int(2 * limit / max(mean_cost, 1.0))))
+    m = min(n, max(_MIN_PROBE, int((2.0 if strings else 1.25) * limit / max(mean_cost, 1.0))))
     while True:
         dictionary, indices = build_dictionary(_slice(values, 0, m), ptype, budget=limit)
         sizes = dictionary_prefix_sizes(dictionary, ptype, desc.type_length)
@@ -125,8 +126,10 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
             break
         if m == n:
             return dictionary, indices.astype(np.int32, copy=False), n
-        # few distinct values so far: jump to the whole chunk; else double
-        m = n if total * (n / m) <= limit else min(n, 2 * m)
+        # Fixed-width values go to the whole chunk at once: their grouping stops
+        # by itself at the budget.  Strings are hashed before grouping, so they
+        # double unless the distinct values so far are few.
+        m = n if not strings or total * (n / m) <= limit else min(n, 2 * m)
     fits = int(np.searchsorted(sizes, limit, side="right")) - 1
     if fits == 0:
         return None
@@ -134,16 +137,14 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
     return _slice(dictionary, 0, fits), indices[:cutoff].astype(np.int32, copy=False), cutoff
 
 
-def _page_bounds(record_starts: npt.NDArray[np.int64], slot_cost: npt.NDArray[np.int64],
-                 page_bytes: int, page_rows: int, forced: int | None) -> list[tuple[int, int]]:
+def _page_bounds(cum: npt.NDArray[np.int64], page_bytes: int, page_rows: int,
+                 forced: int | None) -> list[tuple[int, int]]:
     """Split records into pages; return (first record, end record) pairs.
 
-    ``record_starts`` holds each record's first level slot plus the total
-    number of slots; ``slot_cost`` the cumulative cost before each slot
-    (length = slots + 1).  A Python loop per *page* (not per value).
+    ``cum`` holds the cumulative cost before each record plus the total
+    (length = records + 1).  A Python loop per *page* (not per value).
     """
-    nrec = len(record_starts) - 1
-    cum = slot_cost[record_starts]
+    nrec = len(cum) - 1
     bounds = []
     r0 = 0
     while r0 < nrec:
@@ -188,17 +189,26 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
     all_defined = defs is None and max_def > 0
     reps = data.rep_levels
     present = None if defs is None else defs == max_def
-    # value index of the first value at or after each slot (n + 1 entries)
-    if present is None:
-        value_at = np.arange(nslots + 1, dtype=np.int64)
-    else:
+    # value index of the first value at or after each slot (n + 1 entries), and
+    # each record's first slot plus the total; None where they are the identity
+    # (no nulls: a slot per value; flat: a slot per record), so common columns
+    # never build or gather through arrays of 0, 1, 2, ...
+    value_at: npt.NDArray[np.int64] | None = None
+    if present is not None:
         value_at = np.zeros(nslots + 1, dtype=np.int64)
         np.cumsum(present, out=value_at[1:])
-    if int(value_at[-1]) != len(values):
+    described = nslots if value_at is None else int(value_at[-1])
+    if described != len(values):
         raise ParquetSchemaError(
-            f"column {desc.dotted_path}: levels describe {int(value_at[-1])} values, got {len(values)}")
-    record_starts = (np.arange(nslots + 1, dtype=np.int64) if reps is None
-                     else np.append(np.flatnonzero(reps == 0), nslots).astype(np.int64))
+            f"column {desc.dotted_path}: levels describe {described} values, got {len(values)}")
+    record_starts = None if reps is None else \
+        np.append(np.flatnonzero(reps == 0), nslots).astype(np.int64)
+
+    def slot_of(record: int) -> int:
+        return record if record_starts is None else int(record_starts[record])
+
+    def value_of(slot: int) -> int:
+        return slot if value_at is None else int(value_at[slot])
 
     plan = _dictionary_plan(values, opts, wopts, desc)
     pages: list[bytes] = []
@@ -232,17 +242,18 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
         if cutoff < len(values):
             costs[cutoff:] = _value_costs(_slice(values, cutoff, len(values)), ptype, desc.type_length)
             # the first slot whose value is past the dictionary prefix starts the fallback
-            slot = int(np.searchsorted(value_at, cutoff, side="right")) - 1
-            rec = int(np.searchsorted(record_starts, slot, side="right")) - 1
+            slot = cutoff if value_at is None else int(np.searchsorted(value_at, cutoff, side="right")) - 1
+            rec = slot if record_starts is None else int(np.searchsorted(record_starts, slot, side="right")) - 1
             forced = rec
     else:
         costs = _value_costs(values, ptype, desc.type_length)
         cutoff = 0
     value_cost = np.zeros(len(values) + 1, dtype=np.int64)
     np.cumsum(costs, out=value_cost[1:])
-    slot_cost = value_cost[value_at]
+    slot_cost = value_cost if value_at is None else value_cost[value_at]
+    record_cost = slot_cost if record_starts is None else slot_cost[record_starts]
 
-    bounds = _page_bounds(record_starts, slot_cost, wopts.data_page_size,
+    bounds = _page_bounds(record_cost, wopts.data_page_size,
                           wopts.data_page_row_count_limit, forced)
     stats = StatisticsBuilder(desc, truncate_length=opts.statistics_truncate_length) \
         if opts.write_statistics else None
@@ -255,8 +266,8 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
     rep_hist = np.zeros(max_rep + 1, dtype=np.int64) if max_rep > 0 else None
 
     for r0, r1 in bounds:
-        s0, s1 = int(record_starts[r0]), int(record_starts[r1])
-        v0, v1 = int(value_at[s0]), int(value_at[s1])
+        s0, s1 = slot_of(r0), slot_of(r1)
+        v0, v1 = value_of(s0), value_of(s1)
         page_values = _slice(values, v0, v1)
         page_defs = None if defs is None else defs[s0:s1]
         page_reps = None if reps is None else reps[s0:s1]
