@@ -139,6 +139,10 @@ def build_encode_cases(n: int, seed: int, with_arrow: bool = True) -> list[Encod
     levels = (rng.random(n) > 0.1).astype(np.int16)
     add("levels v2 (10% nulls, w=1)", levels, lambda: _levels(levels, 1),
         raw=levels.size)
+    # what the column writer does: one level stream per 20,000-row page
+    add("levels v2 per 20k page (10% nulls)", levels,
+        lambda: [_levels(levels[i:i + 20_000], 1) for i in range(0, levels.size, 20_000)],
+        raw=levels.size)
     idx = np.concatenate([rng.integers(0, 1000, n // 2),
                           np.repeat(rng.integers(0, 1000, n // 40 + 1), 20)])[:n].astype(np.int32)
     add("dictionary indices (w=10)", idx, lambda: _indices(idx, 1000))

@@ -228,3 +228,21 @@ def test_level_run_is_the_encoding_of_equal_levels(count, max_level):
             assert v2 == encode_levels_v2(levels, max_level)
         if count:  # golden: header = count << 1 as ULEB128, then the level in ceil(width / 8) bytes
             assert v2 == uleb(count << 1) + level.to_bytes((width + 7) // 8, "little")
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(runs=st.lists(st.tuples(st.integers(0, 3), st.integers(1, 80)), min_size=1, max_size=300),
+       min_repeat=st.sampled_from([8, 12, 24]))
+def test_run_choice_loop_and_vectorised_scan_agree(runs, min_repeat):
+    from parquet_core.encodings.rle_hybrid_encoder import _choose_runs, _choose_runs_loop
+
+    values = np.concatenate([np.full(n, v) for v, n in runs])
+    change = np.flatnonzero(values[1:] != values[:-1]) + 1
+    starts = np.concatenate(([0], change))
+    lens = np.diff(np.concatenate((starts, [values.size])))
+    cand = np.flatnonzero(lens >= min_repeat)
+    if cand.size == 0:
+        return
+    a = _choose_runs(starts[cand], lens[cand], min_repeat)
+    b = _choose_runs_loop(starts[cand], lens[cand], min_repeat)
+    assert a[0].tolist() == b[0].tolist() and a[1].tolist() == b[1].tolist()
