@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from parquet_core.constants import CompressionCodec, Encoding, PhysicalType
+from parquet_core.encodings import valid_encodings
 
 __all__ = ["ReaderOptions", "ColumnOptions", "WriterOptions", "SortingColumn", "writer_options"]
 
@@ -279,6 +280,11 @@ def writer_options(columns: list[str], physical_types: Mapping[str, int] | None 
             ov["use_dictionary"] = False
         if ov:
             resolved[col] = ColumnOptions(**{**_fields(base), **ov})
+        # refuse an encoding the column's type cannot take now, before any file exists
+        enc = resolved.get(col, base).encoding
+        if enc is not None and col in ptypes and enc not in valid_encodings(ptypes[col]):
+            raise ValueError(f"column {col}: encoding {Encoding(enc).name} cannot encode physical type "
+                             f"{PhysicalType(ptypes[col]).name}")
 
     kv = kwargs.get("key_value_metadata")
     opts = WriterOptions(

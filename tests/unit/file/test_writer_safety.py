@@ -339,3 +339,15 @@ def test_global_encoding_invalid_for_one_column_names_it(tmp_path):
                        column_encoding="byte_stream_split")
     assert "flag" in _message(info.value)
     _only(tmp_path)
+
+
+@pytest.mark.parametrize("encoding, typ", [("delta_binary_packed", "float64"), ("rle", "int64"),
+                                           ("delta_byte_array", "int32"), ("byte_stream_split", "bool_"),
+                                           ("delta_length_byte_array", "fixed_size_binary")])
+def test_invalid_encoding_refused_before_any_file_exists(tmp_path, encoding, typ):
+    factory = getattr(pc, typ)
+    dtype = factory(4) if typ == "fixed_size_binary" else factory()
+    with pytest.raises(ValueError, match=r"column x: encoding .* cannot encode physical type"):
+        pc.ParquetWriter(tmp_path / "x.parquet", pc.schema([pc.field("x", dtype)]),
+                         column_encoding={"x": encoding})
+    assert list(tmp_path.iterdir()) == []
