@@ -168,7 +168,8 @@ class ParquetWriter:
                 result = write_column_chunk(data, desc, self.options.column(desc.dotted_path),
                                             self.options, self._sink.offset)
             except ParquetError as exc:
-                raise add_context(exc, column=desc.dotted_path, row_group=ordinal)
+                add_context(exc, column=desc.dotted_path, row_group=ordinal)
+                raise
             for page in result.pages:
                 self._sink.write(page)
             meta = result.meta

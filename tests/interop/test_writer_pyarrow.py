@@ -20,7 +20,6 @@ Statistics are in ``test_writer_statistics.py``, page index / sizes / CRCs in
 from __future__ import annotations
 
 import datetime as dt
-import math
 from decimal import Decimal
 from pathlib import Path
 
@@ -30,6 +29,7 @@ import pytest
 import parquet_core as pc
 from parquet_core.constants import PageType
 from tests.interop.writer_cases import (
+    comparable,
     BY_KEY, CASES, EVERYTHING_KV, EVERYTHING_OPTIONS, 
     assert_ours_reads, assert_pyarrow_reads, assert_values, canon_arrow,
     make_columns, page_headers, to_arrow_table, write_everything,
@@ -39,12 +39,6 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 
-def _norm(v):
-    if isinstance(v, str):
-        return v.encode()
-    if isinstance(v, float):
-        return "nan" if math.isnan(v) else (v, math.copysign(1.0, v))
-    return v
 
 
 # ---------------------------------------------------------------------------
@@ -107,7 +101,7 @@ def test_input_python_lists_with_none(tmp_path):
     got = pq.read_table(path)
     for name, values in data.items():
         col = got.column(name).to_pylist()
-        assert [_norm(v) for v in col] == [_norm(v) for v in values], name
+        assert [comparable(v) for v in col] == [comparable(v) for v in values], name
     assert pa.types.is_integer(got.schema.field("i").type)
     assert got.schema.field("f").type == pa.float64()
     assert got.schema.field("b").type == pa.bool_()

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import math
 import struct
 from decimal import Decimal
 
@@ -24,6 +23,7 @@ import pytest
 import parquet_core as pc
 from parquet_core.constants import PageType
 from tests.interop.writer_cases import (
+    comparable,
     BY_KEY, CASES, byte_arrays, make_columns, page_headers, raw_chunk_meta, to_arrow_table,
     write_one,
 )
@@ -43,12 +43,6 @@ STAT_CASES = [c for c in CASES
                                                     "time_us_utc")]
 
 
-def _norm(v):
-    if isinstance(v, str):
-        return v.encode()
-    if isinstance(v, float):
-        return "nan" if math.isnan(v) else (v, math.copysign(1.0, v))
-    return v
 
 
 @pytest.mark.parametrize("version", ["1.0", "2.0"], ids=["v1", "v2"])
@@ -79,11 +73,11 @@ def test_statistics_equal_pyarrow(tmp_path, nulls, version):
             if not st.has_min_max:
                 continue
             for what in ("min", "max"):
-                a, b = _norm(getattr(so, what)), _norm(getattr(st, what))
+                a, b = comparable(getattr(so, what)), comparable(getattr(st, what))
                 if a != b:
                     problems.append(f"rg{i} {case.key}: {what} {a!r} != pyarrow {b!r}")
                 if ct.physical_type == co.physical_type:
-                    a, b = _norm(getattr(so, what + "_raw")), _norm(getattr(st, what + "_raw"))
+                    a, b = comparable(getattr(so, what + "_raw")), comparable(getattr(st, what + "_raw"))
                     if a != b:
                         problems.append(f"rg{i} {case.key}: {what}_raw {a!r} != pyarrow {b!r}")
     assert not problems, "\n".join(problems)

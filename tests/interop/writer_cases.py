@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
-import pytest
 
 import parquet_core as pc
 from parquet_core._kernels.binary import ByteArrays
@@ -570,6 +569,15 @@ def to_arrow_table(cases: list[Case], table: Table, names: list[str] | None = No
               for nm, c in zip(names, cases)]
     fields = [pa.field(nm, a.type, nullable=table.schema.field(nm).nullable) for nm, a in zip(names, arrays)]
     return pa.Table.from_arrays(arrays, schema=pa.schema(fields))
+
+
+def comparable(v: Any) -> Any:
+    """A value that compares like-for-like across readers: str as UTF-8 bytes, floats with NaN and -0.0 kept apart."""
+    if isinstance(v, str):
+        return v.encode()
+    if isinstance(v, float):
+        return "nan" if math.isnan(v) else (v, math.copysign(1.0, v))
+    return v
 
 
 # ---------------------------------------------------------------------------
