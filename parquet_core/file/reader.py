@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Sequence
 
 from parquet_core.column.reader import read_column_chunks
+from parquet_core.file.bloom_filter_reader import ColumnBloomFilter, read_bloom_filter
 from parquet_core.errors import (
     ParquetEncryptionError,
     ParquetError,
@@ -161,6 +162,39 @@ class ParquetFile:
         except ParquetError as exc:
             exc.add_note(f"in column {desc.dotted_path}, row group {current[0]}")
             raise
+
+    # -- Bloom filters ------------------------------------------------------
+    def bloom_filter(self, row_group: int, column: str | int) -> ColumnBloomFilter | None:
+        """The Bloom filter of one column chunk, read now (lazily), or None if it has none.
+
+        Parameters
+        ----------
+        row_group:
+            Row group index.
+        column:
+            Leaf column: its dotted path (``"a"`` or ``"a.b.c"``) or its leaf index.
+
+        Returns
+        -------
+        ColumnBloomFilter or None
+            ``might_contain(value)`` / ``check(values)`` take logical values
+            (``str``, ``int``, ``Decimal``, ``datetime``...).
+        """
+        schema = self.metadata.schema
+        if isinstance(column, str):
+            try:
+                idx = schema.index_of(tuple(column.split(".")))
+            except KeyError:
+                raise ValueError(f"no leaf column named {column!r} in the file") from None
+        else:
+            idx = int(column)
+            if not 0 <= idx < len(schema):
+                raise IndexError(f"leaf column index {idx} out of range (0..{len(schema) - 1})")
+        if not 0 <= row_group < self.num_row_groups:
+            raise IndexError(f"row group {row_group} out of range (0..{self.num_row_groups - 1})")
+        chunk = self.metadata.row_group(row_group).column(idx)
+        bloom = read_bloom_filter(self._source, chunk)
+        return None if bloom is None else ColumnBloomFilter(bloom, schema.column(idx))
 
     # -- data ---------------------------------------------------------------
     def read_row_group(self, i: int, columns: Sequence[str] | None = None) -> Table:

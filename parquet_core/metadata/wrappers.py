@@ -124,6 +124,18 @@ class ColumnChunkMetadata:
         return self.meta.dictionary_page_offset
 
     @property
+    def bloom_filter_offset(self) -> int | None:
+        """File offset of the chunk's Bloom filter header, if the writer stored a filter."""
+        v = self.meta.bloom_filter_offset
+        return None if v is None else int(v)
+
+    @property
+    def bloom_filter_length(self) -> int | None:
+        """Bytes of Bloom filter header plus bitset, when the writer recorded it."""
+        v = self.meta.bloom_filter_length
+        return None if v is None else int(v)
+
+    @property
     def file_path(self) -> str | None:
         """Path of an external file holding the chunk (rare)."""
         return self.raw.file_path
