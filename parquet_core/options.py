@@ -54,6 +54,12 @@ class ColumnOptions:
     statistics_truncate_length: int | None = 64
     column_index_truncate_length: int | None = 64
     key_value_metadata: Mapping[str, str] | None = None
+    #: split-block Bloom filter per column chunk (see ``bloom_filter_options``)
+    bloom_filter: bool = False
+    #: distinct values to size the filter for (None: each chunk's exact count)
+    bloom_filter_ndv: int | None = None
+    bloom_filter_fpp: float = 0.05
+    bloom_filter_max_bytes: int = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +112,35 @@ _KNOWN = frozenset([
     "write_page_checksum", "write_page_index", "write_page_statistics", "write_size_statistics",
     "statistics_truncate_length", "column_index_truncate_length", "use_deprecated_int96_timestamps",
     "validate_utf8", "created_by", "key_value_metadata", "column_key_value_metadata",
-    "sorting_columns", "version",
+    "sorting_columns", "version", "bloom_filter_options",
 ])
+_BLOOM_KEYS = {"ndv": "bloom_filter_ndv", "fpp": "bloom_filter_fpp", "max_bytes": "bloom_filter_max_bytes"}
+
+
+def _bloom_settings(column: str, spec: Any) -> dict[str, Any]:
+    """One entry of ``bloom_filter_options``: True/False, or ``{"ndv", "fpp", "max_bytes"}``."""
+    if isinstance(spec, bool):
+        return {"bloom_filter": spec}
+    if not isinstance(spec, Mapping):
+        raise TypeError(f"bloom_filter_options[{column!r}] must be a bool or a dict, got {spec!r}")
+    unknown = sorted(set(spec) - set(_BLOOM_KEYS))
+    if unknown:
+        raise ValueError(f"bloom_filter_options[{column!r}]: unknown key(s) {unknown}; "
+                         f"expected {sorted(_BLOOM_KEYS)}")
+    out: dict[str, Any] = {"bloom_filter": True}
+    if spec.get("ndv") is not None:
+        out["bloom_filter_ndv"] = _positive(f"bloom_filter_options[{column!r}]['ndv']", spec["ndv"])
+    if "fpp" in spec:
+        fpp = spec["fpp"]
+        if isinstance(fpp, bool) or not isinstance(fpp, (int, float)) or not 0.0 < fpp < 1.0:
+            raise ValueError(f"bloom_filter_options[{column!r}]['fpp'] must be between 0 and 1, got {fpp!r}")
+        out["bloom_filter_fpp"] = float(fpp)
+    if "max_bytes" in spec:
+        mb = _positive(f"bloom_filter_options[{column!r}]['max_bytes']", spec["max_bytes"])
+        if mb < 32:
+            raise ValueError(f"bloom_filter_options[{column!r}]['max_bytes'] must be at least 32 (one block)")
+        out["bloom_filter_max_bytes"] = mb
+    return out
 
 
 def codec_of(value: Any) -> int:
@@ -266,6 +299,16 @@ def writer_options(columns: list[str], physical_types: Mapping[str, int] | None 
         for col in columns:
             if col in per or default is not None:
                 overrides[col]["use_dictionary"] = False
+    bloom = kwargs.get("bloom_filter_options") or {}
+    if not isinstance(bloom, Mapping):
+        raise TypeError(f"bloom_filter_options must be a dict of column -> bool or dict, got {bloom!r}")
+    for col, spec in bloom.items():
+        if col not in overrides:
+            raise ValueError(f"bloom_filter_options: no column named {col!r}")
+        settings = _bloom_settings(col, spec)
+        if settings["bloom_filter"] and ptypes.get(col) == PhysicalType.BOOLEAN:
+            raise ValueError(f"column {col}: Bloom filters are not defined for BOOLEAN columns")
+        overrides[col].update(settings)
     ckv = kwargs.get("column_key_value_metadata") or {}
     for col, kv in ckv.items():
         if col not in overrides:

@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
+from parquet_core.bloom_filter import SplitBlockBloomFilter, hash_values, serialize_filter
 from parquet_core.column.data import ColumnData
 from parquet_core.compression import get_codec
 from parquet_core.constants import Encoding, PageType, PhysicalType
@@ -68,6 +69,7 @@ class ChunkResult:
     offset_index: Any              # pt.OffsetIndex
     size: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    bloom_filter: bytes | None = None  # header + bitset, placed by file/ (offset set there)
 
 
 def default_encoding(physical_type: int, data_page_version: int) -> int:
@@ -135,6 +137,35 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
         return None
     cutoff = int(np.argmax(indices == fits))  # first value of the first entry that does not fit
     return _slice(dictionary, 0, fits), indices[:cutoff].astype(np.int32, copy=False), cutoff
+
+
+def _bloom_filter(values: Any, desc: ColumnDescriptor, opts: ColumnOptions,
+                  plan: tuple[Any, Any, int] | None) -> bytes:
+    """The chunk's split-block Bloom filter, serialized (header + bitset).
+
+    A dictionary holds each of its values once, so only its entries (and the
+    values after a fallback) are hashed.  Without a given ``ndv`` the filter
+    is sized for the chunk's exact number of distinct values: the
+    dictionary's size when it covers the chunk, else the distinct hashes.
+    """
+    ptype, width = desc.physical_type, desc.type_length
+    if plan is None:
+        hashes = hash_values(values, ptype, width)
+        exact = None
+    else:
+        dictionary, _, cutoff = plan
+        hashes = hash_values(dictionary, ptype, width)
+        exact = len(dictionary)
+        if cutoff < len(values):
+            rest = hash_values(_slice(values, cutoff, len(values)), ptype, width)
+            hashes = np.concatenate((hashes, rest))
+            exact = None
+    ndv = opts.bloom_filter_ndv
+    if ndv is None:
+        ndv = exact if exact is not None else int(np.unique(hashes).size)
+    bf = SplitBlockBloomFilter.for_ndv(ndv, opts.bloom_filter_fpp, opts.bloom_filter_max_bytes)
+    bf.insert_hashes(hashes)
+    return serialize_filter(bf)
 
 
 def _page_bounds(cum: npt.NDArray[np.int64], page_bytes: int, page_rows: int,
@@ -356,5 +387,6 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
             repetition_level_histogram=None if rep_hist is None else rep_hist.tolist())
     if opts.key_value_metadata:
         meta.key_value_metadata = [pt.KeyValue(key=k, value=v) for k, v in opts.key_value_metadata.items()]
+    bloom = _bloom_filter(values, desc, opts, plan) if opts.bloom_filter else None
     return ChunkResult(pages=pages, meta=meta, column_index=index.column_index(),
-                       offset_index=index.offset_index(), size=offset - chunk_offset)
+                       offset_index=index.offset_index(), size=offset - chunk_offset, bloom_filter=bloom)

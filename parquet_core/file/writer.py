@@ -10,8 +10,9 @@
       table.ingest.as_table                  inference / casting / validation (nothing written yet)
       for each row-group slice, for each leaf:
         schema.physical.to_physical          logical storage -> physical values
-        column.writer.write_column_chunk     dictionary, pages, statistics, page index entries
-        sink.write(pages)
+        column.writer.write_column_chunk     dictionary, pages, statistics, page index entries,
+                                             Bloom filter
+        sink.write(pages), then the row group's Bloom filters
     ParquetWriter.close()
       column indexes, offset indexes, footer (FileMetaData), length, PAR1
       sink.commit()                          atomic rename into place
@@ -160,6 +161,7 @@ class ParquetWriter:
         ordinal = len(self._row_groups)
         chunks = []
         indexes = []
+        blooms: list[bytes | None] = []
         total_uncompressed = 0
         start = self._sink.offset
         for desc, column in zip(self._descriptor, table.columns):
@@ -178,12 +180,19 @@ class ParquetWriter:
                 else meta.data_page_offset
             chunks.append(pt.ColumnChunk(file_offset=chunk_start, meta_data=meta))
             indexes.append((result.column_index, result.offset_index))
+            blooms.append(result.bloom_filter)
         sorting = [pt.SortingColumn(column_idx=s.column_index, descending=s.descending,
                                     nulls_first=s.nulls_first) for s in self.options.sorting_columns]
         self._row_groups.append(pt.RowGroup(
             columns=chunks, total_byte_size=total_uncompressed, num_rows=table.num_rows,
             sorting_columns=sorting or None, file_offset=start,
             total_compressed_size=self._sink.offset - start, ordinal=ordinal))
+        # Bloom filters go right after their row group (the spec allows any place;
+        # memory then holds one row group's filters, never the whole file's)
+        for chunk, bloom in zip(chunks, blooms):
+            if bloom is not None:
+                chunk.meta_data.bloom_filter_offset = self._sink.write(bloom)
+                chunk.meta_data.bloom_filter_length = len(bloom)
         self._indexes.append(indexes)
         self._num_rows += table.num_rows
 
