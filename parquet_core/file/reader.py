@@ -26,8 +26,10 @@ from parquet_core.errors import (
     UnsupportedFeatureError,
 )
 from parquet_core.file.footer import read_footer
+from parquet_core.file.page_index_reader import read_column_index, read_offset_index
 from parquet_core.file.source import open_source
-from parquet_core.metadata.wrappers import FileMetadata
+from parquet_core.metadata.page_index_model import ColumnIndex, OffsetIndex
+from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata
 from parquet_core.options import ReaderOptions
 from parquet_core.page.reader import iter_pages
 from parquet_core.schema.descriptor import ColumnDescriptor
@@ -180,6 +182,12 @@ class ParquetFile:
             ``might_contain(value)`` / ``check(values)`` take logical values
             (``str``, ``int``, ``Decimal``, ``datetime``...).
         """
+        chunk = self._chunk(row_group, column)
+        bloom = read_bloom_filter(self._source, chunk)
+        return None if bloom is None else ColumnBloomFilter(bloom, chunk.descriptor)
+
+    def _chunk(self, row_group: int, column: str | int) -> ColumnChunkMetadata:
+        """The metadata of one column chunk, by leaf dotted path or leaf index."""
         schema = self.metadata.schema
         if isinstance(column, str):
             try:
@@ -192,9 +200,19 @@ class ParquetFile:
                 raise IndexError(f"leaf column index {idx} out of range (0..{len(schema) - 1})")
         if not 0 <= row_group < self.num_row_groups:
             raise IndexError(f"row group {row_group} out of range (0..{self.num_row_groups - 1})")
-        chunk = self.metadata.row_group(row_group).column(idx)
-        bloom = read_bloom_filter(self._source, chunk)
-        return None if bloom is None else ColumnBloomFilter(bloom, schema.column(idx))
+        return self.metadata.row_group(row_group).column(idx)
+
+    # -- page index ---------------------------------------------------------
+    def column_index(self, row_group: int, column: str | int) -> ColumnIndex | None:
+        """The chunk's ColumnIndex (per-page bounds, null pages, boundary order), or None.
+
+        Read now, with one positional read; ``column`` as for :meth:`bloom_filter`.
+        """
+        return read_column_index(self._source, self._chunk(row_group, column))
+
+    def offset_index(self, row_group: int, column: str | int) -> OffsetIndex | None:
+        """The chunk's OffsetIndex (location and first row of every data page), or None."""
+        return read_offset_index(self._source, self._chunk(row_group, column))
 
     # -- data ---------------------------------------------------------------
     def read_row_group(self, i: int, columns: Sequence[str] | None = None) -> Table:

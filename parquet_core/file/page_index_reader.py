@@ -1,0 +1,60 @@
+"""Read a column chunk's page index (ColumnIndex and OffsetIndex) with one positional read each.
+
+The offsets and lengths come from the chunk's metadata; both are checked
+against the file size before anything is read, and the thrift decoder is
+limited to the stated length, so a hostile footer cannot make the reader
+allocate more than the file holds.  See
+:mod:`parquet_core.metadata.page_index_model` for what the structs mean.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, add_context
+from parquet_core.file.source import RandomAccessSource
+from parquet_core.metadata.page_index_model import ColumnIndex, OffsetIndex
+from parquet_core.metadata.wrappers import ColumnChunkMetadata
+from parquet_core.thrift import pt
+from parquet_core.thrift.codec import parse
+
+__all__ = ["read_column_index", "read_offset_index"]
+
+
+def _read_struct(source: RandomAccessSource, chunk: ColumnChunkMetadata, offset: int | None,
+                 length: int | None, cls: Any, what: str) -> Any | None:
+    if offset is None:
+        return None
+    try:
+        if chunk.is_encrypted:
+            raise ParquetEncryptionError("the column is encrypted; decryption is not supported yet")
+        if length is None or length <= 0:
+            raise ParquetFormatError(f"{what} at offset {offset} has no valid length ({length})")
+        if offset < 0 or length > source.size - offset:
+            raise ParquetFormatError(f"{what} at offset {offset} with {length} bytes does not fit the "
+                                     f"file ({source.size} bytes)")
+        struct, used = parse(source.read_at(offset, length), cls, limit=length)
+        return struct
+    except ParquetError as exc:
+        add_context(exc, column=chunk.path_in_schema, row_group=chunk.row_group, offset=offset)
+        raise
+
+
+def read_offset_index(source: RandomAccessSource, chunk: ColumnChunkMetadata) -> OffsetIndex | None:
+    """The chunk's OffsetIndex, or None when the writer stored none."""
+    raw = chunk.raw
+    struct = _read_struct(source, chunk, raw.offset_index_offset, raw.offset_index_length,
+                          pt.OffsetIndex, "offset index")
+    if struct is None:
+        return None
+    return OffsetIndex(struct, f"column {chunk.path_in_schema}, row group {chunk.row_group}")
+
+
+def read_column_index(source: RandomAccessSource, chunk: ColumnChunkMetadata) -> ColumnIndex | None:
+    """The chunk's ColumnIndex, or None when the writer stored none."""
+    raw = chunk.raw
+    struct = _read_struct(source, chunk, raw.column_index_offset, raw.column_index_length,
+                          pt.ColumnIndex, "column index")
+    if struct is None:
+        return None
+    return ColumnIndex(struct, chunk.descriptor, f"column {chunk.path_in_schema}, row group {chunk.row_group}")

@@ -1,0 +1,152 @@
+"""Read-side page index: :class:`ColumnIndex` and :class:`OffsetIndex` of one column chunk.
+
+The page index (parquet-format ``PageIndex.md``) sits outside the footer;
+``ColumnChunk.column_index_offset/length`` and
+``offset_index_offset/length`` point at two thrift structs per chunk:
+
+* **OffsetIndex**: one ``PageLocation`` per data page (file offset,
+  compressed size including the header, first row index) and, optionally,
+  the unencoded byte-array bytes of each page;
+* **ColumnIndex**: per data page, whether it holds only nulls
+  (``null_pages``), its lower and upper bound (PLAIN encoded, byte arrays
+  possibly truncated; empty for null pages), ``boundary_order``, and
+  optionally null counts and level histograms (flattened, ``max_level + 1``
+  entries per page).
+
+The wrappers decode the bounds with the column's type (the same decoding as
+statistics) and check that every per-page list has one entry per page, so
+callers can index them freely.  This module does no I/O; reading the bytes
+is :func:`parquet_core.file.page_index_reader.read_page_index`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parquet_core.errors import ParquetFormatError
+from parquet_core.metadata.statistics import SortOrder, decode_stat_value, sort_order
+from parquet_core.schema.descriptor import ColumnDescriptor
+
+__all__ = ["ColumnIndex", "OffsetIndex", "PageLocation", "BOUNDARY_ORDERS"]
+
+#: The spec's BoundaryOrder values, by name.
+BOUNDARY_ORDERS = {0: "UNORDERED", 1: "ASCENDING", 2: "DESCENDING"}
+
+
+class PageLocation:
+    """Where one data page is: file offset, bytes (header included), first row."""
+
+    __slots__ = ("offset", "compressed_page_size", "first_row_index")
+
+    def __init__(self, offset: int, compressed_page_size: int, first_row_index: int) -> None:
+        self.offset = offset
+        self.compressed_page_size = compressed_page_size
+        self.first_row_index = first_row_index
+
+    def __repr__(self) -> str:
+        return (f"PageLocation(offset={self.offset}, compressed_page_size={self.compressed_page_size}, "
+                f"first_row_index={self.first_row_index})")
+
+
+class OffsetIndex:
+    """The data pages of one column chunk, in file order."""
+
+    def __init__(self, raw: Any, where: str) -> None:
+        self.raw = raw
+        locs = raw.page_locations
+        if locs is None:
+            raise ParquetFormatError(f"{where}: offset index without page_locations")
+        pages = []
+        prev_row = -1
+        for i, loc in enumerate(locs):
+            if loc.offset is None or loc.compressed_page_size is None or loc.first_row_index is None:
+                raise ParquetFormatError(f"{where}: page location {i} misses a required field")
+            if loc.offset < 0 or loc.compressed_page_size <= 0 or loc.first_row_index <= prev_row:
+                raise ParquetFormatError(
+                    f"{where}: page location {i} is invalid (offset {loc.offset}, size "
+                    f"{loc.compressed_page_size}, first row {loc.first_row_index} after {prev_row})")
+            prev_row = loc.first_row_index
+            pages.append(PageLocation(int(loc.offset), int(loc.compressed_page_size),
+                                      int(loc.first_row_index)))
+        if pages and pages[0].first_row_index != 0:
+            raise ParquetFormatError(f"{where}: the first page starts at row {pages[0].first_row_index}, not 0")
+        self.page_locations = pages
+        ub = raw.unencoded_byte_array_data_bytes
+        if ub is not None and len(ub) != len(pages):
+            raise ParquetFormatError(f"{where}: {len(ub)} unencoded sizes for {len(pages)} pages")
+        self.unencoded_byte_array_data_bytes = None if ub is None else [int(v) for v in ub]
+
+    @property
+    def num_pages(self) -> int:
+        return len(self.page_locations)
+
+    def row_ranges(self, num_rows: int) -> list[tuple[int, int]]:
+        """``[first row, end row)`` of every page, given the row group's row count."""
+        starts = [p.first_row_index for p in self.page_locations]
+        return list(zip(starts, starts[1:] + [num_rows]))
+
+    def __repr__(self) -> str:
+        return f"<OffsetIndex: {self.num_pages} pages>"
+
+
+class ColumnIndex:
+    """Per-page bounds and null information of one column chunk.
+
+    ``min_values[i]`` / ``max_values[i]`` are decoded Python values (``None``
+    for a null page); ``min_raw`` / ``max_raw`` keep the PLAIN bytes.  For
+    byte-array columns the bounds may be truncated: they still bound the
+    page's values, they need not occur in it.
+    """
+
+    def __init__(self, raw: Any, desc: ColumnDescriptor, where: str) -> None:
+        self.raw = raw
+        self.descriptor = desc
+        nulls, lo, hi = raw.null_pages, raw.min_values, raw.max_values
+        if nulls is None or lo is None or hi is None or raw.boundary_order is None:
+            raise ParquetFormatError(f"{where}: column index misses a required field")
+        n = len(nulls)
+        if len(lo) != n or len(hi) != n:
+            raise ParquetFormatError(
+                f"{where}: column index has {n} null_pages, {len(lo)} min_values, {len(hi)} max_values")
+        self.null_pages = [bool(b) for b in nulls]
+        self.min_raw = [bytes(v) for v in lo]
+        self.max_raw = [bytes(v) for v in hi]
+        self.boundary_order = BOUNDARY_ORDERS.get(raw.boundary_order, f"UNKNOWN({raw.boundary_order})")
+        self.order_defined = sort_order(desc) != SortOrder.UNKNOWN
+        self.null_counts = None if raw.null_counts is None else [int(v) for v in raw.null_counts]
+        if self.null_counts is not None and len(self.null_counts) != n:
+            raise ParquetFormatError(f"{where}: {len(self.null_counts)} null counts for {n} pages")
+        self.definition_level_histograms = self._histograms(
+            raw.definition_level_histograms, desc.max_definition_level, n, where, "definition")
+        self.repetition_level_histograms = self._histograms(
+            raw.repetition_level_histograms, desc.max_repetition_level, n, where, "repetition")
+        self.min_values: list[Any] = []
+        self.max_values: list[Any] = []
+        for i in range(n):
+            if self.null_pages[i] or not self.order_defined:
+                self.min_values.append(None)
+                self.max_values.append(None)
+                continue
+            try:
+                self.min_values.append(decode_stat_value(self.min_raw[i], desc))
+                self.max_values.append(decode_stat_value(self.max_raw[i], desc))
+            except ParquetFormatError as exc:
+                exc.add_note(f"in the column index of {where}, page {i}")
+                raise
+
+    @staticmethod
+    def _histograms(flat: Any, max_level: int, pages: int, where: str, what: str) -> list[list[int]] | None:
+        if flat is None:
+            return None
+        width = max_level + 1
+        if len(flat) != width * pages:
+            raise ParquetFormatError(f"{where}: {len(flat)} {what} level histogram entries for {pages} "
+                                     f"pages of {width} levels")
+        return [[int(v) for v in flat[i * width:(i + 1) * width]] for i in range(pages)]
+
+    @property
+    def num_pages(self) -> int:
+        return len(self.null_pages)
+
+    def __repr__(self) -> str:
+        return f"<ColumnIndex {self.descriptor.dotted_path}: {self.num_pages} pages, {self.boundary_order}>"
