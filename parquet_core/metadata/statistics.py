@@ -28,7 +28,7 @@ from parquet_core.errors import ParquetFormatError
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.pyvalues import py_values, to_storage
 
-__all__ = ["Statistics", "SortOrder", "sort_order", "decode_statistics", "decode_stat_value"]
+__all__ = ["Statistics", "SortOrder", "sort_order", "decode_statistics", "decode_stat_value", "decode_stat_storage"]
 
 
 class SortOrder:
@@ -93,14 +93,44 @@ _SCALAR = {
 }
 
 
-def decode_stat_value(raw: bytes, desc: ColumnDescriptor) -> Any:
-    """Decode one PLAIN-encoded bound (no length prefix for byte arrays)."""
+def _check_width(raw: bytes, desc: ColumnDescriptor) -> None:
     pt_ = desc.physical_type
     want = _FIXED.get(pt_, desc.type_length if pt_ == PhysicalType.FIXED_LEN_BYTE_ARRAY else None)
     if want is not None and len(raw) != want:
         raise ParquetFormatError(
             f"statistics value for {desc.dotted_path} has {len(raw)} bytes, expected {want}")
-    fast = _SCALAR.get((pt_, desc.data_type.name))
+
+
+def decode_stat_storage(raw: bytes, desc: ColumnDescriptor) -> Any:
+    """Decode one PLAIN-encoded bound into a one-element array of the column's storage.
+
+    The same representation :class:`~parquet_core.table.arrays.Array` holds
+    for the column, so bounds compare with values by the same code.
+    """
+    _check_width(raw, desc)
+    return to_storage(desc.data_type, _physical(raw, desc.physical_type))
+
+
+def _physical(raw: bytes, pt_: int) -> Any:
+    if pt_ == PhysicalType.BOOLEAN:
+        return np.array([raw[0] != 0])
+    if pt_ == PhysicalType.INT32:
+        return np.frombuffer(raw, "<i4")
+    if pt_ == PhysicalType.INT64:
+        return np.frombuffer(raw, "<i8")
+    if pt_ == PhysicalType.FLOAT:
+        return np.frombuffer(raw, "<f4")
+    if pt_ == PhysicalType.DOUBLE:
+        return np.frombuffer(raw, "<f8")
+    if pt_ == PhysicalType.BYTE_ARRAY:
+        return ByteArrays.from_pylist([bytes(raw)])
+    return np.frombuffer(raw, np.uint8).reshape(1, -1)
+
+
+def decode_stat_value(raw: bytes, desc: ColumnDescriptor) -> Any:
+    """Decode one PLAIN-encoded bound (no length prefix for byte arrays)."""
+    _check_width(raw, desc)
+    fast = _SCALAR.get((desc.physical_type, desc.data_type.name))
     if fast is not None:
         value = fast.unpack(raw)[0]
         if desc.data_type.name in ("int8", "int16", "uint8", "uint16"):
@@ -110,21 +140,7 @@ def decode_stat_value(raw: bytes, desc: ColumnDescriptor) -> Any:
             if desc.data_type.name.startswith("int") and value >> (bits - 1):
                 value -= 1 << bits
         return value
-    if pt_ == PhysicalType.BOOLEAN:
-        phys: Any = np.array([raw[0] != 0])
-    elif pt_ == PhysicalType.INT32:
-        phys = np.frombuffer(raw, "<i4")
-    elif pt_ == PhysicalType.INT64:
-        phys = np.frombuffer(raw, "<i8")
-    elif pt_ == PhysicalType.FLOAT:
-        phys = np.frombuffer(raw, "<f4")
-    elif pt_ == PhysicalType.DOUBLE:
-        phys = np.frombuffer(raw, "<f8")
-    elif pt_ == PhysicalType.BYTE_ARRAY:
-        phys = ByteArrays.from_pylist([bytes(raw)])
-    else:
-        phys = np.frombuffer(raw, np.uint8).reshape(1, -1)
-    return py_values(desc.data_type, to_storage(desc.data_type, phys))[0]
+    return py_values(desc.data_type, to_storage(desc.data_type, _physical(raw, desc.physical_type)))[0]
 
 
 def _is_float(desc: ColumnDescriptor) -> bool:

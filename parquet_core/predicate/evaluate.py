@@ -1,0 +1,188 @@
+"""Evaluate a predicate: exactly on rows, or as "could any row match?" on bounds.
+
+**Rows** (:func:`filter_mask`): SQL's three-valued logic.  Every node gives
+``(value, known)`` masks; a comparison is unknown on a null slot, ``&`` is
+false as soon as one side is known false, ``|`` true as soon as one side is
+known true, ``~`` keeps unknowns unknown.  A row is kept when the
+predicate is known true, as in SQL ``WHERE`` and pyarrow's ``filters=``.
+
+**Bounds** (:func:`may_match`): the predicate in negation normal form
+(:func:`~parquet_core.predicate.expr.negation_normal_form`) is checked
+against each column's lower/upper bound, null count and value count, from
+chunk statistics or from one page's column-index entry.  The answer is
+False only when no row can match; bounds are compared with the same kernel
+as rows (:mod:`parquet_core.predicate.compare`), in the column's storage.
+Rules per leaf, for bounds ``lo <= every non-null value <= hi``:
+
+====================  ==============================================
+``== v``              ``lo <= v <= hi``
+``< v`` / ``<= v``    ``lo < v`` / ``lo <= v``
+``> v`` / ``>= v``    ``hi > v`` / ``hi >= v``
+``!= v``              not (``lo == hi == v``), numbers only
+``in S``              some ``v`` of ``S`` with ``lo <= v <= hi`` (or nulls, if ``S`` holds None)
+``not in S``          unknown, unless every row is null (then: ``S`` lacks None)
+``starts_with p``     ``lo[:len p] <= p <= hi[:len p]`` (truncated bounds still bound)
+``is null``           ``null_count > 0``
+``is not null``       ``null_count < num_values``
+====================  ==============================================
+
+A column whose values are all null matches no comparison.  Floats keep NaN
+out of their bounds, and ``NaN != v`` is true, so ``!=`` and negated
+comparisons on floats are never pruned; negated comparisons on other types
+are the opposite comparison.  Anything unknown (no bounds, no order) is
+"may match".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+import numpy.typing as npt
+
+from parquet_core._kernels.binary import ByteArrays
+from parquet_core.predicate.compare import compare, has_order, is_floating, isin, starts_with
+from parquet_core.predicate.expr import (
+    OPERATORS, And, Comparison, Expression, IsIn, IsNull, Not, Or, StartsWith,
+)
+from parquet_core.schema.types import DataType
+from parquet_core.table.arrays import Array, Table
+
+__all__ = ["filter_mask", "Bounds", "may_match"]
+
+Masks = tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]
+
+
+# -- rows -----------------------------------------------------------------------------------------
+
+def filter_mask(expr: Expression, table: Table) -> npt.NDArray[np.bool_]:
+    """True for the rows where *expr* is known true."""
+    value, known = _eval(expr, table)
+    return value & known
+
+
+def _column(table: Table, name: str) -> Array:
+    try:
+        return table.column(name)
+    except (KeyError, ValueError):
+        raise ValueError(f"filter column {name!r} is not in the table (columns: {table.column_names})") from None
+
+
+def _known(arr: Array) -> npt.NDArray[np.bool_]:
+    return np.ones(len(arr), dtype=np.bool_) if arr.validity is None else arr.validity.copy()
+
+
+def _eval(e: Expression, table: Table) -> Masks:
+    if isinstance(e, IsIn):
+        arr = _column(table, e.column)
+        v = isin(arr.values, arr.type, e.values, e.column) & _known(arr)
+        if e.match_null:
+            v |= arr.is_null()
+        return (~v if e.negated else v), np.ones(len(arr), dtype=np.bool_)
+    if isinstance(e, (Comparison, StartsWith)):
+        arr = _column(table, e.column)
+        if isinstance(e, Comparison):
+            v = compare(arr.values, arr.type, e.op, e.value, e.column)
+        else:
+            v = starts_with(arr.values, arr.type, e.prefix, e.column)
+        known = _known(arr)
+        if e.negated:
+            v = ~v
+        return v & known, known
+    if isinstance(e, IsNull):
+        arr = _column(table, e.column)
+        null = arr.is_null()
+        return (~null if e.negated else null), np.ones(len(arr), dtype=np.bool_)
+    if isinstance(e, Not):
+        v, known = _eval(e.child, table)
+        return ~v & known, known
+    if isinstance(e, (And, Or)):
+        parts = [_eval(c, table) for c in e.children]
+        v, known = parts[0]
+        for bv, bk in parts[1:]:
+            if isinstance(e, And):
+                known = (known & bk) | (known & ~v) | (bk & ~bv)
+                v = v & bv
+            else:
+                known = (known & bk) | v | bv
+                v = v | bv
+        return v, known
+    raise TypeError(f"unknown expression {e!r}")
+
+
+# -- bounds ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Bounds:
+    """What is known of a column over some rows (a chunk, or one page).
+
+    ``lo``/``hi`` are one-element storage arrays (or None when unknown);
+    ``null_count``/``num_values`` may be None when unknown.
+    """
+
+    type: DataType
+    lo: Any = None
+    hi: Any = None
+    null_count: int | None = None
+    num_values: int | None = None
+
+    @property
+    def all_null(self) -> bool:
+        return self.null_count is not None and self.num_values is not None and self.null_count >= self.num_values
+
+
+def may_match(expr: Expression, bounds_of: Callable[[str], Bounds | None]) -> bool:
+    """False only when no row described by the bounds can satisfy *expr* (in negation normal form)."""
+    if isinstance(expr, And):
+        return all(may_match(c, bounds_of) for c in expr.children)
+    if isinstance(expr, Or):
+        return any(may_match(c, bounds_of) for c in expr.children)
+    b = bounds_of(expr.column)  # type: ignore[attr-defined]
+    if b is None:
+        return True
+    if isinstance(expr, IsNull):
+        if expr.negated:
+            return not b.all_null
+        return b.null_count is None or b.null_count > 0
+    if isinstance(expr, IsIn) and (expr.match_null != expr.negated):
+        # a null row matches ("in" with None listed, or "not in" without it)
+        if b.null_count is None or b.null_count > 0:
+            return True
+    if b.all_null:
+        return False          # a null never satisfies a comparison, in or starts_with
+    if b.lo is None or b.hi is None or not has_order(b.type):
+        return True
+    col = expr.column  # type: ignore[attr-defined]
+    if isinstance(expr, Comparison):
+        op = expr.op
+        if expr.negated:
+            if is_floating(b.type):
+                return True
+            op = OPERATORS[op]
+        return _range_may_hold(b, op, expr.value, col)
+    if isinstance(expr, IsIn):
+        if expr.negated:
+            return True
+        return any(_range_may_hold(b, "==", v, col) for v in expr.values)
+    if isinstance(expr, StartsWith):
+        if expr.negated or not isinstance(b.lo, ByteArrays):
+            return True
+        p = expr.prefix.encode() if isinstance(expr.prefix, str) else expr.prefix
+        lo = b.lo.to_pylist()[0][:len(p)]
+        hi = b.hi.to_pylist()[0][:len(p)]
+        return lo <= p <= hi
+    return True
+
+
+def _range_may_hold(b: Bounds, op: str, value: Any, column: str) -> bool:
+    lo, hi = b.lo, b.hi
+    if op == "==":
+        return bool(compare(lo, b.type, "<=", value, column)[0] and compare(hi, b.type, ">=", value, column)[0])
+    if op == "!=":
+        if is_floating(b.type) or isinstance(lo, ByteArrays):
+            return True      # NaN != v; truncated byte-array bounds
+        return not (compare(lo, b.type, "==", value, column)[0] and compare(hi, b.type, "==", value, column)[0])
+    if op in ("<", "<="):
+        return bool(compare(lo, b.type, op, value, column)[0])
+    return bool(compare(hi, b.type, op, value, column)[0])
