@@ -18,7 +18,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import parquet_core as pc
 from parquet_core.interop.arrow import table_from_arrow
 from parquet_core.predicate import Bounds, filter_mask, may_match, negation_normal_form
 from parquet_core.predicate.expr import And, Comparison, IsIn, IsNull, Not, Or, StartsWith
