@@ -34,6 +34,7 @@ from parquet_core.file.writer import ParquetWriter, write_table
 from parquet_core.metadata.statistics import Statistics
 from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata, RowGroupMetadata
 from parquet_core.options import ReaderOptions, SortingColumn
+from parquet_core.predicate import Expression, col
 from parquet_core.schema.build import (
     binary, bool_, bson, date, date32, decimal, decimal128, decimal256, enum, field,
     fixed_size_binary, float16, geography, geometry, float32, float64, int8, int16, int32, int64, int96, interval,
@@ -53,7 +54,7 @@ __all__ = [
     "ParquetFormatError", "ParquetSchemaError", "RawTemporal", "ReaderOptions",
     "RowGroupMetadata", "Schema", "Statistics", "Table", "UnsupportedFeatureError",
     "read_metadata", "read_schema", "read_table", "__version__",
-    "ParquetWriter", "write_table", "SortingColumn",
+    "ParquetWriter", "write_table", "SortingColumn", "Expression", "col",
     # schema building
     "binary", "bool_", "bson", "date", "date32", "decimal", "decimal128", "decimal256", "enum",
     "field", "fixed_size_binary", "float16", "geography", "geometry", "float32", "float64", "int8", "int16", "int32",

@@ -27,6 +27,7 @@ from parquet_core.errors import (
 )
 from parquet_core.file.footer import read_footer
 from parquet_core.file.page_index_reader import read_column_index, read_offset_index
+from parquet_core.file.pushdown import PruneReport, plan_row_groups
 from parquet_core.file.source import open_source
 from parquet_core.metadata.page_index_model import ColumnIndex, OffsetIndex
 from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata
@@ -37,6 +38,8 @@ from parquet_core.schema.tree import SchemaNode
 from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Array, Table, empty_array
 from parquet_core.table.convert import to_array
+from parquet_core.table.select import filter_table
+from parquet_core.predicate import filter_mask
 
 __all__ = ["ParquetFile", "read_table", "read_metadata", "read_schema"]
 
@@ -202,6 +205,39 @@ class ParquetFile:
             raise IndexError(f"row group {row_group} out of range (0..{self.num_row_groups - 1})")
         return self.metadata.row_group(row_group).column(idx)
 
+    def _leaf_index(self, name: str) -> int | None:
+        """Leaf index of a column named in a filter (top-level name or dotted path).
+
+        None for a top-level group (no single leaf); ValueError when unknown.
+        """
+        schema = self.metadata.schema
+        leaves = self._leaves_of.get(name)
+        if leaves is not None:
+            desc = schema.column(leaves[0])
+            return leaves[0] if len(leaves) == 1 and desc.is_flat else None
+        try:
+            return schema.index_of(tuple(name.split(".")))
+        except KeyError:
+            raise ValueError(f"no column named {name!r} in the file") from None
+
+    def _chunk_bytes(self, rg: int, columns: set[str] | None) -> int:
+        """Compressed bytes of a row group's chunks (all, or those under *columns*)."""
+        group = self.metadata.row_group(rg)
+        if columns is None:
+            return sum(group.column(i).total_compressed_size for i in range(group.num_columns))
+        idx: set[int] = set()
+        for name in columns:
+            leaves = self._leaves_of.get(name)
+            if leaves is None:
+                found = self._leaf_index(name)
+                leaves = [] if found is None else [found]
+            idx.update(leaves)
+        return sum(group.column(i).total_compressed_size for i in idx)
+
+    def explain(self, filters: Any, columns: Sequence[str] | None = None) -> PruneReport:
+        """What ``filters=`` would prune (row groups by statistics and Bloom filters, bytes to read)."""
+        return plan_row_groups(self, filters, columns=None if columns is None else list(columns))[1]
+
     # -- page index ---------------------------------------------------------
     def column_index(self, row_group: int, column: str | int) -> ColumnIndex | None:
         """The chunk's ColumnIndex (per-page bounds, null pages, boundary order), or None.
@@ -222,8 +258,15 @@ class ParquetFile:
         cols = [self._read_column([i], f) for f in fields]
         return Table(Schema(fields), cols, rg.num_rows)
 
-    def read(self, columns: Sequence[str] | None = None) -> Table:
-        """Read the whole file (or the selected columns)."""
+    def read(self, columns: Sequence[str] | None = None, filters: Any = None) -> Table:
+        """Read the whole file (or the selected columns).
+
+        ``filters`` (an :class:`~parquet_core.predicate.Expression` or pyarrow's
+        DNF list of ``(column, op, value)``) keeps exactly the matching rows,
+        skipping the row groups that statistics or Bloom filters rule out.
+        """
+        if filters is not None:
+            return self._read_filtered(columns, filters, None)
         fields = self._select(columns)
         groups = list(range(self.num_row_groups))
         if not groups:
@@ -232,23 +275,42 @@ class ParquetFile:
         return Table(Schema(fields), cols, self.metadata.num_rows if not fields else None)
 
     def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,
-                     row_groups: Sequence[int] | None = None) -> Iterator[Table]:
-        """Yield tables of at most *batch_size* rows, row group by row group."""
+                     row_groups: Sequence[int] | None = None, filters: Any = None) -> Iterator[Table]:
+        """Yield tables of at most *batch_size* rows, row group by row group (``filters`` as in :meth:`read`)."""
         if batch_size <= 0:
             raise ValueError("batch_size must be positive")
-        groups = range(self.num_row_groups) if row_groups is None else row_groups
+        groups = list(range(self.num_row_groups) if row_groups is None else row_groups)
+        if filters is not None:
+            for i in plan_row_groups(self, filters, groups)[1].kept:
+                yield from self._read_filtered(columns, filters, [i]).iter_slices(batch_size)
+            return
         for i in groups:
             yield from self.read_row_group(i, columns).iter_slices(batch_size)
+
+    def _read_filtered(self, columns: Sequence[str] | None, filters: Any, groups: list[int] | None) -> Table:
+        expr, report = plan_row_groups(self, filters, groups)
+        fields = self._select(columns)
+        kept = report.kept
+        names = [f.name for f in fields]
+        extra = [] if expr is None else sorted(c for c in expr.columns() if c not in names)
+        need = fields + self._select(extra)
+        if not kept:
+            return Table(Schema(fields), [empty_array(f) for f in fields], 0)
+        table = Table(Schema(need), [self._read_column(kept, f) for f in need],
+                      sum(self.metadata.row_group(i).num_rows for i in kept))
+        if expr is not None:
+            table = filter_table(table, filter_mask(expr, table))
+        return Table(Schema(fields), table.columns[:len(fields)], table.num_rows)
 
     def __repr__(self) -> str:
         return f"<ParquetFile {self.metadata!r}>"
 
 
-def read_table(source: Any, columns: Sequence[str] | None = None, *,
+def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: Any = None,
                page_checksum_verification: bool = True) -> Table:
-    """Read a whole Parquet file into a :class:`Table`."""
+    """Read a whole Parquet file into a :class:`Table` (``filters`` as in :meth:`ParquetFile.read`)."""
     with ParquetFile(source, page_checksum_verification=page_checksum_verification) as pf:
-        return pf.read(columns)
+        return pf.read(columns, filters=filters)
 
 
 def read_metadata(source: Any) -> FileMetadata:

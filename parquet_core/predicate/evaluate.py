@@ -118,7 +118,9 @@ class Bounds:
     """What is known of a column over some rows (a chunk, or one page).
 
     ``lo``/``hi`` are one-element storage arrays (or None when unknown);
-    ``null_count``/``num_values`` may be None when unknown.
+    ``null_count``/``num_values`` may be None when unknown.  ``contains``,
+    when given, answers "might this literal occur?" (a Bloom filter): False
+    must mean absent.
     """
 
     type: DataType
@@ -126,6 +128,7 @@ class Bounds:
     hi: Any = None
     null_count: int | None = None
     num_values: int | None = None
+    contains: Callable[[Any], bool] | None = None
 
     @property
     def all_null(self) -> bool:
@@ -151,7 +154,7 @@ def may_match(expr: Expression, bounds_of: Callable[[str], Bounds | None]) -> bo
             return True
     if b.all_null:
         return False          # a null never satisfies a comparison, in or starts_with
-    if b.lo is None or b.hi is None or not has_order(b.type):
+    if not has_order(b.type):
         return True
     col = expr.column  # type: ignore[attr-defined]
     if isinstance(expr, Comparison):
@@ -160,13 +163,15 @@ def may_match(expr: Expression, bounds_of: Callable[[str], Bounds | None]) -> bo
             if is_floating(b.type):
                 return True
             op = OPERATORS[op]
+        if op == "==" and not _may_contain(b, expr.value):
+            return False
         return _range_may_hold(b, op, expr.value, col)
     if isinstance(expr, IsIn):
         if expr.negated:
             return True
-        return any(_range_may_hold(b, "==", v, col) for v in expr.values)
+        return any(_range_may_hold(b, "==", v, col) and _may_contain(b, v) for v in expr.values)
     if isinstance(expr, StartsWith):
-        if expr.negated or not isinstance(b.lo, ByteArrays):
+        if expr.negated or not isinstance(b.lo, ByteArrays) or not isinstance(b.hi, ByteArrays):
             return True
         p = expr.prefix.encode() if isinstance(expr.prefix, str) else expr.prefix
         lo = b.lo.to_pylist()[0][:len(p)]
@@ -175,8 +180,19 @@ def may_match(expr: Expression, bounds_of: Callable[[str], Bounds | None]) -> bo
     return True
 
 
+def _may_contain(b: Bounds, value: Any) -> bool:
+    if b.contains is None:
+        return True
+    try:
+        return bool(b.contains(value))
+    except (ValueError, TypeError, ArithmeticError):
+        return True   # a literal the filter cannot hash: no conclusion
+
+
 def _range_may_hold(b: Bounds, op: str, value: Any, column: str) -> bool:
     lo, hi = b.lo, b.hi
+    if lo is None or hi is None:
+        return True
     if op == "==":
         return bool(compare(lo, b.type, "<=", value, column)[0] and compare(hi, b.type, ">=", value, column)[0])
     if op == "!=":

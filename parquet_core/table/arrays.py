@@ -208,10 +208,31 @@ class Table:
         return self._schema == other._schema and self.to_pydict() == other.to_pydict()
 
 
+_EMPTY_DTYPES = {
+    "null": np.int8, "bool": np.bool_, "int8": np.int8, "int16": np.int16, "int32": np.int32,
+    "int64": np.int64, "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
+    "float16": np.float16, "float32": np.float32, "float64": np.float64, "date": np.int32,
+    "timestamp": np.int64,
+}
+
+
 def empty_array(field: Field) -> Array:
-    """Return a zero-length array of *field*'s type."""
+    """Return a zero-length array of *field*'s type, in that type's storage."""
     dt = field.type
-    if dt.is_text or dt.name in ("binary", "bson", "geometry", "geography") or (
-            dt.name == "decimal" and dt.byte_width is None and False):
+    if dt.is_text or dt.name in ("binary", "bson", "geometry", "geography"):
         return Array(dt, ByteArrays.empty())
+    if dt.name in _EMPTY_DTYPES:
+        return Array(dt, np.zeros(0, dtype=_EMPTY_DTYPES[dt.name]))
+    if dt.name == "time":
+        return Array(dt, np.zeros(0, dtype=np.int32 if dt.unit == "ms" else np.int64))
+    if dt.name == "decimal":
+        if dt.byte_width is not None:
+            return Array(dt, np.zeros((0, dt.byte_width), dtype=np.uint8))
+        if (dt.precision or 0) > 18:     # BYTE_ARRAY storage
+            return Array(dt, ByteArrays.empty())
+        return Array(dt, np.zeros(0, dtype=np.int64))
+    if dt.name == "int96":
+        return Array(dt, np.zeros((0, 12), dtype=np.uint8))
+    if dt.byte_width is not None:        # fixed_size_binary, uuid, interval
+        return Array(dt, np.zeros((0, dt.byte_width), dtype=np.uint8))
     return Array(dt, np.zeros(0, dtype=np.int64))
