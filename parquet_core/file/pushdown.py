@@ -4,10 +4,13 @@ Order of the checks, cheapest first, each only on the row groups the
 previous one kept:
 
 1. **statistics** of the column chunks in the footer (no I/O);
-2. **Bloom filters** of the chunks, for ``==`` and ``in`` on columns that
-   have one (one positional read per filter, only for the row groups still
-   in play);
-3. the surviving row groups are read (the output columns plus the filter's
+2. **dictionaries**: when every data page of a chunk is dictionary-encoded
+   (from ``encoding_stats``, or conservatively from ``encodings``), its
+   dictionary page is exactly the set of the chunk's values, and leaves on
+   that column are decided on it (one read of the dictionary page);
+3. **Bloom filters** of the chunks, for ``==`` and ``in`` on columns that
+   have one (one positional read per filter);
+4. the surviving row groups are read (the output columns plus the filter's
    columns) and filtered row by row (:func:`parquet_core.predicate.filter_mask`),
    so the result is exactly the matching rows whatever the pruning did.
 
@@ -20,9 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
+from parquet_core.constants import Encoding, PageType
 from parquet_core.metadata.statistics import decode_stat_storage
 from parquet_core.predicate import Bounds, Expression, from_filters, may_match, negation_normal_form
-from parquet_core.predicate.expr import Comparison, IsIn, Or, And
+from parquet_core.predicate.expr import And, Comparison, IsIn, Or, StartsWith
 
 if TYPE_CHECKING:  # pragma: no cover
     from parquet_core.file.reader import ParquetFile
@@ -37,6 +41,7 @@ class PruneReport:
     filter: Expression | None
     row_groups: int = 0
     pruned_by_statistics: list[int] = field(default_factory=list)
+    pruned_by_dictionary: list[int] = field(default_factory=list)
     pruned_by_bloom_filter: list[int] = field(default_factory=list)
     kept: list[int] = field(default_factory=list)
     bytes_total: int = 0
@@ -45,6 +50,7 @@ class PruneReport:
     def __str__(self) -> str:
         return (f"filter {self.filter!r}: {len(self.kept)} of {self.row_groups} row groups kept "
                 f"({len(self.pruned_by_statistics)} pruned by statistics, "
+                f"{len(self.pruned_by_dictionary)} by dictionaries, "
                 f"{len(self.pruned_by_bloom_filter)} by Bloom filters); "
                 f"{self.bytes_kept} of {self.bytes_total} column bytes to read")
 
@@ -60,7 +66,32 @@ def bloom_columns(expr: Expression) -> set[str]:
     return set()
 
 
-def _stat_bounds(pf: "ParquetFile", rg: int, name: str, bloom: bool) -> Bounds | None:
+def _leaf_columns(expr: Expression) -> set[str]:
+    """Columns of comparison / in / starts_with leaves (what a dictionary can decide)."""
+    if isinstance(expr, (And, Or)):
+        return set().union(*(_leaf_columns(c) for c in expr.children))
+    if isinstance(expr, (Comparison, IsIn, StartsWith)):
+        return {expr.column}
+    return set()
+
+
+_DICT_ENCODINGS = {Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY}
+_LEVEL_ENCODINGS = {Encoding.RLE, Encoding.BIT_PACKED}
+
+
+def fully_dictionary_encoded(chunk: Any) -> bool:
+    """Whether every data page of the chunk holds dictionary indices (no fallback pages)."""
+    meta = chunk.meta
+    stats = meta.encoding_stats
+    if stats:
+        data = [s for s in stats if s.page_type in (PageType.DATA_PAGE, PageType.DATA_PAGE_V2)]
+        return bool(data) and all(s.encoding in _DICT_ENCODINGS for s in data)
+    # without encoding_stats, a PLAIN entry may be the dictionary page or fallback pages
+    encs = set(meta.encodings or ())
+    return bool(encs & _DICT_ENCODINGS) and encs <= _DICT_ENCODINGS | _LEVEL_ENCODINGS
+
+
+def _stat_bounds(pf: "ParquetFile", rg: int, name: str, bloom: bool, dictionary: bool = False) -> Bounds | None:
     try:
         idx = pf._leaf_index(name)
     except ValueError:
@@ -82,8 +113,11 @@ def _stat_bounds(pf: "ParquetFile", rg: int, name: str, bloom: bool) -> Bounds |
         filt = pf.bloom_filter(rg, idx)
         if filt is not None:
             contains = filt.might_contain
+    values = None
+    if dictionary and desc.is_flat and fully_dictionary_encoded(chunk):
+        values = pf._dictionary_of(rg, idx)
     # num_values counts level slots: rows for the flat leaves filters address
-    return Bounds(desc.data_type, lo, hi, nulls, chunk.num_values, contains)
+    return Bounds(desc.data_type, lo, hi, nulls, chunk.num_values, contains, values)
 
 
 def plan_row_groups(pf: "ParquetFile", filters: Any, row_groups: list[int] | None = None,
@@ -105,6 +139,10 @@ def plan_row_groups(pf: "ParquetFile", filters: Any, row_groups: list[int] | Non
     for rg in groups:
         if not may_match(nnf, lambda name, rg=rg: _stat_bounds(pf, rg, name, False)):
             report.pruned_by_statistics.append(rg)
+            continue
+        if _leaf_columns(nnf) and not may_match(
+                nnf, lambda name, rg=rg: _stat_bounds(pf, rg, name, False, dictionary=True)):
+            report.pruned_by_dictionary.append(rg)
             continue
         if bloom_columns(nnf) and not may_match(nnf, lambda name, rg=rg: _stat_bounds(pf, rg, name, True)):
             report.pruned_by_bloom_filter.append(rg)

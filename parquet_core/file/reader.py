@@ -24,7 +24,11 @@ from parquet_core.errors import (
     ParquetError,
     ParquetFormatError,
     UnsupportedFeatureError,
+    add_context,
 )
+from parquet_core.column.data import ColumnData
+from parquet_core.constants import Encoding
+from parquet_core.encodings import decode_values
 from parquet_core.file.footer import read_footer
 from parquet_core.file.page_index_reader import read_column_index, read_offset_index
 from parquet_core.file.pushdown import PruneReport, plan_row_groups
@@ -32,6 +36,7 @@ from parquet_core.file.source import open_source
 from parquet_core.metadata.page_index_model import ColumnIndex, OffsetIndex
 from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata
 from parquet_core.options import ReaderOptions
+from parquet_core.page.model import DictionaryPage
 from parquet_core.page.reader import iter_pages
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.tree import SchemaNode
@@ -233,6 +238,28 @@ class ParquetFile:
                 leaves = [] if found is None else [found]
             idx.update(leaves)
         return sum(group.column(i).total_compressed_size for i in idx)
+
+    def _dictionary_of(self, rg: int, idx: int) -> Array | None:
+        """The values of a chunk's dictionary page (one read of it), or None if it has none."""
+        chunk = self.metadata.row_group(rg).column(idx)
+        desc = chunk.descriptor
+        start, length = chunk.byte_range(self._source.size)
+        first_data = chunk.data_page_offset
+        if not start < first_data <= start + length:
+            return None       # no dictionary page before the data pages
+        buf = self._source.read_at(start, first_data - start)
+        try:
+            page = next(iter_pages(buf, chunk.codec_id, chunk.num_values,
+                                   verify_crc=self.options.page_checksum_verification, base_offset=start), None)
+            if not isinstance(page, DictionaryPage):
+                return None
+            phys = decode_values(Encoding.PLAIN, page.body, page.num_values, desc.physical_type,
+                                 desc.type_length)
+        except ParquetError as exc:
+            add_context(exc, column=desc.dotted_path, row_group=rg, offset=start)
+            raise
+        return to_array(ColumnData(values=phys, def_levels=None, rep_levels=None,
+                                   num_levels=page.num_values), desc)
 
     def explain(self, filters: Any, columns: Sequence[str] | None = None) -> PruneReport:
         """What ``filters=`` would prune (row groups by statistics and Bloom filters, bytes to read)."""

@@ -46,7 +46,7 @@ from parquet_core.predicate.compare import compare, has_order, is_floating, isin
 from parquet_core.predicate.expr import (
     OPERATORS, And, Comparison, Expression, IsIn, IsNull, Not, Or, StartsWith,
 )
-from parquet_core.schema.types import DataType
+from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Array, Table
 
 __all__ = ["filter_mask", "Bounds", "may_match"]
@@ -120,7 +120,9 @@ class Bounds:
     ``lo``/``hi`` are one-element storage arrays (or None when unknown);
     ``null_count``/``num_values`` may be None when unknown.  ``contains``,
     when given, answers "might this literal occur?" (a Bloom filter): False
-    must mean absent.
+    must mean absent.  ``values``, when given, is an :class:`Array` holding
+    exactly the distinct non-null values (a fully dictionary-encoded
+    chunk's dictionary): leaves are then decided exactly on it.
     """
 
     type: DataType
@@ -129,6 +131,7 @@ class Bounds:
     null_count: int | None = None
     num_values: int | None = None
     contains: Callable[[Any], bool] | None = None
+    values: Array | None = None
 
     @property
     def all_null(self) -> bool:
@@ -154,6 +157,10 @@ def may_match(expr: Expression, bounds_of: Callable[[str], Bounds | None]) -> bo
             return True
     if b.all_null:
         return False          # a null never satisfies a comparison, in or starts_with
+    if b.values is not None and isinstance(expr, (Comparison, IsIn, StartsWith)):
+        # the exact set of values: does any of them satisfy the leaf?
+        one = Table(Schema([Field(expr.column, b.type, False)]), [b.values], len(b.values))
+        return bool(filter_mask(expr, one).any())
     if not has_order(b.type):
         return True
     col = expr.column  # type: ignore[attr-defined]
