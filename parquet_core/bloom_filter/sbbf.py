@@ -47,6 +47,10 @@ SALT: Final = np.array([0x47B6137B, 0x44974D91, 0x8824AD5B, 0xA2B7289D,
 MAX_NUM_BYTES: Final = (2**31 - 1) // BYTES_PER_BLOCK * BYTES_PER_BLOCK
 
 _WORDS = 8
+#: Bit number of bit 0 of each word inside its block.
+_WORD_BIT0: Final = np.arange(0, 256, 32, dtype=np.intp)
+#: Largest filter (in bits: 8 MiB) for which insert may use a one-byte-per-bit scratch array.
+_SCRATCH_BITS: Final = 1 << 26
 
 
 def check_num_bytes(num_bytes: int) -> None:
@@ -133,6 +137,11 @@ class SplitBlockBloomFilter:
     # -- hashes -----------------------------------------------------------
     def _locate(self, hashes: npt.ArrayLike) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.uint32]]:
         """Block number and ``(n, 8)`` word masks of every hash."""
+        block, bit = self._locate_bits(hashes)
+        return block, np.ones(bit.shape, dtype=np.uint32) << bit
+
+    def _locate_bits(self, hashes: npt.ArrayLike) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.uint32]]:
+        """Block number and ``(n, 8)`` bit numbers (0..31, one per word) of every hash."""
         h = np.asarray(hashes)
         if h.dtype != np.uint64:
             if h.dtype.kind not in "iu":
@@ -142,16 +151,31 @@ class SplitBlockBloomFilter:
         block = ((h >> np.uint64(32)) * np.uint64(self.num_blocks)) >> np.uint64(32)
         bit = h.astype(np.uint32)[:, None] * SALT
         bit >>= np.uint32(27)
-        masks = np.ones(bit.shape, dtype=np.uint32) << bit
-        return block.astype(np.intp), masks
+        return block.astype(np.intp), bit
 
     def insert_hashes(self, hashes: npt.ArrayLike) -> None:
-        """Insert every hash of a ``uint64`` array."""
-        block, masks = self._locate(hashes)
-        if not len(block):
+        """Insert every hash of a ``uint64`` array.
+
+        Two equivalent strategies: for a big batch into a filter of at most
+        :data:`_SCRATCH_BITS` bits, mark each bit in a one-byte-per-bit scratch
+        array and pack it (a plain fancy assignment, about twice as fast);
+        otherwise OR the masks in with ``bitwise_or.at``.
+        """
+        block, bit = self._locate_bits(hashes)
+        n = len(block)
+        if not n:
+            return
+        nbits = self.num_bytes * 8
+        if nbits <= _SCRATCH_BITS and n * _WORDS * 8 >= self._words.size:
+            # bit number in the bitset: block * 256 + word * 32 + bit
+            where = (block << 8)[:, None] + (_WORD_BIT0 + bit)
+            scratch = np.zeros(nbits, dtype=np.bool_)
+            scratch[where.reshape(-1)] = True
+            self._words |= np.packbits(scratch, bitorder="little").view("<u4").reshape(-1, _WORDS)
             return
         flat = self._words.reshape(-1)
         where = (block * _WORDS)[:, None] + np.arange(_WORDS)
+        masks = np.ones(bit.shape, dtype=np.uint32) << bit
         np.bitwise_or.at(flat, where.reshape(-1), masks.reshape(-1))
 
     def check_hashes(self, hashes: npt.ArrayLike) -> npt.NDArray[np.bool_]:

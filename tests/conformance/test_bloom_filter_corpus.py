@@ -49,8 +49,13 @@ def random_words(n: int, seed: int, exclude: set[str]) -> list[str]:
 
 def raw_filter_bytes(data: bytes, chunk: Any, num_bytes: int) -> bytes:
     """The stored header + bitset, located with pyarrow's metadata, not ours."""
-    off = chunk.to_dict()["bloom_filter_offset"]
-    return data[off:off + 16 + num_bytes]  # the four-field header of every writer is 16 bytes
+    info = chunk.to_dict()
+    off, length = info["bloom_filter_offset"], info["bloom_filter_length"]
+    if length is None:
+        # the four-field header: i32 field byte + varint(zigzag(numBytes)), three
+        # unions of 4 bytes each (field byte, member field byte, two stops), the stop byte
+        length = 1 + (((num_bytes << 1).bit_length() + 6) // 7) + 12 + 1 + num_bytes
+    return data[off:off + length]
 
 
 @pytest.mark.parametrize("name", CORPUS_FILES)
@@ -272,3 +277,31 @@ def test_truncated_file_without_length(corpus: Path) -> None:
         with pytest.raises(ParquetFormatError):
             pf.bloom_filter(0, "String")
     assert parse_filter(data, offset)[0].num_bytes == 1024
+
+
+def test_cpp_int96_and_nested_leaf() -> None:
+    import datetime as dt
+
+    stamps = [dt.datetime(2020, 1, 1, 12, 0, 0, 123456), dt.datetime(1999, 5, 5), dt.datetime(1970, 1, 1)]
+    t = pa.table({"ts": pa.array(stamps, pa.timestamp("us")),
+                  "l": pa.array([[1, 2], [3], []], pa.list_(pa.int64()))})
+    buf = io.BytesIO()
+    pq.write_table(t, buf, use_deprecated_int96_timestamps=True,
+                   bloom_filter_options={"ts": True, "l.list.element": True})
+    data = buf.getvalue()
+    meta = pq.ParquetFile(io.BytesIO(data)).metadata
+    with pc.ParquetFile(data) as pf:
+        ts = pf.bloom_filter(0, "ts")
+        assert ts.check(stamps).all()
+        assert not ts.check([dt.datetime(1999, 5, 6), dt.datetime(2020, 1, 1, 12, 0, 0, 123457)]).any()
+        # INT96 bytes built here: nanoseconds of the day (LE int64), Julian day (LE int32)
+        rows = []
+        for s in stamps:
+            day = (s.date() - dt.date(1970, 1, 1)).days + 2_440_588
+            nanos = ((s.hour * 60 + s.minute) * 60 + s.second) * 10**9 + s.microsecond * 1000
+            rows.append(nanos.to_bytes(8, "little") + day.to_bytes(4, "little"))
+        mine = SplitBlockBloomFilter(ts.num_bytes)
+        mine.insert(np.frombuffer(b"".join(rows), np.uint8).reshape(-1, 12), PT.INT96)
+        assert mine.to_bytes() == raw_filter_bytes(data, meta.row_group(0).column(0), ts.num_bytes)
+        nested = pf.bloom_filter(0, "l.list.element")
+        assert nested.check([1, 2, 3]).all() and not nested.check([4, 5, 6]).any()
