@@ -16,10 +16,10 @@ eight words:
 
 Inserting sets those eight bits; checking answers "maybe present" only when
 all eight are set.  Both are done here for a whole ``uint64`` array at once:
-the block numbers and the ``(n, 8)`` bit masks are computed with array
-arithmetic, a check gathers the ``n`` blocks with one ``take``, and an insert
-ORs all masks into place with one unbuffered ``bitwise_or.at`` (which, unlike
-fancy-index assignment, keeps every update when two values share a block).
+the block numbers and the ``(8, n)`` bit numbers are computed with array
+arithmetic, a check gathers the ``n`` blocks with one ``take`` and tests the
+eight words in eight array passes, and an insert sets all bits at once (see
+:meth:`SplitBlockBloomFilter.insert_hashes`).
 """
 
 from __future__ import annotations
@@ -136,20 +136,24 @@ class SplitBlockBloomFilter:
 
     # -- hashes -----------------------------------------------------------
     def _locate(self, hashes: npt.ArrayLike) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.uint32]]:
-        """Block number and ``(n, 8)`` word masks of every hash."""
-        block, bit = self._locate_bits(hashes)
-        return block, np.ones(bit.shape, dtype=np.uint32) << bit
+        """Block number of every hash, and its bit number (0..31) in each word, lane-major.
 
-    def _locate_bits(self, hashes: npt.ArrayLike) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.uint32]]:
-        """Block number and ``(n, 8)`` bit numbers (0..31, one per word) of every hash."""
+        The bits come as an ``(8, n)`` array: one contiguous row per word of
+        the block, which numpy multiplies far faster than ``n`` rows of 8.
+        """
         h = np.asarray(hashes)
         if h.dtype != np.uint64:
             if h.dtype.kind not in "iu":
                 raise TypeError(f"hashes must be unsigned 64-bit integers, got {h.dtype}")
             h = h.astype(np.uint64)  # int64 hashes: same bits
         h = h.reshape(-1)
-        block = ((h >> np.uint64(32)) * np.uint64(self.num_blocks)) >> np.uint64(32)
-        bit = h.astype(np.uint32)[:, None] * SALT
+        block = h >> np.uint64(32)
+        block *= np.uint64(self.num_blocks)
+        block >>= np.uint64(32)
+        low = h.astype(np.uint32)
+        bit = np.empty((_WORDS, len(h)), dtype=np.uint32)
+        for k in range(_WORDS):  # one row per word of a block (eight, not one per value)
+            np.multiply(low, SALT[k], out=bit[k])
         bit >>= np.uint32(27)
         return block.astype(np.intp), bit
 
@@ -161,29 +165,32 @@ class SplitBlockBloomFilter:
         array and pack it (a plain fancy assignment, about twice as fast);
         otherwise OR the masks in with ``bitwise_or.at``.
         """
-        block, bit = self._locate_bits(hashes)
+        block, bit = self._locate(hashes)
         n = len(block)
         if not n:
             return
         nbits = self.num_bytes * 8
         if nbits <= _SCRATCH_BITS and n * _WORDS * 8 >= self._words.size:
             # bit number in the bitset: block * 256 + word * 32 + bit
-            where = (block << 8)[:, None] + (_WORD_BIT0 + bit)
+            where = (block << 8)[None, :] + _WORD_BIT0[:, None] + bit
             scratch = np.zeros(nbits, dtype=np.bool_)
             scratch[where.reshape(-1)] = True
             self._words |= np.packbits(scratch, bitorder="little").view("<u4").reshape(-1, _WORDS)
             return
         flat = self._words.reshape(-1)
-        where = (block * _WORDS)[:, None] + np.arange(_WORDS)
+        where = (block * _WORDS)[None, :] + np.arange(_WORDS)[:, None]
         masks = np.ones(bit.shape, dtype=np.uint32) << bit
         np.bitwise_or.at(flat, where.reshape(-1), masks.reshape(-1))
 
     def check_hashes(self, hashes: npt.ArrayLike) -> npt.NDArray[np.bool_]:
         """For every hash, False when it was certainly never inserted, else True."""
-        block, masks = self._locate(hashes)
-        found = np.take(self._words, block, axis=0)
-        found &= masks
-        return found.all(axis=1)
+        block, bit = self._locate(hashes)
+        rows = np.take(self._words, block, axis=0)  # (n, 8): each hash's block
+        found = np.ones(len(block), dtype=np.uint32)
+        for k in range(_WORDS):  # one pass per word of a block
+            word = rows[:, k] >> bit[k]
+            found &= word
+        return found.astype(np.bool_)
 
     def contains_hash(self, hash_value: int) -> bool:
         """:meth:`check_hashes` for one hash."""

@@ -131,9 +131,12 @@ class ColumnBloomFilter:
 
     def check(self, values: Iterable[Any]) -> npt.NDArray[np.bool_]:
         """:meth:`might_contain` for every value (a list, or a numpy array of storage values)."""
-        if isinstance(values, (np.ndarray, ByteArrays)):
+        if isinstance(values, ByteArrays) or (
+                isinstance(values, np.ndarray) and values.dtype != object
+                and not np.ma.isMaskedArray(values)):
             return self._check_present(values, len(values))
-        items = list(values)
+        # masked entries of a masked array become None
+        items = values.tolist() if isinstance(values, np.ndarray) else list(values)
         out = np.zeros(len(items), dtype=np.bool_)
         # Lookup values are few and come as Python objects: one pass to drop nulls.
         present = [i for i, v in enumerate(items) if v is not None]
@@ -173,6 +176,8 @@ class ColumnBloomFilter:
         arr = as_array(values, d.dotted_path, Field(d.dotted_path, dt, True))
         physical = to_physical(d, arr.type, arr.values)
         hit = self.check_physical(physical)
+        if arr.validity is not None:  # nulls (NaT, masked slots...) are never in a filter
+            hit &= arr.validity
         if d.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE):
             # 0.0 == -0.0 but their bytes, hence hashes, differ: try the other sign too.
             zero = np.flatnonzero(physical == 0)

@@ -305,3 +305,19 @@ def test_cpp_int96_and_nested_leaf() -> None:
         assert mine.to_bytes() == raw_filter_bytes(data, meta.row_group(0).column(0), ts.num_bytes)
         nested = pf.bloom_filter(0, "l.list.element")
         assert nested.check([1, 2, 3]).all() and not nested.check([4, 5, 6]).any()
+
+
+def test_array_lookups_skip_nulls(cpp_file: bytes) -> None:
+    from parquet_core.file.bloom_filter_reader import ColumnBloomFilter
+
+    with pc.ParquetFile(cpp_file) as pf:
+        desc = pf.schema_descriptor.column(pf.schema_descriptor.index_of(("i64",)))
+    # a filter holding 0 and 5: 0 is also what a null slot holds in storage
+    inner = SplitBlockBloomFilter(1024)
+    inner.insert(np.array([0, 5], dtype=np.int64))
+    bf = ColumnBloomFilter(inner, desc)
+    assert bf.check(np.array([0, 5, 6], dtype=np.int64)).tolist() == [True, True, False]
+    assert bf.check(np.array([5, None], dtype=object)).tolist() == [True, False]
+    assert bf.check(np.ma.array([5, 0], mask=[False, True])).tolist() == [True, False]
+    assert bf.check([None, 0]).tolist() == [False, True]
+    assert bf.check([]).tolist() == [] and not bf.might_contain(None)
