@@ -30,12 +30,12 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core.bloom_filter.hashing import hash_values
-from parquet_core.errors import ParquetFormatError
 from parquet_core.bloom_filter.sizing import (
     BYTES_PER_BLOCK,
     DEFAULT_MAX_BYTES,
     optimal_num_bytes,
 )
+from parquet_core.errors import ParquetFormatError
 
 __all__ = ["SALT", "SplitBlockBloomFilter"]
 

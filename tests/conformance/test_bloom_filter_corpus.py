@@ -321,3 +321,22 @@ def test_array_lookups_skip_nulls(cpp_file: bytes) -> None:
     assert bf.check(np.ma.array([5, 0], mask=[False, True])).tolist() == [True, False]
     assert bf.check([None, 0]).tolist() == [False, True]
     assert bf.check([]).tolist() == [] and not bf.might_contain(None)
+
+
+def test_random_corruption_of_filter_bytes_raises_parquet_errors(corpus: Path) -> None:
+    """Overwrite bytes of the header and bitset region: a ParquetError or a filter, nothing else."""
+    rng = random.Random(20261123)
+    for name in CORPUS_FILES:
+        data = (corpus / name).read_bytes()
+        offset = pq.ParquetFile(corpus / name).metadata.row_group(0).column(0).to_dict()["bloom_filter_offset"]
+        for _ in range(300):
+            blob = bytearray(data)
+            for _ in range(rng.randint(1, 3)):
+                blob[offset + rng.randrange(24)] = rng.randrange(256)  # header and first words
+            try:
+                with pc.ParquetFile(bytes(blob)) as pf:
+                    bf = pf.bloom_filter(0, "String")
+                    assert bf is not None and bf.num_bytes % 32 == 0
+                    bf.check(["Hello", "x"])
+            except pc.ParquetError:
+                pass

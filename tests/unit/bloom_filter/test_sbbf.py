@@ -195,3 +195,15 @@ def test_both_insert_strategies_match_the_spec(monkeypatch: pytest.MonkeyPatch, 
     for h in hashes.tolist():
         spec_insert(ref, h)
     assert bf.bitset() == spec_bitset(ref)
+
+
+@pytest.mark.parametrize("bits,fpp", [row for row in SPEC_TABLE if row[1] >= 0.001])
+def test_measured_rate_at_the_spec_table_ratios(bits: float, fpp: float) -> None:
+    """1024 blocks filled at the table's bits per value give the table's rate."""
+    rng = np.random.default_rng(int(bits * 10))
+    ndv = round(1024 * 256 / bits)
+    bf = SplitBlockBloomFilter(1024 * 32)
+    bf.insert_hashes(rng.integers(0, 2**64 - 1, ndv, dtype=np.uint64))
+    probes = rng.integers(0, 2**64 - 1, 500_000, dtype=np.uint64)
+    measured = float(bf.check_hashes(probes).mean())
+    assert measured == pytest.approx(fpp, rel=0.15), measured
