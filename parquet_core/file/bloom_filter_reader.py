@@ -44,7 +44,7 @@ from parquet_core.table.ingest import as_array
 
 __all__ = ["ColumnBloomFilter", "read_bloom_filter"]
 
-#: First read when the length is unknown: the four-field header takes 16 bytes.
+#: First read when the length is unknown: the four-field header takes 15 to 18 bytes.
 _HEADER_WINDOW = 256
 #: Second try, for a header padded with fields we do not know.
 _HEADER_WINDOW_MAX = 64 * 1024
@@ -76,7 +76,7 @@ def read_bloom_filter(source: RandomAccessSource, chunk: ColumnChunkMetadata) ->
             if length <= 0 or length > source.size - offset:
                 raise ParquetFormatError(f"Bloom filter length {length} at offset {offset} does not "
                                          f"fit the file ({source.size} bytes)")
-            return parse_filter(source.read_at(offset, length), file_offset=offset)[0]
+            return parse_filter(source.read_at(offset, length))[0]
         return _read_without_length(source, offset)
     except ParquetError as exc:
         add_context(exc, column=chunk.path_in_schema, row_group=chunk.row_group,
