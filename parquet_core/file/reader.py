@@ -18,13 +18,13 @@ from __future__ import annotations
 from typing import Any, Iterator, Sequence
 
 from parquet_core.column.reader import read_column_chunks
-from parquet_core.file.bloom_filter_reader import ColumnBloomFilter, read_bloom_filter
 from parquet_core.errors import (
     ParquetEncryptionError,
     ParquetError,
     ParquetFormatError,
     UnsupportedFeatureError,
 )
+from parquet_core.file.bloom_filter_reader import ColumnBloomFilter, read_bloom_filter
 from parquet_core.file.footer import read_footer
 from parquet_core.file.source import open_source
 from parquet_core.metadata.wrappers import FileMetadata
