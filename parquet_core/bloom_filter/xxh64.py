@@ -20,7 +20,8 @@ of ``L`` bytes (all arithmetic on unsigned 64-bit words, wrapping)::
 Every step works on one array holding the state of many values at once.
 Values of one width share the same sequence of steps, so a fixed width
 (INT32, INT64, INT96, FIXED_LEN_BYTE_ARRAY rows) is a straight line of array
-operations.  Byte arrays of mixed lengths run in lockstep (see
+operations.  Byte arrays of mixed lengths run in lockstep, the stripes
+grouped by stripe count and the tail steps masked (see
 :func:`xxh64_byte_arrays`).
 """
 
@@ -49,14 +50,20 @@ _V1: Final = np.uint64((int(P1) + int(P2)) & _MASK)
 _V4: Final = np.uint64(-int(P1) & _MASK)
 
 #: Values at least this long are hashed one by one with the ``xxhash``
-#: package when it is installed: a long value is a long sequential chain of
-#: stripes, which lockstep over values cannot shorten, while one C call per
-#: value costs little next to its bytes.
-LONG_VALUE: Final = 512
+#: package when it is installed.  A long value is a long sequential chain of
+#: stripes that lockstep over values cannot shorten (numpy runs a stripe
+#: round at roughly 0.5 GB/s, the C code at several GB/s), so from about 128
+#: bytes on one C call per value is the faster of the two (measured with
+#: ``benchmarks/bench_bloom.py``); the loop then visits long values only.
+LONG_VALUE: Final = 128
 
 
 def _rotl(x: U64, r: int) -> U64:
-    return (x << np.uint64(r)) | (x >> np.uint64(64 - r))
+    """Rotate left by *r* bits, in place (returns *x*)."""
+    high = x << np.uint64(r)
+    x >>= np.uint64(64 - r)
+    x |= high
+    return x
 
 
 def _round(acc: U64, lane: U64) -> U64:
@@ -113,9 +120,10 @@ def _avalanche(h: U64) -> U64:
 
 def _converge(v1: U64, v2: U64, v3: U64, v4: U64) -> U64:
     """Merge the four stripe accumulators into one state."""
-    h = _rotl(v1, 1) + _rotl(v2, 7)
-    h += _rotl(v3, 12)
-    h += _rotl(v4, 18)
+    h = _rotl(v1.copy(), 1)
+    h += _rotl(v2.copy(), 7)
+    h += _rotl(v3.copy(), 12)
+    h += _rotl(v4.copy(), 18)
     for v in (v1, v2, v3, v4):
         h ^= _lane_round(v)
         h *= P1
@@ -188,75 +196,95 @@ def xxh64_rows(rows: npt.NDArray[np.uint8]) -> U64:
     return _avalanche(h)
 
 
-def _windows(padded: npt.NDArray[np.uint8], positions: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
-    """The 32 bytes starting at each position, as a contiguous ``(k, 32)`` array."""
-    view = np.lib.stride_tricks.as_strided(padded, shape=(len(padded) - 31, 32), strides=(1, 1),
-                                           writeable=False)
-    return np.take(view, positions, axis=0)
+def _word_view(padded: npt.NDArray[np.uint8], size: int) -> npt.NDArray[np.generic]:
+    """A view whose element ``p`` is the little-endian word of *size* bytes starting at byte ``p``.
 
-
-def _stripes(padded: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
-             nstripes: npt.NDArray[np.int64]) -> U64:
-    """Stripe phase for values of at least 32 bytes, all stepped in lockstep.
-
-    Values are sorted by stripe count, longest first, so the values still
-    running at stripe ``s`` are always a prefix and no mask is needed.
-    Returns the converged state, in the order of *starts*.
+    Overlapping, unaligned elements (a byte stride of 1): gathering ``view[positions]``
+    reads one word per value with no index per byte.
     """
-    order = np.argsort(-nstripes, kind="stable")
-    st = starts[order]
-    counts = nstripes[order]
-    v1, v2, v3, v4 = _start(len(order))
-    # active[s] = how many values have more than s stripes.
-    active = np.searchsorted(-counts, -np.arange(int(counts[0])), side="left")
-    # One iteration per stripe position; each works on every value long enough.
-    for s, k in enumerate(active.tolist()):
-        lanes = _windows(padded, st[:k] + 32 * s).view("<u8")
-        v1[:k] = _round(v1[:k], lanes[:, 0])
-        v2[:k] = _round(v2[:k], lanes[:, 1])
-        v3[:k] = _round(v3[:k], lanes[:, 2])
-        v4[:k] = _round(v4[:k], lanes[:, 3])
-    out = np.empty(len(order), dtype=np.uint64)
-    out[order] = _converge(v1, v2, v3, v4)
+    dtype = np.dtype("<u8" if size == 8 else "<u4")
+    return np.ndarray(shape=(len(padded) - size + 1,), dtype=dtype, buffer=padded, offset=0,
+                      strides=(1,))
+
+
+def _subset(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp] | slice:
+    """Indexes where *mask* holds, ascending (a plain slice when it holds everywhere)."""
+    idx = np.flatnonzero(mask)
+    return slice(None) if len(idx) == len(mask) else idx
+
+
+def _stripes(u64_at: npt.NDArray[np.generic], starts: npt.NDArray[np.int64],
+             nstripes: npt.NDArray[np.int64]) -> U64:
+    """Stripe phase for values of at least 32 bytes, group by group.
+
+    Values with the same stripe count ``c`` form a group.  A group's stripe
+    words are gathered at once into a ``(k, 4c)`` matrix, row by row from
+    the data (each row is one value's consecutive bytes), and the four
+    accumulators of every value are one row of a ``(k, 4)`` array, so a stripe
+    is one round on two ``(k, 4)`` arrays.  Returns the converged state, in
+    the order of *starts*.
+    """
+    out = np.empty(len(starts), dtype=np.uint64)
+    order = np.argsort(nstripes, kind="stable")  # groups are runs; positions ascend inside
+    counts = np.bincount(nstripes)
+    edge = 0
+    # One iteration per distinct stripe count, then one per stripe of that count.
+    for c in np.flatnonzero(counts).tolist():
+        group = order[edge:edge + int(counts[c])]
+        edge += int(counts[c])
+        words = u64_at[starts[group][:, None] + np.arange(0, 32 * c, 8, dtype=np.int64)]
+        words = words.astype(np.uint64, copy=False)
+        acc = np.stack(_start(len(group)), axis=1)
+        for s in range(c):
+            acc = _round(acc, words[:, 4 * s:4 * s + 4])
+        out[group] = _converge(acc[:, 0], acc[:, 1], acc[:, 2], acc[:, 3])
     return out
+
+
+def _tail(h: U64, padded: npt.NDArray[np.uint8], u64_at: npt.NDArray[np.generic],
+          u32_at: npt.NDArray[np.generic], tail_at: npt.NDArray[np.int64],
+          rest: npt.NDArray[np.int64]) -> U64:
+    """Fold the last ``rest`` (0..31) bytes of every value, starting at ``tail_at``, into *h*.
+
+    Seven possible steps, each applied to the values that need it (taken in
+    their original order so the data is read front to back): up to three
+    8-byte lanes, one 4-byte word, up to three single bytes.
+    """
+    for j in range(3):
+        sel = _subset(rest >= 8 * (j + 1))
+        h[sel] = _mix8(h[sel], u64_at[tail_at[sel] + 8 * j].astype(np.uint64, copy=False))
+    sel = _subset((rest & 4) != 0)
+    h[sel] = _mix4(h[sel], u32_at[tail_at[sel] + (rest[sel] & 24)])
+    first = tail_at + (rest & 28)
+    for j in range(3):
+        sel = _subset((rest & 3) > j)
+        h[sel] = _mix1(h[sel], padded[first[sel] + j])
+    return h
 
 
 def _hash_short_and_medium(data: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
                            lens: npt.NDArray[np.int64]) -> U64:
     """XXH64 of the values ``data[starts[i]:starts[i] + lens[i]]``, all in lockstep."""
     n = len(starts)
-    # 32 zero bytes of padding let every 32-byte window be read without bounds checks.
-    padded = np.concatenate([data, np.zeros(32, dtype=np.uint8)])
+    # 8 zero bytes of padding let a word be read at any byte of the data.
+    padded = np.concatenate([data, np.zeros(8, dtype=np.uint8)])
+    u64_at = _word_view(padded, 8)
+    u32_at = _word_view(padded, 4)
     nstripes = lens >> 5
     h = np.full(n, P5, dtype=np.uint64)
     longer = np.flatnonzero(nstripes)
     if len(longer):
-        h[longer] = _stripes(padded, starts[longer], nstripes[longer])
+        h[longer] = _stripes(u64_at, starts[longer], nstripes[longer])
     h += lens.astype(np.uint64)
-    rest = lens & 31
-    tail = _windows(padded, starts + (nstripes << 5))  # (n, 32): the last rest bytes, then junk
-    lanes8 = tail.view("<u8")
-    for j in range(3):  # up to three 8-byte lanes
-        take = rest >= 8 * (j + 1)
-        h = np.where(take, _mix8(h, lanes8[:, j]), h)
-    rows = np.arange(n)
-    full8 = rest >> 3
-    take = (rest & 4) != 0
-    h = np.where(take, _mix4(h, tail.view("<u4")[rows, 2 * full8]), h)
-    first_byte = rest & ~3
-    for j in range(3):  # up to three single bytes
-        take = (rest & 3) > j
-        h = np.where(take, _mix1(h, tail[rows, np.minimum(first_byte + j, 31)]), h)
-    return _avalanche(h)
+    return _avalanche(_tail(h, padded, u64_at, u32_at, starts + (nstripes << 5), lens & 31))
 
 
 def xxh64_byte_arrays(values: ByteArrays) -> U64:
     """XXH64 of every value of a :class:`ByteArrays` (no length prefix).
 
-    All values step through the algorithm together: first the 32-byte stripes
-    (values sorted by stripe count so the running ones form a prefix), then
-    the tail of up to 31 bytes, read as one 32-byte window per value, where
-    each of the seven possible tail steps is applied under a mask.  Values of
+    Values step through the algorithm together: first the 32-byte stripes,
+    one group per stripe count (see :func:`_stripes`), then the tail of up to
+    31 bytes, one masked step at a time (see :func:`_tail`).  Values of
     :data:`LONG_VALUE` bytes or more go to the ``xxhash`` package one by one
     when it is importable.
     """

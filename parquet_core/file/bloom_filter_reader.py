@@ -44,7 +44,7 @@ from parquet_core.table.ingest import as_array
 
 __all__ = ["ColumnBloomFilter", "read_bloom_filter"]
 
-#: First read when the length is unknown: the four-field header takes 16 bytes.
+#: First read when the length is unknown: the four-field header takes 15 to 18 bytes.
 _HEADER_WINDOW = 256
 #: Second try, for a header padded with fields we do not know.
 _HEADER_WINDOW_MAX = 64 * 1024
@@ -76,7 +76,7 @@ def read_bloom_filter(source: RandomAccessSource, chunk: ColumnChunkMetadata) ->
             if length <= 0 or length > source.size - offset:
                 raise ParquetFormatError(f"Bloom filter length {length} at offset {offset} does not "
                                          f"fit the file ({source.size} bytes)")
-            return parse_filter(source.read_at(offset, length), file_offset=offset)[0]
+            return parse_filter(source.read_at(offset, length))[0]
         return _read_without_length(source, offset)
     except ParquetError as exc:
         add_context(exc, column=chunk.path_in_schema, row_group=chunk.row_group,
@@ -131,9 +131,12 @@ class ColumnBloomFilter:
 
     def check(self, values: Iterable[Any]) -> npt.NDArray[np.bool_]:
         """:meth:`might_contain` for every value (a list, or a numpy array of storage values)."""
-        if isinstance(values, (np.ndarray, ByteArrays)):
+        if isinstance(values, ByteArrays) or (
+                isinstance(values, np.ndarray) and values.dtype != object
+                and not np.ma.isMaskedArray(values)):
             return self._check_present(values, len(values))
-        items = list(values)
+        # masked entries of a masked array become None
+        items = values.tolist() if isinstance(values, np.ndarray) else list(values)
         out = np.zeros(len(items), dtype=np.bool_)
         # Lookup values are few and come as Python objects: one pass to drop nulls.
         present = [i for i, v in enumerate(items) if v is not None]
@@ -173,6 +176,8 @@ class ColumnBloomFilter:
         arr = as_array(values, d.dotted_path, Field(d.dotted_path, dt, True))
         physical = to_physical(d, arr.type, arr.values)
         hit = self.check_physical(physical)
+        if arr.validity is not None:  # nulls (NaT, masked slots...) are never in a filter
+            hit &= arr.validity
         if d.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE):
             # 0.0 == -0.0 but their bytes, hence hashes, differ: try the other sign too.
             zero = np.flatnonzero(physical == 0)

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Sequence
 
+from parquet_core.column.data import ColumnData
 from parquet_core.column.reader import read_column_chunks
-from parquet_core.file.bloom_filter_reader import ColumnBloomFilter, read_bloom_filter
 from parquet_core.errors import (
     ParquetEncryptionError,
     ParquetError,
@@ -26,9 +26,9 @@ from parquet_core.errors import (
     UnsupportedFeatureError,
     add_context,
 )
-from parquet_core.column.data import ColumnData
 from parquet_core.constants import Encoding
 from parquet_core.encodings import decode_values
+from parquet_core.file.bloom_filter_reader import ColumnBloomFilter, read_bloom_filter
 from parquet_core.file.footer import read_footer
 from parquet_core.file.page_index_reader import read_column_index, read_offset_index
 from parquet_core.file.pushdown import PruneReport, plan_row_groups

@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import parquet_core as pc
 from parquet_core.bloom_filter import SplitBlockBloomFilter, model_fpp, parse_filter
@@ -49,8 +51,13 @@ def random_words(n: int, seed: int, exclude: set[str]) -> list[str]:
 
 def raw_filter_bytes(data: bytes, chunk: Any, num_bytes: int) -> bytes:
     """The stored header + bitset, located with pyarrow's metadata, not ours."""
-    off = chunk.to_dict()["bloom_filter_offset"]
-    return data[off:off + 16 + num_bytes]  # the four-field header of every writer is 16 bytes
+    info = chunk.to_dict()
+    off, length = info["bloom_filter_offset"], info["bloom_filter_length"]
+    if length is None:
+        # the four-field header: i32 field byte + varint(zigzag(numBytes)), three
+        # unions of 4 bytes each (field byte, member field byte, two stops), the stop byte
+        length = 1 + (((num_bytes << 1).bit_length() + 6) // 7) + 12 + 1 + num_bytes
+    return data[off:off + length]
 
 
 @pytest.mark.parametrize("name", CORPUS_FILES)
@@ -272,3 +279,94 @@ def test_truncated_file_without_length(corpus: Path) -> None:
         with pytest.raises(ParquetFormatError):
             pf.bloom_filter(0, "String")
     assert parse_filter(data, offset)[0].num_bytes == 1024
+
+
+def test_cpp_int96_and_nested_leaf() -> None:
+    import datetime as dt
+
+    stamps = [dt.datetime(2020, 1, 1, 12, 0, 0, 123456), dt.datetime(1999, 5, 5), dt.datetime(1970, 1, 1)]
+    t = pa.table({"ts": pa.array(stamps, pa.timestamp("us")),
+                  "l": pa.array([[1, 2], [3], []], pa.list_(pa.int64()))})
+    buf = io.BytesIO()
+    pq.write_table(t, buf, use_deprecated_int96_timestamps=True,
+                   bloom_filter_options={"ts": True, "l.list.element": True})
+    data = buf.getvalue()
+    meta = pq.ParquetFile(io.BytesIO(data)).metadata
+    with pc.ParquetFile(data) as pf:
+        ts = pf.bloom_filter(0, "ts")
+        assert ts.check(stamps).all()
+        assert not ts.check([dt.datetime(1999, 5, 6), dt.datetime(2020, 1, 1, 12, 0, 0, 123457)]).any()
+        # INT96 bytes built here: nanoseconds of the day (LE int64), Julian day (LE int32)
+        rows = []
+        for s in stamps:
+            day = (s.date() - dt.date(1970, 1, 1)).days + 2_440_588
+            nanos = ((s.hour * 60 + s.minute) * 60 + s.second) * 10**9 + s.microsecond * 1000
+            rows.append(nanos.to_bytes(8, "little") + day.to_bytes(4, "little"))
+        mine = SplitBlockBloomFilter(ts.num_bytes)
+        mine.insert(np.frombuffer(b"".join(rows), np.uint8).reshape(-1, 12), PT.INT96)
+        assert mine.to_bytes() == raw_filter_bytes(data, meta.row_group(0).column(0), ts.num_bytes)
+        nested = pf.bloom_filter(0, "l.list.element")
+        assert nested.check([1, 2, 3]).all() and not nested.check([4, 5, 6]).any()
+
+
+def test_array_lookups_skip_nulls(cpp_file: bytes) -> None:
+    from parquet_core.file.bloom_filter_reader import ColumnBloomFilter
+
+    with pc.ParquetFile(cpp_file) as pf:
+        desc = pf.schema_descriptor.column(pf.schema_descriptor.index_of(("i64",)))
+    # a filter holding 0 and 5: 0 is also what a null slot holds in storage
+    inner = SplitBlockBloomFilter(1024)
+    inner.insert(np.array([0, 5], dtype=np.int64))
+    bf = ColumnBloomFilter(inner, desc)
+    assert bf.check(np.array([0, 5, 6], dtype=np.int64)).tolist() == [True, True, False]
+    assert bf.check(np.array([5, None], dtype=object)).tolist() == [True, False]
+    assert bf.check(np.ma.array([5, 0], mask=[False, True])).tolist() == [True, False]
+    assert bf.check([None, 0]).tolist() == [False, True]
+    assert bf.check([]).tolist() == [] and not bf.might_contain(None)
+
+
+def test_random_corruption_of_filter_bytes_raises_parquet_errors(corpus: Path) -> None:
+    """Overwrite bytes of the header and bitset region: a ParquetError or a filter, nothing else."""
+    rng = random.Random(20261123)
+    for name in CORPUS_FILES:
+        data = (corpus / name).read_bytes()
+        offset = pq.ParquetFile(corpus / name).metadata.row_group(0).column(0).to_dict()["bloom_filter_offset"]
+        for _ in range(300):
+            blob = bytearray(data)
+            for _ in range(rng.randint(1, 3)):
+                blob[offset + rng.randrange(24)] = rng.randrange(256)  # header and first words
+            try:
+                with pc.ParquetFile(bytes(blob)) as pf:
+                    bf = pf.bloom_filter(0, "String")
+                    assert bf is not None and bf.num_bytes % 32 == 0
+                    bf.check(["Hello", "x"])
+            except pc.ParquetError:
+                pass
+
+
+@settings(derandomize=True, max_examples=12, deadline=None)
+@given(st.sampled_from(["int32", "int64", "float64", "string", "binary"]), st.integers(1, 400),
+       st.integers(0, 2**32 - 1), st.sampled_from([0.01, 0.1]))
+def test_random_cpp_columns(kind: str, n: int, seed: int, fpp: float) -> None:
+    """Random columns written by parquet-cpp: every value found, bitset identical to ours."""
+    rng = np.random.default_rng(seed)
+    if kind in ("int32", "int64"):
+        bound = 2**31 if kind == "int32" else 2**63
+        arr = pa.array(rng.integers(-bound, bound - 1, n), getattr(pa, kind)())
+        ptype = PT.INT32 if kind == "int32" else PT.INT64
+    elif kind == "float64":
+        arr, ptype = pa.array(rng.normal(size=n)), PT.DOUBLE
+    else:
+        raw = [rng.integers(0, 256, int(k), dtype=np.uint8).tobytes() for k in rng.integers(0, 60, n)]
+        arr = pa.array([r.hex() for r in raw]) if kind == "string" else pa.array(raw, pa.binary())
+        ptype = PT.BYTE_ARRAY
+    buf = io.BytesIO()
+    pq.write_table(pa.table({"c": arr}), buf, bloom_filter_options={"c": {"ndv": n, "fpp": fpp}})
+    data = buf.getvalue()
+    chunk = pq.ParquetFile(io.BytesIO(data)).metadata.row_group(0).column(0)
+    with pc.ParquetFile(data) as pf:
+        bf = pf.bloom_filter(0, "c")
+    assert bf.check(arr.to_pylist()).all()
+    mine = SplitBlockBloomFilter(bf.num_bytes)
+    mine.insert(_physical(arr, ptype, None), ptype)
+    assert mine.to_bytes() == raw_filter_bytes(data, chunk, bf.num_bytes)

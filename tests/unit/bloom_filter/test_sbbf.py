@@ -178,3 +178,32 @@ def test_measured_false_positive_rate(ndv: int, fpp: float) -> None:
     # within the spec's figure for this many bits per value (sampling error allowed)
     sigma = math.sqrt(expected / len(probes))
     assert abs(measured - expected) <= 0.25 * expected + 4 * sigma, (measured, expected, bits)
+
+
+@pytest.mark.parametrize("scratch_bits", [0, 1 << 40])
+@pytest.mark.parametrize("num_bytes,n", [(32, 1), (32, 500), (1 << 16, 3), (1 << 16, 20_000), (96, 50)])
+def test_both_insert_strategies_match_the_spec(monkeypatch: pytest.MonkeyPatch, scratch_bits: int,
+                                               num_bytes: int, n: int) -> None:
+    import parquet_core.bloom_filter.sbbf as sbbf
+
+    monkeypatch.setattr(sbbf, "_SCRATCH_BITS", scratch_bits)  # 0: always bitwise_or.at
+    hashes = np.random.default_rng(n).integers(0, 2**64 - 1, n, dtype=np.uint64)
+    bf = SplitBlockBloomFilter(num_bytes)
+    bf.insert_hashes(hashes[: n // 2])
+    bf.insert_hashes(hashes[n // 2:])  # a second batch ORs into the first
+    ref = [[0] * 8 for _ in range(num_bytes // 32)]
+    for h in hashes.tolist():
+        spec_insert(ref, h)
+    assert bf.bitset() == spec_bitset(ref)
+
+
+@pytest.mark.parametrize("bits,fpp", [row for row in SPEC_TABLE if row[1] >= 0.001])
+def test_measured_rate_at_the_spec_table_ratios(bits: float, fpp: float) -> None:
+    """1024 blocks filled at the table's bits per value give the table's rate."""
+    rng = np.random.default_rng(int(bits * 10))
+    ndv = round(1024 * 256 / bits)
+    bf = SplitBlockBloomFilter(1024 * 32)
+    bf.insert_hashes(rng.integers(0, 2**64 - 1, ndv, dtype=np.uint64))
+    probes = rng.integers(0, 2**64 - 1, 500_000, dtype=np.uint64)
+    measured = float(bf.check_hashes(probes).mean())
+    assert measured == pytest.approx(fpp, rel=0.15), measured
