@@ -15,13 +15,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
+import numpy as np
+
+from parquet_core.column.data import ColumnData
 from parquet_core.column.reader import read_column_chunks
 from parquet_core.errors import (
     ParquetEncryptionError,
     ParquetError,
     ParquetFormatError,
+    ParquetSchemaError,
     UnsupportedFeatureError,
 )
 from parquet_core.file.footer import read_footer
@@ -29,10 +33,12 @@ from parquet_core.file.source import open_source
 from parquet_core.metadata.wrappers import FileMetadata
 from parquet_core.options import ReaderOptions
 from parquet_core.page.reader import iter_pages
-from parquet_core.schema.descriptor import ColumnDescriptor
+from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
+from parquet_core.schema.nested import Shape, build_shape, prune_shape
 from parquet_core.schema.tree import SchemaNode
 from parquet_core.schema.types import DataType, Field, Schema
-from parquet_core.table.arrays import Array, Table, empty_array
+from parquet_core.table.arrays import Array, Table
+from parquet_core.table.assemble import assemble, empty_column
 from parquet_core.table.convert import to_array
 
 __all__ = ["ParquetFile", "read_table", "read_metadata", "read_schema"]
@@ -42,8 +48,12 @@ def _field_of(node: SchemaNode, desc: ColumnDescriptor | None) -> Field:
     nullable = node.repetition != 0
     if desc is not None and desc.is_flat:
         return Field(node.name, desc.data_type, nullable, desc.path)
-    # Nested fields are assembled by a later layer; expose them as an opaque type.
+    # A group the reader cannot lay out (its error is raised when it is read).
     return Field(node.name, DataType("nested"), nullable, (node.name,))
+
+
+def _type_of(d: SchemaDescriptor) -> Callable[[int], DataType]:
+    return lambda i: d.column(i).data_type
 
 
 class ParquetFile:
@@ -68,13 +78,29 @@ class ParquetFile:
             raise
         d = self.metadata.schema
         self._fields: list[Field] = []
-        self._leaves_of: dict[str, list[int]] = {}
+        # Top-level name -> its Shape, or the schema error that stops it being read.
+        self._shapes: dict[str, Shape | ParquetSchemaError] = {}
         for node in d.top_level_fields:
             leaves = d.leaves_under(node.name)
-            self._leaves_of[node.name] = leaves
-            desc = d.column(leaves[0]) if len(leaves) == 1 else None
-            self._fields.append(_field_of(node, desc))
+            if not leaves:
+                continue  # a group without columns holds no data
+            desc = d.column(leaves[0])
+            if len(leaves) == 1 and desc.is_flat:
+                self._fields.append(_field_of(node, desc))
+                self._shapes[node.name] = build_shape(node, d.index_of, _type_of(d))  # type: ignore[assignment]
+                continue
+            try:
+                shape = build_shape(node, d.index_of, _type_of(d))
+            except ParquetSchemaError as exc:
+                exc.add_note(f"in the schema of field {node.name!r}")
+                self._shapes[node.name] = exc
+                self._fields.append(_field_of(node, None))
+                continue
+            assert shape is not None  # the node has leaves
+            self._shapes[node.name] = shape
+            self._fields.append(Field(node.name, shape.data_type, shape.nullable, (node.name,)))
         self.schema = Schema(self._fields)
+        self._pruned: dict[tuple[str, DataType], Shape] = {}
 
     # -- context management -------------------------------------------------
     def close(self) -> None:
@@ -100,23 +126,47 @@ class ParquetFile:
         return self.metadata.schema
 
     def _select(self, columns: Sequence[str] | None) -> list[Field]:
+        """The fields to read: whole top-level fields, or ones pruned to dotted leaf paths.
+
+        Like pyarrow's ``ParquetFile.read``: a name is a top-level field or a
+        dotted prefix of leaf paths (``"a.b"``, ``"m.key_value.key"``); the
+        result has one column per top-level field named, in order of first
+        mention, holding only the selected leaves.
+        """
         if columns is None:
             return list(self._fields)
         if isinstance(columns, str):
             raise TypeError("columns must be a list of names, not a string")
-        out: list[Field] = []
         by_name = {f.name: f for f in self._fields}
+        schema = self.metadata.schema
+        picked: dict[str, set[int] | None] = {}   # None: the whole field
         for name in columns:
             if name in by_name:
-                out.append(by_name[name])
+                picked[name] = None
                 continue
             path = tuple(name.split("."))
-            try:
-                idx = self.metadata.schema.index_of(path)
-            except KeyError:
-                raise ValueError(f"no column named {name!r} in the file") from None
-            desc = self.metadata.schema.column(idx)
-            out.append(Field(name, desc.data_type, desc.max_definition_level > 0, desc.path))
+            top = path[0]
+            leaves = [i for i in schema.leaves_under(top)
+                      if schema.column(i).path[:len(path)] == path] if top in by_name else []
+            if not leaves:
+                raise ValueError(f"no column named {name!r} in the file")
+            if top not in picked:
+                picked[top] = set(leaves)
+            elif picked[top] is not None:
+                picked[top].update(leaves)  # type: ignore[union-attr]
+        out: list[Field] = []
+        for top, keep in picked.items():
+            shape = self._shapes[top]
+            if keep is None or isinstance(shape, ParquetSchemaError):
+                out.append(by_name[top])
+                continue
+            pruned = prune_shape(shape, keep)
+            assert pruned is not None
+            if pruned is shape:
+                out.append(by_name[top])
+            else:
+                out.append(Field(top, pruned.data_type, pruned.nullable, (top,)))
+                self._pruned[(top, pruned.data_type)] = pruned
         return out
 
     def _pages_of(self, rg: int, idx: int, desc: ColumnDescriptor) -> Iterator[Any]:
@@ -137,9 +187,12 @@ class ParquetFile:
     def _read_column(self, groups: Sequence[int], field: Field) -> Array:
         """Read one column over the given row groups into a single Array."""
         schema = self.metadata.schema
-        if field.type.name == "nested":
-            raise UnsupportedFeatureError(
-                f"column {field.name!r} is nested (groups/lists/maps); nested columns are not supported yet")
+        if field.path == (field.name,) and field.name in self._shapes:
+            shape = self._pruned.get((field.name, field.type)) or self._shapes[field.name]
+            if isinstance(shape, ParquetSchemaError):
+                raise shape
+            if not shape.is_flat:
+                return self._read_nested(groups, field, shape)
         idx = schema.index_of(field.path)
         desc = schema.column(idx)
         current = [-1]
@@ -162,6 +215,52 @@ class ParquetFile:
             exc.add_note(f"in column {desc.dotted_path}, row group {current[0]}")
             raise
 
+    def _read_nested(self, groups: Sequence[int], field: Field, shape: Shape) -> Array:
+        """Read every leaf below *shape* over the given row groups and assemble them."""
+        schema = self.metadata.schema
+        data: dict[int, ColumnData] = {}
+        for idx in shape.leaves:
+            desc = schema.column(idx)
+            current = [-1]
+
+            def chunks(idx: int = idx, desc: ColumnDescriptor = desc) -> Iterator[Iterator[Any]]:
+                for rg in groups:
+                    current[0] = rg
+                    yield self._pages_of(rg, idx, desc)
+
+            try:
+                data[idx], per_chunk = read_column_chunks(chunks(), desc)
+                self._check_records(data[idx], per_chunk, groups, desc, current)
+            except ParquetError as exc:
+                exc.add_note(f"in column {desc.dotted_path}, row group {current[0]}")
+                raise
+        try:
+            return assemble(shape, data, schema.columns)
+        except ParquetError as exc:
+            exc.add_note(f"while assembling field {field.name!r}")
+            raise
+
+    def _check_records(self, data: ColumnData, per_chunk: list[int], groups: Sequence[int],
+                       desc: ColumnDescriptor, current: list[int]) -> None:
+        """Each chunk starts a record and holds as many records as its row group has rows."""
+        reps = data.rep_levels
+        start = 0
+        # One check per row group (not per value): the chunk boundaries are known here only.
+        for rg, n in zip(groups, per_chunk):
+            current[0] = rg
+            expected = self.metadata.row_group(rg).num_rows
+            if reps is None:
+                records = n
+            else:
+                if n and reps[start] != 0:
+                    raise ParquetFormatError("column chunk does not start at a record boundary "
+                                             f"(first repetition level {int(reps[start])})")
+                records = int(np.count_nonzero(reps[start:start + n] == 0))
+            if records != expected:
+                raise ParquetFormatError(
+                    f"column chunk holds {records} records, the row group says {expected}")
+            start += n
+
     # -- data ---------------------------------------------------------------
     def read_row_group(self, i: int, columns: Sequence[str] | None = None) -> Table:
         """Read one row group."""
@@ -175,7 +274,7 @@ class ParquetFile:
         fields = self._select(columns)
         groups = list(range(self.num_row_groups))
         if not groups:
-            return Table(Schema(fields), [empty_array(f) for f in fields], 0)
+            return Table(Schema(fields), [empty_column(f) for f in fields], 0)
         cols = [self._read_column(groups, f) for f in fields]
         return Table(Schema(fields), cols, self.metadata.num_rows if not fields else None)
 
