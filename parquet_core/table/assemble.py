@@ -99,6 +99,7 @@ class _Assembler:
         if s.kind == "struct":
             kids = [self.checked(c, n, s) for c in s.children]
             return StructArray(s.data_type, kids, n, valid)
+        self.check_repeats(lv, s)
         elems = lv.mask(s.slot_rep + 1, s.elem_def)
         offsets = self.offsets(slots, elems, lv.n)
         total = int(offsets[-1])
@@ -107,6 +108,19 @@ class _Assembler:
         kids = [self.checked(c, total, s) for c in s.children]
         entries = StructArray(entries_type(s.data_type), kids, total)
         return MapArray(s.data_type, offsets, entries, valid)
+
+    @staticmethod
+    def check_repeats(lv: _Levels, s: Shape) -> None:
+        """An entry that repeats this list must define an element of it."""
+        if lv.reps is None or lv.defs is None:
+            return
+        bad = (lv.reps == s.slot_rep + 1) & (lv.defs < s.elem_def)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise ParquetFormatError(
+                f"column {lv.desc.dotted_path}: level entry {i} repeats {s.name!r} "
+                f"(repetition level {s.slot_rep + 1}) but its definition level "
+                f"{int(lv.defs[i])} is below the element's {s.elem_def}")
 
     @staticmethod
     def offsets(slots: Mask | None, elems: Mask | None, n: int) -> npt.NDArray[np.int64]:
