@@ -84,11 +84,6 @@ class ParquetFile:
             leaves = d.leaves_under(node.name)
             if not leaves:
                 continue  # a group without columns holds no data
-            desc = d.column(leaves[0])
-            if len(leaves) == 1 and desc.is_flat:
-                self._fields.append(_field_of(node, desc))
-                self._shapes[node.name] = build_shape(node, d.index_of, _type_of(d))  # type: ignore[assignment]
-                continue
             try:
                 shape = build_shape(node, d.index_of, _type_of(d))
             except ParquetSchemaError as exc:
@@ -98,9 +93,12 @@ class ParquetFile:
                 continue
             assert shape is not None  # the node has leaves
             self._shapes[node.name] = shape
-            self._fields.append(Field(node.name, shape.data_type, shape.nullable, (node.name,)))
+            desc = d.column(leaves[0])
+            if shape.is_flat:
+                self._fields.append(_field_of(node, desc))
+            else:
+                self._fields.append(Field(node.name, shape.data_type, shape.nullable, (node.name,)))
         self.schema = Schema(self._fields)
-        self._pruned: dict[tuple[str, DataType], Shape] = {}
 
     # -- context management -------------------------------------------------
     def close(self) -> None:
@@ -125,7 +123,7 @@ class ParquetFile:
         """The leaf-level :class:`SchemaDescriptor`."""
         return self.metadata.schema
 
-    def _select(self, columns: Sequence[str] | None) -> list[Field]:
+    def _select(self, columns: Sequence[str] | None) -> list[tuple[Field, Shape | ParquetSchemaError]]:
         """The fields to read: whole top-level fields, or ones pruned to dotted leaf paths.
 
         Like pyarrow's ``ParquetFile.read``: a name is a top-level field or a
@@ -134,7 +132,7 @@ class ParquetFile:
         mention, holding only the selected leaves.
         """
         if columns is None:
-            return list(self._fields)
+            return [(f, self._shapes[f.name]) for f in self._fields]
         if isinstance(columns, str):
             raise TypeError("columns must be a list of names, not a string")
         by_name = {f.name: f for f in self._fields}
@@ -154,19 +152,16 @@ class ParquetFile:
                 picked[top] = set(leaves)
             elif picked[top] is not None:
                 picked[top].update(leaves)  # type: ignore[union-attr]
-        out: list[Field] = []
+        out: list[tuple[Field, Shape | ParquetSchemaError]] = []
         for top, keep in picked.items():
             shape = self._shapes[top]
-            if keep is None or isinstance(shape, ParquetSchemaError):
-                out.append(by_name[top])
-                continue
-            pruned = prune_shape(shape, keep)
-            assert pruned is not None
+            pruned = shape if keep is None or isinstance(shape, ParquetSchemaError) \
+                else prune_shape(shape, keep)
+            assert pruned is not None  # keep holds leaves of this field
             if pruned is shape:
-                out.append(by_name[top])
+                out.append((by_name[top], shape))
             else:
-                out.append(Field(top, pruned.data_type, pruned.nullable, (top,)))
-                self._pruned[(top, pruned.data_type)] = pruned
+                out.append((Field(top, pruned.data_type, pruned.nullable, (top,)), pruned))
         return out
 
     def _pages_of(self, rg: int, idx: int, desc: ColumnDescriptor) -> Iterator[Any]:
@@ -184,16 +179,15 @@ class ParquetFile:
         return iter_pages(buf, chunk.codec_id, chunk.num_values,
                           verify_crc=self.options.page_checksum_verification, base_offset=start)
 
-    def _read_column(self, groups: Sequence[int], field: Field) -> Array:
+    def _read_column(self, groups: Sequence[int], field: Field,
+                     shape: Shape | ParquetSchemaError) -> Array:
         """Read one column over the given row groups into a single Array."""
         schema = self.metadata.schema
-        if field.path == (field.name,) and field.name in self._shapes:
-            shape = self._pruned.get((field.name, field.type)) or self._shapes[field.name]
-            if isinstance(shape, ParquetSchemaError):
-                raise shape
-            if not shape.is_flat:
-                return self._read_nested(groups, field, shape)
-        idx = schema.index_of(field.path)
+        if isinstance(shape, ParquetSchemaError):
+            raise shape
+        if not shape.is_flat:
+            return self._read_nested(groups, field, shape)
+        idx = shape.column
         desc = schema.column(idx)
         current = [-1]
 
@@ -264,18 +258,19 @@ class ParquetFile:
     # -- data ---------------------------------------------------------------
     def read_row_group(self, i: int, columns: Sequence[str] | None = None) -> Table:
         """Read one row group."""
-        fields = self._select(columns)
+        selected = self._select(columns)
         rg = self.metadata.row_group(i)
-        cols = [self._read_column([i], f) for f in fields]
-        return Table(Schema(fields), cols, rg.num_rows)
+        cols = [self._read_column([i], f, s) for f, s in selected]
+        return Table(Schema([f for f, _ in selected]), cols, rg.num_rows)
 
     def read(self, columns: Sequence[str] | None = None) -> Table:
         """Read the whole file (or the selected columns)."""
-        fields = self._select(columns)
+        selected = self._select(columns)
+        fields = [f for f, _ in selected]
         groups = list(range(self.num_row_groups))
         if not groups:
             return Table(Schema(fields), [empty_column(f) for f in fields], 0)
-        cols = [self._read_column(groups, f) for f in fields]
+        cols = [self._read_column(groups, f, s) for f, s in selected]
         return Table(Schema(fields), cols, self.metadata.num_rows if not fields else None)
 
     def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,

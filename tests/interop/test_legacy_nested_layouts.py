@@ -186,3 +186,19 @@ def test_map_key_value_misnamed_layout() -> None:
     assert str(col.type) == "map<string, int32>"
     assert col.to_pylist() == values
     assert pq.read_table(io.BytesIO(data)).column("m").to_pylist() == values
+
+
+def test_broken_list_layout_fails_only_when_read() -> None:
+    """A LIST group that is not repeated inside: the file opens, other columns read, it raises."""
+    buf = io.BytesIO()
+    pq.write_table(pa.table({"id": [1, 2], "a": pa.array([[1], []], type=_list(pa.int32()))}), buf)
+
+    def break_list(root: Node) -> None:
+        root.child("a").children[0].el.repetition_type = Repetition.REQUIRED
+
+    data = rewrite(buf.getvalue(), break_list)
+    pf = pc.ParquetFile(data)
+    assert pf.read(columns=["id"]).column("id").to_pylist() == [1, 2]
+    for cols in (["a"], ["a.list.element"], None):
+        with pytest.raises(pc.ParquetSchemaError, match="exactly one repeated field"):
+            pf.read(columns=cols)
