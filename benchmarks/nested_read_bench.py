@@ -104,7 +104,7 @@ def main(argv: "list[str] | None" = None) -> int:
         times: dict[str, float] = {}
         for name, fn in eng.items():
             try:
-                times[name] = best_of(lambda fn=fn: fn(path, cols), args.repeats)
+                times[name] = best_of(lambda fn=fn, cols=cols: fn(path, cols), args.repeats)
             except Exception as exc:  # noqa: BLE001 - a reader that fails is reported, not fatal
                 times[name] = float("nan")
                 print(f"  {name} failed on {col}: {type(exc).__name__}: {exc}")

@@ -217,7 +217,8 @@ class ParquetFile:
             desc = schema.column(idx)
             current = [-1]
 
-            def chunks(idx: int = idx, desc: ColumnDescriptor = desc) -> Iterator[Iterator[Any]]:
+            def chunks(idx: int = idx, desc: ColumnDescriptor = desc,
+                       current: list[int] = current) -> Iterator[Iterator[Any]]:
                 for rg in groups:
                     current[0] = rg
                     yield self._pages_of(rg, idx, desc)
