@@ -28,7 +28,9 @@ pq = pytest.importorskip("pyarrow.parquet")
 LEAVES = {
     "int32": pa.int32(), "int64": pa.int64(), "float64": pa.float64(), "bool": pa.bool_(),
     "string": pa.string(), "binary": pa.binary(), "ts_us": pa.timestamp("us", tz="UTC"),
-    "date": pa.date32(), "dec": pa.decimal128(9, 2),
+    "date": pa.date32(), "dec": pa.decimal128(9, 2), "dec30": pa.decimal128(30, 3),
+    "int8": pa.int8(), "uint32": pa.uint32(), "float32": pa.float32(), "fixed3": pa.binary(3),
+    "large_string": pa.large_string(), "time_ms": pa.time32("ms"),
 }
 KEYS = {"int32": pa.int32(), "string": pa.string()}
 
@@ -65,19 +67,26 @@ def _value(t, nullable: bool, rng: random.Random, null_p: float):  # type: ignor
     if pa.types.is_boolean(t):
         return rng.random() < 0.5
     if pa.types.is_integer(t):
-        return rng.randrange(-2**31, 2**31)
+        bits = t.bit_width
+        return rng.randrange(0, 2**bits) if pa.types.is_unsigned_integer(t) \
+            else rng.randrange(-2**(bits - 1), 2**(bits - 1))
     if pa.types.is_floating(t):
         return rng.choice([0.0, -1.5, 1e300, rng.random()])
-    if pa.types.is_string(t):
+    if pa.types.is_fixed_size_binary(t):
+        return bytes(rng.randrange(256) for _ in range(t.byte_width))
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
         return "s" * rng.randrange(4) + str(rng.randrange(100))
     if pa.types.is_binary(t):
         return bytes(rng.randrange(256) for _ in range(rng.randrange(4)))
     if pa.types.is_timestamp(t):
         return rng.randrange(-2**50, 2**50)
+    if pa.types.is_time(t):
+        return rng.randrange(0, 86_400_000)
     if pa.types.is_date(t):
         return rng.randrange(-700_000, 2_900_000)
     if pa.types.is_decimal(t):
-        return Decimal(rng.randrange(-10**9 + 1, 10**9)).scaleb(-2)
+        digits = 10**t.precision
+        return Decimal(rng.randrange(-digits + 1, digits)).scaleb(-t.scale)
     raise AssertionError(t)
 
 
