@@ -103,7 +103,7 @@ def _short(v: Any) -> str:
 
 
 def show_head(pf: ParquetFile, n: int) -> str:
-    """Render the first *n* rows (flat columns only; nested ones are listed as skipped)."""
+    """Render the first *n* rows (columns the reader cannot lay out are listed as skipped)."""
     names = [f.name for f in pf.schema if f.type.name != "nested"]
     skipped = [f.name for f in pf.schema if f.type.name == "nested"]
     rows: list[dict[str, Any]] = []
@@ -118,7 +118,7 @@ def show_head(pf: ParquetFile, n: int) -> str:
     for r in rows[:n]:
         out.append("  " + " | ".join(_short(r[c]).ljust(widths[c]) for c in names))
     if skipped:
-        out.append(f"  (nested columns not shown yet: {', '.join(skipped)})")
+        out.append(f"  (columns with an unreadable layout not shown: {', '.join(skipped)})")
     return "\n".join(out)
 
 

@@ -146,7 +146,7 @@ def to_spark_type(dt: pc.DataType, column: str = "?") -> DataType:
         if dt.unit not in _TIME_PRECISION:
             raise UnsupportedSparkType(f"column {column!r}: time unit {dt.unit!r}")
         return TimeType(_TIME_PRECISION[dt.unit])
-    if name == "nested":
+    if name in ("nested", "list", "struct", "map"):
         raise UnsupportedSparkType(
             f"column {column!r} is nested (group, list or map): {NESTED_MESSAGE}")
     raise UnsupportedSparkType(f"column {column!r}: no Spark type for Parquet type {dt}")

@@ -15,7 +15,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
+
+import numpy as np
 
 from parquet_core.column.data import ColumnData
 from parquet_core.column.reader import read_column_chunks
@@ -23,6 +25,7 @@ from parquet_core.errors import (
     ParquetEncryptionError,
     ParquetError,
     ParquetFormatError,
+    ParquetSchemaError,
     UnsupportedFeatureError,
     add_context,
 )
@@ -38,10 +41,13 @@ from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata
 from parquet_core.options import ReaderOptions
 from parquet_core.page.model import DictionaryPage
 from parquet_core.page.reader import iter_pages
-from parquet_core.schema.descriptor import ColumnDescriptor
+from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
+from parquet_core.schema.nested import Shape, build_shape, prune_shape
 from parquet_core.schema.tree import SchemaNode
 from parquet_core.schema.types import DataType, Field, Schema
-from parquet_core.table.arrays import Array, Table, empty_array
+from parquet_core.table.arrays import Array, Table
+from parquet_core.table.assemble import assemble, empty_column
+from parquet_core.table.nested import StructArray
 from parquet_core.table.convert import to_array
 from parquet_core.table.select import filter_table
 from parquet_core.predicate import filter_mask
@@ -53,8 +59,12 @@ def _field_of(node: SchemaNode, desc: ColumnDescriptor | None) -> Field:
     nullable = node.repetition != 0
     if desc is not None and desc.is_flat:
         return Field(node.name, desc.data_type, nullable, desc.path)
-    # Nested fields are assembled by a later layer; expose them as an opaque type.
+    # A group the reader cannot lay out (its error is raised when it is read).
     return Field(node.name, DataType("nested"), nullable, (node.name,))
+
+
+def _type_of(d: SchemaDescriptor) -> Callable[[int], DataType]:
+    return lambda i: d.column(i).data_type
 
 
 class ParquetFile:
@@ -79,12 +89,26 @@ class ParquetFile:
             raise
         d = self.metadata.schema
         self._fields: list[Field] = []
-        self._leaves_of: dict[str, list[int]] = {}
+        # Top-level name -> its Shape, or the schema error that stops it being read.
+        self._shapes: dict[str, Shape | ParquetSchemaError] = {}
         for node in d.top_level_fields:
             leaves = d.leaves_under(node.name)
-            self._leaves_of[node.name] = leaves
-            desc = d.column(leaves[0]) if len(leaves) == 1 else None
-            self._fields.append(_field_of(node, desc))
+            if not leaves:
+                continue  # a group without columns holds no data
+            try:
+                shape = build_shape(node, d.index_of, _type_of(d))
+            except ParquetSchemaError as exc:
+                exc.add_note(f"in the schema of field {node.name!r}")
+                self._shapes[node.name] = exc
+                self._fields.append(_field_of(node, None))
+                continue
+            assert shape is not None  # the node has leaves
+            self._shapes[node.name] = shape
+            desc = d.column(leaves[0])
+            if shape.is_flat:
+                self._fields.append(_field_of(node, desc))
+            else:
+                self._fields.append(Field(node.name, shape.data_type, shape.nullable, (node.name,)))
         self.schema = Schema(self._fields)
 
     # -- context management -------------------------------------------------
@@ -110,24 +134,45 @@ class ParquetFile:
         """The leaf-level :class:`SchemaDescriptor`."""
         return self.metadata.schema
 
-    def _select(self, columns: Sequence[str] | None) -> list[Field]:
+    def _select(self, columns: Sequence[str] | None) -> list[tuple[Field, Shape | ParquetSchemaError]]:
+        """The fields to read: whole top-level fields, or ones pruned to dotted leaf paths.
+
+        Like pyarrow's ``ParquetFile.read``: a name is a top-level field or a
+        dotted prefix of leaf paths (``"a.b"``, ``"m.key_value.key"``); the
+        result has one column per top-level field named, in order of first
+        mention, holding only the selected leaves.
+        """
         if columns is None:
-            return list(self._fields)
+            return [(f, self._shapes[f.name]) for f in self._fields]
         if isinstance(columns, str):
             raise TypeError("columns must be a list of names, not a string")
-        out: list[Field] = []
         by_name = {f.name: f for f in self._fields}
+        schema = self.metadata.schema
+        picked: dict[str, set[int] | None] = {}   # None: the whole field
         for name in columns:
             if name in by_name:
-                out.append(by_name[name])
+                picked[name] = None
                 continue
             path = tuple(name.split("."))
-            try:
-                idx = self.metadata.schema.index_of(path)
-            except KeyError:
-                raise ValueError(f"no column named {name!r} in the file") from None
-            desc = self.metadata.schema.column(idx)
-            out.append(Field(name, desc.data_type, desc.max_definition_level > 0, desc.path))
+            top = path[0]
+            leaves = [i for i in schema.leaves_under(top)
+                      if schema.column(i).path[:len(path)] == path] if top in by_name else []
+            if not leaves:
+                raise ValueError(f"no column named {name!r} in the file")
+            if top not in picked:
+                picked[top] = set(leaves)
+            elif picked[top] is not None:
+                picked[top].update(leaves)  # type: ignore[union-attr]
+        out: list[tuple[Field, Shape | ParquetSchemaError]] = []
+        for top, keep in picked.items():
+            shape = self._shapes[top]
+            pruned = shape if keep is None or isinstance(shape, ParquetSchemaError) \
+                else prune_shape(shape, keep)
+            assert pruned is not None  # keep holds leaves of this field
+            if pruned is shape:
+                out.append((by_name[top], shape))
+            else:
+                out.append((Field(top, pruned.data_type, pruned.nullable, (top,)), pruned))
         return out
 
     def _pages_of(self, rg: int, idx: int, desc: ColumnDescriptor) -> Iterator[Any]:
@@ -145,13 +190,15 @@ class ParquetFile:
         return iter_pages(buf, chunk.codec_id, chunk.num_values,
                           verify_crc=self.options.page_checksum_verification, base_offset=start)
 
-    def _read_column(self, groups: Sequence[int], field: Field) -> Array:
+    def _read_column(self, groups: Sequence[int], field: Field,
+                     shape: Shape | ParquetSchemaError) -> Array:
         """Read one column over the given row groups into a single Array."""
         schema = self.metadata.schema
-        if field.type.name == "nested":
-            raise UnsupportedFeatureError(
-                f"column {field.name!r} is nested (groups/lists/maps); nested columns are not supported yet")
-        idx = schema.index_of(field.path)
+        if isinstance(shape, ParquetSchemaError):
+            raise shape
+        if not shape.is_flat:
+            return self._read_nested(groups, field, shape)
+        idx = shape.column
         desc = schema.column(idx)
         current = [-1]
 
@@ -216,8 +263,8 @@ class ParquetFile:
         None for a top-level group (no single leaf); ValueError when unknown.
         """
         schema = self.metadata.schema
-        leaves = self._leaves_of.get(name)
-        if leaves is not None:
+        if name in self._shapes:
+            leaves = schema.leaves_under(name)
             desc = schema.column(leaves[0])
             return leaves[0] if len(leaves) == 1 and desc.is_flat else None
         try:
@@ -232,11 +279,11 @@ class ParquetFile:
             return sum(group.column(i).total_compressed_size for i in range(group.num_columns))
         idx: set[int] = set()
         for name in columns:
-            leaves = self._leaves_of.get(name)
-            if leaves is None:
+            if name in self._shapes:
+                idx.update(self.metadata.schema.leaves_under(name))
+            else:
                 found = self._leaf_index(name)
-                leaves = [] if found is None else [found]
-            idx.update(leaves)
+                idx.update([] if found is None else [found])
         return sum(group.column(i).total_compressed_size for i in idx)
 
     def _dictionary_of(self, rg: int, idx: int) -> Array | None:
@@ -277,28 +324,77 @@ class ParquetFile:
         """The chunk's OffsetIndex (location and first row of every data page), or None."""
         return read_offset_index(self._source, self._chunk(row_group, column))
 
+    def _read_nested(self, groups: Sequence[int], field: Field, shape: Shape) -> Array:
+        """Read every leaf below *shape* over the given row groups and assemble them."""
+        schema = self.metadata.schema
+        data: dict[int, ColumnData] = {}
+        for idx in shape.leaves:
+            desc = schema.column(idx)
+            current = [-1]
+
+            def chunks(idx: int = idx, desc: ColumnDescriptor = desc,
+                       current: list[int] = current) -> Iterator[Iterator[Any]]:
+                for rg in groups:
+                    current[0] = rg
+                    yield self._pages_of(rg, idx, desc)
+
+            try:
+                data[idx], per_chunk = read_column_chunks(chunks(), desc)
+                self._check_records(data[idx], per_chunk, groups, desc, current)
+            except ParquetError as exc:
+                exc.add_note(f"in column {desc.dotted_path}, row group {current[0]}")
+                raise
+        try:
+            return assemble(shape, data, schema.columns)
+        except ParquetError as exc:
+            exc.add_note(f"while assembling field {field.name!r}")
+            raise
+
+    def _check_records(self, data: ColumnData, per_chunk: list[int], groups: Sequence[int],
+                       desc: ColumnDescriptor, current: list[int]) -> None:
+        """Each chunk starts a record and holds as many records as its row group has rows."""
+        reps = data.rep_levels
+        start = 0
+        # One check per row group (not per value): the chunk boundaries are known here only.
+        for rg, n in zip(groups, per_chunk):
+            current[0] = rg
+            expected = self.metadata.row_group(rg).num_rows
+            if reps is None:
+                records = n
+            else:
+                if n and reps[start] != 0:
+                    raise ParquetFormatError("column chunk does not start at a record boundary "
+                                             f"(first repetition level {int(reps[start])})")
+                records = int(np.count_nonzero(reps[start:start + n] == 0))
+            if records != expected:
+                raise ParquetFormatError(
+                    f"column chunk holds {records} records, the row group says {expected}")
+            start += n
+
     # -- data ---------------------------------------------------------------
     def read_row_group(self, i: int, columns: Sequence[str] | None = None) -> Table:
         """Read one row group."""
-        fields = self._select(columns)
+        selected = self._select(columns)
         rg = self.metadata.row_group(i)
-        cols = [self._read_column([i], f) for f in fields]
-        return Table(Schema(fields), cols, rg.num_rows)
+        cols = [self._read_column([i], f, s) for f, s in selected]
+        return Table(Schema([f for f, _ in selected]), cols, rg.num_rows)
 
     def read(self, columns: Sequence[str] | None = None, filters: Any = None) -> Table:
         """Read the whole file (or the selected columns).
 
         ``filters`` (an :class:`~parquet_core.predicate.Expression` or pyarrow's
         DNF list of ``(column, op, value)``) keeps exactly the matching rows,
-        skipping the row groups that statistics or Bloom filters rule out.
+        skipping the row groups that statistics, dictionaries or Bloom filters
+        rule out.
         """
         if filters is not None:
             return self._read_filtered(columns, filters, None)
-        fields = self._select(columns)
+        selected = self._select(columns)
+        fields = [f for f, _ in selected]
         groups = list(range(self.num_row_groups))
         if not groups:
-            return Table(Schema(fields), [empty_array(f) for f in fields], 0)
-        cols = [self._read_column(groups, f) for f in fields]
+            return Table(Schema(fields), [empty_column(f) for f in fields], 0)
+        cols = [self._read_column(groups, f, s) for f, s in selected]
         return Table(Schema(fields), cols, self.metadata.num_rows if not fields else None)
 
     def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,
@@ -316,18 +412,47 @@ class ParquetFile:
 
     def _read_filtered(self, columns: Sequence[str] | None, filters: Any, groups: list[int] | None) -> Table:
         expr, report = plan_row_groups(self, filters, groups)
-        fields = self._select(columns)
+        selected = self._select(columns)
+        fields = [f for f, _ in selected]
         kept = report.kept
-        names = [f.name for f in fields]
-        extra = [] if expr is None else sorted(c for c in expr.columns() if c not in names)
-        need = fields + self._select(extra)
         if not kept:
-            return Table(Schema(fields), [empty_array(f) for f in fields], 0)
-        table = Table(Schema(need), [self._read_column(kept, f) for f in need],
-                      sum(self.metadata.row_group(i).num_rows for i in kept))
-        if expr is not None:
-            table = filter_table(table, filter_mask(expr, table))
-        return Table(Schema(fields), table.columns[:len(fields)], table.num_rows)
+            return Table(Schema(fields), [empty_column(f) for f in fields], 0)
+        rows = sum(self.metadata.row_group(i).num_rows for i in kept)
+        table = Table(Schema(fields), [self._read_column(kept, f, s) for f, s in selected], rows)
+        if expr is None:
+            return table
+        mask = filter_mask(expr, self._filter_columns(expr.columns(), kept, table))
+        return filter_table(table, mask)
+
+    def _filter_columns(self, names: set[str], groups: list[int], table: Table) -> Table:
+        """A table holding each column a filter names, by that name (read unless already in *table*).
+
+        Dotted names reach leaves inside structs; a null struct makes its
+        fields null.  Leaves below a list or map cannot be filtered on (one
+        value per row is needed).
+        """
+        fields, arrays = [], []
+        for name in sorted(names):
+            if name in table.column_names:
+                arr = table.column(name)
+            else:
+                path = name.split(".")
+                (top, shape), = self._select([name])      # the top-level field pruned to that leaf
+                arr = self._read_column(groups, top, shape)
+                for part in path[1:]:
+                    if not isinstance(arr, StructArray):
+                        raise UnsupportedFeatureError(
+                            f"filter column {name!r}: only leaves reached through structs can be filtered on")
+                    parent = arr.validity
+                    arr = arr.field(part)
+                    if parent is not None:
+                        validity = parent if arr.validity is None else arr.validity & parent
+                        arr = Array(arr.type, arr.values, validity)
+            if type(arr) is not Array:
+                raise UnsupportedFeatureError(f"filter column {name!r} is a {arr.type.name}, not a value column")
+            fields.append(Field(name, arr.type))
+            arrays.append(arr)
+        return Table(Schema(fields), arrays, table.num_rows)
 
     def __repr__(self) -> str:
         return f"<ParquetFile {self.metadata!r}>"

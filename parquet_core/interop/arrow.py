@@ -30,7 +30,9 @@ null                                   null
 uuid / json extension                  uuid / json
 =====================================  =====================================
 
-Nested types (list, struct, map, union) raise UnsupportedFeatureError (issue 4).
+To Arrow, lists, maps and structs are built from their offsets, validity and
+children (:mod:`parquet_core.interop.arrow_nested`).  From Arrow, nested
+types (list, struct, map, union) raise UnsupportedFeatureError (issue 4).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
 from parquet_core.schema.temporal import int96_to_epoch
 from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.interop.arrow_nested import nested_to_arrow
 from parquet_core.interop.arrow_types import arrow_type, schema_to_arrow
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.infer import decimal_width, fill_nulls, schema_error
@@ -81,8 +84,10 @@ def _decimal(arr: Array, typ: pa.DataType) -> pa.Array:
 
 
 def array_to_arrow(arr: Array) -> pa.Array:
-    """Convert one :class:`Array`."""
+    """Convert one :class:`Array` (nested ones with their children)."""
     dt = arr.type
+    if dt.is_nested:
+        return nested_to_arrow(arr, array_to_arrow)
     typ = arrow_type(dt)
     n = len(arr)
     mask = None if arr.validity is None else ~arr.validity

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyarrow as pa
 
 from parquet_core.errors import UnsupportedFeatureError
-from parquet_core.schema.types import DataType, Schema
+from parquet_core.schema.types import DataType, Field, Schema
 
 __all__ = ["arrow_type", "schema_to_arrow"]
 
@@ -38,7 +38,21 @@ def arrow_type(dt: DataType) -> pa.DataType:
         return pa.uuid() if hasattr(pa, "uuid") else pa.binary(16)
     if dt.name in ("fixed_size_binary", "interval"):
         return pa.binary(dt.byte_width or 12)
+    if dt.name == "list":
+        return pa.list_(_field(dt.fields[0]))
+    if dt.name == "struct":
+        return pa.struct([_field(f) for f in dt.fields])
+    if dt.name == "map":
+        key, value = dt.fields
+        if key.nullable:  # Arrow maps cannot hold null keys: a list of entries instead
+            entries = pa.struct([_field(key), _field(value)])
+            return pa.list_(pa.field("key_value", entries, nullable=False))
+        return pa.map_(pa.field("key", arrow_type(key.type), nullable=False), _field(value))
     raise UnsupportedFeatureError(f"no Arrow type for {dt}")
+
+
+def _field(f: Field) -> pa.Field:
+    return pa.field(f.name, arrow_type(f.type), nullable=f.nullable)
 
 
 def schema_to_arrow(schema: Schema) -> pa.Schema:

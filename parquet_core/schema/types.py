@@ -24,7 +24,15 @@ string, json, enum, binary,   ByteArrays
 bson, geometry, geography     (WKB bytes for the last two)
 fixed_size_binary, uuid,      (n, byte_width) uint8
 interval, float16 raw
+list, map                     offsets (n + 1 int64) into one child array
+                              (:class:`parquet_core.table.nested.ListArray`)
+struct                        one child array per field
+                              (:class:`parquet_core.table.nested.StructArray`)
 ============================  =============================================
+
+The three nested types name their children in ``fields``: a list has one
+field (the element, named as in the file), a map two (``key``, ``value``),
+a struct one per member.  Flat types have no fields.
 """
 
 from __future__ import annotations
@@ -58,6 +66,8 @@ class DataType:
         For geography: the edge interpolation algorithm, lower case
         (``"spherical"``, ``"vincenty"``, ``"thomas"``, ``"andoyer"``,
         ``"karney"``); ``None`` means the spec's default, spherical.
+    fields:
+        The child fields of ``list``, ``map`` and ``struct``; empty otherwise.
     """
 
     name: str
@@ -68,8 +78,15 @@ class DataType:
     byte_width: int | None = None
     crs: str | None = None
     algorithm: str | None = None
+    fields: "tuple[Field, ...]" = ()
 
     def __str__(self) -> str:
+        if self.name == "list" and len(self.fields) == 1:
+            return f"list<{self.fields[0]}>"
+        if self.name == "struct":
+            return "struct<" + ", ".join(str(f) for f in self.fields) + ">"
+        if self.name == "map" and len(self.fields) == 2:
+            return f"map<{self.fields[0].type}, {self.fields[1].type}>"
         if self.name == "timestamp":
             return f"timestamp[{self.unit}{', ' + self.tz if self.tz else ''}]"
         if self.name == "time":
@@ -87,6 +104,11 @@ class DataType:
     def is_integer(self) -> bool:
         """True for the signed and unsigned integer types."""
         return self.name in _INTEGER_NAMES
+
+    @property
+    def is_nested(self) -> bool:
+        """True for ``list``, ``map`` and ``struct``."""
+        return self.name in ("list", "map", "struct")
 
     @property
     def is_text(self) -> bool:

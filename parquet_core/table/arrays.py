@@ -90,6 +90,8 @@ class Array:
         """Concatenate arrays of one type."""
         if len(parts) == 1:
             return parts[0]
+        if type(parts[0]) is not Array:  # nested arrays concatenate their own way
+            return type(parts[0]).concat(parts)
         dt = parts[0].type
         if isinstance(parts[0].values, ByteArrays):
             values: Any = ByteArrays.concat([p.values for p in parts])

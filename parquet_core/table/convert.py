@@ -23,9 +23,9 @@ from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.pyvalues import to_storage
 from parquet_core.table.arrays import Array
 
-__all__ = ["to_array"]
+__all__ = ["to_array", "spread_values"]
 
-def _spread(values: Any, validity: npt.NDArray[np.bool_], n: int) -> Any:
+def spread_values(values: Any, validity: npt.NDArray[np.bool_], n: int) -> Any:
     """Place non-null values at the valid slots of an n-slot buffer."""
     if isinstance(values, ByteArrays):
         lengths = np.zeros(n, dtype=np.int64)
@@ -68,4 +68,4 @@ def to_array(data: ColumnData, desc: ColumnDescriptor) -> Array:
             f"column {desc.dotted_path}: definition levels say {present} values, pages hold {len(values)}")
     if present == n:
         return Array(dt, values, None)
-    return Array(dt, _spread(values, validity, n), validity)
+    return Array(dt, spread_values(values, validity, n), validity)

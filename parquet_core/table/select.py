@@ -8,20 +8,32 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import UnsupportedFeatureError
 from parquet_core.table.arrays import Array, Table
+from parquet_core.table.nested import ListArray, StructArray
 
 __all__ = ["take_array", "take", "filter_table"]
 
 
 def take_array(arr: Array, indices: npt.NDArray[np.integer]) -> Array:
-    """The rows *indices* of *arr*, in that order."""
+    """The rows *indices* of *arr*, in that order (lists, maps and structs included)."""
+    indices = np.asarray(indices, dtype=np.int64)
+    validity = None if arr.validity is None else arr.validity[indices]
+    if isinstance(arr, ListArray):      # and MapArray
+        starts = arr.offsets[indices]
+        lengths = arr.offsets[indices + 1] - starts
+        offsets = np.zeros(indices.size + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        # every picked list's child slots, in order: one repeat + arange, no loop
+        child_idx = np.repeat(starts - offsets[:-1], lengths) + np.arange(int(offsets[-1]), dtype=np.int64)
+        return type(arr)(arr.type, offsets, take_array(arr.values, child_idx), validity)
+    if isinstance(arr, StructArray):
+        return StructArray(arr.type, [take_array(c, indices) for c in arr.values], int(indices.size), validity)
     if type(arr) is not Array:
-        raise UnsupportedFeatureError(f"row selection of {type(arr).__name__} columns is not supported yet")
+        raise UnsupportedFeatureError(f"row selection of {type(arr).__name__} columns is not supported")
     values = arr.values
     if isinstance(values, ByteArrays):
         picked = values.take(indices)
     else:
         picked = np.asarray(values).take(indices, axis=0)
-    validity = None if arr.validity is None else arr.validity[indices]
     if validity is not None and validity.all():
         validity = None
     return Array(arr.type, picked, validity)

@@ -71,3 +71,22 @@ def assert_column_matches(ours: pc.Array, theirs: pa.ChunkedArray, where: str) -
     bad = [i for i, (a, b) in enumerate(zip(got, expected)) if not values_equal(a, b)]
     assert not bad, (f"{where}: {len(bad)} mismatches, first at row {bad[0]}: "
                      f"ours={got[bad[0]]!r} oracle={expected[bad[0]]!r}")
+
+
+def deep_equal(a: Any, b: Any) -> bool:
+    """Equality of nested Python values (lists, dicts, (key, value) tuples) with NaN == NaN."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(deep_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(deep_equal(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple, dict)) or isinstance(b, (list, tuple, dict)):
+        return False
+    return values_equal(ours_canonical(a, None), ours_canonical(b, None))
+
+
+def assert_nested_matches(ours: list[Any], theirs: list[Any], where: str) -> None:
+    """Assert two lists of nested Python values are equal, naming the first differing row."""
+    assert len(ours) == len(theirs), f"{where}: {len(ours)} rows, oracle has {len(theirs)}"
+    bad = [i for i, (a, b) in enumerate(zip(ours, theirs)) if not deep_equal(a, b)]
+    assert not bad, (f"{where}: {len(bad)} mismatches, first at row {bad[0]}: "
+                     f"ours={ours[bad[0]]!r} oracle={theirs[bad[0]]!r}")

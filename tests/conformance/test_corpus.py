@@ -1,9 +1,10 @@
-"""Every flat, unencrypted file of the Apache parquet-testing corpus, value for value.
+"""Every unencrypted file of the Apache parquet-testing corpus, value for value.
 
 The oracle is pyarrow; the ``*_expect.csv`` files and the documented INT96
-values are checked too.  Files with nested columns are read for their flat
-columns here; their nested columns are checked to fail cleanly until nested
-support lands (issue 4, marked "later issue" below).
+values are checked too.  Nested columns (lists, maps, structs) are compared
+twice: as Python values (``to_pylist``) and as Arrow arrays (``to_arrow``,
+type and values).  ``incorrect_map_schema.parquet``, which pyarrow refuses,
+is compared with duckdb (``test_nested_corpus.py``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pytest
 
 import parquet_core as pc
 
-from tests.conformance.oracle import assert_column_matches
+from tests.conformance.oracle import assert_column_matches, assert_nested_matches
 from tests.conftest import corpus_dir
 
 pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is the oracle for conformance tests")
@@ -23,7 +24,7 @@ pa = pytest.importorskip("pyarrow")
 
 CORRUPT_CHECKSUM = {"datapage_v1-corrupt-checksum.parquet",
                     "rle-dict-uncompressed-corrupt-checksum.parquet"}
-# Nested files pyarrow itself cannot read: compared with duckdb in the nested issue.
+# Nested files pyarrow itself cannot read: see test_nested_corpus.py.
 ORACLE_CANNOT_READ = {"incorrect_map_schema.parquet", "large_string_map.brotli.parquet"}
 INT96_FILE = "int96_from_spark.parquet"
 
@@ -67,10 +68,20 @@ def test_matches_pyarrow(corpus: Path, name: str) -> None:
         assert ours.column_names == flat
         for col in flat:
             assert_column_matches(ours.column(col), theirs.column(col), f"{name}:{col}")
-    for col in nested:
-        # later issue (#4, nested data): until then nested columns fail cleanly.
-        with pytest.raises(pc.UnsupportedFeatureError):
-            pc.read_table(path, columns=[col], page_checksum_verification=verify)
+    if nested:
+        ours = pc.read_table(path, columns=nested, page_checksum_verification=verify)
+        theirs = pq.read_table(path, columns=nested)
+        assert ours.column_names == nested
+        mine = ours.to_arrow()
+        for col in nested:
+            a, b = mine.column(col).combine_chunks(), theirs.column(col).combine_chunks()
+            assert a.type == b.type, f"{name}:{col}: {a.type} != {b.type}"
+            assert a.equals(b), f"{name}:{col}: Arrow values differ"
+            try:
+                expected = b.to_pylist()
+            except OverflowError:  # a datetime pyarrow cannot make; the Arrow comparison stands
+                continue
+            assert_nested_matches(ours.column(col).to_pylist(), expected, f"{name}:{col}")
 
 
 def test_int96_from_spark_exact(corpus: Path) -> None:
