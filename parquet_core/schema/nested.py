@@ -170,10 +170,14 @@ class _Builder:
         if len(kids) == 1:
             return self.list_of(node.name, nullable, d, sd, sr, ed, kids[0])
         key, value = kids
-        fields = (Field("key", key.data_type, key.nullable), Field("value", value.data_type, value.nullable))
-        key.name, value.name = "key", "value"
-        return Shape("map", node.name, nullable, d, sd, sr, DataType("map", fields=fields),
-                     [key, value], elem_def=ed)
+        key.name, value.name = "key", "value"  # found by position, whatever the file calls them
+        return self.map_of(node.name, nullable, d, sd, sr, ed, key, value)
+
+    @staticmethod
+    def map_of(name: str, nullable: bool, d: int, sd: int, sr: int, ed: int,
+               key: Shape, value: Shape) -> Shape:
+        dt = DataType("map", fields=(key.as_field(), value.as_field()))
+        return Shape("map", name, nullable, d, sd, sr, dt, [key, value], elem_def=ed)
 
     @staticmethod
     def list_of(name: str, nullable: bool, d: int, sd: int, sr: int, ed: int, elem: Shape) -> Shape:
@@ -222,10 +226,8 @@ def prune_shape(shape: Shape, keep: set[int]) -> Shape | None:
         return b.list_of(shape.name, shape.nullable, shape.def_level, shape.slot_def,
                          shape.slot_rep, shape.elem_def, kids[0])
     if len(kids) == 2:
-        key, value = kids
-        fields = (Field("key", key.data_type, key.nullable), Field("value", value.data_type, value.nullable))
-        return Shape("map", shape.name, shape.nullable, shape.def_level, shape.slot_def, shape.slot_rep,
-                     DataType("map", fields=fields), kids, elem_def=shape.elem_def)
+        return b.map_of(shape.name, shape.nullable, shape.def_level, shape.slot_def, shape.slot_rep,
+                        shape.elem_def, kids[0], kids[1])
     # a map with one side left: a list of one-field structs
     kid = kids[0]
     entry = b.struct_of(shape.name, False, shape.elem_def, shape.elem_def, shape.slot_rep + 1, [kid])
