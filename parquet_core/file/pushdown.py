@@ -10,7 +10,11 @@ previous one kept:
    that column are decided on it (one read of the dictionary page);
 3. **Bloom filters** of the chunks, for ``==`` and ``in`` on columns that
    have one (one positional read per filter);
-4. the surviving row groups are read (the output columns plus the filter's
+4. **page indexes** of the filter's columns: each page's bounds decide
+   whether its rows may match (a row mask per row group; columns without an
+   index keep all their rows); flat columns are then read page by page, only
+   the pages holding candidate rows (plus the dictionary page);
+5. the candidate rows are read (the output columns plus the filter's
    columns) and filtered row by row (:func:`parquet_core.predicate.filter_mask`),
    so the result is exactly the matching rows whatever the pruning did.
 
@@ -23,15 +27,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
+import numpy as np
+import numpy.typing as npt
+
 from parquet_core.constants import Encoding, PageType
-from parquet_core.metadata.statistics import decode_stat_storage
+from parquet_core.metadata.page_index_model import OffsetIndex
+from parquet_core.metadata.statistics import SortOrder, decode_stat_storage, sort_order
 from parquet_core.predicate import Bounds, Expression, from_filters, may_match, negation_normal_form
+from parquet_core.predicate.compare import is_floating
+from parquet_core.predicate.evaluate import PageBounds, candidate_rows
 from parquet_core.predicate.expr import And, Comparison, IsIn, Or, StartsWith
 
 if TYPE_CHECKING:  # pragma: no cover
     from parquet_core.file.reader import ParquetFile
 
-__all__ = ["PruneReport", "plan_row_groups", "bloom_columns"]
+__all__ = ["PruneReport", "RowGroupPlan", "plan_row_groups", "select_pages", "bloom_columns"]
 
 
 @dataclass
@@ -43,15 +53,21 @@ class PruneReport:
     pruned_by_statistics: list[int] = field(default_factory=list)
     pruned_by_dictionary: list[int] = field(default_factory=list)
     pruned_by_bloom_filter: list[int] = field(default_factory=list)
+    pruned_by_page_index: list[int] = field(default_factory=list)
     kept: list[int] = field(default_factory=list)
     bytes_total: int = 0
     bytes_kept: int = 0
+    pages_read: int = 0          # data pages read from columns with an offset index
+    pages_indexed: int = 0       # data pages those columns have in the kept row groups
+    rows_candidate: int = 0      # rows decoded and checked exactly
 
     def __str__(self) -> str:
         return (f"filter {self.filter!r}: {len(self.kept)} of {self.row_groups} row groups kept "
                 f"({len(self.pruned_by_statistics)} pruned by statistics, "
                 f"{len(self.pruned_by_dictionary)} by dictionaries, "
-                f"{len(self.pruned_by_bloom_filter)} by Bloom filters); "
+                f"{len(self.pruned_by_bloom_filter)} by Bloom filters, "
+                f"{len(self.pruned_by_page_index)} by page indexes); "
+                f"{self.pages_read} of {self.pages_indexed} indexed pages, {self.rows_candidate} candidate rows; "
                 f"{self.bytes_kept} of {self.bytes_total} column bytes to read")
 
 
@@ -120,22 +136,91 @@ def _stat_bounds(pf: "ParquetFile", rg: int, name: str, bloom: bool, dictionary:
     return Bounds(desc.data_type, lo, hi, nulls, chunk.num_values, contains, values)
 
 
+def _page_bounds(pf: "ParquetFile", rg: int, name: str) -> PageBounds | None:
+    """``(first row, end row, Bounds)`` of every page of a flat column, from its page index."""
+    try:
+        idx = pf._leaf_index(name)
+    except ValueError:
+        return None
+    if idx is None:
+        return None
+    desc = pf.metadata.schema.column(idx)
+    if desc.max_repetition_level > 0:
+        return None
+    ci, oi = pf.column_index(rg, idx), pf.offset_index(rg, idx)
+    if ci is None or oi is None or ci.num_pages != oi.num_pages:
+        return None
+    usable = ci.order_defined and (pf.metadata.column_order_defined(idx) or sort_order(desc) == SortOrder.SIGNED)
+    out: PageBounds = []
+    for i, (start, end) in enumerate(oi.row_ranges(pf.metadata.row_group(rg).num_rows)):
+        lo = hi = None
+        if usable and not ci.null_pages[i]:
+            lo = decode_stat_storage(ci.min_raw[i], desc)
+            hi = decode_stat_storage(ci.max_raw[i], desc)
+            if is_floating(desc.data_type) and (np.isnan(lo).any() or np.isnan(hi).any()):
+                lo = hi = None        # a NaN bound says nothing (the spec's rule for statistics)
+        nulls = ci.null_counts[i] if ci.null_counts is not None else (end - start if ci.null_pages[i] else None)
+        out.append((start, end, Bounds(desc.data_type, lo, hi, nulls, end - start)))
+    return out
+
+
+@dataclass
+class RowGroupPlan:
+    """One row group to read: ``rows`` is the candidate-row mask (None: every row)."""
+
+    index: int
+    rows: npt.NDArray[np.bool_] | None = None
+
+
+def select_pages(oi: OffsetIndex, num_rows: int, rows: npt.NDArray[np.bool_]) -> list[int]:
+    """Pages of a flat column holding at least one candidate row."""
+    ranges = oi.row_ranges(num_rows)
+    return [i for i, (s, e) in enumerate(ranges) if rows[s:e].any()]
+
+
+def _read_bytes(pf: "ParquetFile", rg: int, leaves: list[int], rows: npt.NDArray[np.bool_] | None) -> tuple[int, int, int]:
+    """Bytes (at most: a dictionary page is counted though it is skipped when no page read
+    needs it), pages and total pages the reader will fetch for some leaves of one row group."""
+    total = pages = pages_all = 0
+    group = pf.metadata.row_group(rg)
+    for idx in leaves:
+        chunk = group.column(idx)
+        oi = pf.offset_index(rg, idx) if rows is not None else None
+        if oi is None or chunk.descriptor.max_repetition_level > 0:
+            total += chunk.total_compressed_size
+            continue
+        keep = select_pages(oi, group.num_rows, rows)  # type: ignore[arg-type]
+        pages_all += oi.num_pages
+        pages += len(keep)
+        start = chunk.byte_range(pf._source.size)[0]
+        first = oi.page_locations[0].offset if oi.num_pages else start
+        total += max(first - start, 0) + sum(oi.page_locations[i].compressed_page_size for i in keep)
+    return total, pages, pages_all
+
+
 def plan_row_groups(pf: "ParquetFile", filters: Any, row_groups: list[int] | None = None,
-                    columns: list[str] | None = None) -> tuple[Expression | None, PruneReport]:
-    """Decide which row groups ``filters`` needs; return the expression and the report."""
+                    columns: list[str] | None = None) -> tuple[Expression | None, PruneReport, list[RowGroupPlan]]:
+    """Decide which row groups (and rows, by page index) ``filters`` needs.
+
+    Returns the expression, the report, and one :class:`RowGroupPlan` per row
+    group to read.  ``columns`` are the output columns (None: all), used to
+    count the bytes to read.
+    """
     expr = from_filters(filters)
     groups = list(range(pf.num_row_groups)) if row_groups is None else list(row_groups)
     report = PruneReport(expr, row_groups=len(groups))
-    cols = None if columns is None else set(columns) | (set() if expr is None else expr.columns())
+    names = None if columns is None else set(columns) | (set() if expr is None else expr.columns())
+    leaves = pf._needed_leaves(names)
     for rg in groups:
-        report.bytes_total += pf._chunk_bytes(rg, cols)
+        report.bytes_total += sum(pf.metadata.row_group(rg).column(i).total_compressed_size for i in leaves)
     if expr is None:
         report.kept = groups
         report.bytes_kept = report.bytes_total
-        return None, report
+        return None, report, [RowGroupPlan(rg) for rg in groups]
     for name in expr.columns():
         pf._leaf_index(name)          # an unknown column is an error, not "no pruning"
     nnf = negation_normal_form(expr)
+    plans = []
     for rg in groups:
         if not may_match(nnf, lambda name, rg=rg: _stat_bounds(pf, rg, name, False)):
             report.pruned_by_statistics.append(rg)
@@ -147,6 +232,24 @@ def plan_row_groups(pf: "ParquetFile", filters: Any, row_groups: list[int] | Non
         if bloom_columns(nnf) and not may_match(nnf, lambda name, rg=rg: _stat_bounds(pf, rg, name, True)):
             report.pruned_by_bloom_filter.append(rg)
             continue
+        rows = None
+        num_rows = pf.metadata.row_group(rg).num_rows
+        indexed = {c: _page_bounds(pf, rg, c) for c in expr.columns()}
+        if any(v is not None for v in indexed.values()):
+            rows = candidate_rows(nnf, num_rows, indexed.get)
+            if not rows.any():
+                report.pruned_by_page_index.append(rg)
+                continue
+            if rows.all():
+                rows = None
         report.kept.append(rg)
-        report.bytes_kept += pf._chunk_bytes(rg, cols)
-    return expr, report
+        plans.append(RowGroupPlan(rg, rows))
+        nbytes, pages, pages_all = _read_bytes(pf, rg, leaves, rows)
+        report.bytes_kept += nbytes
+        report.pages_read += pages
+        report.pages_indexed += pages_all
+        if rows is not None:
+            report.rows_candidate += int(np.count_nonzero(rows))
+        else:
+            report.rows_candidate += num_rows
+    return expr, report, plans

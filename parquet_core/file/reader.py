@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from parquet_core.column.data import ColumnData
 from parquet_core.column.reader import read_column_chunks
@@ -34,13 +35,13 @@ from parquet_core.encodings import decode_values
 from parquet_core.file.bloom_filter_reader import ColumnBloomFilter, read_bloom_filter
 from parquet_core.file.footer import read_footer
 from parquet_core.file.page_index_reader import read_column_index, read_offset_index
-from parquet_core.file.pushdown import PruneReport, plan_row_groups
+from parquet_core.file.pushdown import PruneReport, plan_row_groups, select_pages
 from parquet_core.file.source import open_source
 from parquet_core.metadata.page_index_model import ColumnIndex, OffsetIndex
 from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata
 from parquet_core.options import ReaderOptions
 from parquet_core.page.model import DictionaryPage
-from parquet_core.page.reader import iter_pages
+from parquet_core.page.reader import iter_pages, read_page
 from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
 from parquet_core.schema.nested import Shape, build_shape, prune_shape
 from parquet_core.schema.tree import SchemaNode
@@ -49,7 +50,7 @@ from parquet_core.table.arrays import Array, Table
 from parquet_core.table.assemble import assemble, empty_column
 from parquet_core.table.nested import StructArray
 from parquet_core.table.convert import to_array
-from parquet_core.table.select import filter_table
+from parquet_core.table.select import filter_table, take_array
 from parquet_core.predicate import filter_mask
 
 __all__ = ["ParquetFile", "read_table", "read_metadata", "read_schema"]
@@ -272,19 +273,21 @@ class ParquetFile:
         except KeyError:
             raise ValueError(f"no column named {name!r} in the file") from None
 
-    def _chunk_bytes(self, rg: int, columns: set[str] | None) -> int:
-        """Compressed bytes of a row group's chunks (all, or those under *columns*)."""
-        group = self.metadata.row_group(rg)
-        if columns is None:
-            return sum(group.column(i).total_compressed_size for i in range(group.num_columns))
+    def _needed_leaves(self, names: set[str] | None) -> list[int]:
+        """Leaf indices under the given column names (all leaves for None)."""
+        schema = self.metadata.schema
+        if names is None:
+            return list(range(len(schema)))
         idx: set[int] = set()
-        for name in columns:
+        for name in names:
             if name in self._shapes:
-                idx.update(self.metadata.schema.leaves_under(name))
+                idx.update(schema.leaves_under(name))
             else:
                 found = self._leaf_index(name)
-                idx.update([] if found is None else [found])
-        return sum(group.column(i).total_compressed_size for i in idx)
+                if found is None:
+                    raise ValueError(f"no column named {name!r} in the file")
+                idx.add(found)
+        return sorted(idx)
 
     def _dictionary_of(self, rg: int, idx: int) -> Array | None:
         """The values of a chunk's dictionary page (one read of it), or None if it has none."""
@@ -309,7 +312,8 @@ class ParquetFile:
                                    num_levels=page.num_values), desc)
 
     def explain(self, filters: Any, columns: Sequence[str] | None = None) -> PruneReport:
-        """What ``filters=`` would prune (row groups by statistics and Bloom filters, bytes to read)."""
+        """What ``filters=`` would prune: row groups by statistics, dictionaries, Bloom filters and
+        page indexes, the pages and candidate rows left, and the bytes to read."""
         return plan_row_groups(self, filters, columns=None if columns is None else list(columns))[1]
 
     # -- page index ---------------------------------------------------------
@@ -404,28 +408,101 @@ class ParquetFile:
             raise ValueError("batch_size must be positive")
         groups = list(range(self.num_row_groups) if row_groups is None else row_groups)
         if filters is not None:
-            for i in plan_row_groups(self, filters, groups)[1].kept:
+            for i in groups:
                 yield from self._read_filtered(columns, filters, [i]).iter_slices(batch_size)
             return
         for i in groups:
             yield from self.read_row_group(i, columns).iter_slices(batch_size)
 
     def _read_filtered(self, columns: Sequence[str] | None, filters: Any, groups: list[int] | None) -> Table:
-        expr, report = plan_row_groups(self, filters, groups)
         selected = self._select(columns)
         fields = [f for f, _ in selected]
-        kept = report.kept
-        if not kept:
+        expr, _, plans = plan_row_groups(self, filters, groups, columns=[f.name for f in fields])
+        parts = []
+        for plan in plans:
+            rg = plan.index
+            rows = None if plan.rows is None else np.flatnonzero(plan.rows)
+            n = self.metadata.row_group(rg).num_rows if rows is None else int(rows.size)
+            part = Table(Schema(fields), [self._read_rows(rg, f, s, plan.rows, rows) for f, s in selected], n)
+            if expr is not None:
+                probe = self._filter_columns(expr.columns(), rg, plan.rows, rows, part)
+                part = filter_table(part, filter_mask(expr, probe))
+            parts.append(part)
+        if not parts:
             return Table(Schema(fields), [empty_column(f) for f in fields], 0)
-        rows = sum(self.metadata.row_group(i).num_rows for i in kept)
-        table = Table(Schema(fields), [self._read_column(kept, f, s) for f, s in selected], rows)
-        if expr is None:
-            return table
-        mask = filter_mask(expr, self._filter_columns(expr.columns(), kept, table))
-        return filter_table(table, mask)
+        return parts[0] if len(parts) == 1 else Table.concat(parts, Schema(fields))
 
-    def _filter_columns(self, names: set[str], groups: list[int], table: Table) -> Table:
-        """A table holding each column a filter names, by that name (read unless already in *table*).
+    def _read_rows(self, rg: int, field: Field, shape: Shape | ParquetSchemaError,
+                   mask: npt.NDArray[np.bool_] | None, rows: npt.NDArray[np.int64] | None) -> Array:
+        """One column of one row group, only at *rows* (all rows when None).
+
+        A flat column with an offset index is read page by page: its
+        dictionary page and the data pages holding a wanted row; anything
+        else is read whole and then gathered.
+        """
+        if rows is None:
+            return self._read_column([rg], field, shape)
+        if isinstance(shape, ParquetSchemaError):
+            raise shape
+        oi = None
+        if shape.is_flat:
+            desc = self.metadata.schema.column(shape.column)
+            if desc.max_repetition_level == 0:
+                oi = self.offset_index(rg, shape.column)
+        if oi is None:
+            return take_array(self._read_column([rg], field, shape), rows)
+        num_rows = self.metadata.row_group(rg).num_rows
+        keep = select_pages(oi, num_rows, mask)  # type: ignore[arg-type]
+        try:
+            data, _ = read_column_chunks([self._selected_pages(rg, shape.column, oi, keep)], desc)
+            arr = to_array(data, desc)
+        except ParquetError as exc:
+            exc.add_note(f"in column {desc.dotted_path}, row group {rg} (pages read through the offset index)")
+            raise
+        ranges = oi.row_ranges(num_rows)
+        # rows the decoded pages hold, in order (a range per page read)
+        covered = np.concatenate([np.arange(*ranges[i], dtype=np.int64) for i in keep])
+        return take_array(arr, np.searchsorted(covered, rows))
+
+    def _selected_pages(self, rg: int, idx: int, oi: OffsetIndex, keep: list[int]) -> list[Any]:
+        """The data pages *keep* (one positional read each), after the chunk's dictionary page
+        when one of them needs it (a chunk that fell back keeps its large dictionary unread)."""
+        chunk = self.metadata.row_group(rg).column(idx)
+        if chunk.is_encrypted:
+            raise ParquetEncryptionError("the column is encrypted; decryption is not supported yet")
+        if chunk.file_path:
+            raise UnsupportedFeatureError(f"column chunk stored in another file ({chunk.file_path!r})")
+        verify = self.options.page_checksum_verification
+        size = self._source.size
+        ranges = oi.row_ranges(self.metadata.row_group(rg).num_rows)
+        pages: list[Any] = []
+        for i in keep:
+            loc = oi.page_locations[i]
+            if loc.offset + loc.compressed_page_size > size:
+                raise ParquetFormatError(f"offset index page {i} at {loc.offset} (+{loc.compressed_page_size} "
+                                         f"bytes) is past the end of the file ({size} bytes)")
+            page = read_page(self._source.read_at(loc.offset, loc.compressed_page_size), chunk.codec_id,
+                             ordinal=i, verify_crc=verify, base_offset=loc.offset)
+            if page is None or isinstance(page, DictionaryPage):
+                raise ParquetFormatError(f"offset index page {i} at {loc.offset} is not a data page")
+            want = ranges[i][1] - ranges[i][0]
+            if page.num_values != want:
+                raise ParquetFormatError(f"data page {i} at {loc.offset} holds {page.num_values} values; "
+                                         f"the offset index gives it {want} rows")
+            pages.append(page)
+        if any(p.encoding in (Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY) for p in pages):
+            start = chunk.byte_range(size)[0]
+            first = oi.page_locations[0].offset
+            if start < first <= size:
+                page = read_page(self._source.read_at(start, first - start), chunk.codec_id,
+                                 verify_crc=verify, base_offset=start)
+                if isinstance(page, DictionaryPage):
+                    pages.insert(0, page)
+        return pages
+
+    def _filter_columns(self, names: set[str], rg: int, mask: npt.NDArray[np.bool_] | None,
+                        rows: npt.NDArray[np.int64] | None, table: Table) -> Table:
+        """A table holding each column a filter names, by that name, at the rows of *table*.
 
         Dotted names reach leaves inside structs; a null struct makes its
         fields null.  Leaves below a list or map cannot be filtered on (one
@@ -438,7 +515,7 @@ class ParquetFile:
             else:
                 path = name.split(".")
                 (top, shape), = self._select([name])      # the top-level field pruned to that leaf
-                arr = self._read_column(groups, top, shape)
+                arr = self._read_rows(rg, top, shape, mask, rows)
                 for part in path[1:]:
                     if not isinstance(arr, StructArray):
                         raise UnsupportedFeatureError(

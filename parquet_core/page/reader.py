@@ -22,7 +22,7 @@ from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
 
-__all__ = ["iter_pages"]
+__all__ = ["iter_pages", "read_page"]
 
 #: A page claiming a larger decompressed size than this is treated as corrupt.
 MAX_PAGE_SIZE = 1 << 31
@@ -139,18 +139,8 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
     seen = 0
     ordinal = 0
     while pos < len(buf) and seen < num_values:
-        try:
-            header, hlen = parse(buf, pt.PageHeader, offset=pos)
-            _check_required_fields(header)
-            _check_sizes(header, pos, hlen, len(buf))
-            stored = buf[pos + hlen: pos + hlen + header.compressed_page_size]
-            if verify_crc:
-                _verify_crc(header, stored)
-            page = _make_page(header, stored, codec, plain, ordinal, base_offset + pos)
-        except ParquetError as exc:
-            exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
-            raise
-        pos += hlen + header.compressed_page_size
+        page, size = _parse_page(buf, pos, codec, plain, ordinal, base_offset, verify_crc)
+        pos += size
         if page is None:
             continue
         if not isinstance(page, DictionaryPage):
@@ -166,6 +156,34 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
     if seen < num_values:
         raise ParquetFormatError(
             f"column chunk ends after {seen} values; its metadata promises {num_values}")
+
+
+def _parse_page(buf: memoryview, pos: int, codec: Any, plain: bool, ordinal: int, base_offset: int,
+                verify_crc: bool) -> tuple[Page | None, int]:
+    """The page whose header starts at *pos*, and its size with the header."""
+    try:
+        header, hlen = parse(buf, pt.PageHeader, offset=pos)
+        _check_required_fields(header)
+        _check_sizes(header, pos, hlen, len(buf))
+        stored = buf[pos + hlen: pos + hlen + header.compressed_page_size]
+        if verify_crc:
+            _verify_crc(header, stored)
+        page = _make_page(header, stored, codec, plain, ordinal, base_offset + pos)
+    except ParquetError as exc:
+        exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
+        raise
+    return page, hlen + header.compressed_page_size
+
+
+def read_page(buf: bytes | memoryview, codec_id: int, *, ordinal: int = 0, verify_crc: bool = True,
+              base_offset: int = 0) -> Page | None:
+    """Decode the one page that *buf* begins with (a page located through the offset index).
+
+    Returns None for a page type this reader skips (INDEX_PAGE, future types).
+    """
+    page, _ = _parse_page(memoryview(buf), 0, get_codec(codec_id), codec_id == CompressionCodec.UNCOMPRESSED,
+                          ordinal, base_offset, verify_crc)
+    return page
 
 
 def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal: int,

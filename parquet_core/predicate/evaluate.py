@@ -49,7 +49,7 @@ from parquet_core.predicate.expr import (
 from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Array, Table
 
-__all__ = ["filter_mask", "Bounds", "may_match"]
+__all__ = ["filter_mask", "Bounds", "may_match", "candidate_rows", "PageBounds"]
 
 Masks = tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]
 
@@ -209,3 +209,33 @@ def _range_may_hold(b: Bounds, op: str, value: Any, column: str) -> bool:
     if op in ("<", "<="):
         return bool(compare(lo, b.type, op, value, column)[0])
     return bool(compare(hi, b.type, op, value, column)[0])
+
+
+PageBounds = list[tuple[int, int, Bounds]]
+
+
+def candidate_rows(expr: Expression, num_rows: int,
+                   pages_of: Callable[[str], PageBounds | None]) -> npt.NDArray[np.bool_]:
+    """Rows of a row group that may match *expr* (negation normal form), from per-page bounds.
+
+    ``pages_of(column)`` gives ``(first row, end row, Bounds)`` for every page
+    of the column (a column index with its offset index), or None when the
+    column has none; its rows then all stay candidates.  Leaves are judged
+    page by page with :func:`may_match` (a loop over pages, not rows); ``&``
+    and ``|`` combine the row masks, so pages of different columns need not
+    line up.
+    """
+    if isinstance(expr, (And, Or)):
+        masks = [candidate_rows(c, num_rows, pages_of) for c in expr.children]
+        out = masks[0]
+        for m in masks[1:]:
+            out = (out & m) if isinstance(expr, And) else (out | m)
+        return out
+    pages = pages_of(expr.column)  # type: ignore[attr-defined]
+    if pages is None:
+        return np.ones(num_rows, dtype=np.bool_)
+    mask = np.zeros(num_rows, dtype=np.bool_)
+    for start, end, bounds in pages:
+        if may_match(expr, lambda _name, b=bounds: b):
+            mask[start:end] = True
+    return mask

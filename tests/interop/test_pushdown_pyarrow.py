@@ -10,6 +10,7 @@ high-cardinality one.
 
 from __future__ import annotations
 
+import io
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -32,10 +33,11 @@ def files(tmp_path_factory):
         for order in ("raw", "sorted"):
             t = table.sort_by([("i", "ascending"), ("s", "ascending")]) if order == "sorted" else table
             p = d / f"pa-{seed}-{order}.parquet"
-            pq.write_table(t, p, row_group_size=25, data_page_size=256, write_statistics=True)
+            pq.write_table(t, p, row_group_size=25, data_page_size=64, write_batch_size=5, write_statistics=True,
+                           write_page_index=True)
             out[("pa", seed, order)] = (p, t)
             p = d / f"pc-{seed}-{order}.parquet"
-            pc.write_table(t, p, row_group_size=25, data_page_size=256,
+            pc.write_table(t, p, row_group_size=25, data_page_size=256, data_page_row_count_limit=6,
                            bloom_filter_options={"s": True, "i": True, "u": True, "dec": True})
             out[("pc", seed, order)] = (p, t)
     return out
@@ -224,3 +226,69 @@ def test_filters_with_nested_columns(tmp_path):
         assert ours.num_rows == want.num_rows > 0
         for name in ("id", "l", "s", "m"):
             assert ours.column(name).to_pylist() == want.column(name).to_pylist(), name
+
+
+class CountingFile(io.BytesIO):
+    """A file object that counts the bytes read from it."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(data)
+        self.bytes_read = 0
+
+    def read(self, size: int = -1) -> bytes:
+        out = super().read(size)
+        self.bytes_read += len(out)
+        return out
+
+    def readinto(self, b) -> int:  # noqa: ANN001
+        n = super().readinto(b)
+        self.bytes_read += n
+        return n
+
+
+@pytest.mark.parametrize("writer", ["pa", "pc"])
+def test_point_lookup_reads_under_two_percent_of_the_file(tmp_path, writer):
+    n = 1_000_000
+    rng = np.random.default_rng(6)
+    t = pa.table({"id": np.arange(n), "v": rng.standard_normal(n),
+                  "s": pa.array([f"name-{i % 5000}" for i in range(n)])})
+    path = tmp_path / "sorted.parquet"
+    if writer == "pa":
+        pq.write_table(t, path, row_group_size=250_000, data_page_size=8192, write_page_index=True)
+    else:
+        pc.write_table(t, path, row_group_size=250_000, data_page_size=8192)
+    raw = path.read_bytes()
+    f = CountingFile(raw)
+    pf = pc.ParquetFile(f)
+    footer = f.bytes_read
+    report = pf.explain([("id", "==", 654_321)])
+    assert report.kept == [2] and report.pages_read <= 6, report
+    got = pf.read(filters=[("id", "==", 654_321)])
+    assert got.to_pylist() == [{"id": 654_321, "v": float(t.column("v")[654_321].as_py()),
+                                "s": "name-4321"}]
+    read = f.bytes_read - footer
+    assert read < 0.02 * len(raw), (read, len(raw), report)
+    # a range: exactly the rows, pages of one row group
+    got = pf.read(columns=["id"], filters=[("id", ">=", 500_100), ("id", "<", 500_200)])
+    assert got.column("id").to_pylist() == list(range(500_100, 500_200))
+
+
+@pytest.mark.parametrize("writer", ["pa", "pc"])
+def test_page_index_prunes_pages_of_other_columns_by_rows(tmp_path, writer):
+    """A filter on one column picks rows; another column (other page boundaries) reads only its pages over them."""
+    n = 20_000
+    t = pa.table({"k": np.repeat(np.arange(200), 100), "x": np.arange(n) * 3,
+                  "txt": pa.array([f"t{i}" * (1 + i % 5) for i in range(n)])})
+    path = tmp_path / "pages.parquet"
+    if writer == "pa":
+        pq.write_table(t, path, data_page_size=1024, write_page_index=True, use_dictionary=["k"])
+    else:
+        pc.write_table(t, path, data_page_size=1024)
+    pf = pc.ParquetFile(path)
+    filt = [("k", "in", [17, 150])]
+    report = pf.explain(filt)
+    assert report.pages_read < report.pages_indexed / 5, report
+    got = pf.read(filters=filt)
+    want = pq.read_table(path, filters=filt)
+    assert got.column("x").to_pylist() == want.column("x").to_pylist()
+    assert got.column("txt").to_pylist() == want.column("txt").to_pylist()
