@@ -74,7 +74,7 @@ def value_kind(t: type) -> str | None:
     checks: tuple[tuple[Any, str], ...] = (
         (_NONE, "null"), ((bool, np.bool_), "bool"), ((int, np.integer), "int"),
         ((float, np.floating), "float"), (str, "str"), ((bytes, bytearray, memoryview), "bytes"),
-        (_dt.datetime, "datetime"), (_dt.date, "date"), (_dt.time, "time"),
+        (_dt.datetime, "datetime"), (_dt.date, "date"), (_dt.time, "time"), (np.datetime64, "datetime64"),
         (Decimal, "decimal"), (_uuid.UUID, "uuid"), (Interval, "interval"),
     )
     for cls, kind in checks:
@@ -269,11 +269,42 @@ def _datetimes(vals: Any, types: Any, rows: Any, name: str) -> tuple[DataType, A
     if aware.any() and not aware.all():
         bad = aware != aware[0]
         return _raise(name, _first(bad, rows), "naive and tz-aware datetimes cannot share a column")
+    # pandas Timestamps carry nanoseconds that datetime (and M8[us]) drop: keep them
+    nanos = np.fromiter((getattr(v, "nanosecond", 0) for v in items), dtype=np.int64, count=len(items))
     if not aware.any():
-        return DataType("timestamp", unit="us"), np.array(items, dtype="M8[us]").view(np.int64)
+        micros = np.array(items, dtype="M8[us]").view(np.int64)
+        return _with_nanos(micros, nanos, None, rows, name)
     naive = np.array([v.replace(tzinfo=None) for v in items], dtype="M8[us]")
     utc = naive - np.array(offsets, dtype="m8[us]")
-    return DataType("timestamp", unit="us", tz="UTC"), utc.view(np.int64)
+    return _with_nanos(utc.view(np.int64), nanos, "UTC", rows, name)
+
+
+def _with_nanos(micros: npt.NDArray[np.int64], nanos: npt.NDArray[np.int64], tz: str | None,
+                rows: Any, name: str) -> tuple[DataType, Any]:
+    if not nanos.any():
+        return DataType("timestamp", unit="us", tz=tz), micros
+    limit = (2**63 - 1) // 1000 - 1
+    bad = np.abs(micros) > limit
+    if bad.any():
+        return _raise(name, _first(bad, rows), "timestamp with nanoseconds is outside the int64 nanosecond range")
+    return DataType("timestamp", unit="ns", tz=tz), micros * 1000 + nanos
+
+
+_NP_UNITS = {"s": "ms", "ms": "ms", "us": "us", "ns": "ns"}
+
+
+def _datetime64s(vals: Any, types: Any, rows: Any, name: str) -> tuple[DataType, Any]:
+    items = vals.tolist()
+    arr = np.array(items)
+    if arr.dtype.kind != "M":
+        return _raise(name, int(rows[0]) if len(rows) else 0, "numpy datetime64 values of mixed units")
+    nat = np.isnat(arr)
+    if nat.any():
+        return _raise(name, _first(nat, rows), "NaT in a list of datetime64 values (use None for a null)")
+    unit = _NP_UNITS.get(np.datetime_data(arr.dtype)[0])
+    if unit is None:   # days, weeks, ...: coarser than a timestamp unit
+        unit = "ms"
+    return DataType("timestamp", unit=unit), arr.astype(f"M8[{unit}]").view(np.int64)
 
 
 def _dates(vals: Any, types: Any, rows: Any, name: str) -> tuple[DataType, Any]:
@@ -330,6 +361,7 @@ def _intervals(vals: Any, types: Any, rows: Any, name: str) -> tuple[DataType, A
 
 _BUILDERS: dict[str, Callable[..., tuple[DataType, Any]]] = {
     "bool": _bools, "int": _ints, "float": _floats, "str": _strings, "bytes": _binaries,
-    "datetime": _datetimes, "date": _dates, "time": _times, "decimal": _decimals,
+    "datetime": _datetimes, "datetime64": _datetime64s, "date": _dates, "time": _times,
+    "decimal": _decimals,
     "uuid": _uuids, "interval": _intervals,
 }
