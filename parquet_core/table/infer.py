@@ -283,8 +283,9 @@ def _with_nanos(micros: npt.NDArray[np.int64], nanos: npt.NDArray[np.int64], tz:
                 rows: Any, name: str) -> tuple[DataType, Any]:
     if not nanos.any():
         return DataType("timestamp", unit="us", tz=tz), micros
-    limit = (2**63 - 1) // 1000 - 1
-    bad = np.abs(micros) > limit
+    # micros * 1000 + nanos must fit int64 (nanos is 0..999): exact at the top, and
+    # micros >= -(2**63 // 1000) keeps micros * 1000 above -2**63
+    bad = (micros > ((2**63 - 1) - nanos) // 1000) | (micros < -((2**63) // 1000))
     if bad.any():
         return _raise(name, _first(bad, rows), "timestamp with nanoseconds is outside the int64 nanosecond range")
     return DataType("timestamp", unit="ns", tz=tz), micros * 1000 + nanos

@@ -225,3 +225,30 @@ def test_empty_arrays_have_their_types_storage():
             assert (full.values.dtype, full.values.shape[1:]) == (empty.values.dtype, empty.values.shape[1:]), t
         pytest.importorskip("pyarrow")
         assert pc.Table(pc.Schema([pc.field("x", t)]), [empty], 0).to_arrow().num_rows == 0, t
+
+
+def test_pandas_timestamps_keep_nanoseconds_and_datetime64_scalars_infer_their_unit():
+    import io
+
+    pd = pytest.importorskip("pandas")
+    pq = pytest.importorskip("pyarrow.parquet")
+    import parquet_core as pc
+    from parquet_core.errors import ParquetSchemaError
+    from parquet_core.table.ingest import as_array
+
+    stamps = [pd.Timestamp("1955-12-17 00:12:06.074463678"), None, pd.Timestamp("2262-04-11 23:47:16.854775807")]
+    arr = as_array(stamps)
+    assert arr.type == DataType("timestamp", unit="ns")
+    buf = io.BytesIO()
+    pc.write_table({"t": stamps}, buf)
+    got = pq.read_table(io.BytesIO(buf.getvalue())).column("t").cast("int64").to_pylist()
+    assert got == [s.value if s is not None else None for s in stamps]      # pandas' exact ns
+    # microsecond-exact Timestamps stay microseconds, tz-aware ones UTC
+    assert as_array([pd.Timestamp("2020-01-01 00:00:00.000001", tz="Europe/Paris")]).type == \
+        DataType("timestamp", unit="us", tz="UTC")
+    for unit, want in [("s", "ms"), ("ms", "ms"), ("us", "us"), ("ns", "ns"), ("D", "ms")]:
+        a = as_array([np.datetime64("2021-03-04", unit), np.datetime64("1999-12-31", unit)])
+        assert a.type == DataType("timestamp", unit=want), unit
+        assert a.values.tolist() == np.array(["2021-03-04", "1999-12-31"], f"M8[{want}]").view("i8").tolist()
+    with pytest.raises(ParquetSchemaError, match="NaT"):
+        as_array([np.datetime64("2021-03-04", "s"), np.datetime64("NaT", "s")])
