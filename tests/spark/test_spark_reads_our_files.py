@@ -191,3 +191,26 @@ def test_spark_reads_everything_on(spark, tmp_path):
     kc, kn = [c for c, _ in keep], [n for _, n in keep]
     rows = _collect(df, kc, kn)
     _check(rows, kc, kn, expected, "everything-on")
+
+
+def test_spark_filters_with_our_page_index_and_bloom_filters(spark, tmp_path):
+    """parquet-java filters our file with its statistics, column index (small pages) and Bloom filters.
+
+    Spark pushes these predicates to parquet-java, which reads our ColumnIndex / OffsetIndex to skip
+    pages and our split-block filters to skip row groups: a malformed index or filter would fail
+    the read or lose rows.
+    """
+    n = 50_000
+    rng = np.random.default_rng(12)
+    keys = rng.permutation(n).astype(np.int64) * 31 + 7
+    path = tmp_path / "indexed.parquet"
+    pc.write_table({"id": np.arange(n), "key": keys, "s": np.array([f"s{i % 97}" for i in range(n)], dtype=object)},
+                   path, row_group_size=10_000, data_page_size=1024,
+                   bloom_filter_options={"key": {"fpp": 0.01}})
+    df = spark.read.parquet(str(path))
+    assert [r.id for r in df.filter("id = 31337").collect()] == [31337]
+    assert df.filter("id >= 12000 and id < 12345").count() == 345
+    k = int(keys[4242])
+    assert [r.id for r in df.filter(f"key = {k}").collect()] == [4242]
+    assert df.filter(f"key = {k + 1}").count() == 0
+    assert df.filter("s = 's5' and id < 1000").count() == len([i for i in range(1000) if i % 97 == 5])
