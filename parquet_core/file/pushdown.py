@@ -107,11 +107,16 @@ def fully_dictionary_encoded(chunk: Any) -> bool:
     return bool(encs & _DICT_ENCODINGS) and encs <= _DICT_ENCODINGS | _LEVEL_ENCODINGS
 
 
-def _stat_bounds(pf: "ParquetFile", rg: int, name: str, bloom: bool, dictionary: bool = False) -> Bounds | None:
+def _leaf(pf: "ParquetFile", name: str) -> int | None:
+    """The leaf a filter column names, or None when it is not a single leaf (no bounds then)."""
     try:
-        idx = pf._leaf_index(name)
+        return pf._leaf_index(name)
     except ValueError:
         return None
+
+
+def _stat_bounds(pf: "ParquetFile", rg: int, name: str, bloom: bool, dictionary: bool = False) -> Bounds | None:
+    idx = _leaf(pf, name)
     if idx is None:
         return None
     chunk = pf.metadata.row_group(rg).column(idx)
@@ -138,10 +143,7 @@ def _stat_bounds(pf: "ParquetFile", rg: int, name: str, bloom: bool, dictionary:
 
 def _page_bounds(pf: "ParquetFile", rg: int, name: str) -> PageBounds | None:
     """``(first row, end row, Bounds)`` of every page of a flat column, from its page index."""
-    try:
-        idx = pf._leaf_index(name)
-    except ValueError:
-        return None
+    idx = _leaf(pf, name)
     if idx is None:
         return None
     desc = pf.metadata.schema.column(idx)
