@@ -211,10 +211,7 @@ class PqcoreWriter(DataSourceArrowWriter):
                     self._move(os.path.join(self.target, name), os.path.join(trash, name), journal)
             for rel in staged:  # one rename per staged file
                 dst = os.path.join(self.target, rel)
-                parent = os.path.dirname(dst)
-                if not os.path.isdir(parent):
-                    os.makedirs(parent)
-                    made.append(parent)
+                _make_dirs(os.path.dirname(dst), made)
                 if os.path.exists(dst):
                     raise FileExistsError(f"pqcore: {dst} already exists")
                 self._move(os.path.join(self.staging, rel), dst, journal)
@@ -245,6 +242,15 @@ class PqcoreWriter(DataSourceArrowWriter):
         pc.ParquetWriter(os.path.join(self.staging, name), self.file_arrow_schema(),
                          **self.engine_options).close()
         return name
+
+
+def _make_dirs(path: str, made: list[str]) -> None:
+    """``os.makedirs`` that records each folder it creates (outermost first), for undoing."""
+    if os.path.isdir(path):
+        return
+    _make_dirs(os.path.dirname(path), made)
+    os.mkdir(path)
+    made.append(path)
 
 
 def _rmdir_quiet(path: str) -> None:

@@ -1,4 +1,4 @@
-"""Partition folder names and write-option parsing, without a SparkSession.
+"""Partition folder names, write-option parsing and the writer's commit/abort, without a SparkSession.
 
 The expected values were observed from Spark 4.3.0 itself (folder names its
 ``df.write.partitionBy(...).parquet`` produced, and the types and values its
@@ -115,3 +115,82 @@ def test_writer_option_parsing():
     assert parse_partition_by({"partitionby": '["a", "b"]'}) == ["a", "b"]
     with pytest.raises(ValueError, match="distinct columns"):
         parse_partition_by({"partitionby": "a,a"})
+
+
+# ----------------------------------------------------------------------------- commit / abort, no JVM
+def _writer(target, overwrite, **options):
+    from pyspark.sql.types import StructField, StructType
+
+    from spark_adapter.writer import PqcoreWriter
+
+    schema = StructType([StructField("id", LongType()), StructField("k", StringType())])
+    return PqcoreWriter({"path": str(target), **options}, schema, overwrite)
+
+
+def _task(writer, ids, ks):
+    import pyarrow as pa
+
+    batch = pa.record_batch({"id": pa.array(ids, pa.int64()), "k": pa.array(ks, pa.string())})
+    return writer.write(iter([batch]))
+
+
+def _tree(root):
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+def test_commit_moves_staged_files_and_overwrite_replaces_only_ours(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    target = tmp_path / "t"
+    w = _writer(target, False, partitionby="k")
+    msgs = [_task(w, [1, 2, 3], ["a", "b", None]), _task(w, [4], ["a"])]
+    assert not any(p.suffix == ".parquet" and "_pqcore_staging" not in str(p) for p in target.rglob("*"))
+    w.commit(msgs)
+    assert sorted({str(p.parent.relative_to(target)) for p in target.rglob("*.parquet")}) == \
+        ["k=__HIVE_DEFAULT_PARTITION__", "k=a", "k=b"]
+    assert not [p for p in target.iterdir() if p.name.startswith("_")]
+    assert sorted(pq.read_table(target / "k=a").column("id").to_pylist()) == [1, 4]
+    # overwrite, unpartitioned: the k=... folders go, hidden files stay
+    (target / "_SUCCESS").write_bytes(b"")
+    w2 = _writer(target, True)
+    w2.commit([_task(w2, [9], ["z"])])
+    assert [p.name for p in target.iterdir() if not p.name.startswith("_")][0].startswith("part-")
+    assert (target / "_SUCCESS").exists() and len(list(target.glob("*.parquet"))) == 1
+
+
+@pytest.mark.parametrize("partition_by", ["", "k"])
+def test_failed_commit_undoes_every_move(tmp_path, partition_by):
+    target = tmp_path / "t"
+    w = _writer(target, False)
+    w.commit([_task(w, [1, 2], ["a", "b"])])
+    before = _tree(target)
+    w2 = _writer(target, True, partitionby=partition_by)
+    good = _task(w2, [5], ["x"])
+    from spark_adapter.writer import PqcoreCommitMessage
+
+    missing = PqcoreCommitMessage(files=["part-does-not-exist.parquet"], rows=1)
+    with pytest.raises(FileNotFoundError):
+        w2.commit([good, missing])  # old data was moved aside, one new file moved in, then a failure
+    w2.abort([good, missing])
+    assert _tree(target) == before
+
+
+def test_abort_removes_staging_and_a_target_it_created(tmp_path):
+    target = tmp_path / "new"
+    w = _writer(target, False)
+    msgs = [_task(w, [1], ["a"])]
+    assert target.exists()
+    w.abort(msgs + [None])
+    assert not target.exists()
+
+
+def test_overwrite_refuses_foreign_entries(tmp_path):
+    target = tmp_path / "t"
+    (target / "k=1").mkdir(parents=True)
+    (target / "k=1" / "readme.txt").write_text("not parquet")
+    with pytest.raises(ValueError, match="refused"):
+        _writer(target, True)
+    assert (target / "k=1" / "readme.txt").exists()
+    with pytest.raises(ValueError, match="cannot use all columns for partition columns"):
+        _writer(tmp_path / "u", False, partitionby="id,k")
+    with pytest.raises(ValueError, match="invalid write options"):
+        _writer(tmp_path / "u", False, column_encoding='{"k": "byte_stream_split_nope"}')
