@@ -216,6 +216,11 @@ def test_partition_discovery_matches_spark(pqcore_spark, tmp_path):
     theirs = spark.read.parquet(str(root))
     assert ours.schema.simpleString() == "struct<x:bigint,a:bigint,b:timestamp,c:string>"
     assert_same(ours, theirs, sort=True)
+    # a user schema may name partition columns, with its own types (ours is a projection;
+    # Spark's file source adds the other partition columns at the end)
+    ddl = "x long, c string, a bigint"
+    assert_same(spark.read.format("pqcore").schema(ddl).load(str(root)),
+                spark.read.schema(ddl).parquet(str(root)).select("x", "c", "a"), sort=True)
     # without inference every partition column is a string
     spark.conf.set("spark.sql.sources.partitionColumnTypeInference.enabled", "false")
     try:
