@@ -21,9 +21,9 @@ Writing: the value is cast to text the way Spark does and escaped with
 ``%XX`` for the characters Spark escapes; null and the empty string become
 ``__HIVE_DEFAULT_PARTITION__``.
 
-Timestamps in folder names carry no zone: they are read and written in the
-``timeZone`` option's zone (default UTC; Spark uses its session time zone,
-which a Python data source cannot see).
+Timestamps in folder names carry no zone, Spark uses its session time zone.
+The writer takes it from Spark's Arrow batches; the reader cannot see it and
+uses the ``timeZone`` option (default UTC).
 
 Pure standard library (plus pyspark types): runs on the driver.
 """

@@ -129,7 +129,12 @@ class TaskFiles:
         from spark_adapter.partitioning import partition_dir_name
 
         codes = []
+        zones = {}
         for name in self.partition_by:
+            typ = table.schema.field(name).type
+            # Spark hands TimestampType columns in its session time zone, the zone its
+            # own writer prints folder names in; the timeZone option overrides it
+            zones[name] = self.time_zone or getattr(typ, "tz", None) or "UTC"
             encoded = pac.dictionary_encode(table.column(name).combine_chunks())
             codes.append(pac.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False)
                          .astype(np.int64))
@@ -144,7 +149,7 @@ class TaskFiles:
         for g, end in enumerate(ends):
             row = int(first[g])
             parts = [partition_dir_name(n, table.column(n)[row].as_py(), self.partition_types[n],
-                                        self.time_zone) for n in self.partition_by]
+                                        zones[n]) for n in self.partition_by]
             yield "/".join(parts), data.take(order[start:end])
             start = int(end)
 

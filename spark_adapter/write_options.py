@@ -10,7 +10,8 @@ with an error naming the option, before any task runs.
 
 Options of the adapter itself: ``path``, ``partitionBy`` (comma-separated or
 a JSON list; Spark rejects ``DataFrameWriter.partitionBy`` for Python data
-sources) and ``timeZone`` (zone of timestamp values in folder names).
+sources) and ``timeZone`` (zone of timestamp values in folder names; by
+default the zone of Spark's batches, i.e. its session time zone).
 """
 
 from __future__ import annotations

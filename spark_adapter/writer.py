@@ -124,7 +124,8 @@ class PqcoreWriter(DataSourceArrowWriter):
             raise ValueError(f"pqcore: target {self.target!r} exists and is not a directory")
         self.overwrite = bool(overwrite)
         self.schema = schema
-        self.time_zone = options.get("timezone", "UTC")
+        # None: timestamps in folder names use the zone of Spark's Arrow batches (its session zone)
+        self.time_zone: str | None = options.get("timezone")
         self.engine_options = parse_writer_options(options)
         self.partition_by = self._resolve_partition_columns(parse_partition_by(options))
         for f in schema.fields:

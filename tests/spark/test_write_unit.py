@@ -9,6 +9,7 @@ The expected values were observed from Spark 4.3.0 itself (folder names its
 from __future__ import annotations
 
 import datetime as dt
+import os
 import decimal
 
 import pytest
@@ -194,3 +195,21 @@ def test_overwrite_refuses_foreign_entries(tmp_path):
         _writer(tmp_path / "u", False, partitionby="id,k")
     with pytest.raises(ValueError, match="invalid write options"):
         _writer(tmp_path / "u", False, column_encoding='{"k": "byte_stream_split_nope"}')
+
+
+def test_timestamp_folders_use_the_batch_zone_like_spark(tmp_path):
+    """Spark (session zone America/New_York) hands timestamp[us, tz=America/New_York] batches
+    and its own writer names the folder of timestamp'2024-01-02 10:00:00' t=2024-01-02 10%3A00%3A00."""
+    import pyarrow as pa
+    from pyspark.sql.types import StructField, StructType
+
+    from spark_adapter.writer import PqcoreWriter
+
+    schema = StructType([StructField("x", LongType()), StructField("t", TimestampType())])
+    utc_micros = int(dt.datetime(2024, 1, 2, 15, tzinfo=dt.timezone.utc).timestamp()) * 10**6
+    batch = pa.record_batch({"x": pa.array([1], pa.int64()),
+                             "t": pa.array([utc_micros], pa.timestamp("us", tz="America/New_York"))})
+    for options, folder in [({}, "t=2024-01-02 10%3A00%3A00"), ({"timezone": "UTC"}, "t=2024-01-02 15%3A00%3A00")]:
+        w = PqcoreWriter({"path": str(tmp_path / folder), "partitionby": "t", **options}, schema, False)
+        msg = w.write(iter([batch]))
+        assert [os.path.dirname(f) for f in msg.files] == [folder]
