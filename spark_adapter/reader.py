@@ -136,8 +136,6 @@ def _partition_constants(schema: StructType, partition_values: dict[str, str],
 
 def _read_file_batches(path: str, schema: StructType, batch_size: int,
                        partition_values: dict[str, str], time_zone: str) -> Iterator[pa.RecordBatch]:
-    import pyarrow as pa
-
     import parquet_core as pc
     from spark_adapter.types import target_arrow_schema
 
