@@ -8,6 +8,8 @@
     spark.read.format("pqcore").load("/data/dir")            # recursive, like Spark
     spark.read.format("pqcore").load(["/a.parquet", "/b.parquet"])
     spark.read.format("pqcore").schema("id long, name string").load(...)   # projection
+    df.write.format("pqcore").mode("overwrite").option("partitionBy", "k") \
+        .option("compression", "zstd").save("/data/out")
 
 Spark builds the instance as ``cls(options=...)`` in a Python worker on the
 driver, calls ``schema()`` there (unless the user gave a schema), pickles the
@@ -29,27 +31,30 @@ if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql.types import StructType
 
     from spark_adapter.reader import PqcoreReader
+    from spark_adapter.writer import PqcoreWriter
 
 __all__ = ["SHORT_NAME", "PqcoreDataSource"]
 
 
 class PqcoreDataSource(DataSource):
-    """Read Parquet files with parquet_core (batch reads of flat files)."""
+    """Read and write Parquet files with parquet_core (batch reads and writes of flat files)."""
 
     @classmethod
     def name(cls) -> str:
         return SHORT_NAME
 
     def schema(self) -> StructType:
-        """The Spark schema of the first file (in listing order), all fields nullable."""
+        """The Spark schema of the first file (in listing order), all fields nullable,
+        followed by the partition columns of ``key=value`` folders."""
         import parquet_core as pc
-        from spark_adapter.files import list_files, paths_from_options
+        from spark_adapter.files import paths_from_options
+        from spark_adapter.reader import list_table
         from spark_adapter.types import to_spark_schema
 
         paths = paths_from_options(self.options)
         if not paths:
             raise ValueError("pqcore: no path given; use load(path) or load([paths])")
-        files = list_files(paths, self.options.get("pathglobfilter"))
+        files, _, partition_fields = list_table(self.options)
         if not files:
             raise FileNotFoundError(
                 f"[UNABLE_TO_INFER_SCHEMA] Unable to infer schema for pqcore: no data files "
@@ -61,13 +66,26 @@ class PqcoreDataSource(DataSource):
             exc.add_note(f"while reading the schema of {first} with pqcore")
             raise
         try:
-            return to_spark_schema(parquet_schema)
+            data = to_spark_schema(parquet_schema)
         except TypeError as exc:
             exc.add_note(f"in the schema of {first}")
             raise
+        clash = {f.name.lower() for f in data.fields} & {f.name.lower() for f in partition_fields}
+        if clash:
+            raise ValueError(f"pqcore: partition column(s) {sorted(clash)} also stored in the files "
+                             f"(first file {first}); not supported")
+        for f in partition_fields:
+            data.add(f)
+        return data
 
     def reader(self, schema: StructType) -> PqcoreReader:
         # Spark calls reader(schema=...): the parameter name matters.
         from spark_adapter.reader import PqcoreReader
 
         return PqcoreReader(self.options, schema)
+
+    def writer(self, schema: StructType, overwrite: bool) -> PqcoreWriter:
+        """``df.write.format("pqcore").mode("append"|"overwrite").save(path)`` (see ``writer.py``)."""
+        from spark_adapter.writer import PqcoreWriter
+
+        return PqcoreWriter(self.options, schema, overwrite)

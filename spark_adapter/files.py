@@ -8,8 +8,11 @@ is read as Parquet.  A path that does not exist but contains glob characters
 is expanded like Spark's ``globPath``.  The ``pathGlobFilter`` option filters
 file names with a glob, as in Spark.
 
-Partition directories (``key=value``) are listed like any other directory;
-partition columns are not inferred yet.
+Partition columns come from ``key=value`` folders between each file and its
+base path (:func:`list_files_and_bases`; see ``partitioning.py``): a loaded
+directory (or each directory a glob expands to) is a base path, a loaded
+file's parent is one, and the ``basePath`` option replaces them all, as in
+Spark.
 
 Pure standard library: this module is imported on the driver only.
 """
@@ -22,7 +25,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 
-__all__ = ["is_hidden", "list_files", "paths_from_options"]
+__all__ = ["is_hidden", "list_files", "list_files_and_bases", "paths_from_options"]
 
 
 def is_hidden(name: str) -> bool:
@@ -78,8 +81,15 @@ def list_files(paths: Iterable[str], glob_filter: str | None = None) -> list[str
         A path that does not exist and matches nothing as a glob (Spark's
         ``PATH_NOT_FOUND``).
     """
+    return list_files_and_bases(paths, glob_filter)[0]
+
+
+def list_files_and_bases(paths: Iterable[str], glob_filter: str | None = None,
+                         base_path: str | None = None) -> tuple[list[str], list[str]]:
+    """``(files, base paths)``: the files as :func:`list_files`, and where partition folders start."""
     seen = set()
     out: list[str] = []
+    bases: list[str] = []
     for raw in paths:
         path = _local(raw)
         if os.path.exists(path):
@@ -91,7 +101,9 @@ def list_files(paths: Iterable[str], glob_filter: str | None = None) -> list[str
         else:
             raise FileNotFoundError(f"[PATH_NOT_FOUND] Path does not exist: {raw}")
         for m in matches:
-            found = _walk(m) if os.path.isdir(m) else [m]
+            is_dir = os.path.isdir(m)
+            bases.append(os.path.abspath(m if is_dir else os.path.dirname(os.path.abspath(m))))
+            found = _walk(m) if is_dir else [m]
             for f in found:
                 if glob_filter and not fnmatch.fnmatchcase(os.path.basename(f), glob_filter):
                     continue
@@ -99,4 +111,10 @@ def list_files(paths: Iterable[str], glob_filter: str | None = None) -> list[str
                 if key not in seen:
                     seen.add(key)
                     out.append(key)
-    return out
+    if base_path:
+        root = os.path.abspath(_local(base_path))
+        outside = [f for f in out if os.path.commonpath([root, f]) != root]
+        if outside:
+            raise ValueError(f"pqcore: basePath {base_path!r} is not a parent of {outside[0]!r}")
+        bases = [root]
+    return out, bases

@@ -19,35 +19,55 @@ from typing import TYPE_CHECKING, Any
 from pyspark.sql.datasource import DataSourceReader, InputPartition
 from pyspark.sql.types import StructType
 
-from spark_adapter.files import list_files, paths_from_options
+from spark_adapter.files import list_files_and_bases, paths_from_options
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
-__all__ = ["DEFAULT_BATCH_SIZE", "PqcoreFilePartition", "PqcoreReader", "conform_batch"]
+__all__ = ["DEFAULT_BATCH_SIZE", "PqcoreFilePartition", "PqcoreReader", "conform_batch", "list_table"]
 
 DEFAULT_BATCH_SIZE = 65536
 
 
-class PqcoreFilePartition(InputPartition):
-    """One whole Parquet file (a Spark task)."""
+def list_table(options: Any) -> tuple[list[str], list[list[tuple[str, str]]], list[Any]]:
+    """``(files, per-file [(column, raw folder value)], partition StructFields)`` of a ``load(...)``."""
+    from pyspark.sql.types import StructField
 
-    def __init__(self, path: str, index: int = 0) -> None:
+    from spark_adapter.partitioning import infer_partition_types, parse_partition_dirs
+
+    files, bases = list_files_and_bases(paths_from_options(options), options.get("pathglobfilter"),
+                                        options.get("basepath"))
+    specs = parse_partition_dirs(files, bases)
+    infer = str(options.get("partitioncolumntypeinference", "true")).strip().lower()
+    if infer not in ("true", "false"):
+        raise ValueError(f"pqcore: option partitionColumnTypeInference must be true or false, got {infer!r}")
+    fields = [StructField(name, typ, nullable=True)
+              for name, typ in infer_partition_types(specs, infer == "true")]
+    return files, specs, fields
+
+
+class PqcoreFilePartition(InputPartition):
+    """One whole Parquet file (a Spark task) and its partition folder values (raw, escaped)."""
+
+    def __init__(self, path: str, index: int = 0, partition_values: dict[str, str] | None = None) -> None:
         super().__init__(path)
         self.path = path
         self.index = index
+        self.partition_values = dict(partition_values or {})
 
 
 class PqcoreReader(DataSourceReader):
     """Reads the files of one ``load(...)`` with parquet_core.
 
     Options (case-insensitive, as Spark passes them): ``path`` / ``paths``,
-    ``pathGlobFilter``, ``batchSize`` (rows per Arrow batch, default 65536).
+    ``pathGlobFilter``, ``basePath``, ``partitionColumnTypeInference``,
+    ``timeZone`` (of timestamp partition values, default UTC), ``batchSize``
+    (rows per Arrow batch, default 65536).
     """
 
     def __init__(self, options: dict[str, str], schema: StructType) -> None:
-        self.paths: list[str] = paths_from_options(options)
-        self.glob_filter: str | None = options.get("pathglobfilter")
+        self.options = {k: v for k, v in options.items()}
+        self.time_zone = options.get("timezone", "UTC")
         self.batch_size = int(options.get("batchsize", DEFAULT_BATCH_SIZE))
         if self.batch_size <= 0:
             raise ValueError(f"batchSize must be positive, got {self.batch_size}")
@@ -59,13 +79,14 @@ class PqcoreReader(DataSourceReader):
     def partitions(self) -> list[InputPartition]:
         # Must be a list.  An empty list is replaced by Spark with
         # [InputPartition(None)], which read() ignores.
-        files = list_files(self.paths, self.glob_filter)
-        return [PqcoreFilePartition(f, i) for i, f in enumerate(files)]
+        files, specs, _ = list_table(self.options)
+        return [PqcoreFilePartition(f, i, dict(spec)) for i, (f, spec) in enumerate(zip(files, specs))]
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
         if not isinstance(partition, PqcoreFilePartition):
             return iter(())
-        return read_file_batches(partition.path, self.schema, self.batch_size)
+        return read_file_batches(partition.path, self.schema, self.batch_size,
+                                 partition.partition_values, self.time_zone)
 
 
 def _resolve_columns(file_names: list[str], wanted: list[str]) -> list[str | None]:
@@ -88,24 +109,42 @@ def _resolve_columns(file_names: list[str], wanted: list[str]) -> list[str | Non
     return out
 
 
-def read_file_batches(path: str, schema: StructType, batch_size: int) -> Iterator[pa.RecordBatch]:
-    """Yield the rows of *path* as record batches laid out exactly as Spark wants for *schema*."""
+def read_file_batches(path: str, schema: StructType, batch_size: int,
+                      partition_values: dict[str, str] | None = None,
+                      time_zone: str = "UTC") -> Iterator[pa.RecordBatch]:
+    """Yield the rows of *path* as record batches laid out exactly as Spark wants for *schema*.
+
+    Fields named like a key of *partition_values* (case-insensitively) are
+    filled with that folder value, parsed as the field's type.
+    """
     try:
-        yield from _read_file_batches(path, schema, batch_size)
+        yield from _read_file_batches(path, schema, batch_size, partition_values or {}, time_zone)
     except Exception as exc:  # name the file in Spark's PythonException
         exc.add_note(f"pqcore: while reading {path}")
         raise
 
 
-def _read_file_batches(path: str, schema: StructType, batch_size: int) -> Iterator[pa.RecordBatch]:
-    import pyarrow as pa
+def _partition_constants(schema: StructType, partition_values: dict[str, str],
+                         time_zone: str) -> dict[str, Any]:
+    """``{field name: Python value}`` for the schema fields that are partition columns."""
+    from spark_adapter.partitioning import partition_value
 
+    lower = {k.lower(): v for k, v in partition_values.items()}
+    return {f.name: partition_value(lower[f.name.lower()], f.dataType, time_zone)
+            for f in schema.fields if f.name.lower() in lower}
+
+
+def _read_file_batches(path: str, schema: StructType, batch_size: int,
+                       partition_values: dict[str, str], time_zone: str) -> Iterator[pa.RecordBatch]:
     import parquet_core as pc
     from spark_adapter.types import target_arrow_schema
 
     target = target_arrow_schema(schema)
+    constants = _partition_constants(schema, partition_values, time_zone)
+    file_fields = [f for f in schema.fieldNames() if f not in constants]
     with pc.ParquetFile(path) as pf:
-        source_cols = _resolve_columns(pf.schema.names, schema.fieldNames())
+        resolved = dict(zip(file_fields, _resolve_columns(pf.schema.names, file_fields)))
+        source_cols = [resolved.get(f) for f in schema.fieldNames()]
         present = [c for c in source_cols if c is not None]
         if not present:
             # No column of the schema is in this file (or an empty schema, e.g.
@@ -114,29 +153,32 @@ def _read_file_batches(path: str, schema: StructType, batch_size: int) -> Iterat
                 n = pf.metadata.row_group(rg).num_rows
                 for start in range(0, n, batch_size):
                     m = min(batch_size, n - start)
-                    yield pa.RecordBatch.from_arrays(
-                        [pa.nulls(m, type=f.type) for f in target], schema=target)
+                    yield conform_batch({}, source_cols, target, m, constants)
             return
         for table in pf.iter_batches(batch_size=batch_size, columns=present):
             if table.num_rows == 0:
                 continue
             at = table.to_arrow()
             cols = {name: at.column(i) for i, name in enumerate(present)}
-            yield conform_batch(cols, source_cols, target, table.num_rows)
+            yield conform_batch(cols, source_cols, target, table.num_rows, constants)
 
 
 def conform_batch(columns: dict[str, Any], source_cols: list[str | None],
-                  target: pa.Schema, num_rows: int) -> pa.RecordBatch:
+                  target: pa.Schema, num_rows: int,
+                  constants: dict[str, Any] | None = None) -> pa.RecordBatch:
     """Build a record batch on *target* from engine Arrow columns.
 
     ``source_cols[i]`` names the column of *columns* that feeds ``target[i]``
-    (``None``: missing from the file, all nulls).
+    (``None``: missing from the file, all nulls); a field named in
+    *constants* repeats that value (a partition column).
     """
     import pyarrow as pa
 
     arrays = []
     for field, src in zip(target, source_cols):
-        if src is None:
+        if constants and field.name in constants:
+            arr = pa.repeat(pa.scalar(constants[field.name], type=field.type), num_rows)
+        elif src is None:
             arr = pa.nulls(num_rows, type=field.type)
         else:
             arr = to_spark_arrow(columns[src], field.type, field.name)

@@ -1,0 +1,261 @@
+"""The write side: ``df.write.format("pqcore").mode("append"|"overwrite").save(path)``.
+
+Three processes see a :class:`PqcoreWriter`, each its own unpickled copy of
+the one built at planning time (so only ``__init__``'s plain attributes and
+the commit messages carry state):
+
+* planning, on the driver: ``__init__`` checks the schema, parses and
+  validates the options (an engine writer is built on a memory buffer), and
+  names the job's staging folder ``<target>/_pqcore_staging-<job id>``
+  (hidden from readers by its ``_`` prefix);
+* ``write()``, once per Spark task: buffers Spark's Arrow batches (10,000
+  rows each) per output folder up to a row group, writes
+  ``part-<uuid>.parquet`` files into the staging folder with
+  ``pc.ParquetWriter``, and returns their names; on an error it removes its
+  own files before re-raising;
+* ``commit()`` / ``abort()``, once, in a fresh driver worker.  ``commit``
+  moves old data aside (overwrite), moves the staged files into place, and
+  only then deletes the old data: if a move fails, every move is undone.
+  ``abort`` removes the staging folder.  Either way no partial output is
+  left at the target.
+
+Overwrite deletes only what this source would have written: Parquet files
+(checked by their magic bytes) and ``key=value`` folders holding only such
+files, at the target's top level, plus the hidden ``.<name>.crc`` files
+Hadoop writes beside data files.  Anything else there makes the write fail
+before any task runs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from pyspark.sql.datasource import DataSourceArrowWriter, WriterCommitMessage
+from pyspark.sql.types import (
+    ArrayType, BinaryType, BooleanType, ByteType, DateType, DecimalType, DoubleType, FloatType,
+    IntegerType, LongType, MapType, ShortType, StringType, StructType, TimestampNTZType, TimestampType,
+)
+
+from spark_adapter.files import _local, is_hidden
+from spark_adapter.write_options import parse_partition_by, parse_writer_options
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pyarrow as pa
+
+__all__ = ["PqcoreCommitMessage", "PqcoreWriter"]
+
+_FLAT = (BooleanType, ByteType, ShortType, IntegerType, LongType, FloatType, DoubleType, StringType,
+         BinaryType, DecimalType, DateType, TimestampType, TimestampNTZType)
+_PARTITION_TYPES = tuple(t for t in _FLAT if t is not BinaryType)
+_MAGIC = b"PAR1"
+
+
+@dataclass
+class PqcoreCommitMessage(WriterCommitMessage):
+    """What one task staged: file paths relative to the staging folder, and its row count."""
+
+    files: list[str] = field(default_factory=list)
+    rows: int = 0
+
+
+def _is_parquet(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4)
+            f.seek(-4, os.SEEK_END)
+            return head == _MAGIC and f.read(4) == _MAGIC
+    except OSError:
+        return False
+
+
+def _foreign(path: str) -> list[str]:
+    """Entries under the partition folder *path* that are neither Parquet files nor partition folders."""
+    bad = []
+    for name in os.listdir(path):
+        full = os.path.join(path, name)
+        if is_hidden(name):
+            continue
+        if os.path.isdir(full):
+            bad.extend([full] if "=" not in name else _foreign(full))
+        elif not _is_parquet(full):
+            bad.append(full)
+    return bad
+
+
+def owned_entries(target: str) -> list[str]:
+    """Top-level names under *target* an overwrite replaces; raises if anything else is there."""
+    if not os.path.isdir(target):
+        return []
+    owned, bad = [], []
+    for name in sorted(os.listdir(target)):
+        full = os.path.join(target, name)
+        if is_hidden(name):
+            continue
+        if os.path.isdir(full):
+            sub = [full] if "=" not in name else _foreign(full)
+            (bad.extend(sub) if sub else owned.append(name))
+        elif _is_parquet(full):
+            owned.append(name)
+            if os.path.exists(os.path.join(target, f".{name}.crc")):
+                owned.append(f".{name}.crc")
+        else:
+            bad.append(full)
+    if bad:
+        raise ValueError(
+            f"pqcore: overwrite of {target!r} refused: it holds entries that are not Parquet data files "
+            f"or key=value partition folders, which pqcore will not delete: {bad[:5]}")
+    return owned
+
+
+class PqcoreWriter(DataSourceArrowWriter):
+    """Writes Spark's Arrow batches as Parquet files with parquet_core (see the module docstring)."""
+
+    def __init__(self, options: dict[str, str], schema: StructType, overwrite: bool) -> None:
+        path = options.get("path")
+        if not path:
+            raise ValueError("pqcore: no path given; use save(path)")
+        self.target = os.path.abspath(_local(path))
+        if os.path.exists(self.target) and not os.path.isdir(self.target):
+            raise ValueError(f"pqcore: target {self.target!r} exists and is not a directory")
+        self.overwrite = bool(overwrite)
+        self.schema = schema
+        # None: timestamps in folder names use the zone of Spark's Arrow batches (its session zone)
+        self.time_zone: str | None = options.get("timezone")
+        self.engine_options = parse_writer_options(options)
+        self.partition_by = self._resolve_partition_columns(parse_partition_by(options))
+        for f in schema.fields:
+            if not isinstance(f.dataType, _FLAT):
+                what = "nested columns come in a later issue" if isinstance(
+                    f.dataType, (ArrayType, MapType, StructType)) else "type not supported"
+                raise TypeError(f"pqcore: cannot write column {f.name!r} of type "
+                                f"{f.dataType.simpleString()}: {what}")
+        self.job_id = uuid.uuid4().hex
+        self.target_existed = os.path.isdir(self.target)
+        if self.overwrite:
+            owned_entries(self.target)  # refuse foreign content before any task runs
+        self._check_engine_options()
+
+    # -- planning ------------------------------------------------------------
+    def _resolve_partition_columns(self, names: list[str]) -> list[str]:
+        by_lower = {f.name.lower(): f for f in self.schema.fields}
+        out = []
+        for n in names:
+            f = by_lower.get(n.lower())
+            if f is None:
+                raise ValueError(f"pqcore: partition column {n!r} is not in the data "
+                                 f"(columns: {self.schema.fieldNames()})")
+            if not isinstance(f.dataType, _PARTITION_TYPES):
+                raise TypeError(f"pqcore: cannot partition by column {f.name!r} of type "
+                                f"{f.dataType.simpleString()}")
+            out.append(f.name)
+        if out and len(out) == len(self.schema.fields):
+            raise ValueError("pqcore: cannot use all columns for partition columns")
+        return out
+
+    def file_arrow_schema(self) -> pa.Schema:
+        """The Arrow schema of the files: the data columns, all nullable (as Spark writes them)."""
+        import pyarrow as pa
+
+        from spark_adapter.types import target_arrow_schema
+
+        data = StructType([f for f in self.schema.fields if f.name not in self.partition_by])
+        return pa.schema([f.with_nullable(True) for f in target_arrow_schema(data)])
+
+    def _check_engine_options(self) -> None:
+        import io
+
+        import parquet_core as pc
+
+        try:
+            pc.ParquetWriter(io.BytesIO(), self.file_arrow_schema(), **self.engine_options).abort()
+        except (TypeError, ValueError, pc.ParquetError) as exc:
+            raise ValueError(f"pqcore: invalid write options: {exc}") from exc
+
+    @property
+    def staging(self) -> str:
+        return os.path.join(self.target, f"_pqcore_staging-{self.job_id}")
+
+    # -- tasks ---------------------------------------------------------------
+    def write(self, iterator: Iterator[pa.RecordBatch]) -> PqcoreCommitMessage:
+        from spark_adapter.task_files import TaskFiles
+
+        files = TaskFiles(self)
+        try:
+            for batch in iterator:
+                files.add(batch)
+            staged = files.close()
+        except BaseException:
+            files.abort()
+            raise
+        return PqcoreCommitMessage(files=staged, rows=files.rows)
+
+    # -- driver --------------------------------------------------------------
+    def commit(self, messages: list[PqcoreCommitMessage]) -> None:
+        staged = [f for m in messages if m is not None for f in m.files]
+        if not staged and not self.partition_by:
+            staged.append(self._write_empty_file())  # like Spark: keep the schema readable
+        journal: list[tuple[str, str]] = []  # renames done, undone in reverse on failure
+        made: list[str] = []
+        trash = os.path.join(self.target, f"_pqcore_trash-{self.job_id}")
+        try:
+            if self.overwrite:
+                old = owned_entries(self.target)
+                if old:
+                    os.makedirs(trash, exist_ok=True)
+                    made.append(trash)
+                for name in old:  # one rename per top-level entry
+                    self._move(os.path.join(self.target, name), os.path.join(trash, name), journal)
+            for rel in staged:  # one rename per staged file
+                dst = os.path.join(self.target, rel)
+                _make_dirs(os.path.dirname(dst), made)
+                if os.path.exists(dst):
+                    raise FileExistsError(f"pqcore: {dst} already exists")
+                self._move(os.path.join(self.staging, rel), dst, journal)
+        except BaseException:
+            for src, dst in reversed(journal):
+                os.rename(dst, src)
+            for d in reversed(made):
+                shutil.rmtree(d, ignore_errors=True) if d == trash else _rmdir_quiet(d)
+            raise
+        shutil.rmtree(self.staging, ignore_errors=True)
+        shutil.rmtree(trash, ignore_errors=True)
+
+    def abort(self, messages: list[PqcoreCommitMessage | None]) -> None:
+        shutil.rmtree(self.staging, ignore_errors=True)
+        if not self.target_existed:
+            _rmdir_quiet(self.target)  # only if empty: we created it
+
+    @staticmethod
+    def _move(src: str, dst: str, journal: list[tuple[str, str]]) -> None:
+        os.rename(src, dst)
+        journal.append((src, dst))
+
+    def _write_empty_file(self) -> str:
+        import parquet_core as pc
+
+        os.makedirs(self.staging, exist_ok=True)
+        name = f"part-{uuid.uuid4().hex}.parquet"
+        pc.ParquetWriter(os.path.join(self.staging, name), self.file_arrow_schema(),
+                         **self.engine_options).close()
+        return name
+
+
+def _make_dirs(path: str, made: list[str]) -> None:
+    """``os.makedirs`` that records each folder it creates (outermost first), for undoing."""
+    if os.path.isdir(path):
+        return
+    _make_dirs(os.path.dirname(path), made)
+    os.mkdir(path)
+    made.append(path)
+
+
+def _rmdir_quiet(path: str) -> None:
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
