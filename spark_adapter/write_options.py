@@ -110,6 +110,7 @@ WRITER_OPTIONS: dict[str, Callable[[str, str], Any]] = {
     "key_value_metadata": _json_object,
     "column_key_value_metadata": _json_object,
     "sorting_columns": _json_list,
+    "bloom_filter_options": _json_object,    # {"col": true | {"ndv": n, "fpp": p, "max_bytes": m}}
 }
 
 #: options the adapter reads itself (not passed to the engine)

@@ -213,3 +213,18 @@ def test_timestamp_folders_use_the_batch_zone_like_spark(tmp_path):
         w = PqcoreWriter({"path": str(tmp_path / folder), "partitionby": "t", **options}, schema, False)
         msg = w.write(iter([batch]))
         assert [os.path.dirname(f) for f in msg.files] == [folder]
+
+
+def test_bloom_filter_option_reaches_the_file(tmp_path):
+    """``.option("bloom_filter_options", json)``: the staged file carries the filter (read by duckdb)."""
+    duckdb = pytest.importorskip("duckdb")
+    got = parse_writer_options({"bloomfilteroptions": '{"k": {"fpp": 0.01}}'})
+    assert got == {"bloom_filter_options": {"k": {"fpp": 0.01}}}
+    writer = _writer(tmp_path / "t", False, bloom_filter_options='{"k": true}')
+    msg = _task(writer, list(range(100)), [f"v{i}" for i in range(100)])
+    writer.commit([msg])
+    files = [p for p in (tmp_path / "t").rglob("*.parquet")]
+    assert len(files) == 1
+    probe = duckdb.execute("select bloom_filter_excludes from parquet_bloom_probe(?, 'k', 'absent')",
+                           [str(files[0])]).fetchall()
+    assert probe == [(True,)]
