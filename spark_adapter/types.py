@@ -25,7 +25,8 @@ timestamp, not adjusted (``tz=None``)    timestamp_ntz (Spark's default
 int96                                    timestamp
 time (ms / us / ns)                      time(3) / time(6) / time(9)
 null                                     void (NullType)
-nested                                   error: nested columns come later
+list / struct / map                      array / struct / map (a map whose key
+                                         may be null: array of key/value structs)
 =======================================  ==========================================
 
 Time of day: Spark 4.3's built-in reader maps TIME(MICROS) to ``time(6)`` and
@@ -45,6 +46,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pyspark.sql.types import (
+    ArrayType,
     BinaryType,
     BooleanType,
     ByteType,
@@ -55,6 +57,7 @@ from pyspark.sql.types import (
     FloatType,
     IntegerType,
     LongType,
+    MapType,
     NullType,
     ShortType,
     StringType,
@@ -76,7 +79,7 @@ __all__ = [
     "to_spark_type",
 ]
 
-NESTED_MESSAGE = "nested columns come in a later issue"
+NESTED_MESSAGE = "this nested group has no list/map/struct layout the reader can assemble"
 
 _SIMPLE = {
     "bool": BooleanType,
@@ -146,9 +149,22 @@ def to_spark_type(dt: pc.DataType, column: str = "?") -> DataType:
         if dt.unit not in _TIME_PRECISION:
             raise UnsupportedSparkType(f"column {column!r}: time unit {dt.unit!r}")
         return TimeType(_TIME_PRECISION[dt.unit])
-    if name in ("nested", "list", "struct", "map"):
-        raise UnsupportedSparkType(
-            f"column {column!r} is nested (group, list or map): {NESTED_MESSAGE}")
+    if name == "list":
+        (item,) = dt.fields
+        return ArrayType(to_spark_type(item.type, f"{column}.{item.name}"), containsNull=True)
+    if name == "struct":
+        return StructType([StructField(f.name, to_spark_type(f.type, f"{column}.{f.name}"), nullable=True)
+                           for f in dt.fields])
+    if name == "map":
+        key, value = dt.fields
+        kt = to_spark_type(key.type, f"{column}.{key.name}")
+        vt = to_spark_type(value.type, f"{column}.{value.name}")
+        if key.nullable:   # a null key has no place in a Spark map: entries as key/value structs
+            return ArrayType(StructType([StructField(key.name, kt, True), StructField(value.name, vt, True)]),
+                             containsNull=True)
+        return MapType(kt, vt, valueContainsNull=True)
+    if name == "nested":
+        raise UnsupportedSparkType(f"column {column!r}: {NESTED_MESSAGE}")
     raise UnsupportedSparkType(f"column {column!r}: no Spark type for Parquet type {dt}")
 
 

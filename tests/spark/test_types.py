@@ -56,13 +56,26 @@ MAPPING = [
 ]
 
 
+def test_nested_mapping():
+    item = pc.Field("element", D("int64"))
+    assert to_spark_type(D("list", fields=(item,))) == T.ArrayType(T.LongType(), True)
+    st = D("struct", fields=(pc.Field("a", D("string")), pc.Field("b", D("list", fields=(item,)))))
+    assert to_spark_type(st) == T.StructType([T.StructField("a", T.StringType(), True),
+                                              T.StructField("b", T.ArrayType(T.LongType(), True), True)])
+    key, value = pc.Field("key", D("string"), nullable=False), pc.Field("value", D("float64"))
+    assert to_spark_type(D("map", fields=(key, value))) == T.MapType(T.StringType(), T.DoubleType(), True)
+    loose = pc.Field("key", D("string"), nullable=True)
+    assert to_spark_type(D("map", fields=(loose, value))) == T.ArrayType(T.StructType(
+        [T.StructField("key", T.StringType(), True), T.StructField("value", T.DoubleType(), True)]), True)
+
+
 @pytest.mark.parametrize("ours, spark", MAPPING, ids=[str(m[0]) for m in MAPPING])
 def test_mapping(ours, spark):
     assert to_spark_type(ours) == spark
 
 
 @pytest.mark.parametrize("bad, msg", [
-    (D("nested"), "nested columns come in a later issue"),
+    (D("nested"), "no list/map/struct layout"),
     (D("decimal", precision=40, scale=0), "at most 38 digits"),
     (D("variant-of-the-future"), "no Spark type"),
 ])
