@@ -62,7 +62,8 @@ class PqcoreReader(DataSourceReader):
     Options (case-insensitive, as Spark passes them): ``path`` / ``paths``,
     ``pathGlobFilter``, ``basePath``, ``partitionColumnTypeInference``,
     ``timeZone`` (of timestamp partition values, default UTC), ``batchSize``
-    (rows per Arrow batch, default 65536).
+    (rows per Arrow batch, default 65536), ``filters`` (a JSON DNF pushed into
+    parquet_core's pruning; see :mod:`spark_adapter.filters`).
     """
 
     def __init__(self, options: dict[str, str], schema: StructType) -> None:
@@ -72,6 +73,9 @@ class PqcoreReader(DataSourceReader):
         if self.batch_size <= 0:
             raise ValueError(f"batchSize must be positive, got {self.batch_size}")
         self.schema = schema
+        from spark_adapter.filters import parse_filters
+
+        self.filters = parse_filters(options.get("filters"))
 
     # Deliberately no pushFilters: see the spec (disabled by default in Spark,
     # and a stale-filter bug in 4.1-4.3).
@@ -80,13 +84,30 @@ class PqcoreReader(DataSourceReader):
         # Must be a list.  An empty list is replaced by Spark with
         # [InputPartition(None)], which read() ignores.
         files, specs, _ = list_table(self.options)
-        return [PqcoreFilePartition(f, i, dict(spec)) for i, (f, spec) in enumerate(zip(files, specs))]
+        parts = [PqcoreFilePartition(f, i, dict(spec)) for i, (f, spec) in enumerate(zip(files, specs))]
+        if self.filters is None:
+            return parts
+        from spark_adapter.filters import file_matches, split_partition_terms
+        from spark_adapter.partitioning import partition_value
+
+        names = {k for p in parts for k in p.partition_values}
+        on_folders, _ = split_partition_terms(self.filters, names)
+        if not on_folders:
+            return parts
+        types = {f.name.lower(): f.dataType for f in self.schema.fields}
+        kept = []
+        for p in parts:
+            values = {k: (partition_value(v, types[k.lower()], self.time_zone) if k.lower() in types else v)
+                      for k, v in p.partition_values.items()}
+            if file_matches(on_folders, values):
+                kept.append(p)
+        return kept
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
         if not isinstance(partition, PqcoreFilePartition):
             return iter(())
         return read_file_batches(partition.path, self.schema, self.batch_size,
-                                 partition.partition_values, self.time_zone)
+                                 partition.partition_values, self.time_zone, self.filters)
 
 
 def _resolve_columns(file_names: list[str], wanted: list[str]) -> list[str | None]:
@@ -111,14 +132,14 @@ def _resolve_columns(file_names: list[str], wanted: list[str]) -> list[str | Non
 
 def read_file_batches(path: str, schema: StructType, batch_size: int,
                       partition_values: dict[str, str] | None = None,
-                      time_zone: str = "UTC") -> Iterator[pa.RecordBatch]:
+                      time_zone: str = "UTC", filters: list | None = None) -> Iterator[pa.RecordBatch]:
     """Yield the rows of *path* as record batches laid out exactly as Spark wants for *schema*.
 
     Fields named like a key of *partition_values* (case-insensitively) are
     filled with that folder value, parsed as the field's type.
     """
     try:
-        yield from _read_file_batches(path, schema, batch_size, partition_values or {}, time_zone)
+        yield from _read_file_batches(path, schema, batch_size, partition_values or {}, time_zone, filters)
     except Exception as exc:  # name the file in Spark's PythonException
         exc.add_note(f"pqcore: while reading {path}")
         raise
@@ -134,8 +155,8 @@ def _partition_constants(schema: StructType, partition_values: dict[str, str],
             for f in schema.fields if f.name.lower() in lower}
 
 
-def _read_file_batches(path: str, schema: StructType, batch_size: int,
-                       partition_values: dict[str, str], time_zone: str) -> Iterator[pa.RecordBatch]:
+def _read_file_batches(path: str, schema: StructType, batch_size: int, partition_values: dict[str, str],
+                       time_zone: str, filters: list | None = None) -> Iterator[pa.RecordBatch]:
     import parquet_core as pc
     from spark_adapter.types import target_arrow_schema
 
@@ -146,6 +167,31 @@ def _read_file_batches(path: str, schema: StructType, batch_size: int,
         resolved = dict(zip(file_fields, _resolve_columns(pf.schema.names, file_fields)))
         source_cols = [resolved.get(f) for f in schema.fieldNames()]
         present = [c for c in source_cols if c is not None]
+        file_filters = None
+        if filters is not None:
+            from spark_adapter.filters import coerce_filters, split_partition_terms
+
+            _, rest = split_partition_terms(filters, set(partition_values))
+            if rest:
+                names = {t[0] for group in (rest if isinstance(rest[0][0], list) else [rest]) for t in group}
+                ordered = sorted(names)
+                lookup = dict(zip(ordered, _resolve_columns(pf.schema.names, ordered)))
+                missing = [n for n, r in lookup.items() if r is None]
+                if missing:
+                    raise ValueError(f"pqcore: option 'filters' names column(s) {missing} not in the file")
+                types = {f.name: f.type for f in pf.schema}
+                file_filters = coerce_filters(rest, types, lookup)  # type: ignore[arg-type]
+        if file_filters is not None:
+            # count() and friends read no column, but must still count matching rows only
+            cols = present or sorted({t[0] for g in (file_filters if isinstance(file_filters[0], list)
+                                                      else [file_filters]) for t in g})
+            for table in pf.iter_batches(batch_size=batch_size, columns=cols, filters=file_filters):
+                if table.num_rows == 0:
+                    continue
+                at = table.to_arrow()
+                got = {name: at.column(i) for i, name in enumerate(cols)}
+                yield conform_batch(got if present else {}, source_cols, target, table.num_rows, constants)
+            return
         if not present:
             # No column of the schema is in this file (or an empty schema, e.g.
             # count()): still one row per file row.
