@@ -26,13 +26,15 @@ SHORT_NAME = "pqcore"
 
 
 def register(spark: Any) -> Any:
-    """Register :class:`PqcoreDataSource` as ``format("pqcore")`` in *spark*.
+    """Register ``format("pqcore")`` (:class:`PqcoreDataSource`) and ``format("pqmeta")`` in *spark*.
 
     Returns *spark*, so ``spark = register(SparkSession.builder...getOrCreate())`` works.
     """
     from spark_adapter.datasource import PqcoreDataSource
+    from spark_adapter.meta import PqmetaDataSource
 
     spark.dataSource.register(PqcoreDataSource)
+    spark.dataSource.register(PqmetaDataSource)
     return spark
 
 

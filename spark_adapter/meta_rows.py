@@ -1,0 +1,297 @@
+"""Rows of ``format("pqmeta")``: a Parquet file's metadata, one table per level, no data pages decoded.
+
+Each level is a DDL schema (snake_case columns) and a function from an open
+:class:`parquet_core.ParquetFile` to rows (dicts).  Only the public API of
+parquet_core is used: the footer wrappers, the raw thrift structs they
+expose (``.raw``), ``column_index``/``offset_index``/``bloom_filter``, and
+the thrift decoder for page headers.  Typed min/max values are given as
+strings (``str()`` of the Python value) plus their exactness, so every type
+fits one column.
+
+Levels: ``file``, ``schema``, ``rowgroup``, ``column``, ``page`` (from the
+page headers), ``index`` (column and offset index entries per page),
+``bloom`` (per column chunk, with an optional ``probe`` value).
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any, Callable
+
+__all__ = ["LEVELS", "level_schema", "level_rows"]
+
+def _enum(enum: Any, value: int | None) -> str | None:
+    if value is None:
+        return None
+    return enum._VALUES_TO_NAMES.get(value, str(value))
+
+
+def _pt():
+    from parquet_core.thrift import pt
+
+    return pt
+
+
+def _member(v: Any) -> Any:
+    """A thrift union (e.g. TimeUnit) by the name of its set member; other values as they are."""
+    if hasattr(v, "thrift_spec"):
+        return next((k for k, x in vars(v).items() if x is not None), None)
+    return v
+
+
+def _logical(lt: Any) -> str | None:
+    if lt is None:
+        return None
+    for name in lt.thrift_spec[1:] if hasattr(lt, "thrift_spec") else ():
+        if name is None:
+            continue
+        attr = name[2]
+        value = getattr(lt, attr, None)
+        if value is not None:
+            details = {k: _member(v) for k, v in vars(value).items() if v is not None}
+            return attr if not details else f"{attr}({', '.join(f'{k}={v}' for k, v in details.items())})"
+    return None
+
+
+def file_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
+    md = pf.metadata
+    raw = md.raw
+    alg = raw.encryption_algorithm
+    enc = None if alg is None else ("AES_GCM_V1" if alg.AES_GCM_V1 is not None else "AES_GCM_CTR_V1")
+    return [{
+        "path": path, "num_rows": md.num_rows, "num_row_groups": md.num_row_groups,
+        "num_columns": md.num_columns, "created_by": md.created_by, "format_version": md.format_version,
+        "footer_size": md.footer_size,
+        "key_value_metadata": [(k.decode("utf-8", "replace"), v.decode("utf-8", "replace"))
+                               for k, v in md.metadata.items()],
+        "encryption_algorithm": enc,
+        "footer_mode": None if enc is None else "plaintext",
+    }]
+
+
+def schema_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
+    pt = _pt()
+    md = pf.metadata
+    leaf_of = {c.path: i for i, c in enumerate(md.schema.columns)}
+    out = []
+
+    def walk(node: Any, parts: tuple[str, ...], depth: int) -> None:
+        el = node.element
+        idx = leaf_of.get(parts) if parts else None
+        desc = md.schema.column(idx) if idx is not None else None
+        out.append({
+            "path": path, "column_path": ".".join(parts) if parts else "", "name": node.name, "depth": depth,
+            "repetition": _enum(pt.FieldRepetitionType, el.repetition_type),
+            "physical_type": _enum(pt.Type, el.type), "logical_type": _logical(el.logicalType),
+            "converted_type": _enum(pt.ConvertedType, el.converted_type), "type_length": el.type_length,
+            "precision": el.precision, "scale": el.scale, "field_id": el.field_id,
+            "num_children": el.num_children,
+            "max_definition_level": None if desc is None else desc.max_definition_level,
+            "max_repetition_level": None if desc is None else desc.max_repetition_level,
+            "column_order": None if idx is None else ("TYPE_DEFINED" if md.column_order_defined(idx) else None),
+        })
+        for child in node.children:
+            walk(child, parts + (child.name,), depth + 1)
+
+    walk(md.schema.root, (), 0)
+    return out
+
+
+def rowgroup_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
+    out = []
+    for i in range(pf.metadata.num_row_groups):
+        rg = pf.metadata.row_group(i)
+        raw = rg.raw
+        out.append({
+            "path": path, "row_group": i, "num_rows": rg.num_rows, "num_columns": rg.num_columns,
+            "total_byte_size": raw.total_byte_size, "total_compressed_size": raw.total_compressed_size,
+            "file_offset": raw.file_offset, "ordinal": raw.ordinal,
+            "sorting_columns": None if not raw.sorting_columns else [
+                f"{s.column_idx}{' desc' if s.descending else ''}{' nulls first' if s.nulls_first else ''}"
+                for s in raw.sorting_columns],
+        })
+    return out
+
+
+def _chunks(pf: Any):
+    for i in range(pf.metadata.num_row_groups):
+        rg = pf.metadata.row_group(i)
+        for j in range(rg.num_columns):
+            yield i, j, rg.column(j)
+
+
+def column_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
+    pt = _pt()
+    out = []
+    for i, j, c in _chunks(pf):
+        meta, raw = c.meta, c.raw
+        st = c.statistics
+        ss = meta.size_statistics
+        out.append({
+            "path": path, "row_group": i, "column": j, "column_path": c.path_in_schema,
+            "physical_type": c.physical_type, "codec": c.compression, "encodings": list(c.encodings),
+            "encoding_stats": None if not meta.encoding_stats else [
+                f"{_enum(pt.PageType, e.page_type)}:{_enum(pt.Encoding, e.encoding)}:{e.count}"
+                for e in meta.encoding_stats],
+            "num_values": c.num_values, "total_compressed_size": c.total_compressed_size,
+            "total_uncompressed_size": c.total_uncompressed_size, "data_page_offset": c.data_page_offset,
+            "dictionary_page_offset": c.dictionary_page_offset,
+            "null_count": None if st is None else st.null_count,
+            "distinct_count": None if st is None else st.distinct_count,
+            "min": None if st is None or st.min is None else str(st.min),
+            "max": None if st is None or st.max is None else str(st.max),
+            "is_min_exact": None if st is None else st.is_min_value_exact,
+            "is_max_exact": None if st is None else st.is_max_value_exact,
+            "unencoded_byte_array_data_bytes": None if ss is None else ss.unencoded_byte_array_data_bytes,
+            "definition_level_histogram": None if ss is None else ss.definition_level_histogram,
+            "repetition_level_histogram": None if ss is None else ss.repetition_level_histogram,
+            "has_bloom_filter": c.bloom_filter_offset is not None,
+            "has_column_index": raw.column_index_offset is not None,
+            "has_offset_index": raw.offset_index_offset is not None,
+            "encrypted": c.is_encrypted,
+        })
+    return out
+
+
+def page_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
+    """One row per page, from the headers (bodies are read only to check their CRC)."""
+    pt = _pt()
+    from parquet_core.thrift.codec import parse
+
+    out = []
+    with open(path, "rb") as f:
+        for i, j, c in _chunks(pf):
+            start, length = c.byte_range()
+            f.seek(start)
+            buf = f.read(length)
+            pos, ordinal, seen = 0, 0, 0
+            # one header per page (a loop over pages); stop after the chunk's values, as readers do
+            while pos < len(buf) and seen < c.num_values:
+                h, hlen = parse(buf, pt.PageHeader, offset=pos)
+                body = buf[pos + hlen: pos + hlen + h.compressed_page_size]
+                dph = h.data_page_header or h.data_page_header_v2 or h.dictionary_page_header
+                v2 = h.data_page_header_v2
+                st = getattr(dph, "statistics", None) if dph is not None else None
+                out.append({
+                    "path": path, "row_group": i, "column": j, "column_path": c.path_in_schema,
+                    "page": ordinal, "offset": start + pos, "page_type": _enum(pt.PageType, h.type),
+                    "encoding": _enum(pt.Encoding, getattr(dph, "encoding", None)),
+                    "compressed_size": h.compressed_page_size, "uncompressed_size": h.uncompressed_page_size,
+                    "header_size": hlen, "num_values": getattr(dph, "num_values", None),
+                    "num_rows": None if v2 is None else v2.num_rows,
+                    "num_nulls": None if v2 is None else v2.num_nulls,
+                    "has_statistics": st is not None,
+                    "crc_present": h.crc is not None,
+                    "crc_valid": None if h.crc is None else (zlib.crc32(body) & 0xFFFFFFFF) == (h.crc & 0xFFFFFFFF),
+                })
+                pos += hlen + h.compressed_page_size
+                ordinal += 1
+                if h.type in (pt.PageType.DATA_PAGE, pt.PageType.DATA_PAGE_V2):
+                    seen += dph.num_values or 0
+    return out
+
+
+def index_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
+    out = []
+    for i, j, c in _chunks(pf):
+        ci = pf.column_index(i, j)
+        oi = pf.offset_index(i, j)
+        if ci is None and oi is None:
+            continue
+        n = (oi or ci).num_pages
+        for p in range(n):
+            loc = None if oi is None else oi.page_locations[p]
+            out.append({
+                "path": path, "row_group": i, "column": j, "column_path": c.path_in_schema, "page": p,
+                "offset": None if loc is None else loc.offset,
+                "compressed_page_size": None if loc is None else loc.compressed_page_size,
+                "first_row_index": None if loc is None else loc.first_row_index,
+                "null_page": None if ci is None else ci.null_pages[p],
+                "null_count": None if ci is None or ci.null_counts is None else ci.null_counts[p],
+                "min": None if ci is None or ci.min_values[p] is None else str(ci.min_values[p]),
+                "max": None if ci is None or ci.max_values[p] is None else str(ci.max_values[p]),
+                "boundary_order": None if ci is None else ci.boundary_order,
+            })
+    return out
+
+
+def bloom_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
+    probe = options.get("probe")
+    out = []
+    for i, j, c in _chunks(pf):
+        if c.bloom_filter_offset is None:
+            continue
+        bf = pf.bloom_filter(i, j)
+        answer = None
+        if probe is not None and bf is not None:
+            try:
+                answer = bool(bf.might_contain(_probe_value(probe, c)))
+            except (ValueError, TypeError):
+                answer = None
+        out.append({
+            "path": path, "row_group": i, "column": j, "column_path": c.path_in_schema,
+            "offset": c.bloom_filter_offset, "length": c.bloom_filter_length,
+            "num_bytes": None if bf is None else bf.num_bytes,
+            "algorithm": "SPLIT_BLOCK", "hash": "XXHASH", "compression": "UNCOMPRESSED",
+            "probe": probe, "might_contain": answer,
+        })
+    return out
+
+
+def _probe_value(text: str, chunk: Any) -> Any:
+    """The probe string as a value of the column (numbers parsed for numeric columns)."""
+    name = chunk.descriptor.data_type.name
+    if name.startswith(("int", "uint")):
+        return int(text)
+    if name.startswith("float"):
+        return float(text)
+    return text
+
+
+LEVELS: dict[str, tuple[str, Callable[[str, Any, dict[str, str]], list[dict[str, Any]]]]] = {
+    "file": ("path string, num_rows bigint, num_row_groups int, num_columns int, created_by string, "
+             "format_version int, footer_size bigint, key_value_metadata map<string,string>, "
+             "encryption_algorithm string, footer_mode string", file_rows),
+    "schema": ("path string, column_path string, name string, depth int, repetition string, "
+               "physical_type string, logical_type string, converted_type string, type_length int, "
+               "precision int, scale int, field_id int, num_children int, max_definition_level int, "
+               "max_repetition_level int, column_order string", schema_rows),
+    "rowgroup": ("path string, row_group int, num_rows bigint, num_columns int, total_byte_size bigint, "
+                 "total_compressed_size bigint, file_offset bigint, ordinal int, sorting_columns array<string>",
+                 rowgroup_rows),
+    "column": ("path string, row_group int, column int, column_path string, physical_type string, codec string, "
+               "encodings array<string>, encoding_stats array<string>, num_values bigint, "
+               "total_compressed_size bigint, total_uncompressed_size bigint, data_page_offset bigint, "
+               "dictionary_page_offset bigint, null_count bigint, distinct_count bigint, min string, "
+               "max string, is_min_exact boolean, is_max_exact boolean, unencoded_byte_array_data_bytes bigint, "
+               "definition_level_histogram array<bigint>, repetition_level_histogram array<bigint>, "
+               "has_bloom_filter boolean, has_column_index boolean, has_offset_index boolean, "
+               "encrypted boolean", column_rows),
+    "page": ("path string, row_group int, column int, column_path string, page int, offset bigint, "
+             "page_type string, encoding string, compressed_size int, uncompressed_size int, header_size int, "
+             "num_values int, num_rows int, num_nulls int, has_statistics boolean, crc_present boolean, "
+             "crc_valid boolean", page_rows),
+    "index": ("path string, row_group int, column int, column_path string, page int, offset bigint, "
+              "compressed_page_size int, first_row_index bigint, null_page boolean, null_count bigint, "
+              "min string, max string, boundary_order string", index_rows),
+    "bloom": ("path string, row_group int, column int, column_path string, offset bigint, length int, "
+              "num_bytes int, algorithm string, hash string, compression string, probe string, "
+              "might_contain boolean", bloom_rows),
+}
+
+
+def level_schema(level: str) -> str:
+    """The DDL of a level's rows."""
+    try:
+        return LEVELS[level][0]
+    except KeyError:
+        raise ValueError(f"pqmeta: unknown level {level!r}; expected one of {sorted(LEVELS)}") from None
+
+
+def level_rows(level: str, path: str, options: dict[str, str]) -> list[dict[str, Any]]:
+    """The rows of one file at one level."""
+    import parquet_core as pc
+
+    level_schema(level)
+    with pc.ParquetFile(path) as pf:
+        return LEVELS[level][1](path, pf, options)
