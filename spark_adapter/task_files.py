@@ -60,7 +60,7 @@ class _FolderFile:
             import parquet_core as pc
 
             full = os.path.join(self.owner.staging, self.rel_path)
-            os.makedirs(os.path.dirname(full), exist_ok=True)
+            _folders_below(self.owner.staging, os.path.dirname(self.rel_path))
             self.writer = pc.ParquetWriter(full, self.owner.schema, **self.owner.engine_options)
         self.writer.write_table(table.slice(0, n))
         rest = table.slice(n)
@@ -80,6 +80,23 @@ class _FolderFile:
                 os.remove(os.path.join(self.owner.staging, self.rel_path))
             except OSError:
                 pass
+
+
+def _folders_below(staging: str, rel_dir: str) -> None:
+    """Create ``staging/rel_dir`` one level at a time, never *staging* itself.
+
+    The driver made the staging folder; if abort() has removed it, the first
+    ``mkdir`` fails and the task stops instead of recreating it.
+    """
+    if not os.path.isdir(staging):
+        raise FileNotFoundError(f"pqcore: the staging folder {staging} is gone (the job was aborted)")
+    path = staging
+    for part in [p for p in rel_dir.split(os.sep) if p]:
+        path = os.path.join(path, part)
+        try:
+            os.mkdir(path)
+        except FileExistsError:
+            pass
 
 
 class TaskFiles:

@@ -139,6 +139,10 @@ class PqcoreWriter(DataSourceArrowWriter):
         if self.overwrite:
             owned_entries(self.target)  # refuse foreign content before any task runs
         self._check_engine_options()
+        # The driver makes the staging folder now; tasks only create folders below it
+        # (one mkdir at a time), so a task still running after abort() removed it fails
+        # instead of recreating it (Spark calls abort() without waiting for every task).
+        os.makedirs(self.staging, exist_ok=True)
 
     # -- planning ------------------------------------------------------------
     def _resolve_partition_columns(self, names: list[str]) -> list[str]:
