@@ -31,10 +31,11 @@ from typing import Any
 import numpy as np
 
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.schema.types import Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.coerce import cast_array
 from parquet_core.table.infer import array_from_pylist
+from parquet_core.table.ingest_nested import looks_nested, nested_from_pylist
 from parquet_core.table.ingest_numpy import array_from_numpy
 
 __all__ = ["as_table", "as_array"]
@@ -103,7 +104,9 @@ def as_array(column: Any, name: str = "?", field: Field | None = None, *, valida
     """
     ints_as_decimal = field is not None and field.type.name == "decimal"
     # without a field nothing casts the column later, so Arrow text is checked on the way in
-    arr, trusted = _column_array(column, name, ints_as_decimal, validate_utf8 and field is None)
+    target = None if field is None or not field.type.is_nested else field.type
+    arr, trusted = _column_array(column, name, ints_as_decimal, validate_utf8 and field is None,
+                                 target)
     if field is None:
         return arr
     return cast_array(arr, field, validate_utf8=validate_utf8, trusted_text=trusted)
@@ -160,7 +163,8 @@ def _check_lengths(columns: Mapping[str, Any]) -> int:
     return n
 
 
-def _column_array(col: Any, name: str, ints_as_decimal: bool, check_arrow_text: bool) -> tuple[Array, bool]:
+def _column_array(col: Any, name: str, ints_as_decimal: bool, check_arrow_text: bool,
+                  nested: DataType | None = None) -> tuple[Array, bool]:
     """Convert one column; the flag says its text was encoded here from ``str`` (valid UTF-8)."""
     if isinstance(col, Array):
         return col, False
@@ -174,8 +178,12 @@ def _column_array(col: Any, name: str, ints_as_decimal: bool, check_arrow_text: 
     if module == "pandas" and hasattr(col, "isna"):
         from parquet_core.interop.pandas import column_from_series
 
-        return _column_array(column_from_series(col, name), name, ints_as_decimal, check_arrow_text)
+        return _column_array(column_from_series(col, name), name, ints_as_decimal, check_arrow_text,
+                             nested)
     if isinstance(col, _NOT_COLUMNS) or not isinstance(col, Iterable):
         raise TypeError(f"column {name!r}: expected an array or a sequence of values, "
                         f"got {type(col).__name__}")
-    return array_from_pylist(list(col), name, ints_as_decimal=ints_as_decimal), True
+    values = list(col)
+    if nested is not None or looks_nested(values):
+        return nested_from_pylist(values, name, nested), True
+    return array_from_pylist(values, name, ints_as_decimal=ints_as_decimal), True
