@@ -168,6 +168,9 @@ def _column_array(col: Any, name: str, ints_as_decimal: bool, check_arrow_text: 
     """Convert one column; the flag says its text was encoded here from ``str`` (valid UTF-8)."""
     if isinstance(col, Array):
         return col, False
+    if isinstance(col, np.ndarray) and col.dtype.kind == "O" and col.ndim == 1 \
+            and (nested is not None or looks_nested(col.tolist())):
+        return nested_from_pylist(col.tolist(), name, nested), True
     if isinstance(col, np.ndarray):
         return array_from_numpy(col, name, ints_as_decimal=ints_as_decimal), col.dtype.kind in "UO"
     module = type(col).__module__.split(".")[0]

@@ -80,6 +80,11 @@ class _Entries:
 
 
 def _take(values: Any, idx: I64) -> Any:
+    """``values[idx]`` for increasing *idx*; a slice (no copy) when *idx* is a run."""
+    if len(idx) == 0 or int(idx[-1]) - int(idx[0]) + 1 == len(idx):
+        lo = int(idx[0]) if len(idx) else 0
+        hi = lo + len(idx)
+        return values.slice(lo, hi) if isinstance(values, ByteArrays) else values[lo:hi]
     return values.take(idx) if isinstance(values, ByteArrays) else values[idx]
 
 
@@ -122,11 +127,19 @@ class _Shredder:
                 raise ParquetSchemaError(f"column {'.'.join(path)!r}: expected a struct array of "
                                          f"{len(dt.fields)} fields for type {dt}")
             for child, f in zip(arr.values, dt.fields):
+                if len(child) != len(arr):
+                    raise ParquetSchemaError(f"column {'.'.join(path + (f.name,))!r}: {len(child)} "
+                                             f"slots under a struct of {len(arr)}")
                 self.walk(child, f, e, d, r, path + (f.name,))
             return
         if dt.name in ("list", "map"):
             if not isinstance(arr, ListArray):
                 raise ParquetSchemaError(f"column {'.'.join(path)!r}: expected a list array for type {dt}")
+            offs = arr.offsets
+            if len(offs) != len(arr) + 1 or (len(offs) and (int(offs[0]) < 0 or int(offs[-1]) > len(arr.values)
+                                                         or bool((np.diff(offs) < 0).any()))):
+                raise ParquetSchemaError(f"column {'.'.join(path)!r}: list offsets are not "
+                                         f"non-decreasing within the {len(arr.values)} child slots")
             e = self.expand(arr.offsets, e, d, r)
             d, r = d + 1, r + 1
             if dt.name == "list":

@@ -364,3 +364,28 @@ def test_writer_in_batches_keeps_records_whole() -> None:
     assert got.to_pylist() == table.to_pylist()
     assert pq.ParquetFile(io.BytesIO(buf.getvalue())).metadata.num_row_groups > 3
     assert np.all(np.array([1]) == 1)
+
+
+def test_malformed_hand_built_arrays_are_refused() -> None:
+    from parquet_core.table.arrays import Array, Table
+    from parquet_core.table.nested import ListArray
+
+    dt = pc.list_(pc.int64())
+    child = Array(pc.int64(), np.arange(3, dtype=np.int64))
+    schema = pc.schema([pc.field("c", dt)])
+    for offsets in ([0, 2, 1, 3], [0, 2, 5]):
+        arr = ListArray(dt, np.array(offsets, dtype=np.int64), child)
+        with pytest.raises(pc.ParquetSchemaError, match="column 'c': list offsets"):
+            _write(Table(schema, [arr]))
+
+
+def test_numpy_object_and_pandas_nested_columns() -> None:
+    pd = pytest.importorskip("pandas")
+    objs = np.empty(3, dtype=object)
+    objs[:] = [[1, 2], None, []]
+    got = pq.read_table(io.BytesIO(_write({"x": objs})))
+    assert got.column("x").to_pylist() == [[1, 2], None, []]
+    df = pd.DataFrame({"x": [[1, 2], None, []], "s": [{"a": 1}, None, {"a": 2}]})
+    got = pq.read_table(io.BytesIO(_write(df)))
+    assert got.to_pylist() == [{"x": [1, 2], "s": {"a": 1}}, {"x": None, "s": None},
+                               {"x": [], "s": {"a": 2}}]

@@ -65,3 +65,26 @@ def test_spark_reads_nested_files(spark, tmp_path):
         rows = spark.read.parquet(path).orderBy("row").collect()
         got = [{k: _plain(v) for k, v in r.asDict().items()} for r in rows]
         assert got == expected, path
+
+
+def test_spark_page_index_filtering_on_nested_pages(spark, tmp_path):
+    """parquet-java's column-index filtering skips pages by ``first_row_index``.
+
+    With one record or so a page, a filter on the sorted ``row`` column makes
+    parquet-java read only the pages of the selected rows in every column,
+    the nested ones included, placing them by the offset index's
+    ``first_row_index``: a wrong index gives wrong rows.
+    """
+    data, schema = _table()
+    path = tmp_path / "paged.parquet"
+    pc.write_table(data, path, schema=schema, data_page_size=1, data_page_row_count_limit=2,
+                   use_dictionary=False)
+    spark.conf.set("spark.sql.parquet.filterPushdown", "true")
+    rows = spark.read.parquet(str(path)).filter("row >= 21 AND row <= 33").orderBy("row").collect()
+    got = [{k: _plain(v) for k, v in r.asDict().items()} for r in rows]
+    expected = [{"row": r, "items": data["items"][r],
+                 "scores": None if data["scores"][r] is None else sorted(data["scores"][r]),
+                 "info": data["info"][r]} for r in range(21, 34)]
+    assert got == expected
+    offsets = pc.ParquetFile(path).offset_index(0, "items.list.element.id")
+    assert len(offsets.page_locations) > 10
