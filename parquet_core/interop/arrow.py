@@ -156,7 +156,7 @@ def table_from_arrow(data: Any, *, validate_utf8: bool = True) -> Table:
     Raises
     ------
     UnsupportedFeatureError
-        For nested and other Arrow types without a parquet_core counterpart.
+        For Arrow types without a parquet_core counterpart (unions, list views, ...).
     ParquetSchemaError
         For duplicate names, nulls in a non-nullable field, invalid UTF-8
         (when *validate_utf8*), values out of range after a unit change.
@@ -342,7 +342,8 @@ def _temporal(arr: pa.Array, t: pa.DataType, name: str) -> tuple[DataType, Any]:
     if pa.types.is_interval(t):
         return _interval(arr, name)
     if pa.types.is_nested(t) or pa.types.is_union(t):
-        raise UnsupportedFeatureError(f"column {name!r}: nested Arrow type {t} is not supported yet (issue 4)")
+        raise UnsupportedFeatureError(f"column {name!r}: Arrow type {t} (union, list view) has no "
+                                      "parquet_core type")
     raise UnsupportedFeatureError(f"column {name!r}: Arrow type {t} has no parquet_core type")
 
 

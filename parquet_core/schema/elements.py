@@ -201,6 +201,8 @@ def _group(name: str, repetition: int, num_children: int, annotation: str | None
 def _node(name: str, dt: DataType, repetition: int, int96: bool, legacy: bool) -> list[Any]:
     """Pre-order elements of one field of type *dt* at *repetition*."""
     if dt.name == "struct":
+        if not dt.fields:
+            raise ValueError(f"field {name!r}: a struct without members has no column to write")
         out = [_group(name, repetition, len(dt.fields))]
         for f in dt.fields:
             out += _node(f.name, f.type, _repetition(f), int96, legacy)

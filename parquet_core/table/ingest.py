@@ -6,8 +6,9 @@
 * a mapping ``{name: column}``, a column being a numpy array (``numpy.ma``
   masks are nulls; see :mod:`parquet_core.table.ingest_numpy`), a list or
   other sequence of Python values (``None`` is null; see
-  :mod:`parquet_core.table.infer`), an :class:`Array`, a pyarrow array or a
-  pandas Series;
+  :mod:`parquet_core.table.infer`; lists and dicts make nested columns, see
+  :mod:`parquet_core.table.ingest_nested`), an :class:`Array`, a pyarrow
+  array or a pandas Series;
 * a pandas DataFrame (through pyarrow when it is installed, else column by
   column; see :mod:`parquet_core.interop.pandas`);
 * a pyarrow Table or RecordBatch (:func:`parquet_core.interop.arrow.table_from_arrow`).
@@ -69,7 +70,7 @@ def as_table(data: Any, schema: Schema | list[Field] | None = None, *, validate_
         When the data does not fit the schema, cannot be inferred, or has
         columns of different lengths.
     UnsupportedFeatureError
-        For nested Arrow types.
+        For Arrow types without a parquet_core counterpart (unions, list views).
     TypeError, ValueError
         For inputs of an unsupported kind or a malformed schema.
     """

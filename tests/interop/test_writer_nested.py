@@ -389,3 +389,8 @@ def test_numpy_object_and_pandas_nested_columns() -> None:
     got = pq.read_table(io.BytesIO(_write(df)))
     assert got.to_pylist() == [{"x": [1, 2], "s": {"a": 1}}, {"x": None, "s": None},
                                {"x": [], "s": {"a": 2}}]
+
+
+def test_struct_without_members_is_refused() -> None:
+    with pytest.raises(ValueError, match="struct without members"):
+        _write(pa.table({"s": pa.array([{}, None], pa.struct([]))}))
