@@ -394,3 +394,17 @@ def test_numpy_object_and_pandas_nested_columns() -> None:
 def test_struct_without_members_is_refused() -> None:
     with pytest.raises(ValueError, match="struct without members"):
         _write(pa.table({"s": pa.array([{}, None], pa.struct([]))}))
+
+
+def test_per_leaf_options_and_bloom_filters_on_nested_leaves() -> None:
+    schema = pc.schema([pc.field("a", pc.list_(pc.int64())), pc.field("m", pc.map_(pc.string(), pc.int64()))])
+    data = _write({"a": [[1, 2], None, [3]], "m": [[("x", 1)], [], None]}, schema=schema,
+                  use_dictionary={"a.list.element": False}, compression={"m.key_value.key": "zstd"},
+                  bloom_filter_options={"a.list.element": True, "m.key_value.key": True})
+    md = pq.ParquetFile(io.BytesIO(data)).metadata.row_group(0)
+    assert "PLAIN_DICTIONARY" not in md.column(0).encodings and "RLE_DICTIONARY" not in md.column(0).encodings
+    assert md.column(1).compression == "ZSTD" and md.column(2).compression == "SNAPPY"
+    pf = pc.ParquetFile(data)
+    assert pf.bloom_filter(0, "a.list.element").check([1, 2, 3]).all()
+    assert not pf.bloom_filter(0, "m.key_value.key").might_contain("not there")
+    assert pf.bloom_filter(0, "m.key_value.key").might_contain("x")
