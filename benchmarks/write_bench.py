@@ -403,6 +403,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--no-snapshot", dest="snapshot", action="store_false",
                     help="import parquet_core in place instead of from a copy taken at start")
     ap.add_argument("--list", action="store_true", help="list the variants, then exit")
+    ap.add_argument("--nested", action="store_true",
+                    help="run the nested case instead (benchmarks/nested_write_bench.py: list<int64>, "
+                         "list<string>, struct, map<string, int64>; --rows, -n and --seed apply)")
     ap.add_argument("--from-json", metavar="PATH", help="re-print the report of a saved --json run, then exit")
     args = ap.parse_args(argv)
     if args.rows is None:
@@ -434,6 +437,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
+    if args.nested:
+        from benchmarks import nested_write_bench
+
+        rows = str(args.rows if args.rows != 2_000_000 else 1_000_000)
+        nested_write_bench.main(["--rows", rows, "-n", str(args.repeats), "--seed", str(args.seed % 2**32)])
+        return {}
     if args.from_json:
         saved = json.loads(Path(args.from_json).read_text())
         print(render_header(saved) + "\n\n" + render_report(saved))

@@ -41,6 +41,7 @@ from parquet_core.schema.build import (
     json_, null, schema, string, time, time32, time64, timestamp, uint8, uint16, uint32,
     uint64, utf8, uuid,
 )
+from parquet_core.schema.build_nested import list_, map_, struct
 from parquet_core.schema.pyvalues import Interval
 from parquet_core.schema.temporal import RawTemporal
 from parquet_core.schema.types import DataType, Field, Schema
@@ -60,4 +61,5 @@ __all__ = [
     "field", "fixed_size_binary", "float16", "geography", "geometry", "float32", "float64", "int8", "int16", "int32",
     "int64", "int96", "interval", "json_", "null", "schema", "string", "time", "time32",
     "time64", "timestamp", "uint8", "uint16", "uint32", "uint64", "utf8", "uuid",
+    "list_", "map_", "struct",
 ]

@@ -41,6 +41,7 @@ from parquet_core.schema.physical import to_physical
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.ingest import as_table
+from parquet_core.table.shred import ShreddedLeaf, nested_nbytes, shred
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import serialize
 
@@ -76,8 +77,37 @@ def _row_bytes(table: Table) -> float:
     total = 0
     for col in table.columns:
         v = col.values
-        total += v.data.nbytes + v.offsets.nbytes if isinstance(v, ByteArrays) else np.asarray(v).nbytes
+        if col.type.is_nested:
+            total += nested_nbytes(col)
+        else:
+            total += v.data.nbytes + v.offsets.nbytes if isinstance(v, ByteArrays) else np.asarray(v).nbytes
     return total / max(table.num_rows, 1)
+
+
+class _NestedLeaf:
+    """A shredded leaf of the whole table, cut into row groups by record."""
+
+    def __init__(self, leaf: ShreddedLeaf) -> None:
+        self.leaf = leaf
+        n = leaf.num_levels
+        reps, defs = leaf.rep_levels, leaf.def_levels
+        self.record_starts = None if reps is None else \
+            np.append(np.flatnonzero(reps == 0), n).astype(np.int64)
+        self.value_at = None
+        if defs is not None:
+            self.value_at = np.zeros(n + 1, dtype=np.int64)
+            np.cumsum(defs == leaf.max_def, out=self.value_at[1:])
+
+    def rows(self, start: int, stop: int) -> tuple[Any, Any, Any, int]:
+        """(values, defs, reps, num_levels) of records ``start:stop``."""
+        lf = self.leaf
+        s0, s1 = (start, stop) if self.record_starts is None else \
+            (int(self.record_starts[start]), int(self.record_starts[stop]))
+        v0, v1 = (s0, s1) if self.value_at is None else (int(self.value_at[s0]), int(self.value_at[s1]))
+        vals = lf.values.slice(v0, v1) if isinstance(lf.values, ByteArrays) else lf.values[v0:v1]
+        defs = None if lf.def_levels is None else lf.def_levels[s0:s1]
+        reps = None if lf.rep_levels is None else lf.rep_levels[s0:s1]
+        return vals, defs, reps, s1 - s0
 
 
 class ParquetWriter:
@@ -102,7 +132,9 @@ class ParquetWriter:
     def __init__(self, where: Any, schema: Any, **options: Any) -> None:
         self.schema = _as_schema(schema)
         int96 = bool(options.get("use_deprecated_int96_timestamps", False))
-        self._elements = schema_to_elements(self.schema, int96_timestamps=int96)
+        legacy = bool(options.pop("legacy_list_layout", False))
+        self._elements = schema_to_elements(self.schema, int96_timestamps=int96,
+                                            legacy_list_layout=legacy)
         self._descriptor = SchemaDescriptor(self._elements)
         paths = [d.dotted_path for d in self._descriptor]
         self.options: WriterOptions = writer_options(
@@ -141,21 +173,53 @@ class ParquetWriter:
             raise ValueError("cannot write to a closed ParquetWriter")
         # validation errors leave the writer usable: nothing was written for this call
         table = as_table(data, self.schema, validate_utf8=self.options.validate_utf8)
+        # nested columns are shredded whole before anything is written: the walk
+        # validates them (nulls in required children, null map keys)
+        nested = self._shred(table)
         try:
             size = row_group_size or self.options.row_group_size
             if self.options.row_group_bytes is not None and table.num_rows:
                 per_row = _row_bytes(table)
                 if per_row > 0:
                     size = min(size, max(1, int(self.options.row_group_bytes // per_row)))
-            for part in table.iter_slices(size):
-                self._write_row_group(part)
+            for start in range(0, table.num_rows, size):
+                self._write_row_group(table.slice(start, start + size), nested, start)
         except BaseException:
             self.abort()
             raise
 
     write_batch = write_table
 
-    def _write_row_group(self, table: Table) -> None:
+    def _shred(self, table: Table) -> dict[int, list[_NestedLeaf]]:
+        """Shred every nested column of *table* (keyed by column position)."""
+        out = {}
+        for i, (f, col) in enumerate(zip(table.schema, table.columns)):
+            if f.type.is_nested:
+                out[i] = [_NestedLeaf(leaf) for leaf in shred(col, f)]
+        return out
+
+    def _leaf_data(self, table: Table, nested: dict[int, list[_NestedLeaf]],
+                   first_row: int) -> Any:
+        """Yield (descriptor, ColumnData thunk) for every leaf, in schema order."""
+        descs = iter(self._descriptor)
+        stop = first_row + table.num_rows
+        for i, column in enumerate(table.columns):
+            if i not in nested:
+                desc = next(descs)
+                yield desc, (lambda d=desc, c=column: self._column_data(d, c))
+                continue
+            for nl in nested[i]:
+                desc = next(descs)
+                yield desc, (lambda d=desc, nl=nl: self._nested_data(d, nl, first_row, stop))
+
+    @staticmethod
+    def _nested_data(desc: ColumnDescriptor, nl: _NestedLeaf, start: int, stop: int) -> ColumnData:
+        vals, defs, reps, n = nl.rows(start, stop)
+        return ColumnData(values=to_physical(desc, nl.leaf.type, vals), def_levels=defs,
+                          rep_levels=reps, num_levels=n)
+
+    def _write_row_group(self, table: Table, nested: dict[int, list[_NestedLeaf]] | None = None,
+                         first_row: int = 0) -> None:
         if table.num_rows == 0:
             return
         ordinal = len(self._row_groups)
@@ -164,9 +228,9 @@ class ParquetWriter:
         blooms: list[bytes | None] = []
         total_uncompressed = 0
         start = self._sink.offset
-        for desc, column in zip(self._descriptor, table.columns):
+        for desc, make in self._leaf_data(table, nested or {}, first_row):
             try:
-                data = self._column_data(desc, column)
+                data = make()
                 result = write_column_chunk(data, desc, self.options.column(desc.dotted_path),
                                             self.options, self._sink.offset)
             except ParquetError as exc:

@@ -31,8 +31,9 @@ uuid / json extension                  uuid / json
 =====================================  =====================================
 
 To Arrow, lists, maps and structs are built from their offsets, validity and
-children (:mod:`parquet_core.interop.arrow_nested`).  From Arrow, nested
-types (list, struct, map, union) raise UnsupportedFeatureError (issue 4).
+children (:mod:`parquet_core.interop.arrow_nested`).  From Arrow, lists
+(plain, large, fixed-size), maps and structs are converted the same way,
+through their buffers; unions and list views raise UnsupportedFeatureError.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
 from parquet_core.schema.temporal import int96_to_epoch
 from parquet_core.schema.types import DataType, Field, Schema
-from parquet_core.interop.arrow_nested import nested_to_arrow
+from parquet_core.interop.arrow_nested import nested_from_arrow, nested_to_arrow
 from parquet_core.interop.arrow_types import arrow_type, schema_to_arrow
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.infer import decimal_width, fill_nulls, schema_error
@@ -141,6 +142,11 @@ _NP = {"int8": "<i1", "int16": "<i2", "int32": "<i4", "int64": "<i8", "uint8": "
        "uint16": "<u2", "uint32": "<u4", "uint64": "<u8", "float16": "<f2", "float32": "<f4",
        "float64": "<f8"}
 _MS_PER_DAY = 86_400_000
+
+
+def _NESTED(t: pa.DataType) -> bool:
+    return bool(pa.types.is_struct(t) or pa.types.is_list(t) or pa.types.is_large_list(t)
+                or pa.types.is_fixed_size_list(t) or pa.types.is_map(t))
 _INT64_MAX = 2**63 - 1
 
 
@@ -150,7 +156,7 @@ def table_from_arrow(data: Any, *, validate_utf8: bool = True) -> Table:
     Raises
     ------
     UnsupportedFeatureError
-        For nested and other Arrow types without a parquet_core counterpart.
+        For Arrow types without a parquet_core counterpart (unions, list views, ...).
     ParquetSchemaError
         For duplicate names, nulls in a non-nullable field, invalid UTF-8
         (when *validate_utf8*), values out of range after a unit change.
@@ -208,6 +214,11 @@ def array_from_arrow(arr: Any, name: str = "?", *, validate_utf8: bool = True) -
         wide = pa.large_string() if pa.types.is_string_view(t) else pa.large_binary()
         return array_from_arrow(arr.cast(wide), name, validate_utf8=validate_utf8)
     n, validity = len(arr), _validity(arr)
+    if _NESTED(t):
+        def child(c: pa.Array, child_name: str) -> Array:
+            return array_from_arrow(c, child_name, validate_utf8=validate_utf8)
+
+        return nested_from_arrow(arr, child, name, validity)
     if pa.types.is_null(t):
         return Array(DataType("null"), np.zeros(n, dtype=np.int8), np.zeros(n, dtype=bool))
     dt, values = _convert(arr, t, name)
@@ -331,7 +342,8 @@ def _temporal(arr: pa.Array, t: pa.DataType, name: str) -> tuple[DataType, Any]:
     if pa.types.is_interval(t):
         return _interval(arr, name)
     if pa.types.is_nested(t) or pa.types.is_union(t):
-        raise UnsupportedFeatureError(f"column {name!r}: nested Arrow type {t} is not supported yet (issue 4)")
+        raise UnsupportedFeatureError(f"column {name!r}: Arrow type {t} (union, list view) has no "
+                                      "parquet_core type")
     raise UnsupportedFeatureError(f"column {name!r}: Arrow type {t} has no parquet_core type")
 
 

@@ -66,3 +66,50 @@ def nested_to_arrow(arr: Array, convert: Callable[[Array], pa.Array]) -> pa.Arra
         field = pa.field(ef.name, child.type, nullable=ef.nullable)
     typ = pa.large_list(field) if large else pa.list_(field)
     return pa.Array.from_buffers(typ, n, [_bitmap(arr.validity), obuf], children=[child])
+
+
+def _arrow_offsets(arr: pa.Array) -> tuple[np.ndarray, int, int]:
+    """The array's list offsets rebased to 0 (int64), and the child range they cover."""
+    offs = np.asarray(arr.offsets, dtype=np.int64)
+    lo, hi = int(offs[0]), int(offs[-1])
+    return offs - lo, lo, hi
+
+
+def nested_from_arrow(arr: pa.Array, convert: Callable[[pa.Array, str], Array],
+                      name: str, validity: np.ndarray | None) -> Array:
+    """Convert an Arrow list, large list, fixed-size list, map or struct array.
+
+    *convert* turns a child ``pyarrow.Array`` (flat or nested) into an
+    :class:`Array`; *validity* is the array's own mask (``None``: no nulls).
+    Child field names become the standard ones (``element``; ``key``,
+    ``value``); struct members keep theirs, and every child keeps its
+    nullability.
+    """
+    from parquet_core.schema.types import DataType, Field
+
+    t, n = arr.type, len(arr)
+    if pa.types.is_struct(t):
+        kids = [convert(arr.field(i), f"{name}.{t.field(i).name}") for i in range(t.num_fields)]
+        fields = tuple(Field(t.field(i).name, k.type, t.field(i).nullable) for i, k in enumerate(kids))
+        return StructArray(DataType("struct", fields=fields), kids, n, validity)
+    if pa.types.is_fixed_size_list(t):
+        size = t.list_size
+        offs = np.arange(n + 1, dtype=np.int64) * size
+        child = arr.values.slice(arr.offset * size, n * size)
+    elif pa.types.is_map(t):
+        offs, lo, hi = _arrow_offsets(arr)
+        entries = arr.values.slice(lo, hi - lo) if hasattr(arr, "values") else None
+        keys = convert(entries.field(0), f"{name}.key")
+        items = convert(entries.field(1), f"{name}.value")
+        dt = DataType("map", fields=(Field("key", keys.type, False),
+                                     Field("value", items.type, t.item_field.nullable)))
+        ent = StructArray(DataType("struct", fields=dt.fields), [keys, items], hi - lo)
+        return MapArray(dt, offs, ent, validity)
+    elif pa.types.is_list(t) or pa.types.is_large_list(t):
+        offs, lo, hi = _arrow_offsets(arr)
+        child = arr.values.slice(lo, hi - lo)
+    else:
+        raise TypeError(f"not a nested Arrow type: {t}")
+    elem = convert(child, f"{name}.element")
+    dt = DataType("list", fields=(Field("element", elem.type, t.value_field.nullable),))
+    return ListArray(dt, offs, elem, validity)

@@ -346,6 +346,11 @@ def check_type(dt: DataType) -> DataType:
         expected = geometry(dt.crs)
     elif name == "geography":
         expected = geography(dt.crs, dt.algorithm)
+    elif name in ("list", "map", "struct"):
+        from parquet_core.schema.build_nested import check_nested
+
+        check_nested(dt, check_type)
+        return dt
     else:
         raise ValueError(f"type {dt} cannot be written")
     if dt != expected:

@@ -42,6 +42,11 @@ With ``int96_timestamps=True`` timestamps are written the legacy
 Impala/Hive/Spark way, as INT96 without any annotation; such a column reads
 back as type ``int96``.
 
+Nested fields become groups (see :func:`field_to_elements`): a struct is
+an unannotated group of its members, a list the LIST group of
+LogicalTypes.md, a map its MAP group; both also carry the LIST / MAP
+converted type.
+
 The root element is named ``schema`` and, as parquet.thrift says of the
 root, has no repetition.
 """
@@ -60,6 +65,10 @@ __all__ = ["schema_to_elements", "field_to_elements", "leaf_element", "physical_
 
 #: Name of the root element (what pyarrow and parquet-java write).
 ROOT_NAME = "schema"
+#: Names of the repeated groups of the standard LIST and MAP layouts.
+LIST_GROUP, MAP_GROUP = "list", "key_value"
+#: Names of the legacy list layout (Spark's ``writeLegacyFormat``).
+LEGACY_BAG, LEGACY_ELEMENT = "bag", "array"
 
 _INT_CONVERTED = {
     "int8": ConvertedType.INT_8, "int16": ConvertedType.INT_16,
@@ -180,19 +189,64 @@ def leaf_element(name: str, dt: DataType, repetition: int, *,
     return el
 
 
-def field_to_elements(f: Field, *, int96_timestamps: bool = False) -> list[Any]:
-    """Return the pre-order elements of one field: a single leaf for today's flat fields.
+def _group(name: str, repetition: int, num_children: int, annotation: str | None = None) -> Any:
+    el = pt.SchemaElement(name=name, repetition_type=int(repetition), num_children=num_children)
+    if annotation == "LIST":
+        el.logicalType, el.converted_type = pt.LogicalType(LIST=pt.ListType()), int(ConvertedType.LIST)
+    elif annotation == "MAP":
+        el.logicalType, el.converted_type = pt.LogicalType(MAP=pt.MapType()), int(ConvertedType.MAP)
+    return el
 
-    Group fields (structs, lists, maps) will return their group element
-    followed by their children's elements, recursively.
+
+def _node(name: str, dt: DataType, repetition: int, int96: bool, legacy: bool) -> list[Any]:
+    """Pre-order elements of one field of type *dt* at *repetition*."""
+    if dt.name == "struct":
+        if not dt.fields:
+            raise ValueError(f"field {name!r}: a struct without members has no column to write")
+        out = [_group(name, repetition, len(dt.fields))]
+        for f in dt.fields:
+            out += _node(f.name, f.type, _repetition(f), int96, legacy)
+        return out
+    if dt.name == "list":
+        elem = dt.fields[0]
+        if legacy and not elem.nullable:
+            # two-level: the repeated field is the element itself
+            return [_group(name, repetition, 1, "LIST")] + _node(
+                LEGACY_ELEMENT, elem.type, Repetition.REPEATED, int96, legacy)
+        rep_name, elem_name = (LEGACY_BAG, LEGACY_ELEMENT) if legacy else (LIST_GROUP, "element")
+        return [_group(name, repetition, 1, "LIST"), _group(rep_name, Repetition.REPEATED, 1)] \
+            + _node(elem_name, elem.type, _repetition(elem), int96, legacy)
+    if dt.name == "map":
+        key, value = dt.fields
+        return [_group(name, repetition, 1, "MAP"), _group(MAP_GROUP, Repetition.REPEATED, 2)] \
+            + _node("key", key.type, Repetition.REQUIRED, int96, legacy) \
+            + _node("value", value.type, _repetition(value), int96, legacy)
+    if dt.name == "null" and repetition == Repetition.REQUIRED:
+        raise ValueError(f"field {name!r}: a null column must be nullable")
+    return [leaf_element(name, dt, repetition, int96_timestamps=int96)]
+
+
+def _repetition(f: Field) -> int:
+    return Repetition.OPTIONAL if f.nullable else Repetition.REQUIRED
+
+
+def field_to_elements(f: Field, *, int96_timestamps: bool = False,
+                      legacy_list_layout: bool = False) -> list[Any]:
+    """Return the pre-order elements of one field: a leaf, or a group and its descendants.
+
+    Lists take the standard three-level form (``list`` / ``element``), or
+    with *legacy_list_layout* the form old Spark and Hive readers expect:
+    two levels (``repeated <type> array``) when elements are required,
+    ``repeated group bag { optional <type> array }`` when they may be null.
+    Maps always take the standard ``key_value`` form, the key REQUIRED.
     """
     if f.type.name == "null" and not f.nullable:
         raise ValueError(f"field {f.name!r}: a null column must be nullable")
-    repetition = Repetition.OPTIONAL if f.nullable else Repetition.REQUIRED
-    return [leaf_element(f.name, f.type, repetition, int96_timestamps=int96_timestamps)]
+    return _node(f.name, f.type, _repetition(f), int96_timestamps, legacy_list_layout)
 
 
-def schema_to_elements(schema: Schema, *, int96_timestamps: bool = False) -> list[Any]:
+def schema_to_elements(schema: Schema, *, int96_timestamps: bool = False,
+                       legacy_list_layout: bool = False) -> list[Any]:
     """Return the ``FileMetaData.schema`` list for *schema*: the root, then every field.
 
     Parameters
@@ -201,6 +255,8 @@ def schema_to_elements(schema: Schema, *, int96_timestamps: bool = False) -> lis
         The table schema (see :func:`parquet_core.schema.build.schema`).
     int96_timestamps:
         Write timestamp columns as legacy INT96 (no logical type).
+    legacy_list_layout:
+        Write lists in the legacy Spark/Hive form (see :func:`field_to_elements`).
 
     Raises
     ------
@@ -215,5 +271,6 @@ def schema_to_elements(schema: Schema, *, int96_timestamps: bool = False) -> lis
         raise ValueError(f"duplicate field name {dup!r}")
     out: list[Any] = [pt.SchemaElement(name=ROOT_NAME, num_children=len(schema))]
     for f in schema:
-        out.extend(field_to_elements(f, int96_timestamps=int96_timestamps))
+        out.extend(field_to_elements(f, int96_timestamps=int96_timestamps,
+                                     legacy_list_layout=legacy_list_layout))
     return out

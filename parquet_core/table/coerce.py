@@ -86,6 +86,10 @@ def cast_array(arr: Array, field: Field, *, validate_utf8: bool = True, trusted_
         Naming the column and the first row that does not fit.
     """
     dt, n = field.type, len(arr)
+    if dt.is_nested or arr.type.is_nested:
+        from parquet_core.table.ingest_nested import cast_nested
+
+        return cast_nested(arr, field, validate_utf8=validate_utf8, trusted_text=trusted_text)
     ctx = _Ctx(field.name, validate_utf8, trusted_text)
     validity = arr.validity
     if validity is not None and validity.all():

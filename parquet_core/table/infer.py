@@ -64,7 +64,10 @@ _U32 = 2**32
 def schema_error(column: str, row: int | None, message: str) -> ParquetSchemaError:
     """Build the error for data that does not fit, naming column and row."""
     where = f"column {column!r}" + ("" if row is None else f", row {row}")
-    return ParquetSchemaError(f"{where}: {message}")
+    exc = ParquetSchemaError(f"{where}: {message}")
+    # kept so that nested columns can restate a child's error at the top-level row
+    exc.row, exc.detail = row, message  # type: ignore[attr-defined]
+    return exc
 
 
 def value_kind(t: type) -> str | None:

@@ -6,8 +6,9 @@
 * a mapping ``{name: column}``, a column being a numpy array (``numpy.ma``
   masks are nulls; see :mod:`parquet_core.table.ingest_numpy`), a list or
   other sequence of Python values (``None`` is null; see
-  :mod:`parquet_core.table.infer`), an :class:`Array`, a pyarrow array or a
-  pandas Series;
+  :mod:`parquet_core.table.infer`; lists and dicts make nested columns, see
+  :mod:`parquet_core.table.ingest_nested`), an :class:`Array`, a pyarrow
+  array or a pandas Series;
 * a pandas DataFrame (through pyarrow when it is installed, else column by
   column; see :mod:`parquet_core.interop.pandas`);
 * a pyarrow Table or RecordBatch (:func:`parquet_core.interop.arrow.table_from_arrow`).
@@ -31,10 +32,11 @@ from typing import Any
 import numpy as np
 
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.schema.types import Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.coerce import cast_array
 from parquet_core.table.infer import array_from_pylist
+from parquet_core.table.ingest_nested import looks_nested, nested_from_pylist
 from parquet_core.table.ingest_numpy import array_from_numpy
 
 __all__ = ["as_table", "as_array"]
@@ -68,7 +70,7 @@ def as_table(data: Any, schema: Schema | list[Field] | None = None, *, validate_
         When the data does not fit the schema, cannot be inferred, or has
         columns of different lengths.
     UnsupportedFeatureError
-        For nested Arrow types.
+        For Arrow types without a parquet_core counterpart (unions, list views).
     TypeError, ValueError
         For inputs of an unsupported kind or a malformed schema.
     """
@@ -103,7 +105,9 @@ def as_array(column: Any, name: str = "?", field: Field | None = None, *, valida
     """
     ints_as_decimal = field is not None and field.type.name == "decimal"
     # without a field nothing casts the column later, so Arrow text is checked on the way in
-    arr, trusted = _column_array(column, name, ints_as_decimal, validate_utf8 and field is None)
+    target = None if field is None or not field.type.is_nested else field.type
+    arr, trusted = _column_array(column, name, ints_as_decimal, validate_utf8 and field is None,
+                                 target)
     if field is None:
         return arr
     return cast_array(arr, field, validate_utf8=validate_utf8, trusted_text=trusted)
@@ -160,10 +164,14 @@ def _check_lengths(columns: Mapping[str, Any]) -> int:
     return n
 
 
-def _column_array(col: Any, name: str, ints_as_decimal: bool, check_arrow_text: bool) -> tuple[Array, bool]:
+def _column_array(col: Any, name: str, ints_as_decimal: bool, check_arrow_text: bool,
+                  nested: DataType | None = None) -> tuple[Array, bool]:
     """Convert one column; the flag says its text was encoded here from ``str`` (valid UTF-8)."""
     if isinstance(col, Array):
         return col, False
+    if isinstance(col, np.ndarray) and col.dtype.kind == "O" and col.ndim == 1 \
+            and (nested is not None or looks_nested(col.tolist())):
+        return nested_from_pylist(col.tolist(), name, nested), True
     if isinstance(col, np.ndarray):
         return array_from_numpy(col, name, ints_as_decimal=ints_as_decimal), col.dtype.kind in "UO"
     module = type(col).__module__.split(".")[0]
@@ -174,8 +182,12 @@ def _column_array(col: Any, name: str, ints_as_decimal: bool, check_arrow_text: 
     if module == "pandas" and hasattr(col, "isna"):
         from parquet_core.interop.pandas import column_from_series
 
-        return _column_array(column_from_series(col, name), name, ints_as_decimal, check_arrow_text)
+        return _column_array(column_from_series(col, name), name, ints_as_decimal, check_arrow_text,
+                             nested)
     if isinstance(col, _NOT_COLUMNS) or not isinstance(col, Iterable):
         raise TypeError(f"column {name!r}: expected an array or a sequence of values, "
                         f"got {type(col).__name__}")
-    return array_from_pylist(list(col), name, ints_as_decimal=ints_as_decimal), True
+    values = list(col)
+    if nested is not None or looks_nested(values):
+        return nested_from_pylist(values, name, nested), True
+    return array_from_pylist(values, name, ints_as_decimal=ints_as_decimal), True

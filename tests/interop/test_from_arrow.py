@@ -168,9 +168,17 @@ def test_month_day_nano_interval():
     pa.array([[(1, 2)]], pa.map_(pa.int32(), pa.int32())),
     pa.array([[1]], pa.large_list(pa.int8())),
 ])
-def test_nested_types_are_unsupported(src):
-    with pytest.raises(UnsupportedFeatureError, match="issue 4"):
-        array_from_arrow(src, "n")
+def test_nested_types_convert_value_for_value(src):
+    arr = array_from_arrow(src, "n")
+    assert arr.type.is_nested
+    assert arr.to_pylist() == src.to_pylist()
+
+
+def test_unions_are_unsupported():
+    src = pa.UnionArray.from_sparse(pa.array([0, 1], pa.int8()),
+                                    [pa.array([1, 2]), pa.array(["a", "b"])])
+    with pytest.raises(UnsupportedFeatureError):
+        array_from_arrow(src, "u")
 
 
 def test_other_unsupported_types():
