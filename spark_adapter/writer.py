@@ -33,7 +33,7 @@ import shutil
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pyspark.sql.datasource import DataSourceArrowWriter, WriterCommitMessage
 from pyspark.sql.types import (
@@ -52,6 +52,19 @@ __all__ = ["PqcoreCommitMessage", "PqcoreWriter"]
 _FLAT = (BooleanType, ByteType, ShortType, IntegerType, LongType, FloatType, DoubleType, StringType,
          BinaryType, DecimalType, DateType, TimestampType, TimestampNTZType)
 _PARTITION_TYPES = tuple(t for t in _FLAT if t is not BinaryType)
+
+
+def _writable(t: Any) -> bool:
+    """Flat types, and arrays, maps and structs of writable types (at any depth)."""
+    if isinstance(t, _FLAT):
+        return True
+    if isinstance(t, ArrayType):
+        return _writable(t.elementType)
+    if isinstance(t, MapType):
+        return isinstance(t.keyType, _FLAT) and _writable(t.valueType)
+    if isinstance(t, StructType):
+        return all(_writable(f.dataType) for f in t.fields)
+    return False
 _MAGIC = b"PAR1"
 
 
@@ -129,11 +142,9 @@ class PqcoreWriter(DataSourceArrowWriter):
         self.engine_options = parse_writer_options(options)
         self.partition_by = self._resolve_partition_columns(parse_partition_by(options))
         for f in schema.fields:
-            if not isinstance(f.dataType, _FLAT):
-                what = "nested columns come in a later issue" if isinstance(
-                    f.dataType, (ArrayType, MapType, StructType)) else "type not supported"
+            if not _writable(f.dataType):
                 raise TypeError(f"pqcore: cannot write column {f.name!r} of type "
-                                f"{f.dataType.simpleString()}: {what}")
+                                f"{f.dataType.simpleString()}: type not supported")
         self.job_id = uuid.uuid4().hex
         self.target_existed = os.path.isdir(self.target)
         if self.overwrite:
