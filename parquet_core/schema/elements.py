@@ -209,8 +209,10 @@ def _node(name: str, dt: DataType, repetition: int, int96: bool, legacy: bool) -
         return out
     if dt.name == "list":
         elem = dt.fields[0]
-        if legacy and not elem.nullable:
-            # two-level: the repeated field is the element itself
+        if legacy and not elem.nullable and elem.type.name not in ("list", "map"):
+            # two-level: the repeated field is the element itself (not for a list or map
+            # element: a repeated LIST/MAP-annotated group is invalid, so those take the
+            # three-level bag form below)
             return [_group(name, repetition, 1, "LIST")] + _node(
                 LEGACY_ELEMENT, elem.type, Repetition.REPEATED, int96, legacy)
         rep_name, elem_name = (LEGACY_BAG, LEGACY_ELEMENT) if legacy else (LIST_GROUP, "element")

@@ -104,6 +104,15 @@ def _compare(ours: "pc.Table", theirs, where: str) -> None:  # type: ignore[no-u
         assert_nested_matches(ours.column(name).to_pylist(), b.to_pylist(), f"{where}:{name}")
 
 
+
+def random_table(types: list, n: int, seed: int, null_p: float) -> "pa.Table":
+    """A table of *n* random rows with one column per ``(arrow type, nullable)`` of *types*."""
+    rng = random.Random(seed)
+    fields = [pa.field(f"c{i}", t, nullable=nullable) for i, (t, nullable) in enumerate(types)]
+    columns = [pa.array([_value(f.type, f.nullable, rng, null_p) for _ in range(n)], type=f.type)
+               for f in fields]
+    return pa.Table.from_arrays(columns, schema=pa.schema(fields))
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(types=st.lists(st.tuples(_types(3), st.booleans()), min_size=1, max_size=3),
        n=st.integers(0, 300), seed=st.integers(0, 2**32), null_p=st.sampled_from([0.0, 0.2, 0.6]),
@@ -112,11 +121,7 @@ def _compare(ours: "pc.Table", theirs, where: str) -> None:  # type: ignore[no-u
        row_group=st.sampled_from([5, 64, 10_000]), compression=st.sampled_from(["NONE", "SNAPPY"]))
 def test_random_nested_tables(types, n, seed, null_p, dictionary, version, page_size, batch,
                               row_group, compression) -> None:
-    rng = random.Random(seed)
-    fields = [pa.field(f"c{i}", t, nullable=nullable) for i, (t, nullable) in enumerate(types)]
-    columns = [pa.array([_value(f.type, f.nullable, rng, null_p) for _ in range(n)], type=f.type)
-               for f in fields]
-    table = pa.Table.from_arrays(columns, schema=pa.schema(fields))
+    table = random_table(types, n, seed, null_p)
     buf = io.BytesIO()
     pq.write_table(table, buf, use_dictionary=dictionary, data_page_version=version,
                    data_page_size=page_size, write_batch_size=batch, row_group_size=row_group,
@@ -128,6 +133,7 @@ def test_random_nested_tables(types, n, seed, null_p, dictionary, version, page_
     _compare(ours, theirs, "whole")
 
     leaves = _leaf_paths(data)
+    rng = random.Random(seed + 1)   # the projection's own seeded draws
     pick = rng.sample(leaves, rng.randint(1, len(leaves)))
     _compare(pc.ParquetFile(data).read(columns=pick), pq.ParquetFile(io.BytesIO(data)).read(columns=pick),
              f"columns={pick}")

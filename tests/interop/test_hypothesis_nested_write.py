@@ -14,14 +14,13 @@ built from.  Seeds are fixed (``derandomize``) and sizes bounded.
 from __future__ import annotations
 
 import io
-import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import parquet_core as pc
 from tests.conformance.oracle import assert_nested_matches
-from tests.interop.test_hypothesis_nested import _types, _value
+from tests.interop.test_hypothesis_nested import _types, random_table
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -35,11 +34,7 @@ pq = pytest.importorskip("pyarrow.parquet")
        from_python=st.booleans(), legacy=st.booleans())
 def test_random_nested_tables_we_write(types, n, seed, null_p, dictionary, version, page_size,
                                        row_group, from_python, legacy) -> None:
-    rng = random.Random(seed)
-    fields = [pa.field(f"c{i}", t, nullable=nullable) for i, (t, nullable) in enumerate(types)]
-    columns = [pa.array([_value(f.type, f.nullable, rng, null_p) for _ in range(n)], type=f.type)
-               for f in fields]
-    table = pa.Table.from_arrays(columns, schema=pa.schema(fields))
+    table = random_table(types, n, seed, null_p)
     expected = table.to_pylist()
     if from_python:
         from parquet_core.interop.arrow import schema_from_arrow

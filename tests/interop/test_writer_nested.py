@@ -408,3 +408,18 @@ def test_per_leaf_options_and_bloom_filters_on_nested_leaves() -> None:
     assert pf.bloom_filter(0, "a.list.element").check([1, 2, 3]).all()
     assert not pf.bloom_filter(0, "m.key_value.key").might_contain("not there")
     assert pf.bloom_filter(0, "m.key_value.key").might_contain("x")
+
+
+def test_legacy_layout_of_lists_of_required_lists_is_valid() -> None:
+    """A required list (or map) element cannot be the repeated two-level field (a repeated LIST group
+    is invalid): it takes the three-level bag form, which pyarrow reads."""
+    t = pa.table({"c0": pa.array([[[b"a"], [b"b", None]], [], [[]], None],
+                                 pa.list_(pa.field("item", pa.list_(pa.binary()), nullable=False))),
+                  "c1": pa.array([[{"k": 1}], [], None, [{}]],
+                                 pa.list_(pa.field("item", pa.map_(pa.string(), pa.int64()), nullable=False)))})
+    buf = io.BytesIO()
+    pc.write_table(t, buf, legacy_list_layout=True)
+    back = pq.read_table(io.BytesIO(buf.getvalue()))
+    assert back.column("c0").to_pylist() == t.column("c0").to_pylist()
+    assert back.column("c1").to_pylist() == t.column("c1").to_pylist()
+    assert pc.read_table(io.BytesIO(buf.getvalue())).column("c0").to_pylist() == t.column("c0").to_pylist()
