@@ -107,6 +107,18 @@ def fully_dictionary_encoded(chunk: Any) -> bool:
     return bool(encs & _DICT_ENCODINGS) and encs <= _DICT_ENCODINGS | _LEVEL_ENCODINGS
 
 
+def _once(bounds_of: Callable[[str], Any]) -> Callable[[str], Any]:
+    """*bounds_of* computed once per column (several leaves may name one column; a
+    dictionary page or Bloom filter is then read once)."""
+    seen: dict[str, Any] = {}
+
+    def get(name: str) -> Any:
+        if name not in seen:
+            seen[name] = bounds_of(name)
+        return seen[name]
+    return get
+
+
 def _leaf(pf: "ParquetFile", name: str) -> int | None:
     """The leaf a filter column names, or None when it is not a single leaf (no bounds then)."""
     try:
@@ -224,14 +236,15 @@ def plan_row_groups(pf: "ParquetFile", filters: Any, row_groups: list[int] | Non
     nnf = negation_normal_form(expr)
     plans = []
     for rg in groups:
-        if not may_match(nnf, lambda name, rg=rg: _stat_bounds(pf, rg, name, False)):
+        if not may_match(nnf, _once(lambda name, rg=rg: _stat_bounds(pf, rg, name, False))):
             report.pruned_by_statistics.append(rg)
             continue
         if _leaf_columns(nnf) and not may_match(
-                nnf, lambda name, rg=rg: _stat_bounds(pf, rg, name, False, dictionary=True)):
+                nnf, _once(lambda name, rg=rg: _stat_bounds(pf, rg, name, False, dictionary=True))):
             report.pruned_by_dictionary.append(rg)
             continue
-        if bloom_columns(nnf) and not may_match(nnf, lambda name, rg=rg: _stat_bounds(pf, rg, name, True)):
+        if bloom_columns(nnf) and not may_match(
+                nnf, _once(lambda name, rg=rg: _stat_bounds(pf, rg, name, True))):
             report.pruned_by_bloom_filter.append(rg)
             continue
         rows = None

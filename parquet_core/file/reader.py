@@ -82,6 +82,7 @@ class ParquetFile:
     def __init__(self, source: Any, *, page_checksum_verification: bool = True) -> None:
         self._source, self._owned = open_source(source)
         self.options = ReaderOptions(page_checksum_verification=page_checksum_verification)
+        self._indexes: dict[tuple[Any, ...], Any] = {}
         try:
             raw, footer_len = read_footer(self._source)
             self.metadata = FileMetadata(raw, footer_len)
@@ -322,11 +323,22 @@ class ParquetFile:
 
         Read now, with one positional read; ``column`` as for :meth:`bloom_filter`.
         """
-        return read_column_index(self._source, self._chunk(row_group, column))
+        return self._page_index("column", row_group, column, read_column_index)
 
     def offset_index(self, row_group: int, column: str | int) -> OffsetIndex | None:
         """The chunk's OffsetIndex (location and first row of every data page), or None."""
-        return read_offset_index(self._source, self._chunk(row_group, column))
+        return self._page_index("offset", row_group, column, read_offset_index)
+
+    def _page_index(self, kind: str, row_group: int, column: str | int, read: Any) -> Any:
+        # kept once read: a filtered read asks for the same index while planning and reading
+        chunk = self._chunk(row_group, column)
+        raw = chunk.raw
+        where = (raw.column_index_offset, raw.column_index_length) if kind == "column" else \
+            (raw.offset_index_offset, raw.offset_index_length)
+        key = (kind, row_group, chunk.index, where)
+        if key not in self._indexes:
+            self._indexes[key] = read(self._source, chunk)
+        return self._indexes[key]
 
     def _read_nested(self, groups: Sequence[int], field: Field, shape: Shape) -> Array:
         """Read every leaf below *shape* over the given row groups and assemble them."""
