@@ -37,7 +37,7 @@ from parquet_core.metadata.binary_order import sign_extend
 from parquet_core.schema.types import DataType, Field
 from parquet_core.table.ingest import as_array
 
-__all__ = ["compare", "isin", "starts_with", "has_order", "is_floating", "three_way"]
+__all__ = ["compare", "isin", "starts_with", "has_order", "is_floating"]
 
 #: ``_BE_MASKS[k]``: the top ``k`` bytes of a big-endian word (k = 0..8).
 _BE_MASKS = np.array([0] + [((1 << (8 * k)) - 1) << (64 - 8 * k) for k in range(1, 9)], dtype=np.uint64)
@@ -104,14 +104,6 @@ def _integer_storage(dt: DataType, values: Any) -> bool:
 
 
 # -- kernels --------------------------------------------------------------------------------------
-
-def three_way(values: Any, literal: Any, *, signed: bool = False) -> npt.NDArray[np.int8]:
-    """-1, 0 or 1 per value: value <, ==, > literal (byte arrays or fixed-width rows)."""
-    if isinstance(values, ByteArrays):
-        return _cmp_bytes(values, bytes(literal))
-    return _cmp_rows(np.asarray(values, dtype=np.uint8), np.asarray(literal, dtype=np.uint8).reshape(-1),
-                     signed)
-
 
 def _cmp_rows(rows: npt.NDArray[np.uint8], lit: npt.NDArray[np.uint8], signed: bool) -> npt.NDArray[np.int8]:
     if rows.shape[1] != lit.size:

@@ -188,7 +188,11 @@ class StartsWith(Expression):
         return f"{'~' if self.negated else ''}col({self.column!r}).starts_with({self.prefix!r})"
 
 
-class And(Expression):
+class _Junction(Expression):
+    """``&`` or ``|`` of two or more predicates."""
+
+    symbol = "?"
+
     def __init__(self, *children: Expression) -> None:
         self.children = tuple(_check(c) for c in children)
 
@@ -196,18 +200,15 @@ class And(Expression):
         return set().union(*(c.columns() for c in self.children))
 
     def __repr__(self) -> str:
-        return "(" + " & ".join(map(repr, self.children)) + ")"
+        return "(" + f" {self.symbol} ".join(map(repr, self.children)) + ")"
 
 
-class Or(Expression):
-    def __init__(self, *children: Expression) -> None:
-        self.children = tuple(_check(c) for c in children)
+class And(_Junction):
+    symbol = "&"
 
-    def columns(self) -> set[str]:
-        return set().union(*(c.columns() for c in self.children))
 
-    def __repr__(self) -> str:
-        return "(" + " | ".join(map(repr, self.children)) + ")"
+class Or(_Junction):
+    symbol = "|"
 
 
 class Not(Expression):
