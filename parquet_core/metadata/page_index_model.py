@@ -122,6 +122,7 @@ class ColumnIndex:
             raw.repetition_level_histograms, desc.max_repetition_level, n, where, "repetition")
         self.min_values: list[Any] = []
         self.max_values: list[Any] = []
+        # one loop per page (a chunk has tens to hundreds), decoding two bounds each
         for i in range(n):
             if self.null_pages[i] or not self.order_defined:
                 self.min_values.append(None)

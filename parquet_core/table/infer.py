@@ -273,6 +273,7 @@ def _datetimes(vals: Any, types: Any, rows: Any, name: str) -> tuple[DataType, A
         bad = aware != aware[0]
         return _raise(name, _first(bad, rows), "naive and tz-aware datetimes cannot share a column")
     # pandas Timestamps carry nanoseconds that datetime (and M8[us]) drop: keep them
+    # (one attribute read per value, like utcoffset() above: Python objects in, no vector form)
     nanos = np.fromiter((getattr(v, "nanosecond", 0) for v in items), dtype=np.int64, count=len(items))
     if not aware.any():
         micros = np.array(items, dtype="M8[us]").view(np.int64)
