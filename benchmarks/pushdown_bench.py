@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +42,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import parquet_core as pc
+from benchmarks.nested_read_bench import best_of as best
 
 
 def make(rows: int, seed: int = 7) -> pa.Table:
@@ -53,15 +53,6 @@ def make(rows: int, seed: int = 7) -> pa.Table:
         "v": rng.standard_normal(rows),
         "s": pa.array([f"name-{i:04d}" for i in rng.integers(0, 1000, rows)]),
     })
-
-
-def best(fn, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def main(argv: list[str] | None = None) -> None:
