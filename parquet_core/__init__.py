@@ -29,6 +29,7 @@ from parquet_core.errors import (
     ParquetSchemaError,
     UnsupportedFeatureError,
 )
+from parquet_core.encryption.properties import FileDecryptionProperties, FileEncryptionProperties
 from parquet_core.file.reader import ParquetFile, read_metadata, read_schema, read_table
 from parquet_core.file.writer import ParquetWriter, write_table
 from parquet_core.metadata.statistics import Statistics
@@ -56,6 +57,7 @@ __all__ = [
     "RowGroupMetadata", "Schema", "Statistics", "Table", "UnsupportedFeatureError",
     "read_metadata", "read_schema", "read_table", "__version__",
     "ParquetWriter", "write_table", "SortingColumn", "Expression", "col",
+    "FileEncryptionProperties", "FileDecryptionProperties",
     # schema building
     "binary", "bool_", "bson", "date", "date32", "decimal", "decimal128", "decimal256", "enum",
     "field", "fixed_size_binary", "float16", "geography", "geometry", "float32", "float64", "int8", "int16", "int32",

@@ -1,0 +1,32 @@
+"""Parquet modular encryption (the spec's "Parquet Modular Encryption" chapter).
+
+Layers inside this package, lowest first:
+
+``modules``     module type numbers and AAD construction (facts from the spec)
+``ciphers``     AES-GCM and AES-CTR module framing on top of ``cryptography``
+``properties``  the user-facing :class:`FileEncryptionProperties` and
+                :class:`FileDecryptionProperties`
+
+The file and page layers call into these; nothing here knows about thrift.
+"""
+
+from parquet_core.encryption.ciphers import (
+    GCM_NONCE_LENGTH,
+    GCM_TAG_LENGTH,
+    ModuleCipher,
+    sign_footer,
+    verify_footer_signature,
+)
+from parquet_core.encryption.modules import ModuleType, file_aad, module_aad
+from parquet_core.encryption.properties import (
+    AES_GCM_CTR_V1,
+    AES_GCM_V1,
+    FileDecryptionProperties,
+    FileEncryptionProperties,
+)
+
+__all__ = [
+    "AES_GCM_CTR_V1", "AES_GCM_V1", "FileDecryptionProperties", "FileEncryptionProperties",
+    "GCM_NONCE_LENGTH", "GCM_TAG_LENGTH", "ModuleCipher", "ModuleType", "file_aad",
+    "module_aad", "sign_footer", "verify_footer_signature",
+]
