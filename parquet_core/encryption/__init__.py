@@ -8,15 +8,10 @@ Layers inside this package, lowest first:
                 :class:`FileDecryptionProperties`
 
 The file and page layers call into these; nothing here knows about thrift.
+``ciphers`` imports ``cryptography`` and is imported only when a file is
+encrypted, so ``import parquet_core`` stays light.
 """
 
-from parquet_core.encryption.ciphers import (
-    GCM_NONCE_LENGTH,
-    GCM_TAG_LENGTH,
-    ModuleCipher,
-    sign_footer,
-    verify_footer_signature,
-)
 from parquet_core.encryption.modules import ModuleType, file_aad, module_aad
 from parquet_core.encryption.properties import (
     AES_GCM_CTR_V1,
@@ -27,6 +22,5 @@ from parquet_core.encryption.properties import (
 
 __all__ = [
     "AES_GCM_CTR_V1", "AES_GCM_V1", "FileDecryptionProperties", "FileEncryptionProperties",
-    "GCM_NONCE_LENGTH", "GCM_TAG_LENGTH", "ModuleCipher", "ModuleType", "file_aad",
-    "module_aad", "sign_footer", "verify_footer_signature",
+    "ModuleType", "file_aad", "module_aad",
 ]

@@ -26,10 +26,11 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from parquet_core.encryption.properties import check_key
 from parquet_core.errors import ParquetEncryptionError, ParquetFormatError
 
 __all__ = [
-    "GCM_NONCE_LENGTH", "GCM_TAG_LENGTH", "LENGTH_BYTES", "ModuleCipher", "check_key",
+    "GCM_NONCE_LENGTH", "GCM_TAG_LENGTH", "LENGTH_BYTES", "ModuleCipher",
     "sign_footer", "verify_footer_signature",
 ]
 
@@ -37,17 +38,6 @@ GCM_NONCE_LENGTH = 12
 GCM_TAG_LENGTH = 16
 LENGTH_BYTES = 4
 _CTR_FIRST_COUNTER = b"\x00\x00\x00\x01"
-_KEY_LENGTHS = (16, 24, 32)
-
-
-def check_key(key: object, what: str) -> bytes:
-    """Return *key* as ``bytes`` after checking it is an AES-128/192/256 key."""
-    if not isinstance(key, (bytes, bytearray, memoryview)):
-        raise TypeError(f"{what} must be bytes, not {type(key).__name__}")
-    key = bytes(key)
-    if len(key) not in _KEY_LENGTHS:
-        raise ValueError(f"{what} is {len(key)} bytes; AES keys are 16, 24 or 32 bytes")
-    return key
 
 
 def _frame_length(buf, where: str) -> int:

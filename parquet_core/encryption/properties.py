@@ -22,14 +22,26 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from parquet_core.encryption.ciphers import check_key
 from parquet_core.errors import ParquetEncryptionError
 
-__all__ = ["AES_GCM_V1", "AES_GCM_CTR_V1", "FileEncryptionProperties", "FileDecryptionProperties"]
+__all__ = [
+    "AES_GCM_V1", "AES_GCM_CTR_V1", "FileEncryptionProperties", "FileDecryptionProperties", "check_key",
+]
 
 AES_GCM_V1 = "AES_GCM_V1"
 AES_GCM_CTR_V1 = "AES_GCM_CTR_V1"
 _ALGORITHMS = (AES_GCM_V1, AES_GCM_CTR_V1)
+_KEY_LENGTHS = (16, 24, 32)
+
+
+def check_key(key: object, what: str) -> bytes:
+    """Return *key* as ``bytes`` after checking it is an AES-128/192/256 key."""
+    if not isinstance(key, (bytes, bytearray, memoryview)):
+        raise TypeError(f"{what} must be bytes, not {type(key).__name__}")
+    key = bytes(key)
+    if len(key) not in _KEY_LENGTHS:
+        raise ValueError(f"{what} is {len(key)} bytes; AES keys are 16, 24 or 32 bytes")
+    return key
 
 
 def _as_metadata(value: bytes | str | None, what: str) -> bytes | None:
