@@ -118,19 +118,20 @@ def test_partition_and_index_pruning(ktk_store):
 
 
 def test_B2_or_branch_without_index_keeps_all_partitions(tmp_path, ktk_store):
-    """Kartothek bug B2: a partition absent from an index is dropped even for an OR branch
-    that does not name the indexed column."""
+    """Kartothek bug B2: a partition absent from an index (its column all null there) is
+    dropped even for an OR branch that does not name the indexed column."""
+    import json
     import shutil
     root = tmp_path / "s"
-    shutil.copytree(ktk_store / "built_index", root / "built_index")
-    shutil.copy(ktk_store / "built_index.by-dataset-metadata.json", root)
-    # index of p without partition c2: as if p were null everywhere in c2
-    import json
-    md = json.loads((root / "built_index.by-dataset-metadata.json").read_text())
-    md["indices"]["p"] = {"1": ["c1"]}
-    (root / "built_index.by-dataset-metadata.json").write_text(json.dumps(md))
-    got = read_dataset(root, "built_index", predicates=[[("p", "==", 99)], [("p", ">", 0)]])
-    assert sorted(r["p"] for r in got.to_pylist()) == [1, 2, 2, 3]
+    shutil.copytree(ktk_store / "partitioned_indexed", root / "partitioned_indexed")
+    meta = root / "partitioned_indexed.by-dataset-metadata.json"
+    md = json.loads((ktk_store / meta.name).read_text())
+    # an index of C that lists only one partition, as if C were null in all others
+    md["indices"]["C"] = {"4": ["P=1/L=M%C3%BCnchen/first"]}
+    meta.write_text(json.dumps(md))
+    got = read_dataset(root, "partitioned_indexed", predicates=[[("C", "==", 4)], [("P", "==", 3)]])
+    # Kartothek returns only (1, 4): the P=3 partitions are not in C's index
+    assert sorted((r["P"], r["C"]) for r in got.to_pylist()) == [(1, 4), (3, 0), (3, 4)]
 
 
 def test_empty_result_keeps_schema(ktk_store):
