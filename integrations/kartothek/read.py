@@ -27,7 +27,7 @@ from integrations.kartothek.predicates import (
 from integrations.kartothek.schema import TableSchema, load_schema
 from integrations.kartothek.store import Store, open_store
 
-__all__ = ["PartitionRead", "ReadPlan", "plan_read", "read_partition", "iter_partitions", "read_dataset"]
+__all__ = ["PartitionRead", "ReadPlan", "plan_read", "read_partition", "read_file", "iter_partitions", "read_dataset"]
 
 
 @dataclass
@@ -131,21 +131,30 @@ def _prune(st: Store, md: DatasetMetadata, labels: list[str], keys: list[str], p
 
 def read_partition(plan: ReadPlan, part: PartitionRead) -> pc.Table:
     """Read one partition's file: its filtered rows, the plan's columns, typed like ``_common_metadata``."""
-    schema = plan.schema
+    return read_file(plan.store, part, plan.columns, plan.schema.schema, plan.metadata.uuid)
+
+
+def read_file(store: Store, part: PartitionRead, columns: list[str], schema: pc.Schema,
+              dataset_uuid: str = "?") -> pc.Table:
+    """The rows of *part*'s data file that pass its filter, as *columns* typed by *schema*.
+
+    Partition columns come from ``part.values``; a column the file lacks is all null.
+    """
+    fields_by_name = {f.name: f for f in schema}
     try:
-        pf = pc.ParquetFile(plan.store.source(part.key))
+        pf = pc.ParquetFile(store.source(part.key))
         file_cols = set(pf.schema.names)
-        wanted = [c for c in plan.columns if c in file_cols and c not in part.values]
+        wanted = [c for c in columns if c in file_cols and c not in part.values]
         data = pf.read(columns=wanted, filters=part.filters)
     except FileNotFoundError as exc:
-        raise KartothekError(f"dataset {plan.metadata.uuid!r}: data file {part.key} of partition "
+        raise KartothekError(f"dataset {dataset_uuid!r}: data file {part.key} of partition "
                              f"{part.label!r} is missing") from exc
     except (ValueError, TypeError) as exc:
         raise PredicateError(f"{part.key}: {exc}") from exc
     n = data.num_rows
     arrays, fields = [], []
-    for name in plan.columns:
-        field = schema.field(name)
+    for name in columns:
+        field = fields_by_name[name]
         if name in part.values:
             one = as_table({name: [part.values[name]]}, pc.schema([field])).column(0)
             arr = take(pc.Table(pc.schema([field]), [one]), np.zeros(n, dtype=np.int64)).column(0)
