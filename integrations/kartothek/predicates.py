@@ -123,8 +123,3 @@ def conjunction_expression(lits: list[Literal], types: dict[str, pc.DataType]) -
             raise PredicateError(f"predicate {lit!r} names column {lit[0]!r}, which the table does not have "
                                  f"(columns: {sorted(types)})")
     return reduce(lambda a, b: a & b, (literal_expression(lit, types[lit[0]]) for lit in lits))
-
-
-def evaluate_error(exc: Exception, context: str) -> PredicateError:
-    """Wrap parquet_core's refusal of a literal (wrong kind for the column) with the predicate."""
-    return PredicateError(f"{context}: {exc}")

@@ -13,12 +13,16 @@ import contextlib
 import io
 import os
 import tempfile
+import time
 import uuid as _uuid
 from typing import Any, Callable, Iterator
 
 from integrations.kartothek.errors import ConcurrentWriteError, DatasetExistsError, KartothekError
 
 __all__ = ["Store", "LocalStore", "FsspecStore", "open_store"]
+
+#: a commit lock older than this was left by a crashed writer (a commit takes milliseconds)
+STALE_LOCK_SECONDS = 600
 
 
 class Store:
@@ -147,6 +151,9 @@ class LocalStore(Store):
     @contextlib.contextmanager
     def commit_lock(self, key: str) -> Iterator[None]:
         lock = self.path(key) + ".lock"
+        with contextlib.suppress(OSError):      # a lock left by a crashed writer
+            if time.time() - os.stat(lock).st_mtime > STALE_LOCK_SECONDS:
+                os.unlink(lock)
         try:
             fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
         except FileExistsError:

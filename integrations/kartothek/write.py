@@ -122,6 +122,7 @@ def stage_partitions(store: Any, dataset_uuid: str, data: Any, table: str = "tab
     if keys and len(norm) == len(keys):
         raise KartothekError(f"{where}: no data left to save outside the partition columns {keys}")
     base = base_label or _uuid.uuid4().hex
+    options = {"compression": "snappy", **write_options}
     staged = Staged(table, norm, {}, {c: {} for c in secondary_indices or []})
     if tab.num_rows == 0 and keys:
         return staged
@@ -131,7 +132,6 @@ def stage_partitions(store: Any, dataset_uuid: str, data: Any, table: str = "tab
         fschema, arrays = _data_schema(part, keys)
         data_table = pc.Table(fschema, arrays, part.num_rows)
         meta = {"pandas": pandas_metadata(fschema, part.num_rows)}
-        options = {"compression": "snappy", **write_options}
 
         def write(target: Any, t: pc.Table = data_table, m: dict[str, str] = meta) -> None:
             pc.write_table(t, target, key_value_metadata=m, **options)

@@ -39,7 +39,8 @@ def test_predicate_on_row_groups_like_kartothek(ktk_store):
     assert table_rows(got) == canon_rows(exp["rows"])
 
 
-def test_types_come_from_common_metadata(ktk_store):
+def test_B10_types_come_from_common_metadata(ktk_store):
+    """Kartothek bug B10: output types are not normalized to ``_common_metadata``."""
     got = read_dataset(ktk_store, "alltypes_rowgroups")
     types = {f.name: str(f.type) for f in got.schema}
     # the data file holds int8/uint8/float32; _common_metadata says int64/uint64/float64

@@ -101,7 +101,7 @@ def test_index_file_layout_and_pyarrow_reads_our_files(tmp_path):
     assert json.loads(common.metadata[b"pandas"])["columns"][0]["name"] == "P"
     assert pq.ParquetFile(tmp_path / "ds" / "table" / "_common_metadata").metadata.num_row_groups == 0
     # data files: partition columns stripped, pyarrow reads them to pandas with the pandas metadata
-    for label, files in md.partitions.items():
+    for files in md.partitions.values():
         df = pq.read_table(tmp_path / files["table"]).to_pandas()
         assert "P" not in df.columns and set(df.columns) == {"C", "D", "F", "L", "S", "TS"}
         assert (df["L"].notna()).all()
@@ -152,12 +152,40 @@ def test_issue_281_concurrent_writers_detected(tmp_path):
 def test_B12_build_indices_keeps_metadata_format(tmp_path):
     """Kartothek bug B12: build_dataset_indices always rewrites the metadata as JSON."""
     ktk.write_dataset(frame(), tmp_path, "ds", metadata_format="msgpack")
+    common = tmp_path / "ds" / "table" / "_common_metadata"
+    before = (common.read_bytes(), common.stat().st_ino)
+    ktk.update_dataset(frame(10), tmp_path, "ds")
+    assert (common.read_bytes(), common.stat().st_ino) == before   # same schema: not rewritten
     md = ktk.build_indices(tmp_path, "ds", ["C", "D"])
     assert md.format == "msgpack" and not (tmp_path / "ds.by-dataset-metadata.json").exists()
     got = ktk.read_dataset(tmp_path, "ds", predicates=[[("D", ">", dt.date(2020, 1, 2))]])
-    assert rows(got, "D") == [(dt.date(2020, 1, 3),), (dt.date(2020, 1, 4),)]
+    assert rows(got, "D") == [(dt.date(2020, 1, 3),), (dt.date(2020, 1, 3),), (dt.date(2020, 1, 4),),
+                              (dt.date(2020, 1, 4),)]
     with pytest.raises(KartothekError):
         ktk.build_indices(tmp_path, "ds", ["nope"])
+
+
+def test_B9_not_equal_pruning_keeps_null_rows(tmp_path):
+    """Kartothek bug B9: ``!=`` pruning drops a row group ``["a", None]`` whose None row the
+    row filter would keep."""
+    ktk.write_dataset({"k": [1, 2, 3, 4], "s": ["a", None, "b", "b"]}, tmp_path, "ds", row_group_size=2)
+    md = load_metadata(LocalStore(tmp_path), "ds")
+    key = next(iter(md.partitions.values()))["table"]
+    assert pq.ParquetFile(tmp_path / key).num_row_groups == 2
+    got = ktk.read_dataset(tmp_path, "ds", predicates=[[("s", "!=", "a")]])
+    assert rows(got, "k") == [(2,), (3,), (4,)]
+
+
+def test_B6_binary_index_values_with_nul_bytes(tmp_path):
+    """Kartothek bug B6: binary index values with NUL bytes are truncated, and NUL bytes are
+    rejected in predicate values."""
+    data = {"k": [1, 2, 3], "b": [b"\x00a", b"", b"a\x00"]}
+    ktk.write_dataset(data, tmp_path, "ds", secondary_indices=["b"])
+    index = pq.read_table(tmp_path / load_metadata(LocalStore(tmp_path), "ds").indices["b"])
+    assert sorted(index.column("b").to_pylist()) == [b"", b"\x00a", b"a\x00"]
+    assert rows(ktk.read_dataset(tmp_path, "ds", predicates=[[("b", "==", b"\x00a")]]), "k") == [(1,)]
+    assert rows(ktk.read_dataset(tmp_path, "ds", predicates=[[("b", "in", [b"", b"a\x00"])]]), "k") == [
+        (2,), (3,)]
 
 
 def test_B5_delete_dataset_removes_msgpack_metadata(tmp_path):
