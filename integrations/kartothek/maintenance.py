@@ -92,7 +92,14 @@ def delete_dataset(store: Any, dataset_uuid: str) -> None:
     naming.check_uuid(dataset_uuid)
     if not dataset_exists(st, dataset_uuid):
         raise DatasetNotFoundError(f"dataset {dataset_uuid!r} does not exist in {st!r}")
+    try:
+        md = load_metadata(st, dataset_uuid)
+        # legacy index keys (<uuid>.<column>.by-dataset-index.parquet) live outside <uuid>/
+        outside = [ref for ref in md.indices.values()
+                   if isinstance(ref, str) and not ref.startswith(dataset_uuid + "/")]
+    except KartothekError:
+        outside = []          # unreadable metadata: still delete the dataset
     for fmt in naming.METADATA_SUFFIXES:
         st.delete(naming.metadata_key(dataset_uuid, fmt))
-    for key in st.keys(dataset_uuid + "/"):
+    for key in outside + st.keys(dataset_uuid + "/"):
         st.delete(key)

@@ -23,6 +23,7 @@ from integrations.kartothek.store import Store
 __all__ = ["DatasetMetadata", "load_metadata", "dataset_exists"]
 
 VERSION = 4
+MAX_METADATA_BYTES = 1 << 30
 
 
 @dataclass
@@ -96,12 +97,23 @@ def _decode(key: str, fmt: str, raw: bytes) -> Any:
     try:
         if fmt == "json":
             return json.loads(raw.decode("utf-8"))
-        with zstandard.ZstdDecompressor().stream_reader(raw) as reader:
-            # bounded read: a corrupt frame header cannot make us allocate its claimed size
-            data = reader.read(64 << 20)
-        return msgpack.unpackb(data, raw=False, strict_map_key=False)
+        return msgpack.unpackb(_decompress(key, raw), raw=False, strict_map_key=False)
     except (ValueError, UnicodeDecodeError, zstandard.ZstdError, msgpack.UnpackException) as exc:
         raise KartothekError(f"{key}: not valid {fmt} metadata: {exc}") from exc
+
+
+def _decompress(key: str, raw: bytes) -> bytes:
+    """Decompress in chunks up to a bound, so a corrupt frame header cannot make us allocate
+    whatever size it claims."""
+    out = bytearray()
+    with zstandard.ZstdDecompressor().stream_reader(raw) as reader:
+        while True:
+            chunk = reader.read(1 << 20)
+            if not chunk:
+                return bytes(out)
+            out += chunk
+            if len(out) > MAX_METADATA_BYTES:
+                raise KartothekError(f"{key}: metadata larger than {MAX_METADATA_BYTES} bytes decompressed")
 
 
 def _parse(store: Store, uuid: str, key: str, fmt: str, raw: bytes, data: Any) -> DatasetMetadata:

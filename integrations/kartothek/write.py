@@ -10,9 +10,10 @@ since the metadata was read (Kartothek silently loses one commit, #281).
 
 from __future__ import annotations
 
+import contextlib
 import uuid as _uuid
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 import numpy as np
 
@@ -29,7 +30,7 @@ from integrations.kartothek.schema import (
 )
 from integrations.kartothek.store import Store, open_store
 
-__all__ = ["Staged", "stage_partitions", "commit_dataset", "write_dataset", "update_dataset",
+__all__ = ["Staged", "stage_partitions", "commit_dataset", "delete_staged", "write_dataset", "update_dataset",
            "distinct_values", "to_table"]
 
 
@@ -200,26 +201,33 @@ def commit_dataset(store: Any, dataset_uuid: str, staged: Iterable[Staged], *, b
     index_cols = list(dict.fromkeys([*(base.indices if base is not None else []), *secondary_indices]))
     indices = dict(base.indices) if base is not None else {}
     touched = bool(staged) or bool(removed)
-    for col in index_cols:
-        if not touched and col in indices:
-            continue
-        table_schema = _schema_for(st, dataset_uuid, schemas, col)
-        dtype = _index_type(table_schema, col, keys)
-        mapping: dict[Any, set[str]] = {}
-        if base is not None and col in base.indices:
-            mapping = load_index(st, dataset_uuid, col, base.indices[col], dtype).to_mapping()
-            for labels in mapping.values():
-                labels -= removed
-        for s in staged:
-            for value, labels in s.index_values.get(col, {}).items():
-                mapping.setdefault(value, set()).update(labels)
-        indices[col] = write_index(st, dataset_uuid, col, dtype, mapping, stamp)
-    user = dict(base.metadata) if base is not None else {"creation_time": stamp}
-    user.update(metadata or {})
-    fmt = metadata_format or (base.format if base is not None else "json")
-    md = DatasetMetadata(dataset_uuid, partitions, keys, indices, user, True, fmt)
-    data = md.dump()
-    st.commit(md.key, data, None if base is None else base.raw, create=base is None)
+    written: list[str] = []
+    try:
+        for col in index_cols:
+            if not touched and col in indices:
+                continue
+            table_schema = _schema_for(st, dataset_uuid, schemas, col)
+            dtype = _index_type(table_schema, col, keys)
+            mapping: dict[Any, set[str]] = {}
+            if base is not None and col in base.indices:
+                mapping = load_index(st, dataset_uuid, col, base.indices[col], dtype).to_mapping()
+                for labels in mapping.values():
+                    labels -= removed
+            for s in staged:
+                for value, labels in s.index_values.get(col, {}).items():
+                    mapping.setdefault(value, set()).update(labels)
+            indices[col] = write_index(st, dataset_uuid, col, dtype, mapping, stamp)
+            written.append(indices[col])
+        user = dict(base.metadata) if base is not None else {"creation_time": stamp}
+        user.update(metadata or {})
+        fmt = metadata_format or (base.format if base is not None else "json")
+        md = DatasetMetadata(dataset_uuid, partitions, keys, indices, user, True, fmt)
+        data = md.dump()
+        st.commit(md.key, data, None if base is None else base.raw, create=base is None)
+    except BaseException:
+        for key in written:          # index files of a refused commit: nobody references them
+            st.delete(key)
+        raise
     md.raw = data
     if base is not None and base.format != fmt:
         st.delete(base.key)          # the old format's file would otherwise shadow or linger
@@ -266,17 +274,37 @@ def write_dataset(data: Any, store: Any, dataset_uuid: str | None = None, table:
             raise DatasetExistsError(f"dataset {dataset_uuid!r} already exists in {st!r}")
         base = load_metadata(st, dataset_uuid)
         base = DatasetMetadata(dataset_uuid, {}, list(partition_on or []), {}, {}, True, base.format, base.raw)
-    staged = []
-    for chunk in _chunks(data):
-        staged.append(stage_partitions(st, dataset_uuid, chunk, table, partition_on, secondary_indices,
-                                       **write_options))
+    staged: list[Staged] = []
+    with _cleanup_on_error(st, staged):
+        for chunk in _chunks(data):
+            staged.append(stage_partitions(st, dataset_uuid, chunk, table, partition_on, secondary_indices,
+                                           **write_options))
     if not staged:
         raise KartothekError("write_dataset needs at least one chunk of data")
-    if base is not None:           # overwrite: the new schema replaces the old one
-        write_schema(st, dataset_uuid, table, _merge(staged, dataset_uuid))
-    return commit_dataset(st, dataset_uuid, staged, base=base, partition_on=partition_on,
-                          secondary_indices=secondary_indices or [], metadata=metadata,
-                          metadata_format=metadata_format)
+    with _cleanup_on_error(st, staged):
+        if base is not None:           # overwrite: the new schema replaces the old one
+            write_schema(st, dataset_uuid, table, _merge(staged, dataset_uuid))
+        return commit_dataset(st, dataset_uuid, staged, base=base, partition_on=partition_on,
+                              secondary_indices=secondary_indices or [], metadata=metadata,
+                              metadata_format=metadata_format)
+
+
+@contextlib.contextmanager
+def _cleanup_on_error(st: Store, staged: list[Staged]) -> Iterator[None]:
+    """Delete the staged data files when the commit fails (they would only be garbage)."""
+    try:
+        yield
+    except BaseException:
+        delete_staged(st, staged)
+        raise
+
+
+def delete_staged(store: Any, staged: Iterable[Staged]) -> None:
+    """Delete the data files of staged (uncommitted) partitions."""
+    st = open_store(store)
+    for s in staged:
+        for key in s.partitions.values():
+            st.delete(key)
 
 
 def _merge(staged: list[Staged], uuid: str) -> pc.Schema:
@@ -316,10 +344,13 @@ def update_dataset(data: Any, store: Any, dataset_uuid: str, table: str | None =
         schema = load_schema(st, dataset_uuid, table).schema
     remove = _delete_scope(st, base, table, delete_scope or [])
     index_cols = [c for c in base.indices if schema is None or c in schema.names]
-    staged = [stage_partitions(st, dataset_uuid, chunk, table, base.partition_keys, index_cols,
-                               schema=schema, **write_options) for chunk in _chunks(data)]
-    return commit_dataset(st, dataset_uuid, staged, base=base, remove=remove, metadata=metadata,
-                          metadata_format=metadata_format)
+    staged: list[Staged] = []
+    with _cleanup_on_error(st, staged):
+        for chunk in _chunks(data):
+            staged.append(stage_partitions(st, dataset_uuid, chunk, table, base.partition_keys, index_cols,
+                                           schema=schema, **write_options))
+        return commit_dataset(st, dataset_uuid, staged, base=base, remove=remove, metadata=metadata,
+                              metadata_format=metadata_format)
 
 
 def _delete_scope(st: Store, md: DatasetMetadata, table: str, scope: list[dict[str, Any]]) -> set[str]:

@@ -142,8 +142,10 @@ def test_issue_281_concurrent_writers_detected(tmp_path):
     ktk.write_dataset(frame(), tmp_path, "ds", partition_on=["P"])
     stale = load_metadata(LocalStore(tmp_path), "ds")
     ktk.update_dataset(frame(10), tmp_path, "ds")                 # writer A commits
+    files_before = sorted(p for p in tmp_path.rglob("*") if p.is_file())
     with pytest.raises(ConcurrentWriteError):                     # writer B read before A's commit
         ktk.update_dataset(frame(20), tmp_path, "ds", base=stale)
+    assert sorted(p for p in tmp_path.rglob("*") if p.is_file()) == files_before   # B cleaned up
     assert sorted(r["C"] for r in ktk.read_dataset(tmp_path, "ds").to_pylist() if r["C"]) == [1, 2, 4, 11, 12, 14]
     with pytest.raises(DatasetExistsError):
         ktk.write_dataset(frame(), tmp_path, "ds")
