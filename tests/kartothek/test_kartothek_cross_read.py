@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -70,6 +71,18 @@ def test_kartothek_reads_our_datasets(tmp_path, kartothek_python):
     ktk.write_dataset([frame(), frame(5)], store, "built")
     ktk.build_indices(store, "built", ["S"])
     ktk.write_dataset(frame(), store, "appended", partition_on=["P"], secondary_indices=["C"])
+    # a dataset Kartothek wrote, updated by us: append, delete by its secondary index, GC
+    shared = Path(__file__).resolve().parents[3] / "shared" / "kartothek" / "store"
+    shared = shared if shared.is_dir() else Path("/work/shared/kartothek/store")
+    shutil.copytree(shared / "partitioned_indexed", store / "partitioned_indexed")
+    shutil.copy(shared / "partitioned_indexed.by-dataset-metadata.json", store)
+    for p in (store / "partitioned_indexed").rglob("*"):
+        p.chmod(0o755 if p.is_dir() else 0o644)
+    ktk_added = pd.DataFrame({"P": [7], "L": ["neu/er"], "C": [40], "D": [dt.date(2021, 5, 5)],
+                              "F": np.array([0.25], dtype="float32"), "S": ["s40"],
+                              "TS": pd.to_datetime(["2021-03-04 05:06:07"]), "V": np.array([40], dtype="uint64")})
+    ktk.update_dataset(ktk_added, store, "partitioned_indexed", delete_scope=[{"C": 4}])
+    ktk.garbage_collect(store, "partitioned_indexed")
     typed = frame()
     typed["pb"] = [True, False, False, True]
     ktk.write_dataset(typed, store, "typed", partition_on=["pb", "L"])
@@ -80,6 +93,7 @@ def test_kartothek_reads_our_datasets(tmp_path, kartothek_python):
         ("updated", [[("C", ">=", 12), ("D", "<", {"date": "2020-01-04"})]]),
         ("built", [[("S", "in", ["s2", "s0"])]]),
         ("appended", None), ("typed", None),
+        ("partitioned_indexed", None), ("partitioned_indexed", [[("C", "in", [3, 40])], [("S", "==", "s1")]]),
     ]
     job = {"store": str(store), "reads": [{"uuid": u, "predicates": p} for u, p in reads],
            "appends": [{"uuid": "appended", "rows": {"P": [3], "L": ["k"], "C": [9], "F": [9.5],
@@ -102,6 +116,9 @@ def test_kartothek_reads_our_datasets(tmp_path, kartothek_python):
             assert sorted(r["pb"] for r in ours.to_pylist()) == [False, False, True, True]
             continue
         assert "error" not in res, (uuid, preds, res)
+        if uuid == "partitioned_indexed" and preds is None:
+            got = {(r["P"], r["L"], r["C"]) for r in ours.to_pylist()}
+            assert (7, "neu/er", 40) in got and not any(c == 4 for _, _, c in got) and ours.num_rows == 8
         if uuid == "appended":      # Kartothek appended a partition to our dataset
             assert ours.num_rows == 5
         assert res["columns"] == ours.column_names, uuid
