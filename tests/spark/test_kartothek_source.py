@@ -114,3 +114,19 @@ def test_kartothek_shim_is_import_light():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]))
     subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=str(REPO_ROOT))
 
+
+
+def test_failing_task_commits_nothing(ktk_spark, tmp_path):
+    store = str(tmp_path)
+    ktk.write_dataset({"P": [1, 2], "C": [10, 20]}, store, "f", partition_on=["P"], secondary_indices=["C"])
+    meta = (tmp_path / "f.by-dataset-metadata.json").read_bytes()
+    before = sorted(p for p in tmp_path.rglob("*") if p.is_file())
+    bad = ktk_spark.range(0, 400, numPartitions=2).selectExpr(
+        "cast(id % 2 as bigint) as P", "if(id = 399, raise_error('boom at 399'), id) as C")
+    with pytest.raises(Exception, match="boom at 399"):
+        (bad.write.format("kartothek").mode("append").option("dataset_uuid", "f")
+            .option("rowsPerFile", "50").save(store))
+    assert (tmp_path / "f.by-dataset-metadata.json").read_bytes() == meta     # no commit
+    assert sorted(r["C"] for r in ktk.read_dataset(store, "f").to_pylist()) == [10, 20]
+    ktk.garbage_collect(store, "f")      # a task still running after abort() may leave files
+    assert sorted(p for p in tmp_path.rglob("*") if p.is_file()) == before
