@@ -21,7 +21,7 @@ import parquet_core as pc
 
 from integrations.kartothek import naming
 from integrations.kartothek._engine import as_table, filter_mask, take
-from integrations.kartothek.errors import DatasetExistsError, DatasetSchemaError, KartothekError
+from integrations.kartothek.errors import DatasetExistsError, DatasetSchemaError, KartothekError, PredicateError
 from integrations.kartothek.indices import load_index, partition_values, write_index
 from integrations.kartothek.metadata import DatasetMetadata, dataset_exists, load_metadata
 from integrations.kartothek.predicates import literal_expression
@@ -367,17 +367,20 @@ def _delete_scope(st: Store, md: DatasetMetadata, table: str, scope: list[dict[s
             raise KartothekError(f"each delete_scope entry must be a non-empty {{column: value}} map, got {cond!r}")
         hit = set(labels)
         for col, value in cond.items():
-            if value is None:
-                raise KartothekError(f"delete_scope {cond!r}: null values are not indexed")
-            if col in md.partition_keys:
-                mask = filter_mask(literal_expression((col, "==", value), types[col]), pv)
-                hit &= {lbl for lbl, m in zip(labels, mask.tolist()) if m}
-            elif col in md.indices:
-                index = load_index(st, md.uuid, col, md.indices[col], types.get(col))
-                hit &= index.matching(literal_expression((col, "==", value), index.type))
-            else:
+            if col not in md.partition_keys and col not in md.indices:
                 raise KartothekError(f"delete_scope {cond!r}: column {col!r} is neither a partition key nor "
                                      f"a secondary index of dataset {md.uuid!r}; refusing to guess "
                                      "(Kartothek would delete every partition)")
+            if value is None:
+                raise KartothekError(f"delete_scope {cond!r}: null values are not indexed")
+            try:
+                if col in md.partition_keys:
+                    mask = filter_mask(literal_expression((col, "==", value), types[col]), pv)
+                    hit &= {lbl for lbl, m in zip(labels, mask.tolist()) if m}
+                else:
+                    index = load_index(st, md.uuid, col, md.indices[col], types.get(col))
+                    hit &= index.matching(literal_expression((col, "==", value), index.type))
+            except (ValueError, TypeError) as exc:
+                raise PredicateError(f"delete_scope {cond!r}: {exc}") from exc
         out |= hit
     return out

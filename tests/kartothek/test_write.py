@@ -17,6 +17,7 @@ import integrations.kartothek as ktk  # noqa: E402
 from integrations.kartothek import naming  # noqa: E402
 from integrations.kartothek.errors import (  # noqa: E402
     ConcurrentWriteError, DatasetExistsError, DatasetNotFoundError, DatasetSchemaError, KartothekError,
+    PredicateError,
 )
 from integrations.kartothek.metadata import load_metadata  # noqa: E402
 from integrations.kartothek.store import LocalStore  # noqa: E402
@@ -134,6 +135,10 @@ def test_issue_198_delete_scope_on_unindexed_column_is_refused(tmp_path):
     ktk.write_dataset(frame(), tmp_path, "ds", partition_on=["P"])
     with pytest.raises(KartothekError, match="neither a partition key nor"):
         ktk.update_dataset(None, tmp_path, "ds", delete_scope=[{"S": "s0"}])
+    with pytest.raises(PredicateError):
+        ktk.update_dataset(None, tmp_path, "ds", delete_scope=[{"P": "one"}])
+    with pytest.raises(KartothekError):
+        ktk.update_dataset(None, tmp_path, "ds", delete_scope=[{}])
     assert ktk.read_dataset(tmp_path, "ds").num_rows == 4
 
 
