@@ -84,15 +84,36 @@ def _split(table: pc.Table, keys: list[str], where: str) -> list[tuple[list[tupl
             u, inv = np.unique(np.array(col.to_pylist(), dtype=object), return_inverse=True)
             uniques.append(list(u))
         codes.append(inv.reshape(-1))
-    combo, group = np.unique(np.stack(codes, axis=1), axis=0, return_inverse=True)
-    group = group.reshape(-1)
-    order = np.argsort(group, kind="stable")
+    combo, group = _combine(codes, [len(u) for u in uniques])
+    # group ids are small: a stable sort of uint16 is numpy's radix sort
+    order = np.argsort(group.astype(np.uint16) if len(combo) < 1 << 16 else group, kind="stable")
     bounds = np.searchsorted(group[order], np.arange(len(combo) + 1))
     out = []
     for g, row in enumerate(combo):
         pairs = [(k, uniques[j][row[j]]) for j, k in enumerate(keys)]
         out.append((pairs, take(table, order[bounds[g]:bounds[g + 1]])))
     return out
+
+
+def _combine(codes: list[np.ndarray], sizes: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct code tuples (one row each) and each row's tuple number.
+
+    The codes are packed into one int64 (mixed radix) when that cannot
+    overflow, so that one 1-D ``np.unique`` does the work; otherwise rows are
+    compared as tuples (``np.unique(axis=0)``, a much slower sort).
+    """
+    if float(np.prod([float(s) for s in sizes])) < 2.0 ** 62:
+        key = np.zeros(len(codes[0]), dtype=np.int64)
+        for c, size in zip(codes, sizes):
+            key = key * size + c
+        distinct, group = np.unique(key, return_inverse=True)
+        combo = np.empty((len(distinct), len(codes)), dtype=np.int64)
+        rest = distinct
+        for j in range(len(codes) - 1, -1, -1):
+            rest, combo[:, j] = np.divmod(rest, sizes[j])
+        return combo, group.reshape(-1)
+    combo, group = np.unique(np.stack(codes, axis=1), axis=0, return_inverse=True)
+    return combo, group.reshape(-1)
 
 
 def _data_schema(table: pc.Table, drop: list[str]) -> tuple[pc.Schema, list[pc.Array]]:
