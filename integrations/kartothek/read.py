@@ -141,14 +141,18 @@ def read_file(store: Store, part: PartitionRead, columns: list[str], schema: pc.
     Partition columns come from ``part.values``; a column the file lacks is all null.
     """
     fields_by_name = {f.name: f for f in schema}
+    if not store.exists(part.key):
+        raise KartothekError(f"dataset {dataset_uuid!r}: data file {part.key} of partition "
+                             f"{part.label!r} is missing")
     try:
         pf = pc.ParquetFile(store.source(part.key))
         file_cols = set(pf.schema.names)
         wanted = [c for c in columns if c in file_cols and c not in part.values]
         data = pf.read(columns=wanted, filters=part.filters)
-    except FileNotFoundError as exc:
-        raise KartothekError(f"dataset {dataset_uuid!r}: data file {part.key} of partition "
-                             f"{part.label!r} is missing") from exc
+    except pc.ParquetError as exc:
+        exc.add_note(f"kartothek: data file {part.key} of partition {part.label!r} "
+                     f"of dataset {dataset_uuid!r}")
+        raise
     except (ValueError, TypeError) as exc:
         raise PredicateError(f"{part.key}: {exc}") from exc
     n = data.num_rows

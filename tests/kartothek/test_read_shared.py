@@ -158,3 +158,26 @@ def test_bad_requests(ktk_store):
     with pytest.raises(KartothekError):
         read_dataset(ktk_store, "simple_json", columns=["nope"])
     assert issubclass(KartothekError, pc.ParquetError)
+
+
+def test_damaged_datasets_give_clear_errors(tmp_path, ktk_store):
+    import shutil
+
+    root = tmp_path / "s"
+    shutil.copytree(ktk_store / "partitioned_indexed", root / "partitioned_indexed")
+    shutil.copy(ktk_store / "partitioned_indexed.by-dataset-metadata.json", root)
+    for p in root.rglob("*"):
+        p.chmod(0o755 if p.is_dir() else 0o644)
+    table = root / "partitioned_indexed" / "table"
+    (table / "P=2" / "L=plain" / "first.parquet").write_bytes(b"PAR1 not a parquet file PAR1")
+    with pytest.raises(pc.ParquetError) as info:
+        read_dataset(root, "partitioned_indexed", columns=["C"])
+    assert any("P=2/L=plain/first" in note for note in getattr(info.value, "__notes__", []))
+    (table / "P=2" / "L=plain" / "first.parquet").unlink()
+    with pytest.raises(KartothekError, match="missing"):
+        read_dataset(root, "partitioned_indexed")
+    # the files of the other partitions still read
+    assert read_dataset(root, "partitioned_indexed", predicates=[[("P", "==", 1)]]).num_rows == 3
+    (table / "_common_metadata").unlink()
+    with pytest.raises(KartothekError, match="_common_metadata"):
+        read_dataset(root, "partitioned_indexed")
