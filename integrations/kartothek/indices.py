@@ -110,6 +110,8 @@ def load_index(store: Store, uuid: str, column: str, ref: Any,
         values = [typed_value(str(v), dtype, where) for v in ref]
         return SecondaryIndex(column, as_table({column: values}, pc.schema([pc.field(column, dtype)])),
                               [list(ls) for ls in ref.values()])
+    if not store.exists(ref):
+        raise KartothekError(f"dataset {uuid!r}: the index file of {column!r} ({ref}) is missing")
     try:
         table = pc.read_table(store.source(ref))
     except (OSError, pc.ParquetError) as exc:
