@@ -130,3 +130,21 @@ def test_failing_task_commits_nothing(ktk_spark, tmp_path):
     assert sorted(r["C"] for r in ktk.read_dataset(store, "f").to_pylist()) == [10, 20]
     ktk.garbage_collect(store, "f")      # a task still running after abort() may leave files
     assert sorted(p for p in tmp_path.rglob("*") if p.is_file()) == before
+
+
+def test_spark_reads_every_type_like_kartothek(ktk_spark):
+    df = ktk_spark.read.format("kartothek").option("dataset_uuid", "alltypes_rowgroups") \
+        .option("predicates", '[[["int8", ">=", 2]]]').load(_store())
+    exp = expected("alltypes_rowgroups__pred_int8_ge_2")
+    assert df.columns == exp["columns"]
+
+    def plain(v):
+        if isinstance(v, Decimal):
+            return int(v)
+        if isinstance(v, bytearray):
+            return bytes(v)
+        return v
+    tz_col = df.columns.index("datetime64_tz")    # Spark hands TimestampType out as naive local time
+    got = [[plain(v) if i != tz_col else v.astimezone(dt.timezone.utc) for i, v in enumerate(r)]
+           for r in df.collect()]
+    assert canon_rows(got) == canon_rows(exp["rows"])
