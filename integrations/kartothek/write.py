@@ -34,6 +34,10 @@ __all__ = ["Staged", "stage_partitions", "commit_dataset", "delete_staged", "wri
            "distinct_values", "to_table"]
 
 
+#: types whose values a partition label can spell and read back
+_PARTITION_TYPES = {"bool", "int64", "uint64", "float64", "string", "binary", "date", "timestamp"}
+
+
 @dataclass
 class Staged:
     """Data files written for one commit, not yet referenced by the metadata."""
@@ -135,6 +139,11 @@ def stage_partitions(store: Any, dataset_uuid: str, data: Any, table: str = "tab
     if missing:
         raise DatasetSchemaError(f"{where}: column {missing[0]!r} is not in the data ({tab.column_names})")
     norm = normalized_schema(tab.schema, keys)
+    for k in keys:
+        kind = norm.field(norm.names.index(k)).type
+        if kind.name not in _PARTITION_TYPES:
+            raise KartothekError(f"{where}: cannot partition on {k!r} of type {kind}; partition columns "
+                                 f"must be one of {sorted(_PARTITION_TYPES)}")
     if schema is not None:
         norm = check_compatible(schema, norm, where)
     try:

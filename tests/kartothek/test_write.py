@@ -236,6 +236,8 @@ def test_schema_checks(tmp_path):
         ktk.write_dataset(frame()[["P"]], tmp_path, "ds4", partition_on=["P"])
     with pytest.raises(KartothekError):
         ktk.write_dataset(frame(), tmp_path, "ds5", partition_on=["P"], secondary_indices=["P"])
+    with pytest.raises(KartothekError, match="cannot partition"):
+        ktk.write_dataset({"l": [[1], [2]], "x": [1, 2]}, tmp_path, "ds6", partition_on=["l"])
     assert ktk.read_dataset(tmp_path, "ds").num_rows == 4
     # an all-null column in a new chunk is compatible (null type)
     ok = frame(10)
