@@ -43,7 +43,7 @@ def typed_value(text: str, dt: pc.DataType, where: str) -> Any:
         if name == "string":
             return text
         if name == "binary":
-            return text.encode("utf-8", errors="surrogateescape")
+            return text.encode("utf-8")
         if name == "date":
             return _dt.date.fromisoformat(text)
         if name == "timestamp":

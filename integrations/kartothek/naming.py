@@ -56,7 +56,11 @@ def value_text(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, bytes):
-        return value.decode("utf-8", errors="surrogateescape")
+        try:                    # read back with unquote(), which decodes UTF-8
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            raise KartothekError(f"binary partition value {value!r} is not UTF-8; "
+                                 "it could not be read back from the label") from None
     if isinstance(value, _dt.datetime):
         # pandas' Timestamp.__str__: a space, microseconds only when non-zero, offset if aware
         return value.isoformat(sep=" ")
