@@ -225,48 +225,39 @@ class KartothekWriter(DataSourceArrowWriter):
             if rows:
                 staged.append(self._stage(buf))
         except BaseException:
-            self._delete(staged)
+            from integrations.kartothek.write import delete_staged
+
+            delete_staged(self.path, staged)
             raise
         return KartothekCommitMessage(staged)
-
-    def _delete(self, staged: list[Any]) -> None:
-        from integrations.kartothek.store import open_store
-
-        store = open_store(self.path)
-        for s in staged:
-            for key in s.partitions.values():
-                store.delete(key)
 
     def commit(self, messages: list[KartothekCommitMessage]) -> None:
         from integrations.kartothek.metadata import DatasetMetadata
         from integrations.kartothek.schema import write_schema
-        from integrations.kartothek.write import _merge, commit_dataset, stage_partitions
+        from integrations.kartothek.store import open_store
+        from integrations.kartothek.write import commit_dataset, delete_staged, merge_schemas, stage_partitions
         from spark_adapter.types import target_arrow_schema
 
         staged = [s for m in messages if m is not None for s in m.staged]
-        if not staged:     # no rows: still record the schema
-            empty = target_arrow_schema(self.schema).empty_table()
-            staged = [stage_partitions(self.path, self.uuid, empty, self.table, self.partition_on,
-                                       self.secondary_indices, schema=self.table_schema)]
         base = self.base
         fmt = self.metadata_format or (base.format if base is not None else "json")
-        indices = self.secondary_indices
-        if self.overwrite and base is not None:
-            write_schema(_open(self.path), self.uuid, self.table,
-                         _merge(staged, self.uuid))
-            base = DatasetMetadata(self.uuid, {}, list(self.partition_on), {}, {}, True, base.format, base.raw)
         try:
+            if not staged:     # no rows: still record the schema
+                empty = target_arrow_schema(self.schema).empty_table()
+                staged = [stage_partitions(self.path, self.uuid, empty, self.table, self.partition_on,
+                                           self.secondary_indices, schema=self.table_schema)]
+            if self.overwrite and base is not None:    # the new schema replaces the old one
+                write_schema(open_store(self.path), self.uuid, self.table, merge_schemas(staged, self.uuid))
+                base = DatasetMetadata(self.uuid, {}, list(self.partition_on), {}, {}, True, base.format,
+                                       base.raw)
             commit_dataset(self.path, self.uuid, staged, base=base, partition_on=self.partition_on,
-                           secondary_indices=indices, metadata=self.metadata, metadata_format=fmt)
+                           secondary_indices=self.secondary_indices, metadata=self.metadata,
+                           metadata_format=fmt)
         except BaseException:
-            self._delete(staged)
+            delete_staged(self.path, staged)
             raise
 
     def abort(self, messages: list[KartothekCommitMessage | None]) -> None:
-        self._delete([s for m in messages if m is not None for s in m.staged])
+        from integrations.kartothek.write import delete_staged
 
-
-def _open(path: str) -> Any:
-    from integrations.kartothek.store import open_store
-
-    return open_store(path)
+        delete_staged(self.path, [s for m in messages if m is not None for s in m.staged])

@@ -13,7 +13,7 @@ from integrations.kartothek.indices import write_index
 from integrations.kartothek.metadata import DatasetMetadata, dataset_exists, load_metadata
 from integrations.kartothek.schema import load_schema
 from integrations.kartothek.store import open_store
-from integrations.kartothek.write import _index_type, distinct_values
+from integrations.kartothek.write import _index_type, distinct_values, expected_state
 
 __all__ = ["build_indices", "garbage_collect", "delete_dataset"]
 
@@ -51,7 +51,7 @@ def build_indices(store: Any, dataset_uuid: str, columns: list[str], table: str 
     new = DatasetMetadata(dataset_uuid, md.partitions, md.partition_keys, indices, md.metadata,
                           md.explicit, md.format)
     data = new.dump()
-    st.commit(new.key, data, md.raw, create=False)
+    st.commit(new.key, data, expected_state(dataset_uuid, md, new.key), dataset_uuid)
     new.raw = data
     return new
 

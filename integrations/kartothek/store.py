@@ -55,26 +55,28 @@ class Store:
         self.put(key, buf.getvalue())
 
     @contextlib.contextmanager
-    def commit_lock(self, key: str) -> Iterator[None]:
-        """Held while a metadata file is checked and replaced (no-op where unsupported)."""
+    def commit_lock(self, name: str) -> Iterator[None]:
+        """Held while metadata files are checked and replaced (no-op where unsupported)."""
         yield
 
-    def commit(self, key: str, data: bytes, expected: bytes | None, create: bool) -> None:
-        """Write the metadata file *key*, refusing if it changed since it was read.
+    def commit(self, key: str, data: bytes, expected: dict[str, bytes | None], lock: str) -> None:
+        """Write the metadata file *key* if every key of *expected* still holds what was read.
 
-        *expected* is the content read before the update (``None`` for a new
-        dataset, which must not exist unless *create* is False).
+        ``expected[k] is None`` means *k* must not exist (a new dataset, or
+        the other metadata format); otherwise it is the content read before
+        the change.  *lock* names the dataset's commit lock.
         """
-        with self.commit_lock(key):
-            if create and self.exists(key):
-                raise DatasetExistsError(f"{key} already exists: another writer created the dataset")
-            if expected is not None:
-                current = self.get(key) if self.exists(key) else None
-                if current != expected:
-                    raise ConcurrentWriteError(
-                        f"{key} changed since it was read: another writer committed; "
-                        "nothing of this write is visible (its files are garbage until "
-                        "garbage_collect), retry on the new version")
+        with self.commit_lock(lock):
+            for k, before in expected.items():
+                current = self.get(k) if self.exists(k) else None
+                if current == before:
+                    continue
+                if before is None:
+                    raise DatasetExistsError(f"{k} exists: another writer created or changed the dataset; "
+                                             "nothing of this write is visible")
+                raise ConcurrentWriteError(
+                    f"{k} changed since it was read: another writer committed; nothing of this "
+                    "write is visible, retry on the new version")
             self.put(key, data)
 
 
@@ -149,15 +151,16 @@ class LocalStore(Store):
         return sorted(out)
 
     @contextlib.contextmanager
-    def commit_lock(self, key: str) -> Iterator[None]:
-        lock = self.path(key) + ".lock"
+    def commit_lock(self, name: str) -> Iterator[None]:
+        lock = self.path(f".{name}.commit-lock")
         with contextlib.suppress(OSError):      # a lock left by a crashed writer
             if time.time() - os.stat(lock).st_mtime > STALE_LOCK_SECONDS:
                 os.unlink(lock)
         try:
             fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
         except FileExistsError:
-            raise ConcurrentWriteError(f"{key} is being committed by another writer ({lock} exists)") from None
+            raise ConcurrentWriteError(f"dataset {name!r} is being committed by another writer "
+                                       f"({lock} exists)") from None
         try:
             os.write(fd, str(os.getpid()).encode())
             os.close(fd)

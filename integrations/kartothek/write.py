@@ -30,7 +30,7 @@ from integrations.kartothek.schema import (
 )
 from integrations.kartothek.store import Store, open_store
 
-__all__ = ["Staged", "stage_partitions", "commit_dataset", "delete_staged", "write_dataset", "update_dataset",
+__all__ = ["expected_state", "Staged", "stage_partitions", "commit_dataset", "delete_staged", "merge_schemas", "write_dataset", "update_dataset",
            "distinct_values", "to_table"]
 
 
@@ -248,12 +248,13 @@ def commit_dataset(store: Any, dataset_uuid: str, staged: Iterable[Staged], *, b
                     mapping.setdefault(value, set()).update(labels)
             indices[col] = write_index(st, dataset_uuid, col, dtype, mapping, stamp)
             written.append(indices[col])
-        user = dict(base.metadata) if base is not None else {"creation_time": stamp}
+        user = dict(base.metadata) if base is not None else {}
+        user.setdefault("creation_time", stamp)      # kept from the first commit
         user.update(metadata or {})
         fmt = metadata_format or (base.format if base is not None else "json")
         md = DatasetMetadata(dataset_uuid, partitions, keys, indices, user, True, fmt)
         data = md.dump()
-        st.commit(md.key, data, None if base is None else base.raw, create=base is None)
+        st.commit(md.key, data, expected_state(dataset_uuid, base, md.key), dataset_uuid)
     except BaseException:
         for key in written:          # index files of a refused commit: nobody references them
             st.delete(key)
@@ -262,6 +263,16 @@ def commit_dataset(store: Any, dataset_uuid: str, staged: Iterable[Staged], *, b
     if base is not None and base.format != fmt:
         st.delete(base.key)          # the old format's file would otherwise shadow or linger
     return md
+
+
+def expected_state(uuid: str, base: DatasetMetadata | None, key: str) -> dict[str, bytes | None]:
+    """What the metadata files must hold for the commit to go ahead (see ``Store.commit``)."""
+    if base is None:
+        return {naming.metadata_key(uuid, f): None for f in naming.METADATA_SUFFIXES}
+    expected: dict[str, bytes | None] = {base.key: base.raw}
+    if key != base.key:
+        expected[key] = None
+    return expected
 
 
 def _schema_for(st: Store, uuid: str, new: dict[str, pc.Schema], col: str) -> pc.Schema:
@@ -313,7 +324,7 @@ def write_dataset(data: Any, store: Any, dataset_uuid: str | None = None, table:
         raise KartothekError("write_dataset needs at least one chunk of data")
     with _cleanup_on_error(st, staged):
         if base is not None:           # overwrite: the new schema replaces the old one
-            write_schema(st, dataset_uuid, table, _merge(staged, dataset_uuid))
+            write_schema(st, dataset_uuid, table, merge_schemas(staged, dataset_uuid))
         return commit_dataset(st, dataset_uuid, staged, base=base, partition_on=partition_on,
                               secondary_indices=secondary_indices or [], metadata=metadata,
                               metadata_format=metadata_format)
@@ -337,7 +348,8 @@ def delete_staged(store: Any, staged: Iterable[Staged]) -> None:
             st.delete(key)
 
 
-def _merge(staged: list[Staged], uuid: str) -> pc.Schema:
+def merge_schemas(staged: list[Staged], uuid: str) -> pc.Schema:
+    """The table schema all staged chunks fit (null columns filled from the others)."""
     schema = staged[0].schema
     for s in staged[1:]:
         schema = check_compatible(schema, s.schema, f"dataset {uuid!r}")

@@ -267,3 +267,13 @@ def test_fsspec_memory_store():
     assert rows(got, "C") == [(2,), (4,)]
     ktk.delete_dataset("memory://ktk", "ds")
     assert not fs.find("/ktk")
+
+
+def test_switching_metadata_format(tmp_path):
+    ktk.write_dataset({"x": [1]}, tmp_path, "o")
+    ktk.update_dataset({"x": [2]}, tmp_path, "o", metadata_format="msgpack")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o", "o.by-dataset-metadata.msgpack.zstd"]
+    ktk.write_dataset({"y": [3]}, tmp_path, "o", overwrite=True, metadata_format="json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o", "o.by-dataset-metadata.json"]
+    assert ktk.read_dataset(tmp_path, "o").to_pylist() == [{"y": 3}]
+    assert "creation_time" in load_metadata(LocalStore(tmp_path), "o").metadata
