@@ -26,15 +26,18 @@ SHORT_NAME = "pqcore"
 
 
 def register(spark: Any) -> Any:
-    """Register ``format("pqcore")`` (:class:`PqcoreDataSource`) and ``format("pqmeta")`` in *spark*.
+    """Register ``format("pqcore")`` (:class:`PqcoreDataSource`), ``format("pqmeta")`` and
+    ``format("kartothek")`` in *spark*.
 
     Returns *spark*, so ``spark = register(SparkSession.builder...getOrCreate())`` works.
     """
     from spark_adapter.datasource import PqcoreDataSource
+    from spark_adapter.kartothek_source import KartothekDataSource
     from spark_adapter.meta import PqmetaDataSource
 
     spark.dataSource.register(PqcoreDataSource)
     spark.dataSource.register(PqmetaDataSource)
+    spark.dataSource.register(KartothekDataSource)
     return spark
 
 

@@ -1,0 +1,263 @@
+"""``format("kartothek")``: read and write Kartothek datasets from Spark.
+
+::
+
+    spark.read.format("kartothek").option("dataset_uuid", "sales").option("table", "table") \\
+        .option("predicates", '[[["P", "==", 2], ["C", ">", 3]]]').load("/data/store")
+    df.write.format("kartothek").mode("append").option("dataset_uuid", "sales") \\
+        .option("partition_on", "P,L").option("secondary_indices", "C").save("/data/store")
+
+Reading never lists directories: the driver plans with
+:func:`integrations.kartothek.plan_read` (the metadata file's partitions,
+pruned by secondary indices and partition keys), one Spark task per data
+file; each task reads its file with row-group pruning and exact row
+filtering, adds the typed partition columns, and hands Spark Arrow batches
+cast to the Spark schema (:func:`spark_adapter.reader.conform_batch`).
+
+Writing: each task stages data files under new labels
+(:func:`integrations.kartothek.stage_partitions`, invisible until the
+commit) and returns what it wrote; ``commit()`` on the driver writes
+``_common_metadata``, the merged index files and, last, the metadata file
+(refusing if another writer committed since planning); ``abort()`` deletes
+the staged files.  ``append`` adds to an existing dataset (or creates it),
+``overwrite`` replaces its partitions (old files stay until
+``garbage_collect``).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid as _uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pyspark.sql.datasource import (
+    DataSource, DataSourceArrowWriter, DataSourceReader, InputPartition, WriterCommitMessage,
+)
+from pyspark.sql.types import StructType
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pyarrow as pa
+
+__all__ = ["KARTOTHEK_NAME", "KartothekDataSource", "KartothekReader", "KartothekWriter"]
+
+KARTOTHEK_NAME = "kartothek"
+_OWN = {"path", "dataset_uuid", "table", "predicates", "batchsize", "partition_on", "secondary_indices",
+        "metadata_format", "metadata", "rowsperfile"}
+DEFAULT_BATCH_SIZE = 65536
+
+
+def _opt(options: Any, name: str, default: Any = None) -> Any:
+    return options.get(name, options.get(name.replace("_", ""), default))
+
+
+def _names(options: Any, name: str) -> list[str]:
+    text = (_opt(options, name) or "").strip()
+    if not text:
+        return []
+    cols = json.loads(text) if text.startswith("[") else text.split(",")
+    return [str(c).strip() for c in cols if str(c).strip()]
+
+
+def _store_and_uuid(options: Any) -> tuple[str, str]:
+    path = options.get("path")
+    uuid = _opt(options, "dataset_uuid")
+    if not path or not uuid:
+        raise ValueError("kartothek: give the store as load(path)/save(path) and .option('dataset_uuid', ...)")
+    return path, uuid
+
+
+def _predicates(options: Any) -> Any:
+    text = options.get("predicates")
+    if not text:
+        return None
+    try:
+        preds = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"kartothek: option 'predicates' is not JSON: {exc}") from exc
+    if isinstance(preds, list) and preds and isinstance(preds[0], list) and preds[0] \
+            and isinstance(preds[0][0], str):
+        preds = [preds]               # one conjunction given without the outer list
+    return preds
+
+
+class KartothekDataSource(DataSource):
+    """A Kartothek dataset (metadata version 4) in a store directory or fsspec URL."""
+
+    @classmethod
+    def name(cls) -> str:
+        return KARTOTHEK_NAME
+
+    def schema(self) -> StructType:
+        """The table's ``_common_metadata`` schema (partition columns included), all nullable."""
+        from integrations.kartothek.schema import load_schema
+        from integrations.kartothek.store import open_store
+        from spark_adapter.types import to_spark_schema
+
+        path, uuid = _store_and_uuid(self.options)
+        return to_spark_schema(load_schema(open_store(path), uuid, self.options.get("table", "table")).schema)
+
+    def reader(self, schema: StructType) -> KartothekReader:
+        return KartothekReader(self.options, schema)
+
+    def writer(self, schema: StructType, overwrite: bool) -> KartothekWriter:
+        return KartothekWriter(self.options, schema, overwrite)
+
+
+class KartothekPartition(InputPartition):
+    """One data file: the planned read (label, key, partition values, row filter)."""
+
+    def __init__(self, part: Any) -> None:
+        super().__init__(part.key)
+        self.part = part
+
+
+class KartothekReader(DataSourceReader):
+    def __init__(self, options: Any, schema: StructType) -> None:
+        self.path, self.uuid = _store_and_uuid(options)
+        self.table = options.get("table", "table")
+        self.predicates = _predicates(options)
+        self.batch_size = int(_opt(options, "batchsize", DEFAULT_BATCH_SIZE))
+        self.schema = schema
+        self.table_schema: Any = None
+
+    def partitions(self) -> list[InputPartition]:
+        from integrations.kartothek.read import plan_read
+
+        plan = plan_read(self.path, self.uuid, self.table, self.schema.fieldNames(), self.predicates)
+        self.table_schema = plan.schema.schema
+        return [KartothekPartition(p) for p in plan.partitions]
+
+    def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
+        if not isinstance(partition, KartothekPartition):
+            return iter(())      # Spark's placeholder when every file was pruned
+        return self._read(partition.part)
+
+    def _read(self, part: Any) -> Iterator[pa.RecordBatch]:
+        from integrations.kartothek.read import read_file
+        from integrations.kartothek.schema import load_schema
+        from integrations.kartothek.store import open_store
+        from spark_adapter.reader import conform_batch
+        from spark_adapter.types import target_arrow_schema
+
+        store = open_store(self.path)
+        schema = self.table_schema or load_schema(store, self.uuid, self.table).schema
+        names = self.schema.fieldNames()
+        try:
+            table = read_file(store, part, names, schema, self.uuid)
+        except Exception as exc:
+            exc.add_note(f"kartothek: while reading {part.key} of dataset {self.uuid!r}")
+            raise
+        target = target_arrow_schema(self.schema)
+        for piece in table.iter_slices(self.batch_size):
+            at = piece.to_arrow()
+            cols = {n: at.column(i) for i, n in enumerate(names)}
+            yield conform_batch(cols, names, target, piece.num_rows)
+
+
+@dataclass
+class KartothekCommitMessage(WriterCommitMessage):
+    """What one task staged (:class:`integrations.kartothek.write.Staged` objects)."""
+
+    staged: list = field(default_factory=list)
+
+
+class KartothekWriter(DataSourceArrowWriter):
+    """Tasks stage data files; the driver commits indices and metadata (see the module docstring)."""
+
+    def __init__(self, options: Any, schema: StructType, overwrite: bool) -> None:
+        from integrations.kartothek import naming
+        from integrations.kartothek.metadata import dataset_exists, load_metadata
+        from integrations.kartothek.schema import load_schema
+        from integrations.kartothek.store import open_store
+        from spark_adapter.write_options import parse_writer_options
+
+        self.path, self.uuid = _store_and_uuid(options)
+        naming.check_uuid(self.uuid)
+        self.table = options.get("table", "table")
+        self.overwrite = bool(overwrite)
+        self.schema = schema
+        self.partition_on = _names(options, "partition_on")
+        self.secondary_indices = _names(options, "secondary_indices")
+        self.metadata_format = _opt(options, "metadata_format")
+        meta = options.get("metadata")
+        self.metadata = json.loads(meta) if meta else None
+        self.rows_per_file = int(_opt(options, "rowsperfile", 1_000_000))
+        self.engine_options = parse_writer_options({k: v for k, v in options.items()
+                                                    if k.lower() not in _OWN})
+        store = open_store(self.path)
+        self.base = load_metadata(store, self.uuid) if dataset_exists(store, self.uuid) else None
+        self.table_schema = None
+        if self.base is not None and not self.overwrite:
+            if self.partition_on and self.partition_on != self.base.partition_keys:
+                raise ValueError(f"kartothek: dataset {self.uuid!r} is partitioned on "
+                                 f"{self.base.partition_keys}, not {self.partition_on}")
+            extra = set(self.secondary_indices) - set(self.base.indices)
+            if extra:
+                raise ValueError(f"kartothek: dataset {self.uuid!r} has no index on {sorted(extra)}")
+            self.partition_on = list(self.base.partition_keys)
+            self.secondary_indices = list(self.base.indices)
+            if store.exists(naming.common_metadata_key(self.uuid, self.table)):
+                self.table_schema = load_schema(store, self.uuid, self.table).schema
+
+    def _stage(self, batches: list[Any]) -> Any:
+        import pyarrow as pa
+
+        from integrations.kartothek.write import stage_partitions
+
+        data = pa.Table.from_batches(batches)
+        return stage_partitions(self.path, self.uuid, data, self.table, self.partition_on,
+                                self.secondary_indices, schema=self.table_schema,
+                                base_label=_uuid.uuid4().hex, **self.engine_options)
+
+    def write(self, iterator: Iterator[pa.RecordBatch]) -> KartothekCommitMessage:
+        staged: list[Any] = []
+        buf: list[Any] = []
+        rows = 0
+        try:
+            for batch in iterator:
+                buf.append(batch)
+                rows += batch.num_rows
+                if rows >= self.rows_per_file:
+                    staged.append(self._stage(buf))
+                    buf, rows = [], 0
+            if rows:
+                staged.append(self._stage(buf))
+        except BaseException:
+            from integrations.kartothek.write import delete_staged
+
+            delete_staged(self.path, staged)
+            raise
+        return KartothekCommitMessage(staged)
+
+    def commit(self, messages: list[KartothekCommitMessage]) -> None:
+        from integrations.kartothek.metadata import DatasetMetadata
+        from integrations.kartothek.schema import write_schema
+        from integrations.kartothek.store import open_store
+        from integrations.kartothek.write import commit_dataset, delete_staged, merge_schemas, stage_partitions
+        from spark_adapter.types import target_arrow_schema
+
+        staged = [s for m in messages if m is not None for s in m.staged]
+        base = self.base
+        fmt = self.metadata_format or (base.format if base is not None else "json")
+        try:
+            if not staged:     # no rows: still record the schema
+                empty = target_arrow_schema(self.schema).empty_table()
+                staged = [stage_partitions(self.path, self.uuid, empty, self.table, self.partition_on,
+                                           self.secondary_indices, schema=self.table_schema)]
+            if self.overwrite and base is not None:    # the new schema replaces the old one
+                write_schema(open_store(self.path), self.uuid, self.table, merge_schemas(staged, self.uuid))
+                base = DatasetMetadata(self.uuid, {}, list(self.partition_on), {}, {}, True, base.format,
+                                       base.raw)
+            commit_dataset(self.path, self.uuid, staged, base=base, partition_on=self.partition_on,
+                           secondary_indices=self.secondary_indices, metadata=self.metadata,
+                           metadata_format=fmt)
+        except BaseException:
+            delete_staged(self.path, staged)
+            raise
+
+    def abort(self, messages: list[KartothekCommitMessage | None]) -> None:
+        from integrations.kartothek.write import delete_staged
+
+        delete_staged(self.path, [s for m in messages if m is not None for s in m.staged])
