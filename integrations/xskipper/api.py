@@ -184,7 +184,8 @@ class Xskipper:
             schema = {f.name: spark_type_of_pc(f.type, f.name) if not _nested(f.type) else "struct"
                       for f in pc.read_schema(files[0].path)}
         else:
-            schema = self._spark_module().dataset_schema(self._need_spark(fmt), self.root, fmt, options)
+            spark = self._need_spark(fmt)
+            schema = self._spark_module().dataset_schema(spark, self.root, fmt, options)
         lower = {k.lower(): k for k in schema}
         out = {}
         for s in specs:
