@@ -85,12 +85,24 @@ class IndexBuilder:
 class Xskipper:
     """The index of one dataset (*dataset_path*, local) under the base directory *md_base*."""
 
-    def __init__(self, spark: Any, dataset_path: str, md_base: str, progress: Progress | None = None) -> None:
+    def __init__(self, spark: Any, dataset_path: str, md_base: str, progress: Progress | None = None,
+                 md_location_type: str = "EXPLICIT_BASE_PATH_LOCATION") -> None:
+        """*md_location_type* ``EXPLICIT_LOCATION`` takes *md_base* as the metadata directory itself.
+
+        A relative *dataset_path* is made absolute first (xskipper would hash
+        it as given, and then never match the absolute paths queries use).
+        """
         self.spark = spark
         self.root = local_root(dataset_path)
         self.table_identifier = table_identifier(self.root)
         self.md_base = md_base
-        self.md_path = metadata_dir(md_base, self.root)
+        if md_location_type == "EXPLICIT_BASE_PATH_LOCATION":
+            self.md_path = metadata_dir(md_base, self.root)
+        elif md_location_type == "EXPLICIT_LOCATION":
+            self.md_path = md_base
+        else:
+            raise ValueError(f"md_location_type must be EXPLICIT_BASE_PATH_LOCATION or EXPLICIT_LOCATION, "
+                             f"got {md_location_type!r} (Hive locations need a metastore)")
         self.progress = progress
 
     # -- lifecycle ---------------------------------------------------------------------------------

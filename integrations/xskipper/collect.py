@@ -125,16 +125,21 @@ def _column_values(table: Any, col: str) -> list[Any]:
 def parquet_cells(path: str, specs: Sequence[IndexSpec], columns: dict[str, str]) -> dict[int, Any]:
     """``{spec position: cell}`` for one Parquet data file.
 
-    *columns* maps lower-case index columns to the file's own column names.
+    *columns* maps lower-case index columns to the dataset's column names (matched
+    case-insensitively in the file; a column the file lacks is all null).
     """
     out: dict[int, Any] = {}
     with pc.ParquetFile(path) as pf:
         if pf.metadata.num_rows == 0:
             return {i: None for i in range(len(specs))}
+        present = {n.lower(): n for n in pf.schema.names}
         need: list[int] = []
         for i, spec in enumerate(specs):
-            name = columns[spec.col]
-            field = pf.schema.field(name) if "." not in name else None
+            name = present.get(columns[spec.col].lower())
+            if name is None:  # not in this file: all null, as when Spark forces the dataset schema
+                out[i] = cells_from_values(spec, [None])
+                continue
+            field = pf.schema.field(name)
             if spec.kind == "minmax" and field is not None and str(field.type) in _NUMERIC:
                 cell = _stats_minmax(pf, name)
                 if cell is not None:
@@ -142,9 +147,9 @@ def parquet_cells(path: str, specs: Sequence[IndexSpec], columns: dict[str, str]
                     continue
             need.append(i)
         if need:
-            names = sorted({columns[specs[i].col] for i in need})
+            names = sorted({present[columns[specs[i].col].lower()] for i in need})
             table = pf.read(columns=names)
             values = {n: _column_values(table, n) for n in names}
             for i in need:
-                out[i] = cells_from_values(specs[i], values[columns[specs[i].col]])
+                out[i] = cells_from_values(specs[i], values[present[columns[specs[i].col].lower()]])
     return out

@@ -163,3 +163,26 @@ def test_corrupt_directory_fails_clearly(tmp_path):
     (d / "part-0.parquet").write_bytes(b"garbage")
     with pytest.raises(pc.ParquetError):
         MetadataStore(str(d))
+
+
+def test_file_without_the_column_is_all_null(tmp_path):
+    root = tmp_path / "data"
+    root.mkdir()
+    pc.write_table({"temp": [1.0, 2.0], "city": ["a", "b"]}, str(root / "a.parquet"))
+    pc.write_table({"TEMP": [5.0]}, str(root / "b.parquet"))  # other case, no city
+    xs = Xskipper(None, str(root), str(tmp_path / "md"))
+    xs.index_builder().add_min_max_index("temp").add_value_list_index("city").build()
+    cells = {os.path.basename(split_file_id(r["obj_name"])[0]): (r["temp_minmax_4"], r["city_valuelist_4"])
+             for r in xs.store().rows}
+    assert cells == {"a.parquet": ({"min": 1.0, "max": 2.0}, ["a", "b"]),
+                     "b.parquet": ({"min": 5.0, "max": 5.0}, [])}
+    assert _names(xs, c("city").is_not_null()) == ["a.parquet"]
+
+
+def test_explicit_location(dataset, tmp_path):
+    md = str(tmp_path / "exact")
+    xs = Xskipper(None, dataset, md, md_location_type="EXPLICIT_LOCATION")
+    xs.index_builder().add_min_max_index("temp").build()
+    assert xs.md_path == md and MetadataStore(md).table_identifier == xs.table_identifier
+    with pytest.raises(ValueError, match="md_location_type"):
+        Xskipper(None, dataset, md, md_location_type="HIVE_TABLE_NAME")
