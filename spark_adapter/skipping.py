@@ -72,7 +72,11 @@ def prune_partitions(parts: list[Any], roots: Sequence[str], md_base: str, filte
     for root in roots:
         if not os.path.isdir(local_root(root)):
             continue
-        store = _store_for(root, md_base)
+        try:
+            store = _store_for(root, md_base)
+        except Exception as exc:  # as xskipper: a store that cannot be used skips nothing
+            print(f"pqcore: xskipper index of {root} not used: {exc}", file=sys.stderr)
+            continue
         if store is None:
             continue
         under = [p.path for p in parts if os.path.abspath(p.path).startswith(local_root(root) + os.sep)]

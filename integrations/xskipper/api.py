@@ -86,8 +86,9 @@ class Xskipper:
     """The index of one dataset (*dataset_path*, local) under the base directory *md_base*."""
 
     def __init__(self, spark: Any, dataset_path: str, md_base: str, progress: Progress | None = None,
-                 md_location_type: str = "EXPLICIT_BASE_PATH_LOCATION") -> None:
-        """*md_location_type* ``EXPLICIT_LOCATION`` takes *md_base* as the metadata directory itself.
+                 md_location_type: str = "EXPLICIT_BASE_PATH_LOCATION", keys: Any = None) -> None:
+        """*md_location_type* ``EXPLICIT_LOCATION`` takes *md_base* as the metadata directory itself;
+        *keys* (:class:`~integrations.xskipper.pme.PmeKeys`) encrypt and decrypt encrypted stores.
 
         A relative *dataset_path* is made absolute first (xskipper would hash
         it as given, and then never match the absolute paths queries use).
@@ -104,6 +105,7 @@ class Xskipper:
             raise ValueError(f"md_location_type must be EXPLICIT_BASE_PATH_LOCATION or EXPLICIT_LOCATION, "
                              f"got {md_location_type!r} (Hive locations need a metastore)")
         self.progress = progress
+        self.keys = keys
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def index_builder(self) -> IndexBuilder:
@@ -120,7 +122,7 @@ class Xskipper:
     def store(self) -> MetadataStore:
         if not self.is_indexed():
             raise XskipperIndexError(f"dataset {self.root} is not indexed (no {self.md_path})")
-        return MetadataStore(self.md_path)
+        return MetadataStore(self.md_path, self.keys)
 
     def describe_index(self) -> dict[str, Any]:
         store = self.store()
@@ -140,7 +142,8 @@ class Xskipper:
         columns = self._resolve(specs, fmt, options, {p for p, _ in parts})
         rows = self._collect(files, specs, fmt, options, parts, columns)
         indexes = [IndexColumn(s.kind, [s.col], columns[s.col][1], s.params or None, s.key_metadata) for s in specs]
-        write_store(self.md_path, self.table_identifier, parts, indexes, rows, footer_key, plaintext_footer)
+        write_store(self.md_path, self.table_identifier, parts, indexes, rows, footer_key, plaintext_footer,
+                    keys=self.keys)
         return {"status": "SUCCESS", "new_entries_added": len(rows), "old_entries_removed": 0}
 
     def refresh_index(self, format: str = "parquet", options: dict[str, str] | None = None) -> dict[str, Any]:
@@ -167,7 +170,8 @@ class Xskipper:
             rows.append(row)
         rows += fresh
         indexes = [IndexColumn(s.kind, [s.col], t, s.params or None, s.key_metadata) for s, t in zip(specs, types)]
-        write_store(self.md_path, self.table_identifier, parts, indexes, rows, encryption=store.encryption or None)
+        write_store(self.md_path, self.table_identifier, parts, indexes, rows, encryption=store.encryption or None,
+                    keys=self.keys)
         return {"status": "SUCCESS", "new_entries_added": len(fresh), "old_entries_removed": removed}
 
     # -- skipping ----------------------------------------------------------------------------------

@@ -27,8 +27,8 @@ import parquet_core as pc
 
 from integrations.xskipper.errors import XskipperIndexError
 
-__all__ = ["column_key_list", "encryption_available", "encryption_metadata", "leaf_paths", "parse_column_keys",
-           "writer_options"]
+__all__ = ["PmeKeys", "column_key_list", "encryption_available", "encryption_metadata", "leaf_paths",
+           "parse_column_keys", "writer_options"]
 
 
 def leaf_paths(kind: str, column: str) -> list[str]:
@@ -95,9 +95,40 @@ def encryption_available() -> bool:
     return hasattr(pc, "FileEncryptionProperties") and hasattr(pc, "FileDecryptionProperties")
 
 
-def require_encryption(encryption: dict[str, Any] | None, action: str) -> None:
-    """Fail clearly when an encrypted store must be written or read without PME support."""
-    if encryption and not encryption_available():
+def require_encryption(encryption: dict[str, Any] | None, action: str, keys: Any = None) -> None:
+    """Fail clearly when an encrypted store must be written or read without PME support or keys."""
+    if not encryption:
+        return
+    if not encryption_available():
         raise XskipperIndexError(
             f"cannot {action} an encrypted metadata store: this parquet_core has no Parquet modular "
             f"encryption (FileEncryptionProperties / FileDecryptionProperties)")
+    if keys is None:
+        raise XskipperIndexError(f"cannot {action} an encrypted metadata store without key tools "
+                                 f"(keys=PmeKeys(crypto_factory, kms_connection_config))")
+
+
+class PmeKeys:
+    """Key tools resolving the stored labels: parquet_core's ``CryptoFactory`` and a KMS connection.
+
+    Labels are master key ids of the KMS; the store keeps only labels, the
+    factory makes per-file data keys wrapped by them (key material inside the
+    file).
+    """
+
+    def __init__(self, crypto_factory: Any, kms_connection_config: Any = None) -> None:
+        self.factory = crypto_factory
+        self.kms = kms_connection_config
+
+    def write_options(self, encryption: dict[str, str], path: str) -> dict[str, Any]:
+        """``pc.write_table`` keyword arguments encrypting a store file with *encryption*'s labels."""
+        config = pc.EncryptionConfiguration(  # type: ignore[attr-defined]
+            footer_key=encryption["encryption.footer.key"],
+            column_keys=encryption["encryption.column.keys"],
+            plaintext_footer=encryption.get("encryption.plaintext.footer") == "true")
+        return {"encryption": self.factory.file_encryption_properties(self.kms, config, path)}
+
+    def read_options(self, path: str) -> dict[str, Any]:
+        """``pc.ParquetFile`` keyword arguments decrypting a store file."""
+        config = pc.DecryptionConfiguration()  # type: ignore[attr-defined]
+        return {"decryption": self.factory.file_decryption_properties(self.kms, config, path)}

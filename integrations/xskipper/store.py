@@ -99,8 +99,10 @@ def list_metadata_files(md_dir: str) -> list[str]:
 class MetadataStore:
     """The content of one metadata directory: schema, indexes and one row per indexed file."""
 
-    def __init__(self, md_dir: str) -> None:
+    def __init__(self, md_dir: str, keys: Any = None) -> None:
+        """*keys* (:class:`~integrations.xskipper.pme.PmeKeys`) decrypt an encrypted store."""
         self.md_dir = md_dir
+        self.keys = keys
         files = list_metadata_files(md_dir)
         if not files:
             raise XskipperFormatError(f"metadata directory {md_dir} is corrupted: it holds no metadata file")
@@ -117,7 +119,8 @@ class MetadataStore:
         self._bloom_cache: dict[tuple[int, str], SparkBloomFilter | None] = {}
 
     def _read_file(self, path: str) -> None:
-        with pc.ParquetFile(path) as pf:
+        extra = self.keys.read_options(path) if self.keys is not None else {}
+        with pc.ParquetFile(path, **extra) as pf:
             kv = pf.metadata.metadata or {}
             raw = kv.get(ROW_METADATA_KEY.encode())
             if raw is None:

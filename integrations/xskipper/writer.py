@@ -109,17 +109,18 @@ def _utc(v: Any) -> Any:
 def write_store(md_dir: str, table_identifier: str, partitions: Sequence[tuple[str, Any]],
                 indexes: Sequence[IndexColumn], rows: Sequence[dict[str, Any]],
                 footer_key: str | None = None, plaintext_footer: bool = False,
-                encryption: dict[str, str] | None = None) -> str:
+                encryption: dict[str, str] | None = None, keys: Any = None) -> str:
     """Write *rows* (``obj_name``, ``virtual_*`` and index-column values) as the store's only file.
 
     *encryption* (a stored ``encryption`` object, reused on refresh) wins
-    over *footer_key* / *plaintext_footer*.  Returns the new file's path.
+    over *footer_key* / *plaintext_footer*; an encrypted store needs *keys*
+    (:class:`~integrations.xskipper.pme.PmeKeys`).  Returns the new file's path.
     """
     virtual = ["virtual_" + p for p, _ in partitions]
     if encryption is None:
         encryption = encryption_metadata([(ix.kind, ix.column, ix.key_metadata) for ix in indexes],
                                          footer_key, plaintext_footer, virtual)
-    require_encryption(encryption, "write")
+    require_encryption(encryption, "write", keys)
     schema = spark_schema(table_identifier, partitions, indexes, encryption)
     pc_schema = pc.schema([pc.field(f["name"], to_pc_type(f["type"], f["name"]), nullable=True)
                            for f in schema["fields"]])
@@ -128,9 +129,11 @@ def write_store(md_dir: str, table_identifier: str, partitions: Sequence[tuple[s
     os.makedirs(md_dir, exist_ok=True)
     old = list_metadata_files(md_dir)
     target = os.path.join(md_dir, f"part-00000-{uuid.uuid4()}-c000.snappy.parquet")
+    crypto = keys.write_options(encryption, target) if encryption else {}
     pc.write_table(columns, target, schema=pc_schema, compression="snappy",
                    use_deprecated_int96_timestamps=True,
-                   key_value_metadata={SPARK_VERSION_KEY: SPARK_VERSION, ROW_METADATA_KEY: dumps(schema)})
+                   key_value_metadata={SPARK_VERSION_KEY: SPARK_VERSION, ROW_METADATA_KEY: dumps(schema)},
+                   **crypto)
     for path in old:  # the new file is complete: now the ones it replaces go
         os.remove(path)
     for name in os.listdir(md_dir):  # Spark's side files (_SUCCESS, .crc) would describe the old files
