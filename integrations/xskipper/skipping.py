@@ -245,6 +245,8 @@ def skip_decisions(store: MetadataStore, predicate: Any, file_ids: list[str] | N
             by_col.setdefault(idx.cols[0], []).append(idx)
     parts = {p.lower(): "virtual_" + p for p, _ in store.partition_columns}
     skipped, kept, missing = [], [], []
+    # One verdict per file: cells are Python values of mixed types (lists, structs,
+    # Bloom filters), and a store holds one row per data file, not per data row.
     for fid in ids:
         rows = rows_of.get(fid)
         if rows is None:

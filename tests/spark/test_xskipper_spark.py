@@ -93,6 +93,21 @@ def test_spark_csv_build_equals_xskipper(spark, staged, tmp_path, test_id):
     assert len(ours.rows) == len(fixture.rows)
 
 
+@pytest.mark.parametrize("fmt", ["json", "orc"])
+def test_spark_json_orc_build_equals_xskipper_cells(spark, tmp_path, fmt):
+    """The JSON and ORC copies of testID 15's dataset index to xskipper's cells (rows by file stem)."""
+    fixture = MetadataStore(fixture_dir(4, 15))
+    dataset = local_path(fixture.table_identifier).rsplit("/", 1)[0] + "/" + fmt
+    xs = Xskipper(spark, dataset, str(tmp_path / "md"))
+    xs.index_builder().add_bloom_filter_index("address").add_min_max_index("temp").build(format=fmt)
+    ours = xs.store()
+    assert ours.schema_json == fixture.schema_json.replace(fixture.table_identifier, xs.table_identifier)
+    stem = lambda r: os.path.basename(split_file_id(r["obj_name"])[0]).split(".")[0]  # noqa: E731
+    theirs = {stem(r): r for r in fixture.rows}
+    assert {stem(r): (r["address_bloomfilter_7"], r["temp_minmax_4"]) for r in ours.rows} == \
+        {k: (r["address_bloomfilter_7"], r["temp_minmax_4"]) for k, r in theirs.items()}
+
+
 def test_spark_reads_our_store(spark, tmp_path):
     """Spark's own parquet reader reads what we wrote (without xskipper's UDT class the Bloom
     column falls back to binary)."""
