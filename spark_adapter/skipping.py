@@ -97,8 +97,11 @@ def _reader(spark: Any, fmt: str, options: dict[str, str]) -> Any:
 def dataset_schema(spark: Any, root: str, fmt: str, options: dict[str, str]) -> dict[str, str]:
     """``{column: Spark type name}`` of the dataset as Spark reads it (partition columns included)."""
     schema = _reader(spark, fmt, options).load(root).schema
-    return {f.name: json.loads(f.dataType.json()) if not isinstance(json.loads(f.dataType.json()), dict)
-            else "struct" for f in schema.fields}
+    out = {}
+    for f in schema.fields:
+        typ = json.loads(f.dataType.json())  # "integer", "decimal(10,2)", or an object for complex types
+        out[f.name] = typ if isinstance(typ, str) else typ.get("type", "struct")
+    return out
 
 
 def collect_cells(spark: Any, root: str, files: Sequence[Any], specs: Sequence[IndexSpec], fmt: str,

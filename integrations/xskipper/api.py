@@ -175,19 +175,20 @@ class Xskipper:
         return {"status": "SUCCESS", "new_entries_added": len(fresh), "old_entries_removed": removed}
 
     # -- skipping ----------------------------------------------------------------------------------
-    def skipped_files(self, predicate: Any, sql_in: bool = True) -> SkipResult:
+    def skipped_files(self, predicate: Any, sql_in: bool = True,
+                      files: list[DataFile] | None = None) -> SkipResult:
         """Verdicts over the dataset's current files (new or changed files are never skipped)."""
         store = self.store()
-        files = list_dataset(self.root)
+        files = list_dataset(self.root) if files is None else files
         res = skip_decisions(store, predicate, [f.fid for f in files], sql_in)
         log.info("xskipper: %d of %d files skipped for %s", len(res.skipped), res.total, self.root)
         return res
 
     def required_files(self, predicate: Any, sql_in: bool = True) -> list[str]:
         """Paths of the files a query with *predicate* must read."""
-        res = self.skipped_files(predicate, sql_in)
-        skip = set(res.skipped)
-        return [f.path for f in list_dataset(self.root) if f.fid not in skip]
+        files = list_dataset(self.root)
+        skip = set(self.skipped_files(predicate, sql_in, files).skipped)
+        return [f.path for f in files if f.fid not in skip]
 
     # -- helpers -----------------------------------------------------------------------------------
     def _resolve(self, specs: list[IndexSpec], fmt: str, options: dict[str, str],
