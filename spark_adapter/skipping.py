@@ -10,7 +10,7 @@
   ``spark.read.csv(required_files(path, base, pc.col("temp") > 30))``.
 * :func:`dataset_schema` / :func:`collect_cells` build CSV, JSON and ORC indexes for
   :class:`integrations.xskipper.Xskipper` in one Spark job: rows grouped by
-  ``input_file_name()``, min / max / collect_set per indexed column (timestamps
+  ``input_file_name()``, min / max / distinct values (first-seen order) per indexed column (timestamps
   as microseconds so no time zone is applied).
 """
 
@@ -121,8 +121,8 @@ def collect_cells(spark: Any, root: str, files: Sequence[Any], specs: Sequence[I
             col = F.unix_micros(col)
         if spec.kind == "minmax":
             aggs += [F.min(col).alias(f"lo{i}"), F.max(col).alias(f"hi{i}"), F.count(col).alias(f"n{i}")]
-        else:
-            aggs.append(F.collect_set(col).alias(f"set{i}"))
+        else:  # distinct values in row order: xskipper's ValueList order depends on it
+            aggs.append(F.array_distinct(F.collect_list(col)).alias(f"set{i}"))
     grouped = df.withColumn("_xsk_file", F.input_file_name()).groupBy("_xsk_file").agg(*aggs).collect()
     out: dict[str, dict[int, Any]] = {}
     for row in grouped:

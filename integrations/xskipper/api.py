@@ -214,6 +214,7 @@ class Xskipper:
             if typ not in _TYPES[s.kind] and not (s.kind != "bloomfilter" and typ.startswith("decimal")):
                 raise XskipperIndexError(f"a {s.kind} index cannot be built on column {s.col!r} of type {typ}")
             out[s.col] = (lower[s.col], typ)
+            s.source_type = typ
         return out
 
     def _collect(self, files: list[DataFile], specs: list[IndexSpec], fmt: str, options: dict[str, str],

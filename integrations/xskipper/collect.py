@@ -23,6 +23,7 @@ import parquet_core as pc
 
 from integrations.xskipper.errors import XskipperIndexError
 from integrations.xskipper.javaser import encode_bloom_cell
+from integrations.xskipper.jvm_order import jvm_set_order
 from integrations.xskipper.sketch import SparkBloomFilter
 
 __all__ = ["IndexSpec", "cells_from_values", "parquet_cells"]
@@ -34,8 +35,9 @@ class IndexSpec:
     """An index to build: ``kind`` (minmax / valuelist / bloomfilter), column, params, key label."""
 
     def __init__(self, kind: str, col: str, params: dict[str, str] | None = None,
-                 key_metadata: str | None = None) -> None:
+                 key_metadata: str | None = None, source_type: str | None = None) -> None:
         self.kind, self.col, self.params, self.key_metadata = kind, col.lower(), dict(params or {}), key_metadata
+        self.source_type = source_type  # Spark type of the column, once resolved
 
     @property
     def fpp(self) -> float:
@@ -68,8 +70,8 @@ def _naive(v: Any) -> Any:
 
 
 def cells_from_values(spec: IndexSpec, values: Sequence[Any] | None) -> Any:
-    """The cell of one index from a file's column values (``None`` values are nulls;
-    *values* ``None`` means the file has no rows)."""
+    """The cell of one index from a file's column values in row order (``None`` values
+    are nulls; *values* ``None`` means the file has no rows)."""
     if values is None:
         return None
     present = [_naive(v) for v in values if v is not None]
@@ -78,7 +80,7 @@ def cells_from_values(spec: IndexSpec, values: Sequence[Any] | None) -> Any:
             return {"min": None, "max": None}
         return {"min": min(present, key=_java_key), "max": max(present, key=_java_key)}
     if spec.kind == "valuelist":
-        return list(dict.fromkeys(present))
+        return jvm_set_order(present, spec.source_type)
     if spec.kind == "bloomfilter":
         bf = SparkBloomFilter.create(spec.ndv, spec.fpp)
         if present and isinstance(present[0], str):
