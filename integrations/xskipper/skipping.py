@@ -159,8 +159,6 @@ def _bloom(store: MetadataStore, row: int, idx: IndexMeta, leaf: Expression) -> 
             return False
     else:
         return None
-    if store.rows[row].get(idx.column) is None:
-        return None
     bf = store.bloom(row, idx.column)
     if bf is None:
         return None
@@ -210,9 +208,9 @@ def _may_match(store: MetadataStore, row: int, e: Expression, sql_in: bool,
     name = e.column.lower()  # type: ignore[attr-defined]
     verdicts: list[bool | None] = []
     if name in parts:
-        verdicts.append(_partition(store.rows[row].get(parts[name]), e, sql_in))
+        verdicts.append(_partition(store.index_rows[row].get(parts[name]), e, sql_in))
     for idx in by_col.get(name, ()):
-        cell = store.rows[row].get(idx.column)
+        cell = store.index_rows[row].get(idx.column)
         if idx.name == "minmax":
             verdicts.append(_minmax(cell, e, sql_in))
         elif idx.name == "valuelist":
@@ -233,7 +231,7 @@ def skip_decisions(store: MetadataStore, predicate: Any, file_ids: list[str] | N
     expr = from_filters(predicate)
     ids = list(dict.fromkeys(file_ids if file_ids is not None else store.file_ids()))
     rows_of: dict[str, list[int]] = {}
-    for i, r in enumerate(store.rows):
+    for i, r in enumerate(store.index_rows):
         rows_of.setdefault(r["obj_name"], []).append(i)
     if expr is None or store.status.value in ("deprecated_unsupported", "too_new"):
         known = [f for f in ids if f in rows_of]

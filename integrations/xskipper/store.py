@@ -109,18 +109,43 @@ class MetadataStore:
         self.files = files
         self.schema_json: str = ""
         self.fields: list[dict[str, Any]] = []
-        self.rows: list[dict[str, Any]] = []
+        self.index_rows: list[dict[str, Any]] = []  # rows without the Bloom cells not loaded yet
+        self._row_counts: list[int] = []
         for path in files:
             try:
                 self._read_file(path)
             except pc.ParquetError as exc:
                 exc.add_note(f"in xskipper metadata file {path}")
                 raise
+        # Bloom cells are ~120 KB each: read per column, only when a query uses it
+        self._unloaded = {i.column for i in self.indexes if i.name == "bloomfilter"}
         self._bloom_cache: dict[tuple[int, str], SparkBloomFilter | None] = {}
 
-    def _read_file(self, path: str) -> None:
+    @property
+    def rows(self) -> list[dict[str, Any]]:
+        """Every row with every cell (loads the Bloom cells)."""
+        for column in sorted(self._unloaded):
+            self._load(column)
+        return self.index_rows
+
+    def _open(self, path: str) -> Any:
         extra = self.keys.read_options(path) if self.keys is not None else {}
-        with pc.ParquetFile(path, **extra) as pf:
+        return pc.ParquetFile(path, **extra)
+
+    def _load(self, column: str) -> None:
+        if column not in self._unloaded:
+            return
+        start = 0
+        for path, n in zip(self.files, self._row_counts):
+            with self._open(path) as pf:
+                values = pf.read(columns=[column]).column(column).to_pylist()
+            for row, v in zip(self.index_rows[start:start + n], values):
+                row[column] = v
+            start += n
+        self._unloaded.discard(column)
+
+    def _read_file(self, path: str) -> None:
+        with self._open(path) as pf:
             kv = pf.metadata.metadata or {}
             raw = kv.get(ROW_METADATA_KEY.encode())
             if raw is None:
@@ -133,12 +158,15 @@ class MetadataStore:
                 self._parse_fields(path)
             elif parse_schema(text) != self.fields:
                 raise XskipperFormatError(f"metadata file {path} has a different Spark schema than {self.files[0]}")
-            table = pf.read()
-        names = set(table.column_names)
-        missing = [f["name"] for f in self.fields if f["name"] not in names]
-        if missing:
-            raise XskipperFormatError(f"metadata file {path} lacks the columns {missing} its schema declares")
-        self.rows.extend(table.to_pylist())
+            names = set(pf.schema.names)
+            missing = [f["name"] for f in self.fields if f["name"] not in names]
+            if missing:
+                raise XskipperFormatError(f"metadata file {path} lacks the columns {missing} its schema declares")
+            blooms = {i.column for i in self.indexes if i.name == "bloomfilter"}
+            table = pf.read(columns=[f["name"] for f in self.fields if f["name"] not in blooms])
+        rows = table.to_pylist()
+        self._row_counts.append(len(rows))
+        self.index_rows.extend(rows)
 
     def _parse_fields(self, path: str) -> None:
         by_name = {f["name"]: f for f in self.fields}
@@ -177,13 +205,14 @@ class MetadataStore:
 
     def file_ids(self) -> list[str]:
         """``obj_name`` of every row (duplicates kept)."""
-        return [r["obj_name"] for r in self.rows]
+        return [r["obj_name"] for r in self.index_rows]
 
     def bloom(self, row: int, column: str) -> SparkBloomFilter | None:
         """The decoded Bloom filter of a row's cell (``None`` for a null cell or null filter)."""
         key = (row, column)
         if key not in self._bloom_cache:
-            cell = self.rows[row].get(column)
+            self._load(column)
+            cell = self.index_rows[row].get(column)
             self._bloom_cache[key] = None if cell is None else decode_bloom_cell(cell)
         return self._bloom_cache[key]
 

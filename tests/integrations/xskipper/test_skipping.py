@@ -25,13 +25,12 @@ def store_with(cells, kind, partitions=None, extra=None):
     s.md_dir, s.version, s.table_identifier, s.encryption = "/md", 4, "/t", {}
     s.indexes = [IndexMeta(kind, ["x"], column="x_" + kind)]
     s.partition_columns = [(p, "string") for p in (partitions or [])]
-    s.rows = []
+    s.index_rows, s._unloaded, s._bloom_cache = [], set(), {}
     for i, (fid, cell) in enumerate(cells):
         row = {"obj_name": fid, "x_" + kind: cell}
         if extra:
             row.update(extra[i])
-        s.rows.append(row)
-    s._bloom_cache = {}
+        s.index_rows.append(row)
     return s
 
 

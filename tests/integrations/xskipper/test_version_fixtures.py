@@ -134,3 +134,12 @@ def test_not_equal_rule_is_sound():
     assert skip_decisions(store, c("x") != 1.1).skipped == []
     single = store_with([("f#1", {"min": 1.1, "max": 1.1})], "minmax")
     assert skip_decisions(single, c("x") != 1.1).skipped == ["f#1"]
+
+
+def test_bloom_cells_are_read_only_when_used(xskipper_root):
+    store = MetadataStore(fixture_dir(4, 15))
+    assert "address_bloomfilter_7" not in store.index_rows[0]
+    skip_decisions(store, c("temp") > 10)  # MinMax only
+    assert "address_bloomfilter_7" not in store.index_rows[0]
+    skip_decisions(store, c("address") == "H")
+    assert isinstance(store.index_rows[0]["address_bloomfilter_7"], bytes)
