@@ -198,8 +198,7 @@ class Xskipper:
             files = list_dataset(self.root)
             if not files:
                 raise XskipperIndexError(f"dataset {self.root} has no data file")
-            schema = {f.name: spark_type_of_pc(f.type, f.name) if not _nested(f.type) else "struct"
-                      for f in pc.read_schema(files[0].path)}
+            schema = _flat_schema(pc.read_schema(files[0].path).fields)
         else:
             spark = self._need_spark(fmt)
             schema = self._spark_module().dataset_schema(spark, self.root, fmt, options)
@@ -258,8 +257,19 @@ class Xskipper:
         return importlib.import_module("spark_adapter.skipping")
 
 
-def _nested(t: Any) -> bool:
-    return any(str(t).startswith(p) for p in ("struct", "list", "map"))
+def _flat_schema(fields: Any, prefix: str = "") -> dict[str, str]:
+    """``{column or dotted struct leaf: Spark type}`` (lists and maps are not indexable)."""
+    out: dict[str, str] = {}
+    for f in fields:
+        name = prefix + f.name
+        if f.type.name == "struct":
+            out[name] = "struct"
+            out.update(_flat_schema(f.type.fields, name + "."))
+        elif f.type.is_nested:
+            out[name] = f.type.name
+        else:
+            out[name] = spark_type_of_pc(f.type, name)
+    return out
 
 
 def _current_params(params: dict[str, str]) -> dict[str, str]:

@@ -113,7 +113,25 @@ def _stats_minmax(pf: Any, col: str) -> dict[str, Any] | None:
     return {"min": lo, "max": hi}
 
 
+def _leaf_names(fields: Any, prefix: str = "") -> list[str]:
+    """Top-level columns and dotted struct leaves of a file."""
+    out = []
+    for f in fields:
+        out.append(prefix + f.name)
+        if f.type.name == "struct":
+            out += _leaf_names(f.type.fields, prefix + f.name + ".")
+    return out
+
+
 def _column_values(table: Any, col: str) -> list[Any]:
+    if "." in col:
+        top, *path = col.split(".")
+        values = []
+        for v in table.column(top).to_pylist():  # struct rows are dicts: walk each to the leaf
+            for key in path:
+                v = v.get(key) if isinstance(v, dict) else None
+            values.append(v)
+        return values
     arr = table.column(col)
     if str(arr.type) in _NUMERIC and arr.values is not None:
         vals = np.asarray(arr.values)
@@ -134,12 +152,15 @@ def parquet_cells(path: str, specs: Sequence[IndexSpec], columns: dict[str, str]
     with pc.ParquetFile(path) as pf:
         if pf.metadata.num_rows == 0:
             return {i: None for i in range(len(specs))}
-        present = {n.lower(): n for n in pf.schema.names}
+        present = {n.lower(): n for n in _leaf_names(pf.schema.fields)}
         need: list[int] = []
         for i, spec in enumerate(specs):
             name = present.get(columns[spec.col].lower())
             if name is None:  # not in this file: all null, as when Spark forces the dataset schema
                 out[i] = cells_from_values(spec, [None])
+                continue
+            if "." in name:
+                need.append(i)
                 continue
             field = pf.schema.field(name)
             if spec.kind == "minmax" and field is not None and str(field.type) in _NUMERIC:
@@ -150,7 +171,7 @@ def parquet_cells(path: str, specs: Sequence[IndexSpec], columns: dict[str, str]
             need.append(i)
         if need:
             names = sorted({present[columns[specs[i].col].lower()] for i in need})
-            table = pf.read(columns=names)
+            table = pf.read(columns=names)  # a dotted name reads its top-level struct, pruned
             values = {n: _column_values(table, n) for n in names}
             for i in need:
                 out[i] = cells_from_values(specs[i], values[present[columns[specs[i].col].lower()]])

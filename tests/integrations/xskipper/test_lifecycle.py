@@ -186,3 +186,25 @@ def test_explicit_location(dataset, tmp_path):
     assert xs.md_path == md and MetadataStore(md).table_identifier == xs.table_identifier
     with pytest.raises(ValueError, match="md_location_type"):
         Xskipper(None, dataset, md, md_location_type="HIVE_TABLE_NAME")
+
+
+def test_nested_struct_fields(xskipper_root, tmp_path):
+    """xskipper's employees_nested dataset (written by Spark): indexes on struct leaves."""
+    import glob
+
+    root = os.path.join(xskipper_root, "input_datasets", "employees_nested", "parquet")
+    xs = Xskipper(None, root, str(tmp_path / "md"))
+    xs.index_builder().add_min_max_index("items.serial").add_value_list_index("items.complex.min").build()
+    store = xs.store()
+    assert [i.column for i in store.indexes] == ["items$#$serial_minmax_14", "items$#$complex$#$min_valuelist_21"]
+    want = {}
+    for path in glob.glob(os.path.join(root, "*.parquet")):  # expected from the files' rows
+        items = [r["items"] or {} for r in pc.read_table(path).to_pylist()]
+        serials = [i.get("serial") for i in items if i.get("serial") is not None]
+        mins = {(i.get("complex") or {}).get("min") for i in items} - {None}
+        want[os.path.basename(path)] = ({"min": min(serials), "max": max(serials)}, mins)
+    got = {os.path.basename(split_file_id(r["obj_name"])[0]):
+           (r["items$#$serial_minmax_14"], set(r["items$#$complex$#$min_valuelist_21"])) for r in store.rows}
+    assert got == want
+    lo = min(w[0]["min"] for w in want.values())
+    assert len(xs.required_files(c("items.serial") < lo)) == 0
