@@ -49,7 +49,7 @@ WHERE = {
     26: c("temp") < 10.1,
     27: c("temp") == 0.1,
     28: c("temp") <= 10.1,
-    33: c("address").isin(["Jerusalem" + "m" * 247 + "zzzz"]),
+    33: c("address").isin(["Jerusalem" + "m" * 243 + "zzzz"]),
     34: c("address").isin(["Jerusalem"]) & (c("temp") >= 0) & (c("temp") <= 15),
     36: c("TeMp") <= 10.1,
     37: [("address", "not in", ["Jerusalem", "Batyam"]), ("date", "!=", "2018-05-21")],
