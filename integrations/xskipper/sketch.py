@@ -34,6 +34,7 @@ __all__ = ["SparkBloomFilter", "murmur3_bytes", "murmur3_long", "optimal_num_bit
 _C1 = np.uint32(0xCC9E2D51)
 _C2 = np.uint32(0x1B873593)
 _CHUNK = 4096  # items hashed per numpy pass (bounds the padded byte matrix)
+_MAX_HASHES = 1024  # far above any real filter (k = 7 at 1 %, 34 at 1e-10); bounds the (items, k) arrays
 
 
 def _rotl(x: np.ndarray, r: int) -> np.ndarray:
@@ -123,8 +124,11 @@ class SparkBloomFilter:
     def __init__(self, num_hashes: int, words: np.ndarray, version: int = 1, seed: int = 0) -> None:
         if version not in (1, 2):
             raise XskipperFormatError(f"Spark Bloom filter version {version} is not 1 or 2")
-        if num_hashes < 1:
-            raise XskipperFormatError(f"Spark Bloom filter with {num_hashes} hash functions")
+        if not 1 <= num_hashes <= _MAX_HASHES:
+            raise XskipperFormatError(f"Spark Bloom filter with {num_hashes} hash functions "
+                                      f"(expected 1 to {_MAX_HASHES})")
+        if np.asarray(words).size == 0:
+            raise XskipperFormatError("Spark Bloom filter without any bit")
         self.num_hashes = int(num_hashes)
         self.words = np.asarray(words, dtype=np.uint64)
         self.version = version

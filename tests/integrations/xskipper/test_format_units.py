@@ -136,3 +136,14 @@ def test_truncated_payload_fails_clearly():
         decode_bloom_cell(cell[:200] + cell[-1:])
     bad = bytearray(cell)
     assert parse_stream(bytes(bad)).class_name.endswith("BloomFilterMetaData")
+
+
+@pytest.mark.parametrize("payload,match", [
+    (bytes.fromhex("00000001 7fffffff 00000001") + bytes(8), "hash functions"),
+    (bytes.fromhex("00000001 00000007 00000000"), "without any bit"),
+    (bytes.fromhex("00000001 00000007 00000002") + bytes(8), "declares 2 words"),
+    (bytes.fromhex("00000003 00000007 00000001") + bytes(8), "version 3"),
+])
+def test_hostile_payloads_fail_before_allocating(payload, match):
+    with pytest.raises(XskipperFormatError, match=match):
+        SparkBloomFilter.from_payload(payload)
