@@ -60,8 +60,13 @@ def _norm(v: Any) -> Any:
 
 
 def _coerce(lit: Any, like: Any) -> Any:
-    """A string literal read as the cell's type (dates, timestamps), as Spark casts it."""
+    """A literal read as the cell's type, as Spark casts it: strings to dates, timestamps and
+    numbers; floats against decimals by their shortest decimal form."""
     lit = _norm(lit)
+    if isinstance(like, Decimal) and isinstance(lit, float) and math.isfinite(lit):
+        return Decimal(repr(lit))  # the literal as written (0.1), as SQL casts it to the decimal column
+    if isinstance(like, float) and isinstance(lit, Decimal):
+        return float(lit)
     if isinstance(lit, str) and not isinstance(like, str):
         try:
             if isinstance(like, dt.datetime):

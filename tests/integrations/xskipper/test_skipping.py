@@ -140,3 +140,14 @@ def test_v0_and_too_new_skip_nothing():
     for v in (0, 5):
         s.version = v
         assert skipped(s, c("x") == 2) == []
+
+
+def test_decimal_cells_against_float_literals():
+    from decimal import Decimal
+
+    s = store_with([("a", {"min": Decimal("0.1"), "max": Decimal("0.1")}), ("b", {"min": Decimal("2.50"),
+                                                                                   "max": Decimal("3")})], "minmax")
+    assert skipped(s, c("x") == 0.1) == ["b"]  # exact binary 0.1 would compare unequal to 0.1 decimal
+    assert skipped(s, c("x") >= Decimal("2.5")) == ["a"]
+    v = store_with([("a", [Decimal("0.1")]), ("b", [Decimal("0.2")])], "valuelist")
+    assert skipped(v, c("x").isin([0.1])) == ["b"]
