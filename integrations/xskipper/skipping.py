@@ -140,6 +140,8 @@ def _valuelist(cell: Any, leaf: Expression, sql_in: bool) -> bool | None:
         return False if (leaf.negated and not vals) else None
     if isinstance(leaf, IsIn) and leaf.negated and not sql_in:
         return None
+    if any(_nan(v) for v in ([leaf.value] if isinstance(leaf, Comparison) else getattr(leaf, "values", ()))):
+        return None  # NaN equals NaN in Spark SQL, not in IEEE: keep the file either way
     if isinstance(leaf, Comparison):
         op = _NEGATE[leaf.op] if leaf.negated else leaf.op
         return _any(*(_cmp(v, op, leaf.value) for v in vals))
