@@ -63,7 +63,9 @@ class PqcoreReader(DataSourceReader):
     ``pathGlobFilter``, ``basePath``, ``partitionColumnTypeInference``,
     ``timeZone`` (of timestamp partition values, default UTC), ``batchSize``
     (rows per Arrow batch, default 65536), ``filters`` (a JSON DNF pushed into
-    parquet_core's pruning; see :mod:`spark_adapter.filters`).
+    parquet_core's pruning; see :mod:`spark_adapter.filters`), ``skipping.md_base``
+    (an xskipper metadata base directory: files its index rules out for the
+    ``filters`` are not read; see :mod:`spark_adapter.skipping`).
     """
 
     def __init__(self, options: dict[str, str], schema: StructType) -> None:
@@ -87,6 +89,15 @@ class PqcoreReader(DataSourceReader):
         parts = [PqcoreFilePartition(f, i, dict(spec)) for i, (f, spec) in enumerate(zip(files, specs))]
         if self.filters is None:
             return parts
+        parts = self._prune_by_folders(parts)
+        md_base = self.options.get("skipping.md_base")
+        if md_base:
+            from spark_adapter.skipping import prune_partitions
+
+            parts = prune_partitions(parts, paths_from_options(self.options), md_base, self.filters)
+        return parts
+
+    def _prune_by_folders(self, parts: list[PqcoreFilePartition]) -> list[PqcoreFilePartition]:
         from spark_adapter.filters import file_matches, split_partition_terms
         from spark_adapter.partitioning import partition_value
 
