@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from parquet_core.encryption.properties import AES_GCM_CTR_V1, AES_GCM_V1
 
-__all__ = ["EncryptionConfiguration", "DecryptionConfiguration", "parse_column_keys"]
+__all__ = ["EncryptionConfiguration", "DecryptionConfiguration", "parse_column_keys", "seconds"]
 
 _DATA_KEY_LENGTHS = (128, 192, 256)
 DEFAULT_CACHE_LIFETIME = 600.0
@@ -64,7 +64,8 @@ def parse_column_keys(spec: str | Mapping[str, Sequence[str]] | None) -> dict[st
     return out
 
 
-def _seconds(value: float | datetime.timedelta | None, what: str) -> float:
+def seconds(value: float | datetime.timedelta | None, what: str) -> float:
+    """*value* as seconds (None -> the 600 s default); ValueError if negative."""
     if value is None:
         return DEFAULT_CACHE_LIFETIME
     if isinstance(value, datetime.timedelta):
@@ -110,7 +111,7 @@ class EncryptionConfiguration:
                              f"not {self.encryption_algorithm!r}")
         if self.data_key_length_bits not in _DATA_KEY_LENGTHS:
             raise ValueError(f"data_key_length_bits must be 128, 192 or 256, not {self.data_key_length_bits!r}")
-        object.__setattr__(self, "cache_lifetime", _seconds(self.cache_lifetime, "cache_lifetime"))
+        object.__setattr__(self, "cache_lifetime", seconds(self.cache_lifetime, "cache_lifetime"))
         for name in ("plaintext_footer", "double_wrapping", "internal_key_material", "uniform_encryption"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name} must be a bool")
@@ -128,4 +129,4 @@ class DecryptionConfiguration:
     cache_lifetime: float | datetime.timedelta | None = DEFAULT_CACHE_LIFETIME
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "cache_lifetime", _seconds(self.cache_lifetime, "cache_lifetime"))
+        object.__setattr__(self, "cache_lifetime", seconds(self.cache_lifetime, "cache_lifetime"))

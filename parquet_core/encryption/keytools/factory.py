@@ -12,12 +12,16 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from parquet_core.encryption.keytools.config import DecryptionConfiguration, EncryptionConfiguration
+from parquet_core.encryption.keytools.config import (
+    DecryptionConfiguration, EncryptionConfiguration, seconds,
+)
 from parquet_core.encryption.keytools.file_keys import FileKeyUnwrapper, FileKeyWrapper, KeyToolkit
 from parquet_core.encryption.keytools.kms import KmsClient, KmsConnectionConfig
+from parquet_core.encryption.keytools.material import FOOTER_KEY_ID_IN_FILE, KeyMaterial
 from parquet_core.encryption.keytools.store import KeyMaterialStore
 from parquet_core.encryption.keytools.wrap import random_bytes
 from parquet_core.encryption.properties import FileDecryptionProperties, FileEncryptionProperties
+from parquet_core.errors import ParquetEncryptionError
 
 __all__ = ["CryptoFactory"]
 
@@ -97,6 +101,36 @@ class CryptoFactory:
             raise TypeError("decryption_config must be a DecryptionConfiguration")
         retriever = FileKeyUnwrapper(self._toolkit, config, dec.cache_lifetime, parquet_file_path)
         return FileDecryptionProperties(key_retriever=retriever)
+
+    def rotate_master_keys(self, kms_connection_config: KmsConnectionConfig | None,
+                           parquet_file_path: str | os.PathLike, double_wrapping: bool = True,
+                           cache_lifetime: float | None = None) -> None:
+        """Re-wrap a file's data keys under the KMS's current master keys.
+
+        Only for files with external key material: the data keys (and so the
+        Parquet file) stay the same; the key material file is rewritten
+        atomically with freshly wrapped keys (new KEKs when *double_wrapping*).
+        """
+        config = _check_config(kms_connection_config)
+        lifetime = seconds(cache_lifetime, "cache_lifetime")
+        # Master keys are changing: KEKs cached for writing must not be reused.
+        self._toolkit.kek_write.remove_token(config.key_access_token)
+        old = KeyMaterialStore(parquet_file_path)
+        key_ids = old.key_ids()
+        if FOOTER_KEY_ID_IN_FILE not in key_ids:
+            raise ParquetEncryptionError(f"key material file {old.path} has no {FOOTER_KEY_ID_IN_FILE!r}")
+        unwrapper = FileKeyUnwrapper(self._toolkit, config, lifetime, store=old)
+        # The footer key first: its material records the KMS instance id and URL.
+        ordered = [FOOTER_KEY_ID_IN_FILE] + [k for k in key_ids if k != FOOTER_KEY_ID_IN_FILE]
+        unwrapped = []
+        for key_id in ordered:
+            material = KeyMaterial.parse(old.get(key_id), what=f"key material {key_id!r} in {old.path}")
+            unwrapped.append((key_id, material.is_footer_key, *unwrapper.key_and_master_id(material)))
+        new = KeyMaterialStore(parquet_file_path)
+        wrapper = FileKeyWrapper(self._toolkit, unwrapper.config, new, lifetime, double_wrapping)
+        for key_id, is_footer, dek, master_key_id in unwrapped:
+            wrapper.key_metadata(dek, master_key_id, is_footer, key_id_in_file=key_id)
+        new.save()
 
     def remove_cache_entries_for_token(self, access_token: str) -> None:
         """Forget KMS clients and KEKs cached for *access_token* (e.g. a revoked one)."""

@@ -158,6 +158,11 @@ class FileKeyUnwrapper:
         self._store = store
         self._keks = toolkit.kek_read.inner(config.key_access_token, lifetime)
 
+    @property
+    def config(self) -> KmsConnectionConfig:
+        """The connection settings, with the KMS instance learned from the footer key."""
+        return self._config
+
     def __call__(self, key_metadata: bytes) -> bytes:
         return self.key_and_master_id(self.material_of(key_metadata))[0]
 
