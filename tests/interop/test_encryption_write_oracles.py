@@ -137,7 +137,7 @@ def test_pyarrow_reads_plaintext_columns_without_keys(tmp_path, algorithm):
     assert got.column("i").to_pylist() == DATA["i"].tolist()
     assert got.column("l").to_pylist() == DATA["l"]
     # the encrypted columns cannot be read without their keys
-    with pytest.raises(Exception):
+    with pytest.raises(OSError, match="(?i)decrypt"):
         pq.read_table(path, columns=["f"])
 
 
@@ -177,7 +177,7 @@ def test_polars_needs_unstored_aad_prefix(tmp_path):
     df = polars.read_parquet(path, decryption=polars.ParquetDecryptionProperties(
         footer_key=FOOTER_KEY, column_keys={"s": KEY1}, aad_prefix=b"tester"))
     assert df["s"].to_list() == DATA["s"]
-    with pytest.raises(Exception):
+    with pytest.raises(polars.exceptions.ComputeError, match="(?i)encryption"):
         polars.read_parquet(path, decryption=polars.ParquetDecryptionProperties(
             footer_key=FOOTER_KEY, column_keys={"s": KEY1}, aad_prefix=b"other"))
 
@@ -186,5 +186,19 @@ def test_polars_rejects_wrong_key(tmp_path):
     polars = _polars()
     path = tmp_path / "enc.parquet"
     pc.write_table(DATA, path, encryption=pc.FileEncryptionProperties(footer_key=FOOTER_KEY))
-    with pytest.raises(Exception):
+    with pytest.raises(polars.exceptions.ComputeError, match="(?i)encryption"):
         polars.read_parquet(path, decryption=polars.ParquetDecryptionProperties(footer_key=KEY1))
+
+
+def test_polars_checks_our_footer_signature(tmp_path):
+    polars = _polars()
+    path = tmp_path / "enc.parquet"
+    pc.write_table(DATA, path, encryption=pc.FileEncryptionProperties(
+        footer_key=FOOTER_KEY, column_keys={"s": KEY1}, plaintext_footer=True))
+    keys = {"s": KEY1}
+    df = polars.read_parquet(path, decryption=polars.ParquetDecryptionProperties(
+        footer_key=FOOTER_KEY, column_keys=keys))
+    assert df["s"].to_list() == DATA["s"]
+    with pytest.raises(polars.exceptions.ComputeError, match="(?i)signature"):
+        polars.read_parquet(path, decryption=polars.ParquetDecryptionProperties(
+            footer_key=KEY1, column_keys=keys))
