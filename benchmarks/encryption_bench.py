@@ -142,8 +142,8 @@ def main(argv: list[str] | None = None) -> int:
                 if enc is not None:
                     kw["encryption"] = enc
 
-                def pc_write() -> None:
-                    with open(pc_path, "wb") as f:
+                def pc_write(path: str = pc_path, kw: dict = kw) -> None:
+                    with open(path, "wb") as f:
                         pc.write_table(table, f, **kw)
 
                 row["pc_write_s"] = best_of(pc_write, args.repeats)
@@ -152,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
                 try:
                     rkw = {} if dec is None else {"decryption": dec}
                     pc.read_table(pc_path, **rkw)
-                    row["pc_read_s"] = best_of(lambda: pc.read_table(pc_path, **rkw), args.repeats)
+                    row["pc_read_s"] = best_of(
+                        lambda p=pc_path, k=rkw: pc.read_table(p, **k), args.repeats)
                 except TypeError as exc:  # no decryption= on this branch's reader yet
                     row["pc_read_s"] = None
                     row["pc_read_error"] = str(exc)
@@ -163,9 +164,10 @@ def main(argv: list[str] | None = None) -> int:
                         footer_key="kf", uniform_encryption=True, encryption_algorithm=algorithm,
                         plaintext_footer=False, double_wrapping=False)
                     kw["encryption_properties"] = factory.file_encryption_properties(kms, conf)
-                row["pa_write_s"] = best_of(lambda: pq.write_table(arrow, pa_path, **kw), args.repeats)
+                row["pa_write_s"] = best_of(
+                    lambda p=pa_path, k=kw: pq.write_table(arrow, p, **k), args.repeats)
                 row["pa_read_s"] = best_of(
-                    lambda: pq.read_table(pa_path, decryption_properties=pa_dec), args.repeats)
+                    lambda p=pa_path, d=pa_dec: pq.read_table(p, decryption_properties=d), args.repeats)
             results.append(row)
     base = {(r["variant"], k): r.get(k) for r in results if r["mode"] == "none"
             for k in ("pc_write_s", "pc_read_s", "pa_write_s", "pa_read_s")}
