@@ -342,6 +342,11 @@ class ParquetWriter:
                 self._sink.write(struct.pack("<I", len(footer)) + MAGIC)
             else:
                 self._sink.write(self._encryptor.footer_tail(self._footer()))
+                hook = self._encryptor.props.on_file_written
+                if hook is not None:
+                    # e.g. the key tools storing external key material beside the file;
+                    # if it fails the file is not published
+                    hook(getattr(self._sink, "path", None))
             self._closed = True
             self._sink.commit()
         except BaseException:
