@@ -202,3 +202,19 @@ def test_polars_checks_our_footer_signature(tmp_path):
     with pytest.raises(polars.exceptions.ComputeError, match="(?i)signature"):
         polars.read_parquet(path, decryption=polars.ParquetDecryptionProperties(
             footer_key=KEY1, column_keys=keys))
+
+
+def test_duckdb_reads_single_page_uniform_files(tmp_path):
+    # duckdb reads footer-key (uniform) AES_GCM_V1 files, but its page decryption does
+    # not follow the spec past a chunk's first page (duckdb/duckdb#18524: files from
+    # parquet-cpp fail the same way), so chunks here hold one data page each
+    duckdb = pytest.importorskip("duckdb")
+    # (and it refuses plaintext-footer files: "not encrypted, but encryption_config was set")
+    path = tmp_path / "u.parquet"
+    pc.write_table({"i": DATA["i"], "s": DATA["s"]}, path, write_page_index=True,
+                   encryption=pc.FileEncryptionProperties(footer_key=FOOTER_KEY))
+    con = duckdb.connect()
+    con.execute(f"PRAGMA add_parquet_key('kf', '{FOOTER_KEY.decode()}')")
+    rows = con.execute(f"SELECT i, s FROM read_parquet('{path}', "
+                       "encryption_config={footer_key: 'kf'}) ORDER BY i").fetchall()
+    assert rows == list(zip(DATA["i"].tolist(), DATA["s"]))
