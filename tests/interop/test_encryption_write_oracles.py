@@ -218,3 +218,22 @@ def test_duckdb_reads_single_page_uniform_files(tmp_path):
     rows = con.execute(f"SELECT i, s FROM read_parquet('{path}', "
                        "encryption_config={footer_key: 'kf'}) ORDER BY i").fetchall()
     assert rows == list(zip(DATA["i"].tolist(), DATA["s"]))
+
+
+def test_parquet_writer_row_groups_and_file_objects(tmp_path):
+    import io
+
+    polars = _polars()
+    keys = {"s": KEY1}
+    schema = pc.schema([pc.field("i", pc.int64()), pc.field("s", pc.string())])
+    buf = io.BytesIO()
+    props = pc.FileEncryptionProperties(footer_key=FOOTER_KEY, column_keys=keys, plaintext_footer=True)
+    with pc.ParquetWriter(buf, schema, encryption=props) as w:
+        for start in range(0, N, 1000):  # one row group per call
+            w.write_table({"i": DATA["i"][start:start + 1000], "s": DATA["s"][start:start + 1000]})
+    path = tmp_path / "w.parquet"
+    path.write_bytes(buf.getvalue())
+    df = polars.read_parquet(path, decryption=polars.ParquetDecryptionProperties(
+        footer_key=FOOTER_KEY, column_keys=keys))
+    assert df["i"].to_list() == DATA["i"].tolist() and df["s"].to_list() == DATA["s"]
+    assert pq.ParquetFile(path).metadata.num_row_groups == 3  # plaintext footer: no key needed
