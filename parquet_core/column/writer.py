@@ -296,7 +296,7 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
 
     bounds = _page_bounds(record_cost, wopts.data_page_size,
                           wopts.data_page_row_count_limit, forced)
-    if crypt is not None:
+    if crypt is not None and bounds:
         # every page's AAD must hold its ordinal: fail before encoding any page
         crypt.check_page_ordinal(len(bounds) - 1)
     stats = StatisticsBuilder(desc, truncate_length=opts.statistics_truncate_length) \

@@ -342,10 +342,10 @@ class ParquetWriter:
                 self._sink.write(struct.pack("<I", len(footer)) + MAGIC)
             else:
                 self._sink.write(self._encryptor.footer_tail(self._footer()))
-                # External key material (key tools) is saved before the file
-                # appears; if saving fails, the except below drops the file.
                 hook = self._encryptor.props.on_file_written
                 if hook is not None:
+                    # e.g. the key tools storing external key material beside the file;
+                    # if it fails the file is not published
                     hook(getattr(self._sink, "path", None))
             self._closed = True
             self._sink.commit()

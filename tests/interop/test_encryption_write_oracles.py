@@ -202,3 +202,38 @@ def test_polars_checks_our_footer_signature(tmp_path):
     with pytest.raises(polars.exceptions.ComputeError, match="(?i)signature"):
         polars.read_parquet(path, decryption=polars.ParquetDecryptionProperties(
             footer_key=KEY1, column_keys=keys))
+
+
+def test_duckdb_reads_single_page_uniform_files(tmp_path):
+    # duckdb reads footer-key (uniform) AES_GCM_V1 files, but its page decryption does
+    # not follow the spec past a chunk's first page (duckdb/duckdb#18524: files from
+    # parquet-cpp fail the same way), so chunks here hold one data page each
+    duckdb = pytest.importorskip("duckdb")
+    # (and it refuses plaintext-footer files: "not encrypted, but encryption_config was set")
+    path = tmp_path / "u.parquet"
+    pc.write_table({"i": DATA["i"], "s": DATA["s"]}, path, write_page_index=True,
+                   encryption=pc.FileEncryptionProperties(footer_key=FOOTER_KEY))
+    con = duckdb.connect()
+    con.execute(f"PRAGMA add_parquet_key('kf', '{FOOTER_KEY.decode()}')")
+    rows = con.execute(f"SELECT i, s FROM read_parquet('{path}', "
+                       "encryption_config={footer_key: 'kf'}) ORDER BY i").fetchall()
+    assert rows == list(zip(DATA["i"].tolist(), DATA["s"]))
+
+
+def test_parquet_writer_row_groups_and_file_objects(tmp_path):
+    import io
+
+    polars = _polars()
+    keys = {"s": KEY1}
+    schema = pc.schema([pc.field("i", pc.int64()), pc.field("s", pc.string())])
+    buf = io.BytesIO()
+    props = pc.FileEncryptionProperties(footer_key=FOOTER_KEY, column_keys=keys, plaintext_footer=True)
+    with pc.ParquetWriter(buf, schema, encryption=props) as w:
+        for start in range(0, N, 1000):  # one row group per call
+            w.write_table({"i": DATA["i"][start:start + 1000], "s": DATA["s"][start:start + 1000]})
+    path = tmp_path / "w.parquet"
+    path.write_bytes(buf.getvalue())
+    df = polars.read_parquet(path, decryption=polars.ParquetDecryptionProperties(
+        footer_key=FOOTER_KEY, column_keys=keys))
+    assert df["i"].to_list() == DATA["i"].tolist() and df["s"].to_list() == DATA["s"]
+    assert pq.ParquetFile(path).metadata.num_row_groups == 3  # plaintext footer: no key needed
