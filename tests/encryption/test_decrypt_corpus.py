@@ -203,3 +203,11 @@ def test_cli_with_keys(corpus, capsys):
     assert "1.1111111" in out and "parquet000" in out
     assert main(["meta", f]) == 1
     assert "footer key" in capsys.readouterr().err
+
+
+def test_cli_head_without_keys_shows_the_plaintext_columns(corpus, capsys):
+    from parquet_core.cli import main
+
+    assert main(["head", str(corpus / PLAIN_FOOTER), "-n", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "parquet000" in out and "without a key not shown: float_field, double_field" in out
