@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import json
 import struct
+import zlib
 
 import pytest
 
@@ -184,8 +185,9 @@ def test_tampered_plaintext_footer(corpus, tmp_path):
     assert ok.metadata.decryptor.footer_verified
 
 
-# -- a page moved between row groups ----------------------------------------
-def test_page_swapped_between_row_groups(tmp_path):
+# -- files written by pyarrow (its CryptoFactory, a KMS that only base64s keys) ----
+def _pyarrow_encrypted(tmp_path, name, **write_options):
+    """Two identical row groups of (x int64 with its own key, y string with the footer key)."""
     pa = pytest.importorskip("pyarrow")
     pq = pytest.importorskip("pyarrow.parquet")
     pe = pytest.importorskip("pyarrow.parquet.encryption")
@@ -206,14 +208,40 @@ def test_page_swapped_between_row_groups(tmp_path):
     props = factory.file_encryption_properties(pe.KmsConnectionConfig(), pe.EncryptionConfiguration(
         footer_key="kf", column_keys={"kc": ["x"]}, double_wrapping=False))
     table = pa.table({"x": pa.array(range(100), pa.int64()), "y": [str(i) for i in range(100)]})
-    path = tmp_path / "two_groups.parquet"
-    with pq.ParquetWriter(path, table.schema, encryption_properties=props, use_dictionary=False) as w:
+    path = tmp_path / name
+    with pq.ParquetWriter(path, table.schema, encryption_properties=props, use_dictionary=False,
+                          **write_options) as w:
         w.write_table(table)
         w.write_table(table)
     ours = pc.FileDecryptionProperties(
         key_retriever=lambda meta: base64.b64decode(json.loads(meta)["wrappedDEK"]))
+    return path, ours, table.to_pylist() * 2
+
+
+def test_page_crc_of_an_encrypted_page_is_over_the_stored_bytes(tmp_path):
+    # parquet-cpp (pyarrow) computes the CRC over the page as stored: the encrypted module.
+    from parquet_core.encryption.modules import ModuleType
+    from parquet_core.thrift import pt
+    from parquet_core.thrift.codec import parse
+
+    path, ours, rows = _pyarrow_encrypted(tmp_path, "crc.parquet", write_page_checksum=True)
     pf = pc.ParquetFile(path, decryption=ours)
-    assert pf.read().to_pylist() == table.to_pylist() * 2
+    data = path.read_bytes()
+    for rg in range(2):
+        chunk = pf.metadata.row_group(rg).column(0)
+        at = chunk.data_page_offset
+        plain, used = chunk.decryptor.decrypt(data[at:], ModuleType.DATA_PAGE_HEADER, 0)
+        header, _ = parse(plain, pt.PageHeader)
+        stored = data[at + used: at + used + header.compressed_page_size]
+        assert header.crc is not None
+        assert zlib.crc32(stored) == header.crc & 0xFFFFFFFF
+    assert pf.read().to_pylist() == rows          # CRCs verified (the default)
+
+
+def test_page_swapped_between_row_groups(tmp_path):
+    path, ours, rows = _pyarrow_encrypted(tmp_path, "two_groups.parquet")
+    pf = pc.ParquetFile(path, decryption=ours)
+    assert pf.read().to_pylist() == rows
     data = bytearray(path.read_bytes())
     starts = []
     for rg in range(2):
