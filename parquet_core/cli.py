@@ -112,10 +112,25 @@ def _short(v: Any) -> str:
     return s if len(s) <= 40 else s[:37] + "..."
 
 
+def _readable(pf: ParquetFile, name: str) -> bool:
+    """False when a leaf of top-level field *name* is encrypted with a key we were not given."""
+    md = pf.metadata
+    if not md.num_row_groups or md.decryptor is None:
+        return True
+    try:
+        for leaf in md.schema.leaves_under(name):
+            md.row_group(0).column(leaf)
+    except ParquetEncryptionError:
+        return False
+    return True
+
+
 def show_head(pf: ParquetFile, n: int) -> str:
     """Render the first *n* rows (columns the reader cannot lay out are listed as skipped)."""
     names = [f.name for f in pf.schema if f.type.name != "nested"]
     skipped = [f.name for f in pf.schema if f.type.name == "nested"]
+    locked = [n for n in names if not _readable(pf, n)]
+    names = [n for n in names if n not in locked]
     rows: list[dict[str, Any]] = []
     if names and n > 0:
         for batch in pf.iter_batches(batch_size=n, columns=names):
@@ -129,6 +144,8 @@ def show_head(pf: ParquetFile, n: int) -> str:
         out.append("  " + " | ".join(_short(r[c]).ljust(widths[c]) for c in names))
     if skipped:
         out.append(f"  (columns with an unreadable layout not shown: {', '.join(skipped)})")
+    if locked:
+        out.append(f"  (encrypted columns without a key not shown: {', '.join(locked)})")
     return "\n".join(out)
 
 

@@ -150,9 +150,13 @@ class FileDecryptionProperties:
             self._cache[cache_key] = None if key is None else check_key(key, f"{what} key")
         return self._cache[cache_key]
 
+    def find_footer_key(self, key_metadata: bytes | None) -> bytes | None:
+        """The footer key, or None when neither ``footer_key`` nor the retriever gives one."""
+        return self.footer_key or self._retrieve(key_metadata, "footer")
+
     def key_for_footer(self, key_metadata: bytes | None) -> bytes:
         """The footer key, or a :class:`ParquetEncryptionError` saying it is missing."""
-        key = self.footer_key or self._retrieve(key_metadata, "footer")
+        key = self.find_footer_key(key_metadata)
         if key is None:
             raise ParquetEncryptionError(
                 "the footer is encrypted but no footer key was given (footer_key= or key_retriever=)")

@@ -172,7 +172,7 @@ class FileDecryptor:
         props = self.decryption
         if props is None or not props.verify_plaintext_footer:
             return
-        key = props.footer_key or props._retrieve(self.footer_key_metadata, "footer")
+        key = props.find_footer_key(self.footer_key_metadata)
         if key is None:
             return
         verify_footer_signature(key, footer, signature, module_aad(self.file_aad, ModuleType.FOOTER))

@@ -18,7 +18,7 @@ from typing import Any, Iterator
 from parquet_core.compression import get_codec
 from parquet_core.constants import CompressionCodec, PageType
 from parquet_core.encryption.modules import ModuleType
-from parquet_core.errors import ParquetError, ParquetFormatError
+from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
@@ -242,16 +242,15 @@ def _parse_encrypted_page(buf: memoryview, pos: int, codec: Any, plain: bool, or
 
     Each page is two modules: the encrypted header, then the encrypted page
     (``compressed_page_size`` counts the whole stored module). The CRC, like
-    the size, is over the page as stored, i.e. the encrypted bytes; the
-    decrypted body is what gets decompressed.
+    the size, is over the page as stored, i.e. the encrypted bytes (as
+    parquet-java and parquet-cpp write it); the decrypted body is what gets
+    decompressed.
     """
     try:
         header, hlen, is_dict = _decrypt_header(buf, pos, ordinal, decryptor, at_start)
         _check_required_fields(header)
         _check_sizes(header, pos, hlen, len(buf))
         stored = buf[pos + hlen: pos + hlen + header.compressed_page_size]
-        if verify_crc:
-            _verify_crc(header, stored)
         if header.type not in (PageType.DICTIONARY_PAGE, PageType.DATA_PAGE, PageType.DATA_PAGE_V2):
             return None, hlen + header.compressed_page_size
         if is_dict:
@@ -259,7 +258,9 @@ def _parse_encrypted_page(buf: memoryview, pos: int, codec: Any, plain: bool, or
         else:
             body, used = decryptor.decrypt(stored, ModuleType.DATA_PAGE, ordinal, where=f"data page {ordinal}")
         if used != len(stored):
-            raise ParquetFormatError(f"encrypted page module is {used} bytes, its header says {len(stored)}")
+            raise ParquetEncryptionError(f"encrypted page module is {used} bytes, its header says {len(stored)}")
+        if verify_crc:   # after authentication, so that an altered GCM page reports as such
+            _verify_crc(header, stored)
         page = _make_page(header, memoryview(body), codec, plain, ordinal, base_offset + pos)
     except ParquetError as exc:
         exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")

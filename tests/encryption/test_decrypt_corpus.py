@@ -160,10 +160,34 @@ def test_iter_batches_and_row_groups(corpus):
 
 
 def test_external_key_material_through_the_key_tools(corpus):
+    """parquet-java's file with its key material in ``_KEY_MATERIAL_FOR_<file>.json``.
+
+    Its master keys (parquet-java's in-memory test KMS) are the corpus keys
+    under the ids kf/kc1/kc2. The key tools unwrap the data keys; polars,
+    given those unwrapped keys, is the oracle for the values.
+    """
     keytools = pytest.importorskip("parquet_core.encryption.keytools",
                                    reason="key tools (enc-keys branch) not merged")
-    assert keytools and (corpus / EXTERNAL).exists()
-    pytest.skip("reading the parquet-java file through the key tools is tested on the enc-keys branch")
+    masters = {"kf": FOOTER_16.decode(), "kc1": COLUMNS_16["double_field"].decode(),
+               "kc2": COLUMNS_16["float_field"].decode()}
+    path = corpus / EXTERNAL
+    factory = keytools.CryptoFactory(lambda config: keytools.InMemoryKms(masters))
+    props = factory.file_decryption_properties(keytools.KmsConnectionConfig(), parquet_file_path=path)
+    pf = pc.ParquetFile(path, decryption=props)
+    ours = pf.read()
+    md = pf.metadata
+    footer_key = props.key_for_footer(md.decryptor.footer_key_metadata)
+    column_keys = {}
+    for i in range(md.num_columns):
+        chunk = md.row_group(0).column(i)
+        meta = chunk.raw.crypto_metadata.ENCRYPTION_WITH_COLUMN_KEY.key_metadata
+        column_keys[chunk.path_in_schema] = props.key_for_column(chunk.path_in_schema, meta)
+    df = pl.read_parquet(path, decryption=pl.ParquetDecryptionProperties(
+        footer_key=footer_key, column_keys=column_keys))
+    assert ours.num_rows == 100
+    _assert_same(ours, df)
+    with pytest.raises(ParquetEncryptionError):
+        pc.read_table(path, decryption=factory.file_decryption_properties(keytools.KmsConnectionConfig()))
 
 
 def test_cli_with_keys(corpus, capsys):
@@ -179,3 +203,11 @@ def test_cli_with_keys(corpus, capsys):
     assert "1.1111111" in out and "parquet000" in out
     assert main(["meta", f]) == 1
     assert "footer key" in capsys.readouterr().err
+
+
+def test_cli_head_without_keys_shows_the_plaintext_columns(corpus, capsys):
+    from parquet_core.cli import main
+
+    assert main(["head", str(corpus / PLAIN_FOOTER), "-n", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "parquet000" in out and "without a key not shown: float_field, double_field" in out
