@@ -31,7 +31,7 @@ from parquet_core.errors import (
 )
 from parquet_core.encryption.keytools import (
     CryptoFactory, DecryptionConfiguration, EncryptionConfiguration, InMemoryKms, KmsClient,
-    KmsConnectionConfig,
+    KmsConnectionConfig, LocalWrapKmsClient,
 )
 from parquet_core.encryption.properties import FileDecryptionProperties, FileEncryptionProperties
 from parquet_core.file.reader import ParquetFile, read_metadata, read_schema, read_table
@@ -64,7 +64,7 @@ __all__ = [
     "FileEncryptionProperties", "FileDecryptionProperties",
     # key management tools
     "CryptoFactory", "DecryptionConfiguration", "EncryptionConfiguration", "InMemoryKms",
-    "KmsClient", "KmsConnectionConfig",
+    "KmsClient", "KmsConnectionConfig", "LocalWrapKmsClient",
     # schema building
     "binary", "bool_", "bson", "date", "date32", "decimal", "decimal128", "decimal256", "enum",
     "field", "fixed_size_binary", "float16", "geography", "geometry", "float32", "float64", "int8", "int16", "int32",

@@ -84,6 +84,8 @@ class EncryptionConfiguration:
     encrypts every column with the footer key instead (then ``column_keys``
     must be empty). ``internal_key_material=False`` keeps the key material
     in ``_KEY_MATERIAL_FOR_<file>.json`` next to the file.
+    ``plaintext_footer`` is honoured with uniform encryption too (Arrow
+    ignores it there and encrypts the footer).
     """
 
     footer_key: str

@@ -67,7 +67,10 @@ class KeyToolkit:
 
     def clear(self, token: str | None = None) -> None:
         for cache in (self.kms_clients, self.kek_write, self.kek_read):
-            cache.clear() if token is None else cache.remove_token(token)
+            if token is None:
+                cache.clear()
+            else:
+                cache.remove_token(token)
 
 
 def _kms_wrap(client: KmsClient, key: bytes, master_key_id: str) -> str:

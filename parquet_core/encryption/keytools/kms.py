@@ -10,6 +10,8 @@ callable that builds one from a :class:`KmsConnectionConfig`.
 from __future__ import annotations
 
 import abc
+import json
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -17,7 +19,7 @@ from parquet_core.encryption.keytools.wrap import decrypt_key_locally, encrypt_k
 from parquet_core.encryption.properties import check_key
 from parquet_core.errors import ParquetEncryptionError
 
-__all__ = ["DEFAULT_KMS_INSTANCE", "KmsClient", "KmsConnectionConfig", "InMemoryKms"]
+__all__ = ["DEFAULT_KMS_INSTANCE", "KmsClient", "KmsConnectionConfig", "InMemoryKms", "LocalWrapKmsClient"]
 
 #: The instance id and URL recorded when none is configured (as parquet-java does).
 DEFAULT_KMS_INSTANCE = "DEFAULT"
@@ -97,3 +99,54 @@ class InMemoryKms(KmsClient):
         return decrypt_key_locally(wrapped_key, self._master_key(master_key_identifier),
                                    master_key_identifier.encode("utf-8"),
                                    what=f"key wrapped with master key {master_key_identifier!r}")
+
+
+class LocalWrapKmsClient(KmsClient):
+    """A client for KMSs that hand out master keys instead of wrapping keys.
+
+    Implement :meth:`get_master_key`; keys are then wrapped here (AES-GCM,
+    master key id as AAD) and stored, as in parquet-java and Arrow's local
+    wrapping mode, as ``{"masterKeyVersion":"NO_VERSION","encryptedKey":
+    "<base64>"}``. Master keys are fetched once per client. Master key
+    versions (and so key rotation) are not supported in this mode.
+    """
+
+    NO_VERSION = "NO_VERSION"
+
+    def __init__(self) -> None:
+        self._master_keys: dict[str, bytes] = {}
+        self._lock = threading.Lock()
+
+    @abc.abstractmethod
+    def get_master_key(self, master_key_identifier: str) -> bytes:
+        """Fetch the master key's bytes (16, 24 or 32) from the KMS."""
+
+    def _master_key(self, master_key_identifier: str) -> bytes:
+        with self._lock:
+            key = self._master_keys.get(master_key_identifier)
+        if key is None:
+            key = check_key(self.get_master_key(master_key_identifier), f"master key {master_key_identifier!r}")
+            with self._lock:
+                self._master_keys[master_key_identifier] = key
+        return key
+
+    def wrap_key(self, key_bytes: bytes, master_key_identifier: str) -> str:
+        encrypted = encrypt_key_locally(bytes(key_bytes), self._master_key(master_key_identifier),
+                                        master_key_identifier.encode("utf-8"))
+        return json.dumps({"masterKeyVersion": self.NO_VERSION, "encryptedKey": encrypted},
+                          separators=(",", ":"))
+
+    def unwrap_key(self, wrapped_key: str, master_key_identifier: str) -> bytes:
+        try:
+            obj = json.loads(wrapped_key)
+        except (TypeError, ValueError):
+            obj = None
+        if not isinstance(obj, dict) or not isinstance(obj.get("encryptedKey"), str):
+            raise ParquetEncryptionError("a locally wrapped key must be JSON with a string 'encryptedKey'")
+        version = obj.get("masterKeyVersion")
+        if version != self.NO_VERSION:
+            raise ParquetEncryptionError(
+                f"master key version {version!r} is not supported in local wrapping mode")
+        return decrypt_key_locally(obj["encryptedKey"], self._master_key(master_key_identifier),
+                                   master_key_identifier.encode("utf-8"),
+                                   what=f"key wrapped locally with master key {master_key_identifier!r}")

@@ -57,7 +57,7 @@ def _load_object(text: str | bytes, what: str) -> dict:
             raise ParquetEncryptionError(f"{what} is not UTF-8 text") from None
     try:
         obj = json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # RecursionError: hostile nesting
         raise ParquetEncryptionError(f"{what} is not valid JSON: {exc}") from None
     if not isinstance(obj, dict):
         raise ParquetEncryptionError(f"{what} is not a JSON object")

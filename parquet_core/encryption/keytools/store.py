@@ -20,6 +20,8 @@ __all__ = ["KEY_MATERIAL_FILE_PREFIX", "KEY_MATERIAL_FILE_SUFFIX", "KeyMaterialS
 
 KEY_MATERIAL_FILE_PREFIX = "_KEY_MATERIAL_FOR_"
 KEY_MATERIAL_FILE_SUFFIX = ".json"
+#: A larger key material file is refused rather than read into memory.
+MAX_KEY_MATERIAL_FILE_SIZE = 16 << 20
 
 
 def key_material_path(parquet_file_path: str | os.PathLike) -> str:
@@ -76,15 +78,19 @@ class KeyMaterialStore:
             return self._materials
         try:
             with open(self.path, "rb") as src:
-                raw = src.read()
+                raw = src.read(MAX_KEY_MATERIAL_FILE_SIZE + 1)
         except FileNotFoundError:
             raise ParquetEncryptionError(
                 f"the file's key material is stored externally but {self.path} does not exist") from None
         except OSError as exc:
             raise ParquetEncryptionError(f"cannot read key material file {self.path}: {exc}") from None
+        if len(raw) > MAX_KEY_MATERIAL_FILE_SIZE:
+            raise ParquetEncryptionError(
+                f"key material file {self.path} is over {MAX_KEY_MATERIAL_FILE_SIZE} bytes; "
+                "key material is a few hundred bytes per key")
         try:
             obj = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise ParquetEncryptionError(f"key material file {self.path} is not valid JSON: {exc}") from None
         if not isinstance(obj, dict) or not all(isinstance(v, str) for v in obj.values()):
             raise ParquetEncryptionError(

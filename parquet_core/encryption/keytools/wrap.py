@@ -52,10 +52,14 @@ def decrypt_key_locally(wrapped: str, wrapping_key: bytes, aad: bytes,
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
     raw = b64decode(wrapped, what)
+    try:
+        wrapping_key = check_key(wrapping_key, "wrapping key")
+    except (TypeError, ValueError) as exc:  # e.g. a KMS returned a malformed key
+        raise ParquetEncryptionError(f"cannot unwrap the {what}: {exc}") from None
     if len(raw) < _NONCE + _TAG:
         raise ParquetEncryptionError(f"{what} is {len(raw)} bytes, shorter than a nonce and tag")
     try:
-        return AESGCM(check_key(wrapping_key, "wrapping key")).decrypt(raw[:_NONCE], raw[_NONCE:], aad)
+        return AESGCM(wrapping_key).decrypt(raw[:_NONCE], raw[_NONCE:], aad)
     except InvalidTag:
         raise ParquetEncryptionError(
             f"cannot unwrap the {what}: authentication failed (wrong wrapping key or "

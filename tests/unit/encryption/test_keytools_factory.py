@@ -265,3 +265,36 @@ def test_rotate_master_keys_rewraps_external_material(tmp_path):
     assert dec.key_for_footer(props.footer_key_metadata) == props.footer_key
     for path, key in props.column_keys.items():
         assert dec.key_for_column(path, props.column_key_metadata[path]) == key
+
+
+def test_kek_cache_expires_after_its_lifetime(factory, log, monkeypatch):
+    from parquet_core.encryption.keytools import cache
+
+    now = [1000.0]
+    monkeypatch.setattr(cache.time, "monotonic", lambda: now[0])
+    first = factory.file_encryption_properties(None, _config(cache_lifetime=60))
+    now[0] += 59
+    second = factory.file_encryption_properties(None, _config(cache_lifetime=60))
+    now[0] += 2
+    third = factory.file_encryption_properties(None, _config(cache_lifetime=60))
+    kek = [KeyMetadata.parse(p.footer_key_metadata).material.kek_id for p in (first, second, third)]
+    assert kek[0] == kek[1] != kek[2]
+    assert len(log) == 6
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"{", "not valid JSON"),
+    (b'{"footerKey": {"nested": 1}}', "JSON object of key id -> material string"),
+    (b'{"columnKey0": "{}"}', "no key 'footerKey'"),
+])
+def test_malformed_key_material_file(factory, tmp_path, content, message):
+    target = tmp_path / "f.parquet"
+    (tmp_path / "_KEY_MATERIAL_FOR_f.parquet.json").write_bytes(content)
+    dec = factory.file_decryption_properties(None, parquet_file_path=target)
+    with pytest.raises(ParquetEncryptionError, match=message):
+        dec.key_for_footer(_external_meta("footerKey"))
+
+
+def _external_meta(reference):
+    """Key metadata pointing at *reference* in the external key material file."""
+    return KeyMetadata.external_json(reference).encode()

@@ -112,3 +112,8 @@ def test_encryption_configuration_defaults_match_pyarrow():
 def test_encryption_configuration_rejects(kwargs, message):
     with pytest.raises(ValueError, match=message):
         pc.EncryptionConfiguration(**kwargs)
+
+
+def test_hostile_nesting_is_an_encryption_error():
+    with pytest.raises(ParquetEncryptionError, match="not valid JSON"):
+        KeyMetadata.parse(b"[" * 200_000 + b"]" * 200_000)
