@@ -66,8 +66,9 @@ class ModuleCipher:
         self._gcm = AESGCM(self._key)
         self._ecb = Cipher(algorithms.AES(self._key), modes.ECB()).encryptor()
 
-    def _ctr(self, nonce: bytes, data) -> bytes:
-        """AES-CTR of *data* from the counter block ``nonce | 00000001`` (its own inverse).
+    def _ctr_parts(self, nonce: bytes, data) -> tuple:
+        """AES-CTR of *data* from the counter block ``nonce | 00000001`` (its own
+        inverse), as two buffers to be joined.
 
         GCM with a 12-byte nonce XORs its n-th 16-byte block with
         AES(nonce | n + 1) (the spec of GCM: the counter starts at
@@ -81,20 +82,26 @@ class ModuleCipher:
         stream = self._ecb.update(nonce + _CTR_FIRST_COUNTER)[:len(first)]
         head = (int.from_bytes(first, "big") ^ int.from_bytes(stream, "big")).to_bytes(len(first), "big")
         if len(view) <= 16:
-            return head
-        tail = memoryview(self._gcm.encrypt(nonce, view[16:], None))[:-GCM_TAG_LENGTH]
-        return b"".join((head, tail))
+            return head, b""
+        return head, memoryview(self._gcm.encrypt(nonce, view[16:], None))[:-GCM_TAG_LENGTH]
 
     # -- writing -----------------------------------------------------------
     def encrypt(self, plaintext, aad: bytes, *, ctr: bool = False,
                 nonce: bytes | None = None) -> bytes:
         """Return the framed module for *plaintext*."""
+        return b"".join(self.encrypt_parts(plaintext, aad, ctr=ctr, nonce=nonce))
+
+    def encrypt_parts(self, plaintext, aad: bytes, *, ctr: bool = False,
+                      nonce: bytes | None = None) -> tuple:
+        """The framed module as buffers whose concatenation is :meth:`encrypt`'s
+        result (a writer joins them with the page header: one copy, not two)."""
         nonce = os.urandom(GCM_NONCE_LENGTH) if nonce is None else nonce
         if ctr:
-            body = self._ctr(nonce, plaintext)
-        else:
-            body = self._gcm.encrypt(nonce, bytes(plaintext), aad)
-        return struct.pack("<I", GCM_NONCE_LENGTH + len(body)) + nonce + body
+            head, tail = self._ctr_parts(nonce, plaintext)
+            size = len(head) + len(tail)
+            return struct.pack("<I", GCM_NONCE_LENGTH + size) + nonce + head, tail
+        body = self._gcm.encrypt(nonce, plaintext, aad)
+        return struct.pack("<I", GCM_NONCE_LENGTH + len(body)) + nonce, body
 
     # -- reading -----------------------------------------------------------
     def decrypt(self, buf, aad: bytes, *, ctr: bool = False,
@@ -114,7 +121,7 @@ class ModuleCipher:
         nonce = bytes(view[:GCM_NONCE_LENGTH])
         body = bytes(view[GCM_NONCE_LENGTH:])
         if ctr:
-            plain = self._ctr(nonce, body)
+            plain = b"".join(self._ctr_parts(nonce, body))
         else:
             try:
                 plain = self._gcm.decrypt(nonce, body, aad)

@@ -32,7 +32,7 @@ import os
 import struct
 from typing import Any
 
-from parquet_core.encryption.modules import ModuleType, file_aad, module_aad
+from parquet_core.encryption.modules import MAX_ORDINAL, ModuleType, file_aad, module_aad
 from parquet_core.encryption.properties import AES_GCM_CTR_V1, FileEncryptionProperties
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import serialize
@@ -42,12 +42,13 @@ __all__ = ["FileEncryptor", "ChunkEncryptor", "AAD_FILE_UNIQUE_LENGTH", "MAGIC_E
 AAD_FILE_UNIQUE_LENGTH = 8
 #: Magic at both ends of a file whose footer is encrypted.
 MAGIC_ENCRYPTED = b"PARE"
+_ORDINAL = struct.Struct("<h")  # AAD ordinals: 2 bytes, little-endian
 
 
 class ChunkEncryptor:
     """Encrypts the modules of one column chunk (one key, fixed ordinals)."""
 
-    __slots__ = ("_cipher", "_aad", "_ctr", "row_group", "column")
+    __slots__ = ("_cipher", "_aad", "_ctr", "row_group", "column", "_page_aad", "_header_aad")
 
     def __init__(self, cipher: Any, aad: bytes, ctr: bool, row_group: int, column: int) -> None:
         self._cipher = cipher
@@ -57,23 +58,34 @@ class ChunkEncryptor:
         self.column = column
         # fail now, before any page is written, if the ordinals cannot be encoded
         module_aad(aad, ModuleType.COLUMN_META_DATA, row_group, column)
+        # data page and header AADs without their 2-byte page ordinal (built per page)
+        self._page_aad = module_aad(aad, ModuleType.DATA_PAGE, row_group, column, 0)[:-2]
+        self._header_aad = module_aad(aad, ModuleType.DATA_PAGE_HEADER, row_group, column, 0)[:-2]
+
+    def _with_ordinal(self, base: bytes, ordinal: int) -> bytes:
+        if not 0 <= ordinal <= MAX_ORDINAL:
+            self.check_page_ordinal(ordinal)  # raises, naming the ordinal
+        return base + _ORDINAL.pack(ordinal)
 
     def _module(self, data: bytes, module: ModuleType, page: int = -1, ctr: bool = False) -> bytes:
         aad = module_aad(self._aad, module, self.row_group, self.column, page)
         return self._cipher.encrypt(data, aad, ctr=ctr)
 
-    def page(self, body: bytes, ordinal: int | None) -> bytes:
+    def page(self, body: bytes, ordinal: int | None) -> tuple:
         """A data page (``ordinal`` = its index among the chunk's data pages) or,
-        with ``ordinal=None``, the dictionary page."""
+        with ``ordinal=None``, the dictionary page, as buffers to be joined
+        (framing, ciphertext) so the page is copied once, with its header."""
         if ordinal is None:
-            return self._module(body, ModuleType.DICTIONARY_PAGE, ctr=self._ctr)
-        return self._module(body, ModuleType.DATA_PAGE, ordinal, ctr=self._ctr)
+            aad = module_aad(self._aad, ModuleType.DICTIONARY_PAGE, self.row_group, self.column)
+        else:
+            aad = self._with_ordinal(self._page_aad, ordinal)
+        return self._cipher.encrypt_parts(body, aad, ctr=self._ctr)
 
     def page_header(self, header: bytes, ordinal: int | None) -> bytes:
         """A serialized page header (dictionary header when ``ordinal`` is None)."""
         if ordinal is None:
             return self._module(header, ModuleType.DICTIONARY_PAGE_HEADER)
-        return self._module(header, ModuleType.DATA_PAGE_HEADER, ordinal)
+        return self._cipher.encrypt(header, self._with_ordinal(self._header_aad, ordinal))
 
     def check_page_ordinal(self, ordinal: int) -> None:
         """Raise before encoding a page whose ordinal cannot be put in its AAD."""

@@ -50,6 +50,10 @@ def read_footer(source: RandomAccessSource, decryption: Any = None) -> tuple[Any
     magic = tail[4:]
     if magic not in (MAGIC, MAGIC_ENCRYPTED):
         raise ParquetFormatError(f"file does not end with the Parquet magic (found {magic!r})")
+    if magic == MAGIC_ENCRYPTED and decryption is None:
+        raise ParquetEncryptionError(
+            "the file has an encrypted footer (PARE): pass decryption=FileDecryptionProperties(...) "
+            "with the footer key")
     (footer_len,) = struct.unpack("<I", tail[:4])
     if footer_len == 0 or footer_len > size - FOOTER_SIZE_BYTES - len(MAGIC):
         raise ParquetFormatError(
@@ -82,10 +86,6 @@ def _new_decryptor(algorithm: Any, decryption: Any, key_metadata: bytes | None) 
 
 def _encrypted_footer(buf: bytes, start: int, decryption: Any) -> tuple[Any, Any]:
     """FileCryptoMetaData, then the footer module decrypted with the footer key."""
-    if decryption is None:
-        raise ParquetEncryptionError(
-            "the file has an encrypted footer (PARE): pass decryption=FileDecryptionProperties(...) "
-            "with the footer key")
     try:
         crypto, used = parse(buf, pt.FileCryptoMetaData)
         if crypto.encryption_algorithm is None:

@@ -65,18 +65,22 @@ def _compress(codec: Any, body: bytes, level: int | None) -> bytes:
 
 def _finish(header: Any, stored: bytes, uncompressed_body: int, checksum: bool,
             crypt: Any = None, ordinal: int | None = None) -> WrittenPage:
-    if crypt is not None:
-        stored = crypt.page(stored, ordinal)
+    # the body as stored, in parts (an encrypted module comes as framing + ciphertext,
+    # joined once with the header below)
+    parts = (stored,) if crypt is None else crypt.page(stored, ordinal)
     header.uncompressed_page_size = uncompressed_body
-    header.compressed_page_size = len(stored)
+    header.compressed_page_size = sum(len(p) for p in parts)
     if checksum:
         # CRC-32 (zlib's polynomial) of the page bytes as stored, as a signed i32
-        crc = zlib.crc32(stored)
+        crc = 0
+        for p in parts:
+            crc = zlib.crc32(p, crc)
         header.crc = crc - (1 << 32) if crc >= 1 << 31 else crc
     head = serialize(header)
     if crypt is not None:
         head = crypt.page_header(head, ordinal)
-    return WrittenPage(head + stored, len(head), len(head) + uncompressed_body)
+    data = head + stored if crypt is None else b"".join((head, *parts))
+    return WrittenPage(data, len(head), len(head) + uncompressed_body)
 
 
 def dictionary_page(values: bytes, num_values: int, codec: Any, level: int | None = None, *,
