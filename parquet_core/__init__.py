@@ -29,6 +29,10 @@ from parquet_core.errors import (
     ParquetSchemaError,
     UnsupportedFeatureError,
 )
+from parquet_core.encryption.keytools import (
+    CryptoFactory, DecryptionConfiguration, EncryptionConfiguration, InMemoryKms, KmsClient,
+    KmsConnectionConfig, LocalWrapKmsClient,
+)
 from parquet_core.encryption.properties import FileDecryptionProperties, FileEncryptionProperties
 from parquet_core.file.reader import ParquetFile, read_metadata, read_schema, read_table
 from parquet_core.file.writer import ParquetWriter, write_table
@@ -58,6 +62,9 @@ __all__ = [
     "read_metadata", "read_schema", "read_table", "__version__",
     "ParquetWriter", "write_table", "SortingColumn", "Expression", "col",
     "FileEncryptionProperties", "FileDecryptionProperties",
+    # key management tools
+    "CryptoFactory", "DecryptionConfiguration", "EncryptionConfiguration", "InMemoryKms",
+    "KmsClient", "KmsConnectionConfig", "LocalWrapKmsClient",
     # schema building
     "binary", "bool_", "bson", "date", "date32", "decimal", "decimal128", "decimal256", "enum",
     "field", "fixed_size_binary", "float16", "geography", "geometry", "float32", "float64", "int8", "int16", "int32",

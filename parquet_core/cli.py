@@ -5,6 +5,11 @@
     pqc head FILE [-n N]     the first N rows
     pqc inspect FILE [-n N]  all three
 
+Encrypted files take keys as ASCII text or ``hex:`` followed by hex digits::
+
+    pqc head f.parquet.encrypted --footer-key 0123456789012345 \
+        --column-key double_field:1234567890123450 --aad-prefix tester
+
 Running ``pqc inspect`` with no file shows the sample file shipped in the package.
 """
 
@@ -16,7 +21,8 @@ from importlib import resources
 from typing import Any, Sequence
 
 from parquet_core.constants import ConvertedType, PhysicalType, Repetition
-from parquet_core.errors import ParquetError
+from parquet_core.encryption.properties import FileDecryptionProperties
+from parquet_core.errors import ParquetEncryptionError, ParquetError
 from parquet_core.file.reader import ParquetFile
 from parquet_core.schema.tree import SchemaNode
 
@@ -82,7 +88,11 @@ def show_meta(pf: ParquetFile) -> str:
         rg = md.row_group(i)
         out.append(f"  row group {i}: {rg.num_rows} rows, {rg.total_byte_size} bytes")
         for j in range(rg.num_columns):
-            d = rg.column(j).to_dict()
+            try:
+                d = rg.column(j).to_dict()
+            except ParquetEncryptionError as exc:   # a column whose key was not given
+                out.append(f"    {md.schema.column(j).dotted_path}: encrypted ({exc})")
+                continue
             out.append(
                 f"    {d['path']}: {d['type']} {d['codec']} {'/'.join(str(e) for e in d['encodings'])}"
                 f" values={d['num_values']} size={d['compressed']}/{d['uncompressed']}"
@@ -102,10 +112,25 @@ def _short(v: Any) -> str:
     return s if len(s) <= 40 else s[:37] + "..."
 
 
+def _readable(pf: ParquetFile, name: str) -> bool:
+    """False when a leaf of top-level field *name* is encrypted with a key we were not given."""
+    md = pf.metadata
+    if not md.num_row_groups or md.decryptor is None:
+        return True
+    try:
+        for leaf in md.schema.leaves_under(name):
+            md.row_group(0).column(leaf)
+    except ParquetEncryptionError:
+        return False
+    return True
+
+
 def show_head(pf: ParquetFile, n: int) -> str:
     """Render the first *n* rows (columns the reader cannot lay out are listed as skipped)."""
     names = [f.name for f in pf.schema if f.type.name != "nested"]
     skipped = [f.name for f in pf.schema if f.type.name == "nested"]
+    locked = [n for n in names if not _readable(pf, n)]
+    names = [n for n in names if n not in locked]
     rows: list[dict[str, Any]] = []
     if names and n > 0:
         for batch in pf.iter_batches(batch_size=n, columns=names):
@@ -119,7 +144,44 @@ def show_head(pf: ParquetFile, n: int) -> str:
         out.append("  " + " | ".join(_short(r[c]).ljust(widths[c]) for c in names))
     if skipped:
         out.append(f"  (columns with an unreadable layout not shown: {', '.join(skipped)})")
+    if locked:
+        out.append(f"  (encrypted columns without a key not shown: {', '.join(locked)})")
     return "\n".join(out)
+
+
+def _key_text(text: str) -> bytes:
+    """``hex:0a1b...`` as bytes, anything else as its ASCII (UTF-8) bytes."""
+    if text.startswith("hex:"):
+        try:
+            return bytes.fromhex(text[4:])
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not hex digits: {text[4:]!r}") from None
+    return text.encode("utf-8")
+
+
+def _column_key(text: str) -> tuple[str, bytes]:
+    path, sep, key = text.partition(":")
+    if not sep or not path:
+        raise argparse.ArgumentTypeError(f"expected COLUMN:KEY, got {text!r}")
+    return path, _key_text(key)
+
+
+def _decryption(args: argparse.Namespace) -> FileDecryptionProperties | None:
+    if args.footer_key is None and not args.column_key and args.aad_prefix is None:
+        return None
+    return FileDecryptionProperties(footer_key=args.footer_key, column_keys=dict(args.column_key),
+                                    aad_prefix=args.aad_prefix,
+                                    verify_plaintext_footer=not args.no_verify_footer)
+
+
+def _add_key_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("decryption (keys as ASCII text, or hex:DIGITS)")
+    g.add_argument("--footer-key", type=_key_text, help="footer key (also the key of uniformly encrypted columns)")
+    g.add_argument("--column-key", type=_column_key, action="append", default=[], metavar="COLUMN:KEY",
+                   help="key of one encrypted column, by dotted path (repeatable)")
+    g.add_argument("--aad-prefix", type=_key_text, help="AAD prefix the file does not store")
+    g.add_argument("--no-verify-footer", action="store_true",
+                   help="do not verify a plaintext footer's signature")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -134,10 +196,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="do not verify page CRCs")
         if name in ("head", "inspect"):
             p.add_argument("-n", type=int, default=10, help="rows to show (default 10)")
+        _add_key_options(p)
     args = parser.parse_args(argv)
     path = args.file or sample_path()
     try:
-        with ParquetFile(path, page_checksum_verification=not args.no_verify_checksums) as pf:
+        decryption = _decryption(args)
+    except (TypeError, ValueError) as exc:
+        parser.error(str(exc))
+    try:
+        with ParquetFile(path, page_checksum_verification=not args.no_verify_checksums,
+                         decryption=decryption) as pf:
             parts = []
             if args.command in ("schema", "inspect"):
                 parts.append(show_schema(pf))

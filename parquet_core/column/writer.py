@@ -31,7 +31,8 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
-from parquet_core.bloom_filter import SplitBlockBloomFilter, hash_values, serialize_filter
+from parquet_core.bloom_filter import SplitBlockBloomFilter, hash_values
+from parquet_core.bloom_filter.header import make_header
 from parquet_core.column.data import ColumnData
 from parquet_core.compression import get_codec
 from parquet_core.constants import Encoding, PageType, PhysicalType
@@ -50,6 +51,7 @@ from parquet_core.options import ColumnOptions, WriterOptions
 from parquet_core.page.writer import WrittenPage, data_page_v1, data_page_v2, dictionary_page
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.thrift import pt
+from parquet_core.thrift.codec import serialize
 
 __all__ = ["ChunkResult", "write_column_chunk", "default_encoding"]
 
@@ -69,7 +71,7 @@ class ChunkResult:
     offset_index: Any              # pt.OffsetIndex
     size: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
-    bloom_filter: bytes | None = None  # header + bitset, placed by file/ (offset set there)
+    bloom_filter: bytes | None = None  # header + bitset (encrypted: two modules), placed by file/
 
 
 def default_encoding(physical_type: int, data_page_version: int) -> int:
@@ -140,8 +142,9 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
 
 
 def _bloom_filter(values: Any, desc: ColumnDescriptor, opts: ColumnOptions,
-                  plan: tuple[Any, Any, int] | None) -> bytes:
-    """The chunk's split-block Bloom filter, serialized (header + bitset).
+                  plan: tuple[Any, Any, int] | None, crypt: Any = None) -> bytes:
+    """The chunk's split-block Bloom filter, serialized (header + bitset, each
+    its own encrypted module when *crypt* is given).
 
     A dictionary holds each of its values once, so only its entries (and the
     values after a fallback) are hashed.  Without a given ``ndv`` the filter
@@ -165,7 +168,10 @@ def _bloom_filter(values: Any, desc: ColumnDescriptor, opts: ColumnOptions,
         ndv = exact if exact is not None else int(np.unique(hashes).size)
     bf = SplitBlockBloomFilter.for_ndv(ndv, opts.bloom_filter_fpp, opts.bloom_filter_max_bytes)
     bf.insert_hashes(hashes)
-    return serialize_filter(bf)
+    header = serialize(make_header(bf.num_bytes))
+    if crypt is not None:
+        return crypt.bloom_filter(header, bf.bitset())
+    return header + bf.bitset()
 
 
 def _page_bounds(cum: npt.NDArray[np.int64], page_bytes: int, page_rows: int,
@@ -190,7 +196,7 @@ def _page_bounds(cum: npt.NDArray[np.int64], page_bytes: int, page_rows: int,
 
 
 def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOptions,
-                       wopts: WriterOptions, chunk_offset: int) -> ChunkResult:
+                       wopts: WriterOptions, chunk_offset: int, crypt: Any = None) -> ChunkResult:
     """Encode one leaf's data of one row group into pages.
 
     Parameters
@@ -204,6 +210,10 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
         The leaf's resolved options and the file-wide ones.
     chunk_offset:
         Absolute file offset where the chunk's first byte will be written.
+    crypt:
+        The chunk's :class:`~parquet_core.file.encryptor.ChunkEncryptor`, or
+        None for a plaintext chunk. Sizes and offsets (metadata, offset
+        index) then count the encrypted modules as stored.
     """
     ptype = desc.physical_type
     values = data.values
@@ -265,7 +275,7 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
         dictionary, indices, cutoff = plan
         dict_body = encode_values(Encoding.PLAIN, dictionary, ptype, desc.type_length)
         dict_offset = emit(dictionary_page(dict_body, len(dictionary), codec, level,
-                                           checksum=wopts.write_page_checksum),
+                                           checksum=wopts.write_page_checksum, crypt=crypt),
                            PageType.DICTIONARY_PAGE, Encoding.PLAIN)
         bits = max(int(len(dictionary) - 1).bit_length(), 1)
         costs = np.full(len(values), 1, dtype=np.int64)
@@ -286,6 +296,9 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
 
     bounds = _page_bounds(record_cost, wopts.data_page_size,
                           wopts.data_page_row_count_limit, forced)
+    if crypt is not None and bounds:
+        # every page's AAD must hold its ordinal: fail before encoding any page
+        crypt.check_page_ordinal(len(bounds) - 1)
     stats = StatisticsBuilder(desc, truncate_length=opts.statistics_truncate_length) \
         if opts.write_statistics else None
     index = PageIndexBuilder(desc, truncate_length=opts.column_index_truncate_length,
@@ -296,7 +309,7 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
     def_hist = np.zeros(max_def + 1, dtype=np.int64) if max_def > 0 else None
     rep_hist = np.zeros(max_rep + 1, dtype=np.int64) if max_rep > 0 else None
 
-    for r0, r1 in bounds:
+    for ordinal, (r0, r1) in enumerate(bounds):
         s0, s1 = slot_of(r0), slot_of(r1)
         v0, v1 = value_of(s0), value_of(s1)
         page_values = _slice(values, v0, v1)
@@ -348,7 +361,7 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
                 else b"" if page_defs is None else encode_levels_v2(page_defs, max_def)
             page = data_page_v2(rl, dl, body, num_values=s1 - s0, num_nulls=nulls, num_rows=r1 - r0,
                                 encoding=enc, codec=codec, level=level, statistics=page_stats,
-                                checksum=wopts.write_page_checksum)
+                                checksum=wopts.write_page_checksum, crypt=crypt, ordinal=ordinal)
             ptype_ = PageType.DATA_PAGE_V2
         else:
             rl = b"" if page_reps is None else encode_levels_v1(page_reps, max_rep)
@@ -356,7 +369,7 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
                 else b"" if page_defs is None else encode_levels_v1(page_defs, max_def)
             page = data_page_v1(rl, dl, body, num_values=s1 - s0, encoding=enc, codec=codec,
                                 level=level, statistics=page_stats,
-                                checksum=wopts.write_page_checksum)
+                                checksum=wopts.write_page_checksum, crypt=crypt, ordinal=ordinal)
             ptype_ = PageType.DATA_PAGE
         start = emit(page, ptype_, enc)
         if first_data_offset is None:
@@ -387,6 +400,6 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
             repetition_level_histogram=None if rep_hist is None else rep_hist.tolist())
     if opts.key_value_metadata:
         meta.key_value_metadata = [pt.KeyValue(key=k, value=v) for k, v in opts.key_value_metadata.items()]
-    bloom = _bloom_filter(values, desc, opts, plan) if opts.bloom_filter else None
+    bloom = _bloom_filter(values, desc, opts, plan, crypt) if opts.bloom_filter else None
     return ChunkResult(pages=pages, meta=meta, column_index=index.column_index(),
                        offset_index=index.offset_index(), size=offset - chunk_offset, bloom_filter=bloom)

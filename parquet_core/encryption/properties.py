@@ -74,8 +74,16 @@ class FileEncryptionProperties:
     plaintext_footer: bool = False
     footer_key_metadata: bytes | str | None = None
     column_key_metadata: Mapping[str, bytes | str] | None = None
+    #: Writer hook (set by the key tools for external key material): the
+    #: writer calls ``on_file_written(final_path)`` once the file's bytes are
+    #: complete, just before renaming the temp file to *final_path* (``None``
+    #: when writing to a file object). If it raises, the writer aborts and
+    #: leaves nothing at *final_path*.
+    on_file_written: Callable[[str | None], None] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        if self.on_file_written is not None and not callable(self.on_file_written):
+            raise TypeError("on_file_written must be callable(final_path) or None")
         object.__setattr__(self, "footer_key", check_key(self.footer_key, "footer_key"))
         object.__setattr__(self, "column_keys", _column_keys(self.column_keys, "column_keys"))
         if self.algorithm not in _ALGORITHMS:
@@ -142,9 +150,13 @@ class FileDecryptionProperties:
             self._cache[cache_key] = None if key is None else check_key(key, f"{what} key")
         return self._cache[cache_key]
 
+    def find_footer_key(self, key_metadata: bytes | None) -> bytes | None:
+        """The footer key, or None when neither ``footer_key`` nor the retriever gives one."""
+        return self.footer_key or self._retrieve(key_metadata, "footer")
+
     def key_for_footer(self, key_metadata: bytes | None) -> bytes:
         """The footer key, or a :class:`ParquetEncryptionError` saying it is missing."""
-        key = self.footer_key or self._retrieve(key_metadata, "footer")
+        key = self.find_footer_key(key_metadata)
         if key is None:
             raise ParquetEncryptionError(
                 "the footer is encrypted but no footer key was given (footer_key= or key_retriever=)")

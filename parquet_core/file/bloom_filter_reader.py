@@ -8,7 +8,8 @@ Where the filter is (``ColumnMetaData``)::
 With a length the filter is fetched with one positional read.  Without it
 (parquet-java before 1.13 and others) a small window is read to parse the
 header, then the bitset with a second read.  Either way nothing is read or
-allocated beyond what the file holds.
+allocated beyond what the file holds. In an encrypted column the header
+and the bitset are two GCM modules, one after the other.
 
 :class:`ColumnBloomFilter` pairs the filter with its column so that lookups
 can be written with Python values of the column's logical type (``str`` for
@@ -28,6 +29,7 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.bloom_filter import SplitBlockBloomFilter, parse_filter, parse_header
 from parquet_core.constants import PhysicalType
+from parquet_core.encryption.modules import ModuleType
 from parquet_core.errors import (
     ParquetEncryptionError,
     ParquetError,
@@ -60,18 +62,19 @@ def read_bloom_filter(source: RandomAccessSource, chunk: ColumnChunkMetadata) ->
         unknown algorithm, hash or compression; notes name the column, row
         group and offset.
     ParquetEncryptionError
-        The column is encrypted.
+        An encrypted filter (header and bitset, two GCM modules) fails to
+        authenticate or is truncated.
     """
     offset = chunk.bloom_filter_offset
     if offset is None:
         return None
     length = chunk.bloom_filter_length
     try:
-        if chunk.is_encrypted:
-            raise ParquetEncryptionError("the column is encrypted; decryption is not supported yet")
         if offset < 0 or offset >= source.size:
             raise ParquetFormatError(f"Bloom filter offset {offset} is outside the file "
                                      f"({source.size} bytes)")
+        if chunk.decryptor is not None:
+            return _read_encrypted(source, offset, length, chunk.decryptor)
         if length is not None:
             if length <= 0 or length > source.size - offset:
                 raise ParquetFormatError(f"Bloom filter length {length} at offset {offset} does not "
@@ -82,6 +85,35 @@ def read_bloom_filter(source: RandomAccessSource, chunk: ColumnChunkMetadata) ->
         add_context(exc, column=chunk.path_in_schema, row_group=chunk.row_group,
                     bloom_filter_offset=offset)
         raise
+
+
+def _module_at(source: RandomAccessSource, offset: int, end: int, what: str) -> bytes:
+    """The stored bytes of the encrypted module at *offset* (its length field says how many)."""
+    if end - offset < 4:
+        raise ParquetEncryptionError(f"encrypted {what} at offset {offset} is truncated")
+    size = 4 + int.from_bytes(bytes(source.read_at(offset, 4)), "little")
+    if size > end - offset:
+        raise ParquetEncryptionError(f"encrypted {what} at offset {offset} claims {size} bytes, "
+                                     f"only {end - offset} are available")
+    return bytes(source.read_at(offset, size))
+
+
+def _read_encrypted(source: RandomAccessSource, offset: int, length: int | None,
+                    decryptor: Any) -> SplitBlockBloomFilter:
+    """An encrypted filter: a GCM module holding the header, then one holding the bitset."""
+    end = source.size if length is None else offset + length
+    if length is not None and (length <= 0 or end > source.size):
+        raise ParquetFormatError(f"Bloom filter length {length} at offset {offset} does not "
+                                 f"fit the file ({source.size} bytes)")
+    module = _module_at(source, offset, end, "Bloom filter header")
+    header, _ = decryptor.decrypt(module, ModuleType.BLOOM_FILTER_HEADER, where="Bloom filter header")
+    num_bytes, _ = parse_header(header)
+    module = _module_at(source, offset + len(module), end, "Bloom filter bitset")
+    bitset, _ = decryptor.decrypt(module, ModuleType.BLOOM_FILTER_BITSET, where="Bloom filter bitset")
+    if len(bitset) != num_bytes:
+        raise ParquetEncryptionError(f"decrypted Bloom filter bitset is {len(bitset)} bytes, its header "
+                                     f"says {num_bytes}")
+    return SplitBlockBloomFilter.from_bitset(bitset)
 
 
 def _read_without_length(source: RandomAccessSource, offset: int) -> SplitBlockBloomFilter:

@@ -1,12 +1,16 @@
-"""Read the file tail and parse the footer.
+"""Read the file tail and parse the footer (plaintext, signed or encrypted).
 
 ::
 
-    "PAR1" | column chunks ... | FileMetaData (compact thrift) | len: u32 LE | "PAR1"
+    plain:      "PAR1" | chunks ... | FileMetaData | len: u32 LE | "PAR1"
+    signed:     "PAR1" | chunks ... | FileMetaData | nonce (12) | tag (16) | len | "PAR1"
+    encrypted:  "PARE" | chunks ... | FileCryptoMetaData | encrypted FileMetaData | len | "PARE"
 
-A file whose footer is encrypted ends in ``"PARE"`` instead; reading it
-needs decryption keys (a later feature) and raises
-:class:`ParquetEncryptionError` here.
+A *signed* plaintext footer is recognised by ``FileMetaData.encryption_algorithm``;
+its ``len`` counts the 28 signature bytes. An encrypted footer's ``len``
+covers the plaintext FileCryptoMetaData and the footer module after it.
+Either kind yields a :class:`~parquet_core.file.decryptor.FileDecryptor`
+(imported only then, so unencrypted files never load ``cryptography``).
 """
 
 from __future__ import annotations
@@ -22,9 +26,13 @@ from parquet_core.thrift.codec import parse
 
 __all__ = ["read_footer"]
 
+_SIGNATURE_BYTES = 28
 
-def read_footer(source: RandomAccessSource) -> tuple[Any, int]:
-    """Return the raw ``pt.FileMetaData`` and the footer's length in bytes.
+
+def read_footer(source: RandomAccessSource, decryption: Any = None) -> tuple[Any, int, Any]:
+    """Return the raw ``pt.FileMetaData``, the footer's length, and the file's decryptor.
+
+    The decryptor is None for an unencrypted file.
 
     Raises
     ------
@@ -32,31 +40,79 @@ def read_footer(source: RandomAccessSource) -> tuple[Any, int]:
         If the file is too small, lacks the magic bytes, or the footer length
         points outside the file.
     ParquetEncryptionError
-        If the footer is encrypted.
+        An encrypted footer without a footer key, a wrong key or AAD prefix,
+        an altered footer, or a signed footer whose signature does not match.
     """
     size = source.size
     if size < len(MAGIC) + FOOTER_SIZE_BYTES:
         raise ParquetFormatError(f"file of {size} bytes is too small to be Parquet")
     tail = bytes(source.read_at(size - FOOTER_SIZE_BYTES, FOOTER_SIZE_BYTES))
     magic = tail[4:]
-    if magic == MAGIC_ENCRYPTED:
-        raise ParquetEncryptionError(
-            "the file has an encrypted footer (PARE); decryption is not supported yet")
-    if magic != MAGIC:
+    if magic not in (MAGIC, MAGIC_ENCRYPTED):
         raise ParquetFormatError(f"file does not end with the Parquet magic (found {magic!r})")
+    if magic == MAGIC_ENCRYPTED and decryption is None:
+        raise ParquetEncryptionError(
+            "the file has an encrypted footer (PARE): pass decryption=FileDecryptionProperties(...) "
+            "with the footer key")
     (footer_len,) = struct.unpack("<I", tail[:4])
     if footer_len == 0 or footer_len > size - FOOTER_SIZE_BYTES - len(MAGIC):
         raise ParquetFormatError(
             f"footer length {footer_len} does not fit in a file of {size} bytes")
     start = size - FOOTER_SIZE_BYTES - footer_len
     head = bytes(source.read_at(0, len(MAGIC)))
-    if head != MAGIC:
+    if head != magic:   # an encrypted-footer file starts with "PARE" too
         raise ParquetFormatError(f"file does not start with the Parquet magic (found {head!r})")
     # As ``bytes`` so the thrift decoder reads it in place, in one pass.
     buf = bytes(source.read_at(start, footer_len))
+    if magic == MAGIC_ENCRYPTED:
+        raw, decryptor = _encrypted_footer(buf, start, decryption)
+        return raw, footer_len, decryptor
     try:
-        raw, _ = parse(buf, pt.FileMetaData)
+        raw, used = parse(buf, pt.FileMetaData)
     except ParquetFormatError as exc:
         exc.add_note(f"in the footer ({footer_len} bytes at file offset {start})")
         raise
-    return raw, footer_len
+    decryptor = None
+    if raw.encryption_algorithm is not None:
+        decryptor = _signed_footer(raw, buf, used, decryption)
+    return raw, footer_len, decryptor
+
+
+def _new_decryptor(algorithm: Any, decryption: Any, key_metadata: bytes | None) -> Any:
+    from parquet_core.file.decryptor import FileDecryptor  # loads cryptography: encrypted files only
+
+    return FileDecryptor(algorithm, decryption, key_metadata)
+
+
+def _encrypted_footer(buf: bytes, start: int, decryption: Any) -> tuple[Any, Any]:
+    """FileCryptoMetaData, then the footer module decrypted with the footer key."""
+    try:
+        crypto, used = parse(buf, pt.FileCryptoMetaData)
+        if crypto.encryption_algorithm is None:
+            raise ParquetFormatError("FileCryptoMetaData has no encryption_algorithm")
+        decryptor = _new_decryptor(crypto.encryption_algorithm, decryption, crypto.key_metadata)
+    except ParquetFormatError as exc:
+        exc.add_note(f"in the FileCryptoMetaData at file offset {start}")
+        raise
+    try:
+        plain = decryptor.decrypt_footer(buf[used:])
+    except ParquetFormatError as exc:
+        raise ParquetEncryptionError(f"the encrypted footer module is malformed: {exc}") from exc
+    try:
+        raw, _ = parse(plain, pt.FileMetaData)
+    except ParquetFormatError as exc:
+        exc.add_note(f"in the decrypted footer ({len(plain)} bytes)")
+        raise
+    return raw, decryptor
+
+
+def _signed_footer(raw: Any, buf: bytes, used: int, decryption: Any) -> Any:
+    """A plaintext footer of an encrypted file: its decryptor, after checking the signature."""
+    if len(buf) - used != _SIGNATURE_BYTES:
+        raise ParquetFormatError(
+            f"plaintext footer of an encrypted file is followed by {len(buf) - used} bytes, "
+            f"not its {_SIGNATURE_BYTES}-byte signature")
+    meta = raw.footer_signing_key_metadata
+    decryptor = _new_decryptor(raw.encryption_algorithm, decryption, None if meta is None else bytes(meta))
+    decryptor.verify_footer(buf[:used], buf[used:])
+    return decryptor

@@ -3,7 +3,8 @@
 The offsets and lengths come from the chunk's metadata; both are checked
 against the file size before anything is read, and the thrift decoder is
 limited to the stated length, so a hostile footer cannot make the reader
-allocate more than the file holds.  See
+allocate more than the file holds. In an encrypted column each index is
+one GCM module (``length | nonce | ciphertext | tag``) of the stated length.  See
 :mod:`parquet_core.metadata.page_index_model` for what the structs mean.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from parquet_core.encryption.modules import ModuleType
 from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, add_context
 from parquet_core.file.source import RandomAccessSource
 from parquet_core.metadata.page_index_model import ColumnIndex, OffsetIndex
@@ -22,18 +24,23 @@ __all__ = ["read_column_index", "read_offset_index"]
 
 
 def _read_struct(source: RandomAccessSource, chunk: ColumnChunkMetadata, offset: int | None,
-                 length: int | None, cls: Any, what: str) -> Any | None:
+                 length: int | None, cls: Any, what: str, module: ModuleType) -> Any | None:
     if offset is None:
         return None
     try:
-        if chunk.is_encrypted:
-            raise ParquetEncryptionError("the column is encrypted; decryption is not supported yet")
         if length is None or length <= 0:
             raise ParquetFormatError(f"{what} at offset {offset} has no valid length ({length})")
         if offset < 0 or length > source.size - offset:
             raise ParquetFormatError(f"{what} at offset {offset} with {length} bytes does not fit the "
                                      f"file ({source.size} bytes)")
-        struct, used = parse(source.read_at(offset, length), cls, limit=length)
+        buf = source.read_at(offset, length)
+        if chunk.decryptor is not None:   # one GCM module holding the thrift struct
+            buf, used = chunk.decryptor.decrypt(buf, module, where=what)
+            if used != length:
+                raise ParquetEncryptionError(f"encrypted {what} module is {used} bytes, the metadata "
+                                             f"says {length}")
+            length = len(buf)
+        struct, used = parse(buf, cls, limit=length)
         return struct
     except ParquetError as exc:
         add_context(exc, column=chunk.path_in_schema, row_group=chunk.row_group, offset=offset)
@@ -44,7 +51,7 @@ def read_offset_index(source: RandomAccessSource, chunk: ColumnChunkMetadata) ->
     """The chunk's OffsetIndex, or None when the writer stored none."""
     raw = chunk.raw
     struct = _read_struct(source, chunk, raw.offset_index_offset, raw.offset_index_length,
-                          pt.OffsetIndex, "offset index")
+                          pt.OffsetIndex, "offset index", ModuleType.OFFSET_INDEX)
     if struct is None:
         return None
     return OffsetIndex(struct, f"column {chunk.path_in_schema}, row group {chunk.row_group}")
@@ -54,7 +61,7 @@ def read_column_index(source: RandomAccessSource, chunk: ColumnChunkMetadata) ->
     """The chunk's ColumnIndex, or None when the writer stored none."""
     raw = chunk.raw
     struct = _read_struct(source, chunk, raw.column_index_offset, raw.column_index_length,
-                          pt.ColumnIndex, "column index")
+                          pt.ColumnIndex, "column index", ModuleType.COLUMN_INDEX)
     if struct is None:
         return None
     return ColumnIndex(struct, chunk.descriptor, f"column {chunk.path_in_schema}, row group {chunk.row_group}")

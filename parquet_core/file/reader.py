@@ -23,7 +23,6 @@ import numpy.typing as npt
 from parquet_core.column.data import ColumnData
 from parquet_core.column.reader import read_column_chunks
 from parquet_core.errors import (
-    ParquetEncryptionError,
     ParquetError,
     ParquetFormatError,
     ParquetSchemaError,
@@ -77,15 +76,21 @@ class ParquetFile:
         A path, a bytes-like object, or a binary file object with ``seek``/``read``.
     page_checksum_verification:
         Verify page CRCs when present (default True).
+    decryption:
+        A :class:`~parquet_core.encryption.FileDecryptionProperties` for an
+        encrypted file (keys, key retriever, AAD prefix). Without it, an
+        encrypted footer cannot be read, and encrypted columns of a file with a
+        plaintext footer raise :class:`ParquetEncryptionError` naming them.
     """
 
-    def __init__(self, source: Any, *, page_checksum_verification: bool = True) -> None:
+    def __init__(self, source: Any, *, page_checksum_verification: bool = True,
+                 decryption: Any = None) -> None:
         self._source, self._owned = open_source(source)
         self.options = ReaderOptions(page_checksum_verification=page_checksum_verification)
         self._indexes: dict[tuple[Any, ...], Any] = {}
         try:
-            raw, footer_len = read_footer(self._source)
-            self.metadata = FileMetadata(raw, footer_len)
+            raw, footer_len, decryptor = read_footer(self._source, decryption)
+            self.metadata = FileMetadata(raw, footer_len, decryptor)
         except BaseException:
             self.close()
             raise
@@ -180,8 +185,6 @@ class ParquetFile:
     def _pages_of(self, rg: int, idx: int, desc: ColumnDescriptor) -> Iterator[Any]:
         """Check one column chunk, read its bytes and walk its pages."""
         chunk = self.metadata.row_group(rg).column(idx)
-        if chunk.is_encrypted:
-            raise ParquetEncryptionError("the column is encrypted; decryption is not supported yet")
         if chunk.file_path:
             raise UnsupportedFeatureError(f"column chunk stored in another file ({chunk.file_path!r})")
         rows = self.metadata.row_group(rg).num_rows
@@ -190,7 +193,8 @@ class ParquetFile:
         start, length = chunk.byte_range(self._source.size)
         buf = self._source.read_at(start, length)
         return iter_pages(buf, chunk.codec_id, chunk.num_values,
-                          verify_crc=self.options.page_checksum_verification, base_offset=start)
+                          verify_crc=self.options.page_checksum_verification, base_offset=start,
+                          decryptor=chunk.decryptor, dictionary_first=start != chunk.data_page_offset)
 
     def _read_column(self, groups: Sequence[int], field: Field,
                      shape: Shape | ParquetSchemaError) -> Array:
@@ -301,7 +305,8 @@ class ParquetFile:
         buf = self._source.read_at(start, first_data - start)
         try:
             page = next(iter_pages(buf, chunk.codec_id, chunk.num_values,
-                                   verify_crc=self.options.page_checksum_verification, base_offset=start), None)
+                                   verify_crc=self.options.page_checksum_verification, base_offset=start,
+                                   decryptor=chunk.decryptor, dictionary_first=True), None)
             if not isinstance(page, DictionaryPage):
                 return None
             phys = decode_values(Encoding.PLAIN, page.body, page.num_values, desc.physical_type,
@@ -480,11 +485,10 @@ class ParquetFile:
         """The data pages *keep* (one positional read each), after the chunk's dictionary page
         when one of them needs it (a chunk that fell back keeps its large dictionary unread)."""
         chunk = self.metadata.row_group(rg).column(idx)
-        if chunk.is_encrypted:
-            raise ParquetEncryptionError("the column is encrypted; decryption is not supported yet")
         if chunk.file_path:
             raise UnsupportedFeatureError(f"column chunk stored in another file ({chunk.file_path!r})")
         verify = self.options.page_checksum_verification
+        dec = chunk.decryptor
         size = self._source.size
         ranges = oi.row_ranges(self.metadata.row_group(rg).num_rows)
         pages: list[Any] = []
@@ -494,7 +498,7 @@ class ParquetFile:
                 raise ParquetFormatError(f"offset index page {i} at {loc.offset} (+{loc.compressed_page_size} "
                                          f"bytes) is past the end of the file ({size} bytes)")
             page = read_page(self._source.read_at(loc.offset, loc.compressed_page_size), chunk.codec_id,
-                             ordinal=i, verify_crc=verify, base_offset=loc.offset)
+                             ordinal=i, verify_crc=verify, base_offset=loc.offset, decryptor=dec)
             if page is None or isinstance(page, DictionaryPage):
                 raise ParquetFormatError(f"offset index page {i} at {loc.offset} is not a data page")
             want = ranges[i][1] - ranges[i][0]
@@ -507,7 +511,7 @@ class ParquetFile:
             first = oi.page_locations[0].offset
             if start < first <= size:
                 page = read_page(self._source.read_at(start, first - start), chunk.codec_id,
-                                 verify_crc=verify, base_offset=start)
+                                 verify_crc=verify, base_offset=start, decryptor=dec, chunk_start=True)
                 if isinstance(page, DictionaryPage):
                     pages.insert(0, page)
         return pages
@@ -548,19 +552,21 @@ class ParquetFile:
 
 
 def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: Any = None,
-               page_checksum_verification: bool = True) -> Table:
-    """Read a whole Parquet file into a :class:`Table` (``filters`` as in :meth:`ParquetFile.read`)."""
-    with ParquetFile(source, page_checksum_verification=page_checksum_verification) as pf:
+               page_checksum_verification: bool = True, decryption: Any = None) -> Table:
+    """Read a whole Parquet file into a :class:`Table` (``filters`` as in :meth:`ParquetFile.read`;
+    ``decryption`` as in :class:`ParquetFile`)."""
+    with ParquetFile(source, page_checksum_verification=page_checksum_verification,
+                     decryption=decryption) as pf:
         return pf.read(columns, filters=filters)
 
 
-def read_metadata(source: Any) -> FileMetadata:
+def read_metadata(source: Any, *, decryption: Any = None) -> FileMetadata:
     """Read only the footer."""
-    with ParquetFile(source) as pf:
+    with ParquetFile(source, decryption=decryption) as pf:
         return pf.metadata
 
 
-def read_schema(source: Any) -> Schema:
+def read_schema(source: Any, *, decryption: Any = None) -> Schema:
     """Read only the schema."""
-    with ParquetFile(source) as pf:
+    with ParquetFile(source, decryption=decryption) as pf:
         return pf.schema

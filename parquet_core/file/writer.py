@@ -17,12 +17,20 @@
       column indexes, offset indexes, footer (FileMetaData), length, PAR1
       sink.commit()                          atomic rename into place
 
+With ``encryption=FileEncryptionProperties(...)`` a
+:class:`~parquet_core.file.encryptor.FileEncryptor` gives each encrypted
+chunk its encryptor (pages, headers, Bloom filters, page indexes and
+column metadata become encrypted modules) and writes the encrypted
+(``PARE``) or signed plaintext (``PAR1``) footer. Without it the path is
+unchanged.
+
 Row groups are written as they fill, so memory holds one row group's
 encoded pages at a time, never the whole dataset.
 """
 
 from __future__ import annotations
 
+import copy
 import struct
 from typing import Any
 
@@ -33,6 +41,7 @@ from parquet_core.column.data import ColumnData
 from parquet_core.column.writer import write_column_chunk
 from parquet_core.constants import MAGIC
 from parquet_core.errors import ParquetError, add_context
+from parquet_core.file.encryptor import FileEncryptor
 from parquet_core.file.sink import Sink, open_sink
 from parquet_core.options import WriterOptions, writer_options
 from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
@@ -123,7 +132,8 @@ class ParquetWriter:
         ``pyarrow.Schema``.
     **options:
         Writer options (``compression``, ``use_dictionary``, ``column_encoding``,
-        ``data_page_version``, ``row_group_size``, ... see the README).
+        ``data_page_version``, ``row_group_size``, ... see the README), and
+        ``encryption=`` a :class:`parquet_core.FileEncryptionProperties`.
 
     Use as a context manager, or call :meth:`close`; on an exception inside
     the ``with`` block the partial output is discarded.
@@ -133,6 +143,7 @@ class ParquetWriter:
         self.schema = _as_schema(schema)
         int96 = bool(options.get("use_deprecated_int96_timestamps", False))
         legacy = bool(options.pop("legacy_list_layout", False))
+        encryption = options.pop("encryption", None)
         self._elements = schema_to_elements(self.schema, int96_timestamps=int96,
                                             legacy_list_layout=legacy)
         self._descriptor = SchemaDescriptor(self._elements)
@@ -143,9 +154,11 @@ class ParquetWriter:
         self._indexes: list[list[tuple[Any, Any]]] = []
         self._num_rows = 0
         self._closed = False
+        self._encryptor = None if encryption is None else FileEncryptor(encryption, paths)
+        self._crypts: list[list[Any]] = []   # per row group, per leaf: ChunkEncryptor or None
         self._sink: Sink = open_sink(where)
         try:
-            self._sink.write(MAGIC)
+            self._sink.write(MAGIC if self._encryptor is None else self._encryptor.magic)
         except BaseException:
             self._sink.abort()
             raise
@@ -228,11 +241,15 @@ class ParquetWriter:
         blooms: list[bytes | None] = []
         total_uncompressed = 0
         start = self._sink.offset
-        for desc, make in self._leaf_data(table, nested or {}, first_row):
+        crypts = []
+        for col, (desc, make) in enumerate(self._leaf_data(table, nested or {}, first_row)):
             try:
+                crypt = None if self._encryptor is None else \
+                    self._encryptor.chunk(desc.dotted_path, ordinal, col)
+                crypts.append(crypt)
                 data = make()
                 result = write_column_chunk(data, desc, self.options.column(desc.dotted_path),
-                                            self.options, self._sink.offset)
+                                            self.options, self._sink.offset, crypt)
             except ParquetError as exc:
                 add_context(exc, column=desc.dotted_path, row_group=ordinal)
                 raise
@@ -258,6 +275,7 @@ class ParquetWriter:
                 chunk.meta_data.bloom_filter_offset = self._sink.write(bloom)
                 chunk.meta_data.bloom_filter_length = len(bloom)
         self._indexes.append(indexes)
+        self._crypts.append(crypts)
         self._num_rows += table.num_rows
 
     @staticmethod
@@ -273,23 +291,41 @@ class ParquetWriter:
     def _write_page_indexes(self) -> None:
         if not self.options.write_page_index:
             return
-        for rg, indexes in zip(self._row_groups, self._indexes):
-            for chunk, (column_index, _) in zip(rg.columns, indexes):
+        for rg, indexes, crypts in zip(self._row_groups, self._indexes, self._crypts):
+            for chunk, (column_index, _), crypt in zip(rg.columns, indexes, crypts):
                 if column_index is not None:
                     buf = serialize(column_index)
+                    if crypt is not None:
+                        buf = crypt.column_index(buf)
                     chunk.column_index_offset = self._sink.write(buf)
                     chunk.column_index_length = len(buf)
-        for rg, indexes in zip(self._row_groups, self._indexes):
-            for chunk, (_, offset_index) in zip(rg.columns, indexes):
+        for rg, indexes, crypts in zip(self._row_groups, self._indexes, self._crypts):
+            for chunk, (_, offset_index), crypt in zip(rg.columns, indexes, crypts):
                 buf = serialize(offset_index)
+                if crypt is not None:
+                    buf = crypt.offset_index(buf)
                 chunk.offset_index_offset = self._sink.write(buf)
                 chunk.offset_index_length = len(buf)
+
+    def _footer_row_groups(self) -> list[Any]:
+        """Row groups as the footer holds them (encrypted chunks' metadata rewritten)."""
+        enc = self._encryptor
+        if enc is None:
+            return self._row_groups
+        paths = [d.dotted_path for d in self._descriptor]
+        out = []
+        for rg, crypts in zip(self._row_groups, self._crypts):
+            rg_out = copy.copy(rg)
+            rg_out.columns = [enc.footer_chunk(chunk, path, crypt)
+                              for chunk, path, crypt in zip(rg.columns, paths, crypts)]
+            out.append(rg_out)
+        return out
 
     def _footer(self) -> Any:
         kv = self.options.key_value_metadata
         return pt.FileMetaData(
             version=_FORMAT_VERSION, schema=self._elements, num_rows=self._num_rows,
-            row_groups=self._row_groups,
+            row_groups=self._footer_row_groups(),
             key_value_metadata=[pt.KeyValue(key=k, value=v) for k, v in kv.items()] if kv else None,
             created_by=self.options.created_by or CREATED_BY,
             column_orders=[pt.ColumnOrder(TYPE_ORDER=pt.TypeDefinedOrder()) for _ in self._descriptor])
@@ -300,9 +336,17 @@ class ParquetWriter:
             return
         try:
             self._write_page_indexes()
-            footer = serialize(self._footer())
-            self._sink.write(footer)
-            self._sink.write(struct.pack("<I", len(footer)) + MAGIC)
+            if self._encryptor is None:
+                footer = serialize(self._footer())
+                self._sink.write(footer)
+                self._sink.write(struct.pack("<I", len(footer)) + MAGIC)
+            else:
+                self._sink.write(self._encryptor.footer_tail(self._footer()))
+                hook = self._encryptor.props.on_file_written
+                if hook is not None:
+                    # e.g. the key tools storing external key material beside the file;
+                    # if it fails the file is not published
+                    hook(getattr(self._sink, "path", None))
             self._closed = True
             self._sink.commit()
         except BaseException:

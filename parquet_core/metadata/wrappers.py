@@ -45,7 +45,8 @@ class ColumnChunkMetadata:
     """One column chunk of one row group."""
 
     def __init__(self, raw: Any, desc: ColumnDescriptor, order_defined: bool,
-                 row_group: int, index: int, writer: WriterVersion | None = None) -> None:
+                 row_group: int, index: int, writer: WriterVersion | None = None,
+                 decryptor: Any = None, ordinal: int | None = None) -> None:
         self.raw = raw
         self._writer = writer
         self.descriptor = desc
@@ -53,11 +54,11 @@ class ColumnChunkMetadata:
         self.index = index
         self._order_defined = order_defined
         self._where = f"column chunk {desc.dotted_path} of row group {row_group}"
+        #: The chunk's :class:`~parquet_core.file.decryptor.ColumnDecryptor` (None: plaintext).
+        self.decryptor = None
         md = raw.meta_data
-        if md is None and raw.crypto_metadata is not None:
-            raise ParquetEncryptionError(
-                f"column chunk {desc.dotted_path} of row group {row_group} has encrypted "
-                "metadata; decryption is not supported yet")
+        if raw.crypto_metadata is not None:
+            md = self._decrypt(decryptor, row_group if ordinal is None else ordinal)
         if md is None:
             raise ParquetFormatError(
                 f"column chunk {desc.dotted_path} of row group {row_group} has no metadata "
@@ -67,6 +68,21 @@ class ColumnChunkMetadata:
             raise ParquetFormatError(
                 f"{self._where}: chunk metadata says physical type {md.type}, the schema says "
                 f"{desc.physical_type}")
+
+    def _decrypt(self, decryptor: Any, ordinal: int) -> Any:
+        """Find the chunk's key (raising, naming the column, when it is unknown) and its full metadata."""
+        path = self.descriptor.dotted_path
+        if decryptor is None:
+            raise ParquetFormatError(
+                f"{self._where} has crypto metadata but the file declares no encryption algorithm")
+        try:
+            self.decryptor = decryptor.column(self.raw, ordinal, self.index, path)
+            if self.raw.encrypted_column_metadata is None:
+                return self.raw.meta_data   # encrypted footer, footer key: kept in the footer
+            return decryptor.column_metadata(self.raw, self.decryptor)
+        except ParquetEncryptionError as exc:
+            exc.add_note(f"in {self._where}")
+            raise
 
     @property
     def is_encrypted(self) -> bool:
@@ -188,8 +204,9 @@ class RowGroupMetadata:
     """One row group: its row count and column chunks."""
 
     def __init__(self, raw: Any, schema: SchemaDescriptor, orders: list[bool], index: int,
-                 writer: WriterVersion | None = None) -> None:
+                 writer: WriterVersion | None = None, decryptor: Any = None) -> None:
         self.raw = raw
+        self._decryptor = decryptor
         self._writer = writer
         self.index = index
         self._schema = schema
@@ -218,15 +235,18 @@ class RowGroupMetadata:
     def column(self, i: int) -> ColumnChunkMetadata:
         """Return the i-th column chunk."""
         return ColumnChunkMetadata(self.raw.columns[i], self._schema.column(i),
-                                   self._orders[i], self.index, i, self._writer)
+                                   self._orders[i], self.index, i, self._writer, self._decryptor,
+                                   self.raw.ordinal)
 
 
 class FileMetadata:
     """The decoded footer of a Parquet file."""
 
-    def __init__(self, raw: Any, footer_size: int = 0) -> None:
+    def __init__(self, raw: Any, footer_size: int = 0, decryptor: Any = None) -> None:
         self.raw = raw
         self.footer_size = footer_size
+        #: The file's :class:`~parquet_core.file.decryptor.FileDecryptor` (None: not encrypted).
+        self.decryptor = decryptor
         if raw.schema is None:
             raise ParquetFormatError("footer has no schema")
         self.schema = SchemaDescriptor(raw.schema)
@@ -279,7 +299,8 @@ class FileMetadata:
         """Return row group *i*."""
         if not 0 <= i < self.num_row_groups:
             raise IndexError(f"row group {i} out of range (file has {self.num_row_groups})")
-        return RowGroupMetadata(self.raw.row_groups[i], self.schema, self._orders, i, self.writer)
+        return RowGroupMetadata(self.raw.row_groups[i], self.schema, self._orders, i, self.writer,
+                                self.decryptor)
 
     def column_order_defined(self, i: int) -> bool:
         """True when column *i* has a TypeDefinedOrder."""

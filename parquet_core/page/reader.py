@@ -17,7 +17,8 @@ from typing import Any, Iterator
 
 from parquet_core.compression import get_codec
 from parquet_core.constants import CompressionCodec, PageType
-from parquet_core.errors import ParquetError, ParquetFormatError
+from parquet_core.encryption.modules import ModuleType
+from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
@@ -109,7 +110,8 @@ def _v2_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal: 
 
 
 def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
-               verify_crc: bool = True, base_offset: int = 0) -> Iterator[Page]:
+               verify_crc: bool = True, base_offset: int = 0, decryptor: Any = None,
+               dictionary_first: bool = False) -> Iterator[Page]:
     """Yield the dictionary and data pages of one column chunk.
 
     Parameters
@@ -125,6 +127,11 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
         Check ``PageHeader.crc`` when present.
     base_offset:
         File offset of ``chunk[0]``, used in error notes.
+    decryptor:
+        The chunk's :class:`~parquet_core.file.decryptor.ColumnDecryptor` when
+        it is encrypted (see :func:`_parse_encrypted_page`).
+    dictionary_first:
+        For an encrypted chunk: the metadata says it starts with a dictionary page.
 
     Raises
     ------
@@ -139,7 +146,11 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
     seen = 0
     ordinal = 0
     while pos < len(buf) and seen < num_values:
-        page, size = _parse_page(buf, pos, codec, plain, ordinal, base_offset, verify_crc)
+        if decryptor is None:
+            page, size = _parse_page(buf, pos, codec, plain, ordinal, base_offset, verify_crc)
+        else:
+            page, size = _parse_encrypted_page(buf, pos, codec, plain, ordinal, base_offset, verify_crc,
+                                               decryptor, dictionary_first if pos == 0 else None)
         pos += size
         if page is None:
             continue
@@ -176,14 +187,85 @@ def _parse_page(buf: memoryview, pos: int, codec: Any, plain: bool, ordinal: int
 
 
 def read_page(buf: bytes | memoryview, codec_id: int, *, ordinal: int = 0, verify_crc: bool = True,
-              base_offset: int = 0) -> Page | None:
+              base_offset: int = 0, decryptor: Any = None, chunk_start: bool = False) -> Page | None:
     """Decode the one page that *buf* begins with (a page located through the offset index).
 
     Returns None for a page type this reader skips (INDEX_PAGE, future types).
+    For an encrypted chunk, *ordinal* is the data page ordinal of the page
+    (its position in the offset index), and ``chunk_start=True`` reads the
+    chunk's first page (a dictionary page, or data page 0).
     """
-    page, _ = _parse_page(memoryview(buf), 0, get_codec(codec_id), codec_id == CompressionCodec.UNCOMPRESSED,
-                          ordinal, base_offset, verify_crc)
+    codec, plain = get_codec(codec_id), codec_id == CompressionCodec.UNCOMPRESSED
+    if decryptor is None:
+        page, _ = _parse_page(memoryview(buf), 0, codec, plain, ordinal, base_offset, verify_crc)
+    else:
+        page, _ = _parse_encrypted_page(memoryview(buf), 0, codec, plain, ordinal, base_offset, verify_crc,
+                                        decryptor, True if chunk_start else None)
     return page
+
+
+def _decrypt_header(buf: memoryview, pos: int, ordinal: int, decryptor: Any,
+                    at_start: bool | None) -> tuple[Any, int, bool]:
+    """Decrypt and parse the page header at *pos*: (header, stored length, is the dictionary's).
+
+    A dictionary page header's AAD has no page ordinal, a data page header's
+    has the data page ordinal; the module type is part of the AAD, so it must
+    be known before decrypting. Only a chunk's first page can be either:
+    *at_start* is then the metadata's hint (True: dictionary first), the
+    other kind being tried when the hint fails authentication.
+    """
+    kinds = [False] if at_start is None else [at_start, not at_start]
+    first_error = None
+    for is_dict in kinds:
+        try:
+            if is_dict:
+                plain, used = decryptor.decrypt(buf[pos:], ModuleType.DICTIONARY_PAGE_HEADER,
+                                                where="dictionary page header")
+            else:
+                plain, used = decryptor.decrypt(buf[pos:], ModuleType.DATA_PAGE_HEADER, ordinal,
+                                                where=f"header of data page {ordinal}")
+        except ParquetError as exc:
+            first_error = first_error or exc
+            continue
+        header, _ = parse(plain, pt.PageHeader)
+        if (header.type == PageType.DICTIONARY_PAGE) != is_dict:
+            raise ParquetFormatError(f"decrypted page header has page type {header.type}, "
+                                     f"but was encrypted as a {'dictionary' if is_dict else 'data'} page header")
+        return header, used, is_dict
+    assert first_error is not None
+    raise first_error
+
+
+def _parse_encrypted_page(buf: memoryview, pos: int, codec: Any, plain: bool, ordinal: int, base_offset: int,
+                          verify_crc: bool, decryptor: Any, at_start: bool | None) -> tuple[Page | None, int]:
+    """:func:`_parse_page` for an encrypted chunk.
+
+    Each page is two modules: the encrypted header, then the encrypted page
+    (``compressed_page_size`` counts the whole stored module). The CRC, like
+    the size, is over the page as stored, i.e. the encrypted bytes (as
+    parquet-java and parquet-cpp write it); the decrypted body is what gets
+    decompressed.
+    """
+    try:
+        header, hlen, is_dict = _decrypt_header(buf, pos, ordinal, decryptor, at_start)
+        _check_required_fields(header)
+        _check_sizes(header, pos, hlen, len(buf))
+        stored = buf[pos + hlen: pos + hlen + header.compressed_page_size]
+        if header.type not in (PageType.DICTIONARY_PAGE, PageType.DATA_PAGE, PageType.DATA_PAGE_V2):
+            return None, hlen + header.compressed_page_size
+        if is_dict:
+            body, used = decryptor.decrypt(stored, ModuleType.DICTIONARY_PAGE, where="dictionary page")
+        else:
+            body, used = decryptor.decrypt(stored, ModuleType.DATA_PAGE, ordinal, where=f"data page {ordinal}")
+        if used != len(stored):
+            raise ParquetEncryptionError(f"encrypted page module is {used} bytes, its header says {len(stored)}")
+        if verify_crc:   # after authentication, so that an altered GCM page reports as such
+            _verify_crc(header, stored)
+        page = _make_page(header, memoryview(body), codec, plain, ordinal, base_offset + pos)
+    except ParquetError as exc:
+        exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
+        raise
+    return page, hlen + header.compressed_page_size
 
 
 def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal: int,

@@ -7,6 +7,11 @@ CRC-32 over the bytes as stored when asked, and returns a
 :class:`WrittenPage` holding the serialized header followed by the body.
 Where the bytes go is decided by ``file/``.
 
+Encryption (optional ``crypt``, a :class:`parquet_core.file.encryptor.ChunkEncryptor`):
+the stored body becomes one encrypted module and the serialized header
+another; ``compressed_page_size`` and the CRC then cover the body module as
+written (length, nonce, ciphertext and tag), as the spec's "bytes as stored".
+
 ::
 
     v1 body  = compress(rep levels | def levels | values)
@@ -58,42 +63,53 @@ def _compress(codec: Any, body: bytes, level: int | None) -> bytes:
     return codec.compress(body, level)
 
 
-def _finish(header: Any, stored: bytes, uncompressed_body: int, checksum: bool) -> WrittenPage:
+def _finish(header: Any, stored: bytes, uncompressed_body: int, checksum: bool,
+            crypt: Any = None, ordinal: int | None = None) -> WrittenPage:
+    # the body as stored, in parts (an encrypted module comes as framing + ciphertext,
+    # joined once with the header below)
+    parts = (stored,) if crypt is None else crypt.page(stored, ordinal)
     header.uncompressed_page_size = uncompressed_body
-    header.compressed_page_size = len(stored)
+    header.compressed_page_size = sum(len(p) for p in parts)
     if checksum:
         # CRC-32 (zlib's polynomial) of the page bytes as stored, as a signed i32
-        crc = zlib.crc32(stored)
+        crc = 0
+        for p in parts:
+            crc = zlib.crc32(p, crc)
         header.crc = crc - (1 << 32) if crc >= 1 << 31 else crc
     head = serialize(header)
-    return WrittenPage(head + stored, len(head), len(head) + uncompressed_body)
+    if crypt is not None:
+        head = crypt.page_header(head, ordinal)
+    data = head + stored if crypt is None else b"".join((head, *parts))
+    return WrittenPage(data, len(head), len(head) + uncompressed_body)
 
 
 def dictionary_page(values: bytes, num_values: int, codec: Any, level: int | None = None, *,
-                    checksum: bool = False) -> WrittenPage:
+                    checksum: bool = False, crypt: Any = None) -> WrittenPage:
     """Build a dictionary page from PLAIN-encoded dictionary values."""
     header = pt.PageHeader(type=PageType.DICTIONARY_PAGE)
     header.dictionary_page_header = pt.DictionaryPageHeader(
         num_values=num_values, encoding=Encoding.PLAIN, is_sorted=False)
-    return _finish(header, _compress(codec, values, level), len(values), checksum)
+    return _finish(header, _compress(codec, values, level), len(values), checksum, crypt)
 
 
 def data_page_v1(rep_levels: bytes, def_levels: bytes, values: bytes, *, num_values: int,
                  encoding: int, codec: Any, level: int | None = None,
-                 statistics: Any = None, checksum: bool = False) -> WrittenPage:
+                 statistics: Any = None, checksum: bool = False,
+                 crypt: Any = None, ordinal: int | None = None) -> WrittenPage:
     """Build a v1 data page; level parts already carry their 4-byte length prefix."""
     body = rep_levels + def_levels + values if (rep_levels or def_levels) else values
     header = pt.PageHeader(type=PageType.DATA_PAGE)
     header.data_page_header = pt.DataPageHeader(
         num_values=num_values, encoding=encoding, definition_level_encoding=Encoding.RLE,
         repetition_level_encoding=Encoding.RLE, statistics=statistics)
-    return _finish(header, _compress(codec, body, level), len(body), checksum)
+    return _finish(header, _compress(codec, body, level), len(body), checksum, crypt, ordinal)
 
 
 def data_page_v2(rep_levels: bytes, def_levels: bytes, values: bytes, *, num_values: int,
                  num_nulls: int, num_rows: int, encoding: int, codec: Any,
                  level: int | None = None, statistics: Any = None,
-                 checksum: bool = False) -> WrittenPage:
+                 checksum: bool = False, crypt: Any = None,
+                 ordinal: int | None = None) -> WrittenPage:
     """Build a v2 data page; levels are RLE hybrid without a length prefix."""
     compressed = _compress(codec, values, level)
     is_compressed = compressed is not values
@@ -107,4 +123,5 @@ def data_page_v2(rep_levels: bytes, def_levels: bytes, values: bytes, *, num_val
         repetition_levels_byte_length=len(rep_levels),
         is_compressed=is_compressed, statistics=statistics)
     stored = rep_levels + def_levels + compressed
-    return _finish(header, stored, len(rep_levels) + len(def_levels) + len(values), checksum)
+    return _finish(header, stored, len(rep_levels) + len(def_levels) + len(values), checksum,
+                   crypt, ordinal)
