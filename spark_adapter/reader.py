@@ -201,6 +201,7 @@ def _read_file_batches(path: str, schema: StructType, batch_size: int, partition
         resolved = dict(zip(file_fields, _resolve_columns(pf.schema.names, file_fields)))
         source_cols = [resolved.get(f) for f in schema.fieldNames()]
         present = [c for c in source_cols if c is not None]
+        selection = _selection(schema, resolved, pf.schema)
         groups = list(range(pf.num_row_groups)) if row_groups is None else list(row_groups)
         pred = None
         if scan_filter:
@@ -210,7 +211,7 @@ def _read_file_batches(path: str, schema: StructType, batch_size: int, partition
                 return
         if pred is not None and (pred.pushed is not True or pred.post is not None):
             # count() and friends read no column, but must still count matching rows only
-            cols = list(dict.fromkeys(present + (pred.columns() if pred.post is not None else [])))
+            cols = list(dict.fromkeys(selection + (pred.columns() if pred.post is not None else [])))
             if not cols:
                 cols = sorted(pred.pushed.columns())
             pushed = None if pred.pushed is True else pred.pushed
@@ -234,12 +235,25 @@ def _read_file_batches(path: str, schema: StructType, batch_size: int, partition
                     m = min(batch_size, n - start)
                     yield conform_batch({}, source_cols, target, m, constants)
             return
-        for table in pf.iter_batches(batch_size=batch_size, columns=present, row_groups=groups):
+        for table in pf.iter_batches(batch_size=batch_size, columns=selection, row_groups=groups):
             if table.num_rows == 0:
                 continue
             at = table.to_arrow()
-            cols = {name: at.column(i) for i, name in enumerate(present)}
+            cols = {name: at.column(name) for name in present}
             yield conform_batch(cols, source_cols, target, table.num_rows, constants)
+
+
+def _selection(schema: StructType, resolved: dict[str, str | None], file_schema: Any) -> list[str]:
+    """The columns (or struct leaves, dotted) to read for the schema's fields present in the file."""
+    from spark_adapter.schema_options import leaf_selection
+
+    types = {f.name: f.type for f in file_schema}
+    out: list[str] = []
+    for f in schema.fields:
+        src = resolved.get(f.name)
+        if src is not None:
+            out.extend(leaf_selection(src, f.dataType, types.get(src)))
+    return list(dict.fromkeys(out))
 
 
 def _arrow_column(table: pa.Table, dotted: str) -> pa.Array:
@@ -307,6 +321,12 @@ def to_spark_arrow(col: Any, typ: pa.DataType, name: str = "?") -> pa.Array:
             return _floor_to_micros(col, 1000, typ.tz)
         if pa.types.is_null(col.type):
             return pa.nulls(len(col), type=typ)
+        if pa.types.is_struct(typ) and pa.types.is_struct(col.type) and \
+                any(col.type.get_field_index(f.name) < 0 for f in typ):
+            # a struct field this file lacks (mergeSchema): nulls, as Spark reads it
+            kids = [to_spark_arrow(col.field(f.name), f.type, f"{name}.{f.name}")
+                    if col.type.get_field_index(f.name) >= 0 else pa.nulls(len(col), type=f.type) for f in typ]
+            return pa.StructArray.from_arrays(kids, fields=list(typ), mask=col.is_null() if col.null_count else None)
         return col.cast(typ)  # safe cast: overflow or lossy conversions raise
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
         raise TypeError(
