@@ -69,7 +69,19 @@ class PqcoreReader(DataSourceReader):
     pruning; ``maxPartitionBytes``, ``openCostInBytes``, ``minPartitions``
     (task sizing, :mod:`spark_adapter.scan`).
 
-    There is deliberately no ``pushFilters`` here (see :mod:`spark_adapter.pushdown`).
+    ``pushFilters`` is deliberately not overridden, so Spark's default runs: with
+    ``spark.sql.python.filterPushdown.enabled`` on, every pushed filter is handed
+    back and Spark filters the rows itself; with it off (Spark's default) reads
+    work too (Spark refuses every read of a reader that overrides it then).
+    Pruning with pushed filters cannot be made safe in Spark 4.1-4.3: Spark
+    keeps the reader and partitions planned for the last query that pushed
+    filters and reuses them, without calling Python, for a later query on the
+    same DataFrame that pushes none, and neither ``partitions()`` nor ``read()``
+    receives anything that tells the two queries apart (``explain()`` also
+    plans without running).  Any state ``pushFilters`` left would then drop
+    rows, even with every filter handed back (``tests/spark/test_stale_filters.py``
+    shows both).  The ``filter`` / ``filters`` options prune instead: they
+    belong to the DataFrame, so every query that reuses the reader means them.
     """
 
     def __init__(self, options: dict[str, str], schema: StructType) -> None:
