@@ -265,3 +265,4 @@ def test_auto_registration_through_the_shim(spark, corpus):
     fresh = spark.newSession()
     path = str(corpus / "alltypes_plain.parquet")
     assert fresh.read.format("pqcore").load(path).count() == 8
+    assert fresh.read.format("pqmeta").load(path).collect()[0]["num_rows"] == 8
