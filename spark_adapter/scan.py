@@ -86,10 +86,11 @@ class ScanFilter:
             if head.lower() in known:
                 continue
             found = _resolve(names, head)
-            if found is None:
+            path = None if found is None else found + ("." + rest if rest else "")
+            if path is None or (rest and _file_type(file_schema, path) is None):
                 known[column.lower()] = None    # missing from this file: null, as Spark reads it
             else:
-                resolved[column] = found + ("." + rest if rest else "")
+                resolved[column] = path
         file_struct: list[Any] = []
 
         def type_of(column: str) -> Any:

@@ -80,3 +80,13 @@ def test_struct_projection_reads_only_the_wanted_leaves():
     assert leaf_selection("s", StructType([StructField("x", IntegerType()), StructField("y", IntegerType())]),
                           file_type) == ["s"]
     assert parse_columns("a, b.c ,`d.e`.f") == [["a"], ["b", "c"], ["d.e", "f"]]
+
+
+@pytest.mark.parametrize("sql", ["b is null", "b > 5 or a = 'p'", "not (b in (7)) or s.y is not null",
+                                 "s.z >= 1"])
+def test_filter_on_columns_some_files_lack(pqcore_spark, two_schemas, sql):
+    """A column a file lacks reads as null there, in filters too (whole files decided on the driver)."""
+    spark = pqcore_spark
+    ours = spark.read.format("pqcore").option("mergeSchema", "true").option("filter", sql).load(str(two_schemas))
+    theirs = spark.read.option("mergeSchema", "true").parquet(str(two_schemas)).filter(sql)
+    assert _rows(ours) == _rows(theirs)
