@@ -103,3 +103,16 @@ def test_filter_prunes_tasks_on_the_driver(pqcore_spark, dataset):
 def test_bad_filter_text_is_refused(pqcore_spark, dataset, text, message):
     with pytest.raises(Exception, match=re.escape(message)):
         pqcore_spark.read.format("pqcore").option("filter", text).load(dataset).count()
+
+
+def test_filter_on_columns_not_projected(pqcore_spark, dataset):
+    spark = pqcore_spark
+    ours = spark.read.format("pqcore").option("columns", "id").option("filter", "k = 3 and part = '2'") \
+        .load(dataset)
+    assert ours.columns == ["id"]
+    theirs = spark.read.parquet(dataset).filter("k = 3 and part = '2'").select("id")
+    assert sorted(r.id for r in ours.collect()) == sorted(r.id for r in theirs.collect())
+    user = spark.read.format("pqcore").schema("ID long").option("filter", "t < '2023-11-14 22:13:40'") \
+        .load(dataset)
+    assert sorted(r.ID for r in user.collect()) == \
+        sorted(r.id for r in spark.read.parquet(dataset).filter("t < '2023-11-14 22:13:40'").collect())
