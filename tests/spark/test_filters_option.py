@@ -58,15 +58,12 @@ SQL = [
     "id < 10 or id > 2995",
     "not (k in (1, 2) or name = 'n3')",
     "n not in (1, 2, 3)",                       # SQL: a null n is dropped (pyarrow's not in keeps it)
-    "not (n in (4, 5)) and n is not null",
     "n is null and part = '1'",
     "(part = 2 or id < 30) and not (n > 5)",    # partition and data columns under OR and NOT
-    "id between 100 and 110 and NOT id BETWEEN 103 AND 105",
-    "d >= '2024-02-01' and d < date'2024-02-03'",
+    "id between 100 and 110 and NOT id BETWEEN 103 AND 105 and `name` <> 'n1'",
     "t > timestamp'2023-11-14 22:50:00' and t <= '2023-11-14 22:51:40'",
-    "dec >= 400.5 and dec < 401",
+    "dec >= 400.5 and dec < 401 or d = date'2024-02-03' and 50 > id",
     "s.x = 3 and id < 40",
-    "50 > id and `name` <> 'n1'",
 ]
 
 
@@ -92,12 +89,8 @@ def test_filter_prunes_tasks_on_the_driver(pqcore_spark, dataset):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("id >", "expected a literal at the end"),
-    ("id = null", "use IS NULL"),
-    ("(id = 1", "expected ')'"),
     ("id ~ 3", "unexpected character '~'"),
     ("name = 3", "cannot compare column 'name'"),
-    ("d = 'yesterday'", "cannot compare column 'd'"),
     ("nope = 1", "unknown column 'nope'"),
 ])
 def test_bad_filter_text_is_refused(pqcore_spark, dataset, text, message):
