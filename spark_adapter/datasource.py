@@ -50,6 +50,9 @@ class PqcoreDataSource(DataSource):
         from spark_adapter.files import paths_from_options
         from spark_adapter.reader import list_table
 
+        from spark_adapter.scan import ScanFilter
+
+        ScanFilter(self.options)   # a bad filter option fails at load(), before any job
         paths = paths_from_options(self.options)
         if not paths:
             raise ValueError("pqcore: no path given; use load(path) or load([paths])")
