@@ -1,10 +1,11 @@
-"""The read side: one Spark task per file, Arrow record batches cast to Spark's layout.
+"""The read side: Spark tasks over files and row groups, Arrow record batches cast to Spark's layout.
 
 Runs in Python workers.  ``partitions()`` runs once per DataFrame in a planning
-worker on the driver; ``read()`` runs once per partition in executor workers,
-on an unpickled copy of the reader.  So the reader and its partitions hold
-only plain values (paths, the Spark schema, options); files are opened inside
-``read()``.  pyarrow and the engine are imported there too.
+worker on the driver (it lists the files and, with a filter option or a file
+to split, reads footers: see :mod:`spark_adapter.scan`); ``read()`` runs once
+per partition in executor workers, on an unpickled copy of the reader.  So the
+reader and its partitions hold only plain values (paths, row group numbers,
+the Spark schema, options); files are opened again inside ``read()``.
 
 Spark validates the first batch against ``to_arrow_schema(schema,
 timezone="UTC")`` exactly (names, order, types, nullability), so every batch
