@@ -44,13 +44,15 @@ class PqcoreDataSource(DataSource):
         return SHORT_NAME
 
     def schema(self) -> StructType:
-        """The Spark schema of the first file (in listing order), all fields nullable,
-        followed by the partition columns of ``key=value`` folders."""
-        import parquet_core as pc
+        """The Spark schema of the first file (in listing order; of all files merged with
+        ``mergeSchema``), all fields nullable, followed by the partition columns of
+        ``key=value`` folders; cut down to the ``columns`` option (see ``schema_options``)."""
         from spark_adapter.files import paths_from_options
         from spark_adapter.reader import list_table
-        from spark_adapter.types import to_spark_schema
 
+        from spark_adapter.scan import ScanFilter
+
+        ScanFilter(self.options)   # a bad filter option fails at load(), before any job
         paths = paths_from_options(self.options)
         if not paths:
             raise ValueError("pqcore: no path given; use load(path) or load([paths])")
@@ -60,22 +62,24 @@ class PqcoreDataSource(DataSource):
                 f"[UNABLE_TO_INFER_SCHEMA] Unable to infer schema for pqcore: no data files "
                 f"under {paths}. It must be specified manually.")
         first = files[0]
-        try:
-            parquet_schema = pc.read_schema(first)
-        except pc.ParquetError as exc:
-            exc.add_note(f"while reading the schema of {first} with pqcore")
-            raise
-        try:
-            data = to_spark_schema(parquet_schema)
-        except TypeError as exc:
-            exc.add_note(f"in the schema of {first}")
-            raise
+        merge = str(self.options.get("mergeschema", "false")).strip().lower()
+        if merge not in ("true", "false"):
+            raise ValueError(f"pqcore: option mergeSchema must be true or false, got {merge!r}")
+        data = _file_schema(first)
+        if merge == "true":
+            from spark_adapter.schema_options import merge_schemas
+
+            data = merge_schemas([(first, data)] + [(f, _file_schema(f)) for f in files[1:]])
         clash = {f.name.lower() for f in data.fields} & {f.name.lower() for f in partition_fields}
         if clash:
             raise ValueError(f"pqcore: partition column(s) {sorted(clash)} also stored in the files "
                              f"(first file {first}); not supported")
         for f in partition_fields:
             data.add(f)
+        if self.options.get("columns") is not None:
+            from spark_adapter.schema_options import project
+
+            data = project(data, self.options["columns"])
         return data
 
     def reader(self, schema: StructType) -> PqcoreReader:
@@ -89,3 +93,20 @@ class PqcoreDataSource(DataSource):
         from spark_adapter.writer import PqcoreWriter
 
         return PqcoreWriter(self.options, schema, overwrite)
+
+
+def _file_schema(path: str) -> StructType:
+    """The Spark schema of one file's footer (errors name the file)."""
+    import parquet_core as pc
+    from spark_adapter.types import to_spark_schema
+
+    try:
+        parquet_schema = pc.read_schema(path)
+    except pc.ParquetError as exc:
+        exc.add_note(f"while reading the schema of {path} with pqcore")
+        raise
+    try:
+        return to_spark_schema(parquet_schema)
+    except TypeError as exc:
+        exc.add_note(f"in the schema of {path}")
+        raise

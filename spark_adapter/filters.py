@@ -1,4 +1,5 @@
-"""``.option("filters", <JSON DNF>)``: row filters pushed into parquet_core's pruning.
+"""``.option("filters", <JSON DNF>)``: pyarrow-style DNF terms, turned into the
+predicate tree of :mod:`spark_adapter.sql_filter` (which ``.option("filter", ...)`` parses).
 
 The option is part of the DataFrame's definition, so it cannot go stale
 the way Spark's ``pushFilters`` results do (see the Spark notes), and it is
@@ -6,25 +7,23 @@ applied exactly: the rows read are the rows that match.
 
 Form: pyarrow's DNF as JSON, ``[["id", ">", 5], ["name", "in", ["a", "b"]]]``
 (an AND of terms) or ``[[...], [...]]`` (an OR of ANDs).  JSON has no dates
-or decimals, so a string is converted to the column's type: ISO dates and
-timestamps (a timestamp without an offset is taken as UTC for a UTC column),
-decimals, and UTF-8 bytes for binary columns.
-
-Terms on partition columns (``key=value`` folders) are allowed in a plain
-AND list: they are decided per file from its folder values, so files that
-cannot match are not read at all.
+or decimals, so a value takes the type of its column: ISO strings become
+dates and timestamps (one without an offset is in the ``timeZone`` option's
+zone, default UTC), numbers or strings become decimals, strings become
+UTF-8 bytes for binary columns.  Nulls follow Spark SQL, not pyarrow: a
+null is never ``not in`` a list.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import decimal
 import json
 from typing import Any
 
-__all__ = ["parse_filters", "split_partition_terms", "file_matches", "coerce_filters"]
+from spark_adapter.sql_filter import Literal
 
-_OPS = {"=", "==", "!=", "<", "<=", ">", ">=", "in", "not in"}
+__all__ = ["parse_filters", "dnf_to_tree"]
+
+_OPS = {"=": "=", "==": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "in": "in", "not in": "not in"}
 
 
 def parse_filters(text: str | None) -> list | None:
@@ -37,84 +36,43 @@ def parse_filters(text: str | None) -> list | None:
         raise ValueError(f"pqcore: option 'filters' is not valid JSON: {exc}") from None
     if not isinstance(value, list) or not value:
         raise ValueError("pqcore: option 'filters' must be a non-empty JSON list of [column, op, value] terms")
-    groups = value if all(isinstance(t, list) and t and isinstance(t[0], list) for t in value) else [value]
-    for group in groups:
+    for group in _groups(value):
         for term in group:
             if not (isinstance(term, list) and len(term) == 3 and isinstance(term[0], str)
                     and isinstance(term[1], str) and term[1].lower() in _OPS):
                 raise ValueError(f"pqcore: option 'filters': bad term {term!r}; expected [column, op, value] "
                                  f"with op one of {sorted(_OPS)}")
+            if term[1].lower() in ("in", "not in") and not isinstance(term[2], list):
+                raise ValueError(f"pqcore: option 'filters': {term[1]!r} needs a list of values, in {term!r}")
     return value
 
 
-def _is_or(dnf: list) -> bool:
-    return all(isinstance(t, list) and t and isinstance(t[0], list) for t in dnf)
+def _groups(dnf: list) -> list[list]:
+    return dnf if all(isinstance(t, list) and t and isinstance(t[0], list) for t in dnf) else [dnf]
 
 
-def split_partition_terms(dnf: list, partition_columns: set[str]) -> tuple[list, list]:
-    """(terms on partition columns, the rest) of a plain AND list."""
-    lower = {c.lower() for c in partition_columns}
-    if _is_or(dnf):
-        if any(t[0].lower() in lower for group in dnf for t in group):
-            raise ValueError("pqcore: option 'filters': partition columns can only be used in a plain "
-                             "AND list of terms, not inside an OR")
-        return [], dnf
-    part = [t for t in dnf if t[0].lower() in lower]
-    rest = [t for t in dnf if t[0].lower() not in lower]
-    return part, rest
+def _literal(value: Any, term: list) -> Literal:
+    if isinstance(value, bool):
+        return Literal("bool", "true" if value else "false")
+    if isinstance(value, (int, float)):
+        return Literal("num", repr(value))
+    if isinstance(value, str):
+        return Literal("str", value)
+    raise ValueError(f"pqcore: option 'filters': value {value!r} in {term!r} is not a number, string "
+                     "or boolean (null never matches a comparison; there is no null test in this form)")
 
 
-def file_matches(terms: list, values: dict[str, Any]) -> bool:
-    """Whether a file's partition values satisfy the AND of *terms* (a null matches no comparison)."""
-    lower = {k.lower(): v for k, v in values.items()}
-    for name, op, lit in terms:
-        v = lower.get(name.lower())
-        op = op.lower()
-        if op in ("in", "not in"):
-            member = v in lit if v is not None else None in lit
-            if member == (op == "not in"):
-                return False
-            continue
-        if v is None:
-            return False
-        try:
-            ok = {"=": v == lit, "==": v == lit, "!=": v != lit, "<": v < lit, "<=": v <= lit,
-                  ">": v > lit, ">=": v >= lit}[op]
-        except TypeError:
-            raise ValueError(f"pqcore: option 'filters': cannot compare partition column {name!r} "
-                             f"value {v!r} with {lit!r}") from None
-        if not ok:
-            return False
-    return True
+def _term(term: list) -> tuple:
+    name, op = term[0], _OPS[term[1].lower()]
+    if op in ("in", "not in"):
+        node: tuple = ("in", name, [_literal(v, term) for v in term[2]])
+        return ("not", node) if op == "not in" else node
+    return ("cmp", name, op, _literal(term[2], term))
 
 
-def _coerce(value: Any, type_name: str, tz: str | None) -> Any:
-    if isinstance(value, list):
-        return [_coerce(v, type_name, tz) for v in value]
-    if not isinstance(value, str):
-        return value
-    if type_name == "date":
-        return dt.date.fromisoformat(value)
-    if type_name == "timestamp":
-        t = dt.datetime.fromisoformat(value)
-        if tz and t.tzinfo is None:
-            t = t.replace(tzinfo=dt.timezone.utc)
-        return t
-    if type_name == "decimal":
-        return decimal.Decimal(value)
-    if type_name in ("binary", "fixed_size_binary", "bson"):
-        return value.encode()
-    return value
-
-
-def coerce_filters(dnf: list, types: dict[str, Any], resolve: dict[str, str]) -> list:
-    """The DNF with file column names (Spark matches them case-insensitively) and typed literals."""
-    def term(t: list) -> tuple:
-        name = resolve.get(t[0], t[0])
-        dt_ = types.get(name)
-        lit = t[2] if dt_ is None else _coerce(t[2], dt_.name, getattr(dt_, "tz", None))
-        return (name, t[1].lower(), lit)
-
-    if _is_or(dnf):
-        return [[term(t) for t in group] for group in dnf]
-    return [term(t) for t in dnf]
+def dnf_to_tree(dnf: list | None) -> tuple | None:
+    """The predicate tree of a validated DNF (None for None)."""
+    if dnf is None:
+        return None
+    ors = [("and", [_term(t) for t in group]) for group in _groups(dnf)]
+    return ors[0] if len(ors) == 1 else ("or", ors)

@@ -26,6 +26,12 @@ def _enum(enum: Any, value: int | None) -> str | None:
     return enum._VALUES_TO_NAMES.get(value, str(value))
 
 
+def _pc() -> Any:
+    import parquet_core as pc
+
+    return pc
+
+
 def _pt():
     from parquet_core.thrift import pt
 
@@ -155,87 +161,114 @@ def column_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, A
 
 def page_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
     """One row per page, from the headers (bodies are read only to check their CRC)."""
+    with open(path, "rb") as f:
+        return _per_chunk(path, pf, lambda i, j, c: _chunk_pages(f, path, i, j, c))
+
+
+def _chunk_pages(f: Any, path: str, i: int, j: int, c: Any) -> list[dict[str, Any]]:
     pt = _pt()
     from parquet_core.thrift.codec import parse
 
     out = []
-    with open(path, "rb") as f:
-        for i, j, c in _chunks(pf):
-            start, length = c.byte_range()
-            f.seek(start)
-            buf = f.read(length)
-            pos, ordinal, seen = 0, 0, 0
-            # one header per page (a loop over pages); stop after the chunk's values, as readers do
-            while pos < len(buf) and seen < c.num_values:
-                h, hlen = parse(buf, pt.PageHeader, offset=pos)
-                body = buf[pos + hlen: pos + hlen + h.compressed_page_size]
-                dph = h.data_page_header or h.data_page_header_v2 or h.dictionary_page_header
-                v2 = h.data_page_header_v2
-                st = getattr(dph, "statistics", None) if dph is not None else None
-                out.append({
-                    "path": path, "row_group": i, "column": j, "column_path": c.path_in_schema,
-                    "page": ordinal, "offset": start + pos, "page_type": _enum(pt.PageType, h.type),
-                    "encoding": _enum(pt.Encoding, getattr(dph, "encoding", None)),
-                    "compressed_size": h.compressed_page_size, "uncompressed_size": h.uncompressed_page_size,
-                    "header_size": hlen, "num_values": getattr(dph, "num_values", None),
-                    "num_rows": None if v2 is None else v2.num_rows,
-                    "num_nulls": None if v2 is None else v2.num_nulls,
-                    "has_statistics": st is not None,
-                    "crc_present": h.crc is not None,
-                    "crc_valid": None if h.crc is None else (zlib.crc32(body) & 0xFFFFFFFF) == (h.crc & 0xFFFFFFFF),
-                })
-                pos += hlen + h.compressed_page_size
-                ordinal += 1
-                if h.type in (pt.PageType.DATA_PAGE, pt.PageType.DATA_PAGE_V2):
-                    seen += dph.num_values or 0
+    start, length = c.byte_range()
+    f.seek(start)
+    buf = f.read(length)
+    pos, ordinal, seen = 0, 0, 0
+    # one header per page (a loop over pages); stop after the chunk's values, as readers do
+    while pos < len(buf) and seen < c.num_values:
+        h, hlen = parse(buf, pt.PageHeader, offset=pos)
+        body = buf[pos + hlen: pos + hlen + h.compressed_page_size]
+        dph = h.data_page_header or h.data_page_header_v2 or h.dictionary_page_header
+        v2 = h.data_page_header_v2
+        st = getattr(dph, "statistics", None) if dph is not None else None
+        out.append({
+            "path": path, "row_group": i, "column": j, "column_path": c.path_in_schema,
+            "page": ordinal, "offset": start + pos, "page_type": _enum(pt.PageType, h.type),
+            "encoding": _enum(pt.Encoding, getattr(dph, "encoding", None)),
+            "compressed_size": h.compressed_page_size, "uncompressed_size": h.uncompressed_page_size,
+            "header_size": hlen, "num_values": getattr(dph, "num_values", None),
+            "num_rows": None if v2 is None else v2.num_rows,
+            "num_nulls": None if v2 is None else v2.num_nulls,
+            "has_statistics": st is not None,
+            "crc_present": h.crc is not None,
+            "crc_valid": None if h.crc is None else (zlib.crc32(body) & 0xFFFFFFFF) == (h.crc & 0xFFFFFFFF),
+        })
+        pos += hlen + h.compressed_page_size
+        ordinal += 1
+        if h.type in (pt.PageType.DATA_PAGE, pt.PageType.DATA_PAGE_V2):
+            seen += dph.num_values or 0
     return out
 
 
 def index_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
+    return _per_chunk(path, pf, lambda i, j, c: _chunk_index(pf, path, i, j, c))
+
+
+def _chunk_index(pf: Any, path: str, i: int, j: int, c: Any) -> list[dict[str, Any]]:
+    ci = pf.column_index(i, j)
+    oi = pf.offset_index(i, j)
+    if ci is None and oi is None:
+        return []
+    out = []
+    for p in range((oi or ci).num_pages):
+        loc = None if oi is None else oi.page_locations[p]
+        out.append({
+            "path": path, "row_group": i, "column": j, "column_path": c.path_in_schema, "page": p,
+            "offset": None if loc is None else loc.offset,
+            "compressed_page_size": None if loc is None else loc.compressed_page_size,
+            "first_row_index": None if loc is None else loc.first_row_index,
+            "null_page": None if ci is None else ci.null_pages[p],
+            "null_count": None if ci is None or ci.null_counts is None else ci.null_counts[p],
+            "min": None if ci is None or ci.min_values[p] is None else str(ci.min_values[p]),
+            "max": None if ci is None or ci.max_values[p] is None else str(ci.max_values[p]),
+            "boundary_order": None if ci is None else ci.boundary_order,
+        })
+    return out
+
+
+def _per_chunk(path: str, pf: Any, rows_of: Callable[[int, int, Any], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The rows of every column chunk; a chunk that cannot be read (encrypted without a key,
+    corrupt) gives one row naming it, with the reason in ``error``."""
     out = []
     for i, j, c in _chunks(pf):
-        ci = pf.column_index(i, j)
-        oi = pf.offset_index(i, j)
-        if ci is None and oi is None:
-            continue
-        n = (oi or ci).num_pages
-        for p in range(n):
-            loc = None if oi is None else oi.page_locations[p]
-            out.append({
-                "path": path, "row_group": i, "column": j, "column_path": c.path_in_schema, "page": p,
-                "offset": None if loc is None else loc.offset,
-                "compressed_page_size": None if loc is None else loc.compressed_page_size,
-                "first_row_index": None if loc is None else loc.first_row_index,
-                "null_page": None if ci is None else ci.null_pages[p],
-                "null_count": None if ci is None or ci.null_counts is None else ci.null_counts[p],
-                "min": None if ci is None or ci.min_values[p] is None else str(ci.min_values[p]),
-                "max": None if ci is None or ci.max_values[p] is None else str(ci.max_values[p]),
-                "boundary_order": None if ci is None else ci.boundary_order,
-            })
+        try:
+            if c.is_encrypted:
+                raise _pc().ParquetEncryptionError("the column chunk is encrypted and no key was given")
+            out.extend(rows_of(i, j, c))
+        except Exception as exc:  # reported as data: one bad chunk must not fail the job
+            out.append({"path": path, "row_group": i, "column": j, "column_path": c.path_in_schema,
+                        "error": error_text(exc)})
     return out
+
+
+def error_text(exc: BaseException) -> str:
+    """``Type: message`` of an exception, with its notes (file, column, offset)."""
+    notes = "; ".join(getattr(exc, "__notes__", ()) or ())
+    return f"{type(exc).__name__}: {exc}" + (f" ({notes})" if notes else "")
 
 
 def bloom_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
     probe = options.get("probe")
-    out = []
-    for i, j, c in _chunks(pf):
-        if c.bloom_filter_offset is None:
-            continue
-        bf = pf.bloom_filter(i, j)
-        answer = None
-        if probe is not None and bf is not None:
-            try:
-                answer = bool(bf.might_contain(_probe_value(probe, c)))
-            except (ValueError, TypeError):
-                answer = None
-        out.append({
-            "path": path, "row_group": i, "column": j, "column_path": c.path_in_schema,
-            "offset": c.bloom_filter_offset, "length": c.bloom_filter_length,
-            "num_bytes": None if bf is None else bf.num_bytes,
-            "algorithm": "SPLIT_BLOCK", "hash": "XXHASH", "compression": "UNCOMPRESSED",
-            "probe": probe, "might_contain": answer,
-        })
-    return out
+    return _per_chunk(path, pf, lambda i, j, c: _chunk_bloom(pf, path, i, j, c, probe))
+
+
+def _chunk_bloom(pf: Any, path: str, i: int, j: int, c: Any, probe: str | None) -> list[dict[str, Any]]:
+    if c.bloom_filter_offset is None:
+        return []
+    bf = pf.bloom_filter(i, j)
+    answer = None
+    if probe is not None and bf is not None:
+        try:
+            answer = bool(bf.might_contain(_probe_value(probe, c)))
+        except (ValueError, TypeError):
+            answer = None
+    return [{
+        "path": path, "row_group": i, "column": j, "column_path": c.path_in_schema,
+        "offset": c.bloom_filter_offset, "length": c.bloom_filter_length,
+        "num_bytes": None if bf is None else bf.num_bytes,
+        "algorithm": "SPLIT_BLOCK", "hash": "XXHASH", "compression": "UNCOMPRESSED",
+        "probe": probe, "might_contain": answer,
+    }]
 
 
 def _probe_value(text: str, chunk: Any) -> Any:
@@ -251,13 +284,14 @@ def _probe_value(text: str, chunk: Any) -> Any:
 LEVELS: dict[str, tuple[str, Callable[[str, Any, dict[str, str]], list[dict[str, Any]]]]] = {
     "file": ("path string, num_rows bigint, num_row_groups int, num_columns int, created_by string, "
              "format_version int, footer_size bigint, key_value_metadata map<string,string>, "
-             "encryption_algorithm string, footer_mode string", file_rows),
+             "encryption_algorithm string, footer_mode string, error string", file_rows),
     "schema": ("path string, column_path string, name string, depth int, repetition string, "
                "physical_type string, logical_type string, converted_type string, type_length int, "
                "precision int, scale int, field_id int, num_children int, max_definition_level int, "
-               "max_repetition_level int, column_order string", schema_rows),
+               "max_repetition_level int, column_order string, error string", schema_rows),
     "rowgroup": ("path string, row_group int, num_rows bigint, num_columns int, total_byte_size bigint, "
-                 "total_compressed_size bigint, file_offset bigint, ordinal int, sorting_columns array<string>",
+                 "total_compressed_size bigint, file_offset bigint, ordinal int, sorting_columns array<string>, "
+                 "error string",
                  rowgroup_rows),
     "column": ("path string, row_group int, column int, column_path string, physical_type string, codec string, "
                "encodings array<string>, encoding_stats array<string>, num_values bigint, "
@@ -266,17 +300,17 @@ LEVELS: dict[str, tuple[str, Callable[[str, Any, dict[str, str]], list[dict[str,
                "max string, is_min_exact boolean, is_max_exact boolean, unencoded_byte_array_data_bytes bigint, "
                "definition_level_histogram array<bigint>, repetition_level_histogram array<bigint>, "
                "has_bloom_filter boolean, has_column_index boolean, has_offset_index boolean, "
-               "encrypted boolean", column_rows),
+               "encrypted boolean, error string", column_rows),
     "page": ("path string, row_group int, column int, column_path string, page int, offset bigint, "
              "page_type string, encoding string, compressed_size int, uncompressed_size int, header_size int, "
              "num_values int, num_rows int, num_nulls int, has_statistics boolean, crc_present boolean, "
-             "crc_valid boolean", page_rows),
+             "crc_valid boolean, error string", page_rows),
     "index": ("path string, row_group int, column int, column_path string, page int, offset bigint, "
               "compressed_page_size int, first_row_index bigint, null_page boolean, null_count bigint, "
-              "min string, max string, boundary_order string", index_rows),
+              "min string, max string, boundary_order string, error string", index_rows),
     "bloom": ("path string, row_group int, column int, column_path string, offset bigint, length int, "
               "num_bytes int, algorithm string, hash string, compression string, probe string, "
-              "might_contain boolean", bloom_rows),
+              "might_contain boolean, error string", bloom_rows),
 }
 
 
@@ -289,9 +323,28 @@ def level_schema(level: str) -> str:
 
 
 def level_rows(level: str, path: str, options: dict[str, str]) -> list[dict[str, Any]]:
-    """The rows of one file at one level."""
+    """The rows of one file at one level.
+
+    A file that cannot be read (corrupt, truncated, an encrypted footer without
+    its key) gives one row with its path and the reason in ``error``, unless
+    ``.option("mode", "failfast")`` asks for the error to fail the job.
+    """
     import parquet_core as pc
 
     level_schema(level)
-    with pc.ParquetFile(path) as pf:
-        return LEVELS[level][1](path, pf, options)
+    mode = str(options.get("mode", "permissive")).lower()
+    if mode not in ("permissive", "failfast"):
+        raise ValueError(f"pqmeta: option mode must be permissive or failfast, got {mode!r}")
+    try:
+        with pc.ParquetFile(path) as pf:
+            rows = LEVELS[level][1](path, pf, options)
+    except Exception as exc:  # reported as data: one bad file must not fail the job
+        if mode == "failfast":
+            raise
+        return [{"path": path, "error": error_text(exc)}]
+    if mode == "failfast":
+        bad = next((r for r in rows if r.get("error")), None)
+        if bad is not None:
+            raise pc.ParquetError(f"pqmeta: {bad['error']} (row group {bad.get('row_group')}, "
+                                  f"column {bad.get('column_path')!r})")
+    return rows

@@ -1,10 +1,11 @@
-"""The read side: one Spark task per file, Arrow record batches cast to Spark's layout.
+"""The read side: Spark tasks over files and row groups, Arrow record batches cast to Spark's layout.
 
 Runs in Python workers.  ``partitions()`` runs once per DataFrame in a planning
-worker on the driver; ``read()`` runs once per partition in executor workers,
-on an unpickled copy of the reader.  So the reader and its partitions hold
-only plain values (paths, the Spark schema, options); files are opened inside
-``read()``.  pyarrow and the engine are imported there too.
+worker on the driver (it lists the files and, with a filter option or a file
+to split, reads footers: see :mod:`spark_adapter.scan`); ``read()`` runs once
+per partition in executor workers, on an unpickled copy of the reader.  So the
+reader and its partitions hold only plain values (paths, row group numbers,
+the Spark schema, options); files are opened again inside ``read()``.
 
 Spark validates the first batch against ``to_arrow_schema(schema,
 timezone="UTC")`` exactly (names, order, types, nullability), so every batch
@@ -24,7 +25,7 @@ from spark_adapter.files import list_files_and_bases, paths_from_options
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
-__all__ = ["DEFAULT_BATCH_SIZE", "PqcoreFilePartition", "PqcoreReader", "conform_batch", "list_table"]
+__all__ = ["DEFAULT_BATCH_SIZE", "PqcoreScanPartition", "PqcoreReader", "conform_batch", "list_table"]
 
 DEFAULT_BATCH_SIZE = 65536
 
@@ -46,14 +47,15 @@ def list_table(options: Any) -> tuple[list[str], list[list[tuple[str, str]]], li
     return files, specs, fields
 
 
-class PqcoreFilePartition(InputPartition):
-    """One whole Parquet file (a Spark task) and its partition folder values (raw, escaped)."""
+class PqcoreScanPartition(InputPartition):
+    """One Spark task: pieces of files (path, row groups or None for all, raw folder values)."""
 
-    def __init__(self, path: str, index: int = 0, partition_values: dict[str, str] | None = None) -> None:
-        super().__init__(path)
-        self.path = path
+    def __init__(self, index: int, pieces: list[tuple[str, list[int] | None, dict[str, str]]],
+                 filter_types: StructType | None = None) -> None:
+        super().__init__(index)
         self.index = index
-        self.partition_values = dict(partition_values or {})
+        self.pieces = pieces
+        self.filter_types = filter_types   # the schema plus partition columns it leaves out
 
 
 class PqcoreReader(DataSourceReader):
@@ -61,64 +63,111 @@ class PqcoreReader(DataSourceReader):
 
     Options (case-insensitive, as Spark passes them): ``path`` / ``paths``,
     ``pathGlobFilter``, ``basePath``, ``partitionColumnTypeInference``,
-    ``timeZone`` (of timestamp partition values, default UTC), ``batchSize``
-    (rows per Arrow batch, default 65536), ``filters`` (a JSON DNF pushed into
-    parquet_core's pruning; see :mod:`spark_adapter.filters`), ``skipping.md_base``
-    (an xskipper metadata base directory: files its index rules out for the
-    ``filters`` are not read; see :mod:`spark_adapter.skipping`).
+    ``timeZone`` (of timestamp partition values and filter literals, default
+    UTC), ``batchSize`` (rows per Arrow batch, default 65536), ``filter`` (a
+    SQL-like predicate, :mod:`spark_adapter.sql_filter`) and ``filters`` (a
+    JSON DNF, :mod:`spark_adapter.filters`), applied exactly with parquet_core's
+    pruning; ``maxPartitionBytes``, ``openCostInBytes``, ``minPartitions``
+    (task sizing, :mod:`spark_adapter.scan`); ``skipping.md_base`` (an
+    xskipper metadata base directory: files its index rules out for the
+    filter are not read, :mod:`spark_adapter.skipping`); encryption options
+    ``parquet.encryption.*`` (:mod:`spark_adapter.crypto_options`).
+
+    ``pushFilters`` is deliberately not overridden, so Spark's default runs: with
+    ``spark.sql.python.filterPushdown.enabled`` on, every pushed filter is handed
+    back and Spark filters the rows itself; with it off (Spark's default) reads
+    work too (Spark refuses every read of a reader that overrides it then).
+    Pruning with pushed filters cannot be made safe in Spark 4.1-4.3: Spark
+    keeps the reader and partitions planned for the last query that pushed
+    filters and reuses them, without calling Python, for a later query on the
+    same DataFrame that pushes none, and neither ``partitions()`` nor ``read()``
+    receives anything that tells the two queries apart (``explain()`` also
+    plans without running).  Any state ``pushFilters`` left would then drop
+    rows, even with every filter handed back (``tests/spark/test_stale_filters.py``
+    shows both).  The ``filter`` / ``filters`` options prune instead: they
+    belong to the DataFrame, so every query that reuses the reader means them.
     """
 
     def __init__(self, options: dict[str, str], schema: StructType) -> None:
+        from spark_adapter.scan import ScanFilter
+
         self.options = {k: v for k, v in options.items()}
         self.time_zone = options.get("timezone", "UTC")
-        self.batch_size = int(options.get("batchsize", DEFAULT_BATCH_SIZE))
-        if self.batch_size <= 0:
-            raise ValueError(f"batchSize must be positive, got {self.batch_size}")
+        self.batch_size = _positive(options, "batchsize", DEFAULT_BATCH_SIZE)
         self.schema = schema
-        from spark_adapter.filters import parse_filters
-
-        self.filters = parse_filters(options.get("filters"))
-
-    # Deliberately no pushFilters: see the spec (disabled by default in Spark,
-    # and a stale-filter bug in 4.1-4.3).
+        self.filter = ScanFilter(options, self.time_zone)
 
     def partitions(self) -> list[InputPartition]:
         # Must be a list.  An empty list is replaced by Spark with
         # [InputPartition(None)], which read() ignores.
-        files, specs, _ = list_table(self.options)
-        parts = [PqcoreFilePartition(f, i, dict(spec)) for i, (f, spec) in enumerate(zip(files, specs))]
-        if self.filters is None:
-            return parts
-        parts = self._prune_by_folders(parts)
+        import os
+
+        from spark_adapter.scan import DEFAULT_MAX_PARTITION_BYTES, DEFAULT_OPEN_COST, pack, plan_pieces
+
+        files, specs, fields = list_table(self.options)
+        types = StructType(list(self.schema.fields) + [f for f in fields if f.name.lower() not in
+                                                         {n.lower() for n in self.schema.fieldNames()}])
         md_base = self.options.get("skipping.md_base")
-        if md_base:
-            from spark_adapter.skipping import prune_partitions
+        if md_base and self.filter:
+            files, specs = self._skip_by_index(files, specs, types, md_base)
+        max_bytes = _positive(self.options, "maxpartitionbytes", DEFAULT_MAX_PARTITION_BYTES)
+        pieces = plan_pieces(files, specs, self.filter, types,
+                             lambda raw: typed_partition_values(raw, types, self.time_zone), max_bytes,
+                             _positive(self.options, "opencostinbytes", DEFAULT_OPEN_COST, zero=True))
+        tasks = pack(pieces, _positive(self.options, "minpartitions", os.cpu_count() or 1), max_bytes)
+        keep_types = types if self.filter and len(types.fields) > len(self.schema.fields) else None
+        return [PqcoreScanPartition(i, [(p.path, p.row_groups, p.partition_values) for p in task], keep_types)
+                for i, task in enumerate(tasks)]
 
-            parts = prune_partitions(parts, paths_from_options(self.options), md_base, self.filters)
-        return parts
+    def _skip_by_index(self, files: list[str], specs: list[Any], types: StructType,
+                       md_base: str) -> tuple[list[str], list[Any]]:
+        """The files an xskipper index under *md_base* cannot rule out for the filter."""
+        from types import SimpleNamespace
 
-    def _prune_by_folders(self, parts: list[PqcoreFilePartition]) -> list[PqcoreFilePartition]:
-        from spark_adapter.filters import file_matches, split_partition_terms
-        from spark_adapter.partitioning import partition_value
+        from spark_adapter.skipping import prune_partitions
+        from spark_adapter.sql_filter import to_expression
 
-        names = {k for p in parts for k in p.partition_values}
-        on_folders, _ = split_partition_terms(self.filters, names)
-        if not on_folders:
-            return parts
-        types = {f.name.lower(): f.dataType for f in self.schema.fields}
-        kept = []
-        for p in parts:
-            values = {k: (partition_value(v, types[k.lower()], self.time_zone) if k.lower() in types else v)
-                      for k, v in p.partition_values.items()}
-            if file_matches(on_folders, values):
-                kept.append(p)
-        return kept
+        def type_of(column: str) -> Any:
+            typ: Any = types
+            for part in column.split("."):
+                fields = {f.name.lower(): f.dataType for f in getattr(typ, "fields", [])}
+                if part.lower() not in fields:
+                    raise KeyError(column)
+                typ = fields[part.lower()]
+            return typ
+
+        try:
+            expr = to_expression(self.filter.tree, lambda c: c, type_of, self.time_zone)
+        except KeyError:   # a filter column the table lacks: let the scan report it
+            return files, specs
+        pieces = [SimpleNamespace(path=f, spec=s) for f, s in zip(files, specs)]
+        kept = prune_partitions(pieces, paths_from_options(self.options), md_base, expr)
+        return [p.path for p in kept], [p.spec for p in kept]
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
-        if not isinstance(partition, PqcoreFilePartition):
+        if not isinstance(partition, PqcoreScanPartition):
             return iter(())
-        return read_file_batches(partition.path, self.schema, self.batch_size,
-                                 partition.partition_values, self.time_zone, self.filters)
+        return self._read_pieces(partition.pieces, partition.filter_types)
+
+    def _read_pieces(self, pieces: list[tuple[str, list[int] | None, dict[str, str]]],
+                     filter_types: StructType | None) -> Iterator[pa.RecordBatch]:
+        for path, row_groups, values in pieces:
+            yield from read_file_batches(path, self.schema, self.batch_size, values, self.time_zone,
+                                         self.filter, row_groups, filter_types)
+
+
+def _positive(options: Any, key: str, default: int, zero: bool = False) -> int:
+    raw = options.get(key)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = -1
+    if value < 0 or (value == 0 and not zero):
+        raise ValueError(f"pqcore: option {key!r} must be a {'non-negative' if zero else 'positive'} "
+                         f"integer, got {raw!r}")
+    return value
 
 
 def _resolve_columns(file_names: list[str], wanted: list[str]) -> list[str | None]:
@@ -142,18 +191,35 @@ def _resolve_columns(file_names: list[str], wanted: list[str]) -> list[str | Non
 
 
 def read_file_batches(path: str, schema: StructType, batch_size: int,
-                      partition_values: dict[str, str] | None = None,
-                      time_zone: str = "UTC", filters: list | None = None) -> Iterator[pa.RecordBatch]:
-    """Yield the rows of *path* as record batches laid out exactly as Spark wants for *schema*.
+                      partition_values: dict[str, str] | None = None, time_zone: str = "UTC",
+                      scan_filter: Any = None, row_groups: list[int] | None = None,
+                      filter_types: StructType | None = None) -> Iterator[pa.RecordBatch]:
+    """Yield the rows of *path* (its *row_groups*, default all) as record batches laid out
+    exactly as Spark wants for *schema*, keeping the rows *scan_filter* (a
+    :class:`~spark_adapter.scan.ScanFilter`) matches.
 
     Fields named like a key of *partition_values* (case-insensitively) are
-    filled with that folder value, parsed as the field's type.
+    filled with that folder value, parsed as the field's type.  *filter_types*
+    types the filter's columns (default *schema*).
     """
     try:
-        yield from _read_file_batches(path, schema, batch_size, partition_values or {}, time_zone, filters)
+        yield from _read_file_batches(path, schema, batch_size, partition_values or {}, time_zone,
+                                      scan_filter, row_groups, filter_types or schema)
     except Exception as exc:  # name the file in Spark's PythonException
         exc.add_note(f"pqcore: while reading {path}")
         raise
+
+
+def typed_partition_values(raw: dict[str, str], types: StructType, time_zone: str) -> dict[str, Any]:
+    """Folder values parsed as the types *types* gives their columns (else kept as text)."""
+    from spark_adapter.partitioning import partition_value
+    from spark_adapter.scan import field_type
+
+    out = {}
+    for k, v in raw.items():
+        typ = field_type(types, k)
+        out[k] = v if typ is None else partition_value(v, typ, time_zone)
+    return out
 
 
 def _partition_constants(schema: StructType, partition_values: dict[str, str],
@@ -167,7 +233,8 @@ def _partition_constants(schema: StructType, partition_values: dict[str, str],
 
 
 def _read_file_batches(path: str, schema: StructType, batch_size: int, partition_values: dict[str, str],
-                       time_zone: str, filters: list | None = None) -> Iterator[pa.RecordBatch]:
+                       time_zone: str, scan_filter: Any, row_groups: list[int] | None,
+                       filter_types: StructType) -> Iterator[pa.RecordBatch]:
     import parquet_core as pc
     from spark_adapter.types import target_arrow_schema
 
@@ -178,46 +245,70 @@ def _read_file_batches(path: str, schema: StructType, batch_size: int, partition
         resolved = dict(zip(file_fields, _resolve_columns(pf.schema.names, file_fields)))
         source_cols = [resolved.get(f) for f in schema.fieldNames()]
         present = [c for c in source_cols if c is not None]
-        file_filters = None
-        if filters is not None:
-            from spark_adapter.filters import coerce_filters, split_partition_terms
-
-            _, rest = split_partition_terms(filters, set(partition_values))
-            if rest:
-                names = {t[0] for group in (rest if isinstance(rest[0][0], list) else [rest]) for t in group}
-                ordered = sorted(names)
-                lookup = dict(zip(ordered, _resolve_columns(pf.schema.names, ordered)))
-                missing = [n for n, r in lookup.items() if r is None]
-                if missing:
-                    raise ValueError(f"pqcore: option 'filters' names column(s) {missing} not in the file")
-                types = {f.name: f.type for f in pf.schema}
-                file_filters = coerce_filters(rest, types, lookup)  # type: ignore[arg-type]
-        if file_filters is not None:
+        selection = _selection(schema, resolved, pf.schema)
+        groups = list(range(pf.num_row_groups)) if row_groups is None else list(row_groups)
+        pred = None
+        if scan_filter:
+            typed = typed_partition_values(partition_values, filter_types, time_zone)
+            pred = scan_filter.for_file(pf.schema, filter_types, typed)
+            if pred.pushed is False:
+                return
+        if pred is not None and (pred.pushed is not True or pred.post is not None):
             # count() and friends read no column, but must still count matching rows only
-            cols = present or sorted({t[0] for g in (file_filters if isinstance(file_filters[0], list)
-                                                      else [file_filters]) for t in g})
-            for table in pf.iter_batches(batch_size=batch_size, columns=cols, filters=file_filters):
+            cols = list(dict.fromkeys(selection + (pred.columns() if pred.post is not None else [])))
+            if not cols:
+                cols = sorted(pred.pushed.columns())
+            pushed = None if pred.pushed is True else pred.pushed
+            for table in pf.iter_batches(batch_size=batch_size, columns=cols, row_groups=groups, filters=pushed):
                 if table.num_rows == 0:
                     continue
                 at = table.to_arrow()
-                got = {name: at.column(i) for i, name in enumerate(cols)}
-                yield conform_batch(got if present else {}, source_cols, target, table.num_rows, constants)
+                if pred.post is not None:
+                    at = at.filter(pred.post_mask(lambda name, t=at: _arrow_column(t, name)))
+                    if at.num_rows == 0:
+                        continue
+                got = {name: at.column(name) for name in present}
+                yield conform_batch(got, source_cols, target, at.num_rows, constants)
             return
         if not present:
             # No column of the schema is in this file (or an empty schema, e.g.
             # count()): still one row per file row.
-            for rg in range(pf.num_row_groups):
+            for rg in groups:
                 n = pf.metadata.row_group(rg).num_rows
                 for start in range(0, n, batch_size):
                     m = min(batch_size, n - start)
                     yield conform_batch({}, source_cols, target, m, constants)
             return
-        for table in pf.iter_batches(batch_size=batch_size, columns=present):
+        for table in pf.iter_batches(batch_size=batch_size, columns=selection, row_groups=groups):
             if table.num_rows == 0:
                 continue
             at = table.to_arrow()
-            cols = {name: at.column(i) for i, name in enumerate(present)}
+            cols = {name: at.column(name) for name in present}
             yield conform_batch(cols, source_cols, target, table.num_rows, constants)
+
+
+def _selection(schema: StructType, resolved: dict[str, str | None], file_schema: Any) -> list[str]:
+    """The columns (or struct leaves, dotted) to read for the schema's fields present in the file."""
+    from spark_adapter.schema_options import leaf_selection
+
+    types = {f.name: f.type for f in file_schema}
+    out: list[str] = []
+    for f in schema.fields:
+        src = resolved.get(f.name)
+        if src is not None:
+            out.extend(leaf_selection(src, f.dataType, types.get(src)))
+    return list(dict.fromkeys(out))
+
+
+def _arrow_column(table: pa.Table, dotted: str) -> pa.Array:
+    """A column of *table*, or a field inside a struct column for a dotted name."""
+    import pyarrow.compute as pac
+
+    head, _, rest = dotted.partition(".")
+    arr = table.column(head).combine_chunks()
+    for part in rest.split(".") if rest else ():
+        arr = pac.struct_field(arr, part)
+    return arr
 
 
 def conform_batch(columns: dict[str, Any], source_cols: list[str | None],
@@ -274,6 +365,12 @@ def to_spark_arrow(col: Any, typ: pa.DataType, name: str = "?") -> pa.Array:
             return _floor_to_micros(col, 1000, typ.tz)
         if pa.types.is_null(col.type):
             return pa.nulls(len(col), type=typ)
+        if pa.types.is_struct(typ) and pa.types.is_struct(col.type) and \
+                any(col.type.get_field_index(f.name) < 0 for f in typ):
+            # a struct field this file lacks (mergeSchema): nulls, as Spark reads it
+            kids = [to_spark_arrow(col.field(f.name), f.type, f"{name}.{f.name}")
+                    if col.type.get_field_index(f.name) >= 0 else pa.nulls(len(col), type=f.type) for f in typ]
+            return pa.StructArray.from_arrays(kids, fields=list(typ), mask=col.is_null() if col.null_count else None)
         return col.cast(typ)  # safe cast: overflow or lossy conversions raise
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
         raise TypeError(

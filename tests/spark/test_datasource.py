@@ -172,19 +172,29 @@ def flat_dir(tmp_path_factory):
 
 def test_directory_load_matches_spark(pqcore_spark, flat_dir):
     spark = pqcore_spark
-    ours = spark.read.format("pqcore").load(str(flat_dir))
-    assert ours.rdd.getNumPartitions() == 3  # one task per file
+    ours = spark.read.format("pqcore").option("minPartitions", 3).load(str(flat_dir))
+    assert ours.rdd.getNumPartitions() == 3  # one task per (small) file
     theirs = spark.read.option("recursiveFileLookup", "true").parquet(str(flat_dir))
     assert_same(ours, theirs, sort=True)
     assert ours.count() == 150
-    filtered = spark.read.format("pqcore").option("pathGlobFilter", "part-[01].parquet").load(str(flat_dir))
+    filtered = spark.read.format("pqcore").option("pathGlobFilter", "part-[01].parquet") \
+        .option("minPartitions", 3).load(str(flat_dir))
     assert filtered.rdd.getNumPartitions() == 2
+    # files larger than maxPartitionBytes are split by row groups (3 + 1 + 2 of them)
+    split = spark.read.format("pqcore").option("maxPartitionBytes", 1).option("openCostInBytes", 0) \
+        .option("minPartitions", 1).load(str(flat_dir))
+    assert split.rdd.getNumPartitions() == 6
+    assert_same(split, theirs, sort=True)
+    packed = spark.read.format("pqcore").option("minPartitions", 1).load(str(flat_dir))
+    assert packed.rdd.getNumPartitions() == 1  # small files share a task
+    assert_same(packed, theirs, sort=True)
 
 
 def test_load_list_of_paths(pqcore_spark, flat_dir):
     spark = pqcore_spark
     p1, p2 = str(flat_dir / "part-0.parquet"), str(flat_dir / "sub" / "part-2.parquet")
-    ours = spark.read.format("pqcore").option("batchSize", 7).load([p1, p2])  # many small batches
+    ours = spark.read.format("pqcore").option("batchSize", 7).option("minPartitions", 2) \
+        .load([p1, p2])  # many small batches
     assert ours.rdd.getNumPartitions() == 2
     assert_same(ours, spark.read.parquet(p1, p2), sort=True)
 
@@ -255,3 +265,4 @@ def test_auto_registration_through_the_shim(spark, corpus):
     fresh = spark.newSession()
     path = str(corpus / "alltypes_plain.parquet")
     assert fresh.read.format("pqcore").load(path).count() == 8
+    assert fresh.read.format("pqmeta").load(path).collect()[0]["num_rows"] == 8

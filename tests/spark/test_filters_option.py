@@ -1,8 +1,10 @@
-"""``.option("filters", <JSON DNF>)``: pruning inside parquet_core, the same rows as Spark's own filter."""
+"""``.option("filter", "<SQL>")`` and ``.option("filters", <JSON DNF>)``: pruning inside parquet_core,
+the same rows as Spark's own filter (Spark's built-in reader and SQL engine are the oracle)."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -16,6 +18,10 @@ def dataset(pqcore_spark, tmp_path_factory):
     df = spark.sql("""
         select id, cast(id % 7 as int) as k, cast(concat('n', id % 13) as string) as name,
                date_add(date'2024-01-01', cast(id % 40 as int)) as d,
+               case when id % 5 = 0 then null else cast(id % 11 as int) end as n,
+               timestamp_micros(1700000000000000 + id * 1000000) as t,
+               cast(id / 7 as decimal(10, 2)) as dec,
+               named_struct('x', cast(id % 4 as int), 'y', 'z') as s,
                cast(id % 3 as string) as part
         from range(3000)""")
     df.repartition(3).write.partitionBy("part").parquet(str(root))   # Spark's own writer, Hive folders
@@ -46,6 +52,60 @@ def test_bad_filters_are_refused(pqcore_spark, dataset):
     spark = pqcore_spark
     with pytest.raises(Exception, match="filters"):
         spark.read.format("pqcore").option("filters", "[[\"id\", \"~\", 1]]").load(dataset).count()
-    with pytest.raises(Exception, match="partition columns can only be used in a plain AND"):
-        spark.read.format("pqcore").option("filters", json.dumps([[["part", "==", 1]], [["id", "==", 2]]])) \
-            .load(dataset).count()
+
+
+SQL = [
+    "id < 10 or id > 2995",
+    "not (k in (1, 2) or name = 'n3')",
+    "n not in (1, 2, 3)",                       # SQL: a null n is dropped (pyarrow's not in keeps it)
+    "n is null and part = '1'",
+    "(part = 2 or id < 30) and not (n > 5)",    # partition and data columns under OR and NOT
+    "id between 100 and 110 and NOT id BETWEEN 103 AND 105 and `name` <> 'n1'",
+    "t > timestamp'2023-11-14 22:50:00' and t <= '2023-11-14 22:51:40'",
+    "dec >= 400.5 and dec < 401 or d = date'2024-02-03' and 50 > id",
+    "s.x = 3 and id < 40",
+]
+
+
+@pytest.mark.parametrize("sql", SQL)
+def test_filter_option_equals_sparks_filter(pqcore_spark, dataset, sql):
+    spark = pqcore_spark
+    ours = spark.read.format("pqcore").option("filter", sql).load(dataset)
+    theirs = spark.read.parquet(dataset).filter(sql)
+    expected = sorted(r.id for r in theirs.select("id").collect())
+    assert expected, sql           # every case keeps some rows ...
+    assert len(expected) < 3000    # ... and drops some
+    assert sorted(r.id for r in ours.select("id").collect()) == expected
+    assert ours.count() == len(expected)
+
+
+def test_filter_prunes_tasks_on_the_driver(pqcore_spark, dataset):
+    spark = pqcore_spark
+    df = spark.read.format("pqcore").option("filter", "part = '1' and id < 0").load(dataset)
+    assert df.collect() == []
+    one = spark.read.format("pqcore").option("filter", "part = 1").option("minPartitions", 9).load(dataset)
+    every = spark.read.format("pqcore").option("minPartitions", 9).load(dataset)
+    assert one.rdd.getNumPartitions() * 3 == every.rdd.getNumPartitions()   # 3 files in each of 3 folders, one folder kept
+
+
+@pytest.mark.parametrize("text, message", [
+    ("id ~ 3", "unexpected character '~'"),
+    ("name = 3", "cannot compare column 'name'"),
+    ("nope = 1", "unknown column 'nope'"),
+])
+def test_bad_filter_text_is_refused(pqcore_spark, dataset, text, message):
+    with pytest.raises(Exception, match=re.escape(message)):
+        pqcore_spark.read.format("pqcore").option("filter", text).load(dataset).count()
+
+
+def test_filter_on_columns_not_projected(pqcore_spark, dataset):
+    spark = pqcore_spark
+    ours = spark.read.format("pqcore").option("columns", "id").option("filter", "k = 3 and part = '2'") \
+        .load(dataset)
+    assert ours.columns == ["id"]
+    theirs = spark.read.parquet(dataset).filter("k = 3 and part = '2'").select("id")
+    assert sorted(r.id for r in ours.collect()) == sorted(r.id for r in theirs.collect())
+    user = spark.read.format("pqcore").schema("ID long").option("filter", "t < '2023-11-14 22:13:40'") \
+        .load(dataset)
+    assert sorted(r.ID for r in user.collect()) == \
+        sorted(r.id for r in spark.read.parquet(dataset).filter("t < '2023-11-14 22:13:40'").collect())

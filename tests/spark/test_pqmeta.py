@@ -86,3 +86,109 @@ def test_column_page_index_and_bloom_levels(pqcore_spark, table_dir):
 def test_unknown_level_is_refused(pqcore_spark, table_dir):
     with pytest.raises(Exception, match="unknown level 'pages'"):
         pqcore_spark.read.format("pqmeta").option("level", "pages").load(str(table_dir)).count()
+
+
+CORPUS = ["data_index_bloom_encoding_stats.parquet", "alltypes_tiny_pages.parquet", "nested_structs.rust.parquet",
+          "binary_truncated_min_max.parquet", "nulls.snappy.parquet", "fixed_length_decimal.parquet"]
+
+
+@pytest.fixture(scope="module")
+def corpus_dir(tmp_path_factory):
+    import os
+    import shutil
+
+    src = os.environ.get("PARQUET_TEST_DATA")
+    if not src:
+        pytest.skip("PARQUET_TEST_DATA is not set")
+    d = tmp_path_factory.mktemp("meta_corpus")
+    for name in CORPUS:
+        shutil.copy(os.path.join(src, name), d / name)
+    return d
+
+
+def _pa_stat(v):
+    return None if v is None else str(v.decode() if isinstance(v, bytes) else v)
+
+
+def test_corpus_metadata_matches_pyarrow_and_parquet_core(pqcore_spark, corpus_dir):
+    """Files written by other implementations: every field pyarrow also reports, and our metadata API."""
+    spark = pqcore_spark
+    files = {r["path"]: r for r in _load(spark, corpus_dir, "file")}
+    assert len(files) == len(CORPUS) and all(r["error"] is None for r in files.values())
+    for path, r in files.items():
+        md = pq.read_metadata(path)
+        assert (r["num_rows"], r["num_row_groups"], r["num_columns"], r["created_by"], r["footer_size"]) == \
+            (md.num_rows, md.num_row_groups, md.num_columns, md.created_by, md.serialized_size)
+        assert dict(r["key_value_metadata"] or []) == {k.decode(): v.decode() for k, v in (md.metadata or {}).items()}
+    for r in _load(spark, corpus_dir, "schema"):
+        if r["physical_type"] is None:
+            continue
+        col = pq.read_metadata(r["path"]).schema.column(
+            [c.path for c in pq.read_metadata(r["path"]).schema].index(r["column_path"]))
+        assert (r["max_definition_level"], r["max_repetition_level"], r["physical_type"]) == \
+            (col.max_definition_level, col.max_repetition_level, col.physical_type)
+    cols = _load(spark, corpus_dir, "column")
+    assert len(cols) == sum(pq.read_metadata(p).num_row_groups * pq.read_metadata(p).num_columns for p in files)
+    for c in cols:
+        m = pq.read_metadata(c["path"]).row_group(c["row_group"]).column(c["column"])
+        assert (c["column_path"], c["physical_type"], c["codec"], set(c["encodings"]), c["num_values"],
+                c["total_compressed_size"], c["total_uncompressed_size"], c["data_page_offset"],
+                c["dictionary_page_offset"], c["has_column_index"], c["has_offset_index"],
+                c["has_bloom_filter"]) == \
+            (m.path_in_schema, m.physical_type, m.compression, set(m.encodings), m.num_values,
+             m.total_compressed_size, m.total_uncompressed_size, m.data_page_offset,
+             m.dictionary_page_offset, m.has_column_index, m.has_offset_index, m.bloom_filter_offset is not None)
+        st = m.statistics
+        if st is not None and st.has_null_count:
+            assert c["null_count"] == st.null_count
+        ours = pc.read_metadata(c["path"]).row_group(c["row_group"]).column(c["column"])
+        assert c["encodings"] == list(ours.encodings) and c["codec"] == ours.compression
+        if ours.statistics is not None:
+            assert (c["min"], c["max"], c["distinct_count"]) == (
+                None if ours.statistics.min is None else str(ours.statistics.min),
+                None if ours.statistics.max is None else str(ours.statistics.max), ours.statistics.distinct_count)
+    # strings as pyarrow decodes them, where its min/max are the same typed values
+    text = [c for c in cols if c["path"].endswith("data_index_bloom_encoding_stats.parquet")]
+    st = pq.read_metadata(text[0]["path"]).row_group(0).column(0).statistics
+    assert (text[0]["min"], text[0]["max"]) == (_pa_stat(st.min), _pa_stat(st.max))
+    # page index entries against parquet_core's API, page headers against the offset index
+    index = [i for i in _load(spark, corpus_dir, "index") if i["path"].endswith("alltypes_tiny_pages.parquet")]
+    pages = [p for p in _load(spark, corpus_dir, "page") if p["path"].endswith("alltypes_tiny_pages.parquet")
+             and p["page_type"] in ("DATA_PAGE", "DATA_PAGE_V2")]
+    assert len(index) == len(pages) > 100
+    pf = pc.ParquetFile(index[0]["path"])
+    for i in index[:200]:
+        loc = pf.offset_index(i["row_group"], i["column"]).page_locations[i["page"]]
+        assert (i["offset"], i["compressed_page_size"], i["first_row_index"]) == \
+            (loc.offset, loc.compressed_page_size, loc.first_row_index)
+    assert {(p["row_group"], p["column"], p["offset"]) for p in pages} == \
+        {(i["row_group"], i["column"], i["offset"]) for i in index}
+
+
+def test_unreadable_files_are_reported_not_fatal(pqcore_spark, table_dir, tmp_path):
+    import os
+    import shutil
+
+    spark = pqcore_spark
+    good = sorted(table_dir.glob("*.parquet"))[0]
+    shutil.copy(good, tmp_path / "good.parquet")
+    data = good.read_bytes()
+    (tmp_path / "truncated.parquet").write_bytes(data[: len(data) // 2])
+    src = os.environ.get("PARQUET_TEST_DATA")
+    encrypted = ["encrypt_columns_and_footer.parquet.encrypted", "encrypt_columns_plaintext_footer.parquet.encrypted"]
+    if src:
+        for name in encrypted:
+            shutil.copy(os.path.join(src, name), tmp_path / name)
+    rows = {os.path.basename(r["path"]): r for r in _load(spark, tmp_path, "file")}
+    assert rows["good.parquet"]["error"] is None and rows["good.parquet"]["num_rows"] == 3000
+    assert rows["truncated.parquet"]["num_rows"] is None
+    assert rows["truncated.parquet"]["error"].startswith("ParquetFormatError")
+    if src:
+        assert "encrypted footer" in rows[encrypted[0]]["error"]
+        assert rows[encrypted[1]]["error"] is None        # plaintext footer: the file level is readable
+        pages = [p for p in _load(spark, tmp_path, "page") if p["path"].endswith(encrypted[1])]
+        bad = [p for p in pages if p["error"]]
+        assert bad and all("encrypted" in p["error"] and p["page"] is None for p in bad)
+        assert any(p["error"] is None and p["page_type"] for p in pages)   # the plaintext columns
+    with pytest.raises(Exception, match="Parquet(Format|Encryption)Error"):   # the first bad file
+        spark.read.format("pqmeta").option("mode", "failfast").load(str(tmp_path)).collect()
