@@ -45,7 +45,11 @@ from typing import Any
 
 import parquet_core as pc
 
-__all__ = ["decryption_from_options", "encryption_from_options", "has_encryption_options"]
+__all__ = [
+    "decryption_from_options", "encryption_from_options", "encryption_options", "file_encryption",
+    "has_encryption_options",
+    "key_material_name", "open_parquet",
+]
 
 P = "parquet.encryption."
 _TRUE = {"true", "1", "yes"}
@@ -218,3 +222,26 @@ def encryption_from_options(options: Mapping[str, Any], path: str | None = None)
         algorithm=algorithm, plaintext_footer=plaintext_footer,
         aad_prefix=None if prefix is None else prefix.encode("utf-8"),
         store_aad_prefix=_flag(options, "store.aad.prefix", True))
+
+
+def encryption_options(options: Mapping[str, Any]) -> dict[str, str]:
+    """Just the ``parquet.encryption.*`` entries of *options* (plain values, picklable)."""
+    return {str(k): str(v) for k, v in options.items() if str(k).lower().startswith(P)}
+
+
+def open_parquet(path: str, options: Mapping[str, Any] | None) -> Any:
+    """``pc.ParquetFile`` of *path* with the decryption the options describe."""
+    return pc.ParquetFile(path, decryption=decryption_from_options(options or {}, path))
+
+
+def key_material_name(parquet_name: str) -> str:
+    """The external key material file that goes with a Parquet file name (parquet-java's rule)."""
+    return f"_KEY_MATERIAL_FOR_{parquet_name}.json"
+
+
+def file_encryption(options: Mapping[str, Any], path: str) -> Any:
+    """Encryption properties for one new file at *path* (None without encryption options).
+
+    Called once per file, so a KMS setup gives every file fresh data keys.
+    """
+    return encryption_from_options(options, path) if options else None

@@ -65,11 +65,11 @@ class PqcoreDataSource(DataSource):
         merge = str(self.options.get("mergeschema", "false")).strip().lower()
         if merge not in ("true", "false"):
             raise ValueError(f"pqcore: option mergeSchema must be true or false, got {merge!r}")
-        data = _file_schema(first)
+        data = _file_schema(first, self.options)
         if merge == "true":
             from spark_adapter.schema_options import merge_schemas
 
-            data = merge_schemas([(first, data)] + [(f, _file_schema(f)) for f in files[1:]])
+            data = merge_schemas([(first, data)] + [(f, _file_schema(f, self.options)) for f in files[1:]])
         clash = {f.name.lower() for f in data.fields} & {f.name.lower() for f in partition_fields}
         if clash:
             raise ValueError(f"pqcore: partition column(s) {sorted(clash)} also stored in the files "
@@ -95,13 +95,15 @@ class PqcoreDataSource(DataSource):
         return PqcoreWriter(self.options, schema, overwrite)
 
 
-def _file_schema(path: str) -> StructType:
+def _file_schema(path: str, options: dict | None = None) -> StructType:
     """The Spark schema of one file's footer (errors name the file)."""
     import parquet_core as pc
     from spark_adapter.types import to_spark_schema
 
     try:
-        parquet_schema = pc.read_schema(path)
+        from spark_adapter.crypto_options import decryption_from_options
+
+        parquet_schema = pc.read_schema(path, decryption=decryption_from_options(options or {}, path))
     except pc.ParquetError as exc:
         exc.add_note(f"while reading the schema of {path} with pqcore")
         raise

@@ -18,6 +18,8 @@ from __future__ import annotations
 import zlib
 from typing import Any, Callable
 
+from spark_adapter.crypto_options import open_parquet
+
 __all__ = ["LEVELS", "level_schema", "level_rows"]
 
 def _enum(enum: Any, value: int | None) -> str | None:
@@ -336,7 +338,7 @@ def level_rows(level: str, path: str, options: dict[str, str]) -> list[dict[str,
     if mode not in ("permissive", "failfast"):
         raise ValueError(f"pqmeta: option mode must be permissive or failfast, got {mode!r}")
     try:
-        with pc.ParquetFile(path) as pf:
+        with open_parquet(path, options) as pf:
             rows = LEVELS[level][1](path, pf, options)
     except Exception as exc:  # reported as data: one bad file must not fail the job
         if mode == "failfast":

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from pyspark.sql.datasource import DataSourceReader, InputPartition
 from pyspark.sql.types import StructType
 
+from spark_adapter.crypto_options import encryption_options, open_parquet
 from spark_adapter.files import list_files_and_bases, paths_from_options
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -113,7 +114,8 @@ class PqcoreReader(DataSourceReader):
         max_bytes = _positive(self.options, "maxpartitionbytes", DEFAULT_MAX_PARTITION_BYTES)
         pieces = plan_pieces(files, specs, self.filter, types,
                              lambda raw: typed_partition_values(raw, types, self.time_zone), max_bytes,
-                             _positive(self.options, "opencostinbytes", DEFAULT_OPEN_COST, zero=True))
+                             _positive(self.options, "opencostinbytes", DEFAULT_OPEN_COST, zero=True),
+                             encryption_options(self.options))
         tasks = pack(pieces, _positive(self.options, "minpartitions", os.cpu_count() or 1), max_bytes)
         keep_types = types if self.filter and len(types.fields) > len(self.schema.fields) else None
         return [PqcoreScanPartition(i, [(p.path, p.row_groups, p.partition_values) for p in task], keep_types)
@@ -153,7 +155,8 @@ class PqcoreReader(DataSourceReader):
                      filter_types: StructType | None) -> Iterator[pa.RecordBatch]:
         for path, row_groups, values in pieces:
             yield from read_file_batches(path, self.schema, self.batch_size, values, self.time_zone,
-                                         self.filter, row_groups, filter_types)
+                                         self.filter, row_groups, filter_types,
+                                         encryption_options(self.options))
 
 
 def _positive(options: Any, key: str, default: int, zero: bool = False) -> int:
@@ -193,18 +196,20 @@ def _resolve_columns(file_names: list[str], wanted: list[str]) -> list[str | Non
 def read_file_batches(path: str, schema: StructType, batch_size: int,
                       partition_values: dict[str, str] | None = None, time_zone: str = "UTC",
                       scan_filter: Any = None, row_groups: list[int] | None = None,
-                      filter_types: StructType | None = None) -> Iterator[pa.RecordBatch]:
+                      filter_types: StructType | None = None,
+                      options: dict[str, str] | None = None) -> Iterator[pa.RecordBatch]:
     """Yield the rows of *path* (its *row_groups*, default all) as record batches laid out
     exactly as Spark wants for *schema*, keeping the rows *scan_filter* (a
     :class:`~spark_adapter.scan.ScanFilter`) matches.
 
     Fields named like a key of *partition_values* (case-insensitively) are
     filled with that folder value, parsed as the field's type.  *filter_types*
-    types the filter's columns (default *schema*).
+    types the filter's columns (default *schema*); *options* may hold
+    ``parquet.encryption.*`` keys (:mod:`spark_adapter.crypto_options`).
     """
     try:
         yield from _read_file_batches(path, schema, batch_size, partition_values or {}, time_zone,
-                                      scan_filter, row_groups, filter_types or schema)
+                                      scan_filter, row_groups, filter_types or schema, options)
     except Exception as exc:  # name the file in Spark's PythonException
         exc.add_note(f"pqcore: while reading {path}")
         raise
@@ -234,14 +239,14 @@ def _partition_constants(schema: StructType, partition_values: dict[str, str],
 
 def _read_file_batches(path: str, schema: StructType, batch_size: int, partition_values: dict[str, str],
                        time_zone: str, scan_filter: Any, row_groups: list[int] | None,
-                       filter_types: StructType) -> Iterator[pa.RecordBatch]:
-    import parquet_core as pc
+                       filter_types: StructType, options: dict[str, str] | None = None,
+                       ) -> Iterator[pa.RecordBatch]:
     from spark_adapter.types import target_arrow_schema
 
     target = target_arrow_schema(schema)
     constants = _partition_constants(schema, partition_values, time_zone)
     file_fields = [f for f in schema.fieldNames() if f not in constants]
-    with pc.ParquetFile(path) as pf:
+    with open_parquet(path, options) as pf:
         resolved = dict(zip(file_fields, _resolve_columns(pf.schema.names, file_fields)))
         source_cols = [resolved.get(f) for f in schema.fieldNames()]
         present = [c for c in source_cols if c is not None]

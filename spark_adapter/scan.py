@@ -28,6 +28,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from spark_adapter.crypto_options import open_parquet
 from spark_adapter.filters import dnf_to_tree, parse_filters
 from spark_adapter.sql_filter import columns_of, nnf, parse_filter, specialize, to_expression
 
@@ -190,10 +191,9 @@ class Piece:
 def plan_pieces(files: list[str], specs: list[list[tuple[str, str]]], scan_filter: ScanFilter,
                 spark_types: Any, typed_values: Callable[[dict[str, str]], dict[str, Any]],
                 max_bytes: int = DEFAULT_MAX_PARTITION_BYTES,
-                open_cost: int = DEFAULT_OPEN_COST) -> list[Piece]:
+                open_cost: int = DEFAULT_OPEN_COST, options: Any = None) -> list[Piece]:
     """The pieces of a scan: whole small files, large files split by row groups, and with a
     filter only the row groups it may need (footers read here, on the driver)."""
-    import parquet_core as pc
 
     out: list[Piece] = []
     for path, spec in zip(files, specs):
@@ -203,7 +203,7 @@ def plan_pieces(files: list[str], specs: list[list[tuple[str, str]]], scan_filte
             out.append(Piece(path, None, values, size + open_cost))
             continue
         try:
-            with pc.ParquetFile(path) as pf:
+            with open_parquet(path, options) as pf:
                 md = pf.metadata
                 sizes = [_compressed_size(md.row_group(i)) for i in range(md.num_row_groups)]
                 groups = list(range(md.num_row_groups))

@@ -18,6 +18,8 @@ import os
 import uuid
 from typing import TYPE_CHECKING, Any
 
+from spark_adapter.crypto_options import file_encryption
+
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
@@ -61,7 +63,9 @@ class _FolderFile:
 
             full = os.path.join(self.owner.staging, self.rel_path)
             _folders_below(self.owner.staging, os.path.dirname(self.rel_path))
-            self.writer = pc.ParquetWriter(full, self.owner.schema, **self.owner.engine_options)
+            self.writer = pc.ParquetWriter(full, self.owner.schema,
+                                           encryption=file_encryption(self.owner.encryption, full),
+                                           **self.owner.engine_options)
         self.writer.write_table(table.slice(0, n))
         rest = table.slice(n)
         self.buffer = [rest] if rest.num_rows else []
@@ -107,6 +111,7 @@ class TaskFiles:
         self.staging = writer.staging
         self.engine_options = opts
         self.schema = writer.file_arrow_schema()
+        self.encryption = writer.encryption
         self.partition_by = list(writer.partition_by)
         self.partition_types = {f.name: f.dataType for f in writer.schema.fields
                                 if f.name in writer.partition_by}

@@ -125,8 +125,8 @@ def parse_writer_options(options: Mapping[str, str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, text in options.items():
         norm = key.lower().replace("_", "")
-        if key.lower() in _ADAPTER_KEYS:
-            continue
+        if key.lower() in _ADAPTER_KEYS or key.lower().startswith("parquet.encryption."):
+            continue   # adapter options; encryption ones go to spark_adapter.crypto_options
         name = _BY_KEY.get(norm)
         if name is None:
             raise ValueError(

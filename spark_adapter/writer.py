@@ -41,6 +41,7 @@ from pyspark.sql.types import (
     IntegerType, LongType, MapType, ShortType, StringType, StructType, TimestampNTZType, TimestampType,
 )
 
+from spark_adapter.crypto_options import encryption_from_options, encryption_options, file_encryption, key_material_name
 from spark_adapter.files import _local, is_hidden
 from spark_adapter.write_options import parse_partition_by, parse_writer_options
 
@@ -81,7 +82,8 @@ def _is_parquet(path: str) -> bool:
         with open(path, "rb") as f:
             head = f.read(4)
             f.seek(-4, os.SEEK_END)
-            return head == _MAGIC and f.read(4) == _MAGIC
+            # PARE at both ends: a file with an encrypted footer
+            return head in (_MAGIC, b"PARE") and f.read(4) == head
     except OSError:
         return False
 
@@ -114,8 +116,9 @@ def owned_entries(target: str) -> list[str]:
             (bad.extend(sub) if sub else owned.append(name))
         elif _is_parquet(full):
             owned.append(name)
-            if os.path.exists(os.path.join(target, f".{name}.crc")):
-                owned.append(f".{name}.crc")
+            for sidecar in (f".{name}.crc", key_material_name(name)):
+                if os.path.exists(os.path.join(target, sidecar)):
+                    owned.append(sidecar)
         else:
             bad.append(full)
     if bad:
@@ -140,6 +143,7 @@ class PqcoreWriter(DataSourceArrowWriter):
         # None: timestamps in folder names use the zone of Spark's Arrow batches (its session zone)
         self.time_zone: str | None = options.get("timezone")
         self.engine_options = parse_writer_options(options)
+        self.encryption = encryption_options(options)   # parquet.encryption.*, per file below
         self.partition_by = self._resolve_partition_columns(parse_partition_by(options))
         for f in schema.fields:
             if not _writable(f.dataType):
@@ -188,6 +192,9 @@ class PqcoreWriter(DataSourceArrowWriter):
 
         try:
             pc.ParquetWriter(io.BytesIO(), self.file_arrow_schema(), **self.engine_options).abort()
+            if self.encryption:   # malformed keys or an unloadable KMS fail before any task runs
+                encryption_from_options({**self.encryption, "parquet.encryption.key.material.store"
+                                         ".internally": "true"})
         except (TypeError, ValueError, pc.ParquetError) as exc:
             raise ValueError(f"pqcore: invalid write options: {exc}") from exc
 
@@ -214,6 +221,8 @@ class PqcoreWriter(DataSourceArrowWriter):
         staged = [f for m in messages if m is not None for f in m.files]
         if not staged and not self.partition_by:
             staged.append(self._write_empty_file())  # like Spark: keep the schema readable
+        staged += [m for m in (os.path.join(os.path.dirname(rel), key_material_name(os.path.basename(rel)))
+                               for rel in staged) if os.path.exists(os.path.join(self.staging, m))]
         journal: list[tuple[str, str]] = []  # renames done, undone in reverse on failure
         made: list[str] = []
         trash = os.path.join(self.target, f"_pqcore_trash-{self.job_id}")
@@ -255,7 +264,8 @@ class PqcoreWriter(DataSourceArrowWriter):
 
         os.makedirs(self.staging, exist_ok=True)
         name = f"part-{uuid.uuid4().hex}.parquet"
-        pc.ParquetWriter(os.path.join(self.staging, name), self.file_arrow_schema(),
+        full = os.path.join(self.staging, name)
+        pc.ParquetWriter(full, self.file_arrow_schema(), encryption=file_encryption(self.encryption, full),
                          **self.engine_options).close()
         return name
 

@@ -107,10 +107,10 @@ def array_to_arrow(arr: Array) -> pa.Array:
         values, ok = int96_to_epoch(arr.values, "ns")
         unit = "ns"
         if not ok[arr.validity if arr.validity is not None else slice(None)].all():
-            values, ok = int96_to_epoch(arr.values, "us")
+            # Outside timestamp[ns]'s years 1677-2262: microseconds, dropping
+            # sub-microsecond digits, as Spark's own INT96 reading does.
+            values, _ = int96_to_epoch(arr.values, "us")
             unit = "us"
-            if not ok[arr.validity if arr.validity is not None else slice(None)].all():
-                raise UnsupportedFeatureError("INT96 values do not fit an Arrow timestamp")
         return pa.array(values, type=pa.timestamp(unit), mask=mask)
     if isinstance(arr.values, np.ndarray) and arr.values.ndim == 2:
         flat = np.ascontiguousarray(arr.values).reshape(-1)
