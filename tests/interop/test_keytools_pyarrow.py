@@ -177,3 +177,14 @@ def test_we_read_after_pyarrow_rotates_our_key_material(tmp_path):
                                                       double_wrapping=False)
     assert material.read_text() != before
     assert _our_read(path, external=True) == DATA
+
+
+def test_our_factory_accepts_a_pyarrow_kms_client(tmp_path):
+    """A pyarrow KmsClient subclass works unchanged as our KMS client (duck typed)."""
+    path = tmp_path / "ours.parquet"
+    factory = pc.CryptoFactory(ArrowTestKms)
+    props = factory.file_encryption_properties(
+        _our_kms_config(), pc.EncryptionConfiguration(footer_key="kf", column_keys=OUR_COLUMN_KEYS), path)
+    pc.write_table(DATA, path, encryption=props)
+    dec = factory.file_decryption_properties(_our_kms_config())
+    assert pc.read_table(path, decryption=dec).to_pydict() == DATA

@@ -1,0 +1,134 @@
+"""Key tools against parquet-java's, through Spark's Parquet reader and writer.
+
+Spark reads and writes encrypted Parquet with parquet-java's
+``PropertiesDrivenCryptoFactory`` when the Hadoop options name it and a KMS
+client class. ``java/PqcoreTestKms.java`` is that client: written on the
+JDK's AES-GCM, wrapping like ``pc.InMemoryKms`` (master key id as AAD). It is
+compiled here and loaded into the session's JVM; parquet-java then unwraps the key
+material our CryptoFactory wrote, and we unwrap what parquet-java wrote
+(internal and external key material, single and double wrapping).
+"""
+
+from __future__ import annotations
+
+import base64
+import glob
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import parquet_core as pc
+
+pytestmark = pytest.mark.spark
+
+MASTER_KEYS = {"kf": b"0123456789012345", "kc1": b"1234567890123450",
+               "kc2": b"12345678901234567890123456789012"}
+DATA = {"i": list(range(40)), "s": [None if i % 7 == 0 else f"v{i}" for i in range(40)],
+        "d": [i * 0.5 for i in range(40)]}
+JAVA_SOURCE = Path(__file__).parent / "java" / "PqcoreTestKms.java"
+
+
+def _define_in_jvm(spark, name: str, class_bytes: bytes) -> None:
+    """Define class *name* in the JVM's application class loader.
+
+    The suite shares one SparkSession started without our jar, and
+    parquet-java resolves ``parquet.encryption.kms.client.class`` through
+    Hadoop's ``Configuration``, whose class loader does not see jars added
+    later (``ADD JAR`` / ``addJar`` fail with ClassNotFoundException). So the
+    compiled class is defined directly in the application class loader, where
+    parquet-java itself lives; Spark opens ``java.lang`` to reflection.
+    """
+    jvm, gateway = spark.sparkContext._jvm, spark.sparkContext._gateway
+    loader = jvm.java.lang.ClassLoader.getSystemClassLoader()
+    try:
+        jvm.java.lang.Class.forName(name, False, loader)
+        return  # defined by an earlier module in this JVM
+    except Exception:  # noqa: BLE001 - py4j wraps ClassNotFoundException
+        pass
+    types = gateway.new_array(jvm.java.lang.Class, 4)
+    types[0] = jvm.java.lang.Class.forName("java.lang.String")
+    types[1] = jvm.java.lang.Class.forName("[B")
+    types[2] = jvm.java.lang.Integer.TYPE
+    types[3] = jvm.java.lang.Integer.TYPE
+    define = jvm.java.lang.Class.forName("java.lang.ClassLoader").getDeclaredMethod("defineClass", types)
+    define.setAccessible(True)
+    args = gateway.new_array(jvm.java.lang.Object, 4)
+    args[0], args[1], args[2], args[3] = name, bytearray(class_bytes), 0, len(class_bytes)
+    define.invoke(loader, args)
+
+
+@pytest.fixture(scope="module")
+def kms_spark(spark, tmp_path_factory):
+    """The shared session, with the test KMS class compiled and defined."""
+    import pyspark
+
+    javac = shutil.which("javac")
+    if javac is None:
+        pytest.skip("javac not found: cannot build the Java test KMS client")
+    jars = os.path.join(os.path.dirname(pyspark.__file__), "jars", "*")
+    out = tmp_path_factory.mktemp("kms")
+    subprocess.run([javac, "-nowarn", "-d", str(out), "-cp", jars, str(JAVA_SOURCE)],
+                   check=True, capture_output=True, timeout=180)
+    _define_in_jvm(spark, "PqcoreTestKms", (out / "PqcoreTestKms.class").read_bytes())
+    return spark
+
+
+def _hadoop_options(**extra):
+    keys = ",".join(f"{k}:{base64.b64encode(v).decode()}" for k, v in MASTER_KEYS.items())
+    return {"parquet.crypto.factory.class":
+            "org.apache.parquet.crypto.keytools.PropertiesDrivenCryptoFactory",
+            "parquet.encryption.kms.client.class": "PqcoreTestKms",
+            "pqcore.test.master.keys": keys, **extra}
+
+
+def _schema():
+    from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
+
+    return StructType([StructField("i", LongType()), StructField("s", StringType()),
+                       StructField("d", DoubleType())])
+
+
+def _factory():
+    return pc.CryptoFactory(lambda config: pc.InMemoryKms(MASTER_KEYS))
+
+
+@pytest.mark.parametrize("double,internal", [(True, True), (False, False)])
+def test_spark_reads_files_our_key_tools_encrypted(kms_spark, tmp_path, double, internal):
+    path = tmp_path / "ours.parquet"
+    props = _factory().file_encryption_properties(None, pc.EncryptionConfiguration(
+        footer_key="kf", column_keys="kc1:i,s;kc2:d", double_wrapping=double,
+        internal_key_material=internal, data_key_length_bits=256), path)
+    pc.write_table(DATA, path, encryption=props)
+    assert (tmp_path / "_KEY_MATERIAL_FOR_ours.parquet.json").exists() == (not internal)
+    df = kms_spark.read.options(**_hadoop_options()).schema(_schema()).parquet(str(path))
+    rows = sorted(df.collect(), key=lambda r: r.i)
+    assert [r.i for r in rows] == DATA["i"]
+    assert [r.s for r in rows] == DATA["s"]
+    assert [r.d for r in rows] == DATA["d"]
+
+
+@pytest.mark.parametrize("double,internal,plaintext_footer", [
+    (True, True, False), (False, True, True), (True, False, False)])
+def test_we_read_files_spark_encrypted(kms_spark, tmp_path, double, internal, plaintext_footer):
+    out = tmp_path / "spark_out"
+    df = kms_spark.createDataFrame(list(zip(DATA["i"], DATA["s"], DATA["d"])), _schema())
+    options = _hadoop_options(**{
+        "parquet.encryption.footer.key": "kf",
+        "parquet.encryption.column.keys": "kc1:i,s;kc2:d",
+        "parquet.encryption.double.wrapping": str(double).lower(),
+        "parquet.encryption.key.material.store.internally": str(internal).lower(),
+        "parquet.encryption.plaintext.footer": str(plaintext_footer).lower(),
+    })
+    df.coalesce(1).write.options(**options).parquet(str(out))
+    parts = sorted(glob.glob(str(out / "part-*.parquet")))
+    assert len(parts) == 1
+    materials = glob.glob(str(out / "_KEY_MATERIAL_FOR_part-*.json"))
+    assert len(materials) == (0 if internal else 1)
+    dec = _factory().file_decryption_properties(None, parquet_file_path=parts[0])
+    got = pc.read_table(parts[0], decryption=dec).to_pydict()
+    assert got == DATA
+    with pytest.raises(pc.ParquetEncryptionError):  # encrypted for real: no keys, no data
+        pc.read_table(parts[0], columns=["i"])
