@@ -6,8 +6,9 @@ through our key tools and the Java test KMS of ``test_keytools_spark``
 (its fixture and options are reused). Besides the full read, an equality
 filter is pushed down: parquet-java then consults statistics, the page
 index and Bloom filters (its defaults), so their encrypted modules are
-read too (that they were consulted is not observable from here; a failed
-decryption would raise).
+read too. Two tests write deliberately wrong (empty) Bloom filters and
+(narrowed) column indexes: parquet-java dropping the matching rows shows it
+decrypted those modules and acted on them.
 """
 
 from __future__ import annotations
@@ -70,3 +71,51 @@ def test_spark_reads_plaintext_columns_without_keys(kms_spark, tmp_path):  # noq
 
     df = kms_spark.read.schema(StructType([StructField("i", LongType())])).parquet(str(path))
     assert sorted(r.i for r in df.collect()) == DATA["i"]
+
+
+@pytest.mark.parametrize("algorithm,plaintext_footer,layout",
+                         [("AES_GCM_V1", False, "some_plaintext"), ("AES_GCM_CTR_V1", True, "uniform")])
+def test_parquet_java_decrypts_and_uses_our_bloom_filters(kms_spark, tmp_path, monkeypatch,  # noqa: F811
+                                                          algorithm, plaintext_footer, layout):
+    # Written with every Bloom filter left empty ("no value is here"): a reader that
+    # decrypts and consults them drops every row group for an equality filter that
+    # statistics and dictionaries cannot rule out. Proves parquet-java reads our
+    # encrypted Bloom filter modules (header and bitset) and acts on them.
+    from parquet_core.bloom_filter.sbbf import SplitBlockBloomFilter
+
+    monkeypatch.setattr(SplitBlockBloomFilter, "insert_hashes", lambda self, hashes: None)
+    path = tmp_path / "empty_blooms.parquet"
+    _write(path, algorithm, plaintext_footer, layout)
+    df = kms_spark.read.options(**_hadoop_options()).schema(_schema()).parquet(str(path))
+    assert df.filter("s = 'v246'").count() == 0
+    # the data is there: without pushdown the row is found
+    no_pushdown = _hadoop_options(**{"parquet.filter.bloom.enabled": "false"})
+    df2 = kms_spark.read.options(**no_pushdown).schema(_schema()).parquet(str(path))
+    assert df2.filter("s = 'v246'").count() == 8
+
+
+@pytest.mark.parametrize("algorithm,plaintext_footer,layout",
+                         [("AES_GCM_V1", True, "uniform"), ("AES_GCM_CTR_V1", False, "some_plaintext")])
+def test_parquet_java_decrypts_and_uses_our_page_indexes(kms_spark, tmp_path, monkeypatch,  # noqa: F811
+                                                         algorithm, plaintext_footer, layout):
+    # Written with column indexes that claim every page of `i` holds only its first
+    # value (max = min): a reader that decrypts the ColumnIndex and OffsetIndex and
+    # filters pages with them skips the page holding i = 2346.
+    from parquet_core.metadata.page_index import PageIndexBuilder
+
+    real = PageIndexBuilder.column_index
+
+    def lying(self):
+        ci = real(self)
+        if ci is not None and self.desc.dotted_path == "i":
+            ci.max_values = list(ci.min_values)
+        return ci
+
+    monkeypatch.setattr(PageIndexBuilder, "column_index", lying)
+    path = tmp_path / "lying_index.parquet"
+    _write(path, algorithm, plaintext_footer, layout)
+    df = kms_spark.read.options(**_hadoop_options()).schema(_schema()).parquet(str(path))
+    assert df.filter("i = 2346").count() == 0
+    no_index = _hadoop_options(**{"parquet.filter.columnindex.enabled": "false"})
+    df2 = kms_spark.read.options(**no_index).schema(_schema()).parquet(str(path))
+    assert df2.filter("i = 2346").count() == 1
