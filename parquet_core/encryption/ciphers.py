@@ -15,7 +15,7 @@ A plaintext footer is *signed*: the writer GCM-encrypts it with the footer
 key and keeps only ``nonce | tag`` (28 bytes) after the plaintext; a reader
 re-encrypts with the same nonce and compares tags.
 
-CTR is computed through AES-GCM (see :meth:`ModuleCipher._ctr`): with a
+CTR is computed through AES-GCM (see :meth:`ModuleCipher._ctr_parts`): with a
 12-byte nonce, GCM encrypts its data blocks with the keystream of CTR from
 the counter block ``nonce | 2`` on, so only the first 16 bytes need one AES
 block of their own. This avoids building a CTR cipher (a key schedule) for
