@@ -88,18 +88,6 @@ def test_key_list_groups_and_rules():
     assert encryption_metadata([("minmax", "t", None)], None, False, []) is None
 
 
-def test_encrypted_write_fails_clearly_without_pme(tmp_path):
-    from integrations.xskipper import XskipperIndexError, write_store
-    from integrations.xskipper.pme import encryption_available
-
-    if encryption_available():
-        pytest.skip("parquet_core has encryption: covered by the PME round trip")
-    with pytest.raises(XskipperIndexError, match="modular encryption"):
-        write_store(str(tmp_path / "md"), "/t", [], [IndexColumn("minmax", ["a"], "integer", None, "k1")],
-                    [], footer_key="k1")
-    assert not os.path.exists(tmp_path / "md")
-
-
 def test_murmur3_tail_bytes_are_sign_extended():
     # a 1-byte input >= 0x80 differs from the unsigned reading: Spark sign-extends tail bytes
     assert murmur3_bytes([b"\x80"], 0)[0] != murmur3_bytes([b"\x7f"], 0)[0]
