@@ -213,19 +213,22 @@ def _read_bytes(pf: "ParquetFile", rg: int, leaves: list[int], rows: npt.NDArray
 
 
 def plan_row_groups(pf: "ParquetFile", filters: Any, row_groups: list[int] | None = None,
-                    columns: list[str] | None = None) -> tuple[Expression | None, PruneReport, list[RowGroupPlan]]:
+                    columns: list[str] | None = None, measure: bool = True,
+                    ) -> tuple[Expression | None, PruneReport, list[RowGroupPlan]]:
     """Decide which row groups (and rows, by page index) ``filters`` needs.
 
     Returns the expression, the report, and one :class:`RowGroupPlan` per row
     group to read.  ``columns`` are the output columns (None: all), used to
-    count the bytes to read.
+    count the bytes to read.  ``measure=False`` skips the byte and page
+    counts (they parse every offset index of the output columns), for reads
+    that only want the plans.
     """
     expr = from_filters(filters)
     groups = list(range(pf.num_row_groups)) if row_groups is None else list(row_groups)
     report = PruneReport(expr, row_groups=len(groups))
     names = None if columns is None else set(columns) | (set() if expr is None else expr.columns())
     leaves = pf._needed_leaves(names)
-    for rg in groups:
+    for rg in groups if measure else ():
         report.bytes_total += sum(pf.metadata.row_group(rg).column(i).total_compressed_size for i in leaves)
     if expr is None:
         report.kept = groups
@@ -259,10 +262,11 @@ def plan_row_groups(pf: "ParquetFile", filters: Any, row_groups: list[int] | Non
                 rows = None
         report.kept.append(rg)
         plans.append(RowGroupPlan(rg, rows))
-        nbytes, pages, pages_all = _read_bytes(pf, rg, leaves, rows)
-        report.bytes_kept += nbytes
-        report.pages_read += pages
-        report.pages_indexed += pages_all
+        if measure:
+            nbytes, pages, pages_all = _read_bytes(pf, rg, leaves, rows)
+            report.bytes_kept += nbytes
+            report.pages_read += pages
+            report.pages_indexed += pages_all
         if rows is not None:
             report.rows_candidate += int(np.count_nonzero(rows))
         else:

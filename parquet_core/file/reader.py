@@ -434,7 +434,8 @@ class ParquetFile:
     def _read_filtered(self, columns: Sequence[str] | None, filters: Any, groups: list[int] | None) -> Table:
         selected = self._select(columns)
         fields = [f for f, _ in selected]
-        expr, _, plans = plan_row_groups(self, filters, groups, columns=[f.name for f in fields])
+        expr, _, plans = plan_row_groups(self, filters, groups, columns=[f.name for f in fields],
+                                         measure=False)
         parts = []
         for plan in plans:
             rg = plan.index
