@@ -122,16 +122,26 @@ def rowgroup_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str,
 
 
 def _chunks(pf: Any):
+    """``(row group, column, chunk metadata or the error reading it)`` for every chunk."""
+    paths = [".".join(col.path) for col in pf.schema_descriptor.columns]
     for i in range(pf.metadata.num_row_groups):
         rg = pf.metadata.row_group(i)
         for j in range(rg.num_columns):
-            yield i, j, rg.column(j)
+            try:
+                yield i, j, rg.column(j)
+            except _pc().ParquetError as exc:   # e.g. encrypted metadata without its key
+                exc.add_note(f"in column chunk {paths[j] if j < len(paths) else j}")
+                yield i, j, exc
 
 
 def column_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
     pt = _pt()
     out = []
     for i, j, c in _chunks(pf):
+        if isinstance(c, Exception):   # this chunk's metadata is encrypted and its key missing
+            out.append({"path": path, "row_group": i, "column": j, "encrypted": True,
+                        "error": error_text(c)})
+            continue
         meta, raw = c.meta, c.raw
         st = c.statistics
         ss = meta.size_statistics
@@ -169,17 +179,15 @@ def page_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any
 
 def _chunk_pages(f: Any, path: str, i: int, j: int, c: Any) -> list[dict[str, Any]]:
     pt = _pt()
-    from parquet_core.thrift.codec import parse
+    from parquet_core.page.reader import iter_page_headers
 
     out = []
     start, length = c.byte_range()
     f.seek(start)
     buf = f.read(length)
-    pos, ordinal, seen = 0, 0, 0
-    # one header per page (a loop over pages); stop after the chunk's values, as readers do
-    while pos < len(buf) and seen < c.num_values:
-        h, hlen = parse(buf, pt.PageHeader, offset=pos)
-        body = buf[pos + hlen: pos + hlen + h.compressed_page_size]
+    headers = iter_page_headers(buf, c.num_values, decryptor=c.decryptor,
+                                dictionary_first=start != c.data_page_offset)
+    for ordinal, (h, hlen, pos, body) in enumerate(headers):
         dph = h.data_page_header or h.data_page_header_v2 or h.dictionary_page_header
         v2 = h.data_page_header_v2
         st = getattr(dph, "statistics", None) if dph is not None else None
@@ -193,12 +201,9 @@ def _chunk_pages(f: Any, path: str, i: int, j: int, c: Any) -> list[dict[str, An
             "num_nulls": None if v2 is None else v2.num_nulls,
             "has_statistics": st is not None,
             "crc_present": h.crc is not None,
+            # over the page as stored (encrypted bytes for an encrypted chunk), as the spec says
             "crc_valid": None if h.crc is None else (zlib.crc32(body) & 0xFFFFFFFF) == (h.crc & 0xFFFFFFFF),
         })
-        pos += hlen + h.compressed_page_size
-        ordinal += 1
-        if h.type in (pt.PageType.DATA_PAGE, pt.PageType.DATA_PAGE_V2):
-            seen += dph.num_values or 0
     return out
 
 
@@ -232,14 +237,17 @@ def _per_chunk(path: str, pf: Any, rows_of: Callable[[int, int, Any], list[dict[
     """The rows of every column chunk; a chunk that cannot be read (encrypted without a key,
     corrupt) gives one row naming it, with the reason in ``error``."""
     out = []
+    paths = [".".join(col.path) for col in pf.schema_descriptor.columns]
     for i, j, c in _chunks(pf):
         try:
-            if c.is_encrypted:
+            if isinstance(c, Exception):
+                raise c
+            if c.is_encrypted and c.decryptor is None:
                 raise _pc().ParquetEncryptionError("the column chunk is encrypted and no key was given")
             out.extend(rows_of(i, j, c))
         except Exception as exc:  # reported as data: one bad chunk must not fail the job
-            out.append({"path": path, "row_group": i, "column": j, "column_path": c.path_in_schema,
-                        "error": error_text(exc)})
+            out.append({"path": path, "row_group": i, "column": j,
+                        "column_path": paths[j] if j < len(paths) else None, "error": error_text(exc)})
     return out
 
 

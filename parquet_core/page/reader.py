@@ -23,7 +23,7 @@ from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
 
-__all__ = ["iter_pages", "read_page"]
+__all__ = ["iter_page_headers", "iter_pages", "read_page"]
 
 #: A page claiming a larger decompressed size than this is treated as corrupt.
 MAX_PAGE_SIZE = 1 << 31
@@ -290,3 +290,32 @@ def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal
             raise ParquetFormatError("v2 data page without a valid header")
         return _v2_page(header, stored, codec, plain, ordinal, offset)
     return None  # INDEX_PAGE or a page type from a later spec: skip it
+
+
+def iter_page_headers(chunk: bytes | memoryview, num_values: int, *, decryptor: Any = None,
+                      dictionary_first: bool = False) -> Iterator[tuple[Any, int, int, memoryview]]:
+    """Yield ``(PageHeader, header length, offset in chunk, stored page bytes)`` per page.
+
+    Headers only: page bodies are neither decrypted nor decompressed (the
+    stored bytes are what a CRC covers). For inspection tools; readers use
+    :func:`iter_pages`. Stops after *num_values* values, as readers do.
+    """
+    buf = memoryview(chunk)
+    pos = seen = ordinal = 0
+    while pos < len(buf) and seen < num_values:
+        try:
+            if decryptor is None:
+                header, hlen = parse(buf, pt.PageHeader, offset=pos)
+            else:
+                header, hlen, _ = _decrypt_header(buf, pos, ordinal, decryptor,
+                                                  dictionary_first if pos == 0 else None)
+            _check_sizes(header, pos, hlen, len(buf))
+        except ParquetError as exc:
+            exc.add_note(f"at page {ordinal} (offset {pos} in the column chunk)")
+            raise
+        yield header, hlen, pos, buf[pos + hlen: pos + hlen + header.compressed_page_size]
+        pos += hlen + header.compressed_page_size
+        if header.type in (PageType.DATA_PAGE, PageType.DATA_PAGE_V2):
+            dph = header.data_page_header or header.data_page_header_v2
+            seen += (dph.num_values or 0) if dph is not None else 0
+            ordinal += 1
