@@ -21,7 +21,6 @@ import argparse
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -29,17 +28,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import parquet_core as pc  # noqa: E402
+from benchmarks.nested_read_bench import best_of as best  # noqa: E402
 from integrations.xskipper import Xskipper, skip_decisions  # noqa: E402
 from integrations.xskipper.sketch import SparkBloomFilter  # noqa: E402
-
-
-def best(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def _murmur_loop(items):
