@@ -103,6 +103,11 @@ class FileSource:
             self._fd = -1
 
     def __del__(self) -> None:
+        if not hasattr(self, "_view"):  # __init__ failed before it finished (e.g. no such file)
+            fd = getattr(self, "_fd", -1)
+            if fd >= 0:
+                os.close(fd)
+            return
         try:
             self.close()
         except OSError:

@@ -189,7 +189,9 @@ class Table:
         if not tables:
             if schema is None:
                 raise ValueError("cannot concatenate no tables without a schema")
-            return Table(schema, [], 0) if len(schema) == 0 else Table(schema, [], 0)
+            from parquet_core.table.assemble import empty_column
+
+            return Table(schema, [empty_column(f) for f in schema], 0)
         if len(tables) == 1:
             return tables[0]
         cols = [Array.concat([t._columns[i] for t in tables]) for i in range(tables[0].num_columns)]

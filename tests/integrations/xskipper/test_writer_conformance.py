@@ -21,14 +21,13 @@ ADD = {"minmax": "add_min_max_index", "valuelist": "add_value_list_index", "bloo
 
 
 def _v4_tests():
+    """The v4 fixture tests over datasets with a Parquet copy. The 'empty' dataset exists
+    only as CSV; its stores are rebuilt through Spark in tests/spark/test_xskipper_spark.py."""
     seen = set()
     for t in version_tests():
-        if fixture_dir(4, t["testId"]) and t["testId"] not in seen:
+        if fixture_dir(4, t["testId"]) and t["testId"] not in seen and "/empty/" not in t["dataSetPath"]:
             seen.add(t["testId"])
-            marks = [pytest.mark.skip(reason="the 'empty' dataset has no Parquet copy (its CSV build is "
-                                             "tested in tests/spark/test_xskipper_spark.py)")] \
-                if "/empty/" in t["dataSetPath"] else []
-            yield pytest.param(t, id=f"test{t['testId']}", marks=marks)
+            yield pytest.param(t, id=f"test{t['testId']}")
 
 
 def _stem(fid: str) -> str:
