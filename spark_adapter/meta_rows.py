@@ -139,8 +139,11 @@ def column_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, A
     out = []
     for i, j, c in _chunks(pf):
         if isinstance(c, Exception):   # this chunk's metadata is encrypted and its key missing
+            raw = pf.metadata.row_group(i).raw.columns[j]
+            key = raw.crypto_metadata.ENCRYPTION_WITH_COLUMN_KEY if raw.crypto_metadata else None
             out.append({"path": path, "row_group": i, "column": j, "encrypted": True,
-                        "error": error_text(c)})
+                        "column_path": ".".join(key.path_in_schema) if key is not None else None,
+                        **_crypto(raw), "error": error_text(c)})
             continue
         meta, raw = c.meta, c.raw
         st = c.statistics
@@ -166,9 +169,21 @@ def column_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, A
             "has_bloom_filter": c.bloom_filter_offset is not None,
             "has_column_index": raw.column_index_offset is not None,
             "has_offset_index": raw.offset_index_offset is not None,
-            "encrypted": c.is_encrypted,
+            "encrypted": c.is_encrypted, **_crypto(raw),
         })
     return out
+
+
+def _crypto(raw_chunk: Any) -> dict[str, Any]:
+    """The chunk's crypto metadata: which key (``footer`` / ``column``) and its key metadata."""
+    cm = raw_chunk.crypto_metadata
+    if cm is None:
+        return {"encryption_key": None, "key_metadata": None}
+    if cm.ENCRYPTION_WITH_COLUMN_KEY is not None:
+        meta = cm.ENCRYPTION_WITH_COLUMN_KEY.key_metadata
+        return {"encryption_key": "column",
+                "key_metadata": None if meta is None else bytes(meta).decode("utf-8", "backslashreplace")}
+    return {"encryption_key": "footer", "key_metadata": None}
 
 
 def page_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
@@ -310,7 +325,7 @@ LEVELS: dict[str, tuple[str, Callable[[str, Any, dict[str, str]], list[dict[str,
                "max string, is_min_exact boolean, is_max_exact boolean, unencoded_byte_array_data_bytes bigint, "
                "definition_level_histogram array<bigint>, repetition_level_histogram array<bigint>, "
                "has_bloom_filter boolean, has_column_index boolean, has_offset_index boolean, "
-               "encrypted boolean, error string", column_rows),
+               "encrypted boolean, encryption_key string, key_metadata string, error string", column_rows),
     "page": ("path string, row_group int, column int, column_path string, page int, offset bigint, "
              "page_type string, encoding string, compressed_size int, uncompressed_size int, header_size int, "
              "num_values int, num_rows int, num_nulls int, has_statistics boolean, crc_present boolean, "

@@ -143,3 +143,22 @@ def test_pqmeta_reports_what_it_cannot_decrypt(pqcore_spark, corpus, tmp_path):
     enc_pages = [p for p in pages if p["column_path"] == "double_field"]
     assert enc_pages and all(p["error"] is None and p["page_type"] for p in enc_pages)
     assert sum(p["num_values"] or 0 for p in enc_pages if p["page_type"] != "DICTIONARY_PAGE") == 50
+
+
+def test_pqmeta_column_crypto_metadata(pqcore_spark, corpus):
+    """Key ids from the issue: double_field is encrypted with kc1, float_field with kc2."""
+    path = str(corpus / "encrypt_columns_plaintext_footer.parquet.encrypted")
+
+    def load(**options):
+        r = pqcore_spark.read.format("pqmeta").option("level", "column")
+        for k, v in options.items():
+            r = r.option(k, v)
+        return {row["column_path"]: row for row in r.load(path).collect()}
+
+    without = load()
+    assert {c: (without[c]["encryption_key"], without[c]["key_metadata"]) for c in ("double_field", "float_field")} \
+        == {"double_field": ("column", "kc1"), "float_field": ("column", "kc2")}
+    assert without["double_field"]["error"] and without["int32_field"]["error"] is None
+    assert without["int32_field"]["encrypted"] is False and without["int32_field"]["encryption_key"] is None
+    with_keys = load(**EXPLICIT)
+    assert with_keys["double_field"]["error"] is None and with_keys["double_field"]["num_values"] == 50
