@@ -15,8 +15,8 @@ Groups appear in order of first use by an index, the footer label's group
 ending with ``obj_name`` and the ``virtual_*`` columns.
 
 :func:`writer_options` gives the Parquet writer properties (both the short and
-the ``parquet.``-prefixed names).  Turning them into actual encryption needs
-a crypto factory + KMS in parquet_core; see :func:`encryption_available`.
+the ``parquet.``-prefixed names); :class:`PmeKeys` turns the labels into
+encryption through parquet_core's crypto factory and a KMS.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import parquet_core as pc
 
 from integrations.xskipper.errors import XskipperIndexError
 
-__all__ = ["PmeKeys", "column_key_list", "encryption_available", "encryption_metadata", "leaf_paths",
+__all__ = ["PmeKeys", "column_key_list", "encryption_metadata", "leaf_paths",
            "parse_column_keys", "writer_options"]
 
 
@@ -90,19 +90,10 @@ def writer_options(encryption: dict[str, str] | None) -> dict[str, str]:
     return out
 
 
-def encryption_available() -> bool:
-    """Whether parquet_core offers the encryption API the encrypted store needs."""
-    return hasattr(pc, "FileEncryptionProperties") and hasattr(pc, "FileDecryptionProperties")
-
-
 def require_encryption(encryption: dict[str, Any] | None, action: str, keys: Any = None) -> None:
-    """Fail clearly when an encrypted store must be written or read without PME support or keys."""
+    """Fail clearly when an encrypted store must be written or read without key tools."""
     if not encryption:
         return
-    if not encryption_available():
-        raise XskipperIndexError(
-            f"cannot {action} an encrypted metadata store: this parquet_core has no Parquet modular "
-            f"encryption (FileEncryptionProperties / FileDecryptionProperties)")
     if keys is None:
         raise XskipperIndexError(f"cannot {action} an encrypted metadata store without key tools "
                                  f"(keys=PmeKeys(crypto_factory, kms_connection_config))")

@@ -21,7 +21,6 @@ from parquet_core.bloom_filter import parse_filter
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
 
-crypto = pytest.importorskip("cryptography.hazmat.primitives.ciphers")
 from cryptography.exceptions import InvalidTag  # noqa: E402
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM  # noqa: E402
 

@@ -166,8 +166,8 @@ def test_external_key_material_through_the_key_tools(corpus):
     under the ids kf/kc1/kc2. The key tools unwrap the data keys; polars,
     given those unwrapped keys, is the oracle for the values.
     """
-    keytools = pytest.importorskip("parquet_core.encryption.keytools",
-                                   reason="key tools (enc-keys branch) not merged")
+    from parquet_core.encryption import keytools
+
     masters = {"kf": FOOTER_16.decode(), "kc1": COLUMNS_16["double_field"].decode(),
                "kc2": COLUMNS_16["float_field"].decode()}
     path = corpus / EXTERNAL

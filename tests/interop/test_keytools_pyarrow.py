@@ -79,19 +79,13 @@ def _table():
 def _our_read(path, external: bool):
     dec = _our_factory().file_decryption_properties(
         _our_kms_config(), parquet_file_path=path if external else None)
-    try:
-        return pc.read_table(path, decryption=dec).to_pydict()
-    except TypeError as exc:
-        pytest.skip(f"read_table(decryption=) is missing (branch enc-read): {exc}")
+    return pc.read_table(path, decryption=dec).to_pydict()
 
 
 def _our_write(path, **config):
     props = _our_factory().file_encryption_properties(
         _our_kms_config(), pc.EncryptionConfiguration(footer_key="kf", **config), path)
-    try:
-        pc.write_table(DATA, path, encryption=props)
-    except TypeError as exc:
-        pytest.skip(f"write_table(encryption=) is missing (branch enc-write): {exc}")
+    pc.write_table(DATA, path, encryption=props)
     return props
 
 

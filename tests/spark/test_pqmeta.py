@@ -93,16 +93,12 @@ CORPUS = ["data_index_bloom_encoding_stats.parquet", "alltypes_tiny_pages.parque
 
 
 @pytest.fixture(scope="module")
-def corpus_dir(tmp_path_factory):
-    import os
+def corpus_dir(tmp_path_factory, corpus):
     import shutil
 
-    src = os.environ.get("PARQUET_TEST_DATA")
-    if not src:
-        pytest.skip("PARQUET_TEST_DATA is not set")
     d = tmp_path_factory.mktemp("meta_corpus")
     for name in CORPUS:
-        shutil.copy(os.path.join(src, name), d / name)
+        shutil.copy(corpus / name, d / name)
     return d
 
 
@@ -165,7 +161,7 @@ def test_corpus_metadata_matches_pyarrow_and_parquet_core(pqcore_spark, corpus_d
         {(i["row_group"], i["column"], i["offset"]) for i in index}
 
 
-def test_unreadable_files_are_reported_not_fatal(pqcore_spark, table_dir, tmp_path):
+def test_unreadable_files_are_reported_not_fatal(pqcore_spark, table_dir, tmp_path, corpus):
     import os
     import shutil
 
@@ -174,21 +170,18 @@ def test_unreadable_files_are_reported_not_fatal(pqcore_spark, table_dir, tmp_pa
     shutil.copy(good, tmp_path / "good.parquet")
     data = good.read_bytes()
     (tmp_path / "truncated.parquet").write_bytes(data[: len(data) // 2])
-    src = os.environ.get("PARQUET_TEST_DATA")
     encrypted = ["encrypt_columns_and_footer.parquet.encrypted", "encrypt_columns_plaintext_footer.parquet.encrypted"]
-    if src:
-        for name in encrypted:
-            shutil.copy(os.path.join(src, name), tmp_path / name)
+    for name in encrypted:
+        shutil.copy(corpus / name, tmp_path / name)
     rows = {os.path.basename(r["path"]): r for r in _load(spark, tmp_path, "file")}
     assert rows["good.parquet"]["error"] is None and rows["good.parquet"]["num_rows"] == 3000
     assert rows["truncated.parquet"]["num_rows"] is None
     assert rows["truncated.parquet"]["error"].startswith("ParquetFormatError")
-    if src:
-        assert "encrypted footer" in rows[encrypted[0]]["error"]
-        assert rows[encrypted[1]]["error"] is None        # plaintext footer: the file level is readable
-        pages = [p for p in _load(spark, tmp_path, "page") if p["path"].endswith(encrypted[1])]
-        bad = [p for p in pages if p["error"]]
-        assert bad and all("encrypted" in p["error"] and p["page"] is None for p in bad)
-        assert any(p["error"] is None and p["page_type"] for p in pages)   # the plaintext columns
+    assert "encrypted footer" in rows[encrypted[0]]["error"]
+    assert rows[encrypted[1]]["error"] is None        # plaintext footer: the file level is readable
+    pages = [p for p in _load(spark, tmp_path, "page") if p["path"].endswith(encrypted[1])]
+    bad = [p for p in pages if p["error"]]
+    assert bad and all("encrypted" in p["error"] and p["page"] is None for p in bad)
+    assert any(p["error"] is None and p["page_type"] for p in pages)   # the plaintext columns
     with pytest.raises(Exception, match="Parquet(Format|Encryption)Error"):   # the first bad file
         spark.read.format("pqmeta").option("mode", "failfast").load(str(tmp_path)).collect()

@@ -13,7 +13,7 @@ import parquet_core as pc
 from integrations.xskipper import MetadataStore, Xskipper, decode_bloom_cell
 from integrations.xskipper.names import split_file_id
 from integrations.xskipper.sketch import SparkBloomFilter, optimal_num_bits
-from tests.integrations.xskipper.conftest import STORED_PREFIX, fixture_dir, local_path, version_tests
+from tests.integrations.xskipper.conftest import exclusive_stored_prefix, fixture_dir, local_path, version_tests
 
 pytestmark = pytest.mark.spark
 c = pc.col
@@ -66,10 +66,8 @@ def _stage_csv(test_id):
 
 @pytest.fixture
 def staged():
-    if os.path.exists(STORED_PREFIX):
-        pytest.skip(f"{STORED_PREFIX} exists already (another run?)")
-    yield _stage_csv
-    shutil.rmtree(STORED_PREFIX, ignore_errors=True)
+    with exclusive_stored_prefix():
+        yield _stage_csv
 
 
 @pytest.mark.parametrize("test_id", [1, 3, 9, 18])  # partitions, INT96 timestamps, empty file, Bloom

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import glob
 import json
 import os
+import shutil
 
 import pytest
 
@@ -36,3 +39,26 @@ def xskipper_root() -> str:
     if not os.path.isdir(END_TO_END):
         pytest.skip(f"xskipper resources not found at {XSKIPPER}")
     return XSKIPPER
+
+
+@contextlib.contextmanager
+def exclusive_stored_prefix():
+    """Exclusive use of ``STORED_PREFIX``, the absolute path xskipper's stores name.
+
+    Tests that must put a dataset where a fixture store says it was take a
+    file lock (so concurrent runs wait instead of clashing), clear what a
+    killed run may have left, and remove the folder afterwards.
+    """
+    with open(STORED_PREFIX.rstrip("/") + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        shutil.rmtree(STORED_PREFIX, ignore_errors=True)
+        try:
+            yield STORED_PREFIX
+        finally:
+            shutil.rmtree(STORED_PREFIX, ignore_errors=True)
+
+
+@pytest.fixture
+def stored_prefix():
+    with exclusive_stored_prefix() as prefix:
+        yield prefix

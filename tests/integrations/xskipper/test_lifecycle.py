@@ -13,7 +13,7 @@ import pytest
 import parquet_core as pc
 from integrations.xskipper import MetadataStore, Xskipper, XskipperIndexError, list_indexes
 from integrations.xskipper.names import split_file_id
-from tests.integrations.xskipper.conftest import STORED_PREFIX, fixture_dir, local_path
+from tests.integrations.xskipper.conftest import fixture_dir, local_path
 
 c = pc.col
 
@@ -125,7 +125,7 @@ def _upgrade_cases():
 
 
 @pytest.mark.parametrize("version,test_id", _upgrade_cases())
-def test_refresh_upgrades_xskipper_stores_to_v4(xskipper_root, tmp_path, version, test_id):
+def test_refresh_upgrades_xskipper_stores_to_v4(xskipper_root, stored_prefix, tmp_path, version, test_id):
     """xskipper's v1-v3 stores, refreshed, equal the v4 store xskipper wrote for the same test
     (renamed columns, current Bloom classes and params, virtual_* partition columns).
 
@@ -136,27 +136,22 @@ def test_refresh_upgrades_xskipper_stores_to_v4(xskipper_root, tmp_path, version
     old = MetadataStore(fixture_dir(version, test_id))
     v4 = MetadataStore(fixture_dir(4, test_id))
     root = old.table_identifier
-    if os.path.exists(STORED_PREFIX):
-        pytest.skip(f"{STORED_PREFIX} exists already (another run?)")
-    try:
-        shutil.copytree(local_path(root), root)
-        for fid in old.file_ids():
-            path, mtime = split_file_id(fid)
-            os.utime(path, ns=(mtime * 1_000_000, mtime * 1_000_000))
-        xs = Xskipper(None, root, str(tmp_path / "md"))
-        shutil.copytree(old.md_dir, xs.md_path)
-        res = xs.refresh_index(format="csv")
-        assert res == {"status": "SUCCESS", "new_entries_added": 0, "old_entries_removed": 0}
-        up = xs.store()
-        assert up.version == 4 and up.schema_json == v4.schema_json
-        theirs = {split_file_id(r["obj_name"])[0]: r for r in v4.rows}
-        assert len(up.rows) == len(theirs)
-        for row in up.rows:
-            other = dict(theirs[split_file_id(row["obj_name"])[0]])
-            other["obj_name"] = row["obj_name"]  # the modification times differ per version
-            assert row == other
-    finally:
-        shutil.rmtree(STORED_PREFIX, ignore_errors=True)
+    shutil.copytree(local_path(root), root)
+    for fid in old.file_ids():
+        path, mtime = split_file_id(fid)
+        os.utime(path, ns=(mtime * 1_000_000, mtime * 1_000_000))
+    xs = Xskipper(None, root, str(tmp_path / "md"))
+    shutil.copytree(old.md_dir, xs.md_path)
+    res = xs.refresh_index(format="csv")
+    assert res == {"status": "SUCCESS", "new_entries_added": 0, "old_entries_removed": 0}
+    up = xs.store()
+    assert up.version == 4 and up.schema_json == v4.schema_json
+    theirs = {split_file_id(r["obj_name"])[0]: r for r in v4.rows}
+    assert len(up.rows) == len(theirs)
+    for row in up.rows:
+        other = dict(theirs[split_file_id(row["obj_name"])[0]])
+        other["obj_name"] = row["obj_name"]  # the modification times differ per version
+        assert row == other
 
 
 def test_corrupt_directory_fails_clearly(tmp_path):

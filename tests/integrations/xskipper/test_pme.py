@@ -1,8 +1,4 @@
-"""Encrypted metadata stores (PME): labels in the schema, keys only through parquet_core's key tools.
-
-Runs where parquet_core has encryption (``pc.CryptoFactory``); elsewhere the
-clear-error path is tested in test_format_units.py.
-"""
+"""Encrypted metadata stores (PME): labels in the schema, keys only through parquet_core's key tools."""
 
 from __future__ import annotations
 
@@ -14,7 +10,6 @@ import parquet_core as pc
 from integrations.xskipper import MetadataStore, Xskipper, XskipperIndexError
 from integrations.xskipper.pme import PmeKeys, parse_column_keys
 
-pytestmark = pytest.mark.skipif(not hasattr(pc, "CryptoFactory"), reason="parquet_core has no encryption here")
 c = pc.col
 KEYS = {"k1": b"0123456789012345", "k2": b"1234567890123450"}
 

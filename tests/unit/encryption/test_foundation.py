@@ -10,23 +10,21 @@ from __future__ import annotations
 import struct
 import pytest
 
-pytest.importorskip("cryptography")
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes  # noqa: E402
-
-from parquet_core.encryption import (  # noqa: E402
+from parquet_core.encryption import (
     FileDecryptionProperties,
     FileEncryptionProperties,
     ModuleType,
     file_aad,
     module_aad,
 )
-from parquet_core.encryption.ciphers import (  # noqa: E402
+from parquet_core.encryption.ciphers import (
     ModuleCipher,
     sign_footer,
     verify_footer_signature,
 )
-from parquet_core.errors import ParquetEncryptionError, ParquetFormatError  # noqa: E402
+from parquet_core.errors import ParquetEncryptionError, ParquetFormatError
 
 KEY = b"0123456789012345"
 
