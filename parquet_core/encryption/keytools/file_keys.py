@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 import os
+from typing import Any
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -73,14 +74,19 @@ class KeyToolkit:
                 cache.remove_token(token)
 
 
-def _kms_wrap(client: KmsClient, key: bytes, master_key_id: str) -> str:
+def _kms_call(method: Any, verb: str, master_key_id: str, *args: Any) -> Any:
+    """Call a KmsClient method; any failure but our own becomes a ParquetEncryptionError."""
     try:
-        wrapped = client.wrap_key(key, master_key_id)
+        return method(*args, master_key_id)
     except ParquetEncryptionError:
         raise
     except Exception as exc:
-        raise ParquetEncryptionError(f"the KMS failed to wrap a key with master key "
+        raise ParquetEncryptionError(f"the KMS failed to {verb} a key with master key "
                                      f"{master_key_id!r}: {exc}") from exc
+
+
+def _kms_wrap(client: KmsClient, key: bytes, master_key_id: str) -> str:
+    wrapped = _kms_call(client.wrap_key, "wrap", master_key_id, key)
     if isinstance(wrapped, (bytes, bytearray)):
         wrapped = bytes(wrapped).decode("utf-8")
     if not isinstance(wrapped, str):
@@ -89,13 +95,7 @@ def _kms_wrap(client: KmsClient, key: bytes, master_key_id: str) -> str:
 
 
 def _kms_unwrap(client: KmsClient, wrapped: str, master_key_id: str) -> bytes:
-    try:
-        key = client.unwrap_key(wrapped, master_key_id)
-    except ParquetEncryptionError:
-        raise
-    except Exception as exc:
-        raise ParquetEncryptionError(f"the KMS failed to unwrap a key with master key "
-                                     f"{master_key_id!r}: {exc}") from exc
+    key = _kms_call(client.unwrap_key, "unwrap", master_key_id, wrapped)
     if not isinstance(key, (bytes, bytearray, memoryview)):
         raise ParquetEncryptionError(f"KmsClient.unwrap_key returned {type(key).__name__}, not bytes")
     return bytes(key)
