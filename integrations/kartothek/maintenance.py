@@ -45,7 +45,7 @@ def build_indices(store: Any, dataset_uuid: str, columns: list[str], table: str 
             arr = pf.read(columns=[col]).column(0)
             if arr.type != dtype:
                 arr = as_table({col: arr}, pc.schema([pc.field(col, dtype)])).column(0)
-            for v in distinct_values(arr):
+            for v in distinct_values(arr):   # per distinct value (np.unique), not per row
                 mapping.setdefault(v, set()).add(label)
         indices[col] = write_index(st, dataset_uuid, col, dtype, mapping, stamp)
     new = DatasetMetadata(dataset_uuid, md.partitions, md.partition_keys, indices, md.metadata,
