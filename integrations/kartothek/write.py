@@ -69,7 +69,7 @@ def distinct_values(arr: pc.Array) -> list[Any]:
         return picked.column(0).to_pylist()
     # Byte arrays (text, binary): one Python hash per row. The index needs the values as
     # Python objects anyway and the engine's public API has no distinct over byte arrays;
-    # the cost is in benchmarks/kartothek_bench.py's write figure (1M rows, 3.6 s in all).
+    # the cost is part of benchmarks/kartothek_bench.py's write figure.
     return list(dict.fromkeys(v for v in arr.to_pylist() if v is not None))
 
 
