@@ -37,7 +37,14 @@ def list_table(options: Any) -> tuple[list[str], list[list[tuple[str, str]]], li
 
     from spark_adapter.partitioning import infer_partition_types, parse_partition_dirs
 
-    files, bases = list_files_and_bases(paths_from_options(options), options.get("pathglobfilter"),
+    paths = paths_from_options(options)
+    if not paths:
+        # Spark 4.1-4.3 pass a catalog table's options (its path) to schema() at CREATE TABLE
+        # but not to later scans: refuse rather than read nothing
+        raise ValueError("pqcore: no path given (Spark passes no options when it scans a catalog table "
+                         "of a Python data source; use spark.read.format('pqcore').load(path), or "
+                         "CREATE TEMPORARY VIEW ... USING pqcore OPTIONS (path '...'))")
+    files, bases = list_files_and_bases(paths, options.get("pathglobfilter"),
                                         options.get("basepath"))
     specs = parse_partition_dirs(files, bases)
     infer = str(options.get("partitioncolumntypeinference", "true")).strip().lower()
@@ -59,6 +66,24 @@ class PqcoreScanPartition(InputPartition):
         self.filter_types = filter_types   # the schema plus partition columns it leaves out
 
 
+class _BoundPushFilters:
+    __slots__ = ("reader",)
+    __func__ = staticmethod(DataSourceReader.pushFilters)   # what Spark's conf-off check looks at
+
+    def __init__(self, reader: PqcoreReader) -> None:
+        self.reader = reader
+
+    def __call__(self, filters: Any) -> Any:
+        return self.reader._push_filters(filters)
+
+
+class _OnlyWhenCalled:
+    """``reader.pushFilters``: pqcore's code when called, Spark's default when inspected."""
+
+    def __get__(self, reader: Any, owner: Any = None) -> Any:
+        return DataSourceReader.pushFilters if reader is None else _BoundPushFilters(reader)
+
+
 class PqcoreReader(DataSourceReader):
     """Reads the files of one ``load(...)`` with parquet_core.
 
@@ -74,19 +99,12 @@ class PqcoreReader(DataSourceReader):
     filter are not read, :mod:`spark_adapter.skipping`); encryption options
     ``parquet.encryption.*`` (:mod:`spark_adapter.crypto_options`).
 
-    ``pushFilters`` is deliberately not overridden, so Spark's default runs: with
-    ``spark.sql.python.filterPushdown.enabled`` on, every pushed filter is handed
-    back and Spark filters the rows itself; with it off (Spark's default) reads
-    work too (Spark refuses every read of a reader that overrides it then).
-    Pruning with pushed filters cannot be made safe in Spark 4.1-4.3: Spark
-    keeps the reader and partitions planned for the last query that pushed
-    filters and reuses them, without calling Python, for a later query on the
-    same DataFrame that pushes none, and neither ``partitions()`` nor ``read()``
-    receives anything that tells the two queries apart (``explain()`` also
-    plans without running).  Any state ``pushFilters`` left would then drop
-    rows, even with every filter handed back (``tests/spark/test_stale_filters.py``
-    shows both).  The ``filter`` / ``filters`` options prune instead: they
-    belong to the DataFrame, so every query that reuses the reader means them.
+    ``pushFilters`` (see :mod:`spark_adapter.pushdown`) runs only when
+    ``spark.sql.python.filterPushdown.enabled`` is on; it hands every filter
+    back, so Spark filters the rows itself, and prunes with them only under
+    ``prunePushedFilters=true``, at read time, in the one SQL execution that
+    first runs the reader (Spark 4.1-4.3 reuse a pushed reader for other
+    queries).  Its pruning never touches ``partitions()``: Spark reuses those too.
     """
 
     def __init__(self, options: dict[str, str], schema: StructType) -> None:
@@ -97,6 +115,27 @@ class PqcoreReader(DataSourceReader):
         self.batch_size = _positive(options, "batchsize", DEFAULT_BATCH_SIZE)
         self.schema = schema
         self.filter = ScanFilter(options, self.time_zone)
+        flag = str(options.get("prunepushedfilters", "false")).strip().lower()
+        if flag not in ("true", "false"):
+            raise ValueError(f"pqcore: option prunePushedFilters must be true or false, got {flag!r}")
+        self.prune_pushed = flag == "true"
+        self.pushed: Any = None          # a PushedPruning, set by pushFilters
+
+    # Spark refuses every read of a reader whose ``pushFilters`` is not its own
+    # default while the pushdown conf is off (it checks the bound method's
+    # ``__func__``); pqcore's works either way, so the descriptor below reports
+    # the default's function there and still runs pqcore's code when Spark calls it.
+    pushFilters = _OnlyWhenCalled()  # noqa: N815 (Spark's name)
+
+    def _push_filters(self, filters: Any) -> Any:
+        from spark_adapter.pushdown import PushedPruning, pushed_tree
+        from spark_adapter.scan import field_type
+
+        filters = list(filters)
+        if self.prune_pushed:
+            tree = pushed_tree(filters, lambda column: field_type(self.schema, column), self.time_zone)
+            self.pushed = None if tree is None else PushedPruning(tree)
+        return filters   # every filter back: Spark re-checks each row, whatever we prune
 
     def partitions(self) -> list[InputPartition]:
         # Must be a list.  An empty list is replaced by Spark with
@@ -149,13 +188,17 @@ class PqcoreReader(DataSourceReader):
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
         if not isinstance(partition, PqcoreScanPartition):
             return iter(())
-        return self._read_pieces(partition.pieces, partition.filter_types)
+        scan_filter = self.filter
+        if self.pushed is not None and self.pushed.allowed():
+            scan_filter = scan_filter.and_tree(self.pushed.tree)
+        return self._read_pieces(partition.pieces, partition.filter_types, scan_filter)
 
     def _read_pieces(self, pieces: list[tuple[str, list[int] | None, dict[str, str]]],
-                     filter_types: StructType | None) -> Iterator[pa.RecordBatch]:
+                     filter_types: StructType | None, scan_filter: Any = None) -> Iterator[pa.RecordBatch]:
+        scan_filter = self.filter if scan_filter is None else scan_filter
         for path, row_groups, values in pieces:
             yield from read_file_batches(path, self.schema, self.batch_size, values, self.time_zone,
-                                         self.filter, row_groups, filter_types,
+                                         scan_filter, row_groups, filter_types,
                                          encryption_options(self.options))
 
 

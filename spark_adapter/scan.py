@@ -67,6 +67,15 @@ class ScanFilter:
     def __bool__(self) -> bool:
         return self.tree is not None
 
+    def and_tree(self, tree: tuple) -> ScanFilter:
+        """A copy that also requires *tree* (an NNF tree, e.g. pushed filters)."""
+        import copy
+
+        out = copy.copy(self)
+        out.tree = tree if self.tree is None else ("and", [self.tree, tree])
+        out.columns = columns_of(out.tree)
+        return out
+
     def for_file(self, file_schema: Any, spark_types: Any, partition_values: dict[str, Any]) -> FilePredicate:
         """The filter for one file.
 

@@ -219,6 +219,22 @@ def test_empty_directory(pqcore_spark, tmp_path):
         spark.read.format("pqcore").load(str(tmp_path))
 
 
+def test_sql_temporary_view_reads_and_a_catalog_table_fails_clearly(pqcore_spark, flat_dir):
+    """Spark 4.1-4.3 give a catalog table's scan no options (no path); pqcore says so
+    instead of returning no rows.  A temporary view USING pqcore keeps its options."""
+    spark = pqcore_spark
+    path = str(flat_dir / "part-1.parquet")
+    spark.sql(f"CREATE OR REPLACE TEMPORARY VIEW pq_tv USING pqcore OPTIONS (path '{path}')")
+    assert spark.sql("select count(*), sum(id) from pq_tv").collect() == \
+        spark.read.parquet(path).selectExpr("count(*)", "sum(id)").collect()
+    spark.sql(f"CREATE TABLE pq_catalog USING pqcore OPTIONS (path '{path}')")
+    try:
+        with pytest.raises(Exception, match="no path given"):
+            spark.sql("select count(*) from pq_catalog").collect()
+    finally:
+        spark.sql("DROP TABLE IF EXISTS pq_catalog")
+
+
 def test_types_beyond_spark(pqcore_spark, tmp_path):
     """Types Spark's own reader rejects or gates: float16, UUID, TIME, nanosecond timestamps."""
     import numpy as np

@@ -2,11 +2,12 @@
 
 With ``spark.sql.python.filterPushdown.enabled`` on, Spark keeps the reader
 it planned for the last query with pushable filters and reuses it for a later
-query on the same DataFrame that has none.  pqcore's reader keeps no state
-from ``pushFilters`` (it does not override it: Spark's default hands every
-filter back), so a reused reader reads what the DataFrame defines: all rows,
-or the rows of its ``filter`` option.  A control source that prunes with the
-pushed filters shows the scenario is live in the installed Spark.
+query on the same DataFrame that has none, and for every scan of that
+DataFrame within one query.  pqcore's ``pushFilters`` hands every filter back
+and, by default, prunes nothing with them, so a reused reader reads what the
+DataFrame defines: all rows, or the rows of its ``filter`` option.  (With
+``prunePushedFilters`` on, see ``test_pushdown.py``.)  A control source that
+prunes with the pushed filters shows both cases are live in the installed Spark.
 """
 
 from __future__ import annotations
@@ -65,3 +66,16 @@ def test_control_a_reader_pruning_with_pushed_filters_goes_stale(pushdown_on, da
     assert df.filter("id < 3").count() == 3
     # Spark reuses the reader that pruned for "id < 3": most rows are lost (Spark 4.1-4.3)
     assert df.count() < 8000
+
+
+def test_control_two_scans_of_one_dataframe_share_the_last_pushed_reader(pushdown_on, data):
+    from pyspark import cloudpickle
+
+    import tests.spark.stale_probe as probe
+
+    cloudpickle.register_pickle_by_value(probe)
+    spark = pushdown_on
+    spark.dataSource.register(probe.PushPruningSource)
+    df = spark.read.format("pqcore_push_pruning_probe").load(data)
+    # the unfiltered scan is given the reader planned for "id < 3" (Spark 4.1-4.3): not 8003
+    assert df.union(df.filter("id < 3")).count() < 8003
