@@ -32,10 +32,10 @@ import numpy.typing as npt
 
 from parquet_core.constants import Encoding, PageType
 from parquet_core.metadata.page_index_model import OffsetIndex
-from parquet_core.metadata.statistics import SortOrder, decode_stat_storage, sort_order
+from parquet_core.metadata.statistics import SortOrder, decode_stat_storage, decode_stat_storages, sort_order
 from parquet_core.predicate import Bounds, Expression, from_filters, may_match, negation_normal_form
 from parquet_core.predicate.compare import is_floating
-from parquet_core.predicate.evaluate import PageBounds, candidate_rows
+from parquet_core.predicate.evaluate import PageBounds, PageStats, candidate_rows
 from parquet_core.predicate.expr import And, Comparison, IsIn, Or, StartsWith
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -153,8 +153,8 @@ def _stat_bounds(pf: "ParquetFile", rg: int, name: str, bloom: bool, dictionary:
     return Bounds(desc.data_type, lo, hi, nulls, chunk.num_values, contains, values)
 
 
-def _page_bounds(pf: "ParquetFile", rg: int, name: str) -> PageBounds | None:
-    """``(first row, end row, Bounds)`` of every page of a flat column, from its page index."""
+def _page_bounds(pf: "ParquetFile", rg: int, name: str) -> PageStats | None:
+    """Every page's bounds of a flat column, from its page index, as arrays."""
     idx = _leaf(pf, name)
     if idx is None:
         return None
@@ -165,17 +165,33 @@ def _page_bounds(pf: "ParquetFile", rg: int, name: str) -> PageBounds | None:
     if ci is None or oi is None or ci.num_pages != oi.num_pages:
         return None
     usable = ci.order_defined and (pf.metadata.column_order_defined(idx) or sort_order(desc) == SortOrder.SIGNED)
-    out: PageBounds = []
-    for i, (start, end) in enumerate(oi.row_ranges(pf.metadata.row_group(rg).num_rows)):
-        lo = hi = None
-        if usable and not ci.null_pages[i]:
-            lo = decode_stat_storage(ci.min_raw[i], desc)
-            hi = decode_stat_storage(ci.max_raw[i], desc)
-            if is_floating(desc.data_type) and (np.isnan(lo).any() or np.isnan(hi).any()):
-                lo = hi = None        # a NaN bound says nothing (the spec's rule for statistics)
-        nulls = ci.null_counts[i] if ci.null_counts is not None else (end - start if ci.null_pages[i] else None)
-        out.append((start, end, Bounds(desc.data_type, lo, hi, nulls, end - start)))
-    return out
+    num_rows = pf.metadata.row_group(rg).num_rows
+    starts = np.array([p.first_row_index for p in oi.page_locations], dtype=np.int64)
+    ends = np.append(starts[1:], np.int64(num_rows))
+    null_pages = np.array(ci.null_pages, dtype=np.bool_)
+    has = ~null_pages if usable else np.zeros(len(starts), dtype=np.bool_)
+    lo = decode_stat_storages(ci.min_raw, has, desc)
+    hi = decode_stat_storages(ci.max_raw, has, desc)
+    if is_floating(desc.data_type) and has.any():
+        nan = np.isnan(lo) | np.isnan(hi)
+        has &= ~(nan.reshape(len(has), -1).any(axis=1))   # a NaN bound says nothing (the spec's rule)
+    if ci.null_counts is not None:
+        nulls = np.array(ci.null_counts, dtype=np.int64)
+    else:
+        nulls = np.where(null_pages, ends - starts, -1)
+
+    def pages() -> PageBounds:
+        out: PageBounds = []
+        for i in range(len(starts)):
+            b_lo = b_hi = None
+            if has[i]:
+                b_lo = decode_stat_storage(ci.min_raw[i], desc)
+                b_hi = decode_stat_storage(ci.max_raw[i], desc)
+            n = None if nulls[i] < 0 else int(nulls[i])
+            out.append((int(starts[i]), int(ends[i]), Bounds(desc.data_type, b_lo, b_hi, n, int(ends[i] - starts[i]))))
+        return out
+
+    return PageStats(desc.data_type, starts, ends, lo, hi, has, nulls, pages)
 
 
 @dataclass
@@ -188,6 +204,10 @@ class RowGroupPlan:
 
 def select_pages(oi: OffsetIndex, num_rows: int, rows: npt.NDArray[np.bool_]) -> list[int]:
     """Pages of a flat column holding at least one candidate row."""
+    starts = np.array([p.first_row_index for p in oi.page_locations], dtype=np.int64)
+    if len(starts) and starts[-1] < min(num_rows, len(rows)):
+        # first rows strictly increase from 0 (checked when the index is read): one OR per page
+        return np.flatnonzero(np.logical_or.reduceat(rows[:num_rows], starts)).tolist()
     ranges = oi.row_ranges(num_rows)
     return [i for i, (s, e) in enumerate(ranges) if rows[s:e].any()]
 

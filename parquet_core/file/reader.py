@@ -478,9 +478,13 @@ class ParquetFile:
             exc.add_note(f"in column {desc.dotted_path}, row group {rg} (pages read through the offset index)")
             raise
         ranges = oi.row_ranges(num_rows)
-        # rows the decoded pages hold, in order (a range per page read)
-        covered = np.concatenate([np.arange(*ranges[i], dtype=np.int64) for i in keep])
-        return take_array(arr, np.searchsorted(covered, rows))
+        # The decoded values are the kept pages' row ranges one after another: a row's
+        # position is its offset in its page plus the rows of the kept pages before it.
+        first = np.array([ranges[i][0] for i in keep], dtype=np.int64)
+        sizes = np.array([ranges[i][1] - ranges[i][0] for i in keep], dtype=np.int64)
+        before = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+        page = np.searchsorted(first, rows, side="right") - 1
+        return take_array(arr, rows - first[page] + before[page])
 
     def _selected_pages(self, rg: int, idx: int, oi: OffsetIndex, keep: list[int]) -> list[Any]:
         """The data pages *keep* (one positional read each), after the chunk's dictionary page

@@ -120,20 +120,39 @@ class ColumnIndex:
             raw.definition_level_histograms, desc.max_definition_level, n, where, "definition")
         self.repetition_level_histograms = self._histograms(
             raw.repetition_level_histograms, desc.max_repetition_level, n, where, "repetition")
-        self.min_values: list[Any] = []
-        self.max_values: list[Any] = []
-        # one loop per page (a chunk has tens to hundreds), decoding two bounds each
-        for i in range(n):
+        self._where = where
+        self._decoded: tuple[list[Any], list[Any]] | None = None
+
+    @property
+    def min_values(self) -> list[Any]:
+        """Each page's decoded lower bound (None for a null page or an undefined order)."""
+        return self._decode()[0]
+
+    @property
+    def max_values(self) -> list[Any]:
+        """Each page's decoded upper bound (None for a null page or an undefined order)."""
+        return self._decode()[1]
+
+    def _decode(self) -> tuple[list[Any], list[Any]]:
+        # Decoded on first use only: pruning compares min_raw / max_raw as arrays instead.
+        # One loop per page (a chunk has tens to hundreds), decoding two bounds each.
+        if self._decoded is not None:
+            return self._decoded
+        lows: list[Any] = []
+        highs: list[Any] = []
+        for i in range(self.num_pages):
             if self.null_pages[i] or not self.order_defined:
-                self.min_values.append(None)
-                self.max_values.append(None)
+                lows.append(None)
+                highs.append(None)
                 continue
             try:
-                self.min_values.append(decode_stat_value(self.min_raw[i], desc))
-                self.max_values.append(decode_stat_value(self.max_raw[i], desc))
+                lows.append(decode_stat_value(self.min_raw[i], self.descriptor))
+                highs.append(decode_stat_value(self.max_raw[i], self.descriptor))
             except ParquetFormatError as exc:
-                exc.add_note(f"in the column index of {where}, page {i}")
+                exc.add_note(f"in the column index of {self._where}, page {i}")
                 raise
+        self._decoded = (lows, highs)
+        return self._decoded
 
     @staticmethod
     def _histograms(flat: Any, max_level: int, pages: int, where: str, what: str) -> list[list[int]] | None:

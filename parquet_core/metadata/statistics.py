@@ -28,7 +28,7 @@ from parquet_core.errors import ParquetFormatError
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.pyvalues import py_values, to_storage
 
-__all__ = ["Statistics", "SortOrder", "sort_order", "decode_statistics", "decode_stat_value", "decode_stat_storage"]
+__all__ = ["Statistics", "SortOrder", "sort_order", "decode_statistics", "decode_stat_value", "decode_stat_storage", "decode_stat_storages"]
 
 
 class SortOrder:
@@ -109,6 +109,33 @@ def decode_stat_storage(raw: bytes, desc: ColumnDescriptor) -> Any:
     """
     _check_width(raw, desc)
     return to_storage(desc.data_type, _physical(raw, desc.physical_type))
+
+
+def decode_stat_storages(raws: list[bytes], present: Any, desc: ColumnDescriptor) -> Any:
+    """Decode many PLAIN-encoded bounds at once into one array of the column's storage.
+
+    Slots where *present* (a boolean array) is False are placeholders (zeros,
+    or empty byte strings) whatever their raw bytes hold: a null page's
+    bounds, for instance.  The others are width-checked like
+    :func:`decode_stat_storage`.
+    """
+    pt_ = desc.physical_type
+    width = _FIXED.get(pt_, desc.type_length if pt_ == PhysicalType.FIXED_LEN_BYTE_ARRAY else None)
+    keep = [bool(p) for p in present]
+    for raw, k in zip(raws, keep):
+        if k:
+            _check_width(raw, desc)
+    if pt_ == PhysicalType.BYTE_ARRAY or width is None:
+        physical: Any = ByteArrays.from_pylist([bytes(r) if k else b"" for r, k in zip(raws, keep)])
+    elif pt_ == PhysicalType.BOOLEAN:
+        physical = np.array([k and r[0] != 0 for r, k in zip(raws, keep)], dtype=np.bool_)
+    else:
+        blank = bytes(width)
+        joined = b"".join(bytes(r) if k else blank for r, k in zip(raws, keep))
+        dtype = {PhysicalType.INT32: "<i4", PhysicalType.INT64: "<i8", PhysicalType.FLOAT: "<f4",
+                 PhysicalType.DOUBLE: "<f8"}.get(pt_)
+        physical = np.frombuffer(joined, dtype) if dtype else np.frombuffer(joined, np.uint8).reshape(-1, width)
+    return to_storage(desc.data_type, physical)
 
 
 def _physical(raw: bytes, pt_: int) -> Any:

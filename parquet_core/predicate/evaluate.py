@@ -49,7 +49,7 @@ from parquet_core.predicate.expr import (
 from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Array, Table
 
-__all__ = ["filter_mask", "Bounds", "may_match", "candidate_rows", "PageBounds"]
+__all__ = ["filter_mask", "Bounds", "may_match", "candidate_rows", "PageBounds", "PageStats"]
 
 Masks = tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]
 
@@ -214,16 +214,81 @@ def _range_may_hold(b: Bounds, op: str, value: Any, column: str) -> bool:
 PageBounds = list[tuple[int, int, Bounds]]
 
 
+@dataclass
+class PageStats:
+    """Every page's bounds of one column chunk as arrays: a column index with its offset index.
+
+    ``lo`` / ``hi`` hold one storage slot per page; slots where ``has_bounds``
+    is False (null pages, NaN bounds, no defined order) are placeholders.
+    ``null_counts`` is -1 where unknown.  ``pages()`` gives the same pages as
+    per-page :class:`Bounds` (for leaves without an array rule).
+    """
+
+    type: DataType
+    starts: npt.NDArray[np.int64]
+    ends: npt.NDArray[np.int64]
+    lo: Any
+    hi: Any
+    has_bounds: npt.NDArray[np.bool_]
+    null_counts: npt.NDArray[np.int64]
+    pages: Callable[[], PageBounds]
+
+
+def _pages_range_may_hold(p: PageStats, op: str, value: Any, column: str) -> npt.NDArray[np.bool_]:
+    """:func:`_range_may_hold` for every page at once."""
+    n = len(p.starts)
+    if not p.has_bounds.any():
+        return np.ones(n, dtype=np.bool_)
+    if op == "==":
+        hold = compare(p.lo, p.type, "<=", value, column) & compare(p.hi, p.type, ">=", value, column)
+    elif op == "!=":
+        if is_floating(p.type) or isinstance(p.lo, ByteArrays):
+            return np.ones(n, dtype=np.bool_)
+        hold = ~(compare(p.lo, p.type, "==", value, column) & compare(p.hi, p.type, "==", value, column))
+    elif op in ("<", "<="):
+        hold = compare(p.lo, p.type, op, value, column)
+    else:
+        hold = compare(p.hi, p.type, op, value, column)
+    return hold | ~p.has_bounds
+
+
+def _pages_may_match(expr: Expression, p: PageStats) -> npt.NDArray[np.bool_] | None:
+    """:func:`may_match` of one leaf on every page at once (None: no array rule for the leaf)."""
+    n = len(p.starts)
+    known = p.null_counts >= 0
+    all_null = known & (p.null_counts >= p.ends - p.starts)
+    if isinstance(expr, IsNull):
+        return ~all_null if expr.negated else (~known | (p.null_counts > 0))
+    null_match = np.zeros(n, dtype=np.bool_)
+    if isinstance(expr, IsIn) and (expr.match_null != expr.negated):
+        null_match = ~known | (p.null_counts > 0)
+    if isinstance(expr, StartsWith):
+        return None
+    hold = np.ones(n, dtype=np.bool_)
+    if has_order(p.type):
+        col = expr.column  # type: ignore[attr-defined]
+        if isinstance(expr, Comparison):
+            op = expr.op
+            if not (expr.negated and is_floating(p.type)):
+                op = OPERATORS[op] if expr.negated else op
+                hold = _pages_range_may_hold(p, op, expr.value, col)
+        elif isinstance(expr, IsIn) and not expr.negated:
+            hold = np.zeros(n, dtype=np.bool_)
+            for v in expr.values:
+                hold |= _pages_range_may_hold(p, "==", v, col)
+    return null_match | (~all_null & hold)
+
+
 def candidate_rows(expr: Expression, num_rows: int,
-                   pages_of: Callable[[str], PageBounds | None]) -> npt.NDArray[np.bool_]:
+                   pages_of: Callable[[str], PageStats | PageBounds | None]) -> npt.NDArray[np.bool_]:
     """Rows of a row group that may match *expr* (negation normal form), from per-page bounds.
 
-    ``pages_of(column)`` gives ``(first row, end row, Bounds)`` for every page
-    of the column (a column index with its offset index), or None when the
-    column has none; its rows then all stay candidates.  Leaves are judged
-    page by page with :func:`may_match` (a loop over pages, not rows); ``&``
-    and ``|`` combine the row masks, so pages of different columns need not
-    line up.
+    ``pages_of(column)`` gives the column's pages (a :class:`PageStats`, or
+    ``(first row, end row, Bounds)`` per page), or None when the column has
+    no page index; its rows then all stay candidates.  Leaves are judged on
+    all pages at once (the rules of :func:`may_match`, as array operations),
+    or page by page where no array rule exists (``starts_with``); ``&`` and
+    ``|`` combine the row masks, so pages of different columns need not line up.
     """
     if isinstance(expr, (And, Or)):
         masks = [candidate_rows(c, num_rows, pages_of) for c in expr.children]
@@ -234,6 +299,13 @@ def candidate_rows(expr: Expression, num_rows: int,
     pages = pages_of(expr.column)  # type: ignore[attr-defined]
     if pages is None:
         return np.ones(num_rows, dtype=np.bool_)
+    if isinstance(pages, PageStats):
+        hit = _pages_may_match(expr, pages)
+        lengths = pages.ends - pages.starts
+        if hit is not None and len(lengths) and pages.starts[0] == 0 and pages.ends[-1] == num_rows \
+                and (lengths > 0).all():
+            return np.repeat(hit, lengths)
+        pages = pages.pages()
     mask = np.zeros(num_rows, dtype=np.bool_)
     for start, end, bounds in pages:
         if may_match(expr, lambda _name, b=bounds: b):

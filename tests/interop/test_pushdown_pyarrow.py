@@ -309,3 +309,44 @@ def test_page_index_prunes_pages_of_other_columns_by_rows(tmp_path, writer):
     want = pq.read_table(path, filters=filt)
     assert got.column("x").to_pylist() == want.column("x").to_pylist()
     assert got.column("txt").to_pylist() == want.column("txt").to_pylist()
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(data=st.data(), seed=st.integers(0, 3), writer=st.sampled_from(["pa", "pc"]),
+       order=st.sampled_from(["raw", "sorted"]))
+def test_page_rules_as_arrays_equal_the_per_page_rules(files, data, seed, writer, order):
+    """Page-index pruning judges all pages of a leaf with array operations; the per-page
+    rules of may_match (each page's Bounds) must give the same candidate rows."""
+    from parquet_core.file.pushdown import _page_bounds
+    from parquet_core.predicate import negation_normal_form
+    from parquet_core.predicate.evaluate import candidate_rows
+
+    path, _ = files[(writer, seed, order)]
+    expr = negation_normal_form(data.draw(predicates(TABLES[seed])))
+    pf = pc.ParquetFile(path)
+    for rg in range(pf.num_row_groups):
+        stats = {c: _page_bounds(pf, rg, c) for c in expr.columns()}
+        if all(v is None for v in stats.values()):
+            continue
+        n = pf.metadata.row_group(rg).num_rows
+        arrays = candidate_rows(expr, n, stats.get)
+        per_page = candidate_rows(expr, n, lambda c, s=stats: None if s.get(c) is None else s[c].pages())
+        assert arrays.tolist() == per_page.tolist(), (expr, rg)
+
+
+def test_select_pages_matches_a_loop_over_pages():
+    from parquet_core.file.pushdown import select_pages
+    from parquet_core.metadata.page_index_model import OffsetIndex
+    from parquet_core.thrift import pt
+
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        num_rows = int(rng.integers(1, 200))
+        starts = sorted({0, *rng.integers(1, num_rows + 1, size=int(rng.integers(0, 12))).tolist()} - {num_rows})
+        raw = pt.OffsetIndex(page_locations=[pt.PageLocation(offset=100 * i, compressed_page_size=10,
+                                                              first_row_index=s) for i, s in enumerate(starts)])
+        oi = OffsetIndex(raw, "test")
+        rows = rng.random(num_rows) < rng.choice([0.0, 0.02, 0.3])
+        ends = starts[1:] + [num_rows]
+        expected = [i for i, (s, e) in enumerate(zip(starts, ends)) if rows[s:e].any()]
+        assert select_pages(oi, num_rows, rows) == expected
