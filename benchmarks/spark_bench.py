@@ -21,6 +21,10 @@ Spark's own writer with small pages so page indexes can help): ``id``
 * the same two filters written as ``df.filter(...)`` and pushed by Spark
   (``spark.sql.python.filterPushdown.enabled`` on, ``prunePushedFilters``):
   pqcore prunes inside the tasks only, so every file still gets a task;
+* the same rows in many small files (``--many-files``, default 200, split by
+  ``k``): point lookups ``k = 7`` and ``k in (7, 8)``, where the driver's
+  pruning leaves one or two files while the built-in reader opens every file,
+  and the ``id`` range, where every file holds matches;
 * write: the whole dataset written back (``mode("overwrite")``).
 
 Both sides are checked to return the same numbers.  Reported: seconds and
@@ -84,12 +88,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--repeats", "-n", type=int, default=3)
     ap.add_argument("--data", help="keep the dataset in this folder (reused when it exists; must match --rows)")
     ap.add_argument("--no-write", action="store_true", help="skip the write case")
+    ap.add_argument("--many-files", type=int, default=200,
+                    help="files of the many-files dataset (0: skip those cases)")
     args = ap.parse_args(argv)
     spark = _session()
     d = Path(tempfile.mkdtemp())
     data = args.data or str(d / "data")
     if not Path(data).exists():
         _write_data(spark, data, args.rows, args.files)
+    many = f"{data}-{args.many_files}files"
+    if args.many_files and not Path(many).exists():
+        _write_data(spark, many, args.rows, args.many_files)
     lo = args.rows // 3
     filt_sql = f"id between {lo} and {lo + 999}"
 
@@ -123,16 +132,22 @@ def main(argv: list[str] | None = None) -> None:
         ("selective, pushed", lambda: builtin().filter(filt_sql).count(), lambda: pushed(filt_sql)),
         ("point k=7, pushed", lambda: builtin().filter("k = 7").count(), lambda: pushed("k = 7")),
     ]
+    if args.many_files:
+        n = args.many_files
+        for q in ("k = 7", "k in (7, 8)", filt_sql):
+            label = f"{n} files, {q if len(q) < 12 else 'id range'}"
+            cases.append((label, lambda q=q: spark.read.parquet(many).filter(q).count(),
+                          lambda q=q: spark.read.format("pqcore").option("filter", q).load(many).count()))
     print(f"== Spark {spark.version}: {args.rows:,} rows in {args.files} files "
           f"({sum(f.stat().st_size for f in Path(data).glob('*.parquet')) / 1e6:.0f} MB); best of {args.repeats}")
-    head = f"{'query':18s} {'built-in s':>10s} {'pqcore s':>9s} {'pqcore/built-in':>16s}"
+    head = f"{'query':24s} {'built-in s':>10s} {'pqcore s':>9s} {'pqcore/built-in':>16s}"
     print(head)
     print("-" * len(head))
     for name, a, b in cases:
         ta, ra = best(a, args.repeats)
         tb, rb = best(b, args.repeats)
         assert ra == rb, (name, ra, rb)
-        print(f"{name:18s} {ta:10.2f} {tb:9.2f} {tb / ta:15.2f}x")
+        print(f"{name:24s} {ta:10.2f} {tb:9.2f} {tb / ta:15.2f}x")
     if args.no_write:
         spark.stop()
         shutil.rmtree(d, ignore_errors=True)
@@ -141,7 +156,7 @@ def main(argv: list[str] | None = None) -> None:
     ta, _ = best(lambda: builtin().write.mode("overwrite").parquet(out_a), args.repeats)
     tb, _ = best(lambda: builtin().write.format("pqcore").mode("overwrite").save(out_b), args.repeats)
     assert spark.read.parquet(out_b).count() == args.rows
-    print(f"{'write':18s} {ta:10.2f} {tb:9.2f} {tb / ta:15.2f}x")
+    print(f"{'write':24s} {ta:10.2f} {tb:9.2f} {tb / ta:15.2f}x")
     spark.stop()
     shutil.rmtree(d, ignore_errors=True)
 

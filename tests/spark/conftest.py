@@ -87,3 +87,22 @@ def pqcore_spark(spark):
 
     spark_adapter.register(spark)
     return spark
+
+
+@pytest.fixture(scope="session")
+def ids_dataset(pqcore_spark, tmp_path_factory):
+    """8,000 ids with ``qty = id % 7`` in 4 files x 4 row groups of 500 rows (written by Spark),
+    so pruning by statistics has something to skip."""
+    root = tmp_path_factory.mktemp("ids") / "t"
+    pqcore_spark.range(8000).selectExpr("id", "cast(id % 7 as int) as qty").repartition(4) \
+        .sortWithinPartitions("id").write.option("parquet.block.size", 4096).parquet(str(root))
+    return str(root)
+
+
+@pytest.fixture
+def pushdown_on(pqcore_spark):
+    """The session with ``spark.sql.python.filterPushdown.enabled`` on, for one test."""
+    conf = "spark.sql.python.filterPushdown.enabled"
+    pqcore_spark.conf.set(conf, "true")
+    yield pqcore_spark
+    pqcore_spark.conf.unset(conf)

@@ -152,21 +152,6 @@ def corrupt(tmp_path_factory):
     return str(root)
 
 
-@pytest.fixture(scope="module")
-def clean(pqcore_spark, tmp_path_factory):
-    root = tmp_path_factory.mktemp("pushdown") / "clean"
-    pqcore_spark.range(8000).selectExpr("id", "cast(id % 7 as int) as qty").repartition(4) \
-        .sortWithinPartitions("id").write.option("parquet.block.size", 4096).parquet(str(root))
-    return str(root)
-
-
-@pytest.fixture
-def conf_on(pqcore_spark):
-    pqcore_spark.conf.set(CONF, "true")
-    yield pqcore_spark
-    pqcore_spark.conf.unset(CONF)
-
-
 def _fails(action):
     from pyspark.errors import PySparkException
     from py4j.protocol import Py4JJavaError
@@ -185,14 +170,14 @@ def test_conf_off_reads_work_and_nothing_is_pruned(pqcore_spark, corrupt):
 
 
 @pytest.mark.spark
-def test_conf_on_without_the_option_does_not_prune(conf_on, corrupt):
-    df = conf_on.read.format("pqcore").load(corrupt)
+def test_pushdown_on_without_the_option_does_not_prune(pushdown_on, corrupt):
+    df = pushdown_on.read.format("pqcore").load(corrupt)
     assert "ParquetFormatError" in _fails(lambda: df.filter("id < 3").agg({"qty": "sum"}).collect())
 
 
 @pytest.mark.spark
-def test_pushed_filters_prune_once_and_never_for_a_reused_reader(conf_on, corrupt):
-    df = conf_on.read.format("pqcore").option("prunePushedFilters", "true").load(corrupt)
+def test_pushed_filters_prune_once_and_never_for_a_reused_reader(pushdown_on, corrupt):
+    df = pushdown_on.read.format("pqcore").option("prunePushedFilters", "true").load(corrupt)
     # pushed "id < 3" rules out row groups 1-3 by statistics: the corrupt one is never read
     assert df.filter("id < 3").agg({"qty": "sum"}).collect()[0][0] == 0 + 1 + 2
     assert df.filter("id < 3").count() == 3
@@ -204,24 +189,24 @@ def test_pushed_filters_prune_once_and_never_for_a_reused_reader(conf_on, corrup
 
 
 @pytest.mark.spark
-def test_stale_scenario_gives_spark_counts_with_pruning_on(conf_on, clean):
+def test_stale_scenario_gives_spark_counts_with_pruning_on(pushdown_on, ids_dataset):
     from tests.spark.test_stale_filters import _scenario
 
-    spark = conf_on
-    expected = _scenario(spark, spark.read.parquet(clean), "pd_builtin_v")
-    df = spark.read.format("pqcore").option("prunePushedFilters", "true").load(clean)
+    spark = pushdown_on
+    expected = _scenario(spark, spark.read.parquet(ids_dataset), "pd_builtin_v")
+    df = spark.read.format("pqcore").option("prunePushedFilters", "true").load(ids_dataset)
     assert _scenario(spark, df, "pd_pqcore_v") == expected
-    df2 = spark.read.format("pqcore").option("prunePushedFilters", "true").load(clean)
+    df2 = spark.read.format("pqcore").option("prunePushedFilters", "true").load(ids_dataset)
     assert df2.filter("qty = 3").agg({"id": "sum"}).collect() == \
-        spark.read.parquet(clean).filter("qty = 3").agg({"id": "sum"}).collect()
+        spark.read.parquet(ids_dataset).filter("qty = 3").agg({"id": "sum"}).collect()
     assert df2.filter("id between 100 and 4000 and qty in (1, 2)").count() == \
-        spark.read.parquet(clean).filter("id between 100 and 4000 and qty in (1, 2)").count()
+        spark.read.parquet(ids_dataset).filter("id between 100 and 4000 and qty in (1, 2)").count()
 
 
 @pytest.mark.spark
-def test_two_scans_of_one_dataframe_in_one_query_without_pruning(conf_on, clean):
+def test_two_scans_of_one_dataframe_in_one_query_without_pruning(pushdown_on, ids_dataset):
     """Spark gives both scans the reader of the last push (tests/spark/test_stale_filters.py
     shows it with a pruning control source); pqcore's default prunes nothing, so it is right."""
-    df = conf_on.read.format("pqcore").load(clean)
+    df = pushdown_on.read.format("pqcore").load(ids_dataset)
     assert df.union(df.filter("id < 3")).count() == 8003
     assert df.filter("id < 5000").union(df.filter("id < 3")).count() == 5003

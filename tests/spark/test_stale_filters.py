@@ -16,25 +16,6 @@ import pytest
 
 pytestmark = pytest.mark.spark
 
-CONF = "spark.sql.python.filterPushdown.enabled"
-
-
-@pytest.fixture(scope="module")
-def data(pqcore_spark, tmp_path_factory):
-    root = tmp_path_factory.mktemp("stale") / "t"
-    # 4 files x 4 row groups of 500 rows, so pruning by statistics has something to skip
-    pqcore_spark.range(8000).selectExpr("id", "cast(id % 7 as int) as qty").repartition(4) \
-        .sortWithinPartitions("id").write.option("parquet.block.size", 4096).parquet(str(root))
-    return str(root)
-
-
-@pytest.fixture
-def pushdown_on(pqcore_spark):
-    pqcore_spark.conf.set(CONF, "true")
-    yield pqcore_spark
-    pqcore_spark.conf.unset(CONF)
-
-
 def _scenario(spark, df, view):
     """The section 4.3 sequence on one DataFrame; returns the counts."""
     df.createOrReplaceTempView(view)
@@ -42,19 +23,19 @@ def _scenario(spark, df, view):
             spark.sql(f"select count(*) from {view}").collect()[0][0]]
 
 
-def test_stale_pushed_filters_do_not_reach_pqcore(pushdown_on, data):
+def test_stale_pushed_filters_do_not_reach_pqcore(pushdown_on, ids_dataset):
     spark = pushdown_on
-    expected = _scenario(spark, spark.read.parquet(data), "builtin_v")
+    expected = _scenario(spark, spark.read.parquet(ids_dataset), "builtin_v")
     assert expected[0] == 3 and expected[1] == 8000
-    ours = spark.read.format("pqcore").load(data)
+    ours = spark.read.format("pqcore").load(ids_dataset)
     assert _scenario(spark, ours, "pqcore_v") == expected
     # the DataFrame's own filter option stays applied to every query, pushed filters or not
-    opt = spark.read.format("pqcore").option("filter", "qty <> 3").load(data)
-    base = spark.read.parquet(data).filter("qty <> 3")
+    opt = spark.read.format("pqcore").option("filter", "qty <> 3").load(ids_dataset)
+    base = spark.read.parquet(ids_dataset).filter("qty <> 3")
     assert _scenario(spark, opt, "pqcore_opt_v") == _scenario(spark, base, "builtin_opt_v")
 
 
-def test_control_a_reader_pruning_with_pushed_filters_goes_stale(pushdown_on, data):
+def test_control_a_reader_pruning_with_pushed_filters_goes_stale(pushdown_on, ids_dataset):
     from pyspark import cloudpickle
 
     import tests.spark.stale_probe as probe
@@ -62,13 +43,13 @@ def test_control_a_reader_pruning_with_pushed_filters_goes_stale(pushdown_on, da
     cloudpickle.register_pickle_by_value(probe)
     spark = pushdown_on
     spark.dataSource.register(probe.PushPruningSource)
-    df = spark.read.format("pqcore_push_pruning_probe").load(data)
+    df = spark.read.format("pqcore_push_pruning_probe").load(ids_dataset)
     assert df.filter("id < 3").count() == 3
     # Spark reuses the reader that pruned for "id < 3": most rows are lost (Spark 4.1-4.3)
     assert df.count() < 8000
 
 
-def test_control_two_scans_of_one_dataframe_share_the_last_pushed_reader(pushdown_on, data):
+def test_control_two_scans_of_one_dataframe_share_the_last_pushed_reader(pushdown_on, ids_dataset):
     from pyspark import cloudpickle
 
     import tests.spark.stale_probe as probe
@@ -76,6 +57,6 @@ def test_control_two_scans_of_one_dataframe_share_the_last_pushed_reader(pushdow
     cloudpickle.register_pickle_by_value(probe)
     spark = pushdown_on
     spark.dataSource.register(probe.PushPruningSource)
-    df = spark.read.format("pqcore_push_pruning_probe").load(data)
+    df = spark.read.format("pqcore_push_pruning_probe").load(ids_dataset)
     # the unfiltered scan is given the reader planned for "id < 3" (Spark 4.1-4.3): not 8003
     assert df.union(df.filter("id < 3")).count() < 8003
