@@ -3,8 +3,8 @@
 Each level is a DDL schema (snake_case columns) and a function from an open
 :class:`parquet_core.ParquetFile` to rows (dicts).  Only the public API of
 parquet_core is used: the footer wrappers, the raw thrift structs they
-expose (``.raw``), ``column_index``/``offset_index``/``bloom_filter``, and
-the thrift decoder for page headers.  Typed min/max values are given as
+expose (``.raw``), ``column_index``/``offset_index``/``bloom_filter``,
+``page_headers``, and the spec's enums in ``parquet_core.constants``.  Typed min/max values are given as
 strings (``str()`` of the Python value) plus their exactness, so every type
 fits one column.
 
@@ -25,7 +25,10 @@ __all__ = ["LEVELS", "level_schema", "level_rows"]
 def _enum(enum: Any, value: int | None) -> str | None:
     if value is None:
         return None
-    return enum._VALUES_TO_NAMES.get(value, str(value))
+    try:
+        return enum(value).name
+    except ValueError:
+        return str(value)     # a value newer than this reader
 
 
 def _pc() -> Any:
@@ -35,9 +38,13 @@ def _pc() -> Any:
 
 
 def _pt():
-    from parquet_core.thrift import pt
+    """The spec's enums by their thrift names (``parquet_core.constants``)."""
+    from types import SimpleNamespace
 
-    return pt
+    from parquet_core import constants as k
+
+    return SimpleNamespace(FieldRepetitionType=k.Repetition, Type=k.PhysicalType,
+                           ConvertedType=k.ConvertedType, PageType=k.PageType, Encoding=k.Encoding)
 
 
 def _member(v: Any) -> Any:
@@ -188,27 +195,19 @@ def _crypto(raw_chunk: Any) -> dict[str, Any]:
 
 def page_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
     """One row per page, from the headers (bodies are read only to check their CRC)."""
-    with open(path, "rb") as f:
-        return _per_chunk(path, pf, lambda i, j, c: _chunk_pages(f, path, i, j, c))
+    return _per_chunk(path, pf, lambda i, j, c: _chunk_pages(pf, path, i, j, c))
 
 
-def _chunk_pages(f: Any, path: str, i: int, j: int, c: Any) -> list[dict[str, Any]]:
+def _chunk_pages(pf: Any, path: str, i: int, j: int, c: Any) -> list[dict[str, Any]]:
     pt = _pt()
-    from parquet_core.page.reader import iter_page_headers
-
     out = []
-    start, length = c.byte_range()
-    f.seek(start)
-    buf = f.read(length)
-    headers = iter_page_headers(buf, c.num_values, decryptor=c.decryptor,
-                                dictionary_first=start != c.data_page_offset)
-    for ordinal, (h, hlen, pos, body) in enumerate(headers):
+    for ordinal, (h, hlen, offset, body) in enumerate(pf.page_headers(i, j)):
         dph = h.data_page_header or h.data_page_header_v2 or h.dictionary_page_header
         v2 = h.data_page_header_v2
         st = getattr(dph, "statistics", None) if dph is not None else None
         out.append({
             "path": path, "row_group": i, "column": j, "column_path": c.path_in_schema,
-            "page": ordinal, "offset": start + pos, "page_type": _enum(pt.PageType, h.type),
+            "page": ordinal, "offset": offset, "page_type": _enum(pt.PageType, h.type),
             "encoding": _enum(pt.Encoding, getattr(dph, "encoding", None)),
             "compressed_size": h.compressed_page_size, "uncompressed_size": h.uncompressed_page_size,
             "header_size": hlen, "num_values": getattr(dph, "num_values", None),

@@ -40,7 +40,7 @@ from parquet_core.metadata.page_index_model import ColumnIndex, OffsetIndex
 from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata
 from parquet_core.options import ReaderOptions
 from parquet_core.page.model import DictionaryPage
-from parquet_core.page.reader import iter_pages, read_page
+from parquet_core.page.reader import PageHeaderInfo, iter_page_headers, iter_pages, read_page
 from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
 from parquet_core.schema.nested import Shape, build_shape, prune_shape
 from parquet_core.schema.tree import SchemaNode
@@ -321,6 +321,25 @@ class ParquetFile:
         """What ``filters=`` would prune: row groups by statistics, dictionaries, Bloom filters and
         page indexes, the pages and candidate rows left, and the bytes to read."""
         return plan_row_groups(self, filters, columns=None if columns is None else list(columns))[1]
+
+    def page_headers(self, row_group: int, column: str | int) -> list[PageHeaderInfo]:
+        """Every page header of one column chunk, in file order; page bodies are not decoded.
+
+        Each entry is ``(header, header_size, offset, stored)``: the thrift
+        ``PageHeader`` (decrypted for an encrypted chunk whose key is known),
+        its size in bytes, the page's file offset, and the page's bytes as
+        stored (what a CRC covers).  For inspection tools such as ``pqmeta``;
+        ``column`` as for :meth:`bloom_filter`.
+        """
+        chunk = self._chunk(row_group, column)
+        start, length = chunk.byte_range(self._source.size)
+        buf = self._source.read_at(start, length)
+        try:
+            return [PageHeaderInfo(h, n, start + pos, body) for h, n, pos, body in iter_page_headers(
+                buf, chunk.num_values, decryptor=chunk.decryptor, dictionary_first=start != chunk.data_page_offset)]
+        except ParquetError as exc:
+            add_context(exc, column=chunk.path_in_schema, row_group=row_group, offset=start)
+            raise
 
     # -- page index ---------------------------------------------------------
     def column_index(self, row_group: int, column: str | int) -> ColumnIndex | None:

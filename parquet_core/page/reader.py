@@ -13,7 +13,7 @@ compression; for v2 pages that includes the uncompressed levels.
 from __future__ import annotations
 
 import zlib
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from parquet_core.compression import get_codec
 from parquet_core.constants import CompressionCodec, PageType
@@ -23,7 +23,7 @@ from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
 
-__all__ = ["iter_page_headers", "iter_pages", "read_page"]
+__all__ = ["PageHeaderInfo", "iter_page_headers", "iter_pages", "read_page"]
 
 #: A page claiming a larger decompressed size than this is treated as corrupt.
 MAX_PAGE_SIZE = 1 << 31
@@ -290,6 +290,15 @@ def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal
             raise ParquetFormatError("v2 data page without a valid header")
         return _v2_page(header, stored, codec, plain, ordinal, offset)
     return None  # INDEX_PAGE or a page type from a later spec: skip it
+
+
+class PageHeaderInfo(NamedTuple):
+    """One page as :meth:`ParquetFile.page_headers` lists it."""
+
+    header: Any          # the thrift PageHeader
+    header_size: int
+    offset: int          # in the file
+    stored: memoryview   # the page's bytes as stored (compressed, encrypted)
 
 
 def iter_page_headers(chunk: bytes | memoryview, num_values: int, *, decryptor: Any = None,
