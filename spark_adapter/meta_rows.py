@@ -70,17 +70,14 @@ def _logical(lt: Any) -> str | None:
 
 def file_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
     md = pf.metadata
-    raw = md.raw
-    alg = raw.encryption_algorithm
-    enc = None if alg is None else ("AES_GCM_V1" if alg.AES_GCM_V1 is not None else "AES_GCM_CTR_V1")
     return [{
         "path": path, "num_rows": md.num_rows, "num_row_groups": md.num_row_groups,
         "num_columns": md.num_columns, "created_by": md.created_by, "format_version": md.format_version,
         "footer_size": md.footer_size,
         "key_value_metadata": [(k.decode("utf-8", "replace"), v.decode("utf-8", "replace"))
                                for k, v in md.metadata.items()],
-        "encryption_algorithm": enc,
-        "footer_mode": None if enc is None else "plaintext",
+        "encryption_algorithm": md.encryption_algorithm,
+        "footer_mode": md.footer_mode,
     }]
 
 

@@ -286,6 +286,19 @@ class FileMetadata:
         return self.raw.version
 
     @property
+    def encryption_algorithm(self) -> str | None:
+        """``"AES_GCM_V1"`` or ``"AES_GCM_CTR_V1"`` for an encrypted file, else None."""
+        return None if self.decryptor is None else self.decryptor.algorithm
+
+    @property
+    def footer_mode(self) -> str | None:
+        """How an encrypted file keeps its footer: ``"encrypted"`` (a ``PARE`` file) or
+        ``"plaintext"`` (signed); None for a file without encryption."""
+        if self.decryptor is None:
+            return None
+        return "plaintext" if self.raw.encryption_algorithm is not None else "encrypted"
+
+    @property
     def metadata(self) -> dict[bytes, bytes]:
         """Key/value metadata as bytes, like ``pyarrow``'s ``FileMetaData.metadata``."""
         out: dict[bytes, bytes] = {}

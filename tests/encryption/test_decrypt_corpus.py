@@ -211,3 +211,17 @@ def test_cli_head_without_keys_shows_the_plaintext_columns(corpus, capsys):
     assert main(["head", str(corpus / PLAIN_FOOTER), "-n", "1"]) == 0
     out = capsys.readouterr().out
     assert "parquet000" in out and "without a key not shown: float_field, double_field" in out
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_algorithm_and_footer_mode_as_the_corpus_names_them(corpus, name):
+    """parquet-testing's README: the ``_ctr`` files use AES_GCM_CTR_V1, the others AES_GCM_V1;
+    ``encrypt_columns_plaintext_footer`` keeps a signed plaintext footer, the others a PARE one."""
+    md = pc.read_metadata(corpus / name, decryption=decryption(name))
+    assert md.encryption_algorithm == ("AES_GCM_CTR_V1" if "_ctr" in name else "AES_GCM_V1")
+    assert md.footer_mode == ("plaintext" if "plaintext_footer" in name else "encrypted")
+
+
+def test_a_plain_file_has_no_encryption(corpus):
+    md = pc.read_metadata(corpus / "alltypes_plain.parquet")
+    assert md.encryption_algorithm is None and md.footer_mode is None

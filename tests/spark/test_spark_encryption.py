@@ -139,6 +139,10 @@ def test_pqmeta_reports_what_it_cannot_decrypt(pqcore_spark, corpus, tmp_path):
         with_keys = with_keys.option(k, v)
     rows = {os.path.basename(r["path"]): r for r in with_keys.load(str(root)).collect()}
     assert rows["enc.parquet"]["error"] is None and rows["enc.parquet"]["num_rows"] == 50
+    # a PARE file (parquet-testing's README): AES_GCM_V1 with an encrypted footer
+    assert (rows["enc.parquet"]["encryption_algorithm"], rows["enc.parquet"]["footer_mode"]) == \
+        ("AES_GCM_V1", "encrypted")
+    assert (rows["plain.parquet"]["encryption_algorithm"], rows["plain.parquet"]["footer_mode"]) == (None, None)
     pages = with_keys.option("level", "page").load(str(root / "enc.parquet")).collect()
     enc_pages = [p for p in pages if p["column_path"] == "double_field"]
     assert enc_pages and all(p["error"] is None and p["page_type"] for p in enc_pages)
