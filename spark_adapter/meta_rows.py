@@ -198,10 +198,9 @@ def page_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any
 def _chunk_pages(pf: Any, path: str, i: int, j: int, c: Any) -> list[dict[str, Any]]:
     pt = _pt()
     out = []
-    for ordinal, (h, hlen, offset, body) in enumerate(pf.page_headers(i, j)):
+    for ordinal, (h, hlen, offset, body, st) in enumerate(pf.page_headers(i, j)):
         dph = h.data_page_header or h.data_page_header_v2 or h.dictionary_page_header
         v2 = h.data_page_header_v2
-        st = getattr(dph, "statistics", None) if dph is not None else None
         out.append({
             "path": path, "row_group": i, "column": j, "column_path": c.path_in_schema,
             "page": ordinal, "offset": offset, "page_type": _enum(pt.PageType, h.type),
@@ -211,6 +210,9 @@ def _chunk_pages(pf: Any, path: str, i: int, j: int, c: Any) -> list[dict[str, A
             "num_rows": None if v2 is None else v2.num_rows,
             "num_nulls": None if v2 is None else v2.num_nulls,
             "has_statistics": st is not None,
+            "null_count": None if st is None else st.null_count,
+            "min": None if st is None or st.min is None else str(st.min),
+            "max": None if st is None or st.max is None else str(st.max),
             "crc_present": h.crc is not None,
             # over the page as stored (encrypted bytes for an encrypted chunk), as the spec says
             "crc_valid": None if h.crc is None else (zlib.crc32(body) & 0xFFFFFFFF) == (h.crc & 0xFFFFFFFF),
@@ -324,7 +326,8 @@ LEVELS: dict[str, tuple[str, Callable[[str, Any, dict[str, str]], list[dict[str,
                "encrypted boolean, encryption_key string, key_metadata string, error string", column_rows),
     "page": ("path string, row_group int, column int, column_path string, page int, offset bigint, "
              "page_type string, encoding string, compressed_size int, uncompressed_size int, header_size int, "
-             "num_values int, num_rows int, num_nulls int, has_statistics boolean, crc_present boolean, "
+             "num_values int, num_rows int, num_nulls int, has_statistics boolean, null_count bigint, "
+             "min string, max string, crc_present boolean, "
              "crc_valid boolean, error string", page_rows),
     "index": ("path string, row_group int, column int, column_path string, page int, offset bigint, "
               "compressed_page_size int, first_row_index bigint, null_page boolean, null_count bigint, "

@@ -37,6 +37,7 @@ from parquet_core.file.page_index_reader import read_column_index, read_offset_i
 from parquet_core.file.pushdown import PruneReport, plan_row_groups, select_pages
 from parquet_core.file.source import open_source
 from parquet_core.metadata.page_index_model import ColumnIndex, OffsetIndex
+from parquet_core.metadata.statistics import Statistics, decode_statistics
 from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata
 from parquet_core.options import ReaderOptions
 from parquet_core.page.model import DictionaryPage
@@ -325,17 +326,24 @@ class ParquetFile:
     def page_headers(self, row_group: int, column: str | int) -> list[PageHeaderInfo]:
         """Every page header of one column chunk, in file order; page bodies are not decoded.
 
-        Each entry is ``(header, header_size, offset, stored)``: the thrift
-        ``PageHeader`` (decrypted for an encrypted chunk whose key is known),
-        its size in bytes, the page's file offset, and the page's bytes as
-        stored (what a CRC covers).  For inspection tools such as ``pqmeta``;
+        Each entry is ``(header, header_size, offset, stored, statistics)``: the
+        thrift ``PageHeader`` (decrypted for an encrypted chunk whose key is
+        known), its size in bytes, the page's file offset, the page's bytes as
+        stored (what a CRC covers), and a data page's header statistics decoded
+        with the spec's sort orders (a :class:`~parquet_core.Statistics`, or None).  For inspection tools such as ``pqmeta``;
         ``column`` as for :meth:`bloom_filter`.
         """
         chunk = self._chunk(row_group, column)
         start, length = chunk.byte_range(self._source.size)
         buf = self._source.read_at(start, length)
+        ordered = self.metadata.column_order_defined(chunk.index)
+
+        def stats(h: Any) -> Statistics | None:
+            dph = h.data_page_header or h.data_page_header_v2
+            return None if dph is None else decode_statistics(dph.statistics, chunk.descriptor, ordered)
+
         try:
-            return [PageHeaderInfo(h, n, start + pos, body) for h, n, pos, body in iter_page_headers(
+            return [PageHeaderInfo(h, n, start + pos, body, stats(h)) for h, n, pos, body in iter_page_headers(
                 buf, chunk.num_values, decryptor=chunk.decryptor, dictionary_first=start != chunk.data_page_offset)]
         except ParquetError as exc:
             add_context(exc, column=chunk.path_in_schema, row_group=row_group, offset=start)

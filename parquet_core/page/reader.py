@@ -299,6 +299,7 @@ class PageHeaderInfo(NamedTuple):
     header_size: int
     offset: int          # in the file
     stored: memoryview   # the page's bytes as stored (compressed, encrypted)
+    statistics: Any = None   # the header's statistics, decoded (a Statistics), or None
 
 
 def iter_page_headers(chunk: bytes | memoryview, num_values: int, *, decryptor: Any = None,

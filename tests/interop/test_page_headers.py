@@ -64,3 +64,25 @@ def test_a_corrupt_header_names_the_chunk(tmp_path):
         pc.ParquetFile(path).page_headers(0, 0)
     text = str(info.value) + " ".join(getattr(info.value, "__notes__", []))
     assert "page 0" in text and "row group=0" in text and "column=a" in text
+
+
+def test_page_statistics_bound_each_pages_rows(tmp_path):
+    """Without a page index pyarrow writes statistics into data page headers: each page's min,
+    max and null count are those of the rows the page holds (a flat column: one value per row)."""
+    path = tmp_path / "t.parquet"
+    n = 4000
+    values = [None if i % 11 == 0 else (i * 7919) % 1000 for i in range(n)]
+    pq.write_table(pa.table({"v": pa.array(values, pa.int32())}), path, data_page_size=1024,
+                   write_page_index=False, use_dictionary=False, write_statistics=True)
+    pf = pc.ParquetFile(path)
+    data = [p for p in pf.page_headers(0, 0) if p.header.type == PageType.DATA_PAGE]
+    firsts = [0]
+    for p in data:
+        firsts.append(firsts[-1] + p.header.data_page_header.num_values)
+    assert firsts[-1] == n
+    assert len(data) == len(firsts) - 1 > 3
+    for p, lo, hi in zip(data, firsts, firsts[1:]):
+        rows = [v for v in values[lo:hi] if v is not None]
+        assert p.statistics is not None
+        assert (p.statistics.min, p.statistics.max, p.statistics.null_count) == \
+            (min(rows), max(rows), hi - lo - len(rows))

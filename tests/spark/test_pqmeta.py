@@ -83,6 +83,26 @@ def test_column_page_index_and_bloom_levels(pqcore_spark, table_dir):
     assert sum(b["might_contain"] for b in absent) <= 1 and len(absent) == len(present) == 5
 
 
+def test_page_level_statistics_from_pyarrows_page_headers(pqcore_spark, tmp_path):
+    """pyarrow without a page index writes statistics into each data page header."""
+    pa = pytest.importorskip("pyarrow")
+    values = [None if i % 7 == 0 else (i * 37) % 500 for i in range(3000)]
+    pq.write_table(pa.table({"v": pa.array(values, pa.int64())}), tmp_path / "p.parquet",
+                   data_page_size=1024, use_dictionary=False, write_page_index=False)
+    pages = sorted((p for p in _load(pqcore_spark, tmp_path, "page") if p["page_type"] == "DATA_PAGE"),
+                   key=lambda p: p["page"])
+    assert len(pages) >= 3
+    start = 0
+    for p in pages:
+        rows = values[start:start + p["num_values"]]
+        start += p["num_values"]
+        present = [v for v in rows if v is not None]
+        assert p["has_statistics"]
+        assert (p["min"], p["max"], p["null_count"]) == (str(min(present)), str(max(present)),
+                                                         len(rows) - len(present))
+    assert start == len(values)
+
+
 def test_unknown_level_is_refused(pqcore_spark, table_dir):
     with pytest.raises(Exception, match="unknown level 'pages'"):
         pqcore_spark.read.format("pqmeta").option("level", "pages").load(str(table_dir)).count()
