@@ -15,6 +15,7 @@ page headers), ``index`` (column and offset index entries per page),
 
 from __future__ import annotations
 
+import os
 import zlib
 from typing import Any, Callable
 
@@ -73,7 +74,7 @@ def file_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any
     return [{
         "path": path, "num_rows": md.num_rows, "num_row_groups": md.num_row_groups,
         "num_columns": md.num_columns, "created_by": md.created_by, "format_version": md.format_version,
-        "footer_size": md.footer_size,
+        "footer_size": md.footer_size, "file_size": os.path.getsize(path),
         "key_value_metadata": [(k.decode("utf-8", "replace"), v.decode("utf-8", "replace"))
                                for k, v in md.metadata.items()],
         "encryption_algorithm": md.encryption_algorithm,
@@ -306,7 +307,7 @@ def _probe_value(text: str, chunk: Any) -> Any:
 
 LEVELS: dict[str, tuple[str, Callable[[str, Any, dict[str, str]], list[dict[str, Any]]]]] = {
     "file": ("path string, num_rows bigint, num_row_groups int, num_columns int, created_by string, "
-             "format_version int, footer_size bigint, key_value_metadata map<string,string>, "
+             "format_version int, footer_size bigint, file_size bigint, key_value_metadata map<string,string>, "
              "encryption_algorithm string, footer_mode string, error string", file_rows),
     "schema": ("path string, column_path string, name string, depth int, repetition string, "
                "physical_type string, logical_type string, converted_type string, type_length int, "

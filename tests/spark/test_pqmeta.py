@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -43,6 +45,7 @@ def test_file_rowgroup_and_schema_levels(pqcore_spark, table_dir):
         assert (r["num_rows"], r["num_row_groups"], r["num_columns"], r["created_by"]) == \
             (md.num_rows, md.num_row_groups, md.num_columns, md.created_by)
         assert dict(r["key_value_metadata"])["origin"].startswith("test-")
+        assert r["file_size"] == os.path.getsize(f) and 0 < r["footer_size"] < r["file_size"]
     groups = _load(spark, table_dir, "rowgroup")
     assert len(groups) == sum(pq.read_metadata(f).num_row_groups for f in files)
     for g in groups:
