@@ -11,6 +11,7 @@ that folder only, run from another directory.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -26,9 +27,12 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
     out = tmp_path_factory.mktemp("wheel")
-    build = tmp_path_factory.mktemp("build")
-    env = dict(os.environ, TMPDIR=str(build))
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(REPO_ROOT)], capture_output=True, text=True, env=env)
+    # a copy of the sources, so pip's in-tree build leaves nothing in the checkout
+    src = tmp_path_factory.mktemp("src") / "parquet-core"
+    shutil.copytree(REPO_ROOT, src, ignore=shutil.ignore_patterns(
+        ".git", ".venv*", "build", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis", "benchmarks"))
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(src)],
+                          capture_output=True, text=True)
     if proc.returncode != 0:
         pytest.fail(f"building the wheel failed:\n{proc.stdout}\n{proc.stderr}")
     (whl,) = out.glob("parquet_core-*.whl")
