@@ -163,7 +163,7 @@ class PushedPruning:
         self.tree = nnf(tree)
         self.token = uuid.uuid4().hex
         root = _registry()
-        os.makedirs(os.path.join(root, self.token), exist_ok=True)
+        os.makedirs(os.path.join(root, self.token), exist_ok=True)   # OSError: the caller prunes nothing
         _sweep(root, self.token)
 
     def allowed(self) -> bool:
@@ -183,6 +183,8 @@ class PushedPruning:
             fd = os.open(record, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             return _read(record) == execution
+        except OSError:
+            return False      # no record, no pruning
         with os.fdopen(fd, "w") as out:
             out.write(execution)
         return True

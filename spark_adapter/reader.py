@@ -134,7 +134,10 @@ class PqcoreReader(DataSourceReader):
         filters = list(filters)
         if self.prune_pushed:
             tree = pushed_tree(filters, lambda column: field_type(self.schema, column), self.time_zone)
-            self.pushed = None if tree is None else PushedPruning(tree)
+            try:
+                self.pushed = None if tree is None else PushedPruning(tree)
+            except OSError:   # no folder for the execution record: Spark's filtering alone
+                self.pushed = None
         return filters   # every filter back: Spark re-checks each row, whatever we prune
 
     def partitions(self) -> list[InputPartition]:

@@ -230,3 +230,18 @@ def test_pushed_filters_on_partition_and_struct_columns(pushdown_on, tmp_path):
     theirs = spark.read.parquet(root)
     for sql in ("k = 1", "k < 2 and s.x = 3", "k in (0, 1) and id > 2990"):
         assert sorted(ours.filter(sql).select("id").collect()) == sorted(theirs.filter(sql).select("id").collect())
+
+
+def test_an_unwritable_registry_means_no_pruning(tmp_path, monkeypatch):
+    pytest.importorskip("pyspark")
+    from pyspark.sql import datasource as ds
+
+    from spark_adapter.pushdown import REGISTRY_ENV
+    from spark_adapter.reader import PqcoreReader
+
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv(REGISTRY_ENV, str(blocker / "registry"))
+    reader = PqcoreReader({"path": "unused", "prunepushedfilters": "true"}, _types())
+    filters = [ds.LessThan(("i",), 3)]
+    assert reader.pushFilters(filters) == filters and reader.pushed is None
