@@ -39,13 +39,35 @@ import time
 import uuid
 from typing import Any
 
+from pyspark.sql.datasource import DataSourceReader
+
 from spark_adapter.sql_filter import Literal
 
-__all__ = ["pushed_tree", "PushedPruning", "REGISTRY_ENV"]
+__all__ = ["pushed_tree", "PushedPruning", "OnlyWhenCalled", "REGISTRY_ENV"]
 
 #: Environment variable naming the folder of the execution records (default: the temp folder).
 REGISTRY_ENV = "PQCORE_PUSHDOWN_REGISTRY"
 _MAX_AGE_S = 24 * 3600
+
+
+class _BoundPushFilters:
+    """``reader.pushFilters`` as Spark gets it: callable, with the default's ``__func__``."""
+
+    __slots__ = ("reader",)
+    __func__ = staticmethod(DataSourceReader.pushFilters)   # what Spark's conf-off check looks at
+
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader
+
+    def __call__(self, filters: Any) -> Any:
+        return self.reader._push_filters(filters)
+
+
+class OnlyWhenCalled:
+    """``reader.pushFilters``: pqcore's code when called, Spark's default when inspected."""
+
+    def __get__(self, reader: Any, owner: Any = None) -> Any:
+        return DataSourceReader.pushFilters if reader is None else _BoundPushFilters(reader)
 
 
 def _literal(value: Any) -> Literal | None:

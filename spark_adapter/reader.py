@@ -22,6 +22,7 @@ from pyspark.sql.types import StructType
 
 from spark_adapter.crypto_options import encryption_options, open_parquet
 from spark_adapter.files import list_files_and_bases, paths_from_options
+from spark_adapter.pushdown import OnlyWhenCalled
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
@@ -66,24 +67,6 @@ class PqcoreScanPartition(InputPartition):
         self.filter_types = filter_types   # the schema plus partition columns it leaves out
 
 
-class _BoundPushFilters:
-    __slots__ = ("reader",)
-    __func__ = staticmethod(DataSourceReader.pushFilters)   # what Spark's conf-off check looks at
-
-    def __init__(self, reader: PqcoreReader) -> None:
-        self.reader = reader
-
-    def __call__(self, filters: Any) -> Any:
-        return self.reader._push_filters(filters)
-
-
-class _OnlyWhenCalled:
-    """``reader.pushFilters``: pqcore's code when called, Spark's default when inspected."""
-
-    def __get__(self, reader: Any, owner: Any = None) -> Any:
-        return DataSourceReader.pushFilters if reader is None else _BoundPushFilters(reader)
-
-
 class PqcoreReader(DataSourceReader):
     """Reads the files of one ``load(...)`` with parquet_core.
 
@@ -123,9 +106,9 @@ class PqcoreReader(DataSourceReader):
 
     # Spark refuses every read of a reader whose ``pushFilters`` is not its own
     # default while the pushdown conf is off (it checks the bound method's
-    # ``__func__``); pqcore's works either way, so the descriptor below reports
-    # the default's function there and still runs pqcore's code when Spark calls it.
-    pushFilters = _OnlyWhenCalled()  # noqa: N815 (Spark's name)
+    # ``__func__``); pqcore's works either way, so this descriptor reports the
+    # default's function there and still runs ``_push_filters`` when Spark calls it.
+    pushFilters = OnlyWhenCalled()  # noqa: N815 (Spark's name)
 
     def _push_filters(self, filters: Any) -> Any:
         from spark_adapter.pushdown import PushedPruning, pushed_tree
