@@ -118,6 +118,8 @@ class ScanFilter:
             return FilePredicate(tree)
 
         def unordered(leaf: tuple) -> bool:
+            if leaf[0] in ("cmp", "in") and _spark_nan_differs(leaf, type_of(leaf[1]), self.time_zone):
+                return True
             if leaf[0] != "cmp" or leaf[2] in ("=", "!="):
                 return False
             typ = _file_type(file_schema, resolved[leaf[1]])
@@ -154,6 +156,25 @@ class FilePredicate:
             return literal_value(leaf[3], typ, leaf[1], self.time_zone)
 
         return arrow_mask(self.post, lambda name: column(self.resolved[name]), value)  # type: ignore[arg-type]
+
+
+def _spark_nan_differs(leaf: tuple, spark_type: Any, time_zone: str) -> bool:
+    """True for a leaf on a float or double column whose result on NaN differs between Spark
+    (NaN equals NaN and is larger than every number) and IEEE comparisons, as parquet_core
+    makes them: ``>`` and ``>=``, and any comparison or IN with a NaN literal.  Statistics
+    leave NaN out, so such a leaf cannot prune either; it is evaluated on the rows read."""
+    import math
+
+    from pyspark.sql.types import DoubleType, FloatType
+
+    from spark_adapter.sql_filter import literal_value
+
+    if not isinstance(spark_type, (FloatType, DoubleType)):
+        return False
+    lits = leaf[2] if leaf[0] == "in" else [leaf[3]]
+    if any(math.isnan(literal_value(lit, spark_type, leaf[1], time_zone)) for lit in lits):
+        return True
+    return leaf[0] == "cmp" and leaf[2] in (">", ">=")
 
 
 def _file_type(schema: Any, dotted: str) -> Any:
