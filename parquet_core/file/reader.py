@@ -435,8 +435,11 @@ class ParquetFile:
         skipping the row groups that statistics, dictionaries or Bloom filters
         rule out.
         """
-        if filters is not None:
-            return self._read_filtered(columns, filters, None)
+        table = self._read_whole(columns) if filters is None else self._read_filtered(columns, filters, None)
+        table._metadata = self.metadata.metadata
+        return table
+
+    def _read_whole(self, columns: Sequence[str] | None) -> Table:
         selected = self._select(columns)
         fields = [f for f, _ in selected]
         groups = list(range(self.num_row_groups))

@@ -123,12 +123,62 @@ def array_to_arrow(arr: Array) -> pa.Array:
 
 
 def table_to_arrow(table: Table) -> pa.Table:
-    """Convert a :class:`Table` (column names and order kept)."""
+    """Convert a :class:`Table` (column names and order kept).
+
+    A table read from a file that pyarrow (or another Arrow writer) wrote
+    keeps that file's key/value metadata on the Arrow schema, and its columns
+    get back the Arrow types the ``ARROW:schema`` entry records where Parquet
+    has no type of its own for them (see :func:`_arrow_types`), as
+    ``pyarrow.parquet`` restores them.
+    """
     arrays = [array_to_arrow(c) for c in table.columns]
+    metadata = table.metadata
+    if metadata and b"ARROW:schema" in metadata:
+        arrays = _arrow_types(table.schema.names, arrays, metadata[b"ARROW:schema"])
     fields = [pa.field(f.name, a.type, nullable=f.nullable) for f, a in zip(table.schema, arrays)]
     if not arrays:
         return pa.table({}).slice(0, 0)
-    return pa.Table.from_arrays(arrays, schema=pa.schema(fields))
+    kept = {k: v for k, v in (metadata or {}).items() if k != b"ARROW:schema"} or None
+    return pa.Table.from_arrays(arrays, schema=pa.schema(fields, metadata=kept))
+
+
+def _arrow_types(names: list[str], arrays: list[pa.Array], encoded: bytes) -> list[pa.Array]:
+    """Top-level columns cast to the Arrow type the writer's ``ARROW:schema`` gives them, for the
+    types Parquet cannot say and pyarrow restores: a time zone's name, durations, dictionaries,
+    large strings, binaries and lists.  Anything else, or a cast Arrow refuses, keeps our type."""
+    import base64
+
+    try:
+        original = pa.ipc.read_schema(pa.BufferReader(base64.b64decode(encoded)))
+    except (ValueError, pa.ArrowException):
+        return arrays        # not a schema we can read: the Parquet types stand
+    by_name = {f.name: f.type for f in original}
+    out = []
+    for name, arr in zip(names, arrays):
+        want = by_name.get(name)
+        if want is not None and not arr.type.equals(want) and _restorable(arr.type, want):
+            if pa.types.is_large_list(want):
+                want = pa.large_list(arr.type.value_field)   # the child keeps its Parquet name
+            try:
+                arr = arr.cast(want)
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                pass
+        out.append(arr)
+    return out
+
+
+def _restorable(ours: pa.DataType, want: pa.DataType) -> bool:
+    t = pa.types
+    if t.is_timestamp(ours) and t.is_timestamp(want):
+        # the zone's name: same unit, both adjusted to UTC
+        return ours.unit == want.unit and ours.tz is not None and want.tz is not None
+    if t.is_dictionary(want):
+        return want.value_type.equals(ours) or (t.is_large_string(want.value_type) and t.is_string(ours)) \
+            or (t.is_large_binary(want.value_type) and t.is_binary(ours))
+    return ((t.is_duration(want) and t.is_int64(ours))
+            or (t.is_large_string(want) and t.is_string(ours))
+            or (t.is_large_binary(want) and t.is_binary(ours))
+            or (t.is_large_list(want) and t.is_list(ours) and want.value_type.equals(ours.value_type)))
 
 
 # ---------------------------------------------------------------- from Arrow

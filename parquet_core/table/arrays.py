@@ -107,9 +107,10 @@ class Array:
 class Table:
     """Named columns of equal length."""
 
-    __slots__ = ("_schema", "_columns", "_num_rows")
+    __slots__ = ("_schema", "_columns", "_num_rows", "_metadata")
 
     def __init__(self, schema: Schema, columns: list[Array], num_rows: int | None = None) -> None:
+        self._metadata: dict[bytes, bytes] | None = None
         if len(schema) != len(columns):
             raise ValueError("schema and columns differ in length")
         n = num_rows if num_rows is not None else (len(columns[0]) if columns else 0)
@@ -124,6 +125,13 @@ class Table:
     def num_rows(self) -> int:
         """Number of rows."""
         return self._num_rows
+
+    @property
+    def metadata(self) -> dict[bytes, bytes] | None:
+        """The file's key/value metadata, for a table read whole from one file
+        (:meth:`ParquetFile.read`, :func:`read_table`); else None.  ``to_arrow``
+        uses its ``ARROW:schema`` entry as pyarrow does (see ``interop/arrow.py``)."""
+        return self._metadata
 
     @property
     def num_columns(self) -> int:
