@@ -52,14 +52,11 @@ def _groups(dnf: list) -> list[list]:
 
 
 def _literal(value: Any, term: list) -> Literal:
-    if isinstance(value, bool):
-        return Literal("bool", "true" if value else "false")
-    if isinstance(value, (int, float)):
-        return Literal("num", repr(value))
-    if isinstance(value, str):
-        return Literal("str", value)
-    raise ValueError(f"pqcore: option 'filters': value {value!r} in {term!r} is not a number, string "
-                     "or boolean (null never matches a comparison; there is no null test in this form)")
+    lit = Literal.of(value, finite_only=False) if isinstance(value, (bool, int, float, str)) else None
+    if lit is None:
+        raise ValueError(f"pqcore: option 'filters': value {value!r} in {term!r} is not a number, string "
+                         "or boolean (null never matches a comparison; there is no null test in this form)")
+    return lit
 
 
 def _term(term: list) -> tuple:

@@ -19,6 +19,7 @@ import os
 import zlib
 from typing import Any, Callable
 
+from parquet_core import constants as spec
 from spark_adapter.crypto_options import open_parquet
 
 __all__ = ["LEVELS", "level_schema", "level_rows"]
@@ -36,16 +37,6 @@ def _pc() -> Any:
     import parquet_core as pc
 
     return pc
-
-
-def _pt():
-    """The spec's enums by their thrift names (``parquet_core.constants``)."""
-    from types import SimpleNamespace
-
-    from parquet_core import constants as k
-
-    return SimpleNamespace(FieldRepetitionType=k.Repetition, Type=k.PhysicalType,
-                           ConvertedType=k.ConvertedType, PageType=k.PageType, Encoding=k.Encoding)
 
 
 def _member(v: Any) -> Any:
@@ -83,7 +74,6 @@ def file_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any
 
 
 def schema_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
-    pt = _pt()
     md = pf.metadata
     leaf_of = {c.path: i for i, c in enumerate(md.schema.columns)}
     out = []
@@ -94,9 +84,9 @@ def schema_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, A
         desc = md.schema.column(idx) if idx is not None else None
         out.append({
             "path": path, "column_path": ".".join(parts) if parts else "", "name": node.name, "depth": depth,
-            "repetition": _enum(pt.FieldRepetitionType, el.repetition_type),
-            "physical_type": _enum(pt.Type, el.type), "logical_type": _logical(el.logicalType),
-            "converted_type": _enum(pt.ConvertedType, el.converted_type), "type_length": el.type_length,
+            "repetition": _enum(spec.Repetition, el.repetition_type),
+            "physical_type": _enum(spec.PhysicalType, el.type), "logical_type": _logical(el.logicalType),
+            "converted_type": _enum(spec.ConvertedType, el.converted_type), "type_length": el.type_length,
             "precision": el.precision, "scale": el.scale, "field_id": el.field_id,
             "num_children": el.num_children,
             "max_definition_level": None if desc is None else desc.max_definition_level,
@@ -140,7 +130,6 @@ def _chunks(pf: Any):
 
 
 def column_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
-    pt = _pt()
     out = []
     for i, j, c in _chunks(pf):
         if isinstance(c, Exception):   # this chunk's metadata is encrypted and its key missing
@@ -157,7 +146,7 @@ def column_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, A
             "path": path, "row_group": i, "column": j, "column_path": c.path_in_schema,
             "physical_type": c.physical_type, "codec": c.compression, "encodings": list(c.encodings),
             "encoding_stats": None if not meta.encoding_stats else [
-                f"{_enum(pt.PageType, e.page_type)}:{_enum(pt.Encoding, e.encoding)}:{e.count}"
+                f"{_enum(spec.PageType, e.page_type)}:{_enum(spec.Encoding, e.encoding)}:{e.count}"
                 for e in meta.encoding_stats],
             "num_values": c.num_values, "total_compressed_size": c.total_compressed_size,
             "total_uncompressed_size": c.total_uncompressed_size, "data_page_offset": c.data_page_offset,
@@ -197,15 +186,14 @@ def page_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any
 
 
 def _chunk_pages(pf: Any, path: str, i: int, j: int, c: Any) -> list[dict[str, Any]]:
-    pt = _pt()
     out = []
     for ordinal, (h, hlen, offset, body, st) in enumerate(pf.page_headers(i, j)):
         dph = h.data_page_header or h.data_page_header_v2 or h.dictionary_page_header
         v2 = h.data_page_header_v2
         out.append({
             "path": path, "row_group": i, "column": j, "column_path": c.path_in_schema,
-            "page": ordinal, "offset": offset, "page_type": _enum(pt.PageType, h.type),
-            "encoding": _enum(pt.Encoding, getattr(dph, "encoding", None)),
+            "page": ordinal, "offset": offset, "page_type": _enum(spec.PageType, h.type),
+            "encoding": _enum(spec.Encoding, getattr(dph, "encoding", None)),
             "compressed_size": h.compressed_page_size, "uncompressed_size": h.uncompressed_page_size,
             "header_size": hlen, "num_values": getattr(dph, "num_values", None),
             "num_rows": None if v2 is None else v2.num_rows,

@@ -30,9 +30,6 @@ DataFrame.
 
 from __future__ import annotations
 
-import datetime as dt
-import decimal
-import math
 import os
 import tempfile
 import time
@@ -71,23 +68,10 @@ class OnlyWhenCalled:
 
 
 def _literal(value: Any) -> Literal | None:
-    """A pushed Python value as an option literal, or None when it cannot be one exactly."""
-    if isinstance(value, bool):
-        return Literal("bool", "true" if value else "false")
-    if isinstance(value, int):
-        return Literal("num", str(value))
-    if isinstance(value, float):
-        # NaN and infinities: Spark orders NaN above everything, parquet_core does not
-        return Literal("num", repr(value)) if math.isfinite(value) else None
-    if isinstance(value, decimal.Decimal):
-        return Literal("num", str(value)) if value.is_finite() else None
-    if isinstance(value, str):
-        return Literal("str", value)
-    if isinstance(value, dt.datetime):
-        return Literal("timestamp" if value.tzinfo is not None else "timestamp_ntz", value.isoformat())
-    if isinstance(value, dt.date):
-        return Literal("date", value.isoformat())
-    return None   # bytes (binary columns), arrays, variants...: left to Spark
+    """A pushed Python value as an option literal, or None when it cannot be one exactly:
+    NaN and infinities (Spark orders NaN above everything), bytes (binary columns),
+    arrays, variants... are left to Spark."""
+    return Literal.of(value, finite_only=True)
 
 
 def _column(attribute: Any) -> str | None:

@@ -180,8 +180,7 @@ class PqcoreReader(DataSourceReader):
         return self._read_pieces(partition.pieces, partition.filter_types, scan_filter)
 
     def _read_pieces(self, pieces: list[tuple[str, list[int] | None, dict[str, str]]],
-                     filter_types: StructType | None, scan_filter: Any = None) -> Iterator[pa.RecordBatch]:
-        scan_filter = self.filter if scan_filter is None else scan_filter
+                     filter_types: StructType | None, scan_filter: Any) -> Iterator[pa.RecordBatch]:
         for path, row_groups, values in pieces:
             yield from read_file_batches(path, self.schema, self.batch_size, values, self.time_zone,
                                          scan_filter, row_groups, filter_types,

@@ -66,6 +66,30 @@ class Literal:
     def __repr__(self) -> str:
         return f"{self.kind}:{self.text}"
 
+    @classmethod
+    def of(cls, value: Any, finite_only: bool = True) -> Literal | None:
+        """A Python value (bool, number, ``Decimal``, str, date, datetime) as a literal, or None
+        for other types, and for NaN and infinities when *finite_only*."""
+        import datetime as dt
+        import decimal
+        import math
+
+        if isinstance(value, bool):
+            return cls("bool", "true" if value else "false")
+        if isinstance(value, int):
+            return cls("num", str(value))
+        if isinstance(value, float):
+            return cls("num", repr(value)) if math.isfinite(value) or not finite_only else None
+        if isinstance(value, decimal.Decimal):
+            return cls("num", str(value)) if value.is_finite() or not finite_only else None
+        if isinstance(value, str):
+            return cls("str", value)
+        if isinstance(value, dt.datetime):
+            return cls("timestamp" if value.tzinfo is not None else "timestamp_ntz", value.isoformat())
+        if isinstance(value, dt.date):
+            return cls("date", value.isoformat())
+        return None
+
 
 def _tokenize(text: str) -> list[tuple[str, str, int]]:
     out, pos = [], 0

@@ -166,7 +166,7 @@ def _page_bounds(pf: "ParquetFile", rg: int, name: str) -> PageStats | None:
         return None
     usable = ci.order_defined and (pf.metadata.column_order_defined(idx) or sort_order(desc) == SortOrder.SIGNED)
     num_rows = pf.metadata.row_group(rg).num_rows
-    starts = np.array([p.first_row_index for p in oi.page_locations], dtype=np.int64)
+    starts = oi.first_rows
     ends = np.append(starts[1:], np.int64(num_rows))
     null_pages = np.array(ci.null_pages, dtype=np.bool_)
     has = ~null_pages if usable else np.zeros(len(starts), dtype=np.bool_)
@@ -204,7 +204,7 @@ class RowGroupPlan:
 
 def select_pages(oi: OffsetIndex, num_rows: int, rows: npt.NDArray[np.bool_]) -> list[int]:
     """Pages of a flat column holding at least one candidate row."""
-    starts = np.array([p.first_row_index for p in oi.page_locations], dtype=np.int64)
+    starts = oi.first_rows
     if len(starts) and starts[-1] < min(num_rows, len(rows)):
         # first rows strictly increase from 0 (checked when the index is read): one OR per page
         return np.flatnonzero(np.logical_or.reduceat(rows[:num_rows], starts)).tolist()

@@ -507,11 +507,10 @@ class ParquetFile:
         except ParquetError as exc:
             exc.add_note(f"in column {desc.dotted_path}, row group {rg} (pages read through the offset index)")
             raise
-        ranges = oi.row_ranges(num_rows)
         # The decoded values are the kept pages' row ranges one after another: a row's
         # position is its offset in its page plus the rows of the kept pages before it.
-        first = np.array([ranges[i][0] for i in keep], dtype=np.int64)
-        sizes = np.array([ranges[i][1] - ranges[i][0] for i in keep], dtype=np.int64)
+        first = oi.first_rows[keep]
+        sizes = np.append(oi.first_rows[1:], num_rows)[keep] - first
         before = np.concatenate(([0], np.cumsum(sizes)[:-1]))
         page = np.searchsorted(first, rows, side="right") - 1
         return take_array(arr, rows - first[page] + before[page])

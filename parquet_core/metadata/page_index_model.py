@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from parquet_core.errors import ParquetFormatError
 from parquet_core.metadata.statistics import SortOrder, decode_stat_value, sort_order
 from parquet_core.schema.descriptor import ColumnDescriptor
@@ -71,6 +73,8 @@ class OffsetIndex:
         if pages and pages[0].first_row_index != 0:
             raise ParquetFormatError(f"{where}: the first page starts at row {pages[0].first_row_index}, not 0")
         self.page_locations = pages
+        #: Each page's first row, as an array (for the vectorised page selection).
+        self.first_rows = np.fromiter((p.first_row_index for p in pages), dtype=np.int64, count=len(pages))
         ub = raw.unencoded_byte_array_data_bytes
         if ub is not None and len(ub) != len(pages):
             raise ParquetFormatError(f"{where}: {len(ub)} unencoded sizes for {len(pages)} pages")

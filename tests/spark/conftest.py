@@ -106,3 +106,15 @@ def pushdown_on(pqcore_spark):
     pqcore_spark.conf.set(conf, "true")
     yield pqcore_spark
     pqcore_spark.conf.unset(conf)
+
+
+def assert_shim_is_light(module: str, source_name: str, heavy: tuple[str, ...]) -> None:
+    """Importing the auto-discovery shim *module* (which Spark's data-source lookup does in
+    every lookup) names *source_name* and imports none of *heavy*; in a fresh interpreter."""
+    import subprocess
+
+    code = (f"import sys, {module}; "
+            f"assert {module}.DefaultSource.name() == {source_name!r}; "
+            f"heavy = [m for m in {heavy!r} if m in sys.modules]; assert not heavy, heavy")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]))
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=str(REPO_ROOT))

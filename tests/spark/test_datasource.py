@@ -8,20 +8,17 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
-import os
-import subprocess
-import sys
 import uuid
-from pathlib import Path
 
 import pytest
+
+from tests.spark.conftest import assert_shim_is_light
 
 pytestmark = pytest.mark.spark
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -267,12 +264,7 @@ def test_types_beyond_spark(pqcore_spark, tmp_path):
 
 # ----------------------------------------------------------------------------- registration
 def test_shim_is_light_and_names_the_source():
-    code = ("import sys, pyspark_pqcore; "
-            "assert pyspark_pqcore.DefaultSource.name() == 'pqcore'; "
-            "heavy = [m for m in ('pyarrow', 'parquet_core', 'numpy') if m in sys.modules]; "
-            "assert not heavy, heavy")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]))
-    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=str(REPO_ROOT))
+    assert_shim_is_light("pyspark_pqcore", "pqcore", ("pyarrow", "parquet_core", "numpy"))
 
 
 def test_auto_registration_through_the_shim(spark, corpus):

@@ -101,19 +101,10 @@ def test_spark_writes_partitioned_indexed_dataset(ktk_spark, tmp_path):
 
 
 def test_kartothek_shim_is_import_light():
-    import os
-    import subprocess
-    import sys
+    from tests.spark.conftest import assert_shim_is_light
 
-    from tests.spark.conftest import REPO_ROOT
-
-    code = ("import sys, pyspark_kartothek; "
-            "assert pyspark_kartothek.DefaultSource.name() == 'kartothek'; "
-            "heavy = [m for m in ('pyarrow', 'parquet_core', 'numpy', 'integrations.kartothek') "
-            "if m in sys.modules]; assert not heavy, heavy")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]))
-    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=str(REPO_ROOT))
-
+    assert_shim_is_light("pyspark_kartothek", "kartothek",
+                         ("pyarrow", "parquet_core", "numpy", "integrations.kartothek"))
 
 
 def test_failing_task_commits_nothing(ktk_spark, tmp_path):
