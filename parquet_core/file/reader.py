@@ -91,7 +91,7 @@ class ParquetFile:
         self._indexes: dict[tuple[Any, ...], Any] = {}
         try:
             raw, footer_len, decryptor = read_footer(self._source, decryption)
-            self.metadata = FileMetadata(raw, footer_len, decryptor)
+            self.metadata = FileMetadata(raw, footer_len, decryptor, self._source.size)
         except BaseException:
             self.close()
             raise

@@ -5,17 +5,35 @@ temporary file in the target's directory (same file system, so the final
 ``os.replace`` is atomic) and the target appears, or is replaced, only when
 :meth:`PathSink.commit` runs after the footer is written.  :meth:`abort`
 (called on any exception) removes the temporary file and leaves an existing
-target untouched.  A process killed mid-write leaves only the hidden
-``.<name>.*.pqcore-tmp`` file behind, never a truncated target.
+target untouched.
+
+Temporary files and who removes them
+------------------------------------
+A temporary file is named ``.<target name>.<host>.<pid>.<random>.pqcore-tmp``:
+the host and process id of the writer that owns it.  It is removed
+
+* by :meth:`PathSink.commit` (renamed into place) or :meth:`PathSink.abort`;
+* when the writer is garbage-collected without being closed, or when the
+  interpreter exits normally with it still open (a ``weakref.finalize``,
+  which also runs at exit);
+* after a process was killed (``SIGKILL``, power loss: nothing of the dead
+  process can run), by the next write to the same target from any process
+  on the same host: it deletes the target's temporary files whose host is
+  this one and whose process no longer exists.  A file named after a live
+  process, or after another host (a shared file system), is never touched,
+  so a writer cannot lose the file another writer is still filling.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import socket
 import tempfile
+import weakref
 from typing import Any, BinaryIO
 
-__all__ = ["Sink", "PathSink", "FileObjectSink", "open_sink"]
+__all__ = ["Sink", "PathSink", "FileObjectSink", "open_sink", "remove_stale_temp_files", "TEMP_SUFFIX"]
 
 
 class Sink:
@@ -44,13 +62,19 @@ class PathSink(Sink):
             raise FileNotFoundError(f"directory {directory!r} does not exist")
         if os.path.isdir(self.path):
             raise IsADirectoryError(f"{self.path!r} is a directory")
+        base = os.path.basename(self.path)
+        remove_stale_temp_files(directory, base)
         fd, self.tmp_path = tempfile.mkstemp(
-            prefix="." + os.path.basename(self.path) + ".", suffix=".pqcore-tmp", dir=directory)
+            prefix=f".{base}.{_host_tag()}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=directory)
         self._file: BinaryIO | None = os.fdopen(fd, "wb", buffering=1 << 20)
+        # Runs if this sink is garbage-collected, or the interpreter exits, before
+        # commit or abort; holds the file object and path, never the sink itself.
+        self._cleanup = weakref.finalize(self, _discard, self._file, self.tmp_path)
         self.offset = 0
 
     def write(self, data: bytes | memoryview) -> int:
-        assert self._file is not None, "sink already closed"
+        if self._file is None:
+            raise ValueError("the sink is already closed")
         start = self.offset
         self._file.write(data)
         self.offset += len(data)
@@ -60,6 +84,7 @@ class PathSink(Sink):
         if self._file is None:
             return
         f, self._file = self._file, None
+        self._cleanup.detach()
         try:
             f.flush()
             os.fsync(f.fileno())
@@ -68,17 +93,77 @@ class PathSink(Sink):
             os.chmod(self.tmp_path, mode)
             os.replace(self.tmp_path, self.path)
         except BaseException:
-            _unlink(self.tmp_path)
+            _discard(f, self.tmp_path)
             raise
 
     def abort(self) -> None:
         if self._file is not None:
             f, self._file = self._file, None
+            self._cleanup.detach()
+            _discard(f, self.tmp_path)
+        else:
+            _unlink(self.tmp_path)
+
+
+TEMP_SUFFIX = ".pqcore-tmp"
+# ".<target>.<host>.<pid>.<random>.pqcore-tmp"; the host tag has no dots.
+_TEMP_NAME = re.compile(r"\.(?P<host>[^.]+)\.(?P<pid>[0-9]+)\.[^.]+" + re.escape(TEMP_SUFFIX) + "$")
+
+
+def _host_tag() -> str:
+    """This host's name, reduced to characters that cannot be confused with the separators."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", socket.gethostname()) or "host"
+
+
+def _process_exists(pid: int) -> bool:
+    if pid <= 0:
+        return True  # not a real process id: treat it as alive, never delete on it
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # exists, owned by someone else (or cannot tell: keep the file)
+    return True
+
+
+def remove_stale_temp_files(directory: str, target_name: str) -> list[str]:
+    """Delete the temporary files left next to *target_name* by dead writers on this host.
+
+    A file counts as stale only when its name says it was made on this host by a
+    process that no longer exists (see the module docstring); anything else is
+    left alone.  Returns the paths removed.  Errors (a file removed meanwhile, no
+    permission) are ignored: cleaning up is best effort and never fails a write.
+    """
+    prefix = f".{target_name}"
+    host = _host_tag()
+    removed = []
+    try:
+        entries = os.scandir(directory)
+    except OSError:
+        return removed
+    with entries:
+        for entry in entries:
+            name = entry.name
+            if not (name.startswith(prefix) and name.endswith(TEMP_SUFFIX)):
+                continue
+            m = _TEMP_NAME.fullmatch(name[len(prefix):])
+            if m is None or m["host"] != host or _process_exists(int(m["pid"])):
+                continue
             try:
-                f.close()
+                os.unlink(entry.path)
+                removed.append(entry.path)
             except OSError:
                 pass
-        _unlink(self.tmp_path)
+    return removed
+
+
+def _discard(f: BinaryIO, path: str) -> None:
+    try:
+        f.close()
+    except OSError:
+        pass
+    _unlink(path)
 
 
 class FileObjectSink(Sink):
@@ -111,7 +196,7 @@ def _default_mode() -> int:
 def _unlink(path: str) -> None:
     try:
         os.unlink(path)
-    except FileNotFoundError:
+    except OSError:
         pass
 
 

@@ -200,22 +200,95 @@ class ColumnChunkMetadata:
         }
 
 
+# A page's ``num_values`` is an i32 and every page takes at least one byte of
+# the chunk, so no chunk can hold more level slots than this per stored byte.
+_MAX_VALUES_PER_PAGE = 2**31 - 1
+
+
+def _check_counts(raw: Any, schema: SchemaDescriptor, index: int, file_size: int | None) -> None:
+    """Refuse a row group whose declared counts and sizes cannot all be true.
+
+    Everything the reader later allocates from (row masks of ``num_rows``,
+    level and value buffers of ``num_values``) is checked here, against the
+    other counts and against the file's size, before any of it is used:
+
+    * ``num_rows`` is not negative;
+    * a chunk's ``num_values``, ``total_compressed_size`` and
+      ``total_uncompressed_size`` are not negative;
+    * a leaf without repetition holds exactly one level slot per row
+      (``num_values == num_rows``); a repeated leaf holds at least one;
+    * ``num_values`` is not more than its bytes can hold
+      (``total_compressed_size`` pages of at most 2**31 - 1 values);
+    * the chunk's pages lie inside the file.
+
+    Chunks whose metadata is encrypted (and not yet decrypted) are checked
+    when they are opened with their key.
+    """
+    rows = raw.num_rows
+    if rows < 0:
+        raise ParquetFormatError(f"row group {index}: num_rows is {rows}; a row count cannot be negative")
+    for i, chunk in enumerate(raw.columns):
+        md = chunk.meta_data
+        if md is None:
+            continue
+        # a chunk kept in another file (``file_path``) is not bounded by this file's size
+        _check_chunk_counts(md, schema.column(i), rows, f"column chunk {schema.column(i).dotted_path} "
+                            f"of row group {index}", None if chunk.file_path else file_size)
+
+
+def _check_chunk_counts(md: Any, desc: ColumnDescriptor, rows: int, where: str,
+                        file_size: int | None) -> None:
+    values = _req(md, "num_values", where)
+    compressed = _req(md, "total_compressed_size", where)
+    for name, v in (("num_values", values), ("total_compressed_size", compressed),
+                    ("total_uncompressed_size", _req(md, "total_uncompressed_size", where))):
+        if v < 0:
+            raise ParquetFormatError(f"{where}: {name} is {v}; it cannot be negative")
+    if desc.max_repetition_level == 0 and values != rows:
+        raise ParquetFormatError(
+            f"{where}: num_values is {values} but the row group has {rows} rows; a column "
+            "without repetition holds exactly one value or null per row")
+    if values < rows:
+        raise ParquetFormatError(
+            f"{where}: num_values is {values}, fewer than the row group's {rows} rows; every row "
+            "holds at least one value, null or empty list")
+    if values > compressed * _MAX_VALUES_PER_PAGE:
+        raise ParquetFormatError(
+            f"{where}: num_values is {values}, more than {compressed} bytes of pages can hold")
+    if file_size is not None:
+        start = _req(md, "data_page_offset", where)
+        dpo = md.dictionary_page_offset
+        if not 0 <= start < file_size or (dpo is not None and not 0 <= dpo < file_size):
+            raise ParquetFormatError(
+                f"{where}: data_page_offset {start} or dictionary_page_offset {dpo} is not an "
+                f"offset inside the file of {file_size} bytes")
+        if dpo is not None and 0 < dpo < start:
+            start = dpo
+        if start + compressed > file_size:
+            raise ParquetFormatError(
+                f"{where}: its pages ({compressed} bytes at offset {start}) do not lie inside "
+                f"the file of {file_size} bytes")
+
+
 class RowGroupMetadata:
     """One row group: its row count and column chunks."""
 
     def __init__(self, raw: Any, schema: SchemaDescriptor, orders: list[bool], index: int,
-                 writer: WriterVersion | None = None, decryptor: Any = None) -> None:
+                 writer: WriterVersion | None = None, decryptor: Any = None,
+                 file_size: int | None = None) -> None:
         self.raw = raw
         self._decryptor = decryptor
         self._writer = writer
         self.index = index
         self._schema = schema
         self._orders = orders
+        self._file_size = file_size
         cols = _req(raw, "columns", f"row group {index}")
         _req(raw, "num_rows", f"row group {index}")
         if len(cols) != len(schema):
             raise ParquetFormatError(
                 f"row group {index} has {len(cols)} column chunks, the schema has {len(schema)} leaves")
+        _check_counts(raw, schema, index, file_size)
 
     @property
     def num_rows(self) -> int:
@@ -234,17 +307,25 @@ class RowGroupMetadata:
 
     def column(self, i: int) -> ColumnChunkMetadata:
         """Return the i-th column chunk."""
-        return ColumnChunkMetadata(self.raw.columns[i], self._schema.column(i),
-                                   self._orders[i], self.index, i, self._writer, self._decryptor,
-                                   self.raw.ordinal)
+        raw = self.raw.columns[i]
+        chunk = ColumnChunkMetadata(raw, self._schema.column(i), self._orders[i], self.index, i,
+                                    self._writer, self._decryptor, self.raw.ordinal)
+        if raw.meta_data is None:   # decrypted just now: its counts are checked only now
+            _check_chunk_counts(chunk.meta, chunk.descriptor, self.num_rows,
+                                f"column chunk {chunk.path_in_schema} of row group {self.index}",
+                                None if raw.file_path else self._file_size)
+        return chunk
 
 
 class FileMetadata:
     """The decoded footer of a Parquet file."""
 
-    def __init__(self, raw: Any, footer_size: int = 0, decryptor: Any = None) -> None:
+    def __init__(self, raw: Any, footer_size: int = 0, decryptor: Any = None,
+                 file_size: int | None = None) -> None:
         self.raw = raw
         self.footer_size = footer_size
+        #: Size of the whole file in bytes, when known (chunk ranges are checked against it).
+        self.file_size = file_size
         #: The file's :class:`~parquet_core.file.decryptor.FileDecryptor` (None: not encrypted).
         self.decryptor = decryptor
         if raw.schema is None:
@@ -259,6 +340,8 @@ class FileMetadata:
             self._orders = [False] * n
         if raw.num_rows is None or raw.num_rows < 0:
             raise ParquetFormatError(f"footer has an invalid num_rows ({raw.num_rows})")
+        # Row groups are wrapped (and their counts checked) when first asked for.
+        self._row_groups: list[RowGroupMetadata | None] = [None] * len(raw.row_groups or [])
 
     @property
     def num_rows(self) -> int:
@@ -312,8 +395,12 @@ class FileMetadata:
         """Return row group *i*."""
         if not 0 <= i < self.num_row_groups:
             raise IndexError(f"row group {i} out of range (file has {self.num_row_groups})")
-        return RowGroupMetadata(self.raw.row_groups[i], self.schema, self._orders, i, self.writer,
-                                self.decryptor)
+        group = self._row_groups[i]
+        if group is None:
+            group = self._row_groups[i] = RowGroupMetadata(
+                self.raw.row_groups[i], self.schema, self._orders, i, self.writer, self.decryptor,
+                self.file_size)
+        return group
 
     def column_order_defined(self, i: int) -> bool:
         """True when column *i* has a TypeDefinedOrder."""

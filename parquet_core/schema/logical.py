@@ -154,9 +154,23 @@ def _check(dt: DataType, ptype: int, type_length: int | None, name: str) -> Data
         raise ParquetSchemaError(f"column {name!r}: FLOAT16 needs FIXED_LEN_BYTE_ARRAY(2)")
     if dt.name == "interval" and type_length != 12:
         raise ParquetSchemaError(f"column {name!r}: INTERVAL needs FIXED_LEN_BYTE_ARRAY(12)")
-    if dt.name == "decimal" and (dt.precision is None or dt.precision < 1):
-        raise ParquetSchemaError(f"column {name!r}: DECIMAL without a valid precision")
+    if dt.name == "decimal":
+        _check_decimal(dt, name)
     return dt
+
+
+def _check_decimal(dt: DataType, name: str) -> None:
+    """Precision and scale as LogicalTypes.md requires: ``precision >= 1`` and
+    ``0 <= scale <= precision``.  A precision above what the physical width holds
+    is tolerated (the stored integers are read exactly), as other readers do."""
+    p, s = dt.precision, dt.scale
+    if p is None or p < 1:
+        raise ParquetSchemaError(
+            f"column {name!r}: DECIMAL precision is {p}; it must be at least 1")
+    if s is None or s < 0 or s > p:
+        raise ParquetSchemaError(
+            f"column {name!r}: DECIMAL scale is {s} with precision {p}; the scale must be "
+            "between 0 and the precision")
 
 
 def data_type_of(element: Any) -> DataType:

@@ -7,7 +7,7 @@ here are deliberate: producing Python objects is inherently one per value.
 from __future__ import annotations
 
 import uuid as _uuid
-from decimal import Context, Decimal
+from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -20,7 +20,9 @@ from parquet_core.schema.types import DataType
 
 __all__ = ["py_values", "to_storage", "Interval"]
 
-_DEC_CTX = Context(prec=200)
+# Scaling an integer by a power of ten is exact under a context this wide: no
+# digit count or exponent the schema allows can round or overflow.
+_DEC_CTX = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN)
 
 
 class Interval(NamedTuple):
