@@ -208,7 +208,8 @@ class Table:
         try:
             return self._columns[self._schema.names.index(name_or_index)]
         except ValueError:
-            raise KeyError(f"no column named {name_or_index!r}") from None
+            raise KeyError(f"no column named {name_or_index!r}; the columns are "
+                           f"{self._schema.names}") from None
 
     def __getitem__(self, key: str | int) -> Array:
         return self.column(key)
