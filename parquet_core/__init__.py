@@ -47,6 +47,7 @@ from parquet_core.schema.build import (
     uint64, utf8, uuid,
 )
 from parquet_core.schema.build_nested import list_, map_, struct
+from parquet_core.schema.nanos import NanoDatetime, NanoTime, NanoTimedelta
 from parquet_core.schema.pyvalues import Interval
 from parquet_core.schema.temporal import RawTemporal
 from parquet_core.schema.types import DataType, Field, Schema
@@ -56,7 +57,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Array", "CodecUnavailableError", "ColumnChunkMetadata", "DataType", "Field",
-    "FileMetadata", "Interval", "ParquetEncryptionError", "ParquetError", "ParquetFile",
+    "FileMetadata", "Interval", "NanoDatetime", "NanoTime", "NanoTimedelta", "ParquetEncryptionError", "ParquetError", "ParquetFile",
     "ParquetFormatError", "ParquetSchemaError", "RawTemporal", "ReaderOptions",
     "RowGroupMetadata", "Schema", "Statistics", "Table", "UnsupportedFeatureError",
     "read_metadata", "read_schema", "read_table", "__version__",

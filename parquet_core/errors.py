@@ -20,6 +20,12 @@ the message itself stays short and the location is always printed.
 
 from __future__ import annotations
 
+import functools
+import inspect
+import os
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, TypeVar
+
 __all__ = [
     "ParquetError",
     "ParquetFormatError",
@@ -28,6 +34,10 @@ __all__ = [
     "ParquetSchemaError",
     "ParquetEncryptionError",
     "add_context",
+    "file_context",
+    "names_file",
+    "note_file",
+    "path_of",
 ]
 
 
@@ -80,3 +90,67 @@ def add_context(exc: BaseException, **where: object) -> BaseException:
     if parts:
         exc.add_note("at " + ", ".join(parts))
     return exc
+
+
+def path_of(target: Any) -> str | None:
+    """The file path behind *target* (a path, or a file object with a ``name``), else None."""
+    if isinstance(target, (str, os.PathLike)):
+        return os.fspath(target)  # type: ignore[return-value]
+    name = getattr(target, "name", None)
+    return name if isinstance(name, str) else None
+
+
+def note_file(exc: BaseException, path: str | None, action: str) -> BaseException:
+    """Add ``while <action> file '<path>'`` to *exc*, once.
+
+    Nothing is added when *path* is None (bytes, anonymous streams), when
+    the same note is already there (an outer entry point calling an inner
+    one), or when the message itself names the path (``FileNotFoundError``).
+    """
+    if path is not None:
+        note = f"while {action} file {path!r}"
+        if note not in getattr(exc, "__notes__", ()) and path not in str(exc):
+            exc.add_note(note)
+    return exc
+
+
+@contextmanager
+def file_context(path: str | None, action: str) -> Iterator[None]:
+    """Name *path* (see :func:`note_file`) in any exception raised inside."""
+    try:
+        yield
+    except Exception as exc:
+        note_file(exc, path, action)
+        raise
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def names_file(action: str) -> Callable[[_F], _F]:
+    """Decorate a method of an object with a ``_path`` so its errors name that file.
+
+    The path is looked up when an error happens, so ``__init__`` can be
+    decorated as long as it sets ``_path`` first.  Generator methods are
+    wrapped so that errors raised while iterating are noted too.
+    """
+    def decorate(method: _F) -> _F:
+        if inspect.isgeneratorfunction(method):
+            @functools.wraps(method)
+            def gen(self: Any, *args: Any, **kwargs: Any) -> Any:
+                try:
+                    yield from method(self, *args, **kwargs)
+                except Exception as exc:
+                    note_file(exc, getattr(self, "_path", None), action)
+                    raise
+            return gen  # type: ignore[return-value]
+
+        @functools.wraps(method)
+        def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return method(self, *args, **kwargs)
+            except Exception as exc:
+                note_file(exc, getattr(self, "_path", None), action)
+                raise
+        return call  # type: ignore[return-value]
+    return decorate

@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from parquet_core.column.data import ColumnData
 from parquet_core.column.reader import read_column_chunks
+from parquet_core.errors import names_file, path_of
 from parquet_core.errors import (
     ParquetError,
     ParquetFormatError,
@@ -84,8 +85,10 @@ class ParquetFile:
         plaintext footer raise :class:`ParquetEncryptionError` naming them.
     """
 
+    @names_file("reading")
     def __init__(self, source: Any, *, page_checksum_verification: bool = True,
                  decryption: Any = None) -> None:
+        self._path = path_of(source)   # named in every error (see errors.names_file)
         self._source, self._owned = open_source(source)
         self.options = ReaderOptions(page_checksum_verification=page_checksum_verification)
         self._indexes: dict[tuple[Any, ...], Any] = {}
@@ -166,7 +169,7 @@ class ParquetFile:
             leaves = [i for i in schema.leaves_under(top)
                       if schema.column(i).path[:len(path)] == path] if top in by_name else []
             if not leaves:
-                raise ValueError(f"no column named {name!r} in the file")
+                raise self._unknown_column(name)
             if top not in picked:
                 picked[top] = set(leaves)
             elif picked[top] is not None:
@@ -228,6 +231,7 @@ class ParquetFile:
             raise
 
     # -- Bloom filters ------------------------------------------------------
+    @names_file("reading")
     def bloom_filter(self, row_group: int, column: str | int) -> ColumnBloomFilter | None:
         """The Bloom filter of one column chunk, read now (lazily), or None if it has none.
 
@@ -255,7 +259,7 @@ class ParquetFile:
             try:
                 idx = schema.index_of(tuple(column.split(".")))
             except KeyError:
-                raise ValueError(f"no leaf column named {column!r} in the file") from None
+                raise self._unknown_column(column, leaf=True) from None
         else:
             idx = int(column)
             if not 0 <= idx < len(schema):
@@ -263,6 +267,15 @@ class ParquetFile:
         if not 0 <= row_group < self.num_row_groups:
             raise IndexError(f"row group {row_group} out of range (0..{self.num_row_groups - 1})")
         return self.metadata.row_group(row_group).column(idx)
+
+    def _unknown_column(self, name: str, leaf: bool = False) -> ValueError:
+        """The error for a column name the file lacks, listing the names it has."""
+        tops = [f.name for f in self._fields]
+        leaves = [d.dotted_path for d in self.metadata.schema]
+        if leaf or "." in name:
+            return ValueError(f"no {'leaf ' if leaf else ''}column named {name!r} in the file; "
+                              f"its columns are {tops}, its leaf columns {leaves}")
+        return ValueError(f"no column named {name!r} in the file; its columns are {tops}")
 
     def _leaf_index(self, name: str) -> int | None:
         """Leaf index of a column named in a filter (top-level name or dotted path).
@@ -277,7 +290,7 @@ class ParquetFile:
         try:
             return schema.index_of(tuple(name.split(".")))
         except KeyError:
-            raise ValueError(f"no column named {name!r} in the file") from None
+            raise self._unknown_column(name) from None
 
     def _needed_leaves(self, names: set[str] | None) -> list[int]:
         """Leaf indices under the given column names (all leaves for None)."""
@@ -291,7 +304,7 @@ class ParquetFile:
             else:
                 found = self._leaf_index(name)
                 if found is None:
-                    raise ValueError(f"no column named {name!r} in the file")
+                    raise self._unknown_column(name)
                 idx.add(found)
         return sorted(idx)
 
@@ -318,11 +331,13 @@ class ParquetFile:
         return to_array(ColumnData(values=phys, def_levels=None, rep_levels=None,
                                    num_levels=page.num_values), desc)
 
+    @names_file("reading")
     def explain(self, filters: Any, columns: Sequence[str] | None = None) -> PruneReport:
         """What ``filters=`` would prune: row groups by statistics, dictionaries, Bloom filters and
         page indexes, the pages and candidate rows left, and the bytes to read."""
         return plan_row_groups(self, filters, columns=None if columns is None else list(columns))[1]
 
+    @names_file("reading")
     def page_headers(self, row_group: int, column: str | int) -> list[PageHeaderInfo]:
         """Every page header of one column chunk, in file order; page bodies are not decoded.
 
@@ -350,6 +365,7 @@ class ParquetFile:
             raise
 
     # -- page index ---------------------------------------------------------
+    @names_file("reading")
     def column_index(self, row_group: int, column: str | int) -> ColumnIndex | None:
         """The chunk's ColumnIndex (per-page bounds, null pages, boundary order), or None.
 
@@ -357,6 +373,7 @@ class ParquetFile:
         """
         return self._page_index("column", row_group, column, read_column_index)
 
+    @names_file("reading")
     def offset_index(self, row_group: int, column: str | int) -> OffsetIndex | None:
         """The chunk's OffsetIndex (location and first row of every data page), or None."""
         return self._page_index("offset", row_group, column, read_offset_index)
@@ -420,6 +437,7 @@ class ParquetFile:
             start += n
 
     # -- data ---------------------------------------------------------------
+    @names_file("reading")
     def read_row_group(self, i: int, columns: Sequence[str] | None = None) -> Table:
         """Read one row group."""
         selected = self._select(columns)
@@ -427,6 +445,7 @@ class ParquetFile:
         cols = [self._read_column([i], f, s) for f, s in selected]
         return Table(Schema([f for f, _ in selected]), cols, rg.num_rows)
 
+    @names_file("reading")
     def read(self, columns: Sequence[str] | None = None, filters: Any = None) -> Table:
         """Read the whole file (or the selected columns).
 
@@ -448,6 +467,7 @@ class ParquetFile:
         cols = [self._read_column(groups, f, s) for f, s in selected]
         return Table(Schema(fields), cols, self.metadata.num_rows if not fields else None)
 
+    @names_file("reading")
     def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,
                      row_groups: Sequence[int] | None = None, filters: Any = None) -> Iterator[Table]:
         """Yield tables of at most *batch_size* rows, row group by row group (``filters`` as in :meth:`read`)."""

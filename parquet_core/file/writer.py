@@ -41,6 +41,7 @@ from parquet_core.column.data import ColumnData
 from parquet_core.column.writer import write_column_chunk
 from parquet_core.constants import MAGIC
 from parquet_core.errors import ParquetError, add_context
+from parquet_core.errors import file_context, names_file, path_of
 from parquet_core.file.encryptor import FileEncryptor
 from parquet_core.file.sink import Sink, open_sink
 from parquet_core.options import WriterOptions, writer_options
@@ -139,7 +140,9 @@ class ParquetWriter:
     the ``with`` block the partial output is discarded.
     """
 
+    @names_file("writing")
     def __init__(self, where: Any, schema: Any, **options: Any) -> None:
+        self._path = path_of(where)   # named in every error (see errors.names_file)
         self.schema = _as_schema(schema)
         int96 = bool(options.get("use_deprecated_int96_timestamps", False))
         legacy = bool(options.pop("legacy_list_layout", False))
@@ -180,6 +183,7 @@ class ParquetWriter:
             self._sink.abort()
 
     # -- writing -------------------------------------------------------------
+    @names_file("writing")
     def write_table(self, data: Any, row_group_size: int | None = None) -> None:
         """Write *data* (Table, mapping, pandas or pyarrow table) as one or more row groups."""
         if self._closed:
@@ -330,6 +334,7 @@ class ParquetWriter:
             created_by=self.options.created_by or CREATED_BY,
             column_orders=[pt.ColumnOrder(TYPE_ORDER=pt.TypeDefinedOrder()) for _ in self._descriptor])
 
+    @names_file("writing")
     def close(self) -> None:
         """Write the page indexes and the footer, then publish the file."""
         if self._closed:
@@ -376,7 +381,8 @@ def write_table(data: Any, where: Any, schema: Any = None, **options: Any) -> No
     **options:
         See :class:`ParquetWriter`.
     """
-    table = as_table(data, None if schema is None else _as_schema(schema),
-                     validate_utf8=bool(options.get("validate_utf8", True)))
-    with ParquetWriter(where, table.schema, **options) as writer:
-        writer.write_table(table)
+    with file_context(path_of(where), "writing"):
+        table = as_table(data, None if schema is None else _as_schema(schema),
+                         validate_utf8=bool(options.get("validate_utf8", True)))
+        with ParquetWriter(where, table.schema, **options) as writer:
+            writer.write_table(table)

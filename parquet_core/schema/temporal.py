@@ -2,9 +2,21 @@
 
 Python's ``datetime`` covers years 1..9999 at microsecond resolution.  Parquet
 can hold more: nanosecond timestamps and times, and INT96 values far outside
-that range (Spark writes year 290000 happily).  Where ``datetime`` cannot
-hold a value exactly, :func:`Array.to_pylist` returns a
-:class:`RawTemporal` carrying the exact integer instead of truncating it.
+that range (Spark writes year 290000 happily).  :meth:`Array.to_pylist`
+never truncates; it returns, per value:
+
+=============================================  ===============================
+value                                          Python object
+=============================================  ===============================
+whole microseconds, years 1..9999              ``datetime`` / ``time``
+a sub-microsecond part, years 1..9999          :class:`NanoDatetime` /
+                                               :class:`NanoTime` (subclasses
+                                               with ``nanosecond``; they
+                                               compare, sort and subtract
+                                               exactly, see ``nanos.py``)
+outside years 1..9999, or a time of day        :class:`RawTemporal`: the exact
+outside 00:00..24:00                           integer count of ``unit``
+=============================================  ===============================
 
 INT96 layout (legacy Impala/Hive/Spark timestamps), 12 bytes per value::
 
@@ -24,6 +36,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from parquet_core.schema.nanos import NanoDatetime, NanoTime
+
 __all__ = ["RawTemporal", "int96_parts", "int96_to_epoch", "JULIAN_EPOCH_DAY"]
 
 #: Julian day number of the Unix epoch, 1970-01-01.
@@ -34,6 +48,11 @@ _PER_SECOND = {"s": 1, "ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
 @dataclass(frozen=True, slots=True)
 class RawTemporal:
     """A timestamp or time held exactly as an integer count of ``unit``.
+
+    Only for values no standard Python type holds: timestamps outside years
+    1..9999 (e.g. INT96 from Spark in year 290000) and times of day outside
+    00:00..24:00.  Sub-microsecond values within range are
+    :class:`NanoDatetime` / :class:`NanoTime`.
 
     ``kind`` is ``"timestamp"`` (since the Unix epoch) or ``"time"`` (since
     midnight); ``tz`` is ``"UTC"`` for instants.
@@ -103,13 +122,16 @@ _MAX_US = (_dt.datetime(9999, 12, 31, 23, 59, 59, 999999) - _EPOCH) // _dt.timed
 
 
 def timestamps_to_py(values: npt.NDArray[np.int64], unit: str, tz: str | None) -> list[object]:
-    """Turn epoch counts into ``datetime`` objects, or RawTemporal when inexact."""
+    """Turn epoch counts into ``datetime`` (NanoDatetime below a microsecond), or
+    RawTemporal outside datetime's years."""
     vals = np.asarray(values, dtype=np.int64)
     per = _PER_SECOND[unit]
+    sub = np.zeros(len(vals), dtype=np.int64)
     if per >= 1_000_000:
         div = per // 1_000_000
         us = vals // div
-        exact = (vals % div) == 0
+        sub = (vals % div) * (1000 // div)          # nanoseconds below the microsecond
+        exact = np.ones(len(vals), dtype=bool)
     else:
         mul = 1_000_000 // per
         lim = np.iinfo(np.int64).max // mul
@@ -120,34 +142,40 @@ def timestamps_to_py(values: npt.NDArray[np.int64], unit: str, tz: str | None) -
     utc = _dt.timezone.utc if tz else None
     out: list[object] = []
     # Per-value loop: this is the edge conversion to Python objects.
-    for v, e, raw in zip(objs, exact.tolist(), vals.tolist()):
+    for v, e, ns, raw in zip(objs, exact.tolist(), sub.tolist(), vals.tolist()):
         if not e:
             out.append(RawTemporal(raw, unit, "timestamp", tz))
-        elif utc is not None:
-            out.append(v.replace(tzinfo=utc))
-        else:
-            out.append(v)
+            continue
+        if utc is not None:
+            v = v.replace(tzinfo=utc)
+        out.append(NanoDatetime.from_datetime(v, ns) if ns else v)
     return out
 
 
 def times_to_py(values: npt.NDArray[np.int64], unit: str) -> list[object]:
-    """Turn since-midnight counts into ``datetime.time``, or RawTemporal when inexact."""
+    """Turn since-midnight counts into ``time`` (NanoTime below a microsecond), or
+    RawTemporal outside a day."""
     per = _PER_SECOND[unit]
     out: list[object] = []
     for v in np.asarray(values, dtype=np.int64).tolist():
-        us, rem = divmod(v * 1_000_000, per) if per < 1_000_000 else divmod(v, per // 1_000_000)
-        if rem or not 0 <= us < 86_400_000_000:
+        if per < 1_000_000:
+            us, ns = v * (1_000_000 // per), 0
+        else:
+            us, rem = divmod(v, per // 1_000_000)
+            ns = rem * (1000 // (per // 1_000_000))
+        if not 0 <= us < 86_400_000_000:
             out.append(RawTemporal(v, unit, "time"))
             continue
         s, micro = divmod(us, 1_000_000)
         h, s = divmod(s, 3600)
         m, s = divmod(s, 60)
-        out.append(_dt.time(h, m, s, micro))
+        out.append(NanoTime(h, m, s, micro, nanosecond=ns) if ns else _dt.time(h, m, s, micro))
     return out
 
 
 def int96_to_py(raw: npt.NDArray[np.uint8]) -> list[object]:
-    """Turn INT96 values into naive ``datetime`` or exact nanosecond RawTemporal.
+    """Turn INT96 values into naive ``datetime`` (NanoDatetime below a microsecond),
+    or RawTemporal in nanoseconds outside datetime's years.
 
     Uses the same wrapping microsecond arithmetic as :func:`int96_to_epoch`.
     """
@@ -156,8 +184,9 @@ def int96_to_py(raw: npt.NDArray[np.uint8]) -> list[object]:
     for d, n in zip(days.tolist(), nanos.tolist()):
         us = _wrap64((d - JULIAN_EPOCH_DAY) * 86_400_000_000 + n // 1000)
         sub = n % 1000
-        if sub == 0 and _MIN_US <= us <= _MAX_US:
-            out.append(_EPOCH + _dt.timedelta(microseconds=us))
+        if _MIN_US <= us <= _MAX_US:
+            base = _EPOCH + _dt.timedelta(microseconds=us)
+            out.append(NanoDatetime.from_datetime(base, sub) if sub else base)
         else:
             out.append(RawTemporal(us * 1000 + sub, "ns", "timestamp"))
     return out

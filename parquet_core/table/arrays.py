@@ -15,10 +15,56 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
+from parquet_core.errors import ParquetSchemaError
 from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.schema.pyvalues import py_values
 
 __all__ = ["Array", "Table"]
+
+# numpy (kind, itemsize) each flat type is stored in; see parquet_core.schema.types
+_STORAGE: dict[str, tuple[tuple[str, int], ...]] = {
+    "bool": (("b", 1),), "int8": (("i", 1),), "int16": (("i", 2),), "int32": (("i", 4),),
+    "int64": (("i", 8),), "uint8": (("u", 1),), "uint16": (("u", 2),), "uint32": (("u", 4),),
+    "uint64": (("u", 8),), "float16": (("f", 2),), "float32": (("f", 4),),
+    "float64": (("f", 8),), "date": (("i", 4),), "timestamp": (("i", 8),),
+}
+_BYTE_ARRAY_TYPES = frozenset(["string", "json", "enum", "binary", "bson", "geometry", "geography"])
+_FIXED_WIDTH = {"uuid": 16, "interval": 12, "int96": 12}
+
+
+def _check_storage(dt: DataType, values: Any, validity: Any) -> None:
+    """Refuse a buffer that does not hold *dt*'s storage (one dtype check, no value loop).
+
+    This is what keeps a column's declared type and its data in agreement, so
+    that no writer can store values other than those the table shows.
+    """
+    name = dt.name
+    if name in _BYTE_ARRAY_TYPES or (name == "decimal" and isinstance(values, ByteArrays)):
+        ok = isinstance(values, ByteArrays)
+    elif not isinstance(values, np.ndarray):
+        ok = False
+    elif name in _STORAGE:
+        ok = values.ndim == 1 and (values.dtype.kind, values.dtype.itemsize) in _STORAGE[name]
+    elif name == "time":
+        ok = values.ndim == 1 and values.dtype.kind == "i" and \
+            values.dtype.itemsize == (4 if dt.unit == "ms" else 8)
+    elif name == "decimal":
+        ok = (values.ndim == 1 and values.dtype.kind == "i" and values.dtype.itemsize == 8) or \
+            (values.ndim == 2 and values.dtype == np.uint8)
+    elif name in _FIXED_WIDTH or name == "fixed_size_binary":
+        width = _FIXED_WIDTH.get(name, dt.byte_width)
+        ok = values.ndim == 2 and values.dtype == np.uint8 and values.shape[1] == width
+    else:   # null: its slots are never read
+        ok = values.ndim == 1
+    if not ok:
+        got = type(values).__name__ if not isinstance(values, np.ndarray) else \
+            f"ndarray[{values.dtype}, ndim={values.ndim}{', width=' + str(values.shape[1]) if values.ndim == 2 else ''}]"
+        raise ParquetSchemaError(f"an Array of type {dt} cannot hold a {got} buffer")
+    if validity is not None and (not isinstance(validity, np.ndarray) or validity.dtype != np.bool_
+                                 or validity.shape != (len(values),)):
+        raise ParquetSchemaError(f"the validity of an Array of type {dt} must be a bool array "
+                                 f"with one slot per value ({len(values)})")
+
 
 class Array:
     """One column of values with an optional validity mask.
@@ -36,6 +82,8 @@ class Array:
     __slots__ = ("type", "values", "validity")
 
     def __init__(self, type: DataType, values: Any, validity: npt.NDArray[np.bool_] | None = None) -> None:
+        if not type.is_nested:
+            _check_storage(type, values, validity)
         self.type = type
         self.values = values
         self.validity = validity
@@ -160,7 +208,8 @@ class Table:
         try:
             return self._columns[self._schema.names.index(name_or_index)]
         except ValueError:
-            raise KeyError(f"no column named {name_or_index!r}") from None
+            raise KeyError(f"no column named {name_or_index!r}; the columns are "
+                           f"{self._schema.names}") from None
 
     def __getitem__(self, key: str | int) -> Array:
         return self.column(key)
@@ -192,18 +241,38 @@ class Table:
             yield self.slice(start, start + size)
 
     @staticmethod
-    def concat(tables: "list[Table]", schema: Schema | None = None) -> "Table":
-        """Concatenate tables with the same schema."""
+    def concat(tables: "list[Table]", schema: Schema | None = None, *,
+               promote_options: str = "none") -> "Table":
+        """Concatenate tables row-wise, matching columns by name.
+
+        Parameters
+        ----------
+        tables:
+            The tables; with none, *schema* gives the empty result's columns.
+        schema:
+            Only used when *tables* is empty.
+        promote_options:
+            ``"none"`` (schemas must be equal), ``"default"`` (unite columns,
+            fill missing ones with nulls, resolve ``null`` types) or
+            ``"permissive"`` (also widen types), as ``pyarrow.concat_tables``;
+            see :mod:`parquet_core.table.concat`.
+
+        Raises
+        ------
+        ParquetSchemaError
+            When the schemas differ beyond what *promote_options* allows,
+            naming the column and both types; or a value would not survive
+            widening.
+        """
+        from parquet_core.table.concat import concat_tables
+
         if not tables:
             if schema is None:
                 raise ValueError("cannot concatenate no tables without a schema")
             from parquet_core.table.assemble import empty_column
 
             return Table(schema, [empty_column(f) for f in schema], 0)
-        if len(tables) == 1:
-            return tables[0]
-        cols = [Array.concat([t._columns[i] for t in tables]) for i in range(tables[0].num_columns)]
-        return Table(tables[0]._schema, cols, sum(t.num_rows for t in tables))
+        return concat_tables(tables, promote_options)
 
     def to_arrow(self):  # type: ignore[no-untyped-def]
         """Return a ``pyarrow.Table`` (needs pyarrow; imported lazily)."""

@@ -323,7 +323,12 @@ def _times(vals: Any, types: Any, rows: Any, name: str) -> tuple[DataType, Any]:
         return _raise(name, _first(aware, rows), "a time of day with a tzinfo cannot be stored")
     # four attribute reads per value; time objects expose nothing vectorised
     us = [((t.hour * 60 + t.minute) * 60 + t.second) * 1_000_000 + t.microsecond for t in items]
-    return DataType("time", unit="us"), np.array(us, dtype=np.int64).reshape(-1)
+    # parquet_core.NanoTime carries nanoseconds below the microsecond: keep them
+    nanos = np.fromiter((getattr(t, "nanosecond", 0) for t in items), dtype=np.int64, count=len(items))
+    micros = np.array(us, dtype=np.int64).reshape(-1)
+    if nanos.any():
+        return DataType("time", unit="ns"), micros * 1000 + nanos
+    return DataType("time", unit="us"), micros
 
 
 def _decimals(vals: Any, types: Any, rows: Any, name: str) -> tuple[DataType, Any]:

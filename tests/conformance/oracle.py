@@ -28,10 +28,12 @@ def ours_canonical(value: Any, unit: str | None) -> Any:
     if isinstance(value, dt.datetime):
         naive = value.replace(tzinfo=None) if value.tzinfo else value
         us = (naive - _EPOCH) // dt.timedelta(microseconds=1)
-        return us * _PER_S[unit] // 1_000_000 if unit else us
+        ns = us * 1000 + getattr(value, "nanosecond", 0)   # pc.NanoDatetime carries ns
+        return ns * _PER_S[unit] // 1_000_000_000 if unit else us
     if isinstance(value, dt.time) and unit:
         us = ((value.hour * 60 + value.minute) * 60 + value.second) * 1_000_000 + value.microsecond
-        return us * _PER_S[unit] // 1_000_000
+        ns = us * 1000 + getattr(value, "nanosecond", 0)
+        return ns * _PER_S[unit] // 1_000_000_000
     if isinstance(value, pc.Interval):
         return bytes(memoryview(bytearray(
             value.months.to_bytes(4, "little") + value.days.to_bytes(4, "little")

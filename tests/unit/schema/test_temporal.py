@@ -7,6 +7,7 @@ import struct
 
 import numpy as np
 
+from parquet_core.schema.nanos import NanoDatetime, NanoTime, NanoTimedelta
 from parquet_core.schema.temporal import JULIAN_EPOCH_DAY, RawTemporal, int96_to_epoch, int96_to_py, timestamps_to_py
 
 
@@ -29,14 +30,17 @@ def test_int96_sub_microsecond_is_not_truncated() -> None:
     _, ok = int96_to_epoch(raw, "us")
     assert not ok[0]
     (v,) = int96_to_py(raw)
-    assert v == RawTemporal(1_001, "ns", "timestamp")
+    assert isinstance(v, NanoDatetime)
+    assert (v.to_datetime(), v.nanosecond) == (dt.datetime(1970, 1, 1, 0, 0, 0, 1), 1)
 
 
 def test_timestamps_ns_exact_or_raw() -> None:
     vals = np.array([1_000, 1_001, -1_000], dtype=np.int64)
     out = timestamps_to_py(vals, "ns", "UTC")
     assert out[0] == dt.datetime(1970, 1, 1, 0, 0, 0, 1, tzinfo=dt.timezone.utc)
-    assert out[1] == RawTemporal(1_001, "ns", "timestamp", "UTC")
+    assert isinstance(out[1], NanoDatetime) and out[1].nanosecond == 1
+    assert out[1].to_datetime() == dt.datetime(1970, 1, 1, 0, 0, 0, 1, tzinfo=dt.timezone.utc)
+    assert out[0] < out[1] and out[1] - out[0] == NanoTimedelta(nanoseconds=1)
     assert out[2] == dt.datetime(1969, 12, 31, 23, 59, 59, 999999, tzinfo=dt.timezone.utc)
 
 
@@ -44,3 +48,12 @@ def test_timestamp_out_of_datetime_range() -> None:
     big = np.array([2**62], dtype=np.int64)
     (v,) = timestamps_to_py(big, "ms", None)
     assert isinstance(v, RawTemporal) and v.value == 2**62
+
+
+def test_times_ns_below_a_microsecond_are_nanotime() -> None:
+    from parquet_core.schema.temporal import times_to_py
+
+    out = times_to_py(np.array([1_000, 1_001, 86_400 * 10**9 + 5], dtype=np.int64), "ns")
+    assert out[0] == dt.time(0, 0, 0, 1) and type(out[0]) is dt.time
+    assert isinstance(out[1], NanoTime) and out[1].nanosecond == 1 and out[1] > out[0]
+    assert out[2] == RawTemporal(86_400 * 10**9 + 5, "ns", "time")

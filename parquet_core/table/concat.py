@@ -1,0 +1,281 @@
+"""Concatenate tables whose schemas may differ, the way ``pyarrow.concat_tables`` does.
+
+Columns are matched by name.  What happens when the schemas differ depends
+on ``promote_options`` (pyarrow's option, with pyarrow's values):
+
+``"none"``
+    The schemas must be equal: same names in the same order, same types,
+    same nullability.  Anything else raises :class:`ParquetSchemaError`
+    naming the first column that differs and both of its types.
+``"default"``
+    Columns are united by name, in order of first appearance; a table that
+    lacks a column contributes nulls to it.  A ``null``-typed column takes
+    the other tables' type.  Any other type difference is refused.
+``"permissive"``
+    As ``"default"``, and types widen as pyarrow widens them:
+
+    ======================  ==============================================
+    types                   result
+    ======================  ==============================================
+    two signed / unsigned   the wider one
+    signed + unsigned       a signed type wide enough for both (int8 +
+                            uint8 -> int16), at most int64
+    integer + float         a float whose mantissa holds the integer's
+                            width (8 bits -> float16, 16 -> float32, else
+                            float64), or the float's own width if wider
+    float + float           the wider one
+    timestamp / time        the finer unit (time zones must agree)
+    decimal + decimal       enough integer digits and scale for both
+    decimal(p, s) + int     the decimal, when ``p - s`` holds the integer's
+                            digits (else refused, as pyarrow refuses)
+    string + binary         binary
+    list / map / struct     children unified the same way
+    ======================  ==============================================
+
+Widening is checked value by value as pyarrow's safe cast does: an int64
+or uint64 value beyond +-2**53 does not become a float64, a uint64 above
+the int64 maximum does not become an int64, a timestamp that overflows the
+finer unit is refused.  Every refusal raises :class:`ParquetSchemaError`.
+
+Deliberate differences from pyarrow 26 (each only ever refuses or marks
+nullable, never changes a value):
+
+* the merged field is nullable unless every table has the column, non-null
+  (pyarrow keeps ``not null`` from the first table even when another table
+  lacks the column, so its result holds nulls in a non-null field);
+* decimal + float is refused (pyarrow makes float64, which rounds);
+* structs with different member names are refused (pyarrow unites the
+  members);
+* parquet-only types (json, enum, bson, uuid, int96, geometry...) unify
+  only with themselves and ``null``.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from parquet_core.errors import ParquetSchemaError
+from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.table.arrays import Array, Table
+
+__all__ = ["PROMOTE_OPTIONS", "concat_tables", "unify_schemas"]
+
+PROMOTE_OPTIONS = ("none", "default", "permissive")
+
+_INT_BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64,
+             "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64}
+_FLOAT_BITS = {"float16": 16, "float32": 32, "float64": 64}
+# the largest integer each float holds exactly, as pyarrow's safe int->float cast checks it
+_FLOAT_EXACT = {"float16": 2**11, "float32": 2**24, "float64": 2**53}
+_UNIT_RANK = {"s": 0, "ms": 1, "us": 2, "ns": 3}
+# decimal digits an integer type can need (pyarrow's rule for decimal + integer)
+_INT_DIGITS = {"int8": 3, "int16": 5, "int32": 10, "int64": 19,
+               "uint8": 3, "uint16": 5, "uint32": 10, "uint64": 20}
+_MAX_DECIMAL_PRECISION = 76
+
+
+class _Mismatch(Exception):
+    """Two types that do not unify; carries the reason for the final message."""
+
+
+def concat_tables(tables: Sequence[Table], promote_options: str = "none") -> Table:
+    """Concatenate *tables* row-wise, matching columns by name.
+
+    Parameters
+    ----------
+    tables:
+        At least one :class:`Table`.
+    promote_options:
+        ``"none"``, ``"default"`` or ``"permissive"`` (see the module docstring).
+
+    Returns
+    -------
+    Table
+
+    Raises
+    ------
+    ParquetSchemaError
+        When the schemas cannot be united under *promote_options*, or a
+        value does not survive the widening.
+    ValueError
+        For an unknown *promote_options* or no tables.
+    TypeError
+        When an item is not a :class:`Table`.
+    """
+    if promote_options not in PROMOTE_OPTIONS:
+        raise ValueError(f"promote_options must be one of {PROMOTE_OPTIONS}, got {promote_options!r}")
+    tables = list(tables)
+    if not tables:
+        raise ValueError("cannot concatenate no tables")
+    for t in tables:
+        if not isinstance(t, Table):
+            raise TypeError(f"expected parquet_core Tables, got {type(t).__name__}")
+    schema = unify_schemas([t.schema for t in tables], promote_options)
+    if all(t.schema == schema for t in tables):
+        cols = [Array.concat([t.columns[i] for t in tables]) for i in range(len(schema))]
+        return Table(schema, cols, sum(t.num_rows for t in tables))
+    parts = [[_conformed(t, f) for t in tables] for f in schema]
+    return Table(schema, [Array.concat(p) for p in parts], sum(t.num_rows for t in tables))
+
+
+def unify_schemas(schemas: Sequence[Schema], promote_options: str = "default") -> Schema:
+    """Return the schema that :func:`concat_tables` gives tables of *schemas*.
+
+    Raises
+    ------
+    ParquetSchemaError
+        Naming the first column that cannot be united, and both types.
+    """
+    first = schemas[0]
+    for s in schemas:
+        names = s.names
+        if len(set(names)) != len(names):
+            dup = next(n for n in names if names.count(n) > 1)
+            raise ParquetSchemaError(f"cannot concatenate: column {dup!r} appears twice in one table")
+    if promote_options == "none":
+        for i, s in enumerate(schemas[1:], 1):
+            if s != first:
+                raise ParquetSchemaError(_none_message(first, s, i))
+        return first
+    permissive = promote_options == "permissive"
+    merged: dict[str, Field] = {}
+    seen_in: dict[str, int] = {}
+    for s in schemas:
+        for f in s:
+            seen_in[f.name] = seen_in.get(f.name, 0) + 1
+            old = merged.get(f.name)
+            if old is None:
+                merged[f.name] = f
+                continue
+            try:
+                dt = _unify(old.type, f.type, permissive)
+            except _Mismatch as exc:
+                raise ParquetSchemaError(
+                    f"cannot concatenate column {f.name!r}: types {old.type} and {f.type} do not "
+                    f"unify with promote_options={promote_options!r} ({exc})") from None
+            merged[f.name] = Field(f.name, dt, old.nullable or f.nullable, old.path)
+    out = []
+    for name, f in merged.items():
+        # a column some table lacks, or a null-typed one, holds nulls: never call it non-null
+        nullable = f.nullable or seen_in[name] < len(schemas) or f.type.name == "null" \
+            or any(g.type.name == "null" for s in schemas for g in s if g.name == name)
+        out.append(Field(name, f.type, nullable, f.path))
+    return Schema(out)
+
+
+def _none_message(first: Schema, other: Schema, index: int) -> str:
+    hint = "; pass promote_options='default' or 'permissive' to unite them"
+    a, b = {f.name: f for f in first}, {f.name: f for f in other}
+    for name in list(a) + [n for n in b if n not in a]:
+        if name not in b:
+            return f"table {index} has no column {name!r} ({a[name].type}){hint}"
+        if name not in a:
+            return f"table {index} has a column {name!r} ({b[name].type}) that table 0 lacks{hint}"
+        if a[name] != b[name]:
+            fa, fb = a[name], b[name]
+            return (f"column {name!r} is {fa.type}{'' if fa.nullable else ' not null'} in table 0 "
+                    f"but {fb.type}{'' if fb.nullable else ' not null'} in table {index}{hint}")
+    return f"table {index} orders the columns {other.names}, table 0 {first.names}{hint}"
+
+
+def _unify(a: DataType, b: DataType, permissive: bool) -> DataType:
+    """Return the type holding both *a* and *b*, or raise :class:`_Mismatch`."""
+    if a == b:
+        return a
+    if a.name == "null":
+        return b
+    if b.name == "null":
+        return a
+    if a.is_nested or b.is_nested:
+        return _unify_nested(a, b, permissive)
+    if not permissive:
+        raise _Mismatch("only promote_options='permissive' widens types")
+    rule = _widen(a, b) or _widen(b, a)
+    if rule is None:
+        raise _Mismatch("no lossless common type")
+    return rule
+
+
+def _widen(a: DataType, b: DataType) -> DataType | None:
+    """The permissive common type of *a* and *b* for one ordering of the pair, else None."""
+    if a.name in _INT_BITS and b.name in _INT_BITS:
+        ua, ub = a.name.startswith("u"), b.name.startswith("u")
+        wa, wb = _INT_BITS[a.name], _INT_BITS[b.name]
+        if ua == ub:
+            return a if wa >= wb else b
+        if ua:      # let b be the unsigned one
+            return None
+        return DataType(f"int{min(max(wa, 2 * wb), 64)}")
+    if a.name in _INT_BITS and b.name in _FLOAT_BITS:
+        need = 16 if _INT_BITS[a.name] <= 8 else 32 if _INT_BITS[a.name] <= 16 else 64
+        return DataType(f"float{max(need, _FLOAT_BITS[b.name])}")
+    if a.name in _FLOAT_BITS and b.name in _FLOAT_BITS:
+        return a if _FLOAT_BITS[a.name] >= _FLOAT_BITS[b.name] else b
+    if a.name == b.name and a.name in ("timestamp", "time"):
+        if a.tz != b.tz:
+            raise _Mismatch("one is adjusted to UTC, the other is not")
+        return a if _UNIT_RANK[a.unit or "us"] >= _UNIT_RANK[b.unit or "us"] else b
+    if a.name == "decimal" and b.name == "decimal":
+        sa, sb = a.scale or 0, b.scale or 0
+        scale = max(sa, sb)
+        precision = max((a.precision or 0) - sa, (b.precision or 0) - sb) + scale
+        if precision > _MAX_DECIMAL_PRECISION:
+            raise _Mismatch(f"the union needs {precision} digits")
+        return DataType("decimal", precision=precision, scale=scale)
+    if a.name == "decimal" and b.name in _INT_BITS:
+        need = _INT_DIGITS[b.name] + (a.scale or 0)
+        if (a.precision or 0) < need:
+            raise _Mismatch(f"{b} values need a decimal precision of at least {need}")
+        return a
+    if a.name == "string" and b.name == "binary":
+        return b
+    return None
+
+
+def _unify_nested(a: DataType, b: DataType, permissive: bool) -> DataType:
+    if a.name != b.name:
+        raise _Mismatch(f"{a.name} and {b.name} have different shapes")
+    names_a, names_b = [f.name for f in a.fields], [f.name for f in b.fields]
+    if a.name == "struct":
+        if sorted(names_a) != sorted(names_b):
+            raise _Mismatch(f"struct members {names_a} and {names_b} differ; parquet_core "
+                            "does not merge struct members")
+        other = {f.name: f for f in b.fields}
+        kids = [(f, other[f.name]) for f in a.fields]
+    else:
+        kids = list(zip(a.fields, b.fields))
+    fields = tuple(Field(fa.name, _unify(fa.type, fb.type, permissive), fa.nullable or fb.nullable,
+                         fa.path) for fa, fb in kids)
+    return DataType(a.name, fields=fields)
+
+
+def _conformed(table: Table, field: Field) -> Array:
+    """*table*'s column *field.name* as ``field.type``, or nulls if it has none."""
+    from parquet_core.table.coerce import cast_array
+
+    n = table.num_rows
+    if field.name not in table.schema.names:
+        return cast_array(Array(DataType("null"), np.zeros(n, np.int8), np.zeros(n, bool)), field)
+    arr = table.column(field.name)
+    if arr.type == field.type:
+        return arr
+    _check_exact_float(arr, field)
+    return cast_array(arr, field)
+
+
+def _check_exact_float(arr: Array, field: Field) -> None:
+    """Refuse integers a float target would round (pyarrow's safe cast refuses them too)."""
+    limit = _FLOAT_EXACT.get(field.type.name)
+    if limit is None or not arr.type.is_integer or not isinstance(arr.values, np.ndarray):
+        return
+    v = arr.values
+    bad = (v > limit) if v.dtype.kind == "u" else (v > limit) | (v < -limit)
+    if arr.validity is not None:
+        bad &= arr.validity
+    if bad.any():
+        row = int(np.argmax(bad))
+        raise ParquetSchemaError(
+            f"column {field.name!r}, row {row}: {arr.type} value {int(v[row])} is not exactly "
+            f"representable as {field.type} (limit +-{limit})")
