@@ -216,3 +216,21 @@ def test_to_pandas_without_pyarrow_names_the_extra(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_pyarrow)
     with pytest.raises(UnsupportedFeatureError, match=r"parquet-core\[pandas\]"):
         table.to_pandas()
+
+
+@pytest.mark.parametrize("store_schema", [True, False])
+def test_field_ids_survive_read_to_arrow_write(store_schema):
+    schema = pa.schema([pa.field("a", pa.int64(), metadata={"PARQUET:field_id": "7"}),
+                        pa.field("s", pa.struct([("x", pa.int32())]), metadata={"PARQUET:field_id": "8"}),
+                        pa.field("plain", pa.string())])
+    table = pa.table({"a": [1, None], "s": [{"x": 1}, None], "plain": ["p", None]}, schema=schema)
+    # a file whose ids live only in the Parquet schema (no ARROW:schema), as Java writers make them
+    source = _pyarrow_file(table, store_schema=False)
+    arrow = pc.read_table(io.BytesIO(source)).to_arrow()
+    want = pq.read_table(io.BytesIO(source))
+    assert arrow.schema.equals(want.schema, check_metadata=True)
+    ours = _write(arrow, store_schema=store_schema)
+    # the ids are in our Parquet schema itself, whatever ARROW:schema says
+    ids = pq.read_metadata(io.BytesIO(ours)).schema.to_arrow_schema()
+    assert [f.metadata for f in ids] == [f.metadata for f in want.schema][:2] + [None]
+    assert pq.read_table(io.BytesIO(ours)).schema.equals(want.schema, check_metadata=True)
