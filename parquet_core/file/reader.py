@@ -60,7 +60,7 @@ __all__ = ["ParquetFile", "read_table", "read_metadata", "read_schema"]
 def _field_of(node: SchemaNode, desc: ColumnDescriptor | None) -> Field:
     nullable = node.repetition != 0
     if desc is not None and desc.is_flat:
-        return Field(node.name, desc.data_type, nullable, desc.path)
+        return Field(node.name, desc.data_type, nullable, desc.path, node.element.field_id)
     # A group the reader cannot lay out (its error is raised when it is read).
     return Field(node.name, DataType("nested"), nullable, (node.name,))
 
@@ -119,7 +119,8 @@ class ParquetFile:
             if shape.is_flat:
                 self._fields.append(_field_of(node, desc))
             else:
-                self._fields.append(Field(node.name, shape.data_type, shape.nullable, (node.name,)))
+                self._fields.append(Field(node.name, shape.data_type, shape.nullable, (node.name,),
+                                          node.element.field_id))
         self.schema = Schema(self._fields)
 
     # -- context management -------------------------------------------------

@@ -131,6 +131,12 @@ class ParquetWriter:
     schema:
         A :class:`parquet_core.Schema` (see :func:`parquet_core.schema`) or a
         ``pyarrow.Schema``.
+    store_schema:
+        Store what rebuilds the Arrow and pandas types on reading, as pyarrow
+        does (``ARROW:schema`` and the source's metadata, such as ``pandas``;
+        see :mod:`parquet_core.interop.stored_schema`).  With ``False``
+        nothing of it is written, and a duration or extension-typed column
+        is refused.
     **options:
         Writer options (``compression``, ``use_dictionary``, ``column_encoding``,
         ``data_page_version``, ``row_group_size``, ... see the README), and
@@ -141,9 +147,14 @@ class ParquetWriter:
     """
 
     @names_file("writing")
-    def __init__(self, where: Any, schema: Any, **options: Any) -> None:
+    def __init__(self, where: Any, schema: Any, *, store_schema: bool = True, **options: Any) -> None:
         self._path = path_of(where)   # named in every error (see errors.names_file)
         self.schema = _as_schema(schema)
+        self._store_schema = bool(store_schema)
+        # footer key/values from a pyarrow schema now, else from the first table written
+        self._schema_kv: dict[str, Any] | None = None
+        if not isinstance(schema, Schema):
+            self._adopt_key_values(schema)
         int96 = bool(options.get("use_deprecated_int96_timestamps", False))
         legacy = bool(options.pop("legacy_list_layout", False))
         encryption = options.pop("encryption", None)
@@ -190,6 +201,8 @@ class ParquetWriter:
             raise ValueError("cannot write to a closed ParquetWriter")
         # validation errors leave the writer usable: nothing was written for this call
         table = as_table(data, self.schema, validate_utf8=self.options.validate_utf8)
+        if self._schema_kv is None:
+            self._adopt_key_values(data)
         # nested columns are shredded whole before anything is written: the walk
         # validates them (nulls in required children, null map keys)
         nested = self._shred(table)
@@ -206,6 +219,12 @@ class ParquetWriter:
             raise
 
     write_batch = write_table
+
+    def _adopt_key_values(self, source: Any) -> None:
+        from parquet_core.interop.stored_schema import footer_key_values, schema_key_values_of
+
+        self._schema_kv = footer_key_values(schema_key_values_of(source), self.schema.names,
+                                            self._store_schema)
 
     def _shred(self, table: Table) -> dict[int, list[_NestedLeaf]]:
         """Shred every nested column of *table* (keyed by column position)."""
@@ -326,7 +345,7 @@ class ParquetWriter:
         return out
 
     def _footer(self) -> Any:
-        kv = self.options.key_value_metadata
+        kv = {**(self._schema_kv or {}), **(self.options.key_value_metadata or {})}
         return pt.FileMetaData(
             version=_FORMAT_VERSION, schema=self._elements, num_rows=self._num_rows,
             row_groups=self._footer_row_groups(),
@@ -365,7 +384,8 @@ class ParquetWriter:
         return self._num_rows
 
 
-def write_table(data: Any, where: Any, schema: Any = None, **options: Any) -> None:
+def write_table(data: Any, where: Any, schema: Any = None, *, store_schema: bool = True,
+                **options: Any) -> None:
     """Write *data* to *where* as a Parquet file.
 
     Parameters
@@ -378,11 +398,16 @@ def write_table(data: Any, where: Any, schema: Any = None, **options: Any) -> No
     schema:
         Optional explicit schema (values are cast and validated against it);
         inferred from the data when omitted.
+    store_schema:
+        See :class:`ParquetWriter`.
     **options:
         See :class:`ParquetWriter`.
     """
     with file_context(path_of(where), "writing"):
         table = as_table(data, None if schema is None else _as_schema(schema),
                          validate_utf8=bool(options.get("validate_utf8", True)))
-        with ParquetWriter(where, table.schema, **options) as writer:
+        # a pyarrow schema given brings its key/values, else the converted data brings its own
+        arrow_schema = schema is not None and not isinstance(schema, Schema)
+        with ParquetWriter(where, schema if arrow_schema else table.schema,
+                           store_schema=store_schema, **options) as writer:
             writer.write_table(table)

@@ -25,10 +25,16 @@ date32 / date64                        date (date64 floored to whole days)
 time32 / time64                        time in that unit (seconds -> ms)
 timestamp(unit, tz)                    timestamp; s -> ms; any tz -> UTC
                                        (Arrow stores instants in UTC)
+duration(unit)                         int64 (the unit is in ARROW:schema)
 month_day_nano_interval                interval, when nanos are whole ms
 null                                   null
 uuid / json extension                  uuid / json
+other extension types                  their storage (the type is in
+                                       ARROW:schema)
 =====================================  =====================================
+
+A table converted from Arrow carries the footer key/values pyarrow writes
+for it (``ARROW:schema``, then the schema's metadata) as its ``metadata``.
 
 To Arrow, lists, maps and structs are built from their offsets, validity and
 children (:mod:`parquet_core.interop.arrow_nested`).  From Arrow, lists
@@ -47,6 +53,8 @@ from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
 from parquet_core.schema.temporal import int96_to_epoch
 from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.interop.arrow_metadata import ARROW_SCHEMA_KEY, FIELD_ID_KEY, decode_schema, \
+    restore_field, schema_key_values
 from parquet_core.interop.arrow_nested import nested_from_arrow, nested_to_arrow
 from parquet_core.interop.arrow_types import arrow_type, schema_to_arrow
 from parquet_core.table.arrays import Array, Table
@@ -125,60 +133,28 @@ def array_to_arrow(arr: Array) -> pa.Array:
 def table_to_arrow(table: Table) -> pa.Table:
     """Convert a :class:`Table` (column names and order kept).
 
-    A table read from a file that pyarrow (or another Arrow writer) wrote
-    keeps that file's key/value metadata on the Arrow schema, and its columns
-    get back the Arrow types the ``ARROW:schema`` entry records where Parquet
-    has no type of its own for them (see :func:`_arrow_types`), as
-    ``pyarrow.parquet`` restores them.
+    A table whose metadata holds an ``ARROW:schema`` entry (one read from a
+    file pyarrow or parquet_core wrote) gets back the Arrow types and field
+    metadata it records where Parquet has no type of its own for them, and
+    keeps the other keys as schema metadata, as ``pyarrow.parquet`` does
+    (see :mod:`parquet_core.interop.arrow_metadata`).
     """
     arrays = [array_to_arrow(c) for c in table.columns]
-    metadata = table.metadata
-    if metadata and b"ARROW:schema" in metadata:
-        arrays = _arrow_types(table.schema.names, arrays, metadata[b"ARROW:schema"])
-    fields = [pa.field(f.name, a.type, nullable=f.nullable) for f, a in zip(table.schema, arrays)]
+    metadata = table.metadata or {}
+    original = decode_schema(metadata[ARROW_SCHEMA_KEY]) if ARROW_SCHEMA_KEY in metadata else None
+    fields = []
+    for i, (f, arr) in enumerate(zip(table.schema, arrays)):
+        want = None
+        if original is not None and original.get_field_index(f.name) >= 0:
+            want = original.field(f.name)
+        arrays[i], meta = restore_field(arr, want)
+        if f.field_id is not None:     # pyarrow merges the Parquet field_id into the field's metadata
+            meta = {**(meta or {}), FIELD_ID_KEY: str(f.field_id).encode()}
+        fields.append(pa.field(f.name, arrays[i].type, nullable=f.nullable, metadata=meta))
     if not arrays:
         return pa.table({}).slice(0, 0)
-    kept = {k: v for k, v in (metadata or {}).items() if k != b"ARROW:schema"} or None
+    kept = {k: v for k, v in metadata.items() if k != ARROW_SCHEMA_KEY} or None
     return pa.Table.from_arrays(arrays, schema=pa.schema(fields, metadata=kept))
-
-
-def _arrow_types(names: list[str], arrays: list[pa.Array], encoded: bytes) -> list[pa.Array]:
-    """Top-level columns cast to the Arrow type the writer's ``ARROW:schema`` gives them, for the
-    types Parquet cannot say and pyarrow restores: a time zone's name, durations, dictionaries,
-    large strings, binaries and lists.  Anything else, or a cast Arrow refuses, keeps our type."""
-    import base64
-
-    try:
-        original = pa.ipc.read_schema(pa.BufferReader(base64.b64decode(encoded)))
-    except (ValueError, pa.ArrowException):
-        return arrays        # not a schema we can read: the Parquet types stand
-    by_name = {f.name: f.type for f in original}
-    out = []
-    for name, arr in zip(names, arrays):
-        want = by_name.get(name)
-        if want is not None and not arr.type.equals(want) and _restorable(arr.type, want):
-            if pa.types.is_large_list(want):
-                want = pa.large_list(arr.type.value_field)   # the child keeps its Parquet name
-            try:
-                arr = arr.cast(want)
-            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-                pass
-        out.append(arr)
-    return out
-
-
-def _restorable(ours: pa.DataType, want: pa.DataType) -> bool:
-    t = pa.types
-    if t.is_timestamp(ours) and t.is_timestamp(want):
-        # the zone's name: same unit, both adjusted to UTC
-        return ours.unit == want.unit and ours.tz is not None and want.tz is not None
-    if t.is_dictionary(want):
-        return want.value_type.equals(ours) or (t.is_large_string(want.value_type) and t.is_string(ours)) \
-            or (t.is_large_binary(want.value_type) and t.is_binary(ours))
-    return ((t.is_duration(want) and t.is_int64(ours))
-            or (t.is_large_string(want) and t.is_string(ours))
-            or (t.is_large_binary(want) and t.is_binary(ours))
-            or (t.is_large_list(want) and t.is_list(ours) and want.value_type.equals(ours.value_type)))
 
 
 # ---------------------------------------------------------------- from Arrow
@@ -224,9 +200,21 @@ def table_from_arrow(data: Any, *, validate_utf8: bool = True) -> Table:
         arr = array_from_arrow(col, af.name, validate_utf8=validate_utf8)
         if not af.nullable and arr.validity is not None and not arr.validity.all():
             raise schema_error(af.name, int(np.argmax(~arr.validity)), "null in a non-nullable field")
-        fields.append(Field(af.name, arr.type, nullable=af.nullable))
+        fields.append(Field(af.name, arr.type, nullable=af.nullable, field_id=_field_id(af)))
         arrays.append(arr)
-    return Table(Schema(fields), arrays, data.num_rows)
+    table = Table(Schema(fields), arrays, data.num_rows)
+    # what a round trip needs (ARROW:schema, pandas...), written unless store_schema=False
+    table._metadata = schema_key_values(data.schema)
+    return table
+
+
+def _field_id(af: pa.Field) -> int | None:
+    """The field's ``PARQUET:field_id`` metadata as an int (None when absent or not a number)."""
+    raw = (af.metadata or {}).get(FIELD_ID_KEY)
+    try:
+        return None if raw is None else int(raw)
+    except ValueError:
+        return None
 
 
 def schema_from_arrow(schema: Any) -> Schema:
@@ -239,7 +227,9 @@ def schema_from_arrow(schema: Any) -> Schema:
     """
     if not isinstance(schema, pa.Schema):
         raise TypeError(f"expected a pyarrow Schema, got {type(schema).__name__}")
-    return table_from_arrow(schema.empty_table()).schema
+    # pa.nulls, unlike empty_table(), makes nested types with extension children
+    empty = pa.Table.from_arrays([pa.nulls(0, f.type) for f in schema], schema=schema)
+    return table_from_arrow(empty).schema
 
 
 def array_from_arrow(arr: Any, name: str = "?", *, validate_utf8: bool = True) -> Array:
@@ -280,9 +270,14 @@ def array_from_arrow(arr: Any, name: str = "?", *, validate_utf8: bool = True) -
 
 
 def arrow_from_pandas(df: Any) -> "pa.Table | None":
-    """``pa.Table.from_pandas(df, preserve_index=False)``, or ``None`` when pyarrow refuses it."""
+    """``pa.Table.from_pandas(df)``, or ``None`` when pyarrow refuses it.
+
+    The index is kept as pyarrow keeps it by default: a RangeIndex only in
+    the ``pandas`` metadata, any other index as columns (``__index_level_N__``
+    when unnamed).
+    """
     try:
-        return pa.Table.from_pandas(df, preserve_index=False)
+        return pa.Table.from_pandas(df)
     except (pa.ArrowException, ValueError, TypeError):
         return None
 
@@ -389,6 +384,9 @@ def _temporal(arr: pa.Array, t: pa.DataType, name: str) -> tuple[DataType, Any]:
                 raise schema_error(name, int(np.argmax(bad)), "seconds timestamp overflows milliseconds")
             v, unit = v * 1000, "ms"
         return DataType("timestamp", unit=unit, tz="UTC" if t.tz else None), v
+    if pa.types.is_duration(t):
+        # pyarrow stores durations as plain INT64 in their unit; ARROW:schema says the rest
+        return DataType("int64"), _buffer(arr, 1, "<i8")
     if pa.types.is_interval(t):
         return _interval(arr, name)
     if pa.types.is_nested(t) or pa.types.is_union(t):

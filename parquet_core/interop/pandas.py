@@ -2,12 +2,19 @@
 
 Objects are used through their public methods only (``isna``, ``to_numpy``,
 ``dt.tz_convert``...).  A DataFrame goes through pyarrow when it is
-installed (``pa.Table.from_pandas(df, preserve_index=False)``, then
-:func:`parquet_core.interop.arrow.table_from_arrow`), so types match what
-pyarrow would write.  Without pyarrow, or when pyarrow refuses a frame (a
-column mixing ints and strings...), each column is converted on its own by
+installed (``pa.Table.from_pandas(df)``, then
+:func:`parquet_core.interop.arrow.table_from_arrow`), so types, the index
+(a RangeIndex in the metadata, any other index as columns) and the
+``pandas`` and ``ARROW:schema`` metadata are what pyarrow would write.
+
+Without pyarrow, or when pyarrow refuses a frame (a column mixing ints and
+strings...), each column is converted on its own by
 :func:`column_from_series`; our own inference then names the offending
-column and row.
+column and row.  That route writes no pandas metadata, so it refuses what
+only the metadata could bring back (an index other than the default
+``RangeIndex``; categorical, zoned, timedelta, period, interval and sparse
+columns) rather than writing it lossily; the error names the
+``parquet-core[pandas]`` extra.
 
 pandas semantics apply to missing values on both routes: ``None``, ``NaN``,
 ``NaT`` and ``pd.NA`` (whatever ``Series.isna`` flags) are nulls, also in
@@ -21,13 +28,13 @@ from typing import Any
 
 import numpy as np
 
-from parquet_core.errors import ParquetSchemaError
+from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
 from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.ingest import as_table
 from parquet_core.table.ingest_numpy import array_from_numpy
 
-__all__ = ["table_from_pandas", "column_from_series"]
+__all__ = ["table_from_pandas", "table_to_pandas", "column_from_series"]
 
 
 def _arrow_module() -> ModuleType | None:
@@ -41,12 +48,15 @@ def _arrow_module() -> ModuleType | None:
 
 def table_from_pandas(df: Any, schema: Schema | list[Field] | None = None, *,
                       validate_utf8: bool = True) -> Table:
-    """Convert a pandas DataFrame (its index is dropped) to a :class:`Table`.
+    """Convert a pandas DataFrame (with its index, as pyarrow keeps it) to a :class:`Table`.
 
     Raises
     ------
     ParquetSchemaError
         For duplicate column names and data that cannot be stored.
+    UnsupportedFeatureError
+        Without pyarrow's conversion, for an index or dtype only pandas
+        metadata could keep.
     """
     names = [str(c) for c in df.columns]
     if len(set(names)) != len(names):
@@ -57,8 +67,54 @@ def table_from_pandas(df: Any, schema: Schema | list[Field] | None = None, *,
         converted = arrow.arrow_from_pandas(df)
         if converted is not None:
             return as_table(converted, schema, validate_utf8=validate_utf8)
+    _check_plain_frame(df, names, pyarrow_refused=arrow is not None)
     columns = {name: df.iloc[:, i] for i, name in enumerate(names)}
     return as_table(columns, schema, validate_utf8=validate_utf8)
+
+
+def table_to_pandas(table: Table) -> Any:
+    """Convert a :class:`Table` to a DataFrame, through Arrow (:func:`Table.to_arrow`).
+
+    The ``pandas`` metadata of a table read from a file restores the index,
+    column index names and dtypes, as ``pyarrow.parquet`` does.
+
+    Raises
+    ------
+    UnsupportedFeatureError
+        When pyarrow or pandas is not installed (naming the extra to install).
+    """
+    try:
+        import pandas  # noqa: F401 - only to say which package is missing
+        from parquet_core.interop.arrow import table_to_arrow
+    except ImportError as exc:
+        raise UnsupportedFeatureError(
+            f"to_pandas() needs pandas and pyarrow ({exc}); install the 'parquet-core[pandas]' extra"
+        ) from exc
+    return table_to_arrow(table).to_pandas()
+
+
+#: dtype kinds whose meaning lives only in the pandas / Arrow metadata
+_METADATA_ONLY = ("category", "period", "interval", "Sparse", "timedelta64")
+
+
+def _check_plain_frame(df: Any, names: list[str], pyarrow_refused: bool) -> None:
+    """Refuse what the column-by-column route would write lossily."""
+    why = ("pyarrow could not convert this frame" if pyarrow_refused
+           else "pyarrow is not installed; install the 'parquet-core[pandas]' extra")
+    index = df.index
+    default = type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1 \
+        and index.name is None
+    if not default:
+        raise UnsupportedFeatureError(
+            f"the frame's index ({type(index).__name__}) can only be stored with pandas metadata, "
+            f"which needs pyarrow's conversion ({why}); reset_index() first to store it as columns")
+    for name, dtype in zip(names, df.dtypes):
+        text = str(dtype)
+        zoned = getattr(dtype, "tz", None) is not None and str(dtype.tz) != "UTC"
+        if zoned or any(text.startswith(k) for k in _METADATA_ONLY):
+            raise UnsupportedFeatureError(
+                f"column {name!r}: dtype {text} can only be stored with pandas metadata, "
+                f"which needs pyarrow's conversion ({why})")
 
 
 def column_from_series(s: Any, name: str) -> Any:

@@ -244,7 +244,9 @@ def field_to_elements(f: Field, *, int96_timestamps: bool = False,
     """
     if f.type.name == "null" and not f.nullable:
         raise ValueError(f"field {f.name!r}: a null column must be nullable")
-    return _node(f.name, f.type, _repetition(f), int96_timestamps, legacy_list_layout)
+    out = _node(f.name, f.type, _repetition(f), int96_timestamps, legacy_list_layout)
+    out[0].field_id = f.field_id     # top-level fields only, for now
+    return out
 
 
 def schema_to_elements(schema: Schema, *, int96_timestamps: bool = False,

@@ -37,7 +37,7 @@ a struct one per member.  Flat types have no fields.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field as _dc_field
 
 __all__ = ["DataType", "Field", "Schema"]
 
@@ -123,12 +123,17 @@ _INTEGER_NAMES = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    """A named, typed column of a table (``nullable`` means OPTIONAL)."""
+    """A named, typed column of a table (``nullable`` means OPTIONAL).
+
+    ``field_id`` is the Parquet schema's ``field_id`` (Arrow's
+    ``PARQUET:field_id`` field metadata); it does not take part in equality.
+    """
 
     name: str
     type: DataType
     nullable: bool = True
     path: tuple[str, ...] = ()
+    field_id: int | None = _dc_field(default=None, compare=False)
 
     def __str__(self) -> str:
         return f"{self.name}: {self.type}{'' if self.nullable else ' not null'}"

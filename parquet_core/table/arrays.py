@@ -281,8 +281,10 @@ class Table:
         return table_to_arrow(self)
 
     def to_pandas(self):  # type: ignore[no-untyped-def]
-        """Return a ``pandas.DataFrame`` (needs pandas and pyarrow)."""
-        return self.to_arrow().to_pandas()
+        """Return a ``pandas.DataFrame`` (needs the ``parquet-core[pandas]`` extra: pandas, pyarrow)."""
+        from parquet_core.interop.pandas import table_to_pandas
+
+        return table_to_pandas(self)
 
     def equals(self, other: "Table") -> bool:
         """True when both tables hold the same schema and Python values."""

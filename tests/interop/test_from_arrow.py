@@ -183,7 +183,7 @@ def test_unions_are_unsupported():
 
 def test_other_unsupported_types():
     with pytest.raises(UnsupportedFeatureError):
-        array_from_arrow(pa.array([1], pa.duration("s")))
+        array_from_arrow(pa.array([[1]], pa.list_view(pa.int64())))
     with pytest.raises(UnsupportedFeatureError, match="negative scale"):
         array_from_arrow(pa.array([Decimal("100")], pa.decimal128(5, -1)))
 

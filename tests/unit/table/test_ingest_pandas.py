@@ -14,7 +14,9 @@ import numpy as np
 import pytest
 
 import parquet_core.interop.pandas as pandas_interop
+from parquet_core.errors import UnsupportedFeatureError
 from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.table.arrays import Table
 from parquet_core.table.ingest import as_table
 from tests.unit.table.ingest_helpers import schema_error
 
@@ -60,7 +62,13 @@ def test_frame_matches_pyarrow():
     df = _frame()
     table = as_table(df)
     assert table.column_names == list(df.columns)
-    assert table.to_arrow().equals(_pyarrow_truth(df, table))
+    # the converted table carries what pyarrow would write for the frame
+    want = pa.Table.from_pandas(df).schema
+    assert table.metadata[b"pandas"] == want.metadata[b"pandas"]
+    assert pa.ipc.read_schema(pa.py_buffer(__import__("base64").b64decode(
+        table.metadata[b"ARROW:schema"]))).equals(want, check_metadata=True)
+    plain = Table(table.schema, table.columns, table.num_rows)   # without that metadata
+    assert plain.to_arrow().equals(_pyarrow_truth(df, plain))
     assert table.schema.field("cat").type == DataType("string")
     assert table.schema.field("tz").type == DataType("timestamp", unit="ns", tz="UTC")
     assert table.schema.field("f_nan").type == DataType("float64")
@@ -68,14 +76,12 @@ def test_frame_matches_pyarrow():
 
 
 def test_pandas_only_route_gives_the_same_values(no_pyarrow):
-    df = _frame()
+    df = _frame().drop(columns=["cat", "tz"])     # those need pandas metadata: refused below
     ours = as_table(df)
     truth = pa.Table.from_pandas(df, preserve_index=False)
     for name in df.columns:
         got = ours.column(name).to_pylist()
         want = truth.column(name).to_pylist()
-        if name == "tz":
-            want = [None if v is None else v.astimezone(dt.timezone.utc) for v in want]
         if name == "ts":  # nanosecond pandas timestamps come back as datetimes when exact
             want = [None if v is None else v.to_pydatetime() if hasattr(v, "to_pydatetime") else v
                     for v in want]
@@ -85,10 +91,27 @@ def test_pandas_only_route_gives_the_same_values(no_pyarrow):
     assert ours.schema.field("boolean").type == DataType("bool")
 
 
-def test_index_is_dropped_and_names_become_str():
+def test_index_is_kept_as_pyarrow_keeps_it_and_names_become_str():
     df = pd.DataFrame({0: [1, 2], "b": [3, 4]}, index=[10, 20])
-    t = as_table(df)
-    assert t.column_names == ["0", "b"] and t.num_rows == 2
+    with pytest.warns(UserWarning, match="mixed type"):      # pyarrow's own warning
+        want = pa.Table.from_pandas(df)
+        t = as_table(df)
+    assert t.column_names == want.column_names == ["0", "b", "__index_level_0__"] and t.num_rows == 2
+    ranged = as_table(pd.DataFrame({"a": [1, 2]}, index=pd.RangeIndex(5, 9, 2, name="r")))
+    assert ranged.column_names == ["a"]                          # a RangeIndex lives in the metadata
+    assert b'"kind": "range"' in ranged.metadata[b"pandas"]
+
+
+@pytest.mark.parametrize("frame", [
+    pd.DataFrame({"a": [1, 2]}, index=[10, 20]),
+    pd.DataFrame({"c": pd.Categorical(["x", "y"])}),
+    pd.DataFrame({"z": pd.to_datetime(["2020-01-01"] * 2).tz_localize("Europe/Paris")}),
+    pd.DataFrame({"td": pd.to_timedelta([1, 2], "s")}),
+    pd.DataFrame({"p": pd.period_range("2020-01", periods=2, freq="M")}),
+], ids=["index", "category", "zone", "timedelta", "period"])
+def test_pandas_only_route_refuses_what_needs_metadata(no_pyarrow, frame):
+    with pytest.raises(UnsupportedFeatureError, match=r"parquet-core\[pandas\]"):
+        as_table(frame)
 
 
 def test_mixed_object_column_names_column_and_row():
