@@ -2,12 +2,15 @@
 
 ::
 
-    ParquetWriter(where, schema, **options)
+    ParquetWriter(where, schema, <options>)
+      options.format_options                 version, flavor, timestamp storage
+      schema.file_types.file_schema          the file's names and types
       schema.elements.schema_to_elements -> SchemaElements -> SchemaDescriptor
       options.writer_options                 validated once, resolved per leaf
       file.sink.open_sink                    temp file beside the target
     ParquetWriter.write_table(data)
       table.ingest.as_table                  inference / casting / validation (nothing written yet)
+      table.file_values.to_file_table        to the file's types (lossy timestamp changes refused)
       for each row-group slice, for each leaf:
         schema.physical.to_physical          logical storage -> physical values
         column.writer.write_column_chunk     dictionary, pages, statistics, page index entries,
@@ -32,7 +35,7 @@ from __future__ import annotations
 
 import copy
 import struct
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -44,12 +47,19 @@ from parquet_core.errors import ParquetError, add_context
 from parquet_core.errors import file_context, names_file, path_of
 from parquet_core.file.encryptor import FileEncryptor
 from parquet_core.file.sink import Sink, open_sink
-from parquet_core.options import WriterOptions, writer_options
+from parquet_core.encryption.properties import FileEncryptionProperties
+from parquet_core.options.values import as_bool
+from parquet_core.options import (
+    WRITER_DEFAULTS as _D, BoolPerColumn, FormatOptions, PerColumn, WriterOptions,
+    document_writer_options, format_options, writer_options,
+)
 from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
 from parquet_core.schema.elements import schema_to_elements
+from parquet_core.schema.file_types import file_schema
 from parquet_core.schema.physical import to_physical
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
+from parquet_core.table.file_values import to_file_table
 from parquet_core.table.ingest import as_table
 from parquet_core.table.shred import ShreddedLeaf, nested_nbytes, shred
 from parquet_core.thrift import pt
@@ -59,8 +69,6 @@ __all__ = ["ParquetWriter", "write_table", "CREATED_BY"]
 
 #: ``created_by`` in the spec's recommended form: ``<app> version <semver> (build <hash>)``.
 CREATED_BY = "parquet-core version 0.1.0 (build 0)"
-
-_FORMAT_VERSION = 2
 
 
 def _as_schema(schema: Any) -> Schema:
@@ -123,43 +131,82 @@ class _NestedLeaf:
 class ParquetWriter:
     """Write a Parquet file row group by row group.
 
-    Parameters
-    ----------
-    where:
-        A path (written atomically through a temporary file) or a writable
-        binary file object.
-    schema:
-        A :class:`parquet_core.Schema` (see :func:`parquet_core.schema`) or a
-        ``pyarrow.Schema``.
-    store_schema:
-        Store what rebuilds the Arrow and pandas types on reading, as pyarrow
-        does (``ARROW:schema`` and the source's metadata, such as ``pandas``;
-        see :mod:`parquet_core.interop.stored_schema`).  With ``False``
-        nothing of it is written, and a duration or extension-typed column
-        is refused.
-    **options:
-        Writer options (``compression``, ``use_dictionary``, ``column_encoding``,
-        ``data_page_version``, ``row_group_size``, ... see the README), and
-        ``encryption=`` a :class:`parquet_core.FileEncryptionProperties`.
-
     Use as a context manager, or call :meth:`close`; on an exception inside
     the ``with`` block the partial output is discarded.
+
+    Parameters
+    ----------
+    where : path or binary file object
+        A path (written atomically through a temporary file) or a writable
+        binary file object.
+    schema : Schema or pyarrow.Schema
+        A :class:`parquet_core.Schema` (see :func:`parquet_core.schema`) or a
+        ``pyarrow.Schema``: the tables written must fit it. The file's own
+        names and types follow from it and the options below (see
+        :attr:`file_schema`).
+    {writer options}
+
+    Raises
+    ------
+    TypeError
+        For an unknown option name, or an option value of the wrong kind.
+    ValueError
+        For an option value outside its allowed set (the message lists it).
     """
 
     @names_file("writing")
-    def __init__(self, where: Any, schema: Any, *, store_schema: bool = True, **options: Any) -> None:
+    def __init__(
+        self, where: Any, schema: Any, *,
+        version: str = _D["version"],
+        flavor: str | None = _D["flavor"],
+        use_deprecated_int96_timestamps: bool | None = _D["use_deprecated_int96_timestamps"],
+        coerce_timestamps: str | None = _D["coerce_timestamps"],
+        allow_truncated_timestamps: bool = _D["allow_truncated_timestamps"],
+        compression: PerColumn[str | None] = _D["compression"],
+        compression_level: PerColumn[int | None] = _D["compression_level"],
+        use_dictionary: BoolPerColumn = _D["use_dictionary"],
+        column_encoding: PerColumn[str | None] = _D["column_encoding"],
+        use_byte_stream_split: BoolPerColumn = _D["use_byte_stream_split"],
+        write_statistics: BoolPerColumn = _D["write_statistics"],
+        statistics_truncate_length: PerColumn[int | None] = _D["statistics_truncate_length"],
+        column_index_truncate_length: PerColumn[int | None] = _D["column_index_truncate_length"],
+        bloom_filter_options: Mapping[str | None, Any] | None = _D["bloom_filter_options"],
+        column_key_value_metadata: Mapping[str | None, Mapping[str, str]] | None
+        = _D["column_key_value_metadata"],
+        data_page_version: str = _D["data_page_version"],
+        data_page_size: int | None = _D["data_page_size"],
+        data_page_row_count_limit: int = _D["data_page_row_count_limit"],
+        dictionary_pagesize_limit: int | None = _D["dictionary_pagesize_limit"],
+        row_group_size: int | None = _D["row_group_size"],
+        row_group_bytes: int | None = _D["row_group_bytes"],
+        write_page_index: bool = _D["write_page_index"],
+        write_page_statistics: bool | None = _D["write_page_statistics"],
+        write_size_statistics: bool = _D["write_size_statistics"],
+        write_page_checksum: bool = _D["write_page_checksum"],
+        sorting_columns: Sequence[Any] | None = _D["sorting_columns"],
+        key_value_metadata: Mapping[Any, Any] | None = _D["key_value_metadata"],
+        created_by: str | None = _D["created_by"],
+        validate_utf8: bool = _D["validate_utf8"],
+        legacy_list_layout: bool = _D["legacy_list_layout"],
+        encryption: FileEncryptionProperties | None = _D["encryption"],
+        store_schema: bool = _D["store_schema"],
+    ) -> None:
+        # every keyword above is an option of options.WRITER_OPTIONS (a unit test checks it)
+        options = {name: value for name, value in locals().items() if name in _D}
         self._path = path_of(where)   # named in every error (see errors.names_file)
         self.schema = _as_schema(schema)
-        self._store_schema = bool(store_schema)
+        self._store_schema = as_bool("store_schema")(store_schema)
         # footer key/values from a pyarrow schema now, else from the first table written
         self._schema_kv: dict[str, Any] | None = None
         if not isinstance(schema, Schema):
             self._adopt_key_values(schema)
-        int96 = bool(options.get("use_deprecated_int96_timestamps", False))
-        legacy = bool(options.pop("legacy_list_layout", False))
-        encryption = options.pop("encryption", None)
-        self._elements = schema_to_elements(self.schema, int96_timestamps=int96,
-                                            legacy_list_layout=legacy)
+        fmt: FormatOptions = format_options(**options)
+        #: the names and types the file stores (``version``, ``coerce_timestamps``, ``flavor``)
+        self.file_schema = file_schema(
+            self.schema, version=fmt.version, coerce_timestamps=fmt.coerce_timestamps,
+            int96_timestamps=fmt.use_deprecated_int96_timestamps, flavor=fmt.flavor)
+        self._elements = schema_to_elements(self.file_schema, int96_timestamps=fmt.use_deprecated_int96_timestamps,
+                                            legacy_list_layout=fmt.legacy_list_layout)
         self._descriptor = SchemaDescriptor(self._elements)
         paths = [d.dotted_path for d in self._descriptor]
         self.options: WriterOptions = writer_options(
@@ -203,6 +250,8 @@ class ParquetWriter:
         table = as_table(data, self.schema, validate_utf8=self.options.validate_utf8)
         if self._schema_kv is None:
             self._adopt_key_values(data)
+        if self.file_schema != self.schema:
+            table = self._to_file(table)
         # nested columns are shredded whole before anything is written: the walk
         # validates them (nulls in required children, null map keys)
         nested = self._shred(table)
@@ -225,6 +274,18 @@ class ParquetWriter:
 
         self._schema_kv = footer_key_values(schema_key_values_of(source), self.schema.names,
                                             self._store_schema)
+
+    def _to_file(self, table: Table) -> Table:
+        """*table* in the file's names and types (a lossy timestamp change raises)."""
+        fmt = self.options.format
+        if fmt.coerce_timestamps is not None:
+            hint = "pass allow_truncated_timestamps=True to cut such values toward zero"
+        else:
+            hint = (f"version={fmt.version!r} stores nanosecond timestamps as microseconds; keep "
+                    "them with version='2.6', or pass coerce_timestamps='us' with "
+                    "allow_truncated_timestamps=True to cut them")
+        return to_file_table(table, self.file_schema, hint=hint, allow_truncated_timestamps=(
+            fmt.allow_truncated_timestamps and fmt.coerce_timestamps is not None))
 
     def _shred(self, table: Table) -> dict[int, list[_NestedLeaf]]:
         """Shred every nested column of *table* (keyed by column position)."""
@@ -347,7 +408,7 @@ class ParquetWriter:
     def _footer(self) -> Any:
         kv = {**(self._schema_kv or {}), **(self.options.key_value_metadata or {})}
         return pt.FileMetaData(
-            version=_FORMAT_VERSION, schema=self._elements, num_rows=self._num_rows,
+            version=self.options.format.format_version, schema=self._elements, num_rows=self._num_rows,
             row_groups=self._footer_row_groups(),
             key_value_metadata=[pt.KeyValue(key=k, value=v) for k, v in kv.items()] if kv else None,
             created_by=self.options.created_by or CREATED_BY,
@@ -384,30 +445,73 @@ class ParquetWriter:
         return self._num_rows
 
 
-def write_table(data: Any, where: Any, schema: Any = None, *, store_schema: bool = True,
-                **options: Any) -> None:
-    """Write *data* to *where* as a Parquet file.
+def write_table(
+    data: Any, where: Any, schema: Any = None, *,
+    version: str = _D["version"],
+    flavor: str | None = _D["flavor"],
+    use_deprecated_int96_timestamps: bool | None = _D["use_deprecated_int96_timestamps"],
+    coerce_timestamps: str | None = _D["coerce_timestamps"],
+    allow_truncated_timestamps: bool = _D["allow_truncated_timestamps"],
+    compression: PerColumn[str | None] = _D["compression"],
+    compression_level: PerColumn[int | None] = _D["compression_level"],
+    use_dictionary: BoolPerColumn = _D["use_dictionary"],
+    column_encoding: PerColumn[str | None] = _D["column_encoding"],
+    use_byte_stream_split: BoolPerColumn = _D["use_byte_stream_split"],
+    write_statistics: BoolPerColumn = _D["write_statistics"],
+    statistics_truncate_length: PerColumn[int | None] = _D["statistics_truncate_length"],
+    column_index_truncate_length: PerColumn[int | None] = _D["column_index_truncate_length"],
+    bloom_filter_options: Mapping[str | None, Any] | None = _D["bloom_filter_options"],
+    column_key_value_metadata: Mapping[str | None, Mapping[str, str]] | None
+    = _D["column_key_value_metadata"],
+    data_page_version: str = _D["data_page_version"],
+    data_page_size: int | None = _D["data_page_size"],
+    data_page_row_count_limit: int = _D["data_page_row_count_limit"],
+    dictionary_pagesize_limit: int | None = _D["dictionary_pagesize_limit"],
+    row_group_size: int | None = _D["row_group_size"],
+    row_group_bytes: int | None = _D["row_group_bytes"],
+    write_page_index: bool = _D["write_page_index"],
+    write_page_statistics: bool | None = _D["write_page_statistics"],
+    write_size_statistics: bool = _D["write_size_statistics"],
+    write_page_checksum: bool = _D["write_page_checksum"],
+    sorting_columns: Sequence[Any] | None = _D["sorting_columns"],
+    key_value_metadata: Mapping[Any, Any] | None = _D["key_value_metadata"],
+    created_by: str | None = _D["created_by"],
+    validate_utf8: bool = _D["validate_utf8"],
+    legacy_list_layout: bool = _D["legacy_list_layout"],
+    encryption: FileEncryptionProperties | None = _D["encryption"],
+    store_schema: bool = _D["store_schema"],
+) -> None:
+    """Write *data* to *where* as a Parquet file (one :class:`ParquetWriter` pass).
 
     Parameters
     ----------
-    data:
+    data : Table, mapping, pandas.DataFrame or pyarrow.Table
         A :class:`Table`, a mapping of column name to numpy array / list, a
         pandas DataFrame or a pyarrow Table.
-    where:
-        A path or a writable binary file object.
-    schema:
-        Optional explicit schema (values are cast and validated against it);
+    where : path or binary file object
+        A path (written atomically) or a writable binary file object.
+    schema : Schema, pyarrow.Schema or None, default None
+        Explicit schema (values are cast and validated against it);
         inferred from the data when omitted.
-    store_schema:
-        See :class:`ParquetWriter`.
-    **options:
-        See :class:`ParquetWriter`.
+    {writer options}
+
+    Raises
+    ------
+    ParquetSchemaError
+        The data does not fit the schema, or a timestamp would lose digits.
+    TypeError, ValueError
+        For unknown options or option values outside their allowed set.
     """
+    # every keyword above is an option of options.WRITER_OPTIONS (a unit test checks it)
+    options = {name: value for name, value in locals().items() if name in _D}
     with file_context(path_of(where), "writing"):
         table = as_table(data, None if schema is None else _as_schema(schema),
-                         validate_utf8=bool(options.get("validate_utf8", True)))
+                         validate_utf8=validate_utf8)
         # a pyarrow schema given brings its key/values, else the converted data brings its own
         arrow_schema = schema is not None and not isinstance(schema, Schema)
-        with ParquetWriter(where, schema if arrow_schema else table.schema,
-                           store_schema=store_schema, **options) as writer:
+        with ParquetWriter(where, schema if arrow_schema else table.schema, **options) as writer:
             writer.write_table(table)
+
+
+ParquetWriter.__doc__ = document_writer_options(ParquetWriter.__doc__)
+write_table.__doc__ = document_writer_options(write_table.__doc__)

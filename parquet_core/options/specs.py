@@ -1,0 +1,181 @@
+"""Every writer option once: name, default and documentation.
+
+``pc.write_table`` and ``pc.ParquetWriter`` take these as explicit keyword
+arguments whose defaults are read from :data:`WRITER_DEFAULTS`, and their
+docstrings list them through :func:`document_writer_options`, so a default
+is written in exactly one place (this table). Names follow
+``pyarrow.parquet.write_table`` wherever pyarrow has the option.
+
+*Per column* options take a single value for every leaf, or a mapping
+``{dotted leaf path: value}`` whose ``None`` key is the value of every leaf
+not named (without it those keep the default below). The boolean ones also
+take a list of paths: on for exactly those leaves.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Mapping, Optional, Sequence, TypeVar, Union
+
+__all__ = ["WriterOption", "WRITER_OPTIONS", "WRITER_DEFAULTS", "PER_COLUMN", "PerColumn",
+           "BoolPerColumn", "document_writer_options"]
+
+_T = TypeVar("_T")
+#: A per-column option: one value, or ``{leaf path: value}`` with ``None`` for unnamed leaves.
+PerColumn = Union[_T, Mapping[Optional[str], _T]]
+#: A boolean per-column option, which also takes the list of leaves to switch on.
+BoolPerColumn = Union[bool, Sequence[str], Mapping[Optional[str], bool]]
+
+
+@dataclass(frozen=True, slots=True)
+class WriterOption:
+    """One keyword argument of the writer: its default, type text and meaning."""
+
+    name: str
+    default: Any
+    kind: str
+    doc: str
+    per_column: bool = False
+
+
+_MiB = 1024 * 1024
+
+WRITER_OPTIONS: tuple[WriterOption, ...] = (
+    WriterOption("version", "2.6", '{"1.0", "2.4", "2.6"}', """
+        Parquet format version whose logical types may be used. "1.0" stores
+        uint32 as plain INT64 (no UINT_32) and records version 1 in the
+        footer; "1.0" and "2.4" store nanosecond timestamps as microseconds
+        (refusing values that would lose digits); "2.6" keeps them. Any other
+        value raises ValueError."""),
+    WriterOption("flavor", None, '{None, "spark"}', """
+        "spark": write what Spark's built-in reader accepts: top-level names
+        have each of `` ,;{}()\\n\\t=`` replaced by ``_`` (as pyarrow does), and
+        timestamps are INT96 unless ``use_deprecated_int96_timestamps=False``.
+        Per-column options then name the leaves by their file names."""),
+    WriterOption("use_deprecated_int96_timestamps", None, "bool or None", """
+        Store timestamps as legacy INT96 (read by old Spark, Hive and Impala);
+        every unit fits, so ``coerce_timestamps`` is ignored. None means True
+        with ``flavor="spark"``, else False."""),
+    WriterOption("coerce_timestamps", None, '{None, "ms", "us"}', """
+        Store every timestamp in this unit. A value with nonzero digits below
+        the unit raises ParquetSchemaError (column and row) unless
+        ``allow_truncated_timestamps``. None keeps each column's unit (but see
+        ``version`` for nanoseconds)."""),
+    WriterOption("allow_truncated_timestamps", False, "bool", """
+        With ``coerce_timestamps``, cut values toward zero instead of refusing
+        them. As in pyarrow it does not apply to the nanosecond change that
+        ``version`` "1.0"/"2.4" implies without ``coerce_timestamps``."""),
+    WriterOption("compression", "snappy", "str, None or mapping", """
+        Codec: "none" (or None), "snappy", "gzip", "brotli", "zstd",
+        "lz4_raw", or "lz4" (Hadoop framing, which parquet-java reads).""",
+                 per_column=True),
+    WriterOption("compression_level", None, "int, None or mapping", """
+        Level for gzip, brotli and zstd; None is the codec's default.""", per_column=True),
+    WriterOption("use_dictionary", True, "bool, list or mapping", """
+        Dictionary-encode pages; past ``dictionary_pagesize_limit`` the rest of
+        the chunk falls back to the value encoding. Never for booleans.""",
+                 per_column=True),
+    WriterOption("column_encoding", None, "str, None or mapping", """
+        Value encoding of non-dictionary pages: "plain", "rle" (booleans),
+        "delta_binary_packed", "delta_length_byte_array", "delta_byte_array" or
+        "byte_stream_split". Naming one turns dictionary encoding off for that
+        column; a type it cannot encode raises ValueError. None: the type's
+        default (PLAIN).""", per_column=True),
+    WriterOption("use_byte_stream_split", False, "bool, list or mapping", """
+        BYTE_STREAM_SPLIT (without dictionary) for float and double columns, or
+        for the columns named.""", per_column=True),
+    WriterOption("write_statistics", True, "bool, list or mapping", """
+        Min/max (in the spec's column orders) and null counts per chunk and page.""",
+                 per_column=True),
+    WriterOption("statistics_truncate_length", 64, "int, None or mapping", """
+        Longest binary min/max kept in statistics (max rounded up, exactness
+        flags set); None keeps them whole.""", per_column=True),
+    WriterOption("column_index_truncate_length", 64, "int, None or mapping", """
+        The same for the column index.""", per_column=True),
+    WriterOption("bloom_filter_options", None, "mapping or None", """
+        ``{column: True or {"ndv": n, "fpp": p, "max_bytes": m}}``: a
+        split-block Bloom filter per chunk, written after its row group. Without
+        ``ndv`` each filter is sized for its chunk's distinct values (fpp
+        0.05, at most 1 MiB). The ``None`` key applies to every non-boolean
+        column not named.""", per_column=True),
+    WriterOption("column_key_value_metadata", None, "mapping or None", """
+        ``{column: {key: value}}`` stored in each of the column's chunks
+        (``None`` key: every column not named).""", per_column=True),
+    WriterOption("data_page_version", "1.0", '{"1.0", "2.0"}', """
+        Data page header format (independent of ``version``)."""),
+    WriterOption("data_page_size", _MiB, "int", """
+        Target encoded bytes per data page (pages end on record boundaries);
+        None means the default."""),
+    WriterOption("data_page_row_count_limit", 20_000, "int", """
+        Most rows per data page."""),
+    WriterOption("dictionary_pagesize_limit", _MiB, "int", """
+        Largest dictionary page before falling back; None means the default."""),
+    WriterOption("row_group_size", 1024 * 1024, "int", """
+        Most rows per row group; None means the default."""),
+    WriterOption("row_group_bytes", 128 * _MiB, "int or None", """
+        Approximate in-memory bytes per row group (the smaller limit wins);
+        None: rows only."""),
+    WriterOption("write_page_index", True, "bool", """
+        ColumnIndex and OffsetIndex after the row groups (pyarrow's default is
+        False)."""),
+    WriterOption("write_page_statistics", None, "bool or None", """
+        Statistics in data page headers too; None means ``not write_page_index``
+        (readers that use page statistics read the index)."""),
+    WriterOption("write_size_statistics", True, "bool", """
+        SizeStatistics: unencoded byte-array bytes and level histograms."""),
+    WriterOption("write_page_checksum", False, "bool", """
+        CRC-32 of every page."""),
+    WriterOption("sorting_columns", None, "sequence or None", """
+        ``RowGroup.sorting_columns``: ``pc.SortingColumn`` (or pyarrow's),
+        column names, or ``(column, "ascending" | "descending"[, nulls_first])``.
+        The data is not checked."""),
+    WriterOption("key_value_metadata", None, "mapping or None", """
+        File key/value metadata (keys and values become strings)."""),
+    WriterOption("created_by", None, "str or None", """
+        The footer's ``created_by``; None writes parquet-core's."""),
+    WriterOption("validate_utf8", True, "bool", """
+        Refuse text columns holding invalid UTF-8 (ParquetSchemaError)."""),
+    WriterOption("legacy_list_layout", False, "bool", """
+        Lists in the form Spark's ``writeLegacyFormat`` writes (for old Spark
+        and Hive readers)."""),
+    WriterOption("encryption", None, "FileEncryptionProperties or None", """
+        Parquet modular encryption (``pc.FileEncryptionProperties``)."""),
+    WriterOption("store_schema", True, "bool", """
+        Store what rebuilds the Arrow and pandas types on reading, as pyarrow
+        does: ``ARROW:schema`` and the source's metadata (such as ``pandas``,
+        with the DataFrame's index). False writes none of it and refuses
+        columns only that metadata could restore (durations, extension
+        types)."""),
+)
+
+#: Option name -> default, read by the writer signatures.
+WRITER_DEFAULTS: Mapping[str, Any] = MappingProxyType({o.name: o.default for o in WRITER_OPTIONS})
+#: Names of the per-column options.
+PER_COLUMN = frozenset(o.name for o in WRITER_OPTIONS if o.per_column)
+
+_MARKER = "{writer options}"
+
+
+def document_writer_options(doc: str | None) -> str | None:
+    """Return *doc* with its ``{writer options}`` line replaced by numpydoc entries.
+
+    Each entry reads ``name : kind, default <repr>`` followed by the text,
+    indented like the marker line. ``None`` (docstrings stripped by ``-OO``)
+    stays ``None``.
+    """
+    if doc is None:
+        return None
+    if _MARKER not in doc:
+        raise ValueError("docstring has no {writer options} line")
+    lines = doc.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip() == _MARKER)
+    pad = lines[at][: len(lines[at]) - len(lines[at].lstrip())]
+    entries = []
+    for o in WRITER_OPTIONS:
+        kind = o.kind + (" (per column)" if o.per_column else "")
+        entries.append(f"{pad}{o.name} : {kind}, default {o.default!r}")
+        body = textwrap.fill(" ".join(textwrap.dedent(o.doc).split()), width=76 - len(pad))
+        entries.extend(f"{pad}    {line}" for line in body.splitlines())
+    return "\n".join(lines[:at] + entries + lines[at + 1:])
