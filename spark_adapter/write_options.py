@@ -20,7 +20,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["ADAPTER_OPTIONS", "WRITER_OPTIONS", "parse_writer_options", "parse_partition_by"]
+__all__ = ["ADAPTER_OPTIONS", "NOT_SPARK_OPTIONS", "WRITER_OPTIONS", "parse_writer_options",
+           "parse_partition_by"]
 
 
 def _json(name: str, text: str) -> Any:
@@ -70,6 +71,10 @@ def _text(name: str, text: str) -> str:
     return text
 
 
+def _text_or_none(name: str, text: str) -> str | None:
+    return None if text.strip().lower() in ("none", "null", "") else text
+
+
 def _json_object(name: str, text: str) -> dict:
     value = _json(name, text)
     if not isinstance(value, dict):
@@ -102,8 +107,8 @@ WRITER_OPTIONS: dict[str, Callable[[str, str], Any]] = {
     "write_page_index": _bool,
     "write_page_statistics": _bool,
     "write_size_statistics": _bool,
-    "statistics_truncate_length": _int_or_none,
-    "column_index_truncate_length": _int_or_none,
+    "statistics_truncate_length": _per_column(_int_or_none),
+    "column_index_truncate_length": _per_column(_int_or_none),
     "use_deprecated_int96_timestamps": _bool,
     "validate_utf8": _bool,
     "created_by": _text,
@@ -111,7 +116,16 @@ WRITER_OPTIONS: dict[str, Callable[[str, str], Any]] = {
     "column_key_value_metadata": _json_object,
     "sorting_columns": _json_list,
     "bloom_filter_options": _json_object,    # {"col": true | {"ndv": n, "fpp": p, "max_bytes": m}}
+    "version": _text,
+    "flavor": _text_or_none,
+    "coerce_timestamps": _text_or_none,
+    "allow_truncated_timestamps": _bool,
+    "store_schema": _bool,
+    "legacy_list_layout": _bool,
 }
+
+#: engine writer options deliberately not taken from ``.option(...)`` strings
+NOT_SPARK_OPTIONS = frozenset({"encryption"})   # built from parquet.encryption.* options
 
 #: options the adapter reads itself (not passed to the engine)
 ADAPTER_OPTIONS = ("path", "partitionBy", "timeZone")

@@ -118,6 +118,22 @@ def test_writer_option_parsing():
         parse_partition_by({"partitionby": "a,a"})
 
 
+def test_every_engine_writer_option_has_a_spark_option():
+    """A writer option added to the engine is reachable from ``.option(...)`` (or listed as not)."""
+    from parquet_core.options import WRITER_DEFAULTS
+    from spark_adapter.write_options import NOT_SPARK_OPTIONS, WRITER_OPTIONS
+
+    assert set(WRITER_DEFAULTS) == set(WRITER_OPTIONS) | NOT_SPARK_OPTIONS
+    got = parse_writer_options({
+        "version": "2.4", "flavor": "spark", "coerceTimestamps": "us",
+        "allowTruncatedTimestamps": "true", "store_schema": "false", "legacylistlayout": "true",
+        "statistics_truncate_length": '{"a": 8}'})
+    assert got == {"version": "2.4", "flavor": "spark", "coerce_timestamps": "us",
+                   "allow_truncated_timestamps": True, "store_schema": False,
+                   "legacy_list_layout": True, "statistics_truncate_length": {"a": 8}}
+    assert parse_writer_options({"coerce_timestamps": "none"}) == {"coerce_timestamps": None}
+
+
 # ----------------------------------------------------------------------------- commit / abort, no JVM
 def _writer(target, overwrite, **options):
     from pyspark.sql.types import StructField, StructType
