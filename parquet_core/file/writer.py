@@ -50,6 +50,7 @@ from parquet_core.schema.elements import schema_to_elements
 from parquet_core.schema.physical import to_physical
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
+from parquet_core.table.dictionary import chunk_dictionaries
 from parquet_core.table.ingest import as_table
 from parquet_core.table.shred import ShreddedLeaf, nested_nbytes, shred
 from parquet_core.thrift import pt
@@ -308,7 +309,10 @@ class ParquetWriter:
         defs = None
         if validity is not None and desc.max_definition_level > 0:
             defs = validity.astype(np.int16)
-        return ColumnData(values=values, def_levels=defs, rep_levels=None, num_levels=len(column))
+        # a dictionary column (Arrow dictionary, pandas categorical) brings its dictionary
+        given = chunk_dictionaries(column, lambda d: to_physical(desc, column.type, d))
+        return ColumnData(values=values, def_levels=defs, rep_levels=None, num_levels=len(column),
+                          dictionaries=given)
 
     # -- finishing -----------------------------------------------------------
     def _write_page_indexes(self) -> None:
