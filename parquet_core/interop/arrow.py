@@ -7,8 +7,11 @@ From Arrow (:func:`table_from_arrow`, :func:`array_from_arrow`): numeric,
 fixed-size and string data buffers become numpy views of Arrow's memory
 (32-bit string offsets are widened to int64, a copy); validity bitmaps become
 boolean masks; a null slot holding anything but zeros is copied and zeroed.
-Chunks are converted one by one and concatenated, dictionary arrays decoded,
-view types cast to their large form, extension types (uuid, json) unwrapped.
+Chunks are converted one by one and concatenated; string and binary
+dictionary arrays become a :class:`~parquet_core.table.dictionary.DictionaryArray`
+keeping each chunk's dictionary (written as the dictionary page, and given
+back by :func:`array_to_arrow`), other dictionary arrays are decoded; view
+types are cast to their large form, extension types (uuid, json) unwrapped.
 Type mapping:
 
 =====================================  =====================================
