@@ -8,7 +8,27 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["ColumnData"]
+__all__ = ["ColumnData", "ChunkDictionary"]
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkDictionary:
+    """One dictionary and the indices into it of a run of non-null values.
+
+    Attributes
+    ----------
+    values:
+        The dictionary entries in physical form (ByteArrays), every entry in
+        order, used or not.
+    indices:
+        int32 index of each non-null value of the run, in order.
+    num_levels:
+        Level slots the run covers (rows, for a flat column).
+    """
+
+    values: Any
+    indices: npt.NDArray[np.int32]
+    num_levels: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,9 +47,14 @@ class ColumnData:
         level (no nulls anywhere), which saves building an all-equal array.
     num_levels:
         Number of level slots (rows, for a flat column).
+    dictionaries:
+        ``None``, or the runs of values sharing one dictionary, in order,
+        covering all the values: the dictionaries a reader keeps (one per
+        chunk) or the one a writer is given (an Arrow dictionary array).
     """
 
     values: Any
     def_levels: npt.NDArray[np.int16] | None
     rep_levels: npt.NDArray[np.int16] | None
     num_levels: int
+    dictionaries: tuple[ChunkDictionary, ...] | None = None

@@ -9,16 +9,18 @@ back in page order from both kinds of page.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Iterable
 
 import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
-from parquet_core.column.data import ColumnData
+from parquet_core.column.data import ChunkDictionary, ColumnData
 from parquet_core.column.levels import read_levels_v1, read_levels_v2
 from parquet_core.constants import Encoding
 from parquet_core.encodings import decode_values
+from parquet_core.encodings.dictionary import build_dictionary
 from parquet_core.errors import ParquetError, ParquetFormatError
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.schema.descriptor import ColumnDescriptor
@@ -48,8 +50,11 @@ def _concat(parts: list[Any], desc: ColumnDescriptor) -> Any:
 class _ChunkDecoder:
     """Accumulates the decoded pages of one chunk."""
 
-    def __init__(self, desc: ColumnDescriptor) -> None:
+    def __init__(self, desc: ColumnDescriptor, keep_dictionary: bool = False) -> None:
         self.desc = desc
+        self.keep_dictionary = keep_dictionary
+        self.chunk_indices: list[npt.NDArray[np.integer]] = []   # kept: the chunk's resolved indices
+        self.fell_back = False     # the chunk holds pages in another encoding
         self.dictionary: Any = None
         self.parts: list[Any] = []          # decoded values, page order
         self.pending: list[npt.NDArray[np.integer]] = []  # dictionary indices not yet resolved
@@ -62,6 +67,8 @@ class _ChunkDecoder:
         if self.pending:
             idx = self.pending[0] if len(self.pending) == 1 else np.concatenate(self.pending)
             self.parts.append(_take(self.dictionary, idx))
+            if self.keep_dictionary:
+                self.chunk_indices.append(idx)
             self.pending = []
 
     def add_dictionary(self, page: DictionaryPage) -> None:
@@ -86,7 +93,31 @@ class _ChunkDecoder:
             self.pending.append(indices)
             return
         self.flush()
+        self.fell_back = True
         self.parts.append(decode_values(encoding, buf, count, d.physical_type, d.type_length))
+
+    def chunk_dictionary(self, first_part: int, num_levels: int) -> ChunkDictionary:
+        """The dictionary and indices of the chunk whose values start at ``parts[first_part]``.
+
+        Matches what pyarrow's dictionary reader gives: the dictionary page
+        as stored; when the chunk has no dictionary page, or falls back to
+        another encoding, the values not in it are appended in order of first
+        appearance and equal values share the first such entry.
+        """
+        d = self.desc
+        if self.dictionary is not None and not self.fell_back:
+            idx = _concat_indices(self.chunk_indices)
+            return ChunkDictionary(self.dictionary, idx, num_levels)
+        values = _concat(self.parts[first_part:], d)
+        base = self.dictionary if self.dictionary is not None else _concat([], d)
+        merged, codes = build_dictionary(_concat([base, values], d) if len(base) else values,
+                                         d.physical_type, d.type_length)
+        return ChunkDictionary(merged, codes[len(base):].astype(np.int32, copy=False), num_levels)
+
+    def start_chunk(self) -> None:
+        self.dictionary = None
+        self.chunk_indices = []
+        self.fell_back = False
 
     def _non_null(self, defs: npt.NDArray[np.int16] | None, n: int) -> int:
         if defs is None:
@@ -160,27 +191,42 @@ def read_column_chunk(pages: Iterable[Page], desc: ColumnDescriptor) -> ColumnDa
     return read_column_chunks([pages], desc)[0]
 
 
-def read_column_chunks(chunks: Iterable[Iterable[Page]], desc: ColumnDescriptor
-                       ) -> tuple[ColumnData, list[int]]:
+def read_column_chunks(chunks: Iterable[Iterable[Page]], desc: ColumnDescriptor,
+                       keep_dictionary: bool = False) -> tuple[ColumnData, list[int]]:
     """Decode the chunks of one column from several row groups into one :class:`ColumnData`.
 
     Values of all the chunks are concatenated once, at the end, instead of
-    once per chunk and again per table.  Each chunk has its own dictionary.
+    once per chunk and again per table.  Each chunk has its own dictionary;
+    with *keep_dictionary* each chunk's dictionary and indices are kept too
+    (``ColumnData.dictionaries``, see :meth:`_ChunkDecoder.chunk_dictionary`).
 
     Returns
     -------
     tuple[ColumnData, list[int]]
         The decoded data and the number of level slots each chunk held.
     """
-    dec = _ChunkDecoder(desc)
+    dec = _ChunkDecoder(desc, keep_dictionary)
     per_chunk: list[int] = []
+    kept: list[ChunkDictionary] = []
     for pages in chunks:
-        before = dec.num_levels
+        before, first_part = dec.num_levels, len(dec.parts)
+        dec.start_chunk()
         _decode_pages(dec, pages)
         dec.flush()
-        dec.dictionary = None
         per_chunk.append(dec.num_levels - before)
-    return dec.finish(), per_chunk
+        if keep_dictionary:
+            kept.append(dec.chunk_dictionary(first_part, per_chunk[-1]))
+    data = dec.finish()
+    if keep_dictionary:
+        data = replace(data, dictionaries=tuple(kept))
+    return data, per_chunk
+
+
+def _concat_indices(parts: list[npt.NDArray[np.integer]]) -> npt.NDArray[np.int32]:
+    if not parts:
+        return np.zeros(0, dtype=np.int32)
+    idx = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    return idx.astype(np.int32, copy=False)
 
 
 def _decode_pages(dec: _ChunkDecoder, pages: Iterable[Page]) -> None:

@@ -33,11 +33,12 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.bloom_filter import SplitBlockBloomFilter, hash_values
 from parquet_core.bloom_filter.header import make_header
-from parquet_core.column.data import ColumnData
 from parquet_core.compression import get_codec
 from parquet_core.constants import Encoding, PageType, PhysicalType
+from parquet_core.column.data import ChunkDictionary, ColumnData
 from parquet_core.encodings import encode_values
-from parquet_core.encodings.dictionary import build_dictionary, dictionary_prefix_sizes
+from parquet_core.encodings.dictionary import build_dictionary, dictionary_byte_size, \
+    dictionary_prefix_sizes, same_entries
 from parquet_core.encodings.rle_hybrid_encoder import (
     encode_dictionary_indices,
     encode_level_run,
@@ -96,11 +97,38 @@ def _value_costs(values: Any, ptype: int, type_length: int | None) -> npt.NDArra
     return np.full(n, width, dtype=np.int64)
 
 
+def _given_plan(given: tuple[ChunkDictionary, ...], limit: int, desc: ColumnDescriptor
+                ) -> tuple[Any, npt.NDArray[np.int32], int] | None:
+    """The plan of a chunk that arrives dictionary-encoded (an Arrow dictionary array).
+
+    The dictionary is written as given: every entry in its order, unused
+    ones included, and the indices as given, with no hashing.  As in pyarrow,
+    the first run's dictionary covers the runs that share it; values after a
+    run with another dictionary fall back (a chunked Arrow array whose
+    chunks have different dictionaries).  A dictionary whose PLAIN size
+    passes the limit gives None: the chunk is then planned as any other.
+    """
+    first = given[0].values
+    if dictionary_byte_size(first, desc.physical_type, desc.type_length) > limit:
+        return None
+    parts, cutoff = [], 0
+    for run in given:   # one step per Arrow chunk
+        if not same_entries(run.values, first):
+            break
+        parts.append(run.indices)
+        cutoff += len(run.indices)
+    indices = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    return first, indices.astype(np.int32, copy=False), cutoff
+
+
 def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
-                     desc: ColumnDescriptor) -> tuple[Any, npt.NDArray[np.int32], int] | None:
+                     desc: ColumnDescriptor, given: tuple[ChunkDictionary, ...] | None = None
+                     ) -> tuple[Any, npt.NDArray[np.int32], int] | None:
     """Return (dictionary, indices of the dictionary prefix, cutoff) or None.
 
     ``cutoff`` is the number of leading values covered by the dictionary.
+    *given* is the dictionary the values arrived encoded with, if any
+    (see :func:`_given_plan`).
 
     Entries are numbered in order of first appearance, so the dictionary of
     any prefix of the values is a prefix of the whole chunk's dictionary.
@@ -111,10 +139,16 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
     whole chunk at once.
     """
     n = len(values)
-    if n == 0 or not opts.use_dictionary or desc.physical_type == PhysicalType.BOOLEAN:
+    if not opts.use_dictionary or desc.physical_type == PhysicalType.BOOLEAN:
         return None
     ptype = desc.physical_type
     limit = wopts.dictionary_pagesize_limit
+    if given and ptype == PhysicalType.BYTE_ARRAY:
+        kept = _given_plan(given, limit, desc)
+        if kept is not None:
+            return kept
+    if n == 0:
+        return None
     # a prefix long enough to pass the limit if its values were all distinct
     strings = isinstance(values, ByteArrays)
     if strings:
@@ -251,7 +285,7 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
     def value_of(slot: int) -> int:
         return slot if value_at is None else int(value_at[slot])
 
-    plan = _dictionary_plan(values, opts, wopts, desc)
+    plan = _dictionary_plan(values, opts, wopts, desc, data.dictionaries)
     pages: list[bytes] = []
     encodings: list[int] = []
     enc_stats: dict[tuple[int, int], int] = {}

@@ -49,6 +49,7 @@ __all__ = [
     "dictionary_byte_size",
     "dictionary_prefix_sizes",
     "first_occurrence_order",
+    "same_entries",
 ]
 
 _NUMERIC = {
@@ -206,3 +207,22 @@ def first_occurrence_order(indices: Any, dict_size: int) -> npt.NDArray[np.int64
             raise ValueError(f"indices outside a dictionary of {dict_size} entries")
         np.minimum.at(first, idx, np.arange(n, dtype=np.int64))
     return first
+
+
+def same_entries(a: Any, b: Any) -> bool:
+    """True when two dictionaries hold the same entries in the same order, byte for byte."""
+    if a is b:
+        return True
+    if isinstance(a, ByteArrays) and isinstance(b, ByteArrays):
+        if len(a) != len(b):
+            return False
+        la, lb = a.lengths(), b.lengths()
+        if not np.array_equal(la, lb):
+            return False
+        da = a.data[int(a.offsets[0]):int(a.offsets[-1])]
+        db = b.data[int(b.offsets[0]):int(b.offsets[-1])]
+        return bool(np.array_equal(da, db))
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return a.shape == b.shape and a.dtype == b.dtype and \
+            bool(np.array_equal(a.view(np.uint8), b.view(np.uint8)))
+    return False

@@ -30,7 +30,7 @@ from parquet_core.errors import (
     UnsupportedFeatureError,
     add_context,
 )
-from parquet_core.constants import Encoding
+from parquet_core.constants import Encoding, PhysicalType
 from parquet_core.encodings import decode_values
 from parquet_core.file.bloom_filter_reader import ColumnBloomFilter, read_bloom_filter
 from parquet_core.file.footer import read_footer
@@ -49,6 +49,7 @@ from parquet_core.schema.tree import SchemaNode
 from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.assemble import assemble, empty_column
+from parquet_core.table.dictionary import DictionaryArray
 from parquet_core.table.nested import StructArray
 from parquet_core.table.convert import to_array
 from parquet_core.table.select import filter_table, take_array
@@ -83,11 +84,21 @@ class ParquetFile:
         encrypted file (keys, key retriever, AAD prefix). Without it, an
         encrypted footer cannot be read, and encrypted columns of a file with a
         plaintext footer raise :class:`ParquetEncryptionError` naming them.
+    read_dictionary:
+        Names of string / binary columns to read dictionary-encoded, as
+        pyarrow's option of that name: each row group's dictionary page is
+        kept as the column's dictionary (``to_arrow`` gives int32 indices).
+        Other names are ignored, as pyarrow ignores them.  Columns that the
+        file's ``ARROW:schema`` records as dictionaries are kept so as well.
     """
 
     @names_file("reading")
     def __init__(self, source: Any, *, page_checksum_verification: bool = True,
-                 decryption: Any = None) -> None:
+                 decryption: Any = None, read_dictionary: Sequence[str] | None = None) -> None:
+        if isinstance(read_dictionary, str):
+            raise TypeError("read_dictionary must be a list of column names, not a string")
+        self._read_dictionary = frozenset(read_dictionary or ())
+        self._kept_dictionaries: frozenset[str] | None = None   # worked out on first read
         self._path = path_of(source)   # named in every error (see errors.names_file)
         self._source, self._owned = open_source(source)
         self.options = ReaderOptions(page_checksum_verification=page_checksum_verification)
@@ -201,6 +212,21 @@ class ParquetFile:
                           verify_crc=self.options.page_checksum_verification, base_offset=start,
                           decryptor=chunk.decryptor, dictionary_first=start != chunk.data_page_offset)
 
+    def _keeps_dictionary(self, field: Field, desc: ColumnDescriptor) -> bool:
+        """Whether a flat column is read with its dictionaries (``read_dictionary``,
+        or a dictionary in ``ARROW:schema``): string and binary columns only, as in pyarrow."""
+        if desc.physical_type != PhysicalType.BYTE_ARRAY or desc.data_type.name not in ("string", "binary"):
+            return False
+        if self._kept_dictionaries is None:
+            names = set(self._read_dictionary)
+            encoded = (self.metadata.metadata or {}).get(b"ARROW:schema")
+            if encoded is not None:
+                from parquet_core.interop.stored_schema import dictionary_fields
+
+                names |= dictionary_fields(encoded)
+            self._kept_dictionaries = frozenset(names)
+        return field.name in self._kept_dictionaries
+
     def _read_column(self, groups: Sequence[int], field: Field,
                      shape: Shape | ParquetSchemaError) -> Array:
         """Read one column over the given row groups into a single Array."""
@@ -218,15 +244,16 @@ class ParquetFile:
                 current[0] = rg
                 yield self._pages_of(rg, idx, desc)
 
+        keep = self._keeps_dictionary(field, desc)
         try:
-            data, levels = read_column_chunks(chunks(), desc)
+            data, levels = read_column_chunks(chunks(), desc, keep)
             for rg, n in zip(groups, levels):
                 expected = self.metadata.row_group(rg).num_rows
                 if desc.max_repetition_level == 0 and n != expected:
                     current[0] = rg
                     raise ParquetFormatError(
                         f"column chunk holds {n} rows, the row group says {expected}")
-            return to_array(data, desc)
+            return to_array(data, desc, requested=field.name in self._read_dictionary)
         except ParquetError as exc:
             exc.add_note(f"in column {desc.dotted_path}, row group {current[0]}")
             raise
@@ -522,9 +549,10 @@ class ParquetFile:
             return take_array(self._read_column([rg], field, shape), rows)
         num_rows = self.metadata.row_group(rg).num_rows
         keep = select_pages(oi, num_rows, mask)  # type: ignore[arg-type]
+        kept = self._keeps_dictionary(field, desc)
         try:
-            data, _ = read_column_chunks([self._selected_pages(rg, shape.column, oi, keep)], desc)
-            arr = to_array(data, desc)
+            data, _ = read_column_chunks([self._selected_pages(rg, shape.column, oi, keep, kept)], desc, kept)
+            arr = to_array(data, desc, requested=field.name in self._read_dictionary)
         except ParquetError as exc:
             exc.add_note(f"in column {desc.dotted_path}, row group {rg} (pages read through the offset index)")
             raise
@@ -536,7 +564,8 @@ class ParquetFile:
         page = np.searchsorted(first, rows, side="right") - 1
         return take_array(arr, rows - first[page] + before[page])
 
-    def _selected_pages(self, rg: int, idx: int, oi: OffsetIndex, keep: list[int]) -> list[Any]:
+    def _selected_pages(self, rg: int, idx: int, oi: OffsetIndex, keep: list[int],
+                        with_dictionary: bool = False) -> list[Any]:
         """The data pages *keep* (one positional read each), after the chunk's dictionary page
         when one of them needs it (a chunk that fell back keeps its large dictionary unread)."""
         chunk = self.metadata.row_group(rg).column(idx)
@@ -561,7 +590,8 @@ class ParquetFile:
                 raise ParquetFormatError(f"data page {i} at {loc.offset} holds {page.num_values} values; "
                                          f"the offset index gives it {want} rows")
             pages.append(page)
-        if any(p.encoding in (Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY) for p in pages):
+        if with_dictionary or any(p.encoding in (Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY)
+                                  for p in pages):
             start = chunk.byte_range(size)[0]
             first = oi.page_locations[0].offset
             if start < first <= size:
@@ -596,6 +626,8 @@ class ParquetFile:
                     if parent is not None:
                         validity = parent if arr.validity is None else arr.validity & parent
                         arr = Array(arr.type, arr.values, validity)
+            if isinstance(arr, DictionaryArray):
+                arr = arr.dense()
             if type(arr) is not Array:
                 raise UnsupportedFeatureError(f"filter column {name!r} is a {arr.type.name}, not a value column")
             fields.append(Field(name, arr.type))
@@ -607,11 +639,12 @@ class ParquetFile:
 
 
 def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: Any = None,
-               page_checksum_verification: bool = True, decryption: Any = None) -> Table:
+               page_checksum_verification: bool = True, decryption: Any = None,
+               read_dictionary: Sequence[str] | None = None) -> Table:
     """Read a whole Parquet file into a :class:`Table` (``filters`` as in :meth:`ParquetFile.read`;
-    ``decryption`` as in :class:`ParquetFile`)."""
+    ``decryption`` and ``read_dictionary`` as in :class:`ParquetFile`)."""
     with ParquetFile(source, page_checksum_verification=page_checksum_verification,
-                     decryption=decryption) as pf:
+                     decryption=decryption, read_dictionary=read_dictionary) as pf:
         return pf.read(columns, filters=filters)
 
 

@@ -59,6 +59,7 @@ from parquet_core.schema.file_types import file_schema
 from parquet_core.schema.physical import to_physical
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
+from parquet_core.table.dictionary import chunk_dictionaries
 from parquet_core.table.file_values import to_file_table
 from parquet_core.table.ingest import as_table
 from parquet_core.table.shred import ShreddedLeaf, nested_nbytes, shred
@@ -369,7 +370,10 @@ class ParquetWriter:
         defs = None
         if validity is not None and desc.max_definition_level > 0:
             defs = validity.astype(np.int16)
-        return ColumnData(values=values, def_levels=defs, rep_levels=None, num_levels=len(column))
+        # a dictionary column (Arrow dictionary, pandas categorical) brings its dictionary
+        given = chunk_dictionaries(column, lambda d: to_physical(desc, column.type, d))
+        return ColumnData(values=values, def_levels=defs, rep_levels=None, num_levels=len(column),
+                          dictionaries=given)
 
     # -- finishing -----------------------------------------------------------
     def _write_page_indexes(self) -> None:

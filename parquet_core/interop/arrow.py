@@ -7,8 +7,11 @@ From Arrow (:func:`table_from_arrow`, :func:`array_from_arrow`): numeric,
 fixed-size and string data buffers become numpy views of Arrow's memory
 (32-bit string offsets are widened to int64, a copy); validity bitmaps become
 boolean masks; a null slot holding anything but zeros is copied and zeroed.
-Chunks are converted one by one and concatenated, dictionary arrays decoded,
-view types cast to their large form, extension types (uuid, json) unwrapped.
+Chunks are converted one by one and concatenated; string and binary
+dictionary arrays become a :class:`~parquet_core.table.dictionary.DictionaryArray`
+keeping each chunk's dictionary (written as the dictionary page, and given
+back by :func:`array_to_arrow`), other dictionary arrays are decoded; view
+types are cast to their large form, extension types (uuid, json) unwrapped.
 Type mapping:
 
 =====================================  =====================================
@@ -58,6 +61,7 @@ from parquet_core.interop.arrow_metadata import ARROW_SCHEMA_KEY, FIELD_ID_KEY, 
 from parquet_core.interop.arrow_nested import nested_from_arrow, nested_to_arrow
 from parquet_core.interop.arrow_types import arrow_type, schema_to_arrow
 from parquet_core.table.arrays import Array, Table
+from parquet_core.table.dictionary import DictionaryArray, DictionaryRun
 from parquet_core.table.infer import decimal_width, fill_nulls, schema_error
 from parquet_core.table.utf8 import first_invalid_utf8
 
@@ -92,9 +96,26 @@ def _decimal(arr: Array, typ: pa.DataType) -> pa.Array:
     return pa.array(arr.to_pylist(), type=typ)
 
 
+def _dictionary_to_arrow(arr: DictionaryArray) -> pa.Array | pa.ChunkedArray:
+    """One Arrow dictionary array per run (int32 indices): a chunked array for several."""
+    typ = arrow_type(arr.type)
+    chunks = []
+    for run, valid in zip(arr.runs, arr.run_validity()):
+        entries = _binary(run.dictionary, len(run.dictionary), None, typ)
+        indices = pa.Array.from_buffers(pa.int32(), len(run.indices),
+                                        [_bitmap(valid), pa.py_buffer(np.ascontiguousarray(run.indices))])
+        chunks.append(pa.DictionaryArray.from_arrays(indices, entries))
+    if len(chunks) == 1:
+        return chunks[0]
+    return pa.chunked_array(chunks, type=pa.dictionary(pa.int32(), typ))
+
+
 def array_to_arrow(arr: Array) -> pa.Array:
-    """Convert one :class:`Array` (nested ones with their children)."""
+    """Convert one :class:`Array` (nested ones with their children; a
+    :class:`DictionaryArray` of several runs gives a ``ChunkedArray``)."""
     dt = arr.type
+    if isinstance(arr, DictionaryArray) and isinstance(arr.values, ByteArrays):
+        return _dictionary_to_arrow(arr)
     if dt.is_nested:
         return nested_to_arrow(arr, array_to_arrow)
     typ = arrow_type(dt)
@@ -147,6 +168,9 @@ def table_to_arrow(table: Table) -> pa.Table:
         want = None
         if original is not None and original.get_field_index(f.name) >= 0:
             want = original.field(f.name)
+            if isinstance(table.columns[i], DictionaryArray) and table.columns[i].requested:
+                # read_dictionary: pyarrow gives int32 indices, unordered, whatever was stored
+                want = want.with_type(arr.type)
         arrays[i], meta = restore_field(arr, want)
         if f.field_id is not None:     # pyarrow merges the Parquet field_id into the field's metadata
             meta = {**(meta or {}), FIELD_ID_KEY: str(f.field_id).encode()}
@@ -249,6 +273,9 @@ def array_from_arrow(arr: Any, name: str = "?", *, validate_utf8: bool = True) -
         dt = ext.get(t.extension_name)
         return inner if dt is None else Array(dt, inner.values, inner.validity)
     if pa.types.is_dictionary(t):
+        kept = _dictionary_from(arr, name, validate_utf8)
+        if kept is not None:
+            return kept
         return array_from_arrow(arr.dictionary_decode(), name, validate_utf8=validate_utf8)
     if _is_view(t):
         wide = pa.large_string() if pa.types.is_string_view(t) else pa.large_binary()
@@ -267,6 +294,23 @@ def array_from_arrow(arr: Any, name: str = "?", *, validate_utf8: bool = True) -
         if row is not None:
             raise schema_error(name, row, "value is not valid UTF-8")
     return Array(dt, fill_nulls(values, validity), validity)
+
+
+def _dictionary_from(arr: pa.DictionaryArray, name: str, validate_utf8: bool) -> DictionaryArray | None:
+    """A string or binary dictionary array kept with its dictionary, as pyarrow writes it
+    (other value types, and dictionaries holding a null entry, give None: decoded instead)."""
+    vt = arr.type.value_type
+    if not (pa.types.is_string(vt) or pa.types.is_large_string(vt) or pa.types.is_binary(vt)
+            or pa.types.is_large_binary(vt)) or arr.dictionary.null_count:
+        return None
+    # every entry is written, used or not: check them all (UTF-8 included)
+    entries = array_from_arrow(arr.dictionary, name, validate_utf8=validate_utf8)
+    validity = _validity(arr)
+    indices = arr.indices.fill_null(0).to_numpy().astype(np.int64, copy=False)
+    if len(indices) and (int(indices.min()) < 0 or int(indices.max()) >= len(entries)):
+        raise schema_error(name, None, f"dictionary index out of range for {len(entries)} entries")
+    run = DictionaryRun(entries.values, indices.astype(np.int32))
+    return DictionaryArray(entries.type, [run], validity)
 
 
 def arrow_from_pandas(df: Any) -> "pa.Table | None":

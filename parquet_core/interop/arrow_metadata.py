@@ -74,7 +74,7 @@ def unkept_type(schema: pa.Schema) -> str | None:
     return None
 
 
-def restore_field(arr: pa.Array, want: pa.Field | None) -> tuple[pa.Array, dict[bytes, bytes] | None]:
+def restore_field(arr: Any, want: pa.Field | None) -> tuple[Any, dict[bytes, bytes] | None]:
     """*arr* (as read from Parquet) given back the type *want* records, and *want*'s metadata.
 
     Only what pyarrow restores is restored (see :func:`_restore`); anything
@@ -85,7 +85,7 @@ def restore_field(arr: pa.Array, want: pa.Field | None) -> tuple[pa.Array, dict[
     return _restore(arr, want.type), want.metadata
 
 
-def _restore(arr: pa.Array, want: pa.DataType) -> pa.Array:
+def _restore(arr: Any, want: pa.DataType) -> Any:
     ours = arr.type
     if ours.equals(want):
         return arr
@@ -97,6 +97,16 @@ def _restore(arr: pa.Array, want: pa.DataType) -> pa.Array:
             return pa.ExtensionArray.from_storage(want, storage)
         return arr
     t = pa.types
+    if t.is_dictionary(ours):
+        # kept from the file's dictionary pages: the stored index type and ordered
+        # flag are given back, the value type stays the one read (as pyarrow does)
+        if not t.is_dictionary(want):
+            return arr
+        target = pa.dictionary(want.index_type, ours.value_type, want.ordered)
+        try:
+            return arr.cast(target)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return arr
     if t.is_struct(ours) and t.is_struct(want) and ours.num_fields == want.num_fields:
         kids = [_restore(arr.field(i), want.field(i).type) for i in range(ours.num_fields)]
         if all(k is arr.field(i) for i, k in enumerate(kids)):

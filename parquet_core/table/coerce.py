@@ -41,6 +41,7 @@ from parquet_core._kernels.binary import ByteArrays
 from parquet_core.schema.temporal import int96_to_epoch
 from parquet_core.schema.types import DataType, Field
 from parquet_core.table.arrays import Array
+from parquet_core.table.dictionary import DictionaryArray
 from parquet_core.table.infer import decimal_storage, decimal_width, fill_nulls, schema_error
 from parquet_core.table.utf8 import first_invalid_utf8
 
@@ -91,6 +92,8 @@ def cast_array(arr: Array, field: Field, *, validate_utf8: bool = True, trusted_
 
         return cast_nested(arr, field, validate_utf8=validate_utf8, trusted_text=trusted_text)
     ctx = _Ctx(field.name, validate_utf8, trusted_text)
+    if isinstance(arr, DictionaryArray) and arr.type == dt and (field.nullable or not arr.null_count):
+        return _kept_dictionary(arr, ctx)
     validity = arr.validity
     if validity is not None and validity.all():
         validity = None
@@ -107,6 +110,15 @@ def cast_array(arr: Array, field: Field, *, validate_utf8: bool = True, trusted_
     if not field.nullable and validity is not None and n and not validity.all():
         raise schema_error(ctx.name, int(np.argmax(~validity)), "null in a non-nullable field")
     return Array(dt, fill_nulls(values, validity), validity)
+
+
+def _kept_dictionary(arr: DictionaryArray, ctx: _Ctx) -> Array:
+    """A dictionary column of the target type, kept whole (its dictionaries are written as they are)."""
+    if arr.type.is_text and ctx.validate_utf8 and not ctx.trusted_text:
+        for run in arr.runs:   # every entry is written, used or not
+            if first_invalid_utf8(run.dictionary) is not None:
+                raise schema_error(ctx.name, None, "dictionary entry is not valid UTF-8")
+    return arr
 
 
 def _plain_storage(dt: DataType, values: Any) -> bool:

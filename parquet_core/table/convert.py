@@ -22,6 +22,7 @@ from parquet_core.errors import ParquetFormatError, UnsupportedFeatureError
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.pyvalues import to_storage
 from parquet_core.table.arrays import Array
+from parquet_core.table.dictionary import dictionary_array
 
 __all__ = ["to_array", "spread_values"]
 
@@ -40,8 +41,12 @@ def spread_values(values: Any, validity: npt.NDArray[np.bool_], n: int) -> Any:
     return out
 
 
-def to_array(data: ColumnData, desc: ColumnDescriptor) -> Array:
+def to_array(data: ColumnData, desc: ColumnDescriptor, *, requested: bool = False) -> Array:
     """Build the :class:`Array` of a flat (non-repeated) leaf.
+
+    Data read with its chunks' dictionaries gives a
+    :class:`~parquet_core.table.dictionary.DictionaryArray` (*requested*:
+    see there).
 
     Raises
     ------
@@ -53,6 +58,13 @@ def to_array(data: ColumnData, desc: ColumnDescriptor) -> Array:
     if desc.max_repetition_level > 0:
         raise UnsupportedFeatureError(
             f"column {desc.dotted_path} is repeated; nested columns are not supported yet")
+    arr = _dense(data, desc)
+    if data.dictionaries is None:
+        return arr
+    return dictionary_array(arr, data.dictionaries, lambda d: to_storage(arr.type, d), requested=requested)
+
+
+def _dense(data: ColumnData, desc: ColumnDescriptor) -> Array:
     dt = desc.data_type
     values = to_storage(dt, data.values)
     n = data.num_levels

@@ -8,6 +8,7 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import UnsupportedFeatureError
 from parquet_core.table.arrays import Array, Table
+from parquet_core.table.dictionary import DictionaryArray
 from parquet_core.table.nested import ListArray, StructArray
 
 __all__ = ["take_array", "take", "filter_table"]
@@ -27,6 +28,8 @@ def take_array(arr: Array, indices: npt.NDArray[np.integer]) -> Array:
         return type(arr)(arr.type, offsets, take_array(arr.values, child_idx), validity)
     if isinstance(arr, StructArray):
         return StructArray(arr.type, [take_array(c, indices) for c in arr.values], int(indices.size), validity)
+    if isinstance(arr, DictionaryArray):
+        return arr.take(indices)
     if type(arr) is not Array:
         raise UnsupportedFeatureError(f"row selection of {type(arr).__name__} columns is not supported")
     values = arr.values

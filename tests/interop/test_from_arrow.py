@@ -129,7 +129,14 @@ def test_chunked_arrays_are_concatenated():
     (pa.array([86_400_000 * 3, None, -86_400_000], pa.date64()), DataType("date"),
      pa.array([3, None, -1], pa.date32())),
     (pa.array([5, None], pa.time32("s")), DataType("time", unit="ms"), pa.array([5000, None], pa.time32("ms"))),
-    (pa.array(["a", "b", None, "a"]).dictionary_encode(), DataType("string"), pa.array(["a", "b", None, "a"])),
+    # string and binary dictionaries keep their dictionary (written as the dictionary page)
+    (pa.array(["a", "b", None, "a"]).dictionary_encode(), DataType("string"),
+     pa.array(["a", "b", None, "a"]).dictionary_encode()),
+    (pa.DictionaryArray.from_arrays(pa.array([1, None, 1], pa.int8()), pa.array([b"u", b"v", b"w"])),
+     DataType("binary"), pa.DictionaryArray.from_arrays(pa.array([1, None, 1], pa.int32()),
+                                                        pa.array([b"u", b"v", b"w"]))),
+    # other value types are decoded, as pyarrow writes them
+    (pa.array([3, 1, None, 3]).dictionary_encode(), DataType("int64"), pa.array([3, 1, None, 3])),
     (pa.array(["x", None, "yz"], pa.string_view()), DataType("string"), pa.array(["x", None, "yz"])),
     (pa.array([b"x", None], pa.binary_view()), DataType("binary"), pa.array([b"x", None])),
     (pa.array(["x", None], pa.large_binary()), DataType("binary"), pa.array([b"x", None])),

@@ -34,7 +34,6 @@ def _frame(index):
         "text": pd.array(["a", None, "é", "", "z"], "string"),
         "obj": ["a", None, "b", "c", "d"],
         "f": [1.5, np.nan, -0.0, 2.0, 1e300],
-        # categories in order of first appearance: see the xfail test below for other orders
         "cat": pd.Categorical(["lo", "hi", None, "lo", "hi"], categories=["lo", "hi"], ordered=True),
         "paris": pd.to_datetime(["2024-01-01 10:00", None, "2024-07-01", "1999-12-31", "2000-01-01"], format="ISO8601")
                    .tz_localize("Europe/Paris"),
@@ -85,9 +84,6 @@ def test_frame_round_trips_exactly(kind):
     assert got.equals(theirs)
 
 
-@pytest.mark.xfail(strict=True, reason="the writer builds its own dictionary (order of first appearance, "
-                   "used values only) and the reader decodes dictionaries: pyarrow keeps the Arrow "
-                   "dictionary, so categories in another order or unused ones are not kept yet")
 @pytest.mark.parametrize("route", ["write", "read"])
 def test_categories_in_any_order_round_trip(route):
     df = pd.DataFrame({"c": pd.Categorical(["b", "a", "b"], categories=["a", "b", "z"], ordered=True)})
