@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -250,7 +251,19 @@ class PqcoreWriter(DataSourceArrowWriter):
         shutil.rmtree(trash, ignore_errors=True)
 
     def abort(self, messages: list[PqcoreCommitMessage | None]) -> None:
-        shutil.rmtree(self.staging, ignore_errors=True)
+        # Spark may call this while a task of the job is still writing. Renaming the
+        # staging folder away first makes that task's next file or folder fail (it
+        # never recreates the staging folder); what it had open is removed with the rest.
+        doomed = f"{self.staging}.aborted"
+        try:
+            os.rename(self.staging, doomed)
+        except OSError:
+            doomed = self.staging
+        for attempt in range(5):
+            shutil.rmtree(doomed, ignore_errors=True)
+            if not os.path.exists(doomed):
+                break
+            time.sleep(0.1 * (attempt + 1))   # a straggling task was still adding entries
         if not self.target_existed:
             _rmdir_quiet(self.target)  # only if empty: we created it
 

@@ -37,6 +37,7 @@ from parquet_core.file.footer import read_footer
 from parquet_core.file.page_index_reader import read_column_index, read_offset_index
 from parquet_core.file.pushdown import PruneReport, plan_row_groups, select_pages
 from parquet_core.file.source import open_source
+from parquet_core.metadata.arrow_ipc import dictionary_field_names
 from parquet_core.metadata.page_index_model import ColumnIndex, OffsetIndex
 from parquet_core.metadata.statistics import Statistics, decode_statistics
 from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata
@@ -220,10 +221,8 @@ class ParquetFile:
         if self._kept_dictionaries is None:
             names = set(self._read_dictionary)
             encoded = (self.metadata.metadata or {}).get(b"ARROW:schema")
-            if encoded is not None:
-                from parquet_core.interop.stored_schema import dictionary_fields
-
-                names |= dictionary_fields(encoded)
+            if encoded is not None:   # read without pyarrow: see metadata/arrow_ipc.py
+                names |= dictionary_field_names(encoded)
             self._kept_dictionaries = frozenset(names)
         return field.name in self._kept_dictionaries
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from parquet_core.errors import ParquetSchemaError
 
-__all__ = ["schema_key_values_of", "footer_key_values", "dictionary_fields"]
+__all__ = ["schema_key_values_of", "footer_key_values"]
 
 _ARROW_SCHEMA = b"ARROW:schema"
 
@@ -99,19 +99,3 @@ def _text(b: bytes | str) -> Any:
         return b
 
 
-def dictionary_fields(encoded: bytes) -> set[str]:
-    """Top-level fields an ``ARROW:schema`` value records as string or binary dictionaries.
-
-    pyarrow reads those dictionary-encoded (the other dictionary value
-    types come back decoded).  Empty when pyarrow is missing or the value
-    is not a schema.
-    """
-    schema = _decode(encoded)
-    if schema is None:
-        return set()
-    import pyarrow as pa
-
-    t = pa.types
-    return {f.name for f in schema if t.is_dictionary(f.type) and (
-        t.is_string(f.type.value_type) or t.is_large_string(f.type.value_type)
-        or t.is_binary(f.type.value_type) or t.is_large_binary(f.type.value_type))}

@@ -1,0 +1,128 @@
+"""Just enough of Arrow's IPC schema message to read facts from ``ARROW:schema``.
+
+pyarrow stores the Arrow schema of the data it writes in the footer key
+``ARROW:schema``: base64 of an IPC *Schema message*, a FlatBuffers table.
+The reader needs one fact from it on every read of such a file (which
+top-level columns were dictionaries), and importing pyarrow for that would
+cost more than the read; so this module walks the FlatBuffers bytes itself.
+
+::
+
+    base64 -> [0xFFFFFFFF] len: i32 | Message (flatbuffer root)
+    Message  { version: i16 @0, header_type: u8 @1, header: table @2, ... }   header_type 1 = Schema
+    Schema   { endianness: i16 @0, fields: [Field] @1, ... }
+    Field    { name: string @0, nullable: bool @1, type_type: u8 @2, type: table @3,
+               dictionary: DictionaryEncoding @4, children: [Field] @5, ... }
+
+A FlatBuffers table starts with an i32 *back* offset to its vtable; the vtable
+holds u16 byte offsets of each field inside the table (0: absent).  Offsets to
+tables, vectors and strings are u32, relative to where they are stored.  A
+dictionary field's ``type`` is the type of the dictionary's *values*.
+
+Every offset is bounds-checked; anything malformed gives "no facts" (an
+empty result), as a garbled ``ARROW:schema`` is ignored by readers.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import struct
+
+__all__ = ["dictionary_field_names", "BINARY_LIKE_TYPES"]
+
+# Arrow's ``Type`` union tags (Schema.fbs) of the binary and string types.
+_BINARY, _UTF8, _LARGE_BINARY, _LARGE_UTF8 = 4, 5, 19, 20
+BINARY_LIKE_TYPES = frozenset({_BINARY, _UTF8, _LARGE_BINARY, _LARGE_UTF8})
+_HEADER_SCHEMA = 1
+
+
+class _Malformed(Exception):
+    pass
+
+
+class _Buffer:
+    """Bounds-checked little-endian reads over one flatbuffer."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def _unpack(self, fmt: str, pos: int) -> int:
+        size = struct.calcsize(fmt)
+        if pos < 0 or pos + size > len(self.data):
+            raise _Malformed
+        return int(struct.unpack_from(fmt, self.data, pos)[0])
+
+    def table_field(self, table: int, index: int) -> int | None:
+        """Absolute position of field *index* of the table at *table*, or None when absent."""
+        vtable = table - self._unpack("<i", table)
+        vsize = self._unpack("<H", vtable)
+        slot = 4 + 2 * index
+        if slot + 2 > vsize:
+            return None
+        rel = self._unpack("<H", vtable + slot)
+        return table + rel if rel else None
+
+    def deref(self, pos: int) -> int:
+        """Follow the u32 offset stored at *pos*."""
+        return pos + self._unpack("<I", pos)
+
+    def u8(self, pos: int) -> int:
+        return self._unpack("<B", pos)
+
+    def vector(self, pos: int) -> list[int]:
+        """Positions of the tables in the vector of offsets that *pos* points to."""
+        start = self.deref(pos)
+        n = self._unpack("<I", start)
+        if n > (len(self.data) - start) // 4:
+            raise _Malformed
+        return [self.deref(start + 4 + 4 * i) for i in range(n)]
+
+    def string(self, pos: int) -> str:
+        start = self.deref(pos)
+        n = self._unpack("<I", start)
+        if start + 4 + n > len(self.data):
+            raise _Malformed
+        return self.data[start + 4:start + 4 + n].decode("utf-8", "replace")
+
+
+def _schema_message(encoded: bytes | str) -> _Buffer:
+    try:
+        raw = base64.b64decode(encoded, validate=False)
+    except (binascii.Error, ValueError):
+        raise _Malformed from None
+    if raw[:4] == b"\xff\xff\xff\xff":   # the continuation marker of IPC format >= 0.15
+        raw = raw[4:]
+    if len(raw) < 8:
+        raise _Malformed
+    (length,) = struct.unpack_from("<i", raw, 0)
+    if length <= 0 or 4 + length > len(raw):
+        raise _Malformed
+    return _Buffer(raw[4:4 + length])
+
+
+def dictionary_field_names(encoded: bytes | str) -> set[str]:
+    """Top-level fields that an ``ARROW:schema`` value records as string or binary dictionaries.
+
+    Returns an empty set for a value that is not a readable schema message.
+    """
+    try:
+        buf = _schema_message(encoded)
+        message = buf.deref(0)
+        kind = buf.table_field(message, 1)
+        header = buf.table_field(message, 2)
+        if kind is None or buf.u8(kind) != _HEADER_SCHEMA or header is None:
+            return set()
+        schema = buf.deref(header)
+        fields = buf.table_field(schema, 1)
+        if fields is None:
+            return set()
+        names = set()
+        for field in buf.vector(fields):
+            name, type_tag, dictionary = (buf.table_field(field, i) for i in (0, 2, 4))
+            if name is not None and type_tag is not None and dictionary is not None \
+                    and buf.u8(type_tag) in BINARY_LIKE_TYPES:
+                names.add(buf.string(name))
+        return names
+    except _Malformed:
+        return set()
