@@ -69,7 +69,8 @@ WRITER_OPTIONS: tuple[WriterOption, ...] = (
         ``version`` "1.0"/"2.4" implies without ``coerce_timestamps``."""),
     WriterOption("compression", "snappy", "str, None or mapping", """
         Codec: "none" (or None), "snappy", "gzip", "brotli", "zstd",
-        "lz4_raw", or "lz4" (Hadoop framing, which parquet-java reads).""",
+        "lz4_raw", "lz4" (Hadoop framing, which parquet-java reads) or "lzo"
+        (Hadoop framing; needs the ``parquet-core[lzo]`` extra).""",
                  per_column=True),
     WriterOption("compression_level", None, "int, None or mapping", """
         Level for gzip, brotli and zstd; None is the codec's default.""", per_column=True),
