@@ -35,6 +35,7 @@ from parquet_core.encryption.keytools import (
 )
 from parquet_core.encryption.properties import FileDecryptionProperties, FileEncryptionProperties
 from parquet_core.file.reader import ParquetFile, read_metadata, read_schema, read_table
+from parquet_core.file.file_refs import resolve_file_ref
 from parquet_core.file.writer import ParquetWriter, write_table
 from parquet_core.metadata.statistics import Statistics
 from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata, RowGroupMetadata
@@ -47,6 +48,7 @@ from parquet_core.schema.build import (
     uint64, utf8, uuid,
 )
 from parquet_core.schema.build_nested import list_, map_, struct
+from parquet_core.schema.file_ref import file_ref
 from parquet_core.schema.nanos import NanoDatetime, NanoTime, NanoTimedelta
 from parquet_core.schema.pyvalues import Interval
 from parquet_core.schema.temporal import RawTemporal
@@ -71,5 +73,5 @@ __all__ = [
     "field", "fixed_size_binary", "float16", "geography", "geometry", "float32", "float64", "int8", "int16", "int32",
     "int64", "int96", "interval", "json_", "null", "schema", "string", "time", "time32",
     "time64", "timestamp", "uint8", "uint16", "uint32", "uint64", "utf8", "uuid",
-    "list_", "map_", "struct",
+    "list_", "map_", "struct", "file_ref", "resolve_file_ref",
 ]

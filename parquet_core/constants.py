@@ -90,6 +90,8 @@ class Encoding(IntEnum):
     DELTA_BYTE_ARRAY = 7
     RLE_DICTIONARY = 8
     BYTE_STREAM_SPLIT = 9
+    #: Adaptive Lossless floating-Point (AlpEncoding.md); decoding it is not built yet.
+    ALP = 10
 
 
 class CompressionCodec(IntEnum):

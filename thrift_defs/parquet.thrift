@@ -10,6 +10,10 @@
  * skip field ids and union members they do not know, so this file may lag
  * behind the specification without breaking anything.
  *
+ * Synced with apache/parquet-format commit
+ * 24102ed5c56e51b610a4897e5f79e76e43732d1d (2026-08-19): FILE is LogicalType
+ * 19, ALP is Encoding 10; the unreleased VECTOR proposal is not included.
+ *
  * Regenerate the Python bindings (see README.md in this directory):
  *     thrift --gen py -out . thrift_defs/parquet.thrift
  */
@@ -69,7 +73,6 @@ enum FieldRepetitionType {
   REQUIRED = 0;             // exactly once, never null
   OPTIONAL = 1;             // zero or one time (nullable)
   REPEATED = 2;             // zero or more times
-  VECTOR = 3;               // fixed number of slots; see vector_length (GH-430)
 }
 
 /**
@@ -86,6 +89,7 @@ enum Encoding {
   DELTA_BYTE_ARRAY = 7;         // shared-prefix lengths plus suffixes
   RLE_DICTIONARY = 8;           // dictionary indices with the RLE hybrid
   BYTE_STREAM_SPLIT = 9;        // value bytes scattered into K byte streams
+  ALP = 10;                     // FLOAT/DOUBLE: decimal scaling + frame of reference (AlpEncoding.md)
 }
 
 /** Page compression codecs. */
@@ -193,7 +197,6 @@ struct ListType {}          // see LogicalTypes.md
 struct EnumType {}          // BYTE_ARRAY, UTF-8
 struct DateType {}          // INT32
 struct Float16Type {}       // FIXED[2], IEEE half precision, little-endian
-struct VectorType {}        // group with VECTOR repetition (GH-430)
 
 /** Annotates a column known only to hold nulls; any physical type. */
 struct NullType {}
@@ -267,6 +270,14 @@ struct GeographyType {
 }
 
 /**
+ * Group describing a byte range: inline bytes, a range of this file, or an
+ * external object named by URI.  The group's fields are identified by name
+ * (LogicalTypes.md, "FILE"); the annotation itself carries no parameters.
+ */
+struct FileType {
+}
+
+/**
  * The modern column annotation.  Members carry the matching legacy
  * ConvertedType in their comment where one exists.
  */
@@ -289,7 +300,7 @@ union LogicalType {
   16: VariantType VARIANT       // none
   17: GeometryType GEOMETRY     // none
   18: GeographyType GEOGRAPHY   // none
-  19: VectorType VECTOR         // none (GH-430)
+  19: FileType FILE             // none
 }
 
 // ---------------------------------------------------------------------------
@@ -318,8 +329,6 @@ struct SchemaElement {
   /** Field id carried over from the writer's data model. */
   9: optional i32 field_id;
   10: optional LogicalType logicalType
-  /** Slots per parent occurrence; set (and > 0) only for VECTOR repetition. */
-  11: optional i32 vector_length;
 }
 
 // ---------------------------------------------------------------------------
@@ -532,6 +541,22 @@ struct Int96TimestampOrder {}
 /**
  * Order used for the statistics bounds of one leaf column.  Statistics of a
  * column whose order a reader does not recognise must be ignored.
+ *
+ * TYPE_ORDER on FLOAT/DOUBLE/FLOAT16: bounds never hold NaN and exclude NaNs;
+ * nan_count is always written; no bounds when every non-null value is NaN (and
+ * no column index when a page is all NaN); a zero max is written +0.0 and a
+ * zero min -0.0.  Readers ignore NaN bounds and widen +0/-0 bounds to both zeros.
+ * TYPE_ORDER on INT96: readers ignore the bounds.
+ *
+ * IEEE_754_TOTAL_ORDER (FLOAT/DOUBLE/FLOAT16 only): totalOrder of IEEE 754-2008
+ * 5.10 (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN); nan_count is
+ * mandatory; bounds are the extreme non-NaN values, or the extreme NaNs when
+ * every non-null value is NaN.  In a column index a NaN bound therefore means
+ * the page's non-null values are all NaN.
+ *
+ * INT96_TIMESTAMP_ORDER (INT96 only): chronological, i.e. by the signed
+ * little-endian int32 day in bytes 8..11, then the signed little-endian int64
+ * nanoseconds in bytes 0..7.
  */
 union ColumnOrder {
   1: TypeDefinedOrder TYPE_ORDER;

@@ -333,10 +333,11 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
     if crypt is not None and bounds:
         # every page's AAD must hold its ordinal: fail before encoding any page
         crypt.check_page_ordinal(len(bounds) - 1)
-    stats = StatisticsBuilder(desc, truncate_length=opts.statistics_truncate_length) \
-        if opts.write_statistics else None
+    order = wopts.column_order(desc)
+    stats = StatisticsBuilder(desc, truncate_length=opts.statistics_truncate_length,
+                              column_order=order) if opts.write_statistics else None
     index = PageIndexBuilder(desc, truncate_length=opts.column_index_truncate_length,
-                             with_bounds=opts.write_statistics)
+                             with_bounds=opts.write_statistics, column_order=order)
     first_data_offset = None
     is_byte_array = ptype == PhysicalType.BYTE_ARRAY
     unencoded_total = 0
@@ -374,7 +375,7 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
                 raise ValueError(f"column {desc.dotted_path}: {exc}") from None
         page_stats = None
         if stats is not None:
-            stats.update(stat_values, nulls)
+            stats.update(stat_values, nulls, page_values)
             if wopts.write_page_statistics:
                 page_stats = stats.page_statistics()
         if all_defined:
@@ -411,7 +412,8 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
         index.add_page(offset=start, compressed_size=page.compressed_size, first_row=r0,
                        null_count=nulls, num_values=nvals,
                        bounds=stats.page_bounds() if stats is not None else None,
-                       def_histogram=dh, rep_histogram=rh, unencoded_bytes=unencoded)
+                       def_histogram=dh, rep_histogram=rh, unencoded_bytes=unencoded,
+                       nan_count=stats.page_nan_count if stats is not None else None)
 
     if max_def > 0 or max_rep > 0:
         if Encoding.RLE not in encodings:

@@ -123,8 +123,9 @@ def get_codec(codec: int) -> Codec:
     Returns
     -------
     Codec
-        The codec.  LZO is returned too, but raises
-        :class:`~parquet_core.errors.UnsupportedFeatureError` when used.
+        The codec.  Codecs whose optional backend is missing (LZO without
+        ``lzallright``) raise :class:`~parquet_core.errors.CodecUnavailableError`
+        when used.
 
     Raises
     ------

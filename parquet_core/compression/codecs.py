@@ -44,7 +44,9 @@ GZIP (2)
         +----------------+----------------+-----+------------+
 
 LZO (3)
-    Not supported, see :class:`LzoCodec`.
+    LZO1X blocks in the Hadoop framing drawn under LZ4 below, with a raw
+    block fallback; see :mod:`parquet_core.compression.lzo` (backend
+    ``lzallright``, the ``parquet-core[lzo]`` extra).
 
 BROTLI (4)
     One Brotli stream.
@@ -101,6 +103,7 @@ from parquet_core.compression.base import (
     _BaseCodec, _check_level, _import_backend, _join, _size_mismatch, _too_large,
 )
 from parquet_core.compression.lz4 import LZ4_HADOOP_BLOCK_SIZE, Lz4Codec, Lz4RawCodec
+from parquet_core.compression.lzo import LzoCodec
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -233,42 +236,6 @@ class GzipCodec(_BaseCodec):
         # wbits=31: a gzip member (the format Hadoop's GzipCodec reads).
         cobj = zlib.compressobj(level, zlib.DEFLATED, 31)
         return cobj.compress(data) + cobj.flush()
-
-
-# --------------------------------------------------------------------------
-# LZO
-
-
-@dataclass(frozen=True)
-class LzoCodec(_BaseCodec):
-    """Codec 3: LZO, which we do not support.
-
-    Parquet's LZO pages use Hadoop's block framing around LZO1X blocks.  The
-    only Python binding, ``python-lzo``, ships no wheels for current
-    CPython on Linux and needs the ``liblzo2`` headers to build, so it
-    cannot be an install-anywhere dependency; LZO is also essentially
-    unused in practice and deprecated in the format.  Both methods raise
-    :class:`~parquet_core.errors.UnsupportedFeatureError`.
-    """
-
-    name: str = "LZO"
-    codec_id: int = 3
-
-    def _error(self) -> UnsupportedFeatureError:
-        return UnsupportedFeatureError(
-            "LZO compression (codec 3) is not supported by parquet-core: no "
-            "maintained Python binding with prebuilt wheels exists; rewrite the "
-            "file with another codec (e.g. ZSTD or SNAPPY)"
-        )
-
-    def _ensure_supported(self) -> None:
-        raise self._error()
-
-    def _decompress(self, data: bytes | memoryview, n: int) -> bytes:
-        raise self._error()
-
-    def _compress(self, data: bytes | memoryview, level: int | None) -> bytes:
-        raise self._error()
 
 
 # --------------------------------------------------------------------------

@@ -32,7 +32,9 @@ import numpy.typing as npt
 
 from parquet_core.constants import Encoding, PageType
 from parquet_core.metadata.page_index_model import OffsetIndex
-from parquet_core.metadata.statistics import SortOrder, decode_stat_storage, decode_stat_storages, sort_order
+from parquet_core.metadata.statistics import (
+    IEEE_754_TOTAL_ORDER, decode_stat_storage, decode_stat_storages, order_applies,
+)
 from parquet_core.predicate import Bounds, Expression, from_filters, may_match, negation_normal_form
 from parquet_core.predicate.compare import is_floating
 from parquet_core.predicate.evaluate import PageBounds, PageStats, candidate_rows
@@ -135,12 +137,15 @@ def _stat_bounds(pf: "ParquetFile", rg: int, name: str, bloom: bool, dictionary:
     desc = chunk.descriptor
     stats = chunk.statistics
     lo = hi = None
-    nulls = None
+    nulls = nans = None
+    all_nan = False
     if stats is not None:
-        nulls = stats.null_count
+        nulls, nans = stats.null_count, stats.nan_count
         if stats.has_min_max:
             lo = decode_stat_storage(stats.min_raw, desc)
             hi = decode_stat_storage(stats.max_raw, desc)
+        elif stats.column_order == IEEE_754_TOTAL_ORDER and stats.min_raw is not None:
+            all_nan = True    # total-order bounds are NaN only when every non-null value is
     contains: Callable[[Any], bool] | None = None
     if bloom and chunk.bloom_filter_offset is not None:
         filt = pf.bloom_filter(rg, idx)
@@ -150,7 +155,8 @@ def _stat_bounds(pf: "ParquetFile", rg: int, name: str, bloom: bool, dictionary:
     if dictionary and desc.is_flat and fully_dictionary_encoded(chunk):
         values = pf._dictionary_of(rg, idx)
     # num_values counts level slots: rows for the flat leaves filters address
-    return Bounds(desc.data_type, lo, hi, nulls, chunk.num_values, contains, values)
+    return Bounds(desc.data_type, lo, hi, nulls, chunk.num_values, contains, values,
+                  nan_count=nans, all_nan=all_nan)
 
 
 def _page_bounds(pf: "ParquetFile", rg: int, name: str) -> PageStats | None:
@@ -164,7 +170,8 @@ def _page_bounds(pf: "ParquetFile", rg: int, name: str) -> PageStats | None:
     ci, oi = pf.column_index(rg, idx), pf.offset_index(rg, idx)
     if ci is None or oi is None or ci.num_pages != oi.num_pages:
         return None
-    usable = ci.order_defined and (pf.metadata.column_order_defined(idx) or sort_order(desc) == SortOrder.SIGNED)
+    order = pf.metadata.column_order(idx)
+    usable = order_applies(order, desc)
     num_rows = pf.metadata.row_group(rg).num_rows
     starts = oi.first_rows
     ends = np.append(starts[1:], np.int64(num_rows))
@@ -172,13 +179,17 @@ def _page_bounds(pf: "ParquetFile", rg: int, name: str) -> PageStats | None:
     has = ~null_pages if usable else np.zeros(len(starts), dtype=np.bool_)
     lo = decode_stat_storages(ci.min_raw, has, desc)
     hi = decode_stat_storages(ci.max_raw, has, desc)
+    all_nan = None
     if is_floating(desc.data_type) and has.any():
-        nan = np.isnan(lo) | np.isnan(hi)
-        has &= ~(nan.reshape(len(has), -1).any(axis=1))   # a NaN bound says nothing (the spec's rule)
+        nan = (np.isnan(lo) | np.isnan(hi)).reshape(len(has), -1).any(axis=1)
+        if order == IEEE_754_TOTAL_ORDER:
+            all_nan = has & nan          # a NaN total-order bound: the page holds only NaN
+        has &= ~nan   # no number bound; under TYPE_ORDER a NaN bound says nothing (the spec's rule)
     if ci.null_counts is not None:
         nulls = np.array(ci.null_counts, dtype=np.int64)
     else:
         nulls = np.where(null_pages, ends - starts, -1)
+    nan_counts = None if ci.nan_counts is None else np.array(ci.nan_counts, dtype=np.int64)
 
     def pages() -> PageBounds:
         out: PageBounds = []
@@ -191,7 +202,7 @@ def _page_bounds(pf: "ParquetFile", rg: int, name: str) -> PageStats | None:
             out.append((int(starts[i]), int(ends[i]), Bounds(desc.data_type, b_lo, b_hi, n, int(ends[i] - starts[i]))))
         return out
 
-    return PageStats(desc.data_type, starts, ends, lo, hi, has, nulls, pages)
+    return PageStats(desc.data_type, starts, ends, lo, hi, has, nulls, pages, nan_counts, all_nan)
 
 
 @dataclass

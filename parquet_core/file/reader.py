@@ -378,7 +378,7 @@ class ParquetFile:
         chunk = self._chunk(row_group, column)
         start, length = chunk.byte_range(self._source.size)
         buf = self._source.read_at(start, length)
-        ordered = self.metadata.column_order_defined(chunk.index)
+        ordered = self.metadata.column_order(chunk.index)
 
         def stats(h: Any) -> Statistics | None:
             dph = h.data_page_header or h.data_page_header_v2

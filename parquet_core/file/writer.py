@@ -48,6 +48,7 @@ from parquet_core.errors import file_context, names_file, path_of
 from parquet_core.file.encryptor import FileEncryptor
 from parquet_core.file.sink import Sink, open_sink
 from parquet_core.encryption.properties import FileEncryptionProperties
+from parquet_core.metadata.statistics import column_order_struct
 from parquet_core.options.values import as_bool
 from parquet_core.options import (
     WRITER_DEFAULTS as _D, BoolPerColumn, FormatOptions, PerColumn, WriterOptions,
@@ -191,6 +192,8 @@ class ParquetWriter:
         legacy_list_layout: bool = _D["legacy_list_layout"],
         encryption: FileEncryptionProperties | None = _D["encryption"],
         store_schema: bool = _D["store_schema"],
+        float_column_order: str = _D["float_column_order"],
+        int96_statistics: bool = _D["int96_statistics"],
     ) -> None:
         # every keyword above is an option of options.WRITER_OPTIONS (a unit test checks it)
         options = {name: value for name, value in locals().items() if name in _D}
@@ -416,7 +419,7 @@ class ParquetWriter:
             row_groups=self._footer_row_groups(),
             key_value_metadata=[pt.KeyValue(key=k, value=v) for k, v in kv.items()] if kv else None,
             created_by=self.options.created_by or CREATED_BY,
-            column_orders=[pt.ColumnOrder(TYPE_ORDER=pt.TypeDefinedOrder()) for _ in self._descriptor])
+            column_orders=[column_order_struct(self.options.column_order(d)) for d in self._descriptor])
 
     @names_file("writing")
     def close(self) -> None:
@@ -484,6 +487,8 @@ def write_table(
     legacy_list_layout: bool = _D["legacy_list_layout"],
     encryption: FileEncryptionProperties | None = _D["encryption"],
     store_schema: bool = _D["store_schema"],
+    float_column_order: str = _D["float_column_order"],
+    int96_statistics: bool = _D["int96_statistics"],
 ) -> None:
     """Write *data* to *where* as a Parquet file (one :class:`ParquetWriter` pass).
 

@@ -12,8 +12,12 @@ on ``ColumnIndex``):
   never decrease, DESCENDING when they never increase, UNORDERED otherwise,
   compared with the column's sort order;
 * a chunk whose bounds cannot be stated for every non-null page (statistics
-  off, all-NaN pages, no defined order) gets no ColumnIndex; the
-  OffsetIndex is always written.
+  off, all-NaN pages under TYPE_ORDER, no defined order) gets no
+  ColumnIndex; the OffsetIndex is always written;
+* under IEEE_754_TOTAL_ORDER an all-NaN page keeps its NaN bounds (readers
+  take a NaN bound as "only NaN here"), and under INT96_TIMESTAMP_ORDER
+  INT96 pages have bounds; ``nan_counts`` is written for floating point
+  columns.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from typing import Any
 import numpy as np
 
 from parquet_core.constants import PhysicalType
-from parquet_core.metadata.statistics import SortOrder, sort_order
+from parquet_core.metadata.statistics import (
+    INT96_TIMESTAMP_ORDER, TYPE_ORDER, SortOrder, sort_order,
+)
 from parquet_core.metadata.stats_builder import bound_sort_key, truncate_max, truncate_min
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.thrift import pt
@@ -52,11 +58,15 @@ class PageIndexBuilder:
         False when statistics are off for the column (no ColumnIndex then).
     """
 
-    def __init__(self, desc: ColumnDescriptor, *, truncate_length: int | None, with_bounds: bool) -> None:
+    def __init__(self, desc: ColumnDescriptor, *, truncate_length: int | None, with_bounds: bool,
+                 column_order: str = TYPE_ORDER) -> None:
         self.desc = desc
         self.truncate_length = truncate_length
         self.order = sort_order(desc)
-        self.valid = with_bounds and self.order != SortOrder.UNKNOWN
+        self.column_order = column_order
+        self.valid = with_bounds and (self.order != SortOrder.UNKNOWN
+                                      or column_order == INT96_TIMESTAMP_ORDER)
+        self.nan_counts: list[int] | None = None
         self.locations: list[Any] = []
         self.null_pages: list[bool] = []
         self.mins: list[bytes] = []
@@ -69,8 +79,12 @@ class PageIndexBuilder:
     def add_page(self, *, offset: int, compressed_size: int, first_row: int, null_count: int,
                  num_values: int, bounds: tuple[bytes, bytes] | None,
                  def_histogram: np.ndarray | None = None, rep_histogram: np.ndarray | None = None,
-                 unencoded_bytes: int | None = None) -> None:
+                 unencoded_bytes: int | None = None, nan_count: int | None = None) -> None:
         """Record one data page (``bounds``: untruncated PLAIN min/max or None)."""
+        if nan_count is not None:
+            if self.nan_counts is None:
+                self.nan_counts = []
+            self.nan_counts.append(int(nan_count))
         self.locations.append(pt.PageLocation(offset=offset, compressed_page_size=compressed_size,
                                               first_row_index=first_row))
         self.null_counts.append(int(null_count))
@@ -103,7 +117,7 @@ class PageIndexBuilder:
     def _key(self, raw: bytes) -> Any:
         # physical values compared in the column's order: decoding to logical
         # Python values would mix datetime and RawTemporal for nanosecond units
-        return bound_sort_key(raw, self.desc)
+        return bound_sort_key(raw, self.desc, self.column_order)
 
     def _boundary_order(self) -> int:
         keys = [(self._key(lo), self._key(hi))
@@ -127,7 +141,9 @@ class PageIndexBuilder:
             null_pages=self.null_pages, min_values=self.mins, max_values=self.maxs,
             boundary_order=self._boundary_order(), null_counts=self.null_counts,
             definition_level_histograms=self.def_hist or None,
-            repetition_level_histograms=self.rep_hist or None)
+            repetition_level_histograms=self.rep_hist or None,
+            nan_counts=self.nan_counts if self.nan_counts is not None
+            and len(self.nan_counts) == len(self.locations) else None)
 
     def offset_index(self) -> Any:
         """Return the ``pt.OffsetIndex``."""

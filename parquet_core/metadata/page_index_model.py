@@ -120,6 +120,11 @@ class ColumnIndex:
         self.null_counts = None if raw.null_counts is None else [int(v) for v in raw.null_counts]
         if self.null_counts is not None and len(self.null_counts) != n:
             raise ParquetFormatError(f"{where}: {len(self.null_counts)} null counts for {n} pages")
+        nans = getattr(raw, "nan_counts", None)
+        #: per-page NaN counts (floating point; None: unknown, so any page may hold NaN)
+        self.nan_counts = None if nans is None else [int(v) for v in nans]
+        if self.nan_counts is not None and len(self.nan_counts) != n:
+            raise ParquetFormatError(f"{where}: {len(self.nan_counts)} NaN counts for {n} pages")
         self.definition_level_histograms = self._histograms(
             raw.definition_level_histograms, desc.max_definition_level, n, where, "definition")
         self.repetition_level_histograms = self._histograms(

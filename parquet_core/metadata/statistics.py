@@ -11,6 +11,21 @@ The rules (parquet.thrift, comments on ``Statistics`` and ``ColumnOrder``):
   read as -0.0 and a zero maximum as +0.0, so a ``-0.0`` or ``+0.0`` value is
   never wrongly excluded.
 * INT96 and INTERVAL have no defined order: their bounds are ignored.
+
+Column orders other than TYPE_ORDER (``FileMetaData.column_orders``):
+
+* ``IEEE_754_TOTAL_ORDER`` (FLOAT, DOUBLE, FLOAT16): ``min_value`` /
+  ``max_value`` are the extreme non-NaN values, compared by IEEE 754
+  totalOrder, so they are exact (no zero widening); both are NaN only when
+  every non-null value is NaN, and then give no usable bound.  The deprecated
+  ``min`` / ``max`` are not read for such columns.
+* ``INT96_TIMESTAMP_ORDER`` (INT96): bounds are chronological and trusted.
+* An order this reader does not know (a future union member), or an order
+  given to a type it does not apply to: min and max are ignored, as
+  parquet.thrift requires.
+
+``nan_count`` is reported as stored (None: unknown, which means "NaNs may
+be present").
 """
 
 from __future__ import annotations
@@ -27,8 +42,33 @@ from parquet_core.constants import PhysicalType
 from parquet_core.errors import ParquetFormatError
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.pyvalues import py_values, to_storage
+from parquet_core.thrift import pt
 
-__all__ = ["Statistics", "SortOrder", "sort_order", "decode_statistics", "decode_stat_value", "decode_stat_storage", "decode_stat_storages"]
+__all__ = ["Statistics", "SortOrder", "sort_order", "decode_statistics", "decode_stat_value",
+           "decode_stat_storage", "decode_stat_storages", "TYPE_ORDER", "IEEE_754_TOTAL_ORDER",
+           "INT96_TIMESTAMP_ORDER", "UNKNOWN_ORDER", "column_order_name", "column_order_struct",
+           "order_applies"]
+
+#: ``ColumnOrder`` members, by their IDL names; UNKNOWN_ORDER is a member this reader lacks.
+TYPE_ORDER = "TYPE_ORDER"
+IEEE_754_TOTAL_ORDER = "IEEE_754_TOTAL_ORDER"
+INT96_TIMESTAMP_ORDER = "INT96_TIMESTAMP_ORDER"
+UNKNOWN_ORDER = "UNKNOWN"
+
+
+def column_order_struct(name: str) -> Any:
+    """The ``pt.ColumnOrder`` union setting member *name*."""
+    member = {TYPE_ORDER: pt.TypeDefinedOrder, IEEE_754_TOTAL_ORDER: pt.IEEE754TotalOrder,
+              INT96_TIMESTAMP_ORDER: pt.Int96TimestampOrder}[name]
+    return pt.ColumnOrder(**{name: member()})
+
+
+def column_order_name(order: Any) -> str:
+    """The member a ``pt.ColumnOrder`` union sets (UNKNOWN_ORDER when none this reader knows)."""
+    for name in (TYPE_ORDER, IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER):
+        if getattr(order, name, None) is not None:
+            return name
+    return UNKNOWN_ORDER
 
 
 class SortOrder:
@@ -71,6 +111,10 @@ class Statistics:
     max_raw: bytes | None
     is_min_value_exact: bool | None = None
     is_max_value_exact: bool | None = None
+    #: NaN values counted by the writer (floating point only; None: unknown)
+    nan_count: int | None = None
+    #: the ColumnOrder the bounds follow (None: the footer gives no column orders)
+    column_order: str | None = None
 
     @property
     def has_min_max(self) -> bool:
@@ -186,7 +230,35 @@ def _float_rules(lo: Any, hi: Any) -> tuple[Any, Any]:
     return lo, hi
 
 
-def decode_statistics(raw: Any, desc: ColumnDescriptor, column_order_defined: bool) -> Statistics | None:
+def order_applies(column_order: str | None, desc: ColumnDescriptor) -> bool:
+    """Whether min/max under *column_order* may be used for *desc* (None: no column orders).
+
+    TYPE_ORDER (or no orders) needs a type with a defined order, and without
+    column orders only signed ones are trusted (see the module docstring);
+    the other two orders apply to their own types only.
+    """
+    order = sort_order(desc)
+    if column_order is None:
+        return order == SortOrder.SIGNED
+    if column_order == TYPE_ORDER:
+        return order != SortOrder.UNKNOWN
+    if column_order == IEEE_754_TOTAL_ORDER:
+        return _is_float(desc)
+    if column_order == INT96_TIMESTAMP_ORDER:
+        return desc.physical_type == PhysicalType.INT96
+    return False
+
+
+def _normal_order(column_order: bool | str | None) -> str | None:
+    if column_order is True:
+        return TYPE_ORDER
+    if column_order is False:
+        return None
+    return column_order
+
+
+def decode_statistics(raw: Any, desc: ColumnDescriptor,
+                      column_order: bool | str | None) -> Statistics | None:
     """Decode a raw ``pt.Statistics`` for column *desc*.
 
     Parameters
@@ -195,28 +267,37 @@ def decode_statistics(raw: Any, desc: ColumnDescriptor, column_order_defined: bo
         The thrift struct, or ``None``.
     desc:
         The leaf the statistics belong to.
-    column_order_defined:
-        True when the footer's ``column_orders`` gives this column a
-        TypeDefinedOrder.
+    column_order:
+        The column's ``ColumnOrder`` member name (:data:`TYPE_ORDER`,
+        :data:`IEEE_754_TOTAL_ORDER`, :data:`INT96_TIMESTAMP_ORDER`,
+        :data:`UNKNOWN_ORDER`), or None when the footer has no column orders.
+        ``True`` / ``False`` are accepted for TYPE_ORDER / None.
     """
     if raw is None:
         return None
+    col_order = _normal_order(column_order)
     order = sort_order(desc)
     lo_raw = hi_raw = None
-    if raw.min_value is not None and raw.max_value is not None and (
-            column_order_defined or order == SortOrder.SIGNED):
+    usable = order_applies(col_order, desc)
+    if raw.min_value is not None and raw.max_value is not None and usable:
         lo_raw, hi_raw = raw.min_value, raw.max_value
-    elif raw.min is not None and raw.max is not None and order == SortOrder.SIGNED:
+    elif raw.min is not None and raw.max is not None and order == SortOrder.SIGNED \
+            and col_order in (None, TYPE_ORDER):
         lo_raw, hi_raw = raw.min, raw.max
     lo = hi = None
-    if lo_raw is not None and order != SortOrder.UNKNOWN:
+    if lo_raw is not None:
         lo, hi = decode_stat_value(lo_raw, desc), decode_stat_value(hi_raw, desc)
-        if _is_float(desc):
+        if col_order == IEEE_754_TOTAL_ORDER:
+            if math.isnan(lo) or math.isnan(hi):    # every non-null value is NaN
+                lo = hi = None
+        elif _is_float(desc):
             lo, hi = _float_rules(lo, hi)
+    nan_count = getattr(raw, "nan_count", None)
     return Statistics(
         min=lo, max=hi, null_count=raw.null_count, distinct_count=raw.distinct_count,
         min_raw=lo_raw, max_raw=hi_raw,
         is_min_value_exact=getattr(raw, "is_min_value_exact", None),
-        is_max_value_exact=getattr(raw, "is_max_value_exact", None))
+        is_max_value_exact=getattr(raw, "is_max_value_exact", None),
+        nan_count=None if nan_count is None else int(nan_count), column_order=col_order)
 
 

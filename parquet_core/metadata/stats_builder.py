@@ -23,6 +23,18 @@ The rules come from parquet.thrift (``Statistics``, ``ColumnOrder``,
   max level is 0 (the spec allows omitting the definition histogram at max
   level 1 too; it is kept, as Arrow C++ does).
 
+Other column orders (``column_order=``, parquet.thrift ``ColumnOrder``):
+
+* ``IEEE_754_TOTAL_ORDER`` (FLOAT, DOUBLE, FLOAT16): bounds are the least
+  and greatest non-NaN values by totalOrder (-0.0 < +0.0, no zero
+  rewriting), or the least and greatest NaN when every non-null value is
+  NaN; they are kept as their PLAIN bytes so NaN payloads survive.  The
+  deprecated ``min``/``max`` are not written (their old meaning is numeric).
+* ``INT96_TIMESTAMP_ORDER``: bounds compare the signed LE int32 day (bytes
+  8..11), then the signed LE int64 nanoseconds (bytes 0..7).
+* For every floating point column ``nan_count`` is written, zero included
+  (required under both orders).
+
 Bound values, as :func:`compute_bounds` returns them, live in the order's
 own domain: Python ``int`` (unsigned integers already unsigned), ``float``
 (FLOAT16 too), ``bool``, or ``bytes`` for binary types.
@@ -44,7 +56,9 @@ from parquet_core.metadata.binary_order import (
     truncate_max,
     truncate_min,
 )
-from parquet_core.metadata.statistics import SortOrder, sort_order
+from parquet_core.metadata.statistics import (
+    IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER, TYPE_ORDER, SortOrder, sort_order,
+)
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.thrift import pt
 
@@ -54,6 +68,9 @@ __all__ = [
     "encode_bound",
     "encode_bounds",
     "bound_sort_key",
+    "total_order_key",
+    "int96_order_key",
+    "count_nans",
     "StatisticsBuilder",
     "level_histogram",
     "size_statistics",
@@ -71,8 +88,14 @@ _UNORDERED_TYPES = frozenset({"geometry", "geography"})
 _INT_RANGE = {PhysicalType.INT32: (-(1 << 31), 1 << 32), PhysicalType.INT64: (-(1 << 63), 1 << 64)}
 
 
-def _kind(desc: ColumnDescriptor) -> str | None:
+def _kind(desc: ColumnDescriptor, column_order: str = TYPE_ORDER) -> str | None:
     """Classify a leaf by how its bounds are computed; ``None`` when it has no order."""
+    if column_order == INT96_TIMESTAMP_ORDER:
+        return "int96" if desc.physical_type == PhysicalType.INT96 else None
+    if column_order == IEEE_754_TOTAL_ORDER:
+        if desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE):
+            return "float_total"
+        return "float16_total" if desc.data_type.name == "float16" else None
     order = sort_order(desc)
     name = desc.data_type.name
     if order == SortOrder.UNKNOWN or name in _UNORDERED_TYPES:
@@ -105,6 +128,62 @@ def _float_bounds(v: np.ndarray) -> Bounds | None:
     return (-0.0 if lo_f == 0.0 else lo_f), (0.0 if hi_f == 0.0 else hi_f)
 
 
+_SIGNED_BITS = {2: np.dtype("<i2"), 4: np.dtype("<i4"), 8: np.dtype("<i8")}
+
+
+def _total_key(bits: np.ndarray) -> np.ndarray:
+    """IEEE 754 totalOrder as signed integers: flip all but the sign bit of negative values."""
+    width = bits.dtype.itemsize * 8
+    return bits ^ ((bits >> (width - 1)) & ((1 << (width - 1)) - 1))
+
+
+def total_order_key(raw: bytes) -> int:
+    """The totalOrder key of one PLAIN-encoded FLOAT, DOUBLE or FLOAT16 value."""
+    v = int.from_bytes(raw, "little", signed=True)
+    width = len(raw) * 8
+    return v ^ ((v >> (width - 1)) & ((1 << (width - 1)) - 1))
+
+
+def _is_nan_raw(raw: bytes) -> bool:
+    v = int.from_bytes(raw, "little") & ((1 << (len(raw) * 8 - 1)) - 1)   # drop the sign
+    exp_all_ones = {2: 0x7C00, 4: 0x7F800000, 8: 0x7FF0000000000000}[len(raw)]
+    return v > exp_all_ones
+
+
+def _total_bounds(v: np.ndarray) -> tuple[bytes, bytes]:
+    """Extreme non-NaN values by totalOrder (the extreme NaNs if all are NaN), as bytes."""
+    bits = np.ascontiguousarray(v).view(_SIGNED_BITS[v.dtype.itemsize])
+    nan = np.isnan(v)
+    if not nan.all():
+        bits = bits[~nan]
+    key = _total_key(bits)
+    return bits[int(np.argmin(key))].tobytes(), bits[int(np.argmax(key))].tobytes()
+
+
+def int96_order_key(raw: bytes) -> tuple[int, int]:
+    """Chronological key of one INT96 timestamp: (Julian day, nanoseconds of the day)."""
+    return (int.from_bytes(raw[8:12], "little", signed=True),
+            int.from_bytes(raw[0:8], "little", signed=True))
+
+
+def _int96_bounds(m: np.ndarray) -> tuple[bytes, bytes]:
+    m = np.ascontiguousarray(m, dtype=np.uint8).reshape(-1, 12)
+    days = m[:, 8:12].copy().view("<i4").ravel()
+    nanos = m[:, 0:8].copy().view("<i8").ravel()
+    order = np.lexsort((nanos, days))
+    return m[order[0]].tobytes(), m[order[-1]].tobytes()
+
+
+def count_nans(values: Any, desc: ColumnDescriptor) -> int | None:
+    """NaN values among non-null physical *values*; None for non-floating columns."""
+    if desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE):
+        return int(np.count_nonzero(np.isnan(np.asarray(values))))
+    if desc.data_type.name == "float16":
+        half = np.ascontiguousarray(_fixed_matrix(values, desc)).view("<f2")
+        return int(np.count_nonzero(np.isnan(half)))
+    return None
+
+
 def _fixed_matrix(values: Any, desc: ColumnDescriptor) -> np.ndarray:
     m = np.asarray(values, dtype=np.uint8)
     if m.ndim != 2 or m.shape[1] != desc.type_length:
@@ -127,7 +206,7 @@ def _binary_bounds(values: Any, desc: ColumnDescriptor, kind: str) -> Bounds:
     return m[i].tobytes(), m[j].tobytes()
 
 
-def compute_bounds(values: Any, desc: ColumnDescriptor) -> Bounds | None:
+def compute_bounds(values: Any, desc: ColumnDescriptor, column_order: str = TYPE_ORDER) -> Bounds | None:
     """Return ``(min, max)`` of non-null physical values under the column's order.
 
     Parameters
@@ -147,9 +226,16 @@ def compute_bounds(values: Any, desc: ColumnDescriptor) -> Bounds | None:
         ``None`` when there are no values, only NaNs, or the column's order
         is undefined.
     """
-    kind = _kind(desc)
+    kind = _kind(desc, column_order)
     if kind is None or len(values) == 0:
         return None
+    if kind == "float_total":
+        width = np.float32 if desc.physical_type == PhysicalType.FLOAT else np.float64
+        return _total_bounds(np.asarray(values).astype(width, copy=False))
+    if kind == "float16_total":
+        return _total_bounds(np.ascontiguousarray(_fixed_matrix(values, desc)).view("<f2").ravel())
+    if kind == "int96":
+        return _int96_bounds(values)
     if kind == "bool":
         v = np.asarray(values, dtype=np.bool_)
         return bool(v.all()), bool(v.any())
@@ -189,6 +275,10 @@ def encode_bound(value: Any, desc: ColumnDescriptor) -> bytes:
             raise ValueError(f"column {desc.dotted_path}: bound {v} does not fit {PhysicalType(ptype).name}")
         return struct.pack("<I", v & 0xFFFFFFFF) if ptype == PhysicalType.INT32 else \
             struct.pack("<Q", v & 0xFFFFFFFFFFFFFFFF)
+    if isinstance(value, (bytes, bytearray)) and ptype in (PhysicalType.FLOAT, PhysicalType.DOUBLE):
+        if len(value) != (4 if ptype == PhysicalType.FLOAT else 8):
+            raise ValueError(f"column {desc.dotted_path}: bound has {len(value)} bytes")
+        return bytes(value)      # total-order bounds keep their exact bits (NaN payloads)
     if ptype == PhysicalType.FLOAT:
         return struct.pack("<f", float(value))
     if ptype == PhysicalType.DOUBLE:
@@ -230,7 +320,7 @@ _KEY_STRUCTS = {("int", PhysicalType.INT32): struct.Struct("<i"), ("int", Physic
                 ("float", PhysicalType.DOUBLE): struct.Struct("<d")}
 
 
-def bound_sort_key(raw: bytes, desc: ColumnDescriptor) -> Any:
+def bound_sort_key(raw: bytes, desc: ColumnDescriptor, column_order: str = TYPE_ORDER) -> Any:
     """Return a Python value that compares like the PLAIN-encoded bound *raw* in the column's order.
 
     Useful to compare encoded bounds (e.g. a page index's boundary order):
@@ -242,9 +332,13 @@ def bound_sort_key(raw: bytes, desc: ColumnDescriptor) -> Any:
     ValueError
         The column has no defined order (INT96, INTERVAL, GEOMETRY, ...).
     """
-    kind = _kind(desc)
+    kind = _kind(desc, column_order)
     if kind is None:
         raise ValueError(f"column {desc.dotted_path} has no defined sort order")
+    if kind in ("float_total", "float16_total"):
+        return total_order_key(bytes(raw))
+    if kind == "int96":
+        return int96_order_key(bytes(raw))
     fmt = _KEY_STRUCTS.get((kind, desc.physical_type))
     if fmt is not None:
         return fmt.unpack(raw)[0]
@@ -256,6 +350,10 @@ def bound_sort_key(raw: bytes, desc: ColumnDescriptor) -> Any:
 
 
 def _order_key(kind: str | None) -> Any:
+    if kind in ("float_total", "float16_total"):
+        return total_order_key
+    if kind == "int96":
+        return int96_order_key
     if kind in ("signed_bytes", "signed_fixed"):
         return lambda b: int.from_bytes(b, "big", signed=True)
     return lambda v: v
@@ -280,25 +378,36 @@ class StatisticsBuilder:
         Longest BYTE_ARRAY bound to write (unsigned orders only); ``None``
         writes bounds whole.
     write_min_max:
-        ``False`` writes only ``null_count``.
+        ``False`` writes only ``null_count`` (and ``nan_count``).
+    column_order:
+        The ``ColumnOrder`` the bounds follow (the footer must state it).
     """
 
     def __init__(self, desc: ColumnDescriptor, *, truncate_length: int | None = 64,
-                 write_min_max: bool = True) -> None:
+                 write_min_max: bool = True, column_order: str = TYPE_ORDER) -> None:
         self.descriptor = desc
         self.truncate_length = _check_truncate_length(truncate_length)
         self.write_min_max = bool(write_min_max)
-        self._kind = _kind(desc) if self.write_min_max else None
-        self._signed = sort_order(desc) == SortOrder.SIGNED
+        self.column_order = column_order
+        self._kind = _kind(desc, column_order) if self.write_min_max else None
+        # the deprecated min/max only where their old (signed, numeric) meaning holds
+        self._signed = sort_order(desc) == SortOrder.SIGNED and column_order == TYPE_ORDER
         self._key = _order_key(self._kind)
+        self._floating = desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE) \
+            or desc.data_type.name == "float16"
         self._page_bounds: Bounds | None = None
         self._page_nulls = 0
+        self._page_nans = 0
         self._chunk_bounds: Bounds | None = None
         self._chunk_nulls = 0
+        self._chunk_nans = 0
         self.num_pages = 0
 
-    def update(self, values: Any, null_count: int) -> tuple[bytes, bytes] | None:
+    def update(self, values: Any, null_count: int, all_values: Any = None) -> tuple[bytes, bytes] | None:
         """Record one page: its non-null physical values and its number of nulls.
+
+        *values* may be the page's distinct values (bounds are the same);
+        then *all_values* gives every value, for the NaN count.
 
         Returns
         -------
@@ -309,9 +418,14 @@ class StatisticsBuilder:
         null_count = int(null_count)
         if null_count < 0:
             raise ValueError(f"null_count must not be negative, got {null_count}")
-        bounds = compute_bounds(values, self.descriptor) if self._kind is not None else None
+        bounds = compute_bounds(values, self.descriptor, self.column_order) \
+            if self._kind is not None else None
         self._page_bounds, self._page_nulls = bounds, null_count
         self._chunk_nulls += null_count
+        if self._floating:
+            self._page_nans = count_nans(values if all_values is None else all_values,
+                                         self.descriptor) or 0
+            self._chunk_nans += self._page_nans
         self.num_pages += 1
         if bounds is not None:
             self._chunk_bounds = bounds if self._chunk_bounds is None else self._merge(bounds)
@@ -320,11 +434,16 @@ class StatisticsBuilder:
     def _merge(self, bounds: Bounds) -> Bounds:
         lo, hi = self._chunk_bounds  # type: ignore[misc]
         key = self._key
+        if self._kind in ("float_total", "float16_total"):
+            # NaN bounds stand only for pages of NaN: any number bound replaces them
+            old_nan, new_nan = _is_nan_raw(lo), _is_nan_raw(bounds[0])
+            if old_nan != new_nan:
+                return (lo, hi) if new_nan else bounds
         if key(bounds[0]) < key(lo):
             lo = bounds[0]
         if key(bounds[1]) > key(hi):
             hi = bounds[1]
-        if self._kind in ("float", "float16"):
+        if self._kind in ("float", "float16"):   # TYPE_ORDER only: totalOrder keeps zero signs
             lo = -0.0 if lo == 0.0 else lo
             hi = 0.0 if hi == 0.0 else hi
         return lo, hi
@@ -347,18 +466,25 @@ class StatisticsBuilder:
         """Nulls over all pages so far."""
         return self._chunk_nulls
 
+    @property
+    def page_nan_count(self) -> int | None:
+        """NaNs in the last page (None for columns that cannot hold NaN)."""
+        return self._page_nans if self._floating else None
+
     def page_statistics(self) -> Any:
         """Return ``pt.Statistics`` of the last page given to :meth:`update`."""
         if self.num_pages == 0:
             raise ValueError("page_statistics() called before any update()")
-        return self._statistics(self._page_bounds, self._page_nulls)
+        return self._statistics(self._page_bounds, self._page_nulls, self._page_nans)
 
     def chunk_statistics(self) -> Any:
         """Return ``pt.Statistics`` of every page so far (the column chunk)."""
-        return self._statistics(self._chunk_bounds, self._chunk_nulls)
+        return self._statistics(self._chunk_bounds, self._chunk_nulls, self._chunk_nans)
 
-    def _statistics(self, bounds: Bounds | None, nulls: int) -> Any:
+    def _statistics(self, bounds: Bounds | None, nulls: int, nans: int = 0) -> Any:
         st = pt.Statistics(null_count=nulls)
+        if self._floating:
+            st.nan_count = nans     # required for floats under both orders, zero included
         if bounds is None:
             return st
         lo, hi, lo_exact, hi_exact = encode_bounds(bounds, self.descriptor, self.truncate_length)

@@ -13,7 +13,9 @@ from typing import Any
 from parquet_core.constants import CompressionCodec, Encoding, PhysicalType
 from parquet_core.errors import ParquetEncryptionError, ParquetFormatError
 from parquet_core.metadata.compat import WriterVersion, chunk_length_padding, parse_created_by
-from parquet_core.metadata.statistics import Statistics, decode_statistics
+from parquet_core.metadata.statistics import (
+    TYPE_ORDER, Statistics, column_order_name, decode_statistics,
+)
 from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
 
 __all__ = ["FileMetadata", "RowGroupMetadata", "ColumnChunkMetadata"]
@@ -44,7 +46,7 @@ def _enum_name(enum: Any, value: int | None) -> str | None:
 class ColumnChunkMetadata:
     """One column chunk of one row group."""
 
-    def __init__(self, raw: Any, desc: ColumnDescriptor, order_defined: bool,
+    def __init__(self, raw: Any, desc: ColumnDescriptor, order_defined: bool | str | None,
                  row_group: int, index: int, writer: WriterVersion | None = None,
                  decryptor: Any = None, ordinal: int | None = None) -> None:
         self.raw = raw
@@ -187,6 +189,12 @@ class ColumnChunkMetadata:
         """Decoded statistics (typed min/max per the spec's sort-order rules)."""
         return decode_statistics(self.meta.statistics, self.descriptor, self._order_defined)
 
+    @property
+    def column_order(self) -> str | None:
+        """The chunk's ``ColumnOrder`` name (None: the footer gives no column orders)."""
+        o = self._order_defined
+        return "TYPE_ORDER" if o is True else (None if o is False else o)
+
     def to_dict(self) -> dict[str, Any]:
         """A plain-Python summary (used by ``pqc meta``)."""
         st = self.statistics
@@ -273,7 +281,7 @@ def _check_chunk_counts(md: Any, desc: ColumnDescriptor, rows: int, where: str,
 class RowGroupMetadata:
     """One row group: its row count and column chunks."""
 
-    def __init__(self, raw: Any, schema: SchemaDescriptor, orders: list[bool], index: int,
+    def __init__(self, raw: Any, schema: SchemaDescriptor, orders: list[str | None], index: int,
                  writer: WriterVersion | None = None, decryptor: Any = None,
                  file_size: int | None = None) -> None:
         self.raw = raw
@@ -335,9 +343,9 @@ class FileMetadata:
         n = len(self.schema)
         orders = raw.column_orders
         if orders is not None and len(orders) == n:
-            self._orders = [o.TYPE_ORDER is not None for o in orders]
+            self._orders: list[str | None] = [column_order_name(o) for o in orders]
         else:
-            self._orders = [False] * n
+            self._orders = [None] * n
         if raw.num_rows is None or raw.num_rows < 0:
             raise ParquetFormatError(f"footer has an invalid num_rows ({raw.num_rows})")
         # Row groups are wrapped (and their counts checked) when first asked for.
@@ -404,6 +412,12 @@ class FileMetadata:
 
     def column_order_defined(self, i: int) -> bool:
         """True when column *i* has a TypeDefinedOrder."""
+        return self._orders[i] == TYPE_ORDER
+
+    def column_order(self, i: int) -> str | None:
+        """Column *i*'s ``ColumnOrder`` member name (``"TYPE_ORDER"``,
+        ``"IEEE_754_TOTAL_ORDER"``, ``"INT96_TIMESTAMP_ORDER"``, ``"UNKNOWN"``),
+        or None when the footer has no column orders."""
         return self._orders[i]
 
     def __repr__(self) -> str:

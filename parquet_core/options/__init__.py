@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping
 
 from parquet_core.constants import Encoding, PhysicalType
 from parquet_core.encodings import valid_encodings
+from parquet_core.metadata.statistics import IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER, TYPE_ORDER
 from parquet_core.options.specs import (
     PER_COLUMN, WRITER_DEFAULTS, WRITER_OPTIONS, BoolPerColumn, PerColumn, document_writer_options,
 )
@@ -104,6 +105,19 @@ class WriterOptions:
     sorting_columns: tuple[SortingColumn, ...]
     defaults: ColumnOptions
     columns: Mapping[str, ColumnOptions] = field(default_factory=dict)
+    #: "type_defined" or "ieee754_total_order" (see ``float_column_order``)
+    float_column_order: str = "type_defined"
+    int96_statistics: bool = False
+
+    def column_order(self, desc: Any) -> str:
+        """The ``ColumnOrder`` member a leaf's statistics follow in this file."""
+        if desc.physical_type == PhysicalType.INT96:
+            return INT96_TIMESTAMP_ORDER if self.int96_statistics else TYPE_ORDER
+        floating = desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE) \
+            or desc.data_type.name == "float16"
+        if floating and self.float_column_order == "ieee754_total_order":
+            return IEEE_754_TOTAL_ORDER
+        return TYPE_ORDER
 
     @property
     def use_deprecated_int96_timestamps(self) -> bool:
@@ -188,7 +202,10 @@ def writer_options(columns: list[str], physical_types: Mapping[str, int] | None 
         created_by=args["created_by"],
         key_value_metadata=None if kv is None else {str(k): str(v) for k, v in kv.items()},
         sorting_columns=sorting_columns(args["sorting_columns"], columns),
-        defaults=base, columns=resolved)
+        defaults=base, columns=resolved,
+        float_column_order=as_choice("float_column_order", args["float_column_order"],
+                                     ("type_defined", "ieee754_total_order")),
+        int96_statistics=as_bool("int96_statistics")(args["int96_statistics"]))
 
 
 #: per-column option -> (ColumnOptions attribute, conversion, boolean option)

@@ -69,7 +69,8 @@ WRITER_OPTIONS: tuple[WriterOption, ...] = (
         ``version`` "1.0"/"2.4" implies without ``coerce_timestamps``."""),
     WriterOption("compression", "snappy", "str, None or mapping", """
         Codec: "none" (or None), "snappy", "gzip", "brotli", "zstd",
-        "lz4_raw", or "lz4" (Hadoop framing, which parquet-java reads).""",
+        "lz4_raw", "lz4" (Hadoop framing, which parquet-java reads) or "lzo"
+        (Hadoop framing; needs the ``parquet-core[lzo]`` extra).""",
                  per_column=True),
     WriterOption("compression_level", None, "int, None or mapping", """
         Level for gzip, brotli and zstd; None is the codec's default.""", per_column=True),
@@ -148,6 +149,18 @@ WRITER_OPTIONS: tuple[WriterOption, ...] = (
         with the DataFrame's index). False writes none of it and refuses
         columns only that metadata could restore (durations, extension
         types)."""),
+    WriterOption("float_column_order", "type_defined", '{"type_defined", "ieee754_total_order"}', """
+        Column order of FLOAT, DOUBLE and FLOAT16 statistics. "type_defined"
+        keeps NaN out of min/max (no bounds when all values are NaN, zeros
+        widened); "ieee754_total_order" writes exact bounds by IEEE 754
+        totalOrder (NaN bounds only when every value is NaN), which readers
+        that do not know this order ignore. ``nan_count`` and the column
+        index's ``nan_counts`` are written under both."""),
+    WriterOption("int96_statistics", False, "bool", """
+        Write min/max for INT96 timestamp columns under the
+        INT96_TIMESTAMP_ORDER column order (chronological); readers that do
+        not know that order ignore them. False writes only null counts, as
+        TYPE_ORDER gives INT96 no order."""),
 )
 
 #: Option name -> default, read by the writer signatures.

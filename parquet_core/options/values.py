@@ -84,8 +84,6 @@ def codec_of(value: Any) -> int:
         codec = CompressionCodec.UNCOMPRESSED
     else:
         codec = CompressionCodec(int(value))
-    if codec == CompressionCodec.LZO:
-        raise ValueError("LZO compression cannot be written (no Python backend)")
     return codec
 
 

@@ -24,7 +24,14 @@ Rules per leaf, for bounds ``lo <= every non-null value <= hi``:
 ``starts_with p``     ``lo[:len p] <= p <= hi[:len p]`` (truncated bounds still bound)
 ``is null``           ``null_count > 0``
 ``is not null``       ``null_count < num_values``
+``is_nan``            ``nan_count > 0`` (floats; never for other types)
+``~is_nan``           some value is neither null nor NaN
 ====================  ==============================================
+
+NaN counts (``Statistics.nan_count``, ``ColumnIndex.nan_counts``) also
+prune comparisons: when ``nan_count + null_count == num_values`` (or an
+IEEE 754 total order bound is NaN, which says the same), no row holds a
+number, so only negated comparisons and ``in`` with a NaN member can match.
 
 A column whose values are all null matches no comparison.  Floats keep NaN
 out of their bounds, and ``NaN != v`` is true, so ``!=`` and negated
@@ -44,7 +51,7 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.predicate.compare import compare, has_order, is_floating, isin, starts_with
 from parquet_core.predicate.expr import (
-    OPERATORS, And, Comparison, Expression, IsIn, IsNull, Not, Or, StartsWith,
+    OPERATORS, And, Comparison, Expression, IsIn, IsNan, IsNull, Not, Or, StartsWith,
 )
 from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Array, Table
@@ -94,6 +101,11 @@ def _eval(e: Expression, table: Table) -> Masks:
         arr = _column(table, e.column)
         null = arr.is_null()
         return (~null if e.negated else null), np.ones(len(arr), dtype=np.bool_)
+    if isinstance(e, IsNan):
+        arr = _column(table, e.column)
+        known = _known(arr)
+        nan = np.isnan(arr.values) if is_floating(arr.type) else np.zeros(len(arr), dtype=np.bool_)
+        return ((~nan if e.negated else nan) & known), known
     if isinstance(e, Not):
         v, known = _eval(e.child, table)
         return ~v & known, known
@@ -132,10 +144,29 @@ class Bounds:
     num_values: int | None = None
     contains: Callable[[Any], bool] | None = None
     values: Array | None = None
+    #: NaN values among the rows (None: unknown)
+    nan_count: int | None = None
+    #: every non-null value is NaN (an IEEE 754 total order bound that is NaN says so)
+    all_nan: bool = False
 
     @property
     def all_null(self) -> bool:
         return self.null_count is not None and self.num_values is not None and self.null_count >= self.num_values
+
+    @property
+    def no_number(self) -> bool:
+        """No row holds a value other than null or NaN."""
+        if self.all_null or self.all_nan:
+            return True
+        return (self.nan_count is not None and self.null_count is not None and self.num_values is not None
+                and self.nan_count + self.null_count >= self.num_values)
+
+    @property
+    def may_hold_nan(self) -> bool:
+        """Some row may be NaN."""
+        if self.all_null or not is_floating(self.type):
+            return False
+        return self.all_nan or self.nan_count is None or self.nan_count > 0
 
 
 def may_match(expr: Expression, bounds_of: Callable[[str], Bounds | None]) -> bool:
@@ -151,13 +182,22 @@ def may_match(expr: Expression, bounds_of: Callable[[str], Bounds | None]) -> bo
         if expr.negated:
             return not b.all_null
         return b.null_count is None or b.null_count > 0
+    if isinstance(expr, IsNan):
+        if b.values is None:
+            return (not b.no_number) if expr.negated else b.may_hold_nan
     if isinstance(expr, IsIn) and (expr.match_null != expr.negated):
         # a null row matches ("in" with None listed, or "not in" without it)
         if b.null_count is None or b.null_count > 0:
             return True
     if b.all_null:
         return False          # a null never satisfies a comparison, in or starts_with
-    if b.values is not None and isinstance(expr, (Comparison, IsIn, StartsWith)):
+    if is_floating(b.type) and b.no_number and b.values is None:
+        # only NaN (and nulls): negated comparisons and "not in" hold, "in" only with a NaN
+        if isinstance(expr, Comparison):
+            return expr.negated
+        if isinstance(expr, IsIn) and not expr.negated:
+            return any(_is_nan_literal(v) for v in expr.values)
+    if b.values is not None and isinstance(expr, (Comparison, IsIn, IsNan, StartsWith)):
         # the exact set of values: does any of them satisfy the leaf?
         one = Table(Schema([Field(expr.column, b.type, False)]), [b.values], len(b.values))
         return bool(filter_mask(expr, one).any())
@@ -176,6 +216,8 @@ def may_match(expr: Expression, bounds_of: Callable[[str], Bounds | None]) -> bo
     if isinstance(expr, IsIn):
         if expr.negated:
             return True
+        if is_floating(b.type) and b.may_hold_nan and any(_is_nan_literal(v) for v in expr.values):
+            return True   # NaN is a member of NaN sets (pyarrow's is_in); bounds leave NaN out
         return any(_range_may_hold(b, "==", v, col) and _may_contain(b, v) for v in expr.values)
     if isinstance(expr, StartsWith):
         if expr.negated or not isinstance(b.lo, ByteArrays) or not isinstance(b.hi, ByteArrays):
@@ -185,6 +227,13 @@ def may_match(expr: Expression, bounds_of: Callable[[str], Bounds | None]) -> bo
         hi = b.hi.to_pylist()[0][:len(p)]
         return lo <= p <= hi
     return True
+
+
+def _is_nan_literal(value: Any) -> bool:
+    try:
+        return bool(value != value)     # NaN is the one value unequal to itself
+    except (TypeError, ValueError):
+        return False
 
 
 def _may_contain(b: Bounds, value: Any) -> bool:
@@ -232,6 +281,10 @@ class PageStats:
     has_bounds: npt.NDArray[np.bool_]
     null_counts: npt.NDArray[np.int64]
     pages: Callable[[], PageBounds]
+    #: per-page NaN counts, -1 where unknown (None: no page has a count)
+    nan_counts: npt.NDArray[np.int64] | None = None
+    #: pages whose non-null values are all NaN (IEEE 754 total order NaN bounds)
+    all_nan: npt.NDArray[np.bool_] | None = None
 
 
 def _pages_range_may_hold(p: PageStats, op: str, value: Any, column: str) -> npt.NDArray[np.bool_]:
@@ -259,6 +312,15 @@ def _pages_may_match(expr: Expression, p: PageStats) -> npt.NDArray[np.bool_] | 
     all_null = known & (p.null_counts >= p.ends - p.starts)
     if isinstance(expr, IsNull):
         return ~all_null if expr.negated else (~known | (p.null_counts > 0))
+    floating = is_floating(p.type)
+    nan_known = p.nan_counts >= 0 if p.nan_counts is not None else np.zeros(n, dtype=np.bool_)
+    nans = p.nan_counts if p.nan_counts is not None else np.zeros(n, dtype=np.int64)
+    only_nan = np.zeros(n, dtype=np.bool_) if p.all_nan is None else p.all_nan.copy()
+    if floating:
+        only_nan |= nan_known & known & (nans + p.null_counts >= p.ends - p.starts)
+    may_nan = (~nan_known | (nans > 0) | only_nan) & ~all_null if floating else np.zeros(n, dtype=np.bool_)
+    if isinstance(expr, IsNan):
+        return ~all_null & ~only_nan if expr.negated else may_nan
     null_match = np.zeros(n, dtype=np.bool_)
     if isinstance(expr, IsIn) and (expr.match_null != expr.negated):
         null_match = ~known | (p.null_counts > 0)
@@ -269,13 +331,16 @@ def _pages_may_match(expr: Expression, p: PageStats) -> npt.NDArray[np.bool_] | 
         col = expr.column  # type: ignore[attr-defined]
         if isinstance(expr, Comparison):
             op = expr.op
-            if not (expr.negated and is_floating(p.type)):
+            if not (expr.negated and floating):
                 op = OPERATORS[op] if expr.negated else op
-                hold = _pages_range_may_hold(p, op, expr.value, col)
+                hold = _pages_range_may_hold(p, op, expr.value, col) & ~only_nan
         elif isinstance(expr, IsIn) and not expr.negated:
             hold = np.zeros(n, dtype=np.bool_)
             for v in expr.values:
-                hold |= _pages_range_may_hold(p, "==", v, col)
+                if floating and _is_nan_literal(v):
+                    hold |= may_nan
+                else:
+                    hold |= _pages_range_may_hold(p, "==", v, col) & ~only_nan
     return null_match | (~all_null & hold)
 
 

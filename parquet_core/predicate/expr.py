@@ -7,7 +7,7 @@ Two ways to say the same thing::
 
 A list of tuples is an AND; a list of such lists is an OR of ANDs.
 Operators: ``== = != < <= > >= in not in``, and as methods ``is_null``,
-``is_not_null`` (``is_valid``), ``starts_with``; ``&``, ``|`` and ``~``
+``is_not_null`` (``is_valid``), ``is_nan``, ``starts_with``; ``&``, ``|`` and ``~``
 combine.  Comparisons follow SQL: a null never matches (``~`` of a null is
 still null), NaN compares like IEEE floats (unequal to everything).
 ``in``/``not in`` follow pyarrow instead (see :class:`IsIn`), so that
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-__all__ = ["Expression", "Column", "Comparison", "IsIn", "IsNull", "StartsWith", "And", "Or", "Not",
+__all__ = ["Expression", "Column", "Comparison", "IsIn", "IsNull", "IsNan", "StartsWith", "And", "Or", "Not",
            "col", "from_filters", "negation_normal_form", "OPERATORS"]
 
 #: Comparison operators and their negations.
@@ -100,6 +100,9 @@ class Column:
 
     is_valid = is_not_null
 
+    def is_nan(self) -> "IsNan":
+        return IsNan(self.name)
+
     def starts_with(self, prefix: str | bytes) -> "StartsWith":
         return StartsWith(self.name, prefix)
 
@@ -171,6 +174,23 @@ class IsNull(Expression):
 
     def __repr__(self) -> str:
         return f"col({self.column!r}).{'is_not_null' if self.negated else 'is_null'}()"
+
+
+class IsNan(Expression):
+    """``column`` is NaN (``negated``: is a number), as pyarrow's ``is_nan``.
+
+    Null for a null row (so neither it nor its negation keeps nulls); false
+    for every value of a type without NaN.
+    """
+
+    def __init__(self, column: str, negated: bool = False) -> None:
+        self.column, self.negated = column, negated
+
+    def columns(self) -> set[str]:
+        return {self.column}
+
+    def __repr__(self) -> str:
+        return f"{'~' if self.negated else ''}col({self.column!r}).is_nan()"
 
 
 class StartsWith(Expression):
@@ -274,6 +294,8 @@ def negation_normal_form(e: Expression, negate: bool = False) -> Expression:
         return IsIn(e.column, e.values + ((None,) if e.match_null else ()), negated=not e.negated)
     if isinstance(e, IsNull):
         return IsNull(e.column, negated=not e.negated)
+    if isinstance(e, IsNan):
+        return IsNan(e.column, negated=not e.negated)
     if isinstance(e, StartsWith):
         return StartsWith(e.column, e.prefix, negated=not e.negated)
     raise TypeError(f"unknown expression {e!r}")

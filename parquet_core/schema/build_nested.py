@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
+from parquet_core.schema.file_ref import FILE_ANNOTATION, check_file_ref
 from parquet_core.schema.types import DataType, Field
 
 __all__ = ["list_", "struct", "map_", "check_nested", "LIST_ELEMENT", "MAP_KEY", "MAP_VALUE"]
@@ -113,6 +114,10 @@ def check_nested(dt: DataType, check: Callable[[DataType], DataType]) -> None:
         names = [f.name for f in fields]
         if len(set(names)) != len(names):
             raise ValueError(f"struct names a member twice: {names}")
+        if dt.annotation == FILE_ANNOTATION:
+            check_file_ref(dt)
+        elif dt.annotation is not None:
+            raise ValueError(f"unknown struct annotation {dt.annotation!r}")
     for f in fields:
         if not f.name:
             raise ValueError(f"{name}: a field has an empty name")

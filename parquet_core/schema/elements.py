@@ -57,6 +57,7 @@ from typing import Any
 
 from parquet_core.constants import ConvertedType, PhysicalType, Repetition
 from parquet_core.schema.build import check_type
+from parquet_core.schema.file_ref import FILE_ANNOTATION
 from parquet_core.schema.logical import EDGE_ALGORITHMS
 from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.thrift import pt
@@ -204,6 +205,8 @@ def _node(name: str, dt: DataType, repetition: int, int96: bool, legacy: bool) -
         if not dt.fields:
             raise ValueError(f"field {name!r}: a struct without members has no column to write")
         out = [_group(name, repetition, len(dt.fields))]
+        if dt.annotation == FILE_ANNOTATION:   # no ConvertedType exists for FILE
+            out[0].logicalType = pt.LogicalType(FILE=pt.FileType())
         for f in dt.fields:
             out += _node(f.name, f.type, _repetition(f), int96, legacy)
         return out

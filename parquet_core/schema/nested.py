@@ -32,11 +32,12 @@ LogicalTypes.md are applied here:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from parquet_core.constants import ConvertedType, Repetition
 from parquet_core.errors import ParquetSchemaError
+from parquet_core.schema.file_ref import FILE_ANNOTATION, check_file_ref, is_file_group
 from parquet_core.schema.tree import SchemaNode
 from parquet_core.schema.types import DataType, Field
 
@@ -129,7 +130,10 @@ class _Builder:
         kids = [k for k in kids if k is not None]
         if not kids:
             return None  # a group without columns holds no data
-        return self.struct_of(node.name, nullable, d, sd, sr, kids)
+        shape = self.struct_of(node.name, nullable, d, sd, sr, kids)
+        if is_file_group(node.element) and len(kids) == len(node.children):
+            shape = _as_file_group(shape)
+        return shape
 
     def _repeated_child(self, node: SchemaNode, what: str) -> SchemaNode:
         if len(node.children) != 1 or node.children[0].repetition != Repetition.REPEATED:
@@ -190,6 +194,17 @@ class _Builder:
         return Shape("struct", name, nullable, d, sd, sr, dt, kids)
 
 
+def _as_file_group(shape: Shape) -> Shape:
+    """*shape* marked FILE when its members are the spec's; else left a plain struct."""
+    dt = replace(shape.data_type, annotation=FILE_ANNOTATION)
+    try:
+        check_file_ref(dt)
+    except ValueError:
+        return shape     # not a FILE group the spec describes: keep the struct
+    shape.data_type = dt
+    return shape
+
+
 def build_shape(node: SchemaNode, leaf_index: Callable[[tuple[str, ...]], int],
                 leaf_type: Callable[[int], DataType]) -> Shape | None:
     """The shape of top-level field *node* (``None`` for a group without columns).
@@ -220,8 +235,11 @@ def prune_shape(shape: Shape, keep: set[int]) -> Shape | None:
         return shape
     b = _Builder
     if shape.kind == "struct":
-        return b.struct_of(shape.name, shape.nullable, shape.def_level, shape.slot_def,
-                           shape.slot_rep, kids)
+        out = b.struct_of(shape.name, shape.nullable, shape.def_level, shape.slot_def,
+                          shape.slot_rep, kids)
+        if shape.data_type.annotation is not None:   # a projected FILE group is still one
+            out.data_type = replace(out.data_type, annotation=shape.data_type.annotation)
+        return out
     if shape.kind == "list":
         return b.list_of(shape.name, shape.nullable, shape.def_level, shape.slot_def,
                          shape.slot_rep, shape.elem_def, kids[0])

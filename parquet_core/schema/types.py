@@ -68,6 +68,9 @@ class DataType:
         ``"karney"``); ``None`` means the spec's default, spherical.
     fields:
         The child fields of ``list``, ``map`` and ``struct``; empty otherwise.
+    annotation:
+        For ``struct``: the logical annotation of the group, ``"file"`` for
+        FILE (see :mod:`parquet_core.schema.file_ref`); ``None`` otherwise.
     """
 
     name: str
@@ -79,11 +82,14 @@ class DataType:
     crs: str | None = None
     algorithm: str | None = None
     fields: "tuple[Field, ...]" = ()
+    annotation: str | None = None
 
     def __str__(self) -> str:
         if self.name == "list" and len(self.fields) == 1:
             return f"list<{self.fields[0]}>"
         if self.name == "struct":
+            if self.annotation == "file":
+                return "file_ref<" + ", ".join(str(f) for f in self.fields) + ">"
             return "struct<" + ", ".join(str(f) for f in self.fields) + ">"
         if self.name == "map" and len(self.fields) == 2:
             return f"map<{self.fields[0].type}, {self.fields[1].type}>"

@@ -142,20 +142,17 @@ class FieldRepetitionType(object):
     REQUIRED = 0
     OPTIONAL = 1
     REPEATED = 2
-    VECTOR = 3
 
     _VALUES_TO_NAMES = {
         0: "REQUIRED",
         1: "OPTIONAL",
         2: "REPEATED",
-        3: "VECTOR",
     }
 
     _NAMES_TO_VALUES = {
         "REQUIRED": 0,
         "OPTIONAL": 1,
         "REPEATED": 2,
-        "VECTOR": 3,
     }
 
 
@@ -174,6 +171,7 @@ class Encoding(object):
     DELTA_BYTE_ARRAY = 7
     RLE_DICTIONARY = 8
     BYTE_STREAM_SPLIT = 9
+    ALP = 10
 
     _VALUES_TO_NAMES = {
         0: "PLAIN",
@@ -185,6 +183,7 @@ class Encoding(object):
         7: "DELTA_BYTE_ARRAY",
         8: "RLE_DICTIONARY",
         9: "BYTE_STREAM_SPLIT",
+        10: "ALP",
     }
 
     _NAMES_TO_VALUES = {
@@ -197,6 +196,7 @@ class Encoding(object):
         "DELTA_BYTE_ARRAY": 7,
         "RLE_DICTIONARY": 8,
         "BYTE_STREAM_SPLIT": 9,
+        "ALP": 10,
     }
 
 
@@ -1057,46 +1057,6 @@ class Float16Type(object):
         return not (self == other)
 
 
-class VectorType(object):
-
-
-    def read(self, iprot):
-        if iprot._fast_decode is not None and isinstance(iprot.trans, TTransport.CReadableTransport) and self.thrift_spec is not None:
-            iprot._fast_decode(self, iprot, [self.__class__, self.thrift_spec])
-            return
-        iprot.readStructBegin()
-        while True:
-            (fname, ftype, fid) = iprot.readFieldBegin()
-            if ftype == TType.STOP:
-                break
-            else:
-                iprot.skip(ftype)
-            iprot.readFieldEnd()
-        iprot.readStructEnd()
-
-    def write(self, oprot):
-        if oprot._fast_encode is not None and self.thrift_spec is not None:
-            oprot.trans.write(oprot._fast_encode(self, [self.__class__, self.thrift_spec]))
-            return
-        oprot.writeStructBegin('VectorType')
-        oprot.writeFieldStop()
-        oprot.writeStructEnd()
-
-    def validate(self):
-        return
-
-    def __repr__(self):
-        L = ['%s=%r' % (key, value)
-             for key, value in self.__dict__.items()]
-        return '%s(%s)' % (self.__class__.__name__, ', '.join(L))
-
-    def __eq__(self, other):
-        return isinstance(other, self.__class__) and self.__dict__ == other.__dict__
-
-    def __ne__(self, other):
-        return not (self == other)
-
-
 class NullType(object):
     """
     Annotates a column known only to hold nulls; any physical type.
@@ -1924,6 +1884,52 @@ class GeographyType(object):
         return not (self == other)
 
 
+class FileType(object):
+    """
+    Group describing a byte range: inline bytes, a range of this file, or an
+    external object named by URI.  The group's fields are identified by name
+    (LogicalTypes.md, "FILE"); the annotation itself carries no parameters.
+
+    """
+
+
+    def read(self, iprot):
+        if iprot._fast_decode is not None and isinstance(iprot.trans, TTransport.CReadableTransport) and self.thrift_spec is not None:
+            iprot._fast_decode(self, iprot, [self.__class__, self.thrift_spec])
+            return
+        iprot.readStructBegin()
+        while True:
+            (fname, ftype, fid) = iprot.readFieldBegin()
+            if ftype == TType.STOP:
+                break
+            else:
+                iprot.skip(ftype)
+            iprot.readFieldEnd()
+        iprot.readStructEnd()
+
+    def write(self, oprot):
+        if oprot._fast_encode is not None and self.thrift_spec is not None:
+            oprot.trans.write(oprot._fast_encode(self, [self.__class__, self.thrift_spec]))
+            return
+        oprot.writeStructBegin('FileType')
+        oprot.writeFieldStop()
+        oprot.writeStructEnd()
+
+    def validate(self):
+        return
+
+    def __repr__(self):
+        L = ['%s=%r' % (key, value)
+             for key, value in self.__dict__.items()]
+        return '%s(%s)' % (self.__class__.__name__, ', '.join(L))
+
+    def __eq__(self, other):
+        return isinstance(other, self.__class__) and self.__dict__ == other.__dict__
+
+    def __ne__(self, other):
+        return not (self == other)
+
+
 class LogicalType(object):
     """
     The modern column annotation.  Members carry the matching legacy
@@ -1947,12 +1953,12 @@ class LogicalType(object):
      - VARIANT
      - GEOMETRY
      - GEOGRAPHY
-     - VECTOR
+     - FILE
 
     """
 
 
-    def __init__(self, STRING=None, MAP=None, LIST=None, ENUM=None, DECIMAL=None, DATE=None, TIME=None, TIMESTAMP=None, INTEGER=None, UNKNOWN=None, JSON=None, BSON=None, UUID=None, FLOAT16=None, VARIANT=None, GEOMETRY=None, GEOGRAPHY=None, VECTOR=None,):
+    def __init__(self, STRING=None, MAP=None, LIST=None, ENUM=None, DECIMAL=None, DATE=None, TIME=None, TIMESTAMP=None, INTEGER=None, UNKNOWN=None, JSON=None, BSON=None, UUID=None, FLOAT16=None, VARIANT=None, GEOMETRY=None, GEOGRAPHY=None, FILE=None,):
         self.STRING = STRING
         self.MAP = MAP
         self.LIST = LIST
@@ -1970,7 +1976,7 @@ class LogicalType(object):
         self.VARIANT = VARIANT
         self.GEOMETRY = GEOMETRY
         self.GEOGRAPHY = GEOGRAPHY
-        self.VECTOR = VECTOR
+        self.FILE = FILE
 
     def read(self, iprot):
         if iprot._fast_decode is not None and isinstance(iprot.trans, TTransport.CReadableTransport) and self.thrift_spec is not None:
@@ -2085,8 +2091,8 @@ class LogicalType(object):
                     iprot.skip(ftype)
             elif fid == 19:
                 if ftype == TType.STRUCT:
-                    self.VECTOR = VectorType()
-                    self.VECTOR.read(iprot)
+                    self.FILE = FileType()
+                    self.FILE.read(iprot)
                 else:
                     iprot.skip(ftype)
             else:
@@ -2167,9 +2173,9 @@ class LogicalType(object):
             oprot.writeFieldBegin('GEOGRAPHY', TType.STRUCT, 18)
             self.GEOGRAPHY.write(oprot)
             oprot.writeFieldEnd()
-        if self.VECTOR is not None:
-            oprot.writeFieldBegin('VECTOR', TType.STRUCT, 19)
-            self.VECTOR.write(oprot)
+        if self.FILE is not None:
+            oprot.writeFieldBegin('FILE', TType.STRUCT, 19)
+            self.FILE.write(oprot)
             oprot.writeFieldEnd()
         oprot.writeFieldStop()
         oprot.writeStructEnd()
@@ -2205,12 +2211,11 @@ class SchemaElement(object):
      - precision
      - field_id: Field id carried over from the writer's data model.
      - logicalType
-     - vector_length: Slots per parent occurrence; set (and > 0) only for VECTOR repetition.
 
     """
 
 
-    def __init__(self, type=None, type_length=None, repetition_type=None, name=None, num_children=None, converted_type=None, scale=None, precision=None, field_id=None, logicalType=None, vector_length=None,):
+    def __init__(self, type=None, type_length=None, repetition_type=None, name=None, num_children=None, converted_type=None, scale=None, precision=None, field_id=None, logicalType=None,):
         self.type = type
         self.type_length = type_length
         self.repetition_type = repetition_type
@@ -2221,7 +2226,6 @@ class SchemaElement(object):
         self.precision = precision
         self.field_id = field_id
         self.logicalType = logicalType
-        self.vector_length = vector_length
 
     def read(self, iprot):
         if iprot._fast_decode is not None and isinstance(iprot.trans, TTransport.CReadableTransport) and self.thrift_spec is not None:
@@ -2283,11 +2287,6 @@ class SchemaElement(object):
                     self.logicalType.read(iprot)
                 else:
                     iprot.skip(ftype)
-            elif fid == 11:
-                if ftype == TType.I32:
-                    self.vector_length = iprot.readI32()
-                else:
-                    iprot.skip(ftype)
             else:
                 iprot.skip(ftype)
             iprot.readFieldEnd()
@@ -2337,10 +2336,6 @@ class SchemaElement(object):
         if self.logicalType is not None:
             oprot.writeFieldBegin('logicalType', TType.STRUCT, 10)
             self.logicalType.write(oprot)
-            oprot.writeFieldEnd()
-        if self.vector_length is not None:
-            oprot.writeFieldBegin('vector_length', TType.I32, 11)
-            oprot.writeI32(self.vector_length)
             oprot.writeFieldEnd()
         oprot.writeFieldStop()
         oprot.writeStructEnd()
@@ -4467,6 +4462,22 @@ class ColumnOrder(object):
     Order used for the statistics bounds of one leaf column.  Statistics of a
     column whose order a reader does not recognise must be ignored.
 
+    TYPE_ORDER on FLOAT/DOUBLE/FLOAT16: bounds never hold NaN and exclude NaNs;
+    nan_count is always written; no bounds when every non-null value is NaN (and
+    no column index when a page is all NaN); a zero max is written +0.0 and a
+    zero min -0.0.  Readers ignore NaN bounds and widen +0/-0 bounds to both zeros.
+    TYPE_ORDER on INT96: readers ignore the bounds.
+
+    IEEE_754_TOTAL_ORDER (FLOAT/DOUBLE/FLOAT16 only): totalOrder of IEEE 754-2008
+    5.10 (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN); nan_count is
+    mandatory; bounds are the extreme non-NaN values, or the extreme NaNs when
+    every non-null value is NaN.  In a column index a NaN bound therefore means
+    the page's non-null values are all NaN.
+
+    INT96_TIMESTAMP_ORDER (INT96 only): chronological, i.e. by the signed
+    little-endian int32 day in bytes 8..11, then the signed little-endian int64
+    nanoseconds in bytes 0..7.
+
     Attributes:
      - TYPE_ORDER
      - IEEE_754_TOTAL_ORDER
@@ -5475,9 +5486,6 @@ DateType.thrift_spec = (
 all_structs.append(Float16Type)
 Float16Type.thrift_spec = (
 )
-all_structs.append(VectorType)
-VectorType.thrift_spec = (
-)
 all_structs.append(NullType)
 NullType.thrift_spec = (
 )
@@ -5543,6 +5551,9 @@ GeographyType.thrift_spec = (
     (1, TType.STRING, 'crs', 'UTF8', None, ),  # 1
     (2, TType.I32, 'algorithm', None, None, ),  # 2
 )
+all_structs.append(FileType)
+FileType.thrift_spec = (
+)
 all_structs.append(LogicalType)
 LogicalType.thrift_spec = (
     None,  # 0
@@ -5564,7 +5575,7 @@ LogicalType.thrift_spec = (
     (16, TType.STRUCT, 'VARIANT', [VariantType, None], None, ),  # 16
     (17, TType.STRUCT, 'GEOMETRY', [GeometryType, None], None, ),  # 17
     (18, TType.STRUCT, 'GEOGRAPHY', [GeographyType, None], None, ),  # 18
-    (19, TType.STRUCT, 'VECTOR', [VectorType, None], None, ),  # 19
+    (19, TType.STRUCT, 'FILE', [FileType, None], None, ),  # 19
 )
 all_structs.append(SchemaElement)
 SchemaElement.thrift_spec = (
@@ -5579,7 +5590,6 @@ SchemaElement.thrift_spec = (
     (8, TType.I32, 'precision', None, None, ),  # 8
     (9, TType.I32, 'field_id', None, None, ),  # 9
     (10, TType.STRUCT, 'logicalType', [LogicalType, None], None, ),  # 10
-    (11, TType.I32, 'vector_length', None, None, ),  # 11
 )
 all_structs.append(DataPageHeader)
 DataPageHeader.thrift_spec = (
