@@ -90,6 +90,9 @@ class Encoding(IntEnum):
     DELTA_BYTE_ARRAY = 7
     RLE_DICTIONARY = 8
     BYTE_STREAM_SPLIT = 9
+    #: Preview in the spec (AlpEncoding.md); not yet in thrift_defs' IDL, see
+    #: tests/unit/test_constants.py (``AHEAD_OF_IDL``)
+    ALP = 10
 
 
 class CompressionCodec(IntEnum):

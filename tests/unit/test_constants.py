@@ -8,6 +8,11 @@ from parquet_core import constants as c
 from parquet_core.thrift import pt
 
 
+#: Members added from the current spec before thrift_defs is regenerated from
+#: its IDL (a parallel branch adds them there; drop entries once it lands).
+AHEAD_OF_IDL = {("Encoding", "ALP"): 10}
+
+
 @pytest.mark.parametrize("ours, theirs", [
     (c.PhysicalType, pt.Type),
     (c.ConvertedType, pt.ConvertedType),
@@ -19,6 +24,9 @@ from parquet_core.thrift import pt
 def test_enum_matches_idl(ours, theirs) -> None:
     generated = {k: v for k, v in theirs._NAMES_TO_VALUES.items()}
     for member in ours:
+        if member.name not in generated and (ours.__name__, member.name) in AHEAD_OF_IDL:
+            assert AHEAD_OF_IDL[ours.__name__, member.name] == member.value, member
+            continue
         assert generated[member.name] == member.value, member
     # every member of the IDL enum that the engine relies on exists here too
     missing = set(generated) - {m.name for m in ours} - {"VECTOR"}
