@@ -73,6 +73,9 @@ __all__ = [
     "NEG_POW10_DOUBLE",
     "NEG_POW10_FLOAT",
     "decode_alp",
+    "gather_runs",
+    "layout_of",
+    "scatter_runs",
 ]
 
 _WHAT = "ALP"
@@ -316,19 +319,61 @@ def _patch_exceptions(arr: npt.NDArray[np.uint8], out: npt.NDArray[Any], lay: Al
                       exc_at: npt.NDArray[np.int64], nexc: npt.NDArray[np.int64],
                       sizes: npt.NDArray[np.int64], vs: int) -> None:
     """Overwrite exception slots with their stored bit patterns."""
-    total = int(nexc.sum())
     vec = np.repeat(np.arange(nexc.size), nexc)
-    first = np.zeros(nexc.size, dtype=np.int64)
-    np.cumsum(nexc[:-1], out=first[1:])
-    rank = np.arange(total, dtype=np.int64) - first[vec]
-    pos_at = exc_at[vec] + 2 * rank
-    positions = arr[pos_at[:, None] + np.arange(2)].view("<u2").reshape(-1).astype(np.int64)
+    positions = gather_runs(arr, exc_at, 2 * nexc).view("<u2").astype(np.int64)
     bad = np.flatnonzero(positions >= sizes[vec])
     if bad.size:
         j = int(bad[0])
         raise ParquetFormatError(
             f"{_WHAT}: exception position {int(positions[j])} is outside vector {int(vec[j])} "
             f"of {int(sizes[vec[j]])} values")
-    val_at = exc_at[vec] + 2 * nexc[vec] + lay.width * rank
-    raw = arr[val_at[:, None] + np.arange(lay.width)].view(lay.uint_dtype).reshape(-1)
+    raw = gather_runs(arr, exc_at + 2 * nexc, lay.width * nexc).view(lay.uint_dtype)
     out.view(lay.uint_dtype)[vec * vs + positions] = raw
+
+
+#: Average run length (bytes) from which one slice copy per run beats one
+#: gathered index per byte.
+_SLICE_RUNS_FROM = 64
+
+
+def _run_index(starts: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Byte positions of the runs ``[starts[i], starts[i] + lengths[i])``, concatenated."""
+    total = int(lengths.sum())
+    before = np.zeros(lengths.size, dtype=np.int64)
+    np.cumsum(lengths[:-1], out=before[1:])
+    return np.repeat(starts - before, lengths) + np.arange(total, dtype=np.int64)
+
+
+def gather_runs(arr: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
+                lengths: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+    """Concatenate the byte runs ``arr[starts[i] : starts[i] + lengths[i]]`` (bounds checked by the caller).
+
+    Long runs (exception-heavy vectors) are copied as slices, one per run
+    (a loop over vectors, never over values); short ones through one index
+    per byte.
+    """
+    keep = lengths > 0
+    starts, lengths = starts[keep], lengths[keep]
+    total = int(lengths.sum())
+    if not total:
+        return np.zeros(0, dtype=np.uint8)
+    if total >= _SLICE_RUNS_FROM * lengths.size:
+        return np.concatenate([arr[a:a + n] for a, n in zip(starts.tolist(), lengths.tolist())])
+    return arr[_run_index(starts, lengths)]
+
+
+def scatter_runs(out: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
+                 lengths: npt.NDArray[np.int64], data: npt.NDArray[np.uint8]) -> None:
+    """The inverse of :func:`gather_runs`: write ``data`` into the runs of ``out``."""
+    keep = lengths > 0
+    starts, lengths = starts[keep], lengths[keep]
+    total = int(lengths.sum())
+    if not total:
+        return
+    if total >= _SLICE_RUNS_FROM * lengths.size:
+        at = 0
+        for a, n in zip(starts.tolist(), lengths.tolist()):
+            out[a:a + n] = data[at:at + n]
+            at += n
+        return
+    out[_run_index(starts, lengths)] = data

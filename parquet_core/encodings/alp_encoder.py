@@ -13,7 +13,9 @@ copies of its first value, which never moves its min or max)::
     3. integers   n = rint(v * 10**e * 10**-f); exception unless the
                   normative decode float(n) * 10**f * 10**-e gives v's bits
     4. FOR        exceptions take the first non-exception integer of their
-                  vector (0 if none); delta = n - min (wrapping, unsigned)
+                  vector (0 if none); delta = n - min (wrapping, unsigned);
+                  a vector estimated larger than all-exceptions is stored
+                  as all exceptions (bit width 0)
     5. pack       one pack_bits call per distinct width over all full
                   vectors of that width; bytes scattered into one buffer
 
@@ -45,6 +47,7 @@ from parquet_core.encodings.alp import (
     MIN_LOG_VECTOR_SIZE,
     AlpLayout,
     layout_of,
+    scatter_runs,
 )
 
 __all__ = ["DEFAULT_LOG_VECTOR_SIZE", "encode_alp"]
@@ -52,7 +55,7 @@ __all__ = ["DEFAULT_LOG_VECTOR_SIZE", "encode_alp"]
 #: The spec's recommended vector size, 2**10 = 1024 values.
 DEFAULT_LOG_VECTOR_SIZE = 10
 _SAMPLE_VECTORS = 8        # vectors sampled per page for the preset ("Parameter Selection")
-_SAMPLE_VALUES = 64        # values sampled per sampled vector
+_SAMPLE_VALUES = 32        # values sampled per sampled vector
 _MAX_PRESET = 5            # (e, f) pairs kept in the preset
 _MAX_COUNT = 2**31 - 1
 #: 2**0 .. 2**63: ``searchsorted(_POW2, x, "right")`` is ``x.bit_length()``, exactly.
@@ -199,6 +202,11 @@ def encode_alp(values: Any, physical_type: int, *,
         preset = _preset(mat, lay, n)
     exps, facs = _choose(mat, lay, preset)
     ints, exc = _alp_ints(mat, lay, exps[:, None], facs[:, None])
+    # a vector cheaper as all exceptions (noise-like data: wide integers and
+    # many exceptions) is stored that way; the decoder patches any position
+    worse = _estimate(ints, exc, lay, vs) > vs * (16 + 8 * lay.width)
+    if worse.any():
+        exc[worse] = True
     return header + _serialize(mat, ints, exc, exps, facs, lay, n).tobytes()
 
 
@@ -240,16 +248,12 @@ def _serialize(mat: npt.NDArray[Any], ints: npt.NDArray[np.int64], exc: npt.NDAr
     data_at = offsets + lay.header_size
     _pack_into(out, deltas, widths, data_at, sizes)
     if int(nexc.sum()):
+        # row-major order: exceptions sorted by vector, then by position
         exc_at = data_at + packed
-        r, c = np.nonzero(exc)
-        firsts = np.zeros(nv, dtype=np.int64)
-        np.cumsum(nexc[:-1], out=firsts[1:])
-        rank = np.arange(r.size, dtype=np.int64) - firsts[r]
-        pos_at = exc_at[r] + 2 * rank
-        out[pos_at[:, None] + np.arange(2)] = c.astype("<u2").view(np.uint8).reshape(-1, 2)
-        val_at = exc_at[r] + 2 * nexc[r] + lay.width * rank
-        raw = mat.view(lay.uint_dtype)[r, c].astype(lay.uint_dtype)
-        out[val_at[:, None] + np.arange(lay.width)] = raw.view(np.uint8).reshape(-1, lay.width)
+        cols = np.nonzero(exc)[1]
+        scatter_runs(out, exc_at, 2 * nexc, cols.astype("<u2").view(np.uint8))
+        raw = np.ascontiguousarray(mat.view(lay.uint_dtype)[exc], dtype=lay.uint_dtype)
+        scatter_runs(out, exc_at + 2 * nexc, lay.width * nexc, raw.view(np.uint8))
     return out
 
 

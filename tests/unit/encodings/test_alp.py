@@ -291,6 +291,11 @@ def test_compresses_decimal_data() -> None:
     sensor = np.round(rng.normal(20, 3, 10_000), 1).astype("<f4")
     enc = check_round_trip(sensor, PT.FLOAT)
     assert len(enc) < 0.35 * sensor.nbytes
+    # noise: vectors that would be wider than all-exceptions are stored as
+    # all exceptions, so the page stays below 80 bits (+ headers) per value
+    noise = rng.random(10_000)
+    enc = check_round_trip(noise, PT.DOUBLE)
+    assert len(enc) <= 10 * noise.size + 7 + 10 * (4 + 13)
     # a constant page: bit width 0, header bytes only
     enc = check_round_trip(np.full(4096, 3.25), PT.DOUBLE)
     assert len(enc) == 7 + 4 * 4 + 4 * 13
