@@ -193,11 +193,10 @@ def decode_alp(buf: Any, count: int, physical_type: int) -> npt.NDArray[Any]:
     if count < 0:
         raise ParquetFormatError(f"{_WHAT}: negative value count {count}")
     vs = 1 << _read_page_header(arr, count)
-    out = np.empty(count, dtype=lay.float_dtype)
     if count == 0:
-        return out
+        return np.empty(0, dtype=lay.float_dtype)
     nv = -(-count // vs)
-    starts, ends = _vector_slots(arr, nv, lay.header_size)
+    starts, ends = _vector_slots(arr, nv, lay.header_size)   # before allocating from count
     hdr = arr[starts[:, None] + np.arange(lay.header_size)]
     exps = hdr[:, 0].astype(np.int64)
     facs = hdr[:, 1].astype(np.int64)
@@ -217,6 +216,7 @@ def decode_alp(buf: Any, count: int, physical_type: int) -> npt.NDArray[Any]:
             f"{_WHAT}: vector {v} ({int(sizes[v])} values, bit width {int(widths[v])}, "
             f"{int(nexc[v])} exceptions) runs past its {int(ends[v] - starts[v])}-byte slot")
 
+    out = np.empty(count, dtype=lay.float_dtype)
     ints = _unpack_deltas(arr, lay, data_at, widths, nv, vs, count)
     ints += np.repeat(fors, sizes)                       # FOR, wrapping in the type's width
     _scale(ints.view(lay.int_dtype), out, lay, exps, facs, nv, vs)

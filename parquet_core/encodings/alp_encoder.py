@@ -83,14 +83,20 @@ def _alp_ints(x: npt.NDArray[Any], lay: AlpLayout, e: Any,
     ft, ut = lay.float_dtype, lay.uint_dtype
     limit = ft.type(2.0 ** (8 * lay.width - 1))
     with np.errstate(over="ignore", invalid="ignore"):
-        r = np.rint(x * lay.pow10[e] * lay.neg_pow10[f])
-        ok = (r >= -limit) & (r < limit)
-        ints = np.where(ok, r, ft.type(0)).astype(lay.int_dtype)
-        back = ints.astype(ft)
+        r = x * lay.pow10[e]
+        r *= lay.neg_pow10[f]
+        np.rint(r, out=r)
+        bad = ~((r >= -limit) & (r < limit))           # NaN compares False: bad
+        r[bad] = 0
+        ints = r.astype(np.int64)                       # exact: |r| < 2**31 / 2**63
+        # from the integer, exactly as the decoder converts it (never from r,
+        # which may still be -0.0)
+        back = (ints if lay.width == 8 else ints.astype(lay.int_dtype)).astype(ft)
         back *= lay.pow10[f]
         back *= lay.neg_pow10[e]
-    exc = (back.view(ut) != x.view(ut)) | ~ok
-    return ints.astype(np.int64), exc
+    exc = back.view(ut) != x.view(ut)
+    exc |= bad
+    return ints, exc
 
 
 def _widths(lo: npt.NDArray[np.int64], hi: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -133,19 +139,28 @@ def _preset(mat: npt.NDArray[Any], lay: AlpLayout,
 
 
 def _choose(mat: npt.NDArray[Any], lay: AlpLayout, preset: list[tuple[int, int]]
-            ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Per-vector (e, f) from ``preset``: the cheapest on the whole vector."""
+            ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
+                       npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+    """Per-vector (e, f) from ``preset``, the cheapest on the whole vector.
+
+    Returns the exponents, factors, integers, exception mask and estimated
+    bits of every vector under its pair.  Each preset pair is one pass over
+    the page (at most 5); a vector keeps the first pair of lowest cost.
+    """
     nv, vs = mat.shape
-    if len(preset) == 1:
-        return np.full(nv, preset[0][0], np.int64), np.full(nv, preset[0][1], np.int64)
-    costs = np.empty((len(preset), nv), dtype=np.int64)
-    for k, (e, f) in enumerate(preset):   # at most 5 passes over the page
-        ints, exc = _alp_ints(mat, lay, np.int64(e), np.int64(f))
-        costs[k] = _estimate(ints, exc, lay, vs)
-    pick = costs.argmin(axis=0)
-    pe = np.array([p[0] for p in preset], dtype=np.int64)
-    pf = np.array([p[1] for p in preset], dtype=np.int64)
-    return pe[pick], pf[pick]
+    exps = np.full(nv, preset[0][0], np.int64)
+    facs = np.full(nv, preset[0][1], np.int64)
+    ints, exc = _alp_ints(mat, lay, np.int64(preset[0][0]), np.int64(preset[0][1]))
+    cost = _estimate(ints, exc, lay, vs)
+    for e, f in preset[1:]:
+        c_ints, c_exc = _alp_ints(mat, lay, np.int64(e), np.int64(f))
+        c_cost = _estimate(c_ints, c_exc, lay, vs)
+        better = c_cost < cost
+        if better.any():
+            exps[better], facs[better], cost[better] = e, f, c_cost[better]
+            ints[better] = c_ints[better]
+            exc[better] = c_exc[better]
+    return exps, facs, ints, exc, cost
 
 
 def encode_alp(values: Any, physical_type: int, *,
@@ -200,11 +215,10 @@ def encode_alp(values: Any, physical_type: int, *,
         preset = [(e0, f0)]
     else:
         preset = _preset(mat, lay, n)
-    exps, facs = _choose(mat, lay, preset)
-    ints, exc = _alp_ints(mat, lay, exps[:, None], facs[:, None])
+    exps, facs, ints, exc, cost = _choose(mat, lay, preset)
     # a vector cheaper as all exceptions (noise-like data: wide integers and
     # many exceptions) is stored that way; the decoder patches any position
-    worse = _estimate(ints, exc, lay, vs) > vs * (16 + 8 * lay.width)
+    worse = cost > vs * (16 + 8 * lay.width)
     if worse.any():
         exc[worse] = True
     return header + _serialize(mat, ints, exc, exps, facs, lay, n).tobytes()
