@@ -113,8 +113,9 @@ def _estimate(ints: npt.NDArray[np.int64], exc: npt.NDArray[np.bool_], lay: AlpL
     empty = lo > hi                                     # every value an exception
     lo[empty] = 0
     hi[empty] = 0
-    nexc = exc.sum(axis=-1, dtype=np.int64)
-    return _widths(lo, hi) * nvalues + nexc * (16 + 8 * lay.width)
+    nexc: npt.NDArray[np.int64] = exc.sum(axis=-1, dtype=np.int64)
+    bits: npt.NDArray[np.int64] = _widths(lo, hi) * nvalues + nexc * (16 + 8 * lay.width)
+    return bits
 
 
 def _preset(mat: npt.NDArray[Any], lay: AlpLayout,
