@@ -41,8 +41,8 @@ representations and return the values section of a page.  They cover the
 value encodings PLAIN (all types), RLE (BOOLEAN), DELTA_BINARY_PACKED
 (INT32, INT64), DELTA_LENGTH_BYTE_ARRAY (BYTE_ARRAY), DELTA_BYTE_ARRAY
 (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY), BYTE_STREAM_SPLIT (INT32, INT64,
-FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY) and ALP (FLOAT, DOUBLE); anything else is a ``ValueError``
-(API misuse).  Dictionary pages are PLAIN; dictionary data pages come from
+FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY) and ALP (FLOAT, DOUBLE); anything
+else is a ``ValueError`` (API misuse).  Dictionary pages are PLAIN; dictionary data pages come from
 :func:`~parquet_core.encodings.rle_hybrid_encoder.encode_dictionary_indices`
 and levels from ``encode_levels_v1`` / ``encode_levels_v2`` there.
 
