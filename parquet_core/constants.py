@@ -90,7 +90,7 @@ class Encoding(IntEnum):
     DELTA_BYTE_ARRAY = 7
     RLE_DICTIONARY = 8
     BYTE_STREAM_SPLIT = 9
-    #: Adaptive Lossless floating-Point (AlpEncoding.md); decoding it is not built yet.
+    #: Adaptive Lossless floating-Point (AlpEncoding.md), a preview encoding in the spec.
     ALP = 10
 
 

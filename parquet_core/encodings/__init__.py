@@ -34,21 +34,22 @@ Supported combinations (anything else raises UnsupportedFeatureError):
     DELTA_LENGTH_BYTE_ARRAY  BYTE_ARRAY
     DELTA_BYTE_ARRAY         BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY
     BYTE_STREAM_SPLIT        INT32, INT64, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY
+    ALP                      FLOAT, DOUBLE (preview in the spec)
 
 Encoders (:func:`encode_values`, the writer's entry point) take the same
 representations and return the values section of a page.  They cover the
 value encodings PLAIN (all types), RLE (BOOLEAN), DELTA_BINARY_PACKED
 (INT32, INT64), DELTA_LENGTH_BYTE_ARRAY (BYTE_ARRAY), DELTA_BYTE_ARRAY
-(BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY) and BYTE_STREAM_SPLIT (INT32, INT64,
-FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY); anything else is a ``ValueError``
-(API misuse).  Dictionary pages are PLAIN; dictionary data pages come from
+(BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY), BYTE_STREAM_SPLIT (INT32, INT64,
+FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY) and ALP (FLOAT, DOUBLE); anything
+else is a ``ValueError`` (API misuse).  Dictionary pages are PLAIN; dictionary data pages come from
 :func:`~parquet_core.encodings.rle_hybrid_encoder.encode_dictionary_indices`
 and levels from ``encode_levels_v1`` / ``encode_levels_v2`` there.
 
 Edge cases: ``count == 0`` returns an empty result without reading ``buf``;
 a negative count or one above 2**31 - 1 -> ParquetFormatError; unknown
 physical types -> ParquetFormatError; unknown encodings (e.g. the deprecated
-GROUP_VAR_INT = 1, or newer ones such as ALP = 10) -> UnsupportedFeatureError.
+GROUP_VAR_INT = 1, or values past the IDL we know) -> UnsupportedFeatureError.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ from typing import Any
 import numpy as np
 
 from parquet_core.constants import Encoding, PhysicalType
+from parquet_core.encodings.alp import decode_alp
+from parquet_core.encodings.alp_encoder import encode_alp
 from parquet_core.encodings.byte_stream_split import (
     decode_byte_stream_split,
     encode_byte_stream_split,
@@ -153,6 +156,13 @@ def _bss(buf: Any, count: int, pt: int, tl: int | None) -> Any:
     return decode_byte_stream_split(buf, count, pt, tl)
 
 
+def _alp(buf: Any, count: int, pt: int, tl: int | None) -> Any:
+    return decode_alp(buf, count, pt)
+
+
+_FLOATS = frozenset({PhysicalType.FLOAT, PhysicalType.DOUBLE})
+
+
 #: Decoders keyed by the integer value of the spec's ``Encoding`` enum.
 REGISTRY: dict[int, EncodingSpec] = {
     spec.encoding: spec
@@ -174,6 +184,7 @@ REGISTRY: dict[int, EncodingSpec] = {
                      frozenset({PhysicalType.INT32, PhysicalType.INT64, PhysicalType.FLOAT,
                                 PhysicalType.DOUBLE, PhysicalType.FIXED_LEN_BYTE_ARRAY}),
                      _bss),
+        EncodingSpec(Encoding.ALP, _FLOATS, _alp, "preview encoding"),
     )
 }
 
@@ -279,6 +290,10 @@ def _enc_bss(values: Any, pt: PhysicalType, tl: int | None) -> bytes:
     return encode_byte_stream_split(values, pt, tl)
 
 
+def _enc_alp(values: Any, pt: PhysicalType, tl: int | None) -> bytes:
+    return encode_alp(values, pt)
+
+
 #: Value encoders: encoding -> (physical types it can write, encoder).
 ENCODERS: dict[int, tuple[frozenset[PhysicalType], Encoder]] = {
     Encoding.PLAIN: (_ALL, _enc_plain),
@@ -290,6 +305,7 @@ ENCODERS: dict[int, tuple[frozenset[PhysicalType], Encoder]] = {
     Encoding.BYTE_STREAM_SPLIT: (frozenset({PhysicalType.INT32, PhysicalType.INT64,
                                             PhysicalType.FLOAT, PhysicalType.DOUBLE,
                                             PhysicalType.FIXED_LEN_BYTE_ARRAY}), _enc_bss),
+    Encoding.ALP: (_FLOATS, _enc_alp),
 }
 
 

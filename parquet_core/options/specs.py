@@ -80,10 +80,11 @@ WRITER_OPTIONS: tuple[WriterOption, ...] = (
                  per_column=True),
     WriterOption("column_encoding", None, "str, None or mapping", """
         Value encoding of non-dictionary pages: "plain", "rle" (booleans),
-        "delta_binary_packed", "delta_length_byte_array", "delta_byte_array" or
-        "byte_stream_split". Naming one turns dictionary encoding off for that
-        column; a type it cannot encode raises ValueError. None: the type's
-        default (PLAIN).""", per_column=True),
+        "delta_binary_packed", "delta_length_byte_array", "delta_byte_array",
+        "byte_stream_split" or "alp" (float and double; a preview encoding
+        other libraries cannot read yet). Naming one turns dictionary encoding
+        off for that column; a type it cannot encode raises ValueError. None:
+        the type's default (PLAIN).""", per_column=True),
     WriterOption("use_byte_stream_split", False, "bool, list or mapping", """
         BYTE_STREAM_SPLIT (without dictionary) for float and double columns, or
         for the columns named.""", per_column=True),

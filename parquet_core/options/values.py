@@ -41,6 +41,7 @@ _ENCODING_NAMES = {
     "delta_length_byte_array": Encoding.DELTA_LENGTH_BYTE_ARRAY,
     "delta_byte_array": Encoding.DELTA_BYTE_ARRAY,
     "byte_stream_split": Encoding.BYTE_STREAM_SPLIT,
+    "alp": Encoding.ALP,
 }
 
 _BLOOM_KEYS = {"ndv": "bloom_filter_ndv", "fpp": "bloom_filter_fpp", "max_bytes": "bloom_filter_max_bytes"}

@@ -29,6 +29,7 @@ SUPPORTED = {
     E.DELTA_LENGTH_BYTE_ARRAY: {PT.BYTE_ARRAY},
     E.DELTA_BYTE_ARRAY: {PT.BYTE_ARRAY, PT.FIXED_LEN_BYTE_ARRAY},
     E.BYTE_STREAM_SPLIT: {PT.INT32, PT.INT64, PT.FLOAT, PT.DOUBLE, PT.FIXED_LEN_BYTE_ARRAY},
+    E.ALP: {PT.FLOAT, PT.DOUBLE},
 }
 
 
@@ -47,7 +48,7 @@ def test_unsupported_combinations_name_both(enc: E, pt: PT) -> None:
     assert enc.name in str(info.value) and pt.name in str(info.value)
 
 
-@pytest.mark.parametrize("enc", [1, 10, 99, -1])
+@pytest.mark.parametrize("enc", [1, 11, 99, -1])
 def test_unknown_encodings(enc: int) -> None:
     with pytest.raises(UnsupportedFeatureError, match=str(enc)):
         decode_values(enc, b"", 1, PT.INT32, None)
