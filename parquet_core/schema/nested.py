@@ -39,6 +39,7 @@ from parquet_core.constants import ConvertedType, Repetition
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.schema.tree import SchemaNode
 from parquet_core.schema.types import DataType, Field
+from parquet_core.schema.variant_layout import check_layout
 
 __all__ = ["Shape", "build_shape", "prune_shape"]
 
@@ -76,7 +77,7 @@ class Shape:
 
 
 def _annotation(node: SchemaNode) -> str | None:
-    """``"LIST"``, ``"MAP"`` (MAP_KEY_VALUE included) or ``None``."""
+    """``"LIST"``, ``"MAP"`` (MAP_KEY_VALUE included), ``"VARIANT"`` or ``None``."""
     el = node.element
     lt = getattr(el, "logicalType", None)
     if lt is not None:
@@ -84,6 +85,8 @@ def _annotation(node: SchemaNode) -> str | None:
             return "LIST"
         if getattr(lt, "MAP", None) is not None:
             return "MAP"
+        if getattr(lt, "VARIANT", None) is not None:
+            return "VARIANT"
     ct = el.converted_type
     if ct == ConvertedType.LIST:
         return "LIST"
@@ -129,7 +132,15 @@ class _Builder:
         kids = [k for k in kids if k is not None]
         if not kids:
             return None  # a group without columns holds no data
-        return self.struct_of(node.name, nullable, d, sd, sr, kids)
+        shape = self.struct_of(node.name, nullable, d, sd, sr, kids)
+        if ann == "VARIANT":
+            # the group keeps its stored members; the type says how to read them
+            shape.data_type = DataType("variant", fields=shape.data_type.fields)
+            try:
+                check_layout(shape.data_type, ".".join(path))
+            except ValueError as exc:
+                raise ParquetSchemaError(f"VARIANT-annotated group: {exc}") from None
+        return shape
 
     def _repeated_child(self, node: SchemaNode, what: str) -> SchemaNode:
         if len(node.children) != 1 or node.children[0].repetition != Repetition.REPEATED:
