@@ -136,3 +136,44 @@ def test_spark_shredded_variant_file(spark, tmp_path, schema: str) -> None:
             spark.conf.unset(k) if v is None else spark.conf.set(k, v)
     table = _check_file(spark, path)
     assert "shredded" in str(table.schema.field("v").type)
+
+
+# -- Spark reads ours ------------------------------------------------------------
+
+UTC = dt.timezone.utc
+OUR_VALUES = [
+    {"event_type": "signup", "a": 7, "b": ["p", None, 3], "nested": {"x": [1.5, {"y": None}]}},
+    {"event_type": "login", "a": 2 ** 40, "b": [], "extra": "z" * 100},
+    {"event_type": 5, "a": "seven", "b": "not a list"},
+    {}, [], "hello", "x" * 64, pc.variant.NULL, None, True, False, 0, -129, 2 ** 63 - 1,
+    12345678901234567890, Decimal("-1.50"), Decimal("0.000000001"), Decimal("1" * 38),
+    1.5, -0.0, 1e300, dt.date(1900, 1, 1), dt.datetime(2024, 1, 2, 3, 4, 5, 120000, tzinfo=UTC),
+    dt.datetime(1960, 6, 1, 12, 0), b"\x00\xffbin", {f"k{i:03d}": [i] for i in range(300)},
+    list(range(300)), {"é": {"中": "😀"}},
+]
+SHREDDINGS = [None, {"event_type": pc.string(), "a": pc.int64(), "b": [pc.string()]},
+              pc.string(), [pc.int64()]]
+
+
+@pytest.mark.parametrize("shredding", SHREDDINGS, ids=["plain", "object", "string", "array"])
+def test_spark_reads_our_variant(spark, tmp_path, shredding) -> None:
+    path = str(tmp_path / "ours.parquet")
+    schema = pc.schema([pc.field("id", pc.int32()), pc.field("v", pc.variant(shredding))])
+    pc.write_table({"id": list(range(len(OUR_VALUES))), "v": OUR_VALUES}, path, schema=schema)
+    df = spark.read.parquet(path)
+    assert dict(df.dtypes)["v"] == "variant"
+    rows = {r.id: r for r in df.selectExpr(
+        "id", "to_json(v) as j", "try_variant_get(v, '$.a', 'bigint') as a",
+        "variant_get(v, '$.event_type', 'string') as et", "v is null as sql_null").collect()}
+    for i, v in enumerate(OUR_VALUES):
+        r = rows[i]
+        assert r.sql_null == (v is None), i
+        if v is None:
+            continue
+        ours = pc.variant.decode(*pc.variant.encode(v))
+        _same(_spark_style(ours), json.loads(r.j, parse_float=Decimal), f"row {i}")
+        if isinstance(v, dict):
+            a = v.get("a")
+            assert r.a == (a if isinstance(a, int) else None), i
+            et = v.get("event_type")
+            assert r.et == (None if et is None else str(et)), i
