@@ -54,6 +54,7 @@ from parquet_core.schema.pyvalues import Interval
 from parquet_core.schema.temporal import RawTemporal
 from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Array, Table
+from parquet_core import variant
 
 __version__ = "0.1.0"
 
@@ -73,5 +74,5 @@ __all__ = [
     "field", "fixed_size_binary", "float16", "geography", "geometry", "float32", "float64", "int8", "int16", "int32",
     "int64", "int96", "interval", "json_", "null", "schema", "string", "time", "time32",
     "time64", "timestamp", "uint8", "uint16", "uint32", "uint64", "utf8", "uuid",
-    "list_", "map_", "struct", "file_ref", "resolve_file_ref",
+    "list_", "map_", "struct", "file_ref", "resolve_file_ref", "variant",
 ]

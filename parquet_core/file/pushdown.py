@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core.constants import Encoding, PageType
+from parquet_core.file.variant_paths import split_variant_path, variant_bounds
 from parquet_core.metadata.page_index_model import OffsetIndex
 from parquet_core.metadata.statistics import (
     IEEE_754_TOTAL_ORDER, decode_stat_storage, decode_stat_storages, order_applies,
@@ -129,7 +130,10 @@ def _leaf(pf: "ParquetFile", name: str) -> int | None:
         return None
 
 
-def _stat_bounds(pf: "ParquetFile", rg: int, name: str, bloom: bool, dictionary: bool = False) -> Bounds | None:
+def _stat_bounds(pf: "ParquetFile", rg: int, name: str, bloom: bool, dictionary: bool = False,
+                 expr: Expression | None = None) -> Bounds | None:
+    if split_variant_path(pf._shapes, name) is not None:
+        return variant_bounds(pf, rg, name, expr)
     idx = _leaf(pf, name)
     if idx is None:
         return None
@@ -270,15 +274,15 @@ def plan_row_groups(pf: "ParquetFile", filters: Any, row_groups: list[int] | Non
     nnf = negation_normal_form(expr)
     plans = []
     for rg in groups:
-        if not may_match(nnf, _once(lambda name, rg=rg: _stat_bounds(pf, rg, name, False))):
+        if not may_match(nnf, _once(lambda name, rg=rg: _stat_bounds(pf, rg, name, False, expr=nnf))):
             report.pruned_by_statistics.append(rg)
             continue
         if _leaf_columns(nnf) and not may_match(
-                nnf, _once(lambda name, rg=rg: _stat_bounds(pf, rg, name, False, dictionary=True))):
+                nnf, _once(lambda name, rg=rg: _stat_bounds(pf, rg, name, False, dictionary=True, expr=nnf))):
             report.pruned_by_dictionary.append(rg)
             continue
         if bloom_columns(nnf) and not may_match(
-                nnf, _once(lambda name, rg=rg: _stat_bounds(pf, rg, name, True))):
+                nnf, _once(lambda name, rg=rg: _stat_bounds(pf, rg, name, True, expr=nnf))):
             report.pruned_by_bloom_filter.append(rg)
             continue
         rows = None

@@ -36,6 +36,7 @@ from parquet_core.file.bloom_filter_reader import ColumnBloomFilter, read_bloom_
 from parquet_core.file.footer import read_footer
 from parquet_core.file.page_index_reader import read_column_index, read_offset_index
 from parquet_core.file.pushdown import PruneReport, plan_row_groups, select_pages
+from parquet_core.file.variant_paths import split_variant_path, variant_field_array
 from parquet_core.file.source import open_source
 from parquet_core.metadata.arrow_ipc import dictionary_field_names
 from parquet_core.metadata.page_index_model import ColumnIndex, OffsetIndex
@@ -314,6 +315,8 @@ class ParquetFile:
             leaves = schema.leaves_under(name)
             desc = schema.column(leaves[0])
             return leaves[0] if len(leaves) == 1 and desc.is_flat else None
+        if split_variant_path(self._shapes, name) is not None:
+            return None     # a field inside a variant: see parquet_core.file.variant_paths
         try:
             return schema.index_of(tuple(name.split(".")))
         except KeyError:
@@ -326,8 +329,9 @@ class ParquetFile:
             return list(range(len(schema)))
         idx: set[int] = set()
         for name in names:
-            if name in self._shapes:
-                idx.update(schema.leaves_under(name))
+            variant = split_variant_path(self._shapes, name)
+            if name in self._shapes or variant is not None:
+                idx.update(schema.leaves_under(name if variant is None else variant[0]))
             else:
                 found = self._leaf_index(name)
                 if found is None:
@@ -520,7 +524,7 @@ class ParquetFile:
             n = self.metadata.row_group(rg).num_rows if rows is None else int(rows.size)
             part = Table(Schema(fields), [self._read_rows(rg, f, s, plan.rows, rows) for f, s in selected], n)
             if expr is not None:
-                probe = self._filter_columns(expr.columns(), rg, plan.rows, rows, part)
+                probe = self._filter_columns(expr.columns(), rg, plan.rows, rows, part, expr)
                 part = filter_table(part, filter_mask(expr, probe))
             parts.append(part)
         if not parts:
@@ -601,7 +605,7 @@ class ParquetFile:
         return pages
 
     def _filter_columns(self, names: set[str], rg: int, mask: npt.NDArray[np.bool_] | None,
-                        rows: npt.NDArray[np.int64] | None, table: Table) -> Table:
+                        rows: npt.NDArray[np.int64] | None, table: Table, expr: Any = None) -> Table:
         """A table holding each column a filter names, by that name, at the rows of *table*.
 
         Dotted names reach leaves inside structs; a null struct makes its
@@ -610,8 +614,12 @@ class ParquetFile:
         """
         fields, arrays = [], []
         for name in sorted(names):
+            variant = split_variant_path(self._shapes, name)
             if name in table.column_names:
                 arr = table.column(name)
+            elif variant is not None:
+                (top, shape), = self._select([variant[0]])
+                arr = variant_field_array(self, self._read_rows(rg, top, shape, mask, rows), name, expr)
             else:
                 path = name.split(".")
                 (top, shape), = self._select([name])      # the top-level field pruned to that leaf

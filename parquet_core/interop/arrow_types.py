@@ -40,7 +40,7 @@ def arrow_type(dt: DataType) -> pa.DataType:
         return pa.binary(dt.byte_width or 12)
     if dt.name == "list":
         return pa.list_(_field(dt.fields[0]))
-    if dt.name == "struct":
+    if dt.name in ("struct", "variant"):   # a variant shows its stored group (no Arrow type yet)
         return pa.struct([_field(f) for f in dt.fields])
     if dt.name == "map":
         key, value = dt.fields

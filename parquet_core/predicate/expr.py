@@ -68,6 +68,17 @@ class Column:
             raise ValueError(f"column name must be a non-empty str, got {name!r}")
         self.name = name
 
+    def field(self, *names: str) -> "Column":
+        """A member of this column: a struct leaf, or an object field inside a variant.
+
+        ``col("v").field("a", "b")`` is ``col("v.a.b")``; for a variant
+        column it names the field ``a.b`` of each value (see
+        :mod:`parquet_core.file.variant_paths` for what prunes).
+        """
+        if not names or not all(isinstance(n, str) and n for n in names):
+            raise ValueError(f"field names must be non-empty str, got {names!r}")
+        return Column(".".join((self.name,) + names))
+
     def _cmp(self, op: str, value: Any) -> "Comparison":
         return Comparison(self.name, op, value)
 

@@ -351,6 +351,13 @@ def check_type(dt: DataType) -> DataType:
 
         check_nested(dt, check_type)
         return dt
+    elif name == "variant":
+        from parquet_core.schema.build_nested import check_nested
+        from parquet_core.schema.variant_layout import check_layout
+
+        check_layout(dt)
+        check_nested(DataType("struct", fields=dt.fields), check_type)
+        return dt
     else:
         raise ValueError(f"type {dt} cannot be written")
     if dt != expected:

@@ -196,15 +196,17 @@ def _group(name: str, repetition: int, num_children: int, annotation: str | None
         el.logicalType, el.converted_type = pt.LogicalType(LIST=pt.ListType()), int(ConvertedType.LIST)
     elif annotation == "MAP":
         el.logicalType, el.converted_type = pt.LogicalType(MAP=pt.MapType()), int(ConvertedType.MAP)
+    elif annotation == "VARIANT":   # no converted type exists for VARIANT
+        el.logicalType = pt.LogicalType(VARIANT=pt.VariantType(specification_version=1))
     return el
 
 
 def _node(name: str, dt: DataType, repetition: int, int96: bool, legacy: bool) -> list[Any]:
     """Pre-order elements of one field of type *dt* at *repetition*."""
-    if dt.name == "struct":
+    if dt.name in ("struct", "variant"):
         if not dt.fields:
             raise ValueError(f"field {name!r}: a struct without members has no column to write")
-        out = [_group(name, repetition, len(dt.fields))]
+        out = [_group(name, repetition, len(dt.fields), "VARIANT" if dt.name == "variant" else None)]
         if dt.annotation == FILE_ANNOTATION:   # no ConvertedType exists for FILE
             out[0].logicalType = pt.LogicalType(FILE=pt.FileType())
         for f in dt.fields:

@@ -57,6 +57,8 @@ def file_type(dt: DataType, *, version: str = "2.6", coerce_timestamps: str | No
     int96_timestamps:
         Timestamps are stored as INT96, which holds any unit: no coercion.
     """
+    if dt.name == "variant":    # shredded members keep the spec's types (no unit coercion)
+        return dt
     if dt.is_nested:
         fields = tuple(replace(f, type=file_type(f.type, version=version, coerce_timestamps=coerce_timestamps,
                                                  int96_timestamps=int96_timestamps))

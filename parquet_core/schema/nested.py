@@ -40,6 +40,7 @@ from parquet_core.errors import ParquetSchemaError
 from parquet_core.schema.file_ref import FILE_ANNOTATION, check_file_ref, is_file_group
 from parquet_core.schema.tree import SchemaNode
 from parquet_core.schema.types import DataType, Field
+from parquet_core.schema.variant_layout import check_layout
 
 __all__ = ["Shape", "build_shape", "prune_shape"]
 
@@ -77,7 +78,7 @@ class Shape:
 
 
 def _annotation(node: SchemaNode) -> str | None:
-    """``"LIST"``, ``"MAP"`` (MAP_KEY_VALUE included) or ``None``."""
+    """``"LIST"``, ``"MAP"`` (MAP_KEY_VALUE included), ``"VARIANT"`` or ``None``."""
     el = node.element
     lt = getattr(el, "logicalType", None)
     if lt is not None:
@@ -85,6 +86,8 @@ def _annotation(node: SchemaNode) -> str | None:
             return "LIST"
         if getattr(lt, "MAP", None) is not None:
             return "MAP"
+        if getattr(lt, "VARIANT", None) is not None:
+            return "VARIANT"
     ct = el.converted_type
     if ct == ConvertedType.LIST:
         return "LIST"
@@ -133,6 +136,13 @@ class _Builder:
         shape = self.struct_of(node.name, nullable, d, sd, sr, kids)
         if is_file_group(node.element) and len(kids) == len(node.children):
             shape = _as_file_group(shape)
+        if ann == "VARIANT":
+            # the group keeps its stored members; the type says how to read them
+            shape.data_type = DataType("variant", fields=shape.data_type.fields)
+            try:
+                check_layout(shape.data_type, ".".join(path))
+            except ValueError as exc:
+                raise ParquetSchemaError(f"VARIANT-annotated group: {exc}") from None
         return shape
 
     def _repeated_child(self, node: SchemaNode, what: str) -> SchemaNode:

@@ -28,6 +28,9 @@ list, map                     offsets (n + 1 int64) into one child array
                               (:class:`parquet_core.table.nested.ListArray`)
 struct                        one child array per field
                               (:class:`parquet_core.table.nested.StructArray`)
+variant                       a StructArray of the stored group members
+                              (metadata, value, typed_value; see
+                              :mod:`parquet_core.schema.variant_layout`)
 ============================  =============================================
 
 The three nested types name their children in ``fields``: a list has one
@@ -93,6 +96,11 @@ class DataType:
             return "struct<" + ", ".join(str(f) for f in self.fields) + ">"
         if self.name == "map" and len(self.fields) == 2:
             return f"map<{self.fields[0].type}, {self.fields[1].type}>"
+        if self.name == "variant":
+            from parquet_core.schema.variant_layout import shredded_type
+
+            spec = shredded_type(self)
+            return "variant" if spec is None else f"variant<shredded {spec}>"
         if self.name == "timestamp":
             return f"timestamp[{self.unit}{', ' + self.tz if self.tz else ''}]"
         if self.name == "time":
@@ -113,8 +121,8 @@ class DataType:
 
     @property
     def is_nested(self) -> bool:
-        """True for ``list``, ``map`` and ``struct``."""
-        return self.name in ("list", "map", "struct")
+        """True for ``list``, ``map``, ``struct`` and ``variant`` (stored as a group)."""
+        return self.name in ("list", "map", "struct", "variant")
 
     @property
     def is_text(self) -> bool:

@@ -98,7 +98,11 @@ class _Assembler:
         valid = _validity(lv.defs_at(slots), s.def_level)
         if s.kind == "struct":
             kids = [self.checked(c, n, s) for c in s.children]
-            return StructArray(s.data_type, kids, n, valid)
+            column = None
+            if s.data_type.name == "variant":   # name the group in decode errors
+                meta = next(c for c in s.children if c.name == "metadata")
+                column = ".".join(self.levels[meta.column].desc.path[:-1])
+            return StructArray(s.data_type, kids, n, valid, column)
         self.check_repeats(lv, s)
         elems = lv.mask(s.slot_rep + 1, s.elem_def)
         offsets = self.offsets(slots, elems, lv.n)

@@ -62,7 +62,7 @@ def _list_row(offsets: npt.NDArray[np.int64]) -> Callable[[int], int]:
 def null_nested(dt: DataType, n: int) -> Array:
     """An array of *n* nulls of nested type *dt*."""
     none = np.zeros(n, dtype=bool)
-    if dt.name == "struct":
+    if dt.name in ("struct", "variant"):
         kids = [_null_child(f, n) for f in dt.fields]
         return StructArray(dt, kids, n, none)
     offsets = np.zeros(n + 1, dtype=np.int64)
@@ -93,6 +93,10 @@ def cast_nested(arr: Array, field: Field, *, validate_utf8: bool = True,
     from parquet_core.table.coerce import cast_array
 
     dt, name, n = field.type, field.name, len(arr)
+    if dt.name == "variant":
+        from parquet_core.table.variant_values import cast_variant
+
+        return cast_variant(arr, field)
     validity = arr.validity
     if arr.type.name == "null" or (validity is not None and n and not validity.any()):
         out = null_nested(dt, n)
@@ -161,6 +165,10 @@ def nested_from_pylist(values: list[Any], name: str, dt: DataType | None = None,
     """
     from parquet_core.table.coerce import cast_array
 
+    if dt is not None and dt.name == "variant":
+        from parquet_core.table.variant_values import variant_from_pylist
+
+        return variant_from_pylist(values, name, dt)
     n = len(values)
     is_null = np.fromiter((v is None for v in values), dtype=bool, count=n)
     kind = None if dt is None else dt.name

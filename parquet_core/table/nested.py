@@ -109,12 +109,14 @@ class MapArray(ListArray):
 class StructArray(Array):
     """A struct per slot: ``values`` is the tuple of child arrays, one per field."""
 
-    __slots__ = ("length",)
+    __slots__ = ("length", "column")
 
     def __init__(self, type: DataType, children: "list[Array] | tuple[Array, ...]", length: int,
-                 validity: npt.NDArray[np.bool_] | None = None) -> None:
+                 validity: npt.NDArray[np.bool_] | None = None, column: str | None = None) -> None:
         super().__init__(type, tuple(children), validity)
         self.length = length
+        #: dotted column path, for error messages (set by the reader for variant groups)
+        self.column = column
 
     def __len__(self) -> int:
         return self.length
@@ -135,7 +137,19 @@ class StructArray(Array):
         return self.values[names.index(name_or_index)]
 
     def to_pylist(self) -> list[Any]:
-        """One dict per slot (field name -> value); ``None`` for null structs."""
+        """One dict per slot (field name -> value); ``None`` for null structs.
+
+        A ``variant`` group gives its decoded (and unshredded) values instead;
+        :meth:`raw_pylist` gives its stored members.
+        """
+        if self.type.name == "variant":
+            from parquet_core.variant.shredding import unshred_rows
+
+            return unshred_rows(self.raw_pylist(), self.type, self.column or "?")
+        return self.raw_pylist()
+
+    def raw_pylist(self) -> list[Any]:
+        """One dict per slot of the stored members; ``None`` for null structs."""
         names = [f.name for f in self.type.fields]
         cols = [c.to_pylist() for c in self.values]
         out: list[Any] = [dict(zip(names, row)) for row in zip(*cols)] if cols \
@@ -145,7 +159,8 @@ class StructArray(Array):
     def slice(self, start: int, stop: int) -> "StructArray":
         stop = max(min(stop, len(self)), start)
         m = None if self.validity is None else self.validity[start:stop]
-        return StructArray(self.type, [c.slice(start, stop) for c in self.values], stop - start, m)
+        return StructArray(self.type, [c.slice(start, stop) for c in self.values], stop - start, m,
+                           self.column)
 
     @staticmethod
     def concat(parts: "list[Array]") -> "StructArray":
@@ -153,4 +168,5 @@ class StructArray(Array):
             return parts[0]  # type: ignore[return-value]
         width = len(parts[0].values)
         kids = [Array.concat([p.values[j] for p in parts]) for j in range(width)]
-        return StructArray(parts[0].type, kids, sum(len(p) for p in parts), _concat_validity(parts))
+        return StructArray(parts[0].type, kids, sum(len(p) for p in parts), _concat_validity(parts),
+                           getattr(parts[0], "column", None))

@@ -122,7 +122,7 @@ class _Shredder:
              path: tuple[str, ...], what: str = "null in a non-nullable field") -> None:
         dt = field.type
         e, d = self.present(arr, field.nullable, e, d, path, what)
-        if dt.name == "struct":
+        if dt.name in ("struct", "variant"):      # a variant is stored as its group
             if not isinstance(arr, StructArray) or len(arr.values) != len(dt.fields):
                 raise ParquetSchemaError(f"column {'.'.join(path)!r}: expected a struct array of "
                                          f"{len(dt.fields)} fields for type {dt}")

@@ -1,0 +1,262 @@
+"""Shredded Variant columns: rebuild values on read, split them on write (VariantShredding.md).
+
+Both directions work on the rows of the variant group as Python dicts, the
+form :meth:`StructArray.to_pylist` gives for the raw layout
+(:mod:`parquet_core.schema.variant_layout`)::
+
+    {"metadata": b"...", "value": b"..." | None, "typed_value": <typed> | None}
+
+where an object's ``typed_value`` is ``{field: {"value": ..., "typed_value": ...}}``
+and an array's is a list of such ``{"value", "typed_value"}`` elements.
+
+Reading (:func:`unshred_rows`) follows the spec's table:
+
+=========  ============  ====================================================
+value      typed_value   meaning
+=========  ============  ====================================================
+null       null          missing: the field is absent (a Variant null where a
+                         value is required: top level, array element)
+non-null   null          the value, any type
+null       non-null      the shredded value
+non-null   non-null      a partially shredded object: ``value`` must be an
+                         object whose keys are disjoint from the shredded ones
+=========  ============  ====================================================
+
+Any other combination (``value`` set beside a shredded primitive or array,
+a non-object ``value`` beside a shredded object, a field in both) raises
+:class:`ParquetFormatError` naming the column and the row.
+
+Writing (:func:`shred_row`) splits one Python value by a layout's
+``typed_value``: what matches the typed column goes there, the rest is
+encoded into ``value`` with the row's metadata, whose dictionary holds every
+key of the value, shredded or not (the spec requires that).
+
+Both walk one Python value at a time: each row of a Variant column may have
+its own shape, so this is inherently per value.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import uuid as _uuid
+from decimal import Decimal
+from typing import Any, Sequence
+
+import numpy as np
+
+from parquet_core.errors import ParquetFormatError
+from parquet_core.schema.types import DataType
+from parquet_core.schema.variant_layout import METADATA, TYPED_VALUE, VALUE
+from parquet_core.variant.encoding import (
+    NULL, collect_keys, decode_metadata, decode_value, encode_metadata, encode_value,
+)
+
+__all__ = ["unshred_rows", "shred_row", "MISSING"]
+
+
+class _Missing:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+#: A shredded slot where both ``value`` and ``typed_value`` are null.
+MISSING = _Missing()
+
+
+class _Conflict(Exception):
+    """An invalid value/typed_value combination (restated with column and row)."""
+
+
+def _members(dt: DataType) -> dict[str, DataType]:
+    return {f.name: f.type for f in dt.fields}
+
+
+class _Reader:
+    __slots__ = ("keys", "null")
+
+    def __init__(self, keys: Sequence[str], null: Any) -> None:
+        self.keys, self.null = keys, null
+
+    def slot(self, value: bytes | None, typed: Any, layout: DataType | None, where: str) -> Any:
+        """Rebuild one value from its ``value`` bytes and ``typed_value`` (MISSING if both null)."""
+        if typed is None or layout is None:
+            return MISSING if value is None else decode_value(self.keys, value, null=self.null)
+        if layout.name == "struct":
+            fields = {}
+            for name, sub in _members(layout).items():
+                got = typed.get(name) or {}
+                v = self.slot(got.get(VALUE), got.get(TYPED_VALUE),
+                              _members(sub).get(TYPED_VALUE), f"{where}.{name}")
+                if v is not MISSING:
+                    fields[name] = v
+            if value is None:
+                return dict(sorted(fields.items()))
+            rest = decode_value(self.keys, value, null=self.null)
+            if not isinstance(rest, dict):
+                raise _Conflict(f"{where}: typed_value is a shredded object but value is "
+                                f"not an object ({type(rest).__name__})")
+            both = rest.keys() & fields.keys()
+            if both:
+                raise _Conflict(f"{where}: field {sorted(both)[0]!r} is both shredded and in value")
+            rest.update(fields)
+            return dict(sorted(rest.items()))
+        if value is not None:
+            kind = "array" if layout.name == "list" else "primitive"
+            raise _Conflict(f"{where}: value and typed_value are both set for a shredded {kind}")
+        if layout.name == "list":
+            elem = _members(layout.fields[0].type).get(TYPED_VALUE)
+            out = []
+            for i, e in enumerate(typed):
+                v = self.slot(e.get(VALUE), e.get(TYPED_VALUE), elem, f"{where}[{i}]")
+                out.append(self.null if v is MISSING else v)
+            return out
+        return _primitive(typed, layout)
+
+
+def _primitive(v: Any, layout: DataType) -> Any:
+    """A typed column's Python value as the Variant decoder would give it."""
+    if layout.name == "float32":
+        return float(np.float32(v))
+    return v
+
+
+def unshred_rows(rows: Sequence[Any], layout: DataType, column: str, *, null: Any = NULL) -> list[Any]:
+    """Python values of a variant column from its raw group rows (``None`` rows stay ``None``).
+
+    Raises
+    ------
+    ParquetFormatError
+        Malformed bytes or an invalid value/typed_value combination, naming
+        *column* and the row.
+    """
+    typed_layout = _members(layout).get(TYPED_VALUE)
+    cache: dict[bytes, tuple[str, ...]] = {}
+    out: list[Any] = []
+    for i, row in enumerate(rows):
+        if row is None:
+            out.append(None)
+            continue
+        try:
+            meta = row[METADATA]
+            keys = cache.get(meta)
+            if keys is None:
+                keys = cache[meta] = decode_metadata(meta)
+            v = _Reader(keys, null).slot(row.get(VALUE), row.get(TYPED_VALUE), typed_layout, "")
+        except _Conflict as exc:
+            raise ParquetFormatError(f"variant column {column!r}, row {i}: invalid shredding at "
+                                     f"{str(exc).lstrip('.') or '(top)'}") from None
+        except ParquetFormatError as exc:
+            raise ParquetFormatError(f"variant column {column!r}, row {i}: {exc}") from exc
+        out.append(null if v is MISSING else v)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# writing
+
+_INT_RANGE = {"int8": 7, "int16": 15, "int32": 31, "int64": 63}
+
+
+def _fits(v: Any, dt: DataType) -> bool:
+    """True when *v* is a value of Variant type class *dt* (the shredded column's type)."""
+    name = dt.name
+    if v is None or v is NULL:
+        return False
+    if name == "bool":
+        return isinstance(v, (bool, np.bool_))
+    if name in _INT_RANGE:
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            return False
+        bits = _INT_RANGE[name]
+        return -(1 << bits) <= int(v) < 1 << bits
+    if name == "float64":
+        return isinstance(v, (float, np.floating)) and not isinstance(v, np.float32)
+    if name == "float32":
+        return isinstance(v, np.float32)
+    if name == "decimal":
+        if not isinstance(v, Decimal) or not v.is_finite():
+            return False
+        exp = v.as_tuple().exponent
+        assert isinstance(exp, int)
+        # only values that keep their exact scale: rescaling would change the Variant value
+        return -exp == (dt.scale or 0) and len(v.as_tuple().digits) <= (dt.precision or 0)
+    if name == "string":
+        return isinstance(v, str)
+    if name == "binary":
+        return isinstance(v, (bytes, bytearray))
+    if name == "uuid":
+        return isinstance(v, _uuid.UUID)
+    if name == "date":
+        return isinstance(v, _dt.date) and not isinstance(v, _dt.datetime)
+    if name == "time":
+        return isinstance(v, _dt.time) and not getattr(v, "nanosecond", 0)
+    if name == "timestamp":
+        if not isinstance(v, _dt.datetime):
+            return False
+        aware = v.tzinfo is not None and v.utcoffset() is not None
+        ns = bool(getattr(v, "nanosecond", 0))
+        return aware == (dt.tz is not None) and (dt.unit == "ns" or not ns)
+    return False
+
+
+class _Writer:
+    __slots__ = ("ids",)
+
+    def __init__(self, ids: dict[str, int]) -> None:
+        self.ids = ids
+
+    def encode(self, v: Any) -> bytes:
+        return encode_value(v, self.ids)
+
+    def slot(self, v: Any, layout: DataType | None) -> tuple[bytes | None, Any]:
+        """``(value, typed_value)`` for *v* (``MISSING`` gives two nulls)."""
+        if v is MISSING:
+            return None, None
+        if layout is None:
+            return self.encode(v), None
+        if layout.name == "struct":
+            if not isinstance(v, dict):
+                return self.encode(v), None
+            typed = {}
+            for name, sub in _members(layout).items():
+                val, tv = self.slot(v.get(name, MISSING), _members(sub).get(TYPED_VALUE))
+                typed[name] = {VALUE: val, TYPED_VALUE: tv}
+            rest = {k: x for k, x in v.items() if k not in typed}
+            return (self.encode(rest) if rest else None), typed
+        if layout.name == "list":
+            if not isinstance(v, (list, tuple)):
+                return self.encode(v), None
+            elem = _members(layout.fields[0].type).get(TYPED_VALUE)
+            out = []
+            for x in v:
+                val, tv = self.slot(NULL if x is None else x, elem)
+                out.append({VALUE: val, TYPED_VALUE: tv})
+            return None, out
+        if _fits(v, layout):
+            return None, v
+        return self.encode(v), None
+
+
+def shred_row(v: Any, layout: DataType) -> dict[str, Any] | None:
+    """The raw group row of Python value *v* for variant *layout* (``None``: SQL NULL).
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a value Variant cannot hold (see :func:`encode_value`).
+    """
+    if v is None:
+        return None
+    keys = sorted(collect_keys(v, set()))
+    meta = encode_metadata(keys)
+    writer = _Writer({k: i for i, k in enumerate(keys)})
+    members = _members(layout)
+    value, typed = writer.slot(v, members.get(TYPED_VALUE))
+    row = {METADATA: meta, VALUE: value}
+    if TYPED_VALUE in members:
+        row[TYPED_VALUE] = typed
+    elif value is None:  # pragma: no cover - unshredded layouts always take the value
+        row[VALUE] = encode_value(NULL, {})
+    return row
