@@ -45,7 +45,48 @@ def _with_ns(base: _dt.datetime, ns: int) -> _dt.datetime:
     return _plain_dt(base) if ns == 0 else NanoDatetime.from_datetime(base, ns)
 
 
-class NanoDatetime(_dt.datetime):
+class _NanoOrdering:
+    """Equality and ordering shared by the two nanosecond types.
+
+    A subclass defines ``_key(other)``: ``(self without nanoseconds, other
+    without nanoseconds, other's nanoseconds)``, or None for a type it does
+    not compare with; nanoseconds break ties of the standard values.
+    """
+
+    __slots__ = ()
+    _ns: int
+
+    def _key(self, other: Any) -> tuple[Any, Any, int] | None:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        k = self._key(other)
+        return NotImplemented if k is None else (k[0] == k[1] and self._ns == k[2])
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def _cmp(self, other: Any) -> int:
+        a, b, ns = self._key(other)  # type: ignore[misc]
+        if a == b:
+            return (self._ns > ns) - (self._ns < ns)
+        return -1 if a < b else 1    # naive vs aware raises TypeError, as datetime does
+
+    def __lt__(self, other: Any) -> bool:
+        return NotImplemented if self._key(other) is None else self._cmp(other) < 0
+
+    def __le__(self, other: Any) -> bool:
+        return NotImplemented if self._key(other) is None else self._cmp(other) <= 0
+
+    def __gt__(self, other: Any) -> bool:
+        return NotImplemented if self._key(other) is None else self._cmp(other) > 0
+
+    def __ge__(self, other: Any) -> bool:
+        return NotImplemented if self._key(other) is None else self._cmp(other) >= 0
+
+
+class NanoDatetime(_NanoOrdering, _dt.datetime):
     """A ``datetime`` with ``nanosecond`` (0..999) below its microsecond.
 
     Parameters are those of ``datetime``, plus keyword ``nanosecond``.
@@ -82,32 +123,6 @@ class NanoDatetime(_dt.datetime):
         if not isinstance(other, _dt.datetime):
             return None
         return _plain_dt(self), _plain_dt(other), getattr(other, "nanosecond", 0)
-
-    def __eq__(self, other: object) -> bool:
-        k = self._key(other)
-        return NotImplemented if k is None else (k[0] == k[1] and self._ns == k[2])
-
-    def __ne__(self, other: object) -> bool:
-        eq = self.__eq__(other)
-        return eq if eq is NotImplemented else not eq
-
-    def _cmp(self, other: Any) -> int:
-        a, b, ns = self._key(other)  # type: ignore[misc]
-        if a == b:
-            return (self._ns > ns) - (self._ns < ns)
-        return -1 if a < b else 1    # naive vs aware raises TypeError, as datetime does
-
-    def __lt__(self, other: Any) -> bool:
-        return NotImplemented if self._key(other) is None else self._cmp(other) < 0
-
-    def __le__(self, other: Any) -> bool:
-        return NotImplemented if self._key(other) is None else self._cmp(other) <= 0
-
-    def __gt__(self, other: Any) -> bool:
-        return NotImplemented if self._key(other) is None else self._cmp(other) > 0
-
-    def __ge__(self, other: Any) -> bool:
-        return NotImplemented if self._key(other) is None else self._cmp(other) >= 0
 
     def __hash__(self) -> int:
         base = _plain_dt(self)
@@ -176,7 +191,7 @@ class NanoDatetime(_dt.datetime):
     __reduce__ = __reduce_ex__  # type: ignore[assignment]
 
 
-class NanoTime(_dt.time):
+class NanoTime(_NanoOrdering, _dt.time):
     """A ``time`` of day with ``nanosecond`` (0..999) below its microsecond."""
 
     __slots__ = ("_ns",)
@@ -202,32 +217,6 @@ class NanoTime(_dt.time):
             return None
         plain = other._plain() if isinstance(other, NanoTime) else other
         return self._plain(), plain, getattr(other, "nanosecond", 0)
-
-    def __eq__(self, other: object) -> bool:
-        k = self._key(other)
-        return NotImplemented if k is None else (k[0] == k[1] and self._ns == k[2])
-
-    def __ne__(self, other: object) -> bool:
-        eq = self.__eq__(other)
-        return eq if eq is NotImplemented else not eq
-
-    def _cmp(self, other: Any) -> int:
-        a, b, ns = self._key(other)  # type: ignore[misc]
-        if a == b:
-            return (self._ns > ns) - (self._ns < ns)
-        return -1 if a < b else 1
-
-    def __lt__(self, other: Any) -> bool:
-        return NotImplemented if self._key(other) is None else self._cmp(other) < 0
-
-    def __le__(self, other: Any) -> bool:
-        return NotImplemented if self._key(other) is None else self._cmp(other) <= 0
-
-    def __gt__(self, other: Any) -> bool:
-        return NotImplemented if self._key(other) is None else self._cmp(other) > 0
-
-    def __ge__(self, other: Any) -> bool:
-        return NotImplemented if self._key(other) is None else self._cmp(other) >= 0
 
     def __hash__(self) -> int:
         return hash(self._plain()) if self._ns == 0 else hash((self._plain(), self._ns))
