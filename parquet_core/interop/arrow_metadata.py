@@ -117,6 +117,8 @@ def _restore(arr: Any, want: pa.DataType) -> Any:
         fields = [pa.field(ours.field(i).name, k.type, ours.field(i).nullable, want.field(i).metadata)
                   for i, k in enumerate(kids)]
         return pa.StructArray.from_arrays(kids, fields=fields, mask=_mask(arr))
+    if t.is_map(ours) and t.is_map(want):
+        return _restore_map(arr, want)
     if t.is_list(ours) and (t.is_list(want) or t.is_large_list(want)):
         values = _restore(arr.values, want.value_type)
         field = pa.field(ours.value_field.name, values.type, ours.value_field.nullable,
@@ -133,6 +135,26 @@ def _restore(arr: Any, want: pa.DataType) -> Any:
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             return arr
     return arr
+
+
+def _restore_map(arr: pa.MapArray, want: pa.MapType) -> Any:
+    """A map's keys and items restored one by one (zones, durations, extension types, dictionaries...),
+    and the ``keys_sorted`` flag, as pyarrow restores them inside maps."""
+    ours = arr.type
+    # the whole entries child (``values`` ignores a slice), which the offsets index into
+    entries = arr.values
+    old_keys, old_items = entries.field(0), entries.field(1)
+    keys, items = _restore(old_keys, want.key_type), _restore(old_items, want.item_type)
+    if keys is old_keys and items is old_items and ours.keys_sorted == want.keys_sorted:
+        return arr
+    typ = pa.map_(pa.field(ours.key_field.name, keys.type, False, want.key_field.metadata),
+                  pa.field(ours.item_field.name, items.type, ours.item_field.nullable,
+                           want.item_field.metadata), want.keys_sorted)
+    struct = pa.StructArray.from_arrays([keys, items], fields=[typ.key_field, typ.item_field])
+    # the same validity and offsets buffers (and slice offset), new children
+    validity, offsets = arr.buffers()[:2]
+    return pa.Array.from_buffers(typ, len(arr), [validity, offsets], offset=arr.offset,
+                                 children=[struct])
 
 
 def _mask(arr: pa.Array) -> Any:
