@@ -305,16 +305,20 @@ def _dictionary_from(arr: pa.DictionaryArray, name: str, validate_utf8: bool) ->
     return DictionaryArray(entries.type, [run], validity)
 
 
-def arrow_from_pandas(df: Any) -> "pa.Table | None":
+def arrow_from_pandas(df: Any, schema: Schema | None = None) -> "pa.Table | None":
     """``pa.Table.from_pandas(df)``, or ``None`` when pyarrow refuses it.
 
     The index is kept as pyarrow keeps it by default: a RangeIndex only in
     the ``pandas`` metadata, any other index as columns (``__index_level_N__``
-    when unnamed).
+    when unnamed).  With *schema*, the frame is converted to its Arrow types
+    (:func:`schema_to_arrow`) as ``from_pandas(df, schema=...)`` does: only
+    the schema's columns, the index among them if the schema names it.
     """
     try:
-        return pa.Table.from_pandas(df)
-    except (pa.ArrowException, ValueError, TypeError):
+        if schema is None:
+            return pa.Table.from_pandas(df)
+        return pa.Table.from_pandas(df, schema=schema_to_arrow(schema), preserve_index=None)
+    except (pa.ArrowException, ValueError, TypeError, KeyError, UnsupportedFeatureError):
         return None
 
 
