@@ -12,7 +12,9 @@ Decisions, in order:
    If their PLAIN size passes ``dictionary_pagesize_limit``, the chunk keeps
    the dictionary for the longest prefix whose distinct values fit and
    switches to the fallback encoding from there on (one forced page break),
-   the same behaviour readers expect from parquet-java and Arrow.
+   the same behaviour readers expect from parquet-java and Arrow.  A
+   dictionary the values arrive with (a categorical, an Arrow dictionary
+   array) is written whole whatever the limit, as pyarrow writes it.
 2. **Pages.** A page ends at the last record boundary before it would pass
    ``data_page_size`` bytes of (estimated) encoded values or
    ``data_page_row_count_limit`` records.  Records are rows for flat
@@ -60,6 +62,8 @@ _FIXED_WIDTH = {PhysicalType.INT32: 4, PhysicalType.INT64: 8, PhysicalType.INT96
                 PhysicalType.FLOAT: 4, PhysicalType.DOUBLE: 8}
 #: Fewest values a dictionary prefix is first built on.
 _MIN_PROBE = 4096
+#: A page's size is an i32 in its header (PageHeader.uncompressed_page_size).
+_MAX_PAGE_BYTES = 2**31 - 1
 
 
 @dataclass
@@ -97,7 +101,7 @@ def _value_costs(values: Any, ptype: int, type_length: int | None) -> npt.NDArra
     return np.full(n, width, dtype=np.int64)
 
 
-def _given_plan(given: tuple[ChunkDictionary, ...], limit: int, desc: ColumnDescriptor
+def _given_plan(given: tuple[ChunkDictionary, ...], desc: ColumnDescriptor
                 ) -> tuple[Any, npt.NDArray[np.int32], int] | None:
     """The plan of a chunk that arrives dictionary-encoded (an Arrow dictionary array).
 
@@ -105,12 +109,21 @@ def _given_plan(given: tuple[ChunkDictionary, ...], limit: int, desc: ColumnDesc
     ones included, and the indices as given, with no hashing.  As in pyarrow,
     the first run's dictionary covers the runs that share it; values after a
     run with another dictionary fall back (a chunked Arrow array whose
-    chunks have different dictionaries).  A dictionary whose PLAIN size
-    passes the limit gives None: the chunk is then planned as any other.
+    chunks have different dictionaries).
+
+    ``dictionary_pagesize_limit`` does not apply: like pyarrow (checked on
+    pyarrow 26: 200k categories under a 1000-byte limit give one 9 MB
+    dictionary page and RLE_DICTIONARY data pages), the given dictionary is
+    written whole, since a fallback would lose the category order and the
+    unused categories on read.  Only a dictionary no page can hold (its
+    size must fit the header's int32) is refused.
     """
     first = given[0].values
-    if dictionary_byte_size(first, desc.physical_type, desc.type_length) > limit:
-        return None
+    size = dictionary_byte_size(first, desc.physical_type, desc.type_length)
+    if size > _MAX_PAGE_BYTES:
+        raise ParquetSchemaError(
+            f"column {desc.dotted_path!r}: its dictionary ({len(first)} entries, {size} bytes "
+            f"PLAIN) is larger than one Parquet page can hold ({_MAX_PAGE_BYTES} bytes)")
     parts, cutoff = [], 0
     for run in given:   # one step per Arrow chunk
         if not same_entries(run.values, first):
@@ -144,9 +157,7 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
     ptype = desc.physical_type
     limit = wopts.dictionary_pagesize_limit
     if given and ptype == PhysicalType.BYTE_ARRAY:
-        kept = _given_plan(given, limit, desc)
-        if kept is not None:
-            return kept
+        return _given_plan(given, desc)
     if n == 0:
         return None
     # a prefix long enough to pass the limit if its values were all distinct

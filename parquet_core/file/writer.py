@@ -253,7 +253,8 @@ class ParquetWriter:
         # validation errors leave the writer usable: nothing was written for this call
         table = as_table(data, self.schema, validate_utf8=self.options.validate_utf8)
         if self._schema_kv is None:
-            self._adopt_key_values(data)
+            # a converted frame carries its pandas metadata; other data brings its own
+            self._adopt_key_values(table if table.metadata else data)
         if self.file_schema != self.schema:
             table = self._to_file(table)
         # nested columns are shredded whole before anything is written: the walk
@@ -276,7 +277,7 @@ class ParquetWriter:
     def _adopt_key_values(self, source: Any) -> None:
         from parquet_core.interop.stored_schema import footer_key_values, schema_key_values_of
 
-        self._schema_kv = footer_key_values(schema_key_values_of(source), self.schema.names,
+        self._schema_kv = footer_key_values(schema_key_values_of(source), self.schema,
                                             self._store_schema)
 
     def _to_file(self, table: Table) -> Table:

@@ -56,8 +56,8 @@ from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
 from parquet_core.schema.temporal import int96_to_epoch
 from parquet_core.schema.types import DataType, Field, Schema
-from parquet_core.interop.arrow_metadata import ARROW_SCHEMA_KEY, FIELD_ID_KEY, decode_schema, \
-    restore_field, schema_key_values
+from parquet_core.interop.arrow_metadata import ARROW_SCHEMA_KEY, decode_schema, field_id_of, \
+    restore_field, schema_key_values, type_with_arrow_ids, with_field_ids
 from parquet_core.interop.arrow_nested import nested_from_arrow, nested_to_arrow
 from parquet_core.interop.arrow_types import arrow_type, schema_to_arrow
 from parquet_core.table.arrays import Array, Table
@@ -172,8 +172,8 @@ def table_to_arrow(table: Table) -> pa.Table:
                 # read_dictionary: pyarrow gives int32 indices, unordered, whatever was stored
                 want = want.with_type(arr.type)
         arrays[i], meta = restore_field(arr, want)
-        if f.field_id is not None:     # pyarrow merges the Parquet field_id into the field's metadata
-            meta = {**(meta or {}), FIELD_ID_KEY: str(f.field_id).encode()}
+        # pyarrow merges each Parquet field_id into the metadata of its field, at every depth
+        arrays[i], meta = with_field_ids(arrays[i], meta, f, want)
         fields.append(pa.field(f.name, arrays[i].type, nullable=f.nullable, metadata=meta))
     if not arrays:
         return pa.table({}).slice(0, 0)
@@ -224,21 +224,13 @@ def table_from_arrow(data: Any, *, validate_utf8: bool = True) -> Table:
         arr = array_from_arrow(col, af.name, validate_utf8=validate_utf8)
         if not af.nullable and arr.validity is not None and not arr.validity.all():
             raise schema_error(af.name, int(np.argmax(~arr.validity)), "null in a non-nullable field")
-        fields.append(Field(af.name, arr.type, nullable=af.nullable, field_id=_field_id(af)))
+        dt = type_with_arrow_ids(arr.type, af.type)
+        fields.append(Field(af.name, dt, nullable=af.nullable, field_id=field_id_of(af)))
         arrays.append(arr)
     table = Table(Schema(fields), arrays, data.num_rows)
     # what a round trip needs (ARROW:schema, pandas...), written unless store_schema=False
     table._metadata = schema_key_values(data.schema)
     return table
-
-
-def _field_id(af: pa.Field) -> int | None:
-    """The field's ``PARQUET:field_id`` metadata as an int (None when absent or not a number)."""
-    raw = (af.metadata or {}).get(FIELD_ID_KEY)
-    try:
-        return None if raw is None else int(raw)
-    except ValueError:
-        return None
 
 
 def schema_from_arrow(schema: Any) -> Schema:
@@ -313,16 +305,20 @@ def _dictionary_from(arr: pa.DictionaryArray, name: str, validate_utf8: bool) ->
     return DictionaryArray(entries.type, [run], validity)
 
 
-def arrow_from_pandas(df: Any) -> "pa.Table | None":
+def arrow_from_pandas(df: Any, schema: Schema | None = None) -> "pa.Table | None":
     """``pa.Table.from_pandas(df)``, or ``None`` when pyarrow refuses it.
 
     The index is kept as pyarrow keeps it by default: a RangeIndex only in
     the ``pandas`` metadata, any other index as columns (``__index_level_N__``
-    when unnamed).
+    when unnamed).  With *schema*, the frame is converted to its Arrow types
+    (:func:`schema_to_arrow`) as ``from_pandas(df, schema=...)`` does: only
+    the schema's columns, the index among them if the schema names it.
     """
     try:
-        return pa.Table.from_pandas(df)
-    except (pa.ArrowException, ValueError, TypeError):
+        if schema is None:
+            return pa.Table.from_pandas(df)
+        return pa.Table.from_pandas(df, schema=schema_to_arrow(schema), preserve_index=None)
+    except (pa.ArrowException, ValueError, TypeError, KeyError, UnsupportedFeatureError):
         return None
 
 

@@ -19,12 +19,15 @@ lossily (``store_schema=False``).
 from __future__ import annotations
 
 import base64
+from dataclasses import replace
 from typing import Any
 
 import pyarrow as pa
 
+from parquet_core.schema.types import DataType, Field
+
 __all__ = ["ARROW_SCHEMA_KEY", "FIELD_ID_KEY", "encode_schema", "decode_schema", "schema_key_values",
-           "unkept_type", "restore_field"]
+           "unkept_type", "restore_field", "field_id_of", "with_field_ids", "type_with_arrow_ids"]
 
 ARROW_SCHEMA_KEY = b"ARROW:schema"
 FIELD_ID_KEY = b"PARQUET:field_id"
@@ -114,6 +117,8 @@ def _restore(arr: Any, want: pa.DataType) -> Any:
         fields = [pa.field(ours.field(i).name, k.type, ours.field(i).nullable, want.field(i).metadata)
                   for i, k in enumerate(kids)]
         return pa.StructArray.from_arrays(kids, fields=fields, mask=_mask(arr))
+    if t.is_map(ours) and t.is_map(want):
+        return _restore_map(arr, want)
     if t.is_list(ours) and (t.is_list(want) or t.is_large_list(want)):
         values = _restore(arr.values, want.value_type)
         field = pa.field(ours.value_field.name, values.type, ours.value_field.nullable,
@@ -132,6 +137,26 @@ def _restore(arr: Any, want: pa.DataType) -> Any:
     return arr
 
 
+def _restore_map(arr: pa.MapArray, want: pa.MapType) -> Any:
+    """A map's keys and items restored one by one (zones, durations, extension types, dictionaries...),
+    and the ``keys_sorted`` flag, as pyarrow restores them inside maps."""
+    ours = arr.type
+    # the whole entries child (``values`` ignores a slice), which the offsets index into
+    entries = arr.values
+    old_keys, old_items = entries.field(0), entries.field(1)
+    keys, items = _restore(old_keys, want.key_type), _restore(old_items, want.item_type)
+    if keys is old_keys and items is old_items and ours.keys_sorted == want.keys_sorted:
+        return arr
+    typ = pa.map_(pa.field(ours.key_field.name, keys.type, False, want.key_field.metadata),
+                  pa.field(ours.item_field.name, items.type, ours.item_field.nullable,
+                           want.item_field.metadata), want.keys_sorted)
+    struct = pa.StructArray.from_arrays([keys, items], fields=[typ.key_field, typ.item_field])
+    # the same validity and offsets buffers (and slice offset), new children
+    validity, offsets = arr.buffers()[:2]
+    return pa.Array.from_buffers(typ, len(arr), [validity, offsets], offset=arr.offset,
+                                 children=[struct])
+
+
 def _mask(arr: pa.Array) -> Any:
     return arr.is_null() if arr.null_count else None
 
@@ -148,3 +173,101 @@ def _castable(ours: pa.DataType, want: pa.DataType) -> bool:
     return ((t.is_duration(want) and t.is_int64(ours))
             or (t.is_large_string(want) and t.is_string(ours))
             or (t.is_large_binary(want) and t.is_binary(ours)))
+
+
+def field_id_of(af: pa.Field) -> int | None:
+    """The field's ``PARQUET:field_id`` metadata as an int (None when absent or not a number)."""
+    raw = (af.metadata or {}).get(FIELD_ID_KEY)
+    try:
+        return None if raw is None else int(raw)
+    except ValueError:
+        return None
+
+
+def type_with_arrow_ids(dt: DataType, at: pa.DataType) -> DataType:
+    """*dt* (converted from Arrow type *at*) with the ``PARQUET:field_id`` of *at*'s child fields.
+
+    A table's schema can hold nested field metadata that its columns' own
+    types lack (``pa.table(..., schema=...)`` keeps map key and item metadata
+    only in the schema), so the ids are read from the schema's type.
+    """
+    if not dt.is_nested or isinstance(at, pa.BaseExtensionType) or pa.types.is_dictionary(at):
+        return dt
+    is_ = pa.types
+    if dt.name == "struct" and is_.is_struct(at) and at.num_fields == len(dt.fields):
+        pairs = [(f, at.field(i)) for i, f in enumerate(dt.fields)]
+    elif dt.name == "map" and is_.is_map(at):
+        pairs = list(zip(dt.fields, (at.key_field, at.item_field)))
+    elif dt.name == "list" and (is_.is_list(at) or is_.is_large_list(at) or is_.is_fixed_size_list(at)):
+        pairs = [(dt.fields[0], at.value_field)]
+    else:
+        return dt
+    fields = tuple(Field(f.name, type_with_arrow_ids(f.type, af.type), f.nullable, f.path,
+                         field_id_of(af)) for f, af in pairs)
+    return replace(dt, fields=fields)
+
+
+def with_field_ids(arr: Any, meta: dict[bytes, bytes] | None, field: Field,
+                   want: pa.Field | None) -> tuple[Any, dict[bytes, bytes] | None]:
+    """*arr* and its field metadata *meta* with the Parquet field ids of *field* merged in.
+
+    As pyarrow's reader does, at every depth: a child field's metadata is
+    what ``ARROW:schema`` (*want*) records for it, with ``PARQUET:field_id``
+    first when the Parquet node of that field has an id.  Only the Arrow
+    type's field metadata changes, so the array is re-typed without a copy.
+    """
+    meta = _merged(meta, field.field_id)
+    typ = arr.type
+    new = _with_ids(typ, None if want is None else want.type, field.type)
+    if new.equals(typ, check_metadata=True):
+        return arr, meta
+    if isinstance(arr, pa.ChunkedArray):
+        return pa.chunked_array([c.view(new) for c in arr.chunks], type=new), meta
+    return arr.view(new), meta
+
+
+def _merged(meta: dict[bytes, bytes] | None, field_id: int | None) -> dict[bytes, bytes] | None:
+    if field_id is None:
+        return meta
+    rest = {k: v for k, v in (meta or {}).items() if k != FIELD_ID_KEY}
+    return {FIELD_ID_KEY: str(field_id).encode(), **rest}
+
+
+def _with_ids(t: pa.DataType, want: pa.DataType | None, dt: DataType | None) -> pa.DataType:
+    """*t* with each child field's metadata taken from *want* and its id from *dt* (recursively)."""
+    if isinstance(t, pa.BaseExtensionType) or pa.types.is_dictionary(t):
+        return t
+    if isinstance(want, pa.BaseExtensionType):
+        want = want.storage_type
+    is_ = pa.types
+    if is_.is_struct(t):
+        n = t.num_fields
+        wants = [want.field(i) for i in range(n)] if want is not None and is_.is_struct(want) \
+            and want.num_fields == n else [None] * n
+        dts = list(dt.fields) if dt is not None and dt.name == "struct" and len(dt.fields) == n \
+            else [None] * n
+        return pa.struct([_child(t.field(i), wants[i], dts[i]) for i in range(n)])
+    if is_.is_map(t):
+        wk, wi = (want.key_field, want.item_field) if want is not None and is_.is_map(want) else (None, None)
+        dk, di = dt.fields if dt is not None and dt.name == "map" else (None, None)
+        return pa.map_(_child(t.key_field, wk, dk), _child(t.item_field, wi, di), t.keys_sorted)
+    if is_.is_list(t) or is_.is_large_list(t) or is_.is_fixed_size_list(t):
+        lists = (is_.is_list, is_.is_large_list, is_.is_fixed_size_list)
+        w = want.value_field if want is not None and any(f(want) for f in lists) else None
+        d: Field | None = None
+        if dt is not None and dt.name == "list":
+            d = dt.fields[0]
+        elif dt is not None and dt.name == "map":   # a map with nullable keys shows as list<struct>
+            d = Field("key_value", DataType("struct", fields=dt.fields), False)
+        vf = _child(t.value_field, w, d)
+        if is_.is_fixed_size_list(t):
+            return pa.list_(vf, t.list_size)
+        return pa.large_list(vf) if is_.is_large_list(t) else pa.list_(vf)
+    return t
+
+
+def _child(af: pa.Field, want: pa.Field | None, dt: Field | None) -> pa.Field:
+    typ = _with_ids(af.type, None if want is None else want.type, None if dt is None else dt.type)
+    meta = af.metadata if want is None else want.metadata
+    meta = _merged(dict(meta) if meta else None, None if dt is None else dt.field_id)
+    return pa.field(af.name, typ, af.nullable, meta)

@@ -15,6 +15,7 @@ from typing import Callable
 import numpy as np
 import pyarrow as pa
 
+from parquet_core.interop.arrow_metadata import field_id_of
 from parquet_core.table.arrays import Array
 from parquet_core.table.nested import ListArray, MapArray, StructArray
 
@@ -83,14 +84,15 @@ def nested_from_arrow(arr: pa.Array, convert: Callable[[pa.Array, str], Array],
     :class:`Array`; *validity* is the array's own mask (``None``: no nulls).
     Child field names become the standard ones (``element``; ``key``,
     ``value``); struct members keep theirs, and every child keeps its
-    nullability.
+    nullability and its ``PARQUET:field_id`` metadata (as ``field_id``).
     """
     from parquet_core.schema.types import DataType, Field
 
     t, n = arr.type, len(arr)
     if pa.types.is_struct(t):
         kids = [convert(arr.field(i), f"{name}.{t.field(i).name}") for i in range(t.num_fields)]
-        fields = tuple(Field(t.field(i).name, k.type, t.field(i).nullable) for i, k in enumerate(kids))
+        fields = tuple(Field(t.field(i).name, k.type, t.field(i).nullable,
+                             field_id=field_id_of(t.field(i))) for i, k in enumerate(kids))
         return StructArray(DataType("struct", fields=fields), kids, n, validity)
     if pa.types.is_fixed_size_list(t):
         size = t.list_size
@@ -101,8 +103,9 @@ def nested_from_arrow(arr: pa.Array, convert: Callable[[pa.Array, str], Array],
         entries = arr.values.slice(lo, hi - lo) if hasattr(arr, "values") else None
         keys = convert(entries.field(0), f"{name}.key")
         items = convert(entries.field(1), f"{name}.value")
-        dt = DataType("map", fields=(Field("key", keys.type, False),
-                                     Field("value", items.type, t.item_field.nullable)))
+        dt = DataType("map", fields=(
+            Field("key", keys.type, False, field_id=field_id_of(t.key_field)),
+            Field("value", items.type, t.item_field.nullable, field_id=field_id_of(t.item_field))))
         ent = StructArray(DataType("struct", fields=dt.fields), [keys, items], hi - lo)
         return MapArray(dt, offs, ent, validity)
     elif pa.types.is_list(t) or pa.types.is_large_list(t):
@@ -111,5 +114,6 @@ def nested_from_arrow(arr: pa.Array, convert: Callable[[pa.Array, str], Array],
     else:
         raise TypeError(f"not a nested Arrow type: {t}")
     elem = convert(child, f"{name}.element")
-    dt = DataType("list", fields=(Field("element", elem.type, t.value_field.nullable),))
+    dt = DataType("list", fields=(Field("element", elem.type, t.value_field.nullable,
+                                        field_id=field_id_of(t.value_field)),))
     return ListArray(dt, offs, elem, validity)

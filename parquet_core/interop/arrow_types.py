@@ -47,15 +47,17 @@ def arrow_type(dt: DataType) -> pa.DataType:
         if key.nullable:  # Arrow maps cannot hold null keys: a list of entries instead
             entries = pa.struct([_field(key), _field(value)])
             return pa.list_(pa.field("key_value", entries, nullable=False))
-        return pa.map_(pa.field("key", arrow_type(key.type), nullable=False), _field(value))
+        return pa.map_(_field(key).with_nullable(False), _field(value))
     raise UnsupportedFeatureError(f"no Arrow type for {dt}")
 
 
 def _field(f: Field) -> pa.Field:
-    return pa.field(f.name, arrow_type(f.type), nullable=f.nullable)
+    # a field id becomes PARQUET:field_id metadata, where pyarrow's reader puts it
+    meta = None if f.field_id is None else {b"PARQUET:field_id": str(f.field_id).encode()}
+    return pa.field(f.name, arrow_type(f.type), nullable=f.nullable, metadata=meta)
 
 
 def schema_to_arrow(schema: Schema) -> pa.Schema:
-    """Convert a :class:`Schema`."""
-    return pa.schema([pa.field(f.name, arrow_type(f.type), nullable=f.nullable) for f in schema])
+    """Convert a :class:`Schema` (field ids become ``PARQUET:field_id`` metadata, at every depth)."""
+    return pa.schema([_field(f) for f in schema])
 

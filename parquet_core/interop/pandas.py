@@ -63,6 +63,11 @@ def table_from_pandas(df: Any, schema: Schema | list[Field] | None = None, *,
         dup = next(n for i, n in enumerate(names) if n in names[:i])
         raise ParquetSchemaError(f"column {dup!r} appears more than once")
     arrow = _arrow_module()
+    if arrow is not None and schema is not None:
+        target = schema if isinstance(schema, Schema) else Schema(list(schema))
+        kept = _with_schema(arrow, df, names, target, validate_utf8)
+        if kept is not None:
+            return kept
     if arrow is not None:
         converted = arrow.arrow_from_pandas(df)
         if converted is not None:
@@ -70,6 +75,54 @@ def table_from_pandas(df: Any, schema: Schema | list[Field] | None = None, *,
     _check_plain_frame(df, names, pyarrow_refused=arrow is not None)
     columns = {name: df.iloc[:, i] for i, name in enumerate(names)}
     return as_table(columns, schema, validate_utf8=validate_utf8)
+
+
+def _index_names(df: Any) -> list[str]:
+    """The column names pyarrow gives the index levels (``__index_level_N__`` when unnamed)."""
+    return [f"__index_level_{i}__" if n is None else str(n) for i, n in enumerate(df.index.names)]
+
+
+def _default_index(df: Any) -> bool:
+    index = df.index
+    return type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1 \
+        and index.name is None
+
+
+def _with_schema(arrow: ModuleType, df: Any, names: list[str], target: Schema,
+                 validate_utf8: bool) -> Table | None:
+    """*df* cast to *target* keeping the ``pandas`` metadata, as pyarrow keeps it, or None.
+
+    As ``pa.Table.from_pandas(df, schema=...)``: the index is stored when the
+    schema names its column(s) (``idx``, ``__index_level_0__``), and the
+    pandas metadata records the frame's own dtypes (a zone, a nullable
+    integer, a categorical written as its values) over the schema's types.
+    Unlike pyarrow, nothing is dropped silently: a data column the schema
+    lacks, or an index other than the default RangeIndex that the schema
+    does not name, is refused.  None when pyarrow cannot convert the frame to
+    the schema's Arrow types (our own cast then names the column and row).
+    """
+    index = _index_names(df)
+    for f in target:
+        if f.name not in names and f.name not in index:
+            raise ParquetSchemaError(f"column {f.name!r} is in the schema but not in the data")
+    for name in names:
+        if name not in target.names:
+            raise ParquetSchemaError(f"column {name!r} is in the data but not in the schema")
+    stored = [n for n in index if n in target.names]
+    if stored != index and not (not stored and _default_index(df)):
+        raise ParquetSchemaError(
+            f"the frame's index ({type(df.index).__name__}, stored as {index}) is not in the "
+            f"schema and would be lost: add the index column(s) to the schema, or "
+            f"reset_index(drop=True) first")
+    converted = arrow.arrow_from_pandas(df, target)
+    if converted is None:
+        return None
+    first = arrow.table_from_arrow(converted, validate_utf8=False)   # checked by the cast below
+    table = as_table(first, target, validate_utf8=validate_utf8)
+    # the pandas and ARROW:schema keys; the writer keeps ARROW:schema only where it
+    # describes the types the file gets (see interop/stored_schema.py)
+    table._metadata = first.metadata
+    return table
 
 
 def table_to_pandas(table: Table) -> Any:

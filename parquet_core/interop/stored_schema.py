@@ -11,9 +11,10 @@ The source is, in order of preference:
 
 With ``store_schema=True`` (the default) the footer gets ``ARROW:schema``
 and then the source's other keys (``pandas``...), as pyarrow writes them.
-An ``ARROW:schema`` whose fields are not the table's columns (a subset read
-from a file, say) is left out rather than written stale, and so is one that
-cannot be checked because pyarrow is missing.
+An ``ARROW:schema`` whose fields do not convert to exactly the written
+schema (a subset read from a file, data cast to an explicit schema) is left
+out rather than written stale, and so is one that cannot be checked because
+pyarrow is missing.
 
 With ``store_schema=False`` nothing of this is written, as in pyarrow, and a
 column whose type only ``ARROW:schema`` could describe (a duration, an
@@ -26,7 +27,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from parquet_core.errors import ParquetSchemaError
+from parquet_core.errors import ParquetError, ParquetSchemaError
+from parquet_core.schema.types import Schema
 
 __all__ = ["schema_key_values_of", "footer_key_values"]
 
@@ -48,12 +50,15 @@ def schema_key_values_of(source: Any) -> dict[bytes, bytes] | None:
     return dict(md) if isinstance(md, Mapping) and md else None
 
 
-def footer_key_values(source: Mapping[bytes, bytes] | None, names: list[str],
+def footer_key_values(source: Mapping[bytes, bytes] | None, schema: Schema,
                       store_schema: bool) -> dict[str, Any]:
-    """The key/values to write for a table with top-level columns *names*.
+    """The key/values to write for a table of *schema*.
 
     Values are ``str`` when they are UTF-8 (every value pyarrow writes is),
-    else the raw ``bytes``.
+    else the raw ``bytes``.  ``ARROW:schema`` is kept only when its fields
+    convert to exactly *schema*'s names, types and nullability: one left
+    from data cast to another schema would describe types the file does not
+    hold (the other keys, ``pandas`` included, are kept).
 
     Raises
     ------
@@ -63,12 +68,12 @@ def footer_key_values(source: Mapping[bytes, bytes] | None, names: list[str],
     if not source:
         return {}
     encoded = source.get(_ARROW_SCHEMA)
-    schema = None if encoded is None else _decode(encoded)
+    arrow = None if encoded is None else _decode(encoded)
     if not store_schema:
-        if schema is not None:
+        if arrow is not None:
             from parquet_core.interop.arrow_metadata import unkept_type
 
-            found = unkept_type(schema)
+            found = unkept_type(arrow)
             if found is not None:
                 raise ParquetSchemaError(
                     f"column {found} cannot be stored without its Arrow schema (Parquet alone "
@@ -76,10 +81,23 @@ def footer_key_values(source: Mapping[bytes, bytes] | None, names: list[str],
         return {}
     out: dict[str, Any] = {}
     for k, v in source.items():
-        if k == _ARROW_SCHEMA and (schema is None or schema.names != names):
+        if k == _ARROW_SCHEMA and (arrow is None or not _describes(arrow, schema)):
             continue
         out[_text(k)] = _text(v)
     return out
+
+
+def _describes(arrow: Any, schema: Schema) -> bool:
+    """True when Arrow schema *arrow* converts to *schema* (names, types, nullability)."""
+    if arrow.names != schema.names:
+        return False
+    from parquet_core.interop.arrow import schema_from_arrow
+
+    try:
+        ours = schema_from_arrow(arrow)
+    except ParquetError:
+        return False
+    return [(f.name, f.type, f.nullable) for f in ours] == [(f.name, f.type, f.nullable) for f in schema]
 
 
 def _decode(encoded: bytes) -> Any:

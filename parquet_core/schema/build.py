@@ -365,8 +365,13 @@ def check_type(dt: DataType) -> DataType:
     return dt
 
 
-def field(name: str, type: DataType, nullable: bool = True) -> Field:
-    """A top-level column: ``nullable`` columns are OPTIONAL, others REQUIRED."""
+def field(name: str, type: DataType, nullable: bool = True, *, field_id: int | None = None) -> Field:
+    """A column or struct member: ``nullable`` ones are OPTIONAL, others REQUIRED.
+
+    *field_id* is written as the Parquet ``SchemaElement.field_id`` (Arrow's
+    ``PARQUET:field_id`` metadata); a :class:`Field` used as a list item, map
+    key or value, or struct member keeps it too.
+    """
     if not isinstance(name, str) or not name:
         raise ValueError(f"field name must be a non-empty str, got {name!r}")
     check_type(type)
@@ -374,7 +379,10 @@ def field(name: str, type: DataType, nullable: bool = True) -> Field:
         raise TypeError(f"nullable must be a bool, got {nullable!r}")
     if type.name == "null" and not nullable:
         raise ValueError(f"field {name!r}: a null column must be nullable")
-    return Field(name, type, nullable, (name,))
+    if field_id is not None and (isinstance(field_id, bool) or not isinstance(field_id, int)
+                                 or not -2**31 <= field_id < 2**31):
+        raise ValueError(f"field {name!r}: field_id must be a 32-bit int, got {field_id!r}")
+    return Field(name, type, nullable, (name,), field_id)
 
 
 def schema(fields: Iterable[Field | tuple[str, DataType]]) -> Schema:
@@ -391,7 +399,7 @@ def schema(fields: Iterable[Field | tuple[str, DataType]]) -> Schema:
     seen: set[str] = set()
     for item in fields:
         if isinstance(item, Field):
-            f = field(item.name, item.type, item.nullable)
+            f = field(item.name, item.type, item.nullable, field_id=item.field_id)
         elif isinstance(item, tuple) and len(item) == 2:
             f = field(item[0], item[1])
         else:

@@ -32,7 +32,7 @@ MAP_VALUE = "value"
 def _child(name: str, item: "DataType | Field", nullable: bool | None) -> Field:
     if isinstance(item, Field):
         keep = item.nullable if nullable is None else nullable
-        return Field(name, item.type, keep)
+        return Field(name, item.type, keep, field_id=item.field_id)
     if not isinstance(item, DataType):
         raise TypeError(f"expected a DataType or a Field, got {type(item).__name__}")
     return Field(name, item, True if nullable is None else nullable)
@@ -58,12 +58,12 @@ def struct(fields: "Iterable[Field | tuple[str, DataType]]") -> DataType:
     out: list[Field] = []
     for item in fields:
         if isinstance(item, Field):
-            f = make_field(item.name, item.type, item.nullable)
+            f = make_field(item.name, item.type, item.nullable, field_id=item.field_id)
         elif isinstance(item, tuple) and len(item) in (2, 3):
             f = make_field(*item)
         else:
             raise TypeError(f"struct() takes Field objects or (name, type) pairs, got {item!r}")
-        out.append(Field(f.name, f.type, f.nullable))
+        out.append(Field(f.name, f.type, f.nullable, field_id=f.field_id))
     names = [f.name for f in out]
     if len(set(names)) != len(names):
         raise ValueError(f"struct names a member twice: {names}")
@@ -72,13 +72,14 @@ def struct(fields: "Iterable[Field | tuple[str, DataType]]") -> DataType:
     return DataType("struct", fields=tuple(out))
 
 
-def map_(key_type: DataType, item_type: "DataType | Field", *,
+def map_(key_type: "DataType | Field", item_type: "DataType | Field", *,
          nullable_items: bool | None = None) -> DataType:
-    """A map from *key_type* (never null) to *item_type* (nullable unless said otherwise)."""
+    """A map from *key_type* (never null) to *item_type* (nullable unless said otherwise).
+
+    A :class:`Field` given for the key or the item lends its ``field_id``.
+    """
     from parquet_core.schema.build import check_type
 
-    if isinstance(key_type, Field):
-        key_type = key_type.type
     k = _child(MAP_KEY, key_type, False)
     v = _child(MAP_VALUE, item_type, nullable_items)
     check_type(k.type)

@@ -201,8 +201,18 @@ def _group(name: str, repetition: int, num_children: int, annotation: str | None
     return el
 
 
-def _node(name: str, dt: DataType, repetition: int, int96: bool, legacy: bool) -> list[Any]:
-    """Pre-order elements of one field of type *dt* at *repetition*."""
+def _node(name: str, dt: DataType, repetition: int, int96: bool, legacy: bool,
+          field_id: int | None = None) -> list[Any]:
+    """Pre-order elements of one field of type *dt* at *repetition*, the first one carrying *field_id*."""
+    out = _node_elements(name, dt, repetition, int96, legacy)
+    out[0].field_id = field_id
+    return out
+
+
+def _node_elements(name: str, dt: DataType, repetition: int, int96: bool, legacy: bool) -> list[Any]:
+    # Each child Field's id goes on the node standing for that field: the member of a
+    # struct, the element of a list (never the repeated group between), a map's key and
+    # value (never key_value), as pyarrow writes PARQUET:field_id of nested fields.
     if dt.name in ("struct", "variant"):
         if not dt.fields:
             raise ValueError(f"field {name!r}: a struct without members has no column to write")
@@ -210,7 +220,7 @@ def _node(name: str, dt: DataType, repetition: int, int96: bool, legacy: bool) -
         if dt.annotation == FILE_ANNOTATION:   # no ConvertedType exists for FILE
             out[0].logicalType = pt.LogicalType(FILE=pt.FileType())
         for f in dt.fields:
-            out += _node(f.name, f.type, _repetition(f), int96, legacy)
+            out += _node(f.name, f.type, _repetition(f), int96, legacy, f.field_id)
         return out
     if dt.name == "list":
         elem = dt.fields[0]
@@ -219,15 +229,15 @@ def _node(name: str, dt: DataType, repetition: int, int96: bool, legacy: bool) -
             # element: a repeated LIST/MAP-annotated group is invalid, so those take the
             # three-level bag form below)
             return [_group(name, repetition, 1, "LIST")] + _node(
-                LEGACY_ELEMENT, elem.type, Repetition.REPEATED, int96, legacy)
+                LEGACY_ELEMENT, elem.type, Repetition.REPEATED, int96, legacy, elem.field_id)
         rep_name, elem_name = (LEGACY_BAG, LEGACY_ELEMENT) if legacy else (LIST_GROUP, "element")
         return [_group(name, repetition, 1, "LIST"), _group(rep_name, Repetition.REPEATED, 1)] \
-            + _node(elem_name, elem.type, _repetition(elem), int96, legacy)
+            + _node(elem_name, elem.type, _repetition(elem), int96, legacy, elem.field_id)
     if dt.name == "map":
         key, value = dt.fields
         return [_group(name, repetition, 1, "MAP"), _group(MAP_GROUP, Repetition.REPEATED, 2)] \
-            + _node("key", key.type, Repetition.REQUIRED, int96, legacy) \
-            + _node("value", value.type, _repetition(value), int96, legacy)
+            + _node("key", key.type, Repetition.REQUIRED, int96, legacy, key.field_id) \
+            + _node("value", value.type, _repetition(value), int96, legacy, value.field_id)
     if dt.name == "null" and repetition == Repetition.REQUIRED:
         raise ValueError(f"field {name!r}: a null column must be nullable")
     return [leaf_element(name, dt, repetition, int96_timestamps=int96)]
@@ -249,9 +259,7 @@ def field_to_elements(f: Field, *, int96_timestamps: bool = False,
     """
     if f.type.name == "null" and not f.nullable:
         raise ValueError(f"field {f.name!r}: a null column must be nullable")
-    out = _node(f.name, f.type, _repetition(f), int96_timestamps, legacy_list_layout)
-    out[0].field_id = f.field_id     # top-level fields only, for now
-    return out
+    return _node(f.name, f.type, _repetition(f), int96_timestamps, legacy_list_layout, f.field_id)
 
 
 def schema_to_elements(schema: Schema, *, int96_timestamps: bool = False,

@@ -59,6 +59,7 @@ class Shape:
     children: list["Shape"] = field(default_factory=list)
     column: int = -1               # leaf index in the schema descriptor (leaves only)
     elem_def: int = 0              # lists and maps: level of the repeated field
+    field_id: int | None = None    # the node's SchemaElement.field_id, carried to its Field
 
     @property
     def leaves(self) -> list[int]:
@@ -74,7 +75,7 @@ class Shape:
 
     def as_field(self) -> Field:
         """The :class:`Field` this node shows as."""
-        return Field(self.name, self.data_type, self.nullable)
+        return Field(self.name, self.data_type, self.nullable, field_id=self.field_id)
 
 
 def _annotation(node: SchemaNode) -> str | None:
@@ -121,6 +122,15 @@ class _Builder:
     def typed(self, node: SchemaNode, path: tuple[str, ...], d: int, r: int, sd: int, sr: int,
               nullable: bool) -> Shape | None:
         """*node* present at definition level *d*; build by its annotation."""
+        shape = self._typed(node, path, d, r, sd, sr, nullable)
+        if shape is not None:
+            # the field this node stands for keeps the node's id (a list element, a
+            # struct member, a map key or value), as pyarrow's reader keeps it
+            shape.field_id = node.element.field_id
+        return shape
+
+    def _typed(self, node: SchemaNode, path: tuple[str, ...], d: int, r: int, sd: int, sr: int,
+               nullable: bool) -> Shape | None:
         if node.is_leaf:
             col = self.leaf_index(path)
             return Shape("leaf", node.name, nullable, d, sd, sr, self.leaf_type(col), column=col)
@@ -243,6 +253,12 @@ def prune_shape(shape: Shape, keep: set[int]) -> Shape | None:
         return None
     if len(kids) == len(shape.children) and all(a is b for a, b in zip(kids, shape.children)):
         return shape
+    out = _pruned(shape, kids)
+    out.field_id = shape.field_id
+    return out
+
+
+def _pruned(shape: Shape, kids: list[Shape]) -> Shape:
     b = _Builder
     if shape.kind == "struct":
         out = b.struct_of(shape.name, shape.nullable, shape.def_level, shape.slot_def,

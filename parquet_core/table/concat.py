@@ -266,16 +266,53 @@ def _conformed(table: Table, field: Field) -> Array:
 
 
 def _check_exact_float(arr: Array, field: Field) -> None:
-    """Refuse integers a float target would round (pyarrow's safe cast refuses them too)."""
-    limit = _FLOAT_EXACT.get(field.type.name)
+    """Refuse integers a float target would round, at any depth (pyarrow's safe cast does).
+
+    The nested cast checks integer ranges and timestamp units in every
+    child itself; only integer -> float rounds silently there, so that is
+    the one check done here, on the leaves of *arr* against *field*'s type.
+    """
+    found = _first_inexact(arr, field.type)
+    if found is not None:
+        row, src, dst, value = found
+        raise ParquetSchemaError(
+            f"column {field.name!r}, row {row}: {src} value {value} is not exactly "
+            f"representable as {dst} (limit +-{_FLOAT_EXACT[dst.name]})")
+
+
+def _first_inexact(arr: Array, dt: DataType) -> tuple[int, DataType, DataType, int] | None:
+    """(row of *arr*, source type, target type, value) of the first integer *dt* would round."""
+    from parquet_core.table.nested import ListArray, StructArray
+
+    if dt.is_nested:
+        if isinstance(arr, StructArray) and dt.name == "struct":
+            have = [f.name for f in arr.type.fields]
+            for f in dt.fields:
+                if f.name in have:
+                    found = _first_inexact(arr.values[have.index(f.name)], f.type)
+                    if found is not None:
+                        return found
+            return None
+        if isinstance(arr, ListArray) and dt.name in ("list", "map"):
+            child, offsets = arr.values, arr.offsets
+            lo, hi = int(offsets[0]), int(offsets[-1])
+            kids = [(child.slice(lo, hi), dt.fields[0].type)] if dt.name == "list" else \
+                [(c.slice(lo, hi), f.type) for c, f in zip(child.values, dt.fields)] \
+                if isinstance(child, StructArray) else []
+            for sub, sub_dt in kids:
+                found = _first_inexact(sub, sub_dt)
+                if found is not None:
+                    row = int(np.searchsorted(offsets, found[0] + lo, side="right")) - 1
+                    return (row,) + found[1:]
+        return None
+    limit = _FLOAT_EXACT.get(dt.name)
     if limit is None or not arr.type.is_integer or not isinstance(arr.values, np.ndarray):
-        return
+        return None
     v = arr.values
     bad = (v > limit) if v.dtype.kind == "u" else (v > limit) | (v < -limit)
     if arr.validity is not None:
         bad &= arr.validity
-    if bad.any():
-        row = int(np.argmax(bad))
-        raise ParquetSchemaError(
-            f"column {field.name!r}, row {row}: {arr.type} value {int(v[row])} is not exactly "
-            f"representable as {field.type} (limit +-{limit})")
+    if not bad.any():
+        return None
+    row = int(np.argmax(bad))
+    return row, arr.type, dt, int(v[row])

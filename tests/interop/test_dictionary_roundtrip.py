@@ -202,20 +202,51 @@ def test_use_dictionary_false_writes_plain_like_pyarrow():
                                   pd.read_parquet(io.BytesIO(theirs), engine="pyarrow"))
 
 
-def test_dictionary_over_the_page_limit_falls_back():
-    """A given dictionary larger than dictionary_pagesize_limit is not written whole:
-    the chunk is planned as any other (a dictionary prefix, then PLAIN)."""
-    cats = [f"v{i:05d}" for i in range(3000)][::-1]
-    values = np.random.default_rng(0).choice(cats, 5000)
-    df = pd.DataFrame({"c": pd.Categorical(values, categories=cats)})
-    data = _ours(df, dictionary_pagesize_limit=1000)
+def _page_kinds(data: bytes) -> list[tuple[str, int]]:
+    """(kind, entries or encoding) of every page of column 0, row group 0."""
+    pf = pc.ParquetFile(io.BytesIO(data))
+    out = []
+    for h in (p.header for p in pf.page_headers(0, "c")):
+        if h.type == PageType.DICTIONARY_PAGE:
+            out.append(("dictionary", h.dictionary_page_header.num_values))
+        else:
+            page = h.data_page_header or h.data_page_header_v2
+            out.append(("data", int(page.encoding)))
+    return out
+
+
+@pytest.mark.parametrize("source", ["pandas", "arrow"])
+def test_a_given_dictionary_over_the_page_limit_is_written_whole(source):
+    """pyarrow 26 writes a given dictionary whole, past dictionary_pagesize_limit (200k
+    long categories under a 1000-byte limit: one dictionary page, RLE_DICTIONARY data
+    pages, no fallback), so the categories, their order and the unused ones come back."""
+    n = 200_000
+    cats = [f"category-number-{i:08d}-with-a-long-tail" for i in range(n)][::-1]
+    codes = np.random.default_rng(0).integers(0, n, size=3000)
+    df = pd.DataFrame({"c": pd.Categorical.from_codes(codes, categories=cats)})
+    data_in = df if source == "pandas" else pa.table(
+        {"c": pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int32)), pa.array(cats))})
+    ours = _ours(data_in, dictionary_pagesize_limit=1000)
+    theirs = _theirs(data_in, dictionary_pagesize_limit=1000)
+    assert _page_kinds(ours)[0] == _page_kinds(theirs)[0] == ("dictionary", n)
+    assert {k for k in _page_kinds(ours)[1:]} == {k for k in _page_kinds(theirs)[1:]}
+    assert set(pq.read_metadata(io.BytesIO(ours)).row_group(0).column(0).encodings) == \
+        set(pq.read_metadata(io.BytesIO(theirs)).row_group(0).column(0).encodings)
+    got = pd.read_parquet(io.BytesIO(ours), engine="pyarrow")
+    pd.testing.assert_frame_equal(got, pd.read_parquet(io.BytesIO(theirs), engine="pyarrow"))
+    if source == "pandas":
+        pd.testing.assert_frame_equal(got, df)
+        pd.testing.assert_frame_equal(pc.read_table(io.BytesIO(ours)).to_pandas(), df)
+
+
+def test_computed_dictionaries_still_respect_the_page_limit():
+    """Plain strings (no dictionary given) keep the limit: a prefix, then the fallback."""
+    values = [f"v{i:05d}" for i in range(3000)]
+    data = _ours(pa.table({"c": pa.array(values)}), dictionary_pagesize_limit=1000)
     (entries,) = _dictionary_sizes(data)
     assert 0 < entries * (4 + 6) <= 1000
-    assert "PLAIN" in pq.read_metadata(io.BytesIO(data)).row_group(0).column(0).encodings
-    # the values survive; the categories are those the file's dictionary then gives
-    # (pyarrow writes such a dictionary whole, past the limit)
-    got = pd.read_parquet(io.BytesIO(data), engine="pyarrow")["c"]
-    assert got.astype(object).tolist() == df["c"].astype(object).tolist()
+    assert "PLAIN" in {e for e in pq.read_metadata(io.BytesIO(data)).row_group(0).column(0).encodings}
+    assert pq.read_table(io.BytesIO(data)).column("c").to_pylist() == values
 
 
 def test_invalid_utf8_in_an_unused_category_is_refused():
