@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
@@ -36,6 +37,7 @@ from parquet_core.file.bloom_filter_reader import ColumnBloomFilter, read_bloom_
 from parquet_core.file.footer import read_footer
 from parquet_core.file.page_index_reader import read_column_index, read_offset_index
 from parquet_core.file.pushdown import PruneReport, plan_row_groups, select_pages
+from parquet_core.file.filesystem import is_url, resolve_filesystem
 from parquet_core.file.source import open_source
 from parquet_core.metadata.page_index_model import ColumnIndex, OffsetIndex
 from parquet_core.metadata.statistics import Statistics, decode_statistics
@@ -87,9 +89,10 @@ class ParquetFile:
 
     @names_file("reading")
     def __init__(self, source: Any, *, page_checksum_verification: bool = True,
-                 decryption: Any = None) -> None:
+                 decryption: Any = None, filesystem: Any = None,
+                 storage_options: dict[str, Any] | None = None) -> None:
         self._path = path_of(source)   # named in every error (see errors.names_file)
-        self._source, self._owned = open_source(source)
+        self._source, self._owned = _open(source, filesystem, storage_options)
         self.options = ReaderOptions(page_checksum_verification=page_checksum_verification)
         self._indexes: dict[tuple[Any, ...], Any] = {}
         try:
@@ -122,6 +125,31 @@ class ParquetFile:
                 self._fields.append(Field(node.name, shape.data_type, shape.nullable, (node.name,),
                                           node.element.field_id))
         self.schema = Schema(self._fields)
+
+    # -- remote reads ---------------------------------------------------------
+    def _prefetch(self, groups: Sequence[int], leaves: Sequence[int]) -> None:
+        """Tell a remote source which column chunks a read needs (fetched coalesced, at once)."""
+        prefetch = getattr(self._source, "prefetch", None)
+        if prefetch is None:
+            return
+        size = self._source.size
+        ranges = []
+        for rg in groups:
+            group = self.metadata.row_group(rg)
+            for idx in leaves:
+                chunk = group.column(idx)
+                if not chunk.file_path:
+                    ranges.append(chunk.byte_range(size))
+        prefetch(ranges)
+
+    def _release(self) -> None:
+        release = getattr(self._source, "release", None)
+        if release is not None:
+            release()
+
+    @staticmethod
+    def _leaves_of(selected: Sequence[tuple[Field, Shape | ParquetSchemaError]]) -> list[int]:
+        return sorted({i for _, s in selected if not isinstance(s, ParquetSchemaError) for i in s.leaves})
 
     # -- context management -------------------------------------------------
     def close(self) -> None:
@@ -443,7 +471,11 @@ class ParquetFile:
         """Read one row group."""
         selected = self._select(columns)
         rg = self.metadata.row_group(i)
-        cols = [self._read_column([i], f, s) for f, s in selected]
+        self._prefetch([i], self._leaves_of(selected))
+        try:
+            cols = [self._read_column([i], f, s) for f, s in selected]
+        finally:
+            self._release()
         return Table(Schema([f for f, _ in selected]), cols, rg.num_rows)
 
     @names_file("reading")
@@ -465,7 +497,11 @@ class ParquetFile:
         groups = list(range(self.num_row_groups))
         if not groups:
             return Table(Schema(fields), [empty_column(f) for f in fields], 0)
-        cols = [self._read_column(groups, f, s) for f, s in selected]
+        self._prefetch(groups, self._leaves_of(selected))
+        try:
+            cols = [self._read_column(groups, f, s) for f, s in selected]
+        finally:
+            self._release()
         return Table(Schema(fields), cols, self.metadata.num_rows if not fields else None)
 
     @names_file("reading")
@@ -488,6 +524,23 @@ class ParquetFile:
         expr, _, plans = plan_row_groups(self, filters, groups, columns=[f.name for f in fields],
                                          measure=False)
         parts = []
+        if expr is not None:
+            needed = set(self._leaves_of(selected)) | set(self._needed_leaves(expr.columns()))
+        else:
+            needed = set(self._leaves_of(selected))
+        whole = [p.index for p in plans if p.rows is None]
+        if whole:
+            self._prefetch(whole, sorted(needed))
+        try:
+            parts = self._read_plans(plans, selected, fields, expr)
+        finally:
+            self._release()
+        if not parts:
+            return Table(Schema(fields), [empty_column(f) for f in fields], 0)
+        return parts[0] if len(parts) == 1 else Table.concat(parts, Schema(fields))
+
+    def _read_plans(self, plans: list[Any], selected: Any, fields: list[Field], expr: Any) -> list[Table]:
+        parts = []
         for plan in plans:
             rg = plan.index
             rows = None if plan.rows is None else np.flatnonzero(plan.rows)
@@ -497,9 +550,7 @@ class ParquetFile:
                 probe = self._filter_columns(expr.columns(), rg, plan.rows, rows, part)
                 part = filter_table(part, filter_mask(expr, probe))
             parts.append(part)
-        if not parts:
-            return Table(Schema(fields), [empty_column(f) for f in fields], 0)
-        return parts[0] if len(parts) == 1 else Table.concat(parts, Schema(fields))
+        return parts
 
     def _read_rows(self, rg: int, field: Field, shape: Shape | ParquetSchemaError,
                    mask: npt.NDArray[np.bool_] | None, rows: npt.NDArray[np.int64] | None) -> Array:
@@ -604,6 +655,22 @@ class ParquetFile:
 
     def __repr__(self) -> str:
         return f"<ParquetFile {self.metadata!r}>"
+
+
+def _open(source: Any, filesystem: Any, storage_options: dict[str, Any] | None) -> tuple[Any, bool]:
+    """Open *source* as a random-access source, through a file system for URLs / ``filesystem=``."""
+    if filesystem is not None or storage_options or is_url(source):
+        if not isinstance(source, (str, os.PathLike)):
+            raise TypeError("filesystem= and storage_options= need a path, not a "
+                            f"{type(source).__name__}")
+        fs, (path,) = resolve_filesystem([source], filesystem, storage_options)
+        if fs.kind(path) == "directory":
+            raise IsADirectoryError(f"{source!r} is a folder: read it with pc.read_table or pc.ParquetDataset")
+        return fs.open_source(path), True
+    if isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
+        raise IsADirectoryError(f"{os.fspath(source)!r} is a folder: read it with pc.read_table or "
+                                "pc.ParquetDataset (ParquetFile opens one file)")
+    return open_source(source)
 
 
 def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: Any = None,

@@ -148,6 +148,8 @@ def open_source(source: Any) -> tuple[RandomAccessSource, bool]:
         return FileSource(source), True
     if isinstance(source, (bytes, bytearray, memoryview)):
         return BufferSource(source), True
+    if hasattr(source, "read_at") and hasattr(source, "size"):
+        return source, False      # already a RandomAccessSource (its opener closes it)
     if hasattr(source, "seek") and hasattr(source, "read"):
         return FileObjectSource(source), False
     raise TypeError(f"cannot read Parquet from a {type(source).__name__}; "
