@@ -416,3 +416,85 @@ class ParquetDataset:
             fields.append(f)
             arrays.append(conform(None, f, 1))
         return partial_eval(rest, Table(Schema(fields), arrays, 1))
+
+    def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,
+                     filters: Any = None, *, progress: Any = None) -> Iterator[Table]:
+        """Yield tables of at most *batch_size* rows, file by file and row group by row group.
+
+        Every batch has the dataset's :attr:`schema` (restricted to *columns*), so
+        this opens every footer first unless ``schema=`` or a summary file gave it.
+        """
+        if batch_size <= 0:
+            raise ValueError("batch_size must be positive")
+        expr = self._expression(filters)
+        full = self.schema
+        out = self._output_fields(full, columns)
+        work = self._prune(expr)
+        prog = Progress.make(self._progress if progress is None else progress, len(work), "scanning")
+        try:
+            for frag, rest in work:
+                with self._open(frag) as pf:
+                    path = self._fs.display(frag.path)
+                    file_fields = {f.name: f for f in pf.schema}
+                    for name, f in file_fields.items():
+                        if name in full.names and name not in self.partition_names:
+                            check_against(full.field(name), f, path)
+                    if isinstance(rest, Expression):
+                        missing = {c for c in rest.columns()
+                                   if c.split(".")[0] not in file_fields and c not in self.partition_names}
+                        if missing:
+                            rest = self._decide_missing(rest, missing, full)
+                    if rest is False:
+                        continue
+                    wanted = [f.name for f in out if f.name in file_fields]
+                    for batch in pf.iter_batches(batch_size, columns=wanted,
+                                                 filters=rest if isinstance(rest, Expression) else None):
+                        if batch.num_rows:
+                            yield self._assemble([frag], [batch], out)
+                if prog is not None:
+                    prog.advance()
+        finally:
+            if prog is not None:
+                prog.close()
+
+    def explain(self, filters: Any = None, columns: Sequence[str] | None = None) -> DatasetReport:
+        """What a read with *filters* would do: files skipped by partition folders (never
+        opened), row groups pruned in the others (each file's :class:`PruneReport`), the
+        column bytes to read, and the bytes and requests planning fetched."""
+        expr = self._expression(filters)
+        before = (self.io_stats.requests, self.io_stats.bytes)
+        report = DatasetReport(expr, files=len(self._fragments),
+                               planned_from="_metadata" if self._summary is not None else "footers")
+        work = self._prune(expr)
+        kept = {id(f) for f, _ in work}
+        report.pruned_by_partition = [self._fs.display(f.path) for f in self._fragments if id(f) not in kept]
+
+        def plan(item: tuple[Fragment, Expression | bool]) -> tuple[str, PruneReport | None]:
+            frag, rest = item
+            with self._open(frag) as pf:
+                file_fields = {f.name for f in pf.schema}
+                if isinstance(rest, Expression):
+                    missing = {c for c in rest.columns()
+                               if c.split(".")[0] not in file_fields and c not in self.partition_names}
+                    if missing:
+                        rest = self._decide_missing(rest, missing, self._schema)
+                if rest is False:
+                    return self._fs.display(frag.path), None
+                wanted = None if columns is None else [c for c in columns if c in file_fields]
+                return self._fs.display(frag.path), pf.explain(
+                    rest if isinstance(rest, Expression) else None, wanted)
+
+        for path, rep in self._map(plan, work):
+            report.files_opened += 1
+            if rep is None:
+                continue
+            report.per_file[path] = rep
+            report.row_groups += rep.row_groups
+            report.row_groups_kept += len(rep.kept)
+            report.bytes_to_read += rep.bytes_kept
+        report.requests = self.io_stats.requests - before[0]
+        report.bytes_fetched = self.io_stats.bytes - before[1]
+        return report
+
+    def __repr__(self) -> str:
+        return f"<ParquetDataset {len(self._fragments)} files, partitions {self.partition_names}>"

@@ -8,8 +8,8 @@ temporary files) and Hadoop's in-flight copies ending in ``._COPYING_``.
 remembered: the dataset plans from them (see ``dataset.py``).
 
 The *root* is where partition folders start: the folder given, the fixed
-prefix of a glob (``ds/*/*.parquet`` -> ``ds``), a file's own folder, or the
-common folder of a list.
+prefix of a glob without its trailing ``key=value`` folders (``ds/k=a/*/*.parquet``
+-> ``ds``, so ``k`` is a column), a file's own folder, or the common folder of a list.
 """
 
 from __future__ import annotations
@@ -76,6 +76,9 @@ def _glob_root(fs: FileSystem, pattern: str) -> str:
         if _has_magic(p):
             break
         fixed.append(p)
+    # ds/k=a/*.parquet: the k=a folder is a partition of the dataset at ds, not its root
+    while len(fixed) > 1 and "=" in fixed[-1]:
+        fixed.pop()
     joined = (os.sep if isinstance(fs, LocalFileSystem) else "/").join(fixed)
     return joined or ("." if isinstance(fs, LocalFileSystem) else "")
 
