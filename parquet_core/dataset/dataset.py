@@ -122,6 +122,36 @@ def partial_eval(expr: Expression, known: Table) -> Expression | bool:
     return expr
 
 
+def _literals(expr: Expression) -> dict[str, list[Any]]:
+    """The literal values each column is compared with in *expr*."""
+    from parquet_core.predicate.expr import Comparison, IsIn, StartsWith
+
+    out: dict[str, list[Any]] = {}
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, (And, Or)):
+            stack.extend(e.children)
+        elif isinstance(e, Comparison):
+            out.setdefault(e.column, []).append(e.value)
+        elif isinstance(e, IsIn):
+            out.setdefault(e.column, []).extend(v for v in e.values if v is not None)
+        elif isinstance(e, StartsWith):
+            out.setdefault(e.column, []).append(e.prefix)
+    return out
+
+
+def _literal_type(values: list[Any]) -> Any:
+    """A type the literals fit, for a column no file opened so far has (its values are all null)."""
+    from parquet_core.schema.types import DataType
+    from parquet_core.table.ingest import as_array
+
+    try:
+        return as_array(values[:1]).type if values else DataType("null")
+    except Exception:  # noqa: BLE001 - any literal type will do: the column is null everywhere
+        return DataType("string")
+
+
 class ParquetDataset:
     """Parquet files in a folder (recursively), a glob or a list, read as one table.
 
@@ -242,10 +272,22 @@ class ParquetDataset:
         parts = self._partitioning.schema if self._partitioning is not None else None
         if parts is None:
             return data
-        clash = set(data.names) & set(parts.names)
-        if clash:
-            raise ParquetSchemaError(f"partition column(s) {sorted(clash)} are also stored in the files")
-        return Schema(list(data) + list(parts))
+        # A partition column the files also store (polars writes both): the files' values are
+        # read, the folder values still prune; the two types must unify.
+        from parquet_core.dataset.unify import _wider
+
+        by_name = {f.name: f for f in parts}
+        fields = []
+        for f in data:
+            if f.name in by_name:
+                wide = _wider(f.type, by_name[f.name].type)
+                if wide is None:
+                    raise ParquetSchemaError(
+                        f"column {f.name!r} is {f.type} in the files but {by_name[f.name].type} in the "
+                        "partition folders")
+                f = Field(f.name, wide, True, f.path, f.field_id)
+            fields.append(f)
+        return Schema(fields + [f for f in parts if f.name not in data.names])
 
     def _file_schema(self, frag: Fragment) -> Schema:
         with self._open(frag) as pf:
@@ -361,10 +403,10 @@ class ParquetDataset:
             pieces = []
             for pv, t in zip(per_file, tables):
                 n = t.num_rows
-                if f.name in pv:
-                    pieces.append(repeat(pv[f.name], n))
-                elif f.name in t.column_names:
+                if f.name in t.column_names:
                     pieces.append(conform(t.column(f.name), f, n))
+                elif f.name in pv:
+                    pieces.append(conform(repeat(pv[f.name], n), f, n))
                 else:
                     pieces.append(conform(None, f, n))
             columns.append(pieces[0] if len(pieces) == 1 else Array.concat(pieces))
@@ -410,8 +452,12 @@ class ParquetDataset:
 
         fields = []
         arrays = []
+        literals = _literals(rest)
         for name in sorted(missing):
-            typ = fixed.field(name).type if fixed is not None and name in fixed.names else DataType("null")
+            if fixed is not None and name in fixed.names:
+                typ = fixed.field(name).type
+            else:
+                typ = _literal_type(literals.get(name, []))
             f = Field(name, typ, True)
             fields.append(f)
             arrays.append(conform(None, f, 1))
