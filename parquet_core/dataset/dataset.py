@@ -426,6 +426,8 @@ class ParquetDataset:
     def _read_one(self, frag: Fragment, rest: Expression | bool, columns: Sequence[str] | None,
                   fixed: Schema | None) -> tuple[Table, Schema]:
         parts = set(self.partition_names)
+        if frag.row_groups is not None and self._summary is not None:
+            return self._read_summarised(frag, rest, columns, fixed)
         with self._open(frag) as pf:
             file_fields = {f.name: f for f in pf.schema}
             path = self._fs.display(frag.path)
@@ -445,6 +447,18 @@ class ParquetDataset:
             else:
                 table = pf.read(wanted)
             return table, pf.schema
+
+    def _read_summarised(self, frag: Fragment, rest: Expression | bool, columns: Sequence[str] | None,
+                         fixed: Schema | None) -> tuple[Table, Schema]:
+        """Read a file's row groups through ``_metadata`` (its own footer is never read)."""
+        pf = self._summary.pf
+        file_fields = {f.name for f in pf.schema}
+        wanted = [c for c in (columns if columns is not None else file_fields) if c in file_fields]
+        if columns is None:
+            wanted = [f.name for f in pf.schema]
+        groups = frag.row_groups or []
+        table = pf.read_row_groups(groups, wanted, filters=rest if isinstance(rest, Expression) else None)
+        return table, pf.schema
 
     def _decide_missing(self, rest: Expression, missing: set[str], fixed: Schema | None) -> Expression | bool:
         """Columns a file lacks are null in all its rows: decide the filter's leaves on them."""

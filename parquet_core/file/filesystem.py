@@ -206,6 +206,9 @@ class _CountingSource:
         self._stats.add(size)
         return self._inner.read_at(offset, size)
 
+    def sibling(self, relative: str) -> "_CountingSource":
+        return _CountingSource(self._inner.sibling(relative), self._stats)
+
     def close(self) -> None:
         self._inner.close()
 
@@ -287,6 +290,10 @@ class StoreSource:
         self._cache: list[tuple[int, bytes]] = []     # (offset, bytes), prefetched
         self._tail: tuple[int, bytes] | None = None
         self._lock = threading.Lock()
+
+    def sibling(self, relative: str) -> "StoreSource":
+        """A file beside this one (for ``ColumnChunk.file_path``); its size is asked once."""
+        return StoreSource(self.fs, posixpath.join(posixpath.dirname(self.path), relative), None, self.stats)
 
     def _fetch(self, offset: int, size: int) -> bytes:
         data = self.fs.cat_file(self.path, start=offset, end=offset + size)

@@ -95,6 +95,7 @@ class ParquetFile:
         self._source, self._owned = _open(source, filesystem, storage_options)
         self.options = ReaderOptions(page_checksum_verification=page_checksum_verification)
         self._indexes: dict[tuple[Any, ...], Any] = {}
+        self._siblings: dict[str, Any] = {}
         try:
             raw, footer_len, decryptor = read_footer(self._source, decryption)
             self.metadata = FileMetadata(raw, footer_len, decryptor, self._source.size)
@@ -132,20 +133,44 @@ class ParquetFile:
         prefetch = getattr(self._source, "prefetch", None)
         if prefetch is None:
             return
-        size = self._source.size
-        ranges = []
+        by_source: dict[int, tuple[Any, list[tuple[int, int]]]] = {}
         for rg in groups:
             group = self.metadata.row_group(rg)
             for idx in leaves:
                 chunk = group.column(idx)
-                if not chunk.file_path:
-                    ranges.append(chunk.byte_range(size))
-        prefetch(ranges)
+                src = self._src(chunk)
+                by_source.setdefault(id(src), (src, []))[1].append(chunk.byte_range(src.size))
+        for src, ranges in by_source.values():
+            fetch = getattr(src, "prefetch", None)
+            if fetch is not None:
+                fetch(ranges)
 
     def _release(self) -> None:
-        release = getattr(self._source, "release", None)
-        if release is not None:
-            release()
+        for src in [self._source, *self._siblings.values()]:
+            release = getattr(src, "release", None)
+            if release is not None:
+                release()
+
+    def _src(self, chunk: ColumnChunkMetadata) -> Any:
+        """Where a column chunk's bytes are: this file, or the file its ``file_path`` names
+        (a ``_metadata`` summary file, or the spec's column data in an external file),
+        resolved beside this file; opened once and kept until :meth:`close`."""
+        rel = chunk.file_path
+        if not rel:
+            return self._source
+        src = self._siblings.get(rel)
+        if src is None:
+            parts = rel.replace("\\", "/").split("/")
+            if rel.startswith("/") or ":" in parts[0] or ".." in parts or not all(parts):
+                raise ParquetFormatError(f"column chunk file_path {rel!r} is not a relative path below "
+                                         "the file's folder")
+            sibling = getattr(self._source, "sibling", None)
+            if sibling is None:
+                raise UnsupportedFeatureError(
+                    f"column chunk stored in another file ({rel!r}): open this file by its path "
+                    "to read it")
+            src = self._siblings[rel] = sibling(rel)
+        return src
 
     @staticmethod
     def _leaves_of(selected: Sequence[tuple[Field, Shape | ParquetSchemaError]]) -> list[int]:
@@ -154,6 +179,8 @@ class ParquetFile:
     # -- context management -------------------------------------------------
     def close(self) -> None:
         """Close the underlying file if this object opened it."""
+        for src in getattr(self, "_siblings", {}).values():
+            src.close()
         if getattr(self, "_owned", False):
             self._source.close()
 
@@ -218,13 +245,12 @@ class ParquetFile:
     def _pages_of(self, rg: int, idx: int, desc: ColumnDescriptor) -> Iterator[Any]:
         """Check one column chunk, read its bytes and walk its pages."""
         chunk = self.metadata.row_group(rg).column(idx)
-        if chunk.file_path:
-            raise UnsupportedFeatureError(f"column chunk stored in another file ({chunk.file_path!r})")
+        src = self._src(chunk)
         rows = self.metadata.row_group(rg).num_rows
         if desc.max_repetition_level == 0 and chunk.num_values != rows:
             raise ParquetFormatError(f"column chunk has {chunk.num_values} values for {rows} rows")
-        start, length = chunk.byte_range(self._source.size)
-        buf = self._source.read_at(start, length)
+        start, length = chunk.byte_range(src.size)
+        buf = src.read_at(start, length)
         return iter_pages(buf, chunk.codec_id, chunk.num_values,
                           verify_crc=self.options.page_checksum_verification, base_offset=start,
                           decryptor=chunk.decryptor, dictionary_first=start != chunk.data_page_offset)
@@ -278,7 +304,7 @@ class ParquetFile:
             (``str``, ``int``, ``Decimal``, ``datetime``...).
         """
         chunk = self._chunk(row_group, column)
-        bloom = read_bloom_filter(self._source, chunk)
+        bloom = read_bloom_filter(self._src(chunk), chunk)
         return None if bloom is None else ColumnBloomFilter(bloom, chunk.descriptor)
 
     def _chunk(self, row_group: int, column: str | int) -> ColumnChunkMetadata:
@@ -341,11 +367,12 @@ class ParquetFile:
         """The values of a chunk's dictionary page (one read of it), or None if it has none."""
         chunk = self.metadata.row_group(rg).column(idx)
         desc = chunk.descriptor
-        start, length = chunk.byte_range(self._source.size)
+        src = self._src(chunk)
+        start, length = chunk.byte_range(src.size)
         first_data = chunk.data_page_offset
         if not start < first_data <= start + length:
             return None       # no dictionary page before the data pages
-        buf = self._source.read_at(start, first_data - start)
+        buf = src.read_at(start, first_data - start)
         try:
             page = next(iter_pages(buf, chunk.codec_id, chunk.num_values,
                                    verify_crc=self.options.page_checksum_verification, base_offset=start,
@@ -378,8 +405,9 @@ class ParquetFile:
         ``column`` as for :meth:`bloom_filter`.
         """
         chunk = self._chunk(row_group, column)
-        start, length = chunk.byte_range(self._source.size)
-        buf = self._source.read_at(start, length)
+        src = self._src(chunk)
+        start, length = chunk.byte_range(src.size)
+        buf = src.read_at(start, length)
         ordered = self.metadata.column_order_defined(chunk.index)
 
         def stats(h: Any) -> Statistics | None:
@@ -415,7 +443,7 @@ class ParquetFile:
             (raw.offset_index_offset, raw.offset_index_length)
         key = (kind, row_group, chunk.index, where)
         if key not in self._indexes:
-            self._indexes[key] = read(self._source, chunk)
+            self._indexes[key] = read(self._src(chunk), chunk)
         return self._indexes[key]
 
     def _read_nested(self, groups: Sequence[int], field: Field, shape: Shape) -> Array:
@@ -477,6 +505,28 @@ class ParquetFile:
         finally:
             self._release()
         return Table(Schema([f for f, _ in selected]), cols, rg.num_rows)
+
+    @names_file("reading")
+    def read_row_groups(self, row_groups: Sequence[int], columns: Sequence[str] | None = None,
+                        filters: Any = None) -> Table:
+        """Read some row groups (``filters`` as in :meth:`read`, pruning only among them)."""
+        groups = [int(i) for i in row_groups]
+        for i in groups:
+            if not 0 <= i < self.num_row_groups:
+                raise IndexError(f"row group {i} out of range (0..{self.num_row_groups - 1})")
+        if filters is not None:
+            return self._read_filtered(columns, filters, groups)
+        selected = self._select(columns)
+        fields = [f for f, _ in selected]
+        if not groups:
+            return Table(Schema(fields), [empty_column(f) for f in fields], 0)
+        self._prefetch(groups, self._leaves_of(selected))
+        try:
+            cols = [self._read_column(groups, f, s) for f, s in selected]
+        finally:
+            self._release()
+        rows = sum(self.metadata.row_group(i).num_rows for i in groups)
+        return Table(Schema(fields), cols, rows)
 
     @names_file("reading")
     def read(self, columns: Sequence[str] | None = None, filters: Any = None) -> Table:
@@ -591,11 +641,10 @@ class ParquetFile:
         """The data pages *keep* (one positional read each), after the chunk's dictionary page
         when one of them needs it (a chunk that fell back keeps its large dictionary unread)."""
         chunk = self.metadata.row_group(rg).column(idx)
-        if chunk.file_path:
-            raise UnsupportedFeatureError(f"column chunk stored in another file ({chunk.file_path!r})")
+        src = self._src(chunk)
         verify = self.options.page_checksum_verification
         dec = chunk.decryptor
-        size = self._source.size
+        size = src.size
         ranges = oi.row_ranges(self.metadata.row_group(rg).num_rows)
         pages: list[Any] = []
         for i in keep:
@@ -603,7 +652,7 @@ class ParquetFile:
             if loc.offset + loc.compressed_page_size > size:
                 raise ParquetFormatError(f"offset index page {i} at {loc.offset} (+{loc.compressed_page_size} "
                                          f"bytes) is past the end of the file ({size} bytes)")
-            page = read_page(self._source.read_at(loc.offset, loc.compressed_page_size), chunk.codec_id,
+            page = read_page(src.read_at(loc.offset, loc.compressed_page_size), chunk.codec_id,
                              ordinal=i, verify_crc=verify, base_offset=loc.offset, decryptor=dec)
             if page is None or isinstance(page, DictionaryPage):
                 raise ParquetFormatError(f"offset index page {i} at {loc.offset} is not a data page")
@@ -616,7 +665,7 @@ class ParquetFile:
             start = chunk.byte_range(size)[0]
             first = oi.page_locations[0].offset
             if start < first <= size:
-                page = read_page(self._source.read_at(start, first - start), chunk.codec_id,
+                page = read_page(src.read_at(start, first - start), chunk.codec_id,
                                  verify_crc=verify, base_offset=start, decryptor=dec, chunk_start=True)
                 if isinstance(page, DictionaryPage):
                     pages.insert(0, page)

@@ -75,6 +75,10 @@ class FileSource:
             except (OSError, ValueError):  # pragma: no cover - e.g. special files
                 self._map = None
 
+    def sibling(self, relative: str) -> "FileSource":
+        """A file beside this one (``relative`` uses ``/``), for ``ColumnChunk.file_path``."""
+        return FileSource(os.path.join(os.path.dirname(self.path), *relative.split("/")))
+
     def read_at(self, offset: int, size: int) -> memoryview:
         _check(offset, size, self.size)
         if self._view is not None:
