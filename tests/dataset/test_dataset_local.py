@@ -209,3 +209,18 @@ def test_one_column_of_ten_fetches_little_from_s3(s3_server):
         assert pf._source.stats.requests == 1
         pf.read(["c3"])
         assert pf._source.stats.requests <= 1 + md.num_row_groups   # one ranged GET per chunk, concurrently
+
+
+def test_cli_reads_folders_and_globs(tmp_path, capsys):
+    from parquet_core.cli import main
+
+    root = tmp_path / "c"
+    pq.write_to_dataset(pa.table({"n": [1, 2, 3], "k": ["a", "b", "a"]}), str(root), partition_cols=["k"])
+    assert main(["schema", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert "n: int64" in out and "k: string" in out
+    assert main(["meta", str(root / "k=a" / "*.parquet")]) == 0
+    assert "1 files" in capsys.readouterr().out
+    assert main(["head", str(root), "-n", "2"]) == 0
+    assert "First 2 rows" in capsys.readouterr().out
+    assert main(["head", str(tmp_path / "missing")]) == 1
