@@ -122,6 +122,30 @@ def partial_eval(expr: Expression, known: Table) -> Expression | bool:
     return expr
 
 
+def _leaves(expr: Expression) -> list[Expression]:
+    if isinstance(expr, (And, Or)):
+        return [leaf for c in expr.children for leaf in _leaves(c)]
+    return [expr]
+
+
+def _combine(expr: Expression, decided: dict[int, Any], row: int) -> Expression | bool:
+    """*expr* with the leaves in *decided* (a mask over files) replaced by their value at *row*."""
+    if isinstance(expr, (And, Or)):
+        is_and = isinstance(expr, And)
+        kept = []
+        for child in expr.children:
+            r = _combine(child, decided, row)
+            if r is (not is_and):
+                return r
+            if isinstance(r, Expression):
+                kept.append(r)
+        if not kept:
+            return is_and
+        return kept[0] if len(kept) == 1 else (And(*kept) if is_and else Or(*kept))
+    mask = decided.get(id(expr))
+    return expr if mask is None else bool(mask[row])
+
+
 def _literals(expr: Expression) -> dict[str, list[Any]]:
     """The literal values each column is compared with in *expr*."""
     from parquet_core.predicate.expr import Comparison, IsIn, StartsWith
@@ -197,12 +221,19 @@ class ParquetDataset:
         self._progress = progress
         self.io_stats = IOStats()
         prefixes = DEFAULT_IGNORE_PREFIXES if ignore_prefixes is None else tuple(ignore_prefixes)
-        self._discovery: Discovery = discover(self._fs, self._paths, prefixes)
+        self._discovery: Discovery = discover(self._fs, self._paths, prefixes, use_metadata_file)
         self._given_schema = _as_schema(schema)
         self._summary: Any = None          # the _metadata plan, see metadata_file.py
         self._metadata_schema: Schema | None = None
         if use_metadata_file:
             self._load_summary()
+            if self._discovery.from_summary:
+                if self._summary is None:       # a _metadata naming no data files: list the folder
+                    self._discovery = discover(self._fs, self._paths, prefixes, False)
+                    self._metadata_schema = None
+                    self._load_summary()
+                else:
+                    self._summary.fill(self._discovery, self._fs)
         part = resolve_partitioning(partitioning)
         if part is not None and self._given_schema is not None and part.given is None:
             # schema= may name partition columns: take their types
@@ -347,9 +378,19 @@ class ParquetDataset:
                 raise ValueError(f"filter column(s) {sorted(bad)} are not in the dataset "
                                  f"(columns: {sorted(known)})")
         nnf = negation_normal_form(expr)
+        if not parts & expr.columns() or not self._fragments:
+            return [(f, nnf) for f in self._fragments]
+        # every leaf on partition columns decided for all files at once (one vectorised
+        # evaluation per leaf over a table with a row per file), then combined per file
+        table = self._partitioning.table([f.partition for f in self._fragments])  # type: ignore[union-attr]
+        decided: dict[int, Any] = {}
+        for leaf in _leaves(nnf):
+            cols = leaf.columns()
+            if cols and cols <= parts:
+                decided[id(leaf)] = filter_mask(leaf, table)
         out = []
-        for frag in self._fragments:
-            rest = partial_eval(nnf, self._known(frag)) if parts & expr.columns() else nnf
+        for i, frag in enumerate(self._fragments):
+            rest = _combine(nnf, decided, i)
             if rest is False:
                 continue
             out.append((frag, rest))

@@ -21,7 +21,7 @@ from typing import Any, Sequence
 
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
 
-__all__ = ["Discovery", "discover", "is_hidden", "DEFAULT_IGNORE_PREFIXES"]
+__all__ = ["Discovery", "discover", "is_hidden", "list_data_files", "DEFAULT_IGNORE_PREFIXES"]
 
 DEFAULT_IGNORE_PREFIXES = (".", "_")
 _GLOB_CHARS = "*?["
@@ -41,6 +41,25 @@ class Discovery:
     metadata_path: str | None = None
     common_metadata_path: str | None = None
     relative: dict[str, list[str]] = field(default_factory=dict)   # path -> folders below the root
+    from_summary: bool = False      # the files are to be taken from _metadata
+
+
+def list_data_files(folder: str, fs: FileSystem | None = None,
+                    ignore_prefixes: Sequence[str] = DEFAULT_IGNORE_PREFIXES) -> list[tuple[str, int]]:
+    """Every data file below *folder* (recursive, sorted), without litter: ``(path, size)``.
+
+    The one listing rule shared by :class:`ParquetDataset` and the Spark adapter.
+    Summary files (``_metadata``...) are litter here: :func:`discover` picks them up itself.
+    """
+    fs = fs or LocalFileSystem()
+    out = []
+    for p, size in fs.find(folder):
+        below = _rel_parts(fs, folder, p)
+        name = os.path.basename(p) if isinstance(fs, LocalFileSystem) else posixpath.basename(p)
+        if is_hidden(name, ignore_prefixes) or any(is_hidden(b, ignore_prefixes) for b in below):
+            continue
+        out.append((p, size))
+    return out
 
 
 def _split(fs: FileSystem, path: str) -> list[str]:
@@ -50,19 +69,25 @@ def _split(fs: FileSystem, path: str) -> list[str]:
 
 
 def _rel_parts(fs: FileSystem, root: str | None, path: str) -> list[str]:
-    """The folder names between *root* and the file *path*."""
+    """The folder names between *root* and the file *path* (string slicing: this runs per file)."""
     if root is None:
         return []
-    if isinstance(fs, LocalFileSystem):
-        rel = os.path.relpath(os.path.dirname(path), root)
-        return [] if rel == "." else rel.split(os.sep)
-    r = root.rstrip("/")
-    d = posixpath.dirname(path)
+    local = isinstance(fs, LocalFileSystem)
+    sep = os.sep if local else "/"
+    d = os.path.dirname(path) if local else posixpath.dirname(path)
+    r = root.rstrip(sep) if root not in (sep, "") else root
     if d == r:
         return []
-    if r and not d.startswith(r + "/"):
+    if r in ("", sep):
+        rest = d.lstrip(sep)
+    elif d.startswith(r + sep):
+        rest = d[len(r) + 1:]
+    elif local:
+        rel = os.path.relpath(d, root)
+        return [] if rel == "." else rel.split(os.sep)
+    else:
         return []
-    return d[len(r) + 1:].split("/") if r else d.split("/")
+    return rest.split(sep) if rest else []
 
 
 def _has_magic(path: str) -> bool:
@@ -84,8 +109,12 @@ def _glob_root(fs: FileSystem, pattern: str) -> str:
 
 
 def discover(fs: FileSystem, paths: Sequence[str], ignore_prefixes: Sequence[str] = DEFAULT_IGNORE_PREFIXES,
-             single_path: bool = True) -> Discovery:
+             use_summary: bool = True) -> Discovery:
     """List the data files *paths* mean.
+
+    A single folder holding ``_metadata`` is not listed when *use_summary*: its
+    files are the ones ``_metadata`` names (as pyarrow's ``parquet_dataset`` and
+    Dask do), filled in by the dataset (``files`` is then empty, ``from_summary`` True).
 
     Raises
     ------
@@ -114,6 +143,13 @@ def discover(fs: FileSystem, paths: Sequence[str], ignore_prefixes: Sequence[str
             files[p] = size
             rels[p] = _rel_parts(fs, root, p)
 
+    if use_summary and len(paths) == 1 and not _has_magic(paths[0]):
+        folder = os.path.abspath(paths[0]) if local else paths[0]
+        summary = fs.join(folder, "_metadata")
+        if fs.kind(summary) == "file":
+            common = fs.join(folder, "_common_metadata")
+            return Discovery([], folder, summary, common if fs.kind(common) == "file" else None,
+                             from_summary=True)
     for raw in paths:
         path = os.path.abspath(raw) if local and not _has_magic(raw) else raw
         kind = fs.kind(path)

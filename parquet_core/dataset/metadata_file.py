@@ -10,9 +10,11 @@ write them::
 in another file").  A dataset with one plans from it: the schema, the row
 groups of each file and their statistics come from that single footer, and
 column chunks are read through ``file_path`` (``ParquetFile._src``) without
-opening the data files' own footers.  Files listed in the folder but absent
-from ``_metadata`` (added later) are read through their own footers; row
-groups of files no longer there are ignored.
+opening the data files' own footers.  The folder is not listed: the data
+files are exactly the ones ``_metadata`` names, as pyarrow's
+``parquet_dataset`` and Dask read them (a file added without rewriting
+``_metadata`` is not seen; ``ParquetDataset(..., use_metadata_file=False)``
+lists the folder and reads every footer instead).
 
 ``write_metadata(schema, path, metadata_collector=...)`` writes either:
 without a collector, a ``_common_metadata`` (schema only); with one (filled
@@ -28,7 +30,7 @@ import struct
 from typing import Any, Sequence
 
 from parquet_core.constants import MAGIC
-from parquet_core.errors import ParquetSchemaError
+from parquet_core.errors import ParquetFormatError, ParquetSchemaError
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem, resolve_filesystem
 from parquet_core.file.reader import ParquetFile
 from parquet_core.file.sink import open_sink
@@ -47,6 +49,18 @@ class Summary:
         self.pf = pf
         self.groups = root_rel              # relative path -> row group indexes
 
+    def fill(self, disc: Any, fs: FileSystem) -> None:
+        """Make the files the ones ``_metadata`` names (the folder is not listed)."""
+        root = disc.root
+        for rel in sorted(self.groups):
+            parts = rel.split("/")
+            if rel.startswith("/") or ".." in parts or not all(parts):
+                raise ParquetFormatError(f"_metadata names the file {rel!r}, not a relative path below "
+                                         "the folder")
+            path = fs.join(root, *parts)
+            disc.files.append((path, None))
+            disc.relative[path] = parts[:-1]
+
     def attach(self, ds: Any) -> None:
         """Give each fragment listed in ``_metadata`` its row groups."""
         root = ds._discovery.root
@@ -59,10 +73,15 @@ class Summary:
 def _relative(fs: FileSystem, root: str | None, path: str) -> str | None:
     if root is None:
         return None
-    if isinstance(fs, LocalFileSystem):
-        return os.path.relpath(path, root).replace(os.sep, "/")
-    r = root.rstrip("/")
-    return path[len(r) + 1:] if path.startswith(r + "/") else None
+    sep = os.sep if isinstance(fs, LocalFileSystem) else "/"
+    r = root.rstrip(sep)
+    if path.startswith(r + sep):
+        rel = path[len(r) + 1:]
+    elif isinstance(fs, LocalFileSystem):
+        rel = os.path.relpath(path, root)
+    else:
+        return None
+    return rel.replace(os.sep, "/") if sep != "/" else rel
 
 
 def load_summary(ds: Any) -> tuple[Summary | None, Any]:
@@ -77,11 +96,11 @@ def load_summary(ds: Any) -> tuple[Summary | None, Any]:
             return None, pf.schema
     pf = _open(ds, path)
     groups: dict[str, list[int]] = {}
-    for i in range(pf.num_row_groups):
-        rg = pf.metadata.row_group(i)
-        if rg.num_columns == 0:
+    # the raw row groups: their counts are checked when a row group is read
+    for i, rg in enumerate(pf.metadata.raw.row_groups or []):
+        if not rg.columns:
             continue
-        rel = rg.column(0).file_path
+        rel = rg.columns[0].file_path
         if not rel:
             continue                         # not a summary of other files
         groups.setdefault(rel, []).append(i)

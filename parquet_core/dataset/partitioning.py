@@ -114,14 +114,31 @@ class Partitioning:
                             self.given, Schema(fields))
 
     def arrays(self, spec: Sequence[tuple[str, str | None]]) -> dict[str, Array]:
-        """One-row arrays of a file's partition values, typed by :attr:`schema`."""
+        """One-row arrays of a file's partition values, typed by :attr:`schema` (cached per value)."""
         assert self.schema is not None
         got = dict(spec)
+        cache = self.__dict__.setdefault("_typed", {})
         out = {}
         for f in self.schema:
             raw = got.get(f.name)
-            out[f.name] = typed_value(raw, f)
+            key = (f.name, raw)
+            arr = cache.get(key)
+            if arr is None:
+                arr = cache[key] = typed_value(raw, f)
+            out[f.name] = arr
         return out
+
+    def table(self, specs: Sequence[Sequence[tuple[str, str | None]]]) -> Any:
+        """A table with one row per file: its partition values (for pruning all files at once)."""
+        from parquet_core.table.arrays import Table
+
+        assert self.schema is not None
+        per_file = [self.arrays(s) for s in specs]
+        cols = []
+        for f in self.schema:
+            pieces = [a[f.name] for a in per_file]
+            cols.append(Array.concat(pieces) if pieces else typed_value(None, f).slice(0, 0))
+        return Table(self.schema, cols, len(specs))
 
 
 def typed_value(raw: str | None, field: Field) -> Array:
