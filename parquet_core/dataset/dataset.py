@@ -23,8 +23,6 @@ SQL's nulls (a null partition value matches no comparison, as in pyarrow).
 
 from __future__ import annotations
 
-import os
-import posixpath
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
