@@ -10,6 +10,10 @@ The public API is shaped like ``pyarrow.parquet``::
 
     pc.write_table({"id": [1, 2, 3], "name": ["a", None, "c"]}, "out.parquet",
                    compression="zstd")
+
+    pc.write_to_dataset(table, "ds", partition_cols=["year"])    # ds/year=2024/<uuid>-0.parquet
+    pc.read_table("ds", filters=[("year", ">=", 2023)])          # a folder, glob, list or s3:// URL
+
     schema = pc.schema([pc.field("ts", pc.timestamp("us", utc=True)),
                         pc.field("price", pc.decimal(12, 2), nullable=False)])
     with pc.ParquetWriter("big.parquet", schema, row_group_size=100_000) as writer:
@@ -34,7 +38,10 @@ from parquet_core.encryption.keytools import (
     KmsConnectionConfig, LocalWrapKmsClient,
 )
 from parquet_core.encryption.properties import FileDecryptionProperties, FileEncryptionProperties
-from parquet_core.file.reader import ParquetFile, read_metadata, read_schema, read_table
+from parquet_core.file.reader import ParquetFile
+from parquet_core.dataset import ParquetDataset, Partitioning, write_to_dataset
+from parquet_core.dataset.api import read_metadata, read_schema, read_table
+from parquet_core.dataset.metadata_file import write_metadata
 from parquet_core.file.file_refs import resolve_file_ref
 from parquet_core.file.writer import ParquetWriter, write_table
 from parquet_core.metadata.statistics import Statistics
@@ -65,6 +72,8 @@ __all__ = [
     "RowGroupMetadata", "Schema", "Statistics", "Table", "UnsupportedFeatureError",
     "read_metadata", "read_schema", "read_table", "__version__",
     "ParquetWriter", "write_table", "SortingColumn", "Expression", "col",
+    # datasets: folders, Hive partitions, globs, lists, object stores
+    "ParquetDataset", "Partitioning", "write_to_dataset", "write_metadata",
     "FileEncryptionProperties", "FileDecryptionProperties",
     # key management tools
     "CryptoFactory", "DecryptionConfiguration", "EncryptionConfiguration", "InMemoryKms",

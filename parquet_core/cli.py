@@ -184,28 +184,87 @@ def _add_key_options(p: argparse.ArgumentParser) -> None:
                    help="do not verify a plaintext footer's signature")
 
 
+def _storage_options(items: Sequence[str]) -> dict[str, Any] | None:
+    import json
+
+    out: dict[str, Any] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ValueError(f"--storage-option takes KEY=VALUE, got {item!r}")
+        try:
+            out[key] = json.loads(value)
+        except ValueError:
+            out[key] = value
+    return out or None
+
+
+def _dataset(paths: Sequence[str], options: dict[str, Any] | None, verify: bool, decryption: Any) -> Any:
+    """A ParquetDataset when the paths are not one file, else None."""
+    from parquet_core.dataset import ParquetDataset
+    from parquet_core.file.filesystem import resolve_filesystem
+
+    if len(paths) == 1:
+        fs, (p,) = resolve_filesystem(paths, None, options)
+        if fs.kind(p) == "file":
+            return None
+    return ParquetDataset(list(paths), storage_options=options, page_checksum_verification=verify,
+                          decryption=decryption)
+
+
+def _show_dataset(ds: Any, command: str, n: int) -> list[str]:
+    parts = []
+    if command in ("schema", "inspect"):
+        parts.append("Dataset schema:\n" + "\n".join(f"  {f}" for f in ds.schema))
+    if command in ("meta", "inspect"):
+        lines = [f"Dataset: {len(ds.files)} files, partition columns {ds.partition_names}"]
+        lines.extend(f"  {f}" for f in ds.files[:20])
+        if len(ds.files) > 20:
+            lines.append(f"  ... {len(ds.files) - 20} more")
+        parts.append("\n".join(lines))
+    if command in ("head", "inspect"):
+        rows = []
+        for batch in ds.iter_batches(batch_size=n):
+            rows.extend(batch.to_pylist())
+            if len(rows) >= n:
+                break
+        parts.append(f"First {min(n, len(rows))} rows:\n" + "\n".join(
+            "  " + ", ".join(f"{k}={_short(v)}" for k, v in r.items()) for r in rows[:n]))
+    return parts
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pqc`` console script."""
     parser = argparse.ArgumentParser(prog="pqc", description="Inspect Parquet files.")
     sub = parser.add_subparsers(dest="command", required=True)
     for name in ("schema", "meta", "head", "inspect"):
         p = sub.add_parser(name)
-        p.add_argument("file", nargs="?" if name == "inspect" else None,
-                       help="Parquet file (inspect defaults to the bundled sample)")
+        p.add_argument("file", nargs="*" if name == "inspect" else "+",
+                       help="a Parquet file, folder, glob or URL (s3://, gs://, memory://...), or several "
+                            "(inspect defaults to the bundled sample)")
+        p.add_argument("--storage-option", action="append", default=[], metavar="KEY=VALUE",
+                       help="fsspec storage option for URLs (VALUE parsed as JSON when it can be)")
         p.add_argument("--no-verify-checksums", action="store_true",
                        help="do not verify page CRCs")
         if name in ("head", "inspect"):
             p.add_argument("-n", type=int, default=10, help="rows to show (default 10)")
         _add_key_options(p)
     args = parser.parse_args(argv)
-    path = args.file or sample_path()
+    paths = args.file or [sample_path()]
+    path = paths[0] if len(paths) == 1 else " ".join(paths)
     try:
         decryption = _decryption(args)
+        options = _storage_options(args.storage_option)
     except (TypeError, ValueError) as exc:
         parser.error(str(exc))
     try:
-        with ParquetFile(path, page_checksum_verification=not args.no_verify_checksums,
-                         decryption=decryption) as pf:
+        dataset = _dataset(paths, options, not args.no_verify_checksums, decryption)
+        if dataset is not None:
+            parts = _show_dataset(dataset, args.command, getattr(args, "n", 10))
+            print("\n\n".join(parts))
+            return 0
+        with ParquetFile(paths[0], page_checksum_verification=not args.no_verify_checksums,
+                         decryption=decryption, storage_options=options) as pf:
             parts = []
             if args.command in ("schema", "inspect"):
                 parts.append(show_schema(pf))

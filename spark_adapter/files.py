@@ -14,7 +14,11 @@ directory (or each directory a glob expands to) is a base path, a loaded
 file's parent is one, and the ``basePath`` option replaces them all, as in
 Spark.
 
-Pure standard library: this module is imported on the driver only.
+The listing rule (recursive, litter skipped) is parquet_core's own
+(:func:`parquet_core.dataset.discovery.list_data_files`), so ``pc.read_table(folder)``
+and ``spark.read.format("pqcore").load(folder)`` read the same files.
+
+This module is imported on the driver only.
 """
 
 from __future__ import annotations
@@ -29,8 +33,10 @@ __all__ = ["is_hidden", "list_files", "list_files_and_bases", "paths_from_option
 
 
 def is_hidden(name: str) -> bool:
-    """Spark's ``shouldFilterOutPathName`` for the names we can meet locally."""
-    return name.startswith(("_", ".")) or name.endswith("._COPYING_")
+    """Spark's ``shouldFilterOutPathName`` for the names we can meet locally (parquet_core's rule)."""
+    from parquet_core.dataset.discovery import is_hidden as hidden
+
+    return hidden(name)
 
 
 def _local(path: str) -> str:
@@ -65,11 +71,9 @@ def paths_from_options(options: Mapping[str, str]) -> list[str]:
 
 
 def _walk(directory: str) -> Iterable[str]:
-    for root, dirs, files in os.walk(directory, followlinks=True):
-        dirs[:] = sorted(d for d in dirs if not is_hidden(d))
-        for name in sorted(files):
-            if not is_hidden(name):
-                yield os.path.join(root, name)
+    from parquet_core.dataset.discovery import list_data_files
+
+    return [p for p, _ in list_data_files(directory)]
 
 
 def list_files(paths: Iterable[str], glob_filter: str | None = None) -> list[str]:

@@ -59,7 +59,8 @@ def read_footer(source: RandomAccessSource, decryption: Any = None) -> tuple[Any
         raise ParquetFormatError(
             f"footer length {footer_len} does not fit in a file of {size} bytes")
     start = size - FOOTER_SIZE_BYTES - footer_len
-    head = bytes(source.read_at(0, len(MAGIC)))
+    # A remote source skips the leading magic (one request fewer; pyarrow does not check it either).
+    head = magic if getattr(source, "remote", False) else bytes(source.read_at(0, len(MAGIC)))
     if head != magic:   # an encrypted-footer file starts with "PARE" too
         raise ParquetFormatError(f"file does not start with the Parquet magic (found {head!r})")
     # As ``bytes`` so the thrift decoder reads it in place, in one pass.

@@ -241,7 +241,7 @@ def _read_bytes(pf: "ParquetFile", rg: int, leaves: list[int], rows: npt.NDArray
         keep = select_pages(oi, group.num_rows, rows)  # type: ignore[arg-type]
         pages_all += oi.num_pages
         pages += len(keep)
-        start = chunk.byte_range(pf._source.size)[0]
+        start = chunk.byte_range(pf._src(chunk).size)[0]
         first = oi.page_locations[0].offset if oi.num_pages else start
         total += max(first - start, 0) + sum(oi.page_locations[i].compressed_page_size for i in keep)
     return total, pages, pages_all

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
@@ -37,6 +38,7 @@ from parquet_core.file.footer import read_footer
 from parquet_core.file.page_index_reader import read_column_index, read_offset_index
 from parquet_core.file.pushdown import PruneReport, plan_row_groups, select_pages
 from parquet_core.file.variant_paths import split_variant_path, variant_field_array
+from parquet_core.file.filesystem import is_url, resolve_filesystem
 from parquet_core.file.source import open_source
 from parquet_core.metadata.arrow_ipc import dictionary_field_names
 from parquet_core.metadata.page_index_model import ColumnIndex, OffsetIndex
@@ -96,15 +98,17 @@ class ParquetFile:
 
     @names_file("reading")
     def __init__(self, source: Any, *, page_checksum_verification: bool = True,
-                 decryption: Any = None, read_dictionary: Sequence[str] | None = None) -> None:
+                 decryption: Any = None, read_dictionary: Sequence[str] | None = None,
+                 filesystem: Any = None, storage_options: dict[str, Any] | None = None) -> None:
         if isinstance(read_dictionary, str):
             raise TypeError("read_dictionary must be a list of column names, not a string")
         self._read_dictionary = frozenset(read_dictionary or ())
         self._kept_dictionaries: frozenset[str] | None = None   # worked out on first read
         self._path = path_of(source)   # named in every error (see errors.names_file)
-        self._source, self._owned = open_source(source)
+        self._source, self._owned = _open(source, filesystem, storage_options)
         self.options = ReaderOptions(page_checksum_verification=page_checksum_verification)
         self._indexes: dict[tuple[Any, ...], Any] = {}
+        self._siblings: dict[str, Any] = {}
         try:
             raw, footer_len, decryptor = read_footer(self._source, decryption)
             self.metadata = FileMetadata(raw, footer_len, decryptor, self._source.size)
@@ -136,9 +140,60 @@ class ParquetFile:
                                           node.element.field_id))
         self.schema = Schema(self._fields)
 
+    # -- remote reads ---------------------------------------------------------
+    def _prefetch(self, groups: Sequence[int], leaves: Sequence[int]) -> None:
+        """Tell a remote source which column chunks a read needs (fetched coalesced, at once)."""
+        prefetch = getattr(self._source, "prefetch", None)
+        if prefetch is None:
+            return
+        by_source: dict[int, tuple[Any, list[tuple[int, int]]]] = {}
+        for rg in groups:
+            group = self.metadata.row_group(rg)
+            for idx in leaves:
+                chunk = group.column(idx)
+                src = self._src(chunk)
+                by_source.setdefault(id(src), (src, []))[1].append(chunk.byte_range(src.size))
+        for src, ranges in by_source.values():
+            fetch = getattr(src, "prefetch", None)
+            if fetch is not None:
+                fetch(ranges)
+
+    def _release(self) -> None:
+        for src in [self._source, *self._siblings.values()]:
+            release = getattr(src, "release", None)
+            if release is not None:
+                release()
+
+    def _src(self, chunk: ColumnChunkMetadata) -> Any:
+        """Where a column chunk's bytes are: this file, or the file its ``file_path`` names
+        (a ``_metadata`` summary file, or the spec's column data in an external file),
+        resolved beside this file; opened once and kept until :meth:`close`."""
+        rel = chunk.file_path
+        if not rel:
+            return self._source
+        src = self._siblings.get(rel)
+        if src is None:
+            parts = rel.replace("\\", "/").split("/")
+            if rel.startswith("/") or ":" in parts[0] or ".." in parts or not all(parts):
+                raise ParquetFormatError(f"column chunk file_path {rel!r} is not a relative path below "
+                                         "the file's folder")
+            sibling = getattr(self._source, "sibling", None)
+            if sibling is None:
+                raise UnsupportedFeatureError(
+                    f"column chunk stored in another file ({rel!r}): open this file by its path "
+                    "to read it")
+            src = self._siblings[rel] = sibling(rel)
+        return src
+
+    @staticmethod
+    def _leaves_of(selected: Sequence[tuple[Field, Shape | ParquetSchemaError]]) -> list[int]:
+        return sorted({i for _, s in selected if not isinstance(s, ParquetSchemaError) for i in s.leaves})
+
     # -- context management -------------------------------------------------
     def close(self) -> None:
         """Close the underlying file if this object opened it."""
+        for src in getattr(self, "_siblings", {}).values():
+            src.close()
         if getattr(self, "_owned", False):
             self._source.close()
 
@@ -203,13 +258,12 @@ class ParquetFile:
     def _pages_of(self, rg: int, idx: int, desc: ColumnDescriptor) -> Iterator[Any]:
         """Check one column chunk, read its bytes and walk its pages."""
         chunk = self.metadata.row_group(rg).column(idx)
-        if chunk.file_path:
-            raise UnsupportedFeatureError(f"column chunk stored in another file ({chunk.file_path!r})")
+        src = self._src(chunk)
         rows = self.metadata.row_group(rg).num_rows
         if desc.max_repetition_level == 0 and chunk.num_values != rows:
             raise ParquetFormatError(f"column chunk has {chunk.num_values} values for {rows} rows")
-        start, length = chunk.byte_range(self._source.size)
-        buf = self._source.read_at(start, length)
+        start, length = chunk.byte_range(src.size)
+        buf = src.read_at(start, length)
         return iter_pages(buf, chunk.codec_id, chunk.num_values,
                           verify_crc=self.options.page_checksum_verification, base_offset=start,
                           decryptor=chunk.decryptor, dictionary_first=start != chunk.data_page_offset)
@@ -277,7 +331,7 @@ class ParquetFile:
             (``str``, ``int``, ``Decimal``, ``datetime``...).
         """
         chunk = self._chunk(row_group, column)
-        bloom = read_bloom_filter(self._source, chunk)
+        bloom = read_bloom_filter(self._src(chunk), chunk)
         return None if bloom is None else ColumnBloomFilter(bloom, chunk.descriptor)
 
     def _chunk(self, row_group: int, column: str | int) -> ColumnChunkMetadata:
@@ -343,11 +397,12 @@ class ParquetFile:
         """The values of a chunk's dictionary page (one read of it), or None if it has none."""
         chunk = self.metadata.row_group(rg).column(idx)
         desc = chunk.descriptor
-        start, length = chunk.byte_range(self._source.size)
+        src = self._src(chunk)
+        start, length = chunk.byte_range(src.size)
         first_data = chunk.data_page_offset
         if not start < first_data <= start + length:
             return None       # no dictionary page before the data pages
-        buf = self._source.read_at(start, first_data - start)
+        buf = src.read_at(start, first_data - start)
         try:
             page = next(iter_pages(buf, chunk.codec_id, chunk.num_values,
                                    verify_crc=self.options.page_checksum_verification, base_offset=start,
@@ -380,8 +435,9 @@ class ParquetFile:
         ``column`` as for :meth:`bloom_filter`.
         """
         chunk = self._chunk(row_group, column)
-        start, length = chunk.byte_range(self._source.size)
-        buf = self._source.read_at(start, length)
+        src = self._src(chunk)
+        start, length = chunk.byte_range(src.size)
+        buf = src.read_at(start, length)
         ordered = self.metadata.column_order(chunk.index)
 
         def stats(h: Any) -> Statistics | None:
@@ -417,7 +473,7 @@ class ParquetFile:
             (raw.offset_index_offset, raw.offset_index_length)
         key = (kind, row_group, chunk.index, where)
         if key not in self._indexes:
-            self._indexes[key] = read(self._source, chunk)
+            self._indexes[key] = read(self._src(chunk), chunk)
         return self._indexes[key]
 
     def _read_nested(self, groups: Sequence[int], field: Field, shape: Shape) -> Array:
@@ -473,8 +529,34 @@ class ParquetFile:
         """Read one row group."""
         selected = self._select(columns)
         rg = self.metadata.row_group(i)
-        cols = [self._read_column([i], f, s) for f, s in selected]
+        self._prefetch([i], self._leaves_of(selected))
+        try:
+            cols = [self._read_column([i], f, s) for f, s in selected]
+        finally:
+            self._release()
         return Table(Schema([f for f, _ in selected]), cols, rg.num_rows)
+
+    @names_file("reading")
+    def read_row_groups(self, row_groups: Sequence[int], columns: Sequence[str] | None = None,
+                        filters: Any = None) -> Table:
+        """Read some row groups (``filters`` as in :meth:`read`, pruning only among them)."""
+        groups = [int(i) for i in row_groups]
+        for i in groups:
+            if not 0 <= i < self.num_row_groups:
+                raise IndexError(f"row group {i} out of range (0..{self.num_row_groups - 1})")
+        if filters is not None:
+            return self._read_filtered(columns, filters, groups)
+        selected = self._select(columns)
+        fields = [f for f, _ in selected]
+        if not groups:
+            return Table(Schema(fields), [empty_column(f) for f in fields], 0)
+        self._prefetch(groups, self._leaves_of(selected))
+        try:
+            cols = [self._read_column(groups, f, s) for f, s in selected]
+        finally:
+            self._release()
+        rows = sum(self.metadata.row_group(i).num_rows for i in groups)
+        return Table(Schema(fields), cols, rows)
 
     @names_file("reading")
     def read(self, columns: Sequence[str] | None = None, filters: Any = None) -> Table:
@@ -495,7 +577,11 @@ class ParquetFile:
         groups = list(range(self.num_row_groups))
         if not groups:
             return Table(Schema(fields), [empty_column(f) for f in fields], 0)
-        cols = [self._read_column(groups, f, s) for f, s in selected]
+        self._prefetch(groups, self._leaves_of(selected))
+        try:
+            cols = [self._read_column(groups, f, s) for f, s in selected]
+        finally:
+            self._release()
         return Table(Schema(fields), cols, self.metadata.num_rows if not fields else None)
 
     @names_file("reading")
@@ -518,6 +604,23 @@ class ParquetFile:
         expr, _, plans = plan_row_groups(self, filters, groups, columns=[f.name for f in fields],
                                          measure=False)
         parts = []
+        if expr is not None:
+            needed = set(self._leaves_of(selected)) | set(self._needed_leaves(expr.columns()))
+        else:
+            needed = set(self._leaves_of(selected))
+        whole = [p.index for p in plans if p.rows is None]
+        if whole:
+            self._prefetch(whole, sorted(needed))
+        try:
+            parts = self._read_plans(plans, selected, fields, expr)
+        finally:
+            self._release()
+        if not parts:
+            return Table(Schema(fields), [empty_column(f) for f in fields], 0)
+        return parts[0] if len(parts) == 1 else Table.concat(parts, Schema(fields))
+
+    def _read_plans(self, plans: list[Any], selected: Any, fields: list[Field], expr: Any) -> list[Table]:
+        parts = []
         for plan in plans:
             rg = plan.index
             rows = None if plan.rows is None else np.flatnonzero(plan.rows)
@@ -527,9 +630,7 @@ class ParquetFile:
                 probe = self._filter_columns(expr.columns(), rg, plan.rows, rows, part, expr)
                 part = filter_table(part, filter_mask(expr, probe))
             parts.append(part)
-        if not parts:
-            return Table(Schema(fields), [empty_column(f) for f in fields], 0)
-        return parts[0] if len(parts) == 1 else Table.concat(parts, Schema(fields))
+        return parts
 
     def _read_rows(self, rg: int, field: Field, shape: Shape | ParquetSchemaError,
                    mask: npt.NDArray[np.bool_] | None, rows: npt.NDArray[np.int64] | None) -> Array:
@@ -572,11 +673,10 @@ class ParquetFile:
         """The data pages *keep* (one positional read each), after the chunk's dictionary page
         when one of them needs it (a chunk that fell back keeps its large dictionary unread)."""
         chunk = self.metadata.row_group(rg).column(idx)
-        if chunk.file_path:
-            raise UnsupportedFeatureError(f"column chunk stored in another file ({chunk.file_path!r})")
+        src = self._src(chunk)
         verify = self.options.page_checksum_verification
         dec = chunk.decryptor
-        size = self._source.size
+        size = src.size
         ranges = oi.row_ranges(self.metadata.row_group(rg).num_rows)
         pages: list[Any] = []
         for i in keep:
@@ -584,7 +684,7 @@ class ParquetFile:
             if loc.offset + loc.compressed_page_size > size:
                 raise ParquetFormatError(f"offset index page {i} at {loc.offset} (+{loc.compressed_page_size} "
                                          f"bytes) is past the end of the file ({size} bytes)")
-            page = read_page(self._source.read_at(loc.offset, loc.compressed_page_size), chunk.codec_id,
+            page = read_page(src.read_at(loc.offset, loc.compressed_page_size), chunk.codec_id,
                              ordinal=i, verify_crc=verify, base_offset=loc.offset, decryptor=dec)
             if page is None or isinstance(page, DictionaryPage):
                 raise ParquetFormatError(f"offset index page {i} at {loc.offset} is not a data page")
@@ -598,7 +698,7 @@ class ParquetFile:
             start = chunk.byte_range(size)[0]
             first = oi.page_locations[0].offset
             if start < first <= size:
-                page = read_page(self._source.read_at(start, first - start), chunk.codec_id,
+                page = read_page(src.read_at(start, first - start), chunk.codec_id,
                                  verify_crc=verify, base_offset=start, decryptor=dec, chunk_start=True)
                 if isinstance(page, DictionaryPage):
                     pages.insert(0, page)
@@ -643,6 +743,22 @@ class ParquetFile:
 
     def __repr__(self) -> str:
         return f"<ParquetFile {self.metadata!r}>"
+
+
+def _open(source: Any, filesystem: Any, storage_options: dict[str, Any] | None) -> tuple[Any, bool]:
+    """Open *source* as a random-access source, through a file system for URLs / ``filesystem=``."""
+    if filesystem is not None or storage_options or is_url(source):
+        if not isinstance(source, (str, os.PathLike)):
+            raise TypeError("filesystem= and storage_options= need a path, not a "
+                            f"{type(source).__name__}")
+        fs, (path,) = resolve_filesystem([source], filesystem, storage_options)
+        if fs.kind(path) == "directory":
+            raise IsADirectoryError(f"{source!r} is a folder: read it with pc.read_table or pc.ParquetDataset")
+        return fs.open_source(path), True
+    if isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
+        raise IsADirectoryError(f"{os.fspath(source)!r} is a folder: read it with pc.read_table or "
+                                "pc.ParquetDataset (ParquetFile opens one file)")
+    return open_source(source)
 
 
 def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: Any = None,

@@ -200,8 +200,19 @@ def _unlink(path: str) -> None:
         pass
 
 
-def open_sink(where: Any) -> Sink:
-    """Return a sink for a path or a writable binary file object."""
+def open_sink(where: Any, filesystem: Any = None, storage_options: Any = None) -> Sink:
+    """Return a sink for a path, a URL / path in *filesystem*, or a writable binary file object."""
+    if filesystem is not None or storage_options or (isinstance(where, str) and "://" in where
+                                                     and not where.startswith("file://")):
+        from parquet_core.file.filesystem import resolve_filesystem  # fsspec stores: imported on demand
+
+        if not isinstance(where, (str, os.PathLike)):
+            raise TypeError("filesystem= and storage_options= need a path, not a "
+                            f"{type(where).__name__}")
+        fs, (path,) = resolve_filesystem([where], filesystem, storage_options)
+        return fs.open_sink(path)
+    if isinstance(where, str) and where.startswith("file://"):
+        where = where[len("file://"):]
     if isinstance(where, (str, os.PathLike)):
         return PathSink(where)
     if hasattr(where, "write"):

@@ -75,6 +75,10 @@ class FileSource:
             except (OSError, ValueError):  # pragma: no cover - e.g. special files
                 self._map = None
 
+    def sibling(self, relative: str) -> "FileSource":
+        """A file beside this one (``relative`` uses ``/``), for ``ColumnChunk.file_path``."""
+        return FileSource(os.path.join(os.path.dirname(self.path), *relative.split("/")))
+
     def read_at(self, offset: int, size: int) -> memoryview:
         _check(offset, size, self.size)
         if self._view is not None:
@@ -148,6 +152,8 @@ def open_source(source: Any) -> tuple[RandomAccessSource, bool]:
         return FileSource(source), True
     if isinstance(source, (bytes, bytearray, memoryview)):
         return BufferSource(source), True
+    if hasattr(source, "read_at") and hasattr(source, "size"):
+        return source, False      # already a RandomAccessSource (its opener closes it)
     if hasattr(source, "seek") and hasattr(source, "read"):
         return FileObjectSource(source), False
     raise TypeError(f"cannot read Parquet from a {type(source).__name__}; "

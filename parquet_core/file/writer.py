@@ -138,9 +138,11 @@ class ParquetWriter:
 
     Parameters
     ----------
-    where : path or binary file object
-        A path (written atomically through a temporary file) or a writable
-        binary file object.
+    where : path, URL or binary file object
+        A path (written atomically through a temporary file), a URL
+        (``s3://...``, with ``storage_options``; put with one request at
+        ``close()``), a path inside ``filesystem`` (an fsspec file system), or
+        a writable binary file object.
     schema : Schema or pyarrow.Schema
         A :class:`parquet_core.Schema` (see :func:`parquet_core.schema`) or a
         ``pyarrow.Schema``: the tables written must fit it. The file's own
@@ -194,8 +196,11 @@ class ParquetWriter:
         store_schema: bool = _D["store_schema"],
         float_column_order: str = _D["float_column_order"],
         int96_statistics: bool = _D["int96_statistics"],
+        filesystem: Any = None,
+        storage_options: Mapping[str, Any] | None = None,
     ) -> None:
-        # every keyword above is an option of options.WRITER_OPTIONS (a unit test checks it)
+        # every keyword above but the last two (where the file goes) is an option of
+        # options.WRITER_OPTIONS (a unit test checks it)
         options = {name: value for name, value in locals().items() if name in _D}
         self._path = path_of(where)   # named in every error (see errors.names_file)
         self.schema = _as_schema(schema)
@@ -221,7 +226,7 @@ class ParquetWriter:
         self._closed = False
         self._encryptor = None if encryption is None else FileEncryptor(encryption, paths)
         self._crypts: list[list[Any]] = []   # per row group, per leaf: ChunkEncryptor or None
-        self._sink: Sink = open_sink(where)
+        self._sink: Sink = open_sink(where, filesystem, storage_options)
         try:
             self._sink.write(MAGIC if self._encryptor is None else self._encryptor.magic)
         except BaseException:
@@ -490,6 +495,8 @@ def write_table(
     store_schema: bool = _D["store_schema"],
     float_column_order: str = _D["float_column_order"],
     int96_statistics: bool = _D["int96_statistics"],
+    filesystem: Any = None,
+    storage_options: Mapping[str, Any] | None = None,
 ) -> None:
     """Write *data* to *where* as a Parquet file (one :class:`ParquetWriter` pass).
 
@@ -498,8 +505,10 @@ def write_table(
     data : Table, mapping, pandas.DataFrame or pyarrow.Table
         A :class:`Table`, a mapping of column name to numpy array / list, a
         pandas DataFrame or a pyarrow Table.
-    where : path or binary file object
-        A path (written atomically) or a writable binary file object.
+    where : path, URL or binary file object
+        A path (written atomically), a URL (``s3://...``, with ``storage_options``),
+        a path inside ``filesystem`` (an fsspec file system), or a writable binary
+        file object.
     schema : Schema, pyarrow.Schema or None, default None
         Explicit schema (values are cast and validated against it);
         inferred from the data when omitted.
@@ -519,7 +528,8 @@ def write_table(
                          validate_utf8=validate_utf8)
         # a pyarrow schema given brings its key/values, else the converted data brings its own
         arrow_schema = schema is not None and not isinstance(schema, Schema)
-        with ParquetWriter(where, schema if arrow_schema else table.schema, **options) as writer:
+        with ParquetWriter(where, schema if arrow_schema else table.schema, filesystem=filesystem,
+                           storage_options=storage_options, **options) as writer:
             writer.write_table(table)
 
 

@@ -27,7 +27,9 @@ ROOT = Path(__file__).resolve().parents[3]
 def test_signature_is_the_option_table(func, leading):
     params = inspect.signature(func).parameters
     assert list(params)[:len(leading)] == leading
-    options = {n: p for n, p in params.items() if n not in leading}
+    # where the file goes (not writer options): the last two keywords, as in pyarrow
+    assert list(params)[-2:] == ["filesystem", "storage_options"]
+    options = {n: p for n, p in params.items() if n not in leading and n not in ("filesystem", "storage_options")}
     assert list(options) == [o.name for o in WRITER_OPTIONS]
     for name, p in options.items():
         assert p.kind is inspect.Parameter.KEYWORD_ONLY, name

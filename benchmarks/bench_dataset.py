@@ -1,0 +1,195 @@
+"""Datasets: parquet_core vs pyarrow.dataset, side by side in one run.
+
+    python -m benchmarks.bench_dataset [--files 1000] [--s3-files 50]
+
+* a Hive dataset of ``--files`` files (``p=0..9/q=0..N``), written by pyarrow, with and
+  without a ``_metadata`` summary;
+* planning (list + schema + partitions) and reading everything;
+* a partition-filtered query (files opened) and a statistics-filtered query;
+* against a local S3 server (moto on 127.0.0.1): requests and bytes for reading one
+  column of a smaller dataset, counted at the S3 client for both engines (pyarrow reads
+  through the same s3fs, wrapped with ``pyarrow.fs.FSSpecHandler``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import tempfile
+import time
+from typing import Any, Callable
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+
+import parquet_core as pc
+
+
+def best(fn: Callable[[], Any], repeat: int = 3) -> tuple[float, Any]:
+    times, out = [], None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return min(times), out
+
+
+def make_dataset(root: str, files: int, rows: int = 200) -> None:
+    qs = max(files // 10, 1)
+    n = files * rows
+    idx = np.arange(n)
+    table = pa.table({"n": idx, "x": np.random.default_rng(0).normal(size=n),
+                      "s": pa.array([f"s{i % 97}" for i in range(n)]),
+                      "p": (idx // rows) // qs, "q": (idx // rows) % qs})
+    collector: list[Any] = []
+    pq.write_to_dataset(table, root, partition_cols=["p", "q"], metadata_collector=collector)
+    pq.write_metadata(table.schema.remove(4).remove(3), os.path.join(root, "_metadata"),
+                      metadata_collector=collector)
+
+
+def row(name: str, ours: float, theirs: float, note: str = "") -> None:
+    print(f"  {name:<44} ours {ours * 1e3:9.1f} ms   pyarrow {theirs * 1e3:9.1f} ms   "
+          f"ratio {ours / theirs:6.2f}  {note}")
+
+
+def local_benchmarks(files: int) -> None:
+    tmp = tempfile.mkdtemp(prefix="pqbench-")
+    try:
+        with_meta = os.path.join(tmp, "with_meta")
+        make_dataset(with_meta, files)
+        plain = os.path.join(tmp, "plain")
+        shutil.copytree(with_meta, plain)
+        os.unlink(os.path.join(plain, "_metadata"))
+        print(f"Hive dataset: {files} files, {files * 200} rows, partitions p/q")
+
+        t_ours, d = best(lambda: pc.ParquetDataset(plain).schema)
+        t_pa, _ = best(lambda: ds.dataset(plain, partitioning="hive").schema)
+        row("plan (no _metadata): list + schema", t_ours, t_pa,
+            "(ours unifies every footer; pyarrow reads the first)")
+        t_ours, _ = best(lambda: pc.ParquetDataset(with_meta).schema)
+        t_pa, _ = best(lambda: ds.parquet_dataset(os.path.join(with_meta, "_metadata"),
+                                                  partitioning="hive").schema)
+        row("plan with _metadata", t_ours, t_pa)
+
+        t_ours, a = best(lambda: pc.read_table(plain), 1)
+        t_pa, b = best(lambda: ds.dataset(plain, partitioning="hive").to_table(), 1)
+        assert a.num_rows == b.num_rows
+        row("read everything (no _metadata)", t_ours, t_pa)
+        t_ours, a = best(lambda: pc.read_table(with_meta), 1)
+        t_pa, b = best(lambda: ds.parquet_dataset(os.path.join(with_meta, "_metadata"),
+                                                  partitioning="hive").to_table(), 1)
+        assert a.num_rows == b.num_rows
+        row("read everything (with _metadata)", t_ours, t_pa)
+
+        opened: list[str] = []
+        real = pc.ParquetDataset._open
+
+        def spy(self: Any, frag: Any) -> Any:
+            opened.append(frag.path)
+            return real(self, frag)
+
+        pc.ParquetDataset._open = spy  # type: ignore[method-assign]
+        try:
+            filt = [("p", "==", 3), ("q", "<", 5)]
+            t_ours, a = best(lambda: pc.read_table(plain, filters=filt))
+            n_opened = len(opened) // 3
+        finally:
+            pc.ParquetDataset._open = real  # type: ignore[method-assign]
+        t_pa, b = best(lambda: ds.dataset(plain, partitioning="hive").to_table(
+            filter=(ds.field("p") == 3) & (ds.field("q") < 5)))
+        assert a.num_rows == b.num_rows
+        row("partition filter p==3 & q<5", t_ours, t_pa, f"(files opened: {n_opened} of {files})")
+
+        limit = files * 200 // 100
+        t_ours, a = best(lambda: pc.read_table(plain, filters=[("n", "<", limit)]))
+        t_pa, b = best(lambda: ds.dataset(plain, partitioning="hive").to_table(filter=ds.field("n") < limit))
+        assert a.num_rows == b.num_rows
+        rep = pc.ParquetDataset(plain).explain([("n", "<", limit)])
+        row(f"statistics filter n < {limit}", t_ours, t_pa,
+            f"(row groups kept {rep.row_groups_kept} of {rep.row_groups})")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def s3_benchmarks(files: int) -> None:
+    try:
+        import boto3
+        import s3fs
+        from moto.server import ThreadedMotoServer
+    except ImportError:
+        print("S3: skipped (pip install 's3fs' 'moto[server]')")
+        return
+    import logging
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    os.environ.update(AWS_ACCESS_KEY_ID="testing", AWS_SECRET_ACCESS_KEY="testing", AWS_DEFAULT_REGION="us-east-1")
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    try:
+        _, port = server.get_host_and_port()
+        endpoint = f"http://127.0.0.1:{port}"
+        boto3.client("s3", endpoint_url=endpoint).create_bucket(Bucket="bench")
+        opts = {"key": "testing", "secret": "testing", "client_kwargs": {"endpoint_url": endpoint},
+                "use_listings_cache": False}
+        fs = s3fs.S3FileSystem(**opts)
+        tmp = tempfile.mkdtemp(prefix="pqbench-s3-")
+        try:
+            n = files * 20_000
+            table = pa.table({f"c{i}": np.random.default_rng(i).normal(size=n) for i in range(10)} |
+                             {"p": np.arange(n) // 20_000})
+            pq.write_to_dataset(table, tmp, partition_cols=["p"], row_group_size=10_000)
+            fs.put(tmp + "/", "bench/ds/", recursive=True)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+        counts = {"requests": 0, "bytes": 0}
+        real_call = s3fs.S3FileSystem._call_s3
+
+        async def counting(self: Any, method: str, *args: Any, **kwargs: Any) -> Any:
+            out = await real_call(self, method, *args, **kwargs)
+            counts["requests"] += 1
+            if method == "get_object":
+                counts["bytes"] += int(out.get("ContentLength", 0))
+            return out
+
+        s3fs.S3FileSystem._call_s3 = counting  # type: ignore[method-assign]
+        try:
+            def measure(fn: Callable[[], Any]) -> tuple[float, int, int]:
+                counts.update(requests=0, bytes=0)
+                t0 = time.perf_counter()
+                fn()
+                return time.perf_counter() - t0, counts["requests"], counts["bytes"]
+
+            ours = measure(lambda: pc.read_table("s3://bench/ds", columns=["c3"],
+                                                 storage_options=opts))
+            from pyarrow.fs import FSSpecHandler, PyFileSystem
+
+            pafs = PyFileSystem(FSSpecHandler(s3fs.S3FileSystem(**opts, skip_instance_cache=True)))
+            theirs = measure(lambda: ds.dataset("bench/ds", filesystem=pafs, partitioning="hive")
+                             .to_table(columns=["c3"]))
+        finally:
+            s3fs.S3FileSystem._call_s3 = real_call  # type: ignore[method-assign]
+        col = sum(pq.read_metadata(fs.open(f)).row_group(i).column(3).total_compressed_size
+                  for f in fs.find("bench/ds") for i in range(2))
+        print(f"S3 (moto, {files} files x 10 float columns, reading one column of {col} compressed bytes):")
+        print(f"  ours     {ours[0] * 1e3:8.1f} ms  {ours[1]:5d} requests  {ours[2]:10d} bytes")
+        print(f"  pyarrow  {theirs[0] * 1e3:8.1f} ms  {theirs[1]:5d} requests  {theirs[2]:10d} bytes "
+              "(through FSSpecHandler: the same s3fs client)")
+    finally:
+        server.stop()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--files", type=int, default=1000)
+    ap.add_argument("--s3-files", type=int, default=20)
+    args = ap.parse_args()
+    local_benchmarks(args.files)
+    s3_benchmarks(args.s3_files)
+
+
+if __name__ == "__main__":
+    main()

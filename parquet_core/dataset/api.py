@@ -1,0 +1,109 @@
+"""``read_table`` / ``read_metadata`` / ``read_schema`` for any source: a file, a folder, a glob, a list.
+
+One file (a path, URL, bytes or file object) is read by
+:class:`~parquet_core.ParquetFile` directly; anything else (a folder, a glob,
+a list, or ``schema=`` to impose) by :class:`~parquet_core.ParquetDataset`.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Sequence
+
+from parquet_core.dataset.dataset import ParquetDataset
+from parquet_core.errors import file_context
+from parquet_core.file.filesystem import resolve_filesystem
+from parquet_core.file.reader import ParquetFile
+from parquet_core.metadata.wrappers import FileMetadata
+from parquet_core.schema.types import Schema
+from parquet_core.table.arrays import Table
+
+__all__ = ["read_table", "read_metadata", "read_schema"]
+
+
+def _single_file(source: Any, filesystem: Any, storage_options: Any) -> tuple[Any, str | None] | None:
+    """``(source to open, display path)`` when *source* is one file, else None (a dataset)."""
+    if isinstance(source, (bytes, bytearray, memoryview)) or (
+            hasattr(source, "read") and not isinstance(source, (str, os.PathLike))):
+        if filesystem is not None or storage_options:
+            raise TypeError("filesystem= and storage_options= need a path")
+        return source, None
+    if isinstance(source, (list, tuple)):
+        return None
+    if not isinstance(source, (str, os.PathLike)):
+        raise TypeError(f"cannot read Parquet from a {type(source).__name__}; pass a path, a URL, a list "
+                        "of paths, bytes or a binary file object")
+    fs, (path,) = resolve_filesystem([source], filesystem, storage_options)
+    if fs.kind(path) != "file":
+        return None            # a folder, a glob, or nothing there (the dataset says which)
+    return fs.open_source(path), fs.display(path)
+
+
+def _open_file(src: Any, shown: str | None, **kw: Any) -> ParquetFile:
+    with file_context(shown, "reading"):
+        pf = ParquetFile(src, **kw)
+    if shown is not None:
+        pf._path = shown
+        pf._owned = True
+    return pf
+
+
+def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: Any = None,
+               filesystem: Any = None, storage_options: dict[str, Any] | None = None,
+               partitioning: Any = "hive", schema: Any = None, ignore_prefixes: Sequence[str] | None = None,
+               page_checksum_verification: bool = True, decryption: Any = None,
+               progress: Any = None) -> Table:
+    """Read a Parquet file, a folder (recursively, Hive partitions as columns), a glob or a list.
+
+    Parameters
+    ----------
+    source:
+        A path, URL (``s3://``, ``gs://``, ``memory://``...), a path in *filesystem*, a
+        list of them, bytes, or a binary file object.
+    columns:
+        Column names (partition columns included); default all.
+    filters:
+        pyarrow's DNF list or a :func:`~parquet_core.col` expression, on data and
+        partition columns: partition terms skip folders before any file is opened.
+    filesystem, storage_options, partitioning, schema, ignore_prefixes, progress:
+        As for :class:`~parquet_core.ParquetDataset`.
+    page_checksum_verification, decryption:
+        As for :class:`~parquet_core.ParquetFile`.
+    """
+    single = None if schema is not None else _single_file(source, filesystem, storage_options)
+    if single is not None:
+        src, shown = single
+        with _open_file(src, shown, page_checksum_verification=page_checksum_verification,
+                        decryption=decryption) as pf:
+            return pf.read(columns, filters=filters)
+    ds = ParquetDataset(source, filesystem=filesystem, partitioning=partitioning, schema=schema,
+                        storage_options=storage_options, ignore_prefixes=ignore_prefixes,
+                        page_checksum_verification=page_checksum_verification, decryption=decryption)
+    return ds.read(columns, filters=filters, progress=progress)
+
+
+def read_metadata(source: Any, *, filesystem: Any = None, storage_options: dict[str, Any] | None = None,
+                  decryption: Any = None) -> FileMetadata:
+    """The footer of a file; for a folder, its ``_metadata`` file or, without one, every footer
+    merged (row groups in file order, each column chunk's ``file_path`` naming its file)."""
+    single = _single_file(source, filesystem, storage_options)
+    if single is not None:
+        src, shown = single
+        with _open_file(src, shown, decryption=decryption) as pf:
+            return pf.metadata
+    from parquet_core.dataset.metadata_file import dataset_metadata
+
+    ds = ParquetDataset(source, filesystem=filesystem, storage_options=storage_options, decryption=decryption)
+    return dataset_metadata(ds)
+
+
+def read_schema(source: Any, *, filesystem: Any = None, storage_options: dict[str, Any] | None = None,
+                decryption: Any = None, partitioning: Any = "hive") -> Schema:
+    """The schema of a file, or of a dataset (unified over its files, partition columns last)."""
+    single = _single_file(source, filesystem, storage_options)
+    if single is not None:
+        src, shown = single
+        with _open_file(src, shown, decryption=decryption) as pf:
+            return pf.schema
+    return ParquetDataset(source, filesystem=filesystem, storage_options=storage_options,
+                          decryption=decryption, partitioning=partitioning).schema

@@ -1,0 +1,599 @@
+"""``ParquetDataset``: many Parquet files read as one table.
+
+::
+
+    ParquetDataset(path_or_paths, filesystem=, partitioning=, schema=, filters=)
+      file.filesystem.resolve_filesystem     local disk or an fsspec store
+      discovery.discover                     files, root, _metadata / _common_metadata
+      partitioning.Partitioning.infer        key=value folders -> typed columns
+    .read(columns, filters)
+      for each file:
+        partial evaluation of the filter on the file's partition values
+          false  -> the file is skipped before it is opened
+          true   -> read the file without a filter
+          else   -> the rest (on data columns) goes to ParquetFile.read(filters=),
+                    which prunes by statistics, dictionaries, Bloom filters, page indexes
+        unify.conform                        widen types, nulls for missing columns
+        partition columns appended (one value repeated)
+      Table.concat
+
+Filters are exact: a row is kept when the whole filter is true for it, with
+SQL's nulls (a null partition value matches no comparison, as in pyarrow).
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Sequence
+
+from parquet_core.dataset.discovery import DEFAULT_IGNORE_PREFIXES, Discovery, discover
+from parquet_core.dataset.partitioning import Partitioning, repeat, resolve_partitioning
+from parquet_core.dataset.progress import Progress
+from parquet_core.dataset.unify import SchemaUnifier, check_against, conform
+from parquet_core.errors import ParquetSchemaError, note_file
+from parquet_core.file.filesystem import FileSystem, IOStats, LocalFileSystem, resolve_filesystem
+from parquet_core.file.pushdown import PruneReport
+from parquet_core.file.reader import ParquetFile
+from parquet_core.predicate import Expression, filter_mask, from_filters, negation_normal_form
+from parquet_core.predicate.expr import And, Or
+from parquet_core.schema.types import Field, Schema
+from parquet_core.table.arrays import Array, Table
+
+__all__ = ["ParquetDataset", "Fragment", "DatasetReport"]
+
+
+@dataclass
+class Fragment:
+    """One data file: its path, size and partition values (decoded text, None for null)."""
+
+    path: str
+    size: int
+    partition: list[tuple[str, str | None]]
+    row_groups: list[int] | None = None      # from _metadata: the row groups of this file
+
+
+@dataclass
+class DatasetReport:
+    """What a filtered read of a dataset would do (``ParquetDataset.explain``)."""
+
+    filter: Expression | None
+    files: int = 0
+    pruned_by_partition: list[str] = field(default_factory=list)
+    files_opened: int = 0
+    row_groups: int = 0
+    row_groups_kept: int = 0
+    bytes_to_read: int = 0
+    requests: int = 0
+    bytes_fetched: int = 0
+    per_file: dict[str, PruneReport] = field(default_factory=dict)
+    planned_from: str = "footers"
+
+    def __str__(self) -> str:
+        return (f"filter {self.filter!r}: {self.files - len(self.pruned_by_partition)} of {self.files} files "
+                f"kept ({len(self.pruned_by_partition)} pruned by partition folders, none of them opened); "
+                f"{self.row_groups_kept} of {self.row_groups} row groups kept in the files opened; "
+                f"{self.bytes_to_read} column bytes to read; planning fetched {self.bytes_fetched} bytes "
+                f"in {self.requests} requests (from {self.planned_from})")
+
+
+def _as_schema(schema: Any) -> Schema | None:
+    """``schema=``: a pc.Schema, a pyarrow schema, or a list of Fields."""
+    if schema is None or isinstance(schema, Schema):
+        return schema
+    if isinstance(schema, (list, tuple)) and all(isinstance(f, Field) for f in schema):
+        return Schema(list(schema))
+    if hasattr(schema, "names") and hasattr(schema, "types"):
+        from parquet_core.interop.arrow import schema_from_arrow
+
+        return schema_from_arrow(schema)
+    raise TypeError(f"schema must be a pc.Schema (or a pyarrow schema), not {type(schema).__name__}")
+
+
+_TRUE = True
+_FALSE = False
+
+
+def partial_eval(expr: Expression, known: Table) -> Expression | bool:
+    """*expr* (negation normal form) with the leaves on *known*'s columns decided.
+
+    *known* holds one row: the values the columns have for the whole file
+    (partition values, or nulls for columns the file lacks).  A leaf that is
+    null there is false, which is exact in negation normal form (no ``~``
+    above a leaf can turn the null into a match).
+    """
+    if isinstance(expr, (And, Or)):
+        is_and = isinstance(expr, And)
+        kept = []
+        for child in expr.children:
+            r = partial_eval(child, known)
+            if r is (_FALSE if is_and else _TRUE):
+                return r
+            if isinstance(r, Expression):
+                kept.append(r)
+        if not kept:
+            return is_and
+        return kept[0] if len(kept) == 1 else (And(*kept) if is_and else Or(*kept))
+    cols = expr.columns()
+    if cols and cols <= set(known.column_names):
+        return bool(filter_mask(expr, known)[0])
+    return expr
+
+
+def _leaves(expr: Expression) -> list[Expression]:
+    if isinstance(expr, (And, Or)):
+        return [leaf for c in expr.children for leaf in _leaves(c)]
+    return [expr]
+
+
+def _combine(expr: Expression, decided: dict[int, Any], row: int) -> Expression | bool:
+    """*expr* with the leaves in *decided* (a mask over files) replaced by their value at *row*."""
+    if isinstance(expr, (And, Or)):
+        is_and = isinstance(expr, And)
+        kept = []
+        for child in expr.children:
+            r = _combine(child, decided, row)
+            if r is (not is_and):
+                return r
+            if isinstance(r, Expression):
+                kept.append(r)
+        if not kept:
+            return is_and
+        return kept[0] if len(kept) == 1 else (And(*kept) if is_and else Or(*kept))
+    mask = decided.get(id(expr))
+    return expr if mask is None else bool(mask[row])
+
+
+def _literals(expr: Expression) -> dict[str, list[Any]]:
+    """The literal values each column is compared with in *expr*."""
+    from parquet_core.predicate.expr import Comparison, IsIn, StartsWith
+
+    out: dict[str, list[Any]] = {}
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, (And, Or)):
+            stack.extend(e.children)
+        elif isinstance(e, Comparison):
+            out.setdefault(e.column, []).append(e.value)
+        elif isinstance(e, IsIn):
+            out.setdefault(e.column, []).extend(v for v in e.values if v is not None)
+        elif isinstance(e, StartsWith):
+            out.setdefault(e.column, []).append(e.prefix)
+    return out
+
+
+def _literal_type(values: list[Any]) -> Any:
+    """A type the literals fit, for a column no file opened so far has (its values are all null)."""
+    from parquet_core.schema.types import DataType
+    from parquet_core.table.ingest import as_array
+
+    try:
+        return as_array(values[:1]).type if values else DataType("null")
+    except Exception:  # noqa: BLE001 - any literal type will do: the column is null everywhere
+        return DataType("string")
+
+
+class ParquetDataset:
+    """Parquet files in a folder (recursively), a glob or a list, read as one table.
+
+    Parameters
+    ----------
+    path_or_paths:
+        A file, a folder, a glob (``"ds/*/part-*.parquet"``) or a list of
+        files and folders: local paths, URLs (``s3://``, ``gs://``, ``memory://``...)
+        or paths inside *filesystem*.
+    filesystem:
+        An fsspec file system (or a pyarrow one); default: from the URL, else the local disk.
+    partitioning:
+        ``"hive"`` (``key=value`` folders, types inferred), a :class:`~parquet_core.Schema`
+        (Hive folders with these types), a list of names (bare folders, level by
+        level) or None.
+    schema:
+        Read every file as this schema (columns are widened or filled with nulls;
+        partition columns may be named to set their types).
+    filters:
+        Applied by every :meth:`read` (AND-ed with the read's own filters).
+    storage_options:
+        Options of the fsspec file system a URL names (credentials, endpoint...).
+    ignore_prefixes:
+        Names (files or folders below the root) to skip; default ``(".", "_")``.
+    page_checksum_verification, decryption:
+        As for :class:`~parquet_core.ParquetFile`, for every file.
+    progress:
+        Default for :meth:`read`: ``True`` (a tqdm bar, if tqdm is installed) or a
+        callable ``(done, total)``; nothing is shown by default.
+    """
+
+    def __init__(self, path_or_paths: Any, filesystem: Any = None, partitioning: Any = "hive",
+                 schema: Any = None, filters: Any = None, *, storage_options: dict[str, Any] | None = None,
+                 ignore_prefixes: Sequence[str] | None = None, page_checksum_verification: bool = True,
+                 decryption: Any = None, progress: Any = None, use_metadata_file: bool = True) -> None:
+        paths = list(path_or_paths) if isinstance(path_or_paths, (list, tuple)) else [path_or_paths]
+        if not paths:
+            raise ValueError("path_or_paths is empty")
+        self._fs, self._paths = resolve_filesystem(paths, filesystem, storage_options)
+        self._filter = from_filters(filters)
+        self._verify = page_checksum_verification
+        self._decryption = decryption
+        self._progress = progress
+        self.io_stats = IOStats()
+        prefixes = DEFAULT_IGNORE_PREFIXES if ignore_prefixes is None else tuple(ignore_prefixes)
+        self._discovery: Discovery = discover(self._fs, self._paths, prefixes, use_metadata_file)
+        self._given_schema = _as_schema(schema)
+        self._summary: Any = None          # the _metadata plan, see metadata_file.py
+        self._metadata_schema: Schema | None = None
+        if use_metadata_file:
+            self._load_summary()
+            if self._discovery.from_summary:
+                if self._summary is None:       # a _metadata naming no data files: list the folder
+                    self._discovery = discover(self._fs, self._paths, prefixes, False)
+                    self._metadata_schema = None
+                    self._load_summary()
+                else:
+                    self._summary.fill(self._discovery, self._fs)
+        part = resolve_partitioning(partitioning)
+        if part is not None and self._given_schema is not None and part.given is None:
+            # schema= may name partition columns: take their types
+            part = Partitioning(part.flavor, part.names, None)
+        self._fragments = [Fragment(p, size, [] if part is None else part.parse(self._discovery.relative.get(p, [])))
+                           for p, size in self._discovery.files]
+        if self._summary is not None:
+            self._summary.attach(self)
+        if part is not None:
+            part = part.infer([f.partition for f in self._fragments])
+            if self._given_schema is not None:
+                given = {f.name: f for f in self._given_schema}
+                part = Partitioning(part.flavor, part.names, part.given, Schema(
+                    [given.get(f.name, f) for f in part.schema or []]))
+        self._partitioning = part
+        self._schema: Schema | None = None
+
+    # -- metadata ---------------------------------------------------------------------------------
+    def _load_summary(self) -> None:
+        from parquet_core.dataset.metadata_file import load_summary
+
+        self._summary, self._metadata_schema = load_summary(self)
+
+    @property
+    def filesystem(self) -> FileSystem:
+        return self._fs
+
+    @property
+    def files(self) -> list[str]:
+        """The data files, sorted (as the user would write them: URLs keep their scheme)."""
+        return [self._fs.display(f.path) for f in self._fragments]
+
+    @property
+    def fragments(self) -> list[Fragment]:
+        return list(self._fragments)
+
+    @property
+    def partitioning(self) -> Partitioning | None:
+        """The partitioning, with the partition columns' schema (inferred or given)."""
+        return self._partitioning
+
+    @property
+    def partition_names(self) -> list[str]:
+        p = self._partitioning
+        return [] if p is None or p.schema is None else p.schema.names
+
+    @property
+    def schema(self) -> Schema:
+        """Data columns (unified over every file, or ``schema=``, or ``_common_metadata``),
+        then partition columns.  Without a summary file this opens every footer once."""
+        if self._schema is None:
+            self._schema = self._full_schema(self._data_schema(self._fragments))
+        return self._schema
+
+    def _data_schema(self, fragments: Sequence[Fragment]) -> Schema:
+        parts = set(self.partition_names)
+        if self._given_schema is not None:
+            return Schema([f for f in self._given_schema if f.name not in parts])
+        if self._metadata_schema is not None:
+            return self._metadata_schema
+        unifier = SchemaUnifier()
+        for frag, sch in zip(fragments, self._map(lambda fr: self._file_schema(fr), fragments)):
+            unifier.add(sch, self._fs.display(frag.path))
+        return unifier.schema()
+
+    def _full_schema(self, data: Schema) -> Schema:
+        parts = self._partitioning.schema if self._partitioning is not None else None
+        if parts is None:
+            return data
+        # A partition column the files also store (polars writes both): the files' values are
+        # read, the folder values still prune; the two types must unify.
+        from parquet_core.dataset.unify import _wider
+
+        by_name = {f.name: f for f in parts}
+        fields = []
+        for f in data:
+            if f.name in by_name:
+                wide = _wider(f.type, by_name[f.name].type)
+                if wide is None:
+                    raise ParquetSchemaError(
+                        f"column {f.name!r} is {f.type} in the files but {by_name[f.name].type} in the "
+                        "partition folders")
+                f = Field(f.name, wide, True, f.path, f.field_id)
+            fields.append(f)
+        return Schema(fields + [f for f in parts if f.name not in data.names])
+
+    def _file_schema(self, frag: Fragment) -> Schema:
+        with self._open(frag) as pf:
+            return pf.schema
+
+    # -- I/O helpers ------------------------------------------------------------------------------
+    def _open(self, frag: Fragment) -> ParquetFile:
+        src = self._fs.open_source(frag.path, frag.size, self.io_stats)
+        try:
+            pf = ParquetFile(src, page_checksum_verification=self._verify, decryption=self._decryption)
+        except BaseException as exc:
+            src.close()
+            note_file(exc, self._fs.display(frag.path), "reading")
+            raise
+        pf._path = self._fs.display(frag.path)
+        pf._owned = True
+        return pf
+
+    def _map(self, fn: Callable[[Any], Any], fragments: Sequence[Any],
+             progress: Progress | None = None) -> list[Any]:
+        """*fn* over *fragments* in order: concurrently for a remote store (latency), else one by one."""
+        def run(fr: Any) -> Any:
+            out = fn(fr)
+            if progress is not None:
+                progress.advance()
+            return out
+
+        if isinstance(self._fs, LocalFileSystem) or len(fragments) < 2:
+            return [run(f) for f in fragments]
+        with ThreadPoolExecutor(8) as pool:
+            return list(pool.map(run, fragments))
+
+    def _known(self, frag: Fragment) -> Table:
+        p = self._partitioning
+        if p is None or p.schema is None:
+            return Table(Schema([]), [], 1)
+        arrays = p.arrays(frag.partition)
+        return Table(p.schema, [arrays[f.name] for f in p.schema], 1)
+
+    def _expression(self, filters: Any) -> Expression | None:
+        read = from_filters(filters)
+        if self._filter is None:
+            return read
+        return self._filter if read is None else And(self._filter, read)
+
+    def _prune(self, expr: Expression | None) -> list[tuple[Fragment, Expression | bool]]:
+        """The fragments a filter may match, each with the filter left for its data columns."""
+        if expr is None:
+            return [(f, True) for f in self._fragments]
+        parts = set(self.partition_names)
+        unknown = expr.columns() - parts
+        if self._schema is not None or self._given_schema is not None or self._metadata_schema is not None:
+            known = set(self.schema.names) if self._schema is not None else set(
+                self._data_schema(self._fragments).names) | parts
+            bad = {c.split(".")[0] for c in unknown} - known
+            if bad and self._fragments:
+                raise ValueError(f"filter column(s) {sorted(bad)} are not in the dataset "
+                                 f"(columns: {sorted(known)})")
+        nnf = negation_normal_form(expr)
+        if not parts & expr.columns() or not self._fragments:
+            return [(f, nnf) for f in self._fragments]
+        # every leaf on partition columns decided for all files at once (one vectorised
+        # evaluation per leaf over a table with a row per file), then combined per file
+        table = self._partitioning.table([f.partition for f in self._fragments])  # type: ignore[union-attr]
+        decided: dict[int, Any] = {}
+        for leaf in _leaves(nnf):
+            cols = leaf.columns()
+            if cols and cols <= parts:
+                decided[id(leaf)] = filter_mask(leaf, table)
+        out = []
+        for i, frag in enumerate(self._fragments):
+            rest = _combine(nnf, decided, i)
+            if rest is False:
+                continue
+            out.append((frag, rest))
+        return out
+
+    # -- reading ----------------------------------------------------------------------------------
+    def read(self, columns: Sequence[str] | None = None, filters: Any = None, *,
+             progress: Any = None, use_threads: bool = True) -> Table:
+        """Read the dataset (or the columns named, partition columns included) into one Table.
+
+        ``filters`` (pyarrow's DNF list or a :func:`~parquet_core.col` expression) may
+        name partition and data columns: partition terms skip whole files before
+        they are opened, the rest prunes row groups and pages in each file.
+        """
+        expr = self._expression(filters)
+        if columns is not None and isinstance(columns, str):
+            raise TypeError("columns must be a list of names, not a string")
+        work = self._prune(expr)
+        # the output schema: known up front, or unified over the files this read opens
+        fixed = self._schema if self._schema is not None else None
+        if fixed is None and (self._given_schema is not None or self._metadata_schema is not None):
+            fixed = self._full_schema(self._data_schema([]))
+        prog = Progress.make(self._progress if progress is None else progress, len(work), "reading")
+        try:
+            results = self._map(lambda item: self._read_one(item[0], item[1], columns, fixed), work, prog)
+        finally:
+            if prog is not None:
+                prog.close()
+        frags = [f for f, _ in work]
+        if fixed is None:
+            unifier = SchemaUnifier()
+            for frag, (_, sch) in zip(frags, results):
+                unifier.add(sch, self._fs.display(frag.path))
+            fixed = self._full_schema(unifier.schema() if results else Schema([]))
+        out_fields = self._output_fields(fixed, columns)
+        return self._assemble(frags, [t for t, _ in results], out_fields)
+
+    def _assemble(self, frags: Sequence[Fragment], tables: Sequence[Table], out: list[Field]) -> Table:
+        """One table from the files' tables: widened, nulls for missing columns, partition values added."""
+        p = self._partitioning
+        per_file = [p.arrays(fr.partition) if p is not None and p.schema is not None else {} for fr in frags]
+        fields = []
+        for f in out:
+            lacking = any(f.name not in pv and f.name not in t.column_names for pv, t in zip(per_file, tables))
+            partition = bool(per_file) and f.name in per_file[0]
+            fields.append(Field(f.name, f.type, f.nullable or lacking or partition, f.path, f.field_id))
+        if not tables:
+            return Table.concat([], Schema(fields))
+        columns = []
+        for f in fields:
+            pieces = []
+            for pv, t in zip(per_file, tables):
+                n = t.num_rows
+                if f.name in t.column_names:
+                    pieces.append(conform(t.column(f.name), f, n))
+                elif f.name in pv:
+                    pieces.append(conform(repeat(pv[f.name], n), f, n))
+                else:
+                    pieces.append(conform(None, f, n))
+            columns.append(pieces[0] if len(pieces) == 1 else Array.concat(pieces))
+        return Table(Schema(fields), columns, sum(t.num_rows for t in tables))
+
+    def _output_fields(self, full: Schema, columns: Sequence[str] | None) -> list[Field]:
+        if columns is None:
+            return list(full)
+        names = full.names
+        out = []
+        for c in columns:
+            if c not in names:
+                raise ValueError(f"no column named {c!r} in the dataset; its columns are {names}")
+            out.append(full.field(c))
+        return out
+
+    def _read_one(self, frag: Fragment, rest: Expression | bool, columns: Sequence[str] | None,
+                  fixed: Schema | None) -> tuple[Table, Schema]:
+        parts = set(self.partition_names)
+        if frag.row_groups is not None and self._summary is not None:
+            return self._read_summarised(frag, rest, columns, fixed)
+        with self._open(frag) as pf:
+            file_fields = {f.name: f for f in pf.schema}
+            path = self._fs.display(frag.path)
+            if fixed is not None:
+                for name, f in file_fields.items():
+                    if name in fixed.names and name not in parts:
+                        check_against(fixed.field(name), f, path)
+            if isinstance(rest, Expression):
+                missing = {c for c in rest.columns() if c.split(".")[0] not in file_fields and c not in parts}
+                if missing:
+                    rest = self._decide_missing(rest, missing, fixed)
+            if rest is False:
+                return Table(Schema([]), [], 0), pf.schema
+            wanted = [c for c in (columns if columns is not None else file_fields) if c in file_fields]
+            if isinstance(rest, Expression):
+                table = pf.read(wanted, filters=rest)
+            else:
+                table = pf.read(wanted)
+            return table, pf.schema
+
+    def _read_summarised(self, frag: Fragment, rest: Expression | bool, columns: Sequence[str] | None,
+                         fixed: Schema | None) -> tuple[Table, Schema]:
+        """Read a file's row groups through ``_metadata`` (its own footer is never read)."""
+        pf = self._summary.pf
+        file_fields = {f.name for f in pf.schema}
+        wanted = [c for c in (columns if columns is not None else file_fields) if c in file_fields]
+        if columns is None:
+            wanted = [f.name for f in pf.schema]
+        groups = frag.row_groups or []
+        table = pf.read_row_groups(groups, wanted, filters=rest if isinstance(rest, Expression) else None)
+        return table, pf.schema
+
+    def _decide_missing(self, rest: Expression, missing: set[str], fixed: Schema | None) -> Expression | bool:
+        """Columns a file lacks are null in all its rows: decide the filter's leaves on them."""
+        from parquet_core.schema.types import DataType
+
+        fields = []
+        arrays = []
+        literals = _literals(rest)
+        for name in sorted(missing):
+            if fixed is not None and name in fixed.names:
+                typ = fixed.field(name).type
+            else:
+                typ = _literal_type(literals.get(name, []))
+            f = Field(name, typ, True)
+            fields.append(f)
+            arrays.append(conform(None, f, 1))
+        return partial_eval(rest, Table(Schema(fields), arrays, 1))
+
+    def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,
+                     filters: Any = None, *, progress: Any = None) -> Iterator[Table]:
+        """Yield tables of at most *batch_size* rows, file by file and row group by row group.
+
+        Every batch has the dataset's :attr:`schema` (restricted to *columns*), so
+        this opens every footer first unless ``schema=`` or a summary file gave it.
+        """
+        if batch_size <= 0:
+            raise ValueError("batch_size must be positive")
+        expr = self._expression(filters)
+        full = self.schema
+        out = self._output_fields(full, columns)
+        work = self._prune(expr)
+        prog = Progress.make(self._progress if progress is None else progress, len(work), "scanning")
+        try:
+            for frag, rest in work:
+                with self._open(frag) as pf:
+                    path = self._fs.display(frag.path)
+                    file_fields = {f.name: f for f in pf.schema}
+                    for name, f in file_fields.items():
+                        if name in full.names and name not in self.partition_names:
+                            check_against(full.field(name), f, path)
+                    if isinstance(rest, Expression):
+                        missing = {c for c in rest.columns()
+                                   if c.split(".")[0] not in file_fields and c not in self.partition_names}
+                        if missing:
+                            rest = self._decide_missing(rest, missing, full)
+                    if rest is False:
+                        continue
+                    wanted = [f.name for f in out if f.name in file_fields]
+                    for batch in pf.iter_batches(batch_size, columns=wanted,
+                                                 filters=rest if isinstance(rest, Expression) else None):
+                        if batch.num_rows:
+                            yield self._assemble([frag], [batch], out)
+                if prog is not None:
+                    prog.advance()
+        finally:
+            if prog is not None:
+                prog.close()
+
+    def explain(self, filters: Any = None, columns: Sequence[str] | None = None) -> DatasetReport:
+        """What a read with *filters* would do: files skipped by partition folders (never
+        opened), row groups pruned in the others (each file's :class:`PruneReport`), the
+        column bytes to read, and the bytes and requests planning fetched."""
+        expr = self._expression(filters)
+        before = (self.io_stats.requests, self.io_stats.bytes)
+        report = DatasetReport(expr, files=len(self._fragments),
+                               planned_from="_metadata" if self._summary is not None else "footers")
+        work = self._prune(expr)
+        kept = {id(f) for f, _ in work}
+        report.pruned_by_partition = [self._fs.display(f.path) for f in self._fragments if id(f) not in kept]
+
+        def plan(item: tuple[Fragment, Expression | bool]) -> tuple[str, PruneReport | None]:
+            frag, rest = item
+            with self._open(frag) as pf:
+                file_fields = {f.name for f in pf.schema}
+                if isinstance(rest, Expression):
+                    missing = {c for c in rest.columns()
+                               if c.split(".")[0] not in file_fields and c not in self.partition_names}
+                    if missing:
+                        rest = self._decide_missing(rest, missing, self._schema)
+                if rest is False:
+                    return self._fs.display(frag.path), None
+                wanted = None if columns is None else [c for c in columns if c in file_fields]
+                return self._fs.display(frag.path), pf.explain(
+                    rest if isinstance(rest, Expression) else None, wanted)
+
+        for path, rep in self._map(plan, work):
+            report.files_opened += 1
+            if rep is None:
+                continue
+            report.per_file[path] = rep
+            report.row_groups += rep.row_groups
+            report.row_groups_kept += len(rep.kept)
+            report.bytes_to_read += rep.bytes_kept
+        report.requests = self.io_stats.requests - before[0]
+        report.bytes_fetched = self.io_stats.bytes - before[1]
+        return report
+
+    def __repr__(self) -> str:
+        return f"<ParquetDataset {len(self._fragments)} files, partitions {self.partition_names}>"

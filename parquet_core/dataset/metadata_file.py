@@ -1,0 +1,212 @@
+"""Summary files: ``_metadata`` (every file's row groups) and ``_common_metadata`` (the schema).
+
+Both are Parquet footers without data, as pyarrow (and parquet-mr, Dask)
+write them::
+
+    "PAR1" | FileMetaData | len | "PAR1"
+
+``_metadata`` holds the row groups of every data file, each column chunk's
+``file_path`` naming its file relative to the folder (the spec's "column data
+in another file").  A dataset with one plans from it: the schema, the row
+groups of each file and their statistics come from that single footer, and
+column chunks are read through ``file_path`` (``ParquetFile._src``) without
+opening the data files' own footers.  The folder is not listed: the data
+files are exactly the ones ``_metadata`` names, as pyarrow's
+``parquet_dataset`` and Dask read them (a file added without rewriting
+``_metadata`` is not seen; ``ParquetDataset(..., use_metadata_file=False)``
+lists the folder and reads every footer instead).
+
+``write_metadata(schema, path, metadata_collector=...)`` writes either:
+without a collector, a ``_common_metadata`` (schema only); with one (filled
+by ``write_to_dataset(..., metadata_collector=...)``), a ``_metadata``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import posixpath
+import struct
+from typing import Any, Sequence
+
+from parquet_core.constants import MAGIC
+from parquet_core.errors import ParquetFormatError, ParquetSchemaError
+from parquet_core.file.filesystem import FileSystem, LocalFileSystem
+from parquet_core.file.reader import ParquetFile
+from parquet_core.file.sink import open_sink
+from parquet_core.file.writer import ParquetWriter
+from parquet_core.metadata.wrappers import FileMetadata
+from parquet_core.thrift.codec import parse, serialize
+from parquet_core.thrift import pt
+
+__all__ = ["write_metadata", "load_summary", "dataset_metadata", "metadata_with_file_path", "Summary"]
+
+
+class Summary:
+    """A dataset's ``_metadata``: the open footer and the row groups of each file in it."""
+
+    def __init__(self, pf: ParquetFile, root_rel: dict[str, list[int]]) -> None:
+        self.pf = pf
+        self.groups = root_rel              # relative path -> row group indexes
+
+    def fill(self, disc: Any, fs: FileSystem) -> None:
+        """Make the files the ones ``_metadata`` names (the folder is not listed)."""
+        root = disc.root
+        for rel in sorted(self.groups):
+            parts = rel.split("/")
+            if rel.startswith("/") or ".." in parts or not all(parts):
+                raise ParquetFormatError(f"_metadata names the file {rel!r}, not a relative path below "
+                                         "the folder")
+            path = fs.join(root, *parts)
+            disc.files.append((path, None))
+            disc.relative[path] = parts[:-1]
+
+    def attach(self, ds: Any) -> None:
+        """Give each fragment listed in ``_metadata`` its row groups."""
+        root = ds._discovery.root
+        for frag in ds._fragments:
+            rel = _relative(ds._fs, root, frag.path)
+            if rel in self.groups:
+                frag.row_groups = self.groups[rel]
+
+
+def _relative(fs: FileSystem, root: str | None, path: str) -> str | None:
+    if root is None:
+        return None
+    sep = os.sep if isinstance(fs, LocalFileSystem) else "/"
+    r = root.rstrip(sep)
+    if path.startswith(r + sep):
+        rel = path[len(r) + 1:]
+    elif isinstance(fs, LocalFileSystem):
+        rel = os.path.relpath(path, root)
+    else:
+        return None
+    return rel.replace(os.sep, "/") if sep != "/" else rel
+
+
+def load_summary(ds: Any) -> tuple[Summary | None, Any]:
+    """Open the dataset's ``_metadata`` (a :class:`Summary`) and the schema it or
+    ``_common_metadata`` gives; ``(None, None)`` when there is neither."""
+    disc = ds._discovery
+    path = disc.metadata_path
+    if path is None:
+        if disc.common_metadata_path is None:
+            return None, None
+        with _open(ds, disc.common_metadata_path) as pf:
+            return None, pf.schema
+    pf = _open(ds, path)
+    groups: dict[str, list[int]] = {}
+    # the raw row groups: their counts are checked when a row group is read
+    for i, rg in enumerate(pf.metadata.raw.row_groups or []):
+        if not rg.columns:
+            continue
+        rel = rg.columns[0].file_path
+        if not rel:
+            continue                         # not a summary of other files
+        groups.setdefault(rel, []).append(i)
+    return Summary(pf, groups), pf.schema
+
+
+def _open(ds: Any, path: str) -> ParquetFile:
+    src = ds._fs.open_source(path, None, ds.io_stats)
+    pf = ParquetFile(src, page_checksum_verification=ds._verify, decryption=ds._decryption)
+    pf._path = ds._fs.display(path)
+    pf._owned = True
+    return pf
+
+
+def metadata_with_file_path(fs: FileSystem, root: str, path: str) -> FileMetadata:
+    """The footer of a written file, its column chunks' ``file_path`` set relative to *root*."""
+    src = fs.open_source(path)
+    try:
+        pf = ParquetFile(src)
+        md = pf.metadata
+    finally:
+        src.close()
+    rel = _relative(fs, root, path)
+    for rg in md.raw.row_groups or []:
+        for chunk in rg.columns:
+            chunk.file_path = rel
+    return FileMetadata(md.raw, md.footer_size)
+
+
+def _as_raw(md: Any) -> Any:
+    """Our FileMetadata's thrift footer; a pyarrow FileMetaData is taken through its bytes."""
+    if isinstance(md, FileMetadata):
+        return md.raw
+    if hasattr(md, "write_metadata_file"):          # pyarrow.parquet.FileMetaData
+        buf = io.BytesIO()
+        md.write_metadata_file(buf)
+        data = buf.getvalue()
+        (n,) = struct.unpack("<I", data[-8:-4])
+        raw, _ = parse(data[-8 - n:-8], pt.FileMetaData)
+        return raw
+    raise TypeError(f"metadata_collector entries must be FileMetadata, not {type(md).__name__}")
+
+
+def write_metadata(schema: Any, where: Any, metadata_collector: Sequence[Any] | None = None, *,
+                   filesystem: Any = None, storage_options: dict[str, Any] | None = None,
+                   **writer_options: Any) -> None:
+    """Write a summary file: ``_common_metadata`` (schema only), or ``_metadata`` when
+    *metadata_collector* holds the footers of the data files (with ``file_path`` set).
+
+    Raises
+    ------
+    ParquetSchemaError
+        A collected footer whose columns differ from *schema*'s.
+    """
+    buf = io.BytesIO()
+    ParquetWriter(buf, schema, **writer_options).close()
+    data = buf.getvalue()
+    (n,) = struct.unpack("<I", data[-8:-4])
+    base, _ = parse(data[-8 - n:-8], pt.FileMetaData)
+    base.row_groups = []
+    base.num_rows = 0
+    leaves = _leaf_signature(base)
+    for i, md in enumerate(metadata_collector or []):
+        raw = _as_raw(md)
+        if _leaf_signature(raw) != leaves:
+            raise ParquetSchemaError(f"metadata_collector entry {i} has columns {_leaf_signature(raw)}, "
+                                     f"the schema {leaves}")
+        base.row_groups.extend(raw.row_groups or [])
+        base.num_rows += raw.num_rows
+    footer = serialize(base)
+    sink = open_sink(where, filesystem, storage_options)
+    try:
+        sink.write(MAGIC)
+        sink.write(footer)
+        sink.write(struct.pack("<I", len(footer)) + MAGIC)
+        sink.commit()
+    except BaseException:
+        sink.abort()
+        raise
+
+
+def _leaf_signature(raw: Any) -> list[tuple[str, int | None]]:
+    return [(el.name, el.type) for el in raw.schema[1:] if el.num_children in (None, 0)]
+
+
+def dataset_metadata(ds: Any) -> FileMetadata:
+    """The dataset's ``_metadata``, or every file's footer merged (``file_path`` set)."""
+    if ds._summary is not None:
+        return ds._summary.pf.metadata
+    root = ds._discovery.root
+    merged = None
+    for frag in ds._fragments:
+        with ds._open(frag) as pf:
+            raw = pf.metadata.raw
+        rel = _relative(ds._fs, root, frag.path) or posixpath.basename(frag.path)
+        for rg in raw.row_groups or []:
+            for chunk in rg.columns:
+                chunk.file_path = rel
+        if merged is None:
+            merged = raw
+            continue
+        if _leaf_signature(raw) != _leaf_signature(merged):
+            raise ParquetSchemaError(f"{ds._fs.display(frag.path)!r} has other columns than the first file; "
+                                     "its footers cannot be merged into one")
+        merged.row_groups.extend(raw.row_groups or [])
+        merged.num_rows += raw.num_rows
+    if merged is None:
+        raise FileNotFoundError("the dataset has no data files")
+    return FileMetadata(merged)

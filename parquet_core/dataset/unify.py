@@ -1,0 +1,102 @@
+"""One schema for many files: missing columns are null, narrow numbers widen, conflicts name both files.
+
+Only these differences are reconciled (anything else raises
+:class:`ParquetSchemaError` naming the column, both types and both files):
+
+* a column missing from some files (it reads as nulls there; the field
+  becomes nullable);
+* signed integers of different widths (``int32`` + ``int64`` -> ``int64``),
+  unsigned likewise, and ``float32`` + ``float64`` -> ``float64``;
+* a ``null``-typed column and any type;
+* nullability (the union is nullable if any file's field is).
+
+This is deliberately narrower than ``concat_tables(promote_options=
+"permissive")``: mixing integers with floats, or strings with numbers,
+across the files of one dataset is almost always a bug in whatever wrote
+them, and widening would change values silently.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+
+from parquet_core.errors import ParquetSchemaError
+from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.table.arrays import Array
+
+__all__ = ["SchemaUnifier", "conform"]
+
+_SIGNED = {"int8": 8, "int16": 16, "int32": 32, "int64": 64}
+_UNSIGNED = {"uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64}
+_FLOAT = {"float32": 32, "float64": 64}
+
+
+def _wider(a: DataType, b: DataType) -> DataType | None:
+    if a == b:
+        return a
+    if a.name == "null":
+        return b
+    if b.name == "null":
+        return a
+    for family in (_SIGNED, _UNSIGNED, _FLOAT):
+        if a.name in family and b.name in family:
+            return a if family[a.name] >= family[b.name] else b
+    return None
+
+
+class SchemaUnifier:
+    """Accumulates file schemas; remembers which file set each column's type (for messages)."""
+
+    def __init__(self) -> None:
+        self.fields: dict[str, Field] = {}
+        self.origin: dict[str, str] = {}
+        self.count: dict[str, int] = {}
+        self.files = 0
+
+    def add(self, schema: Iterable[Field], path: str) -> None:
+        self.files += 1
+        for f in schema:
+            self.count[f.name] = self.count.get(f.name, 0) + 1
+            old = self.fields.get(f.name)
+            if old is None:
+                self.fields[f.name] = Field(f.name, f.type, f.nullable, f.path, f.field_id)
+                self.origin[f.name] = path
+                continue
+            wide = _wider(old.type, f.type)
+            if wide is None:
+                raise ParquetSchemaError(
+                    f"column {f.name!r} is {old.type} in {self.origin[f.name]!r} but {f.type} in "
+                    f"{path!r}; pass schema= to read them as one type")
+            if wide != old.type:
+                self.origin[f.name] = path
+            self.fields[f.name] = Field(f.name, wide, old.nullable or f.nullable, old.path, old.field_id)
+
+    def schema(self) -> Schema:
+        out = []
+        for name, f in self.fields.items():
+            nullable = f.nullable or self.count[name] < self.files
+            out.append(Field(name, f.type, nullable, f.path, f.field_id))
+        return Schema(out)
+
+
+def check_against(target: Field, actual: Field, path: str) -> None:
+    """Refuse a file column that cannot be read as *target* (``schema=`` or the dataset schema)."""
+    if _wider(target.type, actual.type) == target.type or actual.type.name == "null":
+        return
+    raise ParquetSchemaError(
+        f"column {actual.name!r} is {actual.type} in {path!r}, which cannot be read as "
+        f"{target.type} (the dataset's type)")
+
+
+def conform(arr: Array | None, field: Field, n: int) -> Array:
+    """*arr* as *field*'s type (widened), or *n* nulls when the file lacks the column."""
+    from parquet_core.table.coerce import cast_array
+
+    target = Field(field.name, field.type, True)
+    if arr is None:
+        return cast_array(Array(DataType("null"), np.zeros(n, np.int8), np.zeros(n, bool)), target)
+    if arr.type == field.type:
+        return arr
+    return cast_array(arr, target)

@@ -1,0 +1,475 @@
+"""Where files live: the local disk, or any fsspec file system (S3, GCS, Azure, memory...).
+
+Every entry point takes a path in one of three forms:
+
+* a local path (``"data/t.parquet"``, ``pathlib.Path``, ``"file:///abs/t"``);
+* a URL fsspec knows (``"s3://bucket/t"``, ``"gs://..."``, ``"abfs://..."``,
+  ``"memory://..."``), with ``storage_options=`` passed to the file system;
+* a path inside ``filesystem=``, an fsspec ``AbstractFileSystem`` instance
+  (or a ``pyarrow.fs.FileSystem``, wrapped by fsspec's ``ArrowFSWrapper``).
+
+:func:`resolve_filesystem` turns that into a :class:`FileSystem` (ours,
+small) and plain paths.  fsspec is optional (``pip install
+"parquet-core[fsspec]"``, ``[s3]`` adds s3fs); it is imported only when a URL
+or a ``filesystem=`` is given, and a URL without it raises
+:class:`FilesystemUnavailableError` naming the extra to install.
+
+Writing to a store (:class:`StoreSink`) buffers the file in memory and puts
+it with one ``pipe_file`` call after the footer: on object stores (S3, GCS,
+Azure Blob) a single PUT is atomic, so readers see the whole object or
+nothing and a failed write leaves no object.  On file systems where fsspec's
+``pipe_file`` is not atomic (e.g. SFTP) a crash during that one call can
+leave a partial file; local paths never go through fsspec (``file/sink.py``
+writes a temporary file and renames it).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import posixpath
+import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+from parquet_core.errors import ParquetFormatError, UnsupportedFeatureError
+from parquet_core.file.sink import PathSink, Sink
+from parquet_core.file.source import FileSource, RandomAccessSource
+
+__all__ = [
+    "FileSystem", "LocalFileSystem", "FsspecFileSystem", "FilesystemUnavailableError", "IOStats",
+    "StoreSource", "StoreSink", "resolve_filesystem", "is_url", "coalesce_ranges",
+]
+
+_URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
+
+#: Bytes read from the end of a stored file at once: the footer of most files fits, so
+#: opening a file costs one request (a second one only for a larger footer).
+FOOTER_READ_SIZE = 64 * 1024
+#: Ranges closer than this are fetched as one request (the gap is read and dropped).
+HOLE_SIZE_LIMIT = 8 * 1024
+#: A coalesced request never grows past this.
+RANGE_SIZE_LIMIT = 32 * 1024 * 1024
+#: Requests in flight at once for one read.
+MAX_CONCURRENCY = 8
+
+
+class FilesystemUnavailableError(UnsupportedFeatureError, ImportError):
+    """A URL or ``filesystem=`` needs a package that is not installed; names the extra."""
+
+
+@dataclass
+class IOStats:
+    """Requests and bytes fetched from a file system (shared by the sources of one read)."""
+
+    requests: int = 0
+    bytes: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def add(self, nbytes: int) -> None:
+        with self._lock:
+            self.requests += 1
+            self.bytes += nbytes
+
+    def reset(self) -> None:
+        with self._lock:
+            self.requests = 0
+            self.bytes = 0
+
+
+def is_url(path: Any) -> bool:
+    """True for ``scheme://...`` strings other than ``file://``."""
+    if not isinstance(path, str):
+        return False
+    m = _URL.match(path)
+    return m is not None and m.group(1).lower() != "file"
+
+
+def _local_path(path: Any) -> str:
+    text = os.fspath(path)
+    if text.startswith("file://"):
+        return text[len("file://"):] or "/"
+    return text
+
+
+def coalesce_ranges(ranges: Iterable[tuple[int, int]], hole: int = HOLE_SIZE_LIMIT,
+                    limit: int = RANGE_SIZE_LIMIT) -> list[tuple[int, int]]:
+    """Merge ``(offset, size)`` ranges whose gap is at most *hole* bytes, up to *limit* bytes each.
+
+    Returns sorted ``(offset, size)`` requests covering every input range.
+    """
+    out: list[list[int]] = []
+    for start, size in sorted((int(s), int(n)) for s, n in ranges if n > 0):
+        end = start + size
+        if out and start - out[-1][1] <= hole and max(end, out[-1][1]) - out[-1][0] <= limit:
+            out[-1][1] = max(out[-1][1], end)
+        else:
+            out.append([start, end])
+    return [(s, e - s) for s, e in out]
+
+
+class FileSystem:
+    """What datasets need of a file system; paths use ``/`` (or ``os.sep`` locally)."""
+
+    protocol = "file"
+    sep = os.sep
+
+    def join(self, *parts: str) -> str:
+        raise NotImplementedError
+
+    def kind(self, path: str) -> str | None:
+        """``"file"``, ``"directory"`` or None when nothing is there."""
+        raise NotImplementedError
+
+    def find(self, root: str) -> list[tuple[str, int]]:
+        """Every file below *root* (recursive), as ``(path, size)``, sorted by path."""
+        raise NotImplementedError
+
+    def glob(self, pattern: str) -> list[str]:
+        raise NotImplementedError
+
+    def open_source(self, path: str, size: int | None = None, stats: IOStats | None = None) -> RandomAccessSource:
+        raise NotImplementedError
+
+    def open_sink(self, path: str) -> Sink:
+        raise NotImplementedError
+
+    def makedirs(self, path: str) -> None:
+        raise NotImplementedError
+
+    def rm(self, path: str) -> None:
+        raise NotImplementedError
+
+    def display(self, path: str) -> str:
+        """The path as the user would write it (with the URL scheme for a store)."""
+        return path
+
+
+class LocalFileSystem(FileSystem):
+    """The local disk: memory-mapped reads, temporary-file-and-rename writes."""
+
+    def join(self, *parts: str) -> str:
+        return os.path.join(*parts)
+
+    def kind(self, path: str) -> str | None:
+        if os.path.isdir(path):
+            return "directory"
+        return "file" if os.path.exists(path) else None
+
+    def find(self, root: str) -> list[tuple[str, int]]:
+        out = []
+        for d, dirs, files in os.walk(root, followlinks=True):
+            dirs.sort()
+            for name in files:
+                p = os.path.join(d, name)
+                try:
+                    out.append((p, os.path.getsize(p)))
+                except OSError:
+                    continue  # removed while listing
+        out.sort()
+        return out
+
+    def glob(self, pattern: str) -> list[str]:
+        import glob as _glob
+
+        return sorted(_glob.glob(pattern, recursive=True))
+
+    def open_source(self, path: str, size: int | None = None, stats: IOStats | None = None) -> RandomAccessSource:
+        src = FileSource(path)
+        return src if stats is None else _CountingSource(src, stats)
+
+    def open_sink(self, path: str) -> Sink:
+        return PathSink(path)
+
+    def makedirs(self, path: str) -> None:
+        os.makedirs(path, exist_ok=True)
+
+    def rm(self, path: str) -> None:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+
+
+class _CountingSource:
+    """A local source whose reads are counted (for ``explain()``)."""
+
+    def __init__(self, inner: FileSource, stats: IOStats) -> None:
+        self._inner = inner
+        self._stats = stats
+        self.size = inner.size
+        self.path = inner.path
+
+    def read_at(self, offset: int, size: int) -> memoryview:
+        self._stats.add(size)
+        return self._inner.read_at(offset, size)
+
+    def sibling(self, relative: str) -> "_CountingSource":
+        return _CountingSource(self._inner.sibling(relative), self._stats)
+
+    def close(self) -> None:
+        self._inner.close()
+
+
+class FsspecFileSystem(FileSystem):
+    """An fsspec file system; paths are without the protocol (``bucket/key``)."""
+
+    sep = "/"
+
+    def __init__(self, fs: Any) -> None:
+        self.fs = fs
+        proto = fs.protocol
+        self.protocol = proto if isinstance(proto, str) else proto[0]
+
+    def strip(self, path: str) -> str:
+        return self.fs._strip_protocol(path)  # type: ignore[no-any-return]
+
+    def join(self, *parts: str) -> str:
+        return posixpath.join(*parts)
+
+    def kind(self, path: str) -> str | None:
+        try:
+            info = self.fs.info(path)
+        except (FileNotFoundError, OSError):
+            return None
+        return "directory" if info.get("type") == "directory" else "file"
+
+    def find(self, root: str) -> list[tuple[str, int]]:
+        found = self.fs.find(root, detail=True)
+        return sorted((self.strip(p), int(info.get("size") or 0)) for p, info in found.items()
+                      if info.get("type", "file") != "directory")
+
+    def glob(self, pattern: str) -> list[str]:
+        return sorted(self.strip(p) for p in self.fs.glob(pattern))
+
+    def open_source(self, path: str, size: int | None = None, stats: IOStats | None = None) -> RandomAccessSource:
+        return StoreSource(self.fs, path, size, stats)
+
+    def open_sink(self, path: str) -> Sink:
+        return StoreSink(self.fs, path)
+
+    def makedirs(self, path: str) -> None:
+        try:
+            self.fs.makedirs(path, exist_ok=True)
+        except (NotImplementedError, FileExistsError):
+            pass
+
+    def rm(self, path: str) -> None:
+        try:
+            self.fs.rm_file(path)
+        except FileNotFoundError:
+            pass
+
+    def display(self, path: str) -> str:
+        return path if "://" in path else f"{self.protocol}://{path}"
+
+
+class StoreSource:
+    """A file in an fsspec store, read with ranged requests.
+
+    * The first read near the end fetches the last :data:`FOOTER_READ_SIZE`
+      bytes at once and keeps them, so the tail, the footer length and (for
+      most files) the whole footer and page indexes cost one request.
+    * :meth:`prefetch` takes the ranges a read will need (column chunks,
+      pages, indexes), coalesces neighbours (:func:`coalesce_ranges`) and
+      fetches the requests concurrently; later ``read_at`` calls inside them
+      are served from memory until :meth:`release`.
+    * Every request is counted in :class:`IOStats`.
+    """
+
+    #: the leading magic is not fetched (one request saved); pyarrow and arrow-rs do not check it either
+    remote = True
+
+    def __init__(self, fs: Any, path: str, size: int | None = None, stats: IOStats | None = None) -> None:
+        self.fs = fs
+        self.path = path
+        self.stats = stats if stats is not None else IOStats()
+        self.size = int(fs.size(path)) if size is None else int(size)
+        self._cache: list[tuple[int, bytes]] = []     # (offset, bytes), prefetched
+        self._tail: tuple[int, bytes] | None = None
+        self._lock = threading.Lock()
+
+    def sibling(self, relative: str) -> "StoreSource":
+        """A file beside this one (for ``ColumnChunk.file_path``); its size is asked once."""
+        return StoreSource(self.fs, posixpath.join(posixpath.dirname(self.path), relative), None, self.stats)
+
+    def _fetch(self, offset: int, size: int) -> bytes:
+        data = self.fs.cat_file(self.path, start=offset, end=offset + size)
+        self.stats.add(len(data))
+        if len(data) != size:
+            raise ParquetFormatError(f"short read at offset {offset}: {len(data)} of {size} bytes")
+        return bytes(data)
+
+    def _cached(self, offset: int, size: int) -> memoryview | None:
+        spans = list(self._cache)
+        if self._tail is not None:
+            spans.append(self._tail)
+        for start, buf in spans:
+            if start <= offset and offset + size <= start + len(buf):
+                return memoryview(buf)[offset - start:offset - start + size]
+        return None
+
+    def read_at(self, offset: int, size: int) -> memoryview:
+        if offset < 0 or size < 0 or offset + size > self.size:
+            raise ParquetFormatError(
+                f"read of {size} bytes at offset {offset} is outside the file ({self.size} bytes)")
+        hit = self._cached(offset, size)
+        if hit is not None:
+            return hit
+        tail_start = max(0, self.size - FOOTER_READ_SIZE)
+        if self._tail is None and offset >= tail_start:
+            with self._lock:
+                if self._tail is None:
+                    self._tail = (tail_start, self._fetch(tail_start, self.size - tail_start))
+            hit = self._cached(offset, size)
+            if hit is not None:
+                return hit
+        if self._tail is not None and offset < self._tail[0] < offset + size:
+            # a footer larger than the tail read: fetch only the part before the tail
+            t0, tail = self._tail
+            head = self._fetch(offset, t0 - offset)
+            return memoryview(head + tail[:offset + size - t0])
+        return memoryview(self._fetch(offset, size))
+
+    def prefetch(self, ranges: Sequence[tuple[int, int]]) -> None:
+        """Fetch *ranges* (``(offset, size)``) now: coalesced, concurrently, kept until :meth:`release`."""
+        wanted = [(o, n) for o, n in ranges if n > 0 and self._cached(o, n) is None]
+        requests = coalesce_ranges(wanted)
+        if not requests:
+            return
+        if len(requests) == 1:
+            o, n = requests[0]
+            self._cache.append((o, self._fetch(o, n)))
+            return
+        with ThreadPoolExecutor(min(MAX_CONCURRENCY, len(requests))) as pool:
+            bufs = list(pool.map(lambda r: self._fetch(*r), requests))
+        self._cache.extend(zip((o for o, _ in requests), bufs))
+
+    def release(self) -> None:
+        """Drop prefetched ranges (the tail stays)."""
+        self._cache = []
+
+    def close(self) -> None:
+        self._cache = []
+        self._tail = None
+
+
+class StoreSink(Sink):
+    """Buffers a whole file in memory and puts it with one request on :meth:`commit`.
+
+    On object stores one PUT is atomic (the object appears whole, or not at
+    all), so a failed write leaves nothing behind and never replaces an
+    existing object with a partial one.  The cost is memory: the file is
+    held until it is complete.
+    """
+
+    def __init__(self, fs: Any, path: str) -> None:
+        self.fs = fs
+        self.path = path
+        self._buf: io.BytesIO | None = io.BytesIO()
+        self.offset = 0
+
+    def write(self, data: bytes | memoryview) -> int:
+        if self._buf is None:
+            raise ValueError("the sink is already closed")
+        start = self.offset
+        self._buf.write(data)
+        self.offset += len(data)
+        return start
+
+    def commit(self) -> None:
+        if self._buf is None:
+            return
+        buf, self._buf = self._buf, None
+        parent = posixpath.dirname(self.path)
+        if parent:
+            try:
+                self.fs.makedirs(parent, exist_ok=True)
+            except (NotImplementedError, FileExistsError, OSError):
+                pass  # object stores have no folders
+        self.fs.pipe_file(self.path, buf.getvalue())
+
+    def abort(self) -> None:
+        self._buf = None
+
+
+_EXTRA_OF = {"s3": "s3", "s3a": "s3", "gs": "fsspec] and gcsfs", "gcs": "fsspec] and gcsfs"}
+
+
+def _import_fsspec(what: str) -> Any:
+    try:
+        import fsspec
+    except ImportError as exc:
+        raise FilesystemUnavailableError(
+            f"{what} needs fsspec: pip install \"parquet-core[fsspec]\" "
+            "(\"parquet-core[s3]\" for s3:// URLs)") from exc
+    return fsspec
+
+
+def _wrap_filesystem(filesystem: Any) -> FileSystem:
+    if isinstance(filesystem, FileSystem):
+        return filesystem
+    if type(filesystem).__module__.startswith("pyarrow"):
+        _import_fsspec("a pyarrow filesystem")
+        from fsspec.implementations.arrow import ArrowFSWrapper
+
+        return FsspecFileSystem(ArrowFSWrapper(filesystem))
+    if hasattr(filesystem, "cat_file") and hasattr(filesystem, "_strip_protocol"):
+        proto = filesystem.protocol
+        if (proto if isinstance(proto, str) else proto[0]) in ("file", "local"):
+            return LocalFileSystem()
+        return FsspecFileSystem(filesystem)
+    raise TypeError(f"filesystem must be an fsspec AbstractFileSystem (or a pyarrow FileSystem), "
+                    f"not {type(filesystem).__name__}")
+
+
+def resolve_filesystem(paths: Sequence[Any], filesystem: Any = None,
+                       storage_options: dict[str, Any] | None = None) -> tuple[FileSystem, list[str]]:
+    """The file system behind *paths* and the paths within it.
+
+    All paths must be on one file system.  ``storage_options`` go to the
+    fsspec file system a URL names.
+
+    Raises
+    ------
+    FilesystemUnavailableError
+        A URL, and fsspec (or the store's package, e.g. s3fs) is not installed.
+    ValueError
+        Paths on different file systems, or ``storage_options`` with neither a URL
+        nor ... a file system to give them to.
+    """
+    texts = []
+    for p in paths:
+        if not isinstance(p, (str, os.PathLike)):
+            raise TypeError(f"a path must be a str or os.PathLike, not {type(p).__name__}")
+        texts.append(os.fspath(p))
+    if filesystem is not None:
+        if storage_options:
+            raise ValueError("pass either filesystem= or storage_options=, not both")
+        fs = _wrap_filesystem(filesystem)
+        if isinstance(fs, FsspecFileSystem):
+            return fs, [fs.strip(t) for t in texts]
+        return fs, [_local_path(t) for t in texts]
+    urls = [t for t in texts if is_url(t)]
+    if not urls:
+        if storage_options:
+            raise ValueError("storage_options= applies to URLs (s3://, gs://, memory://...), not local paths")
+        return LocalFileSystem(), [_local_path(t) for t in texts]
+    if len(urls) != len(texts):
+        raise ValueError("cannot mix local paths and URLs in one call")
+    fsspec = _import_fsspec(f"the URL {urls[0]!r}")
+    schemes = {_URL.match(u).group(1).lower() for u in urls}  # type: ignore[union-attr]
+    if len(schemes) > 1:
+        raise ValueError(f"all paths must use one file system, got schemes {sorted(schemes)}")
+    try:
+        fs, _ = fsspec.core.url_to_fs(urls[0], **(storage_options or {}))
+    except ImportError as exc:
+        scheme = schemes.pop()
+        extra = _EXTRA_OF.get(scheme, "fsspec")
+        raise FilesystemUnavailableError(
+            f"URLs {scheme}:// need a package that is not installed ({exc}); "
+            f"pip install \"parquet-core[{extra}]\"") from exc
+    wrapped = FsspecFileSystem(fs)
+    return wrapped, [wrapped.strip(u) for u in urls]

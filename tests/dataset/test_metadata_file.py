@@ -1,0 +1,87 @@
+"""``_metadata`` / ``_common_metadata``: planning from the summary without opening data footers,
+column chunks read through ``file_path``, and summaries pyarrow reads."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+import pytest
+
+import parquet_core as pc
+
+from ._helpers import assert_same, oracle
+
+
+def _table(n=400):
+    return pa.table({"n": np.arange(n), "k": [i % 4 for i in range(n)], "s": [f"s{i % 7}" for i in range(n)]})
+
+
+@pytest.fixture
+def summarised(tmp_path, store):
+    local = tmp_path / "src"
+    collector = []
+    pq.write_to_dataset(_table(), str(local), partition_cols=["k"], metadata_collector=collector,
+                        row_group_size=25)
+    schema = _table().schema.remove(1)
+    pq.write_metadata(schema, str(local / "_metadata"), metadata_collector=collector)
+    pq.write_metadata(schema, str(local / "_common_metadata"))
+    return store, store.upload(str(local)), str(local)
+
+
+@pytest.mark.parametrize("filters", [None, [("k", "==", 2)], [("n", "<", 60)], [("k", ">", 0), ("s", "==", "s3")]])
+def test_plan_from_metadata_without_opening_footers(summarised, filters, monkeypatch):
+    store, root, local = summarised
+    d = pc.ParquetDataset(root, **store.kwargs)
+    assert d._summary is not None
+    monkeypatch.setattr(pc.ParquetDataset, "_open", lambda self, frag: pytest.fail("footer opened"))
+    assert d.schema.names == ["n", "s", "k"]
+    expr = None if filters is None else pq.filters_to_expression(filters)
+    assert_same(d.read(filters=filters), oracle(local, expr))
+
+
+def test_metadata_file_is_a_parquet_file_reading_other_files(tmp_path):
+    local = tmp_path / "m"
+    collector = []
+    pq.write_to_dataset(_table(), str(local), partition_cols=["k"], metadata_collector=collector)
+    pq.write_metadata(_table().schema.remove(1), str(local / "_metadata"), metadata_collector=collector)
+    with pc.ParquetFile(str(local / "_metadata")) as pf:
+        got = pf.read(["n"]).to_arrow().column("n").to_pylist()
+    assert sorted(got) == list(range(400))
+    # the spec's external column data: a file_path leaving the folder is refused
+    md = pc.read_metadata(str(local / "_metadata"))
+    md.raw.row_groups[0].columns[0].file_path = "../escape.parquet"
+    evil = tmp_path / "evil"
+    evil.mkdir()
+    pc.write_metadata(pc.read_schema(str(local / "_metadata")), str(evil / "_metadata"), metadata_collector=[md])
+    with pytest.raises(pc.ParquetFormatError, match="relative path"):
+        pc.ParquetFile(str(evil / "_metadata")).read(["n"])
+
+
+def test_write_metadata_read_by_pyarrow(tmp_path):
+    root = tmp_path / "ours"
+    collector = []
+    pc.write_to_dataset(_table(), str(root), partition_cols=["k"], metadata_collector=collector,
+                        row_group_size=50)
+    schema = pc.ParquetDataset(str(root)).schema
+    data_schema = pc.schema([f for f in schema if f.name != "k"])
+    pc.write_metadata(data_schema, str(root / "_metadata"), metadata_collector=collector)
+    pc.write_metadata(data_schema, str(root / "_common_metadata"))
+    theirs = ds.parquet_dataset(str(root / "_metadata"), partitioning="hive").to_table()
+    assert_same(pc.read_table(str(root)), theirs)
+    md = pq.read_metadata(str(root / "_metadata"))
+    assert md.num_rows == 400 and md.num_row_groups == 4 * 2
+    assert all(md.row_group(i).column(0).file_path.startswith("k=") for i in range(md.num_row_groups))
+    assert pq.read_schema(str(root / "_common_metadata")).names == ["n", "s"]
+    with pytest.raises(pc.ParquetSchemaError):
+        pc.write_metadata(pc.schema([pc.field("other", pc.int64())]), str(tmp_path / "_x"),
+                          metadata_collector=collector)
+
+
+def test_read_metadata_of_a_folder_merges_footers(tmp_path):
+    root = tmp_path / "f"
+    pq.write_to_dataset(_table(), str(root), partition_cols=["k"])
+    md = pc.read_metadata(str(root))
+    assert md.num_rows == 400 and md.num_row_groups == 4
+    assert {md.row_group(i).column(0).file_path.split("/")[0] for i in range(4)} == {"k=0", "k=1", "k=2", "k=3"}
