@@ -52,7 +52,7 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
                filesystem: Any = None, storage_options: dict[str, Any] | None = None,
                partitioning: Any = "hive", schema: Any = None, ignore_prefixes: Sequence[str] | None = None,
                page_checksum_verification: bool = True, decryption: Any = None,
-               progress: Any = None) -> Table:
+               read_dictionary: Sequence[str] | None = None, progress: Any = None) -> Table:
     """Read a Parquet file, a folder (recursively, Hive partitions as columns), a glob or a list.
 
     Parameters
@@ -67,18 +67,19 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
         partition columns: partition terms skip folders before any file is opened.
     filesystem, storage_options, partitioning, schema, ignore_prefixes, progress:
         As for :class:`~parquet_core.ParquetDataset`.
-    page_checksum_verification, decryption:
+    page_checksum_verification, decryption, read_dictionary:
         As for :class:`~parquet_core.ParquetFile`.
     """
     single = None if schema is not None else _single_file(source, filesystem, storage_options)
     if single is not None:
         src, shown = single
         with _open_file(src, shown, page_checksum_verification=page_checksum_verification,
-                        decryption=decryption) as pf:
+                        decryption=decryption, read_dictionary=read_dictionary) as pf:
             return pf.read(columns, filters=filters)
     ds = ParquetDataset(source, filesystem=filesystem, partitioning=partitioning, schema=schema,
                         storage_options=storage_options, ignore_prefixes=ignore_prefixes,
-                        page_checksum_verification=page_checksum_verification, decryption=decryption)
+                        page_checksum_verification=page_checksum_verification, decryption=decryption,
+                        read_dictionary=read_dictionary)
     return ds.read(columns, filters=filters, progress=progress)
 
 

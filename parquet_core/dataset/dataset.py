@@ -198,7 +198,7 @@ class ParquetDataset:
         Options of the fsspec file system a URL names (credentials, endpoint...).
     ignore_prefixes:
         Names (files or folders below the root) to skip; default ``(".", "_")``.
-    page_checksum_verification, decryption:
+    page_checksum_verification, decryption, read_dictionary:
         As for :class:`~parquet_core.ParquetFile`, for every file.
     progress:
         Default for :meth:`read`: ``True`` (a tqdm bar, if tqdm is installed) or a
@@ -208,7 +208,8 @@ class ParquetDataset:
     def __init__(self, path_or_paths: Any, filesystem: Any = None, partitioning: Any = "hive",
                  schema: Any = None, filters: Any = None, *, storage_options: dict[str, Any] | None = None,
                  ignore_prefixes: Sequence[str] | None = None, page_checksum_verification: bool = True,
-                 decryption: Any = None, progress: Any = None, use_metadata_file: bool = True) -> None:
+                 decryption: Any = None, progress: Any = None, use_metadata_file: bool = True,
+                 read_dictionary: Sequence[str] | None = None) -> None:
         paths = list(path_or_paths) if isinstance(path_or_paths, (list, tuple)) else [path_or_paths]
         if not paths:
             raise ValueError("path_or_paths is empty")
@@ -216,6 +217,9 @@ class ParquetDataset:
         self._filter = from_filters(filters)
         self._verify = page_checksum_verification
         self._decryption = decryption
+        if isinstance(read_dictionary, str):
+            raise TypeError("read_dictionary must be a list of column names, not a string")
+        self._read_dictionary = tuple(read_dictionary or ())
         self._progress = progress
         self.io_stats = IOStats()
         prefixes = DEFAULT_IGNORE_PREFIXES if ignore_prefixes is None else tuple(ignore_prefixes)
@@ -326,7 +330,8 @@ class ParquetDataset:
     def _open(self, frag: Fragment) -> ParquetFile:
         src = self._fs.open_source(frag.path, frag.size, self.io_stats)
         try:
-            pf = ParquetFile(src, page_checksum_verification=self._verify, decryption=self._decryption)
+            pf = ParquetFile(src, page_checksum_verification=self._verify, decryption=self._decryption,
+                             read_dictionary=self._read_dictionary)
         except BaseException as exc:
             src.close()
             note_file(exc, self._fs.display(frag.path), "reading")

@@ -271,3 +271,15 @@ def test_any_categorical_round_trips(cats, picks, ordered, rg):
     pd.testing.assert_frame_equal(pc.read_table(io.BytesIO(theirs)).to_pandas(),
                                   pq.read_table(io.BytesIO(theirs)).to_pandas())
     assert pc.read_table(io.BytesIO(ours)).to_arrow().equals(pq.read_table(io.BytesIO(theirs)))
+
+
+def test_read_dictionary_over_a_folder(tmp_path):
+    """``read_dictionary`` reaches every file of a dataset, as in pyarrow."""
+    for i, words in enumerate((["p", "q", "p"], ["r", "p", None])):
+        pq.write_table(pa.table({"c": words, "n": [i] * 3}), tmp_path / f"part-{i}.parquet")
+    ours = pc.read_table(tmp_path, read_dictionary=["c"])
+    theirs = pq.read_table(tmp_path, read_dictionary=["c"])
+    assert pa.types.is_dictionary(theirs.schema.field("c").type)
+    assert type(ours.column("c")).__name__ == "DictionaryArray"
+    assert ours.column("c").to_pylist() == theirs.column("c").to_pylist()
+    assert ours.to_arrow().column("c").type == theirs.column("c").type
