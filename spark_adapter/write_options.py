@@ -122,6 +122,8 @@ WRITER_OPTIONS: dict[str, Callable[[str, str], Any]] = {
     "allow_truncated_timestamps": _bool,
     "store_schema": _bool,
     "legacy_list_layout": _bool,
+    "float_column_order": _text,
+    "int96_statistics": _bool,
 }
 
 #: engine writer options deliberately not taken from ``.option(...)`` strings

@@ -127,10 +127,12 @@ def test_every_engine_writer_option_has_a_spark_option():
     got = parse_writer_options({
         "version": "2.4", "flavor": "spark", "coerceTimestamps": "us",
         "allowTruncatedTimestamps": "true", "store_schema": "false", "legacylistlayout": "true",
-        "statistics_truncate_length": '{"a": 8}'})
+        "statistics_truncate_length": '{"a": 8}', "floatColumnOrder": "ieee754_total_order",
+        "int96statistics": "true"})
     assert got == {"version": "2.4", "flavor": "spark", "coerce_timestamps": "us",
                    "allow_truncated_timestamps": True, "store_schema": False,
-                   "legacy_list_layout": True, "statistics_truncate_length": {"a": 8}}
+                   "legacy_list_layout": True, "statistics_truncate_length": {"a": 8},
+                   "float_column_order": "ieee754_total_order", "int96_statistics": True}
     assert parse_writer_options({"coerce_timestamps": "none"}) == {"coerce_timestamps": None}
 
 
