@@ -1,0 +1,99 @@
+"""``check``: a validator for Parquet files (``pqc check``).
+
+Read leniently, report strictly: :func:`check` walks a file at one of
+three levels and reports every problem it finds, never stopping at the
+first one:
+
+* ``footer``: the tail, the thrift footer, the schema, row groups and
+  column chunk metadata, key/value metadata (only the footer is read);
+* ``pages``: also every page header (sizes, CRCs, encodings vs the
+  chunk's metadata), page indexes and Bloom filter headers;
+* ``data``: also every value, decoded and compared with everything the
+  metadata claims (statistics, page index bounds and counts, size
+  statistics, Bloom filters, sorting columns).
+
+Each rule is declared once, in the module of its area (``footer``,
+``schema``, ``pages``, ``values``, ``page_index``, ``bloom``,
+``encryption``, ``writers``), see :mod:`parquet_core.check.rules`.
+This package sits above ``file/`` in the layers: it reuses the engine's
+footer parsing, page walking, decoders and index readers.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from parquet_core.check import (  # noqa: F401 - importing declares the rules
+    bloom, encryption, footer, page_index, pages, schema, values, writers,
+)
+from parquet_core.check.context import LEVELS, Checker
+from parquet_core.check.report import CheckReport, Finding
+from parquet_core.check.rules import RULES, Rule, rules_table
+from parquet_core.errors import path_of
+from parquet_core.file.source import open_source
+
+__all__ = ["check", "CheckReport", "Finding", "Rule", "RULES", "LEVELS", "rules_table"]
+
+
+def check(source: Any, *, level: str = "data", decryption: Any = None, filesystem: Any = None) -> CheckReport:
+    """Check a Parquet file against the spec and its own metadata.
+
+    Parameters
+    ----------
+    source:
+        A path, bytes, or a binary file object.
+    level:
+        ``"footer"``, ``"pages"`` or ``"data"`` (see the module docstring).
+    decryption:
+        :class:`~parquet_core.FileDecryptionProperties` for an encrypted file;
+        without it only what is plaintext is checked.
+    filesystem:
+        An object with ``open_input_file(path)`` (pyarrow) or ``open(path, "rb")``
+        (fsspec) to open *source* with.
+
+    Returns
+    -------
+    CheckReport
+        ``report.ok`` is False when a finding is an error or the file could
+        not be read at all.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}; got {level!r}")
+    name = path_of(source) if isinstance(source, (str, os.PathLike)) or filesystem is None else str(source)
+    if filesystem is not None:
+        opener = getattr(filesystem, "open_input_file", None)
+        source = opener(source) if opener is not None else filesystem.open(source, "rb")
+    try:
+        src, owned = open_source(source)
+    except OSError as exc:
+        report = CheckReport(name, level, readable=False)
+        report.findings.append(Finding("error", "file.unreadable", f"{type(exc).__name__}: {exc}", "-"))
+        return report
+    try:
+        ck = Checker(src, level, decryption)
+        _run(ck)
+    finally:
+        if owned:
+            src.close()
+    return CheckReport(name, level, ck.findings, ck.readable)
+
+
+def _run(ck: Checker) -> None:
+    with ck.guard(footer.THRIFT):
+        if not footer.check_footer(ck):
+            if ck.raw is None:
+                ck.readable = False
+            return
+        footer.check_row_groups(ck)
+        encryption.check_footer_verified(ck)
+        writers.check_writer(ck)
+        values.check_sorting_metadata(ck)
+    if ck.raw is None or ck.schema is None:
+        return
+    if ck.deeper("pages"):
+        pages.check_pages(ck)
+        page_index.check_index_headers(ck)
+        bloom.check_bloom_headers(ck)
+    if ck.deeper("data"):
+        values.check_values(ck)   # also the page index and Bloom filter value rules, chunk by chunk
