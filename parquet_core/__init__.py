@@ -35,6 +35,7 @@ from parquet_core.encryption.keytools import (
 )
 from parquet_core.encryption.properties import FileDecryptionProperties, FileEncryptionProperties
 from parquet_core.file.reader import ParquetFile, read_metadata, read_schema, read_table
+from parquet_core.check import CheckReport, Finding, check
 from parquet_core.file.writer import ParquetWriter, write_table
 from parquet_core.metadata.statistics import Statistics
 from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata, RowGroupMetadata
@@ -61,6 +62,7 @@ __all__ = [
     "ParquetFormatError", "ParquetSchemaError", "RawTemporal", "ReaderOptions",
     "RowGroupMetadata", "Schema", "Statistics", "Table", "UnsupportedFeatureError",
     "read_metadata", "read_schema", "read_table", "__version__",
+    "check", "CheckReport", "Finding",
     "ParquetWriter", "write_table", "SortingColumn", "Expression", "col",
     "FileEncryptionProperties", "FileDecryptionProperties",
     # key management tools

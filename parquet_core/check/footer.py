@@ -53,6 +53,8 @@ COLUMN_ORDERS_MISSING = rule("footer.column-orders-missing", WARNING, _MD + ".co
 VERSION = rule("footer.version", WARNING, _MD + ".version", "FileMetaData.version is 1 or 2")
 CREATED_BY = rule("footer.created-by-missing", INFO, _MD + ".created_by", "created_by names the writer (writer bugs cannot be recognised without it)")
 KV_DUP = rule("footer.key-value-duplicate", WARNING, _MD + ".key_value_metadata", "key_value_metadata keys are unique (readers keep one of the values)")
+ARROW_DECODE = rule("footer.arrow-schema-decode", WARNING, "Arrow IPC format (pyarrow's ARROW:schema key)", "an ARROW:schema key holds base64 of an Arrow IPC schema message (else pyarrow fails to read)")
+ARROW_MISMATCH = rule("footer.arrow-schema-mismatch", ERROR, "Arrow IPC format (pyarrow's ARROW:schema key)", "the ARROW:schema fields are the Parquet schema's top-level fields, by name, order and child count")
 EXTERNAL = rule("footer.external-chunk", INFO, "parquet.thrift ColumnChunk.file_path", "a chunk stored in another file (file_path) is not checked")
 
 
@@ -135,6 +137,7 @@ def _check_file_fields(ck: Checker) -> bool:
         ck.report(schema_rules.TREE, str(exc))
         return False
     schema_rules.check_schema(ck)
+    _check_arrow_schema(ck)
     n = len(ck.schema)
     if raw.column_orders is not None and len(raw.column_orders) != n:
         ck.report(COLUMN_ORDERS, f"expected {n} column orders (one per leaf), found {len(raw.column_orders)}")
@@ -147,6 +150,32 @@ def _check_file_fields(ck: Checker) -> bool:
             return True
         ck.report(NUM_ROWS, f"FileMetaData.num_rows is {raw.num_rows}, the row groups hold {total} rows")
     return True
+
+
+def _check_arrow_schema(ck: Checker) -> None:
+    from parquet_core.check.arrow_schema import arrow_fields
+
+    for kv in ck.raw.key_value_metadata or []:
+        key = kv.key if isinstance(kv.key, bytes) else str(kv.key).encode()
+        if key != b"ARROW:schema" or kv.value is None:
+            continue
+        value = kv.value if isinstance(kv.value, bytes) else str(kv.value).encode()
+        try:
+            fields = arrow_fields(value)
+        except ParquetError as exc:
+            ck.report(ARROW_DECODE, str(exc))
+            return
+        parquet = [(c.name, len(c.children)) for c in ck.schema.root.children]
+        names = [n for n, _ in parquet]
+        if [n for n, _ in fields] != names:
+            ck.report(ARROW_MISMATCH, f"ARROW:schema has fields {[n for n, _ in fields]}, the Parquet schema {names}")
+            return
+        for (name, a), (_, p) in zip(fields, parquet):
+            node = next(c for c in ck.schema.root.children if c.name == name)
+            if node.element.type is None and node.element.converted_type is None and node.element.logicalType is None \
+                    and a != p:
+                ck.report(ARROW_MISMATCH, f"field {name!r}: ARROW:schema gives it {a} children, the Parquet "
+                          f"schema {p}", column=name)
 
 
 def _order_defined(ck: Checker, i: int) -> bool:

@@ -39,8 +39,6 @@ DECIMAL = rule("schema.decimal-params", ERROR, _LT + "#decimal",
                "DECIMAL has 1 <= precision <= the width's maximum and 0 <= scale <= precision")
 LOGICAL_CONVERTED = rule("schema.logical-converted-mismatch", ERROR, _LT + "#compatibility",
                          "a converted_type written beside a logicalType is the one that corresponds to it")
-TS_CONVERTED = rule("schema.timestamp-converted-local", WARNING, _LT + "#deprecated-timestamp-convertedtype",
-                    "TIMESTAMP_MILLIS/MICROS converted types only annotate UTC-adjusted timestamps")
 TIME_UNIT = rule("schema.time-unit", ERROR, _LT + "#temporal-types",
                  "TIME/TIMESTAMP have a unit, and TIME(MILLIS) is INT32, TIME(MICROS/NANOS) INT64")
 INT_WIDTH = rule("schema.integer-width", ERROR, _LT + "#signed-integers",
@@ -235,11 +233,8 @@ def _check_logical(ck: Checker, el: Any, lt: Any, path: str) -> None:   # noqa: 
             want = {("TIME", "MILLIS"): CT.TIME_MILLIS, ("TIME", "MICROS"): CT.TIME_MICROS,
                     ("TIMESTAMP", "MILLIS"): CT.TIMESTAMP_MILLIS, ("TIMESTAMP", "MICROS"): CT.TIMESTAMP_MICROS
                     }.get((kind, unit))
-            if ct != want:
+            if ct != want:   # local times carry the same legacy annotation (LogicalTypes.md, forward compatibility)
                 mismatch(_ct(want) if want is not None else "no converted type")
-            elif not t.isAdjustedToUTC:
-                ck.report(TS_CONVERTED, f"leaf {path!r}: {kind}(isAdjustedToUTC=false, {unit}) carries converted "
-                          f"type {_ct(ct)}, which means UTC-adjusted", column=path)
     elif kind == "INTEGER":
         i = lt.INTEGER
         if i.bitWidth not in (8, 16, 32, 64):
