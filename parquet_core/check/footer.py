@@ -18,6 +18,7 @@ from parquet_core.file.footer import read_footer
 from parquet_core.metadata.compat import parse_created_by
 from parquet_core.metadata.wrappers import ColumnChunkMetadata
 from parquet_core.schema.descriptor import SchemaDescriptor
+from parquet_core.schema.tree import parse_schema_tree
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
 
@@ -132,11 +133,19 @@ def _check_file_fields(ck: Checker) -> bool:
     from parquet_core.check import schema as schema_rules
 
     try:
-        ck.schema = SchemaDescriptor(raw.schema)
+        root = parse_schema_tree(raw.schema)
     except ParquetError as exc:
         ck.report(schema_rules.TREE, str(exc))
         return False
-    schema_rules.check_schema(ck)
+    before = len(ck.findings)
+    schema_rules.check_schema(ck, root)
+    try:
+        ck.schema = SchemaDescriptor(raw.schema)
+    except ParquetError as exc:
+        if not any(f.severity == "error" for f in ck.findings[before:]):
+            ck.report(schema_rules.TREE, str(exc))
+        return False
+    schema_rules.check_layouts(ck)
     _check_arrow_schema(ck)
     n = len(ck.schema)
     if raw.column_orders is not None and len(raw.column_orders) != n:

@@ -60,21 +60,22 @@ _CONVERTED: dict[int, set[int] | None] = {
 _UNITS = {"MILLIS": "MILLIS", "MICROS": "MICROS", "NANOS": "NANOS"}
 
 
-def check_schema(ck: Checker) -> None:
-    """Run every schema rule over ``ck.raw.schema`` (already known to form a tree)."""
-    root = ck.schema.root
+def check_schema(ck: Checker, root: Any) -> None:
+    """Run every element rule over the schema tree *root* (``parse_schema_tree``)."""
     if root.element.repetition_type == Repetition.REPEATED:
         ck.report(ROOT_REPEATED, "the schema root is REPEATED")
-    for node in root.walk():
+    stack: list[tuple[Any, str]] = [(root, "")]
+    while stack:
+        node, path = stack.pop()
         el = node.element
-        path = _path_of(ck, node)
         if node is not root and el.repetition_type is None:
             ck.report(REPETITION, f"element {path!r} has no repetition_type", column=path)
         if node is not root and not el.name:
-            ck.report(NAME_EMPTY, f"an element below {path!r} has an empty name", column=path)
+            ck.report(NAME_EMPTY, f"an element below {path.rpartition('.')[0] or '<root>'!r} has an empty name",
+                      column=path)
         names = [c.name for c in node.children]
         for dup in sorted({n for n in names if names.count(n) > 1}):
-            ck.report(NAME_DUP, f"group {path or '<root>'!r} has several children named {dup!r}", column=path)
+            ck.report(NAME_DUP, f"group {path or '<root>'!r} has several children named {dup!r}", column=path or None)
         if el.type is None and not node.children and node is not root:
             ck.report(EMPTY_GROUP, f"group {path!r} has no children", column=path)
         if el.type is not None:
@@ -82,26 +83,16 @@ def check_schema(ck: Checker) -> None:
         elif el.converted_type is not None and _CONVERTED.get(el.converted_type, 0) is not None:
             ck.report(TYPE_PHYSICAL, f"group {path!r} is annotated {_ct(el.converted_type)}, a leaf annotation",
                       column=path)
+        stack.extend((c, f"{path}.{c.name}" if path else str(c.name)) for c in reversed(node.children))
+
+
+def check_layouts(ck: Checker) -> None:
+    """Each top-level field can be laid out (LIST / MAP rules)."""
     for node in ck.schema.top_level_fields:
         try:
             build_shape(node, ck.schema.index_of, lambda i: ck.schema.column(i).data_type)
-        except ParquetError as exc:
+        except (ParquetError, KeyError, ValueError) as exc:
             ck.report(NESTED, f"field {node.name!r}: {exc}", column=node.name)
-        except (KeyError, ValueError) as exc:
-            ck.report(NESTED, f"field {node.name!r}: {exc}", column=node.name)
-
-
-def _path_of(ck: Checker, node: Any) -> str:
-    # paths of inner nodes are rebuilt by walking: cheap for the schemas met in practice
-    def find(cur: Any, prefix: tuple[str, ...]) -> tuple[str, ...] | None:
-        if cur is node:
-            return prefix
-        for c in cur.children:
-            got = find(c, prefix + (c.name,))
-            if got is not None:
-                return got
-        return None
-    return ".".join(find(ck.schema.root, ()) or ())
 
 
 def _ct(v: int) -> str:
