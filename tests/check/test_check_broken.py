@@ -56,8 +56,8 @@ def crc() -> bytes:
     return base(write_page_checksum=True)
 
 
-def indexed() -> bytes:
-    return base(write_page_index=True)
+def indexed() -> bytes:   # a and f without dictionary: several data pages each
+    return base(write_page_index=True, use_dictionary=["b"])
 
 
 def v2() -> bytes:
