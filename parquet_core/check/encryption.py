@@ -12,7 +12,10 @@ from typing import Any
 
 from parquet_core.check.context import Checker, ChunkState
 from parquet_core.check.rules import ERROR, INFO, WARNING, rule
+from dataclasses import replace
+
 from parquet_core.errors import ParquetEncryptionError, ParquetError, UnsupportedFeatureError
+from parquet_core.file.footer import read_footer
 from parquet_core.metadata.wrappers import ColumnChunkMetadata
 
 __all__ = ["no_footer_key", "footer_failed", "chunk_metadata", "MODULE"]
@@ -47,26 +50,55 @@ def no_footer_key(ck: Checker) -> None:
     ck.readable = False
 
 
-def footer_failed(ck: Checker, exc: ParquetEncryptionError) -> bool:
-    """Report a footer that did not decrypt or verify; True when its plaintext can still be read."""
+def _prefix_problem(text: str) -> bool:
+    """True for the AAD prefix errors the decryptor raises before trying any key."""
+    return "AAD prefix given" in text or "does not store" in text
+
+
+def footer_failed(ck: Checker, exc: ParquetError) -> None:
+    """Report an encrypted footer (PARE) that could not be opened; the file is then unreadable."""
     text = str(exc)
-    plaintext = bytes(ck.source.read_at(ck.size - 4, 4)) == b"PAR1"
-    if "AAD prefix" in text:
+    if _prefix_problem(text):
         ck.report(AAD_PREFIX, text)
-    elif plaintext:
-        ck.report(SIGNATURE, f"the plaintext footer's signature does not verify: {text}", offset=ck.footer_start)
-    else:
+    elif isinstance(exc, ParquetEncryptionError):
         ck.report(FOOTER, f"the encrypted footer does not decrypt: {text}", offset=ck.footer_start)
-    if not plaintext:
-        ck.readable = False
-    return plaintext
+    elif "algorithm" in text or "aad_file_unique" in text:
+        ck.report(ALGORITHM, text, offset=ck.footer_start)
+    else:
+        from parquet_core.check.footer import THRIFT
+
+        ck.report(THRIFT, f"the footer does not decode: {text}", offset=ck.footer_start)
+    ck.readable = False
+
+
+def plaintext_footer(ck: Checker) -> None:
+    """A signed plaintext footer (already parsed): verify it and build the file's decryptor."""
+    try:
+        _, _, ck.decryptor = read_footer(ck.source, ck.decryption)
+        return
+    except (UnsupportedFeatureError, ParquetError) as exc:
+        text = str(exc)
+        if _prefix_problem(text):
+            ck.report(AAD_PREFIX, text)
+        elif isinstance(exc, ParquetEncryptionError) and ck.decryption is not None:
+            ck.report(SIGNATURE, f"the plaintext footer's signature does not verify: {text}", offset=ck.footer_start)
+        else:
+            ck.report(ALGORITHM, text, offset=ck.footer_start)
+            return
+    if ck.decryption is not None:   # go on without verifying, to check the columns the keys open
+        try:
+            _, _, ck.decryptor = read_footer(ck.source, replace(ck.decryption, verify_plaintext_footer=False))
+        except (UnsupportedFeatureError, ParquetError):
+            ck.decryptor = None
 
 
 def chunk_metadata(ck: Checker, ch: ChunkState) -> Any:
     """The decrypted ``ColumnMetaData`` of an encrypted chunk, or None (reported) when it cannot be had."""
     cc = ch.raw
     if ck.decryptor is None:
-        if cc.crypto_metadata is not None:
+        if cc.crypto_metadata is not None and ck.raw.encryption_algorithm is not None:
+            ck.report_chunk(COLUMN_KEY, ch, "the column is encrypted and the footer could not be opened for it")
+        elif cc.crypto_metadata is not None:
             ck.report_chunk(ALGORITHM, ch, "the chunk has crypto metadata but the file declares no "
                             "encryption algorithm")
         else:
@@ -80,7 +112,7 @@ def chunk_metadata(ck: Checker, ch: ChunkState) -> Any:
         ch.wrapper = ColumnChunkMetadata(cc, ch.desc, _order_defined(ck, ch.col), ch.rg, ch.col, ck.writer,
                                          ck.decryptor, g.ordinal)
     except (UnsupportedFeatureError, ParquetError) as exc:
-        rule_ = AAD_PREFIX if "AAD prefix" in str(exc) else COLUMN_META
+        rule_ = AAD_PREFIX if _prefix_problem(str(exc)) else COLUMN_META
         ck.report_chunk(rule_, ch, f"the column metadata cannot be decrypted: {exc}")
         return None
     meta = ch.wrapper.meta
@@ -118,5 +150,5 @@ def check_footer_verified(ck: Checker) -> None:
     dec = ck.decryptor
     if dec is None or bytes(ck.source.read_at(ck.size - 4, 4)) != b"PAR1":
         return
-    if not dec.footer_verified and not any(f.rule == SIGNATURE.id for f in ck.findings):
+    if not dec.footer_verified and not any(f.rule in (SIGNATURE.id, AAD_PREFIX.id) for f in ck.findings):
         ck.report(FOOTER_UNVERIFIED, "the plaintext footer's signature was not verified (no footer key)")

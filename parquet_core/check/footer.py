@@ -13,7 +13,7 @@ from typing import Any
 from parquet_core.check.context import Checker, ChunkState
 from parquet_core.check.rules import ERROR, INFO, WARNING, rule
 from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED, CompressionCodec, Encoding
-from parquet_core.errors import ParquetEncryptionError, ParquetError
+from parquet_core.errors import ParquetError
 from parquet_core.file.footer import read_footer
 from parquet_core.metadata.compat import parse_created_by
 from parquet_core.metadata.wrappers import ColumnChunkMetadata
@@ -82,26 +82,31 @@ def check_footer(ck: Checker) -> bool:
     ck.footer_start, ck.footer_len = size - FOOTER_SIZE_BYTES - flen, flen
     from parquet_core.check import encryption   # the encryption rules own key problems
 
-    if magic == MAGIC_ENCRYPTED and ck.decryption is None:
-        encryption.no_footer_key(ck)
-        return False
-    try:
-        ck.raw, _, ck.decryptor = read_footer(ck.source, ck.decryption)
-    except ParquetEncryptionError as exc:
-        if magic == MAGIC_ENCRYPTED or not encryption.footer_failed(ck, exc):
+    if magic == MAGIC_ENCRYPTED:
+        if ck.decryption is None:
+            encryption.no_footer_key(ck)
             return False
-        ck.raw = _parse_plain(ck)   # the signature failed or no key: read the plaintext footer anyway
-        if ck.raw is None:
+        try:
+            ck.raw, _, ck.decryptor = read_footer(ck.source, ck.decryption)
+        except ParquetError as exc:
+            encryption.footer_failed(ck, exc)
+            ck.raw = None
             return False
-    except ParquetError as exc:
-        ck.report(THRIFT, f"the footer ({flen} bytes) does not decode: {exc}", offset=ck.footer_start)
+        return _check_file_fields(ck)
+    ck.raw = _parse_plain(ck)
+    if ck.raw is None:
         return False
+    if ck.raw.encryption_algorithm is not None:
+        encryption.plaintext_footer(ck)
     return _check_file_fields(ck)
 
 
 def _parse_plain(ck: Checker) -> Any:
     try:
         raw, _ = parse(bytes(ck.source.read_at(ck.footer_start, ck.footer_len)), pt.FileMetaData)
+        for name in ("schema", "row_groups"):   # the thrift decoder leaves unset lists as None
+            if getattr(raw, name) is None:
+                pass
         return raw
     except ParquetError as exc:
         ck.report(THRIFT, f"the footer ({ck.footer_len} bytes) does not decode: {exc}", offset=ck.footer_start)
