@@ -224,7 +224,7 @@ def check_row_groups(ck: Checker) -> None:
                 row.append(_chunk(ck, g, i, cc, rows))
                 continue
             row.append(None)
-        states = [c for c in row if c is not None and c.meta is not None]
+        states = [c for c in row if c is not None and c.meta is not None and not _missing(c.meta, _CHUNK_FIELDS)]
         stats_without_orders |= any(c.meta.statistics is not None and c.meta.statistics.min_value is not None
                                     for c in states)
         if len(states) == leaves and leaves:
@@ -339,8 +339,8 @@ def _check_totals(ck: Checker, g: int, rg: Any, states: list[ChunkState]) -> Non
 
 
 def _check_overlaps(ck: Checker) -> None:
-    spans = sorted((c.start, c.start + c.length, c) for row in ck.chunks for c in row
-                   if c is not None and c.meta is not None and c.length > 0)
+    spans = sorted(((c.start, c.start + c.length, c) for row in ck.chunks for c in row
+                    if c is not None and c.meta is not None and c.length > 0), key=lambda t: (t[0], t[1]))
     for (s0, e0, a), (s1, e1, b) in zip(spans, spans[1:]):
         if s1 < e0:
             ck.report_chunk(CHUNK_OVERLAP, b, f"the chunk starts at {s1}, inside chunk {a.path} of row group "

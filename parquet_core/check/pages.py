@@ -260,6 +260,8 @@ def _check_encodings(ck: Checker, ch: ChunkState) -> None:
     if m.encoding_stats is not None:
         claimed: Counter[tuple[int, int]] = Counter()
         for st in m.encoding_stats:
+            if st is None or st.page_type is None or st.encoding is None:
+                continue
             t = PageType.DATA_PAGE if st.page_type == PageType.DATA_PAGE_V2 else st.page_type
             claimed[(t, st.encoding)] += st.count or 0
         norm: Counter[tuple[int, int]] = Counter()
