@@ -369,6 +369,14 @@ def test_page_num_values():
     expect(edit_page(plain(), 0, 0, 1, edit), "pages.num-values", 0, "a", level="pages")
 
 
+def test_total_compressed_size():
+    meta, fstart = footer_of(plain())
+    data = plain()[:fstart] + b"\x00\x00\x00"   # three stray bytes after the last chunk (f of row group 1)
+    data = edit_footer(data + plain()[fstart:], lambda m: setattr(_chunk(m, 1, 2), "total_compressed_size",
+                                                                 _chunk(m, 1, 2).total_compressed_size + 3))
+    expect(data, "pages.total-compressed-size", 1, "f", level="pages")
+
+
 def test_total_uncompressed_size():
     expect(edit_footer(plain(), lambda m: setattr(_chunk(m, 1, 0), "total_uncompressed_size",
                                                   _chunk(m, 1, 0).total_uncompressed_size + 3)),
