@@ -30,7 +30,8 @@ from parquet_core.check import (  # noqa: F401 - importing declares the rules
 from parquet_core.check.context import LEVELS, Checker
 from parquet_core.check.report import CheckReport, Finding
 from parquet_core.check.rules import RULES, Rule, rules_table
-from parquet_core.errors import path_of
+from parquet_core.errors import ParquetFormatError, path_of
+from parquet_core.file import reader as _reader
 from parquet_core.file.source import open_source
 
 __all__ = ["check", "CheckReport", "Finding", "Rule", "RULES", "LEVELS", "rules_table"]
@@ -65,7 +66,10 @@ def check(source: Any, *, level: str = "data", decryption: Any = None, filesyste
         opener = getattr(filesystem, "open_input_file", None)
         source = opener(source) if opener is not None else filesystem.open(source, "rb")
     try:
-        src, owned = open_source(source)
+        if hasattr(source, "read_at") and hasattr(source, "size"):   # an engine source (strict=True)
+            src, owned = source, False
+        else:
+            src, owned = open_source(source)
     except OSError as exc:
         report = CheckReport(name, level, readable=False)
         report.findings.append(Finding("error", "file.unreadable", f"{type(exc).__name__}: {exc}", "-"))
@@ -97,3 +101,18 @@ def _run(ck: Checker) -> None:
         bloom.check_bloom_headers(ck)
     if ck.deeper("data"):
         values.check_values(ck)   # also the page index and Bloom filter value rules, chunk by chunk
+
+
+def _strict_validate(source: Any, level: str, decryption: Any) -> None:
+    """The validator behind ``ParquetFile(..., strict=True)``: raise on any error finding."""
+    report = check(source, level=level, decryption=decryption)
+    errors = report.errors
+    if errors:
+        exc = ParquetFormatError(f"strict reading: the file breaks {len(errors)} rule(s) of the spec; "
+                                 f"first: {errors[0].rule}: {errors[0].message}")
+        for f in errors[:20]:
+            exc.add_note(str(f))
+        raise exc
+
+
+_reader.STRICT_VALIDATOR[:] = [_strict_validate]

@@ -81,3 +81,23 @@ def test_every_rule_is_documented():
     for r in RULES.values():
         assert r.summary and r.spec and r.severity in ("error", "warning", "info"), r
         assert re.fullmatch(r"[a-z_\-]+(\.[a-z0-9\-]+)+", r.id), r.id
+
+
+def test_strict_reading(corpus, tmp_path):
+    import parquet_core as pc
+    from tests.check.test_check_broken import plain
+    from tests.check.broken import edit_footer
+
+    assert pc.read_table(plain(), strict=True).num_rows == 1000
+    bad = edit_footer(plain(), lambda m: setattr(m.row_groups[1].columns[0].meta_data.statistics, "max_value",
+                                                 (600).to_bytes(8, "little")))
+    assert pc.read_table(bad).num_rows == 1000          # lenient by default
+    pf = pc.ParquetFile(bad, strict=True)               # the footer alone is fine
+    with pytest.raises(pc.ParquetFormatError, match="statistics.max-below-value"):
+        pf.read()
+    with pytest.raises(pc.ParquetFormatError, match="footer.num-rows"):
+        pc.ParquetFile(edit_footer(plain(), lambda m: setattr(m, "num_rows", 5)), strict=True)
+    # a file read leniently (fastparquet's fixed-width text) is refused only if it breaks a MUST
+    f = corpus / "rle-dict-uncompressed-corrupt-checksum.parquet"
+    with pytest.raises(pc.ParquetFormatError):
+        pc.read_table(f, strict=True, page_checksum_verification=False)
