@@ -16,9 +16,10 @@ import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.check.context import Checker, ChunkState, PageInfo
-from parquet_core.check.rules import ERROR, rule
+from parquet_core._kernels.varint import read_uleb128
+from parquet_core.check.rules import ERROR, WARNING, rule
 from parquet_core.column.levels import read_levels_v1, read_levels_v2
-from parquet_core.constants import Encoding, PageType
+from parquet_core.constants import Encoding, PageType, PhysicalType
 from parquet_core.encodings import decode_values
 from parquet_core.errors import ParquetEncryptionError, ParquetError
 from parquet_core.page.model import DataPageV1, DictionaryPage
@@ -34,7 +35,37 @@ DICT_DECODE = rule("values.dictionary-decode", ERROR, "Encodings.md#dictionary-e
 DICT_INDEX = rule("values.dictionary-index", ERROR, "Encodings.md#dictionary-encoding-plain_dictionary--2-and-rle_dictionary--8",
                   "every dictionary index of a data page is below the dictionary's size")
 
+DELTA_WIDTH = rule("pages.delta-bit-width", WARNING, "Encodings.md#delta-encoding-delta_binary_packed--5",
+                   "INT32 DELTA_BINARY_PACKED miniblocks are at most 32 bits wide (wider ones, from deltas computed "
+                   "in 64 bits, are read wrapping to 32 bits)")
+
 _DICT = (Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY)
+
+
+def widest_miniblock(buf: Any) -> int:
+    """The widest miniblock bit width a DELTA_BINARY_PACKED stream uses (headers only).
+
+    One step per block (block headers form a chain), as the decoder walks them.
+    """
+    data = bytes(buf)
+    block, pos = read_uleb128(data, 0)
+    nmini, pos = read_uleb128(data, pos)
+    total, pos = read_uleb128(data, pos)
+    _, pos = read_uleb128(data, pos)
+    if total <= 1 or nmini == 0 or block < nmini:
+        return 0
+    vpm = block // nmini
+    left, widest = total - 1, 0
+    while left > 0 and pos < len(data):
+        _, pos = read_uleb128(data, pos)
+        for w in data[pos:pos + nmini]:
+            if left <= 0:
+                break
+            widest = max(widest, w)
+            pos += vpm * w // 8
+            left -= vpm
+        pos += nmini
+    return widest
 
 
 def concat_values(parts: list[Any], desc: Any) -> Any:
@@ -124,3 +155,8 @@ def _decode_page(ck: Checker, ch: ChunkState, p: PageInfo, page: Any, dictionary
         p.values = dictionary.take(idx) if isinstance(dictionary, ByteArrays) else dictionary.take(idx, axis=0)
     else:
         p.values = decode_values(page.encoding, body, present, d.physical_type, d.type_length)
+        if page.encoding == Encoding.DELTA_BINARY_PACKED and d.physical_type == PhysicalType.INT32:
+            w = widest_miniblock(body)
+            if w > 32:
+                ck.report_chunk(DELTA_WIDTH, ch, f"miniblocks up to {w} bits wide in an INT32 column; expected at "
+                                "most 32", page=p.ordinal, offset=p.offset)

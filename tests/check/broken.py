@@ -85,8 +85,14 @@ def edit_page(data: bytes, rg: int, col: int, page: int,
     out = data[:pos] + raw_header + new_stored + data[pos + hlen + len(stored):fstart]
     _shift(meta, pos, delta)
     md = meta.row_groups[rg].columns[col].meta_data
+    unc = len(raw_header) - hlen + (header.uncompressed_page_size - old_usize)
     md.total_compressed_size += delta
-    md.total_uncompressed_size += len(raw_header) - hlen + (header.uncompressed_page_size - old_usize)
+    md.total_uncompressed_size += unc
+    group = meta.row_groups[rg]
+    if group.total_compressed_size is not None:
+        group.total_compressed_size += delta
+    if group.total_byte_size is not None:
+        group.total_byte_size += unc
     footer = serialize(meta)
     return out + footer + struct.pack("<I", len(footer)) + b"PAR1"
 

@@ -331,3 +331,21 @@ def test_unreadable_path(tmp_path):
     report = pc.check(tmp_path / "missing.parquet")
     assert not report.readable
     find(report, "file.unreadable")
+
+
+def test_delta_int32_wider_than_32_bits_is_read_and_warned():
+    from parquet_core.encodings.delta_binary_packed import encode_delta_binary_packed
+
+    values = np.array([-2**31, 2**31 - 1, 0, 5] * 50, dtype=np.int32)
+    t = pa.table({"x": pa.array(values, pa.int32())}, schema=pa.schema([pa.field("x", pa.int32(), nullable=False)]))
+    data = pyarrow_bytes(t, use_dictionary=False, column_encoding={"x": "DELTA_BINARY_PACKED"}, compression="none",
+                         data_page_version="2.0", store_schema=False)
+
+    def edit(h, s):   # the same values, deltas computed in 64 bits: miniblocks 33 bits wide
+        body = encode_delta_binary_packed(values.astype(np.int64), np.int64)
+        h.uncompressed_page_size = len(body)
+        return body
+    wide = edit_page(data, 0, 0, 0, edit)
+    report = expect(wide, "pages.delta-bit-width", 0, "x", 0, severity="warning")
+    assert report.ok
+    assert pc.read_table(wide).column("x").to_pylist() == values.tolist()
