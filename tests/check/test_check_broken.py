@@ -4,7 +4,6 @@ each as an error (or the rule's own severity) at the right row group, column and
 from __future__ import annotations
 
 import base64
-import functools
 import struct
 
 import numpy as np
@@ -14,9 +13,7 @@ import parquet_core as pc
 from parquet_core.constants import ConvertedType, Encoding, PageType, PhysicalType
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import serialize
-from tests.check.broken import (
-    bloom_bytes, edit_footer, edit_index, edit_page, footer_of, pages_of, pyarrow_bytes, replace_bloom,
-)
+from tests.check.broken import edit_footer, edit_page, footer_of, pages_of, pyarrow_bytes
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

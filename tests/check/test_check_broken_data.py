@@ -10,12 +10,11 @@ import pytest
 
 import parquet_core as pc
 from parquet_core.bloom_filter import serialize_filter, SplitBlockBloomFilter
-from parquet_core.constants import Encoding
 from parquet_core.thrift import pt
 from tests.check.broken import (
-    bloom_bytes, edit_footer, edit_index, edit_page, footer_of, pages_of, pyarrow_bytes, replace_bloom,
+    bloom_bytes, edit_footer, edit_index, edit_page, pages_of, pyarrow_bytes, replace_bloom,
 )
-from tests.check.test_check_broken import ANY, base, bloomed, expect, find, indexed, plain, v2
+from tests.check.test_check_broken import base, bloomed, expect, find, indexed, plain, v2
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -153,11 +152,9 @@ def test_page_body():
 def test_decode_failure():
     data = base(compression="none")
 
-    def edit(h, s):   # an RLE run header announcing more bits than a dictionary index can have
-        body = bytearray(s)
-        body[-1 - (len(body) - 1)] = body[0]
-        return bytes([body[0], body[1], body[2], body[3], 40]) + bytes(body[5:]) if h.data_page_header else None
-    pages = pages_of(data, 0, 1)
+    def edit(h, s):   # the dictionary indices' bit width byte (after the definition levels) set to 40
+        levels = int.from_bytes(s[:4], "little")
+        return s[:4 + levels] + bytes([40]) + s[5 + levels:]
     expect(edit_page(data, 0, 1, 1, edit), "values.decode", 0, "b", 1)
 
 

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 import parquet_core as pc
-from tests.check.broken import edit_footer, pages_of
 from tests.check.test_check_broken import expect, find
 
 FOOTER = b"0123456789012345"
@@ -87,9 +86,6 @@ def test_altered_page_module():
 
 
 def test_plaintext_statistics_and_mismatch():
-    def leak(m):
-        m.row_groups[0].columns[1].meta_data.statistics = pc.thrift.pt.Statistics(min_value=b"a", max_value=b"z") \
-            if hasattr(pc, "thrift") else None
     from parquet_core.thrift import pt
 
     def stats(m):
