@@ -12,7 +12,7 @@ from typing import Any
 
 from parquet_core.check.context import Checker, ChunkState
 from parquet_core.check.rules import ERROR, INFO, WARNING, rule
-from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED, CompressionCodec, Encoding
+from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED, CompressionCodec, Encoding, PhysicalType
 from parquet_core.errors import ParquetError
 from parquet_core.file.footer import read_footer
 from parquet_core.metadata.compat import parse_created_by
@@ -51,6 +51,7 @@ LZ4 = rule("footer.codec-lz4-deprecated", WARNING, "Compression.md#lz4", "codec 
 ENCODING_UNKNOWN = rule("footer.encoding-unknown", ERROR, "parquet.thrift Encoding", "ColumnMetaData.encodings lists only encodings the spec defines")
 COLUMN_ORDERS = rule("footer.column-orders", ERROR, _MD + ".column_orders", "column_orders, when set, has one entry per schema leaf")
 COLUMN_ORDERS_MISSING = rule("footer.column-orders-missing", WARNING, _MD + ".column_orders", "min_value/max_value statistics come with column_orders (else their order is undefined and readers ignore them)")
+ORDER_TYPE = rule("footer.column-order-type", ERROR, _MD + ".column_orders", "IEEE_754_TOTAL_ORDER is only given to FLOAT, DOUBLE and FLOAT16 columns")
 VERSION = rule("footer.version", WARNING, _MD + ".version", "FileMetaData.version is 1 or 2")
 CREATED_BY = rule("footer.created-by-missing", INFO, _MD + ".created_by", "created_by names the writer (writer bugs cannot be recognised without it)")
 KV_DUP = rule("footer.key-value-duplicate", WARNING, _MD + ".key_value_metadata", "key_value_metadata keys are unique (readers keep one of the values)")
@@ -155,6 +156,13 @@ def _check_file_fields(ck: Checker) -> bool:
     n = len(ck.schema)
     if raw.column_orders is not None and len(raw.column_orders) != n:
         ck.report(COLUMN_ORDERS, f"expected {n} column orders (one per leaf), found {len(raw.column_orders)}")
+    for i, order in enumerate(raw.column_orders or []):
+        desc = ck.schema.column(i) if i < n else None
+        if desc is not None and order is not None and getattr(order, "IEEE_754_TOTAL_ORDER", None) is not None \
+                and not (desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE)
+                         or desc.data_type.name == "float16"):
+            ck.report(ORDER_TYPE, f"column {desc.dotted_path} ({PhysicalType(desc.physical_type).name}) has "
+                      "IEEE_754_TOTAL_ORDER", column=desc.dotted_path)
     groups = raw.row_groups or []
     total = sum(rg.num_rows or 0 for rg in groups)
     if raw.num_rows is not None and raw.num_rows != total:

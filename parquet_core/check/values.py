@@ -44,6 +44,9 @@ HISTOGRAM = rule("size-statistics.level-histogram", ERROR, "parquet.thrift SizeS
 V2_NULLS = rule("values.v2-num-nulls", ERROR, "parquet.thrift DataPageHeaderV2.num_nulls", "a v2 page's num_nulls equals its definition levels below the maximum")
 V2_ROWS = rule("values.v2-num-rows", ERROR, "parquet.thrift DataPageHeaderV2.num_rows", "a v2 page's num_rows equals the records it holds, and it starts a record")
 CHUNK_ROWS = rule("values.chunk-rows", ERROR, "README.md#nested-encoding", "a chunk starts a record and holds as many records as the row group's num_rows")
+UTF8 = rule("values.utf8", ERROR, "LogicalTypes.md#string", "STRING and JSON values are valid UTF-8")
+DECIMAL_RANGE = rule("values.decimal-precision", ERROR, "LogicalTypes.md#decimal", "DECIMAL unscaled values have at most `precision` digits")
+NULL_TYPE = rule("values.unknown-not-null", ERROR, "LogicalTypes.md#unknown-always-null", "a column annotated UNKNOWN holds only nulls")
 SORT_INDEX = rule("sorting.column-index", ERROR, "parquet.thrift SortingColumn", "sorting_columns name existing leaves without repetition")
 SORT_ORDER = rule("sorting.order", ERROR, "parquet.thrift RowGroup.sorting_columns", "the rows of a row group are sorted as sorting_columns claims")
 
@@ -149,7 +152,9 @@ def _check_statistics(ck: Checker, ch: ChunkState, st: Any, values: Any, defs: A
         if n is not None and st.distinct_count != n:
             ck.report_chunk(DISTINCT, ch, f"{what}: distinct_count is {st.distinct_count}, the values hold {n} "
                             "distinct values", **where)
-    if getattr(st, "nan_count", None) is not None and _float_kind(desc):
+    if getattr(st, "nan_count", None) is not None and not _float_kind(desc):
+        ck.report_chunk(NAN_COUNT, ch, f"{what}: nan_count is set on a column that is not floating point", **where)
+    elif getattr(st, "nan_count", None) is not None:
         nans = int(np.count_nonzero(np.isnan(_floats(values, desc))))
         if st.nan_count != nans:
             ck.report_chunk(NAN_COUNT, ch, f"{what}: nan_count is {st.nan_count}, the values hold {nans} NaNs", **where)
@@ -274,6 +279,7 @@ def check_values(ck: Checker) -> None:
                 _gather(ck, ch)
                 ch.decoded = True
                 _check_records(ck, ch)
+                _check_logical_values(ck, ch)
                 _check_statistics(ck, ch, ch.meta.statistics, ch.values, ch.def_levels, "chunk statistics")
                 _check_size_statistics(ck, ch)
                 _check_pages_counts(ck, ch)
@@ -286,6 +292,36 @@ def check_values(ck: Checker) -> None:
                 ch.buf = ch.values = ch.def_levels = ch.rep_levels = None
                 for p in ch.pages:
                     p.values = p.def_levels = p.rep_levels = None
+
+
+def _check_logical_values(ck: Checker, ch: ChunkState) -> None:
+    """Values the logical type rules out: bad UTF-8, decimals too wide, values in an UNKNOWN column."""
+    from parquet_core.table.utf8 import first_invalid_utf8
+
+    dt = ch.desc.data_type
+    vals = ch.values
+    if dt.name in ("string", "json") and isinstance(vals, ByteArrays) and len(vals):
+        bad = first_invalid_utf8(vals)
+        if bad is not None:
+            ck.report_chunk(UTF8, ch, f"non-null value #{bad} ({vals.to_pylist()[bad][:40]!r}) is not valid UTF-8")
+    elif dt.name == "null" and len(vals):
+        ck.report_chunk(NULL_TYPE, ch, f"the column is annotated UNKNOWN (always null) but holds {len(vals)} values")
+    elif dt.name == "decimal" and len(vals) and dt.precision:
+        limit = 10 ** int(dt.precision)
+        if isinstance(vals, np.ndarray) and vals.ndim == 1:
+            wide = np.flatnonzero((vals >= limit) | (vals <= -limit)) if limit < 2**63 else np.zeros(0, np.int64)
+            bad = [int(vals[i]) for i in wide[:1]]
+            n = len(wide)
+        else:
+            # FIXED_LEN_BYTE_ARRAY / BYTE_ARRAY two's complement: one int per value (no numpy
+            # type holds up to 38 digits); the data level of a checker is not a hot path
+            rows = vals.to_pylist() if isinstance(vals, ByteArrays) else [bytes(r) for r in vals]
+            ints = [int.from_bytes(r, "big", signed=True) for r in rows]
+            over = [v for v in ints if abs(v) >= limit]
+            bad, n = over[:1], len(over)
+        if n:
+            ck.report_chunk(DECIMAL_RANGE, ch, f"{n} unscaled value(s) have more than {dt.precision} digits "
+                            f"(first: {bad[0]})")
 
 
 def check_sorting_metadata(ck: Checker) -> None:

@@ -346,3 +346,36 @@ def test_delta_int32_wider_than_32_bits_is_read_and_warned():
     report = expect(wide, "pages.delta-bit-width", 0, "x", 0, severity="warning")
     assert report.ok
     assert pc.read_table(wide).column("x").to_pylist() == values.tolist()
+
+
+def test_logical_values():
+    t = pa.table({"s": ["abc", "déf", "ghi"]})
+
+    def to_bytes(h, s):   # the UTF-8 of "é" cut in half: b"d\xc3\xa9f" -> b"d\xc3Xf"
+        return s.replace(b"d\xc3\xa9f", b"d\xc3Xf")
+    data = pyarrow_bytes(t, compression="none", use_dictionary=False, store_schema=False, write_statistics=False)
+    expect(edit_page(data, 0, 0, 0, to_bytes), "values.utf8", 0, "s")
+
+    from decimal import Decimal
+    d = pa.table({"d": pa.array([Decimal("1.25"), Decimal("-3.50")], pa.decimal128(7, 2))})
+    data = pyarrow_bytes(d, store_decimal_as_integer=True, store_schema=False)
+
+    def narrow(m):   # DECIMAL(2, 2): 125 and -350 need three digits
+        m.schema[1].logicalType.DECIMAL.precision = 2
+        m.schema[1].precision = 2
+    expect(edit_footer(data, narrow), "values.decimal-precision", 0, "d")
+    data = pyarrow_bytes(d, store_schema=False)   # FIXED_LEN_BYTE_ARRAY
+    expect(edit_footer(data, narrow), "values.decimal-precision", 0, "d")
+
+    def unknown(m):
+        m.schema[1].logicalType = pt.LogicalType(UNKNOWN=pt.NullType())
+        m.schema[1].converted_type = None
+    expect(edit_footer(pyarrow_bytes(pa.table({"x": [1, 2]}), store_schema=False), unknown),
+           "values.unknown-not-null", 0, "x")
+
+
+def test_column_order_and_nan_count_types():
+    def order(m):
+        m.column_orders[0] = pt.ColumnOrder(IEEE_754_TOTAL_ORDER=pt.IEEE754TotalOrder())
+    expect(edit_footer(plain(), order), "footer.column-order-type", column="a", level="footer")
+    expect(edit_footer(plain(), lambda m: setattr(_stats(m, 0, 0), "nan_count", 0)), "statistics.nan-count", 0, "a")
