@@ -13,8 +13,12 @@ first one:
   statistics, Bloom filters, sorting columns).
 
 Each rule is declared once, in the module of its area (``footer``,
-``schema``, ``pages``, ``values``, ``page_index``, ``bloom``,
-``encryption``, ``writers``), see :mod:`parquet_core.check.rules`.
+``schema``, ``pages``, ``decode``, ``values``, ``sorting``, ``page_index``,
+``bloom``, ``encryption``, ``writers``), see :mod:`parquet_core.check.rules`.
+
+``pc.check`` (this package's :func:`check`) shadows the package as an
+attribute of ``parquet_core``: import from it by name
+(``from parquet_core.check import RULES``), not as ``import parquet_core.check as m``.
 This package sits above ``file/`` in the layers: it reuses the engine's
 footer parsing, page walking, decoders and index readers.
 """
@@ -25,7 +29,7 @@ import os
 from typing import Any
 
 from parquet_core.check import (  # noqa: F401 - importing declares the rules
-    bloom, encryption, footer, page_index, pages, schema, values, writers,
+    bloom, encryption, footer, page_index, pages, schema, sorting, values, writers,
 )
 from parquet_core.check.context import LEVELS, Checker
 from parquet_core.check.report import CheckReport, Finding
@@ -92,7 +96,7 @@ def _run(ck: Checker) -> None:
         footer.check_row_groups(ck)
         encryption.check_footer_verified(ck)
         writers.check_writer(ck)
-        values.check_sorting_metadata(ck)
+        sorting.check_sorting_metadata(ck)
     if ck.raw is None or ck.schema is None:
         return
     if ck.deeper("pages"):

@@ -20,11 +20,12 @@ from parquet_core._kernels.binary import ByteArrays
 from parquet_core.check.context import Checker, ChunkState
 from parquet_core.check.decode import DECODE, concat_values, decode_chunk
 from parquet_core.check.rules import ERROR, WARNING, rule
+from parquet_core.check.sorting import SORT_ORDER, check_sorting
 from parquet_core.constants import PageType, PhysicalType as P
 from parquet_core.metadata.statistics import SortOrder, sort_order
 from parquet_core.metadata.stats_builder import bound_sort_key, compute_bounds, encode_bound
 
-__all__ = ["check_values", "check_sorting_metadata", "compare_bounds"]
+__all__ = ["check_values", "compare_bounds", "histogram"]
 
 _ST = "parquet.thrift Statistics"
 MIN_ABOVE = rule("statistics.min-above-value", ERROR, _ST, "min_value (or min) is not above any value of the chunk or page, in the column's sort order")
@@ -47,8 +48,6 @@ CHUNK_ROWS = rule("values.chunk-rows", ERROR, "README.md#nested-encoding", "a ch
 UTF8 = rule("values.utf8", ERROR, "LogicalTypes.md#string", "STRING and JSON values are valid UTF-8")
 DECIMAL_RANGE = rule("values.decimal-precision", ERROR, "LogicalTypes.md#decimal", "DECIMAL unscaled values have at most `precision` digits")
 NULL_TYPE = rule("values.unknown-not-null", ERROR, "LogicalTypes.md#unknown-always-null", "a column annotated UNKNOWN holds only nulls")
-SORT_INDEX = rule("sorting.column-index", ERROR, "parquet.thrift SortingColumn", "sorting_columns name existing leaves without repetition")
-SORT_ORDER = rule("sorting.order", ERROR, "parquet.thrift RowGroup.sorting_columns", "the rows of a row group are sorted as sorting_columns claims")
 
 
 _BINARY = (P.BYTE_ARRAY, P.FIXED_LEN_BYTE_ARRAY, P.INT96)
@@ -286,7 +285,7 @@ def check_values(ck: Checker) -> None:
                 page_index.check_chunk_values(ck, ch)
                 bloom.check_chunk_values(ck, ch)
         with ck.guard(SORT_ORDER, row_group=g):
-            _check_sorting(ck, g)
+            check_sorting(ck, g)
         for ch in row:   # done with this row group: let its buffers go
             if ch is not None:
                 ch.buf = ch.values = ch.def_levels = ch.rep_levels = None
@@ -322,75 +321,3 @@ def _check_logical_values(ck: Checker, ch: ChunkState) -> None:
         if n:
             ck.report_chunk(DECIMAL_RANGE, ch, f"{n} unscaled value(s) have more than {dt.precision} digits "
                             f"(first: {bad[0]})")
-
-
-def check_sorting_metadata(ck: Checker) -> None:
-    """sorting_columns name leaves that exist and are not repeated."""
-    n = len(ck.schema)
-    for g, rg in enumerate(ck.raw.row_groups or []):
-        for sc in rg.sorting_columns or []:
-            if sc.column_idx is None or not 0 <= sc.column_idx < n:
-                ck.report(SORT_INDEX, f"sorting column index {sc.column_idx}; the schema has {n} leaves", row_group=g)
-            elif ck.schema.column(sc.column_idx).max_repetition_level > 0:
-                ck.report(SORT_INDEX, f"sorting column {ck.schema.column(sc.column_idx).dotted_path} is repeated",
-                          row_group=g, column=ck.schema.column(sc.column_idx).dotted_path)
-
-
-def _sort_keys(ch: ChunkState, rows: int, nulls_first: bool, descending: bool) -> np.ndarray | None:
-    desc = ch.desc
-    vals = ch.values
-    if sort_order(desc) == SortOrder.UNKNOWN:
-        return None
-    if isinstance(vals, ByteArrays):
-        items = vals.to_pylist()
-        if sort_order(desc) == SortOrder.SIGNED:
-            items = [int.from_bytes(b, "big", signed=True) for b in items]
-        uniq, ranks = np.unique(np.array(items, dtype=object), return_inverse=True)
-    else:
-        arr = np.asarray(vals)
-        if arr.ndim == 2:
-            signed = sort_order(desc) == SortOrder.SIGNED
-            items = [int.from_bytes(bytes(r), "big", signed=True) if signed else bytes(r) for r in arr]
-            arr = np.array(items, dtype=object)
-        elif sort_order(desc) == SortOrder.UNSIGNED and arr.dtype.kind == "i":
-            arr = arr.view(arr.dtype.str.replace("i", "u"))
-        if arr.dtype.kind == "f" and np.isnan(arr).any():
-            return None   # NaN has no place in the order
-        uniq, ranks = np.unique(arr, return_inverse=True)
-    ranks = ranks.astype(np.int64).ravel()
-    if descending:
-        ranks = -ranks
-    key = np.full(rows, -(1 << 40) if nulls_first else (1 << 40), dtype=np.int64)
-    mask = np.ones(rows, bool) if ch.def_levels is None else ch.def_levels == desc.max_definition_level
-    if int(mask.sum()) != len(ranks):
-        return None
-    key[mask] = ranks
-    return key
-
-
-def _check_sorting(ck: Checker, g: int) -> None:
-    rg = ck.raw.row_groups[g]
-    if not rg.sorting_columns:
-        return
-    rows = rg.num_rows
-    keys = []
-    for sc in rg.sorting_columns:
-        idx = sc.column_idx
-        if idx is None or not 0 <= idx < len(ck.chunks[g]):
-            return
-        ch = ck.chunks[g][idx]
-        if ch is None or not ch.decoded or ch.desc.max_repetition_level > 0:
-            return
-        key = _sort_keys(ch, rows, bool(sc.nulls_first), bool(sc.descending))
-        if key is None:
-            return
-        keys.append((key, ch))
-    undecided = np.ones(max(rows - 1, 0), bool)
-    for key, ch in keys:
-        d = np.diff(key)
-        bad = np.flatnonzero(undecided & (d < 0))
-        if bad.size:
-            ck.report(SORT_ORDER, f"rows {int(bad[0])} and {int(bad[0]) + 1} are out of the order sorting_columns "
-                      f"claims (column {ch.path})", row_group=g, column=ch.path)
-            return
-        undecided &= d == 0
