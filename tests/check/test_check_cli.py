@@ -101,3 +101,20 @@ def test_strict_reading(corpus, tmp_path):
     f = corpus / "rle-dict-uncompressed-corrupt-checksum.parquet"
     with pytest.raises(pc.ParquetFormatError):
         pc.read_table(f, strict=True, page_checksum_verification=False)
+
+
+def test_filesystem_argument(tmp_path):
+    import io
+
+    import parquet_core as pc
+
+    class MemoryFs:   # the pyarrow.fs spelling: open_input_file(path) -> a binary file object
+        def __init__(self, files):
+            self.files = files
+
+        def open_input_file(self, path):
+            return io.BytesIO(self.files[path])
+
+    data = open(sample_path(), "rb").read()
+    report = pc.check("bucket/sample.parquet", filesystem=MemoryFs({"bucket/sample.parquet": data}))
+    assert report.ok and report.file == "bucket/sample.parquet"
