@@ -29,7 +29,7 @@ import os
 from typing import Any
 
 from parquet_core.check import (  # noqa: F401 - importing declares the rules
-    bloom, encryption, footer, page_index, pages, schema, sorting, values, writers,
+    bloom, encryption, footer, page_index, pages, schema, sorting, total_order, values, writers,
 )
 from parquet_core.check.context import LEVELS, Checker
 from parquet_core.check.report import CheckReport, Finding

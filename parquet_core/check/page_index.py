@@ -33,6 +33,7 @@ MIN_ABOVE = rule("page_index.min-above-value", ERROR, "parquet.thrift ColumnInde
 MAX_BELOW = rule("page_index.max-below-value", ERROR, "parquet.thrift ColumnIndex.max_values", "each page's max_values entry is not below any of its values")
 BOUNDARY = rule("page_index.boundary-order", ERROR, "parquet.thrift ColumnIndex.boundary_order", "an ASCENDING/DESCENDING boundary_order holds for the non-null pages' bounds")
 HISTOGRAM = rule("page_index.level-histogram", ERROR, "parquet.thrift ColumnIndex.definition_level_histograms", "per-page level histograms count each page's levels")
+NAN_COUNTS = rule("page_index.nan-counts", ERROR, "parquet.thrift ColumnIndex.nan_counts", "nan_counts equal each page's NaN values")
 UNENCODED = rule("page_index.unencoded-bytes", ERROR, "parquet.thrift OffsetIndex.unencoded_byte_array_data_bytes", "per-page unencoded byte counts equal each page's BYTE_ARRAY bytes")
 
 
@@ -139,6 +140,15 @@ def check_chunk_values(ck: Checker, ch: ChunkState) -> None:
         if ci.null_counts is not None and ci.null_counts[i] != nulls:
             ck.report_chunk(NULL_COUNTS, ch, f"null_counts[{i}] is {ci.null_counts[i]}, the page has {nulls} nulls",
                             **where)
+        nan_counts = getattr(ci.raw, "nan_counts", None)
+        if nan_counts is not None and i < len(nan_counts) and p.values is not None:
+            from parquet_core.check.values import _float_kind, _floats
+
+            if _float_kind(desc):
+                nans = int(np.count_nonzero(np.isnan(_floats(p.values, desc))))
+                if nan_counts[i] != nans:
+                    ck.report_chunk(NAN_COUNTS, ch, f"nan_counts[{i}] is {nan_counts[i]}, the page has {nans} NaNs",
+                                    **where)
         if not ci.null_pages[i] and n_values:
             before = len(ck.findings)
             compare_bounds(ck, ch, ci.min_raw[i], ci.max_raw[i], p.values, f"column index page {i}", p.ordinal, p.offset)

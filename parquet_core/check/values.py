@@ -21,6 +21,7 @@ from parquet_core.check.context import Checker, ChunkState
 from parquet_core.check.decode import DECODE, concat_values, decode_chunk
 from parquet_core.check.rules import ERROR, WARNING, rule
 from parquet_core.check.sorting import SORT_ORDER, check_sorting
+from parquet_core.check.total_order import compare_total_order, uses_total_order
 from parquet_core.constants import PageType, PhysicalType as P
 from parquet_core.metadata.statistics import SortOrder, sort_order
 from parquet_core.metadata.stats_builder import bound_sort_key, compute_bounds, encode_bound
@@ -70,6 +71,9 @@ def compare_bounds(ck: Checker, ch: ChunkState, lo_raw: bytes | None, hi_raw: by
     desc = ch.desc
     where = {"page": page, "offset": offset}
     if lo_raw is None or hi_raw is None:
+        return
+    if _float_kind(desc) and uses_total_order(ck, ch):
+        compare_total_order(ck, ch, bytes(lo_raw), bytes(hi_raw), values, what, where)
         return
     try:
         lo, hi = bound_sort_key(lo_raw, desc), bound_sort_key(hi_raw, desc)

@@ -379,3 +379,37 @@ def test_column_order_and_nan_count_types():
         m.column_orders[0] = pt.ColumnOrder(IEEE_754_TOTAL_ORDER=pt.IEEE754TotalOrder())
     expect(edit_footer(plain(), order), "footer.column-order-type", column="a", level="footer")
     expect(edit_footer(plain(), lambda m: setattr(_stats(m, 0, 0), "nan_count", 0)), "statistics.nan-count", 0, "a")
+
+
+def _total_order(m, col):
+    m.column_orders[col] = pt.ColumnOrder(IEEE_754_TOTAL_ORDER=pt.IEEE754TotalOrder())
+
+
+def test_total_order_bounds():
+    t = pa.table({"x": [-0.0, 1.0, float("nan")]})
+    data = pyarrow_bytes(t, store_schema=False)
+
+    def plus_zero(m):   # in total order +0.0 is above the -0.0 the column holds
+        _total_order(m, 0)
+        _stats(m, 0, 0).min_value = struct.pack("<d", 0.0)
+    expect(edit_footer(data, plus_zero), "statistics.min-above-value", 0, "x")
+
+    def nan_max(m):
+        _total_order(m, 0)
+        _stats(m, 0, 0).max_value = struct.pack("<d", float("nan"))
+    expect(edit_footer(data, nan_max), "statistics.total-order-bound", 0, "x")
+    assert pc.check(edit_footer(data, lambda m: _total_order(m, 0))).ok
+
+
+def test_corpus_total_order_file_is_clean(corpus):
+    report = pc.check(corpus / "floating_orders_nan_count.parquet")
+    assert report.ok and not report.findings, [str(f) for f in report.findings]
+
+
+def test_column_index_nan_counts():
+    t = pa.table({"x": [1.0, float("nan"), 2.0] * 100})
+    data = pyarrow_bytes(t, write_page_index=True, store_schema=False)
+
+    def edit(ci):
+        ci.nan_counts = [5] * len(ci.null_pages)
+    expect(edit_index(data, 0, 0, "column", edit), "page_index.nan-counts", 0, "x")
