@@ -43,6 +43,7 @@ from parquet_core.dataset import ParquetDataset, Partitioning, write_to_dataset
 from parquet_core.dataset.api import read_metadata, read_schema, read_table
 from parquet_core.dataset.metadata_file import write_metadata
 from parquet_core.file.file_refs import resolve_file_ref
+from parquet_core.check import CheckReport, Finding, check
 from parquet_core.file.writer import ParquetWriter, write_table
 from parquet_core.metadata.statistics import Statistics
 from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata, RowGroupMetadata
@@ -71,6 +72,7 @@ __all__ = [
     "ParquetFormatError", "ParquetSchemaError", "RawTemporal", "ReaderOptions",
     "RowGroupMetadata", "Schema", "Statistics", "Table", "UnsupportedFeatureError",
     "read_metadata", "read_schema", "read_table", "__version__",
+    "check", "CheckReport", "Finding",
     "ParquetWriter", "write_table", "SortingColumn", "Expression", "col",
     # datasets: folders, Hive partitions, globs, lists, object stores
     "ParquetDataset", "Partitioning", "write_to_dataset", "write_metadata",

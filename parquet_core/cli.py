@@ -4,6 +4,10 @@
     pqc meta FILE            footer metadata: row groups, column chunks, statistics
     pqc head FILE [-n N]     the first N rows
     pqc inspect FILE [-n N]  all three
+    pqc check FILE... [--json] [--level footer|pages|data]
+                             validate files against the spec and their own metadata
+                             (exit 0: no errors, 1: errors, 2: a file cannot be read)
+    pqc check --list-rules   the rules check applies, as a Markdown table
 
 Encrypted files take keys as ASCII text or ``hex:`` followed by hex digits::
 
@@ -20,6 +24,7 @@ import sys
 from importlib import resources
 from typing import Any, Sequence
 
+from parquet_core.check import LEVELS, check, rules_table
 from parquet_core.constants import ConvertedType, PhysicalType, Repetition
 from parquet_core.encryption.properties import FileDecryptionProperties
 from parquet_core.errors import ParquetEncryptionError, ParquetError
@@ -249,7 +254,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if name in ("head", "inspect"):
             p.add_argument("-n", type=int, default=10, help="rows to show (default 10)")
         _add_key_options(p)
+    p = sub.add_parser("check", help="validate files against the spec and their own metadata")
+    p.add_argument("files", nargs="*", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="one JSON object per file, one per line")
+    p.add_argument("--level", choices=LEVELS, default="data",
+                   help="footer: metadata only; pages: + page headers, indexes, Bloom headers; "
+                        "data: + every value (default)")
+    p.add_argument("--list-rules", action="store_true", help="print the rules as a Markdown table and exit")
+    _add_key_options(p)
     args = parser.parse_args(argv)
+    if args.command == "check":
+        return _check(parser, args)
     paths = args.file or [sample_path()]
     path = paths[0] if len(paths) == 1 else " ".join(paths)
     try:
@@ -283,6 +298,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and closed early
         sys.stdout = None  # type: ignore[assignment]
     return 0
+
+
+def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``pqc check``: 0 when no file has an error, 1 when one has, 2 when one cannot be read."""
+    import json
+
+    if args.list_rules:
+        print(rules_table())
+        return 0
+    if not args.files:
+        parser.error("check needs at least one FILE (or --list-rules)")
+    try:
+        decryption = _decryption(args)
+    except (TypeError, ValueError) as exc:
+        parser.error(str(exc))
+    status = 0
+    for path in args.files:
+        report = check(path, level=args.level, decryption=decryption)
+        if not report.readable:
+            status = 2
+        elif not report.ok:
+            status = max(status, 1)
+        try:
+            print(json.dumps(report.to_dict()) if args.json else str(report))
+            sys.stdout.flush()
+        except BrokenPipeError:
+            sys.stdout = None  # type: ignore[assignment]
+            break
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

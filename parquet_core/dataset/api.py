@@ -52,7 +52,8 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
                filesystem: Any = None, storage_options: dict[str, Any] | None = None,
                partitioning: Any = "hive", schema: Any = None, ignore_prefixes: Sequence[str] | None = None,
                page_checksum_verification: bool = True, decryption: Any = None,
-               read_dictionary: Sequence[str] | None = None, progress: Any = None) -> Table:
+               read_dictionary: Sequence[str] | None = None, strict: bool = False,
+               progress: Any = None) -> Table:
     """Read a Parquet file, a folder (recursively, Hive partitions as columns), a glob or a list.
 
     Parameters
@@ -67,19 +68,19 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
         partition columns: partition terms skip folders before any file is opened.
     filesystem, storage_options, partitioning, schema, ignore_prefixes, progress:
         As for :class:`~parquet_core.ParquetDataset`.
-    page_checksum_verification, decryption, read_dictionary:
-        As for :class:`~parquet_core.ParquetFile`.
+    page_checksum_verification, decryption, read_dictionary, strict:
+        As for :class:`~parquet_core.ParquetFile` (for every file of a dataset).
     """
     single = None if schema is not None else _single_file(source, filesystem, storage_options)
     if single is not None:
         src, shown = single
         with _open_file(src, shown, page_checksum_verification=page_checksum_verification,
-                        decryption=decryption, read_dictionary=read_dictionary) as pf:
+                        decryption=decryption, read_dictionary=read_dictionary, strict=strict) as pf:
             return pf.read(columns, filters=filters)
     ds = ParquetDataset(source, filesystem=filesystem, partitioning=partitioning, schema=schema,
                         storage_options=storage_options, ignore_prefixes=ignore_prefixes,
                         page_checksum_verification=page_checksum_verification, decryption=decryption,
-                        read_dictionary=read_dictionary)
+                        read_dictionary=read_dictionary, strict=strict)
     return ds.read(columns, filters=filters, progress=progress)
 
 

@@ -198,7 +198,7 @@ class ParquetDataset:
         Options of the fsspec file system a URL names (credentials, endpoint...).
     ignore_prefixes:
         Names (files or folders below the root) to skip; default ``(".", "_")``.
-    page_checksum_verification, decryption, read_dictionary:
+    page_checksum_verification, decryption, read_dictionary, strict:
         As for :class:`~parquet_core.ParquetFile`, for every file.
     progress:
         Default for :meth:`read`: ``True`` (a tqdm bar, if tqdm is installed) or a
@@ -209,7 +209,7 @@ class ParquetDataset:
                  schema: Any = None, filters: Any = None, *, storage_options: dict[str, Any] | None = None,
                  ignore_prefixes: Sequence[str] | None = None, page_checksum_verification: bool = True,
                  decryption: Any = None, progress: Any = None, use_metadata_file: bool = True,
-                 read_dictionary: Sequence[str] | None = None) -> None:
+                 read_dictionary: Sequence[str] | None = None, strict: bool = False) -> None:
         paths = list(path_or_paths) if isinstance(path_or_paths, (list, tuple)) else [path_or_paths]
         if not paths:
             raise ValueError("path_or_paths is empty")
@@ -220,6 +220,7 @@ class ParquetDataset:
         if isinstance(read_dictionary, str):
             raise TypeError("read_dictionary must be a list of column names, not a string")
         self._read_dictionary = tuple(read_dictionary or ())
+        self._strict = bool(strict)
         self._progress = progress
         self.io_stats = IOStats()
         prefixes = DEFAULT_IGNORE_PREFIXES if ignore_prefixes is None else tuple(ignore_prefixes)
@@ -331,7 +332,7 @@ class ParquetDataset:
         src = self._fs.open_source(frag.path, frag.size, self.io_stats)
         try:
             pf = ParquetFile(src, page_checksum_verification=self._verify, decryption=self._decryption,
-                             read_dictionary=self._read_dictionary)
+                             read_dictionary=self._read_dictionary, strict=self._strict)
         except BaseException as exc:
             src.close()
             note_file(exc, self._fs.display(frag.path), "reading")

@@ -110,7 +110,7 @@ def load_summary(ds: Any) -> tuple[Summary | None, Any]:
 def _open(ds: Any, path: str) -> ParquetFile:
     src = ds._fs.open_source(path, None, ds.io_stats)
     pf = ParquetFile(src, page_checksum_verification=ds._verify, decryption=ds._decryption,
-                     read_dictionary=ds._read_dictionary)
+                     read_dictionary=ds._read_dictionary, strict=ds._strict)
     pf._path = ds._fs.display(path)
     pf._owned = True
     return pf

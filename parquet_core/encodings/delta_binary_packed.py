@@ -30,7 +30,9 @@ Edge cases:
   widths may be garbage and their bodies are absent;
 * the last used miniblock should be padded to full size; only the bytes
   holding the values actually needed are required (lenient reader);
-* bit width above the physical width (32/64), truncated headers or bodies,
+* INT32 miniblocks 33..64 bits wide (deltas a writer computed in 64 bits) are
+  read leniently: the values wrap to 32 bits as all INT32 deltas do;
+* bit width above 64, truncated headers or bodies,
   a zero block size / miniblock count, values per miniblock not a multiple
   of 8, or a total count above 2**31 - 1 (or above ``max_count``) ->
   ParquetFormatError.  The spec asks for block sizes that are multiples of
@@ -178,9 +180,9 @@ def decode_delta_binary_packed(buf: Any, pos: int, dtype: Any,
     deltas = np.empty(ndeltas, dtype=udt)
     if full_blocks:
         wmat = np.frombuffer(bytes(widths), dtype=np.uint8).reshape(full_blocks, n_mini)
-        if int(wmat.max()) > bits:
+        if int(wmat.max()) > _MAX_WIDTH:
             raise ParquetFormatError(
-                f"{_WHAT}: miniblock bit width {int(wmat.max())} exceeds {bits}")
+                f"{_WHAT}: miniblock bit width {int(wmat.max())} exceeds {_MAX_WIDTH}")
         starts = np.zeros((full_blocks, n_mini), dtype=np.int64)
         np.cumsum(wmat[:, :-1], axis=1, out=starts[:, 1:])
         starts = (starts * group_bytes + bodies[:, None]).reshape(-1)
@@ -202,8 +204,8 @@ def decode_delta_binary_packed(buf: Any, pos: int, dtype: Any,
         for w in wlist:
             if rem <= 0:
                 break  # unused trailing miniblocks: garbage widths, no bytes
-            if w > bits:
-                raise ParquetFormatError(f"{_WHAT}: miniblock bit width {w} exceeds {bits}")
+            if w > _MAX_WIDTH:
+                raise ParquetFormatError(f"{_WHAT}: miniblock bit width {w} exceeds {_MAX_WIDTH}")
             take = min(vpm, rem)
             need = (take * w + 7) >> 3
             if pos + need > size:
@@ -225,6 +227,12 @@ def decode_delta_binary_packed(buf: Any, pos: int, dtype: Any,
     np.cumsum(deltas, dtype=udt, out=values[1:])
     values[1:] += udt.type(first & mask)
     return values.view(sdt), pos
+
+
+#: Widest miniblock accepted. INT32 streams with widths 33..64 (deltas computed in 64 bits
+#: by some writers) are read leniently: their values wrap to 32 bits like every INT32 delta
+#: (``pqc check`` reports them as pages.delta-bit-width).
+_MAX_WIDTH = 64
 
 
 def _fill_miniblocks(arr: npt.NDArray[np.uint8], rows: npt.NDArray[Any],

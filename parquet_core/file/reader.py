@@ -62,6 +62,12 @@ from parquet_core.predicate import filter_mask
 __all__ = ["ParquetFile", "read_table", "read_metadata", "read_schema"]
 
 
+#: The validator behind ``strict=True``: ``validate(source, level, decryption)`` raising
+#: ParquetFormatError on any error finding. Installed by :mod:`parquet_core.check`, which sits
+#: above this layer (importing ``parquet_core`` installs it).
+STRICT_VALIDATOR: list[Callable[[Any, str, Any], None]] = []
+
+
 def _field_of(node: SchemaNode, desc: ColumnDescriptor | None) -> Field:
     nullable = node.repetition != 0
     if desc is not None and desc.is_flat:
@@ -94,24 +100,33 @@ class ParquetFile:
         kept as the column's dictionary (``to_arrow`` gives int32 indices).
         Other names are ignored, as pyarrow ignores them.  Columns that the
         file's ``ARROW:schema`` records as dictionaries are kept so as well.
+    strict:
+        Turn every error :func:`parquet_core.check` finds into a
+        :class:`ParquetFormatError`: the footer's when the file is opened, the
+        pages' and values' before the first data is read. Without it, files
+        that break a rule but are unambiguous are read (as duckdb does).
     """
 
     @names_file("reading")
     def __init__(self, source: Any, *, page_checksum_verification: bool = True,
                  decryption: Any = None, read_dictionary: Sequence[str] | None = None,
-                 filesystem: Any = None, storage_options: dict[str, Any] | None = None) -> None:
+                 filesystem: Any = None, storage_options: dict[str, Any] | None = None,
+                 strict: bool = False) -> None:
         if isinstance(read_dictionary, str):
             raise TypeError("read_dictionary must be a list of column names, not a string")
         self._read_dictionary = frozenset(read_dictionary or ())
         self._kept_dictionaries: frozenset[str] | None = None   # worked out on first read
         self._path = path_of(source)   # named in every error (see errors.names_file)
         self._source, self._owned = _open(source, filesystem, storage_options)
+        self._strict = [] if strict else None   # levels already validated
+        self._decryption = decryption
         self.options = ReaderOptions(page_checksum_verification=page_checksum_verification)
         self._indexes: dict[tuple[Any, ...], Any] = {}
         self._siblings: dict[str, Any] = {}
         try:
             raw, footer_len, decryptor = read_footer(self._source, decryption)
             self.metadata = FileMetadata(raw, footer_len, decryptor, self._source.size)
+            self._validate("footer")
         except BaseException:
             self.close()
             raise
@@ -188,6 +203,15 @@ class ParquetFile:
     @staticmethod
     def _leaves_of(selected: Sequence[tuple[Field, Shape | ParquetSchemaError]]) -> list[int]:
         return sorted({i for _, s in selected if not isinstance(s, ParquetSchemaError) for i in s.leaves})
+
+    def _validate(self, level: str) -> None:
+        """``strict=True``: raise ParquetFormatError on any ``pc.check`` error, once per level."""
+        if self._strict is None or level in self._strict:
+            return
+        if not STRICT_VALIDATOR:
+            raise UnsupportedFeatureError("strict=True needs parquet_core.check (import parquet_core)")
+        STRICT_VALIDATOR[0](self._source, level, self._decryption)
+        self._strict.append(level)
 
     # -- context management -------------------------------------------------
     def close(self) -> None:
@@ -527,6 +551,7 @@ class ParquetFile:
     @names_file("reading")
     def read_row_group(self, i: int, columns: Sequence[str] | None = None) -> Table:
         """Read one row group."""
+        self._validate("data")
         selected = self._select(columns)
         rg = self.metadata.row_group(i)
         self._prefetch([i], self._leaves_of(selected))
@@ -567,6 +592,7 @@ class ParquetFile:
         skipping the row groups that statistics, dictionaries or Bloom filters
         rule out.
         """
+        self._validate("data")
         table = self._read_whole(columns) if filters is None else self._read_filtered(columns, filters, None)
         table._metadata = self.metadata.metadata
         return table
@@ -590,6 +616,7 @@ class ParquetFile:
         """Yield tables of at most *batch_size* rows, row group by row group (``filters`` as in :meth:`read`)."""
         if batch_size <= 0:
             raise ValueError("batch_size must be positive")
+        self._validate("data")
         groups = list(range(self.num_row_groups) if row_groups is None else row_groups)
         if filters is not None:
             for i in groups:
@@ -763,11 +790,11 @@ def _open(source: Any, filesystem: Any, storage_options: dict[str, Any] | None) 
 
 def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: Any = None,
                page_checksum_verification: bool = True, decryption: Any = None,
-               read_dictionary: Sequence[str] | None = None) -> Table:
+               read_dictionary: Sequence[str] | None = None, strict: bool = False) -> Table:
     """Read a whole Parquet file into a :class:`Table` (``filters`` as in :meth:`ParquetFile.read`;
-    ``decryption`` and ``read_dictionary`` as in :class:`ParquetFile`)."""
+    ``decryption``, ``read_dictionary`` and ``strict`` as in :class:`ParquetFile`)."""
     with ParquetFile(source, page_checksum_verification=page_checksum_verification,
-                     decryption=decryption, read_dictionary=read_dictionary) as pf:
+                     decryption=decryption, read_dictionary=read_dictionary, strict=strict) as pf:
         return pf.read(columns, filters=filters)
 
 

@@ -190,4 +190,8 @@ def data_type_of(element: Any) -> DataType:
         dt = _from_converted(element.converted_type, element, ptype, tlen)
     if dt is None:
         return physical_data_type(ptype, tlen)
+    if dt.name == "string" and ptype == PhysicalType.FIXED_LEN_BYTE_ARRAY:
+        # fastparquet's fixed_text: not allowed by LogicalTypes.md but unambiguous; read as
+        # its fixed-width bytes (``pqc check`` reports it as schema.string-on-flba)
+        return physical_data_type(ptype, tlen)
     return _check(dt, ptype, tlen, element.name)

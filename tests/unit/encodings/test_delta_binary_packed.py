@@ -211,7 +211,7 @@ def test_round_trip(data: st.DataObject, dtype: type, config: tuple[int, int], n
     (header(total=2**31), np.int64),                            # absurd count
     (header(total=10**6), np.int64),                            # count with no blocks behind it
     (header(total=5) + zz(0), np.int64),                        # widths missing
-    (header(total=5) + zz(0) + bytes([33, 0, 0, 0]) + bytes(132), np.int32),  # width > 32
+    (header(total=5) + zz(0) + bytes([65, 0, 0, 0]) + bytes(260), np.int32),  # width > 64
     (header(total=5) + zz(0) + bytes([65, 0, 0, 0]) + bytes(260), np.int64),  # width > 64
     (header(total=5) + zz(0) + bytes([8, 0, 0, 0]) + bytes(3), np.int64),     # body truncated
     (header(total=300) + zz(0) + bytes([1, 1, 1, 1]) + bytes(16), np.int64),  # block truncated
@@ -244,3 +244,13 @@ def test_garbage_never_leaks_other_errors(data: bytes, dtype: type) -> None:
     except ParquetFormatError:
         return
     assert end <= len(data) and values.dtype == dtype
+
+
+def test_int32_widths_above_32_wrap() -> None:
+    """Some writers compute INT32 deltas in 64 bits (widths up to 33): read leniently, wrapped."""
+    from parquet_core.encodings.delta_binary_packed import encode_delta_binary_packed
+
+    values = np.array([-2**31, 2**31 - 1, -2**31, 0, 2**31 - 1] * 30, dtype=np.int32)
+    wide = encode_delta_binary_packed(values.astype(np.int64), np.int64)
+    got, _ = decode_delta_binary_packed(wide, 0, np.int32)
+    np.testing.assert_array_equal(got, values)
