@@ -43,7 +43,7 @@ from parquet_core.dataset import ParquetDataset, Partitioning, write_to_dataset
 from parquet_core.dataset.api import read_metadata, read_schema, read_table
 from parquet_core.dataset.metadata_file import write_metadata
 from parquet_core.file.file_refs import resolve_file_ref
-from parquet_core.check import CheckReport, Finding, check
+from parquet_core.validation import CheckReport, Finding, check
 from parquet_core.file.writer import ParquetWriter, write_table
 from parquet_core.metadata.statistics import Statistics
 from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata, RowGroupMetadata

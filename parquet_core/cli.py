@@ -24,7 +24,7 @@ import sys
 from importlib import resources
 from typing import Any, Sequence
 
-from parquet_core.check import LEVELS, check, rules_table
+from parquet_core.validation import LEVELS, check, rules_table
 from parquet_core.constants import ConvertedType, PhysicalType, Repetition
 from parquet_core.encryption.properties import FileDecryptionProperties
 from parquet_core.errors import ParquetEncryptionError, ParquetError

@@ -63,7 +63,7 @@ __all__ = ["ParquetFile", "read_table", "read_metadata", "read_schema"]
 
 
 #: The validator behind ``strict=True``: ``validate(source, level, decryption)`` raising
-#: ParquetFormatError on any error finding. Installed by :mod:`parquet_core.check`, which sits
+#: ParquetFormatError on any error finding. Installed by :mod:`parquet_core.validation`, which sits
 #: above this layer (importing ``parquet_core`` installs it).
 STRICT_VALIDATOR: list[Callable[[Any, str, Any], None]] = []
 
@@ -101,7 +101,7 @@ class ParquetFile:
         Other names are ignored, as pyarrow ignores them.  Columns that the
         file's ``ARROW:schema`` records as dictionaries are kept so as well.
     strict:
-        Turn every error :func:`parquet_core.check` finds into a
+        Turn every error :func:`parquet_core.validation` finds into a
         :class:`ParquetFormatError`: the footer's when the file is opened, the
         pages' and values' before the first data is read. Without it, files
         that break a rule but are unambiguous are read (as duckdb does).
@@ -209,7 +209,7 @@ class ParquetFile:
         if self._strict is None or level in self._strict:
             return
         if not STRICT_VALIDATOR:
-            raise UnsupportedFeatureError("strict=True needs parquet_core.check (import parquet_core)")
+            raise UnsupportedFeatureError("strict=True needs parquet_core.validation (import parquet_core)")
         STRICT_VALIDATOR[0](self._source, level, self._decryption)
         self._strict.append(level)
 

@@ -314,7 +314,7 @@ def test_parquet_816_from_the_corpus(corpus):
 # -- the checker itself ---------------------------------------------------------------------
 
 def test_internal_failure_is_reported(monkeypatch):
-    from parquet_core.check import values
+    from parquet_core.validation import values
 
     def boom(*a, **k):
         raise RuntimeError("boom")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from parquet_core.check import RULES, rules_table
+from parquet_core.validation import RULES, rules_table
 from parquet_core.cli import main, sample_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,3 +118,15 @@ def test_filesystem_argument(tmp_path):
     data = open(sample_path(), "rb").read()
     report = pc.check("bucket/sample.parquet", filesystem=MemoryFs({"bucket/sample.parquet": data}))
     assert report.ok and report.file == "bucket/sample.parquet"
+
+
+def test_check_reads_urls_through_fsspec():
+    """``pc.check`` opens URLs like every read entry point (here fsspec's memory store)."""
+    pytest.importorskip("fsspec")
+    import parquet_core as pc
+
+    pc.write_table({"a": [1, 2, None]}, "memory://pqcore-check/x.parquet")
+    report = pc.check("memory://pqcore-check/x.parquet")
+    assert report.ok and report.readable, report.findings
+    import parquet_core.validation as validation_module
+    assert hasattr(validation_module, "RULES")   # the package is not hidden by pc.check

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import parquet_core as pc
-from parquet_core.check import RULES
+from parquet_core.validation import RULES
 from tests.encryption.corpus_keys import COLUMNS_16, EXTERNAL, FILES, FOOTER_16, decryption
 
 #: file -> the error rules it must report (and no others)

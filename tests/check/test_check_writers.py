@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import parquet_core as pc
-from parquet_core.check import RULES
+from parquet_core.validation import RULES
 from tests.interop.writer_cases import CASES, make_columns, options_for, to_arrow_table, write_everything
 
 N = 400

@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
-from parquet_core.check.context import Checker, ChunkState
-from parquet_core.check.decode import DECODE, concat_values, decode_chunk
-from parquet_core.check.rules import ERROR, WARNING, rule
-from parquet_core.check.sorting import SORT_ORDER, check_sorting
-from parquet_core.check.total_order import compare_total_order, uses_total_order
+from parquet_core.validation.context import Checker, ChunkState
+from parquet_core.validation.decode import DECODE, concat_values, decode_chunk
+from parquet_core.validation.rules import ERROR, WARNING, rule
+from parquet_core.validation.sorting import SORT_ORDER, check_sorting
+from parquet_core.validation.total_order import compare_total_order, uses_total_order
 from parquet_core.constants import PageType, PhysicalType as P
 from parquet_core.metadata.statistics import SortOrder, sort_order
 from parquet_core.metadata.stats_builder import bound_sort_key, compute_bounds, encode_bound
@@ -270,7 +270,7 @@ def _check_records(ck: Checker, ch: ChunkState) -> None:
 
 def check_values(ck: Checker) -> None:
     """Decode every chunk and check what its metadata says about its values."""
-    from parquet_core.check import bloom, page_index
+    from parquet_core.validation import bloom, page_index
 
     for g, row in enumerate(ck.chunks):
         for ch in row:

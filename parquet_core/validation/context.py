@@ -15,8 +15,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from parquet_core.check.report import Finding
-from parquet_core.check.rules import ERROR, Rule, rule
+from parquet_core.validation.report import Finding
+from parquet_core.validation.rules import ERROR, Rule, rule
 
 __all__ = ["Checker", "ChunkState", "PageInfo", "LEVELS", "INTERNAL", "UNREADABLE"]
 

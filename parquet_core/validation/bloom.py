@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from parquet_core.bloom_filter.hashing import hash_values
-from parquet_core.check.context import Checker, ChunkState
-from parquet_core.check.rules import ERROR, WARNING, rule
+from parquet_core.validation.context import Checker, ChunkState
+from parquet_core.validation.rules import ERROR, WARNING, rule
 from parquet_core.constants import PhysicalType as P
 from parquet_core.errors import ParquetEncryptionError, ParquetError
 from parquet_core.file.bloom_filter_reader import read_bloom_filter
@@ -41,7 +41,7 @@ def check_bloom_headers(ck: Checker) -> None:
         try:
             bf = read_bloom_filter(ck.source, ch.wrapper)
         except ParquetEncryptionError as exc:
-            from parquet_core.check.encryption import MODULE
+            from parquet_core.validation.encryption import MODULE
 
             ck.report_chunk(MODULE, ch, str(exc), offset=off)
             continue

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from parquet_core.check.context import Checker, ChunkState
-from parquet_core.check.rules import ERROR, INFO, WARNING, rule
+from parquet_core.validation.context import Checker, ChunkState
+from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
 from dataclasses import replace
 
 from parquet_core.errors import ParquetEncryptionError, ParquetError, UnsupportedFeatureError
@@ -65,7 +65,7 @@ def footer_failed(ck: Checker, exc: ParquetError) -> None:
     elif "algorithm" in text or "aad_file_unique" in text:
         ck.report(ALGORITHM, text, offset=ck.footer_start)
     else:
-        from parquet_core.check.footer import THRIFT
+        from parquet_core.validation.footer import THRIFT
 
         ck.report(THRIFT, f"the footer does not decode: {text}", offset=ck.footer_start)
     ck.readable = False

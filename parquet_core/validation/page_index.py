@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
-from parquet_core.check.context import Checker, ChunkState
-from parquet_core.check.rules import ERROR, rule
+from parquet_core.validation.context import Checker, ChunkState
+from parquet_core.validation.rules import ERROR, rule
 from parquet_core.errors import ParquetEncryptionError, ParquetError
 from parquet_core.file.page_index_reader import read_column_index, read_offset_index
 from parquet_core.metadata.stats_builder import bound_sort_key
@@ -57,7 +57,7 @@ def check_index_headers(ck: Checker) -> None:
             try:
                 setattr(ch, attr, read(ck.source, ch.wrapper))
             except ParquetEncryptionError as exc:
-                from parquet_core.check.encryption import MODULE
+                from parquet_core.validation.encryption import MODULE
 
                 ck.report_chunk(MODULE, ch, str(exc), offset=off)
             except ParquetError as exc:
@@ -104,7 +104,7 @@ def _nulls(p: Any, desc: Any) -> int:
 
 def check_chunk_values(ck: Checker, ch: ChunkState) -> None:
     """Compare the indexes with each page's decoded values and levels."""
-    from parquet_core.check.values import compare_bounds, histogram
+    from parquet_core.validation.values import compare_bounds, histogram
 
     data = ch.data_pages
     desc = ch.desc
@@ -142,7 +142,7 @@ def check_chunk_values(ck: Checker, ch: ChunkState) -> None:
                             **where)
         nan_counts = getattr(ci.raw, "nan_counts", None)
         if nan_counts is not None and i < len(nan_counts) and p.values is not None:
-            from parquet_core.check.values import _float_kind, _floats
+            from parquet_core.validation.values import _float_kind, _floats
 
             if _float_kind(desc):
                 nans = int(np.count_nonzero(np.isnan(_floats(p.values, desc))))
@@ -169,7 +169,7 @@ def _rename(ck: Checker, before: int) -> None:
     """Bounds findings from the column index get the page index's own rule ids."""
     from dataclasses import replace
 
-    from parquet_core.check.values import MAX_BELOW as S_MAX, MIN_ABOVE as S_MIN
+    from parquet_core.validation.values import MAX_BELOW as S_MAX, MIN_ABOVE as S_MIN
 
     swap = {S_MIN.id: MIN_ABOVE, S_MAX.id: MAX_BELOW}
     for k in range(before, len(ck.findings)):

@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from parquet_core.check.context import Checker
-from parquet_core.check.rules import ERROR, WARNING, rule
+from parquet_core.validation.context import Checker
+from parquet_core.validation.rules import ERROR, WARNING, rule
 from parquet_core.constants import ConvertedType as CT, PhysicalType as P, Repetition
 from parquet_core.errors import ParquetError
 from parquet_core.schema.nested import build_shape

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from parquet_core.check.rules import ERROR, WARNING
+from parquet_core.validation.rules import ERROR, WARNING
 
 __all__ = ["Finding", "CheckReport"]
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from parquet_core.check.context import Checker, ChunkState
-from parquet_core.check.rules import ERROR, rule
+from parquet_core.validation.context import Checker, ChunkState
+from parquet_core.validation.rules import ERROR, rule
 from parquet_core.constants import PhysicalType as P
 
 __all__ = ["uses_total_order", "compare_total_order", "TOTAL_ORDER"]
@@ -49,7 +49,7 @@ def _as_floats(values: Any, desc: Any) -> np.ndarray:
 def compare_total_order(ck: Checker, ch: ChunkState, lo_raw: bytes, hi_raw: bytes, values: Any, what: str,
                         where: dict[str, Any]) -> None:
     """Check one pair of bounds of a total-order column against its non-null values."""
-    from parquet_core.check.values import MAX_BELOW, MIN_ABOVE
+    from parquet_core.validation.values import MAX_BELOW, MIN_ABOVE
 
     if len(lo_raw) not in _WIDTH or len(hi_raw) != len(lo_raw):
         return   # the width rule reports it

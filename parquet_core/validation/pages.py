@@ -12,8 +12,8 @@ import zlib
 from collections import Counter
 from typing import Any
 
-from parquet_core.check.context import Checker, ChunkState, PageInfo
-from parquet_core.check.rules import ERROR, WARNING, rule
+from parquet_core.validation.context import Checker, ChunkState, PageInfo
+from parquet_core.validation.rules import ERROR, WARNING, rule
 from parquet_core.constants import Encoding as E, PageType, PhysicalType as P
 from parquet_core.errors import ParquetEncryptionError, ParquetError
 from parquet_core.metadata.compat import chunk_length_padding
@@ -106,7 +106,7 @@ def _walk(ck: Checker, ch: ChunkState) -> None:
         try:
             item = next(pages, None)
         except ParquetEncryptionError as exc:
-            from parquet_core.check.encryption import MODULE
+            from parquet_core.validation.encryption import MODULE
 
             ck.report_chunk(MODULE, ch, str(exc), page=len(ch.pages), offset=_next_offset(ch, start))
             return
@@ -211,12 +211,12 @@ def _check_chunk(ck: Checker, ch: ChunkState) -> None:
     comp = sum(p.header_size + p.header.compressed_page_size for p in pages)
     unc = sum(p.header_size + p.header.uncompressed_page_size for p in pages)
     if comp != m.total_compressed_size:
-        from parquet_core.check import writers
+        from parquet_core.validation import writers
 
         if not writers.short_chunk_size(ck, ch, comp):
             ck.report_chunk(COMPRESSED, ch, f"total_compressed_size is {m.total_compressed_size}, the pages take {comp} bytes")
     if unc != m.total_uncompressed_size:
-        from parquet_core.check import writers
+        from parquet_core.validation import writers
 
         if writers.short_chunk_size(ck, ch, unc, "total_uncompressed_size"):
             pass

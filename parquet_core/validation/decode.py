@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
-from parquet_core.check.context import Checker, ChunkState, PageInfo
+from parquet_core.validation.context import Checker, ChunkState, PageInfo
 from parquet_core._kernels.varint import read_uleb128
-from parquet_core.check.rules import ERROR, WARNING, rule
+from parquet_core.validation.rules import ERROR, WARNING, rule
 from parquet_core.column.levels import read_levels_v1, read_levels_v2
 from parquet_core.constants import Encoding, PageType, PhysicalType
 from parquet_core.encodings import decode_values
@@ -92,7 +92,7 @@ def decode_chunk(ck: Checker, ch: ChunkState) -> bool:
                              ordinal=p.data_ordinal or 0, verify_crc=False, base_offset=p.offset,
                              decryptor=ch.wrapper.decryptor, chunk_start=p.ordinal == 0)
         except ParquetEncryptionError as exc:
-            from parquet_core.check.encryption import MODULE
+            from parquet_core.validation.encryption import MODULE
 
             ck.report_chunk(MODULE, ch, str(exc), page=p.ordinal, offset=p.offset)
             return False

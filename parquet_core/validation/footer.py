@@ -10,8 +10,8 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from parquet_core.check.context import Checker, ChunkState
-from parquet_core.check.rules import ERROR, INFO, WARNING, rule
+from parquet_core.validation.context import Checker, ChunkState
+from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
 from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED, CompressionCodec, Encoding, PhysicalType
 from parquet_core.errors import ParquetError
 from parquet_core.file.footer import read_footer
@@ -81,7 +81,7 @@ def check_footer(ck: Checker) -> bool:
                   offset=size - 8)
         return False
     ck.footer_start, ck.footer_len = size - FOOTER_SIZE_BYTES - flen, flen
-    from parquet_core.check import encryption   # the encryption rules own key problems
+    from parquet_core.validation import encryption   # the encryption rules own key problems
 
     if magic == MAGIC_ENCRYPTED:
         if ck.decryption is None:
@@ -136,7 +136,7 @@ def _check_file_fields(ck: Checker) -> bool:
         if key in seen:
             ck.report(KV_DUP, f"key {key.decode('utf-8', 'replace')!r} appears more than once")
         seen.add(key)
-    from parquet_core.check import schema as schema_rules
+    from parquet_core.validation import schema as schema_rules
 
     try:
         root = parse_schema_tree(raw.schema)
@@ -166,7 +166,7 @@ def _check_file_fields(ck: Checker) -> bool:
     groups = raw.row_groups or []
     total = sum(rg.num_rows or 0 for rg in groups)
     if raw.num_rows is not None and raw.num_rows != total:
-        from parquet_core.check import writers
+        from parquet_core.validation import writers
 
         if raw.num_rows == 0 and writers.zero_num_rows(ck, total):
             return True
@@ -175,7 +175,7 @@ def _check_file_fields(ck: Checker) -> bool:
 
 
 def _check_arrow_schema(ck: Checker) -> None:
-    from parquet_core.check.arrow_schema import arrow_fields
+    from parquet_core.validation.arrow_schema import arrow_fields
 
     for kv in ck.raw.key_value_metadata or []:
         key = kv.key if isinstance(kv.key, bytes) else str(kv.key).encode()
@@ -253,7 +253,7 @@ def _chunk(ck: Checker, g: int, i: int, cc: Any, rows: int) -> ChunkState:
     if cc.meta_data is not None and cc.crypto_metadata is None:
         meta = cc.meta_data
     else:
-        from parquet_core.check import encryption
+        from parquet_core.validation import encryption
 
         meta = encryption.chunk_metadata(ck, ch)
         if meta is None:

@@ -14,11 +14,10 @@ first one:
 
 Each rule is declared once, in the module of its area (``footer``,
 ``schema``, ``pages``, ``decode``, ``values``, ``sorting``, ``page_index``,
-``bloom``, ``encryption``, ``writers``), see :mod:`parquet_core.check.rules`.
+``bloom``, ``encryption``, ``writers``), see :mod:`parquet_core.validation.rules`.
 
-``pc.check`` (this package's :func:`check`) shadows the package as an
-attribute of ``parquet_core``: import from it by name
-(``from parquet_core.check import RULES``), not as ``import parquet_core.check as m``.
+The package is named ``validation`` (not ``check``) so that the function
+``pc.check`` never hides it as an attribute of ``parquet_core``.
 This package sits above ``file/`` in the layers: it reuses the engine's
 footer parsing, page walking, decoders and index readers.
 """
@@ -28,12 +27,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from parquet_core.check import (  # noqa: F401 - importing declares the rules
+from parquet_core.validation import (  # noqa: F401 - importing declares the rules
     bloom, encryption, footer, page_index, pages, schema, sorting, total_order, values, writers,
 )
-from parquet_core.check.context import LEVELS, Checker
-from parquet_core.check.report import CheckReport, Finding
-from parquet_core.check.rules import RULES, Rule, rules_table
+from parquet_core.validation.context import LEVELS, Checker
+from parquet_core.validation.report import CheckReport, Finding
+from parquet_core.validation.rules import RULES, Rule, rules_table
 from parquet_core.errors import ParquetFormatError, path_of
 from parquet_core.file import reader as _reader
 from parquet_core.file.filesystem import is_url, resolve_filesystem

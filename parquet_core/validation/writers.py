@@ -7,8 +7,8 @@ that a file's known quirks are visible.
 
 from __future__ import annotations
 
-from parquet_core.check.context import Checker, ChunkState
-from parquet_core.check.rules import WARNING, rule
+from parquet_core.validation.context import Checker, ChunkState
+from parquet_core.validation.rules import WARNING, rule
 from parquet_core.constants import PhysicalType as P
 from parquet_core.metadata.compat import chunk_length_padding
 
