@@ -8,6 +8,8 @@ Bloom filter) does not hide a bug in another (say the filtered read):
 ``metadata``           ``ParquetFile(bytes)``, then every property of the
                        file, row groups and column chunks, ``statistics``,
                        ``to_dict()``, the schema and ``repr``
+``subsets``            ``read_schema``, ``read_row_group``, ``read(columns=)``,
+                       ``iter_batches(columns=, row_groups=)``
 ``page_headers``       ``ParquetFile.page_headers`` of every chunk
 ``page_index``         ``column_index`` / ``offset_index`` of every chunk, and
                        their decoded bounds, histograms and row ranges
@@ -16,8 +18,9 @@ Bloom filter) does not hide a bug in another (say the filtered read):
                        ``to_pylist`` and ``to_pydict``
 ``read_nocrc``         ``read_table(BytesIO)`` with CRC checks off
 ``iter_batches``       ``ParquetFile.iter_batches`` with a small batch size
-``filters``            ``read_table(filters=...)`` (DNF list) and
-                       ``iter_batches(filters=Expression)`` on a column whose
+``filters``            ``read_table(filters=...)`` (DNF list),
+                       ``iter_batches(filters=Expression)``, ``is_null``, an
+                       ``or`` with ``isin`` and ``explain``, on a column whose
                        type still matches the seed's
 ``pqc_check``          ``pqc check`` once it exists (see :func:`pqc_check`)
 =====================  ====================================================
@@ -122,6 +125,20 @@ def _op_metadata(data: bytes, path: str, probe: Probe | None) -> None:
         col.to_dict()
 
 
+def _op_subsets(data: bytes, path: str, probe: Probe | None) -> None:
+    pc.read_schema(path)
+    pf = pc.ParquetFile(data)
+    names = pf.schema.names
+    last = min(pf.metadata.num_row_groups, MAX_ROW_GROUPS) - 1
+    if last >= 0:
+        _check_table(pf.read_row_group(last), "read_row_group")
+    if names:
+        pick = names[::2]
+        _check_table(pf.read(columns=pick), "read(columns)")
+        for b in pf.iter_batches(batch_size=5, columns=names[-1:], row_groups=range(0, last + 1, 2)):
+            _check_table(b, "iter_batches(columns, row_groups)")
+
+
 def _op_page_headers(data: bytes, path: str, probe: Probe | None) -> None:
     pf = pc.ParquetFile(data)
     for rg, c in _chunks(pf):
@@ -204,6 +221,9 @@ def _op_filters(data: bytes, path: str, probe: Probe | None) -> None:
     for b in pf.iter_batches(batch_size=9, filters=pc.col(probe.column) == probe.value):
         _check_table(b, "iter_batches(filters)")
     _check_table(pf.read(filters=pc.col(probe.column).is_null()), "filters(is_null)")
+    expr = (pc.col(probe.column) < probe.value) | pc.col(probe.column).isin([probe.value])
+    _check_table(pf.read(columns=[probe.column], filters=expr), "filters(or, isin)")
+    repr(pf.explain(expr))
 
 
 def pqc_check(path: str) -> bool:
@@ -231,6 +251,7 @@ def _op_pqc_check(data: bytes, path: str, probe: Probe | None) -> None:
 OPERATIONS: dict[str, Callable[[bytes, str, Probe | None], Any]] = {
     "read_metadata": lambda data, path, probe: pc.read_metadata(path),
     "metadata": _op_metadata,
+    "subsets": _op_subsets,
     "page_headers": _op_page_headers,
     "page_index": _op_page_index,
     "bloom": _op_bloom,

@@ -44,9 +44,14 @@ FINDING_KINDS = ("exception", "memory", "inconsistent", "timeout", "crash")
 DEFAULT_MEMORY = 2 * 1024 ** 3
 
 
-def seed_index(campaign_seed: int, i: int, n: int) -> int:
+def seed_weights(seeds: list[Seed]) -> list[float]:
+    """How often each seed is picked: big files cost seconds per mutant, so they are picked less."""
+    return [1.0 / (1.0 + len(s.data) / 100_000) for s in seeds]
+
+
+def seed_index(campaign_seed: int, i: int, weights: list[float]) -> int:
     """Which seed file mutant ``i`` starts from."""
-    return random.Random(f"{campaign_seed}:{i}:seed").randrange(n)
+    return random.Random(f"{campaign_seed}:{i}:seed").choices(range(len(weights)), weights)[0]
 
 
 def mutant_rng(campaign_seed: int, i: int) -> random.Random:
@@ -55,7 +60,7 @@ def mutant_rng(campaign_seed: int, i: int) -> random.Random:
 
 def make_mutant(seeds: list[Seed], campaign_seed: int, i: int) -> tuple[Seed, bytes, list[dict[str, str]]]:
     """Mutant ``i`` of a campaign: its seed, its bytes and the mutations applied."""
-    seed = seeds[seed_index(campaign_seed, i, len(seeds))]
+    seed = seeds[seed_index(campaign_seed, i, seed_weights(seeds))]
     data, ops = mutate(seed.data, mutant_rng(campaign_seed, i))
     return seed, data, ops
 
@@ -122,12 +127,13 @@ def _worker(conn: Connection, seed_files: list[tuple[str, str]], campaign_seed: 
 
     seeds = [Seed(name, Path(p).read_bytes()) for name, p in seed_files]
     probes: dict[int, Any] = {}
+    weights = seed_weights(seeds)
     path = os.path.join(tmpdir, f"mutant-{ident}-{os.getpid()}.parquet")
     while True:
         i = conn.recv()
         if i is None:
             return
-        k = seed_index(campaign_seed, i, len(seeds))
+        k = seed_index(campaign_seed, i, weights)
         if k not in probes:
             probes[k] = probe_of(seeds[k].data)
         seed, data, muts = make_mutant(seeds, campaign_seed, i)
@@ -141,7 +147,8 @@ def _worker(conn: Connection, seed_files: list[tuple[str, str]], campaign_seed: 
             outcome, details = "memory", {"op": "harness", "exc_type": "MemoryError", "message": str(exc)}
         finally:
             signal.setitimer(signal.ITIMER_PROF, 0)
-        conn.send((i, outcome, details, muts))
+        # a finding carries its bytes: the parent must save what was read, even if the code changed since
+        conn.send((i, outcome, details, muts, data if outcome in FINDING_KINDS else None))
 
 
 def _isolated(conn: Connection, path: str, probe: Any, cpu_seconds: float, memory: int) -> None:
@@ -167,7 +174,7 @@ def exercise_isolated(path: str, probe: Any = None, *, timeout: float = 10.0,
     proc.start()
     child.close()
     try:
-        if parent.poll(2 * timeout + 5):
+        if parent.poll(10 * timeout + 30):
             try:
                 return parent.recv()  # type: ignore[no-any-return]
             except EOFError:
@@ -184,6 +191,15 @@ def exercise_isolated(path: str, probe: Any = None, *, timeout: float = 10.0,
         parent.close()
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc), 0.0 when it cannot be read."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 @dataclass
 class _Slot:
     ident: int
@@ -191,6 +207,8 @@ class _Slot:
     conn: Any = None
     current: int | None = None
     deadline: float = 0.0
+    hard_deadline: float = 0.0
+    cpu: float = 0.0   # the worker's CPU time at the last check
 
 
 # -- parent side -------------------------------------------------------------------
@@ -201,8 +219,9 @@ def run_campaign(seeds: list[Seed], *, campaign_seed: int = 1, mutants: int = 10
                  progress: Callable[[Campaign], None] | None = None, progress_every: float = 10.0) -> Campaign:
     """Run mutants ``start .. start+mutants-1`` of campaign ``campaign_seed``.
 
-    ``timeout`` is the per-mutant CPU budget; the wall-clock deadline is twice
-    that (the machine is shared).  ``seconds`` stops handing out mutants after
+    ``timeout`` is the per-mutant CPU budget (SIGPROF in the worker).  The
+    parent's wall-clock deadline is ``timeout + 5`` s, extended while the worker
+    still makes CPU progress (a shared, loaded machine), up to ``10 * timeout + 30``.  ``seconds`` stops handing out mutants after
     that long.  With ``out``, each finding's bytes and a JSON description are
     saved there (at most ``max_saved_per_signature`` per distinct signature).
     """
@@ -225,12 +244,14 @@ def run_campaign(seeds: list[Seed], *, campaign_seed: int = 1, mutants: int = 10
             child.close()
             slot.conn, slot.current = parent, None
 
-        def record(i: int, kind: str, details: dict[str, Any], muts: list[dict[str, str]] | None) -> None:
+        def record(i: int, kind: str, details: dict[str, Any], muts: list[dict[str, str]] | None,
+                   data: bytes | None = None) -> None:
             camp.mutants += 1
             camp.outcomes[kind] = camp.outcomes.get(kind, 0) + 1
             if kind not in FINDING_KINDS:
                 return
-            seed, data, rebuilt = make_mutant(seeds, campaign_seed, i)
+            seed, rebuilt_data, rebuilt = make_mutant(seeds, campaign_seed, i)
+            data = rebuilt_data if data is None else data
             f = Finding(i, kind, seed.name, muts if muts is not None else rebuilt, details)
             camp.findings.append(f)
             if out and saved.get(f.signature, 0) < max_saved_per_signature:
@@ -261,7 +282,8 @@ def run_campaign(seeds: list[Seed], *, campaign_seed: int = 1, mutants: int = 10
                             exhausted = True
                             break
                         slot.conn.send(nxt)
-                        slot.current, slot.deadline = nxt, now + 2 * timeout + 5
+                        slot.current, slot.deadline = nxt, now + timeout + 5
+                        slot.hard_deadline, slot.cpu = now + 10 * timeout + 30, _cpu_seconds(slot.proc.pid)
                 busy = [s for s in slots if s.current is not None]
                 if not busy:
                     break
@@ -270,7 +292,7 @@ def run_campaign(seeds: list[Seed], *, campaign_seed: int = 1, mutants: int = 10
                 for slot in busy:
                     if slot.conn in ready:
                         try:
-                            i, kind, details, muts = slot.conn.recv()
+                            i, kind, details, muts, data = slot.conn.recv()
                         except (EOFError, OSError):
                             slot.proc.join(5)
                             code = slot.proc.exitcode
@@ -280,10 +302,19 @@ def run_campaign(seeds: list[Seed], *, campaign_seed: int = 1, mutants: int = 10
                             restart(slot)
                             continue
                         slot.current = None
-                        record(i, kind, details, muts)
+                        record(i, kind, details, muts, data)
                     elif time.monotonic() > slot.deadline:
+                        # The CPU limit (SIGPROF) catches busy loops.  Past the wall deadline, a worker
+                        # still burning CPU is only slowed by a loaded machine: give it more time, up
+                        # to a hard limit; one that stopped using CPU is stuck.
+                        cpu = _cpu_seconds(slot.proc.pid)
+                        progressing, slot.cpu = cpu - slot.cpu > 0.05, cpu
+                        if progressing and time.monotonic() < slot.hard_deadline:
+                            slot.deadline = time.monotonic() + timeout
+                            continue
                         record(slot.current, "timeout", {"op": "?", "exc_type": "wall-clock deadline",
-                                                         "message": f"no answer in {2 * timeout + 5:.0f} s",
+                                                         "message": "no answer and no CPU progress" if not progressing
+                                                         else f"no answer in {10 * timeout + 30:.0f} s",
                                                          "where": "-"}, None)
                         restart(slot)
                 if progress is not None and time.monotonic() - last_report >= progress_every:

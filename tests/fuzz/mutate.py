@@ -55,6 +55,8 @@ class Layout:
     footer_len: int = -1
     items: list[Item] = field(default_factory=list)   # footer and every struct found from it
     offsets: list[int] = field(default_factory=list)  # every offset value the footer names
+    #: (where, body start, body end, codec) of every page whose header was walked
+    pages: list[tuple[str, int, int, int]] = field(default_factory=list)
     error: str | None = None
 
     @property
@@ -74,7 +76,8 @@ def _chunk_fields(items: list[Item]) -> dict[str, dict[str, int]]:
     return out
 
 
-def _walk_pages(data: bytes, start: int, end: int, label: str, items: list[Item]) -> None:
+def _walk_pages(data: bytes, start: int, end: int, label: str, codec: int, lay: Layout) -> None:
+    items = lay.items
     pos = start
     for n in range(MAX_PAGES_PER_CHUNK):
         if pos >= end or pos >= len(data) or len(items) > MAX_STRUCTS * 8:
@@ -88,6 +91,7 @@ def _walk_pages(data: bytes, start: int, end: int, label: str, items: list[Item]
                     None)  # type: ignore[arg-type]
         if size is None or size < 0:
             return
+        lay.pages.append((f"{label}.page[{n}]", hend, min(hend + size, len(data)), codec))
         pos = hend + size
 
 
@@ -132,7 +136,8 @@ def layout_of(data: bytes) -> Layout:
         data_off = f.get("data_page_offset")
         first = dict_off if dict_off and 0 < dict_off < (data_off or n) else data_off
         if first is not None and 0 <= first < fstart:
-            _walk_pages(data, first, first + max(0, f.get("total_compressed_size", 0)), prefix, lay.items)
+            _walk_pages(data, first, first + max(0, f.get("total_compressed_size", 0)), prefix,
+                        f.get("codec", -1), lay)
         _walk_at(data, f.get("column_index_offset"), f.get("column_index_length"), "ColumnIndex",
                  f"{prefix}.column_index", lay.items)
         _walk_at(data, f.get("offset_index_offset"), f.get("offset_index_length"), "OffsetIndex",
@@ -303,12 +308,38 @@ def m_varint(rng: random.Random, data: bytes, lay: Layout) -> tuple[bytes, str] 
     return set_int(data, lay, it, new), f"{it.path} (i{it.bits} at {it.start}) {it.value} -> {new}"
 
 
+#: integer fields whose value other code sizes arrays, loops or scales by
+SEMANTIC_FIELDS = {"num_rows", "num_values", "num_nulls", "type_length", "scale", "precision", "bitWidth",
+                   "num_children", "first_row_index", "null_count", "null_counts", "distinct_count",
+                   "ordinal", "column_idx", "field_id", "count", "version", "definition_level_histogram",
+                   "repetition_level_histogram", "definition_level_histograms", "repetition_level_histograms",
+                   "unencoded_byte_array_data_bytes", "numBytes"}
+
+
+def m_semantic(rng: random.Random, data: bytes, lay: Layout) -> tuple[bytes, str] | None:
+    it = _pick(rng, lay.items, lambda i: i.kind == "int" and i.name in SEMANTIC_FIELDS)
+    if it is None:
+        return None
+    new = _new_int(rng, int(it.value))  # type: ignore[arg-type]
+    return set_int(data, lay, it, new), f"{it.path} (i{it.bits} at {it.start}) {it.value} -> {new}"
+
+
 def m_enum(rng: random.Random, data: bytes, lay: Layout) -> tuple[bytes, str] | None:
     it = _pick(rng, lay.items, lambda i: i.kind == "int" and i.name in ENUM_FIELDS)
     if it is None:
         return None
     new = rng.choice(UNKNOWN_ENUMS)
     return set_int(data, lay, it, new), f"enum {it.path} (at {it.start}) {it.value} -> {new}"
+
+
+def m_enum_known(rng: random.Random, data: bytes, lay: Layout) -> tuple[bytes, str] | None:
+    """Set an enum to another *known* member: a valid value that does not fit the rest (UTF8 on an
+    INT32, DECIMAL on a BOOLEAN, REPEATED on the root, a codec the chunk was not written with)."""
+    it = _pick(rng, lay.items, lambda i: i.kind == "int" and i.name in ENUM_FIELDS)
+    if it is None:
+        return None
+    new = rng.randrange(0, 23)
+    return set_int(data, lay, it, new), f"enum {it.path} (at {it.start}) {it.value} -> {new} (a known member)"
 
 
 def m_offset(rng: random.Random, data: bytes, lay: Layout) -> tuple[bytes, str] | None:
@@ -405,6 +436,22 @@ def m_field_drop(rng: random.Random, data: bytes, lay: Layout) -> tuple[bytes, s
     return splice(data, lay, it.start, end, tail), f"drop field {it.path} (id {it.fid} at {it.start})"
 
 
+def m_field_id(rng: random.Random, data: bytes, lay: Layout) -> tuple[bytes, str] | None:
+    """Renumber a field (in a union such as LogicalType this swaps the member: STRING becomes DECIMAL)."""
+    it = _pick(rng, lay.items, lambda i: i.kind == "field")
+    if it is None:
+        return None
+    new = rng.choice([f for f in range(1, 19) if f != it.fid] + [0, 32, 255, -1])
+    nxt = _next_field(lay, it)
+    head = field_header(new, it.prev_fid, it.ftype)
+    if nxt is None:
+        out = splice(data, lay, it.start, it.end, head)
+    else:  # the next header is a delta from this id: keep its own id
+        body = data[it.end:nxt.start]
+        out = splice(data, lay, it.start, nxt.end, head + body + field_header(nxt.fid, new, nxt.ftype))
+    return out, f"field id {it.path} (at {it.start}) {it.fid} -> {new}"
+
+
 def m_field_dup(rng: random.Random, data: bytes, lay: Layout) -> tuple[bytes, str] | None:
     it = _pick(rng, lay.items, lambda i: i.kind == "field" and i.value_end > i.end)
     if it is None:
@@ -426,14 +473,34 @@ def m_bool(rng: random.Random, data: bytes, lay: Layout) -> tuple[bytes, str] | 
             f"flip bool {it.path} (at {it.start})")
 
 
-#: name -> (function, weight, structure aware?)
+def m_page_body(rng: random.Random, data: bytes, lay: Layout) -> tuple[bytes, str] | None:
+    """Overwrite bytes of an uncompressed page body (levels, RLE/bit-packed run headers, bit widths,
+    dictionary indices, delta block headers), in place: compressed bodies would only fail to inflate."""
+    pages = [p for p in lay.pages if p[3] == 0 and p[2] > p[1]]
+    if not pages:
+        return None
+    where, lo, hi, _ = rng.choice(pages)
+    buf = bytearray(data)
+    # the first bytes hold the level lengths and run headers: aim there more often
+    pos = rng.randrange(lo, min(hi, lo + 16)) if rng.random() < 0.6 else rng.randrange(lo, hi)
+    n = min(rng.choice((1, 1, 2, 4)), hi - pos)
+    if rng.random() < 0.5:
+        new = bytes([rng.choice(INTERESTING_BYTES)]) * n
+    else:
+        new = bytes(b ^ (1 << rng.randrange(8)) for b in buf[pos:pos + n])
+    buf[pos:pos + n] = new
+    return bytes(buf), f"page body {where}: bytes {pos}..{pos + n} (body {lo}..{hi}) -> {new.hex()}"
+
+
+#: name -> (function, weight)
 MUTATORS: dict[str, tuple[Callable[[random.Random, bytes, Layout], tuple[bytes, str] | None], int]] = {
     "bitflip": (m_bitflip, 6), "interesting_byte": (m_interesting_byte, 5), "truncate": (m_truncate, 2),
     "insert": (m_insert, 3), "delete": (m_delete, 3), "duplicate_chunk": (m_duplicate_chunk, 2),
     "varint": (m_varint, 14), "enum": (m_enum, 5), "offset": (m_offset, 10), "list_count": (m_list_count, 5),
     "list_element": (m_list_element, 5), "binary_len": (m_binary_len, 3), "binary_content": (m_binary_content, 5),
     "field_type": (m_field_type, 3), "field_drop": (m_field_drop, 5), "field_dup": (m_field_dup, 2),
-    "bool": (m_bool, 2),
+    "bool": (m_bool, 2), "page_body": (m_page_body, 8), "semantic": (m_semantic, 10),
+    "enum_known": (m_enum_known, 5), "field_id": (m_field_id, 4),
 }
 _NAMES = list(MUTATORS)
 _WEIGHTS = [MUTATORS[n][1] for n in _NAMES]

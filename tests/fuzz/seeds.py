@@ -11,13 +11,12 @@ from __future__ import annotations
 import datetime as dt
 import io
 import os
+import uuid
 from decimal import Decimal
 from pathlib import Path
 
 __all__ = ["Seed", "corpus_seeds", "written_seeds", "all_seeds"]
 
-#: encrypted files need keys we do not hand over; without keys they only test the error path
-_SKIP_SUFFIXES = (".encrypted",)
 
 
 class Seed:
@@ -41,10 +40,15 @@ def corpus_seeds(max_bytes: int = 2 * 1024 * 1024) -> tuple[list[Seed], str | No
     if not base.is_dir():
         return [], f"PARQUET_TEST_DATA={root} is not a directory: corpus seeds skipped"
     out = []
-    for p in sorted(base.rglob("*.parquet")):
-        if p.name.endswith(_SKIP_SUFFIXES) or not p.is_file() or p.stat().st_size > max_bytes:
+    # encrypted files are read without keys, and only those with a plaintext footer are kept: their
+    # metadata is readable and their encrypted columns must end in a ParquetEncryptionError (an
+    # encrypted footer only ever gives that error at once)
+    for p in sorted([*base.rglob("*.parquet"), *base.rglob("*.parquet.encrypted")]):
+        if not p.is_file() or p.stat().st_size > max_bytes:
             continue
         data = p.read_bytes()
+        if p.name.endswith(".encrypted") and data[-4:] != b"PAR1":
+            continue
         if _decoded_bytes(data) > MAX_DECODED_BYTES:
             continue
         out.append(Seed(f"corpus/{p.relative_to(base)}", data))
@@ -121,6 +125,20 @@ def written_seeds() -> list[Seed]:
               "pt": [None if i % 8 == 0 else {"x": i / 3, "y": i} for i in range(40)]}
     out.append(Seed("ours/nested", _write(nested, nested_schema, row_group_size=20, data_page_row_count_limit=7,
                                           compression="none")))
+    # narrow ints, time, uuid, fixed-size binary, INT96 timestamps, float16, interval
+    n = 30
+    odd_schema = pc.schema([pc.field("i8", pc.int8()), pc.field("u16", pc.uint16()), pc.field("t", pc.time64("ns")),
+                            pc.field("u", pc.uuid()), pc.field("fb", pc.fixed_size_binary(3)),
+                            pc.field("ts96", pc.timestamp("ns")), pc.field("h", pc.float16()),
+                            pc.field("iv", pc.interval())])
+    odd = {"i8": [i - 15 for i in range(n)], "u16": [i * 2000 for i in range(n)],
+           "t": [dt.time(1, 2, i % 60) for i in range(n)], "u": [uuid.UUID(int=i) for i in range(n)],
+           "fb": [bytes([i, i, i]) for i in range(n)],
+           "ts96": [dt.datetime(2020, 1, 1) + dt.timedelta(hours=i) for i in range(n)],
+           "h": [i / 4 for i in range(n)], "iv": [pc.Interval(i, i, i) for i in range(n)]}
+    out.append(Seed("ours/odd_types", _write(odd, odd_schema, use_deprecated_int96_timestamps=True,
+                                             compression="none", row_group_size=15, data_page_row_count_limit=5,
+                                             bloom_filter_options={"u": True, "fb": True})))
     return out
 
 
