@@ -295,6 +295,10 @@ class BrotliCodec(_BaseCodec):
 # ZSTD
 
 
+#: output bytes asked of the zstd stream reader at a time
+_ZSTD_STEP = 1 << 20
+
+
 @dataclass(frozen=True)
 class ZstdCodec(_BaseCodec):
     """Codec 6: Zstandard via the ``zstandard`` package."""
@@ -318,7 +322,9 @@ class ZstdCodec(_BaseCodec):
         chunks: list[bytes] = []
         produced = 0
         while produced <= n:
-            out = reader.read(n + 1 - produced)
+            # read() allocates its whole size up front: a bounded step keeps a page that
+            # declares gigabytes from allocating them before any byte is decoded (found by fuzzing)
+            out = reader.read(min(n + 1 - produced, _ZSTD_STEP))
             if not out:
                 break
             chunks.append(out)

@@ -62,6 +62,23 @@ def _lz4_block_compress(block: ModuleType, data: bytes | memoryview, level: int 
     return bytes(out)
 
 
+#: An LZ4 block never expands more than this: past a sequence's token, every further
+#: input byte adds at most 255 bytes to a match length (LZ4 block format, "Match length").
+LZ4_MAX_RATIO = 255
+
+
+def _beyond_block_ratio(compressed: int, n: int) -> str:
+    """Why *compressed* bytes cannot be one LZ4 block of *n* bytes ("" when they can).
+
+    Checked before decoding: the backend allocates the whole declared size up
+    front, so a page claiming gigabytes would otherwise allocate them (found by fuzzing).
+    """
+    if n > LZ4_MAX_RATIO * compressed + 64:
+        return (f"{compressed} compressed bytes cannot hold {n} bytes "
+                f"(an LZ4 block expands at most {LZ4_MAX_RATIO}-fold)")
+    return ""
+
+
 def _check_lz4_level(codec: str, level: int | None) -> None:
     if level is not None:
         _check_level(codec, level, -(1 << 16), 12)
@@ -191,14 +208,16 @@ class Lz4Codec(_Lz4BlockCodec):
         if out is not None:
             return out
         # Raw block: the output buffer is exactly n bytes, bomb-safe.
-        try:
-            raw = block.decompress(data, uncompressed_size=n)
-        except Exception as exc:  # noqa: BLE001 - try the next framing
-            raw_why = f"{type(exc).__name__}: {exc}"
-        else:
-            if len(raw) == n:
-                return bytes(raw)
-            raw_why = f"decoded {len(raw)} bytes, expected {n}"
+        raw_why = _beyond_block_ratio(len(data), n)
+        if not raw_why:
+            try:
+                raw = block.decompress(data, uncompressed_size=n)
+            except Exception as exc:  # noqa: BLE001 - try the next framing
+                raw_why = f"{type(exc).__name__}: {exc}"
+            else:
+                if len(raw) == n:
+                    return bytes(raw)
+                raw_why = f"decoded {len(raw)} bytes, expected {n}"
         if bytes(data[:4]) == _LZ4_FRAME_MAGIC:
             try:
                 framed = _lz4_frame_decompress(data, n)
@@ -240,6 +259,9 @@ class Lz4RawCodec(_Lz4BlockCodec):
     codec_id: int = 7
 
     def _decompress(self, data: bytes | memoryview, n: int) -> bytes:
+        why = _beyond_block_ratio(len(data), n)
+        if why:
+            raise ParquetFormatError(f"{self.name}: {why}")
         # The output buffer is exactly n bytes: an overrun is a backend error.
         return bytes(self._backend().decompress(data, uncompressed_size=n))
 

@@ -679,6 +679,10 @@ class ParquetFile:
         if oi is None:
             return take_array(self._read_column([rg], field, shape), rows)
         num_rows = self.metadata.row_group(rg).num_rows
+        if num_rows > 0 and oi.num_pages == 0:
+            # nothing would be read, and the rows could not be located in the pages (found by fuzzing)
+            raise ParquetFormatError(f"the offset index of column {desc.dotted_path}, row group {rg} lists no "
+                                     f"data pages, but the row group has {num_rows} rows")
         keep = select_pages(oi, num_rows, mask)  # type: ignore[arg-type]
         kept = self._keeps_dictionary(field, desc)
         try:
