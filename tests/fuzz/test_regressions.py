@@ -22,13 +22,6 @@ HERE = Path(__file__).parent / "regressions"
 FILES = sorted(HERE.glob("*.parquet"))
 
 #: bugs fixed in main by the footer-validation change (remove when merged)
-_PENDING_FIX = {
-    "known-decimal-scale-2147483647.parquet",
-    "known-rowgroup-num-rows-minus-2-filters.parquet",
-    "known-rowgroup-num-rows-int64-max-filters.parquet",
-}
-
-
 def _probe(path: Path, data: bytes) -> Probe | None:
     side = path.with_suffix(".json")
     if side.is_file():
@@ -39,9 +32,7 @@ def _probe(path: Path, data: bytes) -> Probe | None:
 
 
 def _param(path: Path):  # type: ignore[no-untyped-def]
-    marks = [pytest.mark.xfail(strict=False, reason="fixed in main by the footer-validation change")] \
-        if path.name in _PENDING_FIX else []
-    return pytest.param(path, id=path.stem, marks=marks)
+    return pytest.param(path, id=path.stem)
 
 
 def test_every_regression_file_has_a_description() -> None:
