@@ -22,7 +22,7 @@ Bloom filter) does not hide a bug in another (say the filtered read):
                        ``iter_batches(filters=Expression)``, ``is_null``, an
                        ``or`` with ``isin`` and ``explain``, on a column whose
                        type still matches the seed's
-``pqc_check``          ``pqc check`` once it exists (see :func:`pqc_check`)
+``pqc_check``          ``pc.check`` at every level and ``pqc check --json``
 =====================  ====================================================
 
 Outcomes: ``ok`` (everything completed), ``parquet_error`` (at least one
@@ -227,20 +227,27 @@ def _op_filters(data: bytes, path: str, probe: Probe | None) -> None:
 
 
 def pqc_check(path: str) -> bool:
-    """Run ``pqc check`` on the mutant, once the command exists; False while it does not.
+    """Run the validator on the mutant: ``pc.check`` at every level, and ``pqc check --json``.
 
-    HOOK: issue 23 adds a ``pqc check`` command.  When it lands, call it here
-    (in-process, e.g. ``parquet_core.cli.main(["check", path])``) and return
-    True.  A non-zero exit status for a damaged file is the expected
-    outcome; only an exception that is not a ``ParquetError`` is a finding,
-    as for every other entry point.
+    A damaged file must come back as a report (or exit status 1 or 2), never
+    as an exception: the validator reports what it finds instead of raising.
+    Returns True when both ran.
     """
+    import contextlib
+    import json
+
     from parquet_core import cli
 
-    check = getattr(cli, "check_file", None)
-    if check is None:
-        return False
-    check(path)
+    for level in ("footer", "pages", "data"):
+        report = pc.check(path, level=level)
+        if not isinstance(report.ok, bool):
+            raise AssertionError(f"check at level {level} gave ok={report.ok!r}")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = cli.main(["check", "--json", path])
+    if status not in (0, 1, 2):
+        raise AssertionError(f"pqc check exited with {status}")
+    json.loads(out.getvalue().splitlines()[0])
     return True
 
 
