@@ -27,6 +27,7 @@ import numpy as np
 
 from parquet_core.errors import ParquetFormatError
 from parquet_core.metadata.statistics import SortOrder, decode_stat_value, sort_order
+from parquet_core.metadata.thrift_dict import plain_value
 from parquet_core.schema.descriptor import ColumnDescriptor
 
 __all__ = ["ColumnIndex", "OffsetIndex", "PageLocation", "BOUNDARY_ORDERS"]
@@ -88,6 +89,13 @@ class OffsetIndex:
         """``[first row, end row)`` of every page, given the row group's row count."""
         starts = [p.first_row_index for p in self.page_locations]
         return list(zip(starts, starts[1:] + [num_rows]))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The offset index as plain Python: one entry per page, plus unencoded sizes."""
+        pages = [{"offset": p.offset, "compressed_page_size": p.compressed_page_size,
+                  "first_row_index": p.first_row_index} for p in self.page_locations]
+        return {"page_locations": pages,
+                "unencoded_byte_array_data_bytes": self.unencoded_byte_array_data_bytes}
 
     def __repr__(self) -> str:
         return f"<OffsetIndex: {self.num_pages} pages>"
@@ -176,6 +184,15 @@ class ColumnIndex:
     @property
     def num_pages(self) -> int:
         return len(self.null_pages)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The column index as plain Python: decoded bounds (text when not numbers), null pages,
+        counts, histograms and the boundary order by name."""
+        return {"boundary_order": self.boundary_order, "null_pages": self.null_pages,
+                "min_values": plain_value(self.min_values), "max_values": plain_value(self.max_values),
+                "null_counts": self.null_counts, "nan_counts": self.nan_counts,
+                "definition_level_histograms": self.definition_level_histograms,
+                "repetition_level_histograms": self.repetition_level_histograms}
 
     def __repr__(self) -> str:
         return f"<ColumnIndex {self.descriptor.dotted_path}: {self.num_pages} pages, {self.boundary_order}>"

@@ -40,6 +40,7 @@ import numpy as np
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.constants import PhysicalType
 from parquet_core.errors import ParquetFormatError
+from parquet_core.metadata.thrift_dict import plain_value
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.pyvalues import py_values, to_storage
 from parquet_core.thrift import pt
@@ -120,6 +121,13 @@ class Statistics:
     def has_min_max(self) -> bool:
         """True when both bounds are usable."""
         return self.min is not None and self.max is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The statistics as JSON-ready Python (bounds as text when not numbers)."""
+        return {"min": plain_value(self.min), "max": plain_value(self.max),
+                "null_count": self.null_count, "distinct_count": self.distinct_count,
+                "nan_count": self.nan_count, "is_min_value_exact": self.is_min_value_exact,
+                "is_max_value_exact": self.is_max_value_exact, "column_order": self.column_order}
 
 
 _FIXED = {PhysicalType.BOOLEAN: 1, PhysicalType.INT32: 4, PhysicalType.INT64: 8,

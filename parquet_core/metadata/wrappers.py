@@ -16,6 +16,7 @@ from parquet_core.metadata.compat import WriterVersion, chunk_length_padding, pa
 from parquet_core.metadata.statistics import (
     TYPE_ORDER, Statistics, column_order_name, decode_statistics,
 )
+from parquet_core.metadata.thrift_dict import thrift_to_dict
 from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
 
 __all__ = ["FileMetadata", "RowGroupMetadata", "ColumnChunkMetadata"]
@@ -207,6 +208,16 @@ class ColumnChunkMetadata:
             "null_count": None if st is None else st.null_count,
         }
 
+    def footer_dict(self) -> dict[str, Any]:
+        """The chunk's whole ``ColumnMetaData`` (decrypted when it was encrypted), enum names."""
+        return thrift_to_dict(self.meta)
+
+    def __repr__(self) -> str:
+        return (f"<ColumnChunkMetadata {self.path_in_schema} row_group={self.row_group} "
+                f"type={self.physical_type} codec={self.compression} "
+                f"encodings={list(self.encodings)} num_values={self.num_values} "
+                f"compressed={self.total_compressed_size} uncompressed={self.total_uncompressed_size}>")
+
 
 # A page's ``num_values`` is an i32 and every page takes at least one byte of
 # the chunk, so no chunk can hold more level slots than this per stored byte.
@@ -312,6 +323,24 @@ class RowGroupMetadata:
     def total_byte_size(self) -> int:
         """Uncompressed size of all the group's data, as the writer reported it."""
         return int(self.raw.total_byte_size or 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The row group's whole thrift struct as plain Python, enum names, encrypted column
+        metadata decrypted where the key is known."""
+        out = thrift_to_dict(self.raw)
+        for i, col in enumerate(out.get("columns", [])):
+            if "meta_data" in col and self.raw.columns[i].crypto_metadata is None:
+                continue
+            try:
+                col["meta_data"] = self.column(i).footer_dict()
+                col.pop("encrypted_column_metadata", None)
+            except ParquetEncryptionError:
+                col["meta_data"] = None   # its key was not given
+        return out
+
+    def __repr__(self) -> str:
+        return (f"<RowGroupMetadata {self.index}: num_rows={self.num_rows} "
+                f"num_columns={self.num_columns} total_byte_size={self.total_byte_size}>")
 
     def column(self, i: int) -> ColumnChunkMetadata:
         """Return the i-th column chunk."""
@@ -419,6 +448,16 @@ class FileMetadata:
         ``"IEEE_754_TOTAL_ORDER"``, ``"INT96_TIMESTAMP_ORDER"``, ``"UNKNOWN"``),
         or None when the footer has no column orders."""
         return self._orders[i]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole footer (``FileMetaData``) as plain Python: enum fields by spec name,
+        binary as text or ``0x``-hex, encrypted column metadata decrypted where the key is
+        known (None where it is not)."""
+        out = thrift_to_dict(self.raw)
+        out["row_groups"] = [self.row_group(i).to_dict() for i in range(self.num_row_groups)]
+        if self.decryptor is not None:
+            out["encryption"] = {"algorithm": self.encryption_algorithm, "footer_mode": self.footer_mode}
+        return out
 
     def __repr__(self) -> str:
         return (f"<FileMetadata created_by={self.created_by!r} num_rows={self.num_rows} "

@@ -20,6 +20,7 @@ from parquet_core.constants import CompressionCodec, PageType
 from parquet_core.encryption.modules import ModuleType
 from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
+from parquet_core.metadata.thrift_dict import enum_name, thrift_to_dict
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
 
@@ -293,13 +294,86 @@ def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal
 
 
 class PageHeaderInfo(NamedTuple):
-    """One page as :meth:`ParquetFile.page_headers` lists it."""
+    """One page as :meth:`ParquetFile.page_headers` lists it.
 
-    header: Any          # the thrift PageHeader
+    The typed properties (``page_type``, ``encoding``, ``num_values``...) give
+    enum members by their spec names; ``header`` keeps the raw thrift struct
+    for tools that need a field the properties do not expose.
+    """
+
+    header: Any          # the thrift PageHeader (raw)
     header_size: int
     offset: int          # in the file
     stored: memoryview   # the page's bytes as stored (compressed, encrypted)
     statistics: Any = None   # the header's statistics, decoded (a Statistics), or None
+
+    @property
+    def page_type(self) -> str:
+        """``"DATA_PAGE"``, ``"DATA_PAGE_V2"``, ``"DICTIONARY_PAGE"``, ``"INDEX_PAGE"`` or ``UNKNOWN(n)``."""
+        return enum_name(pt.PageType, self.header.type) or "UNKNOWN(None)"
+
+    @property
+    def compressed_page_size(self) -> int:
+        """Bytes of the page body as stored (the header not included)."""
+        return int(self.header.compressed_page_size)
+
+    @property
+    def uncompressed_page_size(self) -> int:
+        """Bytes of the page body once decompressed."""
+        return int(self.header.uncompressed_page_size)
+
+    @property
+    def crc(self) -> int | None:
+        """The header's CRC-32 of the stored body (unsigned), or None."""
+        c = self.header.crc
+        return None if c is None else c & 0xFFFFFFFF
+
+    def _sub(self) -> Any:
+        h = self.header
+        return h.data_page_header or h.data_page_header_v2 or h.dictionary_page_header
+
+    @property
+    def num_values(self) -> int | None:
+        """Values (level slots for a data page, entries for a dictionary page)."""
+        sub = self._sub()
+        return None if sub is None else sub.num_values
+
+    @property
+    def encoding(self) -> str | None:
+        """The values' encoding name (``"PLAIN"``, ``"RLE_DICTIONARY"``...)."""
+        sub = self._sub()
+        return None if sub is None else enum_name(pt.Encoding, sub.encoding)
+
+    @property
+    def num_rows(self) -> int | None:
+        """Rows of a v2 data page (v1 headers do not say)."""
+        v2 = self.header.data_page_header_v2
+        return None if v2 is None else v2.num_rows
+
+    @property
+    def num_nulls(self) -> int | None:
+        """Nulls of a v2 data page (v1 headers do not say)."""
+        v2 = self.header.data_page_header_v2
+        return None if v2 is None else v2.num_nulls
+
+    def to_dict(self) -> dict[str, Any]:
+        """The header as plain Python: offset, sizes, type and the page-kind header, enum names."""
+        out: dict[str, Any] = {"offset": self.offset, "header_size": self.header_size,
+                               "page_type": self.page_type}
+        fields = thrift_to_dict(self.header)
+        fields.pop("type", None)
+        if "crc" in fields:
+            fields["crc"] = self.crc
+        out.update(fields)
+        st = self.statistics
+        if st is not None:
+            out["decoded_statistics"] = st.to_dict()
+        return out
+
+    def __repr__(self) -> str:
+        extra = f" encoding={self.encoding}" if self.encoding else ""
+        return (f"<PageHeader {self.page_type} at {self.offset}: values={self.num_values}{extra} "
+                f"size={self.compressed_page_size}/{self.uncompressed_page_size}>")
 
 
 def iter_page_headers(chunk: bytes | memoryview, num_values: int, *, decryptor: Any = None,
