@@ -1,0 +1,228 @@
+"""``pqc``: inspect, validate and rewrite Parquet files from the command line.
+
+    pqc schema FILE...        the Parquet schema tree and the table schema
+    pqc meta FILE...          footer summary: row groups, column chunks, statistics
+    pqc footer FILE...        the whole footer, every field, enums by name (JSON)
+    pqc head FILE [-n N]      the first N rows;  pqc cat FILE  every row
+    pqc inspect [FILE]        schema, meta and head (the bundled sample without FILE)
+    pqc pages FILE...         every page header of every column chunk
+    pqc dictionary FILE...    dictionary page values
+    pqc column-index FILE...  per-page bounds;  pqc offset-index FILE...  page locations
+    pqc bloom-filter FILE... [--probe VALUE]
+    pqc size-stats FILE...    size statistics;  pqc column-size FILE...  bytes per column
+    pqc check FILE... [--json] [--level footer|pages|data]   validate (exit 0 / 1 errors / 2 unreadable)
+    pqc rewrite IN OUT [--compression C --encoding ... --row-group-size N ...]
+    pqc merge IN... OUT       files with one schema into one
+    pqc --version
+
+Structured commands take ``--json`` (one object per line) and ``--columns``.
+Encrypted files take ``--footer-key KEY``, ``--column-key COLUMN:KEY`` and
+``--aad-prefix`` (ASCII text or ``hex:DIGITS``), or ``--kms-class
+module:Class`` with ``--kms-conf KEY=VALUE`` for keys kept in a KMS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Sequence
+
+from parquet_core.cli import inspect as _inspect
+from parquet_core.cli.common import (
+    add_columns_option, add_key_options, cli_message, columns_arg, decryption_for, each_file, emit,
+    report_error,
+)
+from parquet_core.cli.show import _dataset, _show_dataset, _storage_options, sample_path, show_head
+from parquet_core.cli.show import show_meta, show_schema
+from parquet_core.cli.write import add_writer_options, merge_command, rewrite_command
+from parquet_core.errors import ParquetError
+from parquet_core.file.reader import ParquetFile
+from parquet_core.validation import LEVELS, check, rules_table
+
+__all__ = ["main", "sample_path", "show_schema", "show_meta", "show_head", "build_parser"]
+
+
+def _version() -> str:
+    from parquet_core import __version__
+    return f"pqc (parquet_core) {__version__}"
+
+
+def _file_arg(p: argparse.ArgumentParser, many: bool = True) -> None:
+    p.add_argument("files", nargs="+" if many else 1, metavar="FILE", help="Parquet file(s)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``pqc`` argument parser (every subcommand with its ``--help``)."""
+    parser = argparse.ArgumentParser(prog="pqc", description="Inspect, validate and rewrite Parquet files.")
+    parser.add_argument("--version", action="version", version=_version())
+    sub = parser.add_subparsers(dest="command", required=True)
+    helps = {"schema": "the Parquet schema tree and the table schema",
+             "meta": "footer summary: row groups, column chunks, statistics",
+             "head": "the first rows", "cat": "every row", "inspect": "schema, meta and head"}
+    for name in ("schema", "meta", "head", "cat", "inspect"):
+        p = sub.add_parser(name, help=helps[name], description=helps[name])
+        p.add_argument("file", nargs="*" if name == "inspect" else "+",
+                       help="a Parquet file, folder, glob or URL (s3://, gs://, memory://...), or several "
+                            "(inspect defaults to the bundled sample)")
+        p.add_argument("--storage-option", action="append", default=[], metavar="KEY=VALUE",
+                       help="fsspec storage option for URLs (VALUE parsed as JSON when it can be)")
+        p.add_argument("--no-verify-checksums", action="store_true", help="do not verify page CRCs")
+        if name in ("head", "inspect"):
+            p.add_argument("-n", type=int, default=10, help="rows to show (default 10)")
+        if name != "inspect":
+            p.add_argument("--json", action="store_true", help="JSON, one object per line")
+        if name in ("head", "cat"):
+            add_columns_option(p)
+        add_key_options(p)
+    p = sub.add_parser("footer", help="the whole footer with enum names, as JSON",
+                       description="The whole footer (FileMetaData), every set field, enums by name; "
+                                   "indented JSON, or one line per file with --json.")
+    _file_arg(p)
+    p.add_argument("--json", action="store_true", help="one compact JSON object per file")
+    add_key_options(p)
+    for name, text in _inspect.HELP.items():
+        p = sub.add_parser(name, help=text, description=text)
+        _file_arg(p)
+        p.add_argument("--json", action="store_true", help="one JSON object per column chunk, per line")
+        add_columns_option(p)
+        p.add_argument("--row-group", type=int, help="only this row group")
+        p.add_argument("--no-verify-checksums", action="store_true", help="do not verify page CRCs")
+        if name == "bloom-filter":
+            p.add_argument("--probe", action="append", default=[], metavar="VALUE",
+                           help="a value to look up, read as the column's type (repeatable)")
+        add_key_options(p)
+    p = sub.add_parser("column-size", help="compressed and uncompressed bytes per column",
+                       description="Compressed and uncompressed bytes of every leaf column over all row groups.")
+    _file_arg(p)
+    p.add_argument("--json", action="store_true", help="one JSON object per file")
+    add_columns_option(p)
+    add_key_options(p)
+    p = sub.add_parser("check", help="validate files against the spec and their own metadata")
+    p.add_argument("files", nargs="*", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="one JSON object per file, one per line")
+    p.add_argument("--level", choices=LEVELS, default="data",
+                   help="footer: metadata only; pages: + page headers, indexes, Bloom headers; "
+                        "data: + every value (default)")
+    p.add_argument("--list-rules", action="store_true", help="print the rules as a Markdown table and exit")
+    add_key_options(p)
+    p = sub.add_parser("rewrite", help="copy a file with a new codec, encodings, sizes, indexes, encryption",
+                       description="Rewrite one file row group by row group (bounded memory) into OUT, "
+                                   "atomically (OUT may be IN).")
+    p.add_argument("input", metavar="IN")
+    p.add_argument("output", metavar="OUT")
+    add_writer_options(p)
+    add_key_options(p)
+    p = sub.add_parser("merge", help="files with one schema into one file",
+                       description="Concatenate files that share one schema into OUT, row group by row group.")
+    p.add_argument("inputs", nargs="+", metavar="IN")
+    p.add_argument("output", metavar="OUT")
+    add_writer_options(p)
+    add_key_options(p)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``pqc`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    cmd = args.command
+    try:
+        if cmd == "check":
+            return _check(parser, args)
+        if cmd == "footer":
+            return each_file(args.files, lambda f: _inspect.footer_command(f, args))
+        if cmd in _inspect.HELP:
+            work = _inspect.chunk_command(cmd)
+            return each_file(args.files, lambda f: work(f, args))
+        if cmd == "column-size":
+            return each_file(args.files, lambda f: _inspect.cmd_column_size(f, args))
+        if cmd == "rewrite":
+            return each_file([args.output], lambda f: rewrite_command(args))
+        if cmd == "merge":
+            return each_file([args.output], lambda f: merge_command(args))
+    except (TypeError, ValueError) as exc:   # option values the parser could not judge
+        parser.error(cli_message(str(exc)))
+    if getattr(args, "json", False) or cmd == "cat":
+        return each_file(args.file, lambda f: _rows_or_json(f, args))
+    return _show(parser, args)
+
+
+def _rows_or_json(path: str, args: argparse.Namespace) -> int:
+    """``schema``/``meta``/``head``/``cat`` of one file, as JSON or (``cat``) row lines."""
+    import json
+
+    with _inspect.open_file(path, args) as pf:
+        if args.command == "schema":
+            emit([_inspect.schema_json(pf, path)])
+        elif args.command == "meta":
+            emit([{"file": path, **pf.metadata.to_dict()}])
+        else:
+            n = args.n if args.command == "head" else None
+            cols = columns_arg(args)
+            left = n
+            for batch in pf.iter_batches(batch_size=min(n, 65536) if n else 65536, columns=cols):
+                rows = batch.to_pylist()[:left] if left is not None else batch.to_pylist()
+                emit(rows if args.json else [", ".join(f"{k}={json.dumps(v, default=str)}"
+                                                       for k, v in r.items()) for r in rows])
+                if left is not None:
+                    left -= len(rows)
+                    if left <= 0:
+                        break
+    return 0
+
+
+def _show(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """The text form of ``schema``, ``meta``, ``head`` and ``inspect`` (files, folders, URLs)."""
+    paths = args.file or [sample_path()]
+    path = paths[0] if len(paths) == 1 else " ".join(paths)
+    try:
+        decryption = decryption_for(args, paths[0])
+        options = _storage_options(args.storage_option)
+    except (TypeError, ValueError) as exc:
+        parser.error(str(exc))
+    try:
+        dataset = _dataset(paths, options, not args.no_verify_checksums, decryption)
+        if dataset is not None:
+            emit(["\n\n".join(_show_dataset(dataset, args.command, getattr(args, "n", 10)))])
+            return 0
+        with ParquetFile(paths[0], page_checksum_verification=not args.no_verify_checksums,
+                         decryption=decryption, storage_options=options) as pf:
+            parts = []
+            if args.command in ("schema", "inspect"):
+                parts.append(show_schema(pf))
+            if args.command in ("meta", "inspect"):
+                parts.append(show_meta(pf))
+            if args.command in ("head", "inspect"):
+                parts.append(show_head(pf, args.n, columns_arg(args) if args.command == "head" else None))
+    except (ParquetError, OSError) as exc:
+        report_error(path, exc)
+        return 1
+    emit(["\n\n".join(parts)])
+    return 0
+
+
+def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``pqc check``: 0 when no file has an error, 1 when one has, 2 when one cannot be read."""
+    if args.list_rules:
+        print(rules_table())
+        return 0
+    if not args.files:
+        parser.error("check needs at least one FILE (or --list-rules)")
+    status = 0
+    for path in args.files:
+        try:
+            decryption = decryption_for(args, path)
+        except (TypeError, ValueError) as exc:
+            parser.error(str(exc))
+        report = check(path, level=args.level, decryption=decryption)
+        if not report.readable:
+            status = 2
+        elif not report.ok:
+            status = max(status, 1)
+        if not emit([report.to_dict() if args.json else cli_message(str(report))]):
+            break
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,146 @@
+"""``pqc rewrite`` and ``pqc merge``: copy files through the writer with new options.
+
+Both stream: one row group is read, re-encoded and written at a time (rows
+are buffered only up to ``--row-group-size`` when it asks for bigger groups
+than the input has), so memory stays bounded by a row group, not a file.
+The output goes through the writer's temporary-file sink and is renamed into
+place only when complete, so a failed run leaves no partial file and an
+in-place rewrite (``OUT`` = ``IN``) is safe.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, Iterator
+
+from parquet_core.cli.common import add_encrypt_options, decryption_for, encryption_from
+from parquet_core.file.reader import ParquetFile
+from parquet_core.file.writer import ParquetWriter
+from parquet_core.table.arrays import Table
+
+__all__ = ["add_writer_options", "rewrite_command", "merge_command"]
+
+
+def add_writer_options(p: argparse.ArgumentParser) -> None:
+    """The writer options ``rewrite`` and ``merge`` accept."""
+    g = p.add_argument_group("output layout")
+    g.add_argument("--compression", help="codec of every column (none, snappy, gzip, zstd, lz4, brotli...); "
+                                         "default: zstd")
+    g.add_argument("--compression-level", type=int)
+    g.add_argument("--encoding", action="append", default=[], metavar="[COLUMN=]ENCODING",
+                   help="value encoding (plain, delta_binary_packed, byte_stream_split...), for every "
+                        "column or one (repeatable); such columns are written without a dictionary")
+    g.add_argument("--no-dictionary", action="store_true", help="write no dictionary pages")
+    g.add_argument("--page-size", type=int, metavar="BYTES", help="target data page size")
+    g.add_argument("--page-version", choices=("1.0", "2.0"), help="data page version")
+    g.add_argument("--row-group-size", type=int, metavar="ROWS", help="rows per row group")
+    g.add_argument("--page-index", action=argparse.BooleanOptionalAction, default=True,
+                   help="write column and offset indexes (default: yes)")
+    g.add_argument("--bloom-filter", action="append", default=[], metavar="COLUMN[:FPP]",
+                   help="write a Bloom filter for COLUMN (optional false-positive rate; repeatable)")
+    g.add_argument("--page-checksum", action="store_true", help="write page CRCs")
+    add_encrypt_options(p)
+
+
+def writer_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    """ParquetWriter keyword arguments from the command's options."""
+    kw: dict[str, Any] = {"write_page_index": args.page_index, "write_page_checksum": args.page_checksum}
+    if args.compression is not None:
+        kw["compression"] = None if args.compression.lower() in ("none", "uncompressed") else args.compression
+    if args.compression_level is not None:
+        kw["compression_level"] = args.compression_level
+    if args.encoding:
+        per: dict[str | None, str] = {}
+        for item in args.encoding:
+            col, eq, enc = item.rpartition("=")
+            per[col if eq else None] = enc
+        kw["column_encoding"] = per[None] if list(per) == [None] else per
+        if None in per:
+            kw["use_dictionary"] = False
+        else:   # the per-column list of dictionary columns needs the schema: see _finish_kwargs
+            kw["_no_dict_for"] = [c for c in per if c is not None]
+    if args.no_dictionary:
+        kw["use_dictionary"] = False
+        kw.pop("_no_dict_for", None)
+    if args.page_size is not None:
+        kw["data_page_size"] = args.page_size
+    if args.page_version is not None:
+        kw["data_page_version"] = args.page_version
+    if args.row_group_size is not None:
+        kw["row_group_size"] = args.row_group_size
+    if args.bloom_filter:
+        bloom: dict[str | None, Any] = {}
+        for item in args.bloom_filter:
+            col, sep, fpp = item.partition(":")
+            bloom[col] = {"fpp": float(fpp)} if sep else True
+        kw["bloom_filter_options"] = bloom
+    enc = encryption_from(args)
+    if enc is not None:
+        kw["encryption"] = enc
+    return kw
+
+
+def _finish_kwargs(kw: dict[str, Any], pf: ParquetFile) -> dict[str, Any]:
+    """Resolve options that need the schema (dictionary off for columns given an encoding)."""
+    no_dict = kw.pop("_no_dict_for", None)
+    if no_dict is not None:
+        leaves = [d.dotted_path for d in pf.metadata.schema]
+        kw["use_dictionary"] = [c for c in leaves if c not in no_dict]
+    return kw
+
+
+def _row_groups(files: list[ParquetFile], target: int | None) -> Iterator[Table]:
+    """Row groups of every file in order; with *target*, regrouped to that many rows each.
+
+    At most *target* rows plus one input row group are held at a time.
+    """
+    pending: list[Table] = []
+    held = 0
+    for pf in files:
+        for i in range(pf.num_row_groups):
+            table = pf.read_row_group(i)
+            if target is None:
+                yield table
+                continue
+            pending.append(table)
+            held += table.num_rows
+            while held >= target:
+                whole = Table.concat(pending) if len(pending) > 1 else pending[0]
+                yield whole.slice(0, target)
+                rest = whole.slice(target, whole.num_rows)
+                pending, held = ([rest], rest.num_rows) if rest.num_rows else ([], 0)
+    if held:
+        yield Table.concat(pending) if len(pending) > 1 else pending[0]
+
+
+def _copy(files: list[ParquetFile], out: str, args: argparse.Namespace) -> int:
+    kw = _finish_kwargs(writer_kwargs(args), files[0])
+    target = kw.get("row_group_size")
+    with ParquetWriter(out, files[0].schema, **kw) as writer:
+        for table in _row_groups(files, target):
+            writer.write_table(table)
+    return 0
+
+
+def rewrite_command(args: argparse.Namespace) -> int:
+    """``pqc rewrite IN OUT``: one file with new codecs, encodings, page and group sizes, indexes,
+    Bloom filters or encryption."""
+    with ParquetFile(args.input, decryption=decryption_for(args, args.input)) as pf:
+        return _copy([pf], args.output, args)
+
+
+def merge_command(args: argparse.Namespace) -> int:
+    """``pqc merge IN... OUT``: files with one schema into one file, row groups in input order."""
+    files: list[ParquetFile] = []
+    try:
+        for path in args.inputs:
+            files.append(ParquetFile(path, decryption=decryption_for(args, path)))
+        first = files[0].schema
+        for path, pf in zip(args.inputs[1:], files[1:]):
+            if pf.schema != first:
+                raise ValueError(f"{path} has another schema than {args.inputs[0]}:\n  {pf.schema}\n"
+                                 f"  vs {first}")
+        return _copy(files, args.output, args)
+    finally:
+        for pf in files:
+            pf.close()
