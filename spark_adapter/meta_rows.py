@@ -293,6 +293,29 @@ def _probe_value(text: str, chunk: Any) -> Any:
     return text
 
 
+def check_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
+    """``level=check``: the validator's findings about one file, one row each, or one ``ok`` row.
+
+    ``.option("checkLevel", "footer"|"pages"|"data")`` (default ``data``) is
+    ``pc.check``'s level; keys come from the same options as the other levels.
+    *pf* is unused: the validator opens the file itself, leniently, so that a
+    file the reader refuses still gives findings (``readable`` false).
+    """
+    from spark_adapter.crypto_options import decryption_from_options
+
+    pc = _pc()
+    level = str(options.get("checkLevel", options.get("checklevel", "data"))).lower()
+    if level not in ("footer", "pages", "data"):
+        raise ValueError(f"pqmeta: option checkLevel must be footer, pages or data, got {level!r}")
+    report = pc.check(path, level=level, decryption=decryption_from_options(options, path))
+    base = {"path": path, "check_level": level, "ok": report.ok, "readable": report.readable}
+    rows = [{**base, "severity": f.severity, "rule": f.rule, "message": f.message, "spec": f.spec,
+             "row_group": f.row_group, "column_path": f.column, "page": f.page, "offset": f.offset}
+            for f in report.findings]
+    # a clean file still gets a row, so that the result lists every file swept
+    return rows or [{**base, "severity": "ok", "rule": None, "message": None, "spec": None}]
+
+
 LEVELS: dict[str, tuple[str, Callable[[str, Any, dict[str, str]], list[dict[str, Any]]]]] = {
     "file": ("path string, num_rows bigint, num_row_groups int, num_columns int, created_by string, "
              "format_version int, footer_size bigint, file_size bigint, key_value_metadata map<string,string>, "
@@ -324,6 +347,9 @@ LEVELS: dict[str, tuple[str, Callable[[str, Any, dict[str, str]], list[dict[str,
     "bloom": ("path string, row_group int, column int, column_path string, offset bigint, length int, "
               "num_bytes int, algorithm string, hash string, compression string, probe string, "
               "might_contain boolean, error string", bloom_rows),
+    "check": ("path string, check_level string, ok boolean, readable boolean, severity string, rule string, "
+              "message string, spec string, row_group int, column_path string, page int, offset bigint, "
+              "error string", check_rows),
 }
 
 
@@ -349,8 +375,11 @@ def level_rows(level: str, path: str, options: dict[str, str]) -> list[dict[str,
     if mode not in ("permissive", "failfast"):
         raise ValueError(f"pqmeta: option mode must be permissive or failfast, got {mode!r}")
     try:
-        with open_parquet(path, options) as pf:
-            rows = LEVELS[level][1](path, pf, options)
+        if level == "check":     # the validator opens the file itself, leniently
+            rows = check_rows(path, None, options)
+        else:
+            with open_parquet(path, options) as pf:
+                rows = LEVELS[level][1](path, pf, options)
     except Exception as exc:  # reported as data: one bad file must not fail the job
         if mode == "failfast":
             raise
