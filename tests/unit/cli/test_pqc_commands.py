@@ -238,3 +238,35 @@ def test_merge_refuses_other_schemas(tmp_path, capsys):
 def test_unknown_column_is_an_error(written, capsys):
     assert main(["pages", written, "-c", "nope"]) == 1
     assert "no column 'nope'" in capsys.readouterr().err
+
+
+def kms_factory(config):
+    """A test KMS client built from ``--kms-conf MASTER_ID=KEY`` entries."""
+    from parquet_core.encryption.keytools.kms import InMemoryKms
+
+    return InMemoryKms(config.custom_kms_conf)
+
+
+@pytest.mark.parametrize("internal", [True, False])
+def test_kms_class_reads_kms_encrypted_files(tmp_path, capsys, internal):
+    from parquet_core.encryption.keytools.config import EncryptionConfiguration
+    from parquet_core.encryption.keytools.factory import CryptoFactory
+    from parquet_core.encryption.keytools.kms import KmsConnectionConfig
+
+    conf = {"kf": "0123456789012345", "kc": "1234567890123450"}
+    path = str(tmp_path / "kms.parquet")
+    factory = CryptoFactory(kms_factory)
+    props = factory.file_encryption_properties(
+        KmsConnectionConfig(custom_kms_conf=conf),
+        EncryptionConfiguration(footer_key="kf", column_keys={"kc": ["i"]}, internal_key_material=internal),
+        path)
+    table = _table(40)
+    pc.write_table(table, path, encryption=props)
+    assert any(n.startswith("_KEY_MATERIAL_FOR_") for n in os.listdir(tmp_path)) is not internal
+    assert main(["cat", "--json", path]) == 1
+    assert "--kms-class" in capsys.readouterr().err
+    args = ["cat", "--json", path, "--kms-class", f"{__name__}:kms_factory"]
+    for k, v in conf.items():
+        args += ["--kms-conf", f"{k}={v}"]
+    assert main(args) == 0
+    assert _json_lines(capsys) == table.to_pylist()
