@@ -270,3 +270,22 @@ def test_kms_class_reads_kms_encrypted_files(tmp_path, capsys, internal):
         args += ["--kms-conf", f"{k}={v}"]
     assert main(args) == 0
     assert _json_lines(capsys) == table.to_pylist()
+
+
+def test_rewrite_streams_row_groups(written, tmp_path, monkeypatch):
+    # the whole file is never read at once: only read_row_group, once per input row group
+    calls = []
+    real = pc.ParquetFile.read_row_group
+
+    def spy(self, i, *a, **k):
+        calls.append(i)
+        return real(self, i, *a, **k)
+
+    monkeypatch.setattr(pc.ParquetFile, "read", lambda *a, **k: pytest.fail("whole-file read"))
+    monkeypatch.setattr(pc.ParquetFile, "read_row_group", spy)
+    out = str(tmp_path / "s.parquet")
+    assert main(["rewrite", written, out, "--row-group-size", "250"]) == 0
+    assert calls == [0, 1, 2]
+    md = pq.ParquetFile(out).metadata
+    assert [md.row_group(i).num_rows for i in range(md.num_row_groups)] == [250, 50]
+    assert pq.read_table(out).equals(pq.read_table(written))
