@@ -297,6 +297,18 @@ def check_values(ck: Checker) -> None:
                     p.values = p.def_levels = p.rep_levels = None
 
 
+def _max_digits(vals: Any) -> int:
+    """Decimal digits of the widest integer the stored values can hold (INT32/INT64 arrays,
+    FIXED_LEN_BYTE_ARRAY rows or BYTE_ARRAY values, two's complement)."""
+    if isinstance(vals, ByteArrays):
+        bits = 8 * int(np.diff(vals.offsets).max(initial=0))
+    elif isinstance(vals, np.ndarray) and vals.ndim == 2:
+        bits = 8 * vals.shape[1]
+    else:
+        bits = 8 * np.asarray(vals).dtype.itemsize
+    return int(bits * 0.30103) + 1   # log10(2) per bit, rounded up
+
+
 def _check_logical_values(ck: Checker, ch: ChunkState) -> None:
     """Values the logical type rules out: bad UTF-8, decimals too wide, values in an UNKNOWN column."""
     from parquet_core.table.utf8 import first_invalid_utf8
@@ -309,7 +321,9 @@ def _check_logical_values(ck: Checker, ch: ChunkState) -> None:
             ck.report_chunk(UTF8, ch, f"non-null value #{bad} ({vals.to_pylist()[bad][:40]!r}) is not valid UTF-8")
     elif dt.name == "null" and len(vals):
         ck.report_chunk(NULL_TYPE, ch, f"the column is annotated UNKNOWN (always null) but holds {len(vals)} values")
-    elif dt.name == "decimal" and len(vals) and dt.precision:
+    elif dt.name == "decimal" and len(vals) and dt.precision and int(dt.precision) <= _max_digits(vals):
+        # (a precision above what the stored integers can reach rules nothing out;
+        # the check above also keeps 10**precision from being computed for a huge one)
         limit = 10 ** int(dt.precision)
         if isinstance(vals, np.ndarray) and vals.ndim == 1:
             wide = np.flatnonzero((vals >= limit) | (vals <= -limit)) if limit < 2**63 else np.zeros(0, np.int64)
