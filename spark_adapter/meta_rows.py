@@ -91,7 +91,8 @@ def schema_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, A
             "num_children": el.num_children,
             "max_definition_level": None if desc is None else desc.max_definition_level,
             "max_repetition_level": None if desc is None else desc.max_repetition_level,
-            "column_order": None if idx is None else ("TYPE_DEFINED" if md.column_order_defined(idx) else None),
+            # TYPE_DEFINED (the name this table always used) or the other ColumnOrder members by name
+            "column_order": None if idx is None else _order_name(md.column_order(idx)),
         })
         for child in node.children:
             walk(child, parts + (child.name,), depth + 1)
@@ -141,6 +142,7 @@ def column_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, A
             continue
         meta, raw = c.meta, c.raw
         st = c.statistics
+        geo = c.geospatial_statistics
         ss = meta.size_statistics
         out.append({
             "path": path, "row_group": i, "column": j, "column_path": c.path_in_schema,
@@ -160,12 +162,21 @@ def column_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, A
             "unencoded_byte_array_data_bytes": None if ss is None else ss.unencoded_byte_array_data_bytes,
             "definition_level_histogram": None if ss is None else ss.definition_level_histogram,
             "repetition_level_histogram": None if ss is None else ss.repetition_level_histogram,
+            "nan_count": None if st is None else st.nan_count,
+            "column_order": _order_name(c.column_order),
+            "geospatial_types": None if geo is None or geo.geospatial_types is None else list(geo.geospatial_types),
+            "geo_bbox": None if geo is None or geo.bbox is None else geo.bbox.to_dict(),
             "has_bloom_filter": c.bloom_filter_offset is not None,
             "has_column_index": raw.column_index_offset is not None,
             "has_offset_index": raw.offset_index_offset is not None,
             "encrypted": c.is_encrypted, **_crypto(raw),
         })
     return out
+
+
+def _order_name(order: str | None) -> str | None:
+    """A ColumnOrder for the tables: TYPE_ORDER keeps its old spelling TYPE_DEFINED."""
+    return "TYPE_DEFINED" if order == "TYPE_ORDER" else order
 
 
 def _crypto(raw_chunk: Any) -> dict[str, Any]:
@@ -334,6 +345,7 @@ LEVELS: dict[str, tuple[str, Callable[[str, Any, dict[str, str]], list[dict[str,
                "dictionary_page_offset bigint, null_count bigint, distinct_count bigint, min string, "
                "max string, is_min_exact boolean, is_max_exact boolean, unencoded_byte_array_data_bytes bigint, "
                "definition_level_histogram array<bigint>, repetition_level_histogram array<bigint>, "
+               "nan_count bigint, column_order string, geospatial_types array<int>, geo_bbox map<string,double>, "
                "has_bloom_filter boolean, has_column_index boolean, has_offset_index boolean, "
                "encrypted boolean, encryption_key string, key_metadata string, error string", column_rows),
     "page": ("path string, row_group int, column int, column_path string, page int, offset bigint, "

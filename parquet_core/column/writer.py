@@ -49,6 +49,7 @@ from parquet_core.encodings.rle_hybrid_encoder import (
 )
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.metadata.page_index import PageIndexBuilder
+from parquet_core.metadata.geospatial import GeospatialStatsBuilder
 from parquet_core.metadata.stats_builder import StatisticsBuilder, level_histogram
 from parquet_core.options import ColumnOptions, WriterOptions
 from parquet_core.page.writer import WrittenPage, data_page_v1, data_page_v2, dictionary_page
@@ -347,6 +348,9 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
     order = wopts.column_order(desc)
     stats = StatisticsBuilder(desc, truncate_length=opts.statistics_truncate_length,
                               column_order=order) if opts.write_statistics else None
+    geo_kind = desc.data_type.name if desc.data_type.name in ("geometry", "geography") else None
+    geo = GeospatialStatsBuilder(geography=geo_kind == "geography") \
+        if geo_kind is not None and opts.write_statistics else None
     index = PageIndexBuilder(desc, truncate_length=opts.column_index_truncate_length,
                              with_bounds=opts.write_statistics, column_order=order)
     first_data_offset = None
@@ -385,6 +389,8 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
             except ValueError as exc:
                 raise ValueError(f"column {desc.dotted_path}: {exc}") from None
         page_stats = None
+        if geo is not None:
+            geo.update(page_values)
         if stats is not None:
             stats.update(stat_values, nulls, page_values)
             if wopts.write_page_statistics:
@@ -440,6 +446,8 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
         statistics=stats.chunk_statistics() if stats is not None else None,
         encoding_stats=[pt.PageEncodingStats(page_type=p, encoding=e, count=c)
                         for (p, e), c in enc_stats.items()])
+    if geo is not None:
+        meta.geospatial_statistics = geo.result(with_bbox=geo_kind == "geometry").to_thrift()
     if wopts.write_size_statistics:
         meta.size_statistics = pt.SizeStatistics(
             unencoded_byte_array_data_bytes=unencoded_total if is_byte_array else None,

@@ -160,7 +160,7 @@ def _stat_bounds(pf: "ParquetFile", rg: int, name: str, bloom: bool, dictionary:
         values = pf._dictionary_of(rg, idx)
     # num_values counts level slots: rows for the flat leaves filters address
     return Bounds(desc.data_type, lo, hi, nulls, chunk.num_values, contains, values,
-                  nan_count=nans, all_nan=all_nan)
+                  nan_count=nans, all_nan=all_nan, geo=chunk.geospatial_statistics)
 
 
 def _page_bounds(pf: "ParquetFile", rg: int, name: str) -> PageStats | None:

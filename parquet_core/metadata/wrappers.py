@@ -13,6 +13,7 @@ from typing import Any
 from parquet_core.constants import CompressionCodec, Encoding, PhysicalType
 from parquet_core.errors import ParquetEncryptionError, ParquetFormatError
 from parquet_core.metadata.compat import WriterVersion, chunk_length_padding, parse_created_by
+from parquet_core.metadata.geospatial import GeospatialStatistics, decode_geospatial_statistics
 from parquet_core.metadata.statistics import (
     TYPE_ORDER, Statistics, column_order_name, decode_statistics,
 )
@@ -190,6 +191,11 @@ class ColumnChunkMetadata:
         """Decoded statistics (typed min/max per the spec's sort-order rules)."""
         return decode_statistics(self.meta.statistics, self.descriptor, self._order_defined)
 
+    @cached_property
+    def geospatial_statistics(self) -> GeospatialStatistics | None:
+        """Bounding box and WKB type codes of a GEOMETRY/GEOGRAPHY chunk (None: not stored)."""
+        return decode_geospatial_statistics(self.meta.geospatial_statistics)
+
     @property
     def column_order(self) -> str | None:
         """The chunk's ``ColumnOrder`` name (None: the footer gives no column orders)."""
@@ -199,6 +205,7 @@ class ColumnChunkMetadata:
     def to_dict(self) -> dict[str, Any]:
         """A plain-Python summary (used by ``pqc meta``)."""
         st = self.statistics
+        geo = self.geospatial_statistics
         return {
             "path": self.path_in_schema, "type": self.physical_type,
             "codec": self.compression, "encodings": list(self.encodings),
@@ -206,6 +213,9 @@ class ColumnChunkMetadata:
             "uncompressed": self.total_uncompressed_size,
             "min": None if st is None else st.min, "max": None if st is None else st.max,
             "null_count": None if st is None else st.null_count,
+            "nan_count": None if st is None else st.nan_count,
+            "column_order": self.column_order,
+            "geospatial_statistics": None if geo is None else geo.to_dict(),
         }
 
     def footer_dict(self) -> dict[str, Any]:

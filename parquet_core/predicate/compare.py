@@ -19,11 +19,16 @@ Three storage families:
 * fixed-width rows (fixed_size_binary, UUID, FLBA decimals): the same order
   per row, signed (two's complement) for decimals.
 
-INTERVAL, INT96 and the geospatial types have no order: only equality.
+INT96 (legacy timestamps: LE int64 nanoseconds of the day, then LE int32
+Julian day) is ordered chronologically, day first, then nanoseconds, the
+order ``INT96_TIMESTAMP_ORDER`` states; literals are ``datetime`` (naive
+means UTC) or ``numpy.datetime64``.  INTERVAL and the geospatial types have
+no order: only equality.
 """
 
 from __future__ import annotations
 
+import datetime
 import math
 from decimal import Decimal
 from fractions import Fraction
@@ -41,7 +46,9 @@ __all__ = ["compare", "isin", "starts_with", "has_order", "is_floating"]
 
 #: ``_BE_MASKS[k]``: the top ``k`` bytes of a big-endian word (k = 0..8).
 _BE_MASKS = np.array([0] + [((1 << (8 * k)) - 1) << (64 - 8 * k) for k in range(1, 9)], dtype=np.uint64)
-_UNORDERED = frozenset({"interval", "int96", "geometry", "geography"})
+_UNORDERED = frozenset({"interval", "geometry", "geography"})
+_JULIAN_EPOCH = 2_440_588            # Julian day number of 1970-01-01
+_NANOS_PER_DAY = 86_400 * 10**9
 _INTEGER_LIKE = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"})
 
 
@@ -95,6 +102,39 @@ def _convert(dt: DataType, value: Any, column: str) -> Any:
     if arr.validity is not None and not arr.validity.all():
         raise ValueError(f"cannot compare column {column!r} with a null literal")
     return arr.values
+
+
+def _int96_literal(value: Any, column: str) -> tuple[int, int]:
+    """``(julian_day, nanoseconds_of_day)`` of a datetime literal, exactly."""
+    if isinstance(value, (bytes, bytearray)) and len(value) == 12:   # the raw stored form
+        return int.from_bytes(value[8:], "little", signed=True), int.from_bytes(value[:8], "little", signed=True)
+    if isinstance(value, np.datetime64):
+        unit = np.datetime_data(value.dtype)[0]
+        if unit in ("ps", "fs", "as") or np.isnat(value):
+            raise ValueError(f"cannot compare INT96 timestamp column {column!r} with {value!r}")
+        # through microseconds, not nanoseconds: datetime64[ns] overflows past 2262
+        ns = int(value.astype(np.int64)) if unit == "ns" \
+            else int(value.astype("datetime64[us]").astype(np.int64)) * 1000
+    elif isinstance(value, datetime.datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+        delta = value - datetime.datetime(1970, 1, 1)
+        ns = (delta.days * 86_400 + delta.seconds) * 10**9 + delta.microseconds * 1000
+    else:
+        raise ValueError(f"cannot compare INT96 timestamp column {column!r} with {value!r}: "
+                         "use a datetime or numpy.datetime64")
+    day, nanos = divmod(ns, _NANOS_PER_DAY)
+    return day + _JULIAN_EPOCH, nanos
+
+
+def _cmp_int96(values: npt.NDArray[np.uint8], lit: tuple[int, int]) -> npt.NDArray[np.int8]:
+    """Chronological -1/0/1 of ``(n, 12)`` INT96 rows against ``(day, nanos)``."""
+    rows = np.ascontiguousarray(np.asarray(values, dtype=np.uint8).reshape(-1, 12))
+    nanos = rows[:, :8].copy().view("<i8")[:, 0]
+    day = rows[:, 8:].copy().view("<i4")[:, 0].astype(np.int64)
+    by_day = np.sign(day - lit[0]).astype(np.int8)
+    by_nanos = (nanos > lit[1]).astype(np.int8) - (nanos < lit[1]).astype(np.int8)
+    return np.where(by_day != 0, by_day, by_nanos)
 
 
 def _integer_storage(dt: DataType, values: Any) -> bool:
@@ -227,6 +267,8 @@ def compare(values: Any, dt: DataType, op: str, literal: Any, column: str = "?")
         return _numeric(rounded[0], values, rounded[1])
     if is_floating(dt):
         return _numeric(op, values, _scalar(dt, literal, column, values))
+    if dt.name == "int96":
+        return _apply(op, _cmp_int96(values, _int96_literal(literal, column)))
     lit = _convert(dt, literal, column)
     if isinstance(values, ByteArrays):
         return _apply(op, _cmp_bytes(values, lit.to_pylist()[0] if isinstance(lit, ByteArrays) else bytes(lit)))

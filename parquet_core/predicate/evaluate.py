@@ -26,6 +26,8 @@ Rules per leaf, for bounds ``lo <= every non-null value <= hi``:
 ``is not null``       ``null_count < num_values``
 ``is_nan``            ``nan_count > 0`` (floats; never for other types)
 ``~is_nan``           some value is neither null nor NaN
+``intersects q``      the chunk's geospatial box meets ``q`` (xmin > xmax wraps);
+                      pages: only all-null pages (no geo bounds in ColumnIndex)
 ====================  ==============================================
 
 NaN counts (``Statistics.nan_count``, ``ColumnIndex.nan_counts``) also
@@ -49,9 +51,10 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
+from parquet_core.metadata.geospatial import GeospatialStatistics, bbox_intersects, wkb_bounds
 from parquet_core.predicate.compare import compare, has_order, is_floating, isin, starts_with
 from parquet_core.predicate.expr import (
-    OPERATORS, And, Comparison, Expression, IsIn, IsNan, IsNull, Not, Or, StartsWith,
+    OPERATORS, And, Comparison, Expression, Intersects, IsIn, IsNan, IsNull, Not, Or, StartsWith,
 )
 from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Array, Table
@@ -59,6 +62,7 @@ from parquet_core.table.arrays import Array, Table
 __all__ = ["filter_mask", "Bounds", "may_match", "candidate_rows", "PageBounds", "PageStats"]
 
 Masks = tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]
+_GEO = ("geometry", "geography")
 
 
 # -- rows -----------------------------------------------------------------------------------------
@@ -97,6 +101,18 @@ def _eval(e: Expression, table: Table) -> Masks:
         if e.negated:
             v = ~v
         return v & known, known
+    if isinstance(e, Intersects):
+        arr = _column(table, e.column)
+        known = _known(arr)
+        hit = np.zeros(len(arr), dtype=np.bool_)
+        if arr.type.name not in _GEO:
+            raise TypeError(f"intersects needs a GEOMETRY or GEOGRAPHY column; {e.column!r} is {arr.type.name}")
+        idx = np.flatnonzero(known)
+        vals = arr.values if len(arr.values) == len(idx) else arr.values.take(idx)
+        if len(idx):
+            boxes, _ = wkb_bounds(vals)
+            hit[idx] = bbox_intersects(boxes[:, 0, 0], boxes[:, 1, 0], boxes[:, 0, 1], boxes[:, 1, 1], e.bbox)
+        return ((~hit if e.negated else hit) & known), known
     if isinstance(e, IsNull):
         arr = _column(table, e.column)
         null = arr.is_null()
@@ -148,6 +164,8 @@ class Bounds:
     nan_count: int | None = None
     #: every non-null value is NaN (an IEEE 754 total order bound that is NaN says so)
     all_nan: bool = False
+    #: a GEOMETRY/GEOGRAPHY chunk's ``GeospatialStatistics`` (None: unknown)
+    geo: GeospatialStatistics | None = None
 
     @property
     def all_null(self) -> bool:
@@ -185,6 +203,13 @@ def may_match(expr: Expression, bounds_of: Callable[[str], Bounds | None]) -> bo
     if isinstance(expr, IsNan):
         if b.values is None:
             return (not b.no_number) if expr.negated else b.may_hold_nan
+    if isinstance(expr, Intersects):
+        if b.all_null:
+            return False
+        box = None if b.geo is None else b.geo.bbox
+        if expr.negated or box is None:
+            return True     # no box: unknown; negated: a box says nothing about every value
+        return bool(bbox_intersects(box.xmin, box.xmax, box.ymin, box.ymax, expr.bbox))
     if isinstance(expr, IsIn) and (expr.match_null != expr.negated):
         # a null row matches ("in" with None listed, or "not in" without it)
         if b.null_count is None or b.null_count > 0:
@@ -326,6 +351,8 @@ def _pages_may_match(expr: Expression, p: PageStats) -> npt.NDArray[np.bool_] | 
         null_match = ~known | (p.null_counts > 0)
     if isinstance(expr, StartsWith):
         return None
+    if isinstance(expr, Intersects):
+        return ~all_null    # the column index has no geospatial bounds (parquet.thrift ColumnIndex)
     hold = np.ones(n, dtype=np.bool_)
     if has_order(p.type):
         col = expr.column  # type: ignore[attr-defined]

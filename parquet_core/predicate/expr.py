@@ -6,8 +6,8 @@ Two ways to say the same thing::
     [("a", ">", 5), ("b", "in", {"x", "y"})]            # pyarrow's filters= form
 
 A list of tuples is an AND; a list of such lists is an OR of ANDs.
-Operators: ``== = != < <= > >= in not in``, and as methods ``is_null``,
-``is_not_null`` (``is_valid``), ``is_nan``, ``starts_with``; ``&``, ``|`` and ``~``
+Operators: ``== = != < <= > >= in not in intersects``, and as methods ``is_null``,
+``is_not_null`` (``is_valid``), ``is_nan``, ``starts_with``, ``intersects``; ``&``, ``|`` and ``~``
 combine.  Comparisons follow SQL: a null never matches (``~`` of a null is
 still null), NaN compares like IEEE floats (unequal to everything).
 ``in``/``not in`` follow pyarrow instead (see :class:`IsIn`), so that
@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-__all__ = ["Expression", "Column", "Comparison", "IsIn", "IsNull", "IsNan", "StartsWith", "And", "Or", "Not",
+__all__ = ["Expression", "Column", "Comparison", "IsIn", "IsNull", "IsNan", "StartsWith", "Intersects",
+           "And", "Or", "Not",
            "col", "from_filters", "negation_normal_form", "OPERATORS"]
 
 #: Comparison operators and their negations.
@@ -116,6 +117,10 @@ class Column:
 
     def starts_with(self, prefix: str | bytes) -> "StartsWith":
         return StartsWith(self.name, prefix)
+
+    def intersects(self, bbox: Any) -> "Intersects":
+        """The geometry's bounding box meets *bbox* = ``(xmin, ymin, xmax, ymax)`` (GEOMETRY/GEOGRAPHY)."""
+        return Intersects(self.name, bbox)
 
     def __repr__(self) -> str:
         return f"col({self.name!r})"
@@ -219,6 +224,33 @@ class StartsWith(Expression):
         return f"{'~' if self.negated else ''}col({self.column!r}).starts_with({self.prefix!r})"
 
 
+class Intersects(Expression):
+    """The bounding box of a WKB value meets ``bbox`` = ``(xmin, ymin, xmax, ymax)``.
+
+    Decided on each value's box, not on its exact shape: a candidate-level
+    test (a geometry whose box meets the query may itself miss it), the
+    same answer the statistics give, so pruning and filtering agree.  For
+    GEOGRAPHY the query may wrap (``xmin > xmax``: across the antimeridian).
+    Null rows and empty geometries (no box) never match; negated, an
+    empty geometry matches and a null does not (SQL).
+    """
+
+    def __init__(self, column: str, bbox: Any, negated: bool = False) -> None:
+        try:
+            box = tuple(float(v) for v in bbox)
+        except (TypeError, ValueError):
+            raise TypeError(f"intersects needs (xmin, ymin, xmax, ymax), got {bbox!r}") from None
+        if len(box) != 4 or any(v != v for v in box) or box[1] > box[3]:
+            raise ValueError(f"intersects needs (xmin, ymin, xmax, ymax) with ymin <= ymax, got {bbox!r}")
+        self.column, self.bbox, self.negated = column, box, negated
+
+    def columns(self) -> set[str]:
+        return {self.column}
+
+    def __repr__(self) -> str:
+        return f"{'~' if self.negated else ''}col({self.column!r}).intersects({self.bbox!r})"
+
+
 class _Junction(Expression):
     """``&`` or ``|`` of two or more predicates."""
 
@@ -262,6 +294,8 @@ def _leaf(term: Any) -> Expression:
     op = op.lower().strip() if isinstance(op, str) else op
     if op in ("in", "not in"):
         return IsIn(name, value, negated=op == "not in")
+    if op == "intersects":
+        return Intersects(name, value)
     return Comparison(name, op, value)
 
 
@@ -309,4 +343,6 @@ def negation_normal_form(e: Expression, negate: bool = False) -> Expression:
         return IsNan(e.column, negated=not e.negated)
     if isinstance(e, StartsWith):
         return StartsWith(e.column, e.prefix, negated=not e.negated)
+    if isinstance(e, Intersects):
+        return Intersects(e.column, e.bbox, negated=not e.negated)
     raise TypeError(f"unknown expression {e!r}")

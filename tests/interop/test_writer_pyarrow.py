@@ -347,6 +347,11 @@ def test_geospatial_columns_keep_their_annotation(tmp_path):
     assert "Geography" in h_type and "vincenty" in h_type.lower(), h_type
     # no min/max: geospatial columns have no defined sort order
     assert not meta.row_group(0).column(0).statistics.has_min_max
+    # pyarrow reads the geospatial statistics we computed (GEOGRAPHY: types only)
+    geo = meta.row_group(0).column(0).geo_statistics.to_dict()
+    assert geo == {"geospatial_types": [1], "xmin": -3.5, "xmax": 1.0, "ymin": 2.0, "ymax": 4.25,
+                   "zmin": None, "zmax": None, "mmin": None, "mmax": None}
+    assert meta.row_group(0).column(1).geo_statistics.to_dict()["geospatial_types"] == [1]
     assert pc.read_schema(path) == schema
     got = pq.read_table(path)
     as_bytes = [None if v is None else bytes(v) for v in got.column("g").to_pylist()]

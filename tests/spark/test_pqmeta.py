@@ -208,3 +208,13 @@ def test_unreadable_files_are_reported_not_fatal(pqcore_spark, table_dir, tmp_pa
     assert any(p["error"] is None and p["page_type"] for p in pages)   # the plaintext columns
     with pytest.raises(Exception, match="Parquet(Format|Encryption)Error"):   # the first bad file
         spark.read.format("pqmeta").option("mode", "failfast").load(str(tmp_path)).collect()
+
+
+def test_new_statistics_columns(pqcore_spark, corpus):
+    """Column order names and geospatial statistics reach the DataFrames."""
+    path = str(corpus / "geospatial" / "geospatial-with-nan.parquet")
+    rows = _load(pqcore_spark, path, "column")
+    geo = [r for r in rows if r["column_path"] == "geometry"][0]
+    assert geo["geospatial_types"] == [3001, 3002]
+    assert geo["geo_bbox"]["xmin"] == 10.0 and geo["geo_bbox"]["mmax"] == 160.0
+    assert geo["column_order"] == "TYPE_DEFINED"
