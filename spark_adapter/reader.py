@@ -413,6 +413,10 @@ def conform_batch(columns: dict[str, Any], source_cols: list[str | None],
     """
     import pyarrow as pa
 
+    if len(target) == 0:
+        # no column wanted (e.g. count() over .schema("") ): the batch must still carry
+        # its row count, which from_arrays([]) would lose
+        return pa.RecordBatch.from_arrays([pa.nulls(num_rows)], names=["_"]).select([])
     arrays = []
     for field, src in zip(target, source_cols):
         if constants and field.name in constants:
@@ -431,14 +435,25 @@ def conform_batch(columns: dict[str, Any], source_cols: list[str | None],
 
 def _floor_to_micros(arr: pa.Array, factor: int, tz: str | None) -> pa.Array:
     """Nanosecond timestamps to microseconds rounding toward -inf (as Spark's
-    INT96 conversion does); Arrow's own unsafe cast truncates toward zero."""
+    INT96 conversion does); Arrow's own unsafe cast truncates toward zero.
+
+    Works on the array's buffers with numpy (no copy of the validity bitmap; unlike
+    ``pa.array`` or ``fill_null`` with a Python scalar, nothing imports pandas)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pac
 
-    ints = pac.fill_null(arr.cast(pa.int64()), 0).to_numpy(zero_copy_only=False)
-    mask = arr.is_null().to_numpy(zero_copy_only=False) if arr.null_count else None
-    return pa.array(np.floor_divide(ints, factor), type=pa.timestamp("us", tz=tz), mask=mask)
+    validity, data = arr.buffers()[:2]
+    ints = np.frombuffer(data, dtype=np.int64, count=arr.offset + len(arr))[arr.offset:]
+    micros = np.floor_divide(ints, factor)
+    if not arr.null_count:
+        bitmap = None
+    elif arr.offset == 0:
+        bitmap = validity
+    else:
+        valid = pac.is_valid(arr).to_numpy(zero_copy_only=False)
+        bitmap = pa.py_buffer(np.packbits(valid, bitorder="little"))
+    return pa.Array.from_buffers(pa.timestamp("us", tz=tz), len(arr), [bitmap, pa.py_buffer(micros)])
 
 
 def to_spark_arrow(col: Any, typ: pa.DataType, name: str = "?") -> pa.Array:
