@@ -137,6 +137,20 @@ def test_shim_list_matches_the_project_modules():
     assert parquet_core_build.shim_files(str(REPO_ROOT)) == [m + ".py" for m in SHIMS]
 
 
+def test_sdist_carries_the_build_backend(source_copy, tmp_path):
+    """pyproject's ``backend-path`` must be in the sdist, or nothing builds from it."""
+    import tarfile
+
+    code = ("import sys; sys.path.insert(0, 'build_backend'); import parquet_core_build as b; "
+            f"print(b.build_sdist({str(tmp_path)!r}))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=source_copy, capture_output=True, text=True,
+                          env=_clean_env())
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    with tarfile.open(tmp_path / proc.stdout.strip().splitlines()[-1]) as tar:
+        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+    assert {"build_backend/parquet_core_build.py", "pyproject.toml", "pyspark_pqcore.py"} <= names
+
+
 def test_this_environment_lists_the_shims_outside_the_checkout(tmp_path):
     """When the Python running the tests has this checkout installed (``.ci/run``:
     ``pip install -e ".[dev]"``), Spark's lookup lists and imports all three shims from any
