@@ -73,7 +73,7 @@ class PqcoreReader(DataSourceReader):
     Options (case-insensitive, as Spark passes them): ``path`` / ``paths``,
     ``pathGlobFilter``, ``basePath``, ``partitionColumnTypeInference``,
     ``timeZone`` (of timestamp partition values and filter literals, default
-    UTC), ``batchSize`` (rows per Arrow batch, default 65536), ``filter`` (a
+    Spark's session zone as tasks see it: :func:`session_time_zone`), ``batchSize`` (rows per Arrow batch, default 65536), ``filter`` (a
     SQL-like predicate, :mod:`spark_adapter.sql_filter`) and ``filters`` (a
     JSON DNF, :mod:`spark_adapter.filters`), applied exactly with parquet_core's
     pruning; ``maxPartitionBytes``, ``openCostInBytes``, ``minPartitions``
