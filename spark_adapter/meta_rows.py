@@ -20,7 +20,6 @@ import zlib
 from typing import Any, Callable
 
 from parquet_core import constants as spec
-from spark_adapter.crypto_options import open_parquet
 
 __all__ = ["LEVELS", "level_schema", "level_rows"]
 
