@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from spark_adapter.datasource import PqcoreDataSource
 
-__all__ = ["SHORT_NAME", "PqcoreDataSource", "register"]
+__all__ = ["SHORT_NAME", "PqcoreDataSource", "read", "register"]
 
 SHORT_NAME = "pqcore"
 
@@ -39,6 +39,15 @@ def register(spark: Any) -> Any:
     spark.dataSource.register(PqmetaDataSource)
     spark.dataSource.register(KartothekDataSource)
     return spark
+
+
+def read(spark: Any, path: Any, query: Any = None, **options: Any) -> Any:
+    """``query(spark.read.format("pqcore")...load(path))`` reading only the columns, and
+    skipping the files and row groups, that *query* needs: Spark tells a Python source
+    neither (see :mod:`spark_adapter.narrow`)."""
+    from spark_adapter.narrow import read as _read
+
+    return _read(spark, path, query, **options)
 
 
 def __getattr__(name: str) -> Any:  # PEP 562: lazy export of the pyspark-dependent class

@@ -43,7 +43,19 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-import parquet_core as pc
+
+
+class _Engine:
+    """``parquet_core``, imported on first use: Spark's planning worker imports this module
+    (through the reader) but needs the engine only when it reads footers."""
+
+    def __getattr__(self, name: str) -> Any:
+        import parquet_core
+
+        return getattr(parquet_core, name)
+
+
+pc = _Engine()
 
 __all__ = [
     "decryption_from_options", "encryption_from_options", "encryption_options", "file_encryption",

@@ -20,7 +20,6 @@ import zlib
 from typing import Any, Callable
 
 from parquet_core import constants as spec
-from spark_adapter.crypto_options import open_parquet
 
 __all__ = ["LEVELS", "level_schema", "level_rows"]
 
@@ -365,6 +364,10 @@ LEVELS: dict[str, tuple[str, Callable[[str, Any, dict[str, str]], list[dict[str,
 }
 
 
+def _open_unbuffered(path: str) -> Any:
+    return open(path, "rb", buffering=0)
+
+
 def level_schema(level: str) -> str:
     """The DDL of a level's rows."""
     try:
@@ -373,14 +376,20 @@ def level_schema(level: str) -> str:
         raise ValueError(f"pqmeta: unknown level {level!r}; expected one of {sorted(LEVELS)}") from None
 
 
-def level_rows(level: str, path: str, options: dict[str, str]) -> list[dict[str, Any]]:
+def level_rows(level: str, path: str, options: dict[str, str],
+               opener: Callable[[str], Any] | None = None) -> list[dict[str, Any]]:
     """The rows of one file at one level.
 
     A file that cannot be read (corrupt, truncated, an encrypted footer without
     its key) gives one row with its path and the reason in ``error``, unless
     ``.option("mode", "failfast")`` asks for the error to fail the job.
+
+    The file is read through a plain unbuffered file object (*opener*, default
+    ``open(path, "rb", buffering=0)``): positional reads of the footer and of the
+    structures the level shows, nothing else (no memory map, no read-ahead).
     """
     import parquet_core as pc
+    from spark_adapter.crypto_options import decryption_from_options
 
     level_schema(level)
     mode = str(options.get("mode", "permissive")).lower()
@@ -390,7 +399,8 @@ def level_rows(level: str, path: str, options: dict[str, str]) -> list[dict[str,
         if level == "check":     # the validator opens the file itself, leniently
             rows = check_rows(path, None, options)
         else:
-            with open_parquet(path, options) as pf:
+            with (opener or _open_unbuffered)(path) as fh, \
+                    pc.ParquetFile(fh, decryption=decryption_from_options(options or {}, path)) as pf:
                 rows = LEVELS[level][1](path, pf, options)
     except Exception as exc:  # reported as data: one bad file must not fail the job
         if mode == "failfast":

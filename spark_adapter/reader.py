@@ -73,7 +73,7 @@ class PqcoreReader(DataSourceReader):
     Options (case-insensitive, as Spark passes them): ``path`` / ``paths``,
     ``pathGlobFilter``, ``basePath``, ``partitionColumnTypeInference``,
     ``timeZone`` (of timestamp partition values and filter literals, default
-    UTC), ``batchSize`` (rows per Arrow batch, default 65536), ``filter`` (a
+    Spark's session zone as tasks see it: :func:`session_time_zone`), ``batchSize`` (rows per Arrow batch, default 65536), ``filter`` (a
     SQL-like predicate, :mod:`spark_adapter.sql_filter`) and ``filters`` (a
     JSON DNF, :mod:`spark_adapter.filters`), applied exactly with parquet_core's
     pruning; ``maxPartitionBytes``, ``openCostInBytes``, ``minPartitions``
@@ -94,7 +94,11 @@ class PqcoreReader(DataSourceReader):
         from spark_adapter.scan import ScanFilter
 
         self.options = {k: v for k, v in options.items()}
-        self.time_zone = options.get("timezone", "UTC")
+        # The session zone cannot be seen where Spark plans a Python source (the planning
+        # worker gets no SQL conf); tasks see it (see session_time_zone).  Until then the
+        # zone is the option's, or None: unknown.
+        self.zone_option: str | None = options.get("timezone")
+        self.time_zone = self.zone_option or "UTC"
         self.batch_size = _positive(options, "batchsize", DEFAULT_BATCH_SIZE)
         self.schema = schema
         self.filter = ScanFilter(options, self.time_zone)
@@ -116,6 +120,8 @@ class PqcoreReader(DataSourceReader):
 
         filters = list(filters)
         if self.prune_pushed:
+            # Spark hands typed values (aware datetimes for timestamps): the zone only
+            # matters for a few naive values, so the option's or UTC
             tree = pushed_tree(filters, lambda column: field_type(self.schema, column), self.time_zone)
             try:
                 self.pushed = None if tree is None else PushedPruning(tree)
@@ -130,14 +136,21 @@ class PqcoreReader(DataSourceReader):
 
         from spark_adapter.scan import DEFAULT_MAX_PARTITION_BYTES, DEFAULT_OPEN_COST, pack, plan_pieces
 
+        from spark_adapter.scan import ScanFilter, zone_dependent
+
         files, specs, fields = list_table(self.options)
         types = StructType(list(self.schema.fields) + [f for f in fields if f.name.lower() not in
                                                          {n.lower() for n in self.schema.fieldNames()}])
+        plan_filter = self.filter
+        if self.zone_option is None and zone_dependent(self.filter.tree, types):
+            # the session zone is unknown here: prune nothing on the driver; each task
+            # prunes its row groups and filters its rows in the zone it sees
+            plan_filter = ScanFilter({})
         md_base = self.options.get("skipping.md_base")
-        if md_base and self.filter:
+        if md_base and plan_filter:
             files, specs = self._skip_by_index(files, specs, types, md_base)
         max_bytes = _positive(self.options, "maxpartitionbytes", DEFAULT_MAX_PARTITION_BYTES)
-        pieces = plan_pieces(files, specs, self.filter, types,
+        pieces = plan_pieces(files, specs, plan_filter, types,
                              lambda raw: typed_partition_values(raw, types, self.time_zone), max_bytes,
                              _positive(self.options, "opencostinbytes", DEFAULT_OPEN_COST, zero=True),
                              encryption_options(self.options))
@@ -174,17 +187,62 @@ class PqcoreReader(DataSourceReader):
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
         if not isinstance(partition, PqcoreScanPartition):
             return iter(())
-        scan_filter = self.filter
+        import copy
+
+        zone = self.zone_option or session_time_zone()
+        scan_filter = copy.copy(self.filter)
+        scan_filter.time_zone = zone
         if self.pushed is not None and self.pushed.allowed():
             scan_filter = scan_filter.and_tree(self.pushed.tree)
-        return self._read_pieces(partition.pieces, partition.filter_types, scan_filter)
+        return self._read_pieces(partition.pieces, partition.filter_types, scan_filter, zone)
 
     def _read_pieces(self, pieces: list[tuple[str, list[int] | None, dict[str, str]]],
-                     filter_types: StructType | None, scan_filter: Any) -> Iterator[pa.RecordBatch]:
+                     filter_types: StructType | None, scan_filter: Any,
+                     zone: str = "UTC") -> Iterator[pa.RecordBatch]:
         for path, row_groups, values in pieces:
-            yield from read_file_batches(path, self.schema, self.batch_size, values, self.time_zone,
+            yield from read_file_batches(path, self.schema, self.batch_size, values, zone,
                                          scan_filter, row_groups, filter_types,
                                          encryption_options(self.options))
+
+
+def session_time_zone() -> str:
+    """Spark's ``spark.sql.session.timeZone`` as a Spark task sees it.
+
+    Spark copies the session's explicitly set SQL confs into the local properties of the
+    jobs it runs, so a task reads it from its ``TaskContext``; when it was never set, the
+    session zone is the JVM's default zone, which for a local JVM is the machine's zone:
+    ``TZ``, else ``/etc/localtime``, else UTC.
+    """
+    try:
+        from pyspark import TaskContext
+
+        ctx = TaskContext.get()
+        zone = ctx.getLocalProperty("spark.sql.session.timeZone") if ctx is not None else None
+    except Exception:   # outside a Spark task
+        zone = None
+    return zone or local_time_zone()
+
+
+def local_time_zone() -> str:
+    """The IANA name of this machine's zone (``TZ``, ``/etc/localtime``), else ``UTC``."""
+    import os
+    from zoneinfo import ZoneInfo
+
+    candidates = [os.environ.get("TZ", "").lstrip(":")]
+    try:
+        link = os.path.realpath("/etc/localtime")
+        if "zoneinfo/" in link:
+            candidates.append(link.split("zoneinfo/", 1)[1])
+    except OSError:
+        pass
+    for name in candidates:
+        if name:
+            try:
+                ZoneInfo(name)
+                return name
+            except Exception:   # not a zone name ZoneInfo knows
+                continue
+    return "UTC"
 
 
 def _positive(options: Any, key: str, default: int, zero: bool = False) -> int:
@@ -355,6 +413,10 @@ def conform_batch(columns: dict[str, Any], source_cols: list[str | None],
     """
     import pyarrow as pa
 
+    if len(target) == 0:
+        # no column wanted (e.g. count() over .schema("") ): the batch must still carry
+        # its row count, which from_arrays([]) would lose
+        return pa.RecordBatch.from_arrays([pa.nulls(num_rows)], names=["_"]).select([])
     arrays = []
     for field, src in zip(target, source_cols):
         if constants and field.name in constants:
@@ -373,14 +435,25 @@ def conform_batch(columns: dict[str, Any], source_cols: list[str | None],
 
 def _floor_to_micros(arr: pa.Array, factor: int, tz: str | None) -> pa.Array:
     """Nanosecond timestamps to microseconds rounding toward -inf (as Spark's
-    INT96 conversion does); Arrow's own unsafe cast truncates toward zero."""
+    INT96 conversion does); Arrow's own unsafe cast truncates toward zero.
+
+    Works on the array's buffers with numpy (no copy of the validity bitmap; unlike
+    ``pa.array`` or ``fill_null`` with a Python scalar, nothing imports pandas)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pac
 
-    ints = pac.fill_null(arr.cast(pa.int64()), 0).to_numpy(zero_copy_only=False)
-    mask = arr.is_null().to_numpy(zero_copy_only=False) if arr.null_count else None
-    return pa.array(np.floor_divide(ints, factor), type=pa.timestamp("us", tz=tz), mask=mask)
+    validity, data = arr.buffers()[:2]
+    ints = np.frombuffer(data, dtype=np.int64, count=arr.offset + len(arr))[arr.offset:]
+    micros = np.floor_divide(ints, factor)
+    if not arr.null_count:
+        bitmap = None
+    elif arr.offset == 0:
+        bitmap = validity
+    else:
+        valid = pac.is_valid(arr).to_numpy(zero_copy_only=False)
+        bitmap = pa.py_buffer(np.packbits(valid, bitorder="little"))
+    return pa.Array.from_buffers(pa.timestamp("us", tz=tz), len(arr), [bitmap, pa.py_buffer(micros)])
 
 
 def to_spark_arrow(col: Any, typ: pa.DataType, name: str = "?") -> pa.Array:

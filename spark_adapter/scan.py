@@ -54,6 +54,28 @@ def field_type(struct: Any, dotted: str) -> Any:
     return typ
 
 
+def zone_dependent(tree: tuple | None, spark_types: Any) -> bool:
+    """Whether evaluating *tree* needs a time zone: it names a ``timestamp`` (local time
+    zone) column, or holds a ``TIMESTAMP '...'`` literal."""
+    from pyspark.sql.types import TimestampType
+
+    from spark_adapter.sql_filter import Literal, columns_of
+
+    if tree is None:
+        return False
+    if any(isinstance(field_type(spark_types, c), TimestampType) for c in columns_of(tree)):
+        return True
+
+    def has_timestamp(node: Any) -> bool:
+        if isinstance(node, Literal):
+            return node.kind == "timestamp"
+        if isinstance(node, (tuple, list)):
+            return any(has_timestamp(k) for k in node)
+        return False
+
+    return has_timestamp(tree)
+
+
 class ScanFilter:
     """The load's predicate (None when neither option is given) and its per-file forms."""
 

@@ -56,8 +56,13 @@ def typed_value(text: str, dt: pc.DataType, where: str) -> Any:
     raise KartothekError(f"{where}: partition columns of type {dt} are not supported")
 
 
-def partition_values(labels: list[str], keys: list[str], schema: pc.Schema, where: str) -> pc.Table:
-    """One row per label with its typed partition-key values (columns *keys*)."""
+def partition_values(labels: list[str], keys: list[str], schema: pc.Schema, where: str,
+                     declared: list[str] | None = None) -> pc.Table:
+    """One row per label with its typed partition-key values (columns *keys*).
+
+    *declared* (default *keys*) are all the partition keys the dataset declares, in
+    order: they tell where a value holding an unescaped ``/`` ends (``naming.parse_label``).
+    """
     fields = {f.name: f for f in schema}
     missing = [k for k in keys if k not in fields]
     if missing:
@@ -65,7 +70,7 @@ def partition_values(labels: list[str], keys: list[str], schema: pc.Schema, wher
     cols: dict[str, list[Any]] = {k: [] for k in keys}
     # one iteration per partition (not per row): labels are few
     for label in labels:
-        pairs = dict(naming.parse_label(label))
+        pairs = dict(naming.parse_label(label, declared if declared is not None else keys))
         for k in keys:
             if k not in pairs:
                 raise KartothekError(f"{where}: partition {label!r} has no value for key {k!r}")

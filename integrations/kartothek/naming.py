@@ -73,13 +73,49 @@ def partition_label(pairs: list[tuple[str, Any]], base_label: str) -> str:
     return "/".join(parts + [base_label])
 
 
-def parse_label(label: str) -> list[tuple[str, str]]:
-    """The decoded ``(key, text)`` pairs of a label (components that are not ``k=v`` are skipped)."""
+def parse_label(label: str, keys: list[str] | None = None) -> list[tuple[str, str]]:
+    """The decoded ``(key, text)`` pairs of a label.
+
+    Without *keys*, each ``k=v`` component is a pair (others are skipped).  With the
+    partition keys the dataset declares, in order, a value runs from its ``key=``
+    component up to the component that starts the next key (the last one: up to the
+    file's own label), joined with ``/``: Kartothek writes ``/`` inside a value
+    unescaped, so ``"a/b"`` becomes ``P=a/b/<label>``.  A label that does not start
+    its components with the keys in that order is parsed without them.
+    """
+    parts = label.split("/")[:-1]
+    if keys:
+        pairs = _split_on_keys(parts, keys)
+        if pairs is not None:
+            return pairs
     pairs = []
-    for part in label.split("/")[:-1]:
+    for part in parts:
         kv = part.split("=")
         if len(kv) == 2:
             pairs.append((unquote(kv[0]), unquote(kv[1])))
+    return pairs
+
+
+def _split_on_keys(parts: list[str], keys: list[str]) -> list[tuple[str, str]] | None:
+    """``parse_label`` with declared keys, or ``None`` when *parts* do not follow them."""
+    heads = [(quote(k) + "=", k + "=") for k in keys]   # quoted, or as another writer left it
+    starts = []
+    at = 0
+    for n, (quoted, plain) in enumerate(heads):
+        while at < len(parts) and not parts[at].startswith((quoted, plain)):
+            if n == 0:
+                return None      # the first component must name the first key
+            at += 1
+        if at == len(parts):
+            return None
+        starts.append(at)
+        at += 1
+    pairs = []
+    for n, key in enumerate(keys):
+        end = starts[n + 1] if n + 1 < len(keys) else len(parts)
+        head = parts[starts[n]]
+        first = head[len(heads[n][0]):] if head.startswith(heads[n][0]) else head[len(heads[n][1]):]
+        pairs.append((key, "/".join(unquote(p) for p in [first, *parts[starts[n] + 1:end]])))
     return pairs
 
 

@@ -68,7 +68,7 @@ def plan_read(store: Any, dataset_uuid: str, table: str = "table", columns: list
     labels = [label for label, files in md.partitions.items() if table in files]
     keys = [k for k in md.partition_keys if k in names]
     where = f"dataset {dataset_uuid!r}"
-    pv = partition_values(labels, keys, schema.schema, where) if keys else None
+    pv = partition_values(labels, keys, schema.schema, where, md.partition_keys) if keys else None
     preds = parse_predicates(predicates)
     types = {f.name: f.type for f in schema.schema}
     if preds is None:

@@ -140,7 +140,8 @@ def array_to_arrow(arr: Array) -> pa.Array:
             # sub-microsecond digits, as Spark's own INT96 reading does.
             values, _ = int96_to_epoch(arr.values, "us")
             unit = "us"
-        return pa.array(values, type=pa.timestamp(unit), mask=mask)
+        return pa.Array.from_buffers(pa.timestamp(unit), n, [_bitmap(arr.validity),
+                                                            pa.py_buffer(np.ascontiguousarray(values, np.int64))])
     if isinstance(arr.values, np.ndarray) and arr.values.ndim == 2:
         flat = np.ascontiguousarray(arr.values).reshape(-1)
         storage = pa.Array.from_buffers(pa.binary(arr.values.shape[1]), n,
@@ -148,7 +149,16 @@ def array_to_arrow(arr: Array) -> pa.Array:
         if isinstance(typ, pa.BaseExtensionType):
             return pa.ExtensionArray.from_storage(typ, storage)
         return storage
-    return pa.array(arr.values, type=typ, mask=mask)
+    values = arr.values
+    if isinstance(values, np.ndarray) and values.ndim == 1 and values.dtype.kind in "iuf" and \
+            pa.types.is_primitive(typ) and not pa.types.is_boolean(typ) and \
+            typ.bit_width == values.dtype.itemsize * 8 and \
+            (values.dtype.kind == "f") == pa.types.is_floating(typ):
+        # fixed-width numbers, dates, times, timestamps: Arrow takes numpy's buffer as it
+        # is (no copy; pa.array would also import pandas to inspect its argument)
+        data = np.ascontiguousarray(values)
+        return pa.Array.from_buffers(typ, n, [_bitmap(arr.validity), pa.py_buffer(data)])
+    return pa.array(values, type=typ, mask=mask)
 
 
 def table_to_arrow(table: Table) -> pa.Table:

@@ -57,7 +57,8 @@ def main():
         for c, t in app.get("dtypes", {}).items():
             df[c] = df[c].astype(t)
         update_dataset_from_dataframes([{"data": {app.get("table", "table"): df}}], store=store,
-                                       dataset_uuid=app["uuid"])
+                                       dataset_uuid=app["uuid"], partition_on=app.get("partition_on"),
+                                       secondary_indices=app.get("secondary_indices"))
     out = []
     for r in job["reads"]:
         preds = r.get("predicates")

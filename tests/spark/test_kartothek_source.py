@@ -139,3 +139,18 @@ def test_spark_reads_every_type_like_kartothek(ktk_spark):
     got = [[plain(v) if i != tz_col else v.astimezone(dt.timezone.utc) for i, v in enumerate(r)]
            for r in df.collect()]
     assert canon_rows(got) == canon_rows(exp["rows"])
+
+
+def test_spark_reads_kartothek_unescaped_slashes_whole(ktk_spark, tmp_path):
+    """A dataset real Kartothek 5.3 wrote with "/" inside partition values (which it does not
+    escape): Spark gets the whole values, and a predicate on one selects it."""
+    from tests.kartothek.test_kartothek_cross_read import PY, SLASHED, write_slashed_with_kartothek
+
+    if not PY.exists():
+        pytest.skip(f"no Kartothek venv at {PY.parent.parent} (tests/kartothek/build_kartothek_venv.sh)")
+    write_slashed_with_kartothek(PY, tmp_path)
+    df = ktk_spark.read.format("kartothek").option("dataset_uuid", "slashed").load(str(tmp_path))
+    assert sorted((r.P, r.Q, r.v) for r in df.collect()) == sorted(zip(SLASHED["P"], SLASHED["Q"], SLASHED["v"]))
+    one = (ktk_spark.read.format("kartothek").option("dataset_uuid", "slashed")
+           .option("predicates", '[["P", "==", "/lead"]]').load(str(tmp_path)))
+    assert [(r.P, r.Q, r.v) for r in one.collect()] == [("/lead", "z", 4)]

@@ -1,11 +1,22 @@
-"""``pip install parquet-core[spark]`` is all a user needs: the wheel carries the
-``pyspark_*`` shims, and an installed copy serves ``format("pqcore")`` and
-``format("pqmeta")`` in a new Spark application that never calls ``register``.
+"""``pip install parquet-core[spark]`` is all a user needs: an installed copy serves
+``format("pqcore")``, ``format("pqmeta")`` and ``format("kartothek")`` in a new Spark
+application that never calls ``register``, run from another directory, in the driver and
+in the executors' Python workers.
 
-The wheel is built from this checkout as pip builds any source tree (in an
-isolated build environment, from the package registry), installed into a folder with ``--target``,
-and used by a separate Python process (its own JVM) whose ``PYTHONPATH`` is
-that folder only, run from another directory.
+Spark lists ``pyspark_*`` modules with ``pkgutil.iter_modules`` on the worker's
+``sys.path``.  A wheel carries the shims as files; an editable install gets them from
+the project's build backend (``build_backend/parquet_core_build.py``), because
+setuptools' editable import hook cannot be listed.  Covered here:
+
+* the wheel installed with ``--target`` and used through ``PYTHONPATH``;
+* the README's ``pip install -e .`` (with the ``spark`` extra) in a fresh venv;
+* ``pip install --user`` of the wheel (a user site needs a venv that sees system
+  site-packages, so the same venv is switched to that after the editable test);
+* the environment running these tests, when it is an editable install of this
+  checkout (``.ci/run``'s ``pip install -e ".[dev]"``).
+
+Every build and install works from a copy of the sources (pip's in-tree build leaves
+nothing in the checkout) and from the package registry and pip's wheel cache only.
 """
 
 from __future__ import annotations
@@ -22,15 +33,22 @@ import pytest
 pytestmark = pytest.mark.spark
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+SHIMS = ("pyspark_kartothek", "pyspark_pqcore", "pyspark_pqmeta")
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory):
-    out = tmp_path_factory.mktemp("wheel")
-    # a copy of the sources, so pip's in-tree build leaves nothing in the checkout
+def source_copy(tmp_path_factory):
+    """A copy of the sources, so pip's in-tree builds leave nothing in the checkout."""
     src = tmp_path_factory.mktemp("src") / "parquet-core"
     shutil.copytree(REPO_ROOT, src, ignore=shutil.ignore_patterns(
         ".git", ".venv*", "build", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis", "benchmarks"))
+    return src
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory, source_copy):
+    out = tmp_path_factory.mktemp("wheel")
+    src = source_copy
     proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(src)],
                           capture_output=True, text=True)
     if proc.returncode != 0:
@@ -66,8 +84,13 @@ spark.sparkContext.setLogLevel("ERROR")
 path = sys.argv[1]
 rows = spark.read.format("pqcore").load(path).count()
 meta = spark.read.format("pqmeta").option("level", "file").load(path).collect()[0]
+try:   # no dataset there: the source must be found and then complain about the dataset
+    spark.read.format("kartothek").option("dataset_uuid", "none").load(os.getcwd()).count()
+    ktk = "read"
+except Exception as exc:
+    ktk = "not-found" if "DATA_SOURCE_NOT_FOUND" in str(exc) else "found"
 where = spark.range(1).rdd.map(lambda _: __import__("spark_adapter").__file__).collect()[0]
-print("RESULT", rows, meta["num_rows"], where.startswith(os.environ["TARGET"]))
+print("RESULT", rows, meta["num_rows"], ktk, where.startswith(os.environ["TARGET"]))
 spark.stop()
 """
 
@@ -76,15 +99,121 @@ def test_installed_wheel_serves_both_sources_without_register(wheel, tmp_path, c
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target),
                     str(wheel)], check=True)
+    env = _clean_env(PYTHONPATH=str(target), TARGET=str(target), PYSPARK_PYTHON=sys.executable,
+                     PYSPARK_DRIVER_PYTHON=sys.executable)
+    _run_app(sys.executable, env, tmp_path, corpus)
+
+
+def _run_app(python, env, tmp_path, corpus):
+    """Run ``_APP`` with *python* and *env* from a fresh directory; check it used the install."""
     app = tmp_path / "app.py"
     app.write_text(_APP)
     elsewhere = tmp_path / "cwd"
-    elsewhere.mkdir()
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env.update(PYTHONPATH=str(target), TARGET=str(target), PYSPARK_PYTHON=sys.executable,
-               PYSPARK_DRIVER_PYTHON=sys.executable, SPARK_LOCAL_IP="127.0.0.1")
-    proc = subprocess.run([sys.executable, str(app), str(corpus / "alltypes_plain.parquet")], cwd=elsewhere,
+    elsewhere.mkdir(exist_ok=True)
+    proc = subprocess.run([str(python), str(app), str(corpus / "alltypes_plain.parquet")], cwd=elsewhere,
                           env=env, capture_output=True, text=True, timeout=600)
     result = [line for line in proc.stdout.splitlines() if line.startswith("RESULT")]
     assert proc.returncode == 0 and result, proc.stderr[-3000:]
-    assert result[0].split() == ["RESULT", "8", "8", "True"]
+    assert result[0].split() == ["RESULT", "8", "8", "found", "True"]
+
+
+def _clean_env(**extra):
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONUSERBASE", "PYTHONNOUSERSITE")}
+    env.update(SPARK_LOCAL_IP="127.0.0.1", **extra)
+    return env
+
+
+def test_shim_list_matches_the_project_modules():
+    """The build backend copies every top-level ``pyspark_*.py``; pyproject installs the same set."""
+    sys.path.insert(0, str(REPO_ROOT / "build_backend"))
+    try:
+        import parquet_core_build
+    finally:
+        sys.path.pop(0)
+    text = (REPO_ROOT / "pyproject.toml").read_text()
+    assert 'build-backend = "parquet_core_build"' in text and 'backend-path = ["build_backend"]' in text
+    declared = text.split("py-modules = [", 1)[1].split("]", 1)[0]
+    assert sorted(m.strip().strip('"') for m in declared.split(",")) == list(SHIMS)
+    assert parquet_core_build.shim_files(str(REPO_ROOT)) == [m + ".py" for m in SHIMS]
+
+
+def test_sdist_carries_the_build_backend(source_copy, tmp_path):
+    """pyproject's ``backend-path`` must be in the sdist, or nothing builds from it."""
+    import tarfile
+
+    code = ("import sys; sys.path.insert(0, 'build_backend'); import parquet_core_build as b; "
+            f"print(b.build_sdist({str(tmp_path)!r}))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=source_copy, capture_output=True, text=True,
+                          env=_clean_env())
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    with tarfile.open(tmp_path / proc.stdout.strip().splitlines()[-1]) as tar:
+        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+    assert {"build_backend/parquet_core_build.py", "pyproject.toml", "pyspark_pqcore.py"} <= names
+
+
+def test_this_environment_lists_the_shims_outside_the_checkout(tmp_path):
+    """When the Python running the tests has this checkout installed (``.ci/run``:
+    ``pip install -e ".[dev]"``), Spark's lookup lists and imports all three shims from any
+    directory, without ``PYTHONPATH``."""
+    from importlib import metadata
+
+    try:
+        dist = metadata.distribution("parquet-core")
+    except metadata.PackageNotFoundError:
+        pytest.skip("parquet-core is not installed in this environment")
+    direct = dist.read_text("direct_url.json") or ""
+    if REPO_ROOT.as_uri() not in direct:
+        pytest.skip(f"the installed parquet-core is not this checkout ({direct.strip()[:200]})")
+    code = ("import importlib, pkgutil, sys\n"
+            "names = sorted(m.name for m in pkgutil.iter_modules() if m.name.startswith('pyspark_'))\n"
+            "print(names)\n"
+            "print([importlib.import_module(n).DefaultSource.name() for n in names])\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=_clean_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    names, sources = proc.stdout.splitlines()
+    assert names == str(list(SHIMS))
+    assert sources == str(["kartothek", "pqcore", "pqmeta"])
+
+
+@pytest.fixture(scope="module")
+def fresh_venv(tmp_path_factory, source_copy):
+    """A new venv with the README's editable install of a copy of the checkout, with the
+    ``spark`` extra (dependencies from the package registry and pip's cache)."""
+    venv = tmp_path_factory.mktemp("venv") / "v"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    proc = subprocess.run([str(python), "-m", "pip", "install", "--quiet", "-e", f"{source_copy}[spark]"],
+                          cwd=source_copy, env=_clean_env(), capture_output=True, text=True, timeout=900)
+    if proc.returncode != 0:
+        pytest.fail(f"pip install -e failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+    return python
+
+
+@pytest.mark.slow
+def test_editable_install_serves_the_sources_without_register(fresh_venv, source_copy, tmp_path, corpus):
+    env = _clean_env(TARGET=str(source_copy), PYSPARK_PYTHON=str(fresh_venv),
+                     PYSPARK_DRIVER_PYTHON=str(fresh_venv))
+    _run_app(fresh_venv, env, tmp_path, corpus)
+
+
+@pytest.mark.slow
+def test_user_install_serves_the_sources_without_register(fresh_venv, wheel, tmp_path, corpus):
+    """``pip install --user``: the user site of a venv exists only when the venv sees
+    system site-packages, so the fresh venv is switched to that and the editable install
+    removed first."""
+    python = fresh_venv
+    subprocess.run([str(python), "-m", "pip", "uninstall", "--quiet", "-y", "parquet-core"], check=True,
+                   env=_clean_env())
+    cfg = python.parent.parent / "pyvenv.cfg"
+    cfg.write_text(cfg.read_text().replace("include-system-site-packages = false",
+                                           "include-system-site-packages = true"))
+    userbase = tmp_path / "userbase"
+    env = _clean_env(PYTHONUSERBASE=str(userbase))
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--user", "--no-deps", str(wheel)],
+                   check=True, env=env, cwd=tmp_path)
+    site = subprocess.run([str(python), "-c", "import site; print(site.getusersitepackages())"], env=env,
+                          capture_output=True, text=True, check=True).stdout.strip()
+    assert site.startswith(str(userbase)) and (Path(site) / "pyspark_pqcore.py").is_file()
+    env.update(TARGET=site, PYSPARK_PYTHON=str(python), PYSPARK_DRIVER_PYTHON=str(python))
+    _run_app(python, env, tmp_path, corpus)

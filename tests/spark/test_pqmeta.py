@@ -196,13 +196,14 @@ def test_unreadable_files_are_reported_not_fatal(pqcore_spark, table_dir, tmp_pa
     encrypted = ["encrypt_columns_and_footer.parquet.encrypted", "encrypt_columns_plaintext_footer.parquet.encrypted"]
     for name in encrypted:
         shutil.copy(corpus / name, tmp_path / name)
-    rows = {os.path.basename(r["path"]): r for r in _load(spark, tmp_path, "file")}
+    # the corpus names its encrypted files *.parquet.encrypted: chosen with pathGlobFilter
+    rows = {os.path.basename(r["path"]): r for r in _load(spark, tmp_path, "file", pathGlobFilter="*.parquet*")}
     assert rows["good.parquet"]["error"] is None and rows["good.parquet"]["num_rows"] == 3000
     assert rows["truncated.parquet"]["num_rows"] is None
     assert rows["truncated.parquet"]["error"].startswith("ParquetFormatError")
     assert "encrypted footer" in rows[encrypted[0]]["error"]
     assert rows[encrypted[1]]["error"] is None        # plaintext footer: the file level is readable
-    pages = [p for p in _load(spark, tmp_path, "page") if p["path"].endswith(encrypted[1])]
+    pages = [p for p in _load(spark, tmp_path, "page", pathGlobFilter="*.parquet*") if p["path"].endswith(encrypted[1])]
     bad = [p for p in pages if p["error"]]
     assert bad and all("encrypted" in p["error"] and p["page"] is None for p in bad)
     assert any(p["error"] is None and p["page_type"] for p in pages)   # the plaintext columns
@@ -218,3 +219,87 @@ def test_new_statistics_columns(pqcore_spark, corpus):
     assert geo["geospatial_types"] == [3001, 3002]
     assert geo["geo_bbox"]["xmin"] == 10.0 and geo["geo_bbox"]["mmax"] == 160.0
     assert geo["column_order"] == "TYPE_DEFINED"
+
+
+@pytest.fixture(scope="module")
+def littered_lake(tmp_path_factory):
+    """60 small Parquet files in nested folders, with the litter a lake collects."""
+    root = tmp_path_factory.mktemp("lake") / "lake"
+    files = []
+    for i in range(60):
+        d = root / f"day={i % 3}"
+        d.mkdir(parents=True, exist_ok=True)
+        path = d / f"part-{i:03d}.parquet"
+        pc.write_table({"id": np.arange(i + 1)}, path)
+        files.append(str(path))
+        (d / f".part-{i:03d}.parquet.crc").write_bytes(b"crc")
+    (root / "_SUCCESS").write_text("")
+    (root / "day=0" / "notes.csv").write_text("a,b\n1,2\n")
+    (root / "README.txt").write_text("not parquet")
+    (root / "_temporary").mkdir()
+    (root / "_temporary" / "part-x.parquet").write_bytes(b"partial")
+    return root, sorted(files)
+
+
+def test_pqmeta_reads_parquet_files_only_by_default(pqcore_spark, littered_lake):
+    root, files = littered_lake
+    rows = _load(pqcore_spark, root, "file")
+    assert sorted(r["path"] for r in rows) == files
+    assert all(r["error"] is None for r in rows)
+    assert sorted(r["num_rows"] for r in rows) == list(range(1, 61))
+    # a path given by name is read whatever its name; pathGlobFilter chooses any files
+    csv = str(root / "day=0" / "notes.csv")
+    assert [r["error"] is not None for r in _load(pqcore_spark, csv, "file")] == [True]
+    everything = _load(pqcore_spark, root, "file", pathGlobFilter="*")
+    assert sorted(r["path"] for r in everything) == sorted(files + [csv, str(root / "README.txt")])
+    assert sum(r["error"] is not None for r in everything) == 2
+
+
+def test_pqmeta_packs_many_files_per_task(pqcore_spark, littered_lake):
+    root, files = littered_lake
+    df = pqcore_spark.read.format("pqmeta").option("level", "column").load(str(root))
+    assert df.rdd.getNumPartitions() == 2            # 60 files, at least minPartitions (2) tasks
+    assert df.count() == 60
+    df = pqcore_spark.read.format("pqmeta").option("level", "file").option("filesPerTask", 7).load(str(root))
+    assert df.rdd.getNumPartitions() == 9
+    assert sorted(r.path for r in df.select("path").collect()) == files
+
+
+def test_pack_files_bounds():
+    from spark_adapter.meta import pack_files
+
+    files = [(f"f{i}", 10) for i in range(10)]
+    assert [len(t) for t in pack_files(files, 4, None, 1)] == [4, 4, 2]
+    assert [len(t) for t in pack_files(files, 100, None, 3)] == [4, 4, 2]
+    assert [len(t) for t in pack_files(files, 100, 25, 1)] == [2, 2, 2, 2, 2]
+    assert [len(t) for t in pack_files(files[:1], 100, 1, 8)] == [1]
+    assert pack_files([], 5, None, 2) == []
+
+
+def test_footer_levels_read_only_the_footer(tmp_path):
+    """File, schema, rowgroup and column rows come from positional reads of the footer
+    (and the 4-byte magic), nothing else of the file."""
+    import io
+
+    from spark_adapter.meta_rows import level_rows
+
+    path = tmp_path / "big.parquet"
+    pc.write_table({"id": np.arange(300_000), "s": [f"v{i % 97}" for i in range(300_000)]}, path,
+                   row_group_size=100_000)
+    footer = pc.ParquetFile(str(path)).metadata.footer_size
+    reads = []
+
+    class Counting(io.FileIO):
+        def read(self, n=-1):
+            at = self.tell()
+            data = super().read(n)
+            reads.append((at, len(data)))
+            return data
+
+    size = os.path.getsize(path)
+    for level in ("file", "schema", "rowgroup", "column"):
+        reads.clear()
+        rows = level_rows(level, str(path), {}, opener=lambda p: Counting(p, "rb"))
+        assert rows and all(r.get("error") is None for r in rows)
+        assert sum(n for _, n in reads) <= footer + 8 + 4, (level, reads)
+        assert all(at == 0 or at >= size - footer - 8 for at, _ in reads), (level, reads)

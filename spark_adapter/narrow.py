@@ -1,0 +1,171 @@
+"""``spark_adapter.read``: a pqcore DataFrame read with only what one query needs.
+
+Spark gives a Python data source neither the columns a query uses nor (by
+default) its filters: ``count()`` over ``format("pqcore")`` decodes and ships
+every column.  This helper runs on the driver, in the user's process, where
+the query's plan can be seen::
+
+    df = spark_adapter.read(spark, "/data/t", lambda df: df.where("k = 7").groupBy("s").count())
+
+1. it loads the table as usual and applies *query* to it, without running it;
+2. from Spark's optimized plan it takes the columns of the scan that any plan
+   node (or the result) references, and the conjuncts of the filters sitting
+   on every scan of the table whose SQL text the ``filter`` option parses;
+3. it loads the table again with a user schema of just those columns (none
+   for ``count()``) and those conjuncts as the ``filter`` option, and returns
+   *query* applied to that.
+
+Spark still evaluates every filter of the query on the rows read, so the
+``filter`` option only saves work (files, row groups, pages skipped).  Names
+are matched case-insensitively; only top-level columns are narrowed.  Without
+*query* it returns the plain DataFrame.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+__all__ = ["read", "query_needs"]
+
+_SCAN_CLASSES = ("DataSourceV2ScanRelation", "DataSourceV2Relation")
+
+
+def _seq(jseq: Any) -> list[Any]:
+    return [jseq.apply(i) for i in range(jseq.size())]
+
+
+def _relation_key(node: Any) -> tuple | None:
+    """Identity of a Python data source scan: (table name, options), or None for other nodes."""
+    cls = node.getClass().getSimpleName()
+    if cls not in _SCAN_CLASSES:
+        return None
+    rel = node.relation() if cls == "DataSourceV2ScanRelation" else node
+    opts = rel.options().asCaseSensitiveMap()
+    return (rel.table().name(), tuple(sorted((str(k), str(opts.get(k))) for k in opts.keySet())))
+
+
+def _walk(node: Any, out: list[Any]) -> None:
+    out.append(node)
+    for sub in _seq(node.subqueries()):
+        _walk(sub, out)
+    for child in _seq(node.children()):
+        _walk(child, out)
+
+
+def _conjuncts(expr: Any) -> list[Any]:
+    if expr.nodeName() == "And":
+        return _conjuncts(expr.left()) + _conjuncts(expr.right())
+    return [expr]
+
+
+_NUMBER_SUFFIX = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?:BD|L|S|Y|D)\b")
+
+
+def filter_text(sql: str) -> str | None:
+    """Spark's ``Expression.sql()`` as the ``filter`` option's syntax, or None when it may not
+    mean the same there (a backslash escape), e.g. ``(id >= 5L)`` -> ``(id >= 5)``."""
+    if "\\" in sql:
+        return None
+    parts = re.split(r"('[^']*'|`[^`]*`)", sql)   # literals and quoted names left as they are
+    return "".join(p if i % 2 else _NUMBER_SUFFIX.sub(r"\1", p) for i, p in enumerate(parts))
+
+
+def query_needs(full: Any, probe: Any) -> tuple[list[str], list[str]]:
+    """``(columns, filter conjuncts)``: the columns of *full* (a pqcore DataFrame) that the
+    optimized plan of *probe* (a query over it) uses, in *full*'s order, and the conjuncts,
+    as ``filter`` option text, of filters that sit on every scan of *full* in that plan."""
+    from spark_adapter.scan import field_type
+    from spark_adapter.sql_filter import columns_of, parse_filter
+
+    (base_leaf,) = [n for n in _all_nodes(full._jdf.queryExecution().analyzed()) if not _seq(n.children())]
+    key = _relation_key(base_leaf)
+    plan = probe._jdf.queryExecution().optimizedPlan()
+    nodes = _all_nodes(plan)
+    ours = {}      # exprId -> column name, over every scan of the same table and options
+    leaves = []
+    for n in nodes:
+        if key is not None and _relation_key(n) == key:
+            leaves.append(n)
+            for a in _seq(n.output()):
+                ours[a.exprId().id()] = a.name()
+    if not leaves:     # the query does not scan the table (or not as we can tell): keep all
+        return list(full.columns), []
+    used = set()
+    for n in nodes:
+        for a in _seq(n.references().toSeq()):
+            if a.exprId().id() in ours:
+                used.add(ours[a.exprId().id()].lower())
+    for a in _seq(plan.output()):
+        if a.exprId().id() in ours:
+            used.add(ours[a.exprId().id()].lower())
+    columns = [c for c in full.columns if c.lower() in used]
+
+    # filters: the conjuncts directly above each scan; only those common to every scan
+    above: dict[int, set[str]] = {}
+    for n in nodes:
+        if n.nodeName() != "Filter":
+            continue
+        child = n.child()
+        if _relation_key(child) != key:
+            continue
+        texts = set()
+        for c in _conjuncts(n.condition()):
+            text = filter_text(c.sql())
+            try:
+                tree = parse_filter(text) if text else None
+            except ValueError:
+                tree = None
+            if tree is not None and all(field_type(full.schema, col) is not None for col in columns_of(tree)):
+                texts.add(text)
+        above[_scan_id(child)] = above.get(_scan_id(child), set()) | texts
+    common: set[str] | None = None
+    for leaf in leaves:
+        got = above.get(_scan_id(leaf), set())
+        common = got if common is None else common & got
+    return columns, sorted(common or ())
+
+
+def _scan_id(node: Any) -> tuple:
+    """One scan occurrence: its output attribute ids (the same node object is not kept by py4j)."""
+    return tuple(a.exprId().id() for a in _seq(node.output()))
+
+
+def _all_nodes(plan: Any) -> list[Any]:
+    out: list[Any] = []
+    _walk(plan, out)
+    return out
+
+
+def read(spark: Any, path: str | list[str], query: Callable[[Any], Any] | None = None, *,
+         format: str = "pqcore", **options: Any) -> Any:  # noqa: A002 (Spark's word)
+    """``query(spark.read.format("pqcore").options(**options).load(path))``, read narrowly.
+
+    The table is loaded twice on the driver (footers for the schema), the query's plan
+    is analysed with the first load, and the DataFrame returned scans only the columns
+    and, through the ``filter`` option, only the files, row groups and pages the query
+    needs (see the module docstring).  An explicit ``filter`` option is kept (ANDed).
+    """
+    from pyspark.sql.types import StructType
+
+    def load(schema: Any = None, extra_filter: str | None = None) -> Any:
+        r = spark.read.format(format)
+        for k, v in options.items():
+            r = r.option(k, v)
+        if extra_filter:
+            given = options.get("filter")
+            r = r.option("filter", extra_filter if not given else f"({given}) and ({extra_filter})")
+        if schema is not None:
+            r = r.schema(schema)
+        return r.load(path)
+
+    full = load()
+    if query is None:
+        return full
+    columns, conjuncts = query_needs(full, query(full))
+    if len(columns) == len(full.columns) and not conjuncts:
+        return query(full)
+    wanted = {c.lower() for c in columns}
+    schema = StructType([f for f in full.schema.fields if f.name.lower() in wanted])
+    extra = " and ".join(f"({c})" for c in conjuncts) or None
+    return query(load(schema if len(columns) < len(full.columns) else None, extra))
