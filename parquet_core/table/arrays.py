@@ -240,6 +240,29 @@ class Table:
         for start in range(0, self._num_rows, size):
             yield self.slice(start, start + size)
 
+    @classmethod
+    def from_pydict(cls, mapping: Any, schema: Schema | None = None) -> "Table":
+        """Build a table from ``{column name: values}`` (lists, numpy arrays...), as pyarrow's
+        ``Table.from_pydict``: types are inferred, or values are cast to *schema*.
+
+        Raises
+        ------
+        ParquetSchemaError
+            When the values do not fit the schema or cannot be inferred.
+        """
+        from parquet_core.table.ingest import as_table   # ingest builds on this module
+
+        if not hasattr(mapping, "keys"):
+            raise TypeError(f"from_pydict needs a mapping, not {type(mapping).__name__}")
+        return as_table(dict(mapping), schema)
+
+    @classmethod
+    def from_pylist(cls, rows: "list[dict[str, Any]]", schema: Schema | None = None) -> "Table":
+        """Build a table from a list of row dicts, as pyarrow's ``Table.from_pylist``: the
+        columns are the keys of the first row (or *schema*'s names); a missing key is null."""
+        names = list(schema.names) if schema is not None else list(rows[0]) if rows else []
+        return cls.from_pydict({n: [r.get(n) for r in rows] for n in names}, schema)
+
     @staticmethod
     def concat(tables: "list[Table]", schema: Schema | None = None, *,
                promote_options: str = "none") -> "Table":

@@ -180,3 +180,18 @@ def test_array_refuses_a_malformed_validity():
         pc.Array(pc.int64(), np.array([1, 2]), np.array([1, 0]))
     with pytest.raises(pc.ParquetSchemaError, match="validity"):
         pc.Array(pc.int64(), np.array([1, 2]), np.array([True]))
+
+
+def test_from_pydict_and_from_pylist_match_pyarrow():
+    pa = pytest.importorskip("pyarrow")
+    data = {"a": [1, None, 3], "s": ["x", "y", None]}
+    t = pc.Table.from_pydict(data)
+    assert t.to_pydict() == pa.Table.from_pydict(data).to_pydict()
+    rows = [{"a": 1, "s": "x"}, {"a": 2}]
+    assert pc.Table.from_pylist(rows).to_pylist() == pa.Table.from_pylist(rows).to_pylist()
+    schema = pc.schema([pc.field("a", pc.int32())])
+    assert pc.Table.from_pydict({"a": [1, 2]}, schema).schema == schema
+    with pytest.raises(pc.ParquetSchemaError):
+        pc.Table.from_pydict({"a": ["not a number"]}, schema)
+    with pytest.raises(TypeError):
+        pc.Table.from_pydict([1, 2])
