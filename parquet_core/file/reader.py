@@ -571,17 +571,7 @@ class ParquetFile:
                 raise IndexError(f"row group {i} out of range (0..{self.num_row_groups - 1})")
         if filters is not None:
             return self._read_filtered(columns, filters, groups)
-        selected = self._select(columns)
-        fields = [f for f, _ in selected]
-        if not groups:
-            return Table(Schema(fields), [empty_column(f) for f in fields], 0)
-        self._prefetch(groups, self._leaves_of(selected))
-        try:
-            cols = [self._read_column(groups, f, s) for f, s in selected]
-        finally:
-            self._release()
-        rows = sum(self.metadata.row_group(i).num_rows for i in groups)
-        return Table(Schema(fields), cols, rows)
+        return self._read_groups(groups, columns, sum(self.metadata.row_group(i).num_rows for i in groups))
 
     @names_file("reading")
     def read(self, columns: Sequence[str] | None = None, filters: Any = None) -> Table:
@@ -598,9 +588,13 @@ class ParquetFile:
         return table
 
     def _read_whole(self, columns: Sequence[str] | None) -> Table:
+        return self._read_groups(range(self.num_row_groups), columns, self.metadata.num_rows)
+
+    def _read_groups(self, groups: Sequence[int], columns: Sequence[str] | None, rows: int) -> Table:
+        """The selected columns over *groups*; *rows* counts the rows of a read without columns."""
         selected = self._select(columns)
         fields = [f for f, _ in selected]
-        groups = list(range(self.num_row_groups))
+        groups = list(groups)
         if not groups:
             return Table(Schema(fields), [empty_column(f) for f in fields], 0)
         self._prefetch(groups, self._leaves_of(selected))
@@ -608,7 +602,7 @@ class ParquetFile:
             cols = [self._read_column(groups, f, s) for f, s in selected]
         finally:
             self._release()
-        return Table(Schema(fields), cols, self.metadata.num_rows if not fields else None)
+        return Table(Schema(fields), cols, rows if not fields else None)
 
     @names_file("reading")
     def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,
