@@ -83,26 +83,3 @@ def test_pack_balances_and_keeps_listing_order():
     assert all([p.path for p in b] == sorted(p.path for p in b) for b in bins)
     assert len(pack(pieces, 1, max_bytes=10)) == 4      # 31 bytes at most 10 per task: 4 tasks
     assert pack([], 4) == []
-
-
-def test_planning_without_a_filter_does_not_import_the_engine(tmp_path):
-    """Spark plans in a fresh Python worker: listing files for a scan without a filter must
-    not pay parquet_core's import (it is imported when footers are read)."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    import numpy as np
-
-    import parquet_core as pc
-
-    pc.write_table({"a": np.arange(3)}, tmp_path / "f.parquet")
-    root = Path(__file__).resolve().parents[2]
-    code = ("import sys\n"
-            "from pyspark.sql.types import StructType, StructField, LongType\n"
-            "from spark_adapter.reader import PqcoreReader\n"
-            f"r = PqcoreReader({{'path': {str(tmp_path)!r}}}, StructType([StructField('a', LongType())]))\n"
-            "assert len(r.partitions()) == 1\n"
-            "print('parquet_core' in sys.modules)\n")
-    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
