@@ -28,7 +28,7 @@ import argparse
 import json
 import random
 import tempfile
-import time
+import timeit
 from pathlib import Path
 from typing import Any, Callable
 
@@ -54,12 +54,8 @@ def records(n: int) -> list[Any]:
 
 
 def best(fn: Callable[[], Any], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+    """Best wall time of *repeat* calls."""
+    return min(timeit.repeat(fn, number=1, repeat=repeat))
 
 
 def main() -> None:
