@@ -25,6 +25,10 @@ This module only re-exports; the layers live in the subpackages (see README).
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+# The error classes are tiny and every layer raises them: imported eagerly.
 from parquet_core.errors import (
     CodecUnavailableError,
     ParquetEncryptionError,
@@ -33,36 +37,92 @@ from parquet_core.errors import (
     ParquetSchemaError,
     UnsupportedFeatureError,
 )
-from parquet_core.encryption.keytools import (
-    CryptoFactory, DecryptionConfiguration, EncryptionConfiguration, InMemoryKms, KmsClient,
-    KmsConnectionConfig, LocalWrapKmsClient,
-)
-from parquet_core.encryption.properties import FileDecryptionProperties, FileEncryptionProperties
-from parquet_core.file.reader import ParquetFile
-from parquet_core.dataset import ParquetDataset, Partitioning, write_to_dataset
-from parquet_core.dataset.api import read_metadata, read_schema, read_table
-from parquet_core.dataset.metadata_file import write_metadata
-from parquet_core.file.file_refs import resolve_file_ref
-from parquet_core.validation import CheckReport, Finding, check
-from parquet_core.file.writer import ParquetWriter, write_table
-from parquet_core.metadata.statistics import Statistics
-from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata, RowGroupMetadata
-from parquet_core.options import ReaderOptions, SortingColumn
-from parquet_core.predicate import Expression, col
-from parquet_core.schema.build import (
-    binary, bool_, bson, date, date32, decimal, decimal128, decimal256, enum, field,
-    fixed_size_binary, float16, geography, geometry, float32, float64, int8, int16, int32, int64, int96, interval,
-    json_, null, schema, string, time, time32, time64, timestamp, uint8, uint16, uint32,
-    uint64, utf8, uuid,
-)
-from parquet_core.schema.build_nested import list_, map_, struct
-from parquet_core.schema.file_ref import file_ref
-from parquet_core.schema.nanos import NanoDatetime, NanoTime, NanoTimedelta
-from parquet_core.schema.pyvalues import Interval
-from parquet_core.schema.temporal import RawTemporal
-from parquet_core.schema.types import DataType, Field, Schema
-from parquet_core.table.arrays import Array, Table
-from parquet_core import variant
+
+# Everything else is imported on first use (PEP 562): ``import parquet_core``
+# costs a few milliseconds, and a process that only lists files or reads a
+# footer (a Spark planner, a Python worker, ``pqc schema``) never loads the
+# writer, the validator or the dataset layer.  ``name -> module`` below is the
+# whole public surface; ``tests/test_public_api.py`` imports every entry.
+_LAZY_MODULES: dict[str, tuple[str, ...]] = {
+    "parquet_core.encryption.keytools": ('CryptoFactory', 'DecryptionConfiguration', 'EncryptionConfiguration', 'InMemoryKms', 'KmsClient', 'KmsConnectionConfig', 'LocalWrapKmsClient',),
+    "parquet_core.encryption.properties": ('FileDecryptionProperties', 'FileEncryptionProperties',),
+    "parquet_core.file.reader": ('ParquetFile',),
+    "parquet_core.dataset": ('ParquetDataset', 'Partitioning', 'write_to_dataset',),
+    "parquet_core.dataset.api": ('read_metadata', 'read_schema', 'read_table',),
+    "parquet_core.dataset.metadata_file": ('write_metadata',),
+    "parquet_core.file.file_refs": ('resolve_file_ref',),
+    "parquet_core.validation": ('CheckReport', 'Finding', 'check',),
+    "parquet_core.file.writer": ('ParquetWriter', 'write_table',),
+    "parquet_core.metadata.statistics": ('Statistics',),
+    "parquet_core.metadata.wrappers": ('ColumnChunkMetadata', 'FileMetadata', 'RowGroupMetadata',),
+    "parquet_core.options": ('ReaderOptions', 'SortingColumn',),
+    "parquet_core.predicate": ('Expression', 'col',),
+    "parquet_core.schema.build": ('binary', 'bool_', 'bson', 'date', 'date32', 'decimal', 'decimal128', 'decimal256', 'enum', 'field', 'fixed_size_binary', 'float16', 'geography', 'geometry', 'float32', 'float64', 'int8', 'int16', 'int32', 'int64', 'int96', 'interval', 'json_', 'null', 'schema', 'string', 'time', 'time32', 'time64', 'timestamp', 'uint8', 'uint16', 'uint32', 'uint64', 'utf8', 'uuid',),
+    "parquet_core.schema.build_nested": ('list_', 'map_', 'struct',),
+    "parquet_core.schema.file_ref": ('file_ref',),
+    "parquet_core.schema.nanos": ('NanoDatetime', 'NanoTime', 'NanoTimedelta',),
+    "parquet_core.schema.pyvalues": ('Interval',),
+    "parquet_core.schema.temporal": ('RawTemporal',),
+    "parquet_core.schema.types": ('DataType', 'Field', 'Schema',),
+    "parquet_core.table.arrays": ('Array', 'Table',),
+}
+_LAZY: dict[str, str] = {name: mod for mod, names in _LAZY_MODULES.items() for name in names}
+
+
+def _strict_validate(source: Any, level: str, decryption: Any) -> None:
+    """``strict=True`` hook for the file layer: loads the validator when first used."""
+    import_module("parquet_core.validation")._strict_validate(source, level, decryption)
+
+
+def _register_strict_hook() -> None:
+    # The file layer cannot import the validator (it sits above it); the
+    # facade hands it a trampoline, so strict reads work without an eager import.
+    reader = __import__("sys").modules.get("parquet_core.file.reader")
+    hooks = getattr(reader, "STRICT_VALIDATOR", None)
+    if hooks is not None and not hooks:
+        hooks.append(_strict_validate)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "variant":
+        value: Any = import_module("parquet_core.variant")
+    else:
+        mod = _LAZY.get(name)
+        if mod is None:
+            raise AttributeError(f"module 'parquet_core' has no attribute {name!r}")
+        value = getattr(import_module(mod), name)
+    _register_strict_hook()
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:  # static analysers and IDEs see the real names
+    from parquet_core.encryption.keytools import CryptoFactory, DecryptionConfiguration, EncryptionConfiguration, InMemoryKms, KmsClient, KmsConnectionConfig, LocalWrapKmsClient  # noqa: F401
+    from parquet_core.encryption.properties import FileDecryptionProperties, FileEncryptionProperties  # noqa: F401
+    from parquet_core.file.reader import ParquetFile  # noqa: F401
+    from parquet_core.dataset import ParquetDataset, Partitioning, write_to_dataset  # noqa: F401
+    from parquet_core.dataset.api import read_metadata, read_schema, read_table  # noqa: F401
+    from parquet_core.dataset.metadata_file import write_metadata  # noqa: F401
+    from parquet_core.file.file_refs import resolve_file_ref  # noqa: F401
+    from parquet_core.validation import CheckReport, Finding, check  # noqa: F401
+    from parquet_core.file.writer import ParquetWriter, write_table  # noqa: F401
+    from parquet_core.metadata.statistics import Statistics  # noqa: F401
+    from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata, RowGroupMetadata  # noqa: F401
+    from parquet_core.options import ReaderOptions, SortingColumn  # noqa: F401
+    from parquet_core.predicate import Expression, col  # noqa: F401
+    from parquet_core.schema.build import binary, bool_, bson, date, date32, decimal, decimal128, decimal256, enum, field, fixed_size_binary, float16, geography, geometry, float32, float64, int8, int16, int32, int64, int96, interval, json_, null, schema, string, time, time32, time64, timestamp, uint8, uint16, uint32, uint64, utf8, uuid  # noqa: F401
+    from parquet_core.schema.build_nested import list_, map_, struct  # noqa: F401
+    from parquet_core.schema.file_ref import file_ref  # noqa: F401
+    from parquet_core.schema.nanos import NanoDatetime, NanoTime, NanoTimedelta  # noqa: F401
+    from parquet_core.schema.pyvalues import Interval  # noqa: F401
+    from parquet_core.schema.temporal import RawTemporal  # noqa: F401
+    from parquet_core.schema.types import DataType, Field, Schema  # noqa: F401
+    from parquet_core.table.arrays import Array, Table  # noqa: F401
+    from parquet_core import variant  # noqa: F401
 
 __version__ = "0.1.0"
 

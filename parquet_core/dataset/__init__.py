@@ -15,8 +15,28 @@ and below the facade and the CLI.
 
 from __future__ import annotations
 
-from parquet_core.dataset.dataset import DatasetReport, Fragment, ParquetDataset
-from parquet_core.dataset.partitioning import Partitioning
-from parquet_core.dataset.write import write_to_dataset
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+# Loaded on first use (PEP 562), so that listing files with
+# ``parquet_core.dataset.discovery`` (a Spark planner does) loads neither the
+# reader nor the writer.
+_LAZY = {"ParquetDataset": "dataset", "Fragment": "dataset", "DatasetReport": "dataset",
+         "Partitioning": "partitioning", "write_to_dataset": "write"}
+
+
+def __getattr__(name: str) -> Any:
+    mod = _LAZY.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'parquet_core.dataset' has no attribute {name!r}")
+    value = getattr(import_module(f"parquet_core.dataset.{mod}"), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:
+    from parquet_core.dataset.dataset import DatasetReport, Fragment, ParquetDataset  # noqa: F401
+    from parquet_core.dataset.partitioning import Partitioning  # noqa: F401
+    from parquet_core.dataset.write import write_to_dataset  # noqa: F401
 
 __all__ = ["ParquetDataset", "Partitioning", "Fragment", "DatasetReport", "write_to_dataset"]
