@@ -15,7 +15,10 @@
     pqc merge IN... OUT       files with one schema into one
     pqc --version
 
-Structured commands take ``--json`` (one object per line) and ``--columns``.
+Every FILE may be a file, a folder (its data files, walked recursively, litter
+such as ``_SUCCESS`` and ``.crc`` skipped), a glob or a URL (``s3://``...,
+with ``--storage-option KEY=VALUE``).  Structured commands take ``--json``
+(one object per line) and ``--columns``.
 Encrypted files take ``--footer-key KEY``, ``--column-key COLUMN:KEY`` and
 ``--aad-prefix`` (ASCII text or ``hex:DIGITS``), or ``--kms-class
 module:Class`` with ``--kms-conf KEY=VALUE`` for keys kept in a KMS.
@@ -29,8 +32,8 @@ from typing import Any, Sequence
 
 from parquet_core.cli import inspect as _inspect
 from parquet_core.cli.common import (
-    add_columns_option, add_key_options, cli_message, columns_arg, decryption_for, each_file, emit,
-    report_error,
+    add_columns_option, add_key_options, add_storage_option, cli_message, columns_arg, decryption_for,
+    each_file, emit, expand_files, report_error, storage_options_arg,
 )
 from parquet_core.cli.show import _dataset, _show_dataset, _storage_options, sample_path, show_head
 from parquet_core.cli.show import show_meta, show_schema
@@ -48,7 +51,10 @@ def _version() -> str:
 
 
 def _file_arg(p: argparse.ArgumentParser, many: bool = True) -> None:
-    p.add_argument("files", nargs="+" if many else 1, metavar="FILE", help="Parquet file(s)")
+    p.add_argument("files", nargs="+" if many else 1, metavar="FILE",
+                   help="Parquet files, folders (walked recursively, litter skipped), globs or URLs "
+                        "(s3://, gs://, memory://...)")
+    add_storage_option(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -64,8 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("file", nargs="*" if name == "inspect" else "+",
                        help="a Parquet file, folder, glob or URL (s3://, gs://, memory://...), or several "
                             "(inspect defaults to the bundled sample)")
-        p.add_argument("--storage-option", action="append", default=[], metavar="KEY=VALUE",
-                       help="fsspec storage option for URLs (VALUE parsed as JSON when it can be)")
+        add_storage_option(p)
         p.add_argument("--no-verify-checksums", action="store_true", help="do not verify page CRCs")
         if name in ("head", "inspect"):
             p.add_argument("-n", type=int, default=10, help="rows to show (default 10)")
@@ -98,7 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_columns_option(p)
     add_key_options(p)
     p = sub.add_parser("check", help="validate files against the spec and their own metadata")
-    p.add_argument("files", nargs="*", metavar="FILE")
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help="Parquet files, folders (every data file below), globs or URLs")
+    add_storage_option(p)
     p.add_argument("--json", action="store_true", help="one JSON object per file, one per line")
     p.add_argument("--level", choices=LEVELS, default="data",
                    help="footer: metadata only; pages: + page headers, indexes, Bloom headers; "
@@ -130,20 +137,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         if cmd == "check":
             return _check(parser, args)
         if cmd == "footer":
-            return each_file(args.files, lambda f: _inspect.footer_command(f, args))
+            return each_file(args.files, lambda f: _inspect.footer_command(f, args), storage_options_arg(args))
         if cmd in _inspect.HELP:
             work = _inspect.chunk_command(cmd)
-            return each_file(args.files, lambda f: work(f, args))
+            return each_file(args.files, lambda f: work(f, args), storage_options_arg(args))
         if cmd == "column-size":
-            return each_file(args.files, lambda f: _inspect.cmd_column_size(f, args))
+            return each_file(args.files, lambda f: _inspect.cmd_column_size(f, args), storage_options_arg(args))
         if cmd == "rewrite":
-            return each_file([args.output], lambda f: rewrite_command(args))
+            return each_file([args.output], lambda f: rewrite_command(args), expand=False)
         if cmd == "merge":
-            return each_file([args.output], lambda f: merge_command(args))
+            return each_file([args.output], lambda f: merge_command(args), expand=False)
     except (TypeError, ValueError) as exc:   # option values the parser could not judge
         parser.error(cli_message(str(exc)))
     if getattr(args, "json", False) or cmd == "cat":
-        return each_file(args.file, lambda f: _rows_or_json(f, args))
+        try:
+            options = storage_options_arg(args)
+        except ValueError as exc:
+            parser.error(str(exc))
+        return each_file(args.file, lambda f: _rows_or_json(f, args), options)
     return _show(parser, args)
 
 
@@ -208,19 +219,37 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return 0
     if not args.files:
         parser.error("check needs at least one FILE (or --list-rules)")
+    try:
+        options = storage_options_arg(args)
+    except ValueError as exc:
+        parser.error(str(exc))
     status = 0
-    for path in args.files:
+    stopped = False
+
+    def one(path: str) -> int:
+        nonlocal status, stopped
+        if stopped:
+            return 0
         try:
             decryption = decryption_for(args, path)
         except (TypeError, ValueError) as exc:
             parser.error(str(exc))
-        report = check(path, level=args.level, decryption=decryption)
+        report = check(path, level=args.level, decryption=decryption, storage_options=options)
         if not report.readable:
             status = 2
         elif not report.ok:
             status = max(status, 1)
         if not emit([report.to_dict() if args.json else cli_message(str(report))]):
-            break
+            stopped = True
+        return 0
+
+    for arg in args.files:
+        try:
+            paths = expand_files(arg, options)
+        except (ParquetError, OSError, ValueError, ImportError):
+            paths = [arg]      # checked as given: the report says why it cannot be read (status 2)
+        for path in paths:
+            one(path)
     return status
 
 

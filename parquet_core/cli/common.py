@@ -20,7 +20,7 @@ from parquet_core.encryption.properties import FileDecryptionProperties, FileEnc
 from parquet_core.errors import ParquetError
 from parquet_core.metadata.thrift_dict import plain_value
 
-__all__ = ["add_key_options", "add_encrypt_options", "decryption_for", "encryption_from",
+__all__ = ["add_storage_option", "storage_options_arg", "expand_files", "each_file", "add_key_options", "add_encrypt_options", "decryption_for", "encryption_from",
            "cli_message", "report_error", "emit", "select_leaves", "add_columns_option"]
 
 
@@ -204,13 +204,67 @@ def select_leaves(pf: Any, names: Sequence[str] | None) -> list[int]:
     return out
 
 
-def each_file(paths: Sequence[str], work: Callable[[str], int]) -> int:
-    """Run *work* on every path; an error is reported and gives exit status 1, and the rest go on."""
-    status = 0
-    for path in paths:
+def add_storage_option(p: argparse.ArgumentParser) -> None:
+    """``--storage-option KEY=VALUE`` for URLs (s3://, gs://, memory://...)."""
+    p.add_argument("--storage-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="fsspec storage option for URLs (VALUE parsed as JSON when it can be)")
+
+
+def storage_options_arg(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The ``--storage-option`` values as a dict (None when there are none)."""
+    out: dict[str, Any] = {}
+    for item in getattr(args, "storage_option", None) or ():
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise ValueError(f"--storage-option takes KEY=VALUE, got {item!r}")
         try:
-            status = max(status, work(path))
-        except (ParquetError, OSError, ValueError, IndexError) as exc:
-            report_error(path, exc)
-            status = max(status, 1)
+            out[key] = json.loads(value)
+        except ValueError:
+            out[key] = value
+    return out or None
+
+
+def expand_files(path: str, storage_options: dict[str, Any] | None) -> list[str]:
+    """The Parquet data files one command-line argument names.
+
+    A file is itself; a folder (walked recursively) or a glob gives its data
+    files in path order, litter skipped by the dataset layer's rule (names
+    starting with ``_`` or ``.``: ``_SUCCESS``, ``.crc``, ``_metadata``).
+    URLs stay URLs, so each file is opened with the same storage options.
+    """
+    from parquet_core.dataset.discovery import discover
+    from parquet_core.file.filesystem import resolve_filesystem
+
+    fs, (inner,) = resolve_filesystem([path], None, storage_options)
+    if fs.kind(inner) == "file":
+        return [path]
+    found = discover(fs, [inner], use_summary=False)
+    if not found.files:
+        raise FileNotFoundError(f"no Parquet data files in {path}")
+    return [fs.display(p) for p, _ in found.files]
+
+
+def each_file(paths: Sequence[str], work: Callable[[str], int],
+              storage_options: dict[str, Any] | None = None, unreadable: int = 1,
+              expand: bool = True) -> int:
+    """Run *work* on every file the paths name (folders and globs expanded).
+
+    An error is reported on stderr and gives exit status *unreadable* (1 by
+    default); the remaining files are still processed.  ``expand=False``
+    takes the paths as they are (an output file that does not exist yet).
+    """
+    status = 0
+    for arg in paths:
+        try:
+            files = expand_files(arg, storage_options) if expand else [arg]
+        except (ParquetError, OSError, ValueError, ImportError) as exc:
+            report_error(arg, exc)
+            status = max(status, unreadable)
+            continue
+        for path in files:
+            try:
+                status = max(status, work(path))
+            except (ParquetError, OSError, ValueError, IndexError) as exc:
+                report_error(path, exc)
+                status = max(status, 1)
     return status

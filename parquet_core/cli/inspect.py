@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 from typing import Any, Callable, Iterator
 
-from parquet_core.cli.common import cli_message, columns_arg, decryption_for, emit, select_leaves
+from parquet_core.cli.common import (
+    cli_message, columns_arg, decryption_for, emit, select_leaves, storage_options_arg,
+)
 from parquet_core.errors import ParquetEncryptionError
 from parquet_core.file.reader import ParquetFile
 from parquet_core.metadata.thrift_dict import plain_value, thrift_to_dict
@@ -22,7 +24,8 @@ __all__ = ["COMMANDS"]
 def open_file(path: str, args: argparse.Namespace) -> ParquetFile:
     """The file, opened with the command's key options and checksum choice."""
     return ParquetFile(path, decryption=decryption_for(args, path),
-                       page_checksum_verification=not getattr(args, "no_verify_checksums", False))
+                       page_checksum_verification=not getattr(args, "no_verify_checksums", False),
+                       storage_options=storage_options_arg(args))
 
 
 def _chunks(pf: ParquetFile, args: argparse.Namespace) -> Iterator[tuple[int, int, str]]:
