@@ -38,8 +38,19 @@ from parquet_core.errors import (
     UnsupportedFeatureError,
 )
 
+# The type constructors are light (no numpy) and must be bound here: the name
+# ``schema`` is also the subpackage ``parquet_core.schema``, which the import
+# system would otherwise bind on ``parquet_core`` when a layer first loads it.
+from parquet_core.schema.build import (
+    binary, bool_, bson, date, date32, decimal, decimal128, decimal256, enum, field,
+    fixed_size_binary, float16, geography, geometry, float32, float64, int8, int16, int32, int64, int96, interval,
+    json_, null, schema, string, time, time32, time64, timestamp, uint8, uint16, uint32,
+    uint64, utf8, uuid,
+)
+from parquet_core.schema.build_nested import list_, map_, struct
+
 # Everything else is imported on first use (PEP 562): ``import parquet_core``
-# costs a few milliseconds, and a process that only lists files or reads a
+# costs about 20 ms, and a process that only lists files or reads a
 # footer (a Spark planner, a Python worker, ``pqc schema``) never loads the
 # writer, the validator or the dataset layer.  ``name -> module`` below is the
 # whole public surface; ``tests/test_public_api.py`` imports every entry.
@@ -57,8 +68,6 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     "parquet_core.metadata.wrappers": ('ColumnChunkMetadata', 'FileMetadata', 'RowGroupMetadata',),
     "parquet_core.options": ('ReaderOptions', 'SortingColumn',),
     "parquet_core.predicate": ('Expression', 'col',),
-    "parquet_core.schema.build": ('binary', 'bool_', 'bson', 'date', 'date32', 'decimal', 'decimal128', 'decimal256', 'enum', 'field', 'fixed_size_binary', 'float16', 'geography', 'geometry', 'float32', 'float64', 'int8', 'int16', 'int32', 'int64', 'int96', 'interval', 'json_', 'null', 'schema', 'string', 'time', 'time32', 'time64', 'timestamp', 'uint8', 'uint16', 'uint32', 'uint64', 'utf8', 'uuid',),
-    "parquet_core.schema.build_nested": ('list_', 'map_', 'struct',),
     "parquet_core.schema.file_ref": ('file_ref',),
     "parquet_core.schema.nanos": ('NanoDatetime', 'NanoTime', 'NanoTimedelta',),
     "parquet_core.schema.pyvalues": ('Interval',),
@@ -114,8 +123,6 @@ if TYPE_CHECKING:  # static analysers and IDEs see the real names
     from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata, RowGroupMetadata  # noqa: F401
     from parquet_core.options import ReaderOptions, SortingColumn  # noqa: F401
     from parquet_core.predicate import Expression, col  # noqa: F401
-    from parquet_core.schema.build import binary, bool_, bson, date, date32, decimal, decimal128, decimal256, enum, field, fixed_size_binary, float16, geography, geometry, float32, float64, int8, int16, int32, int64, int96, interval, json_, null, schema, string, time, time32, time64, timestamp, uint8, uint16, uint32, uint64, utf8, uuid  # noqa: F401
-    from parquet_core.schema.build_nested import list_, map_, struct  # noqa: F401
     from parquet_core.schema.file_ref import file_ref  # noqa: F401
     from parquet_core.schema.nanos import NanoDatetime, NanoTime, NanoTimedelta  # noqa: F401
     from parquet_core.schema.pyvalues import Interval  # noqa: F401

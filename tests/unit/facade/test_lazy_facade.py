@@ -18,9 +18,22 @@ def test_every_public_name_resolves(name: str) -> None:
 
 
 def test_lazy_table_names_match_the_public_list() -> None:
+    from parquet_core.schema import build, build_nested
+
     eager = {"CodecUnavailableError", "ParquetEncryptionError", "ParquetError", "ParquetFormatError",
              "ParquetSchemaError", "UnsupportedFeatureError", "__version__", "variant"}
+    eager |= {n for n in pc.__all__ if getattr(build, n, None) is not None
+              or getattr(build_nested, n, None) is not None}
     assert set(pc._LAZY) | eager == set(pc.__all__)
+
+
+def test_schema_is_the_builder_after_any_layer_loads() -> None:
+    # ``parquet_core.schema`` is also a subpackage: loading a layer must not rebind the name.
+    code = ("import parquet_core as pc\nimport parquet_core.file.reader\nimport parquet_core.schema.types\n"
+            "assert callable(pc.schema) and pc.schema([pc.field('a', pc.int64())]).names == ['a']\n"
+            "print('ok')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "ok", out.stderr
 
 
 def test_unknown_name_is_an_attribute_error() -> None:
