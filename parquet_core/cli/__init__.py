@@ -123,6 +123,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Concatenate files that share one schema into OUT, row group by row group.")
     p.add_argument("inputs", nargs="+", metavar="IN")
     p.add_argument("output", metavar="OUT")
+    p.add_argument("--union-schema", action="store_true",
+                   help="merge files whose schemas differ: columns missing from a file are null there, "
+                        "int32/int64 and float32/float64 widen; other conflicts are errors")
     add_writer_options(p)
     add_key_options(p)
     return parser

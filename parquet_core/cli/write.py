@@ -11,11 +11,15 @@ in-place rewrite (``OUT`` = ``IN``) is safe.
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any, Iterator
 
 from parquet_core.cli.common import add_encrypt_options, decryption_for, encryption_from
+from parquet_core.dataset.unify import SchemaUnifier, conform
 from parquet_core.file.reader import ParquetFile
 from parquet_core.file.writer import ParquetWriter
+from parquet_core.options.values import SortingColumn
+from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Table
 
 __all__ = ["add_writer_options", "rewrite_command", "merge_command"]
@@ -89,8 +93,9 @@ def _finish_kwargs(kw: dict[str, Any], pf: ParquetFile) -> dict[str, Any]:
     return kw
 
 
-def _row_groups(files: list[ParquetFile], target: int | None) -> Iterator[Table]:
-    """Row groups of every file in order; with *target*, regrouped to that many rows each.
+def _row_groups(files: list[ParquetFile], target: int | None, conform_to: Any = None) -> Iterator[Table]:
+    """Row groups of every file in order; with *target*, regrouped to that many rows each;
+    with *conform_to* (a unified schema), each brought to it (missing columns null, widened types).
 
     At most *target* rows plus one input row group are held at a time.
     """
@@ -99,6 +104,10 @@ def _row_groups(files: list[ParquetFile], target: int | None) -> Iterator[Table]
     for pf in files:
         for i in range(pf.num_row_groups):
             table = pf.read_row_group(i)
+            if conform_to is not None:
+                names = set(table.schema.names)
+                table = Table(conform_to, [conform(table.column(f.name) if f.name in names else None,
+                                                   f, table.num_rows) for f in conform_to], table.num_rows)
             if target is None:
                 yield table
                 continue
@@ -113,11 +122,71 @@ def _row_groups(files: list[ParquetFile], target: int | None) -> Iterator[Table]
         yield Table.concat(pending) if len(pending) > 1 else pending[0]
 
 
-def _copy(files: list[ParquetFile], out: str, args: argparse.Namespace) -> int:
+def _sorting_of(files: list[ParquetFile]) -> tuple[SortingColumn, ...]:
+    """The ``sorting_columns`` every input row group declares (empty when they differ)."""
+    seen: set[tuple[SortingColumn, ...]] = set()
+    for pf in files:
+        for i in range(pf.num_row_groups):
+            raw = pf.metadata.row_group(i).raw.sorting_columns or ()
+            seen.add(tuple(SortingColumn(s.column_idx, bool(s.descending), bool(s.nulls_first)) for s in raw))
+    return seen.pop() if len(seen) == 1 else ()
+
+
+def _column_kv(files: list[ParquetFile]) -> dict[str, dict[str, str]]:
+    """Per-column key/value metadata, when every chunk of that column in every input agrees."""
+    out: dict[str, dict[str, str] | None] = {}
+    for pf in files:
+        schema = pf.metadata.schema
+        for i in range(pf.num_row_groups):
+            group = pf.metadata.row_group(i)
+            for j in range(len(schema)):
+                raw = group.column(j).raw.meta_data
+                kv = {e.key: e.value or "" for e in (raw.key_value_metadata or [])} if raw else {}
+                name = schema.column(j).dotted_path
+                if name not in out:
+                    out[name] = kv
+                elif out[name] != kv:
+                    raise ValueError(f"column {name!r} carries different key/value metadata in different "
+                                     "row groups; pqc cannot keep both in one chunk option")
+    return {k: v for k, v in out.items() if v}
+
+
+def _carried(files: list[ParquetFile], kw: dict[str, Any], regrouped: bool, union: bool) -> None:
+    """Keep what the inputs' footers say beyond the data: key/value metadata (the writer
+    rewrites ``ARROW:schema`` itself), column key/value metadata and ``sorting_columns``."""
+    kv: dict[bytes, bytes] = {}
+    for pf in files:
+        for k, v in (pf.metadata.metadata or {}).items():
+            if k == b"ARROW:schema":
+                continue
+            if k in kv and kv[k] != v:
+                raise ValueError(f"the inputs disagree on key/value metadata {k.decode(errors='replace')!r}")
+            kv[k] = v
+    if kv and "key_value_metadata" not in kw:
+        kw["key_value_metadata"] = kv
+    column_kv = _column_kv(files)
+    if column_kv and "column_key_value_metadata" not in kw:
+        kw["column_key_value_metadata"] = column_kv
+    sorting = _sorting_of(files)
+    if not sorting or "sorting_columns" in kw:
+        return
+    if regrouped or union:
+        # Input groups are each sorted, but a group made of several is sorted only if their
+        # boundaries happen to be: not checked, so not claimed (and said, not dropped silently).
+        print("pqc: note: the inputs' sorting_columns are not carried: "
+              + ("--row-group-size regroups the rows" if regrouped else "--union-schema changes the columns"),
+              file=sys.stderr)
+        return
+    kw["sorting_columns"] = sorting
+
+
+def _copy(files: list[ParquetFile], out: str, args: argparse.Namespace, schema: Schema | None = None,
+          conform_to: Any = None) -> int:
     kw = _finish_kwargs(writer_kwargs(args), files[0])
     target = kw.get("row_group_size")
-    with ParquetWriter(out, files[0].schema, **kw) as writer:
-        for table in _row_groups(files, target):
+    _carried(files, kw, target is not None, schema is not None)
+    with ParquetWriter(out, schema or files[0].schema, **kw) as writer:
+        for table in _row_groups(files, target, conform_to):
             writer.write_table(table)
     return 0
 
@@ -136,10 +205,19 @@ def merge_command(args: argparse.Namespace) -> int:
         for path in args.inputs:
             files.append(ParquetFile(path, decryption=decryption_for(args, path)))
         first = files[0].schema
+        if getattr(args, "union_schema", False):
+            unifier = SchemaUnifier()
+            for path, pf in zip(args.inputs, files):
+                unifier.add(pf.schema, path)
+            union = unifier.schema()
+            if all(pf.schema == union for pf in files):
+                return _copy(files, args.output, args)
+            return _copy(files, args.output, args, schema=union, conform_to=union)
         for path, pf in zip(args.inputs[1:], files[1:]):
             if pf.schema != first:
                 raise ValueError(f"{path} has another schema than {args.inputs[0]}:\n  {pf.schema}\n"
-                                 f"  vs {first}")
+                                 f"  vs {first}\n(--union-schema merges them: missing columns become "
+                                 "null, int32/int64 and float32/float64 widen)")
         return _copy(files, args.output, args)
     finally:
         for pf in files:

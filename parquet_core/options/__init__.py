@@ -200,7 +200,7 @@ def writer_options(columns: list[str], physical_types: Mapping[str, int] | None 
         write_size_statistics=as_bool("write_size_statistics")(args["write_size_statistics"]),
         validate_utf8=as_bool("validate_utf8")(args["validate_utf8"]),
         created_by=args["created_by"],
-        key_value_metadata=None if kv is None else {str(k): str(v) for k, v in kv.items()},
+        key_value_metadata=None if kv is None else kv_strings(kv, "key_value_metadata"),
         sorting_columns=sorting_columns(args["sorting_columns"], columns),
         defaults=base, columns=resolved,
         float_column_order=as_choice("float_column_order", args["float_column_order"],
@@ -297,7 +297,25 @@ def _column_extras(args: Mapping[str, Any], columns: list[str], ptypes: Mapping[
     for col in columns:
         kv = per.get(col, None if default is UNSET else default)
         if kv is not None:
-            overrides[col]["key_value_metadata"] = {str(k): str(v) for k, v in kv.items()}
+            overrides[col]["key_value_metadata"] = kv_strings(kv, f"column_key_value_metadata[{col!r}]")
+
+
+def _kv_text(value: Any, what: str) -> str:
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        try:
+            return bytes(value).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"{what}: {bytes(value)[:40]!r} is not UTF-8 text; KeyValue entries are "
+                             "strings (encode binary values, e.g. as base64)") from None
+    return str(value)
+
+
+def kv_strings(kv: Any, what: str) -> dict[str, str]:
+    """Key/value metadata as text: bytes keys and values (as pyarrow's metadata gives them) are
+    decoded as UTF-8, never written as their ``repr``; anything else goes through ``str``."""
+    if not isinstance(kv, Mapping):
+        raise TypeError(f"{what} must be a mapping, got {type(kv).__name__}")
+    return {_kv_text(k, what): _kv_text(v, what) for k, v in kv.items()}
 
 
 def _fields(opts: ColumnOptions) -> dict[str, Any]:

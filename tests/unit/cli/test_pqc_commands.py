@@ -289,3 +289,80 @@ def test_rewrite_streams_row_groups(written, tmp_path, monkeypatch):
     md = pq.ParquetFile(out).metadata
     assert [md.row_group(i).num_rows for i in range(md.num_row_groups)] == [250, 50]
     assert pq.read_table(out).equals(pq.read_table(written))
+
+
+# -- rewrite and merge keep what the footer says beyond the data ------------------------------
+
+def _sorted_file(path: str, start: int, kv: dict | None = None) -> None:
+    t = pa.table({"k": pa.array(range(start, start + 50), pa.int64()), "v": [f"s{i}" for i in range(50)]})
+    t = t.replace_schema_metadata({"owner": "team-a", **(kv or {})})
+    pq.write_table(t, path, row_group_size=20, sorting_columns=[pq.SortingColumn(0)])
+
+
+def test_rewrite_keeps_key_value_metadata_and_sorting_columns(tmp_path) -> None:
+    src, out = str(tmp_path / "a.parquet"), str(tmp_path / "b.parquet")
+    _sorted_file(src, 0)
+    assert main(["rewrite", src, out, "--compression", "gzip"]) == 0
+    meta = pq.ParquetFile(out).metadata
+    assert meta.metadata[b"owner"] == b"team-a"
+    for i in range(meta.num_row_groups):
+        assert meta.row_group(i).sorting_columns == (pq.SortingColumn(0),)
+    assert pq.read_table(out).equals(pq.read_table(src))
+
+
+def test_rewrite_that_regroups_says_it_drops_sorting_columns(tmp_path, capsys) -> None:
+    src, out = str(tmp_path / "a.parquet"), str(tmp_path / "b.parquet")
+    _sorted_file(src, 0)
+    assert main(["rewrite", src, out, "--row-group-size", "35"]) == 0
+    assert "sorting_columns are not carried" in capsys.readouterr().err
+    meta = pq.ParquetFile(out).metadata
+    assert meta.row_group(0).sorting_columns == ()
+    assert meta.metadata[b"owner"] == b"team-a"
+
+
+def test_rewrite_keeps_column_key_value_metadata(tmp_path) -> None:
+    src, out = str(tmp_path / "a.parquet"), str(tmp_path / "b.parquet")
+    pc.write_table({"a": [1, 2, 3], "b": ["x", "y", "z"]}, src, column_key_value_metadata={"b": {"unit": "m"}})
+    assert main(["rewrite", src, out]) == 0
+    assert pc.read_metadata(out).row_group(0).column(1).raw.meta_data.key_value_metadata[0].value == "m"
+
+
+def test_merge_refuses_different_schemas_and_unions_them_on_request(tmp_path, capsys) -> None:
+    a, b, out = (str(tmp_path / n) for n in ("a.parquet", "b.parquet", "out.parquet"))
+    pq.write_table(pa.table({"id": pa.array([1, 2], pa.int32()), "x": ["p", "q"]}), a)
+    pq.write_table(pa.table({"id": pa.array([3], pa.int64()), "y": [1.5]}), b)
+    assert main(["merge", a, b, out]) == 1
+    assert "--union-schema" in capsys.readouterr().err
+    assert main(["merge", a, b, out, "--union-schema"]) == 0
+    got = pq.read_table(out)
+    assert got.schema.field("id").type == pa.int64()
+    assert got.to_pylist() == [{"id": 1, "x": "p", "y": None}, {"id": 2, "x": "q", "y": None},
+                               {"id": 3, "x": None, "y": 1.5}]
+
+
+def test_merge_union_refuses_a_real_conflict(tmp_path, capsys) -> None:
+    a, b, out = (str(tmp_path / n) for n in ("a.parquet", "b.parquet", "out.parquet"))
+    pq.write_table(pa.table({"id": [1]}), a)
+    pq.write_table(pa.table({"id": ["one"]}), b)
+    assert main(["merge", a, b, out, "--union-schema"]) == 1
+    err = capsys.readouterr().err
+    assert "a.parquet" in err and "b.parquet" in err
+    assert not os.path.exists(out)
+
+
+def test_merge_keeps_sorting_columns_when_groups_stay_whole(tmp_path) -> None:
+    a, b, out = (str(tmp_path / n) for n in ("a.parquet", "b.parquet", "out.parquet"))
+    _sorted_file(a, 0)
+    _sorted_file(b, 100)
+    assert main(["merge", a, b, out]) == 0
+    meta = pq.ParquetFile(out).metadata
+    assert meta.num_row_groups == 6
+    assert all(meta.row_group(i).sorting_columns == (pq.SortingColumn(0),) for i in range(6))
+
+
+def test_key_value_metadata_given_as_bytes_is_decoded_not_repr(tmp_path) -> None:
+    path = str(tmp_path / "kv.parquet")
+    pc.write_table({"a": [1]}, path, key_value_metadata={b"k": b"v\xc3\xa9"})
+    assert pq.ParquetFile(path).metadata.metadata[b"k"] == "vé".encode()
+    with pytest.raises(ValueError, match="not UTF-8"):
+        pc.write_table({"a": [1]}, str(tmp_path / "bad.parquet"), key_value_metadata={"k": b"\xff"})
