@@ -28,7 +28,7 @@ import os
 from typing import Any
 
 from parquet_core.validation import (  # noqa: F401 - importing declares the rules
-    bloom, encryption, footer, page_index, pages, schema, sorting, total_order, values, writers,
+    bloom, encryption, footer, geospatial, page_index, pages, schema, sorting, total_order, values, writers,
 )
 from parquet_core.validation.context import LEVELS, Checker
 from parquet_core.validation.report import CheckReport, Finding
@@ -101,6 +101,7 @@ def _run(ck: Checker) -> None:
         encryption.check_footer_verified(ck)
         writers.check_writer(ck)
         sorting.check_sorting_metadata(ck)
+        geospatial.check_geospatial_metadata(ck)
     if ck.raw is None or ck.schema is None:
         return
     if ck.deeper("pages"):

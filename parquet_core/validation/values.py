@@ -270,7 +270,7 @@ def _check_records(ck: Checker, ch: ChunkState) -> None:
 
 def check_values(ck: Checker) -> None:
     """Decode every chunk and check what its metadata says about its values."""
-    from parquet_core.validation import bloom, page_index
+    from parquet_core.validation import bloom, geospatial, page_index
 
     for g, row in enumerate(ck.chunks):
         for ch in row:
@@ -288,6 +288,7 @@ def check_values(ck: Checker) -> None:
                 _check_pages_counts(ck, ch)
                 page_index.check_chunk_values(ck, ch)
                 bloom.check_chunk_values(ck, ch)
+                geospatial.check_chunk_values(ck, ch)
         with ck.guard(SORT_ORDER, row_group=g):
             check_sorting(ck, g)
         for ch in row:   # done with this row group: let its buffers go
