@@ -18,7 +18,7 @@ from parquet_core._kernels.binary import ByteArrays
 from parquet_core.validation.context import Checker, ChunkState, PageInfo
 from parquet_core._kernels.varint import read_uleb128
 from parquet_core.validation.rules import ERROR, WARNING, rule
-from parquet_core.column.levels import read_levels_v1, read_levels_v2
+from parquet_core.column.levels import level_bit_width, read_levels_v1, read_levels_v2
 from parquet_core.constants import Encoding, PageType, PhysicalType
 from parquet_core.encodings import decode_values
 from parquet_core.errors import ParquetEncryptionError, ParquetError
@@ -39,7 +39,52 @@ DELTA_WIDTH = rule("pages.delta-bit-width", WARNING, "Encodings.md#delta-encodin
                    "INT32 DELTA_BINARY_PACKED miniblocks are at most 32 bits wide (wider ones, from deltas computed "
                    "in 64 bits, are read wrapping to 32 bits)")
 
+V2_LEVEL_LENGTH = rule("pages.v2-level-length", WARNING, "parquet.thrift DataPageHeaderV2; Encodings.md#run-length-encoding--bit-packing-hybrid-rle--3",
+                       "a v2 page's level byte lengths are exactly what its RLE levels use (readers that "
+                       "decode levels as a stream, not by the stated lengths, misread padded ones)")
+
 _DICT = (Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY)
+
+
+def rle_bytes_used(buf: Any, bit_width: int, count: int) -> int | None:
+    """Bytes an RLE/bit-packed hybrid stream needs for *count* values (None: it runs out).
+
+    Walks run headers only; the number of runs is small next to the number
+    of values (one Python step per run, not per value).
+    """
+    pos, seen, width = 0, 0, (bit_width + 7) // 8
+    while seen < count:
+        if pos >= len(buf):
+            return None
+        header, pos = read_uleb128(buf, pos)
+        if header & 1:
+            groups = header >> 1
+            pos += groups * bit_width
+            seen += groups * 8
+        else:
+            pos += width
+            seen += header >> 1
+            if header >> 1 == 0:
+                return None
+        if pos > len(buf):
+            return None
+    return pos
+
+
+def _check_v2_level_lengths(ck: Checker, ch: ChunkState, p: PageInfo, page: Any) -> None:
+    d = ch.desc
+    for what, stream, top in (("repetition", page.repetition_levels, d.max_repetition_level),
+                              ("definition", page.definition_levels, d.max_definition_level)):
+        size = len(stream)
+        if top == 0:
+            if size:
+                ck.report_chunk(V2_LEVEL_LENGTH, ch, f"{what} levels take {size} bytes in a column whose "
+                                "maximum level is 0 (0 expected)", page=p.ordinal, offset=p.offset)
+            continue
+        used = rle_bytes_used(memoryview(stream), level_bit_width(top), page.num_values)
+        if used is not None and used < size:
+            ck.report_chunk(V2_LEVEL_LENGTH, ch, f"{what}_levels_byte_length is {size} but the "
+                            f"{page.num_values} levels use {used} bytes", page=p.ordinal, offset=p.offset)
 
 
 def widest_miniblock(buf: Any) -> int:
@@ -139,6 +184,7 @@ def _decode_page(ck: Checker, ch: ChunkState, p: PageInfo, page: Any, dictionary
             reps = read_levels_v2(memoryview(page.repetition_levels), d.max_repetition_level, n, "repetition")
         if d.max_definition_level > 0:
             defs = read_levels_v2(memoryview(page.definition_levels), d.max_definition_level, n, "definition")
+        _check_v2_level_lengths(ck, ch, p, page)
         body = memoryview(page.values)
     present = n if defs is None else int(np.count_nonzero(defs == d.max_definition_level))
     p.def_levels, p.rep_levels = defs, reps

@@ -3,6 +3,7 @@ filters, sorting) and for encryption and writer knowledge; each edits one fact."
 
 from __future__ import annotations
 
+import io
 import struct
 
 import numpy as np
@@ -413,3 +414,34 @@ def test_column_index_nan_counts():
     def edit(ci):
         ci.nan_counts = [5] * len(ci.null_pages)
     expect(edit_index(data, 0, 0, "column", edit), "page_index.nan-counts", 0, "x")
+
+
+def test_v2_level_lengths_with_padding_are_a_warning():
+    def pad(h, s):
+        v = h.data_page_header_v2
+        cut = v.repetition_levels_byte_length + v.definition_levels_byte_length
+        v.definition_levels_byte_length += 2
+        h.uncompressed_page_size += 2
+        return s[:cut] + b"\x00\x00" + s[cut:]
+    data = edit_page(v2(), 0, 1, 1, pad)
+    report = expect(data, "pages.v2-level-length", 0, "b", 1, severity="warning")
+    assert "definition_levels_byte_length is" in [f for f in report.findings
+                                                   if f.rule == "pages.v2-level-length"][0].message
+    assert pc.read_table(data).column("b").to_pylist() == pq.read_table(io.BytesIO(v2())).column("b").to_pylist()
+
+    def extra(h, s):   # repetition levels stored for a flat column
+        v = h.data_page_header_v2
+        v.repetition_levels_byte_length = 1
+        h.uncompressed_page_size += 1
+        return b"\x00" + s
+    expect(edit_page(v2(), 0, 1, 1, extra), "pages.v2-level-length", 0, "b", 1, severity="warning")
+
+
+def test_rle_bytes_used_walks_runs():
+    from parquet_core.validation.decode import rle_bytes_used
+
+    # Encodings.md: an RLE run of 5 ones at bit width 1 is header 5<<1 = 0x0a, then one byte.
+    assert rle_bytes_used(b"\x0a\x01", 1, 5) == 2
+    # a bit-packed run of one group (8 values) at width 3: header 0x03, then 3 bytes
+    assert rle_bytes_used(b"\x03\x88\xc6\xfa\xff", 3, 8) == 4
+    assert rle_bytes_used(b"\x0a", 1, 5) is None
