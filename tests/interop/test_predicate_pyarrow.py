@@ -115,14 +115,27 @@ def predicates(draw, table, depth=0):
     return Comparison(name, op, _literal(name, table, draw))
 
 
+_WIDEN = {"i8": pa.int64(), "u32": pa.int64()}   # literals are drawn past these types' ranges
+
+
+def _field_and_type(name, schema):
+    """The column as pyarrow compares it: narrow integers widened, so out-of-range literals are
+    compared as numbers (never matching ==) instead of failing to convert."""
+    if name in _WIDEN:
+        return pac.field(name).cast(_WIDEN[name]), _WIDEN[name]
+    return pac.field(name), schema.field(name).type
+
+
 def _to_arrow(e, schema):
     if isinstance(e, Comparison):
-        f, v = pac.field(e.column), pa.scalar(e.value, schema.field(e.column).type)
+        f, typ = _field_and_type(e.column, schema)
+        v = pa.scalar(e.value, typ)
         out = {"==": f == v, "!=": f != v, "<": f < v, "<=": f <= v, ">": f > v, ">=": f >= v}[e.op]
         return ~out if e.negated else out
     if isinstance(e, IsIn):
         listed = list(e.values) + ([None] if e.match_null else [])
-        out = pac.field(e.column).isin(pa.array(listed, schema.field(e.column).type))
+        f, typ = _field_and_type(e.column, schema)
+        out = f.isin(pa.array(listed, typ))
         return ~out if e.negated else out
     if isinstance(e, IsNull):
         out = pac.field(e.column).is_null()
