@@ -19,6 +19,7 @@ from parquet_core.metadata.statistics import (
 )
 from parquet_core.metadata.thrift_dict import thrift_to_dict
 from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
+from parquet_core.thrift.lazy_footer import lazy_state
 
 __all__ = ["FileMetadata", "RowGroupMetadata", "ColumnChunkMetadata"]
 
@@ -387,8 +388,11 @@ class FileMetadata:
             self._orders = [None] * n
         if raw.num_rows is None or raw.num_rows < 0:
             raise ParquetFormatError(f"footer has an invalid num_rows ({raw.num_rows})")
-        # Row groups are wrapped (and their counts checked) when first asked for.
-        self._row_groups: list[RowGroupMetadata | None] = [None] * len(raw.row_groups or [])
+        # Row groups are decoded (a footer from ``read_footer``), wrapped and their counts
+        # checked when first asked for.
+        self._lazy = lazy_state(raw)
+        count = self._lazy.num_row_groups if self._lazy is not None else len(raw.row_groups or [])
+        self._row_groups: list[RowGroupMetadata | None] = [None] * count
 
     @property
     def num_rows(self) -> int:
@@ -398,6 +402,8 @@ class FileMetadata:
     @property
     def num_row_groups(self) -> int:
         """Number of row groups."""
+        if self._lazy is not None:
+            return self._lazy.num_row_groups
         return len(self.raw.row_groups or [])
 
     @property
@@ -444,8 +450,9 @@ class FileMetadata:
             raise IndexError(f"row group {i} out of range (file has {self.num_row_groups})")
         group = self._row_groups[i]
         if group is None:
+            raw = self._lazy.row_group(i) if self._lazy is not None else self.raw.row_groups[i]
             group = self._row_groups[i] = RowGroupMetadata(
-                self.raw.row_groups[i], self.schema, self._orders, i, self.writer, self.decryptor,
+                raw, self.schema, self._orders, i, self.writer, self.decryptor,
                 self.file_size)
         return group
 
