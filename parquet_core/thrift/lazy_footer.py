@@ -59,6 +59,13 @@ def _spec_names(cls: Any) -> list[str]:
     return [s[2] for s in cls.thrift_spec if s is not None]
 
 
+def _repr(obj: Any) -> str:
+    """The generated ``__repr__``: fields in spec order (the order an eager decode sets them)."""
+    d = obj.__dict__
+    names = [n for n in _spec_names(type(obj)) if n in d] + [n for n in d if n not in obj._SPEC_SET]
+    return "%s(%s)" % (obj.THRIFT_NAME, ", ".join(f"{n}={d[n]!r}" for n in names))
+
+
 def _eager_init(names: list[str]) -> Any:
     """An ``__init__`` that sets *names* to None one attribute at a time, as the generated
     classes do (which keeps their instance dicts compact and fast to fill)."""
@@ -77,6 +84,7 @@ class LazyColumnMetaData(pt.ColumnMetaData):
 
     __slots__ = ("_lazy",)
     THRIFT_NAME = "ColumnMetaData"
+    _SPEC_SET = frozenset(_spec_names(pt.ColumnMetaData))
 
     __init__ = _eager_init([n for n in _spec_names(pt.ColumnMetaData) if n not in _EXTRA_CHUNK_SET])
 
@@ -115,7 +123,7 @@ class LazyColumnMetaData(pt.ColumnMetaData):
 
     def __repr__(self) -> str:
         self.load()
-        return super().__repr__().replace(type(self).__name__, self.THRIFT_NAME, 1)
+        return _repr(self)
 
 
 class LazyFileMetaData(pt.FileMetaData):
@@ -123,6 +131,7 @@ class LazyFileMetaData(pt.FileMetaData):
 
     __slots__ = ("_lazy",)
     THRIFT_NAME = "FileMetaData"
+    _SPEC_SET = frozenset(_spec_names(pt.FileMetaData))
 
     def __getattr__(self, name: str) -> Any:
         if name not in _LAZY_TOP:
@@ -157,7 +166,7 @@ class LazyFileMetaData(pt.FileMetaData):
 
     def __repr__(self) -> str:
         self.load()
-        return super().__repr__().replace(type(self).__name__, self.THRIFT_NAME, 1)
+        return _repr(self)
 
 
 def lazy_state(raw: Any) -> LazyFooter | None:
