@@ -257,13 +257,27 @@ def _check_counts(raw: Any, schema: SchemaDescriptor, index: int, file_size: int
     rows = raw.num_rows
     if rows < 0:
         raise ParquetFormatError(f"row group {index}: num_rows is {rows}; a row count cannot be negative")
+    leaves = schema.columns
+    limit = _MAX_VALUES_PER_PAGE
     for i, chunk in enumerate(raw.columns):
         md = chunk.meta_data
         if md is None:
             continue
         # a chunk kept in another file (``file_path``) is not bounded by this file's size
-        _check_chunk_counts(md, schema.column(i), rows, f"column chunk {schema.column(i).dotted_path} "
-                            f"of row group {index}", None if chunk.file_path else file_size)
+        size = None if chunk.file_path else file_size
+        desc = leaves[i]
+        # The common case in one expression (a footer has thousands of chunks); anything it
+        # does not accept goes through _check_chunk_counts, which raises the precise error.
+        v, c, u = md.num_values, md.total_compressed_size, md.total_uncompressed_size
+        start, dpo = md.data_page_offset, md.dictionary_page_offset
+        if (v is not None and c is not None and u is not None and start is not None
+                and c >= 0 and u >= 0 and rows <= v <= c * limit
+                and (v == rows or desc.max_repetition_level != 0)
+                and (size is None or (0 <= start < size and (dpo is None or 0 <= dpo < size)
+                                      and (dpo if dpo is not None and 0 < dpo < start else start) + c
+                                      <= size))):
+            continue
+        _check_chunk_counts(md, desc, rows, f"column chunk {desc.dotted_path} of row group {index}", size)
 
 
 def _check_chunk_counts(md: Any, desc: ColumnDescriptor, rows: int, where: str,

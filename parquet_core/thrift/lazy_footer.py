@@ -12,7 +12,7 @@ the same size limits as :func:`~parquet_core.thrift.codec.parse`:
 * a ``RowGroup`` when it is first asked for (``LazyFooter.row_group``), with
   ``ColumnMetaData.statistics``, ``encoding_stats``, ``size_statistics``,
   ``geospatial_statistics`` and ``path_in_schema`` skipped;
-* those five fields, for every chunk of a row group at once, when one of them
+* each of those five fields, for every chunk of a row group at once, when it
   is first read from any chunk of that group;
 * ``key_value_metadata`` when it is first read.
 
@@ -94,21 +94,24 @@ class LazyColumnMetaData(pt.ColumnMetaData):
             raise AttributeError(name)
         lazy = getattr(self, "_lazy", None)
         if lazy is not None:
-            lazy[0].load_extras(lazy[1])
-        d = self.__dict__
-        for n in EXTRA_CHUNK_FIELDS:
-            d.setdefault(n, None)
-        return d[name]
+            lazy[0].load_extras(lazy[1], name)
+        return self.__dict__.setdefault(name, None)
 
     def load(self) -> None:
         """Decode the skipped fields now (no-op once done)."""
-        if "statistics" not in self.__dict__:
-            self.__getattr__("statistics")
+        d = self.__dict__
+        for n in EXTRA_CHUNK_FIELDS:
+            if n not in d:
+                self.__getattr__(n)
 
     @property
     def extras_loaded(self) -> bool:
-        """Whether the statistics fields have been decoded."""
-        return "statistics" in self.__dict__
+        """Whether every skipped field has been decoded."""
+        return all(n in self.__dict__ for n in EXTRA_CHUNK_FIELDS)
+
+    def loaded(self, name: str) -> bool:
+        """Whether the skipped field *name* has been decoded."""
+        return name in self.__dict__
 
     def __eq__(self, other: object) -> bool:
         self.load()
@@ -208,11 +211,18 @@ class _Extras:
         self.__dict__.update(fields)
 
 
-_CMD_EXTRAS = _only(pt.ColumnMetaData.thrift_spec, set(EXTRA_CHUNK_FIELDS))
-_CC_EXTRAS = _only(pt.ColumnChunk.thrift_spec, {"meta_data"}, meta_data=(
-    3, TType.STRUCT, "meta_data", [_Extras, _CMD_EXTRAS], None))
-_RG_EXTRAS = _only(pt.RowGroup.thrift_spec, {"columns"}, columns=(
-    1, TType.LIST, "columns", (TType.STRUCT, [_Extras, _CC_EXTRAS], False), None))
+def _extras_spec(name: str) -> tuple[Any, ...]:
+    """A ``RowGroup`` spec decoding only ``columns[*].meta_data.<name>``."""
+    cmd = _only(pt.ColumnMetaData.thrift_spec, {name})
+    cc = _only(pt.ColumnChunk.thrift_spec, {"meta_data"}, meta_data=(
+        3, TType.STRUCT, "meta_data", [_Extras, cmd], None))
+    return _only(pt.RowGroup.thrift_spec, {"columns"}, columns=(
+        1, TType.LIST, "columns", (TType.STRUCT, [_Extras, cc], False), None))
+
+
+#: One decode per field and row group: reading statistics does not build the (many)
+#: encoding_stats and size_statistics objects.
+_RG_EXTRAS = {name: _extras_spec(name) for name in EXTRA_CHUNK_FIELDS}
 
 _SKIP_ALL: Final[tuple[Any, ...]] = ()
 
@@ -251,9 +261,9 @@ class LazyFooter:
         self._kv_spans = kv_spans
         self._fail = fail
         self._groups: list[Any] = [None] * len(rg_spans or ())
-        self._extras_done: set[int] = set()
+        self._extras_done: set[tuple[int, str]] = set()
         self._lock = threading.Lock()
-        #: row groups decoded so far, and row groups whose statistics fields were decoded
+        #: row groups decoded so far, and (row group, skipped field) pairs decoded since
         #: (kept for tests and benchmarks that check what laziness saved).
         self.decoded_row_groups = 0
         self.decoded_extras = 0
@@ -323,29 +333,28 @@ class LazyFooter:
             return None
         return [self.row_group(i) for i in range(len(self._groups))]
 
-    def load_extras(self, i: int) -> None:
-        """Decode the statistics fields of every chunk of row group *i* into its chunk metadata."""
-        if i in self._extras_done:
+    def load_extras(self, i: int, name: str) -> None:
+        """Decode field *name* (one of :data:`EXTRA_CHUNK_FIELDS`) of every chunk of row group
+        *i* into its chunk metadata."""
+        key = (i, name)
+        if key in self._extras_done:
             return
         assert self._rg_spans is not None
         rg = self.row_group(i)
         with self._lock:
-            if i in self._extras_done:
+            if key in self._extras_done:
                 return
-            extras = self._decode(_Extras, _RG_EXTRAS, self._rg_spans[i])
+            extras = self._decode(_Extras, _RG_EXTRAS[name], self._rg_spans[i])
             cols = getattr(extras, "columns", None) or []
             chunks = rg.columns or []
             if len(cols) != len(chunks):   # same bytes, same decoder: cannot happen
                 self._fail(EOFError("row group decoded twice with different column counts"))
             for cc, ex in zip(chunks, cols):
                 md = cc.meta_data
-                if not isinstance(md, LazyColumnMetaData):
-                    continue
-                got = getattr(ex, "meta_data", None)
-                d = md.__dict__
-                for n in EXTRA_CHUNK_FIELDS:
-                    d.setdefault(n, None if got is None else getattr(got, n, None))
-            self._extras_done.add(i)
+                if isinstance(md, LazyColumnMetaData):
+                    got = getattr(ex, "meta_data", None)
+                    md.__dict__.setdefault(name, getattr(got, name, None))
+            self._extras_done.add(key)
             self.decoded_extras += 1
 
     def key_value_metadata(self) -> list[Any] | None:

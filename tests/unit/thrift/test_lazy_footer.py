@@ -103,11 +103,20 @@ def test_nothing_but_the_top_level_is_decoded_at_open(tmp_path: Path) -> None:
     assert chunk.statistics is not None and chunk.statistics.null_count == want.null_count
     assert (chunk.statistics.min, chunk.statistics.max) == (want.min, want.max)
     assert state.decoded_row_groups == 1 and state.decoded_extras == 1
-    # every chunk of that row group got its statistics fields; other groups untouched
-    assert all(cc.meta_data.extras_loaded for cc in state.row_group(3).columns)
+    # every chunk of that row group got its statistics, and only them; other groups untouched
+    assert all(cc.meta_data.loaded("statistics") for cc in state.row_group(3).columns)
+    assert not any(cc.meta_data.loaded("encoding_stats") for cc in state.row_group(3).columns)
     assert state._groups[2] is None
+    assert chunk.meta.encoding_stats == pq_encoding_stats(p, 3, 1)
+    assert state.decoded_extras == 2 and not chunk.meta.extras_loaded
 
     assert b"ARROW:schema" in md.metadata and state.decoded_key_value
+
+
+def pq_encoding_stats(p: Path, i: int, j: int) -> list[Any]:
+    """The chunk's encoding_stats, decoded eagerly from the footer bytes."""
+    raw, _ = parse(_footer(p.read_bytes())[0], pt.FileMetaData)
+    return raw.row_groups[i].columns[j].meta_data.encoding_stats
 
 
 def test_raw_row_groups_are_the_wrapped_ones(tmp_path: Path) -> None:
@@ -188,8 +197,9 @@ def test_a_bad_statistics_field_raises_on_first_access_with_the_eager_error(tmp_
     chunk = md.row_group(1).column(0)
     assert chunk.num_values == 10      # the trimmed decode of that group is fine
     assert md.row_group(0).column(0).statistics is not None   # other groups too
+    assert chunk.statistics is not None   # so are the fields decoded apart from the broken one
     with pytest.raises(ParquetFormatError) as exc:
-        chunk.statistics
+        chunk.meta.size_statistics
     assert str(exc.value) == str(eager_exc.value)
     notes = getattr(exc.value, "__notes__", [])
     assert f"in the footer ({len(buf)} bytes at file offset {start})" in notes
