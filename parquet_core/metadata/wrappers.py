@@ -405,8 +405,7 @@ class FileMetadata:
         # Row groups are decoded (a footer from ``read_footer``), wrapped and their counts
         # checked when first asked for.
         self._lazy = lazy_state(raw)
-        count = self._lazy.num_row_groups if self._lazy is not None else len(raw.row_groups or [])
-        self._row_groups: list[RowGroupMetadata | None] = [None] * count
+        self._row_groups: list[RowGroupMetadata | None] = [None] * self.num_row_groups
 
     @property
     def num_rows(self) -> int:
@@ -416,8 +415,9 @@ class FileMetadata:
     @property
     def num_row_groups(self) -> int:
         """Number of row groups."""
-        if self._lazy is not None:
+        if self._lazy is not None and "row_groups" not in self.raw.__dict__:
             return self._lazy.num_row_groups
+        # decoded (or an eager footer): the list may have been edited (datasets merge footers)
         return len(self.raw.row_groups or [])
 
     @property
@@ -462,9 +462,14 @@ class FileMetadata:
         """Return row group *i*."""
         if not 0 <= i < self.num_row_groups:
             raise IndexError(f"row group {i} out of range (file has {self.num_row_groups})")
+        if i >= len(self._row_groups):
+            self._row_groups.extend([None] * (i + 1 - len(self._row_groups)))
         group = self._row_groups[i]
         if group is None:
-            raw = self._lazy.row_group(i) if self._lazy is not None else self.raw.row_groups[i]
+            if self._lazy is not None and "row_groups" not in self.raw.__dict__:
+                raw = self._lazy.row_group(i)
+            else:
+                raw = self.raw.row_groups[i]
             group = self._row_groups[i] = RowGroupMetadata(
                 raw, self.schema, self._orders, i, self.writer, self.decryptor,
                 self.file_size)

@@ -313,3 +313,15 @@ def test_lazy_equals_eager_on_the_corpus(eager: Any) -> None:
         assert lazy == ref, path
         compared += lazy[0] == "ok"
     assert compared > 50
+
+
+def test_edited_row_group_lists_are_followed(tmp_path: Path) -> None:
+    # datasets merge footers by extending one file's raw row_groups
+    a = pc.read_metadata(_write(tmp_path / "a.parquet"))
+    b = pc.read_metadata(_write(tmp_path / "b.parquet"))
+    a.raw.row_groups.extend(b.raw.row_groups)
+    a.raw.num_rows += b.raw.num_rows
+    merged = FileMetadata(a.raw)
+    assert merged.num_row_groups == 12 and a.num_row_groups == 12
+    assert merged.row_group(11).raw is b.raw.row_groups[5]
+    assert a.row_group(11).num_rows == 10
