@@ -9,11 +9,12 @@ the same size limits as :func:`~parquet_core.thrift.codec.parse`:
   ``key_value_metadata``: those are skipped by the decoder, which walks (and so
   checks the framing of) every byte of them, and the byte span of each list
   element is recorded;
-* a ``RowGroup`` when it is first asked for (``LazyFooter.row_group``), with
+* a ``RowGroup`` when it is first asked for (``LazyFooter.row_group``; all the
+  remaining ones in full when ``FileMetaData.row_groups`` itself is read), with
   ``ColumnMetaData.statistics``, ``encoding_stats``, ``size_statistics``,
   ``geospatial_statistics`` and ``path_in_schema`` skipped;
-* each of those five fields, for every chunk of a row group at once, when it
-  is first read from any chunk of that group;
+* ``statistics``, and the other four together, for every chunk of a row group
+  at once, when one of them is first read from any chunk of that group;
 * ``key_value_metadata`` when it is first read.
 
 The objects are the generated classes (or subclasses of them: a skipped field
@@ -211,18 +212,23 @@ class _Extras:
         self.__dict__.update(fields)
 
 
-def _extras_spec(name: str) -> tuple[Any, ...]:
-    """A ``RowGroup`` spec decoding only ``columns[*].meta_data.<name>``."""
-    cmd = _only(pt.ColumnMetaData.thrift_spec, {name})
+def _extras_spec(names: tuple[str, ...]) -> tuple[Any, ...]:
+    """A ``RowGroup`` spec decoding only ``columns[*].meta_data.<name>`` for *names*."""
+    cmd = _only(pt.ColumnMetaData.thrift_spec, set(names))
     cc = _only(pt.ColumnChunk.thrift_spec, {"meta_data"}, meta_data=(
         3, TType.STRUCT, "meta_data", [_Extras, cmd], None))
     return _only(pt.RowGroup.thrift_spec, {"columns"}, columns=(
         1, TType.LIST, "columns", (TType.STRUCT, [_Extras, cc], False), None))
 
 
-#: One decode per field and row group: reading statistics does not build the (many)
-#: encoding_stats and size_statistics objects.
-_RG_EXTRAS = {name: _extras_spec(name) for name in EXTRA_CHUNK_FIELDS}
+#: The skipped fields in two groups, each decoded (for a whole row group) on the first read of
+#: one of its fields: statistics, which pruning reads, apart from the rest, so reading them
+#: does not build the many encoding_stats and size_statistics objects.
+_GROUPS: Final = (("statistics",), ("encoding_stats", "size_statistics", "geospatial_statistics",
+                                    "path_in_schema"))
+_GROUP_OF: Final = {name: g for g in _GROUPS for name in g}
+_RG_EXTRAS: Final = {g: _extras_spec(g) for g in _GROUPS}
+assert set(_GROUP_OF) == set(EXTRA_CHUNK_FIELDS)
 
 _SKIP_ALL: Final[tuple[Any, ...]] = ()
 
@@ -261,9 +267,9 @@ class LazyFooter:
         self._kv_spans = kv_spans
         self._fail = fail
         self._groups: list[Any] = [None] * len(rg_spans or ())
-        self._extras_done: set[tuple[int, str]] = set()
+        self._extras_done: set[tuple[int, tuple[str, ...]]] = set()
         self._lock = threading.Lock()
-        #: row groups decoded so far, and (row group, skipped field) pairs decoded since
+        #: row groups decoded so far, and (row group, group of skipped fields) decoded since
         #: (kept for tests and benchmarks that check what laziness saved).
         self.decoded_row_groups = 0
         self.decoded_extras = 0
@@ -329,14 +335,26 @@ class LazyFooter:
         return rg
 
     def all_row_groups(self) -> list[Any] | None:
+        """Every ``pt.RowGroup``: the list ``FileMetaData.row_groups`` holds.
+
+        Code that asks for the raw list walks the whole footer (validation, ``to_dict``,
+        datasets merging footers), so the groups not decoded yet are decoded whole, in one
+        pass each, rather than trimmed now and completed field by field later.
+        """
         if self._rg_spans is None:
             return None
-        return [self.row_group(i) for i in range(len(self._groups))]
+        with self._lock:
+            for i, rg in enumerate(self._groups):
+                if rg is None:
+                    self._groups[i] = self._decode(pt.RowGroup, pt.RowGroup.thrift_spec, self._rg_spans[i])
+                    self.decoded_row_groups += 1
+        return list(self._groups)
 
     def load_extras(self, i: int, name: str) -> None:
-        """Decode field *name* (one of :data:`EXTRA_CHUNK_FIELDS`) of every chunk of row group
-        *i* into its chunk metadata."""
-        key = (i, name)
+        """Decode field *name* (one of :data:`EXTRA_CHUNK_FIELDS`), and the others of its group,
+        for every chunk of row group *i*, into the chunks' metadata."""
+        group = _GROUP_OF[name]
+        key = (i, group)
         if key in self._extras_done:
             return
         assert self._rg_spans is not None
@@ -344,7 +362,7 @@ class LazyFooter:
         with self._lock:
             if key in self._extras_done:
                 return
-            extras = self._decode(_Extras, _RG_EXTRAS[name], self._rg_spans[i])
+            extras = self._decode(_Extras, _RG_EXTRAS[group], self._rg_spans[i])
             cols = getattr(extras, "columns", None) or []
             chunks = rg.columns or []
             if len(cols) != len(chunks):   # same bytes, same decoder: cannot happen
@@ -353,7 +371,9 @@ class LazyFooter:
                 md = cc.meta_data
                 if isinstance(md, LazyColumnMetaData):
                     got = getattr(ex, "meta_data", None)
-                    md.__dict__.setdefault(name, getattr(got, name, None))
+                    d = md.__dict__
+                    for n in group:
+                        d.setdefault(n, getattr(got, n, None))
             self._extras_done.add(key)
             self.decoded_extras += 1
 

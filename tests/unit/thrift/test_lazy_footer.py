@@ -17,6 +17,7 @@ import os
 import pickle
 import struct
 import threading
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +109,7 @@ def test_nothing_but_the_top_level_is_decoded_at_open(tmp_path: Path) -> None:
     assert not any(cc.meta_data.loaded("encoding_stats") for cc in state.row_group(3).columns)
     assert state._groups[2] is None
     assert chunk.meta.encoding_stats == pq_encoding_stats(p, 3, 1)
-    assert state.decoded_extras == 2 and not chunk.meta.extras_loaded
+    assert state.decoded_extras == 2 and chunk.meta.extras_loaded
 
     assert b"ARROW:schema" in md.metadata and state.decoded_key_value
 
@@ -124,6 +125,10 @@ def test_raw_row_groups_are_the_wrapped_ones(tmp_path: Path) -> None:
     g = md.row_group(2)
     assert md.raw.row_groups[2] is g.raw
     assert lazy_state(md.raw).decoded_row_groups == 6
+    # the others were decoded whole when the list was asked for
+    assert isinstance(g.raw.columns[0].meta_data, LazyColumnMetaData)
+    assert type(md.raw.row_groups[3].columns[0].meta_data) is pt.ColumnMetaData
+    assert md.row_group(3).raw is md.raw.row_groups[3]
 
 
 def test_lazy_equals_eager_on_a_pyarrow_file(tmp_path: Path, eager: Any) -> None:
@@ -229,19 +234,28 @@ def _seed_footer() -> bytes:
 _SEED = _seed_footer()
 
 
-def _lazy_full(buf: bytes) -> Any:
-    got = parse_file_metadata(buf, lambda exc: footer_mod.raise_eager(buf, (), None, exc))
+def _lazy_full(buf: bytes, trimmed: bool = True) -> Any:
+    """Decode *buf* lazily, then everything: row group by row group and field group by field
+    group (*trimmed*), or through the raw ``row_groups`` list (decoded whole)."""
+    got = parse_file_metadata(buf, partial(footer_mod.raise_eager, buf, (), None))
     if got is None:
         return parse(buf, pt.FileMetaData)
     raw, used = got
+    state = lazy_state(raw)
+    if trimmed:
+        for i in range(state.num_row_groups):
+            for cc in state.row_group(i).columns or []:
+                if isinstance(cc.meta_data, LazyColumnMetaData):
+                    cc.meta_data.load()
     raw.load()
     return raw, used
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.integers(0, len(_SEED) - 1), st.integers(0, 255)), min_size=1, max_size=4),
-       st.sampled_from(["set", "insert", "delete", "truncate"]))
-def test_mutated_footers_decode_lazily_as_eagerly(edits: list[tuple[int, int]], how: str) -> None:
+       st.sampled_from(["set", "insert", "delete", "truncate"]), st.booleans())
+def test_mutated_footers_decode_lazily_as_eagerly(edits: list[tuple[int, int]], how: str,
+                                                  trimmed: bool) -> None:
     b = bytearray(_SEED)
     for pos, val in edits:
         pos = min(pos, len(b) - 1)
@@ -254,7 +268,7 @@ def test_mutated_footers_decode_lazily_as_eagerly(edits: list[tuple[int, int]], 
         elif how == "truncate":
             del b[max(pos, 1):]
     buf = bytes(b)
-    lazy = _outcome(lambda: _lazy_full(buf))
+    lazy = _outcome(lambda: _lazy_full(buf, trimmed))
     ref = _outcome(lambda: parse(buf, pt.FileMetaData))
     assert lazy[0] == ref[0]
     if lazy[0] == "ok":
