@@ -45,7 +45,7 @@ from parquet_core.errors import ParquetFormatError, note_file
 from parquet_core.thrift.codec import _DECODE_ERRORS, HAVE_ACCELERATED, parse
 from thrift_defs.parquet import ttypes as pt
 
-__all__ = ["LazyFooter", "LazyFileMetaData", "LazyColumnMetaData", "parse_file_metadata",
+__all__ = ["LazyFooter", "LazyFileMetaData", "LazyColumnMetaData", "LazyColumnChunk", "parse_file_metadata",
            "lazy_state", "EXTRA_CHUNK_FIELDS"]
 
 #: ``ColumnMetaData`` fields decoded only when first read (``path_in_schema`` repeats the
@@ -60,34 +60,45 @@ def _spec_names(cls: Any) -> list[str]:
     return [s[2] for s in cls.thrift_spec if s is not None]
 
 
+def _fields(obj: Any) -> dict[str, Any]:
+    """Every field of a generated struct by name (class-level defaults included), then any
+    other instance attribute: what the generated ``__dict__`` holds, in the same order."""
+    d = obj.__dict__
+    out = {n: getattr(obj, n) for n in _spec_names(type(obj))}
+    out.update((k, v) for k, v in d.items() if k not in out)
+    return out
+
+
 def _repr(obj: Any) -> str:
     """The generated ``__repr__``: fields in spec order (the order an eager decode sets them)."""
-    d = obj.__dict__
-    names = [n for n in _spec_names(type(obj)) if n in d] + [n for n in d if n not in obj._SPEC_SET]
-    return "%s(%s)" % (obj.THRIFT_NAME, ", ".join(f"{n}={d[n]!r}" for n in names))
+    return "%s(%s)" % (obj.THRIFT_NAME, ", ".join(f"{n}={v!r}" for n, v in _fields(obj).items()))
 
 
-def _eager_init(names: list[str]) -> Any:
-    """An ``__init__`` that sets *names* to None one attribute at a time, as the generated
-    classes do (which keeps their instance dicts compact and fast to fill)."""
-    body = "".join(f"    self.{n} = None\n" for n in names) or "    pass\n"
-    ns: dict[str, Any] = {}
-    exec(f"def __init__(self):\n{body}", ns)   # noqa: S102 - field names from the generated spec
-    return ns["__init__"]
+def _same(a: Any, b: object) -> bool:
+    """The generated ``__eq__`` (same kind of struct, same fields) for lazy and eager objects."""
+    base = getattr(type(a), "THRIFT_BASE", type(a))
+    return isinstance(b, base) and _fields(a) == _fields(b)
+
+
+def _defaults(cls: Any, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """Class attributes standing for the fields the decoder did not set (``__init__`` would
+    set them one by one in Python; the C decoder then makes objects without calling it)."""
+    return {s[2]: s[4] for s in cls.thrift_spec if s is not None and s[2] not in skip}
 
 
 class LazyColumnMetaData(pt.ColumnMetaData):
     """A ``pt.ColumnMetaData`` whose statistics fields are decoded on first access.
 
-    The C decoder makes the object with no arguments and then sets the fields it
-    read; the skipped ones stay out of ``__dict__`` until ``__getattr__`` loads them.
+    The C decoder makes the object (``object.__init__``: unset fields fall back to the
+    class-level defaults) and sets the fields it read; the skipped ones are neither in
+    ``__dict__`` nor on the class, so ``__getattr__`` loads them.
     """
 
     __slots__ = ("_lazy",)
     THRIFT_NAME = "ColumnMetaData"
-    _SPEC_SET = frozenset(_spec_names(pt.ColumnMetaData))
-
-    __init__ = _eager_init([n for n in _spec_names(pt.ColumnMetaData) if n not in _EXTRA_CHUNK_SET])
+    THRIFT_BASE = pt.ColumnMetaData
+    __init__ = object.__init__   # type: ignore[assignment]
+    locals().update(_defaults(pt.ColumnMetaData, _EXTRA_CHUNK_SET))
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for attributes missing from __dict__: the skipped fields before loading.
@@ -115,10 +126,7 @@ class LazyColumnMetaData(pt.ColumnMetaData):
         return name in self.__dict__
 
     def __eq__(self, other: object) -> bool:
-        self.load()
-        if isinstance(other, LazyColumnMetaData):
-            other.load()
-        return isinstance(other, pt.ColumnMetaData) and self.__dict__ == other.__dict__
+        return _same(self, other)
 
     def __ne__(self, other: object) -> bool:
         return not self == other
@@ -126,7 +134,26 @@ class LazyColumnMetaData(pt.ColumnMetaData):
     __hash__ = None  # type: ignore[assignment]   # as the generated classes
 
     def __repr__(self) -> str:
-        self.load()
+        return _repr(self)
+
+
+class LazyColumnChunk(pt.ColumnChunk):
+    """A ``pt.ColumnChunk`` made without the generated ``__init__`` (see LazyColumnMetaData)."""
+
+    THRIFT_NAME = "ColumnChunk"
+    THRIFT_BASE = pt.ColumnChunk
+    __init__ = object.__init__   # type: ignore[assignment]
+    locals().update(_defaults(pt.ColumnChunk))
+
+    def __eq__(self, other: object) -> bool:
+        return _same(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
         return _repr(self)
 
 
@@ -135,7 +162,7 @@ class LazyFileMetaData(pt.FileMetaData):
 
     __slots__ = ("_lazy",)
     THRIFT_NAME = "FileMetaData"
-    _SPEC_SET = frozenset(_spec_names(pt.FileMetaData))
+    THRIFT_BASE = pt.FileMetaData
 
     def __getattr__(self, name: str) -> Any:
         if name not in _LAZY_TOP:
@@ -158,10 +185,7 @@ class LazyFileMetaData(pt.FileMetaData):
         self.key_value_metadata  # noqa: B018
 
     def __eq__(self, other: object) -> bool:
-        self.load()
-        if isinstance(other, LazyFileMetaData):
-            other.load()
-        return isinstance(other, pt.FileMetaData) and self.__dict__ == other.__dict__
+        return _same(self, other)
 
     def __ne__(self, other: object) -> bool:
         return not self == other
@@ -202,7 +226,7 @@ _CMD_TRIM = _with(pt.ColumnMetaData.thrift_spec, **dict.fromkeys(EXTRA_CHUNK_FIE
 _CC_TRIM = _with(pt.ColumnChunk.thrift_spec, meta_data=(
     3, TType.STRUCT, "meta_data", [LazyColumnMetaData, _CMD_TRIM], None))
 _RG_TRIM = _with(pt.RowGroup.thrift_spec, columns=(
-    1, TType.LIST, "columns", (TType.STRUCT, [pt.ColumnChunk, _CC_TRIM], False), None))
+    1, TType.LIST, "columns", (TType.STRUCT, [LazyColumnChunk, _CC_TRIM], False), None))
 
 
 class _Extras:
