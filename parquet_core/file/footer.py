@@ -20,11 +20,11 @@ from functools import partial
 from typing import Any
 
 from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED
-from parquet_core.errors import ParquetEncryptionError, ParquetFormatError
+from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError
 from parquet_core.file.source import RandomAccessSource
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
-from parquet_core.thrift.lazy_footer import parse_file_metadata, raise_eager
+from parquet_core.thrift.lazy_footer import lazy_state, parse_file_metadata, raise_eager
 
 __all__ = ["read_footer"]
 
@@ -74,8 +74,20 @@ def read_footer(source: RandomAccessSource, decryption: Any = None) -> tuple[Any
     raw, used = _file_metadata(buf, f"in the footer ({footer_len} bytes at file offset {start})", path)
     decryptor = None
     if raw.encryption_algorithm is not None:
-        decryptor = _signed_footer(raw, buf, used, decryption)
+        try:
+            decryptor = _signed_footer(raw, buf, used, decryption)
+        except ParquetError:
+            _check_eagerly(raw)
+            raise
     return raw, footer_len, decryptor
+
+
+def _check_eagerly(raw: Any) -> None:
+    """A lazily decoded footer failed a check at open: raise the eager decoder's error instead
+    when the whole footer does not decode (that error came first before the footer was lazy)."""
+    state = lazy_state(raw)
+    if state is not None:
+        state.check_eagerly()
 
 
 def _new_decryptor(algorithm: Any, decryption: Any, key_metadata: bytes | None) -> Any:

@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import Any
 
 from parquet_core.constants import CompressionCodec, Encoding, PhysicalType
-from parquet_core.errors import ParquetEncryptionError, ParquetFormatError
+from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError
 from parquet_core.metadata.compat import WriterVersion, chunk_length_padding, parse_created_by
 from parquet_core.metadata.geospatial import GeospatialStatistics, decode_geospatial_statistics
 from parquet_core.metadata.statistics import (
@@ -384,6 +384,15 @@ class FileMetadata:
 
     def __init__(self, raw: Any, footer_size: int = 0, decryptor: Any = None,
                  file_size: int | None = None) -> None:
+        try:
+            self._init(raw, footer_size, decryptor, file_size)
+        except ParquetError:
+            state = lazy_state(raw)
+            if state is not None:   # a footer the eager decoder rejects fails with its error
+                state.check_eagerly()
+            raise
+
+    def _init(self, raw: Any, footer_size: int, decryptor: Any, file_size: int | None) -> None:
         self.raw = raw
         self.footer_size = footer_size
         #: Size of the whole file in bytes, when known (chunk ranges are checked against it).

@@ -312,6 +312,18 @@ class LazyFooter:
     def num_row_groups(self) -> int:
         return len(self._groups)
 
+    def check_eagerly(self) -> None:
+        """Raise what the eager decode of the whole footer raises, if it fails.
+
+        For a check made at open that fails: before this module it could only run once
+        the whole footer had decoded, so a footer the eager decode rejects must still
+        fail with that decoder's error (costs a full decode, on the error path only).
+        """
+        try:
+            parse(self._buf, pt.FileMetaData)
+        except ParquetFormatError as exc:
+            self._fail(exc)
+
     @property
     def has_row_groups(self) -> bool:
         """False when the footer has no ``row_groups`` field at all (a corrupt footer)."""
