@@ -396,6 +396,16 @@ def bench_footer(args: argparse.Namespace) -> dict[str, Any]:
     except Exception as exc:  # noqa: BLE001
         fp_err = _err(exc)
 
+    def pc_groups() -> None:
+        m = pc_mod.read_metadata(p)
+        for i in range(m.num_row_groups):
+            m.row_group(i)
+
+    def pa_groups() -> None:
+        m = pq.read_metadata(p)
+        for i in range(m.num_row_groups):
+            m.row_group(i)
+
     def pc_walk() -> None:
         m = pc_mod.read_metadata(p)
         for i in range(m.num_row_groups):
@@ -417,6 +427,8 @@ def bench_footer(args: argparse.Namespace) -> dict[str, Any]:
         ("parse", "pc", lambda: pc_mod.read_metadata(p), pc_err),
         ("parse", "pa", lambda: pq.read_metadata(p), None),
         ("parse", "fp", lambda: fp_mod.ParquetFile(p), fp_err),
+        ("parse+groups", "pc", pc_groups, pc_err),
+        ("parse+groups", "pa", pa_groups, None),
         ("parse+stats", "pc", pc_walk, pc_err),
         ("parse+stats", "pa", pa_walk, None),
     ]

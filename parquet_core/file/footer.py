@@ -16,13 +16,15 @@ Either kind yields a :class:`~parquet_core.file.decryptor.FileDecryptor`
 from __future__ import annotations
 
 import struct
+from functools import partial
 from typing import Any
 
 from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED
-from parquet_core.errors import ParquetEncryptionError, ParquetFormatError
+from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError
 from parquet_core.file.source import RandomAccessSource
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
+from parquet_core.thrift.lazy_footer import lazy_state, parse_file_metadata, raise_eager
 
 __all__ = ["read_footer"]
 
@@ -65,18 +67,27 @@ def read_footer(source: RandomAccessSource, decryption: Any = None) -> tuple[Any
         raise ParquetFormatError(f"file does not start with the Parquet magic (found {head!r})")
     # As ``bytes`` so the thrift decoder reads it in place, in one pass.
     buf = bytes(source.read_at(start, footer_len))
+    path = getattr(source, "path", None)
     if magic == MAGIC_ENCRYPTED:
-        raw, decryptor = _encrypted_footer(buf, start, decryption)
+        raw, decryptor = _encrypted_footer(buf, start, decryption, path)
         return raw, footer_len, decryptor
-    try:
-        raw, used = parse(buf, pt.FileMetaData)
-    except ParquetFormatError as exc:
-        exc.add_note(f"in the footer ({footer_len} bytes at file offset {start})")
-        raise
+    raw, used = _file_metadata(buf, f"in the footer ({footer_len} bytes at file offset {start})", path)
     decryptor = None
     if raw.encryption_algorithm is not None:
-        decryptor = _signed_footer(raw, buf, used, decryption)
+        try:
+            decryptor = _signed_footer(raw, buf, used, decryption)
+        except ParquetError:
+            _check_eagerly(raw)
+            raise
     return raw, footer_len, decryptor
+
+
+def _check_eagerly(raw: Any) -> None:
+    """A lazily decoded footer failed a check at open: raise the eager decoder's error instead
+    when the whole footer does not decode (that error came first before the footer was lazy)."""
+    state = lazy_state(raw)
+    if state is not None:
+        state.check_eagerly()
 
 
 def _new_decryptor(algorithm: Any, decryption: Any, key_metadata: bytes | None) -> Any:
@@ -85,7 +96,25 @@ def _new_decryptor(algorithm: Any, decryption: Any, key_metadata: bytes | None) 
     return FileDecryptor(algorithm, decryption, key_metadata)
 
 
-def _encrypted_footer(buf: bytes, start: int, decryption: Any) -> tuple[Any, Any]:
+def _file_metadata(buf: bytes, note: str, path: str | None) -> tuple[Any, int]:
+    """The ``FileMetaData`` at the start of *buf* and its length in bytes.
+
+    Decoded lazily (row groups, statistics and key/value metadata when first used, see
+    :mod:`parquet_core.thrift.lazy_footer`) when the layout allows; a lazy decode that
+    fails later raises the error, with *note*, that the eager decode here would have.
+    """
+    path = path if isinstance(path, str) else None
+    lazy = parse_file_metadata(buf, partial(raise_eager, buf, (note,), path))
+    if lazy is not None:
+        return lazy
+    try:
+        return parse(buf, pt.FileMetaData)
+    except ParquetFormatError as exc:
+        exc.add_note(note)
+        raise
+
+
+def _encrypted_footer(buf: bytes, start: int, decryption: Any, path: str | None) -> tuple[Any, Any]:
     """FileCryptoMetaData, then the footer module decrypted with the footer key."""
     try:
         crypto, used = parse(buf, pt.FileCryptoMetaData)
@@ -99,11 +128,7 @@ def _encrypted_footer(buf: bytes, start: int, decryption: Any) -> tuple[Any, Any
         plain = decryptor.decrypt_footer(buf[used:])
     except ParquetFormatError as exc:
         raise ParquetEncryptionError(f"the encrypted footer module is malformed: {exc}") from exc
-    try:
-        raw, _ = parse(plain, pt.FileMetaData)
-    except ParquetFormatError as exc:
-        exc.add_note(f"in the decrypted footer ({len(plain)} bytes)")
-        raise
+    raw, _ = _file_metadata(bytes(plain), f"in the decrypted footer ({len(plain)} bytes)", path)
     return raw, decryptor
 
 

@@ -30,6 +30,7 @@ be present").
 
 from __future__ import annotations
 
+import datetime
 import math
 import struct
 from dataclasses import dataclass
@@ -219,7 +220,29 @@ def decode_stat_value(raw: bytes, desc: ColumnDescriptor) -> Any:
             if desc.data_type.name.startswith("int") and value >> (bits - 1):
                 value -= 1 << bits
         return value
-    return py_values(desc.data_type, to_storage(desc.data_type, _physical(raw, desc.physical_type)))[0]
+    dt = desc.data_type
+    pt_ = desc.physical_type
+    # Bounds a footer holds thousands of: text, bytes, booleans and dates without the
+    # one-element arrays of the general path (pinned to it in tests/unit/metadata).
+    if pt_ == PhysicalType.BYTE_ARRAY and (dt.is_text or dt.name == "binary"):
+        value = bytes(raw)
+        if not dt.is_text:
+            return value
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ParquetFormatError(f"invalid UTF-8 in a {dt} column: {exc}") from exc
+    if pt_ == PhysicalType.BOOLEAN and dt.name == "bool":
+        return raw[0] != 0
+    if pt_ == PhysicalType.INT32 and dt.name == "date":
+        days = _I32.unpack(raw)[0]
+        # the general path's datetime64[D] -> date conversion covers years 1 to 9999
+        return _EPOCH + datetime.timedelta(days=days) if -719162 <= days <= 2932896 else days
+    return py_values(dt, to_storage(dt, _physical(raw, pt_)))[0]
+
+
+_I32 = struct.Struct("<i")
+_EPOCH = datetime.date(1970, 1, 1)
 
 
 def _is_float(desc: ColumnDescriptor) -> bool:

@@ -79,7 +79,8 @@ def thrift_to_dict(obj: Any) -> dict[str, Any]:
     dict
         Field name to value; nested structs become dicts, lists stay lists.
     """
-    cls = type(obj).__name__
+    # a lazily decoded subclass (parquet_core.thrift.lazy_footer) names its generated class
+    cls = getattr(type(obj), "THRIFT_NAME", None) or type(obj).__name__
     out: dict[str, Any] = {}
     for spec in type(obj).thrift_spec:
         if spec is None:

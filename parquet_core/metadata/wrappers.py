@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import Any
 
 from parquet_core.constants import CompressionCodec, Encoding, PhysicalType
-from parquet_core.errors import ParquetEncryptionError, ParquetFormatError
+from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError
 from parquet_core.metadata.compat import WriterVersion, chunk_length_padding, parse_created_by
 from parquet_core.metadata.geospatial import GeospatialStatistics, decode_geospatial_statistics
 from parquet_core.metadata.statistics import (
@@ -19,6 +19,7 @@ from parquet_core.metadata.statistics import (
 )
 from parquet_core.metadata.thrift_dict import thrift_to_dict
 from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
+from parquet_core.thrift.lazy_footer import lazy_state
 
 __all__ = ["FileMetadata", "RowGroupMetadata", "ColumnChunkMetadata"]
 
@@ -256,13 +257,27 @@ def _check_counts(raw: Any, schema: SchemaDescriptor, index: int, file_size: int
     rows = raw.num_rows
     if rows < 0:
         raise ParquetFormatError(f"row group {index}: num_rows is {rows}; a row count cannot be negative")
+    leaves = schema.columns
+    limit = _MAX_VALUES_PER_PAGE
     for i, chunk in enumerate(raw.columns):
         md = chunk.meta_data
         if md is None:
             continue
         # a chunk kept in another file (``file_path``) is not bounded by this file's size
-        _check_chunk_counts(md, schema.column(i), rows, f"column chunk {schema.column(i).dotted_path} "
-                            f"of row group {index}", None if chunk.file_path else file_size)
+        size = None if chunk.file_path else file_size
+        desc = leaves[i]
+        # The common case in one expression (a footer has thousands of chunks); anything it
+        # does not accept goes through _check_chunk_counts, which raises the precise error.
+        v, c, u = md.num_values, md.total_compressed_size, md.total_uncompressed_size
+        start, dpo = md.data_page_offset, md.dictionary_page_offset
+        if (v is not None and c is not None and u is not None and start is not None
+                and c >= 0 and u >= 0 and rows <= v <= c * limit
+                and (v == rows or desc.max_repetition_level != 0)
+                and (size is None or (0 <= start < size and (dpo is None or 0 <= dpo < size)
+                                      and (dpo if dpo is not None and 0 < dpo < start else start) + c
+                                      <= size))):
+            continue
+        _check_chunk_counts(md, desc, rows, f"column chunk {desc.dotted_path} of row group {index}", size)
 
 
 def _check_chunk_counts(md: Any, desc: ColumnDescriptor, rows: int, where: str,
@@ -369,6 +384,15 @@ class FileMetadata:
 
     def __init__(self, raw: Any, footer_size: int = 0, decryptor: Any = None,
                  file_size: int | None = None) -> None:
+        try:
+            self._init(raw, footer_size, decryptor, file_size)
+        except ParquetError:
+            state = lazy_state(raw)
+            if state is not None:   # a footer the eager decoder rejects fails with its error
+                state.check_eagerly()
+            raise
+
+    def _init(self, raw: Any, footer_size: int, decryptor: Any, file_size: int | None) -> None:
         self.raw = raw
         self.footer_size = footer_size
         #: Size of the whole file in bytes, when known (chunk ranges are checked against it).
@@ -387,8 +411,10 @@ class FileMetadata:
             self._orders = [None] * n
         if raw.num_rows is None or raw.num_rows < 0:
             raise ParquetFormatError(f"footer has an invalid num_rows ({raw.num_rows})")
-        # Row groups are wrapped (and their counts checked) when first asked for.
-        self._row_groups: list[RowGroupMetadata | None] = [None] * len(raw.row_groups or [])
+        # Row groups are decoded (a footer from ``read_footer``), wrapped and their counts
+        # checked when first asked for.
+        self._lazy = lazy_state(raw)
+        self._row_groups: list[RowGroupMetadata | None] = [None] * self.num_row_groups
 
     @property
     def num_rows(self) -> int:
@@ -398,6 +424,9 @@ class FileMetadata:
     @property
     def num_row_groups(self) -> int:
         """Number of row groups."""
+        if self._lazy is not None and "row_groups" not in self.raw.__dict__:
+            return self._lazy.num_row_groups
+        # decoded (or an eager footer): the list may have been edited (datasets merge footers)
         return len(self.raw.row_groups or [])
 
     @property
@@ -442,10 +471,16 @@ class FileMetadata:
         """Return row group *i*."""
         if not 0 <= i < self.num_row_groups:
             raise IndexError(f"row group {i} out of range (file has {self.num_row_groups})")
+        if i >= len(self._row_groups):
+            self._row_groups.extend([None] * (i + 1 - len(self._row_groups)))
         group = self._row_groups[i]
         if group is None:
+            if self._lazy is not None and "row_groups" not in self.raw.__dict__:
+                raw = self._lazy.row_group(i)
+            else:
+                raw = self.raw.row_groups[i]
             group = self._row_groups[i] = RowGroupMetadata(
-                self.raw.row_groups[i], self.schema, self._orders, i, self.writer, self.decryptor,
+                raw, self.schema, self._orders, i, self.writer, self.decryptor,
                 self.file_size)
         return group
 

@@ -1,0 +1,632 @@
+"""Decode a ``FileMetaData`` footer lazily: row groups and statistics when first used.
+
+A footer of 100 columns x 50 row groups holds about 50,000 thrift structs;
+decoding all of them into Python objects costs several times what opening the
+file needs.  :func:`parse_file_metadata` decodes, with the same C decoder and
+the same size limits as :func:`~parquet_core.thrift.codec.parse`:
+
+* at open, every top-level field except ``row_groups`` and
+  ``key_value_metadata``: those are skipped by the decoder, which walks (and so
+  checks the framing of) every byte of them, and the byte span of each list
+  element is recorded;
+* a ``RowGroup`` when it is first asked for (``LazyFooter.row_group``; all the
+  remaining ones in full when ``FileMetaData.row_groups`` itself is read), with
+  ``ColumnMetaData.statistics``, ``encoding_stats``, ``size_statistics``,
+  ``geospatial_statistics`` and ``path_in_schema`` skipped;
+* ``statistics``, and the other four together, for every chunk of a row group
+  at once, when one of them is first read from any chunk of that group;
+* ``key_value_metadata`` when it is first read.
+
+The objects are the generated classes (or subclasses of them: a skipped field
+is filled in by ``__getattr__`` on first access), so code that reads
+``raw.row_groups[i].columns[j].meta_data.statistics`` sees exactly what an eager
+decode gives.
+
+Error behaviour.  A struct the lazy decode rejects is rejected by the eager
+decode too (same bytes, same decoder, same limits).  When a lazy decode
+fails, the whole footer is decoded eagerly once to raise the very
+:class:`~parquet_core.errors.ParquetFormatError` (message and notes) that
+opening the file raised before this module existed; the file's path is noted
+as well.  Anything unusual in the top-level layout (a duplicated field, a
+field of an unexpected wire type, an over-long varint) makes
+:func:`parse_file_metadata` return None, and the caller decodes eagerly.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable, Final
+
+from thrift.protocol.TCompactProtocol import TCompactProtocolAccelerated
+from thrift.Thrift import TType
+from thrift.transport.TTransport import TMemoryBuffer
+
+from parquet_core.errors import ParquetFormatError, note_file
+from parquet_core.thrift.codec import _DECODE_ERRORS, HAVE_ACCELERATED, parse
+from thrift_defs.parquet import ttypes as pt
+
+__all__ = ["LazyFooter", "LazyFileMetaData", "LazyColumnMetaData", "LazyColumnChunk", "parse_file_metadata",
+           "lazy_state", "EXTRA_CHUNK_FIELDS"]
+
+#: ``ColumnMetaData`` fields decoded only when first read (``path_in_schema`` repeats the
+#: schema's path of the leaf, and a list of strings per chunk is costly to build).
+EXTRA_CHUNK_FIELDS: Final = ("statistics", "encoding_stats", "size_statistics", "geospatial_statistics",
+                             "path_in_schema")
+_EXTRA_CHUNK_SET: Final = frozenset(EXTRA_CHUNK_FIELDS)
+_LAZY_TOP: Final = frozenset(("row_groups", "key_value_metadata"))
+
+
+def _spec_names(cls: Any) -> list[str]:
+    return [s[2] for s in cls.thrift_spec if s is not None]
+
+
+def _fields(obj: Any) -> dict[str, Any]:
+    """Every field of a generated struct by name (class-level defaults included), then any
+    other instance attribute: what the generated ``__dict__`` holds, in the same order."""
+    d = obj.__dict__
+    out = {n: getattr(obj, n) for n in _spec_names(type(obj))}
+    out.update((k, v) for k, v in d.items() if k not in out)
+    return out
+
+
+def _repr(obj: Any) -> str:
+    """The generated ``__repr__``: fields in spec order (the order an eager decode sets them)."""
+    return "%s(%s)" % (obj.THRIFT_NAME, ", ".join(f"{n}={v!r}" for n, v in _fields(obj).items()))
+
+
+def _same(a: Any, b: object) -> bool:
+    """The generated ``__eq__`` (same kind of struct, same fields) for lazy and eager objects."""
+    base = getattr(type(a), "THRIFT_BASE", type(a))
+    return isinstance(b, base) and _fields(a) == _fields(b)
+
+
+def _defaults(cls: Any, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """Class attributes standing for the fields the decoder did not set (``__init__`` would
+    set them one by one in Python; the C decoder then makes objects without calling it)."""
+    return {s[2]: s[4] for s in cls.thrift_spec if s is not None and s[2] not in skip}
+
+
+class LazyColumnMetaData(pt.ColumnMetaData):
+    """A ``pt.ColumnMetaData`` whose statistics fields are decoded on first access.
+
+    The C decoder makes the object (``object.__init__``: unset fields fall back to the
+    class-level defaults) and sets the fields it read; the skipped ones are neither in
+    ``__dict__`` nor on the class, so ``__getattr__`` loads them.
+    """
+
+    __slots__ = ("_lazy",)
+    THRIFT_NAME = "ColumnMetaData"
+    THRIFT_BASE = pt.ColumnMetaData
+    __init__ = object.__init__   # type: ignore[assignment]
+    locals().update(_defaults(pt.ColumnMetaData, _EXTRA_CHUNK_SET))
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for attributes missing from __dict__: the skipped fields before loading.
+        if name not in _EXTRA_CHUNK_SET:
+            raise AttributeError(name)
+        lazy = getattr(self, "_lazy", None)
+        if lazy is not None:
+            lazy[0].load_extras(lazy[1], name)
+        return self.__dict__.setdefault(name, None)
+
+    def load(self) -> None:
+        """Decode the skipped fields now (no-op once done)."""
+        d = self.__dict__
+        for n in EXTRA_CHUNK_FIELDS:
+            if n not in d:
+                self.__getattr__(n)
+
+    @property
+    def extras_loaded(self) -> bool:
+        """Whether every skipped field has been decoded."""
+        return all(n in self.__dict__ for n in EXTRA_CHUNK_FIELDS)
+
+    def loaded(self, name: str) -> bool:
+        """Whether the skipped field *name* has been decoded."""
+        return name in self.__dict__
+
+    def __eq__(self, other: object) -> bool:
+        return _same(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]   # as the generated classes
+
+    def __repr__(self) -> str:
+        return _repr(self)
+
+
+class LazyColumnChunk(pt.ColumnChunk):
+    """A ``pt.ColumnChunk`` made without the generated ``__init__`` (see LazyColumnMetaData)."""
+
+    THRIFT_NAME = "ColumnChunk"
+    THRIFT_BASE = pt.ColumnChunk
+    __init__ = object.__init__   # type: ignore[assignment]
+    locals().update(_defaults(pt.ColumnChunk))
+
+    def __eq__(self, other: object) -> bool:
+        return _same(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return _repr(self)
+
+
+class LazyFileMetaData(pt.FileMetaData):
+    """A ``pt.FileMetaData`` whose ``row_groups`` and ``key_value_metadata`` decode on first access."""
+
+    __slots__ = ("_lazy",)
+    THRIFT_NAME = "FileMetaData"
+    THRIFT_BASE = pt.FileMetaData
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in _LAZY_TOP:
+            raise AttributeError(name)
+        state: LazyFooter | None = getattr(self, "_lazy", None)
+        if state is None:
+            value = None
+        elif name == "row_groups":
+            value = state.all_row_groups()
+        else:
+            value = state.key_value_metadata()
+        return self.__dict__.setdefault(name, value)
+
+    def load(self) -> None:
+        """Decode everything that was left for later."""
+        for rg in self.row_groups or []:
+            for cc in rg.columns or []:
+                if isinstance(cc.meta_data, LazyColumnMetaData):
+                    cc.meta_data.load()
+        self.key_value_metadata  # noqa: B018
+
+    def __eq__(self, other: object) -> bool:
+        return _same(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        self.load()
+        return _repr(self)
+
+
+def lazy_state(raw: Any) -> LazyFooter | None:
+    """The :class:`LazyFooter` behind a raw footer decoded by :func:`parse_file_metadata`, else None."""
+    return getattr(raw, "_lazy", None) if isinstance(raw, LazyFileMetaData) else None
+
+
+# -- specs --------------------------------------------------------------------------------
+
+def _with(spec: tuple[Any, ...], **changes: Any) -> tuple[Any, ...]:
+    """*spec* with the entries of the named fields replaced (None: skip the field)."""
+    out = list(spec)
+    for i, entry in enumerate(out):
+        if entry is not None and entry[2] in changes:
+            out[i] = changes[entry[2]]
+    return tuple(out)
+
+
+def _only(spec: tuple[Any, ...], keep: set[str], **changes: Any) -> tuple[Any, ...]:
+    """*spec* decoding only the fields in *keep* (others skipped), with some entries replaced."""
+    out: list[Any] = [None] * len(spec)
+    for i, entry in enumerate(spec):
+        if entry is not None and entry[2] in keep:
+            out[i] = changes.get(entry[2], entry)
+    return tuple(out)
+
+
+_CMD_TRIM = _with(pt.ColumnMetaData.thrift_spec, **dict.fromkeys(EXTRA_CHUNK_FIELDS))
+_CC_TRIM = _with(pt.ColumnChunk.thrift_spec, meta_data=(
+    3, TType.STRUCT, "meta_data", [LazyColumnMetaData, _CMD_TRIM], None))
+_RG_TRIM = _with(pt.RowGroup.thrift_spec, columns=(
+    1, TType.LIST, "columns", (TType.STRUCT, [LazyColumnChunk, _CC_TRIM], False), None))
+
+
+class _Extras:
+    """What the extras-only decode builds (plain attribute bags; never exposed)."""
+
+    def __init__(self, **fields: Any) -> None:
+        self.__dict__.update(fields)
+
+
+def _extras_spec(names: tuple[str, ...]) -> tuple[Any, ...]:
+    """A ``RowGroup`` spec decoding only ``columns[*].meta_data.<name>`` for *names*."""
+    cmd = _only(pt.ColumnMetaData.thrift_spec, set(names))
+    cc = _only(pt.ColumnChunk.thrift_spec, {"meta_data"}, meta_data=(
+        3, TType.STRUCT, "meta_data", [_Extras, cmd], None))
+    return _only(pt.RowGroup.thrift_spec, {"columns"}, columns=(
+        1, TType.LIST, "columns", (TType.STRUCT, [_Extras, cc], False), None))
+
+
+#: The skipped fields in two groups, each decoded (for a whole row group) on the first read of
+#: one of its fields: statistics, which pruning reads, apart from the rest, so reading them
+#: does not build the many encoding_stats and size_statistics objects.
+_GROUPS: Final = (("statistics",), ("encoding_stats", "size_statistics", "geospatial_statistics",
+                                    "path_in_schema"))
+_GROUP_OF: Final = {name: g for g in _GROUPS for name in g}
+_RG_EXTRAS: Final = {g: _extras_spec(g) for g in _GROUPS}
+assert set(_GROUP_OF) == set(EXTRA_CHUNK_FIELDS)
+
+_SKIP_ALL: Final[tuple[Any, ...]] = ()
+
+
+class _Skipped:
+    """Target of a decode that skips every field."""
+
+
+_local = threading.local()
+
+
+class _StartMark:
+    """Stands for a skipped list element: "constructing" it returns the input position.
+
+    The C decoder makes a (non-frozen) struct's object before it reads the struct's
+    fields, so that position is where the element starts."""
+
+    def __new__(cls) -> Any:   # type: ignore[misc]
+        return _local.tell()
+
+
+_FMD_TOP = _with(pt.FileMetaData.thrift_spec,
+                 row_groups=(4, TType.LIST, "row_groups", (TType.STRUCT, [_StartMark, _SKIP_ALL], False), None),
+                 key_value_metadata=None)
+
+
+# -- the state --------------------------------------------------------------------------
+
+class LazyFooter:
+    """The footer bytes and where its row groups and key/value pairs lie in them."""
+
+    def __init__(self, buf: bytes, rg_spans: list[tuple[int, int]] | None,
+                 kv_spans: list[tuple[int, int]] | None, fail: Callable[[BaseException], None]) -> None:
+        self._buf = buf
+        self._rg_spans = rg_spans
+        self._kv_spans = kv_spans
+        self._fail = fail
+        self._groups: list[Any] = [None] * len(rg_spans or ())
+        self._extras_done: set[tuple[int, tuple[str, ...]]] = set()
+        self._lock = threading.Lock()
+        #: row groups decoded so far, and (row group, group of skipped fields) decoded since
+        #: (kept for tests and benchmarks that check what laziness saved).
+        self.decoded_row_groups = 0
+        self.decoded_extras = 0
+        self.decoded_key_value = False
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    @property
+    def num_row_groups(self) -> int:
+        return len(self._groups)
+
+    def check_eagerly(self) -> None:
+        """Raise what the eager decode of the whole footer raises, if it fails.
+
+        For a check made at open that fails: before this module it could only run once
+        the whole footer had decoded, so a footer the eager decode rejects must still
+        fail with that decoder's error (costs a full decode, on the error path only).
+        """
+        try:
+            parse(self._buf, pt.FileMetaData)
+        except ParquetFormatError as exc:
+            self._fail(exc)
+
+    @property
+    def has_row_groups(self) -> bool:
+        """False when the footer has no ``row_groups`` field at all (a corrupt footer)."""
+        return self._rg_spans is not None
+
+    def _proto(self, start: int) -> tuple[Any, Any]:
+        trans = TMemoryBuffer(self._buf, start)
+        limit = len(self._buf)
+        return trans, TCompactProtocolAccelerated(
+            trans, string_length_limit=limit, container_length_limit=limit, fallback=False)
+
+    def _decode(self, cls: Any, spec: tuple[Any, ...], span: tuple[int, int]) -> Any:
+        start, end = span
+        try:
+            trans, proto = self._proto(start)
+            obj = cls()
+            proto._fast_decode(obj, proto, [cls, spec])
+            used = trans.cstringio_buf.tell()
+            if used != end:
+                raise EOFError(f"struct ends at {used}, its span at {end}")
+        except _DECODE_ERRORS as exc:
+            self._fail(exc)
+            raise AssertionError("unreachable") from exc   # _fail always raises
+        return obj
+
+    def row_group(self, i: int) -> Any:
+        """The ``pt.RowGroup`` *i*, its chunks' statistics fields left for later."""
+        rg = self._groups[i]
+        if rg is not None:
+            return rg
+        assert self._rg_spans is not None
+        with self._lock:
+            rg = self._groups[i]
+            if rg is not None:
+                return rg
+            rg = self._decode(pt.RowGroup, _RG_TRIM, self._rg_spans[i])
+            ref = (self, i)
+            # One assignment per chunk: each chunk's metadata learns where its statistics are.
+            for cc in rg.columns or ():
+                md = cc.meta_data
+                if md is not None:
+                    md._lazy = ref
+            self._groups[i] = rg
+            self.decoded_row_groups += 1
+        return rg
+
+    def all_row_groups(self) -> list[Any] | None:
+        """Every ``pt.RowGroup``: the list ``FileMetaData.row_groups`` holds.
+
+        Code that asks for the raw list walks the whole footer (validation, ``to_dict``,
+        datasets merging footers), so the groups not decoded yet are decoded whole, in one
+        pass each, rather than trimmed now and completed field by field later.
+        """
+        if self._rg_spans is None:
+            return None
+        with self._lock:
+            for i, rg in enumerate(self._groups):
+                if rg is None:
+                    self._groups[i] = self._decode(pt.RowGroup, pt.RowGroup.thrift_spec, self._rg_spans[i])
+                    self.decoded_row_groups += 1
+        return list(self._groups)
+
+    def load_extras(self, i: int, name: str) -> None:
+        """Decode field *name* (one of :data:`EXTRA_CHUNK_FIELDS`), and the others of its group,
+        for every chunk of row group *i*, into the chunks' metadata."""
+        group = _GROUP_OF[name]
+        key = (i, group)
+        if key in self._extras_done:
+            return
+        assert self._rg_spans is not None
+        rg = self.row_group(i)
+        with self._lock:
+            if key in self._extras_done:
+                return
+            extras = self._decode(_Extras, _RG_EXTRAS[group], self._rg_spans[i])
+            cols = getattr(extras, "columns", None) or []
+            chunks = rg.columns or []
+            if len(cols) != len(chunks):   # same bytes, same decoder: cannot happen
+                self._fail(EOFError("row group decoded twice with different column counts"))
+            for cc, ex in zip(chunks, cols):
+                md = cc.meta_data
+                if isinstance(md, LazyColumnMetaData):
+                    got = getattr(ex, "meta_data", None)
+                    d = md.__dict__
+                    for n in group:
+                        d.setdefault(n, getattr(got, n, None))
+            self._extras_done.add(key)
+            self.decoded_extras += 1
+
+    def key_value_metadata(self) -> list[Any] | None:
+        if self._kv_spans is None:
+            return None
+        self.decoded_key_value = True
+        return [self._decode(pt.KeyValue, pt.KeyValue.thrift_spec, span) for span in self._kv_spans]
+
+
+# -- the top level ----------------------------------------------------------------------
+
+_T_STOP, _T_TRUE, _T_FALSE, _T_BYTE, _T_I16, _T_I32, _T_I64, _T_DOUBLE, _T_BINARY, _T_LIST, \
+    _T_SET, _T_MAP, _T_STRUCT = range(13)
+
+
+class _Odd(Exception):
+    """A layout the walker does not handle: decode eagerly instead."""
+
+
+class _Walker:
+    """Reads the top-level field headers of the footer, skipping values (structs with the C
+    decoder), to find where the ``row_groups`` and ``key_value_metadata`` elements lie."""
+
+    def __init__(self, buf: bytes, end: int) -> None:
+        self.buf = buf
+        self.end = end
+        self.trans = TMemoryBuffer(buf)
+        self.bio = self.trans.cstringio_buf
+        limit = len(buf)
+        self.proto = TCompactProtocolAccelerated(
+            self.trans, string_length_limit=limit, container_length_limit=limit, fallback=False)
+        self.dummy = _Skipped()
+
+    def varint(self, pos: int, max_bytes: int) -> tuple[int, int]:
+        buf, end = self.buf, self.end
+        shift = value = 0
+        for _ in range(max_bytes):
+            if pos >= end:
+                raise _Odd
+            b = buf[pos]
+            pos += 1
+            value |= (b & 0x7F) << shift
+            if not b & 0x80:
+                return value, pos
+            shift += 7
+        raise _Odd
+
+    def struct(self, pos: int) -> int:
+        """Position after the struct at *pos*, skipped by the C decoder."""
+        self.bio.seek(pos)
+        try:
+            self.proto._fast_decode(self.dummy, self.proto, [_Skipped, _SKIP_ALL])
+        except _DECODE_ERRORS as exc:
+            raise _Odd from exc
+        return self.bio.tell()
+
+    def list_header(self, pos: int) -> tuple[int, int, int]:
+        if pos >= self.end:
+            raise _Odd
+        h = self.buf[pos]
+        size, etype = h >> 4, h & 0x0F
+        pos += 1
+        if size == 15:
+            size, pos = self.varint(pos, 5)
+        if size > self.end - pos:
+            raise _Odd
+        return size, etype, pos
+
+    def value(self, ftype: int, pos: int) -> int:
+        """Skip one value of compact type *ftype*."""
+        if ftype in (_T_TRUE, _T_FALSE):
+            return pos
+        if ftype == _T_BYTE:
+            return pos + 1
+        if ftype in (_T_I16, _T_I32):
+            return self.varint(pos, 5)[1]
+        if ftype == _T_I64:
+            return self.varint(pos, 10)[1]
+        if ftype == _T_DOUBLE:
+            return pos + 8
+        if ftype == _T_BINARY:
+            n, pos = self.varint(pos, 5)
+            if n >= 2**31 or n > self.end - pos:
+                raise _Odd
+            return pos + n
+        if ftype == _T_STRUCT:
+            return self.struct(pos)
+        if ftype in (_T_LIST, _T_SET):
+            size, etype, pos = self.list_header(pos)
+            if etype in (_T_TRUE, _T_FALSE):   # booleans take one byte each in a container
+                return pos + size
+            if etype in (_T_LIST, _T_SET, _T_MAP, _T_STOP) or etype > _T_STRUCT:
+                raise _Odd
+            for _ in range(size):   # a list outside row_groups: small (schema, column orders)
+                pos = self.value(etype, pos)
+            return pos
+        raise _Odd   # MAP, or an unknown type
+
+    def elements(self, pos: int) -> tuple[list[tuple[int, int]], int, int]:
+        """A list of structs: the element count, the elements' start, and the position after
+        its header."""
+        size, etype, pos = self.list_header(pos)
+        if etype != _T_STRUCT:
+            raise _Odd
+        return [], size, pos
+
+
+def parse_file_metadata(buf: bytes, fail: Callable[[BaseException], None]) -> tuple[Any, int] | None:
+    """Decode *buf* (a whole plaintext ``FileMetaData``, maybe followed by a signature) lazily.
+
+    Returns ``(raw, used)`` as :func:`~parquet_core.thrift.codec.parse` does, *raw* a
+    :class:`LazyFileMetaData`, or None when the footer should be decoded eagerly (no C
+    decoder, an unusual layout, or a decoding error: the eager decode reports it).
+    *fail* is called with the cause when a later lazy decode fails; it must raise.
+    """
+    if not HAVE_ACCELERATED or type(buf) is not bytes:
+        return None
+    limit = len(buf)
+    trans = TMemoryBuffer(buf)
+    proto = TCompactProtocolAccelerated(trans, string_length_limit=limit,
+                                        container_length_limit=limit, fallback=False)
+    raw = LazyFileMetaData()
+    _local.tell = trans.cstringio_buf.tell
+    try:
+        proto._fast_decode(raw, proto, [LazyFileMetaData, _FMD_TOP])
+    except _DECODE_ERRORS:
+        return None
+    finally:
+        _local.tell = None
+    used = trans.cstringio_buf.tell()
+    d = raw.__dict__
+    starts = d.pop("row_groups", None)
+    d.pop("key_value_metadata", None)
+    try:
+        spans = _locate(buf, used, starts)
+    except _Odd:
+        return None
+    if spans is None:
+        return None
+    rg_spans, kv_spans = spans
+    raw._lazy = LazyFooter(buf, rg_spans, kv_spans, fail)
+    return raw, used
+
+
+def _locate(buf: bytes, used: int, starts: list[int] | None
+            ) -> tuple[list[tuple[int, int]] | None, list[tuple[int, int]] | None] | None:
+    """Walk the top-level fields; the element spans of row_groups and key_value_metadata.
+
+    *starts* are the row groups' start positions the C decoder reported (None: it saw
+    no ``row_groups``); the walker checks the first against the list's header and finds
+    the end of the last with one more skip.
+    """
+    w = _Walker(buf, used)
+    pos = last = 0
+    seen: set[int] = set()
+    rg_spans: list[tuple[int, int]] | None = None
+    kv_spans: list[tuple[int, int]] | None = None
+    while True:
+        if pos >= used:
+            return None
+        b = buf[pos]
+        pos += 1
+        if b == 0:
+            break
+        ftype, delta = b & 0x0F, b >> 4
+        if delta:
+            fid = last + delta
+        else:
+            zz, pos = w.varint(pos, 3)
+            fid = (zz >> 1) ^ -(zz & 1)
+        last = fid
+        if fid in seen:
+            return None   # a duplicated field: the eager decode keeps the last one
+        seen.add(fid)
+        if fid == 4:
+            if ftype != _T_LIST or starts is None:
+                return None
+            _, size, first = w.elements(pos)
+            if size != len(starts) or (size and starts[0] != first):
+                return None
+            pos = w.struct(starts[-1]) if size else first
+            rg_spans = list(zip(starts, [*starts[1:], pos]))
+        elif fid == 5:
+            if ftype != _T_LIST:
+                return None
+            _, size, pos = w.elements(pos)
+            kv_spans = []
+            for _ in range(size):
+                nxt = w.struct(pos)
+                kv_spans.append((pos, nxt))
+                pos = nxt
+        else:
+            pos = w.value(ftype, pos)
+    if pos != used or (rg_spans is None) != (starts is None):
+        return None
+    return rg_spans, kv_spans
+
+
+def eager_error(buf: bytes, cause: BaseException) -> ParquetFormatError:
+    """The error an eager decode of the footer *buf* raises (or one describing *cause*)."""
+    try:
+        parse(buf, pt.FileMetaData)
+    except ParquetFormatError as exc:
+        return exc
+    reason = str(cause) or type(cause).__name__
+    return ParquetFormatError(f"cannot decode thrift FileMetaData at offset 0: {reason}")
+
+
+def raise_eager(buf: bytes, notes: tuple[str, ...], path: str | None, cause: BaseException) -> None:
+    """Raise :func:`eager_error` with *notes* (as opening the file adds them) and the file's path.
+
+    Bound with :func:`functools.partial` as a :class:`LazyFooter`'s ``fail``.
+    """
+    exc = eager_error(buf, cause)
+    for n in notes:
+        if n not in getattr(exc, "__notes__", ()):
+            exc.add_note(n)
+    note_file(exc, path, "reading")
+    raise exc

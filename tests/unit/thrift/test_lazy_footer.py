@@ -1,0 +1,341 @@
+"""The lazily decoded footer (parquet_core/thrift/lazy_footer.py).
+
+* laziness, checked structurally: which row groups and which statistics fields
+  were decoded after which access;
+* lazy results equal eager ones (raw structs and ``to_dict()``) on pyarrow files
+  and on every file of the conformance corpus;
+* mutated footers: the lazy path, fully loaded, either equals the eager decode or
+  raises the same ParquetFormatError (message included) that the eager decode
+  raises, and never anything else.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import os
+import pickle
+import struct
+import threading
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import parquet_core as pc
+import parquet_core.file.footer as footer_mod
+from parquet_core.errors import ParquetError, ParquetFormatError
+from parquet_core.metadata.wrappers import FileMetadata
+from parquet_core.thrift import pt
+from parquet_core.thrift.codec import HAVE_ACCELERATED, parse
+from parquet_core.thrift.lazy_footer import (
+    LazyColumnMetaData, LazyFileMetaData, lazy_state, parse_file_metadata,
+)
+from tests.fuzz.thrift_walk import walk_struct
+
+pytestmark = pytest.mark.skipif(not HAVE_ACCELERATED, reason="the lazy footer needs thrift's C decoder")
+
+
+def _table(rows: int = 60) -> pa.Table:
+    return pa.table({
+        "i": pa.array(range(rows), pa.int64()),
+        "s": pa.array([None if k % 7 == 0 else f"v{k % 13}" for k in range(rows)]),
+        "f": pa.array([k / 3 for k in range(rows)], pa.float64()),
+        "l": pa.array([[k, k + 1] if k % 5 else None for k in range(rows)], pa.list_(pa.int32())),
+    })
+
+
+def _write(path: Path, **kw: Any) -> Path:
+    pq.write_table(_table(), path, row_group_size=10, **kw)
+    return path
+
+
+def _footer(data: bytes) -> tuple[bytes, int]:
+    (n,) = struct.unpack("<I", data[-8:-4])
+    return data[len(data) - 8 - n:-8], len(data) - 8 - n
+
+
+def _fail(exc: BaseException) -> None:
+    raise ParquetFormatError(f"lazy decode failed: {exc}")
+
+
+@pytest.fixture
+def eager(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A context in which read_footer decodes eagerly (as before the lazy footer)."""
+    class Eager:
+        def __enter__(self) -> None:
+            monkeypatch.setattr(footer_mod, "parse_file_metadata", lambda buf, fail: None)
+
+        def __exit__(self, *exc: Any) -> None:
+            monkeypatch.undo()
+    return Eager()
+
+
+def _outcome(fn: Any) -> Any:
+    """``("ok", value)`` or ``("error", type, message)`` (notes left out)."""
+    try:
+        return ("ok", fn())
+    except ParquetError as exc:
+        return ("error", type(exc).__name__, str(exc))
+
+
+# -- laziness -----------------------------------------------------------------------------
+
+def test_nothing_but_the_top_level_is_decoded_at_open(tmp_path: Path) -> None:
+    p = _write(tmp_path / "a.parquet")
+    md = pc.read_metadata(p)
+    state = lazy_state(md.raw)
+    assert state is not None and isinstance(md.raw, LazyFileMetaData)
+    assert md.num_row_groups == 6 and md.num_rows == 60
+    assert (state.decoded_row_groups, state.decoded_extras, state.decoded_key_value) == (0, 0, False)
+    assert "row_groups" not in md.raw.__dict__ and "key_value_metadata" not in md.raw.__dict__
+
+    chunk = md.row_group(3).column(1)
+    assert chunk.num_values == 10 and chunk.compression == "SNAPPY"
+    assert state.decoded_row_groups == 1 and state.decoded_extras == 0
+    assert isinstance(chunk.meta, LazyColumnMetaData) and not chunk.meta.extras_loaded
+
+    want = pq.read_metadata(p).row_group(3).column(1).statistics
+    assert chunk.statistics is not None and chunk.statistics.null_count == want.null_count
+    assert (chunk.statistics.min, chunk.statistics.max) == (want.min, want.max)
+    assert state.decoded_row_groups == 1 and state.decoded_extras == 1
+    # every chunk of that row group got its statistics, and only them; other groups untouched
+    assert all(cc.meta_data.loaded("statistics") for cc in state.row_group(3).columns)
+    assert not any(cc.meta_data.loaded("encoding_stats") for cc in state.row_group(3).columns)
+    assert state._groups[2] is None
+    assert chunk.meta.encoding_stats == pq_encoding_stats(p, 3, 1)
+    assert state.decoded_extras == 2 and chunk.meta.extras_loaded
+
+    assert b"ARROW:schema" in md.metadata and state.decoded_key_value
+
+
+def pq_encoding_stats(p: Path, i: int, j: int) -> list[Any]:
+    """The chunk's encoding_stats, decoded eagerly from the footer bytes."""
+    raw, _ = parse(_footer(p.read_bytes())[0], pt.FileMetaData)
+    return raw.row_groups[i].columns[j].meta_data.encoding_stats
+
+
+def test_raw_row_groups_are_the_wrapped_ones(tmp_path: Path) -> None:
+    md = pc.read_metadata(_write(tmp_path / "a.parquet"))
+    g = md.row_group(2)
+    assert md.raw.row_groups[2] is g.raw
+    assert lazy_state(md.raw).decoded_row_groups == 6
+    # the others were decoded whole when the list was asked for
+    assert isinstance(g.raw.columns[0].meta_data, LazyColumnMetaData)
+    assert type(md.raw.row_groups[3].columns[0].meta_data) is pt.ColumnMetaData
+    assert md.row_group(3).raw is md.raw.row_groups[3]
+
+
+def test_lazy_equals_eager_on_a_pyarrow_file(tmp_path: Path, eager: Any) -> None:
+    p = _write(tmp_path / "a.parquet", compression="zstd")
+    lazy = pc.read_metadata(p)
+    with eager:
+        ref = pc.read_metadata(p)
+    assert not isinstance(ref.raw, LazyFileMetaData)
+    assert lazy.to_dict() == ref.to_dict()
+    assert lazy.raw == ref.raw and ref.raw == lazy.raw
+    assert repr(lazy.raw) == repr(ref.raw)
+    for i in range(ref.num_row_groups):
+        for j in range(ref.num_columns):
+            a, b = lazy.row_group(i).column(j), ref.row_group(i).column(j)
+            assert a.statistics == b.statistics and a.meta == b.meta and repr(a) == repr(b)
+    assert lazy.metadata == ref.metadata
+
+
+def test_copy_pickle_and_threads(tmp_path: Path) -> None:
+    p = _write(tmp_path / "a.parquet")
+    raw = pc.read_metadata(p).raw
+    for clone in (pickle.loads(pickle.dumps(raw)), copy.deepcopy(raw)):
+        assert clone == parse(_footer(p.read_bytes())[0], pt.FileMetaData)[0]
+    md = pc.read_metadata(p)
+    out: list[Any] = []
+    ts = [threading.Thread(target=lambda: out.append([md.row_group(i).raw for i in range(6)]))
+          for _ in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert all(all(a is b for a, b in zip(o, out[0])) for o in out)
+    assert lazy_state(md.raw).decoded_row_groups == 6
+
+
+def test_unusual_layouts_fall_back_to_the_eager_decode(tmp_path: Path) -> None:
+    # a footer with the row_groups field written twice: the eager decoder keeps the last
+    buf, _ = _footer(_write(tmp_path / "a.parquet").read_bytes())
+    items, end = walk_struct(buf, 0, len(buf), "FileMetaData")
+    rg = next(i for i in items if i.kind == "field" and i.path == "row_groups")
+    # long-form header (delta 0) naming field 4 again, then the same list
+    dup = buf[:rg.value_end] + b"\x09\x08" + buf[rg.start + 1:rg.value_end] + buf[rg.value_end:]
+    assert parse_file_metadata(dup, _fail) is None
+    assert parse_file_metadata(bytearray(buf), _fail) is None   # type: ignore[arg-type]
+    assert parse_file_metadata(buf, _fail) is not None
+
+
+# -- errors on first access -----------------------------------------------------------------
+
+def _break_extras(data: bytes) -> tuple[bytes, str]:
+    """Change the element type of one chunk's size_statistics histogram from i64 to i32: the
+    bytes still skip as before, but the eager decode rejects the list."""
+    buf, start = _footer(data)
+    items, _ = walk_struct(buf, 0, len(buf), "FileMetaData")
+    hist = next(i for i in items if i.kind == "list" and i.path.startswith("row_groups[1].columns[0].")
+                and i.elem_type == 6 and i.elements)
+    b = bytearray(buf)
+    b[hist.start] = (b[hist.start] & 0xF0) | 5
+    return data[:start] + bytes(b) + data[start + len(buf):], hist.path
+
+
+def test_a_bad_statistics_field_raises_on_first_access_with_the_eager_error(tmp_path: Path) -> None:
+    p = tmp_path / "bad.parquet"
+    data, where = _break_extras(_write(tmp_path / "a.parquet").read_bytes())
+    p.write_bytes(data)
+    buf, start = _footer(data)
+    with pytest.raises(ParquetFormatError) as eager_exc:
+        parse(buf, pt.FileMetaData)
+
+    md = pc.read_metadata(p)           # opens: the bad bytes are only skipped so far
+    chunk = md.row_group(1).column(0)
+    assert chunk.num_values == 10      # the trimmed decode of that group is fine
+    assert md.row_group(0).column(0).statistics is not None   # other groups too
+    assert chunk.statistics is not None   # so are the fields decoded apart from the broken one
+    with pytest.raises(ParquetFormatError) as exc:
+        chunk.meta.size_statistics
+    assert str(exc.value) == str(eager_exc.value)
+    notes = getattr(exc.value, "__notes__", [])
+    assert f"in the footer ({len(buf)} bytes at file offset {start})" in notes
+    assert any(str(p) in n for n in notes), notes
+    with pytest.raises(ParquetFormatError):
+        md.to_dict()
+
+
+def test_a_bad_statistics_field_through_parquet_file_names_the_file_once(tmp_path: Path) -> None:
+    p = tmp_path / "bad.parquet"
+    p.write_bytes(_break_extras(_write(tmp_path / "a.parquet").read_bytes())[0])
+    with pc.ParquetFile(p) as pf:
+        with pytest.raises(ParquetFormatError) as exc:
+            pf.metadata.row_group(1).column(0).meta.size_statistics
+    notes = [n for n in exc.value.__notes__ if str(p) in n]
+    assert len(notes) == 1
+
+
+# -- mutated footers --------------------------------------------------------------------------
+
+def _seed_footer() -> bytes:
+    sink = io.BytesIO()
+    pq.write_table(_table(30), sink, row_group_size=10, compression="snappy")
+    return _footer(sink.getvalue())[0]
+
+
+_SEED = _seed_footer()
+
+
+def _lazy_full(buf: bytes, trimmed: bool = True) -> Any:
+    """Decode *buf* lazily, then everything: row group by row group and field group by field
+    group (*trimmed*), or through the raw ``row_groups`` list (decoded whole)."""
+    got = parse_file_metadata(buf, partial(footer_mod.raise_eager, buf, (), None))
+    if got is None:
+        return parse(buf, pt.FileMetaData)
+    raw, used = got
+    state = lazy_state(raw)
+    if trimmed:
+        for i in range(state.num_row_groups):
+            for cc in state.row_group(i).columns or []:
+                if isinstance(cc.meta_data, LazyColumnMetaData):
+                    cc.meta_data.load()
+    raw.load()
+    return raw, used
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, len(_SEED) - 1), st.integers(0, 255)), min_size=1, max_size=4),
+       st.sampled_from(["set", "insert", "delete", "truncate"]), st.booleans())
+def test_mutated_footers_decode_lazily_as_eagerly(edits: list[tuple[int, int]], how: str,
+                                                  trimmed: bool) -> None:
+    b = bytearray(_SEED)
+    for pos, val in edits:
+        pos = min(pos, len(b) - 1)
+        if how == "set":
+            b[pos] = val
+        elif how == "insert":
+            b.insert(pos, val)
+        elif how == "delete" and len(b) > 1:
+            del b[pos]
+        elif how == "truncate":
+            del b[max(pos, 1):]
+    buf = bytes(b)
+    lazy = _outcome(lambda: _lazy_full(buf, trimmed))
+    ref = _outcome(lambda: parse(buf, pt.FileMetaData))
+    assert lazy[0] == ref[0]
+    if lazy[0] == "ok":
+        assert lazy[1][1] == ref[1][1]
+        assert lazy[1][0] == ref[1][0]
+    else:
+        assert lazy[1:] == ref[1:]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, len(_SEED) - 1), st.integers(0, 255))
+def test_mutated_files_read_the_same_lazily_and_eagerly(pos: int, val: int) -> None:
+    sink = io.BytesIO()
+    pq.write_table(_table(30), sink, row_group_size=10)
+    data = sink.getvalue()
+    buf, start = _footer(data)
+    b = bytearray(buf)
+    b[pos % len(b)] = val
+    data = data[:start] + bytes(b) + data[start + len(buf):]
+
+    def summary() -> Any:
+        md = pc.read_metadata(io.BytesIO(data))
+        return md.to_dict(), [[md.row_group(i).column(j).statistics for j in range(md.num_columns)]
+                              for i in range(md.num_row_groups)]
+    lazy = _outcome(summary)
+    orig = footer_mod.parse_file_metadata
+    footer_mod.parse_file_metadata = lambda buf, fail: None   # type: ignore[assignment]
+    try:
+        ref = _outcome(summary)
+    finally:
+        footer_mod.parse_file_metadata = orig
+    assert lazy == ref
+
+
+# -- the corpus -------------------------------------------------------------------------------
+
+def _corpus() -> list[Path]:
+    root = os.environ.get("PARQUET_TEST_DATA")
+    if not root:
+        return []
+    return sorted(p for p in Path(root).rglob("*.parquet") if p.stat().st_size < 64 * 2**20)
+
+
+@pytest.mark.skipif(not _corpus(), reason="PARQUET_TEST_DATA is not set")
+def test_lazy_equals_eager_on_the_corpus(eager: Any) -> None:
+    compared = 0
+    for path in _corpus():
+        def summary() -> Any:
+            md = pc.read_metadata(path)
+            return md.to_dict(), repr(md), md.metadata, [
+                [repr(md.row_group(i).column(j).statistics) for j in range(md.num_columns)]
+                for i in range(md.num_row_groups)]
+        lazy = _outcome(summary)
+        with eager:
+            ref = _outcome(summary)
+        assert lazy == ref, path
+        compared += lazy[0] == "ok"
+    assert compared > 50
+
+
+def test_edited_row_group_lists_are_followed(tmp_path: Path) -> None:
+    # datasets merge footers by extending one file's raw row_groups
+    a = pc.read_metadata(_write(tmp_path / "a.parquet"))
+    b = pc.read_metadata(_write(tmp_path / "b.parquet"))
+    a.raw.row_groups.extend(b.raw.row_groups)
+    a.raw.num_rows += b.raw.num_rows
+    merged = FileMetadata(a.raw)
+    assert merged.num_row_groups == 12 and a.num_row_groups == 12
+    assert merged.row_group(11).raw is b.raw.row_groups[5]
+    assert a.row_group(11).num_rows == 10
