@@ -27,7 +27,8 @@ written *before* the main pass: a tail window only spills into later runs'
 first ``W`` bytes, which the main pass then rewrites, and the main pass never
 touches a tail (byte ``x`` of a run at ``x >= W`` lies past every earlier
 run's window).  ``W`` is picked per call from a sample of the lengths with a
-cost model measured on this kind of machine (a window costs ~6 ns + W/10 ns).
+cost model measured on this kind of machine (a window costs ~6 ns + W/10 ns,
+a tail window ~4x that with its index arithmetic).
 Runs whose windows would read past the end of ``src`` are copied exactly
 instead (there are few: the runs at the end of a page), or ``src`` is copied
 into a padded buffer when it is small (a dictionary).
@@ -82,7 +83,8 @@ def _pick_width(lengths: npt.NDArray[np.int64]) -> int:
     for w in _WIDTHS:
         over = sample[sample > w]
         tails = float(((over - 1) // w).sum()) if over.size else 0.0
-        cost = (sample.size + tails) * (6.0 + w / 10.0)
+        # a tail window also pays for its index arithmetic (repeat, arange, ...)
+        cost = sample.size * (6.0 + w / 10.0) + tails * (25.0 + w / 10.0)
         if cost < best_cost:
             best_cost, best_w = cost, w
         if w >= top:
@@ -118,35 +120,46 @@ def gather_runs(src: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
         return out
     w = _pick_width(lengths)
     out = np.empty(total + w, dtype=np.uint8)
-    nwin = np.maximum((lengths + (w - 1)) // w, 1) if int(lengths.max()) > w else None
-    reach = starts + (nwin * w if nwin is not None else w)
-    edge = reach > src.size
-    if edge.any():
-        n_edge = int(np.count_nonzero(edge))
+    long_runs = np.flatnonzero(lengths > w)
+    # windows read src[start : start + w] (main) and, for a long run, up to
+    # src[start + ceil(len / w) * w]: runs reaching past the end are "edge" runs
+    limit = src.size - w
+    edge_main = starts > limit
+    n_edge = int(np.count_nonzero(edge_main))
+    edge_long = np.zeros(0, dtype=bool)
+    if long_runs.size:
+        l_len = lengths[long_runs]
+        edge_long = starts[long_runs] + ((l_len + (w - 1)) // w) * w > src.size
+        n_edge += int(np.count_nonzero(edge_long))
+    if n_edge:
         if src.size <= 16 * n_edge * w or src.size <= 1 << 16:
             padded = np.zeros(src.size + w, dtype=np.uint8)
             padded[:src.size] = src
             src = padded
         else:
+            edge = edge_main
+            if edge_long.size:
+                edge = edge.copy()
+                edge[long_runs[edge_long]] = True
             keep = np.flatnonzero(~edge)
             _gather_windows(out, src, starts[keep], lengths[keep], dst[keep], w,
-                            None if nwin is None else nwin[keep])
+                            np.flatnonzero(lengths[keep] > w))
             eidx = np.flatnonzero(edge)
             _exact(out, src, starts[eidx], lengths[eidx], dst[eidx])
             return out[:total]
-    _gather_windows(out, src, starts, lengths, dst, w, nwin)
+    _gather_windows(out, src, starts, lengths, dst, w, long_runs)
     return out[:total]
 
 
 def _gather_windows(out: npt.NDArray[np.uint8], src: npt.NDArray[np.uint8],
                     starts: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
                     dst: npt.NDArray[np.int64], w: int,
-                    nwin: npt.NDArray[np.int64] | None) -> None:
+                    long_runs: npt.NDArray[np.intp]) -> None:
+    """Tail windows of the runs longer than ``w`` first, then one window per run."""
     dview = _window_view(out, w)
     sview = _window_view(src, w)
-    if nwin is not None:
-        long_runs = np.flatnonzero(nwin > 1)
-        extra = nwin[long_runs] - 1                       # tail windows per long run
+    if long_runs.size:
+        extra = (lengths[long_runs] - 1) // w               # tail windows per long run
         m = int(extra.sum())
         first = np.zeros(long_runs.size, dtype=np.int64)
         np.cumsum(extra[:-1], out=first[1:])
