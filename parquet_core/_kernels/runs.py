@@ -43,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["gather_runs", "windows_in_order"]
+__all__ = ["copy_runs", "gather_runs", "pick_width", "window_view", "windows_in_order"]
 
 #: Window widths tried, bytes.
 _WIDTHS = (16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 1024, 2048, 4096)
@@ -51,7 +51,7 @@ _SAMPLE = 4096
 _order_ok: bool | None = None
 
 
-def _window_view(buf: npt.NDArray[np.uint8], width: int) -> npt.NDArray[np.void]:
+def window_view(buf: npt.NDArray[np.uint8], width: int) -> npt.NDArray[np.void]:
     """``buf`` as ``width``-byte windows starting at every byte (read or write)."""
     return np.ndarray((buf.size - width + 1,), dtype=f"V{width}", buffer=buf, offset=0,
                       strides=(1,))
@@ -68,13 +68,14 @@ def windows_in_order() -> bool:
         src = rng.integers(0, 256, int(offsets[-1]) + 64, dtype=np.uint8)
         starts = offsets[:-1] + 3
         out = np.zeros(int(offsets[-1]) + 32, dtype=np.uint8)
-        _window_view(out, 32)[offsets[:-1]] = _window_view(src, 32)[starts]
+        window_view(out, 32)[offsets[:-1]] = window_view(src, 32)[starts]
         expect = src[3:3 + int(offsets[-1])]
         _order_ok = bool(np.array_equal(out[:int(offsets[-1])], expect))
     return _order_ok
 
 
-def _pick_width(lengths: npt.NDArray[np.int64]) -> int:
+def pick_width(lengths: npt.NDArray[np.int64]) -> int:
+    """Window width for copying runs of these lengths (cost model of the module docstring)."""
     step = max(1, lengths.size // _SAMPLE)
     sample = lengths[::step]
     best_w = _WIDTHS[0]
@@ -118,7 +119,7 @@ def gather_runs(src: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
         out = np.empty(total, dtype=np.uint8)
         _exact(out, src, starts, lengths, dst)
         return out
-    w = _pick_width(lengths)
+    w = pick_width(lengths)
     out = np.empty(total + w, dtype=np.uint8)
     long_runs = np.flatnonzero(lengths > w)
     # windows read src[start : start + w] (main) and, for a long run, up to
@@ -156,8 +157,8 @@ def _gather_windows(out: npt.NDArray[np.uint8], src: npt.NDArray[np.uint8],
                     dst: npt.NDArray[np.int64], w: int,
                     long_runs: npt.NDArray[np.intp]) -> None:
     """Tail windows of the runs longer than ``w`` first, then one window per run."""
-    dview = _window_view(out, w)
-    sview = _window_view(src, w)
+    dview = window_view(out, w)
+    sview = window_view(src, w)
     if long_runs.size:
         extra = (lengths[long_runs] - 1) // w               # tail windows per long run
         m = int(extra.sum())
@@ -166,3 +167,25 @@ def _gather_windows(out: npt.NDArray[np.uint8], src: npt.NDArray[np.uint8],
         step = (np.arange(m, dtype=np.int64) - np.repeat(first, extra) + 1) * w
         dview[np.repeat(dst[long_runs], extra) + step] = sview[np.repeat(starts[long_runs], extra) + step]
     dview[dst] = sview[starts]
+
+
+def copy_runs(dview: npt.NDArray[np.void], sview: npt.NDArray[np.void],
+              dst: npt.NDArray[np.int64], src: npt.NDArray[np.int64],
+              lengths: npt.NDArray[np.int64], w: int) -> None:
+    """Copy runs between ``w``-byte window views whose destinations are ``>= w`` bytes apart.
+
+    Run ``i`` is copied as ``ceil(lengths[i] / w)`` disjoint windows; only
+    the last one spills (up to ``w - 1`` bytes past the run's end), so the
+    caller must leave that room (a gap, or bytes written afterwards).  Runs
+    of length 0 still write one window.  Order between runs does not
+    matter here, unlike :func:`gather_runs`.
+    """
+    long_runs = np.flatnonzero(lengths > w)
+    if long_runs.size:
+        extra = (lengths[long_runs] - 1) // w
+        m = int(extra.sum())
+        first = np.zeros(long_runs.size, dtype=np.int64)
+        np.cumsum(extra[:-1], out=first[1:])
+        step = (np.arange(m, dtype=np.int64) - np.repeat(first, extra) + 1) * w
+        dview[np.repeat(dst[long_runs], extra) + step] = sview[np.repeat(src[long_runs], extra) + step]
+    dview[dst] = sview[src]

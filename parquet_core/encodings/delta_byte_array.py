@@ -63,6 +63,7 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core._kernels.bitpack import as_uint8
+from parquet_core._kernels.runs import gather_runs, pick_width, window_view, windows_in_order
 from parquet_core._kernels.words import WordView
 from parquet_core.encodings._inputs import as_byte_arrays
 from parquet_core.encodings.delta_binary_packed import (
@@ -144,6 +145,10 @@ def _reconstruct(prefix: npt.NDArray[np.int64], suffixes: ByteArrays) -> ByteArr
         raise ParquetFormatError(
             f"{_WHAT}: the page would decode to {total} bytes (limit {MAX_DECODED_BYTES})")
 
+    fast = _resolve_by_windows(prefix, lengths, offsets, soff, sdata)
+    if fast is not None:
+        return ByteArrays(offsets, fast)
+
     widest = int(lengths.max())
     if n * widest <= 2 * total + 64:
         return ByteArrays(offsets, _resolve_dense(prefix, lengths, sdata, widest))
@@ -177,6 +182,84 @@ def _reconstruct(prefix: npt.NDArray[np.int64], suffixes: ByteArrays) -> ByteArr
         lo = hi
         hi *= 2
     return ByteArrays(offsets, out)
+
+
+def _resolve_by_windows(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
+                        offsets: npt.NDArray[np.int64], soff: npt.NDArray[np.int64],
+                        sdata: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8] | None:
+    """Prefix copies by doubling over the prefix lengths; None if it does not fit.
+
+    Let ``m_k(i) = min(prefix[i - 2**k + 1 .. i])`` (values before the page
+    count as 0: the first prefix is 0).  The first ``m_k(i)`` bytes of value
+    ``i`` equal those of value ``i - 2**k`` (every value in between copied
+    them on), so after the suffixes are placed, round ``k`` copies columns
+    ``[m_{k+1}(i), m_k(i))`` of every value from value ``i - 2**k``, where they
+    are already final (``m_{k+1}(i) >= m_k(i - 2**k)``, and value ``r`` is final
+    from column ``m_k(r)`` on after rounds ``< k``).  ``m`` is updated with one
+    contiguous ``np.minimum`` per round and only values whose ``m`` drops copy
+    anything; the loop ends when every ``m`` is 0 (after at most
+    ``log2(count)`` rounds).  Copies are fixed-width windows *ending* at the
+    run's end (:func:`_copy_runs_left`): their extra bytes land on columns
+    left of the run, which later rounds rewrite, or in a ``w``-byte gap left
+    before each value in a work buffer; one window gather
+    (:func:`~parquet_core._kernels.runs.gather_runs`) packs the values at the
+    end.  The work is O(n) per round plus one window per suffix, per drop of
+    ``m`` and per value packed.
+
+    Returns None when window order is not reliable or the gaps would cost
+    much more than the data (then the column layouts below run).
+    """
+    n = prefix.size
+    total = int(offsets[-1])
+    if total == 0 or not windows_in_order():
+        return None
+    w = pick_width(lengths)
+    if n * w > 4 * total + (1 << 20):
+        return None
+    slot = offsets[:-1] + np.arange(1, n + 1, dtype=np.int64) * w   # gap of w before each
+    work = np.empty(total + (n + 2) * w, dtype=np.uint8)
+    wview = window_view(work, w)
+    spad = np.empty(sdata.size + w, dtype=np.uint8)                 # gap of w before the data
+    spad[:w] = 0
+    spad[w:] = sdata
+    sview = window_view(spad, w)
+    # suffixes end where their values end
+    _copy_runs_left(wview, sview, slot + lengths, soff[1:] - int(soff[0]) + w,
+                    lengths - prefix, w)
+    cur = prefix.copy()
+    step = 1
+    while step < n and cur.any():
+        low = np.minimum(cur[step:], cur[:-step])
+        drop = np.flatnonzero(low < cur[step:])
+        if drop.size:
+            idx = drop + step
+            keep = low[drop]
+            upto = cur[idx]
+            _copy_runs_left(wview, wview, slot[idx] + upto, slot[drop] + upto, upto - keep, w)
+            cur[step:] = low
+        step *= 2
+    return gather_runs(work, slot, lengths, offsets)
+
+
+def _copy_runs_left(dview: npt.NDArray[np.void], sview: npt.NDArray[np.void],
+                    dst_end: npt.NDArray[np.int64], src_end: npt.NDArray[np.int64],
+                    lengths: npt.NDArray[np.int64], w: int) -> None:
+    """Copy runs as ``w``-byte windows tiled leftwards from each run's end.
+
+    Windows of one run are disjoint; the leftmost spills up to ``w - 1``
+    bytes *before* the run, so destinations need that room (see
+    :func:`_resolve_by_windows`).  Runs in one call must not overlap.
+    """
+    if lengths.size and int(lengths.max()) > w:
+        long_runs = np.flatnonzero(lengths > w)
+        extra = (lengths[long_runs] - 1) // w
+        m = int(extra.sum())
+        first = np.zeros(long_runs.size, dtype=np.int64)
+        np.cumsum(extra[:-1], out=first[1:])
+        back = (np.arange(m, dtype=np.int64) - np.repeat(first, extra) + 2) * w
+        dview[np.repeat(dst_end[long_runs], extra) - back] = \
+            sview[np.repeat(src_end[long_runs], extra) - back]
+    dview[dst_end - w] = sview[src_end - w]
 
 
 def _resolve_dense(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
