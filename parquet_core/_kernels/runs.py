@@ -43,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["copy_runs", "gather_runs", "pick_width", "window_view", "windows_in_order"]
+__all__ = ["gather_runs", "pick_width", "window_view", "windows_in_order"]
 
 #: Window widths tried, bytes.
 _WIDTHS = (16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 1024, 2048, 4096)
@@ -168,24 +168,3 @@ def _gather_windows(out: npt.NDArray[np.uint8], src: npt.NDArray[np.uint8],
         dview[np.repeat(dst[long_runs], extra) + step] = sview[np.repeat(starts[long_runs], extra) + step]
     dview[dst] = sview[starts]
 
-
-def copy_runs(dview: npt.NDArray[np.void], sview: npt.NDArray[np.void],
-              dst: npt.NDArray[np.int64], src: npt.NDArray[np.int64],
-              lengths: npt.NDArray[np.int64], w: int) -> None:
-    """Copy runs between ``w``-byte window views whose destinations are ``>= w`` bytes apart.
-
-    Run ``i`` is copied as ``ceil(lengths[i] / w)`` disjoint windows; only
-    the last one spills (up to ``w - 1`` bytes past the run's end), so the
-    caller must leave that room (a gap, or bytes written afterwards).  Runs
-    of length 0 still write one window.  Order between runs does not
-    matter here, unlike :func:`gather_runs`.
-    """
-    long_runs = np.flatnonzero(lengths > w)
-    if long_runs.size:
-        extra = (lengths[long_runs] - 1) // w
-        m = int(extra.sum())
-        first = np.zeros(long_runs.size, dtype=np.int64)
-        np.cumsum(extra[:-1], out=first[1:])
-        step = (np.arange(m, dtype=np.int64) - np.repeat(first, extra) + 1) * w
-        dview[np.repeat(dst[long_runs], extra) + step] = sview[np.repeat(src[long_runs], extra) + step]
-    dview[dst] = sview[src]
