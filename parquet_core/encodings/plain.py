@@ -209,15 +209,18 @@ def _u32_at_every_byte(arr: npt.NDArray[np.uint8], size: int) -> npt.NDArray[np.
 
 def _lane_walk(arr: npt.NDArray[np.uint8], size: int, page_begin: npt.NDArray[np.int64],
                page_end: npt.NDArray[np.int64],
-               counts: npt.NDArray[np.int64]) -> npt.NDArray[np.int64] | None:
+               counts: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], bool] | None:
     """Candidate value starts of every page (page order), found with the lane walk.
 
     ``arr[:size]`` holds the pages back to back (page ``p`` is
     ``[page_begin[p], page_end[p])``, every page has ``counts[p] >= 1``
     values).  Each page gets lanes in proportion to its size and its first
     lane starts at the page start, so a page boundary is never guessed.
-    Returns exactly ``counts[p]`` positions per page, or None when a page
-    yields fewer; nothing is trusted before :func:`_verified_lengths`.
+    Returns exactly ``counts[p]`` positions per page and whether every lane
+    linked up (then the positions are, by construction, each page's chain
+    from its start and :func:`_chain_lengths` proves the rest), or None when
+    a page yields fewer.  Stitched results are proven by
+    :func:`_verified_lengths`.
     """
     last = size - 4                       # last position where a length can be read
     u32 = _u32_at_every_byte(arr, size)
@@ -279,6 +282,7 @@ def _lane_walk(arr: npt.NDArray[np.uint8], size: int, page_begin: npt.NDArray[np
     q = starts
     exits = np.full(lanes, size + 1, dtype=np.int64)
     by_lane_parts: list[tuple[npt.NDArray[np.intp], npt.NDArray[np.int64]]] = []
+    single: tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]] | None = None
     while pending.size:
         steps = np.empty((batch + 1, pending.size), dtype=np.int64)
         steps[0] = q
@@ -292,9 +296,24 @@ def _lane_walk(arr: npt.NDArray[np.uint8], size: int, page_begin: npt.NDArray[np
         first_out = inside.argmin(axis=0)            # first hop at/after the region end
         finished = ~inside[-1]
         exits[pending[finished]] = steps[first_out[finished], np.flatnonzero(finished)]
+        if not by_lane_parts and finished.all():
+            single = (steps, inside)
         by_lane_parts.append((pending, steps[:-1]))
         q = steps[-1, ~finished]
         pending = pending[~finished]
+
+    # 3. stitch: lane t+1 continues lane t when it started exactly at t's exit
+    linked = np.empty(lanes, dtype=bool)
+    linked[0] = True
+    linked[1:] = starts[1:] == exits[:-1]
+    linked[first_lane] = True
+    if single is not None and linked.all():
+        # one batch, every lane linked: the in-region positions read lane by
+        # lane (a transposed boolean selection) are the chains of all pages
+        steps, inside = single
+        found = steps[:-1].T[inside[:-1].T]
+        got = _first_per_page(found, page_begin, counts)
+        return None if got is None else (got, True)
     if len(by_lane_parts) == 1:
         by_lane = np.ascontiguousarray(by_lane_parts[0][1].T)
     else:
@@ -306,15 +325,10 @@ def _lane_walk(arr: npt.NDArray[np.uint8], size: int, page_begin: npt.NDArray[np
             at += part.shape[0]
     # a lane's row is increasing; entries at/after its region end are not its own
     by_lane[by_lane >= end[:, None]] = size + 2
-
-    # 3. stitch: lane t+1 continues lane t when it started exactly at t's exit
-    linked = np.empty(lanes, dtype=bool)
-    linked[0] = True
-    linked[1:] = starts[1:] == exits[:-1]
-    linked[first_lane] = True
     if linked.all():
         found = by_lane[by_lane <= size]
-        return _first_per_page(found, page_begin, counts)
+        got = _first_per_page(found, page_begin, counts)
+        return None if got is None else (got, True)
     pieces: list[npt.NDArray[np.int64]] = []
     for p in range(npages):  # per page: pages with a missed lane are re-stitched
         t0, t1 = int(first_lane[p]), int(last_lane[p]) + 1
@@ -323,7 +337,7 @@ def _lane_walk(arr: npt.NDArray[np.uint8], size: int, page_begin: npt.NDArray[np
         if got is None or got.size < counts[p]:
             return None
         pieces.append(got[:int(counts[p])])
-    return np.concatenate(pieces)
+    return np.concatenate(pieces), False
 
 
 def _first_per_page(found: npt.NDArray[np.int64], page_begin: npt.NDArray[np.int64],
@@ -415,6 +429,37 @@ def _verified_lengths(arr: npt.NDArray[np.uint8], size: int, starts: npt.NDArray
     return lengths
 
 
+def _chain_lengths(arr: npt.NDArray[np.uint8], size: int, starts: npt.NDArray[np.int64],
+                   page_begin: npt.NDArray[np.int64], page_end: npt.NDArray[np.int64],
+                   counts: npt.NDArray[np.int64]) -> npt.NDArray[np.int64] | None:
+    """Lengths of positions that are each page's chain by construction, or None.
+
+    Linked lanes give, per page, the positions reached by hopping from the
+    page start (each hop ``p -> p + 4 + u32(p)`` computed exactly: positions
+    inside a region are below the page end, at most ``size - 4`` except on the
+    last page, and the walk only clamps reads above ``size - 4``), cut to
+    ``counts[p]``.  So a value's length is the gap to the next start minus 4,
+    and only each page's last value remains to be checked: its length field
+    and bytes must lie inside the page.
+    """
+    if starts.size != int(counts.sum()) or size < 4:
+        return None
+    first = np.zeros(counts.size, dtype=np.int64)
+    np.cumsum(counts[:-1], out=first[1:])
+    last = first + counts - 1
+    tail = starts[last]
+    if not np.array_equal(starts[first], page_begin) or (tail > page_end - 4).any():
+        return None
+    tail_len = _u32_at_every_byte(arr, size)[tail].astype(np.int64)
+    if (tail + 4 + tail_len > page_end).any():
+        return None
+    lengths = np.empty(starts.size, dtype=np.int64)
+    np.subtract(starts[1:], starts[:-1], out=lengths[:-1])
+    lengths[:-1] -= 4
+    lengths[last] = tail_len
+    return lengths
+
+
 def _page_error(exc: ParquetFormatError, page: int, npages: int) -> ParquetFormatError:
     if npages == 1:
         return exc
@@ -490,11 +535,15 @@ def _decode_pages(arrs: list[npt.NDArray[np.uint8]],
     cnt = np.array([counts[p] for p in live], dtype=np.int64)
 
     starts: npt.NDArray[np.int64] | None = None
-    if n > _SCALAR_MAX_COUNT and size < _SCALAR_MIN_AVG_BYTES * n:
-        starts = _lane_walk(big, size, page_begin, page_end, cnt)
     lengths = None
-    if starts is not None:
-        lengths = _verified_lengths(big, size, starts, page_begin, page_end, cnt)
+    if n > _SCALAR_MAX_COUNT and size < _SCALAR_MIN_AVG_BYTES * n:
+        walked = _lane_walk(big, size, page_begin, page_end, cnt)
+        if walked is not None:
+            starts, chained = walked
+            if chained:
+                lengths = _chain_lengths(big, size, starts, page_begin, page_end, cnt)
+            else:
+                lengths = _verified_lengths(big, size, starts, page_begin, page_end, cnt)
     if lengths is None:
         # Small or long-value pages, a malformed page, or missed lanes: the
         # scalar walk per page decodes it or raises the precise error.

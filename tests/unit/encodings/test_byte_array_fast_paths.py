@@ -142,7 +142,7 @@ def test_plain_multi_missed_lanes_fall_back(monkeypatch: pytest.MonkeyPatch) -> 
     import parquet_core.encodings.plain as plain
     shapes = [(seed, 3000, (0, 20), "text", b"") for seed in range(4)]
     bufs, counts, expect = build_pages(shapes)
-    monkeypatch.setattr(plain, "_lane_walk", lambda *a: np.arange(sum(counts), dtype=np.int64))
+    monkeypatch.setattr(plain, "_lane_walk", lambda *a: (np.arange(sum(counts), dtype=np.int64), False))
     assert decode_plain_byte_arrays_multi(bufs, counts).to_pylist() == expect
 
 
