@@ -519,15 +519,19 @@ def _decode_pages(arrs: list[npt.NDArray[np.uint8]],
         return _uniform_pages([arrs[p] for p in live], [counts[p] for p in live], uniform,
                               live, stops, n)
 
-    # one buffer holding every live page (zero-copy for a single page)
+    # one buffer holding every live page: the buffer they already share
+    # (pages of one uncompressed or one decompressed chunk), or a copy
     sizes = np.array([arrs[p].size for p in live], dtype=np.int64)
     page_begin = np.zeros(len(live), dtype=np.int64)
     np.cumsum(sizes[:-1], out=page_begin[1:])
+    shared = _shared_span([arrs[p] for p in live], sizes) if len(live) > 1 else None
+    if shared is not None:
+        big, page_begin = shared
     page_end = page_begin + sizes
     size = int(page_end[-1])
     if len(live) == 1:
         big = arrs[live[0]]
-    else:
+    elif shared is None:
         big = np.empty(size + _GATHER_PAD, dtype=np.uint8)
         for p, b in zip(live, page_begin.tolist()):
             big[b:b + arrs[p].size] = arrs[p]
@@ -568,6 +572,43 @@ def _decode_pages(arrs: list[npt.NDArray[np.uint8]],
     for i, p in enumerate(live):
         stops[p] = int(starts[last[i]] + 4 + lengths[last[i]] - page_begin[i])
     return ByteArrays(offsets, data), stops
+
+
+def _owner(arr: npt.NDArray[np.uint8]) -> Any:
+    """The object that owns ``arr``'s memory (a numpy array, or a buffer exporter)."""
+    a = arr
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    owner = a.base
+    if owner is None:
+        return a
+    return owner.obj if isinstance(owner, memoryview) else owner
+
+
+def _shared_span(arrs: list[npt.NDArray[np.uint8]], sizes: npt.NDArray[np.int64]
+                 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]] | None:
+    """One zero-copy view spanning every page, when they sit in order in one buffer.
+
+    Returns the view and each page's start in it (the bytes between pages,
+    e.g. page headers, are never read as values: lanes stay inside pages),
+    or None when the pages do not share an owner or overlap.
+    """
+    owner = _owner(arrs[0])
+    if any(_owner(a) is not owner for a in arrs[1:]):
+        return None
+    try:
+        whole = owner if isinstance(owner, np.ndarray) else np.frombuffer(owner, dtype=np.uint8)
+        if whole.dtype != np.uint8 or whole.ndim != 1 or not whole.flags.c_contiguous:
+            return None
+    except (TypeError, ValueError):
+        return None
+    base = whole.__array_interface__["data"][0]
+    offs = np.array([a.__array_interface__["data"][0] - base for a in arrs], dtype=np.int64)
+    ends = offs + sizes
+    if offs[0] < 0 or ends[-1] > whole.size or (offs[1:] < ends[:-1]).any():
+        return None
+    start = int(offs[0])
+    return whole[start:int(ends[-1])], offs - start
 
 
 def _uniform_pages(arrs: list[npt.NDArray[np.uint8]], counts: list[int], widths: list[int],
