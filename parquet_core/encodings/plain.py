@@ -52,11 +52,30 @@ entries.  The lane walk touches each value O(1) times.  Small pages and
 pages of long values (few values per byte) use the scalar loop, which is
 already cheap per byte there.
 
+Whole chunks (:func:`decode_plain_byte_arrays_multi`): pyarrow writes pages
+of ~20,000 values, and walking each page alone pays the lane setup and the
+numpy call overhead 50 times per million values.  The multi-page decoder
+lays the pages in one buffer (zero-copy when they already sit in order in
+one buffer, as the pages of an uncompressed chunk do; otherwise one copy),
+gives every page lanes in proportion to its size with its first lane pinned
+at the page start (so no page boundary is ever guessed and bytes between or
+after pages are never read as values), and walks all lanes together.  When
+every lane links up the positions are each page's chain by construction
+and only each page's last value needs checking (:func:`_chain_lengths`);
+otherwise the full proof above runs.  The 4-byte prefixes are then dropped
+with one overlapping-window copy (:func:`parquet_core._kernels.runs.gather_runs`:
+a fixed-width window per value, each overwriting its predecessor's spill)
+instead of a boolean compress over every byte.  Pages whose values all have
+one length (ids, hashes) skip the walk: a strided view of the length
+prefixes at stride ``4 + L`` proves the layout and one strided copy per
+page extracts the values.
+
 The encoders (:func:`encode_plain`) live in
 :mod:`parquet_core.encodings.plain_encoder` and are re-exported here.
 
 Edge cases: ``count == 0`` reads nothing; a buffer shorter than the values
-need, a length running past the end, or a FIXED_LEN_BYTE_ARRAY without a
+need, a length running past the end (lengths are read as uint32, so a
+negative int32 length is one of these), or a FIXED_LEN_BYTE_ARRAY without a
 non-negative type_length -> ParquetFormatError; bytes after the last value are
 ignored (the page may be padded).
 """
@@ -171,8 +190,9 @@ def _overrun(k: int, pos: int, length: int | None, size: int) -> ParquetFormatEr
         return ParquetFormatError(
             f"PLAIN BYTE_ARRAY value {k}: its 4-byte length at byte {pos} runs past the "
             f"end of the page ({size} bytes)")
+    shown = f"{length} ({length - 2**32} as int32)" if length >= 2**31 else str(length)
     return ParquetFormatError(
-        f"PLAIN BYTE_ARRAY value {k} at byte {pos}: length {length} runs past the end "
+        f"PLAIN BYTE_ARRAY value {k} at byte {pos}: length {shown} runs past the end "
         f"of the page ({size} bytes)")
 
 
