@@ -311,3 +311,17 @@ def test_take_from_a_large_source_few_indices() -> None:
     idx = np.array([49_999, 0, 49_999, 12_345, 49_998], dtype=np.int32)
     got = ByteArrays.from_pylist(values).take(idx)
     assert got.to_pylist() == [values[i] for i in idx.tolist()]
+
+
+def test_plain_multi_same_buffer_twice_and_out_of_order_views() -> None:
+    """Views that overlap or go backwards in one buffer are copied, not walked in place."""
+    shapes = [(seed, 2500, (0, 20), "text", b"") for seed in range(2)]
+    bufs, counts, expect = build_pages(shapes)
+    big = b"".join(bufs)
+    first = memoryview(big)[:len(bufs[0])]
+    second = memoryview(big)[len(bufs[0]):]
+    vals0, vals1 = expect[:2500], expect[2500:]
+    got = decode_plain_byte_arrays_multi([first, first, second], [2500, 2500, 2500])
+    assert got.to_pylist() == vals0 + vals0 + vals1
+    got = decode_plain_byte_arrays_multi([second, first], [2500, 2500])
+    assert got.to_pylist() == vals1 + vals0
