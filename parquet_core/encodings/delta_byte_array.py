@@ -68,7 +68,7 @@ must have exactly ``type_length`` bytes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -85,7 +85,12 @@ from parquet_core.encodings.delta_binary_packed import (
 from parquet_core.encodings.delta_length_byte_array import decode_dlba_at
 from parquet_core.errors import ParquetFormatError
 
-__all__ = ["MAX_DECODED_BYTES", "decode_delta_byte_array", "encode_delta_byte_array"]
+__all__ = [
+    "MAX_DECODED_BYTES",
+    "decode_delta_byte_array",
+    "decode_delta_byte_arrays_multi",
+    "encode_delta_byte_array",
+]
 
 #: Refuse to materialise more than this many bytes from one page.
 MAX_DECODED_BYTES = 1 << 32
@@ -129,6 +134,30 @@ def decode_delta_byte_array(buf: Any, count: int,
             f"{_WHAT}: FIXED_LEN_BYTE_ARRAY value {bad} has {int(lengths[bad])} bytes, "
             f"expected {type_length}")
     return values.data.reshape(count, type_length)
+
+
+def decode_delta_byte_arrays_multi(buffers: Sequence[Any], counts: Sequence[int]) -> ByteArrays:
+    """Decode the BYTE_ARRAY values sections of several pages into one :class:`ByteArrays`.
+
+    Same contract as :func:`parquet_core.encodings.plain.decode_plain_byte_arrays_multi`
+    (one buffer and one value count per page, errors name the page).  Pages
+    are reconstructed one at a time on purpose: the prefix doubling does
+    random reads over its page, which stay in cache for a ~20,000-value page
+    and measured ~2x slower over a whole 1M-value chunk at once.
+    """
+    if len(buffers) != len(counts):
+        raise ValueError(f"{len(buffers)} buffers but {len(counts)} counts")
+    parts = []
+    for p, (buf, count) in enumerate(zip(buffers, counts)):
+        try:
+            values = decode_delta_byte_array(buf, int(count))
+        except ParquetFormatError as exc:
+            if len(buffers) == 1:
+                raise
+            raise ParquetFormatError(f"page {p} of {len(buffers)}: {exc}") from exc
+        assert isinstance(values, ByteArrays)
+        parts.append(values)
+    return ByteArrays.concat(parts)
 
 
 def _reconstruct(prefix: npt.NDArray[np.int64], suffixes: ByteArrays) -> ByteArrays:

@@ -126,6 +126,7 @@ _NUMERIC_DTYPE: dict[int, str] = {
 _SCALAR_MAX_COUNT = 2048         # small pages: the scalar loop wins outright
 _SCALAR_MIN_AVG_BYTES = 256      # long values: the scalar loop is fast per byte
 _PLAUSIBLE_HOPS = 4              # hops a lane start must survive
+_LANE_FACTOR = 1.0               # lanes = factor * sqrt(values)
 _GATHER_PAD = 4096               # zero bytes after concatenated pages: room for copy windows
 
 
@@ -247,7 +248,7 @@ def _lane_walk(arr: npt.NDArray[np.uint8], size: int, page_begin: npt.NDArray[np
     total = int(counts.sum())
     npages = page_begin.size
     psize = page_end - page_begin
-    want = max(1, min(math.isqrt(total), size // 64))
+    want = max(1, min(int(_LANE_FACTOR * math.isqrt(total)), size // 64))
     lanes_p = np.clip(np.rint(want * psize / size).astype(np.int64), 1, None)
     lanes_p = np.minimum(lanes_p, np.maximum(psize // 64, 1))
     lanes = int(lanes_p.sum())

@@ -19,7 +19,11 @@ from hypothesis import strategies as st
 import parquet_core.encodings.delta_byte_array as dba
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.encodings.delta_binary_packed import encode_delta_binary_packed
-from parquet_core.encodings.delta_byte_array import decode_delta_byte_array
+from parquet_core.encodings.delta_byte_array import (
+    decode_delta_byte_array,
+    decode_delta_byte_arrays_multi,
+)
+from parquet_core.encodings.delta_length_byte_array import decode_delta_length_byte_arrays_multi
 from parquet_core.encodings.delta_length_byte_array import encode_delta_length_byte_array
 from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
 from parquet_core.errors import ParquetFormatError
@@ -325,3 +329,18 @@ def test_plain_multi_same_buffer_twice_and_out_of_order_views() -> None:
     assert got.to_pylist() == vals0 + vals0 + vals1
     got = decode_plain_byte_arrays_multi([second, first], [2500, 2500])
     assert got.to_pylist() == vals1 + vals0
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(front_coding(), max_size=4))
+def test_delta_multi_page_decoders(cases: list[tuple[list[int], list[bytes]]]) -> None:
+    counts = [len(p) for p, _ in cases]
+    dba_pages = [front_coded_page(p, s) for p, s in cases]
+    expect = [v for p, s in cases for v in ref_front_coded(p, s)]
+    assert decode_delta_byte_arrays_multi(dba_pages, counts).to_pylist() == expect
+    dlba_pages = [encode_delta_length_byte_array(s) for _, s in cases]
+    assert decode_delta_length_byte_arrays_multi(dlba_pages, counts).to_pylist() == \
+        [v for _, s in cases for v in s]
+    if len(cases) > 1:
+        with pytest.raises(ParquetFormatError, match="page 1 of"):
+            decode_delta_byte_arrays_multi([dba_pages[0], dba_pages[1][:3]], counts[:2])
