@@ -13,17 +13,22 @@ then, in the same process, CPU time (``time.process_time``, best of
 
 * ``per-page``: the page decoder called once per page, then
   :meth:`ByteArrays.concat` (what the column reader does today);
-* ``chunk``: PLAIN only, :func:`decode_plain_byte_arrays_multi` over all
-  pages of the chunk at once;
+* ``chunk``: the ``decode_*_multi`` function of the encoding over all pages
+  of the chunk at once (what a whole-chunk reader calls);
 * ``pyarrow``: ``pq.read_table(path, use_threads=False)`` of that file
   (decompression-free, so close to pyarrow's decoder plus its page walk);
 * ``baseline`` (``--baseline /path/to/checkout``): the per-page decoder of
-  another checkout (e.g. ``main``) imported in a subprocess-free way by
-  putting that checkout first on ``sys.path`` in a child process.
+  another checkout (e.g. an export of ``main``:
+  ``git archive main | tar -x -C /tmp/main``), timed in a child process that
+  imports that checkout, on the same files.
 
 Dictionary cases time :meth:`ByteArrays.take` (1M indices into the
 dictionary page) against pyarrow reading the dictionary-encoded column.
-MB/s is of the decoded string bytes.
+MB/s is of the decoded string bytes, at the faster of per-page and chunk;
+``best/arrow`` is that time over pyarrow's and ``base/best`` the speed-up
+over the baseline.  Timings are CPU time, so a busy machine inflates them
+less than wall time, but cache contention still shows: compare columns of
+one run, not runs.
 """
 
 from __future__ import annotations
@@ -146,12 +151,18 @@ def time_ours(paths: dict[str, str], repeat: int, with_chunk: bool) -> dict[str,
     from parquet_core._kernels.binary import ByteArrays
     from parquet_core.constants import PhysicalType as PT
     from parquet_core.encodings import decode_values
-    multi = None
+    multi: dict[int, Any] = {}
     if with_chunk:
         try:
-            from parquet_core.encodings.plain import decode_plain_byte_arrays_multi as multi
+            from parquet_core.encodings.delta_byte_array import decode_delta_byte_arrays_multi
+            from parquet_core.encodings.delta_length_byte_array import (
+                decode_delta_length_byte_arrays_multi,
+            )
+            from parquet_core.encodings.plain import decode_plain_byte_arrays_multi
+            multi = {0: decode_plain_byte_arrays_multi, 6: decode_delta_length_byte_arrays_multi,
+                     7: decode_delta_byte_arrays_multi}
         except ImportError:
-            multi = None
+            multi = {}
     out: dict[str, dict[str, float]] = {}
     for name, path in paths.items():
         dictionary, pages = extract_pages(path)
@@ -168,10 +179,11 @@ def time_ours(paths: dict[str, str], repeat: int, with_chunk: bool) -> dict[str,
                                           for enc, buf, n in pages])
             res["per-page"] = best(per_page, repeat)
             res["bytes"] = float(per_page().data.size)
-            if multi is not None and pages[0][0] == 0:
+            fn = multi.get(pages[0][0])
+            if fn is not None:
                 bufs = [b for _, b, _ in pages]
                 counts = [n for _, _, n in pages]
-                res["chunk"] = best(lambda: multi(bufs, counts), repeat)
+                res["chunk"] = best(lambda: fn(bufs, counts), repeat)
         out[name] = res
     return out
 
