@@ -14,11 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from parquet_core._kernels.runs import gather_runs
+
 __all__ = ["ByteArrays"]
-
-#: Longest value for which :meth:`ByteArrays.take` may use a padded matrix.
-_PADDED_MAX_LEN = 64
-
 
 @dataclass(frozen=True, slots=True)
 class ByteArrays:
@@ -51,15 +49,16 @@ class ByteArrays:
     def take(self, indices: npt.NDArray[np.integer]) -> "ByteArrays":
         """Gather values by position (used to expand a dictionary).
 
-        Three vectorised strategies, by the shape of the source:
+        Indices must be in range (callers check them; numpy raises
+        IndexError otherwise).  Two vectorised strategies:
 
         * every value has the same length: gather rows of an ``(n, length)``
-          view, no per-byte index at all;
-        * many gathers from few, short values (a typical string dictionary):
-          gather rows of a zero-padded ``(k, max_len)`` matrix and drop the
-          padding with one boolean mask;
-        * otherwise each output byte's source position is its value's start
-          plus its rank inside the value, computed with ``repeat``.
+          view, no per-byte work at all;
+        * otherwise one overlapping-window copy per output value
+          (:func:`parquet_core._kernels.runs.gather_runs`): each value is
+          copied as a fixed-width window from its dictionary start, and the
+          next value overwrites the window's spill.  A small dictionary is
+          copied into a padded buffer first so no window reads past its end.
         """
         indices = np.asarray(indices)
         lens_src = np.diff(self.offsets)
@@ -70,24 +69,14 @@ class ByteArrays:
         if total == 0:
             return ByteArrays(out_offsets, np.zeros(0, dtype=np.uint8))
         base = int(self.offsets[0])
-        src_data = self.data[base:int(self.offsets[-1])]
         k = len(self)
         max_len = int(lens_src.max())
         if k and int(lens_src.min()) == max_len:
-            rows = src_data.reshape(k, max_len)
+            rows = self.data[base:int(self.offsets[-1])].reshape(k, max_len)
             # np.take on axis 0 copies whole rows; much faster than fancy indexing
             return ByteArrays(out_offsets, np.take(rows, indices, axis=0).reshape(-1))
-        if max_len <= _PADDED_MAX_LEN and len(indices) >= 4 * k:
-            present = np.arange(max_len) < lens_src[:, None]
-            padded = np.zeros((k, max_len), dtype=np.uint8)
-            padded[present] = src_data
-            rows = np.take(padded, indices, axis=0)
-            return ByteArrays(out_offsets, rows[np.take(present, indices, axis=0)])
-        starts = np.take(self.offsets[:-1], indices) - base
-        # source index of byte j of the output = starts[v] + (j - out_offsets[v])
-        shift = np.repeat(starts - out_offsets[:-1], lens)
-        src = np.arange(total, dtype=np.int64) + shift
-        return ByteArrays(out_offsets, np.take(src_data, src))
+        starts = np.take(self.offsets[:-1], indices)
+        return ByteArrays(out_offsets, gather_runs(self.data, starts, lens, out_offsets))
 
     def slice(self, start: int, stop: int) -> "ByteArrays":
         """Return values ``start:stop`` re-based so offsets start at 0 (copies offsets only)."""

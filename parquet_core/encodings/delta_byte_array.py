@@ -14,6 +14,18 @@ previous value plus the remaining suffix::
 
 Vectorising a sequential recurrence
 -----------------------------------
+The first choice is *doubling over the prefix lengths*
+(:func:`_resolve_by_windows`): with ``m_k(i)`` the minimum prefix length of
+the ``2**k`` values ending at ``i``, value ``i`` shares its first ``m_k(i)``
+bytes with value ``i - 2**k``; after the suffixes are placed, round ``k``
+copies only the columns where ``m`` drops, as whole runs (fixed-width
+windows), so the work is a few O(n) numpy calls per round plus one window
+per suffix, per drop and per value, never a per-byte index.  Measured on
+pyarrow-written 1M-value columns this is 2.5-3.5x faster than the column
+layouts below on URL-like and random strings and on par for sorted keys
+(whose many prefix levels make ~4 drops per value).  The column layouts
+remain as the fallback (window order untrusted, or gaps costlier than data):
+
 Byte ``j`` of value ``i`` is either a suffix byte (``j >= prefix[i]``) or a
 copy of byte ``j`` of value ``i-1``, which may itself be a copy, and so on.
 Following such chains byte by byte (pointer jumping) needs log2(chain)
@@ -56,13 +68,14 @@ must have exactly ``type_length`` bytes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core._kernels.bitpack import as_uint8
+from parquet_core._kernels.runs import gather_runs, pick_width, window_view, windows_in_order
 from parquet_core._kernels.words import WordView
 from parquet_core.encodings._inputs import as_byte_arrays
 from parquet_core.encodings.delta_binary_packed import (
@@ -72,7 +85,12 @@ from parquet_core.encodings.delta_binary_packed import (
 from parquet_core.encodings.delta_length_byte_array import decode_dlba_at
 from parquet_core.errors import ParquetFormatError
 
-__all__ = ["MAX_DECODED_BYTES", "decode_delta_byte_array", "encode_delta_byte_array"]
+__all__ = [
+    "MAX_DECODED_BYTES",
+    "decode_delta_byte_array",
+    "decode_delta_byte_arrays_multi",
+    "encode_delta_byte_array",
+]
 
 #: Refuse to materialise more than this many bytes from one page.
 MAX_DECODED_BYTES = 1 << 32
@@ -118,6 +136,30 @@ def decode_delta_byte_array(buf: Any, count: int,
     return values.data.reshape(count, type_length)
 
 
+def decode_delta_byte_arrays_multi(buffers: Sequence[Any], counts: Sequence[int]) -> ByteArrays:
+    """Decode the BYTE_ARRAY values sections of several pages into one :class:`ByteArrays`.
+
+    Same contract as :func:`parquet_core.encodings.plain.decode_plain_byte_arrays_multi`
+    (one buffer and one value count per page, errors name the page).  Pages
+    are reconstructed one at a time on purpose: the prefix doubling does
+    random reads over its page, which stay in cache for a ~20,000-value page
+    and measured ~2x slower over a whole 1M-value chunk at once.
+    """
+    if len(buffers) != len(counts):
+        raise ValueError(f"{len(buffers)} buffers but {len(counts)} counts")
+    parts = []
+    for p, (buf, count) in enumerate(zip(buffers, counts)):
+        try:
+            values = decode_delta_byte_array(buf, int(count))
+        except ParquetFormatError as exc:
+            if len(buffers) == 1:
+                raise
+            raise ParquetFormatError(f"page {p} of {len(buffers)}: {exc}") from exc
+        assert isinstance(values, ByteArrays)
+        parts.append(values)
+    return ByteArrays.concat(parts)
+
+
 def _reconstruct(prefix: npt.NDArray[np.int64], suffixes: ByteArrays) -> ByteArrays:
     n = prefix.size
     soff = suffixes.offsets
@@ -143,6 +185,10 @@ def _reconstruct(prefix: npt.NDArray[np.int64], suffixes: ByteArrays) -> ByteArr
     if total > MAX_DECODED_BYTES:
         raise ParquetFormatError(
             f"{_WHAT}: the page would decode to {total} bytes (limit {MAX_DECODED_BYTES})")
+
+    fast = _resolve_by_windows(prefix, lengths, offsets, soff, sdata)
+    if fast is not None:
+        return ByteArrays(offsets, fast)
 
     widest = int(lengths.max())
     if n * widest <= 2 * total + 64:
@@ -177,6 +223,102 @@ def _reconstruct(prefix: npt.NDArray[np.int64], suffixes: ByteArrays) -> ByteArr
         lo = hi
         hi *= 2
     return ByteArrays(offsets, out)
+
+
+def _resolve_by_windows(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
+                        offsets: npt.NDArray[np.int64], soff: npt.NDArray[np.int64],
+                        sdata: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8] | None:
+    """Prefix copies by doubling over the prefix lengths; None if it does not fit.
+
+    Let ``m_k(i) = min(prefix[i - 2**k + 1 .. i])`` (values before the page
+    count as 0: the first prefix is 0).  The first ``m_k(i)`` bytes of value
+    ``i`` equal those of value ``i - 2**k`` (every value in between copied
+    them on), so after the suffixes are placed, round ``k`` copies columns
+    ``[m_{k+1}(i), m_k(i))`` of every value from value ``i - 2**k``, where they
+    are already final (``m_{k+1}(i) >= m_k(i - 2**k)``, and value ``r`` is final
+    from column ``m_k(r)`` on after rounds ``< k``).  ``m`` is updated with one
+    contiguous ``np.minimum`` per round and only values whose ``m`` drops copy
+    anything; the loop ends when every ``m`` is 0 (after at most
+    ``log2(count)`` rounds).  Copies are fixed-width windows *ending* at the
+    run's end (:func:`_copy_runs_left`): their extra bytes land on columns
+    left of the run, which later rounds rewrite, or in a ``w``-byte gap left
+    before each value in a work buffer; one window gather
+    (:func:`~parquet_core._kernels.runs.gather_runs`) packs the values at the
+    end.  The work is O(n) per round plus one window per suffix, per drop of
+    ``m`` and per value packed.
+
+    Pages whose values all share a head (sorted keys: ``min(prefix[1:]) > 0``)
+    would need ``log2(count)`` rounds; so ``m`` is floored at
+    ``floor[i] = min(prefix[1..i])``, the bytes value ``i`` shares with value 0,
+    and those are copied from value 0 (final after the suffix pass) at the
+    end.  A round copies only when ``m_k(i) > floor[i]``, and then
+    ``floor[i] = floor[i - 2**k]``, so its source columns are never the
+    not-yet-filled head of the source; its spill may land on that head, which
+    the final fill rewrites.
+
+    Returns None when window order is not reliable or the gaps would cost
+    much more than the data (then the column layouts below run).
+    """
+    n = prefix.size
+    total = int(offsets[-1])
+    if total == 0 or not windows_in_order():
+        return None
+    w = pick_width(lengths)
+    if n * w > 4 * total + (1 << 20):
+        return None
+    slot = offsets[:-1] + np.arange(1, n + 1, dtype=np.int64) * w   # gap of w before each
+    work = np.empty(total + (n + 2) * w, dtype=np.uint8)
+    wview = window_view(work, w)
+    spad = np.empty(sdata.size + w, dtype=np.uint8)                 # gap of w before the data
+    spad[:w] = 0
+    spad[w:] = sdata
+    sview = window_view(spad, w)
+    # suffixes end where their values end
+    _copy_runs_left(wview, sview, slot + lengths, soff[1:] - int(soff[0]) + w,
+                    lengths - prefix, w)
+    # floor[i] = min(prefix[1..i]): value i shares that many bytes with value 0,
+    # filled last from value 0; the rounds stop once every m reaches its floor
+    floor = np.zeros(n, dtype=np.int64)
+    np.minimum.accumulate(prefix[1:], out=floor[1:])
+    cur = prefix.copy()
+    step = 1
+    while step < n and (cur > floor).any():
+        low = np.minimum(cur[step:], cur[:-step])
+        np.maximum(low, floor[step:], out=low)
+        drop = np.flatnonzero(low < cur[step:])
+        if drop.size:
+            idx = drop + step
+            keep = low[drop]
+            upto = cur[idx]
+            _copy_runs_left(wview, wview, slot[idx] + upto, slot[drop] + upto, upto - keep, w)
+            cur[step:] = low
+        step *= 2
+    shared = np.flatnonzero(floor)
+    if shared.size:
+        upto = floor[shared]
+        _copy_runs_left(wview, wview, slot[shared] + upto, slot[0] + upto, upto, w)
+    return gather_runs(work, slot, lengths, offsets)
+
+
+def _copy_runs_left(dview: npt.NDArray[np.void], sview: npt.NDArray[np.void],
+                    dst_end: npt.NDArray[np.int64], src_end: npt.NDArray[np.int64],
+                    lengths: npt.NDArray[np.int64], w: int) -> None:
+    """Copy runs as ``w``-byte windows tiled leftwards from each run's end.
+
+    Windows of one run are disjoint; the leftmost spills up to ``w - 1``
+    bytes *before* the run, so destinations need that room (see
+    :func:`_resolve_by_windows`).  Runs in one call must not overlap.
+    """
+    if lengths.size and int(lengths.max()) > w:
+        long_runs = np.flatnonzero(lengths > w)
+        extra = (lengths[long_runs] - 1) // w
+        m = int(extra.sum())
+        first = np.zeros(long_runs.size, dtype=np.int64)
+        np.cumsum(extra[:-1], out=first[1:])
+        back = (np.arange(m, dtype=np.int64) - np.repeat(first, extra) + 2) * w
+        dview[np.repeat(dst_end[long_runs], extra) - back] = \
+            sview[np.repeat(src_end[long_runs], extra) - back]
+    dview[dst_end - w] = sview[src_end - w]
 
 
 def _resolve_dense(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],

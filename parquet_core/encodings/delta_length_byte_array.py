@@ -23,7 +23,7 @@ after the data are ignored.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -37,7 +37,12 @@ from parquet_core.encodings.delta_binary_packed import (
 )
 from parquet_core.errors import ParquetFormatError
 
-__all__ = ["decode_delta_length_byte_array", "decode_dlba_at", "encode_delta_length_byte_array"]
+__all__ = [
+    "decode_delta_length_byte_array",
+    "decode_delta_length_byte_arrays_multi",
+    "decode_dlba_at",
+    "encode_delta_length_byte_array",
+]
 
 _MAX_LENGTH = 2**31 - 1
 
@@ -73,6 +78,28 @@ def decode_delta_length_byte_array(buf: Any, count: int) -> ByteArrays:
     if count == 0:
         return ByteArrays.empty()
     return decode_dlba_at(arr, 0, count)[0]
+
+
+def decode_delta_length_byte_arrays_multi(buffers: Sequence[Any],
+                                          counts: Sequence[int]) -> ByteArrays:
+    """Decode the values sections of several pages into one :class:`ByteArrays`.
+
+    Same contract as :func:`parquet_core.encodings.plain.decode_plain_byte_arrays_multi`
+    (one buffer and one value count per page, errors name the page).  Each
+    page is already a zero-copy slice plus a cumsum, so the only chunk-level
+    work is one copy of every page's bytes into the result.
+    """
+    if len(buffers) != len(counts):
+        raise ValueError(f"{len(buffers)} buffers but {len(counts)} counts")
+    parts = []
+    for p, (buf, count) in enumerate(zip(buffers, counts)):
+        try:
+            parts.append(decode_delta_length_byte_array(buf, int(count)))
+        except ParquetFormatError as exc:
+            if len(buffers) == 1:
+                raise
+            raise ParquetFormatError(f"page {p} of {len(buffers)}: {exc}") from exc
+    return ByteArrays.concat(parts)
 
 
 def encode_delta_length_byte_array(values: Any, **dbp_options: Any) -> bytes:

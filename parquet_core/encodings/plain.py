@@ -52,11 +52,30 @@ entries.  The lane walk touches each value O(1) times.  Small pages and
 pages of long values (few values per byte) use the scalar loop, which is
 already cheap per byte there.
 
+Whole chunks (:func:`decode_plain_byte_arrays_multi`): pyarrow writes pages
+of ~20,000 values, and walking each page alone pays the lane setup and the
+numpy call overhead 50 times per million values.  The multi-page decoder
+lays the pages in one buffer (zero-copy when they already sit in order in
+one buffer, as the pages of an uncompressed chunk do; otherwise one copy),
+gives every page lanes in proportion to its size with its first lane pinned
+at the page start (so no page boundary is ever guessed and bytes between or
+after pages are never read as values), and walks all lanes together.  When
+every lane links up the positions are each page's chain by construction
+and only each page's last value needs checking (:func:`_chain_lengths`);
+otherwise the full proof above runs.  The 4-byte prefixes are then dropped
+with one overlapping-window copy (:func:`parquet_core._kernels.runs.gather_runs`:
+a fixed-width window per value, each overwriting its predecessor's spill)
+instead of a boolean compress over every byte.  Pages whose values all have
+one length (ids, hashes) skip the walk: a strided view of the length
+prefixes at stride ``4 + L`` proves the layout and one strided copy per
+page extracts the values.
+
 The encoders (:func:`encode_plain`) live in
 :mod:`parquet_core.encodings.plain_encoder` and are re-exported here.
 
 Edge cases: ``count == 0`` reads nothing; a buffer shorter than the values
-need, a length running past the end, or a FIXED_LEN_BYTE_ARRAY without a
+need, a length running past the end (lengths are read as uint32, so a
+negative int32 length is one of these), or a FIXED_LEN_BYTE_ARRAY without a
 non-negative type_length -> ParquetFormatError; bytes after the last value are
 ignored (the page may be padded).
 """
@@ -65,13 +84,14 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core._kernels.bitpack import as_uint8
+from parquet_core._kernels.runs import gather_runs
 from parquet_core.constants import PhysicalType
 from parquet_core.encodings.plain_encoder import encode_plain, encode_plain_byte_array
 from parquet_core.errors import ParquetFormatError
@@ -80,6 +100,7 @@ __all__ = [
     "FIXED_WIDTH",
     "decode_plain",
     "decode_plain_byte_array",
+    "decode_plain_byte_arrays_multi",
     "encode_plain",
     "encode_plain_byte_array",
 ]
@@ -105,6 +126,8 @@ _NUMERIC_DTYPE: dict[int, str] = {
 _SCALAR_MAX_COUNT = 2048         # small pages: the scalar loop wins outright
 _SCALAR_MIN_AVG_BYTES = 256      # long values: the scalar loop is fast per byte
 _PLAUSIBLE_HOPS = 4              # hops a lane start must survive
+_LANE_FACTOR = 1.0               # lanes = factor * sqrt(values)
+_GATHER_PAD = 4096               # zero bytes after concatenated pages: room for copy windows
 
 
 def _need(arr: npt.NDArray[np.uint8], nbytes: int, count: int, what: str) -> None:
@@ -168,8 +191,9 @@ def _overrun(k: int, pos: int, length: int | None, size: int) -> ParquetFormatEr
         return ParquetFormatError(
             f"PLAIN BYTE_ARRAY value {k}: its 4-byte length at byte {pos} runs past the "
             f"end of the page ({size} bytes)")
+    shown = f"{length} ({length - 2**32} as int32)" if length >= 2**31 else str(length)
     return ParquetFormatError(
-        f"PLAIN BYTE_ARRAY value {k} at byte {pos}: length {length} runs past the end "
+        f"PLAIN BYTE_ARRAY value {k} at byte {pos}: length {shown} runs past the end "
         f"of the page ({size} bytes)")
 
 
@@ -199,21 +223,44 @@ def _scalar_walk(arr: npt.NDArray[np.uint8], pos: int, stop: int, count: int,
     return starts, pos
 
 
-def _lane_walk(arr: npt.NDArray[np.uint8], count: int) -> npt.NDArray[np.int64]:
-    """Value starts of a PLAIN BYTE_ARRAY chain found with the lane walk.
+def _u32_at_every_byte(arr: npt.NDArray[np.uint8], size: int) -> npt.NDArray[np.uint32]:
+    """Unaligned little-endian uint32 view: element ``p`` is ``arr[p:p+4]`` (``p <= size-4``)."""
+    return np.ndarray((size - 3,), dtype="<u4", buffer=arr, offset=0, strides=(1,))
 
-    May return more than ``count`` starts (the tail of the page), or fewer
-    when the page ends; results are verified by the caller.
+
+def _lane_walk(arr: npt.NDArray[np.uint8], size: int, page_begin: npt.NDArray[np.int64],
+               page_end: npt.NDArray[np.int64],
+               counts: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], bool] | None:
+    """Candidate value starts of every page (page order), found with the lane walk.
+
+    ``arr[:size]`` holds the pages back to back (page ``p`` is
+    ``[page_begin[p], page_end[p])``, every page has ``counts[p] >= 1``
+    values).  Each page gets lanes in proportion to its size and its first
+    lane starts at the page start, so a page boundary is never guessed.
+    Returns exactly ``counts[p]`` positions per page and whether every lane
+    linked up (then the positions are, by construction, each page's chain
+    from its start and :func:`_chain_lengths` proves the rest), or None when
+    a page yields fewer.  Stitched results are proven by
+    :func:`_verified_lengths`.
     """
-    size = arr.size
     last = size - 4                       # last position where a length can be read
-    u32 = np.ndarray((size - 3,), dtype="<u4", buffer=arr, offset=0, strides=(1,))
-    lanes = max(1, min(math.isqrt(count), size // 64))
-    region = size // lanes
-    begin = np.arange(lanes, dtype=np.int64) * region
-    end = np.empty(lanes, dtype=np.int64)
-    end[:-1] = begin[1:]
-    end[-1] = size
+    u32 = _u32_at_every_byte(arr, size)
+    total = int(counts.sum())
+    npages = page_begin.size
+    psize = page_end - page_begin
+    want = max(1, min(int(_LANE_FACTOR * math.isqrt(total)), size // 64))
+    lanes_p = np.clip(np.rint(want * psize / size).astype(np.int64), 1, None)
+    lanes_p = np.minimum(lanes_p, np.maximum(psize // 64, 1))
+    lanes = int(lanes_p.sum())
+    lane_page = np.repeat(np.arange(npages), lanes_p)
+    first_lane = np.zeros(npages, dtype=np.int64)
+    np.cumsum(lanes_p[:-1], out=first_lane[1:])
+    rank = np.arange(lanes, dtype=np.int64) - first_lane[lane_page]
+    region = (psize // lanes_p)[lane_page]
+    begin = page_begin[lane_page] + rank * region
+    end = begin + region
+    last_lane = first_lane + lanes_p - 1
+    end[last_lane] = page_end
 
     # 1. lane starts.  A window position "survives" if a few hops from it stay
     # in the buffer.  Survival alone is not enough: a false start just before
@@ -222,10 +269,11 @@ def _lane_walk(arr: npt.NDArray[np.uint8], count: int) -> npt.NDArray[np.int64]:
     # on the next value start, itself a survivor inside the window, while a
     # false start's hop (a length of >= 100 for text) leaves the window; so
     # prefer the first survivor whose first hop hits another survivor.
-    avg = size / max(count, 1)
-    window = int(min(region, max(16, 3 * avg + 8)))
+    # The first lane of a page starts at the page start.
+    avg = size / total
+    window = int(min(int(region.max()), max(16, 3 * avg + 8)))
     cand = begin[:, None] + np.arange(window, dtype=np.int64)[None, :]
-    alive = np.ones(cand.shape, dtype=bool)
+    alive = cand < end[:, None]
     q = cand
     hop1 = cand
     for k in range(_PLAUSIBLE_HOPS):
@@ -241,7 +289,7 @@ def _lane_walk(arr: npt.NDArray[np.uint8], count: int) -> npt.NDArray[np.int64]:
     chained = alive & inside & alive[row, np.where(inside, rel, 0)]
     pick = np.where(chained.any(axis=1)[:, None], chained, alive)
     starts = np.where(pick.any(axis=1), cand[np.arange(lanes), pick.argmax(axis=1)], begin)
-    starts[0] = 0
+    starts[first_lane] = page_begin
 
     # 2. lockstep walk in batches of ``batch`` hops with four numpy calls per
     # hop and no per-hop checks: a lane simply runs on past its region (those
@@ -250,11 +298,12 @@ def _lane_walk(arr: npt.NDArray[np.uint8], count: int) -> npt.NDArray[np.int64]:
     # rejects.  Lanes that have not left their region walk another batch.
     # (``u32.take(..., mode="clip")`` would save a call but copies the whole
     # unaligned view on every call.)
-    batch = int(1.25 * count / lanes) + 4
+    batch = int(1.25 * float((counts / lanes_p).max())) + 4
     pending = np.arange(lanes)
     q = starts
     exits = np.full(lanes, size + 1, dtype=np.int64)
     by_lane_parts: list[tuple[npt.NDArray[np.intp], npt.NDArray[np.int64]]] = []
+    single: tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]] | None = None
     while pending.size:
         steps = np.empty((batch + 1, pending.size), dtype=np.int64)
         steps[0] = q
@@ -268,9 +317,24 @@ def _lane_walk(arr: npt.NDArray[np.uint8], count: int) -> npt.NDArray[np.int64]:
         first_out = inside.argmin(axis=0)            # first hop at/after the region end
         finished = ~inside[-1]
         exits[pending[finished]] = steps[first_out[finished], np.flatnonzero(finished)]
+        if not by_lane_parts and finished.all():
+            single = (steps, inside)
         by_lane_parts.append((pending, steps[:-1]))
         q = steps[-1, ~finished]
         pending = pending[~finished]
+
+    # 3. stitch: lane t+1 continues lane t when it started exactly at t's exit
+    linked = np.empty(lanes, dtype=bool)
+    linked[0] = True
+    linked[1:] = starts[1:] == exits[:-1]
+    linked[first_lane] = True
+    if single is not None and linked.all():
+        # one batch, every lane linked: the in-region positions read lane by
+        # lane (a transposed boolean selection) are the chains of all pages
+        steps, inside = single
+        found = steps[:-1].T[inside[:-1].T]
+        got = _first_per_page(found, page_begin, counts)
+        return None if got is None else (got, True)
     if len(by_lane_parts) == 1:
         by_lane = np.ascontiguousarray(by_lane_parts[0][1].T)
     else:
@@ -282,18 +346,48 @@ def _lane_walk(arr: npt.NDArray[np.uint8], count: int) -> npt.NDArray[np.int64]:
             at += part.shape[0]
     # a lane's row is increasing; entries at/after its region end are not its own
     by_lane[by_lane >= end[:, None]] = size + 2
-    k = by_lane.shape[1]
-
-    # 3. stitch: lane t+1 continues lane t when it started exactly at t's exit
-    linked = np.empty(lanes, dtype=bool)
-    linked[0] = True
-    linked[1:] = starts[1:] == exits[:-1]
     if linked.all():
-        return by_lane[by_lane <= size]
+        found = by_lane[by_lane <= size]
+        got = _first_per_page(found, page_begin, counts)
+        return None if got is None else (got, True)
+    pieces: list[npt.NDArray[np.int64]] = []
+    for p in range(npages):  # per page: pages with a missed lane are re-stitched
+        t0, t1 = int(first_lane[p]), int(last_lane[p]) + 1
+        got = _stitch(arr, by_lane[t0:t1], starts[t0:t1], exits[t0:t1], end[t0:t1],
+                      linked[t0:t1], int(page_begin[p]), int(counts[p]), size)
+        if got is None or got.size < counts[p]:
+            return None
+        pieces.append(got[:int(counts[p])])
+    return np.concatenate(pieces), False
+
+
+def _first_per_page(found: npt.NDArray[np.int64], page_begin: npt.NDArray[np.int64],
+                    counts: npt.NDArray[np.int64]) -> npt.NDArray[np.int64] | None:
+    """Keep the first ``counts[p]`` of the (increasing) positions found in each page."""
+    at = np.searchsorted(found, page_begin)
+    have = np.diff(np.append(at, found.size))
+    if np.array_equal(have, counts):
+        return found
+    if (have < counts).any():
+        return None
+    rank = np.arange(found.size, dtype=np.int64) - np.repeat(at, have)
+    return found[rank < np.repeat(counts, have)]
+
+
+def _stitch(arr: npt.NDArray[np.uint8], by_lane: npt.NDArray[np.int64],
+            starts: npt.NDArray[np.int64], exits: npt.NDArray[np.int64],
+            end: npt.NDArray[np.int64], linked: npt.NDArray[np.bool_], x: int, count: int,
+            size: int) -> npt.NDArray[np.int64] | None:
+    """Chain positions of one page whose lanes did not all link up.
+
+    A lane is taken from the first chain position ``x`` it contains (it
+    started there, or a false start merged into the chain); a region no lane
+    covers is re-walked with the scalar loop from the true entry.
+    """
+    lanes, k = by_lane.shape
     pieces: list[npt.NDArray[np.int64]] = []
     broken = np.flatnonzero(~linked)
     have = 0
-    x = 0
     t = 0
     while t < lanes and have < count:
         if x >= size:  # chain ended (or broke: caught by the final check)
@@ -316,11 +410,248 @@ def _lane_walk(arr: npt.NDArray[np.uint8], count: int) -> npt.NDArray[np.int64]:
             x = int(exits[r - 1])
             t = r
             continue
-        walked, x = _scalar_walk(arr, x, int(end[t]), count - have, have)
+        try:
+            walked, x = _scalar_walk(arr[:size], x, int(end[t]), count - have, have)
+        except ParquetFormatError:
+            return None  # the per-page fallback reports it with page coordinates
         pieces.append(np.asarray(walked, dtype=np.int64))
         have += len(walked)
         t += 1
     return np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int64)
+
+
+def _verified_lengths(arr: npt.NDArray[np.uint8], size: int, starts: npt.NDArray[np.int64],
+                      page_begin: npt.NDArray[np.int64], page_end: npt.NDArray[np.int64],
+                      counts: npt.NDArray[np.int64]) -> npt.NDArray[np.int64] | None:
+    """Lengths of a proven chain, or None: the proof that makes the lane walk exact.
+
+    Checks, for every page, that it has ``counts[p]`` starts, the first at the
+    page start, each next one at the previous start + 4 + length, and the
+    last value ending inside the page.  Lengths are read as uint32 into
+    int64, so a "negative" int32 length is simply one that runs past the end.
+    """
+    if starts.size != int(counts.sum()) or size < 4:
+        return None
+    u32 = _u32_at_every_byte(arr, size)
+    lengths = u32[np.minimum(starts, size - 4)].astype(np.int64)
+    ends = starts + 4 + lengths
+    first = np.zeros(counts.size, dtype=np.int64)
+    np.cumsum(counts[:-1], out=first[1:])
+    last = first + counts - 1
+    if not np.array_equal(starts[first], page_begin):
+        return None
+    if (ends[last] > page_end).any():
+        return None
+    expect = np.empty_like(ends)
+    expect[:-1] = starts[1:]
+    expect[last] = ends[last]
+    if not np.array_equal(ends, expect):
+        return None
+    return lengths
+
+
+def _chain_lengths(arr: npt.NDArray[np.uint8], size: int, starts: npt.NDArray[np.int64],
+                   page_begin: npt.NDArray[np.int64], page_end: npt.NDArray[np.int64],
+                   counts: npt.NDArray[np.int64]) -> npt.NDArray[np.int64] | None:
+    """Lengths of positions that are each page's chain by construction, or None.
+
+    Linked lanes give, per page, the positions reached by hopping from the
+    page start (each hop ``p -> p + 4 + u32(p)`` computed exactly: positions
+    inside a region are below the page end, at most ``size - 4`` except on the
+    last page, and the walk only clamps reads above ``size - 4``), cut to
+    ``counts[p]``.  So a value's length is the gap to the next start minus 4,
+    and only each page's last value remains to be checked: its length field
+    and bytes must lie inside the page.
+    """
+    if starts.size != int(counts.sum()) or size < 4:
+        return None
+    first = np.zeros(counts.size, dtype=np.int64)
+    np.cumsum(counts[:-1], out=first[1:])
+    last = first + counts - 1
+    tail = starts[last]
+    if not np.array_equal(starts[first], page_begin) or (tail > page_end - 4).any():
+        return None
+    tail_len = _u32_at_every_byte(arr, size)[tail].astype(np.int64)
+    if (tail + 4 + tail_len > page_end).any():
+        return None
+    lengths = np.empty(starts.size, dtype=np.int64)
+    np.subtract(starts[1:], starts[:-1], out=lengths[:-1])
+    lengths[:-1] -= 4
+    lengths[last] = tail_len
+    return lengths
+
+
+def _page_error(exc: ParquetFormatError, page: int, npages: int) -> ParquetFormatError:
+    if npages == 1:
+        return exc
+    err = ParquetFormatError(f"page {page} of {npages}: {exc}")
+    err.__cause__ = exc
+    return err
+
+
+def _uniform_length(arr: npt.NDArray[np.uint8], count: int) -> int | None:
+    """The common length when a page's ``count`` values all have the same length.
+
+    Reads the first length ``L``; if ``count * (4 + L)`` bytes are present
+    and the length prefix at every ``4 + L`` stride equals ``L``, that *is*
+    the chain (a proof, not a guess).
+    """
+    size = arr.size
+    first = int(struct.unpack_from("<I", arr, 0)[0])
+    stride = first + 4
+    if count * stride > size:
+        return None
+    lens = np.ndarray((count,), dtype="<u4", buffer=arr, offset=0, strides=(stride,))
+    if count > 1 and not (lens == first).all():
+        return None
+    return first
+
+
+def _decode_pages(arrs: list[npt.NDArray[np.uint8]],
+                  counts: list[int]) -> tuple[ByteArrays, list[int]]:
+    """Decode several PLAIN BYTE_ARRAY value sections as one stream.
+
+    Returns the values of all pages back to back and, per page, the number
+    of bytes its values occupy.
+    """
+    npages = len(arrs)
+    for p, (arr, count) in enumerate(zip(arrs, counts)):
+        if count < 0:
+            raise _page_error(
+                ParquetFormatError(f"PLAIN BYTE_ARRAY: negative value count {count}"), p, npages)
+        if count * 4 > arr.size:
+            raise _page_error(ParquetFormatError(
+                f"PLAIN BYTE_ARRAY: {count} values need at least {4 * count} bytes, "
+                f"the page has {arr.size}"), p, npages)
+    live = [p for p in range(npages) if counts[p] > 0]
+    stops = [0] * npages
+    if not live:
+        return ByteArrays.empty(), stops
+    n = sum(counts[p] for p in live)
+
+    # all values of each page share one length: strided copies, no walk
+    uniform = []
+    for p in live:
+        width = _uniform_length(arrs[p], counts[p])
+        if width is None:
+            break
+        uniform.append(width)
+    if len(uniform) == len(live):
+        return _uniform_pages([arrs[p] for p in live], [counts[p] for p in live], uniform,
+                              live, stops, n)
+
+    # one buffer holding every live page: the buffer they already share
+    # (pages of one uncompressed or one decompressed chunk), or a copy
+    sizes = np.array([arrs[p].size for p in live], dtype=np.int64)
+    page_begin = np.zeros(len(live), dtype=np.int64)
+    np.cumsum(sizes[:-1], out=page_begin[1:])
+    shared = _shared_span([arrs[p] for p in live], sizes) if len(live) > 1 else None
+    if shared is not None:
+        big, page_begin = shared
+    page_end = page_begin + sizes
+    size = int(page_end[-1])
+    if len(live) == 1:
+        big = arrs[live[0]]
+    elif shared is None:
+        big = np.empty(size + _GATHER_PAD, dtype=np.uint8)
+        for p, b in zip(live, page_begin.tolist()):
+            big[b:b + arrs[p].size] = arrs[p]
+        big[size:] = 0
+    cnt = np.array([counts[p] for p in live], dtype=np.int64)
+
+    starts: npt.NDArray[np.int64] | None = None
+    lengths = None
+    if n > _SCALAR_MAX_COUNT and size < _SCALAR_MIN_AVG_BYTES * n:
+        walked = _lane_walk(big, size, page_begin, page_end, cnt)
+        if walked is not None:
+            starts, chained = walked
+            if chained:
+                lengths = _chain_lengths(big, size, starts, page_begin, page_end, cnt)
+            else:
+                lengths = _verified_lengths(big, size, starts, page_begin, page_end, cnt)
+    if lengths is None:
+        # Small or long-value pages, a malformed page, or missed lanes: the
+        # scalar walk per page decodes it or raises the precise error.
+        parts = []
+        for i, p in enumerate(live):
+            try:
+                walked, _ = _scalar_walk(arrs[p], 0, arrs[p].size, counts[p], 0)
+            except ParquetFormatError as exc:
+                raise _page_error(exc, p, npages) from exc
+            if len(walked) < counts[p]:
+                raise _page_error(ParquetFormatError(
+                    f"PLAIN BYTE_ARRAY: the page holds only {len(walked)} of {counts[p]} "
+                    f"values"), p, npages)
+            parts.append(np.asarray(walked, dtype=np.int64) + page_begin[i])
+        starts = np.concatenate(parts)
+        lengths = _verified_lengths(big, size, starts, page_begin, page_end, cnt)
+        assert lengths is not None
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    data = gather_runs(big, starts + 4, lengths, offsets)
+    last = np.cumsum(cnt) - 1
+    for i, p in enumerate(live):
+        stops[p] = int(starts[last[i]] + 4 + lengths[last[i]] - page_begin[i])
+    return ByteArrays(offsets, data), stops
+
+
+def _owner(arr: npt.NDArray[np.uint8]) -> Any:
+    """The object that owns ``arr``'s memory (a numpy array, or a buffer exporter)."""
+    a = arr
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    owner = a.base
+    if owner is None:
+        return a
+    return owner.obj if isinstance(owner, memoryview) else owner
+
+
+def _shared_span(arrs: list[npt.NDArray[np.uint8]], sizes: npt.NDArray[np.int64]
+                 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]] | None:
+    """One zero-copy view spanning every page, when they sit in order in one buffer.
+
+    Returns the view and each page's start in it (the bytes between pages,
+    e.g. page headers, are never read as values: lanes stay inside pages),
+    or None when the pages do not share an owner or overlap.
+    """
+    owner = _owner(arrs[0])
+    if any(_owner(a) is not owner for a in arrs[1:]):
+        return None
+    try:
+        whole = owner if isinstance(owner, np.ndarray) else np.frombuffer(owner, dtype=np.uint8)
+        if whole.dtype != np.uint8 or whole.ndim != 1 or not whole.flags.c_contiguous:
+            return None
+    except (TypeError, ValueError):
+        return None
+    base = whole.__array_interface__["data"][0]
+    offs = np.array([a.__array_interface__["data"][0] - base for a in arrs], dtype=np.int64)
+    ends = offs + sizes
+    if offs[0] < 0 or ends[-1] > whole.size or (offs[1:] < ends[:-1]).any():
+        return None
+    start = int(offs[0])
+    return whole[start:int(ends[-1])], offs - start
+
+
+def _uniform_pages(arrs: list[npt.NDArray[np.uint8]], counts: list[int], widths: list[int],
+                   live: list[int], stops: list[int], n: int) -> tuple[ByteArrays, list[int]]:
+    """Pages whose values each have one length: one strided copy per page."""
+    total = sum(c * w for c, w in zip(counts, widths))
+    data = np.empty(total, dtype=np.uint8)
+    lengths = np.empty(n, dtype=np.int64)
+    at = 0
+    row = 0
+    for arr, count, width, p in zip(arrs, counts, widths, live):
+        stride = width + 4
+        if width:
+            rows = arr[:count * stride].reshape(count, stride)
+            data[at:at + count * width].reshape(count, width)[...] = rows[:, 4:]
+        lengths[row:row + count] = width
+        at += count * width
+        row += count
+        stops[p] = count * stride
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return ByteArrays(offsets, data), stops
 
 
 def decode_plain_byte_array(buf: Any, count: int) -> tuple[ByteArrays, int]:
@@ -331,61 +662,42 @@ def decode_plain_byte_array(buf: Any, count: int) -> tuple[ByteArrays, int]:
     tuple[ByteArrays, int]
         The values and the number of bytes they occupy in ``buf``.
     """
-    arr = as_uint8(buf)
-    if count < 0:
-        raise ParquetFormatError(f"PLAIN BYTE_ARRAY: negative value count {count}")
-    if count == 0:
-        return ByteArrays.empty(), 0
-    size = arr.size
-    if count * 4 > size:
-        raise ParquetFormatError(
-            f"PLAIN BYTE_ARRAY: {count} values need at least {4 * count} bytes, "
-            f"the page has {size}")
-    starts: npt.NDArray[np.int64]
-    if count <= _SCALAR_MAX_COUNT or size >= _SCALAR_MIN_AVG_BYTES * count:
-        walked, _ = _scalar_walk(arr, 0, size, count, 0)
-        starts = np.asarray(walked, dtype=np.int64)
-    else:
-        starts = _lane_walk(arr, count)[:count]
-    lengths = _verified_lengths(arr, starts, count)
-    if lengths is None:
-        # Either the page is malformed or the lanes missed; the scalar walk
-        # raises the precise error (or, defensively, recovers).
-        walked, _ = _scalar_walk(arr, 0, size, count, 0)
-        if len(walked) < count:
-            raise ParquetFormatError(
-                f"PLAIN BYTE_ARRAY: the page holds only {len(walked)} of {count} values")
-        starts = np.asarray(walked, dtype=np.int64)
-        lengths = _verified_lengths(arr, starts, count)
-        assert lengths is not None
-    return _gather_values(arr, starts, lengths)
+    values, stops = _decode_pages([as_uint8(buf)], [count])
+    return values, stops[0]
 
 
-def _verified_lengths(arr: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
-                      count: int) -> npt.NDArray[np.int64] | None:
-    """Lengths of a proven chain, or None: the proof that makes the lane walk exact.
+def decode_plain_byte_arrays_multi(buffers: Sequence[Any], counts: Sequence[int]) -> ByteArrays:
+    """Decode the PLAIN BYTE_ARRAY value sections of several pages into one :class:`ByteArrays`.
 
-    Checks that there are ``count`` starts, the first is 0, every value ends
-    inside the buffer and each start is the previous start + 4 + length.
+    Parameters
+    ----------
+    buffers:
+        One bytes-like or uint8 array per page: the page's values section
+        (levels already stripped).  Bytes after a page's last value are
+        ignored, as in :func:`decode_plain_byte_array`.
+    counts:
+        Number of (non-null) values in each page; 0 is allowed.
+
+    Returns
+    -------
+    ByteArrays
+        Every page's values in page order, as if each page had been decoded
+        on its own and the results concatenated, but in one pass: the pages
+        are laid back to back once, the value starts of all of them are found
+        by one lane walk (each page's first lane starts at the page start),
+        one vectorised proof checks every page's chain, and one window copy
+        drops all length prefixes.  When every value of every page has the
+        same length per page, only strided checks and strided copies run.
+
+    Raises
+    ------
+    ParquetFormatError
+        A negative count, a page shorter than ``4 * count``, a length
+        running past the end of its page (lengths are unsigned 32-bit, so a
+        negative int32 length is one of those) or fewer values than
+        ``counts[p]``; the message names the page when there are several.
     """
-    size = arr.size
-    if starts.size < count or starts[0] != 0 or int(starts[-1]) > size - 4:
-        return None
-    u32 = np.ndarray((size - 3,), dtype="<u4", buffer=arr, offset=0, strides=(1,))
-    lengths = u32[starts].astype(np.int64)
-    ends = starts + 4 + lengths
-    if int(ends[-1]) > size or not np.array_equal(starts[1:], ends[:-1]):
-        return None
-    return lengths
-
-
-def _gather_values(arr: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
-                   lengths: npt.NDArray[np.int64]) -> tuple[ByteArrays, int]:
-    """Drop the 4-byte length prefixes of a verified chain: one boolean compress."""
-    stop = int(starts[-1] + 4 + lengths[-1])
-    offsets = np.zeros(starts.size + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    # clear the 4 prefix bytes of every value with one unaligned uint32 scatter
-    keep = np.ones(stop + 3, dtype=np.uint8)
-    np.ndarray((stop,), dtype="<u4", buffer=keep, offset=0, strides=(1,))[starts] = 0
-    return ByteArrays(offsets, arr[:stop][keep[:stop].view(np.bool_)]), stop
+    if len(buffers) != len(counts):
+        raise ValueError(f"{len(buffers)} buffers but {len(counts)} counts")
+    arrs = [as_uint8(b) for b in buffers]
+    return _decode_pages(arrs, [int(c) for c in counts])[0]

@@ -145,7 +145,8 @@ def test_byte_array_trailing_garbage_after_count() -> None:
 def test_byte_array_lanes_missed_are_recovered(monkeypatch: pytest.MonkeyPatch) -> None:
     # sabotage the lane walk: the final proof must catch it and fall back
     values = random_strings(np.random.default_rng(4), 10_000, 0, 10, (97, 123))
-    monkeypatch.setattr(plain, "_lane_walk", lambda arr, count: np.arange(count, dtype=np.int64))
+    monkeypatch.setattr(plain, "_lane_walk",
+                        lambda arr, size, begin, end, counts: (np.arange(int(counts.sum()), dtype=np.int64), False))
     out, _ = decode_plain_byte_array(plain_bytes(values), len(values))
     assert out.to_pylist() == values
 

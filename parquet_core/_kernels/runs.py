@@ -1,0 +1,170 @@
+"""Copy many byte runs into one packed buffer: the shared back end of BYTE_ARRAY decoding.
+
+``gather_runs(src, starts, lengths, offsets)`` returns the bytes
+``src[starts[i] : starts[i] + lengths[i]]`` for every ``i``, packed back to back
+(value ``i`` lands at ``offsets[i]``).  The PLAIN decoder uses it to drop the
+4-byte length prefixes, :meth:`ByteArrays.take` to expand a dictionary and the
+DELTA_BYTE_ARRAY decoder to place suffixes.
+
+Overlapping windows
+-------------------
+A per-byte index array (``np.repeat`` of run starts) costs ~8 bytes of index
+per data byte, and a boolean compress reads a whole mask.  Instead both
+buffers are viewed as arrays of ``W``-byte void elements at a stride of *one
+byte*, so element ``p`` is the window ``buf[p : p + W]``; one fancy
+assignment ``dst[offsets] = src[starts]`` then copies a whole window per run
+with a single ``memcpy``-sized step.  A window is usually longer than its
+run: its extra bytes spill into the start of the following runs, and are
+overwritten when those are written later.  That relies on numpy performing a
+1-D fancy assignment in index order, which it does (its "trivial" mapiter
+loop walks the index array front to back) but does not document, so the
+module checks it once on first use (:func:`windows_in_order`) and otherwise
+falls back to the per-byte index; ``tests/unit/_kernels/test_runs.py`` pins
+it as well.
+
+Runs longer than ``W`` get their remaining bytes from extra "tail" windows
+written *before* the main pass: a tail window only spills into later runs'
+first ``W`` bytes, which the main pass then rewrites, and the main pass never
+touches a tail (byte ``x`` of a run at ``x >= W`` lies past every earlier
+run's window).  ``W`` is picked per call from a sample of the lengths with a
+cost model measured on this kind of machine (a window costs ~6 ns + W/10 ns,
+a tail window ~4x that with its index arithmetic).
+Runs whose windows would read past the end of ``src`` are copied exactly
+instead (there are few: the runs at the end of a page), or ``src`` is copied
+into a padded buffer when it is small (a dictionary).
+
+Preconditions (callers validate them): ``0 <= starts``, ``0 <= lengths``,
+``starts + lengths <= src.size``, ``offsets`` is the running sum of
+``lengths`` starting at 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["gather_runs", "pick_width", "window_view", "windows_in_order"]
+
+#: Window widths tried, bytes.
+_WIDTHS = (16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 1024, 2048, 4096)
+_SAMPLE = 4096
+_order_ok: bool | None = None
+
+
+def window_view(buf: npt.NDArray[np.uint8], width: int) -> npt.NDArray[np.void]:
+    """``buf`` as ``width``-byte windows starting at every byte (read or write)."""
+    return np.ndarray((buf.size - width + 1,), dtype=f"V{width}", buffer=buf, offset=0,
+                      strides=(1,))
+
+
+def windows_in_order() -> bool:
+    """True when overlapping window assignments land in index order (checked once)."""
+    global _order_ok
+    if _order_ok is None:
+        rng = np.random.default_rng(7)
+        lengths = rng.integers(0, 20, 3000).astype(np.int64)
+        offsets = np.zeros(lengths.size + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        src = rng.integers(0, 256, int(offsets[-1]) + 64, dtype=np.uint8)
+        starts = offsets[:-1] + 3
+        out = np.zeros(int(offsets[-1]) + 32, dtype=np.uint8)
+        window_view(out, 32)[offsets[:-1]] = window_view(src, 32)[starts]
+        expect = src[3:3 + int(offsets[-1])]
+        _order_ok = bool(np.array_equal(out[:int(offsets[-1])], expect))
+    return _order_ok
+
+
+def pick_width(lengths: npt.NDArray[np.int64]) -> int:
+    """Window width for copying runs of these lengths (cost model of the module docstring)."""
+    step = max(1, lengths.size // _SAMPLE)
+    sample = lengths[::step]
+    best_w = _WIDTHS[0]
+    best_cost = float("inf")
+    top = int(sample.max()) if sample.size else 0
+    for w in _WIDTHS:
+        over = sample[sample > w]
+        tails = float(((over - 1) // w).sum()) if over.size else 0.0
+        # a tail window also pays for its index arithmetic (repeat, arange, ...)
+        cost = sample.size * (6.0 + w / 10.0) + tails * (25.0 + w / 10.0)
+        if cost < best_cost:
+            best_cost, best_w = cost, w
+        if w >= top:
+            break
+    return best_w
+
+
+def _exact(out: npt.NDArray[np.uint8], src: npt.NDArray[np.uint8],
+           starts: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
+           dst: npt.NDArray[np.int64]) -> None:
+    """Per-byte index copy: every output byte's source is its run start plus its rank."""
+    total = int(lengths.sum())
+    if total == 0:
+        return
+    first = np.zeros(lengths.size, dtype=np.int64)
+    np.cumsum(lengths[:-1], out=first[1:])
+    rank = np.arange(total, dtype=np.int64) - np.repeat(first, lengths)
+    out[np.repeat(dst, lengths) + rank] = src[np.repeat(starts, lengths) + rank]
+
+
+def gather_runs(src: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
+                lengths: npt.NDArray[np.int64],
+                offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+    """Pack ``src[starts[i]:starts[i]+lengths[i]]`` for all ``i`` (see the module docstring)."""
+    n = lengths.size
+    total = int(offsets[-1]) if n else 0
+    if total == 0:
+        return np.zeros(0, dtype=np.uint8)
+    dst = offsets[:-1]
+    if not windows_in_order():
+        out = np.empty(total, dtype=np.uint8)
+        _exact(out, src, starts, lengths, dst)
+        return out
+    w = pick_width(lengths)
+    out = np.empty(total + w, dtype=np.uint8)
+    long_runs = np.flatnonzero(lengths > w)
+    # windows read src[start : start + w] (main) and, for a long run, up to
+    # src[start + ceil(len / w) * w]: runs reaching past the end are "edge" runs
+    limit = src.size - w
+    edge_main = starts > limit
+    n_edge = int(np.count_nonzero(edge_main))
+    edge_long = np.zeros(0, dtype=bool)
+    if long_runs.size:
+        l_len = lengths[long_runs]
+        edge_long = starts[long_runs] + ((l_len + (w - 1)) // w) * w > src.size
+        n_edge += int(np.count_nonzero(edge_long))
+    if n_edge:
+        if src.size <= 16 * n_edge * w or src.size <= 1 << 16:
+            padded = np.zeros(src.size + w, dtype=np.uint8)
+            padded[:src.size] = src
+            src = padded
+        else:
+            edge = edge_main
+            if edge_long.size:
+                edge = edge.copy()
+                edge[long_runs[edge_long]] = True
+            keep = np.flatnonzero(~edge)
+            _gather_windows(out, src, starts[keep], lengths[keep], dst[keep], w,
+                            np.flatnonzero(lengths[keep] > w))
+            eidx = np.flatnonzero(edge)
+            _exact(out, src, starts[eidx], lengths[eidx], dst[eidx])
+            return out[:total]
+    _gather_windows(out, src, starts, lengths, dst, w, long_runs)
+    return out[:total]
+
+
+def _gather_windows(out: npt.NDArray[np.uint8], src: npt.NDArray[np.uint8],
+                    starts: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
+                    dst: npt.NDArray[np.int64], w: int,
+                    long_runs: npt.NDArray[np.intp]) -> None:
+    """Tail windows of the runs longer than ``w`` first, then one window per run."""
+    dview = window_view(out, w)
+    sview = window_view(src, w)
+    if long_runs.size:
+        extra = (lengths[long_runs] - 1) // w               # tail windows per long run
+        m = int(extra.sum())
+        first = np.zeros(long_runs.size, dtype=np.int64)
+        np.cumsum(extra[:-1], out=first[1:])
+        step = (np.arange(m, dtype=np.int64) - np.repeat(first, extra) + 1) * w
+        dview[np.repeat(dst[long_runs], extra) + step] = sview[np.repeat(starts[long_runs], extra) + step]
+    dview[dst] = sview[starts]
+

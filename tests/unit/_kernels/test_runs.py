@@ -1,0 +1,90 @@
+"""Window copies of byte runs (``_kernels/runs.py``) against plain Python slicing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parquet_core._kernels import runs
+from parquet_core._kernels.runs import gather_runs, window_view
+
+
+@pytest.mark.parametrize("width", [16, 24, 64, 512])
+@pytest.mark.parametrize("n", [1, 7, 5000, 200_000])
+def test_numpy_writes_overlapping_windows_in_index_order(width: int, n: int) -> None:
+    """The undocumented numpy behaviour the window copies rely on.
+
+    Element ``i`` of a fancy assignment into overlapping windows must be
+    written after element ``i - 1``: each window's tail is overwritten by the
+    next one, so only the first ``lengths[i]`` bytes of every window survive.
+    If a numpy release changes this, this test fails (and the module's own
+    check, ``windows_in_order``, switches the kernels to their exact path).
+    """
+    rng = np.random.default_rng(n + width)
+    lengths = rng.integers(0, width + 1, n).astype(np.int64)
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    total = int(offsets[-1])
+    src = rng.integers(0, 256, total + 3 * n + width, dtype=np.uint8)
+    starts = offsets[:-1] + 3 * np.arange(n)          # runs separated by 3 junk bytes
+    out = np.zeros(total + width, dtype=np.uint8)
+    window_view(out, width)[offsets[:-1]] = window_view(src, width)[starts]
+    expect = b"".join(src[s:s + ln].tobytes() for s, ln in zip(starts.tolist(), lengths.tolist()))
+    assert out[:total].tobytes() == expect
+    assert runs.windows_in_order()
+
+
+def reference(src: bytes, starts: list[int], lengths: list[int]) -> bytes:
+    return b"".join(src[s:s + ln] for s, ln in zip(starts, lengths))
+
+
+def run_case(src: bytes, pieces: list[tuple[int, int]]) -> None:
+    starts = [min(a, len(src)) for a, _ in pieces]
+    lengths = [min(ln, len(src) - s) for s, (_, ln) in zip(starts, pieces)]
+    st_arr = np.array(starts, dtype=np.int64)
+    ln_arr = np.array(lengths, dtype=np.int64)
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(ln_arr, out=offsets[1:])
+    got = gather_runs(np.frombuffer(src, dtype=np.uint8), st_arr, ln_arr, offsets)
+    assert got.tobytes() == reference(src, starts, lengths)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(min_size=0, max_size=3000),
+       st.lists(st.tuples(st.integers(0, 3000), st.integers(0, 600)), max_size=60))
+def test_gather_runs_matches_slicing(src: bytes, pieces: list[tuple[int, int]]) -> None:
+    """Random runs: empty ones, runs longer than the window, runs ending at the buffer end."""
+    run_case(src, pieces)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 3000), st.sampled_from([0, 8, 40, 300, 5000]))
+def test_gather_runs_many_runs(seed: int, n: int, max_len: int) -> None:
+    """Many runs over a large source: exact edge path (few runs near the end) and tails."""
+    rng = np.random.default_rng(seed)
+    src = rng.integers(0, 256, 200_000, dtype=np.uint8).tobytes()
+    lens = rng.integers(0, max_len + 1, n)
+    starts = rng.integers(0, len(src), n)
+    starts[: n // 10] = len(src) - lens[: n // 10]      # runs flush with the end
+    run_case(src, list(zip(starts.tolist(), lens.tolist())))
+
+
+def test_gather_runs_small_source_is_padded() -> None:
+    """A dictionary-sized source whose last value is gathered many times."""
+    vals = [b"a" * 3, b"\xff" * 70, b"", "é€".encode()]
+    src = b"".join(vals)
+    starts, acc = [], 0
+    for v in vals:
+        starts.append(acc)
+        acc += len(v)
+    idx = np.random.default_rng(0).integers(0, len(vals), 10_000)
+    run_case(src, [(starts[i], len(vals[i])) for i in idx.tolist()])
+
+
+def test_exact_fallback_when_order_is_not_trusted(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runs, "_order_ok", False)
+    rng = np.random.default_rng(5)
+    src = rng.integers(0, 256, 5000, dtype=np.uint8).tobytes()
+    run_case(src, list(zip(rng.integers(0, 5000, 300).tolist(), rng.integers(0, 90, 300).tolist())))
+
