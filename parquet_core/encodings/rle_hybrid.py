@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from parquet_core._kernels.bitpack import as_uint8, unpack_bits
+from parquet_core._kernels.bitpack import SLACK, as_uint8, unpack_bits_into
 from parquet_core._kernels.varint import read_uleb128
 from parquet_core.encodings.rle_hybrid_encoder import (
     dictionary_index_bit_width,
@@ -62,6 +62,7 @@ from parquet_core.errors import ParquetFormatError
 __all__ = [
     "MAX_COUNT",
     "decode_dictionary_indices",
+    "decode_hybrid",
     "decode_levels_v1",
     "decode_rle_booleans",
     "decode_rle_hybrid",
@@ -75,7 +76,6 @@ __all__ = [
 
 #: Page value counts are signed 32-bit integers in the format.
 MAX_COUNT = 2**31 - 1
-_FEW_RUNS = 8  # at or below this many runs, fill slice by slice
 
 
 def _check_count(count: int, what: str) -> None:
@@ -103,86 +103,150 @@ def decode_rle_hybrid(buf: Any, bit_width: int, count: int) -> npt.NDArray[Any]:
         int32 for ``bit_width < 32``; uint32 for ``bit_width == 32`` (values
         may not fit a signed 32-bit integer).
     """
-    return _decode(as_uint8(buf), bit_width, count)[0]
+    return decode_hybrid(as_uint8(buf), bit_width, count)[0]
 
 
-def _decode(arr: npt.NDArray[np.uint8], bit_width: int,
-            count: int) -> tuple[npt.NDArray[Any], int]:
-    """Decode and also return the offset just past the last run used."""
+def decode_hybrid(arr: npt.NDArray[np.uint8], bit_width: int, count: int,
+                  dtype: Any = None) -> tuple[npt.NDArray[Any], int]:
+    """Decode ``count`` values from a uint8 array; also return the offset past the last run used.
+
+    ``dtype`` overrides the result type (e.g. int16 for levels); values are
+    stored with an unsafe cast, so it must be wide enough for ``bit_width``.
+    """
     what = "RLE/bit-packed hybrid"
-    _check_count(count, what)
+    if count < 0 or count > MAX_COUNT:
+        _check_count(count, what)
     if not 0 <= bit_width <= 32:
         raise ParquetFormatError(f"{what}: bit width {bit_width} is outside 0..32")
     w = bit_width
-    dtype = np.int32 if w < 32 else np.uint32
+    if dtype is None:
+        dtype = np.int32 if w < 32 else np.uint32
     if count == 0 or w == 0:
         return np.zeros(count, dtype=dtype), 0
 
     size = arr.size
     # Fast path: one RLE run covers everything (levels of a column without
-    # nulls, a single-value dictionary page...).
+    # nulls, a single-value dictionary page...): no scan, one np.full.
     if size and not arr[0] & 1:
-        header, pos = read_uleb128(memoryview(arr), 0)
+        b0 = int(arr[0])
+        if b0 < 0x80:
+            header, pos = b0, 1
+        else:
+            header, pos = read_uleb128(memoryview(arr), 0)
         vbytes = (w + 7) >> 3
         if header >> 1 >= count and pos + vbytes <= size:
-            value = int.from_bytes(arr[pos:pos + vbytes].tobytes(), "little")
+            value = int(arr[pos]) if vbytes == 1 else int.from_bytes(
+                arr[pos:pos + vbytes].tobytes(), "little")
             if not value >> w:
                 return np.full(count, value, dtype=dtype), pos + vbytes
-    take_arr, value_arr, body_arr, end = _scan_runs(arr, w, count, what)
-    _check_runs(take_arr, value_arr, body_arr, w, size, what)
+    takes, values, bodies, end = _scan(arr, w, count, what)
+    return _expand(arr, w, count, dtype, takes, values, bodies), end
 
-    if len(take_arr) <= _FEW_RUNS:
+
+def _expand(arr: npt.NDArray[np.uint8], w: int, count: int, dtype: Any,
+            takes: Any, values: Any, bodies: Any) -> npt.NDArray[Any]:
+    """Build the output from the run table (lists from the loop, arrays from the vector scan).
+
+    RLE runs become one ``np.repeat``; the bodies of all bit-packed runs are
+    concatenated (each is a whole number of 8-value groups, so the
+    concatenation keeps the group alignment; only the last run may be cut
+    short) and unpacked by one call, then scattered into the packed slots.
+    """
+    nruns = len(takes)
+    if nruns == 1:
+        if values[0] >= 0:
+            return np.full(count, values[0], dtype=dtype)
         out = np.empty(count, dtype=dtype)
-        at = 0
-        for take, value, body in zip(take_arr.tolist(), value_arr.tolist(), body_arr.tolist()):
-            if value >= 0:
-                out[at:at + take] = value
-            else:
-                out[at:at + take] = unpack_bits(arr[body:], w, take)
-            at += take
-        return out, end
-
+        unpack_bits_into(arr[int(bodies[0]):], w, count, out)
+        return out
+    if isinstance(takes, list):
+        packed_bodies = [b for b in bodies if b >= 0]
+        take_arr = np.array(takes, dtype=np.int64)
+        value_arr = np.array(values, dtype=np.int64)
+    else:
+        take_arr, value_arr = takes, values
+        packed_bodies = bodies[bodies >= 0]
+    npacked = len(packed_bodies)
+    if npacked == 0:
+        return np.repeat(value_arr.astype(dtype), take_arr)
     packed = value_arr < 0
+    p_take = take_arr[packed]
+    n_packed_values = int(p_take.sum())
+    joined = _gather_bodies(arr, w, packed_bodies, p_take)
+    if npacked == nruns:
+        out = np.empty(count, dtype=dtype)
+        unpack_bits_into(joined, w, count, out)
+        return out
     out = np.repeat(np.where(packed, 0, value_arr).astype(dtype), take_arr)
-    if packed.any():
-        # Gather every bit-packed body (whole groups) into one buffer.
-        p_take = take_arr[packed]
-        p_body = body_arr[packed]
-        p_bytes = ((p_take + 7) >> 3) * w
-        total = int(p_bytes.sum())
-        first = np.zeros(p_bytes.size, dtype=np.int64)
-        np.cumsum(p_bytes[:-1], out=first[1:])
-        src = np.arange(total, dtype=np.int64) + np.repeat(p_body - first, p_bytes)
-        # Only the final run can be short of bytes, and only past the values used.
-        np.minimum(src, size - 1, out=src)
-        # Every run but the last uses all of its values, so dropping the tail
-        # padding of the last run lines the values up with the output slots.
-        unpacked = unpack_bits(np.take(arr, src), w, total * 8 // w)[: int(p_take.sum())]
-        out[np.repeat(packed, take_arr)] = unpacked
-    return out, end
+    unpacked = np.empty(n_packed_values, dtype=dtype)
+    unpack_bits_into(joined, w, n_packed_values, unpacked)
+    out[np.repeat(packed, take_arr)] = unpacked
+    return out
+
+
+#: At most this many bit-packed bodies are joined slice by slice (one C-level
+#: ``bytes.join``); more (dense streams from the vector scan) use one
+#: vectorised byte gather.
+_JOIN_MAX = 256
+
+
+def _gather_bodies(arr: npt.NDArray[np.uint8], w: int, bodies: Any,
+                   p_take: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+    """The bytes of every bit-packed body used, back to back, plus unpacker slack.
+
+    Bounds were checked by the scan: every body but the last is whole, the
+    last holds at least the bytes of the values it contributes.
+    """
+    size = arr.size
+    p_bytes = ((p_take + 7) >> 3) * w
+    if len(bodies) <= _JOIN_MAX:
+        mv = memoryview(arr)
+        parts = [mv[b:b + n] for b, n in zip(bodies, p_bytes.tolist())]
+        parts.append(bytes(SLACK))
+        return np.frombuffer(b"".join(parts), dtype=np.uint8)
+    p_body = np.asarray(bodies, dtype=np.int64)
+    total = int(p_bytes.sum())
+    first = np.zeros(p_bytes.size, dtype=np.int64)
+    np.cumsum(p_bytes[:-1], out=first[1:])
+    src = np.arange(total, dtype=np.int64) + np.repeat(p_body - first, p_bytes)
+    # Only the final run can be short of bytes, and only past the values used.
+    np.minimum(src, size - 1, out=src)
+    out = np.zeros(total + SLACK, dtype=np.uint8)
+    np.take(arr, src, out=out[:total])
+    return out
 
 
 #: Runs scanned one by one before deciding whether the vectorised scan pays.
 _PROBE_RUNS = 32
 #: Average bytes per run below which the vectorised scan is used for the rest.
 _DENSE_BYTES_PER_RUN = 12
+#: ... and only if at least this many bytes remain (its fixed cost is ~100 numpy calls).
+_VECTOR_MIN_BYTES = 8192
 
 
 def _scan_runs(arr: npt.NDArray[np.uint8], w: int, count: int,
                what: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
                                    npt.NDArray[np.int64], int]:
-    """Find the runs covering ``count`` values.
+    """Find the runs covering ``count`` values, as arrays (see :func:`_scan`)."""
+    takes, values, bodies, end = _scan(arr, w, count, what)
+    return (np.asarray(takes, np.int64), np.asarray(values, np.int64),
+            np.asarray(bodies, np.int64), end)
 
-    Returns per-run arrays (values taken, the repeated value or -1 for a
-    bit-packed run, the bit-packed body's offset or -1) and the offset just
-    past the last run used.
+
+def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[Any, Any, Any, int]:
+    """Find the runs covering ``count`` values, with every bounds check.
+
+    Returns per-run values taken, the repeated value (or -1 for a bit-packed
+    run), the bit-packed body's offset (or -1), as lists (or arrays when the
+    vector scan ran), and the offset just past the last run used.
 
     Run headers are a chain: each header's position depends on the previous
-    run's length.  The first :data:`_PROBE_RUNS` runs are followed by a
-    plain loop kept to the bare minimum of Python operations per run.  When
-    the runs are short (many runs per byte, as in the definition levels of a
-    column with scattered nulls) the rest of the chain is found with
-    :func:`_scan_runs_vectorised`, whose cost is per byte instead of per run.
+    run's length, so they are walked in Python, one iteration per run with
+    the bare minimum of operations (a page usually has few runs; a page of
+    levels with scattered nulls has one run per ~10-20 values).  When, after
+    :data:`_PROBE_RUNS` runs, the runs are short and many bytes remain, the
+    rest of the chain is found by :func:`_scan_runs_vectorised`, whose cost
+    is per byte instead of per run.
     """
     mv = memoryview(arr)
     size = arr.size
@@ -192,33 +256,49 @@ def _scan_runs(arr: npt.NDArray[np.uint8], w: int, count: int,
     bodies: list[int] = []
     add_take, add_value, add_body = takes.append, values.append, bodies.append
     pos = 0
-    filled = 0
+    left = count
     runs = 0
     try:
-        while filled < count:
-            if runs == _PROBE_RUNS and pos * 1.0 / runs < _DENSE_BYTES_PER_RUN:
+        while left > 0:
+            if runs == _PROBE_RUNS and size - pos >= _VECTOR_MIN_BYTES \
+                    and pos < _DENSE_BYTES_PER_RUN * runs:
                 est_runs = (size - pos) * runs // max(pos, 1)
-                rest = _scan_runs_vectorised(arr, pos, w, count - filled, what, est_runs)
+                rest = _scan_runs_vectorised(arr, pos, w, left, what, est_runs)
+                _check_runs(rest[0], rest[1], rest[2], w, size, what)
                 return (np.concatenate([np.asarray(takes, np.int64), rest[0]]),
                         np.concatenate([np.asarray(values, np.int64), rest[1]]),
                         np.concatenate([np.asarray(bodies, np.int64), rest[2]]), rest[3])
             runs += 1
             header = mv[pos]
-            if header < 0x80:
-                pos += 1
-            else:
-                header, pos = read_uleb128(mv, pos)
-            take = count - filled
+            pos += 1
+            if header >= 0x80:
+                header &= 0x7F
+                shift = 7
+                while True:
+                    byte = mv[pos]
+                    pos += 1
+                    header |= (byte & 0x7F) << shift
+                    if byte < 0x80:
+                        break
+                    shift += 7
+                    if shift > 28:
+                        raise ParquetFormatError(f"{what}: run header longer than 5 bytes")
             if header & 1:
-                groups = header >> 1
-                if (groups << 3) < take:
-                    take = groups << 3
+                nbytes = (header >> 1) * w
+                take = (header >> 1) << 3
+                if take >= left:
+                    take = left
+                    nbytes = (take * w + 7) >> 3  # the final run may stop short
+                if pos + nbytes > size:
+                    raise ParquetFormatError(
+                        f"{what}: bit-packed run at byte {pos} of {take} values of {w} "
+                        f"bits is truncated ({size} bytes)")
                 if take:
                     add_take(take)
                     add_value(-1)
                     add_body(pos)
-                    filled += take
-                pos += groups * w
+                    left -= take
+                pos += (header >> 1) * w
             else:
                 if vbytes == 1:
                     value = mv[pos]
@@ -227,18 +307,20 @@ def _scan_runs(arr: npt.NDArray[np.uint8], w: int, count: int,
                         raise IndexError
                     value = int.from_bytes(mv[pos:pos + vbytes], "little")
                 pos += vbytes
-                if (header >> 1) < take:
-                    take = header >> 1
+                if value >> w:
+                    raise ParquetFormatError(f"{what}: RLE run value {value} does not fit in {w} bits")
+                take = header >> 1
+                if take > left:
+                    take = left
                 if take:
                     add_take(take)
                     add_value(value)
                     add_body(-1)
-                    filled += take
+                    left -= take
     except IndexError:
         raise ParquetFormatError(
-            f"{what} data ends after {filled} of {count} values ({size} bytes)") from None
-    return (np.asarray(takes, np.int64), np.asarray(values, np.int64),
-            np.asarray(bodies, np.int64), min(pos, size))
+            f"{what} data ends after {count - left} of {count} values ({size} bytes)") from None
+    return takes, values, bodies, min(pos, size)
 
 
 #: Upper bound on log2 of the steps per jump in the vectorised chain walk.
@@ -365,7 +447,7 @@ def decode_levels_v1(buf: Any, offset: int, bit_width: int,
         raise ParquetFormatError(
             f"v1 level stream at byte {offset} declares {length} bytes, "
             f"only {arr.size - start} remain")
-    levels = decode_rle_hybrid(arr[start:start + length], bit_width, count)
+    levels, _ = decode_hybrid(arr[start:start + length], bit_width, count)
     return levels, 4 + length
 
 
@@ -375,8 +457,14 @@ def decode_rle_booleans(buf: Any, count: int) -> npt.NDArray[np.bool_]:
     _check_count(count, "RLE BOOLEAN")
     if count == 0:
         return np.zeros(0, dtype=np.bool_)
-    levels, _ = decode_levels_v1(arr, 0, 1, count)
-    return levels.astype(np.bool_)
+    if arr.size < 4:
+        raise ParquetFormatError(f"RLE BOOLEAN: no room for the 4-byte length ({arr.size} bytes)")
+    length = int.from_bytes(arr[:4].tobytes(), "little")
+    if 4 + length > arr.size:
+        raise ParquetFormatError(
+            f"RLE BOOLEAN: the stream declares {length} bytes, only {arr.size - 4} remain")
+    bits, _ = decode_hybrid(arr[4:4 + length], 1, count, np.uint8)
+    return bits.view(np.bool_)
 
 
 def decode_dictionary_indices(buf: Any, count: int) -> npt.NDArray[np.int32]:
@@ -393,10 +481,11 @@ def decode_dictionary_indices(buf: Any, count: int) -> npt.NDArray[np.int32]:
     width = int(arr[0])
     if width > 32:
         raise ParquetFormatError(f"dictionary indices: bit width {width} exceeds 32")
-    idx = decode_rle_hybrid(arr[1:], width, count)
+    idx, _ = decode_hybrid(arr[1:], width, count)
     if idx.dtype == np.uint32:
         if idx.size and int(idx.max()) > MAX_COUNT:
             raise ParquetFormatError(
                 f"dictionary index {int(idx.max())} exceeds the largest possible dictionary")
         idx = idx.view(np.int32)
     return idx
+
