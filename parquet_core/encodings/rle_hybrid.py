@@ -139,58 +139,53 @@ def decode_hybrid(arr: npt.NDArray[np.uint8], bit_width: int, count: int,
                 arr[pos:pos + vbytes].tobytes(), "little")
             if not value >> w:
                 return np.full(count, value, dtype=dtype), pos + vbytes
-    takes, values, bodies, end = _scan(arr, w, count, what)
-    return _expand(arr, w, count, dtype, takes, values, bodies), end
+    table, end = _scan(arr, w, count, what)
+    return _expand(arr, w, count, dtype, table), end
 
 
 def _expand(arr: npt.NDArray[np.uint8], w: int, count: int, dtype: Any,
-            takes: Any, values: Any, bodies: Any) -> npt.NDArray[Any]:
-    """Build the output from the run table (lists from the loop, arrays from the vector scan).
+            table: Any) -> npt.NDArray[Any]:
+    """Build the output from the run table of :func:`_scan`.
 
     RLE runs become one ``np.repeat``; the bodies of all bit-packed runs are
     concatenated (each is a whole number of 8-value groups, so the
     concatenation keeps the group alignment; only the last run may be cut
     short) and unpacked by one call, then scattered into the packed slots.
     """
-    nruns = len(takes)
-    if nruns == 1:
-        if values[0] >= 0:
-            return np.full(count, values[0], dtype=dtype)
+    if len(table) == 2:
+        tag = int(table[1])
+        if tag >= 0:
+            return np.full(count, tag, dtype=dtype)
         out = np.empty(count, dtype=dtype)
-        unpack_bits_into(arr[int(bodies[0]):], w, count, out)
+        unpack_bits_into(arr[~tag:], w, count, out)
         return out
-    if isinstance(takes, list):
-        packed_bodies = [b for b in bodies if b >= 0]
-        take_arr = np.array(takes, dtype=np.int64)
-        value_arr = np.array(values, dtype=np.int64)
-    else:
-        take_arr, value_arr = takes, values
-        packed_bodies = bodies[bodies >= 0]
-    npacked = len(packed_bodies)
-    if npacked == 0:
-        return np.repeat(value_arr.astype(dtype), take_arr)
-    packed = value_arr < 0
+    pairs = np.asarray(table, dtype=np.int64).reshape(-1, 2)
+    take_arr = pairs[:, 0]
+    tags = pairs[:, 1]
+    packed = tags < 0
+    if not packed.any():
+        return np.repeat(tags.astype(dtype), take_arr)
     p_take = take_arr[packed]
     n_packed_values = int(p_take.sum())
-    joined = _gather_bodies(arr, w, packed_bodies, p_take)
-    if npacked == nruns:
+    joined = _gather_bodies(arr, w, ~tags[packed], p_take)
+    if n_packed_values == count:
         out = np.empty(count, dtype=dtype)
         unpack_bits_into(joined, w, count, out)
         return out
-    out = np.repeat(np.where(packed, 0, value_arr).astype(dtype), take_arr)
+    out = np.repeat(np.where(packed, 0, tags).astype(dtype), take_arr)
     unpacked = np.empty(n_packed_values, dtype=dtype)
     unpack_bits_into(joined, w, n_packed_values, unpacked)
     out[np.repeat(packed, take_arr)] = unpacked
     return out
 
 
-#: At most this many bit-packed bodies are joined slice by slice (one C-level
-#: ``bytes.join``); more (dense streams from the vector scan) use one
-#: vectorised byte gather.
-_JOIN_MAX = 256
+#: Bit-packed bodies averaging at least this many bytes are joined slice by
+#: slice (one C-level ``bytes.join``, e.g. dictionary indices); shorter ones
+#: (levels with scattered nulls) by one vectorised byte gather.
+_JOIN_MIN_BYTES = 48
 
 
-def _gather_bodies(arr: npt.NDArray[np.uint8], w: int, bodies: Any,
+def _gather_bodies(arr: npt.NDArray[np.uint8], w: int, bodies: npt.NDArray[np.int64],
                    p_take: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
     """The bytes of every bit-packed body used, back to back, plus unpacker slack.
 
@@ -199,16 +194,15 @@ def _gather_bodies(arr: npt.NDArray[np.uint8], w: int, bodies: Any,
     """
     size = arr.size
     p_bytes = ((p_take + 7) >> 3) * w
-    if len(bodies) <= _JOIN_MAX:
+    total = int(p_bytes.sum())
+    if total >= _JOIN_MIN_BYTES * bodies.size:
         mv = memoryview(arr)
-        parts = [mv[b:b + n] for b, n in zip(bodies, p_bytes.tolist())]
+        parts = [mv[b:b + n] for b, n in zip(bodies.tolist(), p_bytes.tolist())]
         parts.append(bytes(SLACK))
         return np.frombuffer(b"".join(parts), dtype=np.uint8)
-    p_body = np.asarray(bodies, dtype=np.int64)
-    total = int(p_bytes.sum())
     first = np.zeros(p_bytes.size, dtype=np.int64)
     np.cumsum(p_bytes[:-1], out=first[1:])
-    src = np.arange(total, dtype=np.int64) + np.repeat(p_body - first, p_bytes)
+    src = np.arange(total, dtype=np.int64) + np.repeat(bodies - first, p_bytes)
     # Only the final run can be short of bytes, and only past the values used.
     np.minimum(src, size - 1, out=src)
     out = np.zeros(total + SLACK, dtype=np.uint8)
@@ -221,24 +215,29 @@ _PROBE_RUNS = 32
 #: Average bytes per run below which the vectorised scan is used for the rest.
 _DENSE_BYTES_PER_RUN = 12
 #: ... and only if at least this many bytes remain (its fixed cost is ~100 numpy calls).
-_VECTOR_MIN_BYTES = 8192
+_VECTOR_MIN_BYTES = 2048
 
 
 def _scan_runs(arr: npt.NDArray[np.uint8], w: int, count: int,
                what: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
                                    npt.NDArray[np.int64], int]:
-    """Find the runs covering ``count`` values, as arrays (see :func:`_scan`)."""
-    takes, values, bodies, end = _scan(arr, w, count, what)
-    return (np.asarray(takes, np.int64), np.asarray(values, np.int64),
-            np.asarray(bodies, np.int64), end)
+    """The run table of :func:`_scan` as arrays: values taken, value (-1 if
+    bit-packed), body offset (-1 if RLE), and the end offset."""
+    table, end = _scan(arr, w, count, what)
+    pairs = np.asarray(table, dtype=np.int64).reshape(-1, 2)
+    packed = pairs[:, 1] < 0
+    return (pairs[:, 0].copy(), np.where(packed, -1, pairs[:, 1]),
+            np.where(packed, ~pairs[:, 1], -1), end)
 
 
-def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[Any, Any, Any, int]:
+def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[Any, int]:
     """Find the runs covering ``count`` values, with every bounds check.
 
-    Returns per-run values taken, the repeated value (or -1 for a bit-packed
-    run), the bit-packed body's offset (or -1), as lists (or arrays when the
-    vector scan ran), and the offset just past the last run used.
+    Returns the run table, a flat sequence of pairs ``take, tag`` (values
+    taken from the run; ``tag`` is the repeated value of an RLE run, or
+    ``~offset`` (negative) of a bit-packed run's body), as a list (or an
+    (n, 2) array when the vector scan ran), and the offset just past the
+    last run used.
 
     Run headers are a chain: each header's position depends on the previous
     run's length, so they are walked in Python, one iteration per run with
@@ -251,10 +250,8 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
     mv = memoryview(arr)
     size = arr.size
     vbytes = (w + 7) >> 3
-    takes: list[int] = []
-    values: list[int] = []
-    bodies: list[int] = []
-    add_take, add_value, add_body = takes.append, values.append, bodies.append
+    table: list[int] = []
+    add = table.append
     pos = 0
     left = count
     runs = 0
@@ -265,9 +262,10 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
                 est_runs = (size - pos) * runs // max(pos, 1)
                 rest = _scan_runs_vectorised(arr, pos, w, left, what, est_runs)
                 _check_runs(rest[0], rest[1], rest[2], w, size, what)
-                return (np.concatenate([np.asarray(takes, np.int64), rest[0]]),
-                        np.concatenate([np.asarray(values, np.int64), rest[1]]),
-                        np.concatenate([np.asarray(bodies, np.int64), rest[2]]), rest[3])
+                tags = np.where(rest[1] >= 0, rest[1], ~rest[2])
+                more = np.stack((rest[0], tags), axis=1)
+                head = np.asarray(table, dtype=np.int64).reshape(-1, 2)
+                return np.concatenate((head, more)), rest[3]
             runs += 1
             header = mv[pos]
             pos += 1
@@ -294,9 +292,8 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
                         f"{what}: bit-packed run at byte {pos} of {take} values of {w} "
                         f"bits is truncated ({size} bytes)")
                 if take:
-                    add_take(take)
-                    add_value(-1)
-                    add_body(pos)
+                    add(take)
+                    add(~pos)
                     left -= take
                 pos += (header >> 1) * w
             else:
@@ -313,14 +310,13 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
                 if take > left:
                     take = left
                 if take:
-                    add_take(take)
-                    add_value(value)
-                    add_body(-1)
+                    add(take)
+                    add(value)
                     left -= take
     except IndexError:
         raise ParquetFormatError(
             f"{what} data ends after {count - left} of {count} values ({size} bytes)") from None
-    return takes, values, bodies, min(pos, size)
+    return table, min(pos, size)
 
 
 #: Upper bound on log2 of the steps per jump in the vectorised chain walk.
