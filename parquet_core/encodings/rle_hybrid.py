@@ -213,7 +213,7 @@ def _gather_bodies(arr: npt.NDArray[np.uint8], w: int, bodies: npt.NDArray[np.in
 #: Runs scanned one by one before deciding whether the vectorised scan pays.
 _PROBE_RUNS = 32
 #: Average bytes per run below which the vectorised scan is used for the rest.
-_DENSE_BYTES_PER_RUN = 12
+_DENSE_BYTES_PER_RUN = 5
 #: ... and only if at least this many bytes remain (its fixed cost is ~100 numpy calls).
 _VECTOR_MIN_BYTES = 2048
 
