@@ -265,7 +265,7 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
                 tags = np.where(rest[1] >= 0, rest[1], ~rest[2])
                 more = np.stack((rest[0], tags), axis=1)
                 head = np.asarray(table, dtype=np.int64).reshape(-1, 2)
-                return np.concatenate((head, more)), rest[3]
+                return np.concatenate((head, more)).reshape(-1), rest[3]
             runs += 1
             header = mv[pos]
             pos += 1
