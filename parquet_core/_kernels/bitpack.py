@@ -175,6 +175,19 @@ _FANCY_MAX_VALUES = 1 << 16
 SLACK = 9
 
 
+def _lane_table(w: int) -> tuple[np.dtype[Any], Any, int, npt.NDArray[np.intp], npt.NDArray[Any]]:
+    """Per-width constants of the LSB-first unpack: word type, mask, bytes
+    spanned by a group's lane starts, and each lane's byte offset and shift."""
+    word = _LE8 if w > 25 else _LE4
+    bits = np.arange(8, dtype=np.int64) * w
+    return (word, word.type((1 << w) - 1), int(bits[-1] >> 3) + 1,
+            (bits >> 3).astype(np.intp), (bits & 7).astype(word))
+
+
+#: Precomputed lane tables for the widths the fancy/strided kernel handles.
+_LANES = {w: _lane_table(w) for w in range(2, 58)}
+
+
 def _lsb_groups_into(src: npt.NDArray[np.uint8], w: int, ngroups: int,
                      out2d: npt.NDArray[Any]) -> None:
     """Decode ``ngroups`` LSB-first groups of 8 values into ``out2d`` (shape (ngroups, 8)).
@@ -182,16 +195,12 @@ def _lsb_groups_into(src: npt.NDArray[np.uint8], w: int, ngroups: int,
     ``src`` must hold at least ``ngroups * w + SLACK`` bytes.  ``1 < w < 58``
     (wider values can straddle 9 bytes and take :func:`_groups_into`).
     """
-    wide = w > 25
-    word = _LE8 if wide else _LE4
-    mask = word.type((1 << w) - 1)
-    lane_bits = np.arange(8, dtype=np.int64) * w
+    word, mask, span, offsets, shifts = _LANES[w]
     if ngroups * 8 <= _FANCY_MAX_VALUES:
         # view[g, b] is the unaligned word starting at byte b of group g
-        span = int(lane_bits[-1] >> 3) + 1
         view = np.ndarray((ngroups, span), dtype=word, buffer=src, offset=0, strides=(w, 1))
-        got = view[:, lane_bits >> 3]
-        got >>= (lane_bits & 7).astype(word)
+        got = view[:, offsets]
+        got >>= shifts
         np.bitwise_and(got, mask, out=out2d, casting="unsafe")
         return
     tmp = np.empty(ngroups, dtype=word.newbyteorder("="))

@@ -46,7 +46,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numpy.lib.stride_tricks import as_strided
 
 from parquet_core._kernels.bitpack import SLACK, as_uint8, pack_bits, unpack_bits_into
 from parquet_core._kernels.layout import interleave
@@ -148,26 +147,18 @@ def decode_delta_binary_packed(buf: Any, pos: int, dtype: Any,
     # block of (typically) 128-256 values, doing only what the next position
     # needs (skip the varint, sum the widths).  Varints and widths are decoded
     # afterwards, vectorised, from the recorded positions.
-    starts: list[int] = []
-    heads: list[int] = []
-    add_start, add_head = starts.append, heads.append
     used_last = -(-rem // vpm)  # miniblocks the last, partial block uses
     try:
-        for _ in range(full_blocks):
-            add_start(pos)
-            while mv[pos] >= 0x80:
-                pos += 1
-            pos += 1
-            add_head(pos)
-            pos += n_mini + sum(mv[pos:pos + n_mini]) * group_bytes
+        s_arr, h_arr, pos = _walk_full_blocks(arr, mv, pos, full_blocks, n_mini, group_bytes)
         if pos > size:
             raise IndexError
         if rem:
-            add_start(pos)
+            s_last = pos
             while mv[pos] >= 0x80:
                 pos += 1
             pos += 1
-            add_head(pos)
+            s_arr = np.concatenate((s_arr, (s_last,)))
+            h_arr = np.concatenate((h_arr, (pos,)))
             if pos + n_mini > size:
                 raise ParquetFormatError(f"{_WHAT}: last block's bit widths are truncated")
             # the last used miniblock may be cut short: the end is clamped to
@@ -178,8 +169,6 @@ def decode_delta_binary_packed(buf: Any, pos: int, dtype: Any,
             f"{_WHAT}: block header or body truncated at byte {min(pos, size)} "
             f"({size} bytes)") from None
 
-    s_arr = np.array(starts, dtype=np.int64)
-    h_arr = np.array(heads, dtype=np.int64)
     mins = _min_deltas(arr, s_arr, h_arr, udt)
     wmat = arr[h_arr[:, None] + np.arange(n_mini)]          # (blocks, miniblocks) widths
     if rem:
@@ -221,6 +210,78 @@ def decode_delta_binary_packed(buf: Any, pos: int, dtype: Any,
     return out.view(sdt), pos
 
 
+#: Blocks of the same length that make speculating on the next ones worth a few numpy calls.
+_SPECULATE_MIN = 12
+
+
+def _walk_full_blocks(arr: npt.NDArray[np.uint8], mv: memoryview, pos: int, nblocks: int,
+                      n_mini: int, group_bytes: int) -> tuple[npt.NDArray[np.int64],
+                                                               npt.NDArray[np.int64], int]:
+    """Start and width-bytes offsets of ``nblocks`` full blocks from ``pos``, and the end.
+
+    Blocks form a chain, walked in Python one block at a time (skip the
+    min-delta varint, sum the widths: a loop over blocks, not values).  Most
+    pages repeat one block layout (same varint length, same widths), so after
+    each walked block the next ones are *speculated* to have the same length
+    ``L`` and checked all at once: a candidate at ``pos + i * L`` is accepted
+    while its varint has the same length and its widths the same sum, which
+    proves by induction that it is the true next block.  The first mismatch
+    is walked in Python again.  Truncation raises IndexError (caller maps it).
+    """
+    size = arr.size
+    parts_s: list[npt.NDArray[np.int64]] = []
+    parts_h: list[npt.NDArray[np.int64]] = []
+    starts: list[int] = []
+    heads: list[int] = []
+    done = 0
+    walk_only = 0
+    mini = np.arange(n_mini)
+    while done < nblocks:
+        s = pos
+        while mv[pos] >= 0x80:
+            pos += 1
+        pos += 1
+        starts.append(s)
+        heads.append(pos)
+        wsum = sum(mv[pos:pos + n_mini])
+        pos += n_mini + wsum * group_bytes
+        done += 1
+        left = nblocks - done
+        if walk_only:
+            walk_only -= 1
+            continue
+        if left < _SPECULATE_MIN:
+            continue
+        vl = heads[-1] - s
+        step = pos - s
+        room = size - pos - vl - n_mini
+        k = min(left, room // step + 1) if room >= 0 else 0
+        if k < _SPECULATE_MIN:
+            continue
+        cand = pos + step * np.arange(k, dtype=np.int64)
+        high = arr[cand[:, None] + np.arange(vl)] >= 0x80
+        ok = ~high[:, -1]
+        if vl > 1:
+            ok &= high[:, :-1].all(axis=1)
+        ok &= arr[(cand + vl)[:, None] + mini].sum(axis=1, dtype=np.int64) == wsum
+        m = k if ok.all() else int(ok.argmin())
+        if m:
+            parts_s.append(np.array(starts, dtype=np.int64))
+            parts_h.append(np.array(heads, dtype=np.int64))
+            starts, heads = [], []
+            parts_s.append(cand[:m])
+            parts_h.append(cand[:m] + vl)
+            pos += m * step
+            done += m
+        if m < k or m < _SPECULATE_MIN:
+            walk_only = 2 * _SPECULATE_MIN   # layouts change often here: walk a while
+    parts_s.append(np.array(starts, dtype=np.int64))
+    parts_h.append(np.array(heads, dtype=np.int64))
+    if len(parts_s) == 1:
+        return parts_s[0], parts_h[0], pos
+    return np.concatenate(parts_s), np.concatenate(parts_h), pos
+
+
 #: Widest miniblock accepted. INT32 streams with widths 33..64 (deltas computed in 64 bits
 #: by some writers) are read leniently: their values wrap to 32 bits like every INT32 delta
 #: (``pqc check`` reports them as pages.delta-bit-width).
@@ -234,6 +295,10 @@ def _min_deltas(arr: npt.NDArray[np.uint8], s_arr: npt.NDArray[np.int64],
     """Decode every block's zigzag min delta (bytes ``s_arr[b]:h_arr[b]``), wrapped to ``udt``."""
     lens = h_arr - s_arr
     longest = int(lens.max())
+    if longest == 1:  # every min delta fits one byte
+        zz = arr[s_arr].astype(np.uint64)
+        md = (zz >> np.uint64(1)) ^ (np.uint64(0) - (zz & np.uint64(1)))
+        return md.astype(udt, copy=False)
     if longest > _MAX_VARINT:
         raise ParquetFormatError(f"{_WHAT}: a block's min delta varint is {longest} bytes long")
     k = np.arange(longest, dtype=np.int64)
@@ -273,8 +338,8 @@ def _fill_miniblocks(arr: npt.NDArray[np.uint8], rows: npt.NDArray[Any],
         nbytes = vpm * w // 8
         # row r of this view is arr[r : r + nbytes]; fancy-indexing it by the
         # miniblock start offsets copies every body into one contiguous block
-        view = as_strided(arr, shape=(arr.size - nbytes + 1, nbytes), strides=(1, 1),
-                          writeable=False)
+        view = np.ndarray((arr.size - nbytes + 1, nbytes), dtype=np.uint8, buffer=arr,
+                          offset=0, strides=(1, 1))
         picked = starts if sel is None else starts[sel]
         extra = -(-SLACK // nbytes)
         picked = np.concatenate((picked, np.repeat(picked[:1], extra)))
