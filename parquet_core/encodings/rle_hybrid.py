@@ -139,8 +139,84 @@ def decode_hybrid(arr: npt.NDArray[np.uint8], bit_width: int, count: int,
                 arr[pos:pos + vbytes].tobytes(), "little")
             if not value >> w:
                 return np.full(count, value, dtype=dtype), pos + vbytes
+    if w == 1 and size <= _BITS_MAX_BYTES:
+        data, end = _decode_bits_small(arr, count, what)
+        out = np.frombuffer(data, dtype=np.uint8, count=count)
+        return (out if np.dtype(dtype) == np.uint8 else out.astype(dtype)), end
     table, end = _scan(arr, w, count, what)
     return _expand(arr, w, count, dtype, table), end
+
+
+#: Bit width 1 streams up to this many bytes are decoded by :func:`_decode_bits_small`.
+_BITS_MAX_BYTES = 2048
+#: Byte -> its 8 bits (LSB first) as 8 bytes of 0/1: bit-packed bodies of
+#: width 1 expand by table lookups.
+_BYTE_BITS = [bytes((b >> k) & 1 for k in range(8)) for b in range(256)]
+_REPEAT_BYTE = (b"\x00", b"\x01")
+
+
+def _decode_bits_small(arr: npt.NDArray[np.uint8], count: int, what: str) -> tuple[bytes, int]:
+    """Decode a short bit-width-1 stream (levels of a flat nullable column,
+    booleans) to one byte per value, entirely with bytes operations.
+
+    A small page of levels has one run per ~10-20 values; for those, the
+    per-run numpy calls of the general path (arrays from the run table,
+    repeats, a masked scatter) cost more than building the output as bytes:
+    an RLE run is ``b"\x01" * n``, a bit-packed byte is a table lookup.
+    One iteration per run (and per bit-packed byte): the chain of run headers
+    is sequential.  Same checks as :func:`_scan`.
+    """
+    mv = memoryview(arr)
+    size = len(mv)
+    parts: list[bytes] = []
+    add = parts.append
+    table = _BYTE_BITS
+    pos = 0
+    left = count
+    try:
+        while left > 0:
+            header = mv[pos]
+            pos += 1
+            if header >= 0x80:
+                header &= 0x7F
+                shift = 7
+                while True:
+                    byte = mv[pos]
+                    pos += 1
+                    header |= (byte & 0x7F) << shift
+                    if byte < 0x80:
+                        break
+                    shift += 7
+                    if shift > 28:
+                        raise ParquetFormatError(f"{what}: run header longer than 5 bytes")
+            n = header >> 1
+            if header & 1:
+                take = n << 3
+                nbytes = n
+                if take >= left:
+                    take = left
+                    nbytes = (take + 7) >> 3  # the final run may stop short
+                if pos + nbytes > size:
+                    raise ParquetFormatError(
+                        f"{what}: bit-packed run at byte {pos} of {take} values of 1 "
+                        f"bit is truncated ({size} bytes)")
+                if take:
+                    add(b"".join([table[b] for b in mv[pos:pos + nbytes]]))
+                    left -= take
+                pos += n
+            else:
+                value = mv[pos]
+                pos += 1
+                if value > 1:
+                    raise ParquetFormatError(f"{what}: RLE run value {value} does not fit in 1 bits")
+                if n > left:
+                    n = left
+                add(_REPEAT_BYTE[value] * n)
+                left -= n
+    except IndexError:
+        raise ParquetFormatError(
+            f"{what} data ends after {count - left} of {count} values ({size} bytes)") from None
+    return b"".join(parts), min(pos, size)
 
 
 def _expand(arr: npt.NDArray[np.uint8], w: int, count: int, dtype: Any,

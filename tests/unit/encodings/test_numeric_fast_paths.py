@@ -251,25 +251,28 @@ def test_hybrid_matches_reference(stream, cut: int) -> None:
         assert decode_hybrid(np.frombuffer(buf, np.uint8), w, count, np.int16)[0].tolist() == want
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(stream=hybrid_streams(max_w=20, min_w=1))
+@settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(stream=st.one_of(hybrid_streams(max_w=20, min_w=1), hybrid_streams(max_w=1, min_w=1)))
 def test_hybrid_paths_agree(stream) -> None:
     """Force each internal path (vector scan, byte gather vs join) and compare."""
     w, buf, expected = stream
     if not expected:
         return
     arr = np.frombuffer(buf, np.uint8)
-    saved = (rle_hybrid._PROBE_RUNS, rle_hybrid._VECTOR_MIN_BYTES,
-             rle_hybrid._DENSE_BYTES_PER_RUN, rle_hybrid._JOIN_MIN_BYTES)
+    names = ("_PROBE_RUNS", "_VECTOR_MIN_BYTES", "_DENSE_BYTES_PER_RUN", "_JOIN_MIN_BYTES",
+             "_BITS_MAX_BYTES")
+    saved = [getattr(rle_hybrid, k) for k in names]
     try:
-        for probe, vmin, dense, join in ((10**9, 0, 0, 0), (1, 0, 10**9, 0),
-                                         (1, 0, 10**9, 10**9), (10**9, 0, 0, 10**9)):
-            (rle_hybrid._PROBE_RUNS, rle_hybrid._VECTOR_MIN_BYTES,
-             rle_hybrid._DENSE_BYTES_PER_RUN, rle_hybrid._JOIN_MIN_BYTES) = probe, vmin, dense, join
+        for setting in ((10**9, 0, 0, 0, 0), (1, 0, 10**9, 0, 0), (1, 0, 10**9, 10**9, 0),
+                        (10**9, 0, 0, 10**9, 0), (10**9, 0, 0, 0, 10**9)):
+            for k, v in zip(names, setting):
+                setattr(rle_hybrid, k, v)
             assert decode_rle_hybrid(arr, w, len(expected)).tolist() == expected
+            assert decode_hybrid(arr, w, len(expected), np.uint8)[0].tolist() == \
+                [v & 0xFF for v in expected]
     finally:
-        (rle_hybrid._PROBE_RUNS, rle_hybrid._VECTOR_MIN_BYTES,
-         rle_hybrid._DENSE_BYTES_PER_RUN, rle_hybrid._JOIN_MIN_BYTES) = saved
+        for k, v in zip(names, saved):
+            setattr(rle_hybrid, k, v)
 
 
 @pytest.mark.parametrize("w", range(33))
@@ -318,6 +321,12 @@ def test_hybrid_malformed_inputs_raise() -> None:
         decode_dictionary_indices(b"\x21" + buf, 4)
     with pytest.raises(ParquetFormatError):
         decode_rle_booleans(b"\xff\x00\x00\x00\x02\x01", 3)
+    bits, _ = write_hybrid([("rle", (9, 1)), ("bp", [1, 0] * 8), ("rle", (3, 0))], 1)
+    for k in range(len(bits)):  # every truncation of a width-1 stream (the bytes path)
+        with pytest.raises(ParquetFormatError):
+            decode_rle_hybrid(bits[:k], 1, 28)
+    with pytest.raises(ParquetFormatError):  # RLE value 2 in a width-1 stream
+        decode_rle_hybrid(b"\x08\x02", 1, 4)
 
 
 # --------------------------------------------------------------------------------------
