@@ -8,10 +8,10 @@ Every case is a one-column file written by pyarrow (uncompressed, so only the
 decoders are compared) and read whole by ``parquet_core.read_table`` and by
 ``pyarrow.parquet.read_table(use_threads=False)`` in the same process.  Times
 are CPU time (``time.process_time``), best of ``--repeat``; MB/s is the
-column's in-memory size (values only, 1 byte per boolean) per second.  A
-second table times the page-level decoders alone (``decode_values`` and the
-level readers) on pages cut from the same data, to show the per-page fixed
-cost without the page walk.
+column's in-memory size (values only, 1 byte per boolean) per second.  With
+``--pages`` two more columns time the page-level decoders alone (the level
+readers, and ``decode_values`` of the values section) per data page, to show
+the per-page cost of the decoders without the page walk.
 """
 
 from __future__ import annotations
@@ -82,41 +82,77 @@ def best(fn: Callable[[], Any], repeat: int) -> float:
     return out
 
 
+def _pages(data: bytes) -> list[Any]:
+    """The decompressed pages of the file's only column chunk (row group 0)."""
+    from parquet_core.page.reader import iter_pages
+
+    md = pq.ParquetFile(io.BytesIO(data)).metadata.row_group(0).column(0)
+    start = md.dictionary_page_offset or md.data_page_offset
+    chunk = data[start:start + md.total_compressed_size]
+    return list(iter_pages(memoryview(chunk), 0, md.num_values))
+
+
+def _page_decode_time(data: bytes, repeat: int) -> tuple[float, float]:
+    """Best CPU seconds per data page: definition levels, then values (dictionary
+    pages: the indices only)."""
+    from parquet_core.column.levels import read_levels_v1, read_levels_v2
+    from parquet_core.encodings import decode_values
+    from parquet_core.page.model import DataPageV1, DataPageV2
+
+    col = pq.ParquetFile(io.BytesIO(data)).schema.column(0)
+    from parquet_core.constants import PhysicalType
+
+    pt = int(getattr(PhysicalType, col.physical_type))
+    pages = [p for p in _pages(data) if isinstance(p, (DataPageV1, DataPageV2))]
+
+    def levels() -> list[tuple[Any, int, int]]:
+        out = []
+        for p in pages:
+            if isinstance(p, DataPageV1):
+                mv = memoryview(p.body)
+                d, pos = read_levels_v1(mv, 0, p.definition_level_encoding, 1, p.num_values, "d")
+                out.append((mv[pos:], p.encoding, d))
+            else:
+                d = read_levels_v2(memoryview(p.definition_levels), 1, p.num_values, "d")
+                out.append((memoryview(p.values), p.encoding, d))
+        return out
+
+    split = [(buf, enc, int(np.count_nonzero(d))) for buf, enc, d in levels()]
+    t_levels = best(levels, repeat)
+    t_values = best(lambda: [decode_values(enc, buf, n, pt, None) for buf, enc, n in split], repeat)
+    return t_levels / len(pages), t_values / len(pages)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--only", default="")
+    ap.add_argument("--only", default="", help="run the cases whose name contains this")
+    ap.add_argument("--pages", action="store_true",
+                    help="also time the level and value decoders alone, per page")
     args = ap.parse_args()
     print(f"{'case':28s} {'pages':>6s} {'ours ms':>8s} {'arrow ms':>8s} {'ratio':>6s} "
-          f"{'ours MB/s':>10s}")
+          f"{'ours MB/s':>10s} {'arrow MB/s':>10s}"
+          + (f" {'levels us/pg':>12s} {'values us/pg':>12s}" if args.pages else ""))
     for name, (table, opts) in _cases(args.rows).items():
         if args.only and args.only not in name:
             continue
         sink = io.BytesIO()
         pq.write_table(table, sink, **opts)
         data = sink.getvalue()
-        md = pq.ParquetFile(io.BytesIO(data)).metadata
-        pages = sum(1 for _ in range(md.num_row_groups))
-        # count data pages from the column chunk's offset index free way: pyarrow metadata
         col = table.column(0)
         nbytes = col.nbytes if col.type != pa.bool_() else len(col)
-        # sanity: same values
         ours = pc.read_table(io.BytesIO(data))
-        assert ours.column(0).to_pylist()[:1000] == col.to_pylist()[:1000], name
+        assert ours.column(0).to_pylist() == col.to_pylist(), name
         t_ours = best(lambda: pc.read_table(io.BytesIO(data)), args.repeat)
         t_arrow = best(lambda: pq.read_table(io.BytesIO(data), use_threads=False), args.repeat)
-        pages = _page_count(data)
-        print(f"{name:28s} {pages:6d} {t_ours * 1e3:8.2f} {t_arrow * 1e3:8.2f} "
-              f"{t_ours / t_arrow:6.2f} {nbytes / t_ours / 1e6:10.0f}")
-
-
-def _page_count(data: bytes) -> int:
-    f = pc.ParquetFile(io.BytesIO(data)) if hasattr(pc, "ParquetFile") else None
-    try:
-        return sum(len(list(f.page_headers(rg, 0))) for rg in range(f.metadata.num_row_groups))
-    except Exception:
-        return -1
+        line = (f"{name:28s} {len(_pages(data)):6d} {t_ours * 1e3:8.2f} {t_arrow * 1e3:8.2f} "
+                f"{t_ours / t_arrow:6.2f} {nbytes / t_ours / 1e6:10.0f} "
+                f"{nbytes / t_arrow / 1e6:10.0f}")
+        if args.pages:
+            t_lv, t_val = _page_decode_time(data, args.repeat)
+            line += f" {t_lv * 1e6:12.1f} {t_val * 1e6:12.1f}"
+        print(line, flush=True)
 
 
 if __name__ == "__main__":
