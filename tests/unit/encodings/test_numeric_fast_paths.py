@@ -614,3 +614,67 @@ def test_pyarrow_levels_booleans_dictionary(seed: int, n: int, null_rate: float,
     ours, theirs = _both(pa.table({"x": arr}), data_page_size=int(rng.integers(64, 9000)),
                          write_batch_size=int(rng.integers(1, 1200)), **opts)
     assert ours == theirs
+
+
+# --------------------------------------------------------------------------------------
+# Mutated streams: a result or ParquetFormatError, never another exception
+# --------------------------------------------------------------------------------------
+
+
+def _mutate(data: bytes, rng: np.random.Generator) -> bytes:
+    b = bytearray(data)
+    for _ in range(int(rng.integers(1, 4))):
+        op = rng.integers(0, 4)
+        if op == 0 and b:
+            b[int(rng.integers(0, len(b)))] = int(rng.integers(0, 256))
+        elif op == 1 and b:
+            del b[int(rng.integers(0, len(b))):]
+        elif op == 2:
+            b.insert(int(rng.integers(0, len(b) + 1)), int(rng.integers(0, 256)))
+        elif b:
+            i = int(rng.integers(0, len(b)))
+            b[i] |= 0x80
+    return bytes(b)
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(seed=st.integers(0, 2**32 - 1), bits=st.sampled_from([32, 64]))
+def test_mutated_dbp_streams_fail_cleanly(seed: int, bits: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 900))
+    values = [int(x) for x in rng.integers(-2**(bits - 1), 2**(bits - 1), n, dtype=np.int64)]
+    buf = write_dbp(values, bits, int(rng.choice([128, 256, 8])), 4 if rng.random() < 0.7 else 1,
+                    None, bool(rng.integers(0, 2)), bool(rng.integers(0, 2)))
+    for _ in range(20):
+        try:
+            got, end = decode_delta_binary_packed(_mutate(buf, rng), 0,
+                                                  np.int32 if bits == 32 else np.int64,
+                                                  max_count=5000)
+        except ParquetFormatError:
+            continue
+        assert got.size <= 5000 and end >= 0
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(stream=hybrid_streams(max_w=32), seed=st.integers(0, 2**32 - 1))
+def test_mutated_hybrid_streams_fail_cleanly(stream, seed: int) -> None:
+    w, buf, expected = stream
+    rng = np.random.default_rng(seed)
+    count = max(1, len(expected))
+    for _ in range(10):
+        bad = _mutate(buf, rng)
+        for call in (lambda: decode_rle_hybrid(bad, w, count),
+                     lambda: decode_dictionary_indices(bytes([w]) + bad, count),
+                     lambda: decode_rle_booleans(len(bad).to_bytes(4, "little") + bad, count),
+                     lambda: read_levels_v2(memoryview(bad), max(1, (1 << min(w, 15)) - 1),
+                                            count, "d"),
+                     lambda: read_levels_v1(memoryview(_mutate(len(bad).to_bytes(4, "little")
+                                                               + bad, rng)),
+                                            0, Encoding.RLE, max(1, (1 << min(w, 15)) - 1),
+                                            count, "d")):
+            try:
+                got = call()
+            except ParquetFormatError:
+                continue
+            got = got[0] if isinstance(got, tuple) else got
+            assert len(got) == count
