@@ -21,12 +21,16 @@ MSB-first (deprecated BIT_PACKED), same values::
 
 Kernel idea: 8 values of width ``w`` occupy exactly ``w`` bytes, so value
 ``j`` of every group of 8 sits at the same byte offset ``(j*w) >> 3`` and
-bit shift ``(j*w) & 7`` inside its group.  For each ``j`` we build a strided
-*unaligned* numpy view that reads a 4- or 8-byte word at that offset in
-every group (stride ``w`` bytes), shift and mask it: eight vectorised
-passes decode the whole buffer with no gather and no per-value Python.
-Widths 57..64 can straddle 9 bytes; the ninth byte is read from a second
-strided uint8 view.  Whole-byte widths and width 1 take direct paths.
+bit shift ``(j*w) & 7`` inside its group.  A 2-D strided *unaligned* view
+reads the 4- or 8-byte word starting at every byte of every group; one
+fancy index on its second axis picks the 8 lane offsets of all groups at
+once, then one broadcast shift and one mask (written straight into the
+caller's output, any integer type) finish: 3 numpy calls for a page, no
+per-value Python.  Above 64k values the lanes are decoded by 8 strided
+passes into the output's columns instead (less memory traffic).  Per-width
+lane tables are precomputed.  Widths 58..64 can straddle 9 bytes; the ninth
+byte is read from a second strided uint8 view.  Whole-byte widths and
+width 1 take direct paths.
 
 Edge cases:
 

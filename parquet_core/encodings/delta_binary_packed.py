@@ -14,14 +14,19 @@ Spec: parquet-format ``Encodings.md``, "Delta Encoding
 
     value[0] = first;  value[i] = value[i-1] + min_delta(block) + packed[i-1]
 
-Decoding strategy: a scalar loop walks only the block headers (one varint
-and ``miniblocks`` width bytes per block; a block's byte length follows from
-its widths), then miniblock *bodies* are decoded in bulk: all miniblocks of
-the same bit width are gathered (one fancy row-gather over a strided view)
-and unpacked by one :func:`unpack_bits` call, min deltas are added per
-miniblock row, and one ``cumsum`` restores the values.  All arithmetic is
-unsigned in the physical width (uint32 for INT32, uint64 for INT64), so the
-wrap-around the spec requires is numpy's natural modular overflow.
+Decoding strategy: a scalar loop walks only the block headers (skip the
+min-delta varint, sum the widths: a block's byte length follows from them);
+after each walked block the following blocks are speculated to repeat its
+layout and checked all at once (vectorised), so a page of uniform blocks
+costs one Python iteration plus a few numpy calls.  Min deltas and widths
+are then decoded vectorised from the recorded offsets; all miniblock bodies
+of the same bit width are gathered (one fancy row-gather over a strided
+view) and unpacked by one :func:`unpack_bits_into` call straight into the
+value buffer, min deltas are added per miniblock row, and one in-place
+``cumsum`` (the first value sits in front of the deltas) restores the values.
+All arithmetic is unsigned in the physical width (uint32 for INT32, uint64
+for INT64), so the wrap-around the spec requires is numpy's natural modular
+overflow.
 
 Edge cases:
 

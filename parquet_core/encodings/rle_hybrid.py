@@ -16,12 +16,17 @@ Grammar (bit width ``w`` known from context)::
 Dictionary-index data pages prepend one byte holding ``w`` (0..32).
 
 Decoding strategy: a scalar loop reads only the run headers (one varint and
-at most 4 value bytes per run) and records each run; the bodies are then
-decoded in bulk: RLE runs with one ``np.repeat``, and the bytes of *all*
-bit-packed runs are gathered into one contiguous buffer (each run is a whole
-number of 8-value groups, so concatenation keeps the group alignment) and
-unpacked by a single :func:`unpack_bits` call.  Pages with only a few runs
-skip the batching and fill the output slice by slice.
+at most 4 value bytes per run), checks them and records each run in a flat
+table; the bodies are then decoded in bulk: RLE runs with one ``np.repeat``,
+and the bytes of *all* bit-packed runs are joined into one contiguous buffer
+(each run is a whole number of 8-value groups, so concatenation keeps the
+group alignment; joined by slices, or for many tiny runs by one vectorised
+byte gather) and unpacked by a single :func:`unpack_bits_into` call straight
+into the output type (int16 for levels).  Special cases: one RLE run
+covering the page is one ``np.full``; a page that is all bit-packed runs
+(dictionary indices) is unpacked straight into the output; long streams of
+short runs find their run chain with a vectorised scan; short bit-width-1
+streams (small level pages) are expanded with bytes operations.
 
 The encoders live in :mod:`parquet_core.encodings.rle_hybrid_encoder` and
 are re-exported here.
