@@ -144,8 +144,9 @@ def main() -> None:
         nbytes = col.nbytes if col.type != pa.bool_() else len(col)
         ours = pc.read_table(io.BytesIO(data))
         assert ours.column(0).to_pylist() == col.to_pylist(), name
-        t_ours = best(lambda: pc.read_table(io.BytesIO(data)), args.repeat)
-        t_arrow = best(lambda: pq.read_table(io.BytesIO(data), use_threads=False), args.repeat)
+        t_ours = best(lambda data=data: pc.read_table(io.BytesIO(data)), args.repeat)
+        t_arrow = best(lambda data=data: pq.read_table(io.BytesIO(data), use_threads=False),
+                       args.repeat)
         line = (f"{name:28s} {len(_pages(data)):6d} {t_ours * 1e3:8.2f} {t_arrow * 1e3:8.2f} "
                 f"{t_ours / t_arrow:6.2f} {nbytes / t_ours / 1e6:10.0f} "
                 f"{nbytes / t_arrow / 1e6:10.0f}")

@@ -15,7 +15,6 @@ import numpy.typing as npt
 
 from parquet_core.constants import Encoding
 from parquet_core.encodings.bit_packed import decode_bit_packed
-from parquet_core._kernels.bitpack import as_uint8
 from parquet_core.encodings.rle_hybrid import decode_hybrid
 from parquet_core.errors import ParquetFormatError, UnsupportedFeatureError
 

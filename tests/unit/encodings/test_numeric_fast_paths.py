@@ -661,19 +661,18 @@ def test_mutated_hybrid_streams_fail_cleanly(stream, seed: int) -> None:
     w, buf, expected = stream
     rng = np.random.default_rng(seed)
     count = max(1, len(expected))
+    top = max(1, (1 << min(w, 15)) - 1)
     for _ in range(10):
         bad = _mutate(buf, rng)
-        for call in (lambda: decode_rle_hybrid(bad, w, count),
-                     lambda: decode_dictionary_indices(bytes([w]) + bad, count),
-                     lambda: decode_rle_booleans(len(bad).to_bytes(4, "little") + bad, count),
-                     lambda: read_levels_v2(memoryview(bad), max(1, (1 << min(w, 15)) - 1),
-                                            count, "d"),
-                     lambda: read_levels_v1(memoryview(_mutate(len(bad).to_bytes(4, "little")
-                                                               + bad, rng)),
-                                            0, Encoding.RLE, max(1, (1 << min(w, 15)) - 1),
-                                            count, "d")):
+        framed = _mutate(len(bad).to_bytes(4, "little") + bad, rng)
+        calls = ((decode_rle_hybrid, (bad, w, count)),
+                 (decode_dictionary_indices, (bytes([w]) + bad, count)),
+                 (decode_rle_booleans, (len(bad).to_bytes(4, "little") + bad, count)),
+                 (read_levels_v2, (memoryview(bad), top, count, "d")),
+                 (read_levels_v1, (memoryview(framed), 0, Encoding.RLE, top, count, "d")))
+        for fn, args in calls:
             try:
-                got = call()
+                got = fn(*args)
             except ParquetFormatError:
                 continue
             got = got[0] if isinstance(got, tuple) else got
