@@ -233,16 +233,19 @@ def _expand(arr: npt.NDArray[np.uint8], w: int, count: int, dtype: Any,
     concatenation keeps the group alignment; only the last run may be cut
     short) and unpacked by one call, then scattered into the packed slots.
     """
-    if len(table) == 2:
-        tag = int(table[1])
-        if tag >= 0:
-            return np.full(count, tag, dtype=dtype)
-        out = np.empty(count, dtype=dtype)
-        unpack_bits_into(arr[~tag:], w, count, out)
-        return out
-    pairs = np.asarray(table, dtype=np.int64).reshape(-1, 2)
-    take_arr = pairs[:, 0]
-    tags = pairs[:, 1]
+    if isinstance(table, tuple):   # from the vector scan: (takes, tags) arrays
+        take_arr, tags = table
+    else:
+        if len(table) == 2:
+            tag = table[1]
+            if tag >= 0:
+                return np.full(count, tag, dtype=dtype)
+            out = np.empty(count, dtype=dtype)
+            unpack_bits_into(arr[~tag:], w, count, out)
+            return out
+        pairs = np.asarray(table, dtype=np.int64).reshape(-1, 2)
+        take_arr = pairs[:, 0]
+        tags = pairs[:, 1]
     packed = tags < 0
     if not packed.any():
         return np.repeat(tags.astype(dtype), take_arr)
@@ -305,20 +308,23 @@ def _scan_runs(arr: npt.NDArray[np.uint8], w: int, count: int,
     """The run table of :func:`_scan` as arrays: values taken, value (-1 if
     bit-packed), body offset (-1 if RLE), and the end offset."""
     table, end = _scan(arr, w, count, what)
-    pairs = np.asarray(table, dtype=np.int64).reshape(-1, 2)
-    packed = pairs[:, 1] < 0
-    return (pairs[:, 0].copy(), np.where(packed, -1, pairs[:, 1]),
-            np.where(packed, ~pairs[:, 1], -1), end)
+    if isinstance(table, tuple):
+        takes, tags = table
+    else:
+        pairs = np.asarray(table, dtype=np.int64).reshape(-1, 2)
+        takes, tags = pairs[:, 0].copy(), pairs[:, 1]
+    packed = tags < 0
+    return takes, np.where(packed, -1, tags), np.where(packed, ~tags, -1), end
 
 
 def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[Any, int]:
     """Find the runs covering ``count`` values, with every bounds check.
 
-    Returns the run table, a flat sequence of pairs ``take, tag`` (values
+    Returns the run table, a flat list of pairs ``take, tag`` (values
     taken from the run; ``tag`` is the repeated value of an RLE run, or
-    ``~offset`` (negative) of a bit-packed run's body), as a list (or an
-    (n, 2) array when the vector scan ran), and the offset just past the
-    last run used.
+    ``~offset`` (negative) of a bit-packed run's body), or a tuple of two
+    arrays ``(takes, tags)`` when the vector scan ran, and the offset just
+    past the last run used.
 
     Run headers are a chain: each header's position depends on the previous
     run's length, so they are walked in Python, one iteration per run with
@@ -341,12 +347,9 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
             if runs == _PROBE_RUNS and size - pos >= _VECTOR_MIN_BYTES \
                     and pos < _DENSE_BYTES_PER_RUN * runs:
                 est_runs = (size - pos) * runs // max(pos, 1)
-                rest = _scan_runs_vectorised(arr, pos, w, left, what, est_runs)
-                _check_runs(rest[0], rest[1], rest[2], w, size, what)
-                tags = np.where(rest[1] >= 0, rest[1], ~rest[2])
-                more = np.stack((rest[0], tags), axis=1)
+                take, tags, end = _vector_table(arr, pos, w, left, what, est_runs)
                 head = np.asarray(table, dtype=np.int64).reshape(-1, 2)
-                return np.concatenate((head, more)).reshape(-1), rest[3]
+                return (np.concatenate((head[:, 0], take)), np.concatenate((head[:, 1], tags))), end
             runs += 1
             header = mv[pos]
             pos += 1
@@ -404,10 +407,12 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
 _JUMP_DOUBLINGS = 6
 
 
-def _scan_runs_vectorised(arr: npt.NDArray[np.uint8], start: int, w: int, count: int,
-                          what: str, est_runs: int = 4096) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
-                                              npt.NDArray[np.int64], int]:
-    """Vectorised :func:`_scan_runs` for the part of a buffer from *start*.
+def _vector_table(arr: npt.NDArray[np.uint8], start: int, w: int, count: int,
+                  what: str, est_runs: int = 4096
+                  ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:
+    """Vectorised run scan (with every bounds check) for the part of a buffer from *start*.
+
+    Returns per-run values taken and tags (see :func:`_scan`), and the end.
 
     1. Read a run header at *every* byte position (ULEB128, up to 5 bytes)
        and compute where the next header would be if a run started there:
@@ -467,7 +472,9 @@ def _scan_runs_vectorised(arr: npt.NDArray[np.uint8], start: int, w: int, count:
     chain = chain[chain < n]
     if overlong[chain].any():
         raise ParquetFormatError(f"{what}: run header longer than 5 bytes")
-    per_run = np.where(packed[chain], length[chain] << 3, length[chain])
+    pk = packed[chain]
+    ln = length[chain]
+    per_run = np.where(pk, ln << 3, ln)
     filled = np.cumsum(per_run)
     last = int(np.searchsorted(filled, count))
     if last >= chain.size:
@@ -475,40 +482,44 @@ def _scan_runs_vectorised(arr: npt.NDArray[np.uint8], start: int, w: int, count:
         raise ParquetFormatError(
             f"{what} data ends after {got} of {count} more values ({size} bytes)")
     chain = chain[:last + 1]
-    take = per_run[:last + 1].copy()
+    pk = pk[:last + 1]
+    take = per_run[:last + 1]
     take[-1] -= int(filled[last]) - count
-    is_packed = packed[chain]
-    bodies = np.where(is_packed, body[chain] + start, -1)
-    rle_at = body[chain][~is_packed]
-    if rle_at.size and int(rle_at.max()) + vbytes > n:
-        raise ParquetFormatError(f"{what}: RLE run value at the end of the data is truncated")
-    values = np.full(chain.size, -1, dtype=np.int64)
-    rle_values = np.zeros(rle_at.size, dtype=np.int64)
-    for k in range(vbytes):
-        rle_values |= ext[rle_at + k] << (8 * k)
-    values[~is_packed] = rle_values
-    keep = take > 0
-    end = int(nxt[chain[-1]]) + start
-    return take[keep], values[keep], bodies[keep], min(end, size)
-
-
-def _check_runs(take: npt.NDArray[np.int64], value: npt.NDArray[np.int64],
-                body: npt.NDArray[np.int64], w: int, size: int, what: str) -> None:
-    """Bounds checks on the collected runs (vectorised, after the header scan)."""
-    packed = value < 0
-    if packed.any():
-        ends = body[packed] + ((take[packed] * w + 7) >> 3)
-        bad = np.flatnonzero(ends > size)
-        if bad.size:
-            i = int(bad[0])
+    at = body[chain]
+    # Every run but the final one ends where the next header starts, inside
+    # the data; only the final run can be cut short.
+    final = int(at[-1])
+    if pk[-1]:
+        if final + ((int(take[-1]) * w + 7) >> 3) > n:
             raise ParquetFormatError(
-                f"{what}: bit-packed run at byte {int(body[packed][i])} of "
-                f"{int(take[packed][i])} values of {w} bits is truncated ({size} bytes)")
-    too_big = (value >> w) != 0
-    too_big &= ~packed
-    if too_big.any():
-        v = int(value[np.flatnonzero(too_big)[0]])
+                f"{what}: bit-packed run at byte {final + start} of {int(take[-1])} values "
+                f"of {w} bits is truncated ({size} bytes)")
+    elif final + vbytes > n:
+        raise ParquetFormatError(f"{what}: RLE run value at the end of the data is truncated")
+    values = ext[at]
+    for k in range(1, vbytes):
+        values |= ext[at + k] << (8 * k)
+    wide = (values >> w) != 0
+    wide &= ~pk
+    if wide.any():
+        v = int(values[np.flatnonzero(wide)[0]])
         raise ParquetFormatError(f"{what}: RLE run value {v} does not fit in {w} bits")
+    tags = np.where(pk, ~(at + start), values)
+    end = min(int(nxt[chain[-1]]) + start, size)
+    keep = take > 0
+    if not keep.all():
+        return take[keep], tags[keep], end
+    return take, tags, end
+
+
+def _scan_runs_vectorised(arr: npt.NDArray[np.uint8], start: int, w: int, count: int,
+                          what: str, est_runs: int = 4096
+                          ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                                     npt.NDArray[np.int64], int]:
+    """:func:`_vector_table` as (takes, values or -1, bodies or -1, end), like :func:`_scan_runs`."""
+    take, tags, end = _vector_table(arr, start, w, count, what, est_runs)
+    packed = tags < 0
+    return take, np.where(packed, -1, tags), np.where(packed, ~tags, -1), end
 
 
 def decode_levels_v1(buf: Any, offset: int, bit_width: int,
