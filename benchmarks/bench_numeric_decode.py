@@ -17,6 +17,7 @@ the per-page cost of the decoders without the page walk.
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import sys
 import time
@@ -35,50 +36,78 @@ import parquet_core as pc  # noqa: E402
 SEED = 20261126
 
 
-def _cases(rows: int) -> dict[str, tuple[pa.Table, dict[str, Any]]]:
-    rng = np.random.default_rng(SEED)
-    ts = np.cumsum(rng.integers(0, 1000, rows)).astype(np.int64)       # sorted-ish timestamps
-    i32 = rng.integers(-2**20, 2**20, rows).astype(np.int32)
-    i64 = rng.integers(-2**40, 2**40, rows).astype(np.int64)
-    f32 = rng.normal(size=rows).astype(np.float32)
-    f64 = rng.normal(size=rows)
-    bools = rng.random(rows) < 0.3
-    mask = rng.random(rows) < 0.1
-    small_dict = rng.integers(0, 1000, rows).astype(np.int64)
+def _cases(rows: int) -> dict[str, Callable[[], tuple[pa.Table, dict[str, Any]]]]:
+    """Case name -> a builder of (table, write options).  Built one at a time:
+    keeping every 1M-row table alive changes how malloc serves the readers'
+    big allocations (fresh, page-faulting mmaps), which skews the timings."""
+    def rng() -> np.random.Generator:
+        return np.random.default_rng(SEED)
+
+    def t(a: Any, m: Any = None) -> pa.Table:
+        return pa.table({"x": pa.array(a, mask=m)})
+
+    def ts() -> Any:
+        return np.cumsum(rng().integers(0, 1000, rows)).astype(np.int64)     # sorted-ish
+
+    def i32() -> Any:
+        return rng().integers(-2**20, 2**20, rows).astype(np.int32)
+
+    def i64() -> Any:
+        return rng().integers(-2**40, 2**40, rows).astype(np.int64)
+
+    def f32() -> Any:
+        return rng().normal(size=rows).astype(np.float32)
+
+    def f64() -> Any:
+        return rng().normal(size=rows)
+
+    def bools() -> Any:
+        return rng().random(rows) < 0.3
+
+    def mask() -> Any:
+        return np.random.default_rng(SEED + 1).random(rows) < 0.1
+
+    def small() -> Any:
+        return rng().integers(0, 1000, rows).astype(np.int64)
+
     plain = dict(use_dictionary=False, compression="NONE")
     dbp = dict(plain, column_encoding={"x": "DELTA_BINARY_PACKED"})
     bss = dict(plain, column_encoding={"x": "BYTE_STREAM_SPLIT"})
-    t = lambda a, m=None: pa.table({"x": pa.array(a, mask=m)})  # noqa: E731
+    small_pages = dict(plain, data_page_size=8000, write_batch_size=1000)
     return {
-        "plain_int64": (t(i64), plain),
-        "plain_double": (t(f64), plain),
-        "plain_int32_nullable": (t(i32, mask), plain),
-        "dbp_int32": (t(i32), dbp),
-        "dbp_int64": (t(i64), dbp),
-        "dbp_int64_sorted": (t(ts), dbp),
-        "bss_float": (t(f32), bss),
-        "bss_double": (t(f64), bss),
-        "bss_int64": (t(i64), bss),
-        "rle_bool": (t(bools), dict(plain, data_page_version="2.0",
-                                      column_encoding={"x": "RLE"})),
-        "plain_bool": (t(bools), plain),
-        "dict_int64": (t(small_dict), dict(compression="NONE")),
-        "dict_int64_nullable": (t(small_dict, mask), dict(compression="NONE")),
-        "int64_1k_pages": (t(i64), dict(plain, data_page_size=8000, write_batch_size=1000)),
-        "int64_1k_pages_nullable": (t(i64, mask), dict(plain, data_page_size=8000,
-                                                         write_batch_size=1000)),
-        "int64_1k_pages_v2_nullable": (t(i64, mask), dict(plain, data_page_size=8000,
-                                                            write_batch_size=1000,
-                                                            data_page_version="2.0")),
+        "plain_int64": lambda: (t(i64()), plain),
+        "plain_double": lambda: (t(f64()), plain),
+        "plain_int32_nullable": lambda: (t(i32(), mask()), plain),
+        "dbp_int32": lambda: (t(i32()), dbp),
+        "dbp_int64": lambda: (t(i64()), dbp),
+        "dbp_int64_sorted": lambda: (t(ts()), dbp),
+        "bss_float": lambda: (t(f32()), bss),
+        "bss_double": lambda: (t(f64()), bss),
+        "bss_int64": lambda: (t(i64()), bss),
+        "rle_bool": lambda: (t(bools()), dict(plain, data_page_version="2.0",
+                                              column_encoding={"x": "RLE"})),
+        "plain_bool": lambda: (t(bools()), plain),
+        "dict_int64": lambda: (t(small()), dict(compression="NONE")),
+        "dict_int64_nullable": lambda: (t(small(), mask()), dict(compression="NONE")),
+        "int64_1k_pages": lambda: (t(i64()), small_pages),
+        "int64_1k_pages_nullable": lambda: (t(i64(), mask()), small_pages),
+        "int64_1k_pages_v2_nullable": lambda: (t(i64(), mask()),
+                                               dict(small_pages, data_page_version="2.0")),
     }
 
 
 def best(fn: Callable[[], Any], repeat: int) -> float:
+    """Best CPU time of ``repeat`` calls, with the garbage collector off (as timeit)."""
     out = float("inf")
-    for _ in range(repeat):
-        t0 = time.process_time()
-        fn()
-        out = min(out, time.process_time() - t0)
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(repeat):
+            t0 = time.process_time()
+            fn()
+            out = min(out, time.process_time() - t0)
+    finally:
+        gc.enable()
     return out
 
 
@@ -134,16 +163,18 @@ def main() -> None:
     print(f"{'case':28s} {'pages':>6s} {'ours ms':>8s} {'arrow ms':>8s} {'ratio':>6s} "
           f"{'ours MB/s':>10s} {'arrow MB/s':>10s}"
           + (f" {'levels us/pg':>12s} {'values us/pg':>12s}" if args.pages else ""))
-    for name, (table, opts) in _cases(args.rows).items():
+    for name, build in _cases(args.rows).items():
         if args.only and args.only not in name:
             continue
+        table, opts = build()
         sink = io.BytesIO()
         pq.write_table(table, sink, **opts)
         data = sink.getvalue()
         col = table.column(0)
         nbytes = col.nbytes if col.type != pa.bool_() else len(col)
-        ours = pc.read_table(io.BytesIO(data))
-        assert ours.column(0).to_pylist() == col.to_pylist(), name
+        for _ in range(3):  # warm up (first-use costs, malloc's adaptive thresholds)
+            pc.read_table(io.BytesIO(data))
+            pq.read_table(io.BytesIO(data), use_threads=False)
         t_ours = best(lambda data=data: pc.read_table(io.BytesIO(data)), args.repeat)
         t_arrow = best(lambda data=data: pq.read_table(io.BytesIO(data), use_threads=False),
                        args.repeat)
@@ -154,6 +185,10 @@ def main() -> None:
             t_lv, t_val = _page_decode_time(data, args.repeat)
             line += f" {t_lv * 1e6:12.1f} {t_val * 1e6:12.1f}"
         print(line, flush=True)
+        # checked after timing: a million Python objects would disturb the timings
+        assert pc.read_table(io.BytesIO(data)).column(0).to_pylist() == col.to_pylist(), name
+        del table, col, data
+        gc.collect()
 
 
 if __name__ == "__main__":
