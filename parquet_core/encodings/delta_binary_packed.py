@@ -308,9 +308,12 @@ def _min_deltas(arr: npt.NDArray[np.uint8], s_arr: npt.NDArray[np.int64],
         raise ParquetFormatError(f"{_WHAT}: a block's min delta varint is {longest} bytes long")
     k = np.arange(longest, dtype=np.int64)
     idx = s_arr[:, None] + k
-    np.minimum(idx, arr.size - 1, out=idx)
-    groups = (arr[idx] & 0x7F).astype(np.uint64)
-    groups[k[None, :] >= lens[:, None]] = 0
+    if int(lens.min()) == longest:   # all varints equally long: every byte is in range
+        groups = (arr[idx] & 0x7F).astype(np.uint64)
+    else:
+        np.minimum(idx, arr.size - 1, out=idx)
+        groups = (arr[idx] & 0x7F).astype(np.uint64)
+        groups[k[None, :] >= lens[:, None]] = 0
     groups <<= (7 * k).astype(np.uint64)
     zz = np.bitwise_or.reduce(groups, axis=1)
     md = (zz >> np.uint64(1)) ^ (np.uint64(0) - (zz & np.uint64(1)))
