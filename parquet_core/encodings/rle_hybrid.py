@@ -205,9 +205,11 @@ def _decode_bits_small(arr: npt.NDArray[np.uint8], count: int, what: str) -> tup
                     raise ParquetFormatError(
                         f"{what}: bit-packed run at byte {pos} of {take} values of 1 "
                         f"bit is truncated ({size} bytes)")
-                if take:
+                if nbytes == 1:
+                    add(table[mv[pos]])
+                elif take:
                     add(b"".join([table[b] for b in mv[pos:pos + nbytes]]))
-                    left -= take
+                left -= take
                 pos += n
             else:
                 value = mv[pos]
