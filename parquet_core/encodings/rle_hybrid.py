@@ -160,7 +160,7 @@ _BYTE_BITS = [bytes((b >> k) & 1 for k in range(8)) for b in range(256)]
 _REPEAT_BYTE = (b"\x00", b"\x01")
 
 
-def _decode_bits_small(arr: npt.NDArray[np.uint8], count: int, what: str) -> tuple[bytes, int]:
+def _decode_bits_small(arr: npt.NDArray[np.uint8], count: int, what: str) -> tuple[bytearray, int]:
     """Decode a short bit-width-1 stream (levels of a flat nullable column,
     booleans) to one byte per value, entirely with bytes operations.
 
@@ -223,7 +223,7 @@ def _decode_bits_small(arr: npt.NDArray[np.uint8], count: int, what: str) -> tup
     except IndexError:
         raise ParquetFormatError(
             f"{what} data ends after {count - left} of {count} values ({size} bytes)") from None
-    return b"".join(parts), min(pos, size)
+    return bytearray().join(parts), min(pos, size)  # writable result
 
 
 def _expand(arr: npt.NDArray[np.uint8], w: int, count: int, dtype: Any,

@@ -677,3 +677,14 @@ def test_mutated_hybrid_streams_fail_cleanly(stream, seed: int) -> None:
                 continue
             got = got[0] if isinstance(got, tuple) else got
             assert len(got) == count
+
+
+def test_decoded_levels_and_booleans_are_writable() -> None:
+    bits, expected = write_hybrid([("rle", (9, 1)), ("bp", [1, 0] * 8), ("rle", (3, 0))], 1)
+    framed = len(bits).to_bytes(4, "little") + bits
+    for got in (decode_rle_booleans(framed, 28), decode_rle_hybrid(bits, 1, 28),
+                read_levels_v2(memoryview(bits), 1, 28, "d"),
+                read_levels_v1(memoryview(framed), 0, Encoding.RLE, 1, 28, "d")[0],
+                read_levels_v2(memoryview(uleb(56) + b"\x01"), 1, 28, "d")):
+        assert got.flags.writeable
+        got[0] = 0
