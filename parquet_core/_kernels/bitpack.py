@@ -21,12 +21,16 @@ MSB-first (deprecated BIT_PACKED), same values::
 
 Kernel idea: 8 values of width ``w`` occupy exactly ``w`` bytes, so value
 ``j`` of every group of 8 sits at the same byte offset ``(j*w) >> 3`` and
-bit shift ``(j*w) & 7`` inside its group.  For each ``j`` we build a strided
-*unaligned* numpy view that reads a 4- or 8-byte word at that offset in
-every group (stride ``w`` bytes), shift and mask it: eight vectorised
-passes decode the whole buffer with no gather and no per-value Python.
-Widths 57..64 can straddle 9 bytes; the ninth byte is read from a second
-strided uint8 view.  Whole-byte widths and width 1 take direct paths.
+bit shift ``(j*w) & 7`` inside its group.  A 2-D strided *unaligned* view
+reads the 4- or 8-byte word starting at every byte of every group; one
+fancy index on its second axis picks the 8 lane offsets of all groups at
+once, then one broadcast shift and one mask (written straight into the
+caller's output, any integer type) finish: 3 numpy calls for a page, no
+per-value Python.  Above 64k values the lanes are decoded by 8 strided
+passes into the output's columns instead (less memory traffic).  Per-width
+lane tables are precomputed.  Widths 58..64 can straddle 9 bytes; the ninth
+byte is read from a second strided uint8 view.  Whole-byte widths and
+width 1 take direct paths.
 
 Edge cases:
 
@@ -54,6 +58,7 @@ __all__ = [
     "pack_bits_msb",
     "packed_size",
     "unpack_bits",
+    "unpack_bits_into",
     "unpack_bits_msb",
 ]
 
@@ -165,6 +170,104 @@ def _unpack_general(arr: npt.NDArray[np.uint8], w: int, count: int,
     return out.T.reshape(-1)[:count]
 
 
+#: Below this many values the LSB-first unpack reads all 8 lanes of every
+#: group with one fancy index over a 2-D strided view (3 numpy calls: cheap
+#: per call, ideal for pages); above it, one strided pass per lane writes
+#: straight into the output's columns (less memory traffic on big inputs).
+_FANCY_MAX_VALUES = 1 << 16
+#: Slack bytes past ``groups * w`` that the unaligned word reads may touch.
+SLACK = 9
+
+
+def _lane_table(w: int) -> tuple[np.dtype[Any], Any, int, npt.NDArray[np.intp], npt.NDArray[Any]]:
+    """Per-width constants of the LSB-first unpack: word type, mask, bytes
+    spanned by a group's lane starts, and each lane's byte offset and shift."""
+    word = _LE8 if w > 25 else _LE4
+    bits = np.arange(8, dtype=np.int64) * w
+    return (word, word.type((1 << w) - 1), int(bits[-1] >> 3) + 1,
+            (bits >> 3).astype(np.intp), (bits & 7).astype(word))
+
+
+#: Precomputed lane tables for the widths the fancy/strided kernel handles.
+_LANES = {w: _lane_table(w) for w in range(2, 58)}
+
+
+def _lsb_groups_into(src: npt.NDArray[np.uint8], w: int, ngroups: int,
+                     out2d: npt.NDArray[Any]) -> None:
+    """Decode ``ngroups`` LSB-first groups of 8 values into ``out2d`` (shape (ngroups, 8)).
+
+    ``src`` must hold at least ``ngroups * w + SLACK`` bytes.  ``1 < w < 58``
+    (wider values can straddle 9 bytes and take :func:`_groups_into`).
+    """
+    word, mask, span, offsets, shifts = _LANES[w]
+    if ngroups * 8 <= _FANCY_MAX_VALUES:
+        # view[g, b] is the unaligned word starting at byte b of group g
+        view = np.ndarray((ngroups, span), dtype=word, buffer=src, offset=0, strides=(w, 1))
+        got = view[:, offsets]
+        got >>= shifts
+        np.bitwise_and(got, mask, out=out2d, casting="unsafe")
+        return
+    tmp = np.empty(ngroups, dtype=word.newbyteorder("="))
+    for j in range(8):
+        bit = j * w
+        sh = bit & 7
+        v = np.ndarray((ngroups,), dtype=word, buffer=src, offset=bit >> 3, strides=(w,))
+        # sh + w <= nbits: w < 58 and sh <= 7 (w <= 25 for 32-bit words)
+        if sh:
+            np.right_shift(v, sh, out=tmp)
+            np.bitwise_and(tmp, mask, out=out2d[:, j], casting="unsafe")
+        else:
+            np.bitwise_and(v, mask, out=out2d[:, j], casting="unsafe")
+
+
+def unpack_bits_into(buf: Any, bit_width: int, count: int, out: npt.NDArray[Any]) -> None:
+    """Unpack ``count`` LSB-first values of ``bit_width`` bits into ``out[:count]``.
+
+    ``out`` is a contiguous 1-D integer array (any width able to hold the
+    values: e.g. int16 for levels, uint64 for 64-bit deltas); values are
+    stored with an unsafe cast, so a too-narrow ``out`` truncates.  Same
+    checks as :func:`unpack_bits`.  The input is read in place when it has
+    :data:`SLACK` bytes to spare past the packed groups, else through one
+    zero-padded copy.
+    """
+    arr = as_uint8(buf)
+    need = _check_args(bit_width, count, arr.size, "bit-packed values")
+    if out.ndim != 1 or out.size < count or not out.flags.c_contiguous:
+        raise ValueError("unpack_bits_into: out must be a contiguous 1-D array of >= count items")
+    w = bit_width
+    if count == 0:
+        return
+    dst = out[:count]
+    if w == 0:
+        dst[...] = 0
+        return
+    if w == 1:
+        np.copyto(dst, np.unpackbits(arr[:need], count=count, bitorder="little"), casting="unsafe")
+        return
+    if w in (8, 16, 32, 64):
+        np.copyto(dst, np.frombuffer(arr, dtype=f"<u{w // 8}", count=count), casting="unsafe")
+        return
+    if w >= 58:
+        np.copyto(dst, _unpack_general(arr, w, count, msb=False), casting="unsafe")
+        return
+    ngroups = count >> 3
+    tail = count & 7
+    if ngroups:
+        if arr.size >= ngroups * w + SLACK:
+            src = arr
+        else:
+            src = np.zeros(ngroups * w + SLACK, dtype=np.uint8)
+            src[:ngroups * w] = arr[:ngroups * w]
+        _lsb_groups_into(src, w, ngroups, dst[:ngroups * 8].reshape(ngroups, 8))
+    if tail:
+        start = ngroups * w
+        pad = np.zeros(w + SLACK, dtype=np.uint8)
+        pad[:need - start] = arr[start:need]
+        last = np.empty((1, 8), dtype=np.uint64)
+        _lsb_groups_into(pad, w, 1, last)
+        np.copyto(dst[ngroups * 8:], last[0, :tail], casting="unsafe")
+
+
 def unpack_bits(buf: Any, bit_width: int, count: int) -> npt.NDArray[np.unsignedinteger[Any]]:
     """Unpack ``count`` LSB-first values of ``bit_width`` bits from the start of ``buf``.
 
@@ -200,7 +303,9 @@ def unpack_bits(buf: Any, bit_width: int, count: int) -> npt.NDArray[np.unsigned
         return arr[:count].astype(dt)
     if w in (16, 32, 64):
         return np.frombuffer(arr, dtype=f"<u{w // 8}", count=count).astype(dt)
-    return _unpack_general(arr, w, count, msb=False)
+    out = np.empty(count, dtype=dt)
+    unpack_bits_into(arr, w, count, out)
+    return out
 
 
 def unpack_bits_msb(buf: Any, bit_width: int, count: int) -> npt.NDArray[np.unsignedinteger[Any]]:

@@ -14,14 +14,19 @@ Spec: parquet-format ``Encodings.md``, "Delta Encoding
 
     value[0] = first;  value[i] = value[i-1] + min_delta(block) + packed[i-1]
 
-Decoding strategy: a scalar loop walks only the block headers (one varint
-and ``miniblocks`` width bytes per block; a block's byte length follows from
-its widths), then miniblock *bodies* are decoded in bulk: all miniblocks of
-the same bit width are gathered (one fancy row-gather over a strided view)
-and unpacked by one :func:`unpack_bits` call, min deltas are added per
-miniblock row, and one ``cumsum`` restores the values.  All arithmetic is
-unsigned in the physical width (uint32 for INT32, uint64 for INT64), so the
-wrap-around the spec requires is numpy's natural modular overflow.
+Decoding strategy: a scalar loop walks only the block headers (skip the
+min-delta varint, sum the widths: a block's byte length follows from them);
+after each walked block the following blocks are speculated to repeat its
+layout and checked all at once (vectorised), so a page of uniform blocks
+costs one Python iteration plus a few numpy calls.  Min deltas and widths
+are then decoded vectorised from the recorded offsets; all miniblock bodies
+of the same bit width are gathered (one fancy row-gather over a strided
+view) and unpacked by one :func:`unpack_bits_into` call straight into the
+value buffer, min deltas are added per miniblock row, and one in-place
+``cumsum`` (the first value sits in front of the deltas) restores the values.
+All arithmetic is unsigned in the physical width (uint32 for INT32, uint64
+for INT64), so the wrap-around the spec requires is numpy's natural modular
+overflow.
 
 Edge cases:
 
@@ -46,9 +51,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numpy.lib.stride_tricks import as_strided
 
-from parquet_core._kernels.bitpack import as_uint8, pack_bits, unpack_bits
+from parquet_core._kernels.bitpack import SLACK, as_uint8, pack_bits, unpack_bits_into
 from parquet_core._kernels.layout import interleave
 from parquet_core._kernels.varint import (
     read_uleb128,
@@ -134,115 +138,205 @@ def decode_delta_binary_packed(buf: Any, pos: int, dtype: Any,
 
     ndeltas = total - 1
     full_blocks = ndeltas // block_size
+    rem = ndeltas - full_blocks * block_size
     # Fail before looping if the buffer cannot even hold the block headers.
-    n_blocks = full_blocks + (1 if ndeltas % block_size else 0)
+    n_blocks = full_blocks + (1 if rem else 0)
     if n_blocks * (1 + n_mini) > size - pos:
         raise ParquetFormatError(
             f"{_WHAT}: {total} values need {n_blocks} blocks of at least {1 + n_mini} "
             f"bytes; only {size - pos} bytes remain")
 
     group_bytes = vpm // 8  # bytes per miniblock per bit of width
-    # Block headers form a chain (a block's length depends on its widths), so
-    # they are walked in Python: one iteration per block of (typically) 128
-    # values, with the varint read inlined because it dominates the loop.
-    mins: list[int] = []
-    body_list: list[int] = []
-    widths = bytearray()
-    add_min, add_body = mins.append, body_list.append
+    # Block headers form a chain (a block's length depends on its min-delta
+    # varint and its widths), so they are walked in Python: one iteration per
+    # block of (typically) 128-256 values, doing only what the next position
+    # needs (skip the varint, sum the widths).  Varints and widths are decoded
+    # afterwards, vectorised, from the recorded positions.
+    used_last = -(-rem // vpm)  # miniblocks the last, partial block uses
     try:
-        for b in range(full_blocks):
-            byte = mv[pos]
-            pos += 1
-            zz = byte & 0x7F
-            shift = 7
-            while byte >= 0x80:
-                byte = mv[pos]
+        s_arr, h_arr, pos = _walk_full_blocks(arr, mv, pos, full_blocks, n_mini, group_bytes)
+        if pos > size:
+            raise IndexError
+        if rem:
+            s_last = pos
+            while mv[pos] >= 0x80:
                 pos += 1
-                zz |= (byte & 0x7F) << shift
-                shift += 7
-                if shift > 70:
-                    raise ParquetFormatError(f"{_WHAT}: block {b} min delta varint is too long")
-            add_min(((zz >> 1) ^ -(zz & 1)) & 0xFFFF_FFFF_FFFF_FFFF)
-            w = mv[pos:pos + n_mini]
-            add_body(pos + n_mini)
-            widths += w
-            pos += n_mini + sum(w) * group_bytes
-            if pos > size:
-                raise ParquetFormatError(
-                    f"{_WHAT}: block {b} runs past the end of the buffer ({size} bytes)")
+            pos += 1
+            s_arr = np.concatenate((s_arr, (s_last,)))
+            h_arr = np.concatenate((h_arr, (pos,)))
+            if pos + n_mini > size:
+                raise ParquetFormatError(f"{_WHAT}: last block's bit widths are truncated")
+            # the last used miniblock may be cut short: the end is clamped to
+            # the buffer and the bytes it really needs are checked below
+            pos = min(size, pos + n_mini + sum(mv[pos:pos + used_last]) * group_bytes)
     except IndexError:
-        raise ParquetFormatError(f"{_WHAT}: block header truncated at byte {pos}") from None
-    min_deltas = np.array(mins, dtype=np.uint64)
-    bodies = np.array(body_list, dtype=np.int64)
-    if len(widths) != full_blocks * n_mini:
-        raise ParquetFormatError(f"{_WHAT}: miniblock bit widths are truncated")
+        raise ParquetFormatError(
+            f"{_WHAT}: block header or body truncated at byte {min(pos, size)} "
+            f"({size} bytes)") from None
 
-    deltas = np.empty(ndeltas, dtype=udt)
-    if full_blocks:
-        wmat = np.frombuffer(bytes(widths), dtype=np.uint8).reshape(full_blocks, n_mini)
-        if int(wmat.max()) > _MAX_WIDTH:
-            raise ParquetFormatError(
-                f"{_WHAT}: miniblock bit width {int(wmat.max())} exceeds {_MAX_WIDTH}")
-        starts = np.zeros((full_blocks, n_mini), dtype=np.int64)
-        np.cumsum(wmat[:, :-1], axis=1, out=starts[:, 1:])
-        starts = (starts * group_bytes + bodies[:, None]).reshape(-1)
-        flat_w = wmat.reshape(-1)
-        rows = deltas[: full_blocks * block_size].reshape(full_blocks * n_mini, vpm)
-        _fill_miniblocks(arr, rows, flat_w, starts, vpm)
-        mins = np.repeat(min_deltas[:full_blocks].astype(udt), n_mini)
-        rows += mins[:, None]
-
-    rem = ndeltas - full_blocks * block_size
+    mins = _min_deltas(arr, s_arr, h_arr, udt)
+    wmat = arr[h_arr[:, None] + np.arange(n_mini)]          # (blocks, miniblocks) widths
     if rem:
-        at = full_blocks * block_size
-        zz, pos = _uleb(mv, pos, size)
-        md = ((zz >> 1) ^ -(zz & 1)) & mask
-        if pos + n_mini > size:
-            raise ParquetFormatError(f"{_WHAT}: last block's bit widths are truncated")
-        wlist = mv[pos:pos + n_mini].tolist()
-        pos += n_mini
-        for w in wlist:
-            if rem <= 0:
-                break  # unused trailing miniblocks: garbage widths, no bytes
-            if w > _MAX_WIDTH:
-                raise ParquetFormatError(f"{_WHAT}: miniblock bit width {w} exceeds {_MAX_WIDTH}")
-            take = min(vpm, rem)
-            need = (take * w + 7) >> 3
-            if pos + need > size:
-                raise ParquetFormatError(
-                    f"{_WHAT}: miniblock at byte {pos} is truncated ({size} bytes)")
-            seg = deltas[at:at + take]
-            if w:
-                seg[:] = unpack_bits(arr[pos:pos + need], w, take)
-            else:
-                seg[:] = 0
-            seg += udt.type(md)
-            at += take
-            rem -= take
-            pos += vpm * w // 8
-        pos = min(pos, size)
+        wmat[-1, used_last:] = 0      # unused miniblocks: garbage widths, no bytes
+    wmax = int(wmat.max())
+    if wmax > _MAX_WIDTH:
+        raise ParquetFormatError(f"{_WHAT}: miniblock bit width {wmax} exceeds {_MAX_WIDTH}")
+    w64 = wmat.astype(np.int64)
+    mb_start = np.empty_like(w64)
+    mb_start[:, 0] = 0
+    np.cumsum(w64[:, :-1], axis=1, out=mb_start[:, 1:])
+    mb_start = mb_start * group_bytes + (h_arr + n_mini)[:, None]
+    n_used = full_blocks * n_mini + used_last
+    flat_w = wmat.reshape(-1)[:n_used]
+    flat_start = mb_start.reshape(-1)[:n_used]
+    last_take = ndeltas - (n_used - 1) * vpm
+    last_w = int(flat_w[-1])
+    last_need = (last_take * last_w + 7) >> 3
+    if int(flat_start[-1]) + last_need > size:
+        raise ParquetFormatError(
+            f"{_WHAT}: miniblock at byte {int(flat_start[-1])} is truncated ({size} bytes)")
+    # (the walk proved every other miniblock body lies inside the buffer)
 
-    values = np.empty(total, dtype=udt)
+    # values[0] is the first value, values[1 + k] delta k: one in-place
+    # cumsum at the end turns deltas into values.  Rows past ``total`` are the
+    # last miniblock's padding and are dropped.
+    values = np.empty(1 + n_used * vpm, dtype=udt)
     values[0] = first & mask
-    np.cumsum(deltas, dtype=udt, out=values[1:])
-    values[1:] += udt.type(first & mask)
-    return values.view(sdt), pos
+    rows = values[1:].reshape(n_used, vpm)
+    short_last = int(flat_start[-1]) + vpm * last_w // 8 > size
+    n_bulk = n_used - 1 if short_last else n_used
+    _fill_miniblocks(arr, rows[:n_bulk], flat_w[:n_bulk], flat_start[:n_bulk], vpm)
+    if short_last:
+        unpack_bits_into(arr[int(flat_start[-1]):], last_w, last_take, rows[-1])
+    per_mb = np.repeat(mins, n_mini)[:n_used] if n_mini > 1 else mins
+    rows += per_mb[:, None]
+    out = values[:total]
+    np.cumsum(out, dtype=udt, out=out)
+    return out.view(sdt), pos
+
+
+#: Blocks of the same length that make speculating on the next ones worth a few numpy calls.
+_SPECULATE_MIN = 12
+
+
+def _walk_full_blocks(arr: npt.NDArray[np.uint8], mv: memoryview, pos: int, nblocks: int,
+                      n_mini: int, group_bytes: int) -> tuple[npt.NDArray[np.int64],
+                                                               npt.NDArray[np.int64], int]:
+    """Start and width-bytes offsets of ``nblocks`` full blocks from ``pos``, and the end.
+
+    Blocks form a chain, walked in Python one block at a time (skip the
+    min-delta varint, sum the widths: a loop over blocks, not values).  Most
+    pages repeat one block layout (same varint length, same widths), so after
+    each walked block the next ones are *speculated* to have the same length
+    ``L`` and checked all at once: a candidate at ``pos + i * L`` is accepted
+    while its varint has the same length and its widths the same sum, which
+    proves by induction that it is the true next block.  The first mismatch
+    is walked in Python again.  Truncation raises IndexError (caller maps it).
+    """
+    size = arr.size
+    parts_s: list[npt.NDArray[np.int64]] = []
+    parts_h: list[npt.NDArray[np.int64]] = []
+    starts: list[int] = []
+    heads: list[int] = []
+    done = 0
+    walk_only = 0
+    mini = np.arange(n_mini)
+    while done < nblocks:
+        s = pos
+        while mv[pos] >= 0x80:
+            pos += 1
+        pos += 1
+        starts.append(s)
+        heads.append(pos)
+        wsum = sum(mv[pos:pos + n_mini])
+        pos += n_mini + wsum * group_bytes
+        done += 1
+        left = nblocks - done
+        if walk_only:
+            walk_only -= 1
+            continue
+        if left < _SPECULATE_MIN:
+            continue
+        vl = heads[-1] - s
+        step = pos - s
+        room = size - pos - vl - n_mini
+        k = min(left, room // step + 1) if room >= 0 else 0
+        if k < _SPECULATE_MIN:
+            continue
+        cand = pos + step * np.arange(k, dtype=np.int64)
+        high = arr[cand[:, None] + np.arange(vl)] >= 0x80
+        ok = ~high[:, -1]
+        if vl > 1:
+            ok &= high[:, :-1].all(axis=1)
+        ok &= arr[(cand + vl)[:, None] + mini].sum(axis=1, dtype=np.int64) == wsum
+        m = k if ok.all() else int(ok.argmin())
+        if m:
+            parts_s.append(np.array(starts, dtype=np.int64))
+            parts_h.append(np.array(heads, dtype=np.int64))
+            starts, heads = [], []
+            parts_s.append(cand[:m])
+            parts_h.append(cand[:m] + vl)
+            pos += m * step
+            done += m
+        if m < k or m < _SPECULATE_MIN:
+            walk_only = 2 * _SPECULATE_MIN   # layouts change often here: walk a while
+    parts_s.append(np.array(starts, dtype=np.int64))
+    parts_h.append(np.array(heads, dtype=np.int64))
+    if len(parts_s) == 1:
+        return parts_s[0], parts_h[0], pos
+    return np.concatenate(parts_s), np.concatenate(parts_h), pos
 
 
 #: Widest miniblock accepted. INT32 streams with widths 33..64 (deltas computed in 64 bits
 #: by some writers) are read leniently: their values wrap to 32 bits like every INT32 delta
 #: (``pqc check`` reports them as pages.delta-bit-width).
 _MAX_WIDTH = 64
+#: Longest ULEB128 varint accepted for a min delta (64 bits).
+_MAX_VARINT = 10
+
+
+def _min_deltas(arr: npt.NDArray[np.uint8], s_arr: npt.NDArray[np.int64],
+                h_arr: npt.NDArray[np.int64], udt: np.dtype[Any]) -> npt.NDArray[Any]:
+    """Decode every block's zigzag min delta (bytes ``s_arr[b]:h_arr[b]``), wrapped to ``udt``."""
+    lens = h_arr - s_arr
+    longest = int(lens.max())
+    if longest == 1:  # every min delta fits one byte
+        zz = arr[s_arr].astype(np.uint64)
+        md = (zz >> np.uint64(1)) ^ (np.uint64(0) - (zz & np.uint64(1)))
+        return md.astype(udt, copy=False)
+    if longest > _MAX_VARINT:
+        raise ParquetFormatError(f"{_WHAT}: a block's min delta varint is {longest} bytes long")
+    k = np.arange(longest, dtype=np.int64)
+    idx = s_arr[:, None] + k
+    if int(lens.min()) == longest:   # all varints equally long: every byte is in range
+        groups = (arr[idx] & 0x7F).astype(np.uint64)
+    else:
+        np.minimum(idx, arr.size - 1, out=idx)
+        groups = (arr[idx] & 0x7F).astype(np.uint64)
+        groups[k[None, :] >= lens[:, None]] = 0
+    groups <<= (7 * k).astype(np.uint64)
+    zz = np.bitwise_or.reduce(groups, axis=1)
+    md = (zz >> np.uint64(1)) ^ (np.uint64(0) - (zz & np.uint64(1)))
+    return md.astype(udt, copy=False)
 
 
 def _fill_miniblocks(arr: npt.NDArray[np.uint8], rows: npt.NDArray[Any],
                      flat_w: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
                      vpm: int) -> None:
-    """Unpack full miniblocks into ``rows`` (one row each), one call per bit width."""
+    """Unpack whole miniblocks into ``rows`` (one row each), one call per bit width.
+
+    Bodies of equal width are gathered with one fancy row-gather over a
+    strided view (plus enough extra rows to give the unpacker its slack, so
+    it reads the gathered buffer in place) and unpacked by one call.
+    """
+    n = rows.shape[0]
+    if n == 0:
+        return
     present = np.bincount(flat_w, minlength=65)
     only = np.flatnonzero(present)
     for w in only.tolist():
         sel = None if only.size == 1 else np.flatnonzero(flat_w == w)
+        k = n if sel is None else sel.size
         if w == 0:
             if sel is None:
                 rows[:] = 0
@@ -252,15 +346,18 @@ def _fill_miniblocks(arr: npt.NDArray[np.uint8], rows: npt.NDArray[Any],
         nbytes = vpm * w // 8
         # row r of this view is arr[r : r + nbytes]; fancy-indexing it by the
         # miniblock start offsets copies every body into one contiguous block
-        view = as_strided(arr, shape=(arr.size - nbytes + 1, nbytes), strides=(1, 1),
-                          writeable=False)
+        view = np.ndarray((arr.size - nbytes + 1, nbytes), dtype=np.uint8, buffer=arr,
+                          offset=0, strides=(1, 1))
         picked = starts if sel is None else starts[sel]
+        extra = -(-SLACK // nbytes)
+        picked = np.concatenate((picked, np.repeat(picked[:1], extra)))
         body = view[picked].reshape(-1)
-        vals = unpack_bits(body, w, picked.size * vpm).reshape(picked.size, vpm)
         if sel is None:
-            rows[:] = vals
+            unpack_bits_into(body, w, k * vpm, rows.reshape(-1))
         else:
-            rows[sel] = vals
+            tmp = np.empty(k * vpm, dtype=rows.dtype)
+            unpack_bits_into(body, w, k * vpm, tmp)
+            rows[sel] = tmp.reshape(k, vpm)
 
 
 # --------------------------------------------------------------------------------------

@@ -156,10 +156,25 @@ def decode_plain(buf: Any, count: int, physical_type: int,
     numpy.ndarray or ByteArrays
         See the module docstring for the representation of each type.
     """
+    pt = physical_type
+    if pt in _NUMERIC_DTYPE and count >= 0:
+        # Zero-copy fast path for the common page buffers (no uint8 view first).
+        if isinstance(buf, (bytes, bytearray)):
+            nbytes = len(buf)
+        elif isinstance(buf, memoryview) and buf.c_contiguous:
+            nbytes = buf.nbytes
+        else:
+            nbytes = -1
+        if nbytes >= 0:
+            need = count * FIXED_WIDTH[pt]
+            if need > nbytes:
+                raise ParquetFormatError(
+                    f"PLAIN {PhysicalType(pt).name}: {count} values need {need} bytes, "
+                    f"the page has {nbytes}")
+            return np.frombuffer(buf, dtype=_NUMERIC_DTYPE[pt], count=count)
     arr = as_uint8(buf)
     if count < 0:
         raise ParquetFormatError(f"PLAIN: negative value count {count}")
-    pt = physical_type
     if pt == PhysicalType.BOOLEAN:
         nbytes = (count + 7) >> 3
         _need(arr, nbytes, count, "BOOLEAN")
