@@ -443,7 +443,7 @@ class _ChunkDecoder:
     def levels(self) -> tuple[npt.NDArray[np.int16] | None, npt.NDArray[np.int16] | None]:
         defs = None
         parts = self.defs
-        if self.max_def > 0 and not all(type(p) is int for p in parts):
+        if self.max_def > 0 and (self.max_rep > 0 or not all(type(p) is int for p in parts)):
             total = self.num_levels
             defs = np.empty(total, dtype=np.int16)
             pos = 0
