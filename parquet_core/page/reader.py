@@ -43,16 +43,50 @@ def _check_required_fields(header: Any) -> None:
     """Check the required fields of a page header and its sub-header.
 
     A direct check of the few fields used here; the generic recursive
-    validator costs more than parsing the header itself.
+    validator costs more than parsing the header itself.  Written out for the
+    common sub-headers, since it runs once per page.
     """
     if header.type is None or header.uncompressed_page_size is None or header.compressed_page_size is None:
         raise ParquetFormatError("page header lacks a required field (type or sizes)")
+    sub = header.data_page_header
+    if sub is not None and (sub.num_values is None or sub.encoding is None
+                            or sub.definition_level_encoding is None
+                            or sub.repetition_level_encoding is None):
+        _missing_field(header)
+    sub = header.data_page_header_v2
+    if sub is not None and (sub.num_values is None or sub.num_nulls is None or sub.num_rows is None
+                            or sub.encoding is None or sub.definition_levels_byte_length is None
+                            or sub.repetition_levels_byte_length is None):
+        _missing_field(header)
+    sub = header.dictionary_page_header
+    if sub is not None and (sub.num_values is None or sub.encoding is None):
+        _missing_field(header)
+
+
+def _missing_field(header: Any) -> None:
+    """Raise the error naming the first required sub-header field that is missing."""
     for name, fields in _REQUIRED.items():
         sub = getattr(header, name)
         if sub is not None:
             for f in fields:
                 if getattr(sub, f) is None:
                     raise ParquetFormatError(f"page header: {name}.{f} is required but missing")
+
+
+#: Page headers are parsed from a window of this many bytes first (copying
+#: a small window is cheaper than copying the rest of the chunk); a header
+#: that does not fit (large statistics) is parsed again from the whole rest.
+_HEADER_WINDOW = 512
+
+
+def _parse_header(buf: memoryview, pos: int) -> tuple[Any, int]:
+    """The PageHeader at *pos* and its length."""
+    if len(buf) - pos > _HEADER_WINDOW:
+        try:
+            return parse(buf, pt.PageHeader, offset=pos, limit=_HEADER_WINDOW)
+        except ParquetFormatError:
+            pass   # larger than the window, or malformed: the full parse decides
+    return parse(buf, pt.PageHeader, offset=pos)
 
 
 def _check_sizes(header: Any, pos: int, hlen: int, avail: int) -> None:
@@ -174,7 +208,7 @@ def _parse_page(buf: memoryview, pos: int, codec: Any, plain: bool, ordinal: int
                 verify_crc: bool) -> tuple[Page | None, int]:
     """The page whose header starts at *pos*, and its size with the header."""
     try:
-        header, hlen = parse(buf, pt.PageHeader, offset=pos)
+        header, hlen = _parse_header(buf, pos)
         _check_required_fields(header)
         _check_sizes(header, pos, hlen, len(buf))
         stored = buf[pos + hlen: pos + hlen + header.compressed_page_size]
