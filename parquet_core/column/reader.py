@@ -359,7 +359,9 @@ class _ChunkDecoder:
         elif kind == _BYTES:
             vals = self._decode_bytes(run)
         elif kind == _FIXED:
-            raw = np.frombuffer(bytearray().join(run.parts), dtype=np.uint8)   # writable
+            parts = run.parts
+            # one page: a view of its bytes, as decode_plain gives; else one writable copy
+            raw = np.frombuffer(parts[0] if len(parts) == 1 else bytearray().join(parts), dtype=np.uint8)
             vals = raw.view(self.dtype) if self.dtype is not None else raw.reshape(run.total, self.width)
         else:
             vals = _concat(run.parts, self.desc)

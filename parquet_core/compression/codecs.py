@@ -99,6 +99,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from parquet_core.errors import (
     ParquetFormatError,
     UnsupportedFeatureError,
@@ -218,7 +220,7 @@ class SnappyCodec(_BaseCodec):
         # return a Buffer that needs one more copy under the GIL.  An output
         # smaller than the block needs is a backend error, so nothing beyond
         # n bytes is ever allocated.
-        out = bytearray(n)
+        out = np.empty(n, dtype=np.uint8)   # not zero-filled: every byte gets written
         written = into(data, out)
         if written != n:
             raise _size_mismatch(self.name, n, written)
@@ -345,6 +347,8 @@ def _zstd_one_shot(zstd: ModuleType, data: bytes | memoryview, n: int) -> bytes 
     bounded streaming path, which also produces any error message.  It
     avoids the stream reader's chunked reads (about 15 % of a zstd page).
     """
+    if n == 0:   # zstandard returns b"" for a frame declaring 0 bytes without looking further
+        return None
     try:
         if zstd.frame_content_size(data) != n:
             return None

@@ -52,6 +52,11 @@ def test_zstd_one_shot_refuses_a_frame_declaring_more_than_the_page() -> None:
     assert codecs._zstd_one_shot(zstandard, frame, 10) is None
     assert codecs._zstd_one_shot(zstandard, frame[:-3], 1000) is None
     assert codecs._zstd_one_shot(zstandard, b"junk", 1000) is None
+    # an empty frame followed by another: zstandard's one-shot call would stop at the first
+    cctx = zstandard.ZstdCompressor(write_content_size=True)
+    assert codecs._zstd_one_shot(zstandard, cctx.compress(b"") + cctx.compress(b"x"), 0) is None
+    with pytest.raises(ParquetFormatError):
+        get_codec(CodecId.ZSTD).decompress(cctx.compress(b"") + cctx.compress(b"x"), 0)
 
 
 @settings(max_examples=60, deadline=None)
