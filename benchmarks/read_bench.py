@@ -59,6 +59,7 @@ SHORT: dict[str, str] = {
     "plain_none": "P-none", "plain_snappy": "P-snap", "delta_binary_packed": "DBP",
     "delta_length_byte_array": "DLBA", "delta_byte_array": "DBA",
     "byte_stream_split": "BSS", "rle_bool": "RLE", "dict_snappy_v2": "D-v2",
+    "small_pages": "P-1k",
 }
 
 _ENC_ABBR = {

@@ -70,6 +70,9 @@ class Variant:
     column_encoding: dict[str, str] = field(default_factory=dict)
     data_page_version: str = "1.0"
     focus: tuple[str, ...] = tuple(COLUMNS)
+    #: rows per data page when set (pyarrow's write_batch_size, with a 1-byte page size
+    #: limit so every batch closes a page); 0: pyarrow's default page size
+    page_rows: int = 0
 
     def write_kwargs(self) -> dict[str, Any]:
         kw: dict[str, Any] = dict(
@@ -80,6 +83,9 @@ class Variant:
         )
         if self.column_encoding:
             kw["column_encoding"] = dict(self.column_encoding)
+        if self.page_rows:
+            kw["write_batch_size"] = self.page_rows
+            kw["data_page_size"] = 1
         return kw
 
 
@@ -114,6 +120,9 @@ VARIANTS: list[Variant] = [
             use_dictionary=False, column_encoding=_enc("RLE", BOOL_COLS), focus=tuple(BOOL_COLS)),
     Variant("dict_snappy_v2", "dictionary on, snappy, data page v2",
             compression="snappy", data_page_version="2.0"),
+    Variant("small_pages", "PLAIN, uncompressed, page v1, 1,000-row pages (fixed cost per page)",
+            use_dictionary=False, column_encoding=_enc("PLAIN", []), focus=("int64", "int64_null"),
+            page_rows=1000),
 ]
 
 
@@ -187,7 +196,10 @@ def make_table(rows: int, seed: int) -> pa.Table:
 
 
 def variant_path(cache_dir: Path, variant: Variant, rows: int, seed: int, row_group_size: int) -> Path:
-    key = _key(dict(rows=rows, seed=seed, row_group_size=row_group_size, variant=asdict(variant)))
+    fields = asdict(variant)
+    if not fields["page_rows"]:
+        del fields["page_rows"]   # keeps the cache keys of the variants from before it existed
+    key = _key(dict(rows=rows, seed=seed, row_group_size=row_group_size, variant=fields))
     return cache_dir / f"read_rows{rows}_seed{seed}" / f"{variant.name}-{key}.parquet"
 
 

@@ -1,16 +1,30 @@
-"""Decode one column chunk: dictionary, levels and values of every page.
+"""Decode column chunks: dictionary, levels and values of every page.
 
-Dictionary-encoded pages yield indices; they are collected and resolved with
-one vectorised gather per run of dictionary pages, so a chunk that is
-dictionary-encoded throughout costs one ``take``.  A chunk may switch to
-another encoding midway (a writer's dictionary fallback); values then come
-back in page order from both kinds of page.
+Values are decoded per *run* of consecutive pages, not per page, and land in
+one output for the whole column (all the chunks read together):
+
+* dictionary-encoded pages: their indices are collected and resolved with
+  one gather per run, written straight into the output (``np.take(out=)``);
+* PLAIN pages of a fixed-width type: each page's bytes are checked for
+  length and copied into the preallocated output, with no per-page array;
+* PLAIN BYTE_ARRAY pages: the run is decoded as one stream
+  (:func:`decode_plain_byte_arrays_multi`);
+* any other encoding (delta, byte stream split, booleans...): decoded page
+  by page, then copied into the output.
+
+A chunk may switch to another encoding midway (a writer's dictionary
+fallback); values still come out in page order.  Definition levels of a flat
+page without nulls are recognised from their bytes (one RLE run of the
+maximum level) and kept as a count, so such pages cost no level decoding.
+
+:func:`iter_chunk_pieces` decodes the same pages one at a time, for readers
+that yield batches before the chunk is done.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 import numpy as np
 import numpy.typing as npt
@@ -18,86 +32,395 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.column.data import ChunkDictionary, ColumnData
 from parquet_core.column.levels import read_levels_v1, read_levels_v2
-from parquet_core.constants import Encoding
-from parquet_core.encodings import decode_values
+from parquet_core.constants import Encoding, PhysicalType
+from parquet_core.encodings import decode_values, empty_values
 from parquet_core.encodings.dictionary import build_dictionary
+from parquet_core.encodings.plain import decode_plain_byte_array
 from parquet_core.errors import ParquetError, ParquetFormatError
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.schema.descriptor import ColumnDescriptor
 
-__all__ = ["read_column_chunk", "read_column_chunks"]
+__all__ = ["decode_plain_byte_arrays_multi", "iter_chunk_pieces", "read_column_chunk",
+           "read_column_chunks"]
 
-_DICT_ENCODINGS = (Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY)
+_DICT_ENCODINGS = frozenset((int(Encoding.PLAIN_DICTIONARY), int(Encoding.RLE_DICTIONARY)))
+_PLAIN = int(Encoding.PLAIN)
+_RLE = int(Encoding.RLE)
+
+#: numpy dtype of the 1-D fixed-width physical types
+_DTYPES = {PhysicalType.INT32: np.dtype("<i4"), PhysicalType.INT64: np.dtype("<i8"),
+           PhysicalType.FLOAT: np.dtype("<f4"), PhysicalType.DOUBLE: np.dtype("<f8")}
+
+#: PLAIN BYTE_ARRAY pages are decoded together in runs of up to this many bytes
+#: (their bodies are held until then); larger pages are decoded on their own.
+_DEFER_MAX_RUN = 16 << 20
+_DEFER_MAX_PAGE = 4 << 20
+
+# Kinds of value runs.
+_DICT, _FIXED, _BYTES, _DONE = 0, 1, 2, 3
 
 
-def _take(dictionary: Any, indices: npt.NDArray[np.integer]) -> Any:
-    """Gather dictionary values; indices were bounds-checked page by page."""
-    if isinstance(dictionary, ByteArrays):
-        return dictionary.take(indices)
-    return dictionary.take(indices, axis=0)
+# ---------------------------------------------------------------------------------------
+# PLAIN BYTE_ARRAY over several pages
+#
+# ADAPTER (helper C): helper K1 is adding
+# ``parquet_core.encodings.plain.decode_plain_byte_arrays_multi(buffers, counts)``, a
+# kernel that decodes several pages in one pass.  Until it lands this stand-in joins
+# the buffers and runs the one-page decoder once; the integrator should replace the
+# body below by a call to K1's function (same signature, same result).
+# ---------------------------------------------------------------------------------------
 
 
-def _concat(parts: list[Any], desc: ColumnDescriptor) -> Any:
-    if not parts:
-        return decode_values(Encoding.PLAIN, b"", 0, desc.physical_type, desc.type_length)
-    if len(parts) == 1:
-        return parts[0]
-    if isinstance(parts[0], ByteArrays):
-        return ByteArrays.concat(parts)
-    return np.concatenate(parts)
+def decode_plain_byte_arrays_multi(buffers: list[Any], counts: list[int]) -> ByteArrays:
+    """Decode PLAIN BYTE_ARRAY values of several pages as one stream.
+
+    ``buffers[i]`` is the values section of page ``i``, holding ``counts[i]``
+    length-prefixed values.  The result equals decoding every page on its own
+    and concatenating: the joined stream is accepted only when every page's
+    values end exactly at its buffer's end (the stream cannot then have been
+    read across a page boundary); otherwise, e.g. for a page with bytes after
+    its values, the pages are decoded one by one, which also reports errors
+    per page as before.
+    """
+    if len(buffers) == 1:
+        return decode_plain_byte_array(buffers[0], counts[0])[0]
+    sizes = np.fromiter((len(b) for b in buffers), dtype=np.int64, count=len(buffers))
+    cnt = np.asarray(counts, dtype=np.int64)
+    try:
+        joined = b"".join(buffers)
+        values, used = decode_plain_byte_array(joined, int(cnt.sum()))
+    except ParquetFormatError:
+        values, used = None, -1
+    if values is not None and used == len(joined):
+        ends = np.cumsum(cnt)
+        # bytes taken by the first ends[i] values: their lengths plus 4-byte prefixes
+        taken = values.offsets[ends] - values.offsets[0] + 4 * ends
+        if np.array_equal(taken, np.cumsum(sizes)):
+            return values
+    return ByteArrays.concat([decode_plain_byte_array(b, c)[0] for b, c in zip(buffers, counts)])
+
+
+# ---------------------------------------------------------------------------------------
+# Level fast path
+# ---------------------------------------------------------------------------------------
+
+_FULL_RUNS: dict[tuple[int, int], bytes] = {}
+
+
+def _full_run(n: int, level: int) -> bytes:
+    """The RLE-hybrid bytes of one RLE run of *n* copies of *level* (< 256)."""
+    key = (n, level)
+    got = _FULL_RUNS.get(key)
+    if got is None:
+        h = n << 1
+        out = bytearray()
+        while h >= 0x80:
+            out.append((h & 0x7F) | 0x80)
+            h >>= 7
+        out.append(h)
+        out.append(level)
+        got = bytes(out)
+        if len(_FULL_RUNS) < 4096:
+            _FULL_RUNS[key] = got
+    return got
+
+
+def _no_nulls_v1(buf: memoryview, pos: int, encoding: int, max_def: int, n: int) -> int:
+    """End of the v1 definition levels at *pos* if they are one run of *max_def* covering
+    the page exactly (as writers store a page without nulls), else -1."""
+    if encoding != _RLE or max_def > 255 or len(buf) < pos + 4:
+        return -1
+    run = _full_run(n, max_def)
+    stop = pos + 4 + len(run)
+    if int.from_bytes(buf[pos:pos + 4], "little") != len(run) or buf[pos + 4:stop] != run:
+        return -1
+    return stop
+
+
+# ---------------------------------------------------------------------------------------
+# The decoder
+# ---------------------------------------------------------------------------------------
+
+
+class _Run:
+    """Values of consecutive pages that are decoded together."""
+
+    __slots__ = ("kind", "dictionary", "parts", "counts", "where", "total", "nbytes", "values")
+
+    def __init__(self, kind: int, dictionary: Any = None) -> None:
+        self.kind = kind
+        self.dictionary = dictionary
+        self.parts: list[Any] = []      # index arrays, page byte views or decoded values
+        self.counts: list[int] = []     # _BYTES: values per page
+        self.where: list[tuple[int, int]] = []  # _BYTES: (ordinal, offset) per page
+        self.total = 0
+        self.nbytes = 0                 # _BYTES: bytes of the held page bodies
+        self.values: Any = None         # materialised values, once computed
+
+    def indices(self) -> npt.NDArray[np.integer]:
+        p = self.parts
+        if len(p) != 1:
+            self.parts = p = [np.concatenate(p) if p else np.zeros(0, dtype=np.int32)]
+        return p[0]
+
+
+def _view(buf: Any) -> memoryview:
+    """*buf* as a flat byte memoryview (``len`` counts bytes)."""
+    view = buf if type(buf) is memoryview else memoryview(buf)
+    if view.itemsize != 1 or view.ndim != 1:
+        view = view.cast("B")
+    return view
+
+
+def _page_note(exc: BaseException, ordinal: int, offset: int) -> None:
+    exc.add_note(f"while decoding page {ordinal} at file offset {offset}")
 
 
 class _ChunkDecoder:
-    """Accumulates the decoded pages of one chunk."""
+    """Accumulates the decoded pages of one column (one or more chunks)."""
 
     def __init__(self, desc: ColumnDescriptor, keep_dictionary: bool = False) -> None:
         self.desc = desc
         self.keep_dictionary = keep_dictionary
-        self.chunk_indices: list[npt.NDArray[np.integer]] = []   # kept: the chunk's resolved indices
-        self.fell_back = False     # the chunk holds pages in another encoding
+        pt = desc.physical_type
+        self.ptype = pt
+        self.max_def = desc.max_definition_level
+        self.max_rep = desc.max_repetition_level
+        self.dtype = _DTYPES.get(pt)
+        tl = desc.type_length
+        # byte width of a PLAIN value when the type is fixed-width (else 0)
+        if self.dtype is not None:
+            self.width = self.dtype.itemsize
+        elif pt == PhysicalType.INT96:
+            self.width = 12
+        elif pt == PhysicalType.FIXED_LEN_BYTE_ARRAY and tl is not None and tl > 0:
+            self.width = tl
+        else:
+            self.width = 0
         self.dictionary: Any = None
-        self.parts: list[Any] = []          # decoded values, page order
-        self.pending: list[npt.NDArray[np.integer]] = []  # dictionary indices not yet resolved
+        self.runs: list[_Run] = []
+        self.chunk_first_run = 0
+        self.fell_back = False      # this chunk holds pages in another encoding
+        self.dict_pages = 0         # dictionary pages seen in this chunk
         # Definition levels per page; an int stands for a page without nulls.
         self.defs: list[npt.NDArray[np.int16] | int] = []
         self.reps: list[npt.NDArray[np.int16]] = []
         self.num_levels = 0
+        self.ordinal = 0
+        self.offset = 0
 
-    def flush(self) -> None:
-        if self.pending:
-            idx = self.pending[0] if len(self.pending) == 1 else np.concatenate(self.pending)
-            self.parts.append(_take(self.dictionary, idx))
-            if self.keep_dictionary:
-                self.chunk_indices.append(idx)
-            self.pending = []
+    # -- chunks ------------------------------------------------------------------------
+
+    def start_chunk(self) -> None:
+        self.dictionary = None
+        self.fell_back = False
+        self.dict_pages = 0
+        self.chunk_first_run = len(self.runs)
 
     def add_dictionary(self, page: DictionaryPage) -> None:
         if page.encoding not in (Encoding.PLAIN, Encoding.PLAIN_DICTIONARY):
             raise ParquetFormatError(f"dictionary page in encoding {page.encoding}; PLAIN expected")
-        self.flush()
         d = self.desc
         self.dictionary = decode_values(Encoding.PLAIN, page.body, page.num_values,
                                         d.physical_type, d.type_length)
+        self.dict_pages += 1
+        if self.dict_pages > 1:
+            self.fell_back = True   # values of one chunk under two dictionaries
+
+    # -- values ------------------------------------------------------------------------
+
+    def _run(self, kind: int, dictionary: Any = None) -> _Run:
+        runs = self.runs
+        if runs and len(runs) > self.chunk_first_run:
+            last = runs[-1]
+            if last.kind == kind and last.dictionary is dictionary:
+                return last
+        run = _Run(kind, dictionary)
+        runs.append(run)
+        return run
 
     def add_values(self, encoding: int, buf: Any, count: int) -> None:
-        d = self.desc
         if encoding in _DICT_ENCODINGS:
-            if self.dictionary is None:
+            dictionary = self.dictionary
+            if dictionary is None:
                 raise ParquetFormatError("dictionary-encoded page but the chunk has no dictionary page")
+            d = self.desc
             indices = decode_values(encoding, buf, count, d.physical_type, d.type_length)
             # RLE-decoded indices are never negative, so the maximum is the only check.
-            if len(indices) and int(indices.max()) >= len(self.dictionary):
+            if count and int(indices.max()) >= len(dictionary):
                 raise ParquetFormatError(
                     f"dictionary index {int(indices.max())} out of range for a dictionary "
-                    f"of {len(self.dictionary)} values")
-            self.pending.append(indices)
+                    f"of {len(dictionary)} values")
+            run = self._run(_DICT, dictionary)
+            run.parts.append(indices)
+            run.total += count
             return
-        self.flush()
         self.fell_back = True
-        self.parts.append(decode_values(encoding, buf, count, d.physical_type, d.type_length))
+        if count == 0:
+            decode_values(encoding, b"", 0, self.ptype, self.desc.type_length)  # checks the encoding
+            return
+        if encoding == _PLAIN:
+            width = self.width
+            if width:
+                nbytes = count * width
+                if len(buf) < nbytes:
+                    raise ParquetFormatError(
+                        f"PLAIN {PhysicalType(self.ptype).name}: {count} values need {nbytes} bytes, "
+                        f"the page has {len(buf)}")
+                run = self._run(_FIXED)
+                run.parts.append(buf[:nbytes])
+                run.total += count
+                return
+            if self.ptype == PhysicalType.BYTE_ARRAY and len(buf) < _DEFER_MAX_PAGE:
+                run = self._run(_BYTES)
+                run.parts.append(buf)
+                run.counts.append(count)
+                run.where.append((self.ordinal, self.offset))
+                run.total += count
+                run.nbytes += len(buf)
+                if run.nbytes >= _DEFER_MAX_RUN:
+                    # decode now, releasing the page bodies (bounds the memory held)
+                    values = self._decode_bytes(run)
+                    run.kind, run.parts, run.counts, run.where = _DONE, [values], [], []
+                return
+        d = self.desc
+        run = self._run(_DONE)
+        run.parts.append(decode_values(encoding, buf, count, d.physical_type, d.type_length))
+        run.total += count
 
-    def chunk_dictionary(self, first_part: int, num_levels: int) -> ChunkDictionary:
-        """The dictionary and indices of the chunk whose values start at ``parts[first_part]``.
+    # -- levels ------------------------------------------------------------------------
+
+    def add_v1(self, page: DataPageV1) -> None:
+        buf = _view(page.body)
+        n = page.num_values
+        pos = 0
+        reps = None
+        max_def = self.max_def
+        if self.max_rep > 0:
+            reps, pos = read_levels_v1(buf, pos, page.repetition_level_encoding,
+                                       self.max_rep, n, "repetition")
+        elif max_def > 0:
+            stop = _no_nulls_v1(buf, pos, page.definition_level_encoding, max_def, n)
+            if stop >= 0:
+                self.defs.append(n)
+                self.num_levels += n
+                self.add_values(page.encoding, buf[stop:], n)
+                return
+        non_null = n
+        if max_def > 0:
+            defs, pos = read_levels_v1(buf, pos, page.definition_level_encoding,
+                                       max_def, n, "definition")
+            non_null = self._add_defs(defs, reps is None, n)
+        if reps is not None:
+            self.reps.append(reps)
+        self.num_levels += n
+        self.add_values(page.encoding, buf[pos:], non_null)
+
+    def add_v2(self, page: DataPageV2) -> None:
+        n = page.num_values
+        max_def = self.max_def
+        reps = None
+        if self.max_rep > 0:
+            reps = read_levels_v2(memoryview(page.repetition_levels), self.max_rep, n, "repetition")
+        non_null = n
+        if max_def > 0:
+            dl = page.definition_levels
+            if reps is None and max_def < 256 and len(dl) <= 6 and bytes(dl) == _full_run(n, max_def):
+                self.defs.append(n)
+            else:
+                defs = read_levels_v2(memoryview(dl), max_def, n, "definition")
+                non_null = self._add_defs(defs, reps is None, n)
+        elif page.num_nulls:
+            raise ParquetFormatError("v2 page reports nulls in a required column")
+        if reps is not None:
+            self.reps.append(reps)
+        self.num_levels += n
+        self.add_values(page.encoding, _view(page.values), non_null)
+
+    def _add_defs(self, defs: npt.NDArray[np.int16], flat: bool, n: int) -> int:
+        """Keep a page's definition levels; return its number of non-null values."""
+        non_null = int(np.count_nonzero(defs == self.max_def))
+        # all present: keep just the count (flat columns without nulls)
+        self.defs.append(n if flat and non_null == n else defs)
+        return non_null
+
+    # -- output ------------------------------------------------------------------------
+
+    def _materialise(self, run: _Run) -> Any:
+        """The values of one run on their own (cached)."""
+        if run.values is not None:
+            return run.values
+        kind = run.kind
+        if kind == _DICT:
+            dictionary = run.dictionary
+            idx = run.indices()
+            vals = dictionary.take(idx) if isinstance(dictionary, ByteArrays) \
+                else np.take(dictionary, idx, axis=0)
+        elif kind == _BYTES:
+            vals = self._decode_bytes(run)
+        elif kind == _FIXED:
+            parts = run.parts
+            # one page: a view of its bytes, as decode_plain gives; else one writable copy
+            raw = np.frombuffer(parts[0] if len(parts) == 1 else bytearray().join(parts), dtype=np.uint8)
+            vals = raw.view(self.dtype) if self.dtype is not None else raw.reshape(run.total, self.width)
+        else:
+            vals = _concat(run.parts, self.desc)
+        run.values = vals
+        return vals
+
+    def _decode_bytes(self, run: _Run) -> ByteArrays:
+        try:
+            return decode_plain_byte_arrays_multi(run.parts, run.counts)
+        except ParquetError as exc:
+            if len(run.parts) == 1:   # otherwise the pages were decoded one by one below
+                _page_note(exc, *run.where[0])
+                raise
+        out = []
+        for buf, count, where in zip(run.parts, run.counts, run.where):
+            try:
+                out.append(decode_plain_byte_array(buf, count)[0])
+            except ParquetError as exc:
+                _page_note(exc, *where)
+                raise
+        return ByteArrays.concat(out)
+
+    def values_of(self, runs: list[_Run]) -> Any:
+        """The values of *runs*, in order, in one output."""
+        if not runs:
+            return empty_values(self.ptype, self.desc.type_length)
+        if len(runs) == 1:
+            return self._materialise(runs[0])
+        width = self.width
+        if not width:     # BYTE_ARRAY, BOOLEAN, FIXED_LEN_BYTE_ARRAY(0)
+            return _concat([self._materialise(r) for r in runs], self.desc)
+        total = sum(r.total for r in runs)
+        if self.dtype is not None:
+            out = np.empty(total, dtype=self.dtype)
+        else:
+            out = np.empty((total, width), dtype=np.uint8)
+        raw = memoryview(out.reshape(-1).view(np.uint8))
+        pos = 0
+        for run in runs:
+            n = run.total
+            if run.values is not None:
+                out[pos:pos + n] = run.values
+            elif run.kind == _FIXED:
+                b = pos * width
+                for part in run.parts:      # one slice copy per page
+                    e = b + len(part)
+                    raw[b:e] = part
+                    b = e
+            elif run.kind == _DICT:
+                # indices were checked against the dictionary (never negative), so
+                # clipping changes nothing and spares numpy a buffered copy
+                np.take(run.dictionary, run.indices(), axis=0, out=out[pos:pos + n], mode="clip")
+            else:
+                out[pos:pos + n] = self._materialise(run)
+            pos += n
+        return out
+
+    def chunk_dictionary(self, num_levels: int) -> ChunkDictionary:
+        """The dictionary and indices of the current chunk.
 
         Matches what pyarrow's dictionary reader gives: the dictionary page
         as stored; when the chunk has no dictionary page, or falls back to
@@ -105,79 +428,77 @@ class _ChunkDecoder:
         appearance and equal values share the first such entry.
         """
         d = self.desc
+        runs = self.runs[self.chunk_first_run:]
         if self.dictionary is not None and not self.fell_back:
-            idx = _concat_indices(self.chunk_indices)
+            idx = _concat_indices([r.indices() for r in runs])
             return ChunkDictionary(self.dictionary, idx, num_levels)
-        values = _concat(self.parts[first_part:], d)
-        base = self.dictionary if self.dictionary is not None else _concat([], d)
-        merged, codes = build_dictionary(_concat([base, values], d) if len(base) else values,
-                                         d.physical_type, d.type_length)
-        return ChunkDictionary(merged, codes[len(base):].astype(np.int32, copy=False), num_levels)
+        values = self.values_of(runs)
+        if len(runs) > 1:   # cache the chunk's values as one run for the final output
+            merged = _Run(_DONE)
+            merged.total, merged.values = len(values), values
+            self.runs[self.chunk_first_run:] = [merged]
+        base = self.dictionary if self.dictionary is not None else empty_values(d.physical_type, d.type_length)
+        merged_dict, codes = build_dictionary(_concat([base, values], d) if len(base) else values,
+                                              d.physical_type, d.type_length)
+        return ChunkDictionary(merged_dict, codes[len(base):].astype(np.int32, copy=False), num_levels)
 
-    def start_chunk(self) -> None:
-        self.dictionary = None
-        self.chunk_indices = []
-        self.fell_back = False
-
-    def _non_null(self, defs: npt.NDArray[np.int16] | None, n: int) -> int:
-        if defs is None:
-            return n
-        return int(np.count_nonzero(defs == self.desc.max_definition_level))
-
-    def add_v1(self, page: DataPageV1) -> None:
-        d = self.desc
-        buf = memoryview(page.body)
-        pos = 0
-        reps = defs = None
-        if d.max_repetition_level > 0:
-            reps, pos = read_levels_v1(buf, pos, page.repetition_level_encoding,
-                                       d.max_repetition_level, page.num_values, "repetition")
-        if d.max_definition_level > 0:
-            defs, pos = read_levels_v1(buf, pos, page.definition_level_encoding,
-                                       d.max_definition_level, page.num_values, "definition")
-        self._add_levels(defs, reps, page.num_values)
-        self.add_values(page.encoding, buf[pos:], self._non_null(defs, page.num_values))
-
-    def add_v2(self, page: DataPageV2) -> None:
-        d = self.desc
-        reps = defs = None
-        if d.max_repetition_level > 0:
-            reps = read_levels_v2(memoryview(page.repetition_levels), d.max_repetition_level,
-                                  page.num_values, "repetition")
-        if d.max_definition_level > 0:
-            defs = read_levels_v2(memoryview(page.definition_levels), d.max_definition_level,
-                                  page.num_values, "definition")
-        self._add_levels(defs, reps, page.num_values)
-        non_null = self._non_null(defs, page.num_values)
-        if defs is None and page.num_nulls:
-            raise ParquetFormatError("v2 page reports nulls in a required column")
-        self.add_values(page.encoding, memoryview(page.values), non_null)
-
-    def _add_levels(self, defs: Any, reps: Any, n: int) -> None:
-        if defs is not None:
-            if reps is None and not (defs != self.desc.max_definition_level).any():
-                defs = n  # all present: keep just the count (flat columns without nulls)
-            self.defs.append(defs)
-        if reps is not None:
-            self.reps.append(reps)
-        self.num_levels += n
+    def levels(self) -> tuple[npt.NDArray[np.int16] | None, npt.NDArray[np.int16] | None]:
+        defs = None
+        parts = self.defs
+        if self.max_def > 0 and (self.max_rep > 0 or not all(type(p) is int for p in parts)):
+            total = self.num_levels
+            defs = np.empty(total, dtype=np.int16)
+            pos = 0
+            m = self.max_def
+            for p in parts:
+                if type(p) is int:
+                    defs[pos:pos + p] = m
+                    pos += p
+                else:
+                    defs[pos:pos + len(p)] = p
+                    pos += len(p)
+        reps = _cat_levels(self.reps) if self.max_rep > 0 else None
+        return defs, reps
 
     def finish(self) -> ColumnData:
-        self.flush()
-        values = _concat(self.parts, self.desc)
-        defs = None
-        if self.desc.max_definition_level > 0 and not all(isinstance(d, int) for d in self.defs):
-            m = self.desc.max_definition_level
-            defs = _cat_levels([np.full(d, m, dtype=np.int16) if isinstance(d, int) else d
-                                for d in self.defs])
-        reps = _cat_levels(self.reps) if self.desc.max_repetition_level > 0 else None
-        return ColumnData(values, defs, reps, self.num_levels)
+        defs, reps = self.levels()
+        return ColumnData(self.values_of(self.runs), defs, reps, self.num_levels)
+
+    def reset_pieces(self) -> None:
+        """Forget decoded values and levels (the dictionary is kept): start a new piece."""
+        self.runs = []
+        self.chunk_first_run = 0
+        self.defs = []
+        self.reps = []
+        self.num_levels = 0
+
+
+def _concat(parts: list[Any], desc: ColumnDescriptor) -> Any:
+    if not parts:
+        return empty_values(desc.physical_type, desc.type_length)
+    if len(parts) == 1:
+        return parts[0]
+    if isinstance(parts[0], ByteArrays):
+        return ByteArrays.concat(parts)
+    return np.concatenate(parts)
 
 
 def _cat_levels(parts: list[npt.NDArray[np.int16]]) -> npt.NDArray[np.int16]:
     if not parts:
         return np.zeros(0, dtype=np.int16)
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+def _concat_indices(parts: list[npt.NDArray[np.integer]]) -> npt.NDArray[np.int32]:
+    if not parts:
+        return np.zeros(0, dtype=np.int32)
+    idx = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    return idx.astype(np.int32, copy=False)
+
+
+# ---------------------------------------------------------------------------------------
+# Entry points
+# ---------------------------------------------------------------------------------------
 
 
 def read_column_chunk(pages: Iterable[Page], desc: ColumnDescriptor) -> ColumnData:
@@ -195,10 +516,10 @@ def read_column_chunks(chunks: Iterable[Iterable[Page]], desc: ColumnDescriptor,
                        keep_dictionary: bool = False) -> tuple[ColumnData, list[int]]:
     """Decode the chunks of one column from several row groups into one :class:`ColumnData`.
 
-    Values of all the chunks are concatenated once, at the end, instead of
-    once per chunk and again per table.  Each chunk has its own dictionary;
-    with *keep_dictionary* each chunk's dictionary and indices are kept too
-    (``ColumnData.dictionaries``, see :meth:`_ChunkDecoder.chunk_dictionary`).
+    Values of all the chunks land in one output, allocated once at the end.
+    Each chunk has its own dictionary; with *keep_dictionary* each chunk's
+    dictionary and indices are kept too (``ColumnData.dictionaries``, see
+    :meth:`_ChunkDecoder.chunk_dictionary`).
 
     Returns
     -------
@@ -209,39 +530,78 @@ def read_column_chunks(chunks: Iterable[Iterable[Page]], desc: ColumnDescriptor,
     per_chunk: list[int] = []
     kept: list[ChunkDictionary] = []
     for pages in chunks:
-        before, first_part = dec.num_levels, len(dec.parts)
+        before = dec.num_levels
         dec.start_chunk()
         _decode_pages(dec, pages)
-        dec.flush()
         per_chunk.append(dec.num_levels - before)
         if keep_dictionary:
-            kept.append(dec.chunk_dictionary(first_part, per_chunk[-1]))
-    data = dec.finish()
+            kept.append(dec.chunk_dictionary(per_chunk[-1]))
+    try:
+        data = dec.finish()
+    except (ValueError, IndexError, TypeError, OverflowError) as exc:
+        raise ParquetFormatError(f"malformed page: {exc}") from exc
     if keep_dictionary:
         data = replace(data, dictionaries=tuple(kept))
     return data, per_chunk
 
 
-def _concat_indices(parts: list[npt.NDArray[np.integer]]) -> npt.NDArray[np.int32]:
-    if not parts:
-        return np.zeros(0, dtype=np.int32)
-    idx = parts[0] if len(parts) == 1 else np.concatenate(parts)
-    return idx.astype(np.int32, copy=False)
+def iter_chunk_pieces(pages: Iterable[Page], desc: ColumnDescriptor,
+                      keep_dictionary: bool = False) -> Iterator[ColumnData]:
+    """Decode a chunk page by page: one :class:`ColumnData` per data page.
 
-
-def _decode_pages(dec: _ChunkDecoder, pages: Iterable[Page]) -> None:
+    The dictionary page is decoded once and used by every data page after it.
+    Concatenating the pieces' values and levels gives what
+    :func:`read_column_chunk` returns for the same pages; a reader that yields
+    batches can stop after one page per column.  With *keep_dictionary* each
+    piece carries its :class:`ChunkDictionary` (the chunk's dictionary for a
+    dictionary-encoded page; for a page in another encoding, that dictionary
+    followed by the page's new values).
+    """
+    dec = _ChunkDecoder(desc, keep_dictionary)
+    dec.start_chunk()
     for page in pages:
+        _decode_page(dec, page)
+        if isinstance(page, DictionaryPage):
+            continue
+        n = dec.num_levels
         try:
-            if isinstance(page, DictionaryPage):
-                dec.add_dictionary(page)
-            elif isinstance(page, DataPageV1):
-                dec.add_v1(page)
-            else:
-                dec.add_v2(page)
+            kept = dec.chunk_dictionary(n) if keep_dictionary else None
+            data = dec.finish()
         except ParquetError as exc:
-            exc.add_note(f"while decoding page {page.ordinal} at file offset {page.offset}")
+            _page_note(exc, page.ordinal, page.offset)
             raise
         except (ValueError, IndexError, TypeError, OverflowError) as exc:
             err = ParquetFormatError(f"malformed page: {exc}")
-            err.add_note(f"while decoding page {page.ordinal} at file offset {page.offset}")
+            _page_note(err, page.ordinal, page.offset)
             raise err from exc
+        if kept is not None:
+            data = replace(data, dictionaries=(kept,))
+        yield data
+        dec.reset_pieces()
+        dec.fell_back = False
+        dec.dict_pages = min(dec.dict_pages, 1)
+
+
+def _decode_page(dec: _ChunkDecoder, page: Page) -> None:
+    try:
+        if isinstance(page, DataPageV1):
+            dec.ordinal, dec.offset = page.ordinal, page.offset
+            dec.add_v1(page)
+        elif isinstance(page, DictionaryPage):
+            dec.add_dictionary(page)
+        else:
+            dec.ordinal, dec.offset = page.ordinal, page.offset
+            dec.add_v2(page)
+    except ParquetError as exc:
+        _page_note(exc, page.ordinal, page.offset)
+        raise
+    except (ValueError, IndexError, TypeError, OverflowError) as exc:
+        err = ParquetFormatError(f"malformed page: {exc}")
+        _page_note(err, page.ordinal, page.offset)
+        raise err from exc
+
+
+def _decode_pages(dec: _ChunkDecoder, pages: Iterable[Page]) -> None:
+    # One loop per chunk; the page's own work is in _ChunkDecoder.
+    for page in pages:
+        _decode_page(dec, page)

@@ -12,8 +12,18 @@ compression; for v2 pages that includes the uncompressed levels.
 
 from __future__ import annotations
 
+import io
 import zlib
 from typing import Any, Iterator, NamedTuple
+
+try:  # the C decoder of the thrift package (see _HeaderParser)
+    from thrift.protocol import fastbinary as _fastbinary  # noqa: F401
+    from thrift.protocol.TCompactProtocol import TCompactProtocolAccelerated
+    from thrift.transport.TTransport import TMemoryBuffer
+except ImportError:  # pragma: no cover
+    _FAST_HEADERS = False
+else:
+    _FAST_HEADERS = True
 
 from parquet_core.compression import get_codec
 from parquet_core.constants import CompressionCodec, PageType
@@ -43,16 +53,90 @@ def _check_required_fields(header: Any) -> None:
     """Check the required fields of a page header and its sub-header.
 
     A direct check of the few fields used here; the generic recursive
-    validator costs more than parsing the header itself.
+    validator costs more than parsing the header itself.  Written out for the
+    common sub-headers, since it runs once per page.
     """
     if header.type is None or header.uncompressed_page_size is None or header.compressed_page_size is None:
         raise ParquetFormatError("page header lacks a required field (type or sizes)")
+    sub = header.data_page_header
+    if sub is not None and (sub.num_values is None or sub.encoding is None
+                            or sub.definition_level_encoding is None
+                            or sub.repetition_level_encoding is None):
+        _missing_field(header)
+    sub = header.data_page_header_v2
+    if sub is not None and (sub.num_values is None or sub.num_nulls is None or sub.num_rows is None
+                            or sub.encoding is None or sub.definition_levels_byte_length is None
+                            or sub.repetition_levels_byte_length is None):
+        _missing_field(header)
+    sub = header.dictionary_page_header
+    if sub is not None and (sub.num_values is None or sub.encoding is None):
+        _missing_field(header)
+
+
+def _missing_field(header: Any) -> None:
+    """Raise the error naming the first required sub-header field that is missing."""
     for name, fields in _REQUIRED.items():
         sub = getattr(header, name)
         if sub is not None:
             for f in fields:
                 if getattr(sub, f) is None:
                     raise ParquetFormatError(f"page header: {name}.{f} is required but missing")
+
+
+#: Page headers are parsed from a window of this many bytes first (copying
+#: a small window is cheaper than copying the rest of the chunk); a header
+#: that does not fit (large statistics) is parsed again from the whole rest.
+_HEADER_WINDOW = 512
+
+
+def _parse_header(buf: memoryview, pos: int) -> tuple[Any, int]:
+    """The PageHeader at *pos* and its length."""
+    if len(buf) - pos > _HEADER_WINDOW:
+        try:
+            return parse(buf, pt.PageHeader, offset=pos, limit=_HEADER_WINDOW)
+        except ParquetFormatError:
+            pass   # larger than the window, or malformed: the full parse decides
+    return parse(buf, pt.PageHeader, offset=pos)
+
+
+class _HeaderParser:
+    """Parses the page headers of one chunk with one thrift protocol object.
+
+    :func:`parse` builds a transport and a protocol per call (about half of
+    its 3.5 us); the page walk parses one header per page, so it reuses
+    them: each header is decoded by the same C decoder from a fresh
+    ``_HEADER_WINDOW``-byte window with the same length limits as
+    ``parse(..., limit=_HEADER_WINDOW)``, giving the same struct.  Anything
+    else (a header near the chunk's end, one larger than the window, any
+    decoding error, no C decoder) goes through :func:`_parse_header`, which
+    decides and reports.
+    """
+
+    __slots__ = ("trans", "proto")
+
+    def __init__(self) -> None:
+        self.trans: Any = None
+        self.proto: Any = None
+        if _FAST_HEADERS:
+            trans = TMemoryBuffer()
+            if isinstance(getattr(trans, "_buffer", None), io.BytesIO):
+                self.trans = trans
+                self.proto = TCompactProtocolAccelerated(
+                    trans, string_length_limit=_HEADER_WINDOW, container_length_limit=_HEADER_WINDOW,
+                    fallback=False)
+
+    def __call__(self, buf: memoryview, pos: int) -> tuple[Any, int]:
+        trans = self.trans
+        if trans is None or len(buf) - pos < _HEADER_WINDOW:
+            return _parse_header(buf, pos)
+        window = io.BytesIO(buf[pos:pos + _HEADER_WINDOW].tobytes())
+        trans._buffer = window
+        header = pt.PageHeader()
+        try:
+            header.read(self.proto)
+        except Exception:  # noqa: BLE001 - the general parse raises the proper error
+            return _parse_header(buf, pos)
+        return header, window.tell()
 
 
 def _check_sizes(header: Any, pos: int, hlen: int, avail: int) -> None:
@@ -141,14 +225,17 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
         exception carries a note with the page ordinal and file offset.
     """
     buf = memoryview(chunk)
+    if buf.itemsize != 1 or buf.ndim != 1:
+        buf = buf.cast("B")
     codec = get_codec(codec_id)
     plain = codec_id == CompressionCodec.UNCOMPRESSED
     pos = 0
     seen = 0
     ordinal = 0
+    headers = _HeaderParser()
     while pos < len(buf) and seen < num_values:
         if decryptor is None:
-            page, size = _parse_page(buf, pos, codec, plain, ordinal, base_offset, verify_crc)
+            page, size = _parse_page(buf, pos, codec, plain, ordinal, base_offset, verify_crc, headers)
         else:
             page, size = _parse_encrypted_page(buf, pos, codec, plain, ordinal, base_offset, verify_crc,
                                                decryptor, dictionary_first if pos == 0 else None)
@@ -171,10 +258,10 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
 
 
 def _parse_page(buf: memoryview, pos: int, codec: Any, plain: bool, ordinal: int, base_offset: int,
-                verify_crc: bool) -> tuple[Page | None, int]:
+                verify_crc: bool, headers: Any = _parse_header) -> tuple[Page | None, int]:
     """The page whose header starts at *pos*, and its size with the header."""
     try:
-        header, hlen = parse(buf, pt.PageHeader, offset=pos)
+        header, hlen = headers(buf, pos)
         _check_required_fields(header)
         _check_sizes(header, pos, hlen, len(buf))
         stored = buf[pos + hlen: pos + hlen + header.compressed_page_size]

@@ -1,0 +1,85 @@
+"""The page walk's reused-protocol header parser against the general thrift parse."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parquet_core.constants import Encoding, PageType
+from parquet_core.errors import ParquetFormatError
+from parquet_core.page.reader import _HEADER_WINDOW, _HeaderParser
+from parquet_core.thrift import pt
+from parquet_core.thrift.codec import parse, serialize
+
+ints = st.integers(-2**31, 2**31 - 1)
+
+
+@st.composite
+def headers(draw):
+    stats = None
+    if draw(st.booleans()):
+        # statistics of any size: some headers do not fit the first window
+        stats = pt.Statistics(max_value=draw(st.binary(max_size=2 * _HEADER_WINDOW)),
+                              min_value=draw(st.binary(max_size=64)), null_count=draw(ints))
+    kind = draw(st.sampled_from(["v1", "v2", "dict"]))
+    h = pt.PageHeader(type={"v1": PageType.DATA_PAGE, "v2": PageType.DATA_PAGE_V2,
+                            "dict": PageType.DICTIONARY_PAGE}[kind],
+                      uncompressed_page_size=draw(ints), compressed_page_size=draw(ints),
+                      crc=draw(st.none() | ints))
+    if kind == "v1":
+        h.data_page_header = pt.DataPageHeader(num_values=draw(ints), encoding=Encoding.PLAIN,
+                                               definition_level_encoding=Encoding.RLE,
+                                               repetition_level_encoding=Encoding.RLE, statistics=stats)
+    elif kind == "v2":
+        h.data_page_header_v2 = pt.DataPageHeaderV2(
+            num_values=draw(ints), num_nulls=draw(ints), num_rows=draw(ints), encoding=Encoding.PLAIN,
+            definition_levels_byte_length=draw(ints), repetition_levels_byte_length=draw(ints),
+            is_compressed=draw(st.none() | st.booleans()), statistics=stats)
+    else:
+        h.dictionary_page_header = pt.DictionaryPageHeader(num_values=draw(ints), encoding=Encoding.PLAIN)
+    return serialize(h)
+
+
+def _general(buf: bytes, pos: int):
+    try:
+        return parse(memoryview(buf), pt.PageHeader, offset=pos)
+    except ParquetFormatError:
+        return "error"
+
+
+def _fast(parser: _HeaderParser, buf: bytes, pos: int):
+    try:
+        return parser(memoryview(buf), pos)
+    except ParquetFormatError:
+        return "error"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=40), headers(), st.binary(max_size=2 * _HEADER_WINDOW),
+       st.integers(0, 2000), st.integers(0, 255))
+def test_reused_parser_equals_parse(before: bytes, header: bytes, after: bytes, cut: int, flip: int) -> None:
+    parser = _HeaderParser()
+    buf = before + header + after
+    pos = len(before)
+    assert _fast(parser, buf, pos) == _general(buf, pos) != "error"
+    # damaged: truncated, or one byte changed (the same parser object, reused after errors)
+    short = buf[:pos + cut % (len(header) + 1)]
+    assert _fast(parser, short, pos) == _general(short, pos)
+    bad = bytearray(buf)
+    bad[pos + cut % len(header)] = flip
+    assert _fast(parser, bytes(bad), pos) == _general(bytes(bad), pos)
+    assert _fast(parser, buf, pos) == _general(buf, pos)
+
+
+def test_parser_works_without_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    from parquet_core.page import reader
+
+    monkeypatch.setattr(reader, "_FAST_HEADERS", False)
+    parser = _HeaderParser()
+    h = serialize(pt.PageHeader(type=PageType.DICTIONARY_PAGE, uncompressed_page_size=1,
+                                compressed_page_size=1,
+                                dictionary_page_header=pt.DictionaryPageHeader(num_values=1,
+                                                                                encoding=Encoding.PLAIN)))
+    buf = h + b"\0" * 1000
+    assert parser(memoryview(buf), 0) == parse(buf, pt.PageHeader)
