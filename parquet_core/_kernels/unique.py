@@ -110,6 +110,7 @@ class _Table:
         self.rows = np.full(1 << bits, _EMPTY, dtype=np.int32)
         self.all_keys = keys
         self.used = 0
+        self._probe: tuple[int, npt.NDArray[np.uint64], npt.NDArray[np.bool_]] | None = None
 
     def insert(self, rows: npt.NDArray[np.int32], owner: npt.NDArray[np.int32] | None) -> None:
         """Look up or add the keys of ``rows``; record each row's owner if asked.
@@ -136,6 +137,33 @@ class _Table:
             miss = ~hit
             rows, keys = rows[miss], keys[miss]
             slot = (slot[miss] + 1) & wrap
+
+    def lookup(self, lo: int, hi: int, owner: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
+        """Settle rows ``lo:hi`` whose key sits in its home slot; return the others.
+
+        One probe per row against the keys already in the table, on
+        contiguous slices (no row gathers): the common case of a column
+        whose distinct values all appeared early.  Rows whose key is new or
+        was displaced by linear probing are returned for :meth:`insert`.
+        """
+        keys = self.all_keys[lo:hi]
+        slot = ((keys * _FIB) >> np.uint64(64 - self.bits)).astype(np.intp)
+        table = self.rows
+        if self._probe is None or self._probe[0] != self.used:
+            # the key held by each slot (a zero key in empty ones, never trusted),
+            # rebuilt only when entries were added since the last lookup
+            occupied = table != _EMPTY
+            slot_keys = np.zeros(table.size, dtype=np.uint64)
+            slot_keys[occupied] = self.all_keys[table[occupied]]
+            self._probe = (self.used, slot_keys, occupied)
+        _, slot_keys, occupied = self._probe
+        cur = table[slot]
+        hit = slot_keys[slot] == keys
+        hit &= occupied[slot]
+        owner[lo:hi] = cur          # misses are overwritten by insert()
+        if hit.all():
+            return np.zeros(0, dtype=np.int32)
+        return np.flatnonzero(~hit).astype(np.int32) + np.int32(lo)
 
     def resized(self, bits: int) -> "_Table":
         """A table of ``2**bits`` slots holding the same entries."""
@@ -168,11 +196,17 @@ def _hashed(k: npt.NDArray[Any], costs: Any = None,
             hi = min(n, lo + max(_BUDGET_CHUNK, int((budget - spent) / mean_cost) + 1))
         else:
             hi = min(n, lo + _HASH_CHUNK) if 4 * table.used < lo or lo == 0 else n
-        need = 2 * (table.used + hi - lo)
+        if table.used and lo and (1 << table.bits) <= 4 * (hi - lo):
+            # most rows repeat a key already in the table: settle those with one
+            # probe, then insert the rest as usual
+            rows = table.lookup(lo, hi, owner)
+        else:
+            rows = np.arange(lo, hi, dtype=np.int32)
+        need = 2 * (table.used + rows.size)
         if (1 << table.bits) < need:
             table = table.resized((need - 1).bit_length())
-        rows = np.arange(lo, hi, dtype=np.int32)
-        table.insert(rows, owner)
+        if rows.size:
+            table.insert(rows, owner)
         lo = hi
         if budget is not None:
             new = rows[owner[rows] == rows]

@@ -95,8 +95,10 @@ def build_dictionary(values: Any, physical_type: int, type_length: int | None = 
         if not isinstance(values, ByteArrays):
             raise TypeError(f"BYTE_ARRAY values must be ByteArrays, not {type(values).__name__}")
         costs = values.lengths() + 4 if budget is not None else None
-        first, codes = _group_strings(WordView(values.offsets, values.data), max_exact=7,
-                                      costs=costs, budget=budget)
+        first, codes = _group_packed(values, costs, budget)
+        if first is None:
+            first, codes = _group_strings(WordView(values.offsets, values.data), max_exact=7,
+                                          costs=costs, budget=budget)
         if first is None:
             first, codes = _group_python(values.to_pylist())
         return values.take(first), codes
@@ -125,6 +127,96 @@ def _group_rows(rows: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int64], npt
     first, codes = _group_strings(WordView.of_rows(rows), max_exact=-1)
     if first is None:
         return _group_python([r.tobytes() for r in rows])
+    return first, codes
+
+
+def _word_masks(nwords: int) -> npt.NDArray[np.uint64]:
+    """``(8 * nwords + 1, nwords)`` table: row ``l`` keeps the first ``l`` bytes of ``nwords`` words."""
+    table = _MASK_TABLES.get(nwords)
+    if table is None:
+        keep = np.clip(np.arange(8 * nwords + 1)[:, None] - 8 * np.arange(nwords)[None, :], 0, 8)
+        table = np.array([[(1 << (8 * int(k))) - 1 for k in row] for row in keep], dtype=np.uint64)
+        _MASK_TABLES[nwords] = table
+    return table
+
+
+_MASK_TABLES: dict[int, npt.NDArray[np.uint64]] = {}
+#: Strings of at most ``8 * _PACKED_WORDS`` bytes are keyed by fixed-width word gathers.
+_PACKED_WORDS = 4
+_H1 = np.uint64(0x9E3779B97F4A7C15)
+_H2 = np.uint64(0xBF58476D1CE4E5B9)
+
+
+def packed_words(values: ByteArrays, nwords: int) -> npt.NDArray[np.uint64]:
+    """Every string as ``nwords`` little-endian words, bytes past its end zeroed.
+
+    Needs every string to be at most ``8 * nwords`` bytes (checked).  Two
+    strings of the same length are equal exactly when their rows are; the
+    callers compare lengths too (``b"a"`` and ``b"a\0"`` share their row).
+    One gather of ``8 * nwords``-byte records straight from the data; only
+    the strings starting in its last ``8 * nwords - 1`` bytes come from a
+    small zero-padded copy of that tail.
+    """
+    width = 8 * nwords
+    offsets = np.asarray(values.offsets, dtype=np.int64)
+    n = offsets.size - 1
+    lens = np.diff(offsets)
+    if n and (int(lens.min()) < 0 or int(lens.max()) > width):
+        raise ValueError(f"packed_words: strings must be at most {width} bytes")
+    starts = offsets[:-1]
+    data = np.ascontiguousarray(values.data, dtype=np.uint8).reshape(-1)
+    if n and (int(starts[0]) < 0 or int(offsets[-1]) > data.size):
+        raise ValueError("packed_words: offsets outside the data")
+    mat = np.empty((n, nwords), dtype=np.uint64)
+    cut = data.size - width + 1          # records starting before cut lie inside the data
+    split = int(np.searchsorted(starts, cut, side="left")) if cut > 0 else 0
+    if split:
+        rec = np.ndarray((cut,), dtype=np.dtype((np.void, width)), buffer=data, strides=(1,))
+        mat[:split] = rec[starts[:split]].view("<u8").reshape(split, nwords)
+    if split < n:
+        lo = int(starts[split])
+        tail = np.zeros(data.size - lo + width, dtype=np.uint8)
+        tail[:data.size - lo] = data[lo:]
+        rec = np.ndarray((tail.size - width + 1,), dtype=np.dtype((np.void, width)),
+                         buffer=tail, strides=(1,))
+        mat[split:] = rec[starts[split:] - lo].view("<u8").reshape(n - split, nwords)
+    # np.take along an axis is several times faster than fancy indexing of rows
+    mat &= np.take(_word_masks(nwords), lens, axis=0)
+    return mat
+
+
+def _group_packed(values: ByteArrays, costs: Any, budget: int | None) -> tuple[Any, Any]:
+    """Group strings of at most 32 bytes by packed words; ``(None, None)`` if longer.
+
+    Strings of at most 7 bytes are one word with the length in its top
+    byte: an exact key.  Longer ones are hashed (length first, then each
+    word) to one 64-bit key and grouped, and every string's words and
+    length are then compared with its group's first string, so the result
+    is exact: on a hash collision the caller takes the general path.
+    """
+    n = len(values)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32)
+    lens = np.diff(np.asarray(values.offsets, dtype=np.int64))
+    longest = int(lens.max())
+    nwords = max(1, (longest + 7) // 8)
+    if nwords > _PACKED_WORDS:
+        return None, None
+    mat = packed_words(values, nwords)
+    lens64 = lens.astype(np.uint64)
+    if longest <= 7:
+        key = mat[:, 0] | (lens64 << np.uint64(56))
+        return first_occurrence_codes(key, costs=costs, budget=budget)
+    h = lens64 * _H1
+    for j in range(nwords):
+        h ^= mat[:, j]
+        h *= _H2
+    h ^= h >> np.uint64(31)
+    first, codes = first_occurrence_codes(h, costs=costs, budget=budget)
+    m = len(codes)
+    if not (np.array_equal(np.take(lens[first], codes), lens[:m])
+            and np.array_equal(np.take(mat[first], codes, axis=0), mat[:m])):
+        return None, None
     return first, codes
 
 
