@@ -46,6 +46,7 @@ from parquet_core.constants import PhysicalType
 
 __all__ = [
     "build_dictionary",
+    "extend_dictionary",
     "dictionary_byte_size",
     "dictionary_prefix_sizes",
     "first_occurrence_order",
@@ -116,6 +117,32 @@ def build_dictionary(values: Any, physical_type: int, type_length: int | None = 
     v = np.ascontiguousarray(values, dtype=dtype).reshape(-1)
     first, codes = first_occurrence_codes(v.view(key_dtype), costs=_WIDTH[pt], budget=budget)
     return v[first], codes
+
+
+def extend_dictionary(dictionary: Any, indices: npt.NDArray[np.integer], more: Any,
+                      more_indices: npt.NDArray[np.integer], physical_type: int
+                      ) -> tuple[Any, npt.NDArray[np.int32]]:
+    """Join two consecutive runs' dictionaries as if built on both runs at once.
+
+    ``(dictionary, indices)`` and ``(more, more_indices)`` are
+    :func:`build_dictionary` results of two consecutive runs of values.
+    The result is that of :func:`build_dictionary` on the runs joined: the
+    first dictionary, then the entries of ``more`` it lacks (in ``more``'s
+    order, which is their first appearance), and the indices of both runs.
+    Only the two dictionaries are grouped together, never the values again.
+    """
+    k = len(dictionary)
+    if isinstance(dictionary, ByteArrays):
+        joined = ByteArrays.concat([dictionary, more])
+    else:
+        joined = np.concatenate((np.asarray(dictionary), np.asarray(more)))
+    merged, codes = build_dictionary(joined, physical_type)
+    # every entry of the first dictionary is distinct and comes first: it keeps
+    # its number; the entries of ``more`` map to old or appended numbers
+    remap = codes[k:].astype(np.int32, copy=False)
+    out = np.concatenate((np.asarray(indices, dtype=np.int32),
+                          np.take(remap, np.asarray(more_indices, dtype=np.intp))))
+    return merged, out
 
 
 def _group_rows(rows: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
