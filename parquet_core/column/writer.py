@@ -56,6 +56,13 @@ _MIN_PROBE = 4096
 #: A page's size is an i32 in its header (PageHeader.uncompressed_page_size).
 _MAX_PAGE_BYTES = 2**31 - 1
 _slice = slice_values
+
+
+def _window(values: Any, start: int, stop: int) -> Any:
+    """Values ``start:stop`` without copying (ByteArrays offsets need not start at 0)."""
+    if isinstance(values, ByteArrays):
+        return ByteArrays(values.offsets[start:stop + 1], values.data)
+    return values[start:stop]
 _page_bounds = page_bounds
 
 
@@ -139,7 +146,7 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
     else:
         mean_cost = float(_FIXED_WIDTH.get(ptype, desc.type_length or 1))
     m = min(n, max(_MIN_PROBE, int((2.0 if strings else 1.25) * limit / max(mean_cost, 1.0))))
-    dictionary, indices = build_dictionary(_slice(values, 0, m), ptype, budget=limit)
+    dictionary, indices = build_dictionary(_window(values, 0, m), ptype, budget=limit)
     done = m
     while True:
         sizes = dictionary_prefix_sizes(dictionary, ptype, desc.type_length)
@@ -152,7 +159,7 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
         # by itself at the budget.  Strings are hashed before grouping, so they
         # double unless the distinct values so far are few.
         m = n if not strings or total * (n / done) <= limit else min(n, 2 * done)
-        more, more_indices = build_dictionary(_slice(values, done, m), ptype, budget=limit)
+        more, more_indices = build_dictionary(_window(values, done, m), ptype, budget=limit)
         dictionary, indices = extend_dictionary(dictionary, indices, more, more_indices, ptype)
         done = m
     fits = int(np.searchsorted(sizes, limit, side="right")) - 1
