@@ -28,7 +28,7 @@ from parquet_core.column.data import ColumnData
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.schema.descriptor import ColumnDescriptor
 
-__all__ = ["ChunkLayout", "PageSpan", "page_bounds"]
+__all__ = ["ChunkLayout", "PageSpan", "page_bounds", "uniform_page_bounds"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +80,21 @@ def page_bounds(cum: npt.NDArray[np.int64], page_bytes: int, page_rows: int,
     return bounds
 
 
+def uniform_page_bounds(nrec: int, cost: int, page_bytes: int, page_rows: int,
+                        forced: int | None) -> list[tuple[int, int]]:
+    """:func:`page_bounds` for records that all cost *cost* (> 0) bytes, without the sums."""
+    step = max(min(page_rows, page_bytes // cost), 1)
+    bounds = []
+    r0 = 0
+    while r0 < nrec:
+        r1 = min(r0 + step, nrec)
+        if forced is not None and r0 < forced < r1:
+            r1 = forced
+        bounds.append((r0, r1))
+        r0 = r1
+    return bounds
+
+
 class ChunkLayout:
     """Records, slots and values of one leaf's data in one row group.
 
@@ -123,19 +138,34 @@ class ChunkLayout:
         return slot if self.record_starts is None else \
             int(np.searchsorted(self.record_starts, slot, side="right")) - 1
 
-    def record_costs(self, value_costs: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        """Cumulative cost before each record plus the total, from a cost per value."""
-        value_cost = np.zeros(len(value_costs) + 1, dtype=np.int64)
-        np.cumsum(value_costs, out=value_cost[1:])
-        slot_cost = value_cost if self.value_at is None else value_cost[self.value_at]
+    def record_costs(self, value_costs: npt.NDArray[np.int64] | int) -> npt.NDArray[np.int64]:
+        """Cumulative cost before each record plus the total, from a cost per value.
+
+        *value_costs* is an array (one cost per value) or one int, the cost
+        of every value: then no cumulative sum is needed.
+        """
+        if isinstance(value_costs, (int, np.integer)):
+            counts = self.value_at if self.value_at is not None else \
+                np.arange(self.num_slots + 1, dtype=np.int64)
+            slot_cost = counts * int(value_costs)
+        else:
+            value_cost = np.zeros(len(value_costs) + 1, dtype=np.int64)
+            np.cumsum(value_costs, out=value_cost[1:])
+            slot_cost = value_cost if self.value_at is None else value_cost[self.value_at]
         return slot_cost if self.record_starts is None else slot_cost[self.record_starts]
 
-    def pages(self, value_costs: npt.NDArray[np.int64], page_bytes: int, page_rows: int,
+    def pages(self, value_costs: npt.NDArray[np.int64] | int, page_bytes: int, page_rows: int,
               forced: int | None = None) -> list[PageSpan]:
-        """The chunk's data pages (see :func:`page_bounds`)."""
+        """The chunk's data pages (see :func:`page_bounds`); *value_costs* as in :meth:`record_costs`."""
+        if isinstance(value_costs, (int, np.integer)) and self.value_at is None \
+                and self.record_starts is None:
+            # a record per value, all of one cost: pages of a fixed number of records
+            bounds = uniform_page_bounds(self.num_slots, int(value_costs), page_bytes, page_rows,
+                                         forced)
+        else:
+            bounds = page_bounds(self.record_costs(value_costs), page_bytes, page_rows, forced)
         spans = []
-        for ordinal, (r0, r1) in enumerate(page_bounds(self.record_costs(value_costs), page_bytes,
-                                                       page_rows, forced)):
+        for ordinal, (r0, r1) in enumerate(bounds):
             s0, s1 = self.slot_of(r0), self.slot_of(r1)
             spans.append(PageSpan(ordinal, r0, r1, s0, s1, self.value_of(s0), self.value_of(s1)))
         return spans

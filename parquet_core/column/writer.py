@@ -158,8 +158,13 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
         # Fixed-width values go to the whole chunk at once: their grouping stops
         # by itself at the budget.  Strings are hashed before grouping, so they
         # double unless the distinct values so far are few.
-        m = n if not strings or total * (n / done) <= limit else min(n, 2 * done)
-        more, more_indices = build_dictionary(_window(values, done, m), ptype, budget=limit)
+        few = total * (n / done) <= limit
+        m = n if not strings or few else min(n, 2 * done)
+        # few distinct values so far: the rest is unlikely to pass the limit, so it
+        # is grouped without the budget's bookkeeping (passing it is still caught
+        # below, from the whole dictionary)
+        more, more_indices = build_dictionary(_window(values, done, m), ptype,
+                                              budget=None if few else limit)
         dictionary, indices = extend_dictionary(dictionary, indices, more, more_indices, ptype)
         done = m
     fits = int(np.searchsorted(sizes, limit, side="right")) - 1
@@ -243,15 +248,21 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
 
 
 def _page_costs(values: Any, desc: ColumnDescriptor, plan: DictionaryPlan | None,
-                layout: ChunkLayout) -> tuple[npt.NDArray[np.int64], int | None]:
-    """Estimated encoded bytes of each value, and the record where a fallback starts (or None)."""
+                layout: ChunkLayout) -> tuple[npt.NDArray[np.int64] | int, int | None]:
+    """Estimated encoded bytes of each value (one int when all are the same), and the
+    record where a fallback starts (or None)."""
     if plan is None:
+        if not isinstance(values, ByteArrays):
+            # every value of a fixed-width type costs the same (see _value_costs)
+            ptype = desc.physical_type
+            return (1 if ptype == PhysicalType.BOOLEAN else
+                    _FIXED_WIDTH.get(ptype, desc.type_length or 1)), None
         return _value_costs(values, desc.physical_type, desc.type_length), None
     n, cutoff = len(values), plan.cutoff
     bits = max(int(len(plan.dictionary) - 1).bit_length(), 1)
-    costs = np.full(n, max(bits // 8, 1), dtype=np.int64)
     if cutoff >= n:
-        return costs, None
+        return max(bits // 8, 1), None
+    costs = np.full(n, max(bits // 8, 1), dtype=np.int64)
     costs[cutoff:] = _value_costs(_slice(values, cutoff, n), desc.physical_type, desc.type_length)
     # the record holding the first value past the dictionary prefix starts the fallback
     return costs, layout.record_of_value(cutoff)

@@ -137,3 +137,29 @@ def test_layout_maps_like_a_walk(records):
                 value += 1
         slot += max(len(rec), 1)
     assert layout.slot_of(len(records)) == len(defs) and layout.value_of(len(defs)) == nvals
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(nrec=st.integers(0, 3000), cost=st.integers(1, 40), page_bytes=st.integers(1, 5000),
+       page_rows=st.integers(1, 700), forced=st.one_of(st.none(), st.integers(0, 3000)))
+def test_uniform_bounds_equal_the_general_split(nrec, cost, page_bytes, page_rows, forced):
+    from parquet_core.column.chunk_layout import page_bounds, uniform_page_bounds
+
+    cum = np.arange(nrec + 1, dtype=np.int64) * cost
+    assert uniform_page_bounds(nrec, cost, page_bytes, page_rows, forced) == \
+        page_bounds(cum, page_bytes, page_rows, forced)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(defs=st.lists(st.sampled_from([0, 1]), max_size=200), cost=st.integers(1, 12))
+def test_record_costs_of_one_cost_equal_the_array_form(defs, cost):
+    desc = _desc(pc.int64())
+    d = np.asarray(defs, dtype=np.int16)
+    for def_levels in (d, None):
+        nvals = int(d.sum()) if def_levels is not None else len(defs)
+        data = ColumnData(values=np.zeros(nvals, np.int64), def_levels=def_levels, rep_levels=None,
+                          num_levels=len(defs))
+        layout = ChunkLayout(data, desc)
+        assert np.array_equal(layout.record_costs(cost),
+                              layout.record_costs(np.full(nvals, cost, dtype=np.int64)))
+        assert layout.pages(cost, 50, 7) == layout.pages(np.full(nvals, cost, dtype=np.int64), 50, 7)
