@@ -3,12 +3,23 @@
 The inverse of :mod:`parquet_core.column.reader`.  :func:`write_column_chunk`
 takes a leaf's :class:`ColumnData` (non-null physical values plus levels)
 and returns the chunk's bytes with its ``ColumnMetaData`` and the page-index
-entries; ``file/`` decides where the bytes go.
+entries; ``file/`` decides where the bytes go.  Three parts, as arrow-rs
+and Arrow C++ divide a column writer::
+
+    write_column_chunk                    this module: the dictionary plan, then
+      chunk_layout.ChunkLayout            records -> level slots -> values; page spans
+      page_builder.PageBuilder            dictionary page; per span: levels, values,
+                                          statistics, page.writer (codec, CRC, crypto)
+      chunk_metadata.ChunkMetadataBuilder offsets, encodings, ColumnMetaData, size
+                                          statistics, page index entries -> ChunkResult
+      _bloom_filter                       the chunk's split-block Bloom filter
 
 Decisions, in order:
 
-1. **Dictionary.** When enabled, the distinct values are found once for
-   the whole chunk (:func:`parquet_core.encodings.dictionary.build_dictionary`).
+1. **Dictionary.** When enabled, the distinct values are found once
+   (:func:`parquet_core.encodings.dictionary.build_dictionary` on a probe,
+   then :func:`~parquet_core.encodings.dictionary.extend_dictionary` with
+   the rest, so no value is hashed twice).
    If their PLAIN size passes ``dictionary_pagesize_limit``, the chunk keeps
    the dictionary for the longest prefix whose distinct values fit and
    switches to the fallback encoding from there on (one forced page break),
@@ -22,6 +33,10 @@ Decisions, in order:
    never straddles two pages.
 3. **Per page**: levels and values are encoded, statistics and level
    histograms gathered, and :mod:`parquet_core.page.writer` builds the bytes.
+
+A chunk depends on nothing outside its own data and options, so ``file/``
+may build the chunks of a row group in threads, each at offset 0, and
+move them into place afterwards (:meth:`ChunkResult.rebase`).
 """
 
 from __future__ import annotations
