@@ -154,13 +154,17 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
         return _given_plan(given, desc)
     if n == 0:
         return None
-    # a prefix long enough to pass the limit if its values were all distinct
+    # Fixed-width values are grouped whole at once: the hash grouping stops by
+    # itself soon after the budget, and a small range of keys takes the direct
+    # table, which costs little whatever the count.  Strings are packed and
+    # hashed before grouping, so they start on a prefix long enough to pass
+    # the limit if its values were all distinct.
     strings = isinstance(values, ByteArrays)
     if strings:
         mean_cost = (len(values.data) + 4 * n) / n
+        m = min(n, max(_MIN_PROBE, int(2.0 * limit / max(mean_cost, 1.0))))
     else:
-        mean_cost = float(_FIXED_WIDTH.get(ptype, desc.type_length or 1))
-    m = min(n, max(_MIN_PROBE, int((2.0 if strings else 1.25) * limit / max(mean_cost, 1.0))))
+        m = n
     dictionary, indices = build_dictionary(_window(values, 0, m), ptype, budget=limit)
     done = m
     while True:
@@ -170,11 +174,9 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
             break
         if done == n:
             return dictionary, indices.astype(np.int32, copy=False), n
-        # Fixed-width values go to the whole chunk at once: their grouping stops
-        # by itself at the budget.  Strings are hashed before grouping, so they
-        # double unless the distinct values so far are few.
+        # strings double unless the distinct values so far are few
         few = total * (n / done) <= limit
-        m = n if not strings or few else min(n, 2 * done)
+        m = n if few else min(n, 2 * done)
         # few distinct values so far: the rest is unlikely to pass the limit, so it
         # is grouped without the budget's bookkeeping (passing it is still caught
         # below, from the whole dictionary)
