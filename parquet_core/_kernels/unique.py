@@ -79,12 +79,12 @@ def first_occurrence_codes(keys: Any, *, costs: Any = None,
     lo, hi = int(k.min()), int(k.max())
     span = hi - lo + 1
     if span <= max(_DIRECT_SPAN_FACTOR * n, _DIRECT_SPAN_MIN):
-        return _direct(k, lo, span)
+        return _direct(k, lo, span, costs, budget)
     return _hashed(k, costs, budget)
 
 
-def _direct(k: npt.NDArray[Any], lo: int, span: int) -> tuple[npt.NDArray[np.int64],
-                                                             npt.NDArray[np.int32]]:
+def _direct(k: npt.NDArray[Any], lo: int, span: int, costs: Any = None,
+            budget: int | None = None) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
     n = k.size
     # key - min fits the span; compute it in 64 bits without overflow
     if k.dtype.kind == "u":
@@ -92,7 +92,27 @@ def _direct(k: npt.NDArray[Any], lo: int, span: int) -> tuple[npt.NDArray[np.int
     else:
         off = (k.astype(np.int64) - np.int64(lo)).astype(np.intp)
     first = np.full(span, n, dtype=np.int64)
-    np.minimum.at(first, off, np.arange(n, dtype=np.int64))
+    if budget is None:
+        np.minimum.at(first, off, np.arange(n, dtype=np.int64))
+    else:
+        # rows in steps, in order, as in _hashed: a key's first row is final once
+        # its step is done, and the steps stop once the new keys pass the budget
+        scalar_cost = np.ndim(costs) == 0
+        mean_cost = max(float(costs) if scalar_cost else float(np.mean(costs)), 1e-9)
+        spent = 0
+        at = 0
+        while at < n:
+            # as many rows as could still fit if all were new, or (keys repeating)
+            # as many as done so far: a few steps whatever the count
+            hi = min(n, at + max(_BUDGET_CHUNK, int((budget - spent) / mean_cost) + 1, at))
+            rows = np.arange(at, hi, dtype=np.int64)
+            np.minimum.at(first, off[at:hi], rows)
+            new = rows[first[off[at:hi]] == rows]
+            spent += new.size * int(costs) if scalar_cost else int(np.asarray(costs)[new].sum())
+            at = hi
+            if spent > budget:
+                break
+        n, off = at, off[:at]
     # number the first rows in row order without sorting them: mark them,
     # and a running count of marks is each first row's code
     owner = first[off]
