@@ -36,7 +36,8 @@ from __future__ import annotations
 import copy
 import os
 import struct
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
@@ -230,6 +231,7 @@ class ParquetWriter:
         self._encryptor = None if encryption is None else FileEncryptor(encryption, paths)
         self._crypts: list[list[Any]] = []   # per row group, per leaf: ChunkEncryptor or None
         self._pool: ThreadPoolExecutor | None = None   # made on the first threaded row group
+        self._pool_workers = 0
         self._sink: Sink = open_sink(where, filesystem, storage_options)
         try:
             self._sink.write(MAGIC if self._encryptor is None else self._encryptor.magic)
@@ -400,15 +402,26 @@ class ParquetWriter:
             for (desc, make), crypt in zip(leaves, crypts):
                 yield self._encode_chunk(desc, make, crypt, ordinal, self._sink.offset)
             return
-        futures = [pool.submit(self._encode_chunk, desc, make, crypt, ordinal, 0)
-                   for (desc, make), crypt in zip(leaves, crypts)]
+        # a bounded window of chunks ahead of the one being written, so memory
+        # holds a few encoded chunks, not the whole row group's
+        tasks = iter(zip(leaves, crypts))
+        window: deque[Future[ChunkResult]] = deque()
+
+        def submit_next() -> None:
+            for (desc, make), crypt in tasks:
+                window.append(pool.submit(self._encode_chunk, desc, make, crypt, ordinal, 0))
+                return
+
         try:
-            for future in futures:
-                result = future.result()
+            for _ in range(2 * self._pool_workers):
+                submit_next()
+            while window:
+                result = window.popleft().result()
+                submit_next()
                 result.rebase(self._sink.offset)
                 yield result
         finally:
-            for future in futures:
+            for future in window:
                 future.cancel()
 
     def _thread_pool(self, leaves: int, crypts: list[Any]) -> ThreadPoolExecutor | None:
@@ -421,6 +434,7 @@ class ParquetWriter:
             return None
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="pqc-write")
+            self._pool_workers = workers
         return self._pool
 
     def _shutdown_pool(self) -> None:
