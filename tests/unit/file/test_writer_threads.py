@@ -26,6 +26,36 @@ pq = pytest.importorskip("pyarrow.parquet")
 pa = pytest.importorskip("pyarrow")
 
 
+@pytest.fixture(autouse=True)
+def _several_cpus(monkeypatch):
+    # the pool is used only with 2+ CPUs: pretend there are 4, so these tests
+    # run the threaded path on any machine
+    import parquet_core.file.writer as fw
+
+    monkeypatch.setattr(fw.os, "cpu_count", lambda: 4)
+
+
+def test_chunks_are_encoded_in_the_pool(monkeypatch):
+    import threading
+
+    import parquet_core.file.writer as fw
+
+    seen = []
+    real = fw.write_column_chunk
+
+    def spy(*a, **k):
+        seen.append(threading.current_thread().name)
+        return real(*a, **k)
+
+    monkeypatch.setattr(fw, "write_column_chunk", spy)
+    table = {f"c{i}": np.arange(50) * i for i in range(6)}
+    _write(table, use_threads=True)
+    assert len(seen) == 6 and all(name.startswith("pqc-write") for name in seen)
+    seen.clear()
+    _write(table, use_threads=False)
+    assert seen == [threading.main_thread().name] * 6
+
+
 def _write(data, **options) -> bytes:
     buf = io.BytesIO()
     pc.write_table(data, buf, **options)
