@@ -113,13 +113,8 @@ def _direct(k: npt.NDArray[Any], lo: int, span: int, costs: Any = None,
             if spent > budget:
                 break
         n, off = at, off[:at]
-    # number the first rows in row order without sorting them: mark them,
-    # and a running count of marks is each first row's code
     owner = first[off]
-    is_first = np.zeros(n, dtype=np.bool_)
-    is_first[owner] = True
-    code_of_row = np.cumsum(is_first, dtype=np.int32) - np.int32(1)
-    return np.flatnonzero(is_first).astype(np.int64), code_of_row[owner]
+    return _number(None, owner, n)
 
 
 class _Table:
@@ -234,7 +229,26 @@ def _hashed(k: npt.NDArray[Any], costs: Any = None,
             if spent > budget:
                 n, owner = lo, owner[:lo]
                 break
-    is_first = owner == np.arange(n, dtype=np.int32)
-    rows = np.flatnonzero(is_first)
-    code_of_row = np.cumsum(is_first, dtype=np.int32) - np.int32(1)
-    return rows.astype(np.int64), code_of_row[owner]
+    if 8 * table.used <= n:
+        # few keys: the table holds exactly the first rows (all below n, also
+        # after a budget stop); sorting them beats a pass over every row
+        return _number(np.sort(table.rows[table.rows != _EMPTY]).astype(np.int64), owner, n)
+    return _number(None, owner, n)
+
+
+def _number(firsts: npt.NDArray[np.int64] | None, owner: npt.NDArray[Any],
+            n: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+    """Codes in first-appearance order from each row's owner (its key's first row).
+
+    With ``firsts`` (the sorted first rows) only those get a code written,
+    their rank, and every row reads its owner's.  Without, the first rows
+    are marked and a running count of marks numbers them.
+    """
+    if firsts is None:
+        is_first = np.zeros(n, dtype=np.bool_)
+        is_first[owner] = True
+        code_of_row = np.cumsum(is_first, dtype=np.int32) - np.int32(1)
+        return np.flatnonzero(is_first).astype(np.int64), code_of_row[owner]
+    code_of_row = np.empty(n, dtype=np.int32)
+    code_of_row[firsts] = np.arange(firsts.size, dtype=np.int32)
+    return firsts, code_of_row[owner]
