@@ -124,6 +124,7 @@ WRITER_OPTIONS: dict[str, Callable[[str, str], Any]] = {
     "legacy_list_layout": _bool,
     "float_column_order": _text,
     "int96_statistics": _bool,
+    "use_threads": _bool,
 }
 
 #: engine writer options deliberately not taken from ``.option(...)`` strings

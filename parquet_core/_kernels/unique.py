@@ -79,12 +79,12 @@ def first_occurrence_codes(keys: Any, *, costs: Any = None,
     lo, hi = int(k.min()), int(k.max())
     span = hi - lo + 1
     if span <= max(_DIRECT_SPAN_FACTOR * n, _DIRECT_SPAN_MIN):
-        return _direct(k, lo, span)
+        return _direct(k, lo, span, costs, budget)
     return _hashed(k, costs, budget)
 
 
-def _direct(k: npt.NDArray[Any], lo: int, span: int) -> tuple[npt.NDArray[np.int64],
-                                                             npt.NDArray[np.int32]]:
+def _direct(k: npt.NDArray[Any], lo: int, span: int, costs: Any = None,
+            budget: int | None = None) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
     n = k.size
     # key - min fits the span; compute it in 64 bits without overflow
     if k.dtype.kind == "u":
@@ -92,14 +92,29 @@ def _direct(k: npt.NDArray[Any], lo: int, span: int) -> tuple[npt.NDArray[np.int
     else:
         off = (k.astype(np.int64) - np.int64(lo)).astype(np.intp)
     first = np.full(span, n, dtype=np.int64)
-    np.minimum.at(first, off, np.arange(n, dtype=np.int64))
-    # number the first rows in row order without sorting them: mark them,
-    # and a running count of marks is each first row's code
+    if budget is None:
+        np.minimum.at(first, off, np.arange(n, dtype=np.int64))
+    else:
+        # rows in steps, in order, as in _hashed: a key's first row is final once
+        # its step is done, and the steps stop once the new keys pass the budget
+        scalar_cost = np.ndim(costs) == 0
+        mean_cost = max(float(costs) if scalar_cost else float(np.mean(costs)), 1e-9)
+        spent = 0
+        at = 0
+        while at < n:
+            # as many rows as could still fit if all were new, or (keys repeating)
+            # as many as done so far: a few steps whatever the count
+            hi = min(n, at + max(_BUDGET_CHUNK, int((budget - spent) / mean_cost) + 1, at))
+            rows = np.arange(at, hi, dtype=np.int64)
+            np.minimum.at(first, off[at:hi], rows)
+            new = rows[first[off[at:hi]] == rows]
+            spent += new.size * int(costs) if scalar_cost else int(np.asarray(costs)[new].sum())
+            at = hi
+            if spent > budget:
+                break
+        n, off = at, off[:at]
     owner = first[off]
-    is_first = np.zeros(n, dtype=np.bool_)
-    is_first[owner] = True
-    code_of_row = np.cumsum(is_first, dtype=np.int32) - np.int32(1)
-    return np.flatnonzero(is_first).astype(np.int64), code_of_row[owner]
+    return _number(None, owner, n)
 
 
 class _Table:
@@ -110,6 +125,7 @@ class _Table:
         self.rows = np.full(1 << bits, _EMPTY, dtype=np.int32)
         self.all_keys = keys
         self.used = 0
+        self._probe: tuple[int, npt.NDArray[np.uint64], npt.NDArray[np.bool_]] | None = None
 
     def insert(self, rows: npt.NDArray[np.int32], owner: npt.NDArray[np.int32] | None) -> None:
         """Look up or add the keys of ``rows``; record each row's owner if asked.
@@ -136,6 +152,33 @@ class _Table:
             miss = ~hit
             rows, keys = rows[miss], keys[miss]
             slot = (slot[miss] + 1) & wrap
+
+    def lookup(self, lo: int, hi: int, owner: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
+        """Settle rows ``lo:hi`` whose key sits in its home slot; return the others.
+
+        One probe per row against the keys already in the table, on
+        contiguous slices (no row gathers): the common case of a column
+        whose distinct values all appeared early.  Rows whose key is new or
+        was displaced by linear probing are returned for :meth:`insert`.
+        """
+        keys = self.all_keys[lo:hi]
+        slot = ((keys * _FIB) >> np.uint64(64 - self.bits)).astype(np.intp)
+        table = self.rows
+        if self._probe is None or self._probe[0] != self.used:
+            # the key held by each slot (a zero key in empty ones, never trusted),
+            # rebuilt only when entries were added since the last lookup
+            occupied = table != _EMPTY
+            slot_keys = np.zeros(table.size, dtype=np.uint64)
+            slot_keys[occupied] = self.all_keys[table[occupied]]
+            self._probe = (self.used, slot_keys, occupied)
+        _, slot_keys, occupied = self._probe
+        cur = table[slot]
+        hit = slot_keys[slot] == keys
+        hit &= occupied[slot]
+        owner[lo:hi] = cur          # misses are overwritten by insert()
+        if hit.all():
+            return np.zeros(0, dtype=np.int32)
+        return np.flatnonzero(~hit).astype(np.int32) + np.int32(lo)
 
     def resized(self, bits: int) -> "_Table":
         """A table of ``2**bits`` slots holding the same entries."""
@@ -168,11 +211,17 @@ def _hashed(k: npt.NDArray[Any], costs: Any = None,
             hi = min(n, lo + max(_BUDGET_CHUNK, int((budget - spent) / mean_cost) + 1))
         else:
             hi = min(n, lo + _HASH_CHUNK) if 4 * table.used < lo or lo == 0 else n
-        need = 2 * (table.used + hi - lo)
+        if table.used and lo and (1 << table.bits) <= 4 * (hi - lo):
+            # most rows repeat a key already in the table: settle those with one
+            # probe, then insert the rest as usual
+            rows = table.lookup(lo, hi, owner)
+        else:
+            rows = np.arange(lo, hi, dtype=np.int32)
+        need = 2 * (table.used + rows.size)
         if (1 << table.bits) < need:
             table = table.resized((need - 1).bit_length())
-        rows = np.arange(lo, hi, dtype=np.int32)
-        table.insert(rows, owner)
+        if rows.size:
+            table.insert(rows, owner)
         lo = hi
         if budget is not None:
             new = rows[owner[rows] == rows]
@@ -180,7 +229,26 @@ def _hashed(k: npt.NDArray[Any], costs: Any = None,
             if spent > budget:
                 n, owner = lo, owner[:lo]
                 break
-    is_first = owner == np.arange(n, dtype=np.int32)
-    rows = np.flatnonzero(is_first)
-    code_of_row = np.cumsum(is_first, dtype=np.int32) - np.int32(1)
-    return rows.astype(np.int64), code_of_row[owner]
+    if 8 * table.used <= n:
+        # few keys: the table holds exactly the first rows (all below n, also
+        # after a budget stop); sorting them beats a pass over every row
+        return _number(np.sort(table.rows[table.rows != _EMPTY]).astype(np.int64), owner, n)
+    return _number(None, owner, n)
+
+
+def _number(firsts: npt.NDArray[np.int64] | None, owner: npt.NDArray[Any],
+            n: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+    """Codes in first-appearance order from each row's owner (its key's first row).
+
+    With ``firsts`` (the sorted first rows) only those get a code written,
+    their rank, and every row reads its owner's.  Without, the first rows
+    are marked and a running count of marks numbers them.
+    """
+    if firsts is None:
+        is_first = np.zeros(n, dtype=np.bool_)
+        is_first[owner] = True
+        code_of_row = np.cumsum(is_first, dtype=np.int32) - np.int32(1)
+        return np.flatnonzero(is_first).astype(np.int64), code_of_row[owner]
+    code_of_row = np.empty(n, dtype=np.int32)
+    code_of_row[firsts] = np.arange(firsts.size, dtype=np.int32)
+    return firsts, code_of_row[owner]

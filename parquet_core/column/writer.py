@@ -3,12 +3,23 @@
 The inverse of :mod:`parquet_core.column.reader`.  :func:`write_column_chunk`
 takes a leaf's :class:`ColumnData` (non-null physical values plus levels)
 and returns the chunk's bytes with its ``ColumnMetaData`` and the page-index
-entries; ``file/`` decides where the bytes go.
+entries; ``file/`` decides where the bytes go.  Three parts, as arrow-rs
+and Arrow C++ divide a column writer::
+
+    write_column_chunk                    this module: the dictionary plan, then
+      chunk_layout.ChunkLayout            records -> level slots -> values; page spans
+      page_builder.PageBuilder            dictionary page; per span: levels, values,
+                                          statistics, page.writer (codec, CRC, crypto)
+      chunk_metadata.ChunkMetadataBuilder offsets, encodings, ColumnMetaData, size
+                                          statistics, page index entries -> ChunkResult
+      _bloom_filter                       the chunk's split-block Bloom filter
 
 Decisions, in order:
 
-1. **Dictionary.** When enabled, the distinct values are found once for
-   the whole chunk (:func:`parquet_core.encodings.dictionary.build_dictionary`).
+1. **Dictionary.** When enabled, the distinct values are found once
+   (:func:`parquet_core.encodings.dictionary.build_dictionary` on a probe,
+   then :func:`~parquet_core.encodings.dictionary.extend_dictionary` with
+   the rest, so no value is hashed twice).
    If their PLAIN size passes ``dictionary_pagesize_limit``, the chunk keeps
    the dictionary for the longest prefix whose distinct values fit and
    switches to the fallback encoding from there on (one forced page break),
@@ -22,11 +33,14 @@ Decisions, in order:
    never straddles two pages.
 3. **Per page**: levels and values are encoded, statistics and level
    histograms gathered, and :mod:`parquet_core.page.writer` builds the bytes.
+
+A chunk depends on nothing outside its own data and options, so ``file/``
+may build the chunks of a row group in threads, each at offset 0, and
+move them into place afterwards (:meth:`ChunkResult.rebase`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -35,26 +49,17 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.bloom_filter import SplitBlockBloomFilter, hash_values
 from parquet_core.bloom_filter.header import make_header
-from parquet_core.compression import get_codec
-from parquet_core.constants import Encoding, PageType, PhysicalType
+from parquet_core.constants import PhysicalType
+from parquet_core.column.chunk_layout import ChunkLayout, page_bounds
+from parquet_core.column.chunk_metadata import ChunkMetadataBuilder, ChunkResult
 from parquet_core.column.data import ChunkDictionary, ColumnData
-from parquet_core.encodings import encode_values
+from parquet_core.column.page_builder import DictionaryPlan, PageBuilder, default_encoding, \
+    slice_values
 from parquet_core.encodings.dictionary import build_dictionary, dictionary_byte_size, \
-    dictionary_prefix_sizes, same_entries
-from parquet_core.encodings.rle_hybrid_encoder import (
-    encode_dictionary_indices,
-    encode_level_run,
-    encode_levels_v1,
-    encode_levels_v2,
-)
+    dictionary_prefix_sizes, extend_dictionary, same_entries
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.metadata.page_index import PageIndexBuilder
-from parquet_core.metadata.geospatial import GeospatialStatsBuilder
-from parquet_core.metadata.stats_builder import StatisticsBuilder, level_histogram
 from parquet_core.options import ColumnOptions, WriterOptions
-from parquet_core.page.writer import WrittenPage, data_page_v1, data_page_v2, dictionary_page
 from parquet_core.schema.descriptor import ColumnDescriptor
-from parquet_core.thrift import pt
 from parquet_core.thrift.codec import serialize
 
 __all__ = ["ChunkResult", "write_column_chunk", "default_encoding"]
@@ -65,30 +70,15 @@ _FIXED_WIDTH = {PhysicalType.INT32: 4, PhysicalType.INT64: 8, PhysicalType.INT96
 _MIN_PROBE = 4096
 #: A page's size is an i32 in its header (PageHeader.uncompressed_page_size).
 _MAX_PAGE_BYTES = 2**31 - 1
+_slice = slice_values
 
 
-@dataclass
-class ChunkResult:
-    """A written column chunk: its bytes, metadata and page-index entries."""
-
-    pages: list[bytes]
-    meta: Any                      # pt.ColumnMetaData (offsets absolute)
-    column_index: Any | None       # pt.ColumnIndex or None
-    offset_index: Any              # pt.OffsetIndex
-    size: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
-    bloom_filter: bytes | None = None  # header + bitset (encrypted: two modules), placed by file/
-
-
-def default_encoding(physical_type: int, data_page_version: int) -> int:
-    """The value encoding used when no dictionary is (or can no longer be) used."""
-    if physical_type == PhysicalType.BOOLEAN and data_page_version == 2:
-        return Encoding.RLE
-    return Encoding.PLAIN
-
-
-def _slice(values: Any, start: int, stop: int) -> Any:
-    return values.slice(start, stop) if isinstance(values, ByteArrays) else values[start:stop]
+def _window(values: Any, start: int, stop: int) -> Any:
+    """Values ``start:stop`` without copying (ByteArrays offsets need not start at 0)."""
+    if isinstance(values, ByteArrays):
+        return ByteArrays(values.offsets[start:stop + 1], values.data)
+    return values[start:stop]
+_page_bounds = page_bounds
 
 
 def _value_costs(values: Any, ptype: int, type_length: int | None) -> npt.NDArray[np.int64]:
@@ -149,7 +139,10 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
     The dictionary is therefore built on a growing prefix of the values:
     a high-cardinality column passes ``dictionary_pagesize_limit`` after a
     small part of a row group, and hashing stops soon after that instead of
-    covering every value.  The result is the same as building it on the
+    covering every value.  Each step hashes only the values the steps
+    before did not cover and extends their dictionary
+    (:func:`~parquet_core.encodings.dictionary.extend_dictionary`), so every
+    value is hashed once.  The result is the same as building it on the
     whole chunk at once.
     """
     n = len(values)
@@ -161,25 +154,36 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
         return _given_plan(given, desc)
     if n == 0:
         return None
-    # a prefix long enough to pass the limit if its values were all distinct
+    # Fixed-width values are grouped whole at once: the hash grouping stops by
+    # itself soon after the budget, and a small range of keys takes the direct
+    # table, which costs little whatever the count.  Strings are packed and
+    # hashed before grouping, so they start on a prefix long enough to pass
+    # the limit if its values were all distinct.
     strings = isinstance(values, ByteArrays)
     if strings:
         mean_cost = (len(values.data) + 4 * n) / n
+        m = min(n, max(_MIN_PROBE, int(2.0 * limit / max(mean_cost, 1.0))))
     else:
-        mean_cost = float(_FIXED_WIDTH.get(ptype, desc.type_length or 1))
-    m = min(n, max(_MIN_PROBE, int((2.0 if strings else 1.25) * limit / max(mean_cost, 1.0))))
+        m = n
+    dictionary, indices = build_dictionary(_window(values, 0, m), ptype, budget=limit)
+    done = m
     while True:
-        dictionary, indices = build_dictionary(_slice(values, 0, m), ptype, budget=limit)
         sizes = dictionary_prefix_sizes(dictionary, ptype, desc.type_length)
         total = int(sizes[-1])
-        if total > limit:
+        if total > limit or len(indices) < done:
             break
-        if m == n:
+        if done == n:
             return dictionary, indices.astype(np.int32, copy=False), n
-        # Fixed-width values go to the whole chunk at once: their grouping stops
-        # by itself at the budget.  Strings are hashed before grouping, so they
-        # double unless the distinct values so far are few.
-        m = n if not strings or total * (n / m) <= limit else min(n, 2 * m)
+        # strings double unless the distinct values so far are few
+        few = total * (n / done) <= limit
+        m = n if few else min(n, 2 * done)
+        # few distinct values so far: the rest is unlikely to pass the limit, so it
+        # is grouped without the budget's bookkeeping (passing it is still caught
+        # below, from the whole dictionary)
+        more, more_indices = build_dictionary(_window(values, done, m), ptype,
+                                              budget=None if few else limit)
+        dictionary, indices = extend_dictionary(dictionary, indices, more, more_indices, ptype)
+        done = m
     fits = int(np.searchsorted(sizes, limit, side="right")) - 1
     if fits == 0:
         return None
@@ -220,27 +224,6 @@ def _bloom_filter(values: Any, desc: ColumnDescriptor, opts: ColumnOptions,
     return header + bf.bitset()
 
 
-def _page_bounds(cum: npt.NDArray[np.int64], page_bytes: int, page_rows: int,
-                 forced: int | None) -> list[tuple[int, int]]:
-    """Split records into pages; return (first record, end record) pairs.
-
-    ``cum`` holds the cumulative cost before each record plus the total
-    (length = records + 1).  A Python loop per *page* (not per value).
-    """
-    nrec = len(cum) - 1
-    bounds = []
-    r0 = 0
-    while r0 < nrec:
-        r1 = min(r0 + page_rows, nrec)
-        by_bytes = int(np.searchsorted(cum, cum[r0] + page_bytes, side="right")) - 1
-        r1 = min(r1, max(by_bytes, r0 + 1))
-        if forced is not None and r0 < forced < r1:
-            r1 = forced
-        bounds.append((r0, r1))
-        r0 = r1
-    return bounds
-
-
 def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOptions,
                        wopts: WriterOptions, chunk_offset: int, crypt: Any = None) -> ChunkResult:
     """Encode one leaf's data of one row group into pages.
@@ -261,200 +244,42 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
         None for a plaintext chunk. Sizes and offsets (metadata, offset
         index) then count the encrypted modules as stored.
     """
-    ptype = desc.physical_type
     values = data.values
-    nslots = data.num_levels
-    max_def, max_rep = desc.max_definition_level, desc.max_repetition_level
-    v2 = wopts.data_page_version == 2
-    codec = get_codec(opts.compression)
-    level = opts.compression_level
-    fallback = opts.encoding if opts.encoding is not None else default_encoding(ptype, wopts.data_page_version)
-
-    defs = data.def_levels
-    # no nulls: every page's definition levels are one run of max_def, written
-    # and counted without materialising them
-    all_defined = defs is None and max_def > 0
-    reps = data.rep_levels
-    present = None if defs is None else defs == max_def
-    # value index of the first value at or after each slot (n + 1 entries), and
-    # each record's first slot plus the total; None where they are the identity
-    # (no nulls: a slot per value; flat: a slot per record), so common columns
-    # never build or gather through arrays of 0, 1, 2, ...
-    value_at: npt.NDArray[np.int64] | None = None
-    if present is not None:
-        value_at = np.zeros(nslots + 1, dtype=np.int64)
-        np.cumsum(present, out=value_at[1:])
-    described = nslots if value_at is None else int(value_at[-1])
-    if described != len(values):
-        raise ParquetSchemaError(
-            f"column {desc.dotted_path}: levels describe {described} values, got {len(values)}")
-    record_starts = None if reps is None else \
-        np.append(np.flatnonzero(reps == 0), nslots).astype(np.int64)
-
-    def slot_of(record: int) -> int:
-        return record if record_starts is None else int(record_starts[record])
-
-    def value_of(slot: int) -> int:
-        return slot if value_at is None else int(value_at[slot])
-
-    plan = _dictionary_plan(values, opts, wopts, desc, data.dictionaries)
-    pages: list[bytes] = []
-    encodings: list[int] = []
-    enc_stats: dict[tuple[int, int], int] = {}
-    offset = chunk_offset
-    dict_offset = None
-    total_uncompressed = 0
-
-    def emit(page: WrittenPage, ptype_: int, enc: int) -> int:
-        nonlocal offset, total_uncompressed
-        start = offset
-        pages.append(page.data)
-        offset += page.compressed_size
-        total_uncompressed += page.uncompressed_size
-        enc_stats[(ptype_, enc)] = enc_stats.get((ptype_, enc), 0) + 1
-        if enc not in encodings:
-            encodings.append(enc)
-        return start
-
-    forced = None
-    if plan is not None:
-        dictionary, indices, cutoff = plan
-        dict_body = encode_values(Encoding.PLAIN, dictionary, ptype, desc.type_length)
-        dict_offset = emit(dictionary_page(dict_body, len(dictionary), codec, level,
-                                           checksum=wopts.write_page_checksum, crypt=crypt),
-                           PageType.DICTIONARY_PAGE, Encoding.PLAIN)
-        bits = max(int(len(dictionary) - 1).bit_length(), 1)
-        costs = np.full(len(values), 1, dtype=np.int64)
-        costs[:cutoff] = max(bits // 8, 1)
-        if cutoff < len(values):
-            costs[cutoff:] = _value_costs(_slice(values, cutoff, len(values)), ptype, desc.type_length)
-            # the first slot whose value is past the dictionary prefix starts the fallback
-            slot = cutoff if value_at is None else int(np.searchsorted(value_at, cutoff, side="right")) - 1
-            rec = slot if record_starts is None else int(np.searchsorted(record_starts, slot, side="right")) - 1
-            forced = rec
-    else:
-        costs = _value_costs(values, ptype, desc.type_length)
-        cutoff = 0
-    value_cost = np.zeros(len(values) + 1, dtype=np.int64)
-    np.cumsum(costs, out=value_cost[1:])
-    slot_cost = value_cost if value_at is None else value_cost[value_at]
-    record_cost = slot_cost if record_starts is None else slot_cost[record_starts]
-
-    bounds = _page_bounds(record_cost, wopts.data_page_size,
-                          wopts.data_page_row_count_limit, forced)
-    if crypt is not None and bounds:
+    layout = ChunkLayout(data, desc)
+    raw = _dictionary_plan(values, opts, wopts, desc, data.dictionaries)
+    plan = None if raw is None else DictionaryPlan(*raw)
+    meta = ChunkMetadataBuilder(desc, opts, wopts, chunk_offset)
+    builder = PageBuilder(data, desc, opts, wopts, plan, crypt, meta.stats, meta.geo)
+    costs, forced = _page_costs(values, desc, plan, layout)
+    spans = layout.pages(costs, wopts.data_page_size, wopts.data_page_row_count_limit, forced)
+    if crypt is not None and spans:
         # every page's AAD must hold its ordinal: fail before encoding any page
-        crypt.check_page_ordinal(len(bounds) - 1)
-    order = wopts.column_order(desc)
-    stats = StatisticsBuilder(desc, truncate_length=opts.statistics_truncate_length,
-                              column_order=order) if opts.write_statistics else None
-    geo_kind = desc.data_type.name if desc.data_type.name in ("geometry", "geography") else None
-    geo = GeospatialStatsBuilder(geography=geo_kind == "geography") \
-        if geo_kind is not None and opts.write_statistics else None
-    index = PageIndexBuilder(desc, truncate_length=opts.column_index_truncate_length,
-                             with_bounds=opts.write_statistics, column_order=order)
-    first_data_offset = None
-    is_byte_array = ptype == PhysicalType.BYTE_ARRAY
-    unencoded_total = 0
-    def_hist = np.zeros(max_def + 1, dtype=np.int64) if max_def > 0 else None
-    rep_hist = np.zeros(max_rep + 1, dtype=np.int64) if max_rep > 0 else None
+        crypt.check_page_ordinal(len(spans) - 1)
+    if plan is not None:
+        meta.add_dictionary_page(builder.dictionary_page())
+    for span in spans:
+        encoded = plan is not None and (forced is None or span.r1 <= forced)
+        meta.add_data_page(builder.data_page(span, encoded))
+    bloom = _bloom_filter(values, desc, opts, raw, crypt) if opts.bloom_filter else None
+    return meta.finish(layout.num_slots, bloom)
 
-    for ordinal, (r0, r1) in enumerate(bounds):
-        s0, s1 = slot_of(r0), slot_of(r1)
-        v0, v1 = value_of(s0), value_of(s1)
-        page_values = _slice(values, v0, v1)
-        page_defs = None if defs is None else defs[s0:s1]
-        page_reps = None if reps is None else reps[s0:s1]
-        nvals = v1 - v0
-        nulls = (s1 - s0) - nvals if defs is not None else 0
-        stat_values = page_values
-        if plan is not None and (forced is None or r1 <= forced):
-            enc = Encoding.RLE_DICTIONARY
-            page_indices = indices[v0:v1]
-            if 2 * len(plan[0]) <= nvals:
-                # min/max over the page's distinct entries equal those over its
-                # values, and a small dictionary makes them far cheaper
-                used = np.flatnonzero(np.bincount(page_indices, minlength=len(plan[0])))
-                stat_values = plan[0].take(used) if isinstance(plan[0], ByteArrays) \
-                    else plan[0][used]
-            # the bit width is stated per page: size it by this page's largest
-            # index (entries are numbered by first appearance, so early pages
-            # need fewer bits than the whole dictionary)
-            width_for = int(page_indices.max()) + 1 if nvals else len(plan[0])
-            body = encode_dictionary_indices(page_indices, width_for)
-        else:
-            enc = fallback
-            try:
-                body = encode_values(fallback, page_values, ptype, desc.type_length)
-            except ValueError as exc:
-                raise ValueError(f"column {desc.dotted_path}: {exc}") from None
-        page_stats = None
-        if geo is not None:
-            geo.update(page_values)
-        if stats is not None:
-            stats.update(stat_values, nulls, page_values)
-            if wopts.write_page_statistics:
-                page_stats = stats.page_statistics()
-        if all_defined:
-            dh = [0] * max_def + [s1 - s0]
-        else:
-            dh = None if page_defs is None else level_histogram(page_defs, max_def)
-        rh = None if page_reps is None else level_histogram(page_reps, max_rep)
-        if dh is not None and def_hist is not None:
-            def_hist += dh
-        if rh is not None and rep_hist is not None:
-            rep_hist += rh
-        unencoded = int(page_values.lengths().sum()) if is_byte_array else None
-        if unencoded is not None:
-            unencoded_total += unencoded
-        if v2:
-            rl = b"" if page_reps is None else encode_levels_v2(page_reps, max_rep)
-            dl = encode_level_run(s1 - s0, max_def, max_def, length_prefix=False) if all_defined \
-                else b"" if page_defs is None else encode_levels_v2(page_defs, max_def)
-            page = data_page_v2(rl, dl, body, num_values=s1 - s0, num_nulls=nulls, num_rows=r1 - r0,
-                                encoding=enc, codec=codec, level=level, statistics=page_stats,
-                                checksum=wopts.write_page_checksum, crypt=crypt, ordinal=ordinal)
-            ptype_ = PageType.DATA_PAGE_V2
-        else:
-            rl = b"" if page_reps is None else encode_levels_v1(page_reps, max_rep)
-            dl = encode_level_run(s1 - s0, max_def, max_def, length_prefix=True) if all_defined \
-                else b"" if page_defs is None else encode_levels_v1(page_defs, max_def)
-            page = data_page_v1(rl, dl, body, num_values=s1 - s0, encoding=enc, codec=codec,
-                                level=level, statistics=page_stats,
-                                checksum=wopts.write_page_checksum, crypt=crypt, ordinal=ordinal)
-            ptype_ = PageType.DATA_PAGE
-        start = emit(page, ptype_, enc)
-        if first_data_offset is None:
-            first_data_offset = start
-        index.add_page(offset=start, compressed_size=page.compressed_size, first_row=r0,
-                       null_count=nulls, num_values=nvals,
-                       bounds=stats.page_bounds() if stats is not None else None,
-                       def_histogram=dh, rep_histogram=rh, unencoded_bytes=unencoded,
-                       nan_count=stats.page_nan_count if stats is not None else None)
 
-    if max_def > 0 or max_rep > 0:
-        if Encoding.RLE not in encodings:
-            encodings.append(Encoding.RLE)
-    if first_data_offset is None:  # pragma: no cover - every chunk has at least one page
-        first_data_offset = offset
-
-    meta = pt.ColumnMetaData(
-        type=ptype, encodings=sorted(set(encodings)), path_in_schema=list(desc.path),
-        codec=opts.compression, num_values=nslots,
-        total_uncompressed_size=total_uncompressed, total_compressed_size=offset - chunk_offset,
-        data_page_offset=first_data_offset, dictionary_page_offset=dict_offset,
-        statistics=stats.chunk_statistics() if stats is not None else None,
-        encoding_stats=[pt.PageEncodingStats(page_type=p, encoding=e, count=c)
-                        for (p, e), c in enc_stats.items()])
-    if geo is not None:
-        meta.geospatial_statistics = geo.result(with_bbox=geo_kind == "geometry").to_thrift()
-    if wopts.write_size_statistics:
-        meta.size_statistics = pt.SizeStatistics(
-            unencoded_byte_array_data_bytes=unencoded_total if is_byte_array else None,
-            definition_level_histogram=None if def_hist is None else def_hist.tolist(),
-            repetition_level_histogram=None if rep_hist is None else rep_hist.tolist())
-    if opts.key_value_metadata:
-        meta.key_value_metadata = [pt.KeyValue(key=k, value=v) for k, v in opts.key_value_metadata.items()]
-    bloom = _bloom_filter(values, desc, opts, plan, crypt) if opts.bloom_filter else None
-    return ChunkResult(pages=pages, meta=meta, column_index=index.column_index(),
-                       offset_index=index.offset_index(), size=offset - chunk_offset, bloom_filter=bloom)
+def _page_costs(values: Any, desc: ColumnDescriptor, plan: DictionaryPlan | None,
+                layout: ChunkLayout) -> tuple[npt.NDArray[np.int64] | int, int | None]:
+    """Estimated encoded bytes of each value (one int when all are the same), and the
+    record where a fallback starts (or None)."""
+    if plan is None:
+        if not isinstance(values, ByteArrays):
+            # every value of a fixed-width type costs the same (see _value_costs)
+            ptype = desc.physical_type
+            return (1 if ptype == PhysicalType.BOOLEAN else
+                    _FIXED_WIDTH.get(ptype, desc.type_length or 1)), None
+        return _value_costs(values, desc.physical_type, desc.type_length), None
+    n, cutoff = len(values), plan.cutoff
+    bits = max(int(len(plan.dictionary) - 1).bit_length(), 1)
+    if cutoff >= n:
+        return max(bits // 8, 1), None
+    costs = np.full(n, max(bits // 8, 1), dtype=np.int64)
+    costs[cutoff:] = _value_costs(_slice(values, cutoff, n), desc.physical_type, desc.type_length)
+    # the record holding the first value past the dictionary prefix starts the fallback
+    return costs, layout.record_of_value(cutoff)

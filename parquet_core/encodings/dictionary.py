@@ -46,6 +46,7 @@ from parquet_core.constants import PhysicalType
 
 __all__ = [
     "build_dictionary",
+    "extend_dictionary",
     "dictionary_byte_size",
     "dictionary_prefix_sizes",
     "first_occurrence_order",
@@ -94,12 +95,15 @@ def build_dictionary(values: Any, physical_type: int, type_length: int | None = 
     if pt == PhysicalType.BYTE_ARRAY:
         if not isinstance(values, ByteArrays):
             raise TypeError(f"BYTE_ARRAY values must be ByteArrays, not {type(values).__name__}")
-        costs = values.lengths() + 4 if budget is not None else None
-        first, codes = _group_strings(WordView(values.offsets, values.data), max_exact=7,
-                                      costs=costs, budget=budget)
+        lens = values.lengths()
+        costs = lens + 4 if budget is not None else None
+        first, codes = _group_packed(values, lens, costs, budget)
+        if first is None:
+            first, codes = _group_strings(WordView(values.offsets, values.data), max_exact=7,
+                                          costs=costs, budget=budget)
         if first is None:
             first, codes = _group_python(values.to_pylist())
-        return values.take(first), codes
+        return _gather_strings(values, first, lens), codes
     if pt in (PhysicalType.FIXED_LEN_BYTE_ARRAY, PhysicalType.INT96):
         rows = np.asarray(values, dtype=np.uint8)
         if rows.ndim != 2:
@@ -116,6 +120,32 @@ def build_dictionary(values: Any, physical_type: int, type_length: int | None = 
     return v[first], codes
 
 
+def extend_dictionary(dictionary: Any, indices: npt.NDArray[np.integer], more: Any,
+                      more_indices: npt.NDArray[np.integer], physical_type: int
+                      ) -> tuple[Any, npt.NDArray[np.int32]]:
+    """Join two consecutive runs' dictionaries as if built on both runs at once.
+
+    ``(dictionary, indices)`` and ``(more, more_indices)`` are
+    :func:`build_dictionary` results of two consecutive runs of values.
+    The result is that of :func:`build_dictionary` on the runs joined: the
+    first dictionary, then the entries of ``more`` it lacks (in ``more``'s
+    order, which is their first appearance), and the indices of both runs.
+    Only the two dictionaries are grouped together, never the values again.
+    """
+    k = len(dictionary)
+    if isinstance(dictionary, ByteArrays):
+        joined = ByteArrays.concat([dictionary, more])
+    else:
+        joined = np.concatenate((np.asarray(dictionary), np.asarray(more)))
+    merged, codes = build_dictionary(joined, physical_type)
+    # every entry of the first dictionary is distinct and comes first: it keeps
+    # its number; the entries of ``more`` map to old or appended numbers
+    remap = codes[k:].astype(np.int32, copy=False)
+    out = np.concatenate((np.asarray(indices, dtype=np.int32),
+                          np.take(remap, np.asarray(more_indices, dtype=np.intp))))
+    return merged, out
+
+
 def _group_rows(rows: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
     n, w = rows.shape
     if w <= 8:
@@ -125,6 +155,140 @@ def _group_rows(rows: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int64], npt
     first, codes = _group_strings(WordView.of_rows(rows), max_exact=-1)
     if first is None:
         return _group_python([r.tobytes() for r in rows])
+    return first, codes
+
+
+def _word_masks(nwords: int) -> npt.NDArray[np.uint64]:
+    """``(8 * nwords + 1, nwords)`` table: row ``l`` keeps the first ``l`` bytes of ``nwords`` words."""
+    table = _MASK_TABLES.get(nwords)
+    if table is None:
+        keep = np.clip(np.arange(8 * nwords + 1)[:, None] - 8 * np.arange(nwords)[None, :], 0, 8)
+        table = np.array([[(1 << (8 * int(k))) - 1 for k in row] for row in keep], dtype=np.uint64)
+        _MASK_TABLES[nwords] = table
+    return table
+
+
+_MASK_TABLES: dict[int, npt.NDArray[np.uint64]] = {}
+#: Strings of at most ``8 * _PACKED_WORDS`` bytes are keyed by fixed-width word gathers.
+_PACKED_WORDS = 4
+_H1 = np.uint64(0x9E3779B97F4A7C15)
+_H2 = np.uint64(0xBF58476D1CE4E5B9)
+
+
+def packed_words(values: ByteArrays, nwords: int, start: int = 0, stop: int | None = None,
+                 lengths: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.uint64]:
+    """Strings ``start:stop`` as ``nwords`` little-endian words each, bytes past their end zeroed.
+
+    Needs those strings to be at most ``8 * nwords`` bytes (checked).  Two
+    strings of the same length are equal exactly when their rows are; the
+    callers compare lengths too (``b"a"`` and ``b"a\0"`` share their row).
+    One gather of ``8 * nwords``-byte records straight from the data; only
+    the strings starting in its last ``8 * nwords - 1`` bytes come from a
+    small zero-padded copy of that tail.  ``lengths`` (all the strings')
+    saves recomputing them.
+    """
+    width = 8 * nwords
+    offsets = values.offsets
+    stop = len(values) if stop is None else stop
+    n = stop - start
+    starts = offsets[start:stop].astype(np.int64, copy=False)
+    lens = np.diff(offsets[start:stop + 1]) if lengths is None else lengths[start:stop]
+    if n and (int(lens.min()) < 0 or int(lens.max()) > width):
+        raise ValueError(f"packed_words: strings must be at most {width} bytes")
+    data = values.data
+    if not (isinstance(data, np.ndarray) and data.dtype == np.uint8 and data.flags.c_contiguous):
+        data = np.ascontiguousarray(data, dtype=np.uint8)
+    data = data.reshape(-1)
+    if n and (int(starts[0]) < 0 or int(offsets[stop]) > data.size):
+        raise ValueError("packed_words: offsets outside the data")
+    mat = np.empty((n, nwords), dtype=np.uint64)
+    cut = data.size - width + 1          # records starting before cut lie inside the data
+    split = int(np.searchsorted(starts, cut, side="left")) if cut > 0 else 0
+    if split:
+        rec = np.ndarray((cut,), dtype=np.dtype((np.void, width)), buffer=data, strides=(1,))
+        mat[:split] = rec[starts[:split]].view("<u8").reshape(split, nwords)
+    if split < n:
+        lo = int(starts[split])
+        tail = np.zeros(data.size - lo + width, dtype=np.uint8)
+        tail[:data.size - lo] = data[lo:]
+        rec = np.ndarray((tail.size - width + 1,), dtype=np.dtype((np.void, width)),
+                         buffer=tail, strides=(1,))
+        mat[split:] = rec[starts[split:] - lo].view("<u8").reshape(n - split, nwords)
+    # np.take along an axis is several times faster than fancy indexing of rows
+    mat &= np.take(_word_masks(nwords), lens, axis=0)
+    return mat
+
+
+def _gather_strings(values: ByteArrays, rows: npt.NDArray[np.integer],
+                    lens: npt.NDArray[np.int64]) -> ByteArrays:
+    """Strings ``rows`` of *values* (``lens``: all their lengths), as a new ByteArrays.
+
+    For a few rows of a long column (a dictionary's first rows): the work
+    follows the rows and bytes taken, never the whole column.
+    """
+    rows = np.asarray(rows, dtype=np.intp)
+    taken = np.take(lens, rows)
+    offsets = np.zeros(rows.size + 1, dtype=np.int64)
+    np.cumsum(taken, out=offsets[1:])
+    total = int(offsets[-1])
+    if total == 0:
+        return ByteArrays(offsets, np.zeros(0, dtype=np.uint8))
+    starts = np.take(values.offsets, rows).astype(np.int64, copy=False)
+    # source byte of output byte j = its value's start + (j - the value's output offset)
+    src = np.arange(total, dtype=np.int64) + np.repeat(starts - offsets[:-1], taken)
+    return ByteArrays(offsets, np.take(values.data, src))
+
+
+#: Strings packed per block (the block's word matrix stays in cache).
+_PACK_BLOCK = 1 << 15
+
+
+def _group_packed(values: ByteArrays, lens: npt.NDArray[np.int64], costs: Any,
+                  budget: int | None) -> tuple[Any, Any]:
+    """Group strings of at most 32 bytes by packed words; ``(None, None)`` if longer.
+
+    Strings of at most 7 bytes are one word with the length in its top
+    byte: an exact key.  Longer ones are hashed (length first, then each
+    word) to one 64-bit key and grouped, and every string's words and
+    length are then compared with its group's first string, so the result
+    is exact: on a hash collision the caller takes the general path.
+    Words are packed block by block, once to hash and once to compare, so
+    no whole-chunk word matrix is ever allocated.
+    """
+    n = len(values)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32)
+    longest = int(lens.max())
+    nwords = max(1, (longest + 7) // 8)
+    if nwords > _PACKED_WORDS:
+        return None, None
+    h = np.empty(n, dtype=np.uint64)
+    for lo in range(0, n, _PACK_BLOCK):
+        hi = min(n, lo + _PACK_BLOCK)
+        mat = packed_words(values, nwords, lo, hi, lens)
+        lens64 = lens[lo:hi].astype(np.uint64)
+        if longest <= 7:
+            np.bitwise_or(mat[:, 0], lens64 << np.uint64(56), out=h[lo:hi])
+            continue
+        hb = lens64 * _H1
+        for j in range(nwords):
+            hb ^= mat[:, j]
+            hb *= _H2
+        hb ^= hb >> np.uint64(31)
+        h[lo:hi] = hb
+    first, codes = first_occurrence_codes(h, costs=costs, budget=budget)
+    if longest <= 7:
+        return first, codes
+    m = len(codes)
+    if not np.array_equal(np.take(lens[first], codes), lens[:m]):
+        return None, None
+    entries = packed_words(_gather_strings(values, first, lens), nwords)
+    for lo in range(0, m, _PACK_BLOCK):
+        hi = min(m, lo + _PACK_BLOCK)
+        diff = np.take(entries, codes[lo:hi], axis=0)
+        diff ^= packed_words(values, nwords, lo, hi, lens)
+        if diff.any():
+            return None, None
     return first, codes
 
 

@@ -109,4 +109,58 @@ def encode_plain_byte_array(values: ByteArrays) -> npt.NDArray[np.uint8]:
             np.ndarray((n,), dtype=field, buffer=out, offset=4, strides=(size,))[:] = \
                 np.ascontiguousarray(data).view(field)
         return out
+    if longest <= _WINDOW_MAX and longest <= 2 * (len(data) // n) + 16 and _IN_ORDER:
+        return _windows(prefix, lengths, data, longest)
     return interleave(prefix.view(np.uint8), np.full(n, 4, dtype=np.int64), data, lengths)
+
+
+#: Longest value the fixed-window layout copies (each value costs a copy this wide).
+_WINDOW_MAX = 64
+
+
+def _windows(prefix: npt.NDArray[Any], lengths: npt.NDArray[np.int64], data: npt.NDArray[np.uint8],
+             width: int) -> npt.NDArray[np.uint8]:
+    """The PLAIN layout by fixed-width windows written in value order.
+
+    Value ``i`` goes to the output as a ``width``-byte window starting at its
+    place; the bytes past its end are junk that the windows of the values
+    after it overwrite, because a 1-D fancy assignment writes in index order
+    (numpy does this but does not document it: :data:`_IN_ORDER` checks it
+    at import, and the encoder falls back to :func:`interleave` otherwise).
+    The length prefixes, which the junk may cover, go in last.
+    """
+    n = lengths.size
+    total = 4 * n + data.size
+    starts = np.zeros(n, dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    dest = starts + 4 * np.arange(1, n + 1, dtype=np.int64)
+    out = np.empty(total + width, dtype=np.uint8)
+    field = np.dtype((np.void, width))
+    sink = np.ndarray((total + 1,), dtype=field, buffer=out, strides=(1,))
+    # source windows: straight from the data, except those running past its end
+    src = np.ascontiguousarray(data)
+    cut = src.size - width + 1
+    split = int(np.searchsorted(starts, cut, side="left")) if cut > 0 else 0
+    if split:
+        sink[dest[:split]] = np.ndarray((cut,), dtype=field, buffer=src, strides=(1,))[starts[:split]]
+    if split < n:
+        lo = int(starts[split])
+        tail = np.zeros(src.size - lo + width, dtype=np.uint8)
+        tail[:src.size - lo] = src[lo:]
+        windows = np.ndarray((tail.size - width + 1,), dtype=field, buffer=tail, strides=(1,))
+        sink[dest[split:]] = windows[starts[split:] - lo]
+    heads = np.ndarray((total + width - 3,), dtype="<u4", buffer=out, strides=(1,))
+    heads[dest - 4] = prefix
+    return out[:total]
+
+
+def _check_in_order() -> bool:
+    # overlapping windows: each later write must win (see _windows)
+    out = np.zeros(12, dtype=np.uint8)
+    sink = np.ndarray((9,), dtype=np.dtype((np.void, 4)), buffer=out, strides=(1,))
+    src = np.arange(1, 9, dtype=np.uint8).repeat(4).view(np.dtype((np.void, 4)))
+    sink[np.arange(8)] = src
+    return out[:8].tolist() == list(range(1, 9))
+
+
+_IN_ORDER = _check_in_order()

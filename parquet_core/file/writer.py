@@ -11,11 +11,11 @@
     ParquetWriter.write_table(data)
       table.ingest.as_table                  inference / casting / validation (nothing written yet)
       table.file_values.to_file_table        to the file's types (lossy timestamp changes refused)
-      for each row-group slice, for each leaf:
+      for each row-group slice, for each leaf (in a thread pool when use_threads):
         schema.physical.to_physical          logical storage -> physical values
         column.writer.write_column_chunk     dictionary, pages, statistics, page index entries,
                                              Bloom filter
-        sink.write(pages), then the row group's Bloom filters
+      in column order: sink.write(pages), then the row group's Bloom filters
     ParquetWriter.close()
       column indexes, offset indexes, footer (FileMetaData), length, PAR1
       sink.commit()                          atomic rename into place
@@ -34,14 +34,17 @@ encoded pages at a time, never the whole dataset.
 from __future__ import annotations
 
 import copy
+import os
 import struct
-from typing import Any, Mapping, Sequence
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.column.data import ColumnData
-from parquet_core.column.writer import write_column_chunk
+from parquet_core.column.writer import ChunkResult, write_column_chunk
 from parquet_core.constants import MAGIC
 from parquet_core.errors import ParquetError, add_context
 from parquet_core.errors import file_context, names_file, path_of
@@ -196,6 +199,7 @@ class ParquetWriter:
         store_schema: bool = _D["store_schema"],
         float_column_order: str = _D["float_column_order"],
         int96_statistics: bool = _D["int96_statistics"],
+        use_threads: bool = _D["use_threads"],
         filesystem: Any = None,
         storage_options: Mapping[str, Any] | None = None,
     ) -> None:
@@ -226,6 +230,8 @@ class ParquetWriter:
         self._closed = False
         self._encryptor = None if encryption is None else FileEncryptor(encryption, paths)
         self._crypts: list[list[Any]] = []   # per row group, per leaf: ChunkEncryptor or None
+        self._pool: ThreadPoolExecutor | None = None   # made on the first threaded row group
+        self._pool_workers = 0
         self._sink: Sink = open_sink(where, filesystem, storage_options)
         try:
             self._sink.write(MAGIC if self._encryptor is None else self._encryptor.magic)
@@ -245,6 +251,7 @@ class ParquetWriter:
 
     def abort(self) -> None:
         """Discard everything written so far (the target is left untouched)."""
+        self._shutdown_pool()
         if not self._closed:
             self._closed = True
             self._sink.abort()
@@ -336,17 +343,15 @@ class ParquetWriter:
         total_uncompressed = 0
         start = self._sink.offset
         crypts = []
-        for col, (desc, make) in enumerate(self._leaf_data(table, nested or {}, first_row)):
+        leaves = list(self._leaf_data(table, nested or {}, first_row))
+        for col, (desc, make) in enumerate(leaves):
             try:
-                crypt = None if self._encryptor is None else \
-                    self._encryptor.chunk(desc.dotted_path, ordinal, col)
-                crypts.append(crypt)
-                data = make()
-                result = write_column_chunk(data, desc, self.options.column(desc.dotted_path),
-                                            self.options, self._sink.offset, crypt)
+                crypts.append(None if self._encryptor is None else
+                              self._encryptor.chunk(desc.dotted_path, ordinal, col))
             except ParquetError as exc:
                 add_context(exc, column=desc.dotted_path, row_group=ordinal)
                 raise
+        for result in self._encoded_chunks(leaves, crypts, ordinal):
             for page in result.pages:
                 self._sink.write(page)
             meta = result.meta
@@ -371,6 +376,72 @@ class ParquetWriter:
         self._indexes.append(indexes)
         self._crypts.append(crypts)
         self._num_rows += table.num_rows
+
+    def _encode_chunk(self, desc: ColumnDescriptor, make: Any, crypt: Any, ordinal: int,
+                      offset: int) -> ChunkResult:
+        """One leaf's chunk of a row group, its first byte at *offset*."""
+        try:
+            return write_column_chunk(make(), desc, self.options.column(desc.dotted_path),
+                                      self.options, offset, crypt)
+        except ParquetError as exc:
+            add_context(exc, column=desc.dotted_path, row_group=ordinal)
+            raise
+
+    def _encoded_chunks(self, leaves: list[tuple[ColumnDescriptor, Any]], crypts: list[Any],
+                        ordinal: int) -> Iterator[ChunkResult]:
+        """Yield the row group's chunks in column order, each placed at the sink's offset.
+
+        Sequentially, each chunk is encoded at the offset it will be written
+        at.  With threads, every chunk is encoded at offset 0 in the pool
+        and moved into place (:meth:`ChunkResult.rebase`) as its turn comes,
+        so the bytes are the same; the first error in column order is raised
+        and the chunks not yet started are cancelled.
+        """
+        pool = self._thread_pool(len(leaves), crypts)
+        if pool is None:
+            for (desc, make), crypt in zip(leaves, crypts):
+                yield self._encode_chunk(desc, make, crypt, ordinal, self._sink.offset)
+            return
+        # a bounded window of chunks ahead of the one being written, so memory
+        # holds a few encoded chunks, not the whole row group's
+        tasks = iter(zip(leaves, crypts))
+        window: deque[Future[ChunkResult]] = deque()
+
+        def submit_next() -> None:
+            for (desc, make), crypt in tasks:
+                window.append(pool.submit(self._encode_chunk, desc, make, crypt, ordinal, 0))
+                return
+
+        try:
+            for _ in range(2 * self._pool_workers):
+                submit_next()
+            while window:
+                result = window.popleft().result()
+                submit_next()
+                result.rebase(self._sink.offset)
+                yield result
+        finally:
+            for future in window:
+                future.cancel()
+
+    def _thread_pool(self, leaves: int, crypts: list[Any]) -> ThreadPoolExecutor | None:
+        """The pool that encodes chunks, or None for the sequential path."""
+        if not self.options.use_threads or leaves < 2 or any(c is not None for c in crypts):
+            # encrypted chunks share cipher contexts, which are not made for threads
+            return None
+        workers = min(leaves, os.cpu_count() or 1)
+        if workers < 2:
+            return None
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="pqc-write")
+            self._pool_workers = workers
+        return self._pool
+
+    def _shutdown_pool(self) -> None:
+        pool = getattr(self, "_pool", None)
+        if pool is not None:
+            self._pool = None
+            pool.shutdown(wait=True, cancel_futures=True)
 
     @staticmethod
     def _column_data(desc: ColumnDescriptor, column: Array) -> ColumnData:
@@ -432,6 +503,7 @@ class ParquetWriter:
         """Write the page indexes and the footer, then publish the file."""
         if self._closed:
             return
+        self._shutdown_pool()
         try:
             self._write_page_indexes()
             if self._encryptor is None:
@@ -495,6 +567,7 @@ def write_table(
     store_schema: bool = _D["store_schema"],
     float_column_order: str = _D["float_column_order"],
     int96_statistics: bool = _D["int96_statistics"],
+    use_threads: bool = _D["use_threads"],
     filesystem: Any = None,
     storage_options: Mapping[str, Any] | None = None,
 ) -> None:

@@ -453,6 +453,11 @@ class StatisticsBuilder:
             return None
         return encode_bound(bounds[0], self.descriptor), encode_bound(bounds[1], self.descriptor)
 
+    @property
+    def floating(self) -> bool:
+        """Whether pages count NaNs (then :meth:`update` wants every value, not only distinct ones)."""
+        return self._floating
+
     def page_bounds(self) -> tuple[bytes, bytes] | None:
         """Return the last page's exact bounds, PLAIN encoded and untruncated (or ``None``)."""
         return self._encoded(self._page_bounds)

@@ -108,6 +108,8 @@ class WriterOptions:
     #: "type_defined" or "ieee754_total_order" (see ``float_column_order``)
     float_column_order: str = "type_defined"
     int96_statistics: bool = False
+    #: encode a row group's column chunks in a thread pool (see ``use_threads``)
+    use_threads: bool = True
 
     def column_order(self, desc: Any) -> str:
         """The ``ColumnOrder`` member a leaf's statistics follow in this file."""
@@ -205,7 +207,8 @@ def writer_options(columns: list[str], physical_types: Mapping[str, int] | None 
         defaults=base, columns=resolved,
         float_column_order=as_choice("float_column_order", args["float_column_order"],
                                      ("type_defined", "ieee754_total_order")),
-        int96_statistics=as_bool("int96_statistics")(args["int96_statistics"]))
+        int96_statistics=as_bool("int96_statistics")(args["int96_statistics"]),
+        use_threads=as_bool("use_threads")(args["use_threads"]))
 
 
 #: per-column option -> (ColumnOptions attribute, conversion, boolean option)

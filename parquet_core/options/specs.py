@@ -162,6 +162,15 @@ WRITER_OPTIONS: tuple[WriterOption, ...] = (
         INT96_TIMESTAMP_ORDER column order (chronological); readers that do
         not know that order ignore them. False writes only null counts, as
         TYPE_ORDER gives INT96 no order."""),
+    WriterOption("use_threads", True, "bool", """
+        Encode the column chunks of a row group in a thread pool (as many
+        threads as CPUs), where numpy, the codecs and the checksums release
+        the GIL; at most two chunks per thread are held encoded ahead of the
+        one being written. The file is byte for byte the one
+        ``use_threads=False`` writes; that sequential path is kept for
+        debugging and for callers that run their own threads. Encrypted
+        files are always written sequentially. pyarrow's writer has no such
+        option (it encodes columns one by one)."""),
 )
 
 #: Option name -> default, read by the writer signatures.

@@ -1,0 +1,165 @@
+"""The column writer's dictionary plan and chunk placement, against simple references.
+
+* ``_dictionary_plan`` builds the dictionary in steps (a probe, then the
+  rest, each step extending the one before); the reference here groups all
+  values at once with a Python dict and applies the size limit by hand.
+* A chunk written at offset 0 and rebased equals the chunk written in place.
+* ``ChunkLayout`` maps records, slots and values as a per-row walk would.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import parquet_core as pc
+from parquet_core._kernels.binary import ByteArrays
+from parquet_core.column.chunk_layout import ChunkLayout
+from parquet_core.column.data import ColumnData
+from parquet_core.column.writer import _dictionary_plan, write_column_chunk
+from parquet_core.options import writer_options
+from parquet_core.schema.descriptor import SchemaDescriptor
+from parquet_core.schema.elements import schema_to_elements
+from parquet_core.thrift.codec import serialize
+
+
+def _desc(typ, nullable=True, name="c"):
+    schema = pc.schema([pc.field(name, typ, nullable=nullable)])
+    return next(iter(SchemaDescriptor(schema_to_elements(schema))))
+
+
+def _reference_plan(items: list, cost, limit: int):
+    """(entries, indices, cutoff) by a dict over all values and the limit rule."""
+    seen: dict = {}
+    codes = []
+    for x in items:
+        codes.append(seen.setdefault(x, len(seen)))
+    entries = list(seen)
+    sizes = np.concatenate(([0], np.cumsum([cost(e) for e in entries]))).astype(np.int64)
+    if sizes[-1] <= limit:
+        return entries, codes, len(items)
+    fits = int(np.searchsorted(sizes, limit, side="right")) - 1
+    if fits == 0:
+        return None
+    cutoff = codes.index(fits)
+    return entries[:fits], codes[:cutoff], cutoff
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(card=st.integers(1, 3000), n=st.integers(1, 30_000), limit=st.sampled_from([30, 500, 4000, 1 << 20]),
+       seed=st.integers(0, 999), width=st.sampled_from([3, 12, 30, 40]))
+def test_string_plan_equals_one_build(card, n, limit, seed, width):
+    rng = np.random.default_rng(seed)
+    pool = [(b"%d" % i).rjust(int(rng.integers(0, width)) + 1, b"\x00") for i in range(card)]
+    picks = rng.integers(0, card, n)
+    items = [pool[i] for i in picks]
+    values = ByteArrays.from_pylist(items)
+    desc = _desc(pc.binary())
+    wopts = writer_options(["c"], dictionary_pagesize_limit=limit)
+    got = _dictionary_plan(values, wopts.column("c"), wopts, desc)
+    want = _reference_plan(items, lambda e: len(e) + 4, limit)
+    if want is None:
+        assert got is None
+        return
+    dictionary, indices, cutoff = got
+    assert (dictionary.to_pylist() if len(dictionary) else []) == want[0]
+    assert indices.tolist() == want[1] and cutoff == want[2]
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(card=st.integers(1, 100_000), n=st.integers(1, 300_000), limit=st.sampled_from([64, 8000, 1 << 20]),
+       seed=st.integers(0, 999))
+def test_int_plan_equals_one_build(card, n, limit, seed):
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, card, n).astype(np.int64) * 7919
+    desc = _desc(pc.int64())
+    wopts = writer_options(["c"], dictionary_pagesize_limit=limit)
+    got = _dictionary_plan(values, wopts.column("c"), wopts, desc)
+    want = _reference_plan(values.tolist(), lambda e: 8, limit)
+    if want is None:
+        assert got is None
+        return
+    dictionary, indices, cutoff = got
+    assert dictionary.tolist() == want[0] and indices.tolist() == want[1] and cutoff == want[2]
+
+
+@pytest.mark.parametrize("v2", [False, True])
+@pytest.mark.parametrize("limit", [40, 1 << 20])
+def test_rebased_chunk_equals_chunk_written_in_place(v2, limit):
+    rng = np.random.default_rng(3)
+    n = 5000
+    present = rng.random(n) > 0.2
+    items = [b"k%d" % (i % 61) for i in range(int(present.sum()))]
+    data = ColumnData(values=ByteArrays.from_pylist(items), def_levels=present.astype(np.int16),
+                      rep_levels=None, num_levels=n)
+    desc = _desc(pc.binary())
+    wopts = writer_options(["c"], dictionary_pagesize_limit=limit, data_page_row_count_limit=333,
+                           data_page_version="2.0" if v2 else "1.0",
+                           bloom_filter_options={None: True})
+    opts = wopts.column("c")
+    placed = write_column_chunk(data, desc, opts, wopts, 123_457)
+    moved = write_column_chunk(data, desc, opts, wopts, 0)
+    moved.rebase(123_457)
+    assert moved.pages == placed.pages and moved.bloom_filter == placed.bloom_filter
+    assert serialize(moved.meta) == serialize(placed.meta)
+    assert serialize(moved.offset_index) == serialize(placed.offset_index)
+    assert serialize(moved.column_index) == serialize(placed.column_index)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(records=st.lists(st.lists(st.sampled_from([None, 1]), max_size=4), max_size=30))
+def test_layout_maps_like_a_walk(records):
+    # a list<int64> leaf: a record per row; an empty list is one slot at def 1,
+    # a null element one slot at def 2, a value one slot at def 3 (max)
+    defs, reps = [], []
+    for rec in records:
+        if not rec:
+            defs.append(1)
+            reps.append(0)
+        for j, x in enumerate(rec):
+            defs.append(3 if x is not None else 2)
+            reps.append(0 if j == 0 else 1)
+    nvals = sum(d == 3 for d in defs)
+    desc = next(iter(SchemaDescriptor(schema_to_elements(
+        pc.schema([pc.field("l", pc.list_(pc.int64()))])))))
+    data = ColumnData(values=np.zeros(nvals, np.int64), def_levels=np.asarray(defs, np.int16),
+                      rep_levels=np.asarray(reps, np.int16), num_levels=len(defs))
+    layout = ChunkLayout(data, desc)
+    assert layout.num_records == len(records)
+    slot = value = 0
+    for r, rec in enumerate(records):
+        assert layout.slot_of(r) == slot and layout.value_of(slot) == value
+        for s in range(slot, slot + max(len(rec), 1)):
+            if defs[s] == 3:
+                assert layout.record_of_value(value) == r
+                value += 1
+        slot += max(len(rec), 1)
+    assert layout.slot_of(len(records)) == len(defs) and layout.value_of(len(defs)) == nvals
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(nrec=st.integers(0, 3000), cost=st.integers(1, 40), page_bytes=st.integers(1, 5000),
+       page_rows=st.integers(1, 700), forced=st.one_of(st.none(), st.integers(0, 3000)))
+def test_uniform_bounds_equal_the_general_split(nrec, cost, page_bytes, page_rows, forced):
+    from parquet_core.column.chunk_layout import page_bounds, uniform_page_bounds
+
+    cum = np.arange(nrec + 1, dtype=np.int64) * cost
+    assert uniform_page_bounds(nrec, cost, page_bytes, page_rows, forced) == \
+        page_bounds(cum, page_bytes, page_rows, forced)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(defs=st.lists(st.sampled_from([0, 1]), max_size=200), cost=st.integers(1, 12))
+def test_record_costs_of_one_cost_equal_the_array_form(defs, cost):
+    desc = _desc(pc.int64())
+    d = np.asarray(defs, dtype=np.int16)
+    for def_levels in (d, None):
+        nvals = int(d.sum()) if def_levels is not None else len(defs)
+        data = ColumnData(values=np.zeros(nvals, np.int64), def_levels=def_levels, rep_levels=None,
+                          num_levels=len(defs))
+        layout = ChunkLayout(data, desc)
+        assert np.array_equal(layout.record_costs(cost),
+                              layout.record_costs(np.full(nvals, cost, dtype=np.int64)))
+        assert layout.pages(cost, 50, 7) == layout.pages(np.full(nvals, cost, dtype=np.int64), 50, 7)
