@@ -13,10 +13,11 @@ from typing import Callable, Sequence
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.file.variant_paths import split_variant_path
 from parquet_core.metadata.wrappers import FileMetadata
-from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
+from parquet_core.schema.descriptor import SchemaDescriptor
 from parquet_core.schema.nested import Shape, build_shape, prune_shape
 from parquet_core.schema.tree import SchemaNode
 from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.table.leaves import row_leaf, top_level_field
 
 __all__ = ["FileColumns", "Selected"]
 
@@ -24,12 +25,9 @@ __all__ = ["FileColumns", "Selected"]
 Selected = tuple[Field, "Shape | ParquetSchemaError"]
 
 
-def _field_of(node: SchemaNode, desc: ColumnDescriptor | None) -> Field:
-    nullable = node.repetition != 0
-    if desc is not None and desc.is_flat:
-        return Field(node.name, desc.data_type, nullable, desc.path, node.element.field_id)
-    # A group the reader cannot lay out (its error is raised when it is read).
-    return Field(node.name, DataType("nested"), nullable, (node.name,))
+def _unreadable_field(node: SchemaNode) -> Field:
+    """A group the reader cannot lay out (its error is raised when it is read)."""
+    return Field(node.name, DataType("nested"), node.repetition != 0, (node.name,))
 
 
 def _type_of(d: SchemaDescriptor) -> Callable[[int], DataType]:
@@ -54,15 +52,12 @@ class FileColumns:
             except ParquetSchemaError as exc:
                 exc.add_note(f"in the schema of field {node.name!r}")
                 self.shapes[node.name] = exc
-                self.fields.append(_field_of(node, None))
+                self.fields.append(_unreadable_field(node))
                 continue
             assert shape is not None  # the node has leaves
             self.shapes[node.name] = shape
-            if shape.is_flat:
-                self.fields.append(_field_of(node, d.column(leaves[0])))
-            else:
-                self.fields.append(Field(node.name, shape.data_type, shape.nullable, (node.name,),
-                                         node.element.field_id))
+            self.fields.append(top_level_field(shape, d.column(leaves[0]), node.repetition != 0,
+                                               node.element.field_id))
         self.schema = Schema(self.fields)
 
     # -- names -------------------------------------------------------------------
@@ -144,7 +139,7 @@ class FileColumns:
         if name in self.shapes:
             leaves = schema.leaves_under(name)
             desc = schema.column(leaves[0])
-            return leaves[0] if len(leaves) == 1 and desc.is_flat else None
+            return leaves[0] if len(leaves) == 1 and row_leaf(desc) else None
         if split_variant_path(self.shapes, name) is not None:
             return None     # a field inside a variant: see parquet_core.file.variant_paths
         try:

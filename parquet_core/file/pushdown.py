@@ -40,6 +40,7 @@ from parquet_core.predicate import Bounds, Expression, from_filters, may_match, 
 from parquet_core.predicate.compare import is_floating
 from parquet_core.predicate.evaluate import PageBounds, PageStats, candidate_rows
 from parquet_core.predicate.expr import And, Comparison, IsIn, Or, StartsWith
+from parquet_core.table.leaves import row_leaf
 
 if TYPE_CHECKING:  # pragma: no cover
     from parquet_core.file.columns import FileColumns
@@ -173,7 +174,7 @@ def _stat_bounds(pf: RowGroupPlanner, rg: int, name: str, bloom: bool, dictionar
         if filt is not None:
             contains = filt.might_contain
     values = None
-    if dictionary and desc.is_flat and fully_dictionary_encoded(chunk):
+    if dictionary and row_leaf(desc) and fully_dictionary_encoded(chunk):
         values = pf.indexes.dictionary(rg, idx)
     # num_values counts level slots: rows for the flat leaves filters address
     return Bounds(desc.data_type, lo, hi, nulls, chunk.num_values, contains, values,

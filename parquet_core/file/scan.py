@@ -85,16 +85,8 @@ class ReadContext:
             dictionary_leaf(shape, self.metadata.schema.columns) == leaf
 
     def build(self, field: Field, shape: Shape, data: dict[int, ColumnData]) -> Array:
-        try:
-            return field_array(shape, data, self.metadata.schema.columns,
-                               requested=field.name in self.requested_dictionaries)
-        except ParquetError as exc:
-            if not shape.is_flat:
-                exc.add_note(f"while assembling field {field.name!r}")
-            else:
-                leaf = shape.column
-                exc.add_note(f"in column {self.metadata.schema.column(leaf).dotted_path}")
-            raise
+        return field_array(shape, data, self.metadata.schema.columns,
+                           requested=field.name in self.requested_dictionaries, name=field.name)
 
 
 def check_records(data: ColumnData, leaf_path: str, expected: int) -> None:

@@ -29,27 +29,50 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.column.data import ChunkDictionary, ColumnData
 from parquet_core.constants import PhysicalType
-from parquet_core.errors import ParquetFormatError
+from parquet_core.errors import ParquetError, ParquetFormatError
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.nested import Shape
+from parquet_core.schema.types import Field
 from parquet_core.table.arrays import Array
 from parquet_core.table.assemble import assemble
 from parquet_core.table.convert import to_array
 
-__all__ = ["field_array", "dictionary_leaf", "count_records", "record_starts", "split_records",
+__all__ = ["field_array", "dictionary_leaf", "row_leaf", "top_level_field", "count_records", "record_starts", "split_records",
            "concat_data", "take_records", "empty_data"]
 
 
 def field_array(shape: Shape, data: Mapping[int, ColumnData], descs: Sequence[ColumnDescriptor],
-                *, requested: bool = False) -> Array:
+                *, requested: bool = False, name: str | None = None) -> Array:
     """The array of one field from the data of every leaf below *shape*.
 
     *requested*: the column was named in ``read_dictionary`` (see
-    :func:`parquet_core.table.convert.to_array`).
+    :func:`parquet_core.table.convert.to_array`).  Errors get a note naming
+    the column (or, for a nested field, the field *name*).
     """
     if shape.is_flat:
-        return to_array(data[shape.column], descs[shape.column], requested=requested)
-    return assemble(shape, data, descs)
+        desc = descs[shape.column]
+        try:
+            return to_array(data[shape.column], desc, requested=requested)
+        except ParquetError as exc:
+            exc.add_note(f"in column {desc.dotted_path}")
+            raise
+    try:
+        return assemble(shape, data, descs)
+    except ParquetError as exc:
+        exc.add_note(f"while assembling field {name or shape.name!r}")
+        raise
+
+
+def row_leaf(desc: ColumnDescriptor) -> bool:
+    """Whether a leaf is a top-level primitive: one value slot per row, a field of its own."""
+    return desc.is_flat
+
+
+def top_level_field(shape: Shape, desc: ColumnDescriptor, nullable: bool, field_id: int | None) -> Field:
+    """The :class:`Field` a top-level *shape* reads as (*desc*: its first leaf)."""
+    if shape.is_flat:
+        return Field(shape.name, desc.data_type, nullable, desc.path, field_id)
+    return Field(shape.name, shape.data_type, shape.nullable, (shape.name,), field_id)
 
 
 def dictionary_leaf(shape: Shape, descs: Sequence[ColumnDescriptor]) -> int | None:
