@@ -18,7 +18,7 @@ record starts or its chunk ends.
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 from parquet_core.column.data import ColumnData
 # INTEGRATION NOTE: switch to column.reader.iter_chunk_pieces once the column layer has it.
@@ -29,7 +29,7 @@ from parquet_core.file.scan import ReadContext, _result, check_records, run_task
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Table
-from parquet_core.table.leaves import concat_data, count_records, split_records
+from parquet_core.table.leaves import concat_data, count_records, record_starts, slice_data, value_positions
 
 __all__ = ["iter_batches"]
 
@@ -37,15 +37,22 @@ _CHUNK_END = None   # marks the end of a chunk in a leaf's stream
 
 
 class _LeafStream:
-    """The pieces of one leaf over the row groups, and the ones decoded but not yet used."""
+    """The pieces of one leaf over the row groups, and the decoded rows not yet used.
+
+    The unused rows are one :class:`ColumnData` with a cursor: its record
+    starts and value positions are computed once, when a piece is added, so
+    taking a small batch out of a large page costs the batch, not the page.
+    """
 
     def __init__(self, ctx: ReadContext, leaf: int, groups: Sequence[int], keep: bool) -> None:
         self.ctx = ctx
         self.leaf = leaf
         self.desc: ColumnDescriptor = ctx.metadata.schema.column(leaf)
         self.items = self._items(groups, keep)
-        self.buffer: list[ColumnData] = []
-        self.starts = 0            # records started in the buffer
+        self.data: ColumnData | None = None
+        self.starts: Any = None          # record start positions in data (None: unrepeated)
+        self.values: Any = None          # values before each level position (None: one per level)
+        self.level = self.value = self.record = 0     # the cursor
         self.closed = True         # the buffer's last record is complete (a chunk ended there)
         self.done = False
 
@@ -68,10 +75,29 @@ class _LeafStream:
                     raise ParquetFormatError(f"column chunk holds {records} {what}, the row group says {num_rows}")
             yield _CHUNK_END
 
+    def _records_left(self) -> int:
+        if self.data is None:
+            return 0
+        if self.starts is None:
+            return self.data.num_levels - self.level
+        return len(self.starts) - self.record
+
     def complete(self) -> int:
+        left = self._records_left()
         if self.desc.max_repetition_level == 0 or self.closed:
-            return self.starts
-        return max(self.starts - 1, 0)
+            return left
+        return max(left - 1, 0)
+
+    def _add(self, piece: ColumnData) -> None:
+        if self.data is not None and self.level < self.data.num_levels:
+            end = self.data.num_levels
+            vend = end if self.values is None else int(self.values[-1])
+            rest = slice_data(self.data, self.level, end, self.value, vend)
+            piece = concat_data([rest, piece], self.desc)
+        self.data = piece
+        self.starts = record_starts(piece)
+        self.values = value_positions(piece, self.desc)
+        self.level = self.value = self.record = 0
 
     def take(self, n: int) -> ColumnData:
         """The next *n* records (fewer only when the leaf has no more)."""
@@ -84,15 +110,19 @@ class _LeafStream:
             else:
                 assert isinstance(item, ColumnData)
                 if item.num_levels:
-                    self.buffer.append(item)
-                    self.starts += count_records(item)
+                    self._add(item)
                     self.closed = False
-        if not self.buffer:
+        if self.data is None:
             raise ParquetFormatError(f"column {self.desc.dotted_path} ends before the rows its row groups promise")
-        data = concat_data(self.buffer, self.desc)
-        head, tail = split_records(data, self.desc, n)
-        self.buffer = [tail] if tail.num_levels else []
-        self.starts -= count_records(head)
+        data = self.data
+        if self.starts is None:
+            stop = min(self.level + n, data.num_levels)
+        else:
+            stop = int(self.starts[self.record + n]) if self.record + n < len(self.starts) else data.num_levels
+            self.record = min(self.record + n, len(self.starts))
+        vstop = stop if self.values is None else int(self.values[stop])
+        head = slice_data(data, self.level, stop, self.value, vstop)
+        self.level, self.value = stop, vstop
         return head
 
 

@@ -37,7 +37,7 @@ from parquet_core.table.arrays import Array
 from parquet_core.table.assemble import assemble
 from parquet_core.table.convert import to_array
 
-__all__ = ["field_array", "dictionary_leaf", "row_leaf", "top_level_field", "count_records", "record_starts", "split_records",
+__all__ = ["slice_data", "value_positions", "field_array", "dictionary_leaf", "row_leaf", "top_level_field", "count_records", "record_starts", "split_records",
            "concat_data", "take_records", "empty_data"]
 
 
@@ -190,6 +190,28 @@ def _split_dictionaries(runs: tuple[ChunkDictionary, ...], levels: int, values: 
         lv += run.num_levels
         vv += n_vals
     return tuple(head), tuple(tail)
+
+
+def slice_data(data: ColumnData, start: int, stop: int, vstart: int, vstop: int) -> ColumnData:
+    """Levels ``start:stop`` of a leaf's data, whose values are ``vstart:vstop`` (the caller
+    counted them; dictionary runs are cut to match)."""
+    d, r = data.def_levels, data.rep_levels
+    runs = None
+    if data.dictionaries is not None:
+        _, rest = _split_dictionaries(data.dictionaries, start, vstart)
+        runs, _ = _split_dictionaries(rest, stop - start, vstop - vstart)
+    return ColumnData(_slice_values(data.values, vstart, vstop), None if d is None else d[start:stop],
+                      None if r is None else r[start:stop], stop - start, runs)
+
+
+def value_positions(data: ColumnData, desc: ColumnDescriptor) -> npt.NDArray[np.int64] | None:
+    """Values before each level position, and the total (None: one value per level)."""
+    present = _present(data, desc)
+    if present is None:
+        return None
+    out = np.zeros(data.num_levels + 1, dtype=np.int64)
+    np.cumsum(present, out=out[1:])
+    return out
 
 
 def split_records(data: ColumnData, desc: ColumnDescriptor, records: int) -> tuple[ColumnData, ColumnData]:
