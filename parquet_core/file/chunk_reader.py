@@ -9,7 +9,7 @@
       .pages()            whole chunk: one positional read, then page.reader.iter_pages
       .iter_pages_lazily()  page by page from the source (bounded read-ahead), for streaming
       .dictionary()       the dictionary page's values (physical), one read of that page
-      .pages_at(oi, keep, with_dictionary)   data pages by offset-index location
+      .page_at(oi, i) / .pages_at(oi, keep)  data pages by offset-index location
       .headers()          every page header, bodies untouched (inspection)
       .notes()            a context adding "in column X, row group N" to errors
 
@@ -188,35 +188,38 @@ class ColumnChunkReader:
         if seen < num_values:
             raise ParquetFormatError(f"column chunk ends after {seen} values; its metadata promises {num_values}")
 
+    def page_at(self, oi: OffsetIndex, i: int, num_rows: int) -> Page:
+        """Data page *i* of the offset index, read with one positional read and checked
+        against the index (a data page, holding the rows the index gives it)."""
+        src, chunk = self.source, self.chunk
+        loc = oi.page_locations[i]
+        if loc.offset + loc.compressed_page_size > src.size:
+            raise ParquetFormatError(f"offset index page {i} at {loc.offset} (+{loc.compressed_page_size} "
+                                     f"bytes) is past the end of the file ({src.size} bytes)")
+        page = read_page(src.read_at(loc.offset, loc.compressed_page_size), chunk.codec_id,
+                         ordinal=i, verify_crc=self.verify_crc, base_offset=loc.offset,
+                         decryptor=chunk.decryptor)
+        if page is None or isinstance(page, DictionaryPage):
+            raise ParquetFormatError(f"offset index page {i} at {loc.offset} is not a data page")
+        first = int(oi.first_rows[i])
+        end = int(oi.first_rows[i + 1]) if i + 1 < oi.num_pages else num_rows
+        if page.num_values != end - first:
+            raise ParquetFormatError(f"data page {i} at {loc.offset} holds {page.num_values} values; "
+                                     f"the offset index gives it {end - first} rows")
+        return page
+
     def pages_at(self, oi: OffsetIndex, keep: list[int], num_rows: int,
                  with_dictionary: bool = False) -> list[Page]:
-        """The data pages *keep* of the offset index (one positional read each), after the
-        chunk's dictionary page when one of them needs it (a chunk that fell back keeps its
-        large dictionary unread)."""
+        """The data pages *keep* of the offset index (:meth:`page_at`), after the chunk's
+        dictionary page when one of them needs it (a chunk that fell back keeps its large
+        dictionary unread)."""
         src, chunk = self.source, self.chunk
-        size = src.size
-        ranges = oi.row_ranges(num_rows)
-        pages: list[Page] = []
-        for i in keep:
-            loc = oi.page_locations[i]
-            if loc.offset + loc.compressed_page_size > size:
-                raise ParquetFormatError(f"offset index page {i} at {loc.offset} (+{loc.compressed_page_size} "
-                                         f"bytes) is past the end of the file ({size} bytes)")
-            page = read_page(src.read_at(loc.offset, loc.compressed_page_size), chunk.codec_id,
-                             ordinal=i, verify_crc=self.verify_crc, base_offset=loc.offset,
-                             decryptor=chunk.decryptor)
-            if page is None or isinstance(page, DictionaryPage):
-                raise ParquetFormatError(f"offset index page {i} at {loc.offset} is not a data page")
-            want = ranges[i][1] - ranges[i][0]
-            if page.num_values != want:
-                raise ParquetFormatError(f"data page {i} at {loc.offset} holds {page.num_values} values; "
-                                         f"the offset index gives it {want} rows")
-            pages.append(page)
+        pages = [self.page_at(oi, i, num_rows) for i in keep]
         if with_dictionary or any(p.encoding in (Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY)
                                   for p in pages):
-            start = chunk.byte_range(size)[0]
+            start = chunk.byte_range(src.size)[0]
             first = oi.page_locations[0].offset
-            if start < first <= size:
+            if start < first <= src.size:
                 page = read_page(src.read_at(start, first - start), chunk.codec_id, verify_crc=self.verify_crc,
                                  base_offset=start, decryptor=chunk.decryptor, chunk_start=True)
                 if isinstance(page, DictionaryPage):

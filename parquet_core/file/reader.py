@@ -21,19 +21,17 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Iterator, Sequence
 
-import numpy as np
-
 from parquet_core.errors import names_file, path_of
 from parquet_core.errors import UnsupportedFeatureError
 from parquet_core.file.batches import iter_batches as _stream_batches
 from parquet_core.file.bloom_filter_reader import ColumnBloomFilter
 from parquet_core.file.chunk_reader import ChunkSources, ColumnChunkReader
-from parquet_core.file.columns import FileColumns, Selected
+from parquet_core.file.columns import FileColumns
 from parquet_core.file.footer import read_footer
 from parquet_core.file.indexes import FileIndexes
 from parquet_core.file.pushdown import PruneReport, RowGroupPlanner, plan_row_groups
-from parquet_core.file.scan import ReadContext, read_fields, read_rows
-from parquet_core.file.variant_paths import split_variant_path, variant_field_array
+from parquet_core.file.filtered import read_plans
+from parquet_core.file.scan import ReadContext, read_fields
 from parquet_core.file.filesystem import is_url, resolve_filesystem
 from parquet_core.file.source import open_source
 from parquet_core.metadata.arrow_ipc import dictionary_field_names
@@ -41,13 +39,9 @@ from parquet_core.metadata.page_index_model import ColumnIndex, OffsetIndex
 from parquet_core.metadata.wrappers import FileMetadata
 from parquet_core.options import ReaderOptions
 from parquet_core.page.reader import PageHeaderInfo
-from parquet_core.schema.types import Field, Schema
+from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.assemble import empty_column
-from parquet_core.table.dictionary import DictionaryArray
-from parquet_core.table.nested import StructArray
-from parquet_core.table.select import filter_table
-from parquet_core.predicate import filter_mask
 
 __all__ = ["ParquetFile", "read_table", "read_metadata", "read_schema"]
 
@@ -278,78 +272,9 @@ class ParquetFile:
     def _read_filtered(self, columns: Sequence[str] | None, filters: Any, groups: list[int] | None,
                        use_threads: bool = True) -> Table:
         selected = self.columns.select(columns)
-        fields = [f for f, _ in selected]
-        expr, _, plans = plan_row_groups(self.planner, filters, groups, columns=[f.name for f in fields],
+        expr, _, plans = plan_row_groups(self.planner, filters, groups, columns=[f.name for f, _ in selected],
                                          measure=False)
-        needed = set(self.columns.leaves_of(selected))
-        if expr is not None:
-            needed |= set(self.columns.needed_leaves(expr.columns()))
-        whole = [p.index for p in plans if p.rows is None]
-        if whole:
-            self._prefetch(whole, sorted(needed))
-        try:
-            parts = self._read_plans(plans, selected, fields, expr, use_threads)
-        finally:
-            self._sources.release()
-        if not parts:
-            return Table(Schema(fields), [empty_column(f) for f in fields], 0)
-        return parts[0] if len(parts) == 1 else Table.concat(parts, Schema(fields))
-
-    def _read_plans(self, plans: list[Any], selected: list[Selected], fields: list[Field], expr: Any,
-                    use_threads: bool) -> list[Table]:
-        ctx = self._context()
-        parts = []
-        for plan in plans:
-            rg = plan.index
-            rows = None if plan.rows is None else np.flatnonzero(plan.rows)
-            n = self.metadata.row_group(rg).num_rows if rows is None else int(rows.size)
-            if rows is None:
-                cols = read_fields(ctx, selected, [rg], use_threads) if selected else []
-            else:
-                cols = [read_rows(ctx, rg, f, s, plan.rows, rows) for f, s in selected]
-            part = Table(Schema(fields), cols, n)
-            if expr is not None:
-                probe = self._filter_columns(ctx, expr.columns(), rg, plan.rows, rows, part, expr)
-                part = filter_table(part, filter_mask(expr, probe))
-            parts.append(part)
-        return parts
-
-    def _filter_columns(self, ctx: ReadContext, names: set[str], rg: int, mask: Any, rows: Any,
-                        table: Table, expr: Any = None) -> Table:
-        """A table holding each column a filter names, by that name, at the rows of *table*.
-
-        Dotted names reach leaves inside structs; a null struct makes its
-        fields null.  Leaves below a list or map cannot be filtered on (one
-        value per row is needed).
-        """
-        fields, arrays = [], []
-        for name in sorted(names):
-            variant = split_variant_path(self.columns.shapes, name)
-            if name in table.column_names:
-                arr = table.column(name)
-            elif variant is not None:
-                (top, shape), = self.columns.select([variant[0]])
-                arr = variant_field_array(self.columns, read_rows(ctx, rg, top, shape, mask, rows), name, expr)
-            else:
-                path = name.split(".")
-                (top, shape), = self.columns.select([name])      # the top-level field pruned to that leaf
-                arr = read_rows(ctx, rg, top, shape, mask, rows)
-                for part in path[1:]:
-                    if not isinstance(arr, StructArray):
-                        raise UnsupportedFeatureError(
-                            f"filter column {name!r}: only leaves reached through structs can be filtered on")
-                    parent = arr.validity
-                    arr = arr.field(part)
-                    if parent is not None:
-                        validity = parent if arr.validity is None else arr.validity & parent
-                        arr = Array(arr.type, arr.values, validity)
-            if isinstance(arr, DictionaryArray):
-                arr = arr.dense()
-            if type(arr) is not Array:
-                raise UnsupportedFeatureError(f"filter column {name!r} is a {arr.type.name}, not a value column")
-            fields.append(Field(name, arr.type))
-            arrays.append(arr)
-        return Table(Schema(fields), arrays, table.num_rows)
+        return read_plans(self._context(), plans, selected, expr, use_threads)
 
     # -- inspection ----------------------------------------------------------
     @names_file("reading")

@@ -21,14 +21,14 @@ import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from parquet_core.column.data import ColumnData
 from parquet_core.column.reader import read_column_chunks
-from parquet_core.errors import ParquetError, ParquetFormatError, ParquetSchemaError
+from parquet_core.errors import ParquetFormatError, ParquetSchemaError
 from parquet_core.file.chunk_reader import ChunkSources
 from parquet_core.file.columns import FileColumns, Selected
 from parquet_core.file.indexes import FileIndexes
