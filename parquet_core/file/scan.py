@@ -44,15 +44,21 @@ __all__ = ["ReadContext", "read_fields", "read_rows", "decode_pool", "run_tasks"
 T = TypeVar("T")
 
 _POOL: ThreadPoolExecutor | None = None
+_POOL_PID = -1
 _POOL_LOCK = threading.Lock()
 
 
 def decode_pool() -> ThreadPoolExecutor:
-    """The shared pool decoding tasks run on (one worker per CPU)."""
-    global _POOL
+    """The shared pool decoding tasks run on (one worker per CPU).
+
+    A forked child (Spark's Python workers, multiprocessing) inherits the
+    pool object but not its threads: it gets a pool of its own.
+    """
+    global _POOL, _POOL_PID
     with _POOL_LOCK:
-        if _POOL is None:
+        if _POOL is None or _POOL_PID != os.getpid():
             _POOL = ThreadPoolExecutor(max(os.cpu_count() or 1, 1), thread_name_prefix="parquet_core-decode")
+            _POOL_PID = os.getpid()
         return _POOL
 
 

@@ -188,3 +188,19 @@ def test_threads_through_datasets(tmp_path: Path) -> None:
     ds = pc.ParquetDataset(str(tmp_path))
     got = [r for b in ds.iter_batches(batch_size=90, use_threads=True) for r in b.to_pylist()]
     assert got == one.to_pylist()
+
+
+def test_a_forked_child_reads_with_threads() -> None:
+    """The shared pool's threads do not survive fork: the child must get its own pool."""
+    import multiprocessing as mp
+
+    data = _write(_nested_table(np.random.default_rng(2), 300), 50, 10)
+    want = pc.read_table(data, use_threads=True).to_pylist()    # the parent's pool exists now
+    ctx = mp.get_context("fork")
+    with ctx.Pool(1) as pool:
+        got = pool.apply_async(_read_in_child, (data,)).get(timeout=120)
+    assert got == want
+
+
+def _read_in_child(data: bytes) -> list[dict[str, object]]:
+    return pc.read_table(data, use_threads=True).to_pylist()
