@@ -82,7 +82,7 @@ def _pages(pf: ParquetFile, rg: int, j: int) -> tuple[dict[str, Any], list[str]]
 
 
 def _dictionary(pf: ParquetFile, rg: int, j: int) -> tuple[dict[str, Any], list[str]]:
-    values = pf._dictionary_of(rg, j)
+    values = pf.dictionary(rg, j)
     if values is None:
         return {"dictionary": None}, ["no dictionary page"]
     items = plain_value(values.to_pylist())

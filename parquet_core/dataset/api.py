@@ -53,7 +53,7 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
                partitioning: Any = "hive", schema: Any = None, ignore_prefixes: Sequence[str] | None = None,
                page_checksum_verification: bool = True, decryption: Any = None,
                read_dictionary: Sequence[str] | None = None, strict: bool = False,
-               progress: Any = None) -> Table:
+               progress: Any = None, use_threads: bool = True) -> Table:
     """Read a Parquet file, a folder (recursively, Hive partitions as columns), a glob or a list.
 
     Parameters
@@ -70,18 +70,21 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
         As for :class:`~parquet_core.ParquetDataset`.
     page_checksum_verification, decryption, read_dictionary, strict:
         As for :class:`~parquet_core.ParquetFile` (for every file of a dataset).
+    use_threads:
+        Decode column chunks on a thread pool (default True, as in pyarrow);
+        False decodes them one after another.  The result is the same.
     """
     single = None if schema is not None else _single_file(source, filesystem, storage_options)
     if single is not None:
         src, shown = single
         with _open_file(src, shown, page_checksum_verification=page_checksum_verification,
                         decryption=decryption, read_dictionary=read_dictionary, strict=strict) as pf:
-            return pf.read(columns, filters=filters)
+            return pf.read(columns, filters=filters, use_threads=use_threads)
     ds = ParquetDataset(source, filesystem=filesystem, partitioning=partitioning, schema=schema,
                         storage_options=storage_options, ignore_prefixes=ignore_prefixes,
                         page_checksum_verification=page_checksum_verification, decryption=decryption,
                         read_dictionary=read_dictionary, strict=strict)
-    return ds.read(columns, filters=filters, progress=progress)
+    return ds.read(columns, filters=filters, progress=progress, use_threads=use_threads)
 
 
 def read_metadata(source: Any, *, filesystem: Any = None, storage_options: dict[str, Any] | None = None,

@@ -408,6 +408,8 @@ class ParquetDataset:
         ``filters`` (pyarrow's DNF list or a :func:`~parquet_core.col` expression) may
         name partition and data columns: partition terms skip whole files before
         they are opened, the rest prunes row groups and pages in each file.
+        ``use_threads`` (default True, as in pyarrow) decodes each file's column
+        chunks on a thread pool; False decodes them one after another (same result).
         """
         expr = self._expression(filters)
         if columns is not None and isinstance(columns, str):
@@ -419,7 +421,8 @@ class ParquetDataset:
             fixed = self._full_schema(self._data_schema([]))
         prog = Progress.make(self._progress if progress is None else progress, len(work), "reading")
         try:
-            results = self._map(lambda item: self._read_one(item[0], item[1], columns, fixed), work, prog)
+            results = self._map(lambda item: self._read_one(item[0], item[1], columns, fixed, use_threads),
+                                work, prog)
         finally:
             if prog is not None:
                 prog.close()
@@ -469,10 +472,10 @@ class ParquetDataset:
         return out
 
     def _read_one(self, frag: Fragment, rest: Expression | bool, columns: Sequence[str] | None,
-                  fixed: Schema | None) -> tuple[Table, Schema]:
+                  fixed: Schema | None, use_threads: bool = True) -> tuple[Table, Schema]:
         parts = set(self.partition_names)
         if frag.row_groups is not None and self._summary is not None:
-            return self._read_summarised(frag, rest, columns, fixed)
+            return self._read_summarised(frag, rest, columns, fixed, use_threads)
         with self._open(frag) as pf:
             file_fields = {f.name: f for f in pf.schema}
             path = self._fs.display(frag.path)
@@ -488,13 +491,13 @@ class ParquetDataset:
                 return Table(Schema([]), [], 0), pf.schema
             wanted = [c for c in (columns if columns is not None else file_fields) if c in file_fields]
             if isinstance(rest, Expression):
-                table = pf.read(wanted, filters=rest)
+                table = pf.read(wanted, filters=rest, use_threads=use_threads)
             else:
-                table = pf.read(wanted)
+                table = pf.read(wanted, use_threads=use_threads)
             return table, pf.schema
 
     def _read_summarised(self, frag: Fragment, rest: Expression | bool, columns: Sequence[str] | None,
-                         fixed: Schema | None) -> tuple[Table, Schema]:
+                         fixed: Schema | None, use_threads: bool = True) -> tuple[Table, Schema]:
         """Read a file's row groups through ``_metadata`` (its own footer is never read)."""
         pf = self._summary.pf
         file_fields = {f.name for f in pf.schema}
@@ -502,7 +505,8 @@ class ParquetDataset:
         if columns is None:
             wanted = [f.name for f in pf.schema]
         groups = frag.row_groups or []
-        table = pf.read_row_groups(groups, wanted, filters=rest if isinstance(rest, Expression) else None)
+        table = pf.read_row_groups(groups, wanted, filters=rest if isinstance(rest, Expression) else None,
+                                   use_threads=use_threads)
         return table, pf.schema
 
     def _decide_missing(self, rest: Expression, missing: set[str], fixed: Schema | None) -> Expression | bool:
@@ -523,8 +527,9 @@ class ParquetDataset:
         return partial_eval(rest, Table(Schema(fields), arrays, 1))
 
     def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,
-                     filters: Any = None, *, progress: Any = None) -> Iterator[Table]:
-        """Yield tables of at most *batch_size* rows, file by file and row group by row group.
+                     filters: Any = None, *, progress: Any = None, use_threads: bool = True) -> Iterator[Table]:
+        """Yield tables of at most *batch_size* rows, file by file (within a file, batches run
+        across row groups; ``use_threads`` as in :meth:`read`).
 
         Every batch has the dataset's :attr:`schema` (restricted to *columns*), so
         this opens every footer first unless ``schema=`` or a summary file gave it.
@@ -553,7 +558,8 @@ class ParquetDataset:
                         continue
                     wanted = [f.name for f in out if f.name in file_fields]
                     for batch in pf.iter_batches(batch_size, columns=wanted,
-                                                 filters=rest if isinstance(rest, Expression) else None):
+                                                 filters=rest if isinstance(rest, Expression) else None,
+                                                 use_threads=use_threads):
                         if batch.num_rows:
                             yield self._assemble([frag], [batch], out)
                 if prog is not None:

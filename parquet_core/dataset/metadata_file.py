@@ -9,7 +9,7 @@ write them::
 ``file_path`` naming its file relative to the folder (the spec's "column data
 in another file").  A dataset with one plans from it: the schema, the row
 groups of each file and their statistics come from that single footer, and
-column chunks are read through ``file_path`` (``ParquetFile._src``) without
+column chunks are read through ``file_path`` (``ChunkSources.for_chunk``) without
 opening the data files' own footers.  The folder is not listed: the data
 files are exactly the ones ``_metadata`` names, as pyarrow's
 ``parquet_dataset`` and Dask read them (a file added without rewriting

@@ -40,11 +40,29 @@ from parquet_core.predicate import Bounds, Expression, from_filters, may_match, 
 from parquet_core.predicate.compare import is_floating
 from parquet_core.predicate.evaluate import PageBounds, PageStats, candidate_rows
 from parquet_core.predicate.expr import And, Comparison, IsIn, Or, StartsWith
+from parquet_core.table.leaves import row_leaf
 
 if TYPE_CHECKING:  # pragma: no cover
-    from parquet_core.file.reader import ParquetFile
+    from parquet_core.file.columns import FileColumns
+    from parquet_core.file.indexes import FileIndexes
+    from parquet_core.metadata.wrappers import FileMetadata
 
-__all__ = ["PruneReport", "RowGroupPlan", "plan_row_groups", "select_pages", "bloom_columns"]
+__all__ = ["PruneReport", "RowGroupPlan", "RowGroupPlanner", "plan_row_groups", "select_pages",
+           "bloom_columns"]
+
+
+@dataclass
+class RowGroupPlanner:
+    """What pruning works from: the file's metadata, its columns by name, and its lazily
+    read indexes (page indexes, Bloom filters, dictionary pages)."""
+
+    metadata: "FileMetadata"
+    columns: "FileColumns"
+    indexes: "FileIndexes"
+
+    @property
+    def num_row_groups(self) -> int:
+        return self.metadata.num_row_groups
 
 
 @dataclass
@@ -122,18 +140,18 @@ def _once(bounds_of: Callable[[str], Any]) -> Callable[[str], Any]:
     return get
 
 
-def _leaf(pf: "ParquetFile", name: str) -> int | None:
+def _leaf(pf: RowGroupPlanner, name: str) -> int | None:
     """The leaf a filter column names, or None when it is not a single leaf (no bounds then)."""
     try:
-        return pf._leaf_index(name)
+        return pf.columns.leaf_index(name)
     except ValueError:
         return None
 
 
-def _stat_bounds(pf: "ParquetFile", rg: int, name: str, bloom: bool, dictionary: bool = False,
+def _stat_bounds(pf: RowGroupPlanner, rg: int, name: str, bloom: bool, dictionary: bool = False,
                  expr: Expression | None = None) -> Bounds | None:
-    if split_variant_path(pf._shapes, name) is not None:
-        return variant_bounds(pf, rg, name, expr)
+    if split_variant_path(pf.columns.shapes, name) is not None:
+        return variant_bounds(pf.columns, rg, name, expr)
     idx = _leaf(pf, name)
     if idx is None:
         return None
@@ -152,18 +170,18 @@ def _stat_bounds(pf: "ParquetFile", rg: int, name: str, bloom: bool, dictionary:
             all_nan = True    # total-order bounds are NaN only when every non-null value is
     contains: Callable[[Any], bool] | None = None
     if bloom and chunk.bloom_filter_offset is not None:
-        filt = pf.bloom_filter(rg, idx)
+        filt = pf.indexes.bloom_filter(rg, idx)
         if filt is not None:
             contains = filt.might_contain
     values = None
-    if dictionary and desc.is_flat and fully_dictionary_encoded(chunk):
-        values = pf._dictionary_of(rg, idx)
+    if dictionary and row_leaf(desc) and fully_dictionary_encoded(chunk):
+        values = pf.indexes.dictionary(rg, idx)
     # num_values counts level slots: rows for the flat leaves filters address
     return Bounds(desc.data_type, lo, hi, nulls, chunk.num_values, contains, values,
                   nan_count=nans, all_nan=all_nan, geo=chunk.geospatial_statistics)
 
 
-def _page_bounds(pf: "ParquetFile", rg: int, name: str) -> PageStats | None:
+def _page_bounds(pf: RowGroupPlanner, rg: int, name: str) -> PageStats | None:
     """Every page's bounds of a flat column, from its page index, as arrays."""
     idx = _leaf(pf, name)
     if idx is None:
@@ -171,7 +189,7 @@ def _page_bounds(pf: "ParquetFile", rg: int, name: str) -> PageStats | None:
     desc = pf.metadata.schema.column(idx)
     if desc.max_repetition_level > 0:
         return None
-    ci, oi = pf.column_index(rg, idx), pf.offset_index(rg, idx)
+    ci, oi = pf.indexes.column_index(rg, idx), pf.indexes.offset_index(rg, idx)
     if ci is None or oi is None or ci.num_pages != oi.num_pages:
         return None
     order = pf.metadata.column_order(idx)
@@ -227,27 +245,27 @@ def select_pages(oi: OffsetIndex, num_rows: int, rows: npt.NDArray[np.bool_]) ->
     return [i for i, (s, e) in enumerate(ranges) if rows[s:e].any()]
 
 
-def _read_bytes(pf: "ParquetFile", rg: int, leaves: list[int], rows: npt.NDArray[np.bool_] | None) -> tuple[int, int, int]:
+def _read_bytes(pf: RowGroupPlanner, rg: int, leaves: list[int], rows: npt.NDArray[np.bool_] | None) -> tuple[int, int, int]:
     """Bytes (at most: a dictionary page is counted though it is skipped when no page read
     needs it), pages and total pages the reader will fetch for some leaves of one row group."""
     total = pages = pages_all = 0
     group = pf.metadata.row_group(rg)
     for idx in leaves:
         chunk = group.column(idx)
-        oi = pf.offset_index(rg, idx) if rows is not None else None
+        oi = pf.indexes.offset_index(rg, idx) if rows is not None else None
         if oi is None or chunk.descriptor.max_repetition_level > 0:
             total += chunk.total_compressed_size
             continue
         keep = select_pages(oi, group.num_rows, rows)  # type: ignore[arg-type]
         pages_all += oi.num_pages
         pages += len(keep)
-        start = chunk.byte_range(pf._src(chunk).size)[0]
+        start = chunk.byte_range(pf.indexes.sources.for_chunk(chunk).size)[0]
         first = oi.page_locations[0].offset if oi.num_pages else start
         total += max(first - start, 0) + sum(oi.page_locations[i].compressed_page_size for i in keep)
     return total, pages, pages_all
 
 
-def plan_row_groups(pf: "ParquetFile", filters: Any, row_groups: list[int] | None = None,
+def plan_row_groups(target: Any, filters: Any, row_groups: list[int] | None = None,
                     columns: list[str] | None = None, measure: bool = True,
                     ) -> tuple[Expression | None, PruneReport, list[RowGroupPlan]]:
     """Decide which row groups (and rows, by page index) ``filters`` needs.
@@ -256,13 +274,15 @@ def plan_row_groups(pf: "ParquetFile", filters: Any, row_groups: list[int] | Non
     group to read.  ``columns`` are the output columns (None: all), used to
     count the bytes to read.  ``measure=False`` skips the byte and page
     counts (they parse every offset index of the output columns), for reads
-    that only want the plans.
+    that only want the plans.  *target* is a :class:`RowGroupPlanner`, or
+    anything with a ``planner`` (a :class:`~parquet_core.ParquetFile`).
     """
+    pf: RowGroupPlanner = target if isinstance(target, RowGroupPlanner) else target.planner
     expr = from_filters(filters)
     groups = list(range(pf.num_row_groups)) if row_groups is None else list(row_groups)
     report = PruneReport(expr, row_groups=len(groups))
     names = None if columns is None else set(columns) | (set() if expr is None else expr.columns())
-    leaves = pf._needed_leaves(names)
+    leaves = pf.columns.needed_leaves(names)
     for rg in groups if measure else ():
         report.bytes_total += sum(pf.metadata.row_group(rg).column(i).total_compressed_size for i in leaves)
     if expr is None:
@@ -270,7 +290,7 @@ def plan_row_groups(pf: "ParquetFile", filters: Any, row_groups: list[int] | Non
         report.bytes_kept = report.bytes_total
         return None, report, [RowGroupPlan(rg) for rg in groups]
     for name in expr.columns():
-        pf._leaf_index(name)          # an unknown column is an error, not "no pruning"
+        pf.columns.leaf_index(name)   # an unknown column is an error, not "no pruning"
     nnf = negation_normal_form(expr)
     plans = []
     for rg in groups:

@@ -36,7 +36,7 @@ from parquet_core.table.coerce import null_storage
 from parquet_core.table.infer import array_from_pylist
 
 if TYPE_CHECKING:
-    from parquet_core.file.reader import ParquetFile
+    from parquet_core.file.columns import FileColumns
 
 __all__ = ["split_variant_path", "variant_bounds", "variant_field_array"]
 
@@ -70,17 +70,17 @@ def _shredded_leaves(shape: Shape, path: tuple[str, ...]) -> tuple[Shape, Shape 
     return leaf, _child(node, "value")
 
 
-def variant_bounds(pf: "ParquetFile", rg: int, name: str, expr: Any) -> Bounds | None:
+def variant_bounds(pf: "FileColumns", rg: int, name: str, expr: Any) -> Bounds | None:
     """Statistics bounds of a shredded variant field in row group *rg* (module docstring).
 
     Only when every literal *expr* compares the field with is of the
     shredded type's kind: "comparisons with values of other types are not
     necessarily valid and data should not be skipped" (the spec).
     """
-    split = split_variant_path(pf._shapes, name)
+    split = split_variant_path(pf.shapes, name)
     if split is None:
         return None
-    found = _shredded_leaves(pf._shapes[split[0]], split[1])
+    found = _shredded_leaves(pf.shapes[split[0]], split[1])
     if found is None:
         return None
     leaf, value = found
@@ -143,13 +143,13 @@ def _literals(expr: Any, name: str) -> list[Any]:
 _NULL_TYPES = {"bool": "bool", "number": "float64", "str": "string", "bytes": "binary", "date": "date"}
 
 
-def variant_field_array(pf: "ParquetFile", column: Array, name: str, expr: Any) -> Array:
+def variant_field_array(pf: "FileColumns", column: Array, name: str, expr: Any) -> Array:
     """The values of variant field *name* (``"v.a.b"``) in the variant *column*.
 
     Only values of the kind *expr* compares the field with are kept (module
     docstring); the rest are null.
     """
-    split = split_variant_path(pf._shapes, name)
+    split = split_variant_path(pf.shapes, name)
     assert split is not None
     values = [_extract(v, split[1]) for v in column.to_pylist()]
     want = next((k for k in map(_kind, _literals(expr, name)) if k is not None), None)

@@ -1,0 +1,154 @@
+"""Streaming batches: decode page by page, yield a batch as soon as it is full.
+
+::
+
+    iter_batches(ctx, selected, groups, batch_size, use_threads)
+      one _LeafStream per leaf:  row group after row group, ColumnChunkReader.iter_pages_lazily
+                                 -> column.stream.iter_chunk_pieces (one ColumnData per page)
+      per batch: each leaf buffers pieces until it holds batch_size complete records,
+                 table.leaves.split_records cuts them off; table.leaves.field_array builds the fields
+
+A batch costs the pages that hold its rows (plus the read-ahead window of
+:mod:`parquet_core.file.chunk_reader`), so the first batch of a huge row
+group reads about one page per column, and memory stays bounded by the
+batch.  Batches run across row groups, as pyarrow's do.  A record of a
+repeated leaf may continue on the next page: it is complete when the next
+record starts or its chunk ends.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Sequence
+
+from parquet_core.column.data import ColumnData
+# INTEGRATION NOTE: switch to column.reader.iter_chunk_pieces once the column layer has it.
+from parquet_core.column.stream import iter_chunk_pieces
+from parquet_core.errors import ParquetFormatError, ParquetSchemaError
+from parquet_core.file.columns import Selected
+from parquet_core.file.scan import ReadContext, _result, check_records, run_tasks
+from parquet_core.schema.descriptor import ColumnDescriptor
+from parquet_core.schema.types import Schema
+from parquet_core.table.arrays import Table
+from parquet_core.table.leaves import concat_data, count_records, record_starts, slice_data, value_positions
+
+__all__ = ["iter_batches"]
+
+_CHUNK_END = None   # marks the end of a chunk in a leaf's stream
+
+
+class _LeafStream:
+    """The pieces of one leaf over the row groups, and the decoded rows not yet used.
+
+    The unused rows are one :class:`ColumnData` with a cursor: its record
+    starts and value positions are computed once, when a piece is added, so
+    taking a small batch out of a large page costs the batch, not the page.
+    """
+
+    def __init__(self, ctx: ReadContext, leaf: int, groups: Sequence[int], keep: bool) -> None:
+        self.ctx = ctx
+        self.leaf = leaf
+        self.desc: ColumnDescriptor = ctx.metadata.schema.column(leaf)
+        self.items = self._items(groups, keep)
+        self.data: ColumnData | None = None
+        self.starts: Any = None          # record start positions in data (None: unrepeated)
+        self.values: Any = None          # values before each level position (None: one per level)
+        self.level = self.value = self.record = 0     # the cursor
+        self.closed = True         # the buffer's last record is complete (a chunk ended there)
+        self.done = False
+
+    def _items(self, groups: Sequence[int], keep: bool) -> Iterator[ColumnData | None]:
+        for rg in groups:
+            reader = self.ctx.indexes.reader(rg, self.leaf)
+            num_rows = self.ctx.metadata.row_group(rg).num_rows
+            with reader.notes():
+                reader.check_rows(num_rows)
+                records = 0
+                first = True
+                for piece in iter_chunk_pieces(reader.iter_pages_lazily(), self.desc, keep):
+                    if first and piece.num_levels:
+                        check_records(piece, self.desc.dotted_path, count_records(piece))  # starts a record
+                        first = False
+                    records += count_records(piece)
+                    yield piece
+                if records != num_rows:
+                    what = "rows" if self.desc.max_repetition_level == 0 else "records"
+                    raise ParquetFormatError(f"column chunk holds {records} {what}, the row group says {num_rows}")
+            yield _CHUNK_END
+
+    def _records_left(self) -> int:
+        if self.data is None:
+            return 0
+        if self.starts is None:
+            return self.data.num_levels - self.level
+        return len(self.starts) - self.record
+
+    def complete(self) -> int:
+        left = self._records_left()
+        if self.desc.max_repetition_level == 0 or self.closed:
+            return left
+        return max(left - 1, 0)
+
+    def _add(self, piece: ColumnData) -> None:
+        if self.data is not None and self.level < self.data.num_levels:
+            end = self.data.num_levels
+            vend = end if self.values is None else int(self.values[-1])
+            rest = slice_data(self.data, self.level, end, self.value, vend)
+            piece = concat_data([rest, piece], self.desc)
+        self.data = piece
+        self.starts = record_starts(piece)
+        self.values = value_positions(piece, self.desc)
+        self.level = self.value = self.record = 0
+
+    def take(self, n: int) -> ColumnData:
+        """The next *n* records (fewer only when the leaf has no more)."""
+        while self.complete() < n and not self.done:
+            item = next(self.items, False)
+            if item is False:
+                self.done = self.closed = True
+            elif item is _CHUNK_END:
+                self.closed = True
+            else:
+                assert isinstance(item, ColumnData)
+                if item.num_levels:
+                    self._add(item)
+                    self.closed = False
+        if self.data is None:
+            raise ParquetFormatError(f"column {self.desc.dotted_path} ends before the rows its row groups promise")
+        data = self.data
+        if self.starts is None:
+            stop = min(self.level + n, data.num_levels)
+        else:
+            stop = int(self.starts[self.record + n]) if self.record + n < len(self.starts) else data.num_levels
+            self.record = min(self.record + n, len(self.starts))
+        vstop = stop if self.values is None else int(self.values[stop])
+        head = slice_data(data, self.level, stop, self.value, vstop)
+        self.level, self.value = stop, vstop
+        return head
+
+
+def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence[int], batch_size: int,
+                 use_threads: bool) -> Iterator[Table]:
+    """Yield tables of at most *batch_size* rows over *groups* (see the module docstring)."""
+    groups = list(groups)
+    total = sum(ctx.metadata.row_group(rg).num_rows for rg in groups)
+    if not total:
+        return
+    for _, shape in selected:
+        if isinstance(shape, ParquetSchemaError):
+            raise shape
+    streams: list[_LeafStream] = []
+    fields = []
+    for field, shape in selected:
+        assert not isinstance(shape, ParquetSchemaError)
+        mine = [_LeafStream(ctx, leaf, groups, ctx.keeps(field, shape, leaf)) for leaf in shape.leaves]
+        streams.extend(mine)
+        fields.append((field, shape, mine))
+    schema = Schema([f for f, _ in selected])
+    done = 0
+    while done < total:
+        n = min(batch_size, total - done)
+        taken = run_tasks([lambda s=s: s.take(n) for s in streams], use_threads)
+        data = {s.leaf: _result(t) for s, t in zip(streams, taken)}
+        cols = [ctx.build(field, shape, {s.leaf: data[s.leaf] for s in mine}) for field, shape, mine in fields]
+        done += n
+        yield Table(schema, cols, n)

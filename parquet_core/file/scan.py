@@ -1,0 +1,199 @@
+"""Read fields of a file: (leaf, row group) chunk tasks, optionally on threads.
+
+::
+
+    read_fields(ctx, selected, groups, use_threads)
+      one task per (field, leaf, row group)   ColumnChunkReader.pages -> column.reader -> ColumnData
+      per field: table.leaves.concat_data, field_array   (flat or nested: table's decision)
+    read_rows(ctx, rg, field, shape, mask, rows)
+      unrepeated leaves with an offset index: only the pages holding a wanted row
+      everything else: the whole chunk; then table.leaves.take_records
+
+Threads: numpy, the decompressors and buffer copies release the GIL, so
+chunk tasks overlap on a shared :class:`~concurrent.futures.ThreadPoolExecutor`.
+Results do not depend on the order tasks finish in; errors are raised in
+column order (the error a sequential read would raise first).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Callable, Sequence, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from parquet_core.column.data import ColumnData
+from parquet_core.column.reader import read_column_chunks
+from parquet_core.errors import ParquetFormatError, ParquetSchemaError
+from parquet_core.file.chunk_reader import ChunkSources
+from parquet_core.file.columns import FileColumns, Selected
+from parquet_core.file.indexes import FileIndexes
+from parquet_core.file.pushdown import select_pages
+from parquet_core.metadata.wrappers import FileMetadata
+from parquet_core.schema.nested import Shape
+from parquet_core.schema.types import Field
+from parquet_core.table.arrays import Array
+from parquet_core.table.leaves import concat_data, count_records, dictionary_leaf, field_array, take_records
+
+__all__ = ["ReadContext", "read_fields", "read_rows", "decode_pool", "run_tasks"]
+
+T = TypeVar("T")
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_PID = -1
+_POOL_LOCK = threading.Lock()
+
+
+def decode_pool() -> ThreadPoolExecutor:
+    """The shared pool decoding tasks run on (one worker per CPU).
+
+    A forked child (Spark's Python workers, multiprocessing) inherits the
+    pool object but not its threads: it gets a pool of its own.
+    """
+    global _POOL, _POOL_PID
+    with _POOL_LOCK:
+        if _POOL is None or _POOL_PID != os.getpid():
+            _POOL = ThreadPoolExecutor(max(os.cpu_count() or 1, 1), thread_name_prefix="parquet_core-decode")
+            _POOL_PID = os.getpid()
+        return _POOL
+
+
+def run_tasks(tasks: Sequence[Callable[[], T]], use_threads: bool) -> list["Future[T] | T"]:
+    """Run *tasks*: submitted to the pool, or one after another (results then, in order)."""
+    if use_threads and len(tasks) > 1:
+        pool = decode_pool()
+        return [pool.submit(t) for t in tasks]
+    return [t() for t in tasks]
+
+
+def _result(item: "Future[T] | T") -> T:
+    return item.result() if isinstance(item, Future) else item
+
+
+@dataclass
+class ReadContext:
+    """What a read needs: metadata, columns by name, indexes, sources and options."""
+
+    metadata: FileMetadata
+    columns: FileColumns
+    indexes: FileIndexes
+    sources: ChunkSources
+    verify_crc: bool
+    kept_dictionaries: frozenset[str]     # fields read with their dictionaries
+    requested_dictionaries: frozenset[str]   # of those, the ones read_dictionary named
+
+    def keeps(self, field: Field, shape: Shape, leaf: int) -> bool:
+        return field.name in self.kept_dictionaries and \
+            dictionary_leaf(shape, self.metadata.schema.columns) == leaf
+
+    def build(self, field: Field, shape: Shape, data: dict[int, ColumnData]) -> Array:
+        return field_array(shape, data, self.metadata.schema.columns,
+                           requested=field.name in self.requested_dictionaries, name=field.name)
+
+
+def check_records(data: ColumnData, leaf_path: str, expected: int) -> None:
+    """A chunk starts a record and holds as many records as its row group has rows."""
+    if data.rep_levels is not None and data.num_levels and data.rep_levels[0] != 0:
+        raise ParquetFormatError("column chunk does not start at a record boundary "
+                                 f"(first repetition level {int(data.rep_levels[0])})")
+    records = count_records(data)
+    if records != expected:
+        what = "rows" if data.rep_levels is None else "records"
+        raise ParquetFormatError(f"column chunk holds {records} {what}, the row group says {expected}")
+
+
+def decode_chunk(ctx: ReadContext, rg: int, leaf: int, keep: bool) -> ColumnData:
+    """Read and decode one column chunk, checked against its row group."""
+    reader = ctx.indexes.reader(rg, leaf)
+    num_rows = ctx.metadata.row_group(rg).num_rows
+    with reader.notes():
+        reader.check_rows(num_rows)
+        data, _ = read_column_chunks([reader.pages()], reader.descriptor, keep)
+        check_records(data, reader.descriptor.dotted_path, num_rows)
+    return data
+
+
+def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence[int],
+                use_threads: bool) -> list[Array]:
+    """The selected fields over *groups* (at least one), one array each."""
+    descs = ctx.metadata.schema.columns
+    plan: list[tuple[Field, Shape | ParquetSchemaError, list[tuple[int, int]]]] = []
+    tasks: list[Callable[[], ColumnData]] = []
+    for field, shape in selected:
+        slots: list[tuple[int, int]] = []
+        if not isinstance(shape, ParquetSchemaError):
+            for leaf in shape.leaves:
+                keep = ctx.keeps(field, shape, leaf)
+                for rg in groups:
+                    slots.append((leaf, len(tasks)))
+                    tasks.append(lambda rg=rg, leaf=leaf, keep=keep: decode_chunk(ctx, rg, leaf, keep))
+        plan.append((field, shape, slots))
+    results = run_tasks(tasks, use_threads)
+    builds: list[Future[Array] | Array] = []
+
+    def gather(field: Field, shape: Shape, slots: list[tuple[int, int]]) -> dict[int, ColumnData]:
+        parts: dict[int, list[ColumnData]] = {}
+        for leaf, i in slots:
+            parts.setdefault(leaf, []).append(_result(results[i]))
+        return {leaf: concat_data(p, descs[leaf]) for leaf, p in parts.items()}
+
+    pool = decode_pool() if use_threads and len(selected) > 1 else None
+    for field, shape, slots in plan:
+        try:
+            if isinstance(shape, ParquetSchemaError):
+                raise shape
+            data = gather(field, shape, slots)
+        except BaseException:
+            for b in builds:      # an earlier field's error comes first, as in a sequential read
+                _result(b)
+            raise
+        if pool is not None:
+            builds.append(pool.submit(ctx.build, field, shape, data))
+        else:
+            builds.append(ctx.build(field, shape, data))
+    return [_result(b) for b in builds]
+
+
+def read_rows(ctx: ReadContext, rg: int, field: Field, shape: Shape | ParquetSchemaError,
+              mask: npt.NDArray[np.bool_] | None, rows: npt.NDArray[np.int64] | None) -> Array:
+    """One field of one row group, only at *rows* (all rows when None).
+
+    An unrepeated leaf with an offset index is read page by page: its
+    dictionary page and the data pages holding a wanted row; other leaves
+    are read whole; the wanted records are then gathered leaf by leaf.
+    """
+    if rows is None:
+        return read_fields(ctx, [(field, shape)], [rg], False)[0]
+    if isinstance(shape, ParquetSchemaError):
+        raise shape
+    data: dict[int, ColumnData] = {}
+    for leaf in shape.leaves:
+        desc = ctx.metadata.schema.column(leaf)
+        keep = ctx.keeps(field, shape, leaf)
+        oi = ctx.indexes.offset_index(rg, leaf) if desc.max_repetition_level == 0 else None
+        if oi is None:
+            data[leaf] = take_records(decode_chunk(ctx, rg, leaf, keep), desc, rows)
+            continue
+        assert mask is not None
+        num_rows = ctx.metadata.row_group(rg).num_rows
+        if num_rows > 0 and oi.num_pages == 0:
+            # nothing would be read, and the rows could not be located in the pages (found by fuzzing)
+            raise ParquetFormatError(f"the offset index of column {desc.dotted_path}, row group {rg} lists no "
+                                     f"data pages, but the row group has {num_rows} rows")
+        keep_pages = select_pages(oi, num_rows, mask)
+        reader = ctx.indexes.reader(rg, leaf)
+        with reader.notes(" (pages read through the offset index)"):
+            pages = reader.pages_at(oi, keep_pages, num_rows, keep)
+            part, _ = read_column_chunks([pages], desc, keep)
+            # The decoded values are the kept pages' row ranges one after another: a row's
+            # position is its offset in its page plus the rows of the kept pages before it.
+            first = oi.first_rows[keep_pages]
+            sizes = np.append(oi.first_rows[1:], num_rows)[keep_pages] - first
+            before = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+            page = np.searchsorted(first, rows, side="right") - 1
+            data[leaf] = take_records(part, desc, rows - first[page] + before[page])
+    return ctx.build(field, shape, data)

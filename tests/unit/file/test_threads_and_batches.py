@@ -1,0 +1,206 @@
+"""Threads and streaming batches: same results as a sequential whole read, and lazy.
+
+* ``use_threads=True`` and ``False`` give the same tables and the same errors
+  over the whole conformance corpus;
+* ``iter_batches`` gives, for random batch sizes, the rows of the whole read
+  in batches of pyarrow's sizes (they run across row groups), flat and
+  nested, with and without dictionaries kept;
+* the first batch of a large row group reads about one page per column
+  (a source wrapper counts the bytes read), proven without timing.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import parquet_core as pc
+from parquet_core.file import chunk_reader
+from parquet_core.table.arrays import Table
+from tests.conftest import corpus_dir
+
+
+def _corpus_files() -> list[Path]:
+    d = corpus_dir()
+    if not d.is_dir():
+        return []
+    return sorted(p for p in d.iterdir() if p.suffix == ".parquet")
+
+
+def _outcome(path: Path, use_threads: bool) -> object:
+    try:
+        t = pc.read_table(str(path), use_threads=use_threads)
+    except Exception as exc:   # the error must be the same too
+        return ("error", type(exc).__name__, str(exc), tuple(getattr(exc, "__notes__", ())))
+    return ("table", t.schema, repr(t.to_pylist()))   # repr: NaN equals itself
+
+
+@pytest.mark.parametrize("path", _corpus_files(), ids=lambda p: p.name)
+def test_threads_give_the_sequential_result(path: Path) -> None:
+    assert _outcome(path, True) == _outcome(path, False)
+
+
+def test_threads_raise_the_first_error_in_column_order() -> None:
+    """Two damaged columns: both modes name the first one."""
+    n = 50_000
+    buf = io.BytesIO()
+    pq.write_table(pa.table({"a": np.arange(n), "b": np.arange(n) * 2, "c": np.arange(n) * 3}), buf,
+                   compression="none", use_dictionary=False, write_statistics=False,
+                   write_page_index=False)
+    data = bytearray(buf.getvalue())
+    meta = pq.ParquetFile(io.BytesIO(bytes(data))).metadata
+    for col in (1, 2):    # break the CRC-free page bodies' headers: overwrite the first page header
+        start = meta.row_group(0).column(col).data_page_offset
+        data[start:start + 8] = b"\xff" * 8
+    errors = []
+    for threads in (False, True):
+        with pytest.raises(pc.ParquetError) as info:
+            pc.read_table(bytes(data), use_threads=threads)
+        errors.append((type(info.value), str(info.value), info.value.__notes__))
+    assert errors[0] == errors[1]
+    assert any("column b" in note for note in errors[0][2])
+
+
+# -- streaming ----------------------------------------------------------------------------
+def _nested_table(rng: np.random.Generator, n: int) -> pa.Table:
+    ints = pa.array(rng.integers(0, 100, n), mask=rng.random(n) < 0.2)
+    words = pa.array([None if r < 0.1 else f"w{int(r * 40)}" for r in rng.random(n)])
+    lists = pa.array([None if rng.random() < 0.1 else list(rng.integers(0, 9, rng.integers(0, 4)))
+                      for _ in range(n)], type=pa.list_(pa.int64()))
+    structs = pa.array([None if rng.random() < 0.1 else
+                        {"x": int(rng.integers(0, 5)), "tags": ["t"] * int(rng.integers(0, 3))}
+                        for _ in range(n)],
+                       type=pa.struct([("x", pa.int32()), ("tags", pa.list_(pa.string()))]))
+    maps = pa.array([None if rng.random() < 0.1 else [(f"k{j}", j) for j in range(int(rng.integers(0, 3)))]
+                     for _ in range(n)], type=pa.map_(pa.string(), pa.int64()))
+    return pa.table({"i": ints, "s": words, "l": lists, "st": structs, "m": maps})
+
+
+def _write(table: pa.Table, rg: int, page_rows: int, **kw: object) -> bytes:
+    buf = io.BytesIO()
+    pq.write_table(table, buf, row_group_size=rg, data_page_size=64, write_batch_size=page_rows,
+                   **kw)  # type: ignore[arg-type]
+    return buf.getvalue()
+
+
+@settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**16), n=st.integers(0, 400), rg=st.integers(1, 150),
+       page_rows=st.integers(1, 60), batch=st.integers(1, 300), threads=st.booleans(),
+       v2=st.booleans())
+def test_batches_equal_the_whole_read(seed: int, n: int, rg: int, page_rows: int, batch: int,
+                                      threads: bool, v2: bool) -> None:
+    table = _nested_table(np.random.default_rng(seed), n)
+    data = _write(table, rg, page_rows, data_page_version="2.0" if v2 else "1.0")
+    pf = pc.ParquetFile(data)
+    batches = list(pf.iter_batches(batch_size=batch, use_threads=threads))
+    theirs = list(pq.ParquetFile(io.BytesIO(data)).iter_batches(batch_size=batch))
+    assert [b.num_rows for b in batches] == [b.num_rows for b in theirs]
+    rows = [r for b in batches for r in b.to_pylist()]
+    assert rows == table.to_pylist()
+    if batches:
+        assert batches[0].schema == pf.read().schema
+
+
+@settings(max_examples=15, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**16), n=st.integers(1, 300), batch=st.integers(1, 200),
+       groups=st.lists(st.integers(0, 3), max_size=4))
+def test_batches_of_some_row_groups_and_columns(seed: int, n: int, batch: int, groups: list[int]) -> None:
+    table = _nested_table(np.random.default_rng(seed), n)
+    data = _write(table, max(n // 4, 1), 7)
+    pf = pc.ParquetFile(data)
+    groups = [g for g in groups if g < pf.num_row_groups]
+    got = list(pf.iter_batches(batch_size=batch, columns=["m", "i", "st.tags"], row_groups=groups))
+    theirs = pq.ParquetFile(io.BytesIO(data)).iter_batches(batch_size=batch, columns=["m", "i", "st.tags"],
+                                                           row_groups=groups)
+    assert [r for b in got for r in b.to_pylist()] == [r for b in theirs for r in b.to_pylist()]
+
+
+def test_batches_keep_dictionaries_and_filters() -> None:
+    rng = np.random.default_rng(5)
+    table = _nested_table(rng, 3000)
+    data = _write(table, 1000, 100)
+    pf = pc.ParquetFile(data, read_dictionary=["s"])
+    batches = list(pf.iter_batches(batch_size=700))
+    whole = pf.read()
+    assert Table.concat(batches).to_pylist() == whole.to_pylist()
+    assert type(batches[0].column("s")) is type(whole.column("s"))
+    filt = [("i", ">", 50)]
+    got = [r for b in pf.iter_batches(batch_size=333, filters=filt) for r in b.to_pylist()]
+    assert got == pf.read(filters=filt).to_pylist()
+
+
+class _CountingSource:
+    """A random-access source counting the bytes read through it."""
+
+    def __init__(self, data: bytes) -> None:
+        self._buf = memoryview(data)
+        self.size = len(data)
+        self.bytes_read = 0
+
+    def read_at(self, offset: int, size: int) -> memoryview:
+        if offset < 0 or size < 0 or offset + size > self.size:
+            raise pc.ParquetFormatError("read outside the file")
+        self.bytes_read += size
+        return self._buf[offset:offset + size]
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("read_ahead", [4096, chunk_reader.READ_AHEAD])
+def test_first_batch_reads_about_one_page_per_column(monkeypatch: pytest.MonkeyPatch, read_ahead: int) -> None:
+    monkeypatch.setattr(chunk_reader, "READ_AHEAD", read_ahead)
+    n = 400_000
+    rng = np.random.default_rng(1)
+    table = pa.table({"a": rng.integers(0, 2**40, n), "b": rng.random(n), "c": pa.array(rng.integers(0, 9, n),
+                                                                                         mask=rng.random(n) < .3)})
+    buf = io.BytesIO()
+    pq.write_table(table, buf, compression="none", use_dictionary=False, row_group_size=n,
+                   data_page_size=16 * 1024, write_page_index=False)
+    data = buf.getvalue()
+    src = _CountingSource(data)
+    pf = pc.ParquetFile(src)
+    src.bytes_read = 0
+    first = next(pf.iter_batches(batch_size=1000, use_threads=False))
+    assert first.to_pylist() == table.slice(0, 1000).to_pylist()
+    meta = pq.ParquetFile(io.BytesIO(data)).metadata.row_group(0)
+    largest_page = max(16 * 1024 + 512, 1000 * 8 + 512)
+    bound = sum(min(meta.column(i).total_compressed_size, max(read_ahead, largest_page) + largest_page)
+                for i in range(3))
+    assert src.bytes_read <= bound
+    assert src.bytes_read < meta.total_byte_size / 5   # not the row group
+
+
+def test_threads_through_datasets(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    for i in range(3):
+        pq.write_table(_nested_table(rng, 200), tmp_path / f"part-{i}.parquet", row_group_size=70)
+    one = pc.read_table(str(tmp_path), use_threads=False)
+    many = pc.read_table(str(tmp_path), use_threads=True)
+    assert one.to_pylist() == many.to_pylist()
+    ds = pc.ParquetDataset(str(tmp_path))
+    got = [r for b in ds.iter_batches(batch_size=90, use_threads=True) for r in b.to_pylist()]
+    assert got == one.to_pylist()
+
+
+def test_a_forked_child_reads_with_threads() -> None:
+    """The shared pool's threads do not survive fork: the child must get its own pool."""
+    import multiprocessing as mp
+
+    data = _write(_nested_table(np.random.default_rng(2), 300), 50, 10)
+    want = pc.read_table(data, use_threads=True).to_pylist()    # the parent's pool exists now
+    ctx = mp.get_context("fork")
+    with ctx.Pool(1) as pool:
+        got = pool.apply_async(_read_in_child, (data,)).get(timeout=120)
+    assert got == want
+
+
+def _read_in_child(data: bytes) -> list[dict[str, object]]:
+    return pc.read_table(data, use_threads=True).to_pylist()
