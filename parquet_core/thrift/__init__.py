@@ -3,7 +3,9 @@
 The struct and enum classes generated from ``thrift_defs/parquet.thrift`` are
 re-exported as the module :data:`pt`, so callers write ``pt.FileMetaData``,
 ``pt.PageHeader`` or ``pt.Encoding.PLAIN``.  :func:`parse` and
-:func:`serialize` convert between those objects and compact-protocol bytes.
+:func:`serialize` convert between those objects and compact-protocol bytes;
+:mod:`parquet_core.thrift.lazy_footer` decodes a ``FileMetaData`` footer lazily
+(row groups, statistics and key/value metadata when first used).
 """
 
 from __future__ import annotations
