@@ -264,7 +264,7 @@ def _resolve_by_windows(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.i
     if total == 0 or not windows_in_order():
         return None
     w = pick_width(lengths)
-    if n * w > 4 * total + (1 << 20):
+    if n * w > 2 * total + (1 << 20):  # gaps: the work buffer stays under 3x the output
         return None
     slot = offsets[:-1] + np.arange(1, n + 1, dtype=np.int64) * w   # gap of w before each
     work = np.empty(total + (n + 2) * w, dtype=np.uint8)

@@ -545,13 +545,14 @@ def _decode_pages(arrs: list[npt.NDArray[np.uint8]],
     n = sum(counts[p] for p in live)
 
     # all values of each page share one length: strided copies, no walk
-    uniform = []
-    for p in live:
+    # (not worth a check on small inputs, which the scalar walk decodes)
+    uniform: list[int] = []
+    for p in live if n > _SCALAR_MAX_COUNT else ():
         width = _uniform_length(arrs[p], counts[p])
         if width is None:
             break
         uniform.append(width)
-    if len(uniform) == len(live):
+    if uniform and len(uniform) == len(live):
         return _uniform_pages([arrs[p] for p in live], [counts[p] for p in live], uniform,
                               live, stops, n)
 
@@ -587,20 +588,26 @@ def _decode_pages(arrs: list[npt.NDArray[np.uint8]],
     if lengths is None:
         # Small or long-value pages, a malformed page, or missed lanes: the
         # scalar walk per page decodes it or raises the precise error.
-        parts = []
+        # The walk checks every value against its page's end, so its chain
+        # is proven as it goes: each length is the gap to the next start.
+        start_parts, length_parts = [], []
         for i, p in enumerate(live):
             try:
-                walked, _ = _scalar_walk(arrs[p], 0, arrs[p].size, counts[p], 0)
+                walked, stop = _scalar_walk(arrs[p], 0, arrs[p].size, counts[p], 0)
             except ParquetFormatError as exc:
                 raise _page_error(exc, p, npages) from exc
             if len(walked) < counts[p]:
                 raise _page_error(ParquetFormatError(
                     f"PLAIN BYTE_ARRAY: the page holds only {len(walked)} of {counts[p]} "
                     f"values"), p, npages)
-            parts.append(np.asarray(walked, dtype=np.int64) + page_begin[i])
-        starts = np.concatenate(parts)
-        lengths = _verified_lengths(big, size, starts, page_begin, page_end, cnt)
-        assert lengths is not None
+            walked.append(stop)
+            chain = np.asarray(walked, dtype=np.int64)
+            start_parts.append(chain[:-1] + page_begin[i])
+            length_parts.append(np.diff(chain) - 4)
+        if len(live) == 1:
+            starts, lengths = start_parts[0], length_parts[0]
+        else:
+            starts, lengths = np.concatenate(start_parts), np.concatenate(length_parts)
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     data = gather_runs(big, starts + 4, lengths, offsets)
@@ -677,8 +684,33 @@ def decode_plain_byte_array(buf: Any, count: int) -> tuple[ByteArrays, int]:
     tuple[ByteArrays, int]
         The values and the number of bytes they occupy in ``buf``.
     """
-    values, stops = _decode_pages([as_uint8(buf)], [count])
+    arr = as_uint8(buf)
+    if 0 < count <= _SCALAR_MAX_COUNT and count * 4 <= arr.size:
+        return _small_page(arr, count)
+    values, stops = _decode_pages([arr], [count])
     return values, stops[0]
+
+
+def _small_page(arr: npt.NDArray[np.uint8], count: int) -> tuple[ByteArrays, int]:
+    """A page of few values: the scalar walk, then one mask drops the length prefixes.
+
+    The walk checks every value against the end of the page, so the chain
+    it returns is proven; value ``i``'s offset is its start minus ``4 * i``.
+    Kept lean because small pages pay this fixed cost once each.
+    """
+    walked, stop = _scalar_walk(arr, 0, arr.size, count, 0)
+    if len(walked) < count:
+        raise ParquetFormatError(
+            f"PLAIN BYTE_ARRAY: the page holds only {len(walked)} of {count} values")
+    starts = np.asarray(walked, dtype=np.int64)
+    offsets = np.empty(count + 1, dtype=np.int64)
+    offsets[:-1] = starts
+    offsets[-1] = stop
+    offsets -= np.arange(0, 4 * (count + 1), 4, dtype=np.int64)
+    keep = np.ones(stop + 3, dtype=np.uint8)
+    # clear the 4 prefix bytes of every value with one unaligned uint32 scatter
+    np.ndarray((stop,), dtype="<u4", buffer=keep, offset=0, strides=(1,))[starts] = 0
+    return ByteArrays(offsets, arr[:stop][keep[:stop].view(np.bool_)]), stop
 
 
 def decode_plain_byte_arrays_multi(buffers: Sequence[Any], counts: Sequence[int]) -> ByteArrays:
