@@ -286,14 +286,15 @@ def _gather_bodies(arr: npt.NDArray[np.uint8], w: int, bodies: npt.NDArray[np.in
         parts = [mv[b:b + n] for b, n in zip(bodies.tolist(), p_bytes.tolist())]
         parts.append(bytes(SLACK))
         return np.frombuffer(b"".join(parts), dtype=np.uint8)
-    first = np.zeros(p_bytes.size, dtype=np.int64)
-    np.cumsum(p_bytes[:-1], out=first[1:])
-    src = np.arange(total, dtype=np.int64) + np.repeat(bodies - first, p_bytes)
-    # Only the final run can be short of bytes, and only past the values used.
-    np.minimum(src, size - 1, out=src)
-    out = np.zeros(total + SLACK, dtype=np.uint8)
-    np.take(arr, src, out=out[:total])
-    return out
+    # Mark the body bytes (+1 where a body starts, -1 where it ends; bodies
+    # never touch: a run header separates them), a running sum turns the
+    # marks into a mask, and one boolean compress gathers the bytes.  Only
+    # the final run can be short of bytes, and only past the values used.
+    marks = np.zeros(size + 1, dtype=np.int8)
+    marks[bodies] = 1
+    marks[np.minimum(bodies + p_bytes, size)] = -1
+    np.cumsum(marks, out=marks)
+    return arr[marks[:size].view(np.bool_)]
 
 
 #: Runs scanned one by one before deciding whether the vectorised scan pays.
