@@ -102,7 +102,7 @@ def build_dictionary(values: Any, physical_type: int, type_length: int | None = 
             first, codes = _group_strings(WordView(values.offsets, values.data), max_exact=7,
                                           costs=costs, budget=budget)
         if first is None:
-            first, codes = _group_python(values.to_pylist())
+            first, codes = _group_python(_as_list(values))
         return _gather_strings(values, first, lens), codes
     if pt in (PhysicalType.FIXED_LEN_BYTE_ARRAY, PhysicalType.INT96):
         rows = np.asarray(values, dtype=np.uint8)
@@ -307,6 +307,14 @@ def _group_strings(view: WordView, max_exact: int, costs: Any = None,
     if not view.equal_to(ref, groups):
         return None, None
     return first, codes
+
+
+def _as_list(values: ByteArrays) -> list[bytes]:
+    # offsets index the data directly, also when they start above 0 (a window
+    # of a longer column); only for the never-reached exact fallback below
+    buf = np.ascontiguousarray(values.data).tobytes()
+    o = np.asarray(values.offsets).tolist()
+    return [buf[o[i]:o[i + 1]] for i in range(len(o) - 1)]
 
 
 def _group_python(items: list[bytes]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:

@@ -150,3 +150,18 @@ def test_many_rows_low_cardinality_with_late_newcomers() -> None:
     entries, codes = reference(items)
     assert _entries(dictionary) == entries
     assert np.array_equal(idx, np.asarray(codes, dtype=np.int32))
+
+
+def test_exact_fallback_on_a_window_of_a_longer_column(monkeypatch: pytest.MonkeyPatch) -> None:
+    # both hashed paths collide, so the Python fallback runs, on values whose
+    # offsets start above 0 (the writer builds dictionaries on such windows)
+    from parquet_core._kernels.words import WordView
+
+    monkeypatch.setattr(dictionary_module, "_H2", np.uint64(0))
+    monkeypatch.setattr(WordView, "hash64", lambda self, groups=None: np.zeros(len(self), dtype=np.uint64))
+    items = [b"", b"abcdefghi", b"abcdefghi\x00", b"x" * 40, b"abcdefghi"]
+    for long in (False, True):
+        vals = items + ([b"y" * 50] if long else [])
+        dictionary, idx = build_dictionary(byte_arrays(vals, 5), PT.BYTE_ARRAY)
+        entries, codes = reference(vals)
+        assert _entries(dictionary) == entries and idx.tolist() == codes
