@@ -204,3 +204,23 @@ def test_a_forked_child_reads_with_threads() -> None:
 
 def _read_in_child(data: bytes) -> list[dict[str, object]]:
     return pc.read_table(data, use_threads=True).to_pylist()
+
+
+@settings(max_examples=20, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**16), n=st.integers(1, 400), page_rows=st.integers(1, 50),
+       lo=st.integers(0, 99), width=st.integers(0, 30), threads=st.booleans())
+def test_filtered_nested_reads_through_page_indexes(seed: int, n: int, page_rows: int, lo: int, width: int,
+                                                    threads: bool) -> None:
+    """Candidate rows gathered leaf by leaf (struct leaves page by page, lists whole) as pyarrow filters."""
+    rng = np.random.default_rng(seed)
+    table = _nested_table(rng, n).append_column("k", pa.array(np.sort(rng.integers(0, 100, n))))
+    buf = io.BytesIO()
+    pq.write_table(table, buf, row_group_size=max(n // 2, 1), data_page_size=64, write_batch_size=page_rows,
+                   write_page_index=True)
+    data = buf.getvalue()
+    filt = [("k", ">=", lo), ("k", "<=", lo + width)]
+    got = pc.read_table(data, filters=filt, use_threads=threads)
+    want = pq.read_table(io.BytesIO(data), filters=filt)
+    assert got.to_pylist() == want.to_pylist()
+    batches = pc.ParquetFile(data).iter_batches(batch_size=37, filters=filt, columns=["st", "k"])
+    assert [r for b in batches for r in b.to_pylist()] == want.select(["st", "k"]).to_pylist()
