@@ -25,7 +25,7 @@ from parquet_core.column.data import ColumnData
 from parquet_core.column.stream import iter_chunk_pieces
 from parquet_core.errors import ParquetFormatError, ParquetSchemaError
 from parquet_core.file.columns import Selected
-from parquet_core.file.scan import ReadContext, _result, check_records, run_tasks
+from parquet_core.file.scan import ReadContext, _result, _settle, check_records, run_tasks
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Table
@@ -148,7 +148,11 @@ def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
     while done < total:
         n = min(batch_size, total - done)
         taken = run_tasks([lambda s=s: s.take(n) for s in streams], use_threads)
-        data = {s.leaf: _result(t) for s, t in zip(streams, taken)}
+        try:
+            data = {s.leaf: _result(t) for s, t in zip(streams, taken)}
+        except BaseException:
+            _settle(taken)     # no task still reads when the error reaches the caller
+            raise
         cols = [ctx.build(field, shape, {s.leaf: data[s.leaf] for s in mine}) for field, shape, mine in fields]
         done += n
         yield Table(schema, cols, n)

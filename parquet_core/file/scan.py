@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence, TypeVar
 
@@ -169,20 +169,33 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
         return {leaf: concat_data(p, descs[leaf]) for leaf, p in parts.items()}
 
     pool = decode_pool() if use_threads and len(selected) > 1 else None
-    for field, shape, slots in plan:
-        try:
-            if isinstance(shape, ParquetSchemaError):
-                raise shape
-            data = gather(field, shape, slots)
-        except BaseException:
-            for b in builds:      # an earlier field's error comes first, as in a sequential read
-                _result(b)
-            raise
-        if pool is not None:
-            builds.append(pool.submit(ctx.build, field, shape, data))
-        else:
-            builds.append(ctx.build(field, shape, data))
-    return [_result(b) for b in builds]
+    try:
+        for field, shape, slots in plan:
+            try:
+                if isinstance(shape, ParquetSchemaError):
+                    raise shape
+                data = gather(field, shape, slots)
+            except BaseException:
+                for b in builds:      # an earlier field's error comes first, as in a sequential read
+                    _result(b)
+                raise
+            if pool is not None:
+                builds.append(pool.submit(ctx.build, field, shape, data))
+            else:
+                builds.append(ctx.build(field, shape, data))
+        return [_result(b) for b in builds]
+    except BaseException:
+        _settle(results)
+        _settle(builds)
+        raise
+
+
+def _settle(items: Sequence[object]) -> None:
+    """Cancel the tasks not started and wait for the running ones (before the file is closed)."""
+    futures = [f for f in items if isinstance(f, Future)]
+    for f in futures:
+        f.cancel()
+    wait(futures)
 
 
 def read_rows(ctx: ReadContext, rg: int, field: Field, shape: Shape | ParquetSchemaError,
