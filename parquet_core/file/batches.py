@@ -25,7 +25,7 @@ from parquet_core.column.data import ColumnData
 from parquet_core.column.stream import iter_chunk_pieces
 from parquet_core.errors import ParquetFormatError, ParquetSchemaError
 from parquet_core.file.columns import Selected
-from parquet_core.file.scan import ReadContext, _result, check_records, run_tasks
+from parquet_core.file.scan import ReadContext, _result, _settle, run_tasks
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Table
@@ -62,12 +62,13 @@ class _LeafStream:
             num_rows = self.ctx.metadata.row_group(rg).num_rows
             with reader.notes():
                 reader.check_rows(num_rows)
-                records = 0
-                first = True
+                records = levels = 0
                 for piece in iter_chunk_pieces(reader.iter_pages_lazily(), self.desc, keep):
-                    if first and piece.num_levels:
-                        check_records(piece, self.desc.dotted_path, count_records(piece))  # starts a record
-                        first = False
+                    reps = piece.rep_levels
+                    if not levels and reps is not None and len(reps) and reps[0] != 0:
+                        raise ParquetFormatError("column chunk does not start at a record boundary "
+                                                 f"(first repetition level {int(reps[0])})")
+                    levels += piece.num_levels
                     records += count_records(piece)
                     yield piece
                 if records != num_rows:
@@ -148,7 +149,11 @@ def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
     while done < total:
         n = min(batch_size, total - done)
         taken = run_tasks([lambda s=s: s.take(n) for s in streams], use_threads)
-        data = {s.leaf: _result(t) for s, t in zip(streams, taken)}
+        try:
+            data = {s.leaf: _result(t) for s, t in zip(streams, taken)}
+        except BaseException:
+            _settle(taken)     # no task still reads when the error reaches the caller
+            raise
         cols = [ctx.build(field, shape, {s.leaf: data[s.leaf] for s in mine}) for field, shape, mine in fields]
         done += n
         yield Table(schema, cols, n)

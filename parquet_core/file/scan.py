@@ -19,25 +19,28 @@ from __future__ import annotations
 
 import os
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Callable, Sequence, TypeVar
+from typing import Callable, Iterator, Sequence, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from parquet_core.column.data import ColumnData
 from parquet_core.column.reader import read_column_chunks
-from parquet_core.errors import ParquetFormatError, ParquetSchemaError
+from parquet_core.errors import ParquetError, ParquetFormatError, ParquetSchemaError
 from parquet_core.file.chunk_reader import ChunkSources
 from parquet_core.file.columns import FileColumns, Selected
 from parquet_core.file.indexes import FileIndexes
 from parquet_core.file.pushdown import select_pages
 from parquet_core.metadata.wrappers import FileMetadata
+from parquet_core.page.model import Page
 from parquet_core.schema.nested import Shape
 from parquet_core.schema.types import Field
 from parquet_core.table.arrays import Array
-from parquet_core.table.leaves import concat_data, count_records, dictionary_leaf, field_array, take_records
+from parquet_core.table.leaves import (
+    concat_data, count_records, dictionary_leaf, field_array, take_records,
+)
 
 __all__ = ["ReadContext", "read_fields", "read_rows", "decode_pool", "run_tasks"]
 
@@ -108,12 +111,34 @@ def check_records(data: ColumnData, leaf_path: str, expected: int) -> None:
 
 def decode_chunk(ctx: ReadContext, rg: int, leaf: int, keep: bool) -> ColumnData:
     """Read and decode one column chunk, checked against its row group."""
-    reader = ctx.indexes.reader(rg, leaf)
-    num_rows = ctx.metadata.row_group(rg).num_rows
-    with reader.notes():
-        reader.check_rows(num_rows)
-        data, _ = read_column_chunks([reader.pages()], reader.descriptor, keep)
-        check_records(data, reader.descriptor.dotted_path, num_rows)
+    return decode_chunks(ctx, [rg], leaf, keep)
+
+
+def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool) -> ColumnData:
+    """Read and decode one leaf's chunks of *groups* into one ColumnData (values copied
+    together once), each chunk checked against its row group."""
+    readers = [ctx.indexes.reader(rg, leaf) for rg in groups]
+    desc = ctx.metadata.schema.column(leaf)
+    where = [readers[0]]
+
+    def chunks() -> Iterator[Iterator[Page]]:
+        for reader in readers:
+            where[0] = reader
+            reader.check_rows(ctx.metadata.row_group(reader.row_group).num_rows)
+            yield reader.pages()
+
+    try:
+        data, per_chunk = read_column_chunks(chunks(), desc, keep)
+        start = 0
+        for reader, n in zip(readers, per_chunk):
+            where[0] = reader
+            reps = None if data.rep_levels is None else data.rep_levels[start:start + n]
+            check_records(ColumnData(None, None, reps, n), desc.dotted_path,   # levels are what is checked
+                          ctx.metadata.row_group(reader.row_group).num_rows)
+            start += n
+    except ParquetError as exc:
+        exc.add_note(f"in column {desc.dotted_path}, row group {where[0].row_group}")
+        raise
     return data
 
 
@@ -123,14 +148,16 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
     descs = ctx.metadata.schema.columns
     plan: list[tuple[Field, Shape | ParquetSchemaError, list[tuple[int, int]]]] = []
     tasks: list[Callable[[], ColumnData]] = []
+    # threads: one task per (leaf, row group); in order: one per leaf, its values copied together once
+    per_group = use_threads and len(groups) > 1
     for field, shape in selected:
         slots: list[tuple[int, int]] = []
         if not isinstance(shape, ParquetSchemaError):
             for leaf in shape.leaves:
                 keep = ctx.keeps(field, shape, leaf)
-                for rg in groups:
+                for part in ([[rg] for rg in groups] if per_group else [list(groups)]):
                     slots.append((leaf, len(tasks)))
-                    tasks.append(lambda rg=rg, leaf=leaf, keep=keep: decode_chunk(ctx, rg, leaf, keep))
+                    tasks.append(lambda part=part, leaf=leaf, keep=keep: decode_chunks(ctx, part, leaf, keep))
         plan.append((field, shape, slots))
     results = run_tasks(tasks, use_threads)
     builds: list[Future[Array] | Array] = []
@@ -142,20 +169,33 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
         return {leaf: concat_data(p, descs[leaf]) for leaf, p in parts.items()}
 
     pool = decode_pool() if use_threads and len(selected) > 1 else None
-    for field, shape, slots in plan:
-        try:
-            if isinstance(shape, ParquetSchemaError):
-                raise shape
-            data = gather(field, shape, slots)
-        except BaseException:
-            for b in builds:      # an earlier field's error comes first, as in a sequential read
-                _result(b)
-            raise
-        if pool is not None:
-            builds.append(pool.submit(ctx.build, field, shape, data))
-        else:
-            builds.append(ctx.build(field, shape, data))
-    return [_result(b) for b in builds]
+    try:
+        for field, shape, slots in plan:
+            try:
+                if isinstance(shape, ParquetSchemaError):
+                    raise shape
+                data = gather(field, shape, slots)
+            except BaseException:
+                for b in builds:      # an earlier field's error comes first, as in a sequential read
+                    _result(b)
+                raise
+            if pool is not None:
+                builds.append(pool.submit(ctx.build, field, shape, data))
+            else:
+                builds.append(ctx.build(field, shape, data))
+        return [_result(b) for b in builds]
+    except BaseException:
+        _settle(results)
+        _settle(builds)
+        raise
+
+
+def _settle(items: Sequence[object]) -> None:
+    """Cancel the tasks not started and wait for the running ones (before the file is closed)."""
+    futures = [f for f in items if isinstance(f, Future)]
+    for f in futures:
+        f.cancel()
+    wait(futures)
 
 
 def read_rows(ctx: ReadContext, rg: int, field: Field, shape: Shape | ParquetSchemaError,
