@@ -35,7 +35,7 @@ from parquet_core.column.levels import read_levels_v1, read_levels_v2
 from parquet_core.constants import Encoding, PhysicalType
 from parquet_core.encodings import decode_values, empty_values
 from parquet_core.encodings.dictionary import build_dictionary
-from parquet_core.encodings.plain import decode_plain_byte_array
+from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
 from parquet_core.errors import ParquetError, ParquetFormatError
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.schema.descriptor import ColumnDescriptor
@@ -60,44 +60,9 @@ _DEFER_MAX_PAGE = 4 << 20
 _DICT, _FIXED, _BYTES, _DONE = 0, 1, 2, 3
 
 
-# ---------------------------------------------------------------------------------------
-# PLAIN BYTE_ARRAY over several pages
-#
-# ADAPTER (helper C): helper K1 is adding
-# ``parquet_core.encodings.plain.decode_plain_byte_arrays_multi(buffers, counts)``, a
-# kernel that decodes several pages in one pass.  Until it lands this stand-in joins
-# the buffers and runs the one-page decoder once; the integrator should replace the
-# body below by a call to K1's function (same signature, same result).
-# ---------------------------------------------------------------------------------------
-
-
-def decode_plain_byte_arrays_multi(buffers: list[Any], counts: list[int]) -> ByteArrays:
-    """Decode PLAIN BYTE_ARRAY values of several pages as one stream.
-
-    ``buffers[i]`` is the values section of page ``i``, holding ``counts[i]``
-    length-prefixed values.  The result equals decoding every page on its own
-    and concatenating: the joined stream is accepted only when every page's
-    values end exactly at its buffer's end (the stream cannot then have been
-    read across a page boundary); otherwise, e.g. for a page with bytes after
-    its values, the pages are decoded one by one, which also reports errors
-    per page as before.
-    """
-    if len(buffers) == 1:
-        return decode_plain_byte_array(buffers[0], counts[0])[0]
-    sizes = np.fromiter((len(b) for b in buffers), dtype=np.int64, count=len(buffers))
-    cnt = np.asarray(counts, dtype=np.int64)
-    try:
-        joined = b"".join(buffers)
-        values, used = decode_plain_byte_array(joined, int(cnt.sum()))
-    except ParquetFormatError:
-        values, used = None, -1
-    if values is not None and used == len(joined):
-        ends = np.cumsum(cnt)
-        # bytes taken by the first ends[i] values: their lengths plus 4-byte prefixes
-        taken = values.offsets[ends] - values.offsets[0] + 4 * ends
-        if np.array_equal(taken, np.cumsum(sizes)):
-            return values
-    return ByteArrays.concat([decode_plain_byte_array(b, c)[0] for b, c in zip(buffers, counts)])
+# PLAIN BYTE_ARRAY over several pages: ``encodings.plain.decode_plain_byte_arrays_multi``
+# (imported above) walks every page of a run in one pass; each page's values are read
+# from its own buffer only, so bytes after a page's values never become values.
 
 
 # ---------------------------------------------------------------------------------------
