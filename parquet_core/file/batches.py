@@ -4,7 +4,7 @@
 
     iter_batches(ctx, selected, groups, batch_size, use_threads)
       one _LeafStream per leaf:  row group after row group, ColumnChunkReader.iter_pages_lazily
-                                 -> column.stream.iter_chunk_pieces (one ColumnData per page)
+                                 -> column.reader.iter_chunk_pieces (one ColumnData per page)
       per batch: each leaf buffers pieces until it holds batch_size complete records,
                  table.leaves.split_records cuts them off; table.leaves.field_array builds the fields
 
@@ -21,8 +21,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Sequence
 
 from parquet_core.column.data import ColumnData
-# INTEGRATION NOTE: switch to column.reader.iter_chunk_pieces once the column layer has it.
-from parquet_core.column.stream import iter_chunk_pieces
+from parquet_core.column.reader import iter_chunk_pieces
 from parquet_core.errors import ParquetFormatError, ParquetSchemaError
 from parquet_core.file.columns import Selected
 from parquet_core.file.scan import ReadContext, _result, _settle, run_tasks
