@@ -99,6 +99,7 @@ def _run(ck: Checker) -> None:
             return
         footer.check_row_groups(ck)
         encryption.check_footer_verified(ck)
+        encryption.check_key_metadata(ck)
         writers.check_writer(ck)
         sorting.check_sorting_metadata(ck)
         geospatial.check_geospatial_metadata(ck)

@@ -145,6 +145,58 @@ def _has_key(ck: Checker, cc: Any, path: str) -> bool:
         return False
 
 
+KEY_METADATA = rule("encryption.key-metadata", WARNING, "Encryption.md#43-key-metadata; KeyTools (PKMT1 key material)",
+                    "key metadata written as key-tools JSON parses as PKMT1 key material or a key reference "
+                    "and says the right key kind (footer or column)")
+
+
+def _key_metadata_problem(km: Any, footer: bool) -> str | None:
+    """What is wrong with key-tools JSON key metadata (None: fine, or not key-tools JSON at all).
+
+    The spec leaves ``key_metadata`` opaque; only values that start as a JSON
+    object are held to the key tools' format, which parquet-java, Arrow and
+    this package share: a KMS-based reader fails on anything else.
+    """
+    from parquet_core.encryption.keytools.material import KeyMetadata
+
+    raw = bytes(km)
+    if not raw.lstrip().startswith(b"{"):
+        return None
+    try:
+        meta = KeyMetadata.parse(raw)
+    except ParquetError as exc:
+        return f"it starts as a JSON object but is not PKMT1 key metadata: {exc}"
+    if meta.material is not None and meta.material.is_footer_key != footer:
+        return (f"its key material says isFooterKey={str(meta.material.is_footer_key).lower()} for "
+                f"the {'footer' if footer else 'column'} key")
+    return None
+
+
+def check_key_metadata(ck: Checker) -> None:
+    """Footer and column key metadata in the key tools' format, when they use it."""
+    dec = ck.decryptor
+    footer_km = dec.footer_key_metadata if dec is not None else None
+    if footer_km is None and ck.raw is not None:
+        footer_km = ck.raw.footer_signing_key_metadata
+    if footer_km:
+        problem = _key_metadata_problem(footer_km, True)
+        if problem:
+            ck.report(KEY_METADATA, f"footer key metadata: {problem}")
+    if ck.raw is None:
+        return
+    for g, rg in enumerate(ck.raw.row_groups or []):
+        for i, cc in enumerate(rg.columns or []):
+            crypto = cc.crypto_metadata
+            col = crypto.ENCRYPTION_WITH_COLUMN_KEY if crypto is not None else None
+            if col is None or not col.key_metadata:
+                continue
+            problem = _key_metadata_problem(col.key_metadata, False)
+            if problem:
+                path = ".".join(col.path_in_schema or []) or (
+                    ck.schema.column(i).dotted_path if ck.schema is not None and i < len(ck.schema) else None)
+                ck.report(KEY_METADATA, f"column key metadata: {problem}", row_group=g, column=path)
+
+
 def check_footer_verified(ck: Checker) -> None:
     """Info when a signed plaintext footer was read without verifying its signature."""
     dec = ck.decryptor

@@ -120,3 +120,47 @@ def test_algorithm_without_file_aad():
         m.encryption_algorithm.AES_GCM_V1.aad_file_unique = None
     expect(_signed_edit(_write(True), edit), "encryption.algorithm", decryption=_keys(verify_plaintext_footer=False),
            level="footer")
+
+
+# -- key metadata in the key tools' format (encryption.key-metadata) ---------------------------
+
+_MATERIAL = ('{"keyMaterialType":"PKMT1","internalStorage":true,"isFooterKey":%s,%s"masterKeyID":"k1",'
+             '"wrappedDEK":"AAAA","doubleWrapping":false}')
+
+
+def _with_metadata(footer_meta, column_meta, plaintext_footer=True) -> bytes:
+    return _write(plaintext_footer, footer_key_metadata=footer_meta, column_key_metadata={"s": column_meta})
+
+
+def test_key_tools_metadata_from_parquet_java_is_clean(corpus):
+    # written by parquet-java's key tools: key metadata is a PKMT1 reference into external material
+    report = pc.check(str(corpus / "external_key_material_java.parquet.encrypted"), level="footer")
+    assert not [f for f in report.findings if f.rule == "encryption.key-metadata"], report
+
+
+def test_opaque_and_valid_key_metadata_are_clean():
+    footer = _MATERIAL % ("true", '"kmsInstanceID":"DEFAULT","kmsInstanceURL":"DEFAULT",')
+    column = _MATERIAL % ("false", "")
+    for f, c in ((b"kf", b"kc1"), (footer, column)):
+        report = pc.check(_with_metadata(f, c), decryption=_keys())
+        assert not [x for x in report.findings if x.rule == "encryption.key-metadata"], report
+
+
+@pytest.mark.parametrize("plaintext", [True, False], ids=["plaintext-footer", "encrypted-footer"])
+def test_broken_key_tools_metadata_is_a_warning(plaintext):
+    bad_footer = b'{"keyMaterialType":"PKMT2","internalStorage":false,"keyReference":"footerKey"}'
+    column_says_footer = _MATERIAL % ("true", '"kmsInstanceID":"DEFAULT","kmsInstanceURL":"DEFAULT",')
+    data = _with_metadata(bad_footer, column_says_footer, plaintext)
+    report = expect(data, "encryption.key-metadata", None, None, level="footer", severity="warning",
+                    decryption=_keys())
+    texts = [f.message for f in report.findings if f.rule == "encryption.key-metadata"]
+    assert any("footer key metadata" in t and "PKMT2" in t for t in texts), texts
+    col = find(report, "encryption.key-metadata", 0, "s")
+    assert "isFooterKey=true for the column key" in col.message
+    assert report.ok    # warnings only: the file reads with the keys
+    assert pc.read_table(data, decryption=_keys()).num_rows == 300
+
+
+def test_truncated_key_tools_json_is_a_warning():
+    data = _with_metadata(b"kf", b'{"keyMaterialType":"PKMT1","internalSto', True)
+    expect(data, "encryption.key-metadata", 0, "s", level="footer", severity="warning", decryption=_keys())
