@@ -73,6 +73,7 @@ def bench_data(folder: str, rows: int, files: int, repeat: int) -> dict[str, flo
         "check_data": _time(lambda: _quiet_pqc(["check", "--level", "data", *paths]), repeat),
         "check_pages": _time(lambda: _quiet_pqc(["check", "--level", "pages", *paths]), repeat),
         "pc_read_table": _time(lambda: [pc.read_table(p) for p in paths], repeat),
+        "pc_read_table_1t": _time(lambda: [pc.read_table(p, use_threads=False) for p in paths], repeat),
         "pa_read_table": _time(lambda: [pq.read_table(p) for p in paths], repeat),
     }
 
@@ -99,7 +100,9 @@ def main() -> None:
     print(f"  pqc check --level data   {d['check_data']:.3f} s  "
           f"({d['check_data'] / d['pc_read_table']:.2f}x pc.read_table)")
     print(f"  pqc check --level pages  {d['check_pages']:.3f} s")
-    print(f"  pc.read_table            {d['pc_read_table']:.3f} s")
+    print(f"  pc.read_table            {d['pc_read_table']:.3f} s  (threads; check is single-threaded: "
+          f"{d['check_data'] / d['pc_read_table_1t']:.2f}x the read with use_threads=False, "
+          f"{d['pc_read_table_1t']:.3f} s)")
     print(f"  pyarrow read_table       {d['pa_read_table']:.3f} s")
     print(f"footer: {args.many} files")
     print(f"  pqc check --level footer {f['check_footer_many']:.3f} s  "

@@ -68,6 +68,9 @@ class ChunkState:
     decoded: bool = False
     offset_index: Any = None
     column_index: Any = None
+    # Results computed from decoded values (bounds, level histograms), keyed by the id of the
+    # array they came from: each page's are shared by the chunk, page header and page index rules.
+    memo: dict[Any, Any] = field(default_factory=dict)
 
     @property
     def path(self) -> str:

@@ -104,7 +104,7 @@ def _nulls(p: Any, desc: Any) -> int:
 
 def check_chunk_values(ck: Checker, ch: ChunkState) -> None:
     """Compare the indexes with each page's decoded values and levels."""
-    from parquet_core.validation.values import compare_bounds, histogram
+    from parquet_core.validation.values import compare_bounds, page_histogram
 
     data = ch.data_pages
     desc = ch.desc
@@ -157,8 +157,8 @@ def check_chunk_values(ck: Checker, ch: ChunkState) -> None:
                                   ("definition", p.def_levels, desc.max_definition_level)):
             hists = getattr(ci, f"{name}_level_histograms")
             if hists is not None:
-                actual = histogram(levels, top, len(levels) if levels is not None else
-                                   (p.header.data_page_header or p.header.data_page_header_v2).num_values)
+                actual = page_histogram(ch, levels, top, len(levels) if levels is not None else
+                                        (p.header.data_page_header or p.header.data_page_header_v2).num_values)
                 if hists[i] != actual and not (top == 0 and not hists[i]):
                     ck.report_chunk(HISTOGRAM, ch, f"{name} level histogram of page {i} is {hists[i]}, the levels "
                                     f"give {actual}", **where)

@@ -98,7 +98,7 @@ def compare_bounds(ck: Checker, ch: ChunkState, lo_raw: bytes | None, hi_raw: by
     if len(values) == 0:
         ck.report_chunk(ALL_NULL_BOUNDS, ch, f"{what}: min/max set for no non-null values", **where)
         return
-    actual = compute_bounds(values, desc)
+    actual = actual_bounds(ch, values)
     if actual is None:
         return   # only NaNs
     a_lo = bound_sort_key(encode_bound(actual[0], desc), desc)
@@ -118,6 +118,30 @@ def compare_bounds(ck: Checker, ch: ChunkState, lo_raw: bytes | None, hi_raw: by
             ck.report_chunk(ZERO_SIGN, ch, f"{what}: a zero minimum written as +0.0; expected -0.0", **where)
         if hi == 0 and math.copysign(1.0, hi) < 0 and a_hi == 0:
             ck.report_chunk(ZERO_SIGN, ch, f"{what}: a zero maximum written as -0.0; expected +0.0", **where)
+
+
+def actual_bounds(ch: ChunkState, values: Any) -> Any:
+    """The smallest and largest of *values* (``compute_bounds``), computed once per array.
+
+    The chunk's bounds are the extremes of its pages' bounds, so the pages are
+    scanned once for the chunk statistics, the page headers and the column index.
+    """
+    key = ("bounds", id(values))
+    if key in ch.memo:
+        return ch.memo[key]
+    desc = ch.desc
+    pages = ch.data_pages
+    if values is ch.values and len(pages) > 1 and all(p.values is not None for p in pages):
+        parts = [b for b in (actual_bounds(ch, p.values) for p in pages if len(p.values)) if b is not None]
+        out = None
+        if parts:
+            lo = min(parts, key=lambda b: bound_sort_key(encode_bound(b[0], desc), desc))[0]
+            hi = max(parts, key=lambda b: bound_sort_key(encode_bound(b[1], desc), desc))[1]
+            out = (lo, hi)
+    else:
+        out = compute_bounds(values, desc)
+    ch.memo[key] = out
+    return out
 
 
 def _show(v: Any) -> str:
@@ -203,7 +227,7 @@ def _check_size_statistics(ck: Checker, ch: ChunkState) -> None:
         hist = getattr(ss, f"{name}_level_histogram")
         if hist is None:
             continue
-        actual = histogram(levels, top, ch.num_levels)
+        actual = chunk_histogram(ch, levels, top)
         if list(hist) != actual and not (top == 0 and not hist):   # empty at max level 0: allowed
             ck.report_chunk(HISTOGRAM, ch, f"{name} level histogram is {list(hist)}, the levels give {actual}")
 
@@ -212,7 +236,37 @@ def histogram(levels: Any, top: int, n: int) -> list[int]:
     """Count of each level 0..top (*levels* None: all at *top*)."""
     if levels is None:
         return [0] * top + [n]
+    if top < 4:   # a few comparisons beat bincount's widening copy
+        arr = np.asarray(levels)
+        counts = [int(np.count_nonzero(arr == k)) for k in range(top)]
+        return counts + [len(arr) - sum(counts)] if int(arr.max(initial=0)) <= top else \
+            [int(c) for c in np.bincount(np.asarray(levels, dtype=np.int64), minlength=top + 1)]
     return [int(c) for c in np.bincount(np.asarray(levels, dtype=np.int64), minlength=top + 1)]
+
+
+def page_histogram(ch: ChunkState, levels: Any, top: int, n: int) -> list[int]:
+    """:func:`histogram`, computed once per level array."""
+    key = ("hist", id(levels), top, n)
+    if key not in ch.memo:
+        ch.memo[key] = histogram(levels, top, n)
+    return ch.memo[key]  # type: ignore[no-any-return]
+
+
+def chunk_histogram(ch: ChunkState, levels: Any, top: int) -> list[int]:
+    """The chunk's level histogram: the sum of its pages' when they were all decoded."""
+    pages = ch.data_pages
+    which = "def_levels" if levels is ch.def_levels else "rep_levels" if levels is ch.rep_levels else None
+    if which is None or levels is None or len(pages) < 2 or any(getattr(p, which) is None for p in pages):
+        return histogram(levels, top, ch.num_levels)
+    total = [0] * (top + 1)
+    for p in pages:
+        part = getattr(p, which)
+        for k, c in enumerate(page_histogram(ch, part, top, len(part))):
+            if k <= top:
+                total[k] += c
+            else:   # a level above the maximum: let the direct count report it
+                return histogram(levels, top, ch.num_levels)
+    return total
 
 
 def _check_pages_counts(ck: Checker, ch: ChunkState) -> None:
@@ -294,6 +348,7 @@ def check_values(ck: Checker) -> None:
         for ch in row:   # done with this row group: let its buffers go
             if ch is not None:
                 ch.buf = ch.values = ch.def_levels = ch.rep_levels = None
+                ch.memo.clear()
                 for p in ch.pages:
                     p.values = p.def_levels = p.rep_levels = None
 
