@@ -20,7 +20,7 @@ from parquet_core.encryption.properties import FileDecryptionProperties, FileEnc
 from parquet_core.errors import ParquetError
 from parquet_core.metadata.thrift_dict import plain_value
 
-__all__ = ["add_storage_option", "storage_options_arg", "expand_files", "each_file", "add_key_options", "add_encrypt_options", "decryption_for", "encryption_from",
+__all__ = ["add_storage_option", "storage_options_arg", "parse_storage_options", "expand_files", "each_file", "add_key_options", "add_encrypt_options", "decryption_for", "encryption_from",
            "cli_message", "report_error", "emit", "select_leaves", "add_columns_option"]
 
 
@@ -212,8 +212,13 @@ def add_storage_option(p: argparse.ArgumentParser) -> None:
 
 def storage_options_arg(args: argparse.Namespace) -> dict[str, Any] | None:
     """The ``--storage-option`` values as a dict (None when there are none)."""
+    return parse_storage_options(getattr(args, "storage_option", None) or ())
+
+
+def parse_storage_options(items: Sequence[str]) -> dict[str, Any] | None:
+    """``KEY=VALUE`` items as a dict, each VALUE parsed as JSON when it can be (None: no items)."""
     out: dict[str, Any] = {}
-    for item in getattr(args, "storage_option", None) or ():
+    for item in items:
         key, eq, value = item.partition("=")
         if not eq or not key:
             raise ValueError(f"--storage-option takes KEY=VALUE, got {item!r}")

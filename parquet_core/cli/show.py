@@ -138,18 +138,9 @@ def show_head(pf: ParquetFile, n: int, columns: Sequence[str] | None = None) -> 
 
 
 def _storage_options(items: Sequence[str]) -> dict[str, Any] | None:
-    import json
+    from parquet_core.cli.common import parse_storage_options
 
-    out: dict[str, Any] = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise ValueError(f"--storage-option takes KEY=VALUE, got {item!r}")
-        try:
-            out[key] = json.loads(value)
-        except ValueError:
-            out[key] = value
-    return out or None
+    return parse_storage_options(items)
 
 
 def _dataset(paths: Sequence[str], options: dict[str, Any] | None, verify: bool, decryption: Any) -> Any:

@@ -86,7 +86,24 @@ def _defaults(cls: Any, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
     return {s[2]: s[4] for s in cls.thrift_spec if s is not None and s[2] not in skip}
 
 
-class LazyColumnMetaData(pt.ColumnMetaData):
+class _LikeGenerated:
+    """Equality, hashing and repr as the generated classes have them (field by field)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return _same(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]   # as the generated classes
+
+    def __repr__(self) -> str:
+        return _repr(self)
+
+
+class LazyColumnMetaData(_LikeGenerated, pt.ColumnMetaData):
     """A ``pt.ColumnMetaData`` whose statistics fields are decoded on first access.
 
     The C decoder makes the object (``object.__init__``: unset fields fall back to the
@@ -125,19 +142,9 @@ class LazyColumnMetaData(pt.ColumnMetaData):
         """Whether the skipped field *name* has been decoded."""
         return name in self.__dict__
 
-    def __eq__(self, other: object) -> bool:
-        return _same(self, other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    __hash__ = None  # type: ignore[assignment]   # as the generated classes
-
-    def __repr__(self) -> str:
-        return _repr(self)
 
 
-class LazyColumnChunk(pt.ColumnChunk):
+class LazyColumnChunk(_LikeGenerated, pt.ColumnChunk):
     """A ``pt.ColumnChunk`` made without the generated ``__init__`` (see LazyColumnMetaData)."""
 
     THRIFT_NAME = "ColumnChunk"
@@ -145,19 +152,9 @@ class LazyColumnChunk(pt.ColumnChunk):
     __init__ = object.__init__   # type: ignore[assignment]
     locals().update(_defaults(pt.ColumnChunk))
 
-    def __eq__(self, other: object) -> bool:
-        return _same(self, other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return _repr(self)
 
 
-class LazyFileMetaData(pt.FileMetaData):
+class LazyFileMetaData(_LikeGenerated, pt.FileMetaData):
     """A ``pt.FileMetaData`` whose ``row_groups`` and ``key_value_metadata`` decode on first access."""
 
     __slots__ = ("_lazy",)
@@ -183,14 +180,6 @@ class LazyFileMetaData(pt.FileMetaData):
                 if isinstance(cc.meta_data, LazyColumnMetaData):
                     cc.meta_data.load()
         self.key_value_metadata  # noqa: B018
-
-    def __eq__(self, other: object) -> bool:
-        return _same(self, other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         self.load()
