@@ -237,6 +237,12 @@ def _widen(a: DataType, b: DataType) -> DataType | None:
 def _unify_nested(a: DataType, b: DataType, permissive: bool) -> DataType:
     if a.name != b.name:
         raise _Mismatch(f"{a.name} and {b.name} have different shapes")
+    if a.name == "variant":
+        # Two shredding layouts of the same values: the values meet in the unshredded layout
+        # (every layout holds every variant value; shredding is storage, not type).
+        from parquet_core.schema.variant_layout import variant_type
+
+        return variant_type(None)
     names_a, names_b = [f.name for f in a.fields], [f.name for f in b.fields]
     if a.name == "struct":
         if sorted(names_a) != sorted(names_b):

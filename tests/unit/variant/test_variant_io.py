@@ -101,3 +101,46 @@ def test_unshredded_column_filters(tmp_path) -> None:
     pc.write_table({"v": values}, path, schema=pc.schema([pc.field("v", pc.variant())]))
     got = pc.read_table(path, filters=pc.col("v").field("event_type") == "login").column("v").to_pylist()
     assert got == values[100:200]
+
+
+def test_concat_of_layouts(tmp_path) -> None:
+    plain, shredded = (pc.schema([pc.field("v", pc.variant(s))]) for s in (None, EVENT))
+    pc.write_table({"v": VALUES}, tmp_path / "a.parquet", schema=plain)
+    pc.write_table({"v": VALUES}, tmp_path / "b.parquet", schema=shredded)
+    a, b = pc.read_table(tmp_path / "a.parquet"), pc.read_table(tmp_path / "b.parquet")
+    expected = [_expected(v) for v in VALUES]
+    # one layout: kept
+    same = pc.Table.concat([b, b])
+    assert same.schema.field("v").type == pc.variant(EVENT)
+    assert same.column("v").to_pylist() == expected * 2
+    # two layouts: refused unless promotion is asked for, then one unshredded variant
+    with pytest.raises(pc.ParquetSchemaError, match="promote_options"):
+        pc.Table.concat([a, b])
+    for promote in ("default", "permissive"):
+        both = pc.Table.concat([a, b], promote_options=promote)
+        assert both.schema.field("v").type == pc.variant()
+        assert both.column("v").to_pylist() == expected * 2
+        pc.write_table(both, tmp_path / "c.parquet")
+        assert pc.read_table(tmp_path / "c.parquet").column("v").to_pylist() == expected * 2
+
+
+@pytest.mark.parametrize("shredding", [None, EVENT])
+def test_variant_nested_in_lists_and_structs(tmp_path, shredding) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    v = pc.variant(shredding)
+    schema = pc.schema([pc.field("l", pc.list_(v)),
+                        pc.field("s", pc.struct([pc.field("v", v), pc.field("i", pc.int64())])),
+                        pc.field("m", pc.map_(pc.string(), v))])
+    rows = {"l": [VALUES[:3], None, [], [NULL, "x", None]],
+            "s": [{"v": VALUES[0], "i": 1}, None, {"v": NULL, "i": 2}, {"v": None, "i": 3}],
+            "m": [{"k": VALUES[0]}, None, {}, {"a": 1, "b": None}]}
+    pc.write_table(rows, tmp_path / "n.parquet", schema=schema)
+    got = pc.read_table(tmp_path / "n.parquet")
+    assert got.schema == schema
+    assert got.column("l").to_pylist() == rows["l"]
+    assert got.column("s").to_pylist() == rows["s"]
+    assert [None if m is None else dict(m) for m in got.column("m").to_pylist()] == rows["m"]
+    # another implementation reads the file: every variant is its (metadata, value[, typed_value]) struct
+    arrow = pq.read_table(tmp_path / "n.parquet")
+    assert arrow.num_rows == 4
+    assert arrow.schema.field("l").type.value_type.field("metadata").type == "binary"
