@@ -43,6 +43,9 @@ __all__ = ["assemble", "empty_column", "entries_type"]
 
 Mask = npt.NDArray[np.bool_]
 
+#: element counts are cumulated in int32 below this many level entries (int64 above)
+_NARROW_COUNTS = 2**31 - 1
+
 
 def entries_type(map_type: DataType) -> DataType:
     """The struct type of a map's entries (its key and value fields)."""
@@ -188,7 +191,7 @@ class _Assembler:
             out[-1] = n
             return out
         # elements before each entry (and in all), narrow while it fits: half the traffic
-        seen = np.empty(n + 1, dtype=np.int32 if n < 2**31 - 1 else np.int64)
+        seen = np.empty(n + 1, dtype=np.int32 if n < _NARROW_COUNTS else np.int64)
         seen[0] = 0
         np.cumsum(elems, dtype=seen.dtype, out=seen[1:])
         if slots is not None:
