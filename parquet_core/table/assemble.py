@@ -137,17 +137,20 @@ class _Assembler:
         lv = self.levels[s.leaves[0]]
         slots = lv.mask(s.slot_rep, s.slot_def)
         n = lv.count(s.slot_rep, s.slot_def)
-        valid = self.validity(lv, s, slots, n)
         if s.kind == "struct":
+            valid = self.validity(lv, s, slots, None, n)
             kids = [self.checked(c, n, s) for c in s.children]
             column = None
             if s.data_type.name == "variant":   # name the group in decode errors
                 meta = next(c for c in s.children if c.name == "metadata")
                 column = ".".join(self.levels[meta.column].desc.path[:-1])
             return StructArray(s.data_type, kids, n, valid, column)
+        # the positions of a list's slots serve its validity and its offsets
+        starts = None if slots is None else np.flatnonzero(slots)
+        valid = self.validity(lv, s, slots, starts, n)
         self.check_repeats(lv, s)
         elems = lv.mask(s.slot_rep + 1, s.elem_def)
-        offsets = self.offsets(slots, elems, lv.n)
+        offsets = self.offsets(starts, elems, lv.n)
         total = int(offsets[-1])
         if s.kind == "list":
             return ListArray(s.data_type, offsets, self.checked(s.children[0], total, s), valid)
@@ -156,14 +159,20 @@ class _Assembler:
         return MapArray(s.data_type, offsets, entries, valid)
 
     @staticmethod
-    def validity(lv: _Levels, s: Shape, slots: Mask | None, n: int) -> Mask | None:
-        """Which of the node's *n* slots are not null (``None``: all of them)."""
+    def validity(lv: _Levels, s: Shape, slots: Mask | None, starts: npt.NDArray[np.int64] | None,
+                 n: int) -> Mask | None:
+        """Which of the node's *n* slots are not null (``None``: all of them).
+
+        *starts*: the positions of the entries of *slots*, when known.
+        """
         level = s.def_level
         if lv.defs is None or level <= s.slot_def:
             return None     # every slot reaches the node's level
         # the slots that reach the node's level are the entries of mask(slot_rep, level)
         if lv.count(s.slot_rep, level) == n:
             return None
+        if starts is not None:
+            return lv.def_ge(level).take(starts)
         return _select(slots, lv.def_ge(level))
 
     @staticmethod
@@ -181,25 +190,27 @@ class _Assembler:
                 f"{int(lv.defs[i])} is below the element's {s.elem_def}")
 
     @staticmethod
-    def offsets(slots: Mask | None, elems: Mask | None, n: int) -> npt.NDArray[np.int64]:
-        """Element count before each slot's opening entry, plus the total."""
+    def offsets(starts: npt.NDArray[np.int64] | None, elems: Mask | None, n: int
+                ) -> npt.NDArray[np.int64]:
+        """Element count before each slot's opening entry (at positions *starts*, ``None``:
+        every entry opens a slot), plus the total."""
         if elems is None:       # every entry is an element: the offsets are positions
-            if slots is None:
+            if starts is None:
                 return np.arange(n + 1, dtype=np.int64)
-            out = np.empty(int(np.count_nonzero(slots)) + 1, dtype=np.int64)
-            out[:-1] = np.flatnonzero(slots)
+            out = np.empty(len(starts) + 1, dtype=np.int64)
+            out[:-1] = starts
             out[-1] = n
             return out
         # elements before each entry (and in all), narrow while it fits: half the traffic
         seen = np.empty(n + 1, dtype=np.int32 if n < _NARROW_COUNTS else np.int64)
         seen[0] = 0
         np.cumsum(elems, dtype=seen.dtype, out=seen[1:])
-        if slots is not None:
-            keep = np.empty(n + 1, dtype=np.bool_)
-            keep[:-1] = slots
-            keep[-1] = True
-            seen = np.compress(keep, seen)
-        return seen.astype(np.int64, copy=False)
+        if starts is None:
+            return seen.astype(np.int64, copy=False)
+        out = np.empty(len(starts) + 1, dtype=np.int64)
+        out[:-1] = seen.take(starts)
+        out[-1] = seen[n]
+        return out
 
     def checked(self, child: Shape, expected: int, parent: Shape) -> Array:
         arr = self.build(child)

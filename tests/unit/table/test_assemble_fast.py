@@ -236,10 +236,11 @@ def test_offsets_wide_counts_match_narrow(monkeypatch: pytest.MonkeyPatch) -> No
         slots = rng.random(n) < 0.4
         elems = rng.random(n) < 0.7
         for s in (None, slots):
+            at = None if s is None else np.flatnonzero(s)
             for e in (None, elems):
-                narrow = asm._Assembler.offsets(s, e, n)
+                narrow = asm._Assembler.offsets(at, e, n)
                 monkeypatch.setattr(asm, "_NARROW_COUNTS", 0)
-                wide = asm._Assembler.offsets(s, e, n)
+                wide = asm._Assembler.offsets(at, e, n)
                 monkeypatch.undo()
                 starts = np.arange(n) if s is None else np.flatnonzero(s)
                 seen = np.concatenate([[0], np.cumsum(np.ones(n, bool) if e is None else e)])
