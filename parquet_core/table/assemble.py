@@ -43,6 +43,9 @@ __all__ = ["assemble", "empty_column", "entries_type"]
 
 Mask = npt.NDArray[np.bool_]
 
+#: element counts are cumulated in int32 below this many level entries (int64 above)
+_NARROW_COUNTS = 2**31 - 1
+
 
 def entries_type(map_type: DataType) -> DataType:
     """The struct type of a map's entries (its key and value fields)."""
@@ -50,39 +53,78 @@ def entries_type(map_type: DataType) -> DataType:
 
 
 class _Levels:
-    """One leaf's levels, with the maxima that stand in for absent arrays."""
+    """One leaf's levels, and the masks built from them, each built once.
+
+    A mask for "``rep <= r`` and ``def >= d``" serves several nodes: a list's
+    element mask is the slot mask of its child, and a node's valid-slot mask
+    is a mask of the same family.  Selections go through :func:`numpy.compress`
+    (several times faster than boolean indexing for these sizes).
+    """
 
     def __init__(self, data: ColumnData, desc: ColumnDescriptor) -> None:
         self.data, self.desc = data, desc
         self.n = data.num_levels
         self.defs = data.def_levels
         self.reps = data.rep_levels
+        for what, arr in (("definition", self.defs), ("repetition", self.reps)):
+            if arr is not None and len(arr) != self.n:
+                raise ParquetFormatError(f"column {desc.dotted_path}: {len(arr)} {what} levels "
+                                         f"for {self.n} level slots")
+        self.max_rep = desc.max_repetition_level
+        self._ge: dict[int, Mask] = {}
+        self._le: dict[int, Mask] = {}
+        self._masks: dict[tuple[int, int], Mask | None] = {}
+        self._counts: dict[tuple[int, int], int] = {}
+        self._eq_max: Mask | None = None
+
+    def def_ge(self, level: int) -> Mask:
+        got = self._ge.get(level)
+        if got is None:
+            assert self.defs is not None
+            got = self._ge[level] = self.defs >= level
+        return got
+
+    def rep_le(self, level: int) -> Mask:
+        got = self._le.get(level)
+        if got is None:
+            assert self.reps is not None
+            got = self._le[level] = self.reps <= level
+        return got
 
     def mask(self, max_rep: int, min_def: int) -> Mask | None:
         """Entries with ``rep <= max_rep`` and ``def >= min_def`` (``None``: all of them)."""
+        key = (max_rep, min_def)
+        if key in self._masks:
+            return self._masks[key]
         out = None
-        if self.reps is not None and max_rep < self.desc.max_repetition_level:
-            out = self.reps <= max_rep
+        if self.reps is not None and max_rep < self.max_rep:
+            out = self.rep_le(max_rep)
         if self.defs is not None and min_def > 0:
-            d = self.defs >= min_def
+            d = self.def_ge(min_def)
             out = d if out is None else out & d
+        self._masks[key] = out
         return out
 
-    def defs_at(self, where: Mask | None) -> npt.NDArray[np.int16] | None:
-        if self.defs is None:
-            return None
-        return self.defs if where is None else self.defs[where]
+    def count(self, max_rep: int, min_def: int) -> int:
+        """Number of entries of :meth:`mask`."""
+        key = (max_rep, min_def)
+        got = self._counts.get(key)
+        if got is None:
+            m = self.mask(max_rep, min_def)
+            got = self._counts[key] = self.n if m is None else int(np.count_nonzero(m))
+        return got
+
+    def at_max_def(self) -> Mask:
+        """Entries holding a value (definition level at the leaf's maximum)."""
+        if self._eq_max is None:
+            assert self.defs is not None
+            self._eq_max = self.defs == self.desc.max_definition_level
+        return self._eq_max
 
 
-def _count(mask: Mask | None, n: int) -> int:
-    return n if mask is None else int(np.count_nonzero(mask))
-
-
-def _validity(defs: npt.NDArray[np.int16] | None, level: int) -> Mask | None:
-    if defs is None or level == 0:
-        return None
-    valid = defs >= level
-    return None if valid.all() else valid
+def _select(slots: Mask | None, per_entry: Mask) -> Mask:
+    """*per_entry* at the slot-opening entries."""
+    return per_entry if slots is None else np.compress(slots, per_entry)
 
 
 class _Assembler:
@@ -94,18 +136,21 @@ class _Assembler:
             return self.leaf(s)
         lv = self.levels[s.leaves[0]]
         slots = lv.mask(s.slot_rep, s.slot_def)
-        n = _count(slots, lv.n)
-        valid = _validity(lv.defs_at(slots), s.def_level)
+        n = lv.count(s.slot_rep, s.slot_def)
         if s.kind == "struct":
+            valid = self.validity(lv, s, slots, None, n)
             kids = [self.checked(c, n, s) for c in s.children]
             column = None
             if s.data_type.name == "variant":   # name the group in decode errors
                 meta = next(c for c in s.children if c.name == "metadata")
                 column = ".".join(self.levels[meta.column].desc.path[:-1])
             return StructArray(s.data_type, kids, n, valid, column)
+        # the positions of a list's slots serve its validity and its offsets
+        starts = None if slots is None else np.flatnonzero(slots)
+        valid = self.validity(lv, s, slots, starts, n)
         self.check_repeats(lv, s)
         elems = lv.mask(s.slot_rep + 1, s.elem_def)
-        offsets = self.offsets(slots, elems, lv.n)
+        offsets = self.offsets(starts, elems, lv.n)
         total = int(offsets[-1])
         if s.kind == "list":
             return ListArray(s.data_type, offsets, self.checked(s.children[0], total, s), valid)
@@ -114,11 +159,29 @@ class _Assembler:
         return MapArray(s.data_type, offsets, entries, valid)
 
     @staticmethod
+    def validity(lv: _Levels, s: Shape, slots: Mask | None, starts: npt.NDArray[np.int64] | None,
+                 n: int) -> Mask | None:
+        """Which of the node's *n* slots are not null (``None``: all of them).
+
+        *starts*: the positions of the entries of *slots*, when known.
+        """
+        level = s.def_level
+        if lv.defs is None or level <= s.slot_def:
+            return None     # every slot reaches the node's level
+        # the slots that reach the node's level are the entries of mask(slot_rep, level)
+        if lv.count(s.slot_rep, level) == n:
+            return None
+        if starts is not None:
+            return lv.def_ge(level).take(starts)
+        return _select(slots, lv.def_ge(level))
+
+    @staticmethod
     def check_repeats(lv: _Levels, s: Shape) -> None:
         """An entry that repeats this list must define an element of it."""
         if lv.reps is None or lv.defs is None:
             return
-        bad = (lv.reps == s.slot_rep + 1) & (lv.defs < s.elem_def)
+        bad = lv.reps == s.slot_rep + 1
+        bad &= ~lv.def_ge(s.elem_def)
         if bad.any():
             i = int(np.argmax(bad))
             raise ParquetFormatError(
@@ -127,20 +190,26 @@ class _Assembler:
                 f"{int(lv.defs[i])} is below the element's {s.elem_def}")
 
     @staticmethod
-    def offsets(slots: Mask | None, elems: Mask | None, n: int) -> npt.NDArray[np.int64]:
-        """Element count before each slot's opening entry, plus the total."""
-        starts = np.arange(n, dtype=np.int64) if slots is None else np.flatnonzero(slots)
-        if elems is None:
-            before = starts
-            total = n
-        else:
-            seen = np.zeros(n + 1, dtype=np.int64)
-            np.cumsum(elems, out=seen[1:])
-            before = seen[starts]
-            total = int(seen[-1])
+    def offsets(starts: npt.NDArray[np.int64] | None, elems: Mask | None, n: int
+                ) -> npt.NDArray[np.int64]:
+        """Element count before each slot's opening entry (at positions *starts*, ``None``:
+        every entry opens a slot), plus the total."""
+        if elems is None:       # every entry is an element: the offsets are positions
+            if starts is None:
+                return np.arange(n + 1, dtype=np.int64)
+            out = np.empty(len(starts) + 1, dtype=np.int64)
+            out[:-1] = starts
+            out[-1] = n
+            return out
+        # elements before each entry (and in all), narrow while it fits: half the traffic
+        seen = np.empty(n + 1, dtype=np.int32 if n < _NARROW_COUNTS else np.int64)
+        seen[0] = 0
+        np.cumsum(elems, dtype=seen.dtype, out=seen[1:])
+        if starts is None:
+            return seen.astype(np.int64, copy=False)
         out = np.empty(len(starts) + 1, dtype=np.int64)
-        out[:-1] = before
-        out[-1] = total
+        out[:-1] = seen.take(starts)
+        out[-1] = seen[n]
         return out
 
     def checked(self, child: Shape, expected: int, parent: Shape) -> Array:
@@ -157,19 +226,24 @@ class _Assembler:
         dt = s.data_type
         values = to_storage(dt, lv.data.values)
         slots = lv.mask(s.slot_rep, s.slot_def)
-        n = _count(slots, lv.n)
-        defs = lv.defs_at(slots)
-        if defs is None:
+        n = lv.count(s.slot_rep, s.slot_def)
+        valid = None
+        if lv.defs is None:
             present = n
-            valid = None
         else:
-            valid = defs == desc.max_definition_level
-            present = int(np.count_nonzero(valid))
+            # a value's entry (def at the maximum) is always a slot of its leaf when the
+            # leaf's slots take every repetition level; else count only those that are
+            has = lv.at_max_def()
+            if lv.reps is not None and s.slot_rep < lv.max_rep:
+                has = has & lv.rep_le(s.slot_rep)
+            present = int(np.count_nonzero(has))
+            if present != n:
+                valid = _select(slots, lv.at_max_def())
         if present != len(values):
             raise ParquetFormatError(
                 f"column {desc.dotted_path}: definition levels say {present} values, "
                 f"pages hold {len(values)}")
-        if present == n:
+        if valid is None:
             return Array(dt, values, None)
         return Array(dt, spread_values(values, valid, n), valid)  # type: ignore[arg-type]
 
