@@ -42,6 +42,11 @@ from parquet_core.table.arrays import Array, Table
 
 __all__ = ["ParquetDataset", "Fragment", "DatasetReport"]
 
+#: A file smaller than this is decoded on the calling thread even with ``use_threads=True``:
+#: handing its few small chunks to the pool costs more (task hand-offs, wake-ups) than
+#: decoding them, which for a many-small-files dataset was a third of the read.
+THREADS_MIN_FILE_BYTES = 1 << 20
+
 
 @dataclass
 class Fragment:
@@ -476,6 +481,7 @@ class ParquetDataset:
         parts = set(self.partition_names)
         if frag.row_groups is not None and self._summary is not None:
             return self._read_summarised(frag, rest, columns, fixed, use_threads)
+        use_threads = use_threads and frag.size >= THREADS_MIN_FILE_BYTES
         with self._open(frag) as pf:
             file_fields = {f.name: f for f in pf.schema}
             path = self._fs.display(frag.path)
@@ -505,6 +511,10 @@ class ParquetDataset:
         if columns is None:
             wanted = [f.name for f in pf.schema]
         groups = frag.row_groups or []
+        if use_threads:
+            md = pf.metadata
+            stored = sum(md.row_group(i).total_byte_size for i in groups)   # uncompressed: the decode work
+            use_threads = stored >= THREADS_MIN_FILE_BYTES
         table = pf.read_row_groups(groups, wanted, filters=rest if isinstance(rest, Expression) else None,
                                    use_threads=use_threads)
         return table, pf.schema
@@ -559,7 +569,7 @@ class ParquetDataset:
                     wanted = [f.name for f in out if f.name in file_fields]
                     for batch in pf.iter_batches(batch_size, columns=wanted,
                                                  filters=rest if isinstance(rest, Expression) else None,
-                                                 use_threads=use_threads):
+                                                 use_threads=use_threads and frag.size >= THREADS_MIN_FILE_BYTES):
                         if batch.num_rows:
                             yield self._assemble([frag], [batch], out)
                 if prog is not None:

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from parquet_core.errors import ParquetFormatError, UnsupportedFeatureError
+from parquet_core.file.footer import FOOTER_READ_SIZE as _FOOTER_READ_SIZE
 from parquet_core.file.sink import PathSink, Sink
 from parquet_core.file.source import FileSource, RandomAccessSource
 
@@ -47,7 +48,7 @@ _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
 
 #: Bytes read from the end of a stored file at once: the footer of most files fits, so
 #: opening a file costs one request (a second one only for a larger footer).
-FOOTER_READ_SIZE = 64 * 1024
+FOOTER_READ_SIZE = _FOOTER_READ_SIZE
 #: Ranges closer than this are fetched as one request (the gap is read and dropped).
 HOLE_SIZE_LIMIT = 8 * 1024
 #: A coalesced request never grows past this.

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from typing import Any, Callable, Iterator, Sequence
 
 from parquet_core.errors import names_file, path_of
@@ -50,6 +51,13 @@ __all__ = ["ParquetFile", "read_table", "read_metadata", "read_schema"]
 #: ParquetFormatError on any error finding. Installed by :mod:`parquet_core.validation`, which sits
 #: above this layer (importing ``parquet_core`` installs it).
 STRICT_VALIDATOR: list[Callable[[Any, str, Any], None]] = []
+
+
+@lru_cache(maxsize=32)
+def _dictionary_fields(encoded: bytes | str) -> frozenset[str]:
+    """:func:`dictionary_field_names`, remembered: the files of a dataset share one
+    ``ARROW:schema``, decoded once rather than once per file."""
+    return frozenset(dictionary_field_names(encoded))
 
 
 class ParquetFile:
@@ -120,7 +128,8 @@ class ParquetFile:
             names = set(self._read_dictionary)
             encoded = (self.metadata.metadata or {}).get(b"ARROW:schema")
             if encoded is not None:   # read without pyarrow: see metadata/arrow_ipc.py
-                names |= dictionary_field_names(encoded)
+                names |= (_dictionary_fields(encoded) if isinstance(encoded, (bytes, str))
+                          else dictionary_field_names(encoded))
             self._kept_dictionaries = frozenset(names)
         return ReadContext(self.metadata, self.columns, self.indexes, self._sources,
                            self.options.page_checksum_verification, self._kept_dictionaries,
