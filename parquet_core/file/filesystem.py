@@ -396,7 +396,13 @@ class StoreSink(Sink):
         self._buf = None
 
 
-_EXTRA_OF = {"s3": "s3", "s3a": "s3", "gs": "fsspec] and gcsfs", "gcs": "fsspec] and gcsfs"}
+#: What to install for a URL scheme whose fsspec package is missing.
+_INSTALL_FOR = {
+    "s3": '"parquet-core[s3]"', "s3a": '"parquet-core[s3]"',
+    "gs": '"parquet-core[fsspec]" gcsfs', "gcs": '"parquet-core[fsspec]" gcsfs',
+    "abfs": '"parquet-core[fsspec]" adlfs', "abfss": '"parquet-core[fsspec]" adlfs',
+    "az": '"parquet-core[fsspec]" adlfs', "adl": '"parquet-core[fsspec]" adlfs',
+}
 
 
 def _import_fsspec(what: str) -> Any:
@@ -468,9 +474,9 @@ def resolve_filesystem(paths: Sequence[Any], filesystem: Any = None,
         fs, _ = fsspec.core.url_to_fs(urls[0], **(storage_options or {}))
     except ImportError as exc:
         scheme = schemes.pop()
-        extra = _EXTRA_OF.get(scheme, "fsspec")
+        install = _INSTALL_FOR.get(scheme, '"parquet-core[fsspec]" and the fsspec package for ' + scheme)
         raise FilesystemUnavailableError(
             f"URLs {scheme}:// need a package that is not installed ({exc}); "
-            f"pip install \"parquet-core[{extra}]\"") from exc
+            f"pip install {install}") from exc
     wrapped = FsspecFileSystem(fs)
     return wrapped, [wrapped.strip(u) for u in urls]
