@@ -8,6 +8,7 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import parquet_core as pc
 
@@ -85,3 +86,41 @@ def test_read_metadata_of_a_folder_merges_footers(tmp_path):
     md = pc.read_metadata(str(root))
     assert md.num_rows == 400 and md.num_row_groups == 4
     assert {md.row_group(i).column(0).file_path.split("/")[0] for i in range(4)} == {"k=0", "k=1", "k=2", "k=3"}
+
+
+@settings(max_examples=30, deadline=None)
+@given(names=st.lists(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="/\x00"),
+                              min_size=1, max_size=150), min_size=1, max_size=6),
+       groups=st.lists(st.integers(1, 3), min_size=6, max_size=6), columns=st.integers(1, 3),
+       drop=st.sets(st.integers(0, 5)))
+def test_summary_groups_fast_path_matches_decoding(names, groups, columns, drop):
+    """The file paths picked out of a _metadata's bytes equal the decoded row groups' (pyarrow
+    writes the summary): multi-byte and long (two-byte varint) paths, files without paths."""
+    import io as _io
+
+    from parquet_core.dataset.metadata_file import summary_groups
+    from parquet_core.file.source import BufferSource
+    from parquet_core.file.footer import read_footer
+
+    table = pa.table({f"c{i}": np.arange(4) for i in range(columns)})
+    collected = []
+    for i, name in enumerate(names):
+        buf = _io.BytesIO()
+        pq.write_table(table, buf, row_group_size=max(1, 4 // groups[i]))
+        md = pq.read_metadata(_io.BytesIO(buf.getvalue()))
+        if i not in drop:
+            md.set_file_path(f"k={i}/{name}.parquet")
+        collected.append(md)
+    out = _io.BytesIO()
+    pq.write_metadata(table.schema, out, metadata_collector=collected)
+    data = out.getvalue()
+    fast = summary_groups(read_footer(BufferSource(data))[0])
+    slow = summary_groups(read_footer(BufferSource(data))[0], fast=False)
+    # the oracle: pyarrow's own view of the summary
+    theirs: dict[str, list[int]] = {}
+    whole = pq.read_metadata(_io.BytesIO(data))
+    for i in range(whole.num_row_groups):
+        path = whole.row_group(i).column(0).file_path
+        if path:
+            theirs.setdefault(path, []).append(i)
+    assert fast == slow == theirs
