@@ -31,7 +31,7 @@ from parquet_core.dataset.discovery import DEFAULT_IGNORE_PREFIXES, Discovery, d
 from parquet_core.dataset.partitioning import Partitioning, repeat, resolve_partitioning
 from parquet_core.dataset.progress import Progress
 from parquet_core.dataset.unify import SchemaUnifier, check_against, conform
-from parquet_core.errors import ParquetSchemaError, note_file
+from parquet_core.errors import ParquetError, ParquetSchemaError, note_file
 from parquet_core.file.filesystem import FileSystem, IOStats, LocalFileSystem, resolve_filesystem
 from parquet_core.file.pushdown import PruneReport
 from parquet_core.file.reader import ParquetFile
@@ -179,6 +179,64 @@ def _literal_type(values: list[Any]) -> Any:
         return as_array(values[:1]).type if values else DataType("null")
     except Exception:  # noqa: BLE001 - any literal type will do: the column is null everywhere
         return DataType("string")
+
+
+def prefetch_indexes(pf: ParquetFile, expr: Expression) -> int:
+    """Fetch, before a filtered read of a file in an object store, the column and offset
+    indexes of the filter's columns and the Bloom filters of its ``==`` / ``isin`` columns
+    (of chunks not wholly dictionary-encoded: pruning asks their dictionary instead), in the
+    row groups statistics keep: coalesced and concurrent (``StoreSource.prefetch``)
+    rather than one request per chunk as pruning asks for them.  Only ranges inside the
+    file are asked for (the readers check them when they parse).
+
+    For most files these ranges lie in the tail already fetched with the footer (writers put
+    indexes and Bloom filters just before it), and nothing is requested.  Returns the number
+    of ranges handed over (0 for a local file).
+    """
+    fetch = getattr(pf._sources.source, "prefetch", None)
+    if fetch is None:
+        return 0
+    from parquet_core.file.pushdown import _once, _stat_bounds, bloom_columns, fully_dictionary_encoded
+    from parquet_core.predicate import may_match
+
+    size = pf._sources.source.size
+    nnf = negation_normal_form(expr)
+    names = {c.split(".")[0] for c in expr.columns()}
+    equal = {c.split(".")[0] for c in bloom_columns(nnf)}
+    try:
+        fields = pf.columns.select([n for n in pf.schema.names if n in names])
+    except (ValueError, KeyError):
+        return 0
+    leaves = [(leaf, f.name in equal) for f, shape in fields
+              for leaf in pf.columns.leaves_of([(f, shape)])]
+    ranges: list[tuple[int, int]] = []
+
+    def add(offset: Any, length: Any) -> None:
+        if isinstance(offset, int) and isinstance(length, int) and 0 <= offset and 0 < length \
+                and offset + length <= size:
+            ranges.append((offset, length))
+
+    try:
+        for rg in range(pf.num_row_groups):
+            if not may_match(nnf, _once(lambda name, rg=rg: _stat_bounds(pf.planner, rg, name, False, expr=nnf))):
+                continue    # statistics alone rule it out: its indexes are never asked for
+            group = pf.metadata.row_group(rg)
+            for leaf, bloom in leaves:
+                chunk = group.column(leaf)
+                if chunk.file_path:
+                    continue        # in another file: read as pruning asks
+                raw = chunk.raw
+                add(raw.column_index_offset, raw.column_index_length)
+                add(raw.offset_index_offset, raw.offset_index_length)
+                # pruning asks a wholly dictionary-encoded chunk's dictionary first (reading
+                # the chunk, which a kept row group needs anyway), and then no Bloom filter
+                if bloom and not fully_dictionary_encoded(chunk):
+                    add(chunk.bloom_filter_offset, chunk.bloom_filter_length)
+    except ParquetError:
+        return 0    # e.g. an encrypted column without its key: the read itself says so
+    if ranges:
+        fetch(ranges)
+    return len(ranges)
 
 
 class ParquetDataset:
@@ -510,6 +568,7 @@ class ParquetDataset:
                 return Table(Schema([]), [], 0), pf.schema
             wanted = [c for c in (columns if columns is not None else file_fields) if c in file_fields]
             if isinstance(rest, Expression):
+                prefetch_indexes(pf, rest)
                 table = pf.read(wanted, filters=rest, use_threads=use_threads)
             else:
                 table = pf.read(wanted, use_threads=use_threads)

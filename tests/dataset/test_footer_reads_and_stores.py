@@ -304,3 +304,60 @@ def test_progress_true_without_tqdm_is_silent(tmp_path, monkeypatch, capsys):
     assert pc.read_table(root, progress=True).num_rows == 3
     out = capsys.readouterr()
     assert out.out == "" and out.err == ""
+
+
+# -- index and Bloom filter prefetch on object stores -----------------------------------------------
+
+@pytest.mark.parametrize("dictionary", [False, True])
+def test_filtered_read_prefetches_indexes_and_blooms(s3_server, tmp_path, monkeypatch, dictionary):
+    """Bloom filters beyond the tail read: fetched before pruning, coalesced (one request for
+    the adjacent filters rather than one per chunk); not fetched for dictionary-encoded
+    chunks, which pruning decides by their dictionaries (no extra request); rows as pyarrow's."""
+    s3fs = pytest.importorskip("s3fs")
+    from parquet_core.dataset import dataset as dataset_mod
+
+    from .conftest import s3_options
+
+    n = 120_000
+    rng = np.random.default_rng(3)
+    table = pa.table({"a": np.arange(n), "s": [f"v{i}" for i in rng.integers(0, 10**9, n)]})
+    local = tmp_path / "src" / "k=1"
+    local.mkdir(parents=True)
+    pq.write_table(table, str(local / "f.parquet"), row_group_size=20_000, write_page_index=True,
+                   bloom_filter_options={"s": {"ndv": 200_000}}, use_dictionary=dictionary)
+    md = pq.read_metadata(str(local / "f.parquet"))
+    blooms = sum(md.row_group(i).column(1).to_dict().get("bloom_filter_length") or 0
+                 for i in range(md.num_row_groups))
+    assert blooms > footer_mod.FOOTER_READ_SIZE, "the Bloom filters must not fit in the tail read"
+    opts = s3_options(s3_server)
+    fs = s3fs.S3FileSystem(**opts)
+    name = uuid.uuid4().hex
+    fs.put(str(tmp_path / "src") + "/", f"test-bucket/{name}/", recursive=True)
+    url = f"s3://test-bucket/{name}"
+    filters = [("s", "==", "v5"), ("a", ">=", 0)]   # inside every row group's min..max: only Bloom filters prune
+    gets: list = []
+    real = s3fs.S3FileSystem._call_s3
+
+    async def counting(self, method, *args, **kwargs):
+        if method == "get_object":
+            gets.append(kwargs.get("Range"))
+        return await real(self, method, *args, **kwargs)
+
+    monkeypatch.setattr(s3fs.S3FileSystem, "_call_s3", counting)
+    expected = oracle(str(tmp_path / "src"), pa.compute.field("s") == "v5")
+    assert_same(pc.read_table(url, filters=filters, storage_options=opts), expected, sort_by="a")
+    with_prefetch = len(gets)
+    first = list(gets)
+    gets.clear()
+    monkeypatch.setattr(dataset_mod, "prefetch_indexes", lambda pf, expr: 0)
+    assert_same(pc.read_table(url, filters=filters, storage_options=opts), expected, sort_by="a")
+    without = len(gets)
+    if dictionary:
+        assert with_prefetch == without, (with_prefetch, without, first, gets)
+    else:             # the Bloom filters lie together: one request
+        assert with_prefetch < without, (with_prefetch, without, first, gets)
+    # a hit reads the row group it is in, the same as pyarrow
+    hit = table.column("s")[12345].as_py()
+    monkeypatch.undo()
+    assert_same(pc.read_table(url, filters=[("s", "==", hit)], storage_options=opts),
+                oracle(str(tmp_path / "src"), pa.compute.field("s") == hit), sort_by="a")
