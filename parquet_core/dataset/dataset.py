@@ -318,6 +318,7 @@ class ParquetDataset:
                     [given.get(f.name, f) for f in part.schema or []]))
         self._partitioning = part
         self._schema: Schema | None = None
+        self._schema_memo: dict[tuple[str, ...], Schema] = {}
 
     # -- metadata ---------------------------------------------------------------------------------
     def _load_summary(self) -> None:
@@ -389,8 +390,31 @@ class ParquetDataset:
         return Schema(fields + [f for f in parts if f.name not in data.names])
 
     def _file_schema(self, frag: Fragment) -> Schema:
-        with self._open(frag) as pf:
-            return pf.schema
+        """One file's schema, for planning: its footer read, the schema built once per distinct
+        set of schema elements (the files of a dataset mostly share one)."""
+        if self._strict or self._decryption is not None:
+            with self._open(frag) as pf:
+                return pf.schema
+        from parquet_core.file.columns import FileColumns
+        from parquet_core.file.footer import read_footer
+        from parquet_core.metadata.wrappers import FileMetadata
+
+        src = self._fs.open_source(frag.path, frag.size, self.io_stats)
+        try:
+            raw, footer_len, decryptor = read_footer(src)
+            # the schema is a function of the elements alone (their thrift repr shows every field)
+            key = None if decryptor is not None or raw.schema is None else tuple(map(repr, raw.schema))
+            schema = None if key is None else self._schema_memo.get(key)
+            if schema is None:
+                schema = FileColumns(FileMetadata(raw, footer_len, decryptor, src.size)).schema
+                if key is not None:
+                    self._schema_memo[key] = schema
+            return schema
+        except BaseException as exc:
+            note_file(exc, self._fs.display(frag.path), "reading")
+            raise
+        finally:
+            src.close()
 
     # -- I/O helpers ------------------------------------------------------------------------------
     def _open(self, frag: Fragment) -> ParquetFile:

@@ -361,3 +361,25 @@ def test_filtered_read_prefetches_indexes_and_blooms(s3_server, tmp_path, monkey
     monkeypatch.undo()
     assert_same(pc.read_table(url, filters=[("s", "==", hit)], storage_options=opts),
                 oracle(str(tmp_path / "src"), pa.compute.field("s") == hit), sort_by="a")
+
+
+# -- planning remembers schemas by their footer elements ------------------------------------------
+
+def test_planning_schema_memo_tells_close_schemas_apart(tmp_path):
+    """Files whose schemas differ only in a logical type or in nullability are not taken
+    for one another by the per-dataset schema memo."""
+    root = tmp_path / "ds"
+    root.mkdir()
+    ts = np.array([1, 2], dtype="datetime64[ms]")
+    pq.write_table(pa.table({"t": pa.array(ts, pa.timestamp("ms"))}), str(root / "a.parquet"))
+    pq.write_table(pa.table({"t": pa.array(ts, pa.timestamp("ms"))}), str(root / "b.parquet"))
+    pq.write_table(pa.table({"t": pa.array(ts, pa.timestamp("us"))}), str(root / "c.parquet"))
+    with pytest.raises(pc.ParquetSchemaError, match="c.parquet"):
+        pc.ParquetDataset(str(root)).schema
+    os.unlink(root / "c.parquet")
+    strict = pa.schema([pa.field("t", pa.timestamp("ms"), nullable=False)])
+    pq.write_table(pa.table({"t": pa.array(ts, pa.timestamp("ms"))}, schema=strict), str(root / "c.parquet"))
+    d = pc.ParquetDataset(str(root))
+    assert [f.nullable for f in d.schema] == [True]
+    assert len(d._schema_memo) == 2          # two distinct schemas among three files
+    assert_same(d.read(), oracle(str(root)), sort_by=None)
