@@ -546,6 +546,10 @@ class ParquetDataset:
                           for pvs, (_, _, t) in zip(per_run, runs))
             partition = bool(per_run) and f.name in per_run[0][0]
             fields.append(Field(f.name, f.type, f.nullable or lacking or partition, f.path, f.field_id))
+        # files a filter emptied add nothing
+        kept = [i for i, r in enumerate(runs) if r[2].num_rows]
+        per_run = [per_run[i] for i in kept]
+        runs = [runs[i] for i in kept]
         if not runs:
             return Table.concat([], Schema(fields))
         columns = []
