@@ -585,9 +585,13 @@ class ParquetDataset:
             file_fields = {f.name: f for f in pf.schema}
             path = self._fs.display(frag.path)
             if fixed is not None:
+                fixed_fields: dict[str, Field] = {}
+                for f in fixed:
+                    fixed_fields.setdefault(f.name, f)     # the first of a name, as Schema.field
                 for name, f in file_fields.items():
-                    if name in fixed.names and name not in parts:
-                        check_against(fixed.field(name), f, path)
+                    target = fixed_fields.get(name)
+                    if target is not None and name not in parts and target.type != f.type:
+                        check_against(target, f, path)
             if isinstance(rest, Expression):
                 missing = {c for c in rest.columns() if c.split(".")[0] not in file_fields and c not in parts}
                 if missing:

@@ -383,3 +383,29 @@ def test_planning_schema_memo_tells_close_schemas_apart(tmp_path):
     assert [f.nullable for f in d.schema] == [True]
     assert len(d._schema_memo) == 2          # two distinct schemas among three files
     assert_same(d.read(), oracle(str(root)), sort_by=None)
+
+
+def test_one_column_of_ten_fetches_the_column_and_the_tail():
+    """Reading one column from a store fetches that column's chunks and the 64 KiB tail
+    (holding the footer), nothing else: under 1.3x the column plus the footer."""
+    fsspec = pytest.importorskip("fsspec")
+    n = 100_000
+    table = pa.table({f"c{i}": np.random.default_rng(i).normal(size=n) for i in range(10)})
+    buf = io.BytesIO()
+    pq.write_table(table, buf, row_group_size=25_000)
+    data = buf.getvalue()
+    fs = fsspec.filesystem("memory")
+    path = f"/{uuid.uuid4().hex}/t/f.parquet"
+    fs.pipe_file(path, data)
+    try:
+        d = pc.ParquetDataset(f"memory:/{path.rsplit('/', 1)[0]}")
+        got = d.read(["c3"])
+        assert_same(got, pq.read_table(io.BytesIO(data), columns=["c3"]), sort_by=None)
+        md = pq.read_metadata(io.BytesIO(data))
+        column = sum(md.row_group(i).column(3).total_compressed_size for i in range(md.num_row_groups))
+        tail = min(len(data), footer_mod.FOOTER_READ_SIZE)
+        assert d.io_stats.bytes == column + tail
+        assert d.io_stats.requests == 1 + md.num_row_groups
+        assert d.io_stats.bytes < 1.3 * (column + md.serialized_size)
+    finally:
+        fs.rm(path.rsplit("/", 2)[0], recursive=True)
