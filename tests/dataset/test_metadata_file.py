@@ -157,3 +157,52 @@ def test_summary_read_in_runs_of_files(tmp_path, monkeypatch, run_files, columns
     assert seen[-1] == (len(d.files), len(d.files))
     # a partition filter keeps whole files: still read in runs
     assert_same(d.read(filters=[("j", "==", "j/1")]), oracle(str(local), pa.compute.field("j") == "j/1"))
+
+
+def _summary_bytes() -> bytes:
+    import io as _io
+
+    table = pa.table({"a": np.arange(6), "b": [f"x{i}" for i in range(6)]})
+    collected = []
+    for i in range(3):
+        buf = _io.BytesIO()
+        pq.write_table(table, buf, row_group_size=3)
+        md = pq.read_metadata(_io.BytesIO(buf.getvalue()))
+        md.set_file_path(f"k={i}/part-{i}.parquet")
+        collected.append(md)
+    out = _io.BytesIO()
+    pq.write_metadata(table.schema, out, metadata_collector=collected)
+    return out.getvalue()
+
+
+_SUMMARY = None
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_summary_groups_on_mutated_footers(data):
+    """A corrupted _metadata: the fast path raises nothing but ParquetError, and agrees with
+    the decoding path whenever both succeed."""
+    global _SUMMARY
+    from parquet_core.dataset.metadata_file import summary_groups
+    from parquet_core.errors import ParquetError
+    from parquet_core.file.footer import read_footer
+    from parquet_core.file.source import BufferSource
+
+    if _SUMMARY is None:
+        _SUMMARY = _summary_bytes()
+    raw = bytearray(_SUMMARY)
+    (n,) = __import__("struct").unpack("<I", raw[-8:-4])
+    start = len(raw) - 8 - n
+    for _ in range(data.draw(st.integers(1, 3))):
+        pos = data.draw(st.integers(start, len(raw) - 9))
+        raw[pos] = data.draw(st.integers(0, 255))
+    results = []
+    for fast in (True, False):
+        try:
+            footer = read_footer(BufferSource(bytes(raw)))[0]
+            results.append(summary_groups(footer, fast=fast))
+        except ParquetError:
+            results.append(None)
+    if results[0] is not None and results[1] is not None:
+        assert results[0] == results[1]
