@@ -31,7 +31,7 @@ from parquet_core.dataset.discovery import DEFAULT_IGNORE_PREFIXES, Discovery, d
 from parquet_core.dataset.partitioning import Partitioning, repeat, resolve_partitioning
 from parquet_core.dataset.progress import Progress
 from parquet_core.dataset.unify import SchemaUnifier, check_against, conform
-from parquet_core.errors import ParquetSchemaError, note_file
+from parquet_core.errors import ParquetError, ParquetSchemaError, note_file
 from parquet_core.file.filesystem import FileSystem, IOStats, LocalFileSystem, resolve_filesystem
 from parquet_core.file.pushdown import PruneReport
 from parquet_core.file.reader import ParquetFile
@@ -41,6 +41,13 @@ from parquet_core.schema.types import Field, Schema
 from parquet_core.table.arrays import Array, Table
 
 __all__ = ["ParquetDataset", "Fragment", "DatasetReport"]
+
+#: A file smaller than this is decoded on the calling thread even with ``use_threads=True``:
+#: handing its few small chunks to the pool costs more (task hand-offs, wake-ups) than
+#: decoding them, which for a many-small-files dataset was a third of the read.
+THREADS_MIN_FILE_BYTES = 1 << 20
+#: Files planned from ``_metadata`` are read this many at a time (see ``_read_summarised_runs``).
+SUMMARY_RUN_FILES = 256
 
 
 @dataclass
@@ -174,6 +181,64 @@ def _literal_type(values: list[Any]) -> Any:
         return DataType("string")
 
 
+def prefetch_indexes(pf: ParquetFile, expr: Expression) -> int:
+    """Fetch, before a filtered read of a file in an object store, the column and offset
+    indexes of the filter's columns and the Bloom filters of its ``==`` / ``isin`` columns
+    (of chunks not wholly dictionary-encoded: pruning asks their dictionary instead), in the
+    row groups statistics keep: coalesced and concurrent (``StoreSource.prefetch``)
+    rather than one request per chunk as pruning asks for them.  Only ranges inside the
+    file are asked for (the readers check them when they parse).
+
+    For most files these ranges lie in the tail already fetched with the footer (writers put
+    indexes and Bloom filters just before it), and nothing is requested.  Returns the number
+    of ranges handed over (0 for a local file).
+    """
+    fetch = getattr(pf._sources.source, "prefetch", None)
+    if fetch is None:
+        return 0
+    from parquet_core.file.pushdown import _once, _stat_bounds, bloom_columns, fully_dictionary_encoded
+    from parquet_core.predicate import may_match
+
+    size = pf._sources.source.size
+    nnf = negation_normal_form(expr)
+    names = {c.split(".")[0] for c in expr.columns()}
+    equal = {c.split(".")[0] for c in bloom_columns(nnf)}
+    try:
+        fields = pf.columns.select([n for n in pf.schema.names if n in names])
+    except (ValueError, KeyError):
+        return 0
+    leaves = [(leaf, f.name in equal) for f, shape in fields
+              for leaf in pf.columns.leaves_of([(f, shape)])]
+    ranges: list[tuple[int, int]] = []
+
+    def add(offset: Any, length: Any) -> None:
+        if isinstance(offset, int) and isinstance(length, int) and 0 <= offset and 0 < length \
+                and offset + length <= size:
+            ranges.append((offset, length))
+
+    try:
+        for rg in range(pf.num_row_groups):
+            if not may_match(nnf, _once(lambda name, rg=rg: _stat_bounds(pf.planner, rg, name, False, expr=nnf))):
+                continue    # statistics alone rule it out: its indexes are never asked for
+            group = pf.metadata.row_group(rg)
+            for leaf, bloom in leaves:
+                chunk = group.column(leaf)
+                if chunk.file_path:
+                    continue        # in another file: read as pruning asks
+                raw = chunk.raw
+                add(raw.column_index_offset, raw.column_index_length)
+                add(raw.offset_index_offset, raw.offset_index_length)
+                # pruning asks a wholly dictionary-encoded chunk's dictionary first (reading
+                # the chunk, which a kept row group needs anyway), and then no Bloom filter
+                if bloom and not fully_dictionary_encoded(chunk):
+                    add(chunk.bloom_filter_offset, chunk.bloom_filter_length)
+    except ParquetError:
+        return 0    # e.g. an encrypted column without its key: the read itself says so
+    if ranges:
+        fetch(ranges)
+    return len(ranges)
+
+
 class ParquetDataset:
     """Parquet files in a folder (recursively), a glob or a list, read as one table.
 
@@ -253,6 +318,7 @@ class ParquetDataset:
                     [given.get(f.name, f) for f in part.schema or []]))
         self._partitioning = part
         self._schema: Schema | None = None
+        self._schema_memo: dict[tuple[str, ...], Schema] = {}
 
     # -- metadata ---------------------------------------------------------------------------------
     def _load_summary(self) -> None:
@@ -324,8 +390,31 @@ class ParquetDataset:
         return Schema(fields + [f for f in parts if f.name not in data.names])
 
     def _file_schema(self, frag: Fragment) -> Schema:
-        with self._open(frag) as pf:
-            return pf.schema
+        """One file's schema, for planning: its footer read, the schema built once per distinct
+        set of schema elements (the files of a dataset mostly share one)."""
+        if self._strict or self._decryption is not None:
+            with self._open(frag) as pf:
+                return pf.schema
+        from parquet_core.file.columns import FileColumns
+        from parquet_core.file.footer import read_footer
+        from parquet_core.metadata.wrappers import FileMetadata
+
+        src = self._fs.open_source(frag.path, frag.size, self.io_stats)
+        try:
+            raw, footer_len, decryptor = read_footer(src)
+            # the schema is a function of the elements alone (their thrift repr shows every field)
+            key = None if decryptor is not None or raw.schema is None else tuple(map(repr, raw.schema))
+            schema = None if key is None else self._schema_memo.get(key)
+            if schema is None:
+                schema = FileColumns(FileMetadata(raw, footer_len, decryptor, src.size)).schema
+                if key is not None:
+                    self._schema_memo[key] = schema
+            return schema
+        except BaseException as exc:
+            note_file(exc, self._fs.display(frag.path), "reading")
+            raise
+        finally:
+            src.close()
 
     # -- I/O helpers ------------------------------------------------------------------------------
     def _open(self, frag: Fragment) -> ParquetFile:
@@ -421,6 +510,10 @@ class ParquetDataset:
             fixed = self._full_schema(self._data_schema([]))
         prog = Progress.make(self._progress if progress is None else progress, len(work), "reading")
         try:
+            if fixed is not None and self._summary is not None and work and \
+                    all(fr.row_groups is not None and rest is True for fr, rest in work):
+                runs = self._read_summarised_runs([fr for fr, _ in work], columns, use_threads, prog)
+                return self._assemble_runs(runs, self._output_fields(fixed, columns))
             results = self._map(lambda item: self._read_one(item[0], item[1], columns, fixed, use_threads),
                                 work, prog)
         finally:
@@ -437,28 +530,39 @@ class ParquetDataset:
 
     def _assemble(self, frags: Sequence[Fragment], tables: Sequence[Table], out: list[Field]) -> Table:
         """One table from the files' tables: widened, nulls for missing columns, partition values added."""
+        return self._assemble_runs([([fr], [t.num_rows], t) for fr, t in zip(frags, tables)], out)
+
+    def _assemble_runs(self, runs: Sequence[tuple[Sequence[Fragment], Sequence[int], Table]],
+                       out: list[Field]) -> Table:
+        """One table from runs of files, each run read as one table (its files' rows in order,
+        *counts* rows each): widened, nulls for missing columns, partition values added per file."""
         p = self._partitioning
-        per_file = [p.arrays(fr.partition) if p is not None and p.schema is not None else {} for fr in frags]
+        typed = p is not None and p.schema is not None
+        per_run = [[p.arrays(fr.partition) if typed else {} for fr in frs]  # type: ignore[union-attr]
+                   for frs, _, _ in runs]
         fields = []
         for f in out:
-            lacking = any(f.name not in pv and f.name not in t.column_names for pv, t in zip(per_file, tables))
-            partition = bool(per_file) and f.name in per_file[0]
+            lacking = any(f.name not in t.column_names and any(f.name not in pv for pv in pvs)
+                          for pvs, (_, _, t) in zip(per_run, runs))
+            partition = bool(per_run) and f.name in per_run[0][0]
             fields.append(Field(f.name, f.type, f.nullable or lacking or partition, f.path, f.field_id))
-        if not tables:
+        # files a filter emptied add nothing
+        kept = [i for i, r in enumerate(runs) if r[2].num_rows]
+        per_run = [per_run[i] for i in kept]
+        runs = [runs[i] for i in kept]
+        if not runs:
             return Table.concat([], Schema(fields))
         columns = []
         for f in fields:
             pieces = []
-            for pv, t in zip(per_file, tables):
-                n = t.num_rows
+            for pvs, (_, counts, t) in zip(per_run, runs):
                 if f.name in t.column_names:
-                    pieces.append(conform(t.column(f.name), f, n))
-                elif f.name in pv:
-                    pieces.append(conform(repeat(pv[f.name], n), f, n))
-                else:
-                    pieces.append(conform(None, f, n))
+                    pieces.append(conform(t.column(f.name), f, t.num_rows))
+                    continue
+                for pv, n in zip(pvs, counts):
+                    pieces.append(conform(repeat(pv[f.name], n) if f.name in pv else None, f, n))
             columns.append(pieces[0] if len(pieces) == 1 else Array.concat(pieces))
-        return Table(Schema(fields), columns, sum(t.num_rows for t in tables))
+        return Table(Schema(fields), columns, sum(t.num_rows for _, _, t in runs))
 
     def _output_fields(self, full: Schema, columns: Sequence[str] | None) -> list[Field]:
         if columns is None:
@@ -476,13 +580,18 @@ class ParquetDataset:
         parts = set(self.partition_names)
         if frag.row_groups is not None and self._summary is not None:
             return self._read_summarised(frag, rest, columns, fixed, use_threads)
+        use_threads = use_threads and frag.size >= THREADS_MIN_FILE_BYTES
         with self._open(frag) as pf:
             file_fields = {f.name: f for f in pf.schema}
             path = self._fs.display(frag.path)
             if fixed is not None:
+                fixed_fields: dict[str, Field] = {}
+                for f in fixed:
+                    fixed_fields.setdefault(f.name, f)     # the first of a name, as Schema.field
                 for name, f in file_fields.items():
-                    if name in fixed.names and name not in parts:
-                        check_against(fixed.field(name), f, path)
+                    target = fixed_fields.get(name)
+                    if target is not None and name not in parts and target.type != f.type:
+                        check_against(target, f, path)
             if isinstance(rest, Expression):
                 missing = {c for c in rest.columns() if c.split(".")[0] not in file_fields and c not in parts}
                 if missing:
@@ -491,6 +600,7 @@ class ParquetDataset:
                 return Table(Schema([]), [], 0), pf.schema
             wanted = [c for c in (columns if columns is not None else file_fields) if c in file_fields]
             if isinstance(rest, Expression):
+                prefetch_indexes(pf, rest)
                 table = pf.read(wanted, filters=rest, use_threads=use_threads)
             else:
                 table = pf.read(wanted, use_threads=use_threads)
@@ -505,9 +615,38 @@ class ParquetDataset:
         if columns is None:
             wanted = [f.name for f in pf.schema]
         groups = frag.row_groups or []
+        if use_threads:
+            md = pf.metadata
+            stored = sum(md.row_group(i).total_byte_size for i in groups)   # uncompressed: the decode work
+            use_threads = stored >= THREADS_MIN_FILE_BYTES
         table = pf.read_row_groups(groups, wanted, filters=rest if isinstance(rest, Expression) else None,
                                    use_threads=use_threads)
         return table, pf.schema
+
+    def _read_summarised_runs(self, frags: Sequence[Fragment], columns: Sequence[str] | None,
+                              use_threads: bool, progress: Progress | None
+                              ) -> list[tuple[Sequence[Fragment], list[int], Table]]:
+        """Files planned from ``_metadata`` and read whole: their row groups read together, in
+        runs of files, each run one ``read_row_groups`` call on the summary (one decode call per
+        column for the run rather than per file: for many small files the per-read costs were
+        a third of the time).  Returns ``(files, rows of each, table)`` per run."""
+        pf = self._summary.pf
+        names = [f.name for f in pf.schema]
+        wanted = names if columns is None else [c for c in columns if c in set(names)]
+        md = pf.metadata
+        runs = []
+        for lo in range(0, len(frags), SUMMARY_RUN_FILES):
+            run = frags[lo:lo + SUMMARY_RUN_FILES]
+            groups = [g for fr in run for g in (fr.row_groups or [])]
+            sizes = [md.row_group(g).total_byte_size for g in groups]
+            # threads decode one task per (column, row group): only for row groups worth one
+            threads = use_threads and bool(groups) and sum(sizes) >= THREADS_MIN_FILE_BYTES * len(groups)
+            table = pf.read_row_groups(groups, wanted, use_threads=threads)
+            counts = [sum(md.row_group(g).num_rows for g in (fr.row_groups or [])) for fr in run]
+            runs.append((run, counts, table))
+            if progress is not None:
+                progress.advance(len(run))
+        return runs
 
     def _decide_missing(self, rest: Expression, missing: set[str], fixed: Schema | None) -> Expression | bool:
         """Columns a file lacks are null in all its rows: decide the filter's leaves on them."""
@@ -559,7 +698,7 @@ class ParquetDataset:
                     wanted = [f.name for f in out if f.name in file_fields]
                     for batch in pf.iter_batches(batch_size, columns=wanted,
                                                  filters=rest if isinstance(rest, Expression) else None,
-                                                 use_threads=use_threads):
+                                                 use_threads=use_threads and frag.size >= THREADS_MIN_FILE_BYTES):
                         if batch.num_rows:
                             yield self._assemble([frag], [batch], out)
                 if prog is not None:

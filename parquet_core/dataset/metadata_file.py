@@ -37,9 +37,10 @@ from parquet_core.file.sink import open_sink
 from parquet_core.file.writer import ParquetWriter
 from parquet_core.metadata.wrappers import FileMetadata
 from parquet_core.thrift.codec import parse, serialize
+from parquet_core.thrift.lazy_footer import lazy_state
 from parquet_core.thrift import pt
 
-__all__ = ["write_metadata", "load_summary", "dataset_metadata", "metadata_with_file_path", "Summary"]
+__all__ = ["write_metadata", "load_summary", "summary_groups", "dataset_metadata", "metadata_with_file_path", "Summary"]
 
 
 class Summary:
@@ -95,16 +96,81 @@ def load_summary(ds: Any) -> tuple[Summary | None, Any]:
         with _open(ds, disc.common_metadata_path) as pf:
             return None, pf.schema
     pf = _open(ds, path)
+    return Summary(pf, summary_groups(pf.metadata.raw)), pf.schema
+
+
+def summary_groups(raw: Any, fast: bool = True) -> dict[str, list[int]]:
+    """``{file_path of the first column chunk: [row group indexes]}`` of a summary footer.
+
+    Row groups without chunks or without ``file_path`` are left out (not a summary of
+    other files).  With *fast*, the paths are picked out of the footer bytes (see
+    :func:`_first_file_path`) and the row groups are decoded only when they are read.
+    """
     groups: dict[str, list[int]] = {}
-    # the raw row groups: their counts are checked when a row group is read
-    for i, rg in enumerate(pf.metadata.raw.row_groups or []):
-        if not rg.columns:
-            continue
-        rel = rg.columns[0].file_path
-        if not rel:
-            continue                         # not a summary of other files
-        groups.setdefault(rel, []).append(i)
-    return Summary(pf, groups), pf.schema
+    state = lazy_state(raw) if fast else None
+    buf = getattr(state, "_buf", None)
+    spans = getattr(state, "_rg_spans", None)
+    if buf is None or spans is None:
+        # the raw row groups: their counts are checked when a row group is read
+        for i, rg in enumerate(raw.row_groups or []):
+            rel = rg.columns[0].file_path if rg.columns else None
+            if rel:
+                groups.setdefault(rel, []).append(i)
+        return groups
+    for i, span in enumerate(spans):
+        rel = _first_file_path(buf, span)
+        if rel is _UNKNOWN:                       # an unusual layout: decode this row group
+            rg = state.row_group(i)
+            rel = rg.columns[0].file_path if rg.columns else None
+        if rel:
+            groups.setdefault(rel, []).append(i)  # type: ignore[arg-type]
+    return groups
+
+
+_UNKNOWN = object()
+
+
+def _first_file_path(buf: bytes, span: tuple[int, int]) -> Any:
+    """The ``file_path`` of a RowGroup's first ColumnChunk, read from its compact-thrift bytes.
+
+    A ``_metadata`` of N files holds N or more row groups; decoding each one whole to learn
+    which file it belongs to cost more than pyarrow's whole planning.  The common layout
+    (every writer we know) is recognised byte by byte::
+
+        0x19            field 1 (columns), a list
+        0xN C           N (1..14) elements, structs
+        0x18 len bytes  the first ColumnChunk's field 1 (file_path), a string
+
+    Returns the path, or ``_UNKNOWN`` for anything else (the caller decodes the row group).  The span was walked, so its framing is sound; lengths are checked anyway.
+    """
+    start, end = span
+    if end - start < 4 or buf[start] != 0x19:
+        return _UNKNOWN
+    header = buf[start + 1]
+    if header & 0x0F != 12 or (header >> 4) in (0, 15):
+        return _UNKNOWN
+    pos = start + 2
+    if buf[pos] != 0x18:
+        return _UNKNOWN      # fields in another order, or no file_path: decoded
+    pos += 1
+    length = shift = 0
+    for _ in range(5):                        # a 32-bit varint has at most 5 bytes
+        if pos >= end:
+            return _UNKNOWN
+        b = buf[pos]
+        pos += 1
+        length |= (b & 0x7F) << shift
+        shift += 7
+        if not b & 0x80:
+            break
+    else:
+        return _UNKNOWN
+    if pos + length > end:
+        return _UNKNOWN
+    try:
+        return buf[pos:pos + length].decode("utf-8")
+    except UnicodeDecodeError:
+        return _UNKNOWN
 
 
 def _open(ds: Any, path: str) -> ParquetFile:

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from parquet_core.errors import ParquetFormatError, UnsupportedFeatureError
+from parquet_core.file.footer import FOOTER_READ_SIZE as _FOOTER_READ_SIZE
 from parquet_core.file.sink import PathSink, Sink
 from parquet_core.file.source import FileSource, RandomAccessSource
 
@@ -47,7 +48,7 @@ _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
 
 #: Bytes read from the end of a stored file at once: the footer of most files fits, so
 #: opening a file costs one request (a second one only for a larger footer).
-FOOTER_READ_SIZE = 64 * 1024
+FOOTER_READ_SIZE = _FOOTER_READ_SIZE
 #: Ranges closer than this are fetched as one request (the gap is read and dropped).
 HOLE_SIZE_LIMIT = 8 * 1024
 #: A coalesced request never grows past this.
@@ -395,7 +396,13 @@ class StoreSink(Sink):
         self._buf = None
 
 
-_EXTRA_OF = {"s3": "s3", "s3a": "s3", "gs": "fsspec] and gcsfs", "gcs": "fsspec] and gcsfs"}
+#: What to install for a URL scheme whose fsspec package is missing.
+_INSTALL_FOR = {
+    "s3": '"parquet-core[s3]"', "s3a": '"parquet-core[s3]"',
+    "gs": '"parquet-core[fsspec]" gcsfs', "gcs": '"parquet-core[fsspec]" gcsfs',
+    "abfs": '"parquet-core[fsspec]" adlfs', "abfss": '"parquet-core[fsspec]" adlfs',
+    "az": '"parquet-core[fsspec]" adlfs', "adl": '"parquet-core[fsspec]" adlfs',
+}
 
 
 def _import_fsspec(what: str) -> Any:
@@ -467,9 +474,9 @@ def resolve_filesystem(paths: Sequence[Any], filesystem: Any = None,
         fs, _ = fsspec.core.url_to_fs(urls[0], **(storage_options or {}))
     except ImportError as exc:
         scheme = schemes.pop()
-        extra = _EXTRA_OF.get(scheme, "fsspec")
+        install = _INSTALL_FOR.get(scheme, '"parquet-core[fsspec]" and the fsspec package for ' + scheme)
         raise FilesystemUnavailableError(
             f"URLs {scheme}:// need a package that is not installed ({exc}); "
-            f"pip install \"parquet-core[{extra}]\"") from exc
+            f"pip install {install}") from exc
     wrapped = FsspecFileSystem(fs)
     return wrapped, [wrapped.strip(u) for u in urls]

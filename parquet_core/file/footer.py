@@ -26,9 +26,11 @@ from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
 from parquet_core.thrift.lazy_footer import lazy_state, parse_file_metadata, raise_eager
 
-__all__ = ["read_footer"]
+__all__ = ["read_footer", "FOOTER_READ_SIZE"]
 
 _SIGNATURE_BYTES = 28
+#: Bytes read from the end of a file at once when it is opened (pyarrow's default footer read).
+FOOTER_READ_SIZE = 64 * 1024
 
 
 def read_footer(source: RandomAccessSource, decryption: Any = None) -> tuple[Any, int, Any]:
@@ -48,25 +50,39 @@ def read_footer(source: RandomAccessSource, decryption: Any = None) -> tuple[Any
     size = source.size
     if size < len(MAGIC) + FOOTER_SIZE_BYTES:
         raise ParquetFormatError(f"file of {size} bytes is too small to be Parquet")
-    tail = bytes(source.read_at(size - FOOTER_SIZE_BYTES, FOOTER_SIZE_BYTES))
-    magic = tail[4:]
+    # One read of the tail: for most files it holds the whole footer (one round trip on an
+    # object store, as pyarrow's default footer read); a larger footer costs one more read.
+    tail_start = size - min(size, FOOTER_READ_SIZE)
+    tail = source.read_at(tail_start, size - tail_start)
+    if len(tail) != size - tail_start:
+        raise ParquetFormatError(f"short read of the file's tail: {len(tail)} of {size - tail_start} bytes")
+    end = bytes(tail[-FOOTER_SIZE_BYTES:])
+    magic = end[4:]
     if magic not in (MAGIC, MAGIC_ENCRYPTED):
         raise ParquetFormatError(f"file does not end with the Parquet magic (found {magic!r})")
     if magic == MAGIC_ENCRYPTED and decryption is None:
         raise ParquetEncryptionError(
             "the file has an encrypted footer (PARE): pass decryption=FileDecryptionProperties(...) "
             "with the footer key")
-    (footer_len,) = struct.unpack("<I", tail[:4])
+    (footer_len,) = struct.unpack("<I", end[:4])
     if footer_len == 0 or footer_len > size - FOOTER_SIZE_BYTES - len(MAGIC):
         raise ParquetFormatError(
             f"footer length {footer_len} does not fit in a file of {size} bytes")
     start = size - FOOTER_SIZE_BYTES - footer_len
-    # A remote source skips the leading magic (one request fewer; pyarrow does not check it either).
-    head = magic if getattr(source, "remote", False) else bytes(source.read_at(0, len(MAGIC)))
+    # The leading magic: inside the tail for a small file; a remote source skips it otherwise
+    # (one request fewer; pyarrow does not check it either).
+    if tail_start == 0:
+        head = bytes(tail[:len(MAGIC)])
+    else:
+        head = magic if getattr(source, "remote", False) else bytes(source.read_at(0, len(MAGIC)))
     if head != magic:   # an encrypted-footer file starts with "PARE" too
         raise ParquetFormatError(f"file does not start with the Parquet magic (found {head!r})")
     # As ``bytes`` so the thrift decoder reads it in place, in one pass.
-    buf = bytes(source.read_at(start, footer_len))
+    if start >= tail_start:
+        buf = bytes(tail[start - tail_start:size - FOOTER_SIZE_BYTES - tail_start])
+    else:   # a footer longer than the tail: read only what precedes it
+        buf = bytes(source.read_at(start, tail_start - start)) + bytes(tail[:len(tail) - FOOTER_SIZE_BYTES])
+    del tail
     path = getattr(source, "path", None)
     if magic == MAGIC_ENCRYPTED:
         raw, decryptor = _encrypted_footer(buf, start, decryption, path)

@@ -19,10 +19,11 @@
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from typing import Any, Callable, Iterator, Sequence
 
 from parquet_core.errors import names_file, path_of
-from parquet_core.errors import UnsupportedFeatureError
+from parquet_core.errors import ParquetError, UnsupportedFeatureError
 from parquet_core.file.batches import iter_batches as _stream_batches
 from parquet_core.file.bloom_filter_reader import ColumnBloomFilter
 from parquet_core.file.chunk_reader import ChunkSources, ColumnChunkReader
@@ -43,13 +44,28 @@ from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.assemble import empty_column
 
-__all__ = ["ParquetFile", "read_table", "read_metadata", "read_schema"]
+__all__ = ["ParquetFile", "read_table", "read_metadata", "read_schema", "IsAFolderError"]
+
+
+class IsAFolderError(IsADirectoryError, ParquetError):
+    """``ParquetFile`` was given a folder: it opens one file; a folder is a dataset.
+
+    Both an ``IsADirectoryError`` (what ``pyarrow.parquet.ParquetFile`` raises there) and
+    a :class:`~parquet_core.errors.ParquetError`.
+    """
 
 
 #: The validator behind ``strict=True``: ``validate(source, level, decryption)`` raising
 #: ParquetFormatError on any error finding. Installed by :mod:`parquet_core.validation`, which sits
 #: above this layer (importing ``parquet_core`` installs it).
 STRICT_VALIDATOR: list[Callable[[Any, str, Any], None]] = []
+
+
+@lru_cache(maxsize=32)
+def _dictionary_fields(encoded: bytes | str) -> frozenset[str]:
+    """:func:`dictionary_field_names`, remembered: the files of a dataset share one
+    ``ARROW:schema``, decoded once rather than once per file."""
+    return frozenset(dictionary_field_names(encoded))
 
 
 class ParquetFile:
@@ -81,6 +97,12 @@ class ParquetFile:
     The work is done by the column-chunk layer (see the module docstring);
     :attr:`columns`, :attr:`indexes` and :attr:`planner` expose it, and
     :meth:`column_chunk` gives one chunk's :class:`ColumnChunkReader`.
+
+    A folder is refused with :class:`IsAFolderError` (an ``IsADirectoryError``, as in
+    pyarrow) naming :func:`~parquet_core.read_table` and :class:`~parquet_core.ParquetDataset`,
+    even when it holds a ``_metadata`` summary: read as one file, that summary would give the
+    data without the partition columns the folder names, which a dataset read adds.  Open the
+    summary itself (``ParquetFile(folder + "/_metadata")``) to read the row groups it lists.
     """
 
     @names_file("reading")
@@ -120,7 +142,8 @@ class ParquetFile:
             names = set(self._read_dictionary)
             encoded = (self.metadata.metadata or {}).get(b"ARROW:schema")
             if encoded is not None:   # read without pyarrow: see metadata/arrow_ipc.py
-                names |= dictionary_field_names(encoded)
+                names |= (_dictionary_fields(encoded) if isinstance(encoded, (bytes, str))
+                          else dictionary_field_names(encoded))
             self._kept_dictionaries = frozenset(names)
         return ReadContext(self.metadata, self.columns, self.indexes, self._sources,
                            self.options.page_checksum_verification, self._kept_dictionaries,
@@ -344,12 +367,20 @@ def _open(source: Any, filesystem: Any, storage_options: dict[str, Any] | None) 
                             f"{type(source).__name__}")
         fs, (path,) = resolve_filesystem([source], filesystem, storage_options)
         if fs.kind(path) == "directory":
-            raise IsADirectoryError(f"{source!r} is a folder: read it with pc.read_table or pc.ParquetDataset")
+            raise _folder_error(os.fspath(source), fs.kind(fs.join(path, "_metadata")) == "file")
         return fs.open_source(path), True
     if isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
-        raise IsADirectoryError(f"{os.fspath(source)!r} is a folder: read it with pc.read_table or "
-                                "pc.ParquetDataset (ParquetFile opens one file)")
+        raise _folder_error(os.fspath(source), os.path.isfile(os.path.join(source, "_metadata")))
     return open_source(source)
+
+
+def _folder_error(path: str, has_summary: bool) -> IsAFolderError:
+    hint = (f"; it has a _metadata summary: pc.read_metadata({path!r}) gives it, and "
+            f"pc.ParquetFile({path.rstrip('/') + '/_metadata'!r}) reads the row groups it lists "
+            "(without partition columns)") if has_summary else ""
+    return IsAFolderError(
+        f"{path!r} is a folder, not a Parquet file: read it as a dataset with pc.read_table({path!r}) "
+        f"or pc.ParquetDataset({path!r}) (files below it, partition folders as columns){hint}")
 
 
 def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: Any = None,

@@ -8,6 +8,7 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import parquet_core as pc
 
@@ -85,3 +86,123 @@ def test_read_metadata_of_a_folder_merges_footers(tmp_path):
     md = pc.read_metadata(str(root))
     assert md.num_rows == 400 and md.num_row_groups == 4
     assert {md.row_group(i).column(0).file_path.split("/")[0] for i in range(4)} == {"k=0", "k=1", "k=2", "k=3"}
+
+
+@settings(max_examples=30, deadline=None)
+@given(names=st.lists(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="/\x00"),
+                              min_size=1, max_size=150), min_size=1, max_size=6),
+       groups=st.lists(st.integers(1, 3), min_size=6, max_size=6), columns=st.integers(1, 3),
+       drop=st.sets(st.integers(0, 5)))
+def test_summary_groups_fast_path_matches_decoding(names, groups, columns, drop):
+    """The file paths picked out of a _metadata's bytes equal the decoded row groups' (pyarrow
+    writes the summary): multi-byte and long (two-byte varint) paths, files without paths."""
+    import io as _io
+
+    from parquet_core.dataset.metadata_file import summary_groups
+    from parquet_core.file.source import BufferSource
+    from parquet_core.file.footer import read_footer
+
+    table = pa.table({f"c{i}": np.arange(4) for i in range(columns)})
+    collected = []
+    for i, name in enumerate(names):
+        buf = _io.BytesIO()
+        pq.write_table(table, buf, row_group_size=max(1, 4 // groups[i]))
+        md = pq.read_metadata(_io.BytesIO(buf.getvalue()))
+        if i not in drop:
+            md.set_file_path(f"k={i}/{name}.parquet")
+        collected.append(md)
+    out = _io.BytesIO()
+    pq.write_metadata(table.schema, out, metadata_collector=collected)
+    data = out.getvalue()
+    fast = summary_groups(read_footer(BufferSource(data))[0])
+    slow = summary_groups(read_footer(BufferSource(data))[0], fast=False)
+    # the oracle: pyarrow's own view of the summary
+    theirs: dict[str, list[int]] = {}
+    whole = pq.read_metadata(_io.BytesIO(data))
+    for i in range(whole.num_row_groups):
+        path = whole.row_group(i).column(0).file_path
+        if path:
+            theirs.setdefault(path, []).append(i)
+    assert fast == slow == theirs
+
+
+@pytest.mark.parametrize("run_files", [1, 2, 3, 1000])
+@pytest.mark.parametrize("columns", [None, ["s", "k", "j"], ["k"], ["n"]])
+def test_summary_read_in_runs_of_files(tmp_path, monkeypatch, run_files, columns):
+    """Files planned from _metadata are read several at a time; the per-file partition values
+    (with nulls, two levels, files of several row groups and of none) equal pyarrow's."""
+    from parquet_core.dataset import dataset as dataset_mod
+
+    n = 90
+    table = pa.table({"n": np.arange(n), "s": [f"s{i % 5}" for i in range(n)],
+                      "k": pa.array([None if i % 4 == 3 else i % 4 for i in range(n)], pa.int64()),
+                      "j": [f"j/{i % 2}" for i in range(n)]})
+    local = tmp_path / "src"
+    collector = []
+    pq.write_to_dataset(table, str(local), partition_cols=["k", "j"], metadata_collector=collector,
+                        row_group_size=7)
+    pq.write_metadata(table.schema.remove(3).remove(2), str(local / "_metadata"), metadata_collector=collector)
+    monkeypatch.setattr(dataset_mod, "SUMMARY_RUN_FILES", run_files)
+    seen = []
+    d = pc.ParquetDataset(str(local))
+    assert d._summary is not None
+    monkeypatch.setattr(pc.ParquetDataset, "_read_one", lambda *a: pytest.fail("read file by file"))
+    got = d.read(columns, progress=lambda done, total: seen.append((done, total)))
+    theirs = oracle(str(local), columns=columns)
+    if columns is None or "n" in columns:
+        assert_same(got, theirs)
+    else:
+        order = [(c, "ascending") for c in columns]
+        assert_same(got.to_arrow().sort_by(order), theirs.sort_by(order), sort_by=None)
+    assert seen[-1] == (len(d.files), len(d.files))
+    # a partition filter keeps whole files: still read in runs
+    assert_same(d.read(filters=[("j", "==", "j/1")]), oracle(str(local), pa.compute.field("j") == "j/1"))
+
+
+def _summary_bytes() -> bytes:
+    import io as _io
+
+    table = pa.table({"a": np.arange(6), "b": [f"x{i}" for i in range(6)]})
+    collected = []
+    for i in range(3):
+        buf = _io.BytesIO()
+        pq.write_table(table, buf, row_group_size=3)
+        md = pq.read_metadata(_io.BytesIO(buf.getvalue()))
+        md.set_file_path(f"k={i}/part-{i}.parquet")
+        collected.append(md)
+    out = _io.BytesIO()
+    pq.write_metadata(table.schema, out, metadata_collector=collected)
+    return out.getvalue()
+
+
+_SUMMARY = None
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_summary_groups_on_mutated_footers(data):
+    """A corrupted _metadata: the fast path raises nothing but ParquetError, and agrees with
+    the decoding path whenever both succeed."""
+    global _SUMMARY
+    from parquet_core.dataset.metadata_file import summary_groups
+    from parquet_core.errors import ParquetError
+    from parquet_core.file.footer import read_footer
+    from parquet_core.file.source import BufferSource
+
+    if _SUMMARY is None:
+        _SUMMARY = _summary_bytes()
+    raw = bytearray(_SUMMARY)
+    (n,) = __import__("struct").unpack("<I", raw[-8:-4])
+    start = len(raw) - 8 - n
+    for _ in range(data.draw(st.integers(1, 3))):
+        pos = data.draw(st.integers(start, len(raw) - 9))
+        raw[pos] = data.draw(st.integers(0, 255))
+    results = []
+    for fast in (True, False):
+        try:
+            footer = read_footer(BufferSource(bytes(raw)))[0]
+            results.append(summary_groups(footer, fast=fast))
+        except ParquetError:
+            results.append(None)
+    if results[0] is not None and results[1] is not None:
+        assert results[0] == results[1]
