@@ -99,6 +99,9 @@ class SphericalBounds:
     #: per-axis minima and maxima of the vertices (x, y, z, m; NaN-skipping), for range checks
     vertex_lo: _F
     vertex_hi: _F
+    #: latitude range of the vertices and of the arcs between them, before any pole is added
+    #: (what every writer's spherical box must hold, whatever it decides about polygon sides)
+    arc_lat: _F
 
 
 # -- WKB walk ---------------------------------------------------------------------------------------
@@ -359,6 +362,7 @@ def _bound_paths(xyzm: _F, lengths: npt.NDArray[np.int64], kinds: npt.NDArray[np
             n2, s2 = _ring_poles(path_id[ia][ring_edge], d[ring_edge], half[ring_edge],
                                  A[ring_edge], B[ring_edge], pa[ring_edge], pb[ring_edge])
             north, south = north or n2, south or s2
+    arc_lat = np.array([lat_lo, lat_hi])
     if north:
         lat_hi = 90.0
     if south:
@@ -369,7 +373,7 @@ def _bound_paths(xyzm: _F, lengths: npt.NDArray[np.int64], kinds: npt.NDArray[np
     vlo = np.fmin.reduce(xyzm, axis=0, initial=np.inf)
     vhi = np.fmax.reduce(xyzm, axis=0, initial=-np.inf)
     return SphericalBounds(ls, le, np.array([lat_lo, lat_hi]), span(z), span(m),
-                           north, south, full_lon, codes, vlo, vhi)
+                           north, south, full_lon, codes, vlo, vhi, arc_lat)
 
 
 def _ring_poles(ring: npt.NDArray[np.int64], d: _F, half: npt.NDArray[np.bool_], A: _F, B: _F,
