@@ -65,7 +65,8 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetFormatError
 
-__all__ = ["SphericalBounds", "spherical_bounds", "SphericalBoxBuilder", "circular_cover"]
+__all__ = ["SphericalBounds", "spherical_bounds", "spherical_value_boxes", "SphericalBoxBuilder",
+           "circular_cover"]
 
 _F = npt.NDArray[np.float64]
 
@@ -284,84 +285,105 @@ def circular_cover(starts: _F, ends: _F) -> tuple[float, float]:
     return float(starts[best + 1]), float(ends[best])
 
 
+@dataclass
+class _Edges:
+    """Per-edge facts of the edges ``ia -> ia + 1`` of a page (see the module docstring)."""
+
+    ia: npt.NDArray[np.int64]
+    d: _F                           # longitude delta, the shorter way, in [-180, 180)
+    half: npt.NDArray[np.bool_]     # |d| within tolerance of 180: over a pole, or antipodal
+    west: _F                        # longitude interval [west, east] swept (east < west: wraps)
+    east: _F
+    moving: npt.NDArray[np.bool_]   # the edge sweeps some longitude (not half, d != 0)
+    hi: _F                          # padded latitude maximum inside the edge (NaN: at an end)
+    lo: _F                          # padded latitude minimum inside the edge (NaN: at an end)
+    A: _F
+    B: _F
+
+
+def _edges(lon: _F, lat: _F, ia: npt.NDArray[np.int64]) -> _Edges:
+    ib = ia + 1
+    la, lb, pa, pb = lon[ia], lon[ib], lat[ia], lat[ib]
+    d = (lb - la + 180.0) % 360.0 - 180.0
+    half = np.abs(d) >= 180.0 - _HALF_TURN_TOL
+    # longitude: from the western end east to the other; exact end points, no rounding
+    east = d >= 0
+    moving = (d != 0) & ~half
+    w_end = np.where(east, la, lb)
+    e_end = np.where(east, lb, la)
+    A, B = _unit(la, pa), _unit(lb, pb)
+    n = np.cross(A + B, B - A) * 0.5           # = A x B, more accurate for close A, B
+    nn = np.sqrt(np.einsum("ij,ij->i", n, n))
+    hi = np.full(len(ia), np.nan)
+    lo = np.full(len(ia), np.nan)
+    live = nn > 1e-300
+    if np.any(live):
+        n_, A_, B_, nn_ = n[live], A[live], B[live], nn[live]
+        t1 = n_[:, 0] * A_[:, 1] - n_[:, 1] * A_[:, 0]       # (n x A)_z
+        t2 = B_[:, 0] * n_[:, 1] - B_[:, 1] * n_[:, 0]       # (B x n)_z
+        tol = 1e-12 * nn_
+        top = np.arctan2(np.hypot(n_[:, 0], n_[:, 1]), np.abs(n_[:, 2]))   # radians
+        length = np.arctan2(nn_, np.einsum("ij,ij->i", A_, B_))
+        err = 2e-15 / nn_ + 2e-15
+        reach = 0.5 * length * (1 + 1e-9) + 1e-15
+        up = (t1 > -tol) & (t2 > -tol)
+        down = (t1 < tol) & (t2 < tol)
+        top_hi = np.minimum(top + err, np.radians(np.maximum(pa[live], pb[live])) + reach)
+        top_lo = np.maximum(-top - err, np.radians(np.minimum(pa[live], pb[live])) - reach)
+        v_hi = np.degrees(top_hi)
+        v_lo = np.degrees(top_lo)
+        v_hi = np.minimum(90.0, v_hi + _PAD_REL * np.maximum(1.0, np.abs(v_hi)))
+        v_lo = np.maximum(-90.0, v_lo - _PAD_REL * np.maximum(1.0, np.abs(v_lo)))
+        hi[live] = np.where(up, v_hi, np.nan)
+        lo[live] = np.where(down, v_lo, np.nan)
+    return _Edges(ia, d, half, w_end, e_end, moving, hi, lo, A, B)
+
+
+def _edge_starts(lengths: npt.NDArray[np.int64], kinds: npt.NDArray[np.int8],
+                 ok: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """``(path id of every vertex, indices i with an edge i -> i + 1)``: same line or ring,
+    both ends known."""
+    path_id = np.repeat(np.arange(len(lengths)), lengths)
+    total = len(path_id)
+    if total < 2:
+        return path_id, np.empty(0, dtype=np.int64)
+    has_edges = np.repeat(kinds != _POINTS, lengths)
+    e_ok = (path_id[:-1] == path_id[1:]) & has_edges[:-1] & ok[:-1] & ok[1:]
+    return path_id, np.flatnonzero(e_ok)
+
+
 def _bound_paths(xyzm: _F, lengths: npt.NDArray[np.int64], kinds: npt.NDArray[np.int8],
                  codes: npt.NDArray[np.int32]) -> SphericalBounds:
     """Bounds of paths stored back to back in ``xyzm`` (one kind per path)."""
     lon, lat = xyzm[:, 0], xyzm[:, 1]
-    total = len(lon)
     ok = np.isfinite(lon) & np.isfinite(lat)
-    z = xyzm[:, 2]
-    m = xyzm[:, 3]
 
     def span(v: _F) -> _F:
         return np.array([np.fmin.reduce(v, initial=np.inf), np.fmax.reduce(v, initial=-np.inf)])
 
     lat_lo = float(np.min(lat[ok], initial=np.inf))
     lat_hi = float(np.max(lat[ok], initial=-np.inf))
-    pole_vertex = bool(np.any(np.abs(lat[ok]) >= 90.0))
+    full_lon = bool(np.any(np.abs(lat[ok]) >= 90.0))      # a pole vertex: every meridian
     north = south = False
-    full_lon = pole_vertex
     pieces_s = [lon[ok]]
     pieces_e = [lon[ok]]
-
-    # edges: i -> i + 1 inside one line or ring, both ends known
-    path_id = np.repeat(np.arange(len(lengths)), lengths)
-    has_edges = np.repeat(kinds != _POINTS, lengths)
-    if total > 1:
-        e_ok = (path_id[:-1] == path_id[1:]) & has_edges[:-1] & ok[:-1] & ok[1:]
-        ia = np.flatnonzero(e_ok)
-    else:
-        ia = np.empty(0, dtype=np.int64)
+    path_id, ia = _edge_starts(lengths, kinds, ok)
     if len(ia):
-        ib = ia + 1
-        la, lb, pa, pb = lon[ia], lon[ib], lat[ia], lat[ib]
-        d = (lb - la + 180.0) % 360.0 - 180.0
-        half = np.abs(d) >= 180.0 - _HALF_TURN_TOL
-        # longitude: from the western end east to the other; exact end points, no rounding
-        east = d >= 0
-        moving = (d != 0) & ~half
-        w_end = np.where(east, la, lb)[moving]
-        e_end = np.where(east, lb, la)[moving]
-        s, e = _split(w_end, e_end)
+        ed = _edges(lon, lat, ia)
+        s, e = _split(ed.west[ed.moving], ed.east[ed.moving])
         pieces_s.append(s)
         pieces_e.append(e)
-        if np.any(half):
+        if np.any(ed.half):
             full_lon = True
-            psum = pa[half] + pb[half]
-            north = north or bool(np.any(psum > -_HALF_TURN_TOL))
-            south = south or bool(np.any(psum < _HALF_TURN_TOL))
-        # latitude extremes inside edges
-        A, B = _unit(la, pa), _unit(lb, pb)
-        n = np.cross(A + B, B - A) * 0.5           # = A x B, more accurate for close A, B
-        nn = np.sqrt(np.einsum("ij,ij->i", n, n))
-        live = nn > 1e-300
-        if np.any(live):
-            n_, A_, B_, nn_ = n[live], A[live], B[live], nn[live]
-            t1 = n_[:, 0] * A_[:, 1] - n_[:, 1] * A_[:, 0]       # (n x A)_z
-            t2 = B_[:, 0] * n_[:, 1] - B_[:, 1] * n_[:, 0]       # (B x n)_z
-            tol = 1e-12 * nn_
-            top = np.arctan2(np.hypot(n_[:, 0], n_[:, 1]), np.abs(n_[:, 2]))   # radians
-            length = np.arctan2(nn_, np.einsum("ij,ij->i", A_, B_))
-            err = 2e-15 / nn_ + 2e-15
-            ends_hi = np.radians(np.maximum(pa[live], pb[live]))
-            ends_lo = np.radians(np.minimum(pa[live], pb[live]))
-            reach = 0.5 * length * (1 + 1e-9) + 1e-15
-            up = (t1 > -tol) & (t2 > -tol)
-            down = (t1 < tol) & (t2 < tol)
-            if np.any(up):
-                hi = np.minimum(top[up] + err[up], ends_hi[up] + reach[up])
-                v = float(np.degrees(np.max(hi)))
-                lat_hi = max(lat_hi, min(90.0, v + _PAD_REL * max(1.0, abs(v))))
-            if np.any(down):
-                lo = np.maximum(-top[down] - err[down], ends_lo[down] - reach[down])
-                v = float(np.degrees(np.min(lo)))
-                lat_lo = min(lat_lo, max(-90.0, v - _PAD_REL * max(1.0, abs(v))))
-        # rings: does one hold a pole?
+            psum = lat[ia][ed.half] + lat[ia + 1][ed.half]
+            north = bool(np.any(psum > -_HALF_TURN_TOL))
+            south = bool(np.any(psum < _HALF_TURN_TOL))
+        lat_hi = max(lat_hi, float(np.fmax.reduce(ed.hi, initial=-np.inf)))
+        lat_lo = min(lat_lo, float(np.fmin.reduce(ed.lo, initial=np.inf)))
         ring_edge = kinds[path_id[ia]] == _RING
         if np.any(ring_edge):
-            n2, s2 = _ring_poles(path_id[ia][ring_edge], d[ring_edge], half[ring_edge],
-                                 A[ring_edge], B[ring_edge], pa[ring_edge], pb[ring_edge])
-            north, south = north or n2, south or s2
+            _, rn, rs = _ring_poles(path_id[ia][ring_edge], ed, ring_edge, lat[ia], lat[ia + 1])
+            north, south = north or bool(rn.any()), south or bool(rs.any())
     arc_lat = np.array([lat_lo, lat_hi])
     if north:
         lat_hi = 90.0
@@ -372,53 +394,90 @@ def _bound_paths(xyzm: _F, lengths: npt.NDArray[np.int64], kinds: npt.NDArray[np
     ls, le = _merge(np.concatenate(pieces_s), np.concatenate(pieces_e))
     vlo = np.fmin.reduce(xyzm, axis=0, initial=np.inf)
     vhi = np.fmax.reduce(xyzm, axis=0, initial=-np.inf)
-    return SphericalBounds(ls, le, np.array([lat_lo, lat_hi]), span(z), span(m),
+    return SphericalBounds(ls, le, np.array([lat_lo, lat_hi]), span(xyzm[:, 2]), span(xyzm[:, 3]),
                            north, south, full_lon, codes, vlo, vhi, arc_lat)
 
 
-def _ring_poles(ring: npt.NDArray[np.int64], d: _F, half: npt.NDArray[np.bool_], A: _F, B: _F,
-                pa: _F, pb: _F) -> tuple[bool, bool]:
-    """Whether the smaller side of some ring holds the north / the south pole.
+def _ring_poles(ring: npt.NDArray[np.int64], ed: _Edges, sel: npt.NDArray[np.bool_], lat_a: _F,
+                lat_b: _F) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Which rings' smaller side holds the north / the south pole.
 
-    ``ring`` numbers each edge's ring (non-decreasing); the rest are per edge.
+    ``ring`` numbers the selected (``sel``) edges' rings.  Returns
+    ``(ring ids, north, south)``, one entry per ring.
     """
+    d, half, A, B = ed.d[sel], ed.half[sel], ed.A[sel], ed.B[sel]
+    pa, pb = lat_a[sel], lat_b[sel]
     ids, inv = np.unique(ring, return_inverse=True)
     k = len(ids)
-    wind = np.bincount(inv, weights=d, minlength=k)
-    odd = np.bincount(inv, weights=half.astype(float), minlength=k) > 0
-    touch_n = np.bincount(inv, weights=((pa >= 90.0) | (pb >= 90.0)).astype(float), minlength=k) > 0
-    touch_s = np.bincount(inv, weights=((pa <= -90.0) | (pb <= -90.0)).astype(float), minlength=k) > 0
+
+    def per_ring(w: npt.NDArray[np.float64] | npt.NDArray[np.bool_]) -> _F:
+        return np.bincount(inv, weights=np.asarray(w, dtype=np.float64), minlength=k)
+
+    wind = per_ring(d)
+    odd = per_ring(half) > 0
+    touch_n = per_ring((pa >= 90.0) | (pb >= 90.0)) > 0
+    touch_s = per_ring((pa <= -90.0) | (pb <= -90.0)) > 0
     cz = A[:, 0] * B[:, 1] - A[:, 1] * B[:, 0]          # (A x B)_z
     dot = np.einsum("ij,ij->i", A, B)
-    # signed area of the triangle (pole, A, B), for the north pole and the south pole as apex
-    tri_n = 2.0 * np.arctan2(cz, 1.0 + dot + A[:, 2] + B[:, 2])
-    tri_s = 2.0 * np.arctan2(-cz, 1.0 + dot - A[:, 2] - B[:, 2])
-    area_n = np.abs(np.bincount(inv, weights=tri_n, minlength=k))
-    area_s = np.abs(np.bincount(inv, weights=tri_s, minlength=k))
-    around = np.abs(wind) > 180.0      # the ring goes round the poles (deltas add to +-360)
-    half_sphere = 2.0 * math.pi
-    tol = 1e-9
-    north = south = False
-    for r in range(k):   # per-ring decisions: a handful of scalar tests per ring
-        if odd[r] or (touch_n[r] and touch_s[r]):
-            return True, True
-        # apex P: a pole the ring does not touch; the sum over the ring is the area of the
-        # side holding P when the ring goes round it, else of the side without P
-        use_south = bool(touch_n[r])
-        area = float(area_s[r] if use_south else area_n[r])
-        if around[r]:
-            p_small = area < half_sphere - tol * half_sphere
-            q_small = area > half_sphere + tol * half_sphere
-            if not (p_small or q_small):
-                return True, True
-            has_p, has_q = p_small, q_small
-            if use_south:
-                south, north = south or has_p, north or has_q
-            else:
-                north, south = north or has_p, south or has_q
-        elif area > half_sphere - tol * half_sphere:
-            return True, True     # the pole-free side is the larger: the polygon holds both
-    return north, south
+    # signed area of the triangle (pole, A, B), for the north pole and the south pole as apex;
+    # summed over a ring: the area of the side holding the apex when the ring goes round it,
+    # else of the side without it
+    area_n = np.abs(per_ring(2.0 * np.arctan2(cz, 1.0 + dot + A[:, 2] + B[:, 2])))
+    area_s = np.abs(per_ring(2.0 * np.arctan2(-cz, 1.0 + dot - A[:, 2] - B[:, 2])))
+    use_south = touch_n                 # the apex is a pole the ring does not touch
+    area = np.where(use_south, area_s, area_n)
+    around = np.abs(wind) > 180.0       # the deltas add up to +-360: the ring goes round the poles
+    hemi = 2.0 * math.pi
+    tol = 1e-9 * hemi
+    apex_small = area < hemi - tol      # around: the apex's side is the smaller
+    other_small = area > hemi + tol
+    # rings not round the poles hold neither, unless the pole-free side is the larger: both
+    both = odd | (touch_n & touch_s) | (around & ~apex_small & ~other_small) | (~around & (area > hemi - tol))
+    has_apex = around & apex_small
+    has_other = around & other_small
+    north = both | np.where(use_south, has_other, has_apex)
+    south = both | np.where(use_south, has_apex, has_other)
+    return ids, north, south
+
+
+def _parse(values: ByteArrays) -> tuple[_F, npt.NDArray[np.int64], npt.NDArray[np.int8],
+                                        npt.NDArray[np.int32], npt.NDArray[np.int64]]:
+    """``(xyzm, path lengths, path kinds, ISO codes per value, value index per path)``."""
+    fast = _simple_fast(values)
+    if fast is not None:
+        xy, counts, kind, iso = fast
+        xyzm = np.full((len(xy), 4), np.nan)
+        xyzm[:, :2] = xy
+        kinds = np.full(len(counts), kind, dtype=np.int8)
+        if kind == _RING:
+            xyzm, counts = _close_rings(xyzm, counts)
+        return (xyzm, counts, kinds, np.full(len(values), iso, dtype=np.int32),
+                np.arange(len(values), dtype=np.int64))
+    n = len(values)
+    codes = np.empty(n, dtype=np.int32)
+    data = bytes(np.asarray(values.data))
+    offsets = values.offsets
+    parts: list[tuple[_F, int]] = []
+    owner = np.empty(0, dtype=np.int64)
+    owners: list[int] = []
+    # per-value loop: WKB headers are variable length and must be read in order
+    for i in range(n):
+        s, e = int(offsets[i]), int(offsets[i + 1])
+        before = len(parts)
+        try:
+            codes[i], _ = _walk(data[s:e], 0, parts, 0)
+        except struct.error as exc:
+            raise ParquetFormatError(f"value {i}: malformed WKB: {exc}") from exc
+        except ParquetFormatError as exc:
+            exc.add_note(f"geography value {i}")
+            raise
+        owners.append(len(parts) - before)
+    owner = np.repeat(np.arange(n, dtype=np.int64), owners)
+    if not parts:
+        return (np.empty((0, 4)), np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int8), codes, owner)
+    closed = [_close(p) if k == _RING else p for p, k in parts]
+    return (np.concatenate(closed), np.array([len(p) for p in closed], dtype=np.int64),
+            np.array([k for _, k in parts], dtype=np.int8), codes, owner)
 
 
 def spherical_bounds(values: ByteArrays) -> SphericalBounds:
@@ -429,40 +488,82 @@ def spherical_bounds(values: ByteArrays) -> SphericalBounds:
     ParquetFormatError
         A value is not well-formed WKB (with its index noted).
     """
-    fast = _simple_fast(values)
-    if fast is not None:
-        xy, counts, kind, iso = fast
-        xyzm = np.full((len(xy), 4), np.nan)
-        xyzm[:, :2] = xy
-        kinds = np.full(len(counts), kind, dtype=np.int8)
-        if kind == _RING:
-            xyzm, counts = _close_rings(xyzm, counts)
-        return _bound_paths(xyzm, counts, kinds, np.full(len(values), iso, dtype=np.int32))
-    n = len(values)
-    codes = np.empty(n, dtype=np.int32)
-    data = bytes(np.asarray(values.data))
-    offsets = values.offsets
-    parts: list[tuple[_F, int]] = []
-    # per-value loop: WKB headers are variable length and must be read in order
-    for i in range(n):
-        s, e = int(offsets[i]), int(offsets[i + 1])
-        try:
-            codes[i], _ = _walk(data[s:e], 0, parts, 0)
-        except struct.error as exc:
-            raise ParquetFormatError(f"value {i}: malformed WKB: {exc}") from exc
-        except ParquetFormatError as exc:
-            exc.add_note(f"geography value {i}")
-            raise
-    if not parts:
-        xyzm = np.empty((0, 4))
-        counts = np.empty(0, dtype=np.int64)
-        kinds = np.empty(0, dtype=np.int8)
-    else:
-        closed = [_close(p) if k == _RING else p for p, k in parts]
-        xyzm = np.concatenate(closed)
-        counts = np.array([len(p) for p in closed], dtype=np.int64)
-        kinds = np.array([k for _, k in parts], dtype=np.int8)
+    xyzm, counts, kinds, codes, _ = _parse(values)
     return _bound_paths(xyzm, counts, kinds, codes)
+
+
+def spherical_value_boxes(values: ByteArrays) -> _F:
+    """Each value's own spherical box, ``(n, 4)``: xmin, xmax, ymin, ymax (NaN: no X/Y).
+
+    As :func:`spherical_bounds` per value, except the X range: the smaller
+    of the value's range cut at the antimeridian and its range cut at the
+    prime meridian (wrapping), whichever no edge crosses; full when edges
+    cross both.  Conservative, not always the smallest arc (a value's
+    vertices spread over both meridians with its gap elsewhere).
+
+    Raises
+    ------
+    ParquetFormatError
+        A value is not well-formed WKB.
+    """
+    n = len(values)
+    xyzm, counts, kinds, _, owner = _parse(values)
+    out = np.full((n, 4), np.nan)
+    if len(xyzm) == 0:
+        return out
+    lon, lat = xyzm[:, 0], xyzm[:, 1]
+    ok = np.isfinite(lon) & np.isfinite(lat)
+    path_id, ia = _edge_starts(counts, kinds, ok)
+    g = owner[path_id]                              # value of every vertex
+    ylo = np.full(n, np.inf)
+    yhi = np.full(n, -np.inf)
+    np.minimum.at(ylo, g[ok], lat[ok])
+    np.maximum.at(yhi, g[ok], lat[ok])
+    # frame A: longitudes as they are; frame B: shifted to [0, 360) (cut at the prime meridian)
+    lonb = np.where(lon < 0, lon + 360.0, lon)
+    a_lo, a_hi = np.full(n, np.inf), np.full(n, -np.inf)
+    b_lo, b_hi = np.full(n, np.inf), np.full(n, -np.inf)
+    np.minimum.at(a_lo, g[ok], lon[ok])
+    np.maximum.at(a_hi, g[ok], lon[ok])
+    np.minimum.at(b_lo, g[ok], lonb[ok])
+    np.maximum.at(b_hi, g[ok], lonb[ok])
+    north = np.zeros(n, dtype=bool)
+    south = np.zeros(n, dtype=bool)
+    full = np.zeros(n, dtype=bool)
+    full[g[ok & (np.abs(lat) >= 90.0)]] = True
+    a_bad = np.zeros(n, dtype=bool)
+    b_bad = np.zeros(n, dtype=bool)
+    if len(ia):
+        ed = _edges(lon, lat, ia)
+        ge = g[ia]
+        np.fmax.at(yhi, ge, ed.hi)
+        np.fmin.at(ylo, ge, ed.lo)
+        crosses_180 = ed.moving & (ed.east < ed.west)
+        # an edge reaching 0 from the west would be cut too (its ends at 350 and 0 in frame B)
+        crosses_0 = ed.moving & (ed.west < 0) & (ed.east >= 0) & ~crosses_180
+        a_bad[ge[crosses_180]] = True
+        b_bad[ge[crosses_0]] = True
+        hv = ed.half
+        psum = lat[ia] + lat[ia + 1]
+        full[ge[hv]] = True
+        north[ge[hv & (psum > -_HALF_TURN_TOL)]] = True
+        south[ge[hv & (psum < _HALF_TURN_TOL)]] = True
+        ring_edge = kinds[path_id[ia]] == _RING
+        if np.any(ring_edge):
+            rid, rn, rs = _ring_poles(path_id[ia][ring_edge], ed, ring_edge, lat[ia], lat[ia + 1])
+            north[owner[rid[rn]]] = True
+            south[owner[rid[rs]]] = True
+    yhi[north] = 90.0
+    ylo[south] = -90.0
+    full |= north | south | (a_bad & b_bad)
+    seen = np.isfinite(ylo)
+    use_b = ~a_bad & ~b_bad & ((b_hi - b_lo) < (a_hi - a_lo)) | (a_bad & ~b_bad)
+    xmin = np.where(use_b, np.where(b_lo > 180, b_lo - 360, b_lo), a_lo)
+    xmax = np.where(use_b, np.where(b_hi > 180, b_hi - 360, b_hi), a_hi)
+    xmin = np.where(full, -180.0, xmin)
+    xmax = np.where(full, 180.0, xmax)
+    out[seen] = np.column_stack([xmin, xmax, ylo, yhi])[seen]
+    return out
 
 
 def _close(p: _F) -> _F:

@@ -24,7 +24,9 @@ from hypothesis import strategies as st
 
 import parquet_core as pc
 from parquet_core._kernels.binary import ByteArrays
-from parquet_core.metadata.geography import SphericalBoxBuilder, circular_cover, spherical_bounds
+from parquet_core.metadata.geography import (
+    SphericalBoxBuilder, circular_cover, spherical_bounds, spherical_value_boxes,
+)
 from parquet_core.metadata.geospatial import bbox_intersects
 
 DATA = os.environ.get("PARQUET_TEST_DATA", "")
@@ -262,6 +264,39 @@ def test_circular_cover_is_smallest(arcs: list[tuple[float, float]]) -> None:
         need = max(((a - c) % 360) + w for a, w in arcs)
         best = min(best, need)
     assert length <= best + 1e-9
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(vertex | near_pole | st.tuples(st.sampled_from([0.0, -10.0, 180.0, -180.0]), lat_st),
+                         min_size=1, max_size=4), min_size=1, max_size=5), st.booleans())
+def test_value_boxes_hold_each_value(lines: list[list[tuple[float, float]]], be: bool) -> None:
+    """Per-value boxes (for row filtering): every sampled point of a value lies in its own box."""
+    lines = [ln for ln in lines if all(_not_antipodal(a, b) for a, b in zip(ln[:-1], ln[1:]))]
+    if not lines:
+        return
+    vals = [_line(ln, be=be) for ln in lines] + [struct.pack("<BII", 1, 2, 0)]
+    boxes = spherical_value_boxes(ByteArrays.from_pylist(vals))
+    assert np.all(np.isnan(boxes[-1]))
+    for ln, box in zip(lines, boxes):
+        lon, lat = _edge_samples([ln])
+        bad = ~_inside(tuple(box), lon, lat)
+        assert not bad.any(), (ln, box, lon[bad][:3], lat[bad][:3])
+        # and never larger than needed on a simple case: one edge not near a pole
+        if len(ln) == 2 and max(abs(ln[0][1]), abs(ln[1][1])) < 80 and ln[0] != ln[1]:
+            d = abs((ln[1][0] - ln[0][0] + 180) % 360 - 180)
+            width = 360.0 if (box[0], box[1]) == (-180.0, 180.0) else (box[1] - box[0]) % 360
+            if d < 179:     # (half a turn: over a pole or not unique, widened on purpose)
+                assert width <= d + 1e-9
+
+
+def test_value_boxes_poles_and_wrap() -> None:
+    vals = [_line([(170, 10), (-170, 10)]), _poly([(lon, 80.0) for lon in (0, 90, 180, -90, 0)]), _pt(5, 6),
+            _line([(-10, 0), (0, 0)])]
+    b = spherical_value_boxes(ByteArrays.from_pylist(vals))
+    assert b[0][0] == 170 and b[0][1] == -170 and b[0][3] > 10
+    assert tuple(b[1]) == (-180, 180, 80, 90)
+    assert tuple(b[2]) == (5, 5, 6, 6)
+    assert tuple(b[3][:2]) == (-10, 0)
 
 
 # -- 3. antimeridian, bulge, poles ------------------------------------------------------------------
