@@ -192,8 +192,8 @@ def _simple_fast(values: ByteArrays) -> tuple[_F, npt.NDArray[np.int64], int, in
         return None
     offsets = np.asarray(values.offsets, dtype=np.int64)
     starts, lengths = offsets[:-1], np.diff(offsets)
-    data = np.asarray(values.data)
-    if int(lengths.min()) < 9:
+    data = np.ascontiguousarray(values.data, dtype=np.uint8)
+    if int(lengths.min()) < 9 or int(offsets[-1]) > len(data):
         return None
     head = data[starts[:, None] + np.arange(9)]
     if not np.all(head[:, 0] == 1):
@@ -224,13 +224,16 @@ def _simple_fast(values: ByteArrays) -> tuple[_F, npt.NDArray[np.int64], int, in
     if not np.array_equal(lengths, body + 16 * counts):
         return None
     total = int(counts.sum())
-    # mark the coordinate bytes of every value (from start + body to its end), keep them
-    mark = np.zeros(len(data) + 1, dtype=np.int8)
-    mark[starts + body] += 1             # positions are distinct within each statement
-    mark[offsets[1:]] -= 1
-    keep = np.cumsum(mark[:-1], dtype=np.int64) > 0
-    raw = np.ascontiguousarray(data[keep])
-    xy = raw.view("<f8").reshape(total, 2) if total else np.empty((0, 2))
+    # gather every coordinate's 8 bytes: value start + body + 8 * k, through a 1-byte-stride
+    # window view (lengths were checked against the counts above, so every read is inside)
+    doubles = 2 * counts
+    base = np.repeat(starts + body - 8 * (np.cumsum(doubles) - doubles), doubles)
+    pos = base + 8 * np.arange(2 * total, dtype=np.int64)
+    if total:
+        windows = np.lib.stride_tricks.as_strided(data, shape=(len(data) - 7, 8), strides=(1, 1))
+        xy = windows[pos].reshape(-1).view("<f8").reshape(total, 2)
+    else:
+        xy = np.empty((0, 2))
     kind = {1: _POINTS, 2: _LINE, 3: _RING}[first]
     return xy, counts, kind, first
 
@@ -365,14 +368,18 @@ def _bound_paths(xyzm: _F, lengths: npt.NDArray[np.int64], kinds: npt.NDArray[np
     lat_hi = float(np.max(lat[ok], initial=-np.inf))
     full_lon = bool(np.any(np.abs(lat[ok]) >= 90.0))      # a pole vertex: every meridian
     north = south = False
-    pieces_s = [lon[ok]]
-    pieces_e = [lon[ok]]
+    pieces_s: list[_F] = []
+    pieces_e: list[_F] = []
+    lone = ok.copy()           # vertices that are no end of a longitude-sweeping edge
     path_id, ia = _edge_starts(lengths, kinds, ok)
     if len(ia):
         ed = _edges(lon, lat, ia)
         s, e = _split(ed.west[ed.moving], ed.east[ed.moving])
         pieces_s.append(s)
         pieces_e.append(e)
+        sweep = ia[ed.moving]
+        lone[sweep] = False         # [west, east] are exactly the end points' longitudes
+        lone[sweep + 1] = False
         if np.any(ed.half):
             full_lon = True
             psum = lat[ia][ed.half] + lat[ia + 1][ed.half]
@@ -391,6 +398,8 @@ def _bound_paths(xyzm: _F, lengths: npt.NDArray[np.int64], kinds: npt.NDArray[np
         lat_lo = -90.0
     if north or south:
         full_lon = True
+    pieces_s.append(lon[lone])
+    pieces_e.append(lon[lone])
     ls, le = _merge(np.concatenate(pieces_s), np.concatenate(pieces_e))
     vlo = np.fmin.reduce(xyzm, axis=0, initial=np.inf)
     vhi = np.fmax.reduce(xyzm, axis=0, initial=-np.inf)
