@@ -4,14 +4,13 @@ Run from the repository root::
 
     python benchmarks/geo_bench.py [--values 200000] [--repeat 3]
 
-Inputs (fixed seed): 2D little-endian points (the vectorised path), and
-polygons of one 5-point ring, and ``MULTIPOINT`` of 4 big-endian points
-(the per-geometry walk, which the format forces: every WKB header is
-variable length and read in order).  Reported: best CPU time of
+Inputs (fixed seed): 2D little-endian points, 20-vertex LineStrings and
+polygons of one 5-point ring (pages of one such kind take vectorised
+parses), and ``MULTIPOINT`` of 4 big-endian points (the per-geometry walk,
+which the format forces in general: every WKB header is variable length
+and read in order).  Reported: best CPU time of
 ``--repeat`` runs as geometries/s and MB/s of WKB.  The spherical bounder
-(GEOGRAPHY, great-circle edges) runs on the same inputs plus 20-vertex
-lines; all-points, all-lines and all-one-ring-polygons pages take its
-vectorised parse, the big-endian multipoints its per-geometry walk.
+(GEOGRAPHY, great-circle edges) runs on the same inputs.
 """
 
 from __future__ import annotations
@@ -41,8 +40,8 @@ def _inputs(n: int) -> dict[str, ByteArrays]:
         [np.linspace(x, x + 30, 20), np.linspace(y / 2, y / 2 + 10, 20)]).astype("<f8").tobytes()
         for x, y in xy[:, :2]]
     return {"points (vectorised)": ByteArrays.from_pylist(points),
-            "lines20 (walk)": ByteArrays.from_pylist(lines),
-            "polygons (walk)": ByteArrays.from_pylist(polys),
+            "lines20 LE (vectorised)": ByteArrays.from_pylist(lines),
+            "polygons LE (vectorised)": ByteArrays.from_pylist(polys),
             "multipoints BE (walk)": ByteArrays.from_pylist(multi)}
 
 

@@ -40,8 +40,9 @@ Rules and edge cases (all from Geospatial.md unless noted):
 
 Parsing is a per-geometry walk (the format is a sequence of
 variable-length headers that must be read in order); inside a coordinate
-sequence the doubles are read with one ``np.frombuffer``.  Values that
-are all 2D points of one byte order take a fully vectorised path.
+sequence the doubles are read with one ``np.frombuffer``.  Pages whose
+values are all little-endian 2D points, all little-endian 2D LineStrings
+or all one-ring little-endian 2D Polygons take fully vectorised paths.
 ``benchmarks/geo_bench.py`` measures both.
 """
 
@@ -57,7 +58,7 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetFormatError
-from parquet_core.metadata.geography import SphericalBoxBuilder, spherical_bounds
+from parquet_core.metadata.geography import SphericalBoxBuilder, _simple_fast, spherical_bounds
 from parquet_core.thrift import pt
 
 __all__ = ["BoundingBox", "GeospatialStatistics", "wkb_bounds", "GeospatialStatsBuilder",
@@ -254,6 +255,31 @@ def wkb_bounds(values: ByteArrays) -> tuple[npt.NDArray[np.float64], npt.NDArray
     fast = _points_fast(values)
     if fast is not None:
         return fast
+    fast = _paths_fast(values)
+    if fast is not None:
+        return fast
+    return _wkb_bounds_walk(values)
+
+
+def _paths_fast(values: ByteArrays) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32]] | None:
+    """Vectorised path: every value a little-endian 2D LineString, or every value a one-ring
+    little-endian 2D Polygon (the geography module's parse); else None."""
+    parsed = _simple_fast(values)
+    if parsed is None:
+        return None
+    xy, counts, _, iso = parsed
+    n = len(values)
+    box = np.full((n, 2, 4), np.nan)
+    has = counts > 0
+    if np.any(has):
+        first = (np.cumsum(counts) - counts)[has]
+        box[has, 0, :2] = np.fmin.reduceat(xy, first, axis=0)
+        box[has, 1, :2] = np.fmax.reduceat(xy, first, axis=0)
+    return box, np.full(n, iso, dtype=np.int32)
+
+
+def _wkb_bounds_walk(values: ByteArrays) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32]]:
+    """:func:`wkb_bounds` by walking each value (any WKB)."""
     n = len(values)
     boxes = np.empty((n, 2, 4))
     codes = np.empty(n, dtype=np.int32)

@@ -180,3 +180,33 @@ def test_bbox_intersects_wraparound() -> None:
     # query wraps
     assert bbox_intersects(-175, -172, 0, 10, (170, 0, -170, 10))
     assert not bbox_intersects(0, 10, 0, 10, (170, 0, -170, 10))
+
+
+def _ls(pts: list[tuple[float, float]]) -> bytes:
+    return struct.pack("<BII", 1, 2, len(pts)) + b"".join(struct.pack("<dd", *p) for p in pts)
+
+
+def _pg(pts: list[tuple[float, float]]) -> bytes:
+    return struct.pack("<BIII", 1, 3, 1, len(pts)) + b"".join(struct.pack("<dd", *p) for p in pts)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_coord = st.floats(allow_nan=True, allow_infinity=False, width=64)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.tuples(_coord, _coord), max_size=6), min_size=1, max_size=8), st.booleans())
+def test_vectorised_lines_and_polygons_equal_the_walk(paths, polygons) -> None:
+    """All-LineString / all-one-ring-Polygon pages take a vectorised parse, pinned to the walk."""
+    from parquet_core.metadata.geospatial import _paths_fast, _wkb_bounds_walk
+
+    vals = ByteArrays.from_pylist([(_pg if polygons else _ls)(p) for p in paths])
+    fast = _paths_fast(vals)
+    assert fast is not None
+    slow = _wkb_bounds_walk(vals)
+    np.testing.assert_array_equal(fast[0], slow[0])
+    np.testing.assert_array_equal(fast[1], slow[1])
+    # one big-endian value sends the page to the walk
+    assert _paths_fast(ByteArrays.from_pylist(vals.to_pylist() + [b"\x00" + _ls([])[1:]])) is None
