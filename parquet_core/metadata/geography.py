@@ -596,6 +596,25 @@ def _close_rings(xyzm: _F, counts: npt.NDArray[np.int64]) -> tuple[_F, npt.NDArr
     return np.concatenate(out), counts + open_
 
 
+#: a chunk keeps at most this many disjoint longitude intervals between pages
+_MAX_INTERVALS = 1024
+
+
+def _compact(starts: _F, ends: _F) -> tuple[_F, _F]:
+    """Keep the ``_MAX_INTERVALS - 1`` largest gaps between the intervals, fill the others.
+
+    Only the largest gap decides the box (:func:`circular_cover`), so this is
+    exact unless later pages fill that many larger gaps, and always covers
+    more, never less.  It keeps a chunk of scattered points from re-sorting
+    a list that grows with every page.
+    """
+    if len(starts) <= _MAX_INTERVALS:
+        return starts, ends
+    gaps = ends[:-1] - starts[1:]        # negated: argpartition finds the largest first
+    cut = np.sort(np.argpartition(gaps, _MAX_INTERVALS - 2)[:_MAX_INTERVALS - 1])
+    return np.concatenate([starts[:1], starts[cut + 1]]), np.concatenate([ends[cut], ends[-1:]])
+
+
 class SphericalBoxBuilder:
     """Accumulates the spherical box of a chunk over its pages."""
 
@@ -611,8 +630,8 @@ class SphericalBoxBuilder:
         """Fold one page's bounds in."""
         self._full = self._full or b.full_lon
         if not self._full:
-            self._s, self._e = _merge(np.concatenate([self._s, b.lon_starts]),
-                                      np.concatenate([self._e, b.lon_ends]))
+            self._s, self._e = _compact(*_merge(np.concatenate([self._s, b.lon_starts]),
+                                                np.concatenate([self._e, b.lon_ends])))
         self._lat = np.array([min(self._lat[0], b.lat[0]), max(self._lat[1], b.lat[1])])
         self._z = np.array([np.fmin(self._z[0], b.z[0]), np.fmax(self._z[1], b.z[1])])
         self._m = np.array([np.fmin(self._m[0], b.m[0]), np.fmax(self._m[1], b.m[1])])

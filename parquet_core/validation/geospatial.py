@@ -5,6 +5,11 @@ A reader prunes with ``intersects`` by the box, so a box that misses a
 value's coordinates (or a type list that misses its type) drops rows: those
 are errors.  The WKB of every value is read with the same walker the writer
 uses to build the statistics (:func:`parquet_core.metadata.geospatial.wkb_bounds`).
+GEOGRAPHY with SPHERICAL edges is also checked arc by arc
+(:func:`parquet_core.metadata.geography.spherical_bounds`): the box must hold
+each great-circle edge's latitude bulge and longitude sweep, which a box of
+the vertices misses.  Which side of a ring is the polygon (and so whether a
+pole is inside) is the writer's call and is not checked.
 """
 
 from __future__ import annotations

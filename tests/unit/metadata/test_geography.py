@@ -442,3 +442,20 @@ def test_intersects_prunes_on_spherical_boxes(query, kept) -> None:
             if bbox_intersects(*(getattr(meta.row_group(rg).column(0).geo_statistics, k)
                                  for k in ("xmin", "xmax", "ymin", "ymax")), query)]
     assert want == kept
+
+
+def test_many_pages_of_scattered_points_keep_the_exact_box() -> None:
+    """The chunk keeps a bounded interval list between pages; the box stays the smallest."""
+    rng = np.random.default_rng(7)
+    b = SphericalBoxBuilder()
+    xs = []
+    for _ in range(20):
+        x = np.concatenate([rng.uniform(-180, 100, 300), rng.uniform(130, 180, 100)])
+        xs.append(x)
+        b.add(spherical_bounds(ByteArrays.from_pylist([_pt(v, 0.0) for v in x])))
+    assert len(b._s) <= 1024
+    allx = np.sort(np.concatenate(xs))
+    gaps = np.diff(allx)
+    i = int(np.argmax(gaps))           # the gap 100..130 is the largest: a wrapping box
+    box = b.box()
+    assert (box[0], box[1]) == (allx[i + 1], allx[i])
