@@ -567,6 +567,8 @@ def spherical_value_boxes(values: ByteArrays) -> _F:
     full |= north | south | (a_bad & b_bad)
     seen = np.isfinite(ylo)
     use_b = ~a_bad & ~b_bad & ((b_hi - b_lo) < (a_hi - a_lo)) | (a_bad & ~b_bad)
+    # a tiny negative longitude shifts to 360.0 in frame B: a range that wide is every longitude
+    full |= use_b & (b_hi - b_lo >= 360.0)
     xmin = np.where(use_b, np.where(b_lo > 180, b_lo - 360, b_lo), a_lo)
     xmax = np.where(use_b, np.where(b_hi > 180, b_hi - 360, b_hi), a_hi)
     xmin = np.where(full, -180.0, xmin)
