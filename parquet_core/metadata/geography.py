@@ -44,7 +44,9 @@ reader prunes on it):
   (it passes over a pole, or its end points are antipodal: the arc is not
   unique), or a pole inside a polygon makes X the full [-180, 180]: every
   meridian meets the pole;
-* rings with such an edge, or touching both poles, count as holding both.
+* rings with such an edge, or touching both poles, count as holding both;
+* a vertex with a NaN coordinate ends the edges on either side of it (a
+  ring with one is bounded by the edges it still has).
 
 Other algorithms (VINCENTY, THOMAS, ANDOYER, KARNEY) interpolate on the
 ellipsoid; this module does not bound them and the writer stores no box
@@ -467,7 +469,6 @@ def _parse(values: ByteArrays) -> tuple[_F, npt.NDArray[np.int64], npt.NDArray[n
     data = bytes(np.asarray(values.data))
     offsets = values.offsets
     parts: list[tuple[_F, int]] = []
-    owner = np.empty(0, dtype=np.int64)
     owners: list[int] = []
     # per-value loop: WKB headers are variable length and must be read in order
     for i in range(n):
