@@ -1,14 +1,16 @@
-"""WKB bounding-box walk: geometries/s of the two paths of ``wkb_bounds``.
+"""WKB bounding boxes: geometries/s of ``wkb_bounds`` (planar) and ``spherical_bounds`` (GEOGRAPHY).
 
 Run from the repository root::
 
     python benchmarks/geo_bench.py [--values 200000] [--repeat 3]
 
-Inputs (fixed seed): 2D little-endian points (the vectorised path), and
-polygons of one 5-point ring, and ``MULTIPOINT`` of 4 big-endian points
-(the per-geometry walk, which the format forces: every WKB header is
-variable length and read in order).  Reported: best CPU time of
-``--repeat`` runs as geometries/s and MB/s of WKB.
+Inputs (fixed seed): 2D little-endian points, 20-vertex LineStrings and
+polygons of one 5-point ring (pages of one such kind take vectorised
+parses), and ``MULTIPOINT`` of 4 big-endian points (the per-geometry walk,
+which the format forces in general: every WKB header is variable length
+and read in order).  Reported: best CPU time of
+``--repeat`` runs as geometries/s and MB/s of WKB.  The spherical bounder
+(GEOGRAPHY, great-circle edges) runs on the same inputs.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import time
 import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
+from parquet_core.metadata.geography import spherical_bounds
 from parquet_core.metadata.geospatial import wkb_bounds
 
 SEED = 20
@@ -33,8 +36,12 @@ def _inputs(n: int) -> dict[str, ByteArrays]:
              for x, y in xy]
     multi = [struct.pack(">BII", 0, 4, 4) + b"".join(struct.pack(">BIdd", 0, 1, x + k, y) for k in range(4))
              for x, y in xy]
+    lines = [struct.pack("<BII", 1, 2, 20) + np.column_stack(
+        [np.linspace(x, x + 30, 20), np.linspace(y / 2, y / 2 + 10, 20)]).astype("<f8").tobytes()
+        for x, y in xy[:, :2]]
     return {"points (vectorised)": ByteArrays.from_pylist(points),
-            "polygons (walk)": ByteArrays.from_pylist(polys),
+            "lines20 LE (vectorised)": ByteArrays.from_pylist(lines),
+            "polygons LE (vectorised)": ByteArrays.from_pylist(polys),
             "multipoints BE (walk)": ByteArrays.from_pylist(multi)}
 
 
@@ -44,13 +51,14 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     for name, values in _inputs(args.values).items():
-        best = float("inf")
-        for _ in range(args.repeat):
-            t0 = time.process_time()
-            wkb_bounds(values)
-            best = min(best, time.process_time() - t0)
         mb = int(values.offsets[-1]) / 1e6
-        print(f"{name:24s} {len(values) / best:14,.0f} geometries/s {mb / best:8.1f} MB/s")
+        for label, fn in (("planar", wkb_bounds), ("spherical", spherical_bounds)):
+            best = float("inf")
+            for _ in range(args.repeat):
+                t0 = time.process_time()
+                fn(values)
+                best = min(best, time.process_time() - t0)
+            print(f"{label:9s} {name:24s} {len(values) / best:14,.0f} geometries/s {mb / best:8.1f} MB/s")
 
 
 if __name__ == "__main__":

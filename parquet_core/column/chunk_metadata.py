@@ -79,7 +79,8 @@ class ChunkMetadataBuilder:
                                        column_order=order) if opts.write_statistics else None
         self.geo_kind = desc.data_type.name if desc.data_type.name in ("geometry", "geography") \
             else None
-        self.geo = GeospatialStatsBuilder(geography=self.geo_kind == "geography") \
+        self.geo = GeospatialStatsBuilder(geography=self.geo_kind == "geography",
+                                          algorithm=desc.data_type.algorithm) \
             if self.geo_kind is not None and opts.write_statistics else None
         self.index = PageIndexBuilder(desc, truncate_length=opts.column_index_truncate_length,
                                       with_bounds=opts.write_statistics, column_order=order)
@@ -138,8 +139,7 @@ class ChunkMetadataBuilder:
             encoding_stats=[pt.PageEncodingStats(page_type=p, encoding=e, count=c)
                             for (p, e), c in self.enc_stats.items()])
         if self.geo is not None:
-            meta.geospatial_statistics = self.geo.result(
-                with_bbox=self.geo_kind == "geometry").to_thrift()
+            meta.geospatial_statistics = self.geo.result().to_thrift()
         if self.wopts.write_size_statistics:
             is_byte_array = desc.physical_type == PhysicalType.BYTE_ARRAY
             meta.size_statistics = pt.SizeStatistics(

@@ -29,18 +29,20 @@ Rules and edge cases (all from Geospatial.md unless noted):
   ``geometry_types``), unique and sorted;
 * GEOGRAPHY: X/Y must lie in [-180, 180] / [-90, 90].  Edges are geodesics,
   which bulge past their end points (toward the poles), so the box of the
-  vertices is *not* a bound of the values.  DataFusion's corpus files
-  store a spherical box (S2's rect bounder: edge latitude maxima, a small
-  error margin, ``xmin > xmax`` when it crosses the antimeridian, whole
-  [-180, 180] x [-90, y] around a pole).  We do not implement that bounder
-  yet, so for GEOGRAPHY we write only the type codes, no box (Arrow C++
-  writes no geospatial statistics for GEOGRAPHY at all).  Reading honours
-  wrapping boxes: :func:`bbox_intersects`.
+  vertices is *not* a bound of the values.  With SPHERICAL edges (the
+  default) the box comes from :mod:`parquet_core.metadata.geography`
+  (great-circle latitude extremes, ``xmin > xmax`` across the
+  antimeridian, full longitude and +-90 around a pole), as DataFusion's
+  corpus files store it.  The ellipsoidal algorithms (VINCENTY, THOMAS,
+  ANDOYER, KARNEY) get only the type codes, no box (Arrow C++ writes no
+  geospatial statistics for GEOGRAPHY at all).  Reading honours wrapping
+  boxes: :func:`bbox_intersects`.
 
 Parsing is a per-geometry walk (the format is a sequence of
 variable-length headers that must be read in order); inside a coordinate
-sequence the doubles are read with one ``np.frombuffer``.  Values that
-are all 2D points of one byte order take a fully vectorised path.
+sequence the doubles are read with one ``np.frombuffer``.  Pages whose
+values are all little-endian 2D points, all little-endian 2D LineStrings
+or all one-ring little-endian 2D Polygons take fully vectorised paths.
 ``benchmarks/geo_bench.py`` measures both.
 """
 
@@ -56,6 +58,7 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetFormatError
+from parquet_core.metadata.geography import SphericalBoxBuilder, _simple_fast, spherical_bounds
 from parquet_core.thrift import pt
 
 __all__ = ["BoundingBox", "GeospatialStatistics", "wkb_bounds", "GeospatialStatsBuilder",
@@ -252,6 +255,31 @@ def wkb_bounds(values: ByteArrays) -> tuple[npt.NDArray[np.float64], npt.NDArray
     fast = _points_fast(values)
     if fast is not None:
         return fast
+    fast = _paths_fast(values)
+    if fast is not None:
+        return fast
+    return _wkb_bounds_walk(values)
+
+
+def _paths_fast(values: ByteArrays) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32]] | None:
+    """Vectorised path: every value a little-endian 2D LineString, or every value a one-ring
+    little-endian 2D Polygon (the geography module's parse); else None."""
+    parsed = _simple_fast(values)
+    if parsed is None:
+        return None
+    xy, counts, _, iso = parsed
+    n = len(values)
+    box = np.full((n, 2, 4), np.nan)
+    has = counts > 0
+    if np.any(has):
+        first = (np.cumsum(counts) - counts)[has]
+        box[has, 0, :2] = np.fmin.reduceat(xy, first, axis=0)
+        box[has, 1, :2] = np.fmax.reduceat(xy, first, axis=0)
+    return box, np.full(n, iso, dtype=np.int32)
+
+
+def _wkb_bounds_walk(values: ByteArrays) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32]]:
+    """:func:`wkb_bounds` by walking each value (any WKB)."""
     n = len(values)
     boxes = np.empty((n, 2, 4))
     codes = np.empty(n, dtype=np.int32)
@@ -282,10 +310,16 @@ class GeospatialStatsBuilder:
     geography:
         True for GEOGRAPHY columns: coordinates outside [-180, 180] x
         [-90, 90] are rejected (Geospatial.md, "Bounding Box").
+    algorithm:
+        GEOGRAPHY's edge interpolation (lower case; None means the default,
+        ``"spherical"``).  Spherical edges get a spherical box; the
+        ellipsoidal algorithms get none (this engine has no bounder for them).
     """
 
-    def __init__(self, geography: bool = False) -> None:
+    def __init__(self, geography: bool = False, algorithm: str | None = None) -> None:
         self.geography = geography
+        self.spherical = geography and algorithm in (None, "spherical")
+        self._sphere = SphericalBoxBuilder() if self.spherical else None
         self._lo = np.full(4, np.inf)
         self._hi = np.full(4, -np.inf)
         self._types: set[int] = set()
@@ -302,11 +336,17 @@ class GeospatialStatsBuilder:
         """
         if len(values) == 0:
             return
-        boxes, codes = wkb_bounds(values)
-        lo = np.fmin.reduce(boxes[:, 0], axis=0, initial=np.inf)
-        hi = np.fmax.reduce(boxes[:, 1], axis=0, initial=-np.inf)
+        if self._sphere is not None:
+            page = spherical_bounds(values)
+            lo, hi, codes = page.vertex_lo, page.vertex_hi, page.codes
+        else:
+            boxes, codes = wkb_bounds(values)
+            lo = np.fmin.reduce(boxes[:, 0], axis=0, initial=np.inf)
+            hi = np.fmax.reduce(boxes[:, 1], axis=0, initial=-np.inf)
         if self.geography and (lo[0] < -180 or hi[0] > 180 or lo[1] < -90 or hi[1] > 90):
             raise ValueError("GEOGRAPHY coordinates must lie in [-180, 180] x [-90, 90]")
+        if self._sphere is not None:
+            self._sphere.add(page)
         self._lo = np.fmin(self._lo, lo)
         self._hi = np.fmax(self._hi, hi)
         self._types.update(int(c) for c in np.unique(codes))
@@ -315,12 +355,17 @@ class GeospatialStatsBuilder:
         """Return the statistics so far (no box when X or Y never had a value).
 
         A chunk of only nulls gets ``geospatial_types=[]`` ("not known"), as
-        Arrow C++ writes it.  ``with_bbox=False`` leaves the box out (GEOGRAPHY,
-        see the module docstring).
+        Arrow C++ writes it.  ``with_bbox=False`` leaves the box out.  A
+        GEOGRAPHY chunk gets its spherical box, or none for the ellipsoidal
+        algorithms (see the module docstring).
         """
         lo, hi = self._lo, self._hi
         box = None
-        if with_bbox and math.isfinite(lo[0]) and math.isfinite(lo[1]):
+        if self.geography:
+            if with_bbox and self._sphere is not None:
+                sb = self._sphere.box()
+                box = None if sb is None else BoundingBox(*sb)
+        elif with_bbox and math.isfinite(lo[0]) and math.isfinite(lo[1]):
             extra: list[float | None] = []
             for axis in (2, 3):
                 ok = math.isfinite(lo[axis])

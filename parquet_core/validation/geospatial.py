@@ -5,6 +5,11 @@ A reader prunes with ``intersects`` by the box, so a box that misses a
 value's coordinates (or a type list that misses its type) drops rows: those
 are errors.  The WKB of every value is read with the same walker the writer
 uses to build the statistics (:func:`parquet_core.metadata.geospatial.wkb_bounds`).
+GEOGRAPHY with SPHERICAL edges is also checked arc by arc
+(:func:`parquet_core.metadata.geography.spherical_bounds`): the box must hold
+each great-circle edge's latitude bulge and longitude sweep, which a box of
+the vertices misses.  Which side of a ring is the polygon (and so whether a
+pole is inside) is the writer's call and is not checked.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from parquet_core.metadata.geography import spherical_bounds
 from parquet_core.metadata.geospatial import wkb_bounds
 from parquet_core.validation.context import Checker, ChunkState
 from parquet_core.validation.rules import ERROR, WARNING, rule
@@ -154,6 +160,44 @@ def check_chunk_values(ck: Checker, ch: ChunkState) -> None:
         if vlo < slo - eps or vhi > shi + eps:
             ck.report_chunk(BBOX_MISSES, ch, f"values have {a} in [{vlo}, {vhi}] but the bbox says "
                                              f"[{slo}, {shi}]")
+    if kind == "geography" and getattr(ch.desc.data_type, "algorithm", None) in (None, "spherical"):
+        _check_arcs(ck, ch, geo.bbox)
+
+
+def _check_arcs(ck: Checker, ch: ChunkState, box: Any) -> None:
+    """SPHERICAL edges: the box holds every great-circle arc, not only its vertices.
+
+    An arc bulges toward a pole between its vertices and covers the shorter
+    longitude interval between them (across the antimeridian if that is
+    shorter); a box that misses either prunes rows that a spherical reader
+    keeps.  Which side of a ring is the polygon is left to the writer (no
+    pole is required here), and so is the longitude range of values that
+    touch a pole.
+    """
+    xmin, xmax, ymin, ymax = (_bound(box, k) for k in ("xmin", "xmax", "ymin", "ymax"))
+    if None in (xmin, xmax, ymin, ymax) or any(math.isnan(v) for v in (xmin, xmax, ymin, ymax)):
+        return
+    try:
+        sb = spherical_bounds(ch.values)
+    except Exception:  # noqa: BLE001 - malformed WKB is reported by check_chunk_values
+        return
+    eps = 1e-9
+    lo, hi = float(sb.arc_lat[0]), float(sb.arc_lat[1])
+    if math.isfinite(lo) and (lo < ymin - eps or hi > ymax + eps):
+        ck.report_chunk(BBOX_MISSES, ch, f"the values' great-circle edges reach latitudes [{lo}, {hi}] "
+                                         f"between their vertices, outside the bbox's [{ymin}, {ymax}]")
+    if sb.full_lon or len(sb.lon_starts) == 0:
+        return
+    full = xmin == -180 and xmax == 180
+    width = 360.0 if full else (xmax - xmin) % 360.0
+    span = sb.lon_ends - sb.lon_starts
+    out = (sb.lon_starts - xmin + eps) % 360.0 + span > width + 2 * eps
+    # (modular offsets: -180 and 180 are one meridian, as they should be)
+    if not full and np.any(out):
+        i = int(np.flatnonzero(out)[0])
+        box_x = f"x >= {xmin} or x <= {xmax}" if xmin > xmax else f"[{xmin}, {xmax}]"
+        ck.report_chunk(BBOX_MISSES, ch, f"the values' great-circle edges cover longitudes "
+                                         f"[{sb.lon_starts[i]}, {sb.lon_ends[i]}], outside the bbox's {box_x}")
 
 
 def _check_x(ck: Checker, ch: ChunkState, boxes: Any, xmin: float, xmax: float, eps: float, kind: str) -> None:

@@ -118,3 +118,45 @@ def test_malformed_wkb_is_reported() -> None:
     def annotate(m):  # type: ignore[no-untyped-def]
         m.schema[1].logicalType = pt.LogicalType(GEOMETRY=pt.GeometryType())
     expect(edit_footer(buf.getvalue(), annotate), "geospatial.wkb-malformed", 0, "g")
+
+
+def _line_wkb(*xy: float) -> bytes:
+    import struct
+    return struct.pack("<BII", 1, 2, len(xy) // 2) + struct.pack(f"<{len(xy)}d", *xy)
+
+
+def test_geography_box_that_misses_an_arc_bulge() -> None:
+    """Vertices at 60N, 90 degrees apart: the arc reaches ~67.8N; a vertex box misses it."""
+    import io
+    buf = io.BytesIO()
+    pc.write_table({"g": [_line_wkb(0, 60, 90, 60)]}, buf, schema=pc.schema([pc.field("g", pc.geography())]))
+    clean = buf.getvalue()
+    assert not [f for f in pc.check(clean, level="data").findings if f.rule.startswith("geospatial")]
+
+    def vertex_box(m):  # type: ignore[no-untyped-def]
+        _geo(m, col=0).bbox.ymax = 60.0
+    report = expect(edit_footer(clean, vertex_box), "geospatial.bbox-excludes-value", 0, "g")
+    assert "great-circle" in find(report, "geospatial.bbox-excludes-value", 0).message
+
+
+def test_geography_box_that_misses_an_antimeridian_crossing() -> None:
+    """170E to 170W crosses 180: a box [-170, 170] (not wrapping) holds the vertices only."""
+    import io
+    buf = io.BytesIO()
+    pc.write_table({"g": [_line_wkb(170, 0, -170, 0)]}, buf, schema=pc.schema([pc.field("g", pc.geography())]))
+
+    def unwrap(m):  # type: ignore[no-untyped-def]
+        b = _geo(m, col=0).bbox
+        b.xmin, b.xmax = -170.0, 170.0
+    report = expect(edit_footer(buf.getvalue(), unwrap), "geospatial.bbox-excludes-value", 0, "g")
+    assert "longitudes" in find(report, "geospatial.bbox-excludes-value", 0).message
+
+
+def test_ellipsoidal_geography_has_no_box_and_is_clean() -> None:
+    import io
+    buf = io.BytesIO()
+    pc.write_table({"g": [_line_wkb(0, 60, 90, 60)]}, buf,
+                   schema=pc.schema([pc.field("g", pc.geography(algorithm="karney"))]))
+    assert pc.ParquetFile(io.BytesIO(buf.getvalue())).metadata.row_group(0).column(0) \
+        .geospatial_statistics.bbox is None
+    assert not [f for f in pc.check(buf.getvalue(), level="data").findings if f.rule.startswith("geospatial")]

@@ -49,14 +49,14 @@ def test_rewritten_stats_equal_stored(path: str) -> None:
         buf.seek(0)
         ours = pc.ParquetFile(buf).metadata.row_group(0).column(leaf).meta.geospatial_statistics
         if theirs is None:          # Arrow C++ stores none for GEOGRAPHY
-            assert kind == "geography" and ours.bbox is None
+            assert kind == "geography" and ours.bbox is not None
             continue
         assert ours.geospatial_types == theirs.geospatial_types, (rg, ours, theirs)
         if kind == "geometry":
             assert ours == theirs, (rg, ours, theirs)
         else:
-            # a spherical (S2) box is not the vertex box; we write none (module docstring)
-            assert ours.bbox is None
+            # a spherical box: compared with DataFusion's (S2) in test_geography.py
+            assert ours.bbox is not None
 
 
 @needs_corpus
@@ -153,12 +153,20 @@ def test_malformed_wkb(bad: bytes) -> None:
         _bounds(_pt(0, 0, code=1001) + b"", bad)
 
 
-def test_geography_range_and_no_box(tmp_path) -> None:
+def test_geography_range_and_box(tmp_path) -> None:
     schema = pc.schema([pc.field("g", pc.geography())])
     path = tmp_path / "g.parquet"
     pc.write_table({"g": [_pt(10, 20), None, _pt(-170, -5)]}, path, schema=schema)
     geo = pc.ParquetFile(path).metadata.row_group(0).column(0).geospatial_statistics
-    assert geo.bbox is None and geo.geospatial_types == (1,)
+    assert geo.geospatial_types == (1,)
+    # two points half a turn apart: either arc is smallest; the one not crossing 180 is kept
+    assert (geo.bbox.xmin, geo.bbox.xmax, geo.bbox.ymin, geo.bbox.ymax) == (-170, 10, -5, 20)
+    # ellipsoidal edges: no bounder, no box
+    for algo in ("vincenty", "thomas", "andoyer", "karney"):
+        p2 = tmp_path / f"{algo}.parquet"
+        pc.write_table({"g": [_pt(10, 20)]}, p2, schema=pc.schema([pc.field("g", pc.geography(algorithm=algo))]))
+        geo = pc.ParquetFile(p2).metadata.row_group(0).column(0).geospatial_statistics
+        assert geo.bbox is None and geo.geospatial_types == (1,)
     with pytest.raises(ValueError):
         pc.write_table({"g": [_pt(200, 0)]}, tmp_path / "x.parquet", schema=schema)
 
@@ -172,3 +180,33 @@ def test_bbox_intersects_wraparound() -> None:
     # query wraps
     assert bbox_intersects(-175, -172, 0, 10, (170, 0, -170, 10))
     assert not bbox_intersects(0, 10, 0, 10, (170, 0, -170, 10))
+
+
+def _ls(pts: list[tuple[float, float]]) -> bytes:
+    return struct.pack("<BII", 1, 2, len(pts)) + b"".join(struct.pack("<dd", *p) for p in pts)
+
+
+def _pg(pts: list[tuple[float, float]]) -> bytes:
+    return struct.pack("<BIII", 1, 3, 1, len(pts)) + b"".join(struct.pack("<dd", *p) for p in pts)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_coord = st.floats(allow_nan=True, allow_infinity=False, width=64)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.tuples(_coord, _coord), max_size=6), min_size=1, max_size=8), st.booleans())
+def test_vectorised_lines_and_polygons_equal_the_walk(paths, polygons) -> None:
+    """All-LineString / all-one-ring-Polygon pages take a vectorised parse, pinned to the walk."""
+    from parquet_core.metadata.geospatial import _paths_fast, _wkb_bounds_walk
+
+    vals = ByteArrays.from_pylist([(_pg if polygons else _ls)(p) for p in paths])
+    fast = _paths_fast(vals)
+    assert fast is not None
+    slow = _wkb_bounds_walk(vals)
+    np.testing.assert_array_equal(fast[0], slow[0])
+    np.testing.assert_array_equal(fast[1], slow[1])
+    # one big-endian value sends the page to the walk
+    assert _paths_fast(ByteArrays.from_pylist(vals.to_pylist() + [b"\x00" + _ls([])[1:]])) is None
