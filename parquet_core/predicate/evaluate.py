@@ -51,6 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
+from parquet_core.metadata.geography import spherical_value_boxes
 from parquet_core.metadata.geospatial import GeospatialStatistics, bbox_intersects, wkb_bounds
 from parquet_core.predicate.compare import compare, has_order, is_floating, isin, starts_with
 from parquet_core.predicate.expr import (
@@ -109,7 +110,11 @@ def _eval(e: Expression, table: Table) -> Masks:
             raise TypeError(f"intersects needs a GEOMETRY or GEOGRAPHY column; {e.column!r} is {arr.type.name}")
         idx = np.flatnonzero(known)
         vals = arr.values if len(arr.values) == len(idx) else arr.values.take(idx)
-        if len(idx):
+        if len(idx) and arr.type.name == "geography" and arr.type.algorithm in (None, "spherical"):
+            # on the sphere an edge bulges past its vertices: each value's spherical box
+            sb = spherical_value_boxes(vals)
+            hit[idx] = bbox_intersects(sb[:, 0], sb[:, 1], sb[:, 2], sb[:, 3], e.bbox)
+        elif len(idx):
             boxes, _ = wkb_bounds(vals)
             hit[idx] = bbox_intersects(boxes[:, 0, 0], boxes[:, 1, 0], boxes[:, 0, 1], boxes[:, 1, 1], e.bbox)
         return ((~hit if e.negated else hit) & known), known

@@ -104,3 +104,21 @@ def test_corpus_geography_prunes_by_stored_boxes(box):
     report = pc.ParquetFile(POLYS).explain(pc.col("geometry").intersects(box))
     assert report.kept == want
     assert 0 < len(want) < meta.num_row_groups
+
+
+def test_geography_rows_use_the_spherical_box(tmp_path):
+    # A great-circle arc from (170, 60) to (-170, 60) crosses the antimeridian and peaks at
+    # atan(tan 60 / cos 10) = 60.378 degrees (closed form), above both of its vertices.
+    import math
+
+    peak = math.degrees(math.atan(math.tan(math.radians(60)) / math.cos(math.radians(10))))
+    assert 60.37 < peak < 60.39
+    values = [_line(170.0, 60.0, -170.0, 60.0), _line(10.0, 0.0, 11.0, 0.0)]
+    for kind, expected in ((pc.geography(), [0]), (pc.geometry(), [])):
+        path = tmp_path / f"{kind.name}.parquet"
+        pc.write_table({"id": [0, 1], "g": values}, path, schema=pc.schema([pc.field("id", pc.int64()),
+                                                                         pc.field("g", kind)]))
+        box = (179.5, 60.2, 180.0, 60.5)           # round the peak, north of both vertices
+        got = pc.read_table(path, filters=pc.col("g").intersects(box)).column("id").to_pylist()
+        # on the sphere the arc passes through the box; as a planar line (GEOMETRY) it does not
+        assert got == expected, kind
