@@ -286,64 +286,74 @@ def decode_validity(streams: Sequence[object], counts: Sequence[int]
     if int(first[-1]) >= nruns or not np.array_equal(np.take(chain, first), seg_start):
         return None
 
-    # -- runs: headers, lengths, page, slots ---------------------------------------------
+    # -- runs: headers, lengths, slots -------------------------------------------------
     h = np.take(a, chain).astype(np.int64)
-    hlen = None
+    body = chain + 1
     multi = np.flatnonzero(h >= 0x80)
     overlong = None
     if multi.size:
-        val, hl, overlong = _varints(a, np.take(chain, multi))
+        val, hl, over = _varints(a, np.take(chain, multi))
         h[multi] = val
-        hlen = np.ones(nruns, dtype=np.intp)
-        hlen[multi] = hl
-        overlong = np.take(multi, overlong)
+        body[multi] += hl - 1
+        overlong = np.take(multi, over)
     packed = h & 1
-    raw = h >> 1
-    raw <<= packed * 3                      # a bit-packed run holds 8 values per group
-    per_page = np.diff(np.append(first, nruns))
-    page = _repeat(np.arange(npages, dtype=np.intp), per_page, nruns) if npages > 1 \
-        else np.zeros(nruns, dtype=np.intp)
-    done = np.cumsum(raw)
-    # values up to the end of each run, counted from its page's first run
-    before = np.take(done, first - 1)
+    take = h >> 1
+    take <<= packed * 3                     # a bit-packed run holds 8 values per group
+    cum = np.cumsum(take)
+    last = np.append(first[1:], nruns) - 1  # each page's last run
+    before = np.take(cum, first - 1)        # values of the earlier pages' runs
     before[0] = 0
-    done -= np.take(before, page)
-    start_in_page = done - raw
-    take = np.take(cnt, page) - start_in_page
-    np.minimum(take, raw, out=take)
-    if np.any(np.take(done, np.append(first[1:], nruns) - 1) < cnt):
+    page_done = np.take(cum, last) - before
+    last_start = page_done - np.take(take, last)
+    if np.any(page_done < cnt):
         return None                         # a page's runs end before its count
-    used = take > 0
-    if overlong is not None and overlong.size and np.take(used, overlong).any():
-        return None                         # a run header longer than 5 bytes
-    take_u = np.compress(used, take)
-    page_u = np.compress(used, page)
-    body_u = np.compress(used, chain)
-    body_u += 1 if hlen is None else np.compress(used, hlen)
     slot_base = np.cumsum(cnt) - cnt
-    slot_u = np.take(slot_base, page_u)
-    slot_u += np.compress(used, start_in_page)
-    end_u = np.take(seg_end, page_u)
-    packed_u = np.compress(used, packed) != 0
+    if np.all(last_start < cnt):
+        # Usual case: every run is needed, only each page's last run may be cut,
+        # so a run's slot is the running sum of the takes, and the runs before a
+        # page's last end at the next header, inside the stream.
+        take[last] = cnt - last_start
+        slot = np.cumsum(take)
+        slot -= take
+        if overlong is not None and overlong.size:
+            return None                     # a run header longer than 5 bytes
+        lp = np.take(packed, last)
+        need = np.take(body, last) + np.where(lp, (np.take(take, last) + 7) >> 3, 1)
+        if np.any(need > seg_end):
+            return None                     # the last run's body is past its stream
+    else:
+        # Runs after a page's count (ignored, as the general decoder ignores them).
+        page = _repeat(np.arange(npages, dtype=np.intp), np.diff(np.append(first, nruns)), nruns) \
+            if npages > 1 else np.zeros(nruns, dtype=np.intp)
+        start_in_page = cum - take - np.take(before, page)
+        used = start_in_page < np.take(cnt, page)
+        if overlong is not None and overlong.size and np.take(used, overlong).any():
+            return None                     # a run header longer than 5 bytes
+        take = np.minimum(take, np.take(cnt, page) - start_in_page)
+        slot = np.take(slot_base, page) + start_in_page
+        end = np.take(seg_end, page)
+        need = body + np.where(packed, (take + 7) >> 3, 1)
+        if np.any(np.compress(used, need > end)):
+            return None                     # a body past its stream
+        body, take, slot, packed = (np.compress(used, x) for x in (body, take, slot, packed))
 
-    rle = ~packed_u
-    r_body = np.compress(rle, body_u)
-    if np.any(r_body >= np.compress(rle, end_u)):
-        return None                         # RLE value byte past its stream
-    r_val = np.take(a, r_body)
+    rle = packed == 0
+    r_val = np.take(a, np.compress(rle, body))
     if np.any(r_val > 1):
         return None                         # RLE value does not fit in 1 bit
-    p_body = np.compress(packed_u, body_u)
-    p_take = np.compress(packed_u, take_u)
-    p_nbytes = (p_take + 7) >> 3
-    if np.any(p_body + p_nbytes > np.compress(packed_u, end_u)):
-        return None                         # bit-packed body past its stream
+    pk = packed != 0
+    p_take = np.compress(pk, take)
+    p_body = np.compress(pk, body)
+    p_slot = np.compress(pk, slot)
+    if not np.all(p_take):                  # bit-packed runs of no groups
+        nz = p_take > 0
+        p_take, p_body, p_slot = np.compress(nz, p_take), np.compress(nz, p_body), np.compress(nz, p_slot)
+    p_nbytes = p_take + 7
+    p_nbytes >>= 3
 
     # -- the bitmap ----------------------------------------------------------------------
     total = int(cnt.sum())
-    r_take = np.compress(rle, take_u)
-    r_slot = np.compress(rle, slot_u)
-    r_page = np.compress(rle, page_u)
+    r_take = np.compress(rle, take)
     zero_rle = r_val == 0
     rle_nulls = int(np.dot(r_take, zero_rle))
     packed_bits = total - int(r_take.sum())
@@ -353,16 +363,22 @@ def decode_validity(streams: Sequence[object], counts: Sequence[int]
     out = np.full(total, fill, dtype=bool)
     minority = zero_rle if fill else ~zero_rle
     m_take = np.compress(minority, r_take)
-    _fill_ranges(out, np.compress(minority, r_slot), m_take, not fill)
+    m_slot = np.compress(minority, np.compress(rle, slot))
+    if m_take.size and not np.all(m_take):
+        nz = m_take > 0
+        m_take, m_slot = np.compress(nz, m_take), np.compress(nz, m_slot)
+    _fill_ranges(out, m_slot, m_take, not fill)
     if p_body.size:
         gathered = _gather(a, p_body, p_nbytes, n)
-        flipped = validity_from_bits(out, gathered, np.compress(packed_u, slot_u), p_nbytes, p_take, fill)
+        flipped = validity_from_bits(out, gathered, p_slot, p_nbytes, p_take, fill)
     else:
         flipped = np.zeros(0, dtype=np.intp)
 
     # -- present values per page ---------------------------------------------------------
-    flips = np.diff(np.searchsorted(flipped, np.append(slot_base, total)))
-    changed = flips + np.bincount(np.compress(minority, r_page), weights=m_take,
-                                  minlength=npages).astype(np.int64)
+    bounds = np.append(slot_base, total)
+    changed = np.diff(np.searchsorted(flipped, bounds))
+    if m_take.size:
+        m_page = np.searchsorted(bounds, m_slot, side="right") - 1
+        changed += np.bincount(m_page, weights=m_take, minlength=npages).astype(np.int64)
     present = cnt - changed if fill else changed
     return out, present
