@@ -103,18 +103,33 @@ def _repeat(values: npt.NDArray[np.intp], lengths: npt.NDArray[np.intp],
 
 def _step_table() -> npt.NDArray[np.intp]:
     """Bytes from a run header to the next one at bit width 1, indexed by the header's
-    first two bytes (``b0 | b1 << 8``); -1 where the header is longer than 2 bytes."""
+    first two bytes (``b0 | b1 << 8``); :data:`_LONG` where the header is longer
+    than 2 bytes."""
     w = np.arange(1 << 16, dtype=np.intp)
     b0, b1 = w & 0xFF, w >> 8
     one = b0 < 0x80
     val = np.where(one, b0, (b0 & 0x7F) | ((b1 & 0x7F) << 7))
     hlen = np.where(one, 1, 2)
     step = hlen + np.where(val & 1, val >> 1, 1)
-    step[~one & (b1 >= 0x80)] = -1
+    step[~one & (b1 >= 0x80)] = _LONG
     return step
 
 
+#: Step of a header of 3 bytes or more in :data:`_STEP2`: past any buffer, so the chain ends there.
+_LONG = 1 << 40
 _STEP2 = _step_table()
+
+
+_ARANGE = np.arange(1 << 16, dtype=np.intp)
+
+
+def _positions(n: int) -> npt.NDArray[np.intp]:
+    """``np.arange(n)`` from a cached array (grown as needed, read-only)."""
+    global _ARANGE
+    if _ARANGE.size < n:
+        _ARANGE = np.arange(max(n, 2 * _ARANGE.size), dtype=np.intp)
+        _ARANGE.flags.writeable = False
+    return _ARANGE[:n]
 
 
 def _chain(a: npt.NDArray[np.uint8], n: int, est_runs: int) -> npt.NDArray[np.intp]:
@@ -127,44 +142,47 @@ def _chain(a: npt.NDArray[np.uint8], n: int, est_runs: int) -> npt.NDArray[np.in
     # Headers of 3 bytes or more (runs of 8192+ values; in a bit-packed body, any
     # two bytes >= 0x80) first end the chain; when the chain does end at one,
     # they are read in full and the chain is walked again.
-    long = np.flatnonzero(nxt[:n] < 0)
-    nxt[long] = n
-    nxt[:n] += np.arange(n, dtype=np.intp)
+    nxt[:n] += _positions(n)
     np.minimum(nxt[:n], n, out=nxt[:n])
     nxt[n] = n
     chain = _walk(nxt, n, est_runs)
-    if long.size and chain.size and nxt[chain[-1]] >= n and a[chain[-1]] >= 0x80 and a[chain[-1] + 1] >= 0x80:
-        val, hlen, overlong = _varints(a, long)
-        step = (val >> 1) - 1
-        step *= val & 1
-        step += 1 + hlen
-        step += long
-        step[overlong] = n        # ends the chain; a used overlong run is caught later
-        nxt[long] = np.minimum(step, n)
-        chain = _walk(nxt, n, est_runs)
+    if chain.size:
+        end = int(chain[-1])
+        if a[end] >= 0x80 and a[end + 1] >= 0x80:
+            long = np.flatnonzero((a[:n] >= 0x80) & (a[1:n + 1] >= 0x80))
+            val, hlen, overlong = _varints(a, long)
+            step = (val >> 1) - 1
+            step *= val & 1
+            step += 1 + hlen
+            step += long
+            step[overlong] = n        # ends the chain; a used overlong run is caught later
+            nxt[long] = np.minimum(step, n)
+            chain = _walk(nxt, n, est_runs)
     return chain
 
 
 def _walk(nxt: npt.NDArray[np.intp], n: int, est_runs: int) -> npt.NDArray[np.intp]:
     """The chain ``0, nxt[0], nxt[nxt[0]], ...`` while below *n* (``nxt`` maps into
     ``0..n`` and ``nxt[p] > p``)."""
-    # S = 2**d balances the anchor loop (runs / S scalar steps, ~0.1 us each)
-    # against the fill (S gathers, ~2 us each): S ~ sqrt(runs / 20).
-    d = min(_MAX_DOUBLINGS, max(1, (max(est_runs // 20, 1).bit_length() + 1) // 2))
+    # S = 2**d balances the anchor loop (runs / S scalar steps, ~0.05 us each)
+    # against the doublings (~0.4 ns per byte each) and the fill (S gathers):
+    # S ~ sqrt(runs / 40), measured.
+    d = min(_MAX_DOUBLINGS, max(1, max(est_runs // 40, 1).bit_length() // 2))
     jump = nxt
     for _ in range(d):
         jump = np.take(jump, jump)
     anchors = [0]
     pos = 0
+    item = jump.item
     # One iteration per S runs (the chain is sequential; S is chosen above).
     while pos < n:
-        pos = int(jump[pos])
+        pos = item(pos)
         anchors.append(pos)
     cur = np.asarray(anchors[:-1], dtype=np.intp)
     steps = np.empty((1 << d, cur.size), dtype=np.intp)
-    for k in range(1 << d):
-        steps[k] = cur
-        cur = np.take(nxt, cur)
+    steps[0] = cur
+    for k in range(1, 1 << d):
+        np.take(nxt, steps[k - 1], out=steps[k])
     chain = steps.T.reshape(-1)
     return np.compress(chain < n, chain)
 
