@@ -37,12 +37,20 @@ def test_interleave_matches_a_loop(pieces) -> None:
     assert got == _reference(heads, head_lens, bodies, body_lens)
 
 
-def test_mixed_head_lengths_summing_to_a_uniform_total() -> None:
-    k = 200
-    head_lens = np.array([1, 3] * (k // 2), dtype=np.int64)       # 2 bytes on average
-    body_lens = np.ones(k, dtype=np.int64)
-    heads = np.arange(int(head_lens.sum()), dtype=np.uint8)
-    bodies = np.full(k, 0xEE, dtype=np.uint8)
+@settings(max_examples=100, deadline=None)
+@given(h=st.sampled_from([1, 2, 3, 4, 8]), k=st.integers(40, 300), seed=st.integers(0, 2**32 - 1))
+def test_mixed_head_lengths_summing_to_a_uniform_total(h, k, seed) -> None:
+    rng = np.random.default_rng(seed)
+    head_lens = np.full(k, h, dtype=np.int64)
+    # move bytes between heads (never the first): the total stays h * k
+    for _ in range(int(rng.integers(1, 10))):
+        i, j = rng.integers(1, k, 2)
+        if head_lens[i] > 0:
+            head_lens[i] -= 1
+            head_lens[j] += 1
+    body_lens = rng.integers(0, 4, k).astype(np.int64)
+    heads = np.arange(int(head_lens.sum()), dtype=np.int64).astype(np.uint8)
+    bodies = (np.arange(int(body_lens.sum()), dtype=np.int64) * 7 + 3).astype(np.uint8)
     assert interleave(heads, head_lens, bodies, body_lens).tobytes() == \
         _reference(heads, head_lens, bodies, body_lens)
 
