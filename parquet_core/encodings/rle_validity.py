@@ -132,8 +132,11 @@ def _positions(n: int) -> npt.NDArray[np.intp]:
     return _ARANGE[:n]
 
 
-def _chain(a: npt.NDArray[np.uint8], n: int, est_runs: int) -> npt.NDArray[np.intp]:
-    """Header positions of the run chain of ``a[:n]`` from position 0, ascending."""
+def _chain(a: npt.NDArray[np.uint8], n: int, seg_start: npt.NDArray[np.intp],
+           seg_end: npt.NDArray[np.intp]) -> npt.NDArray[np.intp] | None:
+    """Header positions of the run chain of ``a[:n]`` from position 0, ascending, or
+    None when the chain of a stream does not end exactly where the stream ends
+    (trailing bytes, or a run past its stream)."""
     nxt = np.empty(n + 1, dtype=np.intp)
     word = a[1:n + 1].astype(np.uint16)
     word <<= 8
@@ -145,20 +148,55 @@ def _chain(a: npt.NDArray[np.uint8], n: int, est_runs: int) -> npt.NDArray[np.in
     nxt[:n] += _positions(n)
     np.minimum(nxt[:n], n, out=nxt[:n])
     nxt[n] = n
-    chain = _walk(nxt, n, est_runs)
-    if chain.size:
+    lanes = seg_start.size > 1 and int((seg_end - seg_start).max()) <= _LANES_MAX_BYTES
+    if lanes:
+        chain = _walk_lanes(nxt, seg_start, seg_end)
+        if chain is not None:
+            return chain
+    else:
+        chain = _walk(nxt, n, max(n // 3, 1))
+        if not chain.size:
+            return chain
         end = int(chain[-1])
-        if a[end] >= 0x80 and a[end + 1] >= 0x80:
-            long = np.flatnonzero((a[:n] >= 0x80) & (a[1:n + 1] >= 0x80))
-            val, hlen, overlong = _varints(a, long)
-            step = (val >> 1) - 1
-            step *= val & 1
-            step += 1 + hlen
-            step += long
-            step[overlong] = n        # ends the chain; a used overlong run is caught later
-            nxt[long] = np.minimum(step, n)
-            chain = _walk(nxt, n, est_runs)
-    return chain
+        if not (a[end] >= 0x80 and a[end + 1] >= 0x80):
+            return chain
+    long = np.flatnonzero((a[:n] >= 0x80) & (a[1:n + 1] >= 0x80))
+    if not long.size:
+        return None
+    val, hlen, overlong = _varints(a, long)
+    step = (val >> 1) - 1
+    step *= val & 1
+    step += 1 + hlen
+    step += long
+    step[overlong] = n        # ends the chain; a used overlong run is caught later
+    nxt[long] = np.minimum(step, n)
+    return _walk_lanes(nxt, seg_start, seg_end) if lanes else _walk(nxt, n, max(n // 3, 1))
+
+
+#: Streams of at most this many bytes (small pages) are walked side by side,
+#: one numpy step per run of the longest stream, instead of by pointer doubling.
+_LANES_MAX_BYTES = 256
+
+
+def _walk_lanes(nxt: npt.NDArray[np.intp], starts: npt.NDArray[np.intp],
+                ends: npt.NDArray[np.intp]) -> npt.NDArray[np.intp] | None:
+    """The chains of all streams at once, one step of every stream per iteration;
+    None when a stream's chain does not land exactly on its end."""
+    rows = [starts]
+    cur = starts
+    # At most _LANES_MAX_BYTES iterations: every run takes at least one byte.
+    while True:
+        cur = np.take(nxt, cur)
+        rows.append(cur)
+        if not np.any(cur < ends):
+            break
+    steps = np.vstack(rows)                     # (steps + 1, streams)
+    past = steps >= ends                        # every column ends with True
+    landing = steps[np.argmax(past, axis=0), np.arange(starts.size)]
+    if not np.array_equal(landing, ends):
+        return None
+    inside = ~past.T.reshape(-1)
+    return np.compress(inside, steps.T.reshape(-1))
 
 
 def _walk(nxt: npt.NDArray[np.intp], n: int, est_runs: int) -> npt.NDArray[np.intp]:
@@ -297,7 +335,9 @@ def decode_validity(streams: Sequence[object], counts: Sequence[int]
     seg_end = np.cumsum(lens)
     seg_start = seg_end - lens
 
-    chain = _chain(a, n, max(n // 3, 1))
+    chain = _chain(a, n, seg_start, seg_end)
+    if chain is None:
+        return None
     nruns = chain.size
     # every stream's chain starts at the stream's first byte
     first = np.searchsorted(chain, seg_start)
