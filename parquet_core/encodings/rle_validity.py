@@ -149,12 +149,10 @@ def _chain(a: npt.NDArray[np.uint8], n: int, seg_start: npt.NDArray[np.intp],
     np.minimum(nxt[:n], n, out=nxt[:n])
     nxt[n] = n
     lanes = seg_start.size > 1 and int((seg_end - seg_start).max()) <= _LANES_MAX_BYTES
-    if lanes:
-        chain = _walk_lanes(nxt, seg_start, seg_end)
-        if chain is not None:
-            return chain
-    else:
-        chain = _walk(nxt, n, max(n // 3, 1))
+    chain = _walk_lanes(nxt, seg_start, seg_end) if lanes else _walk(nxt, n, max(n // 3, 1))
+    if chain is not None:
+        # a long header ends the chain early: only the last run can be one here
+        # (elsewhere the next stream's start would be missed: chain None)
         if not chain.size:
             return chain
         end = int(chain[-1])

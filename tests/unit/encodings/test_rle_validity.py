@@ -206,3 +206,30 @@ def test_fill_ranges_long_and_short() -> None:
     for s, ln in zip(starts, lengths):
         ref[s:s + ln] = False
     assert np.array_equal(out, ref)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), rate=st.sampled_from([0.01, 0.1, 0.5]),
+       sizes=st.lists(st.integers(1, 1500), min_size=2, max_size=8),
+       edit=st.none() | st.tuples(st.integers(0, 10**6), st.integers(0, 255)))
+def test_side_by_side_walk_equals_pointer_doubling(seed, rate, sizes, edit) -> None:
+    """Small streams are walked side by side; the result must be the doubling walk's."""
+    rng = np.random.default_rng(seed)
+    streams, counts = _pages(rng, rate, sizes)
+    if edit is not None:
+        k = seed % len(streams)
+        s = bytearray(streams[k])
+        s[edit[0] % len(s)] = edit[1]
+        streams[k] = bytes(s)
+    saved = rle_validity._LANES_MAX_BYTES
+    try:
+        rle_validity._LANES_MAX_BYTES = 1 << 30
+        lanes = decode_validity(streams, counts)
+        rle_validity._LANES_MAX_BYTES = 0
+        doubling = decode_validity(streams, counts)
+    finally:
+        rle_validity._LANES_MAX_BYTES = saved
+    assert (lanes is None) == (doubling is None)
+    if lanes is not None:
+        assert np.array_equal(lanes[0], doubling[0]) and np.array_equal(lanes[1], doubling[1])
+    _check(streams, counts, must_decode=edit is None)
