@@ -69,13 +69,15 @@ def interleave(heads: npt.NDArray[np.uint8], head_lens: npt.NDArray[np.integer],
     out = np.empty(n_head + n_body, dtype=np.uint8)
     is_body = np.ones(out.size, dtype=np.bool_)
     h = int(head_lens[0])
-    if h in (4, 8) and n_head == h * k and out.size >= h:
+    # (the sum alone does not say that every head has h bytes: 1 + 3 == 2 + 2)
+    same = n_head == h * k and bool(np.all(head_lens == h))
+    if h in (4, 8) and same and out.size >= h:
         # every head is one u32/u64 word: one unaligned word scatter
         words = np.ndarray((out.size - h + 1,), dtype=f"V{h}", buffer=out, strides=(1,))
         words[start] = heads.view(f"V{h}")
         for j in range(h):
             is_body[start + j] = False
-    elif h <= 8 and n_head == h * k:
+    elif h <= 8 and same:
         # every head has h bytes: h strided scatters of k bytes each
         rows = heads.reshape(k, h)
         for j in range(h):

@@ -42,7 +42,10 @@ class ColumnData:
         numpy array, ``(n, width)`` uint8 array, or ByteArrays.
     def_levels, rep_levels:
         int16 level arrays with one entry per level slot, or ``None`` when the
-        column's maximum level is 0.  For a column without repetition,
+        column's maximum level is 0.  A flat optional column (maximum
+        definition level 1, no repetition) read from a file has int8
+        definition levels (0/1: a view of its validity bitmap); compare them
+        with the maximum level rather than relying on the dtype.  For a column without repetition,
         ``def_levels`` is also ``None`` when every slot is at the maximum
         level (no nulls anywhere), which saves building an all-equal array.
     num_levels:
@@ -54,7 +57,7 @@ class ColumnData:
     """
 
     values: Any
-    def_levels: npt.NDArray[np.int16] | None
+    def_levels: npt.NDArray[np.int16] | npt.NDArray[np.int8] | None
     rep_levels: npt.NDArray[np.int16] | None
     num_levels: int
     dictionaries: tuple[ChunkDictionary, ...] | None = None

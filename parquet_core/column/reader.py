@@ -16,6 +16,11 @@ A chunk may switch to another encoding midway (a writer's dictionary
 fallback); values still come out in page order.  Definition levels of a flat
 page without nulls are recognised from their bytes (one RLE run of the
 maximum level) and kept as a count, so such pages cost no level decoding.
+A flat optional column (maximum definition level 1) holds its pages back
+until the end of the chunk (or a dictionary page, or a few MB of held
+bytes) and decodes the definition levels of all of them at once, straight
+to a validity bitmap (:func:`~parquet_core.encodings.rle_validity.decode_validity`):
+its levels come out as an int8 array of 0/1, a view of that bitmap.
 
 :func:`iter_chunk_pieces` decodes the same pages one at a time, for readers
 that yield batches before the chunk is done.
@@ -36,6 +41,7 @@ from parquet_core.constants import Encoding, PhysicalType
 from parquet_core.encodings import decode_values, empty_values
 from parquet_core.encodings.dictionary import build_dictionary
 from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
+from parquet_core.encodings.rle_validity import decode_validity
 from parquet_core.errors import ParquetError, ParquetFormatError
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.schema.descriptor import ColumnDescriptor
@@ -55,6 +61,9 @@ _DTYPES = {PhysicalType.INT32: np.dtype("<i4"), PhysicalType.INT64: np.dtype("<i
 #: (their bodies are held until then); larger pages are decoded on their own.
 _DEFER_MAX_RUN = 16 << 20
 _DEFER_MAX_PAGE = 4 << 20
+#: Pages of a flat optional column are held for one batched level decode
+#: until their bodies reach this many bytes.
+_HOLD_MAX_BYTES = 16 << 20
 
 # Kinds of value runs.
 _DICT, _FIXED, _BYTES, _DONE = 0, 1, 2, 3
@@ -100,6 +109,25 @@ def _no_nulls_v1(buf: memoryview, pos: int, encoding: int, max_def: int, n: int)
     if int.from_bytes(buf[pos:pos + 4], "little") != len(run) or buf[pos + 4:stop] != run:
         return -1
     return stop
+
+
+def _v1_level_stream(buf: memoryview, n: int) -> tuple[memoryview, int]:
+    """The RLE level stream at the start of a v1 page body (without its 4-byte length)
+    and the position after it; the same checks as :func:`read_levels_v1`."""
+    size = len(buf)
+    if size < 4:
+        raise ParquetFormatError(
+            f"v1 level stream at byte 0: no room for its 4-byte length ({size} bytes)")
+    length = int.from_bytes(buf[:4], "little")
+    if 4 + length > size:
+        raise ParquetFormatError(
+            f"v1 level stream at byte 0 declares {length} bytes, only {size - 4} remain")
+    return buf[4:4 + length], 4 + length
+
+
+def _noted(exc: BaseException) -> bool:
+    """Whether *exc* already names the page it comes from (see :meth:`_ChunkDecoder.flush`)."""
+    return getattr(exc, "_pc_page_noted", False)
 
 
 # ---------------------------------------------------------------------------------------
@@ -173,6 +201,12 @@ class _ChunkDecoder:
         self.num_levels = 0
         self.ordinal = 0
         self.offset = 0
+        # Flat optional column: pages held for one batched level decode, as
+        # (level stream or None when the page has no nulls, levels, value
+        # encoding, value bytes, ordinal, offset).
+        self.bits = self.max_rep == 0 and self.max_def == 1
+        self.held: list[tuple[memoryview | None, int, int, Any, int, int]] = []
+        self.held_bytes = 0
 
     # -- chunks ------------------------------------------------------------------------
 
@@ -261,6 +295,15 @@ class _ChunkDecoder:
         pos = 0
         reps = None
         max_def = self.max_def
+        if self.bits and page.definition_level_encoding == _RLE:
+            stop = _no_nulls_v1(buf, 0, _RLE, 1, n)
+            if stop >= 0:
+                self._hold(None, n, page.encoding, buf[stop:], len(buf))
+            else:
+                stream, stop = _v1_level_stream(buf, n)
+                self._hold(stream if n else None, n, page.encoding, buf[stop:], len(buf))
+            return
+        self.flush()
         if self.max_rep > 0:
             reps, pos = read_levels_v1(buf, pos, page.repetition_level_encoding,
                                        self.max_rep, n, "repetition")
@@ -284,6 +327,15 @@ class _ChunkDecoder:
     def add_v2(self, page: DataPageV2) -> None:
         n = page.num_values
         max_def = self.max_def
+        if self.bits:
+            dl = page.definition_levels
+            values = _view(page.values)
+            if len(dl) <= 6 and bytes(dl) == _full_run(n, 1) or n == 0:
+                self._hold(None, n, page.encoding, values, len(values))
+            else:
+                self._hold(_view(dl), n, page.encoding, values, len(values) + len(dl))
+            return
+        self.flush()
         reps = None
         if self.max_rep > 0:
             reps = read_levels_v2(memoryview(page.repetition_levels), self.max_rep, n, "repetition")
@@ -301,6 +353,60 @@ class _ChunkDecoder:
             self.reps.append(reps)
         self.num_levels += n
         self.add_values(page.encoding, _view(page.values), non_null)
+
+    # -- held pages (flat optional columns) ----------------------------------------------
+
+    def _hold(self, stream: memoryview | None, n: int, encoding: int, values: Any, nbytes: int) -> None:
+        self.held.append((stream, n, encoding, values, self.ordinal, self.offset))
+        self.held_bytes += nbytes
+        self.num_levels += n
+
+    def flush(self) -> None:
+        """Decode the held pages: their levels in one batch, then their values in order.
+
+        An error names the page it comes from (and is marked so that the
+        caller does not name another page as well).
+        """
+        held = self.held
+        if not held:
+            return
+        self.held = []
+        self.held_bytes = 0
+        with_nulls = [h for h in held if h[0] is not None]
+        batch = None
+        if with_nulls:
+            try:
+                batch = decode_validity([h[0] for h in with_nulls], [h[1] for h in with_nulls])
+            except (ValueError, IndexError, OverflowError):
+                batch = None    # the page-by-page decoder below gives the result or the error
+        pos = 0
+        k = 0
+        for stream, n, encoding, values, ordinal, offset in held:
+            self.ordinal, self.offset = ordinal, offset
+            try:
+                if stream is None:
+                    self.defs.append(n)
+                    present = n
+                elif batch is not None:
+                    valid, counts = batch
+                    self.defs.append(valid[pos:pos + n])
+                    present = int(counts[k])
+                    pos += n
+                    k += 1
+                else:
+                    defs = read_levels_v2(stream, 1, n, "definition")
+                    present = int(np.count_nonzero(defs))
+                    self.defs.append(n if present == n else defs)
+                self.add_values(encoding, values, present)
+            except ParquetError as exc:
+                _page_note(exc, ordinal, offset)
+                exc._pc_page_noted = True  # type: ignore[attr-defined]
+                raise
+            except (ValueError, IndexError, TypeError, OverflowError) as exc:
+                err = ParquetFormatError(f"malformed page: {exc}")
+                _page_note(err, ordinal, offset)
+                err._pc_page_noted = True  # type: ignore[attr-defined]
+                raise err from exc
 
     def _add_defs(self, defs: npt.NDArray[np.int16], flat: bool, n: int) -> int:
         """Keep a page's definition levels; return its number of non-null values."""
@@ -392,6 +498,7 @@ class _ChunkDecoder:
         another encoding, the values not in it are appended in order of first
         appearance and equal values share the first such entry.
         """
+        self.flush()
         d = self.desc
         runs = self.runs[self.chunk_first_run:]
         if self.dictionary is not None and not self.fell_back:
@@ -407,12 +514,17 @@ class _ChunkDecoder:
                                               d.physical_type, d.type_length)
         return ChunkDictionary(merged_dict, codes[len(base):].astype(np.int32, copy=False), num_levels)
 
-    def levels(self) -> tuple[npt.NDArray[np.int16] | None, npt.NDArray[np.int16] | None]:
+    def levels(self) -> tuple[npt.NDArray[np.integer] | None, npt.NDArray[np.int16] | None]:
+        self.flush()
         defs = None
         parts = self.defs
         if self.max_def > 0 and (self.max_rep > 0 or not all(type(p) is int for p in parts)):
             total = self.num_levels
-            defs = np.empty(total, dtype=np.int16)
+            if self.bits and len(parts) == 1:
+                defs = parts[0].view(np.int8) if parts[0].dtype == np.bool_ else parts[0]
+                return defs, None
+            # a flat optional column: its levels are 0/1, as int8 (a view of the validity)
+            defs = np.empty(total, dtype=np.int8 if self.bits else np.int16)
             pos = 0
             m = self.max_def
             for p in parts:
@@ -436,6 +548,8 @@ class _ChunkDecoder:
         self.defs = []
         self.reps = []
         self.num_levels = 0
+        self.held = []
+        self.held_bytes = 0
 
 
 def _concat(parts: list[Any], desc: ColumnDescriptor) -> Any:
@@ -498,6 +612,7 @@ def read_column_chunks(chunks: Iterable[Iterable[Page]], desc: ColumnDescriptor,
         before = dec.num_levels
         dec.start_chunk()
         _decode_pages(dec, pages)
+        dec.flush()
         per_chunk.append(dec.num_levels - before)
         if keep_dictionary:
             kept.append(dec.chunk_dictionary(per_chunk[-1]))
@@ -528,6 +643,7 @@ def iter_chunk_pieces(pages: Iterable[Page], desc: ColumnDescriptor,
         _decode_page(dec, page)
         if isinstance(page, DictionaryPage):
             continue
+        dec.flush()
         n = dec.num_levels
         try:
             kept = dec.chunk_dictionary(n) if keep_dictionary else None
@@ -548,6 +664,8 @@ def iter_chunk_pieces(pages: Iterable[Page], desc: ColumnDescriptor,
 
 
 def _decode_page(dec: _ChunkDecoder, page: Page) -> None:
+    if dec.held and (isinstance(page, DictionaryPage) or dec.held_bytes >= _HOLD_MAX_BYTES):
+        dec.flush()     # held pages use the dictionary before this one; the note names them
     try:
         if isinstance(page, DataPageV1):
             dec.ordinal, dec.offset = page.ordinal, page.offset
@@ -558,7 +676,8 @@ def _decode_page(dec: _ChunkDecoder, page: Page) -> None:
             dec.ordinal, dec.offset = page.ordinal, page.offset
             dec.add_v2(page)
     except ParquetError as exc:
-        _page_note(exc, page.ordinal, page.offset)
+        if not _noted(exc):
+            _page_note(exc, page.ordinal, page.offset)
         raise
     except (ValueError, IndexError, TypeError, OverflowError) as exc:
         err = ParquetFormatError(f"malformed page: {exc}")

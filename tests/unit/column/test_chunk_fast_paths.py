@@ -238,6 +238,7 @@ def _general_path(monkeypatch: pytest.MonkeyPatch) -> None:
     def init(self, *a, **kw):  # type: ignore[no-untyped-def]
         original(self, *a, **kw)
         self.width = 0   # PLAIN fixed-width pages through decode_values, one by one
+        self.bits = False  # levels of flat optional columns page by page, not held for a batch
 
     monkeypatch.setattr(column_reader._ChunkDecoder, "__init__", init)
 
