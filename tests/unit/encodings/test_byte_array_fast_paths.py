@@ -344,3 +344,58 @@ def test_delta_multi_page_decoders(cases: list[tuple[list[int], list[bytes]]]) -
     if len(cases) > 1:
         with pytest.raises(ParquetFormatError, match="page 1 of"):
             decode_delta_byte_arrays_multi([dba_pages[0], dba_pages[1][:3]], counts[:2])
+
+
+# -- the low-byte lane walk -------------------------------------------------------------
+
+def _long_mixed_values(seed: int, n: int, long_every: int, long_len: int) -> list[bytes]:
+    """Short text with a value of ``long_len`` bytes (>= 256: low byte misleads) now and then."""
+    vals = make_values(seed, n, 0, 30, "text")
+    for i in range(long_every // 2, n, long_every):
+        vals[i] = b"L" * long_len
+    return vals
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([3000, 9000]),
+       st.sampled_from([1, 7, 500, 2999, 10**9]),
+       st.sampled_from([255, 256, 257, 300, 511, 512, 1000]), st.integers(1, 4))
+def test_plain_multi_low_byte_walk_with_long_values(seed: int, n: int, long_every: int,
+                                                    long_len: int, pages: int) -> None:
+    """Lengths of 256 and more (whose low byte alone gives a wrong hop) still decode exactly."""
+    bufs, counts, expect = [], [], []
+    for p in range(pages):
+        vals = _long_mixed_values(seed + p, n, long_every, long_len)
+        assert ref_plain(plain_page(vals), n) == vals
+        bufs.append(plain_page(vals))
+        counts.append(n)
+        expect.extend(vals)
+    assert decode_plain_byte_arrays_multi(bufs, counts).to_pylist() == expect
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(page_shape, min_size=1, max_size=4))
+def test_lane_walk_low_byte_matches_full_walk(shapes: list[tuple]) -> None:
+    """The low-byte walk yields the same positions as the walk on full lengths (or both miss)."""
+    import parquet_core.encodings.plain as plain
+    bufs, counts, expect = build_pages(shapes)
+    live = [(b, c) for b, c in zip(bufs, counts) if c > 0]
+    if not live or sum(c for _, c in live) <= 2048:
+        return
+    big = np.frombuffer(b"".join(b for b, _ in live), dtype=np.uint8)
+    sizes = np.array([len(b) for b, _ in live], dtype=np.int64)
+    begin = np.zeros(sizes.size, dtype=np.int64)
+    np.cumsum(sizes[:-1], out=begin[1:])
+    cnt = np.array([c for _, c in live], dtype=np.int64)
+    low = plain._lane_walk(big, big.size, begin, begin + sizes, cnt, low_byte=True)
+    full = plain._lane_walk(big, big.size, begin, begin + sizes, cnt, low_byte=False)
+    # the true value starts, from the reference walk
+    truth = []
+    for b0, (b, c) in zip(begin.tolist(), live):
+        pos = 0
+        for _ in range(c):
+            truth.append(b0 + pos)
+            pos += 4 + struct.unpack_from("<I", b, pos)[0]
+    for got in (low, full):
+        if got is not None and got[1]:
+            assert got[0].tolist() == truth
