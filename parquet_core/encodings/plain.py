@@ -385,6 +385,10 @@ def _lane_walk(arr: npt.NDArray[np.uint8], size: int, page_begin: npt.NDArray[np
         got = _first_per_page(found, page_begin, counts)
         return None if got is None else _exact_hops(arr, size, page_begin, page_end, counts,
                                                       got, low)
+    if low:
+        # lanes that did not link up on low bytes usually met a length of 256
+        # or more: the walk on full lengths handles those at full speed
+        return _lane_walk(arr, size, page_begin, page_end, counts, low_byte=False)
     pieces: list[npt.NDArray[np.int64]] = []
     for p in range(npages):  # per page: pages with a missed lane are re-stitched
         t0, t1 = int(first_lane[p]), int(last_lane[p]) + 1
