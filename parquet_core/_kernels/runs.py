@@ -29,9 +29,10 @@ touches a tail (byte ``x`` of a run at ``x >= W`` lies past every earlier
 run's window).  ``W`` is picked per call from a sample of the lengths with a
 cost model measured on this kind of machine (a window costs ~6 ns + W/10 ns,
 a tail window ~4x that with its index arithmetic).
-Runs whose windows would read past the end of ``src`` are copied exactly
-instead (there are few: the runs at the end of a page), or ``src`` is copied
-into a padded buffer when it is small (a dictionary).
+Runs whose windows would read past the end of ``src`` (there are few: the
+runs at the end of a page) read their windows from a clamped start and are
+rewritten exactly afterwards, or ``src`` is copied into a padded buffer when
+it is small (a dictionary).
 
 Preconditions (callers validate them): ``0 <= starts``, ``0 <= lengths``,
 ``starts + lengths <= src.size``, ``offsets`` is the running sum of
@@ -140,15 +141,19 @@ def gather_runs(src: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
             padded[:src.size] = src
             src = padded
         else:
-            edge = edge_main
+            # A few runs near the end of a big source (the last values of a
+            # page): their windows read from a clamped start instead (wrong
+            # bytes, in bounds), and each is rewritten exactly afterwards.
+            # A window only spills into later runs, which overwrite it, so
+            # the exact rewrite of a run touches nothing else.  (Excluding the
+            # edge runs from the window pass instead costs three gathers
+            # over all runs.)
+            edge = np.flatnonzero(edge_main)
             if edge_long.size:
-                edge = edge.copy()
-                edge[long_runs[edge_long]] = True
-            keep = np.flatnonzero(~edge)
-            _gather_windows(out, src, starts[keep], lengths[keep], dst[keep], w,
-                            np.flatnonzero(lengths[keep] > w))
-            eidx = np.flatnonzero(edge)
-            _exact(out, src, starts[eidx], lengths[eidx], dst[eidx])
+                edge = np.union1d(edge, long_runs[edge_long])
+            _gather_windows(out, src, np.minimum(starts, limit), lengths, dst, w, long_runs,
+                            src.size - w)
+            _exact(out, src, starts[edge], lengths[edge], dst[edge])
             return out[:total]
     _gather_windows(out, src, starts, lengths, dst, w, long_runs)
     return out[:total]
@@ -157,8 +162,12 @@ def gather_runs(src: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
 def _gather_windows(out: npt.NDArray[np.uint8], src: npt.NDArray[np.uint8],
                     starts: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
                     dst: npt.NDArray[np.int64], w: int,
-                    long_runs: npt.NDArray[np.intp]) -> None:
-    """Tail windows of the runs longer than ``w`` first, then one window per run."""
+                    long_runs: npt.NDArray[np.intp], clamp: int | None = None) -> None:
+    """Tail windows of the runs longer than ``w`` first, then one window per run.
+
+    ``clamp``: the largest window start to read (tail windows past it read
+    from ``clamp``; the caller rewrites those runs exactly).
+    """
     dview = window_view(out, w)
     sview = window_view(src, w)
     if long_runs.size:
@@ -167,6 +176,9 @@ def _gather_windows(out: npt.NDArray[np.uint8], src: npt.NDArray[np.uint8],
         first = np.zeros(long_runs.size, dtype=np.int64)
         np.cumsum(extra[:-1], out=first[1:])
         step = (np.arange(m, dtype=np.int64) - np.repeat(first, extra) + 1) * w
-        dview[np.repeat(dst[long_runs], extra) + step] = sview[np.repeat(starts[long_runs], extra) + step]
+        src_at = np.repeat(starts[long_runs], extra) + step
+        if clamp is not None:
+            np.minimum(src_at, clamp, out=src_at)
+        dview[np.repeat(dst[long_runs], extra) + step] = sview[src_at]
     dview[dst] = sview[starts]
 

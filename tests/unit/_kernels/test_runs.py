@@ -70,6 +70,23 @@ def test_gather_runs_many_runs(seed: int, n: int, max_len: int) -> None:
     run_case(src, list(zip(starts.tolist(), lens.tolist())))
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(50, 4000), st.sampled_from([20, 64, 200, 3000]),
+       st.integers(1, 6))
+def test_gather_runs_few_edge_runs_anywhere(seed: int, n: int, max_len: int, n_edge: int) -> None:
+    """A handful of runs ending at (or near) the end of a big source, at random places in
+    the output: their clamped windows are rewritten exactly, and the runs after them
+    (written later) are intact."""
+    rng = np.random.default_rng(seed)
+    src = rng.integers(0, 256, 150_000, dtype=np.uint8).tobytes()
+    lens = rng.integers(0, max_len + 1, n)
+    starts = rng.integers(0, len(src) - max_len, n)
+    at = rng.choice(n, size=min(n_edge, n), replace=False)
+    starts[at] = len(src) - lens[at] - rng.integers(0, 3, at.size)
+    starts = np.maximum(starts, 0)
+    run_case(src, list(zip(starts.tolist(), lens.tolist())))
+
+
 def test_gather_runs_small_source_is_padded() -> None:
     """A dictionary-sized source whose last value is gathered many times."""
     vals = [b"a" * 3, b"\xff" * 70, b"", "é€".encode()]
