@@ -44,7 +44,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["gather_runs", "pick_width", "window_view", "windows_in_order"]
+__all__ = ["gather_runs", "pick_width", "scatter_runs", "window_view", "windows_in_order"]
 
 #: Window widths tried, bytes.
 _WIDTHS = (16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 1024, 2048, 4096)
@@ -122,6 +122,32 @@ def gather_runs(src: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
         # small outputs: the per-byte index costs less than choosing a window;
         # output byte j of run i comes from starts[i] + (j - offsets[i])
         return np.take(src, np.repeat(starts - dst, lengths) + np.arange(total, dtype=np.int64))
+    return _windows(src, starts, lengths, dst, total)
+
+
+def scatter_runs(src: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
+                 lengths: npt.NDArray[np.int64], dst: npt.NDArray[np.int64],
+                 total: int) -> npt.NDArray[np.uint8]:
+    """A ``total``-byte buffer with ``src[starts[i]:starts[i]+lengths[i]]`` at ``dst[i]``.
+
+    Like :func:`gather_runs` but the runs may leave gaps between them: ``dst``
+    is increasing with ``dst[i] + lengths[i] <= dst[i + 1]`` and the last run
+    ending by ``total``.  Bytes in the gaps are unspecified (window spill);
+    the caller fills them afterwards.
+    """
+    if total == 0 or lengths.size == 0:
+        return np.zeros(total, dtype=np.uint8)
+    if total <= _SMALL_TOTAL or not windows_in_order():
+        out = np.empty(total, dtype=np.uint8)
+        _exact(out, src, starts, lengths, dst)
+        return out
+    return _windows(src, starts, lengths, dst, total)
+
+
+def _windows(src: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
+             lengths: npt.NDArray[np.int64], dst: npt.NDArray[np.int64],
+             total: int) -> npt.NDArray[np.uint8]:
+    """The window copy behind :func:`gather_runs` and :func:`scatter_runs`."""
     w = pick_width(lengths)
     out = np.empty(total + w, dtype=np.uint8)
     long_runs = np.flatnonzero(lengths > w)

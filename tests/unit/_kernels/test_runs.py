@@ -105,3 +105,27 @@ def test_exact_fallback_when_order_is_not_trusted(monkeypatch: pytest.MonkeyPatc
     src = rng.integers(0, 256, 5000, dtype=np.uint8).tobytes()
     run_case(src, list(zip(rng.integers(0, 5000, 300).tolist(), rng.integers(0, 90, 300).tolist())))
 
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 2000), st.sampled_from([0, 5, 30, 300]),
+       st.sampled_from([0, 3, 40]), st.sampled_from([1_000, 100_000]))
+def test_scatter_runs_places_runs_between_gaps(seed: int, n: int, max_len: int, max_gap: int,
+                                                src_size: int) -> None:
+    """Runs land at their destinations (gap bytes are free); edge runs included."""
+    from parquet_core._kernels.runs import scatter_runs
+    rng = np.random.default_rng(seed)
+    src = rng.integers(0, 256, src_size, dtype=np.uint8)
+    lens = rng.integers(0, min(max_len, src_size) + 1, n).astype(np.int64)
+    starts = rng.integers(0, src_size - lens + 1).astype(np.int64) if n else lens
+    if n:
+        starts[rng.random(n) < 0.05] = 0
+        flush = rng.random(n) < 0.05
+        starts[flush] = src_size - lens[flush]
+    gaps = rng.integers(0, max_gap + 1, n).astype(np.int64)
+    dst = np.cumsum(gaps + lens) - lens if n else lens
+    total = int(dst[-1] + lens[-1] + rng.integers(0, 3)) if n else 0
+    out = scatter_runs(src, starts, lens, dst, total)
+    assert out.size == total
+    for s, ln, d in zip(starts.tolist(), lens.tolist(), dst.tolist()):
+        assert out[d:d + ln].tobytes() == src[s:s + ln].tobytes()

@@ -239,7 +239,8 @@ def front_coding(draw: st.DrawFn) -> tuple[list[int], list[bytes]]:
     """Arbitrary valid prefixes (not only the longest shared ones a writer picks)."""
     seed = draw(st.integers(0, 2**32 - 1))
     n = draw(st.sampled_from([1, 2, 5, 40, 300, 3000]))
-    style = draw(st.sampled_from(["sorted", "random", "deep", "long", "empty", "same"]))
+    style = draw(st.sampled_from(["sorted", "random", "deep", "long", "empty", "same",
+                                  "sparse", "sparse_chains"]))
     rng = np.random.default_rng(seed)
     prefixes, suffixes, prev = [], [], 0
     for i in range(n):
@@ -255,6 +256,13 @@ def front_coding(draw: st.DrawFn) -> tuple[list[int], list[bytes]]:
         elif style == "long":
             p = 0 if i == 0 else int(rng.integers(0, prev + 1))
             s = rng.integers(0, 256, int(rng.integers(0, 300)), dtype=np.uint8).tobytes()
+        elif style == "sparse":      # mostly unrelated values, a few short shared heads
+            p = 0 if i == 0 or rng.random() < 0.8 else int(rng.integers(0, min(prev, 6) + 1))
+            s = rng.integers(0, 256, int(rng.integers(0, 30)), dtype=np.uint8).tobytes()
+        elif style == "sparse_chains":  # long suffixes, runs of 1..20 values sharing a head
+            start_run = i == 0 or rng.random() < 0.1
+            p = 0 if start_run else int(rng.integers(max(0, min(prev, 3) - 1), min(prev, 3) + 1))
+            s = rng.integers(97, 123, int(rng.integers(10, 40)), dtype=np.uint8).tobytes()
         elif style == "empty":
             p = 0
             s = b""
@@ -399,3 +407,36 @@ def test_lane_walk_low_byte_matches_full_walk(shapes: list[tuple]) -> None:
     for got in (low, full):
         if got is not None and got[1]:
             assert got[0].tolist() == truth
+
+
+@settings(max_examples=60, deadline=None)
+@given(front_coding())
+def test_delta_byte_array_sparse_path_matches_reference(case: tuple[list[int], list[bytes]]) -> None:
+    """The sparse resolution on its own (no fallback), whenever it accepts the page."""
+    prefixes, suffixes = case
+    expect = ref_front_coded(prefixes, suffixes)
+    sfx = ByteArrays.from_pylist(suffixes)
+    pre = np.array(prefixes, dtype=np.int64)
+    lengths = pre + sfx.lengths()
+    offsets = np.zeros(pre.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    got = dba._resolve_sparse(pre, lengths, offsets, sfx.offsets, sfx.data)
+    if got is not None:
+        assert ByteArrays(offsets, got).to_pylist() == expect
+    assert decode_delta_byte_array(front_coded_page(prefixes, suffixes), len(prefixes)
+                                   ).to_pylist() == expect
+
+
+def test_delta_byte_array_sparse_path_depth_limit() -> None:
+    """Chains deeper than the round limit are handed to the doubling, with the same result."""
+    n = 400
+    prefixes = [0] + [2] * (n - 1)                    # every value shares 2 bytes with the last
+    suffixes = [b"ab" + b"x" * 30] + [bytes([65 + i % 26]) * 30 for i in range(1, n)]
+    sfx = ByteArrays.from_pylist(suffixes)
+    pre = np.array(prefixes, dtype=np.int64)
+    lengths = pre + sfx.lengths()
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    assert dba._resolve_sparse(pre, lengths, offsets, sfx.offsets, sfx.data) is None
+    got = decode_delta_byte_array(front_coded_page(prefixes, suffixes), n).to_pylist()
+    assert got == ref_front_coded(prefixes, suffixes)
