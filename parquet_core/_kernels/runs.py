@@ -205,6 +205,31 @@ def _gather_windows(out: npt.NDArray[np.uint8], src: npt.NDArray[np.uint8],
         src_at = np.repeat(starts[long_runs], extra) + step
         if clamp is not None:
             np.minimum(src_at, clamp, out=src_at)
-        dview[np.repeat(dst[long_runs], extra) + step] = sview[src_at]
-    dview[dst] = sview[starts]
+        _assign_blocked(dview, np.repeat(dst[long_runs], extra) + step, sview, src_at, w)
+    _assign_blocked(dview, dst, sview, starts, w)
+
+
+#: Bytes of windows gathered per block: the temporary stays in cache.
+_BLOCK_BYTES = 1 << 20
+#: Narrower windows measured no faster in blocks (1M x 64-byte windows: slower).
+_BLOCK_MIN_WIDTH = 128
+
+
+def _assign_blocked(dview: npt.NDArray[np.void], dst: npt.NDArray[np.int64],
+                    sview: npt.NDArray[np.void], src: npt.NDArray[np.int64], w: int) -> None:
+    """``dview[dst] = sview[src]`` in consecutive blocks (same index order).
+
+    The fancy assignment first gathers every window into a temporary of
+    ``len(src) * w`` bytes; in blocks that temporary stays in cache instead of
+    making a round trip through memory (hundreds of MB for long values).
+    """
+    n = dst.size
+    block = max(4096, _BLOCK_BYTES // w)
+    if n <= block or w < _BLOCK_MIN_WIDTH:
+        dview[dst] = sview[src]
+        return
+    # a loop over blocks of >= 4096 windows: a few hundred iterations at most
+    # per million values, each a vectorised copy
+    for a in range(0, n, block):
+        dview[dst[a:a + block]] = sview[src[a:a + block]]
 

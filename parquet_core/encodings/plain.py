@@ -336,7 +336,8 @@ def _lane_walk(arr: npt.NDArray[np.uint8], size: int, page_begin: npt.NDArray[np
             low_len = np.empty(pending.size, dtype=np.uint8)
             for k in range(batch):
                 # clip: a lane past the end reads garbage, never out of bounds
-                np.take(arr[4 * k:size], steps[k], out=low_len, mode="clip")
+                # (the method, not np.take: one Python frame less per hop)
+                arr[4 * k:size].take(steps[k], out=low_len, mode="clip")
                 np.add(steps[k], low_len, out=steps[k + 1])
             steps += shift
         else:

@@ -129,3 +129,22 @@ def test_scatter_runs_places_runs_between_gaps(seed: int, n: int, max_len: int, 
     assert out.size == total
     for s, ln, d in zip(starts.tolist(), lens.tolist(), dst.tolist()):
         assert out[d:d + ln].tobytes() == src[s:s + ln].tobytes()
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([(100, 400), (0, 1500), (200, 200)]))
+def test_gather_runs_in_blocks_matches_slicing(seed: int, lens_range: tuple[int, int]) -> None:
+    """Wide windows are assigned block by block (spill across block borders included)."""
+    rng = np.random.default_rng(seed)
+    n = 9000
+    src = rng.integers(0, 256, 300_000, dtype=np.uint8).tobytes()
+    lens = rng.integers(lens_range[0], lens_range[1] + 1, n)
+    starts = rng.integers(0, len(src) - lens + 1)
+    flush = rng.random(n) < 0.01
+    starts[flush] = len(src) - lens[flush]          # edge runs as well
+    old = runs._BLOCK_BYTES
+    runs._BLOCK_BYTES = 1          # the smallest block: 4096 windows
+    try:
+        run_case(src, list(zip(starts.tolist(), lens.tolist())))
+    finally:
+        runs._BLOCK_BYTES = old
