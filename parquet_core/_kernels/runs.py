@@ -34,6 +34,11 @@ runs at the end of a page) read their windows from a clamped start and are
 rewritten exactly afterwards, or ``src`` is copied into a padded buffer when
 it is small (a dictionary).
 
+Windows of 128 bytes and more are assigned in blocks of ~1 MB of windows so
+the gathered temporary stays in cache.  :func:`scatter_runs` is the same copy
+into destinations with gaps between the runs (DELTA_BYTE_ARRAY places its
+suffixes with it and fills the prefix gaps afterwards).
+
 Preconditions (callers validate them): ``0 <= starts``, ``0 <= lengths``,
 ``starts + lengths <= src.size``, ``offsets`` is the running sum of
 ``lengths`` starting at 0.

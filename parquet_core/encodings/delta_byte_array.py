@@ -14,7 +14,12 @@ previous value plus the remaining suffix::
 
 Vectorising a sequential recurrence
 -----------------------------------
-The first choice is *doubling over the prefix lengths*
+When few bytes are copied (random or loosely related strings: copied bytes
+at most a quarter of the output, chains at most a dozen values deep),
+:func:`_resolve_sparse` scatters the suffixes to their places and then finds,
+for every copied byte, the nearest earlier value holding that column as a
+suffix byte, in a few rounds over the copied bytes only.  Otherwise the
+choice is *doubling over the prefix lengths*
 (:func:`_resolve_by_windows`): with ``m_k(i)`` the minimum prefix length of
 the ``2**k`` values ending at ``i``, value ``i`` shares its first ``m_k(i)``
 bytes with value ``i - 2**k``; after the suffixes are placed, round ``k``

@@ -25,8 +25,12 @@ per-value Python loop with a *lane walk*:
    on another such position in the window (true value starts chain to the
    next value; 4 bytes of text read as a length overshoot the page);
 2. all lanes hop ``pos += 4 + u32le(buf[pos:pos+4])`` together, in batches
-   of 4 numpy calls per hop with no per-hop checks (lanes just run on past
-   their region; those positions are dropped); the position where lane ``t``
+   with no per-hop checks (lanes just run on past their region; those
+   positions are dropped).  Short values hop on the length's low byte only,
+   two numpy calls per hop (a contiguous uint8 ``take`` through the view
+   ``buf[4k:]``, which folds in the ``+ 4``, and an add); the kept positions
+   are then shown to have zero high length bytes, else the walk reruns on
+   full uint32 lengths (four calls per hop).  The position where lane ``t``
    leaves its region is the true chain's first position in region ``t + 1``
    *if* lane ``t`` itself was on the chain;
 3. lanes are stitched: lane ``t + 1`` is accepted when it started at lane
