@@ -271,22 +271,33 @@ def _resolve_sparse(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64
     per = prefix[owners]
     first = np.zeros(owners.size, dtype=np.int64)
     np.cumsum(per[:-1], out=first[1:])
-    value = np.repeat(owners, per)                       # value of every copied byte
-    col = np.arange(copied, dtype=np.int64) - np.repeat(first, per)
-    src = value - 1
-    pending: npt.NDArray[np.intp] | None = None
-    for _ in range(_SPARSE_ROUNDS):
-        if pending is None:
-            deeper = np.flatnonzero(prefix[src] > col)
+    # every copied byte's output position, and its source one value earlier
+    # (right whenever that value holds the column as a suffix byte)
+    dst = np.arange(copied, dtype=np.int64)
+    dst += np.repeat(offsets[owners] - first, per)
+    prev = owners - 1
+    src = dst - np.repeat(offsets[owners] - offsets[prev], per)
+    deep = prefix[prev] > 0
+    if deep.any():
+        # owners whose predecessor copies too: follow their bytes further back
+        sel = np.flatnonzero(np.repeat(deep, per))
+        value = np.repeat(owners[deep], per[deep])
+        col = dst[sel] - offsets[value]
+        back = value - 1
+        pending: npt.NDArray[np.intp] | None = None
+        for _ in range(_SPARSE_ROUNDS):
+            if pending is None:
+                deeper = np.flatnonzero(prefix[back] > col)
+            else:
+                deeper = pending[prefix[back[pending]] > col[pending]]
+            if deeper.size == 0:
+                break
+            back[deeper] -= 1
+            pending = deeper
         else:
-            deeper = pending[prefix[src[pending]] > col[pending]]
-        if deeper.size == 0:
-            break
-        src[deeper] -= 1
-        pending = deeper
-    else:
-        return None
-    out[offsets[value] + col] = out[offsets[src] + col]
+            return None
+        src[sel] = offsets[back] + col
+    out[dst] = out[src]
     return out
 
 
