@@ -109,8 +109,14 @@ class ByteArrays:
         return ByteArrays(offsets, np.concatenate(datas) if datas else np.zeros(0, np.uint8))
 
     def to_pylist(self) -> list[bytes]:
-        """Return the values as Python ``bytes`` (edge conversion)."""
-        buf = self.data.tobytes()
+        """Return the values as Python ``bytes`` (edge conversion).
+
+        Offsets index ``data`` directly (as in :meth:`take`), so a view whose
+        offsets start past 0 reads from its own first offset, not ``data[0]``.
+        """
         o = self.offsets.tolist()
-        base = o[0] if o else 0
+        if len(o) < 2:
+            return []
+        base = o[0]
+        buf = self.data[base:o[-1]].tobytes()
         return [buf[o[i] - base : o[i + 1] - base] for i in range(len(o) - 1)]

@@ -14,7 +14,12 @@ previous value plus the remaining suffix::
 
 Vectorising a sequential recurrence
 -----------------------------------
-The first choice is *doubling over the prefix lengths*
+When few bytes are copied (random or loosely related strings: copied bytes
+at most a quarter of the output, chains at most a dozen values deep),
+:func:`_resolve_sparse` scatters the suffixes to their places and then finds,
+for every copied byte, the nearest earlier value holding that column as a
+suffix byte, in a few rounds over the copied bytes only.  Otherwise the
+choice is *doubling over the prefix lengths*
 (:func:`_resolve_by_windows`): with ``m_k(i)`` the minimum prefix length of
 the ``2**k`` values ending at ``i``, value ``i`` shares its first ``m_k(i)``
 bytes with value ``i - 2**k``; after the suffixes are placed, round ``k``
@@ -75,7 +80,13 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core._kernels.bitpack import as_uint8
-from parquet_core._kernels.runs import gather_runs, pick_width, window_view, windows_in_order
+from parquet_core._kernels.runs import (
+    gather_runs,
+    pick_width,
+    scatter_runs,
+    window_view,
+    windows_in_order,
+)
 from parquet_core._kernels.words import WordView
 from parquet_core.encodings._inputs import as_byte_arrays
 from parquet_core.encodings.delta_binary_packed import (
@@ -186,6 +197,9 @@ def _reconstruct(prefix: npt.NDArray[np.int64], suffixes: ByteArrays) -> ByteArr
         raise ParquetFormatError(
             f"{_WHAT}: the page would decode to {total} bytes (limit {MAX_DECODED_BYTES})")
 
+    fast = _resolve_sparse(prefix, lengths, offsets, soff, sdata)
+    if fast is not None:
+        return ByteArrays(offsets, fast)
     fast = _resolve_by_windows(prefix, lengths, offsets, soff, sdata)
     if fast is not None:
         return ByteArrays(offsets, fast)
@@ -223,6 +237,72 @@ def _reconstruct(prefix: npt.NDArray[np.int64], suffixes: ByteArrays) -> ByteArr
         lo = hi
         hi *= 2
     return ByteArrays(offsets, out)
+
+
+def _resolve_sparse(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
+                    offsets: npt.NDArray[np.int64], soff: npt.NDArray[np.int64],
+                    sdata: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8] | None:
+    """Few copied bytes (random or loosely related strings): resolve each one directly.
+
+    The suffixes go to their places in one window scatter
+    (:func:`~parquet_core._kernels.runs.scatter_runs`), leaving the prefix
+    bytes as gaps.  Byte ``j < prefix[i]`` of value ``i`` then comes from the
+    nearest earlier value ``r`` whose byte ``j`` is a suffix byte
+    (``prefix[r] <= j``; every value in between copied it on): start at
+    ``r = i - 1`` and step back, in rounds, only the bytes whose ``r`` still
+    copies.  Such an ``r`` exists and byte ``j`` lies inside it (the first
+    prefix is 0 and no prefix exceeds its predecessor's length, both
+    checked), so the sources are suffix bytes, final after the scatter, and
+    one gather fills every gap.
+
+    Returns None (the doubling below runs) when the copied bytes are more
+    than a quarter of the output or chains run deeper than
+    :data:`_SPARSE_ROUNDS` values (sorted keys).
+    """
+    total = int(offsets[-1])
+    copied = int(prefix.sum())
+    if copied * 4 > total:
+        return None
+    slen = lengths - prefix
+    out = scatter_runs(sdata, soff[:-1], slen, offsets[:-1] + prefix, total)
+    if copied == 0:
+        return out
+    owners = np.flatnonzero(prefix)
+    per = prefix[owners]
+    first = np.zeros(owners.size, dtype=np.int64)
+    np.cumsum(per[:-1], out=first[1:])
+    # every copied byte's output position, and its source one value earlier
+    # (right whenever that value holds the column as a suffix byte)
+    dst = np.arange(copied, dtype=np.int64)
+    dst += np.repeat(offsets[owners] - first, per)
+    prev = owners - 1
+    src = dst - np.repeat(offsets[owners] - offsets[prev], per)
+    deep = prefix[prev] > 0
+    if deep.any():
+        # owners whose predecessor copies too: follow their bytes further back
+        sel = np.flatnonzero(np.repeat(deep, per))
+        value = np.repeat(owners[deep], per[deep])
+        col = dst[sel] - offsets[value]
+        back = value - 1
+        pending: npt.NDArray[np.intp] | None = None
+        for _ in range(_SPARSE_ROUNDS):
+            if pending is None:
+                deeper = np.flatnonzero(prefix[back] > col)
+            else:
+                deeper = pending[prefix[back[pending]] > col[pending]]
+            if deeper.size == 0:
+                break
+            back[deeper] -= 1
+            pending = deeper
+        else:
+            return None
+        src[sel] = offsets[back] + col
+    out[dst] = out[src]
+    return out
+
+
+#: Chain depth (consecutive values copying the same byte) the sparse path follows.
+_SPARSE_ROUNDS = 12
 
 
 def _resolve_by_windows(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],

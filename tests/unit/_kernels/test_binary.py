@@ -46,3 +46,20 @@ def test_take_every_strategy_on_sliced_sources(vals, data, cut) -> None:
 def test_take_uniform_lengths() -> None:
     src = ByteArrays.from_pylist([b"ab", b"cd", b"ef"])
     assert src.take(np.array([2, 0, 2, 1])).to_pylist() == [b"ef", b"ab", b"ef", b"cd"]
+
+
+@given(values, st.integers(0, 40), st.integers(0, 40))
+def test_to_pylist_of_a_view_with_offsets_past_zero(vals, a, b) -> None:
+    """A view sharing its parent's data (offsets not re-based) reads its own values."""
+    a, b = sorted((min(a, len(vals)), min(b, len(vals))))
+    full = ByteArrays.from_pylist(vals)
+    view = ByteArrays(full.offsets[a:b + 1], full.data)
+    assert view.to_pylist() == vals[a:b]
+    # the same values through take (which indexes data by absolute offsets)
+    assert view.take(np.arange(b - a, dtype=np.int64)).to_pylist() == vals[a:b]
+
+
+def test_to_pylist_of_a_view_example() -> None:
+    full = ByteArrays.from_pylist([b"ab", b"cde", b"f", b""])
+    assert ByteArrays(full.offsets[1:4], full.data).to_pylist() == [b"cde", b"f"]
+    assert ByteArrays(full.offsets[3:4], full.data).to_pylist() == []

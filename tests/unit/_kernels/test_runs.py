@@ -70,6 +70,23 @@ def test_gather_runs_many_runs(seed: int, n: int, max_len: int) -> None:
     run_case(src, list(zip(starts.tolist(), lens.tolist())))
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(50, 4000), st.sampled_from([20, 64, 200, 3000]),
+       st.integers(1, 6))
+def test_gather_runs_few_edge_runs_anywhere(seed: int, n: int, max_len: int, n_edge: int) -> None:
+    """A handful of runs ending at (or near) the end of a big source, at random places in
+    the output: their clamped windows are rewritten exactly, and the runs after them
+    (written later) are intact."""
+    rng = np.random.default_rng(seed)
+    src = rng.integers(0, 256, 150_000, dtype=np.uint8).tobytes()
+    lens = rng.integers(0, max_len + 1, n)
+    starts = rng.integers(0, len(src) - max_len, n)
+    at = rng.choice(n, size=min(n_edge, n), replace=False)
+    starts[at] = len(src) - lens[at] - rng.integers(0, 3, at.size)
+    starts = np.maximum(starts, 0)
+    run_case(src, list(zip(starts.tolist(), lens.tolist())))
+
+
 def test_gather_runs_small_source_is_padded() -> None:
     """A dictionary-sized source whose last value is gathered many times."""
     vals = [b"a" * 3, b"\xff" * 70, b"", "é€".encode()]
@@ -88,3 +105,46 @@ def test_exact_fallback_when_order_is_not_trusted(monkeypatch: pytest.MonkeyPatc
     src = rng.integers(0, 256, 5000, dtype=np.uint8).tobytes()
     run_case(src, list(zip(rng.integers(0, 5000, 300).tolist(), rng.integers(0, 90, 300).tolist())))
 
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 2000), st.sampled_from([0, 5, 30, 300]),
+       st.sampled_from([0, 3, 40]), st.sampled_from([1_000, 100_000]))
+def test_scatter_runs_places_runs_between_gaps(seed: int, n: int, max_len: int, max_gap: int,
+                                                src_size: int) -> None:
+    """Runs land at their destinations (gap bytes are free); edge runs included."""
+    from parquet_core._kernels.runs import scatter_runs
+    rng = np.random.default_rng(seed)
+    src = rng.integers(0, 256, src_size, dtype=np.uint8)
+    lens = rng.integers(0, min(max_len, src_size) + 1, n).astype(np.int64)
+    starts = rng.integers(0, src_size - lens + 1).astype(np.int64) if n else lens
+    if n:
+        starts[rng.random(n) < 0.05] = 0
+        flush = rng.random(n) < 0.05
+        starts[flush] = src_size - lens[flush]
+    gaps = rng.integers(0, max_gap + 1, n).astype(np.int64)
+    dst = np.cumsum(gaps + lens) - lens if n else lens
+    total = int(dst[-1] + lens[-1] + rng.integers(0, 3)) if n else 0
+    out = scatter_runs(src, starts, lens, dst, total)
+    assert out.size == total
+    for s, ln, d in zip(starts.tolist(), lens.tolist(), dst.tolist()):
+        assert out[d:d + ln].tobytes() == src[s:s + ln].tobytes()
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([(100, 400), (0, 1500), (200, 200)]))
+def test_gather_runs_in_blocks_matches_slicing(seed: int, lens_range: tuple[int, int]) -> None:
+    """Wide windows are assigned block by block (spill across block borders included)."""
+    rng = np.random.default_rng(seed)
+    n = 9000
+    src = rng.integers(0, 256, 300_000, dtype=np.uint8).tobytes()
+    lens = rng.integers(lens_range[0], lens_range[1] + 1, n)
+    starts = rng.integers(0, len(src) - lens + 1)
+    flush = rng.random(n) < 0.01
+    starts[flush] = len(src) - lens[flush]          # edge runs as well
+    old = runs._BLOCK_BYTES
+    runs._BLOCK_BYTES = 1          # the smallest block: 4096 windows
+    try:
+        run_case(src, list(zip(starts.tolist(), lens.tolist())))
+    finally:
+        runs._BLOCK_BYTES = old

@@ -239,7 +239,8 @@ def front_coding(draw: st.DrawFn) -> tuple[list[int], list[bytes]]:
     """Arbitrary valid prefixes (not only the longest shared ones a writer picks)."""
     seed = draw(st.integers(0, 2**32 - 1))
     n = draw(st.sampled_from([1, 2, 5, 40, 300, 3000]))
-    style = draw(st.sampled_from(["sorted", "random", "deep", "long", "empty", "same"]))
+    style = draw(st.sampled_from(["sorted", "random", "deep", "long", "empty", "same",
+                                  "sparse", "sparse_chains"]))
     rng = np.random.default_rng(seed)
     prefixes, suffixes, prev = [], [], 0
     for i in range(n):
@@ -255,6 +256,13 @@ def front_coding(draw: st.DrawFn) -> tuple[list[int], list[bytes]]:
         elif style == "long":
             p = 0 if i == 0 else int(rng.integers(0, prev + 1))
             s = rng.integers(0, 256, int(rng.integers(0, 300)), dtype=np.uint8).tobytes()
+        elif style == "sparse":      # mostly unrelated values, a few short shared heads
+            p = 0 if i == 0 or rng.random() < 0.8 else int(rng.integers(0, min(prev, 6) + 1))
+            s = rng.integers(0, 256, int(rng.integers(0, 30)), dtype=np.uint8).tobytes()
+        elif style == "sparse_chains":  # long suffixes, runs of 1..20 values sharing a head
+            start_run = i == 0 or rng.random() < 0.1
+            p = 0 if start_run else int(rng.integers(max(0, min(prev, 3) - 1), min(prev, 3) + 1))
+            s = rng.integers(97, 123, int(rng.integers(10, 40)), dtype=np.uint8).tobytes()
         elif style == "empty":
             p = 0
             s = b""
@@ -344,3 +352,91 @@ def test_delta_multi_page_decoders(cases: list[tuple[list[int], list[bytes]]]) -
     if len(cases) > 1:
         with pytest.raises(ParquetFormatError, match="page 1 of"):
             decode_delta_byte_arrays_multi([dba_pages[0], dba_pages[1][:3]], counts[:2])
+
+
+# -- the low-byte lane walk -------------------------------------------------------------
+
+def _long_mixed_values(seed: int, n: int, long_every: int, long_len: int) -> list[bytes]:
+    """Short text with a value of ``long_len`` bytes (>= 256: low byte misleads) now and then."""
+    vals = make_values(seed, n, 0, 30, "text")
+    for i in range(long_every // 2, n, long_every):
+        vals[i] = b"L" * long_len
+    return vals
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([3000, 9000]),
+       st.sampled_from([1, 7, 500, 2999, 10**9]),
+       st.sampled_from([255, 256, 257, 300, 511, 512, 1000]), st.integers(1, 4))
+def test_plain_multi_low_byte_walk_with_long_values(seed: int, n: int, long_every: int,
+                                                    long_len: int, pages: int) -> None:
+    """Lengths of 256 and more (whose low byte alone gives a wrong hop) still decode exactly."""
+    bufs, counts, expect = [], [], []
+    for p in range(pages):
+        vals = _long_mixed_values(seed + p, n, long_every, long_len)
+        assert ref_plain(plain_page(vals), n) == vals
+        bufs.append(plain_page(vals))
+        counts.append(n)
+        expect.extend(vals)
+    assert decode_plain_byte_arrays_multi(bufs, counts).to_pylist() == expect
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(page_shape, min_size=1, max_size=4))
+def test_lane_walk_low_byte_matches_full_walk(shapes: list[tuple]) -> None:
+    """The low-byte walk yields the same positions as the walk on full lengths (or both miss)."""
+    import parquet_core.encodings.plain as plain
+    bufs, counts, expect = build_pages(shapes)
+    live = [(b, c) for b, c in zip(bufs, counts) if c > 0]
+    if not live or sum(c for _, c in live) <= 2048:
+        return
+    big = np.frombuffer(b"".join(b for b, _ in live), dtype=np.uint8)
+    sizes = np.array([len(b) for b, _ in live], dtype=np.int64)
+    begin = np.zeros(sizes.size, dtype=np.int64)
+    np.cumsum(sizes[:-1], out=begin[1:])
+    cnt = np.array([c for _, c in live], dtype=np.int64)
+    low = plain._lane_walk(big, big.size, begin, begin + sizes, cnt, low_byte=True)
+    full = plain._lane_walk(big, big.size, begin, begin + sizes, cnt, low_byte=False)
+    # the true value starts, from the reference walk
+    truth = []
+    for b0, (b, c) in zip(begin.tolist(), live):
+        pos = 0
+        for _ in range(c):
+            truth.append(b0 + pos)
+            pos += 4 + struct.unpack_from("<I", b, pos)[0]
+    for got in (low, full):
+        if got is not None and got[1]:
+            assert got[0].tolist() == truth
+
+
+@settings(max_examples=60, deadline=None)
+@given(front_coding())
+def test_delta_byte_array_sparse_path_matches_reference(case: tuple[list[int], list[bytes]]) -> None:
+    """The sparse resolution on its own (no fallback), whenever it accepts the page."""
+    prefixes, suffixes = case
+    expect = ref_front_coded(prefixes, suffixes)
+    sfx = ByteArrays.from_pylist(suffixes)
+    pre = np.array(prefixes, dtype=np.int64)
+    lengths = pre + sfx.lengths()
+    offsets = np.zeros(pre.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    got = dba._resolve_sparse(pre, lengths, offsets, sfx.offsets, sfx.data)
+    if got is not None:
+        assert ByteArrays(offsets, got).to_pylist() == expect
+    assert decode_delta_byte_array(front_coded_page(prefixes, suffixes), len(prefixes)
+                                   ).to_pylist() == expect
+
+
+def test_delta_byte_array_sparse_path_depth_limit() -> None:
+    """Chains deeper than the round limit are handed to the doubling, with the same result."""
+    n = 400
+    prefixes = [0] + [2] * (n - 1)                    # every value shares 2 bytes with the last
+    suffixes = [b"ab" + b"x" * 30] + [bytes([65 + i % 26]) * 30 for i in range(1, n)]
+    sfx = ByteArrays.from_pylist(suffixes)
+    pre = np.array(prefixes, dtype=np.int64)
+    lengths = pre + sfx.lengths()
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    assert dba._resolve_sparse(pre, lengths, offsets, sfx.offsets, sfx.data) is None
+    got = decode_delta_byte_array(front_coded_page(prefixes, suffixes), n).to_pylist()
+    assert got == ref_front_coded(prefixes, suffixes)
