@@ -30,9 +30,10 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["DEFAULT_BATCH_SIZE", "PqcoreScanPartition", "PqcoreReader", "conform_batch", "list_table"]
 
 DEFAULT_BATCH_SIZE = 65536
-# rows of a batch without fields (count() through a narrowed or empty schema): Arrow's
-# int32 row count is the limit; memory is not (a batch of no columns holds no buffers)
-_MAX_EMPTY_BATCH = 2**31 - 1
+# rows of a batch without fields (count() through an empty schema).  Such a batch holds no
+# buffers, but pyspark (4.3, ArrowBatchTransformer.wrap_struct) re-wraps it as
+# pa.array([{}] * num_rows): a Python list of one pointer per row, so the batch stays bounded
+_MAX_EMPTY_BATCH = 1 << 20
 
 
 def list_table(options: Any) -> tuple[list[str], list[list[tuple[str, str]]], list[Any]]:
@@ -377,8 +378,8 @@ def _read_file_batches(path: str, schema: StructType, batch_size: int, partition
         if not present:
             # No column of the schema is in this file (or an empty schema, e.g.
             # count()): still one row per file row, counted from the footer.  Without
-            # any field a batch is only a row count: one per row group, however long
-            step = batch_size if len(target) else _MAX_EMPTY_BATCH
+            # any field a batch is only a row count: fewer, longer batches
+            step = batch_size if len(target) else max(batch_size, _MAX_EMPTY_BATCH)
             for rg in groups:
                 n = pf.metadata.row_group(rg).num_rows
                 for start in range(0, n, step):

@@ -58,7 +58,7 @@ def test_count_without_fields_matches_pyarrow(tmp_path_factory, groups, batch_si
     batches = _read_all(reader)
     assert sum(b.num_rows for b in batches) == expected
     assert all(b.num_columns == 0 for b in batches)
-    # one batch per non-empty row group, whatever the batch size
+    # one batch per non-empty row group (of fewer than 2**20 rows), whatever the batch size
     assert len([b for b in batches if b.num_rows]) == sum(1 for g in groups for n in g if n)
 
 
@@ -120,3 +120,19 @@ def test_schema_of_first_file_matches_pyarrow(tmp_path):
     schema = PqcoreDataSource({"path": str(tmp_path)}).schema()
     assert [(f.name, type(f.dataType)) for f in schema.fields] == [("id", LongType), ("s", StringType)]
     assert [f.name for f in schema.fields] == pq.read_schema(tmp_path / "part-0.parquet").names
+
+
+def test_cheapest_column_prefers_the_narrowest_fixed_width_field():
+    from pyspark.sql.types import (ArrayType, BooleanType, DoubleType, IntegerType, LongType, StringType,
+                                   StructField, TimestampType)
+
+    from spark_adapter.narrow import cheapest_column
+
+    def schema(*types):
+        return StructType([StructField(f"c{i}", t) for i, t in enumerate(types)])
+
+    assert cheapest_column(schema(StringType(), LongType(), IntegerType(), IntegerType())) == ["c2"]
+    assert cheapest_column(schema(DoubleType(), TimestampType(), BooleanType())) == ["c2"]
+    assert cheapest_column(schema(LongType(), DoubleType())) == ["c0"]
+    assert cheapest_column(schema(StringType(), ArrayType(IntegerType()))) == []
+    assert cheapest_column(StructType([])) == []
