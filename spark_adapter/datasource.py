@@ -97,14 +97,16 @@ class PqcoreDataSource(DataSource):
 
 def _file_schema(path: str, options: dict | None = None) -> StructType:
     """The Spark schema of one file's footer (errors name the file)."""
-    import parquet_core as pc
+    # ParquetFile, not pc.read_schema: the latter lives in parquet_core.dataset.api, whose
+    # import loads the whole dataset layer into Spark's schema worker for one footer
+    from parquet_core.errors import ParquetError
+    from spark_adapter.crypto_options import open_parquet
     from spark_adapter.types import to_spark_schema
 
     try:
-        from spark_adapter.crypto_options import decryption_from_options
-
-        parquet_schema = pc.read_schema(path, decryption=decryption_from_options(options or {}, path))
-    except pc.ParquetError as exc:
+        with open_parquet(path, options) as pf:
+            parquet_schema = pf.schema
+    except ParquetError as exc:
         exc.add_note(f"while reading the schema of {path} with pqcore")
         raise
     try:

@@ -11,8 +11,9 @@ the query's plan can be seen::
 2. from Spark's optimized plan it takes the columns of the scan that any plan
    node (or the result) references, and the conjuncts of the filters sitting
    on every scan of the table whose SQL text the ``filter`` option parses;
-3. it loads the table again with a user schema of just those columns (none
-   for ``count()``) and those conjuncts as the ``filter`` option, and returns
+3. it loads the table again with a user schema of just those columns (for
+   ``count()``, which needs none, the narrowest fixed-width one: see
+   :func:`cheapest_column`) and those conjuncts as the ``filter`` option, and returns
    *query* applied to that.
 
 Spark still evaluates every filter of the query on the rows read, so the
@@ -26,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-__all__ = ["read", "query_needs"]
+__all__ = ["cheapest_column", "read", "query_needs"]
 
 _SCAN_CLASSES = ("DataSourceV2ScanRelation", "DataSourceV2Relation")
 
@@ -126,6 +127,25 @@ def query_needs(full: Any, probe: Any) -> tuple[list[str], list[str]]:
     return columns, sorted(common or ())
 
 
+_WIDTHS = {"BooleanType": 1, "ByteType": 1, "ShortType": 2, "IntegerType": 4, "DateType": 4,
+           "FloatType": 4, "LongType": 8, "DoubleType": 8, "TimestampType": 8, "TimestampNTZType": 8}
+
+
+def cheapest_column(schema: Any) -> list[str]:
+    """``[name]`` of the narrowest fixed-width top-level field of *schema* (the first of
+    equals), or ``[]`` when it has none.
+
+    A query that uses no column (``count()``) still reads one: pyspark (4.3) turns a
+    batch without columns into ``pa.array([{}] * rows)``, a Python object per row, which
+    costs more than decoding and shipping one small fixed-width column."""
+    best: tuple[int, int] | None = None
+    for i, f in enumerate(schema.fields):
+        width = _WIDTHS.get(type(f.dataType).__name__)
+        if width is not None and (best is None or width < best[0]):
+            best = (width, i)
+    return [] if best is None else [schema.fields[best[1]].name]
+
+
 def _scan_id(node: Any) -> tuple:
     """One scan occurrence: its output attribute ids (the same node object is not kept by py4j)."""
     return tuple(a.exprId().id() for a in _seq(node.output()))
@@ -163,6 +183,8 @@ def read(spark: Any, path: str | list[str], query: Callable[[Any], Any] | None =
     if query is None:
         return full
     columns, conjuncts = query_needs(full, query(full))
+    if not columns:
+        columns = cheapest_column(full.schema)
     if len(columns) == len(full.columns) and not conjuncts:
         return query(full)
     wanted = {c.lower() for c in columns}

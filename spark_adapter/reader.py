@@ -30,6 +30,10 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["DEFAULT_BATCH_SIZE", "PqcoreScanPartition", "PqcoreReader", "conform_batch", "list_table"]
 
 DEFAULT_BATCH_SIZE = 65536
+# rows of a batch without fields (count() through an empty schema).  Such a batch holds no
+# buffers, but pyspark (4.3, ArrowBatchTransformer.wrap_struct) re-wraps it as
+# pa.array([{}] * num_rows): a Python list of one pointer per row, so the batch stays bounded
+_MAX_EMPTY_BATCH = 1 << 20
 
 
 def list_table(options: Any) -> tuple[list[str], list[list[tuple[str, str]]], list[Any]]:
@@ -60,11 +64,14 @@ class PqcoreScanPartition(InputPartition):
     """One Spark task: pieces of files (path, row groups or None for all, raw folder values)."""
 
     def __init__(self, index: int, pieces: list[tuple[str, list[int] | None, dict[str, str]]],
-                 filter_types: StructType | None = None) -> None:
+                 filter_types: StructType | None = None, use_threads: bool = True) -> None:
         super().__init__(index)
         self.index = index
         self.pieces = pieces
         self.filter_types = filter_types   # the schema plus partition columns it leaves out
+        # decode a file's columns on threads only when Spark leaves cores idle (fewer tasks
+        # than cores): with a task per core the threads only add switching (measured)
+        self.use_threads = use_threads
 
 
 class PqcoreReader(DataSourceReader):
@@ -154,9 +161,12 @@ class PqcoreReader(DataSourceReader):
                              lambda raw: typed_partition_values(raw, types, self.time_zone), max_bytes,
                              _positive(self.options, "opencostinbytes", DEFAULT_OPEN_COST, zero=True),
                              encryption_options(self.options))
-        tasks = pack(pieces, _positive(self.options, "minpartitions", os.cpu_count() or 1), max_bytes)
+        cores = os.cpu_count() or 1
+        tasks = pack(pieces, _positive(self.options, "minpartitions", cores), max_bytes)
         keep_types = types if self.filter and len(types.fields) > len(self.schema.fields) else None
-        return [PqcoreScanPartition(i, [(p.path, p.row_groups, p.partition_values) for p in task], keep_types)
+        threads = len(tasks) < cores
+        return [PqcoreScanPartition(i, [(p.path, p.row_groups, p.partition_values) for p in task], keep_types,
+                                    threads)
                 for i, task in enumerate(tasks)]
 
     def _skip_by_index(self, files: list[str], specs: list[Any], types: StructType,
@@ -194,15 +204,16 @@ class PqcoreReader(DataSourceReader):
         scan_filter.time_zone = zone
         if self.pushed is not None and self.pushed.allowed():
             scan_filter = scan_filter.and_tree(self.pushed.tree)
-        return self._read_pieces(partition.pieces, partition.filter_types, scan_filter, zone)
+        return self._read_pieces(partition.pieces, partition.filter_types, scan_filter, zone,
+                                 getattr(partition, "use_threads", True))
 
     def _read_pieces(self, pieces: list[tuple[str, list[int] | None, dict[str, str]]],
                      filter_types: StructType | None, scan_filter: Any,
-                     zone: str = "UTC") -> Iterator[pa.RecordBatch]:
+                     zone: str = "UTC", use_threads: bool = True) -> Iterator[pa.RecordBatch]:
         for path, row_groups, values in pieces:
             yield from read_file_batches(path, self.schema, self.batch_size, values, zone,
                                          scan_filter, row_groups, filter_types,
-                                         encryption_options(self.options))
+                                         encryption_options(self.options), use_threads)
 
 
 def session_time_zone() -> str:
@@ -283,7 +294,8 @@ def read_file_batches(path: str, schema: StructType, batch_size: int,
                       partition_values: dict[str, str] | None = None, time_zone: str = "UTC",
                       scan_filter: Any = None, row_groups: list[int] | None = None,
                       filter_types: StructType | None = None,
-                      options: dict[str, str] | None = None) -> Iterator[pa.RecordBatch]:
+                      options: dict[str, str] | None = None,
+                      use_threads: bool = True) -> Iterator[pa.RecordBatch]:
     """Yield the rows of *path* (its *row_groups*, default all) as record batches laid out
     exactly as Spark wants for *schema*, keeping the rows *scan_filter* (a
     :class:`~spark_adapter.scan.ScanFilter`) matches.
@@ -291,11 +303,12 @@ def read_file_batches(path: str, schema: StructType, batch_size: int,
     Fields named like a key of *partition_values* (case-insensitively) are
     filled with that folder value, parsed as the field's type.  *filter_types*
     types the filter's columns (default *schema*); *options* may hold
-    ``parquet.encryption.*`` keys (:mod:`spark_adapter.crypto_options`).
+    ``parquet.encryption.*`` keys (:mod:`spark_adapter.crypto_options`); *use_threads*
+    decodes the file's columns on parquet_core's thread pool.
     """
     try:
         yield from _read_file_batches(path, schema, batch_size, partition_values or {}, time_zone,
-                                      scan_filter, row_groups, filter_types or schema, options)
+                                      scan_filter, row_groups, filter_types or schema, options, use_threads)
     except Exception as exc:  # name the file in Spark's PythonException
         exc.add_note(f"pqcore: while reading {path}")
         raise
@@ -326,7 +339,7 @@ def _partition_constants(schema: StructType, partition_values: dict[str, str],
 def _read_file_batches(path: str, schema: StructType, batch_size: int, partition_values: dict[str, str],
                        time_zone: str, scan_filter: Any, row_groups: list[int] | None,
                        filter_types: StructType, options: dict[str, str] | None = None,
-                       ) -> Iterator[pa.RecordBatch]:
+                       use_threads: bool = True) -> Iterator[pa.RecordBatch]:
     from spark_adapter.types import target_arrow_schema
 
     target = target_arrow_schema(schema)
@@ -350,7 +363,8 @@ def _read_file_batches(path: str, schema: StructType, batch_size: int, partition
             if not cols:
                 cols = sorted(pred.pushed.columns())
             pushed = None if pred.pushed is True else pred.pushed
-            for table in pf.iter_batches(batch_size=batch_size, columns=cols, row_groups=groups, filters=pushed):
+            for table in pf.iter_batches(batch_size=batch_size, columns=cols, row_groups=groups, filters=pushed,
+                                         use_threads=use_threads):
                 if table.num_rows == 0:
                     continue
                 at = table.to_arrow()
@@ -363,14 +377,17 @@ def _read_file_batches(path: str, schema: StructType, batch_size: int, partition
             return
         if not present:
             # No column of the schema is in this file (or an empty schema, e.g.
-            # count()): still one row per file row.
+            # count()): still one row per file row, counted from the footer.  Without
+            # any field a batch is only a row count: fewer, longer batches
+            step = batch_size if len(target) else max(batch_size, _MAX_EMPTY_BATCH)
             for rg in groups:
                 n = pf.metadata.row_group(rg).num_rows
-                for start in range(0, n, batch_size):
-                    m = min(batch_size, n - start)
+                for start in range(0, n, step):
+                    m = min(step, n - start)
                     yield conform_batch({}, source_cols, target, m, constants)
             return
-        for table in pf.iter_batches(batch_size=batch_size, columns=selection, row_groups=groups):
+        for table in pf.iter_batches(batch_size=batch_size, columns=selection, row_groups=groups,
+                                     use_threads=use_threads):
             if table.num_rows == 0:
                 continue
             at = table.to_arrow()
@@ -415,8 +432,10 @@ def conform_batch(columns: dict[str, Any], source_cols: list[str | None],
 
     if len(target) == 0:
         # no column wanted (e.g. count() over .schema("") ): the batch must still carry
-        # its row count, which from_arrays([]) would lose
-        return pa.RecordBatch.from_arrays([pa.nulls(num_rows)], names=["_"]).select([])
+        # its row count, which from_arrays([]) would lose; a struct of no fields carries
+        # it without allocating anything (pa.nulls would, per row)
+        rows = pa.StructArray.from_buffers(pa.struct([]), num_rows, [None])
+        return pa.RecordBatch.from_struct_array(rows)
     arrays = []
     for field, src in zip(target, source_cols):
         if constants and field.name in constants:
