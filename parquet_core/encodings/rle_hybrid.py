@@ -139,7 +139,8 @@ def decode_hybrid(arr: npt.NDArray[np.uint8], bit_width: int, count: int,
         else:
             header, pos = read_uleb128(memoryview(arr), 0)
         vbytes = (w + 7) >> 3
-        if header >> 1 >= count and pos + vbytes <= size:
+        # a run header is at most 5 bytes (a 32-bit varint), as the run loops require
+        if header >> 1 >= count and pos <= 5 and pos + vbytes <= size:
             value = int(arr[pos]) if vbytes == 1 else int.from_bytes(
                 arr[pos:pos + vbytes].tobytes(), "little")
             if not value >> w:

@@ -233,3 +233,11 @@ def test_side_by_side_walk_equals_pointer_doubling(seed, rate, sizes, edit) -> N
     if lanes is not None:
         assert np.array_equal(lanes[0], doubling[0]) and np.array_equal(lanes[1], doubling[1])
     _check(streams, counts, must_decode=edit is None)
+
+
+def test_a_six_byte_run_header_is_refused_on_every_path() -> None:
+    # found by the damaged-stream test: the one-run fast path read the header with a 64-bit
+    # varint reader and accepted what every other path (and the reference) refuses
+    s = b"\x80\xff\xff\xbf\x80\x01\x01"
+    assert _reference(s, 88) is None
+    assert _general(s, 88) is None
