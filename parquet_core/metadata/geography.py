@@ -66,6 +66,7 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetFormatError
+from parquet_core.metadata import wkb
 
 __all__ = ["SphericalBounds", "spherical_bounds", "spherical_value_boxes", "SphericalBoxBuilder",
            "circular_cover"]
@@ -76,8 +77,6 @@ _F = npt.NDArray[np.float64]
 _HALF_TURN_TOL = 1e-9
 #: relative padding of latitude extremes found inside edges (degrees)
 _PAD_REL = 1e-12
-_MAX_DEPTH = 32
-_EWKB_Z, _EWKB_M, _EWKB_SRID = 0x80000000, 0x40000000, 0x20000000
 
 
 @dataclass
@@ -109,73 +108,33 @@ class SphericalBounds:
 
 # -- WKB walk ---------------------------------------------------------------------------------------
 
-def _header(buf: bytes, pos: int) -> tuple[str, int, int, int, int]:
-    if pos + 5 > len(buf):
-        raise ParquetFormatError(f"WKB truncated at byte {pos}")
-    order = buf[pos]
-    if order not in (0, 1):
-        raise ParquetFormatError(f"WKB byte order {order} at byte {pos} is neither 0 nor 1")
-    end = "<" if order == 1 else ">"
-    (code,) = struct.unpack_from(end + "I", buf, pos + 1)
-    pos += 5
-    has_z, has_m = bool(code & _EWKB_Z), bool(code & _EWKB_M)
-    if code & _EWKB_SRID:
-        pos += 4
-    code &= 0x0FFFFFFF
-    dims, base = divmod(code, 1000)
-    if dims > 3 or not 1 <= base <= 7:
-        raise ParquetFormatError(f"WKB geometry type {code} is not one of the ISO codes")
-    return end, base, int(has_z or dims in (1, 3)), int(has_m or dims in (2, 3)), pos
-
-
-def _count(buf: bytes, pos: int, end: str) -> tuple[int, int]:
-    if pos + 4 > len(buf):
-        raise ParquetFormatError(f"WKB truncated at byte {pos}")
-    return struct.unpack_from(end + "I", buf, pos)[0], pos + 4
-
-
-def _coords(buf: bytes, pos: int, n: int, has_z: int, has_m: int, end: str) -> tuple[_F, int]:
-    ndim = 2 + has_z + has_m
-    stop = pos + 8 * n * ndim
-    if stop > len(buf):
-        raise ParquetFormatError(f"WKB coordinates run past the value ({n} points at byte {pos})")
-    raw = np.frombuffer(buf, dtype=end + "f8", count=n * ndim, offset=pos).reshape(n, ndim)
-    out = np.full((n, 4), np.nan)
-    out[:, :2] = raw[:, :2]
-    if has_z:
-        out[:, 2] = raw[:, 2]
-    if has_m:
-        out[:, 3] = raw[:, 2 + has_z]
-    return out, stop
-
-
 #: path kinds: loose points (no edges), a line (edges between neighbours), a ring (closed)
 _POINTS, _LINE, _RING = 0, 1, 2
 
 
 def _walk(buf: bytes, pos: int, parts: list[tuple[_F, int]], depth: int) -> tuple[int, int]:
     """Append ``(coords, kind)`` of every path of one geometry; return ``(iso, next_pos)``."""
-    if depth > _MAX_DEPTH:
-        raise ParquetFormatError(f"WKB nested deeper than {_MAX_DEPTH} levels")
-    end, base, has_z, has_m, pos = _header(buf, pos)
+    if depth > wkb.MAX_DEPTH:
+        raise ParquetFormatError(f"WKB nested deeper than {wkb.MAX_DEPTH} levels")
+    end, base, has_z, has_m, pos = wkb.header(buf, pos)
     iso = base + 1000 * (has_z + 2 * has_m)
     if base == 1:
-        pts, pos = _coords(buf, pos, 1, has_z, has_m, end)
+        pts, pos = wkb.coords_xyzm(buf, pos, 1, has_z, has_m, end)
         parts.append((pts, _POINTS))
     elif base == 2:
-        n, pos = _count(buf, pos, end)
-        pts, pos = _coords(buf, pos, n, has_z, has_m, end)
+        n, pos = wkb.count(buf, pos, end)
+        pts, pos = wkb.coords_xyzm(buf, pos, n, has_z, has_m, end)
         parts.append((pts, _LINE))
     elif base == 3:
-        rings, pos = _count(buf, pos, end)
+        rings, pos = wkb.count(buf, pos, end)
         if rings > len(buf):
             raise ParquetFormatError(f"WKB polygon claims {rings} rings in {len(buf)} bytes")
         for _ in range(rings):   # one header per ring: sequential by format
-            n, pos = _count(buf, pos, end)
-            pts, pos = _coords(buf, pos, n, has_z, has_m, end)
+            n, pos = wkb.count(buf, pos, end)
+            pts, pos = wkb.coords_xyzm(buf, pos, n, has_z, has_m, end)
             parts.append((pts, _RING))
     else:
-        count, pos = _count(buf, pos, end)
+        count, pos = wkb.count(buf, pos, end)
         if count > len(buf):
             raise ParquetFormatError(f"WKB collection claims {count} parts in {len(buf)} bytes")
         for _ in range(count):

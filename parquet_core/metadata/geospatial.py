@@ -58,6 +58,7 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetFormatError
+from parquet_core.metadata import wkb
 from parquet_core.metadata.geography import SphericalBoxBuilder, _simple_fast, spherical_bounds
 from parquet_core.thrift import pt
 
@@ -131,45 +132,6 @@ def decode_geospatial_statistics(raw: Any) -> GeospatialStatistics | None:
 
 # -- WKB --------------------------------------------------------------------------------------------
 
-_EWKB_Z, _EWKB_M, _EWKB_SRID = 0x80000000, 0x40000000, 0x20000000
-_MAX_DEPTH = 32   # nested collections deeper than this are treated as corrupt
-
-
-def _header(buf: bytes, pos: int) -> tuple[str, int, int, int, int]:
-    """Read byte order and type; return ``(endian, base, has_z, has_m, next_pos)``."""
-    if pos + 5 > len(buf):
-        raise ParquetFormatError(f"WKB truncated at byte {pos}")
-    order = buf[pos]
-    if order not in (0, 1):
-        raise ParquetFormatError(f"WKB byte order {order} at byte {pos} is neither 0 nor 1")
-    end = "<" if order == 1 else ">"
-    (code,) = struct.unpack_from(end + "I", buf, pos + 1)
-    pos += 5
-    has_z = bool(code & _EWKB_Z)
-    has_m = bool(code & _EWKB_M)
-    if code & _EWKB_SRID:
-        pos += 4      # EWKB SRID: not part of the statistics
-    code &= 0x0FFFFFFF
-    dims, base = divmod(code, 1000)
-    if dims > 3 or not 1 <= base <= 7:
-        raise ParquetFormatError(f"WKB geometry type {code} is not one of the ISO codes")
-    return end, base, has_z or dims in (1, 3), has_m or dims in (2, 3), pos
-
-
-def _coords(buf: bytes, pos: int, n: int, ndim: int, end: str) -> tuple[npt.NDArray[np.float64], int]:
-    stop = pos + 8 * n * ndim
-    if n < 0 or stop > len(buf):
-        raise ParquetFormatError(f"WKB coordinates run past the value ({n} points at byte {pos})")
-    arr = np.frombuffer(buf, dtype=end + "f8", count=n * ndim, offset=pos).reshape(n, ndim)
-    return arr, stop
-
-
-def _count(buf: bytes, pos: int, end: str) -> tuple[int, int]:
-    if pos + 4 > len(buf):
-        raise ParquetFormatError(f"WKB truncated at byte {pos}")
-    return struct.unpack_from(end + "I", buf, pos)[0], pos + 4
-
-
 def _fold(acc: npt.NDArray[np.float64], pts: npt.NDArray[np.float64]) -> None:
     """Widen ``acc`` ([min x,y,z,m], [max x,y,z,m]) by (n, 4) points; fmin/fmax skip NaN."""
     if pts.shape[0] == 0:
@@ -180,44 +142,31 @@ def _fold(acc: npt.NDArray[np.float64], pts: npt.NDArray[np.float64]) -> None:
 
 def _walk(buf: bytes, pos: int, acc: npt.NDArray[np.float64], depth: int) -> tuple[int, int]:
     """Fold one (possibly nested) geometry into ``acc``; return ``(iso_code, next_pos)``."""
-    if depth > _MAX_DEPTH:
-        raise ParquetFormatError(f"WKB nested deeper than {_MAX_DEPTH} levels")
-    end, base, has_z, has_m, pos = _header(buf, pos)
+    if depth > wkb.MAX_DEPTH:
+        raise ParquetFormatError(f"WKB nested deeper than {wkb.MAX_DEPTH} levels")
+    end, base, has_z, has_m, pos = wkb.header(buf, pos)
     ndim = 2 + has_z + has_m
     iso = base + 1000 * (has_z + 2 * has_m)
     if base == 1:
-        pts, pos = _coords(buf, pos, 1, ndim, end)
-        _fold(acc, _to_xyzm(pts, has_z, has_m))
+        pts, pos = wkb.coords(buf, pos, 1, ndim, end)
+        _fold(acc, wkb.to_xyzm(pts, has_z, has_m))
     elif base == 2:
-        n, pos = _count(buf, pos, end)
-        pts, pos = _coords(buf, pos, n, ndim, end)
-        _fold(acc, _to_xyzm(pts, has_z, has_m))
+        n, pos = wkb.count(buf, pos, end)
+        pts, pos = wkb.coords(buf, pos, n, ndim, end)
+        _fold(acc, wkb.to_xyzm(pts, has_z, has_m))
     elif base == 3:
-        rings, pos = _count(buf, pos, end)
+        rings, pos = wkb.count(buf, pos, end)
         for _ in range(rings):   # one header per ring: sequential by format
-            n, pos = _count(buf, pos, end)
-            pts, pos = _coords(buf, pos, n, ndim, end)
-            _fold(acc, _to_xyzm(pts, has_z, has_m))
+            n, pos = wkb.count(buf, pos, end)
+            pts, pos = wkb.coords(buf, pos, n, ndim, end)
+            _fold(acc, wkb.to_xyzm(pts, has_z, has_m))
     else:
-        parts, pos = _count(buf, pos, end)
+        parts, pos = wkb.count(buf, pos, end)
         if parts > len(buf):
             raise ParquetFormatError(f"WKB collection claims {parts} parts in {len(buf)} bytes")
         for _ in range(parts):
             _, pos = _walk(buf, pos, acc, depth + 1)
     return iso, pos
-
-
-def _to_xyzm(pts: npt.NDArray[np.float64], has_z: bool, has_m: bool) -> npt.NDArray[np.float64]:
-    """Spread (n, ndim) points into (n, 4) x/y/z/m columns (absent axes NaN)."""
-    if has_z and has_m:
-        return pts
-    out = np.full((pts.shape[0], 4), np.nan)
-    out[:, :2] = pts[:, :2]
-    if has_z:
-        out[:, 2] = pts[:, 2]
-    elif has_m:
-        out[:, 3] = pts[:, 2]
-    return out
 
 
 def _points_fast(values: ByteArrays) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32]] | None:
