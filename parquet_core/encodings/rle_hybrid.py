@@ -181,6 +181,8 @@ def _decode_bits_small(arr: npt.NDArray[np.uint8], count: int, what: str) -> tup
     left = count
     try:
         while left > 0:
+            # The run header's varint is read inline here and in _scan (not through
+            # read_uleb128): a call per run would cost more than a short run itself.
             header = mv[pos]
             pos += 1
             if header >= 0x80:
@@ -355,7 +357,7 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
                 head = np.asarray(table, dtype=np.int64).reshape(-1, 2)
                 return (np.concatenate((head[:, 0], take)), np.concatenate((head[:, 1], tags))), end
             runs += 1
-            header = mv[pos]
+            header = mv[pos]      # varint inline, as in _decode_bits_small
             pos += 1
             if header >= 0x80:
                 header &= 0x7F
