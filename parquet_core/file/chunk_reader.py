@@ -31,7 +31,7 @@ from parquet_core.metadata.page_index_model import OffsetIndex
 from parquet_core.metadata.statistics import decode_statistics
 from parquet_core.metadata.wrappers import ColumnChunkMetadata
 from parquet_core.page.model import DictionaryPage, Page
-from parquet_core.page.reader import PageHeaderInfo, iter_page_headers, iter_pages, read_page
+from parquet_core.page.reader import PageHeaderInfo, chunk_pages, iter_page_headers, iter_pages, read_page
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
 
@@ -167,26 +167,19 @@ class ColumnChunkReader:
         start, length = self.byte_range
         codec, num_values = self.chunk.codec_id, self.chunk.num_values
         win = _Window(self.source, start, length)
-        pos = seen = ordinal = 0
-        while pos < length and seen < num_values:
-            size = win.page_size(pos, ordinal)
-            buf = win.get(pos, size)
-            page = read_page(buf, codec, ordinal=ordinal, verify_crc=self.verify_crc, base_offset=start + pos,
-                             chunk_start=pos == 0)
-            pos += size
-            if page is None:
-                continue
-            if not isinstance(page, DictionaryPage):
-                if page.num_values > num_values - seen:
-                    err = ParquetFormatError(f"page holds {page.num_values} values but the column chunk has "
-                                             f"only {num_values - seen} left of {num_values}")
-                    err.add_note(f"at page {ordinal} (file offset {start + pos})")
-                    raise err
-                seen += page.num_values
-                ordinal += 1
-            yield page
-        if seen < num_values:
-            raise ParquetFormatError(f"column chunk ends after {seen} values; its metadata promises {num_values}")
+
+        def parsed() -> Iterator[tuple[Page | None, int]]:
+            pos = ordinal = 0
+            while pos < length:
+                size = win.page_size(pos, ordinal)
+                page = read_page(win.get(pos, size), codec, ordinal=ordinal, verify_crc=self.verify_crc,
+                                 base_offset=start + pos, chunk_start=pos == 0)
+                pos += size
+                if page is not None and not isinstance(page, DictionaryPage):
+                    ordinal += 1
+                yield page, start + pos
+
+        yield from chunk_pages(parsed(), num_values)
 
     def page_at(self, oi: OffsetIndex, i: int, num_rows: int) -> Page:
         """Data page *i* of the offset index, read with one positional read and checked

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 import zlib
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Iterable, Iterator, NamedTuple
 
 try:  # the C decoder of the thrift package (see _HeaderParser)
     from thrift.protocol import fastbinary as _fastbinary  # noqa: F401
@@ -34,7 +34,7 @@ from parquet_core.metadata.thrift_dict import enum_name, thrift_to_dict
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
 
-__all__ = ["PageHeaderInfo", "iter_page_headers", "iter_pages", "read_page"]
+__all__ = ["PageHeaderInfo", "chunk_pages", "iter_page_headers", "iter_pages", "read_page"]
 
 #: A page claiming a larger decompressed size than this is treated as corrupt.
 MAX_PAGE_SIZE = 1 << 31
@@ -229,17 +229,45 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
         buf = buf.cast("B")
     codec = get_codec(codec_id)
     plain = codec_id == CompressionCodec.UNCOMPRESSED
-    pos = 0
-    seen = 0
-    ordinal = 0
     headers = _HeaderParser()
-    while pos < len(buf) and seen < num_values:
-        if decryptor is None:
-            page, size = _parse_page(buf, pos, codec, plain, ordinal, base_offset, verify_crc, headers)
-        else:
-            page, size = _parse_encrypted_page(buf, pos, codec, plain, ordinal, base_offset, verify_crc,
-                                               decryptor, dictionary_first if pos == 0 else None)
-        pos += size
+
+    def parsed() -> Iterator[tuple[Page | None, int]]:
+        pos = ordinal = 0
+        while pos < len(buf):
+            if decryptor is None:
+                page, size = _parse_page(buf, pos, codec, plain, ordinal, base_offset, verify_crc, headers)
+            else:
+                page, size = _parse_encrypted_page(buf, pos, codec, plain, ordinal, base_offset, verify_crc,
+                                                   decryptor, dictionary_first if pos == 0 else None)
+            pos += size
+            if page is not None and not isinstance(page, DictionaryPage):
+                ordinal += 1
+            yield page, base_offset + pos
+
+    yield from chunk_pages(parsed(), num_values)
+
+
+def chunk_pages(parsed: Iterable[tuple[Page | None, int]], num_values: int) -> Iterator[Page]:
+    """The pages of one chunk, until they hold its ``num_values`` values (levels, nulls included).
+
+    *parsed* gives each page (None: one to skip, such as an index page) with the file
+    offset just past it.  It is pulled only while values are missing, so padding after
+    the last page is never parsed.  Shared by every walk over a chunk's pages (whole
+    chunk in memory, or read ahead window by window).
+
+    Raises
+    ------
+    ParquetFormatError
+        A data page holds more values than the chunk has left, or the pages end before
+        the chunk's values do.
+    """
+    seen = ordinal = 0
+    it = iter(parsed)
+    while seen < num_values:
+        item = next(it, None)
+        if item is None:
+            break
+        page, after = item
         if page is None:
             continue
         if not isinstance(page, DictionaryPage):
@@ -247,7 +275,7 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
                 err = ParquetFormatError(
                     f"page holds {page.num_values} values but the column chunk has only "
                     f"{num_values - seen} left of {num_values}")
-                err.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
+                err.add_note(f"at page {ordinal} (file offset {after})")
                 raise err
             seen += page.num_values
             ordinal += 1
