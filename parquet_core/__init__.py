@@ -72,7 +72,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     "parquet_core.schema.nanos": ('NanoDatetime', 'NanoTime', 'NanoTimedelta',),
     "parquet_core.schema.pyvalues": ('Interval',),
     "parquet_core.schema.temporal": ('RawTemporal',),
-    "parquet_core.schema.types": ('DataType', 'Field', 'Schema',),
+    "parquet_core.schema.types": ('DataType', 'Field', 'Schema', 'TypeId',),
     "parquet_core.table.arrays": ('Array', 'Table',),
 }
 _LAZY: dict[str, str] = {name: mod for mod, names in _LAZY_MODULES.items() for name in names}
@@ -127,7 +127,7 @@ if TYPE_CHECKING:  # static analysers and IDEs see the real names
     from parquet_core.schema.nanos import NanoDatetime, NanoTime, NanoTimedelta  # noqa: F401
     from parquet_core.schema.pyvalues import Interval  # noqa: F401
     from parquet_core.schema.temporal import RawTemporal  # noqa: F401
-    from parquet_core.schema.types import DataType, Field, Schema  # noqa: F401
+    from parquet_core.schema.types import DataType, Field, Schema, TypeId  # noqa: F401
     from parquet_core.table.arrays import Array, Table  # noqa: F401
     from parquet_core import variant  # noqa: F401
 
@@ -137,7 +137,7 @@ __all__ = [
     "Array", "CodecUnavailableError", "ColumnChunkMetadata", "DataType", "Field",
     "FileMetadata", "Interval", "NanoDatetime", "NanoTime", "NanoTimedelta", "ParquetEncryptionError", "ParquetError", "ParquetFile",
     "ParquetFormatError", "ParquetSchemaError", "RawTemporal", "ReaderOptions",
-    "RowGroupMetadata", "Schema", "Statistics", "Table", "UnsupportedFeatureError",
+    "RowGroupMetadata", "Schema", "Statistics", "Table", "TypeId", "UnsupportedFeatureError",
     "read_metadata", "read_schema", "read_table", "__version__",
     "check", "CheckReport", "Finding",
     "ParquetWriter", "write_table", "SortingColumn", "Expression", "col",

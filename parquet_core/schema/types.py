@@ -41,8 +41,58 @@ a struct one per member.  Flat types have no fields.
 from __future__ import annotations
 
 from dataclasses import dataclass, field as _dc_field
+from enum import Enum
 
-__all__ = ["DataType", "Field", "Schema"]
+__all__ = ["DataType", "Field", "Schema", "TypeId"]
+
+
+class TypeId(str, Enum):
+    """The identity of a :class:`DataType`: what code dispatches on.
+
+    Each member's value is the type's name as the table above spells it, so
+    ``TypeId("decimal") is TypeId.DECIMAL`` and ``TypeId.DECIMAL == "decimal"``.
+    An unknown name fails here, when the type is made, not deep inside a
+    reader or writer.
+    """
+
+    NULL = "null"
+    BOOL = "bool"
+    INT8 = "int8"
+    INT16 = "int16"
+    INT32 = "int32"
+    INT64 = "int64"
+    UINT8 = "uint8"
+    UINT16 = "uint16"
+    UINT32 = "uint32"
+    UINT64 = "uint64"
+    FLOAT16 = "float16"
+    FLOAT32 = "float32"
+    FLOAT64 = "float64"
+    DATE = "date"
+    TIME = "time"
+    TIMESTAMP = "timestamp"
+    INT96 = "int96"
+    DECIMAL = "decimal"
+    STRING = "string"
+    JSON = "json"
+    ENUM = "enum"
+    BINARY = "binary"
+    BSON = "bson"
+    GEOMETRY = "geometry"
+    GEOGRAPHY = "geography"
+    FIXED_SIZE_BINARY = "fixed_size_binary"
+    UUID = "uuid"
+    INTERVAL = "interval"
+    LIST = "list"
+    MAP = "map"
+    STRUCT = "struct"
+    VARIANT = "variant"
+    #: a group column described only by name (``FileColumns`` before its
+    #: shape is resolved; ``pqc show`` skips it)
+    NESTED = "nested"
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +102,9 @@ class DataType:
     Parameters
     ----------
     name:
-        One of the names in the module docstring.
+        One of the names in the module docstring (or a :class:`TypeId`).
+    id:
+        The :class:`TypeId` of ``name`` (set from it; dispatch on this).
     unit:
         ``"ms"``, ``"us"`` or ``"ns"`` for time and timestamp.
     tz:
@@ -86,6 +138,15 @@ class DataType:
     algorithm: str | None = None
     fields: "tuple[Field, ...]" = ()
     annotation: str | None = None
+    id: TypeId = _dc_field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        try:
+            type_id = TypeId(self.name)
+        except ValueError:
+            raise ValueError(f"unknown DataType name {self.name!r}") from None
+        object.__setattr__(self, "id", type_id)
+        object.__setattr__(self, "name", type_id.value)
 
     def __str__(self) -> str:
         if self.name == "list" and len(self.fields) == 1:
