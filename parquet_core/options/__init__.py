@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping
 from parquet_core.constants import Encoding, PhysicalType
 from parquet_core.encodings import valid_encodings
 from parquet_core.metadata.statistics import IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER, TYPE_ORDER
+from parquet_core.options.reader import READER_ALIASES, ReaderOptions, document_reader_options, reader_options
 from parquet_core.options.specs import (
     PER_COLUMN, WRITER_DEFAULTS, WRITER_OPTIONS, BoolPerColumn, PerColumn, document_writer_options,
 )
@@ -26,23 +27,9 @@ from parquet_core.options.values import (
 )
 from parquet_core.schema.file_types import FORMAT_VERSIONS
 
-__all__ = ["ReaderOptions", "ColumnOptions", "FormatOptions", "WriterOptions", "SortingColumn",
+__all__ = ["ReaderOptions", "reader_options", "READER_ALIASES", "document_reader_options", "ColumnOptions", "FormatOptions", "WriterOptions", "SortingColumn",
            "format_options", "writer_options", "codec_of", "encoding_of", "WRITER_DEFAULTS",
            "WRITER_OPTIONS", "PER_COLUMN", "PerColumn", "BoolPerColumn", "document_writer_options"]
-
-
-@dataclass(frozen=True, slots=True)
-class ReaderOptions:
-    """How files are read.
-
-    Parameters
-    ----------
-    page_checksum_verification:
-        Verify each page's CRC-32 when the writer stored one (default True;
-        the name matches ``pyarrow.parquet``'s option, our default is safer).
-    """
-
-    page_checksum_verification: bool = True
 
 
 @dataclass(frozen=True, slots=True)
