@@ -212,3 +212,13 @@ def test_checksum_option_reaches_the_pages(files, tmp_path):
         pc.read_table(bad, columns=["a"], options=ReaderOptions(page_checksum_verification=False))
     except pc.ParquetFormatError as exc:   # the damage may still break decoding, but not as a CRC
         assert "CRC" not in str(exc)
+
+
+def test_readme_names_every_reader_option():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("Reading options are pyarrow's keywords"):]
+    section = section[:section.index("```")]
+    for f in dataclasses.fields(ReaderOptions):
+        assert f"`{f.name}`" in section, f.name

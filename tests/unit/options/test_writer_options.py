@@ -285,3 +285,12 @@ def test_encryption_option_round_trip(tmp_path):
         pc.read_metadata(path)
     got = pc.read_table(path, decryption_properties=pc.FileDecryptionProperties(footer_key=key))
     assert got.to_arrow().cast(table.schema).equals(table)
+
+
+def test_readme_table_lists_every_option():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    for o in WRITER_OPTIONS:
+        assert any(f"`{o.name}`" in row.split("|")[1] for row in rows), o.name
