@@ -20,7 +20,7 @@ import pytest
 import parquet_core as pc
 from parquet_core.constants import PhysicalType
 from parquet_core.options import (
-    WRITER_DEFAULTS, WRITER_OPTION, WRITER_OPTIONS, ColumnOptions, FormatOptions, WriterOption, WriterOptions,
+    WRITER_DEFAULTS, WRITER_OPTIONS, ColumnOptions, FormatOptions, WriterOption, WriterOptions,
     check_option, format_options, writer_arguments, writer_options,
 )
 from parquet_core.options import _RESOLVERS   # the per-column options resolved by rules of their own
