@@ -75,13 +75,15 @@ class ReaderOptions:
         naming them.""")
     read_dictionary: frozenset[str] = _option(frozenset(), _names, """
         Names of string / binary columns to keep dictionary-encoded (each row group's
-        dictionary page becomes the column's dictionary), as pyarrow's option of that name;
+        dictionary page becomes the column's dictionary; ``to_arrow`` gives int32
+        indices), as pyarrow's option of that name;
         other names are ignored, as pyarrow ignores them. Columns the file's ARROW:schema
         records as dictionaries are kept so as well.""", kind="list of str")
     strict: bool = _option(False, _flag, """
         Turn every error the validator (``pc.check``) finds into a ParquetFormatError: the
         footer's when the file is opened, the pages' and values' before the first data is
-        read. Without it, files that break a rule but are unambiguous are read.""")
+        read. Without it, files that break a rule but are unambiguous are read (as duckdb
+        reads them).""")
     use_threads: bool = _option(True, _flag, """
         Decode column chunks on a thread pool (as pyarrow does by default); False decodes
         them one after another. The result, and any error raised, is the same. A read
