@@ -16,6 +16,7 @@ import dataclasses
 import io
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import parquet_core as pc
 from parquet_core.constants import PhysicalType
@@ -294,3 +295,67 @@ def test_readme_table_lists_every_option():
     rows = [line for line in text.splitlines() if line.startswith("| `")]
     for o in WRITER_OPTIONS:
         assert any(f"`{o.name}`" in row.split("|")[1] for row in rows), o.name
+
+
+# -- per-leaf resolution against a plain model ------------------------------------------------------
+
+_LEAF_TYPES = [PhysicalType.INT64, PhysicalType.DOUBLE, PhysicalType.BYTE_ARRAY, PhysicalType.BOOLEAN]
+_VALUES = {
+    "compression": st.sampled_from(["snappy", "zstd", "gzip", None, "NONE"]),
+    "compression_level": st.one_of(st.none(), st.integers(-5, 20)),
+    "use_dictionary": st.booleans(),
+    "column_encoding": st.sampled_from([None, "plain"]),
+    "write_statistics": st.booleans(),
+    "statistics_truncate_length": st.one_of(st.none(), st.integers(1, 100)),
+    "column_index_truncate_length": st.one_of(st.none(), st.integers(1, 100)),
+}
+
+
+@st.composite
+def _case(draw):
+    n = draw(st.integers(1, 5))
+    columns = [f"c{i}" for i in range(n)]
+    ptypes = {c: draw(st.sampled_from(_LEAF_TYPES)) for c in columns}
+    given_options = {}
+    for name, values in _VALUES.items():
+        form = draw(st.sampled_from(["absent", "scalar", "mapping", "mapping+default"]))
+        if form == "scalar":
+            given_options[name] = draw(values)
+        elif form != "absent":
+            named = draw(st.lists(st.sampled_from(columns), unique=True))
+            mapping = {c: draw(values) for c in named}
+            if form == "mapping+default":
+                mapping[None] = draw(values)
+            given_options[name] = mapping
+    return columns, ptypes, given_options
+
+
+def _model_value(name, given_options, column):
+    """What the README says: a scalar for every leaf; a mapping's entry, else its None key, else
+    the table's default."""
+    value = given_options.get(name, WRITER_DEFAULTS[name])
+    if isinstance(value, dict):
+        value = value.get(column, value.get(None, WRITER_DEFAULTS[name]))
+    return value
+
+
+@settings(max_examples=200, deadline=None)
+@given(_case())
+def test_per_leaf_resolution_matches_the_rules(case):
+    columns, ptypes, given_options = case
+    opts = writer_options(columns, ptypes, **given_options)
+    codes = {"snappy": 1, "gzip": 2, "zstd": 6, None: 0, "NONE": 0}
+    for c in columns:
+        leaf = opts.column(c)
+        assert leaf.compression == codes[_model_value("compression", given_options, c)]
+        assert leaf.compression_level == _model_value("compression_level", given_options, c)
+        encoding = _model_value("column_encoding", given_options, c)
+        assert leaf.encoding == (None if encoding is None else 0)   # PLAIN
+        # an explicit encoding, or a BOOLEAN leaf, means no dictionary
+        dictionary = _model_value("use_dictionary", given_options, c)
+        if encoding is not None or ptypes[c] == PhysicalType.BOOLEAN:
+            dictionary = False
+        assert leaf.use_dictionary is dictionary
+        assert leaf.write_statistics is _model_value("write_statistics", given_options, c)
+        for name in ("statistics_truncate_length", "column_index_truncate_length"):
+            assert getattr(leaf, name) == _model_value(name, given_options, c)
