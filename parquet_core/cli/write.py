@@ -18,6 +18,7 @@ from parquet_core.cli.common import add_encrypt_options, decryption_for, encrypt
 from parquet_core.dataset.unify import SchemaUnifier, conform
 from parquet_core.file.reader import ParquetFile
 from parquet_core.file.writer import ParquetWriter
+from parquet_core.options import WRITER_DEFAULTS
 from parquet_core.options.values import SortingColumn
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Table
@@ -29,7 +30,7 @@ def add_writer_options(p: argparse.ArgumentParser) -> None:
     """The writer options ``rewrite`` and ``merge`` accept."""
     g = p.add_argument_group("output layout")
     g.add_argument("--compression", help="codec of every column (none, snappy, gzip, zstd, lz4, brotli...); "
-                                         "default: zstd")
+                                         f"default: {WRITER_DEFAULTS['compression']}")
     g.add_argument("--compression-level", type=int)
     g.add_argument("--encoding", action="append", default=[], metavar="[COLUMN=]ENCODING",
                    help="value encoding (plain, delta_binary_packed, byte_stream_split...), for every "

@@ -15,6 +15,7 @@ from parquet_core.errors import file_context
 from parquet_core.file.filesystem import resolve_filesystem
 from parquet_core.file.reader import ParquetFile
 from parquet_core.metadata.wrappers import FileMetadata
+from parquet_core.options.reader import ReaderOptions, reader_options
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Table
 
@@ -51,9 +52,10 @@ def _open_file(src: Any, shown: str | None, **kw: Any) -> ParquetFile:
 def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: Any = None,
                filesystem: Any = None, storage_options: dict[str, Any] | None = None,
                partitioning: Any = "hive", schema: Any = None, ignore_prefixes: Sequence[str] | None = None,
-               page_checksum_verification: bool = True, decryption: Any = None,
-               read_dictionary: Sequence[str] | None = None, strict: bool = False,
-               progress: Any = None, use_threads: bool = True) -> Table:
+               page_checksum_verification: bool | None = None, decryption: Any = None,
+               read_dictionary: Sequence[str] | None = None, strict: bool | None = None,
+               progress: Any = None, use_threads: bool | None = None,
+               decryption_properties: Any = None, options: ReaderOptions | None = None) -> Table:
     """Read a Parquet file, a folder (recursively, Hive partitions as columns), a glob or a list.
 
     Parameters
@@ -68,47 +70,53 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
         partition columns: partition terms skip folders before any file is opened.
     filesystem, storage_options, partitioning, schema, ignore_prefixes, progress:
         As for :class:`~parquet_core.ParquetDataset`.
-    page_checksum_verification, decryption, read_dictionary, strict:
-        As for :class:`~parquet_core.ParquetFile` (for every file of a dataset).
+    page_checksum_verification, decryption, read_dictionary, strict, options:
+        As for :class:`~parquet_core.ParquetFile` (for every file of a dataset);
+        ``decryption_properties`` is pyarrow's name of ``decryption``.
     use_threads:
         Decode column chunks on a thread pool (default True, as in pyarrow);
         False decodes them one after another.  The result is the same.
     """
+    # the options are checked once, here; the files opened below share the object
+    opts = reader_options(options, page_checksum_verification=page_checksum_verification,
+                          decryption=decryption, decryption_properties=decryption_properties,
+                          read_dictionary=read_dictionary, strict=strict, use_threads=use_threads)
     single = None if schema is not None else _single_file(source, filesystem, storage_options)
     if single is not None:
         src, shown = single
-        with _open_file(src, shown, page_checksum_verification=page_checksum_verification,
-                        decryption=decryption, read_dictionary=read_dictionary, strict=strict) as pf:
-            return pf.read(columns, filters=filters, use_threads=use_threads)
+        with _open_file(src, shown, options=opts) as pf:
+            return pf.read(columns, filters=filters)
     ds = ParquetDataset(source, filesystem=filesystem, partitioning=partitioning, schema=schema,
-                        storage_options=storage_options, ignore_prefixes=ignore_prefixes,
-                        page_checksum_verification=page_checksum_verification, decryption=decryption,
-                        read_dictionary=read_dictionary, strict=strict)
-    return ds.read(columns, filters=filters, progress=progress, use_threads=use_threads)
+                        storage_options=storage_options, ignore_prefixes=ignore_prefixes, options=opts)
+    return ds.read(columns, filters=filters, progress=progress)
 
 
 def read_metadata(source: Any, *, filesystem: Any = None, storage_options: dict[str, Any] | None = None,
-                  decryption: Any = None) -> FileMetadata:
+                  decryption: Any = None, decryption_properties: Any = None,
+                  options: ReaderOptions | None = None) -> FileMetadata:
     """The footer of a file; for a folder, its ``_metadata`` file or, without one, every footer
     merged (row groups in file order, each column chunk's ``file_path`` naming its file)."""
+    opts = reader_options(options, decryption=decryption, decryption_properties=decryption_properties)
     single = _single_file(source, filesystem, storage_options)
     if single is not None:
         src, shown = single
-        with _open_file(src, shown, decryption=decryption) as pf:
+        with _open_file(src, shown, options=opts) as pf:
             return pf.metadata
     from parquet_core.dataset.metadata_file import dataset_metadata
 
-    ds = ParquetDataset(source, filesystem=filesystem, storage_options=storage_options, decryption=decryption)
+    ds = ParquetDataset(source, filesystem=filesystem, storage_options=storage_options, options=opts)
     return dataset_metadata(ds)
 
 
 def read_schema(source: Any, *, filesystem: Any = None, storage_options: dict[str, Any] | None = None,
-                decryption: Any = None, partitioning: Any = "hive") -> Schema:
+                decryption: Any = None, partitioning: Any = "hive", decryption_properties: Any = None,
+                options: ReaderOptions | None = None) -> Schema:
     """The schema of a file, or of a dataset (unified over its files, partition columns last)."""
+    opts = reader_options(options, decryption=decryption, decryption_properties=decryption_properties)
     single = _single_file(source, filesystem, storage_options)
     if single is not None:
         src, shown = single
-        with _open_file(src, shown, decryption=decryption) as pf:
+        with _open_file(src, shown, options=opts) as pf:
             return pf.schema
     return ParquetDataset(source, filesystem=filesystem, storage_options=storage_options,
-                          decryption=decryption, partitioning=partitioning).schema
+                          options=opts, partitioning=partitioning).schema

@@ -35,6 +35,7 @@ from parquet_core.errors import ParquetError, ParquetSchemaError, note_file
 from parquet_core.file.filesystem import FileSystem, IOStats, LocalFileSystem, resolve_filesystem
 from parquet_core.file.pushdown import PruneReport
 from parquet_core.file.reader import ParquetFile
+from parquet_core.options.reader import ReaderOptions, reader_options
 from parquet_core.predicate import Expression, filter_mask, from_filters, negation_normal_form
 from parquet_core.predicate.expr import And, Or
 from parquet_core.schema.types import Field, Schema
@@ -263,8 +264,9 @@ class ParquetDataset:
         Options of the fsspec file system a URL names (credentials, endpoint...).
     ignore_prefixes:
         Names (files or folders below the root) to skip; default ``(".", "_")``.
-    page_checksum_verification, decryption, read_dictionary, strict:
-        As for :class:`~parquet_core.ParquetFile`, for every file.
+    page_checksum_verification, decryption, read_dictionary, strict, options:
+        As for :class:`~parquet_core.ParquetFile`, for every file (checked once, here);
+        ``decryption_properties`` is pyarrow's name of ``decryption``.
     progress:
         Default for :meth:`read`: ``True`` (a tqdm bar, if tqdm is installed) or a
         callable ``(done, total)``; nothing is shown by default.
@@ -272,20 +274,19 @@ class ParquetDataset:
 
     def __init__(self, path_or_paths: Any, filesystem: Any = None, partitioning: Any = "hive",
                  schema: Any = None, filters: Any = None, *, storage_options: dict[str, Any] | None = None,
-                 ignore_prefixes: Sequence[str] | None = None, page_checksum_verification: bool = True,
+                 ignore_prefixes: Sequence[str] | None = None, page_checksum_verification: bool | None = None,
                  decryption: Any = None, progress: Any = None, use_metadata_file: bool = True,
-                 read_dictionary: Sequence[str] | None = None, strict: bool = False) -> None:
+                 read_dictionary: Sequence[str] | None = None, strict: bool | None = None,
+                 decryption_properties: Any = None, options: ReaderOptions | None = None) -> None:
+        #: How every file is read (one object, shared by the files this dataset opens).
+        self.options: ReaderOptions = reader_options(
+            options, page_checksum_verification=page_checksum_verification, decryption=decryption,
+            decryption_properties=decryption_properties, read_dictionary=read_dictionary, strict=strict)
         paths = list(path_or_paths) if isinstance(path_or_paths, (list, tuple)) else [path_or_paths]
         if not paths:
             raise ValueError("path_or_paths is empty")
         self._fs, self._paths = resolve_filesystem(paths, filesystem, storage_options)
         self._filter = from_filters(filters)
-        self._verify = page_checksum_verification
-        self._decryption = decryption
-        if isinstance(read_dictionary, str):
-            raise TypeError("read_dictionary must be a list of column names, not a string")
-        self._read_dictionary = tuple(read_dictionary or ())
-        self._strict = bool(strict)
         self._progress = progress
         self.io_stats = IOStats()
         prefixes = DEFAULT_IGNORE_PREFIXES if ignore_prefixes is None else tuple(ignore_prefixes)
@@ -392,7 +393,7 @@ class ParquetDataset:
     def _file_schema(self, frag: Fragment) -> Schema:
         """One file's schema, for planning: its footer read, the schema built once per distinct
         set of schema elements (the files of a dataset mostly share one)."""
-        if self._strict or self._decryption is not None:
+        if self.options.strict or self.options.decryption is not None:
             with self._open(frag) as pf:
                 return pf.schema
         from parquet_core.file.columns import FileColumns
@@ -420,8 +421,7 @@ class ParquetDataset:
     def _open(self, frag: Fragment) -> ParquetFile:
         src = self._fs.open_source(frag.path, frag.size, self.io_stats)
         try:
-            pf = ParquetFile(src, page_checksum_verification=self._verify, decryption=self._decryption,
-                             read_dictionary=self._read_dictionary, strict=self._strict)
+            pf = ParquetFile(src, options=self.options)
         except BaseException as exc:
             src.close()
             note_file(exc, self._fs.display(frag.path), "reading")
@@ -491,15 +491,17 @@ class ParquetDataset:
 
     # -- reading ----------------------------------------------------------------------------------
     def read(self, columns: Sequence[str] | None = None, filters: Any = None, *,
-             progress: Any = None, use_threads: bool = True) -> Table:
+             progress: Any = None, use_threads: bool | None = None) -> Table:
         """Read the dataset (or the columns named, partition columns included) into one Table.
 
         ``filters`` (pyarrow's DNF list or a :func:`~parquet_core.col` expression) may
         name partition and data columns: partition terms skip whole files before
         they are opened, the rest prunes row groups and pages in each file.
         ``use_threads`` (default True, as in pyarrow) decodes each file's column
-        chunks on a thread pool; False decodes them one after another (same result).
+        chunks on a thread pool; False decodes them one after another (same result);
+        None takes :attr:`options`' ``use_threads``.
         """
+        use_threads = self.options.threads(use_threads)
         expr = self._expression(filters)
         if columns is not None and isinstance(columns, str):
             raise TypeError("columns must be a list of names, not a string")
@@ -666,7 +668,8 @@ class ParquetDataset:
         return partial_eval(rest, Table(Schema(fields), arrays, 1))
 
     def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,
-                     filters: Any = None, *, progress: Any = None, use_threads: bool = True) -> Iterator[Table]:
+                     filters: Any = None, *, progress: Any = None,
+                     use_threads: bool | None = None) -> Iterator[Table]:
         """Yield tables of at most *batch_size* rows, file by file (within a file, batches run
         across row groups; ``use_threads`` as in :meth:`read`).
 
@@ -675,6 +678,7 @@ class ParquetDataset:
         """
         if batch_size <= 0:
             raise ValueError("batch_size must be positive")
+        use_threads = self.options.threads(use_threads)
         expr = self._expression(filters)
         full = self.schema
         out = self._output_fields(full, columns)

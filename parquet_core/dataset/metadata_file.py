@@ -175,8 +175,7 @@ def _first_file_path(buf: bytes, span: tuple[int, int]) -> Any:
 
 def _open(ds: Any, path: str) -> ParquetFile:
     src = ds._fs.open_source(path, None, ds.io_stats)
-    pf = ParquetFile(src, page_checksum_verification=ds._verify, decryption=ds._decryption,
-                     read_dictionary=ds._read_dictionary, strict=ds._strict)
+    pf = ParquetFile(src, options=ds.options)
     pf._path = ds._fs.display(path)
     pf._owned = True
     return pf

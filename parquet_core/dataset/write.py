@@ -35,6 +35,7 @@ from parquet_core.dataset.partitioning import partition_segment
 from parquet_core.dataset.progress import Progress
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem, resolve_filesystem
 from parquet_core.file.writer import write_table
+from parquet_core.options import writer_arguments
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.ingest import as_table
@@ -144,6 +145,7 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
     for bad in ("filesystem", "storage_options", "where"):
         if bad in write_options:
             raise TypeError(f"unexpected keyword {bad!r}")
+    writer_arguments(write_options)   # unknown option names refused before any folder is made
     fs, (root,) = resolve_filesystem([root_path], filesystem, storage_options)
     data = as_table(table)
     cols = list(partition_cols or [])

@@ -38,7 +38,8 @@ from parquet_core.file.source import open_source
 from parquet_core.metadata.arrow_ipc import dictionary_field_names
 from parquet_core.metadata.page_index_model import ColumnIndex, OffsetIndex
 from parquet_core.metadata.wrappers import FileMetadata
-from parquet_core.options import ReaderOptions
+from parquet_core.encryption.properties import FileDecryptionProperties
+from parquet_core.options.reader import ReaderOptions, document_reader_options, reader_options
 from parquet_core.page.reader import PageHeaderInfo
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
@@ -75,24 +76,15 @@ class ParquetFile:
     ----------
     source:
         A path, a bytes-like object, or a binary file object with ``seek``/``read``.
-    page_checksum_verification:
-        Verify page CRCs when present (default True).
-    decryption:
-        A :class:`~parquet_core.encryption.FileDecryptionProperties` for an
-        encrypted file (keys, key retriever, AAD prefix). Without it, an
-        encrypted footer cannot be read, and encrypted columns of a file with a
-        plaintext footer raise :class:`ParquetEncryptionError` naming them.
-    read_dictionary:
-        Names of string / binary columns to read dictionary-encoded, as
-        pyarrow's option of that name: each row group's dictionary page is
-        kept as the column's dictionary (``to_arrow`` gives int32 indices).
-        Other names are ignored, as pyarrow ignores them.  Columns that the
-        file's ``ARROW:schema`` records as dictionaries are kept so as well.
-    strict:
-        Turn every error :func:`parquet_core.validation` finds into a
-        :class:`ParquetFormatError`: the footer's when the file is opened, the
-        pages' and values' before the first data is read. Without it, files
-        that break a rule but are unambiguous are read (as duckdb does).
+    options : ReaderOptions, default None
+        Every option below in one object (see :class:`~parquet_core.ReaderOptions`,
+        which also holds ``use_threads``, the default of the read calls); the
+        keywords given beside it override its fields.
+    decryption_properties : FileDecryptionProperties, default None
+        pyarrow's name of ``decryption``.
+    filesystem, storage_options:
+        Open a path or URL through this fsspec file system / with these options.
+{reader options}
 
     The work is done by the column-chunk layer (see the module docstring);
     :attr:`columns`, :attr:`indexes` and :attr:`planner` expose it, and
@@ -106,21 +98,22 @@ class ParquetFile:
     """
 
     @names_file("reading")
-    def __init__(self, source: Any, *, page_checksum_verification: bool = True,
-                 decryption: Any = None, read_dictionary: Sequence[str] | None = None,
+    def __init__(self, source: Any, *, page_checksum_verification: bool | None = None,
+                 decryption: FileDecryptionProperties | None = None,
+                 read_dictionary: Sequence[str] | None = None,
                  filesystem: Any = None, storage_options: dict[str, Any] | None = None,
-                 strict: bool = False) -> None:
-        if isinstance(read_dictionary, str):
-            raise TypeError("read_dictionary must be a list of column names, not a string")
-        self._read_dictionary = frozenset(read_dictionary or ())
+                 strict: bool | None = None, decryption_properties: FileDecryptionProperties | None = None,
+                 options: ReaderOptions | None = None) -> None:
+        #: The reading options (every keyword above but the file's location), checked once.
+        self.options: ReaderOptions = reader_options(
+            options, page_checksum_verification=page_checksum_verification, decryption=decryption,
+            decryption_properties=decryption_properties, read_dictionary=read_dictionary, strict=strict)
         self._kept_dictionaries: frozenset[str] | None = None   # worked out on first read
         self._path = path_of(source)   # named in every error (see errors.names_file)
         self._source, self._owned = _open(source, filesystem, storage_options)
-        self._strict = [] if strict else None   # levels already validated
-        self._decryption = decryption
-        self.options = ReaderOptions(page_checksum_verification=page_checksum_verification)
+        self._strict = [] if self.options.strict else None   # levels already validated
         try:
-            raw, footer_len, decryptor = read_footer(self._source, decryption)
+            raw, footer_len, decryptor = read_footer(self._source, self.options.decryption)
             self.metadata = FileMetadata(raw, footer_len, decryptor, self._source.size)
             self._validate("footer")
         except BaseException:
@@ -139,7 +132,7 @@ class ParquetFile:
     # -- the column-chunk layer --------------------------------------------------
     def _context(self) -> ReadContext:
         if self._kept_dictionaries is None:
-            names = set(self._read_dictionary)
+            names = set(self.options.read_dictionary)
             encoded = (self.metadata.metadata or {}).get(b"ARROW:schema")
             if encoded is not None:   # read without pyarrow: see metadata/arrow_ipc.py
                 names |= (_dictionary_fields(encoded) if isinstance(encoded, (bytes, str))
@@ -147,7 +140,7 @@ class ParquetFile:
             self._kept_dictionaries = frozenset(names)
         return ReadContext(self.metadata, self.columns, self.indexes, self._sources,
                            self.options.page_checksum_verification, self._kept_dictionaries,
-                           self._read_dictionary)
+                           self.options.read_dictionary)
 
     @names_file("reading")
     def column_chunk(self, row_group: int, column: str | int) -> ColumnChunkReader:
@@ -175,7 +168,7 @@ class ParquetFile:
             return
         if not STRICT_VALIDATOR:
             raise UnsupportedFeatureError("strict=True needs parquet_core.validation (import parquet_core)")
-        STRICT_VALIDATOR[0](self._source, level, self._decryption)
+        STRICT_VALIDATOR[0](self._source, level, self.options.decryption)
         self._strict.append(level)
 
     # -- context management -------------------------------------------------
@@ -207,8 +200,9 @@ class ParquetFile:
     # -- data ---------------------------------------------------------------
     @names_file("reading")
     def read_row_group(self, i: int, columns: Sequence[str] | None = None, *,
-                       use_threads: bool = True) -> Table:
-        """Read one row group."""
+                       use_threads: bool | None = None) -> Table:
+        """Read one row group (``use_threads`` as in :meth:`read`)."""
+        use_threads = self.options.threads(use_threads)
         self._validate("data")
         selected = self.columns.select(columns)
         rg = self.metadata.row_group(i)
@@ -221,8 +215,9 @@ class ParquetFile:
 
     @names_file("reading")
     def read_row_groups(self, row_groups: Sequence[int], columns: Sequence[str] | None = None,
-                        filters: Any = None, *, use_threads: bool = True) -> Table:
+                        filters: Any = None, *, use_threads: bool | None = None) -> Table:
         """Read some row groups (``filters`` as in :meth:`read`, pruning only among them)."""
+        use_threads = self.options.threads(use_threads)
         groups = [int(i) for i in row_groups]
         for i in groups:
             if not 0 <= i < self.num_row_groups:
@@ -234,16 +229,17 @@ class ParquetFile:
 
     @names_file("reading")
     def read(self, columns: Sequence[str] | None = None, filters: Any = None, *,
-             use_threads: bool = True) -> Table:
+             use_threads: bool | None = None) -> Table:
         """Read the whole file (or the selected columns).
 
         ``filters`` (an :class:`~parquet_core.predicate.Expression` or pyarrow's
         DNF list of ``(column, op, value)``) keeps exactly the matching rows,
         skipping the row groups that statistics, dictionaries or Bloom filters
-        rule out.  ``use_threads`` (default True, as in pyarrow) decodes column
-        chunks on a thread pool; False decodes them one after another.  The
-        result, and any error raised, is the same either way.
+        rule out.  ``use_threads`` (None: the file's ``options.use_threads``, True by
+        default, as in pyarrow) decodes column chunks on a thread pool; False decodes
+        them one after another.  The result, and any error raised, is the same either way.
         """
+        use_threads = self.options.threads(use_threads)
         self._validate("data")
         if filters is None:
             table = self._read_groups(range(self.num_row_groups), columns, self.metadata.num_rows, use_threads)
@@ -270,7 +266,7 @@ class ParquetFile:
     @names_file("reading")
     def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,
                      row_groups: Sequence[int] | None = None, filters: Any = None, *,
-                     use_threads: bool = True) -> Iterator[Table]:
+                     use_threads: bool | None = None) -> Iterator[Table]:
         """Yield tables of at most *batch_size* rows (``filters`` as in :meth:`read`).
 
         Pages are decoded as they are needed and a batch is yielded as soon
@@ -280,6 +276,7 @@ class ParquetFile:
         """
         if batch_size <= 0:
             raise ValueError("batch_size must be positive")
+        use_threads = self.options.threads(use_threads)
         self._validate("data")
         groups = list(range(self.num_row_groups) if row_groups is None else row_groups)
         for i in groups:
@@ -384,24 +381,39 @@ def _folder_error(path: str, has_summary: bool) -> IsAFolderError:
 
 
 def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: Any = None,
-               page_checksum_verification: bool = True, decryption: Any = None,
-               read_dictionary: Sequence[str] | None = None, strict: bool = False,
-               use_threads: bool = True) -> Table:
-    """Read a whole Parquet file into a :class:`Table` (``filters`` and ``use_threads`` as in
-    :meth:`ParquetFile.read`; ``decryption``, ``read_dictionary`` and ``strict`` as in
-    :class:`ParquetFile`)."""
-    with ParquetFile(source, page_checksum_verification=page_checksum_verification,
-                     decryption=decryption, read_dictionary=read_dictionary, strict=strict) as pf:
-        return pf.read(columns, filters=filters, use_threads=use_threads)
+               page_checksum_verification: bool | None = None,
+               decryption: FileDecryptionProperties | None = None,
+               read_dictionary: Sequence[str] | None = None, strict: bool | None = None,
+               use_threads: bool | None = None,
+               decryption_properties: FileDecryptionProperties | None = None,
+               options: ReaderOptions | None = None) -> Table:
+    """Read a whole Parquet file into a :class:`Table` (``filters`` as in
+    :meth:`ParquetFile.read`; the options as in :class:`ParquetFile`)."""
+    opts = reader_options(options, page_checksum_verification=page_checksum_verification,
+                          decryption=decryption, decryption_properties=decryption_properties,
+                          read_dictionary=read_dictionary, strict=strict, use_threads=use_threads)
+    with ParquetFile(source, options=opts) as pf:
+        return pf.read(columns, filters=filters)
 
 
-def read_metadata(source: Any, *, decryption: Any = None) -> FileMetadata:
+def read_metadata(source: Any, *, decryption: FileDecryptionProperties | None = None,
+                  decryption_properties: FileDecryptionProperties | None = None,
+                  options: ReaderOptions | None = None) -> FileMetadata:
     """Read only the footer."""
-    with ParquetFile(source, decryption=decryption) as pf:
+    with ParquetFile(source, decryption=decryption, decryption_properties=decryption_properties,
+                     options=options) as pf:
         return pf.metadata
 
 
-def read_schema(source: Any, *, decryption: Any = None) -> Schema:
+def read_schema(source: Any, *, decryption: FileDecryptionProperties | None = None,
+                decryption_properties: FileDecryptionProperties | None = None,
+                options: ReaderOptions | None = None) -> Schema:
     """Read only the schema."""
-    with ParquetFile(source, decryption=decryption) as pf:
+    with ParquetFile(source, decryption=decryption, decryption_properties=decryption_properties,
+                     options=options) as pf:
         return pf.schema
+
+
+ParquetFile.__doc__ = (None if ParquetFile.__doc__ is None else
+                       ParquetFile.__doc__.replace("{reader options}", document_reader_options(
+                           ("page_checksum_verification", "decryption", "read_dictionary", "strict"))))

@@ -52,7 +52,6 @@ from parquet_core.file.encryptor import FileEncryptor
 from parquet_core.file.sink import Sink, open_sink
 from parquet_core.encryption.properties import FileEncryptionProperties
 from parquet_core.metadata.statistics import column_order_struct
-from parquet_core.options.values import as_bool
 from parquet_core.options import (
     WRITER_DEFAULTS as _D, BoolPerColumn, FormatOptions, PerColumn, WriterOptions,
     document_writer_options, format_options, writer_options,
@@ -208,11 +207,6 @@ class ParquetWriter:
         options = {name: value for name, value in locals().items() if name in _D}
         self._path = path_of(where)   # named in every error (see errors.names_file)
         self.schema = _as_schema(schema)
-        self._store_schema = as_bool("store_schema")(store_schema)
-        # footer key/values from a pyarrow schema now, else from the first table written
-        self._schema_kv: dict[str, Any] | None = None
-        if not isinstance(schema, Schema):
-            self._adopt_key_values(schema)
         fmt: FormatOptions = format_options(**options)
         #: the names and types the file stores (``version``, ``coerce_timestamps``, ``flavor``)
         self.file_schema = file_schema(
@@ -222,12 +216,19 @@ class ParquetWriter:
                                             legacy_list_layout=fmt.legacy_list_layout)
         self._descriptor = SchemaDescriptor(self._elements)
         paths = [d.dotted_path for d in self._descriptor]
+        #: every option, checked once and resolved per leaf
         self.options: WriterOptions = writer_options(
-            paths, {d.dotted_path: d.physical_type for d in self._descriptor}, **options)
+            paths, {d.dotted_path: d.physical_type for d in self._descriptor}, resolved_format=fmt, **options)
+        self._store_schema = self.options.store_schema
+        # footer key/values from a pyarrow schema now, else from the first table written
+        self._schema_kv: dict[str, Any] | None = None
+        if not isinstance(schema, Schema):
+            self._adopt_key_values(schema)
         self._row_groups: list[Any] = []
         self._indexes: list[list[tuple[Any, Any]]] = []
         self._num_rows = 0
         self._closed = False
+        encryption = self.options.encryption
         self._encryptor = None if encryption is None else FileEncryptor(encryption, paths)
         self._crypts: list[list[Any]] = []   # per row group, per leaf: ChunkEncryptor or None
         self._pool: ThreadPoolExecutor | None = None   # made on the first threaded row group

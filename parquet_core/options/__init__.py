@@ -1,53 +1,57 @@
 """Tunables passed explicitly through the layers, as frozen dataclasses.
 
-Reader settings live in :class:`ReaderOptions`.  Writer settings arrive as
-keyword arguments named like ``pyarrow.parquet.write_table``'s (so users can
-switch without relearning), each listed once with its default in
-:mod:`parquet_core.options.specs`.  :func:`format_options` validates the ones
-that shape the file's schema; :func:`writer_options` validates the rest once
-and resolves every per-column value into one :class:`ColumnOptions` per leaf,
-so the lower layers only ever see plain, already-checked values.
+Reader settings live in one :class:`ReaderOptions` (:mod:`parquet_core.options.reader`),
+each field declared once with its default, check and documentation.  Writer settings
+arrive as keyword arguments named like ``pyarrow.parquet.write_table``'s (so users can
+switch without relearning), each listed once with its default, check and documentation
+in :mod:`parquet_core.options.specs`.  :func:`writer_options` resolves them in steps:
+
+* :func:`writer_arguments`   unknown names refused, the table's defaults filled in
+* :func:`format_options`     the options that decide the file's schema (FormatOptions)
+* :func:`_file_wide`         every other file-wide option through its check
+* :func:`_column_options`    per-column options spread over the leaves, then the
+                             options resolved by rules of their own (byte stream
+                             split, Bloom filters, column key/values) and the
+                             constraints of each leaf's physical type
+
+so the lower layers only ever see one :class:`WriterOptions` of plain, already
+checked values, with one :class:`ColumnOptions` per leaf.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, Callable, Mapping, Sequence
 
 from parquet_core.constants import Encoding, PhysicalType
 from parquet_core.encodings import valid_encodings
+from parquet_core.encryption.properties import FileEncryptionProperties
 from parquet_core.metadata.statistics import IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER, TYPE_ORDER
+from parquet_core.options.reader import READER_ALIASES, ReaderOptions, document_reader_options, reader_options
 from parquet_core.options.specs import (
-    PER_COLUMN, WRITER_DEFAULTS, WRITER_OPTIONS, BoolPerColumn, PerColumn, document_writer_options,
+    PER_COLUMN, WRITER_DEFAULTS, WRITER_OPTION, WRITER_OPTIONS, BoolPerColumn, PerColumn, WriterOption,
+    document_writer_options,
 )
 from parquet_core.options.values import (
-    UNSET, SortingColumn, as_bool, as_choice, as_level, as_positive, bloom_settings, codec_of,
-    encoding_of, page_version, per_column, sorting_columns,
+    BLOOM_FPP, BLOOM_MAX_BYTES, UNSET, SortingColumn, bloom_settings, codec_of, encoding_of, kv_strings,
+    per_column, sorting_columns,
 )
 from parquet_core.schema.file_types import FORMAT_VERSIONS
 
-__all__ = ["ReaderOptions", "ColumnOptions", "FormatOptions", "WriterOptions", "SortingColumn",
-           "format_options", "writer_options", "codec_of", "encoding_of", "WRITER_DEFAULTS",
-           "WRITER_OPTIONS", "PER_COLUMN", "PerColumn", "BoolPerColumn", "document_writer_options"]
-
-
-@dataclass(frozen=True, slots=True)
-class ReaderOptions:
-    """How files are read.
-
-    Parameters
-    ----------
-    page_checksum_verification:
-        Verify each page's CRC-32 when the writer stored one (default True;
-        the name matches ``pyarrow.parquet``'s option, our default is safer).
-    """
-
-    page_checksum_verification: bool = True
+__all__ = ["ReaderOptions", "reader_options", "READER_ALIASES", "document_reader_options",
+           "ColumnOptions", "FormatOptions", "WriterOptions", "SortingColumn", "WriterOption",
+           "format_options", "writer_options", "writer_arguments", "check_option", "codec_of",
+           "encoding_of", "kv_strings", "WRITER_DEFAULTS", "WRITER_OPTIONS", "WRITER_OPTION",
+           "PER_COLUMN", "PerColumn", "BoolPerColumn", "document_writer_options"]
 
 
 @dataclass(frozen=True, slots=True)
 class ColumnOptions:
-    """Resolved settings of one leaf column (defaults: :data:`WRITER_DEFAULTS`)."""
+    """Resolved settings of one leaf column (their options: :data:`WRITER_OPTIONS`).
+
+    The first seven are set by the per-column option whose ``target`` names them;
+    the rest by ``column_key_value_metadata`` and ``bloom_filter_options``.
+    """
 
     compression: int
     compression_level: int | None
@@ -62,13 +66,16 @@ class ColumnOptions:
     bloom_filter: bool = False
     #: distinct values to size the filter for (None: each chunk's exact count)
     bloom_filter_ndv: int | None = None
-    bloom_filter_fpp: float = 0.05
-    bloom_filter_max_bytes: int = 1024 * 1024
+    bloom_filter_fpp: float = BLOOM_FPP
+    bloom_filter_max_bytes: int = BLOOM_MAX_BYTES
 
 
 @dataclass(frozen=True, slots=True)
 class FormatOptions:
-    """The settings that decide the file's schema (names, physical and logical types)."""
+    """The settings that decide the file's schema (names, physical and logical types).
+
+    Each field is the writer option of that name, checked (see :func:`format_options`).
+    """
 
     version: str
     flavor: str | None
@@ -86,7 +93,14 @@ class FormatOptions:
 
 @dataclass(frozen=True, slots=True)
 class WriterOptions:
-    """File-wide writer settings; per-column ones are in :attr:`columns`."""
+    """Every writer option, checked and resolved: made by :func:`writer_options` (or
+    :meth:`resolve`), never with defaults of its own.
+
+    Each field but :attr:`format`, :attr:`defaults` and :attr:`columns` is the
+    file-wide writer option of that name (documented in :data:`WRITER_OPTIONS`);
+    :attr:`format` holds the ones that decide the schema, and the per-column
+    options are resolved into :attr:`defaults` and the leaves' own :attr:`columns`.
+    """
 
     format: FormatOptions
     row_group_size: int
@@ -94,22 +108,31 @@ class WriterOptions:
     data_page_size: int
     data_page_row_count_limit: int
     dictionary_pagesize_limit: int
+    #: 1 or 2
     data_page_version: int
     write_page_checksum: bool
     write_page_index: bool
+    #: resolved: None became ``not write_page_index``
     write_page_statistics: bool
     write_size_statistics: bool
     validate_utf8: bool
     created_by: str | None
     key_value_metadata: Mapping[str, str] | None
+    #: resolved against the leaves
     sorting_columns: tuple[SortingColumn, ...]
+    float_column_order: str
+    int96_statistics: bool
+    use_threads: bool
+    encryption: FileEncryptionProperties | None
+    store_schema: bool
     defaults: ColumnOptions
     columns: Mapping[str, ColumnOptions] = field(default_factory=dict)
-    #: "type_defined" or "ieee754_total_order" (see ``float_column_order``)
-    float_column_order: str = "type_defined"
-    int96_statistics: bool = False
-    #: encode a row group's column chunks in a thread pool (see ``use_threads``)
-    use_threads: bool = True
+
+    @classmethod
+    def resolve(cls, columns: Sequence[str], physical_types: Mapping[str, int] | None = None,
+                **kwargs: Any) -> "WriterOptions":
+        """:func:`writer_options`."""
+        return writer_options(columns, physical_types, **kwargs)
 
     def column_order(self, desc: Any) -> str:
         """The ``ColumnOrder`` member a leaf's statistics follow in this file."""
@@ -131,32 +154,58 @@ class WriterOptions:
         return self.columns.get(dotted_path, self.defaults)
 
 
-def format_options(**kwargs: Any) -> FormatOptions:
-    """Validate the options that decide the file's schema (others are ignored here).
+
+#: the writer options held by FormatOptions (the others but the per-column ones are WriterOptions')
+_FORMAT = frozenset(f.name for f in fields(FormatOptions))
+
+
+def writer_arguments(kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """Every writer option: the ones given, the table's defaults for the others.
 
     Raises
     ------
+    TypeError
+        For a name that is not a writer option (all such names are listed).
+    """
+    unknown = sorted(set(kwargs) - set(WRITER_DEFAULTS))
+    if unknown:
+        raise TypeError(f"unknown writer option(s): {', '.join(unknown)}")
+    return {**WRITER_DEFAULTS, **kwargs}
+
+
+def check_option(option: WriterOption, value: Any, what: str | None = None) -> Any:
+    """*value* through *option*'s check; the error names the option (or *what*, e.g.
+    ``compression['a']`` for one leaf's value) if the check's own message does not."""
+    name = what or option.name
+    try:
+        return option.check(name, value)
+    except (TypeError, ValueError) as exc:
+        if option.name in str(exc):
+            raise
+        raise type(exc)(f"{name}: {exc}") from None
+
+
+def format_options(**kwargs: Any) -> FormatOptions:
+    """Check the options that decide the file's schema (the others are not checked here).
+
+    Raises
+    ------
+    TypeError
+        For an unknown option name or a non-boolean flag.
     ValueError
         For a ``version``, ``flavor`` or ``coerce_timestamps`` outside the
         allowed values (named in the message).
-    TypeError
-        For a non-boolean flag.
     """
-    args = {**WRITER_DEFAULTS, **kwargs}
-    version = as_choice("version", args["version"], tuple(FORMAT_VERSIONS))
-    flavor = as_choice("flavor", args["flavor"], (None, "spark"))
-    int96 = args["use_deprecated_int96_timestamps"]
-    int96 = flavor == "spark" if int96 is None else as_bool("use_deprecated_int96_timestamps")(int96)
-    return FormatOptions(
-        version=version, flavor=flavor, use_deprecated_int96_timestamps=int96,
-        coerce_timestamps=as_choice("coerce_timestamps", args["coerce_timestamps"], (None, "ms", "us")),
-        allow_truncated_timestamps=as_bool("allow_truncated_timestamps")(args["allow_truncated_timestamps"]),
-        legacy_list_layout=as_bool("legacy_list_layout")(args["legacy_list_layout"]))
+    args = writer_arguments(kwargs)
+    got = {name: check_option(WRITER_OPTION[name], args[name]) for name in _FORMAT}
+    if got["use_deprecated_int96_timestamps"] is None:   # Spark reads timestamps as INT96
+        got["use_deprecated_int96_timestamps"] = got["flavor"] == "spark"
+    return FormatOptions(**got)
 
 
-def writer_options(columns: list[str], physical_types: Mapping[str, int] | None = None,
-                   **kwargs: Any) -> WriterOptions:
-    """Validate writer keyword arguments and resolve them per leaf column.
+def writer_options(columns: Sequence[str], physical_types: Mapping[str, int] | None = None, *,
+                   resolved_format: FormatOptions | None = None, **kwargs: Any) -> WriterOptions:
+    """Check writer keyword arguments and resolve them per leaf column.
 
     Parameters
     ----------
@@ -166,84 +215,70 @@ def writer_options(columns: list[str], physical_types: Mapping[str, int] | None 
         ``{dotted path: PhysicalType}``, used to pick type defaults (booleans
         are never dictionary encoded; ``use_byte_stream_split`` applies to the
         types BYTE_STREAM_SPLIT supports).
+    resolved_format:
+        The :func:`format_options` of the same arguments, when the caller made
+        them already (they are not checked twice).
     **kwargs:
         The options of :data:`WRITER_OPTIONS`; missing ones take their
         default, unknown names raise TypeError.
     """
-    unknown = sorted(set(kwargs) - set(WRITER_DEFAULTS))
-    if unknown:
-        raise TypeError(f"unknown writer option(s): {', '.join(unknown)}")
-    args = {**WRITER_DEFAULTS, **kwargs}
-    ptypes = dict(physical_types or {})
-    base, resolved = _column_options(args, columns, ptypes)
+    args = writer_arguments(kwargs)
+    columns = list(columns)
+    fmt = resolved_format if resolved_format is not None else format_options(**kwargs)
+    base, resolved = _column_options(args, columns, dict(physical_types or {}))
+    return WriterOptions(format=fmt, defaults=base, columns=resolved, **_file_wide(args, columns))
 
-    def size(name: str) -> int:  # pyarrow's None means "the default" for these
-        value = args[name]
-        return as_positive(name, WRITER_DEFAULTS[name] if value is None else value)  # type: ignore[no-any-return]
 
-    kv = args["key_value_metadata"]
-    page_index = as_bool("write_page_index")(args["write_page_index"])
-    page_stats = args["write_page_statistics"]
-    return WriterOptions(
-        format=format_options(**kwargs),
-        row_group_size=size("row_group_size"),
-        row_group_bytes=as_positive("row_group_bytes", args["row_group_bytes"], allow_none=True),
-        data_page_size=size("data_page_size"),
-        data_page_row_count_limit=as_positive("data_page_row_count_limit", args["data_page_row_count_limit"]),
-        dictionary_pagesize_limit=size("dictionary_pagesize_limit"),
-        data_page_version=page_version(args["data_page_version"]),
-        write_page_checksum=as_bool("write_page_checksum")(args["write_page_checksum"]),
-        write_page_index=page_index,
+def _file_wide(args: Mapping[str, Any], columns: list[str]) -> dict[str, Any]:
+    """The file-wide options (not per column, not FormatOptions') through their checks."""
+    out = {o.name: check_option(o, args[o.name]) for o in WRITER_OPTIONS
+           if not o.per_column and o.name not in _FORMAT}
+    if out["write_page_statistics"] is None:
         # page header statistics repeat what the column index holds: by default
         # they are written only when there is no page index (as parquet-java
         # and Arrow do); readers that use page statistics read the index
-        write_page_statistics=not page_index if page_stats is None
-        else as_bool("write_page_statistics")(page_stats),
-        write_size_statistics=as_bool("write_size_statistics")(args["write_size_statistics"]),
-        validate_utf8=as_bool("validate_utf8")(args["validate_utf8"]),
-        created_by=args["created_by"],
-        key_value_metadata=None if kv is None else kv_strings(kv, "key_value_metadata"),
-        sorting_columns=sorting_columns(args["sorting_columns"], columns),
-        defaults=base, columns=resolved,
-        float_column_order=as_choice("float_column_order", args["float_column_order"],
-                                     ("type_defined", "ieee754_total_order")),
-        int96_statistics=as_bool("int96_statistics")(args["int96_statistics"]),
-        use_threads=as_bool("use_threads")(args["use_threads"]))
-
-
-#: per-column option -> (ColumnOptions attribute, conversion, boolean option)
-_SPREAD: dict[str, tuple[str, Callable[[Any], Any], bool]] = {
-    "compression": ("compression", codec_of, False),
-    "compression_level": ("compression_level", as_level, False),
-    "use_dictionary": ("use_dictionary", as_bool("use_dictionary"), True),
-    "column_encoding": ("encoding", lambda v: None if v is None else encoding_of(v), False),
-    "write_statistics": ("write_statistics", as_bool("write_statistics"), True),
-    "statistics_truncate_length": ("statistics_truncate_length",
-                                   lambda v: as_positive("statistics_truncate_length", v, allow_none=True), False),
-    "column_index_truncate_length": ("column_index_truncate_length",
-                                     lambda v: as_positive("column_index_truncate_length", v, allow_none=True),
-                                     False),
-}
+        out["write_page_statistics"] = not out["write_page_index"]
+    try:
+        out["sorting_columns"] = sorting_columns(out["sorting_columns"], columns)
+    except (TypeError, ValueError) as exc:   # an entry of the wrong shape
+        if "sorting_columns" in str(exc):
+            raise
+        raise type(exc)(f"sorting_columns: {exc}") from None
+    return out
 
 
 def _column_options(args: Mapping[str, Any], columns: list[str], ptypes: Mapping[str, int]
                     ) -> tuple[ColumnOptions, dict[str, ColumnOptions]]:
     """The default ColumnOptions and the leaves' own, from the per-column options in *args*."""
-    defaults: dict[str, Any] = {}
-    overrides: dict[str, dict[str, Any]] = {c: {} for c in columns}
-    for option, (attr, convert, boolean) in _SPREAD.items():
-        default, per = per_column(args[option], option, columns, boolean)
-        defaults[attr] = convert(WRITER_DEFAULTS[option] if default is UNSET else default)
-        for col, v in per.items():
-            overrides[col][attr] = convert(v)
+    defaults, overrides = _spread(args, columns)
     # an explicit value encoding means "no dictionary", as in pyarrow
     for col in columns:
         if overrides[col].get("encoding", defaults["encoding"]) is not None:
             overrides[col]["use_dictionary"] = False
-    _byte_stream_split(args["use_byte_stream_split"], columns, ptypes, overrides)
-    _column_extras(args, columns, ptypes, overrides)
-
+    for name, resolve in _RESOLVERS.items():
+        resolve(args[name], columns, ptypes, overrides)
     base = ColumnOptions(**defaults)
+    return base, _per_leaf(base, overrides, ptypes)
+
+
+def _spread(args: Mapping[str, Any], columns: list[str]
+            ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The per-column options with a ``target``: (value of unnamed leaves, {leaf: its values})."""
+    defaults: dict[str, Any] = {}
+    overrides: dict[str, dict[str, Any]] = {c: {} for c in columns}
+    for o in WRITER_OPTIONS:
+        if not o.per_column or o.target is None:
+            continue
+        default, per = per_column(args[o.name], o.name, columns, o.takes_column_list)
+        defaults[o.target] = check_option(o, o.default if default is UNSET else default)
+        for col, v in per.items():
+            overrides[col][o.target] = check_option(o, v, f"{o.name}[{col!r}]")
+    return defaults, overrides
+
+
+def _per_leaf(base: ColumnOptions, overrides: dict[str, dict[str, Any]], ptypes: Mapping[str, int]
+              ) -> dict[str, ColumnOptions]:
+    """One ColumnOptions per leaf that differs from *base*, after its type's constraints."""
     resolved = {}
     for col, ov in overrides.items():
         if ptypes.get(col) == PhysicalType.BOOLEAN:
@@ -255,31 +290,29 @@ def _column_options(args: Mapping[str, Any], columns: list[str], ptypes: Mapping
         if enc is not None and col in ptypes and enc not in valid_encodings(ptypes[col]):
             raise ValueError(f"column {col}: encoding {Encoding(enc).name} cannot encode physical type "
                              f"{PhysicalType(ptypes[col]).name}")
-    return base, resolved
+    return resolved
 
 
 def _byte_stream_split(value: Any, columns: list[str], ptypes: Mapping[str, int],
                        overrides: dict[str, dict[str, Any]]) -> None:
-    """``use_byte_stream_split``: on by default for float/double, or for the columns named."""
-    default, per = per_column(value, "use_byte_stream_split", columns, boolean=True)
-    convert = as_bool("use_byte_stream_split")
-    default = False if default is UNSET else convert(default)
+    """``use_byte_stream_split``: on for float/double (or for the leaves named) unless a leaf
+    names its own encoding."""
+    option = WRITER_OPTION["use_byte_stream_split"]
+    default, per = per_column(value, option.name, columns, boolean=True)
+    default = check_option(option, option.default if default is UNSET else default)
     bss_types = (PhysicalType.FLOAT, PhysicalType.DOUBLE)
     for col in columns:
-        on = convert(per[col]) if col in per else default
+        on = check_option(option, per[col], f"{option.name}[{col!r}]") if col in per else default
         if on and (col in per or ptypes.get(col) in bss_types):
             overrides[col].setdefault("encoding", Encoding.BYTE_STREAM_SPLIT)
             overrides[col].setdefault("use_dictionary", False)
 
 
-def _column_extras(args: Mapping[str, Any], columns: list[str], ptypes: Mapping[str, int],
+def _bloom_filters(value: Any, columns: list[str], ptypes: Mapping[str, int],
                    overrides: dict[str, dict[str, Any]]) -> None:
-    """``bloom_filter_options`` and ``column_key_value_metadata`` (``None`` key: unnamed columns)."""
-    bloom = args["bloom_filter_options"]
-    if bloom is None:
-        bloom = {}
-    if not isinstance(bloom, Mapping):
-        raise TypeError(f"bloom_filter_options must be a dict of column -> bool or dict, got {bloom!r}")
+    """``bloom_filter_options``: ``{leaf: True | {ndv, fpp, max_bytes}}``, the ``None`` key
+    for every non-boolean leaf not named."""
+    bloom = check_option(WRITER_OPTION["bloom_filter_options"], value) or {}
     default, per = per_column(bloom, "bloom_filter_options", columns)
     for col in columns:
         if col in per:
@@ -291,11 +324,12 @@ def _column_extras(args: Mapping[str, Any], columns: list[str], ptypes: Mapping[
         else:
             continue
         overrides[col].update(settings)
-    ckv = args["column_key_value_metadata"]
-    if ckv is None:
-        ckv = {}
-    if not isinstance(ckv, Mapping):
-        raise TypeError(f"column_key_value_metadata must be a dict of column -> dict, got {ckv!r}")
+
+
+def _column_key_values(value: Any, columns: list[str], ptypes: Mapping[str, int],
+                       overrides: dict[str, dict[str, Any]]) -> None:
+    """``column_key_value_metadata``: ``{leaf: {key: value}}`` (``None`` key: unnamed leaves)."""
+    ckv = check_option(WRITER_OPTION["column_key_value_metadata"], value) or {}
     default, per = per_column(ckv, "column_key_value_metadata", columns)
     for col in columns:
         kv = per.get(col, None if default is UNSET else default)
@@ -303,22 +337,12 @@ def _column_extras(args: Mapping[str, Any], columns: list[str], ptypes: Mapping[
             overrides[col]["key_value_metadata"] = kv_strings(kv, f"column_key_value_metadata[{col!r}]")
 
 
-def _kv_text(value: Any, what: str) -> str:
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        try:
-            return bytes(value).decode("utf-8")
-        except UnicodeDecodeError:
-            raise ValueError(f"{what}: {bytes(value)[:40]!r} is not UTF-8 text; KeyValue entries are "
-                             "strings (encode binary values, e.g. as base64)") from None
-    return str(value)
-
-
-def kv_strings(kv: Any, what: str) -> dict[str, str]:
-    """Key/value metadata as text: bytes keys and values (as pyarrow's metadata gives them) are
-    decoded as UTF-8, never written as their ``repr``; anything else goes through ``str``."""
-    if not isinstance(kv, Mapping):
-        raise TypeError(f"{what} must be a mapping, got {type(kv).__name__}")
-    return {_kv_text(k, what): _kv_text(v, what) for k, v in kv.items()}
+#: the per-column options without a ``target``: each resolved by rules of its own, in this order
+_RESOLVERS: dict[str, Callable[[Any, list[str], Mapping[str, int], dict[str, dict[str, Any]]], None]] = {
+    "use_byte_stream_split": _byte_stream_split,
+    "bloom_filter_options": _bloom_filters,
+    "column_key_value_metadata": _column_key_values,
+}
 
 
 def _fields(opts: ColumnOptions) -> dict[str, Any]:

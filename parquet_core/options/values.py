@@ -1,8 +1,10 @@
 """Checks and conversions of single writer option values (names to enums, flags, sizes).
 
 Each raises ``TypeError`` for a value of the wrong kind and ``ValueError`` for
-one outside the allowed set, naming the option; :mod:`parquet_core.options`
-combines them into the resolved option objects.
+one outside the allowed set, naming the option; the ``check_*`` functions take
+``(option name, value)`` and are the ``check`` of the option table
+(:mod:`parquet_core.options.specs`), which :mod:`parquet_core.options`
+combines into the resolved option objects.
 """
 
 from __future__ import annotations
@@ -15,7 +17,15 @@ import numpy as np
 from parquet_core.constants import CompressionCodec, Encoding
 
 __all__ = ["SortingColumn", "codec_of", "encoding_of", "per_column", "UNSET", "as_bool", "as_level",
-           "as_choice", "as_positive", "page_version", "sorting_columns", "bloom_settings"]
+           "as_choice", "as_positive", "page_version", "sorting_columns", "bloom_settings",
+           "BLOOM_FPP", "BLOOM_MAX_BYTES", "check_flag", "check_optional_flag", "check_choice",
+           "check_positive", "check_optional_positive", "check_codec", "check_level", "check_encoding",
+           "check_mapping", "check_text", "check_sorting", "check_page_version", "check_key_values",
+           "kv_strings"]
+
+#: Bloom filter false-positive rate and largest bitset when ``bloom_filter_options`` names none.
+BLOOM_FPP = 0.05
+BLOOM_MAX_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +85,8 @@ def bloom_settings(column: str, spec: Any) -> dict[str, Any]:
 
 def codec_of(value: Any) -> int:
     """Map a codec name (any case) or enum value to a ``CompressionCodec``."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, np.integer, type(None))):
+        raise TypeError(f"compression must be a codec name, a CompressionCodec or None, got {value!r}")
     if isinstance(value, str):
         try:
             codec = _CODEC_NAMES[value.lower()]
@@ -84,7 +96,11 @@ def codec_of(value: Any) -> int:
     elif value is None:
         codec = CompressionCodec.UNCOMPRESSED
     else:
-        codec = CompressionCodec(int(value))
+        try:
+            codec = CompressionCodec(int(value))
+        except ValueError:
+            raise ValueError(f"unknown compression {value!r}; expected one of "
+                             f"{sorted(_CODEC_NAMES)}") from None
     return codec
 
 
@@ -99,7 +115,12 @@ def encoding_of(value: Any) -> int:
         except KeyError:
             raise ValueError(f"unknown encoding {value!r}; expected one of "
                              f"{sorted(_ENCODING_NAMES)}") from None
-    enc = Encoding(int(value))
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"column_encoding must be an encoding name or an Encoding, got {value!r}")
+    try:
+        enc = Encoding(int(value))
+    except ValueError:
+        raise ValueError(f"unknown encoding {value!r}; expected one of {sorted(_ENCODING_NAMES)}") from None
     if enc in (Encoding.RLE_DICTIONARY, Encoding.PLAIN_DICTIONARY, Encoding.BIT_PACKED):
         raise ValueError(f"{enc.name} cannot be requested as a column encoding")
     return enc
@@ -201,3 +222,96 @@ def sorting_columns(value: Any, columns: list[str]) -> tuple[SortingColumn, ...]
         nulls_first = bool(rest[1]) if len(rest) > 1 else False
         out.append(SortingColumn(int(col), bool(desc), nulls_first))
     return tuple(out)
+
+
+# -- the checks of the option table: (option name, value) -> resolved value ---------------------------
+
+def check_flag(name: str, value: Any) -> bool:
+    """True or False."""
+    return as_bool(name)(value)
+
+
+def check_optional_flag(name: str, value: Any) -> bool | None:
+    """True, False or None (None: decided from other options)."""
+    return None if value is None else as_bool(name)(value)
+
+
+def check_choice(*allowed: Any) -> Callable[[str, Any], Any]:
+    """One of *allowed*."""
+    return lambda name, value: as_choice(name, value, allowed)
+
+
+def check_positive(name: str, value: Any) -> int:
+    """A positive integer."""
+    return as_positive(name, value)  # type: ignore[no-any-return]
+
+
+def check_optional_positive(name: str, value: Any) -> int | None:
+    """A positive integer or None."""
+    return as_positive(name, value, allow_none=True)  # type: ignore[no-any-return]
+
+
+def check_codec(name: str, value: Any) -> int:
+    """A codec name (any case), a ``CompressionCodec`` or None (uncompressed)."""
+    return codec_of(value)
+
+
+def check_level(name: str, value: Any) -> int | None:
+    """An integer or None."""
+    return as_level(value)
+
+
+def check_encoding(name: str, value: Any) -> int | None:
+    """An encoding name, an ``Encoding`` or None (the type's default)."""
+    return None if value is None else encoding_of(value)
+
+
+def check_mapping(name: str, value: Any) -> Mapping[Any, Any] | None:
+    """A mapping or None (its entries are checked when the columns are known)."""
+    if value is not None and not isinstance(value, Mapping):
+        raise TypeError(f"{name} must be a mapping or None, got {type(value).__name__}")
+    return value
+
+
+def check_text(name: str, value: Any) -> str | None:
+    """A string or None."""
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{name} must be a string or None, got {type(value).__name__}")
+    return value
+
+
+def check_sorting(name: str, value: Any) -> Any:
+    """None or a sequence (its entries are checked against the columns by :func:`sorting_columns`)."""
+    if value is None:
+        return ()
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+        raise TypeError(f"{name} must be a sequence of sorting columns, got {type(value).__name__}")
+    return tuple(value)
+
+
+def check_page_version(name: str, value: Any) -> int:
+    """"1.0" or "2.0" (also 1, 2, "1", "2")."""
+    return page_version(value)
+
+
+def _kv_text(value: Any, what: str) -> str:
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        try:
+            return bytes(value).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"{what}: {bytes(value)[:40]!r} is not UTF-8 text; KeyValue entries are "
+                             "strings (encode binary values, e.g. as base64)") from None
+    return str(value)
+
+
+def kv_strings(kv: Any, what: str) -> dict[str, str]:
+    """Key/value metadata as text: bytes keys and values (as pyarrow's metadata gives them) are
+    decoded as UTF-8, never written as their ``repr``; anything else goes through ``str``."""
+    if not isinstance(kv, Mapping):
+        raise TypeError(f"{what} must be a mapping, got {type(kv).__name__}")
+    return {_kv_text(k, what): _kv_text(v, what) for k, v in kv.items()}
+
+
+def check_key_values(name: str, value: Any) -> dict[str, str] | None:
+    """None or a mapping of text (bytes are decoded as UTF-8)."""
+    return None if value is None else kv_strings(value, name)

@@ -1,0 +1,150 @@
+"""How files are read: one frozen :class:`ReaderOptions`, validated when it is made.
+
+Every reading entry point (``ParquetFile``, ``read_table``, ``read_metadata``,
+``read_schema``, ``ParquetDataset``) keeps pyarrow's keyword arguments and
+builds one ``ReaderOptions`` from them (:func:`reader_options`); that object,
+not loose keywords, is what travels down to the files a dataset opens.  Each
+option is declared once below, as a dataclass field whose metadata holds its
+documentation and its check, so the default, the validation, the unknown-name
+check and :func:`document_reader_options` all come from that one place.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+import numpy as np
+
+from parquet_core.encryption.properties import FileDecryptionProperties
+
+__all__ = ["ReaderOptions", "READER_ALIASES", "reader_options", "document_reader_options"]
+
+
+def _flag(name: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def _decryption(name: str, value: Any) -> FileDecryptionProperties | None:
+    if value is None or isinstance(value, FileDecryptionProperties):
+        return value
+    raise TypeError(f"{name} must be a parquet_core FileDecryptionProperties or None, not "
+                    f"{type(value).__name__}")
+
+
+def _names(name: str, value: Any) -> frozenset[str]:
+    if value is None:
+        return frozenset()
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be a list of column names, not a {type(value).__name__}")
+    names = list(value)
+    bad = [n for n in names if not isinstance(n, str)]
+    if bad:
+        raise TypeError(f"{name} must hold column names (str), got {bad[0]!r}")
+    return frozenset(names)
+
+
+def _option(default: Any, check: Callable[[str, Any], Any], doc: str, kind: str | None = None) -> Any:
+    """A ReaderOptions field: its default, the check that validates (and normalises) a value,
+    its documentation and (when it differs from the annotation) the type it is given as."""
+    return field(default=default, metadata={"check": check, "doc": " ".join(doc.split()), "kind": kind})
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderOptions:
+    """How files are read (every field is checked when the object is made).
+
+    Build it with keyword arguments (``ReaderOptions(strict=True)``) or from a
+    mapping with :meth:`from_kwargs`, which also takes pyarrow's names
+    (``decryption_properties``) and refuses unknown ones.  Pass it as
+    ``options=`` to :class:`~parquet_core.ParquetFile`, :func:`~parquet_core.read_table`
+    or :class:`~parquet_core.ParquetDataset`; keywords given beside it override its fields.
+    """
+
+    page_checksum_verification: bool = _option(True, _flag, """
+        Verify each page's CRC-32 when the writer stored one; a mismatch raises
+        ParquetFormatError. The name is pyarrow's; our default (True) is the safer one.""")
+    decryption: FileDecryptionProperties | None = _option(None, _decryption, """
+        A FileDecryptionProperties (keys, key retriever, AAD prefix) for encrypted files
+        (pyarrow's name: ``decryption_properties``). Without it an encrypted footer cannot be
+        read, and encrypted columns of a plaintext-footer file raise ParquetEncryptionError
+        naming them.""")
+    read_dictionary: frozenset[str] = _option(frozenset(), _names, """
+        Names of string / binary columns to keep dictionary-encoded (each row group's
+        dictionary page becomes the column's dictionary; ``to_arrow`` gives int32
+        indices), as pyarrow's option of that name;
+        other names are ignored, as pyarrow ignores them. Columns the file's ARROW:schema
+        records as dictionaries are kept so as well.""", kind="list of str")
+    strict: bool = _option(False, _flag, """
+        Turn every error the validator (``pc.check``) finds into a ParquetFormatError: the
+        footer's when the file is opened, the pages' and values' before the first data is
+        read. Without it, files that break a rule but are unambiguous are read (as duckdb
+        reads them).""")
+    use_threads: bool = _option(True, _flag, """
+        Decode column chunks on a thread pool (as pyarrow does by default); False decodes
+        them one after another. The result, and any error raised, is the same. A read
+        call's own ``use_threads=`` overrides it.""")
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            object.__setattr__(self, f.name, f.metadata["check"](f.name, getattr(self, f.name)))
+
+    @classmethod
+    def from_kwargs(cls, **kwargs: Any) -> "ReaderOptions":
+        """Options from keyword arguments: pyarrow's aliases (:data:`READER_ALIASES`) are
+        accepted, ``None`` means "the default" and an unknown name raises TypeError."""
+        return cls()._replace(kwargs)
+
+    def replace(self, **kwargs: Any) -> "ReaderOptions":
+        """A copy with the options given changed (``None``: keep this object's value)."""
+        return self._replace(kwargs)
+
+    def threads(self, use_threads: bool | None) -> bool:
+        """A read call's ``use_threads`` (None: this object's)."""
+        return self.use_threads if use_threads is None else _flag("use_threads", use_threads)
+
+    def _replace(self, kwargs: Mapping[str, Any]) -> "ReaderOptions":
+        changes: dict[str, Any] = {}
+        for name, value in kwargs.items():
+            target = READER_ALIASES.get(name, name)
+            if target not in _NAMES:
+                raise TypeError(f"unknown reader option {name!r}; the options are: {', '.join(_NAMES)}")
+            if value is None:
+                continue
+            if target in changes:
+                raise TypeError(f"reader option {target!r} given twice (as {target!r} and as its alias)")
+            changes[target] = value
+        return dataclasses.replace(self, **changes) if changes else self
+
+
+_NAMES = tuple(f.name for f in dataclasses.fields(ReaderOptions))
+#: pyarrow's name -> ours
+READER_ALIASES: Mapping[str, str] = {"decryption_properties": "decryption"}
+
+
+def reader_options(options: ReaderOptions | None = None, **kwargs: Any) -> ReaderOptions:
+    """The one ``ReaderOptions`` of an entry point: *options* (default: the defaults) with
+    the keywords given beside it (``None``: not given) applied on top."""
+    if options is None:
+        options = ReaderOptions()
+    elif not isinstance(options, ReaderOptions):
+        raise TypeError(f"options must be a ReaderOptions, not a {type(options).__name__}")
+    return options._replace(kwargs)
+
+
+def document_reader_options(names: Iterable[str] | None = None, indent: str = "    ") -> str:
+    """numpydoc entries ``name : type, default <repr>`` and the text of each option (all of
+    them, or those in *names*), from the field definitions above."""
+    wanted = None if names is None else set(names)
+    out = []
+    for f in dataclasses.fields(ReaderOptions):
+        if wanted is not None and f.name not in wanted:
+            continue
+        default = None if f.name == "read_dictionary" else f.default
+        out.append(f"{indent}{f.name} : {f.metadata['kind'] or f.type}, default {default!r}")
+        out.extend(f"{indent}    {line}" for line in textwrap.wrap(f.metadata["doc"], 76 - len(indent)))
+    return "\n".join(out)
