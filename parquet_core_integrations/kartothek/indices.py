@@ -5,7 +5,7 @@ column's distinct non-null values, and ``partition``, a list of the labels
 of the partitions holding each value.  Partition-key indices are never
 stored: each label's ``k=v`` components, typed by ``_common_metadata``,
 give a one-row-per-partition table.  Both are queried with the same
-expressions as the rows (:mod:`integrations.kartothek.predicates`).
+expressions as the rows (:mod:`parquet_core_integrations.kartothek.predicates`).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ import numpy as np
 
 import parquet_core as pc
 
-from integrations.kartothek import naming
-from integrations.kartothek._engine import as_table, filter_mask
-from integrations.kartothek.errors import KartothekError
-from integrations.kartothek.store import Store
+from parquet_core_integrations.kartothek import naming
+from parquet_core_integrations.kartothek._engine import as_table, filter_mask
+from parquet_core_integrations.kartothek.errors import KartothekError
+from parquet_core_integrations.kartothek.store import Store
 
 __all__ = ["SecondaryIndex", "partition_values", "typed_value", "load_index", "write_index"]
 

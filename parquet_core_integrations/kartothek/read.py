@@ -17,15 +17,15 @@ import numpy as np
 
 import parquet_core as pc
 
-from integrations.kartothek._engine import as_table, filter_mask, take
-from integrations.kartothek.errors import KartothekError, PredicateError
-from integrations.kartothek.indices import SecondaryIndex, load_index, partition_values
-from integrations.kartothek.metadata import DatasetMetadata, load_metadata
-from integrations.kartothek.predicates import (
+from parquet_core_integrations.kartothek._engine import as_table, filter_mask, take
+from parquet_core_integrations.kartothek.errors import KartothekError, PredicateError
+from parquet_core_integrations.kartothek.indices import SecondaryIndex, load_index, partition_values
+from parquet_core_integrations.kartothek.metadata import DatasetMetadata, load_metadata
+from parquet_core_integrations.kartothek.predicates import (
     conjunction_expression, literal_expression, may_match_null, parse_predicates,
 )
-from integrations.kartothek.schema import TableSchema, load_schema
-from integrations.kartothek.store import Store, open_store
+from parquet_core_integrations.kartothek.schema import TableSchema, load_schema
+from parquet_core_integrations.kartothek.store import Store, open_store
 
 __all__ = ["PartitionRead", "ReadPlan", "plan_read", "read_partition", "read_file", "iter_partitions", "read_dataset"]
 

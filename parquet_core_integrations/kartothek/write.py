@@ -19,16 +19,17 @@ import numpy as np
 
 import parquet_core as pc
 
-from integrations.kartothek import naming
-from integrations.kartothek._engine import as_table, filter_mask, take
-from integrations.kartothek.errors import DatasetExistsError, DatasetSchemaError, KartothekError, PredicateError
-from integrations.kartothek.indices import load_index, partition_values, write_index
-from integrations.kartothek.metadata import DatasetMetadata, dataset_exists, load_metadata
-from integrations.kartothek.predicates import literal_expression
-from integrations.kartothek.schema import (
+from parquet_core_integrations.kartothek import naming
+from parquet_core_integrations.kartothek._engine import as_table, filter_mask, take
+from parquet_core_integrations.kartothek.errors import (DatasetExistsError, DatasetSchemaError,
+                                                        KartothekError, PredicateError)
+from parquet_core_integrations.kartothek.indices import load_index, partition_values, write_index
+from parquet_core_integrations.kartothek.metadata import DatasetMetadata, dataset_exists, load_metadata
+from parquet_core_integrations.kartothek.predicates import literal_expression
+from parquet_core_integrations.kartothek.schema import (
     check_compatible, is_index_column, load_schema, normalized_schema, pandas_metadata, write_schema,
 )
-from integrations.kartothek.store import Store, open_store
+from parquet_core_integrations.kartothek.store import Store, open_store
 
 __all__ = ["expected_state", "Staged", "stage_partitions", "commit_dataset", "delete_staged", "merge_schemas", "write_dataset", "update_dataset",
            "distinct_values", "to_table"]

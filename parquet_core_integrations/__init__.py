@@ -1,0 +1,7 @@
+"""Formats of the systems parquet-core serves, built on parquet_core's public API.
+
+Each subpackage is pure Python (no pyspark needed): ``parquet_core_integrations.kartothek``
+for Kartothek datasets and ``parquet_core_integrations.xskipper`` for xskipper-style
+data-skipping metadata stores. Their Spark data sources live in
+``spark_adapter``.
+"""
