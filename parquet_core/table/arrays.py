@@ -250,7 +250,7 @@ class Table:
         ParquetSchemaError
             When the values do not fit the schema or cannot be inferred.
         """
-        from parquet_core.table.ingest import as_table   # ingest builds on this module
+        from parquet_core.interop.ingest import as_table   # pyarrow / pandas columns too
 
         if not hasattr(mapping, "keys"):
             raise TypeError(f"from_pydict needs a mapping, not {type(mapping).__name__}")
