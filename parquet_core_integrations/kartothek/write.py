@@ -18,9 +18,9 @@ from typing import Any, Iterable, Iterator
 import numpy as np
 
 import parquet_core as pc
+from parquet_core.predicate import filter_mask
 
 from parquet_core_integrations.kartothek import naming
-from parquet_core_integrations.kartothek._engine import as_table, filter_mask, take
 from parquet_core_integrations.kartothek.errors import (DatasetExistsError, DatasetSchemaError,
                                                         KartothekError, PredicateError)
 from parquet_core_integrations.kartothek.indices import load_index, partition_values, write_index
@@ -51,7 +51,7 @@ class Staged:
 
 def to_table(data: Any) -> pc.Table:
     """A pc.Table from a pandas DataFrame, pyarrow Table, mapping of columns or pc.Table."""
-    table = as_table(data)
+    table = pc.as_table(data)
     keep = [i for i, f in enumerate(table.schema) if not is_index_column(f.name)]
     return pc.Table(pc.schema([table.schema.field(i) for i in keep]), [table.columns[i] for i in keep],
                     table.num_rows)
@@ -66,7 +66,7 @@ def distinct_values(arr: pc.Array) -> list[Any]:
             valid &= ~np.isnan(values)
         idx = np.flatnonzero(valid)
         _, first = np.unique(values[idx], return_index=True)
-        picked = take(pc.Table(pc.schema([pc.field("v", arr.type)]), [arr]), idx[first])
+        picked = pc.Table(pc.schema([pc.field("v", arr.type)]), [arr]).take(idx[first])
         return picked.column(0).to_pylist()
     # Byte arrays (text, binary): one Python hash per row. The index needs the values as
     # Python objects anyway and the engine's public API has no distinct over byte arrays;
@@ -86,7 +86,7 @@ def _split(table: pc.Table, keys: list[str], where: str) -> list[tuple[list[tupl
         if isinstance(col.values, np.ndarray) and col.values.ndim == 1:
             u, inv = np.unique(col.values, return_inverse=True)
             first = np.unique(inv, return_index=True)[1]
-            uniques.append(take(pc.Table(pc.schema([pc.field(k, col.type)]), [col]), first).column(0).to_pylist())
+            uniques.append(pc.Table(pc.schema([pc.field(k, col.type)]), [col]).take(first).column(0).to_pylist())
         else:   # text: Python values (one per row) ranked by numpy
             u, inv = np.unique(np.array(col.to_pylist(), dtype=object), return_inverse=True)
             uniques.append(list(u))
@@ -98,7 +98,7 @@ def _split(table: pc.Table, keys: list[str], where: str) -> list[tuple[list[tupl
     out = []
     for g, row in enumerate(combo):
         pairs = [(k, uniques[j][row[j]]) for j, k in enumerate(keys)]
-        out.append((pairs, take(table, order[bounds[g]:bounds[g + 1]])))
+        out.append((pairs, table.take(order[bounds[g]:bounds[g + 1]])))
     return out
 
 
@@ -150,7 +150,7 @@ def stage_partitions(store: Any, dataset_uuid: str, data: Any, table: str = "tab
     if schema is not None:
         norm = check_compatible(schema, norm, where)
     try:
-        tab = as_table(tab, norm)
+        tab = pc.as_table(tab, norm)
     except pc.ParquetError as exc:
         raise DatasetSchemaError(f"{where}: {exc}") from exc
     if keys and len(norm) == len(keys):
