@@ -4,7 +4,7 @@
 
 One dataset (``P`` 20 partition values, ``C`` int64 with 1,000 distinct
 values and a secondary index, ``F`` float64, ``S`` string of 100 values),
-written by ``integrations.kartothek.write_dataset`` with ``partition_on=["P"]``.
+written by ``parquet_core_integrations.kartothek.write_dataset`` with ``partition_on=["P"]``.
 Reads of that dataset:
 
 * full read;
@@ -39,7 +39,7 @@ def main() -> None:
     args = ap.parse_args()
     import pyarrow.dataset as ds
 
-    import integrations.kartothek as ktk
+    import parquet_core_integrations.kartothek as ktk
 
     rng = np.random.default_rng(0)
     n = args.rows

@@ -29,7 +29,7 @@ import pyarrow.parquet as pq
 
 import parquet_core as pc
 from benchmarks.nested_read_bench import COLUMNS, best_of, make_table
-from parquet_core.table.ingest import as_table
+from parquet_core.interop.ingest import as_table
 from parquet_core.table.shred import shred
 
 

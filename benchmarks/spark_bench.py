@@ -66,7 +66,7 @@ def _compile_checkout() -> None:
     import compileall
 
     root = Path(__file__).resolve().parent.parent
-    for sub in ("parquet_core", "spark_adapter", "thrift_defs"):
+    for sub in ("parquet_core", "parquet_core_integrations", "spark_adapter"):
         compileall.compile_dir(str(root / sub), quiet=1)
     for shim in root.glob("pyspark_*.py"):
         compileall.compile_file(str(shim), quiet=1)

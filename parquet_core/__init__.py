@@ -62,6 +62,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     "parquet_core.dataset.api": ('read_metadata', 'read_schema', 'read_table',),
     "parquet_core.dataset.metadata_file": ('write_metadata',),
     "parquet_core.file.file_refs": ('resolve_file_ref',),
+    "parquet_core.interop.ingest": ('as_table',),
     "parquet_core.validation": ('CheckReport', 'Finding', 'check',),
     "parquet_core.file.writer": ('ParquetWriter', 'write_table',),
     "parquet_core.metadata.statistics": ('Statistics',),
@@ -117,6 +118,7 @@ if TYPE_CHECKING:  # static analysers and IDEs see the real names
     from parquet_core.dataset.api import read_metadata, read_schema, read_table  # noqa: F401
     from parquet_core.dataset.metadata_file import write_metadata  # noqa: F401
     from parquet_core.file.file_refs import resolve_file_ref  # noqa: F401
+    from parquet_core.interop.ingest import as_table  # noqa: F401
     from parquet_core.validation import CheckReport, Finding, check  # noqa: F401
     from parquet_core.file.writer import ParquetWriter, write_table  # noqa: F401
     from parquet_core.metadata.statistics import Statistics  # noqa: F401
@@ -153,4 +155,6 @@ __all__ = [
     "int64", "int96", "interval", "json_", "null", "schema", "string", "time", "time32",
     "time64", "timestamp", "uint8", "uint16", "uint32", "uint64", "utf8", "uuid",
     "list_", "map_", "struct", "file_ref", "resolve_file_ref", "variant",
+    # any input (mapping of columns, pandas, pyarrow) as a Table, cast to a schema
+    "as_table",
 ]

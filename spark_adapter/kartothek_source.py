@@ -8,14 +8,14 @@
         .option("partition_on", "P,L").option("secondary_indices", "C").save("/data/store")
 
 Reading never lists directories: the driver plans with
-:func:`integrations.kartothek.plan_read` (the metadata file's partitions,
+:func:`parquet_core_integrations.kartothek.plan_read` (the metadata file's partitions,
 pruned by secondary indices and partition keys), one Spark task per data
 file; each task reads its file with row-group pruning and exact row
 filtering, adds the typed partition columns, and hands Spark Arrow batches
 cast to the Spark schema (:func:`spark_adapter.reader.conform_batch`).
 
 Writing: each task stages data files under new labels
-(:func:`integrations.kartothek.stage_partitions`, invisible until the
+(:func:`parquet_core_integrations.kartothek.stage_partitions`, invisible until the
 commit) and returns what it wrote; ``commit()`` on the driver writes
 ``_common_metadata``, the merged index files and, last, the metadata file
 (refusing if another writer committed since planning); ``abort()`` deletes
@@ -91,8 +91,8 @@ class KartothekDataSource(DataSource):
 
     def schema(self) -> StructType:
         """The table's ``_common_metadata`` schema (partition columns included), all nullable."""
-        from integrations.kartothek.schema import load_schema
-        from integrations.kartothek.store import open_store
+        from parquet_core_integrations.kartothek.schema import load_schema
+        from parquet_core_integrations.kartothek.store import open_store
         from spark_adapter.types import to_spark_schema
 
         path, uuid = _store_and_uuid(self.options)
@@ -123,7 +123,7 @@ class KartothekReader(DataSourceReader):
         self.table_schema: Any = None
 
     def partitions(self) -> list[InputPartition]:
-        from integrations.kartothek.read import plan_read
+        from parquet_core_integrations.kartothek.read import plan_read
 
         plan = plan_read(self.path, self.uuid, self.table, self.schema.fieldNames(), self.predicates)
         self.table_schema = plan.schema.schema
@@ -135,9 +135,9 @@ class KartothekReader(DataSourceReader):
         return self._read(partition.part)
 
     def _read(self, part: Any) -> Iterator[pa.RecordBatch]:
-        from integrations.kartothek.read import read_file
-        from integrations.kartothek.schema import load_schema
-        from integrations.kartothek.store import open_store
+        from parquet_core_integrations.kartothek.read import read_file
+        from parquet_core_integrations.kartothek.schema import load_schema
+        from parquet_core_integrations.kartothek.store import open_store
         from spark_adapter.reader import conform_batch
         from spark_adapter.types import target_arrow_schema
 
@@ -158,7 +158,7 @@ class KartothekReader(DataSourceReader):
 
 @dataclass
 class KartothekCommitMessage(WriterCommitMessage):
-    """What one task staged (:class:`integrations.kartothek.write.Staged` objects)."""
+    """What one task staged (:class:`parquet_core_integrations.kartothek.write.Staged` objects)."""
 
     staged: list = field(default_factory=list)
 
@@ -167,10 +167,10 @@ class KartothekWriter(DataSourceArrowWriter):
     """Tasks stage data files; the driver commits indices and metadata (see the module docstring)."""
 
     def __init__(self, options: Any, schema: StructType, overwrite: bool) -> None:
-        from integrations.kartothek import naming
-        from integrations.kartothek.metadata import dataset_exists, load_metadata
-        from integrations.kartothek.schema import load_schema
-        from integrations.kartothek.store import open_store
+        from parquet_core_integrations.kartothek import naming
+        from parquet_core_integrations.kartothek.metadata import dataset_exists, load_metadata
+        from parquet_core_integrations.kartothek.schema import load_schema
+        from parquet_core_integrations.kartothek.store import open_store
         from spark_adapter.write_options import parse_writer_options
 
         self.path, self.uuid = _store_and_uuid(options)
@@ -204,7 +204,7 @@ class KartothekWriter(DataSourceArrowWriter):
     def _stage(self, batches: list[Any]) -> Any:
         import pyarrow as pa
 
-        from integrations.kartothek.write import stage_partitions
+        from parquet_core_integrations.kartothek.write import stage_partitions
 
         data = pa.Table.from_batches(batches)
         return stage_partitions(self.path, self.uuid, data, self.table, self.partition_on,
@@ -225,17 +225,17 @@ class KartothekWriter(DataSourceArrowWriter):
             if rows:
                 staged.append(self._stage(buf))
         except BaseException:
-            from integrations.kartothek.write import delete_staged
+            from parquet_core_integrations.kartothek.write import delete_staged
 
             delete_staged(self.path, staged)
             raise
         return KartothekCommitMessage(staged)
 
     def commit(self, messages: list[KartothekCommitMessage]) -> None:
-        from integrations.kartothek.metadata import DatasetMetadata
-        from integrations.kartothek.schema import write_schema
-        from integrations.kartothek.store import open_store
-        from integrations.kartothek.write import commit_dataset, delete_staged, merge_schemas, stage_partitions
+        from parquet_core_integrations.kartothek.metadata import DatasetMetadata
+        from parquet_core_integrations.kartothek.schema import write_schema
+        from parquet_core_integrations.kartothek.store import open_store
+        from parquet_core_integrations.kartothek.write import commit_dataset, delete_staged, merge_schemas, stage_partitions
         from spark_adapter.types import target_arrow_schema
 
         staged = [s for m in messages if m is not None for s in m.staged]
@@ -258,6 +258,6 @@ class KartothekWriter(DataSourceArrowWriter):
             raise
 
     def abort(self, messages: list[KartothekCommitMessage | None]) -> None:
-        from integrations.kartothek.write import delete_staged
+        from parquet_core_integrations.kartothek.write import delete_staged
 
         delete_staged(self.path, [s for m in messages if m is not None for s in m.staged])

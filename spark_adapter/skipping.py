@@ -9,7 +9,7 @@
 * :func:`required_files` gives the filtered file list for any format:
   ``spark.read.csv(required_files(path, base, pc.col("temp") > 30))``.
 * :func:`dataset_schema` / :func:`collect_cells` build CSV, JSON and ORC indexes for
-  :class:`integrations.xskipper.Xskipper` in one Spark job: rows grouped by
+  :class:`parquet_core_integrations.xskipper.Xskipper` in one Spark job: rows grouped by
   ``input_file_name()``, min / max / distinct values (first-seen order) per indexed column (timestamps
   as microseconds so no time zone is applied).
 """
@@ -24,11 +24,11 @@ import sys
 from typing import Any, Sequence
 from urllib.parse import unquote
 
-from integrations.xskipper.collect import IndexSpec, cells_from_values
-from integrations.xskipper.dataset import list_dataset, local_root
-from integrations.xskipper.names import metadata_dir
-from integrations.xskipper.skipping import skip_decisions
-from integrations.xskipper.store import MetadataStore
+from parquet_core_integrations.xskipper.collect import IndexSpec, cells_from_values
+from parquet_core_integrations.xskipper.dataset import list_dataset, local_root
+from parquet_core_integrations.xskipper.names import metadata_dir
+from parquet_core_integrations.xskipper.skipping import skip_decisions
+from parquet_core_integrations.xskipper.store import MetadataStore
 
 __all__ = ["collect_cells", "dataset_schema", "prune_partitions", "required_files", "skipping_report"]
 
@@ -66,7 +66,7 @@ def prune_partitions(parts: list[Any], roots: Sequence[str], md_base: str, filte
     """The pqcore reader's partitions whose files the index cannot rule out (pyarrow semantics)."""
     if filters is None:
         return parts
-    from integrations.xskipper.names import file_id
+    from parquet_core_integrations.xskipper.names import file_id
 
     skip: set[str] = set()
     for root in roots:

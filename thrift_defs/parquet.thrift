@@ -18,7 +18,7 @@
  *     thrift --gen py -out . thrift_defs/parquet.thrift
  */
 
-namespace py thrift_defs.parquet
+namespace py parquet_core.thrift.generated
 namespace cpp parquet
 namespace java org.apache.parquet.format
 

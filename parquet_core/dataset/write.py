@@ -38,7 +38,7 @@ from parquet_core.file.writer import write_table
 from parquet_core.options import writer_arguments
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
-from parquet_core.table.ingest import as_table
+from parquet_core.interop.ingest import as_table
 from parquet_core.table.select import take_array
 
 __all__ = ["write_to_dataset", "EXISTING_DATA_BEHAVIORS"]

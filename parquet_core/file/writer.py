@@ -64,7 +64,7 @@ from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.dictionary import chunk_dictionaries
 from parquet_core.table.file_values import to_file_table
-from parquet_core.table.ingest import as_table
+from parquet_core.interop.ingest import as_table
 from parquet_core.table.shred import ShreddedLeaf, nested_nbytes, shred
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import serialize

@@ -31,7 +31,7 @@ import numpy as np
 from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
 from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Array, Table
-from parquet_core.table.ingest import as_table
+from parquet_core.interop.ingest import as_table
 from parquet_core.table.ingest_numpy import array_from_numpy
 
 __all__ = ["table_from_pandas", "table_to_pandas", "column_from_series"]

@@ -235,6 +235,37 @@ class Table:
         stop = min(stop, self._num_rows)
         return Table(self._schema, [c.slice(start, stop) for c in self._columns], max(stop - start, 0))
 
+    def take(self, indices: Any) -> "Table":
+        """Return the rows at *indices* (integers in ``[0, num_rows)``, in that order,
+        repeats allowed), as pyarrow's ``Table.take``.
+
+        Raises
+        ------
+        IndexError
+            For an index outside ``[0, num_rows)``.
+        """
+        from parquet_core.table.select import take
+
+        idx = np.asarray(indices)
+        if idx.size and idx.dtype.kind not in "iu":
+            raise TypeError(f"take needs integer indices, got {idx.dtype}")
+        idx = idx.astype(np.int64, copy=False).reshape(-1)
+        if idx.size and (int(idx.max()) >= self._num_rows or int(idx.min()) < 0):
+            raise IndexError(f"take: an index is out of range for {self._num_rows} rows")
+        return take(self, idx)
+
+    def filter(self, mask: Any) -> "Table":
+        """Return the rows where the boolean *mask* (one entry per row) is True, as pyarrow's
+        ``Table.filter`` with a mask.  For an :class:`~parquet_core.Expression`, build the
+        mask with :func:`parquet_core.predicate.filter_mask` (SQL semantics: null is not True).
+        """
+        from parquet_core.table.select import filter_table
+
+        mask = np.asarray(mask)
+        if mask.dtype != np.bool_:
+            raise TypeError(f"filter needs a boolean mask, got {mask.dtype}")
+        return filter_table(self, mask)
+
     def iter_slices(self, size: int) -> Iterator["Table"]:
         """Yield consecutive row slices of at most *size* rows."""
         for start in range(0, self._num_rows, size):
@@ -250,7 +281,7 @@ class Table:
         ParquetSchemaError
             When the values do not fit the schema or cannot be inferred.
         """
-        from parquet_core.table.ingest import as_table   # ingest builds on this module
+        from parquet_core.interop.ingest import as_table   # pyarrow / pandas columns too
 
         if not hasattr(mapping, "keys"):
             raise TypeError(f"from_pydict needs a mapping, not {type(mapping).__name__}")

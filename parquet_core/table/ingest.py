@@ -13,9 +13,12 @@
   column; see :mod:`parquet_core.interop.pandas`);
 * a pyarrow Table or RecordBatch (:func:`parquet_core.interop.arrow.table_from_arrow`).
 
-Neither pandas nor pyarrow is imported here: their objects are recognised by
-the module their type comes from, and converted by ``parquet_core.interop``
-(imported only then).
+pandas and pyarrow objects are recognised here by the module their type comes
+from, but converted by the caller's *foreign* converters
+(:class:`ForeignInput`): ``parquet_core.interop`` sits above this layer and
+passes them down (:func:`parquet_core.interop.ingest.as_table`, the front door
+the writer and the facade use).  Without them such an object is refused with
+a TypeError, never read as a generic sequence.
 
 With a *schema*, every column is cast to its field's type by
 :func:`parquet_core.table.coerce.cast_array`, which refuses (never rounds)
@@ -27,7 +30,7 @@ for values, the first offending row (counted from 0).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -39,26 +42,52 @@ from parquet_core.table.infer import array_from_pylist
 from parquet_core.table.ingest_nested import looks_nested, nested_from_pylist
 from parquet_core.table.ingest_numpy import array_from_numpy
 
-__all__ = ["as_table", "as_array"]
+__all__ = ["as_table", "as_array", "ForeignInput", "foreign_module"]
 
 #: Sized objects that are values, not columns.
 _NOT_COLUMNS = (str, bytes, bytearray, memoryview, Mapping)
 
 
-def as_table(data: Any, schema: Schema | list[Field] | None = None, *, validate_utf8: bool = True) -> Table:
+class ForeignInput(Protocol):
+    """Converters for other libraries' objects, handed down by ``parquet_core.interop``."""
+
+    def table(self, data: Any, schema: Schema | None, validate_utf8: bool) -> Table:
+        """A pyarrow Table / RecordBatch or a pandas DataFrame as a Table (cast to *schema*)."""
+
+    def column(self, col: Any, name: str, check_arrow_text: bool) -> tuple[Any, bool]:
+        """A pyarrow array or pandas Series as an :class:`Array` or numpy array, with the
+        flag "its text is known to be valid UTF-8"."""
+
+
+def foreign_module(obj: Any) -> str | None:
+    """The top-level module of *obj*'s type when it is ``"pyarrow"`` or ``"pandas"``, else None."""
+    module = type(obj).__module__.split(".")[0]
+    return module if module in ("pyarrow", "pandas") else None
+
+
+def _refuse(obj: Any) -> TypeError:
+    return TypeError(f"{type(obj).__module__}.{type(obj).__name__} needs parquet_core.interop's converters: "
+                     "use parquet_core.as_table (or Table.from_pydict, write_table...)")
+
+
+def as_table(data: Any, schema: Schema | list[Field] | None = None, *, validate_utf8: bool = True,
+             foreign: ForeignInput | None = None) -> Table:
     """Build a :class:`Table` from *data*, inferring the schema or enforcing *schema*.
 
     Parameters
     ----------
     data:
         A Table, a mapping of column name to column, a pandas DataFrame, or a
-        pyarrow Table / RecordBatch.
+        pyarrow Table / RecordBatch (the last two, and pyarrow / pandas
+        columns, need *foreign*).
     schema:
         Optional :class:`Schema` (or list of :class:`Field`); its fields must
         name exactly the data's columns.
     validate_utf8:
         Check that string / json / enum values are valid UTF-8.  Text this
         function encodes itself from Python ``str`` is valid by construction.
+    foreign:
+        The pyarrow / pandas converters (:mod:`parquet_core.interop.ingest`).
 
     Returns
     -------
@@ -78,25 +107,22 @@ def as_table(data: Any, schema: Schema | list[Field] | None = None, *, validate_
     if isinstance(data, Table):
         if target is None:
             return data
-        return _build({f.name: c for f, c in zip(data.schema, data.columns)}, target, validate_utf8)
-    module = type(data).__module__.split(".")[0]
-    if module == "pyarrow":
-        from parquet_core.interop.arrow import table_from_arrow
-
-        table = table_from_arrow(data, validate_utf8=validate_utf8 and target is None)
-        return table if target is None else as_table(table, target, validate_utf8=validate_utf8)
-    if module == "pandas" and hasattr(data, "columns") and hasattr(data, "iloc"):
-        from parquet_core.interop.pandas import table_from_pandas
-
-        return table_from_pandas(data, target, validate_utf8=validate_utf8)
+        return _build({f.name: c for f, c in zip(data.schema, data.columns)}, target, validate_utf8, foreign)
+    module = foreign_module(data)
+    if module == "pyarrow" or (module == "pandas" and hasattr(data, "columns") and hasattr(data, "iloc")):
+        if foreign is None:
+            raise _refuse(data)
+        return foreign.table(data, target, validate_utf8)
     if isinstance(data, Mapping):
-        return _build(data, target, validate_utf8)
+        return _build(data, target, validate_utf8, foreign)
     raise TypeError(f"cannot build a table from {type(data).__name__}; pass a mapping of "
                     "columns, a Table, a pandas DataFrame or a pyarrow Table")
 
 
-def as_array(column: Any, name: str = "?", field: Field | None = None, *, validate_utf8: bool = True) -> Array:
-    """Build one column's :class:`Array`, inferred, or cast to *field* when given.
+def as_array(column: Any, name: str = "?", field: Field | None = None, *, validate_utf8: bool = True,
+             foreign: ForeignInput | None = None) -> Array:
+    """Build one column's :class:`Array`, inferred, or cast to *field* when given
+    (a pyarrow array or pandas Series needs *foreign*, as for :func:`as_table`).
 
     Raises
     ------
@@ -107,7 +133,7 @@ def as_array(column: Any, name: str = "?", field: Field | None = None, *, valida
     # without a field nothing casts the column later, so Arrow text is checked on the way in
     target = None if field is None or not field.type.is_nested else field.type
     arr, trusted = _column_array(column, name, ints_as_decimal, validate_utf8 and field is None,
-                                 target)
+                                 target, foreign)
     if field is None:
         return arr
     return cast_array(arr, field, validate_utf8=validate_utf8, trusted_text=trusted)
@@ -128,7 +154,8 @@ def _as_schema(schema: Any) -> Schema | None:
     return schema if isinstance(schema, Schema) else Schema(fields)
 
 
-def _build(columns: Mapping[Any, Any], schema: Schema | None, validate_utf8: bool) -> Table:
+def _build(columns: Mapping[Any, Any], schema: Schema | None, validate_utf8: bool,
+           foreign: ForeignInput | None) -> Table:
     names = list(columns.keys())
     for name in names:
         if not isinstance(name, str):
@@ -146,7 +173,7 @@ def _build(columns: Mapping[Any, Any], schema: Schema | None, validate_utf8: boo
     fields, arrays = [], []
     for i, name in enumerate(names):
         field = None if schema is None else schema.field(i)
-        arr = as_array(columns[name], name, field, validate_utf8=validate_utf8)
+        arr = as_array(columns[name], name, field, validate_utf8=validate_utf8, foreign=foreign)
         fields.append(field or Field(name, arr.type, nullable=True))
         arrays.append(arr)
     num_rows = _check_lengths(dict(zip(names, arrays)))  # iterators are known only now
@@ -165,7 +192,7 @@ def _check_lengths(columns: Mapping[str, Any]) -> int:
 
 
 def _column_array(col: Any, name: str, ints_as_decimal: bool, check_arrow_text: bool,
-                  nested: DataType | None = None) -> tuple[Array, bool]:
+                  nested: DataType | None = None, foreign: ForeignInput | None = None) -> tuple[Array, bool]:
     """Convert one column; the flag says its text was encoded here from ``str`` (valid UTF-8)."""
     if isinstance(col, Array):
         return col, False
@@ -174,16 +201,15 @@ def _column_array(col: Any, name: str, ints_as_decimal: bool, check_arrow_text: 
         return nested_from_pylist(col.tolist(), name, nested), True
     if isinstance(col, np.ndarray):
         return array_from_numpy(col, name, ints_as_decimal=ints_as_decimal), col.dtype.kind in "UO"
-    module = type(col).__module__.split(".")[0]
-    if module == "pyarrow":
-        from parquet_core.interop.arrow import array_from_arrow
-
-        return array_from_arrow(col, name, validate_utf8=check_arrow_text), check_arrow_text
-    if module == "pandas" and hasattr(col, "isna"):
-        from parquet_core.interop.pandas import column_from_series
-
-        return _column_array(column_from_series(col, name), name, ints_as_decimal, check_arrow_text,
-                             nested)
+    module = foreign_module(col)
+    if module == "pyarrow" or (module == "pandas" and hasattr(col, "isna")):
+        if foreign is None:
+            raise _refuse(col)
+        converted, trusted = foreign.column(col, name, check_arrow_text)
+        if isinstance(converted, Array):
+            return converted, trusted
+        # a Series comes back as numpy / Python values: converted as any other column
+        return _column_array(converted, name, ints_as_decimal, check_arrow_text, nested, foreign)
     if isinstance(col, _NOT_COLUMNS) or not isinstance(col, Iterable):
         raise TypeError(f"column {name!r}: expected an array or a sequence of values, "
                         f"got {type(col).__name__}")

@@ -1,6 +1,7 @@
 """Parquet metadata wire format: the generated Thrift types and their codec.
 
-The struct and enum classes generated from ``thrift_defs/parquet.thrift`` are
+The struct and enum classes generated from ``thrift_defs/parquet.thrift`` (in
+:mod:`parquet_core.thrift.generated`) are
 re-exported as the module :data:`pt`, so callers write ``pt.FileMetaData``,
 ``pt.PageHeader`` or ``pt.Encoding.PLAIN``.  :func:`parse` and
 :func:`serialize` convert between those objects and compact-protocol bytes;
@@ -10,7 +11,7 @@ re-exported as the module :data:`pt`, so callers write ``pt.FileMetaData``,
 
 from __future__ import annotations
 
-from thrift_defs.parquet import ttypes as pt
+from parquet_core.thrift.generated import ttypes as pt
 
 from parquet_core.thrift.codec import HAVE_ACCELERATED, Buffer, check_required, parse, serialize
 

@@ -43,7 +43,7 @@ from thrift.transport.TTransport import TMemoryBuffer
 
 from parquet_core.errors import ParquetFormatError, note_file
 from parquet_core.thrift.codec import _DECODE_ERRORS, HAVE_ACCELERATED, parse
-from thrift_defs.parquet import ttypes as pt
+from parquet_core.thrift.generated import ttypes as pt
 
 __all__ = ["LazyFooter", "LazyFileMetaData", "LazyColumnMetaData", "LazyColumnChunk", "parse_file_metadata",
            "lazy_state", "EXTRA_CHUNK_FIELDS"]

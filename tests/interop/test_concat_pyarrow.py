@@ -65,7 +65,7 @@ def _table(draw: st.DrawFn) -> dict:
 
 
 def _ours(cols: dict) -> pc.Table:
-    from parquet_core.table.ingest import as_table
+    from parquet_core.interop.ingest import as_table
 
     schema = pc.schema([pc.field(k, _PC[t]) for k, (t, _) in cols.items()])
     return as_table({k: v for k, (_, v) in cols.items()}, schema)

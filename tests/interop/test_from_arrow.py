@@ -17,7 +17,7 @@ import pytest
 
 from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
 from parquet_core.schema.types import DataType, Field, Schema
-from parquet_core.table.ingest import as_table
+from parquet_core.interop.ingest import as_table
 
 pa = pytest.importorskip("pyarrow")
 from parquet_core.interop.arrow import array_from_arrow, table_from_arrow  # noqa: E402

@@ -8,10 +8,10 @@ import msgpack
 import pytest
 import zstandard
 
-from integrations.kartothek import naming
-from integrations.kartothek.errors import KartothekError
-from integrations.kartothek.metadata import load_metadata
-from integrations.kartothek.store import LocalStore
+from parquet_core_integrations.kartothek import naming
+from parquet_core_integrations.kartothek.errors import KartothekError
+from parquet_core_integrations.kartothek.metadata import load_metadata
+from parquet_core_integrations.kartothek.store import LocalStore
 
 
 def test_quoting_matches_kartothek():

@@ -1,6 +1,6 @@
 """Partition labels, with and without the partition keys the dataset declares."""
 
-from integrations.kartothek.naming import parse_label, partition_label
+from parquet_core_integrations.kartothek.naming import parse_label, partition_label
 
 
 def test_declared_keys_keep_unescaped_slashes():

@@ -12,8 +12,8 @@ import datetime as dt
 import pytest
 
 import parquet_core as pc
-from integrations.kartothek import read_dataset, iter_partitions
-from integrations.kartothek.errors import DatasetNotFoundError, KartothekError, PredicateError
+from parquet_core_integrations.kartothek import read_dataset, iter_partitions
+from parquet_core_integrations.kartothek.errors import DatasetNotFoundError, KartothekError, PredicateError
 from tests.kartothek.conftest import canon_rows, expected, table_rows
 
 CASES = [

@@ -13,14 +13,14 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 pd = pytest.importorskip("pandas")
 
-import integrations.kartothek as ktk  # noqa: E402
-from integrations.kartothek import naming  # noqa: E402
-from integrations.kartothek.errors import (  # noqa: E402
+import parquet_core_integrations.kartothek as ktk  # noqa: E402
+from parquet_core_integrations.kartothek import naming  # noqa: E402
+from parquet_core_integrations.kartothek.errors import (  # noqa: E402
     ConcurrentWriteError, DatasetExistsError, DatasetNotFoundError, DatasetSchemaError, KartothekError,
     PredicateError,
 )
-from integrations.kartothek.metadata import load_metadata  # noqa: E402
-from integrations.kartothek.store import LocalStore  # noqa: E402
+from parquet_core_integrations.kartothek.metadata import load_metadata  # noqa: E402
+from parquet_core_integrations.kartothek.store import LocalStore  # noqa: E402
 
 
 def frame(n0: int = 0) -> "pd.DataFrame":

@@ -9,9 +9,9 @@ from decimal import Decimal
 
 import pytest
 
-import integrations.kartothek as ktk
-from integrations.kartothek.metadata import load_metadata
-from integrations.kartothek.store import LocalStore
+import parquet_core_integrations.kartothek as ktk
+from parquet_core_integrations.kartothek.metadata import load_metadata
+from parquet_core_integrations.kartothek.store import LocalStore
 from tests.kartothek.conftest import SHARED, canon_rows, expected
 
 pytestmark = pytest.mark.spark
@@ -104,7 +104,7 @@ def test_kartothek_shim_is_import_light():
     from tests.spark.conftest import assert_shim_is_light
 
     assert_shim_is_light("pyspark_kartothek", "kartothek",
-                         ("pyarrow", "parquet_core", "numpy", "integrations.kartothek"))
+                         ("pyarrow", "parquet_core", "numpy", "parquet_core_integrations.kartothek"))
 
 
 def test_failing_task_commits_nothing(ktk_spark, tmp_path):

@@ -8,6 +8,9 @@ Spark lists ``pyspark_*`` modules with ``pkgutil.iter_modules`` on the worker's
 the project's build backend (``build_backend/parquet_core_build.py``), because
 setuptools' editable import hook cannot be listed.  Covered here:
 
+* the wheel's top-level names: only the project's own (``parquet_core``,
+  ``parquet_core_integrations``, ``spark_adapter``, the shims), each importable from
+  outside the checkout;
 * the wheel installed with ``--target`` and used through ``PYTHONPATH``;
 * the README's ``pip install -e .`` (with the ``spark`` extra) in a fresh venv;
 * ``pip install --user`` of the wheel (a user site needs a venv that sees system
@@ -34,6 +37,26 @@ pytestmark = pytest.mark.spark
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SHIMS = ("pyspark_kartothek", "pyspark_pqcore", "pyspark_pqmeta")
+#: Everything an install puts at the top of site-packages.
+TOP_LEVEL = ("parquet_core", "parquet_core_integrations", "spark_adapter") + tuple(s + ".py" for s in SHIMS)
+
+# Imports what an install provides, from a directory outside the checkout, and reads a file.
+_IMPORTS = r"""
+import importlib.util, os, sys
+import parquet_core as pc
+import parquet_core_integrations.kartothek, parquet_core_integrations.xskipper
+import spark_adapter
+from parquet_core.thrift import pt
+target = os.environ["TARGET"]
+for mod in (pc, parquet_core_integrations.kartothek, parquet_core_integrations.xskipper, spark_adapter,
+            sys.modules[pt.__name__]):
+    assert mod.__file__.startswith(target), (mod.__name__, mod.__file__)
+assert pt.__name__ == "parquet_core.thrift.generated.ttypes", pt.__name__
+if os.environ.get("CLEAN") == "1":   # a fresh environment: the old generic names resolve to nothing
+    assert importlib.util.find_spec("integrations") is None
+    assert importlib.util.find_spec("thrift_defs") is None
+print("IMPORTS", pc.read_table(sys.argv[1]).num_rows)
+"""
 
 
 @pytest.fixture(scope="module")
@@ -64,9 +87,13 @@ def test_wheel_holds_the_shims_and_the_spark_extra(wheel):
     for shim in ("pyspark_pqcore.py", "pyspark_pqmeta.py", "pyspark_kartothek.py"):
         assert shim in names
     for module in ("spark_adapter/datasource.py", "spark_adapter/meta.py", "spark_adapter/pushdown.py",
-                   "parquet_core/__init__.py", "thrift_defs/parquet.thrift"):
+                   "parquet_core/__init__.py", "parquet_core/thrift/generated/ttypes.py",
+                   "parquet_core_integrations/kartothek/__init__.py",
+                   "parquet_core_integrations/xskipper/__init__.py"):
         assert module in names, module
-    assert not any(n.startswith("tests/") for n in names)
+    # one namespace: no generic top-level name (integrations, thrift_defs, tests...) on users' sys.path
+    top = {n.split("/", 1)[0] for n in names if not n.split("/", 1)[0].endswith(".dist-info")}
+    assert top == set(TOP_LEVEL), top
     assert "Provides-Extra: spark" in meta
     assert any(line.startswith("Requires-Dist: pyspark") and 'extra == "spark"' in line
                for line in meta.splitlines())
@@ -93,6 +120,28 @@ where = spark.range(1).rdd.map(lambda _: __import__("spark_adapter").__file__).c
 print("RESULT", rows, meta["num_rows"], ktk, where.startswith(os.environ["TARGET"]))
 spark.stop()
 """
+
+
+def _run_imports(python, env, tmp_path, corpus):
+    script = tmp_path / "imports.py"
+    script.write_text(_IMPORTS)
+    elsewhere = tmp_path / "cwd-imports"
+    elsewhere.mkdir(exist_ok=True)
+    proc = subprocess.run([str(python), str(script), str(corpus / "alltypes_plain.parquet")], cwd=elsewhere,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and "IMPORTS 8" in proc.stdout, proc.stderr[-3000:]
+
+
+def test_installed_wheel_imports_under_its_own_names(wheel, tmp_path, corpus):
+    """The wheel's packages import from an install outside the checkout; the install
+    holds no top-level name but the project's own."""
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target),
+                    str(wheel)], check=True)
+    installed = {p.name for p in target.iterdir()
+                 if not p.name.endswith(".dist-info") and p.name not in ("bin", "__pycache__")}
+    assert installed == set(TOP_LEVEL), installed
+    _run_imports(sys.executable, _clean_env(PYTHONPATH=str(target), TARGET=str(target)), tmp_path, corpus)
 
 
 def test_installed_wheel_serves_both_sources_without_register(wheel, tmp_path, corpus):
@@ -148,7 +197,8 @@ def test_sdist_carries_the_build_backend(source_copy, tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     with tarfile.open(tmp_path / proc.stdout.strip().splitlines()[-1]) as tar:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
-    assert {"build_backend/parquet_core_build.py", "pyproject.toml", "pyspark_pqcore.py"} <= names
+    assert {"build_backend/parquet_core_build.py", "pyproject.toml", "pyspark_pqcore.py",
+            "thrift_defs/parquet.thrift", "parquet_core/thrift/generated/ttypes.py"} <= names
 
 
 def test_this_environment_lists_the_shims_outside_the_checkout(tmp_path):
@@ -196,6 +246,7 @@ def fresh_venv(tmp_path_factory, source_copy):
 def test_editable_install_serves_the_sources_without_register(fresh_venv, source_copy, tmp_path, corpus):
     env = _clean_env(TARGET=str(source_copy), PYSPARK_PYTHON=str(fresh_venv),
                      PYSPARK_DRIVER_PYTHON=str(fresh_venv))
+    _run_imports(fresh_venv, dict(env, CLEAN="1"), tmp_path, corpus)
     _run_app(fresh_venv, env, tmp_path, corpus)
 
 

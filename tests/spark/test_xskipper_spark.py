@@ -10,9 +10,9 @@ import shutil
 import pytest
 
 import parquet_core as pc
-from integrations.xskipper import MetadataStore, Xskipper, decode_bloom_cell
-from integrations.xskipper.names import split_file_id
-from integrations.xskipper.sketch import SparkBloomFilter, optimal_num_bits
+from parquet_core_integrations.xskipper import MetadataStore, Xskipper, decode_bloom_cell
+from parquet_core_integrations.xskipper.names import split_file_id
+from parquet_core_integrations.xskipper.sketch import SparkBloomFilter, optimal_num_bits
 from tests.integrations.xskipper.conftest import exclusive_stored_prefix, fixture_dir, local_path, version_tests
 
 pytestmark = pytest.mark.spark

@@ -15,7 +15,7 @@ import os
 import pytest
 
 import parquet_core as pc
-from integrations.xskipper import Xskipper
+from parquet_core_integrations.xskipper import Xskipper
 from tests.integrations.xskipper.conftest import XSKIPPER
 
 c = pc.col

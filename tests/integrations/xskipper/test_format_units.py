@@ -10,12 +10,13 @@ import os
 import numpy as np
 import pytest
 
-from integrations.xskipper import XskipperFormatError, column_name, decode_bloom_cell, table_identifier
-from integrations.xskipper.javaser import encode_bloom_cell, parse_stream
-from integrations.xskipper.names import metadata_dir
-from integrations.xskipper.pme import encryption_metadata, parse_column_keys, writer_options
-from integrations.xskipper.sketch import SparkBloomFilter, murmur3_bytes
-from integrations.xskipper.writer import IndexColumn, spark_schema
+from parquet_core_integrations.xskipper import (XskipperFormatError, column_name, decode_bloom_cell,
+                                                table_identifier)
+from parquet_core_integrations.xskipper.javaser import encode_bloom_cell, parse_stream
+from parquet_core_integrations.xskipper.names import metadata_dir
+from parquet_core_integrations.xskipper.pme import encryption_metadata, parse_column_keys, writer_options
+from parquet_core_integrations.xskipper.sketch import SparkBloomFilter, murmur3_bytes
+from parquet_core_integrations.xskipper.writer import IndexColumn, spark_schema
 from tests.integrations.xskipper.conftest import XSKIPPER
 
 
@@ -80,7 +81,7 @@ def test_key_list_groups_and_rules():
     assert enc["encryption.column.keys"] == \
         "k2:temp_minmax_4.min,temp_minmax_4.max;k1:vid_bloomfilter_3,obj_name,virtual_dt"
     assert parse_column_keys(enc["encryption.column.keys"])["k1"] == ["vid_bloomfilter_3", "obj_name", "virtual_dt"]
-    from integrations.xskipper import XskipperIndexError
+    from parquet_core_integrations.xskipper import XskipperIndexError
     with pytest.raises(XskipperIndexError, match="footer key"):
         encryption_metadata([("minmax", "t", "k2")], None, False, [])
     with pytest.raises(XskipperIndexError, match="no index is encrypted"):

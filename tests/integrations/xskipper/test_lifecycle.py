@@ -11,8 +11,8 @@ import shutil
 import pytest
 
 import parquet_core as pc
-from integrations.xskipper import MetadataStore, Xskipper, XskipperIndexError, list_indexes
-from integrations.xskipper.names import split_file_id
+from parquet_core_integrations.xskipper import MetadataStore, Xskipper, XskipperIndexError, list_indexes
+from parquet_core_integrations.xskipper.names import split_file_id
 from tests.integrations.xskipper.conftest import fixture_dir, local_path
 
 c = pc.col
@@ -155,7 +155,7 @@ def test_refresh_upgrades_xskipper_stores_to_v4(xskipper_root, stored_prefix, tm
 
 
 def test_corrupt_directory_fails_clearly(tmp_path):
-    from integrations.xskipper import XskipperFormatError
+    from parquet_core_integrations.xskipper import XskipperFormatError
 
     d = tmp_path / "md"
     d.mkdir()

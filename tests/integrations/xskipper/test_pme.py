@@ -7,8 +7,8 @@ import os
 import pytest
 
 import parquet_core as pc
-from integrations.xskipper import MetadataStore, Xskipper, XskipperIndexError
-from integrations.xskipper.pme import PmeKeys, parse_column_keys
+from parquet_core_integrations.xskipper import MetadataStore, Xskipper, XskipperIndexError
+from parquet_core_integrations.xskipper.pme import PmeKeys, parse_column_keys
 
 c = pc.col
 KEYS = {"k1": b"0123456789012345", "k2": b"1234567890123450"}

@@ -11,10 +11,10 @@ import datetime as dt
 import pytest
 
 import parquet_core as pc
-from integrations.xskipper.sketch import SparkBloomFilter
-from integrations.xskipper.javaser import encode_bloom_cell
-from integrations.xskipper.skipping import skip_decisions
-from integrations.xskipper.store import IndexMeta, MetadataStore
+from parquet_core_integrations.xskipper.sketch import SparkBloomFilter
+from parquet_core_integrations.xskipper.javaser import encode_bloom_cell
+from parquet_core_integrations.xskipper.skipping import skip_decisions
+from parquet_core_integrations.xskipper.store import IndexMeta, MetadataStore
 
 c = pc.col
 

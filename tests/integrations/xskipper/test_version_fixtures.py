@@ -15,9 +15,9 @@ import os
 import pytest
 
 import parquet_core as pc
-from integrations.xskipper.names import metadata_dir, split_file_id, table_identifier
-from integrations.xskipper.skipping import skip_decisions
-from integrations.xskipper.store import MetadataStore, VersionStatus
+from parquet_core_integrations.xskipper.names import metadata_dir, split_file_id, table_identifier
+from parquet_core_integrations.xskipper.skipping import skip_decisions
+from parquet_core_integrations.xskipper.store import MetadataStore, VersionStatus
 from tests.integrations.xskipper.conftest import fixture_dir, local_path, version_tests
 
 c = pc.col

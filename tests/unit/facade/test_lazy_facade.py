@@ -51,7 +51,7 @@ def test_import_loads_no_layer() -> None:
     mods = _modules_after("import parquet_core")
     assert "parquet_core.errors" in mods
     for heavy in ("parquet_core.file.reader", "parquet_core.file.writer", "parquet_core.validation",
-                  "parquet_core.dataset", "numpy", "thrift_defs.parquet.ttypes"):
+                  "parquet_core.dataset", "numpy", "parquet_core.thrift.generated.ttypes"):
         assert heavy not in mods, heavy
 
 

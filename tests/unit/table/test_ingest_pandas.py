@@ -17,7 +17,7 @@ import parquet_core.interop.pandas as pandas_interop
 from parquet_core.errors import UnsupportedFeatureError
 from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Table
-from parquet_core.table.ingest import as_table
+from parquet_core.interop.ingest import as_table
 from tests.unit.table.ingest_helpers import schema_error
 
 pd = pytest.importorskip("pandas")

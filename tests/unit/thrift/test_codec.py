@@ -533,7 +533,7 @@ def test_generated_code_matches_idl(tmp_path: Path) -> None:
     compiler = shutil.which("thrift")
     if compiler is None:
         pytest.skip("thrift compiler not installed")
-    generated = REPO / "thrift_defs" / "parquet"
+    generated = REPO / "parquet_core" / "thrift" / "generated"
     header = (generated / "ttypes.py").read_text()
     wanted = re.search(r"Thrift Compiler \(([\d.]+)\)", header)
     version = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout
@@ -542,5 +542,5 @@ def test_generated_code_matches_idl(tmp_path: Path) -> None:
     subprocess.run([compiler, "--gen", "py", "-out", str(tmp_path),
                     str(REPO / "thrift_defs" / "parquet.thrift")], check=True)
     for name in ("ttypes.py", "constants.py", "__init__.py"):
-        fresh = tmp_path / "thrift_defs" / "parquet" / name
+        fresh = tmp_path / "parquet_core" / "thrift" / "generated" / name
         assert fresh.read_text() == (generated / name).read_text(), f"regenerate {name}"

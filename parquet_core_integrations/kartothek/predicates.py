@@ -22,7 +22,7 @@ from typing import Any, Iterable
 
 import parquet_core as pc
 
-from integrations.kartothek.errors import PredicateError
+from parquet_core_integrations.kartothek.errors import PredicateError
 
 __all__ = ["Literal", "parse_predicates", "literal_expression", "conjunction_expression",
            "may_match_null", "predicate_columns"]

@@ -6,14 +6,13 @@ from typing import Any
 
 import parquet_core as pc
 
-from integrations.kartothek import naming
-from integrations.kartothek._engine import as_table
-from integrations.kartothek.errors import DatasetNotFoundError, KartothekError
-from integrations.kartothek.indices import write_index
-from integrations.kartothek.metadata import DatasetMetadata, dataset_exists, load_metadata
-from integrations.kartothek.schema import load_schema
-from integrations.kartothek.store import open_store
-from integrations.kartothek.write import _index_type, distinct_values, expected_state
+from parquet_core_integrations.kartothek import naming
+from parquet_core_integrations.kartothek.errors import DatasetNotFoundError, KartothekError
+from parquet_core_integrations.kartothek.indices import write_index
+from parquet_core_integrations.kartothek.metadata import DatasetMetadata, dataset_exists, load_metadata
+from parquet_core_integrations.kartothek.schema import load_schema
+from parquet_core_integrations.kartothek.store import open_store
+from parquet_core_integrations.kartothek.write import _index_type, distinct_values, expected_state
 
 __all__ = ["build_indices", "garbage_collect", "delete_dataset"]
 
@@ -44,7 +43,7 @@ def build_indices(store: Any, dataset_uuid: str, columns: list[str], table: str 
                 continue              # a column missing from a file is all null there
             arr = pf.read(columns=[col]).column(0)
             if arr.type != dtype:
-                arr = as_table({col: arr}, pc.schema([pc.field(col, dtype)])).column(0)
+                arr = pc.as_table({col: arr}, pc.schema([pc.field(col, dtype)])).column(0)
             for v in distinct_values(arr):   # per distinct value (np.unique), not per row
                 mapping.setdefault(v, set()).add(label)
         indices[col] = write_index(st, dataset_uuid, col, dtype, mapping, stamp)

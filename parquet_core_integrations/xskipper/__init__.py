@@ -5,17 +5,17 @@
 * :func:`write_store`: write a v4 directory as xskipper does.
 * :class:`SparkBloomFilter`, :func:`decode_bloom_cell` / :func:`encode_bloom_cell`: the Bloom cells.
 
-See ``integrations/xskipper/README.md``.
+See ``parquet_core_integrations/xskipper/README.md``.
 """
 
-from integrations.xskipper.api import IndexBuilder, Xskipper, list_indexes
-from integrations.xskipper.errors import XskipperError, XskipperFormatError, XskipperIndexError
-from integrations.xskipper.javaser import decode_bloom_cell, encode_bloom_cell
-from integrations.xskipper.names import column_name, file_id, metadata_dir, table_identifier
-from integrations.xskipper.sketch import SparkBloomFilter
-from integrations.xskipper.skipping import SkipResult, skip_decisions
-from integrations.xskipper.store import IndexMeta, MetadataStore, VersionStatus
-from integrations.xskipper.writer import IndexColumn, write_store
+from parquet_core_integrations.xskipper.api import IndexBuilder, Xskipper, list_indexes
+from parquet_core_integrations.xskipper.errors import XskipperError, XskipperFormatError, XskipperIndexError
+from parquet_core_integrations.xskipper.javaser import decode_bloom_cell, encode_bloom_cell
+from parquet_core_integrations.xskipper.names import column_name, file_id, metadata_dir, table_identifier
+from parquet_core_integrations.xskipper.sketch import SparkBloomFilter
+from parquet_core_integrations.xskipper.skipping import SkipResult, skip_decisions
+from parquet_core_integrations.xskipper.store import IndexMeta, MetadataStore, VersionStatus
+from parquet_core_integrations.xskipper.writer import IndexColumn, write_store
 
 __all__ = ["IndexBuilder", "IndexColumn", "IndexMeta", "MetadataStore", "SkipResult", "SparkBloomFilter",
            "VersionStatus", "Xskipper", "XskipperError", "XskipperFormatError", "XskipperIndexError",

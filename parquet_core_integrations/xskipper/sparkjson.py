@@ -20,7 +20,7 @@ from typing import Any
 
 import parquet_core as pc
 
-from integrations.xskipper.errors import XskipperFormatError
+from parquet_core_integrations.xskipper.errors import XskipperFormatError
 
 __all__ = ["ROW_METADATA_KEY", "SPARK_VERSION_KEY", "dumps", "parse_schema", "spark_type_of_pc", "to_pc_type"]
 

@@ -20,11 +20,11 @@ from typing import Any
 
 import parquet_core as pc
 
-from integrations.xskipper.errors import XskipperFormatError
-from integrations.xskipper.javaser import decode_bloom_cell
-from integrations.xskipper.names import CURRENT_VERSION
-from integrations.xskipper.sketch import SparkBloomFilter
-from integrations.xskipper.sparkjson import ROW_METADATA_KEY, parse_schema
+from parquet_core_integrations.xskipper.errors import XskipperFormatError
+from parquet_core_integrations.xskipper.javaser import decode_bloom_cell
+from parquet_core_integrations.xskipper.names import CURRENT_VERSION
+from parquet_core_integrations.xskipper.sketch import SparkBloomFilter
+from parquet_core_integrations.xskipper.sparkjson import ROW_METADATA_KEY, parse_schema
 
 __all__ = ["BLOOM_FPP_KEYS", "BLOOM_NDV_KEYS", "IndexMeta", "MetadataStore", "VersionStatus",
            "list_metadata_files", "version_status"]
@@ -100,7 +100,7 @@ class MetadataStore:
     """The content of one metadata directory: schema, indexes and one row per indexed file."""
 
     def __init__(self, md_dir: str, keys: Any = None) -> None:
-        """*keys* (:class:`~integrations.xskipper.pme.PmeKeys`) decrypt an encrypted store."""
+        """*keys* (:class:`~parquet_core_integrations.xskipper.pme.PmeKeys`) decrypt an encrypted store."""
         self.md_dir = md_dir
         self.keys = keys
         files = list_metadata_files(md_dir)

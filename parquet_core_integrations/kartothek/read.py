@@ -16,16 +16,16 @@ from typing import Any, Iterator
 import numpy as np
 
 import parquet_core as pc
+from parquet_core.predicate import filter_mask
 
-from integrations.kartothek._engine import as_table, filter_mask, take
-from integrations.kartothek.errors import KartothekError, PredicateError
-from integrations.kartothek.indices import SecondaryIndex, load_index, partition_values
-from integrations.kartothek.metadata import DatasetMetadata, load_metadata
-from integrations.kartothek.predicates import (
+from parquet_core_integrations.kartothek.errors import KartothekError, PredicateError
+from parquet_core_integrations.kartothek.indices import SecondaryIndex, load_index, partition_values
+from parquet_core_integrations.kartothek.metadata import DatasetMetadata, load_metadata
+from parquet_core_integrations.kartothek.predicates import (
     conjunction_expression, literal_expression, may_match_null, parse_predicates,
 )
-from integrations.kartothek.schema import TableSchema, load_schema
-from integrations.kartothek.store import Store, open_store
+from parquet_core_integrations.kartothek.schema import TableSchema, load_schema
+from parquet_core_integrations.kartothek.store import Store, open_store
 
 __all__ = ["PartitionRead", "ReadPlan", "plan_read", "read_partition", "read_file", "iter_partitions", "read_dataset"]
 
@@ -160,18 +160,18 @@ def read_file(store: Store, part: PartitionRead, columns: list[str], schema: pc.
     for name in columns:
         field = fields_by_name[name]
         if name in part.values:
-            one = as_table({name: [part.values[name]]}, pc.schema([field])).column(0)
-            arr = take(pc.Table(pc.schema([field]), [one]), np.zeros(n, dtype=np.int64)).column(0)
+            one = pc.as_table({name: [part.values[name]]}, pc.schema([field])).column(0)
+            arr = pc.Table(pc.schema([field]), [one]).take(np.zeros(n, dtype=np.int64)).column(0)
         elif name in data.column_names:
             arr = data.column(name)
             if arr.type != field.type:
                 try:
-                    arr = as_table({name: arr}, pc.schema([field])).column(0)
+                    arr = pc.as_table({name: arr}, pc.schema([field])).column(0)
                 except pc.ParquetError as exc:
                     raise KartothekError(f"{part.key}: column {name!r} of type {arr.type} does not fit "
                                          f"the table type {field.type}: {exc}") from exc
         else:                  # a column this file lacks (written as all-null elsewhere): nulls
-            arr = as_table({name: [None] * n}, pc.schema([field])).column(0)
+            arr = pc.as_table({name: [None] * n}, pc.schema([field])).column(0)
         arrays.append(arr)
         fields.append(field)
     return pc.Table(pc.schema(fields), arrays, n)
@@ -199,5 +199,5 @@ def read_dataset(store: Any, dataset_uuid: str, table: str = "table", columns: l
     tables = [t for t in tables if t.num_rows] or tables[:1]
     if not tables:
         fields = [plan.schema.field(c) for c in plan.columns]
-        return as_table({f.name: [] for f in fields}, pc.schema(fields))
+        return pc.as_table({f.name: [] for f in fields}, pc.schema(fields))
     return pc.Table.concat(tables)

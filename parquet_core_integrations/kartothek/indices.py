@@ -5,7 +5,7 @@ column's distinct non-null values, and ``partition``, a list of the labels
 of the partitions holding each value.  Partition-key indices are never
 stored: each label's ``k=v`` components, typed by ``_common_metadata``,
 give a one-row-per-partition table.  Both are queried with the same
-expressions as the rows (:mod:`integrations.kartothek.predicates`).
+expressions as the rows (:mod:`parquet_core_integrations.kartothek.predicates`).
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from typing import Any, Iterable
 import numpy as np
 
 import parquet_core as pc
+from parquet_core.predicate import filter_mask
 
-from integrations.kartothek import naming
-from integrations.kartothek._engine import as_table, filter_mask
-from integrations.kartothek.errors import KartothekError
-from integrations.kartothek.store import Store
+from parquet_core_integrations.kartothek import naming
+from parquet_core_integrations.kartothek.errors import KartothekError
+from parquet_core_integrations.kartothek.store import Store
 
 __all__ = ["SecondaryIndex", "partition_values", "typed_value", "load_index", "write_index"]
 
@@ -75,7 +75,7 @@ def partition_values(labels: list[str], keys: list[str], schema: pc.Schema, wher
             if k not in pairs:
                 raise KartothekError(f"{where}: partition {label!r} has no value for key {k!r}")
             cols[k].append(typed_value(pairs[k], fields[k].type, f"{where}, partition {label!r}"))
-    return as_table(cols, pc.schema([pc.field(k, fields[k].type) for k in keys]))
+    return pc.as_table(cols, pc.schema([pc.field(k, fields[k].type) for k in keys]))
 
 
 class SecondaryIndex:
@@ -113,7 +113,7 @@ def load_index(store: Store, uuid: str, column: str, ref: Any,
         dtype = dtype or pc.string()
         where = f"dataset {uuid!r}, embedded index of {column!r}"
         values = [typed_value(str(v), dtype, where) for v in ref]
-        return SecondaryIndex(column, as_table({column: values}, pc.schema([pc.field(column, dtype)])),
+        return SecondaryIndex(column, pc.as_table({column: values}, pc.schema([pc.field(column, dtype)])),
                               [list(ls) for ls in ref.values()])
     if not store.exists(ref):
         raise KartothekError(f"dataset {uuid!r}: the index file of {column!r} ({ref}) is missing")
@@ -136,7 +136,7 @@ def write_index(store: Store, uuid: str, column: str, dtype: pc.DataType,
     key = naming.index_key(uuid, column, stamp)
     items = [(v, sorted(ls)) for v, ls in mapping.items() if ls]
     schema = pc.schema([pc.field(column, dtype), pc.field("partition", pc.list_(pc.string()))])
-    table = as_table({column: [v for v, _ in items], "partition": [ls for _, ls in items]}, schema)
+    table = pc.as_table({column: [v for v, _ in items], "partition": [ls for _, ls in items]}, schema)
 
     def write(target: Any) -> None:
         pc.write_table(table, target, row_group_size=10_000)

@@ -8,7 +8,7 @@ __all__ = ["XskipperError", "XskipperFormatError", "XskipperIndexError"]
 
 
 class XskipperError(pc.ParquetError):
-    """Root of the errors raised by ``integrations.xskipper``."""
+    """Root of the errors raised by ``parquet_core_integrations.xskipper``."""
 
 
 class XskipperFormatError(XskipperError):

@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable
 
-from parquet_core.predicate.expr import (And, Comparison, Expression, IsIn, IsNull, Or, StartsWith, from_filters,
-                                         negation_normal_form)
+from parquet_core.predicate import (And, Comparison, Expression, IsIn, IsNull, Or, StartsWith, from_filters,
+                                    negation_normal_form)
 
-from integrations.xskipper.store import IndexMeta, MetadataStore
+from parquet_core_integrations.xskipper.store import IndexMeta, MetadataStore
 
 __all__ = ["SkipResult", "skip_decisions"]
 

@@ -21,10 +21,10 @@ import numpy as np
 
 import parquet_core as pc
 
-from integrations.xskipper.errors import XskipperIndexError
-from integrations.xskipper.javaser import encode_bloom_cell
-from integrations.xskipper.jvm_order import jvm_set_order
-from integrations.xskipper.sketch import SparkBloomFilter
+from parquet_core_integrations.xskipper.errors import XskipperIndexError
+from parquet_core_integrations.xskipper.javaser import encode_bloom_cell
+from parquet_core_integrations.xskipper.jvm_order import jvm_set_order
+from parquet_core_integrations.xskipper.sketch import SparkBloomFilter
 
 __all__ = ["IndexSpec", "cells_from_values", "parquet_cells"]
 

@@ -25,7 +25,7 @@ from typing import Any, Sequence
 
 import parquet_core as pc
 
-from integrations.xskipper.errors import XskipperIndexError
+from parquet_core_integrations.xskipper.errors import XskipperIndexError
 
 __all__ = ["PmeKeys", "column_key_list", "encryption_metadata", "leaf_paths",
            "parse_column_keys", "writer_options"]

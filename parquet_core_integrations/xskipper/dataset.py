@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from integrations.xskipper.errors import XskipperIndexError
-from integrations.xskipper.names import file_id, uri_path
+from parquet_core_integrations.xskipper.errors import XskipperIndexError
+from parquet_core_integrations.xskipper.names import file_id, uri_path
 
 __all__ = ["DataFile", "list_dataset", "local_root"]
 

@@ -28,19 +28,20 @@ from typing import Any, Callable
 
 import parquet_core as pc
 
-from integrations.xskipper.collect import IndexSpec, parquet_cells
-from integrations.xskipper.dataset import DataFile, list_dataset, local_root, partition_schema, partition_value
-from integrations.xskipper.errors import XskipperError, XskipperIndexError
-from integrations.xskipper.javaser import decode_bloom_cell, encode_bloom_cell
-from integrations.xskipper.names import metadata_dir, table_identifier
-from integrations.xskipper.skipping import SkipResult, skip_decisions
-from integrations.xskipper.sparkjson import spark_type_of_pc
-from integrations.xskipper.store import MetadataStore, VersionStatus
-from integrations.xskipper.writer import IndexColumn, java_double, write_store
+from parquet_core_integrations.xskipper.collect import IndexSpec, parquet_cells
+from parquet_core_integrations.xskipper.dataset import (DataFile, list_dataset, local_root, partition_schema,
+                                                        partition_value)
+from parquet_core_integrations.xskipper.errors import XskipperError, XskipperIndexError
+from parquet_core_integrations.xskipper.javaser import decode_bloom_cell, encode_bloom_cell
+from parquet_core_integrations.xskipper.names import metadata_dir, table_identifier
+from parquet_core_integrations.xskipper.skipping import SkipResult, skip_decisions
+from parquet_core_integrations.xskipper.sparkjson import spark_type_of_pc
+from parquet_core_integrations.xskipper.store import MetadataStore, VersionStatus
+from parquet_core_integrations.xskipper.writer import IndexColumn, java_double, write_store
 
 __all__ = ["IndexBuilder", "Xskipper", "list_indexes"]
 
-log = logging.getLogger("integrations.xskipper")
+log = logging.getLogger("parquet_core_integrations.xskipper")
 Progress = Callable[[int, int], None]
 _TYPES = {"minmax": {"byte", "short", "integer", "long", "float", "double", "string", "binary", "boolean", "date",
                      "timestamp"},
@@ -88,7 +89,7 @@ class Xskipper:
     def __init__(self, spark: Any, dataset_path: str, md_base: str, progress: Progress | None = None,
                  md_location_type: str = "EXPLICIT_BASE_PATH_LOCATION", keys: Any = None) -> None:
         """*md_location_type* ``EXPLICIT_LOCATION`` takes *md_base* as the metadata directory itself;
-        *keys* (:class:`~integrations.xskipper.pme.PmeKeys`) encrypt and decrypt encrypted stores.
+        *keys* (:class:`~parquet_core_integrations.xskipper.pme.PmeKeys`) encrypt and decrypt encrypted stores.
 
         A relative *dataset_path* is made absolute first (xskipper would hash
         it as given, and then never match the absolute paths queries use).

@@ -20,8 +20,8 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any
 
-from integrations.xskipper.errors import XskipperFormatError
-from integrations.xskipper.sketch import SparkBloomFilter
+from parquet_core_integrations.xskipper.errors import XskipperFormatError
+from parquet_core_integrations.xskipper.sketch import SparkBloomFilter
 
 __all__ = ["CURRENT_CLASSES", "LEGACY_CLASSES", "JavaObject", "decode_bloom_cell", "encode_bloom_cell",
            "parse_stream"]

@@ -16,9 +16,9 @@ from typing import Any
 import msgpack
 import zstandard
 
-from integrations.kartothek import naming
-from integrations.kartothek.errors import DatasetNotFoundError, KartothekError
-from integrations.kartothek.store import Store
+from parquet_core_integrations.kartothek import naming
+from parquet_core_integrations.kartothek.errors import DatasetNotFoundError, KartothekError
+from parquet_core_integrations.kartothek.store import Store
 
 __all__ = ["DatasetMetadata", "load_metadata", "dataset_exists"]
 

@@ -18,9 +18,9 @@ from typing import Any
 
 import parquet_core as pc
 
-from integrations.kartothek import naming
-from integrations.kartothek.errors import DatasetSchemaError, KartothekError
-from integrations.kartothek.store import Store
+from parquet_core_integrations.kartothek import naming
+from parquet_core_integrations.kartothek.errors import DatasetSchemaError, KartothekError
+from parquet_core_integrations.kartothek.store import Store
 
 __all__ = ["TableSchema", "load_schema", "normalize_type", "normalized_schema", "write_schema",
            "pandas_metadata", "is_index_column", "check_compatible"]

@@ -24,10 +24,11 @@ from typing import Any, Sequence
 
 import parquet_core as pc
 
-from integrations.xskipper.names import CURRENT_VERSION, column_name
-from integrations.xskipper.pme import encryption_metadata, require_encryption
-from integrations.xskipper.sparkjson import ROW_METADATA_KEY, SPARK_VERSION_KEY, dumps, to_pc_type
-from integrations.xskipper.store import list_metadata_files
+from parquet_core_integrations.xskipper.names import CURRENT_VERSION, column_name
+from parquet_core_integrations.xskipper.pme import encryption_metadata, require_encryption
+from parquet_core_integrations.xskipper.sparkjson import (ROW_METADATA_KEY, SPARK_VERSION_KEY, dumps,
+                                                          to_pc_type)
+from parquet_core_integrations.xskipper.store import list_metadata_files
 
 __all__ = ["BLOOM_UDT", "IndexColumn", "java_double", "spark_schema", "write_store"]
 
@@ -114,7 +115,7 @@ def write_store(md_dir: str, table_identifier: str, partitions: Sequence[tuple[s
 
     *encryption* (a stored ``encryption`` object, reused on refresh) wins
     over *footer_key* / *plaintext_footer*; an encrypted store needs *keys*
-    (:class:`~integrations.xskipper.pme.PmeKeys`).  Returns the new file's path.
+    (:class:`~parquet_core_integrations.xskipper.pme.PmeKeys`).  Returns the new file's path.
     """
     virtual = ["virtual_" + p for p, _ in partitions]
     if encryption is None:

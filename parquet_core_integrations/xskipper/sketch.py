@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from integrations.xskipper.errors import XskipperFormatError
+from parquet_core_integrations.xskipper.errors import XskipperFormatError
 
 __all__ = ["SparkBloomFilter", "murmur3_bytes", "murmur3_long", "optimal_num_bits", "optimal_num_hashes"]
 

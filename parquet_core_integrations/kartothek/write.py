@@ -18,17 +18,18 @@ from typing import Any, Iterable, Iterator
 import numpy as np
 
 import parquet_core as pc
+from parquet_core.predicate import filter_mask
 
-from integrations.kartothek import naming
-from integrations.kartothek._engine import as_table, filter_mask, take
-from integrations.kartothek.errors import DatasetExistsError, DatasetSchemaError, KartothekError, PredicateError
-from integrations.kartothek.indices import load_index, partition_values, write_index
-from integrations.kartothek.metadata import DatasetMetadata, dataset_exists, load_metadata
-from integrations.kartothek.predicates import literal_expression
-from integrations.kartothek.schema import (
+from parquet_core_integrations.kartothek import naming
+from parquet_core_integrations.kartothek.errors import (DatasetExistsError, DatasetSchemaError,
+                                                        KartothekError, PredicateError)
+from parquet_core_integrations.kartothek.indices import load_index, partition_values, write_index
+from parquet_core_integrations.kartothek.metadata import DatasetMetadata, dataset_exists, load_metadata
+from parquet_core_integrations.kartothek.predicates import literal_expression
+from parquet_core_integrations.kartothek.schema import (
     check_compatible, is_index_column, load_schema, normalized_schema, pandas_metadata, write_schema,
 )
-from integrations.kartothek.store import Store, open_store
+from parquet_core_integrations.kartothek.store import Store, open_store
 
 __all__ = ["expected_state", "Staged", "stage_partitions", "commit_dataset", "delete_staged", "merge_schemas", "write_dataset", "update_dataset",
            "distinct_values", "to_table"]
@@ -50,7 +51,7 @@ class Staged:
 
 def to_table(data: Any) -> pc.Table:
     """A pc.Table from a pandas DataFrame, pyarrow Table, mapping of columns or pc.Table."""
-    table = as_table(data)
+    table = pc.as_table(data)
     keep = [i for i, f in enumerate(table.schema) if not is_index_column(f.name)]
     return pc.Table(pc.schema([table.schema.field(i) for i in keep]), [table.columns[i] for i in keep],
                     table.num_rows)
@@ -65,7 +66,7 @@ def distinct_values(arr: pc.Array) -> list[Any]:
             valid &= ~np.isnan(values)
         idx = np.flatnonzero(valid)
         _, first = np.unique(values[idx], return_index=True)
-        picked = take(pc.Table(pc.schema([pc.field("v", arr.type)]), [arr]), idx[first])
+        picked = pc.Table(pc.schema([pc.field("v", arr.type)]), [arr]).take(idx[first])
         return picked.column(0).to_pylist()
     # Byte arrays (text, binary): one Python hash per row. The index needs the values as
     # Python objects anyway and the engine's public API has no distinct over byte arrays;
@@ -85,7 +86,7 @@ def _split(table: pc.Table, keys: list[str], where: str) -> list[tuple[list[tupl
         if isinstance(col.values, np.ndarray) and col.values.ndim == 1:
             u, inv = np.unique(col.values, return_inverse=True)
             first = np.unique(inv, return_index=True)[1]
-            uniques.append(take(pc.Table(pc.schema([pc.field(k, col.type)]), [col]), first).column(0).to_pylist())
+            uniques.append(pc.Table(pc.schema([pc.field(k, col.type)]), [col]).take(first).column(0).to_pylist())
         else:   # text: Python values (one per row) ranked by numpy
             u, inv = np.unique(np.array(col.to_pylist(), dtype=object), return_inverse=True)
             uniques.append(list(u))
@@ -97,7 +98,7 @@ def _split(table: pc.Table, keys: list[str], where: str) -> list[tuple[list[tupl
     out = []
     for g, row in enumerate(combo):
         pairs = [(k, uniques[j][row[j]]) for j, k in enumerate(keys)]
-        out.append((pairs, take(table, order[bounds[g]:bounds[g + 1]])))
+        out.append((pairs, table.take(order[bounds[g]:bounds[g + 1]])))
     return out
 
 
@@ -149,7 +150,7 @@ def stage_partitions(store: Any, dataset_uuid: str, data: Any, table: str = "tab
     if schema is not None:
         norm = check_compatible(schema, norm, where)
     try:
-        tab = as_table(tab, norm)
+        tab = pc.as_table(tab, norm)
     except pc.ParquetError as exc:
         raise DatasetSchemaError(f"{where}: {exc}") from exc
     if keys and len(norm) == len(keys):

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import quote as _quote
 from urllib.parse import unquote_to_bytes
 
-from integrations.kartothek.errors import KartothekError
+from parquet_core_integrations.kartothek.errors import KartothekError
 
 __all__ = ["METADATA_SUFFIXES", "metadata_key", "quote", "unquote", "value_text", "partition_label",
            "parse_label", "data_key", "index_key", "common_metadata_key", "check_uuid", "utc_isoformat"]

@@ -1,7 +1,0 @@
-"""Formats of the systems parquet-core serves, built on parquet_core's public API.
-
-Each subpackage is pure Python (no pyspark needed): ``integrations.kartothek``
-for Kartothek datasets and ``integrations.xskipper`` for xskipper-style
-data-skipping metadata stores. Their Spark data sources live in
-``spark_adapter``.
-"""

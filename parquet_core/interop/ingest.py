@@ -1,0 +1,74 @@
+"""The write path's front door: any input (Python, numpy, pyarrow, pandas) as a :class:`Table`.
+
+:mod:`parquet_core.table.ingest` builds tables from Python values, numpy
+arrays and our own arrays; it recognises pyarrow and pandas objects but does
+not convert them, because the converters (this package) sit above the table
+layer.  The functions here pass those converters down, so the writer, the
+dataset writer, Bloom filter look-ups and the facade's :func:`as_table`
+accept every input :mod:`parquet_core.table.ingest` documents.
+
+Importing this module imports neither pyarrow nor pandas: the converters load
+:mod:`parquet_core.interop.arrow` / :mod:`parquet_core.interop.pandas` when an
+object of theirs first arrives.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parquet_core.schema.types import Field, Schema
+from parquet_core.table import ingest as _ingest
+from parquet_core.table.arrays import Array, Table
+
+__all__ = ["as_table", "as_array", "FOREIGN"]
+
+
+class _Converters:
+    """:class:`parquet_core.table.ingest.ForeignInput` for pyarrow and pandas."""
+
+    def table(self, data: Any, schema: Schema | None, validate_utf8: bool) -> Table:
+        if _ingest.foreign_module(data) == "pyarrow":
+            from parquet_core.interop.arrow import table_from_arrow
+
+            table = table_from_arrow(data, validate_utf8=validate_utf8 and schema is None)
+            return table if schema is None else as_table(table, schema, validate_utf8=validate_utf8)
+        from parquet_core.interop.pandas import table_from_pandas
+
+        return table_from_pandas(data, schema, validate_utf8=validate_utf8)
+
+    def column(self, col: Any, name: str, check_arrow_text: bool) -> tuple[Any, bool]:
+        if _ingest.foreign_module(col) == "pyarrow":
+            from parquet_core.interop.arrow import array_from_arrow
+
+            return array_from_arrow(col, name, validate_utf8=check_arrow_text), check_arrow_text
+        from parquet_core.interop.pandas import column_from_series
+
+        return column_from_series(col, name), False
+
+
+#: The converters :mod:`parquet_core.table.ingest` calls back for pyarrow / pandas objects.
+FOREIGN = _Converters()
+
+
+def as_table(data: Any, schema: Schema | list[Field] | None = None, *, validate_utf8: bool = True) -> Table:
+    """Build a :class:`Table` from *data*: a Table, a mapping ``{name: column}`` (numpy
+    arrays, sequences of Python values, pyarrow arrays, pandas Series...), a pandas
+    DataFrame or a pyarrow Table / RecordBatch; the schema is inferred, or every column is
+    cast to *schema* (refusing, never rounding, what does not fit).  A Table without a
+    *schema* is returned as is.
+
+    Raises
+    ------
+    ParquetSchemaError
+        When the data does not fit the schema, cannot be inferred, or has columns of
+        different lengths.
+    TypeError, ValueError
+        For inputs of an unsupported kind or a malformed schema.
+    """
+    return _ingest.as_table(data, schema, validate_utf8=validate_utf8, foreign=FOREIGN)
+
+
+def as_array(column: Any, name: str = "?", field: Field | None = None, *, validate_utf8: bool = True) -> Array:
+    """One column's :class:`Array` from any column :func:`as_table` accepts, inferred or
+    cast to *field*."""
+    return _ingest.as_array(column, name, field, validate_utf8=validate_utf8, foreign=FOREIGN)

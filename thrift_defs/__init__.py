@@ -1,1 +1,0 @@
-"""Thrift IDL of the Parquet format and the Python code generated from it."""
