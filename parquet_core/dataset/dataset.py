@@ -318,7 +318,7 @@ class ParquetDataset:
                     [given.get(f.name, f) for f in part.schema or []]))
         self._partitioning = part
         self._schema: Schema | None = None
-        self._schema_memo: dict[tuple[str, ...], Schema] = {}
+        self._footer_schemas: Any = None       # schemas.FooterSchemas, made on first use
 
     # -- metadata ---------------------------------------------------------------------------------
     def _load_summary(self) -> None:
@@ -363,9 +363,19 @@ class ParquetDataset:
             return Schema([f for f in self._given_schema if f.name not in parts])
         if self._metadata_schema is not None:
             return self._metadata_schema
+        # files sharing a schema (the same object: built once per distinct footer prefix) are
+        # added once, in the order each schema first appears, with their count: the same
+        # result and the same files named in an error as adding them one by one
+        distinct: dict[int, list[Any]] = {}
+        for frag, sch in zip(fragments, self._map(self._file_schema, fragments)):
+            seen = distinct.get(id(sch))
+            if seen is None:
+                distinct[id(sch)] = [sch, frag, 1]
+            else:
+                seen[2] += 1
         unifier = SchemaUnifier()
-        for frag, sch in zip(fragments, self._map(lambda fr: self._file_schema(fr), fragments)):
-            unifier.add(sch, self._fs.display(frag.path))
+        for sch, frag, n in distinct.values():
+            unifier.add(sch, self._fs.display(frag.path), times=n)
         return unifier.schema()
 
     def _full_schema(self, data: Schema) -> Schema:
@@ -390,31 +400,16 @@ class ParquetDataset:
         return Schema(fields + [f for f in parts if f.name not in data.names])
 
     def _file_schema(self, frag: Fragment) -> Schema:
-        """One file's schema, for planning: its footer read, the schema built once per distinct
-        set of schema elements (the files of a dataset mostly share one)."""
+        """One file's schema, for planning: only the start of its footer decoded, the schema
+        built once per distinct footer prefix (see ``schemas.py``)."""
         if self._strict or self._decryption is not None:
             with self._open(frag) as pf:
                 return pf.schema
-        from parquet_core.file.columns import FileColumns
-        from parquet_core.file.footer import read_footer
-        from parquet_core.metadata.wrappers import FileMetadata
+        if self._footer_schemas is None:
+            from parquet_core.dataset.schemas import FooterSchemas, general_schema
 
-        src = self._fs.open_source(frag.path, frag.size, self.io_stats)
-        try:
-            raw, footer_len, decryptor = read_footer(src)
-            # the schema is a function of the elements alone (their thrift repr shows every field)
-            key = None if decryptor is not None or raw.schema is None else tuple(map(repr, raw.schema))
-            schema = None if key is None else self._schema_memo.get(key)
-            if schema is None:
-                schema = FileColumns(FileMetadata(raw, footer_len, decryptor, src.size)).schema
-                if key is not None:
-                    self._schema_memo[key] = schema
-            return schema
-        except BaseException as exc:
-            note_file(exc, self._fs.display(frag.path), "reading")
-            raise
-        finally:
-            src.close()
+            self._footer_schemas = FooterSchemas(self._fs, self.io_stats, general_schema(self._fs, self.io_stats))
+        return self._footer_schemas.schema(frag)
 
     # -- I/O helpers ------------------------------------------------------------------------------
     def _open(self, frag: Fragment) -> ParquetFile:

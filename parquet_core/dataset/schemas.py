@@ -1,0 +1,201 @@
+"""Each file's schema for planning a dataset: only the start of its footer is decoded.
+
+Planning a dataset without ``_metadata`` needs every file's schema (the dataset's schema
+is unified over all of them, see ``unify.py``), not its row groups or statistics.  For
+each file this reads the tail (one positional read on a local disk, one ranged request
+on a store), checks the magic and the footer length, and then:
+
+* when the footer starts with the very bytes (``version`` and ``schema``) of a footer
+  already seen, the file has that footer's schema: nothing is decoded (the files of a
+  dataset mostly share one schema, byte for byte);
+* otherwise the footer is walked up to the end of its schema (``lazy_footer.schema_prefix``),
+  that prefix alone is decoded, and the schema built from it is remembered by its bytes.
+
+Anything unusual (an encrypted ``PARE`` footer, ``strict=``, a decryption key, a footer
+whose layout or bytes the prefix decode does not take, a short read) goes the general way:
+the whole footer read and decoded as opening the file does, with the same errors.  The
+rest of a footer is not checked here; a file whose footer is damaged past its schema
+fails when it is read, naming the file, as in pyarrow (which plans from the first file's
+footer only).  Reading checks each file's schema against the planned one again.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from typing import TYPE_CHECKING, Callable
+
+from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC
+from parquet_core.errors import ParquetError, note_file
+from parquet_core.file.filesystem import FileSystem, IOStats, LocalFileSystem
+from parquet_core.schema.types import Schema
+
+if TYPE_CHECKING:
+    from parquet_core.dataset.dataset import Fragment
+
+__all__ = ["FooterSchemas", "TAIL_READ_SIZE"]
+
+#: Bytes read from the end of a file to find its footer (as when a file is opened).
+TAIL_READ_SIZE = 64 * 1024
+#: Footer prefixes tried with ``startswith`` before a footer is walked; more distinct
+#: schemas than this are still found (by their bytes) after the walk.
+_PREFIXES_TRIED = 8
+
+
+class _General(Exception):
+    """This file's footer is read the general way (whole footer, the reader's errors)."""
+
+
+class FooterSchemas:
+    """The schema of each file of one dataset, built once per distinct schema.
+
+    *general* reads one file's schema the general way (the whole footer decoded); it is
+    also what a file the fast path declines gets.  Thread-safe enough for ``_map``'s pool:
+    the caches only grow, and a race builds one schema twice.
+    """
+
+    def __init__(self, fs: FileSystem, io_stats: IOStats, general: Callable[["Fragment"], Schema]) -> None:
+        self._fs = fs
+        self._stats = io_stats
+        self._general = general
+        self._local = isinstance(fs, LocalFileSystem)
+        self._recent: list[tuple[bytes, Schema]] = []     # (footer prefix, schema), newest first
+        self._by_prefix: dict[bytes, Schema] = {}
+        #: Files whose schema came from the footer's first bytes (counters for tests).
+        self.prefix_hits = 0
+        self.prefix_decodes = 0
+        self.general_reads = 0
+
+    def schema(self, frag: "Fragment") -> Schema:
+        try:
+            tail, start, size = self._tail(frag)
+            return self._from_footer(tail, start, size)
+        except _General:
+            self.general_reads += 1
+            return self._general(frag)
+
+    # -- the tail ---------------------------------------------------------------------------------
+    def _tail(self, frag: "Fragment") -> tuple[bytes, int, int]:
+        """``(bytes, offset of the footer in them, file size)``: the footer's bytes up to the
+        file's end, read in one positional read for most files."""
+        if self._local:
+            return self._local_tail(frag.path)
+        src = self._fs.open_source(frag.path, frag.size, self._stats)
+        try:
+            return self._footer_bytes(src.size, lambda off, n: bytes(src.read_at(off, n)),
+                                      remote=bool(getattr(src, "remote", False)))
+        except (ParquetError, OSError) as exc:
+            raise _General from exc
+        finally:
+            src.close()
+
+    def _local_tail(self, path: str) -> tuple[bytes, int, int]:
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        except OSError as exc:
+            raise _General from exc
+        try:
+            size = os.fstat(fd).st_size
+
+            def read(off: int, n: int) -> bytes:
+                self._stats.add(n)
+                return os.pread(fd, n, off)
+
+            return self._footer_bytes(size, read, remote=False)
+        except OSError as exc:
+            raise _General from exc
+        finally:
+            os.close(fd)
+
+    @staticmethod
+    def _footer_bytes(size: int, read: Callable[[int, int], bytes], remote: bool) -> tuple[bytes, int, int]:
+        """The checks ``file.footer.read_footer`` makes before decoding (any failure: the
+        general way, which raises the reader's error)."""
+        if size < len(MAGIC) * 2 + FOOTER_SIZE_BYTES:
+            raise _General
+        tail_start = size - min(size, TAIL_READ_SIZE)
+        tail = read(tail_start, size - tail_start)
+        if len(tail) != size - tail_start or tail[-4:] != MAGIC:
+            raise _General      # a short read, not Parquet, or an encrypted (PARE) footer
+        (footer_len,) = struct.unpack_from("<I", tail, len(tail) - FOOTER_SIZE_BYTES)
+        if footer_len == 0 or footer_len > size - FOOTER_SIZE_BYTES - len(MAGIC):
+            raise _General
+        start = size - FOOTER_SIZE_BYTES - footer_len
+        if tail_start == 0:
+            head = tail[:len(MAGIC)]
+        else:
+            head = MAGIC if remote else read(0, len(MAGIC))
+        if head != MAGIC:
+            raise _General
+        if start < tail_start:      # a footer longer than the tail: read what precedes it
+            more = read(start, tail_start - start)
+            if len(more) != tail_start - start:
+                raise _General
+            return more + tail, 0, size
+        return tail, start - tail_start, size
+
+    # -- the schema -------------------------------------------------------------------------------
+    def _from_footer(self, tail: bytes, start: int, size: int) -> Schema:
+        for prefix, schema in self._recent:
+            if tail.startswith(prefix, start):
+                self.prefix_hits += 1
+                return schema
+        from parquet_core.thrift.lazy_footer import schema_prefix
+
+        footer = tail[start:len(tail) - FOOTER_SIZE_BYTES]
+        used = schema_prefix(footer)
+        if used is None:
+            raise _General
+        key = footer[:used]
+        schema = self._by_prefix.get(key)
+        if schema is None:
+            schema = self._decode(footer, used, size)
+            self._by_prefix[key] = schema
+        self._recent.insert(0, (key, schema))
+        del self._recent[_PREFIXES_TRIED:]
+        return schema
+
+    def _decode(self, footer: bytes, used: int, size: int) -> Schema:
+        from parquet_core.file.columns import FileColumns
+        from parquet_core.metadata.wrappers import FileMetadata
+        from parquet_core.thrift.lazy_footer import parse_schema_prefix
+
+        try:
+            raw = parse_schema_prefix(footer, used)
+            if raw.num_rows is None:
+                raw.num_rows = 0    # not in the prefix: the wrapper checks it, planning does not use it
+            schema = FileColumns(FileMetadata(raw, len(footer), None, size)).schema
+        except ParquetError as exc:
+            raise _General from exc
+        self.prefix_decodes += 1
+        return schema
+
+
+def general_schema(fs: FileSystem, io_stats: IOStats) -> Callable[["Fragment"], Schema]:
+    """One file's schema from its whole footer (read as opening the file reads it), the
+    schema built once per distinct set of schema elements; errors name the file."""
+    memo: dict[tuple[str, ...], Schema] = {}
+
+    def read(frag: "Fragment") -> Schema:
+        from parquet_core.file.columns import FileColumns
+        from parquet_core.file.footer import read_footer
+        from parquet_core.metadata.wrappers import FileMetadata
+
+        src = fs.open_source(frag.path, frag.size, io_stats)
+        try:
+            raw, footer_len, decryptor = read_footer(src)
+            # the schema is a function of the elements alone (their thrift repr shows every field)
+            key = None if decryptor is not None or raw.schema is None else tuple(map(repr, raw.schema))
+            schema = None if key is None else memo.get(key)
+            if schema is None:
+                schema = FileColumns(FileMetadata(raw, footer_len, decryptor, src.size)).schema
+                if key is not None:
+                    memo[key] = schema
+            return schema
+        except BaseException as exc:
+            note_file(exc, fs.display(frag.path), "reading")
+            raise
+        finally:
+            src.close()
+
+    return read
