@@ -585,7 +585,9 @@ class ParquetDataset:
                     fixed_fields.setdefault(f.name, f)     # the first of a name, as Schema.field
                 for name, f in file_fields.items():
                     target = fixed_fields.get(name)
-                    if target is not None and name not in parts and target.type != f.type:
+                    if target is None and name not in parts:
+                        self._unplanned(name, path)
+                    elif target is not None and name not in parts and target.type != f.type:
                         check_against(target, f, path)
             if isinstance(rest, Expression):
                 missing = {c for c in rest.columns() if c.split(".")[0] not in file_fields and c not in parts}
@@ -600,6 +602,15 @@ class ParquetDataset:
             else:
                 table = pf.read(wanted, use_threads=use_threads)
             return table, pf.schema
+
+    def _unplanned(self, name: str, path: str) -> None:
+        """A file holds a column the schema unified from the footers lacks (the file changed
+        since planning, or a footer read differently in part and in whole): refuse, rather
+        than drop the column.  ``schema=`` and summary files may leave columns out."""
+        if self._given_schema is None and self._metadata_schema is None:
+            raise ParquetSchemaError(
+                f"column {name!r} of {path!r} is not in the dataset's schema, unified from the files' "
+                "footers when the dataset was planned (was the file replaced since?)")
 
     def _read_summarised(self, frag: Fragment, rest: Expression | bool, columns: Sequence[str] | None,
                          fixed: Schema | None, use_threads: bool = True) -> tuple[Table, Schema]:
@@ -683,6 +694,8 @@ class ParquetDataset:
                     for name, f in file_fields.items():
                         if name in full.names and name not in self.partition_names:
                             check_against(full.field(name), f, path)
+                        elif name not in full.names:
+                            self._unplanned(name, path)
                     if isinstance(rest, Expression):
                         missing = {c for c in rest.columns()
                                    if c.split(".")[0] not in file_fields and c not in self.partition_names}

@@ -22,6 +22,7 @@ of its UTF-8 bytes), null as ``__HIVE_DEFAULT_PARTITION__``.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 import urllib.parse
 from dataclasses import dataclass
@@ -56,6 +57,16 @@ def partition_segment(name: str, value: Any) -> str:
     return f"{encode_value(name)}={DEFAULT_PARTITION_NAME if value is None else encode_value(value)}"
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _hive_segment(seg: str) -> tuple[str, str | None] | None:
+    """``(column, decoded value or None)`` of one ``key=value`` folder name (None: not one).
+    Cached: the files of a dataset repeat the same few folder names."""
+    key, eq, raw = seg.partition("=")
+    if not eq or not key:
+        return None
+    return decode_value(key), None if raw == DEFAULT_PARTITION_NAME else decode_value(raw)
+
+
 @dataclass(frozen=True)
 class Partitioning:
     """How folder names become columns.
@@ -75,12 +86,9 @@ class Partitioning:
         out: list[tuple[str, str | None]] = []
         if self.flavor == "hive":
             for seg in segments:
-                key, eq, raw = seg.partition("=")
-                if not eq or not key:
-                    continue
-                name = decode_value(key)
-                value = None if raw == DEFAULT_PARTITION_NAME else decode_value(raw)
-                out.append((name, value))
+                kv = _hive_segment(seg)
+                if kv is not None:
+                    out.append(kv)
             return out
         for name, seg in zip(self.names, segments):
             out.append((name, None if seg == DEFAULT_PARTITION_NAME else decode_value(seg)))
@@ -105,7 +113,7 @@ class Partitioning:
             seen = [v for v in values[name] if v is not None]
             if not seen:
                 typ = DataType("null") if values[name] else DataType("string")
-            elif all(_INT.match(v) and _INT32[0] <= int(v) <= _INT32[1] for v in seen):
+            elif all(_INT.match(v) and _INT32[0] <= int(v) <= _INT32[1] for v in set(seen)):
                 typ = DataType("int32")
             else:
                 typ = DataType("string")

@@ -35,11 +35,18 @@ if TYPE_CHECKING:
 
 __all__ = ["FooterSchemas", "TAIL_READ_SIZE"]
 
-#: Bytes read from the end of a file to find its footer (as when a file is opened).
+#: Bytes read from the end of a file in a store to find its footer (as when a file is opened:
+#: one request holds most footers).
 TAIL_READ_SIZE = 64 * 1024
+#: The same on a local disk, where a second read costs a system call, not a round trip:
+#: planning needs the footer's start, and most footers are smaller than this.
+LOCAL_TAIL_READ_SIZE = 16 * 1024
 #: Footer prefixes tried with ``startswith`` before a footer is walked; more distinct
 #: schemas than this are still found (by their bytes) after the walk.
 _PREFIXES_TRIED = 8
+
+
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
 
 
 class _General(Exception):
@@ -68,71 +75,45 @@ class FooterSchemas:
 
     def schema(self, frag: "Fragment") -> Schema:
         try:
-            tail, start, size = self._tail(frag)
+            tail, start, size = self._local_tail(frag) if self._local else self._store_tail(frag)
             return self._from_footer(tail, start, size)
         except _General:
             self.general_reads += 1
             return self._general(frag)
 
     # -- the tail ---------------------------------------------------------------------------------
-    def _tail(self, frag: "Fragment") -> tuple[bytes, int, int]:
+    def _store_tail(self, frag: "Fragment") -> tuple[bytes, int, int]:
         """``(bytes, offset of the footer in them, file size)``: the footer's bytes up to the
-        file's end, read in one positional read for most files."""
-        if self._local:
-            return self._local_tail(frag.path)
+        file's end, one ranged request for most files."""
         src = self._fs.open_source(frag.path, frag.size, self._stats)
         try:
-            return self._footer_bytes(src.size, lambda off, n: bytes(src.read_at(off, n)),
-                                      remote=bool(getattr(src, "remote", False)))
+            return _footer_bytes(src.size, lambda off, n: bytes(src.read_at(off, n)), TAIL_READ_SIZE)
         except (ParquetError, OSError) as exc:
             raise _General from exc
         finally:
             src.close()
 
-    def _local_tail(self, path: str) -> tuple[bytes, int, int]:
+    def _local_tail(self, frag: "Fragment") -> tuple[bytes, int, int]:
+        """As :meth:`_store_tail`, with an open, one positional read and a close for most files.
+        The size is the listing's: a file that changed since fails the checks (and goes the
+        general way) or is caught by the reader."""
         try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+            fd = os.open(frag.path, _READ_FLAGS)
         except OSError as exc:
             raise _General from exc
         try:
-            size = os.fstat(fd).st_size
+            size = frag.size if isinstance(frag.size, int) else os.fstat(fd).st_size
+            stats = self._stats
 
             def read(off: int, n: int) -> bytes:
-                self._stats.add(n)
+                stats.add(n)
                 return os.pread(fd, n, off)
 
-            return self._footer_bytes(size, read, remote=False)
+            return _footer_bytes(size, read, LOCAL_TAIL_READ_SIZE)
         except OSError as exc:
             raise _General from exc
         finally:
             os.close(fd)
-
-    @staticmethod
-    def _footer_bytes(size: int, read: Callable[[int, int], bytes], remote: bool) -> tuple[bytes, int, int]:
-        """The checks ``file.footer.read_footer`` makes before decoding (any failure: the
-        general way, which raises the reader's error)."""
-        if size < len(MAGIC) * 2 + FOOTER_SIZE_BYTES:
-            raise _General
-        tail_start = size - min(size, TAIL_READ_SIZE)
-        tail = read(tail_start, size - tail_start)
-        if len(tail) != size - tail_start or tail[-4:] != MAGIC:
-            raise _General      # a short read, not Parquet, or an encrypted (PARE) footer
-        (footer_len,) = struct.unpack_from("<I", tail, len(tail) - FOOTER_SIZE_BYTES)
-        if footer_len == 0 or footer_len > size - FOOTER_SIZE_BYTES - len(MAGIC):
-            raise _General
-        start = size - FOOTER_SIZE_BYTES - footer_len
-        if tail_start == 0:
-            head = tail[:len(MAGIC)]
-        else:
-            head = MAGIC if remote else read(0, len(MAGIC))
-        if head != MAGIC:
-            raise _General
-        if start < tail_start:      # a footer longer than the tail: read what precedes it
-            more = read(start, tail_start - start)
-            if len(more) != tail_start - start:
-                raise _General
-            return more + tail, 0, size
-        return tail, start - tail_start, size
 
     # -- the schema -------------------------------------------------------------------------------
     def _from_footer(self, tail: bytes, start: int, size: int) -> Schema:
@@ -199,3 +180,28 @@ def general_schema(fs: FileSystem, io_stats: IOStats) -> Callable[["Fragment"], 
             src.close()
 
     return read
+
+
+def _footer_bytes(size: int, read: Callable[[int, int], bytes], tail_size: int) -> tuple[bytes, int, int]:
+    """The checks ``file.footer.read_footer`` makes before decoding, on the last *tail_size*
+    bytes (any failure: the general way, which raises the reader's error).  The leading
+    magic is checked when the tail holds it, not read on its own (as for a store in
+    ``read_footer``): the reader checks it when the file is opened."""
+    if size < len(MAGIC) * 2 + FOOTER_SIZE_BYTES:
+        raise _General
+    tail_start = size - min(size, tail_size)
+    tail = read(tail_start, size - tail_start)
+    if len(tail) != size - tail_start or tail[-4:] != MAGIC:
+        raise _General      # a short read, not Parquet, or an encrypted (PARE) footer
+    (footer_len,) = struct.unpack_from("<I", tail, len(tail) - FOOTER_SIZE_BYTES)
+    if footer_len == 0 or footer_len > size - FOOTER_SIZE_BYTES - len(MAGIC):
+        raise _General
+    start = size - FOOTER_SIZE_BYTES - footer_len
+    if tail_start == 0 and tail[:len(MAGIC)] != MAGIC:
+        raise _General
+    if start < tail_start:      # a footer longer than the tail: read what precedes it
+        more = read(start, tail_start - start)
+        if len(more) != tail_start - start:
+            raise _General
+        return more + tail, 0, size
+    return tail, start - tail_start, size
