@@ -6,6 +6,8 @@
       file.filesystem.resolve_filesystem     local disk or an fsspec store
       discovery.discover                     files, root, _metadata / _common_metadata
       partitioning.Partitioning.infer        key=value folders -> typed columns
+    .schema                                  schemas.FooterSchemas: each footer's schema prefix,
+                                             unify.SchemaUnifier over the distinct schemas
     .read(columns, filters)
       for each file:
         partial evaluation of the filter on the file's partition values
@@ -352,7 +354,8 @@ class ParquetDataset:
     @property
     def schema(self) -> Schema:
         """Data columns (unified over every file, or ``schema=``, or ``_common_metadata``),
-        then partition columns.  Without a summary file this opens every footer once."""
+        then partition columns.  Without a summary file this reads the start of every
+        footer once (its schema; see ``schemas.py``)."""
         if self._schema is None:
             self._schema = self._full_schema(self._data_schema(self._fragments))
         return self._schema

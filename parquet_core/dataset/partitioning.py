@@ -140,12 +140,28 @@ class Partitioning:
         """A table with one row per file: its partition values (for pruning all files at once)."""
         from parquet_core.table.arrays import Table
 
+        from parquet_core.table.select import take_array
+
         assert self.schema is not None
-        per_file = [self.arrays(s) for s in specs]
+        per_file = [dict(s) for s in specs]
+        cache = self.__dict__.setdefault("_typed", {})
         cols = []
         for f in self.schema:
-            pieces = [a[f.name] for a in per_file]
-            cols.append(Array.concat(pieces) if pieces else typed_value(None, f).slice(0, 0))
+            if not per_file:
+                cols.append(typed_value(None, f).slice(0, 0))
+                continue
+            # each distinct value typed once, then taken per file (the files of a dataset
+            # repeat a few folder values; one Python step per file to find its value's index)
+            index: dict[str | None, int] = {}
+            codes = np.fromiter((index.setdefault(got.get(f.name), len(index)) for got in per_file),
+                                dtype=np.int64, count=len(per_file))
+            distinct = []
+            for raw in index:
+                arr = cache.get((f.name, raw))
+                if arr is None:
+                    arr = cache[(f.name, raw)] = typed_value(raw, f)
+                distinct.append(arr)
+            cols.append(take_array(distinct[0] if len(distinct) == 1 else Array.concat(distinct), codes))
         return Table(self.schema, cols, len(specs))
 
 
