@@ -342,3 +342,38 @@ def test_store_planning_matches_local(tmp_path):
     remote = pc.ParquetDataset(f"memory://{base}")
     assert remote.schema == local
     assert remote._footer_schemas.general_reads == 0
+
+
+# -- the local listing (os.scandir) vs pyarrow's ----------------------------------------------------
+
+_NAMES = ["a", "b", "k=1", "k=2", "_tmp", ".hidden", "x_y", "k=_3", "_SUCCESS", ".crc", "part.parquet"]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.lists(st.sampled_from(_NAMES), min_size=1, max_size=4), min_size=1, max_size=12))
+def test_local_listing_matches_pyarrow(tmp_path_factory, trees):
+    """Files anywhere in a tree with litter names (``_x``, ``.x``) at every level: the files
+    and their folders below the root are those pyarrow.dataset lists (same ignore rule)."""
+    import pyarrow.dataset as pads
+
+    from parquet_core.dataset.discovery import discover, list_data_files
+    from parquet_core.file.filesystem import LocalFileSystem
+
+    root = tmp_path_factory.mktemp("tree")
+    one = pa.table({"v": [1]})
+    for parts in trees:
+        folder = root.joinpath(*parts[:-1])
+        if any(p.is_file() for p in [folder, *folder.parents] if p != root and root in p.parents):
+            continue                     # a file already has this name
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / (parts[-1] + ".parquet")
+        if not target.exists() and not target.is_dir():
+            pq.write_table(one, target)
+    fs = LocalFileSystem()
+    found = discover(fs, [str(root)], use_summary=False)
+    theirs = sorted(pads.dataset(str(root), format="parquet", partitioning=None).files)
+    assert [p for p, _ in found.files] == theirs
+    assert [p for p, _ in list_data_files(str(root))] == theirs
+    for p, size in found.files:
+        assert size == os.path.getsize(p)
+        assert found.relative[p] == list(Path(p).relative_to(root).parts[:-1])
