@@ -33,7 +33,7 @@ from parquet_core.schema.types import Schema
 if TYPE_CHECKING:
     from parquet_core.dataset.dataset import Fragment
 
-__all__ = ["FooterSchemas", "TAIL_READ_SIZE"]
+__all__ = ["FooterSchemas", "TAIL_READ_SIZE", "LOCAL_TAIL_READ_SIZE", "FOOTER_HEAD_READ_SIZE"]
 
 #: Bytes read from the end of a file in a store to find its footer (as when a file is opened:
 #: one request holds most footers).
@@ -41,6 +41,9 @@ TAIL_READ_SIZE = 64 * 1024
 #: The same on a local disk, where a second read costs a system call, not a round trip:
 #: planning needs the footer's start, and most footers are smaller than this.
 LOCAL_TAIL_READ_SIZE = 16 * 1024
+#: The start of a footer longer than the tail read, where its schema is (a schema longer
+#: than this, tens of thousands of columns, goes the general way).
+FOOTER_HEAD_READ_SIZE = 1 << 20
 #: Footer prefixes tried with ``startswith`` before a footer is walked; more distinct
 #: schemas than this are still found (by their bytes) after the walk.
 _PREFIXES_TRIED = 8
@@ -75,16 +78,16 @@ class FooterSchemas:
 
     def schema(self, frag: "Fragment") -> Schema:
         try:
-            tail, start, size = self._local_tail(frag) if self._local else self._store_tail(frag)
-            return self._from_footer(tail, start, size)
+            buf, start, end, size = self._local_tail(frag) if self._local else self._store_tail(frag)
+            return self._from_footer(buf, start, end, size)
         except _General:
             self.general_reads += 1
             return self._general(frag)
 
     # -- the tail ---------------------------------------------------------------------------------
-    def _store_tail(self, frag: "Fragment") -> tuple[bytes, int, int]:
-        """``(bytes, offset of the footer in them, file size)``: the footer's bytes up to the
-        file's end, one ranged request for most files."""
+    def _store_tail(self, frag: "Fragment") -> tuple[bytes, int, int, int]:
+        """``(buf, start, end, file size)``: ``buf[start:end]`` is the footer, or its first
+        bytes when it is long (see :func:`_footer_bytes`); one ranged request for most files."""
         src = self._fs.open_source(frag.path, frag.size, self._stats)
         try:
             return _footer_bytes(src.size, lambda off, n: bytes(src.read_at(off, n)), TAIL_READ_SIZE)
@@ -93,7 +96,7 @@ class FooterSchemas:
         finally:
             src.close()
 
-    def _local_tail(self, frag: "Fragment") -> tuple[bytes, int, int]:
+    def _local_tail(self, frag: "Fragment") -> tuple[bytes, int, int, int]:
         """As :meth:`_store_tail`, with an open, one positional read and a close for most files.
         The size is the listing's: a file that changed since fails the checks (and goes the
         general way) or is caught by the reader."""
@@ -116,15 +119,16 @@ class FooterSchemas:
             os.close(fd)
 
     # -- the schema -------------------------------------------------------------------------------
-    def _from_footer(self, tail: bytes, start: int, size: int) -> Schema:
+    def _from_footer(self, buf: bytes, start: int, end: int, size: int) -> Schema:
+        """The schema of the footer whose first bytes are ``buf[start:end]``."""
         for prefix, schema in self._recent:
-            if tail.startswith(prefix, start):
+            if buf.startswith(prefix, start, end):
                 self.prefix_hits += 1
                 return schema
         from parquet_core.thrift.lazy_footer import schema_prefix
 
-        footer = tail[start:len(tail) - FOOTER_SIZE_BYTES]
-        used = schema_prefix(footer)
+        footer = buf[start:end]
+        used = schema_prefix(footer)    # None also when the bytes end inside the schema
         if used is None:
             raise _General
         key = footer[:used]
@@ -182,11 +186,14 @@ def general_schema(fs: FileSystem, io_stats: IOStats) -> Callable[["Fragment"], 
     return read
 
 
-def _footer_bytes(size: int, read: Callable[[int, int], bytes], tail_size: int) -> tuple[bytes, int, int]:
-    """The checks ``file.footer.read_footer`` makes before decoding, on the last *tail_size*
-    bytes (any failure: the general way, which raises the reader's error).  The leading
-    magic is checked when the tail holds it, not read on its own (as for a store in
-    ``read_footer``): the reader checks it when the file is opened."""
+def _footer_bytes(size: int, read: Callable[[int, int], bytes], tail_size: int) -> tuple[bytes, int, int, int]:
+    """``(buf, start, end, size)``, ``buf[start:end]`` the footer, after the checks
+    ``file.footer.read_footer`` makes before decoding, on the last *tail_size* bytes (any
+    failure: the general way, which raises the reader's error).  A footer longer than the
+    tail (many row groups) is not read whole: only its first :data:`FOOTER_HEAD_READ_SIZE`
+    bytes, where the schema is.  The leading magic is checked when the tail holds it, not
+    read on its own (as for a store in ``read_footer``): the reader checks it when the
+    file is opened."""
     if size < len(MAGIC) * 2 + FOOTER_SIZE_BYTES:
         raise _General
     tail_start = size - min(size, tail_size)
@@ -199,9 +206,10 @@ def _footer_bytes(size: int, read: Callable[[int, int], bytes], tail_size: int) 
     start = size - FOOTER_SIZE_BYTES - footer_len
     if tail_start == 0 and tail[:len(MAGIC)] != MAGIC:
         raise _General
-    if start < tail_start:      # a footer longer than the tail: read what precedes it
-        more = read(start, tail_start - start)
-        if len(more) != tail_start - start:
+    if start < tail_start:      # a footer longer than the tail: its start holds the schema
+        n = min(footer_len, FOOTER_HEAD_READ_SIZE)
+        head = read(start, n)
+        if len(head) != n:
             raise _General
-        return more + tail, 0, size
-    return tail, start - tail_start, size
+        return head, 0, n, size
+    return tail, start - tail_start, len(tail) - FOOTER_SIZE_BYTES, size

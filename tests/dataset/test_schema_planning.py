@@ -253,6 +253,25 @@ def test_footer_longer_than_the_local_tail(tmp_path):
     assert got.schema.field("column_with_a_long_name_0001").type == pc.int64()
 
 
+def test_long_footer_of_many_row_groups_is_not_read_whole(tmp_path, monkeypatch):
+    """A footer longer than the tail read because of its row groups: planning reads the tail
+    and the footer's first bytes (the schema), not the row groups' bytes."""
+    import parquet_core.dataset.schemas as schemas_mod
+
+    monkeypatch.setattr(schemas_mod, "FOOTER_HEAD_READ_SIZE", 4096)
+    table = pa.table({"a": np.arange(3000), "b": np.arange(3000) * 0.5})
+    pq.write_table(table, tmp_path / "a.parquet", row_group_size=10)     # 300 row groups
+    pq.write_table(table.cast(pa.schema([("a", pa.int32()), ("b", pa.float64())])), tmp_path / "b.parquet",
+                   row_group_size=10)
+    n = len(_footer(tmp_path / "a.parquet"))
+    assert n > LOCAL_TAIL_READ_SIZE + 4096
+    ds = pc.ParquetDataset(str(tmp_path))
+    assert ds.schema == _general_schema([tmp_path / "a.parquet", tmp_path / "b.parquet"])
+    assert ds._footer_schemas.general_reads == 0
+    assert ds.io_stats.requests == 4 and ds.io_stats.bytes == 2 * (LOCAL_TAIL_READ_SIZE + 4096)
+    assert_same(ds.read(), pa.concat_tables([table, table]), sort_by=None)
+
+
 def _damage_row_groups(path: Path) -> None:
     """Make the footer's row_groups list claim 14 row groups (it holds one): the whole footer
     no longer decodes, its schema still does."""
