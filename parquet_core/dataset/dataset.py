@@ -686,6 +686,7 @@ class ParquetDataset:
             raise ValueError("batch_size must be positive")
         expr = self._expression(filters)
         full = self.schema
+        full_names = set(full.names)
         out = self._output_fields(full, columns)
         work = self._prune(expr)
         prog = Progress.make(self._progress if progress is None else progress, len(work), "scanning")
@@ -695,10 +696,10 @@ class ParquetDataset:
                     path = self._fs.display(frag.path)
                     file_fields = {f.name: f for f in pf.schema}
                     for name, f in file_fields.items():
-                        if name in full.names and name not in self.partition_names:
-                            check_against(full.field(name), f, path)
-                        elif name not in full.names:
+                        if name not in full_names:
                             self._unplanned(name, path)
+                        elif name not in self.partition_names:
+                            check_against(full.field(name), f, path)
                     if isinstance(rest, Expression):
                         missing = {c for c in rest.columns()
                                    if c.split(".")[0] not in file_fields and c not in self.partition_names}

@@ -16,7 +16,10 @@ whose layout or bytes the prefix decode does not take, a short read) goes the ge
 the whole footer read and decoded as opening the file does, with the same errors.  The
 rest of a footer is not checked here; a file whose footer is damaged past its schema
 fails when it is read, naming the file, as in pyarrow (which plans from the first file's
-footer only).  Reading checks each file's schema against the planned one again.
+footer only).  Reading checks each file's schema against the planned one again: a type
+that cannot be read as the planned one, or a column the plan lacks (a file replaced
+since, or a malformed footer repeating its schema field after the prefix, which the
+whole-footer decode takes), raises ``ParquetSchemaError`` naming the file.
 """
 
 from __future__ import annotations
@@ -121,7 +124,7 @@ class FooterSchemas:
     # -- the schema -------------------------------------------------------------------------------
     def _from_footer(self, buf: bytes, start: int, end: int, size: int) -> Schema:
         """The schema of the footer whose first bytes are ``buf[start:end]``."""
-        for prefix, schema in self._recent:
+        for prefix, schema in tuple(self._recent):     # a snapshot: other threads add to it
             if buf.startswith(prefix, start, end):
                 self.prefix_hits += 1
                 return schema
