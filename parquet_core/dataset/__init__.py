@@ -3,6 +3,7 @@
 * :mod:`~parquet_core.dataset.discovery` - which files a path means; litter skipped;
 * :mod:`~parquet_core.dataset.partitioning` - ``key=value`` folders <-> typed columns;
 * :mod:`~parquet_core.dataset.unify` - one schema over many files;
+* :mod:`~parquet_core.dataset.schemas` - each file's schema from the start of its footer (planning);
 * :mod:`~parquet_core.dataset.dataset` - :class:`ParquetDataset` (planning, pruning, reading);
 * :mod:`~parquet_core.dataset.metadata_file` - ``_metadata`` / ``_common_metadata``;
 * :mod:`~parquet_core.dataset.write` - :func:`write_to_dataset`;

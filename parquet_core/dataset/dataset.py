@@ -6,6 +6,8 @@
       file.filesystem.resolve_filesystem     local disk or an fsspec store
       discovery.discover                     files, root, _metadata / _common_metadata
       partitioning.Partitioning.infer        key=value folders -> typed columns
+    .schema                                  schemas.FooterSchemas: each footer's schema prefix,
+                                             unify.SchemaUnifier over the distinct schemas
     .read(columns, filters)
       for each file:
         partial evaluation of the filter on the file's partition values
@@ -319,7 +321,7 @@ class ParquetDataset:
                     [given.get(f.name, f) for f in part.schema or []]))
         self._partitioning = part
         self._schema: Schema | None = None
-        self._schema_memo: dict[tuple[str, ...], Schema] = {}
+        self._footer_schemas: Any = None       # schemas.FooterSchemas, made on first use
 
     # -- metadata ---------------------------------------------------------------------------------
     def _load_summary(self) -> None:
@@ -353,7 +355,8 @@ class ParquetDataset:
     @property
     def schema(self) -> Schema:
         """Data columns (unified over every file, or ``schema=``, or ``_common_metadata``),
-        then partition columns.  Without a summary file this opens every footer once."""
+        then partition columns.  Without a summary file this reads the start of every
+        footer once (its schema; see ``schemas.py``)."""
         if self._schema is None:
             self._schema = self._full_schema(self._data_schema(self._fragments))
         return self._schema
@@ -364,9 +367,19 @@ class ParquetDataset:
             return Schema([f for f in self._given_schema if f.name not in parts])
         if self._metadata_schema is not None:
             return self._metadata_schema
+        # files sharing a schema (the same object: built once per distinct footer prefix) are
+        # added once, in the order each schema first appears, with their count: the same
+        # result and the same files named in an error as adding them one by one
+        distinct: dict[int, list[Any]] = {}
+        for frag, sch in zip(fragments, self._map(self._file_schema, fragments)):
+            seen = distinct.get(id(sch))
+            if seen is None:
+                distinct[id(sch)] = [sch, frag, 1]
+            else:
+                seen[2] += 1
         unifier = SchemaUnifier()
-        for frag, sch in zip(fragments, self._map(lambda fr: self._file_schema(fr), fragments)):
-            unifier.add(sch, self._fs.display(frag.path))
+        for sch, frag, n in distinct.values():
+            unifier.add(sch, self._fs.display(frag.path), times=n)
         return unifier.schema()
 
     def _full_schema(self, data: Schema) -> Schema:
@@ -391,31 +404,16 @@ class ParquetDataset:
         return Schema(fields + [f for f in parts if f.name not in data.names])
 
     def _file_schema(self, frag: Fragment) -> Schema:
-        """One file's schema, for planning: its footer read, the schema built once per distinct
-        set of schema elements (the files of a dataset mostly share one)."""
+        """One file's schema, for planning: only the start of its footer decoded, the schema
+        built once per distinct footer prefix (see ``schemas.py``)."""
         if self.options.strict or self.options.decryption is not None:
             with self._open(frag) as pf:
                 return pf.schema
-        from parquet_core.file.columns import FileColumns
-        from parquet_core.file.footer import read_footer
-        from parquet_core.metadata.wrappers import FileMetadata
+        if self._footer_schemas is None:
+            from parquet_core.dataset.schemas import FooterSchemas, general_schema
 
-        src = self._fs.open_source(frag.path, frag.size, self.io_stats)
-        try:
-            raw, footer_len, decryptor = read_footer(src)
-            # the schema is a function of the elements alone (their thrift repr shows every field)
-            key = None if decryptor is not None or raw.schema is None else tuple(map(repr, raw.schema))
-            schema = None if key is None else self._schema_memo.get(key)
-            if schema is None:
-                schema = FileColumns(FileMetadata(raw, footer_len, decryptor, src.size)).schema
-                if key is not None:
-                    self._schema_memo[key] = schema
-            return schema
-        except BaseException as exc:
-            note_file(exc, self._fs.display(frag.path), "reading")
-            raise
-        finally:
-            src.close()
+            self._footer_schemas = FooterSchemas(self._fs, self.io_stats, general_schema(self._fs, self.io_stats))
+        return self._footer_schemas.schema(frag)
 
     # -- I/O helpers ------------------------------------------------------------------------------
     def _open(self, frag: Fragment) -> ParquetFile:
@@ -592,7 +590,9 @@ class ParquetDataset:
                     fixed_fields.setdefault(f.name, f)     # the first of a name, as Schema.field
                 for name, f in file_fields.items():
                     target = fixed_fields.get(name)
-                    if target is not None and name not in parts and target.type != f.type:
+                    if target is None and name not in parts:
+                        self._unplanned(name, path)
+                    elif target is not None and name not in parts and target.type != f.type:
                         check_against(target, f, path)
             if isinstance(rest, Expression):
                 missing = {c for c in rest.columns() if c.split(".")[0] not in file_fields and c not in parts}
@@ -607,6 +607,15 @@ class ParquetDataset:
             else:
                 table = pf.read(wanted, use_threads=use_threads)
             return table, pf.schema
+
+    def _unplanned(self, name: str, path: str) -> None:
+        """A file holds a column the schema unified from the footers lacks (the file changed
+        since planning, or a footer read differently in part and in whole): refuse, rather
+        than drop the column.  ``schema=`` and summary files may leave columns out."""
+        if self._given_schema is None and self._metadata_schema is None:
+            raise ParquetSchemaError(
+                f"column {name!r} of {path!r} is not in the dataset's schema, unified from the files' "
+                "footers when the dataset was planned (was the file replaced since?)")
 
     def _read_summarised(self, frag: Fragment, rest: Expression | bool, columns: Sequence[str] | None,
                          fixed: Schema | None, use_threads: bool = True) -> tuple[Table, Schema]:
@@ -681,6 +690,7 @@ class ParquetDataset:
         use_threads = self.options.threads(use_threads)
         expr = self._expression(filters)
         full = self.schema
+        full_names = set(full.names)
         out = self._output_fields(full, columns)
         work = self._prune(expr)
         prog = Progress.make(self._progress if progress is None else progress, len(work), "scanning")
@@ -690,7 +700,9 @@ class ParquetDataset:
                     path = self._fs.display(frag.path)
                     file_fields = {f.name: f for f in pf.schema}
                     for name, f in file_fields.items():
-                        if name in full.names and name not in self.partition_names:
+                        if name not in full_names:
+                            self._unplanned(name, path)
+                        elif name not in self.partition_names:
                             check_against(full.field(name), f, path)
                     if isinstance(rest, Expression):
                         missing = {c for c in rest.columns()

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import posixpath
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
 
@@ -52,14 +52,64 @@ def list_data_files(folder: str, fs: FileSystem | None = None,
     Summary files (``_metadata``...) are litter here: :func:`discover` picks them up itself.
     """
     fs = fs or LocalFileSystem()
-    out = []
+    return sorted((p, size) for p, size, _ in _walk(fs, folder, tuple(ignore_prefixes)))
+
+
+def _walk(fs: FileSystem, folder: str, prefixes: tuple[str, ...],
+          summary: dict[str, str] | None = None) -> Iterator[tuple[str, int, list[str]]]:
+    """``(path, size, folders below *folder*)`` of every data file below *folder*, litter left
+    out; ``_metadata`` / ``_common_metadata`` directly in *folder* go into *summary* (by name)
+    when it is given.  Unsorted."""
+    if isinstance(fs, LocalFileSystem):
+        yield from _walk_local(folder, prefixes, summary)
+        return
     for p, size in fs.find(folder):
         below = _rel_parts(fs, folder, p)
-        name = os.path.basename(p) if isinstance(fs, LocalFileSystem) else posixpath.basename(p)
-        if is_hidden(name, ignore_prefixes) or any(is_hidden(b, ignore_prefixes) for b in below):
+        name = posixpath.basename(p)
+        if summary is not None and not below and name in _SUMMARY_NAMES:
+            summary[name] = p
             continue
-        out.append((p, size))
-    return out
+        if is_hidden(name, prefixes) or any(is_hidden(b, prefixes) for b in below):
+            continue
+        yield p, size, below
+
+
+_SUMMARY_NAMES = frozenset(("_metadata", "_common_metadata"))
+
+
+def _walk_local(folder: str, prefixes: tuple[str, ...],
+                summary: dict[str, str] | None) -> Iterator[tuple[str, int, list[str]]]:
+    """:func:`_walk` on the local disk with ``os.scandir``: litter folders are not entered,
+    and each file's folders below *folder* come from the walk (no path splitting per file).
+    Follows links to folders and skips what vanishes or cannot be read, as ``os.walk(...,
+    followlinks=True)`` with ``os.path.getsize`` did."""
+    stack: list[tuple[str, list[str]]] = [(folder, [])]
+    while stack:
+        d, below = stack.pop()
+        try:
+            entries = list(os.scandir(d))
+        except OSError:
+            continue    # not a folder, removed, or not readable
+        # one Python step per directory entry: the listing is the data (a stat each, for the size)
+        for e in entries:
+            name = e.name
+            try:
+                is_dir = e.is_dir()
+            except OSError:
+                continue
+            if summary is not None and not below and not is_dir and name in _SUMMARY_NAMES:
+                summary[name] = e.path
+                continue
+            if is_hidden(name, prefixes):
+                continue
+            if is_dir:
+                stack.append((e.path, below + [name]))
+                continue
+            try:
+                size = e.stat().st_size
+            except OSError:
+                continue    # removed while listing, or a broken link
+            yield e.path, size, below
 
 
 def _split(fs: FileSystem, path: str) -> list[str]:
@@ -121,83 +171,96 @@ def discover(fs: FileSystem, paths: Sequence[str], ignore_prefixes: Sequence[str
     FileNotFoundError
         A path that does not exist (and matches nothing as a glob).
     """
-    local = isinstance(fs, LocalFileSystem)
-    files: dict[str, int] = {}
-    rels: dict[str, list[str]] = {}
-    roots: list[str] = []
-    meta = common = None
-
-    def add_tree(folder: str, root: str) -> None:
-        nonlocal meta, common
-        for p, size in fs.find(folder):
-            below = _rel_parts(fs, folder, p)
-            name = os.path.basename(p) if local else posixpath.basename(p)
-            if name == "_metadata" and not below and folder == root:
-                meta = p
-                continue
-            if name == "_common_metadata" and not below and folder == root:
-                common = p
-                continue
-            if is_hidden(name, ignore_prefixes) or any(is_hidden(b, ignore_prefixes) for b in below):
-                continue
-            files[p] = size
-            rels[p] = _rel_parts(fs, root, p)
-
     if use_summary and len(paths) == 1 and not _has_magic(paths[0]):
-        folder = os.path.abspath(paths[0]) if local else paths[0]
-        summary = fs.join(folder, "_metadata")
-        if fs.kind(summary) == "file":
-            common = fs.join(folder, "_common_metadata")
-            return Discovery([], folder, summary, common if fs.kind(common) == "file" else None,
-                             from_summary=True)
+        found = _summary_only(fs, paths[0])
+        if found is not None:
+            return found
+    listing = _Listing(fs, tuple(ignore_prefixes))
     for raw in paths:
-        path = os.path.abspath(raw) if local and not _has_magic(raw) else raw
+        listing.add(raw)
+    return listing.result(single=len(paths) == 1)
+
+
+def _summary_only(fs: FileSystem, path: str) -> Discovery | None:
+    """A folder with ``_metadata``: planned from it, not listed (None: no such folder or file)."""
+    folder = os.path.abspath(path) if isinstance(fs, LocalFileSystem) else path
+    summary = fs.join(folder, "_metadata")
+    if fs.kind(summary) != "file":
+        return None
+    common = fs.join(folder, "_common_metadata")
+    return Discovery([], folder, summary, common if fs.kind(common) == "file" else None, from_summary=True)
+
+
+class _Listing:
+    """The files of several paths (folders, files, globs), their roots and summary files."""
+
+    def __init__(self, fs: FileSystem, prefixes: tuple[str, ...]) -> None:
+        self.fs = fs
+        self.local = isinstance(fs, LocalFileSystem)
+        self.prefixes = prefixes
+        self.files: dict[str, int] = {}
+        self.rels: dict[str, list[str]] = {}
+        self.roots: list[str] = []
+        self.summary: dict[str, str] = {}
+
+    def add(self, raw: str) -> None:
+        fs = self.fs
+        path = os.path.abspath(raw) if self.local and not _has_magic(raw) else raw
         kind = fs.kind(path)
         if kind == "directory":
-            roots.append(path)
-            add_tree(path, path)
+            self.roots.append(path)
+            self._add_tree(path, path, self.summary)
         elif kind == "file":
-            parent = os.path.dirname(path) if local else posixpath.dirname(path)
-            roots.append(parent)
-            size = _size_of(fs, path)
-            files[path] = size
-            rels[path] = []
+            self.roots.append(os.path.dirname(path) if self.local else posixpath.dirname(path))
+            self.files[path] = _size_of(fs, path)
+            self.rels[path] = []
         elif _has_magic(raw):
-            root = _glob_root(fs, raw)
-            if local:
-                root = os.path.abspath(root)
-            matches = fs.glob(os.path.abspath(raw) if local and not os.path.isabs(raw) else raw)
-            if not matches:
-                raise FileNotFoundError(f"no file matches {fs.display(raw)!r}")
-            roots.append(root)
-            for m in matches:
-                name = os.path.basename(m) if local else posixpath.basename(m)
-                below = _rel_parts(fs, root, m)
-                if is_hidden(name, ignore_prefixes) or any(is_hidden(b, ignore_prefixes) for b in below):
-                    continue
-                if fs.kind(m) == "directory":
-                    for p, size in fs.find(m):
-                        sub = _rel_parts(fs, m, p)
-                        pname = os.path.basename(p) if local else posixpath.basename(p)
-                        if is_hidden(pname, ignore_prefixes) or any(is_hidden(b, ignore_prefixes) for b in sub):
-                            continue
-                        files[p] = size
-                        rels[p] = _rel_parts(fs, root, p)
-                else:
-                    files[m] = _size_of(fs, m)
-                    rels[m] = below
+            self._add_glob(raw)
         else:
             raise FileNotFoundError(f"no such file or folder: {fs.display(raw)!r}")
-    root = None
-    if len(roots) == 1:
-        root = roots[0]
-    elif roots:
-        root = _common_folder(fs, roots)
-        for p in files:
-            rels[p] = _rel_parts(fs, root, p)
-    if len(paths) != 1:
-        meta = common = None         # summary files describe one folder read as a whole
-    return Discovery(sorted(files.items()), root, meta, common, rels)
+
+    def _add_tree(self, folder: str, root: str, summary: dict[str, str] | None = None) -> None:
+        """The files below *folder*, with their folders below *root* (above or at *folder*)."""
+        above = [] if folder == root else _rel_parts(self.fs, root, folder) + [self._name(folder)]
+        for p, size, below in _walk(self.fs, folder, self.prefixes, summary):
+            self.files[p] = size
+            self.rels[p] = above + below if above else below
+
+    def _add_glob(self, raw: str) -> None:
+        fs = self.fs
+        root = _glob_root(fs, raw)
+        if self.local:
+            root = os.path.abspath(root)
+        matches = fs.glob(os.path.abspath(raw) if self.local and not os.path.isabs(raw) else raw)
+        if not matches:
+            raise FileNotFoundError(f"no file matches {fs.display(raw)!r}")
+        self.roots.append(root)
+        for m in matches:
+            below = _rel_parts(fs, root, m)
+            if is_hidden(self._name(m), self.prefixes) or any(is_hidden(b, self.prefixes) for b in below):
+                continue
+            if fs.kind(m) == "directory":
+                self._add_tree(m, root)
+            else:
+                self.files[m] = _size_of(fs, m)
+                self.rels[m] = below
+
+    def _name(self, path: str) -> str:
+        return os.path.basename(path) if self.local else posixpath.basename(path)
+
+    def result(self, single: bool) -> Discovery:
+        """Sorted files; the root (the one root, or the roots' common folder, the files'
+        folders then counted from it); summary files only for one folder read whole."""
+        root = None
+        if len(self.roots) == 1:
+            root = self.roots[0]
+        elif self.roots:
+            root = _common_folder(self.fs, self.roots)
+            for p in self.files:
+                self.rels[p] = _rel_parts(self.fs, root, p)
+        meta = self.summary.get("_metadata") if single else None
+        common = self.summary.get("_common_metadata") if single else None
+        return Discovery(sorted(self.files.items()), root, meta, common, self.rels)
 
 
 def _size_of(fs: FileSystem, path: str) -> int:

@@ -22,6 +22,7 @@ of its UTF-8 bytes), null as ``__HIVE_DEFAULT_PARTITION__``.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 import urllib.parse
 from dataclasses import dataclass
@@ -56,6 +57,16 @@ def partition_segment(name: str, value: Any) -> str:
     return f"{encode_value(name)}={DEFAULT_PARTITION_NAME if value is None else encode_value(value)}"
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _hive_segment(seg: str) -> tuple[str, str | None] | None:
+    """``(column, decoded value or None)`` of one ``key=value`` folder name (None: not one).
+    Cached: the files of a dataset repeat the same few folder names."""
+    key, eq, raw = seg.partition("=")
+    if not eq or not key:
+        return None
+    return decode_value(key), None if raw == DEFAULT_PARTITION_NAME else decode_value(raw)
+
+
 @dataclass(frozen=True)
 class Partitioning:
     """How folder names become columns.
@@ -75,12 +86,9 @@ class Partitioning:
         out: list[tuple[str, str | None]] = []
         if self.flavor == "hive":
             for seg in segments:
-                key, eq, raw = seg.partition("=")
-                if not eq or not key:
-                    continue
-                name = decode_value(key)
-                value = None if raw == DEFAULT_PARTITION_NAME else decode_value(raw)
-                out.append((name, value))
+                kv = _hive_segment(seg)
+                if kv is not None:
+                    out.append(kv)
             return out
         for name, seg in zip(self.names, segments):
             out.append((name, None if seg == DEFAULT_PARTITION_NAME else decode_value(seg)))
@@ -105,7 +113,7 @@ class Partitioning:
             seen = [v for v in values[name] if v is not None]
             if not seen:
                 typ = DataType("null") if values[name] else DataType("string")
-            elif all(_INT.match(v) and _INT32[0] <= int(v) <= _INT32[1] for v in seen):
+            elif all(_INT.match(v) and _INT32[0] <= int(v) <= _INT32[1] for v in set(seen)):
                 typ = DataType("int32")
             else:
                 typ = DataType("string")
@@ -132,12 +140,28 @@ class Partitioning:
         """A table with one row per file: its partition values (for pruning all files at once)."""
         from parquet_core.table.arrays import Table
 
+        from parquet_core.table.select import take_array
+
         assert self.schema is not None
-        per_file = [self.arrays(s) for s in specs]
+        per_file = [dict(s) for s in specs]
+        cache = self.__dict__.setdefault("_typed", {})
         cols = []
         for f in self.schema:
-            pieces = [a[f.name] for a in per_file]
-            cols.append(Array.concat(pieces) if pieces else typed_value(None, f).slice(0, 0))
+            if not per_file:
+                cols.append(typed_value(None, f).slice(0, 0))
+                continue
+            # each distinct value typed once, then taken per file (the files of a dataset
+            # repeat a few folder values; one Python step per file to find its value's index)
+            index: dict[str | None, int] = {}
+            codes = np.fromiter((index.setdefault(got.get(f.name), len(index)) for got in per_file),
+                                dtype=np.int64, count=len(per_file))
+            distinct = []
+            for raw in index:
+                arr = cache.get((f.name, raw))
+                if arr is None:
+                    arr = cache[(f.name, raw)] = typed_value(raw, f)
+                distinct.append(arr)
+            cols.append(take_array(distinct[0] if len(distinct) == 1 else Array.concat(distinct), codes))
         return Table(self.schema, cols, len(specs))
 
 

@@ -55,10 +55,11 @@ class SchemaUnifier:
         self.count: dict[str, int] = {}
         self.files = 0
 
-    def add(self, schema: Iterable[Field], path: str) -> None:
-        self.files += 1
+    def add(self, schema: Iterable[Field], path: str, times: int = 1) -> None:
+        """Add one file's schema (*times* files' with this same schema, the first at *path*)."""
+        self.files += times
         for f in schema:
-            self.count[f.name] = self.count.get(f.name, 0) + 1
+            self.count[f.name] = self.count.get(f.name, 0) + times
             old = self.fields.get(f.name)
             if old is None:
                 self.fields[f.name] = Field(f.name, f.type, f.nullable, f.path, f.field_id)

@@ -134,9 +134,26 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
     list of str
         The files written (pyarrow returns None).
     """
-    if existing_data_behavior not in EXISTING_DATA_BEHAVIORS:
+    template = _check_options(existing_data_behavior, max_rows_per_file, basename_template, write_options)
+    fs, (root,) = resolve_filesystem([root_path], filesystem, storage_options)
+    data = as_table(table)
+    cols, keep = _split_columns(data, partition_cols)
+    existing = _existing_files(fs, root, existing_data_behavior)
+    folders, jobs = _plan_files(fs, root, data, cols, keep, template, max_rows_per_file)
+    written = _write_files(fs, jobs, progress, write_options)
+    if existing_data_behavior == "delete_matching" and existing:
+        _delete_replaced(fs, existing, written, folders)
+    if metadata_collector is not None:
+        _collect(fs, root, written, metadata_collector)
+    return [fs.display(p) for p in written]
+
+
+def _check_options(behavior: str, max_rows_per_file: int | None, basename_template: str | None,
+                   write_options: dict[str, Any]) -> str:
+    """Refuse bad arguments before anything is touched; the file name template to use."""
+    if behavior not in EXISTING_DATA_BEHAVIORS:
         raise ValueError(f"existing_data_behavior must be one of {EXISTING_DATA_BEHAVIORS}, "
-                         f"not {existing_data_behavior!r}")
+                         f"not {behavior!r}")
     if max_rows_per_file is not None and (not isinstance(max_rows_per_file, int) or max_rows_per_file <= 0):
         raise ValueError("max_rows_per_file must be a positive integer")
     template = basename_template if basename_template is not None else uuid.uuid4().hex + "-{i}.parquet"
@@ -146,8 +163,11 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
         if bad in write_options:
             raise TypeError(f"unexpected keyword {bad!r}")
     writer_arguments(write_options)   # unknown option names refused before any folder is made
-    fs, (root,) = resolve_filesystem([root_path], filesystem, storage_options)
-    data = as_table(table)
+    return template
+
+
+def _split_columns(data: Table, partition_cols: Sequence[str] | None) -> tuple[list[str], list[str]]:
+    """``(partition columns, columns stored in the files)``, checked against the table."""
     cols = list(partition_cols or [])
     names = data.column_names
     for c in cols:
@@ -158,17 +178,26 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
     keep = [n for n in names if n not in cols]
     if not keep:
         raise ValueError("every column is a partition column: nothing left to store in the files")
+    return cols, keep
 
+
+def _existing_files(fs: FileSystem, root: str, behavior: str) -> list[tuple[str, int]]:
+    """The files already below *root* (``(path, size)``); "error" refuses any."""
     kind = fs.kind(root)
     if kind == "file":
         raise FileExistsError(f"{fs.display(root)!r} is a file, not a folder")
     existing = fs.find(root) if kind == "directory" else []
-    if existing_data_behavior == "error" and existing:
+    if behavior == "error" and existing:
         raise FileExistsError(
             f"{fs.display(root)!r} already holds {len(existing)} file(s) (e.g. {fs.display(existing[0][0])!r}); "
             "pass existing_data_behavior='overwrite_or_ignore' or 'delete_matching'")
+    return existing
 
-    # plan every file first: (folder, rows)
+
+def _plan_files(fs: FileSystem, root: str, data: Table, cols: list[str], keep: list[str], template: str,
+                max_rows_per_file: int | None) -> tuple[set[str], list[tuple[str, Table]]]:
+    """Every file to write, before any is written: the partition folders, and ``(path, rows
+    of the stored columns)`` per file (a partition split by *max_rows_per_file*)."""
     plan: list[tuple[str, np.ndarray | None]] = []
     if cols:
         for values, rows in _groups(data, cols):
@@ -183,7 +212,13 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
         for i, start in enumerate(range(0, max(part.num_rows, 1), step)):
             piece = part if max_rows_per_file is None else part.slice(start, min(start + step, part.num_rows))
             jobs.append((fs.join(folder, template.format(i=i)), piece))
+    return {folder for folder, _ in plan}, jobs
 
+
+def _write_files(fs: FileSystem, jobs: list[tuple[str, Table]], progress: Any,
+                 write_options: dict[str, Any]) -> list[str]:
+    """Write every planned file (each atomically, see ``write_table``); on any failure the
+    files already written are deleted and the error raised.  Returns the paths written."""
     written: list[str] = []
     prog = Progress.make(progress, len(jobs), "writing")
     target = None if isinstance(fs, LocalFileSystem) else fs
@@ -208,15 +243,17 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
     finally:
         if prog is not None:
             prog.close()
-    if existing_data_behavior == "delete_matching" and existing:
-        new = set(written)
-        folders = {folder for folder, _ in plan}
-        for old, _ in existing:
-            if old not in new and any(_inside(fs, old, f) for f in folders):
-                fs.rm(old)
-    if metadata_collector is not None:
-        _collect(fs, root, written, metadata_collector)
-    return [fs.display(p) for p in written]
+    return written
+
+
+def _delete_replaced(fs: FileSystem, existing: list[tuple[str, int]], written: list[str],
+                     folders: set[str]) -> None:
+    """``"delete_matching"``: the old files of the partition folders written (the new files are
+    all complete by now, so a failure before this never loses the old data)."""
+    new = set(written)
+    for old, _ in existing:
+        if old not in new and any(_inside(fs, old, f) for f in folders):
+            fs.rm(old)
 
 
 def _parent(fs: FileSystem, path: str) -> str:

@@ -46,7 +46,7 @@ from parquet_core.thrift.codec import _DECODE_ERRORS, HAVE_ACCELERATED, parse
 from parquet_core.thrift.generated import ttypes as pt
 
 __all__ = ["LazyFooter", "LazyFileMetaData", "LazyColumnMetaData", "LazyColumnChunk", "parse_file_metadata",
-           "lazy_state", "EXTRA_CHUNK_FIELDS"]
+           "lazy_state", "EXTRA_CHUNK_FIELDS", "schema_prefix", "parse_schema_prefix"]
 
 #: ``ColumnMetaData`` fields decoded only when first read (``path_in_schema`` repeats the
 #: schema's path of the leaf, and a list of strings per chunk is costly to build).
@@ -596,6 +596,67 @@ def _locate(buf: bytes, used: int, starts: list[int] | None
     if pos != used or (rg_spans is None) != (starts is None):
         return None
     return rg_spans, kv_spans
+
+
+def schema_prefix(buf: bytes) -> int | None:
+    """Length of the shortest prefix of *buf* (a plaintext ``FileMetaData``) that holds every
+    top-level field up to and including the schema (field 2): for planning a dataset, which
+    needs the schema only.
+
+    Writers put ``version`` (1) and ``schema`` (2) first, so this reads a few bytes and skips
+    the schema's elements with the C decoder; whatever comes after (row groups, key/value
+    metadata) is not looked at.  The thrift decoder reads a prefix the same way whatever
+    follows it, so two footers that share this prefix have the same schema.  None when the
+    layout is unusual (no schema, a duplicated field, an over-long varint, a list whose
+    count exceeds the bytes left, bytes the C decoder rejects): decode the whole footer.
+    """
+    if not HAVE_ACCELERATED or type(buf) is not bytes:
+        return None
+    end = len(buf)
+    w = _Walker(buf, end)
+    pos = last = 0
+    seen: set[int] = set()
+    try:
+        while pos < end:
+            b = buf[pos]
+            pos += 1
+            if b == 0:
+                return None     # the struct ended without a schema
+            ftype, delta = b & 0x0F, b >> 4
+            if delta:
+                fid = last + delta
+            else:
+                zz, pos = w.varint(pos, 3)
+                fid = (zz >> 1) ^ -(zz & 1)
+            last = fid
+            if fid in seen:
+                return None     # a duplicated field: the eager decode keeps the last one
+            seen.add(fid)
+            if fid == 2 and ftype != _T_LIST:
+                return None
+            pos = w.value(ftype, pos)
+            if fid == 2:
+                return pos if pos <= end else None
+    except _Odd:
+        return None
+    return None
+
+
+def parse_schema_prefix(buf: bytes, used: int) -> Any:
+    """The ``FileMetaData`` fields in ``buf[:used]`` (a :func:`schema_prefix`), decoded: the
+    schema and any field written before it; the other fields are None.
+
+    Raises
+    ------
+    ParquetFormatError
+        The prefix does not decode (the caller may decode the whole footer for its error).
+    """
+    if not 0 < used <= len(buf):
+        raise ValueError(f"prefix length {used} outside a footer of {len(buf)} bytes")
+    raw, n = parse(buf[:used] + b"\x00", pt.FileMetaData)   # the prefix, closed with a stop byte
+    if n != used + 1:
+        raise ParquetFormatError(f"the footer's schema prefix decoded as {n - 1} bytes, not {used}")
+    return raw
 
 
 def eager_error(buf: bytes, cause: BaseException) -> ParquetFormatError:

@@ -381,7 +381,8 @@ def test_planning_schema_memo_tells_close_schemas_apart(tmp_path):
     pq.write_table(pa.table({"t": pa.array(ts, pa.timestamp("ms"))}, schema=strict), str(root / "c.parquet"))
     d = pc.ParquetDataset(str(root))
     assert [f.nullable for f in d.schema] == [True]
-    assert len(d._schema_memo) == 2          # two distinct schemas among three files
+    assert d._footer_schemas.prefix_decodes == 2     # two distinct schemas among three files
+    assert d._footer_schemas.prefix_hits == 1
     assert_same(d.read(), oracle(str(root)), sort_by=None)
 
 
