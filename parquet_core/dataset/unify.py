@@ -23,7 +23,7 @@ from typing import Iterable
 import numpy as np
 
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array
 
 __all__ = ["SchemaUnifier", "conform"]
@@ -36,9 +36,9 @@ _FLOAT = {"float32": 32, "float64": 64}
 def _wider(a: DataType, b: DataType) -> DataType | None:
     if a == b:
         return a
-    if a.name == "null":
+    if a.id is TypeId.NULL:
         return b
-    if b.name == "null":
+    if b.id is TypeId.NULL:
         return a
     for family in (_SIGNED, _UNSIGNED, _FLOAT):
         if a.name in family and b.name in family:
@@ -83,7 +83,7 @@ class SchemaUnifier:
 
 def check_against(target: Field, actual: Field, path: str) -> None:
     """Refuse a file column that cannot be read as *target* (``schema=`` or the dataset schema)."""
-    if _wider(target.type, actual.type) == target.type or actual.type.name == "null":
+    if _wider(target.type, actual.type) == target.type or actual.type.id is TypeId.NULL:
         return
     raise ParquetSchemaError(
         f"column {actual.name!r} is {actual.type} in {path!r}, which cannot be read as "

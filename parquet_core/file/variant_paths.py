@@ -31,7 +31,7 @@ from parquet_core.metadata.statistics import decode_stat_storage
 from parquet_core.predicate import Bounds
 from parquet_core.schema.nested import Shape
 from parquet_core.table.arrays import Array
-from parquet_core.schema.types import DataType
+from parquet_core.schema.types import DataType, TypeId
 from parquet_core.table.coerce import null_storage
 from parquet_core.table.infer import array_from_pylist
 
@@ -45,7 +45,7 @@ def split_variant_path(shapes: dict[str, Any], name: str) -> tuple[str, tuple[st
     """``(column, field path)`` when *name* is a path into a variant column, else None."""
     top, dot, rest = name.partition(".")
     shape = shapes.get(top)
-    if not dot or not isinstance(shape, Shape) or shape.data_type.name != "variant":
+    if not dot or not isinstance(shape, Shape) or shape.data_type.id is not TypeId.VARIANT:
         return None
     return top, tuple(rest.split("."))
 

@@ -55,7 +55,7 @@ import pyarrow as pa
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
 from parquet_core.schema.temporal import int96_to_epoch
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.interop.arrow_metadata import ARROW_SCHEMA_KEY, decode_schema, field_id_of, \
     restore_field, schema_key_values, type_with_arrow_ids, with_field_ids
 from parquet_core.interop.arrow_nested import nested_from_arrow, nested_to_arrow
@@ -121,18 +121,18 @@ def array_to_arrow(arr: Array) -> pa.Array:
     typ = arrow_type(dt)
     n = len(arr)
     mask = None if arr.validity is None else ~arr.validity
-    if dt.name == "null":
+    if dt.id is TypeId.NULL:
         return pa.nulls(n)
     if isinstance(arr.values, ByteArrays):
-        if dt.name == "decimal":
+        if dt.id is TypeId.DECIMAL:
             return _decimal(arr, typ)
         if isinstance(typ, pa.BaseExtensionType):
             storage = _binary(arr.values, n, arr.validity, typ.storage_type)
             return pa.ExtensionArray.from_storage(typ, storage)
         return _binary(arr.values, n, arr.validity, typ)
-    if dt.name == "decimal":
+    if dt.id is TypeId.DECIMAL:
         return _decimal(arr, typ)
-    if dt.name == "int96":
+    if dt.id is TypeId.INT96:
         values, ok = int96_to_epoch(arr.values, "ns")
         unit = "ns"
         if not ok[arr.validity if arr.validity is not None else slice(None)].all():

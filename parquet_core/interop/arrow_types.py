@@ -5,9 +5,12 @@ from __future__ import annotations
 import pyarrow as pa
 
 from parquet_core.errors import UnsupportedFeatureError
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema, TypeId
 
 __all__ = ["arrow_type", "schema_to_arrow"]
+
+_STRUCT_VARIANT_IDS = frozenset([TypeId.STRUCT, TypeId.VARIANT])
+_FIXED_SIZE_BINARY_INTERVAL_IDS = frozenset([TypeId.FIXED_SIZE_BINARY, TypeId.INTERVAL])
 
 _SIMPLE = {
     "bool": pa.bool_(), "int8": pa.int8(), "int16": pa.int16(), "int32": pa.int32(),
@@ -25,24 +28,24 @@ def arrow_type(dt: DataType) -> pa.DataType:
     """Return the Arrow type that holds *dt* (INT96 maps to ``timestamp[ns]``)."""
     if dt.name in _SIMPLE:
         return _SIMPLE[dt.name]
-    if dt.name == "timestamp":
+    if dt.id is TypeId.TIMESTAMP:
         return pa.timestamp(dt.unit, tz=dt.tz)
-    if dt.name == "time":
+    if dt.id is TypeId.TIME:
         return pa.time32("ms") if dt.unit == "ms" else pa.time64(dt.unit)
-    if dt.name == "int96":
+    if dt.id is TypeId.INT96:
         return pa.timestamp("ns")
-    if dt.name == "decimal":
+    if dt.id is TypeId.DECIMAL:
         p = dt.precision or 38
         return pa.decimal128(p, dt.scale or 0) if p <= 38 else pa.decimal256(p, dt.scale or 0)
-    if dt.name == "uuid":
+    if dt.id is TypeId.UUID:
         return pa.uuid() if hasattr(pa, "uuid") else pa.binary(16)
-    if dt.name in ("fixed_size_binary", "interval"):
+    if dt.id in _FIXED_SIZE_BINARY_INTERVAL_IDS:
         return pa.binary(dt.byte_width or 12)
-    if dt.name == "list":
+    if dt.id is TypeId.LIST:
         return pa.list_(_field(dt.fields[0]))
-    if dt.name in ("struct", "variant"):   # a variant shows its stored group (no Arrow type yet)
+    if dt.id in _STRUCT_VARIANT_IDS:   # a variant shows its stored group (no Arrow type yet)
         return pa.struct([_field(f) for f in dt.fields])
-    if dt.name == "map":
+    if dt.id is TypeId.MAP:
         key, value = dt.fields
         if key.nullable:  # Arrow maps cannot hold null keys: a list of entries instead
             entries = pa.struct([_field(key), _field(value)])

@@ -44,12 +44,15 @@ from parquet_core.errors import ParquetFormatError
 from parquet_core.metadata.thrift_dict import plain_value
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.pyvalues import py_values, to_storage
+from parquet_core.schema.types import TypeId
 from parquet_core.thrift import pt
 
 __all__ = ["Statistics", "SortOrder", "sort_order", "decode_statistics", "decode_stat_value",
            "decode_stat_storage", "decode_stat_storages", "TYPE_ORDER", "IEEE_754_TOTAL_ORDER",
            "INT96_TIMESTAMP_ORDER", "UNKNOWN_ORDER", "column_order_name", "column_order_struct",
            "order_applies"]
+
+_SMALL_INT_IDS = frozenset([TypeId.INT8, TypeId.INT16, TypeId.UINT8, TypeId.UINT16])
 
 #: ``ColumnOrder`` members, by their IDL names; UNKNOWN_ORDER is a member this reader lacks.
 TYPE_ORDER = "TYPE_ORDER"
@@ -213,7 +216,7 @@ def decode_stat_value(raw: bytes, desc: ColumnDescriptor) -> Any:
     fast = _SCALAR.get((desc.physical_type, desc.data_type.name))
     if fast is not None:
         value = fast.unpack(raw)[0]
-        if desc.data_type.name in ("int8", "int16", "uint8", "uint16"):
+        if desc.data_type.id in _SMALL_INT_IDS:
             # narrow types keep the low bits of the INT32, as the column values do
             bits = 8 if desc.data_type.name.endswith("8") else 16
             value &= (1 << bits) - 1
@@ -224,7 +227,7 @@ def decode_stat_value(raw: bytes, desc: ColumnDescriptor) -> Any:
     pt_ = desc.physical_type
     # Bounds a footer holds thousands of: text, bytes, booleans and dates without the
     # one-element arrays of the general path (pinned to it in tests/unit/metadata).
-    if pt_ == PhysicalType.BYTE_ARRAY and (dt.is_text or dt.name == "binary"):
+    if pt_ == PhysicalType.BYTE_ARRAY and (dt.is_text or dt.id is TypeId.BINARY):
         value = bytes(raw)
         if not dt.is_text:
             return value
@@ -232,9 +235,9 @@ def decode_stat_value(raw: bytes, desc: ColumnDescriptor) -> Any:
             return value.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ParquetFormatError(f"invalid UTF-8 in a {dt} column: {exc}") from exc
-    if pt_ == PhysicalType.BOOLEAN and dt.name == "bool":
+    if pt_ == PhysicalType.BOOLEAN and dt.id is TypeId.BOOL:
         return raw[0] != 0
-    if pt_ == PhysicalType.INT32 and dt.name == "date":
+    if pt_ == PhysicalType.INT32 and dt.id is TypeId.DATE:
         days = _I32.unpack(raw)[0]
         # the general path's datetime64[D] -> date conversion covers years 1 to 9999
         return _EPOCH + datetime.timedelta(days=days) if -719162 <= days <= 2932896 else days
@@ -246,7 +249,7 @@ _EPOCH = datetime.date(1970, 1, 1)
 
 
 def _is_float(desc: ColumnDescriptor) -> bool:
-    return desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE) or desc.data_type.name == "float16"
+    return desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE) or desc.data_type.id is TypeId.FLOAT16
 
 
 def _float_rules(lo: Any, hi: Any) -> tuple[Any, Any]:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from parquet_core.schema.logical import EDGE_ALGORITHMS
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema, TypeId
 
 __all__ = [
     "null", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -377,7 +377,7 @@ def field(name: str, type: DataType, nullable: bool = True, *, field_id: int | N
     check_type(type)
     if not isinstance(nullable, bool):
         raise TypeError(f"nullable must be a bool, got {nullable!r}")
-    if type.name == "null" and not nullable:
+    if type.id is TypeId.NULL and not nullable:
         raise ValueError(f"field {name!r}: a null column must be nullable")
     if field_id is not None and (isinstance(field_id, bool) or not isinstance(field_id, int)
                                  or not -2**31 <= field_id < 2**31):

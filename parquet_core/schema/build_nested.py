@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from parquet_core.schema.file_ref import FILE_ANNOTATION, check_file_ref
-from parquet_core.schema.types import DataType, Field
+from parquet_core.schema.types import DataType, Field, TypeId
 
 __all__ = ["list_", "struct", "map_", "check_nested", "LIST_ELEMENT", "MAP_KEY", "MAP_VALUE"]
 
@@ -122,6 +122,6 @@ def check_nested(dt: DataType, check: Callable[[DataType], DataType]) -> None:
     for f in fields:
         if not f.name:
             raise ValueError(f"{name}: a field has an empty name")
-        if f.type.name == "null" and not f.nullable:
+        if f.type.id is TypeId.NULL and not f.nullable:
             raise ValueError(f"field {f.name!r}: a null column must be nullable")
         check(f.type)

@@ -59,10 +59,13 @@ from parquet_core.constants import ConvertedType, PhysicalType, Repetition
 from parquet_core.schema.build import check_type
 from parquet_core.schema.file_ref import FILE_ANNOTATION
 from parquet_core.schema.logical import EDGE_ALGORITHMS
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.thrift import pt
 
 __all__ = ["schema_to_elements", "field_to_elements", "leaf_element", "physical_type_of"]
+
+_STRUCT_VARIANT_IDS = frozenset([TypeId.STRUCT, TypeId.VARIANT])
+_LIST_MAP_IDS = frozenset([TypeId.LIST, TypeId.MAP])
 
 #: Name of the root element (what pyarrow and parquet-java write).
 ROOT_NAME = "schema"
@@ -185,7 +188,7 @@ def leaf_element(name: str, dt: DataType, repetition: int, *,
     el = pt.SchemaElement(type=int(ptype), type_length=type_length, repetition_type=int(repetition),
                           name=name, logicalType=logical,
                           converted_type=None if converted is None else int(converted))
-    if dt.name == "decimal":
+    if dt.id is TypeId.DECIMAL:
         el.scale, el.precision = dt.scale, dt.precision
     return el
 
@@ -213,18 +216,18 @@ def _node_elements(name: str, dt: DataType, repetition: int, int96: bool, legacy
     # Each child Field's id goes on the node standing for that field: the member of a
     # struct, the element of a list (never the repeated group between), a map's key and
     # value (never key_value), as pyarrow writes PARQUET:field_id of nested fields.
-    if dt.name in ("struct", "variant"):
+    if dt.id in _STRUCT_VARIANT_IDS:
         if not dt.fields:
             raise ValueError(f"field {name!r}: a struct without members has no column to write")
-        out = [_group(name, repetition, len(dt.fields), "VARIANT" if dt.name == "variant" else None)]
+        out = [_group(name, repetition, len(dt.fields), "VARIANT" if dt.id is TypeId.VARIANT else None)]
         if dt.annotation == FILE_ANNOTATION:   # no ConvertedType exists for FILE
             out[0].logicalType = pt.LogicalType(FILE=pt.FileType())
         for f in dt.fields:
             out += _node(f.name, f.type, _repetition(f), int96, legacy, f.field_id)
         return out
-    if dt.name == "list":
+    if dt.id is TypeId.LIST:
         elem = dt.fields[0]
-        if legacy and not elem.nullable and elem.type.name not in ("list", "map"):
+        if legacy and not elem.nullable and elem.type.id not in _LIST_MAP_IDS:
             # two-level: the repeated field is the element itself (not for a list or map
             # element: a repeated LIST/MAP-annotated group is invalid, so those take the
             # three-level bag form below)
@@ -233,12 +236,12 @@ def _node_elements(name: str, dt: DataType, repetition: int, int96: bool, legacy
         rep_name, elem_name = (LEGACY_BAG, LEGACY_ELEMENT) if legacy else (LIST_GROUP, "element")
         return [_group(name, repetition, 1, "LIST"), _group(rep_name, Repetition.REPEATED, 1)] \
             + _node(elem_name, elem.type, _repetition(elem), int96, legacy, elem.field_id)
-    if dt.name == "map":
+    if dt.id is TypeId.MAP:
         key, value = dt.fields
         return [_group(name, repetition, 1, "MAP"), _group(MAP_GROUP, Repetition.REPEATED, 2)] \
             + _node("key", key.type, Repetition.REQUIRED, int96, legacy, key.field_id) \
             + _node("value", value.type, _repetition(value), int96, legacy, value.field_id)
-    if dt.name == "null" and repetition == Repetition.REQUIRED:
+    if dt.id is TypeId.NULL and repetition == Repetition.REQUIRED:
         raise ValueError(f"field {name!r}: a null column must be nullable")
     return [leaf_element(name, dt, repetition, int96_timestamps=int96)]
 
@@ -257,7 +260,7 @@ def field_to_elements(f: Field, *, int96_timestamps: bool = False,
     ``repeated group bag { optional <type> array }`` when they may be null.
     Maps always take the standard ``key_value`` form, the key REQUIRED.
     """
-    if f.type.name == "null" and not f.nullable:
+    if f.type.id is TypeId.NULL and not f.nullable:
         raise ValueError(f"field {f.name!r}: a null column must be nullable")
     return _node(f.name, f.type, _repetition(f), int96_timestamps, legacy_list_layout, f.field_id)
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from parquet_core.constants import ConvertedType, PhysicalType
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.schema.types import DataType
+from parquet_core.schema.types import DataType, TypeId
 
 __all__ = ["data_type_of", "physical_data_type", "EDGE_ALGORITHMS"]
 
@@ -140,21 +140,21 @@ def _check(dt: DataType, ptype: int, type_length: int | None, name: str) -> Data
     allowed = _ALLOWED.get(dt.name)
     if dt.is_integer:
         allowed = (PhysicalType.INT64,) if dt.name.endswith("64") else (PhysicalType.INT32,)
-    elif dt.name == "time":
+    elif dt.id is TypeId.TIME:
         allowed = (PhysicalType.INT32,) if dt.unit == "ms" else (PhysicalType.INT64,)
-    elif dt.name == "timestamp":
+    elif dt.id is TypeId.TIMESTAMP:
         allowed = (PhysicalType.INT64,)
     if allowed is not None and ptype not in allowed:
         raise ParquetSchemaError(
             f"column {name!r}: logical type {dt} cannot annotate physical type "
             f"{PhysicalType(ptype).name}")
-    if dt.name == "uuid" and type_length != 16:
+    if dt.id is TypeId.UUID and type_length != 16:
         raise ParquetSchemaError(f"column {name!r}: UUID needs FIXED_LEN_BYTE_ARRAY(16)")
-    if dt.name == "float16" and type_length != 2:
+    if dt.id is TypeId.FLOAT16 and type_length != 2:
         raise ParquetSchemaError(f"column {name!r}: FLOAT16 needs FIXED_LEN_BYTE_ARRAY(2)")
-    if dt.name == "interval" and type_length != 12:
+    if dt.id is TypeId.INTERVAL and type_length != 12:
         raise ParquetSchemaError(f"column {name!r}: INTERVAL needs FIXED_LEN_BYTE_ARRAY(12)")
-    if dt.name == "decimal":
+    if dt.id is TypeId.DECIMAL:
         _check_decimal(dt, name)
     return dt
 
@@ -190,7 +190,7 @@ def data_type_of(element: Any) -> DataType:
         dt = _from_converted(element.converted_type, element, ptype, tlen)
     if dt is None:
         return physical_data_type(ptype, tlen)
-    if dt.name == "string" and ptype == PhysicalType.FIXED_LEN_BYTE_ARRAY:
+    if dt.id is TypeId.STRING and ptype == PhysicalType.FIXED_LEN_BYTE_ARRAY:
         # fastparquet's fixed_text: not allowed by LogicalTypes.md but unambiguous; read as
         # its fixed-width bytes (``pqc check`` reports it as schema.string-on-flba)
         return physical_data_type(ptype, tlen)

@@ -41,7 +41,7 @@ from parquet_core.constants import PhysicalType
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.schema.elements import physical_type_of
 from parquet_core.schema.temporal import JULIAN_EPOCH_DAY
-from parquet_core.schema.types import DataType
+from parquet_core.schema.types import DataType, TypeId
 
 __all__ = ["to_physical", "epoch_to_int96", "decimal_to_fixed", "decimal_to_minimal"]
 
@@ -207,10 +207,10 @@ def epoch_to_int96(values: Any, unit: str, *, column: str | None = None) -> npt.
 
 def _check_target(dt: DataType, ptype: int, type_length: int | None) -> None:
     allowed = {physical_type_of(dt)[0]}
-    if dt.name == "decimal":
+    if dt.id is TypeId.DECIMAL:
         allowed |= {PhysicalType.INT32, PhysicalType.INT64, PhysicalType.FIXED_LEN_BYTE_ARRAY,
                     PhysicalType.BYTE_ARRAY}
-    elif dt.name == "timestamp":
+    elif dt.id is TypeId.TIMESTAMP:
         allowed.add(PhysicalType.INT96)
     if ptype not in allowed:
         raise ValueError(f"{dt} cannot be stored as {PhysicalType(ptype).name}")

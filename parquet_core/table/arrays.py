@@ -16,10 +16,12 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.schema.pyvalues import py_values
 
 __all__ = ["Array", "Table"]
+
+_BINARY_BSON_GEOMETRY_GEOGRAPHY_IDS = frozenset([TypeId.BINARY, TypeId.BSON, TypeId.GEOMETRY, TypeId.GEOGRAPHY])
 
 # numpy (kind, itemsize) each flat type is stored in; see parquet_core.schema.types
 _STORAGE: dict[str, tuple[tuple[str, int], ...]] = {
@@ -325,19 +327,19 @@ _EMPTY_DTYPES = {
 def empty_array(field: Field) -> Array:
     """Return a zero-length array of *field*'s type, in that type's storage."""
     dt = field.type
-    if dt.is_text or dt.name in ("binary", "bson", "geometry", "geography"):
+    if dt.is_text or dt.id in _BINARY_BSON_GEOMETRY_GEOGRAPHY_IDS:
         return Array(dt, ByteArrays.empty())
     if dt.name in _EMPTY_DTYPES:
         return Array(dt, np.zeros(0, dtype=_EMPTY_DTYPES[dt.name]))
-    if dt.name == "time":
+    if dt.id is TypeId.TIME:
         return Array(dt, np.zeros(0, dtype=np.int32 if dt.unit == "ms" else np.int64))
-    if dt.name == "decimal":
+    if dt.id is TypeId.DECIMAL:
         if dt.byte_width is not None:
             return Array(dt, np.zeros((0, dt.byte_width), dtype=np.uint8))
         if (dt.precision or 0) > 18:     # BYTE_ARRAY storage
             return Array(dt, ByteArrays.empty())
         return Array(dt, np.zeros(0, dtype=np.int64))
-    if dt.name == "int96":
+    if dt.id is TypeId.INT96:
         return Array(dt, np.zeros((0, 12), dtype=np.uint8))
     if dt.byte_width is not None:        # fixed_size_binary, uuid, interval
         return Array(dt, np.zeros((0, dt.byte_width), dtype=np.uint8))

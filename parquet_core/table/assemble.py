@@ -34,7 +34,7 @@ from parquet_core.errors import ParquetFormatError
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.nested import Shape
 from parquet_core.schema.pyvalues import to_storage
-from parquet_core.schema.types import DataType, Field
+from parquet_core.schema.types import DataType, Field, TypeId
 from parquet_core.table.arrays import Array, empty_array
 from parquet_core.table.convert import spread_values
 from parquet_core.table.nested import ListArray, MapArray, StructArray
@@ -141,7 +141,7 @@ class _Assembler:
             valid = self.validity(lv, s, slots, None, n)
             kids = [self.checked(c, n, s) for c in s.children]
             column = None
-            if s.data_type.name == "variant":   # name the group in decode errors
+            if s.data_type.id is TypeId.VARIANT:   # name the group in decode errors
                 meta = next(c for c in s.children if c.name == "metadata")
                 column = ".".join(self.levels[meta.column].desc.path[:-1])
             return StructArray(s.data_type, kids, n, valid, column)
@@ -268,11 +268,11 @@ def empty_column(field: Field) -> Array:
     """A zero-length array of *field*'s type, nested types included."""
     dt = field.type
     zero = np.zeros(1, dtype=np.int64)
-    if dt.name == "list":
+    if dt.id is TypeId.LIST:
         return ListArray(dt, zero, empty_column(dt.fields[0]))
-    if dt.name == "map":
+    if dt.id is TypeId.MAP:
         entries = StructArray(entries_type(dt), [empty_column(f) for f in dt.fields], 0)
         return MapArray(dt, zero, entries)
-    if dt.name == "struct":
+    if dt.id is TypeId.STRUCT:
         return StructArray(dt, [empty_column(f) for f in dt.fields], 0)
     return empty_array(field)

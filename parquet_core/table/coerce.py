@@ -39,13 +39,16 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.schema.temporal import int96_to_epoch
-from parquet_core.schema.types import DataType, Field
+from parquet_core.schema.types import DataType, Field, TypeId
 from parquet_core.table.arrays import Array
 from parquet_core.table.dictionary import DictionaryArray
 from parquet_core.table.infer import decimal_storage, decimal_width, fill_nulls, schema_error
 from parquet_core.table.utf8 import first_invalid_utf8
 
 __all__ = ["cast_array", "null_storage"]
+
+_FIXED_SIZE_BINARY_UUID_INTERVAL_IDS = frozenset([TypeId.FIXED_SIZE_BINARY, TypeId.UUID, TypeId.INTERVAL])
+_TIMESTAMP_DATE_INT96_IDS = frozenset([TypeId.TIMESTAMP, TypeId.DATE, TypeId.INT96])
 
 _PER_SECOND = {"ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
 _INT64_MAX = 2**63 - 1
@@ -97,7 +100,7 @@ def cast_array(arr: Array, field: Field, *, validate_utf8: bool = True, trusted_
     validity = arr.validity
     if validity is not None and validity.all():
         validity = None
-    if arr.type.name == "null" or (validity is not None and not validity.any()):
+    if arr.type.id is TypeId.NULL or (validity is not None and not validity.any()):
         values: Any = null_storage(dt, n, ctx.name)
         validity = np.zeros(n, dtype=bool)
     elif arr.type == dt and _plain_storage(dt, arr.values):
@@ -126,7 +129,7 @@ def _plain_storage(dt: DataType, values: Any) -> bool:
     if dt.name in _BINARY:
         return isinstance(values, ByteArrays)
     expected = _NUMERIC.get(dt.name)
-    return (expected is not None and dt.name != "null" and isinstance(values, np.ndarray)
+    return (expected is not None and dt.id is not TypeId.NULL and isinstance(values, np.ndarray)
             and values.ndim == 1 and values.dtype == expected)
 
 
@@ -137,9 +140,9 @@ def null_storage(dt: DataType, n: int, name: str = "?") -> Any:
     width = _fixed_width(dt, name)
     if width is not None:
         return np.zeros((n, width), dtype=np.uint8)
-    if dt.name == "time":
+    if dt.id is TypeId.TIME:
         return np.zeros(n, dtype=np.int32 if dt.unit == "ms" else np.int64)
-    if dt.name == "decimal":
+    if dt.id is TypeId.DECIMAL:
         return np.zeros(n, dtype=np.int64)
     if dt.name not in _NUMERIC:
         raise schema_error(name, None, f"cannot write a column of type {dt}")
@@ -149,11 +152,11 @@ def null_storage(dt: DataType, n: int, name: str = "?") -> Any:
 def _fixed_width(dt: DataType, name: str) -> int | None:
     if dt.name in _FIXED:
         return _FIXED[dt.name]
-    if dt.name == "fixed_size_binary":
+    if dt.id is TypeId.FIXED_SIZE_BINARY:
         if not dt.byte_width or dt.byte_width < 1:
             raise schema_error(name, None, "fixed_size_binary needs a positive byte_width")
         return dt.byte_width
-    if dt.name == "decimal" and (dt.precision or 0) > 18:
+    if dt.id is TypeId.DECIMAL and (dt.precision or 0) > 18:
         need = decimal_width(dt.precision or 0)
         if dt.byte_width is not None and dt.byte_width < need:
             raise schema_error(name, None, f"{dt} needs {need} bytes, byte_width is {dt.byte_width}")
@@ -175,7 +178,7 @@ def _fail(bad: npt.NDArray[np.bool_], validity: Any, ctx: _Ctx, message: str) ->
 
 
 def _to_bool(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx) -> Any:
-    return values if src.name == "bool" else _refuse(src, dt, validity, ctx)
+    return values if src.id is TypeId.BOOL else _refuse(src, dt, validity, ctx)
 
 
 def _to_int(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx) -> Any:
@@ -214,7 +217,7 @@ def _to_text(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx)
 def _to_binary(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx) -> Any:
     if isinstance(values, ByteArrays) and (src.is_text or src.name in _BINARY):
         return values
-    if src.name in ("fixed_size_binary", "uuid", "interval") and values.ndim == 2:
+    if src.id in _FIXED_SIZE_BINARY_UUID_INTERVAL_IDS and values.ndim == 2:
         n, w = values.shape
         lengths = np.full(n, w, dtype=np.int64) if validity is None else np.where(validity, w, 0)
         offsets = np.zeros(n + 1, dtype=np.int64)
@@ -226,7 +229,7 @@ def _to_binary(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ct
 
 def _to_fixed(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx) -> Any:
     w = _fixed_width(dt, ctx.name) or 0
-    if src.name in ("fixed_size_binary", "uuid", "interval") and values.ndim == 2:
+    if src.id in _FIXED_SIZE_BINARY_UUID_INTERVAL_IDS and values.ndim == 2:
         if values.shape[1] != w:
             _fail(np.ones(len(values), bool), validity, ctx, f"value has {values.shape[1]} bytes, {dt} needs {w}")
         return values
@@ -264,13 +267,13 @@ def _units(src_unit: str, dst_unit: str) -> tuple[int, int]:
 
 
 def _to_date(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx) -> Any:
-    if src.name == "date":
+    if src.id is TypeId.DATE:
         return values
     if src.is_integer:
         info = np.iinfo(np.int32)
         _fail((values < info.min) | (values > info.max), validity, ctx, "day count out of range for date")
         return values.astype(np.int32)
-    if src.name == "timestamp" and not src.tz:
+    if src.id is TypeId.TIMESTAMP and not src.tz:
         days = _rescale(values, 1, _DAY_S * _PER_SECOND[src.unit or "us"], validity, ctx, "date (not midnight)")
         return days.astype(np.int32)
     return _refuse(src, dt, validity, ctx)
@@ -278,7 +281,7 @@ def _to_date(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx)
 
 def _to_time(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx) -> Any:
     unit = dt.unit or "us"
-    if src.name == "time":
+    if src.id is TypeId.TIME:
         values = _rescale(values, *_units(src.unit or "us", unit), validity, ctx, str(dt))
     elif src.is_integer:
         _fail(values > _INT64_MAX, validity, ctx, f"value out of range for {dt}")
@@ -291,14 +294,14 @@ def _to_time(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx)
 
 def _to_timestamp(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx) -> Any:
     unit = dt.unit or "us"
-    if src.name in ("timestamp", "date", "int96") and bool(src.tz) != bool(dt.tz):
+    if src.id in _TIMESTAMP_DATE_INT96_IDS and bool(src.tz) != bool(dt.tz):
         aware = "tz-aware" if src.tz else "naive"
         _fail(np.ones(len(values), bool), validity, ctx, f"{aware} {src} values do not match a {dt} column")
-    if src.name == "timestamp":
+    if src.id is TypeId.TIMESTAMP:
         return _rescale(values, *_units(src.unit or "us", unit), validity, ctx, str(dt))
-    if src.name == "date":
+    if src.id is TypeId.DATE:
         return _rescale(values, _DAY_S * _PER_SECOND[unit], 1, validity, ctx, str(dt))
-    if src.name == "int96":
+    if src.id is TypeId.INT96:
         out, exact = int96_to_epoch(values, unit)
         _fail(~exact, validity, ctx, f"INT96 value is not exact as {dt}")
         return out
@@ -314,7 +317,7 @@ def _to_decimal(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _C
         raise schema_error(ctx.name, None, f"invalid decimal type {dt}")
     if src.is_integer:
         src_scale, unscaled = 0, values
-    elif src.name == "decimal":
+    elif src.id is TypeId.DECIMAL:
         src_scale, unscaled = src.scale or 0, _decimal_unscaled(values)
     else:
         return _refuse(src, dt, validity, ctx)
@@ -354,7 +357,7 @@ _CASTS: dict[str, Callable[..., Any]] = {
     **{k: _to_binary for k in _BINARY},
     "fixed_size_binary": _to_fixed, "uuid": _to_fixed, "interval": _to_fixed,
     "date": _to_date, "time": _to_time, "timestamp": _to_timestamp, "decimal": _to_decimal,
-    "int96": lambda v, src, dt, validity, ctx: v if src.name == "int96" else _refuse(src, dt, validity, ctx),
+    "int96": lambda v, src, dt, validity, ctx: v if src.id is TypeId.INT96 else _refuse(src, dt, validity, ctx),
     # an all-null source never reaches here (cast_array handles it first)
     "null": lambda v, src, dt, validity, ctx: _refuse(src, dt, validity, ctx),
 }

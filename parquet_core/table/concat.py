@@ -57,10 +57,13 @@ from typing import Sequence
 import numpy as np
 
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array, Table
 
 __all__ = ["PROMOTE_OPTIONS", "concat_tables", "unify_schemas"]
+
+_LIST_MAP_IDS = frozenset([TypeId.LIST, TypeId.MAP])
+_TIMESTAMP_TIME_IDS = frozenset([TypeId.TIMESTAMP, TypeId.TIME])
 
 PROMOTE_OPTIONS = ("none", "default", "permissive")
 
@@ -159,8 +162,8 @@ def unify_schemas(schemas: Sequence[Schema], promote_options: str = "default") -
     out = []
     for name, f in merged.items():
         # a column some table lacks, or a null-typed one, holds nulls: never call it non-null
-        nullable = f.nullable or seen_in[name] < len(schemas) or f.type.name == "null" \
-            or any(g.type.name == "null" for s in schemas for g in s if g.name == name)
+        nullable = f.nullable or seen_in[name] < len(schemas) or f.type.id is TypeId.NULL \
+            or any(g.type.id is TypeId.NULL for s in schemas for g in s if g.name == name)
         out.append(Field(name, f.type, nullable, f.path))
     return Schema(out)
 
@@ -184,9 +187,9 @@ def _unify(a: DataType, b: DataType, permissive: bool) -> DataType:
     """Return the type holding both *a* and *b*, or raise :class:`_Mismatch`."""
     if a == b:
         return a
-    if a.name == "null":
+    if a.id is TypeId.NULL:
         return b
-    if b.name == "null":
+    if b.id is TypeId.NULL:
         return a
     if a.is_nested or b.is_nested:
         return _unify_nested(a, b, permissive)
@@ -213,23 +216,23 @@ def _widen(a: DataType, b: DataType) -> DataType | None:
         return DataType(f"float{max(need, _FLOAT_BITS[b.name])}")
     if a.name in _FLOAT_BITS and b.name in _FLOAT_BITS:
         return a if _FLOAT_BITS[a.name] >= _FLOAT_BITS[b.name] else b
-    if a.name == b.name and a.name in ("timestamp", "time"):
+    if a.name == b.name and a.id in _TIMESTAMP_TIME_IDS:
         if a.tz != b.tz:
             raise _Mismatch("one is adjusted to UTC, the other is not")
         return a if _UNIT_RANK[a.unit or "us"] >= _UNIT_RANK[b.unit or "us"] else b
-    if a.name == "decimal" and b.name == "decimal":
+    if a.id is TypeId.DECIMAL and b.id is TypeId.DECIMAL:
         sa, sb = a.scale or 0, b.scale or 0
         scale = max(sa, sb)
         precision = max((a.precision or 0) - sa, (b.precision or 0) - sb) + scale
         if precision > _MAX_DECIMAL_PRECISION:
             raise _Mismatch(f"the union needs {precision} digits")
         return DataType("decimal", precision=precision, scale=scale)
-    if a.name == "decimal" and b.name in _INT_BITS:
+    if a.id is TypeId.DECIMAL and b.name in _INT_BITS:
         need = _INT_DIGITS[b.name] + (a.scale or 0)
         if (a.precision or 0) < need:
             raise _Mismatch(f"{b} values need a decimal precision of at least {need}")
         return a
-    if a.name == "string" and b.name == "binary":
+    if a.id is TypeId.STRING and b.id is TypeId.BINARY:
         return b
     return None
 
@@ -237,14 +240,14 @@ def _widen(a: DataType, b: DataType) -> DataType | None:
 def _unify_nested(a: DataType, b: DataType, permissive: bool) -> DataType:
     if a.name != b.name:
         raise _Mismatch(f"{a.name} and {b.name} have different shapes")
-    if a.name == "variant":
+    if a.id is TypeId.VARIANT:
         # Two shredding layouts of the same values: the values meet in the unshredded layout
         # (every layout holds every variant value; shredding is storage, not type).
         from parquet_core.schema.variant_layout import variant_type
 
         return variant_type(None)
     names_a, names_b = [f.name for f in a.fields], [f.name for f in b.fields]
-    if a.name == "struct":
+    if a.id is TypeId.STRUCT:
         if sorted(names_a) != sorted(names_b):
             raise _Mismatch(f"struct members {names_a} and {names_b} differ; parquet_core "
                             "does not merge struct members")
@@ -291,7 +294,7 @@ def _first_inexact(arr: Array, dt: DataType) -> tuple[int, DataType, DataType, i
     from parquet_core.table.nested import ListArray, StructArray
 
     if dt.is_nested:
-        if isinstance(arr, StructArray) and dt.name == "struct":
+        if isinstance(arr, StructArray) and dt.id is TypeId.STRUCT:
             have = [f.name for f in arr.type.fields]
             for f in dt.fields:
                 if f.name in have:
@@ -299,10 +302,10 @@ def _first_inexact(arr: Array, dt: DataType) -> tuple[int, DataType, DataType, i
                     if found is not None:
                         return found
             return None
-        if isinstance(arr, ListArray) and dt.name in ("list", "map"):
+        if isinstance(arr, ListArray) and dt.id in _LIST_MAP_IDS:
             child, offsets = arr.values, arr.offsets
             lo, hi = int(offsets[0]), int(offsets[-1])
-            kids = [(child.slice(lo, hi), dt.fields[0].type)] if dt.name == "list" else \
+            kids = [(child.slice(lo, hi), dt.fields[0].type)] if dt.id is TypeId.LIST else \
                 [(c.slice(lo, hi), f.type) for c, f in zip(child.values, dt.fields)] \
                 if isinstance(child, StructArray) else []
             for sub, sub_dt in kids:

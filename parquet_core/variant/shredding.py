@@ -45,7 +45,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from parquet_core.errors import ParquetFormatError
-from parquet_core.schema.types import DataType
+from parquet_core.schema.types import DataType, TypeId
 from parquet_core.schema.variant_layout import METADATA, TYPED_VALUE, VALUE
 from parquet_core.variant.encoding import (
     NULL, collect_keys, decode_metadata, decode_value, encode_metadata, encode_value,
@@ -83,7 +83,7 @@ class _Reader:
         """Rebuild one value from its ``value`` bytes and ``typed_value`` (MISSING if both null)."""
         if typed is None or layout is None:
             return MISSING if value is None else decode_value(self.keys, value, null=self.null)
-        if layout.name == "struct":
+        if layout.id is TypeId.STRUCT:
             fields = {}
             for name, sub in _members(layout).items():
                 got = typed.get(name) or {}
@@ -103,9 +103,9 @@ class _Reader:
             rest.update(fields)
             return dict(sorted(rest.items()))
         if value is not None:
-            kind = "array" if layout.name == "list" else "primitive"
+            kind = "array" if layout.id is TypeId.LIST else "primitive"
             raise _Conflict(f"{where}: value and typed_value are both set for a shredded {kind}")
-        if layout.name == "list":
+        if layout.id is TypeId.LIST:
             elem = _members(layout.fields[0].type).get(TYPED_VALUE)
             out = []
             for i, e in enumerate(typed):
@@ -117,7 +117,7 @@ class _Reader:
 
 def _primitive(v: Any, layout: DataType) -> Any:
     """A typed column's Python value as the Variant decoder would give it."""
-    if layout.name == "float32":
+    if layout.id is TypeId.FLOAT32:
         return float(np.float32(v))
     return v
 
@@ -216,7 +216,7 @@ class _Writer:
             return None, None
         if layout is None:
             return self.encode(v), None
-        if layout.name == "struct":
+        if layout.id is TypeId.STRUCT:
             if not isinstance(v, dict):
                 return self.encode(v), None
             typed = {}
@@ -225,7 +225,7 @@ class _Writer:
                 typed[name] = {VALUE: val, TYPED_VALUE: tv}
             rest = {k: x for k, x in v.items() if k not in typed}
             return (self.encode(rest) if rest else None), typed
-        if layout.name == "list":
+        if layout.id is TypeId.LIST:
             if not isinstance(v, (list, tuple)):
                 return self.encode(v), None
             elem = _members(layout.fields[0].type).get(TYPED_VALUE)
