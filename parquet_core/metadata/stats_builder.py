@@ -84,7 +84,7 @@ __all__ = [
 Bounds = tuple[Any, Any]
 
 #: Types without a defined order for min/max even though their physical type has one.
-_UNORDERED_TYPES = frozenset({"geometry", "geography"})
+_UNORDERED_TYPES = frozenset({TypeId.GEOMETRY, TypeId.GEOGRAPHY})
 
 _INT_RANGE = {PhysicalType.INT32: (-(1 << 31), 1 << 32), PhysicalType.INT64: (-(1 << 63), 1 << 64)}
 
@@ -98,8 +98,8 @@ def _kind(desc: ColumnDescriptor, column_order: str = TYPE_ORDER) -> str | None:
             return "float_total"
         return "float16_total" if desc.data_type.id is TypeId.FLOAT16 else None
     order = sort_order(desc)
-    name = desc.data_type.name
-    if order == SortOrder.UNKNOWN or name in _UNORDERED_TYPES:
+    tid = desc.data_type.id
+    if order == SortOrder.UNKNOWN or tid in _UNORDERED_TYPES:
         return None
     ptype = desc.physical_type
     if ptype == PhysicalType.BOOLEAN:
@@ -108,7 +108,7 @@ def _kind(desc: ColumnDescriptor, column_order: str = TYPE_ORDER) -> str | None:
         return "uint" if order == SortOrder.UNSIGNED else "int"
     if ptype in (PhysicalType.FLOAT, PhysicalType.DOUBLE):
         return "float"
-    if name == "float16":
+    if tid is TypeId.FLOAT16:
         return "float16"
     if ptype == PhysicalType.BYTE_ARRAY:
         return "signed_bytes" if order == SortOrder.SIGNED else "bytes"

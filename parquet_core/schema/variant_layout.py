@@ -35,19 +35,22 @@ __all__ = ["variant_type", "shredded_type", "check_layout", "is_shreddable_primi
 
 METADATA, VALUE, TYPED_VALUE = "metadata", "value", "typed_value"
 _BINARY = DataType("binary")
+#: Primitive types the spec allows as a ``typed_value`` whatever their parameters.
+_PLAIN_SHREDDABLE = frozenset([TypeId.BOOL, TypeId.INT8, TypeId.INT16, TypeId.INT32, TypeId.INT64,
+                               TypeId.FLOAT32, TypeId.FLOAT64, TypeId.DATE, TypeId.BINARY,
+                               TypeId.STRING, TypeId.UUID])
 
 
 def is_shreddable_primitive(dt: DataType) -> bool:
     """True for the primitive types the spec allows as a ``typed_value``."""
-    name = dt.name
-    if name in ("bool", "int8", "int16", "int32", "int64", "float32", "float64", "date",
-                "binary", "string", "uuid"):
+    tid = dt.id
+    if tid in _PLAIN_SHREDDABLE:
         return True
-    if name == "decimal":
+    if tid is TypeId.DECIMAL:
         return dt.precision is not None and dt.precision <= 38
-    if name == "time":
+    if tid is TypeId.TIME:
         return dt.unit == "us" and dt.tz is None
-    if name == "timestamp":
+    if tid is TypeId.TIMESTAMP:
         return dt.unit in ("us", "ns")
     return False
 

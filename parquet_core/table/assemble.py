@@ -32,7 +32,7 @@ import numpy.typing as npt
 from parquet_core.column.data import ColumnData
 from parquet_core.errors import ParquetFormatError
 from parquet_core.schema.descriptor import ColumnDescriptor
-from parquet_core.schema.nested import Shape
+from parquet_core.schema.nested import Shape, ShapeKind
 from parquet_core.schema.pyvalues import to_storage
 from parquet_core.schema.types import DataType, Field, TypeId
 from parquet_core.table.arrays import Array, empty_array
@@ -132,12 +132,12 @@ class _Assembler:
         self.levels = {i: _Levels(d, descs[i]) for i, d in data.items()}
 
     def build(self, s: Shape) -> Array:
-        if s.kind == "leaf":
+        if s.kind is ShapeKind.LEAF:
             return self.leaf(s)
         lv = self.levels[s.leaves[0]]
         slots = lv.mask(s.slot_rep, s.slot_def)
         n = lv.count(s.slot_rep, s.slot_def)
-        if s.kind == "struct":
+        if s.kind is ShapeKind.STRUCT:
             valid = self.validity(lv, s, slots, None, n)
             kids = [self.checked(c, n, s) for c in s.children]
             column = None
@@ -152,7 +152,7 @@ class _Assembler:
         elems = lv.mask(s.slot_rep + 1, s.elem_def)
         offsets = self.offsets(starts, elems, lv.n)
         total = int(offsets[-1])
-        if s.kind == "list":
+        if s.kind is ShapeKind.LIST:
             return ListArray(s.data_type, offsets, self.checked(s.children[0], total, s), valid)
         kids = [self.checked(c, total, s) for c in s.children]
         entries = StructArray(entries_type(s.data_type), kids, total)
@@ -273,6 +273,6 @@ def empty_column(field: Field) -> Array:
     if dt.id is TypeId.MAP:
         entries = StructArray(entries_type(dt), [empty_column(f) for f in dt.fields], 0)
         return MapArray(dt, zero, entries)
-    if dt.id is TypeId.STRUCT:
+    if dt.id in _STRUCT_VARIANT_IDS:   # a variant is a StructArray of its stored group
         return StructArray(dt, [empty_column(f) for f in dt.fields], 0)
     return empty_array(field)

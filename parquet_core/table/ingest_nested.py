@@ -173,10 +173,10 @@ def nested_from_pylist(values: list[Any], name: str, dt: DataType | None = None,
         return variant_from_pylist(values, name, dt)
     n = len(values)
     is_null = np.fromiter((v is None for v in values), dtype=bool, count=n)
-    kind = None if dt is None else dt.name
+    kind = None if dt is None else dt.id
     if kind is None:
         first = next((v for v in values if v is not None), None)
-        kind = "struct" if isinstance(first, Mapping) else "list"
+        kind = TypeId.STRUCT if isinstance(first, Mapping) else TypeId.LIST
 
     def child(vals: list[Any], f_name: str, f_type: DataType | None,
               to_row: Callable[[int], int]) -> Array:
@@ -195,7 +195,7 @@ def nested_from_pylist(values: list[Any], name: str, dt: DataType | None = None,
     def bad(i: int, what: str) -> ParquetSchemaError:
         return schema_error(name, i, f"expected {what}, got {type(values[i]).__name__}")
 
-    if kind == "struct":
+    if kind is TypeId.STRUCT:
         if dt is not None:
             names = [f.name for f in dt.fields]
         else:
@@ -219,16 +219,16 @@ def nested_from_pylist(values: list[Any], name: str, dt: DataType | None = None,
     for i, v in enumerate(values):   # one pass over the Python objects of this level
         if v is None:
             continue
-        if kind == "map" and isinstance(v, Mapping):
+        if kind is TypeId.MAP and isinstance(v, Mapping):
             v = list(v.items())
         elif not isinstance(v, _SEQ) or (isinstance(v, np.ndarray) and v.ndim != 1):
-            raise bad(i, "a dict or a list of (key, value) pairs (map)" if kind == "map" else "a list")
+            raise bad(i, "a dict or a list of (key, value) pairs (map)" if kind is TypeId.MAP else "a list")
         items.extend(v)
         lengths[i] = len(v)
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     to_row = _list_row(offsets)
-    if kind == "list":
+    if kind is TypeId.LIST:
         f = None if dt is None else dt.fields[0]
         elem = child(items, "element", None if f is None else f.type, to_row)
         ldt = dt or DataType("list", fields=(Field("element", elem.type, True),))

@@ -156,43 +156,43 @@ def unshred_rows(rows: Sequence[Any], layout: DataType, column: str, *, null: An
 # ---------------------------------------------------------------------------
 # writing
 
-_INT_RANGE = {"int8": 7, "int16": 15, "int32": 31, "int64": 63}
+_INT_RANGE = {TypeId.INT8: 7, TypeId.INT16: 15, TypeId.INT32: 31, TypeId.INT64: 63}
 
 
 def _fits(v: Any, dt: DataType) -> bool:
     """True when *v* is a value of Variant type class *dt* (the shredded column's type)."""
-    name = dt.name
+    tid = dt.id
     if v is None or v is NULL:
         return False
-    if name == "bool":
+    if tid is TypeId.BOOL:
         return isinstance(v, (bool, np.bool_))
-    if name in _INT_RANGE:
+    if tid in _INT_RANGE:
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
             return False
-        bits = _INT_RANGE[name]
+        bits = _INT_RANGE[tid]
         return -(1 << bits) <= int(v) < 1 << bits
-    if name == "float64":
+    if tid is TypeId.FLOAT64:
         return isinstance(v, (float, np.floating)) and not isinstance(v, np.float32)
-    if name == "float32":
+    if tid is TypeId.FLOAT32:
         return isinstance(v, np.float32)
-    if name == "decimal":
+    if tid is TypeId.DECIMAL:
         if not isinstance(v, Decimal) or not v.is_finite():
             return False
         exp = v.as_tuple().exponent
         assert isinstance(exp, int)
         # only values that keep their exact scale: rescaling would change the Variant value
         return -exp == (dt.scale or 0) and len(v.as_tuple().digits) <= (dt.precision or 0)
-    if name == "string":
+    if tid is TypeId.STRING:
         return isinstance(v, str)
-    if name == "binary":
+    if tid is TypeId.BINARY:
         return isinstance(v, (bytes, bytearray))
-    if name == "uuid":
+    if tid is TypeId.UUID:
         return isinstance(v, _uuid.UUID)
-    if name == "date":
+    if tid is TypeId.DATE:
         return isinstance(v, _dt.date) and not isinstance(v, _dt.datetime)
-    if name == "time":
+    if tid is TypeId.TIME:
         return isinstance(v, _dt.time) and not getattr(v, "nanosecond", 0)
-    if name == "timestamp":
+    if tid is TypeId.TIMESTAMP:
         if not isinstance(v, _dt.datetime):
             return False
         aware = v.tzinfo is not None and v.utcoffset() is not None
