@@ -30,7 +30,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.schema.types import DataType, Field, Schema, TypeId
+from parquet_core.schema.types import DataType, FLOAT_IDS, Field, Schema, TypeId
 from parquet_core.table.arrays import Array
 from parquet_core.table.ingest import as_array
 
@@ -151,7 +151,7 @@ def typed_value(raw: str | None, field: Field) -> Array:
     try:
         if t.is_integer:
             value: Any = int(raw)
-        elif t.name.startswith("float"):
+        elif t.id in FLOAT_IDS:
             value = float(raw)
         elif t.id is TypeId.BOOL:
             if raw.lower() not in ("true", "false"):

@@ -39,22 +39,22 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.metadata.binary_order import sign_extend
-from parquet_core.schema.types import DataType, FLOAT_IDS, Field, TypeId
+from parquet_core.schema.types import DataType, FLOAT_IDS, Field, INTEGER_IDS, TypeId
 from parquet_core.table.ingest import as_array
 
 __all__ = ["compare", "isin", "starts_with", "has_order", "is_floating"]
 
 #: ``_BE_MASKS[k]``: the top ``k`` bytes of a big-endian word (k = 0..8).
 _BE_MASKS = np.array([0] + [((1 << (8 * k)) - 1) << (64 - 8 * k) for k in range(1, 9)], dtype=np.uint64)
-_UNORDERED = frozenset({"interval", "geometry", "geography"})
+_UNORDERED = frozenset({TypeId.INTERVAL, TypeId.GEOMETRY, TypeId.GEOGRAPHY})
 _JULIAN_EPOCH = 2_440_588            # Julian day number of 1970-01-01
 _NANOS_PER_DAY = 86_400 * 10**9
-_INTEGER_LIKE = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"})
+_INTEGER_LIKE = INTEGER_IDS
 
 
 def has_order(dt: DataType) -> bool:
     """Whether ``< <= > >=`` are defined for the type."""
-    return dt.name not in _UNORDERED
+    return dt.id not in _UNORDERED
 
 
 def is_floating(dt: DataType) -> bool:
@@ -138,7 +138,7 @@ def _cmp_int96(values: npt.NDArray[np.uint8], lit: tuple[int, int]) -> npt.NDArr
 
 
 def _integer_storage(dt: DataType, values: Any) -> bool:
-    if dt.name in _INTEGER_LIKE:
+    if dt.id in _INTEGER_LIKE:
         return True
     return dt.id is TypeId.DECIMAL and isinstance(values, np.ndarray) and values.ndim == 1
 
@@ -308,7 +308,7 @@ def _float_members(values: npt.NDArray[Any], members: npt.NDArray[Any]) -> npt.N
 
 def _scalar(dt: DataType, lit: Any, column: str, values: npt.NDArray[Any]) -> Any:
     """*lit* as a value of the column's numpy storage, or None when no value can equal it."""
-    if dt.name in _INTEGER_LIKE:
+    if dt.id in _INTEGER_LIKE:
         r = _exact_rational(lit)
         if r is None or isinstance(lit, (bool, np.bool_)):
             raise ValueError(f"cannot compare integer column {column!r} with {lit!r}")

@@ -63,7 +63,7 @@ from parquet_core.table.arrays import Array, Table
 __all__ = ["filter_mask", "Bounds", "may_match", "candidate_rows", "PageBounds", "PageStats"]
 
 Masks = tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]
-_GEO = ("geometry", "geography")
+_GEO = frozenset([TypeId.GEOMETRY, TypeId.GEOGRAPHY])
 
 
 # -- rows -----------------------------------------------------------------------------------------
@@ -106,7 +106,7 @@ def _eval(e: Expression, table: Table) -> Masks:
         arr = _column(table, e.column)
         known = _known(arr)
         hit = np.zeros(len(arr), dtype=np.bool_)
-        if arr.type.name not in _GEO:
+        if arr.type.id not in _GEO:
             raise TypeError(f"intersects needs a GEOMETRY or GEOGRAPHY column; {e.column!r} is {arr.type.name}")
         idx = np.flatnonzero(known)
         vals = arr.values if len(arr.values) == len(idx) else arr.values.take(idx)

@@ -124,22 +124,23 @@ def _from_converted(ct: int, el: Any, ptype: int, type_length: int | None) -> Da
 
 
 # Which physical types each logical type may annotate (LogicalTypes.md).
-_ALLOWED: dict[str, tuple[int, ...]] = {
-    "string": (PhysicalType.BYTE_ARRAY,), "enum": (PhysicalType.BYTE_ARRAY,),
-    "json": (PhysicalType.BYTE_ARRAY,), "bson": (PhysicalType.BYTE_ARRAY,),
-    "uuid": (PhysicalType.FIXED_LEN_BYTE_ARRAY,), "date": (PhysicalType.INT32,),
-    "float16": (PhysicalType.FIXED_LEN_BYTE_ARRAY,),
-    "interval": (PhysicalType.FIXED_LEN_BYTE_ARRAY,),
-    "decimal": (PhysicalType.INT32, PhysicalType.INT64, PhysicalType.BYTE_ARRAY,
+_INT64_STORED = frozenset([TypeId.INT64, TypeId.UINT64])
+_ALLOWED: dict[TypeId, tuple[int, ...]] = {
+    TypeId.STRING: (PhysicalType.BYTE_ARRAY,), TypeId.ENUM: (PhysicalType.BYTE_ARRAY,),
+    TypeId.JSON: (PhysicalType.BYTE_ARRAY,), TypeId.BSON: (PhysicalType.BYTE_ARRAY,),
+    TypeId.UUID: (PhysicalType.FIXED_LEN_BYTE_ARRAY,), TypeId.DATE: (PhysicalType.INT32,),
+    TypeId.FLOAT16: (PhysicalType.FIXED_LEN_BYTE_ARRAY,),
+    TypeId.INTERVAL: (PhysicalType.FIXED_LEN_BYTE_ARRAY,),
+    TypeId.DECIMAL: (PhysicalType.INT32, PhysicalType.INT64, PhysicalType.BYTE_ARRAY,
                 PhysicalType.FIXED_LEN_BYTE_ARRAY),
-    "geometry": (PhysicalType.BYTE_ARRAY,), "geography": (PhysicalType.BYTE_ARRAY,),
+    TypeId.GEOMETRY: (PhysicalType.BYTE_ARRAY,), TypeId.GEOGRAPHY: (PhysicalType.BYTE_ARRAY,),
 }
 
 
 def _check(dt: DataType, ptype: int, type_length: int | None, name: str) -> DataType:
-    allowed = _ALLOWED.get(dt.name)
+    allowed = _ALLOWED.get(dt.id)
     if dt.is_integer:
-        allowed = (PhysicalType.INT64,) if dt.name.endswith("64") else (PhysicalType.INT32,)
+        allowed = (PhysicalType.INT64,) if dt.id in _INT64_STORED else (PhysicalType.INT32,)
     elif dt.id is TypeId.TIME:
         allowed = (PhysicalType.INT32,) if dt.unit == "ms" else (PhysicalType.INT64,)
     elif dt.id is TypeId.TIMESTAMP:
