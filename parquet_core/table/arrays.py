@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.schema.types import DataType, Field, Schema, TypeId
+from parquet_core.schema.types import DataType, Field, Schema, TypeId, unhandled_type
 from parquet_core.schema.pyvalues import py_values
 
 __all__ = ["Array", "Table"]

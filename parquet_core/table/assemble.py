@@ -41,6 +41,8 @@ from parquet_core.table.nested import ListArray, MapArray, StructArray
 
 __all__ = ["assemble", "empty_column", "entries_type"]
 
+_STRUCT_VARIANT_IDS = frozenset([TypeId.STRUCT, TypeId.VARIANT])
+
 Mask = npt.NDArray[np.bool_]
 
 #: element counts are cumulated in int32 below this many level entries (int64 above)
