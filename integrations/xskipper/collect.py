@@ -118,7 +118,7 @@ def _leaf_names(fields: Any, prefix: str = "") -> list[str]:
     out = []
     for f in fields:
         out.append(prefix + f.name)
-        if f.type.name == "struct":
+        if f.type.id is pc.TypeId.STRUCT:
             out += _leaf_names(f.type.fields, prefix + f.name + ".")
     return out
 
