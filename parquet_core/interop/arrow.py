@@ -195,11 +195,14 @@ def table_to_arrow(table: Table) -> pa.Table:
 
 _NUMERIC_FROM = {
     pa.bool_(): TypeId.BOOL, pa.int8(): TypeId.INT8, pa.int16(): TypeId.INT16, pa.int32(): TypeId.INT32,
-    pa.int64(): TypeId.INT64, pa.uint8(): TypeId.UINT8, pa.uint16(): TypeId.UINT16, pa.uint32(): TypeId.UINT32,
-    pa.uint64(): TypeId.UINT64, pa.float16(): TypeId.FLOAT16, pa.float32(): TypeId.FLOAT32, pa.float64(): TypeId.FLOAT64,
+    pa.int64(): TypeId.INT64, pa.uint8(): TypeId.UINT8, pa.uint16(): TypeId.UINT16,
+    pa.uint32(): TypeId.UINT32,
+    pa.uint64(): TypeId.UINT64, pa.float16(): TypeId.FLOAT16, pa.float32(): TypeId.FLOAT32,
+    pa.float64(): TypeId.FLOAT64,
 }
 _NP = {TypeId.INT8: "<i1", TypeId.INT16: "<i2", TypeId.INT32: "<i4", TypeId.INT64: "<i8", TypeId.UINT8: "<u1",
-       TypeId.UINT16: "<u2", TypeId.UINT32: "<u4", TypeId.UINT64: "<u8", TypeId.FLOAT16: "<f2", TypeId.FLOAT32: "<f4",
+       TypeId.UINT16: "<u2", TypeId.UINT32: "<u4", TypeId.UINT64: "<u8", TypeId.FLOAT16: "<f2",
+       TypeId.FLOAT32: "<f4",
        TypeId.FLOAT64: "<f8"}
 _MS_PER_DAY = 86_400_000
 

@@ -148,11 +148,16 @@ _UNSIGNED_IDS = frozenset([TypeId.UINT8, TypeId.UINT16, TypeId.UINT32, TypeId.UI
 _NARROW_INTS = {TypeId.INT8: (8, True), TypeId.INT16: (16, True), TypeId.UINT8: (8, False),
                 TypeId.UINT16: (16, False)}
 _SCALAR = {
-    (PhysicalType.INT32, TypeId.INT32): struct.Struct("<i"), (PhysicalType.INT64, TypeId.INT64): struct.Struct("<q"),
-    (PhysicalType.INT32, TypeId.INT8): struct.Struct("<i"), (PhysicalType.INT32, TypeId.INT16): struct.Struct("<i"),
-    (PhysicalType.INT32, TypeId.UINT8): struct.Struct("<I"), (PhysicalType.INT32, TypeId.UINT16): struct.Struct("<I"),
-    (PhysicalType.INT32, TypeId.UINT32): struct.Struct("<I"), (PhysicalType.INT64, TypeId.UINT64): struct.Struct("<Q"),
-    (PhysicalType.FLOAT, TypeId.FLOAT32): struct.Struct("<f"), (PhysicalType.DOUBLE, TypeId.FLOAT64): struct.Struct("<d"),
+    (PhysicalType.INT32, TypeId.INT32): struct.Struct("<i"),
+    (PhysicalType.INT64, TypeId.INT64): struct.Struct("<q"),
+    (PhysicalType.INT32, TypeId.INT8): struct.Struct("<i"),
+    (PhysicalType.INT32, TypeId.INT16): struct.Struct("<i"),
+    (PhysicalType.INT32, TypeId.UINT8): struct.Struct("<I"),
+    (PhysicalType.INT32, TypeId.UINT16): struct.Struct("<I"),
+    (PhysicalType.INT32, TypeId.UINT32): struct.Struct("<I"),
+    (PhysicalType.INT64, TypeId.UINT64): struct.Struct("<Q"),
+    (PhysicalType.FLOAT, TypeId.FLOAT32): struct.Struct("<f"),
+    (PhysicalType.DOUBLE, TypeId.FLOAT64): struct.Struct("<d"),
 }
 
 
@@ -257,7 +262,8 @@ _EPOCH = datetime.date(1970, 1, 1)
 
 
 def _is_float(desc: ColumnDescriptor) -> bool:
-    return desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE) or desc.data_type.id is TypeId.FLOAT16
+    return desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE) or \
+        desc.data_type.id is TypeId.FLOAT16
 
 
 def _float_rules(lo: Any, hi: Any) -> tuple[Any, Any]:

@@ -307,8 +307,10 @@ def _check_int(what: str, value: object, lo: int, hi: int | None = None) -> None
 
 
 _PLAIN_IDS = frozenset([
-    TypeId.NULL, TypeId.BOOL, TypeId.INT8, TypeId.INT16, TypeId.INT32, TypeId.INT64, TypeId.UINT8, TypeId.UINT16, TypeId.UINT32, TypeId.UINT64,
-    TypeId.FLOAT16, TypeId.FLOAT32, TypeId.FLOAT64, TypeId.STRING, TypeId.BINARY, TypeId.JSON, TypeId.BSON, TypeId.ENUM, TypeId.DATE, TypeId.INT96,
+    TypeId.NULL, TypeId.BOOL, TypeId.INT8, TypeId.INT16, TypeId.INT32, TypeId.INT64, TypeId.UINT8,
+    TypeId.UINT16, TypeId.UINT32, TypeId.UINT64,
+    TypeId.FLOAT16, TypeId.FLOAT32, TypeId.FLOAT64, TypeId.STRING, TypeId.BINARY, TypeId.JSON, TypeId.BSON,
+    TypeId.ENUM, TypeId.DATE, TypeId.INT96,
 ])
 
 

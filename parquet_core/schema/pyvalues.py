@@ -20,7 +20,8 @@ from parquet_core.schema.types import DataType, FLOAT_IDS, INTEGER_IDS, TypeId, 
 
 __all__ = ["py_values", "to_storage", "Interval"]
 
-_BINARY_BSON_GEOMETRY_GEOGRAPHY_IDS = frozenset([TypeId.BINARY, TypeId.BSON, TypeId.GEOMETRY, TypeId.GEOGRAPHY])
+_BINARY_BSON_GEOMETRY_GEOGRAPHY_IDS = frozenset([TypeId.BINARY, TypeId.BSON, TypeId.GEOMETRY,
+                                                 TypeId.GEOGRAPHY])
 
 # Scaling an integer by a power of ten is exact under a context this wide: no
 # digit count or exponent the schema allows can round or overflow.

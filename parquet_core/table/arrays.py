@@ -24,11 +24,13 @@ __all__ = ["Array", "Table"]
 # numpy (kind, itemsize) each flat type is stored in; see parquet_core.schema.types
 _STORAGE: dict[TypeId, tuple[tuple[str, int], ...]] = {
     TypeId.BOOL: (("b", 1),), TypeId.INT8: (("i", 1),), TypeId.INT16: (("i", 2),), TypeId.INT32: (("i", 4),),
-    TypeId.INT64: (("i", 8),), TypeId.UINT8: (("u", 1),), TypeId.UINT16: (("u", 2),), TypeId.UINT32: (("u", 4),),
+    TypeId.INT64: (("i", 8),), TypeId.UINT8: (("u", 1),), TypeId.UINT16: (("u", 2),),
+    TypeId.UINT32: (("u", 4),),
     TypeId.UINT64: (("u", 8),), TypeId.FLOAT16: (("f", 2),), TypeId.FLOAT32: (("f", 4),),
     TypeId.FLOAT64: (("f", 8),), TypeId.DATE: (("i", 4),), TypeId.TIMESTAMP: (("i", 8),),
 }
-_BYTE_ARRAY_TYPES = frozenset([TypeId.STRING, TypeId.JSON, TypeId.ENUM, TypeId.BINARY, TypeId.BSON, TypeId.GEOMETRY, TypeId.GEOGRAPHY])
+_BYTE_ARRAY_TYPES = frozenset([TypeId.STRING, TypeId.JSON, TypeId.ENUM, TypeId.BINARY, TypeId.BSON,
+                               TypeId.GEOMETRY, TypeId.GEOGRAPHY])
 _FIXED_WIDTH = {TypeId.UUID: 16, TypeId.INTERVAL: 12, TypeId.INT96: 12}
 
 
@@ -317,8 +319,10 @@ class Table:
 
 
 _EMPTY_DTYPES = {
-    TypeId.NULL: np.int8, TypeId.BOOL: np.bool_, TypeId.INT8: np.int8, TypeId.INT16: np.int16, TypeId.INT32: np.int32,
-    TypeId.INT64: np.int64, TypeId.UINT8: np.uint8, TypeId.UINT16: np.uint16, TypeId.UINT32: np.uint32, TypeId.UINT64: np.uint64,
+    TypeId.NULL: np.int8, TypeId.BOOL: np.bool_, TypeId.INT8: np.int8, TypeId.INT16: np.int16,
+    TypeId.INT32: np.int32,
+    TypeId.INT64: np.int64, TypeId.UINT8: np.uint8, TypeId.UINT16: np.uint16, TypeId.UINT32: np.uint32,
+    TypeId.UINT64: np.uint64,
     TypeId.FLOAT16: np.float16, TypeId.FLOAT32: np.float32, TypeId.FLOAT64: np.float64, TypeId.DATE: np.int32,
     TypeId.TIMESTAMP: np.int64,
 }

@@ -54,7 +54,8 @@ _PER_SECOND = {"ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
 _INT64_MAX = 2**63 - 1
 _DAY_S = 86_400
 _NUMERIC = {
-    TypeId.BOOL: np.bool_, TypeId.INT8: np.int8, TypeId.INT16: np.int16, TypeId.INT32: np.int32, TypeId.INT64: np.int64,
+    TypeId.BOOL: np.bool_, TypeId.INT8: np.int8, TypeId.INT16: np.int16, TypeId.INT32: np.int32,
+    TypeId.INT64: np.int64,
     TypeId.UINT8: np.uint8, TypeId.UINT16: np.uint16, TypeId.UINT32: np.uint32, TypeId.UINT64: np.uint64,
     TypeId.FLOAT16: np.float16, TypeId.FLOAT32: np.float32, TypeId.FLOAT64: np.float64, TypeId.DATE: np.int32,
     TypeId.TIMESTAMP: np.int64, TypeId.NULL: np.int8,
@@ -356,8 +357,10 @@ _CASTS: dict[TypeId, Callable[..., Any]] = {
     TypeId.STRING: _to_text, TypeId.JSON: _to_text, TypeId.ENUM: _to_text,
     **{k: _to_binary for k in _BINARY},
     TypeId.FIXED_SIZE_BINARY: _to_fixed, TypeId.UUID: _to_fixed, TypeId.INTERVAL: _to_fixed,
-    TypeId.DATE: _to_date, TypeId.TIME: _to_time, TypeId.TIMESTAMP: _to_timestamp, TypeId.DECIMAL: _to_decimal,
-    TypeId.INT96: lambda v, src, dt, validity, ctx: v if src.id is TypeId.INT96 else _refuse(src, dt, validity, ctx),
+    TypeId.DATE: _to_date, TypeId.TIME: _to_time, TypeId.TIMESTAMP: _to_timestamp,
+    TypeId.DECIMAL: _to_decimal,
+    TypeId.INT96: lambda v, src, dt, validity, ctx:
+        v if src.id is TypeId.INT96 else _refuse(src, dt, validity, ctx),
     # an all-null source never reaches here (cast_array handles it first)
     TypeId.NULL: lambda v, src, dt, validity, ctx: _refuse(src, dt, validity, ctx),
 }

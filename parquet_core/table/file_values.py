@@ -74,7 +74,8 @@ def _truncate(arr: Array, target: DataType) -> Array:
     if isinstance(arr, ListArray):
         return ListArray(arr.type, arr.offsets, _truncate(arr.values, target.fields[0].type), arr.validity)
     src = arr.type
-    if src.id is not TypeId.TIMESTAMP or target.id is not TypeId.TIMESTAMP or src.unit is None or target.unit is None:
+    if src.id is not TypeId.TIMESTAMP or target.id is not TypeId.TIMESTAMP \
+            or src.unit is None or target.unit is None:
         return arr
     factor = _PER_SECOND[src.unit] // _PER_SECOND[target.unit]
     if factor <= 1:

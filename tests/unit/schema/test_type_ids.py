@@ -90,7 +90,8 @@ def test_predicates_agree_with_the_ids() -> None:
 
 
 def test_unhandled_type_is_loud() -> None:
-    with pytest.raises(UnsupportedFeatureError, match=r"somewhere: no case for type nested \(TypeId.NESTED\)"):
+    with pytest.raises(UnsupportedFeatureError,
+                       match=r"somewhere: no case for type nested \(TypeId.NESTED\)"):
         unhandled_type(DataType("nested"), "somewhere")
     assert issubclass(UnsupportedFeatureError, ParquetError)
 
