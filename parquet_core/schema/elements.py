@@ -59,7 +59,7 @@ from parquet_core.constants import ConvertedType, PhysicalType, Repetition
 from parquet_core.schema.build import check_type
 from parquet_core.schema.file_ref import FILE_ANNOTATION
 from parquet_core.schema.logical import EDGE_ALGORITHMS
-from parquet_core.schema.types import DataType, Field, Schema, TypeId
+from parquet_core.schema.types import DataType, Field, Schema, TypeId, unhandled_type
 from parquet_core.thrift import pt
 
 __all__ = ["schema_to_elements", "field_to_elements", "leaf_element", "physical_type_of"]
@@ -98,6 +98,9 @@ _FIXED_PHYSICAL = {
     TypeId.BINARY: PhysicalType.BYTE_ARRAY, TypeId.DATE: PhysicalType.INT32, TypeId.INT96: PhysicalType.INT96,
     TypeId.GEOMETRY: PhysicalType.BYTE_ARRAY, TypeId.GEOGRAPHY: PhysicalType.BYTE_ARRAY,
 }
+#: Types a leaf stores with its physical type alone (no logical or converted type).
+_UNANNOTATED = frozenset([TypeId.BOOL, TypeId.INT32, TypeId.INT64, TypeId.FLOAT32, TypeId.FLOAT64,
+                          TypeId.BINARY, TypeId.INT96, TypeId.FIXED_SIZE_BINARY])
 _UNIT_NAMES = {"ms": "MILLIS", "us": "MICROS", "ns": "NANOS"}
 _EDGE_CODES = {name: code for code, name in EDGE_ALGORITHMS.items()}
 
@@ -173,7 +176,9 @@ def _annotation(dt: DataType, int96_timestamps: bool) -> tuple[Any, int | None]:
                      "us": ConvertedType.TIMESTAMP_MICROS}.get(dt.unit or "")
         lt = pt.LogicalType(TIMESTAMP=pt.TimestampType(isAdjustedToUTC=utc, unit=_time_unit(dt.unit)))
         return lt, converted
-    return None, None
+    if tid in _UNANNOTATED:
+        return None, None
+    unhandled_type(dt, "leaf schema element annotation")
 
 
 def leaf_element(name: str, dt: DataType, repetition: int, *,

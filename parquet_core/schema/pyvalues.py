@@ -98,6 +98,11 @@ def py_values(dt: DataType, values: Any) -> list[Any]:
 #: Types whose storage is a numpy array of the values themselves.
 _NUMPY_VALUES = INTEGER_IDS | FLOAT_IDS | {TypeId.BOOL}
 
+#: Types whose storage is the decoder's physical values as they are.
+_STORED_AS_READ = frozenset([TypeId.NULL, TypeId.BOOL, TypeId.FLOAT32, TypeId.FLOAT64, TypeId.INT96,
+                             TypeId.DECIMAL, TypeId.STRING, TypeId.JSON, TypeId.ENUM, TypeId.BINARY,
+                             TypeId.BSON, TypeId.GEOMETRY, TypeId.GEOGRAPHY, TypeId.FIXED_SIZE_BINARY,
+                             TypeId.UUID, TypeId.INTERVAL])
 _INT_VIEWS = {
     TypeId.INT8: ("<i4", np.int8), TypeId.INT16: ("<i4", np.int16), TypeId.INT32: ("<i4", np.int32),
     TypeId.UINT8: ("<u4", np.uint8), TypeId.UINT16: ("<u4", np.uint16), TypeId.UINT32: ("<u4", np.uint32),
@@ -123,4 +128,6 @@ def to_storage(dt: DataType, values: Any) -> Any:
         return np.asarray(values).astype(np.int32 if dt.unit == "ms" else np.int64, copy=False)
     if tid is TypeId.TIMESTAMP:
         return np.asarray(values).astype(np.int64, copy=False)
-    return values
+    if tid in _STORED_AS_READ:
+        return values
+    unhandled_type(dt, "to_storage")
