@@ -55,7 +55,6 @@ __all__ = ["Statistics", "SortOrder", "sort_order", "decode_statistics", "decode
 _INT96_INTERVAL_IDS = frozenset([TypeId.INT96, TypeId.INTERVAL])
 _DECIMAL_FLOAT16_IDS = frozenset([TypeId.DECIMAL, TypeId.FLOAT16])
 
-_SMALL_INT_IDS = frozenset([TypeId.INT8, TypeId.INT16, TypeId.UINT8, TypeId.UINT16])
 
 #: ``ColumnOrder`` members, by their IDL names; UNKNOWN_ORDER is a member this reader lacks.
 TYPE_ORDER = "TYPE_ORDER"
