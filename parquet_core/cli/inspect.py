@@ -17,6 +17,7 @@ from parquet_core.cli.common import (
 from parquet_core.errors import ParquetEncryptionError
 from parquet_core.file.reader import ParquetFile
 from parquet_core.metadata.thrift_dict import plain_value, thrift_to_dict
+from parquet_core.schema.types import FLOAT_IDS, TypeId
 
 __all__ = ["COMMANDS"]
 
@@ -117,17 +118,17 @@ def probe_value(text: str, desc: Any) -> Any:
     """A ``--probe`` text as a value of the column's type (int, float, bool, bytes or str)."""
     from decimal import Decimal
 
-    kind = str(desc.data_type)
+    dt = desc.data_type
     phys = desc.physical_type
-    if kind.startswith("decimal"):
+    if dt.id is TypeId.DECIMAL:
         return Decimal(text)
-    if phys in (1, 2) or kind.startswith(("int", "uint")):
+    if phys in (1, 2) or dt.is_integer or dt.id is TypeId.INT96:
         return int(text)
-    if phys in (4, 5) or kind.startswith("float"):
+    if phys in (4, 5) or dt.id in FLOAT_IDS:
         return float(text)
     if phys == 0:
         return text.lower() in ("true", "1")
-    if kind in ("binary", "fixed_size_binary") or kind.startswith("fixed"):
+    if dt.id in (TypeId.BINARY, TypeId.FIXED_SIZE_BINARY):
         return bytes.fromhex(text[4:]) if text.startswith("hex:") else text.encode()
     return text
 

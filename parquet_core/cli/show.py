@@ -12,6 +12,7 @@ from parquet_core.constants import ConvertedType, PhysicalType, Repetition
 from parquet_core.errors import ParquetEncryptionError
 from parquet_core.file.reader import ParquetFile
 from parquet_core.schema.tree import SchemaNode
+from parquet_core.schema.types import TypeId
 
 __all__ = ["sample_path", "show_schema", "show_meta", "show_head"]
 
@@ -115,8 +116,8 @@ def _readable(pf: ParquetFile, name: str) -> bool:
 def show_head(pf: ParquetFile, n: int, columns: Sequence[str] | None = None) -> str:
     """Render the first *n* rows (columns the reader cannot lay out are listed as skipped)."""
     fields = [f for f in pf.schema if columns is None or f.name in columns]
-    names = [f.name for f in fields if f.type.name != "nested"]
-    skipped = [f.name for f in fields if f.type.name == "nested"]
+    names = [f.name for f in fields if f.type.id is not TypeId.NESTED]
+    skipped = [f.name for f in fields if f.type.id is TypeId.NESTED]
     locked = [n for n in names if not _readable(pf, n)]
     names = [n for n in names if n not in locked]
     rows: list[dict[str, Any]] = []

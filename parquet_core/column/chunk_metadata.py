@@ -31,6 +31,7 @@ from parquet_core.options import ColumnOptions, WriterOptions
 from parquet_core.page.writer import WrittenPage
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.constants import PhysicalType
+from parquet_core.schema.types import GEO_IDS
 from parquet_core.thrift import pt
 
 __all__ = ["ChunkMetadataBuilder", "ChunkResult"]
@@ -77,7 +78,7 @@ class ChunkMetadataBuilder:
         #: chunk statistics, fed by the page builder
         self.stats = StatisticsBuilder(desc, truncate_length=opts.statistics_truncate_length,
                                        column_order=order) if opts.write_statistics else None
-        self.geo_kind = desc.data_type.name if desc.data_type.name in ("geometry", "geography") \
+        self.geo_kind = desc.data_type.name if desc.data_type.id in GEO_IDS \
             else None
         self.geo = GeospatialStatsBuilder(geography=self.geo_kind == "geography",
                                           algorithm=desc.data_type.algorithm) \

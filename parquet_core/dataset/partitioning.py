@@ -31,12 +31,14 @@ from typing import Any, Sequence
 import numpy as np
 
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, FLOAT_IDS, Field, Schema, TypeId
 from parquet_core.table.arrays import Array
 from parquet_core.table.ingest import as_array
 
 __all__ = ["Partitioning", "DEFAULT_PARTITION_NAME", "partition_segment", "resolve_partitioning",
            "encode_value", "decode_value"]
+
+_STRING_BINARY_IDS = frozenset([TypeId.STRING, TypeId.BINARY])
 
 DEFAULT_PARTITION_NAME = "__HIVE_DEFAULT_PARTITION__"
 _INT = re.compile(r"[+-]?[0-9]+\Z")
@@ -168,20 +170,20 @@ class Partitioning:
 def typed_value(raw: str | None, field: Field) -> Array:
     """A one-row :class:`Array` holding *raw* converted to *field*'s type."""
     t = field.type
-    if raw is None or t.name == "null":
+    if raw is None or t.id is TypeId.NULL:
         return as_array([None], field.name, Field(field.name, t, True))
     try:
         if t.is_integer:
             value: Any = int(raw)
-        elif t.name.startswith("float"):
+        elif t.id in FLOAT_IDS:
             value = float(raw)
-        elif t.name == "bool":
+        elif t.id is TypeId.BOOL:
             if raw.lower() not in ("true", "false"):
                 raise ValueError("not true/false")
             value = raw.lower() == "true"
-        elif t.name == "date":
+        elif t.id is TypeId.DATE:
             value = dt.date.fromisoformat(raw)
-        elif t.name in ("string", "binary"):
+        elif t.id in _STRING_BINARY_IDS:
             value = raw
         else:
             raise ParquetSchemaError(f"partition column {field.name!r}: type {t} is not supported "

@@ -23,26 +23,26 @@ from typing import Iterable
 import numpy as np
 
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array
 
 __all__ = ["SchemaUnifier", "conform"]
 
-_SIGNED = {"int8": 8, "int16": 16, "int32": 32, "int64": 64}
-_UNSIGNED = {"uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64}
-_FLOAT = {"float32": 32, "float64": 64}
+_SIGNED = {TypeId.INT8: 8, TypeId.INT16: 16, TypeId.INT32: 32, TypeId.INT64: 64}
+_UNSIGNED = {TypeId.UINT8: 8, TypeId.UINT16: 16, TypeId.UINT32: 32, TypeId.UINT64: 64}
+_FLOAT = {TypeId.FLOAT32: 32, TypeId.FLOAT64: 64}
 
 
 def _wider(a: DataType, b: DataType) -> DataType | None:
     if a == b:
         return a
-    if a.name == "null":
+    if a.id is TypeId.NULL:
         return b
-    if b.name == "null":
+    if b.id is TypeId.NULL:
         return a
     for family in (_SIGNED, _UNSIGNED, _FLOAT):
-        if a.name in family and b.name in family:
-            return a if family[a.name] >= family[b.name] else b
+        if a.id in family and b.id in family:
+            return a if family[a.id] >= family[b.id] else b
     return None
 
 
@@ -84,7 +84,7 @@ class SchemaUnifier:
 
 def check_against(target: Field, actual: Field, path: str) -> None:
     """Refuse a file column that cannot be read as *target* (``schema=`` or the dataset schema)."""
-    if _wider(target.type, actual.type) == target.type or actual.type.name == "null":
+    if _wider(target.type, actual.type) == target.type or actual.type.id is TypeId.NULL:
         return
     raise ParquetSchemaError(
         f"column {actual.name!r} is {actual.type} in {path!r}, which cannot be read as "

@@ -41,7 +41,7 @@ from parquet_core.file.source import RandomAccessSource
 from parquet_core.metadata.wrappers import ColumnChunkMetadata
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.physical import to_physical
-from parquet_core.schema.types import DataType, Field
+from parquet_core.schema.types import DataType, Field, TypeId
 from parquet_core.interop.ingest import as_array
 
 __all__ = ["ColumnBloomFilter", "read_bloom_filter"]
@@ -195,7 +195,7 @@ class ColumnBloomFilter:
     # -- conversion -------------------------------------------------------
     def _lookup_type(self, values: Any) -> DataType:
         d = self.descriptor
-        if d.physical_type == PhysicalType.INT96 and d.data_type.name == "int96" and not (
+        if d.physical_type == PhysicalType.INT96 and d.data_type.id is TypeId.INT96 and not (
                 isinstance(values, np.ndarray) and values.ndim == 2):
             return DataType("timestamp", unit="ns")  # INT96 is looked up by its timestamp
         return d.data_type

@@ -16,7 +16,7 @@ from parquet_core.metadata.wrappers import FileMetadata
 from parquet_core.schema.descriptor import SchemaDescriptor
 from parquet_core.schema.nested import Shape, build_shape, prune_shape
 from parquet_core.schema.tree import SchemaNode
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.leaves import row_leaf, top_level_field
 
 __all__ = ["FileColumns", "Selected"]
@@ -27,7 +27,7 @@ Selected = tuple[Field, "Shape | ParquetSchemaError"]
 
 def _unreadable_field(node: SchemaNode) -> Field:
     """A group the reader cannot lay out (its error is raised when it is read)."""
-    return Field(node.name, DataType("nested"), node.repetition != 0, (node.name,))
+    return Field(node.name, DataType(TypeId.NESTED), node.repetition != 0, (node.name,))
 
 
 def _type_of(d: SchemaDescriptor) -> Callable[[int], DataType]:

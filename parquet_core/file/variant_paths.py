@@ -29,9 +29,9 @@ import numpy as np
 
 from parquet_core.metadata.statistics import decode_stat_storage
 from parquet_core.predicate import Bounds
-from parquet_core.schema.nested import Shape
+from parquet_core.schema.nested import Shape, ShapeKind
 from parquet_core.table.arrays import Array
-from parquet_core.schema.types import DataType
+from parquet_core.schema.types import DataType, TypeId
 from parquet_core.table.coerce import null_storage
 from parquet_core.table.infer import array_from_pylist
 
@@ -45,7 +45,7 @@ def split_variant_path(shapes: dict[str, Any], name: str) -> tuple[str, tuple[st
     """``(column, field path)`` when *name* is a path into a variant column, else None."""
     top, dot, rest = name.partition(".")
     shape = shapes.get(top)
-    if not dot or not isinstance(shape, Shape) or shape.data_type.name != "variant":
+    if not dot or not isinstance(shape, Shape) or shape.data_type.id is not TypeId.VARIANT:
         return None
     return top, tuple(rest.split("."))
 
@@ -59,13 +59,13 @@ def _shredded_leaves(shape: Shape, path: tuple[str, ...]) -> tuple[Shape, Shape 
     node: Shape | None = shape
     for part in path:
         typed = _child(node, "typed_value") if node is not None else None
-        if typed is None or typed.kind != "struct":
+        if typed is None or typed.kind is not ShapeKind.STRUCT:
             return None
         node = _child(typed, part)
         if node is None:
             return None
     leaf = _child(node, "typed_value") if node is not None else None
-    if leaf is None or leaf.kind != "leaf" or node is None:
+    if leaf is None or leaf.kind is not ShapeKind.LEAF or node is None:
         return None
     return leaf, _child(node, "value")
 
@@ -85,7 +85,7 @@ def variant_bounds(pf: "FileColumns", rg: int, name: str, expr: Any) -> Bounds |
         return None
     leaf, value = found
     kinds = {_kind(lit) for lit in _literals(expr, name)}
-    if not kinds or kinds != {_kind_of_type(leaf.data_type.name)}:
+    if not kinds or kinds != {_kind_of_type(leaf.data_type.id)}:
         return None
     group = pf.metadata.row_group(rg)
     if value is not None:
@@ -169,7 +169,12 @@ def pc_timestamp(utc: bool) -> DataType:
     return DataType("timestamp", unit="us", tz="UTC" if utc else None)
 
 
-def _kind_of_type(type_name: str) -> str | None:
-    if type_name in ("int8", "int16", "int32", "int64", "float32", "float64", "decimal"):
-        return "number"
-    return {"string": "str", "bool": "bool", "binary": "bytes", "date": "date"}.get(type_name)
+#: The literal kind each shredded type compares with (types not here never prune).
+_LITERAL_KIND = {TypeId.INT8: "number", TypeId.INT16: "number", TypeId.INT32: "number",
+                 TypeId.INT64: "number", TypeId.FLOAT32: "number", TypeId.FLOAT64: "number",
+                 TypeId.DECIMAL: "number", TypeId.STRING: "str", TypeId.BOOL: "bool",
+                 TypeId.BINARY: "bytes", TypeId.DATE: "date"}
+
+
+def _kind_of_type(type_id: TypeId) -> str | None:
+    return _LITERAL_KIND.get(type_id)

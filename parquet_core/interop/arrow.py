@@ -55,7 +55,7 @@ import pyarrow as pa
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
 from parquet_core.schema.temporal import int96_to_epoch
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.interop.arrow_metadata import ARROW_SCHEMA_KEY, decode_schema, field_id_of, \
     restore_field, schema_key_values, type_with_arrow_ids, with_field_ids
 from parquet_core.interop.arrow_nested import nested_from_arrow, nested_to_arrow
@@ -121,18 +121,18 @@ def array_to_arrow(arr: Array) -> pa.Array:
     typ = arrow_type(dt)
     n = len(arr)
     mask = None if arr.validity is None else ~arr.validity
-    if dt.name == "null":
+    if dt.id is TypeId.NULL:
         return pa.nulls(n)
     if isinstance(arr.values, ByteArrays):
-        if dt.name == "decimal":
+        if dt.id is TypeId.DECIMAL:
             return _decimal(arr, typ)
         if isinstance(typ, pa.BaseExtensionType):
             storage = _binary(arr.values, n, arr.validity, typ.storage_type)
             return pa.ExtensionArray.from_storage(typ, storage)
         return _binary(arr.values, n, arr.validity, typ)
-    if dt.name == "decimal":
+    if dt.id is TypeId.DECIMAL:
         return _decimal(arr, typ)
-    if dt.name == "int96":
+    if dt.id is TypeId.INT96:
         values, ok = int96_to_epoch(arr.values, "ns")
         unit = "ns"
         if not ok[arr.validity if arr.validity is not None else slice(None)].all():
@@ -194,13 +194,16 @@ def table_to_arrow(table: Table) -> pa.Table:
 # ---------------------------------------------------------------- from Arrow
 
 _NUMERIC_FROM = {
-    pa.bool_(): "bool", pa.int8(): "int8", pa.int16(): "int16", pa.int32(): "int32",
-    pa.int64(): "int64", pa.uint8(): "uint8", pa.uint16(): "uint16", pa.uint32(): "uint32",
-    pa.uint64(): "uint64", pa.float16(): "float16", pa.float32(): "float32", pa.float64(): "float64",
+    pa.bool_(): TypeId.BOOL, pa.int8(): TypeId.INT8, pa.int16(): TypeId.INT16, pa.int32(): TypeId.INT32,
+    pa.int64(): TypeId.INT64, pa.uint8(): TypeId.UINT8, pa.uint16(): TypeId.UINT16,
+    pa.uint32(): TypeId.UINT32,
+    pa.uint64(): TypeId.UINT64, pa.float16(): TypeId.FLOAT16, pa.float32(): TypeId.FLOAT32,
+    pa.float64(): TypeId.FLOAT64,
 }
-_NP = {"int8": "<i1", "int16": "<i2", "int32": "<i4", "int64": "<i8", "uint8": "<u1",
-       "uint16": "<u2", "uint32": "<u4", "uint64": "<u8", "float16": "<f2", "float32": "<f4",
-       "float64": "<f8"}
+_NP = {TypeId.INT8: "<i1", TypeId.INT16: "<i2", TypeId.INT32: "<i4", TypeId.INT64: "<i8", TypeId.UINT8: "<u1",
+       TypeId.UINT16: "<u2", TypeId.UINT32: "<u4", TypeId.UINT64: "<u8", TypeId.FLOAT16: "<f2",
+       TypeId.FLOAT32: "<f4",
+       TypeId.FLOAT64: "<f8"}
 _MS_PER_DAY = 86_400_000
 
 
@@ -364,7 +367,7 @@ def _validity(arr: pa.Array) -> np.ndarray | None:
 def _convert(arr: pa.Array, t: pa.DataType, name: str) -> tuple[DataType, Any]:
     """Type and storage of a flat, non-null-type array (nulls still hold filler)."""
     simple = _NUMERIC_FROM.get(t)
-    if simple == "bool":
+    if simple is TypeId.BOOL:
         return DataType("bool"), _bits(arr, 1)
     if simple is not None:
         return DataType(simple), _buffer(arr, 1, _NP[simple])

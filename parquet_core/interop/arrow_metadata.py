@@ -24,7 +24,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from parquet_core.schema.types import DataType, Field
+from parquet_core.schema.types import DataType, Field, TypeId
 
 __all__ = ["ARROW_SCHEMA_KEY", "FIELD_ID_KEY", "encode_schema", "decode_schema", "schema_key_values",
            "unkept_type", "restore_field", "field_id_of", "with_field_ids", "type_with_arrow_ids"]
@@ -194,11 +194,11 @@ def type_with_arrow_ids(dt: DataType, at: pa.DataType) -> DataType:
     if not dt.is_nested or isinstance(at, pa.BaseExtensionType) or pa.types.is_dictionary(at):
         return dt
     is_ = pa.types
-    if dt.name == "struct" and is_.is_struct(at) and at.num_fields == len(dt.fields):
+    if dt.id is TypeId.STRUCT and is_.is_struct(at) and at.num_fields == len(dt.fields):
         pairs = [(f, at.field(i)) for i, f in enumerate(dt.fields)]
-    elif dt.name == "map" and is_.is_map(at):
+    elif dt.id is TypeId.MAP and is_.is_map(at):
         pairs = list(zip(dt.fields, (at.key_field, at.item_field)))
-    elif dt.name == "list" and (is_.is_list(at) or is_.is_large_list(at) or is_.is_fixed_size_list(at)):
+    elif dt.id is TypeId.LIST and (is_.is_list(at) or is_.is_large_list(at) or is_.is_fixed_size_list(at)):
         pairs = [(dt.fields[0], at.value_field)]
     else:
         return dt
@@ -244,20 +244,20 @@ def _with_ids(t: pa.DataType, want: pa.DataType | None, dt: DataType | None) -> 
         n = t.num_fields
         wants = [want.field(i) for i in range(n)] if want is not None and is_.is_struct(want) \
             and want.num_fields == n else [None] * n
-        dts = list(dt.fields) if dt is not None and dt.name == "struct" and len(dt.fields) == n \
+        dts = list(dt.fields) if dt is not None and dt.id is TypeId.STRUCT and len(dt.fields) == n \
             else [None] * n
         return pa.struct([_child(t.field(i), wants[i], dts[i]) for i in range(n)])
     if is_.is_map(t):
         wk, wi = (want.key_field, want.item_field) if want is not None and is_.is_map(want) else (None, None)
-        dk, di = dt.fields if dt is not None and dt.name == "map" else (None, None)
+        dk, di = dt.fields if dt is not None and dt.id is TypeId.MAP else (None, None)
         return pa.map_(_child(t.key_field, wk, dk), _child(t.item_field, wi, di), t.keys_sorted)
     if is_.is_list(t) or is_.is_large_list(t) or is_.is_fixed_size_list(t):
         lists = (is_.is_list, is_.is_large_list, is_.is_fixed_size_list)
         w = want.value_field if want is not None and any(f(want) for f in lists) else None
         d: Field | None = None
-        if dt is not None and dt.name == "list":
+        if dt is not None and dt.id is TypeId.LIST:
             d = dt.fields[0]
-        elif dt is not None and dt.name == "map":   # a map with nullable keys shows as list<struct>
+        elif dt is not None and dt.id is TypeId.MAP:   # a map with nullable keys shows as list<struct>
             d = Field("key_value", DataType("struct", fields=dt.fields), False)
         vf = _child(t.value_field, w, d)
         if is_.is_fixed_size_list(t):

@@ -44,12 +44,17 @@ from parquet_core.errors import ParquetFormatError
 from parquet_core.metadata.thrift_dict import plain_value
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.pyvalues import py_values, to_storage
+from parquet_core.schema.types import TypeId
 from parquet_core.thrift import pt
 
 __all__ = ["Statistics", "SortOrder", "sort_order", "decode_statistics", "decode_stat_value",
            "decode_stat_storage", "decode_stat_storages", "TYPE_ORDER", "IEEE_754_TOTAL_ORDER",
            "INT96_TIMESTAMP_ORDER", "UNKNOWN_ORDER", "column_order_name", "column_order_struct",
            "order_applies"]
+
+_INT96_INTERVAL_IDS = frozenset([TypeId.INT96, TypeId.INTERVAL])
+_DECIMAL_FLOAT16_IDS = frozenset([TypeId.DECIMAL, TypeId.FLOAT16])
+
 
 #: ``ColumnOrder`` members, by their IDL names; UNKNOWN_ORDER is a member this reader lacks.
 TYPE_ORDER = "TYPE_ORDER"
@@ -83,13 +88,13 @@ class SortOrder:
 
 def sort_order(desc: ColumnDescriptor) -> str:
     """Return the type-defined sort order of a leaf."""
-    name = desc.data_type.name
+    tid = desc.data_type.id
     pt_ = desc.physical_type
-    if name in ("int96", "interval") or pt_ == PhysicalType.INT96:
+    if tid in _INT96_INTERVAL_IDS or pt_ == PhysicalType.INT96:
         return SortOrder.UNKNOWN
-    if name.startswith("uint"):
+    if tid in _UNSIGNED_IDS:
         return SortOrder.UNSIGNED
-    if name in ("decimal", "float16"):
+    if tid in _DECIMAL_FLOAT16_IDS:
         return SortOrder.SIGNED
     if pt_ in (PhysicalType.BYTE_ARRAY, PhysicalType.FIXED_LEN_BYTE_ARRAY):
         return SortOrder.UNSIGNED
@@ -137,12 +142,21 @@ _FIXED = {PhysicalType.BOOLEAN: 1, PhysicalType.INT32: 4, PhysicalType.INT64: 8,
 
 #: Plain numbers whose bound decodes with one ``struct`` call (the common case,
 #: and the hot one when a whole footer's statistics are read).
+_UNSIGNED_IDS = frozenset([TypeId.UINT8, TypeId.UINT16, TypeId.UINT32, TypeId.UINT64])
+#: The integer types narrower than their INT32 storage: (bits, signed).
+_NARROW_INTS = {TypeId.INT8: (8, True), TypeId.INT16: (16, True), TypeId.UINT8: (8, False),
+                TypeId.UINT16: (16, False)}
 _SCALAR = {
-    (PhysicalType.INT32, "int32"): struct.Struct("<i"), (PhysicalType.INT64, "int64"): struct.Struct("<q"),
-    (PhysicalType.INT32, "int8"): struct.Struct("<i"), (PhysicalType.INT32, "int16"): struct.Struct("<i"),
-    (PhysicalType.INT32, "uint8"): struct.Struct("<I"), (PhysicalType.INT32, "uint16"): struct.Struct("<I"),
-    (PhysicalType.INT32, "uint32"): struct.Struct("<I"), (PhysicalType.INT64, "uint64"): struct.Struct("<Q"),
-    (PhysicalType.FLOAT, "float32"): struct.Struct("<f"), (PhysicalType.DOUBLE, "float64"): struct.Struct("<d"),
+    (PhysicalType.INT32, TypeId.INT32): struct.Struct("<i"),
+    (PhysicalType.INT64, TypeId.INT64): struct.Struct("<q"),
+    (PhysicalType.INT32, TypeId.INT8): struct.Struct("<i"),
+    (PhysicalType.INT32, TypeId.INT16): struct.Struct("<i"),
+    (PhysicalType.INT32, TypeId.UINT8): struct.Struct("<I"),
+    (PhysicalType.INT32, TypeId.UINT16): struct.Struct("<I"),
+    (PhysicalType.INT32, TypeId.UINT32): struct.Struct("<I"),
+    (PhysicalType.INT64, TypeId.UINT64): struct.Struct("<Q"),
+    (PhysicalType.FLOAT, TypeId.FLOAT32): struct.Struct("<f"),
+    (PhysicalType.DOUBLE, TypeId.FLOAT64): struct.Struct("<d"),
 }
 
 
@@ -210,21 +224,22 @@ def _physical(raw: bytes, pt_: int) -> Any:
 def decode_stat_value(raw: bytes, desc: ColumnDescriptor) -> Any:
     """Decode one PLAIN-encoded bound (no length prefix for byte arrays)."""
     _check_width(raw, desc)
-    fast = _SCALAR.get((desc.physical_type, desc.data_type.name))
+    fast = _SCALAR.get((desc.physical_type, desc.data_type.id))
     if fast is not None:
         value = fast.unpack(raw)[0]
-        if desc.data_type.name in ("int8", "int16", "uint8", "uint16"):
+        narrow = _NARROW_INTS.get(desc.data_type.id)
+        if narrow is not None:
             # narrow types keep the low bits of the INT32, as the column values do
-            bits = 8 if desc.data_type.name.endswith("8") else 16
+            bits, signed = narrow
             value &= (1 << bits) - 1
-            if desc.data_type.name.startswith("int") and value >> (bits - 1):
+            if signed and value >> (bits - 1):
                 value -= 1 << bits
         return value
     dt = desc.data_type
     pt_ = desc.physical_type
     # Bounds a footer holds thousands of: text, bytes, booleans and dates without the
     # one-element arrays of the general path (pinned to it in tests/unit/metadata).
-    if pt_ == PhysicalType.BYTE_ARRAY and (dt.is_text or dt.name == "binary"):
+    if pt_ == PhysicalType.BYTE_ARRAY and (dt.is_text or dt.id is TypeId.BINARY):
         value = bytes(raw)
         if not dt.is_text:
             return value
@@ -232,9 +247,9 @@ def decode_stat_value(raw: bytes, desc: ColumnDescriptor) -> Any:
             return value.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ParquetFormatError(f"invalid UTF-8 in a {dt} column: {exc}") from exc
-    if pt_ == PhysicalType.BOOLEAN and dt.name == "bool":
+    if pt_ == PhysicalType.BOOLEAN and dt.id is TypeId.BOOL:
         return raw[0] != 0
-    if pt_ == PhysicalType.INT32 and dt.name == "date":
+    if pt_ == PhysicalType.INT32 and dt.id is TypeId.DATE:
         days = _I32.unpack(raw)[0]
         # the general path's datetime64[D] -> date conversion covers years 1 to 9999
         return _EPOCH + datetime.timedelta(days=days) if -719162 <= days <= 2932896 else days
@@ -246,7 +261,8 @@ _EPOCH = datetime.date(1970, 1, 1)
 
 
 def _is_float(desc: ColumnDescriptor) -> bool:
-    return desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE) or desc.data_type.name == "float16"
+    return desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE) or \
+        desc.data_type.id is TypeId.FLOAT16
 
 
 def _float_rules(lo: Any, hi: Any) -> tuple[Any, Any]:

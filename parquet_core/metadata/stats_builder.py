@@ -60,6 +60,7 @@ from parquet_core.metadata.statistics import (
     IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER, TYPE_ORDER, SortOrder, sort_order,
 )
 from parquet_core.schema.descriptor import ColumnDescriptor
+from parquet_core.schema.types import TypeId
 from parquet_core.thrift import pt
 
 __all__ = [
@@ -83,7 +84,7 @@ __all__ = [
 Bounds = tuple[Any, Any]
 
 #: Types without a defined order for min/max even though their physical type has one.
-_UNORDERED_TYPES = frozenset({"geometry", "geography"})
+_UNORDERED_TYPES = frozenset({TypeId.GEOMETRY, TypeId.GEOGRAPHY})
 
 _INT_RANGE = {PhysicalType.INT32: (-(1 << 31), 1 << 32), PhysicalType.INT64: (-(1 << 63), 1 << 64)}
 
@@ -95,10 +96,10 @@ def _kind(desc: ColumnDescriptor, column_order: str = TYPE_ORDER) -> str | None:
     if column_order == IEEE_754_TOTAL_ORDER:
         if desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE):
             return "float_total"
-        return "float16_total" if desc.data_type.name == "float16" else None
+        return "float16_total" if desc.data_type.id is TypeId.FLOAT16 else None
     order = sort_order(desc)
-    name = desc.data_type.name
-    if order == SortOrder.UNKNOWN or name in _UNORDERED_TYPES:
+    tid = desc.data_type.id
+    if order == SortOrder.UNKNOWN or tid in _UNORDERED_TYPES:
         return None
     ptype = desc.physical_type
     if ptype == PhysicalType.BOOLEAN:
@@ -107,7 +108,7 @@ def _kind(desc: ColumnDescriptor, column_order: str = TYPE_ORDER) -> str | None:
         return "uint" if order == SortOrder.UNSIGNED else "int"
     if ptype in (PhysicalType.FLOAT, PhysicalType.DOUBLE):
         return "float"
-    if name == "float16":
+    if tid is TypeId.FLOAT16:
         return "float16"
     if ptype == PhysicalType.BYTE_ARRAY:
         return "signed_bytes" if order == SortOrder.SIGNED else "bytes"
@@ -178,7 +179,7 @@ def count_nans(values: Any, desc: ColumnDescriptor) -> int | None:
     """NaN values among non-null physical *values*; None for non-floating columns."""
     if desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE):
         return int(np.count_nonzero(np.isnan(np.asarray(values))))
-    if desc.data_type.name == "float16":
+    if desc.data_type.id is TypeId.FLOAT16:
         half = np.ascontiguousarray(_fixed_matrix(values, desc)).view("<f2")
         return int(np.count_nonzero(np.isnan(half)))
     return None
@@ -283,7 +284,7 @@ def encode_bound(value: Any, desc: ColumnDescriptor) -> bytes:
         return struct.pack("<f", float(value))
     if ptype == PhysicalType.DOUBLE:
         return struct.pack("<d", float(value))
-    if isinstance(value, (float, np.floating)) and desc.data_type.name == "float16":
+    if isinstance(value, (float, np.floating)) and desc.data_type.id is TypeId.FLOAT16:
         return np.array([value], dtype="<f2").tobytes()
     raw = value.tobytes() if isinstance(value, np.ndarray) else bytes(value)
     want = 12 if ptype == PhysicalType.INT96 else (
@@ -394,7 +395,7 @@ class StatisticsBuilder:
         self._signed = sort_order(desc) == SortOrder.SIGNED and column_order == TYPE_ORDER
         self._key = _order_key(self._kind)
         self._floating = desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE) \
-            or desc.data_type.name == "float16"
+            or desc.data_type.id is TypeId.FLOAT16
         self._page_bounds: Bounds | None = None
         self._page_nulls = 0
         self._page_nans = 0

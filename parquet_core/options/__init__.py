@@ -37,6 +37,7 @@ from parquet_core.options.values import (
     per_column, sorting_columns,
 )
 from parquet_core.schema.file_types import FORMAT_VERSIONS
+from parquet_core.schema.types import TypeId
 
 __all__ = ["ReaderOptions", "reader_options", "READER_ALIASES", "document_reader_options",
            "ColumnOptions", "FormatOptions", "WriterOptions", "SortingColumn", "WriterOption",
@@ -139,7 +140,7 @@ class WriterOptions:
         if desc.physical_type == PhysicalType.INT96:
             return INT96_TIMESTAMP_ORDER if self.int96_statistics else TYPE_ORDER
         floating = desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE) \
-            or desc.data_type.name == "float16"
+            or desc.data_type.id is TypeId.FLOAT16
         if floating and self.float_column_order == "ieee754_total_order":
             return IEEE_754_TOTAL_ORDER
         return TYPE_ORDER

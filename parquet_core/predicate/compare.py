@@ -39,27 +39,27 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.metadata.binary_order import sign_extend
-from parquet_core.schema.types import DataType, Field
+from parquet_core.schema.types import DataType, FLOAT_IDS, Field, INTEGER_IDS, TypeId
 from parquet_core.table.ingest import as_array
 
 __all__ = ["compare", "isin", "starts_with", "has_order", "is_floating"]
 
 #: ``_BE_MASKS[k]``: the top ``k`` bytes of a big-endian word (k = 0..8).
 _BE_MASKS = np.array([0] + [((1 << (8 * k)) - 1) << (64 - 8 * k) for k in range(1, 9)], dtype=np.uint64)
-_UNORDERED = frozenset({"interval", "geometry", "geography"})
+_UNORDERED = frozenset({TypeId.INTERVAL, TypeId.GEOMETRY, TypeId.GEOGRAPHY})
 _JULIAN_EPOCH = 2_440_588            # Julian day number of 1970-01-01
 _NANOS_PER_DAY = 86_400 * 10**9
-_INTEGER_LIKE = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"})
+_INTEGER_LIKE = INTEGER_IDS
 
 
 def has_order(dt: DataType) -> bool:
     """Whether ``< <= > >=`` are defined for the type."""
-    return dt.name not in _UNORDERED
+    return dt.id not in _UNORDERED
 
 
 def is_floating(dt: DataType) -> bool:
     """Whether values may be NaN."""
-    return dt.name in ("float16", "float32", "float64")
+    return dt.id in FLOAT_IDS
 
 
 # -- literals -------------------------------------------------------------------------------------
@@ -138,9 +138,9 @@ def _cmp_int96(values: npt.NDArray[np.uint8], lit: tuple[int, int]) -> npt.NDArr
 
 
 def _integer_storage(dt: DataType, values: Any) -> bool:
-    if dt.name in _INTEGER_LIKE:
+    if dt.id in _INTEGER_LIKE:
         return True
-    return dt.name == "decimal" and isinstance(values, np.ndarray) and values.ndim == 1
+    return dt.id is TypeId.DECIMAL and isinstance(values, np.ndarray) and values.ndim == 1
 
 
 # -- kernels --------------------------------------------------------------------------------------
@@ -242,7 +242,7 @@ def compare(values: Any, dt: DataType, op: str, literal: Any, column: str = "?")
     n = len(values)
     if op not in ("==", "!=") and not has_order(dt):
         raise ValueError(f"column {column!r} of type {dt} has no order: only == and != apply")
-    if dt.name == "decimal":
+    if dt.id is TypeId.DECIMAL:
         r = _exact_rational(literal)
         if r is None:
             raise ValueError(f"cannot compare decimal column {column!r} with {literal!r}")
@@ -267,7 +267,7 @@ def compare(values: Any, dt: DataType, op: str, literal: Any, column: str = "?")
         return _numeric(rounded[0], values, rounded[1])
     if is_floating(dt):
         return _numeric(op, values, _scalar(dt, literal, column, values))
-    if dt.name == "int96":
+    if dt.id is TypeId.INT96:
         return _apply(op, _cmp_int96(values, _int96_literal(literal, column)))
     lit = _convert(dt, literal, column)
     if isinstance(values, ByteArrays):
@@ -279,7 +279,7 @@ def compare(values: Any, dt: DataType, op: str, literal: Any, column: str = "?")
 
 def isin(values: Any, dt: DataType, literals: tuple[Any, ...], column: str = "?") -> npt.NDArray[np.bool_]:
     """Whether each slot equals one of *literals*."""
-    if isinstance(values, np.ndarray) and values.ndim == 1 and dt.name != "decimal":
+    if isinstance(values, np.ndarray) and values.ndim == 1 and dt.id is not TypeId.DECIMAL:
         # numbers: the literals the column can hold exactly, then one np.isin
         keep = [s for s in (_scalar(dt, lit, column, values) for lit in literals) if s is not None]
         if not keep:
@@ -308,7 +308,7 @@ def _float_members(values: npt.NDArray[Any], members: npt.NDArray[Any]) -> npt.N
 
 def _scalar(dt: DataType, lit: Any, column: str, values: npt.NDArray[Any]) -> Any:
     """*lit* as a value of the column's numpy storage, or None when no value can equal it."""
-    if dt.name in _INTEGER_LIKE:
+    if dt.id in _INTEGER_LIKE:
         r = _exact_rational(lit)
         if r is None or isinstance(lit, (bool, np.bool_)):
             raise ValueError(f"cannot compare integer column {column!r} with {lit!r}")
@@ -323,7 +323,7 @@ def _scalar(dt: DataType, lit: Any, column: str, values: npt.NDArray[Any]) -> An
 
 def starts_with(values: Any, dt: DataType, prefix: str | bytes, column: str = "?") -> npt.NDArray[np.bool_]:
     """Whether each slot begins with *prefix* (text and binary columns)."""
-    if not isinstance(values, ByteArrays) or dt.name == "decimal":
+    if not isinstance(values, ByteArrays) or dt.id is TypeId.DECIMAL:
         raise ValueError(f"starts_with needs a text or binary column; {column!r} is {dt}")
     p = prefix.encode() if isinstance(prefix, str) else bytes(prefix)
     lens = values.lengths()

@@ -57,13 +57,13 @@ from parquet_core.predicate.compare import compare, has_order, is_floating, isin
 from parquet_core.predicate.expr import (
     OPERATORS, And, Comparison, Expression, Intersects, IsIn, IsNan, IsNull, Not, Or, StartsWith,
 )
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array, Table
 
 __all__ = ["filter_mask", "Bounds", "may_match", "candidate_rows", "PageBounds", "PageStats"]
 
 Masks = tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]
-_GEO = ("geometry", "geography")
+_GEO = frozenset([TypeId.GEOMETRY, TypeId.GEOGRAPHY])
 
 
 # -- rows -----------------------------------------------------------------------------------------
@@ -106,11 +106,11 @@ def _eval(e: Expression, table: Table) -> Masks:
         arr = _column(table, e.column)
         known = _known(arr)
         hit = np.zeros(len(arr), dtype=np.bool_)
-        if arr.type.name not in _GEO:
+        if arr.type.id not in _GEO:
             raise TypeError(f"intersects needs a GEOMETRY or GEOGRAPHY column; {e.column!r} is {arr.type.name}")
         idx = np.flatnonzero(known)
         vals = arr.values if len(arr.values) == len(idx) else arr.values.take(idx)
-        if len(idx) and arr.type.name == "geography" and arr.type.algorithm in (None, "spherical"):
+        if len(idx) and arr.type.id is TypeId.GEOGRAPHY and arr.type.algorithm in (None, "spherical"):
             # on the sphere an edge bulges past its vertices: each value's spherical box
             sb = spherical_value_boxes(vals)
             hit[idx] = bbox_intersects(sb[:, 0], sb[:, 1], sb[:, 2], sb[:, 3], e.bbox)

@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from parquet_core.schema.logical import EDGE_ALGORITHMS
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema, TypeId
 
 __all__ = [
     "null", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -39,6 +39,9 @@ __all__ = [
     "timestamp", "uuid", "json_", "bson", "enum", "interval", "int96", "geometry", "geography",
     "field", "schema", "check_type", "decimal_byte_width", "MAX_DECIMAL_PRECISION",
 ]
+
+_UUID_INTERVAL_IDS = frozenset([TypeId.UUID, TypeId.INTERVAL])
+_LIST_MAP_STRUCT_IDS = frozenset([TypeId.LIST, TypeId.MAP, TypeId.STRUCT])
 
 #: Widest decimal the writer accepts (pyarrow's decimal256 limit, 32 bytes).
 MAX_DECIMAL_PRECISION = 76
@@ -303,9 +306,11 @@ def _check_int(what: str, value: object, lo: int, hi: int | None = None) -> None
         raise ValueError(f"{what} must be {rng}, got {value}")
 
 
-_PLAIN_NAMES = frozenset([
-    "null", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "float32", "float64", "string", "binary", "json", "bson", "enum", "date", "int96",
+_PLAIN_IDS = frozenset([
+    TypeId.NULL, TypeId.BOOL, TypeId.INT8, TypeId.INT16, TypeId.INT32, TypeId.INT64, TypeId.UINT8,
+    TypeId.UINT16, TypeId.UINT32, TypeId.UINT64,
+    TypeId.FLOAT16, TypeId.FLOAT32, TypeId.FLOAT64, TypeId.STRING, TypeId.BINARY, TypeId.JSON, TypeId.BSON,
+    TypeId.ENUM, TypeId.DATE, TypeId.INT96,
 ])
 
 
@@ -324,34 +329,34 @@ def check_type(dt: DataType) -> DataType:
     """
     if not isinstance(dt, DataType):
         raise TypeError(f"expected a DataType, got {type(dt).__name__}")
-    name = dt.name
-    if name in _PLAIN_NAMES:
-        expected = DataType(name)
-    elif name == "decimal":
+    tid = dt.id
+    if tid in _PLAIN_IDS:
+        expected = DataType(tid)
+    elif tid is TypeId.DECIMAL:
         if dt.precision is None:
             raise ValueError("decimal type without a precision")
         expected = decimal(dt.precision, 0 if dt.scale is None else dt.scale,
                            byte_width=dt.byte_width)
         if dt.byte_width is None:  # BYTE_ARRAY storage for wide decimals
             expected = DataType("decimal", precision=expected.precision, scale=expected.scale)
-    elif name == "time":
+    elif tid is TypeId.TIME:
         expected = time(dt.unit or "", utc=dt.tz is not None)
-    elif name == "timestamp":
+    elif tid is TypeId.TIMESTAMP:
         expected = timestamp(dt.unit or "", utc=dt.tz is not None)
-    elif name == "fixed_size_binary":
+    elif tid is TypeId.FIXED_SIZE_BINARY:
         expected = fixed_size_binary(dt.byte_width)  # type: ignore[arg-type]
-    elif name in ("uuid", "interval"):
-        expected = uuid() if name == "uuid" else interval()
-    elif name == "geometry":
+    elif tid in _UUID_INTERVAL_IDS:
+        expected = uuid() if tid is TypeId.UUID else interval()
+    elif tid is TypeId.GEOMETRY:
         expected = geometry(dt.crs)
-    elif name == "geography":
+    elif tid is TypeId.GEOGRAPHY:
         expected = geography(dt.crs, dt.algorithm)
-    elif name in ("list", "map", "struct"):
+    elif tid in _LIST_MAP_STRUCT_IDS:
         from parquet_core.schema.build_nested import check_nested
 
         check_nested(dt, check_type)
         return dt
-    elif name == "variant":
+    elif tid is TypeId.VARIANT:
         from parquet_core.schema.build_nested import check_nested
         from parquet_core.schema.variant_layout import check_layout
 
@@ -361,7 +366,7 @@ def check_type(dt: DataType) -> DataType:
     else:
         raise ValueError(f"type {dt} cannot be written")
     if dt != expected:
-        raise ValueError(f"invalid parameters for {name}: {dt!r}")
+        raise ValueError(f"invalid parameters for {tid}: {dt!r}")
     return dt
 
 
@@ -377,7 +382,7 @@ def field(name: str, type: DataType, nullable: bool = True, *, field_id: int | N
     check_type(type)
     if not isinstance(nullable, bool):
         raise TypeError(f"nullable must be a bool, got {nullable!r}")
-    if type.name == "null" and not nullable:
+    if type.id is TypeId.NULL and not nullable:
         raise ValueError(f"field {name!r}: a null column must be nullable")
     if field_id is not None and (isinstance(field_id, bool) or not isinstance(field_id, int)
                                  or not -2**31 <= field_id < 2**31):

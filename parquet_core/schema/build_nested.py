@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from parquet_core.schema.file_ref import FILE_ANNOTATION, check_file_ref
-from parquet_core.schema.types import DataType, Field
+from parquet_core.schema.types import DataType, Field, TypeId
 
 __all__ = ["list_", "struct", "map_", "check_nested", "LIST_ELEMENT", "MAP_KEY", "MAP_VALUE"]
 
@@ -99,17 +99,17 @@ def check_nested(dt: DataType, check: Callable[[DataType], DataType]) -> None:
         For a list without exactly one field, a map without ``key``/``value``
         or with a nullable key, an empty struct, or a bad child type.
     """
-    name, fields = dt.name, dt.fields
+    tid, fields = dt.id, dt.fields
     if not all(isinstance(f, Field) for f in fields):
-        raise ValueError(f"{name}: fields must be Field objects")
-    if name == "list" and len(fields) != 1:
+        raise ValueError(f"{tid}: fields must be Field objects")
+    if tid is TypeId.LIST and len(fields) != 1:
         raise ValueError(f"a list type has exactly one field, got {len(fields)}")
-    if name == "map":
+    if tid is TypeId.MAP:
         if len(fields) != 2:
             raise ValueError(f"a map type has a key and a value field, got {len(fields)} fields")
         if fields[0].type.is_nested:
             raise ValueError(f"map keys must be a primitive type, got {fields[0].type}")
-    if name == "struct":
+    if tid is TypeId.STRUCT:
         if not fields:
             raise ValueError("a struct needs at least one member")
         names = [f.name for f in fields]
@@ -121,7 +121,7 @@ def check_nested(dt: DataType, check: Callable[[DataType], DataType]) -> None:
             raise ValueError(f"unknown struct annotation {dt.annotation!r}")
     for f in fields:
         if not f.name:
-            raise ValueError(f"{name}: a field has an empty name")
-        if f.type.name == "null" and not f.nullable:
+            raise ValueError(f"{tid}: a field has an empty name")
+        if f.type.id is TypeId.NULL and not f.nullable:
             raise ValueError(f"field {f.name!r}: a null column must be nullable")
         check(f.type)

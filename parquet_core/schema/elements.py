@@ -59,10 +59,15 @@ from parquet_core.constants import ConvertedType, PhysicalType, Repetition
 from parquet_core.schema.build import check_type
 from parquet_core.schema.file_ref import FILE_ANNOTATION
 from parquet_core.schema.logical import EDGE_ALGORITHMS
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema, TypeId, unhandled_type
 from parquet_core.thrift import pt
 
 __all__ = ["schema_to_elements", "field_to_elements", "leaf_element", "physical_type_of"]
+
+_FIXED_SIZE_BINARY_UUID_INTERVAL_IDS = frozenset([TypeId.FIXED_SIZE_BINARY, TypeId.UUID, TypeId.INTERVAL])
+
+_STRUCT_VARIANT_IDS = frozenset([TypeId.STRUCT, TypeId.VARIANT])
+_LIST_MAP_IDS = frozenset([TypeId.LIST, TypeId.MAP])
 
 #: Name of the root element (what pyarrow and parquet-java write).
 ROOT_NAME = "schema"
@@ -72,26 +77,30 @@ LIST_GROUP, MAP_GROUP = "list", "key_value"
 LEGACY_BAG, LEGACY_ELEMENT = "bag", "array"
 
 _INT_CONVERTED = {
-    "int8": ConvertedType.INT_8, "int16": ConvertedType.INT_16,
-    "uint8": ConvertedType.UINT_8, "uint16": ConvertedType.UINT_16,
-    "uint32": ConvertedType.UINT_32, "uint64": ConvertedType.UINT_64,
+    TypeId.INT8: ConvertedType.INT_8, TypeId.INT16: ConvertedType.INT_16,
+    TypeId.UINT8: ConvertedType.UINT_8, TypeId.UINT16: ConvertedType.UINT_16,
+    TypeId.UINT32: ConvertedType.UINT_32, TypeId.UINT64: ConvertedType.UINT_64,
 }
 _TEXT = {
-    "string": (lambda: pt.LogicalType(STRING=pt.StringType()), ConvertedType.UTF8),
-    "enum": (lambda: pt.LogicalType(ENUM=pt.EnumType()), ConvertedType.ENUM),
-    "json": (lambda: pt.LogicalType(JSON=pt.JsonType()), ConvertedType.JSON),
-    "bson": (lambda: pt.LogicalType(BSON=pt.BsonType()), ConvertedType.BSON),
+    TypeId.STRING: (lambda: pt.LogicalType(STRING=pt.StringType()), ConvertedType.UTF8),
+    TypeId.ENUM: (lambda: pt.LogicalType(ENUM=pt.EnumType()), ConvertedType.ENUM),
+    TypeId.JSON: (lambda: pt.LogicalType(JSON=pt.JsonType()), ConvertedType.JSON),
+    TypeId.BSON: (lambda: pt.LogicalType(BSON=pt.BsonType()), ConvertedType.BSON),
 }
 _FIXED_PHYSICAL = {
-    "null": PhysicalType.INT32, "bool": PhysicalType.BOOLEAN, "int8": PhysicalType.INT32,
-    "int16": PhysicalType.INT32, "int32": PhysicalType.INT32, "int64": PhysicalType.INT64,
-    "uint8": PhysicalType.INT32, "uint16": PhysicalType.INT32, "uint32": PhysicalType.INT32,
-    "uint64": PhysicalType.INT64, "float32": PhysicalType.FLOAT, "float64": PhysicalType.DOUBLE,
-    "string": PhysicalType.BYTE_ARRAY, "enum": PhysicalType.BYTE_ARRAY,
-    "json": PhysicalType.BYTE_ARRAY, "bson": PhysicalType.BYTE_ARRAY,
-    "binary": PhysicalType.BYTE_ARRAY, "date": PhysicalType.INT32, "int96": PhysicalType.INT96,
-    "geometry": PhysicalType.BYTE_ARRAY, "geography": PhysicalType.BYTE_ARRAY,
+    TypeId.NULL: PhysicalType.INT32, TypeId.BOOL: PhysicalType.BOOLEAN, TypeId.INT8: PhysicalType.INT32,
+    TypeId.INT16: PhysicalType.INT32, TypeId.INT32: PhysicalType.INT32, TypeId.INT64: PhysicalType.INT64,
+    TypeId.UINT8: PhysicalType.INT32, TypeId.UINT16: PhysicalType.INT32, TypeId.UINT32: PhysicalType.INT32,
+    TypeId.UINT64: PhysicalType.INT64, TypeId.FLOAT32: PhysicalType.FLOAT,
+    TypeId.FLOAT64: PhysicalType.DOUBLE,
+    TypeId.STRING: PhysicalType.BYTE_ARRAY, TypeId.ENUM: PhysicalType.BYTE_ARRAY,
+    TypeId.JSON: PhysicalType.BYTE_ARRAY, TypeId.BSON: PhysicalType.BYTE_ARRAY,
+    TypeId.BINARY: PhysicalType.BYTE_ARRAY, TypeId.DATE: PhysicalType.INT32, TypeId.INT96: PhysicalType.INT96,
+    TypeId.GEOMETRY: PhysicalType.BYTE_ARRAY, TypeId.GEOGRAPHY: PhysicalType.BYTE_ARRAY,
 }
+#: Types a leaf stores with its physical type alone (no logical or converted type).
+_UNANNOTATED = frozenset([TypeId.BOOL, TypeId.INT32, TypeId.INT64, TypeId.FLOAT32, TypeId.FLOAT64,
+                          TypeId.BINARY, TypeId.INT96, TypeId.FIXED_SIZE_BINARY])
 _UNIT_NAMES = {"ms": "MILLIS", "us": "MICROS", "ns": "NANOS"}
 _EDGE_CODES = {name: code for code, name in EDGE_ALGORITHMS.items()}
 
@@ -101,23 +110,23 @@ def physical_type_of(dt: DataType, *, int96_timestamps: bool = False) -> tuple[i
 
     ``type_length`` is set only for FIXED_LEN_BYTE_ARRAY.
     """
-    name = dt.name
-    if name in _FIXED_PHYSICAL:
-        return _FIXED_PHYSICAL[name], None
-    if name == "float16":
+    tid = dt.id
+    if tid in _FIXED_PHYSICAL:
+        return _FIXED_PHYSICAL[tid], None
+    if tid is TypeId.FLOAT16:
         return PhysicalType.FIXED_LEN_BYTE_ARRAY, 2
-    if name in ("fixed_size_binary", "uuid", "interval"):
+    if tid in _FIXED_SIZE_BINARY_UUID_INTERVAL_IDS:
         return PhysicalType.FIXED_LEN_BYTE_ARRAY, dt.byte_width
-    if name == "decimal":
+    if tid is TypeId.DECIMAL:
         if dt.byte_width is not None:
             return PhysicalType.FIXED_LEN_BYTE_ARRAY, dt.byte_width
         p = dt.precision or 0
         if p > 18:
             return PhysicalType.BYTE_ARRAY, None
         return (PhysicalType.INT32 if p <= 9 else PhysicalType.INT64), None
-    if name == "time":
+    if tid is TypeId.TIME:
         return (PhysicalType.INT32 if dt.unit == "ms" else PhysicalType.INT64), None
-    if name == "timestamp":
+    if tid is TypeId.TIMESTAMP:
         return (PhysicalType.INT96 if int96_timestamps else PhysicalType.INT64), None
     raise ValueError(f"type {dt} cannot be written")
 
@@ -130,44 +139,46 @@ def _time_unit(unit: str | None) -> Any:
 
 def _annotation(dt: DataType, int96_timestamps: bool) -> tuple[Any, int | None]:
     """Return ``(logicalType, converted_type)`` for *dt* (either may be None)."""
-    name = dt.name
-    if name in _TEXT:
-        make, converted = _TEXT[name]
+    tid = dt.id
+    if tid in _TEXT:
+        make, converted = _TEXT[tid]
         return make(), converted
-    if name in _INT_CONVERTED:
-        bits = int(name.removeprefix("u").removeprefix("int"))
-        return (pt.LogicalType(INTEGER=pt.IntType(bitWidth=bits, isSigned=name[0] == "i")),
-                _INT_CONVERTED[name])
-    if name == "null":
+    if tid in _INT_CONVERTED:
+        bits = int(tid.value.removeprefix("u").removeprefix("int"))
+        return (pt.LogicalType(INTEGER=pt.IntType(bitWidth=bits, isSigned=tid.value[0] == "i")),
+                _INT_CONVERTED[tid])
+    if tid is TypeId.NULL:
         return pt.LogicalType(UNKNOWN=pt.NullType()), None
-    if name == "geometry":
+    if tid is TypeId.GEOMETRY:
         return pt.LogicalType(GEOMETRY=pt.GeometryType(crs=dt.crs)), None
-    if name == "geography":
+    if tid is TypeId.GEOGRAPHY:
         algo = None if dt.algorithm is None else _EDGE_CODES[dt.algorithm]
         return pt.LogicalType(GEOGRAPHY=pt.GeographyType(crs=dt.crs, algorithm=algo)), None
-    if name == "float16":
+    if tid is TypeId.FLOAT16:
         return pt.LogicalType(FLOAT16=pt.Float16Type()), None
-    if name == "uuid":
+    if tid is TypeId.UUID:
         return pt.LogicalType(UUID=pt.UUIDType()), None
-    if name == "interval":
+    if tid is TypeId.INTERVAL:
         return None, ConvertedType.INTERVAL
-    if name == "date":
+    if tid is TypeId.DATE:
         return pt.LogicalType(DATE=pt.DateType()), ConvertedType.DATE
-    if name == "decimal":
+    if tid is TypeId.DECIMAL:
         return (pt.LogicalType(DECIMAL=pt.DecimalType(scale=dt.scale, precision=dt.precision)),
                 ConvertedType.DECIMAL)
     utc = dt.tz is not None
-    if name == "time":
+    if tid is TypeId.TIME:
         converted = {"ms": ConvertedType.TIME_MILLIS, "us": ConvertedType.TIME_MICROS}.get(dt.unit or "")
         return pt.LogicalType(TIME=pt.TimeType(isAdjustedToUTC=utc, unit=_time_unit(dt.unit))), converted
-    if name == "timestamp":
+    if tid is TypeId.TIMESTAMP:
         if int96_timestamps:
             return None, None
         converted = {"ms": ConvertedType.TIMESTAMP_MILLIS,
                      "us": ConvertedType.TIMESTAMP_MICROS}.get(dt.unit or "")
         lt = pt.LogicalType(TIMESTAMP=pt.TimestampType(isAdjustedToUTC=utc, unit=_time_unit(dt.unit)))
         return lt, converted
-    return None, None
+    if tid in _UNANNOTATED:
+        return None, None
+    unhandled_type(dt, "leaf schema element annotation")
 
 
 def leaf_element(name: str, dt: DataType, repetition: int, *,
@@ -185,7 +196,7 @@ def leaf_element(name: str, dt: DataType, repetition: int, *,
     el = pt.SchemaElement(type=int(ptype), type_length=type_length, repetition_type=int(repetition),
                           name=name, logicalType=logical,
                           converted_type=None if converted is None else int(converted))
-    if dt.name == "decimal":
+    if dt.id is TypeId.DECIMAL:
         el.scale, el.precision = dt.scale, dt.precision
     return el
 
@@ -213,18 +224,18 @@ def _node_elements(name: str, dt: DataType, repetition: int, int96: bool, legacy
     # Each child Field's id goes on the node standing for that field: the member of a
     # struct, the element of a list (never the repeated group between), a map's key and
     # value (never key_value), as pyarrow writes PARQUET:field_id of nested fields.
-    if dt.name in ("struct", "variant"):
+    if dt.id in _STRUCT_VARIANT_IDS:
         if not dt.fields:
             raise ValueError(f"field {name!r}: a struct without members has no column to write")
-        out = [_group(name, repetition, len(dt.fields), "VARIANT" if dt.name == "variant" else None)]
+        out = [_group(name, repetition, len(dt.fields), "VARIANT" if dt.id is TypeId.VARIANT else None)]
         if dt.annotation == FILE_ANNOTATION:   # no ConvertedType exists for FILE
             out[0].logicalType = pt.LogicalType(FILE=pt.FileType())
         for f in dt.fields:
             out += _node(f.name, f.type, _repetition(f), int96, legacy, f.field_id)
         return out
-    if dt.name == "list":
+    if dt.id is TypeId.LIST:
         elem = dt.fields[0]
-        if legacy and not elem.nullable and elem.type.name not in ("list", "map"):
+        if legacy and not elem.nullable and elem.type.id not in _LIST_MAP_IDS:
             # two-level: the repeated field is the element itself (not for a list or map
             # element: a repeated LIST/MAP-annotated group is invalid, so those take the
             # three-level bag form below)
@@ -233,12 +244,12 @@ def _node_elements(name: str, dt: DataType, repetition: int, int96: bool, legacy
         rep_name, elem_name = (LEGACY_BAG, LEGACY_ELEMENT) if legacy else (LIST_GROUP, "element")
         return [_group(name, repetition, 1, "LIST"), _group(rep_name, Repetition.REPEATED, 1)] \
             + _node(elem_name, elem.type, _repetition(elem), int96, legacy, elem.field_id)
-    if dt.name == "map":
+    if dt.id is TypeId.MAP:
         key, value = dt.fields
         return [_group(name, repetition, 1, "MAP"), _group(MAP_GROUP, Repetition.REPEATED, 2)] \
             + _node("key", key.type, Repetition.REQUIRED, int96, legacy, key.field_id) \
             + _node("value", value.type, _repetition(value), int96, legacy, value.field_id)
-    if dt.name == "null" and repetition == Repetition.REQUIRED:
+    if dt.id is TypeId.NULL and repetition == Repetition.REQUIRED:
         raise ValueError(f"field {name!r}: a null column must be nullable")
     return [leaf_element(name, dt, repetition, int96_timestamps=int96)]
 
@@ -257,7 +268,7 @@ def field_to_elements(f: Field, *, int96_timestamps: bool = False,
     ``repeated group bag { optional <type> array }`` when they may be null.
     Maps always take the standard ``key_value`` form, the key REQUIRED.
     """
-    if f.type.name == "null" and not f.nullable:
+    if f.type.id is TypeId.NULL and not f.nullable:
         raise ValueError(f"field {f.name!r}: a null column must be nullable")
     return _node(f.name, f.type, _repetition(f), int96_timestamps, legacy_list_layout, f.field_id)
 

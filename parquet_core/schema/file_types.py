@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema, TypeId
 
 __all__ = ["FORMAT_VERSIONS", "file_schema", "file_type", "spark_field_name"]
 
@@ -57,16 +57,16 @@ def file_type(dt: DataType, *, version: str = "2.6", coerce_timestamps: str | No
     int96_timestamps:
         Timestamps are stored as INT96, which holds any unit: no coercion.
     """
-    if dt.name == "variant":    # shredded members keep the spec's types (no unit coercion)
+    if dt.id is TypeId.VARIANT:    # shredded members keep the spec's types (no unit coercion)
         return dt
     if dt.is_nested:
         fields = tuple(replace(f, type=file_type(f.type, version=version, coerce_timestamps=coerce_timestamps,
                                                  int96_timestamps=int96_timestamps))
                        for f in dt.fields)
         return dt if fields == dt.fields else replace(dt, fields=fields)
-    if dt.name == "uint32" and version == "1.0":
+    if dt.id is TypeId.UINT32 and version == "1.0":
         return DataType("int64")
-    if dt.name == "timestamp" and not int96_timestamps:
+    if dt.id is TypeId.TIMESTAMP and not int96_timestamps:
         unit = coerce_timestamps
         if unit is None and dt.unit == "ns" and version != "2.6":
             unit = "us"

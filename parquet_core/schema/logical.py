@@ -16,7 +16,7 @@ from typing import Any
 
 from parquet_core.constants import ConvertedType, PhysicalType
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.schema.types import DataType
+from parquet_core.schema.types import DataType, TypeId
 
 __all__ = ["data_type_of", "physical_data_type", "EDGE_ALGORITHMS"]
 
@@ -124,37 +124,38 @@ def _from_converted(ct: int, el: Any, ptype: int, type_length: int | None) -> Da
 
 
 # Which physical types each logical type may annotate (LogicalTypes.md).
-_ALLOWED: dict[str, tuple[int, ...]] = {
-    "string": (PhysicalType.BYTE_ARRAY,), "enum": (PhysicalType.BYTE_ARRAY,),
-    "json": (PhysicalType.BYTE_ARRAY,), "bson": (PhysicalType.BYTE_ARRAY,),
-    "uuid": (PhysicalType.FIXED_LEN_BYTE_ARRAY,), "date": (PhysicalType.INT32,),
-    "float16": (PhysicalType.FIXED_LEN_BYTE_ARRAY,),
-    "interval": (PhysicalType.FIXED_LEN_BYTE_ARRAY,),
-    "decimal": (PhysicalType.INT32, PhysicalType.INT64, PhysicalType.BYTE_ARRAY,
+_INT64_STORED = frozenset([TypeId.INT64, TypeId.UINT64])
+_ALLOWED: dict[TypeId, tuple[int, ...]] = {
+    TypeId.STRING: (PhysicalType.BYTE_ARRAY,), TypeId.ENUM: (PhysicalType.BYTE_ARRAY,),
+    TypeId.JSON: (PhysicalType.BYTE_ARRAY,), TypeId.BSON: (PhysicalType.BYTE_ARRAY,),
+    TypeId.UUID: (PhysicalType.FIXED_LEN_BYTE_ARRAY,), TypeId.DATE: (PhysicalType.INT32,),
+    TypeId.FLOAT16: (PhysicalType.FIXED_LEN_BYTE_ARRAY,),
+    TypeId.INTERVAL: (PhysicalType.FIXED_LEN_BYTE_ARRAY,),
+    TypeId.DECIMAL: (PhysicalType.INT32, PhysicalType.INT64, PhysicalType.BYTE_ARRAY,
                 PhysicalType.FIXED_LEN_BYTE_ARRAY),
-    "geometry": (PhysicalType.BYTE_ARRAY,), "geography": (PhysicalType.BYTE_ARRAY,),
+    TypeId.GEOMETRY: (PhysicalType.BYTE_ARRAY,), TypeId.GEOGRAPHY: (PhysicalType.BYTE_ARRAY,),
 }
 
 
 def _check(dt: DataType, ptype: int, type_length: int | None, name: str) -> DataType:
-    allowed = _ALLOWED.get(dt.name)
+    allowed = _ALLOWED.get(dt.id)
     if dt.is_integer:
-        allowed = (PhysicalType.INT64,) if dt.name.endswith("64") else (PhysicalType.INT32,)
-    elif dt.name == "time":
+        allowed = (PhysicalType.INT64,) if dt.id in _INT64_STORED else (PhysicalType.INT32,)
+    elif dt.id is TypeId.TIME:
         allowed = (PhysicalType.INT32,) if dt.unit == "ms" else (PhysicalType.INT64,)
-    elif dt.name == "timestamp":
+    elif dt.id is TypeId.TIMESTAMP:
         allowed = (PhysicalType.INT64,)
     if allowed is not None and ptype not in allowed:
         raise ParquetSchemaError(
             f"column {name!r}: logical type {dt} cannot annotate physical type "
             f"{PhysicalType(ptype).name}")
-    if dt.name == "uuid" and type_length != 16:
+    if dt.id is TypeId.UUID and type_length != 16:
         raise ParquetSchemaError(f"column {name!r}: UUID needs FIXED_LEN_BYTE_ARRAY(16)")
-    if dt.name == "float16" and type_length != 2:
+    if dt.id is TypeId.FLOAT16 and type_length != 2:
         raise ParquetSchemaError(f"column {name!r}: FLOAT16 needs FIXED_LEN_BYTE_ARRAY(2)")
-    if dt.name == "interval" and type_length != 12:
+    if dt.id is TypeId.INTERVAL and type_length != 12:
         raise ParquetSchemaError(f"column {name!r}: INTERVAL needs FIXED_LEN_BYTE_ARRAY(12)")
-    if dt.name == "decimal":
+    if dt.id is TypeId.DECIMAL:
         _check_decimal(dt, name)
     return dt
 
@@ -190,7 +191,7 @@ def data_type_of(element: Any) -> DataType:
         dt = _from_converted(element.converted_type, element, ptype, tlen)
     if dt is None:
         return physical_data_type(ptype, tlen)
-    if dt.name == "string" and ptype == PhysicalType.FIXED_LEN_BYTE_ARRAY:
+    if dt.id is TypeId.STRING and ptype == PhysicalType.FIXED_LEN_BYTE_ARRAY:
         # fastparquet's fixed_text: not allowed by LogicalTypes.md but unambiguous; read as
         # its fixed-width bytes (``pqc check`` reports it as schema.string-on-flba)
         return physical_data_type(ptype, tlen)

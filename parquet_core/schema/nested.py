@@ -33,6 +33,7 @@ LogicalTypes.md are applied here:
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from typing import Callable
 
 from parquet_core.constants import ConvertedType, Repetition
@@ -42,14 +43,26 @@ from parquet_core.schema.tree import SchemaNode
 from parquet_core.schema.types import DataType, Field
 from parquet_core.schema.variant_layout import check_layout
 
-__all__ = ["Shape", "build_shape", "prune_shape"]
+__all__ = ["Shape", "ShapeKind", "build_shape", "prune_shape"]
+
+
+class ShapeKind(str, Enum):
+    """What a :class:`Shape` node is (a ``str`` enum: ``ShapeKind.LEAF == "leaf"``)."""
+
+    LEAF = "leaf"        # one column chunk (any flat DataType, variant members too)
+    STRUCT = "struct"    # a group of children (struct, variant, FILE)
+    LIST = "list"        # one repeated child (the element)
+    MAP = "map"          # one repeated key/value child
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclass(eq=False, slots=True)
 class Shape:
     """One node of a field's logical tree (see the module docstring)."""
 
-    kind: str                      # "leaf", "struct", "list" or "map"
+    kind: ShapeKind
     name: str
     nullable: bool
     def_level: int
@@ -64,14 +77,14 @@ class Shape:
     @property
     def leaves(self) -> list[int]:
         """Leaf column indexes below this node, in schema order."""
-        if self.kind == "leaf":
+        if self.kind is ShapeKind.LEAF:
             return [self.column]
         return [c for child in self.children for c in child.leaves]
 
     @property
     def is_flat(self) -> bool:
         """True for a top-level primitive without repetition."""
-        return self.kind == "leaf" and self.slot_rep == 0 and self.slot_def == 0
+        return self.kind is ShapeKind.LEAF and self.slot_rep == 0 and self.slot_def == 0
 
     def as_field(self) -> Field:
         """The :class:`Field` this node shows as."""
@@ -133,7 +146,7 @@ class _Builder:
                nullable: bool) -> Shape | None:
         if node.is_leaf:
             col = self.leaf_index(path)
-            return Shape("leaf", node.name, nullable, d, sd, sr, self.leaf_type(col), column=col)
+            return Shape(ShapeKind.LEAF, node.name, nullable, d, sd, sr, self.leaf_type(col), column=col)
         ann = _annotation(node)
         if ann == "LIST":
             return self.list_group(node, path, d, r, sd, sr, nullable)
@@ -201,17 +214,17 @@ class _Builder:
     def map_of(name: str, nullable: bool, d: int, sd: int, sr: int, ed: int,
                key: Shape, value: Shape) -> Shape:
         dt = DataType("map", fields=(key.as_field(), value.as_field()))
-        return Shape("map", name, nullable, d, sd, sr, dt, [key, value], elem_def=ed)
+        return Shape(ShapeKind.MAP, name, nullable, d, sd, sr, dt, [key, value], elem_def=ed)
 
     @staticmethod
     def list_of(name: str, nullable: bool, d: int, sd: int, sr: int, ed: int, elem: Shape) -> Shape:
         dt = DataType("list", fields=(elem.as_field(),))
-        return Shape("list", name, nullable, d, sd, sr, dt, [elem], elem_def=ed)
+        return Shape(ShapeKind.LIST, name, nullable, d, sd, sr, dt, [elem], elem_def=ed)
 
     @staticmethod
     def struct_of(name: str, nullable: bool, d: int, sd: int, sr: int, kids: list[Shape]) -> Shape:
         dt = DataType("struct", fields=tuple(k.as_field() for k in kids))
-        return Shape("struct", name, nullable, d, sd, sr, dt, kids)
+        return Shape(ShapeKind.STRUCT, name, nullable, d, sd, sr, dt, kids)
 
 
 def _as_file_group(shape: Shape) -> Shape:
@@ -246,7 +259,7 @@ def prune_shape(shape: Shape, keep: set[int]) -> Shape | None:
     A map that loses its key or its value becomes a list of structs holding
     what is left, as pyarrow does.
     """
-    if shape.kind == "leaf":
+    if shape.kind is ShapeKind.LEAF:
         return shape if shape.column in keep else None
     kids = [k for k in (prune_shape(c, keep) for c in shape.children) if k is not None]
     if not kids:
@@ -260,15 +273,17 @@ def prune_shape(shape: Shape, keep: set[int]) -> Shape | None:
 
 def _pruned(shape: Shape, kids: list[Shape]) -> Shape:
     b = _Builder
-    if shape.kind == "struct":
+    if shape.kind is ShapeKind.STRUCT:
         out = b.struct_of(shape.name, shape.nullable, shape.def_level, shape.slot_def,
                           shape.slot_rep, kids)
         if shape.data_type.annotation is not None:   # a projected FILE group is still one
             out.data_type = replace(out.data_type, annotation=shape.data_type.annotation)
         return out
-    if shape.kind == "list":
+    if shape.kind is ShapeKind.LIST:
         return b.list_of(shape.name, shape.nullable, shape.def_level, shape.slot_def,
                          shape.slot_rep, shape.elem_def, kids[0])
+    if shape.kind is not ShapeKind.MAP:   # leaves are kept or dropped whole by prune_shape
+        raise AssertionError(f"no pruning for a {shape.kind} shape")
     if len(kids) == 2:
         return b.map_of(shape.name, shape.nullable, shape.def_level, shape.slot_def, shape.slot_rep,
                         shape.elem_def, kids[0], kids[1])

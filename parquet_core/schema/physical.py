@@ -41,13 +41,13 @@ from parquet_core.constants import PhysicalType
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.schema.elements import physical_type_of
 from parquet_core.schema.temporal import JULIAN_EPOCH_DAY
-from parquet_core.schema.types import DataType
+from parquet_core.schema.types import DataType, TypeId
 
 __all__ = ["to_physical", "epoch_to_int96", "decimal_to_fixed", "decimal_to_minimal"]
 
 _STORAGE_INT = {
-    "int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
-    "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
+    TypeId.INT8: np.int8, TypeId.INT16: np.int16, TypeId.INT32: np.int32, TypeId.INT64: np.int64,
+    TypeId.UINT8: np.uint8, TypeId.UINT16: np.uint16, TypeId.UINT32: np.uint32, TypeId.UINT64: np.uint64,
 }
 _PER_DAY = {"ms": 86_400_000, "us": 86_400_000_000, "ns": 86_400_000_000_000}
 _NANOS_PER = {"ms": 1_000_000, "us": 1_000, "ns": 1}
@@ -207,10 +207,10 @@ def epoch_to_int96(values: Any, unit: str, *, column: str | None = None) -> npt.
 
 def _check_target(dt: DataType, ptype: int, type_length: int | None) -> None:
     allowed = {physical_type_of(dt)[0]}
-    if dt.name == "decimal":
+    if dt.id is TypeId.DECIMAL:
         allowed |= {PhysicalType.INT32, PhysicalType.INT64, PhysicalType.FIXED_LEN_BYTE_ARRAY,
                     PhysicalType.BYTE_ARRAY}
-    elif dt.name == "timestamp":
+    elif dt.id is TypeId.TIMESTAMP:
         allowed.add(PhysicalType.INT96)
     if ptype not in allowed:
         raise ValueError(f"{dt} cannot be stored as {PhysicalType(ptype).name}")
@@ -220,15 +220,15 @@ def _check_target(dt: DataType, ptype: int, type_length: int | None) -> None:
 
 def _to_int(dt: DataType, values: Any, ptype: int, column: str | None) -> npt.NDArray[Any]:
     target = np.int32 if ptype == PhysicalType.INT32 else np.int64
-    name = dt.name
-    if name == "decimal":
+    tid = dt.id
+    if tid is TypeId.DECIMAL:
         arr = values if isinstance(values, ByteArrays) else np.asarray(values)
         if not (isinstance(arr, np.ndarray) and arr.ndim == 1):  # bytes -> int64 first
             arr = decimal_to_fixed(values, 8, column=column, what=dt).view(">i8").reshape(-1)
         return _ints(arr, target, dt, column)
-    if name == "null":
+    if tid is TypeId.NULL:
         return np.zeros(len(values), dtype=target)
-    storage = _ints(values, _STORAGE_INT.get(name, target), dt, column)
+    storage = _ints(values, _STORAGE_INT.get(tid, target), dt, column)
     if storage.dtype.kind == "u" and storage.dtype.itemsize == np.dtype(target).itemsize:
         return storage.view(target)  # uint32 / uint64: same bits, signed view
     return storage.astype(target, copy=False)
@@ -277,7 +277,7 @@ def to_physical(target: Any, dt: DataType, values: Any) -> Any:
     """
     ptype, type_length, column = _target_of(target)
     _check_target(dt, ptype, type_length)
-    name = dt.name
+    tid = dt.id
     if ptype in (PhysicalType.INT32, PhysicalType.INT64):
         return _to_int(dt, values, ptype, column)
     if ptype == PhysicalType.BOOLEAN:
@@ -291,19 +291,19 @@ def to_physical(target: Any, dt: DataType, values: Any) -> Any:
             raise TypeError(f"{dt} values must be numbers, got a {arr.dtype} buffer")
         return arr.astype(np.float32 if ptype == PhysicalType.FLOAT else np.float64, copy=False)
     if ptype == PhysicalType.INT96:
-        if name == "timestamp":
+        if tid is TypeId.TIMESTAMP:
             return epoch_to_int96(values, dt.unit or "us", column=column)
         return _fixed(values, 12, dt, column)
     if ptype == PhysicalType.BYTE_ARRAY:
-        if name == "decimal":
+        if tid is TypeId.DECIMAL:
             return decimal_to_minimal(values, what=dt)
         if not isinstance(values, ByteArrays):
             raise TypeError(f"{dt} values must be ByteArrays, got {type(values).__name__}")
         return values
     width = int(type_length)  # type: ignore[arg-type]
-    if name == "decimal":
+    if tid is TypeId.DECIMAL:
         return decimal_to_fixed(values, width, column=column, what=dt)
-    if name == "float16":
+    if tid is TypeId.FLOAT16:
         arr = np.asarray(values) if not isinstance(values, ByteArrays) else None
         if arr is not None and arr.ndim == 1:
             if arr.dtype.kind != "f":

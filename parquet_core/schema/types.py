@@ -42,8 +42,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field as _dc_field
 from enum import Enum
+from typing import NoReturn
 
-__all__ = ["DataType", "Field", "Schema", "TypeId"]
+from parquet_core.errors import UnsupportedFeatureError
+
+__all__ = ["DataType", "Field", "Schema", "TypeId", "unhandled_type"]
 
 
 class TypeId(str, Enum):
@@ -87,12 +90,40 @@ class TypeId(str, Enum):
     MAP = "map"
     STRUCT = "struct"
     VARIANT = "variant"
-    #: a group column described only by name (``FileColumns`` before its
-    #: shape is resolved; ``pqc show`` skips it)
+    #: Not a value type: the type ``ParquetFile.schema`` shows for a group
+    #: column the reader cannot lay out (no valid LIST / MAP / struct shape).
+    #: Reading that column raises the stored schema error; writers and every
+    #: foreign type mapping refuse it; ``pqc show`` lists it as skipped.
     NESTED = "nested"
 
     def __str__(self) -> str:
         return self.value
+
+
+def unhandled_type(dt: "DataType | TypeId", where: str) -> NoReturn:
+    """Raise for a type a dispatch over :class:`TypeId` has no case for.
+
+    Every ``if``/``elif`` chain or table over type ids ends here instead of a
+    silent default, so a new :class:`TypeId` member (or the ``nested``
+    placeholder reaching code that needs a value type) fails loudly, naming
+    the type and the place.
+    """
+    tid = dt if isinstance(dt, TypeId) else getattr(dt, "id", None)
+    label = f"TypeId.{tid.name}" if isinstance(tid, TypeId) else repr(dt)
+    raise UnsupportedFeatureError(f"{where}: no case for type {dt} ({label})")
+
+
+#: The signed and unsigned integer types.
+INTEGER_IDS = frozenset([TypeId.INT8, TypeId.INT16, TypeId.INT32, TypeId.INT64,
+                         TypeId.UINT8, TypeId.UINT16, TypeId.UINT32, TypeId.UINT64])
+#: The floating point types.
+FLOAT_IDS = frozenset([TypeId.FLOAT16, TypeId.FLOAT32, TypeId.FLOAT64])
+#: Types whose values are UTF-8 text.
+TEXT_IDS = frozenset([TypeId.STRING, TypeId.JSON, TypeId.ENUM])
+#: Types stored as a group (list, map, struct, variant).
+NESTED_IDS = frozenset([TypeId.LIST, TypeId.MAP, TypeId.STRUCT, TypeId.VARIANT])
+#: The geospatial types (WKB values).
+GEO_IDS = frozenset([TypeId.GEOMETRY, TypeId.GEOGRAPHY])
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,51 +180,47 @@ class DataType:
         object.__setattr__(self, "name", type_id.value)
 
     def __str__(self) -> str:
-        if self.name == "list" and len(self.fields) == 1:
+        tid = self.id
+        if tid is TypeId.LIST and len(self.fields) == 1:
             return f"list<{self.fields[0]}>"
-        if self.name == "struct":
+        if tid is TypeId.STRUCT:
             if self.annotation == "file":
                 return "file_ref<" + ", ".join(str(f) for f in self.fields) + ">"
             return "struct<" + ", ".join(str(f) for f in self.fields) + ">"
-        if self.name == "map" and len(self.fields) == 2:
+        if tid is TypeId.MAP and len(self.fields) == 2:
             return f"map<{self.fields[0].type}, {self.fields[1].type}>"
-        if self.name == "variant":
+        if tid is TypeId.VARIANT:
             from parquet_core.schema.variant_layout import shredded_type
 
             spec = shredded_type(self)
             return "variant" if spec is None else f"variant<shredded {spec}>"
-        if self.name == "timestamp":
+        if tid is TypeId.TIMESTAMP:
             return f"timestamp[{self.unit}{', ' + self.tz if self.tz else ''}]"
-        if self.name == "time":
+        if tid is TypeId.TIME:
             return f"time[{self.unit}]"
-        if self.name == "decimal":
+        if tid is TypeId.DECIMAL:
             return f"decimal({self.precision}, {self.scale})"
-        if self.name in ("geometry", "geography") and (self.crs or self.algorithm):
+        if tid in GEO_IDS and (self.crs or self.algorithm):
             params = ", ".join(p for p in (self.crs, self.algorithm) if p)
             return f"{self.name}({params})"
-        if self.name in ("fixed_size_binary",):
+        if tid is TypeId.FIXED_SIZE_BINARY:
             return f"fixed_size_binary[{self.byte_width}]"
-        return self.name
+        return self.name   # every other type (a list / map with the wrong field count too) is its name
 
     @property
     def is_integer(self) -> bool:
         """True for the signed and unsigned integer types."""
-        return self.name in _INTEGER_NAMES
+        return self.id in INTEGER_IDS
 
     @property
     def is_nested(self) -> bool:
         """True for ``list``, ``map``, ``struct`` and ``variant`` (stored as a group)."""
-        return self.name in ("list", "map", "struct", "variant")
+        return self.id in NESTED_IDS
 
     @property
     def is_text(self) -> bool:
         """True for types whose values are UTF-8 text."""
-        return self.name in ("string", "json", "enum")
-
-
-_INTEGER_NAMES = frozenset(
-    ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
-)
+        return self.id in TEXT_IDS
 
 
 @dataclass(frozen=True, slots=True)

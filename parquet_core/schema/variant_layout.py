@@ -28,26 +28,29 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from parquet_core.schema.types import DataType, Field
+from parquet_core.schema.types import DataType, Field, TypeId
 
 __all__ = ["variant_type", "shredded_type", "check_layout", "is_shreddable_primitive",
            "VALUE", "TYPED_VALUE", "METADATA"]
 
 METADATA, VALUE, TYPED_VALUE = "metadata", "value", "typed_value"
 _BINARY = DataType("binary")
+#: Primitive types the spec allows as a ``typed_value`` whatever their parameters.
+_PLAIN_SHREDDABLE = frozenset([TypeId.BOOL, TypeId.INT8, TypeId.INT16, TypeId.INT32, TypeId.INT64,
+                               TypeId.FLOAT32, TypeId.FLOAT64, TypeId.DATE, TypeId.BINARY,
+                               TypeId.STRING, TypeId.UUID])
 
 
 def is_shreddable_primitive(dt: DataType) -> bool:
     """True for the primitive types the spec allows as a ``typed_value``."""
-    name = dt.name
-    if name in ("bool", "int8", "int16", "int32", "int64", "float32", "float64", "date",
-                "binary", "string", "uuid"):
+    tid = dt.id
+    if tid in _PLAIN_SHREDDABLE:
         return True
-    if name == "decimal":
+    if tid is TypeId.DECIMAL:
         return dt.precision is not None and dt.precision <= 38
-    if name == "time":
+    if tid is TypeId.TIME:
         return dt.unit == "us" and dt.tz is None
-    if name == "timestamp":
+    if tid is TypeId.TIMESTAMP:
         return dt.unit in ("us", "ns")
     return False
 
@@ -71,7 +74,7 @@ def _typed(spec: Any, where: str) -> DataType:
     if not isinstance(spec, DataType):
         raise TypeError(f"{where}: a shredding schema is a DataType, a dict or a one-item list, "
                         f"got {type(spec).__name__}")
-    if spec.name == "struct":
+    if spec.id is TypeId.STRUCT:
         if not spec.fields:
             raise ValueError(f"{where}: an object shredding schema needs at least one field")
         names = [f.name for f in spec.fields]
@@ -79,7 +82,7 @@ def _typed(spec: Any, where: str) -> DataType:
             raise ValueError(f"{where}: object field names must be unique non-empty str: {names}")
         return DataType("struct", fields=tuple(
             Field(f.name, _slot(_typed(f.type, f"{where}.{f.name}")), False) for f in spec.fields))
-    if spec.name == "list":
+    if spec.id is TypeId.LIST:
         return DataType("list", fields=(
             Field("element", _slot(_typed(spec.fields[0].type, f"{where}[]")), False),))
     if not is_shreddable_primitive(spec):
@@ -116,10 +119,10 @@ def _members(dt: DataType) -> dict[str, Field]:
 
 
 def _spec_of(typed: DataType) -> DataType:
-    if typed.name == "struct":
+    if typed.id is TypeId.STRUCT:
         return DataType("struct", fields=tuple(
             Field(f.name, _slot_spec(f.type), True) for f in typed.fields))
-    if typed.name == "list":
+    if typed.id is TypeId.LIST:
         return DataType("list", fields=(Field("element", _slot_spec(typed.fields[0].type), True),))
     return typed
 
@@ -139,22 +142,22 @@ def shredded_type(dt: DataType) -> DataType | None:
 
 
 def _check_slot(slot: DataType, where: str) -> None:
-    if slot.name != "struct":
+    if slot.id is not TypeId.STRUCT:
         raise ValueError(f"{where}: a shredded field or element must be a group, got {slot}")
     m = _members(slot)
     if set(m) - {VALUE, TYPED_VALUE} or not m:
         raise ValueError(f"{where}: holds {sorted(m)}; expected value and/or typed_value")
-    if VALUE in m and m[VALUE].type.name != "binary":
+    if VALUE in m and m[VALUE].type.id is not TypeId.BINARY:
         raise ValueError(f"{where}.value must be binary, got {m[VALUE].type}")
     if TYPED_VALUE in m:
         _check_typed(m[TYPED_VALUE].type, f"{where}.typed_value")
 
 
 def _check_typed(typed: DataType, where: str) -> None:
-    if typed.name == "struct":
+    if typed.id is TypeId.STRUCT:
         for f in typed.fields:
             _check_slot(f.type, f"{where}.{f.name}")
-    elif typed.name == "list":
+    elif typed.id is TypeId.LIST:
         _check_slot(typed.fields[0].type, f"{where}.element")
     elif not is_shreddable_primitive(typed):
         raise ValueError(f"{where}: {typed} cannot be a shredded Variant type")
@@ -173,11 +176,11 @@ def check_layout(dt: DataType, where: str = "variant") -> None:
     if extra:
         raise ValueError(f"{where}: unexpected members {sorted(extra)}")
     meta = m.get(METADATA)
-    if meta is None or meta.type.name != "binary":
+    if meta is None or meta.type.id is not TypeId.BINARY:
         raise ValueError(f"{where}: needs a binary 'metadata' member")
     if VALUE not in m and TYPED_VALUE not in m:
         raise ValueError(f"{where}: needs a 'value' and/or a 'typed_value' member")
-    if VALUE in m and m[VALUE].type.name != "binary":
+    if VALUE in m and m[VALUE].type.id is not TypeId.BINARY:
         raise ValueError(f"{where}.value must be binary, got {m[VALUE].type}")
     if TYPED_VALUE in m:
         _check_typed(m[TYPED_VALUE].type, f"{where}.typed_value")

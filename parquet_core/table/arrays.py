@@ -16,20 +16,22 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema, TypeId, unhandled_type
 from parquet_core.schema.pyvalues import py_values
 
 __all__ = ["Array", "Table"]
 
 # numpy (kind, itemsize) each flat type is stored in; see parquet_core.schema.types
-_STORAGE: dict[str, tuple[tuple[str, int], ...]] = {
-    "bool": (("b", 1),), "int8": (("i", 1),), "int16": (("i", 2),), "int32": (("i", 4),),
-    "int64": (("i", 8),), "uint8": (("u", 1),), "uint16": (("u", 2),), "uint32": (("u", 4),),
-    "uint64": (("u", 8),), "float16": (("f", 2),), "float32": (("f", 4),),
-    "float64": (("f", 8),), "date": (("i", 4),), "timestamp": (("i", 8),),
+_STORAGE: dict[TypeId, tuple[tuple[str, int], ...]] = {
+    TypeId.BOOL: (("b", 1),), TypeId.INT8: (("i", 1),), TypeId.INT16: (("i", 2),), TypeId.INT32: (("i", 4),),
+    TypeId.INT64: (("i", 8),), TypeId.UINT8: (("u", 1),), TypeId.UINT16: (("u", 2),),
+    TypeId.UINT32: (("u", 4),),
+    TypeId.UINT64: (("u", 8),), TypeId.FLOAT16: (("f", 2),), TypeId.FLOAT32: (("f", 4),),
+    TypeId.FLOAT64: (("f", 8),), TypeId.DATE: (("i", 4),), TypeId.TIMESTAMP: (("i", 8),),
 }
-_BYTE_ARRAY_TYPES = frozenset(["string", "json", "enum", "binary", "bson", "geometry", "geography"])
-_FIXED_WIDTH = {"uuid": 16, "interval": 12, "int96": 12}
+_BYTE_ARRAY_TYPES = frozenset([TypeId.STRING, TypeId.JSON, TypeId.ENUM, TypeId.BINARY, TypeId.BSON,
+                               TypeId.GEOMETRY, TypeId.GEOGRAPHY])
+_FIXED_WIDTH = {TypeId.UUID: 16, TypeId.INTERVAL: 12, TypeId.INT96: 12}
 
 
 def _check_storage(dt: DataType, values: Any, validity: Any) -> None:
@@ -38,24 +40,26 @@ def _check_storage(dt: DataType, values: Any, validity: Any) -> None:
     This is what keeps a column's declared type and its data in agreement, so
     that no writer can store values other than those the table shows.
     """
-    name = dt.name
-    if name in _BYTE_ARRAY_TYPES or (name == "decimal" and isinstance(values, ByteArrays)):
+    tid = dt.id
+    if tid in _BYTE_ARRAY_TYPES or (tid is TypeId.DECIMAL and isinstance(values, ByteArrays)):
         ok = isinstance(values, ByteArrays)
     elif not isinstance(values, np.ndarray):
         ok = False
-    elif name in _STORAGE:
-        ok = values.ndim == 1 and (values.dtype.kind, values.dtype.itemsize) in _STORAGE[name]
-    elif name == "time":
+    elif tid in _STORAGE:
+        ok = values.ndim == 1 and (values.dtype.kind, values.dtype.itemsize) in _STORAGE[tid]
+    elif tid is TypeId.TIME:
         ok = values.ndim == 1 and values.dtype.kind == "i" and \
             values.dtype.itemsize == (4 if dt.unit == "ms" else 8)
-    elif name == "decimal":
+    elif tid is TypeId.DECIMAL:
         ok = (values.ndim == 1 and values.dtype.kind == "i" and values.dtype.itemsize == 8) or \
             (values.ndim == 2 and values.dtype == np.uint8)
-    elif name in _FIXED_WIDTH or name == "fixed_size_binary":
-        width = _FIXED_WIDTH.get(name, dt.byte_width)
+    elif tid in _FIXED_WIDTH or tid is TypeId.FIXED_SIZE_BINARY:
+        width = _FIXED_WIDTH.get(tid, dt.byte_width)
         ok = values.ndim == 2 and values.dtype == np.uint8 and values.shape[1] == width
-    else:   # null: its slots are never read
+    elif tid is TypeId.NULL:   # its slots are never read
         ok = values.ndim == 1
+    else:
+        unhandled_type(dt, "Array storage check")
     if not ok:
         got = type(values).__name__ if not isinstance(values, np.ndarray) else \
             f"ndarray[{values.dtype}, ndim={values.ndim}{', width=' + str(values.shape[1]) if values.ndim == 2 else ''}]"
@@ -346,30 +350,33 @@ class Table:
 
 
 _EMPTY_DTYPES = {
-    "null": np.int8, "bool": np.bool_, "int8": np.int8, "int16": np.int16, "int32": np.int32,
-    "int64": np.int64, "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
-    "float16": np.float16, "float32": np.float32, "float64": np.float64, "date": np.int32,
-    "timestamp": np.int64,
+    TypeId.NULL: np.int8, TypeId.BOOL: np.bool_, TypeId.INT8: np.int8, TypeId.INT16: np.int16,
+    TypeId.INT32: np.int32,
+    TypeId.INT64: np.int64, TypeId.UINT8: np.uint8, TypeId.UINT16: np.uint16, TypeId.UINT32: np.uint32,
+    TypeId.UINT64: np.uint64,
+    TypeId.FLOAT16: np.float16, TypeId.FLOAT32: np.float32, TypeId.FLOAT64: np.float64, TypeId.DATE: np.int32,
+    TypeId.TIMESTAMP: np.int64,
 }
 
 
 def empty_array(field: Field) -> Array:
     """Return a zero-length array of *field*'s type, in that type's storage."""
     dt = field.type
-    if dt.is_text or dt.name in ("binary", "bson", "geometry", "geography"):
+    tid = dt.id
+    if tid in _BYTE_ARRAY_TYPES:
         return Array(dt, ByteArrays.empty())
-    if dt.name in _EMPTY_DTYPES:
-        return Array(dt, np.zeros(0, dtype=_EMPTY_DTYPES[dt.name]))
-    if dt.name == "time":
+    if tid in _EMPTY_DTYPES:
+        return Array(dt, np.zeros(0, dtype=_EMPTY_DTYPES[tid]))
+    if dt.id is TypeId.TIME:
         return Array(dt, np.zeros(0, dtype=np.int32 if dt.unit == "ms" else np.int64))
-    if dt.name == "decimal":
+    if dt.id is TypeId.DECIMAL:
         if dt.byte_width is not None:
             return Array(dt, np.zeros((0, dt.byte_width), dtype=np.uint8))
         if (dt.precision or 0) > 18:     # BYTE_ARRAY storage
             return Array(dt, ByteArrays.empty())
         return Array(dt, np.zeros(0, dtype=np.int64))
-    if dt.name == "int96":
+    if dt.id is TypeId.INT96:
         return Array(dt, np.zeros((0, 12), dtype=np.uint8))
-    if dt.byte_width is not None:        # fixed_size_binary, uuid, interval
-        return Array(dt, np.zeros((0, dt.byte_width), dtype=np.uint8))
-    return Array(dt, np.zeros(0, dtype=np.int64))
+    if tid in _FIXED_WIDTH or tid is TypeId.FIXED_SIZE_BINARY:
+        return Array(dt, np.zeros((0, _FIXED_WIDTH.get(tid, dt.byte_width)), dtype=np.uint8))
+    unhandled_type(dt, "empty_array")   # nested types: see table.assemble.empty_column

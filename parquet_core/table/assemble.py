@@ -32,14 +32,16 @@ import numpy.typing as npt
 from parquet_core.column.data import ColumnData
 from parquet_core.errors import ParquetFormatError
 from parquet_core.schema.descriptor import ColumnDescriptor
-from parquet_core.schema.nested import Shape
+from parquet_core.schema.nested import Shape, ShapeKind
 from parquet_core.schema.pyvalues import to_storage
-from parquet_core.schema.types import DataType, Field
+from parquet_core.schema.types import DataType, Field, TypeId
 from parquet_core.table.arrays import Array, empty_array
 from parquet_core.table.convert import spread_values
 from parquet_core.table.nested import ListArray, MapArray, StructArray
 
 __all__ = ["assemble", "empty_column", "entries_type"]
+
+_STRUCT_VARIANT_IDS = frozenset([TypeId.STRUCT, TypeId.VARIANT])
 
 Mask = npt.NDArray[np.bool_]
 
@@ -132,16 +134,16 @@ class _Assembler:
         self.levels = {i: _Levels(d, descs[i]) for i, d in data.items()}
 
     def build(self, s: Shape) -> Array:
-        if s.kind == "leaf":
+        if s.kind is ShapeKind.LEAF:
             return self.leaf(s)
         lv = self.levels[s.leaves[0]]
         slots = lv.mask(s.slot_rep, s.slot_def)
         n = lv.count(s.slot_rep, s.slot_def)
-        if s.kind == "struct":
+        if s.kind is ShapeKind.STRUCT:
             valid = self.validity(lv, s, slots, None, n)
             kids = [self.checked(c, n, s) for c in s.children]
             column = None
-            if s.data_type.name == "variant":   # name the group in decode errors
+            if s.data_type.id is TypeId.VARIANT:   # name the group in decode errors
                 meta = next(c for c in s.children if c.name == "metadata")
                 column = ".".join(self.levels[meta.column].desc.path[:-1])
             return StructArray(s.data_type, kids, n, valid, column)
@@ -152,7 +154,7 @@ class _Assembler:
         elems = lv.mask(s.slot_rep + 1, s.elem_def)
         offsets = self.offsets(starts, elems, lv.n)
         total = int(offsets[-1])
-        if s.kind == "list":
+        if s.kind is ShapeKind.LIST:
             return ListArray(s.data_type, offsets, self.checked(s.children[0], total, s), valid)
         kids = [self.checked(c, total, s) for c in s.children]
         entries = StructArray(entries_type(s.data_type), kids, total)
@@ -268,11 +270,11 @@ def empty_column(field: Field) -> Array:
     """A zero-length array of *field*'s type, nested types included."""
     dt = field.type
     zero = np.zeros(1, dtype=np.int64)
-    if dt.name == "list":
+    if dt.id is TypeId.LIST:
         return ListArray(dt, zero, empty_column(dt.fields[0]))
-    if dt.name == "map":
+    if dt.id is TypeId.MAP:
         entries = StructArray(entries_type(dt), [empty_column(f) for f in dt.fields], 0)
         return MapArray(dt, zero, entries)
-    if dt.name == "struct":
+    if dt.id in _STRUCT_VARIANT_IDS:   # a variant is a StructArray of its stored group
         return StructArray(dt, [empty_column(f) for f in dt.fields], 0)
     return empty_array(field)

@@ -39,7 +39,7 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.schema.temporal import int96_to_epoch
-from parquet_core.schema.types import DataType, Field
+from parquet_core.schema.types import DataType, FLOAT_IDS, Field, INTEGER_IDS, TypeId
 from parquet_core.table.arrays import Array
 from parquet_core.table.dictionary import DictionaryArray
 from parquet_core.table.infer import decimal_storage, decimal_width, fill_nulls, schema_error
@@ -47,17 +47,21 @@ from parquet_core.table.utf8 import first_invalid_utf8
 
 __all__ = ["cast_array", "null_storage"]
 
+_FIXED_SIZE_BINARY_UUID_INTERVAL_IDS = frozenset([TypeId.FIXED_SIZE_BINARY, TypeId.UUID, TypeId.INTERVAL])
+_TIMESTAMP_DATE_INT96_IDS = frozenset([TypeId.TIMESTAMP, TypeId.DATE, TypeId.INT96])
+
 _PER_SECOND = {"ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
 _INT64_MAX = 2**63 - 1
 _DAY_S = 86_400
 _NUMERIC = {
-    "bool": np.bool_, "int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
-    "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
-    "float16": np.float16, "float32": np.float32, "float64": np.float64, "date": np.int32,
-    "timestamp": np.int64, "null": np.int8,
+    TypeId.BOOL: np.bool_, TypeId.INT8: np.int8, TypeId.INT16: np.int16, TypeId.INT32: np.int32,
+    TypeId.INT64: np.int64,
+    TypeId.UINT8: np.uint8, TypeId.UINT16: np.uint16, TypeId.UINT32: np.uint32, TypeId.UINT64: np.uint64,
+    TypeId.FLOAT16: np.float16, TypeId.FLOAT32: np.float32, TypeId.FLOAT64: np.float64, TypeId.DATE: np.int32,
+    TypeId.TIMESTAMP: np.int64, TypeId.NULL: np.int8,
 }
-_BINARY = ("binary", "bson", "geometry", "geography")
-_FIXED = {"uuid": 16, "interval": 12, "int96": 12}
+_BINARY = frozenset([TypeId.BINARY, TypeId.BSON, TypeId.GEOMETRY, TypeId.GEOGRAPHY])
+_FIXED = {TypeId.UUID: 16, TypeId.INTERVAL: 12, TypeId.INT96: 12}
 
 
 @dataclass(frozen=True)
@@ -97,13 +101,13 @@ def cast_array(arr: Array, field: Field, *, validate_utf8: bool = True, trusted_
     validity = arr.validity
     if validity is not None and validity.all():
         validity = None
-    if arr.type.name == "null" or (validity is not None and not validity.any()):
+    if arr.type.id is TypeId.NULL or (validity is not None and not validity.any()):
         values: Any = null_storage(dt, n, ctx.name)
         validity = np.zeros(n, dtype=bool)
     elif arr.type == dt and _plain_storage(dt, arr.values):
         values = arr.values  # same type, nothing a value could violate
     else:
-        caster = _CASTS.get(dt.name)
+        caster = _CASTS.get(dt.id)
         if caster is None:
             raise schema_error(ctx.name, None, f"cannot write a column of type {dt}")
         values = caster(arr.values, arr.type, dt, validity, ctx)
@@ -123,37 +127,37 @@ def _kept_dictionary(arr: DictionaryArray, ctx: _Ctx) -> Array:
 
 def _plain_storage(dt: DataType, values: Any) -> bool:
     """True when *values* already is *dt*'s storage and no value can be out of range."""
-    if dt.name in _BINARY:
+    if dt.id in _BINARY:
         return isinstance(values, ByteArrays)
-    expected = _NUMERIC.get(dt.name)
-    return (expected is not None and dt.name != "null" and isinstance(values, np.ndarray)
+    expected = _NUMERIC.get(dt.id)
+    return (expected is not None and dt.id is not TypeId.NULL and isinstance(values, np.ndarray)
             and values.ndim == 1 and values.dtype == expected)
 
 
 def null_storage(dt: DataType, n: int, name: str = "?") -> Any:
     """Storage of *n* null slots of type *dt* (zeros, empty strings)."""
-    if dt.is_text or dt.name in _BINARY:
+    if dt.is_text or dt.id in _BINARY:
         return ByteArrays(np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.uint8))
     width = _fixed_width(dt, name)
     if width is not None:
         return np.zeros((n, width), dtype=np.uint8)
-    if dt.name == "time":
+    if dt.id is TypeId.TIME:
         return np.zeros(n, dtype=np.int32 if dt.unit == "ms" else np.int64)
-    if dt.name == "decimal":
+    if dt.id is TypeId.DECIMAL:
         return np.zeros(n, dtype=np.int64)
-    if dt.name not in _NUMERIC:
+    if dt.id not in _NUMERIC:
         raise schema_error(name, None, f"cannot write a column of type {dt}")
-    return np.zeros(n, dtype=_NUMERIC[dt.name])
+    return np.zeros(n, dtype=_NUMERIC[dt.id])
 
 
 def _fixed_width(dt: DataType, name: str) -> int | None:
-    if dt.name in _FIXED:
-        return _FIXED[dt.name]
-    if dt.name == "fixed_size_binary":
+    if dt.id in _FIXED:
+        return _FIXED[dt.id]
+    if dt.id is TypeId.FIXED_SIZE_BINARY:
         if not dt.byte_width or dt.byte_width < 1:
             raise schema_error(name, None, "fixed_size_binary needs a positive byte_width")
         return dt.byte_width
-    if dt.name == "decimal" and (dt.precision or 0) > 18:
+    if dt.id is TypeId.DECIMAL and (dt.precision or 0) > 18:
         need = decimal_width(dt.precision or 0)
         if dt.byte_width is not None and dt.byte_width < need:
             raise schema_error(name, None, f"{dt} needs {need} bytes, byte_width is {dt.byte_width}")
@@ -175,15 +179,15 @@ def _fail(bad: npt.NDArray[np.bool_], validity: Any, ctx: _Ctx, message: str) ->
 
 
 def _to_bool(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx) -> Any:
-    return values if src.name == "bool" else _refuse(src, dt, validity, ctx)
+    return values if src.id is TypeId.BOOL else _refuse(src, dt, validity, ctx)
 
 
 def _to_int(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx) -> Any:
-    info = np.iinfo(_NUMERIC[dt.name])
+    info = np.iinfo(_NUMERIC[dt.id])
     if src.is_integer:
         _fail((values < info.min) | (values > info.max), validity, ctx, f"value out of range for {dt}")
         return values.astype(info.dtype, copy=False)
-    if src.name.startswith("float"):
+    if src.id in FLOAT_IDS:
         with np.errstate(invalid="ignore"):
             _fail(~np.isfinite(values) | (values != np.floor(values)), validity, ctx,
                   f"float value with a fractional part (or NaN/inf) cannot be stored as {dt}")
@@ -196,13 +200,13 @@ def _to_int(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx) 
 
 
 def _to_float(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx) -> Any:
-    if src.is_integer or src.name.startswith("float"):
-        return values.astype(_NUMERIC[dt.name], copy=False)
+    if src.is_integer or src.id in FLOAT_IDS:
+        return values.astype(_NUMERIC[dt.id], copy=False)
     return _refuse(src, dt, validity, ctx)
 
 
 def _to_text(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx) -> Any:
-    if not isinstance(values, ByteArrays) or not (src.is_text or src.name in _BINARY):
+    if not isinstance(values, ByteArrays) or not (src.is_text or src.id in _BINARY):
         return _refuse(src, dt, validity, ctx)
     if ctx.validate_utf8 and not (ctx.trusted_text and src.is_text):
         row = first_invalid_utf8(values, validity)
@@ -212,9 +216,9 @@ def _to_text(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx)
 
 
 def _to_binary(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx) -> Any:
-    if isinstance(values, ByteArrays) and (src.is_text or src.name in _BINARY):
+    if isinstance(values, ByteArrays) and (src.is_text or src.id in _BINARY):
         return values
-    if src.name in ("fixed_size_binary", "uuid", "interval") and values.ndim == 2:
+    if src.id in _FIXED_SIZE_BINARY_UUID_INTERVAL_IDS and values.ndim == 2:
         n, w = values.shape
         lengths = np.full(n, w, dtype=np.int64) if validity is None else np.where(validity, w, 0)
         offsets = np.zeros(n + 1, dtype=np.int64)
@@ -226,11 +230,11 @@ def _to_binary(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ct
 
 def _to_fixed(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx) -> Any:
     w = _fixed_width(dt, ctx.name) or 0
-    if src.name in ("fixed_size_binary", "uuid", "interval") and values.ndim == 2:
+    if src.id in _FIXED_SIZE_BINARY_UUID_INTERVAL_IDS and values.ndim == 2:
         if values.shape[1] != w:
             _fail(np.ones(len(values), bool), validity, ctx, f"value has {values.shape[1]} bytes, {dt} needs {w}")
         return values
-    if isinstance(values, ByteArrays) and src.name in _BINARY:
+    if isinstance(values, ByteArrays) and src.id in _BINARY:
         lengths = values.lengths()
         _fail(lengths != w, validity, ctx, f"value length differs from the {w} bytes of {dt}")
         n = len(values)
@@ -264,13 +268,13 @@ def _units(src_unit: str, dst_unit: str) -> tuple[int, int]:
 
 
 def _to_date(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx) -> Any:
-    if src.name == "date":
+    if src.id is TypeId.DATE:
         return values
     if src.is_integer:
         info = np.iinfo(np.int32)
         _fail((values < info.min) | (values > info.max), validity, ctx, "day count out of range for date")
         return values.astype(np.int32)
-    if src.name == "timestamp" and not src.tz:
+    if src.id is TypeId.TIMESTAMP and not src.tz:
         days = _rescale(values, 1, _DAY_S * _PER_SECOND[src.unit or "us"], validity, ctx, "date (not midnight)")
         return days.astype(np.int32)
     return _refuse(src, dt, validity, ctx)
@@ -278,7 +282,7 @@ def _to_date(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx)
 
 def _to_time(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx) -> Any:
     unit = dt.unit or "us"
-    if src.name == "time":
+    if src.id is TypeId.TIME:
         values = _rescale(values, *_units(src.unit or "us", unit), validity, ctx, str(dt))
     elif src.is_integer:
         _fail(values > _INT64_MAX, validity, ctx, f"value out of range for {dt}")
@@ -291,14 +295,14 @@ def _to_time(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx)
 
 def _to_timestamp(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _Ctx) -> Any:
     unit = dt.unit or "us"
-    if src.name in ("timestamp", "date", "int96") and bool(src.tz) != bool(dt.tz):
+    if src.id in _TIMESTAMP_DATE_INT96_IDS and bool(src.tz) != bool(dt.tz):
         aware = "tz-aware" if src.tz else "naive"
         _fail(np.ones(len(values), bool), validity, ctx, f"{aware} {src} values do not match a {dt} column")
-    if src.name == "timestamp":
+    if src.id is TypeId.TIMESTAMP:
         return _rescale(values, *_units(src.unit or "us", unit), validity, ctx, str(dt))
-    if src.name == "date":
+    if src.id is TypeId.DATE:
         return _rescale(values, _DAY_S * _PER_SECOND[unit], 1, validity, ctx, str(dt))
-    if src.name == "int96":
+    if src.id is TypeId.INT96:
         out, exact = int96_to_epoch(values, unit)
         _fail(~exact, validity, ctx, f"INT96 value is not exact as {dt}")
         return out
@@ -314,7 +318,7 @@ def _to_decimal(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _C
         raise schema_error(ctx.name, None, f"invalid decimal type {dt}")
     if src.is_integer:
         src_scale, unscaled = 0, values
-    elif src.name == "decimal":
+    elif src.id is TypeId.DECIMAL:
         src_scale, unscaled = src.scale or 0, _decimal_unscaled(values)
     else:
         return _refuse(src, dt, validity, ctx)
@@ -347,14 +351,16 @@ def _decimal_unscaled(values: Any) -> Any:
     return [int.from_bytes(b, "big", signed=True) if b else 0 for b in raw]
 
 
-_CASTS: dict[str, Callable[..., Any]] = {
-    "bool": _to_bool, "float16": _to_float, "float32": _to_float, "float64": _to_float,
-    **{k: _to_int for k in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")},
-    "string": _to_text, "json": _to_text, "enum": _to_text,
+_CASTS: dict[TypeId, Callable[..., Any]] = {
+    TypeId.BOOL: _to_bool, TypeId.FLOAT16: _to_float, TypeId.FLOAT32: _to_float, TypeId.FLOAT64: _to_float,
+    **{k: _to_int for k in INTEGER_IDS},
+    TypeId.STRING: _to_text, TypeId.JSON: _to_text, TypeId.ENUM: _to_text,
     **{k: _to_binary for k in _BINARY},
-    "fixed_size_binary": _to_fixed, "uuid": _to_fixed, "interval": _to_fixed,
-    "date": _to_date, "time": _to_time, "timestamp": _to_timestamp, "decimal": _to_decimal,
-    "int96": lambda v, src, dt, validity, ctx: v if src.name == "int96" else _refuse(src, dt, validity, ctx),
+    TypeId.FIXED_SIZE_BINARY: _to_fixed, TypeId.UUID: _to_fixed, TypeId.INTERVAL: _to_fixed,
+    TypeId.DATE: _to_date, TypeId.TIME: _to_time, TypeId.TIMESTAMP: _to_timestamp,
+    TypeId.DECIMAL: _to_decimal,
+    TypeId.INT96: lambda v, src, dt, validity, ctx:
+        v if src.id is TypeId.INT96 else _refuse(src, dt, validity, ctx),
     # an all-null source never reaches here (cast_array handles it first)
-    "null": lambda v, src, dt, validity, ctx: _refuse(src, dt, validity, ctx),
+    TypeId.NULL: lambda v, src, dt, validity, ctx: _refuse(src, dt, validity, ctx),
 }

@@ -57,22 +57,26 @@ from typing import Sequence
 import numpy as np
 
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array, Table
 
 __all__ = ["PROMOTE_OPTIONS", "concat_tables", "unify_schemas"]
 
+_LIST_MAP_IDS = frozenset([TypeId.LIST, TypeId.MAP])
+_TIMESTAMP_TIME_IDS = frozenset([TypeId.TIMESTAMP, TypeId.TIME])
+
 PROMOTE_OPTIONS = ("none", "default", "permissive")
 
-_INT_BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64,
-             "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64}
-_FLOAT_BITS = {"float16": 16, "float32": 32, "float64": 64}
+_INT_BITS = {TypeId.INT8: 8, TypeId.INT16: 16, TypeId.INT32: 32, TypeId.INT64: 64,
+             TypeId.UINT8: 8, TypeId.UINT16: 16, TypeId.UINT32: 32, TypeId.UINT64: 64}
+_UNSIGNED_IDS = frozenset([TypeId.UINT8, TypeId.UINT16, TypeId.UINT32, TypeId.UINT64])
+_FLOAT_BITS = {TypeId.FLOAT16: 16, TypeId.FLOAT32: 32, TypeId.FLOAT64: 64}
 # the largest integer each float holds exactly, as pyarrow's safe int->float cast checks it
-_FLOAT_EXACT = {"float16": 2**11, "float32": 2**24, "float64": 2**53}
+_FLOAT_EXACT = {TypeId.FLOAT16: 2**11, TypeId.FLOAT32: 2**24, TypeId.FLOAT64: 2**53}
 _UNIT_RANK = {"s": 0, "ms": 1, "us": 2, "ns": 3}
 # decimal digits an integer type can need (pyarrow's rule for decimal + integer)
-_INT_DIGITS = {"int8": 3, "int16": 5, "int32": 10, "int64": 19,
-               "uint8": 3, "uint16": 5, "uint32": 10, "uint64": 20}
+_INT_DIGITS = {TypeId.INT8: 3, TypeId.INT16: 5, TypeId.INT32: 10, TypeId.INT64: 19,
+               TypeId.UINT8: 3, TypeId.UINT16: 5, TypeId.UINT32: 10, TypeId.UINT64: 20}
 _MAX_DECIMAL_PRECISION = 76
 
 
@@ -159,8 +163,8 @@ def unify_schemas(schemas: Sequence[Schema], promote_options: str = "default") -
     out = []
     for name, f in merged.items():
         # a column some table lacks, or a null-typed one, holds nulls: never call it non-null
-        nullable = f.nullable or seen_in[name] < len(schemas) or f.type.name == "null" \
-            or any(g.type.name == "null" for s in schemas for g in s if g.name == name)
+        nullable = f.nullable or seen_in[name] < len(schemas) or f.type.id is TypeId.NULL \
+            or any(g.type.id is TypeId.NULL for s in schemas for g in s if g.name == name)
         out.append(Field(name, f.type, nullable, f.path))
     return Schema(out)
 
@@ -184,9 +188,9 @@ def _unify(a: DataType, b: DataType, permissive: bool) -> DataType:
     """Return the type holding both *a* and *b*, or raise :class:`_Mismatch`."""
     if a == b:
         return a
-    if a.name == "null":
+    if a.id is TypeId.NULL:
         return b
-    if b.name == "null":
+    if b.id is TypeId.NULL:
         return a
     if a.is_nested or b.is_nested:
         return _unify_nested(a, b, permissive)
@@ -200,51 +204,51 @@ def _unify(a: DataType, b: DataType, permissive: bool) -> DataType:
 
 def _widen(a: DataType, b: DataType) -> DataType | None:
     """The permissive common type of *a* and *b* for one ordering of the pair, else None."""
-    if a.name in _INT_BITS and b.name in _INT_BITS:
-        ua, ub = a.name.startswith("u"), b.name.startswith("u")
-        wa, wb = _INT_BITS[a.name], _INT_BITS[b.name]
+    if a.id in _INT_BITS and b.id in _INT_BITS:
+        ua, ub = a.id in _UNSIGNED_IDS, b.id in _UNSIGNED_IDS
+        wa, wb = _INT_BITS[a.id], _INT_BITS[b.id]
         if ua == ub:
             return a if wa >= wb else b
         if ua:      # let b be the unsigned one
             return None
         return DataType(f"int{min(max(wa, 2 * wb), 64)}")
-    if a.name in _INT_BITS and b.name in _FLOAT_BITS:
-        need = 16 if _INT_BITS[a.name] <= 8 else 32 if _INT_BITS[a.name] <= 16 else 64
-        return DataType(f"float{max(need, _FLOAT_BITS[b.name])}")
-    if a.name in _FLOAT_BITS and b.name in _FLOAT_BITS:
-        return a if _FLOAT_BITS[a.name] >= _FLOAT_BITS[b.name] else b
-    if a.name == b.name and a.name in ("timestamp", "time"):
+    if a.id in _INT_BITS and b.id in _FLOAT_BITS:
+        need = 16 if _INT_BITS[a.id] <= 8 else 32 if _INT_BITS[a.id] <= 16 else 64
+        return DataType(f"float{max(need, _FLOAT_BITS[b.id])}")
+    if a.id in _FLOAT_BITS and b.id in _FLOAT_BITS:
+        return a if _FLOAT_BITS[a.id] >= _FLOAT_BITS[b.id] else b
+    if a.id is b.id and a.id in _TIMESTAMP_TIME_IDS:
         if a.tz != b.tz:
             raise _Mismatch("one is adjusted to UTC, the other is not")
         return a if _UNIT_RANK[a.unit or "us"] >= _UNIT_RANK[b.unit or "us"] else b
-    if a.name == "decimal" and b.name == "decimal":
+    if a.id is TypeId.DECIMAL and b.id is TypeId.DECIMAL:
         sa, sb = a.scale or 0, b.scale or 0
         scale = max(sa, sb)
         precision = max((a.precision or 0) - sa, (b.precision or 0) - sb) + scale
         if precision > _MAX_DECIMAL_PRECISION:
             raise _Mismatch(f"the union needs {precision} digits")
         return DataType("decimal", precision=precision, scale=scale)
-    if a.name == "decimal" and b.name in _INT_BITS:
-        need = _INT_DIGITS[b.name] + (a.scale or 0)
+    if a.id is TypeId.DECIMAL and b.id in _INT_BITS:
+        need = _INT_DIGITS[b.id] + (a.scale or 0)
         if (a.precision or 0) < need:
             raise _Mismatch(f"{b} values need a decimal precision of at least {need}")
         return a
-    if a.name == "string" and b.name == "binary":
+    if a.id is TypeId.STRING and b.id is TypeId.BINARY:
         return b
     return None
 
 
 def _unify_nested(a: DataType, b: DataType, permissive: bool) -> DataType:
-    if a.name != b.name:
+    if a.id is not b.id:
         raise _Mismatch(f"{a.name} and {b.name} have different shapes")
-    if a.name == "variant":
+    if a.id is TypeId.VARIANT:
         # Two shredding layouts of the same values: the values meet in the unshredded layout
         # (every layout holds every variant value; shredding is storage, not type).
         from parquet_core.schema.variant_layout import variant_type
 
         return variant_type(None)
     names_a, names_b = [f.name for f in a.fields], [f.name for f in b.fields]
-    if a.name == "struct":
+    if a.id is TypeId.STRUCT:
         if sorted(names_a) != sorted(names_b):
             raise _Mismatch(f"struct members {names_a} and {names_b} differ; parquet_core "
                             "does not merge struct members")
@@ -283,7 +287,7 @@ def _check_exact_float(arr: Array, field: Field) -> None:
         row, src, dst, value = found
         raise ParquetSchemaError(
             f"column {field.name!r}, row {row}: {src} value {value} is not exactly "
-            f"representable as {dst} (limit +-{_FLOAT_EXACT[dst.name]})")
+            f"representable as {dst} (limit +-{_FLOAT_EXACT[dst.id]})")
 
 
 def _first_inexact(arr: Array, dt: DataType) -> tuple[int, DataType, DataType, int] | None:
@@ -291,7 +295,7 @@ def _first_inexact(arr: Array, dt: DataType) -> tuple[int, DataType, DataType, i
     from parquet_core.table.nested import ListArray, StructArray
 
     if dt.is_nested:
-        if isinstance(arr, StructArray) and dt.name == "struct":
+        if isinstance(arr, StructArray) and dt.id is TypeId.STRUCT:
             have = [f.name for f in arr.type.fields]
             for f in dt.fields:
                 if f.name in have:
@@ -299,10 +303,10 @@ def _first_inexact(arr: Array, dt: DataType) -> tuple[int, DataType, DataType, i
                     if found is not None:
                         return found
             return None
-        if isinstance(arr, ListArray) and dt.name in ("list", "map"):
+        if isinstance(arr, ListArray) and dt.id in _LIST_MAP_IDS:
             child, offsets = arr.values, arr.offsets
             lo, hi = int(offsets[0]), int(offsets[-1])
-            kids = [(child.slice(lo, hi), dt.fields[0].type)] if dt.name == "list" else \
+            kids = [(child.slice(lo, hi), dt.fields[0].type)] if dt.id is TypeId.LIST else \
                 [(c.slice(lo, hi), f.type) for c, f in zip(child.values, dt.fields)] \
                 if isinstance(child, StructArray) else []
             for sub, sub_dt in kids:
@@ -311,7 +315,7 @@ def _first_inexact(arr: Array, dt: DataType) -> tuple[int, DataType, DataType, i
                     row = int(np.searchsorted(offsets, found[0] + lo, side="right")) - 1
                     return (row,) + found[1:]
         return None
-    limit = _FLOAT_EXACT.get(dt.name)
+    limit = _FLOAT_EXACT.get(dt.id)
     if limit is None or not arr.type.is_integer or not isinstance(arr.values, np.ndarray):
         return None
     v = arr.values

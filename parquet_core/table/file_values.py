@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.coerce import cast_array
 from parquet_core.table.nested import ListArray, MapArray, StructArray
@@ -74,7 +74,8 @@ def _truncate(arr: Array, target: DataType) -> Array:
     if isinstance(arr, ListArray):
         return ListArray(arr.type, arr.offsets, _truncate(arr.values, target.fields[0].type), arr.validity)
     src = arr.type
-    if src.name != "timestamp" or target.name != "timestamp" or src.unit is None or target.unit is None:
+    if src.id is not TypeId.TIMESTAMP or target.id is not TypeId.TIMESTAMP \
+            or src.unit is None or target.unit is None:
         return arr
     factor = _PER_SECOND[src.unit] // _PER_SECOND[target.unit]
     if factor <= 1:

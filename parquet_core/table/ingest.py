@@ -35,7 +35,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.schema.types import DataType, Field, Schema
+from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.coerce import cast_array
 from parquet_core.table.infer import array_from_pylist
@@ -129,7 +129,7 @@ def as_array(column: Any, name: str = "?", field: Field | None = None, *, valida
     ParquetSchemaError
         When the values cannot be inferred or do not fit *field*.
     """
-    ints_as_decimal = field is not None and field.type.name == "decimal"
+    ints_as_decimal = field is not None and field.type.id is TypeId.DECIMAL
     # without a field nothing casts the column later, so Arrow text is checked on the way in
     target = None if field is None or not field.type.is_nested else field.type
     arr, trusted = _column_array(column, name, ints_as_decimal, validate_utf8 and field is None,

@@ -34,12 +34,14 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.schema.types import DataType, Field
+from parquet_core.schema.types import DataType, Field, TypeId
 from parquet_core.table.arrays import Array
 from parquet_core.table.infer import array_from_pylist, schema_error
 from parquet_core.table.nested import ListArray, MapArray, StructArray
 
 __all__ = ["cast_nested", "nested_from_pylist", "looks_nested", "null_nested"]
+
+_STRUCT_VARIANT_IDS = frozenset([TypeId.STRUCT, TypeId.VARIANT])
 
 _SEQ = (list, tuple, np.ndarray)
 
@@ -62,11 +64,11 @@ def _list_row(offsets: npt.NDArray[np.int64]) -> Callable[[int], int]:
 def null_nested(dt: DataType, n: int) -> Array:
     """An array of *n* nulls of nested type *dt*."""
     none = np.zeros(n, dtype=bool)
-    if dt.name in ("struct", "variant"):
+    if dt.id in _STRUCT_VARIANT_IDS:
         kids = [_null_child(f, n) for f in dt.fields]
         return StructArray(dt, kids, n, none)
     offsets = np.zeros(n + 1, dtype=np.int64)
-    if dt.name == "list":
+    if dt.id is TypeId.LIST:
         return ListArray(dt, offsets, _null_child(dt.fields[0], 0), none)
     entries = StructArray(_entries_type(dt), [_null_child(f, 0) for f in dt.fields], 0)
     return MapArray(dt, offsets, entries, none)
@@ -93,12 +95,12 @@ def cast_nested(arr: Array, field: Field, *, validate_utf8: bool = True,
     from parquet_core.table.coerce import cast_array
 
     dt, name, n = field.type, field.name, len(arr)
-    if dt.name == "variant":
+    if dt.id is TypeId.VARIANT:
         from parquet_core.table.variant_values import cast_variant
 
         return cast_variant(arr, field)
     validity = arr.validity
-    if arr.type.name == "null" or (validity is not None and n and not validity.any()):
+    if arr.type.id is TypeId.NULL or (validity is not None and n and not validity.any()):
         out = null_nested(dt, n)
     elif not dt.is_nested or not arr.type.is_nested:
         raise schema_error(name, None, f"cannot store {arr.type} values in a {dt} column")
@@ -110,7 +112,7 @@ def cast_nested(arr: Array, field: Field, *, validate_utf8: bool = True,
             except ParquetSchemaError as exc:
                 raise _restate(exc, name, to_row) from None
 
-        if dt.name == "struct":
+        if dt.id is TypeId.STRUCT:
             if not isinstance(arr, StructArray):
                 raise schema_error(name, None, f"cannot store {arr.type} values in a {dt} column")
             have = [f.name for f in arr.type.fields]
@@ -123,7 +125,7 @@ def cast_nested(arr: Array, field: Field, *, validate_utf8: bool = True,
             if not isinstance(arr, ListArray):
                 raise schema_error(name, None, f"cannot store {arr.type} values in a {dt} column")
             to_row = _list_row(arr.offsets)
-            if dt.name == "list":
+            if dt.id is TypeId.LIST:
                 if isinstance(arr, MapArray):
                     raise schema_error(name, None, f"cannot store {arr.type} values in a {dt} column")
                 out = ListArray(dt, arr.offsets, cast(arr.values, dt.fields[0], to_row), validity)
@@ -165,16 +167,16 @@ def nested_from_pylist(values: list[Any], name: str, dt: DataType | None = None,
     """
     from parquet_core.table.coerce import cast_array
 
-    if dt is not None and dt.name == "variant":
+    if dt is not None and dt.id is TypeId.VARIANT:
         from parquet_core.table.variant_values import variant_from_pylist
 
         return variant_from_pylist(values, name, dt)
     n = len(values)
     is_null = np.fromiter((v is None for v in values), dtype=bool, count=n)
-    kind = None if dt is None else dt.name
+    kind = None if dt is None else dt.id
     if kind is None:
         first = next((v for v in values if v is not None), None)
-        kind = "struct" if isinstance(first, Mapping) else "list"
+        kind = TypeId.STRUCT if isinstance(first, Mapping) else TypeId.LIST
 
     def child(vals: list[Any], f_name: str, f_type: DataType | None,
               to_row: Callable[[int], int]) -> Array:
@@ -182,7 +184,7 @@ def nested_from_pylist(values: list[Any], name: str, dt: DataType | None = None,
             if (f_type is not None and f_type.is_nested) or (f_type is None and looks_nested(vals)):
                 return nested_from_pylist(vals, f"{name}.{f_name}", f_type, validate_utf8=validate_utf8)
             arr = array_from_pylist(vals, f"{name}.{f_name}",
-                                    ints_as_decimal=f_type is not None and f_type.name == "decimal")
+                                    ints_as_decimal=f_type is not None and f_type.id is TypeId.DECIMAL)
             if f_type is None:
                 return arr
             return cast_array(arr, Field(f"{name}.{f_name}", f_type, True),
@@ -193,7 +195,7 @@ def nested_from_pylist(values: list[Any], name: str, dt: DataType | None = None,
     def bad(i: int, what: str) -> ParquetSchemaError:
         return schema_error(name, i, f"expected {what}, got {type(values[i]).__name__}")
 
-    if kind == "struct":
+    if kind is TypeId.STRUCT:
         if dt is not None:
             names = [f.name for f in dt.fields]
         else:
@@ -217,16 +219,16 @@ def nested_from_pylist(values: list[Any], name: str, dt: DataType | None = None,
     for i, v in enumerate(values):   # one pass over the Python objects of this level
         if v is None:
             continue
-        if kind == "map" and isinstance(v, Mapping):
+        if kind is TypeId.MAP and isinstance(v, Mapping):
             v = list(v.items())
         elif not isinstance(v, _SEQ) or (isinstance(v, np.ndarray) and v.ndim != 1):
-            raise bad(i, "a dict or a list of (key, value) pairs (map)" if kind == "map" else "a list")
+            raise bad(i, "a dict or a list of (key, value) pairs (map)" if kind is TypeId.MAP else "a list")
         items.extend(v)
         lengths[i] = len(v)
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     to_row = _list_row(offsets)
-    if kind == "list":
+    if kind is TypeId.LIST:
         f = None if dt is None else dt.fields[0]
         elem = child(items, "element", None if f is None else f.type, to_row)
         ldt = dt or DataType("list", fields=(Field("element", elem.type, True),))

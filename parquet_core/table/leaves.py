@@ -32,13 +32,15 @@ from parquet_core.constants import PhysicalType
 from parquet_core.errors import ParquetError, ParquetFormatError
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.nested import Shape
-from parquet_core.schema.types import Field
+from parquet_core.schema.types import Field, TypeId
 from parquet_core.table.arrays import Array
 from parquet_core.table.assemble import assemble
 from parquet_core.table.convert import to_array
 
 __all__ = ["slice_data", "value_positions", "field_array", "dictionary_leaf", "row_leaf", "top_level_field", "count_records", "record_starts", "split_records",
            "concat_data", "take_records", "empty_data"]
+
+_STRING_BINARY_IDS = frozenset([TypeId.STRING, TypeId.BINARY])
 
 
 def field_array(shape: Shape, data: Mapping[int, ColumnData], descs: Sequence[ColumnDescriptor],
@@ -83,7 +85,7 @@ def dictionary_leaf(shape: Shape, descs: Sequence[ColumnDescriptor]) -> int | No
     if not shape.is_flat:
         return None
     d = descs[shape.column]
-    if d.physical_type != PhysicalType.BYTE_ARRAY or d.data_type.name not in ("string", "binary"):
+    if d.physical_type != PhysicalType.BYTE_ARRAY or d.data_type.id not in _STRING_BINARY_IDS:
         return None
     return shape.column
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from parquet_core.schema.types import DataType
+from parquet_core.schema.types import DataType, TypeId
 from parquet_core.table.arrays import Array
 
 __all__ = ["ListArray", "MapArray", "StructArray"]
@@ -142,7 +142,7 @@ class StructArray(Array):
         A ``variant`` group gives its decoded (and unshredded) values instead;
         :meth:`raw_pylist` gives its stored members.
         """
-        if self.type.name == "variant":
+        if self.type.id is TypeId.VARIANT:
             from parquet_core.variant.shredding import unshred_rows
 
             return unshred_rows(self.raw_pylist(), self.type, self.column or "?")

@@ -44,11 +44,14 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.schema.types import DataType, Field
+from parquet_core.schema.types import DataType, Field, TypeId
 from parquet_core.table.arrays import Array
 from parquet_core.table.nested import ListArray, StructArray
 
 __all__ = ["ShreddedLeaf", "shred", "nested_nbytes"]
+
+_STRUCT_VARIANT_IDS = frozenset([TypeId.STRUCT, TypeId.VARIANT])
+_LIST_MAP_IDS = frozenset([TypeId.LIST, TypeId.MAP])
 
 I64 = npt.NDArray[np.int64]
 I16 = npt.NDArray[np.int16]
@@ -122,7 +125,7 @@ class _Shredder:
              path: tuple[str, ...], what: str = "null in a non-nullable field") -> None:
         dt = field.type
         e, d = self.present(arr, field.nullable, e, d, path, what)
-        if dt.name in ("struct", "variant"):      # a variant is stored as its group
+        if dt.id in _STRUCT_VARIANT_IDS:      # a variant is stored as its group
             if not isinstance(arr, StructArray) or len(arr.values) != len(dt.fields):
                 raise ParquetSchemaError(f"column {'.'.join(path)!r}: expected a struct array of "
                                          f"{len(dt.fields)} fields for type {dt}")
@@ -132,7 +135,7 @@ class _Shredder:
                                              f"slots under a struct of {len(arr)}")
                 self.walk(child, f, e, d, r, path + (f.name,))
             return
-        if dt.name in ("list", "map"):
+        if dt.id in _LIST_MAP_IDS:
             if not isinstance(arr, ListArray):
                 raise ParquetSchemaError(f"column {'.'.join(path)!r}: expected a list array for type {dt}")
             offs = arr.offsets
@@ -142,7 +145,7 @@ class _Shredder:
                                          f"non-decreasing within the {len(arr.values)} child slots")
             e = self.expand(arr.offsets, e, d, r)
             d, r = d + 1, r + 1
-            if dt.name == "list":
+            if dt.id is TypeId.LIST:
                 self.walk(arr.values, dt.fields[0], e, d, r, path + ("list", "element"))
                 return
             entries = arr.values

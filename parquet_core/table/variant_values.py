@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from parquet_core.schema.types import DataType, Field
+from parquet_core.schema.types import DataType, Field, TypeId
 from parquet_core.schema.variant_layout import check_layout
 from parquet_core.table.arrays import Array
 from parquet_core.table.infer import schema_error
@@ -53,7 +53,7 @@ def variant_from_pylist(values: Sequence[Any], name: str, dt: DataType) -> Struc
 def _as_variant_layout(arr: Array) -> DataType | None:
     if not isinstance(arr, StructArray):
         return None
-    if arr.type.name == "variant":
+    if arr.type.id is TypeId.VARIANT:
         return arr.type
     candidate = DataType("variant", fields=arr.type.fields)
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
+from parquet_core.schema.types import TypeId
 from parquet_core.validation.context import Checker, ChunkState
 from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
 from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED, CompressionCodec, Encoding, PhysicalType
@@ -160,7 +161,7 @@ def _check_file_fields(ck: Checker) -> bool:
         desc = ck.schema.column(i) if i < n else None
         if desc is not None and order is not None and getattr(order, "IEEE_754_TOTAL_ORDER", None) is not None \
                 and not (desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE)
-                         or desc.data_type.name == "float16"):
+                         or desc.data_type.id is TypeId.FLOAT16):
             ck.report(ORDER_TYPE, f"column {desc.dotted_path} ({PhysicalType(desc.physical_type).name}) has "
                       "IEEE_754_TOTAL_ORDER", column=desc.dotted_path)
     groups = raw.row_groups or []

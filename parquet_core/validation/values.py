@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
+from parquet_core.schema.types import TypeId
 from parquet_core.validation.context import Checker, ChunkState
 from parquet_core.validation.decode import DECODE, concat_values, decode_chunk
 from parquet_core.validation.rules import ERROR, WARNING, rule
@@ -27,6 +28,8 @@ from parquet_core.metadata.statistics import SortOrder, sort_order
 from parquet_core.metadata.stats_builder import bound_sort_key, compute_bounds, encode_bound
 
 __all__ = ["check_values", "compare_bounds", "histogram"]
+
+_STRING_JSON_IDS = frozenset([TypeId.STRING, TypeId.JSON])
 
 _ST = "parquet.thrift Statistics"
 MIN_ABOVE = rule("statistics.min-above-value", ERROR, _ST, "min_value (or min) is not above any value of the chunk or page, in the column's sort order")
@@ -55,11 +58,11 @@ _BINARY = (P.BYTE_ARRAY, P.FIXED_LEN_BYTE_ARRAY, P.INT96)
 
 
 def _float_kind(desc: Any) -> bool:
-    return desc.physical_type in (P.FLOAT, P.DOUBLE) or desc.data_type.name == "float16"
+    return desc.physical_type in (P.FLOAT, P.DOUBLE) or desc.data_type.id is TypeId.FLOAT16
 
 
 def _floats(values: Any, desc: Any) -> Any:
-    if desc.data_type.name == "float16":
+    if desc.data_type.id is TypeId.FLOAT16:
         return np.ascontiguousarray(values).view("<f2").ravel()
     return np.asarray(values)
 
@@ -371,13 +374,13 @@ def _check_logical_values(ck: Checker, ch: ChunkState) -> None:
 
     dt = ch.desc.data_type
     vals = ch.values
-    if dt.name in ("string", "json") and isinstance(vals, ByteArrays) and len(vals):
+    if dt.id in _STRING_JSON_IDS and isinstance(vals, ByteArrays) and len(vals):
         bad = first_invalid_utf8(vals)
         if bad is not None:
             ck.report_chunk(UTF8, ch, f"non-null value #{bad} ({vals.to_pylist()[bad][:40]!r}) is not valid UTF-8")
-    elif dt.name == "null" and len(vals):
+    elif dt.id is TypeId.NULL and len(vals):
         ck.report_chunk(NULL_TYPE, ch, f"the column is annotated UNKNOWN (always null) but holds {len(vals)} values")
-    elif dt.name == "decimal" and len(vals) and dt.precision and int(dt.precision) <= _max_digits(vals):
+    elif dt.id is TypeId.DECIMAL and len(vals) and dt.precision and int(dt.precision) <= _max_digits(vals):
         # (a precision above what the stored integers can reach rules nothing out;
         # the check above also keeps 10**precision from being computed for a huge one)
         limit = 10 ** int(dt.precision)

@@ -40,12 +40,12 @@ from __future__ import annotations
 import datetime as _dt
 import uuid as _uuid
 from decimal import Decimal
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from parquet_core.errors import ParquetFormatError
-from parquet_core.schema.types import DataType
+from parquet_core.schema.types import DataType, TypeId
 from parquet_core.schema.variant_layout import METADATA, TYPED_VALUE, VALUE
 from parquet_core.variant.encoding import (
     NULL, collect_keys, decode_metadata, decode_value, encode_metadata, encode_value,
@@ -83,7 +83,7 @@ class _Reader:
         """Rebuild one value from its ``value`` bytes and ``typed_value`` (MISSING if both null)."""
         if typed is None or layout is None:
             return MISSING if value is None else decode_value(self.keys, value, null=self.null)
-        if layout.name == "struct":
+        if layout.id is _STRUCT:
             fields = {}
             for name, sub in _members(layout).items():
                 got = typed.get(name) or {}
@@ -103,9 +103,9 @@ class _Reader:
             rest.update(fields)
             return dict(sorted(rest.items()))
         if value is not None:
-            kind = "array" if layout.name == "list" else "primitive"
+            kind = "array" if layout.id is _LIST else "primitive"
             raise _Conflict(f"{where}: value and typed_value are both set for a shredded {kind}")
-        if layout.name == "list":
+        if layout.id is _LIST:
             elem = _members(layout.fields[0].type).get(TYPED_VALUE)
             out = []
             for i, e in enumerate(typed):
@@ -117,7 +117,7 @@ class _Reader:
 
 def _primitive(v: Any, layout: DataType) -> Any:
     """A typed column's Python value as the Variant decoder would give it."""
-    if layout.name == "float32":
+    if layout.id is _FLOAT32:
         return float(np.float32(v))
     return v
 
@@ -156,49 +156,59 @@ def unshred_rows(rows: Sequence[Any], layout: DataType, column: str, *, null: An
 # ---------------------------------------------------------------------------
 # writing
 
-_INT_RANGE = {"int8": 7, "int16": 15, "int32": 31, "int64": 63}
+# The walkers below run once per value: plain module globals are cheaper to reach than
+# Enum class attributes (TypeId.X costs an attribute lookup on the Enum metaclass).
+_STRUCT, _LIST, _FLOAT32 = TypeId.STRUCT, TypeId.LIST, TypeId.FLOAT32
+_INT_RANGE = {TypeId.INT8: 7, TypeId.INT16: 15, TypeId.INT32: 31, TypeId.INT64: 63}
+
+
+def _fits_int(v: Any, dt: DataType) -> bool:
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+        return False
+    bits = _INT_RANGE[dt.id]
+    return -(1 << bits) <= int(v) < 1 << bits
+
+
+def _fits_decimal(v: Any, dt: DataType) -> bool:
+    if not isinstance(v, Decimal) or not v.is_finite():
+        return False
+    exp = v.as_tuple().exponent
+    assert isinstance(exp, int)
+    # only values that keep their exact scale: rescaling would change the Variant value
+    return -exp == (dt.scale or 0) and len(v.as_tuple().digits) <= (dt.precision or 0)
+
+
+def _fits_timestamp(v: Any, dt: DataType) -> bool:
+    if not isinstance(v, _dt.datetime):
+        return False
+    aware = v.tzinfo is not None and v.utcoffset() is not None
+    ns = bool(getattr(v, "nanosecond", 0))
+    return aware == (dt.tz is not None) and (dt.unit == "ns" or not ns)
+
+
+#: Whether a value is of the Variant type class of a shredded column's type, per type id
+#: (a table: this runs once per value).  A type not here holds no value.
+_FITS: dict[TypeId, Callable[[Any, DataType], bool]] = {
+    TypeId.BOOL: lambda v, dt: isinstance(v, (bool, np.bool_)),
+    **{t: _fits_int for t in _INT_RANGE},
+    TypeId.FLOAT64: lambda v, dt: isinstance(v, (float, np.floating)) and not isinstance(v, np.float32),
+    TypeId.FLOAT32: lambda v, dt: isinstance(v, np.float32),
+    TypeId.DECIMAL: _fits_decimal,
+    TypeId.STRING: lambda v, dt: isinstance(v, str),
+    TypeId.BINARY: lambda v, dt: isinstance(v, (bytes, bytearray)),
+    TypeId.UUID: lambda v, dt: isinstance(v, _uuid.UUID),
+    TypeId.DATE: lambda v, dt: isinstance(v, _dt.date) and not isinstance(v, _dt.datetime),
+    TypeId.TIME: lambda v, dt: isinstance(v, _dt.time) and not getattr(v, "nanosecond", 0),
+    TypeId.TIMESTAMP: _fits_timestamp,
+}
 
 
 def _fits(v: Any, dt: DataType) -> bool:
     """True when *v* is a value of Variant type class *dt* (the shredded column's type)."""
-    name = dt.name
     if v is None or v is NULL:
         return False
-    if name == "bool":
-        return isinstance(v, (bool, np.bool_))
-    if name in _INT_RANGE:
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-            return False
-        bits = _INT_RANGE[name]
-        return -(1 << bits) <= int(v) < 1 << bits
-    if name == "float64":
-        return isinstance(v, (float, np.floating)) and not isinstance(v, np.float32)
-    if name == "float32":
-        return isinstance(v, np.float32)
-    if name == "decimal":
-        if not isinstance(v, Decimal) or not v.is_finite():
-            return False
-        exp = v.as_tuple().exponent
-        assert isinstance(exp, int)
-        # only values that keep their exact scale: rescaling would change the Variant value
-        return -exp == (dt.scale or 0) and len(v.as_tuple().digits) <= (dt.precision or 0)
-    if name == "string":
-        return isinstance(v, str)
-    if name == "binary":
-        return isinstance(v, (bytes, bytearray))
-    if name == "uuid":
-        return isinstance(v, _uuid.UUID)
-    if name == "date":
-        return isinstance(v, _dt.date) and not isinstance(v, _dt.datetime)
-    if name == "time":
-        return isinstance(v, _dt.time) and not getattr(v, "nanosecond", 0)
-    if name == "timestamp":
-        if not isinstance(v, _dt.datetime):
-            return False
-        aware = v.tzinfo is not None and v.utcoffset() is not None
-        ns = bool(getattr(v, "nanosecond", 0))
-        return aware == (dt.tz is not None) and (dt.unit == "ns" or not ns)
-    return False
+    test = _FITS.get(dt.id)
+    return test is not None and test(v, dt)
 
 
 class _Writer:
@@ -216,7 +226,7 @@ class _Writer:
             return None, None
         if layout is None:
             return self.encode(v), None
-        if layout.name == "struct":
+        if layout.id is _STRUCT:
             if not isinstance(v, dict):
                 return self.encode(v), None
             typed = {}
@@ -225,7 +235,7 @@ class _Writer:
                 typed[name] = {VALUE: val, TYPED_VALUE: tv}
             rest = {k: x for k, x in v.items() if k not in typed}
             return (self.encode(rest) if rest else None), typed
-        if layout.name == "list":
+        if layout.id is _LIST:
             if not isinstance(v, (list, tuple)):
                 return self.encode(v), None
             elem = _members(layout.fields[0].type).get(TYPED_VALUE)

@@ -21,6 +21,7 @@ from parquet_core.predicate import filter_mask
 from parquet_core_integrations.kartothek import naming
 from parquet_core_integrations.kartothek.errors import KartothekError
 from parquet_core_integrations.kartothek.store import Store
+from parquet_core_integrations.kartothek.schema import FLOAT_TYPES
 
 __all__ = ["SecondaryIndex", "partition_values", "typed_value", "load_index", "write_index"]
 
@@ -31,22 +32,22 @@ def typed_value(text: str, dt: pc.DataType, where: str) -> Any:
     ``"False"`` is False (Kartothek's ``numpy.bool_("False")`` is True, bug B3).
     """
     try:
-        name = dt.name
-        if name.startswith(("int", "uint")):
+        tid = dt.id
+        if dt.is_integer:
             return int(text)
-        if name.startswith("float"):
+        if tid in FLOAT_TYPES:
             return float(text)
-        if name == "bool":
+        if tid is pc.TypeId.BOOL:
             if text not in ("True", "False"):
                 raise ValueError("expected True or False")
             return text == "True"
-        if name == "string":
+        if tid is pc.TypeId.STRING:
             return text
-        if name == "binary":
+        if tid is pc.TypeId.BINARY:
             return text.encode("utf-8")
-        if name == "date":
+        if tid is pc.TypeId.DATE:
             return _dt.date.fromisoformat(text)
-        if name == "timestamp":
+        if tid is pc.TypeId.TIMESTAMP:
             value = _dt.datetime.fromisoformat(text)
             if dt.tz and value.tzinfo is None:
                 value = value.replace(tzinfo=_dt.timezone.utc)

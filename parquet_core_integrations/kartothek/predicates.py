@@ -23,6 +23,7 @@ from typing import Any, Iterable
 import parquet_core as pc
 
 from parquet_core_integrations.kartothek.errors import PredicateError
+from parquet_core_integrations.kartothek.schema import FLOAT_TYPES
 
 __all__ = ["Literal", "parse_predicates", "literal_expression", "conjunction_expression",
            "may_match_null", "predicate_columns"]
@@ -78,9 +79,9 @@ def may_match_null(lit: Literal) -> bool:
 def _convert(value: Any, dt: pc.DataType, where: str) -> Any:
     """Accept ISO text for dates and timestamps; naive datetimes are UTC for UTC columns."""
     try:
-        if dt.name == "date" and isinstance(value, str):
+        if dt.id is pc.TypeId.DATE and isinstance(value, str):
             return _dt.date.fromisoformat(value)
-        if dt.name == "timestamp":
+        if dt.id is pc.TypeId.TIMESTAMP:
             if isinstance(value, str):
                 value = _dt.datetime.fromisoformat(value)
             elif type(value).__name__ == "Timestamp" and hasattr(value, "to_pydatetime"):
@@ -96,7 +97,7 @@ def literal_expression(lit: Literal, dt: pc.DataType) -> pc.Expression:
     """The expression selecting the rows Kartothek's row filter keeps for *lit* on a *dt* column."""
     col, op, value = lit
     c = pc.col(col)
-    floating = dt.name.startswith("float")
+    floating = dt.id in FLOAT_TYPES
     where = f"predicate {lit!r}"
     if op == "in":
         nulls = any(_is_null(v) for v in value)

@@ -22,13 +22,33 @@ from parquet_core_integrations.kartothek import naming
 from parquet_core_integrations.kartothek.errors import DatasetSchemaError, KartothekError
 from parquet_core_integrations.kartothek.store import Store
 
-__all__ = ["TableSchema", "load_schema", "normalize_type", "normalized_schema", "write_schema",
+__all__ = ["FLOAT_TYPES", "TableSchema", "load_schema", "normalize_type", "normalized_schema", "write_schema",
            "pandas_metadata", "is_index_column", "check_compatible"]
 
 _INDEX_COLUMN = re.compile(r"__index_level_\d+__")
-_INTS = {"int8", "int16", "int32", "int64"}
-_UINTS = {"uint8", "uint16", "uint32", "uint64"}
-_FLOATS = {"float16", "float32", "float64"}
+_INTS = frozenset([pc.TypeId.INT8, pc.TypeId.INT16, pc.TypeId.INT32, pc.TypeId.INT64])
+_UINTS = frozenset([pc.TypeId.UINT8, pc.TypeId.UINT16, pc.TypeId.UINT32, pc.TypeId.UINT64])
+FLOAT_TYPES = frozenset([pc.TypeId.FLOAT16, pc.TypeId.FLOAT32, pc.TypeId.FLOAT64])
+
+_OBJECT = ("object", "object")
+#: The one parquet_core -> pandas metadata table: ``(pandas_type, numpy_type)`` per type id,
+#: as pyarrow writes them; types with parameters (timestamp, list, decimal) are built in
+#: :func:`_pandas_types`.  Every TypeId but ``nested`` has an entry or a case there (a test
+#: checks it).
+_PANDAS: dict[pc.TypeId, tuple[str, str]] = {
+    **{t: (t.value, t.value) for t in _INTS | _UINTS | FLOAT_TYPES},
+    pc.TypeId.BOOL: ("bool", "bool"),
+    pc.TypeId.STRING: ("unicode", "object"),
+    pc.TypeId.BINARY: ("bytes", "object"),
+    pc.TypeId.DATE: ("date", "object"),
+    pc.TypeId.NULL: ("empty", "object"),
+    # held by pandas as Python objects
+    pc.TypeId.TIME: _OBJECT, pc.TypeId.INT96: _OBJECT, pc.TypeId.JSON: _OBJECT,
+    pc.TypeId.ENUM: _OBJECT, pc.TypeId.BSON: _OBJECT, pc.TypeId.GEOMETRY: _OBJECT,
+    pc.TypeId.GEOGRAPHY: _OBJECT, pc.TypeId.FIXED_SIZE_BINARY: _OBJECT, pc.TypeId.UUID: _OBJECT,
+    pc.TypeId.INTERVAL: _OBJECT, pc.TypeId.STRUCT: _OBJECT, pc.TypeId.MAP: _OBJECT,
+    pc.TypeId.VARIANT: _OBJECT,
+}
 
 
 def is_index_column(name: str) -> bool:
@@ -76,15 +96,15 @@ def load_schema(store: Store, uuid: str, table: str) -> TableSchema:
 
 def normalize_type(dt: pc.DataType) -> pc.DataType:
     """Kartothek's type normalization (ints to 64 bits, floats to double, timestamps to µs)."""
-    if dt.name in _INTS:
+    if dt.id in _INTS:
         return pc.int64()
-    if dt.name in _UINTS:
+    if dt.id in _UINTS:
         return pc.uint64()
-    if dt.name in _FLOATS:
+    if dt.id in FLOAT_TYPES:
         return pc.float64()
-    if dt.name == "timestamp":
+    if dt.id is pc.TypeId.TIMESTAMP:
         return pc.timestamp("us", utc=dt.tz is not None)
-    if dt.name == "list":
+    if dt.id is pc.TypeId.LIST:
         return pc.list_(normalize_type(dt.fields[0].type))
     return dt
 
@@ -102,9 +122,9 @@ def check_compatible(stored: pc.Schema, new: pc.Schema, where: str) -> pc.Schema
         raise DatasetSchemaError(f"{where}: columns {new.names} do not match the table's {stored.names}")
     fields = []
     for old, cur in zip(stored, new):
-        if old.type == cur.type or cur.type.name == "null":
+        if old.type == cur.type or cur.type.id is pc.TypeId.NULL:
             fields.append(old)
-        elif old.type.name == "null":
+        elif old.type.id is pc.TypeId.NULL:
             fields.append(cur)
         else:
             raise DatasetSchemaError(f"{where}: column {old.name!r} has type {cur.type}, "
@@ -113,28 +133,18 @@ def check_compatible(stored: pc.Schema, new: pc.Schema, where: str) -> pc.Schema
 
 
 def _pandas_types(dt: pc.DataType) -> tuple[str, str, Any]:
-    name = dt.name
-    if name in _INTS | _UINTS | _FLOATS:
-        return name, name, None
-    if name == "bool":
-        return "bool", "bool", None
-    if name == "string":
-        return "unicode", "object", None
-    if name == "binary":
-        return "bytes", "object", None
-    if name == "date":
-        return "date", "object", None
-    if name == "timestamp":
+    tid = dt.id
+    if tid in _PANDAS:
+        return (*_PANDAS[tid], None)
+    if tid is pc.TypeId.TIMESTAMP:
         if dt.tz:
             return "datetimetz", "datetime64[ns]", {"timezone": dt.tz}
         return "datetime", "datetime64[ns]", None
-    if name == "list":
+    if tid is pc.TypeId.LIST:
         return f"list[{_pandas_types(dt.fields[0].type)[0]}]", "object", None
-    if name == "null":
-        return "empty", "object", None
-    if name == "decimal":
+    if tid is pc.TypeId.DECIMAL:
         return "decimal", "object", {"precision": dt.precision, "scale": dt.scale}
-    return "object", "object", None
+    raise DatasetSchemaError(f"a column of type {dt} cannot be stored in a Kartothek table")
 
 
 def pandas_metadata(schema: pc.Schema, num_rows: int = 0) -> str:

@@ -27,7 +27,7 @@ from parquet_core_integrations.kartothek.indices import load_index, partition_va
 from parquet_core_integrations.kartothek.metadata import DatasetMetadata, dataset_exists, load_metadata
 from parquet_core_integrations.kartothek.predicates import literal_expression
 from parquet_core_integrations.kartothek.schema import (
-    check_compatible, is_index_column, load_schema, normalized_schema, pandas_metadata, write_schema,
+    FLOAT_TYPES, check_compatible, is_index_column, load_schema, normalized_schema, pandas_metadata, write_schema,
 )
 from parquet_core_integrations.kartothek.store import Store, open_store
 
@@ -36,7 +36,8 @@ __all__ = ["expected_state", "Staged", "stage_partitions", "commit_dataset", "de
 
 
 #: types whose values a partition label can spell and read back
-_PARTITION_TYPES = {"bool", "int64", "uint64", "float64", "string", "binary", "date", "timestamp"}
+_PARTITION_TYPES = frozenset([pc.TypeId.BOOL, pc.TypeId.INT64, pc.TypeId.UINT64, pc.TypeId.FLOAT64,
+                              pc.TypeId.STRING, pc.TypeId.BINARY, pc.TypeId.DATE, pc.TypeId.TIMESTAMP])
 
 
 @dataclass
@@ -60,7 +61,7 @@ def to_table(data: Any) -> pc.Table:
 def distinct_values(arr: pc.Array) -> list[Any]:
     """The distinct non-null, non-NaN values of *arr* as Python values."""
     values = arr.values
-    if isinstance(values, np.ndarray) and values.ndim == 1 and arr.type.name != "list":
+    if isinstance(values, np.ndarray) and values.ndim == 1 and arr.type.id is not pc.TypeId.LIST:
         valid = np.ones(len(arr), bool) if arr.validity is None else arr.validity.copy()
         if values.dtype.kind == "f":
             valid &= ~np.isnan(values)
@@ -81,7 +82,7 @@ def _split(table: pc.Table, keys: list[str], where: str) -> list[tuple[list[tupl
     codes, uniques = [], []
     for k in keys:
         col = table.column(k)
-        if col.null_count or (col.type.name.startswith("float") and np.isnan(col.values).any()):
+        if col.null_count or (col.type.id in FLOAT_TYPES and np.isnan(col.values).any()):
             raise KartothekError(f"{where}: partition column {k!r} holds nulls; partition values cannot be null")
         if isinstance(col.values, np.ndarray) and col.values.ndim == 1:
             u, inv = np.unique(col.values, return_inverse=True)
@@ -144,9 +145,9 @@ def stage_partitions(store: Any, dataset_uuid: str, data: Any, table: str = "tab
     norm = normalized_schema(tab.schema, keys)
     for k in keys:
         kind = norm.field(norm.names.index(k)).type
-        if kind.name not in _PARTITION_TYPES:
+        if kind.id not in _PARTITION_TYPES:
             raise KartothekError(f"{where}: cannot partition on {k!r} of type {kind}; partition columns "
-                                 f"must be one of {sorted(_PARTITION_TYPES)}")
+                                 f"must be one of {sorted(t.value for t in _PARTITION_TYPES)}")
     if schema is not None:
         norm = check_compatible(schema, norm, where)
     try:
@@ -188,7 +189,7 @@ def _index_type(schema: pc.Schema, col: str, keys: list[str]) -> pc.DataType:
     if col not in schema.names:
         raise KartothekError(f"cannot index {col!r}: no such column ({schema.names})")
     dt = schema.field(schema.names.index(col)).type
-    if dt.is_nested or dt.name == "null":
+    if dt.is_nested or dt.id is pc.TypeId.NULL:
         raise KartothekError(f"cannot index {col!r} of type {dt}: nested and null columns cannot be indexed")
     return dt
 

@@ -263,7 +263,7 @@ def _flat_schema(fields: Any, prefix: str = "") -> dict[str, str]:
     out: dict[str, str] = {}
     for f in fields:
         name = prefix + f.name
-        if f.type.name == "struct":
+        if f.type.id is pc.TypeId.STRUCT:
             out[name] = "struct"
             out.update(_flat_schema(f.type.fields, name + "."))
         elif f.type.is_nested:

@@ -28,7 +28,8 @@ from parquet_core_integrations.xskipper.sketch import SparkBloomFilter
 
 __all__ = ["IndexSpec", "cells_from_values", "parquet_cells"]
 
-_NUMERIC = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "float32", "float64"}
+_NUMERIC = frozenset([pc.TypeId.INT8, pc.TypeId.INT16, pc.TypeId.INT32, pc.TypeId.INT64, pc.TypeId.UINT8,
+                      pc.TypeId.UINT16, pc.TypeId.UINT32, pc.TypeId.FLOAT32, pc.TypeId.FLOAT64])
 
 
 class IndexSpec:
@@ -118,7 +119,7 @@ def _leaf_names(fields: Any, prefix: str = "") -> list[str]:
     out = []
     for f in fields:
         out.append(prefix + f.name)
-        if f.type.name == "struct":
+        if f.type.id is pc.TypeId.STRUCT:
             out += _leaf_names(f.type.fields, prefix + f.name + ".")
     return out
 
@@ -133,7 +134,7 @@ def _column_values(table: Any, col: str) -> list[Any]:
             values.append(v)
         return values
     arr = table.column(col)
-    if str(arr.type) in _NUMERIC and arr.values is not None:
+    if arr.type.id in _NUMERIC and arr.values is not None:
         vals = np.asarray(arr.values)
         out: list[Any] = vals.tolist()
         if arr.validity is not None:
@@ -163,7 +164,7 @@ def parquet_cells(path: str, specs: Sequence[IndexSpec], columns: dict[str, str]
                 need.append(i)
                 continue
             field = pf.schema.field(name)
-            if spec.kind == "minmax" and field is not None and str(field.type) in _NUMERIC:
+            if spec.kind == "minmax" and field is not None and field.type.id in _NUMERIC:
                 cell = _stats_minmax(pf, name)
                 if cell is not None:
                     out[i] = cell

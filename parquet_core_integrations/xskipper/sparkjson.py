@@ -20,6 +20,8 @@ from typing import Any
 
 import parquet_core as pc
 
+from spark_adapter.types import UnsupportedSparkType, spark_type_name
+
 from parquet_core_integrations.xskipper.errors import XskipperFormatError
 
 __all__ = ["ROW_METADATA_KEY", "SPARK_VERSION_KEY", "dumps", "parse_schema", "spark_type_of_pc", "to_pc_type"]
@@ -81,16 +83,14 @@ def to_pc_type(t: Any, where: str = "?") -> Any:
 
 
 def spark_type_of_pc(dt: Any, where: str = "?") -> str:
-    """The Spark primitive type name of a parquet_core scalar type (for indexed columns)."""
-    text = str(dt)
-    table = {"string": "string", "float64": "double", "float32": "float", "int64": "long",
-             "int32": "integer", "int16": "short", "int8": "byte", "bool": "boolean",
-             "date32": "date", "date": "date", "binary": "binary", "int96": "timestamp"}
-    if text in table:
-        return table[text]
-    if text.startswith("timestamp"):
-        return "timestamp"
-    m = re.match(r"^decimal(?:128|256)?\((\d+),\s*(-?\d+)\)$", text)
-    if m:
-        return f"decimal({m.group(1)},{m.group(2)})"
-    raise XskipperFormatError(f"column {where!r} of type {text} cannot be indexed (no Spark equivalent)")
+    """The Spark type name of a parquet_core scalar type, as an xskipper store records it.
+
+    The names come from the Spark adapter's mapping (:func:`spark_adapter.types.spark_type_name`,
+    which needs no pyspark); xskipper's stores predate ``timestamp_ntz``, and Spark 3
+    reads every Parquet timestamp as ``timestamp``, so both kinds are named that.
+    """
+    try:
+        name = spark_type_name(dt, where)
+    except UnsupportedSparkType as exc:
+        raise XskipperFormatError(f"column {where!r} of type {dt} cannot be indexed ({exc})") from None
+    return "timestamp" if name == "timestamp_ntz" else name

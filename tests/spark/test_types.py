@@ -77,7 +77,8 @@ def test_mapping(ours, spark):
 @pytest.mark.parametrize("bad, msg", [
     (D("nested"), "no list/map/struct layout"),
     (D("decimal", precision=40, scale=0), "at most 38 digits"),
-    (D("variant-of-the-future"), "no Spark type"),
+    (D("variant", fields=(pc.Field("metadata", D("binary"), False), pc.Field("value", D("binary")))),
+     "no Spark type"),
 ])
 def test_unsupported(bad, msg):
     with pytest.raises(UnsupportedSparkType, match=msg):
