@@ -59,7 +59,7 @@ class ColumnChunkMetadata:
         self.index = index
         self._order_defined = order_defined
         self._where = f"column chunk {desc.dotted_path} of row group {row_group}"
-        #: The chunk's :class:`~parquet_core.file.decryptor.ColumnDecryptor` (None: plaintext).
+        #: The chunk's :class:`~parquet_core.encryption.decryptor.ColumnDecryptor` (None: plaintext).
         self.decryptor = None
         md = raw.meta_data
         if raw.crypto_metadata is not None:
@@ -397,7 +397,7 @@ class FileMetadata:
         self.footer_size = footer_size
         #: Size of the whole file in bytes, when known (chunk ranges are checked against it).
         self.file_size = file_size
-        #: The file's :class:`~parquet_core.file.decryptor.FileDecryptor` (None: not encrypted).
+        #: The file's :class:`~parquet_core.encryption.decryptor.FileDecryptor` (None: not encrypted).
         self.decryptor = decryptor
         if raw.schema is None:
             raise ParquetFormatError("footer has no schema")
