@@ -6,7 +6,7 @@ header through the chunk's crypto context (a
 a plaintext chunk, decrypted first for an encrypted one) and cuts out the
 stored body. Everything else is built on it::
 
-    iter_pages(chunk bytes)        walk_pages -> decode_pages -> chunk_pages
+    iter_pages(chunk bytes)        walk_pages -> decode_pages (the value count check)
     read_page(one page's bytes)    the first page of walk_pages, decoded
     iter_page_headers(chunk bytes) walk_pages, bodies untouched (inspection)
     file.chunk_reader              walk_pages over a read-ahead window (lazy walk)
@@ -45,7 +45,7 @@ from parquet_core.metadata.thrift_dict import enum_name, thrift_to_dict
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
 
-__all__ = ["ChunkBytes", "PageHeaderInfo", "RawPage", "chunk_pages", "decode_pages", "iter_page_headers",
+__all__ = ["ChunkBytes", "PageHeaderInfo", "RawPage", "decode_pages", "iter_page_headers",
            "iter_pages", "read_page", "walk_pages"]
 
 #: A page claiming a larger decompressed size than this is treated as corrupt.
@@ -220,14 +220,14 @@ ChunkBytes = Callable[[int, int], memoryview]
 RawPage = Tuple[Any, int, int, memoryview, int, Optional[bool]]
 
 
-def _slicer(chunk: bytes | memoryview) -> tuple[ChunkBytes, int]:
+def _as_bytes(chunk: bytes | memoryview) -> memoryview:
     buf = memoryview(chunk)
     if buf.itemsize != 1 or buf.ndim != 1:
         buf = buf.cast("B")
-    return (lambda pos, size: buf[pos:pos + size]), len(buf)
+    return buf
 
 
-def walk_pages(read: ChunkBytes, length: int, *, crypto: ChunkDecryption = PLAINTEXT,
+def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecryption = PLAINTEXT,
                base_offset: int = 0, first_ordinal: int = 0, dictionary_first: bool | None = None,
                probe: int | None = None) -> Iterator[RawPage]:
     """The one loop over a column chunk's stored pages (every page walk goes through it).
@@ -239,8 +239,9 @@ def walk_pages(read: ChunkBytes, length: int, *, crypto: ChunkDecryption = PLAIN
 
     Parameters
     ----------
-    read, length:
-        The chunk's bytes (:data:`ChunkBytes`) and how many there are.
+    chunk, length:
+        The chunk's bytes: a memoryview of all *length* of them, or a
+        :data:`ChunkBytes` reader (a read-ahead window over the file).
     crypto:
         The chunk's :class:`~parquet_core.encryption.context.ChunkDecryption`.
     base_offset:
@@ -251,73 +252,100 @@ def walk_pages(read: ChunkBytes, length: int, *, crypto: ChunkDecryption = PLAIN
         For the first page: the metadata's hint that it is a dictionary page (an
         encrypted header's AAD depends on it); None when it must be a data page.
     probe:
-        Read a header from at most this many bytes first (a read-ahead window), and
-        from the rest of the chunk only when it does not fit; None: the rest at once.
+        With a reader: read a header from at most this many bytes first, and from
+        the rest of the chunk only when it does not fit; None: the rest at once.
     """
     headers = _HeaderParser()
     read_header = crypto.read_header
+    # bytes in memory are sliced here; a reader is asked for each header and body
+    buf = chunk if isinstance(chunk, memoryview) else None
+    read = None if buf is not None else chunk
     pos, ordinal = 0, first_ordinal
     while pos < length:
-        left = length - pos
         at_start = dictionary_first if pos == 0 else None
         try:
-            try:
-                header, hlen, is_dict = read_header(
-                    read(pos, left if probe is None or probe >= left else probe), 0, ordinal, at_start, headers)
-            except ParquetError:
-                if probe is None or probe >= left:
-                    raise
-                # a header longer than the probe window (huge statistics): from the rest of the chunk
-                header, hlen, is_dict = read_header(read(pos, left), 0, ordinal, at_start, headers)
+            if buf is not None:
+                header, hlen, is_dict = read_header(buf, pos, ordinal, at_start, headers)
+            else:
+                left = length - pos
+                try:
+                    header, hlen, is_dict = read_header(
+                        read(pos, left if probe is None or probe >= left else probe), 0, ordinal, at_start,
+                        headers)
+                except ParquetError:
+                    if probe is None or probe >= left:
+                        raise
+                    # a header longer than the probe window (huge statistics): from the rest of the chunk
+                    header, hlen, is_dict = read_header(read(pos, left), 0, ordinal, at_start, headers)
             _check_sizes(header, pos, hlen, length)
         except ParquetError as exc:
             exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
             raise
-        size = header.compressed_page_size
-        yield header, hlen, pos, read(pos + hlen, size), ordinal, is_dict
-        pos += hlen + size
+        start = pos + hlen
+        pos = start + header.compressed_page_size
+        yield (header, hlen, start - hlen, buf[start:pos] if buf is not None else read(start, pos - start),
+               ordinal, is_dict)
         if header.type in _DATA_PAGES:
             ordinal += 1
 
 
-def _decode(raw: RawPage, codec: Any, plain: bool, verify_crc: bool, crypto: ChunkDecryption,
-            base_offset: int) -> Page | None:
-    """The page of one stored page (None: a page type this reader skips).
-
-    The body goes through *crypto* first (decrypting authenticates it), then the
-    CRC, which covers the page as stored (encrypted bytes, as parquet-java and
-    parquet-cpp write it), is checked, so that an altered GCM page reports as such.
-    """
-    header, _, pos, stored, ordinal, is_dict = raw
-    try:
-        _check_required_fields(header)
-        if header.type not in _KNOWN_PAGES:
-            if verify_crc:
-                _verify_crc(header, stored)
-            return None
-        body = crypto.page_body(stored, is_dict, ordinal)
-        if verify_crc:
-            _verify_crc(header, stored)
-        return _make_page(header, body, codec, plain, ordinal, base_offset + pos)
-    except ParquetError as exc:
-        exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
-        raise
-
-
-def decode_pages(raw_pages: Iterable[RawPage], codec_id: int, num_values: int, *, verify_crc: bool = True,
+def decode_pages(raw_pages: Iterable[RawPage], codec_id: int, num_values: int | None, *, verify_crc: bool = True,
                  base_offset: int = 0, crypto: ChunkDecryption = PLAINTEXT) -> Iterator[Page]:
     """The dictionary and data pages of a :func:`walk_pages` walk, until they hold the
-    chunk's *num_values* values (:func:`chunk_pages`): bodies decrypted, CRCs checked,
-    decompressed."""
+    chunk's *num_values* values (levels, nulls included): bodies decrypted, CRCs checked,
+    decompressed.  ``num_values=None``: every page given, no count to reach (one page
+    read by its offset index entry).
+
+    The walk is pulled only while values are missing, so padding after the last page is
+    never parsed.  Each body goes through *crypto* first (decrypting authenticates it),
+    then its CRC, which covers the page as stored (encrypted bytes, as parquet-java and
+    parquet-cpp write it), is checked, so that an altered GCM page reports as such.
+
+    Raises
+    ------
+    ParquetFormatError
+        A data page holds more values than the chunk has left, or the pages end before
+        the chunk's values do.
+    """
     codec = get_codec(codec_id)
     plain = codec_id == CompressionCodec.UNCOMPRESSED
-
-    def parsed() -> Iterator[tuple[Page | None, int]]:
-        for raw in raw_pages:
-            yield (_decode(raw, codec, plain, verify_crc, crypto, base_offset),
-                   base_offset + raw[2] + raw[1] + len(raw[3]))
-
-    yield from chunk_pages(parsed(), num_values)
+    page_body = crypto.page_body
+    expected = num_values
+    if num_values is None:
+        num_values = 1 << 62
+    seen = counted = 0
+    walk = iter(raw_pages)
+    while seen < num_values:
+        raw = next(walk, None)
+        if raw is None:
+            break
+        header, hlen, pos, stored, ordinal, is_dict = raw
+        try:
+            _check_required_fields(header)
+            if header.type not in _KNOWN_PAGES:
+                if verify_crc:
+                    _verify_crc(header, stored)
+                continue   # INDEX_PAGE or a page type from a later spec: skip it
+            body = page_body(stored, is_dict, ordinal)
+            if verify_crc:
+                _verify_crc(header, stored)
+            page = _make_page(header, body, codec, plain, ordinal, base_offset + pos)
+        except ParquetError as exc:
+            exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
+            raise
+        if not isinstance(page, DictionaryPage):
+            if page.num_values > num_values - seen:
+                err = ParquetFormatError(
+                    f"page holds {page.num_values} values but the column chunk has only "
+                    f"{num_values - seen} left of {num_values}")
+                err.add_note(f"at page {counted} (file offset {base_offset + pos + hlen + len(stored)})")
+                raise err
+            seen += page.num_values
+            counted += 1
+        yield page
+    if expected is not None and seen < expected:
+        raise ParquetFormatError(
+            f"column chunk ends after {seen} values; its metadata promises {expected}")
 
 
 def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
@@ -351,49 +379,11 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
         On a malformed header, an impossible size or a CRC mismatch; the
         exception carries a note with the page ordinal and file offset.
     """
-    read, length = _slicer(chunk)
-    yield from decode_pages(walk_pages(read, length, crypto=crypto, base_offset=base_offset,
+    buf = _as_bytes(chunk)
+    yield from decode_pages(walk_pages(buf, len(buf), crypto=crypto, base_offset=base_offset,
                                        dictionary_first=dictionary_first),
                             codec_id, num_values, verify_crc=verify_crc, base_offset=base_offset,
                             crypto=crypto)
-
-
-def chunk_pages(parsed: Iterable[tuple[Page | None, int]], num_values: int) -> Iterator[Page]:
-    """The pages of one chunk, until they hold its ``num_values`` values (levels, nulls included).
-
-    *parsed* gives each page (None: one to skip, such as an index page) with the file
-    offset just past it.  It is pulled only while values are missing, so padding after
-    the last page is never parsed.  Shared by every walk over a chunk's pages (whole
-    chunk in memory, or read ahead window by window).
-
-    Raises
-    ------
-    ParquetFormatError
-        A data page holds more values than the chunk has left, or the pages end before
-        the chunk's values do.
-    """
-    seen = ordinal = 0
-    it = iter(parsed)
-    while seen < num_values:
-        item = next(it, None)
-        if item is None:
-            break
-        page, after = item
-        if page is None:
-            continue
-        if not isinstance(page, DictionaryPage):
-            if page.num_values > num_values - seen:
-                err = ParquetFormatError(
-                    f"page holds {page.num_values} values but the column chunk has only "
-                    f"{num_values - seen} left of {num_values}")
-                err.add_note(f"at page {ordinal} (file offset {after})")
-                raise err
-            seen += page.num_values
-            ordinal += 1
-        yield page
-    if seen < num_values:
-        raise ParquetFormatError(
-            f"column chunk ends after {seen} values; its metadata promises {num_values}")
 
 
 def read_page(buf: bytes | memoryview, codec_id: int, *, ordinal: int = 0, verify_crc: bool = True,
@@ -406,13 +396,14 @@ def read_page(buf: bytes | memoryview, codec_id: int, *, ordinal: int = 0, verif
     index; an encrypted page's AAD holds it), and ``chunk_start=True`` reads the
     chunk's first page (a dictionary page, or data page 0).
     """
-    read, length = _slicer(buf)
-    if not length:
+    view = _as_bytes(buf)
+    if not len(view):
         raise ParquetFormatError(f"no page at file offset {base_offset}: 0 bytes")
-    raw = next(walk_pages(read, length, crypto=crypto, base_offset=base_offset, first_ordinal=ordinal,
-                          dictionary_first=True if chunk_start else None))
-    codec = get_codec(codec_id)
-    return _decode(raw, codec, codec_id == CompressionCodec.UNCOMPRESSED, verify_crc, crypto, base_offset)
+    walk = walk_pages(view, len(view), crypto=crypto, base_offset=base_offset, first_ordinal=ordinal,
+                      dictionary_first=True if chunk_start else None)
+    first = next(walk)   # the buffer is not empty: a page, or an error
+    return next(decode_pages((first,), codec_id, None, verify_crc=verify_crc, base_offset=base_offset,
+                             crypto=crypto), None)
 
 
 def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal: int,
@@ -532,8 +523,8 @@ def iter_page_headers(chunk: bytes | memoryview, num_values: int, *, crypto: Chu
     tools; readers use :func:`iter_pages`. Stops after *num_values* values, as
     readers do.
     """
-    read, length = _slicer(chunk)
-    walk = walk_pages(read, length, crypto=crypto, base_offset=base_offset, dictionary_first=dictionary_first)
+    buf = _as_bytes(chunk)
+    walk = walk_pages(buf, len(buf), crypto=crypto, base_offset=base_offset, dictionary_first=dictionary_first)
     seen = 0
     while seen < num_values:   # checked before the next header is read: padding is never parsed
         item = next(walk, None)
