@@ -240,7 +240,7 @@ def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecr
     Parameters
     ----------
     chunk, length:
-        The chunk's bytes: a memoryview of all *length* of them, or a
+        The chunk's bytes: all *length* of them (bytes or a memoryview), or a
         :data:`ChunkBytes` reader (a read-ahead window over the file).
     crypto:
         The chunk's :class:`~parquet_core.encryption.context.ChunkDecryption`.
@@ -258,7 +258,7 @@ def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecr
     headers = _HeaderParser()
     read_header = crypto.read_header
     # bytes in memory are sliced here; a reader is asked for each header and body
-    buf = chunk if isinstance(chunk, memoryview) else None
+    buf = _as_bytes(chunk) if isinstance(chunk, (bytes, bytearray, memoryview)) else None
     read = None if buf is not None else chunk
     pos, ordinal = 0, first_ordinal
     while pos < length:
