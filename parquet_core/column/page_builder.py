@@ -24,6 +24,7 @@ from parquet_core.column.data import ColumnData
 from parquet_core.compression import get_codec
 from parquet_core.constants import Encoding, PageType, PhysicalType
 from parquet_core.encodings import encode_values
+from parquet_core.encryption.context import PLAINTEXT, ChunkEncryption
 from parquet_core.encodings.rle_hybrid_encoder import (
     encode_dictionary_indices,
     encode_level_run,
@@ -84,7 +85,7 @@ class PageBuilder:
     """Encodes a chunk's pages; feeds *stats* and *geo* (owned by the metadata builder)."""
 
     def __init__(self, data: ColumnData, desc: ColumnDescriptor, opts: ColumnOptions,
-                 wopts: WriterOptions, plan: DictionaryPlan | None, crypt: Any = None,
+                 wopts: WriterOptions, plan: DictionaryPlan | None, crypt: ChunkEncryption = PLAINTEXT,
                  stats: StatisticsBuilder | None = None,
                  geo: GeospatialStatsBuilder | None = None) -> None:
         self.data, self.desc, self.wopts, self.plan = data, desc, wopts, plan

@@ -55,6 +55,7 @@ from parquet_core.column.chunk_metadata import ChunkMetadataBuilder, ChunkResult
 from parquet_core.column.data import ChunkDictionary, ColumnData
 from parquet_core.column.page_builder import DictionaryPlan, PageBuilder, default_encoding, \
     slice_values
+from parquet_core.encryption.context import PLAINTEXT, ChunkEncryption
 from parquet_core.encodings.dictionary import build_dictionary, dictionary_byte_size, \
     dictionary_prefix_sizes, extend_dictionary, same_entries
 from parquet_core.errors import ParquetSchemaError
@@ -192,9 +193,9 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
 
 
 def _bloom_filter(values: Any, desc: ColumnDescriptor, opts: ColumnOptions,
-                  plan: tuple[Any, Any, int] | None, crypt: Any = None) -> bytes:
+                  plan: tuple[Any, Any, int] | None, crypt: ChunkEncryption = PLAINTEXT) -> bytes:
     """The chunk's split-block Bloom filter, serialized (header + bitset, each
-    its own encrypted module when *crypt* is given).
+    its own encrypted module in an encrypted chunk).
 
     A dictionary holds each of its values once, so only its entries (and the
     values after a fallback) are hashed.  Without a given ``ndv`` the filter
@@ -218,14 +219,12 @@ def _bloom_filter(values: Any, desc: ColumnDescriptor, opts: ColumnOptions,
         ndv = exact if exact is not None else int(np.unique(hashes).size)
     bf = SplitBlockBloomFilter.for_ndv(ndv, opts.bloom_filter_fpp, opts.bloom_filter_max_bytes)
     bf.insert_hashes(hashes)
-    header = serialize(make_header(bf.num_bytes))
-    if crypt is not None:
-        return crypt.bloom_filter(header, bf.bitset())
-    return header + bf.bitset()
+    return crypt.bloom_filter(serialize(make_header(bf.num_bytes)), bf.bitset())
 
 
 def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOptions,
-                       wopts: WriterOptions, chunk_offset: int, crypt: Any = None) -> ChunkResult:
+                       wopts: WriterOptions, chunk_offset: int,
+                       crypt: ChunkEncryption = PLAINTEXT) -> ChunkResult:
     """Encode one leaf's data of one row group into pages.
 
     Parameters
@@ -240,9 +239,10 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
     chunk_offset:
         Absolute file offset where the chunk's first byte will be written.
     crypt:
-        The chunk's :class:`~parquet_core.file.encryptor.ChunkEncryptor`, or
-        None for a plaintext chunk. Sizes and offsets (metadata, offset
-        index) then count the encrypted modules as stored.
+        The chunk's :class:`~parquet_core.encryption.context.ChunkEncryption`
+        (:data:`~parquet_core.encryption.context.PLAINTEXT` for a plaintext
+        chunk). Sizes and offsets (metadata, offset index) count the modules
+        as stored.
     """
     values = data.values
     layout = ChunkLayout(data, desc)
@@ -252,8 +252,8 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
     builder = PageBuilder(data, desc, opts, wopts, plan, crypt, meta.stats, meta.geo)
     costs, forced = _page_costs(values, desc, plan, layout)
     spans = layout.pages(costs, wopts.data_page_size, wopts.data_page_row_count_limit, forced)
-    if crypt is not None and spans:
-        # every page's AAD must hold its ordinal: fail before encoding any page
+    if spans:
+        # an encrypted page's AAD must hold its ordinal: fail before encoding any page
         crypt.check_page_ordinal(len(spans) - 1)
     if plan is not None:
         meta.add_dictionary_page(builder.dictionary_page())

@@ -29,6 +29,7 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.bloom_filter import SplitBlockBloomFilter, parse_filter, parse_header
 from parquet_core.constants import PhysicalType
+from parquet_core.encryption.context import ChunkDecryption, chunk_decryption
 from parquet_core.encryption.modules import ModuleType
 from parquet_core.errors import (
     ParquetEncryptionError,
@@ -73,8 +74,9 @@ def read_bloom_filter(source: RandomAccessSource, chunk: ColumnChunkMetadata) ->
         if offset < 0 or offset >= source.size:
             raise ParquetFormatError(f"Bloom filter offset {offset} is outside the file "
                                      f"({source.size} bytes)")
-        if chunk.decryptor is not None:
-            return _read_encrypted(source, offset, length, chunk.decryptor)
+        crypto = chunk_decryption(chunk)
+        if crypto.encrypted:   # two length-prefixed modules, not one header + bitset run
+            return _read_encrypted(source, offset, length, crypto)
         if length is not None:
             if length <= 0 or length > source.size - offset:
                 raise ParquetFormatError(f"Bloom filter length {length} at offset {offset} does not "
@@ -99,7 +101,7 @@ def _module_at(source: RandomAccessSource, offset: int, end: int, what: str) -> 
 
 
 def _read_encrypted(source: RandomAccessSource, offset: int, length: int | None,
-                    decryptor: Any) -> SplitBlockBloomFilter:
+                    decryptor: ChunkDecryption) -> SplitBlockBloomFilter:
     """An encrypted filter: a GCM module holding the header, then one holding the bitset."""
     end = source.size if length is None else offset + length
     if length is not None and (length <= 0 or end > source.size):

@@ -14,8 +14,11 @@
       .notes()            a context adding "in column X, row group N" to errors
 
 Everything that touches a chunk's bytes goes through one
-:class:`ColumnChunkReader`: the byte range check, the decryptor, the page
-walk and the error notes live here once.
+:class:`ColumnChunkReader`: the byte range check, the chunk's crypto context
+(``crypto``: :data:`~parquet_core.encryption.context.PLAINTEXT` or the chunk's
+``ColumnDecryptor``, made here once), the page walk
+(:func:`parquet_core.page.reader.walk_pages`, over the whole chunk or a
+read-ahead window) and the error notes live here once.
 """
 
 from __future__ import annotations
@@ -26,14 +29,14 @@ from typing import Any, Iterable, Iterator
 
 from parquet_core.constants import Encoding
 from parquet_core.encodings import decode_values
+from parquet_core.encryption.context import ChunkDecryption, chunk_decryption
 from parquet_core.errors import ParquetError, ParquetFormatError, UnsupportedFeatureError, add_context
 from parquet_core.metadata.page_index_model import OffsetIndex
 from parquet_core.metadata.statistics import decode_statistics
 from parquet_core.metadata.wrappers import ColumnChunkMetadata
 from parquet_core.page.model import DictionaryPage, Page
-from parquet_core.page.reader import PageHeaderInfo, chunk_pages, iter_page_headers, iter_pages, read_page
-from parquet_core.thrift import pt
-from parquet_core.thrift.codec import parse
+from parquet_core.page.reader import (PageHeaderInfo, decode_pages, iter_page_headers, iter_pages, read_page,
+                                     walk_pages)
 
 __all__ = ["ChunkSources", "ColumnChunkReader", "READ_AHEAD"]
 
@@ -119,6 +122,8 @@ class ColumnChunkReader:
         self.row_group = chunk.row_group
         self.source = sources.for_chunk(chunk)
         self.verify_crc = verify_crc
+        #: The crypto context every read of this chunk's modules goes through.
+        self.crypto: ChunkDecryption = chunk_decryption(chunk)
 
     # -- where ------------------------------------------------------------
     @property
@@ -150,7 +155,7 @@ class ColumnChunkReader:
         start, length = self.byte_range
         buf = self.source.read_at(start, length)
         return iter_pages(buf, self.chunk.codec_id, self.chunk.num_values, verify_crc=self.verify_crc,
-                          base_offset=start, decryptor=self.chunk.decryptor,
+                          base_offset=start, crypto=self.crypto,
                           dictionary_first=start != self.chunk.data_page_offset)
 
     def iter_pages_lazily(self) -> Iterator[Page]:
@@ -158,28 +163,15 @@ class ColumnChunkReader:
 
         At most :data:`READ_AHEAD` bytes (or one page, when larger) are read
         ahead of the page being decoded, so a consumer that stops early has
-        read little.  An encrypted chunk's page sizes are known only after
-        decryption: it is read whole, and still decoded page by page.
+        read little.  The same page walk as :meth:`pages`, over a window.
         """
-        if self.chunk.decryptor is not None:
-            yield from self.pages()
-            return
         start, length = self.byte_range
-        codec, num_values = self.chunk.codec_id, self.chunk.num_values
+        chunk = self.chunk
         win = _Window(self.source, start, length)
-
-        def parsed() -> Iterator[tuple[Page | None, int]]:
-            pos = ordinal = 0
-            while pos < length:
-                size = win.page_size(pos, ordinal)
-                page = read_page(win.get(pos, size), codec, ordinal=ordinal, verify_crc=self.verify_crc,
-                                 base_offset=start + pos, chunk_start=pos == 0)
-                pos += size
-                if page is not None and not isinstance(page, DictionaryPage):
-                    ordinal += 1
-                yield page, start + pos
-
-        yield from chunk_pages(parsed(), num_values)
+        walk = walk_pages(win.get, length, crypto=self.crypto, base_offset=start,
+                          dictionary_first=start != chunk.data_page_offset, probe=READ_AHEAD)
+        yield from decode_pages(walk, chunk.codec_id, chunk.num_values, verify_crc=self.verify_crc,
+                                base_offset=start, crypto=self.crypto)
 
     def page_at(self, oi: OffsetIndex, i: int, num_rows: int) -> Page:
         """Data page *i* of the offset index, read with one positional read and checked
@@ -191,7 +183,7 @@ class ColumnChunkReader:
                                      f"bytes) is past the end of the file ({src.size} bytes)")
         page = read_page(src.read_at(loc.offset, loc.compressed_page_size), chunk.codec_id,
                          ordinal=i, verify_crc=self.verify_crc, base_offset=loc.offset,
-                         decryptor=chunk.decryptor)
+                         crypto=self.crypto)
         if page is None or isinstance(page, DictionaryPage):
             raise ParquetFormatError(f"offset index page {i} at {loc.offset} is not a data page")
         first = int(oi.first_rows[i])
@@ -214,7 +206,7 @@ class ColumnChunkReader:
             first = oi.page_locations[0].offset
             if start < first <= src.size:
                 page = read_page(src.read_at(start, first - start), chunk.codec_id, verify_crc=self.verify_crc,
-                                 base_offset=start, decryptor=chunk.decryptor, chunk_start=True)
+                                 base_offset=start, crypto=self.crypto, chunk_start=True)
                 if isinstance(page, DictionaryPage):
                     pages.insert(0, page)
         return pages
@@ -229,7 +221,7 @@ class ColumnChunkReader:
         buf = self.source.read_at(start, first_data - start)
         try:
             page = next(iter_pages(buf, chunk.codec_id, chunk.num_values, verify_crc=self.verify_crc,
-                                   base_offset=start, decryptor=chunk.decryptor, dictionary_first=True), None)
+                                   base_offset=start, crypto=self.crypto, dictionary_first=True), None)
         except ParquetError as exc:
             add_context(exc, column=self.descriptor.dotted_path, row_group=self.row_group, offset=start)
             raise
@@ -260,15 +252,14 @@ class ColumnChunkReader:
 
         try:
             return [PageHeaderInfo(h, n, start + pos, body, stats(h)) for h, n, pos, body in iter_page_headers(
-                buf, chunk.num_values, decryptor=chunk.decryptor, dictionary_first=start != chunk.data_page_offset)]
+                buf, chunk.num_values, crypto=self.crypto, dictionary_first=start != chunk.data_page_offset,
+                base_offset=start)]
         except ParquetError as exc:
             add_context(exc, column=chunk.path_in_schema, row_group=self.row_group, offset=start)
             raise
 
     def __repr__(self) -> str:
         return f"<ColumnChunkReader {self.descriptor.dotted_path} row group {self.row_group}>"
-
-
 
 
 class _Window:
@@ -283,27 +274,5 @@ class _Window:
         a new window of at least :data:`READ_AHEAD` bytes is read when they are not in this one."""
         if not (self.at <= pos and pos + size <= self.at + len(self.buf)):
             want = min(max(size, READ_AHEAD), self.length - pos)
-            self.at, self.buf = pos, self.source.read_at(self.start + pos, want)
+            self.at, self.buf = pos, memoryview(self.source.read_at(self.start + pos, want))
         return self.buf[pos - self.at: pos - self.at + size]
-
-    def page_size(self, pos: int, ordinal: int) -> int:
-        """Header plus body size of the page whose header starts at *pos*, checked to fit the chunk."""
-        left = self.length - pos
-        try:
-            try:
-                header, hlen = parse(self.get(pos, min(READ_AHEAD, left)), pt.PageHeader)
-            except ParquetFormatError:
-                if left <= READ_AHEAD:
-                    raise
-                # a header longer than the window (huge statistics): parse it from the rest of the chunk
-                header, hlen = parse(self.get(pos, left), pt.PageHeader)
-            size = header.compressed_page_size
-            if size is None or size < 0:
-                raise ParquetFormatError(f"page header with invalid compressed size ({size})")
-            if hlen + size > left:
-                raise ParquetFormatError(f"page of {size} bytes at chunk offset {pos + hlen} runs past the "
-                                         f"column chunk's end ({self.length} bytes)")
-        except ParquetError as exc:
-            exc.add_note(f"at page {ordinal} (file offset {self.start + pos})")
-            raise
-        return int(hlen + size)

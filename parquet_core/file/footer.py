@@ -9,7 +9,7 @@
 A *signed* plaintext footer is recognised by ``FileMetaData.encryption_algorithm``;
 its ``len`` counts the 28 signature bytes. An encrypted footer's ``len``
 covers the plaintext FileCryptoMetaData and the footer module after it.
-Either kind yields a :class:`~parquet_core.file.decryptor.FileDecryptor`
+Either kind yields a :class:`~parquet_core.encryption.decryptor.FileDecryptor`
 (imported only then, so unencrypted files never load ``cryptography``).
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import struct
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED
 from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError
@@ -26,6 +26,10 @@ from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
 from parquet_core.thrift.lazy_footer import lazy_state, parse_file_metadata, raise_eager
 
+if TYPE_CHECKING:   # imported at run time only for an encrypted file (it loads cryptography)
+    from parquet_core.encryption.decryptor import FileDecryptor
+    from parquet_core.encryption.properties import FileDecryptionProperties
+
 __all__ = ["read_footer", "FOOTER_READ_SIZE"]
 
 _SIGNATURE_BYTES = 28
@@ -33,10 +37,13 @@ _SIGNATURE_BYTES = 28
 FOOTER_READ_SIZE = 64 * 1024
 
 
-def read_footer(source: RandomAccessSource, decryption: Any = None) -> tuple[Any, int, Any]:
+def read_footer(source: RandomAccessSource, decryption: FileDecryptionProperties | None = None
+                ) -> tuple[Any, int, FileDecryptor | None]:
     """Return the raw ``pt.FileMetaData``, the footer's length, and the file's decryptor.
 
-    The decryptor is None for an unencrypted file.
+    The decryptor is None for an unencrypted file (the public face of
+    ``FileMetadata.decryptor``); the column-chunk layer turns it into the
+    chunks' crypto contexts (:func:`parquet_core.encryption.context.chunk_decryption`).
 
     Raises
     ------
@@ -106,8 +113,9 @@ def _check_eagerly(raw: Any) -> None:
         state.check_eagerly()
 
 
-def _new_decryptor(algorithm: Any, decryption: Any, key_metadata: bytes | None) -> Any:
-    from parquet_core.file.decryptor import FileDecryptor  # loads cryptography: encrypted files only
+def _new_decryptor(algorithm: Any, decryption: FileDecryptionProperties | None,
+                   key_metadata: bytes | None) -> FileDecryptor:
+    from parquet_core.encryption.decryptor import FileDecryptor  # loads cryptography: encrypted files only
 
     return FileDecryptor(algorithm, decryption, key_metadata)
 
@@ -130,7 +138,8 @@ def _file_metadata(buf: bytes, note: str, path: str | None) -> tuple[Any, int]:
         raise
 
 
-def _encrypted_footer(buf: bytes, start: int, decryption: Any, path: str | None) -> tuple[Any, Any]:
+def _encrypted_footer(buf: bytes, start: int, decryption: FileDecryptionProperties | None,
+                      path: str | None) -> tuple[Any, FileDecryptor]:
     """FileCryptoMetaData, then the footer module decrypted with the footer key."""
     try:
         crypto, used = parse(buf, pt.FileCryptoMetaData)
@@ -148,7 +157,8 @@ def _encrypted_footer(buf: bytes, start: int, decryption: Any, path: str | None)
     return raw, decryptor
 
 
-def _signed_footer(raw: Any, buf: bytes, used: int, decryption: Any) -> Any:
+def _signed_footer(raw: Any, buf: bytes, used: int, decryption: FileDecryptionProperties | None
+                   ) -> FileDecryptor:
     """A plaintext footer of an encrypted file: its decryptor, after checking the signature."""
     if len(buf) - used != _SIGNATURE_BYTES:
         raise ParquetFormatError(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from parquet_core.encryption.context import chunk_decryption
 from parquet_core.encryption.modules import ModuleType
 from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, add_context
 from parquet_core.file.source import RandomAccessSource
@@ -33,14 +34,12 @@ def _read_struct(source: RandomAccessSource, chunk: ColumnChunkMetadata, offset:
         if offset < 0 or length > source.size - offset:
             raise ParquetFormatError(f"{what} at offset {offset} with {length} bytes does not fit the "
                                      f"file ({source.size} bytes)")
-        buf = source.read_at(offset, length)
-        if chunk.decryptor is not None:   # one GCM module holding the thrift struct
-            buf, used = chunk.decryptor.decrypt(buf, module, where=what)
-            if used != length:
-                raise ParquetEncryptionError(f"encrypted {what} module is {used} bytes, the metadata "
-                                             f"says {length}")
-            length = len(buf)
-        struct, used = parse(buf, cls, limit=length)
+        # plaintext, or one GCM module holding the thrift struct
+        buf, used = chunk_decryption(chunk).decrypt(source.read_at(offset, length), module, where=what)
+        if used != length:
+            raise ParquetEncryptionError(f"encrypted {what} module is {used} bytes, the metadata "
+                                         f"says {length}")
+        struct, used = parse(buf, cls, limit=len(buf))
         return struct
     except ParquetError as exc:
         add_context(exc, column=chunk.path_in_schema, row_group=chunk.row_group, offset=offset)

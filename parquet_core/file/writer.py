@@ -21,11 +21,12 @@
       sink.commit()                          atomic rename into place
 
 With ``encryption=FileEncryptionProperties(...)`` a
-:class:`~parquet_core.file.encryptor.FileEncryptor` gives each encrypted
+:class:`~parquet_core.encryption.encryptor.FileEncryptor` gives each encrypted
 chunk its encryptor (pages, headers, Bloom filters, page indexes and
 column metadata become encrypted modules) and writes the encrypted
-(``PARE``) or signed plaintext (``PAR1``) footer. Without it the path is
-unchanged.
+(``PARE``) or signed plaintext (``PAR1``) footer. Without it,
+:data:`~parquet_core.encryption.context.PLAINTEXT_FILE` (the same protocol)
+passes every module through.
 
 Row groups are written as they fill, so memory holds one row group's
 encoded pages at a time, never the whole dataset.
@@ -35,7 +36,6 @@ from __future__ import annotations
 
 import copy
 import os
-import struct
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Iterator, Mapping, Sequence
@@ -45,10 +45,10 @@ import numpy as np
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.column.data import ColumnData
 from parquet_core.column.writer import ChunkResult, write_column_chunk
-from parquet_core.constants import MAGIC
 from parquet_core.errors import ParquetError, add_context
 from parquet_core.errors import file_context, names_file, path_of
-from parquet_core.file.encryptor import FileEncryptor
+from parquet_core.encryption.context import PLAINTEXT_FILE, ChunkEncryption, FileEncryption
+from parquet_core.encryption.encryptor import FileEncryptor
 from parquet_core.file.sink import Sink, open_sink
 from parquet_core.encryption.properties import FileEncryptionProperties
 from parquet_core.metadata.statistics import column_order_struct
@@ -229,13 +229,14 @@ class ParquetWriter:
         self._num_rows = 0
         self._closed = False
         encryption = self.options.encryption
-        self._encryptor = None if encryption is None else FileEncryptor(encryption, paths)
-        self._crypts: list[list[Any]] = []   # per row group, per leaf: ChunkEncryptor or None
+        self._encryptor: FileEncryption = PLAINTEXT_FILE if encryption is None else \
+            FileEncryptor(encryption, paths)
+        self._crypts: list[list[ChunkEncryption]] = []   # per row group, per leaf
         self._pool: ThreadPoolExecutor | None = None   # made on the first threaded row group
         self._pool_workers = 0
         self._sink: Sink = open_sink(where, filesystem, storage_options)
         try:
-            self._sink.write(MAGIC if self._encryptor is None else self._encryptor.magic)
+            self._sink.write(self._encryptor.magic)
         except BaseException:
             self._sink.abort()
             raise
@@ -343,12 +344,11 @@ class ParquetWriter:
         blooms: list[bytes | None] = []
         total_uncompressed = 0
         start = self._sink.offset
-        crypts = []
+        crypts: list[ChunkEncryption] = []
         leaves = list(self._leaf_data(table, nested or {}, first_row))
         for col, (desc, make) in enumerate(leaves):
             try:
-                crypts.append(None if self._encryptor is None else
-                              self._encryptor.chunk(desc.dotted_path, ordinal, col))
+                crypts.append(self._encryptor.chunk(desc.dotted_path, ordinal, col))
             except ParquetError as exc:
                 add_context(exc, column=desc.dotted_path, row_group=ordinal)
                 raise
@@ -378,7 +378,7 @@ class ParquetWriter:
         self._crypts.append(crypts)
         self._num_rows += table.num_rows
 
-    def _encode_chunk(self, desc: ColumnDescriptor, make: Any, crypt: Any, ordinal: int,
+    def _encode_chunk(self, desc: ColumnDescriptor, make: Any, crypt: ChunkEncryption, ordinal: int,
                       offset: int) -> ChunkResult:
         """One leaf's chunk of a row group, its first byte at *offset*."""
         try:
@@ -388,7 +388,7 @@ class ParquetWriter:
             add_context(exc, column=desc.dotted_path, row_group=ordinal)
             raise
 
-    def _encoded_chunks(self, leaves: list[tuple[ColumnDescriptor, Any]], crypts: list[Any],
+    def _encoded_chunks(self, leaves: list[tuple[ColumnDescriptor, Any]], crypts: list[ChunkEncryption],
                         ordinal: int) -> Iterator[ChunkResult]:
         """Yield the row group's chunks in column order, each placed at the sink's offset.
 
@@ -425,9 +425,9 @@ class ParquetWriter:
             for future in window:
                 future.cancel()
 
-    def _thread_pool(self, leaves: int, crypts: list[Any]) -> ThreadPoolExecutor | None:
+    def _thread_pool(self, leaves: int, crypts: list[ChunkEncryption]) -> ThreadPoolExecutor | None:
         """The pool that encodes chunks, or None for the sequential path."""
-        if not self.options.use_threads or leaves < 2 or any(c is not None for c in crypts):
+        if not self.options.use_threads or leaves < 2 or any(c.encrypted for c in crypts):
             # encrypted chunks share cipher contexts, which are not made for threads
             return None
         workers = min(leaves, os.cpu_count() or 1)
@@ -463,24 +463,18 @@ class ParquetWriter:
         for rg, indexes, crypts in zip(self._row_groups, self._indexes, self._crypts):
             for chunk, (column_index, _), crypt in zip(rg.columns, indexes, crypts):
                 if column_index is not None:
-                    buf = serialize(column_index)
-                    if crypt is not None:
-                        buf = crypt.column_index(buf)
+                    buf = crypt.column_index(serialize(column_index))
                     chunk.column_index_offset = self._sink.write(buf)
                     chunk.column_index_length = len(buf)
         for rg, indexes, crypts in zip(self._row_groups, self._indexes, self._crypts):
             for chunk, (_, offset_index), crypt in zip(rg.columns, indexes, crypts):
-                buf = serialize(offset_index)
-                if crypt is not None:
-                    buf = crypt.offset_index(buf)
+                buf = crypt.offset_index(serialize(offset_index))
                 chunk.offset_index_offset = self._sink.write(buf)
                 chunk.offset_index_length = len(buf)
 
     def _footer_row_groups(self) -> list[Any]:
         """Row groups as the footer holds them (encrypted chunks' metadata rewritten)."""
         enc = self._encryptor
-        if enc is None:
-            return self._row_groups
         paths = [d.dotted_path for d in self._descriptor]
         out = []
         for rg, crypts in zip(self._row_groups, self._crypts):
@@ -507,17 +501,12 @@ class ParquetWriter:
         self._shutdown_pool()
         try:
             self._write_page_indexes()
-            if self._encryptor is None:
-                footer = serialize(self._footer())
-                self._sink.write(footer)
-                self._sink.write(struct.pack("<I", len(footer)) + MAGIC)
-            else:
-                self._sink.write(self._encryptor.footer_tail(self._footer()))
-                hook = self._encryptor.props.on_file_written
-                if hook is not None:
-                    # e.g. the key tools storing external key material beside the file;
-                    # if it fails the file is not published
-                    hook(getattr(self._sink, "path", None))
+            self._sink.write(self._encryptor.footer_tail(self._footer()))
+            hook = self._encryptor.on_file_written
+            if hook is not None:
+                # e.g. the key tools storing external key material beside the file;
+                # if it fails the file is not published
+                hook(getattr(self._sink, "path", None))
             self._closed = True
             self._sink.commit()
         except BaseException:

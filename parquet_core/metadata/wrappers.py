@@ -8,7 +8,7 @@ the raw thrift structs (always written ``pt.X``), and these wrappers
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parquet_core.constants import CompressionCodec, Encoding, PhysicalType
 from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError
@@ -20,6 +20,9 @@ from parquet_core.metadata.statistics import (
 from parquet_core.metadata.thrift_dict import thrift_to_dict
 from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
 from parquet_core.thrift.lazy_footer import lazy_state
+
+if TYPE_CHECKING:
+    from parquet_core.encryption.context import ChunkDecryption, FileDecryption
 
 __all__ = ["FileMetadata", "RowGroupMetadata", "ColumnChunkMetadata"]
 
@@ -51,7 +54,7 @@ class ColumnChunkMetadata:
 
     def __init__(self, raw: Any, desc: ColumnDescriptor, order_defined: bool | str | None,
                  row_group: int, index: int, writer: WriterVersion | None = None,
-                 decryptor: Any = None, ordinal: int | None = None) -> None:
+                 decryptor: FileDecryption | None = None, ordinal: int | None = None) -> None:
         self.raw = raw
         self._writer = writer
         self.descriptor = desc
@@ -59,8 +62,8 @@ class ColumnChunkMetadata:
         self.index = index
         self._order_defined = order_defined
         self._where = f"column chunk {desc.dotted_path} of row group {row_group}"
-        #: The chunk's :class:`~parquet_core.file.decryptor.ColumnDecryptor` (None: plaintext).
-        self.decryptor = None
+        #: The chunk's :class:`~parquet_core.encryption.decryptor.ColumnDecryptor` (None: plaintext).
+        self.decryptor: ChunkDecryption | None = None
         md = raw.meta_data
         if raw.crypto_metadata is not None:
             md = self._decrypt(decryptor, row_group if ordinal is None else ordinal)
@@ -74,7 +77,7 @@ class ColumnChunkMetadata:
                 f"{self._where}: chunk metadata says physical type {md.type}, the schema says "
                 f"{desc.physical_type}")
 
-    def _decrypt(self, decryptor: Any, ordinal: int) -> Any:
+    def _decrypt(self, decryptor: FileDecryption | None, ordinal: int) -> Any:
         """Find the chunk's key (raising, naming the column, when it is unknown) and its full metadata."""
         path = self.descriptor.dotted_path
         if decryptor is None:
@@ -318,7 +321,7 @@ class RowGroupMetadata:
     """One row group: its row count and column chunks."""
 
     def __init__(self, raw: Any, schema: SchemaDescriptor, orders: list[str | None], index: int,
-                 writer: WriterVersion | None = None, decryptor: Any = None,
+                 writer: WriterVersion | None = None, decryptor: FileDecryption | None = None,
                  file_size: int | None = None) -> None:
         self.raw = raw
         self._decryptor = decryptor
@@ -382,7 +385,7 @@ class RowGroupMetadata:
 class FileMetadata:
     """The decoded footer of a Parquet file."""
 
-    def __init__(self, raw: Any, footer_size: int = 0, decryptor: Any = None,
+    def __init__(self, raw: Any, footer_size: int = 0, decryptor: FileDecryption | None = None,
                  file_size: int | None = None) -> None:
         try:
             self._init(raw, footer_size, decryptor, file_size)
@@ -392,12 +395,12 @@ class FileMetadata:
                 state.check_eagerly()
             raise
 
-    def _init(self, raw: Any, footer_size: int, decryptor: Any, file_size: int | None) -> None:
+    def _init(self, raw: Any, footer_size: int, decryptor: FileDecryption | None, file_size: int | None) -> None:
         self.raw = raw
         self.footer_size = footer_size
         #: Size of the whole file in bytes, when known (chunk ranges are checked against it).
         self.file_size = file_size
-        #: The file's :class:`~parquet_core.file.decryptor.FileDecryptor` (None: not encrypted).
+        #: The file's :class:`~parquet_core.encryption.decryptor.FileDecryptor` (None: not encrypted).
         self.decryptor = decryptor
         if raw.schema is None:
             raise ParquetFormatError("footer has no schema")

@@ -1,9 +1,20 @@
-"""Walk the pages of one column chunk: header, CRC, decompression.
+"""Walk the pages of one column chunk: header, decryption, CRC, decompression.
 
-:func:`iter_pages` takes the chunk's bytes (one positional read done by
-``file/``) and yields :mod:`parquet_core.page.model` pages whose bodies are
-plaintext.  Page types this reader does not use (INDEX_PAGE, or a type id
-from a future spec) are skipped using their ``compressed_page_size``.
+One loop, :func:`walk_pages`, goes over a chunk's stored pages: it reads each
+header through the chunk's crypto context (a
+:class:`~parquet_core.encryption.context.ChunkDecryption`: parsed in place for
+a plaintext chunk, decrypted first for an encrypted one) and cuts out the
+stored body. Everything else is built on it::
+
+    iter_pages(chunk bytes)        walk_pages -> decode_pages (the value count check)
+    read_page(one page's bytes)    the first page of walk_pages, decoded
+    iter_page_headers(chunk bytes) walk_pages, bodies untouched (inspection)
+    file.chunk_reader              walk_pages over a read-ahead window (lazy walk)
+
+:func:`decode_pages` decrypts each body, checks its CRC and decompresses it
+into :mod:`parquet_core.page.model` pages whose bodies are plaintext.  Page
+types this reader does not use (INDEX_PAGE, or a type id from a future spec)
+are skipped using their ``compressed_page_size``.
 
 The page CRC (``PageHeader.crc``) is the standard CRC-32 (zlib's, the
 polynomial of gzip) over the page's bytes *as stored*, i.e. after
@@ -14,7 +25,7 @@ from __future__ import annotations
 
 import io
 import zlib
-from typing import Any, Iterable, Iterator, NamedTuple
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Optional, Tuple
 
 try:  # the C decoder of the thrift package (see _HeaderParser)
     from thrift.protocol import fastbinary as _fastbinary  # noqa: F401
@@ -27,14 +38,15 @@ else:
 
 from parquet_core.compression import get_codec
 from parquet_core.constants import CompressionCodec, PageType
-from parquet_core.encryption.modules import ModuleType
-from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError
+from parquet_core.encryption.context import PLAINTEXT, ChunkDecryption
+from parquet_core.errors import ParquetError, ParquetFormatError
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.metadata.thrift_dict import enum_name, thrift_to_dict
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
 
-__all__ = ["PageHeaderInfo", "chunk_pages", "iter_page_headers", "iter_pages", "read_page"]
+__all__ = ["ChunkBytes", "PageHeaderInfo", "RawPage", "decode_pages", "iter_page_headers",
+           "iter_pages", "read_page", "walk_pages"]
 
 #: A page claiming a larger decompressed size than this is treated as corrupt.
 MAX_PAGE_SIZE = 1 << 31
@@ -194,10 +206,152 @@ def _v2_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal: 
                       ordinal=ordinal, offset=offset)
 
 
+#: Page types this reader decodes; any other (INDEX_PAGE, a later spec's) is skipped.
+_KNOWN_PAGES = (PageType.DICTIONARY_PAGE, PageType.DATA_PAGE, PageType.DATA_PAGE_V2)
+_DATA_PAGES = (PageType.DATA_PAGE, PageType.DATA_PAGE_V2)
+
+#: ``read(pos, size)``: the chunk's bytes ``[pos, pos + size)`` as a memoryview (the caller
+#: checks that they lie inside the chunk): a slice of bytes in memory, or a read-ahead window.
+ChunkBytes = Callable[[int, int], memoryview]
+
+#: One stored page as :func:`walk_pages` finds it:
+#: ``(PageHeader, header length, offset in the chunk, stored body, data page ordinal,
+#: authenticated as a dictionary page? (None: plaintext))``.
+RawPage = Tuple[Any, int, int, memoryview, int, Optional[bool]]
+
+
+def _as_bytes(chunk: bytes | memoryview) -> memoryview:
+    buf = memoryview(chunk)
+    if buf.itemsize != 1 or buf.ndim != 1:
+        buf = buf.cast("B")
+    return buf
+
+
+def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecryption = PLAINTEXT,
+               base_offset: int = 0, first_ordinal: int = 0, dictionary_first: bool | None = None,
+               probe: int | None = None) -> Iterator[RawPage]:
+    """The one loop over a column chunk's stored pages (every page walk goes through it).
+
+    Each page's header is read through *crypto* (parsed in place for a plaintext
+    chunk; decrypted, then parsed, for an encrypted one), its sizes are checked
+    against the chunk's *length*, and its stored body is cut out, neither
+    decrypted nor decompressed (:func:`decode_pages` does that).
+
+    Parameters
+    ----------
+    chunk, length:
+        The chunk's bytes: all *length* of them (bytes or a memoryview), or a
+        :data:`ChunkBytes` reader (a read-ahead window over the file).
+    crypto:
+        The chunk's :class:`~parquet_core.encryption.context.ChunkDecryption`.
+    base_offset:
+        File offset of the chunk's first byte, used in error notes.
+    first_ordinal:
+        Data page ordinal of the first page (a page read by its offset index entry).
+    dictionary_first:
+        For the first page: the metadata's hint that it is a dictionary page (an
+        encrypted header's AAD depends on it); None when it must be a data page.
+    probe:
+        With a reader: read a header from at most this many bytes first, and from
+        the rest of the chunk only when it does not fit; None: the rest at once.
+    """
+    headers = _HeaderParser()
+    read_header = crypto.read_header
+    # bytes in memory are sliced here; a reader is asked for each header and body
+    buf = _as_bytes(chunk) if isinstance(chunk, (bytes, bytearray, memoryview)) else None
+    read = None if buf is not None else chunk
+    pos, ordinal = 0, first_ordinal
+    while pos < length:
+        at_start = dictionary_first if pos == 0 else None
+        try:
+            if buf is not None:
+                header, hlen, is_dict = read_header(buf, pos, ordinal, at_start, headers)
+            else:
+                left = length - pos
+                try:
+                    header, hlen, is_dict = read_header(
+                        read(pos, left if probe is None or probe >= left else probe), 0, ordinal, at_start,
+                        headers)
+                except ParquetError:
+                    if probe is None or probe >= left:
+                        raise
+                    # a header longer than the probe window (huge statistics): from the rest of the chunk
+                    header, hlen, is_dict = read_header(read(pos, left), 0, ordinal, at_start, headers)
+            _check_sizes(header, pos, hlen, length)
+        except ParquetError as exc:
+            exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
+            raise
+        start = pos + hlen
+        pos = start + header.compressed_page_size
+        yield (header, hlen, start - hlen, buf[start:pos] if buf is not None else read(start, pos - start),
+               ordinal, is_dict)
+        if header.type in _DATA_PAGES:
+            ordinal += 1
+
+
+def decode_pages(raw_pages: Iterable[RawPage], codec_id: int, num_values: int | None, *, verify_crc: bool = True,
+                 base_offset: int = 0, crypto: ChunkDecryption = PLAINTEXT) -> Iterator[Page]:
+    """The dictionary and data pages of a :func:`walk_pages` walk, until they hold the
+    chunk's *num_values* values (levels, nulls included): bodies decrypted, CRCs checked,
+    decompressed.  ``num_values=None``: every page given, no count to reach (one page
+    read by its offset index entry).
+
+    The walk is pulled only while values are missing, so padding after the last page is
+    never parsed.  Each body goes through *crypto* first (decrypting authenticates it),
+    then its CRC, which covers the page as stored (encrypted bytes, as parquet-java and
+    parquet-cpp write it), is checked, so that an altered GCM page reports as such.
+
+    Raises
+    ------
+    ParquetFormatError
+        A data page holds more values than the chunk has left, or the pages end before
+        the chunk's values do.
+    """
+    codec = get_codec(codec_id)
+    plain = codec_id == CompressionCodec.UNCOMPRESSED
+    page_body = crypto.page_body
+    expected = num_values
+    if num_values is None:
+        num_values = 1 << 62
+    seen = counted = 0
+    walk = iter(raw_pages)
+    while seen < num_values:
+        raw = next(walk, None)
+        if raw is None:
+            break
+        header, hlen, pos, stored, ordinal, is_dict = raw
+        try:
+            _check_required_fields(header)
+            if header.type not in _KNOWN_PAGES:
+                if verify_crc:
+                    _verify_crc(header, stored)
+                continue   # INDEX_PAGE or a page type from a later spec: skip it
+            body = page_body(stored, is_dict, ordinal)
+            if verify_crc:
+                _verify_crc(header, stored)
+            page = _make_page(header, body, codec, plain, ordinal, base_offset + pos)
+        except ParquetError as exc:
+            exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
+            raise
+        if not isinstance(page, DictionaryPage):
+            if page.num_values > num_values - seen:
+                err = ParquetFormatError(
+                    f"page holds {page.num_values} values but the column chunk has only "
+                    f"{num_values - seen} left of {num_values}")
+                err.add_note(f"at page {counted} (file offset {base_offset + pos + hlen + len(stored)})")
+                raise err
+            seen += page.num_values
+            counted += 1
+        yield page
+    if expected is not None and seen < expected:
+        raise ParquetFormatError(
+            f"column chunk ends after {seen} values; its metadata promises {expected}")
+
+
 def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
-               verify_crc: bool = True, base_offset: int = 0, decryptor: Any = None,
+               verify_crc: bool = True, base_offset: int = 0, crypto: ChunkDecryption = PLAINTEXT,
                dictionary_first: bool = False) -> Iterator[Page]:
-    """Yield the dictionary and data pages of one column chunk.
+    """Yield the dictionary and data pages of one column chunk held in memory.
 
     Parameters
     ----------
@@ -212,11 +366,12 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
         Check ``PageHeader.crc`` when present.
     base_offset:
         File offset of ``chunk[0]``, used in error notes.
-    decryptor:
-        The chunk's :class:`~parquet_core.file.decryptor.ColumnDecryptor` when
-        it is encrypted (see :func:`_parse_encrypted_page`).
+    crypto:
+        The chunk's :class:`~parquet_core.encryption.context.ChunkDecryption`
+        (:data:`~parquet_core.encryption.context.PLAINTEXT` for a plaintext chunk).
     dictionary_first:
-        For an encrypted chunk: the metadata says it starts with a dictionary page.
+        The metadata says the chunk starts with a dictionary page (an encrypted
+        chunk needs it to authenticate its first header).
 
     Raises
     ------
@@ -224,164 +379,31 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
         On a malformed header, an impossible size or a CRC mismatch; the
         exception carries a note with the page ordinal and file offset.
     """
-    buf = memoryview(chunk)
-    if buf.itemsize != 1 or buf.ndim != 1:
-        buf = buf.cast("B")
-    codec = get_codec(codec_id)
-    plain = codec_id == CompressionCodec.UNCOMPRESSED
-    headers = _HeaderParser()
-
-    def parsed() -> Iterator[tuple[Page | None, int]]:
-        pos = ordinal = 0
-        while pos < len(buf):
-            if decryptor is None:
-                page, size = _parse_page(buf, pos, codec, plain, ordinal, base_offset, verify_crc, headers)
-            else:
-                page, size = _parse_encrypted_page(buf, pos, codec, plain, ordinal, base_offset, verify_crc,
-                                                   decryptor, dictionary_first if pos == 0 else None)
-            pos += size
-            if page is not None and not isinstance(page, DictionaryPage):
-                ordinal += 1
-            yield page, base_offset + pos
-
-    yield from chunk_pages(parsed(), num_values)
-
-
-def chunk_pages(parsed: Iterable[tuple[Page | None, int]], num_values: int) -> Iterator[Page]:
-    """The pages of one chunk, until they hold its ``num_values`` values (levels, nulls included).
-
-    *parsed* gives each page (None: one to skip, such as an index page) with the file
-    offset just past it.  It is pulled only while values are missing, so padding after
-    the last page is never parsed.  Shared by every walk over a chunk's pages (whole
-    chunk in memory, or read ahead window by window).
-
-    Raises
-    ------
-    ParquetFormatError
-        A data page holds more values than the chunk has left, or the pages end before
-        the chunk's values do.
-    """
-    seen = ordinal = 0
-    it = iter(parsed)
-    while seen < num_values:
-        item = next(it, None)
-        if item is None:
-            break
-        page, after = item
-        if page is None:
-            continue
-        if not isinstance(page, DictionaryPage):
-            if page.num_values > num_values - seen:
-                err = ParquetFormatError(
-                    f"page holds {page.num_values} values but the column chunk has only "
-                    f"{num_values - seen} left of {num_values}")
-                err.add_note(f"at page {ordinal} (file offset {after})")
-                raise err
-            seen += page.num_values
-            ordinal += 1
-        yield page
-    if seen < num_values:
-        raise ParquetFormatError(
-            f"column chunk ends after {seen} values; its metadata promises {num_values}")
-
-
-def _parse_page(buf: memoryview, pos: int, codec: Any, plain: bool, ordinal: int, base_offset: int,
-                verify_crc: bool, headers: Any = _parse_header) -> tuple[Page | None, int]:
-    """The page whose header starts at *pos*, and its size with the header."""
-    try:
-        header, hlen = headers(buf, pos)
-        _check_required_fields(header)
-        _check_sizes(header, pos, hlen, len(buf))
-        stored = buf[pos + hlen: pos + hlen + header.compressed_page_size]
-        if verify_crc:
-            _verify_crc(header, stored)
-        page = _make_page(header, stored, codec, plain, ordinal, base_offset + pos)
-    except ParquetError as exc:
-        exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
-        raise
-    return page, hlen + header.compressed_page_size
+    buf = _as_bytes(chunk)
+    yield from decode_pages(walk_pages(buf, len(buf), crypto=crypto, base_offset=base_offset,
+                                       dictionary_first=dictionary_first),
+                            codec_id, num_values, verify_crc=verify_crc, base_offset=base_offset,
+                            crypto=crypto)
 
 
 def read_page(buf: bytes | memoryview, codec_id: int, *, ordinal: int = 0, verify_crc: bool = True,
-              base_offset: int = 0, decryptor: Any = None, chunk_start: bool = False) -> Page | None:
+              base_offset: int = 0, crypto: ChunkDecryption = PLAINTEXT,
+              chunk_start: bool = False) -> Page | None:
     """Decode the one page that *buf* begins with (a page located through the offset index).
 
     Returns None for a page type this reader skips (INDEX_PAGE, future types).
-    For an encrypted chunk, *ordinal* is the data page ordinal of the page
-    (its position in the offset index), and ``chunk_start=True`` reads the
+    *ordinal* is the data page ordinal of the page (its position in the offset
+    index; an encrypted page's AAD holds it), and ``chunk_start=True`` reads the
     chunk's first page (a dictionary page, or data page 0).
     """
-    codec, plain = get_codec(codec_id), codec_id == CompressionCodec.UNCOMPRESSED
-    if decryptor is None:
-        page, _ = _parse_page(memoryview(buf), 0, codec, plain, ordinal, base_offset, verify_crc)
-    else:
-        page, _ = _parse_encrypted_page(memoryview(buf), 0, codec, plain, ordinal, base_offset, verify_crc,
-                                        decryptor, True if chunk_start else None)
-    return page
-
-
-def _decrypt_header(buf: memoryview, pos: int, ordinal: int, decryptor: Any,
-                    at_start: bool | None) -> tuple[Any, int, bool]:
-    """Decrypt and parse the page header at *pos*: (header, stored length, is the dictionary's).
-
-    A dictionary page header's AAD has no page ordinal, a data page header's
-    has the data page ordinal; the module type is part of the AAD, so it must
-    be known before decrypting. Only a chunk's first page can be either:
-    *at_start* is then the metadata's hint (True: dictionary first), the
-    other kind being tried when the hint fails authentication.
-    """
-    kinds = [False] if at_start is None else [at_start, not at_start]
-    first_error = None
-    for is_dict in kinds:
-        try:
-            if is_dict:
-                plain, used = decryptor.decrypt(buf[pos:], ModuleType.DICTIONARY_PAGE_HEADER,
-                                                where="dictionary page header")
-            else:
-                plain, used = decryptor.decrypt(buf[pos:], ModuleType.DATA_PAGE_HEADER, ordinal,
-                                                where=f"header of data page {ordinal}")
-        except ParquetError as exc:
-            first_error = first_error or exc
-            continue
-        header, _ = parse(plain, pt.PageHeader)
-        if (header.type == PageType.DICTIONARY_PAGE) != is_dict:
-            raise ParquetFormatError(f"decrypted page header has page type {header.type}, "
-                                     f"but was encrypted as a {'dictionary' if is_dict else 'data'} page header")
-        return header, used, is_dict
-    assert first_error is not None
-    raise first_error
-
-
-def _parse_encrypted_page(buf: memoryview, pos: int, codec: Any, plain: bool, ordinal: int, base_offset: int,
-                          verify_crc: bool, decryptor: Any, at_start: bool | None) -> tuple[Page | None, int]:
-    """:func:`_parse_page` for an encrypted chunk.
-
-    Each page is two modules: the encrypted header, then the encrypted page
-    (``compressed_page_size`` counts the whole stored module). The CRC, like
-    the size, is over the page as stored, i.e. the encrypted bytes (as
-    parquet-java and parquet-cpp write it); the decrypted body is what gets
-    decompressed.
-    """
-    try:
-        header, hlen, is_dict = _decrypt_header(buf, pos, ordinal, decryptor, at_start)
-        _check_required_fields(header)
-        _check_sizes(header, pos, hlen, len(buf))
-        stored = buf[pos + hlen: pos + hlen + header.compressed_page_size]
-        if header.type not in (PageType.DICTIONARY_PAGE, PageType.DATA_PAGE, PageType.DATA_PAGE_V2):
-            return None, hlen + header.compressed_page_size
-        if is_dict:
-            body, used = decryptor.decrypt(stored, ModuleType.DICTIONARY_PAGE, where="dictionary page")
-        else:
-            body, used = decryptor.decrypt(stored, ModuleType.DATA_PAGE, ordinal, where=f"data page {ordinal}")
-        if used != len(stored):
-            raise ParquetEncryptionError(f"encrypted page module is {used} bytes, its header says {len(stored)}")
-        if verify_crc:   # after authentication, so that an altered GCM page reports as such
-            _verify_crc(header, stored)
-        page = _make_page(header, memoryview(body), codec, plain, ordinal, base_offset + pos)
-    except ParquetError as exc:
-        exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
-        raise
-    return page, hlen + header.compressed_page_size
+    view = _as_bytes(buf)
+    if not len(view):
+        raise ParquetFormatError(f"no page at file offset {base_offset}: 0 bytes")
+    walk = walk_pages(view, len(view), crypto=crypto, base_offset=base_offset, first_ordinal=ordinal,
+                      dictionary_first=True if chunk_start else None)
+    first = next(walk)   # the buffer is not empty: a page, or an error
+    return next(decode_pages((first,), codec_id, None, verify_crc=verify_crc, base_offset=base_offset,
+                             crypto=crypto), None)
 
 
 def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal: int,
@@ -491,30 +513,25 @@ class PageHeaderInfo(NamedTuple):
                 f"size={self.compressed_page_size}/{self.uncompressed_page_size}>")
 
 
-def iter_page_headers(chunk: bytes | memoryview, num_values: int, *, decryptor: Any = None,
-                      dictionary_first: bool = False) -> Iterator[tuple[Any, int, int, memoryview]]:
+def iter_page_headers(chunk: bytes | memoryview, num_values: int, *, crypto: ChunkDecryption = PLAINTEXT,
+                      dictionary_first: bool = False,
+                      base_offset: int = 0) -> Iterator[tuple[Any, int, int, memoryview]]:
     """Yield ``(PageHeader, header length, offset in chunk, stored page bytes)`` per page.
 
-    Headers only: page bodies are neither decrypted nor decompressed (the
-    stored bytes are what a CRC covers). For inspection tools; readers use
-    :func:`iter_pages`. Stops after *num_values* values, as readers do.
+    Headers only (:func:`walk_pages`): page bodies are neither decrypted nor
+    decompressed (the stored bytes are what a CRC covers). For inspection
+    tools; readers use :func:`iter_pages`. Stops after *num_values* values, as
+    readers do.
     """
-    buf = memoryview(chunk)
-    pos = seen = ordinal = 0
-    while pos < len(buf) and seen < num_values:
-        try:
-            if decryptor is None:
-                header, hlen = parse(buf, pt.PageHeader, offset=pos)
-            else:
-                header, hlen, _ = _decrypt_header(buf, pos, ordinal, decryptor,
-                                                  dictionary_first if pos == 0 else None)
-            _check_sizes(header, pos, hlen, len(buf))
-        except ParquetError as exc:
-            exc.add_note(f"at page {ordinal} (offset {pos} in the column chunk)")
-            raise
-        yield header, hlen, pos, buf[pos + hlen: pos + hlen + header.compressed_page_size]
-        pos += hlen + header.compressed_page_size
-        if header.type in (PageType.DATA_PAGE, PageType.DATA_PAGE_V2):
+    buf = _as_bytes(chunk)
+    walk = walk_pages(buf, len(buf), crypto=crypto, base_offset=base_offset, dictionary_first=dictionary_first)
+    seen = 0
+    while seen < num_values:   # checked before the next header is read: padding is never parsed
+        item = next(walk, None)
+        if item is None:
+            return
+        header, hlen, pos, stored, _, _ = item
+        yield header, hlen, pos, stored
+        if header.type in _DATA_PAGES:
             dph = header.data_page_header or header.data_page_header_v2
             seen += (dph.num_values or 0) if dph is not None else 0
-            ordinal += 1

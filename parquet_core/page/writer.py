@@ -7,9 +7,11 @@ CRC-32 over the bytes as stored when asked, and returns a
 :class:`WrittenPage` holding the serialized header followed by the body.
 Where the bytes go is decided by ``file/``.
 
-Encryption (optional ``crypt``, a :class:`parquet_core.file.encryptor.ChunkEncryptor`):
-the stored body becomes one encrypted module and the serialized header
-another; ``compressed_page_size`` and the CRC then cover the body module as
+Encryption: ``crypt`` is the chunk's
+:class:`~parquet_core.encryption.context.ChunkEncryption` (default
+:data:`~parquet_core.encryption.context.PLAINTEXT`, which passes bytes through).
+For an encrypted chunk the stored body becomes one encrypted module and the
+serialized header another; ``compressed_page_size`` and the CRC then cover the body module as
 written (length, nonce, ciphertext and tag), as the spec's "bytes as stored".
 
 ::
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parquet_core.constants import CompressionCodec, Encoding, PageType
+from parquet_core.encryption.context import PLAINTEXT, ChunkEncryption
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import serialize
 
@@ -64,10 +67,10 @@ def _compress(codec: Any, body: bytes, level: int | None) -> bytes:
 
 
 def _finish(header: Any, stored: bytes, uncompressed_body: int, checksum: bool,
-            crypt: Any = None, ordinal: int | None = None) -> WrittenPage:
+            crypt: ChunkEncryption = PLAINTEXT, ordinal: int | None = None) -> WrittenPage:
     # the body as stored, in parts (an encrypted module comes as framing + ciphertext,
     # joined once with the header below)
-    parts = (stored,) if crypt is None else crypt.page(stored, ordinal)
+    parts = crypt.page(stored, ordinal)
     header.uncompressed_page_size = uncompressed_body
     header.compressed_page_size = sum(len(p) for p in parts)
     if checksum:
@@ -76,15 +79,13 @@ def _finish(header: Any, stored: bytes, uncompressed_body: int, checksum: bool,
         for p in parts:
             crc = zlib.crc32(p, crc)
         header.crc = crc - (1 << 32) if crc >= 1 << 31 else crc
-    head = serialize(header)
-    if crypt is not None:
-        head = crypt.page_header(head, ordinal)
-    data = head + stored if crypt is None else b"".join((head, *parts))
+    head = crypt.page_header(serialize(header), ordinal)
+    data = b"".join((head, *parts))
     return WrittenPage(data, len(head), len(head) + uncompressed_body)
 
 
 def dictionary_page(values: bytes, num_values: int, codec: Any, level: int | None = None, *,
-                    checksum: bool = False, crypt: Any = None) -> WrittenPage:
+                    checksum: bool = False, crypt: ChunkEncryption = PLAINTEXT) -> WrittenPage:
     """Build a dictionary page from PLAIN-encoded dictionary values."""
     header = pt.PageHeader(type=PageType.DICTIONARY_PAGE)
     header.dictionary_page_header = pt.DictionaryPageHeader(
@@ -95,7 +96,7 @@ def dictionary_page(values: bytes, num_values: int, codec: Any, level: int | Non
 def data_page_v1(rep_levels: bytes, def_levels: bytes, values: bytes, *, num_values: int,
                  encoding: int, codec: Any, level: int | None = None,
                  statistics: Any = None, checksum: bool = False,
-                 crypt: Any = None, ordinal: int | None = None) -> WrittenPage:
+                 crypt: ChunkEncryption = PLAINTEXT, ordinal: int | None = None) -> WrittenPage:
     """Build a v1 data page; level parts already carry their 4-byte length prefix."""
     body = rep_levels + def_levels + values if (rep_levels or def_levels) else values
     header = pt.PageHeader(type=PageType.DATA_PAGE)
@@ -108,7 +109,7 @@ def data_page_v1(rep_levels: bytes, def_levels: bytes, values: bytes, *, num_val
 def data_page_v2(rep_levels: bytes, def_levels: bytes, values: bytes, *, num_values: int,
                  num_nulls: int, num_rows: int, encoding: int, codec: Any,
                  level: int | None = None, statistics: Any = None,
-                 checksum: bool = False, crypt: Any = None,
+                 checksum: bool = False, crypt: ChunkEncryption = PLAINTEXT,
                  ordinal: int | None = None) -> WrittenPage:
     """Build a v2 data page; levels are RLE hybrid without a length prefix."""
     compressed = _compress(codec, values, level)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from parquet_core.bloom_filter.hashing import hash_values
+from parquet_core.encryption.context import chunk_decryption
 from parquet_core.validation.context import Checker, ChunkState
 from parquet_core.validation.rules import ERROR, WARNING, rule
 from parquet_core.constants import PhysicalType as P
@@ -53,7 +54,7 @@ def check_bloom_headers(ck: Checker) -> None:
         if n & (n - 1) or n > _MAX:
             ck.report_chunk(SIZE, ch, f"the bitset has {n} bytes, not a power of two up to {_MAX}", offset=off)
         length = ch.meta.bloom_filter_length
-        if length is not None and ch.wrapper.decryptor is None:
+        if length is not None and not chunk_decryption(ch.wrapper).encrypted:
             from parquet_core.bloom_filter import parse_header
 
             try:

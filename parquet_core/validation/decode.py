@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
+from parquet_core.encryption.context import chunk_decryption
 from parquet_core.validation.context import Checker, ChunkState, PageInfo
 from parquet_core._kernels.varint import read_uleb128
 from parquet_core.validation.rules import ERROR, WARNING, rule
@@ -135,7 +136,7 @@ def decode_chunk(ck: Checker, ch: ChunkState) -> bool:
         try:
             page = read_page(ch.buf[pos:pos + p.header_size + len(p.stored)], ch.meta.codec,
                              ordinal=p.data_ordinal or 0, verify_crc=False, base_offset=p.offset,
-                             decryptor=ch.wrapper.decryptor, chunk_start=p.ordinal == 0)
+                             crypto=chunk_decryption(ch.wrapper), chunk_start=p.ordinal == 0)
         except ParquetEncryptionError as exc:
             from parquet_core.validation.encryption import MODULE
 

@@ -12,6 +12,7 @@ import zlib
 from collections import Counter
 from typing import Any
 
+from parquet_core.encryption.context import chunk_decryption
 from parquet_core.validation.context import Checker, ChunkState, PageInfo
 from parquet_core.validation.rules import ERROR, WARNING, rule
 from parquet_core.constants import Encoding as E, PageType, PhysicalType as P
@@ -99,9 +100,9 @@ def _walk(ck: Checker, ch: ChunkState) -> None:
     buf = ck.source.read_at(start, length)
     if ck.deeper("data"):
         ch.buf = buf
-    dec = ch.wrapper.decryptor
     data = seen = 0
-    pages = iter_page_headers(buf, 1 << 62, decryptor=dec, dictionary_first=start != ch.meta.data_page_offset)
+    pages = iter_page_headers(buf, 1 << 62, crypto=chunk_decryption(ch.wrapper),
+                              dictionary_first=start != ch.meta.data_page_offset, base_offset=start)
     while True:
         try:
             item = next(pages, None)

@@ -9,7 +9,7 @@ import pytest
 
 import parquet_core as pc
 from parquet_core.errors import ParquetEncryptionError
-from parquet_core.file.encryptor import ChunkEncryptor, FileEncryptor
+from parquet_core.encryption.encryptor import ChunkEncryptor, FileEncryptor
 
 KEY = b"0123456789012345"
 

@@ -4,7 +4,10 @@ A :class:`FileEncryptor` is made once per file from the user's
 :class:`~parquet_core.encryption.FileEncryptionProperties`. It draws the
 file's random 8-byte ``aad_file_unique``, builds the ``EncryptionAlgorithm``
 written to the file, and hands out one :class:`ChunkEncryptor` per encrypted
-column chunk (``None`` for a plaintext column of a per-column-key file).
+column chunk (:data:`~parquet_core.encryption.context.PLAINTEXT` for a plaintext
+column of a per-column-key file). A file without encryption is written with
+:data:`~parquet_core.encryption.context.PLAINTEXT_FILE`, the null object of the
+same :class:`~parquet_core.encryption.context.FileEncryption` protocol.
 
 What is encrypted, per the spec's encryption chapter::
 
@@ -32,6 +35,7 @@ import os
 import struct
 from typing import Any
 
+from parquet_core.encryption.context import PLAINTEXT, ChunkEncryption
 from parquet_core.encryption.modules import MAX_ORDINAL, ModuleType, file_aad, module_aad
 from parquet_core.encryption.properties import AES_GCM_CTR_V1, FileEncryptionProperties
 from parquet_core.thrift import pt
@@ -49,6 +53,8 @@ class ChunkEncryptor:
     """Encrypts the modules of one column chunk (one key, fixed ordinals)."""
 
     __slots__ = ("_cipher", "_aad", "_ctr", "row_group", "column", "_page_aad", "_header_aad")
+
+    encrypted = True
 
     def __init__(self, cipher: Any, aad: bytes, ctr: bool, row_group: int, column: int) -> None:
         self._cipher = cipher
@@ -122,7 +128,10 @@ def _strip(meta: Any) -> Any:
 
 
 class FileEncryptor:
-    """Per-file encryption state: algorithm, file AAD, ciphers per key."""
+    """Per-file encryption state: algorithm, file AAD, ciphers per key
+    (a :class:`~parquet_core.encryption.context.FileEncryption`)."""
+
+    encrypted = True
 
     def __init__(self, props: FileEncryptionProperties, leaf_paths: list[str]) -> None:
         if not isinstance(props, FileEncryptionProperties):
@@ -148,6 +157,11 @@ class FileEncryptor:
         """The magic at the start and end of the file."""
         return b"PAR1" if self.props.plaintext_footer else MAGIC_ENCRYPTED
 
+    @property
+    def on_file_written(self) -> Any:
+        """The properties' hook called with the file's path once it is written (or None)."""
+        return self.props.on_file_written
+
     def _cipher(self, key: bytes) -> Any:
         cipher = self._ciphers.get(key)
         if cipher is None:
@@ -164,15 +178,15 @@ class FileEncryptor:
             return pt.EncryptionAlgorithm(AES_GCM_CTR_V1=pt.AesGcmCtrV1(**fields))
         return pt.EncryptionAlgorithm(AES_GCM_V1=pt.AesGcmV1(**fields))
 
-    def chunk(self, path: str, row_group: int, column: int) -> ChunkEncryptor | None:
-        """The encryptor of column *path* in *row_group*, or None if it stays plaintext."""
+    def chunk(self, path: str, row_group: int, column: int) -> ChunkEncryption:
+        """The encryptor of column *path* in *row_group* (:data:`PLAINTEXT` if it stays plaintext)."""
         key = self.props.column_key(path)
         if key is None:
-            return None
+            return PLAINTEXT
         return ChunkEncryptor(self._cipher(key), self.file_aad, self.ctr, row_group, column)
 
     # -- footer --------------------------------------------------------------
-    def footer_chunk(self, chunk: Any, path: str, enc: ChunkEncryptor | None) -> Any:
+    def footer_chunk(self, chunk: Any, path: str, enc: ChunkEncryption) -> Any:
         """The ``ColumnChunk`` as it goes into the footer.
 
         Encrypted columns get ``crypto_metadata``; their ColumnMetaData is
@@ -181,7 +195,7 @@ class FileEncryptor:
         a column-key chunk keeps no plaintext ``meta_data``; with a plaintext
         footer it keeps a stripped copy for readers without the key.
         """
-        if enc is None:
+        if not isinstance(enc, ChunkEncryptor):   # a plaintext column
             return chunk
         out = copy.copy(chunk)
         p = self.props

@@ -17,6 +17,10 @@ decrypts that chunk's modules::
 
     * CTR for AES_GCM_CTR_V1 (no AAD, no tag: no integrity for page bodies)
 
+:class:`ColumnDecryptor` is the encrypted implementation of
+:class:`~parquet_core.encryption.context.ChunkDecryption` (the page walk's
+context; a plaintext chunk gets :data:`~parquet_core.encryption.context.PLAINTEXT`).
+
 The page ordinal counts data pages only (the dictionary page has none). The
 row group ordinal is ``RowGroup.ordinal`` when the writer stored it, else the
 row group's position in the footer; the column ordinal is the chunk's
@@ -30,10 +34,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from parquet_core.constants import PageType
 from parquet_core.encryption.ciphers import ModuleCipher, verify_footer_signature
+from parquet_core.encryption.context import HeaderParser
 from parquet_core.encryption.modules import ModuleType, file_aad, module_aad
 from parquet_core.encryption.properties import AES_GCM_CTR_V1, AES_GCM_V1, FileDecryptionProperties
-from parquet_core.errors import ParquetEncryptionError, ParquetFormatError, UnsupportedFeatureError
+from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, UnsupportedFeatureError
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
 
@@ -54,6 +60,9 @@ class ColumnDecryptor:
     """Decrypts the modules of one column chunk (one key, fixed row group and column ordinals)."""
 
     __slots__ = ("path", "row_group", "column", "ctr", "_cipher", "_prefixes")
+
+    #: A :class:`~parquet_core.encryption.context.ChunkDecryption` of an encrypted chunk.
+    encrypted = True
 
     def __init__(self, cipher: ModuleCipher, file_aad_bytes: bytes, ctr: bool, path: str,
                  row_group: int, column: int) -> None:
@@ -87,6 +96,51 @@ class ColumnDecryptor:
                 f"malformed: {exc}") from exc
 
 
+    # -- the page walk's context (ChunkDecryption) ----------------------------
+    def read_header(self, buf: Any, pos: int, ordinal: int, at_start: bool | None,
+                    parse: HeaderParser) -> tuple[Any, int, bool | None]:
+        """Decrypt and parse the page header at *pos*: (header, stored length, is the dictionary's).
+
+        A dictionary page header's AAD has no page ordinal, a data page header's
+        has the data page ordinal; the module type is part of the AAD, so it must
+        be known before decrypting. Only a chunk's first page can be either:
+        *at_start* is then the metadata's hint (True: dictionary first), the
+        other kind being tried when the hint fails authentication.
+        """
+        kinds = (False,) if at_start is None else (at_start, not at_start)
+        first_error: ParquetError | None = None
+        rest = memoryview(buf)[pos:]
+        for is_dict in kinds:
+            try:
+                if is_dict:
+                    plain, used = self.decrypt(rest, ModuleType.DICTIONARY_PAGE_HEADER,
+                                               where="dictionary page header")
+                else:
+                    plain, used = self.decrypt(rest, ModuleType.DATA_PAGE_HEADER, ordinal,
+                                               where=f"header of data page {ordinal}")
+            except ParquetError as exc:
+                first_error = first_error or exc
+                continue
+            header, _ = parse(memoryview(plain), 0)
+            if (header.type == PageType.DICTIONARY_PAGE) != is_dict:
+                raise ParquetFormatError(
+                    f"decrypted page header has page type {header.type}, but was encrypted as a "
+                    f"{'dictionary' if is_dict else 'data'} page header")
+            return header, used, is_dict
+        assert first_error is not None
+        raise first_error
+
+    def page_body(self, stored: Any, is_dict: bool | None, ordinal: int) -> Any:
+        """Decrypt a page module (``compressed_page_size`` counts the whole module)."""
+        if is_dict:
+            body, used = self.decrypt(stored, ModuleType.DICTIONARY_PAGE, where="dictionary page")
+        else:
+            body, used = self.decrypt(stored, ModuleType.DATA_PAGE, ordinal, where=f"data page {ordinal}")
+        if used != len(stored):
+            raise ParquetEncryptionError(f"encrypted page module is {used} bytes, its header says {len(stored)}")
+        return memoryview(body)
+
+
 def _page_ordinal(page: int) -> bytes:
     if not 0 <= page <= 32767:
         raise ParquetEncryptionError(
@@ -95,7 +149,10 @@ def _page_ordinal(page: int) -> bytes:
 
 
 class FileDecryptor:
-    """The file AAD, footer key and per-column ciphers of one encrypted file."""
+    """The file AAD, footer key and per-column ciphers of one encrypted file
+    (a :class:`~parquet_core.encryption.context.FileDecryption`)."""
+
+    encrypted = True
 
     def __init__(self, algorithm: Any, decryption: FileDecryptionProperties | None,
                  footer_key_metadata: bytes | None) -> None:
