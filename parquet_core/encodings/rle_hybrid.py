@@ -308,21 +308,6 @@ _DENSE_BYTES_PER_RUN = 5
 _VECTOR_MIN_BYTES = 2048
 
 
-def _scan_runs(arr: npt.NDArray[np.uint8], w: int, count: int,
-               what: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
-                                   npt.NDArray[np.int64], int]:
-    """The run table of :func:`_scan` as arrays: values taken, value (-1 if
-    bit-packed), body offset (-1 if RLE), and the end offset."""
-    table, end = _scan(arr, w, count, what)
-    if isinstance(table, tuple):
-        takes, tags = table
-    else:
-        pairs = np.asarray(table, dtype=np.int64).reshape(-1, 2)
-        takes, tags = pairs[:, 0].copy(), pairs[:, 1]
-    packed = tags < 0
-    return takes, np.where(packed, -1, tags), np.where(packed, ~tags, -1), end
-
-
 def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[Any, int]:
     """Find the runs covering ``count`` values, with every bounds check.
 
@@ -337,7 +322,7 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
     the bare minimum of operations (a page usually has few runs; a page of
     levels with scattered nulls has one run per ~10-20 values).  When, after
     :data:`_PROBE_RUNS` runs, the runs are short and many bytes remain, the
-    rest of the chain is found by :func:`_scan_runs_vectorised`, whose cost
+    rest of the chain is found by :func:`_vector_table`, whose cost
     is per byte instead of per run.
     """
     mv = memoryview(arr)
@@ -516,16 +501,6 @@ def _vector_table(arr: npt.NDArray[np.uint8], start: int, w: int, count: int,
     if not keep.all():
         return take[keep], tags[keep], end
     return take, tags, end
-
-
-def _scan_runs_vectorised(arr: npt.NDArray[np.uint8], start: int, w: int, count: int,
-                          what: str, est_runs: int = 4096
-                          ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
-                                     npt.NDArray[np.int64], int]:
-    """:func:`_vector_table` as (takes, values or -1, bodies or -1, end), like :func:`_scan_runs`."""
-    take, tags, end = _vector_table(arr, start, w, count, what, est_runs)
-    packed = tags < 0
-    return take, np.where(packed, -1, tags), np.where(packed, ~tags, -1), end
 
 
 def decode_levels_v1(buf: Any, offset: int, bit_width: int,
