@@ -36,7 +36,7 @@ from parquet_core.file.scan import ReadContext, read_fields
 from parquet_core.file.filesystem import is_url, resolve_filesystem
 from parquet_core.file.source import open_source
 from parquet_core.metadata.arrow_ipc import dictionary_field_names
-from parquet_core.metadata.page_index_model import ColumnIndex, OffsetIndex
+from parquet_core.metadata.page_index import ColumnIndex, OffsetIndex
 from parquet_core.metadata.wrappers import FileMetadata
 from parquet_core.options import ReaderOptions
 from parquet_core.page.reader import PageHeaderInfo
