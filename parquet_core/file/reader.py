@@ -134,6 +134,10 @@ class ParquetFile:
         self.indexes = FileIndexes(self.metadata, self._sources, verify)
         #: The pruning planner behind ``filters=`` and :meth:`explain`.
         self.planner = RowGroupPlanner(self.metadata, self.columns, self.indexes)
+        #: The table schema (a :class:`~parquet_core.Schema`), also :attr:`schema_arrow`.
+        #: pyarrow's ``ParquetFile.schema`` is the Parquet schema instead: ours is
+        #: :attr:`schema_descriptor` (``metadata.schema``); code meant to read the same on
+        #: both should say ``schema_arrow`` / ``metadata.schema``.
         self.schema = self.columns.schema
 
     # -- the column-chunk layer --------------------------------------------------
@@ -201,8 +205,13 @@ class ParquetFile:
 
     @property
     def schema_descriptor(self):  # type: ignore[no-untyped-def]
-        """The leaf-level :class:`SchemaDescriptor`."""
+        """The Parquet schema: the leaf-level :class:`SchemaDescriptor` (``metadata.schema``)."""
         return self.metadata.schema
+
+    @property
+    def schema_arrow(self) -> Schema:
+        """The table schema (a :class:`~parquet_core.Schema`), under pyarrow's name for it."""
+        return self.schema
 
     # -- data ---------------------------------------------------------------
     @names_file("reading")
