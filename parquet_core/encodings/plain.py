@@ -621,7 +621,11 @@ def _decode_pages(arrs: list[npt.NDArray[np.uint8]],
     """Decode several PLAIN BYTE_ARRAY value sections as one stream.
 
     Returns the values of all pages back to back and, per page, the number
-    of bytes its values occupy.
+    of bytes its values occupy.  The steps: check the counts against the page
+    sizes; uniform lengths (strided copies, no walk); otherwise lay the pages
+    back to back (:func:`_join_pages`), find every value's start and length
+    (:func:`_lane_walk` and its proofs, else :func:`_scalar_pages`), and copy
+    the values without their length prefixes.
     """
     npages = len(arrs)
     for p, (arr, count) in enumerate(zip(arrs, counts)):
@@ -650,25 +654,9 @@ def _decode_pages(arrs: list[npt.NDArray[np.uint8]],
         return _uniform_pages([arrs[p] for p in live], [counts[p] for p in live], uniform,
                               live, stops, n)
 
-    # one buffer holding every live page: the buffer they already share
-    # (pages of one uncompressed or one decompressed chunk), or a copy
-    sizes = np.array([arrs[p].size for p in live], dtype=np.int64)
-    page_begin = np.zeros(len(live), dtype=np.int64)
-    np.cumsum(sizes[:-1], out=page_begin[1:])
-    shared = _shared_span([arrs[p] for p in live], sizes) if len(live) > 1 else None
-    if shared is not None:
-        big, page_begin = shared
-    page_end = page_begin + sizes
+    big, page_begin, page_end = _join_pages([arrs[p] for p in live])
     size = int(page_end[-1])
-    if len(live) == 1:
-        big = arrs[live[0]]
-    elif shared is None:
-        big = np.empty(size + _GATHER_PAD, dtype=np.uint8)
-        for p, b in zip(live, page_begin.tolist()):
-            big[b:b + arrs[p].size] = arrs[p]
-        big[size:] = 0
     cnt = np.array([counts[p] for p in live], dtype=np.int64)
-
     starts: npt.NDArray[np.int64] | None = None
     lengths = None
     if n > _SCALAR_MAX_COUNT and size < _SCALAR_MIN_AVG_BYTES * n:
@@ -680,28 +668,7 @@ def _decode_pages(arrs: list[npt.NDArray[np.uint8]],
             else:
                 lengths = _verified_lengths(big, size, starts, page_begin, page_end, cnt)
     if lengths is None:
-        # Small or long-value pages, a malformed page, or missed lanes: the
-        # scalar walk per page decodes it or raises the precise error.
-        # The walk checks every value against its page's end, so its chain
-        # is proven as it goes: each length is the gap to the next start.
-        start_parts, length_parts = [], []
-        for i, p in enumerate(live):
-            try:
-                walked, stop = _scalar_walk(arrs[p], 0, arrs[p].size, counts[p], 0)
-            except ParquetFormatError as exc:
-                raise _page_error(exc, p, npages) from exc
-            if len(walked) < counts[p]:
-                raise _page_error(ParquetFormatError(
-                    f"PLAIN BYTE_ARRAY: the page holds only {len(walked)} of {counts[p]} "
-                    f"values"), p, npages)
-            walked.append(stop)
-            chain = np.asarray(walked, dtype=np.int64)
-            start_parts.append(chain[:-1] + page_begin[i])
-            length_parts.append(np.diff(chain) - 4)
-        if len(live) == 1:
-            starts, lengths = start_parts[0], length_parts[0]
-        else:
-            starts, lengths = np.concatenate(start_parts), np.concatenate(length_parts)
+        starts, lengths = _scalar_pages(arrs, counts, live, page_begin)
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     data = gather_runs(big, starts + 4, lengths, offsets)
@@ -709,6 +676,59 @@ def _decode_pages(arrs: list[npt.NDArray[np.uint8]],
     for i, p in enumerate(live):
         stops[p] = int(starts[last[i]] + 4 + lengths[last[i]] - page_begin[i])
     return ByteArrays(offsets, data), stops
+
+
+def _join_pages(arrs: list[npt.NDArray[np.uint8]]
+                ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """One buffer holding every page, and each page's ``[begin, end)`` in it: the
+    buffer they already share (pages of one uncompressed or one decompressed chunk),
+    the page itself when there is one, or a copy (zero-padded for the gathers)."""
+    sizes = np.array([a.size for a in arrs], dtype=np.int64)
+    page_begin = np.zeros(len(arrs), dtype=np.int64)
+    np.cumsum(sizes[:-1], out=page_begin[1:])
+    shared = _shared_span(arrs, sizes) if len(arrs) > 1 else None
+    if shared is not None:
+        big, page_begin = shared
+    page_end = page_begin + sizes
+    size = int(page_end[-1])
+    if len(arrs) == 1:
+        big = arrs[0]
+    elif shared is None:
+        big = np.empty(size + _GATHER_PAD, dtype=np.uint8)
+        for a, b in zip(arrs, page_begin.tolist()):
+            big[b:b + a.size] = a
+        big[size:] = 0
+    return big, page_begin, page_end
+
+
+def _scalar_pages(arrs: list[npt.NDArray[np.uint8]], counts: list[int], live: list[int],
+                  page_begin: npt.NDArray[np.int64]
+                  ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Value starts (in the joined buffer) and lengths of the live pages, page by page.
+
+    For small or long-value pages, a malformed page, or missed lanes: the
+    scalar walk per page decodes it or raises the precise error.  The walk
+    checks every value against its page's end, so its chain is proven as it
+    goes: each length is the gap to the next start.
+    """
+    npages = len(arrs)
+    start_parts, length_parts = [], []
+    for i, p in enumerate(live):
+        try:
+            walked, stop = _scalar_walk(arrs[p], 0, arrs[p].size, counts[p], 0)
+        except ParquetFormatError as exc:
+            raise _page_error(exc, p, npages) from exc
+        if len(walked) < counts[p]:
+            raise _page_error(ParquetFormatError(
+                f"PLAIN BYTE_ARRAY: the page holds only {len(walked)} of {counts[p]} "
+                f"values"), p, npages)
+        walked.append(stop)
+        chain = np.asarray(walked, dtype=np.int64)
+        start_parts.append(chain[:-1] + page_begin[i])
+        length_parts.append(np.diff(chain) - 4)
+    if len(live) == 1:
+        return start_parts[0], length_parts[0]
+    return np.concatenate(start_parts), np.concatenate(length_parts)
 
 
 def _owner(arr: npt.NDArray[np.uint8]) -> Any:
