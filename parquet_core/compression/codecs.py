@@ -104,7 +104,6 @@ import numpy as np
 from parquet_core.constants import CompressionCodec
 from parquet_core.errors import (
     ParquetFormatError,
-    UnsupportedFeatureError,
 )
 
 from parquet_core.compression.base import (
