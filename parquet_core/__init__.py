@@ -55,7 +55,7 @@ from parquet_core.schema.build_nested import list_, map_, struct
 # writer, the validator or the dataset layer.  ``name -> module`` below is the
 # whole public surface; ``tests/test_public_api.py`` imports every entry.
 _LAZY_MODULES: dict[str, tuple[str, ...]] = {
-    "parquet_core.encryption.keytools": ('CryptoFactory', 'DecryptionConfiguration', 'EncryptionConfiguration', 'InMemoryKms', 'KmsClient', 'KmsConnectionConfig', 'LocalWrapKmsClient',),
+    "parquet_core.encryption.keytools": ('CryptoFactory', 'DecryptionConfiguration', 'EncryptionConfiguration', 'KmsClient', 'KmsConnectionConfig', 'LocalWrapKmsClient',),
     "parquet_core.encryption.properties": ('FileDecryptionProperties', 'FileEncryptionProperties',),
     "parquet_core.file.reader": ('ParquetFile',),
     "parquet_core.dataset": ('ParquetDataset', 'Partitioning', 'write_to_dataset',),
@@ -111,7 +111,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # static analysers and IDEs see the real names
-    from parquet_core.encryption.keytools import CryptoFactory, DecryptionConfiguration, EncryptionConfiguration, InMemoryKms, KmsClient, KmsConnectionConfig, LocalWrapKmsClient  # noqa: F401
+    from parquet_core.encryption.keytools import CryptoFactory, DecryptionConfiguration, EncryptionConfiguration, KmsClient, KmsConnectionConfig, LocalWrapKmsClient  # noqa: F401
     from parquet_core.encryption.properties import FileDecryptionProperties, FileEncryptionProperties  # noqa: F401
     from parquet_core.file.reader import ParquetFile  # noqa: F401
     from parquet_core.dataset import ParquetDataset, Partitioning, write_to_dataset  # noqa: F401
@@ -147,7 +147,7 @@ __all__ = [
     "ParquetDataset", "Partitioning", "write_to_dataset", "write_metadata",
     "FileEncryptionProperties", "FileDecryptionProperties",
     # key management tools
-    "CryptoFactory", "DecryptionConfiguration", "EncryptionConfiguration", "InMemoryKms",
+    "CryptoFactory", "DecryptionConfiguration", "EncryptionConfiguration",
     "KmsClient", "KmsConnectionConfig", "LocalWrapKmsClient",
     # schema building
     "binary", "bool_", "bson", "date", "date32", "decimal", "decimal128", "decimal256", "enum",

@@ -20,6 +20,7 @@ __all__ = [
     "Encoding",
     "CompressionCodec",
     "PageType",
+    "BoundaryOrder",
 ]
 
 #: Four bytes at the start and the end of every plaintext-footer file.
@@ -114,3 +115,11 @@ class PageType(IntEnum):
     INDEX_PAGE = 1
     DICTIONARY_PAGE = 2
     DATA_PAGE_V2 = 3
+
+
+class BoundaryOrder(IntEnum):
+    """``BoundaryOrder`` of a ColumnIndex: how the pages' bounds are ordered."""
+
+    UNORDERED = 0
+    ASCENDING = 1
+    DESCENDING = 2

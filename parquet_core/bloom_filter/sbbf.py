@@ -192,10 +192,6 @@ class SplitBlockBloomFilter:
             found &= word
         return found.astype(np.bool_)
 
-    def contains_hash(self, hash_value: int) -> bool:
-        """:meth:`check_hashes` for one hash."""
-        return bool(self.check_hashes(np.array([hash_value], dtype=np.uint64))[0])
-
     # -- physical values --------------------------------------------------
     def insert(self, values: Any, physical_type: int | None = None,
                type_length: int | None = None) -> None:

@@ -17,7 +17,7 @@ is moved into place with :meth:`ChunkResult.rebase`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -45,8 +45,6 @@ class ChunkResult:
     meta: Any                      # pt.ColumnMetaData (offsets absolute)
     column_index: Any | None       # pt.ColumnIndex or None
     offset_index: Any              # pt.OffsetIndex
-    size: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
     bloom_filter: bytes | None = None  # header + bitset (encrypted: two modules), placed by file/
 
     def rebase(self, shift: int) -> None:
@@ -157,4 +155,4 @@ class ChunkMetadataBuilder:
         return ChunkResult(pages=self.pages, meta=self.column_metadata(num_values),
                            column_index=self.index.column_index(),
                            offset_index=self.index.offset_index(),
-                           size=self.offset - self.chunk_offset, bloom_filter=bloom_filter)
+                           bloom_filter=bloom_filter)

@@ -17,30 +17,23 @@ byte framings are described in :mod:`parquet_core.compression.codecs`.
 
 from __future__ import annotations
 
-from enum import IntEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol
 
 from parquet_core.compression.codecs import _all_codecs
+from parquet_core.constants import CompressionCodec
 from parquet_core.errors import UnsupportedFeatureError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["REGISTRY", "Codec", "CodecId", "get_codec"]
+__all__ = ["REGISTRY", "Codec", "CodecId", "CompressionCodec", "get_codec"]
 
 
-class CodecId(IntEnum):
-    """The spec's ``CompressionCodec`` enum (``parquet.thrift``)."""
-
-    UNCOMPRESSED = 0
-    SNAPPY = 1
-    GZIP = 2
-    LZO = 3
-    BROTLI = 4
-    LZ4 = 5  # deprecated: ambiguous framing, see codecs.Lz4Codec
-    ZSTD = 6
-    LZ4_RAW = 7
+#: The spec's ``CompressionCodec`` enum: one definition, in :mod:`parquet_core.constants`
+#: (pinned to the generated IDL by a unit test); ``CodecId`` is the name this package
+#: has always exported for it.  LZ4 (5) is deprecated: ambiguous framing, see lz4.Lz4Codec.
+CodecId = CompressionCodec
 
 
 class Codec(Protocol):

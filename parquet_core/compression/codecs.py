@@ -101,9 +101,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from parquet_core.constants import CompressionCodec
 from parquet_core.errors import (
     ParquetFormatError,
-    UnsupportedFeatureError,
 )
 
 from parquet_core.compression.base import (
@@ -138,7 +138,7 @@ class UncompressedCodec(_BaseCodec):
     """Codec 0: the identity; :meth:`decompress` does not copy."""
 
     name: str = "UNCOMPRESSED"
-    codec_id: int = 0
+    codec_id: int = int(CompressionCodec.UNCOMPRESSED)
 
     def _decompress(self, data: bytes | memoryview, n: int) -> bytes | memoryview:
         return data
@@ -196,7 +196,7 @@ class SnappyCodec(_BaseCodec):
     """Codec 1: raw Snappy blocks via ``python-snappy``."""
 
     name: str = "SNAPPY"
-    codec_id: int = 1
+    codec_id: int = int(CompressionCodec.SNAPPY)
     package: str | None = "python-snappy"
 
     def _backend(self) -> ModuleType:
@@ -239,7 +239,7 @@ class GzipCodec(_BaseCodec):
     """Codec 2: gzip (possibly several members) via the stdlib ``zlib``."""
 
     name: str = "GZIP"
-    codec_id: int = 2
+    codec_id: int = int(CompressionCodec.GZIP)
     default_level: int | None = 6
 
     def _decompress(self, data: bytes | memoryview, n: int) -> bytes:
@@ -283,7 +283,7 @@ class BrotliCodec(_BaseCodec):
     """Codec 4: Brotli via the ``brotli`` package."""
 
     name: str = "BROTLI"
-    codec_id: int = 4
+    codec_id: int = int(CompressionCodec.BROTLI)
     package: str | None = "brotli"
     # brotli's own default (11) is an order of magnitude slower for a few
     # percent; 8 is Arrow's default too.
@@ -366,7 +366,7 @@ class ZstdCodec(_BaseCodec):
     """Codec 6: Zstandard via the ``zstandard`` package."""
 
     name: str = "ZSTD"
-    codec_id: int = 6
+    codec_id: int = int(CompressionCodec.ZSTD)
     package: str | None = "zstandard"
     default_level: int | None = 3
 

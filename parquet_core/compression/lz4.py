@@ -9,6 +9,7 @@ import struct
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from parquet_core.constants import CompressionCodec
 from parquet_core.errors import (
     ParquetFormatError,
 )
@@ -200,7 +201,7 @@ class Lz4Codec(_Lz4BlockCodec):
     """Codec 5 (deprecated LZ4): Hadoop framing, raw block or frame format."""
 
     name: str = "LZ4"
-    codec_id: int = 5
+    codec_id: int = int(CompressionCodec.LZ4)
 
     def _decompress(self, data: bytes | memoryview, n: int) -> bytes:
         block = self._backend()
@@ -256,7 +257,7 @@ class Lz4RawCodec(_Lz4BlockCodec):
     """Codec 7 (LZ4_RAW): one bare LZ4 block."""
 
     name: str = "LZ4_RAW"
-    codec_id: int = 7
+    codec_id: int = int(CompressionCodec.LZ4_RAW)
 
     def _decompress(self, data: bytes | memoryview, n: int) -> bytes:
         why = _beyond_block_ratio(len(data), n)

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
+from parquet_core.constants import CompressionCodec
 from parquet_core.compression.base import _BaseCodec, _check_level, _import_backend
 from parquet_core.compression.lz4 import _U32_PAIR, _lz4_hadoop_decompress
 from parquet_core.errors import ParquetFormatError
@@ -54,7 +55,7 @@ class LzoCodec(_BaseCodec):
     """Codec 3: LZO1X via ``lzallright`` (see the module docstring)."""
 
     name: str = "LZO"
-    codec_id: int = 3
+    codec_id: int = int(CompressionCodec.LZO)
     package: str | None = "lzallright"
 
     def _backend(self) -> Any:

@@ -252,7 +252,12 @@ def decode_values(encoding: int, buf: Any, count: int, physical_type: int,
             return np.zeros(0, dtype=np.int32)
         return empty_values(ptype, type_length)
     result = spec.decode(buf, count, ptype, type_length)
-    assert len(result) == count, (spec.encoding, len(result), count)
+    if len(result) != count:
+        # Every decoder returns exactly `count` values or raises; a mismatch means one
+        # trusted a length from the page.  Not an assert: those vanish under -O.
+        raise ParquetFormatError(
+            f"{spec.encoding.name} data of a {ptype.name} page decoded to {len(result)} "
+            f"values, but the page holds {count}")
     return result
 
 

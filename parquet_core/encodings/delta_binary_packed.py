@@ -106,6 +106,12 @@ def decode_delta_binary_packed(buf: Any, pos: int, dtype: Any,
     tuple[numpy.ndarray, int]
         All ``total`` values of the header, and the offset just past the
         stream (where, e.g., DELTA_LENGTH_BYTE_ARRAY data begins).
+
+    The steps: :func:`_read_header` (the stream header, checked),
+    :func:`_walk_blocks` (where each block's min delta and widths are),
+    :func:`_miniblock_layout` (each miniblock's width and body offset, checked
+    against the buffer) and :func:`_unpack_and_sum` (bit-unpack the deltas,
+    add the min deltas, prefix-sum into values).
     """
     sdt, udt, bits = _unsigned(dtype)
     arr = as_uint8(buf)
@@ -113,7 +119,26 @@ def decode_delta_binary_packed(buf: Any, pos: int, dtype: Any,
     mv = memoryview(arr)
     if pos < 0 or pos > size:
         raise ParquetFormatError(f"{_WHAT}: start offset {pos} outside a {size}-byte buffer")
+    block_size, n_mini, total, first, pos = _read_header(mv, pos, size, max_count)
+    mask = (1 << bits) - 1
+    if total == 0:
+        return np.zeros(0, dtype=sdt), pos
+    if total == 1:
+        return np.array([first & mask], dtype=udt).view(sdt), pos
 
+    vpm = block_size // n_mini
+    ndeltas = total - 1
+    s_arr, h_arr, pos = _walk_blocks(arr, mv, pos, ndeltas, block_size, n_mini, vpm)
+    mins = _min_deltas(arr, s_arr, h_arr, udt)
+    flat_w, flat_start = _miniblock_layout(arr, h_arr, ndeltas, block_size, n_mini, vpm)
+    values = _unpack_and_sum(arr, mins, flat_w, flat_start, first & mask, total, n_mini, vpm, udt)
+    return values.view(sdt), pos
+
+
+def _read_header(mv: memoryview, pos: int, size: int,
+                 max_count: int | None) -> tuple[int, int, int, int, int]:
+    """The stream header: block size, miniblocks per block, value count, first value
+    (zigzag-decoded, unbounded) and the offset after it; every field checked."""
     block_size, pos = _uleb(mv, pos, size)
     n_mini, pos = _uleb(mv, pos, size)
     total, pos = _uleb(mv, pos, size)
@@ -130,28 +155,30 @@ def decode_delta_binary_packed(buf: Any, pos: int, dtype: Any,
     limit = MAX_COUNT if max_count is None else min(MAX_COUNT, max_count)
     if total > limit:
         raise ParquetFormatError(f"{_WHAT}: header declares {total} values, at most {limit} expected")
-    mask = (1 << bits) - 1
-    if total == 0:
-        return np.zeros(0, dtype=sdt), pos
-    if total == 1:
-        return np.array([first & mask], dtype=udt).view(sdt), pos
+    return block_size, n_mini, total, first, pos
 
-    ndeltas = total - 1
+
+def _walk_blocks(arr: npt.NDArray[np.uint8], mv: memoryview, pos: int, ndeltas: int,
+                 block_size: int, n_mini: int, vpm: int
+                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:
+    """Where each block's min-delta varint and bit widths start, and the stream's end.
+
+    Block headers form a chain (a block's length depends on its min-delta
+    varint and its widths), so they are walked in Python: one iteration per
+    block of (typically) 128-256 values, doing only what the next position
+    needs (skip the varint, sum the widths).  Varints and widths are decoded
+    afterwards, vectorised, from the recorded positions.
+    """
+    size = arr.size
     full_blocks = ndeltas // block_size
     rem = ndeltas - full_blocks * block_size
     # Fail before looping if the buffer cannot even hold the block headers.
     n_blocks = full_blocks + (1 if rem else 0)
     if n_blocks * (1 + n_mini) > size - pos:
         raise ParquetFormatError(
-            f"{_WHAT}: {total} values need {n_blocks} blocks of at least {1 + n_mini} "
+            f"{_WHAT}: {ndeltas + 1} values need {n_blocks} blocks of at least {1 + n_mini} "
             f"bytes; only {size - pos} bytes remain")
-
     group_bytes = vpm // 8  # bytes per miniblock per bit of width
-    # Block headers form a chain (a block's length depends on its min-delta
-    # varint and its widths), so they are walked in Python: one iteration per
-    # block of (typically) 128-256 values, doing only what the next position
-    # needs (skip the varint, sum the widths).  Varints and widths are decoded
-    # afterwards, vectorised, from the recorded positions.
     used_last = -(-rem // vpm)  # miniblocks the last, partial block uses
     try:
         s_arr, h_arr, pos = _walk_full_blocks(arr, mv, pos, full_blocks, n_mini, group_bytes)
@@ -167,14 +194,29 @@ def decode_delta_binary_packed(buf: Any, pos: int, dtype: Any,
             if pos + n_mini > size:
                 raise ParquetFormatError(f"{_WHAT}: last block's bit widths are truncated")
             # the last used miniblock may be cut short: the end is clamped to
-            # the buffer and the bytes it really needs are checked below
+            # the buffer and the bytes it really needs are checked by _miniblock_layout
             pos = min(size, pos + n_mini + sum(mv[pos:pos + used_last]) * group_bytes)
     except IndexError:
         raise ParquetFormatError(
             f"{_WHAT}: block header or body truncated at byte {min(pos, size)} "
             f"({size} bytes)") from None
+    return s_arr, h_arr, pos
 
-    mins = _min_deltas(arr, s_arr, h_arr, udt)
+
+def _miniblock_layout(arr: npt.NDArray[np.uint8], h_arr: npt.NDArray[np.int64], ndeltas: int,
+                      block_size: int, n_mini: int, vpm: int
+                      ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+    """Bit width and body offset of every used miniblock, in stream order.
+
+    Widths above the type's width are rejected, and the last miniblock's body
+    (the only one that may be cut short) is checked against the buffer; the
+    block walk proved every other body lies inside it.
+    """
+    size = arr.size
+    group_bytes = vpm // 8
+    full_blocks = ndeltas // block_size
+    rem = ndeltas - full_blocks * block_size
+    used_last = -(-rem // vpm)
     wmat = arr[h_arr[:, None] + np.arange(n_mini)]          # (blocks, miniblocks) widths
     if rem:
         wmat[-1, used_last:] = 0      # unused miniblocks: garbage widths, no bytes
@@ -190,29 +232,39 @@ def decode_delta_binary_packed(buf: Any, pos: int, dtype: Any,
     flat_w = wmat.reshape(-1)[:n_used]
     flat_start = mb_start.reshape(-1)[:n_used]
     last_take = ndeltas - (n_used - 1) * vpm
-    last_w = int(flat_w[-1])
-    last_need = (last_take * last_w + 7) >> 3
+    last_need = (last_take * int(flat_w[-1]) + 7) >> 3
     if int(flat_start[-1]) + last_need > size:
         raise ParquetFormatError(
             f"{_WHAT}: miniblock at byte {int(flat_start[-1])} is truncated ({size} bytes)")
-    # (the walk proved every other miniblock body lies inside the buffer)
+    return flat_w, flat_start
 
-    # values[0] is the first value, values[1 + k] delta k: one in-place
-    # cumsum at the end turns deltas into values.  Rows past ``total`` are the
-    # last miniblock's padding and are dropped.
+
+def _unpack_and_sum(arr: npt.NDArray[np.uint8], mins: npt.NDArray[Any], flat_w: npt.NDArray[np.uint8],
+                    flat_start: npt.NDArray[np.int64], first: int, total: int, n_mini: int,
+                    vpm: int, udt: Any) -> npt.NDArray[Any]:
+    """Unpack every miniblock's deltas, add its block's min delta, prefix-sum to values.
+
+    ``values[0]`` is the first value, ``values[1 + k]`` delta ``k``: one in-place
+    cumsum at the end turns deltas into values (wrapping in the unsigned type).
+    Rows past ``total`` are the last miniblock's padding and are dropped.
+    """
+    size = arr.size
+    n_used = flat_w.size
     values = np.empty(1 + n_used * vpm, dtype=udt)
-    values[0] = first & mask
+    values[0] = first
     rows = values[1:].reshape(n_used, vpm)
+    last_w = int(flat_w[-1])
     short_last = int(flat_start[-1]) + vpm * last_w // 8 > size
     n_bulk = n_used - 1 if short_last else n_used
     _fill_miniblocks(arr, rows[:n_bulk], flat_w[:n_bulk], flat_start[:n_bulk], vpm)
     if short_last:
+        last_take = total - 1 - (n_used - 1) * vpm
         unpack_bits_into(arr[int(flat_start[-1]):], last_w, last_take, rows[-1])
     per_mb = np.repeat(mins, n_mini)[:n_used] if n_mini > 1 else mins
     rows += per_mb[:, None]
     out = values[:total]
     np.cumsum(out, dtype=udt, out=out)
-    return out.view(sdt), pos
+    return out
 
 
 #: Blocks of the same length that make speculating on the next ones worth a few numpy calls.

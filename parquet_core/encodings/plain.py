@@ -262,106 +262,25 @@ def _lane_walk(arr: npt.NDArray[np.uint8], size: int, page_begin: npt.NDArray[np
     from its start and :func:`_chain_lengths` proves the rest), or None when
     a page yields fewer.  Stitched results are proven by
     :func:`_verified_lengths`.
+
+    The steps: :func:`_lane_layout` (lanes per page and their regions),
+    :func:`_lane_starts` (a plausible value start near each region's
+    beginning), :func:`_walk_lanes` (every lane hops through its region in
+    lockstep), then the lanes are joined here (step 3).
     """
     last = size - 4                       # last position where a length can be read
     u32 = _u32_at_every_byte(arr, size)
     total = int(counts.sum())
     npages = page_begin.size
-    psize = page_end - page_begin
-    want = max(1, min(int(_LANE_FACTOR * math.isqrt(total)), size // 64))
-    lanes_p = np.clip(np.rint(want * psize / size).astype(np.int64), 1, None)
-    lanes_p = np.minimum(lanes_p, np.maximum(psize // 64, 1))
-    lanes = int(lanes_p.sum())
-    lane_page = np.repeat(np.arange(npages), lanes_p)
-    first_lane = np.zeros(npages, dtype=np.int64)
-    np.cumsum(lanes_p[:-1], out=first_lane[1:])
-    rank = np.arange(lanes, dtype=np.int64) - first_lane[lane_page]
-    region = (psize // lanes_p)[lane_page]
-    begin = page_begin[lane_page] + rank * region
-    end = begin + region
-    last_lane = first_lane + lanes_p - 1
-    end[last_lane] = page_end
-
-    # 1. lane starts.  A window position "survives" if a few hops from it stay
-    # in the buffer.  Survival alone is not enough: a false start just before
-    # a length field (reading e.g. [char, len, 0, 0]) often lands on the true
-    # chain later and then survives forever.  A true start's first hop lands
-    # on the next value start, itself a survivor inside the window, while a
-    # false start's hop (a length of >= 100 for text) leaves the window; so
-    # prefer the first survivor whose first hop hits another survivor.
-    # The first lane of a page starts at the page start.
-    avg = size / total
-    window = int(min(int(region.max()), max(16, 3 * avg + 8)))
-    cand = begin[:, None] + np.arange(window, dtype=np.int64)[None, :]
-    alive = cand < end[:, None]
-    q = cand
-    hop1 = cand
-    for k in range(_PLAUSIBLE_HOPS):
-        at_end = q == size
-        nxt = q + 4 + u32[np.minimum(q, last)]
-        alive &= at_end | ((q <= last) & (nxt <= size))
-        q = np.where(at_end, q, np.minimum(nxt, size + 1))
-        if k == 0:
-            hop1 = q
-    rel = hop1 - begin[:, None]
-    inside = rel < window
-    row = np.arange(lanes)[:, None]
-    chained = alive & inside & alive[row, np.where(inside, rel, 0)]
-    pick = np.where(chained.any(axis=1)[:, None], chained, alive)
-    starts = np.where(pick.any(axis=1), cand[np.arange(lanes), pick.argmax(axis=1)], begin)
-    starts[first_lane] = page_begin
-
-    # 2. lockstep walk in batches of ``batch`` hops with four numpy calls per
-    # hop and no per-hop checks: a lane simply runs on past its region (those
-    # positions are dropped below) and reads lengths at clamped positions, so
-    # a position past the end yields garbage that the final chain check
-    # rejects.  Lanes that have not left their region walk another batch.
-    # (``u32.take(..., mode="clip")`` would save a call but copies the whole
-    # unaligned view on every call.)
+    lanes_p, first_lane, last_lane, begin, end, region = _lane_layout(size, page_begin, page_end, total)
+    starts = _lane_starts(u32, size, last, total, begin, end, int(region.max()), first_lane,
+                          page_begin)
     batch = int(1.25 * float((counts / lanes_p).max())) + 4
-    # Short values (lengths below 256, the common case of names, ids, codes)
-    # walk on the length's low byte: a contiguous uint8 ``take`` is several
-    # times cheaper per element than a gather from the unaligned uint32 view,
-    # and storing ``q_k - 4k`` (read through the view ``arr[4k:]``) folds the
-    # ``+ 4`` away, leaving two numpy calls per hop.  The hops are exact
-    # wherever the length's three high bytes are zero; that is proven below
-    # for every position kept, else the walk is redone on full lengths.
     low = low_byte and 4 * batch < size
-    shift = (4 * np.arange(batch + 1, dtype=np.int64))[:, None] if low else None
-    pending = np.arange(lanes)
-    q = starts
-    exits = np.full(lanes, size + 1, dtype=np.int64)
-    by_lane_parts: list[tuple[npt.NDArray[np.intp], npt.NDArray[np.int64]]] = []
-    single: tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]] | None = None
-    while pending.size:
-        steps = np.empty((batch + 1, pending.size), dtype=np.int64)
-        steps[0] = q
-        if low:
-            low_len = np.empty(pending.size, dtype=np.uint8)
-            for k in range(batch):
-                # clip: a lane past the end reads garbage, never out of bounds
-                # (the method, not np.take: one Python frame less per hop)
-                arr[4 * k:size].take(steps[k], out=low_len, mode="clip")
-                np.add(steps[k], low_len, out=steps[k + 1])
-            steps += shift
-        else:
-            clamped = np.empty(pending.size, dtype=np.int64)
-            for k in range(batch):
-                row = steps[k + 1]
-                np.minimum(steps[k], last, out=clamped)
-                np.add(steps[k], u32[clamped], out=row)
-                row += 4
-        inside = steps < end[pending][None, :]
-        first_out = inside.argmin(axis=0)            # first hop at/after the region end
-        finished = ~inside[-1]
-        exits[pending[finished]] = steps[first_out[finished], np.flatnonzero(finished)]
-        if not by_lane_parts and finished.all():
-            single = (steps, inside)
-        by_lane_parts.append((pending, steps[:-1]))
-        q = steps[-1, ~finished]
-        pending = pending[~finished]
+    exits, by_lane_parts, single = _walk_lanes(arr, u32, size, last, starts, end, batch, low)
 
     # 3. stitch: lane t+1 continues lane t when it started exactly at t's exit
+    lanes = starts.size
     linked = np.empty(lanes, dtype=bool)
     linked[0] = True
     linked[1:] = starts[1:] == exits[:-1]
@@ -403,6 +322,132 @@ def _lane_walk(arr: npt.NDArray[np.uint8], size: int, page_begin: npt.NDArray[np
             return None
         pieces.append(got[:int(counts[p])])
     return np.concatenate(pieces), False
+
+
+def _lane_layout(size: int, page_begin: npt.NDArray[np.int64], page_end: npt.NDArray[np.int64],
+                 total: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                                      npt.NDArray[np.int64], npt.NDArray[np.int64],
+                                      npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Lanes per page (in proportion to its size, at least one, at most one per 64
+    bytes), each page's first and last lane, and every lane's region ``[begin, end)``:
+    equal slices of its page (``region`` bytes), the last one running to the page end."""
+    npages = page_begin.size
+    psize = page_end - page_begin
+    want = max(1, min(int(_LANE_FACTOR * math.isqrt(total)), size // 64))
+    lanes_p = np.clip(np.rint(want * psize / size).astype(np.int64), 1, None)
+    lanes_p = np.minimum(lanes_p, np.maximum(psize // 64, 1))
+    lanes = int(lanes_p.sum())
+    lane_page = np.repeat(np.arange(npages), lanes_p)
+    first_lane = np.zeros(npages, dtype=np.int64)
+    np.cumsum(lanes_p[:-1], out=first_lane[1:])
+    rank = np.arange(lanes, dtype=np.int64) - first_lane[lane_page]
+    region = (psize // lanes_p)[lane_page]
+    begin = page_begin[lane_page] + rank * region
+    end = begin + region
+    last_lane = first_lane + lanes_p - 1
+    end[last_lane] = page_end
+    return lanes_p, first_lane, last_lane, begin, end, region
+
+
+def _lane_starts(u32: npt.NDArray[np.uint32], size: int, last: int, total: int,
+                 begin: npt.NDArray[np.int64], end: npt.NDArray[np.int64], region_max: int,
+                 first_lane: npt.NDArray[np.int64],
+                 page_begin: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """1. Lane starts.
+
+    A window position "survives" if a few hops from it stay in the buffer.
+    Survival alone is not enough: a false start just before a length field
+    (reading e.g. [char, len, 0, 0]) often lands on the true chain later and
+    then survives forever.  A true start's first hop lands on the next value
+    start, itself a survivor inside the window, while a false start's hop (a
+    length of >= 100 for text) leaves the window; so prefer the first survivor
+    whose first hop hits another survivor.  The first lane of a page starts at
+    the page start.
+    """
+    lanes = begin.size
+    avg = size / total
+    window = int(min(region_max, max(16, 3 * avg + 8)))
+    cand = begin[:, None] + np.arange(window, dtype=np.int64)[None, :]
+    alive = cand < end[:, None]
+    q = cand
+    hop1 = cand
+    for k in range(_PLAUSIBLE_HOPS):
+        at_end = q == size
+        nxt = q + 4 + u32[np.minimum(q, last)]
+        alive &= at_end | ((q <= last) & (nxt <= size))
+        q = np.where(at_end, q, np.minimum(nxt, size + 1))
+        if k == 0:
+            hop1 = q
+    rel = hop1 - begin[:, None]
+    inside = rel < window
+    row = np.arange(lanes)[:, None]
+    chained = alive & inside & alive[row, np.where(inside, rel, 0)]
+    pick = np.where(chained.any(axis=1)[:, None], chained, alive)
+    starts = np.where(pick.any(axis=1), cand[np.arange(lanes), pick.argmax(axis=1)], begin)
+    starts[first_lane] = page_begin
+    return starts
+
+
+def _walk_lanes(arr: npt.NDArray[np.uint8], u32: npt.NDArray[np.uint32], size: int, last: int,
+                starts: npt.NDArray[np.int64], end: npt.NDArray[np.int64], batch: int, low: bool
+                ) -> tuple[npt.NDArray[np.int64],
+                           list[tuple[npt.NDArray[np.intp], npt.NDArray[np.int64]]],
+                           tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]] | None]:
+    """2. Lockstep walk: each lane's exit (first position at/after its region end),
+    its positions batch by batch (lane ids, hops x lanes), and the single batch's
+    positions and in-region mask when one batch finished every lane.
+
+    Batches of ``batch`` hops with four numpy calls per hop and no per-hop
+    checks: a lane simply runs on past its region (those positions are dropped
+    by the caller) and reads lengths at clamped positions, so a position past
+    the end yields garbage that the final chain check rejects.  Lanes that have
+    not left their region walk another batch.  (``u32.take(..., mode="clip")``
+    would save a call but copies the whole unaligned view on every call.)
+
+    Short values (lengths below 256, the common case of names, ids, codes)
+    walk on the length's low byte (*low*): a contiguous uint8 ``take`` is
+    several times cheaper per element than a gather from the unaligned uint32
+    view, and storing ``q_k - 4k`` (read through the view ``arr[4k:]``) folds
+    the ``+ 4`` away, leaving two numpy calls per hop.  The hops are exact
+    wherever the length's three high bytes are zero; the caller proves that
+    for every position kept (:func:`_exact_hops`), else redoes the walk on
+    full lengths.
+    """
+    lanes = starts.size
+    shift = (4 * np.arange(batch + 1, dtype=np.int64))[:, None] if low else None
+    pending = np.arange(lanes)
+    q = starts
+    exits = np.full(lanes, size + 1, dtype=np.int64)
+    by_lane_parts: list[tuple[npt.NDArray[np.intp], npt.NDArray[np.int64]]] = []
+    single: tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]] | None = None
+    while pending.size:
+        steps = np.empty((batch + 1, pending.size), dtype=np.int64)
+        steps[0] = q
+        if low:
+            low_len = np.empty(pending.size, dtype=np.uint8)
+            for k in range(batch):
+                # clip: a lane past the end reads garbage, never out of bounds
+                # (the method, not np.take: one Python frame less per hop)
+                arr[4 * k:size].take(steps[k], out=low_len, mode="clip")
+                np.add(steps[k], low_len, out=steps[k + 1])
+            steps += shift
+        else:
+            clamped = np.empty(pending.size, dtype=np.int64)
+            for k in range(batch):
+                row = steps[k + 1]
+                np.minimum(steps[k], last, out=clamped)
+                np.add(steps[k], u32[clamped], out=row)
+                row += 4
+        inside = steps < end[pending][None, :]
+        first_out = inside.argmin(axis=0)            # first hop at/after the region end
+        finished = ~inside[-1]
+        exits[pending[finished]] = steps[first_out[finished], np.flatnonzero(finished)]
+        if not by_lane_parts and finished.all():
+            single = (steps, inside)
+        by_lane_parts.append((pending, steps[:-1]))
+        q = steps[-1, ~finished]
+        pending = pending[~finished]
+    return exits, by_lane_parts, single
 
 
 def _exact_hops(arr: npt.NDArray[np.uint8], size: int, page_begin: npt.NDArray[np.int64],
@@ -576,7 +621,11 @@ def _decode_pages(arrs: list[npt.NDArray[np.uint8]],
     """Decode several PLAIN BYTE_ARRAY value sections as one stream.
 
     Returns the values of all pages back to back and, per page, the number
-    of bytes its values occupy.
+    of bytes its values occupy.  The steps: check the counts against the page
+    sizes; uniform lengths (strided copies, no walk); otherwise lay the pages
+    back to back (:func:`_join_pages`), find every value's start and length
+    (:func:`_lane_walk` and its proofs, else :func:`_scalar_pages`), and copy
+    the values without their length prefixes.
     """
     npages = len(arrs)
     for p, (arr, count) in enumerate(zip(arrs, counts)):
@@ -605,25 +654,9 @@ def _decode_pages(arrs: list[npt.NDArray[np.uint8]],
         return _uniform_pages([arrs[p] for p in live], [counts[p] for p in live], uniform,
                               live, stops, n)
 
-    # one buffer holding every live page: the buffer they already share
-    # (pages of one uncompressed or one decompressed chunk), or a copy
-    sizes = np.array([arrs[p].size for p in live], dtype=np.int64)
-    page_begin = np.zeros(len(live), dtype=np.int64)
-    np.cumsum(sizes[:-1], out=page_begin[1:])
-    shared = _shared_span([arrs[p] for p in live], sizes) if len(live) > 1 else None
-    if shared is not None:
-        big, page_begin = shared
-    page_end = page_begin + sizes
+    big, page_begin, page_end = _join_pages([arrs[p] for p in live])
     size = int(page_end[-1])
-    if len(live) == 1:
-        big = arrs[live[0]]
-    elif shared is None:
-        big = np.empty(size + _GATHER_PAD, dtype=np.uint8)
-        for p, b in zip(live, page_begin.tolist()):
-            big[b:b + arrs[p].size] = arrs[p]
-        big[size:] = 0
     cnt = np.array([counts[p] for p in live], dtype=np.int64)
-
     starts: npt.NDArray[np.int64] | None = None
     lengths = None
     if n > _SCALAR_MAX_COUNT and size < _SCALAR_MIN_AVG_BYTES * n:
@@ -635,28 +668,7 @@ def _decode_pages(arrs: list[npt.NDArray[np.uint8]],
             else:
                 lengths = _verified_lengths(big, size, starts, page_begin, page_end, cnt)
     if lengths is None:
-        # Small or long-value pages, a malformed page, or missed lanes: the
-        # scalar walk per page decodes it or raises the precise error.
-        # The walk checks every value against its page's end, so its chain
-        # is proven as it goes: each length is the gap to the next start.
-        start_parts, length_parts = [], []
-        for i, p in enumerate(live):
-            try:
-                walked, stop = _scalar_walk(arrs[p], 0, arrs[p].size, counts[p], 0)
-            except ParquetFormatError as exc:
-                raise _page_error(exc, p, npages) from exc
-            if len(walked) < counts[p]:
-                raise _page_error(ParquetFormatError(
-                    f"PLAIN BYTE_ARRAY: the page holds only {len(walked)} of {counts[p]} "
-                    f"values"), p, npages)
-            walked.append(stop)
-            chain = np.asarray(walked, dtype=np.int64)
-            start_parts.append(chain[:-1] + page_begin[i])
-            length_parts.append(np.diff(chain) - 4)
-        if len(live) == 1:
-            starts, lengths = start_parts[0], length_parts[0]
-        else:
-            starts, lengths = np.concatenate(start_parts), np.concatenate(length_parts)
+        starts, lengths = _scalar_pages(arrs, counts, live, page_begin)
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     data = gather_runs(big, starts + 4, lengths, offsets)
@@ -664,6 +676,59 @@ def _decode_pages(arrs: list[npt.NDArray[np.uint8]],
     for i, p in enumerate(live):
         stops[p] = int(starts[last[i]] + 4 + lengths[last[i]] - page_begin[i])
     return ByteArrays(offsets, data), stops
+
+
+def _join_pages(arrs: list[npt.NDArray[np.uint8]]
+                ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """One buffer holding every page, and each page's ``[begin, end)`` in it: the
+    buffer they already share (pages of one uncompressed or one decompressed chunk),
+    the page itself when there is one, or a copy (zero-padded for the gathers)."""
+    sizes = np.array([a.size for a in arrs], dtype=np.int64)
+    page_begin = np.zeros(len(arrs), dtype=np.int64)
+    np.cumsum(sizes[:-1], out=page_begin[1:])
+    shared = _shared_span(arrs, sizes) if len(arrs) > 1 else None
+    if shared is not None:
+        big, page_begin = shared
+    page_end = page_begin + sizes
+    size = int(page_end[-1])
+    if len(arrs) == 1:
+        big = arrs[0]
+    elif shared is None:
+        big = np.empty(size + _GATHER_PAD, dtype=np.uint8)
+        for a, b in zip(arrs, page_begin.tolist()):
+            big[b:b + a.size] = a
+        big[size:] = 0
+    return big, page_begin, page_end
+
+
+def _scalar_pages(arrs: list[npt.NDArray[np.uint8]], counts: list[int], live: list[int],
+                  page_begin: npt.NDArray[np.int64]
+                  ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Value starts (in the joined buffer) and lengths of the live pages, page by page.
+
+    For small or long-value pages, a malformed page, or missed lanes: the
+    scalar walk per page decodes it or raises the precise error.  The walk
+    checks every value against its page's end, so its chain is proven as it
+    goes: each length is the gap to the next start.
+    """
+    npages = len(arrs)
+    start_parts, length_parts = [], []
+    for i, p in enumerate(live):
+        try:
+            walked, stop = _scalar_walk(arrs[p], 0, arrs[p].size, counts[p], 0)
+        except ParquetFormatError as exc:
+            raise _page_error(exc, p, npages) from exc
+        if len(walked) < counts[p]:
+            raise _page_error(ParquetFormatError(
+                f"PLAIN BYTE_ARRAY: the page holds only {len(walked)} of {counts[p]} "
+                f"values"), p, npages)
+        walked.append(stop)
+        chain = np.asarray(walked, dtype=np.int64)
+        start_parts.append(chain[:-1] + page_begin[i])
+        length_parts.append(np.diff(chain) - 4)
+    if len(live) == 1:
+        return start_parts[0], length_parts[0]
+    return np.concatenate(start_parts), np.concatenate(length_parts)
 
 
 def _owner(arr: npt.NDArray[np.uint8]) -> Any:

@@ -308,21 +308,6 @@ _DENSE_BYTES_PER_RUN = 5
 _VECTOR_MIN_BYTES = 2048
 
 
-def _scan_runs(arr: npt.NDArray[np.uint8], w: int, count: int,
-               what: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
-                                   npt.NDArray[np.int64], int]:
-    """The run table of :func:`_scan` as arrays: values taken, value (-1 if
-    bit-packed), body offset (-1 if RLE), and the end offset."""
-    table, end = _scan(arr, w, count, what)
-    if isinstance(table, tuple):
-        takes, tags = table
-    else:
-        pairs = np.asarray(table, dtype=np.int64).reshape(-1, 2)
-        takes, tags = pairs[:, 0].copy(), pairs[:, 1]
-    packed = tags < 0
-    return takes, np.where(packed, -1, tags), np.where(packed, ~tags, -1), end
-
-
 def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[Any, int]:
     """Find the runs covering ``count`` values, with every bounds check.
 
@@ -337,8 +322,10 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
     the bare minimum of operations (a page usually has few runs; a page of
     levels with scattered nulls has one run per ~10-20 values).  When, after
     :data:`_PROBE_RUNS` runs, the runs are short and many bytes remain, the
-    rest of the chain is found by :func:`_scan_runs_vectorised`, whose cost
-    is per byte instead of per run.
+    rest of the chain is found by :func:`_vector_table`, whose cost
+    is per byte instead of per run (:func:`_vector_rest`).  The run loop
+    itself stays in one piece: a helper call per run would cost more than
+    the run's own work.
     """
     mv = memoryview(arr)
     size = arr.size
@@ -352,10 +339,7 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
         while left > 0:
             if runs == _PROBE_RUNS and size - pos >= _VECTOR_MIN_BYTES \
                     and pos < _DENSE_BYTES_PER_RUN * runs:
-                est_runs = (size - pos) * runs // max(pos, 1)
-                take, tags, end = _vector_table(arr, pos, w, left, what, est_runs)
-                head = np.asarray(table, dtype=np.int64).reshape(-1, 2)
-                return (np.concatenate((head[:, 0], take)), np.concatenate((head[:, 1], tags))), end
+                return _vector_rest(arr, table, pos, runs, w, left, what)
             runs += 1
             header = mv[pos]      # varint inline, as in _decode_bits_small
             pos += 1
@@ -409,6 +393,16 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
     return table, min(pos, size)
 
 
+def _vector_rest(arr: npt.NDArray[np.uint8], table: list[int], pos: int, runs: int, w: int,
+                 left: int, what: str) -> tuple[Any, int]:
+    """The rest of :func:`_scan` from byte *pos* by the vectorised scan: the *runs*
+    pairs found so far (``table``) joined with its runs, and the end."""
+    est_runs = (arr.size - pos) * runs // max(pos, 1)
+    take, tags, end = _vector_table(arr, pos, w, left, what, est_runs)
+    head = np.asarray(table, dtype=np.int64).reshape(-1, 2)
+    return (np.concatenate((head[:, 0], take)), np.concatenate((head[:, 1], tags))), end
+
+
 #: Upper bound on log2 of the steps per jump in the vectorised chain walk.
 _JUMP_DOUBLINGS = 6
 
@@ -420,19 +414,37 @@ def _vector_table(arr: npt.NDArray[np.uint8], start: int, w: int, count: int,
 
     Returns per-run values taken and tags (see :func:`_scan`), and the end.
 
-    1. Read a run header at *every* byte position (ULEB128, up to 5 bytes)
-       and compute where the next header would be if a run started there:
-       ``nxt[p]``.  Positions past the end map to a sentinel, ``size``.
-    2. Square the jump table a few times: ``jump = nxt`` applied S times,
-       S a power of two near the square root of the expected run count
-       *est_runs*, which balances the two loops below.
-    3. Walk the real chain S runs per step from *start* (a short scalar
-       loop over "anchors"), then expand each anchor S steps with
-       vectorised gathers.  Every header is visited, in order.
+    1. :func:`_headers_everywhere`: read a run header at *every* byte position
+       (ULEB128, up to 5 bytes) and compute where the next header would be if
+       a run started there: ``nxt[p]``.  Positions past the end map to a
+       sentinel, ``size``.
+    2. :func:`_chain_by_jumps`: square the jump table a few times: ``jump =
+       nxt`` applied S times, S a power of two near the square root of the
+       expected run count *est_runs*, which balances the two loops there; walk
+       the real chain S runs per step from *start* (a short scalar loop over
+       "anchors"), then expand each anchor S steps with vectorised gathers.
+       Every header is visited, in order.
+    3. :func:`_cut_chain`: keep the runs that cover *count* values, checking
+       the final run's body and every RLE value.
     """
-    size = arr.size
+    n = arr.size - start
+    ext, packed, length, body, nxt, overlong = _headers_everywhere(arr, start, w)
+    chain = _chain_by_jumps(nxt, n, est_runs)
+    if overlong[chain].any():
+        raise ParquetFormatError(f"{what}: run header longer than 5 bytes")
+    return _cut_chain(arr, start, w, count, what, ext, chain, packed, length, body, nxt)
+
+
+def _headers_everywhere(arr: npt.NDArray[np.uint8], start: int, w: int
+                        ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.int64],
+                                   npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """Step 1 of :func:`_vector_table`, for the bytes from *start* (``n`` of them):
+    the bytes widened and zero-padded (``ext``), and at every position, were a
+    run header there: bit-packed?, its length field, where its body starts,
+    where the next header would be (``nxt``, ``n`` past the end) and whether
+    the header runs longer than 5 bytes."""
     vbytes = (w + 7) >> 3
-    n = size - start
+    n = arr.size - start
     ext = np.zeros(n + 5, dtype=np.int64)
     ext[:n] = arr[start:]
     header = ext[:n] & 0x7F
@@ -456,6 +468,12 @@ def _vector_table(arr: npt.NDArray[np.uint8], start: int, w: int, count: int,
     np.minimum(body + np.where(packed, length * w, vbytes), n, out=nxt[:n])
     nxt[n] = n
     nxt[:n][overlong] = n
+    return ext, packed, length, body, nxt, overlong
+
+
+def _chain_by_jumps(nxt: npt.NDArray[np.int64], n: int, est_runs: int) -> npt.NDArray[np.int64]:
+    """Step 2 of :func:`_vector_table`: the positions of the real chain of headers
+    from position 0, in order (positions before *n* only)."""
     # S = 2**doublings balances the anchor loop (runs / S scalar steps of
     # ~0.15 us) against the expansion (S steps of two numpy calls, ~1.5 us):
     # S ~ sqrt(runs / 10).
@@ -475,9 +493,20 @@ def _vector_table(arr: npt.NDArray[np.uint8], start: int, w: int, count: int,
         steps[k] = cur
         cur = nxt[cur]
     chain = steps.T.reshape(-1)
-    chain = chain[chain < n]
-    if overlong[chain].any():
-        raise ParquetFormatError(f"{what}: run header longer than 5 bytes")
+    return chain[chain < n]
+
+
+def _cut_chain(arr: npt.NDArray[np.uint8], start: int, w: int, count: int, what: str,
+               ext: npt.NDArray[np.int64], chain: npt.NDArray[np.int64],
+               packed: npt.NDArray[np.bool_], length: npt.NDArray[np.int64],
+               body: npt.NDArray[np.int64], nxt: npt.NDArray[np.int64]
+               ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:
+    """Step 3 of :func:`_vector_table`: the chain's runs that cover *count* values,
+    as (values taken, tags, end), with the final run's body and every RLE value
+    checked."""
+    size = arr.size
+    vbytes = (w + 7) >> 3
+    n = size - start
     pk = packed[chain]
     ln = length[chain]
     per_run = np.where(pk, ln << 3, ln)
@@ -516,16 +545,6 @@ def _vector_table(arr: npt.NDArray[np.uint8], start: int, w: int, count: int,
     if not keep.all():
         return take[keep], tags[keep], end
     return take, tags, end
-
-
-def _scan_runs_vectorised(arr: npt.NDArray[np.uint8], start: int, w: int, count: int,
-                          what: str, est_runs: int = 4096
-                          ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
-                                     npt.NDArray[np.int64], int]:
-    """:func:`_vector_table` as (takes, values or -1, bodies or -1, end), like :func:`_scan_runs`."""
-    take, tags, end = _vector_table(arr, start, w, count, what, est_runs)
-    packed = tags < 0
-    return take, np.where(packed, -1, tags), np.where(packed, ~tags, -1), end
 
 
 def decode_levels_v1(buf: Any, offset: int, bit_width: int,

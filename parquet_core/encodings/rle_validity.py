@@ -44,7 +44,7 @@ the output has ``sum(counts)`` slots, as the general decoder would produce.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -317,6 +317,10 @@ def decode_validity(streams: Sequence[object], counts: Sequence[int]
         ``None`` when anything is irregular: decode those pages with the
         general decoder (:func:`parquet_core.encodings.rle_hybrid.decode_hybrid`),
         which gives the same result or the precise error.
+
+    The steps of the module docstring: :func:`_chain` (1, run chain),
+    :func:`_runs` and :func:`_slots` (2, runs to slots), :func:`_bitmap` (3)
+    and the present values per page.
     """
     npages = len(counts)
     if npages == 0 or npages != len(streams):
@@ -336,13 +340,36 @@ def decode_validity(streams: Sequence[object], counts: Sequence[int]
     chain = _chain(a, n, seg_start, seg_end)
     if chain is None:
         return None
-    nruns = chain.size
     # every stream's chain starts at the stream's first byte
     first = np.searchsorted(chain, seg_start)
-    if int(first[-1]) >= nruns or not np.array_equal(np.take(chain, first), seg_start):
+    if int(first[-1]) >= chain.size or not np.array_equal(np.take(chain, first), seg_start):
         return None
+    body, packed, take, overlong = _runs(a, chain)
+    runs = _slots(body, packed, take, overlong, first, cnt, seg_end)
+    if runs is None:
+        return None
+    body, take, slot, packed = runs
+    drawn = _bitmap(a, n, body, take, slot, packed, int(cnt.sum()))
+    if drawn is None:
+        return None
+    out, fill, flipped, m_take, m_slot = drawn
 
-    # -- runs: headers, lengths, slots -------------------------------------------------
+    # -- present values per page ---------------------------------------------------------
+    slot_base = np.cumsum(cnt) - cnt
+    bounds = np.append(slot_base, out.size)
+    changed = np.diff(np.searchsorted(flipped, bounds))
+    if m_take.size:
+        m_page = np.searchsorted(bounds, m_slot, side="right") - 1
+        changed += np.bincount(m_page, weights=m_take, minlength=npages).astype(np.int64)
+    present = cnt - changed if fill else changed
+    return out, present
+
+
+def _runs(a: npt.NDArray[np.uint8], chain: npt.NDArray[np.intp]
+          ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], npt.NDArray[np.int64],
+                     npt.NDArray[np.intp] | None]:
+    """Every run of the chain: body offset, bit-packed (1) or RLE (0), values it
+    declares, and the runs whose header is longer than 5 bytes (None: none)."""
     h = np.take(a, chain).astype(np.int64)
     body = chain + 1
     multi = np.flatnonzero(h >= 0x80)
@@ -355,6 +382,18 @@ def decode_validity(streams: Sequence[object], counts: Sequence[int]
     packed = h & 1
     take = h >> 1
     take <<= packed * 3                     # a bit-packed run holds 8 values per group
+    return body, packed, take, overlong
+
+
+def _slots(body: npt.NDArray[np.intp], packed: npt.NDArray[np.int64], take: npt.NDArray[np.int64],
+           overlong: npt.NDArray[np.intp] | None, first: npt.NDArray[np.intp],
+           cnt: npt.NDArray[np.int64], seg_end: npt.NDArray[np.intp]
+           ) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]] | None:
+    """The runs each page uses, cut to its count: (body, take, first slot, packed),
+    or None when a page's runs end before its count, a used header is longer than
+    5 bytes, or a used body runs past its stream."""
+    npages = cnt.size
+    nruns = take.size
     cum = np.cumsum(take)
     last = np.append(first[1:], nruns) - 1  # each page's last run
     before = np.take(cum, first - 1)        # values of the earlier pages' runs
@@ -363,7 +402,6 @@ def decode_validity(streams: Sequence[object], counts: Sequence[int]
     last_start = page_done - np.take(take, last)
     if np.any(page_done < cnt):
         return None                         # a page's runs end before its count
-    slot_base = np.cumsum(cnt) - cnt
     if np.all(last_start < cnt):
         # Usual case: every run is needed, only each page's last run may be cut,
         # so a run's slot is the running sum of the takes, and the runs before a
@@ -377,22 +415,35 @@ def decode_validity(streams: Sequence[object], counts: Sequence[int]
         need = np.take(body, last) + np.where(lp, (np.take(take, last) + 7) >> 3, 1)
         if np.any(need > seg_end):
             return None                     # the last run's body is past its stream
-    else:
-        # Runs after a page's count (ignored, as the general decoder ignores them).
-        page = _repeat(np.arange(npages, dtype=np.intp), np.diff(np.append(first, nruns)), nruns) \
-            if npages > 1 else np.zeros(nruns, dtype=np.intp)
-        start_in_page = cum - take - np.take(before, page)
-        used = start_in_page < np.take(cnt, page)
-        if overlong is not None and overlong.size and np.take(used, overlong).any():
-            return None                     # a run header longer than 5 bytes
-        take = np.minimum(take, np.take(cnt, page) - start_in_page)
-        slot = np.take(slot_base, page) + start_in_page
-        end = np.take(seg_end, page)
-        need = body + np.where(packed, (take + 7) >> 3, 1)
-        if np.any(np.compress(used, need > end)):
-            return None                     # a body past its stream
-        body, take, slot, packed = (np.compress(used, x) for x in (body, take, slot, packed))
+        return body, take, slot, packed
+    # Runs after a page's count (ignored, as the general decoder ignores them).
+    slot_base = np.cumsum(cnt) - cnt
+    page = _repeat(np.arange(npages, dtype=np.intp), np.diff(np.append(first, nruns)), nruns) \
+        if npages > 1 else np.zeros(nruns, dtype=np.intp)
+    start_in_page = cum - take - np.take(before, page)
+    used = start_in_page < np.take(cnt, page)
+    if overlong is not None and overlong.size and np.take(used, overlong).any():
+        return None                         # a run header longer than 5 bytes
+    take = np.minimum(take, np.take(cnt, page) - start_in_page)
+    slot = np.take(slot_base, page) + start_in_page
+    end = np.take(seg_end, page)
+    need = body + np.where(packed, (take + 7) >> 3, 1)
+    if np.any(np.compress(used, need > end)):
+        return None                         # a body past its stream
+    return (np.compress(used, body), np.compress(used, take), np.compress(used, slot),
+            np.compress(used, packed))
 
+
+def _bitmap(a: npt.NDArray[np.uint8], n: int, body: npt.NDArray[Any], take: npt.NDArray[Any],
+            slot: npt.NDArray[Any], packed: npt.NDArray[Any], total: int
+            ) -> tuple[npt.NDArray[np.bool_], bool, npt.NDArray[np.intp], npt.NDArray[Any],
+                       npt.NDArray[Any]] | None:
+    """The validity of ``total`` slots from the used runs, or None when an RLE run's
+    value does not fit in 1 bit.
+
+    Returns the bitmap, the value it started from (the majority), the slots the
+    bit-packed bodies flipped, and the minority RLE runs (values, first slots).
+    """
     rle = packed == 0
     r_val = np.take(a, np.compress(rle, body))
     if np.any(r_val > 1):
@@ -407,8 +458,6 @@ def decode_validity(streams: Sequence[object], counts: Sequence[int]
     p_nbytes = p_take + 7
     p_nbytes >>= 3
 
-    # -- the bitmap ----------------------------------------------------------------------
-    total = int(cnt.sum())
     r_take = np.compress(rle, take)
     zero_rle = r_val == 0
     rle_nulls = int(np.dot(r_take, zero_rle))
@@ -429,12 +478,4 @@ def decode_validity(streams: Sequence[object], counts: Sequence[int]
         flipped = validity_from_bits(out, gathered, p_slot, p_nbytes, p_take, fill)
     else:
         flipped = np.zeros(0, dtype=np.intp)
-
-    # -- present values per page ---------------------------------------------------------
-    bounds = np.append(slot_base, total)
-    changed = np.diff(np.searchsorted(flipped, bounds))
-    if m_take.size:
-        m_page = np.searchsorted(bounds, m_slot, side="right") - 1
-        changed += np.bincount(m_page, weights=m_take, minlength=npages).astype(np.int64)
-    present = cnt - changed if fill else changed
-    return out, present
+    return out, fill, flipped, m_take, m_slot

@@ -31,7 +31,7 @@ from parquet_core.constants import Encoding
 from parquet_core.encodings import decode_values
 from parquet_core.encryption.context import ChunkDecryption, chunk_decryption
 from parquet_core.errors import ParquetError, ParquetFormatError, UnsupportedFeatureError, add_context
-from parquet_core.metadata.page_index_model import OffsetIndex
+from parquet_core.metadata.page_index import OffsetIndex
 from parquet_core.metadata.statistics import decode_statistics
 from parquet_core.metadata.wrappers import ColumnChunkMetadata
 from parquet_core.page.model import DictionaryPage, Page

@@ -14,7 +14,7 @@ from parquet_core.column.data import ColumnData
 from parquet_core.file.bloom_filter_reader import ColumnBloomFilter, read_bloom_filter
 from parquet_core.file.chunk_reader import ChunkSources, ColumnChunkReader
 from parquet_core.file.page_index_reader import read_column_index, read_offset_index
-from parquet_core.metadata.page_index_model import ColumnIndex, OffsetIndex
+from parquet_core.metadata.page_index import ColumnIndex, OffsetIndex
 from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata
 from parquet_core.table.arrays import Array
 from parquet_core.table.convert import to_array

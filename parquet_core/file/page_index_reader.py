@@ -5,7 +5,7 @@ against the file size before anything is read, and the thrift decoder is
 limited to the stated length, so a hostile footer cannot make the reader
 allocate more than the file holds. In an encrypted column each index is
 one GCM module (``length | nonce | ciphertext | tag``) of the stated length.  See
-:mod:`parquet_core.metadata.page_index_model` for what the structs mean.
+:mod:`parquet_core.metadata.page_index` for what the structs mean.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from parquet_core.encryption.context import chunk_decryption
 from parquet_core.encryption.modules import ModuleType
 from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, add_context
 from parquet_core.file.source import RandomAccessSource
-from parquet_core.metadata.page_index_model import ColumnIndex, OffsetIndex
+from parquet_core.metadata.page_index import ColumnIndex, OffsetIndex
 from parquet_core.metadata.wrappers import ColumnChunkMetadata
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse

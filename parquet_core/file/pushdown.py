@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from parquet_core.constants import Encoding, PageType
 from parquet_core.file.variant_paths import split_variant_path, variant_bounds
-from parquet_core.metadata.page_index_model import OffsetIndex
+from parquet_core.metadata.page_index import OffsetIndex
 from parquet_core.metadata.statistics import (
     IEEE_754_TOTAL_ORDER, decode_stat_storage, decode_stat_storages, order_applies,
 )

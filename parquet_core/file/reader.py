@@ -36,7 +36,7 @@ from parquet_core.file.scan import ReadContext, read_fields
 from parquet_core.file.filesystem import is_url, resolve_filesystem
 from parquet_core.file.source import open_source
 from parquet_core.metadata.arrow_ipc import dictionary_field_names
-from parquet_core.metadata.page_index_model import ColumnIndex, OffsetIndex
+from parquet_core.metadata.page_index import ColumnIndex, OffsetIndex
 from parquet_core.metadata.wrappers import FileMetadata
 from parquet_core.encryption.properties import FileDecryptionProperties
 from parquet_core.options.reader import ReaderOptions, document_reader_options, reader_options
@@ -127,6 +127,10 @@ class ParquetFile:
         self.indexes = FileIndexes(self.metadata, self._sources, verify)
         #: The pruning planner behind ``filters=`` and :meth:`explain`.
         self.planner = RowGroupPlanner(self.metadata, self.columns, self.indexes)
+        #: The table schema (a :class:`~parquet_core.Schema`), also :attr:`schema_arrow`.
+        #: pyarrow's ``ParquetFile.schema`` is the Parquet schema instead: ours is
+        #: :attr:`schema_descriptor` (``metadata.schema``); code meant to read the same on
+        #: both should say ``schema_arrow`` / ``metadata.schema``.
         self.schema = self.columns.schema
 
     # -- the column-chunk layer --------------------------------------------------
@@ -194,8 +198,13 @@ class ParquetFile:
 
     @property
     def schema_descriptor(self):  # type: ignore[no-untyped-def]
-        """The leaf-level :class:`SchemaDescriptor`."""
+        """The Parquet schema: the leaf-level :class:`SchemaDescriptor` (``metadata.schema``)."""
         return self.metadata.schema
+
+    @property
+    def schema_arrow(self) -> Schema:
+        """The table schema (a :class:`~parquet_core.Schema`), under pyarrow's name for it."""
+        return self.schema
 
     # -- data ---------------------------------------------------------------
     @names_file("reading")

@@ -404,6 +404,8 @@ class FileMetadata:
         self.decryptor = decryptor
         if raw.schema is None:
             raise ParquetFormatError("footer has no schema")
+        #: The Parquet schema (leaf descriptors), as pyarrow's ``FileMetaData.schema``;
+        #: the table schema built from it is ``ParquetFile.schema_arrow``.
         self.schema = SchemaDescriptor(raw.schema)
         self.writer = parse_created_by(raw.created_by)
         n = len(self.schema)

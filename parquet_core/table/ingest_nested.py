@@ -196,24 +196,46 @@ def nested_from_pylist(values: list[Any], name: str, dt: DataType | None = None,
         return schema_error(name, i, f"expected {what}, got {type(values[i]).__name__}")
 
     if kind is TypeId.STRUCT:
-        if dt is not None:
-            names = [f.name for f in dt.fields]
-        else:
-            names = list(dict.fromkeys(k for v in values if isinstance(v, Mapping) for k in v))
-        for i, v in enumerate(values):
-            if v is not None and not isinstance(v, Mapping):
-                raise bad(i, "a dict (struct)")
-            if v is not None and any(k not in names for k in v):
-                extra = next(k for k in v if k not in names)
-                raise schema_error(name, i, f"struct has no member {extra!r}")
-        types = [None] * len(names) if dt is None else [f.type for f in dt.fields]
-        kids = [child([None if v is None else v.get(k) for v in values], k, t, lambda r: r)
-                for k, t in zip(names, types)]
-        if not kids:
-            raise schema_error(name, None, "cannot infer a struct without members")
-        sdt = dt or DataType("struct", fields=tuple(Field(k, c.type, True) for k, c in zip(names, kids)))
-        return StructArray(sdt, kids, n, _validity(is_null))
+        return _struct_from_pylist(values, name, dt, is_null, child, bad)
+    items, offsets = _flatten_level(values, kind, bad)
+    to_row = _list_row(offsets)
+    if kind is TypeId.LIST:
+        f = None if dt is None else dt.fields[0]
+        elem = child(items, "element", None if f is None else f.type, to_row)
+        ldt = dt or DataType("list", fields=(Field("element", elem.type, True),))
+        return ListArray(ldt, offsets, elem, _validity(is_null))
+    return _map_from_items(items, offsets, name, dt, is_null, child, to_row)
 
+
+def _struct_from_pylist(values: list[Any], name: str, dt: DataType | None,
+                        is_null: npt.NDArray[np.bool_], child: Callable[..., Array],
+                        bad: Callable[[int, str], ParquetSchemaError]) -> Array:
+    """A struct level: members from *dt* or, inferred, every key seen in order."""
+    n = len(values)
+    if dt is not None:
+        names = [f.name for f in dt.fields]
+    else:
+        names = list(dict.fromkeys(k for v in values if isinstance(v, Mapping) for k in v))
+    for i, v in enumerate(values):
+        if v is not None and not isinstance(v, Mapping):
+            raise bad(i, "a dict (struct)")
+        if v is not None and any(k not in names for k in v):
+            extra = next(k for k in v if k not in names)
+            raise schema_error(name, i, f"struct has no member {extra!r}")
+    types = [None] * len(names) if dt is None else [f.type for f in dt.fields]
+    kids = [child([None if v is None else v.get(k) for v in values], k, t, lambda r: r)
+            for k, t in zip(names, types)]
+    if not kids:
+        raise schema_error(name, None, "cannot infer a struct without members")
+    sdt = dt or DataType("struct", fields=tuple(Field(k, c.type, True) for k, c in zip(names, kids)))
+    return StructArray(sdt, kids, n, _validity(is_null))
+
+
+def _flatten_level(values: list[Any], kind: TypeId, bad: Callable[[int, str], ParquetSchemaError]
+                   ) -> tuple[list[Any], npt.NDArray[np.int64]]:
+    """A list or map level: every row's items back to back (map rows as (key, value)
+    pairs) and the offsets of each row in them (null rows are empty)."""
+    n = len(values)
     items: list[Any] = []
     lengths = np.zeros(n, dtype=np.int64)
     for i, v in enumerate(values):   # one pass over the Python objects of this level
@@ -227,12 +249,13 @@ def nested_from_pylist(values: list[Any], name: str, dt: DataType | None = None,
         lengths[i] = len(v)
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    to_row = _list_row(offsets)
-    if kind is TypeId.LIST:
-        f = None if dt is None else dt.fields[0]
-        elem = child(items, "element", None if f is None else f.type, to_row)
-        ldt = dt or DataType("list", fields=(Field("element", elem.type, True),))
-        return ListArray(ldt, offsets, elem, _validity(is_null))
+    return items, offsets
+
+
+def _map_from_items(items: list[Any], offsets: npt.NDArray[np.int64], name: str,
+                    dt: DataType | None, is_null: npt.NDArray[np.bool_], child: Callable[..., Array],
+                    to_row: Callable[[int], int]) -> Array:
+    """A map level from its (key, value) items: keys must not be null."""
     for k, item in enumerate(items):
         if not isinstance(item, (tuple, list)) or len(item) != 2:
             raise schema_error(name, to_row(k), f"a map entry must be a (key, value) pair, got {item!r}")

@@ -59,10 +59,6 @@ class ListArray(Array):
     def data(self) -> None:
         return None
 
-    def value_lengths(self) -> npt.NDArray[np.int64]:
-        """Number of child slots of each list (0 for null lists)."""
-        return np.diff(self.offsets)
-
     def _split(self, flat: list[Any]) -> list[Any]:
         # One Python slice per list: this is the edge where Python objects are made.
         o = self.offsets.tolist()

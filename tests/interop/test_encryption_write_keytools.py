@@ -1,6 +1,6 @@
 """Encrypted files through the key tools, both directions with pyarrow.
 
-Our side: ``pc.CryptoFactory`` with ``pc.InMemoryKms``. pyarrow's side:
+Our side: ``pc.CryptoFactory`` with ``InMemoryKms``. pyarrow's side:
 ``pyarrow.parquet.encryption.CryptoFactory`` with a KmsClient written here
 on ``cryptography`` that wraps the way parquet-java's and Arrow's in-memory
 test KMSs do (AES-GCM under the master key, the master key id as AAD,
@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 import parquet_core as pc
+from parquet_core.encryption.keytools import InMemoryKms
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -65,7 +66,7 @@ def _expected():
 
 
 def _ours():
-    return pc.CryptoFactory(lambda config: pc.InMemoryKms(MASTER_KEYS))
+    return pc.CryptoFactory(lambda config: InMemoryKms(MASTER_KEYS))
 
 
 def _theirs():

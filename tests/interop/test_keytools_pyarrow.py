@@ -22,6 +22,7 @@ import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 import parquet_core as pc
+from parquet_core.encryption.keytools import InMemoryKms
 from tests.unit.encryption._footer import column_key_metadata, file_metadata, footer_key_metadata
 
 pa = pytest.importorskip("pyarrow")
@@ -65,7 +66,7 @@ def _arrow_kms_config():
 
 
 def _our_factory():
-    return pc.CryptoFactory(lambda config: pc.InMemoryKms(config.custom_kms_conf))
+    return pc.CryptoFactory(lambda config: InMemoryKms(config.custom_kms_conf))
 
 
 def _our_kms_config():

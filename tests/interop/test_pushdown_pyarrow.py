@@ -336,7 +336,7 @@ def test_page_rules_as_arrays_equal_the_per_page_rules(files, data, seed, writer
 
 def test_select_pages_matches_a_loop_over_pages():
     from parquet_core.file.pushdown import select_pages
-    from parquet_core.metadata.page_index_model import OffsetIndex
+    from parquet_core.metadata.page_index import OffsetIndex
     from parquet_core.thrift import pt
 
     rng = np.random.default_rng(5)

@@ -18,6 +18,7 @@ import itertools
 import pytest
 
 import parquet_core as pc
+from parquet_core.encryption.keytools import InMemoryKms
 from tests.spark.test_keytools_spark import (  # noqa: F401 - kms_spark is a fixture
     MASTER_KEYS,
     _hadoop_options,
@@ -41,7 +42,7 @@ def _schema():
 
 
 def _write(path, algorithm, plaintext_footer, layout):
-    factory = pc.CryptoFactory(lambda config: pc.InMemoryKms(MASTER_KEYS))
+    factory = pc.CryptoFactory(lambda config: InMemoryKms(MASTER_KEYS))
     props = factory.file_encryption_properties(None, pc.EncryptionConfiguration(
         footer_key="kf", column_keys=LAYOUTS[layout], uniform_encryption=layout == "uniform",
         encryption_algorithm=algorithm, plaintext_footer=plaintext_footer, double_wrapping=False))

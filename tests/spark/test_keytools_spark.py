@@ -3,7 +3,7 @@
 Spark reads and writes encrypted Parquet with parquet-java's
 ``PropertiesDrivenCryptoFactory`` when the Hadoop options name it and a KMS
 client class. ``java/PqcoreTestKms.java`` is that client: written on the
-JDK's AES-GCM, wrapping like ``pc.InMemoryKms`` (master key id as AAD). It is
+JDK's AES-GCM, wrapping like ``InMemoryKms`` (master key id as AAD). It is
 compiled here and loaded into the session's JVM; parquet-java then unwraps the key
 material our CryptoFactory wrote, and we unwrap what parquet-java wrote
 (internal and external key material, single and double wrapping).
@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import parquet_core as pc
+from parquet_core.encryption.keytools import InMemoryKms
 
 pytestmark = pytest.mark.spark
 
@@ -92,7 +93,7 @@ def _schema():
 
 
 def _factory():
-    return pc.CryptoFactory(lambda config: pc.InMemoryKms(MASTER_KEYS))
+    return pc.CryptoFactory(lambda config: InMemoryKms(MASTER_KEYS))
 
 
 @pytest.mark.parametrize("double,internal", [(True, True), (False, False)])

@@ -15,6 +15,7 @@ import shutil
 import pytest
 
 import parquet_core as pc
+from parquet_core.encryption.keytools import InMemoryKms
 from tests.encryption.corpus_keys import COLUMNS_16, FOOTER_16
 
 pytestmark = pytest.mark.spark
@@ -110,7 +111,7 @@ def test_write_with_kms_external_material_commits_material(pqcore_spark, tmp_pat
         assert (out / f"_KEY_MATERIAL_FOR_{f.name}.json").exists()
     assert not [n for n in os.listdir(out) if n.startswith("_pqcore_staging")]
     # read through our key tools directly, outside Spark
-    factory = pc.CryptoFactory(lambda _cfg: pc.InMemoryKms(
+    factory = pc.CryptoFactory(lambda _cfg: InMemoryKms(
         {"kf": FOOTER_16, "kc1": COLUMNS_16["double_field"], "kc2": COLUMNS_16["float_field"]}))
     got = []
     for f in files:

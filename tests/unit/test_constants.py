@@ -15,6 +15,7 @@ from parquet_core.thrift import pt
     (c.Encoding, pt.Encoding),
     (c.CompressionCodec, pt.CompressionCodec),
     (c.PageType, pt.PageType),
+    (c.BoundaryOrder, pt.BoundaryOrder),
 ])
 def test_enum_matches_idl(ours, theirs) -> None:
     generated = {k: v for k, v in theirs._NAMES_TO_VALUES.items()}

@@ -7,6 +7,7 @@ import os
 import pytest
 
 import parquet_core as pc
+from parquet_core.encryption.keytools import InMemoryKms
 from parquet_core_integrations.xskipper import MetadataStore, Xskipper, XskipperIndexError
 from parquet_core_integrations.xskipper.pme import PmeKeys, parse_column_keys
 
@@ -15,7 +16,7 @@ KEYS = {"k1": b"0123456789012345", "k2": b"1234567890123450"}
 
 
 def _keys(master=KEYS):
-    return PmeKeys(pc.CryptoFactory(lambda cfg: pc.InMemoryKms(master)), pc.KmsConnectionConfig())
+    return PmeKeys(pc.CryptoFactory(lambda cfg: InMemoryKms(master)), pc.KmsConnectionConfig())
 
 
 @pytest.fixture

@@ -737,3 +737,15 @@ def test_corpus_concatenated_gzip_has_several_members() -> None:
             rest, members = d.unused_data, members + 1
         assert members >= 2
         assert len(get_codec(CodecId.GZIP).decompress(body, size)) == size
+
+
+def test_one_codec_enum() -> None:
+    """``CodecId`` is the spec enum of ``parquet_core.constants`` (itself pinned to the
+    generated IDL), and every codec's name and id agree with it."""
+    from parquet_core.constants import CompressionCodec
+
+    assert CodecId is CompressionCodec
+    for cid, codec in REGISTRY.items():
+        assert CompressionCodec(cid).name == codec.name and codec.codec_id == cid
+        assert type(codec.codec_id) is int
+    assert set(REGISTRY) == set(CompressionCodec)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-from arrow_pages import arrow_pages
+from tests.unit.encodings.arrow_pages import arrow_pages
 
 from parquet_core._kernels.binary import ByteArrays
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from alp_reference import (
+from tests.unit.encodings.alp_reference import (
     DOUBLE_DOWN,
     DOUBLE_UP,
     FLOAT_DOWN,

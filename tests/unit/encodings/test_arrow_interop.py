@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pytest
-from arrow_pages import arrow_pages
+from tests.unit.encodings.arrow_pages import arrow_pages
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.constants import Encoding as E

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from arrow_encoded import byte_arrays
+from tests.unit.encodings.arrow_encoded import byte_arrays
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

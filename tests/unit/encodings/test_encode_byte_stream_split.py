@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pytest
-from arrow_encoded import arrow_value_pages
+from tests.unit.encodings.arrow_encoded import arrow_value_pages
 
 from parquet_core.constants import PhysicalType as PT
 from parquet_core.encodings.byte_stream_split import (

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pytest
-from arrow_encoded import arrow_value_pages, byte_arrays
-from golden import uleb
+from tests.unit.encodings.arrow_encoded import arrow_value_pages, byte_arrays
+from tests.unit.encodings.golden import uleb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pytest
-from arrow_encoded import byte_arrays
-from arrow_pages import arrow_pages
+from tests.unit.encodings.arrow_encoded import byte_arrays
+from tests.unit.encodings.arrow_pages import arrow_pages
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pytest
-from arrow_encoded import arrow_value_pages, byte_arrays
+from tests.unit.encodings.arrow_encoded import arrow_value_pages, byte_arrays
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -14,8 +14,8 @@ import struct
 import numpy as np
 import pyarrow as pa
 import pytest
-from arrow_pages import arrow_pages
-from golden import uleb
+from tests.unit.encodings.arrow_pages import arrow_pages
+from tests.unit.encodings.golden import uleb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

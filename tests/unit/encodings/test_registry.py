@@ -146,3 +146,14 @@ def test_garbage_only_raises_format_errors(combo: tuple[E, PT], data: bytes, cou
     except ParquetFormatError:
         return
     assert len(out) == count
+
+
+def test_decoder_returning_the_wrong_count_raises_a_format_error(monkeypatch) -> None:
+    """The value-count check is a real error, not an ``assert`` (gone under -O)."""
+    import dataclasses
+
+    spec = REGISTRY[E.PLAIN]
+    short = dataclasses.replace(spec, decode=lambda buf, count, ptype, tl: np.zeros(count - 1, np.int32))
+    monkeypatch.setitem(REGISTRY, E.PLAIN, short)
+    with pytest.raises(ParquetFormatError, match="decoded to 2 values, but the page holds 3"):
+        decode_values(E.PLAIN, b"\x00" * 12, 3, PT.INT32, None)

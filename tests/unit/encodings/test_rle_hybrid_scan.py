@@ -17,6 +17,29 @@ from parquet_core.errors import ParquetFormatError
 from tests.unit.encodings.golden import uleb
 
 
+def _as_columns(takes, tags, end):
+    """A run table (values taken, tag: RLE value, or ~body offset of a
+    bit-packed run) as (takes, values or -1, bodies or -1, end)."""
+    takes = np.asarray(takes, dtype=np.int64)
+    tags = np.asarray(tags, dtype=np.int64)
+    packed = tags < 0
+    return takes, np.where(packed, -1, tags), np.where(packed, ~tags, -1), end
+
+
+def _scan_runs(arr, w, count, what):
+    """The run-by-run scan's table, in columns."""
+    table, end = rle_hybrid._scan(arr, w, count, what)
+    if isinstance(table, tuple):
+        return _as_columns(*table, end)
+    pairs = np.asarray(table, dtype=np.int64).reshape(-1, 2)
+    return _as_columns(pairs[:, 0], pairs[:, 1], end)
+
+
+def _scan_runs_vectorised(arr, start, w, count, what):
+    """The vectorised scan's table, in columns."""
+    return _as_columns(*rle_hybrid._vector_table(arr, start, w, count, what))
+
+
 def _build(runs, w):
     """runs: list of ("rle", count, value) or ("bp", groups, values)."""
     vbytes = (w + 7) // 8
@@ -76,11 +99,11 @@ def test_vectorised_scan_equals_loop(seed, w, nruns) -> None:
         return
     arr = np.frombuffer(buf, dtype=np.uint8)
     what = "test"
-    fast = rle_hybrid._scan_runs_vectorised(arr, 0, w, len(expected), what)
+    fast = _scan_runs_vectorised(arr, 0, w, len(expected), what)
     saved = rle_hybrid._PROBE_RUNS
     rle_hybrid._PROBE_RUNS = 10**9  # force the run-by-run loop
     try:
-        slow = rle_hybrid._scan_runs(arr, w, len(expected), what)
+        slow = _scan_runs(arr, w, len(expected), what)
     finally:
         rle_hybrid._PROBE_RUNS = saved
     for a, b in zip(fast[:3], slow[:3]):

@@ -9,13 +9,14 @@ import os
 import pytest
 
 import parquet_core as pc
+from parquet_core.encryption.keytools import InMemoryKms
 from parquet_core.encryption.keytools import KeyMaterial, KeyMetadata
 from parquet_core.errors import ParquetEncryptionError
 
 MASTER = {"kf": b"0123456789012345", "k1": b"1234567890123450", "k2": b"123456789012345678901234"}
 
 
-class CountingKms(pc.InMemoryKms):
+class CountingKms(InMemoryKms):
     """The in-memory KMS, counting calls (to observe the caches)."""
 
     def __init__(self, keys, log):
@@ -134,7 +135,7 @@ def test_kms_config_reaches_the_client_factory():
 
     def make(config):
         seen.append(config)
-        return pc.InMemoryKms(config.custom_kms_conf)
+        return InMemoryKms(config.custom_kms_conf)
 
     factory = pc.CryptoFactory(make)
     config = pc.KmsConnectionConfig(kms_instance_id="kms-7", kms_instance_url="https://kms",
@@ -188,7 +189,7 @@ def test_tampered_wrapped_key_fails_authentication(factory):
 
 
 def test_in_memory_kms_binds_the_master_key_id():
-    kms = pc.InMemoryKms({"a": b"0123456789012345", "b": b"0123456789012345"})
+    kms = InMemoryKms({"a": b"0123456789012345", "b": b"0123456789012345"})
     wrapped = kms.wrap_key(b"k" * 16, "a")
     assert kms.unwrap_key(wrapped, "a") == b"k" * 16
     with pytest.raises(ParquetEncryptionError, match="authentication failed"):
@@ -196,7 +197,7 @@ def test_in_memory_kms_binds_the_master_key_id():
     with pytest.raises(ParquetEncryptionError, match="not known"):
         kms.wrap_key(b"k" * 16, "c")
     with pytest.raises(ValueError, match="16, 24 or 32"):
-        pc.InMemoryKms({"a": b"short"})
+        InMemoryKms({"a": b"short"})
 
 
 # -- external key material ------------------------------------------------------
@@ -241,7 +242,7 @@ def test_rotate_master_keys_rewraps_external_material(tmp_path):
 
     class RotatingKms(pc.KmsClient):  # unwraps with the old keys, wraps with the new
         def __init__(self, unwrap_keys, wrap_keys):
-            self.u, self.w = pc.InMemoryKms(unwrap_keys), pc.InMemoryKms(wrap_keys)
+            self.u, self.w = InMemoryKms(unwrap_keys), InMemoryKms(wrap_keys)
 
         def wrap_key(self, key_bytes, master_key_identifier):
             return self.w.wrap_key(key_bytes, master_key_identifier)
@@ -250,7 +251,7 @@ def test_rotate_master_keys_rewraps_external_material(tmp_path):
             return self.u.unwrap_key(wrapped_key, master_key_identifier)
 
     target = tmp_path / "f.parquet"
-    writer = pc.CryptoFactory(lambda c: pc.InMemoryKms(old))
+    writer = pc.CryptoFactory(lambda c: InMemoryKms(old))
     props = writer.file_encryption_properties(None, _config(internal_key_material=False), target)
     props.on_file_written(str(target))
     pc.CryptoFactory(lambda c: RotatingKms(old, new)).rotate_master_keys(
@@ -258,9 +259,9 @@ def test_rotate_master_keys_rewraps_external_material(tmp_path):
     stored = json.loads((tmp_path / "_KEY_MATERIAL_FOR_f.parquet.json").read_text())
     assert not KeyMaterial.parse(stored["columnKey0"]).double_wrapping
     with pytest.raises(ParquetEncryptionError):
-        pc.CryptoFactory(lambda c: pc.InMemoryKms(old)).file_decryption_properties(
+        pc.CryptoFactory(lambda c: InMemoryKms(old)).file_decryption_properties(
             None, parquet_file_path=target).key_for_footer(props.footer_key_metadata)
-    dec = pc.CryptoFactory(lambda c: pc.InMemoryKms(new)).file_decryption_properties(
+    dec = pc.CryptoFactory(lambda c: InMemoryKms(new)).file_decryption_properties(
         None, parquet_file_path=target)
     assert dec.key_for_footer(props.footer_key_metadata) == props.footer_key
     for path, key in props.column_keys.items():

@@ -15,6 +15,7 @@ import shutil
 import pytest
 
 import parquet_core as pc
+from parquet_core.encryption.keytools import InMemoryKms
 from parquet_core.errors import ParquetEncryptionError
 from tests.unit.encryption._footer import column_key_metadata, file_metadata, footer_key_metadata
 
@@ -30,7 +31,7 @@ def java_file(corpus):
 
 
 def _decryption(path, master_keys=MASTER_KEYS):
-    factory = pc.CryptoFactory(lambda config: pc.InMemoryKms(master_keys))
+    factory = pc.CryptoFactory(lambda config: InMemoryKms(master_keys))
     return factory.file_decryption_properties(pc.KmsConnectionConfig(), parquet_file_path=path)
 
 
@@ -87,7 +88,7 @@ def test_missing_key_material_file_says_where_it_looked(java_file, tmp_path):
 
 
 def test_external_material_needs_the_file_path(java_file):
-    factory = pc.CryptoFactory(lambda config: pc.InMemoryKms(MASTER_KEYS))
+    factory = pc.CryptoFactory(lambda config: InMemoryKms(MASTER_KEYS))
     dec = factory.file_decryption_properties(pc.KmsConnectionConfig())
     with pytest.raises(ParquetEncryptionError, match="parquet_file_path"):
         dec.key_for_footer(footer_key_metadata(java_file))

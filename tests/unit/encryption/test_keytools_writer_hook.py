@@ -8,12 +8,13 @@ import os
 import pytest
 
 import parquet_core as pc
+from parquet_core.encryption.keytools import InMemoryKms
 
 MASTER = {"kf": "0123456789012345", "k1": "1234567890123450"}
 
 
 def _props(path):
-    factory = pc.CryptoFactory(lambda config: pc.InMemoryKms(MASTER))
+    factory = pc.CryptoFactory(lambda config: InMemoryKms(MASTER))
     config = pc.EncryptionConfiguration(footer_key="kf", column_keys="k1:a", internal_key_material=False)
     return factory, factory.file_encryption_properties(None, config, path)
 

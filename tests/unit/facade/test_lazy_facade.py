@@ -75,3 +75,14 @@ print("ok")
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_test_only_kms_is_not_in_the_facade() -> None:
+    """``InMemoryKms`` keeps master keys in a dict: for tests and examples, so it lives
+    at ``parquet_core.encryption.keytools`` only, not in the top-level namespace."""
+    import parquet_core as pc
+    from parquet_core.encryption.keytools import InMemoryKms, KmsClient
+
+    assert "InMemoryKms" not in pc.__all__ and "InMemoryKms" not in dir(pc)
+    assert not hasattr(pc, "InMemoryKms")
+    assert issubclass(InMemoryKms, KmsClient) and pc.KmsClient is KmsClient
