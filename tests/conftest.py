@@ -138,17 +138,18 @@ def _explain(report: pytest.CollectReport | pytest.TestReport) -> None:
         report.longrepr = (path, line, f"Skipped: {reason} ({hint})")
 
 
-@pytest.hookimpl(wrapper=True)
+# old-style wrappers (the reports are changed in place): they work on every pytest >= 7
+@pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
-    report = yield
+    outcome = yield
+    report = outcome.get_result()
     if report.skipped and not hasattr(report, "wasxfail"):
         _explain(report)
-    return report
 
 
-@pytest.hookimpl(wrapper=True)
+@pytest.hookimpl(hookwrapper=True)
 def pytest_make_collect_report(collector: pytest.Collector):
-    report = yield
+    outcome = yield
+    report = outcome.get_result()
     if report.skipped:
         _explain(report)
-    return report
