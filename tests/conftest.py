@@ -69,6 +69,8 @@ _CI_TOLERATED = re.compile(r"\bis installed$")
 _SLOW = (
     "tests/fuzz/test_fuzz_slice.py::test_fuzz_slice",
     "tests/kartothek/test_kartothek_cross_read.py::",
+    "tests/check/test_check_corpus.py::test_corpus",   # pc.check of every corpus file at every level
+    "tests/unit/column/test_nullable_levels.py::test_nullable_columns_match_pyarrow_and_the_page_by_page_path",
 )
 
 #: Fixtures that start (or need) the session's SparkSession.
