@@ -65,7 +65,8 @@ _HOW_TO: list[tuple[re.Pattern[str], str]] = [
 #: Skip reasons CI accepts: the test checks behaviour without a package that is installed.
 _CI_TOLERATED = re.compile(r"\bis installed$")
 
-#: Tests that take several seconds each (measured), beyond those marked in their own file.
+#: Tests that take several seconds each (measured), beyond those marked in their own file:
+#: node ids (with all their parameters), or a whole module ("path::").
 _SLOW = (
     "tests/fuzz/test_fuzz_slice.py::test_fuzz_slice",
     "tests/kartothek/test_kartothek_cross_read.py::",
@@ -117,7 +118,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if _SPARK_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.spark)
-        if any(item.nodeid.startswith(s) for s in _SLOW):
+        if any(item.nodeid == s or item.nodeid.startswith(s + "[") or (s.endswith("::") and item.nodeid.startswith(s))
+               for s in _SLOW):
             item.add_marker(pytest.mark.slow)
 
 
