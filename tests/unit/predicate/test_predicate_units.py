@@ -28,7 +28,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import parquet_core as pc
-from parquet_core._kernels.binary import ByteArrays
 from parquet_core.predicate import Bounds, filter_mask, from_filters, may_match, negation_normal_form
 from parquet_core.predicate.compare import compare, isin, starts_with
 from parquet_core.predicate.expr import And, Comparison, IsIn, IsNull, Not, Or
