@@ -1,8 +1,28 @@
-"""Shared test configuration: where the Apache conformance corpus lives."""
+"""Shared test configuration: where the Apache conformance corpus lives, and the CI rule.
+
+**The CI rule.** When ``CI`` is ``true`` / ``1`` / ``yes`` (``.ci/run`` sets it), a
+skipped test is a failure: a missing corpus, Java, pyspark, Kartothek venv or
+optional package would otherwise turn hundreds of tests into green skips and
+pytest would still exit 0. The only skips CI tolerates are the ones in
+``_CI_TOLERATED`` (a test that checks what happens when a package is *absent*
+skips because it is installed, which is fine). Collection-time skips (a
+module-level ``pytest.importorskip``) become collection errors. In CI, a
+missing corpus also stops the run at session start, because some tests are
+built from the corpus' file list and would vanish instead of skipping.
+
+Locally a skip stays a skip, and its reason is extended with how to get the
+missing piece (``_HOW_TO``), so the ``-ra`` summary says what to install.
+
+``spark`` marker: every test using the session's ``spark`` fixture (directly or
+through another fixture) gets it, so ``pytest -m "not spark and not slow"`` is
+the fast subset. ``slow`` marker: the tests in ``_SLOW`` get it too (measured at
+several seconds each); tests can also mark themselves.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -14,6 +34,53 @@ settings.register_profile("parquet-core", deadline=None)
 settings.load_profile("parquet-core")
 
 _DEFAULT = Path(__file__).resolve().parents[1].parent / "shared" / "parquet-testing" / "data"
+if "PARQUET_TEST_DATA" not in os.environ and _DEFAULT.is_dir():
+    # some test modules read the variable itself: give them the default location too
+    os.environ["PARQUET_TEST_DATA"] = str(_DEFAULT)
+
+CORPUS_HOW_TO = (
+    "the corpus is Apache parquet-testing: `git clone https://github.com/apache/parquet-testing` "
+    "and set PARQUET_TEST_DATA=<clone>/data (default: ../shared/parquet-testing/data next to this checkout)"
+)
+JAVA_HOW_TO = ("Spark tests need Java 17: install a JDK 17 (e.g. `apt-get install openjdk-17-jdk-headless`) "
+               "and put `java` on PATH or set JAVA_HOME")
+KARTOTHEK_HOW_TO = ("build the Kartothek 5.3 venv as .ci/run does: "
+                    "`bash tests/kartothek/build_kartothek_venv.sh .venv-kartothek && "
+                    "export KARTOTHEK_VENV=$PWD/.venv-kartothek` (needs a Python 3.8-3.10)")
+DEV_HOW_TO = "install the dev extras: `pip install -e \".[dev]\"`"
+
+#: (pattern on the skip reason, how to get what is missing); first match wins.
+_HOW_TO: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"kartothek venv|cannot import kartothek", re.I), KARTOTHEK_HOW_TO),
+    (re.compile(r"kartothek fixtures|KARTOTHEK_SHARED|expected_reads", re.I),
+     "the Kartothek fixtures come with the shared test data: set KARTOTHEK_SHARED to the folder "
+     "holding store/ and expected_reads/"),
+    (re.compile(r"xskipper", re.I), "set XSKIPPER_RESOURCES to the xskipper conformance resources folder"),
+    (re.compile(r"parquet-testing|PARQUET_TEST_DATA|corpus", re.I), CORPUS_HOW_TO),
+    (re.compile(r"\bjava\b|javac|JAVA_HOME", re.I), JAVA_HOW_TO),
+    (re.compile(r"thrift compiler", re.I), "install the Thrift compiler: `apt-get install thrift-compiler`"),
+    (re.compile(r"could not import|is not installed|pyspark", re.I), DEV_HOW_TO),
+]
+
+#: Skip reasons CI accepts: the test checks behaviour without a package that is installed.
+_CI_TOLERATED = re.compile(r"\bis installed$")
+
+#: Tests that take several seconds each (measured), beyond those marked in their own file:
+#: node ids (with all their parameters), or a whole module ("path::").
+_SLOW = (
+    "tests/fuzz/test_fuzz_slice.py::test_fuzz_slice",
+    "tests/kartothek/test_kartothek_cross_read.py::",
+    "tests/check/test_check_corpus.py::test_corpus",   # pc.check of every corpus file at every level
+    "tests/unit/column/test_nullable_levels.py::test_nullable_columns_match_pyarrow_and_the_page_by_page_path",
+)
+
+#: Fixtures that start (or need) the session's SparkSession.
+_SPARK_FIXTURES = {"spark", "pqcore_spark", "ids_dataset", "pushdown_on", "ktk_spark"}
+
+
+def ci_strict() -> bool:
+    """True when running under CI (``CI`` is true/1/yes): a missing prerequisite fails."""
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 
 
 def corpus_dir() -> Path:
@@ -21,10 +88,72 @@ def corpus_dir() -> Path:
     return Path(os.environ.get("PARQUET_TEST_DATA", str(_DEFAULT)))
 
 
+def how_to(reason: str) -> str | None:
+    """How to get what a skip *reason* says is missing, or None if it names nothing known."""
+    if reason.startswith("got empty parameter set") and not corpus_dir().is_dir():
+        return CORPUS_HOW_TO   # parametrize lists built from the corpus' file list
+    for pattern, text in _HOW_TO:
+        if pattern.search(reason):
+            return text
+    return None
+
+
 @pytest.fixture(scope="session")
 def corpus() -> Path:
-    """Path of the conformance corpus; skips the test when it is absent."""
+    """Path of the conformance corpus; skips the test when it is absent (fails under CI)."""
     d = corpus_dir()
     if not d.is_dir():
-        pytest.skip(f"parquet-testing corpus not found at {d} (set PARQUET_TEST_DATA)")
+        pytest.skip(f"parquet-testing corpus not found at {d}")
     return d
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if ci_strict() and not corpus_dir().is_dir():
+        raise pytest.UsageError(
+            f"CI=true: the parquet-testing corpus is missing (PARQUET_TEST_DATA={corpus_dir()}); "
+            f"{CORPUS_HOW_TO}")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if _SPARK_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.spark)
+        if any(item.nodeid == s or item.nodeid.startswith(s + "[") or (s.endswith("::") and item.nodeid.startswith(s))
+               for s in _SLOW):
+            item.add_marker(pytest.mark.slow)
+
+
+def _skip_reason(longrepr: object) -> str:
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2]).removeprefix("Skipped: ")
+    return str(longrepr)
+
+
+def _explain(report: pytest.CollectReport | pytest.TestReport) -> None:
+    """Turn a skip into a failure under CI, or add the how-to to its reason locally."""
+    reason = _skip_reason(report.longrepr)
+    hint = how_to(reason)
+    if ci_strict() and not _CI_TOLERATED.search(reason):
+        report.outcome = "failed"
+        report.longrepr = (f"CI=true: a prerequisite is missing, so this test would only skip: {reason}"
+                           + (f"\nTo fix: {hint}" if hint else ""))
+    elif hint and isinstance(report.longrepr, tuple) and len(report.longrepr) == 3:
+        path, line, _ = report.longrepr
+        report.longrepr = (path, line, f"Skipped: {reason} ({hint})")
+
+
+# old-style wrappers (the reports are changed in place): they work on every pytest >= 7
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and not hasattr(report, "wasxfail"):
+        _explain(report)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector):
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped:
+        _explain(report)

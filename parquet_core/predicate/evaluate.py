@@ -224,7 +224,8 @@ def may_match(expr: Expression, bounds_of: Callable[[str], Bounds | None]) -> bo
     if is_floating(b.type) and b.no_number and b.values is None:
         # only NaN (and nulls): negated comparisons and "not in" hold, "in" only with a NaN
         if isinstance(expr, Comparison):
-            return expr.negated
+            # NaN op v is false for every op but "!=" (IEEE 754); NOT flips it
+            return expr.negated != (expr.op == "!=")
         if isinstance(expr, IsIn) and not expr.negated:
             return any(_is_nan_literal(v) for v in expr.values)
     if b.values is not None and isinstance(expr, (Comparison, IsIn, IsNan, StartsWith)):
@@ -365,7 +366,9 @@ def _pages_may_match(expr: Expression, p: PageStats) -> npt.NDArray[np.bool_] | 
             op = expr.op
             if not (expr.negated and floating):
                 op = OPERATORS[op] if expr.negated else op
-                hold = _pages_range_may_hold(p, op, expr.value, col) & ~only_nan
+                hold = _pages_range_may_hold(p, op, expr.value, col)
+                if op != "!=":     # NaN != v holds: a NaN-only page may match "!="
+                    hold &= ~only_nan
         elif isinstance(expr, IsIn) and not expr.negated:
             hold = np.zeros(n, dtype=np.bool_)
             for v in expr.values:

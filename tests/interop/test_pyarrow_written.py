@@ -98,7 +98,35 @@ def test_all_types_each_codec_and_page_version(compression, version) -> None:
 
 
 def test_plain_encoding_small_pages_no_dictionary() -> None:
-    _check(_write(TABLE, use_dictionary=False, data_page_size=64, write_page_checksum=True))
+    """pyarrow writes every column PLAIN in pages of ~64 bytes with no dictionary page; the
+    layout is checked (pyarrow's metadata and every page header), then the values.
+
+    pyarrow checks the page size every ``write_batch_size`` rows (default 1024, more than
+    the table has), so that is lowered to get many pages."""
+    from parquet_core.constants import Encoding, PageType
+
+    data = _write(TABLE, use_dictionary=False, data_page_size=64, write_batch_size=16,
+                  write_page_checksum=True)
+    md = pq.read_metadata(io.BytesIO(data))
+    pf = pc.ParquetFile(data)
+    assert md.num_row_groups == 1
+    for col in range(md.num_columns):
+        meta = md.row_group(0).column(col)
+        name = meta.path_in_schema
+        assert not meta.has_dictionary_page and meta.dictionary_page_offset is None, name
+        assert set(meta.encodings) == {"PLAIN", "RLE"}, name   # RLE: the definition levels
+        pages = pf.page_headers(0, col)
+        assert all(p.header.type == PageType.DATA_PAGE for p in pages), name
+        assert all(p.header.data_page_header.encoding == Encoding.PLAIN for p in pages), name
+        assert all(p.header.crc is not None for p in pages), name
+        assert sum(p.header.data_page_header.num_values for p in pages) == meta.num_values == N, name
+        assert pages[0].offset == meta.data_page_offset, name
+        # 300 booleans are 38 bytes, and the all-null column has levels only: one page each
+        if name in ("bool", "null"):
+            assert len(pages) == 1, name
+        else:
+            assert len(pages) > 1, name
+    _check(data)
 
 
 @pytest.mark.parametrize("encoding, columns", [

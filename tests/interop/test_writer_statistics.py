@@ -289,11 +289,10 @@ def test_size_statistics(tmp_path):
     validity = np.array([True, True, False, True] * 25)
     path, meta = write_one(tmp_path, "s", pc.binary(), byte_arrays(raw), validity)
     ss = meta.size_statistics
-    if ss is None:
-        pytest.skip("writer emits no SizeStatistics")
+    assert ss is not None   # write_size_statistics defaults to True
     present = [len(b) for b, ok in zip(raw, validity) if ok]
     assert ss.unencoded_byte_array_data_bytes == sum(present)
-    if ss.definition_level_histogram is not None:
-        assert list(ss.definition_level_histogram) == [int((~validity).sum()), int(validity.sum())]
-    if ss.repetition_level_histogram is not None:
-        assert list(ss.repetition_level_histogram) == [len(raw)]
+    # spec: one count per level up to the maximum; may be omitted when that maximum is 0
+    assert list(ss.definition_level_histogram) == [int((~validity).sum()), int(validity.sum())]
+    rep = ss.repetition_level_histogram
+    assert rep is None or list(rep) == [len(raw)]
