@@ -39,7 +39,7 @@ from parquet_core.options import writer_options
 from parquet_core.schema.descriptor import SchemaDescriptor
 from parquet_core.schema.elements import schema_to_elements
 from parquet_core.thrift import pt, serialize
-from thrift_defs.parquet import ttypes
+from parquet_core.thrift.generated import ttypes
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -73,7 +73,7 @@ def _write(typ, items: list, nullable: bool = True, **options):
     wopts = writer_options(["c"], **options)
     res = write_column_chunk(data, desc, wopts.column("c"), wopts, START)
     body = b"".join(res.pages)
-    assert len(body) == res.size
+    assert len(body) == sum(len(p) for p in res.pages)
     oi = serialize(res.offset_index)
     chunk = pt.ColumnChunk(file_offset=START, meta_data=res.meta,
                            offset_index_offset=START + len(body), offset_index_length=len(oi))
@@ -87,7 +87,7 @@ def _write(typ, items: list, nullable: bool = True, **options):
 
 def _walk(buf: bytes, res) -> list[tuple[int, ttypes.PageHeader, int]]:
     """(offset, header, header size) of every page of the chunk, in order."""
-    pages, pos, end = [], START, START + res.size
+    pages, pos, end = [], START, START + sum(len(p) for p in res.pages)
     while pos < end:
         header, hsize = _header(buf, pos)
         pages.append((pos, header, hsize))
@@ -101,7 +101,7 @@ def _check_layout(buf: bytes, res, n_rows: int, row_limit: int, checksum: bool) 
     pages = _walk(buf, res)
     data = [(o, h, s) for o, h, s in pages if h.type in (DATA_PAGE, DATA_PAGE_V2)]
     dicts = [(o, h, s) for o, h, s in pages if h.type == DICTIONARY_PAGE]
-    assert meta.total_compressed_size == res.size
+    assert meta.total_compressed_size == sum(len(p) for p in res.pages)
     assert meta.total_uncompressed_size == sum(s + h.uncompressed_page_size for _, h, s in pages)
     if dicts:
         assert len(dicts) == 1 and pages[0][1].type == DICTIONARY_PAGE
@@ -158,7 +158,7 @@ def test_int64_chunk_with_nulls(version, use_dictionary, compression):
     assert (col.statistics.min, col.statistics.max) == (kept.min(), kept.max())
     assert col.statistics.null_count == items.count(None)
     assert col.has_dictionary_page is use_dictionary
-    assert col.total_compressed_size == res.size
+    assert col.total_compressed_size == sum(len(p) for p in res.pages)
     assert col.compression == (compression.upper() if compression != "none" else "UNCOMPRESSED")
 
 

@@ -25,7 +25,7 @@ from thrift.transport import TTransport
 
 from parquet_core.compression import get_codec
 from parquet_core.page.writer import data_page_v1, data_page_v2, dictionary_page
-from thrift_defs.parquet import ttypes
+from parquet_core.thrift.generated import ttypes
 
 pa = pytest.importorskip("pyarrow")
 
