@@ -55,6 +55,7 @@ from parquet_core.schema.build_nested import list_, map_, struct
 # writer, the validator or the dataset layer.  ``name -> module`` below is the
 # whole public surface; ``tests/test_public_api.py`` imports every entry.
 _LAZY_MODULES: dict[str, tuple[str, ...]] = {
+    "parquet_core.constants": ('ConvertedType', 'PhysicalType', 'Repetition',),
     "parquet_core.encryption.keytools": ('CryptoFactory', 'DecryptionConfiguration', 'EncryptionConfiguration', 'InMemoryKms', 'KmsClient', 'KmsConnectionConfig', 'LocalWrapKmsClient',),
     "parquet_core.encryption.properties": ('FileDecryptionProperties', 'FileEncryptionProperties',),
     "parquet_core.file.reader": ('ParquetFile',),
@@ -110,6 +111,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # static analysers and IDEs see the real names
+    from parquet_core.constants import ConvertedType, PhysicalType, Repetition  # noqa: F401
     from parquet_core.encryption.keytools import CryptoFactory, DecryptionConfiguration, EncryptionConfiguration, InMemoryKms, KmsClient, KmsConnectionConfig, LocalWrapKmsClient  # noqa: F401
     from parquet_core.encryption.properties import FileDecryptionProperties, FileEncryptionProperties  # noqa: F401
     from parquet_core.file.reader import ParquetFile  # noqa: F401
@@ -153,4 +155,6 @@ __all__ = [
     "int64", "int96", "interval", "json_", "null", "schema", "string", "time", "time32",
     "time64", "timestamp", "uint8", "uint16", "uint32", "uint64", "utf8", "uuid",
     "list_", "map_", "struct", "file_ref", "resolve_file_ref", "variant",
+    # the spec's enums the schema and metadata speak of (``pqmeta`` names them)
+    "ConvertedType", "PhysicalType", "Repetition",
 ]

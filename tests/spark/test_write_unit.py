@@ -21,11 +21,11 @@ from pyspark.sql.types import (  # noqa: E402
     StringType, TimestampNTZType, TimestampType,
 )
 
-from spark_adapter.partitioning import (  # noqa: E402
+from spark_adapter.core.partitioning import (  # noqa: E402
     escape_path_name, infer_partition_types, parse_partition_dirs, partition_dir_name, partition_value,
     unescape_path_name,
 )
-from spark_adapter.write_options import parse_partition_by, parse_writer_options  # noqa: E402
+from spark_adapter.core.write_options import parse_partition_by, parse_writer_options  # noqa: E402
 
 
 @pytest.mark.parametrize("value, folder", [
@@ -121,7 +121,7 @@ def test_writer_option_parsing():
 def test_every_engine_writer_option_has_a_spark_option():
     """A writer option added to the engine is reachable from ``.option(...)`` (or listed as not)."""
     from parquet_core.options import WRITER_DEFAULTS
-    from spark_adapter.write_options import NOT_SPARK_OPTIONS, WRITER_OPTIONS
+    from spark_adapter.core.write_options import NOT_SPARK_OPTIONS, WRITER_OPTIONS
 
     assert set(WRITER_DEFAULTS) == set(WRITER_OPTIONS) | NOT_SPARK_OPTIONS
     got = parse_writer_options({
@@ -140,7 +140,7 @@ def test_every_engine_writer_option_has_a_spark_option():
 def _writer(target, overwrite, **options):
     from pyspark.sql.types import StructField, StructType
 
-    from spark_adapter.writer import PqcoreWriter
+    from spark_adapter.pqcore.writer import PqcoreWriter
 
     schema = StructType([StructField("id", LongType()), StructField("k", StringType())])
     return PqcoreWriter({"path": str(target), **options}, schema, overwrite)
@@ -184,7 +184,7 @@ def test_failed_commit_undoes_every_move(tmp_path, partition_by):
     before = _tree(target)
     w2 = _writer(target, True, partitionby=partition_by)
     good = _task(w2, [5], ["x"])
-    from spark_adapter.writer import PqcoreCommitMessage
+    from spark_adapter.pqcore.writer import PqcoreCommitMessage
 
     missing = PqcoreCommitMessage(files=["part-does-not-exist.parquet"], rows=1)
     with pytest.raises(FileNotFoundError):
@@ -221,7 +221,7 @@ def test_timestamp_folders_use_the_batch_zone_like_spark(tmp_path):
     import pyarrow as pa
     from pyspark.sql.types import StructField, StructType
 
-    from spark_adapter.writer import PqcoreWriter
+    from spark_adapter.pqcore.writer import PqcoreWriter
 
     schema = StructType([StructField("x", LongType()), StructField("t", TimestampType())])
     utc_micros = int(dt.datetime(2024, 1, 2, 15, tzinfo=dt.timezone.utc).timestamp()) * 10**6

@@ -143,7 +143,7 @@ def parse_writer_options(options: Mapping[str, str]) -> dict[str, Any]:
     for key, text in options.items():
         norm = key.lower().replace("_", "")
         if key.lower() in _ADAPTER_KEYS or key.lower().startswith("parquet.encryption."):
-            continue   # adapter options; encryption ones go to spark_adapter.crypto_options
+            continue   # adapter options; encryption ones go to spark_adapter.core.crypto_options
         name = _BY_KEY.get(norm)
         if name is None:
             raise ValueError(
