@@ -38,6 +38,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from parquet_core.errors import ParquetSchemaError
+from parquet_core.schema import build
 from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Array
 from parquet_core.table.ingest import as_array
@@ -47,6 +48,7 @@ __all__ = ["Partitioning", "DEFAULT_PARTITION_NAME", "partition_segment", "resol
 
 DEFAULT_PARTITION_NAME = "__HIVE_DEFAULT_PARTITION__"
 _INT = re.compile(r"[+-]?[0-9]+\Z")
+_PA_INT = re.compile(r"-?[0-9]+\Z")     # pyarrow's integer parse takes no leading '+'
 _INT32 = (-(2**31), 2**31 - 1)
 
 
@@ -116,11 +118,11 @@ def _spark_type_of(text: str) -> DataType:
         if len(frac or "") - int(m.group(4) or 0) <= 0:   # BigDecimal scale <= 0: an integer
             digits = len(str(abs(int(decimal.Decimal(text)))))
             if digits <= 38:
-                return DataType("decimal", precision=digits, scale=0)
+                return build.decimal(digits, 0)
     if _DOUBLE.match(text.strip()):
         return DataType("float64")
     if _valid_timestamp(_TS_INFER.match(text)):
-        return DataType("timestamp", unit="us", tz="UTC")
+        return build.timestamp("us", utc=True)
     if _valid_date(_DATE.match(text)):
         return DataType("date")
     return DataType("string")
@@ -139,10 +141,10 @@ def _spark_widen(a: DataType, b: DataType) -> DataType:
         if "decimal" in (a.name, b.name):
             width = {"int32": 10, "int64": 20}
             p = max(x.precision if x.name == "decimal" else width[x.name] for x in (a, b))
-            return DataType("decimal", precision=p, scale=0) if p <= 38 else DataType("float64")
+            return build.decimal(p, 0) if p <= 38 else DataType("float64")
         return DataType("int64")
     if {a.name, b.name} == {"date", "timestamp"}:
-        return DataType("timestamp", unit="us", tz="UTC")
+        return build.timestamp("us", utc=True)
     return DataType("string")
 
 
@@ -159,7 +161,7 @@ def infer_partition_type(values: Sequence[str | None], flavor: str = "pyarrow") 
     if flavor == "pyarrow":
         if not seen:
             return DataType("null") if values else DataType("string")
-        if all(_INT.match(v) and _INT32[0] <= int(v) <= _INT32[1] for v in seen):
+        if all(_PA_INT.match(v) and _INT32[0] <= int(v) <= _INT32[1] for v in seen):
             return DataType("int32")
         return DataType("string")
     if flavor != "spark":
