@@ -12,7 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["check_names", "flag", "lowered", "positive"]
+__all__ = ["SPARK_TABLE_PROPERTIES", "check_names", "flag", "lowered", "positive"]
+
+#: what Spark itself adds to a source's options for a catalog table (``CREATE TABLE ...
+#: USING pqcore`` hands ``schema()`` the table's reserved properties next to its OPTIONS):
+#: accepted by every source, and ignored
+SPARK_TABLE_PROPERTIES = ("provider", "location", "owner", "comment", "external", "is_managed_location",
+                          "collation")
 
 
 def lowered(options: Mapping[str, Any] | None) -> dict[str, str]:
@@ -32,7 +38,7 @@ def check_names(source: str, options: Mapping[str, Any], names: Iterable[str],
     known = {n.lower(): n for n in names}
     prefixes = tuple(p.lower() for p in prefixes)
     unknown = sorted(k for k in (str(k).lower() for k in options)
-                     if k not in known and not k.startswith(prefixes))
+                     if k not in known and k not in SPARK_TABLE_PROPERTIES and not k.startswith(prefixes))
     if unknown:
         valid = sorted(known.values(), key=str.lower) + [p + "*" for p in prefixes]
         raise ValueError(f"{source}: unknown option(s) {', '.join(repr(u) for u in unknown)}; "

@@ -63,7 +63,8 @@ def test_wheel_holds_the_shims_and_the_spark_extra(wheel):
         meta = z.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     for shim in ("pyspark_pqcore.py", "pyspark_pqmeta.py", "pyspark_kartothek.py"):
         assert shim in names
-    for module in ("spark_adapter/datasource.py", "spark_adapter/meta.py", "spark_adapter/pushdown.py",
+    for module in ("spark_adapter/pqcore/datasource.py", "spark_adapter/pqmeta/datasource.py",
+                   "spark_adapter/kartothek/datasource.py", "spark_adapter/core/pushdown.py",
                    "parquet_core/__init__.py", "thrift_defs/parquet.thrift"):
         assert module in names, module
     assert not any(n.startswith("tests/") for n in names)

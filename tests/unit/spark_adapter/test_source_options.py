@@ -71,3 +71,11 @@ def test_kartothek_options():
     assert w.engine == {"row_group_size": 7} and w.metadata == {"a": 1}
     with pytest.raises(ValueError, match="unknown write option 'bogus'"):
         ktk_write({"path": "/s", "dataset_uuid": "u", "bogus": "1"})
+
+
+def test_spark_table_properties_pass():
+    """CREATE TABLE ... USING pqcore: Spark adds the table's reserved properties to the options."""
+    extra = {"provider": "pqcore", "location": "file:/x", "owner": "me"}
+    assert read_options({"path": "/t", **extra}).paths == ("/t",)
+    assert write_options({"path": "/o", **extra}).engine == {}
+    assert meta_options({"path": "/t", **extra}).level == "file"
