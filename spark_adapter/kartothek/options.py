@@ -120,6 +120,10 @@ def write_options(options: Mapping[str, Any] | KartothekWriteOptions | None) -> 
     from spark_adapter.core.write_options import parse_writer_options
 
     own, rest = _own(options or {}, WRITE_OPTIONS)
+    if any(k.startswith("parquet.encryption.") for k in rest):
+        # the engine options would skip them: data asked to be encrypted must not be written plain
+        raise ValueError("kartothek: parquet.encryption.* options are not supported (Kartothek datasets "
+                         "are written unencrypted); use format('pqcore') for encrypted files")
     path, uuid = _store_and_uuid(own)
     meta = own.get("metadata")
     try:

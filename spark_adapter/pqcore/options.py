@@ -89,7 +89,12 @@ def _paths(opts: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def _encryption(opts: Mapping[str, Any]) -> dict[str, str]:
-    return {k: str(v) for k, v in opts.items() if k.startswith(ENCRYPTION_PREFIX)}
+    """The ``parquet.encryption.*`` options (names checked; values parsed where they are used)."""
+    from spark_adapter.core.crypto_options import ENCRYPTION_OPTIONS
+
+    out = {k: str(v) for k, v in opts.items() if k.startswith(ENCRYPTION_PREFIX)}
+    check_names(SHORT_NAME, out, ENCRYPTION_OPTIONS)
+    return out
 
 
 def read_options(options: Mapping[str, Any] | None) -> ReadOptions:
@@ -125,6 +130,7 @@ def write_options(options: Mapping[str, Any] | None) -> WriteOptions:
     from spark_adapter.core.write_options import parse_partition_by, parse_writer_options
 
     opts = lowered(options)
+    encryption = _encryption(opts)
     path = opts.get("path")
     if not path:
         raise ValueError("pqcore: no path given; use save(path)")
@@ -133,5 +139,5 @@ def write_options(options: Mapping[str, Any] | None) -> WriteOptions:
         partition_by=tuple(parse_partition_by(opts)),
         time_zone=opts.get("timezone"),
         engine=parse_writer_options(opts),     # refuses unknown names
-        encryption=_encryption(opts),
+        encryption=encryption,
     )

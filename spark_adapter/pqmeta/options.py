@@ -80,5 +80,13 @@ def meta_options(options: Mapping[str, Any] | MetaOptions | None) -> MetaOptions
         bytes_per_task=positive(opts, "bytespertask", DEFAULT_BYTES_PER_TASK, source=META_NAME),
         min_partitions=None if min_partitions is None else positive(opts, "minpartitions", 1,
                                                                     source=META_NAME),
-        encryption={k: str(v) for k, v in opts.items() if k.startswith(ENCRYPTION_PREFIX)},
+        encryption=_encryption(opts),
     )
+
+
+def _encryption(opts: Mapping[str, Any]) -> dict[str, str]:
+    from spark_adapter.core.crypto_options import ENCRYPTION_OPTIONS
+
+    out = {k: str(v) for k, v in opts.items() if k.startswith(ENCRYPTION_PREFIX)}
+    check_names(META_NAME, out, ENCRYPTION_OPTIONS)
+    return out

@@ -79,3 +79,14 @@ def test_spark_table_properties_pass():
     assert read_options({"path": "/t", **extra}).paths == ("/t",)
     assert write_options({"path": "/o", **extra}).engine == {}
     assert meta_options({"path": "/t", **extra}).level == "file"
+
+
+def test_encryption_option_names_checked():
+    with pytest.raises(ValueError, match=r"'parquet.encryption.footer.kye'.*parquet.encryption.footer.key"):
+        read_options({"path": "/t", "parquet.encryption.footer.kye": "k"})
+    with pytest.raises(ValueError, match="unknown option"):
+        write_options({"path": "/o", "parquet.encryption.colum.keys": "k:a"})
+    with pytest.raises(ValueError, match="unknown option"):
+        meta_options({"path": "/t", "parquet.encryption.footerkey": "k"})
+    with pytest.raises(ValueError, match="not supported"):
+        ktk_write({"path": "/s", "dataset_uuid": "u", "parquet.encryption.footer.key": "k"})
