@@ -107,3 +107,20 @@ def test_spark_policy_types_equal_spark_builtin(pqcore_spark, tmp_path, values):
     builtin = spark.read.parquet(str(root))
     assert ours.schema["p"].dataType == builtin.schema["p"].dataType
     assert _spark_rows(ours, ["n", "p"]) == _spark_rows(builtin, ["n", "p"])
+
+
+def test_summary_metadata_folder_same_files(pqcore_spark, tmp_path):
+    """A folder with ``_metadata``: Python plans from it, Spark lists the folder (``_metadata``
+    is litter to the listing); both read the same files and values."""
+    spark = pqcore_spark
+    root = str(tmp_path / "md")
+    table = pa.table({"n": list(range(12)), "k": ["é", "a/b", "c"] * 4})
+    collector: list = []
+    pc.write_to_dataset(table, root, partition_cols=["k"], metadata_collector=collector)
+    schema = pc.ParquetFile(next(p for p, _ in pc.list_data_files(root))).schema
+    pc.write_metadata(schema, os.path.join(root, "_metadata"), collector)
+    assert os.path.exists(os.path.join(root, "_metadata"))
+    from spark_adapter.core.files import list_files
+
+    assert list_files([root]) == pc.ParquetDataset(root).files
+    assert _spark_rows(spark.read.format("pqcore").load(root), ["n", "k"]) == _python_rows(root, ["n", "k"])
