@@ -33,15 +33,17 @@ import decimal
 import re
 import urllib.parse
 from dataclasses import dataclass
-from typing import Any, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Sequence
 
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.schema import build
 from parquet_core.schema.types import DataType, Field, Schema
-from parquet_core.table.arrays import Array
-from parquet_core.table.ingest import as_array
+
+if TYPE_CHECKING:
+    from parquet_core.table.arrays import Array
+
+# numpy and the table layer are imported where values become arrays: parsing folder names and
+# inferring types (what a Spark planner does) needs neither
 
 __all__ = ["Partitioning", "DEFAULT_PARTITION_NAME", "partition_segment", "resolve_partitioning",
            "encode_value", "decode_value", "parse_hive_folder", "infer_partition_type"]
@@ -243,7 +245,7 @@ class Partitioning:
 
     def table(self, specs: Sequence[Sequence[tuple[str, str | None]]]) -> Any:
         """A table with one row per file: its partition values (for pruning all files at once)."""
-        from parquet_core.table.arrays import Table
+        from parquet_core.table.arrays import Array, Table
 
         assert self.schema is not None
         per_file = [self.arrays(s) for s in specs]
@@ -256,6 +258,8 @@ class Partitioning:
 
 def typed_value(raw: str | None, field: Field) -> Array:
     """A one-row :class:`Array` holding *raw* converted to *field*'s type."""
+    from parquet_core.table.ingest import as_array
+
     t = field.type
     if raw is None or t.name == "null":
         return as_array([None], field.name, Field(field.name, t, True))
@@ -284,6 +288,8 @@ def typed_value(raw: str | None, field: Field) -> Array:
 def repeat(one: Array, n: int) -> Array:
     """*one* (a one-row array) repeated *n* times."""
     from parquet_core.table.select import take_array
+
+    import numpy as np
 
     return take_array(one, np.zeros(n, dtype=np.int64))
 
