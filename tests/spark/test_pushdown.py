@@ -1,5 +1,5 @@
 """``pushFilters``: translated exactly, off unless Spark's conf is on, pruning only when asked,
-and never from a reader Spark reuses for another query (spark_adapter/pushdown.py).
+and never from a reader Spark reuses for another query (spark_adapter/core/pushdown.py).
 
 Whether pruning happened is seen through a file with one corrupt row group:
 its statistics say ids 4000..5999, its first page header is garbage.  A scan
