@@ -5,6 +5,6 @@ workers' path during data-source lookup, and a failing import there disables
 the discovery of every Python data source.
 """
 
-from spark_adapter.kartothek_source import KartothekDataSource as DefaultSource
+from spark_adapter.kartothek.datasource import KartothekDataSource as DefaultSource
 
 __all__ = ["DefaultSource"]

@@ -7,6 +7,6 @@ side effects: it is imported during that lookup, and a failing import there
 disables the discovery of every Python data source.
 """
 
-from spark_adapter.datasource import PqcoreDataSource as DefaultSource
+from spark_adapter.pqcore.datasource import PqcoreDataSource as DefaultSource
 
 __all__ = ["DefaultSource"]

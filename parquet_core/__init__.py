@@ -55,11 +55,14 @@ from parquet_core.schema.build_nested import list_, map_, struct
 # writer, the validator or the dataset layer.  ``name -> module`` below is the
 # whole public surface; ``tests/test_public_api.py`` imports every entry.
 _LAZY_MODULES: dict[str, tuple[str, ...]] = {
+    "parquet_core.constants": ('ConvertedType', 'PhysicalType', 'Repetition',),
     "parquet_core.encryption.keytools": ('CryptoFactory', 'DecryptionConfiguration', 'EncryptionConfiguration', 'KmsClient', 'KmsConnectionConfig', 'LocalWrapKmsClient',),
     "parquet_core.encryption.properties": ('FileDecryptionProperties', 'FileEncryptionProperties',),
     "parquet_core.file.reader": ('ParquetFile',),
     "parquet_core.dataset": ('ParquetDataset', 'Partitioning', 'write_to_dataset',),
     "parquet_core.dataset.api": ('read_metadata', 'read_schema', 'read_table',),
+    "parquet_core.dataset.discovery": ('is_hidden', 'list_data_files',),
+    "parquet_core.dataset.partitioning": ('infer_partition_type', 'parse_hive_folder',),
     "parquet_core.dataset.metadata_file": ('write_metadata',),
     "parquet_core.file.file_refs": ('resolve_file_ref',),
     "parquet_core.interop.ingest": ('as_table',),
@@ -111,11 +114,14 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # static analysers and IDEs see the real names
+    from parquet_core.constants import ConvertedType, PhysicalType, Repetition  # noqa: F401
     from parquet_core.encryption.keytools import CryptoFactory, DecryptionConfiguration, EncryptionConfiguration, KmsClient, KmsConnectionConfig, LocalWrapKmsClient  # noqa: F401
     from parquet_core.encryption.properties import FileDecryptionProperties, FileEncryptionProperties  # noqa: F401
     from parquet_core.file.reader import ParquetFile  # noqa: F401
     from parquet_core.dataset import ParquetDataset, Partitioning, write_to_dataset  # noqa: F401
     from parquet_core.dataset.api import read_metadata, read_schema, read_table  # noqa: F401
+    from parquet_core.dataset.discovery import is_hidden, list_data_files  # noqa: F401
+    from parquet_core.dataset.partitioning import infer_partition_type, parse_hive_folder  # noqa: F401
     from parquet_core.dataset.metadata_file import write_metadata  # noqa: F401
     from parquet_core.file.file_refs import resolve_file_ref  # noqa: F401
     from parquet_core.interop.ingest import as_table  # noqa: F401
@@ -145,6 +151,8 @@ __all__ = [
     "ParquetWriter", "write_table", "SortingColumn", "Expression", "col",
     # datasets: folders, Hive partitions, globs, lists, object stores
     "ParquetDataset", "Partitioning", "write_to_dataset", "write_metadata",
+    # one listing and Hive folder parser for Python and Spark (spark_adapter uses them)
+    "is_hidden", "list_data_files", "infer_partition_type", "parse_hive_folder",
     "FileEncryptionProperties", "FileDecryptionProperties",
     # key management tools
     "CryptoFactory", "DecryptionConfiguration", "EncryptionConfiguration",
@@ -157,4 +165,6 @@ __all__ = [
     "list_", "map_", "struct", "file_ref", "resolve_file_ref", "variant",
     # any input (mapping of columns, pandas, pyarrow) as a Table, cast to a schema
     "as_table",
+    # the spec's enums the schema and metadata speak of (``pqmeta`` names them)
+    "ConvertedType", "PhysicalType", "Repetition",
 ]

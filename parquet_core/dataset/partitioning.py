@@ -3,12 +3,19 @@
 Reading, as ``pyarrow.dataset`` reads (``partitioning="hive"``):
 
 * every ``key=value`` folder between the dataset root and a file is a
-  partition column; key and value are URL-decoded (``%2F`` -> ``/``), which
-  also decodes Spark's escapes; ``__HIVE_DEFAULT_PARTITION__`` is null;
-* inferred types: ``int32`` when every non-null value of the column is an
-  integer that fits, ``null`` when every value is null, else ``string``
-  (pyarrow's inference; a value beyond int32 makes the column a string, as in
-  pyarrow);
+  partition column (:func:`parse_hive_folder`, the one folder-name parser the
+  Spark adapter uses too); key and value are URL-decoded as UTF-8 (``%2F`` ->
+  ``/``, ``%C3%A9`` -> ``é``), which also decodes Spark's escapes (Spark
+  escapes only ASCII characters, each as one ``%XX``, and writes other
+  characters as they are; Spark's own reader decodes ``%XX`` as one Latin-1
+  character, so it reads pyarrow's escaped non-ASCII values wrongly);
+  ``__HIVE_DEFAULT_PARTITION__`` is null;
+* inferred types (:func:`infer_partition_type`): ``int32`` when every
+  non-null value of the column is an integer that fits, ``null`` when every
+  value is null, else ``string`` (pyarrow's inference; a value beyond int32
+  makes the column a string, as in pyarrow); ``flavor="spark"`` infers as
+  Spark's file sources do (``spark.sql.sources.partitionColumnTypeInference``):
+  int32, int64, decimal(p, 0), float64, date, timestamp, else string;
 * ``partitioning=<Schema>`` gives the types (integers, floats, ``bool``,
   ``date``, ``string``); ``partitioning=["a", "b"]`` names bare folders
   (``2024/05/file``), level by level, as strings unless inferred as int32;
@@ -22,26 +29,31 @@ of its UTF-8 bytes), null as ``__HIVE_DEFAULT_PARTITION__``.
 from __future__ import annotations
 
 import datetime as dt
+import decimal
 import functools
 import re
 import urllib.parse
 from dataclasses import dataclass
-from typing import Any, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Sequence
 
 from parquet_core.errors import ParquetSchemaError
+from parquet_core.schema import build
 from parquet_core.schema.types import DataType, FLOAT_IDS, Field, Schema, TypeId
-from parquet_core.table.arrays import Array
-from parquet_core.table.ingest import as_array
+
+if TYPE_CHECKING:
+    from parquet_core.table.arrays import Array
+
+# numpy and the table layer are imported where values become arrays: parsing folder names and
+# inferring types (what a Spark planner does) needs neither
 
 __all__ = ["Partitioning", "DEFAULT_PARTITION_NAME", "partition_segment", "resolve_partitioning",
-           "encode_value", "decode_value"]
+           "encode_value", "decode_value", "parse_hive_folder", "infer_partition_type"]
 
 _STRING_BINARY_IDS = frozenset([TypeId.STRING, TypeId.BINARY])
 
 DEFAULT_PARTITION_NAME = "__HIVE_DEFAULT_PARTITION__"
 _INT = re.compile(r"[+-]?[0-9]+\Z")
+_PA_INT = re.compile(r"-?[0-9]+\Z")     # pyarrow's integer parse takes no leading '+'
 _INT32 = (-(2**31), 2**31 - 1)
 
 
@@ -51,22 +63,127 @@ def encode_value(text: str) -> str:
 
 
 def decode_value(text: str) -> str:
+    """Undo ``%XX`` escapes, the bytes read as UTF-8 (invalid sequences become U+FFFD)."""
     return urllib.parse.unquote(text)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def parse_hive_folder(name: str) -> tuple[str, str | None] | None:
+    """``(column, value)`` of one Hive ``key=value`` folder name, both URL-decoded (UTF-8);
+    the value is None for ``__HIVE_DEFAULT_PARTITION__``.  None when *name* is not a
+    partition folder (no ``=``, or an empty key).  The one parser of folder names, used by
+    the dataset layer and by the Spark adapter.  Cached: the files of a dataset repeat the
+    same few folder names."""
+    key, eq, raw = name.partition("=")
+    if not eq or not key:
+        return None
+    return decode_value(key), None if raw == DEFAULT_PARTITION_NAME else decode_value(raw)
+
+
+# --------------------------------------------------------------------------- type inference
+# Spark's rules (PartitioningUtils.inferPartitionColumnValue, re-derived from its behaviour)
+_BIGDEC = re.compile(r"[+-]?(?:([0-9]+)(?:\.([0-9]*))?|\.([0-9]+))(?:[eE]([+-]?[0-9]+))?\Z")
+_DOUBLE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)[fFdD]?\Z")
+_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
+# ``yyyy-MM-dd HH:mm:ss[.S]``: at most ONE fraction digit (Spark infers "10:00:00.12" as a string)
+_TS_INFER = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9])?\Z")
+_INT64 = (-(2**63), 2**63 - 1)
+_SPARK_NUMERIC = frozenset([TypeId.INT32, TypeId.INT64, TypeId.DECIMAL, TypeId.FLOAT64])
+_SPARK_INT_WIDTH = {TypeId.INT32: 10, TypeId.INT64: 20}   # decimal digits of Spark's int and bigint
+
+
+def _valid_date(m: re.Match[str] | None) -> bool:
+    if m is None:
+        return False
+    try:
+        dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return False
+    return True
+
+
+def _valid_timestamp(m: re.Match[str] | None) -> bool:
+    if m is None:
+        return False
+    try:
+        dt.datetime(*(int(m.group(i)) for i in range(1, 7)))
+    except ValueError:
+        return False
+    return True
+
+
+def _spark_type_of(text: str) -> DataType:
+    """The type Spark infers for one decoded folder value."""
+    if _INT.match(text):
+        v = int(text)
+        if _INT32[0] <= v <= _INT32[1]:
+            return DataType("int32")
+        if _INT64[0] <= v <= _INT64[1]:
+            return DataType("int64")
+    m = _BIGDEC.match(text)
+    if m is not None:
+        frac = m.group(2) if m.group(1) is not None else m.group(3)
+        if len(frac or "") - int(m.group(4) or 0) <= 0:   # BigDecimal scale <= 0: an integer
+            digits = len(str(abs(int(decimal.Decimal(text)))))
+            if digits <= 38:
+                return build.decimal(digits, 0)
+    if _DOUBLE.match(text.strip()):
+        return DataType("float64")
+    if _valid_timestamp(_TS_INFER.match(text)):
+        return build.timestamp("us", utc=True)
+    if _valid_date(_DATE.match(text)):
+        return DataType("date")
+    return DataType("string")
+
+
+def _spark_widen(a: DataType, b: DataType) -> DataType:
+    """Spark's common type of two inferred partition types (numbers widen, date+timestamp is a
+    timestamp, anything else a string)."""
+    if a == b or b.id is TypeId.NULL:
+        return a
+    if a.id is TypeId.NULL:
+        return b
+    if a.id in _SPARK_NUMERIC and b.id in _SPARK_NUMERIC:
+        if TypeId.FLOAT64 in (a.id, b.id):
+            return DataType("float64")
+        if TypeId.DECIMAL in (a.id, b.id):
+            p = max(x.precision if x.id is TypeId.DECIMAL else _SPARK_INT_WIDTH[x.id] for x in (a, b))
+            return build.decimal(p, 0) if p <= 38 else DataType("float64")
+        return DataType("int64")
+    if {a.id, b.id} == {TypeId.DATE, TypeId.TIMESTAMP}:
+        return build.timestamp("us", utc=True)
+    return DataType("string")
+
+
+def infer_partition_type(values: Sequence[str | None], flavor: str = "pyarrow") -> DataType:
+    """The type of a partition column from its decoded folder values (None: null).
+
+    ``flavor="pyarrow"``: ``int32`` when every non-null value is an integer that fits,
+    ``null`` when every value is null (``string`` when there is none), else ``string``.
+    ``flavor="spark"``: Spark's inference (``int32``, ``int64``, ``decimal(p, 0)``,
+    ``float64``, ``date``, ``timestamp[us, UTC]`` for ``yyyy-MM-dd HH:mm:ss[.S]``, else
+    ``string``), widened over the values as Spark widens them.
+    """
+    seen = [v for v in values if v is not None]
+    if flavor == "pyarrow":
+        if not seen:
+            return DataType("null") if values else DataType("string")
+        if all(_PA_INT.match(v) and _INT32[0] <= int(v) <= _INT32[1] for v in set(seen)):
+            return DataType("int32")
+        return DataType("string")
+    if flavor != "spark":
+        raise ValueError(f"flavor must be 'pyarrow' or 'spark', not {flavor!r}")
+    typ = DataType("null")
+    for v in seen:
+        typ = _spark_widen(typ, _spark_type_of(v))
+        if typ.id is TypeId.STRING:
+            break
+    return typ
 
 
 def partition_segment(name: str, value: Any) -> str:
     """``key=value`` for one partition column (value already formatted as text, or None)."""
     return f"{encode_value(name)}={DEFAULT_PARTITION_NAME if value is None else encode_value(value)}"
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _hive_segment(seg: str) -> tuple[str, str | None] | None:
-    """``(column, decoded value or None)`` of one ``key=value`` folder name (None: not one).
-    Cached: the files of a dataset repeat the same few folder names."""
-    key, eq, raw = seg.partition("=")
-    if not eq or not key:
-        return None
-    return decode_value(key), None if raw == DEFAULT_PARTITION_NAME else decode_value(raw)
 
 
 @dataclass(frozen=True)
@@ -88,9 +205,9 @@ class Partitioning:
         out: list[tuple[str, str | None]] = []
         if self.flavor == "hive":
             for seg in segments:
-                kv = _hive_segment(seg)
-                if kv is not None:
-                    out.append(kv)
+                parsed = parse_hive_folder(seg)
+                if parsed is not None:
+                    out.append(parsed)
             return out
         for name, seg in zip(self.names, segments):
             out.append((name, None if seg == DEFAULT_PARTITION_NAME else decode_value(seg)))
@@ -112,14 +229,7 @@ class Partitioning:
             if name in given:
                 fields.append(Field(name, given[name].type, True))
                 continue
-            seen = [v for v in values[name] if v is not None]
-            if not seen:
-                typ = DataType("null") if values[name] else DataType("string")
-            elif all(_INT.match(v) and _INT32[0] <= int(v) <= _INT32[1] for v in set(seen)):
-                typ = DataType("int32")
-            else:
-                typ = DataType("string")
-            fields.append(Field(name, typ, True))
+            fields.append(Field(name, infer_partition_type(values[name]), True))
         return Partitioning(self.flavor, tuple(order) if self.flavor == "directory" else self.names,
                             self.given, Schema(fields))
 
@@ -140,8 +250,9 @@ class Partitioning:
 
     def table(self, specs: Sequence[Sequence[tuple[str, str | None]]]) -> Any:
         """A table with one row per file: its partition values (for pruning all files at once)."""
-        from parquet_core.table.arrays import Table
+        import numpy as np
 
+        from parquet_core.table.arrays import Array, Table
         from parquet_core.table.select import take_array
 
         assert self.schema is not None
@@ -169,6 +280,8 @@ class Partitioning:
 
 def typed_value(raw: str | None, field: Field) -> Array:
     """A one-row :class:`Array` holding *raw* converted to *field*'s type."""
+    from parquet_core.table.ingest import as_array
+
     t = field.type
     if raw is None or t.id is TypeId.NULL:
         return as_array([None], field.name, Field(field.name, t, True))
@@ -197,6 +310,8 @@ def typed_value(raw: str | None, field: Field) -> Array:
 def repeat(one: Array, n: int) -> Array:
     """*one* (a one-row array) repeated *n* times."""
     from parquet_core.table.select import take_array
+
+    import numpy as np
 
     return take_array(one, np.zeros(n, dtype=np.int64))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from parquet_core.constants import CompressionCodec, Encoding, PhysicalType
+from parquet_core.constants import CompressionCodec, Encoding, PageType, PhysicalType
 from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError
 from parquet_core.metadata.compat import WriterVersion, chunk_length_padding, parse_created_by
 from parquet_core.metadata.geospatial import GeospatialStatistics, decode_geospatial_statistics
@@ -47,6 +47,20 @@ def _enum_name(enum: Any, value: int | None) -> str | None:
         return enum(value).name
     except ValueError:
         return f"UNKNOWN({value})"
+
+
+def chunk_encryption(raw_chunk: Any) -> tuple[str | None, tuple[str, ...] | None, bytes | None]:
+    """``(key kind, column path, key metadata)`` of a raw ``ColumnChunk``'s crypto metadata:
+    kind ``"footer"``/``"column"``/None; path and key metadata only for a column key.
+    Readable without the key (for chunks whose metadata cannot be decrypted)."""
+    cm = raw_chunk.crypto_metadata
+    if cm is None:
+        return None, None, None
+    ck = cm.ENCRYPTION_WITH_COLUMN_KEY
+    if ck is None:
+        return "footer", None, None
+    path = None if ck.path_in_schema is None else tuple(ck.path_in_schema)
+    return "column", path, None if ck.key_metadata is None else bytes(ck.key_metadata)
 
 
 class ColumnChunkMetadata:
@@ -163,6 +177,38 @@ class ColumnChunkMetadata:
     def file_path(self) -> str | None:
         """Path of an external file holding the chunk (rare)."""
         return self.raw.file_path
+
+    @property
+    def column_index_offset(self) -> int | None:
+        """File offset of the chunk's ColumnIndex, if the writer stored one."""
+        v = self.raw.column_index_offset
+        return None if v is None else int(v)
+
+    @property
+    def offset_index_offset(self) -> int | None:
+        """File offset of the chunk's OffsetIndex, if the writer stored one."""
+        v = self.raw.offset_index_offset
+        return None if v is None else int(v)
+
+    @property
+    def encryption_key(self) -> str | None:
+        """Which key encrypts the chunk: ``"footer"``, ``"column"`` (its own), or None."""
+        return chunk_encryption(self.raw)[0]
+
+    @property
+    def key_metadata(self) -> bytes | None:
+        """The column key's ``key_metadata`` (e.g. PKMT1 key material), or None."""
+        return chunk_encryption(self.raw)[2]
+
+    @property
+    def encoding_stats(self) -> list[tuple[str | None, str | None, int]] | None:
+        """``(page type, encoding, page count)`` per kind of page, by spec names, or None
+        when the writer recorded no ``encoding_stats``."""
+        stats = self.meta.encoding_stats
+        if not stats:
+            return None
+        return [(_enum_name(PageType, e.page_type), _enum_name(Encoding, e.encoding), int(e.count or 0))
+                for e in stats]
 
     def byte_range(self, file_size: int | None = None) -> tuple[int, int]:
         """Return ``(start, length)`` of the chunk's pages in the file.
@@ -351,6 +397,37 @@ class RowGroupMetadata:
     def total_byte_size(self) -> int:
         """Uncompressed size of all the group's data, as the writer reported it."""
         return int(self.raw.total_byte_size or 0)
+
+    @property
+    def total_compressed_size(self) -> int | None:
+        """Bytes of the group's chunks as stored, when the writer recorded it (optional field)."""
+        v = self.raw.total_compressed_size
+        return None if v is None else int(v)
+
+    @property
+    def file_offset(self) -> int | None:
+        """File offset of the group's first page, when the writer recorded it."""
+        v = self.raw.file_offset
+        return None if v is None else int(v)
+
+    @property
+    def ordinal(self) -> int | None:
+        """The group's ordinal as the writer stored it (encrypted files' AADs use it), or None."""
+        v = self.raw.ordinal
+        return None if v is None else int(v)
+
+    @property
+    def sorting_columns(self) -> list[tuple[int, bool, bool]] | None:
+        """``(column index, descending, nulls first)`` per sorting column, or None."""
+        cols = self.raw.sorting_columns
+        if not cols:
+            return None
+        return [(int(c.column_idx), bool(c.descending), bool(c.nulls_first)) for c in cols]
+
+    def column_encryption(self, i: int) -> tuple[str | None, tuple[str, ...] | None, bytes | None]:
+        """Column chunk *i*'s ``(key kind, column path, key metadata)`` (see
+        :func:`chunk_encryption`), readable without its key, unlike :meth:`column`."""
+        return chunk_encryption(self.raw.columns[i])
 
     def to_dict(self) -> dict[str, Any]:
         """The row group's whole thrift struct as plain Python, enum names, encrypted column

@@ -14,13 +14,14 @@
 Parquet datasets are indexed with parquet_core directly (footer statistics for
 MinMax on numeric columns, the data otherwise).  Other formats (csv, json,
 orc) go through Spark (a session must be given): the per-file aggregation
-lives in :mod:`spark_adapter.skipping`, loaded only then.  Only local datasets
+lives in :mod:`spark_adapter.core.skipping`, which registers itself here with
+:func:`register_spark_indexer` when imported (``spark_adapter.register(spark)``
+imports it); this package never imports the adapter, which imports it.  Only local datasets
 are supported.  The metadata directory is ``<md_base>/<sha256(identifier)>``.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 import shutil
@@ -254,8 +255,22 @@ class Xskipper:
 
     @staticmethod
     def _spark_module() -> Any:
-        # loaded on demand: the Spark side lives in the adapter, which imports pyspark
-        return importlib.import_module("spark_adapter.skipping")
+        # the Spark side lives in the adapter (it imports pyspark), which registers it
+        if not _SPARK_INDEXER:
+            raise XskipperIndexError(
+                "indexing a csv/json/orc dataset runs a Spark job from spark_adapter: call "
+                "spark_adapter.register(spark) or import spark_adapter.core.skipping first")
+        return _SPARK_INDEXER[0]
+
+
+#: the Spark indexer (``dataset_schema``, ``collect_cells``), set by :func:`register_spark_indexer`
+_SPARK_INDEXER: list[Any] = []
+
+
+def register_spark_indexer(indexer: Any) -> None:
+    """Use *indexer* (an object with ``dataset_schema`` and ``collect_cells``) for datasets
+    Spark must read; ``spark_adapter.core.skipping`` registers itself when imported."""
+    _SPARK_INDEXER[:] = [indexer]
 
 
 def _flat_schema(fields: Any, prefix: str = "") -> dict[str, str]:

@@ -20,7 +20,7 @@ from typing import Any
 
 import parquet_core as pc
 
-from spark_adapter.types import UnsupportedSparkType, spark_type_name
+from parquet_core_integrations.spark_types import UnsupportedSparkType, spark_type_name
 
 from parquet_core_integrations.xskipper.errors import XskipperFormatError
 
@@ -85,7 +85,7 @@ def to_pc_type(t: Any, where: str = "?") -> Any:
 def spark_type_of_pc(dt: Any, where: str = "?") -> str:
     """The Spark type name of a parquet_core scalar type, as an xskipper store records it.
 
-    The names come from the Spark adapter's mapping (:func:`spark_adapter.types.spark_type_name`,
+    The names come from the Spark adapter's mapping (:func:`parquet_core_integrations.spark_types.spark_type_name`,
     which needs no pyspark); xskipper's stores predate ``timestamp_ntz``, and Spark 3
     reads every Parquet timestamp as ``timestamp``, so both kinds are named that.
     """

@@ -5,15 +5,15 @@ outside that test.  Importable by Spark's workers (the repository root is on PYT
 
 from __future__ import annotations
 
-from spark_adapter.datasource import PqcoreDataSource
-from spark_adapter.reader import PqcoreReader
+from spark_adapter.pqcore.datasource import PqcoreDataSource
+from spark_adapter.pqcore.reader import PqcoreReader
 
 
 class PushPruningReader(PqcoreReader):
     def pushFilters(self, filters):  # noqa: N802 (Spark's name)
         from pyspark.sql.datasource import LessThan
 
-        from spark_adapter.scan import ScanFilter
+        from spark_adapter.pqcore.scan import ScanFilter
 
         terms = [f"`{f.attribute[0]}` < {f.value!r}" for f in filters
                  if isinstance(f, LessThan) and len(f.attribute) == 1 and isinstance(f.value, int)]

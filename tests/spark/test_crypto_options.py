@@ -12,7 +12,7 @@ import base64
 import pytest
 
 import parquet_core as pc
-from spark_adapter.crypto_options import (
+from spark_adapter.core.crypto_options import (
     decryption_from_options,
     encryption_from_options,
     parse_key,

@@ -22,7 +22,7 @@ def test_spark_partition_by_folder(pqcore_spark, tmp_path):
     for filters, expr in [(None, None), ([("g", "==", 1)], ds.field("g") == 1),
                           ([("s", "!=", "v2"), ("x", "<", 60.0)], (ds.field("s") != "v2") & (ds.field("x") < 60.0))]:
         assert_same(pc.read_table(out, filters=filters), oracle(out, expr))
-    from spark_adapter.files import list_files
+    from spark_adapter.core.files import list_files
 
     assert list_files([out]) == pc.ParquetDataset(out).files
     n = spark.read.format("pqcore").load(out).where("g = 1").count()

@@ -41,7 +41,7 @@ def _rows(df):
 @pytest.mark.parametrize("name", list(QUERIES))
 def test_narrow_read_gives_the_built_in_readers_rows(pqcore_spark, table, name):
     import spark_adapter
-    from spark_adapter.narrow import query_needs
+    from spark_adapter.pqcore.narrow import query_needs
 
     query, columns = QUERIES[name]
     spark = pqcore_spark
@@ -73,7 +73,7 @@ def test_zero_column_schema_keeps_row_counts(pqcore_spark, table):
 
 
 def test_filter_text_from_spark_sql():
-    from spark_adapter.narrow import filter_text
+    from spark_adapter.pqcore.narrow import filter_text
 
     assert filter_text("((id >= 5L) AND (x < 1.5D))") == "((id >= 5) AND (x < 1.5))"
     assert filter_text("(d = 1.25BD)") == "(d = 1.25)"

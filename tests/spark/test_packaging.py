@@ -86,7 +86,8 @@ def test_wheel_holds_the_shims_and_the_spark_extra(wheel):
         meta = z.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     for shim in ("pyspark_pqcore.py", "pyspark_pqmeta.py", "pyspark_kartothek.py"):
         assert shim in names
-    for module in ("spark_adapter/datasource.py", "spark_adapter/meta.py", "spark_adapter/pushdown.py",
+    for module in ("spark_adapter/pqcore/datasource.py", "spark_adapter/pqmeta/datasource.py",
+                   "spark_adapter/kartothek/datasource.py", "spark_adapter/core/pushdown.py",
                    "parquet_core/__init__.py", "parquet_core/thrift/generated/ttypes.py",
                    "parquet_core_integrations/kartothek/__init__.py",
                    "parquet_core_integrations/xskipper/__init__.py"):

@@ -266,7 +266,7 @@ def test_pqmeta_packs_many_files_per_task(pqcore_spark, littered_lake):
 
 
 def test_pack_files_bounds():
-    from spark_adapter.meta import pack_files
+    from spark_adapter.pqmeta.datasource import pack_files
 
     files = [(f"f{i}", 10) for i in range(10)]
     assert [len(t) for t in pack_files(files, 4, None, 1)] == [4, 4, 2]
@@ -283,7 +283,7 @@ def test_footer_levels_read_only_the_footer(tmp_path):
     import io
 
     from parquet_core.file.footer import FOOTER_READ_SIZE
-    from spark_adapter.meta_rows import level_rows
+    from spark_adapter.pqmeta.rows import level_rows
 
     path = tmp_path / "big.parquet"
     pc.write_table({"id": np.arange(300_000), "s": [f"v{i % 97}" for i in range(300_000)]}, path,

@@ -45,7 +45,7 @@ def _expect(rows):
 
 
 def test_check_rows_without_spark(lake):
-    from spark_adapter.meta_rows import level_rows
+    from spark_adapter.pqmeta.rows import level_rows
 
     rows = [r for p in sorted(lake.iterdir()) for r in level_rows("check", str(p), {"checkLevel": "pages"})]
     _expect(rows)

@@ -1,5 +1,5 @@
 """``pushFilters``: translated exactly, off unless Spark's conf is on, pruning only when asked,
-and never from a reader Spark reuses for another query (spark_adapter/pushdown.py).
+and never from a reader Spark reuses for another query (spark_adapter/core/pushdown.py).
 
 Whether pruning happened is seen through a file with one corrupt row group:
 its statistics say ids 4000..5999, its first page header is garbage.  A scan
@@ -34,8 +34,8 @@ def _types():
 
 def _tree(filters):
     pytest.importorskip("pyspark")
-    from spark_adapter.pushdown import pushed_tree
-    from spark_adapter.scan import field_type
+    from spark_adapter.core.pushdown import pushed_tree
+    from spark_adapter.pqcore.scan import field_type
 
     types = _types()
     return pushed_tree(filters, lambda c: field_type(types, c))
@@ -45,7 +45,7 @@ def test_each_filter_class_translates_to_the_options_predicate():
     pytest.importorskip("pyspark")
     from pyspark.sql import datasource as ds
 
-    from spark_adapter.sql_filter import parse_filter
+    from spark_adapter.core.sql_filter import parse_filter
 
     utc = dt.timezone.utc
     cases = [
@@ -91,7 +91,7 @@ def test_filters_that_cannot_be_exact_are_left_to_spark():
     for f in left_out:
         assert _tree([f]) is None, f
     # the convertible part of a mixed list is kept
-    from spark_adapter.sql_filter import parse_filter
+    from spark_adapter.core.sql_filter import parse_filter
 
     assert repr(_tree(left_out + [ds.LessThan(("i",), 9)])) == repr(parse_filter("i < 9"))
 
@@ -100,8 +100,8 @@ def test_pushfilters_hands_every_filter_back_and_prunes_only_when_asked(tmp_path
     pytest.importorskip("pyspark")
     from pyspark.sql import datasource as ds
 
-    from spark_adapter.pushdown import REGISTRY_ENV
-    from spark_adapter.reader import PqcoreReader
+    from spark_adapter.core.pushdown import REGISTRY_ENV
+    from spark_adapter.pqcore.reader import PqcoreReader
 
     monkeypatch.setenv(REGISTRY_ENV, str(tmp_path))
     filters = [ds.IsNotNull(("i",)), ds.LessThan(("i",), 3), ds.StringStartsWith(("s",), "a")]
@@ -123,7 +123,7 @@ def test_sparks_conf_off_check_sees_the_default_method():
     pytest.importorskip("pyspark")
     from pyspark.sql.datasource import DataSourceReader
 
-    from spark_adapter.reader import PqcoreReader
+    from spark_adapter.pqcore.reader import PqcoreReader
 
     reader = PqcoreReader({"path": "unused"}, _types())
     assert getattr(reader.pushFilters, "__func__", None) is DataSourceReader.pushFilters
@@ -236,8 +236,8 @@ def test_an_unwritable_registry_means_no_pruning(tmp_path, monkeypatch):
     pytest.importorskip("pyspark")
     from pyspark.sql import datasource as ds
 
-    from spark_adapter.pushdown import REGISTRY_ENV
-    from spark_adapter.reader import PqcoreReader
+    from spark_adapter.core.pushdown import REGISTRY_ENV
+    from spark_adapter.pqcore.reader import PqcoreReader
 
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")

@@ -15,8 +15,8 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from pyspark.sql.types import StructType  # noqa: E402
 
-from spark_adapter.datasource import PqcoreDataSource  # noqa: E402
-from spark_adapter.reader import PqcoreReader, PqcoreScanPartition, conform_batch  # noqa: E402
+from spark_adapter.pqcore.datasource import PqcoreDataSource  # noqa: E402
+from spark_adapter.pqcore.reader import PqcoreReader, PqcoreScanPartition, conform_batch  # noqa: E402
 
 
 @pytest.mark.parametrize("rows", [0, 1, 65535, 65536, 65537, 3_000_000])
@@ -126,7 +126,7 @@ def test_cheapest_column_prefers_the_narrowest_fixed_width_field():
     from pyspark.sql.types import (ArrayType, BooleanType, DoubleType, IntegerType, LongType, StringType,
                                    StructField, TimestampType)
 
-    from spark_adapter.narrow import cheapest_column
+    from spark_adapter.pqcore.narrow import cheapest_column
 
     def schema(*types):
         return StructType([StructField(f"c{i}", t) for i, t in enumerate(types)])

@@ -11,8 +11,8 @@ pytest.importorskip("pyspark")
 
 from pyspark.sql.types import IntegerType, StringType  # noqa: E402
 
-from spark_adapter.scan import Piece, pack  # noqa: E402
-from spark_adapter.sql_filter import FilterSyntaxError, nnf, parse_filter, specialize  # noqa: E402
+from spark_adapter.pqcore.scan import Piece, pack  # noqa: E402
+from spark_adapter.core.sql_filter import FilterSyntaxError, nnf, parse_filter, specialize  # noqa: E402
 
 
 def _shape(node):

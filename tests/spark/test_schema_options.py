@@ -72,7 +72,7 @@ def test_struct_projection_reads_only_the_wanted_leaves():
     from pyspark.sql.types import IntegerType, StructField, StructType
 
     import parquet_core as pc
-    from spark_adapter.schema_options import leaf_selection, parse_columns
+    from spark_adapter.core.schema_options import leaf_selection, parse_columns
 
     file_type = pc.struct([pc.field("x", pc.int32()), pc.field("y", pc.string())])
     want = StructType([StructField("x", IntegerType())])

@@ -13,8 +13,8 @@ pa = pytest.importorskip("pyarrow")
 from pyspark.sql import types as T
 
 import parquet_core as pc
-from spark_adapter.reader import conform_batch, to_spark_arrow
-from spark_adapter.types import (
+from spark_adapter.core.batches import conform_batch, to_spark_arrow
+from spark_adapter.core.types import (
     UnsupportedSparkType,
     target_arrow_schema,
     to_spark_schema,

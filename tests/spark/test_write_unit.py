@@ -21,11 +21,11 @@ from pyspark.sql.types import (  # noqa: E402
     StringType, TimestampNTZType, TimestampType,
 )
 
-from spark_adapter.partitioning import (  # noqa: E402
+from spark_adapter.core.partitioning import (  # noqa: E402
     escape_path_name, infer_partition_types, parse_partition_dirs, partition_dir_name, partition_value,
     unescape_path_name,
 )
-from spark_adapter.write_options import parse_partition_by, parse_writer_options  # noqa: E402
+from spark_adapter.core.write_options import parse_partition_by, parse_writer_options  # noqa: E402
 
 
 @pytest.mark.parametrize("value, folder", [
@@ -66,7 +66,9 @@ def test_typed_folder_names_match_spark(name, value, typ, folder):
     (["2024-01-02 10%3A00%3A00.12"], StringType()),
 ])
 def test_type_inference_matches_spark(raws, typ):
-    specs = [[("p", r)] for r in raws]
+    import parquet_core as pc
+
+    specs = [[pc.parse_hive_folder("p=" + r)] for r in raws]   # folder names, decoded as the reader does
     assert infer_partition_types(specs) == [("p", typ)]
     assert infer_partition_types(specs, infer=False) == [("p", StringType())]
 
@@ -74,10 +76,11 @@ def test_type_inference_matches_spark(raws, typ):
 def test_partition_values():
     assert partition_value("007", IntegerType()) == 7
     assert partition_value("__HIVE_DEFAULT_PARTITION__", IntegerType()) is None
-    assert partition_value("a%2Fb", StringType()) == "a/b"
-    assert partition_value("2024-01-02 10%3A00%3A00.5", TimestampType()) == \
+    assert partition_value(None, IntegerType()) is None
+    assert partition_value("a/b", StringType()) == "a/b"
+    assert partition_value("2024-01-02 10:00:00.5", TimestampType()) == \
         dt.datetime(2024, 1, 2, 10, 0, 0, 500000, tzinfo=dt.timezone.utc)
-    assert partition_value("2024-01-02 10%3A00%3A00", TimestampType(), "Europe/Paris") == \
+    assert partition_value("2024-01-02 10:00:00", TimestampType(), "Europe/Paris") == \
         dt.datetime(2024, 1, 2, 9, tzinfo=dt.timezone.utc)
     assert partition_value("1.0E10", DecimalType(11, 0)) == decimal.Decimal(10**10)
     with pytest.raises(ValueError, match="not a valid int"):
@@ -87,7 +90,9 @@ def test_partition_values():
 def test_folder_walk_and_conflicts(tmp_path):
     root = str(tmp_path)
     files = [f"{root}/a=1/b=x/f.parquet", f"{root}/a=2/b=y%2Fz/g.parquet"]
-    assert parse_partition_dirs(files, [root]) == [[("a", "1"), ("b", "x")], [("a", "2"), ("b", "y%2Fz")]]
+    assert parse_partition_dirs(files, [root]) == [[("a", "1"), ("b", "x")], [("a", "2"), ("b", "y/z")]]
+    assert parse_partition_dirs([f"{root}/a=__HIVE_DEFAULT_PARTITION__/b=%C3%A9/f.parquet"], [root]) == \
+        [[("a", None), ("b", "\u00e9")]]
     # a plain folder below the partition folders is skipped (Spark: /t/a=1/sub/f), one above ends it
     assert parse_partition_dirs([f"{root}/a=1/sub/f.parquet"], [root]) == [[("a", "1")]]
     assert parse_partition_dirs([f"{root}/sub/a=1/f.parquet"], [root]) == [[("a", "1")]]
@@ -121,7 +126,7 @@ def test_writer_option_parsing():
 def test_every_engine_writer_option_has_a_spark_option():
     """A writer option added to the engine is reachable from ``.option(...)`` (or listed as not)."""
     from parquet_core.options import WRITER_DEFAULTS
-    from spark_adapter.write_options import NOT_SPARK_OPTIONS, WRITER_OPTIONS
+    from spark_adapter.core.write_options import NOT_SPARK_OPTIONS, WRITER_OPTIONS
 
     assert set(WRITER_DEFAULTS) == set(WRITER_OPTIONS) | NOT_SPARK_OPTIONS
     got = parse_writer_options({
@@ -140,7 +145,7 @@ def test_every_engine_writer_option_has_a_spark_option():
 def _writer(target, overwrite, **options):
     from pyspark.sql.types import StructField, StructType
 
-    from spark_adapter.writer import PqcoreWriter
+    from spark_adapter.pqcore.writer import PqcoreWriter
 
     schema = StructType([StructField("id", LongType()), StructField("k", StringType())])
     return PqcoreWriter({"path": str(target), **options}, schema, overwrite)
@@ -184,7 +189,7 @@ def test_failed_commit_undoes_every_move(tmp_path, partition_by):
     before = _tree(target)
     w2 = _writer(target, True, partitionby=partition_by)
     good = _task(w2, [5], ["x"])
-    from spark_adapter.writer import PqcoreCommitMessage
+    from spark_adapter.pqcore.writer import PqcoreCommitMessage
 
     missing = PqcoreCommitMessage(files=["part-does-not-exist.parquet"], rows=1)
     with pytest.raises(FileNotFoundError):
@@ -221,7 +226,7 @@ def test_timestamp_folders_use_the_batch_zone_like_spark(tmp_path):
     import pyarrow as pa
     from pyspark.sql.types import StructField, StructType
 
-    from spark_adapter.writer import PqcoreWriter
+    from spark_adapter.pqcore.writer import PqcoreWriter
 
     schema = StructType([StructField("x", LongType()), StructField("t", TimestampType())])
     utc_micros = int(dt.datetime(2024, 1, 2, 15, tzinfo=dt.timezone.utc).timestamp()) * 10**6

@@ -11,6 +11,7 @@ import pytest
 
 import parquet_core as pc
 from parquet_core_integrations.xskipper import MetadataStore, Xskipper, decode_bloom_cell
+import spark_adapter.core.skipping  # noqa: F401  (registers the Spark indexer Xskipper(spark, ...) uses)
 from parquet_core_integrations.xskipper.names import split_file_id
 from parquet_core_integrations.xskipper.sketch import SparkBloomFilter, optimal_num_bits
 from tests.integrations.xskipper.conftest import exclusive_stored_prefix, fixture_dir, local_path, version_tests
@@ -133,7 +134,7 @@ def test_spark_reads_our_store(spark, tmp_path):
 
 def test_pqcore_skips_with_the_index(pqcore_spark, tmp_path):
     """End to end: fewer files read, the same rows as without the index."""
-    from spark_adapter.skipping import required_files, skipping_report
+    from spark_adapter.core.skipping import required_files, skipping_report
 
     spark = pqcore_spark
     root = tmp_path / "events"

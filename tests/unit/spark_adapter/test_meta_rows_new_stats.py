@@ -7,7 +7,7 @@ import os
 import pytest
 
 import parquet_core as pc
-from spark_adapter.meta_rows import column_rows, schema_rows
+from spark_adapter.pqmeta.rows import column_rows, schema_rows
 
 DATA = os.environ.get("PARQUET_TEST_DATA", "")
 

@@ -1,7 +1,7 @@
 """The Spark mapping names a Spark type for every TypeId, without pyspark.
 
 Names as Spark's ``DataType.jsonValue()`` spells them; the choices follow
-Spark 4's built-in Parquet reader (see ``spark_adapter.types``).
+Spark 4's built-in Parquet reader (see ``spark_adapter.core.types``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from parquet_core.schema.types import DataType, TypeId as T
-from spark_adapter.types import UnsupportedSparkType, spark_type_name
+from spark_adapter.core.types import UnsupportedSparkType, spark_type_name
 
 from tests.unit.schema.test_type_ids import SAMPLES
 
@@ -55,7 +55,7 @@ def test_parameters() -> None:
 
 
 def test_importing_the_mapping_needs_no_pyspark() -> None:
-    code = "import sys, spark_adapter.types; print('pyspark' in sys.modules)"
+    code = "import sys, spark_adapter.core.types; print('pyspark' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                          cwd=Path(__file__).resolve().parents[3])
     assert out.returncode == 0, out.stderr

@@ -58,12 +58,18 @@ class _Engine:
 pc = _Engine()
 
 __all__ = [
-    "decryption_from_options", "encryption_from_options", "encryption_options", "file_encryption",
+    "ENCRYPTION_OPTIONS", "decryption_from_options", "encryption_from_options", "encryption_options", "file_encryption",
     "has_encryption_options",
     "key_material_name", "open_parquet",
 ]
 
 P = "parquet.encryption."
+#: every ``parquet.encryption.*`` option this module reads (see the module docstring)
+ENCRYPTION_OPTIONS = tuple(P + n for n in (
+    "aad.prefix", "algorithm", "cache.lifetime.seconds", "column.keys", "data.key.length.bits",
+    "double.wrapping", "footer.key", "key.access.token", "key.list", "key.material.store.internally",
+    "kms.client.class", "kms.instance.id", "kms.instance.url", "plaintext.footer", "store.aad.prefix",
+    "uniform.key"))
 _TRUE = {"true", "1", "yes"}
 _FALSE = {"false", "0", "no"}
 

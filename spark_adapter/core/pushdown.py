@@ -2,7 +2,7 @@
 
 Spark (4.1+) calls ``pushFilters`` only when ``spark.sql.python.filterPushdown.enabled``
 is on.  pqcore then translates every filter it can into the predicate tree of
-:mod:`spark_adapter.sql_filter` and **hands every filter back**, so Spark still
+:mod:`spark_adapter.core.sql_filter` and **hands every filter back**, so Spark still
 filters the rows itself.  Whether the translation also prunes (row groups,
 pages, dictionaries, Bloom filters, whole files through partition columns)
 is the ``prunePushedFilters`` option's choice, off by default, because Spark
@@ -38,7 +38,7 @@ from typing import Any
 
 from pyspark.sql.datasource import DataSourceReader
 
-from spark_adapter.sql_filter import Literal
+from spark_adapter.core.sql_filter import Literal
 
 __all__ = ["pushed_tree", "PushedPruning", "OnlyWhenCalled", "REGISTRY_ENV"]
 
@@ -119,7 +119,7 @@ def pushed_tree(filters: list[Any], type_of: Any, time_zone: str = "UTC") -> tup
     *type_of* gives a column's Spark type (None if unknown); a term whose column
     or literal does not fit it is left out (Spark still applies every filter).
     """
-    from spark_adapter.sql_filter import columns_of, literal_value
+    from spark_adapter.core.sql_filter import columns_of, literal_value
 
     kept = []
     for f in filters:
@@ -164,7 +164,7 @@ class PushedPruning:
     """
 
     def __init__(self, tree: tuple) -> None:
-        from spark_adapter.sql_filter import nnf
+        from spark_adapter.core.sql_filter import nnf
 
         self.tree = nnf(tree)
         self.token = uuid.uuid4().hex

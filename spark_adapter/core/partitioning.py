@@ -1,6 +1,12 @@
 """Hive-style partition folders (``key=value``), as Spark reads and writes them.
 
-Reading (``PartitioningUtils`` in Spark, re-derived from its observed behaviour):
+Reading rests on ``parquet_core``'s one implementation (the same code
+``pc.read_table(folder)`` runs, so Python and Spark agree on every folder):
+files are listed by ``pc.list_data_files`` (see ``files.py``), each folder name
+is parsed by ``pc.parse_hive_folder`` (``key=value``; key and value URL-decoded
+as UTF-8; ``__HIVE_DEFAULT_PARTITION__`` is null) and a column's type comes
+from ``pc.infer_partition_type(values, flavor="spark")``.  What stays here is
+Spark's side of it:
 
 * each data file's folders are walked upward from the file to the base path
   (the loaded directory, the parent of a loaded file, or the ``basePath``
@@ -9,13 +15,19 @@ Reading (``PartitioningUtils`` in Spark, re-derived from its observed behaviour)
   columns must end at the same folder;
 * every file must end up with the same column names in the same order;
 * with type inference (the default) a column gets the narrowest type that
-  holds all its values: int, bigint, decimal(p,0) (integers too wide for
-  bigint, or an exponent without a fraction, e.g. ``1.0E10``), double, date
-  (``yyyy-MM-dd``), timestamp (``yyyy-MM-dd HH:mm:ss`` with at most one
-  fraction digit, Spark's pattern), else string;
-  ``__HIVE_DEFAULT_PARTITION__`` is null; mixed types widen (int+bigint ->
-  bigint, numbers -> double, date+timestamp -> timestamp) or fall back to
-  string.  Without inference every column is a string.
+  holds all its values, as Spark infers it: int, bigint, decimal(p,0)
+  (integers too wide for bigint, or an exponent without a fraction, e.g.
+  ``1.0E10``), double, date (``yyyy-MM-dd``), timestamp (``yyyy-MM-dd
+  HH:mm:ss`` with at most one fraction digit, Spark's pattern), else string;
+  mixed types widen (int+bigint -> bigint, numbers -> double, date+timestamp
+  -> timestamp) or fall back to string.  Without inference every column is a
+  string;
+* values become the Python values of their Spark types (:func:`partition_value`).
+
+Unescaping is UTF-8 (``%C3%A9`` is ``é``), as pyarrow writes non-ASCII values;
+Spark's own reader turns each ``%XX`` into one Latin-1 character (``Ã©``), which
+only matters for folders Spark did not write: Spark escapes ASCII characters
+only and writes ``é`` as it is.
 
 Writing: the value is cast to text the way Spark does and escaped with
 ``%XX`` for the characters Spark escapes; null and the empty string become
@@ -25,7 +37,7 @@ Timestamps in folder names carry no zone, Spark uses its session time zone.
 The writer takes it from Spark's Arrow batches; the reader cannot see it and
 uses the ``timeZone`` option (default UTC).
 
-Pure standard library (plus pyspark types): runs on the driver.
+Runs on the driver (and, for :func:`partition_value`, in the tasks).
 """
 
 from __future__ import annotations
@@ -53,20 +65,15 @@ DEFAULT_PARTITION_NAME = "__HIVE_DEFAULT_PARTITION__"
 
 # The ASCII characters Spark's ExternalCatalogUtils escapes in folder names.
 _ESCAPED = frozenset([chr(c) for c in range(1, 0x20)] + list("\"#%'*/:=?\\\x7f{[]^"))
-_HEX2 = re.compile(r"%([0-9A-Fa-f]{2})")
 
-_INT_RE = re.compile(r"[+-]?[0-9]+\Z")
-_BIGDEC_RE = re.compile(r"[+-]?(?:([0-9]+)(?:\.([0-9]*))?|\.([0-9]+))(?:[eE]([+-]?[0-9]+))?\Z")
-_DOUBLE_RE = re.compile(
-    r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)[fFdD]?\Z")
 _DATE_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
 _TS_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?\Z")
-# inference follows Spark's pattern ``yyyy-MM-dd HH:mm:ss[.S]``: at most ONE fraction digit
-# (Spark infers its own "10:00:00.12" folders as strings)
-_TS_INFER_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9])?\Z")
 
-_INT32 = (-(2**31), 2**31 - 1)
-_INT64 = (-(2**63), 2**63 - 1)
+
+def _pc() -> Any:
+    import parquet_core as pc
+
+    return pc
 
 
 def escape_path_name(text: str) -> str:
@@ -74,30 +81,33 @@ def escape_path_name(text: str) -> str:
 
 
 def unescape_path_name(text: str) -> str:
-    return _HEX2.sub(lambda m: chr(int(m.group(1), 16)), text)
+    """Undo ``%XX`` escapes as ``parquet_core`` does (UTF-8; see the module docstring)."""
+    folder = _pc().parse_hive_folder("k=" + text)
+    return DEFAULT_PARTITION_NAME if folder is None or folder[1] is None else folder[1]
 
 
 # ----------------------------------------------------------------------------- reading
-def parse_partition_dirs(files: Sequence[str], base_paths: Iterable[str]) -> list[list[tuple[str, str]]]:
-    """For each file, its ``[(column, raw value), ...]`` from the folders between it and its base path.
+def parse_partition_dirs(files: Sequence[str], base_paths: Iterable[str]) -> list[list[tuple[str, str | None]]]:
+    """For each file, its ``[(column, decoded value or None for null), ...]`` from the folders
+    between it and its base path.
 
     Raises ValueError when the files disagree on the partition columns.
     """
+    parse = _pc().parse_hive_folder
     bases = {os.path.normpath(b) for b in base_paths}
-    specs: list[list[tuple[str, str]]] = []
+    specs: list[list[tuple[str, str | None]]] = []
     roots: set[str] = set()  # where the walks of partitioned files stopped
     for f in files:
-        spec: list[tuple[str, str]] = []
+        spec: list[tuple[str, str | None]] = []
         cur = os.path.dirname(os.path.normpath(f))
         # walk upward, one folder per step, until a base path or a non-partition folder
         while cur not in bases:
             name = os.path.basename(cur)
             if "=" in name:
-                key, _, raw = name.partition("=")
-                key = unescape_path_name(key)
-                if not key or not raw:
+                folder = parse(name)
+                if folder is None or name.endswith("="):
                     raise ValueError(f"pqcore: empty partition column name or value in folder {cur!r}")
-                spec.append((key, raw))
+                spec.append(folder)
             elif spec:  # a plain folder above partition folders ends the walk
                 break
             # (a plain folder below them is skipped, as Spark does for t/a=1/sub/file)
@@ -121,73 +131,26 @@ def parse_partition_dirs(files: Sequence[str], base_paths: Iterable[str]) -> lis
     return specs
 
 
-def _infer_one(raw: str) -> DataType:
-    if raw == DEFAULT_PARTITION_NAME:
+def _spark_type(typ: Any) -> DataType:
+    """The Spark type of a type ``pc.infer_partition_type(..., flavor="spark")`` gives."""
+    if typ.name == "null":
         return NullType()
-    if _INT_RE.match(raw):
-        v = int(raw)
-        if _INT32[0] <= v <= _INT32[1]:
-            return IntegerType()
-        if _INT64[0] <= v <= _INT64[1]:
-            return LongType()
-    m = _BIGDEC_RE.match(raw)
-    if m and _scale(m) <= 0:  # an integer too wide for bigint, or e.g. 1.0E10
-        digits = len(str(abs(int(decimal.Decimal(raw)))))
-        if digits <= 38:
-            return DecimalType(digits, 0)
-    if _DOUBLE_RE.match(raw.strip()):
-        return DoubleType()
-    text = unescape_path_name(raw)
-    if _TS_INFER_RE.match(text) and _timestamp_parts(text) is not None:
-        return TimestampType()
-    if _DATE_RE.match(text) and _date(text) is not None:
-        return DateType()
-    return StringType()
+    from spark_adapter.core.types import to_spark_type
+
+    return to_spark_type(typ)
 
 
-def _scale(m: re.Match) -> int:
-    """BigDecimal's scale of a matched literal: fraction digits minus the exponent."""
-    frac = m.group(2) if m.group(1) is not None else m.group(3)
-    return len(frac or "") - int(m.group(4) or 0)
-
-
-def _widen(a: DataType, b: DataType) -> DataType:
-    if a == b or isinstance(b, NullType):
-        return a
-    if isinstance(a, NullType):
-        return b
-    order = (IntegerType, LongType, DecimalType, DoubleType)
-    if isinstance(a, order) and isinstance(b, order):
-        if isinstance(a, DoubleType) or isinstance(b, DoubleType):
-            return DoubleType()
-        if isinstance(a, DecimalType) or isinstance(b, DecimalType):
-            width = {IntegerType: 10, LongType: 20}
-            pa_ = a.precision if isinstance(a, DecimalType) else width[type(a)]
-            pb = b.precision if isinstance(b, DecimalType) else width[type(b)]
-            p = max(pa_, pb)
-            return DecimalType(p, 0) if p <= 38 else DoubleType()
-        return LongType()
-    if {type(a), type(b)} == {DateType, TimestampType}:
-        return TimestampType()
-    return StringType()
-
-
-def infer_partition_types(specs: Sequence[Sequence[tuple[str, str]]], infer: bool = True) -> list[tuple[str, DataType]]:
+def infer_partition_types(specs: Sequence[Sequence[tuple[str, str | None]]],
+                          infer: bool = True) -> list[tuple[str, DataType]]:
     """The partition columns (names in folder order) and their Spark types."""
     if not specs or not specs[0]:
         return []
     names = [k for k, _ in specs[0]]
-    out = []
-    for i, name in enumerate(names):
-        typ: DataType = NullType()
-        for spec in specs:
-            raw = spec[i][1]
-            if not infer:
-                typ = StringType()
-                break
-            typ = _widen(typ, _infer_one(raw))
-        out.append((name, typ))
-    return out
+    if not infer:
+        return [(name, StringType()) for name in names]
+    infer_type = _pc().infer_partition_type
+    return [(name, _spark_type(infer_type([spec[i][1] for spec in specs], flavor="spark")))
+            for i, name in enumerate(names)]
 
 
 def _date(text: str) -> dt.date | None:
@@ -210,11 +173,10 @@ def _timestamp_parts(text: str) -> tuple[dt.datetime, int] | None:
     return base, micros
 
 
-def partition_value(raw: str, typ: DataType, tz: str = "UTC") -> Any:
-    """The Python value of one raw (escaped) folder value as *typ* (``None`` for the default name)."""
-    if raw == DEFAULT_PARTITION_NAME or isinstance(typ, NullType):
+def partition_value(text: str | None, typ: DataType, tz: str = "UTC") -> Any:
+    """The Python value of one decoded folder value as *typ* (``None`` for null)."""
+    if text is None or text == DEFAULT_PARTITION_NAME or isinstance(typ, NullType):
         return None
-    text = unescape_path_name(raw)
     try:
         if isinstance(typ, (IntegerType, LongType, ShortType, ByteType)):
             return int(text)

@@ -7,7 +7,7 @@
 
 Levels (``.option("level", ...)``, default ``file``): ``file``, ``schema``,
 ``rowgroup``, ``column``, ``page``, ``index``, ``bloom``; their columns are
-documented in the README and in :mod:`spark_adapter.meta_rows`.  Footers, page headers, indexes and filters are read, data
+documented in the README and in :mod:`spark_adapter.pqmeta.rows`.  Footers, page headers, indexes and filters are read, data
 pages are not decoded.  Files are listed like ``format("pqcore")`` does
 (recursive, ``_``/``.`` entries skipped, globs), and only Parquet-named files
 found in folders are kept unless ``pathGlobFilter`` says otherwise
@@ -22,9 +22,11 @@ from typing import Any, Iterator
 
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 
-__all__ = ["META_NAME", "PqmetaDataSource"]
+from spark_adapter.pqmeta.options import (
+    DEFAULT_BYTES_PER_TASK, DEFAULT_FILES_PER_TASK, META_NAME, MetaOptions, meta_options,
+)
 
-META_NAME = "pqmeta"
+__all__ = ["META_NAME", "PqmetaDataSource"]
 
 
 class PqmetaDataSource(DataSource):
@@ -35,17 +37,15 @@ class PqmetaDataSource(DataSource):
         return META_NAME
 
     def schema(self) -> str:
-        from spark_adapter.meta_rows import level_schema
+        from spark_adapter.pqmeta.rows import level_schema
 
-        return level_schema(self.options.get("level", "file").lower())
+        return level_schema(meta_options(self.options).level)
 
     def reader(self, schema: Any) -> "PqmetaReader":
-        return PqmetaReader(dict(self.options), schema)
+        return PqmetaReader(meta_options(self.options), schema)
 
 
 PARQUET_SUFFIXES = (".parquet", ".parq", ".pq")
-DEFAULT_FILES_PER_TASK = 256
-DEFAULT_BYTES_PER_TASK = 128 * 1024 * 1024
 _FOOTER_LEVELS = {"file", "schema", "rowgroup", "column"}
 
 
@@ -65,13 +65,14 @@ def meta_files(options: Any) -> list[tuple[str, int]]:
     """
     import os
 
-    from spark_adapter.files import list_files_and_bases, paths_from_options
+    from spark_adapter.core.files import list_files_and_bases
 
-    paths = paths_from_options(options)
+    opts = meta_options(options)
+    paths = list(opts.paths)
     if not paths:
         raise ValueError("pqmeta: no path given; use load(path) or load([paths])")
-    glob_filter = options.get("pathglobfilter")
-    files, _ = list_files_and_bases(paths, glob_filter, options.get("basepath"))
+    glob_filter = opts.path_glob_filter
+    files, _ = list_files_and_bases(paths, glob_filter, opts.base_path)
     if glob_filter is None:
         given = {os.path.abspath(p) for p in paths}
         files = [f for f in files if f in given or is_parquet_name(os.path.basename(f))]
@@ -109,26 +110,20 @@ class PqmetaReader(DataSourceReader):
     bytes per task at the ``page``, ``index`` and ``bloom`` levels, which read more than
     footers; default 128 MiB), ``minPartitions`` (default: the driver's CPU count)."""
 
-    def __init__(self, options: dict[str, str], schema: Any) -> None:
-        from spark_adapter.meta_rows import level_schema
-        from spark_adapter.reader import _positive
-
-        self.options = options
-        self.level = options.get("level", "file").lower()
-        level_schema(self.level)      # an unknown level fails here, on the driver
+    def __init__(self, options: MetaOptions | dict[str, str], schema: Any) -> None:
+        self.options = meta_options(options)   # an unknown level or option fails here, on the driver
+        self.level = self.options.level
         self.schema = schema
-        self.files_per_task = _positive(options, "filespertask", DEFAULT_FILES_PER_TASK)
-        self.bytes_per_task = _positive(options, "bytespertask", DEFAULT_BYTES_PER_TASK)
+        self.files_per_task = self.options.files_per_task
+        self.bytes_per_task = self.options.bytes_per_task
 
     def partitions(self) -> list[InputPartition]:
         import os
 
-        from spark_adapter.reader import _positive
-
         files = meta_files(self.options)
         heavy = self.level not in _FOOTER_LEVELS
         tasks = pack_files(files, self.files_per_task, self.bytes_per_task if heavy else None,
-                           _positive(self.options, "minpartitions", os.cpu_count() or 1))
+                           self.options.min_partitions or os.cpu_count() or 1)
         return [_Files(t) for t in tasks]
 
     def read(self, partition: InputPartition) -> Iterator[Any]:
@@ -139,8 +134,8 @@ class PqmetaReader(DataSourceReader):
     def _read(self, paths: list[str]) -> Iterator[Any]:
         import pyarrow as pa
 
-        from spark_adapter.meta_rows import level_rows
-        from spark_adapter.types import target_arrow_schema
+        from spark_adapter.pqmeta.rows import level_rows
+        from spark_adapter.core.types import target_arrow_schema
 
         target = target_arrow_schema(self.schema)
         rows: list[dict[str, Any]] = []

@@ -7,7 +7,7 @@ query can reuse it with a different predicate (unlike Spark's
 ``pushFilters`` results, see ``reader.py``).
 
 Per file, partition columns and filter columns missing from the file are
-known values (a folder value, or null); :func:`~spark_adapter.sql_filter.specialize`
+known values (a folder value, or null); :func:`~spark_adapter.core.sql_filter.specialize`
 replaces them, which decides whole files, and the rest becomes a
 parquet_core expression (row groups, pages and rows).
 
@@ -28,14 +28,13 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from spark_adapter.crypto_options import open_parquet
-from spark_adapter.filters import dnf_to_tree, parse_filters
-from spark_adapter.sql_filter import columns_of, nnf, parse_filter, specialize, to_expression
+from spark_adapter.core.crypto_options import open_parquet
+from spark_adapter.core.filters import dnf_to_tree, parse_filters
+from spark_adapter.core.sql_filter import columns_of, nnf, parse_filter, specialize, to_expression
 
 __all__ = ["ScanFilter", "FilePredicate", "Piece", "plan_pieces", "pack"]
 
-DEFAULT_MAX_PARTITION_BYTES = 128 * 1024 * 1024
-DEFAULT_OPEN_COST = 4 * 1024 * 1024
+from spark_adapter.pqcore.options import DEFAULT_MAX_PARTITION_BYTES, DEFAULT_OPEN_COST  # noqa: E402
 
 
 def field_type(struct: Any, dotted: str) -> Any:
@@ -59,7 +58,7 @@ def zone_dependent(tree: tuple | None, spark_types: Any) -> bool:
     zone) column, or holds a ``TIMESTAMP '...'`` literal."""
     from pyspark.sql.types import TimestampType
 
-    from spark_adapter.sql_filter import Literal, columns_of
+    from spark_adapter.core.sql_filter import Literal, columns_of
 
     if tree is None:
         return False
@@ -105,8 +104,8 @@ class ScanFilter:
         the filter columns' types (the load's schema, then the file's own); *partition_values*
         maps the file's partition columns to their typed values.
         """
-        from spark_adapter.arrow_filter import UNORDERED, weaken
-        from spark_adapter.types import to_spark_schema
+        from spark_adapter.core.arrow_filter import UNORDERED, weaken
+        from spark_adapter.core.types import to_spark_schema
 
         if self.tree is None:
             return FilePredicate(True)
@@ -168,8 +167,8 @@ class FilePredicate:
 
     def post_mask(self, column: Callable[[str], Any]) -> Any:
         """Where ``post`` holds on the rows read (*column*: file column name -> Arrow array)."""
-        from spark_adapter.arrow_filter import arrow_mask
-        from spark_adapter.sql_filter import literal_value
+        from spark_adapter.core.arrow_filter import arrow_mask
+        from spark_adapter.core.sql_filter import literal_value
 
         def value(leaf: tuple, arr: Any) -> Any:
             typ = self.type_of(leaf[1])  # type: ignore[misc]
@@ -189,7 +188,7 @@ def _spark_nan_differs(leaf: tuple, spark_type: Any, time_zone: str) -> bool:
 
     from pyspark.sql.types import DoubleType, FloatType
 
-    from spark_adapter.sql_filter import literal_value
+    from spark_adapter.core.sql_filter import literal_value
 
     if not isinstance(spark_type, (FloatType, DoubleType)):
         return False
@@ -224,7 +223,7 @@ def _resolve(names: list[str], wanted: str) -> str | None:
 
 def _compressed_size(group: Any) -> int:
     """A row group's bytes on disk (the optional footer field, else the sum of its chunks)."""
-    total = group.raw.total_compressed_size
+    total = group.total_compressed_size
     if total is None:
         total = sum(group.column(j).total_compressed_size for j in range(group.num_columns))
     return int(total)

@@ -15,8 +15,9 @@ file's parent is one, and the ``basePath`` option replaces them all, as in
 Spark.
 
 The listing rule (recursive, litter skipped) is parquet_core's own
-(:func:`parquet_core.dataset.discovery.list_data_files`), so ``pc.read_table(folder)``
-and ``spark.read.format("pqcore").load(folder)`` read the same files.
+(``pc.list_data_files`` and ``pc.is_hidden``, the code ``pc.read_table(folder)``
+runs), so ``pc.read_table(folder)`` and ``spark.read.format("pqcore").load(folder)``
+read the same files.
 
 This module is imported on the driver only.
 """
@@ -34,9 +35,9 @@ __all__ = ["is_hidden", "list_files", "list_files_and_bases", "paths_from_option
 
 def is_hidden(name: str) -> bool:
     """Spark's ``shouldFilterOutPathName`` for the names we can meet locally (parquet_core's rule)."""
-    from parquet_core.dataset.discovery import is_hidden as hidden
+    import parquet_core as pc
 
-    return hidden(name)
+    return pc.is_hidden(name)
 
 
 def _local(path: str) -> str:
@@ -71,9 +72,9 @@ def paths_from_options(options: Mapping[str, str]) -> list[str]:
 
 
 def _walk(directory: str) -> Iterable[str]:
-    from parquet_core.dataset.discovery import list_data_files
+    import parquet_core as pc
 
-    return [p for p, _ in list_data_files(directory)]
+    return [p for p, _ in pc.list_data_files(directory)]
 
 
 def list_files(paths: Iterable[str], glob_filter: str | None = None) -> list[str]:

@@ -12,7 +12,7 @@ Reading never lists directories: the driver plans with
 pruned by secondary indices and partition keys), one Spark task per data
 file; each task reads its file with row-group pruning and exact row
 filtering, adds the typed partition columns, and hands Spark Arrow batches
-cast to the Spark schema (:func:`spark_adapter.reader.conform_batch`).
+cast to the Spark schema (:func:`spark_adapter.core.batches.conform_batch`).
 
 Writing: each task stages data files under new labels
 (:func:`parquet_core_integrations.kartothek.stage_partitions`, invisible until the
@@ -42,44 +42,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["KARTOTHEK_NAME", "KartothekDataSource", "KartothekReader", "KartothekWriter"]
 
-KARTOTHEK_NAME = "kartothek"
-_OWN = {"path", "dataset_uuid", "table", "predicates", "batchsize", "partition_on", "secondary_indices",
-        "metadata_format", "metadata", "rowsperfile"}
-DEFAULT_BATCH_SIZE = 65536
-
-
-def _opt(options: Any, name: str, default: Any = None) -> Any:
-    return options.get(name, options.get(name.replace("_", ""), default))
-
-
-def _names(options: Any, name: str) -> list[str]:
-    text = (_opt(options, name) or "").strip()
-    if not text:
-        return []
-    cols = json.loads(text) if text.startswith("[") else text.split(",")
-    return [str(c).strip() for c in cols if str(c).strip()]
-
-
-def _store_and_uuid(options: Any) -> tuple[str, str]:
-    path = options.get("path")
-    uuid = _opt(options, "dataset_uuid")
-    if not path or not uuid:
-        raise ValueError("kartothek: give the store as load(path)/save(path) and .option('dataset_uuid', ...)")
-    return path, uuid
-
-
-def _predicates(options: Any) -> Any:
-    text = options.get("predicates")
-    if not text:
-        return None
-    try:
-        preds = json.loads(text)
-    except ValueError as exc:
-        raise ValueError(f"kartothek: option 'predicates' is not JSON: {exc}") from exc
-    if isinstance(preds, list) and preds and isinstance(preds[0], list) and preds[0] \
-            and isinstance(preds[0][0], str):
-        preds = [preds]               # one conjunction given without the outer list
-    return preds
+from spark_adapter.kartothek.options import (  # noqa: E402
+    KARTOTHEK_NAME, KartothekReadOptions, KartothekWriteOptions, read_options, write_options,
+)
 
 
 class KartothekDataSource(DataSource):
@@ -93,16 +58,16 @@ class KartothekDataSource(DataSource):
         """The table's ``_common_metadata`` schema (partition columns included), all nullable."""
         from parquet_core_integrations.kartothek.schema import load_schema
         from parquet_core_integrations.kartothek.store import open_store
-        from spark_adapter.types import to_spark_schema
+        from spark_adapter.core.types import to_spark_schema
 
-        path, uuid = _store_and_uuid(self.options)
-        return to_spark_schema(load_schema(open_store(path), uuid, self.options.get("table", "table")).schema)
+        opts = read_options(self.options)
+        return to_spark_schema(load_schema(open_store(opts.path), opts.dataset_uuid, opts.table).schema)
 
     def reader(self, schema: StructType) -> KartothekReader:
-        return KartothekReader(self.options, schema)
+        return KartothekReader(read_options(self.options), schema)
 
     def writer(self, schema: StructType, overwrite: bool) -> KartothekWriter:
-        return KartothekWriter(self.options, schema, overwrite)
+        return KartothekWriter(write_options(self.options), schema, overwrite)
 
 
 class KartothekPartition(InputPartition):
@@ -114,11 +79,12 @@ class KartothekPartition(InputPartition):
 
 
 class KartothekReader(DataSourceReader):
-    def __init__(self, options: Any, schema: StructType) -> None:
-        self.path, self.uuid = _store_and_uuid(options)
-        self.table = options.get("table", "table")
-        self.predicates = _predicates(options)
-        self.batch_size = int(_opt(options, "batchsize", DEFAULT_BATCH_SIZE))
+    def __init__(self, options: KartothekReadOptions | Any, schema: StructType) -> None:
+        opts = read_options(options)
+        self.path, self.uuid = opts.path, opts.dataset_uuid
+        self.table = opts.table
+        self.predicates = opts.predicates
+        self.batch_size = opts.batch_size
         self.schema = schema
         self.table_schema: Any = None
 
@@ -138,8 +104,8 @@ class KartothekReader(DataSourceReader):
         from parquet_core_integrations.kartothek.read import read_file
         from parquet_core_integrations.kartothek.schema import load_schema
         from parquet_core_integrations.kartothek.store import open_store
-        from spark_adapter.reader import conform_batch
-        from spark_adapter.types import target_arrow_schema
+        from spark_adapter.core.batches import conform_batch
+        from spark_adapter.core.types import target_arrow_schema
 
         store = open_store(self.path)
         schema = self.table_schema or load_schema(store, self.uuid, self.table).schema
@@ -166,26 +132,23 @@ class KartothekCommitMessage(WriterCommitMessage):
 class KartothekWriter(DataSourceArrowWriter):
     """Tasks stage data files; the driver commits indices and metadata (see the module docstring)."""
 
-    def __init__(self, options: Any, schema: StructType, overwrite: bool) -> None:
+    def __init__(self, options: KartothekWriteOptions | Any, schema: StructType, overwrite: bool) -> None:
         from parquet_core_integrations.kartothek import naming
         from parquet_core_integrations.kartothek.metadata import dataset_exists, load_metadata
         from parquet_core_integrations.kartothek.schema import load_schema
         from parquet_core_integrations.kartothek.store import open_store
-        from spark_adapter.write_options import parse_writer_options
-
-        self.path, self.uuid = _store_and_uuid(options)
+        opts = write_options(options)
+        self.path, self.uuid = opts.path, opts.dataset_uuid
         naming.check_uuid(self.uuid)
-        self.table = options.get("table", "table")
+        self.table = opts.table
         self.overwrite = bool(overwrite)
         self.schema = schema
-        self.partition_on = _names(options, "partition_on")
-        self.secondary_indices = _names(options, "secondary_indices")
-        self.metadata_format = _opt(options, "metadata_format")
-        meta = options.get("metadata")
-        self.metadata = json.loads(meta) if meta else None
-        self.rows_per_file = int(_opt(options, "rowsperfile", 1_000_000))
-        self.engine_options = parse_writer_options({k: v for k, v in options.items()
-                                                    if k.lower() not in _OWN})
+        self.partition_on = list(opts.partition_on)
+        self.secondary_indices = list(opts.secondary_indices)
+        self.metadata_format = opts.metadata_format
+        self.metadata = opts.metadata
+        self.rows_per_file = opts.rows_per_file
+        self.engine_options = dict(opts.engine)
         store = open_store(self.path)
         self.base = load_metadata(store, self.uuid) if dataset_exists(store, self.uuid) else None
         self.table_schema = None
@@ -236,7 +199,7 @@ class KartothekWriter(DataSourceArrowWriter):
         from parquet_core_integrations.kartothek.schema import write_schema
         from parquet_core_integrations.kartothek.store import open_store
         from parquet_core_integrations.kartothek.write import commit_dataset, delete_staged, merge_schemas, stage_partitions
-        from spark_adapter.types import target_arrow_schema
+        from spark_adapter.core.types import target_arrow_schema
 
         staged = [s for m in messages if m is not None for s in m.staged]
         base = self.base

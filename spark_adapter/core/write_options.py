@@ -20,6 +20,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from spark_adapter.core.option_values import SPARK_TABLE_PROPERTIES
+
 __all__ = ["ADAPTER_OPTIONS", "NOT_SPARK_OPTIONS", "WRITER_OPTIONS", "parse_writer_options",
            "parse_partition_by"]
 
@@ -142,8 +144,9 @@ def parse_writer_options(options: Mapping[str, str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, text in options.items():
         norm = key.lower().replace("_", "")
-        if key.lower() in _ADAPTER_KEYS or key.lower().startswith("parquet.encryption."):
-            continue   # adapter options; encryption ones go to spark_adapter.crypto_options
+        if key.lower() in _ADAPTER_KEYS or key.lower().startswith("parquet.encryption.") \
+                or key.lower() in SPARK_TABLE_PROPERTIES:
+            continue   # adapter options (encryption: spark_adapter.core.crypto_options), Spark's own
         name = _BY_KEY.get(norm)
         if name is None:
             raise ValueError(

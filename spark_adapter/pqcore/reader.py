@@ -2,7 +2,7 @@
 
 Runs in Python workers.  ``partitions()`` runs once per DataFrame in a planning
 worker on the driver (it lists the files and, with a filter option or a file
-to split, reads footers: see :mod:`spark_adapter.scan`); ``read()`` runs once
+to split, reads footers: see :mod:`spark_adapter.pqcore.scan`); ``read()`` runs once
 per partition in executor workers, on an unpickled copy of the reader.  So the
 reader and its partitions hold only plain values (paths, row group numbers,
 the Spark schema, options); files are opened again inside ``read()``.
@@ -20,43 +20,42 @@ from typing import TYPE_CHECKING, Any
 from pyspark.sql.datasource import DataSourceReader, InputPartition
 from pyspark.sql.types import StructType
 
-from spark_adapter.crypto_options import encryption_options, open_parquet
-from spark_adapter.files import list_files_and_bases, paths_from_options
-from spark_adapter.pushdown import OnlyWhenCalled
+from spark_adapter.core.crypto_options import open_parquet
+from spark_adapter.core.files import list_files_and_bases
+from spark_adapter.core.pushdown import OnlyWhenCalled
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
 __all__ = ["DEFAULT_BATCH_SIZE", "PqcoreScanPartition", "PqcoreReader", "conform_batch", "list_table"]
 
-DEFAULT_BATCH_SIZE = 65536
+from spark_adapter.core.batches import conform_batch, to_spark_arrow  # noqa: E402  (re-exported)
+from spark_adapter.pqcore.options import DEFAULT_BATCH_SIZE, ReadOptions, read_options  # noqa: E402
+
 # rows of a batch without fields (count() through an empty schema).  Such a batch holds no
 # buffers, but pyspark (4.3, ArrowBatchTransformer.wrap_struct) re-wraps it as
 # pa.array([{}] * num_rows): a Python list of one pointer per row, so the batch stays bounded
 _MAX_EMPTY_BATCH = 1 << 20
 
 
-def list_table(options: Any) -> tuple[list[str], list[list[tuple[str, str]]], list[Any]]:
+def list_table(options: ReadOptions | Any) -> tuple[list[str], list[list[tuple[str, str]]], list[Any]]:
     """``(files, per-file [(column, raw folder value)], partition StructFields)`` of a ``load(...)``."""
     from pyspark.sql.types import StructField
 
-    from spark_adapter.partitioning import infer_partition_types, parse_partition_dirs
+    from spark_adapter.core.partitioning import infer_partition_types, parse_partition_dirs
 
-    paths = paths_from_options(options)
+    opts = read_options(options)
+    paths = list(opts.paths)
     if not paths:
         # Spark 4.1-4.3 pass a catalog table's options (its path) to schema() at CREATE TABLE
         # but not to later scans: refuse rather than read nothing
         raise ValueError("pqcore: no path given (Spark passes no options when it scans a catalog table "
                          "of a Python data source; use spark.read.format('pqcore').load(path), or "
                          "CREATE TEMPORARY VIEW ... USING pqcore OPTIONS (path '...'))")
-    files, bases = list_files_and_bases(paths, options.get("pathglobfilter"),
-                                        options.get("basepath"))
+    files, bases = list_files_and_bases(paths, opts.path_glob_filter, opts.base_path)
     specs = parse_partition_dirs(files, bases)
-    infer = str(options.get("partitioncolumntypeinference", "true")).strip().lower()
-    if infer not in ("true", "false"):
-        raise ValueError(f"pqcore: option partitionColumnTypeInference must be true or false, got {infer!r}")
     fields = [StructField(name, typ, nullable=True)
-              for name, typ in infer_partition_types(specs, infer == "true")]
+              for name, typ in infer_partition_types(specs, opts.partition_type_inference)]
     return files, specs, fields
 
 
@@ -81,15 +80,15 @@ class PqcoreReader(DataSourceReader):
     ``pathGlobFilter``, ``basePath``, ``partitionColumnTypeInference``,
     ``timeZone`` (of timestamp partition values and filter literals, default
     Spark's session zone as tasks see it: :func:`session_time_zone`), ``batchSize`` (rows per Arrow batch, default 65536), ``filter`` (a
-    SQL-like predicate, :mod:`spark_adapter.sql_filter`) and ``filters`` (a
-    JSON DNF, :mod:`spark_adapter.filters`), applied exactly with parquet_core's
+    SQL-like predicate, :mod:`spark_adapter.core.sql_filter`) and ``filters`` (a
+    JSON DNF, :mod:`spark_adapter.core.filters`), applied exactly with parquet_core's
     pruning; ``maxPartitionBytes``, ``openCostInBytes``, ``minPartitions``
-    (task sizing, :mod:`spark_adapter.scan`); ``skipping.md_base`` (an
+    (task sizing, :mod:`spark_adapter.pqcore.scan`); ``skipping.md_base`` (an
     xskipper metadata base directory: files its index rules out for the
-    filter are not read, :mod:`spark_adapter.skipping`); encryption options
-    ``parquet.encryption.*`` (:mod:`spark_adapter.crypto_options`).
+    filter are not read, :mod:`spark_adapter.core.skipping`); encryption options
+    ``parquet.encryption.*`` (:mod:`spark_adapter.core.crypto_options`).
 
-    ``pushFilters`` (see :mod:`spark_adapter.pushdown`) runs only when
+    ``pushFilters`` (see :mod:`spark_adapter.core.pushdown`) runs only when
     ``spark.sql.python.filterPushdown.enabled`` is on; it hands every filter
     back, so Spark filters the rows itself, and prunes with them only under
     ``prunePushedFilters=true``, at read time, in the one SQL execution that
@@ -97,22 +96,19 @@ class PqcoreReader(DataSourceReader):
     queries).  Its pruning never touches ``partitions()``: Spark reuses those too.
     """
 
-    def __init__(self, options: dict[str, str], schema: StructType) -> None:
-        from spark_adapter.scan import ScanFilter
+    def __init__(self, options: ReadOptions | dict[str, str], schema: StructType) -> None:
+        from spark_adapter.pqcore.scan import ScanFilter
 
-        self.options = {k: v for k, v in options.items()}
+        self.options = read_options(options)
         # The session zone cannot be seen where Spark plans a Python source (the planning
         # worker gets no SQL conf); tasks see it (see session_time_zone).  Until then the
         # zone is the option's, or None: unknown.
-        self.zone_option: str | None = options.get("timezone")
+        self.zone_option: str | None = self.options.time_zone
         self.time_zone = self.zone_option or "UTC"
-        self.batch_size = _positive(options, "batchsize", DEFAULT_BATCH_SIZE)
+        self.batch_size = self.options.batch_size
         self.schema = schema
-        self.filter = ScanFilter(options, self.time_zone)
-        flag = str(options.get("prunepushedfilters", "false")).strip().lower()
-        if flag not in ("true", "false"):
-            raise ValueError(f"pqcore: option prunePushedFilters must be true or false, got {flag!r}")
-        self.prune_pushed = flag == "true"
+        self.filter = ScanFilter(self.options.filter_texts(), self.time_zone)
+        self.prune_pushed = self.options.prune_pushed_filters
         self.pushed: Any = None          # a PushedPruning, set by pushFilters
 
     # Spark refuses every read of a reader whose ``pushFilters`` is not its own
@@ -122,8 +118,8 @@ class PqcoreReader(DataSourceReader):
     pushFilters = OnlyWhenCalled()  # noqa: N815 (Spark's name)
 
     def _push_filters(self, filters: Any) -> Any:
-        from spark_adapter.pushdown import PushedPruning, pushed_tree
-        from spark_adapter.scan import field_type
+        from spark_adapter.core.pushdown import PushedPruning, pushed_tree
+        from spark_adapter.pqcore.scan import field_type
 
         filters = list(filters)
         if self.prune_pushed:
@@ -141,9 +137,9 @@ class PqcoreReader(DataSourceReader):
         # [InputPartition(None)], which read() ignores.
         import os
 
-        from spark_adapter.scan import DEFAULT_MAX_PARTITION_BYTES, DEFAULT_OPEN_COST, pack, plan_pieces
+        from spark_adapter.pqcore.scan import pack, plan_pieces
 
-        from spark_adapter.scan import ScanFilter, zone_dependent
+        from spark_adapter.pqcore.scan import ScanFilter, zone_dependent
 
         files, specs, fields = list_table(self.options)
         types = StructType(list(self.schema.fields) + [f for f in fields if f.name.lower() not in
@@ -153,16 +149,15 @@ class PqcoreReader(DataSourceReader):
             # the session zone is unknown here: prune nothing on the driver; each task
             # prunes its row groups and filters its rows in the zone it sees
             plan_filter = ScanFilter({})
-        md_base = self.options.get("skipping.md_base")
+        md_base = self.options.skipping_md_base
         if md_base and plan_filter:
             files, specs = self._skip_by_index(files, specs, types, md_base)
-        max_bytes = _positive(self.options, "maxpartitionbytes", DEFAULT_MAX_PARTITION_BYTES)
+        max_bytes = self.options.max_partition_bytes
         pieces = plan_pieces(files, specs, plan_filter, types,
                              lambda raw: typed_partition_values(raw, types, self.time_zone), max_bytes,
-                             _positive(self.options, "opencostinbytes", DEFAULT_OPEN_COST, zero=True),
-                             encryption_options(self.options))
+                             self.options.open_cost_in_bytes, self.options.encryption)
         cores = os.cpu_count() or 1
-        tasks = pack(pieces, _positive(self.options, "minpartitions", cores), max_bytes)
+        tasks = pack(pieces, self.options.min_partitions or cores, max_bytes)
         keep_types = types if self.filter and len(types.fields) > len(self.schema.fields) else None
         threads = len(tasks) < cores
         return [PqcoreScanPartition(i, [(p.path, p.row_groups, p.partition_values) for p in task], keep_types,
@@ -174,8 +169,8 @@ class PqcoreReader(DataSourceReader):
         """The files an xskipper index under *md_base* cannot rule out for the filter."""
         from types import SimpleNamespace
 
-        from spark_adapter.skipping import prune_partitions
-        from spark_adapter.sql_filter import to_expression
+        from spark_adapter.core.skipping import prune_partitions
+        from spark_adapter.core.sql_filter import to_expression
 
         def type_of(column: str) -> Any:
             typ: Any = types
@@ -191,7 +186,7 @@ class PqcoreReader(DataSourceReader):
         except KeyError:   # a filter column the table lacks: let the scan report it
             return files, specs
         pieces = [SimpleNamespace(path=f, spec=s) for f, s in zip(files, specs)]
-        kept = prune_partitions(pieces, paths_from_options(self.options), md_base, expr)
+        kept = prune_partitions(pieces, list(self.options.paths), md_base, expr)
         return [p.path for p in kept], [p.spec for p in kept]
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
@@ -213,7 +208,7 @@ class PqcoreReader(DataSourceReader):
         for path, row_groups, values in pieces:
             yield from read_file_batches(path, self.schema, self.batch_size, values, zone,
                                          scan_filter, row_groups, filter_types,
-                                         encryption_options(self.options), use_threads)
+                                         self.options.encryption, use_threads)
 
 
 def session_time_zone() -> str:
@@ -256,20 +251,6 @@ def local_time_zone() -> str:
     return "UTC"
 
 
-def _positive(options: Any, key: str, default: int, zero: bool = False) -> int:
-    raw = options.get(key)
-    if raw is None:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        value = -1
-    if value < 0 or (value == 0 and not zero):
-        raise ValueError(f"pqcore: option {key!r} must be a {'non-negative' if zero else 'positive'} "
-                         f"integer, got {raw!r}")
-    return value
-
-
 def _resolve_columns(file_names: list[str], wanted: list[str]) -> list[str | None]:
     """File column for each wanted Spark column: exact name, else a unique
     case-insensitive match (Spark's default ``spark.sql.caseSensitive=false``),
@@ -298,12 +279,12 @@ def read_file_batches(path: str, schema: StructType, batch_size: int,
                       use_threads: bool = True) -> Iterator[pa.RecordBatch]:
     """Yield the rows of *path* (its *row_groups*, default all) as record batches laid out
     exactly as Spark wants for *schema*, keeping the rows *scan_filter* (a
-    :class:`~spark_adapter.scan.ScanFilter`) matches.
+    :class:`~spark_adapter.pqcore.scan.ScanFilter`) matches.
 
     Fields named like a key of *partition_values* (case-insensitively) are
     filled with that folder value, parsed as the field's type.  *filter_types*
     types the filter's columns (default *schema*); *options* may hold
-    ``parquet.encryption.*`` keys (:mod:`spark_adapter.crypto_options`); *use_threads*
+    ``parquet.encryption.*`` keys (:mod:`spark_adapter.core.crypto_options`); *use_threads*
     decodes the file's columns on parquet_core's thread pool.
     """
     try:
@@ -316,8 +297,8 @@ def read_file_batches(path: str, schema: StructType, batch_size: int,
 
 def typed_partition_values(raw: dict[str, str], types: StructType, time_zone: str) -> dict[str, Any]:
     """Folder values parsed as the types *types* gives their columns (else kept as text)."""
-    from spark_adapter.partitioning import partition_value
-    from spark_adapter.scan import field_type
+    from spark_adapter.core.partitioning import partition_value
+    from spark_adapter.pqcore.scan import field_type
 
     out = {}
     for k, v in raw.items():
@@ -329,7 +310,7 @@ def typed_partition_values(raw: dict[str, str], types: StructType, time_zone: st
 def _partition_constants(schema: StructType, partition_values: dict[str, str],
                          time_zone: str) -> dict[str, Any]:
     """``{field name: Python value}`` for the schema fields that are partition columns."""
-    from spark_adapter.partitioning import partition_value
+    from spark_adapter.core.partitioning import partition_value
 
     lower = {k.lower(): v for k, v in partition_values.items()}
     return {f.name: partition_value(lower[f.name.lower()], f.dataType, time_zone)
@@ -340,7 +321,7 @@ def _read_file_batches(path: str, schema: StructType, batch_size: int, partition
                        time_zone: str, scan_filter: Any, row_groups: list[int] | None,
                        filter_types: StructType, options: dict[str, str] | None = None,
                        use_threads: bool = True) -> Iterator[pa.RecordBatch]:
-    from spark_adapter.types import target_arrow_schema
+    from spark_adapter.core.types import target_arrow_schema
 
     target = target_arrow_schema(schema)
     constants = _partition_constants(schema, partition_values, time_zone)
@@ -397,7 +378,7 @@ def _read_file_batches(path: str, schema: StructType, batch_size: int, partition
 
 def _selection(schema: StructType, resolved: dict[str, str | None], file_schema: Any) -> list[str]:
     """The columns (or struct leaves, dotted) to read for the schema's fields present in the file."""
-    from spark_adapter.schema_options import leaf_selection
+    from spark_adapter.core.schema_options import leaf_selection
 
     types = {f.name: f.type for f in file_schema}
     out: list[str] = []
@@ -417,86 +398,3 @@ def _arrow_column(table: pa.Table, dotted: str) -> pa.Array:
     for part in rest.split(".") if rest else ():
         arr = pac.struct_field(arr, part)
     return arr
-
-
-def conform_batch(columns: dict[str, Any], source_cols: list[str | None],
-                  target: pa.Schema, num_rows: int,
-                  constants: dict[str, Any] | None = None) -> pa.RecordBatch:
-    """Build a record batch on *target* from engine Arrow columns.
-
-    ``source_cols[i]`` names the column of *columns* that feeds ``target[i]``
-    (``None``: missing from the file, all nulls); a field named in
-    *constants* repeats that value (a partition column).
-    """
-    import pyarrow as pa
-
-    if len(target) == 0:
-        # no column wanted (e.g. count() over .schema("") ): the batch must still carry
-        # its row count, which from_arrays([]) would lose; a struct of no fields carries
-        # it without allocating anything (pa.nulls would, per row)
-        rows = pa.StructArray.from_buffers(pa.struct([]), num_rows, [None])
-        return pa.RecordBatch.from_struct_array(rows)
-    arrays = []
-    for field, src in zip(target, source_cols):
-        if constants and field.name in constants:
-            arr = pa.repeat(pa.scalar(constants[field.name], type=field.type), num_rows)
-        elif src is None:
-            arr = pa.nulls(num_rows, type=field.type)
-        else:
-            arr = to_spark_arrow(columns[src], field.type, field.name)
-        if not field.nullable and arr.null_count:
-            raise ValueError(
-                f"column {field.name!r} is declared NOT NULL but the file holds "
-                f"{arr.null_count} null(s)")
-        arrays.append(arr)
-    return pa.RecordBatch.from_arrays(arrays, schema=target)
-
-
-def _floor_to_micros(arr: pa.Array, factor: int, tz: str | None) -> pa.Array:
-    """Nanosecond timestamps to microseconds rounding toward -inf (as Spark's
-    INT96 conversion does); Arrow's own unsafe cast truncates toward zero.
-
-    Works on the array's buffers with numpy (no copy of the validity bitmap; unlike
-    ``pa.array`` or ``fill_null`` with a Python scalar, nothing imports pandas)."""
-    import numpy as np
-    import pyarrow as pa
-    import pyarrow.compute as pac
-
-    validity, data = arr.buffers()[:2]
-    ints = np.frombuffer(data, dtype=np.int64, count=arr.offset + len(arr))[arr.offset:]
-    micros = np.floor_divide(ints, factor)
-    if not arr.null_count:
-        bitmap = None
-    elif arr.offset == 0:
-        bitmap = validity
-    else:
-        valid = pac.is_valid(arr).to_numpy(zero_copy_only=False)
-        bitmap = pa.py_buffer(np.packbits(valid, bitorder="little"))
-    return pa.Array.from_buffers(pa.timestamp("us", tz=tz), len(arr), [bitmap, pa.py_buffer(micros)])
-
-
-def to_spark_arrow(col: Any, typ: pa.DataType, name: str = "?") -> pa.Array:
-    """Cast one engine column (Array or ChunkedArray) to the Arrow type Spark expects."""
-    import pyarrow as pa
-
-    if isinstance(col, pa.ChunkedArray):
-        col = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
-    if isinstance(col, pa.ExtensionArray):  # e.g. arrow.uuid -> its fixed-size storage
-        col = col.storage
-    if col.type.equals(typ):
-        return col
-    try:
-        if pa.types.is_timestamp(typ) and pa.types.is_timestamp(col.type) and col.type.unit == "ns":
-            return _floor_to_micros(col, 1000, typ.tz)
-        if pa.types.is_null(col.type):
-            return pa.nulls(len(col), type=typ)
-        if pa.types.is_struct(typ) and pa.types.is_struct(col.type) and \
-                any(col.type.get_field_index(f.name) < 0 for f in typ):
-            # a struct field this file lacks (mergeSchema): nulls, as Spark reads it
-            kids = [to_spark_arrow(col.field(f.name), f.type, f"{name}.{f.name}")
-                    if col.type.get_field_index(f.name) >= 0 else pa.nulls(len(col), type=f.type) for f in typ]
-            return pa.StructArray.from_arrays(kids, fields=list(typ), mask=col.is_null() if col.null_count else None)
-        return col.cast(typ)  # safe cast: overflow or lossy conversions raise
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
-        raise TypeError(
-            f"pqcore: cannot read column {name!r} of type {col.type} as {typ}: {exc}") from exc

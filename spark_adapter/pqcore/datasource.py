@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING
 
 from pyspark.sql.datasource import DataSource
 
-from spark_adapter import SHORT_NAME
+from spark_adapter.pqcore.options import SHORT_NAME, read_options, write_options
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql.types import StructType
 
-    from spark_adapter.reader import PqcoreReader
-    from spark_adapter.writer import PqcoreWriter
+    from spark_adapter.pqcore.reader import PqcoreReader
+    from spark_adapter.pqcore.writer import PqcoreWriter
 
 __all__ = ["SHORT_NAME", "PqcoreDataSource"]
 
@@ -47,52 +47,48 @@ class PqcoreDataSource(DataSource):
         """The Spark schema of the first file (in listing order; of all files merged with
         ``mergeSchema``), all fields nullable, followed by the partition columns of
         ``key=value`` folders; cut down to the ``columns`` option (see ``schema_options``)."""
-        from spark_adapter.files import paths_from_options
-        from spark_adapter.reader import list_table
+        from spark_adapter.pqcore.reader import list_table
+        from spark_adapter.pqcore.scan import ScanFilter
 
-        from spark_adapter.scan import ScanFilter
-
-        ScanFilter(self.options)   # a bad filter option fails at load(), before any job
-        paths = paths_from_options(self.options)
+        opts = read_options(self.options)   # a bad or unknown option fails at load()
+        ScanFilter(opts.filter_texts())     # so does a bad filter, before any job
+        paths = list(opts.paths)
         if not paths:
             raise ValueError("pqcore: no path given; use load(path) or load([paths])")
-        files, _, partition_fields = list_table(self.options)
+        files, _, partition_fields = list_table(opts)
         if not files:
             raise FileNotFoundError(
                 f"[UNABLE_TO_INFER_SCHEMA] Unable to infer schema for pqcore: no data files "
                 f"under {paths}. It must be specified manually.")
         first = files[0]
-        merge = str(self.options.get("mergeschema", "false")).strip().lower()
-        if merge not in ("true", "false"):
-            raise ValueError(f"pqcore: option mergeSchema must be true or false, got {merge!r}")
-        data = _file_schema(first, self.options)
-        if merge == "true":
-            from spark_adapter.schema_options import merge_schemas
+        data = _file_schema(first, opts.encryption)
+        if opts.merge_schema:
+            from spark_adapter.core.schema_options import merge_schemas
 
-            data = merge_schemas([(first, data)] + [(f, _file_schema(f, self.options)) for f in files[1:]])
+            data = merge_schemas([(first, data)] + [(f, _file_schema(f, opts.encryption)) for f in files[1:]])
         clash = {f.name.lower() for f in data.fields} & {f.name.lower() for f in partition_fields}
         if clash:
             raise ValueError(f"pqcore: partition column(s) {sorted(clash)} also stored in the files "
                              f"(first file {first}); not supported")
         for f in partition_fields:
             data.add(f)
-        if self.options.get("columns") is not None:
-            from spark_adapter.schema_options import project
+        if opts.columns is not None:
+            from spark_adapter.core.schema_options import project
 
-            data = project(data, self.options["columns"])
+            data = project(data, opts.columns)
         return data
 
     def reader(self, schema: StructType) -> PqcoreReader:
         # Spark calls reader(schema=...): the parameter name matters.
-        from spark_adapter.reader import PqcoreReader
+        from spark_adapter.pqcore.reader import PqcoreReader
 
-        return PqcoreReader(self.options, schema)
+        return PqcoreReader(read_options(self.options), schema)
 
     def writer(self, schema: StructType, overwrite: bool) -> PqcoreWriter:
         """``df.write.format("pqcore").mode("append"|"overwrite").save(path)`` (see ``writer.py``)."""
-        from spark_adapter.writer import PqcoreWriter
+        from spark_adapter.pqcore.writer import PqcoreWriter
 
-        return PqcoreWriter(self.options, schema, overwrite)
+        return PqcoreWriter(write_options(self.options), schema, overwrite)
 
 
 def _file_schema(path: str, options: dict | None = None) -> StructType:
@@ -100,8 +96,8 @@ def _file_schema(path: str, options: dict | None = None) -> StructType:
     # ParquetFile, not pc.read_schema: the latter lives in parquet_core.dataset.api, whose
     # import loads the whole dataset layer into Spark's schema worker for one footer
     from parquet_core.errors import ParquetError
-    from spark_adapter.crypto_options import open_parquet
-    from spark_adapter.types import to_spark_schema
+    from spark_adapter.core.crypto_options import open_parquet
+    from spark_adapter.core.types import to_spark_schema
 
     try:
         with open_parquet(path, options) as pf:

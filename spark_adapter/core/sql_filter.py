@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from spark_adapter.literals import literal_value
+from spark_adapter.core.literals import literal_value
 
 __all__ = ["parse_filter", "FilterSyntaxError", "Literal", "columns_of", "nnf", "specialize", "to_expression",
            "literal_value"]

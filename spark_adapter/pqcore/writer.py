@@ -42,9 +42,9 @@ from pyspark.sql.types import (
     IntegerType, LongType, MapType, ShortType, StringType, StructType, TimestampNTZType, TimestampType,
 )
 
-from spark_adapter.crypto_options import encryption_from_options, encryption_options, file_encryption, key_material_name
-from spark_adapter.files import _local, is_hidden
-from spark_adapter.write_options import parse_partition_by, parse_writer_options
+from spark_adapter.core.crypto_options import encryption_from_options, file_encryption, key_material_name
+from spark_adapter.core.files import _local, is_hidden
+from spark_adapter.pqcore.options import WriteOptions, write_options
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
@@ -132,20 +132,20 @@ def owned_entries(target: str) -> list[str]:
 class PqcoreWriter(DataSourceArrowWriter):
     """Writes Spark's Arrow batches as Parquet files with parquet_core (see the module docstring)."""
 
-    def __init__(self, options: dict[str, str], schema: StructType, overwrite: bool) -> None:
-        path = options.get("path")
-        if not path:
-            raise ValueError("pqcore: no path given; use save(path)")
+    def __init__(self, options: WriteOptions | dict[str, str], schema: StructType, overwrite: bool) -> None:
+        if not isinstance(options, WriteOptions):
+            options = write_options(options)
+        path = options.path
         self.target = os.path.abspath(_local(path))
         if os.path.exists(self.target) and not os.path.isdir(self.target):
             raise ValueError(f"pqcore: target {self.target!r} exists and is not a directory")
         self.overwrite = bool(overwrite)
         self.schema = schema
         # None: timestamps in folder names use the zone of Spark's Arrow batches (its session zone)
-        self.time_zone: str | None = options.get("timezone")
-        self.engine_options = parse_writer_options(options)
-        self.encryption = encryption_options(options)   # parquet.encryption.*, per file below
-        self.partition_by = self._resolve_partition_columns(parse_partition_by(options))
+        self.time_zone: str | None = options.time_zone
+        self.engine_options = dict(options.engine)
+        self.encryption = dict(options.encryption)   # parquet.encryption.*, per file below
+        self.partition_by = self._resolve_partition_columns(list(options.partition_by))
         for f in schema.fields:
             if not _writable(f.dataType):
                 raise TypeError(f"pqcore: cannot write column {f.name!r} of type "
@@ -181,7 +181,7 @@ class PqcoreWriter(DataSourceArrowWriter):
         """The Arrow schema of the files: the data columns, all nullable (as Spark writes them)."""
         import pyarrow as pa
 
-        from spark_adapter.types import target_arrow_schema
+        from spark_adapter.core.types import target_arrow_schema
 
         data = StructType([f for f in self.schema.fields if f.name not in self.partition_by])
         return pa.schema([f.with_nullable(True) for f in target_arrow_schema(data)])
@@ -205,7 +205,7 @@ class PqcoreWriter(DataSourceArrowWriter):
 
     # -- tasks ---------------------------------------------------------------
     def write(self, iterator: Iterator[pa.RecordBatch]) -> PqcoreCommitMessage:
-        from spark_adapter.task_files import TaskFiles
+        from spark_adapter.pqcore.task_files import TaskFiles
 
         files = TaskFiles(self)
         try:

@@ -2,9 +2,10 @@
 
 Each level is a DDL schema (snake_case columns) and a function from an open
 :class:`parquet_core.ParquetFile` to rows (dicts).  Only the public API of
-parquet_core is used: the footer wrappers, the raw thrift structs they
-expose (``.raw``), ``column_index``/``offset_index``/``bloom_filter``,
-``page_headers``, and the spec's enums in ``parquet_core.constants``.  Typed min/max values are given as
+parquet_core is used: the footer wrappers and their properties,
+``column_index``/``offset_index``/``bloom_filter``, ``page_headers`` entries
+(``PageHeaderInfo``), the schema tree's elements, and the spec's enums the
+facade exports (``pc.PhysicalType``, ``pc.ConvertedType``, ``pc.Repetition``).  Typed min/max values are given as
 strings (``str()`` of the Python value) plus their exactness, so every type
 fits one column.
 
@@ -17,9 +18,11 @@ from __future__ import annotations
 
 import os
 import zlib
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from parquet_core import constants as spec
+if TYPE_CHECKING:  # pragma: no cover
+    from spark_adapter.pqmeta.options import MetaOptions
+
 
 __all__ = ["LEVELS", "level_schema", "level_rows"]
 
@@ -59,7 +62,7 @@ def _logical(lt: Any) -> str | None:
     return None
 
 
-def file_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
+def file_rows(path: str, pf: Any, options: MetaOptions) -> list[dict[str, Any]]:
     md = pf.metadata
     return [{
         "path": path, "num_rows": md.num_rows, "num_row_groups": md.num_row_groups,
@@ -72,7 +75,8 @@ def file_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any
     }]
 
 
-def schema_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
+def schema_rows(path: str, pf: Any, options: MetaOptions) -> list[dict[str, Any]]:
+    pc = _pc()
     md = pf.metadata
     leaf_of = {c.path: i for i, c in enumerate(md.schema.columns)}
     out = []
@@ -83,9 +87,9 @@ def schema_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, A
         desc = md.schema.column(idx) if idx is not None else None
         out.append({
             "path": path, "column_path": ".".join(parts) if parts else "", "name": node.name, "depth": depth,
-            "repetition": _enum(spec.Repetition, el.repetition_type),
-            "physical_type": _enum(spec.PhysicalType, el.type), "logical_type": _logical(el.logicalType),
-            "converted_type": _enum(spec.ConvertedType, el.converted_type), "type_length": el.type_length,
+            "repetition": _enum(pc.Repetition, el.repetition_type),
+            "physical_type": _enum(pc.PhysicalType, el.type), "logical_type": _logical(el.logicalType),
+            "converted_type": _enum(pc.ConvertedType, el.converted_type), "type_length": el.type_length,
             "precision": el.precision, "scale": el.scale, "field_id": el.field_id,
             "num_children": el.num_children,
             "max_definition_level": None if desc is None else desc.max_definition_level,
@@ -100,18 +104,18 @@ def schema_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, A
     return out
 
 
-def rowgroup_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
+def rowgroup_rows(path: str, pf: Any, options: MetaOptions) -> list[dict[str, Any]]:
     out = []
     for i in range(pf.metadata.num_row_groups):
         rg = pf.metadata.row_group(i)
-        raw = rg.raw
+        sorting = rg.sorting_columns
         out.append({
             "path": path, "row_group": i, "num_rows": rg.num_rows, "num_columns": rg.num_columns,
-            "total_byte_size": raw.total_byte_size, "total_compressed_size": raw.total_compressed_size,
-            "file_offset": raw.file_offset, "ordinal": raw.ordinal,
-            "sorting_columns": None if not raw.sorting_columns else [
-                f"{s.column_idx}{' desc' if s.descending else ''}{' nulls first' if s.nulls_first else ''}"
-                for s in raw.sorting_columns],
+            "total_byte_size": rg.total_byte_size, "total_compressed_size": rg.total_compressed_size,
+            "file_offset": rg.file_offset, "ordinal": rg.ordinal,
+            "sorting_columns": None if not sorting else [
+                f"{idx}{' desc' if desc else ''}{' nulls first' if nulls_first else ''}"
+                for idx, desc, nulls_first in sorting],
         })
     return out
 
@@ -129,26 +133,25 @@ def _chunks(pf: Any):
                 yield i, j, exc
 
 
-def column_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
+def column_rows(path: str, pf: Any, options: MetaOptions) -> list[dict[str, Any]]:
     out = []
     for i, j, c in _chunks(pf):
         if isinstance(c, Exception):   # this chunk's metadata is encrypted and its key missing
-            raw = pf.metadata.row_group(i).raw.columns[j]
-            key = raw.crypto_metadata.ENCRYPTION_WITH_COLUMN_KEY if raw.crypto_metadata else None
+            kind, key_path, key_meta = pf.metadata.row_group(i).column_encryption(j)
             out.append({"path": path, "row_group": i, "column": j, "encrypted": True,
-                        "column_path": ".".join(key.path_in_schema) if key is not None else None,
-                        **_crypto(raw), "error": error_text(c)})
+                        "column_path": ".".join(key_path) if key_path is not None else None,
+                        **_crypto(kind, key_meta), "error": error_text(c)})
             continue
-        meta, raw = c.meta, c.raw
+        meta = c.meta
+        encoding_stats = c.encoding_stats
         st = c.statistics
         geo = c.geospatial_statistics
         ss = meta.size_statistics
         out.append({
             "path": path, "row_group": i, "column": j, "column_path": c.path_in_schema,
             "physical_type": c.physical_type, "codec": c.compression, "encodings": list(c.encodings),
-            "encoding_stats": None if not meta.encoding_stats else [
-                f"{_enum(spec.PageType, e.page_type)}:{_enum(spec.Encoding, e.encoding)}:{e.count}"
-                for e in meta.encoding_stats],
+            "encoding_stats": None if not encoding_stats else [
+                f"{page_type}:{encoding}:{count}" for page_type, encoding, count in encoding_stats],
             "num_values": c.num_values, "total_compressed_size": c.total_compressed_size,
             "total_uncompressed_size": c.total_uncompressed_size, "data_page_offset": c.data_page_offset,
             "dictionary_page_offset": c.dictionary_page_offset,
@@ -166,9 +169,9 @@ def column_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, A
             "geospatial_types": None if geo is None or geo.geospatial_types is None else list(geo.geospatial_types),
             "geo_bbox": None if geo is None or geo.bbox is None else geo.bbox.to_dict(),
             "has_bloom_filter": c.bloom_filter_offset is not None,
-            "has_column_index": raw.column_index_offset is not None,
-            "has_offset_index": raw.offset_index_offset is not None,
-            "encrypted": c.is_encrypted, **_crypto(raw),
+            "has_column_index": c.column_index_offset is not None,
+            "has_offset_index": c.offset_index_offset is not None,
+            "encrypted": c.is_encrypted, **_crypto(c.encryption_key, c.key_metadata),
         })
     return out
 
@@ -178,48 +181,40 @@ def _order_name(order: str | None) -> str | None:
     return "TYPE_DEFINED" if order == "TYPE_ORDER" else order
 
 
-def _crypto(raw_chunk: Any) -> dict[str, Any]:
+def _crypto(kind: str | None, key_metadata: bytes | None) -> dict[str, Any]:
     """The chunk's crypto metadata: which key (``footer`` / ``column``) and its key metadata."""
-    cm = raw_chunk.crypto_metadata
-    if cm is None:
-        return {"encryption_key": None, "key_metadata": None}
-    if cm.ENCRYPTION_WITH_COLUMN_KEY is not None:
-        meta = cm.ENCRYPTION_WITH_COLUMN_KEY.key_metadata
-        return {"encryption_key": "column",
-                "key_metadata": None if meta is None else bytes(meta).decode("utf-8", "backslashreplace")}
-    return {"encryption_key": "footer", "key_metadata": None}
+    return {"encryption_key": kind,
+            "key_metadata": None if key_metadata is None else key_metadata.decode("utf-8", "backslashreplace")}
 
 
-def page_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
+def page_rows(path: str, pf: Any, options: MetaOptions) -> list[dict[str, Any]]:
     """One row per page, from the headers (bodies are read only to check their CRC)."""
     return _per_chunk(path, pf, lambda i, j, c: _chunk_pages(pf, path, i, j, c))
 
 
 def _chunk_pages(pf: Any, path: str, i: int, j: int, c: Any) -> list[dict[str, Any]]:
     out = []
-    for ordinal, (h, hlen, offset, body, st) in enumerate(pf.page_headers(i, j)):
-        dph = h.data_page_header or h.data_page_header_v2 or h.dictionary_page_header
-        v2 = h.data_page_header_v2
+    for ordinal, info in enumerate(pf.page_headers(i, j)):
+        st, body, crc = info.statistics, info.stored, info.crc
         out.append({
             "path": path, "row_group": i, "column": j, "column_path": c.path_in_schema,
-            "page": ordinal, "offset": offset, "page_type": _enum(spec.PageType, h.type),
-            "encoding": _enum(spec.Encoding, getattr(dph, "encoding", None)),
-            "compressed_size": h.compressed_page_size, "uncompressed_size": h.uncompressed_page_size,
-            "header_size": hlen, "num_values": getattr(dph, "num_values", None),
-            "num_rows": None if v2 is None else v2.num_rows,
-            "num_nulls": None if v2 is None else v2.num_nulls,
+            "page": ordinal, "offset": info.offset, "page_type": info.page_type,
+            "encoding": info.encoding,
+            "compressed_size": info.compressed_page_size, "uncompressed_size": info.uncompressed_page_size,
+            "header_size": info.header_size, "num_values": info.num_values,
+            "num_rows": info.num_rows, "num_nulls": info.num_nulls,
             "has_statistics": st is not None,
             "null_count": None if st is None else st.null_count,
             "min": None if st is None or st.min is None else str(st.min),
             "max": None if st is None or st.max is None else str(st.max),
-            "crc_present": h.crc is not None,
+            "crc_present": crc is not None,
             # over the page as stored (encrypted bytes for an encrypted chunk), as the spec says
-            "crc_valid": None if h.crc is None else (zlib.crc32(body) & 0xFFFFFFFF) == (h.crc & 0xFFFFFFFF),
+            "crc_valid": None if crc is None else (zlib.crc32(body) & 0xFFFFFFFF) == crc,
         })
     return out
 
 
-def index_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
+def index_rows(path: str, pf: Any, options: MetaOptions) -> list[dict[str, Any]]:
     return _per_chunk(path, pf, lambda i, j, c: _chunk_index(pf, path, i, j, c))
 
 
@@ -269,8 +264,8 @@ def error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" + (f" ({notes})" if notes else "")
 
 
-def bloom_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
-    probe = options.get("probe")
+def bloom_rows(path: str, pf: Any, options: MetaOptions) -> list[dict[str, Any]]:
+    probe = options.probe
     return _per_chunk(path, pf, lambda i, j, c: _chunk_bloom(pf, path, i, j, c, probe))
 
 
@@ -303,7 +298,7 @@ def _probe_value(text: str, chunk: Any) -> Any:
     return text
 
 
-def check_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, Any]]:
+def check_rows(path: str, pf: Any, options: MetaOptions) -> list[dict[str, Any]]:
     """``level=check``: the validator's findings about one file, one row each, or one ``ok`` row.
 
     ``.option("checkLevel", "footer"|"pages"|"data")`` (default ``data``) is
@@ -311,13 +306,11 @@ def check_rows(path: str, pf: Any, options: dict[str, str]) -> list[dict[str, An
     *pf* is unused: the validator opens the file itself, leniently, so that a
     file the reader refuses still gives findings (``readable`` false).
     """
-    from spark_adapter.crypto_options import decryption_from_options
+    from spark_adapter.core.crypto_options import decryption_from_options
 
     pc = _pc()
-    level = str(options.get("checkLevel", options.get("checklevel", "data"))).lower()
-    if level not in ("footer", "pages", "data"):
-        raise ValueError(f"pqmeta: option checkLevel must be footer, pages or data, got {level!r}")
-    report = pc.check(path, level=level, decryption=decryption_from_options(options, path))
+    level = options.check_level
+    report = pc.check(path, level=level, decryption=decryption_from_options(options.encryption, path))
     base = {"path": path, "check_level": level, "ok": report.ok, "readable": report.readable}
     rows = [{**base, "severity": f.severity, "rule": f.rule, "message": f.message, "spec": f.spec,
              "row_group": f.row_group, "column_path": f.column, "page": f.page, "offset": f.offset}
@@ -376,7 +369,7 @@ def level_schema(level: str) -> str:
         raise ValueError(f"pqmeta: unknown level {level!r}; expected one of {sorted(LEVELS)}") from None
 
 
-def level_rows(level: str, path: str, options: dict[str, str],
+def level_rows(level: str, path: str, options: MetaOptions | dict[str, str],
                opener: Callable[[str], Any] | None = None) -> list[dict[str, Any]]:
     """The rows of one file at one level.
 
@@ -389,18 +382,19 @@ def level_rows(level: str, path: str, options: dict[str, str],
     structures the level shows, nothing else (no memory map, no read-ahead).
     """
     import parquet_core as pc
-    from spark_adapter.crypto_options import decryption_from_options
+    from spark_adapter.core.crypto_options import decryption_from_options
+
+    from spark_adapter.pqmeta.options import meta_options
 
     level_schema(level)
-    mode = str(options.get("mode", "permissive")).lower()
-    if mode not in ("permissive", "failfast"):
-        raise ValueError(f"pqmeta: option mode must be permissive or failfast, got {mode!r}")
+    options = meta_options(options)
+    mode = options.mode
     try:
         if level == "check":     # the validator opens the file itself, leniently
             rows = check_rows(path, None, options)
         else:
             with (opener or _open_unbuffered)(path) as fh, \
-                    pc.ParquetFile(fh, decryption=decryption_from_options(options or {}, path)) as pf:
+                    pc.ParquetFile(fh, decryption=decryption_from_options(options.encryption, path)) as pf:
                 rows = LEVELS[level][1](path, pf, options)
     except Exception as exc:  # reported as data: one bad file must not fail the job
         if mode == "failfast":

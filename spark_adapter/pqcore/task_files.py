@@ -18,12 +18,12 @@ import os
 import uuid
 from typing import TYPE_CHECKING, Any
 
-from spark_adapter.crypto_options import file_encryption
+from spark_adapter.core.crypto_options import file_encryption
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
-    from spark_adapter.writer import PqcoreWriter
+    from spark_adapter.pqcore.writer import PqcoreWriter
 
 __all__ = ["TaskFiles"]
 
@@ -148,7 +148,7 @@ class TaskFiles:
         import numpy as np
         import pyarrow.compute as pac
 
-        from spark_adapter.partitioning import partition_dir_name
+        from spark_adapter.core.partitioning import partition_dir_name
 
         codes = []
         zones = {}

@@ -32,7 +32,7 @@ from parquet_core_integrations.xskipper.store import MetadataStore
 
 __all__ = ["collect_cells", "dataset_schema", "prune_partitions", "required_files", "skipping_report"]
 
-log = logging.getLogger("spark_adapter.skipping")
+log = logging.getLogger("spark_adapter.core.skipping")
 OPTION = "skipping.md_base"
 
 
@@ -146,3 +146,16 @@ def _from_micros(v: Any) -> Any:
     if v is None:
         return None
     return dt.datetime(1970, 1, 1) + dt.timedelta(microseconds=int(v))
+
+
+def _register() -> None:
+    # xskipper's Spark indexing calls back into this module: it registers itself there
+    # (integrations.xskipper never imports the adapter, so no import cycle exists)
+    import sys
+
+    from parquet_core_integrations.xskipper.api import register_spark_indexer
+
+    register_spark_indexer(sys.modules[__name__])
+
+
+_register()

@@ -76,8 +76,8 @@ def query_needs(full: Any, probe: Any) -> tuple[list[str], list[str]]:
     """``(columns, filter conjuncts)``: the columns of *full* (a pqcore DataFrame) that the
     optimized plan of *probe* (a query over it) uses, in *full*'s order, and the conjuncts,
     as ``filter`` option text, of filters that sit on every scan of *full* in that plan."""
-    from spark_adapter.scan import field_type
-    from spark_adapter.sql_filter import columns_of, parse_filter
+    from spark_adapter.pqcore.scan import field_type
+    from spark_adapter.core.sql_filter import columns_of, parse_filter
 
     (base_leaf,) = [n for n in _all_nodes(full._jdf.queryExecution().analyzed()) if not _seq(n.children())]
     key = _relation_key(base_leaf)

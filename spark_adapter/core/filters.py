@@ -1,5 +1,5 @@
 """``.option("filters", <JSON DNF>)``: pyarrow-style DNF terms, turned into the
-predicate tree of :mod:`spark_adapter.sql_filter` (which ``.option("filter", ...)`` parses).
+predicate tree of :mod:`spark_adapter.core.sql_filter` (which ``.option("filter", ...)`` parses).
 
 The option is part of the DataFrame's definition, so it cannot go stale
 the way Spark's ``pushFilters`` results do (see the Spark notes), and it is
@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from spark_adapter.sql_filter import Literal
+from spark_adapter.core.sql_filter import Literal
 
 __all__ = ["parse_filters", "dnf_to_tree"]
 

@@ -1,0 +1,5 @@
+"""``format("kartothek")``: Kartothek datasets (``integrations.kartothek``) from Spark.
+
+datasource (the DataSource, reader and writer), options (the one parser of its
+option strings).
+"""
