@@ -447,6 +447,16 @@ class _Walker:
             shift += 7
         raise _Odd
 
+    def field_header(self, b: int, pos: int, last: int) -> tuple[int, int, int]:
+        """``(type, field id, position after the header)`` of a compact field header whose
+        first byte *b* (not the stop byte) was read just before *pos*; *last* is the
+        previous field's id (the short form stores the id as a delta from it)."""
+        ftype, delta = b & 0x0F, b >> 4
+        if delta:
+            return ftype, last + delta, pos
+        zz, pos = self.varint(pos, 3)
+        return ftype, (zz >> 1) ^ -(zz & 1), pos
+
     def struct(self, pos: int) -> int:
         """Position after the struct at *pos*, skipped by the C decoder."""
         self.bio.seek(pos)
@@ -564,12 +574,7 @@ def _locate(buf: bytes, used: int, starts: list[int] | None
         pos += 1
         if b == 0:
             break
-        ftype, delta = b & 0x0F, b >> 4
-        if delta:
-            fid = last + delta
-        else:
-            zz, pos = w.varint(pos, 3)
-            fid = (zz >> 1) ^ -(zz & 1)
+        ftype, fid, pos = w.field_header(b, pos, last)
         last = fid
         if fid in seen:
             return None   # a duplicated field: the eager decode keeps the last one
@@ -622,12 +627,7 @@ def schema_prefix(buf: bytes) -> int | None:
             pos += 1
             if b == 0:
                 return None     # the struct ended without a schema
-            ftype, delta = b & 0x0F, b >> 4
-            if delta:
-                fid = last + delta
-            else:
-                zz, pos = w.varint(pos, 3)
-                fid = (zz >> 1) ^ -(zz & 1)
+            ftype, fid, pos = w.field_header(b, pos, last)
             last = fid
             if fid in seen:
                 return None     # a duplicated field: the eager decode keeps the last one
