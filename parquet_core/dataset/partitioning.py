@@ -16,8 +16,16 @@ Reading, as ``pyarrow.dataset`` reads (``partitioning="hive"``):
   makes the column a string, as in pyarrow); ``flavor="spark"`` infers as
   Spark's file sources do (``spark.sql.sources.partitionColumnTypeInference``):
   int32, int64, decimal(p, 0), float64, date, timestamp, else string;
-* ``partitioning=<Schema>`` gives the types (integers, floats, ``bool``,
-  ``date``, ``string``); ``partitioning=["a", "b"]`` names bare folders
+* ``Partitioning("hive", inference="spark")`` types the columns Spark's way
+  in Python reads too (``time_zone=``: the zone of timestamp folder text);
+* one conversion of folder text into values (:func:`parse_partition_value`,
+  ``pc.parse_partition_value``) serves both inferences, given schemas and the
+  Spark adapter: integers of every width, floats, ``bool``, ``date``,
+  ``timestamp`` (a wall-clock time in the given zone for UTC-adjusted types),
+  ``decimal`` (never rounded), ``string``, ``binary``; bad text raises
+  ParquetSchemaError naming the column and the value;
+* ``partitioning=<Schema>`` gives the types (any of those);
+  ``partitioning=["a", "b"]`` names bare folders
   (``2024/05/file``), level by level, as strings unless inferred as int32;
   ``partitioning=None`` reads no partition columns.
 
