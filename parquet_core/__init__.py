@@ -62,7 +62,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     "parquet_core.dataset": ('ParquetDataset', 'Partitioning', 'write_to_dataset',),
     "parquet_core.dataset.api": ('read_metadata', 'read_schema', 'read_table',),
     "parquet_core.dataset.discovery": ('is_hidden', 'list_data_files',),
-    "parquet_core.dataset.partitioning": ('infer_partition_type', 'parse_hive_folder',),
+    "parquet_core.dataset.partitioning": ('infer_partition_type', 'parse_hive_folder', 'parse_partition_value',),
     "parquet_core.dataset.metadata_file": ('write_metadata',),
     "parquet_core.file.file_refs": ('resolve_file_ref',),
     "parquet_core.interop.ingest": ('as_table',),
@@ -121,7 +121,7 @@ if TYPE_CHECKING:  # static analysers and IDEs see the real names
     from parquet_core.dataset import ParquetDataset, Partitioning, write_to_dataset  # noqa: F401
     from parquet_core.dataset.api import read_metadata, read_schema, read_table  # noqa: F401
     from parquet_core.dataset.discovery import is_hidden, list_data_files  # noqa: F401
-    from parquet_core.dataset.partitioning import infer_partition_type, parse_hive_folder  # noqa: F401
+    from parquet_core.dataset.partitioning import infer_partition_type, parse_hive_folder, parse_partition_value  # noqa: F401
     from parquet_core.dataset.metadata_file import write_metadata  # noqa: F401
     from parquet_core.file.file_refs import resolve_file_ref  # noqa: F401
     from parquet_core.interop.ingest import as_table  # noqa: F401
@@ -152,7 +152,7 @@ __all__ = [
     # datasets: folders, Hive partitions, globs, lists, object stores
     "ParquetDataset", "Partitioning", "write_to_dataset", "write_metadata",
     # one listing and Hive folder parser for Python and Spark (spark_adapter uses them)
-    "is_hidden", "list_data_files", "infer_partition_type", "parse_hive_folder",
+    "is_hidden", "list_data_files", "infer_partition_type", "parse_hive_folder", "parse_partition_value",
     "FileEncryptionProperties", "FileDecryptionProperties",
     # key management tools
     "CryptoFactory", "DecryptionConfiguration", "EncryptionConfiguration",

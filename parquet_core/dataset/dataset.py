@@ -26,6 +26,7 @@ SQL's nulls (a null partition value matches no comparison, as in pyarrow).
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
@@ -308,7 +309,7 @@ class ParquetDataset:
         part = resolve_partitioning(partitioning)
         if part is not None and self._given_schema is not None and part.given is None:
             # schema= may name partition columns: take their types
-            part = Partitioning(part.flavor, part.names, None)
+            part = dataclasses.replace(part, given=None)
         self._fragments = [Fragment(p, size, [] if part is None else part.parse(self._discovery.relative.get(p, [])))
                            for p, size in self._discovery.files]
         if self._summary is not None:
@@ -317,7 +318,7 @@ class ParquetDataset:
             part = part.infer([f.partition for f in self._fragments])
             if self._given_schema is not None:
                 given = {f.name: f for f in self._given_schema}
-                part = Partitioning(part.flavor, part.names, part.given, Schema(
+                part = dataclasses.replace(part, schema=Schema(
                     [given.get(f.name, f) for f in part.schema or []]))
         self._partitioning = part
         self._schema: Schema | None = None

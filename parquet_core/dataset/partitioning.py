@@ -16,8 +16,16 @@ Reading, as ``pyarrow.dataset`` reads (``partitioning="hive"``):
   makes the column a string, as in pyarrow); ``flavor="spark"`` infers as
   Spark's file sources do (``spark.sql.sources.partitionColumnTypeInference``):
   int32, int64, decimal(p, 0), float64, date, timestamp, else string;
-* ``partitioning=<Schema>`` gives the types (integers, floats, ``bool``,
-  ``date``, ``string``); ``partitioning=["a", "b"]`` names bare folders
+* ``Partitioning("hive", inference="spark")`` types the columns Spark's way
+  in Python reads too (``time_zone=``: the zone of timestamp folder text);
+* one conversion of folder text into values (:func:`parse_partition_value`,
+  ``pc.parse_partition_value``) serves both inferences, given schemas and the
+  Spark adapter: integers of every width, floats, ``bool``, ``date``,
+  ``timestamp`` (a wall-clock time in the given zone for UTC-adjusted types),
+  ``decimal`` (never rounded), ``string``, ``binary``; bad text raises
+  ParquetSchemaError naming the column and the value;
+* ``partitioning=<Schema>`` gives the types (any of those);
+  ``partitioning=["a", "b"]`` names bare folders
   (``2024/05/file``), level by level, as strings unless inferred as int32;
   ``partitioning=None`` reads no partition columns.
 
@@ -38,7 +46,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.schema import build
-from parquet_core.schema.types import DataType, FLOAT_IDS, Field, Schema, TypeId
+from parquet_core.schema.types import DataType, FLOAT_IDS, INTEGER_IDS, Field, Schema, TypeId
 
 if TYPE_CHECKING:
     from parquet_core.table.arrays import Array
@@ -47,7 +55,8 @@ if TYPE_CHECKING:
 # inferring types (what a Spark planner does) needs neither
 
 __all__ = ["Partitioning", "DEFAULT_PARTITION_NAME", "partition_segment", "resolve_partitioning",
-           "encode_value", "decode_value", "parse_hive_folder", "infer_partition_type"]
+           "encode_value", "decode_value", "parse_hive_folder", "infer_partition_type",
+           "parse_partition_value"]
 
 _STRING_BINARY_IDS = frozenset([TypeId.STRING, TypeId.BINARY])
 
@@ -192,13 +201,25 @@ class Partitioning:
 
     ``flavor`` is ``"hive"`` (``key=value``) or ``"directory"`` (bare folders
     named by ``names``); ``schema`` holds the partition fields once known
-    (given types, or inferred from the files found).
+    (given types, or inferred from the files found).  ``inference`` is the type
+    inference of columns without a given type (:func:`infer_partition_type`):
+    ``"pyarrow"`` (int32 or string) or ``"spark"`` (Spark's types, e.g. for a
+    folder Spark's ``partitionBy`` wrote); ``time_zone`` is the zone the text of
+    UTC-adjusted timestamp columns is in (Spark's session time zone; None: UTC).
     """
 
     flavor: str
     names: tuple[str, ...] = ()
     given: Schema | None = None
     schema: Schema | None = None
+    inference: str = "pyarrow"
+    time_zone: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.flavor not in ("hive", "directory"):
+            raise ValueError(f"Partitioning flavor must be 'hive' or 'directory', not {self.flavor!r}")
+        if self.inference not in ("pyarrow", "spark"):
+            raise ValueError(f"Partitioning inference must be 'pyarrow' or 'spark', not {self.inference!r}")
 
     def parse(self, segments: Sequence[str]) -> list[tuple[str, str | None]]:
         """``[(column, decoded value or None)]`` for the folders between the root and a file."""
@@ -229,9 +250,9 @@ class Partitioning:
             if name in given:
                 fields.append(Field(name, given[name].type, True))
                 continue
-            fields.append(Field(name, infer_partition_type(values[name]), True))
+            fields.append(Field(name, infer_partition_type(values[name], flavor=self.inference), True))
         return Partitioning(self.flavor, tuple(order) if self.flavor == "directory" else self.names,
-                            self.given, Schema(fields))
+                            self.given, Schema(fields), self.inference, self.time_zone)
 
     def arrays(self, spec: Sequence[tuple[str, str | None]]) -> dict[str, Array]:
         """One-row arrays of a file's partition values, typed by :attr:`schema` (cached per value)."""
@@ -244,7 +265,7 @@ class Partitioning:
             key = (f.name, raw)
             arr = cache.get(key)
             if arr is None:
-                arr = cache[key] = typed_value(raw, f)
+                arr = cache[key] = typed_value(raw, f, self.time_zone)
             out[f.name] = arr
         return out
 
@@ -261,7 +282,7 @@ class Partitioning:
         cols = []
         for f in self.schema:
             if not per_file:
-                cols.append(typed_value(None, f).slice(0, 0))
+                cols.append(typed_value(None, f, self.time_zone).slice(0, 0))
                 continue
             # each distinct value typed once, then taken per file (the files of a dataset
             # repeat a few folder values; one Python step per file to find its value's index)
@@ -272,39 +293,151 @@ class Partitioning:
             for raw in index:
                 arr = cache.get((f.name, raw))
                 if arr is None:
-                    arr = cache[(f.name, raw)] = typed_value(raw, f)
+                    arr = cache[(f.name, raw)] = typed_value(raw, f, self.time_zone)
                 distinct.append(arr)
             cols.append(take_array(distinct[0] if len(distinct) == 1 else Array.concat(distinct), codes))
         return Table(self.schema, cols, len(specs))
 
 
-def typed_value(raw: str | None, field: Field) -> Array:
-    """A one-row :class:`Array` holding *raw* converted to *field*'s type."""
+# --------------------------------------------------------------------------- text -> value
+# The one conversion of a folder's text into a typed value, for both policies (and for the
+# Spark adapter, through ``pc.parse_partition_value``).
+_INT_RANGE = {TypeId.INT8: (-(2**7), 2**7 - 1), TypeId.INT16: (-(2**15), 2**15 - 1),
+              TypeId.INT32: _INT32, TypeId.INT64: (-(2**63), 2**63 - 1),
+              TypeId.UINT8: (0, 2**8 - 1), TypeId.UINT16: (0, 2**16 - 1),
+              TypeId.UINT32: (0, 2**32 - 1), TypeId.UINT64: (0, 2**64 - 1)}
+# Java's Double.parseDouble forms (Spark's) and Python's str(float) forms ("inf", "nan")
+_FLOAT_TEXT = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[fFdD]?"
+                         r"|NaN|nan|Infinity|inf|infinity)\Z")
+# Spark's timestamp text (``yyyy-MM-dd HH:mm:ss[.fraction]``; ``T`` as isoformat writes it too)
+_TS_TEXT = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})[ T]([0-9]{2}):([0-9]{2}):([0-9]{2})"
+                      r"(?:\.([0-9]{1,9}))?\Z")
+_UNIT_DIGITS = {"s": 0, "ms": 3, "us": 6, "ns": 9}
+
+
+def _parse_date(text: str) -> dt.date:
+    m = _DATE.match(text)
+    if m is None:
+        raise ValueError("expected yyyy-MM-dd")
+    return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+
+
+def _parse_timestamp(text: str, t: DataType, tz: str | None) -> dt.datetime:
+    m = _TS_TEXT.match(text)
+    if m is None:
+        if _DATE.match(text) is None:
+            raise ValueError("expected yyyy-MM-dd HH:mm:ss[.fraction] or yyyy-MM-dd")
+        d = _parse_date(text)                 # a date alone is midnight (Spark widens date to timestamp)
+        fields = [d.year, d.month, d.day, 0, 0, 0]
+        frac = ""
+    else:
+        fields = [int(m.group(i)) for i in range(1, 7)]
+        frac = m.group(7) or ""
+    digits = _UNIT_DIGITS.get(t.unit or "us", 6)
+    if frac[digits:].strip("0"):
+        raise ValueError(f"more fraction digits than a {t.unit} timestamp holds")
+    frac = frac[:digits].ljust(9, "0")
+    value: dt.datetime = dt.datetime(*fields, int(frac[:6]))
+    if t.tz is not None:
+        # the text is a wall-clock time in *tz* (Spark: the session time zone), stored as UTC
+        from zoneinfo import ZoneInfo
+
+        try:
+            zone = ZoneInfo(tz or "UTC")
+        except (ValueError, KeyError) as exc:   # ZoneInfoNotFoundError is a KeyError
+            raise ValueError(f"unknown time zone {tz!r} ({exc})") from None
+        value = value.replace(tzinfo=zone).astimezone(dt.timezone.utc)
+    if frac[6:] != "000":
+        from parquet_core.schema.nanos import NanoDatetime
+
+        value = NanoDatetime.from_datetime(value, int(frac[6:]))
+    return value
+
+
+def _parse_decimal(text: str, t: DataType) -> decimal.Decimal:
+    if _BIGDEC.match(text) is None:
+        raise ValueError("not a decimal number")
+    ctx = decimal.Context(prec=200, traps=[decimal.InvalidOperation, decimal.Inexact])
+    scale = t.scale or 0
+    try:
+        value = ctx.quantize(decimal.Decimal(text), decimal.Decimal(1).scaleb(-scale))
+    except decimal.Inexact:
+        raise ValueError(f"has more than {scale} digits after the point") from None
+    except decimal.InvalidOperation:
+        raise ValueError("out of range") from None
+    if len(value.as_tuple().digits) > (t.precision or 38) and value != 0:
+        raise ValueError(f"more than {t.precision} digits")
+    return value
+
+
+def parse_partition_value(text: str | None, type: DataType, column: str = "?",
+                          tz: str | None = None) -> Any:
+    """The Python value of one decoded folder value *text* as *type* (None for null, or for
+    ``__HIVE_DEFAULT_PARTITION__``): the one text -> value conversion of partition folders,
+    for both inference policies and the Spark adapter.
+
+    * integers of every width (``[+-]digits``, range-checked), ``float16/32/64`` (decimal
+      or exponent forms, Java's ``NaN`` / ``Infinity`` and a ``d``/``f`` suffix as Spark
+      writes them, Python's ``inf`` / ``nan``), ``bool`` (``true`` / ``false``, any case);
+    * ``date`` (``yyyy-MM-dd``), ``timestamp`` (``yyyy-MM-dd HH:mm:ss[.fraction]``, up to
+      the type's unit; a ``T`` separator or a date alone are accepted too; nanosecond
+      units give a :class:`NanoDatetime`).  For a UTC-adjusted timestamp the text is a
+      wall-clock time in zone *tz* (an IANA name; None: UTC), Spark's session time zone,
+      and the value is an aware UTC ``datetime``;
+    * ``decimal(p, s)`` (no rounding: a value needing more than *s* fraction digits or
+      more than *p* digits is refused), ``string``, ``binary`` (the text's UTF-8 bytes).
+
+    Raises
+    ------
+    ParquetSchemaError
+        When *text* is not a valid value of *type* (naming *column* and the text), or the
+        type cannot be a partition column.
+    """
+    if text is None or text == DEFAULT_PARTITION_NAME or type.id is TypeId.NULL:
+        return None
+    tid = type.id
+    try:
+        if tid in INTEGER_IDS:
+            if _INT.match(text) is None:
+                raise ValueError("not an integer")
+            value: Any = int(text)
+            lo, hi = _INT_RANGE[tid]
+            if not lo <= value <= hi:
+                raise ValueError(f"out of range [{lo}, {hi}]")
+            return value
+        if tid in FLOAT_IDS:
+            t = text.strip()
+            if _FLOAT_TEXT.match(t) is None:
+                raise ValueError("not a number")
+            return float(t.rstrip("fFdD") if t[-1:] in "fFdD" and not t.endswith("inf") else t)
+        if tid is TypeId.BOOL:
+            if text.lower() not in ("true", "false"):
+                raise ValueError("expected true or false")
+            return text.lower() == "true"
+        if tid is TypeId.DATE:
+            return _parse_date(text)
+        if tid is TypeId.TIMESTAMP:
+            return _parse_timestamp(text, type, tz)
+        if tid is TypeId.DECIMAL:
+            return _parse_decimal(text, type)
+        if tid is TypeId.STRING:
+            return text
+        if tid is TypeId.BINARY:
+            return text.encode("utf-8")
+    except ValueError as exc:
+        raise ParquetSchemaError(f"partition column {column!r}: folder value {text!r} is not "
+                                 f"a valid {type} ({exc})") from None
+    raise ParquetSchemaError(f"partition column {column!r}: type {type} cannot be a partition "
+                             "column (integers, floats, bool, date, timestamp, decimal, string, binary)")
+
+
+def typed_value(raw: str | None, field: Field, tz: str | None = None) -> Array:
+    """A one-row :class:`Array` holding *raw* converted to *field*'s type
+    (:func:`parse_partition_value`)."""
     from parquet_core.table.ingest import as_array
 
-    t = field.type
-    if raw is None or t.id is TypeId.NULL:
-        return as_array([None], field.name, Field(field.name, t, True))
-    try:
-        if t.is_integer:
-            value: Any = int(raw)
-        elif t.id in FLOAT_IDS:
-            value = float(raw)
-        elif t.id is TypeId.BOOL:
-            if raw.lower() not in ("true", "false"):
-                raise ValueError("not true/false")
-            value = raw.lower() == "true"
-        elif t.id is TypeId.DATE:
-            value = dt.date.fromisoformat(raw)
-        elif t.id in _STRING_BINARY_IDS:
-            value = raw
-        else:
-            raise ParquetSchemaError(f"partition column {field.name!r}: type {t} is not supported "
-                                     "(integers, floats, bool, date, string)")
-    except ValueError as exc:
-        raise ParquetSchemaError(f"partition column {field.name!r}: folder value {raw!r} is not "
-                                 f"a valid {t} ({exc})") from None
-    return as_array([value], field.name, Field(field.name, t, True))
+    value = parse_partition_value(raw, field.type, field.name, tz)
+    return as_array([value], field.name, Field(field.name, field.type, True))
 
 
 def repeat(one: Array, n: int) -> Array:
@@ -322,7 +455,8 @@ def resolve_partitioning(partitioning: Any) -> Partitioning | None:
         return None
     if isinstance(partitioning, Partitioning):
         return Partitioning(partitioning.flavor, partitioning.names,
-                            partitioning.given or partitioning.schema)
+                            partitioning.given or partitioning.schema, None,
+                            partitioning.inference, partitioning.time_zone)
     if isinstance(partitioning, str):
         if partitioning != "hive":
             raise ValueError(f"partitioning must be 'hive', a schema, a list of names or None, "

@@ -22,7 +22,9 @@ Spark's side of it:
   mixed types widen (int+bigint -> bigint, numbers -> double, date+timestamp
   -> timestamp) or fall back to string.  Without inference every column is a
   string;
-* values become the Python values of their Spark types (:func:`partition_value`).
+* values become the Python values of their Spark types (:func:`partition_value`, which is
+  ``pc.parse_partition_value``, the dataset layer's one text -> value conversion, on the
+  parquet_core type matching the Spark type).
 
 Unescaping is UTF-8 (``%C3%A9`` is ``é``), as pyarrow writes non-ASCII values;
 Spark's own reader turns each ``%XX`` into one Latin-1 character (``Ã©``), which
@@ -34,25 +36,23 @@ Writing: the value is cast to text the way Spark does and escaped with
 ``__HIVE_DEFAULT_PARTITION__``.
 
 Timestamps in folder names carry no zone, Spark uses its session time zone.
-The writer takes it from Spark's Arrow batches; the reader cannot see it and
-uses the ``timeZone`` option (default UTC).
+The writer takes it from Spark's Arrow batches; the reader's planning worker
+cannot see it (the ``timeZone`` option, default UTC), its tasks read it from
+their ``TaskContext`` (``spark.sql.session.timeZone``), unless the option is set.
 
 Runs on the driver (and, for :func:`partition_value`, in the tasks).
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import decimal
 import math
 import os
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from pyspark.sql.types import (
-    BooleanType, ByteType, DataType, DateType, DecimalType, DoubleType, FloatType, IntegerType,
+    BinaryType, BooleanType, ByteType, DataType, DateType, DecimalType, DoubleType, FloatType, IntegerType,
     LongType, NullType, ShortType, StringType, TimestampNTZType, TimestampType,
 )
 
@@ -66,8 +66,6 @@ DEFAULT_PARTITION_NAME = "__HIVE_DEFAULT_PARTITION__"
 # The ASCII characters Spark's ExternalCatalogUtils escapes in folder names.
 _ESCAPED = frozenset([chr(c) for c in range(1, 0x20)] + list("\"#%'*/:=?\\\x7f{[]^"))
 
-_DATE_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
-_TS_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?\Z")
 
 
 def _pc() -> Any:
@@ -153,63 +151,36 @@ def infer_partition_types(specs: Sequence[Sequence[tuple[str, str | None]]],
             for i, name in enumerate(names)]
 
 
-def _date(text: str) -> dt.date | None:
-    m = _DATE_RE.match(text)
-    try:
-        return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else None
-    except ValueError:
-        return None
+def _pc_type(typ: DataType) -> Any:
+    """The parquet_core type whose folder text -> value conversion a Spark partition type uses
+    (None when Spark's type cannot be a partition column here)."""
+    pc = _pc()
+    if isinstance(typ, DecimalType):
+        return pc.decimal(typ.precision, typ.scale)
+    if isinstance(typ, TimestampType):
+        return pc.timestamp("us", tz="UTC")
+    simple = {ByteType: pc.int8, ShortType: pc.int16, IntegerType: pc.int32, LongType: pc.int64,
+              FloatType: pc.float32, DoubleType: pc.float64, BooleanType: pc.bool_, DateType: pc.date32,
+              StringType: pc.string, BinaryType: pc.binary, NullType: pc.null}
+    make = simple.get(type(typ))
+    if make is not None:
+        return make()
+    if isinstance(typ, TimestampNTZType):
+        return pc.timestamp("us")
+    return None
 
 
-def _timestamp_parts(text: str) -> tuple[dt.datetime, int] | None:
-    m = _TS_RE.match(text)
-    if not m:
-        return None
-    try:
-        base = dt.datetime(*(int(m.group(i)) for i in range(1, 7)))
-    except ValueError:
-        return None
-    micros = int((m.group(7) or "").ljust(6, "0")[:6])
-    return base, micros
+def partition_value(text: str | None, typ: DataType, tz: str = "UTC", column: str = "?") -> Any:
+    """The Python value of one decoded folder value as *typ* (``None`` for null):
+    ``pc.parse_partition_value`` on the matching parquet_core type, timestamps read in
+    zone *tz* (the session time zone a task sees, or the ``timeZone`` option).
 
-
-def partition_value(text: str | None, typ: DataType, tz: str = "UTC") -> Any:
-    """The Python value of one decoded folder value as *typ* (``None`` for null)."""
-    if text is None or text == DEFAULT_PARTITION_NAME or isinstance(typ, NullType):
-        return None
-    try:
-        if isinstance(typ, (IntegerType, LongType, ShortType, ByteType)):
-            return int(text)
-        if isinstance(typ, DecimalType):
-            return decimal.Decimal(text).quantize(decimal.Decimal(1).scaleb(-typ.scale))
-        if isinstance(typ, (DoubleType, FloatType)):
-            t = text.strip().rstrip("fFdD")
-            return float(t.replace("Infinity", "inf"))
-        if isinstance(typ, DateType):
-            d = _date(text)
-            if d is None:
-                raise ValueError("not a yyyy-MM-dd date")
-            return d
-        if isinstance(typ, (TimestampType, TimestampNTZType)):
-            parts = _timestamp_parts(text)
-            if parts is None:
-                d = _date(text)
-                if d is None:
-                    raise ValueError("not a yyyy-MM-dd HH:mm:ss timestamp")
-                parts = (dt.datetime(d.year, d.month, d.day), 0)
-            value = parts[0].replace(microsecond=parts[1])
-            if isinstance(typ, TimestampType):
-                value = value.replace(tzinfo=ZoneInfo(tz)).astimezone(dt.timezone.utc)
-            return value
-        if isinstance(typ, BooleanType):
-            if text.lower() in ("true", "false"):
-                return text.lower() == "true"
-            raise ValueError("not a boolean")
-        if isinstance(typ, StringType):
-            return text
-    except (ValueError, ArithmeticError) as exc:
-        raise ValueError(f"pqcore: partition value {text!r} is not a valid {typ.simpleString()}: {exc}") from None
-    raise TypeError(f"pqcore: partition columns of type {typ.simpleString()} are not supported")
+    Raises ``ParquetSchemaError`` (a ``ParquetError``) on text that is not a *typ*, and
+    TypeError for a type that cannot be a partition column."""
+    target = _pc_type(typ)
+    if target is None:
+        raise TypeError(f"pqcore: partition columns of type {typ.simpleString()} are not supported")
+    return _pc().parse_partition_value(text, target, column, tz=tz)
 
 
 # ----------------------------------------------------------------------------- writing

@@ -303,7 +303,7 @@ def typed_partition_values(raw: dict[str, str], types: StructType, time_zone: st
     out = {}
     for k, v in raw.items():
         typ = field_type(types, k)
-        out[k] = v if typ is None else partition_value(v, typ, time_zone)
+        out[k] = v if typ is None else partition_value(v, typ, time_zone, k)
     return out
 
 
@@ -313,7 +313,7 @@ def _partition_constants(schema: StructType, partition_values: dict[str, str],
     from spark_adapter.core.partitioning import partition_value
 
     lower = {k.lower(): v for k, v in partition_values.items()}
-    return {f.name: partition_value(lower[f.name.lower()], f.dataType, time_zone)
+    return {f.name: partition_value(lower[f.name.lower()], f.dataType, time_zone, f.name)
             for f in schema.fields if f.name.lower() in lower}
 
 

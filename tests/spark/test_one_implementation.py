@@ -25,6 +25,25 @@ def _python_rows(root, names):
     return sorted(tuple(_text(v) for v in row) for row in zip(*(t.column(n).to_pylist() for n in names)))
 
 
+def _as_collected(v):
+    """A Python value as pyspark's collect() gives it: an aware timestamp as a naive local time."""
+    import datetime as dt
+
+    if isinstance(v, dt.datetime) and v.tzinfo is not None:
+        return v.astimezone().replace(tzinfo=None)
+    return v
+
+
+def _python_spark_policy(root, names, time_zone=None):
+    """``pc.read_table`` with Spark's partition inference: Spark types and rows as collected."""
+    from spark_adapter.core.types import to_spark_type
+
+    t = pc.read_table(str(root), partitioning=pc.Partitioning("hive", inference="spark", time_zone=time_zone))
+    types = {n: to_spark_type(t.schema.field(n).type) for n in names}
+    rows = sorted(tuple(_text(_as_collected(v)) for v in row) for row in zip(*(t.column(n).to_pylist() for n in names)))
+    return types, rows
+
+
 def _spark_rows(df, names):
     return sorted(tuple(_text(r[n]) for n in names) for r in df.select(*names).collect())
 
@@ -84,6 +103,10 @@ def test_spark_written_folder_same_files_values_and_builtin_types(pqcore_spark, 
     t = pc.read_table(out)
     assert t.schema.field("g").type == pc.int32() and t.schema.field("d").type == pc.string()
     assert t.schema.field("big").type == pc.string()          # beyond int32: pyarrow keeps text
+    # Python with Spark's inference: Spark's types and values
+    types, rows = _python_spark_policy(out, names)
+    assert rows == _spark_rows(builtin, names)
+    assert types == {n: builtin.schema[n].dataType for n in names}
 
 
 @pytest.mark.parametrize("values", [
@@ -107,6 +130,37 @@ def test_spark_policy_types_equal_spark_builtin(pqcore_spark, tmp_path, values):
     builtin = spark.read.parquet(str(root))
     assert ours.schema["p"].dataType == builtin.schema["p"].dataType
     assert _spark_rows(ours, ["n", "p"]) == _spark_rows(builtin, ["n", "p"])
+    # and Python, with pc.Partitioning("hive", inference="spark"), the same types and values
+    types, rows = _python_spark_policy(root, ["n", "p"])
+    assert types["p"] == builtin.schema["p"].dataType
+    assert rows == _spark_rows(builtin, ["n", "p"])
+
+
+def test_timestamp_folders_in_session_time_zone(pqcore_spark, tmp_path):
+    """Timestamp folder text is a wall-clock time in the session zone: Spark's reader, pqcore
+    (its tasks read ``spark.sql.session.timeZone``) and Python with ``time_zone=`` agree."""
+    spark = pqcore_spark
+    root = tmp_path / "ts"
+    values = ["2024-01-02 10:00:00", "2024-03-31 02:30:00", "2024-10-27 02:30:00.5", "2024-07-01", None]
+    for i, v in enumerate(values):
+        folder = root / ("p=__HIVE_DEFAULT_PARTITION__" if v is None else f"p={v.replace(':', '%3A')}")
+        folder.mkdir(parents=True)
+        pq.write_table(pa.table({"n": [i]}), str(folder / "part-0.parquet"))
+    old = spark.conf.get("spark.sql.session.timeZone")
+    spark.conf.set("spark.sql.session.timeZone", "Europe/Paris")
+    try:
+        builtin = spark.read.parquet(str(root))
+        want = _spark_rows(builtin, ["n", "p"])
+        ours = spark.read.format("pqcore").load(str(root))
+        assert ours.schema["p"].dataType == builtin.schema["p"].dataType
+        assert _spark_rows(ours, ["n", "p"]) == want
+    finally:
+        spark.conf.set("spark.sql.session.timeZone", old)
+    types, rows = _python_spark_policy(root, ["n", "p"], time_zone="Europe/Paris")
+    assert types["p"] == builtin.schema["p"].dataType
+    assert rows == want
+    # read in UTC instead, the instants move by Paris's offset: the zone matters
+    assert _python_spark_policy(root, ["n", "p"])[1] != want
 
 
 def test_summary_metadata_folder_same_files(pqcore_spark, tmp_path):

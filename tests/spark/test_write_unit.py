@@ -14,6 +14,8 @@ import decimal
 
 import pytest
 
+import parquet_core as pc
+
 pytest.importorskip("pyspark")
 
 from pyspark.sql.types import (  # noqa: E402
@@ -83,8 +85,8 @@ def test_partition_values():
     assert partition_value("2024-01-02 10:00:00", TimestampType(), "Europe/Paris") == \
         dt.datetime(2024, 1, 2, 9, tzinfo=dt.timezone.utc)
     assert partition_value("1.0E10", DecimalType(11, 0)) == decimal.Decimal(10**10)
-    with pytest.raises(ValueError, match="not a valid int"):
-        partition_value("x", IntegerType())
+    with pytest.raises(pc.ParquetError, match="column 'p': folder value 'x' is not a valid int32"):
+        partition_value("x", IntegerType(), column="p")   # pc.parse_partition_value's error
 
 
 def test_folder_walk_and_conflicts(tmp_path):
