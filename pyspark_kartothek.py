@@ -5,6 +5,6 @@ workers' path during data-source lookup, and a failing import there disables
 the discovery of every Python data source.
 """
 
-from spark_adapter.kartothek.datasource import KartothekDataSource as DefaultSource
+from spark_adapter import KartothekDataSource as DefaultSource  # public name (see pyspark_pqcore)
 
 __all__ = ["DefaultSource"]

@@ -7,6 +7,8 @@ side effects: it is imported during that lookup, and a failing import there
 disables the discovery of every Python data source.
 """
 
-from spark_adapter.pqcore.datasource import PqcoreDataSource as DefaultSource
+# the package's public name, not the module path: an editable install copies this file once,
+# and the name survives a reorganisation of spark_adapter/ that the copy would not
+from spark_adapter import PqcoreDataSource as DefaultSource
 
 __all__ = ["DefaultSource"]
