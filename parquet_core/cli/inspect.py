@@ -65,7 +65,7 @@ def _per_chunk(path: str, args: argparse.Namespace,
 def schema_json(pf: ParquetFile, path: str) -> dict[str, Any]:
     """``pqc schema --json``: the schema elements (enum names) and the table schema."""
     return {"file": path, "schema": [thrift_to_dict(e) for e in pf.metadata.raw.schema],
-            "fields": [{"name": f.name, "type": str(f.type), "nullable": f.nullable} for f in pf.schema]}
+            "fields": [{"name": f.name, "type": str(f.type), "nullable": f.nullable} for f in pf.schema_arrow]}
 
 
 # -- pages -----------------------------------------------------------------

@@ -55,7 +55,7 @@ def show_schema(pf: ParquetFile) -> str:
         _describe(child, 1, out)
     out.append("}")
     out.append("Table schema:")
-    out.extend(f"  {f}" for f in pf.schema)
+    out.extend(f"  {f}" for f in pf.schema_arrow)
     return "\n".join(out)
 
 
@@ -115,7 +115,7 @@ def _readable(pf: ParquetFile, name: str) -> bool:
 
 def show_head(pf: ParquetFile, n: int, columns: Sequence[str] | None = None) -> str:
     """Render the first *n* rows (columns the reader cannot lay out are listed as skipped)."""
-    fields = [f for f in pf.schema if columns is None or f.name in columns]
+    fields = [f for f in pf.schema_arrow if columns is None or f.name in columns]
     names = [f.name for f in fields if f.type.id is not TypeId.NESTED]
     skipped = [f.name for f in fields if f.type.id is TypeId.NESTED]
     locked = [n for n in names if not _readable(pf, n)]

@@ -209,14 +209,14 @@ def merge_command(args: argparse.Namespace) -> int:
         if getattr(args, "union_schema", False):
             unifier = SchemaUnifier()
             for path, pf in zip(args.inputs, files):
-                unifier.add(pf.schema, path)
+                unifier.add(pf.schema_arrow, path)
             union = unifier.schema()
-            if all(pf.schema == union for pf in files):
+            if all(pf.schema_arrow == union for pf in files):
                 return _copy(files, args.output, args)
             return _copy(files, args.output, args, schema=union, conform_to=union)
         for path, pf in zip(args.inputs[1:], files[1:]):
-            if pf.schema != first:
-                raise ValueError(f"{path} has another schema than {args.inputs[0]}:\n  {pf.schema}\n"
+            if pf.schema_arrow != first:
+                raise ValueError(f"{path} has another schema than {args.inputs[0]}:\n  {pf.schema_arrow}\n"
                                  f"  vs {first}\n(--union-schema merges them: missing columns become "
                                  "null, int32/int64 and float32/float64 widen)")
         return _copy(files, args.output, args)

@@ -117,6 +117,6 @@ def read_schema(source: Any, *, filesystem: Any = None, storage_options: dict[st
     if single is not None:
         src, shown = single
         with _open_file(src, shown, options=opts) as pf:
-            return pf.schema
+            return pf.schema_arrow
     return ParquetDataset(source, filesystem=filesystem, storage_options=storage_options,
                           options=opts, partitioning=partitioning).schema

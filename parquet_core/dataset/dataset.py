@@ -208,7 +208,7 @@ def prefetch_indexes(pf: ParquetFile, expr: Expression) -> int:
     names = {c.split(".")[0] for c in expr.columns()}
     equal = {c.split(".")[0] for c in bloom_columns(nnf)}
     try:
-        fields = pf.columns.select([n for n in pf.schema.names if n in names])
+        fields = pf.columns.select([n for n in pf.schema_arrow.names if n in names])
     except (ValueError, KeyError):
         return 0
     leaves = [(leaf, f.name in equal) for f, shape in fields
@@ -409,7 +409,7 @@ class ParquetDataset:
         built once per distinct footer prefix (see ``schemas.py``)."""
         if self.options.strict or self.options.decryption is not None:
             with self._open(frag) as pf:
-                return pf.schema
+                return pf.schema_arrow
         if self._footer_schemas is None:
             from parquet_core.dataset.schemas import FooterSchemas, general_schema
 
@@ -583,7 +583,7 @@ class ParquetDataset:
             return self._read_summarised(frag, rest, columns, fixed, use_threads)
         use_threads = use_threads and frag.size >= THREADS_MIN_FILE_BYTES
         with self._open(frag) as pf:
-            file_fields = {f.name: f for f in pf.schema}
+            file_fields = {f.name: f for f in pf.schema_arrow}
             path = self._fs.display(frag.path)
             if fixed is not None:
                 fixed_fields: dict[str, Field] = {}
@@ -600,14 +600,14 @@ class ParquetDataset:
                 if missing:
                     rest = self._decide_missing(rest, missing, fixed)
             if rest is False:
-                return Table(Schema([]), [], 0), pf.schema
+                return Table(Schema([]), [], 0), pf.schema_arrow
             wanted = [c for c in (columns if columns is not None else file_fields) if c in file_fields]
             if isinstance(rest, Expression):
                 prefetch_indexes(pf, rest)
                 table = pf.read(wanted, filters=rest, use_threads=use_threads)
             else:
                 table = pf.read(wanted, use_threads=use_threads)
-            return table, pf.schema
+            return table, pf.schema_arrow
 
     def _unplanned(self, name: str, path: str) -> None:
         """A file holds a column the schema unified from the footers lacks (the file changed
@@ -622,10 +622,10 @@ class ParquetDataset:
                          fixed: Schema | None, use_threads: bool = True) -> tuple[Table, Schema]:
         """Read a file's row groups through ``_metadata`` (its own footer is never read)."""
         pf = self._summary.pf
-        file_fields = {f.name for f in pf.schema}
+        file_fields = {f.name for f in pf.schema_arrow}
         wanted = [c for c in (columns if columns is not None else file_fields) if c in file_fields]
         if columns is None:
-            wanted = [f.name for f in pf.schema]
+            wanted = [f.name for f in pf.schema_arrow]
         groups = frag.row_groups or []
         if use_threads:
             md = pf.metadata
@@ -633,7 +633,7 @@ class ParquetDataset:
             use_threads = stored >= THREADS_MIN_FILE_BYTES
         table = pf.read_row_groups(groups, wanted, filters=rest if isinstance(rest, Expression) else None,
                                    use_threads=use_threads)
-        return table, pf.schema
+        return table, pf.schema_arrow
 
     def _read_summarised_runs(self, frags: Sequence[Fragment], columns: Sequence[str] | None,
                               use_threads: bool, progress: Progress | None
@@ -643,7 +643,7 @@ class ParquetDataset:
         column for the run rather than per file: for many small files the per-read costs were
         a third of the time).  Returns ``(files, rows of each, table)`` per run."""
         pf = self._summary.pf
-        names = [f.name for f in pf.schema]
+        names = [f.name for f in pf.schema_arrow]
         wanted = names if columns is None else [c for c in columns if c in set(names)]
         md = pf.metadata
         runs = []
@@ -699,7 +699,7 @@ class ParquetDataset:
             for frag, rest in work:
                 with self._open(frag) as pf:
                     path = self._fs.display(frag.path)
-                    file_fields = {f.name: f for f in pf.schema}
+                    file_fields = {f.name: f for f in pf.schema_arrow}
                     for name, f in file_fields.items():
                         if name not in full_names:
                             self._unplanned(name, path)
@@ -739,7 +739,7 @@ class ParquetDataset:
         def plan(item: tuple[Fragment, Expression | bool]) -> tuple[str, PruneReport | None]:
             frag, rest = item
             with self._open(frag) as pf:
-                file_fields = {f.name for f in pf.schema}
+                file_fields = {f.name for f in pf.schema_arrow}
                 if isinstance(rest, Expression):
                     missing = {c for c in rest.columns()
                                if c.split(".")[0] not in file_fields and c not in self.partition_names}

@@ -94,9 +94,9 @@ def load_summary(ds: Any) -> tuple[Summary | None, Any]:
         if disc.common_metadata_path is None:
             return None, None
         with _open(ds, disc.common_metadata_path) as pf:
-            return None, pf.schema
+            return None, pf.schema_arrow
     pf = _open(ds, path)
-    return Summary(pf, summary_groups(pf.metadata.raw)), pf.schema
+    return Summary(pf, summary_groups(pf.metadata.raw)), pf.schema_arrow
 
 
 def summary_groups(raw: Any, fast: bool = True) -> dict[str, list[int]]:

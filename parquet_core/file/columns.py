@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.file.variant_paths import split_variant_path
 from parquet_core.metadata.wrappers import FileMetadata
-from parquet_core.schema.descriptor import SchemaDescriptor
+from parquet_core.schema.descriptor import TABLE_SCHEMA, SchemaDescriptor
 from parquet_core.schema.nested import Shape, build_shape, prune_shape
 from parquet_core.schema.tree import SchemaNode
 from parquet_core.schema.types import DataType, Field, Schema, TypeId
@@ -34,30 +34,46 @@ def _type_of(d: SchemaDescriptor) -> Callable[[int], DataType]:
     return lambda i: d.column(i).data_type
 
 
+def _layout(d: SchemaDescriptor) -> tuple[list[Field], dict[str, Shape | ParquetSchemaError]]:
+    """The table's top-level fields and their shapes (or the error that stops one being read)."""
+    fields: list[Field] = []
+    shapes: dict[str, Shape | ParquetSchemaError] = {}
+    for node in d.top_level_fields:
+        leaves = d.leaves_under(node.name)
+        if not leaves:
+            continue  # a group without columns holds no data
+        try:
+            shape = build_shape(node, d.index_of, _type_of(d))
+        except ParquetSchemaError as exc:
+            exc.add_note(f"in the schema of field {node.name!r}")
+            shapes[node.name] = exc
+            fields.append(_unreadable_field(node))
+            continue
+        assert shape is not None  # the node has leaves
+        shapes[node.name] = shape
+        fields.append(top_level_field(shape, d.column(leaves[0]), node.repetition != 0,
+                                      node.element.field_id))
+    return fields, shapes
+
+
+def table_schema(d: SchemaDescriptor) -> Schema:
+    """The table schema a Parquet schema reads as (``SchemaDescriptor.to_arrow_schema``)."""
+    return Schema(_layout(d)[0])
+
+
+TABLE_SCHEMA[:] = [table_schema]   # the schema layer cannot import this one: see descriptor.py
+
+
 class FileColumns:
     """Top-level fields, their shapes and leaf lookup for one file's schema."""
 
     def __init__(self, metadata: FileMetadata) -> None:
         self.metadata = metadata
-        d = self.descriptor = metadata.schema
-        self.fields: list[Field] = []
+        self.descriptor = metadata.schema
+        self.fields: list[Field]
         #: Top-level name -> its Shape, or the schema error that stops it being read.
-        self.shapes: dict[str, Shape | ParquetSchemaError] = {}
-        for node in d.top_level_fields:
-            leaves = d.leaves_under(node.name)
-            if not leaves:
-                continue  # a group without columns holds no data
-            try:
-                shape = build_shape(node, d.index_of, _type_of(d))
-            except ParquetSchemaError as exc:
-                exc.add_note(f"in the schema of field {node.name!r}")
-                self.shapes[node.name] = exc
-                self.fields.append(_unreadable_field(node))
-                continue
-            assert shape is not None  # the node has leaves
-            self.shapes[node.name] = shape
-            self.fields.append(top_level_field(shape, d.column(leaves[0]), node.repetition != 0,
-                                               node.element.field_id))
+        self.shapes: dict[str, Shape | ParquetSchemaError]
+        self.fields, self.shapes = _layout(self.descriptor)
         self.schema = Schema(self.fields)
 
     # -- names -------------------------------------------------------------------

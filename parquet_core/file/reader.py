@@ -41,6 +41,7 @@ from parquet_core.metadata.wrappers import FileMetadata
 from parquet_core.encryption.properties import FileDecryptionProperties
 from parquet_core.options.reader import ReaderOptions, document_reader_options, reader_options
 from parquet_core.page.reader import PageHeaderInfo
+from parquet_core.schema.descriptor import SchemaDescriptor
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.assemble import empty_column
@@ -127,11 +128,6 @@ class ParquetFile:
         self.indexes = FileIndexes(self.metadata, self._sources, verify)
         #: The pruning planner behind ``filters=`` and :meth:`explain`.
         self.planner = RowGroupPlanner(self.metadata, self.columns, self.indexes)
-        #: The table schema (a :class:`~parquet_core.Schema`), also :attr:`schema_arrow`.
-        #: pyarrow's ``ParquetFile.schema`` is the Parquet schema instead: ours is
-        #: :attr:`schema_descriptor` (``metadata.schema``); code meant to read the same on
-        #: both should say ``schema_arrow`` / ``metadata.schema``.
-        self.schema = self.columns.schema
 
     # -- the column-chunk layer --------------------------------------------------
     def _context(self) -> ReadContext:
@@ -197,14 +193,22 @@ class ParquetFile:
         return self.metadata.num_row_groups
 
     @property
-    def schema_descriptor(self):  # type: ignore[no-untyped-def]
-        """The Parquet schema: the leaf-level :class:`SchemaDescriptor` (``metadata.schema``)."""
+    def schema(self) -> SchemaDescriptor:
+        """The Parquet schema (leaf descriptors), the same object as ``metadata.schema``.
+
+        As pyarrow's ``ParquetFile.schema``; the table schema is :attr:`schema_arrow`.
+        """
+        return self.metadata.schema
+
+    @property
+    def schema_descriptor(self) -> SchemaDescriptor:
+        """Another name for :attr:`schema` (the Parquet schema)."""
         return self.metadata.schema
 
     @property
     def schema_arrow(self) -> Schema:
         """The table schema (a :class:`~parquet_core.Schema`), under pyarrow's name for it."""
-        return self.schema
+        return self.columns.schema
 
     # -- data ---------------------------------------------------------------
     @names_file("reading")
@@ -420,7 +424,7 @@ def read_schema(source: Any, *, decryption: FileDecryptionProperties | None = No
     """Read only the schema."""
     with ParquetFile(source, decryption=decryption, decryption_properties=decryption_properties,
                      options=options) as pf:
-        return pf.schema
+        return pf.schema_arrow
 
 
 ParquetFile.__doc__ = (None if ParquetFile.__doc__ is None else

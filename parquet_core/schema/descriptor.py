@@ -9,15 +9,24 @@ by the leaf name alone (two leaves may share a name in different groups).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from parquet_core.constants import PhysicalType, Repetition
-from parquet_core.errors import ParquetSchemaError
+from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
 from parquet_core.schema.logical import data_type_of
 from parquet_core.schema.tree import SchemaNode, parse_schema_tree
-from parquet_core.schema.types import DataType
+from parquet_core.schema.types import DataType, Schema
 
-__all__ = ["ColumnDescriptor", "SchemaDescriptor"]
+__all__ = ["ColumnDescriptor", "SchemaDescriptor", "TABLE_SCHEMA"]
+
+#: How :meth:`SchemaDescriptor.to_arrow_schema` builds the table schema.  The
+#: conversion needs the table layer (it sits above this one), so the file layer
+#: (``parquet_core.file.columns``) registers it here when it is imported.
+TABLE_SCHEMA: list[Callable[["SchemaDescriptor"], Schema]] = []
+
+_REPETITION_WORDS = {Repetition.REQUIRED: "required", Repetition.OPTIONAL: "optional",
+                     Repetition.REPEATED: "repeated"}
+_GROUP_CONVERTED = {1: "Map", 2: "MapKeyValue", 3: "List"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +41,11 @@ class ColumnDescriptor:
     max_repetition_level: int
     repetition: int
     element: Any
+
+    @property
+    def name(self) -> str:
+        """The leaf's own name (the last part of its path), as pyarrow's ``ColumnSchema.name``."""
+        return self.path[-1]
 
     @property
     def dotted_path(self) -> str:
@@ -52,6 +66,7 @@ class SchemaDescriptor:
         self.columns: list[ColumnDescriptor] = []
         self._by_path: dict[tuple[str, ...], int] = {}
         self._by_top: dict[str, list[int]] = {}
+        self._table_schema: Schema | None = None
         self._collect(self.root, (), 0, 0, is_root=True)
 
     def _collect(self, node: SchemaNode, path: tuple[str, ...], d: int, r: int,
@@ -107,3 +122,72 @@ class SchemaDescriptor:
     def leaves_under(self, name: str) -> list[int]:
         """Return the leaf indexes whose path starts with top-level field *name*."""
         return list(self._by_top.get(name, []))
+
+    # -- the parts of pyarrow's ``ParquetSchema`` users reach for --------------------
+    @property
+    def names(self) -> list[str]:
+        """The leaves' own names in order (``["x", "element"]``, not dotted paths), as pyarrow."""
+        return [c.path[-1] for c in self.columns]
+
+    def to_arrow_schema(self) -> Schema:
+        """The table schema (a :class:`~parquet_core.Schema`) this Parquet schema reads as.
+
+        The same object as ``ParquetFile.schema_arrow`` for a file's schema.
+        """
+        if self._table_schema is None:
+            if not TABLE_SCHEMA:
+                raise UnsupportedFeatureError(
+                    "to_arrow_schema needs parquet_core.file (import parquet_core.file or "
+                    "use pc.ParquetFile(...).schema_arrow)")
+            self._table_schema = TABLE_SCHEMA[0](self)
+        return self._table_schema
+
+    def equals(self, other: "SchemaDescriptor") -> bool:
+        """True when both describe the same tree (names, repetitions, types, annotations)."""
+        if not isinstance(other, SchemaDescriptor):
+            raise TypeError(f"cannot compare a SchemaDescriptor with {type(other).__name__}")
+        return self == other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SchemaDescriptor):
+            return NotImplemented
+        return self is other or self.root == other.root
+
+    def __hash__(self) -> int:
+        return hash(tuple((c.path, c.physical_type) for c in self.columns))
+
+    def __repr__(self) -> str:
+        lines: list[str] = []
+        self._render(self.root, (), lines, is_root=True)
+        return "\n".join(lines)
+
+    def _render(self, node: SchemaNode, path: tuple[str, ...], lines: list[str],
+                is_root: bool = False) -> None:
+        """One line per leaf and a brace block per group, in the footer's order."""
+        el = node.element
+        pad = "" if is_root else "  " * (len(path) + 1)
+        if not is_root:
+            path = path + (node.name,)
+        rep = "required" if is_root else _REPETITION_WORDS.get(node.repetition, str(node.repetition))
+        field_id = "" if el.field_id is None else f" field_id={el.field_id}"
+        if is_root or not node.is_leaf:
+            note = ""
+            logical = el.logicalType
+            if logical is not None and getattr(logical, "LIST", None) is not None:
+                note = " (List)"
+            elif logical is not None and getattr(logical, "MAP", None) is not None:
+                note = " (Map)"
+            elif el.converted_type in _GROUP_CONVERTED:
+                note = f" ({_GROUP_CONVERTED[el.converted_type]})"
+            lines.append(f"{pad}{rep} group{field_id} {node.name}{note} {{")
+            for child in node.children:
+                self._render(child, path, lines)
+            lines.append(pad + "}")
+            return
+        kind = "binary" if el.type == PhysicalType.BYTE_ARRAY else PhysicalType(el.type).name.lower()
+        if el.type == PhysicalType.FIXED_LEN_BYTE_ARRAY:
+            kind += f"({el.type_length})"
+        leaf = self.columns[self._by_path[path]]
+        dtype = str(leaf.data_type)
+        note = "" if dtype == PhysicalType(el.type).name.lower() else f" ({dtype})"
+        lines.append(f"{pad}{rep} {kind}{field_id} {node.name}{note};")

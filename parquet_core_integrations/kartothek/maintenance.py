@@ -39,7 +39,7 @@ def build_indices(store: Any, dataset_uuid: str, columns: list[str], table: str 
             if tname not in files:
                 continue
             pf = pc.ParquetFile(st.source(files[tname]))
-            if col not in pf.schema.names:
+            if col not in pf.schema_arrow.names:
                 continue              # a column missing from a file is all null there
             arr = pf.read(columns=[col]).column(0)
             if arr.type != dtype:

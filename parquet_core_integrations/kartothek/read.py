@@ -146,7 +146,7 @@ def read_file(store: Store, part: PartitionRead, columns: list[str], schema: pc.
                              f"{part.label!r} is missing")
     try:
         pf = pc.ParquetFile(store.source(part.key))
-        file_cols = set(pf.schema.names)
+        file_cols = set(pf.schema_arrow.names)
         wanted = [c for c in columns if c in file_cols and c not in part.values]
         data = pf.read(columns=wanted, filters=part.filters)
     except pc.ParquetError as exc:

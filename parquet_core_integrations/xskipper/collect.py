@@ -153,7 +153,7 @@ def parquet_cells(path: str, specs: Sequence[IndexSpec], columns: dict[str, str]
     with pc.ParquetFile(path) as pf:
         if pf.metadata.num_rows == 0:
             return {i: None for i in range(len(specs))}
-        present = {n.lower(): n for n in _leaf_names(pf.schema.fields)}
+        present = {n.lower(): n for n in _leaf_names(pf.schema_arrow.fields)}
         need: list[int] = []
         for i, spec in enumerate(specs):
             name = present.get(columns[spec.col].lower())
@@ -163,7 +163,7 @@ def parquet_cells(path: str, specs: Sequence[IndexSpec], columns: dict[str, str]
             if "." in name:
                 need.append(i)
                 continue
-            field = pf.schema.field(name)
+            field = pf.schema_arrow.field(name)
             if spec.kind == "minmax" and field is not None and field.type.id in _NUMERIC:
                 cell = _stats_minmax(pf, name)
                 if cell is not None:

@@ -158,7 +158,7 @@ class MetadataStore:
                 self._parse_fields(path)
             elif parse_schema(text) != self.fields:
                 raise XskipperFormatError(f"metadata file {path} has a different Spark schema than {self.files[0]}")
-            names = set(pf.schema.names)
+            names = set(pf.schema_arrow.names)
             missing = [f["name"] for f in self.fields if f["name"] not in names]
             if missing:
                 raise XskipperFormatError(f"metadata file {path} lacks the columns {missing} its schema declares")

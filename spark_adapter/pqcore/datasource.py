@@ -101,7 +101,7 @@ def _file_schema(path: str, options: dict | None = None) -> StructType:
 
     try:
         with open_parquet(path, options) as pf:
-            parquet_schema = pf.schema
+            parquet_schema = pf.schema_arrow
     except ParquetError as exc:
         exc.add_note(f"while reading the schema of {path} with pqcore")
         raise

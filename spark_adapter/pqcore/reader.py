@@ -327,15 +327,15 @@ def _read_file_batches(path: str, schema: StructType, batch_size: int, partition
     constants = _partition_constants(schema, partition_values, time_zone)
     file_fields = [f for f in schema.fieldNames() if f not in constants]
     with open_parquet(path, options) as pf:
-        resolved = dict(zip(file_fields, _resolve_columns(pf.schema.names, file_fields)))
+        resolved = dict(zip(file_fields, _resolve_columns(pf.schema_arrow.names, file_fields)))
         source_cols = [resolved.get(f) for f in schema.fieldNames()]
         present = [c for c in source_cols if c is not None]
-        selection = _selection(schema, resolved, pf.schema)
+        selection = _selection(schema, resolved, pf.schema_arrow)
         groups = list(range(pf.num_row_groups)) if row_groups is None else list(row_groups)
         pred = None
         if scan_filter:
             typed = typed_partition_values(partition_values, filter_types, time_zone)
-            pred = scan_filter.for_file(pf.schema, filter_types, typed)
+            pred = scan_filter.for_file(pf.schema_arrow, filter_types, typed)
             if pred.pushed is False:
                 return
         if pred is not None and (pred.pushed is not True or pred.post is not None):

@@ -259,7 +259,7 @@ def plan_pieces(files: list[str], specs: list[list[tuple[str, str]]], scan_filte
                 sizes = [_compressed_size(md.row_group(i)) for i in range(md.num_row_groups)]
                 groups = list(range(md.num_row_groups))
                 if scan_filter:
-                    expr = scan_filter.for_file(pf.schema, spark_types, typed_values(values)).pushed
+                    expr = scan_filter.for_file(pf.schema_arrow, spark_types, typed_values(values)).pushed
                     if expr is False:
                         continue
                     if expr is not True:

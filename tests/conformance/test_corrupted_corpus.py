@@ -14,7 +14,7 @@ import parquet_core as pc
 
 
 def _readable_columns(pf: pc.ParquetFile) -> list[str]:
-    return [f.name for f in pf.schema if f.type.name != "nested"]
+    return [f.name for f in pf.schema_arrow if f.type.name != "nested"]
 
 
 def test_random_corruptions_raise_parquet_errors(corpus: Path) -> None:

@@ -70,7 +70,7 @@ def probe_of(data: bytes) -> Probe | None:
         table = pf.read()
     except Exception:
         return None
-    for f in pf.schema:
+    for f in pf.schema_arrow:
         if f.type.is_nested:
             continue
         try:
@@ -105,7 +105,7 @@ def _op_metadata(data: bytes, path: str, probe: Probe | None) -> None:
     pf = pc.ParquetFile(data)
     md = pf.metadata
     _ = (md.num_rows, md.num_row_groups, md.num_columns, md.created_by, md.format_version,
-         md.encryption_algorithm, md.footer_mode, md.metadata, repr(md), repr(pf), pf.schema, repr(pf.schema))
+         md.encryption_algorithm, md.footer_mode, md.metadata, repr(md), repr(pf), pf.schema_arrow, repr(pf.schema_arrow))
     for i in range(len(pf.schema_descriptor)):
         md.column_order_defined(i)
     seen = set()
@@ -128,7 +128,7 @@ def _op_metadata(data: bytes, path: str, probe: Probe | None) -> None:
 def _op_subsets(data: bytes, path: str, probe: Probe | None) -> None:
     pc.read_schema(path)
     pf = pc.ParquetFile(data)
-    names = pf.schema.names
+    names = pf.schema_arrow.names
     last = min(pf.metadata.num_row_groups, MAX_ROW_GROUPS) - 1
     if last >= 0:
         _check_table(pf.read_row_group(last), "read_row_group")
@@ -205,7 +205,7 @@ def _op_iter_batches(data: bytes, path: str, probe: Probe | None) -> int:
 def _probe_fits(pf: pc.ParquetFile, probe: Probe) -> bool:
     """Whether the mutant still has the probe's column with the seed's type (else a filter is misuse)."""
     try:
-        f = pf.schema.field(probe.column)
+        f = pf.schema_arrow.field(probe.column)
     except (KeyError, IndexError, ValueError):
         return False
     return not f.type.is_nested and str(f.type) == probe.type_str
