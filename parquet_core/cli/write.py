@@ -186,7 +186,7 @@ def _copy(files: list[ParquetFile], out: str, args: argparse.Namespace, schema: 
     kw = _finish_kwargs(writer_kwargs(args), files[0])
     target = kw.get("row_group_size")
     _carried(files, kw, target is not None, schema is not None)
-    with ParquetWriter(out, schema or files[0].schema, **kw) as writer:
+    with ParquetWriter(out, schema or files[0].schema_arrow, **kw) as writer:
         for table in _row_groups(files, target, conform_to):
             writer.write_table(table)
     return 0
@@ -205,7 +205,7 @@ def merge_command(args: argparse.Namespace) -> int:
     try:
         for path in args.inputs:
             files.append(ParquetFile(path, decryption=decryption_for(args, path)))
-        first = files[0].schema
+        first = files[0].schema_arrow
         if getattr(args, "union_schema", False):
             unifier = SchemaUnifier()
             for path, pf in zip(args.inputs, files):

@@ -171,7 +171,7 @@ def test_summary_metadata_folder_same_files(pqcore_spark, tmp_path):
     table = pa.table({"n": list(range(12)), "k": ["é", "a/b", "c"] * 4})
     collector: list = []
     pc.write_to_dataset(table, root, partition_cols=["k"], metadata_collector=collector)
-    schema = pc.ParquetFile(next(p for p, _ in pc.list_data_files(root))).schema
+    schema = pc.ParquetFile(next(p for p, _ in pc.list_data_files(root))).schema_arrow
     pc.write_metadata(schema, os.path.join(root, "_metadata"), collector)
     assert os.path.exists(os.path.join(root, "_metadata"))
     from spark_adapter.core.files import list_files
