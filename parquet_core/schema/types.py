@@ -90,7 +90,7 @@ class TypeId(str, Enum):
     MAP = "map"
     STRUCT = "struct"
     VARIANT = "variant"
-    #: Not a value type: the type ``ParquetFile.schema`` shows for a group
+    #: Not a value type: the type ``ParquetFile.schema_arrow`` shows for a group
     #: column the reader cannot lay out (no valid LIST / MAP / struct shape).
     #: Reading that column raises the stored schema error; writers and every
     #: foreign type mapping refuse it; ``pqc show`` lists it as skipped.

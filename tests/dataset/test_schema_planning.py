@@ -48,7 +48,7 @@ def _general_schema(files) -> pc.Schema:
     u = SchemaUnifier()
     for f in files:
         with pc.ParquetFile(str(f)) as pf:
-            u.add(pf.schema, str(f))
+            u.add(pf.schema_arrow, str(f))
     return u.schema()
 
 
