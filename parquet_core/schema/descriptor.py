@@ -188,6 +188,6 @@ class SchemaDescriptor:
         if el.type == PhysicalType.FIXED_LEN_BYTE_ARRAY:
             kind += f"({el.type_length})"
         leaf = self.columns[self._by_path[path]]
-        dtype = str(leaf.data_type)
-        note = "" if dtype == PhysicalType(el.type).name.lower() else f" ({dtype})"
+        annotated = el.logicalType is not None or el.converted_type is not None
+        note = f" ({leaf.data_type})" if annotated else ""   # as pyarrow: only annotated leaves
         lines.append(f"{pad}{rep} {kind}{field_id} {node.name}{note};")
