@@ -105,7 +105,8 @@ def _op_metadata(data: bytes, path: str, probe: Probe | None) -> None:
     pf = pc.ParquetFile(data)
     md = pf.metadata
     _ = (md.num_rows, md.num_row_groups, md.num_columns, md.created_by, md.format_version,
-         md.encryption_algorithm, md.footer_mode, md.metadata, repr(md), repr(pf), pf.schema_arrow, repr(pf.schema_arrow))
+         md.encryption_algorithm, md.footer_mode, md.metadata, repr(md), repr(pf), pf.schema_arrow, repr(pf.schema_arrow),
+         repr(pf.schema), pf.schema.names, pf.schema == pf.metadata.schema)
     for i in range(len(pf.schema_descriptor)):
         md.column_order_defined(i)
     seen = set()
