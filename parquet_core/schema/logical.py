@@ -26,22 +26,27 @@ _UNITS = {"MILLIS": "ms", "MICROS": "us", "NANOS": "ns"}
 EDGE_ALGORITHMS = {0: "spherical", 1: "vincenty", 2: "thomas", 3: "andoyer", 4: "karney"}
 
 
+#: The parameterless types, made once: a footer names one per column, and a DataType is
+#: immutable, so every column of the same type can share one.
+_PLAIN: dict[str, DataType] = {t.value: DataType(t) for t in TypeId if t is not TypeId.NESTED}
+
+
 def physical_data_type(physical_type: int, type_length: int | None) -> DataType:
     """Return the type a leaf has when it carries no logical annotation."""
     if physical_type == PhysicalType.BOOLEAN:
-        return DataType("bool")
+        return _PLAIN["bool"]
     if physical_type == PhysicalType.INT32:
-        return DataType("int32")
+        return _PLAIN["int32"]
     if physical_type == PhysicalType.INT64:
-        return DataType("int64")
+        return _PLAIN["int64"]
     if physical_type == PhysicalType.INT96:
-        return DataType("int96")
+        return _PLAIN["int96"]
     if physical_type == PhysicalType.FLOAT:
-        return DataType("float32")
+        return _PLAIN["float32"]
     if physical_type == PhysicalType.DOUBLE:
-        return DataType("float64")
+        return _PLAIN["float64"]
     if physical_type == PhysicalType.BYTE_ARRAY:
-        return DataType("binary")
+        return _PLAIN["binary"]
     if physical_type == PhysicalType.FIXED_LEN_BYTE_ARRAY:
         return DataType("fixed_size_binary", byte_width=type_length)
     raise ParquetSchemaError(f"unknown physical type {physical_type}")
@@ -57,21 +62,21 @@ def _unit_of(time_unit: Any) -> str:
 def _from_logical(lt: Any, ptype: int, type_length: int | None) -> DataType | None:
     """Map the LogicalType union; ``None`` when no known member is set."""
     if lt.STRING is not None:
-        return DataType("string")
+        return _PLAIN["string"]
     if lt.ENUM is not None:
-        return DataType("enum")
+        return _PLAIN["enum"]
     if lt.JSON is not None:
-        return DataType("json")
+        return _PLAIN["json"]
     if lt.BSON is not None:
-        return DataType("bson")
+        return _PLAIN["bson"]
     if lt.UUID is not None:
         return DataType("uuid", byte_width=16)
     if lt.DATE is not None:
-        return DataType("date")
+        return _PLAIN["date"]
     if lt.FLOAT16 is not None:
-        return DataType("float16")
+        return _PLAIN["float16"]
     if lt.UNKNOWN is not None:
-        return DataType("null")
+        return _PLAIN["null"]
     if lt.DECIMAL is not None:
         return DataType("decimal", precision=lt.DECIMAL.precision, scale=lt.DECIMAL.scale,
                         byte_width=type_length)
