@@ -258,16 +258,15 @@ class Partitioning:
         """One-row arrays of a file's partition values, typed by :attr:`schema` (cached per value)."""
         assert self.schema is not None
         got = dict(spec)
-        cache = self.__dict__.setdefault("_typed", {})
-        out = {}
-        for f in self.schema:
-            raw = got.get(f.name)
-            key = (f.name, raw)
-            arr = cache.get(key)
-            if arr is None:
-                arr = cache[key] = typed_value(raw, f, self.time_zone)
-            out[f.name] = arr
-        return out
+        return {f.name: self._typed(f, got.get(f.name)) for f in self.schema}
+
+    def _typed(self, f: Field, raw: str | None) -> Array:
+        """*raw* as a one-row array of *f*'s type, made once per (column, folder value)."""
+        cache = self.__dict__.setdefault("_typed_values", {})
+        arr = cache.get((f.name, raw))
+        if arr is None:
+            arr = cache[(f.name, raw)] = typed_value(raw, f, self.time_zone)
+        return arr
 
     def table(self, specs: Sequence[Sequence[tuple[str, str | None]]]) -> Any:
         """A table with one row per file: its partition values (for pruning all files at once)."""
@@ -278,7 +277,6 @@ class Partitioning:
 
         assert self.schema is not None
         per_file = [dict(s) for s in specs]
-        cache = self.__dict__.setdefault("_typed", {})
         cols = []
         for f in self.schema:
             if not per_file:
@@ -289,12 +287,7 @@ class Partitioning:
             index: dict[str | None, int] = {}
             codes = np.fromiter((index.setdefault(got.get(f.name), len(index)) for got in per_file),
                                 dtype=np.int64, count=len(per_file))
-            distinct = []
-            for raw in index:
-                arr = cache.get((f.name, raw))
-                if arr is None:
-                    arr = cache[(f.name, raw)] = typed_value(raw, f, self.time_zone)
-                distinct.append(arr)
+            distinct = [self._typed(f, raw) for raw in index]
             cols.append(take_array(distinct[0] if len(distinct) == 1 else Array.concat(distinct), codes))
         return Table(self.schema, cols, len(specs))
 

@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any
 from parquet_core import TypeId
 # the table itself is shared with xskipper, so it sits below both (no pyspark there either)
 from parquet_core_integrations.spark_types import (
-    _SPARK, NESTED_MESSAGE, UnsupportedSparkType, spark_type_name,
+    UnsupportedSparkType, spark_type_name,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -73,7 +73,7 @@ __all__ = [
 ]
 
 def _pyspark_type(name: str, column: str) -> Any:
-    """The pyspark object of a Spark type name from :data:`_SPARK` (flat types)."""
+    """The pyspark object of a Spark type name from :func:`spark_type_name` (flat types)."""
     from pyspark.sql import types as T
 
     simple = {"void": T.NullType, "boolean": T.BooleanType, "byte": T.ByteType, "short": T.ShortType,
