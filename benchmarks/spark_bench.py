@@ -123,6 +123,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-write", action="store_true", help="skip the write case")
     ap.add_argument("--many-files", type=int, default=200,
                     help="files of the many-files dataset (0: skip those cases)")
+    ap.add_argument("--floor", action="store_true",
+                    help="also time format('pqfloor'): the same reads with the decoding taken out "
+                         "(benchmarks/spark_floor.py), Spark's own cost for any Python source")
     ap.add_argument("--first-query", type=int, default=0, metavar="N",
                     help="instead: the first query of N fresh applications per reader (needs --data)")
     args = ap.parse_args(argv)
@@ -142,8 +145,10 @@ def main(argv: list[str] | None = None) -> None:
     def builtin():
         return spark.read.parquet(data)
 
+    fmt = ["pqcore"]   # "pqfloor" while the floor of a case is timed
+
     def ours(**options: str):
-        r = spark.read.format("pqcore")
+        r = spark.read.format(fmt[0])
         for k, v in options.items():
             r = r.option(k, v)
         return r.load(data)
@@ -158,7 +163,7 @@ def main(argv: list[str] | None = None) -> None:
     import spark_adapter
 
     def narrow(query):
-        return spark_adapter.read(spark, data, query)
+        return spark_adapter.read(spark, data, query, format=fmt[0])
 
     def total(df):
         return round(df.collect()[0][0], 6)
@@ -194,20 +199,34 @@ def main(argv: list[str] | None = None) -> None:
         for q in ("k = 7", "k in (7, 8)", filt_sql):
             label = f"{n} files, {q if len(q) < 12 else 'id range'}"
             cases.append((label, lambda q=q: spark.read.parquet(many).filter(q).count(),
-                          lambda q=q: spark.read.format("pqcore").option("filter", q).load(many).count()))
+                          lambda q=q: spark.read.format(fmt[0]).option("filter", q).load(many).count()))
         cases.append((f"{n} files, k=7 read()", lambda: spark.read.parquet(many).filter("k = 7").count(),
-                      lambda: spark_adapter.read(spark, many, lambda d: d.filter("k = 7").groupBy().count())
+                      lambda: spark_adapter.read(spark, many, lambda d: d.filter("k = 7").groupBy().count(), format=fmt[0])
                       .collect()[0][0]))
     print(f"== Spark {spark.version}: {args.rows:,} rows in {args.files} files "
           f"({sum(f.stat().st_size for f in Path(data).glob('*.parquet')) / 1e6:.0f} MB); best of {args.repeats}")
     head = f"{'query':24s} {'built-in s':>10s} {'pqcore s':>9s} {'pqcore/built-in':>16s}"
+    if args.floor:
+        from benchmarks.spark_floor import FloorDataSource
+
+        spark.dataSource.register(FloorDataSource)
+        head += f" {'floor s':>8s} {'floor/built-in':>15s}"
     print(head)
     print("-" * len(head))
     for name, a, b in cases:
         ta, ra = best(a, args.repeats)
         tb, rb = best(b, args.repeats)
         assert ra == rb, (name, ra, rb)
-        print(f"{name:24s} {ta:10.2f} {tb:9.2f} {tb / ta:15.2f}x")
+        line = f"{name:24s} {ta:10.2f} {tb:9.2f} {tb / ta:15.2f}x"
+        if args.floor:
+            fmt[0] = "pqfloor"
+            try:
+                tf, rf = best(b, args.repeats + 1)   # the first run fills the workers' caches
+            finally:
+                fmt[0] = "pqcore"
+            assert rf == ra, (name, ra, rf)
+            line += f" {tf:8.2f} {tf / ta:14.2f}x"
+        print(line)
     if args.no_write:
         spark.stop()
         shutil.rmtree(d, ignore_errors=True)

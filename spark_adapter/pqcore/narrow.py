@@ -14,7 +14,17 @@ the query's plan can be seen::
 3. it loads the table again with a user schema of just those columns (for
    ``count()``, which needs none, the narrowest fixed-width one: see
    :func:`cheapest_column`) and those conjuncts as the ``filter`` option, and returns
-   *query* applied to that.
+   *query* applied to that.  A column the query names but the optimizer prunes
+   away (``d.select("x").count()`` needs ``x`` to exist, not its values) is added
+   when Spark reports it unresolved there.  The result must have the same
+   schema and read the same table columns as on the full table; a query that
+   does not (one that picks columns by position from ``df.columns``, say) runs
+   on the full table.
+
+*query* must use columns by name, not by their position in ``df.columns`` or
+their number: it runs again on a table of fewer columns (a query that fails
+there, or gives other result columns or reads other table columns, runs on the
+full table instead).
 
 Spark still evaluates every filter of the query on the rows read, so the
 ``filter`` option only saves work (files, row groups, pages skipped).  Names
@@ -92,14 +102,7 @@ def query_needs(full: Any, probe: Any) -> tuple[list[str], list[str]]:
                 ours[a.exprId().id()] = a.name()
     if not leaves:     # the query does not scan the table (or not as we can tell): keep all
         return list(full.columns), []
-    used = set()
-    for n in nodes:
-        for a in _seq(n.references().toSeq()):
-            if a.exprId().id() in ours:
-                used.add(ours[a.exprId().id()].lower())
-    for a in _seq(plan.output()):
-        if a.exprId().id() in ours:
-            used.add(ours[a.exprId().id()].lower())
+    used = _referenced(nodes, plan, ours)
     columns = [c for c in full.columns if c.lower() in used]
 
     # filters: the conjuncts directly above each scan; only those common to every scan
@@ -125,6 +128,20 @@ def query_needs(full: Any, probe: Any) -> tuple[list[str], list[str]]:
         got = above.get(_scan_id(leaf), set())
         common = got if common is None else common & got
     return columns, sorted(common or ())
+
+
+def _referenced(nodes: list[Any], plan: Any, ours: dict[int, str]) -> set[str]:
+    """Lower-cased names of the scan columns (``ours``: exprId -> name) that any of *nodes*
+    references or *plan* outputs."""
+    used = set()
+    for n in nodes:
+        for a in _seq(n.references().toSeq()):
+            if a.exprId().id() in ours:
+                used.add(ours[a.exprId().id()].lower())
+    for a in _seq(plan.output()):
+        if a.exprId().id() in ours:
+            used.add(ours[a.exprId().id()].lower())
+    return used
 
 
 _WIDTHS = {"BooleanType": 1, "ByteType": 1, "ShortType": 2, "IntegerType": 4, "DateType": 4,
@@ -182,12 +199,48 @@ def read(spark: Any, path: str | list[str], query: Callable[[Any], Any] | None =
     full = load()
     if query is None:
         return full
-    columns, conjuncts = query_needs(full, query(full))
-    if not columns:
-        columns = cheapest_column(full.schema)
-    if len(columns) == len(full.columns) and not conjuncts:
-        return query(full)
-    wanted = {c.lower() for c in columns}
-    schema = StructType([f for f in full.schema.fields if f.name.lower() in wanted])
+    probe = query(full)
+    needed, conjuncts = query_needs(full, probe)
     extra = " and ".join(f"({c})" for c in conjuncts) or None
-    return query(load(schema if len(columns) < len(full.columns) else None, extra))
+    names = list(needed)
+    # each round adds one column the query names but the optimizer prunes (so at most one
+    # round per column); a query that fails on the narrowed table for another reason, or
+    # means something else there, runs on the full table
+    for _ in range(len(full.columns) + 1):
+        columns = names or cheapest_column(full.schema)
+        if len(columns) == len(full.columns) and not conjuncts:
+            return probe
+        wanted = {c.lower() for c in columns}
+        schema = StructType([f for f in full.schema.fields if f.name.lower() in wanted])
+        base = load(schema if len(columns) < len(full.columns) else None, extra)
+        try:
+            narrowed = query(base)
+            again, _ = query_needs(base, narrowed)
+        except Exception as exc:  # noqa: BLE001 - it ran on the full table; see above
+            missing = _unresolved_column(exc, full.columns, names)
+            if missing is None:
+                return probe
+            names = [c for c in full.columns if c.lower() in {n.lower() for n in names} | {missing.lower()}]
+            continue
+        return narrowed if narrowed.schema == probe.schema and again == needed else probe
+    return probe
+
+
+def _unresolved_column(exc: BaseException, table: list[str], have: list[str]) -> str | None:
+    """The table column *exc* (Spark's ``UNRESOLVED_COLUMN`` analysis error) says the query
+    names, when it is one the narrowed table left out; else None."""
+    get = getattr(exc, "getCondition", None) or getattr(exc, "getErrorClass", None)
+    params = getattr(exc, "getMessageParameters", None)
+    if get is None or params is None:
+        return None
+    cond, values = str(get() or ""), params() or {}
+    if cond.startswith("UNRESOLVED_COLUMN"):          # a name in SQL text or F.col(...)
+        name = str(values.get("objectName", "")).split("`.`")[-1].strip("`")
+    elif cond == "ATTRIBUTE_NOT_SUPPORTED":           # df.x
+        name = str(values.get("attr_name", ""))
+    else:
+        return None
+    lower = {c.lower(): c for c in table}
+    if name.lower() not in lower or name.lower() in {h.lower() for h in have}:
+        return None
+    return lower[name.lower()]

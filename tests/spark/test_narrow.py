@@ -31,6 +31,14 @@ QUERIES = {
     "self join": (lambda d: d.alias("a").join(d.where("k = 3").alias("b"), "id").select("a.x", "b.s"),
                   ["id", "k", "s", "x"]),
     "whole": (lambda d: d, ["id", "k", "s", "x", "t", "p"]),
+    # columns the query names but the optimizer prunes: the narrowed table must still have them
+    # (optimized plan's columns, the columns read)
+    "select, count": (lambda d: d.select("x").groupBy().count(), [], ["x"]),
+    "expressions, count": (lambda d: d.selectExpr("upper(s) as u", "k").groupBy().count(), [], ["k", "s"]),
+    "withColumn, agg": (lambda d: d.withColumn("y", d.x * 2).select("y", "s").agg({"s": "max"}), ["s"], ["s", "x"]),
+    # a column picked by position: another one (or none) on a narrowed table, so not narrowed
+    "by position": (lambda d: d.select(d.columns[3]).agg({d.columns[3]: "sum"}), ["x"],
+                    ["id", "k", "s", "x", "t", "p"]),
 }
 
 
@@ -43,7 +51,7 @@ def test_narrow_read_gives_the_built_in_readers_rows(pqcore_spark, table, name):
     import spark_adapter
     from spark_adapter.pqcore.narrow import query_needs
 
-    query, columns = QUERIES[name]
+    query, columns, *scanned = QUERIES[name]
     spark = pqcore_spark
     full = spark.read.format("pqcore").load(table)
     needed, conjuncts = query_needs(full, query(full))
@@ -54,6 +62,20 @@ def test_narrow_read_gives_the_built_in_readers_rows(pqcore_spark, table, name):
         assert {"(k = 3)", "(id >= 4000)"} <= set(conjuncts)
     if name == "self join":
         assert not conjuncts      # the k = 3 filter is on one side only
+    if name != "whole":
+        assert _scan_columns(ours) == (scanned[0] if scanned else columns or ["k"])
+
+
+def _scan_columns(df):
+    """Names of the columns the pqcore scans of *df*'s executed plan read."""
+    import re
+
+    scans = [line for line in df._jdf.queryExecution().executedPlan().toString().splitlines()
+             if "BatchScan pqcore[" in line]
+    assert scans
+    return [re.sub(r"#\d+L?$", "", c) for c in scans[0].split("BatchScan pqcore[", 1)[1].split("]", 1)[0].split(", ")]
+
+
 
 
 def test_narrow_scan_reads_only_the_needed_columns(pqcore_spark, table):
