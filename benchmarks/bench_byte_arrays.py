@@ -75,6 +75,9 @@ def _strings(kind: str, n: int, rng: np.random.Generator) -> list[str]:
     if kind == "low_card":         # dictionary: 1000 distinct words
         words = [f"w{i:04d}" + "x" * (i % 13) for i in range(1000)]
         return [words[i] for i in rng.integers(0, 1000, n).tolist()]
+    if kind == "codes":            # dictionary: 100 distinct 1-8 char codes (all <= 8 bytes)
+        words = [f"c{i}" + "z" * (i % 6) for i in range(100)]
+        return [words[i] for i in rng.integers(0, 100, n).tolist()]
     if kind == "low_card_long":    # dictionary: 200 distinct ~100-char values
         words = [f"{i:05d}" + "y" * (80 + i % 40) for i in range(200)]
         return [words[i] for i in rng.integers(0, 200, n).tolist()]
@@ -92,6 +95,7 @@ CASES = [  # (name, data kind, parquet encoding or "DICT")
     ("dlba/short_mixed", "short_mixed", "DELTA_LENGTH_BYTE_ARRAY"),
     ("dlba/long_mixed", "long_mixed", "DELTA_LENGTH_BYTE_ARRAY"),
     ("dict/low_card", "low_card", "DICT"),
+    ("dict/codes", "codes", "DICT"),
     ("dict/low_card_long", "low_card_long", "DICT"),
 ]
 

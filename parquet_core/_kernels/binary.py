@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from parquet_core._kernels.runs import gather_runs
+from parquet_core._kernels.runs import gather_runs, short_windows_in_order
 
 __all__ = ["ByteArrays"]
 
@@ -50,10 +50,12 @@ class ByteArrays:
         """Gather values by position (used to expand a dictionary).
 
         Indices must be in range (callers check them; numpy raises
-        IndexError otherwise).  Two vectorised strategies:
+        IndexError otherwise).  Three vectorised strategies:
 
         * every value has the same length: gather rows of an ``(n, length)``
           view, no per-byte work at all;
+        * no value longer than 8 bytes: one 8-byte word per value
+          (:meth:`_take_short`);
         * otherwise one overlapping-window copy per output value
           (:func:`parquet_core._kernels.runs.gather_runs`): each value is
           copied as a fixed-width window from its dictionary start, and the
@@ -75,8 +77,35 @@ class ByteArrays:
             rows = self.data[base:int(self.offsets[-1])].reshape(k, max_len)
             # np.take on axis 0 copies whole rows; much faster than fancy indexing
             return ByteArrays(out_offsets, np.take(rows, indices, axis=0).reshape(-1))
+        if max_len <= 8 and k <= len(indices) and short_windows_in_order():
+            return ByteArrays(out_offsets, self._take_short(indices, lens_src, out_offsets, total))
         starts = np.take(self.offsets[:-1], indices)
         return ByteArrays(out_offsets, gather_runs(self.data, starts, lens, out_offsets))
+
+    def _take_short(self, indices: npt.NDArray[np.integer], lens: npt.NDArray[np.int64],
+                    out_offsets: npt.NDArray[np.int64], total: int) -> npt.NDArray[np.uint8]:
+        """``take`` when no value is longer than 8 bytes (short strings, codes, most
+        dictionaries of a low-cardinality column).
+
+        The dictionary becomes one zero-padded 8-byte word per value; the words are
+        gathered with an aligned ``uint64`` take, then stored at their output offsets
+        through an unaligned ``uint64`` view of the output, in index order, so each
+        word's padding is overwritten by the values after it (the window rule of
+        :mod:`parquet_core._kernels.runs`).  Measured about twice as fast as the
+        general window copy on such values (``benchmarks/bench_kernels``)."""
+        k = len(lens)
+        base = int(self.offsets[0])
+        nbytes = int(self.offsets[-1]) - base
+        table = np.zeros(k * 8 + 8, dtype=np.uint8)
+        if nbytes:
+            rel = self.offsets[:-1] - base
+            # byte j of value i goes to 8 * i + j: its data position plus (8 * i - start of i)
+            table[np.repeat(np.arange(k, dtype=np.int64) * 8 - rel, lens) + np.arange(nbytes)] = \
+                self.data[base:base + nbytes]
+        words = np.take(table[:k * 8].view(np.uint64), indices)
+        out = np.empty(total + 8, dtype=np.uint8)
+        np.ndarray((total + 1,), dtype=np.uint64, buffer=out, strides=(1,))[out_offsets[:-1]] = words
+        return out[:total]
 
     def slice(self, start: int, stop: int) -> "ByteArrays":
         """Return values ``start:stop`` re-based so offsets start at 0 (copies offsets only)."""

@@ -49,7 +49,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["gather_runs", "pick_width", "scatter_runs", "window_view", "windows_in_order"]
+__all__ = ["gather_runs", "pick_width", "scatter_runs", "short_windows_in_order", "window_view",
+           "windows_in_order"]
 
 #: Window widths tried, bytes.
 _WIDTHS = (16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 1024, 2048, 4096)
@@ -57,6 +58,7 @@ _SAMPLE = 4096
 #: Outputs up to this many bytes use the exact per-byte copy (less fixed cost).
 _SMALL_TOTAL = 2048
 _order_ok: bool | None = None
+_short_order_ok: bool | None = None
 
 
 def window_view(buf: npt.NDArray[np.uint8], width: int) -> npt.NDArray[np.void]:
@@ -80,6 +82,24 @@ def windows_in_order() -> bool:
         expect = src[3:3 + int(offsets[-1])]
         _order_ok = bool(np.array_equal(out[:int(offsets[-1])], expect))
     return _order_ok
+
+
+def short_windows_in_order() -> bool:
+    """True when storing ``uint64`` words through an unaligned one-byte-stride view lands in
+    index order too (:meth:`ByteArrays.take` of values of at most 8 bytes; checked once)."""
+    global _short_order_ok
+    if _short_order_ok is None:
+        rng = np.random.default_rng(11)
+        lengths = rng.integers(0, 9, 3000).astype(np.int64)
+        offsets = np.zeros(lengths.size + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        total = int(offsets[-1])
+        words = rng.integers(0, 2**63, lengths.size, dtype=np.uint64)
+        expect = np.concatenate([words[i:i + 1].view(np.uint8)[:n] for i, n in enumerate(lengths.tolist())])
+        out = np.zeros(total + 8, dtype=np.uint8)
+        np.ndarray((total + 1,), dtype=np.uint64, buffer=out, strides=(1,))[offsets[:-1]] = words
+        _short_order_ok = bool(np.array_equal(out[:total], expect))
+    return _short_order_ok
 
 
 def pick_width(lengths: npt.NDArray[np.int64]) -> int:

@@ -54,7 +54,7 @@ import pyarrow as pa
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
-from parquet_core.schema.temporal import int96_to_epoch
+from parquet_core.schema.temporal import int96_to_epoch, int96_to_ns
 from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.interop.arrow_metadata import ARROW_SCHEMA_KEY, decode_schema, field_id_of, \
     restore_field, schema_key_values, type_with_arrow_ids, with_field_ids
@@ -133,13 +133,15 @@ def array_to_arrow(arr: Array) -> pa.Array:
     if dt.id is TypeId.DECIMAL:
         return _decimal(arr, typ)
     if dt.id is TypeId.INT96:
-        values, ok = int96_to_epoch(arr.values, "ns")
         unit = "ns"
-        if not ok[arr.validity if arr.validity is not None else slice(None)].all():
-            # Outside timestamp[ns]'s years 1677-2262: microseconds, dropping
-            # sub-microsecond digits, as Spark's own INT96 reading does.
-            values, _ = int96_to_epoch(arr.values, "us")
-            unit = "us"
+        values = int96_to_ns(arr.values, arr.validity)   # None: some value needs the checks below
+        if values is None:
+            values, ok = int96_to_epoch(arr.values, "ns")
+            if not ok[arr.validity if arr.validity is not None else slice(None)].all():
+                # Outside timestamp[ns]'s years 1677-2262: microseconds, dropping
+                # sub-microsecond digits, as Spark's own INT96 reading does.
+                values, _ = int96_to_epoch(arr.values, "us")
+                unit = "us"
         return pa.Array.from_buffers(pa.timestamp(unit), n, [_bitmap(arr.validity),
                                                             pa.py_buffer(np.ascontiguousarray(values, np.int64))])
     if isinstance(arr.values, np.ndarray) and arr.values.ndim == 2:

@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 from parquet_core.schema.nanos import NanoDatetime, NanoTime
 
-__all__ = ["RawTemporal", "int96_parts", "int96_to_epoch", "JULIAN_EPOCH_DAY"]
+__all__ = ["RawTemporal", "int96_parts", "int96_to_epoch", "int96_to_ns", "JULIAN_EPOCH_DAY"]
 
 #: Julian day number of the Unix epoch, 1970-01-01.
 JULIAN_EPOCH_DAY = 2440588
@@ -72,12 +72,56 @@ class RawTemporal:
         return f"{self.kind}({self.value} {self.unit}{' ' + self.tz if self.tz else ''})"
 
 
+#: One INT96 value as stored: nanoseconds of the day (8 bytes), then the Julian day (4 bytes),
+#: both little-endian; a record view of (n, 12) bytes reads both fields without copying.
+_INT96 = np.dtype([("nanos", "<i8"), ("days", "<i4")])
+_NS_PER_DAY = 86_400_000_000_000
+#: Days either side of the epoch on which every nanosecond of the day fits in int64
+#: (2**63 ns is about 106,751.99 days).
+_NS_SAFE_DAYS = 106_750
+
+
+def _int96_records(raw: npt.NDArray[np.uint8]) -> npt.NDArray[np.void]:
+    return np.ascontiguousarray(raw, dtype=np.uint8).reshape(-1).view(_INT96)
+
+
 def int96_parts(raw: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Split (n, 12) INT96 bytes into (julian_day, nanos_of_day) int64 arrays."""
-    raw = np.ascontiguousarray(raw)
-    nanos = raw[:, :8].copy().view("<i8").reshape(-1).astype(np.int64)
-    days = raw[:, 8:].copy().view("<i4").reshape(-1).astype(np.int64)
-    return days, nanos
+    rec = _int96_records(raw)
+    return rec["days"].astype(np.int64), rec["nanos"].astype(np.int64)
+
+
+def int96_to_ns(raw: npt.NDArray[np.uint8],
+                valid: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.int64] | None:
+    """INT96 as int64 nanoseconds since the epoch, or None when that is not exact for all.
+
+    The common case of :func:`int96_to_epoch` with ``unit="ns"``, in one multiply-add:
+    when every value (every one where *valid* is True; other slots get arbitrary
+    numbers) lies within :data:`_NS_SAFE_DAYS` of the epoch and its nanosecond field
+    within a day, ``(day - 2440588) * 86400e9 + nanos`` is the same number
+    :func:`int96_to_epoch` computes and cannot overflow.  Otherwise None: the caller
+    takes the general path.
+    """
+    rec = _int96_records(raw)
+    days, nanos = rec["days"], rec["nanos"]
+    if len(rec):
+        where: npt.NDArray[np.bool_] | bool = True if valid is None else valid
+        if valid is not None and not valid.any():
+            return np.zeros(len(rec), dtype=np.int64)
+        i32, i64 = np.iinfo(np.int32), np.iinfo(np.int64)
+        lo_d = int(np.min(days, where=where, initial=i32.max))
+        hi_d = int(np.max(days, where=where, initial=i32.min))
+        lo_n = int(np.min(nanos, where=where, initial=i64.max))
+        hi_n = int(np.max(nanos, where=where, initial=i64.min))
+        if not (JULIAN_EPOCH_DAY - _NS_SAFE_DAYS <= lo_d and hi_d <= JULIAN_EPOCH_DAY + _NS_SAFE_DAYS
+                and 0 <= lo_n and hi_n < _NS_PER_DAY):
+            return None
+    out = days.astype(np.int64)
+    out -= JULIAN_EPOCH_DAY
+    with np.errstate(over="ignore"):    # only in slots *valid* marks as null
+        out *= _NS_PER_DAY
+        out += nanos
+    return out
 
 
 def _wrap64(v: int) -> int:

@@ -36,6 +36,11 @@ from spark_adapter.pqcore.options import DEFAULT_BATCH_SIZE, ReadOptions, read_o
 # buffers, but pyspark (4.3, ArrowBatchTransformer.wrap_struct) re-wraps it as
 # pa.array([{}] * num_rows): a Python list of one pointer per row, so the batch stays bounded
 _MAX_EMPTY_BATCH = 1 << 20
+# a row group this small (rows, and uncompressed bytes of all its columns) is decoded whole
+# and sliced into batches; a bigger one streams page by page (iter_batches), so a task's
+# memory stays bounded by these (plus what dictionary strings expand to)
+_WHOLE_GROUP_ROWS = 1 << 20
+_WHOLE_GROUP_BYTES = 64 << 20
 
 
 def list_table(options: ReadOptions | Any) -> tuple[list[str], list[list[tuple[str, str]]], list[Any]]:
@@ -367,13 +372,26 @@ def _read_file_batches(path: str, schema: StructType, batch_size: int, partition
                     m = min(step, n - start)
                     yield conform_batch({}, source_cols, target, m, constants)
             return
-        for table in pf.iter_batches(batch_size=batch_size, columns=selection, row_groups=groups,
-                                     use_threads=use_threads):
-            if table.num_rows == 0:
+        for rg in groups:
+            meta = pf.metadata.row_group(rg)
+            if meta.num_rows <= _WHOLE_GROUP_ROWS and meta.total_byte_size <= _WHOLE_GROUP_BYTES:
+                # decoded into one output per column and cut into zero-copy slices: about a
+                # third less CPU than assembling each batch from page pieces (measured)
+                at = pf.read_row_group(rg, columns=selection, use_threads=use_threads).to_arrow()
+                if at.num_rows == 0:
+                    continue
+                whole = conform_batch({name: at.column(name) for name in present}, source_cols, target,
+                                      at.num_rows, constants)
+                for start in range(0, whole.num_rows, batch_size):
+                    yield whole.slice(start, batch_size)
                 continue
-            at = table.to_arrow()
-            cols = {name: at.column(name) for name in present}
-            yield conform_batch(cols, source_cols, target, table.num_rows, constants)
+            for table in pf.iter_batches(batch_size=batch_size, columns=selection, row_groups=[rg],
+                                         use_threads=use_threads):
+                if table.num_rows == 0:
+                    continue
+                at = table.to_arrow()
+                cols = {name: at.column(name) for name in present}
+                yield conform_batch(cols, source_cols, target, table.num_rows, constants)
 
 
 def _selection(schema: StructType, resolved: dict[str, str | None], file_schema: Any) -> list[str]:

@@ -63,3 +63,28 @@ def test_to_pylist_of_a_view_example() -> None:
     full = ByteArrays.from_pylist([b"ab", b"cde", b"f", b""])
     assert ByteArrays(full.offsets[1:4], full.data).to_pylist() == [b"cde", b"f"]
     assert ByteArrays(full.offsets[3:4], full.data).to_pylist() == []
+
+
+@given(st.lists(st.binary(max_size=8), min_size=1, max_size=30), st.data(), st.integers(0, 9))
+def test_take_of_short_values_through_eight_byte_words(vals, data, pad) -> None:
+    """Values of at most 8 bytes (empty and exactly-8 included) take the word path
+    (``_take_short``), also from a source whose offsets do not start at 0."""
+    src = ByteArrays.from_pylist(vals)
+    if pad:
+        src = ByteArrays(src.offsets + pad, np.concatenate([np.full(pad, 0xAB, np.uint8), src.data]))
+    idx = data.draw(st.lists(st.integers(0, len(vals) - 1), min_size=len(vals), max_size=300))
+    calls = []
+    real = ByteArrays._take_short
+
+    def spy(self, *args):
+        calls.append(1)
+        return real(self, *args)
+
+    ByteArrays._take_short = spy
+    try:
+        got = src.take(np.array(idx, dtype=np.int32))
+    finally:
+        ByteArrays._take_short = real
+    assert got.to_pylist() == [vals[i] for i in idx]
+    lengths = {len(v) for v in vals}
+    assert calls == ([] if lengths == {max(lengths)} or sum(len(vals[i]) for i in idx) == 0 else [1])

@@ -57,3 +57,46 @@ def test_times_ns_below_a_microsecond_are_nanotime() -> None:
     assert out[0] == dt.time(0, 0, 0, 1) and type(out[0]) is dt.time
     assert isinstance(out[1], NanoTime) and out[1].nanosecond == 1 and out[1] > out[0]
     assert out[2] == RawTemporal(86_400 * 10**9 + 5, "ns", "time")
+
+
+def _int96_many(days: np.ndarray, nanos: np.ndarray) -> np.ndarray:
+    """(n, 12) INT96 bytes as the spec lays them out: nanos of the day (int64 LE), then the
+    Julian day (int32 LE), written with struct, not with the code under test."""
+    return np.frombuffer(b"".join(struct.pack("<qi", int(n), int(d)) for d, n in zip(days, nanos)),
+                         dtype=np.uint8).reshape(-1, 12)
+
+
+def test_int96_to_ns_matches_the_general_path_and_hand_values() -> None:
+    from parquet_core.schema.temporal import int96_to_ns
+
+    day = 86_400 * 10**9
+    # 1970-01-01T00:00:00.000000001, 2000-01-01T12:00, 1900-01-01 (negative), 2262-04-11 edge band
+    days = np.array([JULIAN_EPOCH_DAY, 2451545, 2415021, JULIAN_EPOCH_DAY + 106_750])
+    nanos = np.array([1, day // 2, 0, day - 1])
+    got = int96_to_ns(_int96_many(days, nanos))
+    assert got is not None
+    assert got.tolist() == [1, 946_728_000 * 10**9, -2_208_988_800 * 10**9, 106_750 * day + day - 1]
+    ref, ok = int96_to_epoch(_int96_many(days, nanos), "ns")
+    assert ok.all() and got.tolist() == ref.tolist()
+
+    rng = np.random.default_rng(5)
+    d = rng.integers(JULIAN_EPOCH_DAY - 106_750, JULIAN_EPOCH_DAY + 106_751, 2000)
+    n = rng.integers(0, day, 2000)
+    assert int96_to_ns(_int96_many(d, n)).tolist() == int96_to_epoch(_int96_many(d, n), "ns")[0].tolist()
+
+
+def test_int96_to_ns_declines_what_it_cannot_do_exactly() -> None:
+    from parquet_core.schema.temporal import int96_to_ns
+
+    day = 86_400 * 10**9
+    for days, nanos in [(JULIAN_EPOCH_DAY + 106_751, 0),      # past the safe band: general path
+                        (JULIAN_EPOCH_DAY - 106_751, 0),
+                        (JULIAN_EPOCH_DAY, -1),                  # nanos outside a day
+                        (JULIAN_EPOCH_DAY, day)]:
+        raw = _int96_many(np.array([JULIAN_EPOCH_DAY, days]), np.array([5, nanos]))
+        assert int96_to_ns(raw) is None
+        # the same value in a null slot does not count
+        got = int96_to_ns(raw, np.array([True, False]))
+        assert got is not None and got[0] == 5
+    assert int96_to_ns(_int96_many(np.array([0]), np.array([0])), np.array([False])).tolist() == [0]
+    assert int96_to_ns(np.zeros((0, 12), np.uint8)).tolist() == []
