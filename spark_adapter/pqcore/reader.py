@@ -36,7 +36,7 @@ from spark_adapter.pqcore.options import DEFAULT_BATCH_SIZE, ReadOptions, read_o
 # buffers, but pyspark (4.3, ArrowBatchTransformer.wrap_struct) re-wraps it as
 # pa.array([{}] * num_rows): a Python list of one pointer per row, so the batch stays bounded
 _MAX_EMPTY_BATCH = 1 << 20
-# a row group this small (rows, and uncompressed bytes of all its columns) is decoded whole
+# a row group this small (rows, and uncompressed bytes of the columns read) is decoded whole
 # and sliced into batches; a bigger one streams page by page (iter_batches), so a task's
 # memory stays bounded by these (plus what dictionary strings expand to)
 _WHOLE_GROUP_ROWS = 1 << 20
@@ -372,9 +372,12 @@ def _read_file_batches(path: str, schema: StructType, batch_size: int, partition
                     m = min(step, n - start)
                     yield conform_batch({}, source_cols, target, m, constants)
             return
+        heads = {c.split(".", 1)[0] for c in selection}
         for rg in groups:
             meta = pf.metadata.row_group(rg)
-            if meta.num_rows <= _WHOLE_GROUP_ROWS and meta.total_byte_size <= _WHOLE_GROUP_BYTES:
+            size = sum(meta.column(i).total_uncompressed_size for i in range(meta.num_columns)
+                       if meta.column(i).path_in_schema.split(".", 1)[0] in heads)
+            if meta.num_rows <= _WHOLE_GROUP_ROWS and size <= _WHOLE_GROUP_BYTES:
                 # decoded into one output per column and cut into zero-copy slices: about a
                 # third less CPU than assembling each batch from page pieces (measured)
                 at = pf.read_row_group(rg, columns=selection, use_threads=use_threads).to_arrow()

@@ -136,3 +136,40 @@ def test_cheapest_column_prefers_the_narrowest_fixed_width_field():
     assert cheapest_column(schema(LongType(), DoubleType())) == ["c0"]
     assert cheapest_column(schema(StringType(), ArrayType(IntegerType()))) == []
     assert cheapest_column(StructType([])) == []
+
+
+@pytest.mark.parametrize("limits", [(1 << 20, 64 << 20), (99, 64 << 20), (1 << 20, 1000)])
+def test_whole_row_groups_and_streamed_ones_give_the_same_batches(tmp_path, monkeypatch, limits):
+    """Small row groups are decoded whole and sliced; a group over either limit streams
+    page by page.  Both give pyarrow's rows, in batches of at most batchSize rows."""
+    import datetime as dt
+
+    import spark_adapter.pqcore.reader as reader_mod
+
+    monkeypatch.setattr(reader_mod, "_WHOLE_GROUP_ROWS", limits[0])
+    monkeypatch.setattr(reader_mod, "_WHOLE_GROUP_BYTES", limits[1])
+    n = 1000
+    table = pa.table({
+        "id": pa.array(range(n), pa.int64()),
+        "s": pa.array([None if i % 7 == 0 else f"v{i % 13}" for i in range(n)]),
+        "t": pa.array([dt.datetime(2024, 1, 1) + dt.timedelta(microseconds=i * 1001) for i in range(n)],
+                      pa.timestamp("ns")),
+    })
+    path = tmp_path / "f.parquet"
+    pq.write_table(table, path, row_group_size=300, data_page_size=512,
+                   use_deprecated_int96_timestamps=True)
+    import parquet_core as pc
+
+    whole = []
+    real = pc.ParquetFile.read_row_group
+    monkeypatch.setattr(pc.ParquetFile, "read_row_group", lambda self, i, *a, **k: whole.append(i) or real(self, i, *a, **k))
+    reader = _reader(str(tmp_path), batchSize="128")
+    batches = [b for p in reader.partitions() for b in reader.read(p)]
+    assert max(b.num_rows for b in batches) == 128
+    assert whole == ([0, 1, 2, 3] if limits == (1 << 20, 64 << 20) else [])
+    got = pa.Table.from_batches(batches)
+    expected = pq.read_table(path)
+    assert got.column("id").to_pylist() == expected.column("id").to_pylist()
+    assert got.column("s").to_pylist() == expected.column("s").to_pylist()
+    assert got.column("t").cast(pa.int64()).to_pylist() == \
+        expected.column("t").cast(pa.timestamp("us")).cast(pa.int64()).to_pylist()
