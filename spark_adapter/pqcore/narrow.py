@@ -53,7 +53,10 @@ def _relation_key(node: Any) -> tuple | None:
         return None
     rel = node.relation() if cls == "DataSourceV2ScanRelation" else node
     opts = rel.options().asCaseSensitiveMap()
-    return (rel.table().name(), tuple(sorted((str(k), str(opts.get(k))) for k in opts.keySet())))
+    # keys through a Java array: py4j ends a loop over a Java iterator with an exception,
+    # which pyspark converts at several milliseconds each
+    keys = list(opts.keySet().toArray())
+    return (rel.table().name(), tuple(sorted((str(k), str(opts.get(k))) for k in keys)))
 
 
 def _walk(node: Any, out: list[Any]) -> None:
