@@ -88,12 +88,14 @@ class _LeafStream:
             return left
         return max(left - 1, 0)
 
-    def _add(self, piece: ColumnData) -> None:
+    def _add(self, pieces: list[ColumnData]) -> None:
+        """Append *pieces* to the unused rows: one join for all of them (joining page by page
+        would copy the unused rows again for every page of a batch)."""
         if self.data is not None and self.level < self.data.num_levels:
             end = self.data.num_levels
             vend = end if self.values is None else int(self.values[-1])
-            rest = slice_data(self.data, self.level, end, self.value, vend)
-            piece = concat_data([rest, piece], self.desc)
+            pieces = [slice_data(self.data, self.level, end, self.value, vend)] + pieces
+        piece = concat_data(pieces, self.desc)
         self.data = piece
         self.starts = record_starts(piece)
         self.values = value_positions(piece, self.desc)
@@ -101,7 +103,10 @@ class _LeafStream:
 
     def take(self, n: int) -> ColumnData:
         """The next *n* records (fewer only when the leaf has no more)."""
-        while self.complete() < n and not self.done:
+        pending: list[ColumnData] = []
+        records = self._records_left()      # of the unused rows and the pending pieces
+        while not self.done and \
+                (records if self.desc.max_repetition_level == 0 or self.closed else max(records - 1, 0)) < n:
             item = next(self.items, False)
             if item is False:
                 self.done = self.closed = True
@@ -110,8 +115,11 @@ class _LeafStream:
             else:
                 assert isinstance(item, ColumnData)
                 if item.num_levels:
-                    self._add(item)
+                    pending.append(item)
+                    records += count_records(item)
                     self.closed = False
+        if pending:
+            self._add(pending)
         if self.data is None:
             raise ParquetFormatError(f"column {self.desc.dotted_path} ends before the rows its row groups promise")
         data = self.data
