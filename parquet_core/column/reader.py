@@ -626,41 +626,62 @@ def read_column_chunks(chunks: Iterable[Iterable[Page]], desc: ColumnDescriptor,
 
 
 def iter_chunk_pieces(pages: Iterable[Page], desc: ColumnDescriptor,
-                      keep_dictionary: bool = False) -> Iterator[ColumnData]:
-    """Decode a chunk page by page: one :class:`ColumnData` per data page.
+                      keep_dictionary: bool = False, min_levels: int = 1) -> Iterator[ColumnData]:
+    """Decode a chunk piece by piece: one :class:`ColumnData` per data page, or per run of
+    consecutive data pages holding at least *min_levels* levels (the last piece of the
+    chunk may hold fewer).
 
-    The dictionary page is decoded once and used by every data page after it.
-    Concatenating the pieces' values and levels gives what
-    :func:`read_column_chunk` returns for the same pages; a reader that yields
-    batches can stop after one page per column.  With *keep_dictionary* each
-    piece carries its :class:`ChunkDictionary` (the chunk's dictionary for a
-    dictionary-encoded page; for a page in another encoding, that dictionary
-    followed by the page's new values).
+    The dictionary page is decoded once and used by every data page after it; a
+    piece never spans a dictionary page.  Concatenating the pieces' values and
+    levels gives what :func:`read_column_chunk` returns for the same pages; a
+    reader that yields batches can stop after the pages of its first batch
+    (joining the pages of a piece here, in one output, costs less than
+    decoding them one by one and joining the pieces).  With *keep_dictionary*
+    each piece carries its :class:`ChunkDictionary` (the chunk's dictionary for
+    dictionary-encoded pages; after pages in another encoding, that dictionary
+    followed by their new values).
     """
     dec = _ChunkDecoder(desc, keep_dictionary)
     dec.start_chunk()
+    levels = 0          # declared by the headers of the data pages not yet yielded
+    last: Page | None = None
     for page in pages:
+        if isinstance(page, DictionaryPage) and levels:
+            yield _piece(dec, last, keep_dictionary)
+            levels = 0
         _decode_page(dec, page)
         if isinstance(page, DictionaryPage):
             continue
-        dec.flush()
-        n = dec.num_levels
-        try:
-            kept = dec.chunk_dictionary(n) if keep_dictionary else None
-            data = dec.finish()
-        except ParquetError as exc:
-            _page_note(exc, page.ordinal, page.offset)
-            raise
-        except (ValueError, IndexError, TypeError, OverflowError) as exc:
-            err = ParquetFormatError(f"malformed page: {exc}")
-            _page_note(err, page.ordinal, page.offset)
-            raise err from exc
-        if kept is not None:
-            data = replace(data, dictionaries=(kept,))
-        yield data
-        dec.reset_pieces()
-        dec.fell_back = False
-        dec.dict_pages = min(dec.dict_pages, 1)
+        last = page
+        levels += max(int(page.num_values), 1)
+        if levels >= min_levels:
+            yield _piece(dec, page, keep_dictionary)
+            levels = 0
+    if levels:
+        yield _piece(dec, last, keep_dictionary)
+
+
+def _piece(dec: _ChunkDecoder, page: Any, keep_dictionary: bool) -> ColumnData:
+    """The decoded pages since the last piece as one piece; *page* (the last of them) is
+    named by an error that no earlier page claimed."""
+    dec.flush()
+    n = dec.num_levels
+    try:
+        kept = dec.chunk_dictionary(n) if keep_dictionary else None
+        data = dec.finish()
+    except ParquetError as exc:
+        _page_note(exc, page.ordinal, page.offset)
+        raise
+    except (ValueError, IndexError, TypeError, OverflowError) as exc:
+        err = ParquetFormatError(f"malformed page: {exc}")
+        _page_note(err, page.ordinal, page.offset)
+        raise err from exc
+    if kept is not None:
+        data = replace(data, dictionaries=(kept,))
+    dec.reset_pieces()
+    dec.fell_back = False
+    dec.dict_pages = min(dec.dict_pages, 1)
+    return data
 
 
 def _decode_page(dec: _ChunkDecoder, page: Page) -> None:

@@ -4,14 +4,15 @@
 
     iter_batches(ctx, selected, groups, batch_size, use_threads)
       one _LeafStream per leaf:  row group after row group, ColumnChunkReader.iter_pages_lazily
-                                 -> column.reader.iter_chunk_pieces (one ColumnData per page)
+                                 -> column.reader.iter_chunk_pieces (one ColumnData per run of
+                                    pages holding at least batch_size levels, decoded together)
       per batch: each leaf buffers pieces until it holds batch_size complete records,
                  table.leaves.split_records cuts them off; table.leaves.field_array builds the fields
 
 A batch costs the pages that hold its rows (plus the read-ahead window of
 :mod:`parquet_core.file.chunk_reader`), so the first batch of a huge row
-group reads about one page per column, and memory stays bounded by the
-batch.  Batches run across row groups, as pyarrow's do.  A record of a
+group reads the pages of about one batch per column, and memory stays
+bounded by the batch plus a page.  Batches run across row groups, as pyarrow's do.  A record of a
 repeated leaf may continue on the next page: it is complete when the next
 record starts or its chunk ends.
 """
@@ -43,10 +44,12 @@ class _LeafStream:
     taking a small batch out of a large page costs the batch, not the page.
     """
 
-    def __init__(self, ctx: ReadContext, leaf: int, groups: Sequence[int], keep: bool) -> None:
+    def __init__(self, ctx: ReadContext, leaf: int, groups: Sequence[int], keep: bool,
+                 min_levels: int = 1) -> None:
         self.ctx = ctx
         self.leaf = leaf
         self.desc: ColumnDescriptor = ctx.metadata.schema.column(leaf)
+        self.min_levels = min_levels     # levels per decoded piece (a batch's worth)
         self.items = self._items(groups, keep)
         self.data: ColumnData | None = None
         self.starts: Any = None          # record start positions in data (None: unrepeated)
@@ -62,7 +65,7 @@ class _LeafStream:
             with reader.notes():
                 reader.check_rows(num_rows)
                 records = levels = 0
-                for piece in iter_chunk_pieces(reader.iter_pages_lazily(), self.desc, keep):
+                for piece in iter_chunk_pieces(reader.iter_pages_lazily(), self.desc, keep, self.min_levels):
                     reps = piece.rep_levels
                     if not levels and reps is not None and len(reps) and reps[0] != 0:
                         raise ParquetFormatError("column chunk does not start at a record boundary "
@@ -148,7 +151,7 @@ def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
     fields = []
     for field, shape in selected:
         assert not isinstance(shape, ParquetSchemaError)
-        mine = [_LeafStream(ctx, leaf, groups, ctx.keeps(field, shape, leaf)) for leaf in shape.leaves]
+        mine = [_LeafStream(ctx, leaf, groups, ctx.keeps(field, shape, leaf), batch_size) for leaf in shape.leaves]
         streams.extend(mine)
         fields.append((field, shape, mine))
     schema = Schema([f for f, _ in selected])

@@ -41,8 +41,11 @@ def _levels(data, desc):
 @given(seed=st.integers(0, 2**32 - 1), rows=st.integers(0, 3000),
        version=st.sampled_from(["1.0", "2.0"]), codec=st.sampled_from(["none", "snappy", "zstd", "gzip"]),
        dictionary=st.booleans(), batch=st.sampled_from([64, 500, 1024]),
-       dict_limit=st.sampled_from([64, 1 << 20]))
-def test_pieces_concatenate_to_the_chunk(seed, rows, version, codec, dictionary, batch, dict_limit) -> None:
+       dict_limit=st.sampled_from([64, 1 << 20]), min_levels=st.sampled_from([1, 100, 1000, 1 << 20]))
+def test_pieces_concatenate_to_the_chunk(seed, rows, version, codec, dictionary, batch, dict_limit,
+                                         min_levels) -> None:
+    """Pieces of one page each (min_levels=1) or of several pages (the runs of pages that
+    reach min_levels) concatenate to the chunk."""
     rng = np.random.default_rng(seed)
     nulls = rng.random(rows) < rng.random()
     ints = pa.array(rng.integers(0, 50, rows), mask=nulls)
@@ -63,8 +66,18 @@ def test_pieces_concatenate_to_the_chunk(seed, rows, version, codec, dictionary,
             start, length = chunk.byte_range(len(raw))
             buf = memoryview(raw)[start:start + length]
             whole = read_column_chunk(iter_pages(buf, chunk.codec_id, chunk.num_values), desc)
-            pieces = list(iter_chunk_pieces(iter_pages(buf, chunk.codec_id, chunk.num_values), desc))
+            pieces = list(iter_chunk_pieces(iter_pages(buf, chunk.codec_id, chunk.num_values), desc,
+                                            min_levels=min_levels))
             assert sum(p.num_levels for p in pieces) == whole.num_levels == chunk.num_values
+            assert all(p.num_levels >= min_levels for p in pieces[:-1])
+            # with the dictionary kept, each piece's dictionary and indices give its values
+            kept = list(iter_chunk_pieces(iter_pages(buf, chunk.codec_id, chunk.num_values), desc,
+                                          keep_dictionary=True, min_levels=min_levels))
+            assert [p.num_levels for p in kept] == [p.num_levels for p in pieces]
+            for k, p in zip(kept, pieces):
+                (d,) = k.dictionaries
+                vals = d.values.take(d.indices) if isinstance(d.values, ByteArrays) else np.asarray(d.values)[d.indices]
+                assert _values_list(vals) == _values_list(p.values) == _values_list(k.values)
             assert [v for p in pieces for v in _values_list(p.values)] == _values_list(whole.values)
             expect_levels = _levels(whole, desc)
             got_levels = [lv for p in pieces for lv in (_levels(p, desc) or [])]
