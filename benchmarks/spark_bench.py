@@ -30,7 +30,10 @@ Spark's own writer with small pages so page indexes can help): ``id``
   column pruning: every column is read and shipped), and each of them, the column sum
   and the many-files point lookup through ``spark_adapter.read(spark, path, query)``,
   which reads only the columns and row groups the query needs;
-* ``--first-query N``: instead, the first ``count()`` of N fresh applications per reader.
+* ``--first-query N``: instead, the first ``count()`` of N fresh applications per reader,
+  and of a Python source that does nothing (``pqtrivial``: Spark's own cost for any);
+* ``--floor``: each case also through ``format("pqfloor")`` (``benchmarks/spark_floor.py``):
+  the same plan with the decoding taken out, Spark's own cost for any Python source.
 
 Both sides are checked to return the same numbers.  Reported: seconds and
 pqcore / built-in ratios (>1: pqcore slower).  local[2], UI off, one
@@ -249,33 +252,65 @@ spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "fal
 spark.sparkContext.setLogLevel("ERROR")
 spark.range(1).count()                      # the JVM is up and has run a job
 t = time.perf_counter()
-r = spark.read.parquet(sys.argv[2]) if sys.argv[1] == "builtin" else spark.read.format("pqcore").load(sys.argv[2])
+r = spark.read.parquet(sys.argv[2]) if sys.argv[1] == "builtin" else spark.read.format(sys.argv[1]).load(sys.argv[2])
 n = r.count()
 print("FIRST", time.perf_counter() - t, n)
+"""
+
+# A Python data source that does nothing (no imports, two rows): its first query is what
+# Spark charges any Python source before reading anything.  Found by Spark's lookup of
+# pyspark_* modules, as pqcore is.
+_TRIVIAL = """
+from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
+
+
+class _Reader(DataSourceReader):
+    def partitions(self):
+        return [InputPartition(0), InputPartition(1)]
+
+    def read(self, partition):
+        yield (1,)
+
+
+class DefaultSource(DataSource):
+    @classmethod
+    def name(cls):
+        return "pqtrivial"
+
+    def schema(self):
+        return "a long"
+
+    def reader(self, schema):
+        return _Reader()
 """
 
 
 def first_queries(args) -> None:
     """The first ``count()`` of a new application (fresh JVM and Python workers; pqcore found by
-    Spark's lookup, no ``register()``), after the session has run one trivial job."""
+    Spark's lookup, no ``register()``), after the session has run one trivial job; beside
+    it the built-in reader's and that of a Python source that does nothing (``pqtrivial``)."""
     import subprocess
 
     if not args.data or not Path(args.data).exists():
         raise SystemExit("--first-query needs an existing --data folder")
     root = str(Path(__file__).resolve().parent.parent)
     _compile_checkout()
+    shim = Path(tempfile.mkdtemp())
+    (shim / "pyspark_pqtrivial.py").write_text(_TRIVIAL)
     env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable,
-               PYTHONPATH=root, SPARK_LOCAL_IP="127.0.0.1")
-    times: dict[str, list[float]] = {"builtin": [], "pqcore": []}
+               PYTHONPATH=root + os.pathsep + str(shim), SPARK_LOCAL_IP="127.0.0.1")
+    times: dict[str, list[float]] = {"builtin": [], "pqtrivial": [], "pqcore": []}
     for _ in range(args.first_query):
         for which in times:
             out = subprocess.run([sys.executable, "-c", _FIRST, which, args.data], env=env, cwd=tempfile.gettempdir(),
                                  capture_output=True, text=True, check=True).stdout
             line = next(x for x in out.splitlines() if x.startswith("FIRST"))
             times[which].append(float(line.split()[1]))
-    a, b = min(times["builtin"]), min(times["pqcore"])
+    shutil.rmtree(shim, ignore_errors=True)
+    a, t, b = min(times["builtin"]), min(times["pqtrivial"]), min(times["pqcore"])
     print(f"first count() of a new application, best of {args.first_query}: built-in {a:.2f} s, "
-          f"pqcore {b:.2f} s ({b - a:+.2f} s); all: {times}")
+          f"a Python source doing nothing {t:.2f} s ({t - a:+.2f} s), pqcore {b:.2f} s ({b - a:+.2f} s); "
+          f"all: {times}")
 
 
 if __name__ == "__main__":
