@@ -157,7 +157,13 @@ def _chunk_of(pf: RowGroupPlanner, rg: int, name: str) -> Any:
 def _has_full_dictionary(pf: RowGroupPlanner, rg: int, name: str) -> bool:
     """Whether :func:`_stat_bounds` with ``dictionary=True`` would read a dictionary for *name*."""
     chunk = _chunk_of(pf, rg, name)
-    return chunk is not None and row_leaf(chunk.descriptor) and fully_dictionary_encoded(chunk)
+    if chunk is None or not row_leaf(chunk.descriptor):
+        return False
+    # ``encodings`` lists every encoding of the chunk: without a dictionary encoding among
+    # them there is no dictionary to read (and ``encoding_stats``, decoded lazily, stays so)
+    if not _DICT_ENCODINGS.intersection(chunk.meta.encodings or ()):
+        return False
+    return fully_dictionary_encoded(chunk)
 
 
 def _has_bloom_filter(pf: RowGroupPlanner, rg: int, name: str) -> bool:
