@@ -151,7 +151,7 @@ def _chunk_of(pf: RowGroupPlanner, rg: int, name: str) -> Any:
     if split_variant_path(pf.columns.shapes, name) is not None:
         return None
     idx = _leaf(pf, name)
-    return None if idx is None else pf.metadata.row_group(rg).column(idx)
+    return None if idx is None else pf.indexes.chunk(rg, idx)
 
 
 def _has_full_dictionary(pf: RowGroupPlanner, rg: int, name: str) -> bool:
@@ -197,7 +197,7 @@ def _stat_bounds(pf: RowGroupPlanner, rg: int, name: str, bloom: bool, dictionar
     idx = _leaf(pf, name)
     if idx is None:
         return None
-    chunk = pf.metadata.row_group(rg).column(idx)
+    chunk = pf.indexes.chunk(rg, idx)
     desc = chunk.descriptor
     stats = chunk.statistics
     lo = hi = None
