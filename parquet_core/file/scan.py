@@ -200,7 +200,8 @@ def _settle(items: Sequence[object]) -> None:
 
 def read_rows(ctx: ReadContext, rg: int, field: Field, shape: Shape | ParquetSchemaError,
               mask: npt.NDArray[np.bool_] | None, rows: npt.NDArray[np.int64] | None) -> Array:
-    """One field of one row group, only at *rows* (all rows when None).
+    """One field of one row group, only at *rows* (all rows when None; else the increasing
+    positions where *mask* is set, ``np.flatnonzero(mask)``).
 
     An unrepeated leaf with an offset index is read page by page: its
     dictionary page and the data pages holding a wanted row; other leaves
@@ -229,11 +230,27 @@ def read_rows(ctx: ReadContext, rg: int, field: Field, shape: Shape | ParquetSch
         try:
             pages = reader.pages_at(oi, keep_pages, num_rows, keep)
             part, _ = read_column_chunks([pages], desc, keep)
-            data[leaf] = take_records(part, desc, _positions(oi.first_rows, keep_pages, num_rows, rows))
+            if part.num_levels == rows.size and _whole_pages(oi.first_rows, keep_pages, num_rows, rows):
+                # every row of the kept pages (each page was checked to hold its index's rows, and
+                # the rows are distinct, increasing rows of those pages): positions 0..n-1, no gather
+                data[leaf] = part
+            else:
+                data[leaf] = take_records(part, desc, _positions(oi.first_rows, keep_pages, num_rows, rows))
         except ParquetError as exc:
             exc.add_note(f"in column {desc.dotted_path}, row group {rg} (pages read through the offset index)")
             raise
     return ctx.build(field, shape, data)
+
+
+def _whole_pages(starts: npt.NDArray[np.int64], keep_pages: list[int], num_rows: int,
+                 rows: npt.NDArray[np.int64]) -> bool:
+    """Whether *rows* (as many as the kept pages hold) run from the first kept page's first
+    row to the last kept page's last row."""
+    if not keep_pages or not rows.size:
+        return not rows.size
+    last = keep_pages[-1]
+    end = int(starts[last + 1]) if last + 1 < len(starts) else num_rows
+    return int(rows[0]) == int(starts[keep_pages[0]]) and int(rows[-1]) == end - 1
 
 
 def _positions(starts: npt.NDArray[np.int64], keep_pages: list[int], num_rows: int,
