@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> None:
 
     def pa_open() -> None:
         for p in paths:
-            pq.ParquetFile(p).metadata
+            _ = pq.ParquetFile(p).metadata
 
     times = {name: best_cpu(fn, args.repeats) * 1e3 / n for name, fn in
              [("pc open", pc_open), ("pc plan", pc_plan), ("pc read", pc_reads),

@@ -87,6 +87,7 @@ def _read_matching(ctx: ReadContext, rg: int, mask: npt.NDArray[np.bool_], selec
     keep = filter_mask(expr, _filter_columns(ctx, names, rg, mask, rows, pre, expr))
     pre = filter_table(pre, keep)
     hits = rows[keep]
+    hit_mask = mask
     if len(early) < len(selected):
         hit_mask = np.zeros(mask.size, dtype=np.bool_)
         hit_mask[hits] = True
