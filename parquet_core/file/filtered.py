@@ -3,9 +3,12 @@
 ::
 
     read_plans(ctx, plans, selected, expr)
-      per kept row group:  scan.read_fields (every row) or scan.read_rows (candidate rows,
-                           page by page through the offset index)
-                           the filter's columns at the same rows  -> predicate.filter_mask
+      per kept row group, every row a candidate:
+                           scan.read_fields (every row), the filter's columns -> predicate.filter_mask
+      per kept row group with candidate rows (page index):
+                           the filter's columns by scan.read_rows at the candidate rows (page by
+                           page through the offset index) -> predicate.filter_mask -> matching rows;
+                           the other output fields by scan.read_rows at the matching rows only
       -> one table (parts concatenated)
 """
 
