@@ -98,6 +98,8 @@ def test_filtered_reads_equal_pyarrows(tmp_path_factory, seed, n, null_share, pa
     # the filter's column not among the output columns; and only non-filter columns
     _same(_iter_read(path, filters, columns=["t", "s", "l"]), want.select(["t", "s", "l"]))
     _same(_iter_read(path, filters, columns=["id", "z"]), want.select(["id", "z"]))
+    # no output column at all (a count): still the matching rows only
+    assert sum(b.num_rows for b in pc.ParquetFile(path).iter_batches(columns=[], filters=filters)) == want.num_rows
 
 
 def test_kept_dictionaries_equal_pyarrows(tmp_path):
