@@ -34,10 +34,10 @@ def _table(rng: np.random.Generator, n: int, null_share: float) -> "pa.Table":
     def nulls() -> "np.ndarray | None":
         return rng.random(n) < null_share if null_share else None
 
-    k = pa.array(rng.integers(-3, 4, n).astype(np.int32), mask=nulls())
-    x = pa.array(rng.standard_normal(n), mask=nulls())
+    k = pa.array(rng.integers(-3, 4, n).astype(np.int32), pa.int32(), mask=nulls())
+    x = pa.array(rng.standard_normal(n), pa.float64(), mask=nulls())
     words = np.array(["", "a", "bb", "ccc", "a longer value than eight bytes", "é"], dtype=object)
-    s = pa.array(words[rng.integers(0, len(words), n)].tolist(), mask=nulls())
+    s = pa.array(words[rng.integers(0, len(words), n)].tolist(), pa.string(), mask=nulls())   # typed: all-null stays string
     base = datetime.datetime(2024, 1, 1)
     t = pa.array([base + datetime.timedelta(milliseconds=int(v)) for v in rng.integers(0, 10**9, n)],
                  pa.timestamp("ms"))
