@@ -3,9 +3,12 @@
 ::
 
     read_plans(ctx, plans, selected, expr)
-      per kept row group:  scan.read_fields (every row) or scan.read_rows (candidate rows,
-                           page by page through the offset index)
-                           the filter's columns at the same rows  -> predicate.filter_mask
+      per kept row group, every row a candidate:
+                           scan.read_fields (every row), the filter's columns -> predicate.filter_mask
+      per kept row group with candidate rows (page index):
+                           the filter's columns by scan.read_rows at the candidate rows (page by
+                           page through the offset index) -> predicate.filter_mask -> matching rows;
+                           the other output fields by scan.read_rows at the matching rows only
       -> one table (parts concatenated)
 """
 
@@ -14,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from parquet_core.errors import UnsupportedFeatureError
 from parquet_core.file.columns import Selected
@@ -52,6 +56,8 @@ def read_plans(ctx: ReadContext, plans: Sequence[RowGroupPlan], selected: Sequen
 
 def _read_plan(ctx: ReadContext, plan: RowGroupPlan, selected: Sequence[Selected], fields: list[Field],
                expr: Any, use_threads: bool) -> Table:
+    if expr is not None and plan.rows is not None:
+        return _read_matching(ctx, plan.index, plan.rows, selected, fields, expr)
     rg = plan.index
     rows = None if plan.rows is None else np.flatnonzero(plan.rows)
     n = ctx.metadata.row_group(rg).num_rows if rows is None else int(rows.size)
@@ -64,6 +70,39 @@ def _read_plan(ctx: ReadContext, plan: RowGroupPlan, selected: Sequence[Selected
         probe = _filter_columns(ctx, expr.columns(), rg, plan.rows, rows, part, expr)
         part = filter_table(part, filter_mask(expr, probe))
     return part
+
+
+def _read_matching(ctx: ReadContext, rg: int, mask: npt.NDArray[np.bool_], selected: Sequence[Selected],
+                   fields: list[Field], expr: Any) -> Table:
+    """The rows of one row group matching *expr*, among the candidate rows *mask*: the
+    filter's columns are read at the candidate rows and checked first, then the other
+    output fields only at the matching rows (fewer pages, smaller gathers).
+
+    Output fields the filter names, and fields read with their dictionaries (whose
+    dictionary may depend on the pages read), are read at the candidate rows and
+    filtered, as before.
+    """
+    rows = np.flatnonzero(mask)
+    names = expr.columns()
+    early = [i for i, (f, _) in enumerate(selected) if f.name in names or f.name in ctx.kept_dictionaries]
+    pre_fields = [fields[i] for i in early]
+    pre = Table(Schema(pre_fields), [read_rows(ctx, rg, *selected[i], mask, rows) for i in early], int(rows.size))
+    keep = filter_mask(expr, _filter_columns(ctx, names, rg, mask, rows, pre, expr))
+    pre = filter_table(pre, keep)
+    hits = rows[keep]
+    hit_mask = mask
+    if len(early) < len(selected):
+        hit_mask = np.zeros(mask.size, dtype=np.bool_)
+        hit_mask[hits] = True
+    cols: list[Array] = []
+    done = iter(pre.columns)
+    for i, (f, shape) in enumerate(selected):
+        if early and early[0] == i:
+            early.pop(0)
+            cols.append(next(done))
+        else:
+            cols.append(read_rows(ctx, rg, f, shape, hit_mask, hits))
+    return Table(Schema(fields), cols, int(hits.size))
 
 
 def _filter_columns(ctx: ReadContext, names: set[str], rg: int, mask: Any, rows: Any,

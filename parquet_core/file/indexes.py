@@ -40,10 +40,17 @@ class FileIndexes:
         self.sources = sources
         self.verify_crc = verify_crc
         self._cache: dict[tuple[Any, ...], Any] = {}
+        self._chunks: dict[tuple[int, int], ColumnChunkMetadata] = {}
         self._lock = threading.Lock()
 
     def chunk(self, row_group: int, leaf: int) -> ColumnChunkMetadata:
-        return self.metadata.row_group(row_group).column(leaf)
+        """The chunk's metadata, made once per chunk (a filtered read asks for it several
+        times per column: index lookups, the reader, the planner's statistics)."""
+        key = (row_group, leaf)
+        chunk = self._chunks.get(key)
+        if chunk is None:
+            chunk = self._chunks.setdefault(key, self.metadata.row_group(row_group).column(leaf))
+        return chunk
 
     def reader(self, row_group: int, leaf: int) -> ColumnChunkReader:
         """The :class:`ColumnChunkReader` of one chunk."""

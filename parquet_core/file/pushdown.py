@@ -39,7 +39,7 @@ from parquet_core.metadata.statistics import (
 from parquet_core.predicate import Bounds, Expression, from_filters, may_match, negation_normal_form
 from parquet_core.predicate.compare import is_floating
 from parquet_core.predicate.evaluate import PageBounds, PageStats, candidate_rows
-from parquet_core.predicate.expr import And, Comparison, IsIn, Or, StartsWith
+from parquet_core.predicate.expr import And, Comparison, Intersects, IsIn, Or, StartsWith
 from parquet_core.table.leaves import row_leaf
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -140,6 +140,38 @@ def _once(bounds_of: Callable[[str], Any]) -> Callable[[str], Any]:
     return get
 
 
+def _refined(base: Callable[[str], Any], names: list[str], bounds_of: Callable[[str], Any]) -> Callable[[str], Any]:
+    """*bounds_of* for the columns *names* (once each), *base* for the others."""
+    refined = _once(bounds_of)
+    return lambda name: refined(name) if name in names else base(name)
+
+
+def _chunk_of(pf: RowGroupPlanner, rg: int, name: str) -> Any:
+    """The chunk of a filter column that is one plain leaf (not a variant path), or None."""
+    if split_variant_path(pf.columns.shapes, name) is not None:
+        return None
+    idx = _leaf(pf, name)
+    return None if idx is None else pf.indexes.chunk(rg, idx)
+
+
+def _has_full_dictionary(pf: RowGroupPlanner, rg: int, name: str) -> bool:
+    """Whether :func:`_stat_bounds` with ``dictionary=True`` would read a dictionary for *name*."""
+    chunk = _chunk_of(pf, rg, name)
+    if chunk is None or not row_leaf(chunk.descriptor):
+        return False
+    # ``encodings`` lists every encoding of the chunk: without a dictionary encoding among
+    # them there is no dictionary to read (and ``encoding_stats``, decoded lazily, stays so)
+    if not _DICT_ENCODINGS.intersection(chunk.meta.encodings or ()):
+        return False
+    return fully_dictionary_encoded(chunk)
+
+
+def _has_bloom_filter(pf: RowGroupPlanner, rg: int, name: str) -> bool:
+    """Whether :func:`_stat_bounds` with ``bloom=True`` would look for a Bloom filter for *name*."""
+    chunk = _chunk_of(pf, rg, name)
+    return chunk is not None and chunk.bloom_filter_offset is not None
+
+
 def _leaf(pf: RowGroupPlanner, name: str) -> int | None:
     """The leaf a filter column names, or None when it is not a single leaf (no bounds then)."""
     try:
@@ -148,14 +180,24 @@ def _leaf(pf: RowGroupPlanner, name: str) -> int | None:
         return None
 
 
+def _geo_columns(expr: Expression) -> set[str]:
+    """Columns of ``intersects`` leaves: the only ones whose geospatial statistics are read."""
+    if isinstance(expr, (And, Or)):
+        return set().union(*(_geo_columns(c) for c in expr.children))
+    return {expr.column} if isinstance(expr, Intersects) else set()
+
+
 def _stat_bounds(pf: RowGroupPlanner, rg: int, name: str, bloom: bool, dictionary: bool = False,
-                 expr: Expression | None = None) -> Bounds | None:
+                 expr: Expression | None = None, geo: bool = True) -> Bounds | None:
+    """The bounds of one column chunk: footer statistics, and with *bloom* its Bloom filter,
+    with *dictionary* its dictionary (when every data page uses it).  *geo* False leaves
+    the geospatial statistics unread (only ``intersects`` looks at them)."""
     if split_variant_path(pf.columns.shapes, name) is not None:
         return variant_bounds(pf.columns, rg, name, expr)
     idx = _leaf(pf, name)
     if idx is None:
         return None
-    chunk = pf.metadata.row_group(rg).column(idx)
+    chunk = pf.indexes.chunk(rg, idx)
     desc = chunk.descriptor
     stats = chunk.statistics
     lo = hi = None
@@ -178,7 +220,7 @@ def _stat_bounds(pf: RowGroupPlanner, rg: int, name: str, bloom: bool, dictionar
         values = pf.indexes.dictionary(rg, idx)
     # num_values counts level slots: rows for the flat leaves filters address
     return Bounds(desc.data_type, lo, hi, nulls, chunk.num_values, contains, values,
-                  nan_count=nans, all_nan=all_nan, geo=chunk.geospatial_statistics)
+                  nan_count=nans, all_nan=all_nan, geo=chunk.geospatial_statistics if geo else None)
 
 
 def _page_bounds(pf: RowGroupPlanner, rg: int, name: str) -> PageStats | None:
@@ -292,22 +334,31 @@ def plan_row_groups(target: Any, filters: Any, row_groups: list[int] | None = No
     for name in expr.columns():
         pf.columns.leaf_index(name)   # an unknown column is an error, not "no pruning"
     nnf = negation_normal_form(expr)
+    names = sorted(expr.columns())
+    geo_cols = _geo_columns(nnf)
+    dictionaries, blooms = bool(_leaf_columns(nnf)), bool(bloom_columns(nnf))   # stages that may help
     plans = []
     for rg in groups:
-        if not may_match(nnf, _once(lambda name, rg=rg: _stat_bounds(pf, rg, name, False, expr=nnf))):
+        # Each stage only refines the bounds of some columns (those with a usable dictionary,
+        # a Bloom filter); the others keep their statistics bounds, computed once here.  A
+        # stage that would refine no column decides what the statistics did: it is skipped.
+        stats = _once(lambda name, rg=rg: _stat_bounds(pf, rg, name, False, expr=nnf, geo=name in geo_cols))
+        if not may_match(nnf, stats):
             report.pruned_by_statistics.append(rg)
             continue
-        if _leaf_columns(nnf) and not may_match(
-                nnf, _once(lambda name, rg=rg: _stat_bounds(pf, rg, name, False, dictionary=True, expr=nnf))):
+        with_dict = [c for c in names if _has_full_dictionary(pf, rg, c)] if dictionaries else []
+        if with_dict and not may_match(nnf, _refined(stats, with_dict, lambda name, rg=rg: _stat_bounds(
+                pf, rg, name, False, dictionary=True, expr=nnf, geo=name in geo_cols))):
             report.pruned_by_dictionary.append(rg)
             continue
-        if bloom_columns(nnf) and not may_match(
-                nnf, _once(lambda name, rg=rg: _stat_bounds(pf, rg, name, True, expr=nnf))):
+        with_bloom = [c for c in names if _has_bloom_filter(pf, rg, c)] if blooms else []
+        if with_bloom and not may_match(nnf, _refined(stats, with_bloom, lambda name, rg=rg: _stat_bounds(
+                pf, rg, name, True, expr=nnf, geo=name in geo_cols))):
             report.pruned_by_bloom_filter.append(rg)
             continue
         rows = None
         num_rows = pf.metadata.row_group(rg).num_rows
-        indexed = {c: _page_bounds(pf, rg, c) for c in expr.columns()}
+        indexed = {c: _page_bounds(pf, rg, c) for c in names}
         if any(v is not None for v in indexed.values()):
             rows = candidate_rows(nnf, num_rows, indexed.get)
             if not rows.any():

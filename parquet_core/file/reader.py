@@ -27,7 +27,7 @@ from parquet_core.errors import ParquetError, UnsupportedFeatureError
 from parquet_core.file.batches import iter_batches as _stream_batches
 from parquet_core.file.bloom_filter_reader import ColumnBloomFilter
 from parquet_core.file.chunk_reader import ChunkSources, ColumnChunkReader
-from parquet_core.file.columns import FileColumns
+from parquet_core.file.columns import FileColumns, Selected
 from parquet_core.file.footer import read_footer
 from parquet_core.file.indexes import FileIndexes
 from parquet_core.file.pushdown import PruneReport, RowGroupPlanner, plan_row_groups
@@ -39,6 +39,7 @@ from parquet_core.metadata.arrow_ipc import dictionary_field_names
 from parquet_core.metadata.page_index import ColumnIndex, OffsetIndex
 from parquet_core.metadata.wrappers import FileMetadata
 from parquet_core.encryption.properties import FileDecryptionProperties
+from parquet_core.predicate import from_filters
 from parquet_core.options.reader import ReaderOptions, document_reader_options, reader_options
 from parquet_core.page.reader import PageHeaderInfo
 from parquet_core.schema.descriptor import SchemaDescriptor
@@ -296,15 +297,20 @@ class ParquetFile:
             if not 0 <= i < self.num_row_groups:
                 raise IndexError(f"row group {i} out of range (0..{self.num_row_groups - 1})")
         if filters is not None:
+            if not groups:
+                return
+            expr = from_filters(filters)        # parsed once, planned row group by row group
+            selected = self.columns.select(columns)
             for i in groups:
-                yield from self._read_filtered(columns, filters, [i], use_threads).iter_slices(batch_size)
+                yield from self._read_filtered(columns, expr, [i], use_threads, selected).iter_slices(batch_size)
             return
         selected = self.columns.select(columns)
         yield from _stream_batches(self._context(), selected, groups, batch_size, use_threads)
 
     def _read_filtered(self, columns: Sequence[str] | None, filters: Any, groups: list[int] | None,
-                       use_threads: bool = True) -> Table:
-        selected = self.columns.select(columns)
+                       use_threads: bool = True, selected: list[Selected] | None = None) -> Table:
+        if selected is None:
+            selected = self.columns.select(columns)
         expr, _, plans = plan_row_groups(self.planner, filters, groups, columns=[f.name for f, _ in selected],
                                          measure=False)
         return read_plans(self._context(), plans, selected, expr, use_threads)

@@ -200,7 +200,8 @@ def _settle(items: Sequence[object]) -> None:
 
 def read_rows(ctx: ReadContext, rg: int, field: Field, shape: Shape | ParquetSchemaError,
               mask: npt.NDArray[np.bool_] | None, rows: npt.NDArray[np.int64] | None) -> Array:
-    """One field of one row group, only at *rows* (all rows when None).
+    """One field of one row group, only at *rows* (all rows when None; else the increasing
+    positions where *mask* is set, ``np.flatnonzero(mask)``).
 
     An unrepeated leaf with an offset index is read page by page: its
     dictionary page and the data pages holding a wanted row; other leaves
@@ -226,14 +227,41 @@ def read_rows(ctx: ReadContext, rg: int, field: Field, shape: Shape | ParquetSch
                                      f"data pages, but the row group has {num_rows} rows")
         keep_pages = select_pages(oi, num_rows, mask)
         reader = ctx.indexes.reader(rg, leaf)
-        with reader.notes(" (pages read through the offset index)"):
+        try:
             pages = reader.pages_at(oi, keep_pages, num_rows, keep)
             part, _ = read_column_chunks([pages], desc, keep)
-            # The decoded values are the kept pages' row ranges one after another: a row's
-            # position is its offset in its page plus the rows of the kept pages before it.
-            first = oi.first_rows[keep_pages]
-            sizes = np.append(oi.first_rows[1:], num_rows)[keep_pages] - first
-            before = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-            page = np.searchsorted(first, rows, side="right") - 1
-            data[leaf] = take_records(part, desc, rows - first[page] + before[page])
+            if part.num_levels == rows.size and _whole_pages(oi.first_rows, keep_pages, num_rows, rows):
+                # every row of the kept pages (each page was checked to hold its index's rows, and
+                # the rows are distinct, increasing rows of those pages): positions 0..n-1, no gather
+                data[leaf] = part
+            else:
+                data[leaf] = take_records(part, desc, _positions(oi.first_rows, keep_pages, num_rows, rows))
+        except ParquetError as exc:
+            exc.add_note(f"in column {desc.dotted_path}, row group {rg} (pages read through the offset index)")
+            raise
     return ctx.build(field, shape, data)
+
+
+def _whole_pages(starts: npt.NDArray[np.int64], keep_pages: list[int], num_rows: int,
+                 rows: npt.NDArray[np.int64]) -> bool:
+    """Whether *rows* (as many as the kept pages hold) run from the first kept page's first
+    row to the last kept page's last row."""
+    if not keep_pages or not rows.size:
+        return not rows.size
+    last = keep_pages[-1]
+    end = int(starts[last + 1]) if last + 1 < len(starts) else num_rows
+    return int(rows[0]) == int(starts[keep_pages[0]]) and int(rows[-1]) == end - 1
+
+
+def _positions(starts: npt.NDArray[np.int64], keep_pages: list[int], num_rows: int,
+               rows: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Where *rows* are among the decoded values of the kept pages (*starts*: every page's
+    first row): the kept pages' row ranges one after another, so a row's position is its
+    offset in its page plus the rows of the kept pages before it."""
+    if len(keep_pages) == 1:      # the common case of a selective read: one page
+        return rows - starts[keep_pages[0]]
+    first = starts[keep_pages]
+    sizes = np.append(starts[1:], num_rows)[keep_pages] - first
+    before = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    page = np.searchsorted(first, rows, side="right") - 1
+    return rows - first[page] + before[page]
