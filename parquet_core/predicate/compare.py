@@ -240,6 +240,8 @@ def compare(values: Any, dt: DataType, op: str, literal: Any, column: str = "?")
         order and *op* is not ``==``/``!=``.
     """
     n = len(values)
+    if dt.id is TypeId.NULL:     # every slot is null: the callers mask them all, whatever the literal
+        return np.zeros(n, dtype=np.bool_)
     if op not in ("==", "!=") and not has_order(dt):
         raise ValueError(f"column {column!r} of type {dt} has no order: only == and != apply")
     if dt.id is TypeId.DECIMAL:
@@ -279,6 +281,8 @@ def compare(values: Any, dt: DataType, op: str, literal: Any, column: str = "?")
 
 def isin(values: Any, dt: DataType, literals: tuple[Any, ...], column: str = "?") -> npt.NDArray[np.bool_]:
     """Whether each slot equals one of *literals*."""
+    if dt.id is TypeId.NULL:
+        return np.zeros(len(values), dtype=np.bool_)
     if isinstance(values, np.ndarray) and values.ndim == 1 and dt.id is not TypeId.DECIMAL:
         # numbers: the literals the column can hold exactly, then one np.isin
         keep = [s for s in (_scalar(dt, lit, column, values) for lit in literals) if s is not None]

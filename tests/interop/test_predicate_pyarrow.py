@@ -196,3 +196,18 @@ def test_pruning_never_drops_a_matching_chunk(data, seed, start, size):
     expr = data.draw(predicates(TABLES[seed]))
     if not may_match(negation_normal_form(expr), lambda name: _bounds(ours.column(name))):
         assert not filter_mask(expr, ours).any(), expr
+
+
+@pytest.mark.parametrize("filters", [[("s", "==", "bb")], [("s", "!=", "bb")], [("s", "<", 3)],
+                                     [("s", ">=", "a"), ("i", ">", 1)]])
+def test_comparisons_on_a_column_of_null_type_keep_no_row_like_pyarrow(tmp_path, filters):
+    """An all-null column of Arrow's null type compared with any literal is null (SQL's
+    unknown) in every row: pyarrow keeps no row; it used to raise ValueError here."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    import parquet_core as pc
+
+    path = tmp_path / "nulls.parquet"
+    pq.write_table(pa.table({"s": pa.nulls(5), "i": list(range(5))}), path)
+    expected = pq.read_table(path, filters=filters)
+    got = pc.read_table(path, filters=filters)
+    assert got.num_rows == expected.num_rows == 0
