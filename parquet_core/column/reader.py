@@ -66,7 +66,7 @@ _DEFER_MAX_PAGE = 4 << 20
 _HOLD_MAX_BYTES = 16 << 20
 
 # Kinds of value runs.
-_DICT, _FIXED, _BYTES, _DONE = 0, 1, 2, 3
+_DICT, _FIXED, _BYTES, _DONE, _BOOLS = 0, 1, 2, 3, 4
 
 
 # PLAIN BYTE_ARRAY over several pages: ``encodings.plain.decode_plain_byte_arrays_multi``
@@ -99,16 +99,25 @@ def _full_run(n: int, level: int) -> bytes:
     return got
 
 
+_FULL_RUNS_V1: dict[tuple[int, int], bytes] = {}
+
+
 def _no_nulls_v1(buf: memoryview, pos: int, encoding: int, max_def: int, n: int) -> int:
     """End of the v1 definition levels at *pos* if they are one run of *max_def* covering
     the page exactly (as writers store a page without nulls), else -1."""
-    if encoding != _RLE or max_def > 255 or len(buf) < pos + 4:
+    if encoding != _RLE or max_def > 255:
         return -1
-    run = _full_run(n, max_def)
-    stop = pos + 4 + len(run)
-    if int.from_bytes(buf[pos:pos + 4], "little") != len(run) or buf[pos + 4:stop] != run:
-        return -1
-    return stop
+    key = (n, max_def)
+    want = _FULL_RUNS_V1.get(key)
+    if want is None:
+        # the 4-byte length of the stream, then the stream: compared in one go
+        run = _full_run(n, max_def)
+        want = len(run).to_bytes(4, "little") + run
+        if len(_FULL_RUNS_V1) < 4096:
+            _FULL_RUNS_V1[key] = want
+    stop = pos + len(want)
+    # a short buffer gives a shorter slice, which never equals *want*
+    return stop if buf[pos:stop] == want else -1
 
 
 def _v1_level_stream(buf: memoryview, n: int) -> tuple[memoryview, int]:
@@ -270,6 +279,13 @@ class _ChunkDecoder:
                 run.parts.append(buf[:nbytes])
                 run.total += count
                 return
+            if self.ptype == PhysicalType.BOOLEAN and len(buf) >= (count + 7) >> 3:
+                # bit-packed booleans: the bytes of each page, unpacked once per run
+                run = self._run(_BOOLS)
+                run.parts.append(buf[:(count + 7) >> 3])
+                run.counts.append(count)
+                run.total += count
+                return
             if self.ptype == PhysicalType.BYTE_ARRAY and len(buf) < _DEFER_MAX_PAGE:
                 run = self._run(_BYTES)
                 run.parts.append(buf)
@@ -381,7 +397,20 @@ class _ChunkDecoder:
                 batch = None    # the page-by-page decoder below gives the result or the error
         pos = 0
         k = 0
+        width = self.width
         for stream, n, encoding, values, ordinal, offset in held:
+            if stream is None and encoding == _PLAIN and width and n and len(values) >= n * width:
+                # a PLAIN page of a fixed-width type without nulls (small-page files have many):
+                # what add_values does, its length check above, without the calls
+                self.defs.append(n)
+                runs = self.runs
+                run = runs[-1] if len(runs) > self.chunk_first_run else None
+                if run is None or run.kind != _FIXED:
+                    run = self._run(_FIXED)
+                run.parts.append(values[:n * width])
+                run.total += n
+                self.fell_back = True
+                continue
             self.ordinal, self.offset = ordinal, offset
             try:
                 if stream is None:
@@ -429,6 +458,8 @@ class _ChunkDecoder:
                 else np.take(dictionary, idx, axis=0)
         elif kind == _BYTES:
             vals = self._decode_bytes(run)
+        elif kind == _BOOLS:
+            vals = _unpack_booleans(run.parts, run.counts, run.total)
         elif kind == _FIXED:
             parts = run.parts
             # one page: a view of its bytes, as decode_plain gives; else one writable copy
@@ -550,6 +581,23 @@ class _ChunkDecoder:
         self.num_levels = 0
         self.held = []
         self.held_bytes = 0
+
+
+def _unpack_booleans(parts: list[Any], counts: list[int], total: int) -> npt.NDArray[np.bool_]:
+    """PLAIN booleans of several pages: *parts* holds each page's ``ceil(count / 8)`` bytes
+    (checked when the page was added); one unpack, then each page's padding bits dropped."""
+    raw = np.frombuffer(parts[0] if len(parts) == 1 else b"".join(parts), dtype=np.uint8)
+    bits = np.unpackbits(raw, bitorder="little").view(np.bool_)
+    cnt = np.asarray(counts, dtype=np.int64)
+    if len(parts) == 1 or not (cnt[:-1] & 7).any():
+        return bits[:total]     # only the last page may end inside a byte
+    # output value j of page p is bit (j - out_start[p]) of that page's bytes
+    bit_starts = np.zeros(len(cnt), dtype=np.int64)
+    np.cumsum(((cnt[:-1] + 7) >> 3) << 3, out=bit_starts[1:])
+    out_starts = np.zeros(len(cnt), dtype=np.int64)
+    np.cumsum(cnt[:-1], out=out_starts[1:])
+    idx = np.arange(total, dtype=np.int64) + np.repeat(bit_starts - out_starts, cnt)
+    return bits[idx]
 
 
 def _concat(parts: list[Any], desc: ColumnDescriptor) -> Any:

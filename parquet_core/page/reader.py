@@ -124,11 +124,12 @@ class _HeaderParser:
     decides and reports.
     """
 
-    __slots__ = ("trans", "proto")
+    __slots__ = ("trans", "proto", "spec")
 
-    def __init__(self) -> None:
+    def __init__(self, statistics: bool = True) -> None:
         self.trans: Any = None
         self.proto: Any = None
+        self.spec = _FULL_SPEC if statistics else _NO_STATS_SPEC
         if _FAST_HEADERS:
             trans = TMemoryBuffer()
             if isinstance(getattr(trans, "_buffer", None), io.BytesIO):
@@ -145,10 +146,35 @@ class _HeaderParser:
         trans._buffer = window
         header = pt.PageHeader()
         try:
-            header.read(self.proto)
+            # what header.read(proto) does, without its per-call checks
+            _fastbinary.decode_compact(header, self.proto, self.spec)
         except Exception:  # noqa: BLE001 - the general parse raises the proper error
             return _parse_header(buf, pos)
         return header, window.tell()
+
+
+def _spec_without_statistics() -> list[Any]:
+    """The decoder spec of a PageHeader whose data page headers' statistics are skipped.
+
+    Readers never look at a page's statistics (inspection does: it keeps the
+    full spec); skipping them spares building a Statistics struct and its
+    byte strings per page.  The skipped field is still walked (and must be
+    well formed) by the C decoder.
+    """
+    fields = list(pt.PageHeader.thrift_spec)
+    for i, f in enumerate(fields):
+        if f is None or f[1] != 12 or not isinstance(f[3], list):
+            continue
+        cls, sub = f[3]
+        if cls not in (pt.DataPageHeader, pt.DataPageHeaderV2):
+            continue
+        sub = tuple(None if s is not None and s[2] == "statistics" else s for s in sub)
+        fields[i] = (f[0], f[1], f[2], [cls, sub], f[4])
+    return [pt.PageHeader, tuple(fields)]
+
+
+_FULL_SPEC = [pt.PageHeader, pt.PageHeader.thrift_spec]
+_NO_STATS_SPEC = _spec_without_statistics()
 
 
 def _check_sizes(header: Any, pos: int, hlen: int, avail: int) -> None:
@@ -229,7 +255,7 @@ def _as_bytes(chunk: bytes | memoryview) -> memoryview:
 
 def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecryption = PLAINTEXT,
                base_offset: int = 0, first_ordinal: int = 0, dictionary_first: bool | None = None,
-               probe: int | None = None) -> Iterator[RawPage]:
+               probe: int | None = None, statistics: bool = True) -> Iterator[RawPage]:
     """The one loop over a column chunk's stored pages (every page walk goes through it).
 
     Each page's header is read through *crypto* (parsed in place for a plaintext
@@ -254,12 +280,18 @@ def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecr
     probe:
         With a reader: read a header from at most this many bytes first, and from
         the rest of the chunk only when it does not fit; None: the rest at once.
+    statistics:
+        Decode the statistics of data page headers (False: skipped, left None;
+        readers of values never use them).
     """
-    headers = _HeaderParser()
+    headers = _HeaderParser(statistics)
     read_header = crypto.read_header
     # bytes in memory are sliced here; a reader is asked for each header and body
     buf = _as_bytes(chunk) if isinstance(chunk, (bytes, bytearray, memoryview)) else None
     read = None if buf is not None else chunk
+    if buf is not None and crypto is PLAINTEXT:
+        yield from _walk_plain(buf, length, headers, base_offset, first_ordinal)
+        return
     pos, ordinal = 0, first_ordinal
     while pos < length:
         at_start = dictionary_first if pos == 0 else None
@@ -286,6 +318,26 @@ def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecr
         yield (header, hlen, start - hlen, buf[start:pos] if buf is not None else read(start, pos - start),
                ordinal, is_dict)
         if header.type in _DATA_PAGES:
+            ordinal += 1
+
+
+def _walk_plain(buf: memoryview, length: int, headers: _HeaderParser, base_offset: int,
+                ordinal: int) -> Iterator[RawPage]:
+    """:func:`walk_pages` over a plaintext chunk in memory: the same steps and checks,
+    written out in one loop (it runs once per page)."""
+    pos = 0
+    data_pages = _DATA_PAGES
+    while pos < length:
+        try:
+            header, hlen = headers(buf, pos)
+            _check_sizes(header, pos, hlen, length)
+        except ParquetError as exc:
+            exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
+            raise
+        start = pos + hlen
+        pos = start + header.compressed_page_size
+        yield header, hlen, start - hlen, buf[start:pos], ordinal, None
+        if header.type in data_pages:
             ordinal += 1
 
 
@@ -381,7 +433,7 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
     """
     buf = _as_bytes(chunk)
     yield from decode_pages(walk_pages(buf, len(buf), crypto=crypto, base_offset=base_offset,
-                                       dictionary_first=dictionary_first),
+                                       dictionary_first=dictionary_first, statistics=False),
                             codec_id, num_values, verify_crc=verify_crc, base_offset=base_offset,
                             crypto=crypto)
 
@@ -400,7 +452,7 @@ def read_page(buf: bytes | memoryview, codec_id: int, *, ordinal: int = 0, verif
     if not len(view):
         raise ParquetFormatError(f"no page at file offset {base_offset}: 0 bytes")
     walk = walk_pages(view, len(view), crypto=crypto, base_offset=base_offset, first_ordinal=ordinal,
-                      dictionary_first=True if chunk_start else None)
+                      dictionary_first=True if chunk_start else None, statistics=False)
     first = next(walk)   # the buffer is not empty: a page, or an error
     return next(decode_pages((first,), codec_id, None, verify_crc=verify_crc, base_offset=base_offset,
                              crypto=crypto), None)
