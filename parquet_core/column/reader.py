@@ -199,6 +199,7 @@ class _ChunkDecoder:
             self.width = tl
         else:
             self.width = 0
+        self.bools = pt == PhysicalType.BOOLEAN   # PLAIN booleans unpacked per run of pages
         self.dictionary: Any = None
         self.runs: list[_Run] = []
         self.chunk_first_run = 0
@@ -279,7 +280,7 @@ class _ChunkDecoder:
                 run.parts.append(buf[:nbytes])
                 run.total += count
                 return
-            if self.ptype == PhysicalType.BOOLEAN and len(buf) >= (count + 7) >> 3:
+            if self.bools and len(buf) >= (count + 7) >> 3:
                 # bit-packed booleans: the bytes of each page, unpacked once per run
                 run = self._run(_BOOLS)
                 run.parts.append(buf[:(count + 7) >> 3])

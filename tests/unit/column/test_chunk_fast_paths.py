@@ -238,6 +238,7 @@ def _general_path(monkeypatch: pytest.MonkeyPatch) -> None:
     def init(self, *a, **kw):  # type: ignore[no-untyped-def]
         original(self, *a, **kw)
         self.width = 0   # PLAIN fixed-width pages through decode_values, one by one
+        self.bools = False  # PLAIN booleans too
         self.bits = False  # levels of flat optional columns page by page, not held for a batch
 
     monkeypatch.setattr(column_reader._ChunkDecoder, "__init__", init)
@@ -369,7 +370,8 @@ def test_short_plain_page_is_an_error_with_the_page_named() -> None:
     assert any("page 0" in n for n in info.value.__notes__)
 
 
-@pytest.mark.parametrize("ptype", [PhysicalType.BYTE_ARRAY, PhysicalType.INT64, PhysicalType.FIXED_LEN_BYTE_ARRAY])
+@pytest.mark.parametrize("ptype", [PhysicalType.BYTE_ARRAY, PhysicalType.INT64, PhysicalType.FIXED_LEN_BYTE_ARRAY,
+                                   PhysicalType.BOOLEAN, PhysicalType.INT32])
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(data=st.data())
@@ -382,3 +384,23 @@ def test_fast_paths_per_type(ptype: int, data: st.DataObject, monkeypatch: pytes
         slow = read_column_chunk(_pages(chunk), chunk.desc)
     _check(fast, chunk)
     _check(slow, chunk)
+
+
+@pytest.mark.parametrize("rep", [Repetition.REQUIRED, Repetition.OPTIONAL])
+def test_short_boolean_page_is_an_error_with_the_page_named(rep: Repetition) -> None:
+    """PLAIN booleans are unpacked per run of pages; a page short of bytes still fails
+    when added, naming itself (here the second page)."""
+    desc = _desc(PhysicalType.BOOLEAN, rep)
+    out = b""
+    for i, n in enumerate((9, 17)):
+        levels = encode_levels_v1(np.ones(n, dtype=np.int16), 1) if rep == Repetition.OPTIONAL else b""
+        body = levels + np.packbits(np.ones(n, dtype=bool), bitorder="little").tobytes()[:2 if i else None]
+        h = pt.PageHeader(type=PageType.DATA_PAGE, uncompressed_page_size=len(body),
+                          compressed_page_size=len(body),
+                          data_page_header=pt.DataPageHeader(num_values=n, encoding=Encoding.PLAIN,
+                                                             definition_level_encoding=Encoding.RLE,
+                                                             repetition_level_encoding=Encoding.RLE))
+        out += serialize(h) + body
+    with pytest.raises(ParquetFormatError) as info:
+        read_column_chunk(iter_pages(out, CompressionCodec.UNCOMPRESSED, 26), desc)
+    assert any("page 1" in n for n in info.value.__notes__)
