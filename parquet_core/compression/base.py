@@ -5,6 +5,8 @@ See :mod:`parquet_core.compression.codecs` for the byte framings.
 
 from __future__ import annotations
 
+import sys
+
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -70,6 +72,9 @@ def _import_backend(module: str, codec: str, package: str) -> ModuleType:
     CodecUnavailableError
         When the module cannot be imported.
     """
+    mod = sys.modules.get(module)
+    if mod is not None:     # imported already: spares import_module's lock dance per page
+        return mod
     import importlib
 
     try:
