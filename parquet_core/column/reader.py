@@ -41,6 +41,7 @@ from parquet_core.constants import Encoding, PhysicalType
 from parquet_core.encodings import decode_values, empty_values
 from parquet_core.encodings.dictionary import build_dictionary
 from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
+from parquet_core.encodings.rle_hybrid import expand_dictionary_index_pages, scan_dictionary_indices
 from parquet_core.encodings.rle_validity import decode_validity
 from parquet_core.errors import ParquetError, ParquetFormatError
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
@@ -61,6 +62,9 @@ _DTYPES = {PhysicalType.INT32: np.dtype("<i4"), PhysicalType.INT64: np.dtype("<i
 #: (their bodies are held until then); larger pages are decoded on their own.
 _DEFER_MAX_RUN = 16 << 20
 _DEFER_MAX_PAGE = 4 << 20
+#: Dictionary-index pages of at most this many values are scanned when added and
+#: expanded together per run (larger pages gain nothing from it: decoded on their own).
+_SCAN_MAX_COUNT = 1 << 16
 #: Pages of a flat optional column are held for one batched level decode
 #: until their bodies reach this many bytes.
 _HOLD_MAX_BYTES = 16 << 20
@@ -161,9 +165,42 @@ class _Run:
 
     def indices(self) -> npt.NDArray[np.integer]:
         p = self.parts
-        if len(p) != 1:
-            self.parts = p = [np.concatenate(p) if p else np.zeros(0, dtype=np.int32)]
+        if len(p) != 1 or type(p[0]) is tuple:
+            self.parts = p = [_expand_indices(p, self.where, len(self.dictionary)) if p
+                              else np.zeros(0, dtype=np.int32)]
+            self.where = []
         return p[0]
+
+
+def _expand_indices(parts: list[Any], where: list[tuple[int, int]], size: int) -> npt.NDArray[np.integer]:
+    """The indices of a run's pages in one array: pages decoded already (arrays) as they
+    are, runs of scanned pages (tuples) expanded together and checked against the
+    dictionary's *size*; an index out of range names its page."""
+    out: list[npt.NDArray[np.integer]] = []
+    i, n = 0, len(parts)
+    while i < n:
+        if type(parts[i]) is not tuple:
+            out.append(parts[i])
+            i += 1
+            continue
+        j = i + 1
+        while j < n and type(parts[j]) is tuple:
+            j += 1
+        idx = expand_dictionary_index_pages(parts[i:j])
+        if idx.size and int(idx.max()) >= size:
+            # which page: the first whose own maximum is out of range
+            counts = [p[3] for p in parts[i:j]]
+            firsts = np.cumsum([0] + counts[:-1])
+            bad = int(np.flatnonzero(np.maximum.reduceat(idx, firsts) >= size)[0])
+            page_max = int(idx[firsts[bad]:firsts[bad] + counts[bad]].max())
+            err = ParquetFormatError(f"dictionary index {page_max} out of range for a dictionary "
+                                     f"of {size} values")
+            _page_note(err, *where[i + bad])
+            err._pc_page_noted = True  # type: ignore[attr-defined]
+            raise err
+        out.append(idx)
+        i = j
+    return out[0] if len(out) == 1 else np.concatenate(out)
 
 
 def _view(buf: Any) -> memoryview:
@@ -200,6 +237,7 @@ class _ChunkDecoder:
         else:
             self.width = 0
         self.bools = pt == PhysicalType.BOOLEAN   # PLAIN booleans unpacked per run of pages
+        self.batch_indices = True   # dictionary indices expanded per run of pages
         self.dictionary: Any = None
         self.runs: list[_Run] = []
         self.chunk_first_run = 0
@@ -253,6 +291,16 @@ class _ChunkDecoder:
             dictionary = self.dictionary
             if dictionary is None:
                 raise ParquetFormatError("dictionary-encoded page but the chunk has no dictionary page")
+            if self.batch_indices and 0 < count <= _SCAN_MAX_COUNT:
+                # checked and scanned now (errors name this page), expanded with the
+                # other pages of the run (_Run.indices)
+                scanned = scan_dictionary_indices(buf, count)
+                if scanned is not None:
+                    run = self._run(_DICT, dictionary)
+                    run.parts.append(scanned)
+                    run.where.append((self.ordinal, self.offset))
+                    run.total += count
+                    return
             d = self.desc
             indices = decode_values(encoding, buf, count, d.physical_type, d.type_length)
             # RLE-decoded indices are never negative, so the maximum is the only check.
@@ -262,6 +310,7 @@ class _ChunkDecoder:
                     f"of {len(dictionary)} values")
             run = self._run(_DICT, dictionary)
             run.parts.append(indices)
+            run.where.append((self.ordinal, self.offset))
             run.total += count
             return
         self.fell_back = True
@@ -719,7 +768,8 @@ def _piece(dec: _ChunkDecoder, page: Any, keep_dictionary: bool) -> ColumnData:
         kept = dec.chunk_dictionary(n) if keep_dictionary else None
         data = dec.finish()
     except ParquetError as exc:
-        _page_note(exc, page.ordinal, page.offset)
+        if not _noted(exc):
+            _page_note(exc, page.ordinal, page.offset)
         raise
     except (ValueError, IndexError, TypeError, OverflowError) as exc:
         err = ParquetFormatError(f"malformed page: {exc}")
