@@ -448,6 +448,13 @@ class _ChunkDecoder:
         pos = 0
         k = 0
         width = self.width
+        whole = batch is not None and len(with_nulls) == len(held)
+        if batch is not None:
+            valid, counts = batch[0], batch[1].tolist()
+        if whole:
+            # every held page has nulls: their levels are the batch's validity, kept whole
+            # (not one slice per page, joined again by levels())
+            self.defs.append(batch[0])
         for stream, n, encoding, values, ordinal, offset in held:
             if stream is None and encoding == _PLAIN and width and n and len(values) >= n * width:
                 # a PLAIN page of a fixed-width type without nulls (small-page files have many):
@@ -467,9 +474,9 @@ class _ChunkDecoder:
                     self.defs.append(n)
                     present = n
                 elif batch is not None:
-                    valid, counts = batch
-                    self.defs.append(valid[pos:pos + n])
-                    present = int(counts[k])
+                    if not whole:
+                        self.defs.append(valid[pos:pos + n])
+                    present = counts[k]
                     pos += n
                     k += 1
                 else:
