@@ -147,7 +147,9 @@ def decode_hybrid(arr: npt.NDArray[np.uint8], bit_width: int, count: int,
                 arr[pos:pos + vbytes].tobytes(), "little")
             if not value >> w:
                 return np.full(count, value, dtype=dtype), pos + vbytes
-    if w == 1 and size <= _BITS_MAX_BYTES:
+    # (unless the stream opens with a bit-packed run of 32+ groups: long packed runs, as
+    # in repetition levels of short lists, unpack faster with the general path)
+    if w == 1 and size <= _BITS_MAX_BYTES and not (size and arr[0] & 1 and arr[0] >= 65):
         data, end = _decode_bits_small(arr, count, what)
         out = np.frombuffer(data, dtype=np.uint8, count=count)
         return (out if np.dtype(dtype) == np.uint8 else out.astype(dtype)), end
