@@ -361,7 +361,7 @@ def decode_pages(raw_pages: Iterable[RawPage], codec_id: int, num_values: int | 
     """
     codec = get_codec(codec_id)
     plain = codec_id == CompressionCodec.UNCOMPRESSED
-    page_body = crypto.page_body
+    page_body = None if crypto is PLAINTEXT else crypto.page_body   # plaintext: bodies as stored
     expected = num_values
     if num_values is None:
         num_values = 1 << 62
@@ -378,14 +378,14 @@ def decode_pages(raw_pages: Iterable[RawPage], codec_id: int, num_values: int | 
                 if verify_crc:
                     _verify_crc(header, stored)
                 continue   # INDEX_PAGE or a page type from a later spec: skip it
-            body = page_body(stored, is_dict, ordinal)
-            if verify_crc:
+            body = stored if page_body is None else page_body(stored, is_dict, ordinal)
+            if verify_crc and header.crc is not None:
                 _verify_crc(header, stored)
             page = _make_page(header, body, codec, plain, ordinal, base_offset + pos)
         except ParquetError as exc:
             exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
             raise
-        if not isinstance(page, DictionaryPage):
+        if type(page) is not DictionaryPage:
             if page.num_values > num_values - seen:
                 err = ParquetFormatError(
                     f"page holds {page.num_values} values but the column chunk has only "
