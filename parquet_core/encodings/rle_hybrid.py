@@ -685,6 +685,7 @@ def expand_dictionary_index_pages(pages: list[ScannedIndices]) -> npt.NDArray[np
 
 def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.int32]:
     total = 0
+    runs_per_page: list[int] = []
     takes_parts: list[npt.NDArray[np.int64]] = []
     tags_parts: list[npt.NDArray[np.int64]] = []
     bufs: list[Any] = []
@@ -705,6 +706,7 @@ def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.in
             base += body.size + w
         takes_parts.append(tk)
         tags_parts.append(tg)
+        runs_per_page.append(len(tk))
     if w == 0:
         return np.zeros(total, dtype=np.int32)
     takes = np.concatenate(takes_parts) if len(takes_parts) > 1 else takes_parts[0]
@@ -725,13 +727,15 @@ def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.in
     unpack_bits_into(np.frombuffer(body_bytes, dtype=np.uint8), w, n_unpacked, unpacked)
     n_used = int(p_take.sum())
     if n_used != n_unpacked:
-        # drop each run's values past its take: value k of run r sits at
-        # unpacked_start[r] + k, its place among the used values is used_start[r] + k
-        u_start = np.zeros(len(p_take), dtype=np.int64)
-        np.cumsum(groups[:-1] << 3, out=u_start[1:])
-        c_start = np.zeros(len(p_take), dtype=np.int64)
-        np.cumsum(p_take[:-1], out=c_start[1:])
-        unpacked = unpacked[np.arange(n_used, dtype=np.int64) + np.repeat(u_start - c_start, p_take)]
+        # Only a page's last run can stop inside a group, so each page's used values are
+        # the start of its stretch of unpacked values: keep that prefix of every page.
+        page_of_run = np.repeat(np.arange(len(runs_per_page)), runs_per_page)[packed]
+        npages = len(runs_per_page)
+        stretch = np.bincount(page_of_run, weights=groups << 3, minlength=npages).astype(np.int64)
+        used = np.bincount(page_of_run, weights=p_take, minlength=npages).astype(np.int64)
+        ends = np.cumsum(stretch).tolist()
+        unpacked = np.concatenate([unpacked[e - st:e - st + u]
+                                   for e, st, u in zip(ends, stretch.tolist(), used.tolist())])
     if n_used == total:
         return unpacked
     out = np.repeat(np.where(packed, 0, tags).astype(np.int32), takes)
