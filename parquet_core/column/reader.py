@@ -362,12 +362,17 @@ class _ChunkDecoder:
         reps = None
         max_def = self.max_def
         if self.bits and page.definition_level_encoding == _RLE:
+            # what _hold does, written out (once per page of a flat optional column)
             stop = _no_nulls_v1(buf, 0, _RLE, 1, n)
             if stop >= 0:
-                self._hold(None, n, page.encoding, buf[stop:], len(buf))
+                stream = None
             else:
                 stream, stop = _v1_level_stream(buf, n)
-                self._hold(stream if n else None, n, page.encoding, buf[stop:], len(buf))
+                if not n:
+                    stream = None
+            self.held.append((stream, n, page.encoding, buf[stop:], self.ordinal, self.offset))
+            self.held_bytes += len(buf)
+            self.num_levels += n
             return
         self.flush()
         if self.max_rep > 0:
