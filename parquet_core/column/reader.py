@@ -3,12 +3,18 @@
 Values are decoded per *run* of consecutive pages, not per page, and land in
 one output for the whole column (all the chunks read together):
 
-* dictionary-encoded pages: their indices are collected and resolved with
-  one gather per run, written straight into the output (``np.take(out=)``);
+* dictionary-encoded pages: each page's index stream is checked and its runs
+  found when the page is added (:func:`~parquet_core.encodings.rle_hybrid.scan_dictionary_indices`),
+  the indices of the run's pages are expanded together
+  (:func:`~parquet_core.encodings.rle_hybrid.expand_dictionary_index_pages`; an
+  index past the dictionary still names its page) and resolved with one
+  gather per run, written straight into the output (``np.take(out=)``);
 * PLAIN pages of a fixed-width type: each page's bytes are checked for
   length and copied into the preallocated output, with no per-page array;
 * PLAIN BYTE_ARRAY pages: the run is decoded as one stream
   (:func:`decode_plain_byte_arrays_multi`);
+* PLAIN BOOLEAN pages: each page's bytes are checked for length and kept;
+  the run is unpacked by one call, each page's padding bits dropped;
 * any other encoding (delta, byte stream split, booleans...): decoded page
   by page, then copied into the output.
 
