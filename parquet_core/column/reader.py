@@ -467,19 +467,6 @@ class _ChunkDecoder:
             # (not one slice per page, joined again by levels())
             self.defs.append(batch[0])
         for stream, n, encoding, values, ordinal, offset in held:
-            if stream is None and encoding == _PLAIN and width and n and len(values) >= n * width:
-                # a PLAIN page of a fixed-width type without nulls (small-page files have many):
-                # what add_values does, its length check above, without the calls
-                self.defs.append(n)
-                runs = self.runs
-                run = runs[-1] if len(runs) > self.chunk_first_run else None
-                if run is None or run.kind != _FIXED:
-                    run = self._run(_FIXED)
-                run.parts.append(values[:n * width])
-                run.total += n
-                self.fell_back = True
-                continue
-            self.ordinal, self.offset = ordinal, offset
             try:
                 if stream is None:
                     self.defs.append(n)
@@ -491,9 +478,22 @@ class _ChunkDecoder:
                     pos += n
                     k += 1
                 else:
+                    self.ordinal, self.offset = ordinal, offset
                     defs = read_levels_v2(stream, 1, n, "definition")
                     present = int(np.count_nonzero(defs))
                     self.defs.append(n if present == n else defs)
+                if encoding == _PLAIN and width and present and len(values) >= present * width:
+                    # a PLAIN page of a fixed-width type (small-page files have many): what
+                    # add_values does, its length check above, without the calls
+                    runs = self.runs
+                    run = runs[-1] if len(runs) > self.chunk_first_run else None
+                    if run is None or run.kind != _FIXED:
+                        run = self._run(_FIXED)
+                    run.parts.append(values[:present * width])
+                    run.total += present
+                    self.fell_back = True
+                    continue
+                self.ordinal, self.offset = ordinal, offset
                 self.add_values(encoding, values, present)
             except ParquetError as exc:
                 _page_note(exc, ordinal, offset)
