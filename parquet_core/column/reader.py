@@ -3,12 +3,18 @@
 Values are decoded per *run* of consecutive pages, not per page, and land in
 one output for the whole column (all the chunks read together):
 
-* dictionary-encoded pages: their indices are collected and resolved with
-  one gather per run, written straight into the output (``np.take(out=)``);
+* dictionary-encoded pages: each page's index stream is checked and its runs
+  found when the page is added (:func:`~parquet_core.encodings.rle_hybrid.scan_dictionary_indices`),
+  the indices of the run's pages are expanded together
+  (:func:`~parquet_core.encodings.rle_hybrid.expand_dictionary_index_pages`; an
+  index past the dictionary still names its page) and resolved with one
+  gather per run, written straight into the output (``np.take(out=)``);
 * PLAIN pages of a fixed-width type: each page's bytes are checked for
   length and copied into the preallocated output, with no per-page array;
 * PLAIN BYTE_ARRAY pages: the run is decoded as one stream
   (:func:`decode_plain_byte_arrays_multi`);
+* PLAIN BOOLEAN pages: each page's bytes are checked for length and kept;
+  the run is unpacked by one call, each page's padding bits dropped;
 * any other encoding (delta, byte stream split, booleans...): decoded page
   by page, then copied into the output.
 
@@ -41,6 +47,7 @@ from parquet_core.constants import Encoding, PhysicalType
 from parquet_core.encodings import decode_values, empty_values
 from parquet_core.encodings.dictionary import build_dictionary
 from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
+from parquet_core.encodings.rle_hybrid import expand_dictionary_index_pages, scan_dictionary_indices
 from parquet_core.encodings.rle_validity import decode_validity
 from parquet_core.errors import ParquetError, ParquetFormatError
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
@@ -61,12 +68,15 @@ _DTYPES = {PhysicalType.INT32: np.dtype("<i4"), PhysicalType.INT64: np.dtype("<i
 #: (their bodies are held until then); larger pages are decoded on their own.
 _DEFER_MAX_RUN = 16 << 20
 _DEFER_MAX_PAGE = 4 << 20
+#: Dictionary-index pages of at most this many values are scanned when added and
+#: expanded together per run (larger pages gain nothing from it: decoded on their own).
+_SCAN_MAX_COUNT = 1 << 16
 #: Pages of a flat optional column are held for one batched level decode
 #: until their bodies reach this many bytes.
 _HOLD_MAX_BYTES = 16 << 20
 
 # Kinds of value runs.
-_DICT, _FIXED, _BYTES, _DONE = 0, 1, 2, 3
+_DICT, _FIXED, _BYTES, _DONE, _BOOLS = 0, 1, 2, 3, 4
 
 
 # PLAIN BYTE_ARRAY over several pages: ``encodings.plain.decode_plain_byte_arrays_multi``
@@ -99,16 +109,25 @@ def _full_run(n: int, level: int) -> bytes:
     return got
 
 
+_FULL_RUNS_V1: dict[tuple[int, int], bytes] = {}
+
+
 def _no_nulls_v1(buf: memoryview, pos: int, encoding: int, max_def: int, n: int) -> int:
     """End of the v1 definition levels at *pos* if they are one run of *max_def* covering
     the page exactly (as writers store a page without nulls), else -1."""
-    if encoding != _RLE or max_def > 255 or len(buf) < pos + 4:
+    if encoding != _RLE or max_def > 255:
         return -1
-    run = _full_run(n, max_def)
-    stop = pos + 4 + len(run)
-    if int.from_bytes(buf[pos:pos + 4], "little") != len(run) or buf[pos + 4:stop] != run:
-        return -1
-    return stop
+    key = (n, max_def)
+    want = _FULL_RUNS_V1.get(key)
+    if want is None:
+        # the 4-byte length of the stream, then the stream: compared in one go
+        run = _full_run(n, max_def)
+        want = len(run).to_bytes(4, "little") + run
+        if len(_FULL_RUNS_V1) < 4096:
+            _FULL_RUNS_V1[key] = want
+    stop = pos + len(want)
+    # a short buffer gives a shorter slice, which never equals *want*
+    return stop if buf[pos:stop] == want else -1
 
 
 def _v1_level_stream(buf: memoryview, n: int) -> tuple[memoryview, int]:
@@ -152,9 +171,42 @@ class _Run:
 
     def indices(self) -> npt.NDArray[np.integer]:
         p = self.parts
-        if len(p) != 1:
-            self.parts = p = [np.concatenate(p) if p else np.zeros(0, dtype=np.int32)]
+        if len(p) != 1 or type(p[0]) is tuple:
+            self.parts = p = [_expand_indices(p, self.where, len(self.dictionary)) if p
+                              else np.zeros(0, dtype=np.int32)]
+            self.where = []
         return p[0]
+
+
+def _expand_indices(parts: list[Any], where: list[tuple[int, int]], size: int) -> npt.NDArray[np.integer]:
+    """The indices of a run's pages in one array: pages decoded already (arrays) as they
+    are, runs of scanned pages (tuples) expanded together and checked against the
+    dictionary's *size*; an index out of range names its page."""
+    out: list[npt.NDArray[np.integer]] = []
+    i, n = 0, len(parts)
+    while i < n:
+        if type(parts[i]) is not tuple:
+            out.append(parts[i])
+            i += 1
+            continue
+        j = i + 1
+        while j < n and type(parts[j]) is tuple:
+            j += 1
+        idx = expand_dictionary_index_pages(parts[i:j])
+        if idx.size and int(idx.max()) >= size:
+            # which page: the first whose own maximum is out of range
+            counts = [p[3] for p in parts[i:j]]
+            firsts = np.cumsum([0] + counts[:-1])
+            bad = int(np.flatnonzero(np.maximum.reduceat(idx, firsts) >= size)[0])
+            page_max = int(idx[firsts[bad]:firsts[bad] + counts[bad]].max())
+            err = ParquetFormatError(f"dictionary index {page_max} out of range for a dictionary "
+                                     f"of {size} values")
+            _page_note(err, *where[i + bad])
+            err._pc_page_noted = True  # type: ignore[attr-defined]
+            raise err
+        out.append(idx)
+        i = j
+    return out[0] if len(out) == 1 else np.concatenate(out)
 
 
 def _view(buf: Any) -> memoryview:
@@ -190,6 +242,8 @@ class _ChunkDecoder:
             self.width = tl
         else:
             self.width = 0
+        self.bools = pt == PhysicalType.BOOLEAN   # PLAIN booleans unpacked per run of pages
+        self.batch_indices = True   # dictionary indices expanded per run of pages
         self.dictionary: Any = None
         self.runs: list[_Run] = []
         self.chunk_first_run = 0
@@ -243,6 +297,16 @@ class _ChunkDecoder:
             dictionary = self.dictionary
             if dictionary is None:
                 raise ParquetFormatError("dictionary-encoded page but the chunk has no dictionary page")
+            if self.batch_indices and 0 < count <= _SCAN_MAX_COUNT:
+                # checked and scanned now (errors name this page), expanded with the
+                # other pages of the run (_Run.indices)
+                scanned = scan_dictionary_indices(buf, count)
+                if scanned is not None:
+                    run = self._run(_DICT, dictionary)
+                    run.parts.append(scanned)
+                    run.where.append((self.ordinal, self.offset))
+                    run.total += count
+                    return
             d = self.desc
             indices = decode_values(encoding, buf, count, d.physical_type, d.type_length)
             # RLE-decoded indices are never negative, so the maximum is the only check.
@@ -252,6 +316,7 @@ class _ChunkDecoder:
                     f"of {len(dictionary)} values")
             run = self._run(_DICT, dictionary)
             run.parts.append(indices)
+            run.where.append((self.ordinal, self.offset))
             run.total += count
             return
         self.fell_back = True
@@ -268,6 +333,13 @@ class _ChunkDecoder:
                         f"the page has {len(buf)}")
                 run = self._run(_FIXED)
                 run.parts.append(buf[:nbytes])
+                run.total += count
+                return
+            if self.bools and len(buf) >= (count + 7) >> 3:
+                # bit-packed booleans: the bytes of each page, unpacked once per run
+                run = self._run(_BOOLS)
+                run.parts.append(buf[:(count + 7) >> 3])
+                run.counts.append(count)
                 run.total += count
                 return
             if self.ptype == PhysicalType.BYTE_ARRAY and len(buf) < _DEFER_MAX_PAGE:
@@ -296,12 +368,17 @@ class _ChunkDecoder:
         reps = None
         max_def = self.max_def
         if self.bits and page.definition_level_encoding == _RLE:
+            # what _hold does, written out (once per page of a flat optional column)
             stop = _no_nulls_v1(buf, 0, _RLE, 1, n)
             if stop >= 0:
-                self._hold(None, n, page.encoding, buf[stop:], len(buf))
+                stream = None
             else:
                 stream, stop = _v1_level_stream(buf, n)
-                self._hold(stream if n else None, n, page.encoding, buf[stop:], len(buf))
+                if not n:
+                    stream = None
+            self.held.append((stream, n, page.encoding, buf[stop:], self.ordinal, self.offset))
+            self.held_bytes += len(buf)
+            self.num_levels += n
             return
         self.flush()
         if self.max_rep > 0:
@@ -381,22 +458,42 @@ class _ChunkDecoder:
                 batch = None    # the page-by-page decoder below gives the result or the error
         pos = 0
         k = 0
+        width = self.width
+        whole = batch is not None and len(with_nulls) == len(held)
+        if batch is not None:
+            valid, counts = batch[0], batch[1].tolist()
+        if whole:
+            # every held page has nulls: their levels are the batch's validity, kept whole
+            # (not one slice per page, joined again by levels())
+            self.defs.append(batch[0])
         for stream, n, encoding, values, ordinal, offset in held:
-            self.ordinal, self.offset = ordinal, offset
             try:
                 if stream is None:
                     self.defs.append(n)
                     present = n
                 elif batch is not None:
-                    valid, counts = batch
-                    self.defs.append(valid[pos:pos + n])
-                    present = int(counts[k])
+                    if not whole:
+                        self.defs.append(valid[pos:pos + n])
+                    present = counts[k]
                     pos += n
                     k += 1
                 else:
+                    self.ordinal, self.offset = ordinal, offset
                     defs = read_levels_v2(stream, 1, n, "definition")
                     present = int(np.count_nonzero(defs))
                     self.defs.append(n if present == n else defs)
+                if encoding == _PLAIN and width and present and len(values) >= present * width:
+                    # a PLAIN page of a fixed-width type (small-page files have many): what
+                    # add_values does, its length check above, without the calls
+                    runs = self.runs
+                    run = runs[-1] if len(runs) > self.chunk_first_run else None
+                    if run is None or run.kind != _FIXED:
+                        run = self._run(_FIXED)
+                    run.parts.append(values[:present * width])
+                    run.total += present
+                    self.fell_back = True
+                    continue
+                self.ordinal, self.offset = ordinal, offset
                 self.add_values(encoding, values, present)
             except ParquetError as exc:
                 _page_note(exc, ordinal, offset)
@@ -429,6 +526,8 @@ class _ChunkDecoder:
                 else np.take(dictionary, idx, axis=0)
         elif kind == _BYTES:
             vals = self._decode_bytes(run)
+        elif kind == _BOOLS:
+            vals = _unpack_booleans(run.parts, run.counts, run.total)
         elif kind == _FIXED:
             parts = run.parts
             # one page: a view of its bytes, as decode_plain gives; else one writable copy
@@ -552,6 +651,23 @@ class _ChunkDecoder:
         self.held_bytes = 0
 
 
+def _unpack_booleans(parts: list[Any], counts: list[int], total: int) -> npt.NDArray[np.bool_]:
+    """PLAIN booleans of several pages: *parts* holds each page's ``ceil(count / 8)`` bytes
+    (checked when the page was added); one unpack, then each page's padding bits dropped."""
+    raw = np.frombuffer(parts[0] if len(parts) == 1 else b"".join(parts), dtype=np.uint8)
+    bits = np.unpackbits(raw, bitorder="little").view(np.bool_)
+    cnt = np.asarray(counts, dtype=np.int64)
+    if len(parts) == 1 or not (cnt[:-1] & 7).any():
+        return bits[:total]     # only the last page may end inside a byte
+    # output value j of page p is bit (j - out_start[p]) of that page's bytes
+    bit_starts = np.zeros(len(cnt), dtype=np.int64)
+    np.cumsum(((cnt[:-1] + 7) >> 3) << 3, out=bit_starts[1:])
+    out_starts = np.zeros(len(cnt), dtype=np.int64)
+    np.cumsum(cnt[:-1], out=out_starts[1:])
+    idx = np.arange(total, dtype=np.int64) + np.repeat(bit_starts - out_starts, cnt)
+    return bits[idx]
+
+
 def _concat(parts: list[Any], desc: ColumnDescriptor) -> Any:
     if not parts:
         return empty_values(desc.physical_type, desc.type_length)
@@ -670,7 +786,8 @@ def _piece(dec: _ChunkDecoder, page: Any, keep_dictionary: bool) -> ColumnData:
         kept = dec.chunk_dictionary(n) if keep_dictionary else None
         data = dec.finish()
     except ParquetError as exc:
-        _page_note(exc, page.ordinal, page.offset)
+        if not _noted(exc):
+            _page_note(exc, page.ordinal, page.offset)
         raise
     except (ValueError, IndexError, TypeError, OverflowError) as exc:
         err = ParquetFormatError(f"malformed page: {exc}")

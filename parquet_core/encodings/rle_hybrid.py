@@ -77,6 +77,8 @@ __all__ = [
     "encode_levels_v2",
     "encode_rle_booleans",
     "encode_rle_hybrid",
+    "expand_dictionary_index_pages",
+    "scan_dictionary_indices",
 ]
 
 #: Page value counts are signed 32-bit integers in the format.
@@ -145,7 +147,9 @@ def decode_hybrid(arr: npt.NDArray[np.uint8], bit_width: int, count: int,
                 arr[pos:pos + vbytes].tobytes(), "little")
             if not value >> w:
                 return np.full(count, value, dtype=dtype), pos + vbytes
-    if w == 1 and size <= _BITS_MAX_BYTES:
+    # (unless the stream opens with a bit-packed run of 32+ groups: long packed runs, as
+    # in repetition levels of short lists, unpack faster with the general path)
+    if w == 1 and size <= _BITS_MAX_BYTES and not (size and arr[0] & 1 and arr[0] >= 65):
         data, end = _decode_bits_small(arr, count, what)
         out = np.frombuffer(data, dtype=np.uint8, count=count)
         return (out if np.dtype(dtype) == np.uint8 else out.astype(dtype)), end
@@ -159,6 +163,8 @@ _BITS_MAX_BYTES = 2048
 #: width 1 expand by table lookups.
 _BYTE_BITS = [bytes((b >> k) & 1 for k in range(8)) for b in range(256)]
 _REPEAT_BYTE = (b"\x00", b"\x01")
+#: Bit-packed bodies of at least this many bytes are expanded by ``np.unpackbits``.
+_UNPACK_MIN_BYTES = 32
 
 
 def _decode_bits_small(arr: npt.NDArray[np.uint8], count: int, what: str) -> tuple[bytearray, int]:
@@ -210,6 +216,9 @@ def _decode_bits_small(arr: npt.NDArray[np.uint8], count: int, what: str) -> tup
                         f"bit is truncated ({size} bytes)")
                 if nbytes == 1:
                     add(table[mv[pos]])
+                elif nbytes >= _UNPACK_MIN_BYTES:
+                    # one numpy call beats a table lookup per byte from about 32 bytes
+                    add(np.unpackbits(arr[pos:pos + nbytes], bitorder="little").tobytes())
                 elif take:
                     add(b"".join([table[b] for b in mv[pos:pos + nbytes]]))
                 left -= take
@@ -610,3 +619,125 @@ def decode_dictionary_indices(buf: Any, count: int) -> npt.NDArray[np.int32]:
         idx = idx.view(np.int32)
     return idx
 
+
+
+# ---------------------------------------------------------------------------------------
+# Dictionary indices of several pages, expanded together
+# ---------------------------------------------------------------------------------------
+
+#: ``(body, bit width, run table, count)`` of one page's dictionary indices, checked by
+#: :func:`scan_dictionary_indices` and expanded later by :func:`expand_dictionary_index_pages`.
+ScannedIndices = tuple
+
+
+def scan_dictionary_indices(buf: Any, count: int) -> ScannedIndices | None:
+    """Check one page's dictionary indices and find their runs, without expanding them.
+
+    The same checks as :func:`decode_dictionary_indices` (every run header and
+    body bound, every RLE value's width); the values themselves are produced
+    by :func:`expand_dictionary_index_pages` for a run of pages at once, which
+    costs one set of numpy calls instead of one per page.  Returns None when
+    the page is better decoded on its own (no values, or 32-bit indices, whose
+    range check needs the values).
+    """
+    arr = as_uint8(buf)
+    _check_count(count, "dictionary indices")
+    if count == 0:
+        return None
+    if arr.size == 0:
+        raise ParquetFormatError(f"dictionary indices: empty buffer for {count} values")
+    width = int(arr[0])
+    if width > 32:
+        raise ParquetFormatError(f"dictionary indices: bit width {width} exceeds 32")
+    if width == 32:
+        return None
+    body = arr[1:]
+    if width == 0:
+        return body, 0, [count, 0], count
+    table, _ = _scan(body, width, count, "RLE/bit-packed hybrid")
+    return body, width, table, count
+
+
+def expand_dictionary_index_pages(pages: list[ScannedIndices]) -> npt.NDArray[np.int32]:
+    """The int32 indices of pages scanned by :func:`scan_dictionary_indices`, in order.
+
+    Pages of one bit width are expanded together: the bit-packed bodies of all
+    their runs are joined (each body read as whole 8-value groups; a page's
+    last body may stop short of its final group, so each page's bytes are
+    followed by zero padding in the join) and unpacked by one call; RLE runs
+    become one ``np.repeat``.  Values past the ones a run contributes (the
+    padding of a cut-short group) are dropped.
+    """
+    out_parts: list[npt.NDArray[np.int32]] = []
+    i = 0
+    n = len(pages)
+    while i < n:
+        w = pages[i][1]
+        j = i + 1
+        while j < n and pages[j][1] == w:
+            j += 1
+        out_parts.append(_expand_same_width(pages[i:j], w))
+        i = j
+    if len(out_parts) == 1:
+        return out_parts[0]
+    return np.concatenate(out_parts)
+
+
+def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.int32]:
+    total = 0
+    runs_per_page: list[int] = []
+    takes_parts: list[npt.NDArray[np.int64]] = []
+    tags_parts: list[npt.NDArray[np.int64]] = []
+    bufs: list[Any] = []
+    base = 0
+    for body, _, table, count in pages:
+        total += count
+        if isinstance(table, tuple):
+            tk, tg = table
+        else:
+            pairs = np.asarray(table, dtype=np.int64).reshape(-1, 2)
+            tk, tg = pairs[:, 0], pairs[:, 1]
+        if w:
+            # a bit-packed body at offset o of this page is at base + o in the join:
+            # its tag ~o becomes ~(o + base) = ~o - base
+            tg = np.where(tg < 0, tg - base, tg)
+            bufs.append(memoryview(body))
+            bufs.append(bytes(w))       # the last group of the page's last body may be cut short
+            base += body.size + w
+        takes_parts.append(tk)
+        tags_parts.append(tg)
+        runs_per_page.append(len(tk))
+    if w == 0:
+        return np.zeros(total, dtype=np.int32)
+    takes = np.concatenate(takes_parts) if len(takes_parts) > 1 else takes_parts[0]
+    tags = np.concatenate(tags_parts) if len(tags_parts) > 1 else tags_parts[0]
+    packed = tags < 0
+    if not packed.any():
+        return np.repeat(tags.astype(np.int32), takes)
+    joined = np.frombuffer(b"".join(bufs), dtype=np.uint8)
+    p_take = takes[packed]
+    groups = (p_take + 7) >> 3
+    starts = ~tags[packed]
+    nbytes = groups * w
+    # every body lies inside its page's bytes plus padding (checked by the scan)
+    mv = memoryview(joined)
+    body_bytes = b"".join([mv[b:b + k] for b, k in zip(starts.tolist(), nbytes.tolist())]) + bytes(SLACK)
+    n_unpacked = int(groups.sum()) << 3
+    unpacked = np.empty(n_unpacked, dtype=np.int32)
+    unpack_bits_into(np.frombuffer(body_bytes, dtype=np.uint8), w, n_unpacked, unpacked)
+    n_used = int(p_take.sum())
+    if n_used != n_unpacked:
+        # Only a page's last run can stop inside a group, so each page's used values are
+        # the start of its stretch of unpacked values: keep that prefix of every page.
+        page_of_run = np.repeat(np.arange(len(runs_per_page)), runs_per_page)[packed]
+        npages = len(runs_per_page)
+        stretch = np.bincount(page_of_run, weights=groups << 3, minlength=npages).astype(np.int64)
+        used = np.bincount(page_of_run, weights=p_take, minlength=npages).astype(np.int64)
+        ends = np.cumsum(stretch).tolist()
+        unpacked = np.concatenate([unpacked[e - st:e - st + u]
+                                   for e, st, u in zip(ends, stretch.tolist(), used.tolist())])
+    if n_used == total:
+        return unpacked
+    out = np.repeat(np.where(packed, 0, tags).astype(np.int32), takes)
+    out[np.repeat(packed, takes)] = unpacked
+    return out

@@ -169,7 +169,8 @@ class ColumnChunkReader:
         chunk = self.chunk
         win = _Window(self.source, start, length)
         walk = walk_pages(win.get, length, crypto=self.crypto, base_offset=start,
-                          dictionary_first=start != chunk.data_page_offset, probe=READ_AHEAD)
+                          dictionary_first=start != chunk.data_page_offset, probe=READ_AHEAD,
+                          statistics=False)
         yield from decode_pages(walk, chunk.codec_id, chunk.num_values, verify_crc=self.verify_crc,
                                 base_offset=start, crypto=self.crypto)
 

@@ -124,11 +124,12 @@ class _HeaderParser:
     decides and reports.
     """
 
-    __slots__ = ("trans", "proto")
+    __slots__ = ("trans", "proto", "spec")
 
-    def __init__(self) -> None:
+    def __init__(self, statistics: bool = True) -> None:
         self.trans: Any = None
         self.proto: Any = None
+        self.spec = _FULL_SPEC if statistics else _NO_STATS_SPEC
         if _FAST_HEADERS:
             trans = TMemoryBuffer()
             if isinstance(getattr(trans, "_buffer", None), io.BytesIO):
@@ -145,10 +146,35 @@ class _HeaderParser:
         trans._buffer = window
         header = pt.PageHeader()
         try:
-            header.read(self.proto)
+            # what header.read(proto) does, without its per-call checks
+            _fastbinary.decode_compact(header, self.proto, self.spec)
         except Exception:  # noqa: BLE001 - the general parse raises the proper error
             return _parse_header(buf, pos)
         return header, window.tell()
+
+
+def _spec_without_statistics() -> list[Any]:
+    """The decoder spec of a PageHeader whose data page headers' statistics are skipped.
+
+    Readers never look at a page's statistics (inspection does: it keeps the
+    full spec); skipping them spares building a Statistics struct and its
+    byte strings per page.  The skipped field is still walked (and must be
+    well formed) by the C decoder.
+    """
+    fields = list(pt.PageHeader.thrift_spec)
+    for i, f in enumerate(fields):
+        if f is None or f[1] != 12 or not isinstance(f[3], list):
+            continue
+        cls, sub = f[3]
+        if cls not in (pt.DataPageHeader, pt.DataPageHeaderV2):
+            continue
+        sub = tuple(None if s is not None and s[2] == "statistics" else s for s in sub)
+        fields[i] = (f[0], f[1], f[2], [cls, sub], f[4])
+    return [pt.PageHeader, tuple(fields)]
+
+
+_FULL_SPEC = [pt.PageHeader, pt.PageHeader.thrift_spec]
+_NO_STATS_SPEC = _spec_without_statistics()
 
 
 def _check_sizes(header: Any, pos: int, hlen: int, avail: int) -> None:
@@ -229,7 +255,7 @@ def _as_bytes(chunk: bytes | memoryview) -> memoryview:
 
 def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecryption = PLAINTEXT,
                base_offset: int = 0, first_ordinal: int = 0, dictionary_first: bool | None = None,
-               probe: int | None = None) -> Iterator[RawPage]:
+               probe: int | None = None, statistics: bool = True) -> Iterator[RawPage]:
     """The one loop over a column chunk's stored pages (every page walk goes through it).
 
     Each page's header is read through *crypto* (parsed in place for a plaintext
@@ -254,12 +280,18 @@ def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecr
     probe:
         With a reader: read a header from at most this many bytes first, and from
         the rest of the chunk only when it does not fit; None: the rest at once.
+    statistics:
+        Decode the statistics of data page headers (False: skipped, left None;
+        readers of values never use them).
     """
-    headers = _HeaderParser()
+    headers = _HeaderParser(statistics)
     read_header = crypto.read_header
     # bytes in memory are sliced here; a reader is asked for each header and body
     buf = _as_bytes(chunk) if isinstance(chunk, (bytes, bytearray, memoryview)) else None
     read = None if buf is not None else chunk
+    if buf is not None and crypto is PLAINTEXT:
+        yield from _walk_plain(buf, length, headers, base_offset, first_ordinal)
+        return
     pos, ordinal = 0, first_ordinal
     while pos < length:
         at_start = dictionary_first if pos == 0 else None
@@ -289,6 +321,26 @@ def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecr
             ordinal += 1
 
 
+def _walk_plain(buf: memoryview, length: int, headers: _HeaderParser, base_offset: int,
+                ordinal: int) -> Iterator[RawPage]:
+    """:func:`walk_pages` over a plaintext chunk in memory: the same steps and checks,
+    written out in one loop (it runs once per page)."""
+    pos = 0
+    data_pages = _DATA_PAGES
+    while pos < length:
+        try:
+            header, hlen = headers(buf, pos)
+            _check_sizes(header, pos, hlen, length)
+        except ParquetError as exc:
+            exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
+            raise
+        start = pos + hlen
+        pos = start + header.compressed_page_size
+        yield header, hlen, start - hlen, buf[start:pos], ordinal, None
+        if header.type in data_pages:
+            ordinal += 1
+
+
 def decode_pages(raw_pages: Iterable[RawPage], codec_id: int, num_values: int | None, *, verify_crc: bool = True,
                  base_offset: int = 0, crypto: ChunkDecryption = PLAINTEXT) -> Iterator[Page]:
     """The dictionary and data pages of a :func:`walk_pages` walk, until they hold the
@@ -309,7 +361,7 @@ def decode_pages(raw_pages: Iterable[RawPage], codec_id: int, num_values: int | 
     """
     codec = get_codec(codec_id)
     plain = codec_id == CompressionCodec.UNCOMPRESSED
-    page_body = crypto.page_body
+    page_body = None if crypto is PLAINTEXT else crypto.page_body   # plaintext: bodies as stored
     expected = num_values
     if num_values is None:
         num_values = 1 << 62
@@ -326,14 +378,14 @@ def decode_pages(raw_pages: Iterable[RawPage], codec_id: int, num_values: int | 
                 if verify_crc:
                     _verify_crc(header, stored)
                 continue   # INDEX_PAGE or a page type from a later spec: skip it
-            body = page_body(stored, is_dict, ordinal)
-            if verify_crc:
+            body = stored if page_body is None else page_body(stored, is_dict, ordinal)
+            if verify_crc and header.crc is not None:
                 _verify_crc(header, stored)
             page = _make_page(header, body, codec, plain, ordinal, base_offset + pos)
         except ParquetError as exc:
             exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
             raise
-        if not isinstance(page, DictionaryPage):
+        if type(page) is not DictionaryPage:
             if page.num_values > num_values - seen:
                 err = ParquetFormatError(
                     f"page holds {page.num_values} values but the column chunk has only "
@@ -380,10 +432,66 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
         exception carries a note with the page ordinal and file offset.
     """
     buf = _as_bytes(chunk)
+    if crypto is PLAINTEXT and num_values is not None:
+        yield from _plain_pages(buf, codec_id, num_values, verify_crc, base_offset)
+        return
     yield from decode_pages(walk_pages(buf, len(buf), crypto=crypto, base_offset=base_offset,
-                                       dictionary_first=dictionary_first),
+                                       dictionary_first=dictionary_first, statistics=False),
                             codec_id, num_values, verify_crc=verify_crc, base_offset=base_offset,
                             crypto=crypto)
+
+
+def _plain_pages(buf: memoryview, codec_id: int, num_values: int, verify_crc: bool,
+                 base_offset: int) -> Iterator[Page]:
+    """:func:`iter_pages` of a plaintext chunk: :func:`walk_pages` and :func:`decode_pages`
+    written out as one loop (one generator per page instead of two, no raw page
+    tuples), with the same checks in the same order and the same error notes.
+    Small-page files pay this loop once per page."""
+    headers = _HeaderParser(statistics=False)
+    codec = get_codec(codec_id)
+    plain = codec_id == CompressionCodec.UNCOMPRESSED
+    length = len(buf)
+    pos = ordinal = seen = counted = 0
+    known, data_pages = _KNOWN_PAGES, _DATA_PAGES
+    while seen < num_values and pos < length:
+        try:
+            header, hlen = headers(buf, pos)
+            _check_sizes(header, pos, hlen, length)
+        except ParquetError as exc:
+            exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
+            raise
+        start = pos + hlen
+        end = start + header.compressed_page_size
+        stored = buf[start:end]
+        try:
+            _check_required_fields(header)
+            if header.type not in known:
+                if verify_crc:
+                    _verify_crc(header, stored)
+                pos = end
+                continue   # INDEX_PAGE or a page type from a later spec: skip it
+            if verify_crc and header.crc is not None:
+                _verify_crc(header, stored)
+            page = _make_page(header, stored, codec, plain, ordinal, base_offset + pos)
+        except ParquetError as exc:
+            exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
+            raise
+        if type(page) is not DictionaryPage:
+            if page.num_values > num_values - seen:
+                err = ParquetFormatError(
+                    f"page holds {page.num_values} values but the column chunk has only "
+                    f"{num_values - seen} left of {num_values}")
+                err.add_note(f"at page {counted} (file offset {base_offset + end})")
+                raise err
+            seen += page.num_values
+            counted += 1
+        pos = end
+        if header.type in data_pages:
+            ordinal += 1
+        yield page
+    if seen < num_values:
+        raise ParquetFormatError(
+            f"column chunk ends after {seen} values; its metadata promises {num_values}")
 
 
 def read_page(buf: bytes | memoryview, codec_id: int, *, ordinal: int = 0, verify_crc: bool = True,
@@ -400,7 +508,7 @@ def read_page(buf: bytes | memoryview, codec_id: int, *, ordinal: int = 0, verif
     if not len(view):
         raise ParquetFormatError(f"no page at file offset {base_offset}: 0 bytes")
     walk = walk_pages(view, len(view), crypto=crypto, base_offset=base_offset, first_ordinal=ordinal,
-                      dictionary_first=True if chunk_start else None)
+                      dictionary_first=True if chunk_start else None, statistics=False)
     first = next(walk)   # the buffer is not empty: a page, or an error
     return next(decode_pages((first,), codec_id, None, verify_crc=verify_crc, base_offset=base_offset,
                              crypto=crypto), None)

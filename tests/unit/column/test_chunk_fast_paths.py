@@ -238,6 +238,8 @@ def _general_path(monkeypatch: pytest.MonkeyPatch) -> None:
     def init(self, *a, **kw):  # type: ignore[no-untyped-def]
         original(self, *a, **kw)
         self.width = 0   # PLAIN fixed-width pages through decode_values, one by one
+        self.bools = False  # PLAIN booleans too
+        self.batch_indices = False  # dictionary indices decoded page by page
         self.bits = False  # levels of flat optional columns page by page, not held for a batch
 
     monkeypatch.setattr(column_reader._ChunkDecoder, "__init__", init)
@@ -369,7 +371,8 @@ def test_short_plain_page_is_an_error_with_the_page_named() -> None:
     assert any("page 0" in n for n in info.value.__notes__)
 
 
-@pytest.mark.parametrize("ptype", [PhysicalType.BYTE_ARRAY, PhysicalType.INT64, PhysicalType.FIXED_LEN_BYTE_ARRAY])
+@pytest.mark.parametrize("ptype", [PhysicalType.BYTE_ARRAY, PhysicalType.INT64, PhysicalType.FIXED_LEN_BYTE_ARRAY,
+                                   PhysicalType.BOOLEAN, PhysicalType.INT32])
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(data=st.data())
@@ -382,3 +385,64 @@ def test_fast_paths_per_type(ptype: int, data: st.DataObject, monkeypatch: pytes
         slow = read_column_chunk(_pages(chunk), chunk.desc)
     _check(fast, chunk)
     _check(slow, chunk)
+
+
+@pytest.mark.parametrize("rep", [Repetition.REQUIRED, Repetition.OPTIONAL])
+def test_short_boolean_page_is_an_error_with_the_page_named(rep: Repetition) -> None:
+    """PLAIN booleans are unpacked per run of pages; a page short of bytes still fails
+    when added, naming itself (here the second page)."""
+    desc = _desc(PhysicalType.BOOLEAN, rep)
+    out = b""
+    for i, n in enumerate((9, 17)):
+        levels = encode_levels_v1(np.ones(n, dtype=np.int16), 1) if rep == Repetition.OPTIONAL else b""
+        body = levels + np.packbits(np.ones(n, dtype=bool), bitorder="little").tobytes()[:2 if i else None]
+        h = pt.PageHeader(type=PageType.DATA_PAGE, uncompressed_page_size=len(body),
+                          compressed_page_size=len(body),
+                          data_page_header=pt.DataPageHeader(num_values=n, encoding=Encoding.PLAIN,
+                                                             definition_level_encoding=Encoding.RLE,
+                                                             repetition_level_encoding=Encoding.RLE))
+        out += serialize(h) + body
+    with pytest.raises(ParquetFormatError) as info:
+        read_column_chunk(iter_pages(out, CompressionCodec.UNCOMPRESSED, 26), desc)
+    assert any("page 1" in n for n in info.value.__notes__)
+
+
+@pytest.mark.parametrize("bad_page", [0, 1, 2])
+@pytest.mark.parametrize("v2", [False, True])
+def test_dictionary_index_out_of_range_names_its_page(bad_page: int, v2: bool) -> None:
+    """Indices of several pages are expanded together; an index past the dictionary is
+    still reported with the page that holds it, whole chunk or piece by piece."""
+    desc = _desc(PhysicalType.INT32, Repetition.REQUIRED)
+    dictionary = np.arange(3, dtype=np.int32)
+    body = encode_plain(dictionary, PhysicalType.INT32, None)
+    out = serialize(pt.PageHeader(type=PageType.DICTIONARY_PAGE, uncompressed_page_size=len(body),
+                                  compressed_page_size=len(body),
+                                  dictionary_page_header=pt.DictionaryPageHeader(
+                                      num_values=3, encoding=Encoding.PLAIN))) + body
+    for i in range(3):
+        idx = np.array([0, 1, 2, 1, 0, 2, 1, 1, 2, 0, 0], dtype=np.int64)
+        if i == bad_page:
+            idx[5] = 6
+        payload = encode_dictionary_indices(idx, 7)
+        if v2:
+            h = pt.PageHeader(type=PageType.DATA_PAGE_V2, uncompressed_page_size=len(payload),
+                              compressed_page_size=len(payload),
+                              data_page_header_v2=pt.DataPageHeaderV2(
+                                  num_values=len(idx), num_nulls=0, num_rows=len(idx),
+                                  encoding=Encoding.RLE_DICTIONARY, definition_levels_byte_length=0,
+                                  repetition_levels_byte_length=0, is_compressed=False))
+        else:
+            h = pt.PageHeader(type=PageType.DATA_PAGE, uncompressed_page_size=len(payload),
+                              compressed_page_size=len(payload),
+                              data_page_header=pt.DataPageHeader(
+                                  num_values=len(idx), encoding=Encoding.RLE_DICTIONARY,
+                                  definition_level_encoding=Encoding.RLE,
+                                  repetition_level_encoding=Encoding.RLE))
+        out += serialize(h) + payload
+    for read in (lambda pages: read_column_chunk(pages, desc),
+                 lambda pages: list(iter_chunk_pieces(pages, desc, min_levels=100)),
+                 lambda pages: read_column_chunks([pages], desc, keep_dictionary=True)):
+        with pytest.raises(ParquetFormatError, match="dictionary index 6 out of range") as info:
+            read(iter_pages(out, CompressionCodec.UNCOMPRESSED, 33))
+        notes = [n for n in info.value.__notes__ if "while decoding page" in n]
+        assert len(notes) == 1 and f"page {bad_page} " in notes[0]

@@ -118,3 +118,26 @@ def test_truncated_dense_stream_raises() -> None:
         decode_rle_hybrid(buf, 1, len(expected) + 50)
     with pytest.raises(ParquetFormatError):
         decode_rle_hybrid(buf[: len(buf) // 2], 1, len(expected))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["rle", "bp"]), st.integers(0, 40), st.integers(0, 2**31)),
+                max_size=12),
+       st.integers(0, 8))
+def test_width_one_long_packed_runs(runs, extra) -> None:
+    """Bit width 1 streams with bit-packed bodies of any length (long ones are expanded
+    by numpy, short ones by table lookups) decode like the reference."""
+    rng = np.random.default_rng(len(runs))
+    spec = []
+    for kind, n, v in runs:
+        if kind == "rle":
+            spec.append(("rle", n, v & 1))
+        else:
+            spec.append(("bp", n, [int(x) for x in rng.integers(0, 2, n * 8)]))
+    buf, expected = _build(spec, 1)
+    count = max(len(expected) - extra, 0)
+    got = decode_rle_hybrid(buf, 1, count)
+    assert got.tolist() == expected[:count]
+    if expected:
+        with pytest.raises(ParquetFormatError):
+            decode_rle_hybrid(buf[: len(buf) // 2] if len(buf) > 1 else b"", 1, len(expected) + 8)

@@ -83,3 +83,37 @@ def test_parser_works_without_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> 
                                                                                 encoding=Encoding.PLAIN)))
     buf = h + b"\0" * 1000
     assert parser(memoryview(buf), 0) == parse(buf, pt.PageHeader)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=40), headers(), st.binary(max_size=2 * _HEADER_WINDOW),
+       st.integers(0, 2000), st.integers(0, 255))
+def test_parser_without_statistics_equals_parse(before: bytes, header: bytes, after: bytes, cut: int,
+                                                flip: int) -> None:
+    """The readers' parser (statistics skipped) gives the general parse's header, its
+    statistics left out, and the same length; damaged headers: an error where the general
+    parse fails, unless the damage is inside the skipped statistics."""
+    parser = _HeaderParser(statistics=False)
+
+    def strip(got):
+        if got == "error":
+            return got
+        h, n = got
+        for sub in (h.data_page_header, h.data_page_header_v2):
+            if sub is not None:
+                sub.statistics = None
+        return h, n
+
+    buf = before + header + after
+    pos = len(before)
+    general = _general(buf, pos)
+    assert general != "error"
+    # (a header near the end of the buffer goes through the general parse, statistics and all)
+    assert strip(_fast(parser, buf, pos)) == strip(general)
+    bad = bytearray(buf)
+    bad[pos + cut % len(header)] = flip
+    short = buf[:pos + cut % (len(header) + 1)]
+    for damaged in (bytes(bad), short):
+        want = strip(_general(damaged, pos))
+        if want != "error":
+            assert strip(_fast(parser, damaged, pos)) == want

@@ -1,0 +1,118 @@
+"""Dictionary indices of several pages expanded together, against page-by-page decoding.
+
+Streams are built here run by run (RLE runs, bit-packed runs, a last bit-packed
+run cut short of its bytes as writers may leave it, trailing bytes after the
+runs), so the expected values are the generated ones.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parquet_core.encodings.rle_hybrid import (
+    decode_dictionary_indices,
+    expand_dictionary_index_pages,
+    scan_dictionary_indices,
+)
+from parquet_core.errors import ParquetFormatError
+from tests.unit.encodings.golden import uleb
+
+
+def _pack(values: list[int], w: int) -> bytes:
+    acc = bits = 0
+    out = bytearray()
+    for v in values:
+        acc |= v << bits
+        bits += w
+        while bits >= 8:
+            out.append(acc & 0xFF)
+            acc >>= 8
+            bits -= 8
+    if bits:
+        out.append(acc & 0xFF)
+    return bytes(out)
+
+
+@st.composite
+def index_pages(draw, w=None):
+    """(stream, count, expected values) of one page."""
+    w = draw(st.integers(0, 31)) if w is None else w
+    top = (1 << w) - 1
+    buf = bytearray([w])
+    values: list[int] = []
+    runs = draw(st.lists(st.tuples(st.booleans(), st.integers(0, 40)), min_size=1, max_size=6))
+    for packed, n in runs:
+        if packed:
+            groups = (n + 7) // 8
+            vals = draw(st.lists(st.integers(0, top), min_size=groups * 8, max_size=groups * 8))
+            buf += uleb((groups << 1) | 1) + _pack(vals, w)
+            values += vals
+        else:
+            v = draw(st.integers(0, top))
+            buf += uleb(n << 1) + v.to_bytes((w + 7) // 8, "little")
+            values += [v] * n
+    count = draw(st.integers(0, len(values)))
+    if draw(st.booleans()) and runs[-1][0] and count == len(values) and count:
+        # cut the last bit-packed body to the bytes its used values need
+        cut = draw(st.integers(1, 8))
+        count = max(len(values) - cut, 0)
+        groups = (runs[-1][1] + 7) // 8
+        used_in_last = count - (len(values) - groups * 8)
+        if used_in_last > 0:
+            spare = groups * w - (used_in_last * w + 7) // 8
+            buf = buf[:len(buf) - spare]
+    buf += draw(st.binary(max_size=4))   # bytes after the runs are not values
+    if w == 0:
+        values = [0] * len(values)
+    return bytes(buf), count, values[:count]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 31).flatmap(lambda w: st.lists(index_pages(w), min_size=1, max_size=6)) |
+       st.lists(index_pages(), min_size=1, max_size=6))
+def test_pages_expanded_together_equal_page_by_page(pages) -> None:
+    scanned, expected = [], []
+    for buf, count, values in pages:
+        single = decode_dictionary_indices(buf, count)
+        assert single.tolist() == values
+        s = scan_dictionary_indices(buf, count)
+        if s is None:
+            assert count == 0
+            continue
+        scanned.append(s)
+        expected += values
+    if scanned:
+        got = expand_dictionary_index_pages(scanned)
+        assert got.dtype == np.int32
+        assert got.tolist() == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(index_pages(), st.integers(0, 200), st.integers(0, 255))
+def test_scan_fails_where_page_decoding_fails(page, at, byte) -> None:
+    buf, count, _ = page
+    bad = bytearray(buf)
+    if bad:
+        bad[at % len(bad)] = byte
+    for damaged in (bytes(bad), buf[:at % (len(buf) + 1)]):
+        try:
+            want = decode_dictionary_indices(damaged, count).tolist()
+        except ParquetFormatError:
+            with pytest.raises(ParquetFormatError):
+                scan_dictionary_indices(damaged, count)
+            continue
+        s = scan_dictionary_indices(damaged, count)
+        if s is not None:
+            assert expand_dictionary_index_pages([s]).tolist() == want
+
+
+def test_thirty_two_bit_and_empty_pages_are_left_to_the_page_decoder() -> None:
+    assert scan_dictionary_indices(b"\x20" + uleb(2) + bytes(4), 1) is None
+    assert scan_dictionary_indices(b"", 0) is None
+    with pytest.raises(ParquetFormatError):
+        scan_dictionary_indices(b"", 3)
+    with pytest.raises(ParquetFormatError):
+        scan_dictionary_indices(b"\x21", 3)

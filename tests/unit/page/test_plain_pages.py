@@ -1,0 +1,49 @@
+"""iter_pages' one-loop path for plaintext chunks against the general walk + decode.
+
+Chunks come from the generator of the chunk decoding tests (every page kind,
+codec, CRCs); they are read intact, with bytes changed, cut short, or with a
+smaller value count, by both paths: the same pages, or the same error with
+the same notes.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from parquet_core.errors import ParquetError
+from parquet_core.page import reader
+from tests.unit.column.test_chunk_fast_paths import chunks
+
+
+def _outcome(pages):
+    try:
+        return "ok", [(type(p).__name__, {k: bytes(v) if isinstance(v, memoryview) else v
+                                          for k, v in ((s, getattr(p, s)) for s in p.__slots__)})
+                      for p in pages]
+    except ParquetError as exc:
+        return type(exc).__name__, str(exc), getattr(exc, "__notes__", [])
+
+
+def _general(buf, codec, num_values, verify_crc):
+    view = memoryview(buf)
+    return reader.decode_pages(reader.walk_pages(view, len(view), statistics=False, base_offset=100), codec, num_values,
+                               verify_crc=verify_crc, base_offset=100)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(chunks(), st.integers(0, 1 << 30), st.integers(0, 255), st.integers(0, 3), st.booleans())
+def test_plain_loop_equals_walk_and_decode(chunk, at, byte, how, verify_crc) -> None:
+    data = chunk.data
+    num_values = chunk.num_values
+    if how == 1 and data:
+        bad = bytearray(data)
+        bad[at % len(data)] = byte
+        data = bytes(bad)
+    elif how == 2:
+        data = data[:at % (len(data) + 1)]
+    elif how == 3:
+        num_values = at % (num_values + 1)
+    fast = _outcome(reader.iter_pages(data, chunk.codec, num_values, verify_crc=verify_crc, base_offset=100))
+    slow = _outcome(_general(data, chunk.codec, num_values, verify_crc))
+    assert fast == slow
