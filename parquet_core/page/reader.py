@@ -387,11 +387,7 @@ def decode_pages(raw_pages: Iterable[RawPage], codec_id: int, num_values: int | 
             raise
         if type(page) is not DictionaryPage:
             if page.num_values > num_values - seen:
-                err = ParquetFormatError(
-                    f"page holds {page.num_values} values but the column chunk has only "
-                    f"{num_values - seen} left of {num_values}")
-                err.add_note(f"at page {counted} (file offset {base_offset + pos + hlen + len(stored)})")
-                raise err
+                raise _overfull(page, num_values, seen, counted, base_offset + pos + hlen + len(stored))
             seen += page.num_values
             counted += 1
         yield page
@@ -441,6 +437,14 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
                             crypto=crypto)
 
 
+def _overfull(page: Page, num_values: int, seen: int, counted: int, offset: int) -> ParquetFormatError:
+    """The error for a data page declaring more values than its chunk has left."""
+    err = ParquetFormatError(f"page holds {page.num_values} values but the column chunk has only "
+                             f"{num_values - seen} left of {num_values}")
+    err.add_note(f"at page {counted} (file offset {offset})")
+    return err
+
+
 def _plain_pages(buf: memoryview, codec_id: int, num_values: int, verify_crc: bool,
                  base_offset: int) -> Iterator[Page]:
     """:func:`iter_pages` of a plaintext chunk: :func:`walk_pages` and :func:`decode_pages`
@@ -478,11 +482,7 @@ def _plain_pages(buf: memoryview, codec_id: int, num_values: int, verify_crc: bo
             raise
         if type(page) is not DictionaryPage:
             if page.num_values > num_values - seen:
-                err = ParquetFormatError(
-                    f"page holds {page.num_values} values but the column chunk has only "
-                    f"{num_values - seen} left of {num_values}")
-                err.add_note(f"at page {counted} (file offset {base_offset + end})")
-                raise err
+                raise _overfull(page, num_values, seen, counted, base_offset + end)
             seen += page.num_values
             counted += 1
         pos = end

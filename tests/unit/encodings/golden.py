@@ -12,3 +12,20 @@ def uleb(n: int) -> bytes:
         out.append(b | (0x80 if n else 0))
         if not n:
             return bytes(out)
+
+
+def pack_lsb(values: list[int], width: int) -> bytes:
+    """*values* bit-packed LSB first at *width* bits each (the RLE/bit-packing hybrid's
+    bit-packed run body), written out bit by bit from the spec's description."""
+    acc = bits = 0
+    out = bytearray()
+    for v in values:
+        acc |= v << bits
+        bits += width
+        while bits >= 8:
+            out.append(acc & 0xFF)
+            acc >>= 8
+            bits -= 8
+    if bits:
+        out.append(acc & 0xFF)
+    return bytes(out)

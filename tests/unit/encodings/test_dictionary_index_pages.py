@@ -18,22 +18,10 @@ from parquet_core.encodings.rle_hybrid import (
     scan_dictionary_indices,
 )
 from parquet_core.errors import ParquetFormatError
-from tests.unit.encodings.golden import uleb
+from tests.unit.encodings.golden import pack_lsb, uleb
 
 
-def _pack(values: list[int], w: int) -> bytes:
-    acc = bits = 0
-    out = bytearray()
-    for v in values:
-        acc |= v << bits
-        bits += w
-        while bits >= 8:
-            out.append(acc & 0xFF)
-            acc >>= 8
-            bits -= 8
-    if bits:
-        out.append(acc & 0xFF)
-    return bytes(out)
+_pack = pack_lsb
 
 
 @st.composite

@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from parquet_core.encodings import rle_hybrid
 from parquet_core.encodings.rle_hybrid import decode_rle_hybrid
 from parquet_core.errors import ParquetFormatError
-from tests.unit.encodings.golden import uleb
+from tests.unit.encodings.golden import pack_lsb, uleb
 
 
 def _as_columns(takes, tags, end):
@@ -51,19 +51,7 @@ def _build(runs, w):
             expected += [payload] * n
         else:
             vals = payload
-            bits = 0
-            acc = 0
-            out = bytearray()
-            for v in vals:
-                acc |= v << bits
-                bits += w
-                while bits >= 8:
-                    out.append(acc & 0xFF)
-                    acc >>= 8
-                    bits -= 8
-            if bits:
-                out.append(acc & 0xFF)
-            buf += uleb((n << 1) | 1) + bytes(out)
+            buf += uleb((n << 1) | 1) + pack_lsb(vals, w)
             expected += list(vals)
     return bytes(buf), expected
 
