@@ -217,7 +217,8 @@ def read(spark: Any, path: str | list[str], query: Callable[[Any], Any] | None =
         schema = StructType([f for f in full.schema.fields if f.name.lower() in wanted])
         base = load(schema if len(columns) < len(full.columns) else None, extra)
         try:
-            narrowed = query(base)
+            with _quiet_analysis_errors():
+                narrowed = query(base)
             again, _ = query_needs(base, narrowed)
         except Exception as exc:  # noqa: BLE001 - it ran on the full table; see above
             missing = _unresolved_column(exc, full.columns, names)
@@ -227,6 +228,38 @@ def read(spark: Any, path: str | list[str], query: Callable[[Any], Any] | None =
             continue
         return narrowed if narrowed.schema == probe.schema and again == needed else probe
     return probe
+
+
+# pyspark (4.x) logs every analysis error of a DataFrame call at ERROR level, stack trace
+# included, on these loggers (propagate off) before raising it
+_ANALYSIS_LOGGERS = ("DataFrameQueryContextLogger", "SQLQueryContextLogger")
+
+
+class _quiet_analysis_errors:  # noqa: N801 (used as a context manager)
+    """Drop the records of pyspark's analysis-error loggers logged by this thread meanwhile:
+    a narrowed attempt that fails is expected (the column is added and the query tried
+    again), and the user would otherwise see an ERROR with a stack trace for a query that
+    works.  Other threads' records pass."""
+
+    def __enter__(self) -> "_quiet_analysis_errors":
+        import logging
+        import threading
+
+        try:   # made through pyspark's class: a plain Logger made first would stay plain
+            from pyspark.logger import PySparkLogger   # and refuse pyspark's extra fields
+            get = PySparkLogger.getLogger
+        except ImportError:                           # pragma: no cover (pyspark < 4)
+            get = logging.getLogger
+        me = threading.get_ident()
+        self._filter = lambda record: record.thread != me
+        self._loggers = [get(name) for name in _ANALYSIS_LOGGERS]
+        for lg in self._loggers:
+            lg.addFilter(self._filter)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for lg in self._loggers:
+            lg.removeFilter(self._filter)
 
 
 def _unresolved_column(exc: BaseException, table: list[str], have: list[str]) -> str | None:

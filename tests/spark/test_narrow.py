@@ -116,3 +116,36 @@ def test_narrow_count_reads_the_narrowest_fixed_width_column(pqcore_spark, table
     assert scan and all("BatchScan pqcore[k#" in line and "id#" not in line and "s#" not in line
                         for line in scan)
     assert df.collect()[0][0] == pqcore_spark.read.parquet(table).count() == 5000
+
+
+def test_a_narrowed_attempt_that_fails_logs_no_error(pqcore_spark, table):
+    """``select("x").count()`` first fails on the narrowed table (x unresolved) and is tried
+    again with x: pyspark's ERROR log of that first analysis error is kept from the user."""
+    import logging
+
+    import spark_adapter
+
+    seen = []
+
+    class Catch(logging.Handler):
+        def emit(self, record):
+            seen.append(record.getMessage())
+
+    from pyspark.logger import PySparkLogger
+
+    handler = Catch()
+    loggers = [PySparkLogger.getLogger(n) for n in ("DataFrameQueryContextLogger", "SQLQueryContextLogger")]
+    for lg in loggers:
+        lg.addHandler(handler)
+    try:
+        df = spark_adapter.read(pqcore_spark, table, lambda d: d.select("x").groupBy().count())
+        assert df.collect()[0][0] == 5000
+        assert _scan_columns(df) == ["x"]
+        assert seen == []
+        # a real analysis error of the user's own still reaches them
+        with pytest.raises(Exception, match="nosuch"):
+            pqcore_spark.read.format("pqcore").load(table).select("nosuch")
+    finally:
+        for lg in loggers:
+            lg.removeHandler(handler)
+    assert seen, "pyspark logged nothing for a real analysis error: the test no longer checks anything"
