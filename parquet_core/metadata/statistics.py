@@ -47,7 +47,7 @@ from parquet_core.schema.pyvalues import py_values, to_storage
 from parquet_core.schema.types import TypeId
 from parquet_core.thrift import pt
 
-__all__ = ["Statistics", "SortOrder", "sort_order", "decode_statistics", "decode_stat_value",
+__all__ = ["Statistics", "StatisticsDecoder", "SortOrder", "sort_order", "decode_statistics", "decode_stat_value",
            "decode_stat_storage", "decode_stat_storages", "TYPE_ORDER", "IEEE_754_TOTAL_ORDER",
            "INT96_TIMESTAMP_ORDER", "UNKNOWN_ORDER", "column_order_name", "column_order_struct",
            "order_applies"]
@@ -302,6 +302,113 @@ def _normal_order(column_order: bool | str | None) -> str | None:
     if column_order is False:
         return None
     return column_order
+
+
+#: Physical types whose two bounds decode together (one array of two) on the general path.
+_PAIR_DTYPES = {PhysicalType.INT32: "<i4", PhysicalType.INT64: "<i8", PhysicalType.FLOAT: "<f4",
+                PhysicalType.DOUBLE: "<f8"}
+
+
+class StatisticsDecoder:
+    """:func:`decode_statistics` for one leaf and column order, with everything that depends
+    only on those two worked out once (a footer walk decodes one leaf's statistics in every
+    row group).  ``StatisticsDecoder(desc, order).decode(raw)`` equals
+    ``decode_statistics(raw, desc, order)``: every width check is still made per bound."""
+
+    __slots__ = ("_desc", "_col_order", "_new_ok", "_legacy_ok", "_ieee", "_float", "_one", "_pair")
+
+    def __init__(self, desc: ColumnDescriptor, column_order: bool | str | None) -> None:
+        col_order = _normal_order(column_order)
+        order = sort_order(desc)
+        self._desc = desc
+        self._col_order = col_order
+        self._new_ok = order_applies(col_order, desc)
+        self._legacy_ok = order == SortOrder.SIGNED and col_order in (None, TYPE_ORDER)
+        self._ieee = col_order == IEEE_754_TOTAL_ORDER
+        self._float = _is_float(desc)
+        self._one = _value_decoder(desc)
+        # Types without a one-value fast path (timestamps, times, decimals in integers...):
+        # both bounds go through the general conversion in one two-element array.
+        pt_, tid = desc.physical_type, desc.data_type.id
+        self._pair = (self._one is None and pt_ in _PAIR_DTYPES
+                      and (pt_, tid) not in _SCALAR and not (pt_ == PhysicalType.INT32 and tid is TypeId.DATE))
+
+    def _bounds(self, lo_raw: bytes, hi_raw: bytes) -> tuple[Any, Any]:
+        desc = self._desc
+        one = self._one
+        if one is not None:
+            return one(lo_raw), one(hi_raw)
+        if self._pair:
+            _check_width(lo_raw, desc)
+            _check_width(hi_raw, desc)
+            pt_ = desc.physical_type
+            both = np.frombuffer(bytes(lo_raw) + bytes(hi_raw), _PAIR_DTYPES[pt_])
+            lo, hi = py_values(desc.data_type, to_storage(desc.data_type, both))
+            return lo, hi
+        return decode_stat_value(lo_raw, desc), decode_stat_value(hi_raw, desc)
+
+    def decode(self, raw: Any) -> Statistics | None:
+        """The decoded statistics of a raw ``pt.Statistics`` (None for None)."""
+        if raw is None:
+            return None
+        col_order = self._col_order
+        lo_raw = hi_raw = None
+        if raw.min_value is not None and raw.max_value is not None and self._new_ok:
+            lo_raw, hi_raw = raw.min_value, raw.max_value
+        elif raw.min is not None and raw.max is not None and self._legacy_ok:
+            lo_raw, hi_raw = raw.min, raw.max
+        lo = hi = None
+        if lo_raw is not None:
+            lo, hi = self._bounds(lo_raw, hi_raw)
+            if self._ieee:
+                if math.isnan(lo) or math.isnan(hi):    # every non-null value is NaN
+                    lo = hi = None
+            elif self._float:
+                lo, hi = _float_rules(lo, hi)
+        nan_count = getattr(raw, "nan_count", None)
+        return Statistics(
+            min=lo, max=hi, null_count=raw.null_count, distinct_count=raw.distinct_count,
+            min_raw=lo_raw, max_raw=hi_raw,
+            is_min_value_exact=getattr(raw, "is_min_value_exact", None),
+            is_max_value_exact=getattr(raw, "is_max_value_exact", None),
+            nan_count=None if nan_count is None else int(nan_count), column_order=col_order)
+
+
+def _value_decoder(desc: ColumnDescriptor) -> Any:
+    """A one-argument function equal to ``decode_stat_value(raw, desc)`` for the leaf's common
+    types (plain numbers, text, binary), or None for the others."""
+    pt_ = desc.physical_type
+    dt = desc.data_type
+    tid = dt.id
+    where = desc.dotted_path
+    want = _FIXED.get(pt_, desc.type_length if pt_ == PhysicalType.FIXED_LEN_BYTE_ARRAY else None)
+    fast = _SCALAR.get((pt_, tid))
+    if fast is not None:
+        unpack = fast.unpack
+        narrow = _NARROW_INTS.get(tid)
+
+        def number(raw: bytes) -> Any:
+            if len(raw) != want:
+                raise ParquetFormatError(
+                    f"statistics value for {where} has {len(raw)} bytes, expected {want}")
+            value = unpack(raw)[0]
+            if narrow is not None:
+                bits, signed = narrow
+                value &= (1 << bits) - 1
+                if signed and value >> (bits - 1):
+                    value -= 1 << bits
+            return value
+        return number
+    if pt_ == PhysicalType.BYTE_ARRAY and dt.is_text:
+        def text(raw: bytes) -> Any:
+            try:
+                return bytes(raw).decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ParquetFormatError(f"invalid UTF-8 in a {dt} column: {exc}") from exc
+        return text
+    if pt_ == PhysicalType.BYTE_ARRAY and tid is TypeId.BINARY:
+        return bytes
+    return None
 
 
 def decode_statistics(raw: Any, desc: ColumnDescriptor,

@@ -15,7 +15,7 @@ from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFor
 from parquet_core.metadata.compat import WriterVersion, chunk_length_padding, parse_created_by
 from parquet_core.metadata.geospatial import GeospatialStatistics, decode_geospatial_statistics
 from parquet_core.metadata.statistics import (
-    TYPE_ORDER, Statistics, column_order_name, decode_statistics,
+    TYPE_ORDER, Statistics, StatisticsDecoder, column_order_name,
 )
 from parquet_core.metadata.thrift_dict import thrift_to_dict
 from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
@@ -75,7 +75,8 @@ class ColumnChunkMetadata:
         self.row_group = row_group
         self.index = index
         self._order_defined = order_defined
-        self._where = f"column chunk {desc.dotted_path} of row group {row_group}"
+        #: set by :meth:`RowGroupMetadata.column`: the leaf's decoder, shared by its chunks
+        self._stats_decoder: StatisticsDecoder | None = None
         #: The chunk's :class:`~parquet_core.encryption.decryptor.ColumnDecryptor` (None: plaintext).
         self.decryptor: ChunkDecryption | None = None
         md = raw.meta_data
@@ -86,10 +87,18 @@ class ColumnChunkMetadata:
                 f"column chunk {desc.dotted_path} of row group {row_group} has no metadata "
                 "(encrypted column metadata needs a decryption key)")
         self.meta = md
-        if _req(md, "type", self._where) != desc.physical_type:
+        ptype = md.type
+        if ptype is None:
+            _req(md, "type", self._where)   # raises
+        if ptype != desc.physical_type:
             raise ParquetFormatError(
                 f"{self._where}: chunk metadata says physical type {md.type}, the schema says "
                 f"{desc.physical_type}")
+
+    @property
+    def _where(self) -> str:
+        # built when an error or a missing field needs it, not for every chunk wrapped
+        return f"column chunk {self.descriptor.dotted_path} of row group {self.row_group}"
 
     def _decrypt(self, decryptor: FileDecryption | None, ordinal: int) -> Any:
         """Find the chunk's key (raising, naming the column, when it is unknown) and its full metadata."""
@@ -239,7 +248,10 @@ class ColumnChunkMetadata:
     @cached_property
     def statistics(self) -> Statistics | None:
         """Decoded statistics (typed min/max per the spec's sort-order rules)."""
-        return decode_statistics(self.meta.statistics, self.descriptor, self._order_defined)
+        dec = self._stats_decoder
+        if dec is None:
+            dec = StatisticsDecoder(self.descriptor, self._order_defined)
+        return dec.decode(self.meta.statistics)
 
     @cached_property
     def geospatial_statistics(self) -> GeospatialStatistics | None:
@@ -368,7 +380,8 @@ class RowGroupMetadata:
 
     def __init__(self, raw: Any, schema: SchemaDescriptor, orders: list[str | None], index: int,
                  writer: WriterVersion | None = None, decryptor: FileDecryption | None = None,
-                 file_size: int | None = None) -> None:
+                 file_size: int | None = None, *,
+                 stats_decoders: list[StatisticsDecoder | None] | None = None) -> None:
         self.raw = raw
         self._decryptor = decryptor
         self._writer = writer
@@ -382,6 +395,8 @@ class RowGroupMetadata:
             raise ParquetFormatError(
                 f"row group {index} has {len(cols)} column chunks, the schema has {len(schema)} leaves")
         _check_counts(raw, schema, index, file_size)
+        #: one per leaf, built on first use; shared with the file's other row groups
+        self._stats_decoders = stats_decoders if stats_decoders is not None else [None] * len(cols)
 
     @property
     def num_rows(self) -> int:
@@ -452,6 +467,11 @@ class RowGroupMetadata:
         raw = self.raw.columns[i]
         chunk = ColumnChunkMetadata(raw, self._schema.column(i), self._orders[i], self.index, i,
                                     self._writer, self._decryptor, self.raw.ordinal)
+        decs = self._stats_decoders
+        dec = decs[i]
+        if dec is None:
+            dec = decs[i] = StatisticsDecoder(chunk.descriptor, chunk._order_defined)
+        chunk._stats_decoder = dec
         if raw.meta_data is None:   # decrypted just now: its counts are checked only now
             _check_chunk_counts(chunk.meta, chunk.descriptor, self.num_rows,
                                 f"column chunk {chunk.path_in_schema} of row group {self.index}",
@@ -497,6 +517,7 @@ class FileMetadata:
         # checked when first asked for.
         self._lazy = lazy_state(raw)
         self._row_groups: list[RowGroupMetadata | None] = [None] * self.num_row_groups
+        self._stats_decoders: list[StatisticsDecoder | None] = [None] * n
 
     @property
     def num_rows(self) -> int:
@@ -563,7 +584,7 @@ class FileMetadata:
                 raw = self.raw.row_groups[i]
             group = self._row_groups[i] = RowGroupMetadata(
                 raw, self.schema, self._orders, i, self.writer, self.decryptor,
-                self.file_size)
+                self.file_size, stats_decoders=self._stats_decoders)
         return group
 
     def column_order_defined(self, i: int) -> bool:

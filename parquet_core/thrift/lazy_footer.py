@@ -219,10 +219,12 @@ _RG_TRIM = _with(pt.RowGroup.thrift_spec, columns=(
 
 
 class _Extras:
-    """What the extras-only decode builds (plain attribute bags; never exposed)."""
+    """What the extras-only decode builds (plain attribute bags; never exposed).
 
-    def __init__(self, **fields: Any) -> None:
-        self.__dict__.update(fields)
+    No ``__init__``: the C decoder makes one per chunk (twice: chunk and metadata) with no
+    arguments and sets the fields itself, so object's own initialiser is the cheapest."""
+
+    __slots__ = ("columns", "meta_data", *EXTRA_CHUNK_FIELDS)
 
 
 def _extras_spec(names: tuple[str, ...]) -> tuple[Any, ...]:
