@@ -36,8 +36,27 @@ class WriterVersion:
         return self.application == application and self.version < version
 
 
+#: Parsed ``created_by`` strings: a dataset's files mostly share one writer, and a file is
+#: opened by its footer alone.  Bounded in entries and in the length of a cached string.
+_PARSED: dict[str, WriterVersion] = {}
+_PARSED_MAX_ENTRIES = 256
+_PARSED_MAX_LEN = 512
+
+
 def parse_created_by(created_by: str | None) -> WriterVersion:
     """Parse ``"parquet-mr version 1.8.1 (build ...)"``; a missing version reads as 0.0.0."""
+    if type(created_by) is str and len(created_by) <= _PARSED_MAX_LEN:
+        got = _PARSED.get(created_by)
+        if got is None:
+            got = _parse_created_by(created_by)
+            if len(_PARSED) >= _PARSED_MAX_ENTRIES:
+                _PARSED.clear()
+            _PARSED[created_by] = got
+        return got
+    return _parse_created_by(created_by)
+
+
+def _parse_created_by(created_by: str | None) -> WriterVersion:
     m = _CREATED_BY.match(created_by or "")
     if not m:
         return WriterVersion("", (0, 0, 0))

@@ -27,6 +27,8 @@ TABLE_SCHEMA: list[Callable[["SchemaDescriptor"], Schema]] = []
 _REPETITION_WORDS = {Repetition.REQUIRED: "required", Repetition.OPTIONAL: "optional",
                      Repetition.REPEATED: "repeated"}
 _GROUP_CONVERTED = {1: "Map", 2: "MapKeyValue", 3: "List"}
+#: The physical type codes (a set: the members' view is searched one by one)
+_PHYSICAL_TYPES = frozenset(PhysicalType.__members__.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +82,11 @@ class SchemaDescriptor:
                 r += 1
         if not is_root and node.is_leaf:
             el = node.element
-            if el.type not in PhysicalType.__members__.values():
+            try:
+                known = el.type in _PHYSICAL_TYPES
+            except TypeError:   # unhashable: not a type code either
+                known = False
+            if not known:
                 raise ParquetSchemaError(f"column {'.'.join(path)}: unknown physical type {el.type}")
             if node.element.repetition_type not in (None, 0, 1, 2):
                 raise ParquetSchemaError(

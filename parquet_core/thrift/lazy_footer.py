@@ -425,15 +425,22 @@ class _Walker:
     """Reads the top-level field headers of the footer, skipping values (structs with the C
     decoder), to find where the ``row_groups`` and ``key_value_metadata`` elements lie."""
 
-    def __init__(self, buf: bytes, end: int) -> None:
+    def __init__(self, buf: bytes, end: int, trans: Any = None, proto: Any = None) -> None:
         self.buf = buf
         self.end = end
-        self.trans = TMemoryBuffer(buf)
-        self.bio = self.trans.cstringio_buf
-        limit = len(buf)
-        self.proto = TCompactProtocolAccelerated(
-            self.trans, string_length_limit=limit, container_length_limit=limit, fallback=False)
+        if trans is None or proto is None:   # else: a decoder over *buf* made by the caller
+            trans = TMemoryBuffer(buf)
+            limit = len(buf)
+            proto = TCompactProtocolAccelerated(
+                trans, string_length_limit=limit, container_length_limit=limit, fallback=False)
+        self.trans = trans
+        self.bio = trans.cstringio_buf
+        self.proto = proto
         self.dummy = _Skipped()
+        self._skip_args = [_Skipped, _SKIP_ALL]
+        self._fast_decode = self.proto._fast_decode
+        self._seek = self.bio.seek
+        self._tell = self.bio.tell
 
     def varint(self, pos: int, max_bytes: int) -> tuple[int, int]:
         buf, end = self.buf, self.end
@@ -461,12 +468,12 @@ class _Walker:
 
     def struct(self, pos: int) -> int:
         """Position after the struct at *pos*, skipped by the C decoder."""
-        self.bio.seek(pos)
+        self._seek(pos)
         try:
-            self.proto._fast_decode(self.dummy, self.proto, [_Skipped, _SKIP_ALL])
+            self._fast_decode(self.dummy, self.proto, self._skip_args)
         except _DECODE_ERRORS as exc:
             raise _Odd from exc
-        return self.bio.tell()
+        return self._tell()
 
     def list_header(self, pos: int) -> tuple[int, int, int]:
         if pos >= self.end:
@@ -505,6 +512,11 @@ class _Walker:
                 return pos + size
             if etype in (_T_LIST, _T_SET, _T_MAP, _T_STOP) or etype > _T_STRUCT:
                 raise _Odd
+            if etype == _T_STRUCT:   # the schema, column orders: one C skip per element
+                struct_end = self.struct
+                for _ in range(size):
+                    pos = struct_end(pos)
+                return pos
             for _ in range(size):   # a list outside row_groups: small (schema, column orders)
                 pos = self.value(etype, pos)
             return pos
@@ -546,7 +558,7 @@ def parse_file_metadata(buf: bytes, fail: Callable[[BaseException], None]) -> tu
     starts = d.pop("row_groups", None)
     d.pop("key_value_metadata", None)
     try:
-        spans = _locate(buf, used, starts)
+        spans = _locate(buf, used, starts, trans, proto)   # the walker reuses the decoder
     except _Odd:
         return None
     if spans is None:
@@ -556,15 +568,16 @@ def parse_file_metadata(buf: bytes, fail: Callable[[BaseException], None]) -> tu
     return raw, used
 
 
-def _locate(buf: bytes, used: int, starts: list[int] | None
+def _locate(buf: bytes, used: int, starts: list[int] | None, trans: Any = None, proto: Any = None,
             ) -> tuple[list[tuple[int, int]] | None, list[tuple[int, int]] | None] | None:
     """Walk the top-level fields; the element spans of row_groups and key_value_metadata.
 
     *starts* are the row groups' start positions the C decoder reported (None: it saw
     no ``row_groups``); the walker checks the first against the list's header and finds
-    the end of the last with one more skip.
+    the end of the last with one more skip.  *trans* and *proto*: a decoder over *buf*
+    (with the limits :func:`parse_file_metadata` sets) to reuse; the walker seeks it.
     """
-    w = _Walker(buf, used)
+    w = _Walker(buf, used, trans, proto)
     pos = last = 0
     seen: set[int] = set()
     rg_spans: list[tuple[int, int]] | None = None
