@@ -330,8 +330,8 @@ class StatisticsDecoder:
         # Types without a one-value fast path (timestamps, times, decimals in integers...):
         # both bounds go through the general conversion in one two-element array.
         pt_, tid = desc.physical_type, desc.data_type.id
-        self._pair = (self._one is None and pt_ in _PAIR_DTYPES
-                      and (pt_, tid) not in _SCALAR and not (pt_ == PhysicalType.INT32 and tid is TypeId.DATE))
+        self._pair = self._one is None and (
+            pt_ in _PAIR_DTYPES or pt_ in (PhysicalType.INT96, PhysicalType.FIXED_LEN_BYTE_ARRAY))
 
     def _bounds(self, lo_raw: bytes, hi_raw: bytes) -> tuple[Any, Any]:
         desc = self._desc
@@ -342,7 +342,11 @@ class StatisticsDecoder:
             _check_width(lo_raw, desc)
             _check_width(hi_raw, desc)
             pt_ = desc.physical_type
-            both = np.frombuffer(bytes(lo_raw) + bytes(hi_raw), _PAIR_DTYPES[pt_])
+            dtype = _PAIR_DTYPES.get(pt_)
+            if dtype is not None:
+                both = np.frombuffer(bytes(lo_raw) + bytes(hi_raw), dtype)
+            else:   # INT96, FIXED_LEN_BYTE_ARRAY: two rows of the (checked) width
+                both = np.frombuffer(bytes(lo_raw) + bytes(hi_raw), np.uint8).reshape(2, len(lo_raw))
             lo, hi = py_values(desc.data_type, to_storage(desc.data_type, both))
             return lo, hi
         return decode_stat_value(lo_raw, desc), decode_stat_value(hi_raw, desc)
@@ -366,12 +370,10 @@ class StatisticsDecoder:
             elif self._float:
                 lo, hi = _float_rules(lo, hi)
         nan_count = getattr(raw, "nan_count", None)
-        return Statistics(
-            min=lo, max=hi, null_count=raw.null_count, distinct_count=raw.distinct_count,
-            min_raw=lo_raw, max_raw=hi_raw,
-            is_min_value_exact=getattr(raw, "is_min_value_exact", None),
-            is_max_value_exact=getattr(raw, "is_max_value_exact", None),
-            nan_count=None if nan_count is None else int(nan_count), column_order=col_order)
+        return Statistics(   # positional: the fields' order
+            lo, hi, raw.null_count, raw.distinct_count, lo_raw, hi_raw,
+            getattr(raw, "is_min_value_exact", None), getattr(raw, "is_max_value_exact", None),
+            None if nan_count is None else int(nan_count), col_order)
 
 
 def _value_decoder(desc: ColumnDescriptor) -> Any:
@@ -408,6 +410,8 @@ def _value_decoder(desc: ColumnDescriptor) -> Any:
         return text
     if pt_ == PhysicalType.BYTE_ARRAY and tid is TypeId.BINARY:
         return bytes
+    if (pt_ == PhysicalType.BOOLEAN and tid is TypeId.BOOL) or (pt_ == PhysicalType.INT32 and tid is TypeId.DATE):
+        return lambda raw: decode_stat_value(raw, desc)   # its own one-value paths
     return None
 
 

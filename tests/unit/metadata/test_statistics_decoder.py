@@ -51,6 +51,17 @@ def _file() -> bytes:
 _BYTES = _file()
 _MD = pc.read_metadata(io.BytesIO(_BYTES))
 _DESCS = [_MD.schema.column(j) for j in range(_MD.num_columns)]
+
+
+def _int96_descs() -> list:
+    sink = io.BytesIO()
+    pq.write_table(pa.table({"ts96": pa.array([0, 10**15], pa.timestamp("us"))}), sink,
+                   use_deprecated_int96_timestamps=True)
+    md = pc.read_metadata(io.BytesIO(sink.getvalue()))
+    return [md.schema.column(0)]
+
+
+_DESCS += _int96_descs()   # INT96 bounds count only under INT96_TIMESTAMP_ORDER
 _ORDERS = [None, True, False, TYPE_ORDER, IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER, UNKNOWN_ORDER]
 
 
@@ -61,11 +72,11 @@ def _outcome(fn):
         return ("error", type(exc).__name__, str(exc))
 
 
-_bound = st.one_of(st.none(), st.sampled_from([0, 1, 2, 3, 4, 8, 12, 16]).flatmap(
+_bound = st.one_of(st.none(), st.sampled_from([0, 1, 2, 3, 4, 8, 12, 13, 16]).flatmap(
     lambda n: st.binary(min_size=n, max_size=n)), st.binary(max_size=20))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=1500, deadline=None)
 @given(st.integers(0, len(_DESCS) - 1), st.sampled_from(_ORDERS), _bound, _bound, _bound, _bound,
        st.one_of(st.none(), st.integers(0, 10)))
 def test_decoder_matches_reference(j, order, lo, hi, legacy_lo, legacy_hi, nulls) -> None:
@@ -76,8 +87,15 @@ def test_decoder_matches_reference(j, order, lo, hi, legacy_lo, legacy_hi, nulls
     assert got == want, desc.dotted_path
 
 
+def test_every_decoder_path_is_exercised() -> None:
+    kinds = {(d.dotted_path, StatisticsDecoder(d, TYPE_ORDER)._one is not None,
+              StatisticsDecoder(d, TYPE_ORDER)._pair) for d in _DESCS}
+    assert any(one for _, one, _ in kinds) and any(pair for _, _, pair in kinds)
+    assert {p for p, _, pair in kinds if pair} >= {"ts_us", "t32", "dec9", "dec30", "fsb", "f16", "ts96"}
+
+
 def test_decoder_none_and_reuse() -> None:
-    for desc in _DESCS:
+    for desc in _DESCS[:_MD.num_columns]:
         dec = StatisticsDecoder(desc, TYPE_ORDER)
         assert dec.decode(None) is None
         for rg in range(_MD.num_row_groups):   # one decoder, every row group's statistics
