@@ -63,6 +63,9 @@ def chunk_encryption(raw_chunk: Any) -> tuple[str | None, tuple[str, ...] | None
     return "column", path, None if ck.key_metadata is None else bytes(ck.key_metadata)
 
 
+_UNSET: Any = object()
+
+
 class ColumnChunkMetadata:
     """One column chunk of one row group."""
 
@@ -245,13 +248,18 @@ class ColumnChunkMetadata:
                 length = max(length, min(length + pad, file_size - 8 - start))
         return start, length
 
-    @cached_property
+    @property
     def statistics(self) -> Statistics | None:
-        """Decoded statistics (typed min/max per the spec's sort-order rules)."""
-        dec = self._stats_decoder
-        if dec is None:
-            dec = StatisticsDecoder(self.descriptor, self._order_defined)
-        return dec.decode(self.meta.statistics)
+        """Decoded statistics (typed min/max per the spec's sort-order rules), decoded once."""
+        # cached by hand: functools.cached_property takes a lock on every first access (3.11)
+        d = self.__dict__
+        st = d.get("_statistics", _UNSET)
+        if st is _UNSET:
+            dec = self._stats_decoder
+            if dec is None:
+                dec = StatisticsDecoder(self.descriptor, self._order_defined)
+            st = d["_statistics"] = dec.decode(self.meta.statistics)
+        return st
 
     @cached_property
     def geospatial_statistics(self) -> GeospatialStatistics | None:
