@@ -329,7 +329,7 @@ class StatisticsDecoder:
         self._one = _value_decoder(desc)
         # Types without a one-value fast path (timestamps, times, decimals in integers...):
         # both bounds go through the general conversion in one two-element array.
-        pt_, tid = desc.physical_type, desc.data_type.id
+        pt_ = desc.physical_type
         self._pair = self._one is None and (
             pt_ in _PAIR_DTYPES or pt_ in (PhysicalType.INT96, PhysicalType.FIXED_LEN_BYTE_ARRAY))
 
