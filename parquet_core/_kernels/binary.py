@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from parquet_core._kernels.runs import gather_runs, short_windows_in_order
+from parquet_core._kernels.runs import gather_runs, short_windows_in_order, window_view
 
 __all__ = ["ByteArrays"]
 
@@ -104,7 +104,7 @@ class ByteArrays:
                 self.data[base:base + nbytes]
         words = np.take(table[:k * 8].view(np.uint64), indices)
         out = np.empty(total + 8, dtype=np.uint8)
-        np.ndarray((total + 1,), dtype=np.uint64, buffer=out, strides=(1,))[out_offsets[:-1]] = words
+        window_view(out, 8, np.uint64)[out_offsets[:-1]] = words
         return out[:total]
 
     def slice(self, start: int, stop: int) -> "ByteArrays":

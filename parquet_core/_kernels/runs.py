@@ -46,6 +46,8 @@ Preconditions (callers validate them): ``0 <= starts``, ``0 <= lengths``,
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -57,49 +59,42 @@ _WIDTHS = (16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 1024, 2048, 4096)
 _SAMPLE = 4096
 #: Outputs up to this many bytes use the exact per-byte copy (less fixed cost).
 _SMALL_TOTAL = 2048
-_order_ok: bool | None = None
-_short_order_ok: bool | None = None
+_order_ok: dict[str, bool] = {}     # window dtype -> checked once
 
 
-def window_view(buf: npt.NDArray[np.uint8], width: int) -> npt.NDArray[np.void]:
-    """``buf`` as ``width``-byte windows starting at every byte (read or write)."""
-    return np.ndarray((buf.size - width + 1,), dtype=f"V{width}", buffer=buf, offset=0,
+def window_view(buf: npt.NDArray[np.uint8], width: int, dtype: Any = None) -> npt.NDArray[Any]:
+    """``buf`` as ``width``-byte windows starting at every byte (read or write): void
+    elements, or *dtype* (``uint64`` for 8-byte words) at the same one-byte stride."""
+    return np.ndarray((buf.size - width + 1,), dtype=dtype or f"V{width}", buffer=buf, offset=0,
                       strides=(1,))
+
+
+def _lands_in_order(width: int, dtype: Any, max_len: int) -> bool:
+    """Whether copying runs of up to *max_len* bytes as overlapping *width*-byte windows of
+    *dtype* leaves each run's bytes in place (later windows overwrite earlier spill)."""
+    key = str(np.dtype(dtype or f"V{width}"))
+    if key not in _order_ok:
+        rng = np.random.default_rng(7)
+        lengths = rng.integers(0, max_len + 1, 3000).astype(np.int64)
+        offsets = np.zeros(lengths.size + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        total = int(offsets[-1])
+        src = rng.integers(0, 256, total + 64, dtype=np.uint8)
+        out = np.zeros(total + width, dtype=np.uint8)
+        window_view(out, width, dtype)[offsets[:-1]] = window_view(src, width, dtype)[offsets[:-1] + 3]
+        _order_ok[key] = bool(np.array_equal(out[:total], src[3:3 + total]))
+    return _order_ok[key]
 
 
 def windows_in_order() -> bool:
     """True when overlapping window assignments land in index order (checked once)."""
-    global _order_ok
-    if _order_ok is None:
-        rng = np.random.default_rng(7)
-        lengths = rng.integers(0, 20, 3000).astype(np.int64)
-        offsets = np.zeros(lengths.size + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        src = rng.integers(0, 256, int(offsets[-1]) + 64, dtype=np.uint8)
-        starts = offsets[:-1] + 3
-        out = np.zeros(int(offsets[-1]) + 32, dtype=np.uint8)
-        window_view(out, 32)[offsets[:-1]] = window_view(src, 32)[starts]
-        expect = src[3:3 + int(offsets[-1])]
-        _order_ok = bool(np.array_equal(out[:int(offsets[-1])], expect))
-    return _order_ok
+    return _lands_in_order(32, None, 19)
 
 
 def short_windows_in_order() -> bool:
     """True when storing ``uint64`` words through an unaligned one-byte-stride view lands in
     index order too (:meth:`ByteArrays.take` of values of at most 8 bytes; checked once)."""
-    global _short_order_ok
-    if _short_order_ok is None:
-        rng = np.random.default_rng(11)
-        lengths = rng.integers(0, 9, 3000).astype(np.int64)
-        offsets = np.zeros(lengths.size + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        total = int(offsets[-1])
-        words = rng.integers(0, 2**63, lengths.size, dtype=np.uint64)
-        expect = np.concatenate([words[i:i + 1].view(np.uint8)[:n] for i, n in enumerate(lengths.tolist())])
-        out = np.zeros(total + 8, dtype=np.uint8)
-        np.ndarray((total + 1,), dtype=np.uint64, buffer=out, strides=(1,))[offsets[:-1]] = words
-        _short_order_ok = bool(np.array_equal(out[:total], expect))
-    return _short_order_ok
+    return _lands_in_order(8, np.uint64, 8)
 
 
 def pick_width(lengths: npt.NDArray[np.int64]) -> int:

@@ -40,6 +40,11 @@ def _req(struct: Any, field: str, where: str) -> Any:
     return value
 
 
+def _opt_int(value: Any) -> int | None:
+    """An optional thrift integer field as a Python int, or None when the writer left it out."""
+    return None if value is None else int(value)
+
+
 def _enum_name(enum: Any, value: int | None) -> str | None:
     if value is None:
         return None
@@ -176,14 +181,12 @@ class ColumnChunkMetadata:
     @property
     def bloom_filter_offset(self) -> int | None:
         """File offset of the chunk's Bloom filter header, if the writer stored a filter."""
-        v = self.meta.bloom_filter_offset
-        return None if v is None else int(v)
+        return _opt_int(self.meta.bloom_filter_offset)
 
     @property
     def bloom_filter_length(self) -> int | None:
         """Bytes of Bloom filter header plus bitset, when the writer recorded it."""
-        v = self.meta.bloom_filter_length
-        return None if v is None else int(v)
+        return _opt_int(self.meta.bloom_filter_length)
 
     @property
     def file_path(self) -> str | None:
@@ -193,14 +196,12 @@ class ColumnChunkMetadata:
     @property
     def column_index_offset(self) -> int | None:
         """File offset of the chunk's ColumnIndex, if the writer stored one."""
-        v = self.raw.column_index_offset
-        return None if v is None else int(v)
+        return _opt_int(self.raw.column_index_offset)
 
     @property
     def offset_index_offset(self) -> int | None:
         """File offset of the chunk's OffsetIndex, if the writer stored one."""
-        v = self.raw.offset_index_offset
-        return None if v is None else int(v)
+        return _opt_int(self.raw.offset_index_offset)
 
     @property
     def encryption_key(self) -> str | None:
@@ -424,20 +425,17 @@ class RowGroupMetadata:
     @property
     def total_compressed_size(self) -> int | None:
         """Bytes of the group's chunks as stored, when the writer recorded it (optional field)."""
-        v = self.raw.total_compressed_size
-        return None if v is None else int(v)
+        return _opt_int(self.raw.total_compressed_size)
 
     @property
     def file_offset(self) -> int | None:
         """File offset of the group's first page, when the writer recorded it."""
-        v = self.raw.file_offset
-        return None if v is None else int(v)
+        return _opt_int(self.raw.file_offset)
 
     @property
     def ordinal(self) -> int | None:
         """The group's ordinal as the writer stored it (encrypted files' AADs use it), or None."""
-        v = self.raw.ordinal
-        return None if v is None else int(v)
+        return _opt_int(self.raw.ordinal)
 
     @property
     def sorting_columns(self) -> list[tuple[int, bool, bool]] | None:

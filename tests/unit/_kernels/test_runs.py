@@ -100,7 +100,7 @@ def test_gather_runs_small_source_is_padded() -> None:
 
 
 def test_exact_fallback_when_order_is_not_trusted(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(runs, "_order_ok", False)
+    monkeypatch.setattr(runs, "windows_in_order", lambda: False)
     rng = np.random.default_rng(5)
     src = rng.integers(0, 256, 5000, dtype=np.uint8).tobytes()
     run_case(src, list(zip(rng.integers(0, 5000, 300).tolist(), rng.integers(0, 90, 300).tolist())))
