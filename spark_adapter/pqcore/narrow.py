@@ -34,8 +34,11 @@ are matched case-insensitively; only top-level columns are narrowed.  Without
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import re
-from typing import Any, Callable
+import threading
+from typing import Any, Callable, Iterator
 
 __all__ = ["cheapest_column", "read", "query_needs"]
 
@@ -235,31 +238,30 @@ def read(spark: Any, path: str | list[str], query: Callable[[Any], Any] | None =
 _ANALYSIS_LOGGERS = ("DataFrameQueryContextLogger", "SQLQueryContextLogger")
 
 
-class _quiet_analysis_errors:  # noqa: N801 (used as a context manager)
+@contextlib.contextmanager
+def _quiet_analysis_errors() -> Iterator[None]:
     """Drop the records of pyspark's analysis-error loggers logged by this thread meanwhile:
     a narrowed attempt that fails is expected (the column is added and the query tried
     again), and the user would otherwise see an ERROR with a stack trace for a query that
     works.  Other threads' records pass."""
+    try:   # made through pyspark's class: a plain Logger made first would stay plain
+        from pyspark.logger import PySparkLogger   # and refuse pyspark's extra fields
+        get = PySparkLogger.getLogger
+    except ImportError:                           # pragma: no cover (pyspark < 4)
+        get = logging.getLogger
+    me = threading.get_ident()
 
-    def __enter__(self) -> "_quiet_analysis_errors":
-        import logging
-        import threading
+    def others(record: logging.LogRecord) -> bool:
+        return record.thread != me
 
-        try:   # made through pyspark's class: a plain Logger made first would stay plain
-            from pyspark.logger import PySparkLogger   # and refuse pyspark's extra fields
-            get = PySparkLogger.getLogger
-        except ImportError:                           # pragma: no cover (pyspark < 4)
-            get = logging.getLogger
-        me = threading.get_ident()
-        self._filter = lambda record: record.thread != me
-        self._loggers = [get(name) for name in _ANALYSIS_LOGGERS]
-        for lg in self._loggers:
-            lg.addFilter(self._filter)
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        for lg in self._loggers:
-            lg.removeFilter(self._filter)
+    loggers = [get(name) for name in _ANALYSIS_LOGGERS]
+    for lg in loggers:
+        lg.addFilter(others)
+    try:
+        yield
+    finally:
+        for lg in loggers:
+            lg.removeFilter(others)
 
 
 def _unresolved_column(exc: BaseException, table: list[str], have: list[str]) -> str | None:

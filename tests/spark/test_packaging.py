@@ -123,13 +123,24 @@ spark.stop()
 """
 
 
-def _run_imports(python, env, tmp_path, corpus):
-    script = tmp_path / "imports.py"
-    script.write_text(_IMPORTS)
-    elsewhere = tmp_path / "cwd-imports"
+def _run_elsewhere(python, source, name, env, tmp_path, corpus, timeout):
+    """Run the script *source* with *python* and *env* from a fresh directory (not the
+    checkout), on the corpus file alltypes_plain.parquet."""
+    script = tmp_path / f"{name}.py"
+    script.write_text(source)
+    elsewhere = tmp_path / f"cwd-{name}"
     elsewhere.mkdir(exist_ok=True)
-    proc = subprocess.run([str(python), str(script), str(corpus / "alltypes_plain.parquet")], cwd=elsewhere,
-                          env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run([str(python), str(script), str(corpus / "alltypes_plain.parquet")], cwd=elsewhere,
+                          env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def _install_wheel(wheel, target):
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target),
+                    str(wheel)], check=True)
+
+
+def _run_imports(python, env, tmp_path, corpus):
+    proc = _run_elsewhere(python, _IMPORTS, "imports", env, tmp_path, corpus, 300)
     assert proc.returncode == 0 and "IMPORTS 8" in proc.stdout, proc.stderr[-3000:]
 
 
@@ -137,8 +148,7 @@ def test_installed_wheel_imports_under_its_own_names(wheel, tmp_path, corpus):
     """The wheel's packages import from an install outside the checkout; the install
     holds no top-level name but the project's own."""
     target = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target),
-                    str(wheel)], check=True)
+    _install_wheel(wheel, target)
     installed = {p.name for p in target.iterdir()
                  if not p.name.endswith(".dist-info") and p.name not in ("bin", "__pycache__")}
     assert installed == set(TOP_LEVEL), installed
@@ -147,8 +157,7 @@ def test_installed_wheel_imports_under_its_own_names(wheel, tmp_path, corpus):
 
 def test_installed_wheel_serves_both_sources_without_register(wheel, tmp_path, corpus):
     target = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target),
-                    str(wheel)], check=True)
+    _install_wheel(wheel, target)
     env = _clean_env(PYTHONPATH=str(target), TARGET=str(target), PYSPARK_PYTHON=sys.executable,
                      PYSPARK_DRIVER_PYTHON=sys.executable)
     _run_app(sys.executable, env, tmp_path, corpus)
@@ -156,12 +165,7 @@ def test_installed_wheel_serves_both_sources_without_register(wheel, tmp_path, c
 
 def _run_app(python, env, tmp_path, corpus):
     """Run ``_APP`` with *python* and *env* from a fresh directory; check it used the install."""
-    app = tmp_path / "app.py"
-    app.write_text(_APP)
-    elsewhere = tmp_path / "cwd"
-    elsewhere.mkdir(exist_ok=True)
-    proc = subprocess.run([str(python), str(app), str(corpus / "alltypes_plain.parquet")], cwd=elsewhere,
-                          env=env, capture_output=True, text=True, timeout=600)
+    proc = _run_elsewhere(python, _APP, "app", env, tmp_path, corpus, 600)
     result = [line for line in proc.stdout.splitlines() if line.startswith("RESULT")]
     assert proc.returncode == 0 and result, proc.stderr[-3000:]
     assert result[0].split() == ["RESULT", "8", "8", "found", "True"]
