@@ -216,6 +216,9 @@ def _struct_from_pylist(values: list[Any], name: str, dt: DataType | None,
         names = [f.name for f in dt.fields]
     else:
         names = list(dict.fromkeys(k for v in values if isinstance(v, Mapping) for k in v))
+    # one pass over the Python objects of this level: each must be checked as a dict with
+    # known keys, which no numpy call can do (benchmarks/bench_pylist_ingest.py: 200k
+    # struct rows 198 ms against pyarrow's 33 ms)
     for i, v in enumerate(values):
         if v is not None and not isinstance(v, Mapping):
             raise bad(i, "a dict (struct)")
@@ -238,7 +241,9 @@ def _flatten_level(values: list[Any], kind: TypeId, bad: Callable[[int, str], Pa
     n = len(values)
     items: list[Any] = []
     lengths = np.zeros(n, dtype=np.int64)
-    for i, v in enumerate(values):   # one pass over the Python objects of this level
+    # one pass over the Python objects of this level (their lengths and items are Python
+    # attributes; benchmarks/bench_pylist_ingest.py: 200k list rows 79 ms, pyarrow 23 ms)
+    for i, v in enumerate(values):
         if v is None:
             continue
         if kind is TypeId.MAP and isinstance(v, Mapping):
