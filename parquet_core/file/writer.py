@@ -64,7 +64,7 @@ from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.dictionary import chunk_dictionaries
 from parquet_core.table.file_values import to_file_table
-from parquet_core.interop.ingest import as_table
+from parquet_core.interop.ingest import as_table, input_stream
 from parquet_core.table.shred import ShreddedLeaf, nested_nbytes, shred
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import serialize
@@ -261,9 +261,47 @@ class ParquetWriter:
     # -- writing -------------------------------------------------------------
     @names_file("writing")
     def write_table(self, data: Any, row_group_size: int | None = None) -> None:
-        """Write *data* (Table, mapping, pandas or pyarrow table) as one or more row groups."""
+        """Write *data* as one or more row groups.
+
+        *data* is a Table, a mapping of columns, a pandas DataFrame, a pyarrow Table or
+        RecordBatch, or any object with ``__arrow_c_stream__`` / ``__arrow_c_array__``
+        (a polars DataFrame, a duckdb relation, a pyarrow RecordBatchReader...).  A
+        stream is consumed batch by batch: batches are gathered up to
+        ``row_group_size`` rows and written as they fill row groups, so the whole
+        input is never held at once.
+        """
         if self._closed:
             raise ValueError("cannot write to a closed ParquetWriter")
+        stream = input_stream(data, self.schema, validate_utf8=self.options.validate_utf8)
+        if stream is not None:
+            self._write_stream(stream[1], row_group_size)
+            return
+        self._write_one(data, row_group_size)
+
+    write_batch = write_table
+    write = write_table
+
+    def _write_stream(self, batches: Iterator[Table], row_group_size: int | None) -> None:
+        """Write a stream's batches, row groups of ``row_group_size`` rows (the last shorter)."""
+        size = row_group_size or self.options.row_group_size
+        pending: list[Table] = []
+        rows = 0
+        for batch in batches:
+            if batch.num_rows == 0:
+                continue
+            pending.append(batch)
+            rows += batch.num_rows
+            if rows >= size:
+                table = Table.concat(pending) if len(pending) > 1 else pending[0]
+                full = rows - rows % size
+                self._write_one(table.slice(0, full), size)
+                rest = table.slice(full, rows)
+                pending, rows = ([rest], rest.num_rows) if rest.num_rows else ([], 0)
+        if pending or not self._row_groups:
+            table = Table.concat(pending, self.schema) if len(pending) != 1 else pending[0]
+            self._write_one(table, size)
+
+    def _write_one(self, data: Any, row_group_size: int | None) -> None:
         # validation errors leave the writer usable: nothing was written for this call
         table = as_table(data, self.schema, validate_utf8=self.options.validate_utf8)
         if self._schema_kv is None:
@@ -285,8 +323,6 @@ class ParquetWriter:
         except BaseException:
             self.abort()
             raise
-
-    write_batch = write_table
 
     def _adopt_key_values(self, source: Any) -> None:
         from parquet_core.interop.stored_schema import footer_key_values, schema_key_values_of
@@ -565,9 +601,11 @@ def write_table(
 
     Parameters
     ----------
-    data : Table, mapping, pandas.DataFrame or pyarrow.Table
+    data : Table, mapping, pandas.DataFrame, pyarrow.Table or Arrow stream
         A :class:`Table`, a mapping of column name to numpy array / list, a
-        pandas DataFrame or a pyarrow Table.
+        pandas DataFrame, a pyarrow Table, or any object with ``__arrow_c_stream__``
+        / ``__arrow_c_array__`` (a polars DataFrame, a duckdb relation, a pyarrow
+        RecordBatchReader), whose batches are written as they come.
     where : path, URL or binary file object
         A path (written atomically), a URL (``s3://...``, with ``storage_options``),
         a path inside ``filesystem`` (an fsspec file system), or a writable binary
@@ -587,6 +625,13 @@ def write_table(
     # every keyword above is an option of options.WRITER_OPTIONS (a unit test checks it)
     options = {name: value for name, value in locals().items() if name in _D}
     with file_context(path_of(where), "writing"):
+        stream = input_stream(data, None if schema is None else _as_schema(schema),
+                              validate_utf8=validate_utf8)
+        if stream is not None:   # a polars DataFrame, a duckdb relation...: batch by batch
+            with ParquetWriter(where, schema if schema is not None else stream[0], filesystem=filesystem,
+                               storage_options=storage_options, **options) as writer:
+                writer._write_stream(stream[1], row_group_size)
+            return
         table = as_table(data, None if schema is None else _as_schema(schema),
                          validate_utf8=validate_utf8)
         # a pyarrow schema given brings its key/values, else the converted data brings its own

@@ -14,13 +14,13 @@ object of theirs first arrives.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 from parquet_core.schema.types import Field, Schema
 from parquet_core.table import ingest as _ingest
 from parquet_core.table.arrays import Array, Table
 
-__all__ = ["as_table", "as_array", "FOREIGN"]
+__all__ = ["as_table", "as_array", "input_stream", "FOREIGN"]
 
 
 class _Converters:
@@ -29,6 +29,9 @@ class _Converters:
     def table(self, data: Any, schema: Schema | None, validate_utf8: bool) -> Table:
         if _ingest.foreign_module(data) == "pyarrow":
             from parquet_core.interop.arrow import table_from_arrow
+
+            if hasattr(data, "read_all") and not hasattr(data, "num_rows"):   # a RecordBatchReader
+                data = data.read_all()
 
             table = table_from_arrow(data, validate_utf8=validate_utf8 and schema is None)
             return table if schema is None else as_table(table, schema, validate_utf8=validate_utf8)
@@ -72,3 +75,31 @@ def as_array(column: Any, name: str = "?", field: Field | None = None, *, valida
     """One column's :class:`Array` from any column :func:`as_table` accepts, inferred or
     cast to *field*."""
     return _ingest.as_array(column, name, field, validate_utf8=validate_utf8, foreign=FOREIGN)
+
+
+def input_stream(data: Any, schema: Schema | None = None, *,
+                 validate_utf8: bool = True) -> "tuple[Any, Iterator[Table]] | None":
+    """*data* as a stream of batches, when it is one: ``(schema, batches)``, else ``None``.
+
+    A stream is a pyarrow ``RecordBatchReader`` (its batches converted by pyarrow, its
+    schema the ``pyarrow.Schema``, whose ``ARROW:schema`` the writer stores) or any other
+    object with ``__arrow_c_stream__`` that is not a table already in memory in a form
+    :func:`as_table` converts whole (a pyarrow Table, a pandas DataFrame, our Table): a
+    polars DataFrame, a duckdb relation... (schema: a :class:`Schema`).  Batches are
+    pulled from the producer one at a time, each cast to *schema* when given, so that
+    the writer never holds the whole input.
+    """
+    if isinstance(data, Table) or not hasattr(data, "__arrow_c_stream__"):
+        return None
+    module = _ingest.foreign_module(data)
+    if module == "pandas" or (module == "pyarrow" and hasattr(data, "num_rows")):
+        return None
+    if module == "pyarrow":
+        arrow_schema = data.schema
+        return arrow_schema, (as_table(batch, schema, validate_utf8=validate_utf8) for batch in data)
+    from parquet_core.table.arrow_c_import import iter_stream
+
+    fields, batches = iter_stream(data, validate_utf8=validate_utf8 and schema is None)
+    if schema is None:
+        return fields, batches
+    return schema, (as_table(batch, schema, validate_utf8=validate_utf8) for batch in batches)

@@ -279,6 +279,13 @@ class Schema:
     def __repr__(self) -> str:
         return "Schema(\n" + "".join(f"  {f}\n" for f in self.fields) + ")"
 
+    def __arrow_c_schema__(self) -> object:
+        """The Arrow PyCapsule interface: an ``arrow_schema`` capsule of this schema (a
+        struct of its fields; types as :mod:`parquet_core.schema.arrow_format` maps them)."""
+        from parquet_core.schema.arrow_format import schema_capsule
+
+        return schema_capsule(self)
+
     def to_arrow(self):  # type: ignore[no-untyped-def]
         """Return the equivalent ``pyarrow.Schema`` (needs pyarrow)."""
         from parquet_core.interop.arrow_types import schema_to_arrow

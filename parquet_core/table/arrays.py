@@ -137,6 +137,14 @@ class Array:
         m = None if self.validity is None else self.validity[start:stop]
         return Array(self.type, v, m)
 
+    def __arrow_c_array__(self, requested_schema: Any = None) -> tuple[object, object]:
+        """The Arrow PyCapsule interface: ``(arrow_schema, arrow_array)`` capsules of this
+        column, over its numpy buffers (see :mod:`parquet_core.table.arrow_c_export`).
+        *requested_schema* is accepted and ignored, as the interface allows."""
+        from parquet_core.table.arrow_c_export import column_capsules
+
+        return column_capsules(self)
+
     @staticmethod
     def concat(parts: "list[Array]") -> "Array":
         """Concatenate arrays of one type."""
@@ -343,6 +351,29 @@ class Table:
         from parquet_core.interop.pandas import table_to_pandas
 
         return table_to_pandas(self)
+
+    def __arrow_c_stream__(self, requested_schema: Any = None) -> object:
+        """The Arrow PyCapsule interface: an ``arrow_array_stream`` capsule giving this table
+        as one record batch, zero-copy over its numpy buffers, so that polars
+        (``pl.DataFrame(table)``), duckdb (``duckdb.sql("select * from table")``) and
+        pyarrow (``pa.table(table)``) read it without pyarrow being needed here.
+        *requested_schema* is accepted and ignored, as the interface allows."""
+        from parquet_core.table.arrow_c_export import table_stream_capsule
+
+        return table_stream_capsule(self)
+
+    def __arrow_c_schema__(self) -> object:
+        """The Arrow PyCapsule interface: an ``arrow_schema`` capsule of the table's schema
+        (a struct of its columns, as the stream gives it)."""
+        from parquet_core.table.arrow_c_export import table_schema_capsule
+
+        return table_schema_capsule(self)
+
+    def __arrow_c_array__(self, requested_schema: Any = None) -> tuple[object, object]:
+        """The Arrow PyCapsule interface: the table as one record batch (a struct array)."""
+        from parquet_core.table.arrow_c_export import table_capsules
+
+        return table_capsules(self)
 
     def equals(self, other: "Table") -> bool:
         """True when both tables hold the same schema and Python values."""

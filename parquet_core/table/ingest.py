@@ -11,7 +11,11 @@
   array or a pandas Series;
 * a pandas DataFrame (through pyarrow when it is installed, else column by
   column; see :mod:`parquet_core.interop.pandas`);
-* a pyarrow Table or RecordBatch (:func:`parquet_core.interop.arrow.table_from_arrow`).
+* a pyarrow Table or RecordBatch (:func:`parquet_core.interop.arrow.table_from_arrow`);
+* any other object exposing the Arrow PyCapsule interface (``__arrow_c_stream__`` or
+  ``__arrow_c_array__``: a polars DataFrame, a duckdb relation...), read through the
+  Arrow C Data Interface without pyarrow (:mod:`parquet_core.table.arrow_c_import`);
+  a column may be such an object too (a polars Series).
 
 pandas and pyarrow objects are recognised here by the module their type comes
 from, but converted by the caller's *foreign* converters
@@ -37,6 +41,7 @@ import numpy as np
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array, Table
+from parquet_core.table.arrow_c_import import column_from_capsules, has_capsule, table_from_capsules
 from parquet_core.table.coerce import cast_array
 from parquet_core.table.infer import array_from_pylist
 from parquet_core.table.ingest_nested import looks_nested, nested_from_pylist
@@ -115,8 +120,12 @@ def as_table(data: Any, schema: Schema | list[Field] | None = None, *, validate_
         return foreign.table(data, target, validate_utf8)
     if isinstance(data, Mapping):
         return _build(data, target, validate_utf8, foreign)
+    if has_capsule(data):   # polars, duckdb, ...: the Arrow PyCapsule interface, no pyarrow
+        table = table_from_capsules(data, validate_utf8=validate_utf8 and target is None)
+        return table if target is None else as_table(table, target, validate_utf8=validate_utf8)
     raise TypeError(f"cannot build a table from {type(data).__name__}; pass a mapping of "
-                    "columns, a Table, a pandas DataFrame or a pyarrow Table")
+                    "columns, a Table, a pandas DataFrame, a pyarrow Table or an object with "
+                    "__arrow_c_stream__ / __arrow_c_array__ (polars, duckdb...)")
 
 
 def as_array(column: Any, name: str = "?", field: Field | None = None, *, validate_utf8: bool = True,
@@ -210,6 +219,8 @@ def _column_array(col: Any, name: str, ints_as_decimal: bool, check_arrow_text: 
             return converted, trusted
         # a Series comes back as numpy / Python values: converted as any other column
         return _column_array(converted, name, ints_as_decimal, check_arrow_text, nested, foreign)
+    if module is None and has_capsule(col):   # a polars Series, an Arrow array of another library
+        return column_from_capsules(col, name, validate_utf8=check_arrow_text), check_arrow_text
     if isinstance(col, _NOT_COLUMNS) or not isinstance(col, Iterable):
         raise TypeError(f"column {name!r}: expected an array or a sequence of values, "
                         f"got {type(col).__name__}")

@@ -1,0 +1,226 @@
+"""Tables and arrays as Arrow C Data Interface nodes (the data behind ``__arrow_c_*__``).
+
+Each column becomes a :class:`~parquet_core.arrow_c.SchemaNode` (from
+:mod:`parquet_core.schema.arrow_format`) and an
+:class:`~parquet_core.arrow_c.ArrayNode` whose buffers are our numpy buffers
+wherever Arrow's layout is ours: fixed-width numbers, dates, times,
+timestamps, fixed-size binary, the bytes of strings and binaries, 64-bit
+offsets.  What Arrow lays out differently is built once here: validity and
+boolean bitmaps (Arrow packs bits), 32-bit offsets (ours are 64-bit; a
+column whose offsets need 64 bits is exported as ``large_utf8`` /
+``large_binary`` / ``large_list`` instead), decimals as 16- or 32-byte
+little-endian words, INT96 as ``timestamp[ns]`` (``[us]`` when a value lies
+outside the nanosecond range, as :func:`parquet_core.interop.arrow.array_to_arrow`).
+A :class:`~parquet_core.table.dictionary.DictionaryArray` of strings or
+binaries is exported as a dictionary array (int32 indices into the
+dictionaries of its runs, concatenated).
+
+A table is one record batch: a struct array of its columns; the table's
+key/value metadata (but ``ARROW:schema``, which only pyarrow decodes) is the
+schema's metadata.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from parquet_core._kernels.binary import ByteArrays
+from parquet_core.arrow_c.export import ArrayNode, SchemaNode, export_array, export_schema, export_stream
+from parquet_core.schema.arrow_format import field_node, flat_format
+from parquet_core.schema.temporal import int96_to_epoch, int96_to_ns
+from parquet_core.schema.types import DataType, Field, TypeId
+from parquet_core.table.arrays import Array, Table
+from parquet_core.table.dictionary import DictionaryArray
+from parquet_core.table.nested import ListArray, MapArray, StructArray
+
+__all__ = ["export_column", "export_table", "table_schema_node", "column_capsules", "table_capsules",
+           "table_stream_capsule", "table_schema_capsule"]
+
+_INT32_MAX = 2**31 - 1
+_ARROW_SCHEMA = b"ARROW:schema"
+
+
+def _validity(arr: Array) -> tuple[np.ndarray | None, int]:
+    """Arrow's validity bitmap (None when no nulls) and the null count."""
+    if arr.validity is None:
+        return None, 0
+    nulls = len(arr.validity) - int(np.count_nonzero(arr.validity))
+    if nulls == 0:
+        return None, 0
+    return np.packbits(arr.validity, bitorder="little"), nulls
+
+
+def _offsets(offsets: np.ndarray) -> tuple[np.ndarray, bool]:
+    """32-bit offsets when they fit (a copy), else ours as they are; and "large"."""
+    if len(offsets) == 0 or int(offsets[-1]) <= _INT32_MAX:
+        return offsets.astype(np.int32), False
+    return np.ascontiguousarray(offsets, dtype=np.int64), True
+
+
+def _bytes(values: ByteArrays) -> tuple[list[np.ndarray], bool]:
+    offsets, large = _offsets(values.offsets)
+    return [offsets, np.ascontiguousarray(values.data)], large
+
+
+def _decimal_words(arr: Array, width: int) -> np.ndarray:
+    """Unscaled decimals as *width*-byte little-endian two's complement rows."""
+    vals = arr.values
+    n = len(arr)
+    if isinstance(vals, np.ndarray) and vals.ndim == 1:     # int64 unscaled
+        words = np.zeros((n, width // 8), dtype="<i8")
+        words[:, 0] = vals
+        words[:, 1:] = np.where(vals < 0, -1, 0)[:, None]
+        return words.view(np.uint8).reshape(n, width)
+    if isinstance(vals, ByteArrays):   # big-endian, variable length: right-align in *width*
+        lengths = vals.lengths()
+        rows = np.zeros((n, width), dtype=np.uint8)
+        total = int(lengths.sum())
+        if total:
+            starts = np.arange(n, dtype=np.int64) * width + (width - lengths)
+            dest = np.repeat(starts - (vals.offsets[:-1] - vals.offsets[0]), lengths) + np.arange(total)
+            rows.reshape(-1)[dest] = vals.data[int(vals.offsets[0]):int(vals.offsets[-1])]
+        first = rows[np.arange(n), np.maximum(width - lengths, 0) if n else 0] if n else rows[:, 0]
+        negative = (lengths > 0) & (first >= 0x80)
+        pad = width - lengths
+    else:                              # (n, w) big-endian
+        w = vals.shape[1]
+        rows = np.zeros((n, width), dtype=np.uint8)
+        rows[:, width - w:] = vals
+        negative = vals[:, 0] >= 0x80 if w else np.zeros(n, bool)
+        pad = np.full(n, width - w, dtype=np.int64)
+    # sign-extend: the pad bytes of negative values are 0xFF
+    cols = np.arange(width)[None, :]
+    rows[negative[:, None] & (cols < pad[:, None])] = 0xFF
+    return np.ascontiguousarray(rows[:, ::-1])
+
+
+def _int96(arr: Array) -> tuple[str, np.ndarray]:
+    values = int96_to_ns(arr.values, arr.validity)
+    if values is not None:
+        return "tsn:", values
+    values, ok = int96_to_epoch(arr.values, "ns")
+    if ok[arr.validity if arr.validity is not None else slice(None)].all():
+        return "tsn:", values
+    # outside timestamp[ns]'s years: microseconds, as array_to_arrow does
+    values, _ = int96_to_epoch(arr.values, "us")
+    return "tsu:", values
+
+
+def _dictionary(arr: DictionaryArray, field: Field, node: SchemaNode, bitmap: Any,
+                nulls: int) -> tuple[SchemaNode, ArrayNode]:
+    dicts = [r.dictionary for r in arr.runs]
+    shift = np.cumsum([0] + [len(d) for d in dicts[:-1]])
+    indices = np.concatenate([r.indices.astype(np.int32) + np.int32(s) for r, s in zip(arr.runs, shift)])
+    entries = ByteArrays.concat(dicts)
+    buffers, large = _bytes(entries)
+    value_format = node.format.upper() if large else node.format
+    value_node = SchemaNode(value_format, "", 0, node.metadata)
+    index_node = SchemaNode("i", field.name, node.flags, None, dictionary=value_node)
+    return index_node, ArrayNode(len(arr), nulls, [bitmap, np.ascontiguousarray(indices)],
+                                 dictionary=ArrayNode(len(entries), 0, [None] + buffers))
+
+
+def export_column(arr: Array, field: Field) -> tuple[SchemaNode, ArrayNode]:
+    """The Arrow schema and array of one column (*field* gives its name and nullability)."""
+    node = field_node(field)
+    n, dt = len(arr), field.type
+    if dt.id is TypeId.NULL:
+        return node, ArrayNode(n, n, [])
+    bitmap, nulls = _validity(arr)
+    if dt.is_nested:
+        return _nested(arr, field, node, bitmap, nulls)
+    if isinstance(arr, DictionaryArray) and isinstance(arr.values, ByteArrays):
+        return _dictionary(arr, field, node, bitmap, nulls)
+    values = arr.values
+    if isinstance(values, ByteArrays):
+        if dt.id is TypeId.DECIMAL:
+            return _decimal(arr, node, bitmap, nulls)
+        buffers, large = _bytes(values)
+        if large:
+            node.format = node.format.upper()
+        return node, ArrayNode(n, nulls, [bitmap] + buffers)
+    if dt.id is TypeId.BOOL:
+        return node, ArrayNode(n, nulls, [bitmap, np.packbits(values, bitorder="little")])
+    if dt.id is TypeId.DECIMAL:
+        return _decimal(arr, node, bitmap, nulls)
+    if dt.id is TypeId.INT96:
+        node.format, values = _int96(arr)
+        return node, ArrayNode(n, nulls, [bitmap, np.ascontiguousarray(values, dtype=np.int64)])
+    if values.ndim == 2:      # fixed-size binary, uuid, interval: the rows back to back
+        return node, ArrayNode(n, nulls, [bitmap, np.ascontiguousarray(values).reshape(-1)])
+    flat_format(dt)           # refuses a type with no Arrow counterpart
+    return node, ArrayNode(n, nulls, [bitmap, np.ascontiguousarray(values)])
+
+
+def _decimal(arr: Array, node: SchemaNode, bitmap: Any, nulls: int) -> tuple[SchemaNode, ArrayNode]:
+    width = 32 if node.format.endswith(",256") else 16
+    return node, ArrayNode(len(arr), nulls, [bitmap, _decimal_words(arr, width).reshape(-1)])
+
+
+def _nested(arr: Array, field: Field, node: SchemaNode, bitmap: Any,
+            nulls: int) -> tuple[SchemaNode, ArrayNode]:
+    n = len(arr)
+    if isinstance(arr, StructArray):
+        kids = [export_column(c, f) for c, f in zip(arr.values, field.type.fields)]
+        node.children = [k[0] for k in kids]
+        return node, ArrayNode(n, nulls, [bitmap], [k[1] for k in kids])
+    if not isinstance(arr, ListArray):
+        raise TypeError(f"column {field.name!r}: a {field.type} column needs a nested array, "
+                        f"got {type(arr).__name__}")
+    offsets, large = _offsets(arr.offsets)
+    if isinstance(arr, MapArray):
+        entries: StructArray = arr.values  # type: ignore[assignment]
+        key_f, value_f = field.type.fields
+        key = entries.values[0]
+        # Arrow maps cannot hold null keys nor 64-bit offsets: a list of key/value structs then
+        as_list = key_f.nullable or large or (key.validity is not None and not key.validity.all())
+        if as_list:
+            key_f = Field(key_f.name, key_f.type, True, field_id=key_f.field_id)
+        entries_type = DataType("struct", fields=(key_f, value_f))
+        child_schema, child_array = export_column(entries, Field("key_value" if as_list else "entries",
+                                                                 entries_type, False))
+        node.format = ("+L" if large else "+l") if as_list else "+m"
+        node.children = [child_schema]
+        return node, ArrayNode(n, nulls, [bitmap, offsets], [child_array])
+    child_schema, child_array = export_column(arr.values, field.type.fields[0])
+    if large:
+        node.format = "+L"
+    node.children = [child_schema]
+    return node, ArrayNode(n, nulls, [bitmap, offsets], [child_array])
+
+
+def table_schema_node(table: Table, columns: list[SchemaNode]) -> SchemaNode:
+    metadata = {k: v for k, v in (table.metadata or {}).items() if k != _ARROW_SCHEMA}
+    return SchemaNode("+s", "", 0, metadata or None, columns)
+
+
+def export_table(table: Table) -> tuple[SchemaNode, ArrayNode]:
+    """A table as one record batch: the struct schema and the struct array of its columns."""
+    pairs = [export_column(c, f) for c, f in zip(table.columns, table.schema)]
+    return table_schema_node(table, [p[0] for p in pairs]), \
+        ArrayNode(table.num_rows, 0, [None], [p[1] for p in pairs])
+
+
+def column_capsules(arr: Array) -> tuple[object, object]:
+    """``(arrow_schema, arrow_array)`` capsules of one column (a nullable field named "")."""
+    schema, array = export_column(arr, Field("", arr.type, nullable=True))
+    return export_schema(schema), export_array(array)
+
+
+def table_capsules(table: Table) -> tuple[object, object]:
+    """``(arrow_schema, arrow_array)`` capsules of the table as one record batch."""
+    schema, array = export_table(table)
+    return export_schema(schema), export_array(array)
+
+
+def table_schema_capsule(table: Table) -> object:
+    """An ``arrow_schema`` capsule of the table's record batch type."""
+    return export_schema(export_table(table)[0])
+
+
+def table_stream_capsule(table: Table) -> object:
+    """An ``arrow_array_stream`` capsule: the table as one record batch."""
+    schema, array = export_table(table)
+    return export_stream(schema, iter([array]))
