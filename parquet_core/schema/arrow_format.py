@@ -210,7 +210,7 @@ def type_from_node(node: SchemaNode, column: str = "?") -> DataType:
     if fmt in ("tts", "ttm"):
         return DataType("time", unit="ms")
     if fmt in ("ttu", "ttn"):
-        return DataType("time", unit=fmt[2:])
+        return DataType("time", unit=fmt[2] + "s")
     if fmt.startswith("ts") and len(fmt) >= 4 and fmt[3] == ":" and fmt[2] in "smun":
         unit = {"s": "ms", "m": "ms", "u": "us", "n": "ns"}[fmt[2]]
         return DataType("timestamp", unit=unit, tz="UTC" if fmt[4:] else None)
