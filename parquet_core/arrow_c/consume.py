@@ -23,7 +23,7 @@ import numpy as np
 from parquet_core.arrow_c.export import SchemaNode
 from parquet_core.arrow_c.structs import ARRAY_NAME, GET_LAST_ERROR, GET_NEXT, GET_SCHEMA, RELEASE, \
     SCHEMA_NAME, STREAM_NAME, ArrowArray, ArrowArrayStream, ArrowSchema, capsule_pointer
-from parquet_core.errors import ParquetError
+from parquet_core.errors import ParquetError, ParquetFormatError
 
 __all__ = ["import_schema", "import_array", "ImportedArray", "StreamReader", "ArrowStreamError"]
 
@@ -118,7 +118,8 @@ class ImportedArray:
         address = self._buffers[index] if index < self.n_buffers else None
         if not address:
             if count:
-                raise ValueError(f"buffer {index} is NULL but {count} values are needed")
+                raise ParquetFormatError(f"malformed Arrow array: buffer {index} is NULL but "
+                                         f"{count} values are needed")
             return np.zeros(0, dtype=dtype)
         raw = (ctypes.c_uint8 * (count * dtype.itemsize)).from_address(address)
         raw.owner = self._owner   # type: ignore[attr-defined]

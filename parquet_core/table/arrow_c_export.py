@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
+from parquet_core.errors import ParquetSchemaError
 from parquet_core.arrow_c.export import ArrayNode, SchemaNode, export_array, export_schema, export_stream
 from parquet_core.schema.arrow_format import field_node, flat_format
 from parquet_core.schema.temporal import int96_to_epoch, int96_to_ns
@@ -75,13 +76,17 @@ def _decimal_words(arr: Array, width: int) -> np.ndarray:
         return words.view(np.uint8).reshape(n, width)
     if isinstance(vals, ByteArrays):   # big-endian, variable length: right-align in *width*
         lengths = vals.lengths()
+        if n and int(lengths.max()) > width:
+            row = int(np.argmax(lengths > width))
+            raise ParquetSchemaError(f"a {arr.type} value of {int(lengths[row])} bytes (row {row}) does "
+                                     f"not fit Arrow's {width}-byte decimal")
         rows = np.zeros((n, width), dtype=np.uint8)
         total = int(lengths.sum())
         if total:
             starts = np.arange(n, dtype=np.int64) * width + (width - lengths)
             dest = np.repeat(starts - (vals.offsets[:-1] - vals.offsets[0]), lengths) + np.arange(total)
             rows.reshape(-1)[dest] = vals.data[int(vals.offsets[0]):int(vals.offsets[-1])]
-        first = rows[np.arange(n), np.maximum(width - lengths, 0) if n else 0] if n else rows[:, 0]
+        first = rows[np.arange(n), np.minimum(width - lengths, width - 1)]   # each value's top byte
         negative = (lengths > 0) & (first >= 0x80)
         pad = width - lengths
     else:                              # (n, w) big-endian

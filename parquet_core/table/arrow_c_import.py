@@ -103,7 +103,7 @@ def _flat(fmt: str, dt: DataType, arr: ImportedArray, name: str, start: int, n: 
     if fmt in ("u", "z", "U", "Z"):
         return _byte_arrays(arr, start, n, "<i4" if fmt in ("u", "z") else "<i8")
     if fmt in ("vu", "vz"):
-        return _views(arr, start, n)
+        return _views(arr, name, start, n, validity)
     if fmt.startswith("w:"):
         width = int(fmt[2:])
         return arr.buffer(1, np.uint8, (start + n) * width)[start * width:].reshape(n, width)
@@ -138,26 +138,35 @@ def _byte_arrays(arr: ImportedArray, start: int, n: int, offset_type: str) -> By
     return ByteArrays(offsets - lo if lo else offsets, data)
 
 
-def _views(arr: ImportedArray, start: int, n: int) -> ByteArrays:
-    """utf8_view / binary_view: 16-byte views (length, then 12 inline bytes or prefix,
-    buffer index, offset) gathered into offsets and bytes."""
+def _views(arr: ImportedArray, name: str, start: int, n: int, validity: np.ndarray | None) -> ByteArrays:
+    """utf8_view / binary_view: 16-byte views (int32 length, then 12 inline bytes, or a
+    4-byte prefix, int32 buffer index and int32 offset) gathered into offsets and bytes."""
     views = arr.buffer(1, np.uint8, (start + n) * 16)[start * 16:].reshape(n, 16)
     lengths = np.ascontiguousarray(views[:, 0:4]).view("<i4").reshape(-1).astype(np.int64)
+    if validity is not None:   # what a null slot's view holds is not ours to read
+        lengths = np.where(validity, lengths, 0)
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     inline = lengths <= 12
     # one source: the views themselves (inline values), then every variadic data buffer
-    n_data = arr.n_buffers - 3
-    sizes = arr.buffer(arr.n_buffers - 1, "<i8", n_data) if n_data > 0 else np.zeros(0, np.int64)
+    n_data = max(arr.n_buffers - 3, 0)
+    sizes = arr.buffer(arr.n_buffers - 1, "<i8", n_data) if n_data else np.zeros(0, np.int64)
     parts = [views.reshape(-1)] + [arr.buffer(2 + i, np.uint8, int(sizes[i])) for i in range(n_data)]
     bases = np.cumsum([0] + [len(p) for p in parts])
     buffer_index = np.ascontiguousarray(views[:, 8:12]).view("<i4").reshape(-1).astype(np.int64)
     buffer_offset = np.ascontiguousarray(views[:, 12:16]).view("<i4").reshape(-1).astype(np.int64)
-    starts = np.where(inline, np.arange(n, dtype=np.int64) * 16 + 4,
-                      bases[np.clip(buffer_index, 0, max(n_data - 1, 0)) + 1] + buffer_offset
-                      if n_data else 0)
+    outside = ~inline & ((buffer_index < 0) | (buffer_index >= n_data) | (buffer_offset < 0))
+    if not outside.any() and n_data:
+        ends = buffer_offset + lengths
+        outside = ~inline & (ends > sizes[np.clip(buffer_index, 0, n_data - 1)])
+    if outside.any():
+        raise schema_error(name, int(np.argmax(outside)), "malformed Arrow view: it points outside "
+                                                          "its data buffers")
+    starts = np.arange(n, dtype=np.int64) * 16 + 4
+    if n_data:
+        starts = np.where(inline, starts, bases[np.clip(buffer_index, 0, n_data - 1) + 1] + buffer_offset)
     source = np.concatenate(parts) if len(parts) > 1 else parts[0]
-    return ByteArrays(offsets, gather_runs(source, starts.astype(np.int64), lengths, offsets))
+    return ByteArrays(offsets, gather_runs(source, starts, lengths, offsets))
 
 
 def _decimal(fmt: str, dt: DataType, arr: ImportedArray, start: int, n: int) -> Any:

@@ -129,3 +129,26 @@ def test_writer_refuses_a_stream_that_does_not_fit_its_schema(tmp_path):
         with pc.ParquetWriter(tmp_path / "x.parquet", schema) as writer:
             writer.write(Exported(pa.table({"a": [1, 1000]})))
     assert not (tmp_path / "x.parquet").exists()
+
+
+def test_decimals_stored_as_byte_arrays_export_sign_extended():
+    import decimal
+
+    from parquet_core._kernels.binary import ByteArrays
+    from parquet_core.schema.types import DataType
+
+    values = [-1, 12345, 0, -(10**20), 10**25]
+    raw = [v.to_bytes((v.bit_length() + 8) // 8 or 1, "big", signed=True) for v in values]
+    raw[2] = b""   # a null slot holds no bytes
+    col = pc.Array(DataType("decimal", precision=30, scale=2), ByteArrays.from_pylist(raw),
+                   np.array([True, True, False, True, True]))
+    got = pa.array(col)
+    want = [decimal.Decimal(v).scaleb(-2) for v in values]
+    want[2] = None
+    assert got.type == pa.decimal128(30, 2) and got.to_pylist() == want
+
+
+def test_view_nulls_with_garbage_views_read_as_null():
+    arr = pa.array(["a" * 20, None, "b"], pa.string_view())
+    got = pc.as_table(Exported(pa.table({"v": arr})))
+    assert got.column("v").to_pylist() == ["a" * 20, None, "b"]
