@@ -226,6 +226,100 @@ class Table:
     def __getitem__(self, key: str | int) -> Array:
         return self.column(key)
 
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(num_rows, num_columns)``, as pyarrow's ``Table.shape``."""
+        return self._num_rows, len(self._columns)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the columns' buffers (values, offsets, validity masks, children).
+
+        Our layout is not Arrow's (a bool or a validity slot takes a byte, offsets are
+        64-bit), so this equals pyarrow's ``nbytes`` only for fixed-width columns
+        without nulls; buffers shared by several columns or slices count for each.
+        """
+        return sum(_array_nbytes(c) for c in self._columns)
+
+    def _index(self, key: str | int) -> int:
+        if isinstance(key, int) and not isinstance(key, bool):
+            if not -len(self._columns) <= key < len(self._columns):
+                raise IndexError(f"column index {key} out of range for {len(self._columns)} columns")
+            return key % len(self._columns)
+        if not isinstance(key, str):
+            raise TypeError(f"a column is named by a str or an int, not {type(key).__name__}")
+        names = self._schema.names
+        if names.count(key) != 1:
+            raise KeyError(f"no column named {key!r}; the columns are {names}") if key not in names \
+                else KeyError(f"column name {key!r} is ambiguous")
+        return names.index(key)
+
+    def _with_columns(self, indices: "list[int]", names: "list[str] | None" = None) -> "Table":
+        fields = [self._schema.field(i) for i in indices]
+        if names is not None:
+            fields = [Field(n, f.type, f.nullable, field_id=f.field_id) for n, f in zip(names, fields)]
+        out = Table(Schema(fields), [self._columns[i] for i in indices], self._num_rows)
+        out._metadata = self._metadata
+        return out
+
+    def select(self, columns: "list[str | int]") -> "Table":
+        """The table of *columns* (names or positions), in that order, as pyarrow's
+        ``Table.select``; the metadata is kept.
+
+        Raises
+        ------
+        KeyError
+            For a name the table does not have.
+        """
+        return self._with_columns([self._index(c) for c in columns])
+
+    def drop_columns(self, columns: "str | list[str]") -> "Table":
+        """The table without *columns* (one name or a list), as pyarrow's ``drop_columns``.
+
+        Raises
+        ------
+        KeyError
+            For a name the table does not have (nothing is dropped then).
+        """
+        names = [columns] if isinstance(columns, str) else list(columns)
+        missing = [n for n in names if n not in self._schema.names]
+        if missing:
+            raise KeyError(f"cannot drop {missing}: no such columns; the columns are {self._schema.names}")
+        return self._with_columns([i for i, n in enumerate(self._schema.names) if n not in names])
+
+    drop = drop_columns
+
+    def rename_columns(self, names: "list[str] | dict[str, str]") -> "Table":
+        """The table with its columns renamed, as pyarrow's ``rename_columns``: a list of
+        new names (one per column) or a mapping ``{old: new}`` (other columns keep theirs).
+
+        The ``ARROW:schema`` metadata entry (which names the columns) is dropped, the
+        other keys kept.
+
+        Raises
+        ------
+        ValueError
+            For a list of the wrong length.
+        KeyError
+            For a mapping naming a column the table does not have.
+        """
+        old = self._schema.names
+        if isinstance(names, dict):
+            missing = [k for k in names if k not in old]
+            if missing:
+                raise KeyError(f"cannot rename {missing}: no such columns; the columns are {old}")
+            new = [names.get(n, n) for n in old]
+        else:
+            new = list(names)
+            if len(new) != len(old):
+                raise ValueError(f"rename_columns needs {len(old)} names, got {len(new)}")
+        if not all(isinstance(n, str) for n in new):
+            raise TypeError("column names must be str")
+        out = self._with_columns(list(range(len(old))), new)
+        if self._metadata is not None:
+            out._metadata = {k: v for k, v in self._metadata.items() if k != b"ARROW:schema"} or None
+        return out
+
     def __len__(self) -> int:
         return self._num_rows
 
@@ -378,6 +472,23 @@ class Table:
     def equals(self, other: "Table") -> bool:
         """True when both tables hold the same schema and Python values."""
         return self._schema == other._schema and self.to_pydict() == other.to_pydict()
+
+
+def _array_nbytes(arr: Any) -> int:
+    """Bytes of an array's buffers, its children's included."""
+    total = 0 if arr.validity is None else int(arr.validity.nbytes)
+    values = arr.values
+    offsets = getattr(arr, "offsets", None)
+    if isinstance(values, ByteArrays):
+        lo, hi = int(values.offsets[0]), int(values.offsets[-1])
+        return total + int(values.offsets.nbytes) + (hi - lo)
+    if isinstance(offsets, np.ndarray):          # a list or map: offsets into one child
+        total += int(offsets.nbytes)
+    if isinstance(values, Array):
+        return total + _array_nbytes(values)
+    if isinstance(values, tuple):                # a struct's children
+        return total + sum(_array_nbytes(c) for c in values)
+    return total + int(np.asarray(values).nbytes)
 
 
 _EMPTY_DTYPES = {
