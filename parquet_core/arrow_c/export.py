@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from parquet_core.arrow_c.structs import ARRAY_NAME, GET_LAST_ERROR, GET_NEXT, GET_SCHEMA, RELEASE, \
-    SCHEMA_NAME, STREAM_NAME, ArrowArray, ArrowArrayStream, ArrowSchema, capsule_new, raw_malloc
+    SCHEMA_NAME, STREAM_NAME, ArrowArray, ArrowArrayStream, ArrowSchema, capsule_new, raw_free, raw_malloc
 
 __all__ = ["SchemaNode", "ArrayNode", "export_schema", "export_array", "export_stream", "live_exports"]
 
@@ -104,15 +104,20 @@ _RELEASE_ARRAY_ADDRESS = ctypes.cast(_RELEASE_ARRAY, ctypes.c_void_p).value
 
 
 def _children(nodes: list[Any], struct_type: type, fill: Callable[[Any, Any], None],
-              entry: dict[str, Any]) -> tuple[int | None, Any]:
-    """Fill child structs (memory kept in *entry*); return the pointer array's address."""
+              entry: dict[str, Any]) -> int | None:
+    """Fill child structs (memory kept in *entry*); return the pointer array's address.
+    If one fails, those filled already are released before the error goes on."""
     structs = (struct_type * len(nodes))()
     pointers = (ctypes.c_void_p * len(nodes))()
-    for i, node in enumerate(nodes):
-        fill(structs[i], node)
-        pointers[i] = ctypes.addressof(structs[i])
+    try:
+        for i, node in enumerate(nodes):
+            fill(structs[i], node)
+            pointers[i] = ctypes.addressof(structs[i])
+    except BaseException:
+        _release_children(structs, len(nodes), None)
+        raise
     entry["children"], entry["pointers"], entry["n_children"] = structs, pointers, len(nodes)
-    return (ctypes.addressof(pointers) if nodes else None), structs
+    return ctypes.addressof(pointers) if nodes else None
 
 
 def fill_schema(target: ArrowSchema, node: SchemaNode) -> None:
@@ -123,10 +128,14 @@ def fill_schema(target: ArrowSchema, node: SchemaNode) -> None:
     meta_bytes = encode_metadata(node.metadata)
     meta = None if meta_bytes is None else ctypes.create_string_buffer(meta_bytes, len(meta_bytes))
     entry["strings"] = (fmt, name, meta)
-    children, _ = _children(node.children, ArrowSchema, fill_schema, entry)
+    children = _children(node.children, ArrowSchema, fill_schema, entry)
     if node.dictionary is not None:
         entry["dictionary"] = ArrowSchema()
-        fill_schema(entry["dictionary"], node.dictionary)
+        try:
+            fill_schema(entry["dictionary"], node.dictionary)
+        except BaseException:
+            _release_children(entry["children"], entry["n_children"], None)
+            raise
     key = next(_KEYS)
     _LIVE[key] = entry
     target.format = ctypes.addressof(fmt)
@@ -155,10 +164,14 @@ def fill_array(target: ArrowArray, node: ArrayNode) -> None:
     entry: dict[str, Any] = {"dictionary": None, "buffers": list(node.buffers)}
     addresses = (ctypes.c_void_p * max(len(node.buffers), 1))(*[_buffer_address(b) for b in node.buffers])
     entry["addresses"] = addresses
-    children, _ = _children(node.children, ArrowArray, fill_array, entry)
+    children = _children(node.children, ArrowArray, fill_array, entry)
     if node.dictionary is not None:
         entry["dictionary"] = ArrowArray()
-        fill_array(entry["dictionary"], node.dictionary)
+        try:
+            fill_array(entry["dictionary"], node.dictionary)
+        except BaseException:
+            _release_children(entry["children"], entry["n_children"], None)
+            raise
     key = next(_KEYS)
     _LIVE[key] = entry
     target.length = node.length
@@ -173,18 +186,24 @@ def fill_array(target: ArrowArray, node: ArrayNode) -> None:
     target.release = _RELEASE_ARRAY_ADDRESS
 
 
+def _export(struct_type: type, fill: Callable[[Any, Any], None], node: Any, name: Any) -> object:
+    address = raw_malloc(struct_type)
+    try:
+        fill(struct_type.from_address(address), node)
+    except BaseException:
+        raw_free(address)
+        raise
+    return capsule_new(address, name)
+
+
 def export_schema(node: SchemaNode) -> object:
     """An ``arrow_schema`` PyCapsule of *node*."""
-    address = raw_malloc(ArrowSchema)
-    fill_schema(ArrowSchema.from_address(address), node)
-    return capsule_new(address, SCHEMA_NAME)
+    return _export(ArrowSchema, fill_schema, node, SCHEMA_NAME)
 
 
 def export_array(node: ArrayNode) -> object:
     """An ``arrow_array`` PyCapsule of *node*."""
-    address = raw_malloc(ArrowArray)
-    fill_array(ArrowArray.from_address(address), node)
-    return capsule_new(address, ARRAY_NAME)
+    return _export(ArrowArray, fill_array, node, ARRAY_NAME)
 
 
 # ---------------------------------------------------------------- streams

@@ -184,3 +184,13 @@ def test_polars_and_duckdb_consumers_release_our_buffers():
     # duckdb's scan of local variables snapshots this frame's locals (one more reference
     # to col from that dict), so here the check is that every struct was released
     assert live_exports() == before
+
+
+def test_a_failed_export_leaves_nothing_registered():
+    good = np.arange(3, dtype=np.int64)
+    base = sys.getrefcount(good)
+    bad = np.arange(6, dtype=np.int64)[::2]          # not contiguous: refused
+    with pytest.raises(TypeError, match="contiguous"):
+        export_array(ArrayNode(3, 0, [None], [_node(good), _node(bad)]))
+    gc.collect()
+    assert sys.getrefcount(good) == base
