@@ -148,6 +148,9 @@ def _views(arr: ImportedArray, name: str, start: int, n: int, validity: np.ndarr
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     inline = lengths <= 12
+    if inline.all():   # short strings only: each value's bytes are the head of its 12 inline bytes
+        keep = np.arange(12)[None, :] < lengths[:, None]
+        return ByteArrays(offsets, np.ascontiguousarray(views[:, 4:16][keep]))
     # one source: the views themselves (inline values), then every variadic data buffer
     n_data = max(arr.n_buffers - 3, 0)
     sizes = arr.buffer(arr.n_buffers - 1, "<i8", n_data) if n_data else np.zeros(0, np.int64)
