@@ -55,8 +55,10 @@ FOREIGN = _Converters()
 
 def as_table(data: Any, schema: Schema | list[Field] | None = None, *, validate_utf8: bool = True) -> Table:
     """Build a :class:`Table` from *data*: a Table, a mapping ``{name: column}`` (numpy
-    arrays, sequences of Python values, pyarrow arrays, pandas Series...), a pandas
-    DataFrame or a pyarrow Table / RecordBatch; the schema is inferred, or every column is
+    arrays, sequences of Python values, pyarrow arrays, pandas Series, polars Series...), a
+    pandas DataFrame, a pyarrow Table / RecordBatch / RecordBatchReader, or any object with
+    ``__arrow_c_stream__`` / ``__arrow_c_array__`` (a polars DataFrame, a duckdb relation:
+    read through the Arrow C Data Interface, no pyarrow); the schema is inferred, or every column is
     cast to *schema* (refusing, never rounding, what does not fit).  A Table without a
     *schema* is returned as is.
 
