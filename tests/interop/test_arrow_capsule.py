@@ -293,6 +293,11 @@ def test_polars_frames_written_and_read_back_with_pyarrow(tmp_path):
     back = pq.read_table(path)
     want = df.to_arrow()
     assert back.to_pylist() == want.to_pylist()
+    # types: what pyarrow reads from its own file of the same data, without ARROW:schema
+    # (our capsule path writes none)
+    oracle = tmp_path / "oracle.parquet"
+    pq.write_table(want, oracle, store_schema=False)
+    assert back.schema.remove_metadata() == pq.read_table(oracle).schema.remove_metadata()
     assert pl.read_parquet(path).equals(df.with_columns(pl.col("cat").cast(pl.String)))
 
 
@@ -324,6 +329,9 @@ def test_duckdb_relations_written_and_read_back(tmp_path):
     back = pq.read_table(path)
     want = rel.to_arrow_table()
     assert back.to_pylist() == want.to_pylist()
+    oracle = tmp_path / "oracle.parquet"
+    pq.write_table(want, oracle, store_schema=False)
+    assert back.schema.remove_metadata() == pq.read_table(oracle).schema.remove_metadata()
     assert pq.ParquetFile(path).metadata.num_row_groups == 3
     # and duckdb reads our file as it reads its own query
     assert duckdb.sql(f"select * from '{path}' order by i").fetchall() == rel.order("i").fetchall()
