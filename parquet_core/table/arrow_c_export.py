@@ -91,6 +91,15 @@ def _decimal_words(arr: Array, width: int) -> np.ndarray:
         pad = width - lengths
     else:                              # (n, w) big-endian
         w = vals.shape[1]
+        if w > width:   # a wider FIXED_LEN_BYTE_ARRAY than the precision needs: its extra
+            # leading bytes must only repeat the sign
+            sign = np.where(vals[:, w - width] >= 0x80, 0xFF, 0).astype(np.uint8)
+            bad = ~(vals[:, :w - width] == sign[:, None]).all(axis=1)
+            if bad.any():
+                row = int(np.argmax(bad))
+                raise ParquetSchemaError(f"a {arr.type} value (row {row}) does not fit Arrow's "
+                                         f"{width}-byte decimal")
+            vals, w = vals[:, w - width:], width
         rows = np.zeros((n, width), dtype=np.uint8)
         rows[:, width - w:] = vals
         negative = vals[:, 0] >= 0x80 if w else np.zeros(n, bool)
@@ -121,8 +130,12 @@ def _dictionary(arr: DictionaryArray, field: Field, node: SchemaNode, bitmap: An
     entries = ByteArrays.concat(dicts)
     buffers, large = _bytes(entries)
     value_format = node.format.upper() if large else node.format
-    value_node = SchemaNode(value_format, "", 0, node.metadata)
-    index_node = SchemaNode("i", field.name, node.flags, None, dictionary=value_node)
+    # an extension type describes the values; a field id the field
+    meta = node.metadata or {}
+    value_meta = {k: v for k, v in meta.items() if k.startswith(b"ARROW:extension:")} or None
+    field_meta = {k: v for k, v in meta.items() if not k.startswith(b"ARROW:extension:")} or None
+    value_node = SchemaNode(value_format, "", 0, value_meta)
+    index_node = SchemaNode("i", field.name, node.flags, field_meta, dictionary=value_node)
     return index_node, ArrayNode(len(arr), nulls, [bitmap, np.ascontiguousarray(indices)],
                                  dictionary=ArrayNode(len(entries), 0, [None] + buffers))
 

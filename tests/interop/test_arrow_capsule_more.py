@@ -152,3 +152,29 @@ def test_view_nulls_with_garbage_views_read_as_null():
     arr = pa.array(["a" * 20, None, "b"], pa.string_view())
     got = pc.as_table(Exported(pa.table({"v": arr})))
     assert got.column("v").to_pylist() == ["a" * 20, None, "b"]
+
+
+def test_decimals_in_wider_fixed_bytes_export_when_the_extra_bytes_are_sign():
+    import decimal
+
+    from parquet_core.schema.types import DataType
+
+    values = [-5, 300, 0]
+    raw = np.array([list(v.to_bytes(20, "big", signed=True)) for v in values], dtype=np.uint8)
+    dt = DataType("decimal", precision=20, scale=1, byte_width=20)
+    got = pa.array(pc.Array(dt, raw))
+    assert got.type == pa.decimal128(20, 1)
+    assert got.to_pylist() == [decimal.Decimal(v).scaleb(-1) for v in values]
+    too_big = np.array([list((10**40).to_bytes(20, "big", signed=True))], dtype=np.uint8)
+    with pytest.raises(pc.ParquetSchemaError, match="row 0"):
+        pa.array(pc.Array(dt, too_big))
+
+
+def test_field_ids_of_dictionary_columns_stay_on_the_field(tmp_path):
+    path = tmp_path / "ids.parquet"
+    field = pa.field("d", pa.dictionary(pa.int32(), pa.string()), metadata={b"PARQUET:field_id": b"4"})
+    pq.write_table(pa.table({"d": pa.array(["a", "b", "a"]).dictionary_encode()},
+                            schema=pa.schema([field])), path)
+    table = pc.read_table(path)
+    got = pa.table(table).schema.field("d")
+    assert got.metadata == {b"PARQUET:field_id": b"4"} and pa.types.is_dictionary(got.type)
