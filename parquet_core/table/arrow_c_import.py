@@ -27,7 +27,7 @@ from parquet_core._kernels.binary import ByteArrays
 from parquet_core._kernels.runs import gather_runs
 from parquet_core.arrow_c.consume import ImportedArray, StreamReader, import_array, import_schema
 from parquet_core.arrow_c.export import SchemaNode
-from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
+from parquet_core.errors import ParquetFormatError, ParquetSchemaError, UnsupportedFeatureError
 from parquet_core.schema.arrow_format import describe_format, schema_from_node, type_from_node
 from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Array, Table
@@ -77,6 +77,9 @@ def array_from_c(node: SchemaNode, arr: ImportedArray, name: str, *, pos: int = 
         (when *validate_utf8*), nulls in a non-nullable child.
     """
     n = arr.length - pos if n is None else n
+    if pos < 0 or n < 0 or pos + n > arr.length:   # buffers are only as long as length says
+        raise ParquetFormatError(f"column {name!r}: malformed Arrow array: slots {pos}..{pos + n} of an "
+                                 f"array of {arr.length}")
     start = arr.offset + pos          # index into this array's buffers
     dt = type_from_node(node, name)   # refuses what we cannot hold, naming the type
     if node.format == "n":

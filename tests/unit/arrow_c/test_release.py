@@ -194,3 +194,17 @@ def test_a_failed_export_leaves_nothing_registered():
         export_array(ArrayNode(3, 0, [None], [_node(good), _node(bad)]))
     gc.collect()
     assert sys.getrefcount(good) == base
+
+
+def test_a_child_shorter_than_its_parent_is_refused_not_read_past():
+    from parquet_core.errors import ParquetFormatError
+
+    short = np.arange(2, dtype=np.int64)
+    schema = SchemaNode("+s", "", 0, children=[SchemaNode("l", "x", 2)])
+
+    class Malformed:
+        def __arrow_c_stream__(self, requested_schema=None):
+            return export_stream(schema, iter([ArrayNode(5, 0, [None], [_node(short)])]))
+
+    with pytest.raises(ParquetFormatError, match="malformed"):
+        pc.as_table(Malformed())
