@@ -52,17 +52,15 @@ SCHEMA_NAME = ctypes.create_string_buffer(b"arrow_schema")
 ARRAY_NAME = ctypes.create_string_buffer(b"arrow_array")
 STREAM_NAME = ctypes.create_string_buffer(b"arrow_array_stream")
 
+# Our own prototypes of the C API calls (PYFUNCTYPE: called with the GIL held, a Python
+# error they set is raised), so that nothing here changes ctypes.pythonapi's shared
+# function objects, whose argtypes other code may set its own way.
 _api = ctypes.pythonapi
-_api.PyCapsule_New.restype = ctypes.py_object
-_api.PyCapsule_New.argtypes = [c_void_p, c_void_p, c_void_p]
-_api.PyCapsule_GetPointer.restype = c_void_p
-_api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, c_char_p]
-_api.PyCapsule_IsValid.restype = c_int
-_api.PyCapsule_IsValid.argtypes = [ctypes.py_object, c_char_p]
-_api.PyMem_RawMalloc.restype = c_void_p
-_api.PyMem_RawMalloc.argtypes = [c_size_t]
-_api.PyMem_RawFree.restype = None
-_api.PyMem_RawFree.argtypes = [c_void_p]
+_capsule_new = ctypes.PYFUNCTYPE(ctypes.py_object, c_void_p, c_void_p, c_void_p)(("PyCapsule_New", _api))
+_capsule_get = ctypes.PYFUNCTYPE(c_void_p, ctypes.py_object, c_char_p)(("PyCapsule_GetPointer", _api))
+_capsule_valid = ctypes.PYFUNCTYPE(c_int, ctypes.py_object, c_char_p)(("PyCapsule_IsValid", _api))
+_raw_malloc = ctypes.PYFUNCTYPE(c_void_p, c_size_t)(("PyMem_RawMalloc", _api))
+_raw_free = ctypes.PYFUNCTYPE(None, c_void_p)(("PyMem_RawFree", _api))
 # the destructor receives a capsule whose reference count is already 0: it must be
 # passed on as a raw pointer, never as a Python object (that would revive it)
 _get_pointer_raw = ctypes.PYFUNCTYPE(c_void_p, c_void_p, c_void_p)(("PyCapsule_GetPointer", _api))
@@ -71,7 +69,7 @@ _get_pointer_raw = ctypes.PYFUNCTYPE(c_void_p, c_void_p, c_void_p)(("PyCapsule_G
 def raw_malloc(struct_type: type) -> int:
     """Zeroed C memory for one *struct_type* (freed by :func:`raw_free`)."""
     size = ctypes.sizeof(struct_type)
-    address = _api.PyMem_RawMalloc(size)
+    address = _raw_malloc(size)
     if not address:
         raise MemoryError(f"cannot allocate {size} bytes for an {struct_type.__name__}")
     ctypes.memset(address, 0, size)
@@ -79,7 +77,7 @@ def raw_malloc(struct_type: type) -> int:
 
 
 def raw_free(address: int) -> None:
-    _api.PyMem_RawFree(address)
+    _raw_free(address)
 
 
 def call_release(address: int, struct_type: type) -> None:
@@ -108,12 +106,12 @@ def capsule_new(address: int, name: ctypes.Array) -> object:
     """A capsule owning the malloc'ed struct at *address*: its destructor releases the
     struct if nobody did, then frees it."""
     destructor = _DESTRUCTORS[name.value]
-    return _api.PyCapsule_New(address, ctypes.addressof(name), ctypes.cast(destructor, c_void_p).value)
+    return _capsule_new(address, ctypes.addressof(name), ctypes.cast(destructor, c_void_p).value)
 
 
 def capsule_pointer(capsule: object, name: ctypes.Array) -> int:
     """The struct address inside *capsule*, refusing a capsule of another name."""
-    if type(capsule).__name__ != "PyCapsule" or not _api.PyCapsule_IsValid(capsule, name.value):
+    if type(capsule).__name__ != "PyCapsule" or not _capsule_valid(capsule, name.value):
         raise TypeError(f"expected a PyCapsule named {name.value.decode()!r}, got {capsule!r}")
-    return int(_api.PyCapsule_GetPointer(capsule, name.value))
+    return int(_capsule_get(capsule, name.value))
 
