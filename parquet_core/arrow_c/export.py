@@ -28,7 +28,8 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from parquet_core.arrow_c.structs import ARRAY_NAME, GET_LAST_ERROR, GET_NEXT, GET_SCHEMA, RELEASE, \
-    SCHEMA_NAME, STREAM_NAME, ArrowArray, ArrowArrayStream, ArrowSchema, capsule_new, raw_free, raw_malloc
+    SCHEMA_NAME, STREAM_NAME, ArrowArray, ArrowArrayStream, ArrowSchema, capsule_new, keep_forever, \
+    raw_free, raw_malloc
 
 __all__ = ["SchemaNode", "ArrayNode", "export_schema", "export_array", "export_stream", "live_exports"]
 
@@ -94,7 +95,7 @@ def _make_release(struct_type: type) -> Any:
         target.release = None
         target.private_data = None
 
-    return RELEASE(release)
+    return keep_forever(RELEASE(release))
 
 
 _RELEASE_SCHEMA = _make_release(ArrowSchema)
@@ -272,8 +273,8 @@ def _release_stream(address: int) -> None:
     target.private_data = None
 
 
-_STREAM_CALLBACKS = (GET_SCHEMA(_get_schema), GET_NEXT(_get_next), GET_LAST_ERROR(_get_last_error),
-                     RELEASE(_release_stream))
+_STREAM_CALLBACKS = tuple(keep_forever(cb) for cb in (
+    GET_SCHEMA(_get_schema), GET_NEXT(_get_next), GET_LAST_ERROR(_get_last_error), RELEASE(_release_stream)))
 _STREAM_ADDRESSES = [ctypes.cast(cb, ctypes.c_void_p).value for cb in _STREAM_CALLBACKS]
 
 

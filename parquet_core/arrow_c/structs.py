@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import ctypes
 from ctypes import c_char_p, c_int, c_int64, c_size_t, c_void_p
+from typing import Any
 
 __all__ = ["ArrowSchema", "ArrowArray", "ArrowArrayStream", "RELEASE", "GET_SCHEMA", "GET_NEXT",
            "GET_LAST_ERROR", "CAPSULE_DESTRUCTOR", "FLAG_DICTIONARY_ORDERED", "FLAG_NULLABLE",
            "FLAG_MAP_KEYS_SORTED", "SCHEMA_NAME", "ARRAY_NAME", "STREAM_NAME", "capsule_new",
-           "capsule_pointer", "raw_malloc", "raw_free", "call_release"]
+           "capsule_pointer", "raw_malloc", "raw_free", "call_release", "keep_forever"]
 
 FLAG_DICTIONARY_ORDERED = 1
 FLAG_NULLABLE = 2
@@ -66,6 +67,17 @@ _raw_free = ctypes.PYFUNCTYPE(None, c_void_p)(("PyMem_RawFree", _api))
 _get_pointer_raw = ctypes.PYFUNCTYPE(c_void_p, c_void_p, c_void_p)(("PyCapsule_GetPointer", _api))
 
 
+_incref = ctypes.PYFUNCTYPE(None, ctypes.py_object)(("Py_IncRef", _api))
+
+
+def keep_forever(callback: Any) -> Any:
+    """Give a C callback one reference nobody drops: a consumer may call a release
+    callback (or CPython a capsule destructor) while the interpreter tears our modules
+    down, and the code behind the pointer must still be there then."""
+    _incref(callback)
+    return callback
+
+
 def raw_malloc(struct_type: type) -> int:
     """Zeroed C memory for one *struct_type* (freed by :func:`raw_free`)."""
     size = ctypes.sizeof(struct_type)
@@ -94,7 +106,7 @@ def _destructor(struct_type: type, name: ctypes.Array) -> "ctypes._CFuncPtr":  #
             call_release(address, struct_type)   # unless the consumer moved or released it
             raw_free(address)
 
-    return CAPSULE_DESTRUCTOR(destroy)
+    return keep_forever(CAPSULE_DESTRUCTOR(destroy))
 
 
 _DESTRUCTORS = {SCHEMA_NAME.value: _destructor(ArrowSchema, SCHEMA_NAME),
