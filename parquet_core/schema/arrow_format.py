@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from parquet_core.arrow_c.export import SchemaNode, export_schema
 from parquet_core.arrow_c.structs import FLAG_NULLABLE
-from parquet_core.errors import UnsupportedFeatureError
+from parquet_core.errors import ParquetFormatError, UnsupportedFeatureError
 from parquet_core.schema.build import decimal_byte_width
 from parquet_core.schema.types import DataType, Field, Schema, TypeId, unhandled_type
 
@@ -199,9 +199,11 @@ def type_from_node(node: SchemaNode, column: str = "?") -> DataType:
     if fmt in _FROM_FLAT:
         return DataType(_FROM_FLAT[fmt])
     if fmt.startswith("w:"):
-        return DataType("fixed_size_binary", byte_width=int(fmt[2:]))
+        return DataType("fixed_size_binary", byte_width=_number(node, fmt[2:], column))
     if fmt.startswith("d:"):
-        parts = [int(p) for p in fmt[2:].split(",")]
+        parts = [_number(node, p, column) for p in fmt[2:].split(",")]
+        if len(parts) not in (2, 3) or (len(parts) == 3 and parts[2] not in (32, 64, 128, 256)):
+            raise _malformed(node, column, "is not decimal(precision, scale[, 32|64|128|256])")
         p, s = parts[0], parts[1]
         if s < 0:
             raise UnsupportedFeatureError(f"column {column!r}: Arrow decimal({p}, {s}) has a negative "
@@ -219,8 +221,26 @@ def type_from_node(node: SchemaNode, column: str = "?") -> DataType:
     return _nested_type(node, column)
 
 
+def _number(node: SchemaNode, text: str, column: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise _malformed(node, column, f"has {text!r} where a number belongs") from None
+
+
+def _malformed(node: SchemaNode, column: str, what: str) -> ParquetFormatError:
+    return ParquetFormatError(f"column {column!r}: malformed Arrow schema: {describe_format(node.format)} "
+                              f"{what}")
+
+
 def _nested_type(node: SchemaNode, column: str) -> DataType:
     fmt = node.format
+    if (fmt in ("+l", "+L", "+m") or fmt.startswith("+w:")) and len(node.children) != 1:
+        raise _malformed(node, column, f"has {len(node.children)} children, not 1")
+    if fmt == "+m" and (node.children[0].format != "+s" or len(node.children[0].children) != 2):
+        raise _malformed(node, column, "entries are not a struct of key and value")
+    if fmt.startswith("+w:") and _number(node, fmt[3:], column) < 0:
+        raise _malformed(node, column, "has a negative list size")
     if fmt == "+s":
         return DataType("struct", fields=tuple(field_from_node(c) for c in node.children))
     if fmt in ("+l", "+L") or fmt.startswith("+w:"):

@@ -166,8 +166,8 @@ def _views(arr: ImportedArray, name: str, start: int, n: int, validity: np.ndarr
         ends = buffer_offset + lengths
         outside = ~inline & (ends > sizes[np.clip(buffer_index, 0, n_data - 1)])
     if outside.any():
-        raise schema_error(name, int(np.argmax(outside)), "malformed Arrow view: it points outside "
-                                                          "its data buffers")
+        raise ParquetFormatError(f"column {name!r}, row {int(np.argmax(outside))}: malformed Arrow view: "
+                                 "it points outside its data buffers")
     starts = np.arange(n, dtype=np.int64) * 16 + 4
     if n_data:
         starts = np.where(inline, starts, bases[np.clip(buffer_index, 0, n_data - 1) + 1] + buffer_offset)
@@ -205,7 +205,9 @@ def _interval(arr: ImportedArray, name: str, start: int, n: int, validity: np.nd
 
 def _dictionary(node: SchemaNode, arr: ImportedArray, name: str, start: int, n: int,
                 validity: np.ndarray | None, validate_utf8: bool) -> Array:
-    assert arr.dictionary is not None and node.dictionary is not None
+    if arr.dictionary is None or node.dictionary is None:
+        raise ParquetFormatError(f"column {name!r}: malformed Arrow array: a dictionary type "
+                                 "without its dictionary")
     entries = array_from_c(node.dictionary, arr.dictionary, name, validate_utf8=validate_utf8)
     indices = arr.buffer(1, _NUMPY[node.format], start + n)[start:].astype(np.int64)
     if validity is not None:
@@ -253,6 +255,9 @@ def _list_offsets(node: SchemaNode, arr: ImportedArray, start: int, n: int) -> n
 
 def _nested(node: SchemaNode, dt: DataType, arr: ImportedArray, name: str, start: int, n: int,
             validity: np.ndarray | None, validate_utf8: bool) -> Array:
+    if len(arr.children) != len(node.children):
+        raise ParquetFormatError(f"column {name!r}: malformed Arrow array: {len(arr.children)} children "
+                                 f"for a type with {len(node.children)}")
     if node.format == "+s":
         kids = []
         for child_node, child, f in zip(node.children, arr.children, dt.fields):
@@ -276,8 +281,10 @@ def _nested(node: SchemaNode, dt: DataType, arr: ImportedArray, name: str, start
         child = array_from_c(node.children[0], arr.children[0], f"{name}.element", pos=lo, n=hi - lo,
                              validate_utf8=validate_utf8)
     if node.format == "+m":
-        key_f, value_f = dt.fields
-        assert isinstance(child, StructArray)
+        key_f = dt.fields[0]
+        if not isinstance(child, StructArray) or len(child.values) != 2:
+            raise ParquetFormatError(f"column {name!r}: malformed Arrow map: its entries are not "
+                                     "key/value structs")
         _check_required(child.values[0], key_f, f"{name}.key", None)
         entries = StructArray(DataType("struct", fields=dt.fields), list(child.values), len(child))
         return MapArray(dt, offsets, entries, validity)
@@ -293,6 +300,9 @@ def table_from_batch(schema: SchemaNode, batch: ImportedArray, fields: Schema | 
     if len(set(names)) != len(names):
         dup = next(x for i, x in enumerate(names) if x in names[:i])
         raise ParquetSchemaError(f"column {dup!r} appears more than once")
+    if len(batch.children) != len(schema.children):
+        raise ParquetFormatError(f"malformed Arrow record batch: {len(batch.children)} columns for a "
+                                 f"schema of {len(schema.children)}")
     columns = []
     for child_node, child, f in zip(schema.children, batch.children, fields):
         col = array_from_c(child_node, child, f.name, pos=batch.offset, n=batch.length,
