@@ -20,7 +20,7 @@ from parquet_core._kernels.binary import ByteArrays
 from parquet_core.schema.types import TypeId
 from parquet_core.validation.context import Checker, ChunkState
 from parquet_core.validation.decode import DECODE, concat_values, decode_chunk
-from parquet_core.validation.rules import ERROR, WARNING, rule
+from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
 from parquet_core.validation.sorting import SORT_ORDER, check_sorting
 from parquet_core.validation.total_order import compare_total_order, uses_total_order
 from parquet_core.constants import PageType, PhysicalType as P
@@ -42,7 +42,7 @@ NAN_COUNT = rule("statistics.nan-count", ERROR, _ST + ".nan_count", "nan_count e
 EXACT = rule("statistics.not-exact", ERROR, _ST + ".is_min_value_exact", "a bound flagged exact is the actual minimum or maximum")
 NAN_BOUND = rule("statistics.nan-bound", WARNING, "parquet.thrift ColumnOrder", "NaN is not written as a bound (readers ignore such bounds)")
 ZERO_SIGN = rule("statistics.zero-sign", WARNING, "parquet.thrift ColumnOrder", "a zero minimum is written -0.0 and a zero maximum +0.0")
-ALL_NULL_BOUNDS = rule("statistics.bounds-without-values", WARNING, _ST, "a chunk or page without non-null values has no min/max")
+ALL_NULL_BOUNDS = rule("statistics.bounds-without-values", INFO, _ST, "a chunk or page without non-null values has min/max (legal: bounds of nothing; polars writes them)")
 DEPRECATED = rule("statistics.deprecated-unsigned", WARNING, _ST + ".min", "the deprecated min/max alone on a column whose order is not signed, or on binary values (signed byte order): readers ignore them")
 UNENCODED = rule("size-statistics.unencoded-bytes", ERROR, "parquet.thrift SizeStatistics", "unencoded_byte_array_data_bytes equals the BYTE_ARRAY values' bytes")
 HISTOGRAM = rule("size-statistics.level-histogram", ERROR, "parquet.thrift SizeStatistics", "repetition/definition level histograms count the levels exactly")
@@ -215,6 +215,12 @@ def _distinct(values: Any) -> int | None:
     return int(np.unique(arr).size)
 
 
+def _writer_bug(ck: Checker, ch: ChunkState, claimed: int) -> bool:
+    from parquet_core.validation.writers import arrow_dba_unencoded_bytes
+
+    return arrow_dba_unencoded_bytes(ck, ch, claimed, ch.data_pages, "unencoded_byte_array_data_bytes")
+
+
 def _check_size_statistics(ck: Checker, ch: ChunkState) -> None:
     ss = ch.meta.size_statistics
     if ss is None:
@@ -222,7 +228,7 @@ def _check_size_statistics(ck: Checker, ch: ChunkState) -> None:
     desc = ch.desc
     if ss.unencoded_byte_array_data_bytes is not None and isinstance(ch.values, ByteArrays):
         n = int(ch.values.offsets[-1] - ch.values.offsets[0])
-        if ss.unencoded_byte_array_data_bytes != n:
+        if ss.unencoded_byte_array_data_bytes != n and not _writer_bug(ck, ch, ss.unencoded_byte_array_data_bytes):
             ck.report_chunk(UNENCODED, ch, f"unencoded_byte_array_data_bytes is {ss.unencoded_byte_array_data_bytes}, "
                             f"the values hold {n} bytes")
     for name, levels, top in (("repetition", ch.rep_levels, desc.max_repetition_level),
