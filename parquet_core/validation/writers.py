@@ -17,7 +17,8 @@ from parquet_core.validation.rules import WARNING, rule
 from parquet_core.constants import Encoding as E, PhysicalType as P
 from parquet_core.metadata.compat import chunk_length_padding
 
-__all__ = ["short_chunk_size", "check_writer", "empty_page_in_offset_index", "arrow_dba_unencoded_bytes"]
+__all__ = ["short_chunk_size", "check_writer", "empty_page_in_offset_index", "arrow_dba_unencoded_bytes",
+           "unsigned_deprecated_bounds"]
 
 PARQUET_816 = rule("writers.parquet-816", WARNING, "PARQUET-816",
                    "parquet-mr <= 1.2.8 left the dictionary page header out of total_compressed_size (read with padding)")
@@ -43,6 +44,10 @@ ARROW_DBA_UNENCODED = rule("writers.arrow-delta-byte-array-unencoded-bytes", WAR
                            "unencoded_byte_array_data_bytes (size statistics and offset index) every DELTA_BYTE_ARRAY "
                            "value that is a prefix of the value before it (an empty suffix, e.g. a repeated value): the "
                            "count is too small. Readers should take it as a lower bound, not as the values' size")
+FASTPARQUET_UNSIGNED = rule("writers.fastparquet-unsigned-deprecated-bounds", WARNING, "parquet.thrift Statistics.min",
+                            "fastparquet (seen in 2026.5.0) writes only the deprecated Statistics.min/max for unsigned "
+                            "integer and string/binary columns, ordered unsigned, where the spec defines those fields "
+                            "by signed comparison. Readers must not use them (no bounds)")
 
 
 def _arrow(ck: Checker) -> bool:
@@ -110,6 +115,51 @@ def _arrow_dba_count(values: ByteArrays) -> int:
         if data[a:a + n].tobytes() == data[b:b + n].tobytes():
             counted[i] = 0
     return int(counted.sum())
+
+
+def unsigned_deprecated_bounds(ck: Checker, ch: ChunkState, st: Any, values: Any, what: str,
+                               where: dict[str, Any]) -> bool:
+    """True (and a warning) when fastparquet's deprecated min/max are the unsigned extremes, not the signed ones.
+
+    Only when the values tell (the two orders give different extremes); else the
+    caller reports the generic rule.
+    """
+    from parquet_core.metadata.stats_builder import encode_bound
+    from parquet_core.validation.values import actual_bounds
+
+    w = ck.writer
+    if w is None or w.application != "fastparquet-python" or values is None or not len(values):
+        return False
+    ours = actual_bounds(ch, values)   # in the column's (unsigned) order
+    signed = _signed_extremes(ch.desc, values)
+    if ours is None or signed is None:
+        return False
+    lo, hi = encode_bound(ours[0], ch.desc), encode_bound(ours[1], ch.desc)
+    if (bytes(st.min), bytes(st.max)) != (lo, hi) or (lo, hi) == signed:
+        return False
+    ck.report_chunk(FASTPARQUET_UNSIGNED, ch, f"{what}: the deprecated min/max {bytes(st.min)!r}/{bytes(st.max)!r} "
+                    f"are the unsigned extremes; by signed comparison they are {signed[0]!r}/{signed[1]!r} "
+                    f"(written by {ck.raw.created_by!r})", **where)
+    return True
+
+
+def _signed_extremes(desc: Any, values: Any) -> tuple[bytes, bytes] | None:
+    """PLAIN bytes (no length prefix) of the smallest and largest value by signed comparison."""
+    t = desc.physical_type
+    if t in (P.INT32, P.INT64):
+        arr = np.asarray(values)
+        dtype = "<i4" if t == P.INT32 else "<i8"
+        return arr.min().astype(dtype).tobytes(), arr.max().astype(dtype).tobytes()
+    if isinstance(values, ByteArrays):
+        items = [values.data[values.offsets[i]:values.offsets[i + 1]].tobytes() for i in range(len(values))]
+    elif t == P.FIXED_LEN_BYTE_ARRAY:
+        items = [bytes(r) for r in np.asarray(values)]
+    else:
+        return None
+
+    def key(v: bytes) -> bytes:   # signed bytes compare like unsigned bytes with the top bit flipped
+        return bytes(b ^ 0x80 for b in v)
+    return min(items, key=key), max(items, key=key)
 
 
 def short_chunk_size(ck: Checker, ch: ChunkState, actual: int, field: str = "total_compressed_size") -> bool:

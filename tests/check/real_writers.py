@@ -28,6 +28,14 @@ SPEC_WARNINGS: dict[str, str] = {
     # fastparquet compression="LZ4" writes the Hadoop-framed codec
     "footer.codec-lz4-deprecated": 'Compression.md "LZ4": "A **deprecated** codec ... It is strongly suggested '
                                    'that implementors of Parquet writers deprecate this compression codec"',
+    # duckdb writes a zero minimum of FLOAT/DOUBLE statistics as +0.0
+    "statistics.zero-sign": 'parquet.thrift ColumnOrder (TYPE_ORDER, writing statistics): "If the computed min '
+                            'value is zero (whether negative or positive), `-0.0` should be written into the min '
+                            'statistics field"',
+    # fastparquet's deprecated min/max on unsigned and string columns (when the values cannot tell
+    # in which order they were taken; else writers.fastparquet-unsigned-deprecated-bounds)
+    "statistics.deprecated-unsigned": 'parquet.thrift Statistics.min/max: "DEPRECATED ... determined by signed '
+                                      'comparison only ... these may be set when the column order is signed"',
     # fastparquet fixed_text= with object_encoding utf8: a spec violation by fastparquet
     "schema.string-on-flba": 'LogicalTypes.md "STRING": "`STRING` may only be used to annotate the '
                              '`BYTE_ARRAY` primitive type"',

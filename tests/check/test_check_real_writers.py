@@ -87,7 +87,8 @@ DUCKDB_SELECT = """
            case when i % 7 = 0 then null else range(i % 5) end as li,
            {'a': i, 't': case when i % 3 = 0 then null else 't' || (i % 4) end} as st,
            map(['k' || (i % 3)], [i]) as m, null::varchar as null_s, null::int as null_i,
-           uuid() as u, i::hugeint * 1000000000000 as h
+           uuid() as u, i::hugeint * 1000000000000 as h, (i % 7)::float as fl,
+           case when i % 4 = 0 then 'nan'::double else i / 7 end as nan_d
     from range({n}) t(i)
 """
 
@@ -111,9 +112,10 @@ def test_duckdb_files(tmp_path):
         path = tmp_path / f"{name}.parquet"
         con.execute(f"copy ({DUCKDB_SELECT.replace('{n}', str(N))}) to '{path}' (format parquet, {opts})")
         files[f"duckdb:{name}"] = path
-    for name, n in (("empty", 0), ("one-row", 1)):
+    # one row: a chunk of one NaN, which duckdb counts as a distinct value
+    for name, n, opts in (("empty", 0, ""), ("one-row", 1, ", dictionary_size_limit 1")):
         path = tmp_path / f"{name}.parquet"
-        con.execute(f"copy ({DUCKDB_SELECT.replace('{n}', str(n))}) to '{path}' (format parquet)")
+        con.execute(f"copy ({DUCKDB_SELECT.replace('{n}', str(n))}) to '{path}' (format parquet{opts})")
         files[f"duckdb:{name}"] = path
     assert_spec_clean(files)
 
@@ -144,20 +146,27 @@ def test_polars_files(tmp_path):
 def test_fastparquet_files(tmp_path):
     fastparquet = pytest.importorskip("fastparquet")
     pd = pytest.importorskip("pandas")
+    np = pytest.importorskip("numpy")
     c = columns()
     df = pd.DataFrame({k: c[k] for k in ("i64", "f64", "flag", "s", "day", "ts")})
     df["day"] = pd.to_datetime(df["day"])
     df["i32"] = pd.array(c["i32"], dtype="Int32")
     df["null_s"] = pd.Series([None] * N, dtype=object)
+    # unsigned and non-ASCII values: signed and unsigned order disagree on their extremes
+    df["u64"] = np.array([i if i % 2 else 2**63 + i for i in range(N)], dtype=np.uint64)
+    df["u16"] = np.arange(N, dtype=np.uint16)
+    df["name"] = [["Ana", "Émile", "bob", "Zoë"][i % 4] for i in range(N)]
     files = {}
     for name, kw in {
         "default": {},
         "gzip-rg": dict(compression="GZIP", row_group_offsets=30),
         "zstd-int96": dict(compression="ZSTD", times="int96"),
         "brotli-no-stats": dict(compression="BROTLI", stats=False),
+        "all-stats": dict(stats=True),
         "lz4-no-nulls-flag": dict(compression="LZ4", has_nulls=["s", "null_s", "i32", "f64"]),
-        "bytes-utf8": dict(object_encoding={"s": "utf8", "null_s": "utf8"}),
-        "fixed-text": dict(fixed_text={"s": 8}, object_encoding={"s": "utf8", "null_s": "utf8"}),
+        "lz4-raw-zstd": dict(compression={"s": "ZSTD", "_default": "LZ4_RAW"}),
+        "bytes-utf8": dict(object_encoding={"s": "utf8", "null_s": "utf8", "name": "utf8"}),
+        "fixed-text": dict(fixed_text={"s": 8}, object_encoding={"s": "utf8", "null_s": "utf8", "name": "utf8"}),
     }.items():
         path = tmp_path / f"{name}.parquet"
         frame = df.fillna({"s": ""}) if name == "fixed-text" else df

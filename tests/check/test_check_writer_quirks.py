@@ -168,3 +168,46 @@ def test_other_wrong_counts_from_pyarrow_stay_errors():
     def edit(m):
         m.row_groups[0].columns[0].meta_data.size_statistics.unencoded_byte_array_data_bytes += 1
     expect(edit_footer(data, edit), "size-statistics.unencoded-bytes", 0, "s")
+
+
+# -- fastparquet's deprecated min/max ------------------------------------------------------------
+
+def test_fastparquet_unsigned_deprecated_bounds(tmp_path):
+    fastparquet = pytest.importorskip("fastparquet")
+    pd = pytest.importorskip("pandas")
+    import numpy as np
+
+    path = tmp_path / "fp.parquet"
+    df = pd.DataFrame({"u64": np.array([1, 2**63 + 5, 7], dtype=np.uint64), "small": np.array([1, 2, 3], np.uint16),
+                       "s": ["a", "é", "b"]})
+    fastparquet.write(str(path), df, stats=True)
+    meta, _ = footer_of(path.read_bytes())
+    st = meta.row_groups[0].columns[0].meta_data.statistics
+    # what fastparquet writes: the unsigned extremes in the deprecated fields only
+    assert st.min_value is None and int.from_bytes(st.min, "little") == 1
+    assert int.from_bytes(st.max, "little") == 2**63 + 5
+    report = pc.check(path)
+    assert report.ok, str(report)
+    for column in ("u64", "s"):
+        f = find(report, "writers.fastparquet-unsigned-deprecated-bounds", 0, column)
+        assert f.severity == "warning" and "fastparquet" in f.message
+    # values that sort the same either way cannot tell: the generic rule
+    assert find(report, "statistics.deprecated-unsigned", 0, "small").severity == "warning"
+    report = pc.check(_other_writer(path.read_bytes()))
+    assert "writers.fastparquet-unsigned-deprecated-bounds" not in report.rules()
+    find(report, "statistics.deprecated-unsigned", 0, "u64")
+
+
+# -- NaN in distinct_count (duckdb counts it) ---------------------------------------------------
+
+def test_distinct_count_may_count_nan_once():
+    data = pyarrow_bytes(pa.table({"f": [1.0, float("nan"), 2.0, 1.0]}))
+
+    def distinct(n):
+        return lambda m: setattr(m.row_groups[0].columns[0].meta_data.statistics, "distinct_count", n)
+    for n in (2, 3):   # NaN not counted, or counted once
+        report = pc.check(edit_footer(data, distinct(n)))
+        assert "statistics.distinct-count" not in report.rules(), str(report)
+    expect(edit_footer(data, distinct(4)), "statistics.distinct-count", 0, "f")
+    no_nan = pyarrow_bytes(pa.table({"f": [1.0, 3.0, 2.0, 1.0]}))
+    expect(edit_footer(no_nan, distinct(4)), "statistics.distinct-count", 0, "f")
