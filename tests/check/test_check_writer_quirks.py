@@ -50,10 +50,11 @@ def test_empty_table_chunks_are_info(dictionary, level):
 
 # -- empty data pages ---------------------------------------------------------------------------
 
-def _empty_page_file() -> tuple[bytes, int]:
+def _empty_page_file(version: str = "1.0") -> tuple[bytes, int]:
     """pyarrow 26 writes an empty data page into a list column with one-row batches and small pages."""
     t = pa.table({"l": pa.array([[1] * (i % 8) for i in range(300)], pa.list_(pa.int64()))})
-    data = pyarrow_bytes(t, write_page_index=True, data_page_size=64, write_batch_size=1, compression="none")
+    data = pyarrow_bytes(t, write_page_index=True, data_page_size=64, write_batch_size=1, compression="none",
+                         data_page_version=version)
     meta, _ = footer_of(data)
     cc = meta.row_groups[0].columns[0]
     oi_raw = data[cc.offset_index_offset:cc.offset_index_offset + cc.offset_index_length]
@@ -68,8 +69,9 @@ def _empty_page_file() -> tuple[bytes, int]:
     return data, repeated[0]
 
 
-def test_empty_page_in_offset_index_is_a_named_warning():
-    data, i = _empty_page_file()
+@pytest.mark.parametrize("version", ["1.0", "2.0"])   # v2: a DATA_PAGE_V2 of 0 values and 0 rows
+def test_empty_page_in_offset_index_is_a_named_warning(version):
+    data, i = _empty_page_file(version)
     report = pc.check(data)
     assert report.ok, str(report)
     f = find(report, "writers.arrow-empty-page", 0, "l.list.element")
