@@ -35,7 +35,7 @@ MAX_BELOW = rule("page_index.max-below-value", ERROR, "parquet.thrift ColumnInde
 BOUNDARY = rule("page_index.boundary-order", ERROR, "parquet.thrift ColumnIndex.boundary_order", "an ASCENDING/DESCENDING boundary_order holds for the non-null pages' bounds")
 HISTOGRAM = rule("page_index.level-histogram", ERROR, "parquet.thrift ColumnIndex.definition_level_histograms", "per-page level histograms count each page's levels")
 NAN_COUNTS = rule("page_index.nan-counts", ERROR, "parquet.thrift ColumnIndex.nan_counts", "nan_counts equal each page's NaN values")
-ROWS_ORDER = rule("page_index.first-row-order", ERROR, "parquet.thrift OffsetIndex.page_locations", "page_locations[i].first_row_index < page_locations[i+1].first_row_index (offsets and sizes positive)")
+ROWS_ORDER = rule("page_index.first-row-order", ERROR, "parquet.thrift OffsetIndex.page_locations", "page_locations[i].first_row_index < page_locations[i+1].first_row_index (checked location by location)")
 EMPTY_PAGE = rule("page_index.empty-page", WARNING, "parquet.thrift OffsetIndex.page_locations", "an empty data page (0 values) in an offset index repeats its neighbour's first_row_index, against the required strict increase (it holds no row: readers skip it)")
 UNENCODED = rule("page_index.unencoded-bytes", ERROR, "parquet.thrift OffsetIndex.unencoded_byte_array_data_bytes", "per-page unencoded byte counts equal each page's BYTE_ARRAY bytes")
 
@@ -76,10 +76,11 @@ def check_index_headers(ck: Checker) -> None:
 class _Locations:
     """An offset index the engine refused, kept for the per-page rules (same attributes as OffsetIndex)."""
 
-    def __init__(self, locs: list[PageLocation], unencoded: list[int] | None, lenient_rows: bool) -> None:
+    lenient_rows = True   # the order of first_row_index is checked page by page (_check_row_order)
+
+    def __init__(self, locs: list[PageLocation], unencoded: list[int] | None) -> None:
         self.page_locations = locs
         self.unencoded_byte_array_data_bytes = unencoded
-        self.lenient_rows = lenient_rows   # first_row_index order is checked page by page
 
     @property
     def num_pages(self) -> int:
@@ -87,35 +88,32 @@ class _Locations:
 
 
 def _lenient_offset_index(ck: Checker, ch: ChunkState, exc: ParquetError) -> _Locations | None:
-    """Decode the offset index without the engine's all-or-nothing checks; report what is wrong in each location.
+    """Decode the offset index without the engine's all-or-nothing checks.
 
-    A missing required field (or a struct that does not decode) still makes the
-    index undecodable; bad offsets and sizes are reported by page, and the order
-    of first_row_index is left to :func:`_check_locations`, which knows which
-    pages are empty.
+    Offsets, sizes and the order of first_row_index are then checked by
+    :func:`_check_locations`, which compares each location with its page and
+    knows which pages are empty.  Without the pages (their walk failed), a
+    missing required field, or a struct that does not decode, the index is
+    reported undecodable as a whole.
     """
     off = ch.raw.offset_index_offset
-    try:
-        raw = read_offset_index_struct(ck.source, ch.wrapper)
-    except ParquetError:
-        raw = None
+    raw = None
+    if ch.pages_ok:
+        try:
+            raw = read_offset_index_struct(ck.source, ch.wrapper)
+        except ParquetError:
+            pass
     locs = None if raw is None else raw.page_locations
     if locs is None or any(x is None or x.offset is None or x.compressed_page_size is None
                            or x.first_row_index is None for x in locs):
         ck.report_chunk(DECODE, ch, str(exc), offset=off)
         return None
-    data = ch.data_pages if ch.pages_ok else []
-    for i, loc in enumerate(locs):
-        if loc.offset < 0 or loc.compressed_page_size <= 0:
-            p = data[i] if i < len(data) else None
-            ck.report_chunk(ROWS_ORDER, ch, f"page location {i} has offset {loc.offset} and size "
-                            f"{loc.compressed_page_size}", page=None if p is None else p.ordinal, offset=off)
     ub = raw.unencoded_byte_array_data_bytes
     if ub is not None and len(ub) != len(locs):
         ck.report_chunk(DECODE, ch, f"{len(ub)} unencoded sizes for {len(locs)} page locations", offset=off)
         ub = None
     return _Locations([PageLocation(int(x.offset), int(x.compressed_page_size), int(x.first_row_index))
-                       for x in locs], None if ub is None else [int(v) for v in ub], True)
+                       for x in locs], None if ub is None else [int(v) for v in ub])
 
 
 def _empty(p: Any) -> bool:
