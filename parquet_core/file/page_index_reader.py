@@ -21,7 +21,7 @@ from parquet_core.metadata.wrappers import ColumnChunkMetadata
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
 
-__all__ = ["read_column_index", "read_offset_index"]
+__all__ = ["read_column_index", "read_offset_index", "read_offset_index_struct"]
 
 
 def _read_struct(source: RandomAccessSource, chunk: ColumnChunkMetadata, offset: int | None,
@@ -46,11 +46,20 @@ def _read_struct(source: RandomAccessSource, chunk: ColumnChunkMetadata, offset:
         raise
 
 
+def read_offset_index_struct(source: RandomAccessSource, chunk: ColumnChunkMetadata) -> Any | None:
+    """The chunk's OffsetIndex as decoded thrift (``pt.OffsetIndex``), its locations not yet checked.
+
+    For the validator, which checks each page location on its own; readers use
+    :func:`read_offset_index`.
+    """
+    raw = chunk.raw
+    return _read_struct(source, chunk, raw.offset_index_offset, raw.offset_index_length,
+                        pt.OffsetIndex, "offset index", ModuleType.OFFSET_INDEX)
+
+
 def read_offset_index(source: RandomAccessSource, chunk: ColumnChunkMetadata) -> OffsetIndex | None:
     """The chunk's OffsetIndex, or None when the writer stored none."""
-    raw = chunk.raw
-    struct = _read_struct(source, chunk, raw.offset_index_offset, raw.offset_index_length,
-                          pt.OffsetIndex, "offset index", ModuleType.OFFSET_INDEX)
+    struct = read_offset_index_struct(source, chunk)
     if struct is None:
         return None
     return OffsetIndex(struct, f"column {chunk.path_in_schema}, row group {chunk.row_group}")

@@ -58,6 +58,9 @@ CREATED_BY = rule("footer.created-by-missing", INFO, _MD + ".created_by", "creat
 KV_DUP = rule("footer.key-value-duplicate", WARNING, _MD + ".key_value_metadata", "key_value_metadata keys are unique (readers keep one of the values)")
 ARROW_DECODE = rule("footer.arrow-schema-decode", WARNING, "Arrow IPC format (pyarrow's ARROW:schema key)", "an ARROW:schema key holds base64 of an Arrow IPC schema message (else pyarrow fails to read)")
 ARROW_MISMATCH = rule("footer.arrow-schema-mismatch", ERROR, "Arrow IPC format (pyarrow's ARROW:schema key)", "the ARROW:schema fields are the Parquet schema's top-level fields, by name, order and child count")
+EMPTY_CHUNK = rule("footer.empty-chunk", INFO, "parquet.thrift ColumnMetaData.data_page_offset",
+                   "a chunk of 0 values without a data page (pyarrow's empty tables): data_page_offset points at no "
+                   "page, readers read nothing")
 EXTERNAL = rule("footer.external-chunk", INFO, "parquet.thrift ColumnChunk.file_path", "a chunk stored in another file (file_path) is not checked")
 
 
@@ -314,8 +317,14 @@ def _check_range(ck: Checker, ch: ChunkState) -> None:
     m = ch.meta
     start = m.data_page_offset
     dpo = m.dictionary_page_offset
-    if dpo and m.num_values == 0 and start == 0:
-        start = dpo   # a chunk without values: only its dictionary page is there (parquet-cpp)
+    if m.num_values == 0 and start == 0 and (dpo or m.total_compressed_size == 0):
+        # a chunk without values and without a data page: only a dictionary page, or nothing (parquet-cpp)
+        ck.report_chunk(EMPTY_CHUNK, ch, f"0 values and no data page (data_page_offset 0, "
+                        f"{'a dictionary page at ' + str(dpo) if dpo else 'no page at all'})")
+        if not dpo:
+            ch.start = ch.length = 0
+            return
+        start = dpo
     elif dpo is not None:
         if dpo == 0:
             ck.report_chunk(DICT_ZERO, ch, "dictionary_page_offset is 0 (no page can start there); "

@@ -13,9 +13,10 @@ import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.validation.context import Checker, ChunkState
-from parquet_core.validation.rules import ERROR, rule
+from parquet_core.validation.rules import ERROR, WARNING, rule
 from parquet_core.errors import ParquetEncryptionError, ParquetError
-from parquet_core.file.page_index_reader import read_column_index, read_offset_index
+from parquet_core.file.page_index_reader import read_column_index, read_offset_index, read_offset_index_struct
+from parquet_core.metadata.page_index import PageLocation
 from parquet_core.metadata.stats_builder import bound_sort_key
 
 __all__ = ["check_index_headers", "check_chunk_values"]
@@ -34,6 +35,8 @@ MAX_BELOW = rule("page_index.max-below-value", ERROR, "parquet.thrift ColumnInde
 BOUNDARY = rule("page_index.boundary-order", ERROR, "parquet.thrift ColumnIndex.boundary_order", "an ASCENDING/DESCENDING boundary_order holds for the non-null pages' bounds")
 HISTOGRAM = rule("page_index.level-histogram", ERROR, "parquet.thrift ColumnIndex.definition_level_histograms", "per-page level histograms count each page's levels")
 NAN_COUNTS = rule("page_index.nan-counts", ERROR, "parquet.thrift ColumnIndex.nan_counts", "nan_counts equal each page's NaN values")
+ROWS_ORDER = rule("page_index.first-row-order", ERROR, "parquet.thrift OffsetIndex.page_locations", "page_locations[i].first_row_index < page_locations[i+1].first_row_index (checked location by location)")
+EMPTY_PAGE = rule("page_index.empty-page", WARNING, "parquet.thrift OffsetIndex.page_locations", "an empty data page (0 values) in an offset index repeats its neighbour's first_row_index, against the required strict increase (it holds no row: readers skip it)")
 UNENCODED = rule("page_index.unencoded-bytes", ERROR, "parquet.thrift OffsetIndex.unencoded_byte_array_data_bytes", "per-page unencoded byte counts equal each page's BYTE_ARRAY bytes")
 
 
@@ -61,10 +64,80 @@ def check_index_headers(ck: Checker) -> None:
 
                 ck.report_chunk(MODULE, ch, str(exc), offset=off)
             except ParquetError as exc:
-                ck.report_chunk(DECODE, ch, str(exc), offset=off)
+                if attr == "offset_index":   # the engine refuses the whole index: check it location by location
+                    ch.offset_index = _lenient_offset_index(ck, ch, exc)
+                else:
+                    ck.report_chunk(DECODE, ch, str(exc), offset=off)
         if ch.pages_ok:
             with ck.guard(DECODE, row_group=ch.rg, column=ch.path):
                 _check_locations(ck, ch)
+
+
+class _Locations:
+    """An offset index the engine refused, kept for the per-page rules (same attributes as OffsetIndex)."""
+
+    lenient_rows = True   # the order of first_row_index is checked page by page (_check_row_order)
+
+    def __init__(self, locs: list[PageLocation], unencoded: list[int] | None) -> None:
+        self.page_locations = locs
+        self.unencoded_byte_array_data_bytes = unencoded
+
+    @property
+    def num_pages(self) -> int:
+        return len(self.page_locations)
+
+
+def _lenient_offset_index(ck: Checker, ch: ChunkState, exc: ParquetError) -> _Locations | None:
+    """Decode the offset index without the engine's all-or-nothing checks.
+
+    Offsets, sizes and the order of first_row_index are then checked by
+    :func:`_check_locations`, which compares each location with its page and
+    knows which pages are empty.  Without the pages (their walk failed), a
+    missing required field, or a struct that does not decode, the index is
+    reported undecodable as a whole.
+    """
+    off = ch.raw.offset_index_offset
+    raw = None
+    if ch.pages_ok:
+        try:
+            raw = read_offset_index_struct(ck.source, ch.wrapper)
+        except ParquetError:
+            pass
+    locs = None if raw is None else raw.page_locations
+    if locs is None or any(x is None or x.offset is None or x.compressed_page_size is None
+                           or x.first_row_index is None for x in locs):
+        ck.report_chunk(DECODE, ch, str(exc), offset=off)
+        return None
+    ub = raw.unencoded_byte_array_data_bytes
+    if ub is not None and len(ub) != len(locs):
+        ck.report_chunk(DECODE, ch, f"{len(ub)} unencoded sizes for {len(locs)} page locations", offset=off)
+        ub = None
+    return _Locations([PageLocation(int(x.offset), int(x.compressed_page_size), int(x.first_row_index))
+                       for x in locs], None if ub is None else [int(v) for v in ub])
+
+
+def _empty(p: Any) -> bool:
+    h = p.header
+    return (h.data_page_header or h.data_page_header_v2).num_values == 0
+
+
+def _check_row_order(ck: Checker, ch: ChunkState, data: list[Any], locs: list[PageLocation]) -> None:
+    """first_row_index increases strictly; an empty page repeating its neighbour's is only a warning."""
+    from parquet_core.validation import writers
+
+    for i in range(1, len(locs)):
+        prev, cur = locs[i - 1].first_row_index, locs[i].first_row_index
+        if cur > prev:
+            continue
+        empty = next((p for p in (data[i - 1], data[i]) if _empty(p)), None)
+        if cur == prev and empty is not None:
+            msg = (f"data page {empty.data_ordinal} holds no values; data pages {i - 1} and {i} both have "
+                   f"first_row_index {cur}")
+            if not writers.empty_page_in_offset_index(ck, ch, empty, msg):
+                ck.report_chunk(EMPTY_PAGE, ch, msg, page=empty.ordinal, offset=empty.offset)
+        else:
+            ck.report_chunk(ROWS_ORDER, ch, f"first_row_index {cur} of data page {i} does not come after the "
+                            f"previous page's {prev}", page=data[i].ordinal, offset=data[i].offset)
 
 
 def _check_locations(ck: Checker, ch: ChunkState) -> None:
@@ -77,6 +150,8 @@ def _check_locations(ck: Checker, ch: ChunkState) -> None:
     if oi.num_pages != len(data):
         ck.report_chunk(COUNT, ch, f"the offset index has {oi.num_pages} pages, the chunk {len(data)} data pages")
         return
+    if getattr(oi, "lenient_rows", False):
+        _check_row_order(ck, ch, data, oi.page_locations)
     rows = 0
     known = True
     for p, loc in zip(data, oi.page_locations):
@@ -122,10 +197,13 @@ def check_chunk_values(ck: Checker, ch: ChunkState) -> None:
                 rows += int(np.count_nonzero(p.rep_levels == 0))
         ub = oi.unencoded_byte_array_data_bytes
         if ub is not None:
+            from parquet_core.validation import writers
+
             for p, n in zip(data, ub):
                 if isinstance(p.values, ByteArrays):
                     have = int(p.values.offsets[-1] - p.values.offsets[0])
-                    if n != have:
+                    if n != have and not writers.arrow_dba_unencoded_bytes(
+                            ck, ch, n, [p], "the offset index's unencoded_byte_array_data_bytes", p):
                         ck.report_chunk(UNENCODED, ch, f"the offset index says {n} bytes, the page's values hold "
                                         f"{have}", page=p.ordinal, offset=p.offset)
     if ci is None or ci.num_pages != len(data):

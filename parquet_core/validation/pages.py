@@ -14,7 +14,7 @@ from typing import Any
 
 from parquet_core.encryption.context import chunk_decryption
 from parquet_core.validation.context import Checker, ChunkState, PageInfo
-from parquet_core.validation.rules import ERROR, WARNING, rule
+from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
 from parquet_core.constants import Encoding as E, PageType, PhysicalType as P
 from parquet_core.errors import ParquetEncryptionError, ParquetError
 from parquet_core.metadata.compat import chunk_length_padding
@@ -59,6 +59,8 @@ BIT_PACKED = rule("pages.bit-packed-levels", WARNING, "Encodings.md#bit-packed-d
                   "levels in the deprecated BIT_PACKED encoding")
 V2_COUNTS = rule("pages.v2-counts", ERROR, "parquet.thrift DataPageHeaderV2",
                  "a v2 header has num_nulls <= num_values, num_rows <= num_values and level lengths inside the page")
+EMPTY_PAGE = rule("pages.empty-data-page", INFO, "parquet.thrift DataPageHeader.num_values",
+                  "data pages with num_values 0: legal, they hold nothing (counted once per chunk)")
 PAGE_TYPE = rule("pages.unknown-type", WARNING, "parquet.thrift PageType",
                  "pages of a type readers skip (INDEX_PAGE, unknown types) inside a column chunk")
 
@@ -238,6 +240,10 @@ def _check_chunk(ck: Checker, ch: ChunkState) -> None:
         ck.report_chunk(DATA_OFFSET, ch, f"data_page_offset is {m.data_page_offset}, the first data page is at "
                         f"{data[0].offset}", page=data[0].ordinal, offset=data[0].offset)
     _check_encodings(ck, ch)
+    empty = [p for p in data if _num_values(p.header) == 0]
+    if empty:
+        ck.report_chunk(EMPTY_PAGE, ch, f"{len(empty)} data page(s) without values (the first: data page "
+                        f"{empty[0].data_ordinal})", page=empty[0].ordinal, offset=empty[0].offset)
 
 
 def _used_encodings(ch: ChunkState) -> Counter[tuple[int, int]]:
@@ -255,7 +261,7 @@ def _check_encodings(ck: Checker, ch: ChunkState) -> None:
     used = _used_encodings(ch)
     listed = set(m.encodings or [])
     for (ptype, enc) in sorted(used):
-        if enc not in listed:
+        if enc not in listed and not _dictionary_covered(ptype, enc, listed):
             page = next(p for p in ch.pages if p.header.type == ptype and _page_encoding(p) == enc)
             ck.report_chunk(ENC_LISTED, ch, f"a {PageType(ptype).name} uses {_enc(enc)}, which encodings "
                             f"{[_enc(e) for e in m.encodings or []]} does not list", page=page.ordinal, offset=page.offset)
@@ -282,6 +288,11 @@ def _check_encodings(ck: Checker, ch: ChunkState) -> None:
         ck.report_chunk(DICT_ONLY, ch, f"{what} say every data page is dictionary-encoded, but "
                         f"{len(plain_pages)} are not (the first in {_enc(_page_encoding(p))})", page=p.ordinal,
                         offset=p.offset)
+
+
+def _dictionary_covered(ptype: int, enc: int, listed: set[int]) -> bool:
+    """A dictionary encoding in ``encodings`` covers its PLAIN dictionary page (duckdb lists only that)."""
+    return ptype == PageType.DICTIONARY_PAGE and enc == E.PLAIN and bool(listed & set(_DICT))
 
 
 def _page_encoding(p: PageInfo) -> int:

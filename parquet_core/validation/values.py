@@ -20,7 +20,7 @@ from parquet_core._kernels.binary import ByteArrays
 from parquet_core.schema.types import TypeId
 from parquet_core.validation.context import Checker, ChunkState
 from parquet_core.validation.decode import DECODE, concat_values, decode_chunk
-from parquet_core.validation.rules import ERROR, WARNING, rule
+from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
 from parquet_core.validation.sorting import SORT_ORDER, check_sorting
 from parquet_core.validation.total_order import compare_total_order, uses_total_order
 from parquet_core.constants import PageType, PhysicalType as P
@@ -37,12 +37,12 @@ MAX_BELOW = rule("statistics.max-below-value", ERROR, _ST, "max_value (or max) i
 MIN_MAX = rule("statistics.min-above-max", ERROR, _ST, "min_value is not above max_value")
 BOUND_WIDTH = rule("statistics.bound-width", ERROR, _ST, "a bound of a fixed-width type has that type's width")
 NULL_COUNT = rule("statistics.null-count", ERROR, _ST + ".null_count", "null_count equals the nulls (definition levels below the maximum)")
-DISTINCT = rule("statistics.distinct-count", ERROR, _ST + ".distinct_count", "distinct_count equals the number of distinct non-null values")
+DISTINCT = rule("statistics.distinct-count", ERROR, _ST + ".distinct_count", "distinct_count equals the number of distinct non-null values (NaN counted once or not at all)")
 NAN_COUNT = rule("statistics.nan-count", ERROR, _ST + ".nan_count", "nan_count equals the NaN values")
 EXACT = rule("statistics.not-exact", ERROR, _ST + ".is_min_value_exact", "a bound flagged exact is the actual minimum or maximum")
 NAN_BOUND = rule("statistics.nan-bound", WARNING, "parquet.thrift ColumnOrder", "NaN is not written as a bound (readers ignore such bounds)")
 ZERO_SIGN = rule("statistics.zero-sign", WARNING, "parquet.thrift ColumnOrder", "a zero minimum is written -0.0 and a zero maximum +0.0")
-ALL_NULL_BOUNDS = rule("statistics.bounds-without-values", WARNING, _ST, "a chunk or page without non-null values has no min/max")
+ALL_NULL_BOUNDS = rule("statistics.bounds-without-values", INFO, _ST, "a chunk or page without non-null values has min/max (legal: bounds of nothing; polars writes them)")
 DEPRECATED = rule("statistics.deprecated-unsigned", WARNING, _ST + ".min", "the deprecated min/max alone on a column whose order is not signed, or on binary values (signed byte order): readers ignore them")
 UNENCODED = rule("size-statistics.unencoded-bytes", ERROR, "parquet.thrift SizeStatistics", "unencoded_byte_array_data_bytes equals the BYTE_ARRAY values' bytes")
 HISTOGRAM = rule("size-statistics.level-histogram", ERROR, "parquet.thrift SizeStatistics", "repetition/definition level histograms count the levels exactly")
@@ -170,7 +170,8 @@ def _check_statistics(ck: Checker, ch: ChunkState, st: Any, values: Any, defs: A
     elif st.min is not None and st.max is not None:
         if order == SortOrder.SIGNED and desc.physical_type not in _BINARY:
             compare_bounds(ck, ch, st.min, st.max, values, what + " (deprecated min/max)", page, offset)
-        elif order != SortOrder.UNKNOWN and st.min_value is None:
+        elif order != SortOrder.UNKNOWN and st.min_value is None \
+                and not _fastparquet_unsigned(ck, ch, st, values, what, where):
             ck.report_chunk(DEPRECATED, ch, f"{what}: only the deprecated min/max are set, for a column whose "
                             f"values sort {'as numbers' if order == SortOrder.SIGNED else 'unsigned'} "
                             "(they were compared as signed bytes)", **where)
@@ -179,6 +180,10 @@ def _check_statistics(ck: Checker, ch: ChunkState, st: Any, values: Any, defs: A
         ck.report_chunk(NULL_COUNT, ch, f"{what}: null_count is {st.null_count}, the levels hold {nulls} nulls", **where)
     if st.distinct_count is not None:
         n = _distinct(values)
+        # the spec does not say whether NaN is a distinct value: duckdb counts it (once), take either
+        if n is not None and st.distinct_count == n + 1 and _float_kind(desc) and len(values) \
+                and bool(np.isnan(_floats(values, desc)).any()):
+            n += 1
         if n is not None and st.distinct_count != n:
             ck.report_chunk(DISTINCT, ch, f"{what}: distinct_count is {st.distinct_count}, the values hold {n} "
                             "distinct values", **where)
@@ -215,6 +220,18 @@ def _distinct(values: Any) -> int | None:
     return int(np.unique(arr).size)
 
 
+def _writer_bug(ck: Checker, ch: ChunkState, claimed: int) -> bool:
+    from parquet_core.validation.writers import arrow_dba_unencoded_bytes
+
+    return arrow_dba_unencoded_bytes(ck, ch, claimed, ch.data_pages, "unencoded_byte_array_data_bytes")
+
+
+def _fastparquet_unsigned(ck: Checker, ch: ChunkState, st: Any, values: Any, what: str, where: dict) -> bool:
+    from parquet_core.validation.writers import unsigned_deprecated_bounds
+
+    return unsigned_deprecated_bounds(ck, ch, st, values, what, where)
+
+
 def _check_size_statistics(ck: Checker, ch: ChunkState) -> None:
     ss = ch.meta.size_statistics
     if ss is None:
@@ -222,7 +239,7 @@ def _check_size_statistics(ck: Checker, ch: ChunkState) -> None:
     desc = ch.desc
     if ss.unencoded_byte_array_data_bytes is not None and isinstance(ch.values, ByteArrays):
         n = int(ch.values.offsets[-1] - ch.values.offsets[0])
-        if ss.unencoded_byte_array_data_bytes != n:
+        if ss.unencoded_byte_array_data_bytes != n and not _writer_bug(ck, ch, ss.unencoded_byte_array_data_bytes):
             ck.report_chunk(UNENCODED, ch, f"unencoded_byte_array_data_bytes is {ss.unencoded_byte_array_data_bytes}, "
                             f"the values hold {n} bytes")
     for name, levels, top in (("repetition", ch.rep_levels, desc.max_repetition_level),
