@@ -38,6 +38,8 @@ __all__ = [
     "names_file",
     "note_file",
     "path_of",
+    "quoted",
+    "QUOTE_LIMIT",
 ]
 
 
@@ -71,6 +73,38 @@ class ParquetEncryptionError(ParquetError):
     """A key is missing or wrong, or an authentication check failed."""
 
 
+#: How many characters (or bytes) of a value :func:`quoted` keeps.
+QUOTE_LIMIT = 200
+
+
+def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` for an error message or a finding, cut to about *limit* characters.
+
+    Names, paths, key metadata, ``created_by``, statistics and key/value
+    metadata come from the file, and a file can make them megabytes long;
+    every message that quotes such a value goes through here so that the
+    message stays a few hundred characters.  A cut value ends in
+    ``...(N characters)`` (``bytes`` for binary values) giving its full size.
+    """
+    if isinstance(value, memoryview):
+        value = value.cast("B")
+        size, head = value.nbytes, value[:limit].tobytes()
+    elif isinstance(value, (str, bytes, bytearray)):
+        size, head = len(value), value[:limit]
+    else:
+        size, head = 0, None
+    if head is not None:
+        text = repr(head)
+        if size > limit:
+            text += f"...({size} {'characters' if isinstance(value, str) else 'bytes'})"
+    else:
+        text = repr(value)
+    cap = 4 * limit + 40     # escapes (\x.., \U........) make a repr longer than its value
+    if len(text) > cap:
+        text = f"{text[:cap]}...({len(text)} characters)"
+    return text
+
+
 def add_context(exc: BaseException, **where: object) -> BaseException:
     """Attach a location note (``column=a.b, row_group=0, page=3``) to *exc*.
 
@@ -86,10 +120,16 @@ def add_context(exc: BaseException, **where: object) -> BaseException:
     BaseException
         The same exception, for ``raise add_context(e, ...)`` chains.
     """
-    parts = [f"{k.replace('_', ' ')}={v}" for k, v in where.items() if v is not None]
+    parts = [f"{k.replace('_', ' ')}={_cut(v)}" for k, v in where.items() if v is not None]
     if parts:
         exc.add_note("at " + ", ".join(parts))
     return exc
+
+
+def _cut(value: object) -> str:
+    """``str(value)`` (a location: column path, row group), cut like :func:`quoted`."""
+    text = str(value)
+    return text if len(text) <= QUOTE_LIMIT else f"{text[:QUOTE_LIMIT]}...({len(text)} characters)"
 
 
 def path_of(target: Any) -> str | None:

@@ -100,6 +100,7 @@ class Checker:
         self.schema: Any = None         # SchemaDescriptor
         self.chunks: list[list[ChunkState | None]] = []
         self.writer: Any = None         # WriterVersion
+        self.externals: dict[str, str | None] = {}   # file_path -> why it cannot be opened (None: it can)
 
     def deeper(self, level: str) -> bool:
         """True when the requested level includes *level*."""

@@ -14,7 +14,8 @@ from parquet_core.schema.types import TypeId
 from parquet_core.validation.context import Checker, ChunkState
 from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
 from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED, CompressionCodec, Encoding, PhysicalType
-from parquet_core.errors import ParquetError
+from parquet_core.errors import ParquetError, quoted
+from parquet_core.file.chunk_reader import open_external
 from parquet_core.file.footer import read_footer
 from parquet_core.metadata.compat import parse_created_by
 from parquet_core.metadata.wrappers import ColumnChunkMetadata
@@ -59,6 +60,7 @@ KV_DUP = rule("footer.key-value-duplicate", WARNING, _MD + ".key_value_metadata"
 ARROW_DECODE = rule("footer.arrow-schema-decode", WARNING, "Arrow IPC format (pyarrow's ARROW:schema key)", "an ARROW:schema key holds base64 of an Arrow IPC schema message (else pyarrow fails to read)")
 ARROW_MISMATCH = rule("footer.arrow-schema-mismatch", ERROR, "Arrow IPC format (pyarrow's ARROW:schema key)", "the ARROW:schema fields are the Parquet schema's top-level fields, by name, order and child count")
 EXTERNAL = rule("footer.external-chunk", INFO, "parquet.thrift ColumnChunk.file_path", "a chunk stored in another file (file_path) is not checked")
+EXTERNAL_UNREADABLE = rule("footer.external-chunk-unreadable", ERROR, "parquet.thrift ColumnChunk.file_path", "a chunk's file_path names a regular file below the file's folder (symbolic links resolved) that can be opened")
 
 
 def check_footer(ck: Checker) -> bool:
@@ -244,11 +246,31 @@ def check_row_groups(ck: Checker) -> None:
     _check_overlaps(ck)
 
 
+def _external(ck: Checker, ch: ChunkState, rel: str) -> None:
+    """A chunk stored in another file: only whether that file can be opened is checked."""
+    if getattr(ck.source, "sibling", None) is None:   # bytes or a file object: nowhere to look
+        ck.report_chunk(EXTERNAL, ch, f"the chunk is stored in {quoted(rel)}")
+        return
+    if rel not in ck.externals:     # each file once (a summary file names each many times)
+        try:
+            open_external(ck.source, rel, ch.rg, ch.path).close()
+            ck.externals[rel] = None
+        except ParquetError as exc:
+            ck.externals[rel] = str(exc)
+            ck.report_chunk(EXTERNAL_UNREADABLE, ch, str(exc))
+            return
+    elif ck.externals[rel] is not None:
+        ck.report_chunk(EXTERNAL_UNREADABLE, ch, f"file_path {quoted(rel)} cannot be opened (as reported "
+                        "for an earlier chunk)")
+        return
+    ck.report_chunk(EXTERNAL, ch, f"the chunk is stored in {quoted(rel)}")
+
+
 def _chunk(ck: Checker, g: int, i: int, cc: Any, rows: int) -> ChunkState:
     desc = ck.schema.column(i)
     ch = ChunkState(g, i, cc, None, desc)
     if cc.file_path:
-        ck.report_chunk(EXTERNAL, ch, f"the chunk is stored in {cc.file_path!r}")
+        _external(ck, ch, cc.file_path)
         ch.usable = False
         return ch
     if cc.meta_data is not None and cc.crypto_metadata is None:
