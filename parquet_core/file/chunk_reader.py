@@ -169,7 +169,7 @@ class ColumnChunkReader:
         try:
             yield
         except ParquetError as exc:
-            exc.add_note(f"in column {self.descriptor.dotted_path}, row group {self.row_group}{how}")
+            exc.add_note(f"in column {quoted(self.descriptor.dotted_path, bare=True)}, row group {self.row_group}{how}")
             raise
 
     def check_rows(self, num_rows: int) -> None:
@@ -288,7 +288,7 @@ class ColumnChunkReader:
             raise
 
     def __repr__(self) -> str:
-        return f"<ColumnChunkReader {self.descriptor.dotted_path} row group {self.row_group}>"
+        return f"<ColumnChunkReader {quoted(self.descriptor.dotted_path, bare=True)} row group {self.row_group}>"
 
 
 class _Window:

@@ -137,7 +137,7 @@ def _check_file_fields(ck: Checker) -> bool:
     for kv in raw.key_value_metadata or []:
         key = kv.key if isinstance(kv.key, bytes) else str(kv.key).encode()
         if key in seen:
-            ck.report(KV_DUP, f"key {key.decode('utf-8', 'replace')!r} appears more than once")
+            ck.report(KV_DUP, f"key {quoted(key.decode('utf-8', 'replace'))} appears more than once")
         seen.add(key)
     from parquet_core.validation import schema as schema_rules
 
@@ -164,7 +164,7 @@ def _check_file_fields(ck: Checker) -> bool:
         if desc is not None and order is not None and getattr(order, "IEEE_754_TOTAL_ORDER", None) is not None \
                 and not (desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE)
                          or desc.data_type.id is TypeId.FLOAT16):
-            ck.report(ORDER_TYPE, f"column {desc.dotted_path} ({PhysicalType(desc.physical_type).name}) has "
+            ck.report(ORDER_TYPE, f"column {quoted(desc.dotted_path, bare=True)} ({PhysicalType(desc.physical_type).name}) has "
                       "IEEE_754_TOTAL_ORDER", column=desc.dotted_path)
     groups = raw.row_groups or []
     total = sum(rg.num_rows or 0 for rg in groups)
@@ -193,13 +193,13 @@ def _check_arrow_schema(ck: Checker) -> None:
         parquet = [(c.name, len(c.children)) for c in ck.schema.root.children]
         names = [n for n, _ in parquet]
         if [n for n, _ in fields] != names:
-            ck.report(ARROW_MISMATCH, f"ARROW:schema has fields {[n for n, _ in fields]}, the Parquet schema {names}")
+            ck.report(ARROW_MISMATCH, f"ARROW:schema has fields {quoted([n for n, _ in fields])}, the Parquet "
+                      f"schema {quoted(names)}")
             return
-        for (name, a), (_, p) in zip(fields, parquet):
-            node = next(c for c in ck.schema.root.children if c.name == name)
+        for node, (name, a), (_, p) in zip(ck.schema.root.children, fields, parquet):   # same names, same order
             if node.element.type is None and node.element.converted_type is None and node.element.logicalType is None \
                     and a != p:
-                ck.report(ARROW_MISMATCH, f"field {name!r}: ARROW:schema gives it {a} children, the Parquet "
+                ck.report(ARROW_MISMATCH, f"field {quoted(name)}: ARROW:schema gives it {a} children, the Parquet "
                           f"schema {p}", column=name)
 
 
@@ -296,7 +296,7 @@ def _chunk(ck: Checker, g: int, i: int, cc: Any, rows: int) -> ChunkState:
         ch.wrapper = ColumnChunkMetadata(cc, desc, _order_defined(ck, i), g, i, ck.writer, None)
     path = tuple(meta.path_in_schema)
     if path != desc.path:
-        ck.report_chunk(CHUNK_PATH, ch, f"expected path_in_schema {'.'.join(desc.path)!r}, found {'.'.join(path)!r}")
+        ck.report_chunk(CHUNK_PATH, ch, f"expected path_in_schema {quoted('.'.join(desc.path))}, found {quoted('.'.join(path))}")
     _check_counts(ck, ch, rows)
     _check_codec_encodings(ck, ch)
     _check_range(ck, ch)
@@ -374,5 +374,5 @@ def _check_overlaps(ck: Checker) -> None:
                     if c is not None and c.meta is not None and c.length > 0), key=lambda t: (t[0], t[1]))
     for (s0, e0, a), (s1, e1, b) in zip(spans, spans[1:]):
         if s1 < e0:
-            ck.report_chunk(CHUNK_OVERLAP, b, f"the chunk starts at {s1}, inside chunk {a.path} of row group "
+            ck.report_chunk(CHUNK_OVERLAP, b, f"the chunk starts at {s1}, inside chunk {quoted(a.path, bare=True)} of row group "
                             f"{a.rg} (bytes {s0}..{e0})", offset=s1)
