@@ -126,7 +126,10 @@ def open_external(source: Any, rel: str, row_group: int | None, column: str) -> 
     except ParquetError as exc:
         raise ParquetFormatError(f"{where}{of}: {exc}") from exc
     except OSError as exc:
-        reason = exc.strerror if exc.strerror and exc.filename else str(exc)
+        if exc.strerror and exc.filename:
+            reason = exc.strerror
+        else:
+            reason = quoted(str(exc) if type(exc) is OSError else f"{type(exc).__name__}: {exc}", 400, bare=True)
         target = f" ({quoted(exc.filename)})" if isinstance(exc.filename, str) else ""
         raise ParquetFormatError(f"{where}{of} cannot be opened{target}: {reason}") from exc
 

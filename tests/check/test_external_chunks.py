@@ -113,3 +113,20 @@ def test_a_long_file_path_is_cut_in_the_message(tmp_path):
     assert len(str(info.value)) < 2000
     report = pc.check(path)
     assert not report.ok and all(len(f.message) < 2000 for f in report.findings)
+
+
+def test_a_store_refuses_a_folder_and_a_missing_file():
+    """Through fsspec (a memory store here): the store's ``info`` must call it a ``file``."""
+    fsspec = pytest.importorskip("fsspec")
+    fs = fsspec.filesystem("memory")
+    fs.pipe("/ext29/sub/x.parquet", pyarrow_bytes(TABLE))
+    for name, why in (("sub", "not a file"), ("nothing.parquet", "FileNotFoundError")):
+        def edit(meta, name=name):
+            for cc in meta.row_groups[0].columns:
+                cc.file_path = name
+        fs.pipe(f"/ext29/{name}-main.parquet", edit_footer(pyarrow_bytes(TABLE), edit))
+        url = f"memory://ext29/{name}-main.parquet"
+        with pytest.raises(pc.ParquetFormatError, match=f"file_path '{name}'.*{why}"):
+            pc.read_table(url)
+        assert "footer.external-chunk-unreadable" in pc.check(url).rules("error")
+    fs.rm("/ext29", recursive=True)
