@@ -38,11 +38,25 @@ __all__ = [
     "names_file",
     "note_file",
     "path_of",
+    "quoted",
+    "cut_message",
+    "QUOTE_LIMIT",
+    "MESSAGE_LIMIT",
 ]
+
+
+#: A ParquetError message longer than this is cut in the middle (a safety net: values
+#: quoted in messages go through :func:`quoted` already).
+MESSAGE_LIMIT = 4000
 
 
 class ParquetError(Exception):
     """Root of every error caused by the content of a Parquet file."""
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], str) and len(args[0]) > MESSAGE_LIMIT:
+            args = (cut_message(args[0]),) + args[1:]
+        super().__init__(*args)
 
 
 class ParquetFormatError(ParquetError):
@@ -71,6 +85,50 @@ class ParquetEncryptionError(ParquetError):
     """A key is missing or wrong, or an authentication check failed."""
 
 
+def cut_message(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """*text* if it is at most *limit* characters, else its start and end around a marker."""
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}...({len(text) - 2 * half} characters cut)...{text[-half:]}"
+
+
+#: How many characters (or bytes) of a value :func:`quoted` keeps.
+QUOTE_LIMIT = 200
+
+
+def quoted(value: object, limit: int = QUOTE_LIMIT, *, bare: bool = False) -> str:
+    """``repr(value)`` for an error message or a finding, cut to about *limit* characters.
+
+    Names, paths, key metadata, ``created_by``, statistics and key/value
+    metadata come from the file, and a file can make them megabytes long;
+    every message that quotes such a value goes through here so that the
+    message stays a few hundred characters.  A cut value ends in
+    ``...(N characters)`` (``bytes`` for binary values) giving its full size.
+    With *bare*, ``str(value)`` is cut instead (a column path shown as ``a.b``).
+    """
+    if bare:
+        text = str(value)
+        return text if len(text) <= limit else f"{text[:limit]}...({len(text)} characters)"
+    if isinstance(value, memoryview):
+        value = value.cast("B")
+        size, head = value.nbytes, value[:limit].tobytes()
+    elif isinstance(value, (str, bytes, bytearray)):
+        size, head = len(value), value[:limit]
+    else:
+        size, head = 0, None
+    if head is not None:
+        text = repr(head)
+        if size > limit:
+            text += f"...({size} {'characters' if isinstance(value, str) else 'bytes'})"
+    else:
+        text = repr(value)
+    cap = 4 * limit + 40     # escapes (\x.., \U........) make a repr longer than its value
+    if len(text) > cap:
+        text = f"{text[:cap]}...({len(text)} characters)"
+    return text
+
+
 def add_context(exc: BaseException, **where: object) -> BaseException:
     """Attach a location note (``column=a.b, row_group=0, page=3``) to *exc*.
 
@@ -86,7 +144,7 @@ def add_context(exc: BaseException, **where: object) -> BaseException:
     BaseException
         The same exception, for ``raise add_context(e, ...)`` chains.
     """
-    parts = [f"{k.replace('_', ' ')}={v}" for k, v in where.items() if v is not None]
+    parts = [f"{k.replace('_', ' ')}={quoted(v, bare=True)}" for k, v in where.items() if v is not None]
     if parts:
         exc.add_note("at " + ", ".join(parts))
     return exc

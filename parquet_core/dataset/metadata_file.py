@@ -30,7 +30,7 @@ import struct
 from typing import Any, Sequence
 
 from parquet_core.constants import MAGIC
-from parquet_core.errors import ParquetFormatError, ParquetSchemaError
+from parquet_core.errors import ParquetFormatError, ParquetSchemaError, quoted
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
 from parquet_core.file.reader import ParquetFile
 from parquet_core.file.sink import open_sink
@@ -56,7 +56,7 @@ class Summary:
         for rel in sorted(self.groups):
             parts = rel.split("/")
             if rel.startswith("/") or ".." in parts or not all(parts):
-                raise ParquetFormatError(f"_metadata names the file {rel!r}, not a relative path below "
+                raise ParquetFormatError(f"_metadata names the file {quoted(rel)}, not a relative path below "
                                          "the folder")
             path = fs.join(root, *parts)
             disc.files.append((path, None))
@@ -269,7 +269,7 @@ def dataset_metadata(ds: Any) -> FileMetadata:
             merged = raw
             continue
         if _leaf_signature(raw) != _leaf_signature(merged):
-            raise ParquetSchemaError(f"{ds._fs.display(frag.path)!r} has other columns than the first file; "
+            raise ParquetSchemaError(f"{quoted(ds._fs.display(frag.path))} has other columns than the first file; "
                                      "its footers cannot be merged into one")
         merged.row_groups.extend(raw.row_groups or [])
         merged.num_rows += raw.num_rows

@@ -28,7 +28,7 @@ from typing import Any, Callable, Optional, Protocol, runtime_checkable
 
 from parquet_core.constants import MAGIC
 from parquet_core.encryption.modules import ModuleType
-from parquet_core.errors import ParquetFormatError
+from parquet_core.errors import ParquetFormatError, quoted
 from parquet_core.thrift.codec import serialize
 
 __all__ = [
@@ -189,7 +189,7 @@ class PlaintextFile:
     # -- reading -------------------------------------------------------------
     def column(self, chunk: Any, row_group: int, column: int, path: str) -> ChunkDecryption:
         if getattr(chunk, "crypto_metadata", None) is not None:
-            raise ParquetFormatError(f"column chunk {path} of row group {row_group} has crypto "
+            raise ParquetFormatError(f"column chunk {quoted(path, bare=True)} of row group {row_group} has crypto "
                                      "metadata but the file declares no encryption algorithm")
         return PLAINTEXT
 

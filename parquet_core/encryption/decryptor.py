@@ -39,7 +39,8 @@ from parquet_core.encryption.ciphers import ModuleCipher, verify_footer_signatur
 from parquet_core.encryption.context import HeaderParser
 from parquet_core.encryption.modules import ModuleType, file_aad, module_aad
 from parquet_core.encryption.properties import AES_GCM_CTR_V1, AES_GCM_V1, FileDecryptionProperties
-from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, UnsupportedFeatureError
+from parquet_core.errors import (ParquetEncryptionError, ParquetError, ParquetFormatError, UnsupportedFeatureError,
+                                 quoted)
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
 
@@ -88,11 +89,11 @@ class ColumnDecryptor:
         what = where or module_type.name.lower().replace("_", " ")
         try:
             return self._cipher.decrypt(buf, aad, ctr=self.ctr and module_type in _CTR_MODULES,
-                                        where=f"{what} of column {self.path}")
+                                        where=f"{what} of column {quoted(self.path, bare=True)}")
         except ParquetFormatError as exc:
             # A truncated or altered frame of an encrypted module is an integrity failure.
             raise ParquetEncryptionError(
-                f"encrypted {what} of column {self.path} (row group {self.row_group}) is "
+                f"encrypted {what} of column {quoted(self.path, bare=True)} (row group {self.row_group}) is "
                 f"malformed: {exc}") from exc
 
 
@@ -247,18 +248,18 @@ class FileDecryptor:
             stored_path = ".".join(with_column_key.path_in_schema or [])
             if stored_path != path:
                 raise ParquetFormatError(
-                    f"column chunk {path} of row group {row_group}: its crypto metadata names "
-                    f"column {stored_path!r}")
-            props = self._props(f"column {path}")
+                    f"column chunk {quoted(path, bare=True)} of row group {row_group}: its crypto metadata names "
+                    f"column {quoted(stored_path)}")
+            props = self._props(f"column {quoted(path, bare=True)}")
             key = props.key_for_column(path, with_column_key.key_metadata)
             if key is None:
                 raise ParquetEncryptionError(
-                    f"column {path} is encrypted with a column key that was not given "
+                    f"column {quoted(path, bare=True)} is encrypted with a column key that was not given "
                     "(column_keys= or key_retriever=)")
         elif crypto.ENCRYPTION_WITH_FOOTER_KEY is not None:
-            key = self._props(f"column {path}").key_for_footer(self.footer_key_metadata)
+            key = self._props(f"column {quoted(path, bare=True)}").key_for_footer(self.footer_key_metadata)
         else:
-            raise ParquetFormatError(f"column chunk {path} of row group {row_group} has empty crypto metadata")
+            raise ParquetFormatError(f"column chunk {quoted(path, bare=True)} of row group {row_group} has empty crypto metadata")
         dec = ColumnDecryptor(self._cipher(key), self.file_aad, self.ctr, path, row_group, column)
         self._columns[(row_group, column)] = dec
         return dec

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from parquet_core.errors import ParquetEncryptionError
+from parquet_core.errors import ParquetEncryptionError, quoted
 
 __all__ = [
     "AES_GCM_V1", "AES_GCM_CTR_V1", "FileEncryptionProperties", "FileDecryptionProperties", "check_key",
@@ -164,4 +164,4 @@ class FileDecryptionProperties:
 
     def key_for_column(self, path: str, key_metadata: bytes | None) -> bytes | None:
         """The key of encrypted column *path*, or None when none is known."""
-        return self.column_keys.get(path) or self._retrieve(key_metadata, f"column {path}")
+        return self.column_keys.get(path) or self._retrieve(key_metadata, f"column {quoted(path, bare=True)}")

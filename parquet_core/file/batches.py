@@ -23,7 +23,7 @@ from typing import Any, Iterator, Sequence
 
 from parquet_core.column.data import ColumnData
 from parquet_core.column.reader import iter_chunk_pieces
-from parquet_core.errors import ParquetFormatError, ParquetSchemaError
+from parquet_core.errors import ParquetFormatError, ParquetSchemaError, quoted
 from parquet_core.file.columns import Selected
 from parquet_core.file.scan import ReadContext, _result, _settle, run_tasks
 from parquet_core.schema.descriptor import ColumnDescriptor
@@ -124,7 +124,7 @@ class _LeafStream:
         if pending:
             self._add(pending)
         if self.data is None:
-            raise ParquetFormatError(f"column {self.desc.dotted_path} ends before the rows its row groups promise")
+            raise ParquetFormatError(f"column {quoted(self.desc.dotted_path, bare=True)} ends before the rows its row groups promise")
         data = self.data
         if self.starts is None:
             stop = min(self.level + n, data.num_levels)

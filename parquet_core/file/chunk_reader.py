@@ -30,7 +30,7 @@ from typing import Any, Iterable, Iterator
 from parquet_core.constants import Encoding
 from parquet_core.encodings import decode_values
 from parquet_core.encryption.context import ChunkDecryption, chunk_decryption
-from parquet_core.errors import ParquetError, ParquetFormatError, UnsupportedFeatureError, add_context
+from parquet_core.errors import ParquetError, ParquetFormatError, UnsupportedFeatureError, add_context, quoted
 from parquet_core.metadata.page_index import OffsetIndex
 from parquet_core.metadata.statistics import decode_statistics
 from parquet_core.metadata.wrappers import ColumnChunkMetadata
@@ -38,7 +38,7 @@ from parquet_core.page.model import DictionaryPage, Page
 from parquet_core.page.reader import (PageHeaderInfo, decode_pages, iter_page_headers, iter_pages, read_page,
                                      walk_pages)
 
-__all__ = ["ChunkSources", "ColumnChunkReader", "READ_AHEAD"]
+__all__ = ["ChunkSources", "ColumnChunkReader", "READ_AHEAD", "open_external"]
 
 #: Bytes read at once by the lazy page walk (a page larger than this is read whole).
 READ_AHEAD = 256 * 1024
@@ -63,16 +63,8 @@ class ChunkSources:
         with self._lock:
             src = self._siblings.get(rel)
             if src is None:
-                parts = rel.replace("\\", "/").split("/")
-                if rel.startswith("/") or ":" in parts[0] or ".." in parts or not all(parts):
-                    raise ParquetFormatError(f"column chunk file_path {rel!r} is not a relative path below "
-                                             "the file's folder")
-                sibling = getattr(self.source, "sibling", None)
-                if sibling is None:
-                    raise UnsupportedFeatureError(
-                        f"column chunk stored in another file ({rel!r}): open this file by its path "
-                        "to read it")
-                src = self._siblings[rel] = sibling(rel)
+                src = self._siblings[rel] = open_external(self.source, rel, chunk.row_group,
+                                                          str(chunk.descriptor.dotted_path))
         return src
 
     def prefetch(self, chunks: Iterable[ColumnChunkMetadata]) -> None:
@@ -101,6 +93,45 @@ class ChunkSources:
         self._siblings.clear()
         if self.owned:
             self.source.close()
+
+
+def open_external(source: Any, rel: str, row_group: int | None, column: str) -> Any:
+    """Open the file a column chunk's ``file_path`` (*rel*) names, beside *source*'s file.
+
+    Only a relative path below the file's folder is accepted, symbolic links
+    resolved, and only a regular file is opened (never a FIFO or a device);
+    see ``source.sibling``.
+
+    Raises
+    ------
+    ParquetFormatError
+        Naming the chunk (row group, column, ``file_path``) and the file, for
+        a path that leaves the folder and for every ``OSError`` (missing,
+        a folder, a FIFO, no permission ...).
+    UnsupportedFeatureError
+        When *source* is not a file with a location (bytes, a file object).
+    """
+    where = f"column chunk (row group {row_group}, column {quoted(column)}) file_path {quoted(rel)}"
+    parts = rel.replace("\\", "/").split("/")
+    if rel.startswith("/") or ":" in parts[0] or ".." in parts or not all(parts):
+        raise ParquetFormatError(f"{where} is not a relative path below the file's folder")
+    sibling = getattr(source, "sibling", None)
+    if sibling is None:
+        raise UnsupportedFeatureError(f"{where}: the chunk is stored in another file; open this file "
+                                      "by its path to read it")
+    here = getattr(source, "path", None)
+    of = f" of {quoted(here)}" if isinstance(here, str) else ""
+    try:
+        return sibling(rel)
+    except ParquetError as exc:
+        raise ParquetFormatError(f"{where}{of}: {exc}") from exc
+    except OSError as exc:
+        if exc.strerror and exc.filename:
+            reason = exc.strerror
+        else:
+            reason = quoted(str(exc) if type(exc) is OSError else f"{type(exc).__name__}: {exc}", 400, bare=True)
+        target = f" ({quoted(exc.filename)})" if isinstance(exc.filename, str) else ""
+        raise ParquetFormatError(f"{where}{of} cannot be opened{target}: {reason}") from exc
 
 
 class ColumnChunkReader:
@@ -141,7 +172,7 @@ class ColumnChunkReader:
         try:
             yield
         except ParquetError as exc:
-            exc.add_note(f"in column {self.descriptor.dotted_path}, row group {self.row_group}{how}")
+            exc.add_note(f"in column {quoted(self.descriptor.dotted_path, bare=True)}, row group {self.row_group}{how}")
             raise
 
     def check_rows(self, num_rows: int) -> None:
@@ -260,7 +291,7 @@ class ColumnChunkReader:
             raise
 
     def __repr__(self) -> str:
-        return f"<ColumnChunkReader {self.descriptor.dotted_path} row group {self.row_group}>"
+        return f"<ColumnChunkReader {quoted(self.descriptor.dotted_path, bare=True)} row group {self.row_group}>"
 
 
 class _Window:

@@ -35,8 +35,9 @@ from urllib.parse import urljoin, urlparse
 from urllib.request import url2pathname
 
 from parquet_core.errors import (
-    CodecUnavailableError, ParquetFormatError, UnsupportedFeatureError,
+    CodecUnavailableError, ParquetError, ParquetFormatError, UnsupportedFeatureError, quoted,
 )
+from parquet_core.file.source import open_regular_file
 
 __all__ = ["resolve_file_ref", "verify_checksum"]
 
@@ -81,14 +82,14 @@ def verify_checksum(data: bytes, checksum: str | None) -> bool:
         return False
     algo, sep, digest = checksum.partition(":")
     if not sep:
-        raise ParquetFormatError(f"FILE checksum {checksum!r} is not '<algorithm>:<digest>'")
+        raise ParquetFormatError(f"FILE checksum {quoted(checksum)} is not '<algorithm>:<digest>'")
     compute = _DIGESTS.get(algo.upper())
     if compute is None:
         return False
     actual = compute(bytes(data))
     if actual != digest.strip().lower():
         raise ParquetFormatError(
-            f"FILE checksum mismatch: {algo}:{actual} computed, {checksum!r} stored")
+            f"FILE checksum mismatch: {quoted(algo)}:{actual} computed, {quoted(checksum)} stored")
     return True
 
 
@@ -143,7 +144,7 @@ def _external_bytes(uri: str, offset: int, size: int | None, source: Any,
     if not parsed.scheme or len(parsed.scheme) == 1:    # relative, or a Windows drive letter
         base = _base_uri(source)
         if base is None:
-            raise ValueError(f"FILE uri {uri!r} is relative: pass the Parquet file's path as "
+            raise ValueError(f"FILE uri {quoted(uri)} is relative: pass the Parquet file's path as "
                              "source so it can be resolved")
         uri = _join(base, uri)
         parsed = urlparse(uri)
@@ -151,19 +152,23 @@ def _external_bytes(uri: str, offset: int, size: int | None, source: Any,
         opener = lambda: filesystem.open(parsed.path if parsed.scheme == "file" else uri, "rb")  # noqa: E731
     elif parsed.scheme == "file":
         path = url2pathname(parsed.path)
-        opener = lambda: open(path, "rb")  # noqa: E731
+        opener = lambda: os.fdopen(open_regular_file(path)[1], "rb")  # noqa: E731 - never a FIFO or device
     else:
         try:
             import fsspec
         except ImportError:
             raise UnsupportedFeatureError(
-                f"reading FILE uri {uri!r} needs fsspec: pip install fsspec") from None
+                f"reading FILE uri {quoted(uri)} needs fsspec: pip install fsspec") from None
         opener = lambda: fsspec.open(uri, "rb").open()  # noqa: E731
-    with opener() as f:
-        f.seek(offset)
-        data = f.read() if size is None else f.read(size)
+    try:
+        with opener() as f:
+            f.seek(offset)
+            data = f.read() if size is None else f.read(size)
+    except OSError as exc:
+        # not a ParquetFormatError: an I/O failure is no invalid value, invalid="null" must not hide it
+        raise ParquetError(f"FILE uri {quoted(uri)} cannot be read: {exc}") from exc
     if size is not None and len(data) != size:
-        raise ParquetFormatError(f"FILE uri {uri!r}: range [{offset}, {offset + size}) "
+        raise ParquetFormatError(f"FILE uri {quoted(uri)}: range [{offset}, {offset + size}) "
                                  f"runs past the end of the object ({len(data)} bytes read)")
     return bytes(data)
 

@@ -34,7 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from parquet_core.errors import ParquetFormatError, UnsupportedFeatureError
+from parquet_core.errors import ParquetFormatError, UnsupportedFeatureError, quoted
 from parquet_core.file.footer import FOOTER_READ_SIZE as _FOOTER_READ_SIZE
 from parquet_core.file.sink import PathSink, Sink
 from parquet_core.file.source import FileSource, RandomAccessSource
@@ -293,8 +293,16 @@ class StoreSource:
         self._lock = threading.Lock()
 
     def sibling(self, relative: str) -> "StoreSource":
-        """A file beside this one (for ``ColumnChunk.file_path``); its size is asked once."""
-        return StoreSource(self.fs, posixpath.join(posixpath.dirname(self.path), relative), None, self.stats)
+        """A file beside this one (for ``ColumnChunk.file_path``); its size is asked once.
+
+        Only a file is opened: a directory (or anything the store does not
+        call a ``file``) raises ``OSError``.
+        """
+        path = posixpath.join(posixpath.dirname(self.path), relative)
+        info = self.fs.info(path)
+        if info.get("type") != "file":
+            raise OSError(f"{info.get('type')!r} is not a file: {quoted(path)}")
+        return StoreSource(self.fs, path, info.get("size"), self.stats)
 
     def _fetch(self, offset: int, size: int) -> bytes:
         data = self.fs.cat_file(self.path, start=offset, end=offset + size)

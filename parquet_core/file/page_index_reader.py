@@ -14,7 +14,7 @@ from typing import Any
 
 from parquet_core.encryption.context import chunk_decryption
 from parquet_core.encryption.modules import ModuleType
-from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, add_context
+from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, add_context, quoted
 from parquet_core.file.source import RandomAccessSource
 from parquet_core.metadata.page_index import ColumnIndex, OffsetIndex
 from parquet_core.metadata.wrappers import ColumnChunkMetadata
@@ -62,7 +62,7 @@ def read_offset_index(source: RandomAccessSource, chunk: ColumnChunkMetadata) ->
     struct = read_offset_index_struct(source, chunk)
     if struct is None:
         return None
-    return OffsetIndex(struct, f"column {chunk.path_in_schema}, row group {chunk.row_group}")
+    return OffsetIndex(struct, f"column {quoted(chunk.path_in_schema, bare=True)}, row group {chunk.row_group}")
 
 
 def read_column_index(source: RandomAccessSource, chunk: ColumnChunkMetadata) -> ColumnIndex | None:
@@ -72,4 +72,4 @@ def read_column_index(source: RandomAccessSource, chunk: ColumnChunkMetadata) ->
                           pt.ColumnIndex, "column index", ModuleType.COLUMN_INDEX)
     if struct is None:
         return None
-    return ColumnIndex(struct, chunk.descriptor, f"column {chunk.path_in_schema}, row group {chunk.row_group}")
+    return ColumnIndex(struct, chunk.descriptor, f"column {quoted(chunk.path_in_schema, bare=True)}, row group {chunk.row_group}")

@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from parquet_core.column.data import ColumnData
 from parquet_core.column.reader import read_column_chunks
-from parquet_core.errors import ParquetError, ParquetFormatError, ParquetSchemaError
+from parquet_core.errors import ParquetError, ParquetFormatError, ParquetSchemaError, quoted
 from parquet_core.file.chunk_reader import ChunkSources
 from parquet_core.file.columns import FileColumns, Selected
 from parquet_core.file.indexes import FileIndexes
@@ -137,7 +137,7 @@ def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool
                           ctx.metadata.row_group(reader.row_group).num_rows)
             start += n
     except ParquetError as exc:
-        exc.add_note(f"in column {desc.dotted_path}, row group {where[0].row_group}")
+        exc.add_note(f"in column {quoted(desc.dotted_path, bare=True)}, row group {where[0].row_group}")
         raise
     return data
 
@@ -223,7 +223,7 @@ def read_rows(ctx: ReadContext, rg: int, field: Field, shape: Shape | ParquetSch
         num_rows = ctx.metadata.row_group(rg).num_rows
         if num_rows > 0 and oi.num_pages == 0:
             # nothing would be read, and the rows could not be located in the pages (found by fuzzing)
-            raise ParquetFormatError(f"the offset index of column {desc.dotted_path}, row group {rg} lists no "
+            raise ParquetFormatError(f"the offset index of column {quoted(desc.dotted_path, bare=True)}, row group {rg} lists no "
                                      f"data pages, but the row group has {num_rows} rows")
         keep_pages = select_pages(oi, num_rows, mask)
         reader = ctx.indexes.reader(rg, leaf)
@@ -237,7 +237,7 @@ def read_rows(ctx: ReadContext, rg: int, field: Field, shape: Shape | ParquetSch
             else:
                 data[leaf] = take_records(part, desc, _positions(oi.first_rows, keep_pages, num_rows, rows))
         except ParquetError as exc:
-            exc.add_note(f"in column {desc.dotted_path}, row group {rg} (pages read through the offset index)")
+            exc.add_note(f"in column {quoted(desc.dotted_path, bare=True)}, row group {rg} (pages read through the offset index)")
             raise
     return ctx.build(field, shape, data)
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 import io
 import mmap
 import os
+import stat
 import threading
 from typing import Any, Protocol
 
-from parquet_core.errors import ParquetFormatError
+from parquet_core.errors import ParquetFormatError, quoted
 
-__all__ = ["RandomAccessSource", "open_source"]
+__all__ = ["RandomAccessSource", "open_source", "open_regular_file", "resolve_below"]
 
 
 class RandomAccessSource(Protocol):
@@ -62,9 +63,9 @@ class FileSource:
     released when they are garbage-collected).
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], fd: int | None = None) -> None:
         self.path = os.fspath(path)
-        self._fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        self._fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_BINARY", 0)) if fd is None else fd
         self.size = os.fstat(self._fd).st_size
         self._map: mmap.mmap | None = None
         self._view: memoryview | None = None
@@ -76,8 +77,12 @@ class FileSource:
                 self._map = None
 
     def sibling(self, relative: str) -> "FileSource":
-        """A file beside this one (``relative`` uses ``/``), for ``ColumnChunk.file_path``."""
-        return FileSource(os.path.join(os.path.dirname(self.path), *relative.split("/")))
+        """A file below this one's folder (``relative`` uses ``/``), for ``ColumnChunk.file_path``.
+
+        Symbolic links are resolved first, and the target must still lie
+        below the folder and be a regular file (:func:`open_regular_file`).
+        """
+        return FileSource(*open_regular_file(resolve_below(os.path.dirname(self.path), relative)))
 
     def read_at(self, offset: int, size: int) -> memoryview:
         _check(offset, size, self.size)
@@ -116,6 +121,55 @@ class FileSource:
             self.close()
         except OSError:
             pass
+
+
+def resolve_below(folder: str, relative: str) -> str:
+    """The real path of *relative* (``/``-separated) under *folder*, symbolic links resolved.
+
+    Raises
+    ------
+    ParquetFormatError
+        When the resolved path is not below the resolved *folder* (a ``..``
+        or a symbolic link leading out of it).
+    """
+    base = os.path.realpath(folder or os.curdir)
+    target = os.path.realpath(os.path.join(base, *relative.split("/")))
+    if target == base or os.path.commonpath([base, target]) != base:
+        raise ParquetFormatError(f"{quoted(target)} is not below the folder {quoted(base)} (after resolving links)")
+    return target
+
+
+def open_regular_file(path: str) -> tuple[str, int]:
+    """Open *path* for reading only if it is a regular file; return ``(path, fd)``.
+
+    The path is stat'ed first (a FIFO, a device or a folder is refused
+    without being opened), then opened non-blocking (a FIFO swapped in
+    meanwhile cannot block the open) and the open descriptor is stat'ed
+    again.
+
+    Raises
+    ------
+    OSError
+        When the file cannot be stat'ed or opened, or is not a regular file.
+    """
+    def refuse(mode: int) -> OSError:
+        kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else \
+            "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) \
+            else "a special file"
+        return OSError(f"{kind}, not a regular file: {quoted(path)}")
+
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise refuse(mode)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise refuse(mode)
+    except BaseException:
+        os.close(fd)
+        raise
+    return path, fd
 
 
 class FileObjectSource:

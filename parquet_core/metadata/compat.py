@@ -60,7 +60,9 @@ def _parse_created_by(created_by: str | None) -> WriterVersion:
     m = _CREATED_BY.match(created_by or "")
     if not m:
         return WriterVersion("", (0, 0, 0))
-    parts = [int(p) for p in (m.group("ver") or "0").split(".")[:3]]
+    # a component of more than 18 digits (a hostile footer can write millions) reads as
+    # 10**18: newer than any writer, and no int() of a huge string
+    parts = [int(p) if len(p) <= 18 else 10 ** 18 for p in (m.group("ver") or "0").split(".")[:3]]
     parts += [0] * (3 - len(parts))
     return WriterVersion(m.group("app").lower(), (parts[0], parts[1], parts[2]))
 

@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from parquet_core.constants import CompressionCodec, Encoding, PageType, PhysicalType
-from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError
+from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, quoted
 from parquet_core.metadata.compat import WriterVersion, chunk_length_padding, parse_created_by
 from parquet_core.metadata.geospatial import GeospatialStatistics, decode_geospatial_statistics
 from parquet_core.metadata.statistics import (
@@ -92,7 +92,7 @@ class ColumnChunkMetadata:
             md = self._decrypt(decryptor, row_group if ordinal is None else ordinal)
         if md is None:
             raise ParquetFormatError(
-                f"column chunk {desc.dotted_path} of row group {row_group} has no metadata "
+                f"column chunk {quoted(desc.dotted_path, bare=True)} of row group {row_group} has no metadata "
                 "(encrypted column metadata needs a decryption key)")
         self.meta = md
         ptype = md.type
@@ -106,7 +106,7 @@ class ColumnChunkMetadata:
     @property
     def _where(self) -> str:
         # built when an error or a missing field needs it, not for every chunk wrapped
-        return f"column chunk {self.descriptor.dotted_path} of row group {self.row_group}"
+        return f"column chunk {quoted(self.descriptor.dotted_path, bare=True)} of row group {self.row_group}"
 
     def _decrypt(self, decryptor: FileDecryption | None, ordinal: int) -> Any:
         """Find the chunk's key (raising, naming the column, when it is unknown) and its full metadata."""
@@ -242,7 +242,7 @@ class ColumnChunkMetadata:
         length = self.total_compressed_size
         if start < 0 or length < 0:
             raise ParquetFormatError(
-                f"column chunk {self.path_in_schema}: negative offset or size ({start}, {length})")
+                f"column chunk {quoted(self.path_in_schema, bare=True)}: negative offset or size ({start}, {length})")
         if file_size is not None and self._writer is not None:
             pad = chunk_length_padding(self._writer)
             if pad:
@@ -294,7 +294,7 @@ class ColumnChunkMetadata:
         return thrift_to_dict(self.meta)
 
     def __repr__(self) -> str:
-        return (f"<ColumnChunkMetadata {self.path_in_schema} row_group={self.row_group} "
+        return (f"<ColumnChunkMetadata {quoted(self.path_in_schema, bare=True)} row_group={self.row_group} "
                 f"type={self.physical_type} codec={self.compression} "
                 f"encodings={list(self.encodings)} num_values={self.num_values} "
                 f"compressed={self.total_compressed_size} uncompressed={self.total_uncompressed_size}>")
@@ -347,7 +347,7 @@ def _check_counts(raw: Any, schema: SchemaDescriptor, index: int, file_size: int
                                       and (dpo if dpo is not None and 0 < dpo < start else start) + c
                                       <= size))):
             continue
-        _check_chunk_counts(md, desc, rows, f"column chunk {desc.dotted_path} of row group {index}", size)
+        _check_chunk_counts(md, desc, rows, f"column chunk {quoted(desc.dotted_path, bare=True)} of row group {index}", size)
 
 
 def _check_chunk_counts(md: Any, desc: ColumnDescriptor, rows: int, where: str,
@@ -480,7 +480,7 @@ class RowGroupMetadata:
         chunk._stats_decoder = dec
         if raw.meta_data is None:   # decrypted just now: its counts are checked only now
             _check_chunk_counts(chunk.meta, chunk.descriptor, self.num_rows,
-                                f"column chunk {chunk.path_in_schema} of row group {self.index}",
+                                f"column chunk {quoted(chunk.path_in_schema, bare=True)} of row group {self.index}",
                                 None if raw.file_path else self._file_size)
         return chunk
 
@@ -614,5 +614,5 @@ class FileMetadata:
         return out
 
     def __repr__(self) -> str:
-        return (f"<FileMetadata created_by={self.created_by!r} num_rows={self.num_rows} "
+        return (f"<FileMetadata created_by={quoted(self.created_by)} num_rows={self.num_rows} "
                 f"num_row_groups={self.num_row_groups} num_columns={self.num_columns}>")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from parquet_core.constants import ConvertedType, PhysicalType
-from parquet_core.errors import ParquetSchemaError
+from parquet_core.errors import ParquetSchemaError, quoted
 from parquet_core.schema.types import DataType, TypeId
 
 __all__ = ["data_type_of", "physical_data_type", "EDGE_ALGORITHMS"]
@@ -152,14 +152,14 @@ def _check(dt: DataType, ptype: int, type_length: int | None, name: str) -> Data
         allowed = (PhysicalType.INT64,)
     if allowed is not None and ptype not in allowed:
         raise ParquetSchemaError(
-            f"column {name!r}: logical type {dt} cannot annotate physical type "
+            f"column {quoted(name)}: logical type {dt} cannot annotate physical type "
             f"{PhysicalType(ptype).name}")
     if dt.id is TypeId.UUID and type_length != 16:
-        raise ParquetSchemaError(f"column {name!r}: UUID needs FIXED_LEN_BYTE_ARRAY(16)")
+        raise ParquetSchemaError(f"column {quoted(name)}: UUID needs FIXED_LEN_BYTE_ARRAY(16)")
     if dt.id is TypeId.FLOAT16 and type_length != 2:
-        raise ParquetSchemaError(f"column {name!r}: FLOAT16 needs FIXED_LEN_BYTE_ARRAY(2)")
+        raise ParquetSchemaError(f"column {quoted(name)}: FLOAT16 needs FIXED_LEN_BYTE_ARRAY(2)")
     if dt.id is TypeId.INTERVAL and type_length != 12:
-        raise ParquetSchemaError(f"column {name!r}: INTERVAL needs FIXED_LEN_BYTE_ARRAY(12)")
+        raise ParquetSchemaError(f"column {quoted(name)}: INTERVAL needs FIXED_LEN_BYTE_ARRAY(12)")
     if dt.id is TypeId.DECIMAL:
         _check_decimal(dt, name)
     return dt
@@ -172,10 +172,10 @@ def _check_decimal(dt: DataType, name: str) -> None:
     p, s = dt.precision, dt.scale
     if p is None or p < 1:
         raise ParquetSchemaError(
-            f"column {name!r}: DECIMAL precision is {p}; it must be at least 1")
+            f"column {quoted(name)}: DECIMAL precision is {p}; it must be at least 1")
     if s is None or s < 0 or s > p:
         raise ParquetSchemaError(
-            f"column {name!r}: DECIMAL scale is {s} with precision {p}; the scale must be "
+            f"column {quoted(name)}: DECIMAL scale is {s} with precision {p}; the scale must be "
             "between 0 and the precision")
 
 

@@ -37,7 +37,7 @@ from enum import Enum
 from typing import Callable
 
 from parquet_core.constants import ConvertedType, Repetition
-from parquet_core.errors import ParquetSchemaError
+from parquet_core.errors import ParquetSchemaError, quoted
 from parquet_core.schema.file_ref import FILE_ANNOTATION, check_file_ref, is_file_group
 from parquet_core.schema.tree import SchemaNode
 from parquet_core.schema.types import DataType, Field
@@ -171,7 +171,7 @@ class _Builder:
     def _repeated_child(self, node: SchemaNode, what: str) -> SchemaNode:
         if len(node.children) != 1 or node.children[0].repetition != Repetition.REPEATED:
             raise ParquetSchemaError(
-                f"{what}-annotated group {node.name!r} must hold exactly one repeated field")
+                f"{what}-annotated group {quoted(node.name)} must hold exactly one repeated field")
         return node.children[0]
 
     def list_group(self, node: SchemaNode, path: tuple[str, ...], d: int, r: int,
@@ -194,14 +194,14 @@ class _Builder:
                   sd: int, sr: int, nullable: bool) -> Shape | None:
         kv = self._repeated_child(node, "MAP")
         if kv.is_leaf:
-            raise ParquetSchemaError(f"MAP-annotated group {node.name!r}: its repeated field is not a group")
+            raise ParquetSchemaError(f"MAP-annotated group {quoted(node.name)}: its repeated field is not a group")
         kpath = path + (kv.name,)
         ed, er = d + 1, r + 1
         kids = [self.node(c, kpath + (c.name,), ed, er, ed, er) for c in kv.children]
         kids = [k for k in kids if k is not None]
         if len(kv.children) > 2:
             raise ParquetSchemaError(
-                f"MAP-annotated group {node.name!r}: key_value holds {len(kv.children)} fields")
+                f"MAP-annotated group {quoted(node.name)}: key_value holds {len(kv.children)} fields")
         if not kids:
             return None
         if len(kids) == 1:

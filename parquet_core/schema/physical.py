@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.constants import PhysicalType
-from parquet_core.errors import ParquetSchemaError
+from parquet_core.errors import ParquetSchemaError, quoted
 from parquet_core.schema.elements import physical_type_of
 from parquet_core.schema.temporal import JULIAN_EPOCH_DAY
 from parquet_core.schema.types import DataType, TypeId
@@ -54,7 +54,7 @@ _NANOS_PER = {"ms": 1_000_000, "us": 1_000, "ns": 1}
 
 
 def _fail(msg: str, pos: int, column: str | None) -> ParquetSchemaError:
-    where = f"column {column!r}: " if column else ""
+    where = f"column {quoted(column)}: " if column else ""
     return ParquetSchemaError(f"{where}{msg} (value at position {pos})")
 
 

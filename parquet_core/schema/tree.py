@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from parquet_core.constants import Repetition
-from parquet_core.errors import ParquetSchemaError
+from parquet_core.errors import ParquetSchemaError, quoted
 
 __all__ = ["SchemaNode", "parse_schema_tree"]
 
@@ -81,10 +81,10 @@ def parse_schema_tree(elements: list[Any]) -> SchemaNode:
         node = SchemaNode(el)
         n = el.num_children or 0
         if n < 0:
-            raise ParquetSchemaError(f"schema element {el.name!r} has num_children={n}")
+            raise ParquetSchemaError(f"schema element {quoted(el.name)} has num_children={n}")
         if n > len(elements) - pos:
             raise ParquetSchemaError(
-                f"schema element list ends early: {el.name!r} declares {n} children but "
+                f"schema element list ends early: {quoted(el.name)} declares {n} children but "
                 f"only {len(elements) - pos} elements follow")
         if n == 0 and el.type is None and depth > 0:
             # An empty group: legal in some writers' output but carries no column.

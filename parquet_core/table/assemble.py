@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core.column.data import ColumnData
-from parquet_core.errors import ParquetFormatError
+from parquet_core.errors import ParquetFormatError, quoted
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.nested import Shape, ShapeKind
 from parquet_core.schema.pyvalues import to_storage
@@ -70,7 +70,7 @@ class _Levels:
         self.reps = data.rep_levels
         for what, arr in (("definition", self.defs), ("repetition", self.reps)):
             if arr is not None and len(arr) != self.n:
-                raise ParquetFormatError(f"column {desc.dotted_path}: {len(arr)} {what} levels "
+                raise ParquetFormatError(f"column {quoted(desc.dotted_path, bare=True)}: {len(arr)} {what} levels "
                                          f"for {self.n} level slots")
         self.max_rep = desc.max_repetition_level
         self._ge: dict[int, Mask] = {}
@@ -187,7 +187,7 @@ class _Assembler:
         if bad.any():
             i = int(np.argmax(bad))
             raise ParquetFormatError(
-                f"column {lv.desc.dotted_path}: level entry {i} repeats {s.name!r} "
+                f"column {quoted(lv.desc.dotted_path, bare=True)}: level entry {i} repeats {s.name!r} "
                 f"(repetition level {s.slot_rep + 1}) but its definition level "
                 f"{int(lv.defs[i])} is below the element's {s.elem_def}")
 
@@ -243,7 +243,7 @@ class _Assembler:
                 valid = _select(slots, lv.at_max_def())
         if present != len(values):
             raise ParquetFormatError(
-                f"column {desc.dotted_path}: definition levels say {present} values, "
+                f"column {quoted(desc.dotted_path, bare=True)}: definition levels say {present} values, "
                 f"pages hold {len(values)}")
         if valid is None:
             return Array(dt, values, None)

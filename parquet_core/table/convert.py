@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.column.data import ColumnData
-from parquet_core.errors import ParquetFormatError, UnsupportedFeatureError
+from parquet_core.errors import ParquetFormatError, UnsupportedFeatureError, quoted
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.pyvalues import to_storage
 from parquet_core.table.arrays import Array
@@ -57,7 +57,7 @@ def to_array(data: ColumnData, desc: ColumnDescriptor, *, requested: bool = Fals
     """
     if desc.max_repetition_level > 0:
         raise UnsupportedFeatureError(
-            f"column {desc.dotted_path} is repeated; nested columns are not supported yet")
+            f"column {quoted(desc.dotted_path, bare=True)} is repeated; nested columns are not supported yet")
     arr = _dense(data, desc)
     if data.dictionaries is None:
         return arr
@@ -71,13 +71,13 @@ def _dense(data: ColumnData, desc: ColumnDescriptor) -> Array:
     if data.def_levels is None:
         if len(values) != n:
             raise ParquetFormatError(
-                f"column {desc.dotted_path}: {len(values)} values for {n} rows")
+                f"column {quoted(desc.dotted_path, bare=True)}: {len(values)} values for {n} rows")
         return Array(dt, values, None)
     validity = data.def_levels == desc.max_definition_level
     present = int(np.count_nonzero(validity))
     if present != len(values):
         raise ParquetFormatError(
-            f"column {desc.dotted_path}: definition levels say {present} values, pages hold {len(values)}")
+            f"column {quoted(desc.dotted_path, bare=True)}: definition levels say {present} values, pages hold {len(values)}")
     if present == n:
         return Array(dt, values, None)
     return Array(dt, spread_values(values, validity, n), validity)

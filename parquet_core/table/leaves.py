@@ -29,7 +29,7 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.column.data import ChunkDictionary, ColumnData
 from parquet_core.constants import PhysicalType
-from parquet_core.errors import ParquetError, ParquetFormatError
+from parquet_core.errors import ParquetError, ParquetFormatError, quoted
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.nested import Shape
 from parquet_core.schema.types import Field, TypeId
@@ -56,7 +56,7 @@ def field_array(shape: Shape, data: Mapping[int, ColumnData], descs: Sequence[Co
         try:
             return to_array(data[shape.column], desc, requested=requested)
         except ParquetError as exc:
-            exc.add_note(f"in column {desc.dotted_path}")
+            exc.add_note(f"in column {quoted(desc.dotted_path, bare=True)}")
             raise
     try:
         return assemble(shape, data, descs)
@@ -237,7 +237,7 @@ def take_records(data: ColumnData, desc: ColumnDescriptor, records: npt.NDArray[
     records = np.asarray(records, dtype=np.int64)
     n_rec = count_records(data)
     if len(records) and (int(records[0]) < 0 or int(records[-1]) >= n_rec):
-        raise ParquetFormatError(f"column {desc.dotted_path}: row {int(records[-1])} asked of {n_rec}")
+        raise ParquetFormatError(f"column {quoted(desc.dotted_path, bare=True)}: row {int(records[-1])} asked of {n_rec}")
     starts = record_starts(data)
     if starts is None:
         levels = records

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from parquet_core.errors import cut_message, quoted
 from parquet_core.validation.report import Finding
 from parquet_core.validation.rules import ERROR, Rule, rule
 
@@ -76,9 +77,17 @@ class ChunkState:
     def path(self) -> str:
         return str(self.desc.dotted_path)
 
+    # (len(pages) when made, the data pages): pages are only ever appended, so a length tells
+    _data_pages: tuple[int, list[PageInfo]] = field(default_factory=lambda: (0, []), init=False, repr=False)
+
     @property
     def data_pages(self) -> list[PageInfo]:
-        return [p for p in self.pages if p.data_ordinal is not None]
+        """The data pages, in order (made once per page walk: rules index it in loops)."""
+        made, found = self._data_pages
+        if made != len(self.pages):
+            found = [p for p in self.pages if p.data_ordinal is not None]
+            self._data_pages = (len(self.pages), found)
+        return found
 
 
 class Checker:
@@ -100,6 +109,7 @@ class Checker:
         self.schema: Any = None         # SchemaDescriptor
         self.chunks: list[list[ChunkState | None]] = []
         self.writer: Any = None         # WriterVersion
+        self.externals: dict[str, str | None] = {}   # file_path -> why it cannot be opened (None: it can)
 
     def deeper(self, level: str) -> bool:
         """True when the requested level includes *level*."""
@@ -107,8 +117,14 @@ class Checker:
 
     def report(self, r: Rule, message: str, *, row_group: int | None = None, column: str | None = None,
                page: int | None = None, offset: int | None = None, severity: str | None = None) -> None:
-        """Add a finding of rule *r* (its own severity unless *severity* overrides it)."""
-        self.findings.append(Finding(severity or r.severity, r.id, message, r.spec, row_group,
+        """Add a finding of rule *r* (its own severity unless *severity* overrides it).
+
+        A long column path and message are cut (:func:`~parquet_core.errors.quoted`,
+        :func:`~parquet_core.errors.cut_message`): names come from the file, which can make
+        them megabytes long."""
+        if column is not None:
+            column = quoted(column, bare=True)
+        self.findings.append(Finding(severity or r.severity, r.id, cut_message(message), r.spec, row_group,
                                      column, page, offset))
 
     def report_chunk(self, r: Rule, ch: ChunkState, message: str, *, page: int | None = None,

@@ -14,7 +14,8 @@ from parquet_core.schema.types import TypeId
 from parquet_core.validation.context import Checker, ChunkState
 from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
 from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED, CompressionCodec, Encoding, PhysicalType
-from parquet_core.errors import ParquetError
+from parquet_core.errors import ParquetError, quoted
+from parquet_core.file.chunk_reader import open_external
 from parquet_core.file.footer import read_footer
 from parquet_core.metadata.compat import parse_created_by
 from parquet_core.metadata.wrappers import ColumnChunkMetadata
@@ -62,6 +63,7 @@ EMPTY_CHUNK = rule("footer.empty-chunk", INFO, "parquet.thrift ColumnMetaData.da
                    "a chunk of 0 values without a data page (pyarrow's empty tables): data_page_offset points at no "
                    "page, readers read nothing")
 EXTERNAL = rule("footer.external-chunk", INFO, "parquet.thrift ColumnChunk.file_path", "a chunk stored in another file (file_path) is not checked")
+EXTERNAL_UNREADABLE = rule("footer.external-chunk-unreadable", ERROR, "parquet.thrift ColumnChunk.file_path", "a chunk's file_path names a regular file below the file's folder (symbolic links resolved) that can be opened")
 
 
 def check_footer(ck: Checker) -> bool:
@@ -138,7 +140,7 @@ def _check_file_fields(ck: Checker) -> bool:
     for kv in raw.key_value_metadata or []:
         key = kv.key if isinstance(kv.key, bytes) else str(kv.key).encode()
         if key in seen:
-            ck.report(KV_DUP, f"key {key.decode('utf-8', 'replace')!r} appears more than once")
+            ck.report(KV_DUP, f"key {quoted(key.decode('utf-8', 'replace'))} appears more than once")
         seen.add(key)
     from parquet_core.validation import schema as schema_rules
 
@@ -165,7 +167,7 @@ def _check_file_fields(ck: Checker) -> bool:
         if desc is not None and order is not None and getattr(order, "IEEE_754_TOTAL_ORDER", None) is not None \
                 and not (desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE)
                          or desc.data_type.id is TypeId.FLOAT16):
-            ck.report(ORDER_TYPE, f"column {desc.dotted_path} ({PhysicalType(desc.physical_type).name}) has "
+            ck.report(ORDER_TYPE, f"column {quoted(desc.dotted_path, bare=True)} ({PhysicalType(desc.physical_type).name}) has "
                       "IEEE_754_TOTAL_ORDER", column=desc.dotted_path)
     groups = raw.row_groups or []
     total = sum(rg.num_rows or 0 for rg in groups)
@@ -194,13 +196,13 @@ def _check_arrow_schema(ck: Checker) -> None:
         parquet = [(c.name, len(c.children)) for c in ck.schema.root.children]
         names = [n for n, _ in parquet]
         if [n for n, _ in fields] != names:
-            ck.report(ARROW_MISMATCH, f"ARROW:schema has fields {[n for n, _ in fields]}, the Parquet schema {names}")
+            ck.report(ARROW_MISMATCH, f"ARROW:schema has fields {quoted([n for n, _ in fields])}, the Parquet "
+                      f"schema {quoted(names)}")
             return
-        for (name, a), (_, p) in zip(fields, parquet):
-            node = next(c for c in ck.schema.root.children if c.name == name)
+        for node, (name, a), (_, p) in zip(ck.schema.root.children, fields, parquet):   # same names, same order
             if node.element.type is None and node.element.converted_type is None and node.element.logicalType is None \
                     and a != p:
-                ck.report(ARROW_MISMATCH, f"field {name!r}: ARROW:schema gives it {a} children, the Parquet "
+                ck.report(ARROW_MISMATCH, f"field {quoted(name)}: ARROW:schema gives it {a} children, the Parquet "
                           f"schema {p}", column=name)
 
 
@@ -247,11 +249,31 @@ def check_row_groups(ck: Checker) -> None:
     _check_overlaps(ck)
 
 
+def _external(ck: Checker, ch: ChunkState, rel: str) -> None:
+    """A chunk stored in another file: only whether that file can be opened is checked."""
+    if getattr(ck.source, "sibling", None) is None:   # bytes or a file object: nowhere to look
+        ck.report_chunk(EXTERNAL, ch, f"the chunk is stored in {quoted(rel)}")
+        return
+    if rel not in ck.externals:     # each file once (a summary file names each many times)
+        try:
+            open_external(ck.source, rel, ch.rg, ch.path).close()
+            ck.externals[rel] = None
+        except ParquetError as exc:
+            ck.externals[rel] = str(exc)
+            ck.report_chunk(EXTERNAL_UNREADABLE, ch, str(exc))
+            return
+    elif ck.externals[rel] is not None:
+        ck.report_chunk(EXTERNAL_UNREADABLE, ch, f"file_path {quoted(rel)} cannot be opened (as reported "
+                        "for an earlier chunk)")
+        return
+    ck.report_chunk(EXTERNAL, ch, f"the chunk is stored in {quoted(rel)}")
+
+
 def _chunk(ck: Checker, g: int, i: int, cc: Any, rows: int) -> ChunkState:
     desc = ck.schema.column(i)
     ch = ChunkState(g, i, cc, None, desc)
     if cc.file_path:
-        ck.report_chunk(EXTERNAL, ch, f"the chunk is stored in {cc.file_path!r}")
+        _external(ck, ch, cc.file_path)
         ch.usable = False
         return ch
     if cc.meta_data is not None and cc.crypto_metadata is None:
@@ -277,7 +299,7 @@ def _chunk(ck: Checker, g: int, i: int, cc: Any, rows: int) -> ChunkState:
         ch.wrapper = ColumnChunkMetadata(cc, desc, _order_defined(ck, i), g, i, ck.writer, None)
     path = tuple(meta.path_in_schema)
     if path != desc.path:
-        ck.report_chunk(CHUNK_PATH, ch, f"expected path_in_schema {'.'.join(desc.path)!r}, found {'.'.join(path)!r}")
+        ck.report_chunk(CHUNK_PATH, ch, f"expected path_in_schema {quoted('.'.join(desc.path))}, found {quoted('.'.join(path))}")
     _check_counts(ck, ch, rows)
     _check_codec_encodings(ck, ch)
     _check_range(ck, ch)
@@ -361,5 +383,5 @@ def _check_overlaps(ck: Checker) -> None:
                     if c is not None and c.meta is not None and c.length > 0), key=lambda t: (t[0], t[1]))
     for (s0, e0, a), (s1, e1, b) in zip(spans, spans[1:]):
         if s1 < e0:
-            ck.report_chunk(CHUNK_OVERLAP, b, f"the chunk starts at {s1}, inside chunk {a.path} of row group "
+            ck.report_chunk(CHUNK_OVERLAP, b, f"the chunk starts at {s1}, inside chunk {quoted(a.path, bare=True)} of row group "
                             f"{a.rg} (bytes {s0}..{e0})", offset=s1)

@@ -15,6 +15,7 @@ pole is inside) is the writer's call and is not checked.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -73,7 +74,7 @@ def _check_types(ck: Checker, ch: ChunkState, types: Any) -> None:
     if types is None:
         return
     codes = list(types)
-    dup = sorted({c for c in codes if codes.count(c) > 1})
+    dup = sorted(c for c, k in Counter(codes).items() if k > 1)
     if dup:
         ck.report_chunk(TYPES, ch, f"geospatial_types repeats {dup}; the list must be unique")
     bad = sorted({c for c in codes if c not in _VALID_CODES})

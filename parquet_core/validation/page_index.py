@@ -14,7 +14,7 @@ import numpy as np
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.validation.context import Checker, ChunkState
 from parquet_core.validation.rules import ERROR, WARNING, rule
-from parquet_core.errors import ParquetEncryptionError, ParquetError
+from parquet_core.errors import ParquetEncryptionError, ParquetError, quoted
 from parquet_core.file.page_index_reader import read_column_index, read_offset_index, read_offset_index_struct
 from parquet_core.metadata.page_index import PageLocation
 from parquet_core.metadata.stats_builder import bound_sort_key
@@ -270,6 +270,6 @@ def _check_boundary(ck: Checker, ch: ChunkState, ci: Any) -> None:
         if (asc and (lo1 < lo0 or hi1 < hi0)) or (not asc and (lo1 > lo0 or hi1 > hi0)):
             p = ch.data_pages[i1] if i1 < len(ch.data_pages) else None
             ck.report_chunk(BOUNDARY, ch, f"boundary_order is {ci.boundary_order}, but page {i1}'s bounds "
-                            f"({lo1!r}, {hi1!r}) come {'before' if asc else 'after'} page {i0}'s ({lo0!r}, {hi0!r})",
+                            f"({quoted(lo1)}, {quoted(hi1)}) come {'before' if asc else 'after'} page {i0}'s ({quoted(lo0)}, {quoted(hi0)})",
                             page=None if p is None else p.ordinal, offset=None if p is None else p.offset)
             return

@@ -14,6 +14,7 @@ from parquet_core._kernels.binary import ByteArrays
 from parquet_core.validation.context import Checker, ChunkState
 from parquet_core.validation.rules import ERROR, rule
 from parquet_core.metadata.statistics import SortOrder, sort_order
+from parquet_core.errors import quoted
 
 __all__ = ["check_sorting_metadata", "check_sorting", "SORT_ORDER"]
 
@@ -89,6 +90,6 @@ def check_sorting(ck: Checker, g: int) -> None:
         bad = np.flatnonzero(undecided & (d < 0))
         if bad.size:
             ck.report(SORT_ORDER, f"rows {int(bad[0])} and {int(bad[0]) + 1} are out of the order sorting_columns "
-                      f"claims (column {ch.path})", row_group=g, column=ch.path)
+                      f"claims (column {quoted(ch.path, bare=True)})", row_group=g, column=ch.path)
             return
         undecided &= d == 0

@@ -17,6 +17,7 @@ import numpy as np
 from parquet_core.validation.context import Checker, ChunkState
 from parquet_core.validation.rules import ERROR, rule
 from parquet_core.constants import PhysicalType as P
+from parquet_core.errors import quoted
 
 __all__ = ["uses_total_order", "compare_total_order", "TOTAL_ORDER"]
 
@@ -66,8 +67,8 @@ def compare_total_order(ck: Checker, ch: ChunkState, lo_raw: bytes, hi_raw: byte
     keys = _keys(numbers.astype(ftype).view(itype))
     lo_k, hi_k = _keys(bounds.view(itype))
     if lo_k > keys.min():
-        ck.report_chunk(MIN_ABOVE, ch, f"{what}: expected min <= {numbers[keys.argmin()]!r} in total order, found "
-                        f"{bounds[0]!r}", **where)
+        ck.report_chunk(MIN_ABOVE, ch, f"{what}: expected min <= {quoted(numbers[keys.argmin()])} in total order, found "
+                        f"{quoted(bounds[0])}", **where)
     if hi_k < keys.max():
-        ck.report_chunk(MAX_BELOW, ch, f"{what}: expected max >= {numbers[keys.argmax()]!r} in total order, found "
-                        f"{bounds[1]!r}", **where)
+        ck.report_chunk(MAX_BELOW, ch, f"{what}: expected max >= {quoted(numbers[keys.argmax()])} in total order, found "
+                        f"{quoted(bounds[1])}", **where)

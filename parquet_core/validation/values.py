@@ -26,6 +26,7 @@ from parquet_core.validation.total_order import compare_total_order, uses_total_
 from parquet_core.constants import PageType, PhysicalType as P
 from parquet_core.metadata.statistics import SortOrder, sort_order
 from parquet_core.metadata.stats_builder import bound_sort_key, compute_bounds, encode_bound
+from parquet_core.errors import quoted
 
 __all__ = ["check_values", "compare_bounds", "histogram"]
 
@@ -94,7 +95,7 @@ def compare_bounds(ck: Checker, ch: ChunkState, lo_raw: bytes | None, hi_raw: by
     is_float = _float_kind(desc)
     nan_bound = is_float and (math.isnan(lo) or math.isnan(hi))
     if nan_bound:
-        ck.report_chunk(NAN_BOUND, ch, f"{what}: min {lo!r} / max {hi!r} is NaN", **where)
+        ck.report_chunk(NAN_BOUND, ch, f"{what}: min {quoted(lo)} / max {quoted(hi)} is NaN", **where)
         return
     if lo > hi:
         ck.report_chunk(MIN_MAX, ch, f"{what}: min {_show(lo)} is above max {_show(hi)}", **where)
@@ -148,8 +149,7 @@ def actual_bounds(ch: ChunkState, values: Any) -> Any:
 
 
 def _show(v: Any) -> str:
-    s = repr(v)
-    return s if len(s) <= 60 else s[:57] + "..."
+    return quoted(v, 60)
 
 
 def _nulls(defs: Any, desc: Any) -> int:
@@ -394,7 +394,7 @@ def _check_logical_values(ck: Checker, ch: ChunkState) -> None:
     if dt.id in _STRING_JSON_IDS and isinstance(vals, ByteArrays) and len(vals):
         bad = first_invalid_utf8(vals)
         if bad is not None:
-            ck.report_chunk(UTF8, ch, f"non-null value #{bad} ({vals.to_pylist()[bad][:40]!r}) is not valid UTF-8")
+            ck.report_chunk(UTF8, ch, f"non-null value #{bad} ({quoted(vals.to_pylist()[bad][:40])}) is not valid UTF-8")
     elif dt.id is TypeId.NULL and len(vals):
         ck.report_chunk(NULL_TYPE, ch, f"the column is annotated UNKNOWN (always null) but holds {len(vals)} values")
     elif dt.id is TypeId.DECIMAL and len(vals) and dt.precision and int(dt.precision) <= _max_digits(vals):

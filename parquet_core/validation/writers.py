@@ -16,6 +16,7 @@ from parquet_core.validation.context import Checker, ChunkState
 from parquet_core.validation.rules import WARNING, rule
 from parquet_core.constants import Encoding as E, PhysicalType as P
 from parquet_core.metadata.compat import chunk_length_padding
+from parquet_core.errors import quoted
 
 __all__ = ["short_chunk_size", "check_writer", "empty_page_in_offset_index", "arrow_dba_unencoded_bytes",
            "unsigned_deprecated_bounds"]
@@ -168,7 +169,7 @@ def short_chunk_size(ck: Checker, ch: ChunkState, actual: int, field: str = "tot
     claimed = getattr(ch.meta, field)
     if pad and claimed < actual <= claimed + pad:
         ck.report_chunk(PARQUET_816, ch, f"{field} is {claimed}, the pages take {actual} bytes "
-                        f"(written by {ck.raw.created_by!r})")
+                        f"(written by {quoted(ck.raw.created_by)})")
         return True
     return False
 
@@ -178,7 +179,7 @@ def zero_num_rows(ck: Checker, total: int) -> bool:
     w = ck.writer
     if w is not None and w.application == "parquet-rs" and w.version < (1, 0, 0):
         ck.report(RS_NUM_ROWS, f"FileMetaData.num_rows is 0, the row groups hold {total} rows "
-                  f"(written by {ck.raw.created_by!r})")
+                  f"(written by {quoted(ck.raw.created_by)})")
         return True
     return False
 
@@ -194,14 +195,14 @@ def check_writer(ck: Checker) -> None:
     if binary_stats and (w.application in ("", "parquet-mr") and w.version < (1, 8, 0)):
         ch = binary_stats[0]
         ck.report_chunk(PARQUET_251, ch, f"{len(binary_stats)} BYTE_ARRAY chunk(s) carry only the deprecated "
-                        f"min/max, written by {ck.raw.created_by!r}: their order is signed bytes, not the type's")
+                        f"min/max, written by {quoted(ck.raw.created_by)}: their order is signed bytes, not the type's")
     if w.application == "parquet-mr" and (1, 12, 0) <= w.version < (1, 12, 2):
         for g, rg in enumerate(ck.raw.row_groups or []):
             row = ck.chunks[g] if g < len(ck.chunks) else []
             first = next((c for c in row if c is not None and c.meta is not None), None)
             if first is not None and rg.file_offset is not None and rg.file_offset != first.start:
                 ck.report(PARQUET_2078, f"file_offset is {rg.file_offset}, the row group starts at {first.start} "
-                          f"(written by {ck.raw.created_by!r})", row_group=g, offset=rg.file_offset)
+                          f"(written by {quoted(ck.raw.created_by)})", row_group=g, offset=rg.file_offset)
     for ch in ck.iter_chunks():
         st = ch.meta.statistics
         if ch.desc.physical_type == P.INT96 and st is not None and (st.min_value is not None or st.min is not None):

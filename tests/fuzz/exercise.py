@@ -29,14 +29,16 @@ Outcomes: ``ok`` (everything completed), ``parquet_error`` (at least one
 entry point raised a ``pc.ParquetError`` and the rest completed), and the
 findings: ``exception`` (any other exception type), ``memory``
 (``MemoryError``), ``inconsistent`` (a read that completed but whose row
-counts disagree with themselves).  Timeouts and crashes are seen by the
-parent (:mod:`tests.fuzz.harness`).
+counts disagree with themselves), ``timeout`` when ``pqc_check`` alone took
+more CPU than its bound (:func:`slow_check`).  Other timeouts and crashes are
+seen by the parent (:mod:`tests.fuzz.harness`).
 """
 
 from __future__ import annotations
 
 import io
 import math
+import time
 import traceback
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -48,6 +50,15 @@ __all__ = ["Probe", "probe_of", "exercise", "pqc_check", "OPERATIONS"]
 #: caps so a footer declaring huge counts cannot make the harness itself slow
 MAX_CHUNKS = 256
 MAX_ROW_GROUPS = 64
+
+#: ``pqc_check`` (``check`` at three levels and ``pqc check --json``: four runs) may take this
+#: many CPU seconds plus CHECK_READ_RATIO times what the whole-file reads of the same mutant
+#: took; more is a ``timeout`` finding (check was quadratic in pages and in a group's children,
+#: issue 29).  Generous: the slice's mutants take a fraction of a second.
+CHECK_CPU_FLOOR = 5.0
+CHECK_READ_RATIO = 10.0
+#: the operations whose CPU time the check bound scales with
+READ_OPS = ("read_metadata", "read_table", "read_nocrc")
 
 
 @dataclass(frozen=True)
@@ -285,6 +296,18 @@ def _where(exc: BaseException) -> str:
     return f"{f.filename.split('/parquet_core/')[-1]}:{f.lineno}:{f.name}"
 
 
+def slow_check(cpu: dict[str, float]) -> tuple[str, dict[str, Any]] | None:
+    """A ``timeout`` finding when ``pqc_check`` took more CPU than its bound (see CHECK_CPU_FLOOR)."""
+    reads = sum(cpu.get(op, 0.0) for op in READ_OPS)
+    took, bound = cpu.get("pqc_check", 0.0), CHECK_CPU_FLOOR + CHECK_READ_RATIO * reads
+    if took <= bound:
+        return None
+    return "timeout", {"op": "pqc_check", "exc_type": "SlowCheck", "where": "validation",
+                       "message": f"check took {took:.1f} s CPU, over its bound of {bound:.1f} s "
+                                  f"({CHECK_CPU_FLOOR:.0f} s + {CHECK_READ_RATIO:.0f} x the reads' {reads:.2f} s)",
+                       "traceback": ""}
+
+
 def exercise(data: bytes, path: str, probe: Probe | None) -> tuple[str, dict[str, Any]]:
     """Run every operation on the mutant (already written at ``path``); the outcome and details.
 
@@ -294,7 +317,9 @@ def exercise(data: bytes, path: str, probe: Probe | None) -> tuple[str, dict[str
     ops: dict[str, str] = {}
     finding: tuple[str, dict[str, Any]] | None = None
     counts: dict[str, int] = {}
+    cpu: dict[str, float] = {}
     for name, fn in OPERATIONS.items():
+        start = time.process_time()
         try:
             got = fn(data, path, probe)
             if isinstance(got, int):
@@ -309,6 +334,10 @@ def exercise(data: bytes, path: str, probe: Probe | None) -> tuple[str, dict[str
             if finding is None:
                 finding = (kind, {"op": name, "exc_type": f"{type(exc).__module__}.{type(exc).__name__}",
                                   "message": str(exc)[:500], "where": _where(exc), "traceback": _tail(exc)})
+        finally:
+            cpu[name] = time.process_time() - start
+    if finding is None:
+        finding = slow_check(cpu)
     # the whole-file reads must agree on the row count when they all complete
     full = {k: v for k, v in counts.items() if k in ("read_table", "read_nocrc", "iter_batches")}
     if finding is None and len(set(full.values())) > 1:

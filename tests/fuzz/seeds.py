@@ -1,7 +1,8 @@
 """Seed files for the fuzzer: the parquet-testing corpus and files our own writer produces.
 
 Corpus files come from ``$PARQUET_TEST_DATA`` (absent: only our own files are
-used, and :func:`corpus_seeds` says why).  Our files cover what the corpus
+used, and :func:`corpus_seeds` says why).  The regression files
+(``regressions/``, hostile footers among them) are seeds too.  Our files cover what the corpus
 exercises only partly: several row groups, page indexes, a Bloom filter,
 dictionary and plain chunks, nested columns, decimals, v2 pages, CRCs.
 """
@@ -15,7 +16,10 @@ import uuid
 from decimal import Decimal
 from pathlib import Path
 
-__all__ = ["Seed", "corpus_seeds", "written_seeds", "all_seeds"]
+__all__ = ["Seed", "corpus_seeds", "written_seeds", "regression_seeds", "all_seeds"]
+
+#: the files past campaigns and hostile-footer issues turned up (see build_regressions.py)
+REGRESSIONS = Path(__file__).parent / "regressions"
 
 
 
@@ -142,7 +146,14 @@ def written_seeds() -> list[Seed]:
     return out
 
 
+def regression_seeds(max_bytes: int = 2 * 1024 * 1024) -> list[Seed]:
+    """The regression files (``regressions/*.parquet``) up to ``max_bytes``: mutants of a file that
+    once found a bug are near that bug."""
+    return [Seed(f"regressions/{p.name}", p.read_bytes()) for p in sorted(REGRESSIONS.glob("*.parquet"))
+            if p.stat().st_size <= max_bytes]
+
+
 def all_seeds(max_bytes: int = 2 * 1024 * 1024) -> tuple[list[Seed], str | None]:
-    """Corpus seeds then our own; the second value explains a missing corpus."""
+    """Corpus seeds, our own, then the regression files; the second value explains a missing corpus."""
     corpus, why = corpus_seeds(max_bytes)
-    return corpus + written_seeds(), why
+    return corpus + written_seeds() + regression_seeds(max_bytes), why

@@ -1,7 +1,8 @@
 """The CI slice of the fuzzer: a fixed, seeded run of a few thousand mutants.
 
 Any outcome other than a correct read or a ``pc.ParquetError`` fails the test
-with one line per finding (seed file, mutations, operation, exception).  A
+with one line per finding, and so does a ``pqc_check`` that took more CPU than its
+bound (``exercise.slow_check``: a few seconds plus 10x the mutant's reads) (seed file, mutations, operation, exception).  A
 finding is reproduced with ``python -m tests.fuzz --seed 23 --replay N --out DIR``
 (same ``--max-seed-bytes``); see tests/fuzz/README.md.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests.fuzz.harness import run_campaign
-from tests.fuzz.seeds import corpus_seeds, written_seeds
+from tests.fuzz.seeds import corpus_seeds, regression_seeds, written_seeds
 
 SLICE_SEED = 23
 SLICE_MUTANTS = 3000
@@ -29,7 +30,7 @@ def test_corpus_seeds_available() -> None:
 
 def test_fuzz_slice() -> None:
     corpus, _ = corpus_seeds(SLICE_MAX_SEED_BYTES)
-    seeds = corpus + written_seeds()
+    seeds = corpus + written_seeds() + regression_seeds(SLICE_MAX_SEED_BYTES)
     camp = run_campaign(seeds, campaign_seed=SLICE_SEED, mutants=SLICE_MUTANTS, workers=2, timeout=10.0)
     print(camp.summary())
     assert camp.mutants == SLICE_MUTANTS

@@ -25,7 +25,7 @@ from parquet_core.encryption.keytools.store import KeyMaterialStore
 from parquet_core.encryption.keytools.wrap import (
     b64decode, decrypt_key_locally, encrypt_key_locally, random_bytes,
 )
-from parquet_core.errors import ParquetEncryptionError
+from parquet_core.errors import ParquetEncryptionError, quoted
 
 __all__ = ["KeyToolkit", "FileKeyWrapper", "FileKeyUnwrapper", "KEK_LENGTH", "KEK_ID_LENGTH"]
 
@@ -82,7 +82,7 @@ def _kms_call(method: Any, verb: str, master_key_id: str, *args: Any) -> Any:
         raise
     except Exception as exc:
         raise ParquetEncryptionError(f"the KMS failed to {verb} a key with master key "
-                                     f"{master_key_id!r}: {exc}") from exc
+                                     f"{quoted(master_key_id)}: {exc}") from exc
 
 
 def _kms_wrap(client: KmsClient, key: bytes, master_key_id: str) -> str:
@@ -181,7 +181,7 @@ class FileKeyUnwrapper:
                     "CryptoFactory.file_decryption_properties")
             self._store = KeyMaterialStore(self._path)
         return KeyMaterial.parse(self._store.get(meta.key_reference),
-                                 what=f"key material {meta.key_reference!r} in {self._store.path}")
+                                 what=f"key material {quoted(meta.key_reference)} in {self._store.path}")
 
     def _kms_client(self, material: KeyMaterial) -> KmsClient:
         # An empty id/URL in the configuration is filled from the footer key's
@@ -208,5 +208,5 @@ class FileKeyUnwrapper:
             self._keks[material.kek_id] = kek
         kek_id = b64decode(material.kek_id, "keyEncryptionKeyID")
         dek = decrypt_key_locally(material.wrapped_dek, kek, kek_id,
-                                  what=f"data key wrapped under master key {master!r}")
+                                  what=f"data key wrapped under master key {quoted(master)}")
         return dek, master

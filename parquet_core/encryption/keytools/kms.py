@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from parquet_core.encryption.keytools.wrap import decrypt_key_locally, encrypt_key_locally
 from parquet_core.encryption.properties import check_key
-from parquet_core.errors import ParquetEncryptionError
+from parquet_core.errors import ParquetEncryptionError, quoted
 
 __all__ = ["DEFAULT_KMS_INSTANCE", "KmsClient", "KmsConnectionConfig", "InMemoryKms", "LocalWrapKmsClient"]
 
@@ -80,7 +80,7 @@ class InMemoryKms(KmsClient):
         if not isinstance(master_keys, Mapping):
             raise TypeError("master_keys must be a mapping of master key id -> key")
         self._keys = {
-            str(kid): check_key(k.encode("utf-8") if isinstance(k, str) else k, f"master key {kid!r}")
+            str(kid): check_key(k.encode("utf-8") if isinstance(k, str) else k, f"master key {quoted(kid)}")
             for kid, k in master_keys.items()
         }
 
@@ -89,7 +89,7 @@ class InMemoryKms(KmsClient):
             return self._keys[master_key_identifier]
         except KeyError:
             raise ParquetEncryptionError(
-                f"master key {master_key_identifier!r} is not known to the in-memory KMS") from None
+                f"master key {quoted(master_key_identifier)} is not known to the in-memory KMS") from None
 
     def wrap_key(self, key_bytes: bytes, master_key_identifier: str) -> str:
         return encrypt_key_locally(bytes(key_bytes), self._master_key(master_key_identifier),
@@ -98,7 +98,7 @@ class InMemoryKms(KmsClient):
     def unwrap_key(self, wrapped_key: str, master_key_identifier: str) -> bytes:
         return decrypt_key_locally(wrapped_key, self._master_key(master_key_identifier),
                                    master_key_identifier.encode("utf-8"),
-                                   what=f"key wrapped with master key {master_key_identifier!r}")
+                                   what=f"key wrapped with master key {quoted(master_key_identifier)}")
 
 
 class LocalWrapKmsClient(KmsClient):
@@ -125,7 +125,7 @@ class LocalWrapKmsClient(KmsClient):
         with self._lock:
             key = self._master_keys.get(master_key_identifier)
         if key is None:
-            key = check_key(self.get_master_key(master_key_identifier), f"master key {master_key_identifier!r}")
+            key = check_key(self.get_master_key(master_key_identifier), f"master key {quoted(master_key_identifier)}")
             with self._lock:
                 self._master_keys[master_key_identifier] = key
         return key
@@ -146,7 +146,7 @@ class LocalWrapKmsClient(KmsClient):
         version = obj.get("masterKeyVersion")
         if version != self.NO_VERSION:
             raise ParquetEncryptionError(
-                f"master key version {version!r} is not supported in local wrapping mode")
+                f"master key version {quoted(version)} is not supported in local wrapping mode")
         return decrypt_key_locally(obj["encryptedKey"], self._master_key(master_key_identifier),
                                    master_key_identifier.encode("utf-8"),
-                                   what=f"key wrapped locally with master key {master_key_identifier!r}")
+                                   what=f"key wrapped locally with master key {quoted(master_key_identifier)}")

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from parquet_core.errors import ParquetEncryptionError
+from parquet_core.errors import ParquetEncryptionError, quoted
 
 __all__ = [
     "KEY_MATERIAL_TYPE", "FOOTER_KEY_ID_IN_FILE", "COLUMN_KEY_ID_IN_FILE_PREFIX",
@@ -64,17 +64,17 @@ def _load_object(text: str | bytes, what: str) -> dict:
     kind = obj.get(_TYPE)
     if kind != KEY_MATERIAL_TYPE:
         raise ParquetEncryptionError(
-            f"{what} has key material type {kind!r}; only {KEY_MATERIAL_TYPE!r} is known")
+            f"{what} has key material type {quoted(kind)}; only {quoted(KEY_MATERIAL_TYPE)} is known")
     return obj
 
 
 def _get(obj: dict, name: str, kind: type, what: str):
     if name not in obj:
-        raise ParquetEncryptionError(f"{what} lacks the field {name!r}")
+        raise ParquetEncryptionError(f"{what} lacks the field {quoted(name)}")
     value = obj[name]
     if not isinstance(value, kind):
         raise ParquetEncryptionError(
-            f"{what} field {name!r} is {type(value).__name__}, expected {kind.__name__}")
+            f"{what} field {quoted(name)} is {type(value).__name__}, expected {kind.__name__}")
     return value
 
 

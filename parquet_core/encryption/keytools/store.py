@@ -13,7 +13,7 @@ import json
 import os
 import tempfile
 
-from parquet_core.errors import ParquetEncryptionError
+from parquet_core.errors import ParquetEncryptionError, quoted
 
 __all__ = ["KEY_MATERIAL_FILE_PREFIX", "KEY_MATERIAL_FILE_SUFFIX", "KeyMaterialStore",
            "key_material_path"]
@@ -104,7 +104,7 @@ class KeyMaterialStore:
             return materials[key_id_in_file]
         except KeyError:
             raise ParquetEncryptionError(
-                f"key material file {self.path} has no key {key_id_in_file!r}") from None
+                f"key material file {self.path} has no key {quoted(key_id_in_file)}") from None
 
     def key_ids(self) -> list[str]:
         return list(self._load())

@@ -82,3 +82,30 @@ def test_invalid_values_raise_or_become_null(value) -> None:
     with pytest.raises(pc.ParquetFormatError):
         pc.resolve_file_ref(value, b"PAR1")
     assert pc.resolve_file_ref(value, b"PAR1", invalid="null") is None
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "missing"])
+def test_a_uri_naming_a_fifo_a_folder_or_nothing_is_a_parquet_error(tmp_path, kind) -> None:
+    """A FIFO is refused without being opened (opening it for reading would wait for a
+    writer forever); OSErrors become a ParquetError naming the uri."""
+    import os
+    import signal
+
+    target = tmp_path / "thing"
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "folder":
+        target.mkdir()
+
+    def fire(*_):
+        raise TimeoutError("blocked")
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.alarm(30)
+    try:
+        with pytest.raises(pc.ParquetError, match="FILE uri .*thing.* cannot be read"):
+            pc.resolve_file_ref({"uri": target.as_uri()})
+        with pytest.raises(pc.ParquetError, match="cannot be read"):   # an I/O failure, not a null
+            pc.resolve_file_ref({"uri": target.as_uri()}, invalid="null")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
