@@ -255,26 +255,29 @@ class Transaction:
         _roll_forward(self.fs, self.root, self.txn, changes, self.summary)
 
     def rollback(self) -> None:
-        """Remove everything this write made (before its commit: nothing of it was visible)."""
+        """Remove everything this write made (before its commit nothing of it was visible).
+        Best effort: what cannot be removed now is a dead writer's litter for the next write."""
         fs = self.fs
-        for folder, names in self.adds.items():
-            for name in names:
-                fs.rm(self.staged(folder, name))
-        for name in self.summary:
-            fs.rm(self.staged(self.root, name))
-        for folder in self.marked:
-            fs.rm(fs.join(folder, marker_name(self.txn)))
+        paths = [self.staged(folder, name) for folder, names in self.adds.items() for name in names]
+        paths += [self.staged(self.root, name) for name in self.summary]
+        paths += [fs.join(folder, marker_name(self.txn)) for folder in self.marked]
+        for path in paths:
+            try:
+                fs.rm(path)
+            except Exception:  # noqa: BLE001 - the error that stopped the write is the one to raise
+                break
 
     def close(self) -> None:
         """Release the locks; from now on what is left of this write is a dead writer's."""
-        for path in reversed(self.locks):
-            try:
+        try:
+            for path in reversed(self.locks):
                 self.fs.rm(path)
-            except OSError:
-                pass
-        self.locks = []
-        with _LIVE_GUARD:
-            _LIVE.discard(self.txn)
+        except Exception:  # noqa: BLE001 - a lock left behind is stale from here on
+            pass
+        finally:
+            self.locks = []
+            with _LIVE_GUARD:
+                _LIVE.discard(self.txn)
 
 
 def _relative(fs: FileSystem, root: str, folder: str) -> str:
@@ -333,6 +336,8 @@ def clean_up(fs: FileSystem, listing: Iterable[tuple[str, int]], me: Transaction
             changed = True
             continue
         if name in (LOCK_NAME, METADATA_LOCK_NAME):
+            if path in me.locks:
+                continue
             owner = _owner(fs, path)
             if owner and owner != me.txn and txn_is_dead(owner):
                 _break_lock(fs, path, owner, me.txn)
