@@ -405,3 +405,38 @@ def test_memory_racing_threads():
     wins = [o for o in outcome if isinstance(o, str)]
     assert len(wins) == 1 and len(outcome) == 2, outcome
     assert read_version(empty) == wins[0]
+
+
+def test_s3_lock_is_a_conditional_put(s3_server):
+    """On S3 the lock is created with If-None-Match (moto enforces it): a lock another host
+    holds is waited for, then refused naming it; nothing of the refused write is left."""
+    s3fs = pytest.importorskip("s3fs")
+    from parquet_core.dataset import transaction
+    from parquet_core.file.filesystem import FsspecFileSystem
+
+    from .conftest import s3_options
+
+    store = s3fs.S3FileSystem(**s3_options(s3_server))
+    root = f"test-bucket/atomic-{uuid.uuid4().hex}"
+    fs = FsspecFileSystem(store)
+    assert transaction._put_exclusive(fs, root + "/probe", b"one")
+    assert not transaction._put_exclusive(fs, root + "/probe", b"two")
+    assert store.cat_file(root + "/probe") == b"one"
+    store.rm_file(root + "/probe")
+    pc.write_to_dataset(version("A"), root, filesystem=store, **WRITE)
+    store.pipe_file(f"{root}/k=1/_pqcore.lock", b"elsewhere.4242.0123456789ab")
+    old = transaction.LOCK_TIMEOUT
+    transaction.LOCK_TIMEOUT = 0.2
+    try:
+        with pytest.raises(DatasetWriteConflictError, match=r"k=1/_pqcore\.lock"):
+            pc.write_to_dataset(version("B"), root, filesystem=store, **WRITE)
+    finally:
+        transaction.LOCK_TIMEOUT = old
+    got = pc.read_table(root, filesystem=store, columns=["n"]).column("n").to_pylist()
+    assert which_version(got) == "A"
+    left = [p for p in store.find(root) if "pqcore" in p]
+    assert left == [f"{root}/k=1/_pqcore.lock"]
+    store.rm_file(f"{root}/k=1/_pqcore.lock")
+    pc.write_to_dataset(version("B"), root, filesystem=store, **WRITE)
+    got = pc.read_table(root, filesystem=store, columns=["n"]).column("n").to_pylist()
+    assert which_version(got) == "B"
