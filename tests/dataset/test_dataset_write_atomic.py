@@ -440,3 +440,56 @@ def test_s3_lock_is_a_conditional_put(s3_server):
     pc.write_to_dataset(version("B"), root, filesystem=store, **WRITE)
     got = pc.read_table(root, filesystem=store, columns=["n"]).column("n").to_pylist()
     assert which_version(got) == "B"
+
+
+def test_reader_sees_a_half_renamed_commit_as_the_new_version(tmp_path, monkeypatch):
+    """A write that fails after its commit, with some files renamed and none of the old ones
+    deleted: folder reads (the root, one partition, any ignore_prefixes) see the new version,
+    list_data_files the files of the new version; the next write finishes it."""
+    from parquet_core.dataset import transaction
+
+    root = tmp_path / "ds"
+    pc.write_to_dataset(version("A"), str(root), **WRITE)
+    real, calls = transaction.rename, []
+
+    def rename_once(fs, src, dst):
+        calls.append(src)
+        if len(calls) > 4:
+            raise OSError("disk gone")
+        real(fs, src, dst)
+
+    monkeypatch.setattr(transaction, "rename", rename_once)
+    with pytest.raises(OSError, match="disk gone"):
+        pc.write_to_dataset(version("B"), str(root), **WRITE)
+    monkeypatch.setattr(transaction, "rename", real)
+    assert any(".pqcore." in p for p in internal_files(str(root)))      # half done
+    assert read_version(str(root)) == "B"
+    assert which_version(pc.read_table(str(root), ignore_prefixes=[]).column("n").to_pylist()) == "B"
+    part = pc.read_table(str(root / "k=1"), columns=["n"]).column("n").to_pylist()
+    assert sorted(part) == [n for n in range(1000, 1500) if n % 3 == 1]
+    listed = pc.list_data_files(str(root))
+    assert sum(pq.read_metadata(p).num_rows for p, _ in listed) == 500
+    pc.write_to_dataset(version("A"), str(root), partition_cols=["k"], existing_data_behavior="overwrite_or_ignore",
+                        basename_template="extra-{i}.parquet", max_rows_per_file=1000)
+    assert internal_files(str(root)) == []
+    assert sorted(pq.read_table(root).column("n").to_pylist()) == sorted(list(range(300)) + list(range(1000, 1500)))
+
+
+def test_failure_before_the_commit_leaves_the_old_version(tmp_path, monkeypatch):
+    from parquet_core.dataset import transaction
+
+    root = tmp_path / "ds"
+    pc.write_to_dataset(version("A"), str(root), **WRITE)
+    real = transaction.put
+
+    def no_record(fs, path, data):
+        if "_pqcore-commit." in path:
+            raise OSError("no space for the record")
+        real(fs, path, data)
+
+    monkeypatch.setattr(transaction, "put", no_record)
+    with pytest.raises(OSError, match="record"):
+        pc.write_to_dataset(version("B"), str(root), **WRITE)
+    assert internal_files(str(root)) == []
+    assert read_version(str(root)) == "A"
+    assert which_version(pq.read_table(root).column("n").to_pylist()) == "A"
