@@ -5,8 +5,10 @@ This is the whole reader side of dataset writes (``discovery.py`` calls
 
 A write *T* (``<host>.<pid>.<random>``) leaves, while it runs, only hidden names:
 
-* ``F/.pqcore.T.<name>`` - a new file of partition folder *F*, staged under a
-  hidden name (pyarrow, Spark and our listing skip names starting with ``.``);
+* ``F/.pqcore.T.<name>.pqcore-staged`` - a new file of partition folder *F*,
+  staged under a hidden name (pyarrow, Spark and our listing skip names
+  starting with ``.``; DuckDB and polars do not, but their ``*.parquet`` globs
+  miss the suffix);
 * ``F/_pqcore-txn.T.json`` - *F*'s marker: ``{"txn", "up", "add", "remove"}``, the
   names *T* adds to *F*, the files (paths relative to *F*) it replaces, and how
   many folders up the dataset root is;
@@ -41,6 +43,7 @@ __all__ = ["is_internal", "is_marker", "apply_markers", "marker_name", "record_n
            "parse_txn", "STAGED_PREFIX", "MARKER_PREFIX", "RECORD_PREFIX", "LOCK_NAME", "METADATA_LOCK_NAME"]
 
 STAGED_PREFIX = ".pqcore."
+STAGED_SUFFIX = ".pqcore-staged"
 MARKER_PREFIX = "_pqcore-txn."
 RECORD_PREFIX = "_pqcore-commit."
 LOCK_NAME = "_pqcore.lock"
@@ -68,7 +71,7 @@ def record_name(txn: str) -> str:
 
 
 def staged_name(txn: str, name: str) -> str:
-    return f"{STAGED_PREFIX}{txn}.{name}"
+    return f"{STAGED_PREFIX}{txn}.{name}{STAGED_SUFFIX}"
 
 
 def parse_txn(name: str) -> str | None:

@@ -12,7 +12,8 @@ pyarrow encodes them, null as ``__HIVE_DEFAULT_PARTITION__``.
 Safety (the protocol is in ``transaction.py``, what readers do in ``commit_markers.py``):
 
 * a call commits whole or leaves nothing visible: new files are written under
-  hidden names (``.pqcore.<txn>.<name>``, skipped by pyarrow, Spark and us) and
+  hidden names (``.pqcore.<txn>.<name>.pqcore-staged``, skipped by pyarrow, Spark
+  and us, and by ``*.parquet`` globs) and
   renamed to their names only after all of them are complete and a commit
   record is written; a failure before that removes them, a killed writer's
   hidden files are removed by the next write;

@@ -234,7 +234,7 @@ def test_stale_lock_of_dead_process_is_taken_over(tmp_path):
     dead = f"{host_tag()}.{int(proc.stdout)}.0123456789ab"
     for k in range(3):
         (root / f"k={k}" / "_pqcore.lock").write_text(dead)
-    (root / "k=0" / f".pqcore.{dead}.x-0.parquet").write_bytes(b"partial")
+    (root / "k=0" / f".pqcore.{dead}.x-0.parquet.pqcore-staged").write_bytes(b"partial")
     pc.write_to_dataset(version("B"), str(root), **WRITE)
     assert read_version(str(root)) == "B"
     assert internal_files(str(root)) == []
