@@ -51,6 +51,7 @@ __all__ = ["Transaction", "clean_up", "LOCK_TIMEOUT", "txn_is_dead"]
 LOCK_TIMEOUT = 60.0
 _POLL = 0.02
 
+_BROKEN = ".broken."                    # <lock>.broken.<txn>: a stale lock being removed
 _LIVE: set[str] = set()                 # the transactions of this process still running
 _LIVE_GUARD = threading.Lock()
 _CREATE_GUARD = threading.Lock()        # exclusive creates on stores, one at a time in this process
@@ -159,7 +160,7 @@ def _break_lock(fs: FileSystem, path: str, owner: str, me: str) -> None:
         if _owner(fs, path) == owner:
             fs.rm(path)
         return
-    moved = f"{path}.broken.{me}"
+    moved = f"{path}{_BROKEN}{me}"
     try:
         os.rename(path, moved)            # of several writers breaking it, one moves it
     except FileNotFoundError:
@@ -334,6 +335,11 @@ def clean_up(fs: FileSystem, listing: Iterable[tuple[str, int]], me: Transaction
         if is_stale_temp_name(name):
             fs.rm(path)
             changed = True
+            continue
+        if name.startswith((LOCK_NAME + _BROKEN, METADATA_LOCK_NAME + _BROKEN)):   # a dead breaker's
+            if txn_is_dead(name.rsplit(_BROKEN, 1)[1]):
+                fs.rm(path)
+                changed = True
             continue
         if name in (LOCK_NAME, METADATA_LOCK_NAME):
             if path in me.locks:

@@ -13,10 +13,9 @@ Safety (the protocol is in ``transaction.py``, what readers do in ``commit_marke
 
 * a call commits whole or leaves nothing visible: new files are written under
   hidden names (``.pqcore.<txn>.<name>.pqcore-staged``, skipped by pyarrow, Spark
-  and us, and by ``*.parquet`` globs) and
-  renamed to their names only after all of them are complete and a commit
-  record is written; a failure before that removes them, a killed writer's
-  hidden files are removed by the next write;
+  and us, and by ``*.parquet`` globs) and renamed to their names only after all
+  of them are complete and a commit record is written; a failure before that
+  removes them, a killed writer's hidden files are removed by the next write;
 * ``existing_data_behavior="delete_matching"`` deletes the old files of a
   partition only after its new files are in place; our readers list a
   partition a write is committing as its old or its new version, never both;

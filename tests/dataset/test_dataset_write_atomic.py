@@ -235,6 +235,8 @@ def test_stale_lock_of_dead_process_is_taken_over(tmp_path):
     for k in range(3):
         (root / f"k={k}" / "_pqcore.lock").write_text(dead)
     (root / "k=0" / f".pqcore.{dead}.x-0.parquet.pqcore-staged").write_bytes(b"partial")
+    (root / "k=2" / f"_pqcore.lock.broken.{dead}").write_text(dead)        # died taking a lock over
+    (root / "k=1" / f".x.parquet.{host_tag()}.{int(proc.stdout)}.abc.pqcore-tmp").write_bytes(b"half")
     pc.write_to_dataset(version("B"), str(root), **WRITE)
     assert read_version(str(root)) == "B"
     assert internal_files(str(root)) == []
