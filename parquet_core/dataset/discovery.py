@@ -256,7 +256,8 @@ class _Listing:
         self.roots.append(root)
         for m in matches:
             below = _rel_parts(fs, root, m)
-            if is_hidden(self._name(m), self.prefixes) or any(is_hidden(b, self.prefixes) for b in below):
+            name = self._name(m)
+            if is_internal(name) or is_hidden(name, self.prefixes) or any(is_hidden(b, self.prefixes) for b in below):
                 continue
             if fs.kind(m) == "directory":
                 self._add_tree(m, root)

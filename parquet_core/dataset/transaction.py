@@ -292,17 +292,22 @@ def _relative(fs: FileSystem, root: str, folder: str) -> str:
 
 
 def _roll_forward(fs: FileSystem, root: str, txn: str, changes: dict[str, tuple[list[str], list[str]]],
-                  summary: Iterable[str]) -> None:
-    """Finish a committed write (again, if it was interrupted: every step can be repeated)."""
+                  summary: Iterable[str], finish: bool = True) -> None:
+    """Finish a committed write (again, if it was interrupted: every step can be repeated).
+
+    Without *finish*, only the folders in *changes* are finished (their markers go, so a
+    reader lists them as they are); the summary and the record are left for whoever
+    finishes the other folders."""
     for folder, (adds, _) in changes.items():
         for name in adds:
             src = fs.join(folder, staged_name(txn, name))
             if _exists(fs, src):
                 rename(fs, src, fs.join(folder, name))
-    for name in summary:       # the new _metadata names files that all exist now
-        src = fs.join(root, staged_name(txn, name))
-        if _exists(fs, src):
-            rename(fs, src, fs.join(root, name))
+    if finish:
+        for name in summary:       # the new _metadata names files that all exist now
+            src = fs.join(root, staged_name(txn, name))
+            if _exists(fs, src):
+                rename(fs, src, fs.join(root, name))
     for folder, (adds, removes) in changes.items():
         kept = set(adds)
         for rel in removes:
@@ -310,7 +315,8 @@ def _roll_forward(fs: FileSystem, root: str, txn: str, changes: dict[str, tuple[
                 fs.rm(fs.join(folder, *rel.split("/")))
     for folder in changes:
         fs.rm(fs.join(folder, marker_name(txn)))
-    fs.rm(fs.join(root, record_name(txn)))
+    if finish:
+        fs.rm(fs.join(root, record_name(txn)))
 
 
 # -- what dead writers left -------------------------------------------------------------------
@@ -321,8 +327,10 @@ def clean_up(fs: FileSystem, listing: Iterable[tuple[str, int]], me: Transaction
     * temporary files of single-file writes (``*.pqcore-tmp``) of dead processes: deleted;
     * stale locks: deleted;
     * an uncommitted write (no record): its staged files and markers deleted;
-    * a committed one: rolled forward, under the locks of its folders (skipped, and left
-      for a later write, when a live writer holds one of them).
+    * a committed one: rolled forward folder by folder, each under its lock (a folder a
+      live writer holds is left for a later write; the new ``_metadata`` and the record go
+      with the last folder).  A folder is finished whole or not at all, so each is read
+      as the committed version either way.
 
     Returns True when something was changed.
     """
@@ -382,17 +390,23 @@ def _clean_txn(fs: FileSystem, txn: str, paths: list[str], me: Transaction) -> b
     root = _dirname(fs, record)
     folders = [fs.join(root, *rel.split("/")) if rel else root for rel in body.get("folders", [])]
     summary = list(body.get("summary", []))
-    try:
-        for folder in sorted(folders):
+    held = []
+    for folder in sorted(folders):
+        try:
             me.lock(fs.join(folder, LOCK_NAME), wait=False)
-        if summary:
+            held.append(folder)
+        except DatasetWriteConflictError:
+            pass                          # a live writer is there: its part is left for later
+    complete = len(held) == len(folders)
+    if complete and summary:
+        try:
             me.lock(fs.join(root, METADATA_LOCK_NAME), wait=False)
-    except DatasetWriteConflictError:
-        return False                      # a live writer is there: left for later
+        except DatasetWriteConflictError:
+            complete = False
     changes: dict[str, tuple[list[str], list[str]]] = {}
-    for folder in folders:
+    for folder in held:
         marker = read_json(fs, fs.join(folder, marker_name(txn)))
         if marker is not None:
             changes[folder] = (list(marker.get("add", [])), list(marker.get("remove", [])))
-    _roll_forward(fs, root, txn, changes, summary)
-    return True
+    _roll_forward(fs, root, txn, changes, summary, finish=complete)
+    return bool(changes) or complete

@@ -495,3 +495,31 @@ def test_failure_before_the_commit_leaves_the_old_version(tmp_path, monkeypatch)
     assert internal_files(str(root)) == []
     assert read_version(str(root)) == "A"
     assert which_version(pq.read_table(root).column("n").to_pylist()) == "A"
+
+
+def test_dead_commit_is_finished_folder_by_folder(tmp_path, monkeypatch):
+    """A dead writer's commit over k=0..2, while a live writer holds k=2: the next write into
+    k=0 finishes k=0 and k=1 and leaves k=2 (still read as committed) for a later write."""
+    from parquet_core.dataset import transaction
+
+    root = tmp_path / "ds"
+    pc.write_to_dataset(version("A"), str(root), **WRITE)
+    real = transaction.rename
+    monkeypatch.setattr(transaction, "rename", lambda fs, src, dst: (_ for _ in ()).throw(OSError("gone")))
+    with pytest.raises(OSError, match="gone"):
+        pc.write_to_dataset(version("B"), str(root), **WRITE)
+    monkeypatch.setattr(transaction, "rename", real)
+    other = transaction.Transaction(transaction.LocalFileSystem(), str(root))
+    other.lock(str(root / "k=2" / "_pqcore.lock"))
+    try:
+        pc.write_to_dataset({"n": [3000, 3003], "k": [0, 0], "v": [0.0, 0.0]}, str(root), **WRITE)
+        left = sorted(os.path.relpath(p, root).split(os.sep)[0] for p in internal_files(str(root)))
+        assert "k=0" not in left and "k=1" not in left and "k=2" in left
+        got = sorted(pc.read_table(str(root), columns=["n"]).column("n").to_pylist())
+        assert got == sorted([3000, 3003] + [n for n in range(1000, 1500) if n % 3])
+    finally:
+        other.close()
+    pc.write_to_dataset({"n": [3001], "k": [1], "v": [0.0]}, str(root), **WRITE)
+    assert internal_files(str(root)) == []
+    got = sorted(pq.read_table(root).column("n").to_pylist())
+    assert got == sorted([3000, 3003, 3001] + [n for n in range(1000, 1500) if n % 3 == 2])
