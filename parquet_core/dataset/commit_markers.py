@@ -114,7 +114,8 @@ def read_json(fs: FileSystem, path: str) -> dict[str, Any] | None:
     try:
         out = json.loads(data)
     except ValueError as exc:
-        raise ParquetError(f"{fs.display(path)!r} is not a commit marker of parquet-core (bad JSON: {exc})") from exc
+        raise ParquetError(f"{fs.display(path)!r} is not a commit marker of parquet-core "
+                           f"(bad JSON: {exc})") from exc
     if not isinstance(out, dict):
         raise ParquetError(f"{fs.display(path)!r} is not a commit marker of parquet-core")
     return out

@@ -257,7 +257,8 @@ class _Listing:
         for m in matches:
             below = _rel_parts(fs, root, m)
             name = self._name(m)
-            if is_internal(name) or is_hidden(name, self.prefixes) or any(is_hidden(b, self.prefixes) for b in below):
+            if is_internal(name) or is_hidden(name, self.prefixes) or \
+                    any(is_hidden(b, self.prefixes) for b in below):
                 continue
             if fs.kind(m) == "directory":
                 self._add_tree(m, root)

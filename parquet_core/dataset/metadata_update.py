@@ -51,7 +51,8 @@ def _read_footer(fs: FileSystem, path: str) -> Any:
     try:
         size = src.size
         if size < 12:
-            raise ParquetFormatError(f"{fs.display(path)!r} is too short to be a Parquet footer ({size} bytes)")
+            raise ParquetFormatError(f"{fs.display(path)!r} is too short to be a Parquet footer "
+                                     f"({size} bytes)")
         tail = bytes(src.read_at(size - 8, 8))
         if tail[4:] != MAGIC:
             raise ParquetFormatError(f"{fs.display(path)!r} does not end with the Parquet magic")

@@ -36,10 +36,11 @@ import posixpath
 import secrets
 import threading
 import time
-from typing import Any, Iterable
+from typing import Iterable
 
 from parquet_core.dataset.commit_markers import (
-    LOCK_NAME, METADATA_LOCK_NAME, TXN, is_internal, is_marker, marker_name, parse_txn, read_json, record_name,
+    LOCK_NAME, METADATA_LOCK_NAME, TXN, is_internal, is_marker, marker_name, parse_txn, read_json,
+    record_name,
     record_path, staged_name)
 from parquet_core.errors import DatasetWriteConflictError
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem

@@ -36,8 +36,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from parquet_core.dataset.commit_markers import LOCK_NAME, METADATA_LOCK_NAME, RECORD_PREFIX, is_internal, is_marker
-from parquet_core.dataset.metadata_update import check_common_metadata, footer_with_file_path, updated_metadata
+from parquet_core.dataset.commit_markers import (
+    LOCK_NAME, METADATA_LOCK_NAME, RECORD_PREFIX, is_internal, is_marker)
+from parquet_core.dataset.metadata_update import (
+    check_common_metadata, footer_with_file_path, updated_metadata)
 from parquet_core.dataset.partitioning import partition_segment
 from parquet_core.dataset.transaction import Transaction, clean_up, put
 from parquet_core.errors import DatasetWriteConflictError

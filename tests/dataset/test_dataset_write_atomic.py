@@ -33,6 +33,12 @@ import pytest
 import parquet_core as pc
 from parquet_core.errors import DatasetWriteConflictError, ParquetError
 
+try:
+    from fsspec.implementations.memory import MemoryFileSystem
+except ImportError:                        # the memory:// tests are skipped
+    MemoryFileSystem = object
+needs_fsspec = pytest.mark.skipif(MemoryFileSystem is object, reason="fsspec is not installed")
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -230,7 +236,8 @@ def test_stale_lock_of_dead_process_is_taken_over(tmp_path):
 
     root = tmp_path / "ds"
     pc.write_to_dataset(version("A"), str(root), **WRITE)
-    proc = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True)
     dead = f"{host_tag()}.{int(proc.stdout)}.0123456789ab"
     for k in range(3):
         (root / f"k={k}" / "_pqcore.lock").write_text(dead)
@@ -244,8 +251,6 @@ def test_stale_lock_of_dead_process_is_taken_over(tmp_path):
 
 # -- memory://: injected failures and threads ----------------------------------------------------
 
-fsspec = pytest.importorskip("fsspec")
-from fsspec.implementations.memory import MemoryFileSystem  # noqa: E402
 
 
 class Dies(Exception):
@@ -307,11 +312,13 @@ def pc_fs():
     return FsspecFileSystem(MemoryFileSystem())
 
 
+@needs_fsspec
 @pytest.mark.parametrize("with_metadata", [False, True], ids=["plain", "_metadata"])
 def test_memory_writer_killed_after_some_changes(with_metadata):
     kill_memory_writer(with_metadata, stride=5)
 
 
+@needs_fsspec
 @pytest.mark.slow
 @pytest.mark.parametrize("with_metadata", [False, True], ids=["plain", "_metadata"])
 def test_memory_writer_killed_after_each_change(with_metadata):
@@ -329,7 +336,8 @@ def kill_memory_writer(with_metadata: bool, stride: int) -> None:
                         **WRITE)
     if with_metadata:
         first = pc.list_data_files(root.split("://")[1], fs=pc_fs())[0][0]
-        pc.write_metadata(pc.read_schema("memory://" + first), root + "/_metadata", metadata_collector=collector)
+        pc.write_metadata(pc.read_schema("memory://" + first), root + "/_metadata",
+                          metadata_collector=collector)
     counting.changes = 0
     pc.write_to_dataset(version("B"), root.split("://")[1], filesystem=counting, **WRITE)
     total = counting.changes
@@ -357,6 +365,7 @@ def kill_memory_writer(with_metadata: bool, stride: int) -> None:
             _summary_matches_files(root)
 
 
+@needs_fsspec
 def test_memory_racing_threads():
     """Threads: two delete_matching writers and a reader; "error" writers into an empty folder."""
     root = _memory_root()
@@ -471,10 +480,12 @@ def test_reader_sees_a_half_renamed_commit_as_the_new_version(tmp_path, monkeypa
     assert sorted(part) == [n for n in range(1000, 1500) if n % 3 == 1]
     listed = pc.list_data_files(str(root))
     assert sum(pq.read_metadata(p).num_rows for p, _ in listed) == 500
-    pc.write_to_dataset(version("A"), str(root), partition_cols=["k"], existing_data_behavior="overwrite_or_ignore",
+    pc.write_to_dataset(version("A"), str(root), partition_cols=["k"],
+                        existing_data_behavior="overwrite_or_ignore",
                         basename_template="extra-{i}.parquet", max_rows_per_file=1000)
     assert internal_files(str(root)) == []
-    assert sorted(pq.read_table(root).column("n").to_pylist()) == sorted(list(range(300)) + list(range(1000, 1500)))
+    everything = sorted(list(range(300)) + list(range(1000, 1500)))
+    assert sorted(pq.read_table(root).column("n").to_pylist()) == everything
 
 
 def test_failure_before_the_commit_leaves_the_old_version(tmp_path, monkeypatch):

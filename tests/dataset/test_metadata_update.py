@@ -53,9 +53,11 @@ def start(root, by="pyarrow") -> None:
     if by == "pyarrow":
         pq.write_to_dataset(pa.table({"p": [1, 2], "x": [10, 20]}), str(root), partition_cols=["p"],
                             metadata_collector=c)
-        pq.write_metadata(pa.schema([("x", pa.int64())]), os.path.join(root, "_metadata"), metadata_collector=c)
+        pq.write_metadata(pa.schema([("x", pa.int64())]), os.path.join(root, "_metadata"),
+                          metadata_collector=c)
     else:
-        pc.write_to_dataset({"p": [1, 2], "x": [10, 20]}, str(root), partition_cols=["p"], metadata_collector=c)
+        pc.write_to_dataset({"p": [1, 2], "x": [10, 20]}, str(root), partition_cols=["p"],
+                            metadata_collector=c)
         first = pc.list_data_files(str(root))[0][0]
         pc.write_metadata(pc.read_schema(first), os.path.join(root, "_metadata"), metadata_collector=c)
 
@@ -80,7 +82,8 @@ def test_delete_matching_drops_replaced_files(tmp_path):
                         existing_data_behavior="delete_matching", max_rows_per_file=2)
     assert pq.read_metadata(root / "_metadata").num_rows == 5
     assert_in_step(root)
-    assert sorted(pds.parquet_dataset(str(root / "_metadata")).to_table().column("x").to_pylist()) == [5, 6, 7, 8, 20]
+    via_summary = pds.parquet_dataset(str(root / "_metadata")).to_table()
+    assert sorted(via_summary.column("x").to_pylist()) == [5, 6, 7, 8, 20]
 
 
 def test_overwrite_of_a_same_named_file_replaces_its_row_groups(tmp_path):
@@ -132,13 +135,15 @@ def test_metadata_in_step_on_memory_store():
     pc.write_to_dataset({"p": [1, 2], "x": [10, 20]}, url, partition_cols=["p"], metadata_collector=c)
     first = mem.find(url)[0]
     pc.write_metadata(pc.read_schema("memory://" + first), url + "/_metadata", metadata_collector=c)
-    pc.write_to_dataset({"p": [1], "x": [11]}, url, partition_cols=["p"], existing_data_behavior="overwrite_or_ignore")
+    pc.write_to_dataset({"p": [1], "x": [11]}, url, partition_cols=["p"],
+                        existing_data_behavior="overwrite_or_ignore")
     pc.write_to_dataset({"p": [2, 2], "x": [21, 22]}, url, partition_cols=["p"],
                         existing_data_behavior="delete_matching")
     with mem.open(url + "/_metadata", "rb") as f:
         md = pq.read_metadata(f)
     paths = sorted({md.row_group(i).column(0).file_path for i in range(md.num_row_groups)})
     base = mem._strip_protocol(url)
-    on_store = sorted(p[len(base) + 1:] for p in mem.find(url) if not p.rsplit("/", 1)[1].startswith(("_", ".")))
+    on_store = sorted(p[len(base) + 1:] for p in mem.find(url)
+                      if not p.rsplit("/", 1)[1].startswith(("_", ".")))
     assert paths == on_store and md.num_rows == 4
     assert sorted(pc.read_table(url).column("x").to_pylist()) == [10, 11, 21, 22]
