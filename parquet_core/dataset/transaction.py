@@ -44,7 +44,7 @@ from parquet_core.dataset.commit_markers import (
     record_path, staged_name)
 from parquet_core.errors import DatasetWriteConflictError
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
-from parquet_core.file.sink import PathSink, host_tag, is_stale_temp_name, owner_is_dead
+from parquet_core.file.sink import TEMP_SUFFIX, PathSink, host_tag, is_stale_temp_name, owner_is_dead
 
 __all__ = ["Transaction", "clean_up", "LOCK_TIMEOUT", "txn_is_dead"]
 
@@ -99,9 +99,15 @@ def _exists(fs: FileSystem, path: str) -> bool:
     return fs.kind(path) == "file"
 
 
-def put(fs: FileSystem, path: str, data: bytes) -> None:
-    """Write a small file whole (temporary file + rename locally, one PUT on a store)."""
-    if _local(fs):
+def put(fs: FileSystem, path: str, data: bytes, sync: bool = True) -> None:
+    """Write a small file whole (temporary file + rename locally, one PUT on a store).
+
+    Without *sync* the local file is not flushed to the device first: markers and records
+    only have to survive the writer's death, not the machine's (the data files are synced)."""
+    if not _local(fs):
+        fs.fs.pipe_file(path, data)  # type: ignore[attr-defined]
+        return
+    if sync:
         sink = PathSink(path)
         try:
             sink.write(data)
@@ -109,8 +115,15 @@ def put(fs: FileSystem, path: str, data: bytes) -> None:
         except BaseException:
             sink.abort()
             raise
-    else:
-        fs.fs.pipe_file(path, data)  # type: ignore[attr-defined]
+        return
+    tmp = f"{path}.{host_tag()}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        fs.rm(tmp)
+        raise
 
 
 def _put_exclusive(fs: FileSystem, path: str, data: bytes) -> bool:
@@ -246,10 +259,10 @@ class Transaction:
             body = {"txn": self.txn, "up": self._up(folder), "add": self.adds.get(folder, []),
                     "remove": self.removes.get(folder, [])}
             self.marked.append(folder)
-            put(fs, fs.join(folder, marker_name(self.txn)), json.dumps(body).encode())
+            put(fs, fs.join(folder, marker_name(self.txn)), json.dumps(body).encode(), sync=False)
         record = {"txn": self.txn, "folders": [_relative(fs, self.root, f) for f in self.folders()],
                   "summary": self.summary}
-        put(fs, fs.join(self.root, record_name(self.txn)), json.dumps(record).encode())
+        put(fs, fs.join(self.root, record_name(self.txn)), json.dumps(record).encode(), sync=False)
         self.committed = True
 
     def roll_forward(self) -> None:

@@ -309,16 +309,27 @@ def _replaced(fs: FileSystem, root: str, txn: Transaction, behavior: str, folder
     bookkeeping of writers and the root's summary files aside); returns the ``file_path`` values
     (relative to *root*) whose row groups leave ``_metadata`` (also same-named files
     "overwrite_or_ignore" replaces)."""
+    by_rel = {_relative(fs, root, f): f for f in folders}      # folder below root -> folder
+    below: dict[str, list[str]] = {f: [] for f in folders}     # folder -> its files, relative
+    for p, _ in listing:
+        if p in summary_files:
+            continue
+        parts = _relative(fs, root, p).split("/")
+        if any(is_internal(part) for part in parts):
+            continue
+        # the partition folder holding p: the root, or one of p's folders below it
+        for i in range(len(parts)):
+            folder = by_rel.get("/".join(parts[:i]))
+            if folder is not None:
+                below[folder].append("/".join(parts[i:]))
+                break
     out: set[str] = set()
-    for folder in folders:
-        names = set(txn.adds.get(folder, []))
-        rels = [_relative(fs, folder, p) for p, _ in listing
-                if _inside(fs, p, folder) and p not in summary_files]
-        rels = [r for r in rels if not any(is_internal(part) for part in r.split("/"))]
+    for folder, rels in below.items():
         if behavior == "delete_matching":
             txn.removes[folder] = sorted(rels)
             gone = rels
         else:
+            names = set(txn.adds.get(folder, []))
             gone = [r for r in rels if r in names]
         prefix = _relative(fs, root, folder)
         out.update(f"{prefix}/{r}" if prefix else r for r in gone)
@@ -330,11 +341,6 @@ def _parent(fs: FileSystem, path: str) -> str:
     import posixpath
 
     return os.path.dirname(path) if isinstance(fs, LocalFileSystem) else posixpath.dirname(path)
-
-
-def _inside(fs: FileSystem, path: str, folder: str) -> bool:
-    sep = fs.sep
-    return path.startswith(folder.rstrip(sep) + sep)
 
 
 def _basename(fs: FileSystem, path: str) -> str:

@@ -495,10 +495,10 @@ def test_failure_before_the_commit_leaves_the_old_version(tmp_path, monkeypatch)
     pc.write_to_dataset(version("A"), str(root), **WRITE)
     real = transaction.put
 
-    def no_record(fs, path, data):
+    def no_record(fs, path, data, **kw):
         if "_pqcore-commit." in path:
             raise OSError("no space for the record")
-        real(fs, path, data)
+        real(fs, path, data, **kw)
 
     monkeypatch.setattr(transaction, "put", no_record)
     with pytest.raises(OSError, match="record"):
