@@ -381,14 +381,15 @@ def clean_up(fs: FileSystem, listing: Iterable[tuple[str, int]], me: Transaction
 
 def _clean_txn(fs: FileSystem, txn: str, paths: list[str], me: Transaction) -> bool:
     markers = [p for p in paths if is_marker(_name(fs, p))]
+    bodies = [read_json(fs, p) for p in markers]
+    if any(body is None for body in bodies):
+        return False                      # gone meanwhile, or unreadable: never guess
     record = None
-    for p in markers:
-        body = read_json(fs, p)
-        if body is not None:
-            candidate = record_path(fs, _dirname(fs, p), body)
-            if _exists(fs, candidate):
-                record = candidate
-                break
+    for p, body in zip(markers, bodies):
+        candidate = record_path(fs, _dirname(fs, p), body)  # type: ignore[arg-type]
+        if _exists(fs, candidate):
+            record = candidate
+            break
     if record is None:
         record = next((p for p in paths if _name(fs, p) == record_name(txn)), None)
     if record is None:
