@@ -196,14 +196,15 @@ def acquire_lock(fs: FileSystem, path: str, me: str, wait: bool = True) -> None:
         Another writer holds it (after :data:`LOCK_TIMEOUT` seconds, at once without *wait*).
     """
     deadline = time.monotonic() + LOCK_TIMEOUT
+    retries = 0                           # at once, when the lock went or was stale
     while True:
         if _put_exclusive(fs, path, me.encode()):
             return
         owner = _owner(fs, path)
-        if owner is None:
-            continue                      # released meanwhile
-        if owner and txn_is_dead(owner):
-            _break_lock(fs, path, owner, me)
+        if retries < 5 and (owner is None or (owner and txn_is_dead(owner))):
+            retries += 1
+            if owner is not None:
+                _break_lock(fs, path, owner, me)
             continue
         if not wait or time.monotonic() > deadline:
             folder = fs.display(_dirname(fs, path))
@@ -273,7 +274,10 @@ class Transaction:
         """Remove everything this write made (before its commit nothing of it was visible).
         Best effort: what cannot be removed now is a dead writer's litter for the next write."""
         fs = self.fs
-        paths = [self.staged(folder, name) for folder, names in self.adds.items() for name in names]
+        # the record first: if it was written after all (an error after the bytes went), the
+        # write is undone; if it cannot be removed, the next write finds it and rolls forward
+        paths = [fs.join(self.root, record_name(self.txn))]
+        paths += [self.staged(folder, name) for folder, names in self.adds.items() for name in names]
         paths += [self.staged(self.root, name) for name in self.summary]
         paths += [fs.join(folder, marker_name(self.txn)) for folder in self.marked]
         for path in paths:
