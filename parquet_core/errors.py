@@ -11,7 +11,8 @@ raises the ordinary :class:`TypeError` / :class:`ValueError` instead.
     ├── UnsupportedFeatureError   valid per the spec, not implemented here
     │   └── CodecUnavailableError a codec whose Python backend is missing
     ├── ParquetSchemaError        a bad schema, or data that does not match it
-    └── ParquetEncryptionError    wrong or missing key, AAD / tag mismatch
+    ├── ParquetEncryptionError    wrong or missing key, AAD / tag mismatch
+    └── DatasetWriteConflictError a dataset folder holds data, or another writer holds it
 
 Where an error happened (column path, row group, page ordinal, byte offset)
 is attached with :meth:`BaseException.add_note` by :func:`add_context`, so
@@ -33,6 +34,7 @@ __all__ = [
     "CodecUnavailableError",
     "ParquetSchemaError",
     "ParquetEncryptionError",
+    "DatasetWriteConflictError",
     "add_context",
     "file_context",
     "names_file",
@@ -127,6 +129,11 @@ def quoted(value: object, limit: int = QUOTE_LIMIT, *, bare: bool = False) -> st
     if len(text) > cap:
         text = f"{text[:cap]}...({len(text)} characters)"
     return text
+
+
+class DatasetWriteConflictError(ParquetError, FileExistsError):
+    """``write_to_dataset`` refused a folder: it holds data (``existing_data_behavior="error"``),
+    or another writer holds it; names the folder and the other writer."""
 
 
 def add_context(exc: BaseException, **where: object) -> BaseException:

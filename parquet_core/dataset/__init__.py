@@ -6,7 +6,10 @@
 * :mod:`~parquet_core.dataset.schemas` - each file's schema from the start of its footer (planning);
 * :mod:`~parquet_core.dataset.dataset` - :class:`ParquetDataset` (planning, pruning, reading);
 * :mod:`~parquet_core.dataset.metadata_file` - ``_metadata`` / ``_common_metadata``;
-* :mod:`~parquet_core.dataset.write` - :func:`write_to_dataset`;
+* :mod:`~parquet_core.dataset.write` - :func:`write_to_dataset`, committed through
+  :mod:`~parquet_core.dataset.transaction` (staged files, locks, commit record), which
+  readers honour through :mod:`~parquet_core.dataset.commit_markers`;
+  :mod:`~parquet_core.dataset.metadata_update` keeps ``_metadata`` in step;
 * :mod:`~parquet_core.dataset.api` - ``read_table`` / ``read_metadata`` / ``read_schema`` for
   any source (the facade's versions).
 

@@ -5,7 +5,9 @@ whose name starts with ``_`` or ``.`` below the root (``_SUCCESS``, ``.crc``
 files, ``_temporary/``, ``_delta_log/``, our own ``.<name>...pqcore-tmp``
 temporary files) and Hadoop's in-flight copies ending in ``._COPYING_``.
 ``_metadata`` and ``_common_metadata`` at the root are not data, but are
-remembered: the dataset plans from them (see ``dataset.py``).
+remembered: the dataset plans from them (see ``dataset.py``).  The bookkeeping
+files of ``write_to_dataset`` are never data, and a folder a write is
+committing is listed as its committed version (``commit_markers.py``).
 
 The *root* is where partition folders start: the folder given, the fixed
 prefix of a glob without its trailing ``key=value`` folders (``ds/k=a/*/*.parquet``
@@ -19,6 +21,7 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
+from parquet_core.dataset.commit_markers import apply_markers, is_internal, is_marker
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
 
 __all__ = ["Discovery", "discover", "is_hidden", "list_data_files", "DEFAULT_IGNORE_PREFIXES"]
@@ -52,22 +55,31 @@ def list_data_files(folder: str, fs: FileSystem | None = None,
     Summary files (``_metadata``...) are litter here: :func:`discover` picks them up itself.
     """
     fs = fs or LocalFileSystem()
-    return sorted((p, size) for p, size, _ in _walk(fs, folder, tuple(ignore_prefixes)))
+    markers: list[tuple[str, list[str]]] = []
+    files = {p: size for p, size, _ in _walk(fs, folder, tuple(ignore_prefixes), markers=markers)}
+    if markers:
+        apply_markers(fs, markers, files)
+    return sorted(files.items())
 
 
 def _walk(fs: FileSystem, folder: str, prefixes: tuple[str, ...],
-          summary: dict[str, str] | None = None) -> Iterator[tuple[str, int, list[str]]]:
+          summary: dict[str, str] | None = None,
+          markers: list[tuple[str, list[str]]] | None = None) -> Iterator[tuple[str, int, list[str]]]:
     """``(path, size, folders below *folder*)`` of every data file below *folder*, litter left
     out; ``_metadata`` / ``_common_metadata`` directly in *folder* go into *summary* (by name)
-    when it is given.  Unsorted."""
+    when it is given, commit markers into *markers* (``(path, folders below)``).  Unsorted."""
     if isinstance(fs, LocalFileSystem):
-        yield from _walk_local(folder, prefixes, summary)
+        yield from _walk_local(folder, prefixes, summary, markers)
         return
     for p, size in fs.find(folder):
         below = _rel_parts(fs, folder, p)
         name = posixpath.basename(p)
         if summary is not None and not below and name in _SUMMARY_NAMES:
             summary[name] = p
+            continue
+        if name[:1] in "._" and is_internal(name):
+            if markers is not None and is_marker(name) and not any(is_hidden(b, prefixes) for b in below):
+                markers.append((p, below))
             continue
         if is_hidden(name, prefixes) or any(is_hidden(b, prefixes) for b in below):
             continue
@@ -77,8 +89,8 @@ def _walk(fs: FileSystem, folder: str, prefixes: tuple[str, ...],
 _SUMMARY_NAMES = frozenset(("_metadata", "_common_metadata"))
 
 
-def _walk_local(folder: str, prefixes: tuple[str, ...],
-                summary: dict[str, str] | None) -> Iterator[tuple[str, int, list[str]]]:
+def _walk_local(folder: str, prefixes: tuple[str, ...], summary: dict[str, str] | None,
+                markers: list[tuple[str, list[str]]] | None) -> Iterator[tuple[str, int, list[str]]]:
     """:func:`_walk` on the local disk with ``os.scandir``: litter folders are not entered,
     and each file's folders below *folder* come from the walk (no path splitting per file).
     Follows links to folders and skips what vanishes or cannot be read, as ``os.walk(...,
@@ -99,6 +111,10 @@ def _walk_local(folder: str, prefixes: tuple[str, ...],
                 continue
             if summary is not None and not below and not is_dir and name in _SUMMARY_NAMES:
                 summary[name] = e.path
+                continue
+            if name[:1] in "._" and is_internal(name):
+                if markers is not None and not is_dir and is_marker(name):
+                    markers.append((e.path, below))
                 continue
             if is_hidden(name, prefixes):
                 continue
@@ -222,9 +238,12 @@ class _Listing:
     def _add_tree(self, folder: str, root: str, summary: dict[str, str] | None = None) -> None:
         """The files below *folder*, with their folders below *root* (above or at *folder*)."""
         above = [] if folder == root else _rel_parts(self.fs, root, folder) + [self._name(folder)]
-        for p, size, below in _walk(self.fs, folder, self.prefixes, summary):
+        markers: list[tuple[str, list[str]]] = []
+        for p, size, below in _walk(self.fs, folder, self.prefixes, summary, markers):
             self.files[p] = size
             self.rels[p] = above + below if above else below
+        if markers:
+            apply_markers(self.fs, [(m, above + below) for m, below in markers], self.files, self.rels)
 
     def _add_glob(self, raw: str) -> None:
         fs = self.fs
@@ -237,7 +256,9 @@ class _Listing:
         self.roots.append(root)
         for m in matches:
             below = _rel_parts(fs, root, m)
-            if is_hidden(self._name(m), self.prefixes) or any(is_hidden(b, self.prefixes) for b in below):
+            name = self._name(m)
+            if is_internal(name) or is_hidden(name, self.prefixes) or \
+                    any(is_hidden(b, self.prefixes) for b in below):
                 continue
             if fs.kind(m) == "directory":
                 self._add_tree(m, root)

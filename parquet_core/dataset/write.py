@@ -9,18 +9,23 @@ more than one only with ``max_rows_per_file``).  Partition columns are not
 stored in the files; their values are the folder names, URL-encoded as
 pyarrow encodes them, null as ``__HIVE_DEFAULT_PARTITION__``.
 
-Safety:
+Safety (the protocol is in ``transaction.py``, what readers do in ``commit_markers.py``):
 
-* every file is written atomically (local: a temporary file renamed into
-  place; a store: one PUT of the whole object, see ``file/filesystem.py``);
-* if anything fails, the files this call already wrote are deleted, so a
-  failed call leaves no new file behind (a file it *replaced*, possible only
-  with a ``basename_template`` that names existing files under
-  ``"overwrite_or_ignore"``, cannot be brought back);
-* ``existing_data_behavior="delete_matching"`` deletes the old files of the
-  partitions written only after every new file is complete, so a failure
-  never loses the old data;
-* ``"error"`` (the default) refuses to write into a folder that holds files.
+* a call commits whole or leaves nothing visible: new files are written under
+  hidden names (``.pqcore.<txn>.<name>.pqcore-staged``, skipped by pyarrow, Spark
+  and us, and by ``*.parquet`` globs) and renamed to their names only after all
+  of them are complete and a commit record is written; a failure before that
+  removes them, a killed writer's hidden files are removed by the next write;
+* ``existing_data_behavior="delete_matching"`` deletes the old files of a
+  partition only after its new files are in place; our readers list a
+  partition a write is committing as its old or its new version, never both;
+* writers lock the partition folders they commit into (``_pqcore.lock``), so
+  concurrent ``delete_matching`` writers of a partition follow one another (one
+  complete version wins); ``"error"`` (the default) also locks the root and
+  refuses a folder holding any file, so of two writers into an empty folder
+  the second fails (:class:`~parquet_core.errors.DatasetWriteConflictError`);
+* a ``_metadata`` at the root is rewritten with the new row groups and without
+  the replaced files' (``metadata_update.py``), renamed into place with the data.
 """
 
 from __future__ import annotations
@@ -31,7 +36,13 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from parquet_core.dataset.commit_markers import (
+    LOCK_NAME, METADATA_LOCK_NAME, RECORD_PREFIX, is_internal, is_marker)
+from parquet_core.dataset.metadata_update import (
+    check_common_metadata, footer_with_file_path, updated_metadata)
 from parquet_core.dataset.partitioning import partition_segment
+from parquet_core.dataset.transaction import Transaction, clean_up, put
+from parquet_core.errors import DatasetWriteConflictError
 from parquet_core.dataset.progress import Progress
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem, resolve_filesystem
 from parquet_core.file.writer import write_table
@@ -138,14 +149,23 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
     fs, (root,) = resolve_filesystem([root_path], filesystem, storage_options)
     data = as_table(table)
     cols, keep = _split_columns(data, partition_cols)
-    existing = _existing_files(fs, root, existing_data_behavior)
+    _check_root(fs, root, existing_data_behavior)
     folders, jobs = _plan_files(fs, root, data, cols, keep, template, max_rows_per_file)
-    written = _write_files(fs, jobs, progress, write_options)
-    if existing_data_behavior == "delete_matching" and existing:
-        _delete_replaced(fs, existing, written, folders)
+    txn = Transaction(fs, root)
+    try:
+        try:
+            _write_files(fs, txn, jobs, progress, write_options)
+            footers = _commit(fs, root, txn, existing_data_behavior, folders,
+                              need_footers=metadata_collector is not None)
+        except BaseException:
+            if not txn.committed:
+                txn.rollback()
+            raise
+    finally:
+        txn.close()
     if metadata_collector is not None:
-        _collect(fs, root, written, metadata_collector)
-    return [fs.display(p) for p in written]
+        metadata_collector.extend(footers)
+    return [fs.display(path) for path, _ in jobs]
 
 
 def _check_options(behavior: str, max_rows_per_file: int | None, basename_template: str | None,
@@ -181,17 +201,28 @@ def _split_columns(data: Table, partition_cols: Sequence[str] | None) -> tuple[l
     return cols, keep
 
 
-def _existing_files(fs: FileSystem, root: str, behavior: str) -> list[tuple[str, int]]:
-    """The files already below *root* (``(path, size)``); "error" refuses any."""
+def _check_root(fs: FileSystem, root: str, behavior: str) -> None:
+    """Refuse at once, before any file is written, a root that is a file, or that holds
+    files under "error" (checked again under its lock before the commit)."""
     kind = fs.kind(root)
     if kind == "file":
         raise FileExistsError(f"{fs.display(root)!r} is a file, not a folder")
-    existing = fs.find(root) if kind == "directory" else []
-    if behavior == "error" and existing:
-        raise FileExistsError(
-            f"{fs.display(root)!r} already holds {len(existing)} file(s) (e.g. {fs.display(existing[0][0])!r}); "
+    if behavior == "error" and kind == "directory":
+        _refuse_nonempty(fs, root, fs.find(root))
+
+
+def _refuse_nonempty(fs: FileSystem, root: str, listing: list[tuple[str, int]]) -> None:
+    """"error": refuse a root holding any file but writers' bookkeeping (files another writer
+    is staging, stale files a dead one left); a commit in progress counts as data."""
+    others = [p for p, _ in listing if _counts(_basename(fs, p))]
+    if others:
+        raise DatasetWriteConflictError(
+            f"{fs.display(root)!r} already holds {len(others)} file(s) (e.g. {fs.display(others[0])!r}); "
             "pass existing_data_behavior='overwrite_or_ignore' or 'delete_matching'")
-    return existing
+
+
+def _counts(name: str) -> bool:
+    return not is_internal(name) or is_marker(name) or name.startswith(RECORD_PREFIX)
 
 
 def _plan_files(fs: FileSystem, root: str, data: Table, cols: list[str], keep: list[str], template: str,
@@ -215,11 +246,9 @@ def _plan_files(fs: FileSystem, root: str, data: Table, cols: list[str], keep: l
     return {folder for folder, _ in plan}, jobs
 
 
-def _write_files(fs: FileSystem, jobs: list[tuple[str, Table]], progress: Any,
-                 write_options: dict[str, Any]) -> list[str]:
-    """Write every planned file (each atomically, see ``write_table``); on any failure the
-    files already written are deleted and the error raised.  Returns the paths written."""
-    written: list[str] = []
+def _write_files(fs: FileSystem, txn: Transaction, jobs: list[tuple[str, Table]], progress: Any,
+                 write_options: dict[str, Any]) -> None:
+    """Write every planned file, complete, under its hidden staged name (see ``write_table``)."""
     prog = Progress.make(progress, len(jobs), "writing")
     target = None if isinstance(fs, LocalFileSystem) else fs
     try:
@@ -229,31 +258,82 @@ def _write_files(fs: FileSystem, jobs: list[tuple[str, Table]], progress: Any,
             if folder not in made:
                 fs.makedirs(folder)
                 made.add(folder)
-            write_table(piece, path, filesystem=target, **write_options)
-            written.append(path)
+            staged = txn.add(folder, _basename(fs, path))
+            write_table(piece, staged, filesystem=target, **write_options)
             if prog is not None:
                 prog.advance()
-    except BaseException:
-        for path in written:
-            try:
-                fs.rm(path)
-            except Exception:  # noqa: BLE001 - best effort; the original error is what matters
-                pass
-        raise
     finally:
         if prog is not None:
             prog.close()
-    return written
 
 
-def _delete_replaced(fs: FileSystem, existing: list[tuple[str, int]], written: list[str],
-                     folders: set[str]) -> None:
-    """``"delete_matching"``: the old files of the partition folders written (the new files are
-    all complete by now, so a failure before this never loses the old data)."""
-    new = set(written)
-    for old, _ in existing:
-        if old not in new and any(_inside(fs, old, f) for f in folders):
-            fs.rm(old)
+def _commit(fs: FileSystem, root: str, txn: Transaction, behavior: str, folders: set[str],
+            need_footers: bool) -> list[Any]:
+    """Lock, decide what the new files replace, commit, make them visible.  Returns the new
+    files' footers (``file_path`` set) when a collector asks for them."""
+    locks = {fs.join(f, LOCK_NAME) for f in folders}
+    if behavior == "error":
+        locks.add(fs.join(root, LOCK_NAME))
+    for path in sorted(locks):
+        txn.lock(path)
+    meta, common = fs.join(root, "_metadata"), fs.join(root, "_common_metadata")
+    has_meta, has_common = fs.kind(meta) == "file", fs.kind(common) == "file"
+    if has_meta or has_common:
+        txn.lock(fs.join(root, METADATA_LOCK_NAME))
+    listing = fs.find(root)
+    if clean_up(fs, listing, txn):
+        listing = fs.find(root)
+    if behavior == "error":
+        _refuse_nonempty(fs, root, listing)
+    replaced = _replaced(fs, root, txn, behavior, folders, listing, {meta, common})
+    footers: list[Any] = []
+    if need_footers or has_meta or has_common:
+        for folder, names in txn.adds.items():
+            prefix = _relative(fs, root, folder)
+            for n in names:
+                rel = f"{prefix}/{n}" if prefix else n
+                footers.append(footer_with_file_path(fs, txn.staged(folder, n), rel))
+    if has_common:
+        check_common_metadata(fs, common, footers)
+    if has_meta:
+        put(fs, txn.staged(root, "_metadata"), updated_metadata(fs, meta, replaced, footers))
+        txn.summary.append("_metadata")
+    txn.commit()
+    txn.roll_forward()
+    return footers
+
+
+def _replaced(fs: FileSystem, root: str, txn: Transaction, behavior: str, folders: set[str],
+              listing: list[tuple[str, int]], summary_files: set[str]) -> set[str]:
+    """Note in *txn* the files each folder's new files replace ("delete_matching": all of them,
+    bookkeeping of writers and the root's summary files aside); returns the ``file_path`` values
+    (relative to *root*) whose row groups leave ``_metadata`` (also same-named files
+    "overwrite_or_ignore" replaces)."""
+    by_rel = {_relative(fs, root, f): f for f in folders}      # folder below root -> folder
+    below: dict[str, list[str]] = {f: [] for f in folders}     # folder -> its files, relative
+    for p, _ in listing:
+        if p in summary_files:
+            continue
+        parts = _relative(fs, root, p).split("/")
+        if any(is_internal(part) for part in parts):
+            continue
+        # the partition folder holding p: the root, or one of p's folders below it
+        for i in range(len(parts)):
+            folder = by_rel.get("/".join(parts[:i]))
+            if folder is not None:
+                below[folder].append("/".join(parts[i:]))
+                break
+    out: set[str] = set()
+    for folder, rels in below.items():
+        if behavior == "delete_matching":
+            txn.removes[folder] = sorted(rels)
+            gone = rels
+        else:
+            names = set(txn.adds.get(folder, []))
+            gone = [r for r in rels if r in names]
+        prefix = _relative(fs, root, folder)
+        out.update(f"{prefix}/{r}" if prefix else r for r in gone)
+    return out
 
 
 def _parent(fs: FileSystem, path: str) -> str:
@@ -263,15 +343,18 @@ def _parent(fs: FileSystem, path: str) -> str:
     return os.path.dirname(path) if isinstance(fs, LocalFileSystem) else posixpath.dirname(path)
 
 
-def _inside(fs: FileSystem, path: str, folder: str) -> bool:
+def _basename(fs: FileSystem, path: str) -> str:
+    import os
+    import posixpath
+
+    return os.path.basename(path) if isinstance(fs, LocalFileSystem) else posixpath.basename(path)
+
+
+def _relative(fs: FileSystem, folder: str, path: str) -> str:
+    """*path* below *folder*, "/"-separated ("" for the folder itself)."""
     sep = fs.sep
-    return path.startswith(folder.rstrip(sep) + sep)
-
-
-def _collect(fs: FileSystem, root: str, written: list[str], out: list[Any]) -> None:
-    from parquet_core.dataset.metadata_file import metadata_with_file_path
-
-    for path in written:
-        out.append(metadata_with_file_path(fs, root, path))
-
-
+    f = folder.rstrip(sep)
+    if path.rstrip(sep) == f:
+        return ""
+    rest = path[len(f) + 1:]
+    return rest.replace(sep, "/") if sep != "/" else rest

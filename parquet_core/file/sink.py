@@ -33,7 +33,8 @@ import tempfile
 import weakref
 from typing import Any, BinaryIO
 
-__all__ = ["Sink", "PathSink", "FileObjectSink", "open_sink", "remove_stale_temp_files", "TEMP_SUFFIX"]
+__all__ = ["Sink", "PathSink", "FileObjectSink", "open_sink", "remove_stale_temp_files", "is_stale_temp_name",
+           "owner_is_dead", "host_tag", "TEMP_SUFFIX"]
 
 
 class Sink:
@@ -113,6 +114,25 @@ _TEMP_NAME = re.compile(r"\.(?P<host>[^.]+)\.(?P<pid>[0-9]+)\.[^.]+" + re.escape
 def _host_tag() -> str:
     """This host's name, reduced to characters that cannot be confused with the separators."""
     return re.sub(r"[^A-Za-z0-9_-]", "_", socket.gethostname()) or "host"
+
+
+def host_tag() -> str:
+    """This host's name as it appears in temporary file names (no dots)."""
+    return _host_tag()
+
+
+def owner_is_dead(host: str, pid: int) -> bool:
+    """True only when *host* is this host and no process *pid* exists (a writer that cannot
+    clean up after itself any more); another host's writer is never known to be dead."""
+    return host == _host_tag() and not _process_exists(pid)
+
+
+def is_stale_temp_name(name: str) -> bool:
+    """A temporary file name (any target) made on this host by a process that no longer exists."""
+    if not name.endswith(TEMP_SUFFIX):
+        return False
+    m = _TEMP_NAME.search(name)
+    return m is not None and owner_is_dead(m["host"], int(m["pid"]))
 
 
 def _process_exists(pid: int) -> bool:
