@@ -5,7 +5,12 @@ whose name starts with ``_`` or ``.`` below the root (``_SUCCESS``, ``.crc``
 files, ``_temporary/``, ``_delta_log/``, our own ``.<name>...pqcore-tmp``
 temporary files) and Hadoop's in-flight copies ending in ``._COPYING_``.
 ``_metadata`` and ``_common_metadata`` at the root are not data, but are
-remembered: the dataset plans from them (see ``dataset.py``).
+remembered: the dataset takes the footers of the files listed here from
+``_metadata`` when it still describes them (see ``staleness.py``).  The
+listing decides which files there are, never ``_metadata``.
+
+A list of paths is read as given: in its order, a path given twice read twice
+(as pyarrow); a folder's files and a glob's matches are sorted.
 
 The *root* is where partition folders start: the folder given, the fixed
 prefix of a glob without its trailing ``key=value`` folders (``ds/k=a/*/*.parquet``
@@ -34,14 +39,13 @@ def is_hidden(name: str, prefixes: Sequence[str] = DEFAULT_IGNORE_PREFIXES) -> b
 
 @dataclass
 class Discovery:
-    """The data files (sorted ``(path, size)``), the root, and the summary files found there."""
+    """The data files (``(path, size)`` in reading order), the root, and the summary files found there."""
 
     files: list[tuple[str, int]]
     root: str | None
     metadata_path: str | None = None
     common_metadata_path: str | None = None
     relative: dict[str, list[str]] = field(default_factory=dict)   # path -> folders below the root
-    from_summary: bool = False      # the files are to be taken from _metadata
 
 
 def list_data_files(folder: str, fs: FileSystem | None = None,
@@ -162,33 +166,19 @@ def discover(fs: FileSystem, paths: Sequence[str], ignore_prefixes: Sequence[str
              use_summary: bool = True) -> Discovery:
     """List the data files *paths* mean.
 
-    A single folder holding ``_metadata`` is not listed when *use_summary*: its
-    files are the ones ``_metadata`` names (as pyarrow's ``parquet_dataset`` and
-    Dask do), filled in by the dataset (``files`` is then empty, ``from_summary`` True).
+    The folder is always listed.  When one folder is given and *use_summary*, its
+    ``_metadata`` / ``_common_metadata`` (directly in it) are noted as well, for the
+    dataset to take footers from (``metadata_path``, ``common_metadata_path``).
 
     Raises
     ------
     FileNotFoundError
         A path that does not exist (and matches nothing as a glob).
     """
-    if use_summary and len(paths) == 1 and not _has_magic(paths[0]):
-        found = _summary_only(fs, paths[0])
-        if found is not None:
-            return found
     listing = _Listing(fs, tuple(ignore_prefixes))
     for raw in paths:
         listing.add(raw)
-    return listing.result(single=len(paths) == 1)
-
-
-def _summary_only(fs: FileSystem, path: str) -> Discovery | None:
-    """A folder with ``_metadata``: planned from it, not listed (None: no such folder or file)."""
-    folder = os.path.abspath(path) if isinstance(fs, LocalFileSystem) else path
-    summary = fs.join(folder, "_metadata")
-    if fs.kind(summary) != "file":
-        return None
-    common = fs.join(folder, "_common_metadata")
-    return Discovery([], folder, summary, common if fs.kind(common) == "file" else None, from_summary=True)
+    return listing.result(single=len(paths) == 1 and use_summary)
 
 
 class _Listing:
@@ -198,7 +188,7 @@ class _Listing:
         self.fs = fs
         self.local = isinstance(fs, LocalFileSystem)
         self.prefixes = prefixes
-        self.files: dict[str, int] = {}
+        self.files: list[tuple[str, int]] = []     # in reading order, duplicates kept
         self.rels: dict[str, list[str]] = {}
         self.roots: list[str] = []
         self.summary: dict[str, str] = {}
@@ -212,7 +202,7 @@ class _Listing:
             self._add_tree(path, path, self.summary)
         elif kind == "file":
             self.roots.append(os.path.dirname(path) if self.local else posixpath.dirname(path))
-            self.files[path] = _size_of(fs, path)
+            self.files.append((path, _size_of(fs, path)))
             self.rels[path] = []
         elif _has_magic(raw):
             self._add_glob(raw)
@@ -222,9 +212,12 @@ class _Listing:
     def _add_tree(self, folder: str, root: str, summary: dict[str, str] | None = None) -> None:
         """The files below *folder*, with their folders below *root* (above or at *folder*)."""
         above = [] if folder == root else _rel_parts(self.fs, root, folder) + [self._name(folder)]
+        found = []
         for p, size, below in _walk(self.fs, folder, self.prefixes, summary):
-            self.files[p] = size
+            found.append((p, size))
             self.rels[p] = above + below if above else below
+        found.sort()
+        self.files.extend(found)
 
     def _add_glob(self, raw: str) -> None:
         fs = self.fs
@@ -235,32 +228,32 @@ class _Listing:
         if not matches:
             raise FileNotFoundError(f"no file matches {fs.display(raw)!r}")
         self.roots.append(root)
-        for m in matches:
+        for m in sorted(matches):
             below = _rel_parts(fs, root, m)
             if is_hidden(self._name(m), self.prefixes) or any(is_hidden(b, self.prefixes) for b in below):
                 continue
             if fs.kind(m) == "directory":
                 self._add_tree(m, root)
             else:
-                self.files[m] = _size_of(fs, m)
+                self.files.append((m, _size_of(fs, m)))
                 self.rels[m] = below
 
     def _name(self, path: str) -> str:
         return os.path.basename(path) if self.local else posixpath.basename(path)
 
     def result(self, single: bool) -> Discovery:
-        """Sorted files; the root (the one root, or the roots' common folder, the files'
+        """The files in reading order; the root (the one root, or the roots' common folder, the files'
         folders then counted from it); summary files only for one folder read whole."""
         root = None
         if len(self.roots) == 1:
             root = self.roots[0]
         elif self.roots:
             root = _common_folder(self.fs, self.roots)
-            for p in self.files:
+            for p, _ in self.files:
                 self.rels[p] = _rel_parts(self.fs, root, p)
         meta = self.summary.get("_metadata") if single else None
         common = self.summary.get("_common_metadata") if single else None
-        return Discovery(sorted(self.files.items()), root, meta, common, self.rels)
+        return Discovery(self.files, root, meta, common, self.rels)
 
 
 def _size_of(fs: FileSystem, path: str) -> int:
