@@ -358,6 +358,7 @@ class ParquetDataset:
         self._partitioning = part
         self._schema: Schema | None = None
         self._footer_schemas: Any = None       # schemas.FooterSchemas, made on first use
+        self._data_names: set[str] | None = None    # the files' column names, once unified
 
     # -- metadata ---------------------------------------------------------------------------------
     def _load_summary(self) -> None:
@@ -421,7 +422,9 @@ class ParquetDataset:
                 seen[2] += 1
         for sch, frag, n in distinct.values():
             unifier.add(sch, self._fs.display(frag.path), times=n)
-        return unifier.schema()
+        data = unifier.schema()
+        self._data_names = set(data.names)
+        return data
 
     def _full_schema(self, data: Schema) -> Schema:
         parts = self._partitioning.schema if self._partitioning is not None else None
@@ -516,9 +519,12 @@ class ParquetDataset:
         # evaluation per leaf over a table with a row per file), then combined per file
         table = self._partitioning.table([f.partition for f in self._fragments])  # type: ignore[union-attr]
         decided: dict[int, Any] = {}
+        # a partition column files also store is filtered on the stored values, which are
+        # checked against the folder's (so a folder that lies is refused, not skipped)
+        stored = self._stored_partition_columns()
         for leaf in _leaves(nnf):
             cols = leaf.columns()
-            if cols and cols <= parts:
+            if cols and cols <= parts and not cols & stored:
                 decided[id(leaf)] = filter_mask(leaf, table)
         out = []
         for i, frag in enumerate(self._fragments):
@@ -527,6 +533,33 @@ class ParquetDataset:
                 continue
             out.append((frag, rest))
         return out
+
+    def _stored_partition_columns(self) -> set[str]:
+        """The partition columns the files also store, as far as known without reading footers
+        (``_metadata``'s schema, or the footers' when the schema was unified already)."""
+        parts = set(self.partition_names)
+        if not parts:
+            return set()
+        names: set[str] = set()
+        if self._summary is not None:
+            names.update(self._summary.pf.schema_arrow.names)
+        if self._metadata_schema is not None:
+            names.update(self._metadata_schema.names)
+        if self._data_names is not None:
+            names.update(self._data_names)
+        return parts & names
+
+    def _resolve_partitions(self, frag: Fragment, rest: Expression | bool, file_names: Any) -> Expression | bool:
+        """*rest* with its leaves on partition columns the file does not store decided by the
+        file's folder values (those it stores are filtered on the stored values)."""
+        if not isinstance(rest, Expression):
+            return rest
+        lacking = [c for c in self.partition_names if c not in file_names and c in rest.columns()]
+        if not lacking:
+            return rest
+        known = self._known(frag)
+        return partial_eval(rest, Table(Schema([known.schema.field(c) for c in lacking]),
+                                        [known.column(c) for c in lacking], 1))
 
     # -- reading ----------------------------------------------------------------------------------
     def read(self, columns: Sequence[str] | None = None, filters: Any = None, *,
@@ -550,6 +583,8 @@ class ParquetDataset:
         if fixed is None and (self._given_schema is not None or self._metadata_schema is not None
                               or self._summary is not None):
             fixed = self._full_schema(self._data_schema(self._fragments))
+        if fixed is None and not work:
+            fixed = self.schema     # a filter skipped every file: the columns are still the dataset's
         prog = Progress.make(self._progress if progress is None else progress, len(work), "reading")
         try:
             # files _metadata describes, read whole: in runs through it (see _read_summarised_runs);
@@ -668,6 +703,7 @@ class ParquetDataset:
         with self._open(frag) as pf:
             file_fields = {f.name: f for f in pf.schema_arrow}
             path = self._fs.display(frag.path)
+            rest = self._resolve_partitions(frag, rest, file_fields)
             if fixed is not None:
                 fixed_fields: dict[str, Field] = {}
                 for f in fixed:
@@ -707,6 +743,9 @@ class ParquetDataset:
         """Read a file's row groups through ``_metadata`` (its own footer is never read)."""
         pf = self._summary.pf
         file_fields = {f.name for f in pf.schema_arrow}
+        rest = self._resolve_partitions(frag, rest, file_fields)
+        if rest is False:
+            return Table(Schema([]), [], 0), pf.schema_arrow
         if columns is None:
             wanted = [f.name for f in pf.schema_arrow]
         else:
@@ -803,6 +842,7 @@ class ParquetDataset:
         with self._footer(frag) as (pf, groups):
             path = self._fs.display(frag.path)
             file_fields = {f.name: f for f in pf.schema_arrow}
+            rest = self._resolve_partitions(frag, rest, file_fields)
             for name, f in file_fields.items():
                 if name not in full_names:
                     self._unplanned(name, path)
@@ -847,6 +887,7 @@ class ParquetDataset:
             frag, rest = item
             with self._footer(frag) as (pf, groups):
                 file_fields = {f.name for f in pf.schema_arrow}
+                rest = self._resolve_partitions(frag, rest, file_fields)
                 if isinstance(rest, Expression):
                     missing = {c for c in rest.columns()
                                if c.split(".")[0] not in file_fields and c not in self.partition_names}

@@ -501,4 +501,4 @@ def check_stored_values(stored: Any, folder: Any, name: str, path: str) -> None:
         shown = "null (__HIVE_DEFAULT_PARTITION__)" if value is None else repr(value)
         raise ParquetSchemaError(
             f"{path!r} stores column {name!r} with the value {found!r}, but its partition folder says "
-            f"{name}={shown}: the folder value and the stored values disagree (as pyarrow, refused)")
+            f"{name}={shown}: the folder value and the stored values disagree, and neither is taken")
