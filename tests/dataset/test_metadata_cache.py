@@ -258,3 +258,14 @@ def test_pqc_as_a_module(folder, tmp_path):
                          capture_output=True, text=True, env=env, cwd=str(tmp_path))
     assert res.returncode == 0, res.stderr
     assert res.stdout.count("x=") == _oracle(root).num_rows
+
+
+def test_spark_sources_list_the_folder_as_the_readers_do(folder):
+    """pqcore and pqmeta never read _metadata: they list with pc.list_data_files, the listing
+    ParquetDataset uses, so a stale _metadata changes nothing for them either."""
+    from spark_adapter.core.files import list_files_and_bases
+
+    root, _ = folder
+    files, _ = list_files_and_bases([root], None, None)
+    assert sorted(files) == sorted(pc.ParquetDataset(root).files) == sorted(f for f, _ in pc.list_data_files(root))
+    assert len(files) == len(ds.dataset(root, partitioning="hive").files)
