@@ -59,13 +59,20 @@ class Summary:
         from parquet_core.dataset.staleness import classify, row_group_ends
 
         fs, root = ds._fs, ds._discovery.root
-        sep = "/"
+        local = isinstance(fs, LocalFileSystem)
+        sep = os.sep if local else "/"
+        prefix = root.rstrip(sep) + sep if root else None
+        cut = len(prefix) if prefix else 0
         listed = []
         for frag in ds._fragments:
-            below = ds._discovery.relative.get(frag.path, [])
-            name = os.path.basename(frag.path) if isinstance(fs, LocalFileSystem) else posixpath.basename(frag.path)
-            rel = sep.join(below) + sep + name if below else name
-            listed.append((frag.path, rel, frag.size))
+            path = frag.path
+            if prefix is not None and path.startswith(prefix):
+                rel = path[cut:]        # the listing's paths start with the folder: one slice each
+                if sep != "/":
+                    rel = rel.replace(sep, "/")
+            else:
+                rel = _relative(fs, root, path) or ""
+            listed.append((path, rel, frag.size))
         present = [rel for _, rel, _ in listed if rel in self.groups]
         if not present and not self.groups:
             return

@@ -60,7 +60,10 @@ def classify(groups: dict[str, list[int]], listed: Sequence[tuple[str, str, int]
         if rgs is None:
             continue
         seen.add(rel)
-        need = max((ends[i] or 0 for i in rgs), default=0) + TAIL_BYTES
+        if len(rgs) == 1:
+            need = (ends[rgs[0]] or 0) + TAIL_BYTES
+        else:
+            need = max((ends[i] or 0 for i in rgs), default=0) + TAIL_BYTES
         if size < need:
             out.stale[rel] = (f"the file has {size} bytes, _metadata places column data up to byte "
                               f"{need - TAIL_BYTES} in it (replaced since)")
