@@ -4,7 +4,9 @@
 
     ParquetDataset(path_or_paths, filesystem=, partitioning=, schema=, filters=)
       file.filesystem.resolve_filesystem     local disk or an fsspec store
-      discovery.discover                     files, root, _metadata / _common_metadata
+      discovery.discover                     files (the listing), root, _metadata / _common_metadata
+      metadata_file.Summary.match            the listed files _metadata still describes
+                                             (staleness.classify): footers from it, others' read
       partitioning.Partitioning.infer        key=value folders -> typed columns
     .schema                                  schemas.FooterSchemas: each footer's schema prefix,
                                              unify.SchemaUnifier over the distinct schemas
@@ -372,7 +374,8 @@ class ParquetDataset:
 
     @property
     def files(self) -> list[str]:
-        """The data files, sorted (as the user would write them: URLs keep their scheme)."""
+        """The data files in reading order: a folder's sorted, a list's as given (as the user
+        would write them: URLs keep their scheme)."""
         return [self._fs.display(f.path) for f in self._fragments]
 
     @property

@@ -101,10 +101,10 @@ def _walk_local(folder: str, prefixes: tuple[str, ...],
                 is_dir = e.is_dir()
             except OSError:
                 continue
-            # is_hidden, inlined: this runs once per entry
-            if name.startswith(prefixes) or name.endswith("._COPYING_"):
-                if summary is not None and not below and not is_dir and name in _SUMMARY_NAMES:
-                    summary[name] = e.path
+            if summary is not None and not below and not is_dir and name in _SUMMARY_NAMES:
+                summary[name] = e.path
+                continue
+            if name.startswith(prefixes) or name.endswith("._COPYING_"):    # is_hidden, inlined
                 continue
             if is_dir:
                 stack.append((e.path, below + [name]))
