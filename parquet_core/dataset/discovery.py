@@ -46,6 +46,8 @@ class Discovery:
     metadata_path: str | None = None
     common_metadata_path: str | None = None
     relative: dict[str, list[str]] = field(default_factory=dict)   # path -> folders below the root
+    #: path -> modification time (ns) where the listing gives it for free (the local disk)
+    mtimes: dict[str, int] = field(default_factory=dict)
 
 
 def list_data_files(folder: str, fs: FileSystem | None = None,
@@ -60,12 +62,13 @@ def list_data_files(folder: str, fs: FileSystem | None = None,
 
 
 def _walk(fs: FileSystem, folder: str, prefixes: tuple[str, ...],
-          summary: dict[str, str] | None = None) -> Iterator[tuple[str, int, list[str]]]:
+          summary: dict[str, str] | None = None,
+          mtimes: dict[str, int] | None = None) -> Iterator[tuple[str, int, list[str]]]:
     """``(path, size, folders below *folder*)`` of every data file below *folder*, litter left
     out; ``_metadata`` / ``_common_metadata`` directly in *folder* go into *summary* (by name)
     when it is given.  Unsorted."""
     if isinstance(fs, LocalFileSystem):
-        yield from _walk_local(folder, prefixes, summary)
+        yield from _walk_local(folder, prefixes, summary, mtimes)
         return
     for p, size in fs.find(folder):
         below = _rel_parts(fs, folder, p)
@@ -81,8 +84,8 @@ def _walk(fs: FileSystem, folder: str, prefixes: tuple[str, ...],
 _SUMMARY_NAMES = frozenset(("_metadata", "_common_metadata"))
 
 
-def _walk_local(folder: str, prefixes: tuple[str, ...],
-                summary: dict[str, str] | None) -> Iterator[tuple[str, int, list[str]]]:
+def _walk_local(folder: str, prefixes: tuple[str, ...], summary: dict[str, str] | None,
+                mtimes: dict[str, int] | None = None) -> Iterator[tuple[str, int, list[str]]]:
     """:func:`_walk` on the local disk with ``os.scandir``: litter folders are not entered,
     and each file's folders below *folder* come from the walk (no path splitting per file).
     Follows links to folders and skips what vanishes or cannot be read, as ``os.walk(...,
@@ -110,10 +113,12 @@ def _walk_local(folder: str, prefixes: tuple[str, ...],
                 stack.append((e.path, below + [name]))
                 continue
             try:
-                size = e.stat().st_size
+                st = e.stat()
             except OSError:
                 continue    # removed while listing, or a broken link
-            yield e.path, size, below
+            if mtimes is not None:
+                mtimes[e.path] = st.st_mtime_ns
+            yield e.path, st.st_size, below
 
 
 def _split(fs: FileSystem, path: str) -> list[str]:
@@ -192,6 +197,7 @@ class _Listing:
         self.rels: dict[str, list[str]] = {}
         self.roots: list[str] = []
         self.summary: dict[str, str] = {}
+        self.mtimes: dict[str, int] = {}
 
     def add(self, raw: str) -> None:
         fs = self.fs
@@ -213,7 +219,7 @@ class _Listing:
         """The files below *folder*, with their folders below *root* (above or at *folder*)."""
         above = [] if folder == root else _rel_parts(self.fs, root, folder) + [self._name(folder)]
         found = []
-        for p, size, below in _walk(self.fs, folder, self.prefixes, summary):
+        for p, size, below in _walk(self.fs, folder, self.prefixes, summary, self.mtimes):
             found.append((p, size))
             self.rels[p] = above + below if above else below
         found.sort()
@@ -253,7 +259,7 @@ class _Listing:
                 self.rels[p] = _rel_parts(self.fs, root, p)
         meta = self.summary.get("_metadata") if single else None
         common = self.summary.get("_common_metadata") if single else None
-        return Discovery(self.files, root, meta, common, self.rels)
+        return Discovery(self.files, root, meta, common, self.rels, self.mtimes)
 
 
 def _size_of(fs: FileSystem, path: str) -> int:

@@ -63,6 +63,7 @@ class Summary:
         sep = os.sep if local else "/"
         prefix = root.rstrip(sep) + sep if root else None
         cut = len(prefix) if prefix else 0
+        mtimes = ds._discovery.mtimes
         listed = []
         for frag in ds._fragments:
             path = frag.path
@@ -72,12 +73,18 @@ class Summary:
                     rel = rel.replace(sep, "/")
             else:
                 rel = _relative(fs, root, path) or ""
-            listed.append((path, rel, frag.size))
-        present = [rel for _, rel, _ in listed if rel in self.groups]
+            listed.append((path, rel, frag.size, mtimes.get(path)))
+        present = [rel for _, rel, _, _ in listed if rel in self.groups]
         if not present and not self.groups:
             return
         ends = row_group_ends(self.pf.metadata.raw) if present else []
-        verdict = classify(self.groups, listed, ends)
+        written = None
+        if mtimes and local and ds._discovery.metadata_path is not None:
+            try:
+                written = os.stat(ds._discovery.metadata_path).st_mtime_ns
+            except OSError:
+                written = None
+        verdict = classify(self.groups, listed, ends, written)
         for frag in ds._fragments:
             rgs = verdict.used.get(frag.path)
             if rgs is not None:

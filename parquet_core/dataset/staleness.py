@@ -9,9 +9,11 @@ file ``_metadata`` names is classified against the listing:
 * *used*: it is listed, and its size leaves room for every row group
   ``_metadata`` places in it (the end of its column data plus the 8-byte
   tail: footer length and magic).  Its footer is taken from ``_metadata``.
-* *stale*: not listed (gone, or hidden by the listing's rules), or too small
-  for the row groups ``_metadata`` places in it (it was replaced).  The entry
-  is ignored; a listed file whose entry is stale is read from its own footer.
+* *stale*: not listed (gone, or hidden by the listing's rules), too small
+  for the row groups ``_metadata`` places in it, or (where the listing gives
+  modification times for free: the local disk) modified after ``_metadata``
+  (it was replaced).  The entry is ignored; a listed file whose entry is
+  stale is read from its own footer.
 
 Files the listing finds and ``_metadata`` does not name are read from their
 own footers too.  The sizes come from the listing (a stat per file on local
@@ -48,18 +50,22 @@ class Staleness:
     stale: dict[str, str] = field(default_factory=dict)
 
 
-def classify(groups: dict[str, list[int]], listed: Sequence[tuple[str, str, int]],
-             ends: Sequence[int | None]) -> Staleness:
+def classify(groups: dict[str, list[int]], listed: Sequence[tuple[str, str, int, int | None]],
+             ends: Sequence[int | None], written: int | None = None) -> Staleness:
     """Match *groups* (``_metadata``'s relative path -> row groups) against *listed*
-    (``(path, relative path, size)`` of each listed file) using *ends* (the byte just
-    past each row group's column data, None when unknown)."""
+    (``(path, relative path, size, modification time or None)`` of each listed file)
+    using *ends* (the byte just past each row group's column data, None when unknown)
+    and *written* (when ``_metadata`` was last modified, None when unknown)."""
     out = Staleness()
     seen: set[str] = set()
-    for path, rel, size in listed:
+    for path, rel, size, mtime in listed:
         rgs = groups.get(rel)
         if rgs is None:
             continue
         seen.add(rel)
+        if written is not None and mtime is not None and mtime > written:
+            out.stale[rel] = "the file was modified after _metadata was written"
+            continue
         if len(rgs) == 1:
             need = (ends[rgs[0]] or 0) + TAIL_BYTES
         else:

@@ -90,6 +90,8 @@ def test_a_file_replaced_smaller_is_read_from_its_own_footer(tmp_path):
     _summarise(root)
     (victim,) = [f for f, _ in pc.list_data_files(str(root / "p=1"))]
     pq.write_table(pa.table({"x": [7]}), victim)
+    past = os.stat(root / "_metadata").st_mtime_ns - 10**9    # as if copied: the size must tell
+    os.utime(victim, ns=(past, past))
     d = pc.ParquetDataset(str(root))
     assert list(d.stale_metadata.values())[0].startswith("the file has")
     assert _rows(d.read()) == _rows(pq.read_table(str(root))) == [(1, 7), (2, 500)]
@@ -269,3 +271,19 @@ def test_spark_sources_list_the_folder_as_the_readers_do(folder):
     files, _ = list_files_and_bases([root], None, None)
     assert sorted(files) == sorted(pc.ParquetDataset(root).files) == sorted(f for f, _ in pc.list_data_files(root))
     assert len(files) == len(ds.dataset(root, partitioning="hive").files)
+
+
+def test_a_file_replaced_in_place_after_metadata_is_read_from_its_own_footer(tmp_path):
+    """basename_template + overwrite_or_ignore rewrites the same name, here with more rows:
+    the size check alone cannot see it; the listing's modification time (local disk) does."""
+    root = str(tmp_path / "ds")
+    pc.write_to_dataset({"p": [1, 2], "x": [10, 20]}, root, partition_cols=["p"], basename_template="part-{i}.parquet")
+    _summarise(tmp_path / "ds")
+    past = os.stat(os.path.join(root, "_metadata")).st_mtime_ns - 10**9
+    for f, _ in pc.list_data_files(root):
+        os.utime(f, ns=(past, past))
+    pc.write_to_dataset({"p": [1, 1, 1], "x": [11, 12, 13]}, root, partition_cols=["p"],
+                        basename_template="part-{i}.parquet", existing_data_behavior="overwrite_or_ignore")
+    d = pc.ParquetDataset(root)
+    assert [v for v in d.stale_metadata.values()] == ["the file was modified after _metadata was written"]
+    assert _rows(d.read()) == _rows(pq.read_table(root)) == [(1, 11), (1, 12), (1, 13), (2, 20)]
