@@ -552,7 +552,8 @@ class ParquetDataset:
             names.update(self._data_names)
         return parts & names
 
-    def _resolve_partitions(self, frag: Fragment, rest: Expression | bool, file_names: Any) -> Expression | bool:
+    def _resolve_partitions(self, frag: Fragment, rest: Expression | bool,
+                            file_names: Any) -> Expression | bool:
         """*rest* with its leaves on partition columns the file does not store decided by the
         file's folder values (those it stores are filtered on the stored values)."""
         if not isinstance(rest, Expression):
@@ -723,8 +724,8 @@ class ParquetDataset:
                     rest = self._decide_missing(rest, missing, fixed)
             if rest is False:
                 return Table(Schema([]), [], 0), pf.schema_arrow
-            wanted = self._stored_partitions(
-                file_fields, [c for c in (columns if columns is not None else file_fields) if c in file_fields])
+            asked = columns if columns is not None else file_fields
+            wanted = self._stored_partitions(file_fields, [c for c in asked if c in file_fields])
             if isinstance(rest, Expression):
                 prefetch_indexes(pf, rest)
                 table = pf.read(wanted, filters=rest, use_threads=use_threads)
@@ -876,7 +877,7 @@ class ParquetDataset:
         column bytes to read, and the bytes and requests planning fetched."""
         expr = self._expression(filters)
         before = (self.io_stats.requests, self.io_stats.bytes)
-        from_summary = sum(1 for f in self._fragments if f.row_groups is not None and self._summary is not None)
+        from_summary = 0 if self._summary is None else sum(f.row_groups is not None for f in self._fragments)
         report = DatasetReport(expr, files=len(self._fragments),
                                planned_from="_metadata" if self._summary is not None else "footers",
                                footers_from_metadata=from_summary,

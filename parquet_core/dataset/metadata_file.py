@@ -31,7 +31,7 @@ import struct
 from typing import Any, Sequence
 
 from parquet_core.constants import MAGIC
-from parquet_core.errors import ParquetFormatError, ParquetSchemaError
+from parquet_core.errors import ParquetSchemaError
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
 from parquet_core.file.reader import ParquetFile
 from parquet_core.file.sink import open_sink

@@ -22,7 +22,6 @@ import pytest
 import parquet_core as pc
 from parquet_core.cli import main
 
-from ._helpers import assert_same
 
 
 def _rows(table, names=("p", "x")):
