@@ -286,3 +286,20 @@ def test_a_file_replaced_in_place_after_metadata_is_read_from_its_own_footer(tmp
     d = pc.ParquetDataset(root)
     assert [v for v in d.stale_metadata.values()] == ["the file was modified after _metadata was written"]
     assert _rows(d.read()) == _rows(pq.read_table(root)) == [(1, 11), (1, 12), (1, 13), (2, 20)]
+
+
+@pytest.mark.parametrize("filters", [None, [("p", "==", 2)], [("x", ">=", 15)]], ids=repr)
+def test_matrix_explain_and_fragments(folder, filters):
+    root, kind = folder
+    d = pc.ParquetDataset(root)
+    listed = sorted(f for f, _ in pc.list_data_files(root))
+    assert sorted(d.files) == listed == sorted(fr.path for fr in d.fragments)
+    rep = d.explain(filters)
+    assert rep.files == len(listed) == rep.footers_from_metadata + rep.footers_read
+    assert (rep.footers_read == len(listed)) == (kind == "listing")
+    outside = [f for f in listed if filters == [("p", "==", 2)] and os.sep + "p=2" + os.sep not in f]
+    assert sorted(rep.pruned_by_partition) == outside
+    # every row group of the kept files is accounted for, whoever gave its footer
+    assert rep.row_groups == sum(pq.ParquetFile(f).num_row_groups for f in listed if f not in outside)
+    kept_rows = _oracle(root, filters).num_rows
+    assert (rep.row_groups_kept > 0) == (kept_rows > 0)
