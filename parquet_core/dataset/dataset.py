@@ -681,6 +681,33 @@ class ParquetDataset:
                                             conform(pv[name], field, 1), name, self._fs.display(fr.path))
                     lo += n
 
+    def _verify_stored(self, pf: ParquetFile, frag: Fragment, groups: Sequence[int] | None,
+                       file_names: Any) -> None:
+        """Refuse the file if a partition column it also stores holds a value other than its
+        folder's in any row (not only in the rows a filter keeps): the row groups whose
+        statistics cannot rule that out have the column read and compared."""
+        stored = [c for c in self.partition_names if c in file_names]
+        if not stored:
+            return
+        from parquet_core.predicate import col
+
+        values = self._partitioning.arrays(frag.partition)  # type: ignore[union-attr]
+        path = self._fs.display(frag.path)
+        for name in stored:
+            value = values[name].to_pylist()[0]
+            if value is None:
+                differs = ~col(name).is_null()
+            else:
+                differs = (col(name) != value) | col(name).is_null()
+            _, _, plans = plan_row_groups(pf, differs, row_groups=None if groups is None else list(groups),
+                                          measure=False)
+            doubtful = [plan.index for plan in plans]
+            if not doubtful:
+                continue        # the statistics show every value equals the folder's
+            arr = pf.read_row_groups(doubtful, [name]).column(name)
+            field = Field(name, _common_type(arr.type, values[name].type), True)
+            check_stored_values(conform(arr, field, len(arr)), conform(values[name], field, 1), name, path)
+
     def _stored_partitions(self, names: Sequence[str], wanted: list[str]) -> list[str]:
         """*wanted* and the partition columns a file (its columns *names*) also stores: they are
         read to check them against the folder values (``_check_stored``)."""
@@ -708,6 +735,7 @@ class ParquetDataset:
             file_fields = {f.name: f for f in pf.schema_arrow}
             path = self._fs.display(frag.path)
             rest = self._resolve_partitions(frag, rest, file_fields)
+            self._verify_stored(pf, frag, None, file_fields)
             if fixed is not None:
                 fixed_fields: dict[str, Field] = {}
                 for f in fixed:
@@ -748,6 +776,7 @@ class ParquetDataset:
         pf = self._summary.pf
         file_fields = {f.name for f in pf.schema_arrow}
         rest = self._resolve_partitions(frag, rest, file_fields)
+        self._verify_stored(pf, frag, frag.row_groups or [], file_fields)
         if rest is False:
             return Table(Schema([]), [], 0), pf.schema_arrow
         if columns is None:
@@ -847,6 +876,7 @@ class ParquetDataset:
             path = self._fs.display(frag.path)
             file_fields = {f.name: f for f in pf.schema_arrow}
             rest = self._resolve_partitions(frag, rest, file_fields)
+            self._verify_stored(pf, frag, groups, file_fields)
             for name, f in file_fields.items():
                 if name not in full_names:
                     self._unplanned(name, path)

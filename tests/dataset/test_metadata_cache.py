@@ -124,7 +124,11 @@ def test_partition_value_disagreeing_with_stored_value_is_refused(tmp_path):
     d.schema
     with pytest.raises(pc.ParquetSchemaError, match="k=1"):
         d.read(filters=[("k", "==", 2)])
-    assert d.read(filters=[("k", "==", 3)]).to_pydict() == {"k": [3], "x": [5]}
+    # (every file is opened then, as pyarrow refuses such a folder whatever the filter)
+    with pytest.raises(pc.ParquetSchemaError, match="k=1"):
+        d.read(filters=[("k", "==", 3)])
+    # a filter that skips the folder before anything is opened does not see it
+    assert pc.read_table(str(tmp_path), filters=[("k", "==", 3)]).to_pydict() == {"x": [5], "k": [3]}
 
 
 def test_stored_partition_values_that_agree_are_read(tmp_path):
@@ -303,3 +307,22 @@ def test_matrix_explain_and_fragments(folder, filters):
     assert rep.row_groups == sum(pq.ParquetFile(f).num_row_groups for f in listed if f not in outside)
     kept_rows = _oracle(root, filters).num_rows
     assert (rep.row_groups_kept > 0) == (kept_rows > 0)
+
+
+@pytest.mark.parametrize("summary", [False, True], ids=["footers", "_metadata"])
+def test_a_lying_folder_is_refused_whatever_the_filter_keeps(tmp_path, summary):
+    """Once the files' schema is known, filters on k run on the stored values, and statistics
+    could skip the lying file; every file opened is checked whole against its folder."""
+    for k in (1, 3):
+        (tmp_path / f"k={k}").mkdir()
+    pq.write_table(pa.table({"k": [2, 2], "x": [1, 2]}), tmp_path / "k=1" / "a.parquet")
+    pq.write_table(pa.table({"k": [3], "x": [5]}), tmp_path / "k=3" / "a.parquet")
+    if summary:
+        _summarise(tmp_path)
+    d = pc.ParquetDataset(str(tmp_path))
+    d.schema
+    for filters in ([("k", "==", 1)], [("k", "==", 2)], [("k", "==", 3)], [("x", "==", 1)], None):
+        with pytest.raises(pc.ParquetSchemaError, match=r"k=1.*'k'.*2"):
+            d.read(filters=filters)
+        with pytest.raises(pc.ParquetSchemaError, match=r"k=1.*'k'.*2"):
+            list(d.iter_batches(filters=filters))
