@@ -166,6 +166,10 @@ def _show_dataset(ds: Any, command: str, n: int) -> list[str]:
         lines.extend(f"  {f}" for f in ds.files[:20])
         if len(ds.files) > 20:
             lines.append(f"  ... {len(ds.files) - 20} more")
+        if ds.stale_metadata:
+            lines.append(f"Stale _metadata entries (ignored: the listing decides the files): "
+                         f"{len(ds.stale_metadata)}")
+            lines.extend(f"  {k}: {v}" for k, v in sorted(ds.stale_metadata.items())[:20])
         parts.append("\n".join(lines))
     if command in ("head", "inspect"):
         rows = []

@@ -6,6 +6,7 @@
 * :mod:`~parquet_core.dataset.schemas` - each file's schema from the start of its footer (planning);
 * :mod:`~parquet_core.dataset.dataset` - :class:`ParquetDataset` (planning, pruning, reading);
 * :mod:`~parquet_core.dataset.metadata_file` - ``_metadata`` / ``_common_metadata``;
+* :mod:`~parquet_core.dataset.staleness` - which ``_metadata`` entries still describe the listed files;
 * :mod:`~parquet_core.dataset.write` - :func:`write_to_dataset`, committed through
   :mod:`~parquet_core.dataset.transaction` (staged files, locks, commit record), which
   readers honour through :mod:`~parquet_core.dataset.commit_markers`;

@@ -4,7 +4,9 @@
 
     ParquetDataset(path_or_paths, filesystem=, partitioning=, schema=, filters=)
       file.filesystem.resolve_filesystem     local disk or an fsspec store
-      discovery.discover                     files, root, _metadata / _common_metadata
+      discovery.discover                     files (the listing), root, _metadata / _common_metadata
+      metadata_file.Summary.match            the listed files _metadata still describes
+                                             (staleness.classify): footers from it, others' read
       partitioning.Partitioning.infer        key=value folders -> typed columns
     .schema                                  schemas.FooterSchemas: each footer's schema prefix,
                                              unify.SchemaUnifier over the distinct schemas
@@ -26,17 +28,18 @@ SQL's nulls (a null partition value matches no comparison, as in pyarrow).
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+import contextlib
 import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
 from parquet_core.dataset.discovery import DEFAULT_IGNORE_PREFIXES, Discovery, discover
-from parquet_core.dataset.partitioning import Partitioning, repeat, resolve_partitioning
+from parquet_core.dataset.partitioning import Partitioning, check_stored_values, repeat, resolve_partitioning
 from parquet_core.dataset.progress import Progress
 from parquet_core.dataset.unify import SchemaUnifier, check_against, conform
 from parquet_core.errors import ParquetError, ParquetSchemaError, note_file
 from parquet_core.file.filesystem import FileSystem, IOStats, LocalFileSystem, resolve_filesystem
-from parquet_core.file.pushdown import PruneReport
+from parquet_core.file.pushdown import PruneReport, plan_row_groups
 from parquet_core.file.reader import ParquetFile
 from parquet_core.options.reader import ReaderOptions, reader_options
 from parquet_core.predicate import Expression, filter_mask, from_filters, negation_normal_form
@@ -79,13 +82,22 @@ class DatasetReport:
     bytes_fetched: int = 0
     per_file: dict[str, PruneReport] = field(default_factory=dict)
     planned_from: str = "footers"
+    #: files whose footer came from ``_metadata``, and files whose own footer is read
+    footers_from_metadata: int = 0
+    footers_read: int = 0
+    #: ``_metadata`` entries not used (the file is gone, or was replaced), with why
+    stale_metadata: dict[str, str] = field(default_factory=dict)
 
     def __str__(self) -> str:
         return (f"filter {self.filter!r}: {self.files - len(self.pruned_by_partition)} of {self.files} files "
                 f"kept ({len(self.pruned_by_partition)} pruned by partition folders, none of them opened); "
                 f"{self.row_groups_kept} of {self.row_groups} row groups kept in the files opened; "
                 f"{self.bytes_to_read} column bytes to read; planning fetched {self.bytes_fetched} bytes "
-                f"in {self.requests} requests (from {self.planned_from})")
+                f"in {self.requests} requests (from {self.planned_from}); footers: "
+                f"{self.footers_from_metadata} from _metadata, {self.footers_read} read from the files"
+                + ("" if not self.stale_metadata else
+                   f"; {len(self.stale_metadata)} stale _metadata entries ignored: "
+                   + ", ".join(f"{k} ({v})" for k, v in sorted(self.stale_metadata.items()))))
 
 
 def _as_schema(schema: Any) -> Schema | None:
@@ -103,6 +115,13 @@ def _as_schema(schema: Any) -> Schema | None:
 
 _TRUE = True
 _FALSE = False
+
+
+def _common_type(a: Any, b: Any) -> Any:
+    """The type both a stored partition column and its folder values are compared as."""
+    from parquet_core.dataset.unify import _wider
+
+    return _wider(a, b) or b
 
 
 def partial_eval(expr: Expression, known: Table) -> Expression | bool:
@@ -243,6 +262,19 @@ def prefetch_indexes(pf: ParquetFile, expr: Expression) -> int:
     return len(ranges)
 
 
+class _OpenedFile:
+    """``with``: a data file opened from its own footer, as ``(ParquetFile, None)``."""
+
+    def __init__(self, ds: "ParquetDataset", frag: Fragment) -> None:
+        self.pf = ds._open(frag)
+
+    def __enter__(self) -> tuple[ParquetFile, None]:
+        return self.pf, None
+
+    def __exit__(self, *exc: Any) -> None:
+        self.pf.close()
+
+
 class ParquetDataset:
     """Parquet files in a folder (recursively), a glob or a list, read as one table.
 
@@ -295,25 +327,30 @@ class ParquetDataset:
         prefixes = DEFAULT_IGNORE_PREFIXES if ignore_prefixes is None else tuple(ignore_prefixes)
         self._discovery: Discovery = discover(self._fs, self._paths, prefixes, use_metadata_file)
         self._given_schema = _as_schema(schema)
-        self._summary: Any = None          # the _metadata plan, see metadata_file.py
+        self._summary: Any = None          # the _metadata, see metadata_file.py
         self._metadata_schema: Schema | None = None
         if use_metadata_file:
             self._load_summary()
-            if self._discovery.from_summary:
-                if self._summary is None:       # a _metadata naming no data files: list the folder
-                    self._discovery = discover(self._fs, self._paths, prefixes, False)
-                    self._metadata_schema = None
-                    self._load_summary()
-                else:
-                    self._summary.fill(self._discovery, self._fs)
         part = resolve_partitioning(partitioning)
         if part is not None and self._given_schema is not None and part.given is None:
             # schema= may name partition columns: take their types
             part = dataclasses.replace(part, given=None)
         self._fragments = [Fragment(p, size, [] if part is None else part.parse(self._discovery.relative.get(p, [])))
                            for p, size in self._discovery.files]
+        #: ``_metadata``'s entries not used, with why (files gone or replaced), for ``explain``
+        self.stale_metadata: dict[str, str] = {}
         if self._summary is not None:
-            self._summary.attach(self)
+            self._summary.match(self)
+            self.stale_metadata = dict(self._summary.stale)
+            if not self._summary.used:
+                # nothing listed is described by _metadata: neither its footers nor its schema
+                self._summary.pf.close()
+                self._summary = None
+                self._metadata_schema = None
+            elif self._summary.used < len(self._fragments):
+                # some files are read from their own footers: the schema unifies theirs
+                # with _metadata's (see _data_schema)
+                self._metadata_schema = None
         if part is not None:
             part = part.infer([f.partition for f in self._fragments])
             if self._given_schema is not None:
@@ -323,6 +360,7 @@ class ParquetDataset:
         self._partitioning = part
         self._schema: Schema | None = None
         self._footer_schemas: Any = None       # schemas.FooterSchemas, made on first use
+        self._data_names: set[str] | None = None    # the files' column names, once unified
 
     # -- metadata ---------------------------------------------------------------------------------
     def _load_summary(self) -> None:
@@ -336,7 +374,8 @@ class ParquetDataset:
 
     @property
     def files(self) -> list[str]:
-        """The data files, sorted (as the user would write them: URLs keep their scheme)."""
+        """The data files in reading order: a folder's sorted, a list's as given (as the user
+        would write them: URLs keep their scheme)."""
         return [self._fs.display(f.path) for f in self._fragments]
 
     @property
@@ -368,6 +407,12 @@ class ParquetDataset:
             return Schema([f for f in self._given_schema if f.name not in parts])
         if self._metadata_schema is not None:
             return self._metadata_schema
+        unifier = SchemaUnifier()
+        if self._summary is not None:
+            # the files _metadata describes (one schema), then the others' own footers
+            unifier.add(self._summary.pf.schema_arrow, self._fs.display(self._discovery.metadata_path),
+                        times=self._summary.used)
+            fragments = [f for f in fragments if f.row_groups is None]
         # files sharing a schema (the same object: built once per distinct footer prefix) are
         # added once, in the order each schema first appears, with their count: the same
         # result and the same files named in an error as adding them one by one
@@ -378,10 +423,11 @@ class ParquetDataset:
                 distinct[id(sch)] = [sch, frag, 1]
             else:
                 seen[2] += 1
-        unifier = SchemaUnifier()
         for sch, frag, n in distinct.values():
             unifier.add(sch, self._fs.display(frag.path), times=n)
-        return unifier.schema()
+        data = unifier.schema()
+        self._data_names = set(data.names)
+        return data
 
     def _full_schema(self, data: Schema) -> Schema:
         parts = self._partitioning.schema if self._partitioning is not None else None
@@ -476,9 +522,12 @@ class ParquetDataset:
         # evaluation per leaf over a table with a row per file), then combined per file
         table = self._partitioning.table([f.partition for f in self._fragments])  # type: ignore[union-attr]
         decided: dict[int, Any] = {}
+        # a partition column files also store is filtered on the stored values, which are
+        # checked against the folder's (so a folder that lies is refused, not skipped)
+        stored = self._stored_partition_columns()
         for leaf in _leaves(nnf):
             cols = leaf.columns()
-            if cols and cols <= parts:
+            if cols and cols <= parts and not cols & stored:
                 decided[id(leaf)] = filter_mask(leaf, table)
         out = []
         for i, frag in enumerate(self._fragments):
@@ -487,6 +536,34 @@ class ParquetDataset:
                 continue
             out.append((frag, rest))
         return out
+
+    def _stored_partition_columns(self) -> set[str]:
+        """The partition columns the files also store, as far as known without reading footers
+        (``_metadata``'s schema, or the footers' when the schema was unified already)."""
+        parts = set(self.partition_names)
+        if not parts:
+            return set()
+        names: set[str] = set()
+        if self._summary is not None:
+            names.update(self._summary.pf.schema_arrow.names)
+        if self._metadata_schema is not None:
+            names.update(self._metadata_schema.names)
+        if self._data_names is not None:
+            names.update(self._data_names)
+        return parts & names
+
+    def _resolve_partitions(self, frag: Fragment, rest: Expression | bool,
+                            file_names: Any) -> Expression | bool:
+        """*rest* with its leaves on partition columns the file does not store decided by the
+        file's folder values (those it stores are filtered on the stored values)."""
+        if not isinstance(rest, Expression):
+            return rest
+        lacking = [c for c in self.partition_names if c not in file_names and c in rest.columns()]
+        if not lacking:
+            return rest
+        known = self._known(frag)
+        return partial_eval(rest, Table(Schema([known.schema.field(c) for c in lacking]),
+                                        [known.column(c) for c in lacking], 1))
 
     # -- reading ----------------------------------------------------------------------------------
     def read(self, columns: Sequence[str] | None = None, filters: Any = None, *,
@@ -507,25 +584,44 @@ class ParquetDataset:
         work = self._prune(expr)
         # the output schema: known up front, or unified over the files this read opens
         fixed = self._schema if self._schema is not None else None
-        if fixed is None and (self._given_schema is not None or self._metadata_schema is not None):
-            fixed = self._full_schema(self._data_schema([]))
+        if fixed is None and (self._given_schema is not None or self._metadata_schema is not None
+                              or self._summary is not None):
+            fixed = self._full_schema(self._data_schema(self._fragments))
+        if fixed is None and not work:
+            fixed = self.schema     # a filter skipped every file: the columns are still the dataset's
         prog = Progress.make(self._progress if progress is None else progress, len(work), "reading")
         try:
-            if fixed is not None and self._summary is not None and work and \
-                    all(fr.row_groups is not None and rest is True for fr, rest in work):
-                runs = self._read_summarised_runs([fr for fr, _ in work], columns, use_threads, prog)
-                return self._assemble_runs(runs, self._output_fields(fixed, columns))
+            # files _metadata describes, read whole: in runs through it (see _read_summarised_runs);
+            # the others one by one (concurrently for a store)
+            whole = [fixed is not None and self._summary is not None and fr.row_groups is not None
+                     and rest is True for fr, rest in work]
+            singles = [item for item, w in zip(work, whole) if not w]
             results = self._map(lambda item: self._read_one(item[0], item[1], columns, fixed, use_threads),
-                                work, prog)
+                                singles, prog)
+            if fixed is not None:
+                runs: list[tuple[Sequence[Fragment], Sequence[int], Table]] = []
+                done = iter(results)
+                pending: list[Fragment] = []
+                for (fr, _), w in zip(work, whole):
+                    if w:
+                        pending.append(fr)
+                        continue
+                    if pending:
+                        runs.extend(self._read_summarised_runs(pending, columns, use_threads, prog))
+                        pending = []
+                    table = next(done)[0]
+                    runs.append(([fr], [table.num_rows], table))
+                if pending:
+                    runs.extend(self._read_summarised_runs(pending, columns, use_threads, prog))
+                return self._assemble_runs(runs, self._output_fields(fixed, columns))
         finally:
             if prog is not None:
                 prog.close()
         frags = [f for f, _ in work]
-        if fixed is None:
-            unifier = SchemaUnifier()
-            for frag, (_, sch) in zip(frags, results):
-                unifier.add(sch, self._fs.display(frag.path))
-            fixed = self._full_schema(unifier.schema() if results else Schema([]))
+        unifier = SchemaUnifier()
+        for frag, (_, sch) in zip(frags, results):
+            unifier.add(sch, self._fs.display(frag.path))
+        fixed = self._full_schema(unifier.schema() if results else Schema([]))
         out_fields = self._output_fields(fixed, columns)
         return self._assemble(frags, [t for t, _ in results], out_fields)
 
@@ -547,6 +643,8 @@ class ParquetDataset:
                           for pvs, (_, _, t) in zip(per_run, runs))
             partition = bool(per_run) and f.name in per_run[0][0]
             fields.append(Field(f.name, f.type, f.nullable or lacking or partition, f.path, f.field_id))
+        if typed:
+            self._check_stored(runs, per_run)
         # files a filter emptied add nothing
         kept = [i for i, r in enumerate(runs) if r[2].num_rows]
         per_run = [per_run[i] for i in kept]
@@ -564,6 +662,57 @@ class ParquetDataset:
                     pieces.append(conform(repeat(pv[f.name], n) if f.name in pv else None, f, n))
             columns.append(pieces[0] if len(pieces) == 1 else Array.concat(pieces))
         return Table(Schema(fields), columns, sum(t.num_rows for _, _, t in runs))
+
+    def _check_stored(self, runs: Sequence[tuple[Sequence[Fragment], Sequence[int], Table]],
+                      per_run: Sequence[Sequence[dict[str, Array]]]) -> None:
+        """Refuse files storing a partition column with values other than their folder's."""
+        parts = self._partitioning.schema  # type: ignore[union-attr]
+        for (frs, counts, t), pvs in zip(runs, per_run):
+            stored = [n for n in parts.names if n in t.column_names]
+            if not stored or not t.num_rows:
+                continue
+            for name in stored:
+                arr = t.column(name)
+                field = Field(name, _common_type(arr.type, parts.field(name).type), True)
+                lo = 0
+                for fr, pv, n in zip(frs, pvs, counts):
+                    if n:
+                        check_stored_values(conform(arr.slice(lo, lo + n), field, n),
+                                            conform(pv[name], field, 1), name, self._fs.display(fr.path))
+                    lo += n
+
+    def _verify_stored(self, pf: ParquetFile, frag: Fragment, groups: Sequence[int] | None,
+                       file_names: Any) -> None:
+        """Refuse the file if a partition column it also stores holds a value other than its
+        folder's in any row (not only in the rows a filter keeps): the row groups whose
+        statistics cannot rule that out have the column read and compared."""
+        stored = [c for c in self.partition_names if c in file_names]
+        if not stored:
+            return
+        from parquet_core.predicate import col
+
+        values = self._partitioning.arrays(frag.partition)  # type: ignore[union-attr]
+        path = self._fs.display(frag.path)
+        for name in stored:
+            value = values[name].to_pylist()[0]
+            if value is None:
+                differs = ~col(name).is_null()
+            else:
+                differs = (col(name) != value) | col(name).is_null()
+            _, _, plans = plan_row_groups(pf, differs, row_groups=None if groups is None else list(groups),
+                                          measure=False)
+            doubtful = [plan.index for plan in plans]
+            if not doubtful:
+                continue        # the statistics show every value equals the folder's
+            arr = pf.read_row_groups(doubtful, [name]).column(name)
+            field = Field(name, _common_type(arr.type, values[name].type), True)
+            check_stored_values(conform(arr, field, len(arr)), conform(values[name], field, 1), name, path)
+
+    def _stored_partitions(self, names: Sequence[str], wanted: list[str]) -> list[str]:
+        """*wanted* and the partition columns a file (its columns *names*) also stores: they are
+        read to check them against the folder values (``_check_stored``)."""
+        extra = [p for p in self.partition_names if p in names and p not in wanted]
+        return wanted + extra if extra else wanted
 
     def _output_fields(self, full: Schema, columns: Sequence[str] | None) -> list[Field]:
         if columns is None:
@@ -585,6 +734,8 @@ class ParquetDataset:
         with self._open(frag) as pf:
             file_fields = {f.name: f for f in pf.schema_arrow}
             path = self._fs.display(frag.path)
+            rest = self._resolve_partitions(frag, rest, file_fields)
+            self._verify_stored(pf, frag, None, file_fields)
             if fixed is not None:
                 fixed_fields: dict[str, Field] = {}
                 for f in fixed:
@@ -601,7 +752,8 @@ class ParquetDataset:
                     rest = self._decide_missing(rest, missing, fixed)
             if rest is False:
                 return Table(Schema([]), [], 0), pf.schema_arrow
-            wanted = [c for c in (columns if columns is not None else file_fields) if c in file_fields]
+            asked = columns if columns is not None else file_fields
+            wanted = self._stored_partitions(file_fields, [c for c in asked if c in file_fields])
             if isinstance(rest, Expression):
                 prefetch_indexes(pf, rest)
                 table = pf.read(wanted, filters=rest, use_threads=use_threads)
@@ -623,9 +775,14 @@ class ParquetDataset:
         """Read a file's row groups through ``_metadata`` (its own footer is never read)."""
         pf = self._summary.pf
         file_fields = {f.name for f in pf.schema_arrow}
-        wanted = [c for c in (columns if columns is not None else file_fields) if c in file_fields]
+        rest = self._resolve_partitions(frag, rest, file_fields)
+        self._verify_stored(pf, frag, frag.row_groups or [], file_fields)
+        if rest is False:
+            return Table(Schema([]), [], 0), pf.schema_arrow
         if columns is None:
             wanted = [f.name for f in pf.schema_arrow]
+        else:
+            wanted = self._stored_partitions(file_fields, [c for c in columns if c in file_fields])
         groups = frag.row_groups or []
         if use_threads:
             md = pf.metadata
@@ -644,7 +801,8 @@ class ParquetDataset:
         a third of the time).  Returns ``(files, rows of each, table)`` per run."""
         pf = self._summary.pf
         names = [f.name for f in pf.schema_arrow]
-        wanted = names if columns is None else [c for c in columns if c in set(names)]
+        wanted = names if columns is None else self._stored_partitions(
+            names, [c for c in columns if c in set(names)])
         md = pf.metadata
         runs = []
         for lo in range(0, len(frags), SUMMARY_RUN_FILES):
@@ -691,38 +849,57 @@ class ParquetDataset:
         use_threads = self.options.threads(use_threads)
         expr = self._expression(filters)
         full = self.schema
-        full_names = set(full.names)
         out = self._output_fields(full, columns)
         work = self._prune(expr)
         prog = Progress.make(self._progress if progress is None else progress, len(work), "scanning")
         try:
             for frag, rest in work:
-                with self._open(frag) as pf:
-                    path = self._fs.display(frag.path)
-                    file_fields = {f.name: f for f in pf.schema_arrow}
-                    for name, f in file_fields.items():
-                        if name not in full_names:
-                            self._unplanned(name, path)
-                        elif name not in self.partition_names:
-                            check_against(full.field(name), f, path)
-                    if isinstance(rest, Expression):
-                        missing = {c for c in rest.columns()
-                                   if c.split(".")[0] not in file_fields and c not in self.partition_names}
-                        if missing:
-                            rest = self._decide_missing(rest, missing, full)
-                    if rest is False:
-                        continue
-                    wanted = [f.name for f in out if f.name in file_fields]
-                    for batch in pf.iter_batches(batch_size, columns=wanted,
-                                                 filters=rest if isinstance(rest, Expression) else None,
-                                                 use_threads=use_threads and frag.size >= THREADS_MIN_FILE_BYTES):
-                        if batch.num_rows:
-                            yield self._assemble([frag], [batch], out)
+                yield from self._file_batches(frag, rest, full, out, batch_size, use_threads)
                 if prog is not None:
                     prog.advance()
         finally:
             if prog is not None:
                 prog.close()
+
+    def _footer(self, frag: Fragment) -> Any:
+        """A context giving ``(ParquetFile, row groups)`` for *frag*: the ``_metadata`` footer and
+        the file's row groups in it when it describes the file, else the file opened (None: all)."""
+        if frag.row_groups is not None and self._summary is not None:
+            return contextlib.nullcontext((self._summary.pf, list(frag.row_groups)))
+        return _OpenedFile(self, frag)
+
+    def _file_batches(self, frag: Fragment, rest: Expression | bool, full: Schema, out: list[Field],
+                      batch_size: int, use_threads: bool) -> Iterator[Table]:
+        """The batches of one file for :meth:`iter_batches`."""
+        full_names = set(full.names)
+        with self._footer(frag) as (pf, groups):
+            path = self._fs.display(frag.path)
+            file_fields = {f.name: f for f in pf.schema_arrow}
+            rest = self._resolve_partitions(frag, rest, file_fields)
+            self._verify_stored(pf, frag, groups, file_fields)
+            for name, f in file_fields.items():
+                if name not in full_names:
+                    self._unplanned(name, path)
+                elif name not in self.partition_names:
+                    check_against(full.field(name), f, path)
+            if isinstance(rest, Expression):
+                missing = {c for c in rest.columns()
+                           if c.split(".")[0] not in file_fields and c not in self.partition_names}
+                if missing:
+                    rest = self._decide_missing(rest, missing, full)
+            if rest is False:
+                return
+            if groups is not None:
+                md = pf.metadata
+                big = sum(md.row_group(i).total_byte_size for i in groups) >= THREADS_MIN_FILE_BYTES
+            else:
+                big = frag.size >= THREADS_MIN_FILE_BYTES
+            wanted = self._stored_partitions(file_fields, [f.name for f in out if f.name in file_fields])
+            for batch in pf.iter_batches(batch_size, columns=wanted, row_groups=groups,
+                                         filters=rest if isinstance(rest, Expression) else None,
+                                         use_threads=use_threads and big):
+                if batch.num_rows:
+                    yield self._assemble([frag], [batch], out)
 
     def explain(self, filters: Any = None, columns: Sequence[str] | None = None) -> DatasetReport:
         """What a read with *filters* would do: files skipped by partition folders (never
@@ -730,16 +907,21 @@ class ParquetDataset:
         column bytes to read, and the bytes and requests planning fetched."""
         expr = self._expression(filters)
         before = (self.io_stats.requests, self.io_stats.bytes)
+        from_summary = 0 if self._summary is None else sum(f.row_groups is not None for f in self._fragments)
         report = DatasetReport(expr, files=len(self._fragments),
-                               planned_from="_metadata" if self._summary is not None else "footers")
+                               planned_from="_metadata" if self._summary is not None else "footers",
+                               footers_from_metadata=from_summary,
+                               footers_read=len(self._fragments) - from_summary,
+                               stale_metadata=dict(self.stale_metadata))
         work = self._prune(expr)
         kept = {id(f) for f, _ in work}
         report.pruned_by_partition = [self._fs.display(f.path) for f in self._fragments if id(f) not in kept]
 
         def plan(item: tuple[Fragment, Expression | bool]) -> tuple[str, PruneReport | None]:
             frag, rest = item
-            with self._open(frag) as pf:
+            with self._footer(frag) as (pf, groups):
                 file_fields = {f.name for f in pf.schema_arrow}
+                rest = self._resolve_partitions(frag, rest, file_fields)
                 if isinstance(rest, Expression):
                     missing = {c for c in rest.columns()
                                if c.split(".")[0] not in file_fields and c not in self.partition_names}
@@ -748,8 +930,8 @@ class ParquetDataset:
                 if rest is False:
                     return self._fs.display(frag.path), None
                 wanted = None if columns is None else [c for c in columns if c in file_fields]
-                return self._fs.display(frag.path), pf.explain(
-                    rest if isinstance(rest, Expression) else None, wanted)
+                return self._fs.display(frag.path), plan_row_groups(
+                    pf, rest if isinstance(rest, Expression) else None, row_groups=groups, columns=wanted)[1]
 
         for path, rep in self._map(plan, work):
             report.files_opened += 1

@@ -5,9 +5,14 @@ whose name starts with ``_`` or ``.`` below the root (``_SUCCESS``, ``.crc``
 files, ``_temporary/``, ``_delta_log/``, our own ``.<name>...pqcore-tmp``
 temporary files) and Hadoop's in-flight copies ending in ``._COPYING_``.
 ``_metadata`` and ``_common_metadata`` at the root are not data, but are
-remembered: the dataset plans from them (see ``dataset.py``).  The bookkeeping
+remembered: the dataset takes the footers of the files listed here from
+``_metadata`` when it still describes them (see ``staleness.py``).  The
+listing decides which files there are, never ``_metadata``.  The bookkeeping
 files of ``write_to_dataset`` are never data, and a folder a write is
 committing is listed as its committed version (``commit_markers.py``).
+
+A list of paths is read as given: in its order, a path given twice read twice
+(as pyarrow); a folder's files and a glob's matches are sorted.
 
 The *root* is where partition folders start: the folder given, the fixed
 prefix of a glob without its trailing ``key=value`` folders (``ds/k=a/*/*.parquet``
@@ -37,14 +42,15 @@ def is_hidden(name: str, prefixes: Sequence[str] = DEFAULT_IGNORE_PREFIXES) -> b
 
 @dataclass
 class Discovery:
-    """The data files (sorted ``(path, size)``), the root, and the summary files found there."""
+    """The data files (``(path, size)`` in reading order), the root, and the summary files found there."""
 
     files: list[tuple[str, int]]
     root: str | None
     metadata_path: str | None = None
     common_metadata_path: str | None = None
     relative: dict[str, list[str]] = field(default_factory=dict)   # path -> folders below the root
-    from_summary: bool = False      # the files are to be taken from _metadata
+    #: path -> modification time (ns) where the listing gives it for free (the local disk)
+    mtimes: dict[str, int] = field(default_factory=dict)
 
 
 def list_data_files(folder: str, fs: FileSystem | None = None,
@@ -64,12 +70,13 @@ def list_data_files(folder: str, fs: FileSystem | None = None,
 
 def _walk(fs: FileSystem, folder: str, prefixes: tuple[str, ...],
           summary: dict[str, str] | None = None,
-          markers: list[tuple[str, list[str]]] | None = None) -> Iterator[tuple[str, int, list[str]]]:
+          markers: list[tuple[str, list[str]]] | None = None,
+          mtimes: dict[str, int] | None = None) -> Iterator[tuple[str, int, list[str]]]:
     """``(path, size, folders below *folder*)`` of every data file below *folder*, litter left
     out; ``_metadata`` / ``_common_metadata`` directly in *folder* go into *summary* (by name)
     when it is given, commit markers into *markers* (``(path, folders below)``).  Unsorted."""
     if isinstance(fs, LocalFileSystem):
-        yield from _walk_local(folder, prefixes, summary, markers)
+        yield from _walk_local(folder, prefixes, summary, markers, mtimes)
         return
     for p, size in fs.find(folder):
         below = _rel_parts(fs, folder, p)
@@ -90,7 +97,8 @@ _SUMMARY_NAMES = frozenset(("_metadata", "_common_metadata"))
 
 
 def _walk_local(folder: str, prefixes: tuple[str, ...], summary: dict[str, str] | None,
-                markers: list[tuple[str, list[str]]] | None) -> Iterator[tuple[str, int, list[str]]]:
+                markers: list[tuple[str, list[str]]] | None,
+                mtimes: dict[str, int] | None = None) -> Iterator[tuple[str, int, list[str]]]:
     """:func:`_walk` on the local disk with ``os.scandir``: litter folders are not entered,
     and each file's folders below *folder* come from the walk (no path splitting per file).
     Follows links to folders and skips what vanishes or cannot be read, as ``os.walk(...,
@@ -122,10 +130,12 @@ def _walk_local(folder: str, prefixes: tuple[str, ...], summary: dict[str, str] 
                 stack.append((e.path, below + [name]))
                 continue
             try:
-                size = e.stat().st_size
+                st = e.stat()
             except OSError:
                 continue    # removed while listing, or a broken link
-            yield e.path, size, below
+            if mtimes is not None:
+                mtimes[e.path] = st.st_mtime_ns
+            yield e.path, st.st_size, below
 
 
 def _split(fs: FileSystem, path: str) -> list[str]:
@@ -178,33 +188,19 @@ def discover(fs: FileSystem, paths: Sequence[str], ignore_prefixes: Sequence[str
              use_summary: bool = True) -> Discovery:
     """List the data files *paths* mean.
 
-    A single folder holding ``_metadata`` is not listed when *use_summary*: its
-    files are the ones ``_metadata`` names (as pyarrow's ``parquet_dataset`` and
-    Dask do), filled in by the dataset (``files`` is then empty, ``from_summary`` True).
+    The folder is always listed.  When one folder is given and *use_summary*, its
+    ``_metadata`` / ``_common_metadata`` (directly in it) are noted as well, for the
+    dataset to take footers from (``metadata_path``, ``common_metadata_path``).
 
     Raises
     ------
     FileNotFoundError
         A path that does not exist (and matches nothing as a glob).
     """
-    if use_summary and len(paths) == 1 and not _has_magic(paths[0]):
-        found = _summary_only(fs, paths[0])
-        if found is not None:
-            return found
     listing = _Listing(fs, tuple(ignore_prefixes))
     for raw in paths:
         listing.add(raw)
-    return listing.result(single=len(paths) == 1)
-
-
-def _summary_only(fs: FileSystem, path: str) -> Discovery | None:
-    """A folder with ``_metadata``: planned from it, not listed (None: no such folder or file)."""
-    folder = os.path.abspath(path) if isinstance(fs, LocalFileSystem) else path
-    summary = fs.join(folder, "_metadata")
-    if fs.kind(summary) != "file":
-        return None
-    common = fs.join(folder, "_common_metadata")
-    return Discovery([], folder, summary, common if fs.kind(common) == "file" else None, from_summary=True)
+    return listing.result(single=len(paths) == 1 and use_summary)
 
 
 class _Listing:
@@ -214,10 +210,11 @@ class _Listing:
         self.fs = fs
         self.local = isinstance(fs, LocalFileSystem)
         self.prefixes = prefixes
-        self.files: dict[str, int] = {}
+        self.files: list[tuple[str, int]] = []     # in reading order, duplicates kept
         self.rels: dict[str, list[str]] = {}
         self.roots: list[str] = []
         self.summary: dict[str, str] = {}
+        self.mtimes: dict[str, int] = {}
 
     def add(self, raw: str) -> None:
         fs = self.fs
@@ -228,7 +225,7 @@ class _Listing:
             self._add_tree(path, path, self.summary)
         elif kind == "file":
             self.roots.append(os.path.dirname(path) if self.local else posixpath.dirname(path))
-            self.files[path] = _size_of(fs, path)
+            self.files.append((path, _size_of(fs, path)))
             self.rels[path] = []
         elif _has_magic(raw):
             self._add_glob(raw)
@@ -239,11 +236,13 @@ class _Listing:
         """The files below *folder*, with their folders below *root* (above or at *folder*)."""
         above = [] if folder == root else _rel_parts(self.fs, root, folder) + [self._name(folder)]
         markers: list[tuple[str, list[str]]] = []
-        for p, size, below in _walk(self.fs, folder, self.prefixes, summary, markers):
-            self.files[p] = size
+        found: dict[str, int] = {}
+        for p, size, below in _walk(self.fs, folder, self.prefixes, summary, markers, self.mtimes):
+            found[p] = size
             self.rels[p] = above + below if above else below
         if markers:
-            apply_markers(self.fs, [(m, above + below) for m, below in markers], self.files, self.rels)
+            apply_markers(self.fs, [(m, above + below) for m, below in markers], found, self.rels)
+        self.files.extend(sorted(found.items()))
 
     def _add_glob(self, raw: str) -> None:
         fs = self.fs
@@ -254,7 +253,7 @@ class _Listing:
         if not matches:
             raise FileNotFoundError(f"no file matches {fs.display(raw)!r}")
         self.roots.append(root)
-        for m in matches:
+        for m in sorted(matches):
             below = _rel_parts(fs, root, m)
             name = self._name(m)
             if is_internal(name) or is_hidden(name, self.prefixes) or \
@@ -263,25 +262,25 @@ class _Listing:
             if fs.kind(m) == "directory":
                 self._add_tree(m, root)
             else:
-                self.files[m] = _size_of(fs, m)
+                self.files.append((m, _size_of(fs, m)))
                 self.rels[m] = below
 
     def _name(self, path: str) -> str:
         return os.path.basename(path) if self.local else posixpath.basename(path)
 
     def result(self, single: bool) -> Discovery:
-        """Sorted files; the root (the one root, or the roots' common folder, the files'
+        """The files in reading order; the root (the one root, or the roots' common folder, the files'
         folders then counted from it); summary files only for one folder read whole."""
         root = None
         if len(self.roots) == 1:
             root = self.roots[0]
         elif self.roots:
             root = _common_folder(self.fs, self.roots)
-            for p in self.files:
+            for p, _ in self.files:
                 self.rels[p] = _rel_parts(self.fs, root, p)
         meta = self.summary.get("_metadata") if single else None
         common = self.summary.get("_common_metadata") if single else None
-        return Discovery(sorted(self.files.items()), root, meta, common, self.rels)
+        return Discovery(self.files, root, meta, common, self.rels, self.mtimes)
 
 
 def _size_of(fs: FileSystem, path: str) -> int:

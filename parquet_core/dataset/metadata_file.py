@@ -7,14 +7,15 @@ write them::
 
 ``_metadata`` holds the row groups of every data file, each column chunk's
 ``file_path`` naming its file relative to the folder (the spec's "column data
-in another file").  A dataset with one plans from it: the schema, the row
-groups of each file and their statistics come from that single footer, and
-column chunks are read through ``file_path`` (``ChunkSources.for_chunk``) without
-opening the data files' own footers.  The folder is not listed: the data
-files are exactly the ones ``_metadata`` names, as pyarrow's
-``parquet_dataset`` and Dask read them (a file added without rewriting
-``_metadata`` is not seen; ``ParquetDataset(..., use_metadata_file=False)``
-lists the folder and reads every footer instead).
+in another file").  It is a cache: the folder is always listed, and the
+listing decides which files the dataset has (as ``pyarrow.dataset`` and Spark
+list).  For the listed files ``_metadata`` still describes (``staleness.py``),
+the row groups and their statistics come from that single footer and column
+chunks are read through ``file_path`` (``ChunkSources.for_chunk``) without
+opening the data files' own footers; the other listed files are read from
+their own footers, and entries naming files that are gone are ignored
+(``ParquetDataset.explain`` names them).  ``use_metadata_file=False`` reads
+every footer.
 
 ``write_metadata(schema, path, metadata_collector=...)`` writes either:
 without a collector, a ``_common_metadata`` (schema only); with one (filled
@@ -44,31 +45,53 @@ __all__ = ["write_metadata", "load_summary", "summary_groups", "dataset_metadata
 
 
 class Summary:
-    """A dataset's ``_metadata``: the open footer and the row groups of each file in it."""
+    """A dataset's ``_metadata``: the open footer, the row groups of each file it names,
+    and which of them describe the files listed (see ``staleness.py``)."""
 
     def __init__(self, pf: ParquetFile, root_rel: dict[str, list[int]]) -> None:
         self.pf = pf
         self.groups = root_rel              # relative path -> row group indexes
+        self.stale: dict[str, str] = {}     # relative path -> why its entry is not used
+        self.used = 0                       # listed files whose footer comes from here
 
-    def fill(self, disc: Any, fs: FileSystem) -> None:
-        """Make the files the ones ``_metadata`` names (the folder is not listed)."""
-        root = disc.root
-        for rel in sorted(self.groups):
-            parts = rel.split("/")
-            if rel.startswith("/") or ".." in parts or not all(parts):
-                raise ParquetFormatError(f"_metadata names the file {quoted(rel)}, not a relative path below "
-                                         "the folder")
-            path = fs.join(root, *parts)
-            disc.files.append((path, None))
-            disc.relative[path] = parts[:-1]
+    def match(self, ds: Any) -> None:
+        """Give each listed fragment that ``_metadata`` still describes its row groups."""
+        from parquet_core.dataset.staleness import classify, row_group_ends
 
-    def attach(self, ds: Any) -> None:
-        """Give each fragment listed in ``_metadata`` its row groups."""
-        root = ds._discovery.root
+        fs, root = ds._fs, ds._discovery.root
+        local = isinstance(fs, LocalFileSystem)
+        sep = os.sep if local else "/"
+        prefix = root.rstrip(sep) + sep if root else None
+        cut = len(prefix) if prefix else 0
+        mtimes = ds._discovery.mtimes
+        listed = []
         for frag in ds._fragments:
-            rel = _relative(ds._fs, root, frag.path)
-            if rel in self.groups:
-                frag.row_groups = self.groups[rel]
+            path = frag.path
+            if prefix is not None and path.startswith(prefix):
+                rel = path[cut:]        # the listing's paths start with the folder: one slice each
+                if sep != "/":
+                    rel = rel.replace(sep, "/")
+            else:
+                rel = _relative(fs, root, path) or ""
+            listed.append((path, rel, frag.size, mtimes.get(path)))
+        present = [rel for _, rel, _, _ in listed if rel in self.groups]
+        if not present and not self.groups:
+            return
+        ends = row_group_ends(self.pf.metadata.raw) if present else []
+        written = None
+        if mtimes and local and ds._discovery.metadata_path is not None:
+            try:
+                written = os.stat(ds._discovery.metadata_path).st_mtime_ns
+            except OSError:
+                written = None
+        verdict = classify(self.groups, listed, ends, written)
+        for frag in ds._fragments:
+            rgs = verdict.used.get(frag.path)
+            if rgs is not None:
+                frag.row_groups = rgs
+                self.used += 1
+        self.stale = {fs.display(fs.join(root, *rel.split("/"))) if root is not None and rel
+                      and not rel.startswith("/") else rel: why for rel, why in verdict.stale.items()}
 
 
 def _relative(fs: FileSystem, root: str | None, path: str) -> str | None:
@@ -253,26 +276,44 @@ def _leaf_signature(raw: Any) -> list[tuple[str, int | None]]:
 
 
 def dataset_metadata(ds: Any) -> FileMetadata:
-    """The dataset's ``_metadata``, or every file's footer merged (``file_path`` set)."""
-    if ds._summary is not None:
-        return ds._summary.pf.metadata
+    """The footers of the dataset's listed files merged into one (row groups in listing order,
+    ``file_path`` set): the ``_metadata`` file itself when it describes every listed file and
+    names no other, else its row groups of the files it still describes and the others' own
+    footers."""
+    summary = ds._summary
+    if summary is not None and summary.used == len(ds._fragments) and not summary.stale:
+        return summary.pf.metadata
     root = ds._discovery.root
     merged = None
+    summary_groups_raw = None
     for frag in ds._fragments:
-        with ds._open(frag) as pf:
-            raw = pf.metadata.raw
-        rel = _relative(ds._fs, root, frag.path) or posixpath.basename(frag.path)
-        for rg in raw.row_groups or []:
-            for chunk in rg.columns:
-                chunk.file_path = rel
+        if summary is not None and frag.row_groups is not None:
+            if summary_groups_raw is None:
+                summary_raw, _ = parse(serialize(summary.pf.metadata.raw), pt.FileMetaData)
+                summary_groups_raw = summary_raw.row_groups or []
+            raw = summary_raw
+            groups = [summary_groups_raw[i] for i in frag.row_groups]
+            shown = ds._fs.display(ds._discovery.metadata_path)
+        else:
+            with ds._open(frag) as pf:
+                raw = pf.metadata.raw
+            rel = _relative(ds._fs, root, frag.path) or posixpath.basename(frag.path)
+            groups = list(raw.row_groups or [])
+            for rg in groups:
+                for chunk in rg.columns:
+                    chunk.file_path = rel
+            shown = ds._fs.display(frag.path)
+        rows = sum(rg.num_rows for rg in groups)
         if merged is None:
-            merged = raw
+            merged = parse(serialize(raw), pt.FileMetaData)[0] if raw is not None else raw
+            merged.row_groups = list(groups)
+            merged.num_rows = rows
             continue
         if _leaf_signature(raw) != _leaf_signature(merged):
-            raise ParquetSchemaError(f"{quoted(ds._fs.display(frag.path))} has other columns than the first file; "
+            raise ParquetSchemaError(f"{shown!r} has other columns than the first file; "
                                      "its footers cannot be merged into one")
-        merged.row_groups.extend(raw.row_groups or [])
-        merged.num_rows += raw.num_rows
+        merged.row_groups.extend(groups)
+        merged.num_rows += rows
     if merged is None:
         raise FileNotFoundError("the dataset has no data files")
     return FileMetadata(merged)

@@ -465,3 +465,40 @@ def resolve_partitioning(partitioning: Any) -> Partitioning | None:
         return Partitioning("directory", tuple(partitioning))
     raise TypeError(f"partitioning must be 'hive', a pc.Schema, a list of names or None, "
                     f"not {type(partitioning).__name__}")
+
+
+def check_stored_values(stored: Any, folder: Any, name: str, path: str) -> None:
+    """Refuse a file that stores the partition column *name* with values other than its
+    folder's (``k=1/part.parquet`` holding ``k = 2``): neither value can be trusted.
+
+    *stored* is the file's column (rows of this file only) and *folder* the one-row
+    array of the folder value, both of the column's dataset type (nulls match a null
+    folder value, ``__HIVE_DEFAULT_PARTITION__``).
+
+    Raises
+    ------
+    ParquetSchemaError
+        Naming the file, the column, the folder value and a stored value that differs.
+    """
+    import numpy as np
+
+    from parquet_core.errors import ParquetSchemaError
+    from parquet_core.predicate import col, filter_mask
+    from parquet_core.schema.types import Field, Schema
+    from parquet_core.table.arrays import Table
+
+    n = len(stored)
+    if not n:
+        return
+    value = folder.to_pylist()[0]
+    table = Table(Schema([Field(name, stored.type, True)]), [stored], n)
+    if value is None:
+        bad = np.flatnonzero(filter_mask(~col(name).is_null(), table))
+    else:
+        bad = np.flatnonzero(~filter_mask(col(name) == value, table))
+    if bad.size:
+        found = stored.slice(int(bad[0]), int(bad[0]) + 1).to_pylist()[0]
+        shown = "null (__HIVE_DEFAULT_PARTITION__)" if value is None else repr(value)
+        raise ParquetSchemaError(
+            f"{path!r} stores column {name!r} with the value {found!r}, but its partition folder says "
+            f"{name}={shown}: the folder value and the stored values disagree, and neither is taken")

@@ -1,0 +1,159 @@
+"""Which entries of a folder's ``_metadata`` still describe the files the folder holds.
+
+The listing of the folder decides which data files there are; ``_metadata`` is a
+cache of their footers, written at some point in the past.  Since then files
+may have been added (another writer, an append without rewriting
+``_metadata``), removed (``delete_matching``, by hand) or replaced.  Each
+file ``_metadata`` names is classified against the listing:
+
+* *used*: it is listed, and its size leaves room for every row group
+  ``_metadata`` places in it (the end of its column data plus the 8-byte
+  tail: footer length and magic).  Its footer is taken from ``_metadata``.
+* *stale*: not listed (gone, or hidden by the listing's rules), too small
+  for the row groups ``_metadata`` places in it, or (where the listing gives
+  modification times for free: the local disk) modified after ``_metadata``
+  (it was replaced).  The entry is ignored; a listed file whose entry is
+  stale is read from its own footer.
+
+Files the listing finds and ``_metadata`` does not name are read from their
+own footers too.  The sizes come from the listing (a stat per file on local
+disk, free in an object store's listing); the row groups' extents come from
+``RowGroup.file_offset`` + ``total_compressed_size``, picked out of the
+footer bytes in one pass of the C thrift decoder (the column chunks are
+skipped, not built), else from the column chunks' own offsets and sizes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from thrift.Thrift import TType
+
+from parquet_core.thrift import pt
+from parquet_core.thrift.codec import _DECODE_ERRORS, HAVE_ACCELERATED
+from parquet_core.thrift.lazy_footer import _only, lazy_state
+
+__all__ = ["Staleness", "classify", "row_group_ends"]
+
+#: Bytes after the last column chunk that every Parquet file has: footer length, "PAR1".
+TAIL_BYTES = 8
+
+
+@dataclass
+class Staleness:
+    """The outcome of matching ``_metadata`` against the listing."""
+
+    #: listed path -> the row groups of ``_metadata`` that hold its data
+    used: dict[str, list[int]] = field(default_factory=dict)
+    #: ``_metadata``'s relative path -> why it is not used
+    stale: dict[str, str] = field(default_factory=dict)
+
+
+def classify(groups: dict[str, list[int]], listed: Sequence[tuple[str, str, int, int | None]],
+             ends: Sequence[int | None], written: int | None = None) -> Staleness:
+    """Match *groups* (``_metadata``'s relative path -> row groups) against *listed*
+    (``(path, relative path, size, modification time or None)`` of each listed file)
+    using *ends* (the byte just past each row group's column data, None when unknown)
+    and *written* (when ``_metadata`` was last modified, None when unknown)."""
+    out = Staleness()
+    seen: set[str] = set()
+    for path, rel, size, mtime in listed:
+        rgs = groups.get(rel)
+        if rgs is None:
+            continue
+        seen.add(rel)
+        if written is not None and mtime is not None and mtime > written:
+            out.stale[rel] = "the file was modified after _metadata was written"
+            continue
+        if len(rgs) == 1:
+            need = (ends[rgs[0]] or 0) + TAIL_BYTES
+        else:
+            need = max((ends[i] or 0 for i in rgs), default=0) + TAIL_BYTES
+        if size < need:
+            out.stale[rel] = (f"the file has {size} bytes, _metadata places column data up to byte "
+                              f"{need - TAIL_BYTES} in it (replaced since)")
+            continue
+        out.used[path] = rgs
+    for rel in groups:
+        if rel not in seen:
+            out.stale[rel] = "not in the folder's listing (removed, or a hidden name)"
+    return out
+
+
+class _Bag:
+    """What the C decoder fills (plain attributes); no ``__init__``, the cheapest to make."""
+
+
+_RG_EXTENT = _only(pt.RowGroup.thrift_spec, {"file_offset", "total_compressed_size"})
+_FMD_EXTENTS = _only(pt.FileMetaData.thrift_spec, {"row_groups"}, row_groups=(
+    4, TType.LIST, "row_groups", (TType.STRUCT, [_Bag, _RG_EXTENT], False), None))
+
+
+def row_group_ends(raw: Any) -> list[int | None]:
+    """The offset just past the column data of each row group of a footer.
+
+    From the row group's ``file_offset`` + ``total_compressed_size`` when both are set
+    (every current writer sets them), else from its column chunks.
+    """
+    bags = _fast_extents(raw)
+    n = len(bags) if bags is not None else len(raw.row_groups or [])
+    out: list[int | None] = []
+    for i in range(n):
+        start = size = None
+        if bags is not None:
+            start = getattr(bags[i], "file_offset", None)
+            size = getattr(bags[i], "total_compressed_size", None)
+        if start is not None and size is not None and start > 0 and size >= 0:
+            out.append(start + size)
+        else:
+            out.append(_chunk_end(_row_group(raw, i)))
+    return out
+
+
+def _fast_extents(raw: Any) -> list[Any] | None:
+    """Each row group's two extent fields, decoded in one pass over the footer bytes
+    (None when the footer was decoded eagerly or the pass fails: the caller decodes)."""
+    state = lazy_state(raw)
+    buf = getattr(state, "_buf", None)
+    if not HAVE_ACCELERATED or not isinstance(buf, bytes):
+        return None
+    from thrift.protocol.TCompactProtocol import TCompactProtocolAccelerated
+    from thrift.transport.TTransport import TMemoryBuffer
+
+    limit = len(buf)
+    trans = TMemoryBuffer(buf)
+    proto = TCompactProtocolAccelerated(trans, string_length_limit=limit, container_length_limit=limit,
+                                        fallback=False)
+    top = _Bag()
+    try:
+        proto._fast_decode(top, proto, [_Bag, _FMD_EXTENTS])
+    except _DECODE_ERRORS:
+        return None
+    groups = getattr(top, "row_groups", None)
+    if groups is None or len(groups) != state.num_row_groups:
+        return None
+    return list(groups)
+
+
+def _row_group(raw: Any, i: int) -> Any:
+    state = lazy_state(raw)
+    if state is not None:
+        return state.row_group(i)
+    return raw.row_groups[i]
+
+
+def _chunk_end(rg: Any) -> int | None:
+    """The byte past the last column chunk of a thrift row group (None: no chunk metadata)."""
+    end = None
+    for chunk in rg.columns or ():
+        md = chunk.meta_data
+        if md is None or md.data_page_offset is None or md.total_compressed_size is None:
+            continue
+        start = md.data_page_offset
+        dictionary = md.dictionary_page_offset
+        if dictionary is not None and 0 < dictionary < start:
+            start = dictionary
+        e = start + md.total_compressed_size
+        end = e if end is None else max(end, e)
+    return end
