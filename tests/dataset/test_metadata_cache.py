@@ -59,11 +59,18 @@ def test_delete_matching_after_metadata_reads_what_is_there(tmp_path):
     pc.write_metadata(pc.read_schema(pc.list_data_files(root)[0][0]), root + "/_metadata", metadata_collector=c)
     pc.write_to_dataset({"p": [1], "x": [11]}, root, partition_cols=["p"], existing_data_behavior="delete_matching")
     assert _rows(pc.read_table(root)) == _rows(pq.read_table(root)) == [(1, 11), (2, 20)]
-    d = pc.ParquetDataset(root)
-    rep = d.explain()
+    # write_to_dataset kept _metadata in step: nothing is stale, every footer comes from it
+    rep = pc.ParquetDataset(root).explain()
+    assert rep.stale_metadata == {} and (rep.footers_from_metadata, rep.footers_read) == (2, 0)
+    assert pq.read_metadata(root + "/_metadata").num_rows == 2
+    # a file removed by hand makes its entry stale: ignored, named, the rest still from _metadata
+    (gone,) = [f for f, _ in pc.list_data_files(root + "/p=1")]
+    os.remove(gone)
+    rep = pc.ParquetDataset(root).explain()
     assert len(rep.stale_metadata) == 1 and "p=1" in next(iter(rep.stale_metadata))
-    assert (rep.footers_from_metadata, rep.footers_read) == (1, 1)
+    assert (rep.footers_from_metadata, rep.footers_read) == (1, 0)
     assert "stale" in str(rep)
+    assert _rows(pc.read_table(root)) == _rows(pq.read_table(root)) == [(2, 20)]
 
 
 def test_files_added_by_pyarrow_and_removed_by_hand(tmp_path):
@@ -277,19 +284,26 @@ def test_spark_sources_list_the_folder_as_the_readers_do(folder):
 
 
 def test_a_file_replaced_in_place_after_metadata_is_read_from_its_own_footer(tmp_path):
-    """basename_template + overwrite_or_ignore rewrites the same name, here with more rows:
-    the size check alone cannot see it; the listing's modification time (local disk) does."""
+    """A file rewritten under the same name by another writer, here with more rows: the size
+    check alone cannot see it; the listing's modification time (local disk) does."""
     root = str(tmp_path / "ds")
     pc.write_to_dataset({"p": [1, 2], "x": [10, 20]}, root, partition_cols=["p"], basename_template="part-{i}.parquet")
     _summarise(tmp_path / "ds")
     past = os.stat(os.path.join(root, "_metadata")).st_mtime_ns - 10**9
     for f, _ in pc.list_data_files(root):
         os.utime(f, ns=(past, past))
+    # our writer keeps _metadata in step; another writer (pyarrow here) rewriting the same name does not
     pc.write_to_dataset({"p": [1, 1, 1], "x": [11, 12, 13]}, root, partition_cols=["p"],
                         basename_template="part-{i}.parquet", existing_data_behavior="overwrite_or_ignore")
+    assert pc.ParquetDataset(root).stale_metadata == {}
+    _summarise(tmp_path / "ds")
+    for f, _ in pc.list_data_files(root):
+        os.utime(f, ns=(past, past))
+    (victim,) = [f for f, _ in pc.list_data_files(root + "/p=1")]
+    pq.write_table(pa.table({"x": [11, 12, 13, 14]}), victim)
     d = pc.ParquetDataset(root)
     assert [v for v in d.stale_metadata.values()] == ["the file was modified after _metadata was written"]
-    assert _rows(d.read()) == _rows(pq.read_table(root)) == [(1, 11), (1, 12), (1, 13), (2, 20)]
+    assert _rows(d.read()) == _rows(pq.read_table(root)) == [(1, 11), (1, 12), (1, 13), (1, 14), (2, 20)]
 
 
 @pytest.mark.parametrize("filters", [None, [("p", "==", 2)], [("x", ">=", 15)]], ids=repr)
