@@ -188,7 +188,7 @@ class _Assembler:
         if bad.any():
             # duckdb's NULL fixed-size arrays repeat the null list: neither slots nor elements
             # of it (see list_padding), so they read as the null list they pad
-            i = stray_repeats(lv.reps, lv.defs, s.slot_rep, s.elem_def, bad).first_bad
+            i = stray_repeats(lv.reps, lv.defs, s.slot_rep, s.elem_def, s.def_level, bad).first_bad
             if i < 0:
                 return
             raise ParquetFormatError(

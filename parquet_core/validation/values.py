@@ -329,9 +329,9 @@ def _check_records(ck: Checker, ch: ChunkState) -> None:
         ck.report_chunk(CHUNK_ROWS, ch, f"the row group has {rows} rows, the chunk holds {records} records")
 
 
-def _list_levels(ck: Checker, ch: ChunkState) -> list[tuple[str, int, int]]:
-    """``(list name, repetition level of its slots, definition level of its element)`` of every
-    repeated node on the leaf's path."""
+def _list_levels(ck: Checker, ch: ChunkState) -> list[tuple[str, int, int, int]]:
+    """``(list name, repetition level of its slots, definition level of its element, level
+    below which the list is null)`` of every repeated node on the leaf's path."""
     node, d, r, out = ck.schema.root, 0, 0, []
     for k, name in enumerate(ch.desc.path):
         node = next(c for c in node.children if c.name == name)
@@ -339,19 +339,19 @@ def _list_levels(ck: Checker, ch: ChunkState) -> list[tuple[str, int, int]]:
             d += 1
         elif node.repetition == Repetition.REPEATED:
             d, r = d + 1, r + 1
-            out.append((".".join(ch.desc.path[:k + 1]), r - 1, d))
+            out.append((".".join(ch.desc.path[:k + 1]), r - 1, d, d - 1))
     return out
 
 
 def _check_list_repeats(ck: Checker, ch: ChunkState) -> None:
     if ch.rep_levels is None or ch.def_levels is None or len(ch.rep_levels) != len(ch.def_levels):
         return
-    for name, slot_rep, elem_def in _list_levels(ck, ch):
-        found = stray_repeats(ch.rep_levels, ch.def_levels, slot_rep, elem_def)
+    for name, slot_rep, elem_def, null_below in _list_levels(ck, ch):
+        found = stray_repeats(ch.rep_levels, ch.def_levels, slot_rep, elem_def, null_below)
         if found.padding:
             ck.report_chunk(LIST_PADDING, ch, f"{found.padding} level entries repeat {name!r} (repetition "
-                            f"level {slot_rep + 1}) after a null or empty list without defining an element "
-                            "(duckdb's NULL fixed-size arrays); read as that null or empty list")
+                            f"level {slot_rep + 1}) after a null list without defining an element "
+                            "(duckdb's NULL fixed-size arrays); read as that null list")
         if found.first_bad >= 0:
             i = found.first_bad
             ck.report_chunk(LIST_REPEAT, ch, f"level entry {i} repeats {name!r} (repetition level "

@@ -56,13 +56,15 @@ def test_null_fixed_size_arrays_read_as_duckdb_reads_them(tmp_path, name):
 
 
 def test_other_repeats_without_an_element_are_still_refused():
-    # optional group l (LIST) { repeated group list { optional int32 element } }:
-    # slots at repetition level 0, elements at definition level 2.
-    # [1, 2], null + two padding entries, [] + one padding entry
-    reps = np.array([0, 1, 0, 1, 1, 0, 1])
-    defs = np.array([3, 3, 0, 0, 0, 1, 1])
-    assert stray_repeats(reps, defs, 0, 2) == (3, -1)
+    # optional group l (LIST) { repeated group list { optional int32 element } }: slots at
+    # repetition level 0, the list null below definition level 1, elements at level 2.
+    # [1, 2], then null + two padding entries
+    reps = np.array([0, 1, 0, 1, 1])
+    defs = np.array([3, 3, 0, 0, 0])
+    assert stray_repeats(reps, defs, 0, 2, 1) == (2, -1)
     # a repeat defined below its element after a list that has one: no reading
-    assert stray_repeats(np.array([0, 1]), np.array([3, 1]), 0, 2) == (0, 1)
+    assert stray_repeats(np.array([0, 1]), np.array([3, 1]), 0, 2, 1) == (0, 1)
     # padding defined differently from the null list it follows: no reading either
-    assert stray_repeats(np.array([0, 1]), np.array([0, 1]), 0, 2) == (0, 1)
+    assert stray_repeats(np.array([0, 1]), np.array([0, 1]), 0, 2, 1) == (0, 1)
+    # repeats of an empty list ([] is definition level 1): not duckdb's, refused
+    assert stray_repeats(np.array([0, 1]), np.array([1, 1]), 0, 2, 1) == (0, 1)
