@@ -149,8 +149,12 @@ def cli_message(text: str) -> str:
 
 
 def report_error(path: str, exc: BaseException) -> None:
-    """Print an error and its notes for the command line, on stderr."""
-    print(f"pqc: {path}: {cli_message(str(exc))}", file=sys.stderr)
+    """Print an error and its notes for the command line, on stderr (the file named once:
+    the line starts with it, so the message's own ``(while reading file ...)`` goes)."""
+    text = str(exc)
+    for action in ("reading", "writing"):
+        text = text.replace(f" (while {action} file {path!r})", "")
+    print(f"pqc: {path}: {cli_message(text)}", file=sys.stderr)
     for note in getattr(exc, "__notes__", []):
         print(f"pqc:   {cli_message(note)}", file=sys.stderr)
 
