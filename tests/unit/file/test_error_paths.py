@@ -134,3 +134,13 @@ def test_named_file_object_is_named(tmp_path):
     with pytest.raises(pc.ParquetSchemaError) as info:
         pc.write_table({"a": [1, "x"]}, io.BytesIO())
     assert not any(n.startswith("while writing") for n in _notes(info.value))
+
+
+def test_pqc_names_the_file_once(good, tmp_path, capsys):
+    from parquet_core.cli import main
+
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(good.read_bytes()[:-30])
+    assert main(["meta", "--json", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"pqc: {bad}: ") and err.count(str(bad)) == 1, err
