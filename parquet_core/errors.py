@@ -16,7 +16,9 @@ raises the ordinary :class:`TypeError` / :class:`ValueError` instead.
 
 Where an error happened (column path, row group, page ordinal, byte offset)
 is attached with :meth:`BaseException.add_note` by :func:`add_context`, so
-the message itself stays short and the location is always printed.
+the message itself stays short and the location is always printed.  The file
+is the exception: :func:`note_file` puts it in the message itself (``str(e)``
+names it, once), since a one-line log of the error must still say which file.
 """
 
 from __future__ import annotations
@@ -166,16 +168,26 @@ def path_of(target: Any) -> str | None:
 
 
 def note_file(exc: BaseException, path: str | None, action: str) -> BaseException:
-    """Add ``while <action> file '<path>'`` to *exc*, once.
+    """Name *path* in *exc*'s message, once: ``<message> (while <action> file '<path>')``.
 
-    Nothing is added when *path* is None (bytes, anonymous streams), when
-    the same note is already there (an outer entry point calling an inner
-    one), or when the message itself names the path (``FileNotFoundError``).
+    The file goes into ``str(exc)`` itself, so ``logger.error("%s", exc)`` and
+    other one-line reports keep it; the other notes (column, row group, page)
+    stay notes.  Nothing changes when *path* is None (bytes, anonymous
+    streams) or when the message names the path already (an outer entry point
+    calling an inner one, ``FileNotFoundError``).  An exception whose message
+    is not its one text argument (``KeyError``, ``OSError(errno, text)``)
+    gets the same words as a note instead.
     """
-    if path is not None:
-        note = f"while {action} file {path!r}"
-        if note not in getattr(exc, "__notes__", ()) and path not in str(exc):
-            exc.add_note(note)
+    if path is None or path in str(exc):
+        return exc
+    note = f"while {action} file {path!r}"
+    if note in getattr(exc, "__notes__", ()):
+        return exc
+    args = exc.args
+    if len(args) == 1 and isinstance(args[0], str) and str(exc) == args[0]:
+        exc.args = (f"{args[0]} ({note})",)
+    else:
+        exc.add_note(note)
     return exc
 
 

@@ -27,12 +27,13 @@ module:Class`` with ``--kms-conf KEY=VALUE`` for keys kept in a KMS.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any, Sequence
 
 from parquet_core.cli import inspect as _inspect
 from parquet_core.cli.common import (
-    add_columns_option, add_key_options, add_storage_option, cli_message, columns_arg, decryption_for,
+    OutputClosed, add_columns_option, add_key_options, add_storage_option, cli_message, columns_arg, decryption_for,
     each_file, emit, expand_files, report_error, storage_options_arg,
 )
 from parquet_core.cli.show import _dataset, _show_dataset, _storage_options, sample_path, show_head
@@ -131,8 +132,43 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: exit status when the reader of standard output went away (``pqc cat f | head -1``):
+#: 128 + SIGPIPE, what a shell reports for ``cat`` or ``yes`` stopped the same way
+EXIT_OUTPUT_CLOSED = 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``pqc`` console script."""
+    """Entry point of the ``pqc`` console script.
+
+    Output piped into a reader that stops early (``head``) ends every command
+    quietly with status 141, no traceback: the rest of the work is not done,
+    so ``pqc check`` does not claim 0 for files it never checked.
+    """
+    try:
+        try:
+            return _main(argv)
+        finally:
+            sys.stdout.flush()   # here, not at interpreter exit, where a closed pipe cannot be caught
+    except (OutputClosed, BrokenPipeError):
+        _discard_stdout()
+        return EXIT_OUTPUT_CLOSED
+
+
+def _discard_stdout() -> None:
+    """Point file descriptor 1 at the null device, so the buffered rest of the output is
+    dropped at exit instead of failing again (a captured stdout without a descriptor is left)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, fd)
+    finally:
+        os.close(null)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     cmd = args.command
@@ -218,7 +254,7 @@ def _show(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """``pqc check``: 0 when no file has an error, 1 when one has, 2 when one cannot be read."""
     if args.list_rules:
-        print(rules_table())
+        emit([rules_table()])
         return 0
     if not args.files:
         parser.error("check needs at least one FILE (or --list-rules)")
@@ -227,12 +263,9 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     status = 0
-    stopped = False
 
-    def one(path: str) -> int:
-        nonlocal status, stopped
-        if stopped:
-            return 0
+    def one(path: str) -> None:
+        nonlocal status
         try:
             decryption = decryption_for(args, path)
         except (TypeError, ValueError) as exc:
@@ -242,9 +275,7 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             status = 2
         elif not report.ok:
             status = max(status, 1)
-        if not emit([report.to_dict() if args.json else cli_message(str(report))]):
-            stopped = True
-        return 0
+        emit([report.to_dict() if args.json else cli_message(str(report))])
 
     for arg in args.files:
         try:

@@ -20,7 +20,7 @@ from parquet_core.encryption.properties import FileDecryptionProperties, FileEnc
 from parquet_core.errors import ParquetError
 from parquet_core.metadata.thrift_dict import plain_value
 
-__all__ = ["add_storage_option", "storage_options_arg", "parse_storage_options", "expand_files", "each_file", "add_key_options", "add_encrypt_options", "decryption_for", "encryption_from",
+__all__ = ["OutputClosed", "add_storage_option", "storage_options_arg", "parse_storage_options", "expand_files", "each_file", "add_key_options", "add_encrypt_options", "decryption_for", "encryption_from",
            "cli_message", "report_error", "emit", "select_leaves", "add_columns_option"]
 
 
@@ -149,8 +149,12 @@ def cli_message(text: str) -> str:
 
 
 def report_error(path: str, exc: BaseException) -> None:
-    """Print an error and its notes for the command line, on stderr."""
-    print(f"pqc: {path}: {cli_message(str(exc))}", file=sys.stderr)
+    """Print an error and its notes for the command line, on stderr (the file named once:
+    the line starts with it, so the message's own ``(while reading file ...)`` goes)."""
+    text = str(exc)
+    for action in ("reading", "writing"):
+        text = text.replace(f" (while {action} file {path!r})", "")
+    print(f"pqc: {path}: {cli_message(text)}", file=sys.stderr)
     for note in getattr(exc, "__notes__", []):
         print(f"pqc:   {cli_message(note)}", file=sys.stderr)
 
@@ -162,16 +166,25 @@ def _json_default(v: Any) -> Any:
     return out
 
 
-def emit(lines: Iterable[str | dict[str, Any]]) -> bool:
-    """Print text lines or JSON objects (one per line); False when stdout was closed early."""
+class OutputClosed(Exception):
+    """Standard output was closed by its reader (``pqc cat f | head -1``): stop quietly.
+
+    Deliberately neither an ``OSError`` nor a ``ParquetError``, so no per-file error
+    handler reports it; :func:`parquet_core.cli.main` turns it into exit status 141.
+    """
+
+
+def emit(lines: Iterable[str | dict[str, Any]]) -> None:
+    """Print text lines or JSON objects (one per line) and flush them.
+
+    Raises :class:`OutputClosed` when the reader of standard output has gone.
+    """
     try:
         for line in lines:
             print(line if isinstance(line, str) else json.dumps(line, default=_json_default))
         sys.stdout.flush()
     except BrokenPipeError:  # output piped into `head` and closed early
-        sys.stdout = None  # type: ignore[assignment]
-        return False
-    return True
+        raise OutputClosed() from None
 
 
 def add_columns_option(p: argparse.ArgumentParser) -> None:

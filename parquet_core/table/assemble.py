@@ -37,6 +37,7 @@ from parquet_core.schema.pyvalues import to_storage
 from parquet_core.schema.types import DataType, Field, TypeId
 from parquet_core.table.arrays import Array, empty_array
 from parquet_core.table.convert import spread_values
+from parquet_core.table.list_padding import stray_repeats
 from parquet_core.table.nested import ListArray, MapArray, StructArray
 
 __all__ = ["assemble", "empty_column", "entries_type"]
@@ -185,7 +186,11 @@ class _Assembler:
         bad = lv.reps == s.slot_rep + 1
         bad &= ~lv.def_ge(s.elem_def)
         if bad.any():
-            i = int(np.argmax(bad))
+            # duckdb's NULL fixed-size arrays repeat the null list: neither slots nor elements
+            # of it (see list_padding), so they read as the null list they pad
+            i = stray_repeats(lv.reps, lv.defs, s.slot_rep, s.elem_def, s.def_level, bad).first_bad
+            if i < 0:
+                return
             raise ParquetFormatError(
                 f"column {quoted(lv.desc.dotted_path, bare=True)}: level entry {i} repeats {s.name!r} "
                 f"(repetition level {s.slot_rep + 1}) but its definition level "

@@ -17,7 +17,9 @@ from typing import Any
 import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
+from parquet_core.constants import Repetition
 from parquet_core.schema.types import TypeId
+from parquet_core.table.list_padding import stray_repeats
 from parquet_core.validation.context import Checker, ChunkState
 from parquet_core.validation.decode import DECODE, concat_values, decode_chunk
 from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
@@ -52,6 +54,8 @@ V2_ROWS = rule("values.v2-num-rows", ERROR, "parquet.thrift DataPageHeaderV2.num
 CHUNK_ROWS = rule("values.chunk-rows", ERROR, "README.md#nested-encoding", "a chunk starts a record and holds as many records as the row group's num_rows")
 UTF8 = rule("values.utf8", ERROR, "LogicalTypes.md#string", "STRING and JSON values are valid UTF-8")
 DECIMAL_RANGE = rule("values.decimal-precision", ERROR, "LogicalTypes.md#decimal", "DECIMAL unscaled values have at most `precision` digits")
+LIST_PADDING = rule("values.null-list-padding", WARNING, "README.md#nested-encoding", "an entry that repeats a list defines an element of it; duckdb pads a NULL fixed-size array with entries that do not (read as the NULL list, as duckdb reads it)")
+LIST_REPEAT = rule("values.repeat-without-element", ERROR, "README.md#nested-encoding", "an entry that repeats a list defines an element of it (other than duckdb's padding of a NULL list)")
 NULL_TYPE = rule("values.unknown-not-null", ERROR, "LogicalTypes.md#unknown-always-null", "a column annotated UNKNOWN holds only nulls")
 
 
@@ -342,6 +346,36 @@ def _check_records(ck: Checker, ch: ChunkState) -> None:
         ck.report_chunk(CHUNK_ROWS, ch, f"the row group has {rows} rows, the chunk holds {records} records")
 
 
+def _list_levels(ck: Checker, ch: ChunkState) -> list[tuple[str, int, int, int]]:
+    """``(list name, repetition level of its slots, definition level of its element, level
+    below which the list is null)`` of every repeated node on the leaf's path."""
+    node, d, r, out = ck.schema.root, 0, 0, []
+    for k, name in enumerate(ch.desc.path):
+        node = next(c for c in node.children if c.name == name)
+        if node.repetition == Repetition.OPTIONAL:
+            d += 1
+        elif node.repetition == Repetition.REPEATED:
+            d, r = d + 1, r + 1
+            out.append((".".join(ch.desc.path[:k + 1]), r - 1, d, d - 1))
+    return out
+
+
+def _check_list_repeats(ck: Checker, ch: ChunkState) -> None:
+    if ch.rep_levels is None or ch.def_levels is None or len(ch.rep_levels) != len(ch.def_levels):
+        return
+    for name, slot_rep, elem_def, null_below in _list_levels(ck, ch):
+        found = stray_repeats(ch.rep_levels, ch.def_levels, slot_rep, elem_def, null_below)
+        if found.padding:
+            ck.report_chunk(LIST_PADDING, ch, f"{found.padding} level entries repeat {name!r} (repetition "
+                            f"level {slot_rep + 1}) after a null list without defining an element "
+                            "(duckdb's NULL fixed-size arrays); read as that null list")
+        if found.first_bad >= 0:
+            i = found.first_bad
+            ck.report_chunk(LIST_REPEAT, ch, f"level entry {i} repeats {name!r} (repetition level "
+                            f"{slot_rep + 1}) but its definition level {int(ch.def_levels[i])} is below "
+                            f"the element's {elem_def}")
+
+
 def check_values(ck: Checker) -> None:
     """Decode every chunk and check what its metadata says about its values."""
     from parquet_core.validation import bloom, geospatial, page_index
@@ -356,6 +390,7 @@ def check_values(ck: Checker) -> None:
                 _gather(ck, ch)
                 ch.decoded = True
                 _check_records(ck, ch)
+                _check_list_repeats(ck, ch)
                 _check_logical_values(ck, ch)
                 _check_statistics(ck, ch, ch.meta.statistics, ch.values, ch.def_levels, "chunk statistics")
                 _check_size_statistics(ck, ch)

@@ -82,11 +82,12 @@ class Store:
 
 
 class LocalStore(Store):
-    """Keys are paths relative to a root directory."""
+    """Keys are paths relative to a root directory, created by the first write (as
+    Kartothek's own file-system stores create theirs); a root that is a file is an error."""
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = os.path.abspath(os.fspath(root))
-        if not os.path.isdir(self.root):
+        if os.path.exists(self.root) and not os.path.isdir(self.root):
             raise KartothekError(f"store root {self.root!r} is not a directory")
 
     def __repr__(self) -> str:
@@ -154,6 +155,7 @@ class LocalStore(Store):
     @contextlib.contextmanager
     def commit_lock(self, name: str) -> Iterator[None]:
         lock = self.path(f".{name}.commit-lock")
+        os.makedirs(self.root, exist_ok=True)
         with contextlib.suppress(OSError):      # a lock left by a crashed writer
             if time.time() - os.stat(lock).st_mtime > STALE_LOCK_SECONDS:
                 os.unlink(lock)

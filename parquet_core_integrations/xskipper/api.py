@@ -30,12 +30,12 @@ from typing import Any, Callable
 import parquet_core as pc
 
 from parquet_core_integrations.xskipper.collect import IndexSpec, parquet_cells
-from parquet_core_integrations.xskipper.dataset import (DataFile, list_dataset, local_root, partition_schema,
-                                                        partition_value)
+from parquet_core_integrations.xskipper.dataset import (DataFile, data_columns, list_dataset, local_root,
+                                                        partition_schema, partition_value)
 from parquet_core_integrations.xskipper.errors import XskipperError, XskipperIndexError
 from parquet_core_integrations.xskipper.javaser import decode_bloom_cell, encode_bloom_cell
 from parquet_core_integrations.xskipper.names import metadata_dir, table_identifier
-from parquet_core_integrations.xskipper.skipping import SkipResult, skip_decisions
+from parquet_core_integrations.xskipper.skipping import SkipResult, check_filter_columns, skip_decisions
 from parquet_core_integrations.xskipper.sparkjson import spark_type_of_pc
 from parquet_core_integrations.xskipper.store import MetadataStore, VersionStatus
 from parquet_core_integrations.xskipper.writer import IndexColumn, java_double, write_store
@@ -179,9 +179,14 @@ class Xskipper:
     # -- skipping ----------------------------------------------------------------------------------
     def skipped_files(self, predicate: Any, sql_in: bool = True,
                       files: list[DataFile] | None = None) -> SkipResult:
-        """Verdicts over the dataset's current files (new or changed files are never skipped)."""
+        """Verdicts over the dataset's current files (new or changed files are never skipped).
+
+        A predicate column the dataset does not have raises :class:`XskipperIndexError`; one
+        it has that no index covers gives a ``UserWarning`` (its conditions skip nothing).
+        """
         store = self.store()
         files = list_dataset(self.root) if files is None else files
+        check_filter_columns(store, predicate, self.root, data_columns(files))
         res = skip_decisions(store, predicate, [f.fid for f in files], sql_in)
         log.info("xskipper: %d of %d files skipped for %s", len(res.skipped), res.total, self.root)
         return res

@@ -15,10 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
+import parquet_core as pc
+
 from parquet_core_integrations.xskipper.errors import XskipperIndexError
 from parquet_core_integrations.xskipper.names import file_id, uri_path
 
-__all__ = ["DataFile", "list_dataset", "local_root"]
+__all__ = ["DataFile", "data_columns", "list_dataset", "local_root"]
 
 _NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__"
 
@@ -64,6 +66,19 @@ def list_dataset(root: str) -> list[DataFile]:
                 continue
             out.append(DataFile(path, file_id(path, st.st_mtime_ns // 1_000_000), st.st_size, dict(part)))
     return out
+
+
+def data_columns(files: list[DataFile]) -> set[str] | None:
+    """The dataset's top-level column names in lower case, partition folders included, read
+    from the footer of its first file; None when that file is not Parquet (CSV, JSON, ORC:
+    their columns are known only to Spark)."""
+    if not files:
+        return None
+    try:
+        names = pc.read_schema(files[0].path).names
+    except (pc.ParquetError, OSError):
+        return None
+    return {n.lower() for n in names} | {k.lower() for f in files for k in f.partition}
 
 
 def _infer_one(raw: str) -> str:

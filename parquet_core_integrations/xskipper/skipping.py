@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import warnings
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable
@@ -29,9 +30,10 @@ from typing import Any, Callable
 from parquet_core.predicate import (And, Comparison, Expression, IsIn, IsNull, Or, StartsWith, from_filters,
                                     negation_normal_form)
 
+from parquet_core_integrations.xskipper.errors import XskipperIndexError
 from parquet_core_integrations.xskipper.store import IndexMeta, MetadataStore
 
-__all__ = ["SkipResult", "skip_decisions"]
+__all__ = ["SkipResult", "check_filter_columns", "skip_decisions", "uncovered_columns"]
 
 _NEGATE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
 _OPS: dict[str, Callable[[Any, Any], bool]] = {
@@ -261,3 +263,45 @@ def skip_decisions(store: MetadataStore, predicate: Any, file_ids: list[str] | N
         else:
             kept.append(fid)
     return SkipResult(skipped, kept, missing)
+
+
+# -- filters the index cannot use -----------------------------------------------------------------------
+def uncovered_columns(store: MetadataStore, predicate: Any) -> list[str]:
+    """The predicate's columns that no index of *store* covers, nor (v4) a partition value:
+    their conditions can never rule a file out."""
+    expr = from_filters(predicate)
+    if expr is None:
+        return []
+    covered = {c for idx in store.indexes if len(idx.cols) == 1 for c in idx.cols}
+    covered |= {p.lower() for p, _ in store.partition_columns}
+    return sorted(c for c in expr.columns() if c.lower() not in covered)
+
+
+def check_filter_columns(store: MetadataStore, predicate: Any, dataset: str,
+                         data_columns: set[str] | None) -> list[str]:
+    """Refuse a predicate naming a column the dataset does not have; warn about columns it has
+    that no index covers.  Returns the uncovered columns.
+
+    Without this a misspelt column (``tmep``) keeps every file without a word, so a typo turns
+    data skipping off unnoticed.  *data_columns*: the dataset's top-level column names, lower
+    case (partition columns included), or None when they are not known (CSV, JSON, ORC read
+    without Spark): then every uncovered column is only warned about.
+
+    Raises
+    ------
+    XskipperIndexError
+        A column neither indexed nor in *data_columns*.
+    """
+    missing = uncovered_columns(store, predicate)
+    if not missing:
+        return []
+    if data_columns is not None:
+        absent = [c for c in missing if c.split(".")[0].lower() not in data_columns]
+        if absent:
+            raise XskipperIndexError(
+                f"the filter names {', '.join(map(repr, absent))}, which dataset {dataset} does not have "
+                f"(its columns: {', '.join(sorted(data_columns))}; indexed: "
+                f"{', '.join(sorted({c for i in store.indexes for c in i.cols})) or 'none'})")
+    warnings.warn(f"xskipper: no index of {dataset} covers {', '.join(map(repr, missing))}: "
+                  "conditions on it skip no file", UserWarning, stacklevel=3)
+    return missing

@@ -3,7 +3,9 @@
 * ``spark.read.format("pqcore").option("skipping.md_base", base).option("filters", dnf).load(path)``
   reads only the files the index of *path* (``<base>/<sha256(identifier)>``)
   cannot rule out for the ``filters``; files not in the index (new or changed)
-  are always read.  The filters keep their pyarrow meaning, so ``not in`` never
+  are always read.  An index folder that is not there is an error (a misspelt
+  base would otherwise turn skipping off unnoticed), and so is a filter column
+  the table does not have; one that no index covers is named in the count line.  The filters keep their pyarrow meaning, so ``not in`` never
   skips (it keeps null rows).  The count is logged on the planning worker; call
   :func:`skipping_report` on the driver for the same numbers.
 * :func:`required_files` gives the filtered file list for any format:
@@ -25,9 +27,10 @@ from typing import Any, Sequence
 from urllib.parse import unquote
 
 from parquet_core_integrations.xskipper.collect import IndexSpec, cells_from_values
-from parquet_core_integrations.xskipper.dataset import list_dataset, local_root
+from parquet_core_integrations.xskipper.dataset import data_columns, list_dataset, local_root
+from parquet_core_integrations.xskipper.errors import XskipperIndexError
 from parquet_core_integrations.xskipper.names import metadata_dir
-from parquet_core_integrations.xskipper.skipping import skip_decisions
+from parquet_core_integrations.xskipper.skipping import check_filter_columns, skip_decisions, uncovered_columns
 from parquet_core_integrations.xskipper.store import MetadataStore
 
 __all__ = ["collect_cells", "dataset_schema", "prune_partitions", "required_files", "skipping_report"]
@@ -36,28 +39,45 @@ log = logging.getLogger("spark_adapter.core.skipping")
 OPTION = "skipping.md_base"
 
 
-def _store_for(root: str, md_base: str) -> MetadataStore | None:
+def _store_for(root: str, md_base: str) -> MetadataStore:
+    """The index of the dataset at *root* under *md_base*; an error, never "no index", when
+    the metadata folder is not there (a misspelt base must not turn skipping off unnoticed)."""
     md = metadata_dir(md_base, local_root(root))
-    return MetadataStore(md) if os.path.isdir(md) else None
+    if not os.path.isdir(md):
+        if not os.path.isdir(md_base):
+            raise XskipperIndexError(f"xskipper metadata base {md_base} does not exist (option {OPTION})")
+        raise XskipperIndexError(f"dataset {local_root(root)} has no xskipper index under {md_base} "
+                                 f"(no {md}): build it with Xskipper(spark, path, md_base).index_builder()")
+    return MetadataStore(md)
 
 
 def skipping_report(dataset_path: str, md_base: str, predicate: Any, sql_in: bool = True) -> dict[str, int]:
-    """``{"total", "skipped", "read", "not_indexed"}`` over the dataset's current files."""
+    """``{"total", "skipped", "read", "not_indexed"}`` over the dataset's current files.
+
+    Raises :class:`XskipperIndexError` when the index is not there or the predicate names a
+    column the dataset does not have; warns about columns no index covers.
+    """
     files = list_dataset(local_root(dataset_path))
-    store = _store_for(dataset_path, md_base)
-    if store is None or predicate is None:
+    if predicate is None:
         return {"total": len(files), "skipped": 0, "read": len(files), "not_indexed": len(files)}
+    store = _store_for(dataset_path, md_base)
+    check_filter_columns(store, predicate, local_root(dataset_path), data_columns(files))
     res = skip_decisions(store, predicate, [f.fid for f in files], sql_in)
     return {"total": res.total, "skipped": len(res.skipped), "read": res.total - len(res.skipped),
             "not_indexed": len(res.not_indexed)}
 
 
 def required_files(dataset_path: str, md_base: str, predicate: Any, sql_in: bool = True) -> list[str]:
-    """The dataset's files a query with *predicate* must read (all of them when not indexed)."""
+    """The dataset's files a query with *predicate* must read (every file for no predicate).
+
+    Raises :class:`XskipperIndexError` when the index is not there or the predicate names a
+    column the dataset does not have; warns about columns no index covers.
+    """
     files = list_dataset(local_root(dataset_path))
-    store = _store_for(dataset_path, md_base)
-    if store is None or predicate is None:
+    if predicate is None:
         return [f.path for f in files]
+    store = _store_for(dataset_path, md_base)
+    check_filter_columns(store, predicate, local_root(dataset_path), data_columns(files))
     skip = set(skip_decisions(store, predicate, [f.fid for f in files], sql_in).skipped)
     return [f.path for f in files if f.fid not in skip]
 
@@ -69,23 +89,29 @@ def prune_partitions(parts: list[Any], roots: Sequence[str], md_base: str, filte
     from parquet_core_integrations.xskipper.names import file_id
 
     skip: set[str] = set()
+    uncovered: set[str] = set()
     for root in roots:
         if not os.path.isdir(local_root(root)):
             continue
+        md = metadata_dir(md_base, local_root(root))
+        if not os.path.isdir(md):
+            _store_for(root, md_base)   # raises: the index named by the option is not there
         try:
-            store = _store_for(root, md_base)
+            store = MetadataStore(md)
         except Exception as exc:  # as xskipper: a store that cannot be used skips nothing
             print(f"pqcore: xskipper index of {root} not used: {exc}", file=sys.stderr)
             continue
-        if store is None:
-            continue
+        # (a filter column the table lacks is refused by the caller, as the scan refuses it)
+        uncovered.update(uncovered_columns(store, filters))
         under = [p.path for p in parts if os.path.abspath(p.path).startswith(local_root(root) + os.sep)]
         ids = {file_id(os.path.abspath(p)): p for p in under}
         res = skip_decisions(store, filters, list(ids), sql_in=False)
         skip.update(ids[f] for f in res.skipped)
     kept = [p for p in parts if p.path not in skip]
     # reported where Spark keeps the Python workers' output (executor/driver stderr)
-    print(f"pqcore: xskipper index skipped {len(parts) - len(kept)} of {len(parts)} files", file=sys.stderr)
+    note = (f"; no index covers {', '.join(map(repr, sorted(uncovered)))}: conditions on it skip no file"
+            if uncovered else "")
+    print(f"pqcore: xskipper index skipped {len(parts) - len(kept)} of {len(parts)} files{note}", file=sys.stderr)
     return kept
 
 

@@ -296,14 +296,15 @@ def test_progress_true_draws_a_tqdm_bar(tmp_path, monkeypatch):
         assert bar.closed and bar.n == bar.total == 4, vars(bar)
 
 
-def test_progress_true_without_tqdm_is_silent(tmp_path, monkeypatch, capsys):
+def test_progress_true_without_tqdm_draws_a_plain_line(tmp_path, monkeypatch, capsys):
+    """It drew nothing and said nothing (issue 30): a plain line on stderr, nothing on stdout."""
     monkeypatch.setitem(sys.modules, "tqdm", None)
     monkeypatch.setitem(sys.modules, "tqdm.auto", None)
     root = str(tmp_path / "ds")
     pc.write_to_dataset({"n": [1, 2, 3], "k": [1, 2, 3]}, root, partition_cols=["k"])
     assert pc.read_table(root, progress=True).num_rows == 3
     out = capsys.readouterr()
-    assert out.out == "" and out.err == ""
+    assert out.out == "" and out.err.endswith("\rreading: 3/3 files\n")
 
 
 # -- index and Bloom filter prefetch on object stores -----------------------------------------------

@@ -303,3 +303,19 @@ def test_switching_metadata_format(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["o", "o.by-dataset-metadata.json"]
     assert ktk.read_dataset(tmp_path, "o").to_pylist() == [{"y": 3}]
     assert "creation_time" in load_metadata(LocalStore(tmp_path), "o").metadata
+
+
+def test_write_creates_the_store_folder(tmp_path):
+    """Issue 30: a store folder that does not exist yet is created by the first write, as
+    Kartothek's own file-system stores do; reading one that does not exist creates nothing."""
+    store = str(tmp_path / "new" / "store")
+    ktk.write_dataset(frame(), store, "sales", partition_on=["P"])
+    assert os.path.isdir(store)
+    assert rows(ktk.read_dataset(store, "sales"), "P", "S") == rows(pa.Table.from_pandas(frame()), "P", "S")
+    missing = str(tmp_path / "absent")
+    with pytest.raises(DatasetNotFoundError):
+        ktk.read_dataset(missing, "sales")
+    assert not os.path.exists(missing)
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(KartothekError, match="not a directory"):
+        ktk.write_dataset(frame(), str(tmp_path / "file"), "sales")

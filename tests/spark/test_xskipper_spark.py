@@ -178,3 +178,26 @@ def test_pqcore_skips_with_the_index(pqcore_spark, tmp_path):
 
 def test_version_tests_config_is_read():
     assert any(t["testId"] == 37 for t in version_tests())
+
+
+def test_pqcore_skipping_that_would_do_nothing_is_an_error(pqcore_spark, tmp_path):
+    """Issue 30: ``skipping.md_base`` naming no index, or a filter column the table lacks,
+    fails the query instead of reading every file unnoticed (as ``required_files`` does)."""
+    spark = pqcore_spark
+    root = tmp_path / "t"
+    for i in range(3):
+        os.makedirs(root, exist_ok=True)
+        pc.write_table({"temp": [float(i * 20), float(i * 20 + 5)]}, str(root / f"part-{i}.parquet"))
+    base = str(tmp_path / "md")
+    Xskipper(None, str(root), base).index_builder().add_min_max_index("temp").build()
+
+    def read(md_base, flt):
+        return (spark.read.format("pqcore").option("skipping.md_base", md_base)
+                .option("filters", json.dumps(flt)).option("minPartitions", "100").load(str(root)))
+
+    ok = read(base, [["temp", ">", 40]])
+    assert ok.count() == 1 and ok.rdd.getNumPartitions() == 1
+    with pytest.raises(Exception, match="metadata base .*no-such-md does not exist"):
+        read(str(tmp_path / "no-such-md"), [["temp", ">", 40]]).count()
+    with pytest.raises(Exception, match="tmep"):
+        read(base, [["tmep", ">", 40]]).count()

@@ -21,8 +21,11 @@ def good(tmp_path):
 
 
 def _once(exc: BaseException, path, action: str) -> None:
-    note = f"while {action} file {str(path)!r}"
-    assert _notes(exc).count(note) == 1, _notes(exc)
+    """The file is named in ``str(exc)`` itself, once, and not again in a note (issue 30)."""
+    words = f"(while {action} file {str(path)!r})"
+    assert str(exc).count(words) == 1, str(exc)
+    assert str(exc).count(str(path)) == 1, str(exc)
+    assert not any(str(path) in n for n in _notes(exc)), _notes(exc)
 
 
 def test_corrupt_footer_names_the_file(good, tmp_path):
@@ -69,6 +72,45 @@ def test_bytes_source_gets_no_file_note(good):
     with pytest.raises(pc.ParquetFormatError) as info:
         pc.read_table(raw)
     assert not any("file" in n for n in _notes(info.value) if n.startswith("while"))
+    assert "while reading file" not in str(info.value)
+
+
+def test_a_one_line_log_of_a_read_error_names_the_file(good, tmp_path, caplog):
+    """``logger.error("%s", e)`` keeps the file (it was only in ``__notes__``)."""
+    import logging
+
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(good.read_bytes()[:-30])
+    with pytest.raises(pc.ParquetError) as info:
+        pc.read_table(str(bad))
+    logging.getLogger("test").error("%s", info.value)
+    assert str(bad) in caplog.text
+
+
+def test_dataset_reads_name_the_failing_file_once(good, tmp_path):
+    folder = tmp_path / "ds"
+    folder.mkdir()
+    (folder / "a.parquet").write_bytes(good.read_bytes())
+    bad = folder / "b.parquet"
+    raw = bytearray(good.read_bytes())
+    raw[4:12] = b"\xff" * 8
+    bad.write_bytes(bytes(raw))
+    for call in (lambda: pc.read_table(str(folder)), lambda: pc.ParquetDataset(str(folder)).read()):
+        with pytest.raises(pc.ParquetError) as info:
+            call()
+        assert str(info.value).count("b.parquet") == 1, str(info.value)
+        assert "a.parquet" not in str(info.value)
+
+
+def test_an_error_whose_message_is_not_its_text_keeps_a_note():
+    from parquet_core.errors import note_file
+
+    exc = note_file(KeyError("k"), "/x/f.parquet", "reading")
+    assert str(exc) == "'k'" and _notes(exc) == ["while reading file '/x/f.parquet'"]
+    exc = note_file(OSError(5, "I/O error"), "/x/f.parquet", "reading")
+    assert _notes(exc) == ["while reading file '/x/f.parquet'"]
+    exc = note_file(note_file(pc.ParquetFormatError("bad"), "/x/f.parquet", "reading"), "/x/f.parquet", "reading")
+    assert str(exc) == "bad (while reading file '/x/f.parquet')" and not _notes(exc)
 
 
 def test_write_errors_name_the_file(tmp_path):
@@ -92,3 +134,13 @@ def test_named_file_object_is_named(tmp_path):
     with pytest.raises(pc.ParquetSchemaError) as info:
         pc.write_table({"a": [1, "x"]}, io.BytesIO())
     assert not any(n.startswith("while writing") for n in _notes(info.value))
+
+
+def test_pqc_names_the_file_once(good, tmp_path, capsys):
+    from parquet_core.cli import main
+
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(good.read_bytes()[:-30])
+    assert main(["meta", "--json", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"pqc: {bad}: ") and err.count(str(bad)) == 1, err

@@ -95,6 +95,15 @@ class _Assembler:
         if lv.reps is None or lv.defs is None:
             return
         bad = (lv.reps == s.slot_rep + 1) & (lv.defs < s.elem_def)
+        # duckdb's NULL fixed-size arrays: after an entry opening a slot where the list is null
+        # (or an ancestor is), entries repeating the list at that same definition level are
+        # padding; read entry by entry here, the engine finds them with whole-array steps
+        opener = -1
+        for j in range(len(lv.reps)):
+            if lv.reps[j] <= s.slot_rep:
+                opener = j
+            elif bad[j] and opener >= 0 and lv.defs[opener] < s.def_level and lv.defs[j] == lv.defs[opener]:
+                bad[j] = False
         if bad.any():
             i = int(np.argmax(bad))
             raise ParquetFormatError(
