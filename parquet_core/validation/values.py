@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
+from parquet_core.errors import ParquetError
 from parquet_core.schema.types import TypeId
 from parquet_core.validation.context import Checker, ChunkState
 from parquet_core.validation.decode import DECODE, concat_values, decode_chunk
@@ -80,8 +81,10 @@ def compare_bounds(ck: Checker, ch: ChunkState, lo_raw: bytes | None, hi_raw: by
         return
     try:
         lo, hi = bound_sort_key(lo_raw, desc), bound_sort_key(hi_raw, desc)
-    except ValueError:
-        return   # no defined order (INT96, INTERVAL, geospatial): nothing to compare
+    except ValueError as exc:
+        if isinstance(exc, ParquetError):   # a malformed bound (our errors are ValueErrors too)
+            ck.report_chunk(BOUND_WIDTH, ch, f"{what}: the bounds do not decode ({exc})", **where)
+        return   # else no defined order (INT96, INTERVAL, geospatial): nothing to compare
     except Exception as exc:   # noqa: BLE001 - a malformed bound
         ck.report_chunk(BOUND_WIDTH, ch, f"{what}: the bounds do not decode ({exc})", **where)
         return
