@@ -210,7 +210,7 @@ def _plan_files(fs: FileSystem, root: str, data: Table, cols: list[str], keep: l
         part = _take(data, keep, rows)
         step = max_rows_per_file or max(part.num_rows, 1)
         for i, start in enumerate(range(0, max(part.num_rows, 1), step)):
-            piece = part if max_rows_per_file is None else part.slice(start, min(start + step, part.num_rows))
+            piece = part if max_rows_per_file is None else part.slice_rows(start, min(start + step, part.num_rows))
             jobs.append((fs.join(folder, template.format(i=i)), piece))
     return {folder for folder, _ in plan}, jobs
 

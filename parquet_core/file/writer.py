@@ -294,8 +294,8 @@ class ParquetWriter:
             if rows >= size:
                 table = Table.concat(pending) if len(pending) > 1 else pending[0]
                 full = rows - rows % size
-                self._write_one(table.slice(0, full), size)
-                rest = table.slice(full, rows)
+                self._write_one(table.slice_rows(0, full), size)
+                rest = table.slice_rows(full, rows)
                 pending, rows = ([rest], rest.num_rows) if rest.num_rows else ([], 0)
         if pending or not self._row_groups:
             table = Table.concat(pending, self.schema) if len(pending) != 1 else pending[0]
@@ -319,7 +319,7 @@ class ParquetWriter:
                 if per_row > 0:
                     size = min(size, max(1, int(self.options.row_group_bytes // per_row)))
             for start in range(0, table.num_rows, size):
-                self._write_row_group(table.slice(start, start + size), nested, start)
+                self._write_row_group(table.slice_rows(start, start + size), nested, start)
         except BaseException:
             self.abort()
             raise
