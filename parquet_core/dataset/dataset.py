@@ -280,11 +280,14 @@ class ParquetDataset:
                  ignore_prefixes: Sequence[str] | None = None, page_checksum_verification: bool | None = None,
                  decryption: Any = None, progress: Any = None, use_metadata_file: bool = True,
                  read_dictionary: Sequence[str] | None = None, strict: bool | None = None,
-                 decryption_properties: Any = None, options: ReaderOptions | None = None) -> None:
-        #: How every file is read (one object, shared by the files this dataset opens).
+                 decryption_properties: Any = None, options: ReaderOptions | None = None,
+                 **pyarrow_options: Any) -> None:
+        #: How every file is read (one object, shared by the files this dataset opens);
+        #: pyarrow's tuning knobs (memory_map, pre_buffer...) are checked and have no effect
         self.options: ReaderOptions = reader_options(
             options, page_checksum_verification=page_checksum_verification, decryption=decryption,
-            decryption_properties=decryption_properties, read_dictionary=read_dictionary, strict=strict)
+            decryption_properties=decryption_properties, read_dictionary=read_dictionary, strict=strict,
+            **pyarrow_options)
         paths = list(path_or_paths) if isinstance(path_or_paths, (list, tuple)) else [path_or_paths]
         if not paths:
             raise ValueError("path_or_paths is empty")

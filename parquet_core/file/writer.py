@@ -54,7 +54,7 @@ from parquet_core.encryption.properties import FileEncryptionProperties
 from parquet_core.metadata.statistics import column_order_struct
 from parquet_core.options import (
     WRITER_DEFAULTS as _D, BoolPerColumn, FormatOptions, PerColumn, WriterOptions,
-    document_writer_options, format_options, writer_options,
+    document_writer_options, format_options, writer_arguments, writer_options,
 )
 from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
 from parquet_core.schema.elements import schema_to_elements
@@ -201,10 +201,13 @@ class ParquetWriter:
         use_threads: bool = _D["use_threads"],
         filesystem: Any = None,
         storage_options: Mapping[str, Any] | None = None,
+        **pyarrow_options: Any,
     ) -> None:
         # every keyword above but the last two (where the file goes) is an option of
-        # options.WRITER_OPTIONS (a unit test checks it)
+        # options.WRITER_OPTIONS (a unit test checks it); pyarrow's names for some of
+        # them, and its tuning knobs, arrive in pyarrow_options (options.pyarrow)
         options = {name: value for name, value in locals().items() if name in _D}
+        options.update(pyarrow_options)
         self._path = path_of(where)   # named in every error (see errors.names_file)
         self.schema = _as_schema(schema)
         fmt: FormatOptions = format_options(**options)
@@ -596,6 +599,7 @@ def write_table(
     use_threads: bool = _D["use_threads"],
     filesystem: Any = None,
     storage_options: Mapping[str, Any] | None = None,
+    **pyarrow_options: Any,
 ) -> None:
     """Write *data* to *where* as a Parquet file (one :class:`ParquetWriter` pass).
 
@@ -622,8 +626,14 @@ def write_table(
     TypeError, ValueError
         For unknown options or option values outside their allowed set.
     """
-    # every keyword above is an option of options.WRITER_OPTIONS (a unit test checks it)
+    # every keyword above is an option of options.WRITER_OPTIONS (a unit test checks it);
+    # pyarrow's names and tuning knobs are resolved by options.writer_arguments
+    if isinstance(schema, int) and not isinstance(schema, bool):
+        # pyarrow's third positional argument is row_group_size (ours is schema)
+        schema, row_group_size = None, schema
     options = {name: value for name, value in locals().items() if name in _D}
+    options.update(pyarrow_options)
+    row_group_size = writer_arguments(options)["row_group_size"]   # pyarrow's chunk_size
     with file_context(path_of(where), "writing"):
         stream = input_stream(data, None if schema is None else _as_schema(schema),
                               validate_utf8=validate_utf8)
