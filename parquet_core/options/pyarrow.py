@@ -83,8 +83,8 @@ _OPTIONS: tuple[PyarrowOption, ...] = (
         With ``columns``, the pandas index columns recorded in the file's ``pandas``
         metadata are read too (as pyarrow does)."""),
     PyarrowOption("memory_map", "tuning", """
-        local files are read with positional reads of the byte ranges needed (numpy
-        views over them), which is what a memory map would give.""", check=_flag),
+        local files are always memory-mapped (positional reads where a map cannot be
+        made), and pages are decoded from views of the map.""", check=_flag),
     PyarrowOption("buffer_size", "tuning", """
         reads are ranged per column chunk (coalesced, fetched concurrently from object
         stores); there is no read buffer to size.""", check=_size),
@@ -209,7 +209,7 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
         "write_time_adjusted_to_utc": "write_time_adjusted_to_utc",
         "max_rows_per_page": "max_rows_per_page", "bloom_filter_options": SAME,
         "use_content_defined_chunking": "use_content_defined_chunking",
-        "kwargs": "same: writer options, and `chunk_size` (see below)",
+        "kwargs": "same: writer options, and pyarrow's `chunk_size` (our `row_group_size`)",
     },
     "ParquetWriter": {
         "where": SAME, "schema": SAME, "filesystem": SAME, "flavor": SAME, "version": SAME,
