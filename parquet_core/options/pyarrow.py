@@ -124,7 +124,8 @@ _OPTIONS: tuple[PyarrowOption, ...] = (
     # -- writing ---------------------------------------------------------------------------
     PyarrowOption("encryption_properties", "alias", """
         a ``pc.FileEncryptionProperties`` (pyarrow's own objects are refused: their keys
-        cannot be read back from pyarrow).""", target="encryption"),
+        cannot be read back from pyarrow); ``pc.CryptoFactory`` makes one from pyarrow's
+        KmsConnectionConfig, EncryptionConfiguration and KMS clients.""", target="encryption"),
     PyarrowOption("chunk_size", "alias", """pyarrow's older name.""", target="row_group_size"),
     PyarrowOption("max_rows_per_page", "alias", """
         None means our default.""", target="data_page_row_count_limit"),
@@ -330,7 +331,8 @@ def refuse_pyarrow_crypto(name: str, value: Any) -> None:
         raise UnsupportedFeatureError(
             f"{name}: pyarrow's {type(value).__name__} cannot be used (its keys are held inside "
             f"pyarrow's C++ object); build the same with pc.FileEncryptionProperties / "
-            f"pc.FileDecryptionProperties, or with pc.CryptoFactory from your KMS client")
+            f"pc.FileDecryptionProperties, or with pc.CryptoFactory (which takes pyarrow's "
+            f"KmsConnectionConfig / EncryptionConfiguration and KMS clients)")
 
 
 def pyarrow_parameter_table() -> str:
