@@ -13,7 +13,7 @@ from typing import Any, Sequence
 from parquet_core.dataset.dataset import ParquetDataset
 from parquet_core.errors import file_context
 from parquet_core.file.filesystem import resolve_filesystem
-from parquet_core.file.reader import ParquetFile, with_pandas_index_columns
+from parquet_core.file.reader import ParquetFile
 from parquet_core.file.source import buffer_bytes
 from parquet_core.metadata.wrappers import FileMetadata
 from parquet_core.options.reader import ReaderOptions, reader_options
@@ -108,11 +108,7 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
             return pf.read(columns, filters=filters, use_pandas_metadata=use_pandas_metadata)
     ds = ParquetDataset(source, filesystem=filesystem, partitioning=partitioning, schema=schema,
                         storage_options=storage_options, ignore_prefixes=ignore_prefixes, options=opts)
-    if use_pandas_metadata and columns is not None and ds.files:
-        # the pandas metadata of the first file (pyarrow reads it from the dataset's schema)
-        with _open_file(ds.filesystem.open_source(ds.files[0]), ds.files[0], options=opts) as first:
-            columns = with_pandas_index_columns(columns, first.metadata.metadata)
-    return ds.read(columns, filters=filters, progress=progress)
+    return ds.read(columns, filters=filters, progress=progress, use_pandas_metadata=use_pandas_metadata)
 
 
 def read_pandas(source: Any, columns: Sequence[str] | None = None, **kwargs: Any) -> Table:

@@ -493,7 +493,7 @@ class ParquetDataset:
 
     # -- reading ----------------------------------------------------------------------------------
     def read(self, columns: Sequence[str] | None = None, filters: Any = None, *,
-             progress: Any = None, use_threads: bool | None = None) -> Table:
+             progress: Any = None, use_threads: bool | None = None, use_pandas_metadata: bool = False) -> Table:
         """Read the dataset (or the columns named, partition columns included) into one Table.
 
         ``filters`` (pyarrow's DNF list or a :func:`~parquet_core.col` expression) may
@@ -501,8 +501,13 @@ class ParquetDataset:
         they are opened, the rest prunes row groups and pages in each file.
         ``use_threads`` (default True, as in pyarrow) decodes each file's column
         chunks on a thread pool; False decodes them one after another (same result);
-        None takes :attr:`options`' ``use_threads``.
+        None takes :attr:`options`' ``use_threads``.  ``use_pandas_metadata`` (with
+        ``columns``) also reads the pandas index columns, as pyarrow's.
         """
+        if isinstance(filters, bool):     # pyarrow's read(columns, use_threads): positional
+            filters, use_threads = None, filters
+        if use_pandas_metadata and columns is not None and self._fragments:
+            columns = self._with_index_columns(columns)
         use_threads = self.options.threads(use_threads)
         expr = self._expression(filters)
         if columns is not None and isinstance(columns, str):
@@ -679,6 +684,18 @@ class ParquetDataset:
             fields.append(f)
             arrays.append(conform(None, f, 1))
         return partial_eval(rest, Table(Schema(fields), arrays, 1))
+
+    def read_pandas(self, **kwargs: Any) -> Table:
+        """:meth:`read` with ``use_pandas_metadata=True``, as pyarrow's."""
+        return self.read(use_pandas_metadata=True, **kwargs)
+
+    def _with_index_columns(self, columns: Sequence[str]) -> list[str]:
+        from parquet_core.file.reader import ParquetFile, with_pandas_index_columns
+
+        # the pandas metadata of the first file (pyarrow reads it from the dataset's schema)
+        with ParquetFile(self._fs.open_source(self._fragments[0].path), options=self.options) as first:
+            first._owned = True
+            return with_pandas_index_columns(columns, first.metadata.metadata)
 
     def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,
                      filters: Any = None, *, progress: Any = None,

@@ -178,13 +178,23 @@ class ParquetFile:
         self._strict.append(level)
 
     # -- context management -------------------------------------------------
-    def close(self) -> None:
-        """Close the underlying file if this object opened it."""
+    def close(self, force: bool = False) -> None:
+        """Close the underlying file if this object opened it (*force*: pyarrow's, no effect)."""
         sources = getattr(self, "_sources", None)
         if sources is not None:
             sources.close()
         if getattr(self, "_owned", False):
             self._source.close()
+        self._closed = True
+
+    @property
+    def closed(self) -> bool:
+        """:meth:`close` was called (as pyarrow's ``ParquetFile.closed``)."""
+        return getattr(self, "_closed", False)
+
+    def scan_contents(self, columns: Sequence[str] | None = None, batch_size: int = 65536) -> int:
+        """Read the columns (all by default) and return the number of rows, as pyarrow's."""
+        return sum(batch.num_rows for batch in self.iter_batches(batch_size, columns=columns))
 
     def __enter__(self) -> "ParquetFile":
         return self
@@ -238,6 +248,8 @@ class ParquetFile:
                         filters: Any = None, *, use_threads: bool | None = None,
                         use_pandas_metadata: bool = False) -> Table:
         """Read some row groups (``filters`` as in :meth:`read`, pruning only among them)."""
+        if isinstance(filters, bool):     # pyarrow's read_row_groups(groups, columns, use_threads)
+            filters, use_threads = None, filters
         use_threads = self.options.threads(use_threads)
         columns = self._with_index_columns(columns, use_pandas_metadata)
         groups = [int(i) for i in row_groups]
@@ -263,6 +275,8 @@ class ParquetFile:
         ``use_pandas_metadata`` (with ``columns``) also reads the pandas index columns the
         file's ``pandas`` metadata names, as pyarrow does.
         """
+        if isinstance(filters, bool):     # pyarrow's read(columns, use_threads): positional
+            filters, use_threads = None, filters
         use_threads = self.options.threads(use_threads)
         columns = self._with_index_columns(columns, use_pandas_metadata)
         self._validate("data")
@@ -307,6 +321,9 @@ class ParquetFile:
         """
         if batch_size <= 0:
             raise ValueError("batch_size must be positive")
+        if _ints(columns) and (row_groups is None or _names(row_groups)):
+            # pyarrow's positional order is (batch_size, row_groups, columns): the types tell
+            columns, row_groups = row_groups, columns
         use_threads = self.options.threads(use_threads)
         columns = self._with_index_columns(columns, use_pandas_metadata)
         self._validate("data")
@@ -391,6 +408,15 @@ class ParquetFile:
 
     def __repr__(self) -> str:
         return f"<ParquetFile {self.metadata!r}>"
+
+
+def _ints(values: Any) -> bool:
+    return isinstance(values, (list, tuple, range)) and len(values) > 0 and \
+        all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+
+
+def _names(values: Any) -> bool:
+    return isinstance(values, (list, tuple)) and all(isinstance(v, str) for v in values)
 
 
 def with_pandas_index_columns(columns: Sequence[str], key_values: Any) -> list[str]:

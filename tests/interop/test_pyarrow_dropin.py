@@ -228,3 +228,27 @@ def test_checksum_mismatch_is_an_oserror(mod, tmp_path):
     data[start + 100] ^= 0xFF    # inside the first page's values (its header is ~30 bytes)
     with pytest.raises(OSError, match="(?i)crc"):
         mod.read_table(pa.BufferReader(bytes(data)), page_checksum_verification=True)
+
+
+@MODULES
+def test_positional_arguments_as_pyarrow_orders_them(mod, example):
+    pf, ref = mod.ParquetFile(example), pq.ParquetFile(example)
+    _same(pf.read(["animal"], True), ref.read(["animal"], True))
+    _same(pf.read_row_groups([1], ["year"], False), ref.read_row_groups([1], ["year"], False))
+    got = [b.num_rows for b in pf.iter_batches(1, [0, 2], ["animal"])]
+    assert got == [b.num_rows for b in ref.iter_batches(1, [0, 2], ["animal"])]
+    assert pf.scan_contents(["n_legs"]) == ref.scan_contents(["n_legs"])
+    pf.close(force=True)
+    ref.close(force=True)
+    assert pf.closed and ref.closed
+
+
+@MODULES
+def test_dataset_read_pandas(mod, tmp_path):
+    df = pd.DataFrame({"a": [1, 2, 3], "k": ["x", "y", "x"]}, index=pd.Index([7, 8, 9], name="key"))
+    root = tmp_path / "pds"
+    pq.write_to_dataset(pa.Table.from_pandas(df), root, partition_cols=["k"])
+    got = mod.ParquetDataset(root).read_pandas(columns=["a"])
+    want = pq.ParquetDataset(root).read_pandas(columns=["a"])
+    assert got.column_names == want.column_names
+    assert sorted(got.column("key").to_pylist()) == sorted(want.column("key").to_pylist())
