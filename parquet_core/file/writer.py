@@ -54,7 +54,7 @@ from parquet_core.encryption.properties import FileEncryptionProperties
 from parquet_core.metadata.statistics import column_order_struct
 from parquet_core.options import (
     WRITER_DEFAULTS as _D, BoolPerColumn, FormatOptions, PerColumn, WriterOptions,
-    document_writer_options, format_options, writer_arguments, writer_options,
+    document_writer_options, format_options, kv_strings, writer_arguments, writer_options,
 )
 from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
 from parquet_core.schema.elements import schema_to_elements
@@ -523,8 +523,16 @@ class ParquetWriter:
             out.append(rg_out)
         return out
 
+    def add_key_value_metadata(self, key_value_metadata: Mapping[Any, Any]) -> None:
+        """Add footer key/value metadata before :meth:`close`, as pyarrow's (later calls win)."""
+        if self._closed:
+            raise ValueError("cannot add metadata to a closed ParquetWriter")
+        added = kv_strings(key_value_metadata, "key_value_metadata")
+        self._added_kv = {**getattr(self, "_added_kv", {}), **added}
+
     def _footer(self) -> Any:
-        kv = {**(self._schema_kv or {}), **(self.options.key_value_metadata or {})}
+        kv = {**(self._schema_kv or {}), **(self.options.key_value_metadata or {}),
+              **getattr(self, "_added_kv", {})}
         return pt.FileMetaData(
             version=self.options.format.format_version, schema=self._elements, num_rows=self._num_rows,
             row_groups=self._footer_row_groups(),

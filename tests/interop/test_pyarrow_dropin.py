@@ -252,3 +252,14 @@ def test_dataset_read_pandas(mod, tmp_path):
     want = pq.ParquetDataset(root).read_pandas(columns=["a"])
     assert got.column_names == want.column_names
     assert sorted(got.column("key").to_pylist()) == sorted(want.column("key").to_pylist())
+
+
+@MODULES
+def test_writer_add_key_value_metadata(mod, tmp_path):
+    path = tmp_path / "kv.parquet"
+    table = _table()
+    with mod.ParquetWriter(path, table.schema) as writer:
+        writer.write_table(table)
+        writer.add_key_value_metadata({"origin": "test", b"bytes": b"value"})
+    meta = pq.read_metadata(path).metadata
+    assert meta[b"origin"] == b"test" and meta[b"bytes"] == b"value"
