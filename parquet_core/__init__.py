@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any
 from parquet_core.errors import (
     CodecUnavailableError,
     ParquetEncryptionError,
+    ParquetChecksumError,
+    DatasetWriteConflictError,
     ParquetError,
     ParquetFormatError,
     ParquetSchemaError,
@@ -60,7 +62,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     "parquet_core.encryption.properties": ('FileDecryptionProperties', 'FileEncryptionProperties',),
     "parquet_core.file.reader": ('ParquetFile',),
     "parquet_core.dataset": ('ParquetDataset', 'Partitioning', 'write_to_dataset',),
-    "parquet_core.dataset.api": ('read_metadata', 'read_schema', 'read_table',),
+    "parquet_core.dataset.api": ('read_metadata', 'read_pandas', 'read_schema', 'read_table',),
     "parquet_core.dataset.discovery": ('is_hidden', 'list_data_files',),
     "parquet_core.dataset.partitioning": ('infer_partition_type', 'parse_hive_folder', 'parse_partition_value',),
     "parquet_core.dataset.metadata_file": ('write_metadata',),
@@ -119,7 +121,7 @@ if TYPE_CHECKING:  # static analysers and IDEs see the real names
     from parquet_core.encryption.properties import FileDecryptionProperties, FileEncryptionProperties  # noqa: F401
     from parquet_core.file.reader import ParquetFile  # noqa: F401
     from parquet_core.dataset import ParquetDataset, Partitioning, write_to_dataset  # noqa: F401
-    from parquet_core.dataset.api import read_metadata, read_schema, read_table  # noqa: F401
+    from parquet_core.dataset.api import read_metadata, read_pandas, read_schema, read_table  # noqa: F401
     from parquet_core.dataset.discovery import is_hidden, list_data_files  # noqa: F401
     from parquet_core.dataset.partitioning import infer_partition_type, parse_hive_folder, parse_partition_value  # noqa: F401
     from parquet_core.dataset.metadata_file import write_metadata  # noqa: F401
@@ -143,10 +145,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Array", "CodecUnavailableError", "ColumnChunkMetadata", "DataType", "Field",
-    "FileMetadata", "Interval", "NanoDatetime", "NanoTime", "NanoTimedelta", "ParquetEncryptionError", "ParquetError", "ParquetFile",
+    "FileMetadata", "Interval", "NanoDatetime", "NanoTime", "NanoTimedelta", "ParquetEncryptionError", "ParquetChecksumError", "DatasetWriteConflictError", "ParquetError", "ParquetFile",
     "ParquetFormatError", "ParquetSchemaError", "RawTemporal", "ReaderOptions",
     "RowGroupMetadata", "Schema", "Statistics", "Table", "TypeId", "UnsupportedFeatureError",
-    "read_metadata", "read_schema", "read_table", "__version__",
+    "read_metadata", "read_pandas", "read_schema", "read_table", "__version__",
     "check", "CheckReport", "Finding",
     "ParquetWriter", "write_table", "SortingColumn", "Expression", "col",
     # datasets: folders, Hive partitions, globs, lists, object stores

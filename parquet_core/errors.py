@@ -4,15 +4,18 @@ Every error raised because of the *bytes of a file* derives from
 :class:`ParquetError`.  API misuse (a wrong argument type, an unknown option)
 raises the ordinary :class:`TypeError` / :class:`ValueError` instead.
 
-::
+Each class also derives from the builtin that pyarrow raises in its place
+(second column), so ``except (ValueError, OSError)`` written for pyarrow
+still catches a corrupt file::
 
     ParquetError
-    ├── ParquetFormatError        corrupt or malformed input, CRC mismatch
-    ├── UnsupportedFeatureError   valid per the spec, not implemented here
-    │   └── CodecUnavailableError a codec whose Python backend is missing
-    ├── ParquetSchemaError        a bad schema, or data that does not match it
-    ├── ParquetEncryptionError    wrong or missing key, AAD / tag mismatch
-    └── DatasetWriteConflictError a dataset folder holds data, or another writer holds it
+    ├── ParquetFormatError        ValueError           corrupt or malformed input
+    │   └── ParquetChecksumError  ValueError, OSError  page CRC mismatch
+    ├── UnsupportedFeatureError   NotImplementedError  valid per the spec, not implemented here
+    │   └── CodecUnavailableError                      a codec whose Python backend is missing
+    ├── ParquetSchemaError        ValueError           a bad schema, or data that does not match it
+    ├── ParquetEncryptionError    OSError              wrong or missing key, AAD / tag mismatch
+    └── DatasetWriteConflictError FileExistsError      a dataset folder holds data, or another writer holds it
 
 Where an error happened (column path, row group, page ordinal, byte offset)
 is attached with :meth:`BaseException.add_note` by :func:`add_context`, so
@@ -32,6 +35,7 @@ from typing import Any, Callable, Iterator, TypeVar
 __all__ = [
     "ParquetError",
     "ParquetFormatError",
+    "ParquetChecksumError",
     "UnsupportedFeatureError",
     "CodecUnavailableError",
     "ParquetSchemaError",
@@ -63,11 +67,18 @@ class ParquetError(Exception):
         super().__init__(*args)
 
 
-class ParquetFormatError(ParquetError):
+class ParquetFormatError(ParquetError, ValueError):
     """The input is corrupt, truncated or violates the format specification."""
 
 
-class UnsupportedFeatureError(ParquetError):
+class ParquetChecksumError(ParquetFormatError, OSError):
+    """A page's bytes do not match its CRC-32 (pyarrow raises OSError for it)."""
+
+    def __init__(self, message: str) -> None:   # one argument: OSError would read two as errno
+        super().__init__(message)
+
+
+class UnsupportedFeatureError(ParquetError, NotImplementedError):
     """The input is valid per the specification but uses something we lack."""
 
 
@@ -81,12 +92,16 @@ class CodecUnavailableError(UnsupportedFeatureError):
         self.package = package
 
 
-class ParquetSchemaError(ParquetError):
+class ParquetSchemaError(ParquetError, ValueError):
     """The schema is invalid, or data does not match the schema."""
 
 
-class ParquetEncryptionError(ParquetError):
+class ParquetEncryptionError(ParquetError, OSError):
     """A key is missing or wrong, or an authentication check failed."""
+
+    def __init__(self, *args: object) -> None:
+        # OSError would take two arguments as (errno, strerror): keep the message whole
+        super().__init__(" ".join(str(a) for a in args) if len(args) > 1 else (args[0] if args else ""))
 
 
 def cut_message(text: str, limit: int = MESSAGE_LIMIT) -> str:

@@ -116,8 +116,8 @@ def _row_groups(files: list[ParquetFile], target: int | None, conform_to: Any = 
             held += table.num_rows
             while held >= target:
                 whole = Table.concat(pending) if len(pending) > 1 else pending[0]
-                yield whole.slice(0, target)
-                rest = whole.slice(target, whole.num_rows)
+                yield whole.slice_rows(0, target)
+                rest = whole.slice_rows(target, whole.num_rows)
                 pending, held = ([rest], rest.num_rows) if rest.num_rows else ([], 0)
     if held:
         yield Table.concat(pending) if len(pending) > 1 else pending[0]

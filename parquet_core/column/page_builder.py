@@ -23,6 +23,7 @@ from parquet_core.column.chunk_layout import PageSpan
 from parquet_core.column.data import ColumnData
 from parquet_core.compression import get_codec
 from parquet_core.constants import Encoding, PageType, PhysicalType
+from parquet_core.errors import ParquetError
 from parquet_core.encodings import encode_values
 from parquet_core.encryption.context import PLAINTEXT, ChunkEncryption
 from parquet_core.encodings.rle_hybrid_encoder import (
@@ -135,6 +136,8 @@ class PageBuilder:
         try:
             body = encode_values(self.fallback, page_values, self.desc.physical_type,
                                  self.desc.type_length)
+        except ParquetError:   # a ValueError too, but already the right class
+            raise
         except ValueError as exc:
             raise ValueError(f"column {self.desc.dotted_path}: {exc}") from None
         return self.fallback, body, page_values, page_values

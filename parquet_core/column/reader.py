@@ -734,6 +734,8 @@ def read_column_chunks(chunks: Iterable[Iterable[Page]], desc: ColumnDescriptor,
             kept.append(dec.chunk_dictionary(per_chunk[-1]))
     try:
         data = dec.finish()
+    except ParquetError:    # already the right class (they are ValueErrors too)
+        raise
     except (ValueError, IndexError, TypeError, OverflowError) as exc:
         raise ParquetFormatError(f"malformed page: {exc}") from exc
     if keep_dictionary:

@@ -14,12 +14,13 @@ from parquet_core.dataset.dataset import ParquetDataset
 from parquet_core.errors import file_context
 from parquet_core.file.filesystem import resolve_filesystem
 from parquet_core.file.reader import ParquetFile
+from parquet_core.file.source import buffer_bytes
 from parquet_core.metadata.wrappers import FileMetadata
 from parquet_core.options.reader import ReaderOptions, reader_options
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Table
 
-__all__ = ["read_table", "read_metadata", "read_schema"]
+__all__ = ["read_table", "read_pandas", "read_metadata", "read_schema"]
 
 
 def _single_file(source: Any, filesystem: Any, storage_options: Any) -> tuple[Any, str | None] | None:
@@ -31,6 +32,10 @@ def _single_file(source: Any, filesystem: Any, storage_options: Any) -> tuple[An
         return source, None
     if isinstance(source, (list, tuple)):
         return None
+    if not isinstance(source, (str, os.PathLike)) and buffer_bytes(source) is not None:
+        if filesystem is not None or storage_options:   # a pyarrow Buffer, an mmap...
+            raise TypeError("filesystem= and storage_options= need a path")
+        return source, None
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"cannot read Parquet from a {type(source).__name__}; pass a path, a URL, a list "
                         "of paths, bytes or a binary file object")
@@ -38,6 +43,13 @@ def _single_file(source: Any, filesystem: Any, storage_options: Any) -> tuple[An
     if fs.kind(path) != "file":
         return None            # a folder, a glob, or nothing there (the dataset says which)
     return fs.open_source(path), fs.display(path)
+
+
+def _source_or_where(source: Any, where: Any) -> Any:
+    """The file to read: our *source* or pyarrow's keyword ``where`` (one of them)."""
+    if (source is None) == (where is None):
+        raise TypeError("give the file to read once: as the first argument or as where=")
+    return where if source is None else source
 
 
 def _open_file(src: Any, shown: str | None, **kw: Any) -> ParquetFile:
@@ -55,7 +67,8 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
                page_checksum_verification: bool | None = None, decryption: Any = None,
                read_dictionary: Sequence[str] | None = None, strict: bool | None = None,
                progress: Any = None, use_threads: bool | None = None,
-               decryption_properties: Any = None, options: ReaderOptions | None = None) -> Table:
+               decryption_properties: Any = None, options: ReaderOptions | None = None,
+               use_pandas_metadata: bool = False, **pyarrow_options: Any) -> Table:
     """Read a Parquet file, a folder (recursively, Hive partitions as columns), a glob or a list.
 
     Parameters
@@ -76,27 +89,43 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
     use_threads:
         Decode column chunks on a thread pool (default True, as in pyarrow);
         False decodes them one after another.  The result is the same.
+    use_pandas_metadata:
+        With *columns*, also read the pandas index columns the ``pandas`` metadata
+        names (as pyarrow).
+    **pyarrow_options:
+        pyarrow's reader tuning (``memory_map``, ``pre_buffer``, ``buffer_size``,
+        ``thrift_*_limit``...): checked and accepted, see docs/pyarrow-parameters.md.
     """
     # the options are checked once, here; the files opened below share the object
     opts = reader_options(options, page_checksum_verification=page_checksum_verification,
                           decryption=decryption, decryption_properties=decryption_properties,
-                          read_dictionary=read_dictionary, strict=strict, use_threads=use_threads)
+                          read_dictionary=read_dictionary, strict=strict, use_threads=use_threads,
+                          **pyarrow_options)
     single = None if schema is not None else _single_file(source, filesystem, storage_options)
     if single is not None:
         src, shown = single
         with _open_file(src, shown, options=opts) as pf:
-            return pf.read(columns, filters=filters)
+            return pf.read(columns, filters=filters, use_pandas_metadata=use_pandas_metadata)
     ds = ParquetDataset(source, filesystem=filesystem, partitioning=partitioning, schema=schema,
                         storage_options=storage_options, ignore_prefixes=ignore_prefixes, options=opts)
-    return ds.read(columns, filters=filters, progress=progress)
+    return ds.read(columns, filters=filters, progress=progress, use_pandas_metadata=use_pandas_metadata)
 
 
-def read_metadata(source: Any, *, filesystem: Any = None, storage_options: dict[str, Any] | None = None,
+def read_pandas(source: Any, columns: Sequence[str] | None = None, **kwargs: Any) -> Table:
+    """:func:`read_table` with ``use_pandas_metadata=True``, as pyarrow's ``read_pandas``
+    (a Table: call ``to_pandas()`` on it for a DataFrame)."""
+    return read_table(source, columns, use_pandas_metadata=True, **kwargs)
+
+
+def read_metadata(source: Any = None, *, filesystem: Any = None, storage_options: dict[str, Any] | None = None,
                   decryption: Any = None, decryption_properties: Any = None,
-                  options: ReaderOptions | None = None) -> FileMetadata:
+                  options: ReaderOptions | None = None, where: Any = None, **pyarrow_options: Any) -> FileMetadata:
     """The footer of a file; for a folder, its ``_metadata`` file or, without one, every footer
-    merged (row groups in file order, each column chunk's ``file_path`` naming its file)."""
-    opts = reader_options(options, decryption=decryption, decryption_properties=decryption_properties)
+    merged (row groups in file order, each column chunk's ``file_path`` naming its file).
+    ``where`` is pyarrow's name of *source*; pyarrow's ``memory_map`` is accepted."""
+    source = _source_or_where(source, where)
+    opts = reader_options(options, decryption=decryption, decryption_properties=decryption_properties,
+                          **pyarrow_options)
     single = _single_file(source, filesystem, storage_options)
     if single is not None:
         src, shown = single
@@ -108,11 +137,14 @@ def read_metadata(source: Any, *, filesystem: Any = None, storage_options: dict[
     return dataset_metadata(ds)
 
 
-def read_schema(source: Any, *, filesystem: Any = None, storage_options: dict[str, Any] | None = None,
+def read_schema(source: Any = None, *, filesystem: Any = None, storage_options: dict[str, Any] | None = None,
                 decryption: Any = None, partitioning: Any = "hive", decryption_properties: Any = None,
-                options: ReaderOptions | None = None) -> Schema:
-    """The schema of a file, or of a dataset (unified over its files, partition columns last)."""
-    opts = reader_options(options, decryption=decryption, decryption_properties=decryption_properties)
+                options: ReaderOptions | None = None, where: Any = None, **pyarrow_options: Any) -> Schema:
+    """The schema of a file, or of a dataset (unified over its files, partition columns last).
+    ``where`` is pyarrow's name of *source*; pyarrow's ``memory_map`` is accepted."""
+    source = _source_or_where(source, where)
+    opts = reader_options(options, decryption=decryption, decryption_properties=decryption_properties,
+                          **pyarrow_options)
     single = _single_file(source, filesystem, storage_options)
     if single is not None:
         src, shown = single

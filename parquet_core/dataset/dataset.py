@@ -312,11 +312,14 @@ class ParquetDataset:
                  ignore_prefixes: Sequence[str] | None = None, page_checksum_verification: bool | None = None,
                  decryption: Any = None, progress: Any = None, use_metadata_file: bool = True,
                  read_dictionary: Sequence[str] | None = None, strict: bool | None = None,
-                 decryption_properties: Any = None, options: ReaderOptions | None = None) -> None:
-        #: How every file is read (one object, shared by the files this dataset opens).
+                 decryption_properties: Any = None, options: ReaderOptions | None = None,
+                 **pyarrow_options: Any) -> None:
+        #: How every file is read (one object, shared by the files this dataset opens);
+        #: pyarrow's tuning knobs (memory_map, pre_buffer...) are checked and have no effect
         self.options: ReaderOptions = reader_options(
             options, page_checksum_verification=page_checksum_verification, decryption=decryption,
-            decryption_properties=decryption_properties, read_dictionary=read_dictionary, strict=strict)
+            decryption_properties=decryption_properties, read_dictionary=read_dictionary, strict=strict,
+            **pyarrow_options)
         paths = list(path_or_paths) if isinstance(path_or_paths, (list, tuple)) else [path_or_paths]
         if not paths:
             raise ValueError("path_or_paths is empty")
@@ -567,7 +570,7 @@ class ParquetDataset:
 
     # -- reading ----------------------------------------------------------------------------------
     def read(self, columns: Sequence[str] | None = None, filters: Any = None, *,
-             progress: Any = None, use_threads: bool | None = None) -> Table:
+             progress: Any = None, use_threads: bool | None = None, use_pandas_metadata: bool = False) -> Table:
         """Read the dataset (or the columns named, partition columns included) into one Table.
 
         ``filters`` (pyarrow's DNF list or a :func:`~parquet_core.col` expression) may
@@ -575,8 +578,13 @@ class ParquetDataset:
         they are opened, the rest prunes row groups and pages in each file.
         ``use_threads`` (default True, as in pyarrow) decodes each file's column
         chunks on a thread pool; False decodes them one after another (same result);
-        None takes :attr:`options`' ``use_threads``.
+        None takes :attr:`options`' ``use_threads``.  ``use_pandas_metadata`` (with
+        ``columns``) also reads the pandas index columns, as pyarrow's.
         """
+        if isinstance(filters, bool):     # pyarrow's read(columns, use_threads): positional
+            filters, use_threads = None, filters
+        if use_pandas_metadata and columns is not None and self._fragments:
+            columns = self._with_index_columns(columns)
         use_threads = self.options.threads(use_threads)
         expr = self._expression(filters)
         if columns is not None and isinstance(columns, str):
@@ -834,6 +842,18 @@ class ParquetDataset:
             fields.append(f)
             arrays.append(conform(None, f, 1))
         return partial_eval(rest, Table(Schema(fields), arrays, 1))
+
+    def read_pandas(self, **kwargs: Any) -> Table:
+        """:meth:`read` with ``use_pandas_metadata=True``, as pyarrow's."""
+        return self.read(use_pandas_metadata=True, **kwargs)
+
+    def _with_index_columns(self, columns: Sequence[str]) -> list[str]:
+        from parquet_core.file.reader import ParquetFile, with_pandas_index_columns
+
+        # the pandas metadata of the first file (pyarrow reads it from the dataset's schema)
+        with ParquetFile(self._fs.open_source(self._fragments[0].path), options=self.options) as first:
+            first._owned = True
+            return with_pandas_index_columns(columns, first.metadata.metadata)
 
     def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,
                      filters: Any = None, *, progress: Any = None,

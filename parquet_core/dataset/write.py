@@ -45,7 +45,8 @@ from parquet_core.dataset.transaction import Transaction, clean_up, put
 from parquet_core.errors import DatasetWriteConflictError
 from parquet_core.dataset.progress import Progress
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem, resolve_filesystem
-from parquet_core.file.writer import write_table
+from parquet_core.errors import UnsupportedFeatureError
+from parquet_core.file.writer import _as_schema, write_table
 from parquet_core.options import writer_arguments
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
@@ -145,9 +146,12 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
     list of str
         The files written (pyarrow returns None).
     """
+    partition_cols, schema, visitor = _pyarrow_arguments(partition_cols, write_options)
+    if existing_data_behavior is None:      # pyarrow's default, which means this
+        existing_data_behavior = "overwrite_or_ignore"
     template = _check_options(existing_data_behavior, max_rows_per_file, basename_template, write_options)
     fs, (root,) = resolve_filesystem([root_path], filesystem, storage_options)
-    data = as_table(table)
+    data = as_table(table, None if schema is None else _as_schema(schema))
     cols, keep = _split_columns(data, partition_cols)
     _check_root(fs, root, existing_data_behavior)
     folders, jobs = _plan_files(fs, root, data, cols, keep, template, max_rows_per_file)
@@ -165,7 +169,51 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
         txn.close()
     if metadata_collector is not None:
         metadata_collector.extend(footers)
+    if visitor is not None:
+        _visit(fs, root, [path for path, _ in jobs], visitor)
     return [fs.display(path) for path, _ in jobs]
+
+
+def _pyarrow_arguments(partition_cols: Sequence[str] | None, write_options: dict[str, Any]
+                       ) -> tuple[Sequence[str] | None, Any, Any]:
+    """pyarrow's ``schema``, ``partitioning``, ``file_visitor`` and ``use_threads`` taken out of
+    *write_options*: ``(partition_cols, schema, file_visitor)`` (see options/pyarrow.py)."""
+    schema = write_options.pop("schema", None)
+    visitor = write_options.pop("file_visitor", None)
+    if write_options.get("use_threads", False) is None:
+        write_options.pop("use_threads")
+    partitioning = write_options.pop("partitioning", None)
+    flavor = write_options.pop("partitioning_flavor", "hive")
+    if flavor not in ("hive", None) or (flavor is None and partitioning is not None):
+        raise UnsupportedFeatureError(f"write_to_dataset: partitioning_flavor={flavor!r} is not "
+                                      f"supported; partitions are written as Hive folders (key=value)")
+    if partitioning is not None:
+        if partition_cols:
+            raise TypeError("write_to_dataset: give partition_cols or partitioning, not both")
+        if isinstance(partitioning, str) or not all(isinstance(c, str) for c in partitioning):
+            raise UnsupportedFeatureError(
+                f"write_to_dataset: partitioning={partitioning!r} is not supported; pass the list of "
+                f"column names (written as Hive folders, as partition_cols)")
+        partition_cols = list(partitioning)
+    if visitor is not None and not callable(visitor):
+        raise TypeError(f"file_visitor must be callable, not {type(visitor).__name__}")
+    return partition_cols, schema, visitor
+
+
+def _visit(fs: FileSystem, root: str, written: list[str], visitor: Any) -> None:
+    """Call pyarrow's ``file_visitor`` with a WrittenFile-like object per file written."""
+    from types import SimpleNamespace
+
+    from parquet_core.dataset.metadata_file import metadata_with_file_path
+
+    for path in written:
+        source = fs.open_source(path)
+        try:
+            size = source.size
+        finally:
+            source.close()
+        visitor(SimpleNamespace(path=fs.display(path), size=size,
+                                metadata=metadata_with_file_path(fs, root, path)))
 
 
 def _check_options(behavior: str, max_rows_per_file: int | None, basename_template: str | None,
@@ -241,7 +289,7 @@ def _plan_files(fs: FileSystem, root: str, data: Table, cols: list[str], keep: l
         part = _take(data, keep, rows)
         step = max_rows_per_file or max(part.num_rows, 1)
         for i, start in enumerate(range(0, max(part.num_rows, 1), step)):
-            piece = part if max_rows_per_file is None else part.slice(start, min(start + step, part.num_rows))
+            piece = part if max_rows_per_file is None else part.slice_rows(start, min(start + step, part.num_rows))
             jobs.append((fs.join(folder, template.format(i=i)), piece))
     return {folder for folder, _ in plan}, jobs
 

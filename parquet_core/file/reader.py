@@ -105,11 +105,14 @@ class ParquetFile:
                  read_dictionary: Sequence[str] | None = None,
                  filesystem: Any = None, storage_options: dict[str, Any] | None = None,
                  strict: bool | None = None, decryption_properties: FileDecryptionProperties | None = None,
-                 options: ReaderOptions | None = None) -> None:
-        #: The reading options (every keyword above but the file's location), checked once.
+                 options: ReaderOptions | None = None, metadata: Any = None, common_metadata: Any = None,
+                 **pyarrow_options: Any) -> None:
+        #: The reading options (every keyword above but the file's location), checked once;
+        #: pyarrow's tuning knobs (memory_map, pre_buffer...) are checked and have no effect
         self.options: ReaderOptions = reader_options(
             options, page_checksum_verification=page_checksum_verification, decryption=decryption,
-            decryption_properties=decryption_properties, read_dictionary=read_dictionary, strict=strict)
+            decryption_properties=decryption_properties, read_dictionary=read_dictionary, strict=strict,
+            **pyarrow_options)
         self._kept_dictionaries: frozenset[str] | None = None   # worked out on first read
         self._path = path_of(source)   # named in every error (see errors.names_file)
         self._source, self._owned = _open(source, filesystem, storage_options)
@@ -121,6 +124,8 @@ class ParquetFile:
         except BaseException:
             self.close()
             raise
+        if metadata is not None:
+            _check_given_metadata(metadata, self.metadata)
         verify = self.options.page_checksum_verification
         #: The file's columns by name (top-level fields, shapes, leaf lookup).
         self.columns = FileColumns(self.metadata)
@@ -173,13 +178,23 @@ class ParquetFile:
         self._strict.append(level)
 
     # -- context management -------------------------------------------------
-    def close(self) -> None:
-        """Close the underlying file if this object opened it."""
+    def close(self, force: bool = False) -> None:
+        """Close the underlying file if this object opened it (*force*: pyarrow's, no effect)."""
         sources = getattr(self, "_sources", None)
         if sources is not None:
             sources.close()
         if getattr(self, "_owned", False):
             self._source.close()
+        self._closed = True
+
+    @property
+    def closed(self) -> bool:
+        """:meth:`close` was called (as pyarrow's ``ParquetFile.closed``)."""
+        return getattr(self, "_closed", False)
+
+    def scan_contents(self, columns: Sequence[str] | None = None, batch_size: int = 65536) -> int:
+        """Read the columns (all by default) and return the number of rows, as pyarrow's."""
+        return sum(batch.num_rows for batch in self.iter_batches(batch_size, columns=columns))
 
     def __enter__(self) -> "ParquetFile":
         return self
@@ -214,9 +229,10 @@ class ParquetFile:
     # -- data ---------------------------------------------------------------
     @names_file("reading")
     def read_row_group(self, i: int, columns: Sequence[str] | None = None, *,
-                       use_threads: bool | None = None) -> Table:
-        """Read one row group (``use_threads`` as in :meth:`read`)."""
+                       use_threads: bool | None = None, use_pandas_metadata: bool = False) -> Table:
+        """Read one row group (``use_threads``, ``use_pandas_metadata`` as in :meth:`read`)."""
         use_threads = self.options.threads(use_threads)
+        columns = self._with_index_columns(columns, use_pandas_metadata)
         self._validate("data")
         selected = self.columns.select(columns)
         rg = self.metadata.row_group(i)
@@ -229,9 +245,13 @@ class ParquetFile:
 
     @names_file("reading")
     def read_row_groups(self, row_groups: Sequence[int], columns: Sequence[str] | None = None,
-                        filters: Any = None, *, use_threads: bool | None = None) -> Table:
+                        filters: Any = None, *, use_threads: bool | None = None,
+                        use_pandas_metadata: bool = False) -> Table:
         """Read some row groups (``filters`` as in :meth:`read`, pruning only among them)."""
+        if isinstance(filters, bool):     # pyarrow's read_row_groups(groups, columns, use_threads)
+            filters, use_threads = None, filters
         use_threads = self.options.threads(use_threads)
+        columns = self._with_index_columns(columns, use_pandas_metadata)
         groups = [int(i) for i in row_groups]
         for i in groups:
             if not 0 <= i < self.num_row_groups:
@@ -243,7 +263,7 @@ class ParquetFile:
 
     @names_file("reading")
     def read(self, columns: Sequence[str] | None = None, filters: Any = None, *,
-             use_threads: bool | None = None) -> Table:
+             use_threads: bool | None = None, use_pandas_metadata: bool = False) -> Table:
         """Read the whole file (or the selected columns).
 
         ``filters`` (an :class:`~parquet_core.predicate.Expression` or pyarrow's
@@ -252,8 +272,13 @@ class ParquetFile:
         rule out.  ``use_threads`` (None: the file's ``options.use_threads``, True by
         default, as in pyarrow) decodes column chunks on a thread pool; False decodes
         them one after another.  The result, and any error raised, is the same either way.
+        ``use_pandas_metadata`` (with ``columns``) also reads the pandas index columns the
+        file's ``pandas`` metadata names, as pyarrow does.
         """
+        if isinstance(filters, bool):     # pyarrow's read(columns, use_threads): positional
+            filters, use_threads = None, filters
         use_threads = self.options.threads(use_threads)
+        columns = self._with_index_columns(columns, use_pandas_metadata)
         self._validate("data")
         if filters is None:
             table = self._read_groups(range(self.num_row_groups), columns, self.metadata.num_rows, use_threads)
@@ -261,6 +286,12 @@ class ParquetFile:
             table = self._read_filtered(columns, filters, None, use_threads)
         table._metadata = self.metadata.metadata
         return table
+
+    def _with_index_columns(self, columns: Sequence[str] | None, use_pandas_metadata: bool) -> Any:
+        """*columns* and, with *use_pandas_metadata*, the pandas index columns not among them."""
+        if not use_pandas_metadata or columns is None:
+            return columns
+        return with_pandas_index_columns(columns, self.metadata.metadata)
 
     def _read_groups(self, groups: Sequence[int], columns: Sequence[str] | None, rows: int,
                      use_threads: bool = True) -> Table:
@@ -280,7 +311,7 @@ class ParquetFile:
     @names_file("reading")
     def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,
                      row_groups: Sequence[int] | None = None, filters: Any = None, *,
-                     use_threads: bool | None = None) -> Iterator[Table]:
+                     use_threads: bool | None = None, use_pandas_metadata: bool = False) -> Iterator[Table]:
         """Yield tables of at most *batch_size* rows (``filters`` as in :meth:`read`).
 
         Pages are decoded as they are needed and a batch is yielded as soon
@@ -290,7 +321,11 @@ class ParquetFile:
         """
         if batch_size <= 0:
             raise ValueError("batch_size must be positive")
+        if _ints(columns) and (row_groups is None or _names(row_groups)):
+            # pyarrow's positional order is (batch_size, row_groups, columns): the types tell
+            columns, row_groups = row_groups, columns
         use_threads = self.options.threads(use_threads)
+        columns = self._with_index_columns(columns, use_pandas_metadata)
         self._validate("data")
         groups = list(range(self.num_row_groups) if row_groups is None else row_groups)
         for i in groups:
@@ -373,6 +408,46 @@ class ParquetFile:
 
     def __repr__(self) -> str:
         return f"<ParquetFile {self.metadata!r}>"
+
+
+def _ints(values: Any) -> bool:
+    return isinstance(values, (list, tuple, range)) and len(values) > 0 and \
+        all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+
+
+def _names(values: Any) -> bool:
+    return isinstance(values, (list, tuple)) and all(isinstance(v, str) for v in values)
+
+
+def with_pandas_index_columns(columns: Sequence[str], key_values: Any) -> list[str]:
+    """*columns* followed by the index columns that the ``pandas`` key of *key_values* names
+    (its ``index_columns`` that are column names; a RangeIndex is stored as a description)."""
+    import json
+
+    out = list(columns)
+    raw = (key_values or {}).get(b"pandas")
+    if raw:
+        try:
+            names = json.loads(raw).get("index_columns", [])
+        except (ValueError, AttributeError):   # unreadable pandas metadata: nothing added
+            names = []
+        out += [n for n in names if isinstance(n, str) and n not in out]
+    return out
+
+
+def _check_given_metadata(given: Any, own: FileMetadata) -> None:
+    """pyarrow's ``ParquetFile(metadata=)``: the file's own footer is read, and a metadata
+    of another file (other counts) is refused rather than silently ignored."""
+    from parquet_core.errors import ParquetFormatError
+
+    try:
+        counts = (int(given.num_rows), int(given.num_row_groups), int(given.num_columns))
+    except (AttributeError, TypeError, ValueError):
+        raise TypeError(f"metadata must be a FileMetadata, not {type(given).__name__}") from None
+    mine = (own.num_rows, own.num_row_groups, own.num_columns)
+    if counts != mine:
+        raise ParquetFormatError(f"the metadata given (rows, row groups, columns = {counts}) is not "
+                                 f"this file's {mine}")
 
 
 def _open(source: Any, filesystem: Any, storage_options: dict[str, Any] | None) -> tuple[Any, bool]:

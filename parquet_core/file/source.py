@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from parquet_core.errors import ParquetFormatError, quoted
 
-__all__ = ["RandomAccessSource", "open_source", "open_regular_file", "resolve_below"]
+__all__ = ["RandomAccessSource", "open_source", "open_regular_file", "resolve_below", "buffer_bytes"]
 
 
 class RandomAccessSource(Protocol):
@@ -206,9 +206,31 @@ def open_source(source: Any) -> tuple[RandomAccessSource, bool]:
         return FileSource(source), True
     if isinstance(source, (bytes, bytearray, memoryview)):
         return BufferSource(source), True
-    if hasattr(source, "read_at") and hasattr(source, "size"):
+    if hasattr(source, "read_at") and hasattr(source, "size") and not callable(source.size):
         return source, False      # already a RandomAccessSource (its opener closes it)
     if hasattr(source, "seek") and hasattr(source, "read"):
+        # a Python file object, or pyarrow's NativeFile / BufferReader / memory map (whose
+        # ``size()`` is a method and ``read_at`` takes its arguments the other way round)
         return FileObjectSource(source), False
+    data = buffer_bytes(source)
+    if data is not None:          # pyarrow's Buffer, numpy arrays of bytes, mmap objects
+        return BufferSource(data), True
     raise TypeError(f"cannot read Parquet from a {type(source).__name__}; "
-                    "pass a path, bytes, or a binary file object")
+                    "pass a path, bytes, a buffer or a binary file object")
+
+
+def buffer_bytes(source: Any) -> memoryview | bytes | None:
+    """The bytes of an object with the buffer protocol (a pyarrow Buffer included) or a
+    ``to_pybytes()`` method, without importing pyarrow; None for anything else."""
+    if isinstance(source, (str, os.PathLike)):
+        return None
+    try:
+        return memoryview(source).cast("B")
+    except TypeError:
+        pass
+    to_pybytes = getattr(source, "to_pybytes", None)
+    if callable(to_pybytes):
+        data = to_pybytes()
+        if isinstance(data, bytes):
+            return data
+    return None

@@ -54,7 +54,7 @@ from parquet_core.encryption.properties import FileEncryptionProperties
 from parquet_core.metadata.statistics import column_order_struct
 from parquet_core.options import (
     WRITER_DEFAULTS as _D, BoolPerColumn, FormatOptions, PerColumn, WriterOptions,
-    document_writer_options, format_options, writer_options,
+    document_writer_options, format_options, kv_strings, writer_arguments, writer_options,
 )
 from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
 from parquet_core.schema.elements import schema_to_elements
@@ -201,10 +201,13 @@ class ParquetWriter:
         use_threads: bool = _D["use_threads"],
         filesystem: Any = None,
         storage_options: Mapping[str, Any] | None = None,
+        **pyarrow_options: Any,
     ) -> None:
         # every keyword above but the last two (where the file goes) is an option of
-        # options.WRITER_OPTIONS (a unit test checks it)
+        # options.WRITER_OPTIONS (a unit test checks it); pyarrow's names for some of
+        # them, and its tuning knobs, arrive in pyarrow_options (options.pyarrow)
         options = {name: value for name, value in locals().items() if name in _D}
+        options.update(pyarrow_options)
         self._path = path_of(where)   # named in every error (see errors.names_file)
         self.schema = _as_schema(schema)
         fmt: FormatOptions = format_options(**options)
@@ -294,8 +297,8 @@ class ParquetWriter:
             if rows >= size:
                 table = Table.concat(pending) if len(pending) > 1 else pending[0]
                 full = rows - rows % size
-                self._write_one(table.slice(0, full), size)
-                rest = table.slice(full, rows)
+                self._write_one(table.slice_rows(0, full), size)
+                rest = table.slice_rows(full, rows)
                 pending, rows = ([rest], rest.num_rows) if rest.num_rows else ([], 0)
         if pending or not self._row_groups:
             table = Table.concat(pending, self.schema) if len(pending) != 1 else pending[0]
@@ -319,7 +322,7 @@ class ParquetWriter:
                 if per_row > 0:
                     size = min(size, max(1, int(self.options.row_group_bytes // per_row)))
             for start in range(0, table.num_rows, size):
-                self._write_row_group(table.slice(start, start + size), nested, start)
+                self._write_row_group(table.slice_rows(start, start + size), nested, start)
         except BaseException:
             self.abort()
             raise
@@ -520,8 +523,16 @@ class ParquetWriter:
             out.append(rg_out)
         return out
 
+    def add_key_value_metadata(self, key_value_metadata: Mapping[Any, Any]) -> None:
+        """Add footer key/value metadata before :meth:`close`, as pyarrow's (later calls win)."""
+        if self._closed:
+            raise ValueError("cannot add metadata to a closed ParquetWriter")
+        added = kv_strings(key_value_metadata, "key_value_metadata")
+        self._added_kv = {**getattr(self, "_added_kv", {}), **added}
+
     def _footer(self) -> Any:
-        kv = {**(self._schema_kv or {}), **(self.options.key_value_metadata or {})}
+        kv = {**(self._schema_kv or {}), **(self.options.key_value_metadata or {}),
+              **getattr(self, "_added_kv", {})}
         return pt.FileMetaData(
             version=self.options.format.format_version, schema=self._elements, num_rows=self._num_rows,
             row_groups=self._footer_row_groups(),
@@ -596,6 +607,7 @@ def write_table(
     use_threads: bool = _D["use_threads"],
     filesystem: Any = None,
     storage_options: Mapping[str, Any] | None = None,
+    **pyarrow_options: Any,
 ) -> None:
     """Write *data* to *where* as a Parquet file (one :class:`ParquetWriter` pass).
 
@@ -622,8 +634,14 @@ def write_table(
     TypeError, ValueError
         For unknown options or option values outside their allowed set.
     """
-    # every keyword above is an option of options.WRITER_OPTIONS (a unit test checks it)
+    # every keyword above is an option of options.WRITER_OPTIONS (a unit test checks it);
+    # pyarrow's names and tuning knobs are resolved by options.writer_arguments
+    if isinstance(schema, int) and not isinstance(schema, bool):
+        # pyarrow's third positional argument is row_group_size (ours is schema)
+        schema, row_group_size = None, schema
     options = {name: value for name, value in locals().items() if name in _D}
+    options.update(pyarrow_options)
+    row_group_size = writer_arguments(options)["row_group_size"]   # pyarrow's chunk_size
     with file_context(path_of(where), "writing"):
         stream = input_stream(data, None if schema is None else _as_schema(schema),
                               validate_utf8=validate_utf8)

@@ -125,11 +125,12 @@ def _with_schema(arrow: ModuleType, df: Any, names: list[str], target: Schema,
     return table
 
 
-def table_to_pandas(table: Table) -> Any:
+def table_to_pandas(table: Table, **kwargs: Any) -> Any:
     """Convert a :class:`Table` to a DataFrame, through Arrow (:func:`Table.to_arrow`).
 
     The ``pandas`` metadata of a table read from a file restores the index,
-    column index names and dtypes, as ``pyarrow.parquet`` does.
+    column index names and dtypes, as ``pyarrow.parquet`` does.  *kwargs* are
+    ``pyarrow.Table.to_pandas``'s (``types_mapper``, ``timestamp_as_object``...).
 
     Raises
     ------
@@ -143,7 +144,7 @@ def table_to_pandas(table: Table) -> Any:
         raise UnsupportedFeatureError(
             f"to_pandas() needs pandas and pyarrow ({exc}); install the 'parquet-core[pandas]' extra"
         ) from exc
-    return table_to_arrow(table).to_pandas()
+    return table_to_arrow(table).to_pandas(**kwargs)   # pyarrow's keywords (types_mapper, ...)
 
 
 #: dtype kinds whose meaning lives only in the pandas / Arrow metadata

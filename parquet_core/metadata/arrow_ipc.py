@@ -29,7 +29,7 @@ import base64
 import binascii
 import struct
 
-__all__ = ["dictionary_field_names", "BINARY_LIKE_TYPES"]
+__all__ = ["dictionary_field_names", "file_schema_key_values", "BINARY_LIKE_TYPES"]
 
 # Arrow's ``Type`` union tags (Schema.fbs) of the binary and string types.
 _BINARY, _UTF8, _LARGE_BINARY, _LARGE_UTF8 = 4, 5, 19, 20
@@ -126,3 +126,37 @@ def dictionary_field_names(encoded: bytes | str) -> set[str]:
         return names
     except _Malformed:
         return set()
+
+
+def file_schema_key_values(data: bytes) -> list[tuple[str, str]] | None:
+    """The schema's custom metadata of an Arrow IPC *file* (``ARROW1`` ... footer ``ARROW1``),
+    in order and with repeated keys kept (pyarrow's ``schema.metadata`` is a dict, which
+    loses both); None for bytes that are not such a file.
+
+    The file ends with ``Footer`` (flatbuffer) | i32 footer length | ``ARROW1``;
+    ``Footer { version @0, schema: Schema @1, ... }``, ``Schema { ..., custom_metadata:
+    [KeyValue] @2 }``, ``KeyValue { key: string @0, value: string @1 }``.
+    """
+    if len(data) < 16 or data[:6] != b"ARROW1" or data[-6:] != b"ARROW1":
+        return None
+    (length,) = struct.unpack_from("<i", data, len(data) - 10)
+    start = len(data) - 10 - length
+    if length <= 0 or start < 8:
+        return None
+    try:
+        buf = _Buffer(data[start:start + length])
+        footer = buf.deref(0)
+        schema_at = buf.table_field(footer, 1)
+        if schema_at is None:
+            return None
+        schema = buf.deref(schema_at)
+        kv_at = buf.table_field(schema, 2)
+        if kv_at is None:
+            return []
+        out = []
+        for kv in buf.vector(kv_at):
+            key, value = buf.table_field(kv, 0), buf.table_field(kv, 1)
+            out.append(("" if key is None else buf.string(key), "" if value is None else buf.string(value)))
+        return out
+    except _Malformed:
+        return None

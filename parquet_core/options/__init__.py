@@ -27,6 +27,7 @@ from parquet_core.constants import Encoding, PhysicalType
 from parquet_core.encodings import valid_encodings
 from parquet_core.encryption.properties import FileEncryptionProperties
 from parquet_core.metadata.statistics import IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER, TYPE_ORDER
+from parquet_core.options.pyarrow import PYARROW_OPTIONS, split_pyarrow_arguments
 from parquet_core.options.reader import READER_ALIASES, ReaderOptions, document_reader_options, reader_options
 from parquet_core.options.specs import (
     PER_COLUMN, WRITER_DEFAULTS, WRITER_OPTION, WRITER_OPTIONS, BoolPerColumn, PerColumn, WriterOption,
@@ -163,15 +164,26 @@ _FORMAT = frozenset(f.name for f in fields(FormatOptions))
 def writer_arguments(kwargs: Mapping[str, Any]) -> dict[str, Any]:
     """Every writer option: the ones given, the table's defaults for the others.
 
+    pyarrow's names for writer options we take under another name, or that only
+    tune pyarrow (:mod:`parquet_core.options.pyarrow`), are resolved here.
+
     Raises
     ------
     TypeError
-        For a name that is not a writer option (all such names are listed).
+        For a name that is neither a writer option nor pyarrow's (all such names are listed).
+    UnsupportedFeatureError
+        For a pyarrow option with a value we do not support.
     """
-    unknown = sorted(set(kwargs) - set(WRITER_DEFAULTS))
-    if unknown:
-        raise TypeError(f"unknown writer option(s): {', '.join(unknown)}")
-    return {**WRITER_DEFAULTS, **kwargs}
+    ours = {k: v for k, v in kwargs.items() if k in WRITER_DEFAULTS}
+    extra = {k: v for k, v in kwargs.items() if k not in WRITER_DEFAULTS}
+    if extra:
+        unknown = sorted(k for k in extra if PYARROW_OPTIONS.get(k) is None
+                         or PYARROW_OPTIONS[k].kind == "handled")
+        if unknown:
+            raise TypeError(f"unknown writer option(s): {', '.join(unknown)}")
+        mapped, _ = split_pyarrow_arguments("writer", extra, ours)
+        ours.update(mapped)
+    return {**WRITER_DEFAULTS, **ours}
 
 
 def check_option(option: WriterOption, value: Any, what: str | None = None) -> Any:

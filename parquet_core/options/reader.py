@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Mapping
 import numpy as np
 
 from parquet_core.encryption.properties import FileDecryptionProperties
+from parquet_core.options.pyarrow import PYARROW_OPTIONS, refuse_pyarrow_crypto, split_pyarrow_arguments
 
 __all__ = ["ReaderOptions", "READER_ALIASES", "reader_options", "document_reader_options"]
 
@@ -32,6 +33,7 @@ def _flag(name: str, value: Any) -> bool:
 def _decryption(name: str, value: Any) -> FileDecryptionProperties | None:
     if value is None or isinstance(value, FileDecryptionProperties):
         return value
+    refuse_pyarrow_crypto(name, value)
     raise TypeError(f"{name} must be a parquet_core FileDecryptionProperties or None, not "
                     f"{type(value).__name__}")
 
@@ -96,7 +98,9 @@ class ReaderOptions:
     @classmethod
     def from_kwargs(cls, **kwargs: Any) -> "ReaderOptions":
         """Options from keyword arguments: pyarrow's aliases (:data:`READER_ALIASES`) are
-        accepted, ``None`` means "the default" and an unknown name raises TypeError."""
+        accepted, ``None`` means "the default" and an unknown name raises TypeError.
+        pyarrow's options that only tune its C++ reader (``memory_map``, ``pre_buffer``...,
+        see :mod:`parquet_core.options.pyarrow`) are checked and accepted without effect."""
         return cls()._replace(kwargs)
 
     def replace(self, **kwargs: Any) -> "ReaderOptions":
@@ -111,6 +115,10 @@ class ReaderOptions:
         changes: dict[str, Any] = {}
         for name, value in kwargs.items():
             target = READER_ALIASES.get(name, name)
+            pyarrow_only = PYARROW_OPTIONS.get(name)
+            if target not in _NAMES and pyarrow_only is not None and pyarrow_only.kind in ("tuning", "default"):
+                split_pyarrow_arguments("reader", {name: value})   # checked (or refused), no field
+                continue
             if target not in _NAMES:
                 raise TypeError(f"unknown reader option {name!r}; the options are: {', '.join(_NAMES)}")
             if value is None:

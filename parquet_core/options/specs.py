@@ -28,6 +28,7 @@ from parquet_core.options.values import (
     check_level, check_mapping, check_optional_flag, check_optional_positive, check_page_version,
     check_positive, check_sorting, check_text,
 )
+from parquet_core.options.pyarrow import refuse_pyarrow_crypto
 from parquet_core.schema.file_types import FORMAT_VERSIONS
 
 __all__ = ["WriterOption", "WRITER_OPTIONS", "WRITER_OPTION", "WRITER_DEFAULTS", "PER_COLUMN", "PerColumn",
@@ -69,6 +70,7 @@ def _check_size(name: str, value: Any) -> int:
 
 def _check_encryption(name: str, value: Any) -> FileEncryptionProperties | None:
     if value is not None and not isinstance(value, FileEncryptionProperties):
+        refuse_pyarrow_crypto(name, value)
         raise TypeError(f"{name} must be a parquet_core FileEncryptionProperties or None, "
                         f"not {type(value).__name__}")
     return value

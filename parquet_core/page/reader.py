@@ -39,7 +39,7 @@ else:
 from parquet_core.compression import get_codec
 from parquet_core.constants import CompressionCodec, PageType
 from parquet_core.encryption.context import PLAINTEXT, ChunkDecryption
-from parquet_core.errors import ParquetError, ParquetFormatError
+from parquet_core.errors import ParquetChecksumError, ParquetError, ParquetFormatError
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.metadata.thrift_dict import enum_name, thrift_to_dict
 from parquet_core.thrift import pt
@@ -195,7 +195,7 @@ def _verify_crc(header: Any, stored: memoryview) -> None:
         return
     actual = zlib.crc32(stored) & 0xFFFFFFFF
     if actual != header.crc & 0xFFFFFFFF:
-        raise ParquetFormatError(
+        raise ParquetChecksumError(
             f"page CRC mismatch: header says {header.crc & 0xFFFFFFFF:#010x}, "
             f"bytes give {actual:#010x}")
 

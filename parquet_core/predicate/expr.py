@@ -303,10 +303,15 @@ def from_filters(filters: Any) -> Expression | None:
     """Turn pyarrow-style ``filters=`` (or an :class:`Expression`) into an Expression.
 
     ``[(col, op, value), ...]`` is an AND of terms; ``[[...], [...]]`` an OR
-    of such ANDs; ``None`` or ``[]`` means no filter.
+    of such ANDs; ``None`` or ``[]`` means no filter.  A ``pyarrow.compute.Expression``
+    is translated (:mod:`parquet_core.predicate.arrow_expression`) or refused.
     """
     if filters is None or isinstance(filters, Expression):
         return filters
+    if type(filters).__name__ == "Expression" and (type(filters).__module__ or "").startswith("pyarrow"):
+        from parquet_core.predicate.arrow_expression import from_arrow_expression
+
+        return from_arrow_expression(filters)
     if not isinstance(filters, (list, tuple)):
         raise TypeError(f"filters must be an Expression or a list of (column, op, value) tuples, "
                         f"got {type(filters).__name__}")

@@ -251,32 +251,53 @@ def _make_time(base: _dt.time, ns: int) -> NanoTime:
                     fold=base.fold, nanosecond=ns)
 
 
-class NanoTimedelta:
+class NanoTimedelta(_dt.timedelta):
     """A duration with nanosecond precision: a ``timedelta`` plus 0..999 ns.
 
-    Made by subtracting :class:`NanoDatetime` values; compares with, adds
-    to and subtracts from ``timedelta``, ``datetime`` and itself exactly.
+    A ``timedelta`` subclass (as ``pandas.Timedelta`` is): ``days``,
+    ``seconds`` and ``microseconds`` are the whole microseconds (rounded
+    towards minus infinity) and :attr:`nanoseconds` the rest, so code that
+    takes a ``timedelta`` takes it.  Made by subtracting :class:`NanoDatetime`
+    values; compares with, adds to and subtracts from ``timedelta``,
+    ``datetime`` and itself exactly.
     """
 
-    __slots__ = ("_td", "_ns")
+    __slots__ = ("_ns",)
+    _ns: int
 
-    def __init__(self, days: int = 0, seconds: int = 0, microseconds: int = 0,
-                 nanoseconds: int = 0) -> None:
+    def __new__(cls, days: int = 0, seconds: int = 0, microseconds: int = 0,
+                nanoseconds: int = 0) -> "NanoTimedelta":
         carry, ns = divmod(int(nanoseconds), 1000)
-        self._td = _dt.timedelta(days=days, seconds=seconds, microseconds=microseconds + carry)
+        td = _dt.timedelta(days=days, seconds=seconds, microseconds=microseconds + carry)
+        return cls._make(td, ns)
+
+    @classmethod
+    def _make(cls, td: _dt.timedelta, ns: int) -> "NanoTimedelta":
+        self = super().__new__(cls, td.days, td.seconds, td.microseconds)
         self._ns = ns
+        return self
 
     @classmethod
     def of(cls, td: _dt.timedelta, nanoseconds: int = 0) -> Any:
         """``td + nanoseconds``: a plain ``timedelta`` when whole microseconds, else a NanoTimedelta."""
         carry, ns = divmod(nanoseconds, 1000)
-        if carry:
-            td = td + _dt.timedelta(microseconds=carry)
+        td = _dt.timedelta(td.days, td.seconds, td.microseconds + carry)
         if ns == 0:
             return td
-        out = cls.__new__(cls)
-        out._td, out._ns = td, ns
-        return out
+        return cls._make(td, ns)
+
+    @property
+    def _td(self) -> _dt.timedelta:
+        return _dt.timedelta(self.days, self.seconds, self.microseconds)
+
+    def __bool__(self) -> bool:
+        return self.total_nanoseconds() != 0
+
+    def __reduce__(self) -> Any:
+        return (NanoTimedelta, (self.days, self.seconds, self.microseconds, self._ns))
+
+    def __pos__(self) -> Any:
+        return self
 
     @property
     def nanoseconds(self) -> int:
@@ -306,6 +327,10 @@ class NanoTimedelta:
     def __eq__(self, other: object) -> bool:
         o = self._ns_of(other)
         return NotImplemented if o is None else self.total_nanoseconds() == o
+
+    def __ne__(self, other: object) -> bool:   # timedelta's own would compare microseconds only
+        o = self._ns_of(other)
+        return NotImplemented if o is None else self.total_nanoseconds() != o
 
     def __lt__(self, other: Any) -> bool:
         o = self._ns_of(other)
@@ -371,6 +396,30 @@ class NanoTimedelta:
         if o is not None:
             return self.total_nanoseconds() / o
         return NotImplemented
+
+    def __mod__(self, other: Any) -> Any:
+        o = self._ns_of(other)
+        return NotImplemented if o is None else NanoTimedelta.of(_dt.timedelta(0), self.total_nanoseconds() % o)
+
+    def __divmod__(self, other: Any) -> Any:
+        o = self._ns_of(other)
+        if o is None:
+            return NotImplemented
+        q, r = divmod(self.total_nanoseconds(), o)
+        return q, NanoTimedelta.of(_dt.timedelta(0), r)
+
+    # a timedelta on the left: its own operators would use the microseconds only
+    def __rfloordiv__(self, other: Any) -> Any:
+        o = self._ns_of(other)
+        return NotImplemented if o is None else o // self.total_nanoseconds()
+
+    def __rtruediv__(self, other: Any) -> Any:
+        o = self._ns_of(other)
+        return NotImplemented if o is None else o / self.total_nanoseconds()
+
+    def __rmod__(self, other: Any) -> Any:
+        o = self._ns_of(other)
+        return NotImplemented if o is None else NanoTimedelta.of(_dt.timedelta(0), o % self.total_nanoseconds())
 
     def __repr__(self) -> str:
         return f"parquet_core.NanoTimedelta(nanoseconds={self.total_nanoseconds()})"

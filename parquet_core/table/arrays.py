@@ -336,8 +336,24 @@ class Table:
         cols = [c.to_pylist() for c in self._columns]
         return [dict(zip(names, row)) for row in zip(*cols)] if cols else [{}] * self._num_rows
 
-    def slice(self, start: int, stop: int) -> "Table":
-        """Return rows ``start:stop``."""
+    def slice(self, offset: int = 0, length: int | None = None) -> "Table":
+        """Return *length* rows (default: all the rest) from row *offset*, as pyarrow's
+        ``Table.slice``; both are clipped to the table.
+
+        Raises
+        ------
+        IndexError
+            For a negative offset or length (as pyarrow).
+        """
+        if offset < 0:
+            raise IndexError(f"slice: offset must be non-negative, got {offset}")
+        if length is not None and length < 0:
+            raise IndexError(f"slice: length must be non-negative, got {length}")
+        start = min(offset, self._num_rows)
+        return self.slice_rows(start, self._num_rows if length is None else start + length)
+
+    def slice_rows(self, start: int, stop: int) -> "Table":
+        """Return rows ``start:stop`` (*stop* clipped to the table)."""
         stop = min(stop, self._num_rows)
         return Table(self._schema, [c.slice(start, stop) for c in self._columns], max(stop - start, 0))
 
@@ -360,22 +376,83 @@ class Table:
             raise IndexError(f"take: an index is out of range for {self._num_rows} rows")
         return take(self, idx)
 
-    def filter(self, mask: Any) -> "Table":
+    def filter(self, mask: Any, null_selection_behavior: str = "drop") -> "Table":
         """Return the rows where the boolean *mask* (one entry per row) is True, as pyarrow's
-        ``Table.filter`` with a mask.  For an :class:`~parquet_core.Expression`, build the
-        mask with :func:`parquet_core.predicate.filter_mask` (SQL semantics: null is not True).
+        ``Table.filter`` with a mask: a numpy or Python sequence of bools, a boolean
+        :class:`Array`, or a pyarrow boolean array.  A null entry drops its row
+        (``null_selection_behavior="drop"``) or gives a row of nulls ("emit_null" is
+        refused: our rows cannot be all-null in non-nullable columns).  For an
+        :class:`~parquet_core.Expression`, build the mask with
+        :func:`parquet_core.predicate.filter_mask` (SQL semantics: null is not True).
         """
         from parquet_core.table.select import filter_table
 
+        if null_selection_behavior != "drop":
+            raise ValueError(f"filter: null_selection_behavior={null_selection_behavior!r} is not "
+                             f"supported; only 'drop'")
+        if isinstance(mask, Array):
+            if mask.type.id is not TypeId.BOOL:
+                raise TypeError(f"filter needs a boolean mask, got a {mask.type} array")
+            values = np.asarray(mask.values, dtype=np.bool_)
+            mask = values if mask.validity is None else values & mask.validity
+        elif hasattr(mask, "to_pylist") and not isinstance(mask, np.ndarray):   # a pyarrow array
+            items = mask.to_pylist()
+            if any(v is not None and not isinstance(v, (bool, np.bool_)) for v in items):
+                raise TypeError("filter needs a boolean mask")
+            mask = np.array([v is True for v in items], dtype=np.bool_)
         mask = np.asarray(mask)
         if mask.dtype != np.bool_:
             raise TypeError(f"filter needs a boolean mask, got {mask.dtype}")
         return filter_table(self, mask)
 
+    def sort_by(self, sorting: Any, **kwargs: Any) -> "Table":
+        """Return the rows ordered by *sorting*, as pyarrow's ``Table.sort_by``: a column name
+        (ascending) or ``[(name, "ascending" | "descending"), ...]``; nulls last (see
+        :mod:`parquet_core.table.sort`).  pyarrow's ``null_placement="at_end"`` is accepted;
+        "at_start" is refused."""
+        from parquet_core.table.select import take
+        from parquet_core.table.sort import sort_indices
+
+        placement = kwargs.pop("null_placement", "at_end")
+        if kwargs or placement != "at_end":
+            bad = f"null_placement={placement!r}" if placement != "at_end" else ", ".join(kwargs)
+            raise ValueError(f"sort_by: {bad} is not supported (nulls sort last)")
+        return take(self, sort_indices(self, sorting))
+
+    def to_batches(self, max_chunksize: int | None = None) -> "list[Table]":
+        """The table as a list of batches of at most *max_chunksize* rows, as pyarrow's
+        ``Table.to_batches`` (our batches are Tables; one for the whole table by default)."""
+        if max_chunksize is None or self._num_rows == 0:
+            return [self]
+        if max_chunksize <= 0:
+            raise ValueError(f"max_chunksize must be positive, got {max_chunksize}")
+        return list(self.iter_slices(max_chunksize))
+
+    def combine_chunks(self) -> "Table":
+        """The table itself: its columns are always contiguous (one chunk each)."""
+        return self
+
+    def cast(self, target_schema: Schema, safe: bool | None = None, options: Any = None) -> "Table":
+        """The table with each column cast to *target_schema*'s type, as pyarrow's
+        ``Table.cast`` (the names must match, in order).  Our casts are always exact
+        (:mod:`parquet_core.table.coerce`): a value that would change raises
+        ParquetSchemaError naming the column and row, also with ``safe=False``.
+        """
+        from parquet_core.table.coerce import cast_array
+
+        if options is not None:
+            raise ValueError("cast: pyarrow's CastOptions are not supported; our casts are exact")
+        if list(target_schema.names) != list(self._schema.names):
+            raise ValueError(f"cast: the target schema's names {list(target_schema.names)} do not "
+                             f"match the table's {list(self._schema.names)}")
+        columns = [cast_array(c, f) for c, f in zip(self._columns, target_schema)]
+        out = Table(target_schema, columns, self._num_rows)
+        return out
+
     def iter_slices(self, size: int) -> Iterator["Table"]:
         """Yield consecutive row slices of at most *size* rows."""
         for start in range(0, self._num_rows, size):
-            yield self.slice(start, start + size)
+            yield self.slice_rows(start, start + size)
 
     @classmethod
     def from_pydict(cls, mapping: Any, schema: Schema | None = None) -> "Table":
@@ -440,11 +517,12 @@ class Table:
 
         return table_to_arrow(self)
 
-    def to_pandas(self):  # type: ignore[no-untyped-def]
-        """Return a ``pandas.DataFrame`` (needs the ``parquet-core[pandas]`` extra: pandas, pyarrow)."""
+    def to_pandas(self, **kwargs: Any):  # type: ignore[no-untyped-def]
+        """Return a ``pandas.DataFrame`` (needs the ``parquet-core[pandas]`` extra: pandas,
+        pyarrow); keywords are pyarrow's ``Table.to_pandas``' (``types_mapper``, ...)."""
         from parquet_core.interop.pandas import table_to_pandas
 
-        return table_to_pandas(self)
+        return table_to_pandas(self, **kwargs)
 
     def __arrow_c_stream__(self, requested_schema: Any = None) -> object:
         """The Arrow PyCapsule interface: an ``arrow_array_stream`` capsule giving this table
@@ -469,8 +547,13 @@ class Table:
 
         return table_capsules(self)
 
-    def equals(self, other: "Table") -> bool:
-        """True when both tables hold the same schema and Python values."""
+    def equals(self, other: "Table", check_metadata: bool = False) -> bool:
+        """True when both tables hold the same schema and Python values (and, with
+        *check_metadata*, the same key/value metadata), as pyarrow's ``Table.equals``."""
+        if not isinstance(other, Table):
+            raise TypeError(f"equals: expected a Table, got {type(other).__name__}")
+        if check_metadata and (self._metadata or None) != (other._metadata or None):
+            return False
         return self._schema == other._schema and self.to_pydict() == other.to_pydict()
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.constants import Repetition
+from parquet_core.errors import ParquetError
 from parquet_core.schema.types import TypeId
 from parquet_core.table.list_padding import stray_repeats
 from parquet_core.validation.context import Checker, ChunkState
@@ -85,8 +86,10 @@ def compare_bounds(ck: Checker, ch: ChunkState, lo_raw: bytes | None, hi_raw: by
         return
     try:
         lo, hi = bound_sort_key(lo_raw, desc), bound_sort_key(hi_raw, desc)
-    except ValueError:
-        return   # no defined order (INT96, INTERVAL, geospatial): nothing to compare
+    except ValueError as exc:
+        if isinstance(exc, ParquetError):   # a malformed bound (our errors are ValueErrors too)
+            ck.report_chunk(BOUND_WIDTH, ch, f"{what}: the bounds do not decode ({exc})", **where)
+        return   # else no defined order (INT96, INTERVAL, geospatial): nothing to compare
     except Exception as exc:   # noqa: BLE001 - a malformed bound
         ck.report_chunk(BOUND_WIDTH, ch, f"{what}: the bounds do not decode ({exc})", **where)
         return

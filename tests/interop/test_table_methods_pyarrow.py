@@ -1,7 +1,8 @@
-"""pyarrow-shaped Table methods (select, drop_columns, rename_columns, shape, nbytes,
-column / __getitem__, to_pylist / to_pydict, equals) give what pyarrow's give."""
+"""The pyarrow ``Table`` methods people use, on our Table, against pyarrow's on the same data."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
@@ -9,89 +10,109 @@ import pytest
 import parquet_core as pc
 
 pa = pytest.importorskip("pyarrow")
+pd = pytest.importorskip("pandas")
+
+DATA = {
+    "i": [3, None, 1, 3, 2, 1, None, 5],
+    "f": [1.5, float("nan"), None, -2.0, 0.0, 1.5, 3.25, float("nan")],
+    "s": ["b", "a", None, "c", "a", "b", "d", None],
+    "t": [True, False, None, True, True, False, False, True],
+}
 
 
-def _pair():
-    arrow = pa.table({"a": [1, None, 3], "b": [1.5, 2.5, None], "s": ["x", None, "z"],
-                      "l": [[1], None, []], "st": [{"k": 1}, None, {"k": 3}]})
-    return arrow, pc.as_table(arrow)
+def _both():
+    theirs = pa.table(DATA)
+    return pc.Table.from_pydict(DATA), theirs
 
 
-def _same(ours: "pc.Table", theirs: "pa.Table") -> None:
-    assert ours.column_names == theirs.column_names
-    assert ours.to_pydict() == theirs.to_pydict()
-    assert ours.to_pylist() == theirs.to_pylist()
-    assert ours.shape == theirs.shape
-    if theirs.num_columns:   # (to_arrow of a table without columns has no rows)
-        assert ours.to_arrow().equals(theirs)
+def _same(ours, theirs):
+    got, want = ours.to_pydict(), theirs.to_pydict()
+    assert list(got) == list(want)
+    for name in want:
+        for a, b in zip(got[name], want[name], strict=True):
+            assert (a is None and b is None) or (isinstance(a, float) and math.isnan(a) and math.isnan(b)) \
+                or a == b, (name, got[name], want[name])
 
 
-@pytest.mark.parametrize("columns", [["s", "a"], [2, 0], ["a"], [], ["st", "l"]])
-def test_select(columns):
-    arrow, ours = _pair()
-    _same(ours.select(columns), arrow.select(columns))
+@pytest.mark.parametrize("args", [(), (0,), (2,), (3, 2), (7, 5), (8,), (20,), (2, 0), (0, 100)])
+def test_slice_is_offset_and_length(args):
+    ours, theirs = _both()
+    _same(ours.slice(*args), theirs.slice(*args))
 
 
-def test_select_unknown_column():
-    arrow, ours = _pair()
-    with pytest.raises(KeyError):
-        arrow.select(["nope"])
-    with pytest.raises(KeyError, match="nope"):
-        ours.select(["nope"])
+def test_slice_refuses_negative_offset_as_pyarrow():
+    ours, theirs = _both()
     with pytest.raises(IndexError):
-        ours.select([9])
+        theirs.slice(-1)
+    with pytest.raises(IndexError):
+        ours.slice(-1)
 
 
-@pytest.mark.parametrize("columns", ["a", ["a", "s"], [], ["st", "l", "b"]])
-def test_drop_columns(columns):
-    arrow, ours = _pair()
-    _same(ours.drop_columns(columns), arrow.drop_columns(columns))
-    _same(ours.drop(columns), arrow.drop_columns(columns))
+@pytest.mark.parametrize("sorting", [
+    "i", "s", "f", [("i", "descending")], [("s", "descending"), ("i", "ascending")],
+    [("t", "ascending"), ("f", "descending")], [("i", "ascending"), ("s", "descending")],
+])
+def test_sort_by(sorting):
+    ours, theirs = _both()
+    _same(ours.sort_by(sorting), theirs.sort_by(sorting))
 
 
-def test_drop_unknown_column():
-    arrow, ours = _pair()
-    with pytest.raises(KeyError):
-        arrow.drop_columns(["a", "nope"])
-    with pytest.raises(KeyError, match="nope"):
-        ours.drop_columns(["a", "nope"])
+def test_getitem_column_and_names():
+    ours, theirs = _both()
+    for key in ("s", 0, 2, -1):
+        assert ours[key].to_pylist() == theirs[key].to_pylist()
+        assert ours.column(key).to_pylist() == theirs.column(key).to_pylist()
+    assert ours.column_names == theirs.column_names
+    assert (ours.num_rows, ours.num_columns, ours.shape) == (theirs.num_rows, theirs.num_columns, theirs.shape)
+    assert ours.schema.names == theirs.schema.names
 
 
-@pytest.mark.parametrize("names", [["v", "w", "x", "y", "z"], {"a": "A", "st": "struct"}])
-def test_rename_columns(names):
-    arrow, ours = _pair()
-    _same(ours.rename_columns(names), arrow.rename_columns(names))
+def test_take_and_filter():
+    ours, theirs = _both()
+    _same(ours.take([7, 0, 0, 3]), theirs.take([7, 0, 0, 3]))
+    mask = [True, False, True, None, False, True, True, False]
+    _same(ours.filter(pa.array(mask, pa.bool_())), theirs.filter(pa.array(mask, pa.bool_())))
+    ours_mask = pc.Table.from_pydict({"m": mask}).column("m")
+    _same(ours.filter(ours_mask), theirs.filter(pa.array(mask, pa.bool_())))
+    plain = np.array([m is True for m in mask])
+    _same(ours.filter(plain), theirs.filter(pa.array(plain)))
 
 
-def test_rename_errors():
-    arrow, ours = _pair()
+def test_to_pylist_to_pydict_equals():
+    ours, theirs = _both()
+    _same(ours, theirs)
+    assert ours.to_pylist()[0] == theirs.to_pylist()[0]
+    # NaN is not equal to itself in either (pyarrow's default EqualOptions)
+    assert ours.equals(pc.Table.from_pydict(DATA)) is theirs.equals(pa.table(DATA)) is False
+    plain = {k: v for k, v in DATA.items() if k != "f"}
+    assert pc.Table.from_pydict(plain).equals(pc.Table.from_pydict(plain)) is pa.table(plain).equals(pa.table(plain))
+    assert ours.equals(ours.slice(1)) is theirs.equals(theirs.slice(1)) is False
+
+
+@pytest.mark.parametrize("size", [None, 1, 3, 8, 100])
+def test_to_batches_and_combine_chunks(size):
+    ours, theirs = _both()
+    got = ours.to_batches(max_chunksize=size)
+    want = theirs.to_batches(max_chunksize=size)
+    assert [b.num_rows for b in got] == [b.num_rows for b in want]
+    _same(pc.Table.concat(got), theirs)
+    _same(ours.combine_chunks(), theirs.combine_chunks())
+
+
+def test_cast():
+    data = {"a": [1, 2, None], "b": ["x", None, "z"]}
+    ours = pc.Table.from_pydict(data).cast(pc.schema([pc.field("a", pc.float64()), pc.field("b", pc.string())]))
+    theirs = pa.table(data).cast(pa.schema([("a", pa.float64()), ("b", pa.string())]))
+    _same(ours, theirs)
+    assert ours.schema.field("a").type == pc.float64()
     with pytest.raises(ValueError):
-        arrow.rename_columns(["x"])
-    with pytest.raises(ValueError, match="5 names"):
-        ours.rename_columns(["x"])
-    with pytest.raises(KeyError):
-        arrow.rename_columns({"nope": "x"})
-    with pytest.raises(KeyError, match="nope"):
-        ours.rename_columns({"nope": "x"})
+        pc.Table.from_pydict(data).cast(pc.schema([pc.field("x", pc.float64()), pc.field("b", pc.string())]))
 
 
-def test_rename_drops_the_stale_arrow_schema(tmp_path):
-    pq = pytest.importorskip("pyarrow.parquet")
-    path = tmp_path / "d.parquet"
-    pq.write_table(pa.table({"a": pa.array([1, 2], pa.duration("s")), "b": [1, 2]}), path)
-    table = pc.read_table(path)
-    assert table.to_arrow().schema.field("a").type == pa.duration("s")
-    swapped = table.rename_columns(["b", "a"])   # "b" now holds the durations' storage
-    assert swapped.to_arrow().schema.field("a").type == pa.int64()
-
-
-def test_shape_nbytes_column_getitem_equals():
-    arrow, ours = _pair()
-    assert ours.shape == arrow.shape
-    flat = pa.table({"i": np.arange(100, dtype=np.int64), "f": np.ones(100, np.float32)})
-    assert pc.as_table(flat).nbytes == flat.nbytes   # same layout for fixed widths without nulls
-    assert ours.nbytes > 0
-    assert ours.column("s").to_pylist() == arrow.column("s").to_pylist()
-    assert ours["a"].to_pylist() == arrow["a"].to_pylist()
-    assert ours[1].to_pylist() == arrow[1].to_pylist()
-    assert ours.equals(pc.as_table(arrow)) and not ours.equals(ours.select(["a"]))
+def test_to_pandas_types_mapper():
+    ours, theirs = _both()
+    mapper = {pa.int64(): pd.Int64Dtype(), pa.string(): pd.StringDtype()}.get
+    got = ours.to_pandas(types_mapper=mapper)
+    want = theirs.to_pandas(types_mapper=mapper)
+    pd.testing.assert_frame_equal(got, want)
+    assert str(got["i"].dtype) == "Int64"

@@ -17,6 +17,7 @@ from parquet_core.encryption.keytools.config import (
 )
 from parquet_core.encryption.keytools.file_keys import FileKeyUnwrapper, FileKeyWrapper, KeyToolkit
 from parquet_core.encryption.keytools.kms import KmsClient, KmsConnectionConfig
+from parquet_core.encryption.keytools.foreign import foreign_decryption_config, foreign_encryption_config, foreign_kms_config
 from parquet_core.encryption.keytools.material import FOOTER_KEY_ID_IN_FILE, KeyMaterial
 from parquet_core.encryption.keytools.store import KeyMaterialStore
 from parquet_core.encryption.keytools.wrap import random_bytes
@@ -29,6 +30,7 @@ __all__ = ["CryptoFactory"]
 def _check_config(config: KmsConnectionConfig | None) -> KmsConnectionConfig:
     if config is None:
         return KmsConnectionConfig()
+    config = foreign_kms_config(config)     # pyarrow's, copied into ours
     if not isinstance(config, KmsConnectionConfig):
         raise TypeError("kms_connection_config must be a KmsConnectionConfig")
     return config
@@ -61,6 +63,7 @@ class CryptoFactory:
         *parquet_file_path*, which is then required).
         """
         config = _check_config(kms_connection_config)
+        encryption_config = foreign_encryption_config(encryption_config)
         if not isinstance(encryption_config, EncryptionConfiguration):
             raise TypeError("encryption_config must be an EncryptionConfiguration")
         enc = encryption_config
@@ -96,7 +99,8 @@ class CryptoFactory:
         *parquet_file_path* is needed only for files with external key material.
         """
         config = _check_config(kms_connection_config)
-        dec = decryption_config if decryption_config is not None else DecryptionConfiguration()
+        dec = foreign_decryption_config(decryption_config) if decryption_config is not None \
+            else DecryptionConfiguration()
         if not isinstance(dec, DecryptionConfiguration):
             raise TypeError("decryption_config must be a DecryptionConfiguration")
         retriever = FileKeyUnwrapper(self._toolkit, config, dec.cache_lifetime, parquet_file_path)

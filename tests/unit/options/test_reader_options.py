@@ -96,7 +96,11 @@ def test_unknown_names_are_refused(files):
     with pytest.raises(TypeError):
         pc.ParquetFile(files["plain"], verify_checksums=True)
     with pytest.raises(TypeError):
-        pc.read_table(files["plain"], pre_buffer=True)
+        pc.read_table(files["plain"], prebuffer=True)
+    # pyarrow's tuning knobs are accepted (docs/pyarrow-parameters.md), their values checked
+    assert pc.read_table(files["plain"], pre_buffer=True).num_rows == pc.read_table(files["plain"]).num_rows
+    with pytest.raises(TypeError, match="pre_buffer"):
+        pc.read_table(files["plain"], pre_buffer="yes")
     with pytest.raises(TypeError, match="ReaderOptions"):
         reader_options({"strict": True})
 

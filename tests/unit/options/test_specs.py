@@ -1,8 +1,9 @@
 """The writer's keyword arguments are the option table: explicit, documented, typed.
 
 * ``pc.write_table`` and ``pc.ParquetWriter`` take exactly the options of
-  ``WRITER_OPTIONS`` as keyword-only parameters with the table's defaults
-  (no ``**options``), so an unknown name is Python's own TypeError;
+  ``WRITER_OPTIONS`` as keyword-only parameters with the table's defaults, and
+  ``**pyarrow_options`` for pyarrow's names (``options/pyarrow.py``): any other
+  name is a TypeError;
 * ``help()`` of both lists every option with its default;
 * the package ships ``py.typed`` and declares it as package data.
 """
@@ -27,15 +28,19 @@ ROOT = Path(__file__).resolve().parents[3]
 def test_signature_is_the_option_table(func, leading):
     params = inspect.signature(func).parameters
     assert list(params)[:len(leading)] == leading
-    # where the file goes (not writer options): the last two keywords, as in pyarrow
-    assert list(params)[-2:] == ["filesystem", "storage_options"]
-    options = {n: p for n, p in params.items() if n not in leading and n not in ("filesystem", "storage_options")}
+    # where the file goes (not writer options): the last two keywords, as in pyarrow; then
+    # pyarrow's own names (aliases and tuning knobs, resolved by options.writer_arguments)
+    assert list(params)[-3:] == ["filesystem", "storage_options", "pyarrow_options"]
+    assert params["pyarrow_options"].kind is inspect.Parameter.VAR_KEYWORD
+    options = {n: p for n, p in params.items()
+               if n not in leading and n not in ("filesystem", "storage_options", "pyarrow_options")}
     assert list(options) == [o.name for o in WRITER_OPTIONS]
     for name, p in options.items():
         assert p.kind is inspect.Parameter.KEYWORD_ONLY, name
         assert p.default is WRITER_DEFAULTS[name] or p.default == WRITER_DEFAULTS[name], name
         assert p.annotation is not inspect.Parameter.empty, name
-    assert not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    with pytest.raises(TypeError, match="no_such_option"):
+        pc.write_table({"a": [1]}, "never-written.parquet", no_such_option=1)
 
 
 def test_defaults_are_pyarrows_where_pyarrow_has_the_option():

@@ -46,7 +46,9 @@ def test_values_are_exact_sortable_and_subtract_like_pandas(values, tz):
         exact = d.total_nanoseconds() if isinstance(d, NanoTimedelta) else d // dt.timedelta(microseconds=1) * 1000
         assert exact == (ta - tb).value
         assert (a < b) == (ta < tb) and (a == b) == (ta == tb)
-        assert b + d == a
+        # d + b, not b + d: a plain datetime's own + takes a timedelta subclass and drops
+        # the nanoseconds (as with pandas.Timedelta); NanoTimedelta's + is exact
+        assert d + b == a
     assert len({*ours}) == len({t.value for t in theirs})
 
 
@@ -63,7 +65,10 @@ def test_mixed_with_plain_datetime():
     assert sorted([a, b]) == [b, a] and max(b, a) is a
     assert a - b == NanoTimedelta(nanoseconds=1)
     assert b - a == NanoTimedelta(nanoseconds=-1)
-    assert b + (a - b) == a                         # datetime + NanoTimedelta keeps the ns
+    assert (a - b) + b == a                         # NanoTimedelta + datetime keeps the ns
+    # a plain datetime's own + takes any timedelta subclass and drops what is below the
+    # microsecond, as it does for pandas.Timedelta: documented, and the same as pandas
+    assert b + (a - b) == b + pd.Timedelta(1)
     assert a - (a - b) == b and type(a - (a - b)) is dt.datetime
     assert a + dt.timedelta(days=1) == NanoDatetime(2024, 1, 2, 0, 0, 0, 1, nanosecond=1)
     assert NanoDatetime(2024, 1, 1, nanosecond=0) == dt.datetime(2024, 1, 1)
@@ -107,3 +112,22 @@ def test_values_read_write_back_unchanged():
     out = io.BytesIO()
     pc.write_table(values, out)
     assert pq.read_table(io.BytesIO(out.getvalue())).equals(table)
+
+
+def test_difference_is_a_timedelta_with_nanoseconds_like_pandas():
+    pd = pytest.importorskip("pandas")
+    a = NanoDatetime(2024, 1, 1, 0, 0, 0, 5, nanosecond=7)
+    b = NanoDatetime(2024, 1, 1, nanosecond=3)
+    d = a - b
+    theirs = pd.Timestamp("2024-01-01 00:00:00.000005007") - pd.Timestamp("2024-01-01 00:00:00.000000003")
+    assert isinstance(d, dt.timedelta) and isinstance(theirs, dt.timedelta)
+    assert d.total_nanoseconds() == theirs.value
+    # the timedelta fields hold the whole microseconds, as pandas' do
+    assert (d.days, d.seconds, d.microseconds) == (theirs.days, theirs.seconds, theirs.microseconds)
+    assert d.nanoseconds == theirs.nanoseconds == 4
+    assert d > dt.timedelta(microseconds=5) and dt.timedelta(microseconds=5) < d
+    assert d != dt.timedelta(microseconds=5)
+    assert b + d == a and a - d == b
+    assert pickle.loads(pickle.dumps(d)) == d and type(pickle.loads(pickle.dumps(d))) is NanoTimedelta
+    assert bool(d) and not bool(NanoTimedelta())
+    assert dt.timedelta(days=1) + d == NanoTimedelta(days=1, nanoseconds=5004)
