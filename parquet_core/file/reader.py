@@ -43,7 +43,7 @@ from parquet_core.predicate import from_filters
 from parquet_core.options.reader import ReaderOptions, document_reader_options, reader_options
 from parquet_core.page.reader import PageHeaderInfo
 from parquet_core.schema.descriptor import SchemaDescriptor
-from parquet_core.schema.types import Schema
+from parquet_core.schema.types import Schema, ambiguous_name
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.assemble import empty_column
 
@@ -134,6 +134,9 @@ class ParquetFile:
     def _context(self) -> ReadContext:
         if self._kept_dictionaries is None:
             names = set(self.options.read_dictionary)
+            for name in sorted(names):      # a name names one field, or the option means nothing sure
+                if len(found := self.columns.schema.positions(name)) > 1:
+                    raise ambiguous_name(name, found, " in read_dictionary")
             encoded = (self.metadata.metadata or {}).get(b"ARROW:schema")
             if encoded is not None:   # read without pyarrow: see metadata/arrow_ipc.py
                 names |= (_dictionary_fields(encoded) if isinstance(encoded, (bytes, str))
@@ -311,7 +314,8 @@ class ParquetFile:
                        use_threads: bool = True, selected: list[Selected] | None = None) -> Table:
         if selected is None:
             selected = self.columns.select(columns)
-        expr, _, plans = plan_row_groups(self.planner, filters, groups, columns=[f.name for f, _ in selected],
+        expr, _, plans = plan_row_groups(self.planner, filters, groups,
+                                         columns=None if columns is None else list(columns),
                                          measure=False)
         return read_plans(self._context(), plans, selected, expr, use_threads)
 

@@ -206,12 +206,20 @@ class Table:
         return list(self._columns)
 
     def column(self, name_or_index: str | int) -> Array:
-        """Return a column by name or position."""
+        """Return a column by position, or by a name only one column has.
+
+        Raises
+        ------
+        KeyError
+            For a name no column has.
+        ParquetSchemaError
+            For a name several columns have (a file may repeat a name): pick by position.
+        """
         if isinstance(name_or_index, int):
             return self._columns[name_or_index]
         try:
-            return self._columns[self._schema.names.index(name_or_index)]
-        except ValueError:
+            return self._columns[self._schema.index(name_or_index)]
+        except KeyError:
             raise KeyError(f"no column named {name_or_index!r}; the columns are "
                            f"{self._schema.names}") from None
 
@@ -345,8 +353,10 @@ class Table:
         return table_to_pandas(self)
 
     def equals(self, other: "Table") -> bool:
-        """True when both tables hold the same schema and Python values."""
-        return self._schema == other._schema and self.to_pydict() == other.to_pydict()
+        """True when both tables hold the same schema and Python values (column by column,
+        so two columns sharing a name are both compared)."""
+        return self._schema == other._schema and \
+            all(a.to_pylist() == b.to_pylist() for a, b in zip(self._columns, other._columns))
 
 
 _EMPTY_DTYPES = {

@@ -133,16 +133,18 @@ def unify_schemas(schemas: Sequence[Schema], promote_options: str = "default") -
         Naming the first column that cannot be united, and both types.
     """
     first = schemas[0]
-    for s in schemas:
-        names = s.names
-        if len(set(names)) != len(names):
-            dup = next(n for n in names if names.count(n) > 1)
-            raise ParquetSchemaError(f"cannot concatenate: column {dup!r} appears twice in one table")
-    if promote_options == "none":
+    if promote_options == "none":    # equal schemas: columns go by position, names may repeat
         for i, s in enumerate(schemas[1:], 1):
             if s != first:
                 raise ParquetSchemaError(_none_message(first, s, i))
         return first
+    for s in schemas:
+        names = s.names
+        if len(set(names)) != len(names):
+            dup = next(n for n in names if names.count(n) > 1)
+            raise ParquetSchemaError(f"cannot concatenate: column {dup!r} appears twice in one table "
+                                     f"(only tables of equal schemas, promote_options='none', "
+                                     "are matched by position)")
     permissive = promote_options == "permissive"
     merged: dict[str, Field] = {}
     seen_in: dict[str, int] = {}
