@@ -212,8 +212,14 @@ def _file_type(schema: Any, dotted: str) -> Any:
 
 
 def _resolve(names: list[str], wanted: str) -> str | None:
-    """The file column for a name: exact, else a unique case-insensitive match (Spark's default)."""
+    """The file column for a name: exact, else a unique case-insensitive match (Spark's default).
+    A name the file gives several columns raises ``ParquetSchemaError``."""
     if wanted in names:
+        found = [i for i, n in enumerate(names) if n == wanted]
+        if len(found) > 1:
+            from parquet_core.schema.types import ambiguous_name
+
+            raise ambiguous_name(wanted, found, " in the file (a filter column)")
         return wanted
     cands = [n for n in names if n.lower() == wanted.lower()]
     if len(cands) > 1:
