@@ -30,14 +30,22 @@ def _expected(path):
 
 
 def test_inferred_schema_refuses_the_duplicated_name(pqcore_spark, dup_file):
-    with pytest.raises(Exception, match=r"'a'.*positions 0, 2"):
+    with pytest.raises(Exception, match=r"pqcore: column name 'a' is ambiguous in .*dup.parquet: "
+                                        r"2 columns have it, at positions 0, 2"):
         pqcore_spark.read.format("pqcore").load(dup_file).collect()
 
 
 def test_given_schema_with_the_duplicated_name_is_refused(pqcore_spark, dup_file):
     for schema in ("a int, b string", "a double", "b string, a double"):
-        with pytest.raises(Exception, match=r"'a'.*positions 0, 2"):
+        with pytest.raises(Exception, match=r"column name 'a' is ambiguous in the file: 2 columns have it, "
+                                            r"at positions 0, 2"):
             pqcore_spark.read.format("pqcore").schema(schema).load(dup_file).collect()
+
+
+def test_a_filter_option_on_the_duplicated_name_is_refused(pqcore_spark, dup_file):
+    df = pqcore_spark.read.format("pqcore").schema("b string").option("filter", "a = 2").load(dup_file)
+    with pytest.raises(Exception, match=r"column name 'a' is ambiguous in the file \(a filter column\)"):
+        df.collect()
 
 
 def test_a_name_the_file_has_once_reads(pqcore_spark, dup_file):
