@@ -4,6 +4,11 @@ Built once from the schema.  Resolves the names users pass (``columns=``,
 filter columns, ``"a.b"`` leaf paths, variant field paths) to top-level
 fields with their :class:`~parquet_core.schema.nested.Shape` and to leaf
 indexes; the readers and the pruning planner work with those.
+
+Fields are kept by position and leaves found by their schema node, never by
+name alone: a file may give several fields one name (pyarrow writes
+``names=["a", "b", "a"]``), and each must still read its own leaves.  A name
+that several fields share resolves to none of them (``ParquetSchemaError``).
 """
 
 from __future__ import annotations

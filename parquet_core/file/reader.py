@@ -139,8 +139,11 @@ class ParquetFile:
                     raise ambiguous_name(name, found, " in read_dictionary")
             encoded = (self.metadata.metadata or {}).get(b"ARROW:schema")
             if encoded is not None:   # read without pyarrow: see metadata/arrow_ipc.py
-                names |= (_dictionary_fields(encoded) if isinstance(encoded, (bytes, str))
-                          else dictionary_field_names(encoded))
+                recorded = (_dictionary_fields(encoded) if isinstance(encoded, (bytes, str))
+                            else dictionary_field_names(encoded))
+                # kept by name: a name several columns share would give them all dictionaries
+                # (to_arrow restores the recorded types by position from the same entry)
+                names |= {n for n in recorded if len(self.columns.schema.positions(n)) < 2}
             self._kept_dictionaries = frozenset(names)
         return ReadContext(self.metadata, self.columns, self.indexes, self._sources,
                            self.options.page_checksum_verification, self._kept_dictionaries,

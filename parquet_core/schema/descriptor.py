@@ -237,7 +237,7 @@ class SchemaDescriptor:
         kind = "binary" if el.type == PhysicalType.BYTE_ARRAY else PhysicalType(el.type).name.lower()
         if el.type == PhysicalType.FIXED_LEN_BYTE_ARRAY:
             kind += f"({el.type_length})"
-        leaf = self.columns[self._by_path[path]]
+        leaf = self.columns[self.leaf_of(node)]
         annotated = el.logicalType is not None or el.converted_type is not None
         note = f" ({leaf.data_type})" if annotated else ""   # as pyarrow: only annotated leaves
         lines.append(f"{pad}{rep} {kind}{field_id} {node.name}{note};")

@@ -232,13 +232,24 @@ class Table:
     def __repr__(self) -> str:
         return f"<Table {self._num_rows} rows x {len(self._columns)} columns>\n{self._schema}"
 
+    def _unique_names(self, what: str) -> list[str]:
+        """The column names, refusing names several columns share (a dict would keep one)."""
+        names = self._schema.names
+        for name in names:
+            if len(found := self._schema.positions(name)) > 1:
+                raise ParquetSchemaError(
+                    f"{what}: column name {name!r} is shared by the columns at positions "
+                    f"{', '.join(map(str, found))} and a dict keeps one of them; use column(i)")
+        return names
+
     def to_pydict(self) -> dict[str, list[Any]]:
-        """Return ``{name: [python values]}``."""
-        return {f.name: c.to_pylist() for f, c in zip(self._schema, self._columns)}
+        """Return ``{name: [python values]}`` (``ParquetSchemaError`` when names repeat)."""
+        names = self._unique_names("to_pydict")
+        return {n: c.to_pylist() for n, c in zip(names, self._columns)}
 
     def to_pylist(self) -> list[dict[str, Any]]:
-        """Return one ``{name: value}`` dict per row."""
-        names = self._schema.names
+        """Return one ``{name: value}`` dict per row (``ParquetSchemaError`` when names repeat)."""
+        names = self._unique_names("to_pylist")
         cols = [c.to_pylist() for c in self._columns]
         return [dict(zip(names, row)) for row in zip(*cols)] if cols else [{}] * self._num_rows
 

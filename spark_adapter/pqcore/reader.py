@@ -261,7 +261,7 @@ def _resolve_columns(file_names: list[str], wanted: list[str]) -> list[str | Non
     case-insensitive match (Spark's default ``spark.sql.caseSensitive=false``),
     else ``None`` (the column is missing from this file and reads as nulls).
     A name the file gives several columns raises ``ParquetSchemaError``."""
-    from parquet_core.schema.types import ambiguous_name
+    from spark_adapter.pqcore.scan import ambiguous_column
 
     exact: dict[str, list[int]] = {}
     lower: dict[str, list[str]] = {}
@@ -272,7 +272,7 @@ def _resolve_columns(file_names: list[str], wanted: list[str]) -> list[str | Non
     for w in wanted:
         if w in exact:
             if len(exact[w]) > 1:     # columns are matched by name: a repeated one picks none
-                raise ambiguous_name(w, exact[w], " in the file")
+                raise ambiguous_column(w, exact[w])
             out.append(w)
             continue
         cands = lower.get(w.lower(), [])

@@ -262,3 +262,26 @@ def test_the_schema_descriptor_pickles_and_still_finds_leaves(flat):
     schema = pickle.loads(pickle.dumps(md.schema))
     assert [schema.leaf_of(n) for n in schema.top_level_fields] == [0, 1, 2]
     assert np.array_equal([c.physical_type for c in schema], [c.physical_type for c in md.schema])
+
+
+def test_dicts_of_rows_refuse_a_shared_name(flat):
+    """pyarrow's ``to_pydict`` keeps the last ``a`` and drops the first; ours refuses."""
+    t = pc.read_table(flat)
+    assert len(pq.ParquetFile(flat).read().to_pydict()) == 2      # what a dict would lose
+    with pytest.raises(ParquetSchemaError, match="'a' is shared by the columns at positions 0, 2"):
+        t.to_pydict()
+    with pytest.raises(ParquetSchemaError, match="'a' is shared by the columns at positions 0, 2"):
+        t.to_pylist()
+    assert pc.read_table(flat, columns=["b"]).to_pydict() == pq.ParquetFile(flat).read(columns=["b"]).to_pydict()
+
+
+def test_a_recorded_dictionary_stays_with_its_own_column(tmp_path):
+    """The ``ARROW:schema`` entry records the first ``a`` as a dictionary, not the second."""
+    path = tmp_path / "dict.parquet"
+    pq.write_table(pa.table([pa.array(["p", "q", "p"]).dictionary_encode(), pa.array(["x", "y", "z"])],
+                            names=["a", "a"]), path)
+    want = pq.ParquetFile(path).read()
+    assert pa.types.is_dictionary(want.schema.field(0).type) and want.schema.field(1).type == pa.string()
+    got = pc.read_table(str(path)).to_arrow()
+    assert [f.type for f in got.schema] == [f.type for f in want.schema]
+    assert got.equals(want)
