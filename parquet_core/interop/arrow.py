@@ -185,9 +185,9 @@ def table_to_arrow(table: Table) -> pa.Table:
             want = original.field(i)
         elif original is not None and original.get_field_index(f.name) >= 0:
             want = original.field(f.name)
-            if isinstance(table.columns[i], DictionaryArray) and table.columns[i].requested:
-                # read_dictionary: pyarrow gives int32 indices, unordered, whatever was stored
-                want = want.with_type(arr.type)
+        if want is not None and isinstance(table.columns[i], DictionaryArray) and table.columns[i].requested:
+            # read_dictionary: pyarrow gives int32 indices, unordered, whatever was stored
+            want = want.with_type(arr.type)
         arrays[i], meta = restore_field(arr, want)
         # pyarrow merges each Parquet field_id into the metadata of its field, at every depth
         arrays[i], meta = with_field_ids(arrays[i], meta, f, want)
