@@ -134,7 +134,7 @@ class ParquetFile:
     def _context(self) -> ReadContext:
         if self._kept_dictionaries is None:
             names = set(self.options.read_dictionary)
-            for name in sorted(names):      # a name names one field, or the option means nothing sure
+            for name in sorted(names):      # a name several fields share says not which to keep
                 if len(found := self.columns.schema.positions(name)) > 1:
                     raise ambiguous_name(name, found, " in read_dictionary")
             encoded = (self.metadata.metadata or {}).get(b"ARROW:schema")

@@ -69,11 +69,10 @@ class SchemaDescriptor:
         #: path -> the leaves with that path (several when names repeat among siblings)
         self._by_path: dict[tuple[str, ...], list[int]] = {}
         self._by_top: dict[str, list[int]] = {}
-        #: id of a leaf node -> its index: the way to a leaf whatever names repeat
-        self._by_node: dict[int, int] = {}
         self._table_schema: Schema | None = None
         self._collect(self.root, (), 0, 0, is_root=True)
-        self._by_node = self._number_leaves()
+        #: id of a leaf node -> its index: the way to a leaf whatever names repeat
+        self._by_node: dict[int, int] = self._number_leaves()
 
     def _number_leaves(self) -> dict[int, int]:
         """Each leaf node's index, keyed by the node's identity (leaves are numbered in

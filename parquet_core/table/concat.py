@@ -6,7 +6,8 @@ on ``promote_options`` (pyarrow's option, with pyarrow's values):
 ``"none"``
     The schemas must be equal: same names in the same order, same types,
     same nullability.  Anything else raises :class:`ParquetSchemaError`
-    naming the first column that differs and both of its types.
+    naming the first column that differs and both of its types.  Equal
+    schemas are matched by position, so a name may repeat (a file's may).
 ``"default"``
     Columns are united by name, in order of first appearance; a table that
     lacks a column contributes nulls to it.  A ``null``-typed column takes
