@@ -36,7 +36,7 @@ from typing import Any, Callable, Iterator, Sequence
 from parquet_core.dataset.discovery import DEFAULT_IGNORE_PREFIXES, Discovery, discover
 from parquet_core.dataset.partitioning import Partitioning, check_stored_values, repeat, resolve_partitioning
 from parquet_core.dataset.progress import Progress
-from parquet_core.dataset.unify import SchemaUnifier, check_against, conform
+from parquet_core.dataset.unify import SchemaUnifier, check_against, check_unique_names, conform
 from parquet_core.errors import ParquetError, ParquetSchemaError, note_file
 from parquet_core.file.filesystem import FileSystem, IOStats, LocalFileSystem, resolve_filesystem
 from parquet_core.file.pushdown import PruneReport, plan_row_groups
@@ -740,8 +740,9 @@ class ParquetDataset:
             return self._read_summarised(frag, rest, columns, fixed, use_threads)
         use_threads = use_threads and frag.size >= THREADS_MIN_FILE_BYTES
         with self._open(frag) as pf:
-            file_fields = {f.name: f for f in pf.schema_arrow}
             path = self._fs.display(frag.path)
+            check_unique_names(pf.schema_arrow, path)     # matched by name below
+            file_fields = {f.name: f for f in pf.schema_arrow}
             rest = self._resolve_partitions(frag, rest, file_fields)
             self._verify_stored(pf, frag, None, file_fields)
             if fixed is not None:

@@ -26,7 +26,7 @@ from parquet_core.errors import ParquetSchemaError
 from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array
 
-__all__ = ["SchemaUnifier", "conform"]
+__all__ = ["SchemaUnifier", "check_unique_names", "conform"]
 
 _SIGNED = {TypeId.INT8: 8, TypeId.INT16: 16, TypeId.INT32: 32, TypeId.INT64: 64}
 _UNSIGNED = {TypeId.UINT8: 8, TypeId.UINT16: 16, TypeId.UINT32: 32, TypeId.UINT64: 64}
@@ -46,6 +46,18 @@ def _wider(a: DataType, b: DataType) -> DataType | None:
     return None
 
 
+def check_unique_names(schema: Iterable[Field], path: str) -> None:
+    """Refuse a file whose schema gives several columns one name (*path*: the file, for the
+    message): a dataset matches the columns of its files by name, which cannot tell them apart."""
+    names = [f.name for f in schema]
+    for name in dict.fromkeys(n for n in names if names.count(n) > 1):
+        raise ParquetSchemaError(
+            f"column name {name!r} appears {names.count(name)} times in {path!r} (at positions "
+            f"{', '.join(str(i) for i, n in enumerate(names) if n == name)}): a dataset matches "
+            "the columns of its files by name, so it cannot read this file; read it alone with "
+            "ParquetFile, which reads columns by position")
+
+
 class SchemaUnifier:
     """Accumulates file schemas; remembers which file set each column's type (for messages)."""
 
@@ -56,9 +68,19 @@ class SchemaUnifier:
         self.files = 0
 
     def add(self, schema: Iterable[Field], path: str, times: int = 1) -> None:
-        """Add one file's schema (*times* files' with this same schema, the first at *path*)."""
+        """Add one file's schema (*times* files' with this same schema, the first at *path*).
+
+        Raises
+        ------
+        ParquetSchemaError
+            When the schema gives several columns one name: a dataset matches its files'
+            columns by name, which cannot tell them apart (read such a file alone with
+            ``ParquetFile``, which reads its columns by position).
+        """
+        fields = list(schema)
+        check_unique_names(fields, path)
         self.files += times
-        for f in schema:
+        for f in fields:
             self.count[f.name] = self.count.get(f.name, 0) + times
             old = self.fields.get(f.name)
             if old is None:

@@ -4,11 +4,16 @@ Built once from the schema.  Resolves the names users pass (``columns=``,
 filter columns, ``"a.b"`` leaf paths, variant field paths) to top-level
 fields with their :class:`~parquet_core.schema.nested.Shape` and to leaf
 indexes; the readers and the pruning planner work with those.
+
+Fields are kept by position and leaves found by their schema node, never by
+name alone: a file may give several fields one name (pyarrow writes
+``names=["a", "b", "a"]``), and each must still read its own leaves.  A name
+that several fields share resolves to none of them (``ParquetSchemaError``).
 """
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.file.variant_paths import split_variant_path
@@ -16,7 +21,7 @@ from parquet_core.metadata.wrappers import FileMetadata
 from parquet_core.schema.descriptor import TABLE_SCHEMA, SchemaDescriptor
 from parquet_core.schema.nested import Shape, build_shape, prune_shape
 from parquet_core.schema.tree import SchemaNode
-from parquet_core.schema.types import DataType, Field, Schema, TypeId
+from parquet_core.schema.types import DataType, Field, Schema, TypeId, ambiguous_name
 from parquet_core.table.leaves import row_leaf, top_level_field
 
 __all__ = ["FileColumns", "Selected"]
@@ -34,88 +39,157 @@ def _type_of(d: SchemaDescriptor) -> Callable[[int], DataType]:
     return lambda i: d.column(i).data_type
 
 
-def _layout(d: SchemaDescriptor) -> tuple[list[Field], dict[str, Shape | ParquetSchemaError]]:
-    """The table's top-level fields and their shapes (or the error that stops one being read)."""
-    fields: list[Field] = []
-    shapes: dict[str, Shape | ParquetSchemaError] = {}
+class _Layout(NamedTuple):
+    """The table's top-level fields, by position: each one's schema node and shape
+    (or the error that stops it being read)."""
+
+    fields: list[Field]
+    nodes: list[SchemaNode]
+    shapes: list[Shape | ParquetSchemaError]
+
+
+def _layout(d: SchemaDescriptor) -> _Layout:
+    """The table's top-level fields and their shapes (or the error that stops one being read).
+
+    Fields are kept by position: a file may give several top-level fields one name.
+    """
+    out = _Layout([], [], [])
     for node in d.top_level_fields:
-        leaves = d.leaves_under(node.name)
+        leaves = d.leaves_of(node)
         if not leaves:
             continue  # a group without columns holds no data
+        out.nodes.append(node)
         try:
-            shape = build_shape(node, d.index_of, _type_of(d))
+            shape = build_shape(node, d.leaf_of, _type_of(d))
         except ParquetSchemaError as exc:
             exc.add_note(f"in the schema of field {node.name!r}")
-            shapes[node.name] = exc
-            fields.append(_unreadable_field(node))
+            out.shapes.append(exc)
+            out.fields.append(_unreadable_field(node))
             continue
         assert shape is not None  # the node has leaves
-        shapes[node.name] = shape
-        fields.append(top_level_field(shape, d.column(leaves[0]), node.repetition != 0,
-                                      node.element.field_id))
-    return fields, shapes
+        out.shapes.append(shape)
+        out.fields.append(top_level_field(shape, d.column(leaves[0]), node.repetition != 0,
+                                          node.element.field_id))
+    return out
 
 
 def table_schema(d: SchemaDescriptor) -> Schema:
     """The table schema a Parquet schema reads as (``SchemaDescriptor.to_arrow_schema``)."""
-    return Schema(_layout(d)[0])
+    return Schema(_layout(d).fields)
 
 
 TABLE_SCHEMA[:] = [table_schema]   # the schema layer cannot import this one: see descriptor.py
 
 
+class _ShapesByName(Mapping[str, "Shape | ParquetSchemaError"]):
+    """Top-level name -> its shape; looking up a name several fields share raises
+    :class:`ParquetSchemaError` (a name then picks no one field)."""
+
+    def __init__(self, schema: Schema, shapes: list[Shape | ParquetSchemaError]) -> None:
+        self._schema = schema
+        self._shapes = shapes
+
+    def __getitem__(self, name: str) -> Shape | ParquetSchemaError:
+        return self._shapes[self._schema.index(name)]
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and bool(self._schema.positions(name))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys(self._schema.names))
+
+    def __len__(self) -> int:
+        return len(set(self._schema.names))
+
+
 class FileColumns:
-    """Top-level fields, their shapes and leaf lookup for one file's schema."""
+    """Top-level fields, their shapes and leaf lookup for one file's schema.
+
+    Fields are read by position, so each keeps its own data even when a file
+    gives several fields (top-level or inside a group) one name; a name that
+    several fields share cannot pick one, and is refused where a name is asked
+    for (``columns=``, filters, ``read_dictionary=``) with a
+    :class:`ParquetSchemaError` naming the positions.
+    """
 
     def __init__(self, metadata: FileMetadata) -> None:
         self.metadata = metadata
         self.descriptor = metadata.schema
-        self.fields: list[Field]
-        #: Top-level name -> its Shape, or the schema error that stops it being read.
-        self.shapes: dict[str, Shape | ParquetSchemaError]
-        self.fields, self.shapes = _layout(self.descriptor)
+        layout = _layout(self.descriptor)
+        self.fields: list[Field] = layout.fields
+        #: The top-level fields' schema nodes and shapes, by position.
+        self.nodes: list[SchemaNode] = layout.nodes
+        self.field_shapes: list[Shape | ParquetSchemaError] = layout.shapes
         self.schema = Schema(self.fields)
+        #: Top-level name -> its Shape, or the schema error that stops it being read.
+        self.shapes: Mapping[str, Shape | ParquetSchemaError] = _ShapesByName(self.schema, layout.shapes)
 
     # -- names -------------------------------------------------------------------
+    def _top(self, name: str) -> int:
+        """The position of the one top-level field called *name* (KeyError: none)."""
+        return self.schema.index(name)
+
+    def resolve(self, name: str) -> tuple[int, SchemaNode] | None:
+        """The top-level position and the schema node a name (top-level or dotted path)
+        stands for, or None when the file has no such field.
+
+        Raises
+        ------
+        ParquetSchemaError
+            When the name (or a part of its path) matches several fields.
+        """
+        if name in self.shapes:
+            pos = self._top(name)
+            return pos, self.nodes[pos]
+        path = name.split(".")
+        if path[0] not in self.shapes:
+            return None
+        pos = self._top(path[0])
+        node = self.nodes[pos]
+        for i, part in enumerate(path[1:], 2):
+            found = [k for k, c in enumerate(node.children) if c.name == part]
+            if not found:
+                return None
+            if len(found) > 1:
+                raise ambiguous_name(".".join(path[:i]), found, " (the positions are among its siblings)")
+            node = node.children[found[0]]
+        return pos, node
+
     def select(self, columns: Sequence[str] | None) -> list[Selected]:
         """The fields to read: whole top-level fields, or ones pruned to dotted leaf paths.
 
         Like pyarrow's ``ParquetFile.read``: a name is a top-level field or a
         dotted prefix of leaf paths (``"a.b"``, ``"m.key_value.key"``); the
         result has one column per top-level field named, in order of first
-        mention, holding only the selected leaves.
+        mention, holding only the selected leaves.  With no names every field
+        is read, by position.
         """
         if columns is None:
-            return [(f, self.shapes[f.name]) for f in self.fields]
+            return list(zip(self.fields, self.field_shapes))
         if isinstance(columns, str):
             raise TypeError("columns must be a list of names, not a string")
-        by_name = {f.name: f for f in self.fields}
-        schema = self.descriptor
-        picked: dict[str, set[int] | None] = {}   # None: the whole field
+        picked: dict[int, set[int] | None] = {}   # top-level position -> leaves (None: the whole field)
         for name in columns:
-            if name in by_name:
-                picked[name] = None
-                continue
-            path = tuple(name.split("."))
-            top = path[0]
-            leaves = [i for i in schema.leaves_under(top)
-                      if schema.column(i).path[:len(path)] == path] if top in by_name else []
-            if not leaves:
+            found = self.resolve(name)
+            if found is None:
                 raise self.unknown_column(name)
-            if top not in picked:
-                picked[top] = set(leaves)
-            elif picked[top] is not None:
-                picked[top].update(leaves)  # type: ignore[union-attr]
+            pos, node = found
+            if node is self.nodes[pos]:
+                picked[pos] = None
+            elif pos not in picked:
+                picked[pos] = set(self.descriptor.leaves_of(node))
+            elif picked[pos] is not None:
+                picked[pos].update(self.descriptor.leaves_of(node))  # type: ignore[union-attr]
         out: list[Selected] = []
-        for top, keep in picked.items():
-            shape = self.shapes[top]
+        for pos, keep in picked.items():
+            field, shape = self.fields[pos], self.field_shapes[pos]
             pruned = shape if keep is None or isinstance(shape, ParquetSchemaError) \
                 else prune_shape(shape, keep)
             assert pruned is not None  # keep holds leaves of this field
             if pruned is shape:
-                out.append((by_name[top], shape))
+                out.append((field, shape))
             else:
-                out.append((Field(top, pruned.data_type, pruned.nullable, (top,)), pruned))
+                out.append((Field(field.name, pruned.data_type, pruned.nullable, (field.name,)), pruned))
         return out
 
     @staticmethod
@@ -136,10 +210,10 @@ class FileColumns:
         """A leaf's index, from its dotted path (``"a"``, ``"a.b.c"``) or its index."""
         schema = self.descriptor
         if isinstance(column, str):
-            try:
-                return schema.index_of(tuple(column.split(".")))
-            except KeyError:
-                raise self.unknown_column(column, leaf=True) from None
+            found = self.resolve(column)
+            if found is None or not found[1].is_leaf:
+                raise self.unknown_column(column, leaf=True)
+            return schema.leaf_of(found[1])
         idx = int(column)
         if not 0 <= idx < len(schema):
             raise IndexError(f"leaf column index {idx} out of range (0..{len(schema) - 1})")
@@ -149,33 +223,31 @@ class FileColumns:
         """Leaf index of a column named in a filter (top-level name or dotted path).
 
         None for a top-level group (no single leaf) or a field inside a
-        variant; ValueError when unknown.
+        variant; ValueError when unknown, ParquetSchemaError when ambiguous.
         """
         schema = self.descriptor
         if name in self.shapes:
-            leaves = schema.leaves_under(name)
+            leaves = schema.leaves_of(self.nodes[self._top(name)])
             desc = schema.column(leaves[0])
             return leaves[0] if len(leaves) == 1 and row_leaf(desc) else None
         if split_variant_path(self.shapes, name) is not None:
             return None     # a field inside a variant: see parquet_core.file.variant_paths
-        try:
-            return schema.index_of(tuple(name.split(".")))
-        except KeyError:
-            raise self.unknown_column(name) from None
+        found = self.resolve(name)
+        if found is None or not found[1].is_leaf:
+            raise self.unknown_column(name)
+        return schema.leaf_of(found[1])
 
     def needed_leaves(self, names: set[str] | None) -> list[int]:
-        """Leaf indices under the given column names (all leaves for None)."""
+        """Leaf indices under the given column names (all leaves for None): top-level
+        names, dotted paths to leaves or groups, paths into variants."""
         schema = self.descriptor
         if names is None:
             return list(range(len(schema)))
         idx: set[int] = set()
         for name in names:
             variant = split_variant_path(self.shapes, name)
-            if name in self.shapes or variant is not None:
-                idx.update(schema.leaves_under(name if variant is None else variant[0]))
-            else:
-                found = self.leaf_index(name)
-                if found is None:
-                    raise self.unknown_column(name)
-                idx.add(found)
+            found = self.resolve(name if variant is None else variant[0])
+            if found is None:
+                raise self.unknown_column(name)
+            idx.update(schema.leaves_of(found[1]))
         return sorted(idx)

@@ -43,7 +43,7 @@ from parquet_core.predicate import from_filters
 from parquet_core.options.reader import ReaderOptions, document_reader_options, reader_options
 from parquet_core.page.reader import PageHeaderInfo
 from parquet_core.schema.descriptor import SchemaDescriptor
-from parquet_core.schema.types import Schema
+from parquet_core.schema.types import Schema, ambiguous_name
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.assemble import empty_column
 
@@ -139,10 +139,16 @@ class ParquetFile:
     def _context(self) -> ReadContext:
         if self._kept_dictionaries is None:
             names = set(self.options.read_dictionary)
+            for name in sorted(names):      # a name several fields share says not which to keep
+                if len(found := self.columns.schema.positions(name)) > 1:
+                    raise ambiguous_name(name, found, " in read_dictionary")
             encoded = (self.metadata.metadata or {}).get(b"ARROW:schema")
             if encoded is not None:   # read without pyarrow: see metadata/arrow_ipc.py
-                names |= (_dictionary_fields(encoded) if isinstance(encoded, (bytes, str))
-                          else dictionary_field_names(encoded))
+                recorded = (_dictionary_fields(encoded) if isinstance(encoded, (bytes, str))
+                            else dictionary_field_names(encoded))
+                # kept by name: a name several columns share would give them all dictionaries
+                # (to_arrow restores the recorded types by position from the same entry)
+                names |= {n for n in recorded if len(self.columns.schema.positions(n)) < 2}
             self._kept_dictionaries = frozenset(names)
         return ReadContext(self.metadata, self.columns, self.indexes, self._sources,
                            self.options.page_checksum_verification, self._kept_dictionaries,
@@ -346,7 +352,8 @@ class ParquetFile:
                        use_threads: bool = True, selected: list[Selected] | None = None) -> Table:
         if selected is None:
             selected = self.columns.select(columns)
-        expr, _, plans = plan_row_groups(self.planner, filters, groups, columns=[f.name for f, _ in selected],
+        expr, _, plans = plan_row_groups(self.planner, filters, groups,
+                                         columns=None if columns is None else list(columns),
                                          measure=False)
         return read_plans(self._context(), plans, selected, expr, use_threads)
 

@@ -176,13 +176,18 @@ def table_to_arrow(table: Table) -> pa.Table:
     metadata = table.metadata or {}
     original = decode_schema(metadata[ARROW_SCHEMA_KEY]) if ARROW_SCHEMA_KEY in metadata else None
     fields = []
+    # the recorded fields by position when the table has them all in order (names may repeat),
+    # else by name (get_field_index finds none for a name several fields share)
+    in_order = original is not None and original.names == table.schema.names
     for i, (f, arr) in enumerate(zip(table.schema, arrays)):
         want = None
-        if original is not None and original.get_field_index(f.name) >= 0:
+        if in_order:
+            want = original.field(i)
+        elif original is not None and original.get_field_index(f.name) >= 0:
             want = original.field(f.name)
-            if isinstance(table.columns[i], DictionaryArray) and table.columns[i].requested:
-                # read_dictionary: pyarrow gives int32 indices, unordered, whatever was stored
-                want = want.with_type(arr.type)
+        if want is not None and isinstance(table.columns[i], DictionaryArray) and table.columns[i].requested:
+            # read_dictionary: pyarrow gives int32 indices, unordered, whatever was stored
+            want = want.with_type(arr.type)
         arrays[i], meta = restore_field(arr, want)
         # pyarrow merges each Parquet field_id into the metadata of its field, at every depth
         arrays[i], meta = with_field_ids(arrays[i], meta, f, want)

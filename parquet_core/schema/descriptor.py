@@ -66,10 +66,28 @@ class SchemaDescriptor:
     def __init__(self, elements: list[Any]) -> None:
         self.root: SchemaNode = parse_schema_tree(elements)
         self.columns: list[ColumnDescriptor] = []
-        self._by_path: dict[tuple[str, ...], int] = {}
+        #: path -> the leaves with that path (several when names repeat among siblings)
+        self._by_path: dict[tuple[str, ...], list[int]] = {}
         self._by_top: dict[str, list[int]] = {}
         self._table_schema: Schema | None = None
         self._collect(self.root, (), 0, 0, is_root=True)
+        #: id of a leaf node -> its index: the way to a leaf whatever names repeat
+        self._by_node: dict[int, int] = self._number_leaves()
+
+    def _number_leaves(self) -> dict[int, int]:
+        """Each leaf node's index, keyed by the node's identity (leaves are numbered in
+        pre-order, as :meth:`_collect` lists them)."""
+        leaves = (n for n in self.root.walk() if n is not self.root and n.is_leaf)
+        return {id(n): i for i, n in enumerate(leaves)}
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        del state["_by_node"]       # identities do not survive pickling: renumbered on load
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._by_node = self._number_leaves()
 
     def _collect(self, node: SchemaNode, path: tuple[str, ...], d: int, r: int,
                  is_root: bool = False) -> None:
@@ -99,7 +117,7 @@ class SchemaDescriptor:
                 path=path, physical_type=int(el.type), type_length=el.type_length,
                 data_type=data_type_of(el), max_definition_level=d,
                 max_repetition_level=r, repetition=node.repetition, element=el)
-            self._by_path[path] = len(self.columns)
+            self._by_path.setdefault(path, []).append(len(self.columns))
             self._by_top.setdefault(path[0], []).append(len(self.columns))
             self.columns.append(desc)
             return
@@ -117,8 +135,26 @@ class SchemaDescriptor:
         return self.columns[i]
 
     def index_of(self, path: tuple[str, ...]) -> int:
-        """Return the leaf index of a path tuple (``KeyError`` if absent)."""
-        return self._by_path[path]
+        """Return the leaf index of a path tuple.
+
+        Raises
+        ------
+        KeyError
+            When no leaf has that path.
+        ParquetSchemaError
+            When several leaves do (sibling fields sharing a name): see :meth:`leaf_of`.
+        """
+        found = self._by_path[path]
+        if len(found) > 1:
+            raise ParquetSchemaError(
+                f"column path {'.'.join(path)!r} is ambiguous: {len(found)} leaf columns have it, "
+                f"at leaf positions {', '.join(map(str, found))}")
+        return found[0]
+
+    def leaf_of(self, node: SchemaNode) -> int:
+        """The index of leaf *node* of this schema's tree (by identity, so repeated names do
+        not matter)."""
+        return self._by_node[id(node)]
 
     @property
     def top_level_fields(self) -> list[SchemaNode]:
@@ -126,8 +162,15 @@ class SchemaDescriptor:
         return self.root.children
 
     def leaves_under(self, name: str) -> list[int]:
-        """Return the leaf indexes whose path starts with top-level field *name*."""
+        """Return the leaf indexes whose path starts with top-level field *name* (those of
+        every top-level field with that name)."""
         return list(self._by_top.get(name, []))
+
+    def leaves_of(self, node: SchemaNode) -> list[int]:
+        """The leaf indexes below *node* (a node of this schema's tree), in order."""
+        if node.is_leaf:
+            return [self.leaf_of(node)]
+        return [i for child in node.children for i in self.leaves_of(child)]
 
     # -- the parts of pyarrow's ``ParquetSchema`` users reach for --------------------
     @property
@@ -193,7 +236,7 @@ class SchemaDescriptor:
         kind = "binary" if el.type == PhysicalType.BYTE_ARRAY else PhysicalType(el.type).name.lower()
         if el.type == PhysicalType.FIXED_LEN_BYTE_ARRAY:
             kind += f"({el.type_length})"
-        leaf = self.columns[self._by_path[path]]
+        leaf = self.columns[self.leaf_of(node)]
         annotated = el.logicalType is not None or el.converted_type is not None
         note = f" ({leaf.data_type})" if annotated else ""   # as pyarrow: only annotated leaves
         lines.append(f"{pad}{rep} {kind}{field_id} {node.name}{note};")

@@ -111,7 +111,7 @@ def _annotation(node: SchemaNode) -> str | None:
 
 
 class _Builder:
-    def __init__(self, leaf_index: Callable[[tuple[str, ...]], int],
+    def __init__(self, leaf_index: Callable[[SchemaNode], int],
                  leaf_type: Callable[[int], DataType]) -> None:
         self.leaf_index = leaf_index
         self.leaf_type = leaf_type
@@ -145,7 +145,7 @@ class _Builder:
     def _typed(self, node: SchemaNode, path: tuple[str, ...], d: int, r: int, sd: int, sr: int,
                nullable: bool) -> Shape | None:
         if node.is_leaf:
-            col = self.leaf_index(path)
+            col = self.leaf_index(node)     # by the node: sibling names may repeat
             return Shape(ShapeKind.LEAF, node.name, nullable, d, sd, sr, self.leaf_type(col), column=col)
         ann = _annotation(node)
         if ann == "LIST":
@@ -238,12 +238,13 @@ def _as_file_group(shape: Shape) -> Shape:
     return shape
 
 
-def build_shape(node: SchemaNode, leaf_index: Callable[[tuple[str, ...]], int],
+def build_shape(node: SchemaNode, leaf_index: Callable[[SchemaNode], int],
                 leaf_type: Callable[[int], DataType]) -> Shape | None:
     """The shape of top-level field *node* (``None`` for a group without columns).
 
-    *leaf_index* maps a leaf's path to its column index, *leaf_type* a column
-    index to its value type.
+    *leaf_index* maps a leaf node to its column index (``SchemaDescriptor.leaf_of``:
+    by the node, not its path, which fields sharing a name would make ambiguous),
+    *leaf_type* a column index to its value type.
 
     Raises
     ------

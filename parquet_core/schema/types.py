@@ -44,9 +44,9 @@ from dataclasses import dataclass, field as _dc_field
 from enum import Enum
 from typing import NoReturn
 
-from parquet_core.errors import UnsupportedFeatureError
+from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
 
-__all__ = ["DataType", "Field", "Schema", "TypeId", "unhandled_type"]
+__all__ = ["DataType", "Field", "Schema", "TypeId", "ambiguous_name", "unhandled_type"]
 
 
 class TypeId(str, Enum):
@@ -247,6 +247,13 @@ class Field:
         return f"{self.name}: {self.type}{'' if self.nullable else ' not null'}"
 
 
+def ambiguous_name(name: str, positions: "list[int]", where: str = "") -> ParquetSchemaError:
+    """The error for a name that several columns share, where one column is meant."""
+    return ParquetSchemaError(
+        f"column name {name!r} is ambiguous{where}: {len(positions)} columns have it, at positions "
+        f"{', '.join(map(str, positions))}; select or filter on a name only one column has")
+
+
 class Schema:
     """An ordered collection of :class:`Field` objects."""
 
@@ -254,18 +261,40 @@ class Schema:
 
     def __init__(self, fields: "list[Field]") -> None:
         self.fields: list[Field] = list(fields)
-        self._index = {f.name: i for i, f in enumerate(self.fields)}
+        #: name -> its positions (several when fields share a name, as a file's may)
+        self._index: dict[str, list[int]] = {}
+        for i, f in enumerate(self.fields):
+            self._index.setdefault(f.name, []).append(i)
 
     @property
     def names(self) -> list[str]:
         """The field names in order."""
         return [f.name for f in self.fields]
 
+    def positions(self, name: str) -> list[int]:
+        """The positions of the fields called *name* (empty when none is)."""
+        return list(self._index.get(name, ()))
+
+    def index(self, name: str) -> int:
+        """The position of the one field called *name*.
+
+        Raises
+        ------
+        KeyError
+            When no field has that name.
+        ParquetSchemaError
+            When several do (a name is then no way to pick one: use positions).
+        """
+        found = self._index[name]
+        if len(found) > 1:
+            raise ambiguous_name(name, found)
+        return found[0]
+
     def field(self, name_or_index: "str | int") -> Field:
-        """Return a field by name or position."""
+        """Return a field by position, or by a name only one field has (see :meth:`index`)."""
         if isinstance(name_or_index, int):
             return self.fields[name_or_index]
-        return self.fields[self._index[name_or_index]]
+        return self.fields[self.index(name_or_index)]
 
     def __len__(self) -> int:
         return len(self.fields)

@@ -214,12 +214,20 @@ class Table:
         return list(self._columns)
 
     def column(self, name_or_index: str | int) -> Array:
-        """Return a column by name or position."""
+        """Return a column by position, or by a name only one column has.
+
+        Raises
+        ------
+        KeyError
+            For a name no column has.
+        ParquetSchemaError
+            For a name several columns have (a file may repeat a name): pick by position.
+        """
         if isinstance(name_or_index, int):
             return self._columns[name_or_index]
         try:
-            return self._columns[self._schema.names.index(name_or_index)]
-        except ValueError:
+            return self._columns[self._schema.index(name_or_index)]
+        except KeyError:
             raise KeyError(f"no column named {name_or_index!r}; the columns are "
                            f"{self._schema.names}") from None
 
@@ -326,13 +334,24 @@ class Table:
     def __repr__(self) -> str:
         return f"<Table {self._num_rows} rows x {len(self._columns)} columns>\n{self._schema}"
 
+    def _unique_names(self, what: str) -> list[str]:
+        """The column names, refusing names several columns share (a dict would keep one)."""
+        names = self._schema.names
+        for name in names:
+            if len(found := self._schema.positions(name)) > 1:
+                raise ParquetSchemaError(
+                    f"{what}: column name {name!r} is shared by the columns at positions "
+                    f"{', '.join(map(str, found))} and a dict keeps one of them; use column(i)")
+        return names
+
     def to_pydict(self) -> dict[str, list[Any]]:
-        """Return ``{name: [python values]}``."""
-        return {f.name: c.to_pylist() for f, c in zip(self._schema, self._columns)}
+        """Return ``{name: [python values]}`` (``ParquetSchemaError`` when names repeat)."""
+        names = self._unique_names("to_pydict")
+        return {n: c.to_pylist() for n, c in zip(names, self._columns)}
 
     def to_pylist(self) -> list[dict[str, Any]]:
-        """Return one ``{name: value}`` dict per row."""
-        names = self._schema.names
+        """Return one ``{name: value}`` dict per row (``ParquetSchemaError`` when names repeat)."""
+        names = self._unique_names("to_pylist")
         cols = [c.to_pylist() for c in self._columns]
         return [dict(zip(names, row)) for row in zip(*cols)] if cols else [{}] * self._num_rows
 
@@ -554,7 +573,9 @@ class Table:
             raise TypeError(f"equals: expected a Table, got {type(other).__name__}")
         if check_metadata and (self._metadata or None) != (other._metadata or None):
             return False
-        return self._schema == other._schema and self.to_pydict() == other.to_pydict()
+        # column by column, so two columns sharing a name are both compared
+        return self._schema == other._schema and \
+            all(x.to_pylist() == y.to_pylist() for x, y in zip(self._columns, other._columns))
 
 
 def _array_nbytes(arr: Any) -> int:

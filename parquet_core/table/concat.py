@@ -6,7 +6,8 @@ on ``promote_options`` (pyarrow's option, with pyarrow's values):
 ``"none"``
     The schemas must be equal: same names in the same order, same types,
     same nullability.  Anything else raises :class:`ParquetSchemaError`
-    naming the first column that differs and both of its types.
+    naming the first column that differs and both of its types.  Equal
+    schemas are matched by position, so a name may repeat (a file's may).
 ``"default"``
     Columns are united by name, in order of first appearance; a table that
     lacks a column contributes nulls to it.  A ``null``-typed column takes
@@ -133,16 +134,18 @@ def unify_schemas(schemas: Sequence[Schema], promote_options: str = "default") -
         Naming the first column that cannot be united, and both types.
     """
     first = schemas[0]
-    for s in schemas:
-        names = s.names
-        if len(set(names)) != len(names):
-            dup = next(n for n in names if names.count(n) > 1)
-            raise ParquetSchemaError(f"cannot concatenate: column {dup!r} appears twice in one table")
-    if promote_options == "none":
+    if promote_options == "none":    # equal schemas: columns go by position, names may repeat
         for i, s in enumerate(schemas[1:], 1):
             if s != first:
                 raise ParquetSchemaError(_none_message(first, s, i))
         return first
+    for s in schemas:
+        names = s.names
+        if len(set(names)) != len(names):
+            dup = next(n for n in names if names.count(n) > 1)
+            raise ParquetSchemaError(f"cannot concatenate: column {dup!r} appears twice in one table "
+                                     f"(only tables of equal schemas, promote_options='none', "
+                                     "are matched by position)")
     permissive = promote_options == "permissive"
     merged: dict[str, Field] = {}
     seen_in: dict[str, int] = {}

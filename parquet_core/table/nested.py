@@ -22,7 +22,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from parquet_core.schema.types import DataType, TypeId
+from parquet_core.errors import ParquetSchemaError
+from parquet_core.schema.types import DataType, TypeId, ambiguous_name
 from parquet_core.table.arrays import Array
 
 __all__ = ["ListArray", "MapArray", "StructArray"]
@@ -129,8 +130,12 @@ class StructArray(Array):
         """The child array of one field."""
         if isinstance(name_or_index, int):
             return self.values[name_or_index]
-        names = [f.name for f in self.type.fields]
-        return self.values[names.index(name_or_index)]
+        found = [i for i, f in enumerate(self.type.fields) if f.name == name_or_index]
+        if not found:
+            raise KeyError(f"no field named {name_or_index!r} in {self.type}")
+        if len(found) > 1:
+            raise ambiguous_name(name_or_index, found, f" among the fields of {self.type}")
+        return self.values[found[0]]
 
     def to_pylist(self) -> list[Any]:
         """One dict per slot (field name -> value); ``None`` for null structs.
@@ -147,6 +152,9 @@ class StructArray(Array):
     def raw_pylist(self) -> list[Any]:
         """One dict per slot of the stored members; ``None`` for null structs."""
         names = [f.name for f in self.type.fields]
+        if len(set(names)) < len(names):    # a dict would keep one of them: refuse, as pyarrow does
+            raise ParquetSchemaError(f"a {self.type} cannot be given as dicts: its fields share "
+                                     "a name (read them by position with field(i))")
         cols = [c.to_pylist() for c in self.values]
         out: list[Any] = [dict(zip(names, row)) for row in zip(*cols)] if cols \
             else [{} for _ in range(self.length)]

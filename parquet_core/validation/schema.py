@@ -91,7 +91,7 @@ def check_layouts(ck: Checker) -> None:
     """Each top-level field can be laid out (LIST / MAP rules)."""
     for node in ck.schema.top_level_fields:
         try:
-            build_shape(node, ck.schema.index_of, lambda i: ck.schema.column(i).data_type)
+            build_shape(node, ck.schema.leaf_of, lambda i: ck.schema.column(i).data_type)
         except (ParquetError, KeyError, ValueError) as exc:
             ck.report(NESTED, f"field {quoted(node.name)}: {exc}", column=node.name)
 

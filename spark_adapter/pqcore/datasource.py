@@ -105,8 +105,21 @@ def _file_schema(path: str, options: dict | None = None) -> StructType:
     except ParquetError as exc:
         exc.add_note(f"while reading the schema of {path} with pqcore")
         raise
+    _refuse_repeated_names(parquet_schema.names, path)
     try:
         return to_spark_schema(parquet_schema)
     except TypeError as exc:
         exc.add_note(f"in the schema of {path}")
         raise
+
+
+def _refuse_repeated_names(names: list[str], path: str) -> None:
+    """The source matches a file's columns by name: a name given to several columns would
+    pick one of them for the other, so a schema holding one is refused."""
+    from parquet_core.errors import ParquetSchemaError
+
+    for name in dict.fromkeys(n for n in names if names.count(n) > 1):
+        raise ParquetSchemaError(
+            f"pqcore: column name {name!r} is ambiguous in {path}: {names.count(name)} columns have it, "
+            f"at positions {', '.join(str(i) for i, n in enumerate(names) if n == name)}; pqcore matches "
+            "columns by name, so give a schema (.schema(...)) naming only columns whose names are unique")

@@ -259,14 +259,20 @@ def local_time_zone() -> str:
 def _resolve_columns(file_names: list[str], wanted: list[str]) -> list[str | None]:
     """File column for each wanted Spark column: exact name, else a unique
     case-insensitive match (Spark's default ``spark.sql.caseSensitive=false``),
-    else ``None`` (the column is missing from this file and reads as nulls)."""
-    exact = set(file_names)
+    else ``None`` (the column is missing from this file and reads as nulls).
+    A name the file gives several columns raises ``ParquetSchemaError``."""
+    from spark_adapter.pqcore.scan import ambiguous_column
+
+    exact: dict[str, list[int]] = {}
     lower: dict[str, list[str]] = {}
-    for n in file_names:
+    for i, n in enumerate(file_names):
+        exact.setdefault(n, []).append(i)
         lower.setdefault(n.lower(), []).append(n)
     out: list[str | None] = []
     for w in wanted:
         if w in exact:
+            if len(exact[w]) > 1:     # columns are matched by name: a repeated one picks none
+                raise ambiguous_column(w, exact[w])
             out.append(w)
             continue
         cands = lower.get(w.lower(), [])

@@ -32,7 +32,7 @@ from spark_adapter.core.crypto_options import open_parquet
 from spark_adapter.core.filters import dnf_to_tree, parse_filters
 from spark_adapter.core.sql_filter import columns_of, nnf, parse_filter, specialize, to_expression
 
-__all__ = ["ScanFilter", "FilePredicate", "Piece", "plan_pieces", "pack"]
+__all__ = ["ScanFilter", "FilePredicate", "Piece", "ambiguous_column", "plan_pieces", "pack"]
 
 from spark_adapter.pqcore.options import DEFAULT_MAX_PARTITION_BYTES, DEFAULT_OPEN_COST  # noqa: E402
 
@@ -211,9 +211,23 @@ def _file_type(schema: Any, dotted: str) -> Any:
     return typ
 
 
+def ambiguous_column(name: str, positions: list[int], what: str = "") -> Exception:
+    """The error for a name the file gives several columns: the source matches columns by
+    name, so it cannot pick one (and must not hand Spark the other's values)."""
+    from parquet_core.errors import ParquetSchemaError
+
+    return ParquetSchemaError(
+        f"column name {name!r} is ambiguous in the file{what}: {len(positions)} columns have it, at "
+        f"positions {', '.join(map(str, positions))}; pqcore matches columns by name")
+
+
 def _resolve(names: list[str], wanted: str) -> str | None:
-    """The file column for a name: exact, else a unique case-insensitive match (Spark's default)."""
+    """The file column for a name: exact, else a unique case-insensitive match (Spark's default).
+    A name the file gives several columns raises ``ParquetSchemaError``."""
     if wanted in names:
+        found = [i for i, n in enumerate(names) if n == wanted]
+        if len(found) > 1:
+            raise ambiguous_column(wanted, found, " (a filter column)")
         return wanted
     cands = [n for n in names if n.lower() == wanted.lower()]
     if len(cands) > 1:

@@ -32,7 +32,7 @@ def group(name, rep, *children, ct=None, lt=None):
 
 def shape_of(field):
     d = SchemaDescriptor(group("m", REQ, field))
-    return build_shape(d.root.children[0], d.index_of, lambda i: d.column(i).data_type), d
+    return build_shape(d.root.children[0], d.leaf_of, lambda i: d.column(i).data_type), d
 
 
 def type_of(field) -> str:

@@ -30,7 +30,7 @@ def _el(name, rep, type=None, children=None, ct=None):
 def _list_schema():
     d = SchemaDescriptor([_el("m", REQ, children=1), _el("a", OPT, children=1, ct=ConvertedType.LIST),
                           _el("list", REP, children=1), _el("element", OPT, PhysicalType.INT32)])
-    return build_shape(d.root.children[0], d.index_of, lambda i: d.column(i).data_type), d
+    return build_shape(d.root.children[0], d.leaf_of, lambda i: d.column(i).data_type), d
 
 
 def _data(values, defs, reps):
@@ -66,7 +66,7 @@ def test_value_count_mismatch_is_a_format_error() -> None:
 def test_struct_children_disagreeing_on_slots_is_a_format_error() -> None:
     d = SchemaDescriptor([_el("m", REQ, children=1), _el("s", OPT, children=2),
                           _el("x", OPT, PhysicalType.INT32), _el("y", OPT, PhysicalType.INT32)])
-    shape = build_shape(d.root.children[0], d.index_of, lambda i: d.column(i).data_type)
+    shape = build_shape(d.root.children[0], d.leaf_of, lambda i: d.column(i).data_type)
     x = ColumnData(np.asarray([1], np.int32), np.asarray([2, 0], np.int16), None, 2)
     y = ColumnData(np.asarray([1], np.int32), np.asarray([2], np.int16), None, 1)
     with pytest.raises(ParquetFormatError, match="slots"):

@@ -66,7 +66,7 @@ SCHEMAS: dict[str, list[Any]] = {
 
 def _schema(name: str):  # type: ignore[no-untyped-def]
     d = SchemaDescriptor([_el("m", REQ, children=1)] + SCHEMAS[name])
-    return build_shape(d.root.children[0], d.index_of, lambda i: d.column(i).data_type), d
+    return build_shape(d.root.children[0], d.leaf_of, lambda i: d.column(i).data_type), d
 
 
 def _values(physical: int, k: int) -> Any:
