@@ -168,22 +168,23 @@ def check_equal(ours: pa.Table, theirs: pa.Table, what: str) -> None:
 
 
 def _pc_batches(path: str) -> pa.Table:
-    return pa.concat_tables([b.to_arrow() for b in pc.ParquetFile(path).iter_batches(batch_size=65536)])
+    return pa.concat_tables([b.to_arrow() for b in pc.ParquetFile(path).iter_batches(batch_size=65536,
+                                                                   use_threads=False)])
 
 
 def rows_for(case: str, path: str, schema: pa.Schema) -> list[tuple[str, Callable[[], Any], Callable[[], Any]]]:
     out: list[tuple[str, Callable[[], Any], Callable[[], Any]]] = [
-        ("table to_arrow", lambda: pc.read_table(path).to_arrow(),
+        ("table to_arrow", lambda: pc.read_table(path, use_threads=False).to_arrow(),
          lambda: pq.read_table(path, use_threads=False)),
     ]
     if case == "lineitem":
-        out.append(("l_extendedprice", lambda: pc.read_table(path, columns=["l_extendedprice"]).to_arrow(),
+        out.append(("l_extendedprice", lambda: pc.read_table(path, use_threads=False, columns=["l_extendedprice"]).to_arrow(),
                     lambda: pq.read_table(path, columns=["l_extendedprice"], use_threads=False)))
-        out.append(("table to_pandas", lambda: pc.read_table(path).to_pandas(),
+        out.append(("table to_pandas", lambda: pc.read_table(path, use_threads=False).to_pandas(),
                     lambda: pq.read_table(path, use_threads=False).to_pandas()))
     if case == "taxi":
         for name in schema.names:
-            out.append((name, lambda c=name: pc.read_table(path, columns=[c]).to_arrow(),
+            out.append((name, lambda c=name: pc.read_table(path, use_threads=False, columns=[c]).to_arrow(),
                         lambda c=name: pq.read_table(path, columns=[c], use_threads=False)))
         out.append(("iter_batches(65536)", lambda: _pc_batches(path),
                     lambda: pa.Table.from_batches(list(pq.ParquetFile(path).iter_batches(

@@ -53,6 +53,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.bitpack import SLACK, as_uint8, unpack_bits_into
+from parquet_core._kernels.runs import scatter_runs
 from parquet_core._kernels.varint import read_uleb128
 from parquet_core.encodings.rle_hybrid_encoder import (
     dictionary_index_bit_width,
@@ -344,9 +345,10 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
     pos = 0
     left = count
     runs = 0
+    probe = _PROBE_RUNS
     try:
         while left > 0:
-            if runs == _PROBE_RUNS and size - pos >= _VECTOR_MIN_BYTES \
+            if runs == probe and size - pos >= _VECTOR_MIN_BYTES \
                     and pos < _DENSE_BYTES_PER_RUN * runs:
                 return _vector_rest(arr, table, pos, runs, w, left, what)
             runs += 1
@@ -369,8 +371,11 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
                 take = (header >> 1) << 3
                 if take >= left:
                     take = left
-                    nbytes = (take * w + 7) >> 3  # the final run may stop short
-                if pos + nbytes > size:
+                    if pos + ((take * w + 7) >> 3) > size:   # the final run may stop short
+                        raise ParquetFormatError(
+                            f"{what}: bit-packed run at byte {pos} of {take} values of {w} "
+                            f"bits is truncated ({size} bytes)")
+                elif pos + nbytes > size:
                     raise ParquetFormatError(
                         f"{what}: bit-packed run at byte {pos} of {take} values of {w} "
                         f"bits is truncated ({size} bytes)")
@@ -378,10 +383,12 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
                     add(take)
                     add(~pos)
                     left -= take
-                pos += (header >> 1) * w
+                pos += nbytes
             else:
                 if vbytes == 1:
                     value = mv[pos]
+                elif vbytes == 2:     # dictionaries of 257..65536 entries
+                    value = mv[pos] | mv[pos + 1] << 8
                 else:
                     if pos + vbytes > size:
                         raise IndexError
@@ -719,12 +726,16 @@ def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.in
     groups = (p_take + 7) >> 3
     starts = ~tags[packed]
     nbytes = groups * w
-    # every body lies inside its page's bytes plus padding (checked by the scan)
-    mv = memoryview(joined)
-    body_bytes = b"".join([mv[b:b + k] for b, k in zip(starts.tolist(), nbytes.tolist())]) + bytes(SLACK)
+    # every body lies inside its page's bytes plus padding (checked by the scan); the
+    # bodies are copied back to back by one vectorised window copy, followed by SLACK
+    # bytes of any content for the unpacker's word reads (their bits are masked off)
+    dst = np.zeros(nbytes.size, dtype=np.int64)
+    np.cumsum(nbytes[:-1], out=dst[1:])
+    n_body = int(nbytes.sum())
+    body_bytes = scatter_runs(joined, starts, nbytes, dst, n_body + SLACK)
     n_unpacked = int(groups.sum()) << 3
     unpacked = np.empty(n_unpacked, dtype=np.int32)
-    unpack_bits_into(np.frombuffer(body_bytes, dtype=np.uint8), w, n_unpacked, unpacked)
+    unpack_bits_into(body_bytes, w, n_unpacked, unpacked)
     n_used = int(p_take.sum())
     if n_used != n_unpacked:
         # Only a page's last run can stop inside a group, so each page's used values are
