@@ -348,9 +348,13 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
     probe = _PROBE_RUNS
     try:
         while left > 0:
-            if runs == probe and size - pos >= _VECTOR_MIN_BYTES \
-                    and pos < _DENSE_BYTES_PER_RUN * runs:
-                return _vector_rest(arr, table, pos, runs, w, left, what)
+            if runs == probe:
+                if size - pos >= _VECTOR_MIN_BYTES and pos < _DENSE_BYTES_PER_RUN * runs:
+                    return _vector_rest(arr, table, pos, runs, w, left, what)
+                if size - pos >= _WALK_MIN_BYTES and pos < _WALK_BYTES_PER_RUN * runs:
+                    pos, left, end = _walk_rest(arr, table, pos, w, left, what)
+                    if end >= 0:
+                        return table, end
             runs += 1
             header = mv[pos]      # varint inline, as in _decode_bits_small
             pos += 1
@@ -407,6 +411,81 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
         raise ParquetFormatError(
             f"{what} data ends after {count - left} of {count} values ({size} bytes)") from None
     return table, min(pos, size)
+
+
+#: Average bytes per run below which :func:`_walk_rest` takes over the scan ...
+_WALK_BYTES_PER_RUN = 48
+#: ... when at least this many bytes remain.
+_WALK_MIN_BYTES = 1024
+
+
+def _walk_rest(arr: npt.NDArray[np.uint8], table: list[int], pos: int, w: int,
+               left: int, what: str) -> tuple[int, int, int]:
+    """Continue :func:`_scan` from byte *pos* over runs with one-byte headers.
+
+    The size of a run (header and body) is looked up for every byte at once,
+    as if a one-byte run header stood there (0 where the byte has the
+    varint's continuation bit); the chain is then followed one index per run
+    (a fraction of the scan loop's work per run: no decoding, no checks). Runs are cut where they cover *left* values and appended to
+    *table*; every run kept is followed by another header inside the data
+    (so its body is whole) and its RLE value is checked here. Where the walk
+    stops short (a multi-byte header, the end of the data), the last run
+    reached is left to the scan loop, with its exact checks and messages.
+
+    Returns ``(pos, left, end)``: the position and values left for the scan
+    loop, and ``end >= 0`` (the offset past the last run used) when done.
+    """
+    vbytes = (w + 7) >> 3
+    b = arr[pos:]
+    n = b.size
+    # a one-byte header's length (header + body) by its byte; 0 for a multi-byte header
+    sizes = np.arange(256, dtype=np.int32)
+    sizes = np.where(sizes & 1, (sizes >> 1) * w, vbytes) + 1
+    sizes[0x80:] = 0
+    steps = memoryview(sizes[b])      # indexing makes an int only for the positions visited
+    chain: list[int] = []
+    add = chain.append
+    p = 0
+    # The header chain is sequential: one lookup per run (see the docstring).
+    while p < n:
+        d = steps[p]
+        if not d:
+            break
+        add(p)
+        p += d
+    add(p)                  # the walk stopped here: a multi-byte header, or the end of the data
+    if len(chain) < 3:
+        return pos, left, -1
+    del chain[-2:]          # and the last run reached, whose body may be cut short: the scan loop's
+    b = b.astype(np.int32)  # (only the headers and RLE values are read from here)
+    at = np.asarray(chain, dtype=np.int64)
+    hdr = b[at]
+    packed = (hdr & 1) == 1
+    length = (hdr >> 1).astype(np.int64)
+    take = np.where(packed, length << 3, length)
+    filled = np.cumsum(take)
+    last = int(np.searchsorted(filled, left))
+    done = last < at.size
+    if done:
+        at, packed, take = at[:last + 1], packed[:last + 1], take[:last + 1]
+        take[-1] -= int(filled[last]) - left
+    values = b[np.minimum(at + 1, n - 1)].astype(np.int64)
+    for k in range(1, vbytes):
+        values |= b[np.minimum(at + 1 + k, n - 1)].astype(np.int64) << (8 * k)
+    wide = ~packed & ((values >> w) != 0)
+    if wide.any():
+        v = int(values[np.flatnonzero(wide)[0]])
+        raise ParquetFormatError(f"{what}: RLE run value {v} does not fit in {w} bits")
+    tags = np.where(packed, ~(at + 1 + pos), values)
+    keep = take > 0
+    pairs = np.empty((int(np.count_nonzero(keep)), 2), dtype=np.int64)
+    pairs[:, 0] = take[keep]
+    pairs[:, 1] = tags[keep]
+    table.extend(pairs.reshape(-1).tolist())
+    if done:
+        end = int(at[-1]) + int(steps[int(at[-1])])
+        return pos, 0, min(pos + end, arr.size)
+    return pos + chain[-1] + steps[chain[-1]], left - int(filled[-1]), -1
 
 
 def _vector_rest(arr: npt.NDArray[np.uint8], table: list[int], pos: int, runs: int, w: int,
