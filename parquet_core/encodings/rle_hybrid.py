@@ -352,9 +352,9 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
                 if size - pos >= _VECTOR_MIN_BYTES and pos < _DENSE_BYTES_PER_RUN * runs:
                     return _vector_rest(arr, table, pos, runs, w, left, what)
                 if size - pos >= _WALK_MIN_BYTES and pos < _WALK_BYTES_PER_RUN * runs:
-                    pos, left, end = _walk_rest(arr, table, pos, w, left, what)
-                    if end >= 0:
-                        return table, end
+                    pos, left, end, done = _walk_rest(arr, table, pos, w, left, what)
+                    if done is not None:
+                        return done, end
             runs += 1
             header = mv[pos]      # varint inline, as in _decode_bits_small
             pos += 1
@@ -420,7 +420,7 @@ _WALK_MIN_BYTES = 1024
 
 
 def _walk_rest(arr: npt.NDArray[np.uint8], table: list[int], pos: int, w: int,
-               left: int, what: str) -> tuple[int, int, int]:
+               left: int, what: str) -> tuple[int, int, int, Any]:
     """Continue :func:`_scan` from byte *pos* over runs with one-byte headers.
 
     The size of a run (header and body) is looked up for every byte at once,
@@ -432,8 +432,10 @@ def _walk_rest(arr: npt.NDArray[np.uint8], table: list[int], pos: int, w: int,
     stops short (a multi-byte header, the end of the data), the last run
     reached is left to the scan loop, with its exact checks and messages.
 
-    Returns ``(pos, left, end)``: the position and values left for the scan
-    loop, and ``end >= 0`` (the offset past the last run used) when done.
+    Returns ``(pos, left, end, done)``: the position and values left for the
+    scan loop; when the walk covered every value, ``end`` (the offset past the
+    last run used) and ``done``, the whole run table as ``(takes, tags)``
+    arrays (else None, the runs appended to *table*).
     """
     vbytes = (w + 7) >> 3
     b = arr[pos:]
@@ -455,7 +457,7 @@ def _walk_rest(arr: npt.NDArray[np.uint8], table: list[int], pos: int, w: int,
         p += d
     add(p)                  # the walk stopped here: a multi-byte header, or the end of the data
     if len(chain) < 3:
-        return pos, left, -1
+        return pos, left, -1, None
     del chain[-2:]          # and the last run reached, whose body may be cut short: the scan loop's
     b = b.astype(np.int32)  # (only the headers and RLE values are read from here)
     at = np.asarray(chain, dtype=np.int64)
@@ -478,14 +480,18 @@ def _walk_rest(arr: npt.NDArray[np.uint8], table: list[int], pos: int, w: int,
         raise ParquetFormatError(f"{what}: RLE run value {v} does not fit in {w} bits")
     tags = np.where(packed, ~(at + 1 + pos), values)
     keep = take > 0
-    pairs = np.empty((int(np.count_nonzero(keep)), 2), dtype=np.int64)
-    pairs[:, 0] = take[keep]
-    pairs[:, 1] = tags[keep]
-    table.extend(pairs.reshape(-1).tolist())
+    if not keep.all():
+        take, tags = take[keep], tags[keep]
     if done:
         end = int(at[-1]) + int(steps[int(at[-1])])
-        return pos, 0, min(pos + end, arr.size)
-    return pos + chain[-1] + steps[chain[-1]], left - int(filled[-1]), -1
+        head = np.asarray(table, dtype=np.int64).reshape(-1, 2)
+        runs = (np.concatenate((head[:, 0], take)), np.concatenate((head[:, 1], tags)))
+        return pos, 0, min(pos + end, arr.size), runs
+    pairs = np.empty((take.size, 2), dtype=np.int64)
+    pairs[:, 0] = take
+    pairs[:, 1] = tags
+    table.extend(pairs.reshape(-1).tolist())
+    return pos + chain[-1] + steps[chain[-1]], left - int(filled[-1]), -1, None
 
 
 def _vector_rest(arr: npt.NDArray[np.uint8], table: list[int], pos: int, runs: int, w: int,
