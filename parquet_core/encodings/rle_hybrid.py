@@ -421,16 +421,19 @@ _WALK_MIN_BYTES = 1024
 
 def _walk_rest(arr: npt.NDArray[np.uint8], table: list[int], pos: int, w: int,
                left: int, what: str) -> tuple[int, int, int, Any]:
-    """Continue :func:`_scan` from byte *pos* over runs with one-byte headers.
+    """Continue :func:`_scan` from byte *pos* by following the chain of run headers.
 
     The size of a run (header and body) is looked up for every byte at once,
     as if a one-byte run header stood there (0 where the byte has the
     varint's continuation bit); the chain is then followed one index per run
-    (a fraction of the scan loop's work per run: no decoding, no checks). Runs are cut where they cover *left* values and appended to
-    *table*; every run kept is followed by another header inside the data
-    (so its body is whole) and its RLE value is checked here. Where the walk
-    stops short (a multi-byte header, the end of the data), the last run
-    reached is left to the scan loop, with its exact checks and messages.
+    (a fraction of the scan loop's work per run: no decoding, no checks); a
+    multi-byte header (an RLE run of 64+ values) is decoded on the way by
+    :func:`_long_header`. Runs are cut where they cover *left* values and
+    checked in numpy: every run kept is followed by another header inside the
+    data (so its body is whole) and its RLE value is checked here. Where the
+    walk stops short (a header longer than 5 bytes, the end of the data), the
+    last run reached is left to the scan loop, with its exact checks and
+    messages.
 
     Returns ``(pos, left, end, done)``: the position and values left for the
     scan loop; when the walk covered every value, ``end`` (the offset past the
@@ -445,45 +448,58 @@ def _walk_rest(arr: npt.NDArray[np.uint8], table: list[int], pos: int, w: int,
     sizes = np.where(sizes & 1, (sizes >> 1) * w, vbytes) + 1
     sizes[0x80:] = 0
     steps = memoryview(sizes[b])      # indexing makes an int only for the positions visited
+    raw = memoryview(b)
     chain: list[int] = []
     add = chain.append
+    long_runs: list[tuple[int, int, int]] = []    # (index in chain, header, header bytes)
     p = 0
     # The header chain is sequential: one lookup per run (see the docstring).
     while p < n:
         d = steps[p]
         if not d:
-            break
+            header, hlen = _long_header(raw, p, n)
+            if not hlen:
+                break
+            long_runs.append((len(chain), header, hlen))
+            d = hlen + ((header >> 1) * w if header & 1 else vbytes)
         add(p)
         p += d
-    add(p)                  # the walk stopped here: a multi-byte header, or the end of the data
+    add(p)                  # the walk stopped here: a header it cannot read, or the end of the data
     if len(chain) < 3:
         return pos, left, -1, None
-    del chain[-2:]          # and the last run reached, whose body may be cut short: the scan loop's
-    b = b.astype(np.int32)  # (only the headers and RLE values are read from here)
+    resume = chain[-2]      # the last run reached, whose body may be cut short: the scan loop's
+    del chain[-2:]
     at = np.asarray(chain, dtype=np.int64)
-    hdr = b[at]
+    hdr = b[at].astype(np.int64)
+    hlen_of = np.ones(at.size, dtype=np.int64)
+    for i, header, hlen in long_runs:
+        if i < at.size:
+            hdr[i] = header
+            hlen_of[i] = hlen
     packed = (hdr & 1) == 1
-    length = (hdr >> 1).astype(np.int64)
+    length = hdr >> 1
     take = np.where(packed, length << 3, length)
     filled = np.cumsum(take)
     last = int(np.searchsorted(filled, left))
     done = last < at.size
     if done:
-        at, packed, take = at[:last + 1], packed[:last + 1], take[:last + 1]
+        at, packed, take, hlen_of = at[:last + 1], packed[:last + 1], take[:last + 1], hlen_of[:last + 1]
+        length = length[:last + 1]
         take[-1] -= int(filled[last]) - left
-    values = b[np.minimum(at + 1, n - 1)].astype(np.int64)
+    body = at + hlen_of
+    values = b[np.minimum(body, n - 1)].astype(np.int64)
     for k in range(1, vbytes):
-        values |= b[np.minimum(at + 1 + k, n - 1)].astype(np.int64) << (8 * k)
+        values |= b[np.minimum(body + k, n - 1)].astype(np.int64) << (8 * k)
     wide = ~packed & ((values >> w) != 0)
     if wide.any():
         v = int(values[np.flatnonzero(wide)[0]])
         raise ParquetFormatError(f"{what}: RLE run value {v} does not fit in {w} bits")
-    tags = np.where(packed, ~(at + 1 + pos), values)
+    tags = np.where(packed, ~(body + pos), values)
     keep = take > 0
     if not keep.all():
         take, tags = take[keep], tags[keep]
     if done:
-        end = int(at[-1]) + int(steps[int(at[-1])])
+        end = int(body[-1]) + (int(length[-1]) * w if packed[-1] else vbytes)
         head = np.asarray(table, dtype=np.int64).reshape(-1, 2)
         runs = (np.concatenate((head[:, 0], take)), np.concatenate((head[:, 1], tags)))
         return pos, 0, min(pos + end, arr.size), runs
@@ -491,7 +507,21 @@ def _walk_rest(arr: npt.NDArray[np.uint8], table: list[int], pos: int, w: int,
     pairs[:, 0] = take
     pairs[:, 1] = tags
     table.extend(pairs.reshape(-1).tolist())
-    return pos + chain[-1] + steps[chain[-1]], left - int(filled[-1]), -1, None
+    return pos + resume, left - int(filled[-1]), -1, None
+
+
+def _long_header(raw: memoryview, p: int, n: int) -> tuple[int, int]:
+    """The varint run header at *p* and its length in bytes, or (0, 0) when it does
+    not end inside the data or within 5 bytes (the scan loop then reports it)."""
+    header = 0
+    for k in range(5):
+        if p + k >= n:
+            return 0, 0
+        byte = raw[p + k]
+        header |= (byte & 0x7F) << (7 * k)
+        if byte < 0x80:
+            return header, k + 1
+    return 0, 0
 
 
 def _vector_rest(arr: npt.NDArray[np.uint8], table: list[int], pos: int, runs: int, w: int,
