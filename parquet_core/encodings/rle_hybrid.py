@@ -53,6 +53,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.bitpack import SLACK, as_uint8, unpack_bits_into
+from parquet_core._kernels.runs import scatter_runs
 from parquet_core._kernels.varint import read_uleb128
 from parquet_core.encodings.rle_hybrid_encoder import (
     dictionary_index_bit_width,
@@ -344,11 +345,16 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
     pos = 0
     left = count
     runs = 0
+    probe = _PROBE_RUNS
     try:
         while left > 0:
-            if runs == _PROBE_RUNS and size - pos >= _VECTOR_MIN_BYTES \
-                    and pos < _DENSE_BYTES_PER_RUN * runs:
-                return _vector_rest(arr, table, pos, runs, w, left, what)
+            if runs == probe:
+                if size - pos >= _VECTOR_MIN_BYTES and pos < _DENSE_BYTES_PER_RUN * runs:
+                    return _vector_rest(arr, table, pos, runs, w, left, what)
+                if size - pos >= _WALK_MIN_BYTES and pos < _WALK_BYTES_PER_RUN * runs:
+                    pos, left, end, done = _walk_rest(arr, table, pos, w, left, what)
+                    if done is not None:
+                        return done, end
             runs += 1
             header = mv[pos]      # varint inline, as in _decode_bits_small
             pos += 1
@@ -369,8 +375,11 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
                 take = (header >> 1) << 3
                 if take >= left:
                     take = left
-                    nbytes = (take * w + 7) >> 3  # the final run may stop short
-                if pos + nbytes > size:
+                    if pos + ((take * w + 7) >> 3) > size:   # the final run may stop short
+                        raise ParquetFormatError(
+                            f"{what}: bit-packed run at byte {pos} of {take} values of {w} "
+                            f"bits is truncated ({size} bytes)")
+                elif pos + nbytes > size:
                     raise ParquetFormatError(
                         f"{what}: bit-packed run at byte {pos} of {take} values of {w} "
                         f"bits is truncated ({size} bytes)")
@@ -378,10 +387,12 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
                     add(take)
                     add(~pos)
                     left -= take
-                pos += (header >> 1) * w
+                pos += nbytes
             else:
                 if vbytes == 1:
                     value = mv[pos]
+                elif vbytes == 2:     # dictionaries of 257..65536 entries
+                    value = mv[pos] | mv[pos + 1] << 8
                 else:
                     if pos + vbytes > size:
                         raise IndexError
@@ -400,6 +411,117 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
         raise ParquetFormatError(
             f"{what} data ends after {count - left} of {count} values ({size} bytes)") from None
     return table, min(pos, size)
+
+
+#: Average bytes per run below which :func:`_walk_rest` takes over the scan ...
+_WALK_BYTES_PER_RUN = 48
+#: ... when at least this many bytes remain.
+_WALK_MIN_BYTES = 1024
+
+
+def _walk_rest(arr: npt.NDArray[np.uint8], table: list[int], pos: int, w: int,
+               left: int, what: str) -> tuple[int, int, int, Any]:
+    """Continue :func:`_scan` from byte *pos* by following the chain of run headers.
+
+    The size of a run (header and body) is looked up for every byte at once,
+    as if a one-byte run header stood there (0 where the byte has the
+    varint's continuation bit); the chain is then followed one index per run
+    (a fraction of the scan loop's work per run: no decoding, no checks); a
+    multi-byte header (an RLE run of 64+ values) is decoded on the way by
+    :func:`_long_header`. Runs are cut where they cover *left* values and
+    checked in numpy: every run kept is followed by another header inside the
+    data (so its body is whole) and its RLE value is checked here. Where the
+    walk stops short (a header longer than 5 bytes, the end of the data), the
+    last run reached is left to the scan loop, with its exact checks and
+    messages.
+
+    Returns ``(pos, left, end, done)``: the position and values left for the
+    scan loop; when the walk covered every value, ``end`` (the offset past the
+    last run used) and ``done``, the whole run table as ``(takes, tags)``
+    arrays (else None, the runs appended to *table*).
+    """
+    vbytes = (w + 7) >> 3
+    b = arr[pos:]
+    n = b.size
+    # a one-byte header's length (header + body) by its byte; 0 for a multi-byte header
+    sizes = np.arange(256, dtype=np.int32)
+    sizes = np.where(sizes & 1, (sizes >> 1) * w, vbytes) + 1
+    sizes[0x80:] = 0
+    steps = memoryview(sizes[b])      # indexing makes an int only for the positions visited
+    raw = memoryview(b)
+    chain: list[int] = []
+    add = chain.append
+    long_runs: list[tuple[int, int, int]] = []    # (index in chain, header, header bytes)
+    p = 0
+    # The header chain is sequential: one lookup per run (see the docstring).
+    while p < n:
+        d = steps[p]
+        if not d:
+            header, hlen = _long_header(raw, p, n)
+            if not hlen:
+                break
+            long_runs.append((len(chain), header, hlen))
+            d = hlen + ((header >> 1) * w if header & 1 else vbytes)
+        add(p)
+        p += d
+    add(p)                  # the walk stopped here: a header it cannot read, or the end of the data
+    if len(chain) < 3:
+        return pos, left, -1, None
+    resume = chain[-2]      # the last run reached, whose body may be cut short: the scan loop's
+    del chain[-2:]
+    at = np.asarray(chain, dtype=np.int64)
+    hdr = b[at].astype(np.int64)
+    hlen_of = np.ones(at.size, dtype=np.int64)
+    for i, header, hlen in long_runs:
+        if i < at.size:
+            hdr[i] = header
+            hlen_of[i] = hlen
+    packed = (hdr & 1) == 1
+    length = hdr >> 1
+    take = np.where(packed, length << 3, length)
+    filled = np.cumsum(take)
+    last = int(np.searchsorted(filled, left))
+    done = last < at.size
+    if done:
+        at, packed, take, hlen_of = at[:last + 1], packed[:last + 1], take[:last + 1], hlen_of[:last + 1]
+        length = length[:last + 1]
+        take[-1] -= int(filled[last]) - left
+    body = at + hlen_of
+    values = b[np.minimum(body, n - 1)].astype(np.int64)
+    for k in range(1, vbytes):
+        values |= b[np.minimum(body + k, n - 1)].astype(np.int64) << (8 * k)
+    wide = ~packed & ((values >> w) != 0)
+    if wide.any():
+        v = int(values[np.flatnonzero(wide)[0]])
+        raise ParquetFormatError(f"{what}: RLE run value {v} does not fit in {w} bits")
+    tags = np.where(packed, ~(body + pos), values)
+    keep = take > 0
+    if not keep.all():
+        take, tags = take[keep], tags[keep]
+    if done:
+        end = int(body[-1]) + (int(length[-1]) * w if packed[-1] else vbytes)
+        head = np.asarray(table, dtype=np.int64).reshape(-1, 2)
+        runs = (np.concatenate((head[:, 0], take)), np.concatenate((head[:, 1], tags)))
+        return pos, 0, min(pos + end, arr.size), runs
+    pairs = np.empty((take.size, 2), dtype=np.int64)
+    pairs[:, 0] = take
+    pairs[:, 1] = tags
+    table.extend(pairs.reshape(-1).tolist())
+    return pos + resume, left - int(filled[-1]), -1, None
+
+
+def _long_header(raw: memoryview, p: int, n: int) -> tuple[int, int]:
+    """The varint run header at *p* and its length in bytes, or (0, 0) when it does
+    not end inside the data or within 5 bytes (the scan loop then reports it)."""
+    header = 0
+    for k in range(5):
+        if p + k >= n:
+            return 0, 0
+        byte = raw[p + k]
+        header |= (byte & 0x7F) << (7 * k)
+        if byte < 0x80:
+            return header, k + 1
+    return 0, 0
 
 
 def _vector_rest(arr: npt.NDArray[np.uint8], table: list[int], pos: int, runs: int, w: int,
@@ -719,12 +841,16 @@ def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.in
     groups = (p_take + 7) >> 3
     starts = ~tags[packed]
     nbytes = groups * w
-    # every body lies inside its page's bytes plus padding (checked by the scan)
-    mv = memoryview(joined)
-    body_bytes = b"".join([mv[b:b + k] for b, k in zip(starts.tolist(), nbytes.tolist())]) + bytes(SLACK)
+    # every body lies inside its page's bytes plus padding (checked by the scan); the
+    # bodies are copied back to back by one vectorised window copy, followed by SLACK
+    # bytes of any content for the unpacker's word reads (their bits are masked off)
+    dst = np.zeros(nbytes.size, dtype=np.int64)
+    np.cumsum(nbytes[:-1], out=dst[1:])
+    n_body = int(nbytes.sum())
+    body_bytes = scatter_runs(joined, starts, nbytes, dst, n_body + SLACK)
     n_unpacked = int(groups.sum()) << 3
     unpacked = np.empty(n_unpacked, dtype=np.int32)
-    unpack_bits_into(np.frombuffer(body_bytes, dtype=np.uint8), w, n_unpacked, unpacked)
+    unpack_bits_into(body_bytes, w, n_unpacked, unpacked)
     n_used = int(p_take.sum())
     if n_used != n_unpacked:
         # Only a page's last run can stop inside a group, so each page's used values are

@@ -1,7 +1,7 @@
 """Convert between parquet_core and pyarrow tables, arrays and schemas, zero-copy where possible.
 
 To Arrow: numeric buffers and byte-array offsets/data are handed to Arrow as
-buffers; only decimals stored as big-endian bytes go through Python ``Decimal``s.
+buffers; decimals of every storage become Arrow's little-endian rows in numpy.
 
 From Arrow (:func:`table_from_arrow`, :func:`array_from_arrow`): numeric,
 fixed-size and string data buffers become numpy views of Arrow's memory
@@ -61,6 +61,7 @@ from parquet_core.interop.arrow_metadata import ARROW_SCHEMA_KEY, decode_schema,
 from parquet_core.interop.arrow_nested import nested_from_arrow, nested_to_arrow
 from parquet_core.interop.arrow_types import arrow_type, schema_to_arrow
 from parquet_core.table.arrays import Array, Table
+from parquet_core.table.decimal_words import decimal_le_rows
 from parquet_core.table.dictionary import DictionaryArray, DictionaryRun
 from parquet_core.table.infer import decimal_width, fill_nulls, schema_error
 from parquet_core.table.utf8 import first_invalid_utf8
@@ -86,14 +87,11 @@ def _binary(values: ByteArrays, n: int, validity: Any, typ: pa.DataType) -> pa.A
 
 
 def _decimal(arr: Array, typ: pa.DataType) -> pa.Array:
-    vals = arr.values
-    if isinstance(vals, np.ndarray) and vals.ndim == 1 and pa.types.is_decimal128(typ):
-        lo = vals.astype(np.int64)
-        words = np.empty((len(lo), 2), dtype="<i8")
-        words[:, 0] = lo
-        words[:, 1] = np.where(lo < 0, -1, 0)
-        return pa.Array.from_buffers(typ, len(lo), [_bitmap(arr.validity), pa.py_buffer(words)])
-    return pa.array(arr.to_pylist(), type=typ)
+    # every storage (INT32, INT64, FIXED_LEN_BYTE_ARRAY, BYTE_ARRAY) is turned into Arrow's
+    # little-endian rows by numpy, never through a Python Decimal per value
+    width = 32 if pa.types.is_decimal256(typ) else 16
+    rows = decimal_le_rows(arr.values, len(arr), width, arr.type)
+    return pa.Array.from_buffers(typ, len(arr), [_bitmap(arr.validity), pa.py_buffer(rows)])
 
 
 def _dictionary_to_arrow(arr: DictionaryArray) -> pa.Array | pa.ChunkedArray:

@@ -27,12 +27,12 @@ from typing import Any
 import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
-from parquet_core.errors import ParquetSchemaError
 from parquet_core.arrow_c.export import ArrayNode, SchemaNode, export_array, export_schema, export_stream
 from parquet_core.schema.arrow_format import field_node, flat_format
 from parquet_core.schema.temporal import int96_to_epoch, int96_to_ns
 from parquet_core.schema.types import DataType, Field, TypeId
 from parquet_core.table.arrays import Array, Table
+from parquet_core.table.decimal_words import decimal_le_rows
 from parquet_core.table.dictionary import DictionaryArray
 from parquet_core.table.nested import ListArray, MapArray, StructArray
 
@@ -63,51 +63,6 @@ def _offsets(offsets: np.ndarray) -> tuple[np.ndarray, bool]:
 def _bytes(values: ByteArrays) -> tuple[list[np.ndarray], bool]:
     offsets, large = _offsets(values.offsets)
     return [offsets, np.ascontiguousarray(values.data)], large
-
-
-def _decimal_words(arr: Array, width: int) -> np.ndarray:
-    """Unscaled decimals as *width*-byte little-endian two's complement rows."""
-    vals = arr.values
-    n = len(arr)
-    if isinstance(vals, np.ndarray) and vals.ndim == 1:     # int64 unscaled
-        words = np.zeros((n, width // 8), dtype="<i8")
-        words[:, 0] = vals
-        words[:, 1:] = np.where(vals < 0, -1, 0)[:, None]
-        return words.view(np.uint8).reshape(n, width)
-    if isinstance(vals, ByteArrays):   # big-endian, variable length: right-align in *width*
-        lengths = vals.lengths()
-        if n and int(lengths.max()) > width:
-            row = int(np.argmax(lengths > width))
-            raise ParquetSchemaError(f"a {arr.type} value of {int(lengths[row])} bytes (row {row}) does "
-                                     f"not fit Arrow's {width}-byte decimal")
-        rows = np.zeros((n, width), dtype=np.uint8)
-        total = int(lengths.sum())
-        if total:
-            starts = np.arange(n, dtype=np.int64) * width + (width - lengths)
-            dest = np.repeat(starts - (vals.offsets[:-1] - vals.offsets[0]), lengths) + np.arange(total)
-            rows.reshape(-1)[dest] = vals.data[int(vals.offsets[0]):int(vals.offsets[-1])]
-        first = rows[np.arange(n), np.minimum(width - lengths, width - 1)]   # each value's top byte
-        negative = (lengths > 0) & (first >= 0x80)
-        pad = width - lengths
-    else:                              # (n, w) big-endian
-        w = vals.shape[1]
-        if w > width:   # a wider FIXED_LEN_BYTE_ARRAY than the precision needs: its extra
-            # leading bytes must only repeat the sign
-            sign = np.where(vals[:, w - width] >= 0x80, 0xFF, 0).astype(np.uint8)
-            bad = ~(vals[:, :w - width] == sign[:, None]).all(axis=1)
-            if bad.any():
-                row = int(np.argmax(bad))
-                raise ParquetSchemaError(f"a {arr.type} value (row {row}) does not fit Arrow's "
-                                         f"{width}-byte decimal")
-            vals, w = vals[:, w - width:], width
-        rows = np.zeros((n, width), dtype=np.uint8)
-        rows[:, width - w:] = vals
-        negative = vals[:, 0] >= 0x80 if w else np.zeros(n, bool)
-        pad = np.full(n, width - w, dtype=np.int64)
-    # sign-extend: the pad bytes of negative values are 0xFF
-    cols = np.arange(width)[None, :]
-    rows[negative[:, None] & (cols < pad[:, None])] = 0xFF
-    return np.ascontiguousarray(rows[:, ::-1])
 
 
 def _int96(arr: Array) -> tuple[str, np.ndarray]:
@@ -174,7 +129,8 @@ def export_column(arr: Array, field: Field) -> tuple[SchemaNode, ArrayNode]:
 
 def _decimal(arr: Array, node: SchemaNode, bitmap: Any, nulls: int) -> tuple[SchemaNode, ArrayNode]:
     width = 32 if node.format.endswith(",256") else 16
-    return node, ArrayNode(len(arr), nulls, [bitmap, _decimal_words(arr, width).reshape(-1)])
+    rows = decimal_le_rows(arr.values, len(arr), width, arr.type)
+    return node, ArrayNode(len(arr), nulls, [bitmap, rows.reshape(-1)])
 
 
 def _nested(arr: Array, field: Field, node: SchemaNode, bitmap: Any,

@@ -104,3 +104,53 @@ def test_thirty_two_bit_and_empty_pages_are_left_to_the_page_decoder() -> None:
         scan_dictionary_indices(b"", 3)
     with pytest.raises(ParquetFormatError):
         scan_dictionary_indices(b"\x21", 3)
+
+
+def _taxi_page(rng: np.random.Generator, w: int, cycles: int, cut_last: bool) -> tuple[bytes, int, list[int]]:
+    """A page like a skewed low-cardinality column's: bit-packed stretches of 3-8
+    groups alternating with RLE runs of 8-40 (issue 32), values of *w* bits; the
+    last run bit-packed and, if *cut_last*, cut to the bytes its used values need."""
+    top = (1 << w) - 1
+    buf = bytearray([w])
+    values: list[int] = []
+    for _ in range(cycles):
+        n = int(rng.integers(8, 41))
+        v = int(rng.integers(0, top + 1))
+        buf += uleb(n << 1) + v.to_bytes((w + 7) // 8, "little")
+        values += [v] * n
+        groups = int(rng.integers(3, 9))
+        vals = rng.integers(0, top + 1, groups * 8).tolist()
+        buf += uleb((groups << 1) | 1) + _pack(vals, w)
+        values += vals
+    count = len(values)
+    if cut_last:
+        count -= 5                       # the last group holds 3 used values
+        buf = buf[:len(buf) - (groups * w - ((groups * 8 - 5) * w + 7) // 8)]
+    return bytes(buf), count, values[:count]
+
+
+@pytest.mark.parametrize("w", [2, 9, 13, 17])
+def test_many_runs_over_several_pages_expand_together(w) -> None:
+    # thousands of bit-packed bodies: the joined bodies take the vectorised window copy;
+    # w = 9 and 13 read two-byte RLE values, w = 17 three-byte ones
+    rng = np.random.default_rng(w)
+    pages = [_taxi_page(rng, w, int(rng.integers(200, 400)), cut_last=bool(k % 2)) for k in range(5)]
+    scanned, expected = [], []
+    for buf, count, values in pages:
+        assert decode_dictionary_indices(buf, count).tolist() == values
+        scanned.append(scan_dictionary_indices(buf, count))
+        expected += values
+    assert expand_dictionary_index_pages(scanned).tolist() == expected
+
+
+def test_two_byte_rle_value_cut_at_the_end_is_refused() -> None:
+    # an RLE run of 10 values of 9 bits needs two value bytes; only one is there
+    buf = bytes([9]) + uleb(10 << 1) + b"\x01"
+    with pytest.raises(ParquetFormatError, match="ends after 0 of 10"):
+        decode_dictionary_indices(buf, 10)
+    with pytest.raises(ParquetFormatError, match="ends after 0 of 10"):
+        scan_dictionary_indices(buf, 10)
+    # 0x1FF fits in 9 bits, 0x200 does not
+    assert decode_dictionary_indices(bytes([9]) + uleb(4 << 1) + b"\xff\x01", 4).tolist() == [511] * 4
+    with pytest.raises(ParquetFormatError, match="does not fit in 9 bits"):
+        decode_dictionary_indices(bytes([9]) + uleb(4 << 1) + b"\x00\x02", 4)

@@ -1,0 +1,233 @@
+"""Issue 32, "speed on real tables": three shapes of real data, parquet_core vs pyarrow in one run.
+
+    python -m benchmarks.real_tables_bench [--rows 1000000] [--repeats 5] [--cases lineitem,taxi,urls]
+
+Every file is written by pyarrow (its defaults unless said) and read by both
+engines, one thread each; the time is CPU time (``time.process_time``), best
+of N, so the ratios hold up on a shared machine better than wall-clock times
+(they are still only comparable within one run).  Every result is checked
+equal to pyarrow's read of the same file before it is timed.
+
+* ``lineitem``: TPC-H ``lineitem``-like columns, the four money columns as
+  ``decimal128(15, 2)`` (pyarrow stores them as FIXED_LEN_BYTE_ARRAY(7)).
+  Rows: ``read_table(...).to_arrow()`` of the table and of ``l_extendedprice``
+  alone, and ``to_pandas()`` of the table (pyarrow: ``read_table().to_pandas()``).
+* ``taxi``: NYC-taxi-like low-cardinality columns with skewed values, whose
+  dictionary indices alternate between bit-packed stretches and runs of one
+  value every 20-60 values (the RLE/bit-packed hybrid at its busiest).
+  Rows: the table, each column, and ``iter_batches(65536)`` of the table.
+* ``urls``: sorted URLs (~64 bytes, long shared prefixes), DELTA_BYTE_ARRAY.
+
+Reported: best CPU milliseconds of each engine, MB/s of the file's size
+(parquet_core's), and our time / pyarrow's (> 1: parquet_core slower).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+import parquet_core as pc
+
+
+def cpu_best(fn: Callable[[], Any], repeats: int) -> float:
+    """Best CPU time (seconds) of *repeats* calls, garbage collection off while timing."""
+    best = float("inf")
+    for _ in range(repeats):
+        gc.collect()
+        gc.disable()
+        try:
+            t = time.process_time()
+            fn()
+            best = min(best, time.process_time() - t)
+        finally:
+            gc.enable()
+    return best
+
+
+# ------------------------------------------------------------------ data
+
+def lineitem(rows: int, seed: int = 1) -> pa.Table:
+    rng = np.random.default_rng(seed)
+
+    def money(lo: int, hi: int) -> pa.Array:   # unscaled cents, some negative as in a ledger
+        cents = rng.integers(lo, hi, rows)
+        return pa.Array.from_buffers(pa.decimal128(15, 2), rows, [None, pa.py_buffer(_words(cents))])
+
+    days = rng.integers(8000, 10500, rows).astype(np.int32)
+    flags = np.array(["A", "N", "R"])
+    modes = np.array(["AIR", "FOB", "MAIL", "RAIL", "REG AIR", "SHIP", "TRUCK"])
+    instr = np.array(["COLLECT COD", "DELIVER IN PERSON", "NONE", "TAKE BACK RETURN"])
+    words = np.array(["carefully", "final", "deposits", "quickly", "ironic", "packages", "blithely",
+                      "regular", "requests", "furiously", "express", "accounts", "slyly", "bold"])
+    comment = [" ".join(w) for w in words[rng.integers(0, len(words), (rows, 4))]]
+    return pa.table({
+        "l_orderkey": np.sort(rng.integers(1, rows // 4 + 2, rows)).astype(np.int64),
+        "l_partkey": rng.integers(1, 200_000, rows).astype(np.int64),
+        "l_suppkey": rng.integers(1, 10_000, rows).astype(np.int64),
+        "l_linenumber": rng.integers(1, 8, rows).astype(np.int32),
+        "l_quantity": money(100, 5_001),
+        "l_extendedprice": money(-10_000, 10_000_000),
+        "l_discount": money(0, 11),
+        "l_tax": money(0, 9),
+        "l_returnflag": pa.array(flags[rng.integers(0, 3, rows)]),
+        "l_linestatus": pa.array(flags[rng.integers(1, 3, rows)]),
+        "l_shipdate": pa.array(days, pa.date32()),
+        "l_commitdate": pa.array(days + 30, pa.date32()),
+        "l_receiptdate": pa.array(days + rng.integers(1, 30, rows).astype(np.int32), pa.date32()),
+        "l_shipinstruct": pa.array(instr[rng.integers(0, 4, rows)]),
+        "l_shipmode": pa.array(modes[rng.integers(0, 7, rows)]),
+        "l_comment": pa.array(comment),
+    })
+
+
+def _words(cents: np.ndarray) -> np.ndarray:
+    w = np.empty((len(cents), 2), dtype="<i8")
+    w[:, 0] = cents
+    w[:, 1] = np.where(cents < 0, -1, 0)
+    return w
+
+
+def _runny(rng: np.random.Generator, rows: int, card: int) -> np.ndarray:
+    """Skewed codes 0..card-1: stretches of 20-60 mixed values, each followed by a run of one value."""
+    weights = 1.0 / np.arange(1, card + 1) ** 1.2
+    weights /= weights.sum()
+    out = np.empty(rows, dtype=np.int64)
+    i = 0
+    while i < rows:
+        mixed = int(rng.integers(20, 61))
+        run = int(rng.integers(8, 41))
+        k = min(mixed, rows - i)
+        out[i:i + k] = rng.choice(card, k, p=weights)
+        i += k
+        k = min(run, rows - i)
+        out[i:i + k] = rng.choice(card, p=weights)
+        i += k
+    return out
+
+
+def taxi(rows: int, seed: int = 2) -> pa.Table:
+    rng = np.random.default_rng(seed)
+    flag = np.array(["N", "Y"])
+    return pa.table({
+        "VendorID": (_runny(rng, rows, 3) + 1).astype(np.int32),
+        "passenger_count": _runny(rng, rows, 7).astype(np.int64),
+        "RatecodeID": (_runny(rng, rows, 6) + 1).astype(np.int64),
+        "store_and_fwd_flag": pa.array(flag[_runny(rng, rows, 2)]),
+        "PULocationID": (_runny(rng, rows, 265) + 1).astype(np.int32),
+        "DOLocationID": (_runny(rng, rows, 265) + 1).astype(np.int32),
+        "payment_type": (_runny(rng, rows, 5) + 1).astype(np.int64),
+        "extra": (_runny(rng, rows, 8) * 0.5).astype(np.float64),
+        "mta_tax": (_runny(rng, rows, 3) * 0.5).astype(np.float64),
+        "improvement_surcharge": (_runny(rng, rows, 3) * 0.3).astype(np.float64),
+        "congestion_surcharge": (_runny(rng, rows, 4) * 0.75).astype(np.float64),
+    })
+
+
+def urls(rows: int, seed: int = 3) -> pa.Table:
+    rng = np.random.default_rng(seed)
+    hosts = [f"https://www.example-{h:03d}.com/catalogue/section-{s:02d}/" for h in range(40) for s in range(8)]
+    idx = rng.integers(0, len(hosts), rows)
+    item = rng.integers(0, 10**9, rows)
+    vals = sorted(f"{hosts[h]}item-{i:09d}.html" for h, i in zip(idx, item))
+    return pa.table({"url": pa.array(vals)})
+
+
+CASES: dict[str, tuple[Callable[[int], pa.Table], dict[str, Any]]] = {
+    "lineitem": (lineitem, {}),
+    "taxi": (taxi, {}),
+    "urls": (urls, {"use_dictionary": False, "column_encoding": {"url": "DELTA_BYTE_ARRAY"}}),
+}
+
+
+# ------------------------------------------------------------------ checks and runs
+
+def check_equal(ours: pa.Table, theirs: pa.Table, what: str) -> None:
+    if ours.column_names != theirs.column_names:
+        raise AssertionError(f"{what}: columns {ours.column_names} != {theirs.column_names}")
+    for name in theirs.column_names:
+        a, b = ours.column(name), theirs.column(name)
+        if a.type != b.type:
+            a = a.cast(b.type)
+        if not a.equals(b):
+            raise AssertionError(f"{what}: column {name} differs from pyarrow's read")
+
+
+def _pc_batches(path: str) -> pa.Table:
+    return pa.concat_tables([b.to_arrow() for b in pc.ParquetFile(path).iter_batches(batch_size=65536,
+                                                                   use_threads=False)])
+
+
+def rows_for(case: str, path: str, schema: pa.Schema) -> list[tuple[str, Callable[[], Any], Callable[[], Any]]]:
+    out: list[tuple[str, Callable[[], Any], Callable[[], Any]]] = [
+        ("table to_arrow", lambda: pc.read_table(path, use_threads=False).to_arrow(),
+         lambda: pq.read_table(path, use_threads=False)),
+    ]
+    if case == "lineitem":
+        out.append(("l_extendedprice", lambda: pc.read_table(path, use_threads=False, columns=["l_extendedprice"]).to_arrow(),
+                    lambda: pq.read_table(path, columns=["l_extendedprice"], use_threads=False)))
+        out.append(("table to_pandas", lambda: pc.read_table(path, use_threads=False).to_pandas(),
+                    lambda: pq.read_table(path, use_threads=False).to_pandas()))
+    if case == "taxi":
+        for name in schema.names:
+            out.append((name, lambda c=name: pc.read_table(path, use_threads=False, columns=[c]).to_arrow(),
+                        lambda c=name: pq.read_table(path, columns=[c], use_threads=False)))
+        out.append(("iter_batches(65536)", lambda: _pc_batches(path),
+                    lambda: pa.Table.from_batches(list(pq.ParquetFile(path).iter_batches(
+                        batch_size=65536, use_threads=False)))))
+    return out
+
+
+def run_case(case: str, rows: int, repeats: int, cache: str) -> Iterator[tuple[str, str, float, float, float]]:
+    make, opts = CASES[case]
+    path = os.path.join(cache, f"real_{case}_{rows}_{pa.__version__}.parquet")
+    if not os.path.exists(path):
+        pq.write_table(make(rows), path, **opts)
+    size = os.path.getsize(path)
+    schema = pq.read_schema(path)
+    for label, ours, theirs in rows_for(case, path, schema):
+        a, b = ours(), theirs()
+        if isinstance(a, pa.Table):
+            check_equal(a, b, f"{case} {label}")
+        else:   # pandas
+            if not a.equals(b):
+                raise AssertionError(f"{case} {label}: differs from pyarrow's to_pandas()")
+        t_pc = cpu_best(ours, repeats)
+        t_pa = cpu_best(theirs, repeats)
+        yield case, label, t_pc, t_pa, size
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.real_tables_bench", description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--repeats", "-n", type=int, default=5)
+    ap.add_argument("--cases", default=",".join(CASES))
+    ap.add_argument("--cache-dir", default=os.environ.get("PQC_BENCH_CACHE", tempfile.gettempdir()))
+    args = ap.parse_args(argv)
+    pa.set_cpu_count(1)
+    pa.set_io_thread_count(1)
+    os.makedirs(args.cache_dir, exist_ok=True)
+    print(f"{'case':9} {'read':22} {'pc ms':>8} {'pa ms':>8} {'pc MB/s':>8} {'pc/pa':>6}")
+    for case in args.cases.split(","):
+        for c, label, t_pc, t_pa, size in run_case(case, args.rows, args.repeats, args.cache_dir):
+            print(f"{c:9} {label:22} {t_pc * 1e3:8.1f} {t_pa * 1e3:8.1f} "
+                  f"{size / 1e6 / t_pc:8.0f} {t_pc / t_pa:5.2f}x", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""Decimals as Arrow lays them out: fixed-width little-endian two's complement rows.
+
+Arrow's decimal128 / decimal256 arrays hold each unscaled value in 16 / 32
+little-endian bytes.  Parquet stores the same unscaled integers as INT32,
+INT64, big-endian FIXED_LEN_BYTE_ARRAY or big-endian BYTE_ARRAY of any
+length; :func:`decimal_le_rows` converts every one of those with whole-array
+numpy operations (no Python ``Decimal`` per value), for the pyarrow
+conversion (:mod:`parquet_core.interop.arrow`) and the Arrow C-interface
+export (:mod:`parquet_core.table.arrow_c_export`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from parquet_core._kernels.binary import ByteArrays
+from parquet_core.errors import ParquetSchemaError
+
+__all__ = ["decimal_le_rows"]
+
+
+def _ints(vals: np.ndarray, n: int, width: int) -> np.ndarray:
+    """Signed integers (any numpy int dtype up to 64 bits) -> (n, width) rows."""
+    words = np.empty((n, width // 8), dtype="<i8")
+    words[:, 0] = vals
+    words[:, 1:] = (words[:, :1] >> 63)           # 0 or -1: the sign, repeated
+    return words.view(np.uint8).reshape(n, width)
+
+
+def _narrow_fixed(vals: np.ndarray, n: int, width: int) -> np.ndarray:
+    """(n, w <= 8) big-endian bytes -> (n, width) rows, through one int64 per value."""
+    w = vals.shape[1]
+    padded = np.zeros((n, 8), dtype=np.uint8)
+    padded[:, 8 - w:] = vals
+    ints = padded.view(">i8").reshape(n).astype("<i8")
+    if w < 8:   # the value's top bit is bit 8w-1: move it to bit 63 and shift back arithmetically
+        ints <<= 64 - 8 * w
+        ints >>= 64 - 8 * w
+    return _ints(ints, n, width)
+
+
+def _wide_fixed(vals: np.ndarray, n: int, width: int) -> np.ndarray:
+    """(n, w <= width) big-endian bytes -> (n, width) rows: reversed, then sign bytes."""
+    w = vals.shape[1]
+    rows = np.empty((n, width), dtype=np.uint8)
+    rows[:, :w] = vals[:, ::-1]
+    if w < width:
+        rows[:, w:] = np.where(vals[:, 0] >= 0x80, np.uint8(0xFF), np.uint8(0))[:, None]
+    return rows
+
+
+def _variable(vals: ByteArrays, n: int, width: int, what: object) -> np.ndarray:
+    """Big-endian values of any length (an empty one is zero) -> (n, width) rows."""
+    lengths = vals.lengths()
+    if n and int(lengths.max()) > width:
+        row = int(np.argmax(lengths > width))
+        raise ParquetSchemaError(f"a {what} value of {int(lengths[row])} bytes (row {row}) does "
+                                 f"not fit Arrow's {width}-byte decimal")
+    rows = np.zeros((n, width), dtype=np.uint8)    # big-endian, right-aligned
+    total = int(lengths.sum())
+    base = int(vals.offsets[0])
+    if total:
+        starts = np.arange(n, dtype=np.int64) * width + (width - lengths)
+        dest = np.repeat(starts - (vals.offsets[:-1] - base), lengths) + np.arange(total)
+        rows.reshape(-1)[dest] = vals.data[base:int(vals.offsets[-1])]
+    first = rows[np.arange(n), np.minimum(width - lengths, width - 1)]   # each value's top byte
+    negative = (lengths > 0) & (first >= 0x80)
+    pad = width - lengths
+    cols = np.arange(width)[None, :]
+    rows[negative[:, None] & (cols < pad[:, None])] = 0xFF
+    return np.ascontiguousarray(rows[:, ::-1])
+
+
+def decimal_le_rows(values: Any, n: int, width: int, what: object = "decimal") -> np.ndarray:
+    """Unscaled decimals as (n, *width*) uint8 rows of little-endian two's complement.
+
+    *values* is the column's storage: a 1-D numpy integer array (INT32 /
+    INT64), an (n, w) uint8 array of big-endian bytes (FIXED_LEN_BYTE_ARRAY)
+    or :class:`ByteArrays` of big-endian values (BYTE_ARRAY); *width* is 16
+    (decimal128) or 32 (decimal256).
+
+    Raises
+    ------
+    ParquetSchemaError
+        If a value needs more than *width* bytes (*what* names the column's type).
+    """
+    if isinstance(values, ByteArrays):
+        return _variable(values, n, width, what)
+    vals = np.asarray(values)
+    if vals.ndim == 1 and vals.dtype.kind in "iu":
+        if vals.dtype == np.uint64 and vals.size and int(vals.max()) > np.iinfo(np.int64).max:
+            raise ParquetSchemaError(f"{what} unscaled values do not fit int64")
+        return _ints(vals, n, width)
+    if vals.ndim != 2 or vals.dtype != np.uint8:
+        raise TypeError(f"{what} storage must be integers, an (n, w) uint8 array or ByteArrays, "
+                        f"got {vals.dtype} with shape {vals.shape}")
+    w = vals.shape[1]
+    if w > width:   # a wider FIXED_LEN_BYTE_ARRAY than Arrow's: its extra leading bytes may only repeat the sign
+        sign = np.where(vals[:, w - width] >= 0x80, np.uint8(0xFF), np.uint8(0))
+        bad = ~(vals[:, :w - width] == sign[:, None]).all(axis=1)
+        if bad.any():
+            row = int(np.argmax(bad))
+            raise ParquetSchemaError(f"a {what} value (row {row}) does not fit Arrow's {width}-byte decimal")
+        vals, w = vals[:, w - width:], width
+    if w == 0:
+        return np.zeros((n, width), dtype=np.uint8)
+    if w <= 8:
+        return _narrow_fixed(vals, n, width)
+    return _wide_fixed(vals, n, width)
