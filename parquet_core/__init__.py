@@ -34,6 +34,7 @@ from parquet_core.errors import (
     ParquetEncryptionError,
     ParquetError,
     ParquetFormatError,
+    ParquetResourceError,
     ParquetSchemaError,
     UnsupportedFeatureError,
 )
@@ -144,7 +145,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Array", "CodecUnavailableError", "ColumnChunkMetadata", "DataType", "Field",
     "FileMetadata", "Interval", "NanoDatetime", "NanoTime", "NanoTimedelta", "ParquetEncryptionError", "ParquetError", "ParquetFile",
-    "ParquetFormatError", "ParquetSchemaError", "RawTemporal", "ReaderOptions",
+    "ParquetFormatError", "ParquetResourceError", "ParquetSchemaError", "RawTemporal", "ReaderOptions",
     "RowGroupMetadata", "Schema", "Statistics", "Table", "TypeId", "UnsupportedFeatureError",
     "read_metadata", "read_schema", "read_table", "__version__",
     "check", "CheckReport", "Finding",

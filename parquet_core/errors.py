@@ -11,7 +11,9 @@ raises the ordinary :class:`TypeError` / :class:`ValueError` instead.
     ├── UnsupportedFeatureError   valid per the spec, not implemented here
     │   └── CodecUnavailableError a codec whose Python backend is missing
     ├── ParquetSchemaError        a bad schema, or data that does not match it
-    └── ParquetEncryptionError    wrong or missing key, AAD / tag mismatch
+    ├── ParquetEncryptionError    wrong or missing key, AAD / tag mismatch
+    └── ParquetResourceError      a read past a memory limit (ReaderOptions.max_page_bytes,
+                                  max_decoded_bytes), or one that ran out of memory
 
 Where an error happened (column path, row group, page ordinal, byte offset)
 is attached with :meth:`BaseException.add_note` by :func:`add_context`, so
@@ -33,8 +35,11 @@ __all__ = [
     "CodecUnavailableError",
     "ParquetSchemaError",
     "ParquetEncryptionError",
+    "ParquetResourceError",
     "add_context",
     "file_context",
+    "out_of_memory",
+    "memory_errors",
     "names_file",
     "note_file",
     "path_of",
@@ -71,6 +76,13 @@ class ParquetEncryptionError(ParquetError):
     """A key is missing or wrong, or an authentication check failed."""
 
 
+class ParquetResourceError(ParquetError):
+    """Reading the file would take more memory than allowed: a page or a column chunk
+    declares more than a reader limit (``ReaderOptions.max_page_bytes``,
+    ``max_decoded_bytes``; the message names the one to raise), or an allocation failed
+    (a ``MemoryError``, kept as ``__cause__``)."""
+
+
 def add_context(exc: BaseException, **where: object) -> BaseException:
     """Attach a location note (``column=a.b, row_group=0, page=3``) to *exc*.
 
@@ -90,6 +102,25 @@ def add_context(exc: BaseException, **where: object) -> BaseException:
     if parts:
         exc.add_note("at " + ", ".join(parts))
     return exc
+
+
+def out_of_memory(exc: MemoryError, what: str = "reading") -> ParquetResourceError:
+    """The :class:`ParquetResourceError` that replaces a ``MemoryError`` raised while *what*
+    (raise it ``from exc``; the caller adds where it happened)."""
+    detail = str(exc) or "an allocation failed"
+    return ParquetResourceError(
+        f"out of memory while {what}: {detail}; the file may declare more values than this machine "
+        "can hold (ReaderOptions.max_decoded_bytes refuses such counts before allocating)")
+
+
+@contextmanager
+def memory_errors(what: str = "reading") -> Iterator[None]:
+    """Turn a ``MemoryError`` raised inside into a :class:`ParquetResourceError`
+    (:func:`out_of_memory`), so that none escapes a read."""
+    try:
+        yield
+    except MemoryError as exc:
+        raise out_of_memory(exc, what) from exc
 
 
 def path_of(target: Any) -> str | None:
@@ -131,7 +162,9 @@ def names_file(action: str) -> Callable[[_F], _F]:
     """Decorate a method of an object with a ``_path`` so its errors name that file.
 
     The path is looked up when an error happens, so ``__init__`` can be
-    decorated as long as it sets ``_path`` first.  Generator methods are
+    decorated as long as it sets ``_path`` first.  While ``"reading"``, a
+    ``MemoryError`` becomes a :class:`ParquetResourceError` (:func:`out_of_memory`):
+    none escapes a read.  Generator methods are
     wrapped so that errors raised while iterating are noted too.
     """
     def decorate(method: _F) -> _F:
@@ -140,6 +173,10 @@ def names_file(action: str) -> Callable[[_F], _F]:
             def gen(self: Any, *args: Any, **kwargs: Any) -> Any:
                 try:
                     yield from method(self, *args, **kwargs)
+                except MemoryError as exc:
+                    if action != "reading":
+                        raise
+                    raise note_file(out_of_memory(exc), getattr(self, "_path", None), action) from exc
                 except Exception as exc:
                     note_file(exc, getattr(self, "_path", None), action)
                     raise
@@ -149,6 +186,10 @@ def names_file(action: str) -> Callable[[_F], _F]:
         def call(self: Any, *args: Any, **kwargs: Any) -> Any:
             try:
                 return method(self, *args, **kwargs)
+            except MemoryError as exc:
+                if action != "reading":
+                    raise
+                raise note_file(out_of_memory(exc), getattr(self, "_path", None), action) from exc
             except Exception as exc:
                 note_file(exc, getattr(self, "_path", None), action)
                 raise

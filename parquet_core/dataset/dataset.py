@@ -267,7 +267,7 @@ class ParquetDataset:
         Options of the fsspec file system a URL names (credentials, endpoint...).
     ignore_prefixes:
         Names (files or folders below the root) to skip; default ``(".", "_")``.
-    page_checksum_verification, decryption, read_dictionary, strict, options:
+    page_checksum_verification, decryption, read_dictionary, strict, max_page_bytes, max_decoded_bytes, options:
         As for :class:`~parquet_core.ParquetFile`, for every file (checked once, here);
         ``decryption_properties`` is pyarrow's name of ``decryption``.
     progress:
@@ -280,11 +280,13 @@ class ParquetDataset:
                  ignore_prefixes: Sequence[str] | None = None, page_checksum_verification: bool | None = None,
                  decryption: Any = None, progress: Any = None, use_metadata_file: bool = True,
                  read_dictionary: Sequence[str] | None = None, strict: bool | None = None,
-                 decryption_properties: Any = None, options: ReaderOptions | None = None) -> None:
+                 decryption_properties: Any = None, max_page_bytes: int | None = None,
+                 max_decoded_bytes: int | None = None, options: ReaderOptions | None = None) -> None:
         #: How every file is read (one object, shared by the files this dataset opens).
         self.options: ReaderOptions = reader_options(
             options, page_checksum_verification=page_checksum_verification, decryption=decryption,
-            decryption_properties=decryption_properties, read_dictionary=read_dictionary, strict=strict)
+            decryption_properties=decryption_properties, read_dictionary=read_dictionary, strict=strict,
+            max_page_bytes=max_page_bytes, max_decoded_bytes=max_decoded_bytes)
         paths = list(path_or_paths) if isinstance(path_or_paths, (list, tuple)) else [path_or_paths]
         if not paths:
             raise ValueError("path_or_paths is empty")
