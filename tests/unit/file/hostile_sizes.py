@@ -118,10 +118,11 @@ def _brotli_zeros(size: int) -> bytes:
     return b"".join(out)
 
 
-def zeros_page_file(size: int, codec: str = "zstd", chunk_uncompressed: int | None = None) -> bytes:
+def zeros_page_file(size: int, codec: str = "zstd", chunk_uncompressed: int | None = None,
+                    pages: int = 1) -> bytes:
     """A required INT32 column of ``size // 4`` zeros in one compressed PLAIN page
-    (*size*: a multiple of 4). *chunk_uncompressed* overrides the chunk's
-    ``total_uncompressed_size`` (default: the page's size, header included)."""
+    (*size*: a multiple of 4), or *pages* such pages. *chunk_uncompressed* overrides the
+    chunk's ``total_uncompressed_size`` (default: the pages' sizes, headers included)."""
     assert size % 4 == 0
     n = size // 4
     stored = _zstd_zeros(size) if codec == "zstd" else _brotli_zeros(size)
@@ -134,5 +135,6 @@ def zeros_page_file(size: int, codec: str = "zstd", chunk_uncompressed: int | No
     head = serialize(header)
     schema = [pt.SchemaElement(name="schema", num_children=1),
               pt.SchemaElement(name="x", repetition_type=Repetition.REQUIRED, type=PhysicalType.INT32)]
-    total = len(head) + size if chunk_uncompressed is None else chunk_uncompressed
-    return _file(schema, ["x"], PhysicalType.INT32, codec_id, head + stored, n, n, uncompressed=total)
+    total = (len(head) + size) * pages if chunk_uncompressed is None else chunk_uncompressed
+    return _file(schema, ["x"], PhysicalType.INT32, codec_id, (head + stored) * pages, n * pages, n * pages,
+                 uncompressed=total)

@@ -199,6 +199,20 @@ def test_iter_batches_holds_the_page_and_the_batch():
     assert grown < 1.4 * size, grown / size
 
 
+def test_iter_batches_lets_a_page_go_at_the_boundary():
+    # two 128 MiB brotli pages: at the page boundary the rows left of the first page were
+    # joined to the whole second page (the first page, the second and their copy: 3 pages);
+    # now the first is let go and only the batch spanning both is joined
+    size = 128 * MiB
+    grown = peak_growth(f"data = zeros_page_file({size}, 'brotli', pages=2)\n", f"""
+        rows = 0
+        for batch in pc.ParquetFile(data).iter_batches(batch_size=3 << 20, use_threads=False):
+            rows += batch.num_rows
+        assert rows == {2 * size // 4}
+    """)
+    assert grown < 2.5 * size, grown / size
+
+
 @pytest.mark.slow
 def test_two_gib_zstd_page_stays_bounded():
     # the issue's page: 2 GiB of zeros in about 65 KB of zstd. Refused by a lowered limit
