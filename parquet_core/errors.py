@@ -28,6 +28,8 @@ import os
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, TypeVar
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
 __all__ = [
     "ParquetError",
     "ParquetFormatError",
@@ -40,6 +42,7 @@ __all__ = [
     "file_context",
     "out_of_memory",
     "memory_errors",
+    "refuses_memory_errors",
     "names_file",
     "note_file",
     "path_of",
@@ -123,6 +126,25 @@ def memory_errors(what: str = "reading") -> Iterator[None]:
         raise out_of_memory(exc, what) from exc
 
 
+def refuses_memory_errors(what: str) -> Callable[[_F], _F]:
+    """Decorate a reading function or generator so that a ``MemoryError`` raised in it
+    leaves as a :class:`ParquetResourceError` (:func:`out_of_memory`)."""
+    def decorate(func: _F) -> _F:
+        if inspect.isgeneratorfunction(func):
+            @functools.wraps(func)
+            def gen(*args: Any, **kwargs: Any) -> Any:
+                with memory_errors(what):
+                    yield from func(*args, **kwargs)
+            return gen  # type: ignore[return-value]
+
+        @functools.wraps(func)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with memory_errors(what):
+                return func(*args, **kwargs)
+        return call  # type: ignore[return-value]
+    return decorate
+
+
 def path_of(target: Any) -> str | None:
     """The file path behind *target* (a path, or a file object with a ``name``), else None."""
     if isinstance(target, (str, os.PathLike)):
@@ -155,7 +177,7 @@ def file_context(path: str | None, action: str) -> Iterator[None]:
         raise
 
 
-_F = TypeVar("_F", bound=Callable[..., Any])
+
 
 
 def names_file(action: str) -> Callable[[_F], _F]:

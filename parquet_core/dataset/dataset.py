@@ -34,7 +34,7 @@ from parquet_core.dataset.discovery import DEFAULT_IGNORE_PREFIXES, Discovery, d
 from parquet_core.dataset.partitioning import Partitioning, repeat, resolve_partitioning
 from parquet_core.dataset.progress import Progress
 from parquet_core.dataset.unify import SchemaUnifier, check_against, conform
-from parquet_core.errors import ParquetError, ParquetSchemaError, note_file
+from parquet_core.errors import ParquetError, ParquetSchemaError, note_file, refuses_memory_errors
 from parquet_core.file.filesystem import FileSystem, IOStats, LocalFileSystem, resolve_filesystem
 from parquet_core.file.pushdown import PruneReport
 from parquet_core.file.reader import ParquetFile
@@ -491,6 +491,7 @@ class ParquetDataset:
         return out
 
     # -- reading ----------------------------------------------------------------------------------
+    @refuses_memory_errors("reading a dataset")
     def read(self, columns: Sequence[str] | None = None, filters: Any = None, *,
              progress: Any = None, use_threads: bool | None = None) -> Table:
         """Read the dataset (or the columns named, partition columns included) into one Table.
@@ -679,6 +680,7 @@ class ParquetDataset:
             arrays.append(conform(None, f, 1))
         return partial_eval(rest, Table(Schema(fields), arrays, 1))
 
+    @refuses_memory_errors("reading a dataset")
     def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,
                      filters: Any = None, *, progress: Any = None,
                      use_threads: bool | None = None) -> Iterator[Table]:

@@ -116,6 +116,26 @@ def test_memory_error_never_escapes_a_read():
     assert any("page 0" in n for n in got["batches"]["notes"]), got
 
 
+def test_dataset_reads_refuse_too(tmp_path):
+    (tmp_path / "k=1").mkdir()
+    (tmp_path / "k=1" / "part.parquet").write_bytes(null_run_file())
+    (tmp_path / "k=2").mkdir()
+    (tmp_path / "k=2" / "part.parquet").write_bytes(null_run_file(300_000_000))
+    got = run_limited(f"""
+        root = {str(tmp_path)!r}
+        def batches(**kw):
+            for _ in pc.ParquetDataset(root, **kw).iter_batches(batch_size=1 << 30):
+                pass
+        result = {{"limit": outcome(lambda: pc.read_table(root)),
+                  "memory": outcome(lambda: pc.read_table(root + "/k=2", max_decoded_bytes=1 << 40)),
+                  "batches": outcome(lambda: batches(max_decoded_bytes=1 << 40))}}
+    """, limit=GiB)
+    assert got["limit"]["type"] == "ParquetResourceError" and "max_decoded_bytes" in got["limit"]["message"]
+    for op in ("memory", "batches"):
+        assert got[op]["type"] == "ParquetResourceError", (op, got[op])
+        assert "max_decoded_bytes" in got[op]["message"] or "out of memory" in got[op]["message"]
+
+
 # -- pages that honestly inflate -----------------------------------------------------------------
 
 @pytest.mark.parametrize("codec", ["zstd", "brotli"])
