@@ -36,6 +36,7 @@ from parquet_core.errors import (
     DatasetWriteConflictError,
     ParquetError,
     ParquetFormatError,
+    ParquetResourceError,
     ParquetSchemaError,
     UnsupportedFeatureError,
 )
@@ -146,7 +147,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Array", "CodecUnavailableError", "ColumnChunkMetadata", "DataType", "Field",
     "FileMetadata", "Interval", "NanoDatetime", "NanoTime", "NanoTimedelta", "ParquetEncryptionError", "ParquetChecksumError", "DatasetWriteConflictError", "ParquetError", "ParquetFile",
-    "ParquetFormatError", "ParquetSchemaError", "RawTemporal", "ReaderOptions",
+    "ParquetFormatError", "ParquetResourceError", "ParquetSchemaError", "RawTemporal", "ReaderOptions",
     "RowGroupMetadata", "Schema", "Statistics", "Table", "TypeId", "UnsupportedFeatureError",
     "read_metadata", "read_pandas", "read_schema", "read_table", "__version__",
     "check", "CheckReport", "Finding",

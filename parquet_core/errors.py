@@ -15,7 +15,9 @@ still catches a corrupt file::
     │   └── CodecUnavailableError                      a codec whose Python backend is missing
     ├── ParquetSchemaError        ValueError           a bad schema, or data that does not match it
     ├── ParquetEncryptionError    OSError              wrong or missing key, AAD / tag mismatch
-    └── DatasetWriteConflictError FileExistsError      a dataset folder holds data, or another writer holds it
+    ├── DatasetWriteConflictError FileExistsError      a dataset folder holds data, or another writer holds it
+    └── ParquetResourceError                           a read past a memory limit (ReaderOptions.max_page_bytes,
+                                                       max_decoded_bytes), or one that ran out of memory
 
 Where an error happened (column path, row group, page ordinal, byte offset)
 is attached with :meth:`BaseException.add_note` by :func:`add_context`, so
@@ -32,6 +34,8 @@ import os
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, TypeVar
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
 __all__ = [
     "ParquetError",
     "ParquetFormatError",
@@ -41,8 +45,12 @@ __all__ = [
     "ParquetSchemaError",
     "ParquetEncryptionError",
     "DatasetWriteConflictError",
+    "ParquetResourceError",
     "add_context",
     "file_context",
+    "out_of_memory",
+    "memory_errors",
+    "refuses_memory_errors",
     "names_file",
     "note_file",
     "path_of",
@@ -153,6 +161,13 @@ class DatasetWriteConflictError(ParquetError, FileExistsError):
     or another writer holds it; names the folder and the other writer."""
 
 
+class ParquetResourceError(ParquetError):
+    """Reading the file would take more memory than allowed: a page or a column chunk
+    declares more than a reader limit (``ReaderOptions.max_page_bytes``,
+    ``max_decoded_bytes``; the message names the one to raise), or an allocation failed
+    (a ``MemoryError``, kept as ``__cause__``)."""
+
+
 def add_context(exc: BaseException, **where: object) -> BaseException:
     """Attach a location note (``column=a.b, row_group=0, page=3``) to *exc*.
 
@@ -172,6 +187,44 @@ def add_context(exc: BaseException, **where: object) -> BaseException:
     if parts:
         exc.add_note("at " + ", ".join(parts))
     return exc
+
+
+def out_of_memory(exc: MemoryError, what: str = "reading") -> ParquetResourceError:
+    """The :class:`ParquetResourceError` that replaces a ``MemoryError`` raised while *what*
+    (raise it ``from exc``; the caller adds where it happened)."""
+    detail = str(exc) or "an allocation failed"
+    return ParquetResourceError(
+        f"out of memory while {what}: {detail}; the file may declare more values than this machine "
+        "can hold (ReaderOptions.max_decoded_bytes refuses such counts before allocating)")
+
+
+@contextmanager
+def memory_errors(what: str = "reading") -> Iterator[None]:
+    """Turn a ``MemoryError`` raised inside into a :class:`ParquetResourceError`
+    (:func:`out_of_memory`), so that none escapes a read."""
+    try:
+        yield
+    except MemoryError as exc:
+        raise out_of_memory(exc, what) from exc
+
+
+def refuses_memory_errors(what: str) -> Callable[[_F], _F]:
+    """Decorate a reading function or generator so that a ``MemoryError`` raised in it
+    leaves as a :class:`ParquetResourceError` (:func:`out_of_memory`)."""
+    def decorate(func: _F) -> _F:
+        if inspect.isgeneratorfunction(func):
+            @functools.wraps(func)
+            def gen(*args: Any, **kwargs: Any) -> Any:
+                with memory_errors(what):
+                    yield from func(*args, **kwargs)
+            return gen  # type: ignore[return-value]
+
+        @functools.wraps(func)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with memory_errors(what):
+                return func(*args, **kwargs)
+        return call  # type: ignore[return-value]
+    return decorate
 
 
 def path_of(target: Any) -> str | None:
@@ -216,14 +269,16 @@ def file_context(path: str | None, action: str) -> Iterator[None]:
         raise
 
 
-_F = TypeVar("_F", bound=Callable[..., Any])
+
 
 
 def names_file(action: str) -> Callable[[_F], _F]:
     """Decorate a method of an object with a ``_path`` so its errors name that file.
 
     The path is looked up when an error happens, so ``__init__`` can be
-    decorated as long as it sets ``_path`` first.  Generator methods are
+    decorated as long as it sets ``_path`` first.  While ``"reading"``, a
+    ``MemoryError`` becomes a :class:`ParquetResourceError` (:func:`out_of_memory`):
+    none escapes a read.  Generator methods are
     wrapped so that errors raised while iterating are noted too.
     """
     def decorate(method: _F) -> _F:
@@ -232,6 +287,10 @@ def names_file(action: str) -> Callable[[_F], _F]:
             def gen(self: Any, *args: Any, **kwargs: Any) -> Any:
                 try:
                     yield from method(self, *args, **kwargs)
+                except MemoryError as exc:
+                    if action != "reading":
+                        raise
+                    raise note_file(out_of_memory(exc), getattr(self, "_path", None), action) from exc
                 except Exception as exc:
                     note_file(exc, getattr(self, "_path", None), action)
                     raise
@@ -241,6 +300,10 @@ def names_file(action: str) -> Callable[[_F], _F]:
         def call(self: Any, *args: Any, **kwargs: Any) -> Any:
             try:
                 return method(self, *args, **kwargs)
+            except MemoryError as exc:
+                if action != "reading":
+                    raise
+                raise note_file(out_of_memory(exc), getattr(self, "_path", None), action) from exc
             except Exception as exc:
                 note_file(exc, getattr(self, "_path", None), action)
                 raise

@@ -49,7 +49,7 @@ from parquet_core.encodings.dictionary import build_dictionary
 from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
 from parquet_core.encodings.rle_hybrid import expand_dictionary_index_pages, scan_dictionary_indices
 from parquet_core.encodings.rle_validity import decode_validity
-from parquet_core.errors import ParquetError, ParquetFormatError
+from parquet_core.errors import ParquetError, ParquetFormatError, out_of_memory
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.schema.descriptor import ColumnDescriptor
 
@@ -219,6 +219,14 @@ def _view(buf: Any) -> memoryview:
 
 def _page_note(exc: BaseException, ordinal: int, offset: int) -> None:
     exc.add_note(f"while decoding page {ordinal} at file offset {offset}")
+
+
+def _page_error(exc: Exception) -> ParquetError:
+    """The ParquetError that replaces an exception of numpy or Python raised while decoding
+    (a MemoryError: the decoded values did not fit in memory)."""
+    if isinstance(exc, MemoryError):
+        return out_of_memory(exc, "decoding a column chunk")
+    return ParquetFormatError(f"malformed page: {exc}")
 
 
 class _ChunkDecoder:
@@ -456,6 +464,15 @@ class _ChunkDecoder:
                 batch = decode_validity([h[0] for h in with_nulls], [h[1] for h in with_nulls])
             except (ValueError, IndexError, OverflowError):
                 batch = None    # the page-by-page decoder below gives the result or the error
+            except MemoryError as exc:
+                err = out_of_memory(exc, "decoding definition levels")
+                if len(held) == 1:
+                    _page_note(err, held[0][4], held[0][5])
+                else:
+                    err.add_note(f"while decoding pages {held[0][4]} to {held[-1][4]} from file offset "
+                                 f"{held[0][5]}")
+                err._pc_page_noted = True  # type: ignore[attr-defined]
+                raise err from exc
         pos = 0
         k = 0
         width = self.width
@@ -499,8 +516,8 @@ class _ChunkDecoder:
                 _page_note(exc, ordinal, offset)
                 exc._pc_page_noted = True  # type: ignore[attr-defined]
                 raise
-            except (ValueError, IndexError, TypeError, OverflowError) as exc:
-                err = ParquetFormatError(f"malformed page: {exc}")
+            except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
+                err = _page_error(exc)
                 _page_note(err, ordinal, offset)
                 err._pc_page_noted = True  # type: ignore[attr-defined]
                 raise err from exc
@@ -736,8 +753,8 @@ def read_column_chunks(chunks: Iterable[Iterable[Page]], desc: ColumnDescriptor,
         data = dec.finish()
     except ParquetError:    # already the right class (they are ValueErrors too)
         raise
-    except (ValueError, IndexError, TypeError, OverflowError) as exc:
-        raise ParquetFormatError(f"malformed page: {exc}") from exc
+    except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
+        raise _page_error(exc) from exc
     if keep_dictionary:
         data = replace(data, dictionaries=tuple(kept))
     return data, per_chunk
@@ -791,8 +808,8 @@ def _piece(dec: _ChunkDecoder, page: Any, keep_dictionary: bool) -> ColumnData:
         if not _noted(exc):
             _page_note(exc, page.ordinal, page.offset)
         raise
-    except (ValueError, IndexError, TypeError, OverflowError) as exc:
-        err = ParquetFormatError(f"malformed page: {exc}")
+    except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
+        err = _page_error(exc)
         _page_note(err, page.ordinal, page.offset)
         raise err from exc
     if kept is not None:
@@ -819,8 +836,8 @@ def _decode_page(dec: _ChunkDecoder, page: Page) -> None:
         if not _noted(exc):
             _page_note(exc, page.ordinal, page.offset)
         raise
-    except (ValueError, IndexError, TypeError, OverflowError) as exc:
-        err = ParquetFormatError(f"malformed page: {exc}")
+    except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
+        err = _page_error(exc)
         _page_note(err, page.ordinal, page.offset)
         raise err from exc
 

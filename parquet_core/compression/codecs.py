@@ -10,7 +10,14 @@ Every codec shares the same contract, enforced by :class:`_BaseCodec`:
   than ``uncompressed_size`` bytes plus a small slack (one output chunk of
   the backend), so a hostile page cannot inflate into gigabytes.  The
   declared size itself comes from the page header; bounding *that* is the
-  page layer's job.
+  page layer's job (:mod:`parquet_core.page.limits`).
+* Nor is the declared size allocated before bytes back it: codecs whose
+  backend allocates the output up front (SNAPPY, LZ4) first check that the
+  compressed bytes can expand that far at all (each format has a largest
+  ratio); the streaming ones (GZIP, BROTLI, ZSTD without a matching content
+  size) grow their output in steps of :data:`_STEP` bytes as it is decoded,
+  in one buffer (never a list of pieces joined at the end, which would hold
+  the page twice).
 * ``compress(data, level=None)`` returns the codec's framing of *data*.
   ``level=None`` picks the codec's :attr:`default_level`; codecs without a
   notion of level (UNCOMPRESSED, SNAPPY) ignore the argument.
@@ -107,7 +114,7 @@ from parquet_core.errors import (
 )
 
 from parquet_core.compression.base import (
-    _BaseCodec, _check_level, _import_backend, _join, _size_mismatch, _too_large,
+    _BaseCodec, _check_level, _import_backend, _size_mismatch, _too_large,
 )
 from parquet_core.compression.lz4 import LZ4_HADOOP_BLOCK_SIZE, Lz4Codec, Lz4RawCodec
 from parquet_core.compression.lzo import LzoCodec
@@ -175,6 +182,42 @@ def _snappy_declared_length(data: bytes | memoryview) -> int:
     raise ParquetFormatError("SNAPPY: truncated or invalid length preamble")
 
 
+#: A raw Snappy block expands at most this much: its densest element, a 3-byte copy
+#: (tag and 2-byte offset), stands for at most 64 bytes.
+SNAPPY_MAX_RATIO = 22
+
+#: Output bytes a streaming decoder is asked for at a time (see the module docstring).
+_STEP = 1 << 22
+
+
+class _Output:
+    """A decoder's output, growing in steps.  A page of at most :data:`_STEP` bytes is
+    the decoder's one piece, not copied; a larger one is appended piece by piece to one
+    bytearray, which grows in place (joining a list of pieces at the end would hold the
+    page twice).  Callers drop each piece once added, so at most the page and one piece
+    are held."""
+
+    __slots__ = ("pieces", "buf", "size")
+
+    def __init__(self, expected: int) -> None:
+        self.pieces: list[bytes] = []
+        self.buf: bytearray | None = bytearray() if expected > _STEP else None
+        self.size = 0
+
+    def add(self, piece: bytes) -> None:
+        if self.buf is not None:
+            self.buf += piece
+        else:
+            self.pieces.append(piece)
+        self.size += len(piece)
+
+    def result(self) -> bytes | memoryview:
+        if self.buf is not None:
+            return memoryview(self.buf)
+        pieces = self.pieces
+        return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+
+
 _CRAMJAM_SNAPPY: list = []
 
 
@@ -211,6 +254,10 @@ class SnappyCodec(_BaseCodec):
             # Refuse before allocating anything: the preamble is what the
             # backend would allocate.
             raise _size_mismatch(self.name, n, declared)
+        if n > SNAPPY_MAX_RATIO * len(data):
+            raise ParquetFormatError(
+                f"{self.name}: {len(data)} compressed bytes cannot hold {n} bytes (a Snappy block "
+                f"expands at most {SNAPPY_MAX_RATIO}-fold)")
         backend = self._backend()   # python-snappy stays the declared dependency
         into = _cramjam_snappy_into()
         if into is None:
@@ -242,29 +289,33 @@ class GzipCodec(_BaseCodec):
     codec_id: int = int(CompressionCodec.GZIP)
     default_level: int | None = 6
 
-    def _decompress(self, data: bytes | memoryview, n: int) -> bytes:
-        chunks: list[bytes] = []
-        remaining = n
+    def _decompress(self, data: bytes | memoryview, n: int) -> bytes | memoryview:
+        out = _Output(n)
         src: bytes | memoryview = data
         while True:
             # 32 + 15: detect a gzip or zlib header automatically.
             dobj = zlib.decompressobj(wbits=47)
-            # max_length caps the output (0 would mean "unbounded", but
-            # remaining + 1 >= 1): one extra byte reveals an overrun.
-            out = dobj.decompress(src, remaining + 1)
-            remaining -= len(out)
-            if remaining < 0:
-                raise _too_large(self.name, n)
-            chunks.append(out)
+            while True:
+                # max_length caps each step (0 would mean "unbounded", but it is >= 1);
+                # asking for one byte more than the page has left reveals an overrun
+                piece = dobj.decompress(src, min(n + 1 - out.size, _STEP))
+                progress = len(piece)
+                out.add(piece)
+                del piece
+                if out.size > n:
+                    raise _too_large(self.name, n)
+                src = dobj.unconsumed_tail
+                if dobj.eof or not progress:
+                    break
             if not dobj.eof:
                 raise ParquetFormatError(
-                    f"{self.name}: truncated stream after {n - remaining} of {n} bytes"
+                    f"{self.name}: truncated stream after {out.size} of {n} bytes"
                 )
             tail = dobj.unused_data
             if not tail or not tail.strip(b"\x00"):
                 break  # done; trailing NUL padding is tolerated
             src = tail
-        return _join(chunks)
+        return out.result()
 
     def _compress(self, data: bytes | memoryview, level: int | None) -> bytes:
         assert level is not None
@@ -298,28 +349,26 @@ class BrotliCodec(_BaseCodec):
     def _decompress(self, data: bytes | memoryview, n: int) -> bytes:
         brotli = self._backend()
         dec = brotli.Decompressor()
-        limit = n + 1
+        out = _Output(n)
         try:
-            first = dec.process(data, output_buffer_limit=limit)
+            out.add(dec.process(data, output_buffer_limit=min(n + 1, _STEP)))
         except TypeError:
             # brotli < 1.1 has no output limit: no bomb guard possible there.
             return bytes(brotli.decompress(bytes(data)))
-        chunks = [first]
-        produced = len(first)
-        while produced <= n and not dec.is_finished():
-            if dec.can_accept_more_data():
-                # All input consumed, stream not finished: truncated.
-                raise ParquetFormatError(
-                    f"{self.name}: truncated stream after {produced} of {n} bytes"
-                )
-            more = dec.process(b"", output_buffer_limit=limit - produced)
-            if not more:
+        while out.size <= n and not dec.is_finished():
+            more = dec.process(b"", output_buffer_limit=min(n + 1 - out.size, _STEP))
+            if not more and not dec.is_finished():
+                if dec.can_accept_more_data():
+                    # All input consumed, nothing pending, stream not finished: truncated.
+                    raise ParquetFormatError(
+                        f"{self.name}: truncated stream after {out.size} of {n} bytes"
+                    )
                 raise ParquetFormatError(f"{self.name}: decoder made no progress")
-            chunks.append(more)
-            produced += len(more)
-        if produced > n:
+            out.add(more)
+            del more
+        if out.size > n:
             raise _too_large(self.name, n)
-        return _join(chunks)
+        return out.result()
 
     def _compress(self, data: bytes | memoryview, level: int | None) -> bytes:
         assert level is not None
@@ -384,19 +433,18 @@ class ZstdCodec(_BaseCodec):
         # A frame's content size is optional and untrusted; stream with a cap
         # of n + 1 bytes instead (this also reads across several frames).
         reader = zstd.ZstdDecompressor().stream_reader(data, read_across_frames=True)
-        chunks: list[bytes] = []
-        produced = 0
-        while produced <= n:
+        produced = _Output(n)
+        while produced.size <= n:
             # read() allocates its whole size up front: a bounded step keeps a page that
             # declares gigabytes from allocating them before any byte is decoded (found by fuzzing)
-            out = reader.read(min(n + 1 - produced, _ZSTD_STEP))
-            if not out:
+            piece = reader.read(min(n + 1 - produced.size, _ZSTD_STEP))
+            if not piece:
                 break
-            chunks.append(out)
-            produced += len(out)
-        if produced > n:
+            produced.add(piece)
+            del piece
+        if produced.size > n:
             raise _too_large(self.name, n)
-        return _join(chunks) if chunks else b""
+        return produced.result()
 
     def _compress(self, data: bytes | memoryview, level: int | None) -> bytes:
         assert level is not None

@@ -86,7 +86,7 @@ def _check_lz4_level(codec: str, level: int | None) -> None:
 
 
 def _lz4_hadoop_decompress(
-    block: ModuleType, data: bytes | memoryview, n: int
+    block: ModuleType, data: bytes | memoryview, n: int, max_ratio: int | None = LZ4_MAX_RATIO
 ) -> tuple[bytes | None, str]:
     """Try to decode the Hadoop LZ4 framing.
 
@@ -98,6 +98,12 @@ def _lz4_hadoop_decompress(
         The page body.
     n:
         Declared uncompressed size.
+    max_ratio:
+        The most one compressed byte of a chunk can expand to: a chunk is decoded
+        into at most that many bytes per compressed byte (the backend allocates
+        the size it is given up front, so a block header declaring gigabytes in
+        front of a few bytes allocates no more than those bytes can hold).
+        None: the declared size (LZO, whose blocks have no such bound here).
 
     Returns
     -------
@@ -127,6 +133,8 @@ def _lz4_hadoop_decompress(
             if comp_len > total - pos:
                 return None, f"chunk at offset {pos - 4} overruns the input"
             want = block_len - block_done
+            if max_ratio is not None:
+                want = min(want, max_ratio * comp_len + 64)
             try:
                 out = block.decompress(data[pos : pos + comp_len], uncompressed_size=want)
             except Exception as exc:  # noqa: BLE001 - not this framing

@@ -66,7 +66,7 @@ class LzoCodec(_BaseCodec):
 
     def _decompress(self, data: bytes | memoryview, n: int) -> bytes:
         blocks = _LzoBlocks(self._backend())
-        framed, hadoop_why = _lz4_hadoop_decompress(blocks, data, n)  # type: ignore[arg-type]
+        framed, hadoop_why = _lz4_hadoop_decompress(blocks, data, n, None)  # type: ignore[arg-type]
         if framed is not None:
             return framed
         try:

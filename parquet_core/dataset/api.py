@@ -67,7 +67,8 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
                page_checksum_verification: bool | None = None, decryption: Any = None,
                read_dictionary: Sequence[str] | None = None, strict: bool | None = None,
                progress: Any = None, use_threads: bool | None = None,
-               decryption_properties: Any = None, options: ReaderOptions | None = None,
+               decryption_properties: Any = None, max_page_bytes: int | None = None,
+               max_decoded_bytes: int | None = None, options: ReaderOptions | None = None,
                use_pandas_metadata: bool = False, **pyarrow_options: Any) -> Table:
     """Read a Parquet file, a folder (recursively, Hive partitions as columns), a glob or a list.
 
@@ -83,7 +84,7 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
         partition columns: partition terms skip folders before any file is opened.
     filesystem, storage_options, partitioning, schema, ignore_prefixes, progress:
         As for :class:`~parquet_core.ParquetDataset`.
-    page_checksum_verification, decryption, read_dictionary, strict, options:
+    page_checksum_verification, decryption, read_dictionary, strict, max_page_bytes, max_decoded_bytes, options:
         As for :class:`~parquet_core.ParquetFile` (for every file of a dataset);
         ``decryption_properties`` is pyarrow's name of ``decryption``.
     use_threads:
@@ -100,6 +101,7 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
     opts = reader_options(options, page_checksum_verification=page_checksum_verification,
                           decryption=decryption, decryption_properties=decryption_properties,
                           read_dictionary=read_dictionary, strict=strict, use_threads=use_threads,
+                          max_page_bytes=max_page_bytes, max_decoded_bytes=max_decoded_bytes,
                           **pyarrow_options)
     single = None if schema is not None else _single_file(source, filesystem, storage_options)
     if single is not None:

@@ -37,7 +37,7 @@ from parquet_core.dataset.discovery import DEFAULT_IGNORE_PREFIXES, Discovery, d
 from parquet_core.dataset.partitioning import Partitioning, check_stored_values, repeat, resolve_partitioning
 from parquet_core.dataset.progress import Progress
 from parquet_core.dataset.unify import SchemaUnifier, check_against, check_unique_names, conform
-from parquet_core.errors import ParquetError, ParquetSchemaError, note_file
+from parquet_core.errors import ParquetError, ParquetSchemaError, note_file, refuses_memory_errors
 from parquet_core.file.filesystem import FileSystem, IOStats, LocalFileSystem, resolve_filesystem
 from parquet_core.file.pushdown import PruneReport, plan_row_groups
 from parquet_core.file.reader import ParquetFile
@@ -299,7 +299,7 @@ class ParquetDataset:
         Options of the fsspec file system a URL names (credentials, endpoint...).
     ignore_prefixes:
         Names (files or folders below the root) to skip; default ``(".", "_")``.
-    page_checksum_verification, decryption, read_dictionary, strict, options:
+    page_checksum_verification, decryption, read_dictionary, strict, max_page_bytes, max_decoded_bytes, options:
         As for :class:`~parquet_core.ParquetFile`, for every file (checked once, here);
         ``decryption_properties`` is pyarrow's name of ``decryption``.
     progress:
@@ -312,14 +312,15 @@ class ParquetDataset:
                  ignore_prefixes: Sequence[str] | None = None, page_checksum_verification: bool | None = None,
                  decryption: Any = None, progress: Any = None, use_metadata_file: bool = True,
                  read_dictionary: Sequence[str] | None = None, strict: bool | None = None,
-                 decryption_properties: Any = None, options: ReaderOptions | None = None,
+                 decryption_properties: Any = None, max_page_bytes: int | None = None,
+                 max_decoded_bytes: int | None = None, options: ReaderOptions | None = None,
                  **pyarrow_options: Any) -> None:
         #: How every file is read (one object, shared by the files this dataset opens);
         #: pyarrow's tuning knobs (memory_map, pre_buffer...) are checked and have no effect
         self.options: ReaderOptions = reader_options(
             options, page_checksum_verification=page_checksum_verification, decryption=decryption,
             decryption_properties=decryption_properties, read_dictionary=read_dictionary, strict=strict,
-            **pyarrow_options)
+            max_page_bytes=max_page_bytes, max_decoded_bytes=max_decoded_bytes, **pyarrow_options)
         paths = list(path_or_paths) if isinstance(path_or_paths, (list, tuple)) else [path_or_paths]
         if not paths:
             raise ValueError("path_or_paths is empty")
@@ -569,6 +570,7 @@ class ParquetDataset:
                                         [known.column(c) for c in lacking], 1))
 
     # -- reading ----------------------------------------------------------------------------------
+    @refuses_memory_errors("reading a dataset")
     def read(self, columns: Sequence[str] | None = None, filters: Any = None, *,
              progress: Any = None, use_threads: bool | None = None, use_pandas_metadata: bool = False) -> Table:
         """Read the dataset (or the columns named, partition columns included) into one Table.
@@ -856,6 +858,7 @@ class ParquetDataset:
             first._owned = True
             return with_pandas_index_columns(columns, first.metadata.metadata)
 
+    @refuses_memory_errors("reading a dataset")
     def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,
                      filters: Any = None, *, progress: Any = None,
                      use_threads: bool | None = None) -> Iterator[Table]:

@@ -12,7 +12,17 @@
 A batch costs the pages that hold its rows (plus the read-ahead window of
 :mod:`parquet_core.file.chunk_reader`), so the first batch of a huge row
 group reads the pages of about one batch per column, and memory stays
-bounded by the batch plus a page.  Batches run across row groups, as pyarrow's do.  A record of a
+bounded by the batch plus a page.  What is held, per leaf: the decoded page
+(or run of pages) the batch is cut from, whose values are views of the
+decompressed page where the encoding allows (PLAIN fixed-width); for an
+optional leaf also its value position per level (8 bytes a row); and the
+batch.  An unrepeated leaf lets a page go as soon as its rows are taken
+(only a batch spanning two pages is joined), so at a page boundary the page
+ending, the next one and the batch are held; a repeated leaf joins the
+records left over with the next pieces (a record may continue on the next
+page), which copies those pieces once more.  A page is decoded whole: its
+size is bounded by ``max_page_bytes`` and its decoded size by
+``max_decoded_bytes`` (:mod:`parquet_core.page.limits`).  Batches run across row groups, as pyarrow's do.  A record of a
 repeated leaf may continue on the next page: it is complete when the next
 record starts or its chunk ends.
 """
@@ -106,6 +116,8 @@ class _LeafStream:
 
     def take(self, n: int) -> ColumnData:
         """The next *n* records (fewer only when the leaf has no more)."""
+        if self.desc.max_repetition_level == 0:
+            return self._take_rows(n)
         pending: list[ColumnData] = []
         records = self._records_left()      # of the unused rows and the pending pieces
         while not self.done and \
@@ -135,6 +147,41 @@ class _LeafStream:
         head = slice_data(data, self.level, stop, self.value, vstop)
         self.level, self.value = stop, vstop
         return head
+
+
+    def _take_rows(self, n: int) -> ColumnData:
+        """:meth:`take` for an unrepeated leaf (a row is a level): the rows are sliced out of
+        the pieces one after another, and only a batch that spans two pieces is copied (joined
+        from its slices). A piece is let go once its rows are taken, before the next page is
+        decoded, so a large page is never joined to the rows left before it (which held it
+        twice)."""
+        parts: list[ColumnData] = []
+        need = n
+        while need:
+            data = self.data
+            if data is None or self.level >= data.num_levels:
+                self.data = self.values = None
+                item = None
+                while not self.done:
+                    got = next(self.items, False)
+                    if got is False:
+                        self.done = True
+                    elif got is not _CHUNK_END and got.num_levels:   # type: ignore[union-attr]
+                        item = got
+                        break
+                if item is None:
+                    break
+                self.data, self.values = item, value_positions(item, self.desc)   # type: ignore[arg-type]
+                self.level = self.value = 0
+                continue
+            stop = min(self.level + need, data.num_levels)
+            vstop = stop if self.values is None else int(self.values[stop])
+            parts.append(slice_data(data, self.level, stop, self.value, vstop))
+            need -= stop - self.level
+            self.level, self.value = stop, vstop
+        if not parts:
+            raise ParquetFormatError(f"column {self.desc.dotted_path} ends before the rows its row groups promise")
+        return parts[0] if len(parts) == 1 else concat_data(parts, self.desc)
 
 
 def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence[int], batch_size: int,

@@ -5,7 +5,7 @@
     ChunkSources(source)                 the file, and the files ``file_path`` names beside it
       .for_chunk(chunk) -> source        opened once, kept until close()
       .prefetch(chunks) / .release()     remote sources fetch coalesced ranges
-    ColumnChunkReader(chunk, sources, verify_crc)
+    ColumnChunkReader(chunk, sources, verify_crc, options)
       .pages()            whole chunk: one positional read, then page.reader.iter_pages
       .iter_pages_lazily()  page by page from the source (bounded read-ahead), for streaming
       .dictionary()       the dictionary page's values (physical), one read of that page
@@ -34,6 +34,7 @@ from parquet_core.errors import ParquetError, ParquetFormatError, UnsupportedFea
 from parquet_core.metadata.page_index import OffsetIndex
 from parquet_core.metadata.statistics import decode_statistics
 from parquet_core.metadata.wrappers import ColumnChunkMetadata
+from parquet_core.page.limits import PageLimits
 from parquet_core.page.model import DictionaryPage, Page
 from parquet_core.page.reader import (PageHeaderInfo, decode_pages, iter_page_headers, iter_pages, read_page,
                                      walk_pages)
@@ -145,14 +146,20 @@ class ColumnChunkReader:
         Where to read (:class:`ChunkSources`).
     verify_crc:
         Check page CRCs when present.
+    options:
+        The ReaderOptions whose memory limits (``max_page_bytes``, ``max_decoded_bytes``)
+        every page is read under (None: the defaults); see :mod:`parquet_core.page.limits`.
     """
 
-    def __init__(self, chunk: ColumnChunkMetadata, sources: ChunkSources, verify_crc: bool = True) -> None:
+    def __init__(self, chunk: ColumnChunkMetadata, sources: ChunkSources, verify_crc: bool = True,
+                 options: Any = None) -> None:
         self.chunk = chunk
         self.descriptor = chunk.descriptor
         self.row_group = chunk.row_group
         self.source = sources.for_chunk(chunk)
         self.verify_crc = verify_crc
+        #: The memory limits of this chunk's pages (the chunk's size, the column's value width).
+        self.limits = PageLimits.of(options, self.descriptor, chunk.total_uncompressed_size)
         #: The crypto context every read of this chunk's modules goes through.
         self.crypto: ChunkDecryption = chunk_decryption(chunk)
 
@@ -181,13 +188,18 @@ class ColumnChunkReader:
             raise ParquetFormatError(f"column chunk has {self.chunk.num_values} values for {num_rows} rows")
 
     # -- pages --------------------------------------------------------------
+    def check_decoded(self) -> None:
+        """The whole chunk is decoded at once: its declared value count against
+        ``max_decoded_bytes`` (:meth:`pages` checks each page's as it comes)."""
+        self.limits.check_count(self.chunk.num_values, "column chunk")
+
     def pages(self) -> Iterator[Page]:
         """Every page of the chunk, from one positional read of its bytes."""
         start, length = self.byte_range
         buf = self.source.read_at(start, length)
         return iter_pages(buf, self.chunk.codec_id, self.chunk.num_values, verify_crc=self.verify_crc,
                           base_offset=start, crypto=self.crypto,
-                          dictionary_first=start != self.chunk.data_page_offset)
+                          dictionary_first=start != self.chunk.data_page_offset, limits=self.limits)
 
     def iter_pages_lazily(self) -> Iterator[Page]:
         """Every page of the chunk, read from the source as it is needed.
@@ -201,9 +213,9 @@ class ColumnChunkReader:
         win = _Window(self.source, start, length)
         walk = walk_pages(win.get, length, crypto=self.crypto, base_offset=start,
                           dictionary_first=start != chunk.data_page_offset, probe=READ_AHEAD,
-                          statistics=False)
+                          statistics=False, limits=self.limits)
         yield from decode_pages(walk, chunk.codec_id, chunk.num_values, verify_crc=self.verify_crc,
-                                base_offset=start, crypto=self.crypto)
+                                base_offset=start, crypto=self.crypto, limits=self.limits)
 
     def page_at(self, oi: OffsetIndex, i: int, num_rows: int) -> Page:
         """Data page *i* of the offset index, read with one positional read and checked
@@ -215,7 +227,7 @@ class ColumnChunkReader:
                                      f"bytes) is past the end of the file ({src.size} bytes)")
         page = read_page(src.read_at(loc.offset, loc.compressed_page_size), chunk.codec_id,
                          ordinal=i, verify_crc=self.verify_crc, base_offset=loc.offset,
-                         crypto=self.crypto)
+                         crypto=self.crypto, limits=self.limits)
         if page is None or isinstance(page, DictionaryPage):
             raise ParquetFormatError(f"offset index page {i} at {loc.offset} is not a data page")
         first = int(oi.first_rows[i])
@@ -238,7 +250,7 @@ class ColumnChunkReader:
             first = oi.page_locations[0].offset
             if start < first <= src.size:
                 page = read_page(src.read_at(start, first - start), chunk.codec_id, verify_crc=self.verify_crc,
-                                 base_offset=start, crypto=self.crypto, chunk_start=True)
+                                 base_offset=start, crypto=self.crypto, chunk_start=True, limits=self.limits)
                 if isinstance(page, DictionaryPage):
                     pages.insert(0, page)
         return pages
@@ -253,7 +265,8 @@ class ColumnChunkReader:
         buf = self.source.read_at(start, first_data - start)
         try:
             page = next(iter_pages(buf, chunk.codec_id, chunk.num_values, verify_crc=self.verify_crc,
-                                   base_offset=start, crypto=self.crypto, dictionary_first=True), None)
+                                   base_offset=start, crypto=self.crypto, dictionary_first=True,
+                                   limits=self.limits), None)
         except ParquetError as exc:
             add_context(exc, column=self.descriptor.dotted_path, row_group=self.row_group, offset=start)
             raise

@@ -33,12 +33,16 @@ class FileIndexes:
         Where the chunks' bytes are.
     verify_crc:
         Check the CRC of dictionary pages read for pruning.
+    options:
+        The ReaderOptions whose memory limits chunks are read under (None: the defaults).
     """
 
-    def __init__(self, metadata: FileMetadata, sources: ChunkSources, verify_crc: bool = True) -> None:
+    def __init__(self, metadata: FileMetadata, sources: ChunkSources, verify_crc: bool = True,
+                 options: Any = None) -> None:
         self.metadata = metadata
         self.sources = sources
         self.verify_crc = verify_crc
+        self.options = options
         self._cache: dict[tuple[Any, ...], Any] = {}
         self._chunks: dict[tuple[int, int], ColumnChunkMetadata] = {}
         self._lock = threading.Lock()
@@ -54,7 +58,7 @@ class FileIndexes:
 
     def reader(self, row_group: int, leaf: int) -> ColumnChunkReader:
         """The :class:`ColumnChunkReader` of one chunk."""
-        return ColumnChunkReader(self.chunk(row_group, leaf), self.sources, self.verify_crc)
+        return ColumnChunkReader(self.chunk(row_group, leaf), self.sources, self.verify_crc, self.options)
 
     def _cached(self, key: tuple[Any, ...], read: Callable[[], Any]) -> Any:
         with self._lock:

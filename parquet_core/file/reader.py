@@ -105,6 +105,7 @@ class ParquetFile:
                  read_dictionary: Sequence[str] | None = None,
                  filesystem: Any = None, storage_options: dict[str, Any] | None = None,
                  strict: bool | None = None, decryption_properties: FileDecryptionProperties | None = None,
+                 max_page_bytes: int | None = None, max_decoded_bytes: int | None = None,
                  options: ReaderOptions | None = None, metadata: Any = None, common_metadata: Any = None,
                  **pyarrow_options: Any) -> None:
         #: The reading options (every keyword above but the file's location), checked once;
@@ -112,7 +113,7 @@ class ParquetFile:
         self.options: ReaderOptions = reader_options(
             options, page_checksum_verification=page_checksum_verification, decryption=decryption,
             decryption_properties=decryption_properties, read_dictionary=read_dictionary, strict=strict,
-            **pyarrow_options)
+            max_page_bytes=max_page_bytes, max_decoded_bytes=max_decoded_bytes, **pyarrow_options)
         self._kept_dictionaries: frozenset[str] | None = None   # worked out on first read
         self._path = path_of(source)   # named in every error (see errors.names_file)
         self._source, self._owned = _open(source, filesystem, storage_options)
@@ -131,7 +132,7 @@ class ParquetFile:
         self.columns = FileColumns(self.metadata)
         self._sources = ChunkSources(self._source, False)
         #: Lazily read, cached page indexes, Bloom filters and dictionary pages.
-        self.indexes = FileIndexes(self.metadata, self._sources, verify)
+        self.indexes = FileIndexes(self.metadata, self._sources, verify, self.options)
         #: The pruning planner behind ``filters=`` and :meth:`explain`.
         self.planner = RowGroupPlanner(self.metadata, self.columns, self.indexes)
 
@@ -487,12 +488,14 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
                read_dictionary: Sequence[str] | None = None, strict: bool | None = None,
                use_threads: bool | None = None,
                decryption_properties: FileDecryptionProperties | None = None,
+               max_page_bytes: int | None = None, max_decoded_bytes: int | None = None,
                options: ReaderOptions | None = None) -> Table:
     """Read a whole Parquet file into a :class:`Table` (``filters`` as in
     :meth:`ParquetFile.read`; the options as in :class:`ParquetFile`)."""
     opts = reader_options(options, page_checksum_verification=page_checksum_verification,
                           decryption=decryption, decryption_properties=decryption_properties,
-                          read_dictionary=read_dictionary, strict=strict, use_threads=use_threads)
+                          read_dictionary=read_dictionary, strict=strict, use_threads=use_threads,
+                          max_page_bytes=max_page_bytes, max_decoded_bytes=max_decoded_bytes)
     with ParquetFile(source, options=opts) as pf:
         return pf.read(columns, filters=filters)
 
@@ -517,4 +520,5 @@ def read_schema(source: Any, *, decryption: FileDecryptionProperties | None = No
 
 ParquetFile.__doc__ = (None if ParquetFile.__doc__ is None else
                        ParquetFile.__doc__.replace("{reader options}", document_reader_options(
-                           ("page_checksum_verification", "decryption", "read_dictionary", "strict"))))
+                           ("page_checksum_verification", "decryption", "read_dictionary", "strict", "max_page_bytes",
+                            "max_decoded_bytes"))))

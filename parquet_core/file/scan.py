@@ -17,6 +17,7 @@ column order (the error a sequential read would raise first).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor, wait
@@ -28,7 +29,7 @@ import numpy.typing as npt
 
 from parquet_core.column.data import ColumnData
 from parquet_core.column.reader import read_column_chunks
-from parquet_core.errors import ParquetError, ParquetFormatError, ParquetSchemaError, quoted
+from parquet_core.errors import ParquetError, ParquetFormatError, ParquetSchemaError, out_of_memory, quoted
 from parquet_core.file.chunk_reader import ChunkSources
 from parquet_core.file.columns import FileColumns, Selected
 from parquet_core.file.indexes import FileIndexes
@@ -125,6 +126,7 @@ def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool
         for reader in readers:
             where[0] = reader
             reader.check_rows(ctx.metadata.row_group(reader.row_group).num_rows)
+            reader.check_decoded()
             yield reader.pages()
 
     try:
@@ -139,6 +141,10 @@ def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool
     except ParquetError as exc:
         exc.add_note(f"in column {quoted(desc.dotted_path, bare=True)}, row group {where[0].row_group}")
         raise
+    except MemoryError as exc:
+        err = out_of_memory(exc, "decoding a column chunk")
+        err.add_note(f"in column {desc.dotted_path}, row group {where[0].row_group}")
+        raise err from exc
     return data
 
 
@@ -168,26 +174,54 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
             parts.setdefault(leaf, []).append(_result(results[i]))
         return {leaf: concat_data(p, descs[leaf]) for leaf, p in parts.items()}
 
+    where = _groups_text(groups)
+
+    def build(field: Field, shape: Shape, data: dict[int, ColumnData]) -> Array:
+        with _assembling(field, where):
+            return ctx.build(field, shape, data)
+
     pool = decode_pool() if use_threads and len(selected) > 1 else None
     try:
         for field, shape, slots in plan:
             try:
                 if isinstance(shape, ParquetSchemaError):
                     raise shape
-                data = gather(field, shape, slots)
+                with _assembling(field, where):
+                    data = gather(field, shape, slots)
             except BaseException:
                 for b in builds:      # an earlier field's error comes first, as in a sequential read
                     _result(b)
                 raise
             if pool is not None:
-                builds.append(pool.submit(ctx.build, field, shape, data))
+                builds.append(pool.submit(build, field, shape, data))
             else:
-                builds.append(ctx.build(field, shape, data))
+                builds.append(build(field, shape, data))
         return [_result(b) for b in builds]
     except BaseException:
         _settle(results)
         _settle(builds)
         raise
+
+
+def _groups_text(groups: Sequence[int]) -> str:
+    groups = list(groups)
+    if len(groups) == 1:
+        return f"row group {groups[0]}"
+    return f"row groups {groups[0]}..{groups[-1]}" if groups == list(range(groups[0], groups[-1] + 1)) \
+        else f"row groups {', '.join(map(str, groups))}"
+
+
+@contextlib.contextmanager
+def _assembling(field: Field, where: str) -> Iterator[None]:
+    """A MemoryError while a field's pieces are joined or its array built becomes a
+    ParquetResourceError naming the field and its row groups (no page: every page of
+    them is decoded by then)."""
+    try:
+        yield
+    except MemoryError as exc:
+        err = out_of_memory(exc, "assembling a column")
+        err.add_note(f"in column {field.name}, {where} (joining the decoded pages)")
+        raise err from exc
 
 
 def _settle(items: Sequence[object]) -> None:

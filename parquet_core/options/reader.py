@@ -21,7 +21,16 @@ import numpy as np
 from parquet_core.encryption.properties import FileDecryptionProperties
 from parquet_core.options.pyarrow import PYARROW_OPTIONS, refuse_pyarrow_crypto, split_pyarrow_arguments
 
-__all__ = ["ReaderOptions", "READER_ALIASES", "reader_options", "document_reader_options"]
+__all__ = ["ReaderOptions", "READER_ALIASES", "reader_options", "document_reader_options",
+           "DEFAULT_MAX_PAGE_BYTES", "DEFAULT_MAX_DECODED_BYTES"]
+
+#: Default of ``ReaderOptions.max_page_bytes``: 2**31 - 1, the most a page header can
+#: declare (its sizes are thrift i32). Writers cut pages at about 1 MiB, but real files hold
+#: larger ones: Arrow's own test file ``large_string_map.brotli.parquet`` has a page of
+#: 1 GiB + 4 bytes, which pyarrow reads; a lower default would refuse it.
+DEFAULT_MAX_PAGE_BYTES = (1 << 31) - 1
+#: Default of ``ReaderOptions.max_decoded_bytes``: 4 GiB.
+DEFAULT_MAX_DECODED_BYTES = 4 << 30
 
 
 def _flag(name: str, value: Any) -> bool:
@@ -48,6 +57,14 @@ def _names(name: str, value: Any) -> frozenset[str]:
     if bad:
         raise TypeError(f"{name} must hold column names (str), got {bad[0]!r}")
     return frozenset(names)
+
+
+def _byte_limit(name: str, value: Any) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be a number of bytes (int), not {type(value).__name__}")
+    if value <= 0:
+        raise ValueError(f"{name} must be positive, got {value}")
+    return int(value)
 
 
 def _option(default: Any, check: Callable[[str, Any], Any], doc: str, kind: str | None = None) -> Any:
@@ -90,6 +107,20 @@ class ReaderOptions:
         Decode column chunks on a thread pool (as pyarrow does by default); False decodes
         them one after another. The result, and any error raised, is the same. A read
         call's own ``use_threads=`` overrides it.""")
+    max_page_bytes: int = _option(DEFAULT_MAX_PAGE_BYTES, _byte_limit, """
+        Largest page read, in bytes, stored or decompressed: a page header declaring more
+        raises ParquetResourceError naming this option before any byte is inflated. The
+        default, 2**31 - 1, is what a header can declare at all (real writers have written
+        1 GiB pages); lower it to bound what one page may take. Independently of it, a page declaring more than its column
+        chunk's ``total_uncompressed_size`` is refused as ParquetFormatError.""", kind="int")
+    max_decoded_bytes: int = _option(DEFAULT_MAX_DECODED_BYTES, _byte_limit, """
+        Largest memory, in bytes, that one column chunk (``read_table``, ``read``,
+        ``read_row_group``) or one page (``iter_batches``) may decode into, estimated
+        before decoding from the value count it declares: the count times the bytes a
+        value takes once decoded (its fixed width, or 4 for variable-length types; and
+        2 per level kind). A count is refused (ParquetResourceError naming this option)
+        before anything is allocated for it, however few bytes encode it (an RLE run can
+        declare 2**31 nulls in 6 bytes). Default 4 GiB.""", kind="int")
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

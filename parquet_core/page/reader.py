@@ -40,6 +40,7 @@ from parquet_core.compression import get_codec
 from parquet_core.constants import CompressionCodec, PageType
 from parquet_core.encryption.context import PLAINTEXT, ChunkDecryption
 from parquet_core.errors import ParquetChecksumError, ParquetError, ParquetFormatError
+from parquet_core.page.limits import DEFAULT_LIMITS, PageLimits
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.metadata.thrift_dict import enum_name, thrift_to_dict
 from parquet_core.thrift import pt
@@ -48,7 +49,8 @@ from parquet_core.thrift.codec import parse
 __all__ = ["ChunkBytes", "PageHeaderInfo", "RawPage", "decode_pages", "iter_page_headers",
            "iter_pages", "read_page", "walk_pages"]
 
-#: A page claiming a larger decompressed size than this is treated as corrupt.
+#: A page claiming a larger size than this (past a thrift i32) is treated as corrupt;
+#: smaller ones are held to :class:`~parquet_core.page.limits.PageLimits`.
 MAX_PAGE_SIZE = 1 << 31
 
 
@@ -177,7 +179,7 @@ _FULL_SPEC = [pt.PageHeader, pt.PageHeader.thrift_spec]
 _NO_STATS_SPEC = _spec_without_statistics()
 
 
-def _check_sizes(header: Any, pos: int, hlen: int, avail: int) -> None:
+def _check_sizes(header: Any, pos: int, hlen: int, avail: int, limits: PageLimits = DEFAULT_LIMITS) -> None:
     csize = header.compressed_page_size
     usize = header.uncompressed_page_size
     if csize is None or csize < 0 or usize is None or usize < 0:
@@ -188,6 +190,7 @@ def _check_sizes(header: Any, pos: int, hlen: int, avail: int) -> None:
         raise ParquetFormatError(
             f"page of {csize} bytes at chunk offset {pos + hlen} runs past the column "
             f"chunk's end ({avail} bytes)")
+    limits.check_page(csize, usize)
 
 
 def _verify_crc(header: Any, stored: memoryview) -> None:
@@ -255,7 +258,8 @@ def _as_bytes(chunk: bytes | memoryview) -> memoryview:
 
 def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecryption = PLAINTEXT,
                base_offset: int = 0, first_ordinal: int = 0, dictionary_first: bool | None = None,
-               probe: int | None = None, statistics: bool = True) -> Iterator[RawPage]:
+               probe: int | None = None, statistics: bool = True,
+               limits: PageLimits = DEFAULT_LIMITS) -> Iterator[RawPage]:
     """The one loop over a column chunk's stored pages (every page walk goes through it).
 
     Each page's header is read through *crypto* (parsed in place for a plaintext
@@ -283,6 +287,9 @@ def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecr
     statistics:
         Decode the statistics of data page headers (False: skipped, left None;
         readers of values never use them).
+    limits:
+        The :class:`~parquet_core.page.limits.PageLimits` each header's sizes are
+        checked against (before its body is read).
     """
     headers = _HeaderParser(statistics)
     read_header = crypto.read_header
@@ -290,7 +297,7 @@ def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecr
     buf = _as_bytes(chunk) if isinstance(chunk, (bytes, bytearray, memoryview)) else None
     read = None if buf is not None else chunk
     if buf is not None and crypto is PLAINTEXT:
-        yield from _walk_plain(buf, length, headers, base_offset, first_ordinal)
+        yield from _walk_plain(buf, length, headers, base_offset, first_ordinal, limits)
         return
     pos, ordinal = 0, first_ordinal
     while pos < length:
@@ -309,7 +316,7 @@ def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecr
                         raise
                     # a header longer than the probe window (huge statistics): from the rest of the chunk
                     header, hlen, is_dict = read_header(read(pos, left), 0, ordinal, at_start, headers)
-            _check_sizes(header, pos, hlen, length)
+            _check_sizes(header, pos, hlen, length, limits)
         except ParquetError as exc:
             exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
             raise
@@ -322,7 +329,7 @@ def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecr
 
 
 def _walk_plain(buf: memoryview, length: int, headers: _HeaderParser, base_offset: int,
-                ordinal: int) -> Iterator[RawPage]:
+                ordinal: int, limits: PageLimits) -> Iterator[RawPage]:
     """:func:`walk_pages` over a plaintext chunk in memory: the same steps and checks,
     written out in one loop (it runs once per page)."""
     pos = 0
@@ -330,7 +337,7 @@ def _walk_plain(buf: memoryview, length: int, headers: _HeaderParser, base_offse
     while pos < length:
         try:
             header, hlen = headers(buf, pos)
-            _check_sizes(header, pos, hlen, length)
+            _check_sizes(header, pos, hlen, length, limits)
         except ParquetError as exc:
             exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
             raise
@@ -342,10 +349,11 @@ def _walk_plain(buf: memoryview, length: int, headers: _HeaderParser, base_offse
 
 
 def decode_pages(raw_pages: Iterable[RawPage], codec_id: int, num_values: int | None, *, verify_crc: bool = True,
-                 base_offset: int = 0, crypto: ChunkDecryption = PLAINTEXT) -> Iterator[Page]:
+                 base_offset: int = 0, crypto: ChunkDecryption = PLAINTEXT,
+                 limits: PageLimits = DEFAULT_LIMITS) -> Iterator[Page]:
     """The dictionary and data pages of a :func:`walk_pages` walk, until they hold the
     chunk's *num_values* values (levels, nulls included): bodies decrypted, CRCs checked,
-    decompressed.  ``num_values=None``: every page given, no count to reach (one page
+    decompressed (each data page's value count checked against *limits* first).  ``num_values=None``: every page given, no count to reach (one page
     read by its offset index entry).
 
     The walk is pulled only while values are missing, so padding after the last page is
@@ -381,7 +389,7 @@ def decode_pages(raw_pages: Iterable[RawPage], codec_id: int, num_values: int | 
             body = stored if page_body is None else page_body(stored, is_dict, ordinal)
             if verify_crc and header.crc is not None:
                 _verify_crc(header, stored)
-            page = _make_page(header, body, codec, plain, ordinal, base_offset + pos)
+            page = _make_page(header, body, codec, plain, ordinal, base_offset + pos, limits)
         except ParquetError as exc:
             exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
             raise
@@ -398,7 +406,7 @@ def decode_pages(raw_pages: Iterable[RawPage], codec_id: int, num_values: int | 
 
 def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
                verify_crc: bool = True, base_offset: int = 0, crypto: ChunkDecryption = PLAINTEXT,
-               dictionary_first: bool = False) -> Iterator[Page]:
+               dictionary_first: bool = False, limits: PageLimits = DEFAULT_LIMITS) -> Iterator[Page]:
     """Yield the dictionary and data pages of one column chunk held in memory.
 
     Parameters
@@ -420,6 +428,8 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
     dictionary_first:
         The metadata says the chunk starts with a dictionary page (an encrypted
         chunk needs it to authenticate its first header).
+    limits:
+        The :class:`~parquet_core.page.limits.PageLimits` of the chunk.
 
     Raises
     ------
@@ -429,12 +439,12 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
     """
     buf = _as_bytes(chunk)
     if crypto is PLAINTEXT and num_values is not None:
-        yield from _plain_pages(buf, codec_id, num_values, verify_crc, base_offset)
+        yield from _plain_pages(buf, codec_id, num_values, verify_crc, base_offset, limits)
         return
     yield from decode_pages(walk_pages(buf, len(buf), crypto=crypto, base_offset=base_offset,
-                                       dictionary_first=dictionary_first, statistics=False),
+                                       dictionary_first=dictionary_first, statistics=False, limits=limits),
                             codec_id, num_values, verify_crc=verify_crc, base_offset=base_offset,
-                            crypto=crypto)
+                            crypto=crypto, limits=limits)
 
 
 def _overfull(page: Page, num_values: int, seen: int, counted: int, offset: int) -> ParquetFormatError:
@@ -446,7 +456,7 @@ def _overfull(page: Page, num_values: int, seen: int, counted: int, offset: int)
 
 
 def _plain_pages(buf: memoryview, codec_id: int, num_values: int, verify_crc: bool,
-                 base_offset: int) -> Iterator[Page]:
+                 base_offset: int, limits: PageLimits) -> Iterator[Page]:
     """:func:`iter_pages` of a plaintext chunk: :func:`walk_pages` and :func:`decode_pages`
     written out as one loop (one generator per page instead of two, no raw page
     tuples), with the same checks in the same order and the same error notes.
@@ -460,7 +470,7 @@ def _plain_pages(buf: memoryview, codec_id: int, num_values: int, verify_crc: bo
     while seen < num_values and pos < length:
         try:
             header, hlen = headers(buf, pos)
-            _check_sizes(header, pos, hlen, length)
+            _check_sizes(header, pos, hlen, length, limits)
         except ParquetError as exc:
             exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
             raise
@@ -476,7 +486,7 @@ def _plain_pages(buf: memoryview, codec_id: int, num_values: int, verify_crc: bo
                 continue   # INDEX_PAGE or a page type from a later spec: skip it
             if verify_crc and header.crc is not None:
                 _verify_crc(header, stored)
-            page = _make_page(header, stored, codec, plain, ordinal, base_offset + pos)
+            page = _make_page(header, stored, codec, plain, ordinal, base_offset + pos, limits)
         except ParquetError as exc:
             exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
             raise
@@ -496,7 +506,7 @@ def _plain_pages(buf: memoryview, codec_id: int, num_values: int, verify_crc: bo
 
 def read_page(buf: bytes | memoryview, codec_id: int, *, ordinal: int = 0, verify_crc: bool = True,
               base_offset: int = 0, crypto: ChunkDecryption = PLAINTEXT,
-              chunk_start: bool = False) -> Page | None:
+              chunk_start: bool = False, limits: PageLimits = DEFAULT_LIMITS) -> Page | None:
     """Decode the one page that *buf* begins with (a page located through the offset index).
 
     Returns None for a page type this reader skips (INDEX_PAGE, future types).
@@ -508,14 +518,14 @@ def read_page(buf: bytes | memoryview, codec_id: int, *, ordinal: int = 0, verif
     if not len(view):
         raise ParquetFormatError(f"no page at file offset {base_offset}: 0 bytes")
     walk = walk_pages(view, len(view), crypto=crypto, base_offset=base_offset, first_ordinal=ordinal,
-                      dictionary_first=True if chunk_start else None, statistics=False)
+                      dictionary_first=True if chunk_start else None, statistics=False, limits=limits)
     first = next(walk)   # the buffer is not empty: a page, or an error
     return next(decode_pages((first,), codec_id, None, verify_crc=verify_crc, base_offset=base_offset,
-                             crypto=crypto), None)
+                             crypto=crypto, limits=limits), None)
 
 
 def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal: int,
-               offset: int) -> Page | None:
+               offset: int, limits: PageLimits = DEFAULT_LIMITS) -> Page | None:
     ptype = header.type
     if ptype == PageType.DICTIONARY_PAGE:
         h = header.dictionary_page_header
@@ -527,6 +537,7 @@ def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal
         h = header.data_page_header
         if h is None or h.num_values is None or h.num_values < 0:
             raise ParquetFormatError("data page without a valid header")
+        limits.check_count(h.num_values)
         body = _decompress(codec, stored, header.uncompressed_page_size, plain)
         return DataPageV1(h.num_values, h.encoding, h.definition_level_encoding,
                           h.repetition_level_encoding, body, ordinal, offset)
@@ -534,6 +545,7 @@ def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal
         h = header.data_page_header_v2
         if h is None or h.num_values is None or h.num_values < 0:
             raise ParquetFormatError("v2 data page without a valid header")
+        limits.check_count(h.num_values)
         return _v2_page(header, stored, codec, plain, ordinal, offset)
     return None  # INDEX_PAGE or a page type from a later spec: skip it
 

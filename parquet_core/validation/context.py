@@ -17,15 +17,18 @@ from typing import Any, Iterator
 
 from parquet_core.errors import cut_message, quoted
 from parquet_core.validation.report import Finding
-from parquet_core.validation.rules import ERROR, Rule, rule
+from parquet_core.validation.rules import ERROR, WARNING, Rule, rule
 
-__all__ = ["Checker", "ChunkState", "PageInfo", "LEVELS", "INTERNAL", "UNREADABLE"]
+__all__ = ["Checker", "ChunkState", "PageInfo", "LEVELS", "INTERNAL", "MEMORY", "UNREADABLE"]
 
 #: The check levels, shallowest first.
 LEVELS = ("footer", "pages", "data")
 
 INTERNAL = rule("check.internal", ERROR, "-",
                 "the checker itself failed on this part of the file (reported, not raised)")
+MEMORY = rule("check.memory-limit", WARNING, "-",
+              "this part of the file is checked within the reader's memory limits (ReaderOptions."
+              "max_page_bytes, max_decoded_bytes) and the memory there is; past them it is not checked")
 UNREADABLE = rule("file.unreadable", ERROR, "-", "the file can be opened and its size known")
 
 
@@ -138,14 +141,18 @@ class Checker:
         """Turn an exception raised inside into a finding of *r* and carry on.
 
         Errors of the engine (:class:`ParquetError`) are findings about the
-        file; anything else is a failure of the checker, reported under
-        ``check.internal`` rather than raised, so one bad part of a file never
-        hides the findings about the others.
+        file; a part too large to check (a reader memory limit, or a ``MemoryError``)
+        is a ``check.memory-limit`` warning; anything else is a failure of the checker,
+        reported under ``check.internal`` rather than raised, so one bad part of a
+        file never hides the findings about the others.
         """
-        from parquet_core.errors import ParquetError
+        from parquet_core.errors import ParquetError, ParquetResourceError
 
         try:
             yield
+        except (ParquetResourceError, MemoryError) as exc:
+            text = _text(exc) if isinstance(exc, ParquetError) else f"out of memory: {exc or type(exc).__name__}"
+            self.report(MEMORY, text, row_group=row_group, column=column, page=page, offset=offset)
         except ParquetError as exc:
             self.report(r, _text(exc), row_group=row_group, column=column, page=page, offset=offset)
         except Exception as exc:  # noqa: BLE001 - the checker must report, never crash

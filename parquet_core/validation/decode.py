@@ -16,14 +16,15 @@ import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.encryption.context import chunk_decryption
-from parquet_core.validation.context import Checker, ChunkState, PageInfo
+from parquet_core.validation.context import MEMORY, Checker, ChunkState, PageInfo
 from parquet_core._kernels.varint import read_uleb128
 from parquet_core.validation.rules import ERROR, WARNING, rule
 from parquet_core.column.levels import level_bit_width, read_levels_v1, read_levels_v2
 from parquet_core.constants import Encoding, PageType, PhysicalType
 from parquet_core.encodings import decode_values
-from parquet_core.errors import ParquetEncryptionError, ParquetError
+from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetResourceError
 from parquet_core.page.model import DataPageV1, DictionaryPage
+from parquet_core.page.limits import PageLimits
 from parquet_core.page.reader import read_page
 
 __all__ = ["decode_chunk", "concat_values"]
@@ -124,11 +125,21 @@ def concat_values(parts: list[Any], desc: Any) -> Any:
 
 
 def decode_chunk(ck: Checker, ch: ChunkState) -> bool:
-    """Decode every page into ``PageInfo.values`` / levels; True when all pages decoded."""
+    """Decode every page into ``PageInfo.values`` / levels; True when all pages decoded.
+
+    The chunk is held decoded, so its declared value count is held to the reader's
+    default ``max_decoded_bytes`` first, and every page to its ``max_page_bytes``
+    (``check.memory-limit`` when past them: not checked, not an error of the file)."""
     dictionary = None
     ok = True
     start = ch.pages[0].offset if ch.pages else 0
     level = 0
+    limits = PageLimits.of(None, ch.desc, ch.meta.total_uncompressed_size)
+    try:
+        limits.check_count(ch.meta.num_values or 0, "column chunk")
+    except ParquetResourceError as exc:
+        ck.report_chunk(MEMORY, ch, str(exc))
+        return False
     for p in ch.pages:
         if p.header.type not in (PageType.DATA_PAGE, PageType.DATA_PAGE_V2, PageType.DICTIONARY_PAGE):
             continue
@@ -136,7 +147,10 @@ def decode_chunk(ck: Checker, ch: ChunkState) -> bool:
         try:
             page = read_page(ch.buf[pos:pos + p.header_size + len(p.stored)], ch.meta.codec,
                              ordinal=p.data_ordinal or 0, verify_crc=False, base_offset=p.offset,
-                             crypto=chunk_decryption(ch.wrapper), chunk_start=p.ordinal == 0)
+                             crypto=chunk_decryption(ch.wrapper), chunk_start=p.ordinal == 0, limits=limits)
+        except ParquetResourceError as exc:
+            ck.report_chunk(MEMORY, ch, str(exc), page=p.ordinal, offset=p.offset)
+            return False
         except ParquetEncryptionError as exc:
             from parquet_core.validation.encryption import MODULE
 

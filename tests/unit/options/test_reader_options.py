@@ -31,6 +31,8 @@ BAD = {
     "read_dictionary": "name",
     "strict": 1,
     "use_threads": "no",
+    "max_page_bytes": "1 MiB",
+    "max_decoded_bytes": 2.5,
 }
 
 
