@@ -21,7 +21,8 @@ def test_lazy_table_names_match_the_public_list() -> None:
     from parquet_core.schema import build, build_nested
 
     eager = {"CodecUnavailableError", "ParquetEncryptionError", "ParquetError", "ParquetFormatError",
-             "ParquetResourceError", "ParquetSchemaError", "UnsupportedFeatureError", "__version__", "variant"}
+             "ParquetResourceError", "ParquetSchemaError", "UnsupportedFeatureError",
+             "ParquetChecksumError", "DatasetWriteConflictError", "__version__", "variant"}
     eager |= {n for n in pc.__all__ if getattr(build, n, None) is not None
               or getattr(build_nested, n, None) is not None}
     assert set(pc._LAZY) | eager == set(pc.__all__)
