@@ -51,6 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
+from parquet_core.errors import ParquetSchemaError
 from parquet_core.metadata.geography import spherical_value_boxes
 from parquet_core.metadata.geospatial import GeospatialStatistics, bbox_intersects, wkb_bounds
 from parquet_core.predicate.compare import compare, has_order, is_floating, isin, starts_with
@@ -77,6 +78,8 @@ def filter_mask(expr: Expression, table: Table) -> npt.NDArray[np.bool_]:
 def _column(table: Table, name: str) -> Array:
     try:
         return table.column(name)
+    except ParquetSchemaError:      # a name several columns share: a ValueError too, kept as it is
+        raise
     except (KeyError, ValueError):
         raise ValueError(f"filter column {name!r} is not in the table (columns: {table.column_names})") from None
 
