@@ -76,8 +76,13 @@ def _walk(fs: FileSystem, folder: str, prefixes: tuple[str, ...],
     out; ``_metadata`` / ``_common_metadata`` directly in *folder* go into *summary* (by name)
     when it is given, commit markers into *markers* (``(path, folders below)``).  Unsorted."""
     if isinstance(fs, LocalFileSystem):
-        yield from _walk_local(folder, prefixes, summary, markers, mtimes)
-        return
+        return iter(_walk_local(folder, prefixes, summary, markers, mtimes))
+    return _walk_store(fs, folder, prefixes, summary, markers)
+
+
+def _walk_store(fs: FileSystem, folder: str, prefixes: tuple[str, ...], summary: dict[str, str] | None,
+                markers: list[tuple[str, list[str]]] | None) -> Iterator[tuple[str, int, list[str]]]:
+    """:func:`_walk` in a store: one ``find``, each key's folders split from its path."""
     for p, size in fs.find(folder):
         below = _rel_parts(fs, folder, p)
         name = posixpath.basename(p)
@@ -98,44 +103,67 @@ _SUMMARY_NAMES = frozenset(("_metadata", "_common_metadata"))
 
 def _walk_local(folder: str, prefixes: tuple[str, ...], summary: dict[str, str] | None,
                 markers: list[tuple[str, list[str]]] | None,
-                mtimes: dict[str, int] | None = None) -> Iterator[tuple[str, int, list[str]]]:
+                mtimes: dict[str, int] | None = None) -> list[tuple[str, int, list[str]]]:
     """:func:`_walk` on the local disk with ``os.scandir``: litter folders are not entered,
     and each file's folders below *folder* come from the walk (no path splitting per file).
     Follows links to folders and skips what vanishes or cannot be read, as ``os.walk(...,
-    followlinks=True)`` with ``os.path.getsize`` did."""
+    followlinks=True)`` with ``os.path.getsize`` did.
+
+    This is most of the cost of planning a dataset whose ``_metadata`` is up to date, so the
+    loop over a folder's entries is kept short: a name that starts with neither ``.``/``_``
+    nor an ignored prefix and does not end with ``._COPYING_`` (every data file and
+    partition folder) takes three string tests; the rest takes the full rules below."""
+    out: list[tuple[str, int, list[str]]] = []
+    add = out.append
+    copying = "._COPYING_"
+    scandir = os.scandir
     stack: list[tuple[str, list[str]]] = [(folder, [])]
     while stack:
         d, below = stack.pop()
         try:
-            entries = list(os.scandir(d))
+            it = scandir(d)
         except OSError:
             continue    # not a folder, removed, or not readable
-        # one Python step per directory entry: the listing is the data (a stat each, for the size)
-        for e in entries:
-            name = e.name
-            try:
-                is_dir = e.is_dir()
-            except OSError:
-                continue
-            if summary is not None and not below and not is_dir and name in _SUMMARY_NAMES:
-                summary[name] = e.path
-                continue
-            if name[:1] in "._" and is_internal(name):
-                if markers is not None and not is_dir and is_marker(name):
-                    markers.append((e.path, below))
-                continue
-            if is_hidden(name, prefixes):
-                continue
-            if is_dir:
-                stack.append((e.path, below + [name]))
-                continue
-            try:
-                st = e.stat()
-            except OSError:
-                continue    # removed while listing, or a broken link
-            if mtimes is not None:
-                mtimes[e.path] = st.st_mtime_ns
-            yield e.path, st.st_size, below
+        try:
+            with it:
+                for e in it:
+                    name = e.name
+                    if (name[:1] in "._" or name.startswith(prefixes) or name.endswith(copying)) and \
+                            _skipped(e, name, below, prefixes, summary, markers):
+                        continue
+                    try:
+                        if e.is_dir():
+                            stack.append((e.path, below + [name]))
+                            continue
+                        st = e.stat()
+                    except OSError:
+                        continue    # removed while listing, or a broken link
+                    path = e.path
+                    if mtimes is not None:
+                        mtimes[path] = st.st_mtime_ns
+                    add((path, st.st_size, below))
+        except OSError:
+            continue    # the folder went away while it was read
+    return out
+
+
+def _skipped(e: os.DirEntry[str], name: str, below: list[str], prefixes: tuple[str, ...],
+             summary: dict[str, str] | None, markers: list[tuple[str, list[str]]] | None) -> bool:
+    """Whether :func:`_walk_local` leaves out an entry whose name may be litter: noting a
+    summary file or a commit marker on the way.  False for a name the rules keep (with
+    *prefixes* that leave some ``.``/``_`` names visible): a data file or folder after all."""
+    try:
+        is_dir = e.is_dir()
+    except OSError:
+        return True
+    if summary is not None and not below and not is_dir and name in _SUMMARY_NAMES:
+        summary[name] = e.path
+        return True
+    if name[:1] in "._" and is_internal(name):
+        if markers is not None and not is_dir and is_marker(name):
+            markers.append((e.path, below))
+        return True
+    return is_hidden(name, prefixes)
 
 
 def _split(fs: FileSystem, path: str) -> list[str]:

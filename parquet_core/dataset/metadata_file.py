@@ -30,6 +30,8 @@ import posixpath
 import struct
 from typing import Any, Sequence
 
+import numpy as np
+
 from parquet_core.constants import MAGIC
 from parquet_core.errors import ParquetFormatError, ParquetSchemaError, quoted
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
@@ -140,8 +142,9 @@ def summary_groups(raw: Any, fast: bool = True) -> dict[str, list[int]]:
             if rel:
                 groups.setdefault(rel, []).append(i)
         return groups
-    for i, span in enumerate(spans):
-        rel = _first_file_path(buf, span)
+    for i, (span, rel) in enumerate(zip(spans, _first_file_paths(buf, spans))):
+        if rel is _UNKNOWN:
+            rel = _first_file_path(buf, span)
         if rel is _UNKNOWN:                       # an unusual layout: decode this row group
             rg = state.row_group(i)
             rel = rg.columns[0].file_path if rg.columns else None
@@ -151,6 +154,34 @@ def summary_groups(raw: Any, fast: bool = True) -> dict[str, list[int]]:
 
 
 _UNKNOWN = object()
+
+
+def _first_file_paths(buf: bytes, spans: Sequence[tuple[int, int]]) -> list[Any]:
+    """:func:`_first_file_path` of every span at once: the layout checks are array
+    operations over the spans' first four bytes, then each path is one slice and decode.
+    ``_UNKNOWN`` where the check needs more than that (a path of 128 bytes or more, whose
+    length takes two varint bytes; another layout): the caller asks :func:`_first_file_path`."""
+    n = len(spans)
+    if n < 16:
+        return [_UNKNOWN] * n
+    data = np.frombuffer(buf, dtype=np.uint8)
+    bounds = np.array(spans, dtype=np.int64).reshape(n, 2)
+    start, end = bounds[:, 0], bounds[:, 1]
+    ok = end - start >= 4
+    at = np.where(ok, start, 0)
+    header = data[at + 1]
+    length = data[at + 3].astype(np.int64)
+    ok &= (data[at] == 0x19) & (header & 0x0F == 12) & (header >> 4 != 0) & (header >> 4 != 15)
+    ok &= (data[at + 2] == 0x18) & (length < 0x80) & (at + 4 + length <= end)
+    out: list[Any] = [_UNKNOWN] * n
+    rows = np.flatnonzero(ok)
+    first = at[rows] + 4
+    for i, a, b in zip(rows.tolist(), first.tolist(), (first + length[rows]).tolist()):
+        try:
+            out[i] = buf[a:b].decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    return out
 
 
 def _first_file_path(buf: bytes, span: tuple[int, int]) -> Any:

@@ -18,9 +18,10 @@ file ``_metadata`` names is classified against the listing:
 Files the listing finds and ``_metadata`` does not name are read from their
 own footers too.  The sizes come from the listing (a stat per file on local
 disk, free in an object store's listing); the row groups' extents come from
-``RowGroup.file_offset`` + ``total_compressed_size``, picked out of the
-footer bytes in one pass of the C thrift decoder (the column chunks are
-skipped, not built), else from the column chunks' own offsets and sizes.
+``RowGroup.file_offset`` + ``total_compressed_size``, which the lazy footer's
+top-level decode already picks out (else one pass of the C thrift decoder over
+the footer bytes, the column chunks skipped, not built), else from the column
+chunks' own offsets and sizes.
 """
 
 from __future__ import annotations
@@ -112,9 +113,14 @@ def row_group_ends(raw: Any) -> list[int | None]:
 
 
 def _fast_extents(raw: Any) -> list[Any] | None:
-    """Each row group's two extent fields, decoded in one pass over the footer bytes
-    (None when the footer was decoded eagerly or the pass fails: the caller decodes)."""
+    """Each row group's two extent fields: from the lazy footer's top-level decode, else
+    decoded in one pass over the footer bytes (None when the footer was decoded eagerly or
+    the pass fails: the caller decodes)."""
     state = lazy_state(raw)
+    if state is not None:
+        marks = state.row_group_marks()    # picked out when the footer was opened
+        if marks is not None:
+            return marks
     buf = getattr(state, "_buf", None)
     if not HAVE_ACCELERATED or not isinstance(buf, bytes):
         return None

@@ -256,17 +256,25 @@ _local = threading.local()
 
 
 class _StartMark:
-    """Stands for a skipped list element: "constructing" it returns the input position.
+    """Stands for a row group in the top-level decode: where it starts in the input, and
+    its two extent fields (``file_offset``, ``total_compressed_size``; unset when absent).
 
     The C decoder makes a (non-frozen) struct's object before it reads the struct's
-    fields, so that position is where the element starts."""
+    fields, so ``start`` is where the element starts.  The extents cost two varints per
+    row group here and spare a second pass over the footer where they are needed (a
+    ``_metadata`` checked against a folder's listing, ``dataset/staleness.py``)."""
+
+    __slots__ = ("start", "file_offset", "total_compressed_size")
 
     def __new__(cls) -> Any:   # type: ignore[misc]
-        return _local.tell()
+        mark = object.__new__(cls)
+        mark.start = _local.tell()
+        return mark
 
 
+_RG_MARK = _only(pt.RowGroup.thrift_spec, {"file_offset", "total_compressed_size"})
 _FMD_TOP = _with(pt.FileMetaData.thrift_spec,
-                 row_groups=(4, TType.LIST, "row_groups", (TType.STRUCT, [_StartMark, _SKIP_ALL], False), None),
+                 row_groups=(4, TType.LIST, "row_groups", (TType.STRUCT, [_StartMark, _RG_MARK], False), None),
                  key_value_metadata=None)
 
 
@@ -282,6 +290,9 @@ class LazyFooter:
         self._kv_spans = kv_spans
         self._fail = fail
         self._groups: list[Any] = [None] * len(rg_spans or ())
+        #: each row group's ``file_offset`` / ``total_compressed_size`` from the top-level
+        #: decode (:class:`_StartMark`), None when not known (see :meth:`row_group_marks`)
+        self._rg_marks: list[Any] | None = None
         self._extras_done: set[tuple[int, tuple[str, ...]]] = set()
         self._lock = threading.Lock()
         #: row groups decoded so far, and (row group, group of skipped fields) decoded since
@@ -293,11 +304,18 @@ class LazyFooter:
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         del state["_lock"]
+        state["_rg_marks"] = None     # made by the decoder only; the readers fall back
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._lock = threading.Lock()
+
+    def row_group_marks(self) -> list[Any] | None:
+        """Each row group's ``file_offset`` and ``total_compressed_size`` (attributes, unset
+        when the row group has none), as the top-level decode saw them; None when unknown."""
+        marks = self._rg_marks
+        return marks if marks is not None and len(marks) == len(self._groups) else None
 
     @property
     def num_row_groups(self) -> int:
@@ -555,7 +573,8 @@ def parse_file_metadata(buf: bytes, fail: Callable[[BaseException], None]) -> tu
         _local.tell = None
     used = trans.cstringio_buf.tell()
     d = raw.__dict__
-    starts = d.pop("row_groups", None)
+    marks = d.pop("row_groups", None)
+    starts = [m.start for m in marks] if marks is not None else None
     d.pop("key_value_metadata", None)
     try:
         spans = _locate(buf, used, starts, trans, proto)   # the walker reuses the decoder
@@ -565,6 +584,7 @@ def parse_file_metadata(buf: bytes, fail: Callable[[BaseException], None]) -> tu
         return None
     rg_spans, kv_spans = spans
     raw._lazy = LazyFooter(buf, rg_spans, kv_spans, fail)
+    raw._lazy._rg_marks = marks
     return raw, used
 
 

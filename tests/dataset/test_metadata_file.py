@@ -206,3 +206,37 @@ def test_summary_groups_on_mutated_footers(data):
             results.append(None)
     if results[0] is not None and results[1] is not None:
         assert results[0] == results[1]
+
+
+@settings(max_examples=15, deadline=None)
+@given(names=st.lists(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="/\x00"),
+                              min_size=1, max_size=150), min_size=16, max_size=40),
+       drop=st.sets(st.integers(0, 39), max_size=8))
+def test_summary_groups_of_many_row_groups_as_pyarrow(names, drop):
+    """Enough row groups for the array path of the file-path pick (16 or more): short,
+    multi-byte, 128-byte-and-longer (two-byte length) and missing paths, against pyarrow."""
+    import io as _io
+
+    from parquet_core.dataset.metadata_file import summary_groups
+    from parquet_core.file.footer import read_footer
+    from parquet_core.file.source import BufferSource
+
+    table = pa.table({"a": np.arange(2), "b": ["x", "y"]})
+    collected = []
+    for i, name in enumerate(names):
+        buf = _io.BytesIO()
+        pq.write_table(table, buf, row_group_size=1 + i % 2)
+        md = pq.read_metadata(_io.BytesIO(buf.getvalue()))
+        if i not in drop:
+            md.set_file_path(f"k={i}/{name}.parquet")
+        collected.append(md)
+    out = _io.BytesIO()
+    pq.write_metadata(table.schema, out, metadata_collector=collected)
+    data = out.getvalue()
+    theirs: dict[str, list[int]] = {}
+    whole = pq.read_metadata(_io.BytesIO(data))
+    for i in range(whole.num_row_groups):
+        path = whole.row_group(i).column(0).file_path
+        if path:
+            theirs.setdefault(path, []).append(i)
+    assert summary_groups(read_footer(BufferSource(data))[0]) == theirs

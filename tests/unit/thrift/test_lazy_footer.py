@@ -340,3 +340,41 @@ def test_edited_row_group_lists_are_followed(tmp_path: Path) -> None:
     assert merged.num_row_groups == 12 and a.num_row_groups == 12
     assert merged.row_group(11).raw is b.raw.row_groups[5]
     assert a.row_group(11).num_rows == 10
+
+
+# -- row group extents picked out at open ------------------------------------------------------
+
+def _extents_of(raw: Any) -> list[tuple[Any, Any]]:
+    return [(getattr(m, "file_offset", None), getattr(m, "total_compressed_size", None))
+            for m in lazy_state(raw).row_group_marks()]
+
+
+def test_row_group_extents_at_open_are_the_eager_decode_s(tmp_path: Path) -> None:
+    """Each row group's file_offset / total_compressed_size, as Apache thrift's own decoder
+    reads them, come with the top-level decode (no row group decoded for them)."""
+    p = _write(tmp_path / "a.parquet")
+    raw = pc.read_metadata(p).raw
+    eager = parse(_footer(p.read_bytes())[0], pt.FileMetaData)[0]
+    assert _extents_of(raw) == [(rg.file_offset, rg.total_compressed_size) for rg in eager.row_groups]
+    assert len(eager.row_groups) == 6 and lazy_state(raw).decoded_row_groups == 0
+    # a pickled footer does not carry them (the dataset then decodes them itself)
+    assert lazy_state(pickle.loads(pickle.dumps(raw))).row_group_marks() is None
+
+
+@pytest.mark.skipif(not _corpus(), reason="PARQUET_TEST_DATA is not set")
+def test_row_group_extents_at_open_on_the_corpus() -> None:
+    compared = 0
+    for path in _corpus():
+        try:
+            raw = pc.read_metadata(path).raw
+            data = path.read_bytes()
+            eager = parse(_footer(data)[0], pt.FileMetaData)[0]
+        except (ParquetError, OSError, struct.error):
+            continue
+        state = lazy_state(raw)
+        if state is None or state.row_group_marks() is None:
+            continue
+        assert _extents_of(raw) == [(rg.file_offset, rg.total_compressed_size)
+                                    for rg in eager.row_groups or []], path
+        compared += 1
+    assert compared > 50
