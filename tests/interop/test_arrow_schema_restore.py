@@ -138,3 +138,127 @@ def test_map_restoration_keeps_slices_and_nulls(start, length):
     got.validate(full=True)
     assert got.type.equals(want)
     assert got.to_pylist() == plain.slice(start, length).cast(want).to_pylist()
+
+
+# ------------------------------------------------- schemas alone, view and fixed-size list types
+# read_schema(...).to_arrow() and ParquetFile.schema_arrow.to_arrow() give what pq.read_schema
+# gives (the file's table schema, without reading data); read_table(...).to_arrow() the
+# string_view / binary_view / fixed_size_list columns pyarrow restores too.
+
+def _oslo(values):
+    return pa.array(values, pa.timestamp("ms", tz="Europe/Oslo"))
+
+
+def _restorable():
+    when = [dt.datetime(2024, 3, 31, 0, 30, tzinfo=dt.timezone.utc), None,
+            dt.datetime(1969, 12, 31, 23, 59, tzinfo=dt.timezone.utc)]
+    return pa.table({
+        "dict": pa.array(["a", None, "a"]).dictionary_encode(),
+        "dict_i8_ordered": pa.array(["b", "a", None], pa.dictionary(pa.int8(), pa.string(), ordered=True)),
+        "dict_binary": pa.array([b"\x00", b"\x00", None]).dictionary_encode(),
+        "oslo": _oslo(when),
+        "tokyo_ns": pa.array(when, pa.timestamp("ns", tz="Asia/Tokyo")),
+        "dur_s": pa.array([1, None, -7], pa.duration("s")),
+        "dur_ns": pa.array([2**40, None, -1], pa.duration("ns")),
+        "large_string": pa.array(["x", None, ""], pa.large_string()),
+        "large_binary": pa.array([b"x", None, b"\xff"], pa.large_binary()),
+        "large_list": pa.array([[1], None, []], pa.large_list(pa.int16())),
+        "string_view": pa.array(["short", None, "a string longer than twelve bytes"], pa.string_view()),
+        "binary_view": pa.array([b"\x00", None, b"b" * 40], pa.binary_view()),
+        "fixed_size_list": pa.array([[1, None], None, [3, 4]], pa.list_(pa.int32(), 2)),
+        "fsl_of_views": pa.array([["a", "b", None], None, ["c", "d", "e"]], pa.list_(pa.string_view(), 3)),
+        "bool8": pa.ExtensionArray.from_storage(pa.bool8(), pa.array([1, None, 0], pa.int8())),
+        "struct": pa.array([{"v": "x", "f": [1.5], "d": 3}, None, {"v": None, "f": None, "d": None}],
+                           pa.struct([("v", pa.string_view()), ("f", pa.list_(pa.float64(), 1)),
+                                      ("d", pa.duration("ms"))])),
+        "list_of_oslo": pa.array([[when[0], None], None, []], pa.list_(pa.timestamp("ms", tz="Europe/Oslo"))),
+        "large_list_of_fsl": pa.array([[[1, 2]], None, [None]], pa.large_list(pa.list_(pa.int8(), 2))),
+    })
+
+
+def _same_values(ours, theirs) -> bool:
+    # repr keeps NaN equal to NaN (float columns of the corpus)
+    return ours.equals(theirs) or repr(ours.to_pylist()) == repr(theirs.to_pylist())
+
+
+@pytest.mark.parametrize("column", list(_restorable().column_names))
+def test_schema_and_data_come_back_as_pyarrow_reads_them(tmp_path, column):
+    path = tmp_path / "r.parquet"
+    pq.write_table(_restorable().select([column]), path)
+    expected = pq.read_schema(path)
+    assert pc.read_schema(path).to_arrow().equals(expected, check_metadata=True)
+    with pc.ParquetFile(path) as pf:
+        assert pf.schema_arrow.to_arrow().equals(expected, check_metadata=True)
+    theirs = pq.read_table(path)
+    ours = pc.read_table(path).to_arrow()
+    ours.validate(full=True)
+    assert ours.schema.equals(theirs.schema, check_metadata=True), (ours.schema, theirs.schema)
+    assert ours.equals(theirs)
+
+
+def test_values_of_restored_columns_are_pyarrow_values(tmp_path):
+    path = tmp_path / "v.parquet"
+    pq.write_table(_restorable(), path)
+    ours = pc.read_table(path).to_arrow()
+    # durations: the stored counts in their unit, as pyarrow reads them
+    assert ours.column("dur_s").cast(pa.int64()).to_pylist() == [1, None, -7]
+    # a zoned timestamp keeps its instants (Arrow stores UTC) and gets its zone name back
+    assert ours.column("oslo").type == pa.timestamp("ms", tz="Europe/Oslo")
+    assert ours.column("oslo").cast(pa.int64()).to_pylist() == [1711845000000, None, -60000]
+    assert ours.column("dict").combine_chunks().equals(pq.read_table(path).column("dict").combine_chunks())
+    assert ours.column("string_view").to_pylist() == ["short", None, "a string longer than twelve bytes"]
+    assert ours.column("fixed_size_list").to_pylist() == [[1, None], None, [3, 4]]
+    assert ours.select(["string_view", "binary_view", "fixed_size_list", "fsl_of_views", "struct"]).equals(
+        pq.read_table(path).select(["string_view", "binary_view", "fixed_size_list", "fsl_of_views",
+                                    "struct"]))
+
+
+def test_pyarrow_schema_metadata_wins_over_other_footer_keys(tmp_path):
+    """With ARROW:schema, pyarrow's schema metadata is the recorded schema's, not every footer key."""
+    path = tmp_path / "kv.parquet"
+    table = pa.table({"x": [1]}).replace_schema_metadata({"a": "1"})
+    with pq.ParquetWriter(path, table.schema) as w:
+        w.write_table(table)
+        w.add_key_value_metadata({"b": "2"})
+    assert pc.read_schema(path).to_arrow().metadata == pq.read_schema(path).metadata == {b"a": b"1"}
+    assert pc.read_table(path).to_arrow().schema.metadata == pq.read_table(path).schema.metadata
+
+
+def _corpus_with_arrow_schema():
+    import os
+    from pathlib import Path
+
+    root = os.environ.get("PARQUET_TEST_DATA")
+    if not root:
+        return []
+    out = []
+    for p in sorted(Path(root).rglob("*.parquet")):
+        try:
+            kv = pq.read_metadata(p).metadata or {}
+        except Exception:  # files the corpus keeps unreadable on purpose
+            continue
+        if b"ARROW:schema" in kv:
+            out.append(p)
+    return out
+
+
+def test_corpus_files_with_arrow_schema_read_as_pyarrow_reads_them():
+    files = _corpus_with_arrow_schema()
+    if not files:
+        pytest.skip("PARQUET_TEST_DATA not set")
+    checked = 0
+    for path in files:
+        expected = pq.read_schema(path)
+        got = pc.read_schema(path).to_arrow()
+        if path.name == "large_string_map.brotli.parquet":
+            # pyarrow names the map's entries field after the Parquet group ("arr") and cannot
+            # read the data; the types still agree
+            assert got.equals(expected), (path, got, expected)
+            continue
+        assert got.equals(expected, check_metadata=True), (path, got, expected)
+        theirs = pq.read_table(path)
+        ours = pc.read_table(path).to_arrow()
+        assert ours.schema.equals(theirs.schema, check_metadata=True), path
+        assert _same_values(ours, theirs), path
+        checked += 1
+    assert checked >= 5
