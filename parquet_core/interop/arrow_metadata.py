@@ -22,6 +22,7 @@ import base64
 from dataclasses import replace
 from typing import Any, Callable, Sequence
 
+import numpy as np
 import pyarrow as pa
 
 from parquet_core.schema.types import DataType, Field, TypeId
@@ -178,11 +179,15 @@ def _restore_fixed_size(arr: pa.ListArray, want: pa.FixedSizeListType) -> Any:
     """A list array given back as the fixed-size list *want* records (its values restored too);
     kept as read when some non-null list has another size."""
     size = want.list_size
-    try:   # the sizes are checked (and nulls' slots made) on the values as read
-        fixed = arr.cast(pa.list_(arr.type.value_field, size))
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+    offsets = arr.offsets.to_numpy().astype(np.int64)
+    valid = arr.is_valid().to_numpy(zero_copy_only=False)
+    if np.any(np.diff(offsets)[valid] != size):
         return arr
-    values = _restore(fixed.values.slice(fixed.offset * size, len(fixed) * size), want.value_type)
+    # each list's values in place, null slots for null lists (Arrow's own list -> fixed-size
+    # cast leaves those slots unset); taken before restoring (view types have no take)
+    where = (offsets[:-1, None] + np.arange(size, dtype=np.int64)).reshape(-1)
+    taken = arr.values.take(pa.array(where, mask=np.repeat(~valid, size)))
+    values = _restore(taken, want.value_type)
     field = pa.field(arr.type.value_field.name, values.type, arr.type.value_field.nullable,
                      want.value_field.metadata)
     return pa.FixedSizeListArray.from_arrays(values, type=pa.list_(field, size), mask=_mask(arr))

@@ -166,6 +166,8 @@ def _restorable():
         "string_view": pa.array(["short", None, "a string longer than twelve bytes"], pa.string_view()),
         "binary_view": pa.array([b"\x00", None, b"b" * 40], pa.binary_view()),
         "fixed_size_list": pa.array([[1, None], None, [3, 4]], pa.list_(pa.int32(), 2)),
+        # null lists of strings: their slots must be nulls, not unset memory
+        "fsl_null_strings": pa.array([None, ["a", "b"], None], pa.list_(pa.large_string(), 2)),
         "fsl_of_views": pa.array([["a", "b", None], None, ["c", "d", "e"]], pa.list_(pa.string_view(), 3)),
         "bool8": pa.ExtensionArray.from_storage(pa.bool8(), pa.array([1, None, 0], pa.int8())),
         "struct": pa.array([{"v": "x", "f": [1.5], "d": 3}, None, {"v": None, "f": None, "d": None}],
@@ -262,3 +264,109 @@ def test_corpus_files_with_arrow_schema_read_as_pyarrow_reads_them():
         assert _same_values(ours, theirs), path
         checked += 1
     assert checked >= 5
+
+
+# -------------------------------------------------------------------- random schemas of these types
+_LEAVES = [
+    ("dict", pa.dictionary(pa.int32(), pa.string())),
+    ("dict8", pa.dictionary(pa.int8(), pa.string(), ordered=True)),
+    ("oslo", pa.timestamp("ms", tz="Europe/Oslo")),
+    ("utc_us", pa.timestamp("us", tz="UTC")),
+    ("la_ns", pa.timestamp("ns", tz="America/Los_Angeles")),
+    ("dur_s", pa.duration("s")), ("dur_ms", pa.duration("ms")), ("dur_us", pa.duration("us")),
+    ("dur_ns", pa.duration("ns")),
+    ("large_string", pa.large_string()), ("large_binary", pa.large_binary()),
+    ("string_view", pa.string_view()), ("binary_view", pa.binary_view()),
+    ("string", pa.string()), ("int32", pa.int32()),
+    ("bool8", pa.bool8()),
+]
+
+
+def _leaf_value(draw, st, typ):
+    if isinstance(typ, pa.BaseExtensionType):
+        return draw(st.sampled_from([0, 1]))
+    if pa.types.is_dictionary(typ) or pa.types.is_string(typ) or pa.types.is_large_string(typ) \
+            or pa.types.is_string_view(typ):
+        return draw(st.text(max_size=14))
+    if pa.types.is_large_binary(typ) or pa.types.is_binary_view(typ):
+        return draw(st.binary(max_size=14))
+    bound = 2**31 - 1 if pa.types.is_int32(typ) else 2**40
+    return draw(st.integers(-bound, bound))
+
+
+def test_random_schemas_read_as_pyarrow_reads_them(tmp_path):
+    hypothesis = pytest.importorskip("hypothesis")
+    st = hypothesis.strategies
+
+    @st.composite
+    def tables(draw):
+        columns = {}
+        n = draw(st.integers(0, 4))
+        for i in range(draw(st.integers(1, 4))):
+            name, leaf = draw(st.sampled_from(_LEAVES))
+            shape = draw(st.sampled_from(["flat", "list", "large_list", "fixed_size_list", "struct"]))
+            if pa.types.is_dictionary(leaf) and shape != "flat":
+                shape = "flat"   # dictionaries are kept at the top level only
+            def value():
+                return None if draw(st.booleans()) and draw(st.booleans()) else _leaf_value(draw, st, leaf)
+            storage = leaf.storage_type if isinstance(leaf, pa.BaseExtensionType) else leaf
+            if shape == "flat":
+                typ, values = storage, [value() for _ in range(n)]
+            elif shape == "fixed_size_list":
+                typ = pa.list_(storage, 2)
+                values = [None if draw(st.booleans()) else [value(), value()] for _ in range(n)]
+            elif shape == "struct":
+                typ = pa.struct([("v", storage)])
+                values = [None if draw(st.booleans()) else {"v": value()} for _ in range(n)]
+            else:
+                typ = (pa.list_ if shape == "list" else pa.large_list)(storage)
+                values = [None if draw(st.booleans()) else [value() for _ in range(draw(st.integers(0, 2)))]
+                          for _ in range(n)]
+            arr = pa.array(values, typ)
+            if isinstance(leaf, pa.BaseExtensionType):   # the extension type around the storage
+                arr = _wrap(arr, leaf)
+            columns[f"c{i}_{name}_{shape}"] = arr
+        return pa.table(columns)
+
+    @hypothesis.settings(max_examples=40, deadline=None,
+                         suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture])
+    @hypothesis.given(tables())
+    def check(table):
+        path = tmp_path / "h.parquet"
+        pq.write_table(table, path)
+        assert pc.read_schema(path).to_arrow().equals(pq.read_schema(path), check_metadata=True)
+        theirs = pq.read_table(path)
+        ours = pc.read_table(path).to_arrow()
+        ours.validate(full=True)
+        assert ours.schema.equals(theirs.schema, check_metadata=True), (ours.schema, theirs.schema)
+        assert ours.equals(theirs)
+
+    check()
+
+
+def _wrap(arr, ext):
+    """*arr* with its innermost leaf values wrapped in the extension type *ext*."""
+    t = arr.type
+    if pa.types.is_struct(t):
+        return pa.StructArray.from_arrays([_wrap(arr.field(0), ext)], names=[t.field(0).name],
+                                          mask=arr.is_null() if arr.null_count else None)
+    if pa.types.is_fixed_size_list(t):
+        return pa.FixedSizeListArray.from_arrays(_wrap(arr.values, ext), t.list_size,
+                                                 mask=arr.is_null() if arr.null_count else None)
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        cls = pa.ListArray if pa.types.is_list(t) else pa.LargeListArray
+        return cls.from_arrays(arr.offsets, _wrap(arr.values, ext), mask=arr.is_null() if arr.null_count else None)
+    return pa.ExtensionArray.from_storage(ext, arr)
+
+
+@pytest.mark.parametrize("start, length", [(0, 4), (1, 2), (2, 2), (3, 1)])
+def test_fixed_size_restoration_keeps_slices_and_nulls(start, length):
+    from parquet_core.interop.arrow_metadata import restore_field
+
+    plain = pa.array([["a", None], None, ["b", "c"], ["d", "e"]], pa.list_(pa.string()))
+    want = pa.list_(pa.string_view(), 2)
+    got, _ = restore_field(plain.slice(start, length), pa.field("f", want))
+    got.validate(full=True)
+    assert got.type.equals(want)
+    assert got.to_pylist() == plain.slice(start, length).to_pylist()
+
