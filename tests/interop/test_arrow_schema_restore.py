@@ -5,6 +5,7 @@ pyarrow is the oracle for which types come back."""
 from __future__ import annotations
 
 import datetime as dt
+import decimal as dec
 
 import pytest
 
@@ -170,6 +171,14 @@ def _restorable():
         "fsl_null_strings": pa.array([None, ["a", "b"], None], pa.list_(pa.large_string(), 2)),
         "fsl_of_views": pa.array([["a", "b", None], None, ["c", "d", "e"]], pa.list_(pa.string_view(), 3)),
         "bool8": pa.ExtensionArray.from_storage(pa.bool8(), pa.array([1, None, 0], pa.int8())),
+        # seconds are stored (and read back by pyarrow) as ms: the zone name still comes back
+        "oslo_s": pa.array([1, None, -1], pa.timestamp("s", tz="Europe/Oslo")),
+        "decimal32": pa.array([dec.Decimal("1.25"), None, dec.Decimal("-3.00")], pa.decimal32(5, 2)),
+        "decimal64": pa.array([dec.Decimal("1.25"), None, dec.Decimal("-3.00")], pa.decimal64(12, 2)),
+        "list_view": pa.array([[1, None], None, []], pa.list_view(pa.int32())),
+        "large_list_view": pa.array([["a"], None, []], pa.large_list_view(pa.string())),
+        # pyarrow keeps the value type read (string), with the recorded index type
+        "dict_large_string": pa.array(["a", None, "a"], pa.dictionary(pa.int16(), pa.large_string())),
         "struct": pa.array([{"v": "x", "f": [1.5], "d": 3}, None, {"v": None, "f": None, "d": None}],
                            pa.struct([("v", pa.string_view()), ("f", pa.list_(pa.float64(), 1)),
                                       ("d", pa.duration("ms"))])),
