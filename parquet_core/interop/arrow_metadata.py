@@ -157,6 +157,14 @@ def _restore(arr: Any, want: pa.DataType) -> Any:
         return _restore_map(arr, want)
     if t.is_list(ours) and t.is_fixed_size_list(want):
         return _restore_fixed_size(arr, want)
+    if t.is_list(ours) and (t.is_list_view(want) or t.is_large_list_view(want)):
+        return _restore_list_view(arr, want)
+    if t.is_dictionary(want) and _castable(ours, want):
+        # (read without its dictionary pages) the value type stays the one read, as pyarrow's
+        want = pa.dictionary(want.index_type, ours, want.ordered)
+    elif t.is_timestamp(ours) and t.is_timestamp(want) and ours.tz is not None and want.tz is not None:
+        # the zone's name only: the unit stays the one read (seconds are stored as ms)
+        want = pa.timestamp(ours.unit, want.tz)
     if t.is_list(ours) and (t.is_list(want) or t.is_large_list(want)):
         values = _restore(arr.values, want.value_type)
         field = pa.field(ours.value_field.name, values.type, ours.value_field.nullable,
@@ -193,6 +201,21 @@ def _restore_fixed_size(arr: pa.ListArray, want: pa.FixedSizeListType) -> Any:
     return pa.FixedSizeListArray.from_arrays(values, type=pa.list_(field, size), mask=_mask(arr))
 
 
+def _restore_list_view(arr: pa.ListArray, want: pa.DataType) -> Any:
+    """A list array given back as the list view *want* records (each list's offset and size)."""
+    values = _restore(arr.values, want.value_type)
+    field = pa.field(arr.type.value_field.name, values.type, arr.type.value_field.nullable,
+                     want.value_field.metadata)
+    offsets = arr.offsets.to_numpy().astype(np.int64)
+    large = pa.types.is_large_list_view(want)
+    index = pa.int64() if large else pa.int32()
+    starts, sizes = pa.array(offsets[:-1], index), pa.array(np.diff(offsets), index)
+    if large:
+        return pa.LargeListViewArray.from_arrays(starts, sizes, values, pa.large_list_view(field),
+                                                 mask=_mask(arr))
+    return pa.ListViewArray.from_arrays(starts, sizes, values, pa.list_view(field), mask=_mask(arr))
+
+
 def _restore_map(arr: pa.MapArray, want: pa.MapType) -> Any:
     """A map's keys and items restored one by one (zones, durations, extension types, dictionaries...),
     and the ``keys_sorted`` flag, as pyarrow restores them inside maps."""
@@ -218,11 +241,15 @@ def _mask(arr: pa.Array) -> Any:
 
 
 def _castable(ours: pa.DataType, want: pa.DataType) -> bool:
-    """The flat restorations pyarrow makes: zone names, durations, dictionaries, large and view types."""
+    """The flat restorations pyarrow makes: zone names, durations, dictionaries, large and view
+    types, narrow decimals."""
     t = pa.types
     if t.is_timestamp(ours) and t.is_timestamp(want):
         # the zone's name: same unit, both adjusted to UTC
         return ours.unit == want.unit and ours.tz is not None and want.tz is not None
+    if t.is_decimal(ours) and t.is_decimal(want):
+        # decimal32/64 are read as decimal128 of the same precision and scale
+        return ours.precision == want.precision and ours.scale == want.scale
     if t.is_dictionary(want):
         return want.value_type.equals(ours) or (t.is_large_string(want.value_type) and t.is_string(ours)) \
             or (t.is_large_binary(want.value_type) and t.is_binary(ours))
