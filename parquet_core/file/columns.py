@@ -73,6 +73,19 @@ def _layout(d: SchemaDescriptor) -> _Layout:
     return out
 
 
+class FileSchema(Schema):
+    """A file's table schema (``ParquetFile.schema_arrow``, ``read_schema``) with the footer's
+    key/value ``metadata``, so that :meth:`to_arrow` gives the types its ``ARROW:schema``
+    records (dictionaries, time zones, durations...), as ``pyarrow.parquet.read_schema`` does."""
+
+    __slots__ = ("metadata",)
+
+    def __init__(self, fields: list[Field], metadata: dict[bytes, bytes]) -> None:
+        super().__init__(fields)
+        #: the footer's key/values (``ARROW:schema``, ``pandas``...)
+        self.metadata = metadata
+
+
 def table_schema(d: SchemaDescriptor) -> Schema:
     """The table schema a Parquet schema reads as (``SchemaDescriptor.to_arrow_schema``)."""
     return Schema(_layout(d).fields)
@@ -120,7 +133,7 @@ class FileColumns:
         #: The top-level fields' schema nodes and shapes, by position.
         self.nodes: list[SchemaNode] = layout.nodes
         self.field_shapes: list[Shape | ParquetSchemaError] = layout.shapes
-        self.schema = Schema(self.fields)
+        self.schema: Schema = FileSchema(self.fields, metadata.metadata)
         #: Top-level name -> its Shape, or the schema error that stops it being read.
         self.shapes: Mapping[str, Shape | ParquetSchemaError] = _ShapesByName(self.schema, layout.shapes)
 

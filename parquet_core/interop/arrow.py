@@ -56,8 +56,8 @@ from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
 from parquet_core.schema.temporal import int96_to_epoch, int96_to_ns
 from parquet_core.schema.types import DataType, Field, Schema, TypeId
-from parquet_core.interop.arrow_metadata import ARROW_SCHEMA_KEY, decode_schema, field_id_of, \
-    restore_field, schema_key_values, type_with_arrow_ids, with_field_ids
+from parquet_core.interop.arrow_metadata import field_id_of, restore_columns, schema_key_values, \
+    type_with_arrow_ids
 from parquet_core.interop.arrow_nested import nested_from_arrow, nested_to_arrow
 from parquet_core.interop.arrow_types import arrow_type, schema_to_arrow
 from parquet_core.table.arrays import Array, Table
@@ -171,29 +171,16 @@ def table_to_arrow(table: Table) -> pa.Table:
     (see :mod:`parquet_core.interop.arrow_metadata`).
     """
     arrays = [array_to_arrow(c) for c in table.columns]
-    metadata = table.metadata or {}
-    original = decode_schema(metadata[ARROW_SCHEMA_KEY]) if ARROW_SCHEMA_KEY in metadata else None
-    fields = []
-    # the recorded fields by position when the table has them all in order (names may repeat),
-    # else by name (get_field_index finds none for a name several fields share)
-    in_order = original is not None and original.names == table.schema.names
-    for i, (f, arr) in enumerate(zip(table.schema, arrays)):
-        want = None
-        if in_order:
-            want = original.field(i)
-        elif original is not None and original.get_field_index(f.name) >= 0:
-            want = original.field(f.name)
-        if want is not None and isinstance(table.columns[i], DictionaryArray) and table.columns[i].requested:
-            # read_dictionary: pyarrow gives int32 indices, unordered, whatever was stored
-            want = want.with_type(arr.type)
-        arrays[i], meta = restore_field(arr, want)
-        # pyarrow merges each Parquet field_id into the metadata of its field, at every depth
-        arrays[i], meta = with_field_ids(arrays[i], meta, f, want)
-        fields.append(pa.field(f.name, arrays[i].type, nullable=f.nullable, metadata=meta))
     if not arrays:
         return pa.table({}).slice(0, 0)
-    kept = {k: v for k, v in metadata.items() if k != ARROW_SCHEMA_KEY} or None
-    return pa.Table.from_arrays(arrays, schema=pa.schema(fields, metadata=kept))
+
+    def as_read(i: int) -> bool:
+        # read_dictionary: pyarrow gives int32 indices, unordered, whatever was stored
+        col = table.columns[i]
+        return isinstance(col, DictionaryArray) and bool(col.requested)
+
+    arrays, schema = restore_columns(table.schema.fields, arrays, table.metadata, as_read)
+    return pa.Table.from_arrays(arrays, schema=schema)
 
 
 # ---------------------------------------------------------------- from Arrow

@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import base64
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable, Sequence
 
+import numpy as np
 import pyarrow as pa
 
 from parquet_core.schema.types import DataType, Field, TypeId
 
 __all__ = ["ARROW_SCHEMA_KEY", "FIELD_ID_KEY", "encode_schema", "decode_schema", "schema_key_values",
-           "unkept_type", "restore_field", "field_id_of", "with_field_ids", "type_with_arrow_ids"]
+           "unkept_type", "restore_field", "restore_columns", "field_id_of", "with_field_ids",
+           "type_with_arrow_ids"]
 
 ARROW_SCHEMA_KEY = b"ARROW:schema"
 FIELD_ID_KEY = b"PARQUET:field_id"
@@ -77,6 +79,40 @@ def unkept_type(schema: pa.Schema) -> str | None:
     return None
 
 
+def restore_columns(fields: Sequence[Field], arrays: list[Any], metadata: dict[bytes, bytes] | None,
+                    as_read: Callable[[int], bool] = lambda i: False) -> tuple[list[Any], pa.Schema]:
+    """*arrays* (one per field of *fields*, as read from Parquet) given the types and field
+    metadata the footer's ``ARROW:schema`` records, and the schema pyarrow reads them as
+    (its metadata: the recorded schema's own, else the footer's keys, as pyarrow chooses).
+    ``as_read(i)`` keeps column *i*'s type as read (a dictionary asked for with
+    ``read_dictionary``).  Used for data (``Table.to_arrow``) and for schemas alone
+    (empty arrays: ``read_schema(...).to_arrow()``)."""
+    metadata = metadata or {}
+    original = decode_schema(metadata[ARROW_SCHEMA_KEY]) if ARROW_SCHEMA_KEY in metadata else None
+    names = [f.name for f in fields]
+    # the recorded fields by position when all are there in order (names may repeat),
+    # else by name (get_field_index finds none for a name several fields share)
+    in_order = original is not None and original.names == names
+    out, arrow_fields = list(arrays), []
+    for i, f in enumerate(fields):
+        want = None
+        if in_order:
+            want = original.field(i)
+        elif original is not None and original.get_field_index(f.name) >= 0:
+            want = original.field(f.name)
+        if want is not None and as_read(i):
+            want = want.with_type(out[i].type)
+        out[i], meta = restore_field(out[i], want)
+        # pyarrow merges each Parquet field_id into the metadata of its field, at every depth
+        out[i], meta = with_field_ids(out[i], meta, f, want)
+        arrow_fields.append(pa.field(f.name, out[i].type, nullable=f.nullable, metadata=meta))
+    if original is not None:   # pyarrow then keeps the recorded schema's metadata, not the footer's
+        kept = original.metadata
+    else:
+        kept = {k: v for k, v in metadata.items() if k != ARROW_SCHEMA_KEY} or None
+    return out, pa.schema(arrow_fields, metadata=kept)
+
+
 def restore_field(arr: Any, want: pa.Field | None) -> tuple[Any, dict[bytes, bytes] | None]:
     """*arr* (as read from Parquet) given back the type *want* records, and *want*'s metadata.
 
@@ -119,6 +155,16 @@ def _restore(arr: Any, want: pa.DataType) -> Any:
         return pa.StructArray.from_arrays(kids, fields=fields, mask=_mask(arr))
     if t.is_map(ours) and t.is_map(want):
         return _restore_map(arr, want)
+    if t.is_list(ours) and t.is_fixed_size_list(want):
+        return _restore_fixed_size(arr, want)
+    if t.is_list(ours) and (t.is_list_view(want) or t.is_large_list_view(want)):
+        return _restore_list_view(arr, want)
+    if t.is_dictionary(want) and _castable(ours, want):
+        # (read without its dictionary pages) the value type stays the one read, as pyarrow's
+        want = pa.dictionary(want.index_type, ours, want.ordered)
+    elif t.is_timestamp(ours) and t.is_timestamp(want) and ours.tz is not None and want.tz is not None:
+        # the zone's name only: the unit stays the one read (seconds are stored as ms)
+        want = pa.timestamp(ours.unit, want.tz)
     if t.is_list(ours) and (t.is_list(want) or t.is_large_list(want)):
         values = _restore(arr.values, want.value_type)
         field = pa.field(ours.value_field.name, values.type, ours.value_field.nullable,
@@ -135,6 +181,39 @@ def _restore(arr: Any, want: pa.DataType) -> Any:
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             return arr
     return arr
+
+
+def _restore_fixed_size(arr: pa.ListArray, want: pa.FixedSizeListType) -> Any:
+    """A list array given back as the fixed-size list *want* records (its values restored too);
+    kept as read when some non-null list has another size."""
+    size = want.list_size
+    offsets = arr.offsets.to_numpy().astype(np.int64)
+    valid = arr.is_valid().to_numpy(zero_copy_only=False)
+    if np.any(np.diff(offsets)[valid] != size):
+        return arr
+    # each list's values in place, null slots for null lists (Arrow's own list -> fixed-size
+    # cast leaves those slots unset); taken before restoring (view types have no take)
+    where = (offsets[:-1, None] + np.arange(size, dtype=np.int64)).reshape(-1)
+    taken = arr.values.take(pa.array(where, mask=np.repeat(~valid, size)))
+    values = _restore(taken, want.value_type)
+    field = pa.field(arr.type.value_field.name, values.type, arr.type.value_field.nullable,
+                     want.value_field.metadata)
+    return pa.FixedSizeListArray.from_arrays(values, type=pa.list_(field, size), mask=_mask(arr))
+
+
+def _restore_list_view(arr: pa.ListArray, want: pa.DataType) -> Any:
+    """A list array given back as the list view *want* records (each list's offset and size)."""
+    values = _restore(arr.values, want.value_type)
+    field = pa.field(arr.type.value_field.name, values.type, arr.type.value_field.nullable,
+                     want.value_field.metadata)
+    offsets = arr.offsets.to_numpy().astype(np.int64)
+    large = pa.types.is_large_list_view(want)
+    index = pa.int64() if large else pa.int32()
+    starts, sizes = pa.array(offsets[:-1], index), pa.array(np.diff(offsets), index)
+    if large:
+        return pa.LargeListViewArray.from_arrays(starts, sizes, values, pa.large_list_view(field),
+                                                 mask=_mask(arr))
+    return pa.ListViewArray.from_arrays(starts, sizes, values, pa.list_view(field), mask=_mask(arr))
 
 
 def _restore_map(arr: pa.MapArray, want: pa.MapType) -> Any:
@@ -162,17 +241,23 @@ def _mask(arr: pa.Array) -> Any:
 
 
 def _castable(ours: pa.DataType, want: pa.DataType) -> bool:
-    """The flat restorations pyarrow makes: zone names, durations, dictionaries, large types."""
+    """The flat restorations pyarrow makes: zone names, durations, dictionaries, large and view
+    types, narrow decimals."""
     t = pa.types
     if t.is_timestamp(ours) and t.is_timestamp(want):
         # the zone's name: same unit, both adjusted to UTC
         return ours.unit == want.unit and ours.tz is not None and want.tz is not None
+    if t.is_decimal(ours) and t.is_decimal(want):
+        # decimal32/64 are read as decimal128 of the same precision and scale
+        return ours.precision == want.precision and ours.scale == want.scale
     if t.is_dictionary(want):
         return want.value_type.equals(ours) or (t.is_large_string(want.value_type) and t.is_string(ours)) \
             or (t.is_large_binary(want.value_type) and t.is_binary(ours))
     return ((t.is_duration(want) and t.is_int64(ours))
             or (t.is_large_string(want) and t.is_string(ours))
-            or (t.is_large_binary(want) and t.is_binary(ours)))
+            or (t.is_large_binary(want) and t.is_binary(ours))
+            or (t.is_string_view(want) and (t.is_string(ours) or t.is_large_string(ours)))
+            or (t.is_binary_view(want) and (t.is_binary(ours) or t.is_large_binary(ours))))
 
 
 def field_id_of(af: pa.Field) -> int | None:

@@ -69,6 +69,17 @@ def _field(f: Field) -> pa.Field:
 
 
 def schema_to_arrow(schema: Schema) -> pa.Schema:
-    """Convert a :class:`Schema` (field ids become ``PARQUET:field_id`` metadata, at every depth)."""
-    return pa.schema([_field(f) for f in schema])
+    """Convert a :class:`Schema` (field ids become ``PARQUET:field_id`` metadata, at every depth).
+
+    A file's schema (one with the footer's key/value ``metadata``) gets the types its
+    ``ARROW:schema`` records and the other keys as metadata, as pyarrow's ``read_schema``.
+    """
+    plain = pa.schema([_field(f) for f in schema])
+    metadata = getattr(schema, "metadata", None)
+    if metadata is None:
+        return plain
+    from parquet_core.interop.arrow_metadata import restore_columns
+
+    empty = [pa.nulls(0, f.type) for f in plain]
+    return restore_columns(schema.fields, empty, metadata)[1]
 

@@ -5,6 +5,7 @@ pyarrow is the oracle for which types come back."""
 from __future__ import annotations
 
 import datetime as dt
+import decimal as dec
 
 import pytest
 
@@ -138,3 +139,243 @@ def test_map_restoration_keeps_slices_and_nulls(start, length):
     got.validate(full=True)
     assert got.type.equals(want)
     assert got.to_pylist() == plain.slice(start, length).cast(want).to_pylist()
+
+
+# ------------------------------------------------- schemas alone, view and fixed-size list types
+# read_schema(...).to_arrow() and ParquetFile.schema_arrow.to_arrow() give what pq.read_schema
+# gives (the file's table schema, without reading data); read_table(...).to_arrow() the
+# string_view / binary_view / fixed_size_list columns pyarrow restores too.
+
+def _oslo(values):
+    return pa.array(values, pa.timestamp("ms", tz="Europe/Oslo"))
+
+
+def _restorable():
+    when = [dt.datetime(2024, 3, 31, 0, 30, tzinfo=dt.timezone.utc), None,
+            dt.datetime(1969, 12, 31, 23, 59, tzinfo=dt.timezone.utc)]
+    return pa.table({
+        "dict": pa.array(["a", None, "a"]).dictionary_encode(),
+        "dict_i8_ordered": pa.array(["b", "a", None], pa.dictionary(pa.int8(), pa.string(), ordered=True)),
+        "dict_binary": pa.array([b"\x00", b"\x00", None]).dictionary_encode(),
+        "oslo": _oslo(when),
+        "tokyo_ns": pa.array(when, pa.timestamp("ns", tz="Asia/Tokyo")),
+        "dur_s": pa.array([1, None, -7], pa.duration("s")),
+        "dur_ns": pa.array([2**40, None, -1], pa.duration("ns")),
+        "large_string": pa.array(["x", None, ""], pa.large_string()),
+        "large_binary": pa.array([b"x", None, b"\xff"], pa.large_binary()),
+        "large_list": pa.array([[1], None, []], pa.large_list(pa.int16())),
+        "string_view": pa.array(["short", None, "a string longer than twelve bytes"], pa.string_view()),
+        "binary_view": pa.array([b"\x00", None, b"b" * 40], pa.binary_view()),
+        "fixed_size_list": pa.array([[1, None], None, [3, 4]], pa.list_(pa.int32(), 2)),
+        # null lists of strings: their slots must be nulls, not unset memory
+        "fsl_null_strings": pa.array([None, ["a", "b"], None], pa.list_(pa.large_string(), 2)),
+        "fsl_of_views": pa.array([["a", "b", None], None, ["c", "d", "e"]], pa.list_(pa.string_view(), 3)),
+        "bool8": pa.ExtensionArray.from_storage(pa.bool8(), pa.array([1, None, 0], pa.int8())),
+        # seconds are stored (and read back by pyarrow) as ms: the zone name still comes back
+        "oslo_s": pa.array([1, None, -1], pa.timestamp("s", tz="Europe/Oslo")),
+        "decimal32": pa.array([dec.Decimal("1.25"), None, dec.Decimal("-3.00")], pa.decimal32(5, 2)),
+        "decimal64": pa.array([dec.Decimal("1.25"), None, dec.Decimal("-3.00")], pa.decimal64(12, 2)),
+        "list_view": pa.array([[1, None], None, []], pa.list_view(pa.int32())),
+        "large_list_view": pa.array([["a"], None, []], pa.large_list_view(pa.string())),
+        # pyarrow keeps the value type read (string), with the recorded index type
+        "dict_large_string": pa.array(["a", None, "a"], pa.dictionary(pa.int16(), pa.large_string())),
+        "struct": pa.array([{"v": "x", "f": [1.5], "d": 3}, None, {"v": None, "f": None, "d": None}],
+                           pa.struct([("v", pa.string_view()), ("f", pa.list_(pa.float64(), 1)),
+                                      ("d", pa.duration("ms"))])),
+        "list_of_oslo": pa.array([[when[0], None], None, []], pa.list_(pa.timestamp("ms", tz="Europe/Oslo"))),
+        "large_list_of_fsl": pa.array([[[1, 2]], None, [None]], pa.large_list(pa.list_(pa.int8(), 2))),
+    })
+
+
+def _same_values(ours, theirs) -> bool:
+    # repr keeps NaN equal to NaN (float columns of the corpus)
+    return ours.equals(theirs) or repr(ours.to_pylist()) == repr(theirs.to_pylist())
+
+
+@pytest.mark.parametrize("column", list(_restorable().column_names))
+def test_schema_and_data_come_back_as_pyarrow_reads_them(tmp_path, column):
+    path = tmp_path / "r.parquet"
+    pq.write_table(_restorable().select([column]), path)
+    expected = pq.read_schema(path)
+    assert pc.read_schema(path).to_arrow().equals(expected, check_metadata=True)
+    with pc.ParquetFile(path) as pf:
+        assert pf.schema_arrow.to_arrow().equals(expected, check_metadata=True)
+    theirs = pq.read_table(path)
+    ours = pc.read_table(path).to_arrow()
+    ours.validate(full=True)
+    assert ours.schema.equals(theirs.schema, check_metadata=True), (ours.schema, theirs.schema)
+    assert ours.equals(theirs)
+
+
+def test_values_of_restored_columns_are_pyarrow_values(tmp_path):
+    path = tmp_path / "v.parquet"
+    pq.write_table(_restorable(), path)
+    ours = pc.read_table(path).to_arrow()
+    # durations: the stored counts in their unit, as pyarrow reads them
+    assert ours.column("dur_s").cast(pa.int64()).to_pylist() == [1, None, -7]
+    # a zoned timestamp keeps its instants (Arrow stores UTC) and gets its zone name back
+    assert ours.column("oslo").type == pa.timestamp("ms", tz="Europe/Oslo")
+    assert ours.column("oslo").cast(pa.int64()).to_pylist() == [1711845000000, None, -60000]
+    assert ours.column("dict").combine_chunks().equals(pq.read_table(path).column("dict").combine_chunks())
+    assert ours.column("string_view").to_pylist() == ["short", None, "a string longer than twelve bytes"]
+    assert ours.column("fixed_size_list").to_pylist() == [[1, None], None, [3, 4]]
+    assert ours.select(["string_view", "binary_view", "fixed_size_list", "fsl_of_views", "struct"]).equals(
+        pq.read_table(path).select(["string_view", "binary_view", "fixed_size_list", "fsl_of_views",
+                                    "struct"]))
+
+
+def test_pyarrow_schema_metadata_wins_over_other_footer_keys(tmp_path):
+    """With ARROW:schema, pyarrow's schema metadata is the recorded schema's, not every footer key."""
+    path = tmp_path / "kv.parquet"
+    table = pa.table({"x": [1]}).replace_schema_metadata({"a": "1"})
+    with pq.ParquetWriter(path, table.schema) as w:
+        w.write_table(table)
+        w.add_key_value_metadata({"b": "2"})
+    assert pc.read_schema(path).to_arrow().metadata == pq.read_schema(path).metadata == {b"a": b"1"}
+    assert pc.read_table(path).to_arrow().schema.metadata == pq.read_table(path).schema.metadata
+
+
+def _corpus_with_arrow_schema():
+    import os
+    from pathlib import Path
+
+    root = os.environ.get("PARQUET_TEST_DATA")
+    if not root:
+        return []
+    out = []
+    for p in sorted(Path(root).rglob("*.parquet")):
+        try:
+            kv = pq.read_metadata(p).metadata or {}
+        except Exception:  # files the corpus keeps unreadable on purpose
+            continue
+        if b"ARROW:schema" in kv:
+            out.append(p)
+    return out
+
+
+def test_corpus_files_with_arrow_schema_read_as_pyarrow_reads_them():
+    files = _corpus_with_arrow_schema()
+    if not files:
+        pytest.skip("PARQUET_TEST_DATA not set")
+    checked = 0
+    for path in files:
+        expected = pq.read_schema(path)
+        got = pc.read_schema(path).to_arrow()
+        if path.name == "large_string_map.brotli.parquet":
+            # pyarrow names the map's entries field after the Parquet group ("arr") and cannot
+            # read the data; the types still agree
+            assert got.equals(expected), (path, got, expected)
+            continue
+        assert got.equals(expected, check_metadata=True), (path, got, expected)
+        theirs = pq.read_table(path)
+        ours = pc.read_table(path).to_arrow()
+        assert ours.schema.equals(theirs.schema, check_metadata=True), path
+        assert _same_values(ours, theirs), path
+        checked += 1
+    assert checked >= 5
+
+
+# -------------------------------------------------------------------- random schemas of these types
+_LEAVES = [
+    ("dict", pa.dictionary(pa.int32(), pa.string())),
+    ("dict8", pa.dictionary(pa.int8(), pa.string(), ordered=True)),
+    ("oslo", pa.timestamp("ms", tz="Europe/Oslo")),
+    ("utc_us", pa.timestamp("us", tz="UTC")),
+    ("la_ns", pa.timestamp("ns", tz="America/Los_Angeles")),
+    ("dur_s", pa.duration("s")), ("dur_ms", pa.duration("ms")), ("dur_us", pa.duration("us")),
+    ("dur_ns", pa.duration("ns")),
+    ("large_string", pa.large_string()), ("large_binary", pa.large_binary()),
+    ("string_view", pa.string_view()), ("binary_view", pa.binary_view()),
+    ("string", pa.string()), ("int32", pa.int32()),
+    ("bool8", pa.bool8()),
+]
+
+
+def _leaf_value(draw, st, typ):
+    if isinstance(typ, pa.BaseExtensionType):
+        return draw(st.sampled_from([0, 1]))
+    if pa.types.is_dictionary(typ) or pa.types.is_string(typ) or pa.types.is_large_string(typ) \
+            or pa.types.is_string_view(typ):
+        return draw(st.text(max_size=14))
+    if pa.types.is_large_binary(typ) or pa.types.is_binary_view(typ):
+        return draw(st.binary(max_size=14))
+    bound = 2**31 - 1 if pa.types.is_int32(typ) else 2**40
+    return draw(st.integers(-bound, bound))
+
+
+def test_random_schemas_read_as_pyarrow_reads_them(tmp_path):
+    hypothesis = pytest.importorskip("hypothesis")
+    st = hypothesis.strategies
+
+    @st.composite
+    def tables(draw):
+        columns = {}
+        n = draw(st.integers(0, 4))
+        for i in range(draw(st.integers(1, 4))):
+            name, leaf = draw(st.sampled_from(_LEAVES))
+            shape = draw(st.sampled_from(["flat", "list", "large_list", "fixed_size_list", "struct"]))
+            if pa.types.is_dictionary(leaf) and shape != "flat":
+                shape = "flat"   # dictionaries are kept at the top level only
+            def value():
+                return None if draw(st.booleans()) and draw(st.booleans()) else _leaf_value(draw, st, leaf)
+            storage = leaf.storage_type if isinstance(leaf, pa.BaseExtensionType) else leaf
+            if shape == "flat":
+                typ, values = storage, [value() for _ in range(n)]
+            elif shape == "fixed_size_list":
+                typ = pa.list_(storage, 2)
+                values = [None if draw(st.booleans()) else [value(), value()] for _ in range(n)]
+            elif shape == "struct":
+                typ = pa.struct([("v", storage)])
+                values = [None if draw(st.booleans()) else {"v": value()} for _ in range(n)]
+            else:
+                typ = (pa.list_ if shape == "list" else pa.large_list)(storage)
+                values = [None if draw(st.booleans()) else [value() for _ in range(draw(st.integers(0, 2)))]
+                          for _ in range(n)]
+            arr = pa.array(values, typ)
+            if isinstance(leaf, pa.BaseExtensionType):   # the extension type around the storage
+                arr = _wrap(arr, leaf)
+            columns[f"c{i}_{name}_{shape}"] = arr
+        return pa.table(columns)
+
+    @hypothesis.settings(max_examples=40, deadline=None,
+                         suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture])
+    @hypothesis.given(tables())
+    def check(table):
+        path = tmp_path / "h.parquet"
+        pq.write_table(table, path)
+        assert pc.read_schema(path).to_arrow().equals(pq.read_schema(path), check_metadata=True)
+        theirs = pq.read_table(path)
+        ours = pc.read_table(path).to_arrow()
+        ours.validate(full=True)
+        assert ours.schema.equals(theirs.schema, check_metadata=True), (ours.schema, theirs.schema)
+        assert ours.equals(theirs)
+
+    check()
+
+
+def _wrap(arr, ext):
+    """*arr* with its innermost leaf values wrapped in the extension type *ext*."""
+    t = arr.type
+    if pa.types.is_struct(t):
+        return pa.StructArray.from_arrays([_wrap(arr.field(0), ext)], names=[t.field(0).name],
+                                          mask=arr.is_null() if arr.null_count else None)
+    if pa.types.is_fixed_size_list(t):
+        return pa.FixedSizeListArray.from_arrays(_wrap(arr.values, ext), t.list_size,
+                                                 mask=arr.is_null() if arr.null_count else None)
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        cls = pa.ListArray if pa.types.is_list(t) else pa.LargeListArray
+        return cls.from_arrays(arr.offsets, _wrap(arr.values, ext), mask=arr.is_null() if arr.null_count else None)
+    return pa.ExtensionArray.from_storage(ext, arr)
+
+
+@pytest.mark.parametrize("start, length", [(0, 4), (1, 2), (2, 2), (3, 1)])
+def test_fixed_size_restoration_keeps_slices_and_nulls(start, length):
+    from parquet_core.interop.arrow_metadata import restore_field
+
+    plain = pa.array([["a", None], None, ["b", "c"], ["d", "e"]], pa.list_(pa.string()))
+    want = pa.list_(pa.string_view(), 2)
+    got, _ = restore_field(plain.slice(start, length), pa.field("f", want))
+    got.validate(full=True)
+    assert got.type.equals(want)
+    assert got.to_pylist() == plain.slice(start, length).to_pylist()
+
