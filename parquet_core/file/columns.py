@@ -13,7 +13,7 @@ that several fields share resolves to none of them (``ParquetSchemaError``).
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.file.variant_paths import split_variant_path
@@ -78,12 +78,16 @@ class FileSchema(Schema):
     key/value ``metadata``, so that :meth:`to_arrow` gives the types its ``ARROW:schema``
     records (dictionaries, time zones, durations...), as ``pyarrow.parquet.read_schema`` does."""
 
-    __slots__ = ("metadata",)
+    __slots__ = ("_footer",)
 
-    def __init__(self, fields: list[Field], metadata: dict[bytes, bytes]) -> None:
+    def __init__(self, fields: list[Field], footer: Any) -> None:
         super().__init__(fields)
-        #: the footer's key/values (``ARROW:schema``, ``pandas``...)
-        self.metadata = metadata
+        self._footer = footer       # decoded lazily: opening a file does not read its key/values
+
+    @property
+    def metadata(self) -> dict[bytes, bytes]:
+        """The footer's key/values (``ARROW:schema``, ``pandas``...)."""
+        return self._footer.metadata
 
 
 def table_schema(d: SchemaDescriptor) -> Schema:
@@ -133,7 +137,7 @@ class FileColumns:
         #: The top-level fields' schema nodes and shapes, by position.
         self.nodes: list[SchemaNode] = layout.nodes
         self.field_shapes: list[Shape | ParquetSchemaError] = layout.shapes
-        self.schema: Schema = FileSchema(self.fields, metadata.metadata)
+        self.schema: Schema = FileSchema(self.fields, metadata)
         #: Top-level name -> its Shape, or the schema error that stops it being read.
         self.shapes: Mapping[str, Shape | ParquetSchemaError] = _ShapesByName(self.schema, layout.shapes)
 
