@@ -2,26 +2,20 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 
 import pytest
 
 import parquet_core as pc
+from tests.interop.readme_snippets import README, readme_snippet
 
 pytest.importorskip("polars")
 pytest.importorskip("duckdb")
 
-_README = Path(__file__).resolve().parents[2] / "README.md"
-_MARKER = "<!-- executed by tests/interop/test_readme_capsule.py -->"
+_README = README
 
 
 def _snippet() -> str:
-    text = _README.read_text(encoding="utf-8")
-    assert text.count(_MARKER) == 1, "the README marker must appear once"
-    found = re.search(re.escape(_MARKER) + r"\s*```python\n(.*?)```", text, re.S)
-    assert found, "the marker must be followed by a python block"
-    return found.group(1)
+    return readme_snippet("test_readme_capsule.py")
 
 
 def test_readme_capsule_example_runs(tmp_path, monkeypatch):
