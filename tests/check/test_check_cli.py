@@ -61,12 +61,15 @@ def test_no_file_is_a_usage_error():
     assert exc.value.code == 2
 
 
-def test_readme_rule_table_is_generated_from_the_code():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = readme.index("<!-- rules:start -->") + len("<!-- rules:start -->")
-    end = readme.index("<!-- rules:end -->")
-    assert readme[start:end].strip() == rules_table(), \
-        "README rule table is stale: regenerate it with `pqc check --list-rules`"
+def test_docs_rule_table_is_generated_from_the_code():
+    page = (ROOT / "docs" / "guide" / "check.md").read_text(encoding="utf-8")
+    start = page.index("<!-- rules:start -->") + len("<!-- rules:start -->")
+    end = page.index("<!-- rules:end -->")
+    assert page[start:end].strip() == rules_table(), \
+        "docs/guide/check.md rule table is stale: regenerate it with `python docs/regen_rules.py`"
+    sev = [r.severity for r in RULES.values()]
+    assert (f"The rules ({len(sev)}: {sev.count('error')} errors, {sev.count('warning')} warnings, "
+            f"{sev.count('info')} infos)") in page, "rule count line is stale: `python docs/regen_rules.py`"
 
 
 def test_every_rule_has_a_test():

@@ -1,4 +1,4 @@
-"""The README's polars / duckdb example, executed as written (the block after its marker)."""
+"""The docs' polars / duckdb example, executed as written (the block after its marker)."""
 
 from __future__ import annotations
 
@@ -6,22 +6,21 @@ from __future__ import annotations
 import pytest
 
 import parquet_core as pc
-from tests.interop.readme_snippets import README, readme_snippet
+from tests.interop.readme_snippets import docs_snippet
 
 pytest.importorskip("polars")
 pytest.importorskip("duckdb")
 
-_README = README
 
-
-def _snippet() -> str:
-    return readme_snippet("test_readme_capsule.py")
+def _snippet() -> tuple:
+    return docs_snippet("test_readme_capsule.py")
 
 
 def test_readme_capsule_example_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     scope: dict = {"pc": pc}
-    exec(compile(_snippet(), str(_README), "exec"), scope)   # asserts inside
+    page, code = _snippet()
+    exec(compile(code, str(page), "exec"), scope)   # asserts inside
     # what the snippet claims, checked by an outside reader
     pq = pytest.importorskip("pyarrow.parquet")
     back = pq.read_table(tmp_path / "range.parquet")

@@ -1,4 +1,4 @@
-"""The README's pandas round trip, executed as written (the block after its marker)."""
+"""The docs' pandas round trip, executed as written (the block after its marker)."""
 
 from __future__ import annotations
 
@@ -6,22 +6,21 @@ from __future__ import annotations
 import pytest
 
 import parquet_core as pc
-from tests.interop.readme_snippets import README, readme_snippet
+from tests.interop.readme_snippets import docs_snippet
 
 pytest.importorskip("pyarrow")
 pd = pytest.importorskip("pandas")
 
-_README = README
 
-
-def _snippet() -> str:
-    return readme_snippet("test_readme_pandas.py")
+def _snippet() -> tuple:
+    return docs_snippet("test_readme_pandas.py")
 
 
 def test_readme_pandas_round_trip_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     scope: dict = {"pc": pc}
-    exec(compile(_snippet(), str(_README), "exec"), scope)   # asserts inside
+    page, code = _snippet()
+    exec(compile(code, str(page), "exec"), scope)   # asserts inside
     df = scope["df"]
     # what the snippet claims it shows
     assert isinstance(df.index, pd.Index) and df.index.name == "id"

@@ -220,10 +220,10 @@ def test_checksum_option_reaches_the_pages(files, tmp_path):
         assert "CRC" not in str(exc)
 
 
-def test_readme_names_every_reader_option():
+def test_docs_name_every_reader_option():
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[3] / "docs" / "guide" / "reading.md").read_text(encoding="utf-8")
     section = text[text.index("Reading options are pyarrow's keywords"):]
     section = section[:section.index("```")]
     for f in dataclasses.fields(ReaderOptions):

@@ -288,10 +288,10 @@ def test_encryption_option_round_trip(tmp_path):
     assert got.to_arrow().cast(table.schema).equals(table)
 
 
-def test_readme_table_lists_every_option():
+def test_docs_table_lists_every_option():
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[3] / "docs" / "guide" / "writing.md").read_text(encoding="utf-8")
     rows = [line for line in text.splitlines() if line.startswith("| `")]
     for o in WRITER_OPTIONS:
         assert any(f"`{o.name}`" in row.split("|")[1] for row in rows), o.name
@@ -331,7 +331,7 @@ def _case(draw):
 
 
 def _model_value(name, given_options, column):
-    """What the README says: a scalar for every leaf; a mapping's entry, else its None key, else
+    """What the writing guide says: a scalar for every leaf; a mapping's entry, else its None key, else
     the table's default."""
     value = given_options.get(name, WRITER_DEFAULTS[name])
     if isinstance(value, dict):
