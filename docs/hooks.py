@@ -87,6 +87,9 @@ def _prune(nav: list, present: set[str]) -> list:
 
 
 def on_config(config, **kwargs):
+    import parquet_core
+    # which version these pages describe: the checkout's own
+    config["site_name"] = f"parquet-core {parquet_core.__version__}"
     docs = Path(config["docs_dir"])
     present = {p for p in OPTIONAL_PAGES if (docs / p).is_file()}
     if config["nav"]:
