@@ -20,7 +20,7 @@ The public API is shaped like ``pyarrow.parquet``::
         for batch in batches:
             writer.write_table(batch)
 
-This module only re-exports; the layers live in the subpackages (see README).
+This module only re-exports; the layers live in the subpackages (see docs/architecture.md).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A rule is declared at import time of the module that checks it
 (:func:`rule`), with a stable id (``area.what``), a severity, the spec
 section it rests on and a one-line summary.  ``pqc check --list-rules``
-and the README's rule table are both generated from :data:`RULES`.
+and the rule table of docs/guide/check.md are both generated from :data:`RULES`.
 
 Severities:
 
@@ -58,7 +58,7 @@ def rule(id: str, severity: str, spec: str, summary: str) -> Rule:
 
 
 def rules_table() -> str:
-    """The rules as a Markdown table (the README's table is this text)."""
+    """The rules as a Markdown table (docs/guide/check.md holds this text)."""
     lines = ["| rule | severity | spec | checks |", "|---|---|---|---|"]
     for r in sorted(RULES.values(), key=lambda r: r.id):
         lines.append(f"| `{r.id}` | {r.severity} | {r.spec} | {r.summary} |")

@@ -7,7 +7,7 @@
 
 Levels (``.option("level", ...)``, default ``file``): ``file``, ``schema``,
 ``rowgroup``, ``column``, ``page``, ``index``, ``bloom``; their columns are
-documented in the README and in :mod:`spark_adapter.pqmeta.rows`.  Footers, page headers, indexes and filters are read, data
+documented in docs/guide/spark.md and in :mod:`spark_adapter.pqmeta.rows`.  Footers, page headers, indexes and filters are read, data
 pages are not decoded.  Files are listed like ``format("pqcore")`` does
 (recursive, ``_``/``.`` entries skipped, globs), and only Parquet-named files
 found in folders are kept unless ``pathGlobFilter`` says otherwise
