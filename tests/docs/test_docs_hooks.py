@@ -33,3 +33,21 @@ def test_api_page_has_an_entry_per_public_name():
     page = hooks.api_page("spark_adapter", ["spark_adapter"], "intro")
     for name in spark_adapter.__all__:
         assert f"::: spark_adapter.{name}\n" in page
+
+
+def test_a_stale_rule_table_warns(caplog):
+    """A warning fails ``mkdocs build --strict``: a page whose rule table differs from the code's."""
+    from types import SimpleNamespace
+
+    from parquet_core.validation import rules_table
+
+    page = SimpleNamespace(file=SimpleNamespace(src_path="guide/check.md"))
+    fresh = f"<!-- rules:start -->\n{rules_table()}\n<!-- rules:end -->"
+    with caplog.at_level("WARNING"):
+        hooks.on_page_markdown(fresh, page, {}, None)
+    assert not caplog.records
+    stale = fresh.replace("| `bloom.header` |", "| `bloom.headers` |")
+    assert stale != fresh
+    with caplog.at_level("WARNING"):
+        hooks.on_page_markdown(stale, page, {}, None)
+    assert any("rule table is stale" in r.getMessage() for r in caplog.records)
