@@ -121,6 +121,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if any(item.nodeid == s or item.nodeid.startswith(s + "[") or (s.endswith("::") and item.nodeid.startswith(s))
                for s in _SLOW):
             item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("spark") is not None:
+            # pytest-xdist (``-n 2 --dist loadgroup``, the default addopts): every Spark test
+            # runs on the same worker, so one SparkSession (one JVM) serves them all
+            item.add_marker(pytest.mark.xdist_group("spark"))
 
 
 def _skip_reason(longrepr: object) -> str:
