@@ -114,6 +114,29 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             f"{CORPUS_HOW_TO}")
 
 
+class _XdistGroupIds:
+    """pytest-xdist's ``loadgroup`` marks a grouped test by renaming it (``id@group``) through
+    ``item._nodeid``; pytest 9 reads a node's id from ``item._id`` instead, so the rename is
+    lost and the groups spread over both workers (two SparkSessions).  Carry it over."""
+
+    @pytest.hookimpl(trylast=True)   # after xdist's own hook
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        try:
+            from _pytest.nodeid import NodeId
+        except ImportError:          # pytest < 9: item._nodeid is the id itself
+            return
+        for item in items:
+            renamed = getattr(item, "_nodeid", None)
+            if isinstance(renamed, str) and "@" in renamed and str(item.nodeid) != renamed:
+                item._id = NodeId.parse(renamed)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_XdistGroupIds(), "parquet-core-xdist-group-ids")
+
+
+@pytest.hookimpl(tryfirst=True)   # before pytest-xdist reads the xdist_group markers
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if _SPARK_FIXTURES.intersection(getattr(item, "fixturenames", ())):
@@ -121,6 +144,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if any(item.nodeid == s or item.nodeid.startswith(s + "[") or (s.endswith("::") and item.nodeid.startswith(s))
                for s in _SLOW):
             item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("spark") is not None:
+            # pytest-xdist (``-n 2 --dist loadgroup``, the default addopts): every Spark test
+            # runs on the same worker, so one SparkSession (one JVM) serves them all
+            item.add_marker(pytest.mark.xdist_group("spark"))
 
 
 def _skip_reason(longrepr: object) -> str:

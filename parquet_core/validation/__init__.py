@@ -28,7 +28,8 @@ import os
 from typing import Any
 
 from parquet_core.validation import (  # noqa: F401 - importing declares the rules
-    bloom, encryption, footer, geospatial, page_index, pages, schema, sorting, total_order, values, writers,
+    bloom, encryption, footer, geospatial, page_index, pages, schema, sorting, total_order, values, variant,
+    writers,
 )
 from parquet_core.validation.context import LEVELS, Checker
 from parquet_core.validation.report import CheckReport, Finding
@@ -111,6 +112,8 @@ def _run(ck: Checker) -> None:
         bloom.check_bloom_headers(ck)
     if ck.deeper("data"):
         values.check_values(ck)   # also the page index and Bloom filter value rules, chunk by chunk
+        with ck.guard(variant.CONFLICT):
+            variant.check_variant_values(ck)
 
 
 def _strict_validate(source: Any, level: str, decryption: Any) -> None:

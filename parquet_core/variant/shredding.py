@@ -22,9 +22,17 @@ non-null   non-null      a partially shredded object: ``value`` must be an
                          object whose keys are disjoint from the shredded ones
 =========  ============  ====================================================
 
-Any other combination (``value`` set beside a shredded primitive or array,
-a non-object ``value`` beside a shredded object, a field in both) raises
-:class:`ParquetFormatError` naming the column and the row.
+A partially shredded object whose ``value`` also holds a field that
+``typed_value`` shreds breaks the spec ("the value column of a partially
+shredded object must never contain fields represented by the Parquet columns
+in typed_value"); the spec lets readers that read it anyway use the
+``typed_value`` column, so the read keeps the shredded field (present or
+missing) and drops the copy in ``value``, as Iceberg and parquet-java do.
+:func:`shredding_conflicts` lists such rows for ``pqc check``, where they
+are an error.  Any other combination (``value`` set beside a shredded
+primitive or array, a non-object ``value`` beside a shredded object) has no
+reading the spec allows and raises :class:`ParquetFormatError` naming the
+column and the row.
 
 Writing (:func:`shred_row`) splits one Python value by a layout's
 ``typed_value``: what matches the typed column goes there, the rest is
@@ -51,7 +59,7 @@ from parquet_core.variant.encoding import (
     NULL, collect_keys, decode_metadata, decode_value, encode_metadata, encode_value,
 )
 
-__all__ = ["unshred_rows", "shred_row", "MISSING"]
+__all__ = ["unshred_rows", "shred_row", "shredding_conflicts", "MISSING"]
 
 
 class _Missing:
@@ -74,10 +82,12 @@ def _members(dt: DataType) -> dict[str, DataType]:
 
 
 class _Reader:
-    __slots__ = ("keys", "null")
+    __slots__ = ("keys", "null", "overlaps")
 
-    def __init__(self, keys: Sequence[str], null: Any) -> None:
+    def __init__(self, keys: Sequence[str], null: Any, overlaps: list[str] | None = None) -> None:
         self.keys, self.null = keys, null
+        #: where a shredded field was also found in ``value`` (collected for the checker)
+        self.overlaps = overlaps
 
     def slot(self, value: bytes | None, typed: Any, layout: DataType | None, where: str) -> Any:
         """Rebuild one value from its ``value`` bytes and ``typed_value`` (MISSING if both null)."""
@@ -85,7 +95,8 @@ class _Reader:
             return MISSING if value is None else decode_value(self.keys, value, null=self.null)
         if layout.id is _STRUCT:
             fields = {}
-            for name, sub in _members(layout).items():
+            shredded = _members(layout)
+            for name, sub in shredded.items():
                 got = typed.get(name) or {}
                 v = self.slot(got.get(VALUE), got.get(TYPED_VALUE),
                               _members(sub).get(TYPED_VALUE), f"{where}.{name}")
@@ -97,9 +108,14 @@ class _Reader:
             if not isinstance(rest, dict):
                 raise _Conflict(f"{where}: typed_value is a shredded object but value is "
                                 f"not an object ({type(rest).__name__})")
-            both = rest.keys() & fields.keys()
+            both = rest.keys() & shredded.keys()
             if both:
-                raise _Conflict(f"{where}: field {sorted(both)[0]!r} is both shredded and in value")
+                # the spec's reading of a file that breaks the rule: typed_value wins
+                if self.overlaps is not None:
+                    self.overlaps.append(f"{where}: field {sorted(both)[0]!r} is shredded in typed_value "
+                                         "and also present in value")
+                for name in both:
+                    del rest[name]
             rest.update(fields)
             return dict(sorted(rest.items()))
         if value is not None:
@@ -146,11 +162,53 @@ def unshred_rows(rows: Sequence[Any], layout: DataType, column: str, *, null: An
             v = _Reader(keys, null).slot(row.get(VALUE), row.get(TYPED_VALUE), typed_layout, "")
         except _Conflict as exc:
             raise ParquetFormatError(f"variant column {column!r}, row {i}: invalid shredding at "
-                                     f"{str(exc).lstrip('.') or '(top)'}") from None
+                                     f"{_where(str(exc))}") from None
         except ParquetFormatError as exc:
             raise ParquetFormatError(f"variant column {column!r}, row {i}: {exc}") from exc
         out.append(null if v is MISSING else v)
     return out
+
+
+def shredding_conflicts(rows: Sequence[Any], layout: DataType, *,
+                        limit: int = 20) -> tuple[list[tuple[bool, str]], int]:
+    """Rows of a variant column that break the shredding rules (for the checker).
+
+    Returns up to *limit* findings ``(readable, "row N: <where>: <what>")`` and
+    the number of rows with a problem.  ``readable`` is True for a field both
+    shredded and in ``value`` (which :func:`unshred_rows` reads from
+    ``typed_value``) and False for the combinations it refuses.  Malformed
+    Variant bytes are not this function's business and raise
+    :class:`ParquetFormatError` as on read.
+    """
+    typed_layout = _members(layout).get(TYPED_VALUE)
+    cache: dict[bytes, tuple[str, ...]] = {}
+    found: list[tuple[bool, str]] = []
+    bad = 0
+    for i, row in enumerate(rows):
+        if row is None:
+            continue
+        meta = row[METADATA]
+        keys = cache.get(meta)
+        if keys is None:
+            keys = cache[meta] = decode_metadata(meta)
+        overlaps: list[str] = []
+        readable = True
+        try:
+            _Reader(keys, NULL, overlaps).slot(row.get(VALUE), row.get(TYPED_VALUE), typed_layout, "")
+        except _Conflict as exc:
+            overlaps.insert(0, str(exc))
+            readable = False
+        if overlaps:
+            bad += 1
+            if len(found) < limit:
+                found.append((readable, f"row {i}: {_where(overlaps[0])}"))
+    return found, bad
+
+
+def _where(text: str) -> str:
+    """``.a.b: what`` -> ``a.b: what``; ``: what`` (the top of the value) -> ``(top): what``."""
+    text = text.lstrip(".")
+    return "(top)" + text if text.startswith(":") else text
 
 
 # ---------------------------------------------------------------------------
