@@ -68,8 +68,8 @@ def flat_leaf(desc: ColumnDescriptor, column: Array) -> ColumnData:
 
 
 @dataclass(frozen=True, slots=True)
-class _ShreddedLeaf:
-    """A nested field's leaf over the whole table, with where each record's levels and values start."""
+class _RecordCuts:
+    """Where each record of a shredded leaf starts, to cut its ColumnData into row groups."""
 
     desc: ColumnDescriptor
     type: DataType
@@ -85,13 +85,13 @@ class _ShreddedLeaf:
         return replace(cut, values=to_physical(self.desc, self.type, cut.values))
 
 
-def _shredded(descs: Iterator[ColumnDescriptor], column: Array, field: Any) -> list[_ShreddedLeaf]:
+def _shredded(descs: Iterator[ColumnDescriptor], column: Array, field: Any) -> list[_RecordCuts]:
     out = []
     for dt, data in shred(column, field):
         desc = next(descs)
         starts = record_starts(data)
         record_at = None if starts is None else np.append(starts, data.num_levels).astype(np.int64)
-        out.append(_ShreddedLeaf(desc, dt, data, record_at, value_positions(data, desc)))
+        out.append(_RecordCuts(desc, dt, data, record_at, value_positions(data, desc)))
     return out
 
 
@@ -109,7 +109,7 @@ class WriteLeaves:
         self.table = table
         descs = iter(descriptors)
         #: per top-level field: its column's descriptor (flat), or its shredded leaves
-        self._fields: list[ColumnDescriptor | list[_ShreddedLeaf]] = []
+        self._fields: list[ColumnDescriptor | list[_RecordCuts]] = []
         for field, column in zip(table.schema, table.columns):
             if field.type.is_nested:
                 self._fields.append(_shredded(descs, column, field))
