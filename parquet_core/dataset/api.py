@@ -11,7 +11,6 @@ import os
 from typing import Any, Sequence
 
 from parquet_core.dataset.dataset import ParquetDataset
-from parquet_core.errors import file_context
 from parquet_core.file.filesystem import resolve_filesystem
 from parquet_core.file.reader import ParquetFile
 from parquet_core.file.source import buffer_bytes
@@ -52,13 +51,12 @@ def _source_or_where(source: Any, where: Any) -> Any:
     return where if source is None else source
 
 
-def _open_file(src: Any, shown: str | None, **kw: Any) -> ParquetFile:
-    with file_context(shown, "reading"):
-        pf = ParquetFile(src, **kw)
-    if shown is not None:
-        pf._path = shown
-        pf._owned = True
-    return pf
+def _open_file(single: tuple[Any, str | None], options: ReaderOptions) -> ParquetFile:
+    """The one file :func:`_single_file` found, opened (a source it opened is owned)."""
+    src, shown = single
+    if shown is None:
+        return ParquetFile(src, options=options)
+    return ParquetFile.from_source(src, shown, options=options)
 
 
 def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: Any = None,
@@ -105,8 +103,7 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
                           **pyarrow_options)
     single = None if schema is not None else _single_file(source, filesystem, storage_options)
     if single is not None:
-        src, shown = single
-        with _open_file(src, shown, options=opts) as pf:
+        with _open_file(single, opts) as pf:
             return pf.read(columns, filters=filters, use_pandas_metadata=use_pandas_metadata)
     ds = ParquetDataset(source, filesystem=filesystem, partitioning=partitioning, schema=schema,
                         storage_options=storage_options, ignore_prefixes=ignore_prefixes, options=opts)
@@ -130,8 +127,7 @@ def read_metadata(source: Any = None, *, filesystem: Any = None, storage_options
                           **pyarrow_options)
     single = _single_file(source, filesystem, storage_options)
     if single is not None:
-        src, shown = single
-        with _open_file(src, shown, options=opts) as pf:
+        with _open_file(single, opts) as pf:
             return pf.metadata
     from parquet_core.dataset.metadata_file import dataset_metadata
 
@@ -149,8 +145,7 @@ def read_schema(source: Any = None, *, filesystem: Any = None, storage_options: 
                           **pyarrow_options)
     single = _single_file(source, filesystem, storage_options)
     if single is not None:
-        src, shown = single
-        with _open_file(src, shown, options=opts) as pf:
+        with _open_file(single, opts) as pf:
             return pf.schema_arrow
     return ParquetDataset(source, filesystem=filesystem, storage_options=storage_options,
                           options=opts, partitioning=partitioning).schema

@@ -31,21 +31,24 @@ from concurrent.futures import ThreadPoolExecutor
 import contextlib
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from parquet_core.dataset.discovery import DEFAULT_IGNORE_PREFIXES, Discovery, discover
 from parquet_core.dataset.partitioning import Partitioning, check_stored_values, repeat, resolve_partitioning
 from parquet_core.dataset.progress import Progress
 from parquet_core.dataset.unify import SchemaUnifier, check_against, check_unique_names, conform
-from parquet_core.errors import ParquetError, ParquetSchemaError, note_file, refuses_memory_errors
+from parquet_core.errors import ParquetError, ParquetSchemaError, refuses_memory_errors
 from parquet_core.file.filesystem import FileSystem, IOStats, LocalFileSystem, resolve_filesystem
-from parquet_core.file.pushdown import PruneReport, plan_row_groups
+from parquet_core.file.pushdown import PruneReport
 from parquet_core.file.reader import ParquetFile
 from parquet_core.options.reader import ReaderOptions, reader_options
 from parquet_core.predicate import Expression, filter_mask, from_filters, negation_normal_form
 from parquet_core.predicate.expr import And, Or
 from parquet_core.schema.types import Field, Schema
 from parquet_core.table.arrays import Array, Table
+
+if TYPE_CHECKING:  # pragma: no cover - metadata_file.py imports this module
+    from parquet_core.dataset.metadata_file import Summary
 
 __all__ = ["ParquetDataset", "Fragment", "DatasetReport"]
 
@@ -216,45 +219,11 @@ def prefetch_indexes(pf: ParquetFile, expr: Expression) -> int:
     indexes and Bloom filters just before it), and nothing is requested.  Returns the number
     of ranges handed over (0 for a local file).
     """
-    fetch = getattr(pf._sources.source, "prefetch", None)
+    fetch = getattr(pf.source, "prefetch", None)
     if fetch is None:
         return 0
-    from parquet_core.file.pushdown import _once, _stat_bounds, bloom_columns, fully_dictionary_encoded
-    from parquet_core.predicate import may_match
-
-    size = pf._sources.source.size
-    nnf = negation_normal_form(expr)
-    names = {c.split(".")[0] for c in expr.columns()}
-    equal = {c.split(".")[0] for c in bloom_columns(nnf)}
     try:
-        fields = pf.columns.select([n for n in pf.schema_arrow.names if n in names])
-    except (ValueError, KeyError):
-        return 0
-    leaves = [(leaf, f.name in equal) for f, shape in fields
-              for leaf in pf.columns.leaves_of([(f, shape)])]
-    ranges: list[tuple[int, int]] = []
-
-    def add(offset: Any, length: Any) -> None:
-        if isinstance(offset, int) and isinstance(length, int) and 0 <= offset and 0 < length \
-                and offset + length <= size:
-            ranges.append((offset, length))
-
-    try:
-        for rg in range(pf.num_row_groups):
-            if not may_match(nnf, _once(lambda name, rg=rg: _stat_bounds(pf.planner, rg, name, False, expr=nnf))):
-                continue    # statistics alone rule it out: its indexes are never asked for
-            group = pf.metadata.row_group(rg)
-            for leaf, bloom in leaves:
-                chunk = group.column(leaf)
-                if chunk.file_path:
-                    continue        # in another file: read as pruning asks
-                raw = chunk.raw
-                add(raw.column_index_offset, raw.column_index_length)
-                add(raw.offset_index_offset, raw.offset_index_length)
-                # pruning asks a wholly dictionary-encoded chunk's dictionary first (reading
-                # the chunk, which a kept row group needs anyway), and then no Bloom filter
-                if bloom and not fully_dictionary_encoded(chunk):
-                    add(chunk.bloom_filter_offset, chunk.bloom_filter_length)
+        ranges = pf.planner.index_ranges(expr)
     except ParquetError:
         return 0    # e.g. an encrypted column without its key: the read itself says so
     if ranges:
@@ -266,7 +235,7 @@ class _OpenedFile:
     """``with``: a data file opened from its own footer, as ``(ParquetFile, None)``."""
 
     def __init__(self, ds: "ParquetDataset", frag: Fragment) -> None:
-        self.pf = ds._open(frag)
+        self.pf = ds.open_fragment(frag)
 
     def __enter__(self) -> tuple[ParquetFile, None]:
         return self.pf, None
@@ -331,7 +300,7 @@ class ParquetDataset:
         prefixes = DEFAULT_IGNORE_PREFIXES if ignore_prefixes is None else tuple(ignore_prefixes)
         self._discovery: Discovery = discover(self._fs, self._paths, prefixes, use_metadata_file)
         self._given_schema = _as_schema(schema)
-        self._summary: Any = None          # the _metadata, see metadata_file.py
+        self._summary: Summary | None = None          # the _metadata, see metadata_file.py
         self._metadata_schema: Schema | None = None
         if use_metadata_file:
             self._load_summary()
@@ -385,6 +354,16 @@ class ParquetDataset:
     @property
     def fragments(self) -> list[Fragment]:
         return list(self._fragments)
+
+    @property
+    def discovery(self) -> Discovery:
+        """What listing the paths found: the data files, the root, the summary files there."""
+        return self._discovery
+
+    @property
+    def summary(self) -> Summary | None:
+        """The ``_metadata`` summary the dataset reads footers from (None: each file's own)."""
+        return self._summary
 
     @property
     def partitioning(self) -> Partitioning | None:
@@ -458,7 +437,7 @@ class ParquetDataset:
         """One file's schema, for planning: only the start of its footer decoded, the schema
         built once per distinct footer prefix (see ``schemas.py``)."""
         if self.options.strict or self.options.decryption is not None:
-            with self._open(frag) as pf:
+            with self.open_fragment(frag) as pf:
                 return pf.schema_arrow
         if self._footer_schemas is None:
             from parquet_core.dataset.schemas import FooterSchemas, general_schema
@@ -467,17 +446,10 @@ class ParquetDataset:
         return self._footer_schemas.schema(frag)
 
     # -- I/O helpers ------------------------------------------------------------------------------
-    def _open(self, frag: Fragment) -> ParquetFile:
-        src = self._fs.open_source(frag.path, frag.size, self.io_stats)
-        try:
-            pf = ParquetFile(src, options=self.options)
-        except BaseException as exc:
-            src.close()
-            note_file(exc, self._fs.display(frag.path), "reading")
-            raise
-        pf._path = self._fs.display(frag.path)
-        pf._owned = True
-        return pf
+    def open_fragment(self, frag: Fragment) -> ParquetFile:
+        """A data file of the dataset, opened from its own footer (errors name its path)."""
+        return ParquetFile.open_in(self._fs, frag.path, size=frag.size, stats=self.io_stats,
+                                   options=self.options)
 
     def _map(self, fn: Callable[[Any], Any], fragments: Sequence[Any],
              progress: Progress | None = None) -> list[Any]:
@@ -709,8 +681,7 @@ class ParquetDataset:
                 differs = ~col(name).is_null()
             else:
                 differs = (col(name) != value) | col(name).is_null()
-            _, _, plans = plan_row_groups(pf, differs, row_groups=None if groups is None else list(groups),
-                                          measure=False)
+            _, _, plans = pf.planner.plan(differs, None if groups is None else list(groups), measure=False)
             doubtful = [plan.index for plan in plans]
             if not doubtful:
                 continue        # the statistics show every value equals the folder's
@@ -741,7 +712,7 @@ class ParquetDataset:
         if frag.row_groups is not None and self._summary is not None:
             return self._read_summarised(frag, rest, columns, fixed, use_threads)
         use_threads = use_threads and frag.size >= THREADS_MIN_FILE_BYTES
-        with self._open(frag) as pf:
+        with self.open_fragment(frag) as pf:
             path = self._fs.display(frag.path)
             check_unique_names(pf.schema_arrow, path)     # matched by name below
             file_fields = {f.name: f for f in pf.schema_arrow}
@@ -781,10 +752,16 @@ class ParquetDataset:
                 f"column {name!r} of {path!r} is not in the dataset's schema, unified from the files' "
                 "footers when the dataset was planned (was the file replaced since?)")
 
+    def _summary_file(self) -> ParquetFile:
+        """The ``_metadata`` file (only fragments planned from it are read through it)."""
+        if self._summary is None:   # pragma: no cover - a planning bug
+            raise RuntimeError("no _metadata summary to read fragments through")
+        return self._summary.pf
+
     def _read_summarised(self, frag: Fragment, rest: Expression | bool, columns: Sequence[str] | None,
                          fixed: Schema | None, use_threads: bool = True) -> tuple[Table, Schema]:
         """Read a file's row groups through ``_metadata`` (its own footer is never read)."""
-        pf = self._summary.pf
+        pf = self._summary_file()
         file_fields = {f.name for f in pf.schema_arrow}
         rest = self._resolve_partitions(frag, rest, file_fields)
         self._verify_stored(pf, frag, frag.row_groups or [], file_fields)
@@ -810,7 +787,7 @@ class ParquetDataset:
         runs of files, each run one ``read_row_groups`` call on the summary (one decode call per
         column for the run rather than per file: for many small files the per-read costs were
         a third of the time).  Returns ``(files, rows of each, table)`` per run."""
-        pf = self._summary.pf
+        pf = self._summary_file()
         names = [f.name for f in pf.schema_arrow]
         wanted = names if columns is None else self._stored_partitions(
             names, [c for c in columns if c in set(names)])
@@ -831,7 +808,6 @@ class ParquetDataset:
 
     def _decide_missing(self, rest: Expression, missing: set[str], fixed: Schema | None) -> Expression | bool:
         """Columns a file lacks are null in all its rows: decide the filter's leaves on them."""
-        from parquet_core.schema.types import DataType
 
         fields = []
         arrays = []
@@ -854,8 +830,7 @@ class ParquetDataset:
         from parquet_core.file.reader import ParquetFile, with_pandas_index_columns
 
         # the pandas metadata of the first file (pyarrow reads it from the dataset's schema)
-        with ParquetFile(self._fs.open_source(self._fragments[0].path), options=self.options) as first:
-            first._owned = True
+        with ParquetFile.open_in(self._fs, self._fragments[0].path, options=self.options) as first:
             return with_pandas_index_columns(columns, first.metadata.metadata)
 
     @refuses_memory_errors("reading a dataset")
@@ -954,8 +929,8 @@ class ParquetDataset:
                 if rest is False:
                     return self._fs.display(frag.path), None
                 wanted = None if columns is None else [c for c in columns if c in file_fields]
-                return self._fs.display(frag.path), plan_row_groups(
-                    pf, rest if isinstance(rest, Expression) else None, row_groups=groups, columns=wanted)[1]
+                return self._fs.display(frag.path), pf.planner.plan(
+                    rest if isinstance(rest, Expression) else None, groups, wanted)[1]
 
         for path, rep in self._map(plan, work):
             report.files_opened += 1

@@ -28,12 +28,12 @@ import io
 import os
 import posixpath
 import struct
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
 from parquet_core.constants import MAGIC
-from parquet_core.errors import ParquetFormatError, ParquetSchemaError, quoted
+from parquet_core.errors import ParquetSchemaError
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
 from parquet_core.file.reader import ParquetFile
 from parquet_core.file.sink import open_sink
@@ -42,6 +42,9 @@ from parquet_core.metadata.wrappers import FileMetadata
 from parquet_core.thrift.codec import parse, serialize
 from parquet_core.thrift.lazy_footer import lazy_state
 from parquet_core.thrift import pt
+
+if TYPE_CHECKING:  # pragma: no cover - dataset.py imports this module
+    from parquet_core.dataset.dataset import ParquetDataset
 
 __all__ = ["write_metadata", "load_summary", "summary_groups", "dataset_metadata", "metadata_with_file_path", "Summary"]
 
@@ -56,18 +59,18 @@ class Summary:
         self.stale: dict[str, str] = {}     # relative path -> why its entry is not used
         self.used = 0                       # listed files whose footer comes from here
 
-    def match(self, ds: Any) -> None:
+    def match(self, ds: ParquetDataset) -> None:
         """Give each listed fragment that ``_metadata`` still describes its row groups."""
         from parquet_core.dataset.staleness import classify, row_group_ends
 
-        fs, root = ds._fs, ds._discovery.root
+        fs, root = ds.filesystem, ds.discovery.root
         local = isinstance(fs, LocalFileSystem)
         sep = os.sep if local else "/"
         prefix = root.rstrip(sep) + sep if root else None
         cut = len(prefix) if prefix else 0
-        mtimes = ds._discovery.mtimes
+        mtimes = ds.discovery.mtimes
         listed = []
-        for frag in ds._fragments:
+        for frag in ds.fragments:
             path = frag.path
             if prefix is not None and path.startswith(prefix):
                 rel = path[cut:]        # the listing's paths start with the folder: one slice each
@@ -81,13 +84,13 @@ class Summary:
             return
         ends = row_group_ends(self.pf.metadata.raw) if present else []
         written = None
-        if mtimes and local and ds._discovery.metadata_path is not None:
+        if mtimes and local and ds.discovery.metadata_path is not None:
             try:
-                written = os.stat(ds._discovery.metadata_path).st_mtime_ns
+                written = os.stat(ds.discovery.metadata_path).st_mtime_ns
             except OSError:
                 written = None
         verdict = classify(self.groups, listed, ends, written)
-        for frag in ds._fragments:
+        for frag in ds.fragments:
             rgs = verdict.used.get(frag.path)
             if rgs is not None:
                 frag.row_groups = rgs
@@ -110,10 +113,10 @@ def _relative(fs: FileSystem, root: str | None, path: str) -> str | None:
     return rel.replace(os.sep, "/") if sep != "/" else rel
 
 
-def load_summary(ds: Any) -> tuple[Summary | None, Any]:
+def load_summary(ds: ParquetDataset) -> tuple[Summary | None, Any]:
     """Open the dataset's ``_metadata`` (a :class:`Summary`) and the schema it or
     ``_common_metadata`` gives; ``(None, None)`` when there is neither."""
-    disc = ds._discovery
+    disc = ds.discovery
     path = disc.metadata_path
     if path is None:
         if disc.common_metadata_path is None:
@@ -227,12 +230,8 @@ def _first_file_path(buf: bytes, span: tuple[int, int]) -> Any:
         return _UNKNOWN
 
 
-def _open(ds: Any, path: str) -> ParquetFile:
-    src = ds._fs.open_source(path, None, ds.io_stats)
-    pf = ParquetFile(src, options=ds.options)
-    pf._path = ds._fs.display(path)
-    pf._owned = True
-    return pf
+def _open(ds: ParquetDataset, path: str) -> ParquetFile:
+    return ParquetFile.open_in(ds.filesystem, path, stats=ds.io_stats, options=ds.options)
 
 
 def metadata_with_file_path(fs: FileSystem, root: str, path: str) -> FileMetadata:
@@ -306,34 +305,34 @@ def _leaf_signature(raw: Any) -> list[tuple[str, int | None]]:
     return [(el.name, el.type) for el in raw.schema[1:] if el.num_children in (None, 0)]
 
 
-def dataset_metadata(ds: Any) -> FileMetadata:
+def dataset_metadata(ds: ParquetDataset) -> FileMetadata:
     """The footers of the dataset's listed files merged into one (row groups in listing order,
     ``file_path`` set): the ``_metadata`` file itself when it describes every listed file and
     names no other, else its row groups of the files it still describes and the others' own
     footers."""
-    summary = ds._summary
-    if summary is not None and summary.used == len(ds._fragments) and not summary.stale:
+    summary = ds.summary
+    if summary is not None and summary.used == len(ds.fragments) and not summary.stale:
         return summary.pf.metadata
-    root = ds._discovery.root
+    root = ds.discovery.root
     merged = None
     summary_groups_raw = None
-    for frag in ds._fragments:
+    for frag in ds.fragments:
         if summary is not None and frag.row_groups is not None:
             if summary_groups_raw is None:
                 summary_raw, _ = parse(serialize(summary.pf.metadata.raw), pt.FileMetaData)
                 summary_groups_raw = summary_raw.row_groups or []
             raw = summary_raw
             groups = [summary_groups_raw[i] for i in frag.row_groups]
-            shown = ds._fs.display(ds._discovery.metadata_path)
+            shown = ds.filesystem.display(ds.discovery.metadata_path)
         else:
-            with ds._open(frag) as pf:
+            with ds.open_fragment(frag) as pf:
                 raw = pf.metadata.raw
-            rel = _relative(ds._fs, root, frag.path) or posixpath.basename(frag.path)
+            rel = _relative(ds.filesystem, root, frag.path) or posixpath.basename(frag.path)
             groups = list(raw.row_groups or [])
             for rg in groups:
                 for chunk in rg.columns:
                     chunk.file_path = rel
-            shown = ds._fs.display(frag.path)
+            shown = ds.filesystem.display(frag.path)
         rows = sum(rg.num_rows for rg in groups)
         if merged is None:
             merged = parse(serialize(raw), pt.FileMetaData)[0] if raw is not None else raw

@@ -64,6 +64,65 @@ class RowGroupPlanner:
     def num_row_groups(self) -> int:
         return self.metadata.num_row_groups
 
+    def plan(self, filters: Any, groups: list[int] | None = None, columns: list[str] | None = None,
+             measure: bool = True) -> tuple[Expression | None, PruneReport, list[RowGroupPlan]]:
+        """Decide which row groups (and rows, by page index) ``filters`` needs.
+
+        Returns the expression, the report, and one :class:`RowGroupPlan` per row
+        group to read, among *groups* (None: all).  ``columns`` are the output
+        columns (None: all), used to count the bytes to read.  ``measure=False``
+        skips the byte and page counts (they parse every offset index of the
+        output columns), for reads that only want the plans.
+        """
+        return _plan(self, filters, groups, columns, measure)
+
+    def statistics_may_match(self, expr: Expression, row_group: int) -> bool:
+        """Whether the footer statistics of *row_group* leave rows that may match *expr*
+        (in negation normal form); no I/O."""
+        return may_match(expr, _once(lambda name: _stat_bounds(self, row_group, name, False, expr=expr)))
+
+    def index_ranges(self, expr: Expression) -> list[tuple[int, int]]:
+        """``(offset, length)`` of what pruning *expr* will read besides the footer: the
+        column and offset indexes of its columns and the Bloom filters of its ``==`` /
+        ``isin`` columns (of chunks not wholly dictionary-encoded: pruning asks their
+        dictionary instead), in the row groups the statistics keep and inside this file
+        (chunks in other files, and ranges outside the file, are left out).  For a
+        prefetch before a filtered read from an object store.
+        """
+        size = self.indexes.sources.source.size
+        nnf = negation_normal_form(expr)
+        names = {c.split(".")[0] for c in expr.columns()}
+        equal = {c.split(".")[0] for c in bloom_columns(nnf)}
+        try:
+            fields = self.columns.select([n for n in self.columns.schema.names if n in names])
+        except (ValueError, KeyError):
+            return []
+        leaves = [(leaf, f.name in equal) for f, shape in fields
+                  for leaf in self.columns.leaves_of([(f, shape)])]
+        ranges: list[tuple[int, int]] = []
+
+        def add(offset: Any, length: Any) -> None:
+            if isinstance(offset, int) and isinstance(length, int) and 0 <= offset and 0 < length \
+                    and offset + length <= size:
+                ranges.append((offset, length))
+
+        for rg in range(self.num_row_groups):
+            if not self.statistics_may_match(nnf, rg):
+                continue    # statistics alone rule it out: its indexes are never asked for
+            group = self.metadata.row_group(rg)
+            for leaf, bloom in leaves:
+                chunk = group.column(leaf)
+                if chunk.file_path:
+                    continue        # in another file: read as pruning asks
+                raw = chunk.raw
+                add(raw.column_index_offset, raw.column_index_length)
+                add(raw.offset_index_offset, raw.offset_index_length)
+                # pruning asks a wholly dictionary-encoded chunk's dictionary first (reading
+                # the chunk, which a kept row group needs anyway), and then no Bloom filter
+                if bloom and not fully_dictionary_encoded(chunk):
+                    add(chunk.bloom_filter_offset, chunk.bloom_filter_length)
+        return ranges
+
 
 @dataclass
 class PruneReport:
@@ -146,17 +205,17 @@ def _refined(base: Callable[[str], Any], names: list[str], bounds_of: Callable[[
     return lambda name: refined(name) if name in names else base(name)
 
 
-def _chunk_of(pf: RowGroupPlanner, rg: int, name: str) -> Any:
+def _chunk_of(planner: RowGroupPlanner, rg: int, name: str) -> Any:
     """The chunk of a filter column that is one plain leaf (not a variant path), or None."""
-    if split_variant_path(pf.columns.shapes, name) is not None:
+    if split_variant_path(planner.columns.shapes, name) is not None:
         return None
-    idx = _leaf(pf, name)
-    return None if idx is None else pf.indexes.chunk(rg, idx)
+    idx = _leaf(planner, name)
+    return None if idx is None else planner.indexes.chunk(rg, idx)
 
 
-def _has_full_dictionary(pf: RowGroupPlanner, rg: int, name: str) -> bool:
+def _has_full_dictionary(planner: RowGroupPlanner, rg: int, name: str) -> bool:
     """Whether :func:`_stat_bounds` with ``dictionary=True`` would read a dictionary for *name*."""
-    chunk = _chunk_of(pf, rg, name)
+    chunk = _chunk_of(planner, rg, name)
     if chunk is None or not row_leaf(chunk.descriptor):
         return False
     # ``encodings`` lists every encoding of the chunk: without a dictionary encoding among
@@ -166,16 +225,16 @@ def _has_full_dictionary(pf: RowGroupPlanner, rg: int, name: str) -> bool:
     return fully_dictionary_encoded(chunk)
 
 
-def _has_bloom_filter(pf: RowGroupPlanner, rg: int, name: str) -> bool:
+def _has_bloom_filter(planner: RowGroupPlanner, rg: int, name: str) -> bool:
     """Whether :func:`_stat_bounds` with ``bloom=True`` would look for a Bloom filter for *name*."""
-    chunk = _chunk_of(pf, rg, name)
+    chunk = _chunk_of(planner, rg, name)
     return chunk is not None and chunk.bloom_filter_offset is not None
 
 
-def _leaf(pf: RowGroupPlanner, name: str) -> int | None:
+def _leaf(planner: RowGroupPlanner, name: str) -> int | None:
     """The leaf a filter column names, or None when it is not a single leaf (no bounds then)."""
     try:
-        return pf.columns.leaf_index(name)
+        return planner.columns.leaf_index(name)
     except ValueError:
         return None
 
@@ -187,17 +246,17 @@ def _geo_columns(expr: Expression) -> set[str]:
     return {expr.column} if isinstance(expr, Intersects) else set()
 
 
-def _stat_bounds(pf: RowGroupPlanner, rg: int, name: str, bloom: bool, dictionary: bool = False,
+def _stat_bounds(planner: RowGroupPlanner, rg: int, name: str, bloom: bool, dictionary: bool = False,
                  expr: Expression | None = None, geo: bool = True) -> Bounds | None:
     """The bounds of one column chunk: footer statistics, and with *bloom* its Bloom filter,
     with *dictionary* its dictionary (when every data page uses it).  *geo* False leaves
     the geospatial statistics unread (only ``intersects`` looks at them)."""
-    if split_variant_path(pf.columns.shapes, name) is not None:
-        return variant_bounds(pf.columns, rg, name, expr)
-    idx = _leaf(pf, name)
+    if split_variant_path(planner.columns.shapes, name) is not None:
+        return variant_bounds(planner.columns, rg, name, expr)
+    idx = _leaf(planner, name)
     if idx is None:
         return None
-    chunk = pf.indexes.chunk(rg, idx)
+    chunk = planner.indexes.chunk(rg, idx)
     desc = chunk.descriptor
     stats = chunk.statistics
     lo = hi = None
@@ -212,31 +271,31 @@ def _stat_bounds(pf: RowGroupPlanner, rg: int, name: str, bloom: bool, dictionar
             all_nan = True    # total-order bounds are NaN only when every non-null value is
     contains: Callable[[Any], bool] | None = None
     if bloom and chunk.bloom_filter_offset is not None:
-        filt = pf.indexes.bloom_filter(rg, idx)
+        filt = planner.indexes.bloom_filter(rg, idx)
         if filt is not None:
             contains = filt.might_contain
     values = None
     if dictionary and row_leaf(desc) and fully_dictionary_encoded(chunk):
-        values = pf.indexes.dictionary(rg, idx)
+        values = planner.indexes.dictionary(rg, idx)
     # num_values counts level slots: rows for the flat leaves filters address
     return Bounds(desc.data_type, lo, hi, nulls, chunk.num_values, contains, values,
                   nan_count=nans, all_nan=all_nan, geo=chunk.geospatial_statistics if geo else None)
 
 
-def _page_bounds(pf: RowGroupPlanner, rg: int, name: str) -> PageStats | None:
+def _page_bounds(planner: RowGroupPlanner, rg: int, name: str) -> PageStats | None:
     """Every page's bounds of a flat column, from its page index, as arrays."""
-    idx = _leaf(pf, name)
+    idx = _leaf(planner, name)
     if idx is None:
         return None
-    desc = pf.metadata.schema.column(idx)
+    desc = planner.metadata.schema.column(idx)
     if desc.max_repetition_level > 0:
         return None
-    ci, oi = pf.indexes.column_index(rg, idx), pf.indexes.offset_index(rg, idx)
+    ci, oi = planner.indexes.column_index(rg, idx), planner.indexes.offset_index(rg, idx)
     if ci is None or oi is None or ci.num_pages != oi.num_pages:
         return None
-    order = pf.metadata.column_order(idx)
+    order = planner.metadata.column_order(idx)
     usable = order_applies(order, desc)
-    num_rows = pf.metadata.row_group(rg).num_rows
+    num_rows = planner.metadata.row_group(rg).num_rows
     starts = oi.first_rows
     ends = np.append(starts[1:], np.int64(num_rows))
     null_pages = np.array(ci.null_pages, dtype=np.bool_)
@@ -287,52 +346,48 @@ def select_pages(oi: OffsetIndex, num_rows: int, rows: npt.NDArray[np.bool_]) ->
     return [i for i, (s, e) in enumerate(ranges) if rows[s:e].any()]
 
 
-def _read_bytes(pf: RowGroupPlanner, rg: int, leaves: list[int], rows: npt.NDArray[np.bool_] | None) -> tuple[int, int, int]:
+def _read_bytes(planner: RowGroupPlanner, rg: int, leaves: list[int], rows: npt.NDArray[np.bool_] | None) -> tuple[int, int, int]:
     """Bytes (at most: a dictionary page is counted though it is skipped when no page read
     needs it), pages and total pages the reader will fetch for some leaves of one row group."""
     total = pages = pages_all = 0
-    group = pf.metadata.row_group(rg)
+    group = planner.metadata.row_group(rg)
     for idx in leaves:
         chunk = group.column(idx)
-        oi = pf.indexes.offset_index(rg, idx) if rows is not None else None
+        oi = planner.indexes.offset_index(rg, idx) if rows is not None else None
         if oi is None or chunk.descriptor.max_repetition_level > 0:
             total += chunk.total_compressed_size
             continue
         keep = select_pages(oi, group.num_rows, rows)  # type: ignore[arg-type]
         pages_all += oi.num_pages
         pages += len(keep)
-        start = chunk.byte_range(pf.indexes.sources.for_chunk(chunk).size)[0]
+        start = chunk.byte_range(planner.indexes.sources.for_chunk(chunk).size)[0]
         first = oi.page_locations[0].offset if oi.num_pages else start
         total += max(first - start, 0) + sum(oi.page_locations[i].compressed_page_size for i in keep)
     return total, pages, pages_all
 
 
-def plan_row_groups(target: Any, filters: Any, row_groups: list[int] | None = None,
+def plan_row_groups(planner: RowGroupPlanner, filters: Any, row_groups: list[int] | None = None,
                     columns: list[str] | None = None, measure: bool = True,
                     ) -> tuple[Expression | None, PruneReport, list[RowGroupPlan]]:
-    """Decide which row groups (and rows, by page index) ``filters`` needs.
+    """:meth:`RowGroupPlanner.plan` (*planner* is a ``ParquetFile``'s ``planner``)."""
+    return planner.plan(filters, row_groups, columns, measure)
 
-    Returns the expression, the report, and one :class:`RowGroupPlan` per row
-    group to read.  ``columns`` are the output columns (None: all), used to
-    count the bytes to read.  ``measure=False`` skips the byte and page
-    counts (they parse every offset index of the output columns), for reads
-    that only want the plans.  *target* is a :class:`RowGroupPlanner`, or
-    anything with a ``planner`` (a :class:`~parquet_core.ParquetFile`).
-    """
-    pf: RowGroupPlanner = target if isinstance(target, RowGroupPlanner) else target.planner
+
+def _plan(planner: RowGroupPlanner, filters: Any, row_groups: list[int] | None,
+          columns: list[str] | None, measure: bool) -> tuple[Expression | None, PruneReport, list[RowGroupPlan]]:
     expr = from_filters(filters)
-    groups = list(range(pf.num_row_groups)) if row_groups is None else list(row_groups)
+    groups = list(range(planner.num_row_groups)) if row_groups is None else list(row_groups)
     report = PruneReport(expr, row_groups=len(groups))
     names = None if columns is None else set(columns) | (set() if expr is None else expr.columns())
-    leaves = pf.columns.needed_leaves(names)
+    leaves = planner.columns.needed_leaves(names)
     for rg in groups if measure else ():
-        report.bytes_total += sum(pf.metadata.row_group(rg).column(i).total_compressed_size for i in leaves)
+        report.bytes_total += sum(planner.metadata.row_group(rg).column(i).total_compressed_size for i in leaves)
     if expr is None:
         report.kept = groups
         report.bytes_kept = report.bytes_total
         return None, report, [RowGroupPlan(rg) for rg in groups]
     for name in expr.columns():
-        pf.columns.leaf_index(name)   # an unknown column is an error, not "no pruning"
+        planner.columns.leaf_index(name)   # an unknown column is an error, not "no pruning"
     nnf = negation_normal_form(expr)
     names = sorted(expr.columns())
     geo_cols = _geo_columns(nnf)
@@ -342,23 +397,23 @@ def plan_row_groups(target: Any, filters: Any, row_groups: list[int] | None = No
         # Each stage only refines the bounds of some columns (those with a usable dictionary,
         # a Bloom filter); the others keep their statistics bounds, computed once here.  A
         # stage that would refine no column decides what the statistics did: it is skipped.
-        stats = _once(lambda name, rg=rg: _stat_bounds(pf, rg, name, False, expr=nnf, geo=name in geo_cols))
+        stats = _once(lambda name, rg=rg: _stat_bounds(planner, rg, name, False, expr=nnf, geo=name in geo_cols))
         if not may_match(nnf, stats):
             report.pruned_by_statistics.append(rg)
             continue
-        with_dict = [c for c in names if _has_full_dictionary(pf, rg, c)] if dictionaries else []
+        with_dict = [c for c in names if _has_full_dictionary(planner, rg, c)] if dictionaries else []
         if with_dict and not may_match(nnf, _refined(stats, with_dict, lambda name, rg=rg: _stat_bounds(
-                pf, rg, name, False, dictionary=True, expr=nnf, geo=name in geo_cols))):
+                planner, rg, name, False, dictionary=True, expr=nnf, geo=name in geo_cols))):
             report.pruned_by_dictionary.append(rg)
             continue
-        with_bloom = [c for c in names if _has_bloom_filter(pf, rg, c)] if blooms else []
+        with_bloom = [c for c in names if _has_bloom_filter(planner, rg, c)] if blooms else []
         if with_bloom and not may_match(nnf, _refined(stats, with_bloom, lambda name, rg=rg: _stat_bounds(
-                pf, rg, name, True, expr=nnf, geo=name in geo_cols))):
+                planner, rg, name, True, expr=nnf, geo=name in geo_cols))):
             report.pruned_by_bloom_filter.append(rg)
             continue
         rows = None
-        num_rows = pf.metadata.row_group(rg).num_rows
-        indexed = {c: _page_bounds(pf, rg, c) for c in names}
+        num_rows = planner.metadata.row_group(rg).num_rows
+        indexed = {c: _page_bounds(planner, rg, c) for c in names}
         if any(v is not None for v in indexed.values()):
             rows = candidate_rows(nnf, num_rows, indexed.get)
             if not rows.any():
@@ -369,7 +424,7 @@ def plan_row_groups(target: Any, filters: Any, row_groups: list[int] | None = No
         report.kept.append(rg)
         plans.append(RowGroupPlan(rg, rows))
         if measure:
-            nbytes, pages, pages_all = _read_bytes(pf, rg, leaves, rows)
+            nbytes, pages, pages_all = _read_bytes(planner, rg, leaves, rows)
             report.bytes_kept += nbytes
             report.pages_read += pages
             report.pages_indexed += pages_all

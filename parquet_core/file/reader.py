@@ -22,7 +22,7 @@ import os
 from functools import lru_cache
 from typing import Any, Callable, Iterator, Sequence
 
-from parquet_core.errors import names_file, path_of
+from parquet_core.errors import file_context, names_file, path_of
 from parquet_core.errors import ParquetError, UnsupportedFeatureError
 from parquet_core.file.batches import iter_batches as _stream_batches
 from parquet_core.file.bloom_filter_reader import ColumnBloomFilter
@@ -30,11 +30,11 @@ from parquet_core.file.chunk_reader import ChunkSources, ColumnChunkReader
 from parquet_core.file.columns import FileColumns, Selected
 from parquet_core.file.footer import read_footer
 from parquet_core.file.indexes import FileIndexes
-from parquet_core.file.pushdown import PruneReport, RowGroupPlanner, plan_row_groups
+from parquet_core.file.pushdown import PruneReport, RowGroupPlanner
 from parquet_core.file.filtered import read_plans
 from parquet_core.file.scan import ReadContext, read_fields
-from parquet_core.file.filesystem import is_url, resolve_filesystem
-from parquet_core.file.source import open_source
+from parquet_core.file.filesystem import FileSystem, IOStats, is_url, resolve_filesystem
+from parquet_core.file.source import RandomAccessSource, open_source
 from parquet_core.metadata.arrow_ipc import dictionary_field_names
 from parquet_core.metadata.page_index import ColumnIndex, OffsetIndex
 from parquet_core.metadata.wrappers import FileMetadata
@@ -135,6 +135,50 @@ class ParquetFile:
         self.indexes = FileIndexes(self.metadata, self._sources, verify, self.options)
         #: The pruning planner behind ``filters=`` and :meth:`explain`.
         self.planner = RowGroupPlanner(self.metadata, self.columns, self.indexes)
+
+    @classmethod
+    def open_in(cls, filesystem: FileSystem, path: str, *, size: int | None = None,
+                stats: IOStats | None = None, options: ReaderOptions | None = None,
+                **kwargs: Any) -> "ParquetFile":
+        """Open *path* inside a resolved file system (a
+        :class:`~parquet_core.file.filesystem.FileSystem`, as
+        :func:`~parquet_core.file.filesystem.resolve_filesystem` gives).
+
+        The file is read through ``filesystem.open_source(path, size, stats)``
+        (*size*: the length when already known, saving a request; *stats*: an
+        :class:`~parquet_core.file.filesystem.IOStats` counting the reads), errors
+        name ``filesystem.display(path)`` (the URL for a store), and :meth:`close`
+        closes the source.  *options* and *kwargs* are the constructor's.
+        """
+        return cls.from_source(filesystem.open_source(path, size, stats), filesystem.display(path),
+                               options=options, **kwargs)
+
+    @classmethod
+    def from_source(cls, source: RandomAccessSource, path: str | None, *,
+                    options: ReaderOptions | None = None, **kwargs: Any) -> "ParquetFile":
+        """Open an already opened random-access *source* (see :mod:`parquet_core.file.source`)
+        that the ParquetFile then owns: :meth:`close` closes it, and so does a failure to
+        open.  Errors name *path* (None: nothing).
+        """
+        try:
+            with file_context(path, "reading"):
+                pf = cls(source, options=options, **kwargs)
+        except BaseException:
+            source.close()
+            raise
+        pf._path = path
+        pf._owned = True
+        return pf
+
+    @property
+    def path(self) -> str | None:
+        """The file's path as errors name it (None for bytes and anonymous streams)."""
+        return self._path
+
+    @property
+    def source(self) -> RandomAccessSource:
+        """The random-access source the file is read from (``prefetch`` on an object store)."""
+        return self._source
 
     # -- the column-chunk layer --------------------------------------------------
     def _context(self) -> ReadContext:
@@ -353,9 +397,8 @@ class ParquetFile:
                        use_threads: bool = True, selected: list[Selected] | None = None) -> Table:
         if selected is None:
             selected = self.columns.select(columns)
-        expr, _, plans = plan_row_groups(self.planner, filters, groups,
-                                         columns=None if columns is None else list(columns),
-                                         measure=False)
+        expr, _, plans = self.planner.plan(filters, groups, None if columns is None else list(columns),
+                                           measure=False)
         return read_plans(self._context(), plans, selected, expr, use_threads)
 
     # -- inspection ----------------------------------------------------------
@@ -363,7 +406,7 @@ class ParquetFile:
     def explain(self, filters: Any, columns: Sequence[str] | None = None) -> PruneReport:
         """What ``filters=`` would prune: row groups by statistics, dictionaries, Bloom filters and
         page indexes, the pages and candidate rows left, and the bytes to read."""
-        return plan_row_groups(self.planner, filters, columns=None if columns is None else list(columns))[1]
+        return self.planner.plan(filters, columns=None if columns is None else list(columns))[1]
 
     @names_file("reading")
     def bloom_filter(self, row_group: int, column: str | int) -> ColumnBloomFilter | None:

@@ -42,7 +42,7 @@ from parquet_core.schema.types import TypeId
 
 __all__ = ["ReaderOptions", "reader_options", "READER_ALIASES", "document_reader_options",
            "ColumnOptions", "FormatOptions", "WriterOptions", "SortingColumn", "WriterOption",
-           "format_options", "writer_options", "writer_arguments", "check_option", "codec_of",
+           "format_options", "resolved_format_options", "writer_options", "writer_arguments", "check_option", "codec_of",
            "encoding_of", "kv_strings", "WRITER_DEFAULTS", "WRITER_OPTIONS", "WRITER_OPTION",
            "PER_COLUMN", "PerColumn", "BoolPerColumn", "document_writer_options"]
 
@@ -209,7 +209,11 @@ def format_options(**kwargs: Any) -> FormatOptions:
         For a ``version``, ``flavor`` or ``coerce_timestamps`` outside the
         allowed values (named in the message).
     """
-    args = writer_arguments(kwargs)
+    return resolved_format_options(writer_arguments(kwargs))
+
+
+def resolved_format_options(args: Mapping[str, Any]) -> FormatOptions:
+    """:func:`format_options` of arguments :func:`writer_arguments` already resolved."""
     got = {name: check_option(WRITER_OPTION[name], args[name]) for name in _FORMAT}
     if got["use_deprecated_int96_timestamps"] is None:   # Spark reads timestamps as INT96
         got["use_deprecated_int96_timestamps"] = got["flavor"] == "spark"
@@ -217,7 +221,8 @@ def format_options(**kwargs: Any) -> FormatOptions:
 
 
 def writer_options(columns: Sequence[str], physical_types: Mapping[str, int] | None = None, *,
-                   resolved_format: FormatOptions | None = None, **kwargs: Any) -> WriterOptions:
+                   resolved_format: FormatOptions | None = None,
+                   resolved_arguments: Mapping[str, Any] | None = None, **kwargs: Any) -> WriterOptions:
     """Check writer keyword arguments and resolve them per leaf column.
 
     Parameters
@@ -231,13 +236,16 @@ def writer_options(columns: Sequence[str], physical_types: Mapping[str, int] | N
     resolved_format:
         The :func:`format_options` of the same arguments, when the caller made
         them already (they are not checked twice).
+    resolved_arguments:
+        The :func:`writer_arguments` of the options, when the caller resolved
+        them already (then *kwargs* are not looked at).
     **kwargs:
         The options of :data:`WRITER_OPTIONS`; missing ones take their
         default, unknown names raise TypeError.
     """
-    args = writer_arguments(kwargs)
+    args = resolved_arguments if resolved_arguments is not None else writer_arguments(kwargs)
     columns = list(columns)
-    fmt = resolved_format if resolved_format is not None else format_options(**kwargs)
+    fmt = resolved_format if resolved_format is not None else resolved_format_options(args)
     base, resolved = _column_options(args, columns, dict(physical_types or {}))
     return WriterOptions(format=fmt, defaults=base, columns=resolved, **_file_wide(args, columns))
 

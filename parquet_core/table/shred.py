@@ -43,36 +43,19 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
+from parquet_core.column.data import ColumnData
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.schema.types import DataType, Field, TypeId
 from parquet_core.table.arrays import Array
 from parquet_core.table.nested import ListArray, StructArray
 
-__all__ = ["ShreddedLeaf", "shred", "nested_nbytes"]
+__all__ = ["shred", "nested_nbytes"]
 
 _STRUCT_VARIANT_IDS = frozenset([TypeId.STRUCT, TypeId.VARIANT])
 _LIST_MAP_IDS = frozenset([TypeId.LIST, TypeId.MAP])
 
 I64 = npt.NDArray[np.int64]
 I16 = npt.NDArray[np.int16]
-
-
-@dataclass(frozen=True, slots=True)
-class ShreddedLeaf:
-    """One leaf column of a shredded field.
-
-    ``values`` are the non-null values in the leaf type's logical storage
-    (one per entry whose definition level is the maximum); ``def_levels`` /
-    ``rep_levels`` are ``None`` when the leaf's maximum is 0.
-    """
-
-    path: tuple[str, ...]
-    type: DataType
-    values: Any
-    def_levels: I16 | None
-    rep_levels: I16 | None
-    num_levels: int
-    max_def: int = 0
 
 
 @dataclass(slots=True)
@@ -95,7 +78,7 @@ class _Shredder:
     def __init__(self, top: str, num_rows: int) -> None:
         self.top = top
         self.num_rows = num_rows
-        self.out: list[ShreddedLeaf] = []
+        self.out: list[tuple[DataType, ColumnData]] = []
         self.max_def = 0
         self.max_rep = 0
 
@@ -193,11 +176,17 @@ class _Shredder:
         if defs is not None and bool((defs == d).all()):
             defs = None  # every entry holds a value: the column writer writes one run
         values = _take(arr.values, e.idx if defs is None else e.idx[defs == d])
-        self.out.append(ShreddedLeaf(path, dt, values, defs, reps, n, d))
+        self.out.append((dt, ColumnData(values, defs, reps, n)))
 
 
-def shred(arr: Array, field: Field) -> list[ShreddedLeaf]:
+def shred(arr: Array, field: Field) -> list[tuple[DataType, ColumnData]]:
     """Shred one top-level column into its leaves, in schema (pre-)order.
+
+    Each leaf is its type and its :class:`~parquet_core.column.data.ColumnData`,
+    whose ``values`` are the non-null values in the leaf type's *logical*
+    storage (one per level entry at the leaf's maximum definition level);
+    ``def_levels`` / ``rep_levels`` are ``None`` when the leaf's maximum is 0,
+    and ``def_levels`` also when every entry holds a value.
 
     Raises
     ------

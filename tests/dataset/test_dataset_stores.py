@@ -82,13 +82,13 @@ def test_partition_filter_opens_only_matching_files(pyarrow_dataset, monkeypatch
     store, root, local = pyarrow_dataset
     d = pc.ParquetDataset(root, **store.kwargs)
     opened = []
-    real = pc.ParquetDataset._open
+    real = pc.ParquetDataset.open_fragment
 
     def spy(self, frag):
         opened.append(frag.path)
         return real(self, frag)
 
-    monkeypatch.setattr(pc.ParquetDataset, "_open", spy)
+    monkeypatch.setattr(pc.ParquetDataset, "open_fragment", spy)
     got = d.read(filters=[("y", "==", 2021), ("k", "!=", "a")])
     assert_same(got, oracle(local, (ds.field("y") == 2021) & (ds.field("k") != "a")))
     assert opened and all("y=2021" in p and "k=a/" not in p for p in opened)

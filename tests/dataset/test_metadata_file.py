@@ -35,8 +35,8 @@ def summarised(tmp_path, store):
 def test_plan_from_metadata_without_opening_footers(summarised, filters, monkeypatch):
     store, root, local = summarised
     d = pc.ParquetDataset(root, **store.kwargs)
-    assert d._summary is not None
-    monkeypatch.setattr(pc.ParquetDataset, "_open", lambda self, frag: pytest.fail("footer opened"))
+    assert d.summary is not None
+    monkeypatch.setattr(pc.ParquetDataset, "open_fragment", lambda self, frag: pytest.fail("footer opened"))
     assert d.schema.names == ["n", "s", "k"]
     expr = None if filters is None else pq.filters_to_expression(filters)
     assert_same(d.read(filters=filters), oracle(local, expr))
@@ -145,7 +145,7 @@ def test_summary_read_in_runs_of_files(tmp_path, monkeypatch, run_files, columns
     monkeypatch.setattr(dataset_mod, "SUMMARY_RUN_FILES", run_files)
     seen = []
     d = pc.ParquetDataset(str(local))
-    assert d._summary is not None
+    assert d.summary is not None
     monkeypatch.setattr(pc.ParquetDataset, "_read_one", lambda *a: pytest.fail("read file by file"))
     got = d.read(columns, progress=lambda done, total: seen.append((done, total)))
     theirs = oracle(str(local), columns=columns)

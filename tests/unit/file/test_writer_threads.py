@@ -30,7 +30,7 @@ pa = pytest.importorskip("pyarrow")
 def _several_cpus(monkeypatch):
     # the pool is used only with 2+ CPUs: pretend there are 4, so these tests
     # run the threaded path on any machine
-    import parquet_core.file.writer as fw
+    import parquet_core.file.row_group_writer as fw
 
     monkeypatch.setattr(fw.os, "cpu_count", lambda: 4)
 
@@ -38,7 +38,7 @@ def _several_cpus(monkeypatch):
 def test_chunks_are_encoded_in_the_pool(monkeypatch):
     import threading
 
-    import parquet_core.file.writer as fw
+    import parquet_core.file.row_group_writer as fw
 
     seen = []
     real = fw.write_column_chunk
@@ -154,7 +154,7 @@ def test_first_error_in_column_order_is_raised_with_context(tmp_path):
                     raise pc.errors.ParquetSchemaError(f"boom {desc.dotted_path}")
                 return real(data, desc, *a, **k)
 
-            import parquet_core.file.writer as fw
+            import parquet_core.file.row_group_writer as fw
 
             fw.write_column_chunk, saved = failing, fw.write_column_chunk
             try:

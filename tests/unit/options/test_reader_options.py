@@ -160,11 +160,11 @@ def test_one_object_travels_down(files):
         assert pf.options is opts
     ds = pc.ParquetDataset(files["folder"], options=opts)
     assert ds.options is opts
-    with ds._open(ds.fragments[0]) as pf:
+    with ds.open_fragment(ds.fragments[0]) as pf:
         assert pf.options is opts
     ds = pc.ParquetDataset(files["folder"], strict=True)
     assert ds.options == ReaderOptions(strict=True)
-    with ds._open(ds.fragments[0]) as pf:
+    with ds.open_fragment(ds.fragments[0]) as pf:
         assert pf.options is ds.options
 
 

@@ -188,19 +188,24 @@ def test_check_option_names_the_option_when_the_check_does_not():
         writer_options(COLUMNS, PTYPES, sorting_columns=[("a", "sideways")])
 
 
-def test_format_options_are_checked_once(monkeypatch):
-    """ParquetWriter hands its FormatOptions to writer_options instead of checking them again."""
+def test_writer_arguments_and_format_options_run_once_per_writer(monkeypatch):
+    """ParquetWriter resolves its keyword arguments once and hands them, and its
+    FormatOptions, to writer_options instead of resolving and checking them again."""
     import parquet_core.file.writer as writer_module
-
-    calls = []
-    real = writer_module.format_options
-    monkeypatch.setattr(writer_module, "format_options", lambda **kw: calls.append(1) or real(**kw))
     import parquet_core.options as options_module
 
-    monkeypatch.setattr(options_module, "format_options", lambda **kw: calls.append(2) or real(**kw))
-    with pc.ParquetWriter(io.BytesIO(), pc.schema([pc.field("a", pc.int64())])):
+    calls = []
+    real_args, real_fmt = options_module.writer_arguments, options_module.resolved_format_options
+    for module in (writer_module, options_module):
+        monkeypatch.setattr(module, "writer_arguments", lambda kw: calls.append("args") or real_args(kw))
+        monkeypatch.setattr(module, "resolved_format_options",
+                            lambda args: calls.append("format") or real_fmt(args))
+    with pc.ParquetWriter(io.BytesIO(), pc.schema([pc.field("a", pc.int64())]), compression="zstd"):
         pass
-    assert calls == [1]
+    assert calls == ["args", "format"]
+    calls.clear()
+    pc.write_table({"a": [1, 2]}, io.BytesIO(), chunk_size=1)   # pyarrow's name, resolved once
+    assert calls == ["args", "format"]
 
 
 # -- every option, written by us, read by pyarrow ------------------------------------------------

@@ -13,6 +13,8 @@ import numpy as np
 
 import parquet_core as pc
 from parquet_core.table.ingest import as_table
+from parquet_core.schema.descriptor import SchemaDescriptor
+from parquet_core.schema.elements import schema_to_elements
 from parquet_core.table.shred import shred
 
 
@@ -53,20 +55,24 @@ def _short(path: tuple[str, ...]) -> tuple[str, ...]:
 
 def test_document_records_shred_to_the_papers_stripes() -> None:
     table = as_table({k: [R1[k], R2[k]] for k in SCHEMA.names}, SCHEMA)
+    descs = iter(SchemaDescriptor(schema_to_elements(table.schema)))
     got = {}
     for f, col in zip(table.schema, table.columns):
-        if f.type.is_nested:
-            for leaf in shred(col, f):
-                got[_short(leaf.path)] = leaf
+        if not f.type.is_nested:
+            next(descs)
+            continue
+        for _, leaf in shred(col, f):
+            desc = next(descs)
+            got[_short(desc.path)] = (leaf, desc.max_definition_level)
     assert set(got) == set(PAPER)
     for path, (values, reps, defs) in PAPER.items():
-        leaf = got[path]
+        leaf, max_def = got[path]
         vals = leaf.values.to_pylist() if hasattr(leaf.values, "to_pylist") else leaf.values.tolist()
         vals = [v.decode() if isinstance(v, bytes) else v for v in vals]
         assert vals == values, path
         assert leaf.rep_levels.tolist() == reps, path
         all_defs = leaf.def_levels if leaf.def_levels is not None \
-            else np.full(leaf.num_levels, leaf.max_def)
+            else np.full(leaf.num_levels, max_def)
         assert all_defs.tolist() == defs, path
 
 

@@ -1,0 +1,146 @@
+"""Leaf data for writing: every field of a table as one ColumnData per leaf, per row group.
+
+The write-side twin of :mod:`parquet_core.table.leaves`.  The file layer
+writes leaves; it never asks whether a field is flat.  :class:`WriteLeaves`
+takes a table (already in the file's types) and hands out, for rows
+``start:stop``, one :class:`~parquet_core.column.data.ColumnData` per leaf
+in schema order, its values in physical form:
+
+* a flat field is the trivial case: its validity becomes the definition
+  levels (none when the leaf is required or has no nulls), its non-null
+  values are converted to physical;
+* a nested field is shredded whole when the table is taken (the walk
+  validates it: nulls in required children, null map keys), then each
+  leaf's levels and values are cut at record boundaries with
+  :func:`~parquet_core.table.leaves.record_starts`,
+  :func:`~parquet_core.table.leaves.value_positions` and
+  :func:`~parquet_core.table.leaves.slice_data`.
+
+Each leaf comes as a thunk, so the conversion to physical values runs where
+the chunk is encoded (in the writer's thread pool, when it has one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any, Callable, Iterable, Iterator
+
+import numpy as np
+import numpy.typing as npt
+
+from parquet_core._kernels.binary import ByteArrays
+from parquet_core.column.data import ColumnData
+from parquet_core.schema.descriptor import ColumnDescriptor
+from parquet_core.schema.physical import to_physical
+from parquet_core.schema.types import DataType
+from parquet_core.table.arrays import Array, Table
+from parquet_core.table.dictionary import chunk_dictionaries
+from parquet_core.table.leaves import record_starts, slice_data, value_positions
+from parquet_core.table.shred import nested_nbytes, shred
+
+__all__ = ["WriteLeaves", "LeafData", "bytes_per_row", "flat_leaf"]
+
+#: One leaf's data for a row group, made when called.
+LeafData = Callable[[], ColumnData]
+
+
+def _nonnull(values: Any, validity: npt.NDArray[np.bool_] | None) -> Any:
+    if validity is None:
+        return values
+    idx = np.flatnonzero(validity)
+    if isinstance(values, ByteArrays):
+        return values.take(idx)
+    return values[idx]
+
+
+def flat_leaf(desc: ColumnDescriptor, column: Array) -> ColumnData:
+    """The data of a flat column's only leaf: validity as definition levels, values physical."""
+    validity = column.validity
+    values = to_physical(desc, column.type, _nonnull(column.values, validity))
+    defs = None
+    if validity is not None and desc.max_definition_level > 0:
+        defs = validity.astype(np.int16)
+    # a dictionary column (Arrow dictionary, pandas categorical) brings its dictionary
+    given = chunk_dictionaries(column, lambda d: to_physical(desc, column.type, d))
+    return ColumnData(values=values, def_levels=defs, rep_levels=None, num_levels=len(column),
+                      dictionaries=given)
+
+
+@dataclass(frozen=True, slots=True)
+class _RecordCuts:
+    """Where each record of a shredded leaf starts, to cut its ColumnData into row groups."""
+
+    desc: ColumnDescriptor
+    type: DataType
+    data: ColumnData                                  # values in logical storage
+    record_at: npt.NDArray[np.int64] | None           # level position of each record, and the end
+    value_at: npt.NDArray[np.int64] | None            # values before each level position, and the total
+
+    def rows(self, start: int, stop: int) -> ColumnData:
+        s0, s1 = (start, stop) if self.record_at is None else \
+            (int(self.record_at[start]), int(self.record_at[stop]))
+        v0, v1 = (s0, s1) if self.value_at is None else (int(self.value_at[s0]), int(self.value_at[s1]))
+        cut = slice_data(self.data, s0, s1, v0, v1)
+        return replace(cut, values=to_physical(self.desc, self.type, cut.values))
+
+
+def _shredded(descs: Iterator[ColumnDescriptor], column: Array, field: Any) -> list[_RecordCuts]:
+    out = []
+    for dt, data in shred(column, field):
+        desc = next(descs)
+        starts = record_starts(data)
+        record_at = None if starts is None else np.append(starts, data.num_levels).astype(np.int64)
+        out.append(_RecordCuts(desc, dt, data, record_at, value_positions(data, desc)))
+    return out
+
+
+class WriteLeaves:
+    """The leaves of a table (in the file's types), handed out row group by row group.
+
+    Raises
+    ------
+    ParquetSchemaError
+        When taking the table: a nested column's null in a required node or
+        null map key (see :func:`parquet_core.table.shred.shred`).
+    """
+
+    def __init__(self, table: Table, descriptors: Iterable[ColumnDescriptor]) -> None:
+        self.table = table
+        descs = iter(descriptors)
+        #: per top-level field: its column's descriptor (flat), or its shredded leaves
+        self._fields: list[ColumnDescriptor | list[_RecordCuts]] = []
+        for field, column in zip(table.schema, table.columns):
+            if field.type.is_nested:
+                self._fields.append(_shredded(descs, column, field))
+            else:
+                self._fields.append(next(descs))
+
+    @property
+    def num_rows(self) -> int:
+        return self.table.num_rows
+
+    def row_group(self, start: int, stop: int) -> list[tuple[ColumnDescriptor, LeafData]]:
+        """(descriptor, data thunk) of every leaf for rows ``start:stop``, in schema order."""
+        stop = min(stop, self.table.num_rows)
+        out: list[tuple[ColumnDescriptor, LeafData]] = []
+        for i, leaves in enumerate(self._fields):
+            if isinstance(leaves, ColumnDescriptor):
+                column = self.table.columns[i].slice(start, stop)
+                out.append((leaves, partial(flat_leaf, leaves, column)))
+                continue
+            for leaf in leaves:
+                out.append((leaf.desc, partial(leaf.rows, start, stop)))
+        return out
+
+
+def bytes_per_row(table: Table) -> float:
+    """Approximate in-memory bytes per row (sizes row groups by bytes)."""
+    total = 0
+    for col in table.columns:
+        v = col.values
+        if col.type.is_nested:
+            total += nested_nbytes(col)
+        else:
+            total += v.data.nbytes + v.offsets.nbytes if isinstance(v, ByteArrays) else np.asarray(v).nbytes
+    return total / max(table.num_rows, 1)
