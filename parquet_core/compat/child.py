@@ -1,0 +1,64 @@
+"""The reader process of ``pqc compat``: ``python -m parquet_core.compat.child READER``.
+
+Protocol (one JSON object per line): the child first writes
+``{"version": ...}`` (or ``{"unavailable": why}``), then answers each request
+``{"path": ..., "keys": ...}`` read from stdin with ``{"values": ...}``,
+``{"error": first line}``, ``{"na": why}`` or ``{"memory": first line}``.
+Anything the reader's library prints goes to stderr: stdout carries only the
+protocol.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+
+
+def _first_line(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}".strip()
+    return text.splitlines()[0][:300] if text else type(exc).__name__
+
+
+def main(argv: list[str]) -> int:
+    # keep the protocol channel for ourselves; the libraries' prints go to stderr
+    out = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+
+    def send(obj: dict) -> None:
+        out.write(json.dumps(obj) + "\n")
+        out.flush()
+
+    from parquet_core.compat.readers import NotApplicable, load
+    try:
+        reader = load(argv[0])
+        send({"version": str(reader.version())})
+    except Exception as exc:  # noqa: BLE001 - any failure here makes the reader unavailable
+        send({"unavailable": _first_line(exc)})
+        return 0
+    for line in sys.stdin:
+        req = json.loads(line)
+        start = time.perf_counter()
+        try:
+            reply: dict = {"values": reader.read(req["path"], req.get("keys"))}
+        except NotApplicable as exc:
+            reply = {"na": str(exc)}
+        except MemoryError as exc:
+            reply = {"memory": _first_line(exc) if str(exc) else "MemoryError"}
+        except Exception as exc:  # noqa: BLE001 - a refusal is a verdict, not a failure
+            reply = {"error": _first_line(exc)}
+            if os.environ.get("PQC_COMPAT_TRACE"):
+                traceback.print_exc()
+        reply["seconds"] = round(time.perf_counter() - start, 4)
+        try:
+            send(reply)
+        except (TypeError, ValueError) as exc:
+            send({"error": f"values not serialisable: {exc}", "seconds": reply["seconds"]})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
