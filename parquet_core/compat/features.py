@@ -248,7 +248,7 @@ def _register() -> None:  # noqa: C901 - the catalogue, one call per feature
             else:
                 opts = dict(column_encoding=enc.lower())
             _file(f"encoding.{enc}.{kind}", f"{enc} on {kind}", {"v": many}, [("v", typ)], **opts)
-    _file("encoding.PLAIN_DICTIONARY.v1", "dictionary pages under format version 1.0 (PLAIN_DICTIONARY)",
+    _file("encoding.RLE_DICTIONARY.format_v1", "dictionary pages in a file of format version 1 (version='1.0')",
           {"v": STRINGS * 20}, [("v", T.string())], use_dictionary=True, version="1.0")
 
     # ---- codecs

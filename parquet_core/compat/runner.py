@@ -94,6 +94,8 @@ class ReaderProcess:
             mod = None              # the child reports it unavailable
         self.memory = getattr(mod, "MEMORY_LIMIT", memory) if memory else None
         self.startup = max(timeout, float(getattr(mod, "STARTUP_SECONDS", 60)))
+        # a JVM's first reads compile their code: a reader may ask for a longer per-file timeout
+        self.timeout = max(timeout, float(getattr(mod, "MIN_TIMEOUT", 0)))
         self.loose = bool(getattr(mod, "LOOSE", False))
         self.proc: subprocess.Popen | None = None
         self.version: str | None = None

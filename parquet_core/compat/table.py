@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from parquet_core.validation.compat import TABLE_PATH, TARGET_RULES
+from parquet_core.metadata.features import READERS as TARGET_RULES, TABLE_PATH
 
 
 def build(runs: list[dict], old: dict | None = None) -> dict:

@@ -52,6 +52,7 @@ from parquet_core.encryption.encryptor import FileEncryptor
 from parquet_core.file.sink import Sink, open_sink
 from parquet_core.encryption.properties import FileEncryptionProperties
 from parquet_core.metadata.statistics import column_order_struct
+from parquet_core.options.presets import check_compatible, preset_defaults
 from parquet_core.options import (
     WRITER_DEFAULTS as _D, BoolPerColumn, FormatOptions, PerColumn, WriterOptions,
     document_writer_options, format_options, kv_strings, writer_arguments, writer_options,
@@ -198,6 +199,7 @@ class ParquetWriter:
         store_schema: bool = _D["store_schema"],
         float_column_order: str = _D["float_column_order"],
         int96_statistics: bool = _D["int96_statistics"],
+        compatible_with: str | None = _D["compatible_with"],
         use_threads: bool = _D["use_threads"],
         filesystem: Any = None,
         storage_options: Mapping[str, Any] | None = None,
@@ -208,6 +210,7 @@ class ParquetWriter:
         # them, and its tuning knobs, arrive in pyarrow_options (options.pyarrow)
         options = {name: value for name, value in locals().items() if name in _D}
         options.update(pyarrow_options)
+        options = preset_defaults(options, _D)
         self._path = path_of(where)   # named in every error (see errors.names_file)
         self.schema = _as_schema(schema)
         fmt: FormatOptions = format_options(**options)
@@ -222,6 +225,7 @@ class ParquetWriter:
         #: every option, checked once and resolved per leaf
         self.options: WriterOptions = writer_options(
             paths, {d.dotted_path: d.physical_type for d in self._descriptor}, resolved_format=fmt, **options)
+        check_compatible(self.options, self._elements, self._descriptor)
         self._store_schema = self.options.store_schema
         # footer key/values from a pyarrow schema now, else from the first table written
         self._schema_kv: dict[str, Any] | None = None
@@ -604,6 +608,7 @@ def write_table(
     store_schema: bool = _D["store_schema"],
     float_column_order: str = _D["float_column_order"],
     int96_statistics: bool = _D["int96_statistics"],
+    compatible_with: str | None = _D["compatible_with"],
     use_threads: bool = _D["use_threads"],
     filesystem: Any = None,
     storage_options: Mapping[str, Any] | None = None,

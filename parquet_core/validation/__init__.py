@@ -126,8 +126,7 @@ def _run(ck: Checker) -> None:
 
 def _check_targets(ck: Checker, targets: Any) -> None:
     """The ``compat.<reader>`` warnings: features the file uses that a target does not read."""
-    tail = ck.source.read_at(ck.size - 4, 4) if ck.size >= 4 else b""
-    used = compat.features_used(ck.raw, encrypted_footer=bytes(tail) == b"PARE")
+    used = compat.features_used(ck.raw, encrypted_footer=compat.footer_crypto(ck.source, ck.size))
     for r, _fid, message in compat.target_findings(used, targets):
         ck.report(r, message)
 

@@ -1,268 +1,47 @@
 """Compatibility warnings (``pqc check --target READER[-VERSION],...``): rules ``compat.<reader>``.
 
 Which format features a file uses is read from its footer
-(:func:`features_used`: physical and logical types, encodings, codecs, page
-versions, nested layouts, statistics kinds, Bloom filters, page indexes,
-external column data, sorting columns, encryption), with the same feature
-ids as ``pqc compat``'s catalogue.  The shipped table
-(``parquet_core/_data/compat_table.json``) holds, per reader, the features a
-``pqc compat`` run measured as not read correctly (refused, different values,
-crash), the version it was measured on, and hand entries taken from cited
-release notes (``before``: the first version that reads the feature).  A
-target older than the measured version gets the measured findings plus the
-hand entries that apply to it; a target newer than the measured version
-gets the measured findings with that caveat in the message.
+(:func:`parquet_core.metadata.features.features_used`: physical and logical
+types, encodings, codecs, page versions, nested layouts, statistics kinds,
+Bloom filters, page indexes, external column data, sorting columns,
+encryption), with the feature ids of ``pqc compat``'s catalogue.  The shipped
+table (``parquet_core/_data/compat_table.json``) holds, per reader, the
+features a ``pqc compat`` run measured as not read correctly (refused,
+different values, crash), the version it was measured on, and hand entries
+from cited release notes (``since``: the first version that reads the
+feature), which apply to older targets.  A target newer than the measured
+version gets the measured findings with that caveat in the message.
 """
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
 
-from parquet_core.constants import CompressionCodec, Encoding, PhysicalType
+from parquet_core.metadata.features import (
+    READERS, features_used, footer_crypto, load_table, parse_target, unsupported,
+)
 from parquet_core.validation.rules import WARNING, Rule, rule
 
-__all__ = ["TARGET_RULES", "features_used", "parse_target", "target_findings", "load_table", "TABLE_PATH"]
+__all__ = ["TARGET_RULES", "features_used", "footer_crypto", "parse_target", "target_findings", "load_table"]
 
-TABLE_PATH = Path(__file__).resolve().parents[1] / "_data" / "compat_table.json"
+_LABELS = {"pyarrow": "pyarrow (Arrow C++)", "duckdb": "duckdb", "polars": "polars", "fastparquet": "fastparquet",
+           "spark": "Spark's built-in reader (parquet-java)"}
 
 TARGET_RULES: dict[str, Rule] = {
     name: rule(f"compat.{name}", WARNING, "docs/compat.md",
-               f"with --target {name}[-VERSION]: the file uses a feature {label} does not read "
+               f"with --target {name}[-VERSION]: the file uses a feature {_LABELS[name]} does not read "
                f"(measured by pqc compat, or from cited release notes)")
-    for name, label in (("pyarrow", "pyarrow (Arrow C++)"), ("duckdb", "duckdb"), ("polars", "polars"),
-                        ("fastparquet", "fastparquet"), ("spark", "Spark's built-in reader (parquet-java)"))
+    for name in READERS
 }
-
-_CODECS = {CompressionCodec.SNAPPY: "SNAPPY", CompressionCodec.GZIP: "GZIP", CompressionCodec.LZO: "LZO",
-           CompressionCodec.BROTLI: "BROTLI", CompressionCodec.LZ4: "LZ4_HADOOP", CompressionCodec.ZSTD: "ZSTD",
-           CompressionCodec.LZ4_RAW: "LZ4_RAW"}
-_KINDS = {PhysicalType.BOOLEAN: "boolean", PhysicalType.INT32: "int32", PhysicalType.INT64: "int64",
-          PhysicalType.FLOAT: "float", PhysicalType.DOUBLE: "double", PhysicalType.BYTE_ARRAY: "byte_array",
-          PhysicalType.FIXED_LEN_BYTE_ARRAY: "flba"}
-_DATA_PAGE, _DATA_PAGE_V2 = 0, 3
-_UNITS = (("MILLIS", "MILLIS"), ("MICROS", "MICROS"), ("NANOS", "NANOS"))
-_INTERVAL = 21   # ConvertedType.INTERVAL
-
-
-def _unit(t: Any) -> str:
-    for attr, name in _UNITS:
-        if getattr(t.unit, attr, None) is not None:
-            return name
-    return "?"
-
-
-def _schema_features(schema: list, out: dict[str, str]) -> None:
-    """Walk the flattened schema (depth first, num_children) and name the features of each node."""
-    pos = 0
-
-    def node(parent_lt: Any) -> None:
-        nonlocal pos
-        el = schema[pos]
-        pos += 1
-        lt = el.logicalType
-        name = el.name
-        kids = el.num_children or 0
-        if el.type == PhysicalType.INT96:
-            out.setdefault("physical.INT96", name)
-        if lt is not None:
-            if lt.INTEGER is not None:
-                bits, signed = lt.INTEGER.bitWidth, lt.INTEGER.isSigned
-                if not signed:
-                    out.setdefault(f"logical.UINT{bits}", name)
-                elif bits in (8, 16):
-                    out.setdefault(f"logical.INT{bits}", name)
-            for simple in ("ENUM", "JSON", "BSON", "UUID", "FLOAT16", "UNKNOWN", "GEOMETRY", "GEOGRAPHY",
-                           "FILE", "DATE"):
-                if getattr(lt, simple) is not None:
-                    out.setdefault(f"logical.{simple}", name)
-            for temporal in ("TIME", "TIMESTAMP"):
-                t = getattr(lt, temporal)
-                if t is not None:
-                    out.setdefault(f"logical.{temporal}_{_unit(t)}_{'UTC' if t.isAdjustedToUTC else 'LOCAL'}",
-                                   name)
-            if lt.DECIMAL is not None:
-                if el.type == PhysicalType.INT32:
-                    out.setdefault("logical.DECIMAL_INT32", name)
-                elif el.type == PhysicalType.INT64:
-                    out.setdefault("logical.DECIMAL_INT64", name)
-                elif el.type == PhysicalType.FIXED_LEN_BYTE_ARRAY:
-                    p = lt.DECIMAL.precision or 0
-                    fid = "DECIMAL_FLBA" if p <= 18 else "DECIMAL_FLBA_38" if p <= 38 else "DECIMAL_FLBA_60"
-                    out.setdefault(f"logical.{fid}", name)
-            if lt.VARIANT is not None:
-                shredded = [schema[i] for i in range(pos, min(pos + kids, len(schema)))
-                            if schema[i].name == "typed_value"]
-                out.setdefault("logical.VARIANT_shredded" if shredded else "logical.VARIANT", name)
-            if lt.MAP is not None:
-                out.setdefault("nested.map", name)
-        elif el.converted_type == _INTERVAL:
-            out.setdefault("logical.INTERVAL", name)
-        if parent_lt is not None and parent_lt.LIST is not None and el.repetition_type == 2:
-            if not kids:
-                out.setdefault("nested.list_2level_legacy", name)
-            elif name in ("bag", "array") or name.endswith("_tuple"):
-                out.setdefault("nested.list_legacy_bag", name)
-            else:
-                out.setdefault("nested.list_3level", name)
-        elif el.repetition_type == 2 and (parent_lt is None or parent_lt.MAP is None) and pos > 1:
-            out.setdefault("nested.list_2level_legacy", name)   # a bare repeated field
-        if kids and pos > 1 and lt is None and el.converted_type is None and (parent_lt is None):
-            out.setdefault("nested.struct", name)
-        for _ in range(kids):
-            node(lt)
-
-    while pos < len(schema):
-        node(None)
-
-
-def features_used(raw: Any, encrypted_footer: bool = False) -> dict[str, str]:
-    """The catalogue features a file's footer shows it uses: ``{feature id: where}``."""
-    out: dict[str, str] = {}
-    if encrypted_footer:
-        out["encryption.gcm_footer"] = "footer"
-    if raw is None:
-        return out
-    if raw.schema:
-        _schema_features(raw.schema, out)
-    alg = raw.encryption_algorithm
-    if alg is not None:
-        if getattr(alg, "AES_GCM_CTR_V1", None) is not None:
-            out.setdefault("encryption.ctr", "file")
-            inner = alg.AES_GCM_CTR_V1
-        else:
-            inner = getattr(alg, "AES_GCM_V1", None)
-        if not encrypted_footer:
-            out.setdefault("encryption.plaintext_footer", "footer")
-        if inner is not None and inner.supply_aad_prefix:
-            out.setdefault("encryption.aad_prefix_supplied", "file")
-        elif inner is not None and inner.aad_prefix:
-            out.setdefault("encryption.aad_prefix_stored", "file")
-    for order in raw.column_orders or []:
-        if getattr(order, "IEEE_754_TOTAL_ORDER", None) is not None:
-            out.setdefault("stats.float_total_order", "column_orders")
-    leaves = [el for el in (raw.schema or []) if not el.num_children]
-    for g, rg in enumerate(raw.row_groups or []):
-        if rg.sorting_columns:
-            out.setdefault("sorting_columns", f"row group {g}")
-        for c, chunk in enumerate(rg.columns or []):
-            where = ".".join(chunk.meta_data.path_in_schema) if chunk.meta_data else f"column {c}"
-            if chunk.file_path:
-                out.setdefault("external.file_path", where)
-            if chunk.column_index_offset is not None:
-                out.setdefault("index.page_index", where)
-            if chunk.crypto_metadata is not None and getattr(chunk.crypto_metadata, "ENCRYPTION_WITH_COLUMN_KEY",
-                                                              None) is not None:
-                out.setdefault("encryption.column_keys", where)
-            md = chunk.meta_data
-            if md is None:
-                continue
-            if md.codec in _CODECS:
-                out.setdefault(f"codec.{_CODECS[CompressionCodec(md.codec)]}", where)
-            if md.size_statistics is not None:
-                out.setdefault("stats.size_statistics", where)
-            if md.geospatial_statistics is not None:
-                out.setdefault("stats.geospatial", where)
-            if md.bloom_filter_offset is not None:
-                out.setdefault("bloom.filter", where)
-            st = md.statistics
-            if st is not None and (st.is_max_value_exact is False or st.is_min_value_exact is False):
-                out.setdefault("stats.minmax_truncated", where)
-            kind = _KINDS.get(md.type)
-            leaf = leaves[c] if c < len(leaves) else None
-            if leaf is not None and leaf.logicalType is not None:
-                if leaf.logicalType.FLOAT16 is not None:
-                    kind = "float16"
-                elif leaf.logicalType.DECIMAL is not None and md.type == PhysicalType.FIXED_LEN_BYTE_ARRAY:
-                    kind = "decimal_flba"
-            data_encodings: set[int] = set()
-            if md.encoding_stats:
-                for es in md.encoding_stats:
-                    if es.page_type in (_DATA_PAGE, _DATA_PAGE_V2):
-                        data_encodings.add(es.encoding)
-                    if es.page_type == _DATA_PAGE_V2:
-                        out.setdefault("page.v2_compressed" if md.codec else "page.v2", where)
-            else:
-                data_encodings = {e for e in (md.encodings or []) if e not in (Encoding.RLE, Encoding.BIT_PACKED)}
-            for e in data_encodings:
-                if e in (Encoding.PLAIN, Encoding.BIT_PACKED):
-                    continue
-                try:
-                    ename = Encoding(e).name
-                except ValueError:
-                    out.setdefault(f"encoding.unknown_{e}", where)
-                    continue
-                if ename in ("PLAIN_DICTIONARY",):
-                    out.setdefault("encoding.PLAIN_DICTIONARY.v1", where)
-                else:
-                    out.setdefault(f"encoding.{ename}.{kind}", where)
-    return out
-
-
-@lru_cache(maxsize=4)
-def load_table(path: str | None = None) -> dict:
-    """The shipped compatibility table (see the module docstring)."""
-    return json.loads(Path(path or TABLE_PATH).read_text(encoding="utf-8"))
-
-
-def _version_key(v: str) -> tuple:
-    parts = []
-    for p in v.replace("-", ".").split("."):
-        digits = "".join(ch for ch in p if ch.isdigit())
-        parts.append(int(digits) if digits else 0)
-    return tuple(parts)
-
-
-def parse_target(text: str) -> tuple[str, str | None]:
-    """``"spark-3.5"`` -> ``("spark", "3.5")``; ``"duckdb"`` -> ``("duckdb", None)``.
-
-    Raises
-    ------
-    ValueError
-        A reader the table does not know.
-    """
-    text = text.strip()
-    name, _, version = text.partition("-")
-    name = name.lower()
-    if name not in TARGET_RULES:
-        raise ValueError(f"unknown --target reader {name!r}; known: {', '.join(TARGET_RULES)}")
-    return name, (version or None)
-
-
-def _older(a: str, b: str) -> bool:
-    """True when version *a* is older than *b* (compared on as many parts as *a* names)."""
-    ka, kb = _version_key(a), _version_key(b)
-    return ka < kb[:len(ka)]
 
 
 def target_findings(used: dict[str, str], targets: Iterable[str], table: dict | None = None
                     ) -> list[tuple[Rule, str, str]]:
     """``(rule, feature, message)`` for each used feature a target reader does not read."""
-    table = table if table is not None else load_table()
     out = []
     for target in targets:
         name, version = parse_target(target)
-        entry = table.get("readers", {}).get(name)
-        if entry is None:
-            continue
-        measured = entry.get("version", "?")
-        label = f"{name} {version}" if version else f"{name} {measured}"
-        caveat = ""
-        if version and _older(measured, version):
-            caveat = f"; measured on {name} {measured}, a newer version may read it"
-        for fid, where in used.items():
-            cell = entry.get("features", {}).get(fid)
-            if cell is not None:
-                out.append((TARGET_RULES[name], fid,
-                            f"{label} does not read {fid} (used by {where}): {cell['verdict']} on {name} "
-                            f"{measured}: {cell.get('detail', '')}{caveat}"))
-                continue
-            for hand in entry.get("release_notes", []):
-                if hand["feature"] == fid and version and _older(version, hand["since"]):
-                    out.append((TARGET_RULES[name], fid,
-                                f"{label} does not read {fid} (used by {where}): read since {name} "
-                                f"{hand['since']} ({hand['source']})"))
-                    break
+        label = f"{name} {version}" if version else name
+        for fid, why in unsupported(target, used, table):
+            out.append((TARGET_RULES[name], fid, f"{label} does not read {fid} (used by {used[fid]}): {why}"))
     return out

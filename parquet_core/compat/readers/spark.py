@@ -14,7 +14,8 @@ from parquet_core.compat.readers import NotApplicable
 
 #: a JVM reserves far more address space than it uses; its heap is capped by -Xmx instead
 MEMORY_LIMIT = None
-STARTUP_SECONDS = 180
+STARTUP_SECONDS = 300
+MIN_TIMEOUT = 120
 
 _session: Any = None
 
