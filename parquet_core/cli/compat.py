@@ -53,7 +53,7 @@ def compat_command(args: argparse.Namespace) -> int:
     readers = [r.strip() for r in args.readers.split(",")] if args.readers else None
     memory = args.memory << 20 if args.memory else None
     if args.writers:
-        from parquet_core.compat.writers import run_writers
+        from parquet_core.compat.runner import run_writers
         result = run_writers(features, [w.strip() for w in args.writers.split(",")], readers,
                              timeout=args.timeout, memory=memory, keep=args.keep,
                              progress=not args.no_progress)

@@ -1,5 +1,10 @@
 """The reader process of ``pqc compat``: ``python -m parquet_core.compat.child READER``.
 
+``python -m parquet_core.compat.child --writer WRITER`` is the same loop for a writer
+(:mod:`parquet_core.compat.writers`): each request also names the ``feature`` and the
+``source`` (parquet_core's own feature file, read here into a pyarrow table), and the
+answer ``{"values": {}}`` means the file was written.
+
 Protocol (one JSON object per line): the child first writes
 ``{"version": ...}`` (or ``{"unavailable": why}``), then answers each request
 ``{"path": ..., "keys": ...}`` read from stdin with ``{"values": ...}``,
@@ -33,8 +38,12 @@ def main(argv: list[str]) -> int:
         out.flush()
 
     from parquet_core.compat.readers import NotApplicable, load
+    writing = argv[0] == "--writer"
+    if writing:
+        from parquet_core.compat.writers import load_writer
+        argv = argv[1:]
     try:
-        reader = load(argv[0])
+        reader = load_writer(argv[0]) if writing else load(argv[0])
         send({"version": str(reader.version())})
     except Exception as exc:  # noqa: BLE001 - any failure here makes the reader unavailable
         send({"unavailable": _first_line(exc)})
@@ -43,7 +52,13 @@ def main(argv: list[str]) -> int:
         req = json.loads(line)
         start = time.perf_counter()
         try:
-            reply: dict = {"values": reader.read(req["path"], req.get("keys"))}
+            if writing:
+                import parquet_core as pc
+                table = pc.read_table(req["source"]).to_arrow()
+                reader.write(table, req["path"], req["feature"])
+                reply: dict = {"values": {}}
+            else:
+                reply = {"values": reader.read(req["path"], req.get("keys"))}
         except NotApplicable as exc:
             reply = {"na": str(exc)}
         except MemoryError as exc:

@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterable
 from parquet_core.compat.canonical import compare
 from parquet_core.compat.features import Feature, Written, write_all
 from parquet_core.compat.readers import READERS, load
+from parquet_core.compat.writers import WRITERS, load_writer
 
 __all__ = ["Cell", "Row", "Run", "run", "ReaderProcess", "DEFAULT_MEMORY"]
 
@@ -85,11 +86,13 @@ def _limit(memory: int | None) -> Callable[[], None] | None:
 class ReaderProcess:
     """One reader's child process, restarted after a crash or a timeout."""
 
-    def __init__(self, name: str, timeout: float, memory: int | None = DEFAULT_MEMORY) -> None:
+    def __init__(self, name: str, timeout: float, memory: int | None = DEFAULT_MEMORY, writer: bool = False) -> None:
         self.name = name
         self.timeout = timeout
+        self.writer = writer
         try:
-            mod: Any = load(name)   # the module only (its library is imported in the child)
+            # the module only (its library is imported in the child)
+            mod: Any = load_writer(name) if writer else load(name)
         except ImportError:
             mod = None              # the child reports it unavailable
         self.memory = getattr(mod, "MEMORY_LIMIT", memory) if memory else None
@@ -108,7 +111,8 @@ class ReaderProcess:
         root = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "") if env.get("PYTHONPATH") else root
         self._buf = b""
-        self.proc = subprocess.Popen([sys.executable, "-m", "parquet_core.compat.child", self.name],
+        args = ["--writer", self.name] if self.writer else [self.name]
+        self.proc = subprocess.Popen([sys.executable, "-m", "parquet_core.compat.child", *args],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._err,
                                      env=env, preexec_fn=_limit(self.memory) or os.setsid)
         first = self._line(self.startup)
@@ -176,17 +180,19 @@ class ReaderProcess:
         tail = [ln for ln in self._err.read().decode(errors="replace").splitlines() if ln.strip()]
         return f"exit code {rc}" + (f": {tail[-1][:200]}" if tail else "")
 
-    def read(self, path: str, written: Written) -> Cell:
+    def read(self, path: str, written: Written, request: dict | None = None) -> Cell:
+        """Hand *path* to the child; *request* adds fields (a writer's feature and source)."""
         if self.proc is None or self.proc.poll() is not None:
             self._start()
         if self.unavailable:
-            return Cell("n/a", f"reader unavailable: {self.unavailable}")
+            return Cell("n/a", f"{'writer' if self.writer else 'reader'} unavailable: {self.unavailable}")
         assert self.proc is not None and self.proc.stdin is not None
         start = time.monotonic()
         self._err.seek(0)
         self._err.truncate()
         try:
-            self.proc.stdin.write((json.dumps({"path": path, "keys": written.keys}) + "\n").encode())
+            msg = {"path": path, "keys": written.keys, **(request or {})}
+            self.proc.stdin.write((json.dumps(msg) + "\n").encode())
             self.proc.stdin.flush()
         except OSError:
             return self._crashed("pipe closed", start)
@@ -195,6 +201,8 @@ class ReaderProcess:
             return self._crashed(None, start)
         reply = json.loads(line)
         seconds = float(reply.get("seconds", time.monotonic() - start))
+        if "values" in reply and self.writer:
+            return Cell("ok", "written", seconds)
         if "values" in reply:
             verdict, detail = compare(written.expected, reply["values"], self.loose, written.unordered)
             return Cell(verdict, detail, seconds)
@@ -300,6 +308,81 @@ def run(features: list[Feature], readers: Iterable[str] | None = None, *, timeou
                 row.file = str(folder / row.file) if row.file else ""
         return Run(dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), versions,
                    writers or {"pc": load("pc").version()}, rows, time.monotonic() - started)
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+
+
+def _footer_features(path: Path) -> set[str] | None:
+    """The features a written file's footer shows (a folder: its first data file)."""
+    from parquet_core import read_metadata
+    from parquet_core.metadata.features import features_used
+    if path.is_dir():
+        parts = sorted(p for p in path.rglob("*.parquet") if not p.name.startswith(("_", ".")))
+        if not parts:
+            return None
+        path = parts[0]
+    try:
+        return set(features_used(read_metadata(str(path)).raw))
+    except Exception:  # noqa: BLE001 - an unreadable footer: the readers will say so
+        return None
+
+
+def run_writers(features: list[Feature], writers: list[str], readers: Iterable[str] | None = None, *,
+                timeout: float = 30.0, memory: int | None = DEFAULT_MEMORY,
+                keep: str | os.PathLike | None = None, progress: bool = True) -> Run:
+    """``pqc compat --writers``: each writer writes what it can of *features* (from the values
+    parquet_core reads back from its own file), then every reader reads those files."""
+    for w in writers:
+        if w not in WRITERS:
+            raise ValueError(f"unknown writer {w!r}; known: {', '.join(WRITERS)}")
+    tmp = None
+    if keep is None:
+        tmp = tempfile.TemporaryDirectory(prefix="pqc-compat-w-")
+        folder = Path(tmp.name)
+    else:
+        folder = Path(keep)
+        folder.mkdir(parents=True, exist_ok=True)
+    try:
+        ours = write_all(features, folder)
+        files: dict[str, tuple[str, Written | Exception]] = {}
+        versions: dict[str, str] = {}
+        bar = _progress(len(features) * len(writers), "compat writers") if progress else None
+        for w in writers:
+            proc = ReaderProcess(w, timeout, memory, writer=True)
+            try:
+                for f in features:
+                    src = ours[f.id]
+                    key = f"{f.id}@{w}"
+                    if isinstance(src, Exception) or src.keys:
+                        files[key] = (w, NotImplementedError("encrypted features are written by pc only")
+                                      if not isinstance(src, Exception) else src)
+                    else:
+                        name = f"{w}__{src.name}"
+                        cell = proc.read(str(folder / name), src, {"feature": f.id, "source": str(folder / src.name)})
+                        if cell.verdict != "ok":
+                            files[key] = (w, NotImplementedError(cell.detail or cell.verdict))
+                        else:
+                            shown = _footer_features(folder / src.name)
+                            have = _footer_features(folder / name)
+                            if shown and f.id in shown and have is not None and f.id not in have:
+                                files[key] = (w, NotImplementedError(f"{w} wrote the values without {f.id}"))
+                            else:
+                                files[key] = (w, Written(name, src.expected, None, True if (folder / name).is_dir()
+                                                         else src.unordered))
+                    if bar is not None:
+                        bar.update(1)
+            finally:
+                proc.stop()
+            versions[w] = proc.version or "unavailable"
+        if bar is not None:
+            bar.close()
+        result = run(features, readers, timeout=timeout, memory=memory, keep=folder, progress=progress,
+                     files=files, writers=versions)
+        if keep is None:      # the files are gone with the temporary folder: name them only
+            for row in result.rows:
+                row.file = Path(row.file).name if row.file else ""
+        return result
     finally:
         if tmp is not None:
             tmp.cleanup()

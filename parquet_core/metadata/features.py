@@ -45,68 +45,96 @@ def _unit(t: Any) -> str:
     return "?"
 
 
+#: converted types (the legacy annotations) -> the catalogue's logical feature
+_CONVERTED = {4: "logical.ENUM", 6: "logical.DATE", 7: "logical.TIME_MILLIS_UTC", 8: "logical.TIME_MICROS_UTC",
+              9: "logical.TIMESTAMP_MILLIS_UTC", 10: "logical.TIMESTAMP_MICROS_UTC", 11: "logical.UINT8",
+              12: "logical.UINT16", 13: "logical.UINT32", 14: "logical.UINT64", 15: "logical.INT8",
+              16: "logical.INT16", 19: "logical.JSON", 20: "logical.BSON", _INTERVAL: "logical.INTERVAL"}
+_CONVERTED_LIST, _CONVERTED_MAPS = 3, (1, 2)
+
+
+def _nesting(el: Any) -> str | None:
+    """"LIST", "MAP" or None, from the logical type or (older writers) the converted type."""
+    lt = el.logicalType
+    if (lt is not None and lt.LIST is not None) or el.converted_type == _CONVERTED_LIST:
+        return "LIST"
+    if (lt is not None and lt.MAP is not None) or el.converted_type in _CONVERTED_MAPS:
+        return "MAP"
+    return None
+
+
+def _logical(el: Any, schema: list, pos: int, kids: int) -> str | None:
+    """The logical-type feature of one schema element (None: none of the catalogue's)."""
+    lt = el.logicalType
+    if lt is None:
+        if el.converted_type == 5:
+            lt_decimal_precision = el.precision or 0
+        else:
+            return _CONVERTED.get(el.converted_type) if el.converted_type is not None else None
+    elif lt.DECIMAL is not None:
+        lt_decimal_precision = lt.DECIMAL.precision or 0
+    else:
+        if lt.INTEGER is not None:
+            bits, signed = lt.INTEGER.bitWidth, lt.INTEGER.isSigned
+            return f"logical.UINT{bits}" if not signed else f"logical.INT{bits}" if bits in (8, 16) else None
+        for simple in ("ENUM", "JSON", "BSON", "UUID", "FLOAT16", "UNKNOWN", "GEOMETRY", "GEOGRAPHY",
+                       "FILE", "DATE"):
+            if getattr(lt, simple) is not None:
+                return f"logical.{simple}"
+        for temporal in ("TIME", "TIMESTAMP"):
+            t = getattr(lt, temporal)
+            if t is not None:
+                return f"logical.{temporal}_{_unit(t)}_{'UTC' if t.isAdjustedToUTC else 'LOCAL'}"
+        if lt.VARIANT is not None:
+            shredded = any(schema[i].name == "typed_value" for i in range(pos, min(pos + kids, len(schema))))
+            return "logical.VARIANT_shredded" if shredded else "logical.VARIANT"
+        return None
+    if el.type == PhysicalType.INT32:
+        return "logical.DECIMAL_INT32"
+    if el.type == PhysicalType.INT64:
+        return "logical.DECIMAL_INT64"
+    if el.type == PhysicalType.FIXED_LEN_BYTE_ARRAY:
+        p = lt_decimal_precision
+        return "logical.DECIMAL_FLBA" if p <= 18 else "logical.DECIMAL_FLBA_38" if p <= 38 else \
+            "logical.DECIMAL_FLBA_60"
+    return None
+
+
 def schema_features(schema: list, out: dict[str, str]) -> None:
     """Walk the flattened schema (depth first, num_children) and name the features of each node."""
     pos = 0
 
-    def node(parent_lt: Any) -> None:
+    def node(parent: str | None, depth: int) -> None:
         nonlocal pos
         el = schema[pos]
         pos += 1
-        lt = el.logicalType
         name = el.name
         kids = el.num_children or 0
         if el.type == PhysicalType.INT96:
             out.setdefault("physical.INT96", name)
-        if lt is not None:
-            if lt.INTEGER is not None:
-                bits, signed = lt.INTEGER.bitWidth, lt.INTEGER.isSigned
-                if not signed:
-                    out.setdefault(f"logical.UINT{bits}", name)
-                elif bits in (8, 16):
-                    out.setdefault(f"logical.INT{bits}", name)
-            for simple in ("ENUM", "JSON", "BSON", "UUID", "FLOAT16", "UNKNOWN", "GEOMETRY", "GEOGRAPHY",
-                           "FILE", "DATE"):
-                if getattr(lt, simple) is not None:
-                    out.setdefault(f"logical.{simple}", name)
-            for temporal in ("TIME", "TIMESTAMP"):
-                t = getattr(lt, temporal)
-                if t is not None:
-                    out.setdefault(f"logical.{temporal}_{_unit(t)}_{'UTC' if t.isAdjustedToUTC else 'LOCAL'}",
-                                   name)
-            if lt.DECIMAL is not None:
-                if el.type == PhysicalType.INT32:
-                    out.setdefault("logical.DECIMAL_INT32", name)
-                elif el.type == PhysicalType.INT64:
-                    out.setdefault("logical.DECIMAL_INT64", name)
-                elif el.type == PhysicalType.FIXED_LEN_BYTE_ARRAY:
-                    p = lt.DECIMAL.precision or 0
-                    fid = "DECIMAL_FLBA" if p <= 18 else "DECIMAL_FLBA_38" if p <= 38 else "DECIMAL_FLBA_60"
-                    out.setdefault(f"logical.{fid}", name)
-            if lt.VARIANT is not None:
-                shredded = [schema[i] for i in range(pos, min(pos + kids, len(schema)))
-                            if schema[i].name == "typed_value"]
-                out.setdefault("logical.VARIANT_shredded" if shredded else "logical.VARIANT", name)
-            if lt.MAP is not None:
-                out.setdefault("nested.map", name)
-        elif el.converted_type == _INTERVAL:
-            out.setdefault("logical.INTERVAL", name)
-        if parent_lt is not None and parent_lt.LIST is not None and el.repetition_type == 2:
+        fid = _logical(el, schema, pos, kids)
+        if fid is not None:
+            out.setdefault(fid, name)
+        nesting = _nesting(el)
+        if nesting == "MAP":
+            out.setdefault("nested.map", name)
+        repeated = el.repetition_type == 2
+        if parent == "LIST" and repeated:
             if not kids:
                 out.setdefault("nested.list_2level_legacy", name)
             elif name in ("bag", "array") or name.endswith("_tuple"):
                 out.setdefault("nested.list_legacy_bag", name)
             else:
                 out.setdefault("nested.list_3level", name)
-        elif el.repetition_type == 2 and (parent_lt is None or parent_lt.MAP is None) and pos > 1:
+        elif repeated and parent != "MAP" and depth > 0:
             out.setdefault("nested.list_2level_legacy", name)   # a bare repeated field
-        if kids and pos > 1 and lt is None and el.converted_type is None and (parent_lt is None):
+        elif kids and depth > 0 and nesting is None and fid is None and parent is None:
             out.setdefault("nested.struct", name)
         for _ in range(kids):
-            node(lt)
+            node(nesting, depth + 1)
 
     while pos < len(schema):
-        node(None)
+        node(None, 0)
 
 
 def footer_crypto(source: Any, size: int) -> Any:
