@@ -56,7 +56,13 @@ def read(path: str, keys: dict[str, Any] | None) -> dict[str, list]:
 
 
 def _plain(v: Any) -> Any:
-    """Rows and nested rows as dicts (their fields by name)."""
+    """Rows and nested rows as dicts (their fields by name); a Variant as its two binaries
+    (decoded by the comparison), a geometry or geography as its WKB."""
+    kind = type(v).__name__
+    if kind == "VariantVal":
+        return {"metadata": bytes(v.metadata), "value": bytes(v.value)}
+    if kind in ("Geometry", "Geography"):
+        return bytes(v.getBytes())
     if hasattr(v, "asDict"):
         return {k: _plain(x) for k, x in v.asDict().items()}
     if isinstance(v, list):
