@@ -283,7 +283,7 @@ def run(features: list[Feature], readers: Iterable[str] | None = None, *, timeou
             if bar is not None:
                 bar.set_description(f"compat {name}")
             try:
-                for row, (f, _, wr) in zip(rows, rows_in):
+                for row, (_f, _, wr) in zip(rows, rows_in):
                     if isinstance(wr, Exception):
                         row.results[name] = Cell("n/a", f"not written: {type(wr).__name__}: "
                                                         f"{str(wr).splitlines()[0][:200] if str(wr) else ''}")
@@ -293,7 +293,7 @@ def run(features: list[Feature], readers: Iterable[str] | None = None, *, timeou
                         bar.update(1)
                     if proc.unavailable and not proc.version:
                         # the reader cannot start: every remaining file is n/a without retrying
-                        for r2, (_, _, w2) in list(zip(rows, rows_in))[rows.index(row) + 1:]:
+                        for r2 in rows[rows.index(row) + 1:]:
                             r2.results[name] = Cell("n/a", f"reader unavailable: {proc.unavailable}")
                             if bar is not None:
                                 bar.update(1)

@@ -231,42 +231,6 @@ def features_used(raw: Any, encrypted_footer: Any = None) -> dict[str, str]:
     return out
 
 
-@lru_cache(maxsize=4)
-def load_table(path: str | None = None) -> dict:
-    """The shipped compatibility table (see the module docstring)."""
-    return json.loads(Path(path or TABLE_PATH).read_text(encoding="utf-8"))
-
-
-def _version_key(v: str) -> tuple:
-    parts = []
-    for p in v.replace("-", ".").split("."):
-        digits = "".join(ch for ch in p if ch.isdigit())
-        parts.append(int(digits) if digits else 0)
-    return tuple(parts)
-
-
-def parse_target(text: str) -> tuple[str, str | None]:
-    """``"spark-3.5"`` -> ``("spark", "3.5")``; ``"duckdb"`` -> ``("duckdb", None)``.
-
-    Raises
-    ------
-    ValueError
-        A reader the table does not know.
-    """
-    text = text.strip()
-    name, _, version = text.partition("-")
-    name = name.lower()
-    if name not in TARGET_RULES:
-        raise ValueError(f"unknown --target reader {name!r}; known: {', '.join(TARGET_RULES)}")
-    return name, (version or None)
-
-
-def _older(a: str, b: str) -> bool:
-    """True when version *a* is older than *b* (compared on as many parts as *a* names)."""
-    ka, kb = _version_key(a), _version_key(b)
-    return ka < kb[:len(ka)]
-
-
 def leaf_kind(leaf: Any, physical: int | None) -> str | None:
     """The catalogue's name of a leaf's type for encodings: int32 ... flba, float16, decimal_flba."""
     kind = _KINDS.get(physical) if physical is not None else None

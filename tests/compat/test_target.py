@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import parquet_core as pc
-from parquet_core.compat.features import FEATURES, select, write_all
+from parquet_core.compat.features import FEATURES, write_all
 from parquet_core.validation.compat import features_used, footer_crypto, load_table, target_findings
 
 ROOT = Path(__file__).resolve().parents[2]
