@@ -288,7 +288,10 @@ def run(features: list[Feature], readers: Iterable[str] | None = None, *, timeou
                         row.results[name] = Cell("n/a", f"not written: {type(wr).__name__}: "
                                                         f"{str(wr).splitlines()[0][:200] if str(wr) else ''}")
                     else:
-                        row.results[name] = proc.read(str(folder / wr.name), wr)
+                        cell = proc.read(str(folder / wr.name), wr)
+                        # error texts name the file: keep its name, not the (temporary) folder
+                        cell.detail = cell.detail.replace(str(folder) + os.sep, "")
+                        row.results[name] = cell
                     if bar is not None:
                         bar.update(1)
                     if proc.unavailable and not proc.version:
