@@ -65,6 +65,10 @@ def main(argv: list[str]) -> int:
             reply = {"memory": _first_line(exc) if str(exc) else "MemoryError"}
         except Exception as exc:  # noqa: BLE001 - a refusal is a verdict, not a failure
             reply = {"error": _first_line(exc)}
+        except BaseException as exc:  # noqa: BLE001 - e.g. a Rust panic surfaced as pyo3's PanicException
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+            reply = {"crash": _first_line(exc)}
             if os.environ.get("PQC_COMPAT_TRACE"):
                 traceback.print_exc()
         reply["seconds"] = round(time.perf_counter() - start, 4)

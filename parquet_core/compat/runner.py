@@ -210,6 +210,8 @@ class ReaderProcess:
             return Cell("n/a", reply["na"], seconds)
         if "memory" in reply:
             return Cell("crash", f"memory limit: {reply['memory']}", seconds)
+        if "crash" in reply:
+            return Cell("crash", reply["crash"], seconds)
         return Cell("refused", reply["error"], seconds)
 
     def _crashed(self, why: str | None, start: float) -> Cell:
