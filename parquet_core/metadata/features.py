@@ -63,6 +63,28 @@ def _nesting(el: Any) -> str | None:
     return None
 
 
+def _children(schema: list, i: int) -> list[int]:
+    """Positions of the direct children of schema element *i* (depth-first, flattened)."""
+    out = []
+    j = i + 1
+    for _ in range(schema[i].num_children or 0):
+        if j >= len(schema):
+            break
+        out.append(j)
+        j = _subtree_end(schema, j)
+    return out
+
+
+def _subtree_end(schema: list, i: int) -> int:
+    """The position just after element *i* and all its descendants."""
+    todo = 1
+    j = i
+    while todo and j < len(schema):
+        todo += (schema[j].num_children or 0) - 1
+        j += 1
+    return j
+
+
 def _logical(el: Any, schema: list, pos: int, kids: int) -> str | None:
     """The logical-type feature of one schema element (None: none of the catalogue's)."""
     lt = el.logicalType
@@ -86,8 +108,10 @@ def _logical(el: Any, schema: list, pos: int, kids: int) -> str | None:
             if t is not None:
                 return f"logical.{temporal}_{_unit(t)}_{'UTC' if t.isAdjustedToUTC else 'LOCAL'}"
         if lt.VARIANT is not None:
-            shredded = any(schema[i].name == "typed_value" for i in range(pos, min(pos + kids, len(schema))))
-            return "logical.VARIANT_shredded" if shredded else "logical.VARIANT"
+            typed = [schema[i] for i in _children(schema, pos - 1) if schema[i].name == "typed_value"]
+            if not typed:
+                return "logical.VARIANT"
+            return "logical.VARIANT_shredded_array" if _nesting(typed[0]) == "LIST" else "logical.VARIANT_shredded"
         return None
     if el.type == PhysicalType.INT32:
         return "logical.DECIMAL_INT32"

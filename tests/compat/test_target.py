@@ -21,7 +21,7 @@ DETECTED = [
     "logical.UUID", "logical.FLOAT16", "logical.DATE", "logical.TIME_NANOS_UTC", "logical.TIMESTAMP_NANOS_LOCAL",
     "logical.TIMESTAMP_MILLIS_UTC", "logical.DECIMAL_INT32", "logical.DECIMAL_INT64", "logical.DECIMAL_FLBA",
     "logical.DECIMAL_FLBA_38", "logical.DECIMAL_FLBA_60", "logical.INTERVAL", "logical.UNKNOWN",
-    "logical.GEOMETRY", "logical.GEOGRAPHY", "logical.VARIANT", "logical.VARIANT_shredded", "logical.FILE",
+    "logical.GEOMETRY", "logical.GEOGRAPHY", "logical.VARIANT", "logical.VARIANT_shredded", "logical.VARIANT_shredded_array", "logical.FILE",
     "encoding.DELTA_BINARY_PACKED.int32", "encoding.DELTA_BYTE_ARRAY.flba", "encoding.BYTE_STREAM_SPLIT.int64",
     "encoding.BYTE_STREAM_SPLIT.float16", "encoding.ALP.double", "encoding.RLE.boolean",
     "encoding.DELTA_LENGTH_BYTE_ARRAY.byte_array", "encoding.RLE_DICTIONARY.flba",
