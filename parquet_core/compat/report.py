@@ -151,6 +151,23 @@ depend on the reader versions named below. How to read it, what each verdict mea
 explanation of every `different` cell are in [compat-notes.md](compat-notes.md)."""
 
 
+WRITERS_INTRO = """\
+This page is generated: `python -m parquet_core.cli compat --writers pyarrow,duckdb,polars,fastparquet,spark
+--markdown docs/compat-writers.md`. Each writer writes the values of each feature with the option
+that produces it; a row `feature [writer]` is `n/a` everywhere when the writer has no such option
+or its file does not use the feature (checked from the footer). Every reader, parquet_core
+included, reads the rest. The verdicts depend on the versions named below; the `different`
+cells are explained in [compat-notes.md](compat-notes.md)."""
+
+
 def markdown_page(run: Run) -> str:
-    """The generated docs page (docs/compat.md)."""
+    """The generated docs page: docs/compat.md, or docs/compat-writers.md for ``--writers``."""
+    if any(r.writer != "pc" for r in run.rows):
+        written = [r for r in run.rows if not all(c.verdict == "n/a" and c.detail.startswith("not written")
+                                                  for c in r.results.values())]
+        from dataclasses import replace
+        return markdown(replace(run, rows=written), "Writer x reader matrix (measured)",
+                        WRITERS_INTRO + "\n\nWriters: " +
+                        ", ".join(f"{w} {v}" for w, v in run.writers.items()) + ". Rows a writer could not "
+                        "produce are left out (they are in the JSON).")
     return markdown(run, "Compatibility matrix (measured)", PAGE_INTRO)
