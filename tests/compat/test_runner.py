@@ -15,6 +15,7 @@ FAKE = "tests.compat.fake_readers"
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS and process groups: Linux")
 
 
+@pytest.mark.slow
 def test_refused_crash_timeout_memory_then_recovers(tmp_path: Path) -> None:
     proc = ReaderProcess(FAKE, timeout=3, memory=1 << 30).start()
     try:
