@@ -10,9 +10,12 @@
     pqc column-index FILE...  per-page bounds;  pqc offset-index FILE...  page locations
     pqc bloom-filter FILE... [--probe VALUE]
     pqc size-stats FILE...    size statistics;  pqc column-size FILE...  bytes per column
-    pqc check FILE... [--json] [--level footer|pages|data]   validate (exit 0 / 1 errors / 2 unreadable)
+    pqc check FILE... [--json] [--level footer|pages|data] [--target spark-3.5,...]
+                              validate (exit 0 / 1 errors / 2 unreadable)
     pqc rewrite IN OUT [--compression C --encoding ... --row-group-size N ...]
     pqc merge IN... OUT       files with one schema into one
+    pqc compat [--readers R,...] [--features GLOB] [--markdown/--json/--html FILE]
+                              which readers read which format features, measured
     pqc --version
 
 Every FILE may be a file, a folder (its data files, walked recursively, litter
@@ -32,6 +35,7 @@ import sys
 from typing import Any, Sequence
 
 from parquet_core.cli import inspect as _inspect
+from parquet_core.cli.compat import add_compat_parser, compat_command
 from parquet_core.cli.common import (
     OutputClosed, add_columns_option, add_key_options, add_storage_option, cli_message, columns_arg, decryption_for,
     each_file, emit, expand_files, report_error, storage_options_arg,
@@ -112,6 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="footer: metadata only; pages: + page headers, indexes, Bloom headers; "
                         "data: + every value (default)")
     p.add_argument("--list-rules", action="store_true", help="print the rules as a Markdown table and exit")
+    p.add_argument("--target", default=None, metavar="READER[-VERSION],...",
+                   help="readers the file must work with (pyarrow, duckdb, polars, fastparquet, spark; "
+                        "e.g. spark-3.5,pyarrow-15): a compat.<reader> warning for each feature the file "
+                        "uses that the reader does not read (docs/compat.md)")
     add_key_options(p)
     p = sub.add_parser("rewrite", help="copy a file with a new codec, encodings, sizes, indexes, encryption",
                        description="Rewrite one file row group by row group (bounded memory) into OUT, "
@@ -129,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "int32/int64 and float32/float64 widen; other conflicts are errors")
     add_writer_options(p)
     add_key_options(p)
+    add_compat_parser(sub)
     return parser
 
 
@@ -175,6 +184,8 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         if cmd == "check":
             return _check(parser, args)
+        if cmd == "compat":
+            return compat_command(args)
         if cmd == "footer":
             return each_file(args.files, lambda f: _inspect.footer_command(f, args), storage_options_arg(args))
         if cmd in _inspect.HELP:
@@ -258,6 +269,13 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return 0
     if not args.files:
         parser.error("check needs at least one FILE (or --list-rules)")
+    if args.target:
+        from parquet_core.validation.compat import parse_target
+        try:
+            for t in args.target.split(","):
+                parse_target(t)
+        except ValueError as exc:
+            parser.error(str(exc))
     try:
         options = storage_options_arg(args)
     except ValueError as exc:
@@ -270,7 +288,8 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             decryption = decryption_for(args, path)
         except (TypeError, ValueError) as exc:
             parser.error(str(exc))
-        report = check(path, level=args.level, decryption=decryption, storage_options=options)
+        report = check(path, level=args.level, decryption=decryption, storage_options=options,
+                       targets=args.target)
         if not report.readable:
             status = 2
         elif not report.ok:

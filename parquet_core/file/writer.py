@@ -45,6 +45,7 @@ from parquet_core.file.footer_writer import FooterContent, write_file_tail
 from parquet_core.file.row_group_writer import RowGroupWriter, WrittenRowGroup
 from parquet_core.file.sink import Sink, open_sink
 from parquet_core.interop.ingest import as_table, input_stream
+from parquet_core.options.presets import check_compatible, preset_defaults
 from parquet_core.options import (
     WRITER_DEFAULTS, FormatOptions, WriterOptions, document_writer_options, kv_strings,
     resolved_format_options, writer_arguments, writer_options,
@@ -109,7 +110,8 @@ class ParquetWriter:
         # the writer options (options.WRITER_OPTIONS, shown in the signature by
         # options.signature.writer_signature) and pyarrow's names for some of them and
         # its tuning knobs (options.pyarrow) all arrive in pyarrow_options
-        args = writer_arguments(pyarrow_options)
+        # compatible_with= changes the options left at their defaults to what its reader reads
+        args = preset_defaults(writer_arguments(pyarrow_options), WRITER_DEFAULTS)
         self._path = path_of(where)   # named in every error (see errors.names_file)
         self.schema = _as_schema(schema)
         fmt: FormatOptions = resolved_format_options(args)
@@ -125,6 +127,7 @@ class ParquetWriter:
         self.options: WriterOptions = writer_options(
             paths, {d.dotted_path: d.physical_type for d in self._descriptor}, resolved_format=fmt,
             resolved_arguments=args)
+        check_compatible(self.options, self._elements, self._descriptor)
         # footer key/values from a pyarrow schema now, else from the first table written
         self._schema_kv: dict[str, Any] | None = None
         self._added_kv: dict[str, str] = {}

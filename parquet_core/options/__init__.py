@@ -127,6 +127,8 @@ class WriterOptions:
     use_threads: bool
     encryption: FileEncryptionProperties | None
     store_schema: bool
+    #: ``READER[-VERSION]`` whose shipped compatibility the file must keep (options/presets)
+    compatible_with: str | None
     defaults: ColumnOptions
     columns: Mapping[str, ColumnOptions] = field(default_factory=dict)
 

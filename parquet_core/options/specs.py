@@ -28,6 +28,7 @@ from parquet_core.options.values import (
     check_level, check_mapping, check_optional_flag, check_optional_positive, check_page_version,
     check_positive, check_sorting, check_text,
 )
+from parquet_core.options.presets import check_target
 from parquet_core.options.pyarrow import refuse_pyarrow_crypto
 from parquet_core.schema.file_types import FORMAT_VERSIONS
 
@@ -229,6 +230,15 @@ WRITER_OPTIONS: tuple[WriterOption, ...] = (
         not know that order ignore them. False writes only null counts, as
         TYPE_ORDER gives INT96 no order.""",
                  check=check_flag),
+    WriterOption("compatible_with", None, "str or None", """
+        A reader the file must work with: ``"spark"``, ``"spark-3.5"``,
+        ``"pyarrow-15"``, ``"duckdb"``, ``"polars"``, ``"fastparquet"``.
+        Options left at their defaults take values that reader reads
+        (Spark: timestamps in microseconds), and a file that would use a
+        feature the shipped compatibility table says it does not read is
+        refused before anything is written: ValueError for an option,
+        ParquetSchemaError for a column type (docs/compat.md).""",
+                 check=check_target),
     WriterOption("use_threads", True, "bool", """
         Encode the column chunks of a row group in a thread pool (as many
         threads as CPUs), where numpy, the codecs and the checksums release

@@ -28,8 +28,8 @@ import os
 from typing import Any
 
 from parquet_core.validation import (  # noqa: F401 - importing declares the rules
-    bloom, encryption, footer, geospatial, page_index, pages, schema, sorting, total_order, values, variant,
-    writers,
+    bloom, compat, encryption, footer, geospatial, page_index, pages, schema, sorting, total_order, values,
+    variant, writers,
 )
 from parquet_core.validation.context import LEVELS, Checker
 from parquet_core.validation.report import CheckReport, Finding
@@ -43,7 +43,7 @@ __all__ = ["check", "CheckReport", "Finding", "Rule", "RULES", "LEVELS", "rules_
 
 
 def check(source: Any, *, level: str = "data", decryption: Any = None, filesystem: Any = None,
-          storage_options: dict[str, Any] | None = None) -> CheckReport:
+          storage_options: dict[str, Any] | None = None, targets: Any = None) -> CheckReport:
     """Check a Parquet file against the spec and its own metadata.
 
     Parameters
@@ -59,6 +59,11 @@ def check(source: Any, *, level: str = "data", decryption: Any = None, filesyste
         As for :class:`~parquet_core.ParquetFile`: a URL (``s3://``...) or a path
         in an fsspec file system is read with ranged reads; a pyarrow file
         system (an object with ``open_input_file``) is also accepted.
+    targets:
+        Readers the file is meant for, ``"spark-3.5"``, ``"pyarrow-15"``, ``"duckdb"``
+        (a list or a comma-separated str): a ``compat.<reader>`` warning for each
+        feature the file uses that the shipped compatibility table says the reader
+        does not read (docs/compat.md).
 
     Returns
     -------
@@ -68,6 +73,10 @@ def check(source: Any, *, level: str = "data", decryption: Any = None, filesyste
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}; got {level!r}")
+    if isinstance(targets, str):
+        targets = [t for t in targets.split(",") if t.strip()]
+    for t in targets or ():
+        compat.parse_target(t)      # an unknown reader is a ValueError before any work
     name = path_of(source) if isinstance(source, (str, os.PathLike)) or filesystem is None else str(source)
     try:
         if filesystem is not None and hasattr(filesystem, "open_input_file"):   # pyarrow's
@@ -86,6 +95,8 @@ def check(source: Any, *, level: str = "data", decryption: Any = None, filesyste
     try:
         ck = Checker(src, level, decryption)
         _run(ck)
+        if targets:
+            _check_targets(ck, targets)
     finally:
         if owned:
             src.close()
@@ -114,6 +125,13 @@ def _run(ck: Checker) -> None:
         values.check_values(ck)   # also the page index and Bloom filter value rules, chunk by chunk
         with ck.guard(variant.CONFLICT):
             variant.check_variant_values(ck)
+
+
+def _check_targets(ck: Checker, targets: Any) -> None:
+    """The ``compat.<reader>`` warnings: features the file uses that a target does not read."""
+    used = compat.features_used(ck.raw, encrypted_footer=compat.footer_crypto(ck.source, ck.size))
+    for r, _fid, message in compat.target_findings(used, targets):
+        ck.report(r, message)
 
 
 def _strict_validate(source: Any, level: str, decryption: Any) -> None:

@@ -69,6 +69,7 @@ BAD = {
     "float_column_order": "total",
     "int96_statistics": "yes",
     "use_threads": "yes",
+    "compatible_with": "oracle-9",
 }
 
 #: a bad value given for one leaf of a per-column option
@@ -260,6 +261,7 @@ GOOD = {
     "float_column_order": ("ieee754_total_order", None),
     "int96_statistics": (True, None),
     "use_threads": (False, None),
+    "compatible_with": ("pyarrow", None),
 }
 
 
