@@ -58,6 +58,7 @@ WRITER_ANNOTATIONS: dict[str, str] = {
     "store_schema": "bool",
     "float_column_order": "str",
     "int96_statistics": "bool",
+    "compatible_with": "str | None",
     "use_threads": "bool",
 }
 
