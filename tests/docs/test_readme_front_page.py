@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.docs.doc_examples import README, readme_block, run_console
+from tests.docs.doc_examples import README, ROOT, readme_block, run_console
 
 
 def test_readme_is_short():
