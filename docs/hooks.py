@@ -10,7 +10,8 @@
   the file is there, so the site builds before and after they land.
 * ``<!-- rules:start -->`` ... ``<!-- rules:end -->`` must hold the table
   ``parquet_core.validation.rules_table()`` makes: a stale table is a warning, which
-  fails ``mkdocs build --strict``.
+  fails ``mkdocs build --strict``; so are benchmark tables (``<!-- bench:NAME:start -->``)
+  that differ from what ``python -m benchmarks.report`` makes of ``benchmarks/results/``.
 """
 
 from __future__ import annotations
@@ -208,6 +209,16 @@ def on_files(files, config, **kwargs):
 
 
 def on_page_markdown(markdown, page, config, files, **kwargs):
+    if "<!-- bench:" in markdown:
+        from benchmarks.report import ReportError, stale_sections
+        try:
+            stale = stale_sections(markdown)
+        except ReportError as exc:
+            log.warning("%s: %s", page.file.src_path, exc)
+        else:
+            if stale:
+                log.warning("%s: the benchmark tables %s differ from benchmarks/results/*.json; regenerate "
+                            "them with `python -m benchmarks.report --docs`", page.file.src_path, stale)
     start, end = "<!-- rules:start -->", "<!-- rules:end -->"
     if start in markdown:
         from parquet_core.validation import rules_table
