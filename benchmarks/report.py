@@ -157,6 +157,39 @@ def render_variant(r: dict[str, Any]) -> str:
     return head + "\n\n" + _table(["operation", "thousand values/s"], rows)
 
 
+def render_encodings(r: dict[str, Any]) -> str:
+    """Decode and encode kernels alone (``bench_encodings.py --json``)."""
+    rows = []
+    for row in r["results"]:
+        pa_mbps = row.get("arrow_mb_per_s")
+        ratio = row["best_seconds"] / row["arrow_best_seconds"] if row.get("arrow_best_seconds") else None
+        rows.append([row["side"], f"`{row['case']}`", f"{row['values']:,}", _ms(row["best_seconds"]),
+                     f"{row['values_per_s'] / 1e6:.1f}", f"{row['mb_per_s']:.0f}",
+                     "-" if pa_mbps is None else f"{pa_mbps:.0f}", _x(ratio)])
+    head = (f"Encoding kernels alone, best of {r['repeat']} (wall time); decode cases of {r['values']:,} "
+            f"values in pages of {r['page_values']:,}, encode cases of {r['encode_values']:,}; MB/s of the "
+            f"input; pyarrow = its whole writer with the same encoding (pc/pa > 1: parquet_core slower).")
+    return head + "\n\n" + _table(["side", "case", "values", "ms", "M values/s", "MB/s", "pyarrow MB/s",
+                                   "pc/pa"], rows)
+
+
+def render_iter_batches(r: dict[str, Any]) -> str:
+    """``iter_batches`` time to the first batch and peak memory, and threaded reads (``iter_batches_bench``)."""
+    b, t = r["iter_batches"], r["threads"]
+    rows = []
+    for mode, key, what in (("first", "first_s", "first batch"), ("all", "total_s", "every batch")):
+        pc_r, pa_r = b[f"{mode}_pc"], b[f"{mode}_pa"]
+        rows.append([f"`iter_batches`, {what}", f"{pc_r[key]:.3f} s", f"{pa_r[key]:.3f} s",
+                     _x(pc_r[key] / pa_r[key]), f"{pc_r['peak_mb']:.0f} / {pa_r['peak_mb']:.0f}"])
+    rows.append(["`read_table`, 1 thread", f"{t['pc_1thread_s']:.3f} s", f"{t['pa_1thread_s']:.3f} s",
+                 _x(t["pc_1thread_s"] / t["pa_1thread_s"]), ""])
+    rows.append(["`read_table`, threads", f"{t['pc_threads_s']:.3f} s", f"{t['pa_threads_s']:.3f} s",
+                 _x(t["pc_threads_s"] / t["pa_threads_s"]), ""])
+    head = (f"`iter_batches(batch_size={r['batch_size']:,})` over {r['rows']:,} rows in one row group, and "
+            f"whole-file reads of 8 row groups, {r['cpus']} CPUs, wall time, best of the repeats; peak RSS in MB.")
+    return head + "\n\n" + _table(["read", "parquet_core", "pyarrow", "pc/pa", "peak MB pc / pa"], rows)
+
+
 #: name -> (results file, the command that makes it, renderer)
 SECTIONS: dict[str, tuple[str, str, Callable[[dict[str, Any]], str]]] = {
     "read": ("read.json", "python -m benchmarks.read_bench --quick --check --engines pc,pa1 -n 2 --budget 5 "
@@ -167,6 +200,11 @@ SECTIONS: dict[str, tuple[str, str, Callable[[dict[str, Any]], str]]] = {
                                       "--json benchmarks/results/encryption.json", render_encryption),
     "alp": ("alp.json", "python -m benchmarks.alp_bench --values 200000 --repeat 2 "
                         "--json benchmarks/results/alp.json", render_alp),
+    "encodings": ("encodings.json", "python benchmarks/bench_encodings.py --values 200000 --encode-values 100000 "
+                                    "--repeat 2 --json benchmarks/results/encodings.json", render_encodings),
+    "iter_batches": ("iter_batches.json", "python -m benchmarks.iter_batches_bench --rows 500000 --read-rows 200000 "
+                                          "--repeat 2 --json benchmarks/results/iter_batches.json",
+                     render_iter_batches),
     "variant": ("variant.json", "python benchmarks/variant_bench.py --values 5000 --repeat 2 "
                                 "--json benchmarks/results/variant.json", render_variant),
 }
