@@ -12,7 +12,9 @@ empty temporary folder:
 * a block right after ``<!-- docs: spark -->`` needs a SparkSession (``spark`` in its
   namespace): it runs only in the spark set (``tests/spark/test_docs_spark_examples.py``).
 
-Other fences (``bash``, ``text``, ...) are shown, not run.
+Other fences (``bash``, ``text``, ...) are shown, not run. The README's one-screen examples
+are found by ``readme_block`` and run by ``tests/docs/test_readme_front_page.py`` (Python, CLI) and
+``tests/spark/test_docs_spark_examples.py`` (Spark).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
+README = ROOT / "README.md"
 
 _TOKEN = re.compile(
     r"<!-- docs-setup:\n(?P<setup>.*?)\n-->"
@@ -40,6 +43,14 @@ class Block:
     kind: str        # "setup", "python", "console"
     code: str
     spark: bool = False
+
+
+def readme_block(section: str, lang: str) -> Block:
+    """The first ``lang`` fence of the README's ``## section``, as the docs runner sees it."""
+    text = README.read_text(encoding="utf-8")
+    m = re.search(rf"^## {re.escape(section)}\n.*?^```{lang}\n(.*?)^```", text, re.S | re.M)
+    assert m, f"README has no ```{lang} block under '## {section}'"
+    return Block("README.md", text.count("\n", 0, m.start(1)), lang, m.group(1))
 
 
 def pages() -> list[Path]:

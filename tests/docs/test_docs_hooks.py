@@ -51,3 +51,61 @@ def test_a_stale_rule_table_warns(caplog):
     with caplog.at_level("WARNING"):
         hooks.on_page_markdown(stale, page, {}, None)
     assert any("rule table is stale" in r.getMessage() for r in caplog.records)
+
+
+def _pc_entries(pages: dict[str, str]) -> dict[str, list[str]]:
+    """``::: parquet_core.<name>`` (top-level names only) -> the pages holding it."""
+    import re
+
+    where: dict[str, list[str]] = {}
+    for path, text in pages.items():
+        for name in re.findall(r"^::: parquet_core\.([A-Za-z_][A-Za-z0-9_]*)$", text, re.M):
+            where.setdefault(name, []).append(path)
+    return where
+
+
+def test_every_parquet_core_name_is_on_exactly_one_area_page():
+    import parquet_core
+
+    pages = hooks.pc_pages()
+    assert len(pages) == len(hooks.PC_AREAS) + 1 and hooks.PC_INDEX in pages
+    where = _pc_entries(pages)
+    assert set(where) == set(parquet_core.__all__)
+    assert {n: p for n, p in where.items() if len(p) != 1} == {}
+    assert "::: " not in pages[hooks.PC_INDEX]
+    for name in parquet_core.__all__:           # the index links each name to its page
+        assert f"[`{name}`]({hooks.pc_assignment()[name].slug}.md#parquet_core.{name})" in pages[hooks.PC_INDEX]
+
+
+def test_the_areas_split_the_reference():
+    """No page is the whole reference again: names are spread by area, "Other" holds the leftovers."""
+    assigned = hooks.pc_assignment()
+    slugs = {n: a.slug for n, a in assigned.items()}
+    assert slugs["read_table"] == "reading" and slugs["write_table"] == "writing"
+    assert slugs["write_to_dataset"] == "datasets" and slugs["Table"] == "tables"
+    assert slugs["int64"] == "types" and slugs["Schema"] == "types"
+    assert slugs["col"] == "filters" and slugs["CryptoFactory"] == "encryption"
+    assert slugs["check"] == "check" and slugs["variant"] == "formats" and slugs["ParquetError"] == "errors"
+    assert max(sum(a is area for a in assigned.values()) for area in hooks.PC_AREAS) < len(assigned) // 2
+    cli = hooks.pc_pages()["api/parquet_core/cli.md"]
+    assert "::: parquet_core.cli.main" in cli
+
+
+def test_a_new_public_name_lands_on_the_other_page(monkeypatch):
+    import parquet_core
+
+    def brand_new_helper():
+        """A public function no area claims."""
+
+    brand_new_helper.__module__ = "parquet_core.somewhere_new"
+    monkeypatch.setattr(parquet_core, "brand_new_helper", brand_new_helper, raising=False)
+    monkeypatch.setattr(parquet_core, "__all__", [*parquet_core.__all__, "brand_new_helper"])
+    where = _pc_entries(hooks.pc_pages())
+    assert where["brand_new_helper"] == ["api/parquet_core/other.md"]
+
+
+def test_the_parquet_core_nav_lists_every_area_page():
+    nav = hooks._prune([{"API": [{"parquet_core": hooks.PC_INDEX}]}], present=set())
+    (section,) = nav[0]["API"]
+    pages = [target for item in section["parquet_core"] for target in item.values()]
+    assert sorted(pages) == sorted(hooks.pc_pages())
