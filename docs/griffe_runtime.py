@@ -1,9 +1,10 @@
 """A griffe extension for the API reference: docstrings and defaults made at import.
 
 The writer options are declared once (``parquet_core/options/specs.py``); ``write_table``
-and ``ParquetWriter`` take them as keywords whose defaults read ``_D["name"]`` in the
-source and whose docstrings hold a ``{writer options}`` line filled in at import. Static
-analysis sees neither, so this extension replaces both with what Python itself has
+and ``ParquetWriter`` take them as keywords that ``options.signature.writer_signature``
+adds to their signatures at import (the source shows ``**pyarrow_options``), and their
+docstrings hold a ``{writer options}`` line filled in at import. Static analysis sees
+neither, so this extension replaces both with what Python itself has
 (``inspect.signature`` and ``__doc__``) for the objects that use them.
 """
 
@@ -13,7 +14,7 @@ import importlib
 import inspect
 import re
 
-from griffe import Extension
+from griffe import Extension, Parameter, ParameterKind, Parameters
 
 MARKER = "{writer options}"
 #: Sphinx roles in the docstrings (:class:`~parquet_core.Table`): shown as code, the last name
@@ -39,8 +40,31 @@ class RuntimeDocs(Extension):
     def on_function_instance(self, *, func, **kwargs):
         if func.docstring is not None and MARKER in func.docstring.value:
             func.docstring.value = inspect.cleandoc(_runtime(func.path, func.module.path).__doc__)
+        if any("writer_signature" in str(d.value) for d in func.decorators):
+            func.parameters = _parameters(inspect.signature(_runtime(func.path, func.module.path)))
+            return
         if any(p.default is not None and "_D[" in str(p.default) for p in func.parameters):
             signature = inspect.signature(_runtime(func.path, func.module.path))
             for p in func.parameters:
                 if p.name in signature.parameters and "_D[" in str(p.default):
                     p.default = repr(signature.parameters[p.name].default)
+
+
+_KINDS = {
+    inspect.Parameter.POSITIONAL_ONLY: ParameterKind.positional_only,
+    inspect.Parameter.POSITIONAL_OR_KEYWORD: ParameterKind.positional_or_keyword,
+    inspect.Parameter.VAR_POSITIONAL: ParameterKind.var_positional,
+    inspect.Parameter.KEYWORD_ONLY: ParameterKind.keyword_only,
+    inspect.Parameter.VAR_KEYWORD: ParameterKind.var_keyword,
+}
+
+
+def _parameters(signature: inspect.Signature) -> Parameters:
+    """griffe parameters from a runtime signature (annotations as their source text)."""
+    out = []
+    for p in signature.parameters.values():
+        annotation = None if p.annotation is inspect.Parameter.empty else (
+            p.annotation if isinstance(p.annotation, str) else inspect.formatannotation(p.annotation))
+        default = None if p.default is inspect.Parameter.empty else repr(p.default)
+        out.append(Parameter(p.name, annotation=annotation, kind=_KINDS[p.kind], default=default))
+    return Parameters(*out)
