@@ -21,11 +21,9 @@ The columns, types and index are what ``pa.Table.from_pandas(df)`` makes
   ``__index_level_N__`` when unnamed.
 
 The table's ``metadata`` holds the ``pandas`` key
-(:mod:`parquet_core.interop.pandas_meta`) and, when pyarrow is importable,
-the ``ARROW:schema`` key pyarrow would write, so that pyarrow reads the file
-back to the same frame.  Without pyarrow only ``pandas`` is written: our
-reader restores zones, durations and categoricals from it, pyarrow's does
-not (see docs/pandas.md).
+(:mod:`parquet_core.interop.pandas_meta`) and the ``ARROW:schema`` key
+pyarrow would write (encoded by :mod:`parquet_core.metadata.arrow_ipc_write`,
+no pyarrow needed), so that pyarrow reads the file back to the same frame.
 
 Dtypes only pyarrow can represent (period, interval, sparse, pyarrow-backed
 ``ArrowDtype``) raise :class:`NotPandasConvertible`; the caller then goes
@@ -41,8 +39,12 @@ from typing import Any
 import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
+from parquet_core.arrow_c.export import SchemaNode
+from parquet_core.arrow_c.structs import FLAG_DICTIONARY_ORDERED
 from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
 from parquet_core.metadata.arrow_ipc import FieldFacts
+from parquet_core.metadata.arrow_ipc_write import encode_schema_nodes
+from parquet_core.schema.arrow_format import field_node
 from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.dictionary import DictionaryArray, DictionaryRun
@@ -310,9 +312,7 @@ def frame_to_table(df: Any) -> Table:
     schema = Schema([Field(f, c.array.type) for f, c in zip(fields, converted)])
     table = Table(schema, [c.array for c in converted], len(df))
     table._metadata = {b"pandas": pandas_json}
-    encoded = _arrow_schema(schema, [c.facts for c in converted], pandas_json)
-    if encoded is not None:
-        table._metadata[b"ARROW:schema"] = encoded
+    table._metadata[b"ARROW:schema"] = _arrow_schema(schema, [c.facts for c in converted], pandas_json)
     return table
 
 
@@ -324,10 +324,28 @@ def _decimal_meta(c: Converted) -> dict[str, Any] | None:
     return c.metadata
 
 
-def _arrow_schema(schema: Schema, facts: list[FieldFacts | None], pandas_json: bytes) -> bytes | None:
-    """The ``ARROW:schema`` pyarrow would write for these columns, or None without pyarrow."""
-    try:
-        from parquet_core.interop.pandas_arrow import encode_frame_schema
-    except ImportError:
-        return None
-    return encode_frame_schema(schema, facts, pandas_json)
+_UNIT_LETTER = {"s": "s", "ms": "m", "us": "u", "ns": "n"}
+_INDEX_FORMAT = {8: "c", 16: "s", 32: "i", 64: "l"}
+
+
+def _arrow_node(f: Field, facts: FieldFacts | None) -> SchemaNode:
+    """The Arrow field pyarrow's ``from_pandas`` makes for a converted column."""
+    node = field_node(Field(f.name, f.type, True, field_id=f.field_id))
+    if node.format == "+l" and node.children:   # pandas lists convert to list<item>
+        node.children[0].name = "item"
+    if facts is None:
+        return node
+    if facts.dictionary:
+        flags = node.flags | (FLAG_DICTIONARY_ORDERED if facts.ordered else 0)
+        value = SchemaNode(node.format, "", node.flags, node.metadata, node.children)
+        return SchemaNode(_INDEX_FORMAT[facts.index_bits], node.name, flags, None, [], value)
+    if facts.kind == "duration":
+        node.format = f"tD{_UNIT_LETTER[facts.unit or 'ns']}"
+    elif facts.kind == "timestamp":
+        node.format = f"ts{_UNIT_LETTER[facts.unit or f.type.unit or 'us']}:{facts.tz or ''}"
+    return node
+
+
+def _arrow_schema(schema: Schema, facts: list[FieldFacts | None], pandas_json: bytes) -> bytes:
+    """The ``ARROW:schema`` pyarrow would write for these columns (no pyarrow needed)."""
+    return encode_schema_nodes([_arrow_node(f, fa) for f, fa in zip(schema, facts)], {b"pandas": pandas_json})

@@ -38,6 +38,7 @@ none, from the ``pandas`` metadata.
 from __future__ import annotations
 
 import ast
+import datetime
 import decimal
 import re
 from typing import Any
@@ -147,7 +148,25 @@ def _timestamps(pd: Any, arr: Array, facts: FieldFacts | None) -> Any:
     naive = values.view(f"datetime64[{unit}]")
     if tz is None:
         return naive
-    return pd.DatetimeIndex(naive).tz_localize("UTC").tz_convert(tz).array
+    return pd.DatetimeIndex(naive).tz_localize("UTC").tz_convert(_tzinfo(pd, tz)).array
+
+
+def _tzinfo(pd: Any, tz: str) -> Any:
+    """The zone of Arrow's text *tz* as pyarrow hands it to pandas: a fixed offset
+    (``+05:30``) as pytz's ``FixedOffset`` before pandas 3 (when pytz is there), else
+    ``datetime.timezone``; a name as pandas itself resolves it."""
+    m = re.fullmatch(r"([+-])(\d\d):(\d\d)", tz)
+    if m is None:
+        return tz
+    minutes = (int(m.group(2)) * 60 + int(m.group(3))) * (-1 if m.group(1) == "-" else 1)
+    if int(pd.__version__.split(".")[0]) < 3:
+        try:
+            import pytz
+
+            return pytz.FixedOffset(minutes)
+        except ImportError:
+            pass
+    return datetime.timezone(datetime.timedelta(minutes=minutes))
 
 
 def _categorical(pd: Any, arr: Array, facts: FieldFacts | None) -> Any:

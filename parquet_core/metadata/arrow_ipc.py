@@ -189,7 +189,8 @@ class FieldFacts:
     (``"s"``, ``"ms"``, ``"us"``, ``"ns"``); ``tz`` a timestamp's zone;
     ``dictionary`` is True for a dictionary, with ``ordered`` and
     ``index_bits`` / ``index_signed`` its index type; ``extension`` the
-    ``ARROW:extension:name`` of the field; ``children`` the nested fields'.
+    ``ARROW:extension:name`` of the field; ``children`` the nested fields';
+    ``bits`` the width of an int or float (0 otherwise).
     """
 
     name: str
@@ -202,6 +203,7 @@ class FieldFacts:
     index_signed: bool = True
     extension: str | None = None
     children: "tuple[FieldFacts, ...]" = ()
+    bits: int = 0
 
 
 def _key_values(buf: _Buffer, table: int, index: int) -> dict[str, str]:
@@ -221,6 +223,14 @@ def _field_facts(buf: _Buffer, field: int, depth: int) -> FieldFacts:
     name_at, tag_at, type_at, dict_at, kids_at = (buf.table_field(field, i) for i in (0, 2, 3, 4, 5))
     kind = TYPE_TAGS.get(buf.u8(tag_at) if tag_at is not None else 0, "unknown")
     unit = tz = None
+    bits = 0
+    if type_at is not None and kind in ("int", "float"):
+        table = buf.deref(type_at)
+        at = buf.table_field(table, 0)
+        if kind == "int":
+            bits = buf.i32(at) if at is not None else 0
+        else:   # Precision: HALF, SINGLE, DOUBLE
+            bits = {0: 16, 1: 32, 2: 64}.get(buf.i16(at) if at is not None else 0, 0)
     if type_at is not None and kind in ("timestamp", "duration"):
         table = buf.deref(type_at)
         unit_at = buf.table_field(table, 0)
@@ -230,7 +240,7 @@ def _field_facts(buf: _Buffer, field: int, depth: int) -> FieldFacts:
         if kind == "timestamp":
             tz_at = buf.table_field(table, 1)
             tz = buf.string(tz_at) if tz_at is not None else None
-    dictionary, ordered, bits, signed = dict_at is not None, False, 32, True
+    dictionary, ordered, index_bits, signed = dict_at is not None, False, 32, True
     if dict_at is not None:
         encoding = buf.deref(dict_at)
         index_at, ordered_at = buf.table_field(encoding, 1), buf.table_field(encoding, 2)
@@ -238,13 +248,13 @@ def _field_facts(buf: _Buffer, field: int, depth: int) -> FieldFacts:
         if index_at is not None:
             int_type = buf.deref(index_at)
             width_at, signed_at = buf.table_field(int_type, 0), buf.table_field(int_type, 1)
-            bits = buf.i32(width_at) if width_at is not None else 32
+            index_bits = buf.i32(width_at) if width_at is not None else 32
             signed = bool(buf.u8(signed_at)) if signed_at is not None else False
     extension = _key_values(buf, field, 6).get("ARROW:extension:name")
     children = tuple(_field_facts(buf, k, depth + 1) for k in buf.vector(kids_at)) if kids_at is not None \
         else ()
     return FieldFacts("" if name_at is None else buf.string(name_at), kind, unit, tz, dictionary, ordered,
-                      bits, signed, extension, children)
+                      index_bits, signed, extension, children, bits)
 
 
 def schema_field_facts(encoded: bytes | str) -> list[FieldFacts] | None:
