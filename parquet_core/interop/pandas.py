@@ -1,24 +1,19 @@
-"""pandas DataFrame / Series to parquet_core, without importing pandas.
+"""pandas DataFrames in and out of parquet_core: the entry points.
 
-Objects are used through their public methods only (``isna``, ``to_numpy``,
-``dt.tz_convert``...).  A DataFrame goes through pyarrow when it is
-installed (``pa.Table.from_pandas(df)``, then
-:func:`parquet_core.interop.arrow.table_from_arrow`), so types, the index
-(a RangeIndex in the metadata, any other index as columns) and the
-``pandas`` and ``ARROW:schema`` metadata are what pyarrow would write.
+A DataFrame is converted by our own code (:mod:`~parquet_core.interop.pandas_in`:
+pandas and numpy only, whether or not pyarrow is installed), giving the
+columns, index and ``pandas`` / ``ARROW:schema`` metadata pyarrow's
+``from_pandas`` gives; :func:`table_to_pandas` converts back
+(:mod:`~parquet_core.interop.pandas_out`) to the frame pyarrow's
+``to_pandas`` gives.  pyarrow is used only for what only it converts
+(period, interval, sparse and pyarrow-backed dtypes; ``to_pandas`` keywords
+such as ``types_mapper``) and, when installed, for an explicit ``schema=``
+(pyarrow's ``from_pandas(df, schema=...)``); without it those raise naming
+pyarrow, or (``schema=``) each column is cast on its own.
 
-Without pyarrow, or when pyarrow refuses a frame (a column mixing ints and
-strings...), each column is converted on its own by
-:func:`column_from_series`; our own inference then names the offending
-column and row.  That route writes no pandas metadata, so it refuses what
-only the metadata could bring back (an index other than the default
-``RangeIndex``; categorical, zoned, timedelta, period, interval and sparse
-columns) rather than writing it lossily; the error names the
-``parquet-core[pandas]`` extra.
-
-pandas semantics apply to missing values on both routes: ``None``, ``NaN``,
-``NaT`` and ``pd.NA`` (whatever ``Series.isna`` flags) are nulls, also in
-float columns.  Column names become ``str(name)``, as in pyarrow.
+pandas semantics apply to missing values: ``None``, ``NaN``, ``NaT`` and
+``pd.NA`` (whatever ``Series.isna`` flags) are nulls, also in float columns.
+Column names become ``str(name)``, as in pyarrow.
 """
 
 from __future__ import annotations
@@ -73,8 +68,10 @@ def table_from_pandas(df: Any, schema: Schema | list[Field] | None = None, *,
         kept = _with_schema(arrow, df, names, target, validate_utf8)
         if kept is not None:
             return kept
+    if target is not None:
+        return _cast_to_schema(df, names, target, validate_utf8, pyarrow_missing=arrow is None)
     try:
-        table = frame_to_table(df)
+        return frame_to_table(df)
     except NotPandasConvertible:
         if arrow is None:
             raise
@@ -82,13 +79,34 @@ def table_from_pandas(df: Any, schema: Schema | list[Field] | None = None, *,
         if converted is None:
             raise
         return as_table(converted, schema, validate_utf8=validate_utf8)
-    if target is None:
-        return table
+
+
+def _cast_to_schema(df: Any, names: list[str], target: Schema, validate_utf8: bool,
+                    pyarrow_missing: bool) -> Table:
+    """Without pyarrow's conversion: each stored column (data, or an index level the schema
+    names) cast straight to *target*'s type, with the ``pandas`` metadata of the frame."""
     _check_schema_names(df, names, target)
-    stored = [f.name for f in target]
-    cast = as_table(table.select(stored), target, validate_utf8=validate_utf8)
-    cast._metadata = {k: v for k, v in (table.metadata or {}).items() if k != b"ARROW:schema"}
-    return cast
+    import pandas as pd
+
+    index = _index_names(df)
+    columns = {}
+    for f in target:
+        if f.name in names:
+            columns[f.name] = column_from_series(df.iloc[:, names.index(f.name)], f.name)
+        else:
+            level = df.index.get_level_values(index.index(f.name))
+            columns[f.name] = column_from_series(pd.Series(level, copy=False), f.name)
+    table = as_table(columns, target, validate_utf8=validate_utf8)
+    try:
+        converted = frame_to_table(df)
+    except (ParquetSchemaError, UnsupportedFeatureError):
+        # values only the schema's types hold (an int beyond 64 bits as a decimal...): the
+        # data is stored without pandas metadata, which only a default index can do without
+        if not _default_index(df):
+            raise
+        return table
+    table._metadata = {k: v for k, v in (converted.metadata or {}).items() if k != b"ARROW:schema"}
+    return table
 
 
 def _index_names(df: Any) -> list[str]:
