@@ -236,9 +236,33 @@ def _values(pd: Any, arr: Array, facts: FieldFacts | None) -> Any:
         return _lists(pd, arr, facts)
     if tid in (TypeId.STRUCT, TypeId.VARIANT):
         return _structs(pd, arr, facts)
+    if dt.is_text:
+        fast = _texts(arr.values)
+        if fast is not None:
+            return _objects(fast, null)
     if isinstance(arr.values, ByteArrays) or tid in (TypeId.DECIMAL, TypeId.TIME, TypeId.UUID, TypeId.DATE):
         return _objects(py_values(dt, arr.values), null)
     raise UnsupportedFeatureError(f"to_pandas: no pandas conversion for type {dt}")
+
+
+def _texts(values: ByteArrays) -> list[str] | None:
+    """Every value of a text column as a str, in one decode: the bytes are laid out with a
+    NUL after each value, decoded at once and split there.  None when a value holds a NUL
+    (or the bytes are not UTF-8): the caller then decodes value by value."""
+    n = len(values)
+    offsets = np.asarray(values.offsets, dtype=np.int64)
+    lo, hi = int(offsets[0]), int(offsets[-1])
+    data = np.asarray(values.data[lo:hi], dtype=np.uint8)
+    if n == 0 or (len(data) and not data.all()):
+        return None if n else []
+    spaced = np.zeros(len(data) + n, dtype=np.uint8)    # value i starts i bytes further on
+    is_data = np.ones(len(spaced), dtype=bool)
+    is_data[offsets[1:] - lo + np.arange(n, dtype=np.int64)] = False   # the NUL after each value
+    spaced[is_data] = data
+    try:
+        return spaced[:-1].tobytes().decode("utf-8").split("\0")
+    except UnicodeDecodeError:
+        return None
 
 
 def _child_facts(facts: FieldFacts | None, i: int) -> FieldFacts | None:
