@@ -118,3 +118,21 @@ def test_pandas_round_trips_with_pyarrow_blocked(tmp_path):
         buf = io.BytesIO()
         pc.write_table(case["frame"], buf, row_group_size=2)
         assert pq.read_metadata(io.BytesIO(written)).metadata == pq.read_metadata(buf).metadata
+
+
+def test_docs_example_runs_with_pyarrow_blocked(tmp_path):
+    """The first example of docs/pandas.md, as written, in a process where pyarrow cannot load."""
+    text = (ROOT / "docs" / "pandas.md").read_text()
+    example = text.split("```python\n", 1)[1].split("```", 1)[0]
+    script = tmp_path / "example.py"
+    script.write_text(_SCRIPT.split("import pandas as pd", 1)[0] + example
+                      + "\nassert 'pyarrow' not in sys.modules\nprint('ok')\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.strip() == "ok"
+    # pyarrow reads the file the example wrote back to the same frame
+    back = pq.read_table(tmp_path / "frame.parquet").to_pandas()
+    assert str(back["city"].dtype) == "category" and str(back["wait"].dtype) == "timedelta64[ns]"
+    assert str(back["seen"].dtype.tz) == "Europe/Paris" and back.index.name == "id"
