@@ -290,6 +290,10 @@ class ParquetWriter:
         pending: list[Table] = []
         rows = 0
         for batch in batches:
+            if self._schema_kv is None and batch.metadata:
+                # what the stream's schema brings (ARROW:schema for durations...): batches
+                # are concatenated below, which keeps no metadata
+                self._adopt_key_values(batch)
             if batch.num_rows == 0:
                 continue
             pending.append(batch)

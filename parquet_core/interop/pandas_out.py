@@ -270,11 +270,19 @@ def _child_facts(facts: FieldFacts | None, i: int) -> FieldFacts | None:
 
 
 def _py_items(pd: Any, values: Any) -> list[Any]:
-    """Python objects of converted values (Timestamps for datetimes, as pyarrow's)."""
-    if isinstance(values, np.ndarray) and values.dtype.kind in "mM":
-        return list(pd.Series(values, copy=False))
+    """Python objects of converted values, as pyarrow puts them in dicts and tuples:
+    timestamps as ``datetime`` (``Timestamp`` in nanoseconds), durations as their raw
+    count."""
+    if isinstance(values, np.ndarray) and values.dtype.kind == "m":
+        return values.view(np.int64).tolist()
+    if isinstance(values, np.ndarray) and values.dtype.kind == "M":
+        if np.datetime_data(values.dtype)[0] == "ns":
+            return list(pd.Series(values, copy=False))
+        return values.astype("datetime64[us]").astype(object).tolist()
     if isinstance(values, np.ndarray):
         return values.tolist() if values.dtype != object else list(values)
+    if getattr(values.dtype, "tz", None) is not None:
+        return list(values.to_pydatetime())
     return list(values)
 
 
@@ -290,6 +298,8 @@ def _lists(pd: Any, arr: Array, facts: FieldFacts | None) -> np.ndarray:
         rows = [pairs[offsets[i]:offsets[i + 1]] for i in range(len(offsets) - 1)]
         return _objects(rows, null)
     flat = _values(pd, child, _child_facts(facts, 0))
+    if getattr(flat.dtype, "tz", None) is not None:   # list items lose their zone (UTC wall time), as in pyarrow
+        flat = np.asarray(flat.tz_convert("UTC").tz_localize(None))
     if not isinstance(flat, np.ndarray):
         flat = np.asarray(flat, dtype=object)
     rows = [flat[offsets[i]:offsets[i + 1]] for i in range(len(offsets) - 1)]
