@@ -194,6 +194,8 @@ class ParquetWriter:
         created_by: str | None = _D["created_by"],
         validate_utf8: bool = _D["validate_utf8"],
         legacy_list_layout: bool = _D["legacy_list_layout"],
+        use_compliant_nested_type: bool = _D["use_compliant_nested_type"],
+        write_time_adjusted_to_utc: bool = _D["write_time_adjusted_to_utc"],
         encryption: FileEncryptionProperties | None = _D["encryption"],
         store_schema: bool = _D["store_schema"],
         float_column_order: str = _D["float_column_order"],
@@ -214,9 +216,12 @@ class ParquetWriter:
         #: the names and types the file stores (``version``, ``coerce_timestamps``, ``flavor``)
         self.file_schema = file_schema(
             self.schema, version=fmt.version, coerce_timestamps=fmt.coerce_timestamps,
-            int96_timestamps=fmt.use_deprecated_int96_timestamps, flavor=fmt.flavor)
+            int96_timestamps=fmt.use_deprecated_int96_timestamps, flavor=fmt.flavor,
+            time_adjusted_to_utc=fmt.write_time_adjusted_to_utc)
         self._elements = schema_to_elements(self.file_schema, int96_timestamps=fmt.use_deprecated_int96_timestamps,
-                                            legacy_list_layout=fmt.legacy_list_layout)
+                                            legacy_list_layout=fmt.legacy_list_layout,
+                                            list_element_name="element" if fmt.use_compliant_nested_type
+                                            else "item")
         self._descriptor = SchemaDescriptor(self._elements)
         paths = [d.dotted_path for d in self._descriptor]
         #: every option, checked once and resolved per leaf
@@ -263,8 +268,9 @@ class ParquetWriter:
 
     # -- writing -------------------------------------------------------------
     @names_file("writing")
-    def write_table(self, data: Any, row_group_size: int | None = None) -> None:
-        """Write *data* as one or more row groups.
+    def write_table(self, data: Any = None, row_group_size: int | None = None, *,
+                    table: Any = None) -> None:
+        """Write *data* as one or more row groups (``table=`` is pyarrow's name of *data*).
 
         *data* is a Table, a mapping of columns, a pandas DataFrame, a pyarrow Table or
         RecordBatch, or any object with ``__arrow_c_stream__`` / ``__arrow_c_array__``
@@ -273,6 +279,12 @@ class ParquetWriter:
         ``row_group_size`` rows and written as they fill row groups, so the whole
         input is never held at once.
         """
+        if table is not None:
+            if data is not None:
+                raise TypeError("write_table: data and table name the same argument; give one")
+            data = table
+        elif data is None:
+            raise TypeError("write_table() missing the data to write (data= or pyarrow's table=)")
         if self._closed:
             raise ValueError("cannot write to a closed ParquetWriter")
         stream = input_stream(data, self.schema, validate_utf8=self.options.validate_utf8)
@@ -604,6 +616,8 @@ def write_table(
     created_by: str | None = _D["created_by"],
     validate_utf8: bool = _D["validate_utf8"],
     legacy_list_layout: bool = _D["legacy_list_layout"],
+    use_compliant_nested_type: bool = _D["use_compliant_nested_type"],
+    write_time_adjusted_to_utc: bool = _D["write_time_adjusted_to_utc"],
     encryption: FileEncryptionProperties | None = _D["encryption"],
     store_schema: bool = _D["store_schema"],
     float_column_order: str = _D["float_column_order"],

@@ -138,13 +138,6 @@ _OPTIONS: tuple[PyarrowOption, ...] = (
         decimals of at most 18 digits are always stored as INT32 / INT64 (what True
         asks; the spec's recommendation), wider ones as FIXED_LEN_BYTE_ARRAY; the
         values read back are the same either way.""", check=_flag),
-    PyarrowOption("use_compliant_nested_type", "default", """
-        list elements are always named ``element`` (the spec's layout); pyarrow's
-        legacy ``item`` naming is not written (see ``legacy_list_layout`` for Spark's
-        legacy lists).""", accepted=(True,)),
-    PyarrowOption("write_time_adjusted_to_utc", "default", """
-        TIME columns are written with ``isAdjustedToUTC=false`` (pyarrow's default);
-        True is not supported.""", accepted=(False,)),
     PyarrowOption("use_content_defined_chunking", "default", """
         content-defined page boundaries are not implemented; pages are cut by size and
         row count.""", accepted=(False, None)),
@@ -201,13 +194,13 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
         "allow_truncated_timestamps": SAME, "data_page_size": SAME, "flavor": SAME,
         "filesystem": SAME, "compression_level": SAME, "use_byte_stream_split": SAME,
         "column_encoding": SAME, "data_page_version": SAME,
-        "use_compliant_nested_type": "use_compliant_nested_type",
+        "use_compliant_nested_type": "same: False names list elements `item`",
         "encryption_properties": "encryption_properties", "write_batch_size": "write_batch_size",
         "dictionary_pagesize_limit": SAME, "store_schema": SAME,
         "write_page_index": "same; our default is True (pyarrow's False)",
         "write_page_checksum": SAME, "sorting_columns": SAME,
         "store_decimal_as_integer": "store_decimal_as_integer",
-        "write_time_adjusted_to_utc": "write_time_adjusted_to_utc",
+        "write_time_adjusted_to_utc": SAME,
         "max_rows_per_page": "max_rows_per_page", "bloom_filter_options": SAME,
         "use_content_defined_chunking": "use_content_defined_chunking",
         "kwargs": "same: writer options, and pyarrow's `chunk_size` (our `row_group_size`)",
@@ -218,13 +211,13 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
         "use_deprecated_int96_timestamps": SAME, "compression_level": SAME,
         "use_byte_stream_split": SAME, "column_encoding": SAME,
         "writer_engine_version": "writer_engine_version", "data_page_version": SAME,
-        "use_compliant_nested_type": "use_compliant_nested_type",
+        "use_compliant_nested_type": "same: False names list elements `item`",
         "encryption_properties": "encryption_properties", "write_batch_size": "write_batch_size",
         "dictionary_pagesize_limit": SAME, "store_schema": SAME,
         "write_page_index": "same; our default is True (pyarrow's False)",
         "write_page_checksum": SAME, "sorting_columns": SAME,
         "store_decimal_as_integer": "store_decimal_as_integer",
-        "write_time_adjusted_to_utc": "write_time_adjusted_to_utc",
+        "write_time_adjusted_to_utc": SAME,
         "max_rows_per_page": "max_rows_per_page", "bloom_filter_options": SAME,
         "use_content_defined_chunking": "use_content_defined_chunking",
         "options": "same: further writer options (`data_page_size`, `coerce_timestamps`...)",
