@@ -105,9 +105,6 @@ _OPTIONS: tuple[PyarrowOption, ...] = (
     PyarrowOption("list_type", "default", """
         lists are read as ``list``; cast the result of ``to_arrow()`` for
         ``large_list``.""", accepted=(None,)),
-    PyarrowOption("coerce_int96_timestamp_unit", "default", """
-        INT96 timestamps become nanosecond timestamps in ``to_arrow()`` (pyarrow's
-        default); other units are not supported (cast the result).""", accepted=(None, "ns")),
     PyarrowOption("arrow_extensions_enabled", "default", """
         ``to_arrow()`` gives Arrow's canonical extension types (``uuid``, ``json``) as
         pyarrow does by default; their storage types instead are not supported.""",
@@ -176,7 +173,7 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
         "buffer_size": "buffer_size", "partitioning": SAME, "filesystem": SAME,
         "filters": "same; DNF lists, our expressions and pyarrow.compute expressions",
         "ignore_prefixes": SAME, "pre_buffer": "pre_buffer",
-        "coerce_int96_timestamp_unit": "coerce_int96_timestamp_unit",
+        "coerce_int96_timestamp_unit": "same for 'ns', 'us', 'ms' (top-level columns); 's' is refused",
         _R: "same (alias of our `decryption`); pyarrow's own objects are refused",
         "thrift_string_size_limit": "thrift_string_size_limit",
         "thrift_container_size_limit": "thrift_container_size_limit",
@@ -227,7 +224,7 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
         "metadata": "metadata", "common_metadata": "common_metadata", "read_dictionary": SAME,
         "binary_type": "binary_type", "list_type": "list_type", "memory_map": "memory_map",
         "buffer_size": "buffer_size", "pre_buffer": "pre_buffer",
-        "coerce_int96_timestamp_unit": "coerce_int96_timestamp_unit",
+        "coerce_int96_timestamp_unit": "same for 'ns', 'us', 'ms' (top-level columns); 's' is refused",
         _R: "same (alias of our `decryption`); pyarrow's own objects are refused",
         "thrift_string_size_limit": "thrift_string_size_limit",
         "thrift_container_size_limit": "thrift_container_size_limit",
@@ -254,7 +251,7 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
         "read_dictionary": SAME, "binary_type": "binary_type", "list_type": "list_type",
         "memory_map": "memory_map", "buffer_size": "buffer_size", "partitioning": SAME,
         "ignore_prefixes": SAME, "pre_buffer": "pre_buffer",
-        "coerce_int96_timestamp_unit": "coerce_int96_timestamp_unit",
+        "coerce_int96_timestamp_unit": "same for 'ns', 'us', 'ms' (top-level columns); 's' is refused",
         _R: "same (alias of our `decryption`)",
         "thrift_string_size_limit": "thrift_string_size_limit",
         "thrift_container_size_limit": "thrift_container_size_limit",

@@ -59,6 +59,21 @@ def _names(name: str, value: Any) -> frozenset[str]:
     return frozenset(names)
 
 
+def _int96_unit(name: str, value: Any) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{name} must be 'ns', 'us', 'ms' or None, not a {type(value).__name__}")
+    if value is None or value == "ns":
+        return None
+    if value in ("ms", "us"):
+        return str(value)
+    if value == "s":
+        from parquet_core.errors import UnsupportedFeatureError
+
+        raise UnsupportedFeatureError(f"{name}='s' is not supported: our timestamps have no seconds "
+                                      "unit; use 'ms' (the same instants, whole milliseconds)")
+    raise ValueError(f"{name} must be 'ns', 'us', 'ms' or None, got {value!r}")
+
+
 def _byte_limit(name: str, value: Any) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be a number of bytes (int), not {type(value).__name__}")
@@ -107,6 +122,12 @@ class ReaderOptions:
         Decode column chunks on a thread pool (as pyarrow does by default); False decodes
         them one after another. The result, and any error raised, is the same. A read
         call's own ``use_threads=`` overrides it.""")
+    coerce_int96_timestamp_unit: str | None = _option(None, _int96_unit, """
+        Read INT96 timestamp columns (top-level) as timestamps of this unit, ``"us"`` or
+        ``"ms"`` (sub-unit digits dropped, toward minus infinity, as pyarrow does), which
+        reach dates beyond the years 1677-2262 of nanoseconds; ``None`` / ``"ns"`` keep
+        them as INT96 (``to_arrow`` gives ``timestamp[ns]``), pyarrow's default.""",
+                                                      kind="str or None")
     max_page_bytes: int = _option(DEFAULT_MAX_PAGE_BYTES, _byte_limit, """
         Largest page read, in bytes, stored or decompressed: a page header declaring more
         raises ParquetResourceError naming this option before any byte is inflated. The

@@ -33,6 +33,7 @@ BAD = {
     "use_threads": "no",
     "max_page_bytes": "1 MiB",
     "max_decoded_bytes": 2.5,
+    "coerce_int96_timestamp_unit": 1000,
 }
 
 
