@@ -294,8 +294,35 @@ class ParquetFile:
         else:
             table = self._read_filtered(columns, filters, None, use_threads)
         table = self._int96(table)
-        table._metadata = self.metadata.metadata
+        table._metadata = self._arrow_types(table.schema, self.metadata.metadata)
         return table
+
+    def _arrow_types(self, schema: Schema, key_values: Any) -> Any:
+        """The file's key/values, plus, for ``binary_type`` / ``list_type`` on a file without
+        ``ARROW:schema``, one naming those Arrow types (what ``to_arrow`` restores), as
+        pyarrow reads such a file."""
+        binary, lists = self.options.binary_type, self.options.list_type
+        if (binary is None and lists is None) or b"ARROW:schema" in (key_values or {}):
+            return key_values
+        from parquet_core.metadata.arrow_ipc_write import encode_schema_nodes
+        from parquet_core.schema.arrow_format import field_node
+
+        def retype(node: Any) -> Any:
+            if node.format in ("z", "u") and binary is not None and not node.metadata:
+                # strings too, as pyarrow applies binary_type to them
+                wide = {"large_binary": {"z": "Z", "u": "U"}, "binary_view": {"z": "vz", "u": "vu"}}
+                node.format = wide[binary][node.format]
+            if node.format == "+l" and lists is not None and node.name != "":
+                node.format = "+L"
+            for child in node.children:
+                retype(child)
+            return node
+
+        try:
+            encoded = encode_schema_nodes([retype(field_node(f)) for f in schema], None)
+        except UnsupportedFeatureError:
+            return key_values
+        return {**(key_values or {}), b"ARROW:schema": encoded}
 
     def _int96(self, table: Table) -> Table:
         """*table* with its INT96 columns as timestamps of ``coerce_int96_timestamp_unit``."""

@@ -99,12 +99,6 @@ _OPTIONS: tuple[PyarrowOption, ...] = (
     PyarrowOption("schema_depth_limit", "tuning", """
         our schema parser walks the flat element list without recursion limits of its
         own; the depth is bounded by the number of schema elements.""", check=_size),
-    PyarrowOption("binary_type", "default", """
-        binary columns are read as ``binary``; pick ``large_binary`` / ``binary_view``
-        by casting the result of ``to_arrow()``.""", accepted=(None,)),
-    PyarrowOption("list_type", "default", """
-        lists are read as ``list``; cast the result of ``to_arrow()`` for
-        ``large_list``.""", accepted=(None,)),
     PyarrowOption("arrow_extensions_enabled", "default", """
         ``to_arrow()`` gives Arrow's canonical extension types (``uuid``, ``json``) as
         pyarrow does by default; their storage types instead are not supported.""",
@@ -169,7 +163,7 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
         "source": "same; also bytes, buffers, pyarrow NativeFile / Buffer and URLs",
         "columns": SAME, "use_threads": SAME, "schema": SAME,
         "use_pandas_metadata": "use_pandas_metadata", "read_dictionary": SAME,
-        "binary_type": "binary_type", "list_type": "list_type", "memory_map": "memory_map",
+        "binary_type": "same: only the Arrow type to_arrow() gives", "list_type": "same: only the Arrow type to_arrow() gives", "memory_map": "memory_map",
         "buffer_size": "buffer_size", "partitioning": SAME, "filesystem": SAME,
         "filters": "same; DNF lists, our expressions and pyarrow.compute expressions",
         "ignore_prefixes": SAME, "pre_buffer": "pre_buffer",
@@ -222,7 +216,7 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
     "ParquetFile": {
         "source": "same; also bytes, buffers, pyarrow NativeFile / Buffer and URLs",
         "metadata": "metadata", "common_metadata": "common_metadata", "read_dictionary": SAME,
-        "binary_type": "binary_type", "list_type": "list_type", "memory_map": "memory_map",
+        "binary_type": "same: only the Arrow type to_arrow() gives", "list_type": "same: only the Arrow type to_arrow() gives", "memory_map": "memory_map",
         "buffer_size": "buffer_size", "pre_buffer": "pre_buffer",
         "coerce_int96_timestamp_unit": "same for 'ns', 'us', 'ms' (top-level columns); 's' is refused",
         _R: "same (alias of our `decryption`); pyarrow's own objects are refused",
@@ -248,7 +242,7 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
     },
     "ParquetDataset": {
         "path_or_paths": SAME, "filesystem": SAME, "schema": SAME, "filters": SAME,
-        "read_dictionary": SAME, "binary_type": "binary_type", "list_type": "list_type",
+        "read_dictionary": SAME, "binary_type": "same: only the Arrow type to_arrow() gives", "list_type": "same: only the Arrow type to_arrow() gives",
         "memory_map": "memory_map", "buffer_size": "buffer_size", "partitioning": SAME,
         "ignore_prefixes": SAME, "pre_buffer": "pre_buffer",
         "coerce_int96_timestamp_unit": "same for 'ns', 'us', 'ms' (top-level columns); 's' is refused",

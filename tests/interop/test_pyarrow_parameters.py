@@ -86,8 +86,7 @@ def _folder(data: bytes) -> str:
     return str(root)
 
 
-@pytest.mark.parametrize("name, value", [("binary_type", pa.large_binary()), ("list_type", pa.LargeListType),
-                                         ("coerce_int96_timestamp_unit", "s"),
+@pytest.mark.parametrize("name, value", [("coerce_int96_timestamp_unit", "s"),
                                          ("arrow_extensions_enabled", False)])
 def test_reader_default_only_options_refuse_other_values(name, value):
     with pytest.raises(UnsupportedFeatureError, match=name):
