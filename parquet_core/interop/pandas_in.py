@@ -32,6 +32,7 @@ through pyarrow when it is installed.
 
 from __future__ import annotations
 
+import datetime
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -163,6 +164,14 @@ def _objects(s: Any, name: str, numpy_type: str) -> Converted:
     if null.any():
         values = values.copy()
         values[null] = None
+    present = values[~null]
+    if len(present) and all(isinstance(v, datetime.timedelta) for v in present):
+        # datetime.timedelta objects: a duration[us], as pyarrow infers them
+        one = datetime.timedelta(microseconds=1)
+        raw = np.zeros(len(values), dtype=np.int64)
+        raw[~null] = [v // one for v in present]
+        arr = _masked(raw, null, DataType("int64"))
+        return Converted(arr, FieldFacts(name, "duration", unit="us"), numpy_type, None)
     return Converted(as_array(values, name, validate_utf8=False), None, numpy_type, None)
 
 

@@ -51,6 +51,8 @@ def _frames():
             "obj_dt": pd.Series([dt.datetime(2020, 1, 1, 1), None, dt.datetime(1999, 1, 1),
                                  dt.datetime(2000, 2, 29)], dtype=object),
             "none": [None] * N, "nan_str": ["x", np.nan, None, "y"],
+            "obj_td": pd.Series([dt.timedelta(1), None, dt.timedelta(seconds=1, microseconds=5),
+                                 dt.timedelta(0)], dtype=object),
         }),
         "temporal": pd.DataFrame({
             "ns": pd.to_datetime(["2020-01-01", None, "2262-04-11", "1677-09-22"]),
@@ -136,7 +138,7 @@ def test_frames_equal_pyarrows(frame, index):
 
 
 # columns pyarrow itself does not give back as they were (from its own file as from ours)
-_PYARROW_CHANGES = {"objects": ["obj_dt", "nan_str"], "nested": ["st"],
+_PYARROW_CHANGES = {"objects": ["obj_dt", "nan_str", "obj_td"], "nested": ["st"],
                     "temporal": ["fixed"]}   # a fixed offset comes back as pytz.FixedOffset
 
 
