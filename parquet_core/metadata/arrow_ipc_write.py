@@ -22,7 +22,7 @@ import struct
 from typing import Any
 
 from parquet_core.arrow_c.export import SchemaNode
-from parquet_core.arrow_c.structs import FLAG_DICTIONARY_ORDERED, FLAG_NULLABLE
+from parquet_core.arrow_c.structs import FLAG_DICTIONARY_ORDERED, FLAG_MAP_KEYS_SORTED, FLAG_NULLABLE
 from parquet_core.errors import UnsupportedFeatureError
 
 __all__ = ["encode_schema_nodes"]
@@ -155,7 +155,7 @@ def _type(fmt: str, node: SchemaNode, column: str) -> tuple[int, _Table]:
     if fmt == "tin":
         return 11, _Table([("h", 2)])   # IntervalUnit.MONTH_DAY_NANO
     if fmt == "+m":
-        return 17, _Table([("B", 0)])
+        return 17, _Table([("B", int(bool(node.flags & FLAG_MAP_KEYS_SORTED)))])
     from parquet_core.schema.arrow_format import describe_format
 
     raise UnsupportedFeatureError(f"column {column!r}: cannot record Arrow type {describe_format(fmt)} "
