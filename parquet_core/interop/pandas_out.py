@@ -495,7 +495,8 @@ def table_to_frame(table: Table, *, ignore_metadata: bool = False) -> Any:
                     continue
                 i = found_at[0]
                 is_index[i] = True
-                index_arrays.append(pd.Index(_values(pd, columns[i], facts[i])))
+                # a Series, as pyarrow hands each level over (a MultiIndex infers level dtypes from it)
+                index_arrays.append(pd.Series(_values(pd, columns[i], facts[i]), copy=False))
                 index_names.append(_index_name(descr, logical.get(descr, descr)))
             elif isinstance(descr, dict) and descr.get("kind") == "range":
                 level = pd.RangeIndex(descr["start"], descr["stop"], step=descr["step"], name=descr.get("name"))
@@ -508,8 +509,8 @@ def table_to_frame(table: Table, *, ignore_metadata: bool = False) -> Any:
     if len(index_arrays) > 1:
         index = pd.MultiIndex.from_arrays(index_arrays, names=index_names)
     elif index_arrays:
-        index = index_arrays[0]
-        index = index.rename(index_names[0])
+        only = index_arrays[0]
+        index = only.rename(index_names[0]) if isinstance(only, pd.Index) else pd.Index(only, name=index_names[0])
     else:
         index = pd.RangeIndex(table.num_rows)
 

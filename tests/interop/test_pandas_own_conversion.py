@@ -203,3 +203,13 @@ def test_keywords_only_pyarrow_honours_go_through_pyarrow():
     data = _ours(pd.DataFrame({"a": [1, None]}))
     got = pc.read_table(io.BytesIO(data)).to_pandas(types_mapper=pd.ArrowDtype)
     _equal(got, pq.read_table(io.BytesIO(data)).to_pandas(types_mapper=pd.ArrowDtype))
+
+
+def test_multiindex_levels_infer_their_dtype_as_pyarrow():
+    """Levels come back as pyarrow hands them to pandas (a bool level with a null is bool)."""
+    index = pd.MultiIndex.from_arrays([pd.array([True, None, False, True], "boolean"),
+                                       pd.date_range("2020", periods=N, tz="Asia/Kolkata").tolist()],
+                                      names=["flag", "when"])
+    df = _with_index("nullable", index)
+    for data in (_ours(df, row_group_size=3), _theirs(df, row_group_size=3)):
+        _equal(pc.read_table(io.BytesIO(data)).to_pandas(), pq.read_table(io.BytesIO(data)).to_pandas())
