@@ -73,7 +73,7 @@ def main() -> None:
         got, want = ours.to_pandas(), theirs.to_pandas(use_threads=False)
         pd.testing.assert_frame_equal(got, want)
         t_ours = _best(ours.to_pandas, args.repeat)
-        t_theirs = _best(lambda: theirs.to_pandas(use_threads=False), args.repeat)
+        t_theirs = _best(lambda t=theirs: t.to_pandas(use_threads=False), args.repeat)
         mb = want.memory_usage(deep=False).sum() / 1e6
         print(f"{kind:18} {t_ours:8.3f} {t_theirs:10.3f} {t_ours / t_theirs:7.1f} {mb / t_ours:10.0f}")
 

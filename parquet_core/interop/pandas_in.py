@@ -220,6 +220,7 @@ def _level_name(name: Any) -> Any:
 def _column_index_entry(pd: Any, level: Any, name: Any) -> dict[str, Any]:
     """The ``column_indexes`` entry of one level of ``df.columns``."""
     dtype = level.dtype
+    extra: dict[str, Any] | None
     if str(dtype) == "category":
         numpy_type, extra = str(level.codes.dtype), {"num_categories": len(level.categories),
                                                      "ordered": bool(level.ordered)}

@@ -53,7 +53,7 @@ from parquet_core.schema.temporal import int96_to_ns
 from parquet_core.schema.types import FLOAT_IDS, INTEGER_IDS, TypeId
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.dictionary import DictionaryArray
-from parquet_core.table.nested import ListArray, MapArray, StructArray
+from parquet_core.table.nested import MapArray, StructArray
 from parquet_core.interop import pandas_meta
 
 __all__ = ["table_to_frame", "column_facts", "needs_pyarrow"]
@@ -161,7 +161,7 @@ def _tzinfo(pd: Any, tz: str) -> Any:
     minutes = (int(m.group(2)) * 60 + int(m.group(3))) * (-1 if m.group(1) == "-" else 1)
     if int(pd.__version__.split(".")[0]) < 3:
         try:
-            import pytz
+            import pytz  # type: ignore[import-untyped]
 
             return pytz.FixedOffset(minutes)
         except ImportError:
@@ -387,7 +387,7 @@ def _column_labels(pd: Any, names: list[str], meta: dict[str, Any] | None) -> An
     labels = [by_field.get(n, n) for n in names]
     column_indexes = [c for c in meta.get("column_indexes") or [] if isinstance(c, dict)]
     if len(column_indexes) > 1:
-        columns = pd.MultiIndex.from_tuples([ast.literal_eval(x) for x in labels],
+        columns = pd.MultiIndex.from_tuples([ast.literal_eval(str(x)) for x in labels],
                                             names=[c.get("name") for c in column_indexes])
     else:
         columns = pd.Index(labels, name=column_indexes[0].get("name") if column_indexes else None,
@@ -451,7 +451,8 @@ def _meta_zone_fix(meta: dict[str, Any] | None, names: list[str],
             continue
         i = table.schema.index(name)
         col = table.columns[i]
-        current = out[i].tz if out[i] is not None and out[i].kind == "timestamp" else col.type.tz
+        known = out[i]
+        current = known.tz if known is not None and known.kind == "timestamp" else col.type.tz
         if col.type.id is TypeId.TIMESTAMP and tz != current:
             out[i] = FieldFacts(name, "timestamp", unit=col.type.unit, tz=tz)
     return out

@@ -87,7 +87,7 @@ def footer_key_values(source: Mapping[bytes, bytes] | None, schema: Schema,
     out: dict[str, Any] = {}
     for k, v in source.items():
         if k == _ARROW_SCHEMA and not (_describes(arrow, schema) if arrow is not None
-                                       else describes_facts(encoded, schema)):
+                                       else describes_facts(v, schema)):
             continue
         out[_text(k)] = _text(v)
     return out
