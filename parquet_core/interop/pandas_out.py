@@ -529,6 +529,9 @@ def table_to_frame(table: Table, *, ignore_metadata: bool = False) -> Any:
         if is_index[i]:
             continue
         values = _values(pd, arr, facts[i])
+        if isinstance(values, np.ndarray) and isinstance(arr.values, np.ndarray) \
+                and np.may_share_memory(values, arr.values):
+            values = values.copy()   # the frame is the caller's to change; the table stays as it is
         dtype = extension.get(name)
         if dtype is not None and not isinstance(values, pd.Categorical):
             converted = _as_extension(pd, dtype, arr, values)

@@ -213,3 +213,12 @@ def test_multiindex_levels_infer_their_dtype_as_pyarrow():
     df = _with_index("nullable", index)
     for data in (_ours(df, row_group_size=3), _theirs(df, row_group_size=3)):
         _equal(pc.read_table(io.BytesIO(data)).to_pandas(), pq.read_table(io.BytesIO(data)).to_pandas())
+
+
+def test_changing_the_frame_leaves_the_table_alone():
+    table = pc.read_table(io.BytesIO(_ours(_with_index("numpy", _INDEXES["named"]))))
+    before = table.to_pydict()
+    df = table.to_pandas()
+    df.iloc[0, :] = 0
+    df["f64"].to_numpy()[1] = 99.0
+    assert table.to_pydict() == before
