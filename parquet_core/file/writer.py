@@ -118,9 +118,12 @@ class ParquetWriter:
         #: the names and types the file stores (``version``, ``coerce_timestamps``, ``flavor``)
         self.file_schema = file_schema(
             self.schema, version=fmt.version, coerce_timestamps=fmt.coerce_timestamps,
-            int96_timestamps=fmt.use_deprecated_int96_timestamps, flavor=fmt.flavor)
+            int96_timestamps=fmt.use_deprecated_int96_timestamps, flavor=fmt.flavor,
+            time_adjusted_to_utc=fmt.write_time_adjusted_to_utc)
         self._elements = schema_to_elements(self.file_schema, int96_timestamps=fmt.use_deprecated_int96_timestamps,
-                                            legacy_list_layout=fmt.legacy_list_layout)
+                                            legacy_list_layout=fmt.legacy_list_layout,
+                                            list_element_name="element" if fmt.use_compliant_nested_type
+                                            else "item")
         self._descriptor = SchemaDescriptor(self._elements)
         paths = [d.dotted_path for d in self._descriptor]
         #: every option, checked once and resolved per leaf
@@ -166,8 +169,9 @@ class ParquetWriter:
 
     # -- writing -------------------------------------------------------------
     @names_file("writing")
-    def write_table(self, data: Any, row_group_size: int | None = None) -> None:
-        """Write *data* as one or more row groups.
+    def write_table(self, data: Any = None, row_group_size: int | None = None, *,
+                    table: Any = None) -> None:
+        """Write *data* as one or more row groups (``table=`` is pyarrow's name of *data*).
 
         *data* is a Table, a mapping of columns, a pandas DataFrame, a pyarrow Table or
         RecordBatch, or any object with ``__arrow_c_stream__`` / ``__arrow_c_array__``
@@ -176,6 +180,12 @@ class ParquetWriter:
         ``row_group_size`` rows and written as they fill row groups, so the whole
         input is never held at once.
         """
+        if table is not None:
+            if data is not None:
+                raise TypeError("write_table: data and table name the same argument; give one")
+            data = table
+        elif data is None:
+            raise TypeError("write_table() missing the data to write (data= or pyarrow's table=)")
         if self._closed:
             raise ValueError("cannot write to a closed ParquetWriter")
         stream = input_stream(data, self.schema, validate_utf8=self.options.validate_utf8)
@@ -193,6 +203,10 @@ class ParquetWriter:
         pending: list[Table] = []
         rows = 0
         for batch in batches:
+            if self._schema_kv is None and batch.metadata:
+                # what the stream's schema brings (ARROW:schema for durations...): batches
+                # are concatenated below, which keeps no metadata
+                self._adopt_key_values(batch)
             if batch.num_rows == 0:
                 continue
             pending.append(batch)

@@ -1,24 +1,19 @@
-"""pandas DataFrame / Series to parquet_core, without importing pandas.
+"""pandas DataFrames in and out of parquet_core: the entry points.
 
-Objects are used through their public methods only (``isna``, ``to_numpy``,
-``dt.tz_convert``...).  A DataFrame goes through pyarrow when it is
-installed (``pa.Table.from_pandas(df)``, then
-:func:`parquet_core.interop.arrow.table_from_arrow`), so types, the index
-(a RangeIndex in the metadata, any other index as columns) and the
-``pandas`` and ``ARROW:schema`` metadata are what pyarrow would write.
+A DataFrame is converted by our own code (:mod:`~parquet_core.interop.pandas_in`:
+pandas and numpy only, whether or not pyarrow is installed), giving the
+columns, index and ``pandas`` / ``ARROW:schema`` metadata pyarrow's
+``from_pandas`` gives; :func:`table_to_pandas` converts back
+(:mod:`~parquet_core.interop.pandas_out`) to the frame pyarrow's
+``to_pandas`` gives.  pyarrow is used only for what only it converts
+(period, interval, sparse and pyarrow-backed dtypes; ``to_pandas`` keywords
+such as ``types_mapper``) and, when installed, for an explicit ``schema=``
+(pyarrow's ``from_pandas(df, schema=...)``); without it those raise naming
+pyarrow, or (``schema=``) each column is cast on its own.
 
-Without pyarrow, or when pyarrow refuses a frame (a column mixing ints and
-strings...), each column is converted on its own by
-:func:`column_from_series`; our own inference then names the offending
-column and row.  That route writes no pandas metadata, so it refuses what
-only the metadata could bring back (an index other than the default
-``RangeIndex``; categorical, zoned, timedelta, period, interval and sparse
-columns) rather than writing it lossily; the error names the
-``parquet-core[pandas]`` extra.
-
-pandas semantics apply to missing values on both routes: ``None``, ``NaN``,
-``NaT`` and ``pd.NA`` (whatever ``Series.isna`` flags) are nulls, also in
-float columns.  Column names become ``str(name)``, as in pyarrow.
+pandas semantics apply to missing values: ``None``, ``NaN``, ``NaT`` and
+``pd.NA`` (whatever ``Series.isna`` flags) are nulls, also in float columns.
+Column names become ``str(name)``, as in pyarrow.
 """
 
 from __future__ import annotations
@@ -33,6 +28,7 @@ from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Array, Table
 from parquet_core.interop.ingest import as_table
 from parquet_core.table.ingest_numpy import array_from_numpy
+from parquet_core.interop.pandas_in import NotPandasConvertible, frame_to_table
 
 __all__ = ["table_from_pandas", "table_to_pandas", "column_from_series"]
 
@@ -50,31 +46,67 @@ def table_from_pandas(df: Any, schema: Schema | list[Field] | None = None, *,
                       validate_utf8: bool = True) -> Table:
     """Convert a pandas DataFrame (with its index, as pyarrow keeps it) to a :class:`Table`.
 
+    The conversion is our own (:mod:`parquet_core.interop.pandas_in`, pandas
+    and numpy only); pyarrow's ``from_pandas`` is used for what only it can
+    convert (period, interval, sparse and pyarrow-backed dtypes) and, when
+    installed, for an explicit *schema* (whose pandas metadata is pyarrow's).
+
     Raises
     ------
     ParquetSchemaError
         For duplicate column names and data that cannot be stored.
     UnsupportedFeatureError
-        Without pyarrow's conversion, for an index or dtype only pandas
-        metadata could keep.
+        Without pyarrow, for a dtype only pyarrow converts.
     """
     names = [str(c) for c in df.columns]
     if len(set(names)) != len(names):
         dup = next(n for i, n in enumerate(names) if n in names[:i])
         raise ParquetSchemaError(f"column {dup!r} appears more than once")
     arrow = _arrow_module()
-    if arrow is not None and schema is not None:
-        target = schema if isinstance(schema, Schema) else Schema(list(schema))
+    target = None if schema is None else schema if isinstance(schema, Schema) else Schema(list(schema))
+    if arrow is not None and target is not None:
         kept = _with_schema(arrow, df, names, target, validate_utf8)
         if kept is not None:
             return kept
-    if arrow is not None:
+    if target is not None:
+        return _cast_to_schema(df, names, target, validate_utf8, pyarrow_missing=arrow is None)
+    try:
+        return frame_to_table(df)
+    except NotPandasConvertible:
+        if arrow is None:
+            raise
         converted = arrow.arrow_from_pandas(df)
-        if converted is not None:
-            return as_table(converted, schema, validate_utf8=validate_utf8)
-    _check_plain_frame(df, names, pyarrow_refused=arrow is not None)
-    columns = {name: df.iloc[:, i] for i, name in enumerate(names)}
-    return as_table(columns, schema, validate_utf8=validate_utf8)
+        if converted is None:
+            raise
+        return as_table(converted, schema, validate_utf8=validate_utf8)
+
+
+def _cast_to_schema(df: Any, names: list[str], target: Schema, validate_utf8: bool,
+                    pyarrow_missing: bool) -> Table:
+    """Without pyarrow's conversion: each stored column (data, or an index level the schema
+    names) cast straight to *target*'s type, with the ``pandas`` metadata of the frame."""
+    _check_schema_names(df, names, target)
+    import pandas as pd
+
+    index = _index_names(df)
+    columns = {}
+    for f in target:
+        if f.name in names:
+            columns[f.name] = column_from_series(df.iloc[:, names.index(f.name)], f.name)
+        else:
+            level = df.index.get_level_values(index.index(f.name))
+            columns[f.name] = column_from_series(pd.Series(level, copy=False), f.name)
+    table = as_table(columns, target, validate_utf8=validate_utf8)
+    try:
+        converted = frame_to_table(df)
+    except (ParquetSchemaError, UnsupportedFeatureError):
+        # values only the schema's types hold (an int beyond 64 bits as a decimal...): the
+        # data is stored without pandas metadata, which only a default index can do without
+        if not _default_index(df):
+            raise
+        return table
+    table._metadata = {k: v for k, v in (converted.metadata or {}).items() if k != b"ARROW:schema"}
+    return table
 
 
 def _index_names(df: Any) -> list[str]:
@@ -86,6 +118,24 @@ def _default_index(df: Any) -> bool:
     index = df.index
     return type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1 \
         and index.name is None
+
+
+def _check_schema_names(df: Any, names: list[str], target: Schema) -> None:
+    """Refuse a schema that lacks a data column, names a column the frame lacks, or
+    would drop an index other than the default RangeIndex."""
+    index = _index_names(df)
+    for f in target:
+        if f.name not in names and f.name not in index:
+            raise ParquetSchemaError(f"column {f.name!r} is in the schema but not in the data")
+    for name in names:
+        if name not in target.names:
+            raise ParquetSchemaError(f"column {name!r} is in the data but not in the schema")
+    stored = [n for n in index if n in target.names]
+    if stored != index and not (not stored and _default_index(df)):
+        raise ParquetSchemaError(
+            f"the frame's index ({type(df.index).__name__}, stored as {index}) is not in the "
+            f"schema and would be lost: add the index column(s) to the schema, or "
+            f"reset_index(drop=True) first")
 
 
 def _with_schema(arrow: ModuleType, df: Any, names: list[str], target: Schema,
@@ -101,19 +151,7 @@ def _with_schema(arrow: ModuleType, df: Any, names: list[str], target: Schema,
     does not name, is refused.  None when pyarrow cannot convert the frame to
     the schema's Arrow types (our own cast then names the column and row).
     """
-    index = _index_names(df)
-    for f in target:
-        if f.name not in names and f.name not in index:
-            raise ParquetSchemaError(f"column {f.name!r} is in the schema but not in the data")
-    for name in names:
-        if name not in target.names:
-            raise ParquetSchemaError(f"column {name!r} is in the data but not in the schema")
-    stored = [n for n in index if n in target.names]
-    if stored != index and not (not stored and _default_index(df)):
-        raise ParquetSchemaError(
-            f"the frame's index ({type(df.index).__name__}, stored as {index}) is not in the "
-            f"schema and would be lost: add the index column(s) to the schema, or "
-            f"reset_index(drop=True) first")
+    _check_schema_names(df, names, target)
     converted = arrow.arrow_from_pandas(df, target)
     if converted is None:
         return None
@@ -125,50 +163,53 @@ def _with_schema(arrow: ModuleType, df: Any, names: list[str], target: Schema,
     return table
 
 
-def table_to_pandas(table: Table, **kwargs: Any) -> Any:
-    """Convert a :class:`Table` to a DataFrame, through Arrow (:func:`Table.to_arrow`).
+#: ``pyarrow.Table.to_pandas`` keywords and the values our own conversion gives
+_DEFAULTS = {"use_threads": None, "date_as_object": True, "strings_to_categorical": False,
+             "categories": None, "zero_copy_only": False, "integer_object_nulls": False,
+             "timestamp_as_object": False, "split_blocks": None, "self_destruct": None,
+             "deduplicate_objects": None, "coerce_temporal_nanoseconds": False, "maps_as_pydicts": None,
+             "types_mapper": None, "memory_pool": None}
 
-    The ``pandas`` metadata of a table read from a file restores the index,
-    column index names and dtypes, as ``pyarrow.parquet`` does.  *kwargs* are
-    ``pyarrow.Table.to_pandas``'s (``types_mapper``, ``timestamp_as_object``...).
+
+def table_to_pandas(table: Table, **kwargs: Any) -> Any:
+    """Convert a :class:`Table` to a DataFrame, with pandas alone (no pyarrow).
+
+    The frame is the one ``pyarrow.Table.to_pandas()`` gives (see
+    :mod:`parquet_core.interop.pandas_out`); the ``pandas`` metadata of a
+    table read from a file restores the index, column labels and dtypes.
+    *kwargs* are ``pyarrow.Table.to_pandas``'s: ``ignore_metadata`` and the
+    others at their defaults are ours; other values (``types_mapper``,
+    ``timestamp_as_object=True``...) are handed to pyarrow.
 
     Raises
     ------
     UnsupportedFeatureError
-        When pyarrow or pandas is not installed (naming the extra to install).
+        When pandas is not installed, or a keyword or dtype needs pyarrow and
+        it is not installed (naming it).
     """
     try:
         import pandas  # noqa: F401 - only to say which package is missing
-        from parquet_core.interop.arrow import table_to_arrow
     except ImportError as exc:
         raise UnsupportedFeatureError(
-            f"to_pandas() needs pandas and pyarrow ({exc}); install the 'parquet-core[pandas]' extra"
-        ) from exc
-    return table_to_arrow(table).to_pandas(**kwargs)   # pyarrow's keywords (types_mapper, ...)
+            f"to_pandas() needs pandas ({exc}); install the 'parquet-core[pandas]' extra") from exc
+    ignore_metadata = bool(kwargs.pop("ignore_metadata", False))
+    other = {k: v for k, v in kwargs.items() if k not in _DEFAULTS or _DEFAULTS[k] is not v
+             and _DEFAULTS[k] != v}
+    from parquet_core.interop.pandas_out import needs_pyarrow, table_to_frame
+    from parquet_core.interop.pandas_meta import loads
 
-
-#: dtype kinds whose meaning lives only in the pandas / Arrow metadata
-_METADATA_ONLY = ("category", "period", "interval", "Sparse", "timedelta64")
-
-
-def _check_plain_frame(df: Any, names: list[str], pyarrow_refused: bool) -> None:
-    """Refuse what the column-by-column route would write lossily."""
-    why = ("pyarrow could not convert this frame" if pyarrow_refused
-           else "pyarrow is not installed; install the 'parquet-core[pandas]' extra")
-    index = df.index
-    default = type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1 \
-        and index.name is None
-    if not default:
-        raise UnsupportedFeatureError(
-            f"the frame's index ({type(index).__name__}) can only be stored with pandas metadata, "
-            f"which needs pyarrow's conversion ({why}); reset_index() first to store it as columns")
-    for name, dtype in zip(names, df.dtypes):
-        text = str(dtype)
-        zoned = getattr(dtype, "tz", None) is not None and str(dtype.tz) != "UTC"
-        if zoned or any(text.startswith(k) for k in _METADATA_ONLY):
+    meta = None if ignore_metadata else loads((table.metadata or {}).get(b"pandas"))
+    if not other and needs_pyarrow(meta) is None:
+        return table_to_frame(table, ignore_metadata=ignore_metadata)
+    try:
+        from parquet_core.interop.arrow import table_to_arrow
+    except ImportError as exc:
+        if other:
             raise UnsupportedFeatureError(
-                f"column {name!r}: dtype {text} can only be stored with pandas metadata, "
-                f"which needs pyarrow's conversion ({why})")
+                f"to_pandas({', '.join(sorted(other))}=...) needs pyarrow ({exc}); without it, "
+                f"call to_pandas() with pyarrow's defaults") from exc
+        return table_to_frame(table, ignore_metadata=ignore_metadata)   # names the column
+    return table_to_arrow(table).to_pandas(ignore_metadata=ignore_metadata, **kwargs)
 
 
 def column_from_series(s: Any, name: str) -> Any:

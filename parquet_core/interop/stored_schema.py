@@ -13,8 +13,9 @@ With ``store_schema=True`` (the default) the footer gets ``ARROW:schema``
 and then the source's other keys (``pandas``...), as pyarrow writes them.
 An ``ARROW:schema`` whose fields do not convert to exactly the written
 schema (a subset read from a file, data cast to an explicit schema) is left
-out rather than written stale, and so is one that cannot be checked because
-pyarrow is missing.
+out rather than written stale.  Without pyarrow the check reads the
+schema's flatbuffer itself (:func:`describes_facts`: names, and types whose
+values ours hold).
 
 With ``store_schema=False`` nothing of this is written, as in pyarrow, and a
 column whose type only ``ARROW:schema`` could describe (a duration, an
@@ -28,7 +29,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from parquet_core.errors import ParquetError, ParquetSchemaError
-from parquet_core.schema.types import Schema
+from parquet_core.metadata.arrow_ipc import FieldFacts, schema_field_facts
+from parquet_core.schema.types import FLOAT_IDS, INTEGER_IDS, TEXT_IDS, DataType, Schema, TypeId
 
 __all__ = ["schema_key_values_of", "footer_key_values"]
 
@@ -70,18 +72,22 @@ def footer_key_values(source: Mapping[bytes, bytes] | None, schema: Schema,
     encoded = source.get(_ARROW_SCHEMA)
     arrow = None if encoded is None else _decode(encoded)
     if not store_schema:
+        found = None
         if arrow is not None:
             from parquet_core.interop.arrow_metadata import unkept_type
 
             found = unkept_type(arrow)
-            if found is not None:
-                raise ParquetSchemaError(
-                    f"column {found} cannot be stored without its Arrow schema (Parquet alone "
-                    "would read it back as its storage type); write with store_schema=True")
+        elif encoded is not None:
+            found = unkept_facts(encoded)
+        if found is not None:
+            raise ParquetSchemaError(
+                f"column {found} cannot be stored without its Arrow schema (Parquet alone "
+                "would read it back as its storage type); write with store_schema=True")
         return {}
     out: dict[str, Any] = {}
     for k, v in source.items():
-        if k == _ARROW_SCHEMA and (arrow is None or not _describes(arrow, schema)):
+        if k == _ARROW_SCHEMA and not (_describes(arrow, schema) if arrow is not None
+                                       else describes_facts(v, schema)):
             continue
         out[_text(k)] = _text(v)
     return out
@@ -98,6 +104,70 @@ def _describes(arrow: Any, schema: Schema) -> bool:
     except ParquetError:
         return False
     return [(f.name, f.type, f.nullable) for f in ours] == [(f.name, f.type, f.nullable) for f in schema]
+
+
+_KINDS: dict[str, frozenset[TypeId]] = {
+    "null": frozenset([TypeId.NULL]), "bool": frozenset([TypeId.BOOL]),
+    "int": INTEGER_IDS, "float": FLOAT_IDS, "date": frozenset([TypeId.DATE]),
+    "time": frozenset([TypeId.TIME]), "timestamp": frozenset([TypeId.TIMESTAMP, TypeId.INT96]),
+    "duration": frozenset([TypeId.INT64]), "decimal": frozenset([TypeId.DECIMAL]),
+    "utf8": TEXT_IDS, "large_utf8": TEXT_IDS, "utf8_view": TEXT_IDS,
+    "binary": frozenset([TypeId.BINARY, TypeId.BSON, TypeId.GEOMETRY, TypeId.GEOGRAPHY]),
+    "fixed_size_binary": frozenset([TypeId.FIXED_SIZE_BINARY, TypeId.UUID, TypeId.INTERVAL]),
+    "interval": frozenset([TypeId.INTERVAL]), "struct": frozenset([TypeId.STRUCT, TypeId.VARIANT]),
+    "map": frozenset([TypeId.MAP]),
+}
+for _k, _same in (("large_binary", "binary"), ("binary_view", "binary")):
+    _KINDS[_k] = _KINDS[_same]
+for _k in ("list", "large_list", "fixed_size_list", "list_view", "large_list_view"):
+    _KINDS[_k] = frozenset([TypeId.LIST, TypeId.MAP])   # a map with nullable keys: list<key_value>
+
+
+def _fits(facts: FieldFacts, dt: DataType) -> bool:
+    if dt.id not in _KINDS.get(facts.kind, frozenset()):
+        return False
+    if facts.kind in ("int", "float") and facts.bits and _WIDTH.get(dt.id) not in (None, facts.bits):
+        return False
+    if dt.is_nested and dt.id is not TypeId.MAP:
+        return len(facts.children) == len(dt.fields) and \
+            all(_fits(c, f.type) for c, f in zip(facts.children, dt.fields))
+    return True
+
+
+_WIDTH = {TypeId.INT8: 8, TypeId.UINT8: 8, TypeId.INT16: 16, TypeId.UINT16: 16, TypeId.INT32: 32,
+          TypeId.UINT32: 32, TypeId.INT64: 64, TypeId.UINT64: 64, TypeId.FLOAT16: 16, TypeId.FLOAT32: 32,
+          TypeId.FLOAT64: 64}
+
+
+def describes_facts(encoded: bytes, schema: Schema) -> bool:
+    """Without pyarrow: True when the ``ARROW:schema`` value *encoded* has *schema*'s
+    names and, field by field, Arrow types whose values our types hold (read by
+    :mod:`parquet_core.metadata.arrow_ipc`)."""
+    facts = schema_field_facts(encoded)
+    if facts is None or [f.name for f in facts] != schema.names:
+        return False
+    return all(_fits(fa, f.type) for fa, f in zip(facts, schema))
+
+
+def unkept_facts(encoded: bytes) -> str | None:
+    """Without pyarrow: ``"<field>: <type>"`` for the first field of an ``ARROW:schema``
+    that only it can describe (a duration, an extension other than UUID and JSON)."""
+    def walk(fa: FieldFacts, where: str) -> str | None:
+        if fa.kind == "duration":
+            return f"{where}: duration[{fa.unit}]"
+        if fa.extension is not None and fa.extension not in ("arrow.uuid", "arrow.json"):
+            return f"{where}: extension<{fa.extension}>"
+        for c in fa.children:
+            found = walk(c, f"{where}.{c.name}")
+            if found:
+                return found
+        return None
+
+    for fa in schema_field_facts(encoded) or []:
+        found = walk(fa, fa.name)
+        if found:
+            return found
+    return None
 
 
 def _decode(encoded: bytes) -> Any:

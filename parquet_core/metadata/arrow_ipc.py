@@ -28,8 +28,10 @@ from __future__ import annotations
 import base64
 import binascii
 import struct
+from dataclasses import dataclass
 
-__all__ = ["dictionary_field_names", "file_schema_key_values", "BINARY_LIKE_TYPES"]
+__all__ = ["dictionary_field_names", "file_schema_key_values", "BINARY_LIKE_TYPES", "FieldFacts",
+           "schema_field_facts"]
 
 # Arrow's ``Type`` union tags (Schema.fbs) of the binary and string types.
 _BINARY, _UTF8, _LARGE_BINARY, _LARGE_UTF8 = 4, 5, 19, 20
@@ -77,6 +79,12 @@ class _Buffer:
         if n > (len(self.data) - start) // 4:
             raise _Malformed
         return [self.deref(start + 4 + 4 * i) for i in range(n)]
+
+    def i16(self, pos: int) -> int:
+        return self._unpack("<h", pos)
+
+    def i32(self, pos: int) -> int:
+        return self._unpack("<i", pos)
 
     def string(self, pos: int) -> str:
         start = self.deref(pos)
@@ -159,4 +167,108 @@ def file_schema_key_values(data: bytes) -> list[tuple[str, str]] | None:
             out.append(("" if key is None else buf.string(key), "" if value is None else buf.string(value)))
         return out
     except _Malformed:
+        return None
+
+
+#: Arrow's ``Type`` union tags (Schema.fbs) by name, for :class:`FieldFacts`.
+TYPE_TAGS = {1: "null", 2: "int", 3: "float", 4: "binary", 5: "utf8", 6: "bool", 7: "decimal", 8: "date",
+             9: "time", 10: "timestamp", 11: "interval", 12: "list", 13: "struct", 14: "union",
+             15: "fixed_size_binary", 16: "fixed_size_list", 17: "map", 18: "duration",
+             19: "large_binary", 20: "large_utf8", 21: "large_list", 22: "run_end_encoded",
+             23: "binary_view", 24: "utf8_view", 25: "list_view", 26: "large_list_view"}
+#: ``TimeUnit`` values, as the unit names numpy and pandas use.
+_UNITS = {0: "s", 1: "ms", 2: "us", 3: "ns"}
+
+
+@dataclass(frozen=True)
+class FieldFacts:
+    """What an ``ARROW:schema`` field says beyond Parquet's own types.
+
+    ``kind`` is the Arrow type's name (:data:`TYPE_TAGS`; for a dictionary,
+    that of its values); ``unit`` the time unit of a timestamp or duration
+    (``"s"``, ``"ms"``, ``"us"``, ``"ns"``); ``tz`` a timestamp's zone;
+    ``dictionary`` is True for a dictionary, with ``ordered`` and
+    ``index_bits`` / ``index_signed`` its index type; ``extension`` the
+    ``ARROW:extension:name`` of the field; ``children`` the nested fields';
+    ``bits`` the width of an int or float (0 otherwise).
+    """
+
+    name: str
+    kind: str
+    unit: str | None = None
+    tz: str | None = None
+    dictionary: bool = False
+    ordered: bool = False
+    index_bits: int = 32
+    index_signed: bool = True
+    extension: str | None = None
+    children: "tuple[FieldFacts, ...]" = ()
+    bits: int = 0
+
+
+def _key_values(buf: _Buffer, table: int, index: int) -> dict[str, str]:
+    at = buf.table_field(table, index)
+    out = {}
+    if at is not None:
+        for kv in buf.vector(at):
+            key, value = buf.table_field(kv, 0), buf.table_field(kv, 1)
+            if key is not None:
+                out[buf.string(key)] = "" if value is None else buf.string(value)
+    return out
+
+
+def _field_facts(buf: _Buffer, field: int, depth: int) -> FieldFacts:
+    if depth > 64:
+        raise _Malformed
+    name_at, tag_at, type_at, dict_at, kids_at = (buf.table_field(field, i) for i in (0, 2, 3, 4, 5))
+    kind = TYPE_TAGS.get(buf.u8(tag_at) if tag_at is not None else 0, "unknown")
+    unit = tz = None
+    bits = 0
+    if type_at is not None and kind in ("int", "float"):
+        table = buf.deref(type_at)
+        at = buf.table_field(table, 0)
+        if kind == "int":
+            bits = buf.i32(at) if at is not None else 0
+        else:   # Precision: HALF, SINGLE, DOUBLE
+            bits = {0: 16, 1: 32, 2: 64}.get(buf.i16(at) if at is not None else 0, 0)
+    if type_at is not None and kind in ("timestamp", "duration"):
+        table = buf.deref(type_at)
+        unit_at = buf.table_field(table, 0)
+        # an absent field holds its default: SECOND for Timestamp, MILLISECOND for Duration
+        default = 0 if kind == "timestamp" else 1
+        unit = _UNITS.get(buf.i16(unit_at) if unit_at is not None else default, None)
+        if kind == "timestamp":
+            tz_at = buf.table_field(table, 1)
+            tz = buf.string(tz_at) if tz_at is not None else None
+    dictionary, ordered, index_bits, signed = dict_at is not None, False, 32, True
+    if dict_at is not None:
+        encoding = buf.deref(dict_at)
+        index_at, ordered_at = buf.table_field(encoding, 1), buf.table_field(encoding, 2)
+        ordered = bool(buf.u8(ordered_at)) if ordered_at is not None else False
+        if index_at is not None:
+            int_type = buf.deref(index_at)
+            width_at, signed_at = buf.table_field(int_type, 0), buf.table_field(int_type, 1)
+            index_bits = buf.i32(width_at) if width_at is not None else 32
+            signed = bool(buf.u8(signed_at)) if signed_at is not None else False
+    extension = _key_values(buf, field, 6).get("ARROW:extension:name")
+    children = tuple(_field_facts(buf, k, depth + 1) for k in buf.vector(kids_at)) if kids_at is not None \
+        else ()
+    return FieldFacts("" if name_at is None else buf.string(name_at), kind, unit, tz, dictionary, ordered,
+                      index_bits, signed, extension, children, bits)
+
+
+def schema_field_facts(encoded: bytes | str) -> list[FieldFacts] | None:
+    """The top-level fields of an ``ARROW:schema`` value (see :class:`FieldFacts`), or
+    None for a value that is not a readable schema message."""
+    try:
+        buf = _schema_message(encoded)
+        message = buf.deref(0)
+        kind = buf.table_field(message, 1)
+        header = buf.table_field(message, 2)
+        if kind is None or buf.u8(kind) != _HEADER_SCHEMA or header is None:
+            return None
+        schema = buf.deref(header)
+        fields = buf.table_field(schema, 1)
+        return [] if fields is None else [_field_facts(buf, f, 0) for f in buf.vector(fields)]
+    except (_Malformed, UnicodeDecodeError):
         return None

@@ -86,6 +86,10 @@ class FormatOptions:
     coerce_timestamps: str | None
     allow_truncated_timestamps: bool
     legacy_list_layout: bool
+    #: False: list elements named ``item`` (pyarrow's legacy naming)
+    use_compliant_nested_type: bool
+    #: TIME columns stored with ``isAdjustedToUTC=true``
+    write_time_adjusted_to_utc: bool
 
     @property
     def format_version(self) -> int:

@@ -99,15 +99,6 @@ _OPTIONS: tuple[PyarrowOption, ...] = (
     PyarrowOption("schema_depth_limit", "tuning", """
         our schema parser walks the flat element list without recursion limits of its
         own; the depth is bounded by the number of schema elements.""", check=_size),
-    PyarrowOption("binary_type", "default", """
-        binary columns are read as ``binary``; pick ``large_binary`` / ``binary_view``
-        by casting the result of ``to_arrow()``.""", accepted=(None,)),
-    PyarrowOption("list_type", "default", """
-        lists are read as ``list``; cast the result of ``to_arrow()`` for
-        ``large_list``.""", accepted=(None,)),
-    PyarrowOption("coerce_int96_timestamp_unit", "default", """
-        INT96 timestamps become nanosecond timestamps in ``to_arrow()`` (pyarrow's
-        default); other units are not supported (cast the result).""", accepted=(None, "ns")),
     PyarrowOption("arrow_extensions_enabled", "default", """
         ``to_arrow()`` gives Arrow's canonical extension types (``uuid``, ``json``) as
         pyarrow does by default; their storage types instead are not supported.""",
@@ -138,13 +129,6 @@ _OPTIONS: tuple[PyarrowOption, ...] = (
         decimals of at most 18 digits are always stored as INT32 / INT64 (what True
         asks; the spec's recommendation), wider ones as FIXED_LEN_BYTE_ARRAY; the
         values read back are the same either way.""", check=_flag),
-    PyarrowOption("use_compliant_nested_type", "default", """
-        list elements are always named ``element`` (the spec's layout); pyarrow's
-        legacy ``item`` naming is not written (see ``legacy_list_layout`` for Spark's
-        legacy lists).""", accepted=(True,)),
-    PyarrowOption("write_time_adjusted_to_utc", "default", """
-        TIME columns are written with ``isAdjustedToUTC=false`` (pyarrow's default);
-        True is not supported.""", accepted=(False,)),
     PyarrowOption("use_content_defined_chunking", "default", """
         content-defined page boundaries are not implemented; pages are cut by size and
         row count.""", accepted=(False, None)),
@@ -179,11 +163,11 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
         "source": "same; also bytes, buffers, pyarrow NativeFile / Buffer and URLs",
         "columns": SAME, "use_threads": SAME, "schema": SAME,
         "use_pandas_metadata": "use_pandas_metadata", "read_dictionary": SAME,
-        "binary_type": "binary_type", "list_type": "list_type", "memory_map": "memory_map",
+        "binary_type": "same: only the Arrow type to_arrow() gives", "list_type": "same: only the Arrow type to_arrow() gives", "memory_map": "memory_map",
         "buffer_size": "buffer_size", "partitioning": SAME, "filesystem": SAME,
         "filters": "same; DNF lists, our expressions and pyarrow.compute expressions",
         "ignore_prefixes": SAME, "pre_buffer": "pre_buffer",
-        "coerce_int96_timestamp_unit": "coerce_int96_timestamp_unit",
+        "coerce_int96_timestamp_unit": "same for 'ns', 'us', 'ms' (top-level columns); 's' is refused",
         _R: "same (alias of our `decryption`); pyarrow's own objects are refused",
         "thrift_string_size_limit": "thrift_string_size_limit",
         "thrift_container_size_limit": "thrift_container_size_limit",
@@ -201,13 +185,13 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
         "allow_truncated_timestamps": SAME, "data_page_size": SAME, "flavor": SAME,
         "filesystem": SAME, "compression_level": SAME, "use_byte_stream_split": SAME,
         "column_encoding": SAME, "data_page_version": SAME,
-        "use_compliant_nested_type": "use_compliant_nested_type",
+        "use_compliant_nested_type": "same: False names list elements `item`",
         "encryption_properties": "encryption_properties", "write_batch_size": "write_batch_size",
         "dictionary_pagesize_limit": SAME, "store_schema": SAME,
         "write_page_index": "same; our default is True (pyarrow's False)",
         "write_page_checksum": SAME, "sorting_columns": SAME,
         "store_decimal_as_integer": "store_decimal_as_integer",
-        "write_time_adjusted_to_utc": "write_time_adjusted_to_utc",
+        "write_time_adjusted_to_utc": SAME,
         "max_rows_per_page": "max_rows_per_page", "bloom_filter_options": SAME,
         "use_content_defined_chunking": "use_content_defined_chunking",
         "kwargs": "same: writer options, and pyarrow's `chunk_size` (our `row_group_size`)",
@@ -218,13 +202,13 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
         "use_deprecated_int96_timestamps": SAME, "compression_level": SAME,
         "use_byte_stream_split": SAME, "column_encoding": SAME,
         "writer_engine_version": "writer_engine_version", "data_page_version": SAME,
-        "use_compliant_nested_type": "use_compliant_nested_type",
+        "use_compliant_nested_type": "same: False names list elements `item`",
         "encryption_properties": "encryption_properties", "write_batch_size": "write_batch_size",
         "dictionary_pagesize_limit": SAME, "store_schema": SAME,
         "write_page_index": "same; our default is True (pyarrow's False)",
         "write_page_checksum": SAME, "sorting_columns": SAME,
         "store_decimal_as_integer": "store_decimal_as_integer",
-        "write_time_adjusted_to_utc": "write_time_adjusted_to_utc",
+        "write_time_adjusted_to_utc": SAME,
         "max_rows_per_page": "max_rows_per_page", "bloom_filter_options": SAME,
         "use_content_defined_chunking": "use_content_defined_chunking",
         "options": "same: further writer options (`data_page_size`, `coerce_timestamps`...)",
@@ -232,9 +216,9 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
     "ParquetFile": {
         "source": "same; also bytes, buffers, pyarrow NativeFile / Buffer and URLs",
         "metadata": "metadata", "common_metadata": "common_metadata", "read_dictionary": SAME,
-        "binary_type": "binary_type", "list_type": "list_type", "memory_map": "memory_map",
+        "binary_type": "same: only the Arrow type to_arrow() gives", "list_type": "same: only the Arrow type to_arrow() gives", "memory_map": "memory_map",
         "buffer_size": "buffer_size", "pre_buffer": "pre_buffer",
-        "coerce_int96_timestamp_unit": "coerce_int96_timestamp_unit",
+        "coerce_int96_timestamp_unit": "same for 'ns', 'us', 'ms' (top-level columns); 's' is refused",
         _R: "same (alias of our `decryption`); pyarrow's own objects are refused",
         "thrift_string_size_limit": "thrift_string_size_limit",
         "thrift_container_size_limit": "thrift_container_size_limit",
@@ -258,10 +242,10 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
     },
     "ParquetDataset": {
         "path_or_paths": SAME, "filesystem": SAME, "schema": SAME, "filters": SAME,
-        "read_dictionary": SAME, "binary_type": "binary_type", "list_type": "list_type",
+        "read_dictionary": SAME, "binary_type": "same: only the Arrow type to_arrow() gives", "list_type": "same: only the Arrow type to_arrow() gives",
         "memory_map": "memory_map", "buffer_size": "buffer_size", "partitioning": SAME,
         "ignore_prefixes": SAME, "pre_buffer": "pre_buffer",
-        "coerce_int96_timestamp_unit": "coerce_int96_timestamp_unit",
+        "coerce_int96_timestamp_unit": "same for 'ns', 'us', 'ms' (top-level columns); 's' is refused",
         _R: "same (alias of our `decryption`)",
         "thrift_string_size_limit": "thrift_string_size_limit",
         "thrift_container_size_limit": "thrift_container_size_limit",

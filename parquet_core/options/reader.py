@@ -59,6 +59,45 @@ def _names(name: str, value: Any) -> frozenset[str]:
     return frozenset(names)
 
 
+def _int96_unit(name: str, value: Any) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{name} must be 'ns', 'us', 'ms' or None, not a {type(value).__name__}")
+    if value is None or value == "ns":
+        return None
+    if value in ("ms", "us"):
+        return str(value)
+    if value == "s":
+        from parquet_core.errors import UnsupportedFeatureError
+
+        raise UnsupportedFeatureError(f"{name}='s' is not supported: our timestamps have no seconds "
+                                      "unit; use 'ms' (the same instants, whole milliseconds)")
+    raise ValueError(f"{name} must be 'ns', 'us', 'ms' or None, got {value!r}")
+
+
+_BINARY_TYPES = ("binary", "large_binary", "binary_view")
+
+
+def _binary_type(name: str, value: Any) -> str | None:
+    """pyarrow's ``binary_type``: a pyarrow binary type (or its name), kept as the name."""
+    if value is None:
+        return None
+    text = value if isinstance(value, str) else str(value)
+    if text not in _BINARY_TYPES:
+        raise TypeError(f"{name} must be pa.binary(), pa.large_binary() or pa.binary_view(), got {value!r}")
+    return None if text == "binary" else text
+
+
+def _list_type(name: str, value: Any) -> str | None:
+    """pyarrow's ``list_type``: ``pa.ListType`` or ``pa.LargeListType`` (the classes), or a name."""
+    if value is None:
+        return None
+    text = value if isinstance(value, str) else getattr(value, "__name__", repr(value))
+    known = {"ListType": None, "list": None, "LargeListType": "large_list", "large_list": "large_list"}
+    if text not in known:
+        raise TypeError(f"{name} must be pa.ListType or pa.LargeListType, got {value!r}")
+    return known[text]
+
+
 def _byte_limit(name: str, value: Any) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be a number of bytes (int), not {type(value).__name__}")
@@ -107,6 +146,21 @@ class ReaderOptions:
         Decode column chunks on a thread pool (as pyarrow does by default); False decodes
         them one after another. The result, and any error raised, is the same. A read
         call's own ``use_threads=`` overrides it.""")
+    coerce_int96_timestamp_unit: str | None = _option(None, _int96_unit, """
+        Read INT96 timestamp columns (top-level) as timestamps of this unit, ``"us"`` or
+        ``"ms"`` (sub-unit digits dropped, toward minus infinity, as pyarrow does), which
+        reach dates beyond the years 1677-2262 of nanoseconds; ``None`` / ``"ns"`` keep
+        them as INT96 (``to_arrow`` gives ``timestamp[ns]``), pyarrow's default.""",
+                                                      kind="str or None")
+    binary_type: str | None = _option(None, _binary_type, """
+        The Arrow type ``to_arrow()`` gives Parquet binary columns (not strings) of a file
+        without ``ARROW:schema``: ``pa.large_binary()`` or ``pa.binary_view()`` (as
+        pyarrow's option of that name, also ignored when the file has ``ARROW:schema``);
+        the values are the same.""", kind="pyarrow type or None")
+    list_type: str | None = _option(None, _list_type, """
+        ``pa.LargeListType`` makes ``to_arrow()`` give lists of a file without
+        ``ARROW:schema`` as ``large_list`` (as pyarrow's option of that name).""",
+                                    kind="pyarrow list class or None")
     max_page_bytes: int = _option(DEFAULT_MAX_PAGE_BYTES, _byte_limit, """
         Largest page read, in bytes, stored or decompressed: a page header declaring more
         raises ParquetResourceError naming this option before any byte is inflated. The

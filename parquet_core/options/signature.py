@@ -54,6 +54,8 @@ WRITER_ANNOTATIONS: dict[str, str] = {
     "created_by": "str | None",
     "validate_utf8": "bool",
     "legacy_list_layout": "bool",
+    "use_compliant_nested_type": "bool",
+    "write_time_adjusted_to_utc": "bool",
     "encryption": "FileEncryptionProperties | None",
     "store_schema": "bool",
     "float_column_order": "str",

@@ -206,6 +206,15 @@ WRITER_OPTIONS: tuple[WriterOption, ...] = (
         Lists in the form Spark's ``writeLegacyFormat`` writes (for old Spark
         and Hive readers).""",
                  check=check_flag),
+    WriterOption("use_compliant_nested_type", True, "bool", """
+        Name list elements ``element``, as the spec's three-level LIST layout
+        does (pyarrow's option); False names them ``item``, pyarrow's legacy
+        naming (the layout is the same).""",
+                 check=check_flag),
+    WriterOption("write_time_adjusted_to_utc", False, "bool", """
+        Write TIME columns with ``isAdjustedToUTC=true`` (pyarrow's option);
+        the default writes them as local times.""",
+                 check=check_flag),
     WriterOption("encryption", None, "FileEncryptionProperties or None", """
         Parquet modular encryption (``pc.FileEncryptionProperties``).""",
                  check=_check_encryption),

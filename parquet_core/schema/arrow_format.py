@@ -23,6 +23,7 @@ decimal32/64/128/256 (d:p,s[,bits])               decimal(p, s)
 date32 / date64 (tdD tdm)                         date (date64 floored to days)
 time32 / time64 (tts ttm ttu ttn)                 time (seconds as ms)
 timestamp (tss: tsm: tsu: tsn:, any zone)         timestamp (s as ms; a zone -> UTC)
+duration (tDs tDm tDu tDn)                        int64 (the count; ARROW:schema the unit)
 month_day_nano interval (tin)                     interval (whole ms, non-negative)
 list, large_list, fixed_size_list (+l +L +w:n)    list
 map (+m)                                          map
@@ -32,13 +33,12 @@ dictionary (any integer index type)               its value type
 
 Refused with :class:`~parquet_core.errors.UnsupportedFeatureError` naming
 the type: unions, run-end encoded arrays, list views, month and day-time
-intervals; and the types Parquet can only store as a storage type plus
-pyarrow's ``ARROW:schema`` footer entry, which this pure-Python path does
-not write -- durations and extension types other than ``arrow.uuid`` /
-``arrow.json`` -- since written alone they would read back as something
-else (the same rule as ``store_schema=False``).  Convert them first (a
-duration to an integer count, an extension array to its storage), or go
-through pyarrow (``pa.table(obj)``), whose conversion keeps ``ARROW:schema``.
+intervals, and extension types other than ``arrow.uuid`` / ``arrow.json``
+(named).  A duration is held as its int64 count, as pyarrow stores it: a
+table imported from a stream carries the producer's ``ARROW:schema``
+(:mod:`parquet_core.table.arrow_c_import`), so the file reads back as a
+duration (pyarrow, ``to_pandas``); a lone column (:func:`column_from_capsules`)
+has nowhere to keep the unit and is refused.
 """
 
 from __future__ import annotations
@@ -190,12 +190,12 @@ def type_from_node(node: SchemaNode, column: str = "?") -> DataType:
     if extension is not None:
         raise UnsupportedFeatureError(
             f"column {column!r}: Arrow extension type {extension.decode('utf-8', 'replace')!r} (storage "
-            f"{describe_format(fmt)}) needs pyarrow's ARROW:schema to be read back as itself; convert "
-            "it to its storage type first, or pass a pyarrow table")
-    if fmt.startswith("tD"):
-        raise UnsupportedFeatureError(
-            f"column {column!r}: Arrow {describe_format(fmt)} has no Parquet type (pyarrow stores it "
-            "as int64 plus ARROW:schema); cast it to an integer count first, or pass a pyarrow table")
+            f"{describe_format(fmt)}) is not supported: only arrow.uuid (fixed_size_binary[16]) and "
+            "arrow.json (a string type) have Parquet types; convert it to its storage type first")
+    if fmt in ("tDs", "tDm", "tDu", "tDn"):
+        # pyarrow's storage: the int64 count in the unit, which ARROW:schema records (the
+        # importer of a table attaches it, see table/arrow_c_import.py)
+        return DataType("int64")
     if fmt in _FROM_FLAT:
         return DataType(_FROM_FLAT[fmt])
     if fmt.startswith("w:"):

@@ -213,14 +213,16 @@ def _group(name: str, repetition: int, num_children: int, annotation: str | None
 
 
 def _node(name: str, dt: DataType, repetition: int, int96: bool, legacy: bool,
-          field_id: int | None = None) -> list[Any]:
-    """Pre-order elements of one field of type *dt* at *repetition*, the first one carrying *field_id*."""
-    out = _node_elements(name, dt, repetition, int96, legacy)
+          field_id: int | None = None, element: str = "element") -> list[Any]:
+    """Pre-order elements of one field of type *dt* at *repetition*, the first one carrying
+    *field_id*; list elements are named *element*."""
+    out = _node_elements(name, dt, repetition, int96, legacy, element)
     out[0].field_id = field_id
     return out
 
 
-def _node_elements(name: str, dt: DataType, repetition: int, int96: bool, legacy: bool) -> list[Any]:
+def _node_elements(name: str, dt: DataType, repetition: int, int96: bool, legacy: bool,
+                   element: str) -> list[Any]:
     # Each child Field's id goes on the node standing for that field: the member of a
     # struct, the element of a list (never the repeated group between), a map's key and
     # value (never key_value), as pyarrow writes PARQUET:field_id of nested fields.
@@ -231,7 +233,7 @@ def _node_elements(name: str, dt: DataType, repetition: int, int96: bool, legacy
         if dt.annotation == FILE_ANNOTATION:   # no ConvertedType exists for FILE
             out[0].logicalType = pt.LogicalType(FILE=pt.FileType())
         for f in dt.fields:
-            out += _node(f.name, f.type, _repetition(f), int96, legacy, f.field_id)
+            out += _node(f.name, f.type, _repetition(f), int96, legacy, f.field_id, element)
         return out
     if dt.id is TypeId.LIST:
         elem = dt.fields[0]
@@ -240,15 +242,15 @@ def _node_elements(name: str, dt: DataType, repetition: int, int96: bool, legacy
             # element: a repeated LIST/MAP-annotated group is invalid, so those take the
             # three-level bag form below)
             return [_group(name, repetition, 1, "LIST")] + _node(
-                LEGACY_ELEMENT, elem.type, Repetition.REPEATED, int96, legacy, elem.field_id)
-        rep_name, elem_name = (LEGACY_BAG, LEGACY_ELEMENT) if legacy else (LIST_GROUP, "element")
+                LEGACY_ELEMENT, elem.type, Repetition.REPEATED, int96, legacy, elem.field_id, element)
+        rep_name, elem_name = (LEGACY_BAG, LEGACY_ELEMENT) if legacy else (LIST_GROUP, element)
         return [_group(name, repetition, 1, "LIST"), _group(rep_name, Repetition.REPEATED, 1)] \
-            + _node(elem_name, elem.type, _repetition(elem), int96, legacy, elem.field_id)
+            + _node(elem_name, elem.type, _repetition(elem), int96, legacy, elem.field_id, element)
     if dt.id is TypeId.MAP:
         key, value = dt.fields
         return [_group(name, repetition, 1, "MAP"), _group(MAP_GROUP, Repetition.REPEATED, 2)] \
-            + _node("key", key.type, Repetition.REQUIRED, int96, legacy, key.field_id) \
-            + _node("value", value.type, _repetition(value), int96, legacy, value.field_id)
+            + _node("key", key.type, Repetition.REQUIRED, int96, legacy, key.field_id, element) \
+            + _node("value", value.type, _repetition(value), int96, legacy, value.field_id, element)
     if dt.id is TypeId.NULL and repetition == Repetition.REQUIRED:
         raise ValueError(f"field {name!r}: a null column must be nullable")
     return [leaf_element(name, dt, repetition, int96_timestamps=int96)]
@@ -259,7 +261,7 @@ def _repetition(f: Field) -> int:
 
 
 def field_to_elements(f: Field, *, int96_timestamps: bool = False,
-                      legacy_list_layout: bool = False) -> list[Any]:
+                      legacy_list_layout: bool = False, list_element_name: str = "element") -> list[Any]:
     """Return the pre-order elements of one field: a leaf, or a group and its descendants.
 
     Lists take the standard three-level form (``list`` / ``element``), or
@@ -270,11 +272,12 @@ def field_to_elements(f: Field, *, int96_timestamps: bool = False,
     """
     if f.type.id is TypeId.NULL and not f.nullable:
         raise ValueError(f"field {f.name!r}: a null column must be nullable")
-    return _node(f.name, f.type, _repetition(f), int96_timestamps, legacy_list_layout, f.field_id)
+    return _node(f.name, f.type, _repetition(f), int96_timestamps, legacy_list_layout, f.field_id,
+                 list_element_name)
 
 
 def schema_to_elements(schema: Schema, *, int96_timestamps: bool = False,
-                       legacy_list_layout: bool = False) -> list[Any]:
+                       legacy_list_layout: bool = False, list_element_name: str = "element") -> list[Any]:
     """Return the ``FileMetaData.schema`` list for *schema*: the root, then every field.
 
     Parameters
@@ -285,6 +288,9 @@ def schema_to_elements(schema: Schema, *, int96_timestamps: bool = False,
         Write timestamp columns as legacy INT96 (no logical type).
     legacy_list_layout:
         Write lists in the legacy Spark/Hive form (see :func:`field_to_elements`).
+    list_element_name:
+        The name of the three-level list's element: the spec's ``element``, or
+        ``item`` (pyarrow's ``use_compliant_nested_type=False``).
 
     Raises
     ------
@@ -300,5 +306,6 @@ def schema_to_elements(schema: Schema, *, int96_timestamps: bool = False,
     out: list[Any] = [pt.SchemaElement(name=ROOT_NAME, num_children=len(schema))]
     for f in schema:
         out.extend(field_to_elements(f, int96_timestamps=int96_timestamps,
-                                     legacy_list_layout=legacy_list_layout))
+                                     legacy_list_layout=legacy_list_layout,
+                                     list_element_name=list_element_name))
     return out

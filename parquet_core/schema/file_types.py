@@ -11,6 +11,7 @@ A writer may store a column in a different type than the table holds, as
     use_deprecated_int96_timestamps   timestamp[*, tz]    unchanged (stored as INT96;
                                                           coerce_timestamps is ignored)
     flavor="spark"                    field "a b"         field "a_b" (top level only)
+    write_time_adjusted_to_utc=True   time[unit]          time[unit] isAdjustedToUTC=true
 
 The rules apply at any depth (list elements, map keys and values, struct
 members), except the renaming, which pyarrow applies to top-level names only.
@@ -43,7 +44,7 @@ def spark_field_name(name: str) -> str:
 
 
 def file_type(dt: DataType, *, version: str = "2.6", coerce_timestamps: str | None = None,
-              int96_timestamps: bool = False) -> DataType:
+              int96_timestamps: bool = False, time_adjusted_to_utc: bool = False) -> DataType:
     """Return the type a column of type *dt* is stored as (see the module table).
 
     Parameters
@@ -56,14 +57,20 @@ def file_type(dt: DataType, *, version: str = "2.6", coerce_timestamps: str | No
         ``None`` (keep the unit, except nanoseconds before 2.6), ``"ms"`` or ``"us"``.
     int96_timestamps:
         Timestamps are stored as INT96, which holds any unit: no coercion.
+    time_adjusted_to_utc:
+        TIME columns are stored with ``isAdjustedToUTC=true`` (pyarrow's
+        ``write_time_adjusted_to_utc``).
     """
     if dt.id is TypeId.VARIANT:    # shredded members keep the spec's types (no unit coercion)
         return dt
     if dt.is_nested:
         fields = tuple(replace(f, type=file_type(f.type, version=version, coerce_timestamps=coerce_timestamps,
-                                                 int96_timestamps=int96_timestamps))
+                                                 int96_timestamps=int96_timestamps,
+                                                 time_adjusted_to_utc=time_adjusted_to_utc))
                        for f in dt.fields)
         return dt if fields == dt.fields else replace(dt, fields=fields)
+    if dt.id is TypeId.TIME and time_adjusted_to_utc and dt.tz is None:
+        return replace(dt, tz="UTC")
     if dt.id is TypeId.UINT32 and version == "1.0":
         return DataType("int64")
     if dt.id is TypeId.TIMESTAMP and not int96_timestamps:
@@ -76,7 +83,8 @@ def file_type(dt: DataType, *, version: str = "2.6", coerce_timestamps: str | No
 
 
 def file_schema(schema: Schema, *, version: str = "2.6", coerce_timestamps: str | None = None,
-                int96_timestamps: bool = False, flavor: str | None = None) -> Schema:
+                int96_timestamps: bool = False, flavor: str | None = None,
+                time_adjusted_to_utc: bool = False) -> Schema:
     """Return *schema* as the file stores it: types by :func:`file_type`, names by *flavor*.
 
     Raises
@@ -88,7 +96,7 @@ def file_schema(schema: Schema, *, version: str = "2.6", coerce_timestamps: str 
     for f in schema:
         name = spark_field_name(f.name) if flavor == "spark" else f.name
         dt = file_type(f.type, version=version, coerce_timestamps=coerce_timestamps,
-                       int96_timestamps=int96_timestamps)
+                       int96_timestamps=int96_timestamps, time_adjusted_to_utc=time_adjusted_to_utc)
         out.append(f if (name, dt) == (f.name, f.type) else replace(f, name=name, type=dt))
     names = [f.name for f in out]
     if len(set(names)) != len(names):

@@ -537,8 +537,9 @@ class Table:
         return table_to_arrow(self)
 
     def to_pandas(self, **kwargs: Any):  # type: ignore[no-untyped-def]
-        """Return a ``pandas.DataFrame`` (needs the ``parquet-core[pandas]`` extra: pandas,
-        pyarrow); keywords are pyarrow's ``Table.to_pandas``' (``types_mapper``, ...)."""
+        """Return a ``pandas.DataFrame``, the one pyarrow's ``to_pandas`` gives, with pandas
+        alone (docs/pandas.md); keywords are pyarrow's ``Table.to_pandas``' (values other
+        than their defaults, such as ``types_mapper``, need pyarrow)."""
         from parquet_core.interop.pandas import table_to_pandas
 
         return table_to_pandas(self, **kwargs)

@@ -42,7 +42,8 @@ __all__ = ["array_from_c", "table_from_batch", "iter_stream", "table_from_capsul
            "has_capsule"]
 
 _NUMPY = {"c": "<i1", "C": "<u1", "s": "<i2", "S": "<u2", "i": "<i4", "I": "<u4", "l": "<i8", "L": "<u8",
-          "e": "<f2", "f": "<f4", "g": "<f8", "tdD": "<i4", "ttm": "<i4", "ttu": "<i8", "ttn": "<i8"}
+          "e": "<f2", "f": "<f4", "g": "<f8", "tdD": "<i4", "ttm": "<i4", "ttu": "<i8", "ttn": "<i8",
+          "tDs": "<i8", "tDm": "<i8", "tDu": "<i8", "tDn": "<i8"}
 _INT64_MAX = 2**63 - 1
 _MS_PER_DAY = 86_400_000
 
@@ -312,6 +313,35 @@ def table_from_batch(schema: SchemaNode, batch: ImportedArray, fields: Schema | 
     return Table(fields, columns, batch.length)
 
 
+def _needs_arrow_schema(node: SchemaNode) -> bool:
+    """True when *node* (or a child) has a type our Parquet types cannot say alone: a
+    duration, or a time zone other than UTC."""
+    fmt = node.format
+    if fmt.startswith("tD") or (fmt.startswith("ts") and fmt[4:] not in ("", "UTC", "+00:00")):
+        return True
+    return any(_needs_arrow_schema(c) for c in node.children) or \
+        (node.dictionary is not None and _needs_arrow_schema(node.dictionary))
+
+
+def stream_key_values(schema: SchemaNode) -> dict[bytes, bytes] | None:
+    """The footer key/values a table imported with *schema* brings: the schema's own
+    metadata and, when a column needs it (:func:`_needs_arrow_schema`), the
+    ``ARROW:schema`` pyarrow would write for it, encoded without pyarrow."""
+    if not any(_needs_arrow_schema(c) for c in schema.children):
+        return None
+    from parquet_core.metadata.arrow_ipc_write import encode_schema_nodes
+
+    meta = {k: v for k, v in (schema.metadata or {}).items() if k != b"ARROW:schema"}
+    meta[b"ARROW:schema"] = encode_schema_nodes(schema.children, meta or None)
+    return meta
+
+
+def _with_key_values(table: Table, meta: dict[bytes, bytes] | None) -> Table:
+    if meta is not None:
+        table._metadata = dict(meta)
+    return table
+
+
 def iter_stream(obj: Any, *, validate_utf8: bool = True) -> tuple[Schema, Iterator[Table]]:
     """The schema of *obj*'s Arrow stream and an iterator of its batches as Tables, pulled
     from the producer one at a time (``__arrow_c_stream__``; an ``__arrow_c_array__``
@@ -321,13 +351,17 @@ def iter_stream(obj: Any, *, validate_utf8: bool = True) -> tuple[Schema, Iterat
         node = import_schema(schema_capsule)
         batch = import_array(array_capsule)
         fields = schema_from_node(node)
-        return fields, iter([table_from_batch(node, batch, fields, validate_utf8=validate_utf8)])
+        meta = stream_key_values(node)
+        return fields, iter([_with_key_values(table_from_batch(node, batch, fields, validate_utf8=validate_utf8),
+                                              meta)])
     reader = StreamReader(obj.__arrow_c_stream__())
     fields = schema_from_node(reader.schema)
+    meta = stream_key_values(reader.schema)
 
     def batches() -> Iterator[Table]:
         for batch in reader:
-            yield table_from_batch(reader.schema, batch, fields, validate_utf8=validate_utf8)
+            yield _with_key_values(table_from_batch(reader.schema, batch, fields, validate_utf8=validate_utf8),
+                                   meta)
 
     return fields, batches()
 
@@ -338,7 +372,23 @@ def table_from_capsules(obj: Any, *, validate_utf8: bool = True) -> Table:
     tables = list(batches)
     if len(tables) == 1:
         return tables[0]
-    return Table.concat(tables, fields)
+    whole = Table.concat(tables, fields)
+    return _with_key_values(whole, tables[0].metadata if tables else None)
+
+
+def _refuse_lone(node: SchemaNode, name: str) -> None:
+    """A lone column has no footer entry of its own to keep a duration's unit in."""
+    if _needs_arrow_schema(node) and any(_durations(node)):
+        raise UnsupportedFeatureError(
+            f"column {name!r}: an Arrow duration given as a lone column would be stored as a plain "
+            "int64 (its unit lives in the table's ARROW:schema); pass the whole table or stream "
+            "(a polars DataFrame, a record batch), or cast it to an integer count first")
+
+
+def _durations(node: SchemaNode) -> Iterator[bool]:
+    yield node.format.startswith("tD")
+    for c in node.children:
+        yield from _durations(c)
 
 
 def column_from_capsules(obj: Any, name: str, *, validate_utf8: bool = True) -> Array:
@@ -347,9 +397,11 @@ def column_from_capsules(obj: Any, name: str, *, validate_utf8: bool = True) -> 
     if hasattr(obj, "__arrow_c_array__"):
         schema_capsule, array_capsule = obj.__arrow_c_array__()
         node = import_schema(schema_capsule)
+        _refuse_lone(node, name)
         return array_from_c(node, import_array(array_capsule), name, validate_utf8=validate_utf8)
     reader = StreamReader(obj.__arrow_c_stream__())
     node = reader.schema
+    _refuse_lone(node, name)
     parts = [array_from_c(node, chunk, name, validate_utf8=validate_utf8) for chunk in reader]
     if not parts:
         return empty_column(Field(name, type_from_node(node, name)))

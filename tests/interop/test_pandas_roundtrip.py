@@ -200,8 +200,9 @@ def test_subset_read_then_written_drops_the_stale_arrow_schema():
     pd.testing.assert_frame_equal(pd.read_parquet(io.BytesIO(again), engine="pyarrow"), df)
 
 
-def test_to_pandas_without_pyarrow_names_the_extra(monkeypatch):
-    table = pc.read_table(io.BytesIO(_write({"a": [1, 2]})))
+def test_to_pandas_without_pyarrow_converts_itself(monkeypatch):
+    table = pc.read_table(io.BytesIO(_write({"a": [1, None]})))
+    want = pq.read_table(io.BytesIO(_write({"a": [1, None]}))).to_pandas()
     real_import = builtins.__import__
 
     def no_pyarrow(name, *args, **kwargs):
@@ -210,8 +211,10 @@ def test_to_pandas_without_pyarrow_names_the_extra(monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_pyarrow)
-    with pytest.raises(UnsupportedFeatureError, match=r"parquet-core\[pandas\]"):
-        table.to_pandas()
+    pd.testing.assert_frame_equal(table.to_pandas(), want)
+    # a keyword only pyarrow's conversion honours names pyarrow
+    with pytest.raises(UnsupportedFeatureError, match=r"types_mapper=.*needs pyarrow"):
+        table.to_pandas(types_mapper=pd.ArrowDtype)
 
 
 @pytest.mark.parametrize("store_schema", [True, False])

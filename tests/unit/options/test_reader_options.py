@@ -33,6 +33,9 @@ BAD = {
     "use_threads": "no",
     "max_page_bytes": "1 MiB",
     "max_decoded_bytes": 2.5,
+    "coerce_int96_timestamp_unit": 1000,
+    "binary_type": "utf8",
+    "list_type": "fixed_size_list",
 }
 
 

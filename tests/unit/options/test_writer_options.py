@@ -64,6 +64,8 @@ BAD = {
     "created_by": 5,
     "validate_utf8": None,
     "legacy_list_layout": "yes",
+    "use_compliant_nested_type": "no",
+    "write_time_adjusted_to_utc": 1,
     "encryption": b"0123456789012345",
     "store_schema": "yes",
     "float_column_order": "total",
@@ -256,6 +258,8 @@ GOOD = {
     "created_by": ("tester version 1", lambda md: md.created_by == "tester version 1"),
     "validate_utf8": (False, None),
     "legacy_list_layout": (True, None),
+    "use_compliant_nested_type": (False, None),
+    "write_time_adjusted_to_utc": (True, None),
     "encryption": (None, None),    # read back below, with the key
     "store_schema": (False, lambda md: b"ARROW:schema" not in (md.metadata or {})),
     "float_column_order": ("ieee754_total_order", None),

@@ -53,7 +53,7 @@ def test_field_ids_travel_as_metadata():
     assert schema_from_node(SchemaNode("+s", "", 0, children=[node])).field("x").field_id == 7
 
 
-@pytest.mark.parametrize("fmt, name", [("tDu", "duration[us]"), ("+ud:0,1", "dense_union"),
+@pytest.mark.parametrize("fmt, name", [("+ud:0,1", "dense_union"),
                                        ("+r", "run_end_encoded"), ("+vl", "list_view"),
                                        ("tiM", "month_interval"), ("tiD", "day_time_interval")])
 def test_refused_types_are_named(fmt, name):
@@ -65,3 +65,9 @@ def test_unknown_extension_types_are_refused():
     node = SchemaNode("z", "g", 2, {b"ARROW:extension:name": b"geoarrow.wkb"})
     with pytest.raises(UnsupportedFeatureError, match="geoarrow.wkb"):
         type_from_node(node, "g")
+
+
+def test_durations_are_held_as_their_int64_count():
+    """The unit lives in ARROW:schema, which the importer of a table attaches."""
+    for fmt in ("tDs", "tDm", "tDu", "tDn"):
+        assert str(type_from_node(SchemaNode(fmt, "c"), "col")) == "int64"

@@ -1,4 +1,4 @@
-"""pandas input to as_table, through pyarrow and through the pandas-only route.
+"""pandas input to as_table: our own conversion, compared with pyarrow's.
 
 Truth: ``pa.Table.from_pandas(df, preserve_index=False)`` for the same frame,
 cast to our documented type choices (dictionaries decoded, time zones as UTC).
@@ -7,12 +7,15 @@ The pandas-only route (pyarrow hidden) must give the same values.
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
+import json
 from decimal import Decimal
 
 import numpy as np
 import pytest
 
+import parquet_core as pc
 import parquet_core.interop.pandas as pandas_interop
 from parquet_core.errors import UnsupportedFeatureError
 from parquet_core.schema.types import DataType, Field, Schema
@@ -64,9 +67,12 @@ def test_frame_matches_pyarrow():
     assert table.column_names == list(df.columns)
     # the converted table carries what pyarrow would write for the frame
     want = pa.Table.from_pandas(df).schema
-    assert table.metadata[b"pandas"] == want.metadata[b"pandas"]
-    assert pa.ipc.read_schema(pa.py_buffer(__import__("base64").b64decode(
-        table.metadata[b"ARROW:schema"]))).equals(want, check_metadata=True)
+    ours_meta, their_meta = json.loads(table.metadata[b"pandas"]), json.loads(want.metadata[b"pandas"])
+    assert ours_meta.pop("creator") == {"library": "parquet-core", "version": pc.__version__}
+    their_meta.pop("creator")
+    assert ours_meta == their_meta
+    # ARROW:schema: ours (encoded without pyarrow) holds pyarrow's types
+    assert pa.ipc.read_schema(pa.py_buffer(base64.b64decode(table.metadata[b"ARROW:schema"]))).equals(want)
     plain = Table(table.schema, table.columns, table.num_rows)   # without that metadata
     assert plain.to_arrow().equals(_pyarrow_truth(df, plain))
     assert table.schema.field("cat").type == DataType("string")
@@ -109,9 +115,15 @@ def test_index_is_kept_as_pyarrow_keeps_it_and_names_become_str():
     pd.DataFrame({"td": pd.to_timedelta([1, 2], "s")}),
     pd.DataFrame({"p": pd.period_range("2020-01", periods=2, freq="M")}),
 ], ids=["index", "category", "zone", "timedelta", "period"])
-def test_pandas_only_route_refuses_what_needs_metadata(no_pyarrow, frame):
-    with pytest.raises(UnsupportedFeatureError, match=r"parquet-core\[pandas\]"):
-        as_table(frame)
+def test_one_conversion_with_and_without_pyarrow(monkeypatch, frame):
+    with_pyarrow = as_table(frame)
+    monkeypatch.setattr(pandas_interop, "_arrow_module", lambda: None)
+    if "p" in frame.columns:    # a period is an Arrow extension type: pyarrow's to make
+        with pytest.raises(UnsupportedFeatureError, match="needs pyarrow"):
+            as_table(frame)
+        return
+    without = as_table(frame)
+    assert without.equals(with_pyarrow, check_metadata=True)
 
 
 def test_mixed_object_column_names_column_and_row():

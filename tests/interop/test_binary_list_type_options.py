@@ -1,0 +1,46 @@
+"""Issue 31: pyarrow's ``binary_type`` / ``list_type`` read options, which only choose the
+Arrow types ``to_arrow()`` gives.  Oracle: ``pq.read_table(f, binary_type=..., list_type=...)``
+on files with and without ``ARROW:schema`` (pyarrow ignores both options when it is there)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+import parquet_core as pc
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+
+def _file(store_schema):
+    t = pa.table({"b": pa.array([b"x", None, b""]), "s": ["a", None, "é"],
+                  "l": pa.array([[1], None, []]), "ll": pa.array([[["q"]], None, [[]]]),
+                  "m": pa.array([[("k", b"v")], None, []], pa.map_(pa.string(), pa.binary())),
+                  "st": pa.array([{"x": [b"q"]}, None, {"x": None}]), "i": [1, 2, 3]})
+    buf = io.BytesIO()
+    pq.write_table(t, buf, store_schema=store_schema)
+    return buf.getvalue()
+
+
+_OPTIONS = [{"binary_type": pa.large_binary()}, {"binary_type": pa.binary_view()},
+            {"binary_type": pa.binary()}, {"list_type": pa.LargeListType}, {"list_type": pa.ListType},
+            {"binary_type": pa.large_binary(), "list_type": pa.LargeListType}]
+
+
+@pytest.mark.parametrize("store_schema", [False, True])
+@pytest.mark.parametrize("kw", _OPTIONS, ids=lambda kw: ",".join(f"{k}={v}" for k, v in kw.items()))
+def test_to_arrow_types_are_pyarrows(kw, store_schema):
+    data = _file(store_schema)
+    want = pq.read_table(io.BytesIO(data), **kw)
+    for got in (pc.read_table(io.BytesIO(data), **kw), pc.ParquetFile(io.BytesIO(data), **kw).read()):
+        arrow = got.to_arrow()
+        assert arrow.schema.equals(want.schema) and arrow.equals(want)
+
+
+def test_a_type_that_is_not_binary_is_refused():
+    with pytest.raises(TypeError, match="binary_type"):
+        pc.read_table(io.BytesIO(_file(False)), binary_type=pa.string())
+    with pytest.raises(TypeError, match="list_type"):
+        pc.read_table(io.BytesIO(_file(False)), list_type=pa.FixedSizeListType)
