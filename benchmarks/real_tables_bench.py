@@ -1,6 +1,6 @@
 """Issue 32, "speed on real tables": three shapes of real data, parquet_core vs pyarrow in one run.
 
-    python -m benchmarks.real_tables_bench [--rows 1000000] [--repeats 5] [--cases lineitem,taxi,urls]
+    python -m benchmarks.real_tables_bench [--rows 1000000] [--repeats 5] [--cases lineitem,taxi,urls,timestamps]
 
 Every file is written by pyarrow (its defaults unless said) and read by both
 engines, one thread each; the time is CPU time (``time.process_time``), best
@@ -17,6 +17,8 @@ equal to pyarrow's read of the same file before it is timed.
   value every 20-60 values (the RLE/bit-packed hybrid at its busiest).
   Rows: the table, each column, and ``iter_batches(65536)`` of the table.
 * ``urls``: sorted URLs (~64 bytes, long shared prefixes), DELTA_BYTE_ARRAY.
+* ``timestamps``: jittered event timestamps (int64 microseconds, ~1 s apart with
+  random jitter) and a jittered int32 counter, DELTA_BINARY_PACKED.
 
 Reported: best CPU milliseconds of each engine, MB/s of the file's size
 (parquet_core's), and our time / pyarrow's (> 1: parquet_core slower).
@@ -147,10 +149,21 @@ def urls(rows: int, seed: int = 3) -> pa.Table:
     return pa.table({"url": pa.array(vals)})
 
 
+def timestamps(rows: int, seed: int = 4) -> pa.Table:
+    rng = np.random.default_rng(seed)
+    start = 1_700_000_000_000_000
+    ts = start + np.cumsum(rng.integers(900_000, 1_100_000, rows))
+    counter = np.cumsum(rng.integers(0, 50, rows)).astype(np.int32)
+    return pa.table({"ts": pa.array(ts, pa.timestamp("us")), "counter": counter})
+
+
 CASES: dict[str, tuple[Callable[[int], pa.Table], dict[str, Any]]] = {
     "lineitem": (lineitem, {}),
     "taxi": (taxi, {}),
     "urls": (urls, {"use_dictionary": False, "column_encoding": {"url": "DELTA_BYTE_ARRAY"}}),
+    "timestamps": (timestamps, {"use_dictionary": False,
+                                "column_encoding": {"ts": "DELTA_BINARY_PACKED",
+                                                    "counter": "DELTA_BINARY_PACKED"}}),
 }
 
 
@@ -182,10 +195,11 @@ def rows_for(case: str, path: str, schema: pa.Schema) -> list[tuple[str, Callabl
                     lambda: pq.read_table(path, columns=["l_extendedprice"], use_threads=False)))
         out.append(("table to_pandas", lambda: pc.read_table(path, use_threads=False).to_pandas(),
                     lambda: pq.read_table(path, use_threads=False).to_pandas()))
-    if case == "taxi":
+    if case in ("taxi", "timestamps"):
         for name in schema.names:
             out.append((name, lambda c=name: pc.read_table(path, use_threads=False, columns=[c]).to_arrow(),
                         lambda c=name: pq.read_table(path, columns=[c], use_threads=False)))
+    if case == "taxi":
         out.append(("iter_batches(65536)", lambda: _pc_batches(path),
                     lambda: pa.Table.from_batches(list(pq.ParquetFile(path).iter_batches(
                         batch_size=65536, use_threads=False)))))
