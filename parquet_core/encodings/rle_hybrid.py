@@ -807,6 +807,10 @@ class _Walked:
 _WALK_TABLES: dict[int, tuple[list[int], list[int]]] = {}
 
 
+#: Pages of at most this many runs are left to the run loop of :func:`_scan`.
+_WALK_MIN_RUNS = 8
+
+
 def _walk_tables(w: int) -> tuple[list[int], list[int]]:
     vbytes = (w + 7) >> 3
     size_of = [1 + ((h >> 1) * w if h & 1 else vbytes) if h < 0x80 else 0 for h in range(256)]
@@ -860,8 +864,8 @@ def _walk_page(body: npt.NDArray[np.uint8], w: int, count: int) -> _Walked | Non
             p += d
     except IndexError:      # a header past the end of the data
         return None
-    if not chain:
-        return None
+    if len(chain) <= _WALK_MIN_RUNS:
+        return None     # few runs: the run loop's table feeds the single-page fast paths
     # The final run: its body must hold the values it gives (a packed body may stop short).
     last = chain[-1]
     if p > n:
@@ -915,6 +919,9 @@ def expand_dictionary_index_pages(pages: list[ScannedIndices]) -> npt.NDArray[np
 
 
 def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.int32]:
+    if len(pages) == 1 and w and type(pages[0][2]) is not _Walked:
+        body, _, table, count = pages[0]
+        return _expand(body, w, count, np.int32, table)    # one run: a fill or one unpack
     total = 0
     for page in pages:
         total += page[3]

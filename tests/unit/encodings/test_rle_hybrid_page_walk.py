@@ -63,10 +63,24 @@ def test_pages_are_walked_and_expanded_together(w) -> None:
 
 def test_a_page_ending_in_a_long_rle_run_is_walked() -> None:
     w = 9
-    buf = bytes([w]) + uleb(1 << 1 | 1) + pack_lsb(list(range(8)), w) + uleb(300 << 1) + (511).to_bytes(2, "little")
-    s = scan_dictionary_indices(buf, 208)
+    head = (uleb(1 << 1 | 1) + pack_lsb(list(range(8)), w)) * 10
+    buf = bytes([w]) + head + uleb(300 << 1) + (511).to_bytes(2, "little")
+    s = scan_dictionary_indices(buf, 280)
     assert type(s[2]) is rle_hybrid._Walked
-    assert expand_dictionary_index_pages([s]).tolist() == list(range(8)) + [511] * 200
+    assert expand_dictionary_index_pages([s]).tolist() == list(range(8)) * 10 + [511] * 200
+
+
+def test_pages_of_few_runs_take_the_run_loop() -> None:
+    # one bit-packed run (unique values), or a handful: the single-page fast paths
+    w = 11
+    vals = list(range(0, 2000, 3))[:664]
+    buf = bytes([w]) + uleb(83 << 1 | 1) + pack_lsb(vals, w)
+    s = scan_dictionary_indices(buf, 664)
+    assert type(s[2]) is not rle_hybrid._Walked
+    assert expand_dictionary_index_pages([s]).tolist() == vals
+    buf = bytes([w]) + uleb(5 << 1) + (7).to_bytes(2, "little") + uleb(1 << 1 | 1) + pack_lsb(vals[:8], w)
+    s = scan_dictionary_indices(buf, 12)
+    assert expand_dictionary_index_pages([s]).tolist() == [7] * 5 + vals[:7]
 
 
 @pytest.mark.parametrize("buf, count, message", [
