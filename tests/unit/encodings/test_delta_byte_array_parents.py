@@ -135,3 +135,15 @@ def test_pyarrow_written_sorted_urls(seed) -> None:
     want = pq.read_table(io.BytesIO(data))
     got = pc.read_table(io.BytesIO(data), use_threads=False).to_arrow()
     assert got.column("url").to_pylist() == want.column("url").to_pylist()
+
+
+def test_by_length_with_prefixes_longer_than_a_window() -> None:
+    # most prefixes are short (a narrow window), a few stems share 600+ bytes
+    rng = np.random.default_rng(6)
+    stems = [bytes(rng.integers(97, 123, 600, dtype=np.uint8)) for _ in range(3)]
+    values = sorted({b"k%06d" % int(v) for v in rng.integers(0, 10**6, 1500)}
+                    | {stems[int(s)] + b"%03d" % int(v) for s, v in zip(rng.integers(0, 3, 60),
+                                                                       rng.integers(0, 1000, 60))})
+    prefixes, suffixes = _front_code(values)
+    assert max(prefixes) > 512 and len(set(prefixes)) <= dba._PARENT_LENGTHS
+    assert _resolve(prefixes, suffixes) == values
