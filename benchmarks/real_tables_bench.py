@@ -1,6 +1,6 @@
 """Issue 32, "speed on real tables": three shapes of real data, parquet_core vs pyarrow in one run.
 
-    python -m benchmarks.real_tables_bench [--rows 1000000] [--repeats 5] [--cases lineitem,taxi,urls]
+    python -m benchmarks.real_tables_bench [--rows 1000000] [--repeats 5] [--cases lineitem,taxi,urls,timestamps]
 
 Every file is written by pyarrow (its defaults unless said) and read by both
 engines, one thread each; the time is CPU time (``time.process_time``), best
@@ -17,9 +17,18 @@ equal to pyarrow's read of the same file before it is timed.
   value every 20-60 values (the RLE/bit-packed hybrid at its busiest).
   Rows: the table, each column, and ``iter_batches(65536)`` of the table.
 * ``urls``: sorted URLs (~64 bytes, long shared prefixes), DELTA_BYTE_ARRAY.
+* ``smallfiles``: 300 files of 2,000 rows x 5 columns (int64, double, string,
+  timestamp, int32) in one folder, read as a dataset (``read_table(folder)``).
+* ``timestamps``: jittered event timestamps (int64 microseconds, ~1 s apart with
+  random jitter) and a jittered int32 counter, DELTA_BINARY_PACKED.
 
 Reported: best CPU milliseconds of each engine, MB/s of the file's size
-(parquet_core's), and our time / pyarrow's (> 1: parquet_core slower).
+(parquet_core's), and our time / pyarrow's (> 1: parquet_core slower).  Rows
+marked "(wall)" are wall-clock instead: "one thread" both engines with one
+thread, "default threads" both engines' defaults (parquet_core's
+``use_threads=True``, pyarrow with every core), so the gain from threads is
+the ratio of the two rows of an engine.  ``smallfiles`` also times opening
+one of its files and ``read_metadata`` of it.
 """
 
 from __future__ import annotations
@@ -147,14 +156,50 @@ def urls(rows: int, seed: int = 3) -> pa.Table:
     return pa.table({"url": pa.array(vals)})
 
 
+def timestamps(rows: int, seed: int = 4) -> pa.Table:
+    rng = np.random.default_rng(seed)
+    start = 1_700_000_000_000_000
+    ts = start + np.cumsum(rng.integers(900_000, 1_100_000, rows))
+    counter = np.cumsum(rng.integers(0, 50, rows)).astype(np.int32)
+    return pa.table({"ts": pa.array(ts, pa.timestamp("us")), "counter": counter})
+
+
 CASES: dict[str, tuple[Callable[[int], pa.Table], dict[str, Any]]] = {
     "lineitem": (lineitem, {}),
     "taxi": (taxi, {}),
     "urls": (urls, {"use_dictionary": False, "column_encoding": {"url": "DELTA_BYTE_ARRAY"}}),
+    "timestamps": (timestamps, {"use_dictionary": False,
+                                "column_encoding": {"ts": "DELTA_BINARY_PACKED",
+                                                    "counter": "DELTA_BINARY_PACKED"}}),
 }
 
 
 # ------------------------------------------------------------------ checks and runs
+
+def wall_best(fn: Callable[[], Any], repeats: int) -> float:
+    """Best wall-clock time (seconds) of *repeats* calls (threaded reads: CPU time adds threads up)."""
+    best = float("inf")
+    for _ in range(repeats):
+        gc.collect()
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def threaded(ours: Callable[[], Any], theirs: Callable[[], Any], repeats: int) -> tuple[float, float]:
+    """Wall-clock best of parquet_core's default read (threads) and of pyarrow's default
+    read with all cores (pyarrow's pools are set back to one thread afterwards)."""
+    cores = os.cpu_count() or 1
+    pa.set_cpu_count(cores)
+    pa.set_io_thread_count(cores)
+    try:
+        t_pa = wall_best(theirs, repeats)
+    finally:
+        pa.set_cpu_count(1)
+        pa.set_io_thread_count(1)
+    return wall_best(ours, repeats), t_pa
+
 
 def check_equal(ours: pa.Table, theirs: pa.Table, what: str) -> None:
     if ours.column_names != theirs.column_names:
@@ -176,23 +221,83 @@ def rows_for(case: str, path: str, schema: pa.Schema) -> list[tuple[str, Callabl
     out: list[tuple[str, Callable[[], Any], Callable[[], Any]]] = [
         ("table to_arrow", lambda: pc.read_table(path, use_threads=False).to_arrow(),
          lambda: pq.read_table(path, use_threads=False)),
+        ("table one thread (wall)", lambda: pc.read_table(path, use_threads=False).to_arrow(),
+         lambda: pq.read_table(path, use_threads=False)),
+        ("table default threads (wall)", lambda: pc.read_table(path).to_arrow(),
+         lambda: pq.read_table(path)),
     ]
     if case == "lineitem":
         out.append(("l_extendedprice", lambda: pc.read_table(path, use_threads=False, columns=["l_extendedprice"]).to_arrow(),
                     lambda: pq.read_table(path, columns=["l_extendedprice"], use_threads=False)))
         out.append(("table to_pandas", lambda: pc.read_table(path, use_threads=False).to_pandas(),
                     lambda: pq.read_table(path, use_threads=False).to_pandas()))
-    if case == "taxi":
+    if case in ("taxi", "timestamps"):
         for name in schema.names:
             out.append((name, lambda c=name: pc.read_table(path, use_threads=False, columns=[c]).to_arrow(),
                         lambda c=name: pq.read_table(path, columns=[c], use_threads=False)))
+    if case == "taxi":
         out.append(("iter_batches(65536)", lambda: _pc_batches(path),
                     lambda: pa.Table.from_batches(list(pq.ParquetFile(path).iter_batches(
                         batch_size=65536, use_threads=False)))))
     return out
 
 
+SMALL_FILES, SMALL_ROWS = 300, 2000
+
+
+def small_files(folder: str) -> None:
+    """The ``smallfiles`` case's folder (written once)."""
+    rng = np.random.default_rng(5)
+    os.makedirs(folder, exist_ok=True)
+    words = np.array(["alpha", "beta", "gamma", "delta", "epsilon", "zeta"])
+    for k in range(SMALL_FILES):
+        n = SMALL_ROWS
+        t = pa.table({
+            "id": np.arange(k * n, (k + 1) * n, dtype=np.int64),
+            "x": rng.random(n),
+            "name": pa.array(words[rng.integers(0, len(words), n)]),
+            "ts": pa.array(1_700_000_000_000_000 + rng.integers(0, 10**12, n), pa.timestamp("us")),
+            "qty": rng.integers(0, 100, n).astype(np.int32),
+        })
+        pq.write_table(t, os.path.join(folder, f"part-{k:05d}.parquet"))
+
+
+def _folder_size(folder: str) -> int:
+    return sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder))
+
+
 def run_case(case: str, rows: int, repeats: int, cache: str) -> Iterator[tuple[str, str, float, float, float]]:
+    if case == "smallfiles":
+        folder = os.path.join(cache, f"real_smallfiles_{SMALL_FILES}x{SMALL_ROWS}_{pa.__version__}")
+        if not os.path.exists(os.path.join(folder, f"part-{SMALL_FILES - 1:05d}.parquet")):
+            small_files(folder)
+        size = _folder_size(folder)
+        first = os.path.join(folder, "part-00000.parquet")
+        flt = [("qty", ">=", 0)]
+        cases = [
+            ("folder to_arrow", lambda: pc.read_table(folder, use_threads=False).to_arrow(),
+             lambda: pq.read_table(folder, use_threads=False)),
+            ("folder filter (none pruned)",
+             lambda: pc.read_table(folder, use_threads=False, filters=flt).to_arrow(),
+             lambda: pq.read_table(folder, use_threads=False, filters=flt)),
+            ("open one file", lambda: pc.ParquetFile(first).metadata,
+             lambda: pq.ParquetFile(first).metadata),
+            ("read_metadata one file", lambda: pc.read_metadata(first),
+             lambda: pq.read_metadata(first)),
+        ]
+        cases.append(("folder default threads (wall)", lambda: pc.read_table(folder).to_arrow(),
+                      lambda: pq.read_table(folder)))
+        for label, ours, theirs in cases:
+            a, b = ours(), theirs()
+            if isinstance(a, pa.Table):
+                check_equal(a.sort_by("id"), b.sort_by("id"), f"{case} {label}")
+            if "threads" in label:
+                t_pc, t_pa = threaded(ours, theirs, repeats)
+            else:
+                t_pc = cpu_best(ours, repeats)
+                t_pa = cpu_best(theirs, repeats)
+            yield case, label, t_pc, t_pa, size if "folder" in label else os.path.getsize(first)
+        return
     make, opts = CASES[case]
     path = os.path.join(cache, f"real_{case}_{rows}_{pa.__version__}.parquet")
     if not os.path.exists(path):
@@ -206,8 +311,13 @@ def run_case(case: str, rows: int, repeats: int, cache: str) -> Iterator[tuple[s
         else:   # pandas
             if not a.equals(b):
                 raise AssertionError(f"{case} {label}: differs from pyarrow's to_pandas()")
-        t_pc = cpu_best(ours, repeats)
-        t_pa = cpu_best(theirs, repeats)
+        if "threads" in label:
+            t_pc, t_pa = threaded(ours, theirs, repeats)
+        elif "(wall)" in label:
+            t_pc, t_pa = wall_best(ours, repeats), wall_best(theirs, repeats)
+        else:
+            t_pc = cpu_best(ours, repeats)
+            t_pa = cpu_best(theirs, repeats)
         yield case, label, t_pc, t_pa, size
 
 
@@ -215,16 +325,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.real_tables_bench", description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--repeats", "-n", type=int, default=5)
-    ap.add_argument("--cases", default=",".join(CASES))
+    ap.add_argument("--cases", default=",".join([*CASES, "smallfiles"]))
     ap.add_argument("--cache-dir", default=os.environ.get("PQC_BENCH_CACHE", tempfile.gettempdir()))
     args = ap.parse_args(argv)
     pa.set_cpu_count(1)
     pa.set_io_thread_count(1)
     os.makedirs(args.cache_dir, exist_ok=True)
-    print(f"{'case':9} {'read':22} {'pc ms':>8} {'pa ms':>8} {'pc MB/s':>8} {'pc/pa':>6}")
+    print(f"{'case':10} {'read':30} {'pc ms':>8} {'pa ms':>8} {'pc MB/s':>8} {'pc/pa':>6}")
     for case in args.cases.split(","):
         for c, label, t_pc, t_pa, size in run_case(case, args.rows, args.repeats, args.cache_dir):
-            print(f"{c:9} {label:22} {t_pc * 1e3:8.1f} {t_pa * 1e3:8.1f} "
+            print(f"{c:10} {label:30} {t_pc * 1e3:8.1f} {t_pa * 1e3:8.1f} "
                   f"{size / 1e6 / t_pc:8.0f} {t_pc / t_pa:5.2f}x", flush=True)
     return 0
 

@@ -200,6 +200,9 @@ def _reconstruct(prefix: npt.NDArray[np.int64], suffixes: ByteArrays) -> ByteArr
     fast = _resolve_sparse(prefix, lengths, offsets, soff, sdata)
     if fast is not None:
         return ByteArrays(offsets, fast)
+    fast = _resolve_by_parents(prefix, lengths, offsets, soff, sdata)
+    if fast is not None:
+        return ByteArrays(offsets, fast)
     fast = _resolve_by_windows(prefix, lengths, offsets, soff, sdata)
     if fast is not None:
         return ByteArrays(offsets, fast)
@@ -378,6 +381,107 @@ def _resolve_by_windows(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.i
         upto = floor[shared]
         _copy_runs_left(wview, wview, slot[shared] + upto, slot[0] + upto, upto, w)
     return gather_runs(work, slot, lengths, offsets)
+
+
+#: Prefix levels (see :func:`_resolve_by_parents`) followed before the doubling takes over.
+_PARENT_LEVELS = 24
+#: Distinct prefix lengths up to which the copies go by length instead of by level.
+_PARENT_LENGTHS = 40
+
+
+def _resolve_by_parents(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
+                        offsets: npt.NDArray[np.int64], soff: npt.NDArray[np.int64],
+                        sdata: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8] | None:
+    """Prefix copies from each value's *parent*, level by level; None if it does not fit.
+
+    The parent of value ``i`` (``prefix[i] > 0``) is the last earlier value
+    ``r`` with ``prefix[r] < prefix[i]``.  Every value between them has a
+    prefix of at least ``prefix[i]``, so it passed its first ``prefix[i]``
+    bytes on unchanged, and value ``i``'s first ``prefix[i]`` bytes are the
+    parent's.  So one copy of ``prefix[i]`` bytes per value rebuilds the
+    page, provided the parent is complete first: values with prefix 0 are
+    complete once their suffixes are placed, and round ``k`` copies the values
+    whose parent was completed in round ``k - 1`` (the values at depth ``k``
+    of the parent tree).  Sorted keys have few levels (a URL: scheme, host,
+    path segments, the digits of an id: ~10), against ``log2(count)``
+    rounds with several copies per value for the doubling below.
+
+    Parents are found by pointer jumping: start from ``i - 1`` and, while
+    the candidate's prefix is not smaller, move to the candidate's own
+    candidate (all values skipped have prefixes at least as long).
+
+    Copies are ``w``-byte windows ending at the prefix's end
+    (:func:`_copy_runs_left`, into a work buffer with a gap of ``w`` bytes
+    before each value for the spill), packed by one window gather at the end.
+    Returns None when window order is not reliable, the gaps would cost much
+    more than the data, or the tree is deeper than :data:`_PARENT_LEVELS`.
+    """
+    n = prefix.size
+    total = int(offsets[-1])
+    if total == 0 or not windows_in_order():
+        return None
+    w = pick_width(prefix)      # the windows copy prefixes (suffixes are usually shorter)
+    if n * w > 2 * total + (1 << 20):
+        return None
+    # Parents, by pointer jumping (rounds touch only the values still unresolved).
+    # Values in a stretch of equal prefixes share the parent of the stretch's first
+    # value, so every one starts from the value before the stretch.
+    head = np.zeros(n, dtype=np.int64)
+    starts = np.flatnonzero(prefix[1:] != prefix[:-1]) + 1
+    head[starts] = starts
+    np.maximum.accumulate(head, out=head)
+    cand = head - 1
+    pending = np.flatnonzero(prefix > 0)
+    for _ in range(64):
+        c = cand[pending]
+        bad = prefix[c] >= prefix[pending]
+        if not bad.any():
+            break
+        pending = pending[bad]
+        cand[pending] = cand[c[bad]]
+    else:
+        return None
+    slot = offsets[:-1] + np.arange(1, n + 1, dtype=np.int64) * w   # gap of w before each
+    work = np.empty(total + (n + 2) * w, dtype=np.uint8)
+    wview = window_view(work, w)
+    spad = np.empty(sdata.size + w, dtype=np.uint8)                 # gap of w before the data
+    spad[:w] = 0
+    spad[w:] = sdata
+    _copy_runs_left(wview, window_view(spad, w), slot + lengths, soff[1:] - int(soff[0]) + w,
+                    lengths - prefix, w)
+    # A parent's prefix is shorter than its children's: copying the values in order of
+    # prefix length, one call per length, completes every parent before its children.
+    # With many distinct lengths, one call per level of the parent tree instead.
+    if int(prefix.max()) < 2**15:
+        order = np.argsort(prefix.astype(np.int16), kind="stable")   # a radix sort
+        by_len = prefix[order]
+        cuts = np.flatnonzero(by_len[1:] != by_len[:-1]) + 1
+        if cuts.size <= _PARENT_LENGTHS:
+            bounds = cuts.tolist() + [n]     # the first stretch holds the prefixes of 0
+            for a, b in zip(bounds[:-1], bounds[1:]):
+                now = order[a:b]
+                v = int(by_len[a])
+                d_end = slot[now] + v
+                s_end = slot[cand[now]] + v
+                if v <= w:
+                    wview[d_end - w] = wview[s_end - w]
+                else:
+                    _copy_runs_left(wview, wview, d_end, s_end, np.full(now.size, v, dtype=np.int64), w)
+            return gather_runs(work, slot, lengths, offsets)
+    done = prefix == 0
+    todo = np.flatnonzero(~done)
+    for _ in range(_PARENT_LEVELS):
+        if not todo.size:
+            return gather_runs(work, slot, lengths, offsets)
+        ready = done[cand[todo]]
+        now = todo[ready]
+        upto = prefix[now]
+        _copy_runs_left(wview, wview, slot[now] + upto, slot[cand[now]] + upto, upto, w)
+        done[now] = True
+        todo = todo[~ready]
+    if not todo.size:
+        return gather_runs(work, slot, lengths, offsets)
+    return None
 
 
 def _copy_runs_left(dview: npt.NDArray[np.void], sview: npt.NDArray[np.void],

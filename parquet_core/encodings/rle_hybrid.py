@@ -26,7 +26,10 @@ into the output type (int16 for levels).  Special cases: one RLE run
 covering the page is one ``np.full``; a page that is all bit-packed runs
 (dictionary indices) is unpacked straight into the output; long streams of
 short runs find their run chain with a vectorised scan; short bit-width-1
-streams (small level pages) are expanded with bytes operations.
+streams (small level pages) are expanded with bytes operations.  Dictionary
+indices of several pages: each page's run chain is walked with two table
+lookups per run (:func:`_walk_page`), and the runs of all the pages are
+read, cut and expanded together (:func:`_expand_same_width`).
 
 The encoders live in :mod:`parquet_core.encodings.rle_hybrid_encoder` and
 are re-exported here.
@@ -53,7 +56,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.bitpack import SLACK, as_uint8, unpack_bits_into
-from parquet_core._kernels.runs import scatter_runs
+from parquet_core._kernels.runs import window_view
 from parquet_core._kernels.varint import read_uleb128
 from parquet_core.encodings.rle_hybrid_encoder import (
     dictionary_index_bit_width,
@@ -776,8 +779,118 @@ def scan_dictionary_indices(buf: Any, count: int) -> ScannedIndices | None:
     body = arr[1:]
     if width == 0:
         return body, 0, [count, 0], count
+    walked = _walk_page(body, width, count)
+    if walked is not None:
+        return body, width, walked, count
+    # something the walk does not accept (a damaged stream, a header longer than 5
+    # bytes): the run loop, with its exact checks and messages
     table, _ = _scan(body, width, count, "RLE/bit-packed hybrid")
     return body, width, table, count
+
+
+class _Walked:
+    """The run chain of one page found by :func:`_walk_page`: header offsets (``at``),
+    the multi-byte headers as ``(index in at, header, header bytes)`` and how many
+    values the final run declares beyond the page's count (``over``, >= 0)."""
+
+    __slots__ = ("at", "longs", "over")
+
+    def __init__(self, at: npt.NDArray[np.intp], longs: list[tuple[int, int, int]] | None,
+                 over: int) -> None:
+        self.at = at
+        self.longs = longs
+        self.over = over
+
+
+#: Per bit width: (size of a run with a one-byte header, header included, by its header
+#: byte, 0 for a multi-byte header; values it declares, 0 for a multi-byte header).
+_WALK_TABLES: dict[int, tuple[list[int], list[int]]] = {}
+
+
+#: Pages of at most this many runs are left to the run loop of :func:`_scan`.
+_WALK_MIN_RUNS = 8
+
+
+def _walk_tables(w: int) -> tuple[list[int], list[int]]:
+    vbytes = (w + 7) >> 3
+    size_of = [1 + ((h >> 1) * w if h & 1 else vbytes) if h < 0x80 else 0 for h in range(256)]
+    take_of = [((h >> 1) << 3 if h & 1 else h >> 1) if h < 0x80 else 0 for h in range(256)]
+    _WALK_TABLES[w] = tables = (size_of, take_of)
+    return tables
+
+
+def _walk_page(body: npt.NDArray[np.uint8], w: int, count: int) -> _Walked | None:
+    """The run chain of one page of dictionary indices, checked; None when the page
+    needs the exact run loop of :func:`_scan` (it then raises, or handles the case).
+
+    One iteration per run: a run header's position depends on the previous run's
+    length, so the chain is sequential; the loop does only two table lookups by
+    the header byte (the run's size and its value count), and the values and
+    bodies are read later for all pages at once (:func:`_expand_same_width`).
+    Checked here as :func:`_scan` checks: the runs cover *count* values within
+    the data (every run before the final one is followed by another header in
+    the data, so its body is whole; the final one holds the bytes of the values
+    it gives), every RLE value fits in *w* bits.
+    """
+    size_of, take_of = _WALK_TABLES.get(w) or _walk_tables(w)
+    vbytes = (w + 7) >> 3
+    raw = memoryview(body)
+    n = len(raw)
+    chain: list[int] = []
+    add = chain.append
+    longs: list[tuple[int, int, int]] | None = None
+    p = 0
+    left = count
+    try:
+        # Sequential by nature (see the docstring): the lightest loop per run.
+        while left > 0:
+            h = raw[p]
+            d = size_of[h]
+            if not d:       # a multi-byte header: an RLE run of 64+ values, a long packed run
+                header, hlen = _long_header(raw, p, n)
+                if not hlen:
+                    return None
+                if longs is None:
+                    longs = []
+                longs.append((len(chain), header, hlen))
+                if header & 1:
+                    d = hlen + (header >> 1) * w
+                    left -= (header >> 1) << 3
+                else:
+                    d = hlen + vbytes
+                    left -= header >> 1
+            add(p)
+            left -= take_of[h]
+            p += d
+    except IndexError:      # a header past the end of the data
+        return None
+    if len(chain) <= _WALK_MIN_RUNS:
+        return None     # few runs: the run loop's table feeds the single-page fast paths
+    # The final run: its body must hold the values it gives (a packed body may stop short).
+    last = chain[-1]
+    if p > n:
+        h = raw[last]
+        hlen = longs[-1][2] if longs and longs[-1][0] == len(chain) - 1 else 1
+        header = longs[-1][1] if hlen > 1 else h    # type: ignore[index]
+        used = (header >> 1) * (8 if header & 1 else 1) + left
+        need = (used * w + 7) >> 3 if header & 1 else vbytes
+        if last + hlen + need > n:
+            return None
+    at = np.array(chain, dtype=np.intp)
+    # every RLE value, after its header (whose first byte holds the packed bit)
+    first = at
+    if longs:
+        first = at.copy()
+        for i, _, hlen in longs:
+            first[i] += hlen - 1
+    rle = first[(body[at] & 1) == 0] + 1
+    if rle.size and w < 8 * vbytes:
+        value = body[rle].astype(np.int64)
+        for k in range(1, vbytes):
+            value |= body[rle + k].astype(np.int64) << (8 * k)
+        if (value >> w).any():
+            return None
+    return _Walked(at, longs, -left)
 
 
 def expand_dictionary_index_pages(pages: list[ScannedIndices]) -> npt.NDArray[np.int32]:
@@ -806,49 +919,69 @@ def expand_dictionary_index_pages(pages: list[ScannedIndices]) -> npt.NDArray[np
 
 
 def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.int32]:
+    if len(pages) == 1 and w and type(pages[0][2]) is not _Walked:
+        body, _, table, count = pages[0]
+        return _expand(body, w, count, np.int32, table)    # one run: a fill or one unpack
     total = 0
+    for page in pages:
+        total += page[3]
+    if w == 0:
+        return np.zeros(total, dtype=np.int32)
+    # The page bodies back to back, each followed by w zero bytes (the last group of a
+    # page's last body may be cut short); a body at offset o of a page is at base + o.
+    bufs: list[Any] = []
+    bases: list[int] = []
+    base = 0
+    for body, _, _, _ in pages:
+        bufs.append(memoryview(body))
+        bufs.append(bytes(w))
+        bases.append(base)
+        base += body.size + w
+    joined = np.frombuffer(b"".join(bufs), dtype=np.uint8)
     runs_per_page: list[int] = []
     takes_parts: list[npt.NDArray[np.int64]] = []
     tags_parts: list[npt.NDArray[np.int64]] = []
-    bufs: list[Any] = []
-    base = 0
-    for body, _, table, count in pages:
-        total += count
+    walked: list[tuple[_Walked, int]] = []
+    for (body, _, table, count), base in zip(pages, bases):
+        if type(table) is _Walked:
+            walked.append((table, base))
+            runs_per_page.append(table.at.size)
+            continue
+        if walked:
+            _walked_runs(joined, w, walked, takes_parts, tags_parts)
+            walked = []
         if isinstance(table, tuple):
             tk, tg = table
         else:
             pairs = np.asarray(table, dtype=np.int64).reshape(-1, 2)
             tk, tg = pairs[:, 0], pairs[:, 1]
-        if w:
-            # a bit-packed body at offset o of this page is at base + o in the join:
-            # its tag ~o becomes ~(o + base) = ~o - base
-            tg = np.where(tg < 0, tg - base, tg)
-            bufs.append(memoryview(body))
-            bufs.append(bytes(w))       # the last group of the page's last body may be cut short
-            base += body.size + w
+        # a bit-packed body's tag ~o becomes ~(o + base) = ~o - base
         takes_parts.append(tk)
-        tags_parts.append(tg)
+        tags_parts.append(np.where(tg < 0, tg - base, tg))
         runs_per_page.append(len(tk))
-    if w == 0:
-        return np.zeros(total, dtype=np.int32)
+    if walked:
+        _walked_runs(joined, w, walked, takes_parts, tags_parts)
     takes = np.concatenate(takes_parts) if len(takes_parts) > 1 else takes_parts[0]
     tags = np.concatenate(tags_parts) if len(tags_parts) > 1 else tags_parts[0]
     packed = tags < 0
     if not packed.any():
         return np.repeat(tags.astype(np.int32), takes)
-    joined = np.frombuffer(b"".join(bufs), dtype=np.uint8)
     p_take = takes[packed]
     groups = (p_take + 7) >> 3
     starts = ~tags[packed]
-    nbytes = groups * w
+    n_groups = int(groups.sum())
     # every body lies inside its page's bytes plus padding (checked by the scan); the
-    # bodies are copied back to back by one vectorised window copy, followed by SLACK
-    # bytes of any content for the unpacker's word reads (their bits are masked off)
-    dst = np.zeros(nbytes.size, dtype=np.int64)
-    np.cumsum(nbytes[:-1], out=dst[1:])
-    n_body = int(nbytes.sum())
-    body_bytes = scatter_runs(joined, starts, nbytes, dst, n_body + SLACK)
-    n_unpacked = int(groups.sum()) << 3
+    # bodies' groups (w bytes each) are copied back to back by one gather of w-byte
+    # windows, followed by SLACK bytes of any content for the unpacker's word reads
+    # (their bits are masked off)
+    body_bytes = np.empty(n_groups * w + SLACK, dtype=np.uint8)
+    if n_groups:
+        first = np.zeros(groups.size, dtype=np.int64)
+        np.cumsum(groups[:-1], out=first[1:])
+        at = np.repeat(starts - first * w, groups)
+        at += np.arange(0, n_groups * w, w, dtype=np.int64)
+        body_bytes[:n_groups * w].view(f"V{w}")[:] = window_view(joined, w)[at]
+    n_unpacked = n_groups << 3
     unpacked = np.empty(n_unpacked, dtype=np.int32)
     unpack_bits_into(body_bytes, w, n_unpacked, unpacked)
     n_used = int(p_take.sum())
@@ -867,3 +1000,33 @@ def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.in
     out = np.repeat(np.where(packed, 0, tags).astype(np.int32), takes)
     out[np.repeat(packed, takes)] = unpacked
     return out
+
+
+def _walked_runs(joined: npt.NDArray[np.uint8], w: int, walked: list[tuple[_Walked, int]],
+                 takes_parts: list[npt.NDArray[np.int64]],
+                 tags_parts: list[npt.NDArray[np.int64]]) -> None:
+    """The run tables (values taken, tags as in :func:`_scan`, offsets into *joined*) of
+    consecutive pages walked by :func:`_walk_page`, found together; appended to the parts."""
+    vbytes = (w + 7) >> 3
+    at = np.concatenate([wk.at + base for wk, base in walked]) if len(walked) > 1 \
+        else walked[0][0].at + walked[0][1]
+    hdr = joined[at].astype(np.int64)
+    body = at + 1
+    offset = 0
+    for wk, _ in walked:
+        if wk.longs:
+            for i, header, hlen in wk.longs:
+                hdr[offset + i] = header
+                body[offset + i] += hlen - 1
+        offset += wk.at.size
+    packed = (hdr & 1).astype(np.bool_)
+    length = hdr >> 1
+    take = np.where(packed, length << 3, length)
+    last = np.cumsum([wk.at.size for wk, _ in walked]) - 1
+    take[last] -= np.array([wk.over for wk, _ in walked], dtype=np.int64)
+    value = joined[body].astype(np.int64)
+    for k in range(1, vbytes):
+        value |= joined[body + k].astype(np.int64) << (8 * k)
+    tags = np.where(packed, ~body, value)
+    takes_parts.append(take)
+    tags_parts.append(tags)

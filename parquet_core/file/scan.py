@@ -148,10 +148,36 @@ def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool
     return data
 
 
+#: Reads of fewer decoded bytes than this (the chunks' uncompressed sizes) run on the calling
+#: thread: a task must take a millisecond or so to pay for its hand-off to the pool and back
+#: (a folder of small files read with threads was slower than without).
+THREAD_MIN_BYTES = 2 << 20
+
+
+def worth_threads(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence[int]) -> bool:
+    """Whether the selected chunks of *groups* hold enough bytes for the pool to pay."""
+    total = 0
+    chunk = ctx.indexes.chunk
+    try:
+        for _, shape in selected:
+            if isinstance(shape, ParquetSchemaError):
+                continue
+            for leaf in shape.leaves:
+                for rg in groups:
+                    total += chunk(rg, leaf).total_uncompressed_size
+                    if total >= THREAD_MIN_BYTES:
+                        return True
+    except ParquetError:
+        return True     # a malformed chunk: the read reports it, naming the column
+    return False
+
+
 def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence[int],
                 use_threads: bool) -> list[Array]:
     """The selected fields over *groups* (at least one), one array each."""
     descs = ctx.metadata.schema.columns
+    if use_threads:
+        use_threads = worth_threads(ctx, selected, groups)
     plan: list[tuple[Field, Shape | ParquetSchemaError, list[tuple[int, int]]]] = []
     tasks: list[Callable[[], ColumnData]] = []
     # threads: one task per (leaf, row group); in order: one per leaf, its values copied together once

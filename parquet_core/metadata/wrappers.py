@@ -85,6 +85,9 @@ class ColumnChunkMetadata:
         self._order_defined = order_defined
         #: set by :meth:`RowGroupMetadata.column`: the leaf's decoder, shared by its chunks
         self._stats_decoder: StatisticsDecoder | None = None
+        #: ... or the list it is kept in, made on the first statistics asked for (a read
+        #: that never looks at statistics makes none: many small files)
+        self._stats_decoders: list[StatisticsDecoder | None] | None = None
         #: The chunk's :class:`~parquet_core.encryption.decryptor.ColumnDecryptor` (None: plaintext).
         self.decryptor: ChunkDecryption | None = None
         md = raw.meta_data
@@ -258,7 +261,13 @@ class ColumnChunkMetadata:
         if st is _UNSET:
             dec = self._stats_decoder
             if dec is None:
-                dec = StatisticsDecoder(self.descriptor, self._order_defined)
+                decs = self._stats_decoders
+                dec = None if decs is None else decs[self.index]
+                if dec is None:
+                    dec = StatisticsDecoder(self.descriptor, self._order_defined)
+                    if decs is not None:
+                        decs[self.index] = dec
+                self._stats_decoder = dec
             st = d["_statistics"] = dec.decode(self.meta.statistics)
         return st
 
@@ -473,11 +482,7 @@ class RowGroupMetadata:
         raw = self.raw.columns[i]
         chunk = ColumnChunkMetadata(raw, self._schema.column(i), self._orders[i], self.index, i,
                                     self._writer, self._decryptor, self.raw.ordinal)
-        decs = self._stats_decoders
-        dec = decs[i]
-        if dec is None:
-            dec = decs[i] = StatisticsDecoder(chunk.descriptor, chunk._order_defined)
-        chunk._stats_decoder = dec
+        chunk._stats_decoders = self._stats_decoders    # the leaf's decoder, made when first used
         if raw.meta_data is None:   # decrypted just now: its counts are checked only now
             _check_chunk_counts(chunk.meta, chunk.descriptor, self.num_rows,
                                 f"column chunk {quoted(chunk.path_in_schema, bare=True)} of row group {self.index}",

@@ -89,8 +89,11 @@ def test_scan_fails_where_page_decoding_fails(page, at, byte) -> None:
         try:
             want = decode_dictionary_indices(damaged, count).tolist()
         except ParquetFormatError:
-            with pytest.raises(ParquetFormatError):
-                scan_dictionary_indices(damaged, count)
+            try:
+                s = scan_dictionary_indices(damaged, count)
+            except ParquetFormatError:
+                continue
+            assert s is None     # left to the page decoder (32-bit indices), which raises
             continue
         s = scan_dictionary_indices(damaged, count)
         if s is not None:

@@ -22,9 +22,36 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import parquet_core as pc
-from parquet_core.file import chunk_reader
+from parquet_core.file import chunk_reader, scan
 from parquet_core.table.arrays import Table
 from tests.conftest import corpus_dir
+
+
+@pytest.fixture(autouse=True)
+def _threads_even_for_small_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These files are small: without this, reads would skip the pool (scan.THREAD_MIN_BYTES)."""
+    monkeypatch.setattr(scan, "THREAD_MIN_BYTES", 0)
+
+
+def test_small_reads_skip_the_pool_and_large_ones_use_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scan, "THREAD_MIN_BYTES", 1 << 20)
+    used: list[int] = []
+    real = scan.decode_pool
+
+    def counting_pool():  # type: ignore[no-untyped-def]
+        used.append(1)
+        return real()
+    monkeypatch.setattr(scan, "decode_pool", counting_pool)
+    rng = np.random.default_rng(3)
+    small, large = io.BytesIO(), io.BytesIO()
+    pq.write_table(pa.table({"a": rng.random(1000), "b": rng.random(1000)}), small, row_group_size=500)
+    big = pa.table({"a": rng.random(200_000), "b": rng.random(200_000)})
+    pq.write_table(big, large, row_group_size=100_000, compression="none")
+    assert pc.read_table(small.getvalue(), use_threads=True).to_arrow().equals(
+        pq.read_table(io.BytesIO(small.getvalue())))
+    assert not used
+    assert pc.read_table(large.getvalue(), use_threads=True).to_arrow().equals(big)
+    assert used
 
 
 #: Files whose values take gigabytes (read in a subprocess by their own conformance test).

@@ -129,3 +129,22 @@ def test_footer_walk_matches_pyarrow() -> None:
                 assert _plain(a) == _plain(b), (name, a, b)
             checked += 1
     assert checked > 20 * md.num_row_groups
+
+
+def test_statistics_decoders_made_on_first_use_and_shared() -> None:
+    # issue 32 (many small files): reading chunks makes no decoder; asking for statistics
+    # makes one per leaf, shared by that leaf's chunks in every row group
+    sink = io.BytesIO()
+    pq.write_table(pa.table({"a": list(range(100)), "s": [str(i) for i in range(100)]}), sink,
+                   row_group_size=25)
+    md = pc.ParquetFile(io.BytesIO(sink.getvalue())).metadata
+    chunks = [md.row_group(g).column(c) for g in range(4) for c in range(2)]
+    assert all(ch._stats_decoder is None for ch in chunks)
+    want = pq.ParquetFile(io.BytesIO(sink.getvalue())).metadata
+    for ch in chunks:
+        ref = want.row_group(ch.row_group).column(ch.index).statistics
+        assert (ch.statistics.min, ch.statistics.max) == (ref.min, ref.max)
+    assert len({id(ch._stats_decoder) for ch in chunks if ch.index == 0}) == 1
+    assert chunks[0]._stats_decoder is not chunks[1]._stats_decoder
+    assert md.row_group(3).column(1)._stats_decoder is None      # a new chunk object: none yet
+    assert md.row_group(3).column(1).statistics.max == "99"

@@ -1,0 +1,103 @@
+"""Dictionary-index pages walked run by run (``rle_hybrid._walk_page``, issue 32) and
+expanded together: streams built here from the spec's grammar (RLE runs of 8-40 and
+64+ values, bit-packed runs of 1-8 and 64+ groups, empty runs, a last body cut short,
+bytes after the runs), so the expected values are the generated ones; a damaged page
+fails with the run loop's own message."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from parquet_core.encodings import rle_hybrid
+from parquet_core.encodings.rle_hybrid import (
+    decode_dictionary_indices,
+    expand_dictionary_index_pages,
+    scan_dictionary_indices,
+)
+from parquet_core.errors import ParquetFormatError
+from tests.unit.encodings.golden import pack_lsb, uleb
+
+
+def _page(rng: np.random.Generator, w: int, cycles: int, *, cut_last: bool = False,
+          trailing: bytes = b"") -> tuple[bytes, int, list[int]]:
+    top = (1 << w) - 1
+    vb = (w + 7) // 8
+    buf = bytearray([w])
+    values: list[int] = []
+    groups = 0
+    for c in range(cycles):
+        if c % 11 == 3:
+            buf += uleb(0) + bytes(vb) + uleb(1)            # an empty RLE and bit-packed run
+        n = int(rng.integers(64, 400)) if c % 7 == 6 else int(rng.integers(8, 41))
+        v = int(rng.integers(0, top + 1))
+        buf += uleb(n << 1) + v.to_bytes(vb, "little")
+        values += [v] * n
+        groups = int(rng.integers(64, 80)) if c % 13 == 12 else int(rng.integers(1, 9))
+        vals = rng.integers(0, top + 1, groups * 8).tolist()
+        buf += uleb((groups << 1) | 1) + pack_lsb(vals, w)
+        values += vals
+    count = len(values)
+    if cut_last:        # the last group keeps 3 of its 8 values, and only their bytes
+        count -= 5
+        buf = buf[:len(buf) - (groups * w - ((groups * 8 - 5) * w + 7) // 8)]
+    return bytes(buf + trailing), count, values[:count]
+
+
+@pytest.mark.parametrize("w", [1, 2, 5, 8, 9, 13, 16, 17, 24, 31])
+def test_pages_are_walked_and_expanded_together(w) -> None:
+    rng = np.random.default_rng(w)
+    pages = [_page(rng, w, int(rng.integers(20, 90)), cut_last=bool(k % 2),
+                   trailing=b"\x03\xff" if k == 2 else b"") for k in range(5)]
+    scanned, expected = [], []
+    for buf, count, values in pages:
+        assert decode_dictionary_indices(buf, count).tolist() == values
+        s = scan_dictionary_indices(buf, count)
+        assert type(s[2]) is rle_hybrid._Walked      # the per-run walk, not the run loop
+        scanned.append(s)
+        expected += values
+    got = expand_dictionary_index_pages(scanned)
+    assert got.dtype == np.int32
+    assert got.tolist() == expected
+
+
+def test_a_page_ending_in_a_long_rle_run_is_walked() -> None:
+    w = 9
+    head = (uleb(1 << 1 | 1) + pack_lsb(list(range(8)), w)) * 10
+    buf = bytes([w]) + head + uleb(300 << 1) + (511).to_bytes(2, "little")
+    s = scan_dictionary_indices(buf, 280)
+    assert type(s[2]) is rle_hybrid._Walked
+    assert expand_dictionary_index_pages([s]).tolist() == list(range(8)) * 10 + [511] * 200
+
+
+def test_pages_of_few_runs_take_the_run_loop() -> None:
+    # one bit-packed run (unique values), or a handful: the single-page fast paths
+    w = 11
+    vals = list(range(0, 2000, 3))[:664]
+    buf = bytes([w]) + uleb(83 << 1 | 1) + pack_lsb(vals, w)
+    s = scan_dictionary_indices(buf, 664)
+    assert type(s[2]) is not rle_hybrid._Walked
+    assert expand_dictionary_index_pages([s]).tolist() == vals
+    buf = bytes([w]) + uleb(5 << 1) + (7).to_bytes(2, "little") + uleb(1 << 1 | 1) + pack_lsb(vals[:8], w)
+    s = scan_dictionary_indices(buf, 12)
+    assert expand_dictionary_index_pages([s]).tolist() == [7] * 5 + vals[:7]
+
+
+@pytest.mark.parametrize("buf, count, message", [
+    # an RLE value of 3 bits in a 2-bit stream, between good runs
+    (bytes([2]) + uleb(8 << 1) + b"\x01" + uleb(10 << 1) + b"\x04" + uleb(8 << 1) + b"\x02", 26,
+     "does not fit in 2 bits"),
+    # a bit-packed run of 2 groups with one group's bytes
+    (bytes([4]) + uleb(8 << 1) + b"\x01" + uleb(2 << 1 | 1) + bytes(4), 24, "truncated"),
+    # the data ends after 16 of 40 values
+    (bytes([4]) + uleb(8 << 1) + b"\x01" + uleb(8 << 1) + b"\x02", 40, "ends after 16 of 40"),
+    # a run header of six bytes
+    (bytes([4]) + uleb(8 << 1) + b"\x01" + b"\x80" * 5 + b"\x01", 40, "longer than 5 bytes"),
+    # an RLE value cut off at the end of the data (two value bytes at 9 bits)
+    (bytes([9]) + uleb(8 << 1) + b"\x01\x00" + uleb(8 << 1) + b"\x01", 16, "ends after 8 of 16"),
+])
+def test_damaged_pages_fail_as_the_run_loop_does(buf, count, message) -> None:
+    with pytest.raises(ParquetFormatError, match=message):
+        decode_dictionary_indices(buf, count)
+    with pytest.raises(ParquetFormatError, match=message):
+        scan_dictionary_indices(buf, count)
