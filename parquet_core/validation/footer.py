@@ -381,7 +381,7 @@ def _check_totals(ck: Checker, g: int, rg: Any, states: list[ChunkState]) -> Non
 def _check_overlaps(ck: Checker) -> None:
     spans = sorted(((c.start, c.start + c.length, c) for row in ck.chunks for c in row
                     if c is not None and c.meta is not None and c.length > 0), key=lambda t: (t[0], t[1]))
-    for (s0, e0, a), (s1, e1, b) in zip(spans, spans[1:]):
+    for (s0, e0, a), (s1, _e1, b) in zip(spans, spans[1:]):
         if s1 < e0:
             ck.report_chunk(CHUNK_OVERLAP, b, f"the chunk starts at {s1}, inside chunk {quoted(a.path, bare=True)} of row group "
                             f"{a.rg} (bytes {s0}..{e0})", offset=s1)

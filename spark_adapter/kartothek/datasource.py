@@ -26,7 +26,6 @@ the staged files.  ``append`` adds to an existing dataset (or creates it),
 
 from __future__ import annotations
 
-import json
 import uuid as _uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["DEFAULT_BATCH_SIZE", "PqcoreScanPartition", "PqcoreReader", "conform_batch", "list_table"]
 
-from spark_adapter.core.batches import conform_batch, to_spark_arrow  # noqa: E402  (re-exported)
+from spark_adapter.core.batches import conform_batch  # noqa: E402  (re-exported)
 from spark_adapter.pqcore.options import DEFAULT_BATCH_SIZE, ReadOptions, read_options  # noqa: E402
 
 # rows of a batch without fields (count() through an empty schema).  Such a batch holds no

@@ -23,7 +23,7 @@ from typing import Any, Iterator
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 
 from spark_adapter.pqmeta.options import (
-    DEFAULT_BYTES_PER_TASK, DEFAULT_FILES_PER_TASK, META_NAME, MetaOptions, meta_options,
+    META_NAME, MetaOptions, meta_options,
 )
 
 __all__ = ["META_NAME", "PqmetaDataSource"]
