@@ -49,7 +49,7 @@ from parquet_core.encodings.dictionary import build_dictionary
 from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
 from parquet_core.encodings.rle_hybrid import expand_dictionary_index_pages, scan_dictionary_indices
 from parquet_core.encodings.rle_validity import decode_validity
-from parquet_core.errors import ParquetError, ParquetFormatError, out_of_memory
+from parquet_core.errors import add_note, has_note, ParquetError, ParquetFormatError, out_of_memory
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.schema.descriptor import ColumnDescriptor
 
@@ -144,9 +144,13 @@ def _v1_level_stream(buf: memoryview, n: int) -> tuple[memoryview, int]:
     return buf[4:4 + length], 4 + length
 
 
+#: how every page location note of this module starts (see :func:`_page_note`)
+_PAGE_NOTE = "while decoding page"
+
+
 def _noted(exc: BaseException) -> bool:
     """Whether *exc* already names the page it comes from (see :meth:`_ChunkDecoder.flush`)."""
-    return getattr(exc, "_pc_page_noted", False)
+    return has_note(exc, _PAGE_NOTE)
 
 
 # ---------------------------------------------------------------------------------------
@@ -202,7 +206,6 @@ def _expand_indices(parts: list[Any], where: list[tuple[int, int]], size: int) -
             err = ParquetFormatError(f"dictionary index {page_max} out of range for a dictionary "
                                      f"of {size} values")
             _page_note(err, *where[i + bad])
-            err._pc_page_noted = True  # type: ignore[attr-defined]
             raise err
         out.append(idx)
         i = j
@@ -218,7 +221,7 @@ def _view(buf: Any) -> memoryview:
 
 
 def _page_note(exc: BaseException, ordinal: int, offset: int) -> None:
-    exc.add_note(f"while decoding page {ordinal} at file offset {offset}")
+    add_note(exc, f"{_PAGE_NOTE} {ordinal} at file offset {offset}")
 
 
 def _page_error(exc: Exception) -> ParquetError:
@@ -469,9 +472,8 @@ class _ChunkDecoder:
                 if len(held) == 1:
                     _page_note(err, held[0][4], held[0][5])
                 else:
-                    err.add_note(f"while decoding pages {held[0][4]} to {held[-1][4]} from file offset "
+                    add_note(err, f"{_PAGE_NOTE}s {held[0][4]} to {held[-1][4]} from file offset "
                                  f"{held[0][5]}")
-                err._pc_page_noted = True  # type: ignore[attr-defined]
                 raise err from exc
         pos = 0
         k = 0
@@ -514,12 +516,10 @@ class _ChunkDecoder:
                 self.add_values(encoding, values, present)
             except ParquetError as exc:
                 _page_note(exc, ordinal, offset)
-                exc._pc_page_noted = True  # type: ignore[attr-defined]
                 raise
             except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
                 err = _page_error(exc)
                 _page_note(err, ordinal, offset)
-                err._pc_page_noted = True  # type: ignore[attr-defined]
                 raise err from exc
 
     def _add_defs(self, defs: npt.NDArray[np.int16], flat: bool, n: int) -> int:

@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from parquet_core.constants import CompressionCodec, Encoding, PageType, PhysicalType
-from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, quoted
+from parquet_core.errors import add_note, ParquetEncryptionError, ParquetError, ParquetFormatError, quoted
 from parquet_core.metadata.compat import WriterVersion, chunk_length_padding, parse_created_by
 from parquet_core.metadata.geospatial import GeospatialStatistics, decode_geospatial_statistics
 from parquet_core.metadata.statistics import (
@@ -120,7 +120,7 @@ class ColumnChunkMetadata:
                 return self.raw.meta_data   # encrypted footer, footer key: kept in the footer
             return decryptor.column_metadata(self.raw, self.decryptor)
         except ParquetEncryptionError as exc:
-            exc.add_note(f"in {self._where}")
+            add_note(exc, f"in {self._where}")
             raise
 
     @property

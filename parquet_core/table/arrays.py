@@ -530,13 +530,13 @@ class Table:
             return Table(schema, [empty_column(f) for f in schema], 0)
         return concat_tables(tables, promote_options)
 
-    def to_arrow(self):  # type: ignore[no-untyped-def]
+    def to_arrow(self):
         """Return a ``pyarrow.Table`` (needs pyarrow; imported lazily)."""
         from parquet_core.interop.arrow import table_to_arrow
 
         return table_to_arrow(self)
 
-    def to_pandas(self, **kwargs: Any):  # type: ignore[no-untyped-def]
+    def to_pandas(self, **kwargs: Any):
         """Return a ``pandas.DataFrame`` (needs the ``parquet-core[pandas]`` extra: pandas,
         pyarrow); keywords are pyarrow's ``Table.to_pandas``' (``types_mapper``, ...)."""
         from parquet_core.interop.pandas import table_to_pandas

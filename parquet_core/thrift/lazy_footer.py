@@ -41,7 +41,7 @@ from thrift.protocol.TCompactProtocol import TCompactProtocolAccelerated
 from thrift.Thrift import TType
 from thrift.transport.TTransport import TMemoryBuffer
 
-from parquet_core.errors import ParquetFormatError, note_file
+from parquet_core.errors import add_note, ParquetFormatError, note_file
 from parquet_core.thrift.codec import _DECODE_ERRORS, HAVE_ACCELERATED, parse
 from parquet_core.thrift.generated import ttypes as pt
 
@@ -114,7 +114,7 @@ class LazyColumnMetaData(_LikeGenerated, pt.ColumnMetaData):
     __slots__ = ("_lazy",)
     THRIFT_NAME = "ColumnMetaData"
     THRIFT_BASE = pt.ColumnMetaData
-    __init__ = object.__init__   # type: ignore[assignment]
+    __init__ = object.__init__
     locals().update(_defaults(pt.ColumnMetaData, _EXTRA_CHUNK_SET))
 
     def __getattr__(self, name: str) -> Any:
@@ -149,7 +149,7 @@ class LazyColumnChunk(_LikeGenerated, pt.ColumnChunk):
 
     THRIFT_NAME = "ColumnChunk"
     THRIFT_BASE = pt.ColumnChunk
-    __init__ = object.__init__   # type: ignore[assignment]
+    __init__ = object.__init__
     locals().update(_defaults(pt.ColumnChunk))
 
 
@@ -266,7 +266,7 @@ class _StartMark:
 
     __slots__ = ("start", "file_offset", "total_compressed_size")
 
-    def __new__(cls) -> Any:   # type: ignore[misc]
+    def __new__(cls) -> Any:
         mark = object.__new__(cls)
         mark.start = _local.tell()
         return mark
@@ -712,6 +712,6 @@ def raise_eager(buf: bytes, notes: tuple[str, ...], path: str | None, cause: Bas
     exc = eager_error(buf, cause)
     for n in notes:
         if n not in getattr(exc, "__notes__", ()):
-            exc.add_note(n)
+            add_note(exc, n)
     note_file(exc, path, "reading")
     raise exc

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import zlib
 from typing import TYPE_CHECKING, Any, Callable
+from parquet_core.errors import add_note
 
 if TYPE_CHECKING:  # pragma: no cover
     from spark_adapter.pqmeta.options import MetaOptions
@@ -129,7 +130,7 @@ def _chunks(pf: Any):
             try:
                 yield i, j, rg.column(j)
             except _pc().ParquetError as exc:   # e.g. encrypted metadata without its key
-                exc.add_note(f"in column chunk {paths[j] if j < len(paths) else j}")
+                add_note(exc, f"in column chunk {paths[j] if j < len(paths) else j}")
                 yield i, j, exc
 
 
