@@ -13,7 +13,7 @@ from typing import Any
 from parquet_core.schema.types import TypeId
 from parquet_core.validation.context import Checker, ChunkState
 from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
-from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED, CompressionCodec, Encoding, PhysicalType
+from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED, CompressionCodec, Encoding, PhysicalType, known_value
 from parquet_core.errors import ParquetError, quoted
 from parquet_core.file.chunk_reader import open_external
 from parquet_core.file.footer import read_footer
@@ -331,7 +331,7 @@ def _check_codec_encodings(ck: Checker, ch: ChunkState) -> None:
     if codec == CompressionCodec.LZ4:
         ck.report_chunk(LZ4, ch, "the chunk is compressed with the deprecated LZ4 codec")
     for e in m.encodings or []:
-        if e not in Encoding._value2member_map_:
+        if not known_value(Encoding, e):
             ck.report_chunk(ENCODING_UNKNOWN, ch, f"unknown encoding id {e} in ColumnMetaData.encodings")
 
 
