@@ -1,10 +1,13 @@
 """Walk the pages of one column chunk: header, decryption, CRC, decompression.
 
-One loop, :func:`walk_pages`, goes over a chunk's stored pages: it reads each
-header through the chunk's crypto context (a
+:func:`walk_pages` goes over a chunk's stored pages: it reads each header
+through the chunk's crypto context (a
 :class:`~parquet_core.encryption.context.ChunkDecryption`: parsed in place for
 a plaintext chunk, decrypted first for an encrypted one) and cuts out the
-stored body. Everything else is built on it::
+stored body.  Two more loops repeat its steps for speed on plaintext chunks in
+memory, with the same checks in the same order: :func:`_walk_plain` (the walk
+itself) and :func:`_plain_pages` (the walk and :func:`decode_pages` fused, for
+:func:`iter_pages`).  Everything else is built on these::
 
     iter_pages(chunk bytes)        walk_pages -> decode_pages (the value count check)
     read_page(one page's bytes)    the first page of walk_pages, decoded
@@ -260,7 +263,8 @@ def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecr
                base_offset: int = 0, first_ordinal: int = 0, dictionary_first: bool | None = None,
                probe: int | None = None, statistics: bool = True,
                limits: PageLimits = DEFAULT_LIMITS) -> Iterator[RawPage]:
-    """The one loop over a column chunk's stored pages (every page walk goes through it).
+    """The loop over a column chunk's stored pages (every page walk goes through it or
+    through one of its plaintext copies, :func:`_walk_plain` and :func:`_plain_pages`).
 
     Each page's header is read through *crypto* (parsed in place for a plaintext
     chunk; decrypted, then parsed, for an encrypted one), its sizes are checked

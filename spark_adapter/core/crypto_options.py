@@ -43,6 +43,8 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
+from spark_adapter.core.option_values import parse_bool
+
 
 
 class _Engine:
@@ -70,8 +72,6 @@ ENCRYPTION_OPTIONS = tuple(P + n for n in (
     "double.wrapping", "footer.key", "key.access.token", "key.list", "key.material.store.internally",
     "kms.client.class", "kms.instance.id", "kms.instance.url", "plaintext.footer", "store.aad.prefix",
     "uniform.key"))
-_TRUE = {"true", "1", "yes"}
-_FALSE = {"false", "0", "no"}
 
 
 def _get(options: Mapping[str, Any], name: str) -> str | None:
@@ -87,12 +87,7 @@ def _flag(options: Mapping[str, Any], name: str, default: bool) -> bool:
     text = _get(options, name)
     if text is None:
         return default
-    low = text.strip().lower()
-    if low in _TRUE:
-        return True
-    if low in _FALSE:
-        return False
-    raise ValueError(f"option {P + name} must be true or false, not {text!r}")
+    return parse_bool(text, f"option {P + name}")
 
 
 def has_encryption_options(options: Mapping[str, Any]) -> bool:
