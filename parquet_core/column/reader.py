@@ -35,6 +35,7 @@ that yield batches before the chunk is done.
 from __future__ import annotations
 
 from dataclasses import replace
+from enum import IntEnum
 from typing import Any, Iterable, Iterator
 
 import numpy as np
@@ -75,8 +76,19 @@ _SCAN_MAX_COUNT = 1 << 16
 #: until their bodies reach this many bytes.
 _HOLD_MAX_BYTES = 16 << 20
 
-# Kinds of value runs.
-_DICT, _FIXED, _BYTES, _DONE, _BOOLS = 0, 1, 2, 3, 4
+
+
+class RunKind(IntEnum):
+    """What the pages of one value run hold (see :class:`_Run`)."""
+
+    DICT = 0     # dictionary indices (with the run's dictionary)
+    FIXED = 1    # PLAIN fixed-width values
+    BYTES = 2    # PLAIN byte arrays, decoded together
+    DONE = 3     # values decoded already
+    BOOLS = 4    # PLAIN booleans
+
+
+_DICT, _FIXED, _BYTES, _DONE, _BOOLS = RunKind.DICT, RunKind.FIXED, RunKind.BYTES, RunKind.DONE, RunKind.BOOLS
 
 
 # PLAIN BYTE_ARRAY over several pages: ``encodings.plain.decode_plain_byte_arrays_multi``
@@ -163,7 +175,7 @@ class _Run:
 
     __slots__ = ("kind", "dictionary", "parts", "counts", "where", "total", "nbytes", "values")
 
-    def __init__(self, kind: int, dictionary: Any = None) -> None:
+    def __init__(self, kind: RunKind, dictionary: Any = None) -> None:
         self.kind = kind
         self.dictionary = dictionary
         self.parts: list[Any] = []      # index arrays, page byte views or decoded values
@@ -293,7 +305,7 @@ class _ChunkDecoder:
 
     # -- values ------------------------------------------------------------------------
 
-    def _run(self, kind: int, dictionary: Any = None) -> _Run:
+    def _run(self, kind: RunKind, dictionary: Any = None) -> _Run:
         runs = self.runs
         if runs and len(runs) > self.chunk_first_run:
             last = runs[-1]
