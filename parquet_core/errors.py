@@ -139,6 +139,7 @@ def quoted(value: object, limit: int = QUOTE_LIMIT, *, bare: bool = False) -> st
     if bare:
         text = str(value)
         return text if len(text) <= limit else f"{text[:limit]}...({len(text)} characters)"
+    head: str | bytes | bytearray | None
     if isinstance(value, memoryview):
         value = value.cast("B")
         size, head = value.nbytes, value[:limit].tobytes()

@@ -73,7 +73,7 @@ class ColumnDecryptor:
         self.ctr = ctr
         self._cipher = cipher
         # The AAD of every module type without its page ordinal, built once.
-        self._prefixes = {t: module_aad(file_aad_bytes, t, row_group, column, 0 if t in _PAGE_MODULES else -1)
+        self._prefixes: dict[ModuleType, bytes] = {t: module_aad(file_aad_bytes, t, row_group, column, 0 if t in _PAGE_MODULES else -1)
                           for t in ModuleType if t is not ModuleType.FOOTER}
 
     def decrypt(self, buf: Any, module_type: ModuleType, page: int = -1,

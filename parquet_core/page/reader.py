@@ -299,7 +299,7 @@ def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecr
     read_header = crypto.read_header
     # bytes in memory are sliced here; a reader is asked for each header and body
     buf = _as_bytes(chunk) if isinstance(chunk, (bytes, bytearray, memoryview)) else None
-    read = None if buf is not None else chunk
+    read: Any = None if buf is not None else chunk   # ChunkBytes: (offset, size) -> bytes
     if buf is not None and crypto is PLAINTEXT:
         yield from _walk_plain(buf, length, headers, base_offset, first_ordinal, limits)
         return
@@ -529,7 +529,8 @@ def read_page(buf: bytes | memoryview, codec_id: int, *, ordinal: int = 0, verif
 
 
 def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal: int,
-               offset: int, limits: PageLimits = DEFAULT_LIMITS) -> Page | None:
+               offset: int, limits: PageLimits = DEFAULT_LIMITS) -> Page:
+    """The page of a known type (the callers skip INDEX_PAGE and future types first)."""
     ptype = header.type
     if ptype == PageType.DICTIONARY_PAGE:
         h = header.dictionary_page_header
@@ -551,7 +552,7 @@ def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal
             raise ParquetFormatError("v2 data page without a valid header")
         limits.check_count(h.num_values)
         return _v2_page(header, stored, codec, plain, ordinal, offset)
-    return None  # INDEX_PAGE or a page type from a later spec: skip it
+    raise ParquetFormatError(f"page type {ptype} is not a dictionary or data page")
 
 
 class PageHeaderInfo(NamedTuple):

@@ -333,7 +333,7 @@ def _virtual(f: DataFile, parts: list[tuple[str, str]]) -> dict[str, Any]:
 
 def list_indexes(md_base: str) -> list[dict[str, Any]]:
     """The indexed datasets under *md_base*: identifier, directory and indexes (invalid dirs skipped)."""
-    out = []
+    out: list[dict[str, Any]] = []
     if not os.path.isdir(md_base):
         return out
     for name in sorted(os.listdir(md_base)):

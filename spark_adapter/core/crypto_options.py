@@ -209,7 +209,8 @@ def encryption_from_options(options: Mapping[str, Any], path: str | None = None)
     uniform = _get(options, "uniform.key")
     footer = _get(options, "footer.key")
     if kms is not None:
-        if not (uniform or footer):
+        master = uniform or footer
+        if not master:
             raise ValueError(f"encrypting through a KMS needs {P}footer.key or {P}uniform.key")
         bits_text = _get(options, "data.key.length.bits") or "128"
         try:
@@ -217,7 +218,7 @@ def encryption_from_options(options: Mapping[str, Any], path: str | None = None)
         except ValueError:
             raise ValueError(f"option {P}data.key.length.bits must be 128, 192 or 256") from None
         config = pc.EncryptionConfiguration(
-            footer_key=(uniform or footer).strip(),
+            footer_key=master.strip(),
             column_keys=None if uniform else _get(options, "column.keys"),
             encryption_algorithm=algorithm, plaintext_footer=plaintext_footer,
             double_wrapping=_flag(options, "double.wrapping", True),

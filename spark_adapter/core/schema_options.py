@@ -124,7 +124,8 @@ def _add(out: list[StructField], source: StructType, path: list[str], full: str)
         raise ValueError(f"pqcore: option 'columns': {full!r}: {field.name!r} is not a struct")
     if existing is not None and out[existing].dataType == field.dataType:
         return                          # already whole
-    inner = list(out[existing].dataType.fields) if existing is not None else []
+    have = out[existing].dataType if existing is not None else None
+    inner = list(have.fields) if isinstance(have, StructType) else []
     _add(inner, field.dataType, path[1:], full)
     new = StructField(field.name, StructType(inner), field.nullable)
     if existing is None:

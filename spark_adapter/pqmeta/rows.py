@@ -320,7 +320,7 @@ def check_rows(path: str, pf: Any, options: MetaOptions) -> list[dict[str, Any]]
     return rows or [{**base, "severity": "ok", "rule": None, "message": None, "spec": None}]
 
 
-LEVELS: dict[str, tuple[str, Callable[[str, Any, dict[str, str]], list[dict[str, Any]]]]] = {
+LEVELS: dict[str, tuple[str, Callable[[str, Any, MetaOptions], list[dict[str, Any]]]]] = {
     "file": ("path string, num_rows bigint, num_row_groups int, num_columns int, created_by string, "
              "format_version int, footer_size bigint, file_size bigint, key_value_metadata map<string,string>, "
              "encryption_algorithm string, footer_mode string, error string", file_rows),
