@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 import parquet_core as pc
 from parquet_core.file import chunk_reader
 from parquet_core.table.arrays import Table
-from tests.conftest import corpus_dir
+from tests._support.corpus import corpus_dir
 
 
 #: Files whose values take gigabytes (read in a subprocess by their own conformance test).
