@@ -480,7 +480,7 @@ class _ChunkDecoder:
             except (ValueError, IndexError, OverflowError):
                 batch = None    # the page-by-page decoder below gives the result or the error
             except MemoryError as exc:
-                err = out_of_memory(exc, "decoding definition levels")
+                err: ParquetError = out_of_memory(exc, "decoding definition levels")
                 if len(held) == 1:
                     _page_note(err, held[0][4], held[0][5])
                 else:

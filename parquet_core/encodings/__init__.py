@@ -190,8 +190,8 @@ REGISTRY: dict[int, EncodingSpec] = {
 
 
 def _name(enum: type[Any], value: int) -> str:
-    name = enum_name(enum, value)
-    return name if name is None or name.startswith("UNKNOWN(") else f"{name} ({int(value)})"
+    name = enum_name(enum, value) or f"UNKNOWN({value})"
+    return name if name.startswith("UNKNOWN(") else f"{name} ({int(value)})"
 
 
 def empty_values(physical_type: int, type_length: int | None = None) -> Any:

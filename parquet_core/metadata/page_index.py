@@ -290,7 +290,9 @@ class PageIndexBuilder:
         lo, hi = bounds
         if self.truncate_length is not None and self._truncatable():
             lo = truncate_min(lo, self.truncate_length, text=self.desc.data_type.is_text)[0]
-            hi = truncate_max(hi, self.truncate_length, text=self.desc.data_type.is_text)[0]
+            cut = truncate_max(hi, self.truncate_length, text=self.desc.data_type.is_text)[0]
+            if cut is not None:   # None: no shorter upper bound exists (all 0xFF): keep the maximum whole
+                hi = cut
         self.mins.append(lo)
         self.maxs.append(hi)
 
