@@ -25,7 +25,6 @@ Reported: best CPU milliseconds of each engine, MB/s of the file's size
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 import tempfile
@@ -42,21 +41,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import parquet_core as pc
+from benchmarks._harness import best_of
 
 
 def cpu_best(fn: Callable[[], Any], repeats: int) -> float:
     """Best CPU time (seconds) of *repeats* calls, garbage collection off while timing."""
-    best = float("inf")
-    for _ in range(repeats):
-        gc.collect()
-        gc.disable()
-        try:
-            t = time.process_time()
-            fn()
-            best = min(best, time.process_time() - t)
-        finally:
-            gc.enable()
-    return best
+    return best_of(fn, repeats, time.process_time)
 
 
 # ------------------------------------------------------------------ data
