@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import argparse
 import base64
-import gc
 import json
 import os
 import sys
@@ -57,6 +56,7 @@ import pyarrow.parquet as pq
 import pyarrow.parquet.encryption as pe
 
 from benchmarks import read_bench_data as data
+from benchmarks._harness import best_of
 from benchmarks import write_variants as wv
 
 FOOTER_KEY = b"0123456789012345"
@@ -87,20 +87,6 @@ def _material(key: bytes) -> bytes:
 
 
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
-
-
-def best_of(fn: Callable[[], Any], repeats: int, clock: Callable[[], float] = time.perf_counter) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        gc.collect()
-        gc.disable()
-        try:
-            t = clock()
-            fn()
-            best = min(best, clock() - t)
-        finally:
-            gc.enable()
-    return best
 
 
 def main(argv: list[str] | None = None) -> int:

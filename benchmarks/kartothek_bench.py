@@ -29,7 +29,7 @@ import numpy as np
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.nested_read_bench import best_of  # noqa: E402
+from benchmarks._harness import best_of  # noqa: E402
 
 
 def main() -> None:

@@ -39,7 +39,6 @@ buffers on every call).
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
 import tempfile
 import time
@@ -55,6 +54,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import parquet_core as pc
+from benchmarks._harness import best_of
 
 
 def write_dataset(folder: Path, files: int, rows: int, seed: int = 7) -> list[Path]:
@@ -86,17 +86,7 @@ def dataset(folder: Path, files: int, rows: int) -> list[Path]:
 
 def best_cpu(fn: Callable[[], Any], repeats: int) -> float:
     """The least CPU time (seconds) of *repeats* calls of *fn*."""
-    best = float("inf")
-    for _ in range(repeats):
-        gc.collect()
-        gc.disable()
-        try:
-            t = time.process_time()
-            fn()
-            best = min(best, time.process_time() - t)
-        finally:
-            gc.enable()
-    return best
+    return best_of(fn, repeats, time.process_time)
 
 
 def pc_read(path: Path, filt: list[tuple[str, str, int]], columns: list[str]) -> pa.Table:

@@ -22,9 +22,7 @@ checked against pyarrow's (Arrow values) outside the timed region.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
-import time
 from typing import Any, Callable
 
 import numpy as np
@@ -32,6 +30,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import parquet_core as pc
+from benchmarks._harness import best_of
 
 COLUMNS = ["li", "ls", "st", "mp"]
 
@@ -69,19 +68,6 @@ def engines() -> dict[str, Callable[[str, "list[str] | None"], Any]]:
         pass
     return out
 
-
-def best_of(fn: Callable[[], Any], repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        gc.collect()
-        gc.disable()
-        try:
-            t = time.perf_counter()
-            fn()
-            best = min(best, time.perf_counter() - t)
-        finally:
-            gc.enable()
-    return best
 
 
 def main(argv: "list[str] | None" = None) -> int:

@@ -28,7 +28,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import parquet_core as pc
-from benchmarks.nested_read_bench import COLUMNS, best_of, make_table
+from benchmarks._harness import best_of
+from benchmarks.nested_read_bench import COLUMNS, make_table
 from parquet_core.interop.ingest import as_table
 from parquet_core.table.shred import shred
 

@@ -13,7 +13,6 @@ of the level's rows, planning included), best of N, and tasks made.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
 import tempfile
@@ -52,7 +51,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--data", help="keep the lake in this folder (reused when it exists)")
     ap.add_argument("--per-file", action="store_true", help="also time one file per task")
     args = ap.parse_args(argv)
-    from benchmarks.spark_bench import _session
+    from benchmarks.spark_bench import spark_session
 
     tmp = Path(tempfile.mkdtemp())
     lake = Path(args.data) if args.data else tmp / "lake"
@@ -60,7 +59,7 @@ def main(argv: list[str] | None = None) -> None:
         t = time.perf_counter()
         make_lake(lake, args.files)
         print(f"lake of {args.files} files written in {time.perf_counter() - t:.1f} s")
-    spark = _session()
+    spark = spark_session()
     print(f"== pqmeta over {args.files:,} small files (+ litter), local[2], best of {args.repeats}")
     variants = [("default", {})] + ([("1 file/task", {"filesPerTask": "1"})] if args.per_file else [])
     for level in ("file", "column"):

@@ -42,7 +42,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import parquet_core as pc
-from benchmarks.nested_read_bench import best_of as best
+from benchmarks._harness import best_of as best
 
 
 def make(rows: int, seed: int = 7) -> pa.Table:

@@ -25,13 +25,8 @@ that differs from pyarrow's is reported as WRONG and never enters a ratio.
 from __future__ import annotations
 
 import argparse
-import gc
-import hashlib
 import json
-import math
 import os
-import platform
-import subprocess
 import sys
 import time
 import traceback
@@ -41,10 +36,16 @@ from typing import Any, Callable
 if __package__ in (None, ""):  # ``python benchmarks/read_bench.py``
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from benchmarks._harness import src_sha1 as _src_sha1
+from benchmarks._harness import environment as _env
+from benchmarks._harness import err as _err
+from benchmarks._harness import fmt_ms, fmt_ratio, render_table, run_once, snapshot_engine
+from benchmarks._harness import gmean as _gmean
+from benchmarks._harness import loadavg as _loadavg
+from benchmarks._harness import log as _log
 from benchmarks import read_bench_data as data
 from benchmarks.read_bench_check import check_array, check_table
 
@@ -74,41 +75,10 @@ _ENC_ABBR = {
 MB = 1e6
 
 
-def _err(exc: BaseException) -> str:
-    msg = str(exc).strip().splitlines()
-    first = msg[0] if msg else ""
-    if len(first) > 300:
-        first = first[:297] + "..."
-    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
-
 
 # -- engines -------------------------------------------------------------------
 
-_REPO = Path(__file__).resolve().parent.parent
 
-
-def snapshot_engine() -> str | None:
-    """Copy ``parquet_core/`` to a temp dir and import it from there, so a run
-    times one engine version even while the sources are being edited.
-
-    Returns the snapshot directory (None when parquet_core was already imported
-    or the copy failed, in which case the repository's package is used)."""
-    if "parquet_core" in sys.modules:
-        return None
-    try:
-        import atexit
-        import shutil
-        import tempfile
-
-        tmp = tempfile.mkdtemp(prefix="pqc_bench_engine_")
-        shutil.copytree(_REPO / "parquet_core", Path(tmp) / "parquet_core",
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        atexit.register(shutil.rmtree, tmp, True)
-        sys.path.insert(0, tmp)
-        return tmp
-    except Exception as exc:  # noqa: BLE001
-        _log(f"could not snapshot parquet_core ({_err(exc)}); timing the repository's copy")
-        return None
 
 
 def load_engines(selected: list[str]) -> dict[str, tuple[Callable[[str, list[str] | None], Any] | None, str | None]]:
@@ -145,19 +115,6 @@ def load_engines(selected: list[str]) -> dict[str, tuple[Callable[[str, list[str
             traceback.print_exc(limit=3, file=sys.stderr)
     return out
 
-
-def run_once(fn: Callable[[], Any]) -> tuple[float, Any]:
-    """Time one call: gc collected before, disabled during (like ``timeit``). Raises what *fn* raises."""
-    gc.collect()
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        t0 = time.perf_counter()
-        result = fn()
-        return time.perf_counter() - t0, result
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def time_round_robin(calls: dict[str, Callable[[], Any]], repeats: int, budget: float,
@@ -486,28 +443,11 @@ def _check_footer(m: Any, ref: pq.FileMetaData) -> dict[str, Any]:
 
 # -- reporting ---------------------------------------------------------------------
 
-def _log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
-
-
-def fmt_ms(s: float | None) -> str:
-    if s is None:
-        return "-"
-    ms = s * 1e3
-    if ms < 10:
-        return f"{ms:.2f}"
-    if ms < 100:
-        return f"{ms:.1f}"
-    return f"{ms:.0f}"
-
 
 def fmt_us(s: float) -> str:
     us = s * 1e6
     return f"{us:,.0f} us" if us < 10_000 else f"{us / 1e3:,.1f} ms"
 
-
-def fmt_ratio(r: float | None) -> str:
-    return "-" if r is None else f"{r:.2f}x"
 
 
 def _cell(row: dict[str, Any], e: str) -> str:
@@ -518,15 +458,6 @@ def _cell(row: dict[str, Any], e: str) -> str:
         return fmt_ms(c["best_s"])
     return c["status"]
 
-
-def render_table(headers: list[str], rows: list[list[str]], right: set[int] | None = None) -> str:
-    right = right if right is not None else set(range(1, len(headers)))
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
-
-    def line(cells: list[str]) -> str:
-        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths)))
-    sep = "  ".join("-" * w for w in widths)
-    return "\n".join(x.rstrip() for x in [line(headers), sep, *(line(r) for r in rows)])
 
 
 def render_variant(v: dict[str, Any], engines: list[str]) -> str:
@@ -569,10 +500,6 @@ def _grouped_failures(variants: list[dict[str, Any]], with_variant: bool = True)
         lines.append(f"   {status} {e} [{shown}]: {err}")
     return lines
 
-
-def _gmean(xs: list[float]) -> float | None:
-    xs = [x for x in xs if x and x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
 def render_summary(result: dict[str, Any], engines: list[str]) -> str:
@@ -665,52 +592,6 @@ def render_footer(f: dict[str, Any]) -> str:
 
 
 # -- main ----------------------------------------------------------------------------
-
-def _loadavg() -> list[float] | None:
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except (AttributeError, OSError):
-        return None
-
-
-def _src_sha1(root: Path = _REPO) -> str:
-    """Fingerprint of every parquet_core/*.py under *root* (relative path + bytes)."""
-    h = hashlib.sha1()
-    for f in sorted((root / "parquet_core").rglob("*.py")):
-        h.update(f.relative_to(root).as_posix().encode())
-        try:
-            h.update(f.read_bytes())
-        except OSError:
-            pass
-    return h.hexdigest()[:12]
-
-
-def _env(snapshot: str | None) -> dict[str, Any]:
-    def ver(mod: str) -> str | None:
-        try:
-            return __import__(mod).__version__
-        except Exception:  # noqa: BLE001
-            return None
-    root = Path(__file__).resolve().parent.parent
-
-    def git(*a: str) -> str | None:
-        try:
-            return subprocess.run(["git", *a], capture_output=True, text=True, cwd=root,
-                                  timeout=10).stdout.strip() or None
-        except Exception:  # noqa: BLE001
-            return None
-    rev = git("rev-parse", "--short", "HEAD")
-    dirty = git("status", "--porcelain", "--", "parquet_core")
-    # the engine changes under active development: fingerprint the exact sources timed
-    return {"python": platform.python_version(), "platform": platform.platform(),
-            "machine": platform.machine(), "cpu_count": os.cpu_count(),
-            "numpy": np.__version__, "pyarrow": pa.__version__, "fastparquet": ver("fastparquet"),
-            "pandas": ver("pandas"), "parquet_core": ver("parquet_core"), "git_rev": rev,
-            "parquet_core_uncommitted": dirty.splitlines() if dirty else [],
-            "parquet_core_src_sha1": _src_sha1(Path(snapshot) if snapshot else _REPO),
-            "parquet_core_snapshot": snapshot,
-            "loadavg_start": _loadavg(),
-            "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
 
 
 def _header(result: dict[str, Any]) -> str:

@@ -34,7 +34,6 @@ one of its files and ``read_metadata`` of it.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 import tempfile
@@ -51,21 +50,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import parquet_core as pc
+from benchmarks._harness import best_of
 
 
 def cpu_best(fn: Callable[[], Any], repeats: int) -> float:
     """Best CPU time (seconds) of *repeats* calls, garbage collection off while timing."""
-    best = float("inf")
-    for _ in range(repeats):
-        gc.collect()
-        gc.disable()
-        try:
-            t = time.process_time()
-            fn()
-            best = min(best, time.process_time() - t)
-        finally:
-            gc.enable()
-    return best
+    return best_of(fn, repeats, time.process_time)
 
 
 # ------------------------------------------------------------------ data

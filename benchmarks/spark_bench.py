@@ -75,7 +75,7 @@ def _compile_checkout() -> None:
         compileall.compile_file(str(shim), quiet=1)
 
 
-def _session():
+def spark_session():
     root = str(Path(__file__).resolve().parent.parent)
     _compile_checkout()
     os.environ["PYSPARK_PYTHON"] = sys.executable
@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     if args.first_query:
         return first_queries(args)
-    spark = _session()
+    spark = spark_session()
     d = Path(tempfile.mkdtemp())
     data = args.data or str(d / "data")
     if not Path(data).exists():

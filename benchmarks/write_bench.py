@@ -45,7 +45,12 @@ import pyarrow.parquet as pq
 
 from benchmarks import read_bench_data as data
 from benchmarks import write_variants as wv
-from benchmarks.read_bench import _env, _err, _loadavg, _log, _src_sha1, run_once, snapshot_engine
+from benchmarks._harness import environment as _env
+from benchmarks._harness import err as _err
+from benchmarks._harness import loadavg as _loadavg
+from benchmarks._harness import log as _log
+from benchmarks._harness import run_once, snapshot_engine
+from benchmarks._harness import src_sha1 as _src_sha1
 from benchmarks.read_bench_check import check_table
 from benchmarks.write_check import check_layout, check_values, enc_label, page_layout
 from benchmarks.write_report import render_header, render_report

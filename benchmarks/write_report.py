@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchmarks.read_bench import _gmean, fmt_ms, fmt_ratio, render_table
+from benchmarks._harness import fmt_ms, fmt_ratio, render_table
+from benchmarks._harness import gmean as _gmean
 
 __all__ = ["render_header", "render_report"]
 

@@ -28,7 +28,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import parquet_core as pc  # noqa: E402
-from benchmarks.nested_read_bench import best_of as best  # noqa: E402
+from benchmarks._harness import best_of as best  # noqa: E402
 from parquet_core_integrations.xskipper import Xskipper, skip_decisions  # noqa: E402
 from parquet_core_integrations.xskipper.sketch import SparkBloomFilter  # noqa: E402
 

@@ -9,6 +9,7 @@ against the generated thrift module.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any
 
 __all__ = [
     "MAGIC",
@@ -21,6 +22,8 @@ __all__ = [
     "CompressionCodec",
     "PageType",
     "BoundaryOrder",
+    "enum_name",
+    "known_value",
 ]
 
 #: Four bytes at the start and the end of every plaintext-footer file.
@@ -123,3 +126,27 @@ class BoundaryOrder(IntEnum):
     UNORDERED = 0
     ASCENDING = 1
     DESCENDING = 2
+
+
+def enum_name(enum: Any, value: int | None) -> str | None:
+    """The spec name of *value* in *enum* (one of the enums above, or a generated thrift enum
+    class), ``UNKNOWN(n)`` for a value the spec lacks, None for None.
+
+    The one way the package names an enum value in metadata, messages and reports.
+    """
+    if value is None:
+        return None
+    names = getattr(enum, "_VALUES_TO_NAMES", None)     # a generated thrift enum
+    if names is not None:
+        name = names.get(value)
+    else:
+        try:
+            name = enum(value).name
+        except ValueError:
+            name = None
+    return name if name is not None else f"UNKNOWN({value})"
+
+
+def known_value(enum: Any, value: int | None) -> bool:
+    """Whether *value* is a member of *enum* (see :func:`enum_name`)."""
+    return value is not None and not enum_name(enum, value).startswith("UNKNOWN(")  # type: ignore[union-attr]

@@ -47,6 +47,8 @@ __all__ = [
     "DatasetWriteConflictError",
     "ParquetResourceError",
     "add_context",
+    "add_note",
+    "has_note",
     "file_context",
     "out_of_memory",
     "memory_errors",
@@ -137,6 +139,7 @@ def quoted(value: object, limit: int = QUOTE_LIMIT, *, bare: bool = False) -> st
     if bare:
         text = str(value)
         return text if len(text) <= limit else f"{text[:limit]}...({len(text)} characters)"
+    head: str | bytes | bytearray | None
     if isinstance(value, memoryview):
         value = value.cast("B")
         size, head = value.nbytes, value[:limit].tobytes()
@@ -168,6 +171,30 @@ class ParquetResourceError(ParquetError):
     (a ``MemoryError``, kept as ``__cause__``)."""
 
 
+def add_note(exc: BaseException, note: str) -> BaseException:
+    """Attach *note* to *exc* (``BaseException.add_note``; on Python 3.10, which lacks it,
+    the note goes into ``exc.__notes__`` the same way, where tools and tests find it).
+
+    Every note the package writes goes through here (locations through :func:`add_context`).
+    Returns the same exception, for ``raise add_note(e, ...)``.
+    """
+    adder = getattr(exc, "add_note", None)
+    if adder is not None:
+        adder(note)
+    else:   # pragma: no cover - Python 3.10
+        notes = getattr(exc, "__notes__", None)
+        if not isinstance(notes, list):
+            notes = []
+            exc.__notes__ = notes  # type: ignore[attr-defined]  # PEP 678's attribute, absent from 3.10's stubs
+        notes.append(note)
+    return exc
+
+
+def has_note(exc: BaseException, prefix: str) -> bool:
+    """Whether a note of *exc* starts with *prefix* (a location added already deeper down)."""
+    return any(isinstance(n, str) and n.startswith(prefix) for n in getattr(exc, "__notes__", ()))
+
+
 def add_context(exc: BaseException, **where: object) -> BaseException:
     """Attach a location note (``column=a.b, row_group=0, page=3``) to *exc*.
 
@@ -185,7 +212,7 @@ def add_context(exc: BaseException, **where: object) -> BaseException:
     """
     parts = [f"{k.replace('_', ' ')}={quoted(v, bare=True)}" for k, v in where.items() if v is not None]
     if parts:
-        exc.add_note("at " + ", ".join(parts))
+        add_note(exc, "at " + ", ".join(parts))
     return exc
 
 
@@ -230,7 +257,7 @@ def refuses_memory_errors(what: str) -> Callable[[_F], _F]:
 def path_of(target: Any) -> str | None:
     """The file path behind *target* (a path, or a file object with a ``name``), else None."""
     if isinstance(target, (str, os.PathLike)):
-        return os.fspath(target)  # type: ignore[return-value]
+        return os.fspath(target)
     name = getattr(target, "name", None)
     return name if isinstance(name, str) else None
 
@@ -255,7 +282,7 @@ def note_file(exc: BaseException, path: str | None, action: str) -> BaseExceptio
     if len(args) == 1 and isinstance(args[0], str) and str(exc) == args[0]:
         exc.args = (f"{args[0]} ({note})",)
     else:
-        exc.add_note(note)
+        add_note(exc, note)
     return exc
 
 

@@ -28,12 +28,14 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from tests._support.corpus import DEFAULT_CORPUS, corpus_dir
+
 # Hypothesis' per-example deadline is a timing assertion: on a loaded machine
 # (CI shares 2 cores) it fails correct code. Tests that want a deadline set it.
 settings.register_profile("parquet-core", deadline=None)
 settings.load_profile("parquet-core")
 
-_DEFAULT = Path(__file__).resolve().parents[1].parent / "shared" / "parquet-testing" / "data"
+_DEFAULT = DEFAULT_CORPUS
 if "PARQUET_TEST_DATA" not in os.environ and _DEFAULT.is_dir():
     # some test modules read the variable itself: give them the default location too
     os.environ["PARQUET_TEST_DATA"] = str(_DEFAULT)
@@ -81,11 +83,6 @@ _SPARK_FIXTURES = {"spark", "pqcore_spark", "ids_dataset", "pushdown_on", "ktk_s
 def ci_strict() -> bool:
     """True when running under CI (``CI`` is true/1/yes): a missing prerequisite fails."""
     return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
-
-
-def corpus_dir() -> Path:
-    """The parquet-testing ``data`` directory (``PARQUET_TEST_DATA`` overrides)."""
-    return Path(os.environ.get("PARQUET_TEST_DATA", str(_DEFAULT)))
 
 
 def how_to(reason: str) -> str | None:

@@ -122,7 +122,7 @@ class ImportedArray:
                                          f"{count} values are needed")
             return np.zeros(0, dtype=dtype)
         raw = (ctypes.c_uint8 * (count * dtype.itemsize)).from_address(address)
-        raw.owner = self._owner   # type: ignore[attr-defined]
+        raw.owner = self._owner
         return np.frombuffer(raw, dtype=dtype, count=count)
 
     def buffer_address(self, index: int) -> int:

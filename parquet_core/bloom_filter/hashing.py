@@ -30,7 +30,7 @@ from parquet_core.errors import UnsupportedFeatureError
 
 __all__ = ["hash_values", "infer_physical_type"]
 
-_FIXED_NUMERIC = {
+_FIXED_NUMERIC: dict[int, tuple[str, str]] = {
     PhysicalType.INT32: ("<i4", "iu"), PhysicalType.INT64: ("<i8", "iu"),
     PhysicalType.FLOAT: ("<f4", "fiu"), PhysicalType.DOUBLE: ("<f8", "fiu"),
 }

@@ -310,7 +310,7 @@ def xxh64_byte_arrays(values: ByteArrays) -> U64:
     return out
 
 
-def _single_value_hasher():  # type: ignore[no-untyped-def]
+def _single_value_hasher():
     """``xxhash.xxh64_intdigest`` when the package is installed, else None."""
     try:
         import xxhash

@@ -32,7 +32,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any, Sequence
+from typing import Sequence
 
 from parquet_core.cli import inspect as _inspect
 from parquet_core.cli.compat import add_compat_parser, compat_command

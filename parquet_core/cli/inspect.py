@@ -19,7 +19,8 @@ from parquet_core.file.reader import ParquetFile
 from parquet_core.metadata.thrift_dict import plain_value, thrift_to_dict
 from parquet_core.schema.types import FLOAT_IDS, TypeId
 
-__all__ = ["COMMANDS"]
+# what parquet_core.cli uses: the subcommand table and the functions behind it
+__all__ = ["HELP", "chunk_command", "cmd_column_size", "footer_command", "open_file", "schema_json"]
 
 
 def open_file(path: str, args: argparse.Namespace) -> ParquetFile:

@@ -124,9 +124,9 @@ class ChunkMetadataBuilder:
         """The chunk's ``ColumnMetaData`` (*num_values*: level slots, nulls included)."""
         desc, opts = self.desc, self.opts
         encodings = list(self.encodings)
-        if desc.max_definition_level > 0 or desc.max_repetition_level > 0:
-            if Encoding.RLE not in encodings:
-                encodings.append(Encoding.RLE)
+        levels = desc.max_definition_level > 0 or desc.max_repetition_level > 0
+        if levels and Encoding.RLE not in encodings:
+            encodings.append(Encoding.RLE)
         first_data = self.first_data_offset if self.first_data_offset is not None else self.offset
         meta = pt.ColumnMetaData(
             type=desc.physical_type, encodings=sorted(set(encodings)), path_in_schema=list(desc.path),

@@ -35,6 +35,7 @@ that yield batches before the chunk is done.
 from __future__ import annotations
 
 from dataclasses import replace
+from enum import IntEnum
 from typing import Any, Iterable, Iterator
 
 import numpy as np
@@ -53,7 +54,7 @@ from parquet_core.encodings.dictionary import build_dictionary
 from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
 from parquet_core.encodings.rle_hybrid import expand_dictionary_index_pages, scan_dictionary_indices
 from parquet_core.encodings.rle_validity import decode_validity
-from parquet_core.errors import ParquetError, ParquetFormatError, out_of_memory
+from parquet_core.errors import add_note, has_note, ParquetError, ParquetFormatError, out_of_memory
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.schema.descriptor import ColumnDescriptor
 
@@ -81,8 +82,21 @@ _SCAN_MAX_COUNT = 1 << 16
 #: until their bodies reach this many bytes.
 _HOLD_MAX_BYTES = 16 << 20
 
-# Kinds of value runs.
-_DICT, _FIXED, _BYTES, _DONE, _BOOLS, _DELTA = 0, 1, 2, 3, 4, 5
+
+
+class RunKind(IntEnum):
+    """What the pages of one value run hold (see :class:`_Run`)."""
+
+    DICT = 0     # dictionary indices (with the run's dictionary)
+    FIXED = 1    # PLAIN fixed-width values
+    BYTES = 2    # PLAIN byte arrays, decoded together
+    DONE = 3     # values decoded already
+    BOOLS = 4    # PLAIN booleans
+    DELTA = 5    # DELTA_BINARY_PACKED pages, unpacked together
+
+
+_DICT, _FIXED, _BYTES, _DONE, _BOOLS, _DELTA = (RunKind.DICT, RunKind.FIXED, RunKind.BYTES, RunKind.DONE,
+                                                RunKind.BOOLS, RunKind.DELTA)
 
 
 # PLAIN BYTE_ARRAY over several pages: ``encodings.plain.decode_plain_byte_arrays_multi``
@@ -150,9 +164,13 @@ def _v1_level_stream(buf: memoryview, n: int) -> tuple[memoryview, int]:
     return buf[4:4 + length], 4 + length
 
 
+#: how every page location note of this module starts (see :func:`_page_note`)
+_PAGE_NOTE = "while decoding page"
+
+
 def _noted(exc: BaseException) -> bool:
     """Whether *exc* already names the page it comes from (see :meth:`_ChunkDecoder.flush`)."""
-    return getattr(exc, "_pc_page_noted", False)
+    return has_note(exc, _PAGE_NOTE)
 
 
 # ---------------------------------------------------------------------------------------
@@ -165,7 +183,7 @@ class _Run:
 
     __slots__ = ("kind", "dictionary", "parts", "counts", "where", "total", "nbytes", "values")
 
-    def __init__(self, kind: int, dictionary: Any = None) -> None:
+    def __init__(self, kind: RunKind, dictionary: Any = None) -> None:
         self.kind = kind
         self.dictionary = dictionary
         self.parts: list[Any] = []      # index arrays, page byte views or decoded values
@@ -208,7 +226,6 @@ def _expand_indices(parts: list[Any], where: list[tuple[int, int]], size: int) -
             err = ParquetFormatError(f"dictionary index {page_max} out of range for a dictionary "
                                      f"of {size} values")
             _page_note(err, *where[i + bad])
-            err._pc_page_noted = True  # type: ignore[attr-defined]
             raise err
         out.append(idx)
         i = j
@@ -224,7 +241,7 @@ def _view(buf: Any) -> memoryview:
 
 
 def _page_note(exc: BaseException, ordinal: int, offset: int) -> None:
-    exc.add_note(f"while decoding page {ordinal} at file offset {offset}")
+    add_note(exc, f"{_PAGE_NOTE} {ordinal} at file offset {offset}")
 
 
 def _page_error(exc: Exception) -> ParquetError:
@@ -296,7 +313,7 @@ class _ChunkDecoder:
 
     # -- values ------------------------------------------------------------------------
 
-    def _run(self, kind: int, dictionary: Any = None) -> _Run:
+    def _run(self, kind: RunKind, dictionary: Any = None) -> _Run:
         runs = self.runs
         if runs and len(runs) > self.chunk_first_run:
             last = runs[-1]
@@ -480,13 +497,12 @@ class _ChunkDecoder:
             except (ValueError, IndexError, OverflowError):
                 batch = None    # the page-by-page decoder below gives the result or the error
             except MemoryError as exc:
-                err = out_of_memory(exc, "decoding definition levels")
+                err: ParquetError = out_of_memory(exc, "decoding definition levels")
                 if len(held) == 1:
                     _page_note(err, held[0][4], held[0][5])
                 else:
-                    err.add_note(f"while decoding pages {held[0][4]} to {held[-1][4]} from file offset "
+                    add_note(err, f"{_PAGE_NOTE}s {held[0][4]} to {held[-1][4]} from file offset "
                                  f"{held[0][5]}")
-                err._pc_page_noted = True  # type: ignore[attr-defined]
                 raise err from exc
         pos = 0
         k = 0
@@ -529,12 +545,10 @@ class _ChunkDecoder:
                 self.add_values(encoding, values, present)
             except ParquetError as exc:
                 _page_note(exc, ordinal, offset)
-                exc._pc_page_noted = True  # type: ignore[attr-defined]
                 raise
             except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
                 err = _page_error(exc)
                 _page_note(err, ordinal, offset)
-                err._pc_page_noted = True  # type: ignore[attr-defined]
                 raise err from exc
 
     def _add_defs(self, defs: npt.NDArray[np.int16], flat: bool, n: int) -> int:

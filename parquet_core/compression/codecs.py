@@ -231,7 +231,7 @@ def _cramjam_snappy_into() -> Callable[[Any, Any], int] | None:
         except ImportError:
             fn = None
         _CRAMJAM_SNAPPY.append(fn)
-    return _CRAMJAM_SNAPPY[0]  # type: ignore[no-any-return]
+    return _CRAMJAM_SNAPPY[0]
 
 
 @dataclass(frozen=True)

@@ -32,8 +32,8 @@ from typing import Any, Sequence
 from thrift.Thrift import TType
 
 from parquet_core.thrift import pt
-from parquet_core.thrift.codec import _DECODE_ERRORS, HAVE_ACCELERATED
-from parquet_core.thrift.lazy_footer import _only, lazy_state
+from parquet_core.thrift.codec import DECODE_ERRORS, HAVE_ACCELERATED
+from parquet_core.thrift.lazy_footer import only_fields, lazy_state
 
 __all__ = ["Staleness", "classify", "row_group_ends"]
 
@@ -86,8 +86,8 @@ class _Bag:
     """What the C decoder fills (plain attributes); no ``__init__``, the cheapest to make."""
 
 
-_RG_EXTENT = _only(pt.RowGroup.thrift_spec, {"file_offset", "total_compressed_size"})
-_FMD_EXTENTS = _only(pt.FileMetaData.thrift_spec, {"row_groups"}, row_groups=(
+_RG_EXTENT = only_fields(pt.RowGroup.thrift_spec, {"file_offset", "total_compressed_size"})
+_FMD_EXTENTS = only_fields(pt.FileMetaData.thrift_spec, {"row_groups"}, row_groups=(
     4, TType.LIST, "row_groups", (TType.STRUCT, [_Bag, _RG_EXTENT], False), None))
 
 
@@ -134,7 +134,7 @@ def _fast_extents(raw: Any) -> list[Any] | None:
     top = _Bag()
     try:
         proto._fast_decode(top, proto, [_Bag, _FMD_EXTENTS])
-    except _DECODE_ERRORS:
+    except DECODE_ERRORS:
         return None
     groups = getattr(top, "row_groups", None)
     if groups is None or len(groups) != state.num_row_groups:

@@ -25,25 +25,19 @@ import numpy as np
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array
+from parquet_core.table.promote import TypeMismatch, common_type
 
 __all__ = ["SchemaUnifier", "check_unique_names", "conform"]
 
-_SIGNED = {TypeId.INT8: 8, TypeId.INT16: 16, TypeId.INT32: 32, TypeId.INT64: 64}
-_UNSIGNED = {TypeId.UINT8: 8, TypeId.UINT16: 16, TypeId.UINT32: 32, TypeId.UINT64: 64}
-_FLOAT = {TypeId.FLOAT32: 32, TypeId.FLOAT64: 64}
-
-
 def _wider(a: DataType, b: DataType) -> DataType | None:
-    if a == b:
-        return a
-    if a.id is TypeId.NULL:
-        return b
-    if b.id is TypeId.NULL:
-        return a
-    for family in (_SIGNED, _UNSIGNED, _FLOAT):
-        if a.id in family and b.id in family:
-            return a if family[a.id] >= family[b.id] else b
-    return None
+    """The common type of a column that two files type *a* and *b* (the ``"widen"`` rule of
+    :func:`~parquet_core.table.promote.common_type`), None when they do not unify.
+
+    (dataset.py imports this name; it goes when the write-seam change lands.)"""
+    try:
+        return common_type(a, b, "widen")
+    except TypeMismatch:
+        return None
 
 
 def check_unique_names(schema: Iterable[Field], path: str) -> None:

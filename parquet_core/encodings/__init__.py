@@ -60,7 +60,7 @@ from typing import Any
 
 import numpy as np
 
-from parquet_core.constants import Encoding, PhysicalType
+from parquet_core.constants import Encoding, PhysicalType, enum_name
 from parquet_core.encodings.alp import decode_alp
 from parquet_core.encodings.alp_encoder import encode_alp
 from parquet_core.encodings.byte_stream_split import (
@@ -190,10 +190,8 @@ REGISTRY: dict[int, EncodingSpec] = {
 
 
 def _name(enum: type[Any], value: int) -> str:
-    try:
-        return f"{enum(value).name} ({int(value)})"
-    except ValueError:
-        return f"unknown ({value})"
+    name = enum_name(enum, value) or f"UNKNOWN({value})"
+    return name if name.startswith("UNKNOWN(") else f"{name} ({int(value)})"
 
 
 def empty_values(physical_type: int, type_length: int | None = None) -> Any:

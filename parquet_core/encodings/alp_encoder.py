@@ -42,7 +42,6 @@ import numpy.typing as npt
 
 from parquet_core._kernels.bitpack import pack_bits, packed_size
 from parquet_core.encodings.alp import (
-    ALP_HEADER_SIZE,
     MAX_LOG_VECTOR_SIZE,
     MIN_LOG_VECTOR_SIZE,
     AlpLayout,

@@ -6,8 +6,13 @@ Layers inside this package, lowest first:
 ``ciphers``     AES-GCM and AES-CTR module framing on top of ``cryptography``
 ``properties``  the user-facing :class:`FileEncryptionProperties` and
                 :class:`FileDecryptionProperties`
+``context``     the read and write contexts (Protocols) the page, index and Bloom filter
+                code goes through, and their plaintext null objects
+``decryptor``   the encrypted read contexts: footer, column metadata, page headers and
+``encryptor``   bodies are thrift modules, which these parse and serialize (the package
+                sits above ``parquet_core.thrift`` in the layers for that)
+``keytools``    key management (KMS clients, wrapped keys, key material)
 
-The file and page layers call into these; nothing here knows about thrift.
 ``ciphers`` imports ``cryptography`` and is imported only when a file is
 encrypted, so ``import parquet_core`` stays light.
 """

@@ -45,7 +45,10 @@ HeaderParser = Callable[[Any, int], "tuple[Any, int]"]
 class ChunkDecryption(Protocol):
     """Reads the modules of one column chunk (pages, page headers, indexes, Bloom filter)."""
 
-    encrypted: bool
+    @property
+    def encrypted(self) -> bool:
+        """True for an encrypted context (read-only: a context never changes kind)."""
+        ...
 
     def read_header(self, buf: Any, pos: int, ordinal: int, at_start: bool | None,
                     parse: HeaderParser) -> tuple[Any, int, bool | None]:
@@ -72,7 +75,10 @@ class ChunkDecryption(Protocol):
 class ChunkEncryption(Protocol):
     """Writes the modules of one column chunk."""
 
-    encrypted: bool
+    @property
+    def encrypted(self) -> bool:
+        """True for an encrypted context (read-only: a context never changes kind)."""
+        ...
 
     def page(self, body: bytes, ordinal: int | None) -> tuple[Any, ...]:
         """A page body as stored, as buffers to be joined (``ordinal=None``: the dictionary page)."""
@@ -100,8 +106,15 @@ class ChunkEncryption(Protocol):
 class FileDecryption(Protocol):
     """One file's read context: hands each column chunk its :class:`ChunkDecryption`."""
 
-    encrypted: bool
-    algorithm: Optional[str]
+    @property
+    def encrypted(self) -> bool:
+        """True for an encrypted context (read-only: a context never changes kind)."""
+        ...
+
+    @property
+    def algorithm(self) -> Optional[str]:
+        """The algorithm's name (``AES_GCM_V1`` or ``AES_GCM_CTR_V1``), None for a plaintext file."""
+        ...
 
     def column(self, chunk: Any, row_group: int, column: int, path: str) -> ChunkDecryption:
         ...
@@ -114,7 +127,10 @@ class FileDecryption(Protocol):
 class FileEncryption(Protocol):
     """One file's write context: magic, per-chunk contexts, footer."""
 
-    encrypted: bool
+    @property
+    def encrypted(self) -> bool:
+        """True for an encrypted context (read-only: a context never changes kind)."""
+        ...
 
     @property
     def magic(self) -> bytes:

@@ -36,7 +36,7 @@ from typing import Any
 
 from parquet_core.constants import PageType
 from parquet_core.encryption.ciphers import ModuleCipher, verify_footer_signature
-from parquet_core.encryption.context import HeaderParser
+from parquet_core.encryption.context import ChunkDecryption, HeaderParser
 from parquet_core.encryption.modules import ModuleType, file_aad, module_aad
 from parquet_core.encryption.properties import AES_GCM_CTR_V1, AES_GCM_V1, FileDecryptionProperties
 from parquet_core.errors import (ParquetEncryptionError, ParquetError, ParquetFormatError, UnsupportedFeatureError,
@@ -73,7 +73,7 @@ class ColumnDecryptor:
         self.ctr = ctr
         self._cipher = cipher
         # The AAD of every module type without its page ordinal, built once.
-        self._prefixes = {t: module_aad(file_aad_bytes, t, row_group, column, 0 if t in _PAGE_MODULES else -1)
+        self._prefixes: dict[ModuleType, bytes] = {t: module_aad(file_aad_bytes, t, row_group, column, 0 if t in _PAGE_MODULES else -1)
                           for t in ModuleType if t is not ModuleType.FOOTER}
 
     def decrypt(self, buf: Any, module_type: ModuleType, page: int = -1,
@@ -264,8 +264,11 @@ class FileDecryptor:
         self._columns[(row_group, column)] = dec
         return dec
 
-    def column_metadata(self, chunk: Any, dec: ColumnDecryptor) -> Any:
+    def column_metadata(self, chunk: Any, dec: ChunkDecryption) -> Any:
         """The chunk's full ``pt.ColumnMetaData``, decrypted from ``encrypted_column_metadata``."""
+        if not isinstance(dec, ColumnDecryptor):   # the context this file's column() returned
+            raise ParquetEncryptionError("the metadata of an encrypted column chunk needs its own decryption "
+                                         f"context, got {type(dec).__name__}")
         where = (dec.row_group, dec.column)
         md = self._metadata.get(where)
         if md is None:

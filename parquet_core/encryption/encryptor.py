@@ -137,7 +137,7 @@ class FileEncryptor:
         if not isinstance(props, FileEncryptionProperties):
             raise TypeError("encryption= must be a parquet_core.FileEncryptionProperties, "
                             f"not {type(props).__name__}")
-        unknown = sorted(set(props.column_keys) - set(leaf_paths))
+        unknown = sorted(set(props.column_keys or {}) - set(leaf_paths))
         if unknown:
             raise ValueError(f"encryption column_keys name columns not in the schema: {unknown} "
                              f"(leaf columns: {leaf_paths})")
@@ -206,7 +206,7 @@ class FileEncryptor:
             out.crypto_metadata = pt.ColumnCryptoMetaData(
                 ENCRYPTION_WITH_COLUMN_KEY=pt.EncryptionWithColumnKey(
                     path_in_schema=list(chunk.meta_data.path_in_schema),
-                    key_metadata=p.column_key_metadata.get(path)))
+                    key_metadata=(p.column_key_metadata or {}).get(path)))
         if p.plaintext_footer or not p.uniform:
             out.encrypted_column_metadata = enc.column_metadata(serialize(chunk.meta_data))
             out.meta_data = _strip(chunk.meta_data) if p.plaintext_footer else None

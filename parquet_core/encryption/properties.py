@@ -79,7 +79,7 @@ class FileEncryptionProperties:
     #: complete, just before renaming the temp file to *final_path* (``None``
     #: when writing to a file object). If it raises, the writer aborts and
     #: leaves nothing at *final_path*.
-    on_file_written: Callable[[str | None], None] | None = field(default=None, compare=False, repr=False)
+    on_file_written: Callable[[str | None], object] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.on_file_written is not None and not callable(self.on_file_written):
@@ -94,7 +94,7 @@ class FileEncryptionProperties:
         object.__setattr__(self, "footer_key_metadata",
                            _as_metadata(self.footer_key_metadata, "footer_key_metadata"))
         metas = dict(self.column_key_metadata or {})
-        unknown = sorted(set(metas) - set(self.column_keys))
+        unknown = sorted(set(metas) - set(self.column_keys or {}))
         if unknown:
             raise ValueError(f"column_key_metadata names columns without a key: {unknown}")
         object.__setattr__(self, "column_key_metadata", {
@@ -109,7 +109,7 @@ class FileEncryptionProperties:
         """The key of column *path*, or None when the column stays plaintext."""
         if self.uniform:
             return self.footer_key
-        return self.column_keys.get(path)
+        return (self.column_keys or {}).get(path)
 
 
 @dataclass(frozen=True)
@@ -164,4 +164,4 @@ class FileDecryptionProperties:
 
     def key_for_column(self, path: str, key_metadata: bytes | None) -> bytes | None:
         """The key of encrypted column *path*, or None when none is known."""
-        return self.column_keys.get(path) or self._retrieve(key_metadata, f"column {quoted(path, bare=True)}")
+        return (self.column_keys or {}).get(path) or self._retrieve(key_metadata, f"column {quoted(path, bare=True)}")

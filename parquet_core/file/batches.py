@@ -205,7 +205,7 @@ def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
     done = 0
     while done < total:
         n = min(batch_size, total - done)
-        taken = run_tasks([lambda s=s: s.take(n) for s in streams], use_threads)
+        taken = run_tasks([lambda s=s, n=n: s.take(n) for s in streams], use_threads)
         try:
             data = {s.leaf: _result(t) for s, t in zip(streams, taken)}
         except BaseException:

@@ -30,7 +30,7 @@ from typing import Any, Iterable, Iterator
 from parquet_core.constants import Encoding
 from parquet_core.encodings import decode_values
 from parquet_core.encryption.context import ChunkDecryption, chunk_decryption
-from parquet_core.errors import ParquetError, ParquetFormatError, UnsupportedFeatureError, add_context, quoted
+from parquet_core.errors import add_note, ParquetError, ParquetFormatError, UnsupportedFeatureError, add_context, quoted
 from parquet_core.metadata.page_index import OffsetIndex
 from parquet_core.metadata.statistics import decode_statistics
 from parquet_core.metadata.wrappers import ColumnChunkMetadata
@@ -179,7 +179,7 @@ class ColumnChunkReader:
         try:
             yield
         except ParquetError as exc:
-            exc.add_note(f"in column {quoted(self.descriptor.dotted_path, bare=True)}, row group {self.row_group}{how}")
+            add_note(exc, f"in column {quoted(self.descriptor.dotted_path, bare=True)}, row group {self.row_group}{how}")
             raise
 
     def check_rows(self, num_rows: int) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
-from parquet_core.errors import ParquetSchemaError
+from parquet_core.errors import add_note, ParquetSchemaError
 from parquet_core.file.variant_paths import split_variant_path
 from parquet_core.metadata.wrappers import FileMetadata
 from parquet_core.schema.descriptor import TABLE_SCHEMA, SchemaDescriptor
@@ -62,7 +62,7 @@ def _layout(d: SchemaDescriptor) -> _Layout:
         try:
             shape = build_shape(node, d.leaf_of, _type_of(d))
         except ParquetSchemaError as exc:
-            exc.add_note(f"in the schema of field {node.name!r}")
+            add_note(exc, f"in the schema of field {node.name!r}")
             out.shapes.append(exc)
             out.fields.append(_unreadable_field(node))
             continue

@@ -53,8 +53,7 @@ def _crc32c_hex(data: bytes) -> str:
     try:
         import crc32c
     except ImportError:
-        raise CodecUnavailableError(
-            "checksum CRC32C needs the 'crc32c' package: pip install crc32c") from None
+        raise CodecUnavailableError("CRC32C (file checksums)", "crc32c") from None
     return f"{crc32c.crc32c(data) & 0xFFFFFFFF:08x}"
 
 

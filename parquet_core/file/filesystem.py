@@ -225,7 +225,7 @@ class FsspecFileSystem(FileSystem):
         self.protocol = proto if isinstance(proto, str) else proto[0]
 
     def strip(self, path: str) -> str:
-        return self.fs._strip_protocol(path)  # type: ignore[no-any-return]
+        return self.fs._strip_protocol(path)
 
     def join(self, *parts: str) -> str:
         return posixpath.join(*parts)

@@ -20,7 +20,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED
-from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError
+from parquet_core.errors import add_note, ParquetEncryptionError, ParquetError, ParquetFormatError
 from parquet_core.file.source import RandomAccessSource
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
@@ -92,10 +92,10 @@ def read_footer(source: RandomAccessSource, decryption: FileDecryptionProperties
     del tail
     path = getattr(source, "path", None)
     if magic == MAGIC_ENCRYPTED:
-        raw, decryptor = _encrypted_footer(buf, start, decryption, path)
-        return raw, footer_len, decryptor
+        raw, encrypted = _encrypted_footer(buf, start, decryption, path)
+        return raw, footer_len, encrypted
     raw, used = _file_metadata(buf, f"in the footer ({footer_len} bytes at file offset {start})", path)
-    decryptor = None
+    decryptor: FileDecryptor | None = None
     if raw.encryption_algorithm is not None:
         try:
             decryptor = _signed_footer(raw, buf, used, decryption)
@@ -134,7 +134,7 @@ def _file_metadata(buf: bytes, note: str, path: str | None) -> tuple[Any, int]:
     try:
         return parse(buf, pt.FileMetaData)
     except ParquetFormatError as exc:
-        exc.add_note(note)
+        add_note(exc, note)
         raise
 
 
@@ -147,7 +147,7 @@ def _encrypted_footer(buf: bytes, start: int, decryption: FileDecryptionProperti
             raise ParquetFormatError("FileCryptoMetaData has no encryption_algorithm")
         decryptor = _new_decryptor(crypto.encryption_algorithm, decryption, crypto.key_metadata)
     except ParquetFormatError as exc:
-        exc.add_note(f"in the FileCryptoMetaData at file offset {start}")
+        add_note(exc, f"in the FileCryptoMetaData at file offset {start}")
         raise
     try:
         plain = decryptor.decrypt_footer(buf[used:])

@@ -49,7 +49,7 @@ from parquet_core.table.arrays import Array, Table
 from parquet_core.table.infer import fill_nulls
 from parquet_core.table.assemble import empty_column
 
-__all__ = ["ParquetFile", "read_table", "read_metadata", "read_schema", "IsAFolderError"]
+__all__ = ["ParquetFile", "IsAFolderError"]
 
 
 class IsAFolderError(IsADirectoryError, ParquetError):
@@ -572,42 +572,6 @@ def _folder_error(path: str, has_summary: bool) -> IsAFolderError:
     return IsAFolderError(
         f"{path!r} is a folder, not a Parquet file: read it as a dataset with pc.read_table({path!r}) "
         f"or pc.ParquetDataset({path!r}) (files below it, partition folders as columns){hint}")
-
-
-def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: Any = None,
-               page_checksum_verification: bool | None = None,
-               decryption: FileDecryptionProperties | None = None,
-               read_dictionary: Sequence[str] | None = None, strict: bool | None = None,
-               use_threads: bool | None = None,
-               decryption_properties: FileDecryptionProperties | None = None,
-               max_page_bytes: int | None = None, max_decoded_bytes: int | None = None,
-               options: ReaderOptions | None = None) -> Table:
-    """Read a whole Parquet file into a :class:`Table` (``filters`` as in
-    :meth:`ParquetFile.read`; the options as in :class:`ParquetFile`)."""
-    opts = reader_options(options, page_checksum_verification=page_checksum_verification,
-                          decryption=decryption, decryption_properties=decryption_properties,
-                          read_dictionary=read_dictionary, strict=strict, use_threads=use_threads,
-                          max_page_bytes=max_page_bytes, max_decoded_bytes=max_decoded_bytes)
-    with ParquetFile(source, options=opts) as pf:
-        return pf.read(columns, filters=filters)
-
-
-def read_metadata(source: Any, *, decryption: FileDecryptionProperties | None = None,
-                  decryption_properties: FileDecryptionProperties | None = None,
-                  options: ReaderOptions | None = None) -> FileMetadata:
-    """Read only the footer."""
-    with ParquetFile(source, decryption=decryption, decryption_properties=decryption_properties,
-                     options=options) as pf:
-        return pf.metadata
-
-
-def read_schema(source: Any, *, decryption: FileDecryptionProperties | None = None,
-                decryption_properties: FileDecryptionProperties | None = None,
-                options: ReaderOptions | None = None) -> Schema:
-    """Read only the schema."""
-    with ParquetFile(source, decryption=decryption, decryption_properties=decryption_properties,
-                     options=options) as pf:
-        return pf.schema_arrow
 
 
 ParquetFile.__doc__ = (None if ParquetFile.__doc__ is None else

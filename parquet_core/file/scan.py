@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from parquet_core.column.data import ColumnData
 from parquet_core.column.reader import read_column_chunks
-from parquet_core.errors import ParquetError, ParquetFormatError, ParquetSchemaError, out_of_memory, quoted
+from parquet_core.errors import add_note, ParquetError, ParquetFormatError, ParquetSchemaError, out_of_memory, quoted
 from parquet_core.file.chunk_reader import ChunkSources
 from parquet_core.file.columns import FileColumns, Selected
 from parquet_core.file.indexes import FileIndexes
@@ -139,11 +139,11 @@ def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool
                           ctx.metadata.row_group(reader.row_group).num_rows)
             start += n
     except ParquetError as exc:
-        exc.add_note(f"in column {quoted(desc.dotted_path, bare=True)}, row group {where[0].row_group}")
+        add_note(exc, f"in column {quoted(desc.dotted_path, bare=True)}, row group {where[0].row_group}")
         raise
     except MemoryError as exc:
         err = out_of_memory(exc, "decoding a column chunk")
-        err.add_note(f"in column {desc.dotted_path}, row group {where[0].row_group}")
+        add_note(err, f"in column {desc.dotted_path}, row group {where[0].row_group}")
         raise err from exc
     return data
 
@@ -246,7 +246,7 @@ def _assembling(field: Field, where: str) -> Iterator[None]:
         yield
     except MemoryError as exc:
         err = out_of_memory(exc, "assembling a column")
-        err.add_note(f"in column {field.name}, {where} (joining the decoded pages)")
+        add_note(err, f"in column {field.name}, {where} (joining the decoded pages)")
         raise err from exc
 
 
@@ -297,7 +297,7 @@ def read_rows(ctx: ReadContext, rg: int, field: Field, shape: Shape | ParquetSch
             else:
                 data[leaf] = take_records(part, desc, _positions(oi.first_rows, keep_pages, num_rows, rows))
         except ParquetError as exc:
-            exc.add_note(f"in column {quoted(desc.dotted_path, bare=True)}, row group {rg} (pages read through the offset index)")
+            add_note(exc, f"in column {quoted(desc.dotted_path, bare=True)}, row group {rg} (pages read through the offset index)")
             raise
     return ctx.build(field, shape, data)
 

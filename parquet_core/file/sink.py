@@ -157,7 +157,7 @@ def remove_stale_temp_files(directory: str, target_name: str) -> list[str]:
     """
     prefix = f".{target_name}"
     host = _host_tag()
-    removed = []
+    removed: list[str] = []
     try:
         entries = os.scandir(directory)
     except OSError:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
 
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["split_variant_path", "variant_bounds", "variant_field_array"]
 
 
-def split_variant_path(shapes: dict[str, Any], name: str) -> tuple[str, tuple[str, ...]] | None:
+def split_variant_path(shapes: Mapping[str, Any], name: str) -> tuple[str, tuple[str, ...]] | None:
     """``(column, field path)`` when *name* is a path into a variant column, else None."""
     top, dot, rest = name.partition(".")
     shape = shapes.get(top)

@@ -232,10 +232,8 @@ def table_from_arrow(data: Any, *, validate_utf8: bool = True) -> Table:
         dt = type_with_arrow_ids(arr.type, af.type)
         fields.append(Field(af.name, dt, nullable=af.nullable, field_id=field_id_of(af)))
         arrays.append(arr)
-    table = Table(Schema(fields), arrays, data.num_rows)
-    # what a round trip needs (ARROW:schema, pandas...), written unless store_schema=False
-    table._metadata = schema_key_values(data.schema)
-    return table
+    # the metadata: what a round trip needs (ARROW:schema, pandas...), written unless store_schema=False
+    return Table(Schema(fields), arrays, data.num_rows, metadata=schema_key_values(data.schema))
 
 
 def schema_from_arrow(schema: Any) -> Schema:

@@ -50,7 +50,7 @@ def nested_to_arrow(arr: Array, convert: Callable[[Array], pa.Array]) -> pa.Arra
         raise TypeError(f"not a nested array: {type(arr).__name__}")
     obuf, large = _offsets(arr.offsets)
     if isinstance(arr, MapArray):
-        entries: StructArray = arr.values  # type: ignore[assignment]
+        entries: StructArray = arr.values
         key, value = entries.values
         kf, vf = arr.type.fields
         if not kf.nullable and key.validity is None and not large:

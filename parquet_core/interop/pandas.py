@@ -156,11 +156,9 @@ def _with_schema(arrow: ModuleType, df: Any, names: list[str], target: Schema,
     if converted is None:
         return None
     first = arrow.table_from_arrow(converted, validate_utf8=False)   # checked by the cast below
-    table = as_table(first, target, validate_utf8=validate_utf8)
     # the pandas and ARROW:schema keys; the writer keeps ARROW:schema only where it
     # describes the types the file gets (see interop/stored_schema.py)
-    table._metadata = first.metadata
-    return table
+    return as_table(first, target, validate_utf8=validate_utf8).replace_schema_metadata(first.metadata)
 
 
 #: ``pyarrow.Table.to_pandas`` keywords and the values our own conversion gives

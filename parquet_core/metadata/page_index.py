@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from parquet_core.constants import BoundaryOrder, PhysicalType
-from parquet_core.errors import ParquetFormatError
+from parquet_core.errors import add_note, ParquetFormatError
 from parquet_core.metadata.statistics import (
     INT96_TIMESTAMP_ORDER, TYPE_ORDER, SortOrder, decode_stat_value, sort_order,
 )
@@ -195,7 +195,7 @@ class ColumnIndex:
                 lows.append(decode_stat_value(self.min_raw[i], self.descriptor))
                 highs.append(decode_stat_value(self.max_raw[i], self.descriptor))
             except ParquetFormatError as exc:
-                exc.add_note(f"in the column index of {self._where}, page {i}")
+                add_note(exc, f"in the column index of {self._where}, page {i}")
                 raise
         self._decoded = (lows, highs)
         return self._decoded
@@ -290,7 +290,9 @@ class PageIndexBuilder:
         lo, hi = bounds
         if self.truncate_length is not None and self._truncatable():
             lo = truncate_min(lo, self.truncate_length, text=self.desc.data_type.is_text)[0]
-            hi = truncate_max(hi, self.truncate_length, text=self.desc.data_type.is_text)[0]
+            cut = truncate_max(hi, self.truncate_length, text=self.desc.data_type.is_text)[0]
+            if cut is not None:   # None: no shorter upper bound exists (all 0xFF): keep the maximum whole
+                hi = cut
         self.mins.append(lo)
         self.maxs.append(hi)
 

@@ -136,7 +136,7 @@ class Statistics:
                 "is_max_value_exact": self.is_max_value_exact, "column_order": self.column_order}
 
 
-_FIXED = {PhysicalType.BOOLEAN: 1, PhysicalType.INT32: 4, PhysicalType.INT64: 8,
+_FIXED: dict[int, int] = {PhysicalType.BOOLEAN: 1, PhysicalType.INT32: 4, PhysicalType.INT64: 8,
           PhysicalType.INT96: 12, PhysicalType.FLOAT: 4, PhysicalType.DOUBLE: 8}
 
 
@@ -146,7 +146,7 @@ _UNSIGNED_IDS = frozenset([TypeId.UINT8, TypeId.UINT16, TypeId.UINT32, TypeId.UI
 #: The integer types narrower than their INT32 storage: (bits, signed).
 _NARROW_INTS = {TypeId.INT8: (8, True), TypeId.INT16: (16, True), TypeId.UINT8: (8, False),
                 TypeId.UINT16: (16, False)}
-_SCALAR = {
+_SCALAR: dict[tuple[int, TypeId], struct.Struct] = {
     (PhysicalType.INT32, TypeId.INT32): struct.Struct("<i"),
     (PhysicalType.INT64, TypeId.INT64): struct.Struct("<q"),
     (PhysicalType.INT32, TypeId.INT8): struct.Struct("<i"),
@@ -199,8 +199,7 @@ def decode_stat_storages(raws: list[bytes], present: Any, desc: ColumnDescriptor
     else:
         blank = bytes(width)
         joined = b"".join(bytes(r) if k else blank for r, k in zip(raws, keep))
-        dtype = {PhysicalType.INT32: "<i4", PhysicalType.INT64: "<i8", PhysicalType.FLOAT: "<f4",
-                 PhysicalType.DOUBLE: "<f8"}.get(pt_)
+        dtype = _PAIR_DTYPES.get(pt_)
         physical = np.frombuffer(joined, dtype) if dtype else np.frombuffer(joined, np.uint8).reshape(-1, width)
     return to_storage(desc.data_type, physical)
 
@@ -305,7 +304,7 @@ def _normal_order(column_order: bool | str | None) -> str | None:
 
 
 #: Physical types whose two bounds decode together (one array of two) on the general path.
-_PAIR_DTYPES = {PhysicalType.INT32: "<i4", PhysicalType.INT64: "<i8", PhysicalType.FLOAT: "<f4",
+_PAIR_DTYPES: dict[int, str] = {PhysicalType.INT32: "<i4", PhysicalType.INT64: "<i8", PhysicalType.FLOAT: "<f4",
                 PhysicalType.DOUBLE: "<f8"}
 
 

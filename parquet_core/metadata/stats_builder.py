@@ -86,7 +86,7 @@ Bounds = tuple[Any, Any]
 #: Types without a defined order for min/max even though their physical type has one.
 _UNORDERED_TYPES = frozenset({TypeId.GEOMETRY, TypeId.GEOGRAPHY})
 
-_INT_RANGE = {PhysicalType.INT32: (-(1 << 31), 1 << 32), PhysicalType.INT64: (-(1 << 63), 1 << 64)}
+_INT_RANGE: dict[int, tuple[int, int]] = {PhysicalType.INT32: (-(1 << 31), 1 << 32), PhysicalType.INT64: (-(1 << 63), 1 << 64)}
 
 
 def _kind(desc: ColumnDescriptor, column_order: str = TYPE_ORDER) -> str | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from parquet_core.constants import enum_name
 from parquet_core.thrift import pt
 
 __all__ = ["thrift_to_dict", "enum_name", "bytes_text", "plain_value"]
@@ -32,12 +33,6 @@ _ENUM_BY_STRUCT_FIELD: dict[tuple[str, str], Any] = {
 }
 
 
-def enum_name(enum: Any, value: int | None) -> str | None:
-    """The spec name of an enum value (``UNKNOWN(n)`` for one the spec lacks), None for None."""
-    if value is None:
-        return None
-    name = enum._VALUES_TO_NAMES.get(value)
-    return name if name is not None else f"UNKNOWN({value})"
 
 
 def bytes_text(value: bytes | bytearray | memoryview) -> str:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from parquet_core.constants import CompressionCodec, Encoding, PageType, PhysicalType
-from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, quoted
+from parquet_core.constants import CompressionCodec, Encoding, PageType, PhysicalType, enum_name
+from parquet_core.errors import add_note, ParquetEncryptionError, ParquetError, ParquetFormatError, quoted
 from parquet_core.metadata.compat import WriterVersion, chunk_length_padding, parse_created_by
 from parquet_core.metadata.geospatial import GeospatialStatistics, decode_geospatial_statistics
 from parquet_core.metadata.statistics import (
@@ -45,13 +45,6 @@ def _opt_int(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
-def _enum_name(enum: Any, value: int | None) -> str | None:
-    if value is None:
-        return None
-    try:
-        return enum(value).name
-    except ValueError:
-        return f"UNKNOWN({value})"
 
 
 def chunk_encryption(raw_chunk: Any) -> tuple[str | None, tuple[str, ...] | None, bytes | None]:
@@ -123,7 +116,7 @@ class ColumnChunkMetadata:
                 return self.raw.meta_data   # encrypted footer, footer key: kept in the footer
             return decryptor.column_metadata(self.raw, self.decryptor)
         except ParquetEncryptionError as exc:
-            exc.add_note(f"in {self._where}")
+            add_note(exc, f"in {self._where}")
             raise
 
     @property
@@ -144,7 +137,7 @@ class ColumnChunkMetadata:
     @property
     def compression(self) -> str | None:
         """Codec name."""
-        return _enum_name(CompressionCodec, self.codec_id)
+        return enum_name(CompressionCodec, self.codec_id)
 
     @property
     def codec_id(self) -> int:
@@ -154,7 +147,7 @@ class ColumnChunkMetadata:
     @property
     def encodings(self) -> tuple[str | None, ...]:
         """Encodings used in the chunk, as listed by the writer."""
-        return tuple(_enum_name(Encoding, e) for e in (self.meta.encodings or []) if e is not None)
+        return tuple(enum_name(Encoding, e) for e in (self.meta.encodings or []) if e is not None)
 
     @property
     def num_values(self) -> int:
@@ -223,7 +216,7 @@ class ColumnChunkMetadata:
         stats = self.meta.encoding_stats
         if not stats:
             return None
-        return [(_enum_name(PageType, e.page_type), _enum_name(Encoding, e.encoding), int(e.count or 0))
+        return [(enum_name(PageType, e.page_type), enum_name(Encoding, e.encoding), int(e.count or 0))
                 for e in stats]
 
     def byte_range(self, file_size: int | None = None) -> tuple[int, int]:

@@ -243,12 +243,12 @@ def check_choice(*allowed: Any) -> Callable[[str, Any], Any]:
 
 def check_positive(name: str, value: Any) -> int:
     """A positive integer."""
-    return as_positive(name, value)  # type: ignore[no-any-return]
+    return as_positive(name, value)
 
 
 def check_optional_positive(name: str, value: Any) -> int | None:
     """A positive integer or None."""
-    return as_positive(name, value, allow_none=True)  # type: ignore[no-any-return]
+    return as_positive(name, value, allow_none=True)
 
 
 def check_codec(name: str, value: Any) -> int:

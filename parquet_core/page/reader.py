@@ -1,10 +1,13 @@
 """Walk the pages of one column chunk: header, decryption, CRC, decompression.
 
-One loop, :func:`walk_pages`, goes over a chunk's stored pages: it reads each
-header through the chunk's crypto context (a
+:func:`walk_pages` goes over a chunk's stored pages: it reads each header
+through the chunk's crypto context (a
 :class:`~parquet_core.encryption.context.ChunkDecryption`: parsed in place for
 a plaintext chunk, decrypted first for an encrypted one) and cuts out the
-stored body. Everything else is built on it::
+stored body.  Two more loops repeat its steps for speed on plaintext chunks in
+memory, with the same checks in the same order: :func:`_walk_plain` (the walk
+itself) and :func:`_plain_pages` (the walk and :func:`decode_pages` fused, for
+:func:`iter_pages`).  Everything else is built on these::
 
     iter_pages(chunk bytes)        walk_pages -> decode_pages (the value count check)
     read_page(one page's bytes)    the first page of walk_pages, decoded
@@ -39,7 +42,7 @@ else:
 from parquet_core.compression import get_codec
 from parquet_core.constants import CompressionCodec, PageType
 from parquet_core.encryption.context import PLAINTEXT, ChunkDecryption
-from parquet_core.errors import ParquetChecksumError, ParquetError, ParquetFormatError
+from parquet_core.errors import add_note, ParquetChecksumError, ParquetError, ParquetFormatError
 from parquet_core.page.limits import DEFAULT_LIMITS, PageLimits
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.metadata.thrift_dict import enum_name, thrift_to_dict
@@ -260,7 +263,8 @@ def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecr
                base_offset: int = 0, first_ordinal: int = 0, dictionary_first: bool | None = None,
                probe: int | None = None, statistics: bool = True,
                limits: PageLimits = DEFAULT_LIMITS) -> Iterator[RawPage]:
-    """The one loop over a column chunk's stored pages (every page walk goes through it).
+    """The loop over a column chunk's stored pages (every page walk goes through it or
+    through one of its plaintext copies, :func:`_walk_plain` and :func:`_plain_pages`).
 
     Each page's header is read through *crypto* (parsed in place for a plaintext
     chunk; decrypted, then parsed, for an encrypted one), its sizes are checked
@@ -295,7 +299,7 @@ def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecr
     read_header = crypto.read_header
     # bytes in memory are sliced here; a reader is asked for each header and body
     buf = _as_bytes(chunk) if isinstance(chunk, (bytes, bytearray, memoryview)) else None
-    read = None if buf is not None else chunk
+    read: Any = None if buf is not None else chunk   # ChunkBytes: (offset, size) -> bytes
     if buf is not None and crypto is PLAINTEXT:
         yield from _walk_plain(buf, length, headers, base_offset, first_ordinal, limits)
         return
@@ -318,7 +322,7 @@ def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecr
                     header, hlen, is_dict = read_header(read(pos, left), 0, ordinal, at_start, headers)
             _check_sizes(header, pos, hlen, length, limits)
         except ParquetError as exc:
-            exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
+            add_note(exc, f"at page {ordinal} (file offset {base_offset + pos})")
             raise
         start = pos + hlen
         pos = start + header.compressed_page_size
@@ -339,7 +343,7 @@ def _walk_plain(buf: memoryview, length: int, headers: _HeaderParser, base_offse
             header, hlen = headers(buf, pos)
             _check_sizes(header, pos, hlen, length, limits)
         except ParquetError as exc:
-            exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
+            add_note(exc, f"at page {ordinal} (file offset {base_offset + pos})")
             raise
         start = pos + hlen
         pos = start + header.compressed_page_size
@@ -391,7 +395,7 @@ def decode_pages(raw_pages: Iterable[RawPage], codec_id: int, num_values: int | 
                 _verify_crc(header, stored)
             page = _make_page(header, body, codec, plain, ordinal, base_offset + pos, limits)
         except ParquetError as exc:
-            exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
+            add_note(exc, f"at page {ordinal} (file offset {base_offset + pos})")
             raise
         if type(page) is not DictionaryPage:
             if page.num_values > num_values - seen:
@@ -451,7 +455,7 @@ def _overfull(page: Page, num_values: int, seen: int, counted: int, offset: int)
     """The error for a data page declaring more values than its chunk has left."""
     err = ParquetFormatError(f"page holds {page.num_values} values but the column chunk has only "
                              f"{num_values - seen} left of {num_values}")
-    err.add_note(f"at page {counted} (file offset {offset})")
+    add_note(err, f"at page {counted} (file offset {offset})")
     return err
 
 
@@ -472,7 +476,7 @@ def _plain_pages(buf: memoryview, codec_id: int, num_values: int, verify_crc: bo
             header, hlen = headers(buf, pos)
             _check_sizes(header, pos, hlen, length, limits)
         except ParquetError as exc:
-            exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
+            add_note(exc, f"at page {ordinal} (file offset {base_offset + pos})")
             raise
         start = pos + hlen
         end = start + header.compressed_page_size
@@ -488,7 +492,7 @@ def _plain_pages(buf: memoryview, codec_id: int, num_values: int, verify_crc: bo
                 _verify_crc(header, stored)
             page = _make_page(header, stored, codec, plain, ordinal, base_offset + pos, limits)
         except ParquetError as exc:
-            exc.add_note(f"at page {ordinal} (file offset {base_offset + pos})")
+            add_note(exc, f"at page {ordinal} (file offset {base_offset + pos})")
             raise
         if type(page) is not DictionaryPage:
             if page.num_values > num_values - seen:
@@ -525,7 +529,8 @@ def read_page(buf: bytes | memoryview, codec_id: int, *, ordinal: int = 0, verif
 
 
 def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal: int,
-               offset: int, limits: PageLimits = DEFAULT_LIMITS) -> Page | None:
+               offset: int, limits: PageLimits = DEFAULT_LIMITS) -> Page:
+    """The page of a known type (the callers skip INDEX_PAGE and future types first)."""
     ptype = header.type
     if ptype == PageType.DICTIONARY_PAGE:
         h = header.dictionary_page_header
@@ -547,7 +552,7 @@ def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal
             raise ParquetFormatError("v2 data page without a valid header")
         limits.check_count(h.num_values)
         return _v2_page(header, stored, codec, plain, ordinal, offset)
-    return None  # INDEX_PAGE or a page type from a later spec: skip it
+    raise ParquetFormatError(f"page type {ptype} is not a dictionary or data page")
 
 
 class PageHeaderInfo(NamedTuple):

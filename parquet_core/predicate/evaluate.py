@@ -208,9 +208,8 @@ def may_match(expr: Expression, bounds_of: Callable[[str], Bounds | None]) -> bo
         if expr.negated:
             return not b.all_null
         return b.null_count is None or b.null_count > 0
-    if isinstance(expr, IsNan):
-        if b.values is None:
-            return (not b.no_number) if expr.negated else b.may_hold_nan
+    if isinstance(expr, IsNan) and b.values is None:
+        return (not b.no_number) if expr.negated else b.may_hold_nan
     if isinstance(expr, Intersects):
         if b.all_null:
             return False
@@ -218,10 +217,9 @@ def may_match(expr: Expression, bounds_of: Callable[[str], Bounds | None]) -> bo
         if expr.negated or box is None:
             return True     # no box: unknown; negated: a box says nothing about every value
         return bool(bbox_intersects(box.xmin, box.xmax, box.ymin, box.ymax, expr.bbox))
-    if isinstance(expr, IsIn) and (expr.match_null != expr.negated):
-        # a null row matches ("in" with None listed, or "not in" without it)
-        if b.null_count is None or b.null_count > 0:
-            return True
+    # a null row matches ("in" with None listed, or "not in" without it)
+    if isinstance(expr, IsIn) and (expr.match_null != expr.negated) and (b.null_count is None or b.null_count > 0):
+        return True
     if b.all_null:
         return False          # a null never satisfies a comparison, in or starts_with
     if is_floating(b.type) and b.no_number and b.values is None:

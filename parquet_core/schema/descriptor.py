@@ -24,7 +24,7 @@ __all__ = ["ColumnDescriptor", "SchemaDescriptor", "TABLE_SCHEMA"]
 #: (``parquet_core.file.columns``) registers it here when it is imported.
 TABLE_SCHEMA: list[Callable[["SchemaDescriptor"], Schema]] = []
 
-_REPETITION_WORDS = {Repetition.REQUIRED: "required", Repetition.OPTIONAL: "optional",
+_REPETITION_WORDS: dict[int, str] = {Repetition.REQUIRED: "required", Repetition.OPTIONAL: "optional",
                      Repetition.REPEATED: "repeated"}
 _GROUP_CONVERTED = {1: "Map", 2: "MapKeyValue", 3: "List"}
 #: The physical type codes (a set: the members' view is searched one by one)

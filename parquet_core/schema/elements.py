@@ -140,6 +140,7 @@ def _time_unit(unit: str | None) -> Any:
 def _annotation(dt: DataType, int96_timestamps: bool) -> tuple[Any, int | None]:
     """Return ``(logicalType, converted_type)`` for *dt* (either may be None)."""
     tid = dt.id
+    converted: int | None
     if tid in _TEXT:
         make, converted = _TEXT[tid]
         return make(), converted

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from parquet_core.schema.types import DataType, Field, Schema, TypeId
+from parquet_core.schema.types import DataType, Schema, TypeId
 
 __all__ = ["FORMAT_VERSIONS", "file_schema", "file_type", "spark_field_name"]
 

@@ -102,7 +102,7 @@ def _from_logical(lt: Any, ptype: int, type_length: int | None) -> DataType | No
 
 
 def _from_converted(ct: int, el: Any, ptype: int, type_length: int | None) -> DataType | None:
-    simple = {
+    simple: dict[int, str] = {
         ConvertedType.UTF8: "string", ConvertedType.ENUM: "enum", ConvertedType.JSON: "json",
         ConvertedType.BSON: "bson", ConvertedType.DATE: "date",
         ConvertedType.UINT_8: "uint8", ConvertedType.UINT_16: "uint16",

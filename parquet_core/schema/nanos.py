@@ -155,7 +155,7 @@ class NanoDatetime(_NanoOrdering, _dt.datetime):
         return NotImplemented
 
     # -- methods that would otherwise drop the nanoseconds ----------------
-    def replace(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def replace(self, *args: Any, **kwargs: Any) -> Any:
         ns = kwargs.pop("nanosecond", self._ns)
         return _with_ns(_plain_dt(self).replace(*args, **kwargs), _check_ns(ns))
 
@@ -221,7 +221,7 @@ class NanoTime(_NanoOrdering, _dt.time):
     def __hash__(self) -> int:
         return hash(self._plain()) if self._ns == 0 else hash((self._plain(), self._ns))
 
-    def replace(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def replace(self, *args: Any, **kwargs: Any) -> Any:
         ns = _check_ns(kwargs.pop("nanosecond", self._ns))
         t = self._plain().replace(*args, **kwargs)
         return t if ns == 0 else NanoTime(t.hour, t.minute, t.second, t.microsecond, t.tzinfo,

@@ -299,7 +299,7 @@ class Schema:
     def __len__(self) -> int:
         return len(self.fields)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self):
         return iter(self.fields)
 
     def __eq__(self, other: object) -> bool:
@@ -315,7 +315,7 @@ class Schema:
 
         return schema_capsule(self)
 
-    def to_arrow(self):  # type: ignore[no-untyped-def]
+    def to_arrow(self):
         """Return the equivalent ``pyarrow.Schema`` (needs pyarrow)."""
         from parquet_core.interop.arrow_types import schema_to_arrow
 

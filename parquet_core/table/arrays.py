@@ -9,7 +9,7 @@ mask (True = present).  Conversion to Python objects happens only in
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 import numpy as np
 import numpy.typing as npt
@@ -169,8 +169,9 @@ class Table:
 
     __slots__ = ("_schema", "_columns", "_num_rows", "_metadata")
 
-    def __init__(self, schema: Schema, columns: list[Array], num_rows: int | None = None) -> None:
-        self._metadata: dict[bytes, bytes] | None = None
+    def __init__(self, schema: Schema, columns: list[Array], num_rows: int | None = None, *,
+                 metadata: dict[bytes, bytes] | None = None) -> None:
+        self._metadata = metadata   # key/value metadata: see the metadata property
         if len(schema) != len(columns):
             raise ValueError("schema and columns differ in length")
         n = num_rows if num_rows is not None else (len(columns[0]) if columns else 0)
@@ -192,6 +193,14 @@ class Table:
         (:meth:`ParquetFile.read`, :func:`read_table`); else None.  ``to_arrow``
         uses its ``ARROW:schema`` entry as pyarrow does (see ``interop/arrow.py``)."""
         return self._metadata
+
+    def replace_schema_metadata(self, metadata: Mapping[Any, str | bytes] | None = None) -> "Table":
+        """The same columns with *metadata* as the key/value metadata (None: none), as
+        pyarrow's ``Table.replace_schema_metadata``; ``str`` keys and values are UTF-8 encoded."""
+        def raw(v: str | bytes) -> bytes:
+            return v.encode() if isinstance(v, str) else bytes(v)
+        kv = None if metadata is None else {raw(k): raw(v) for k, v in metadata.items()}
+        return Table(self._schema, self._columns, self._num_rows, metadata=kv)
 
     @property
     def num_columns(self) -> int:
@@ -530,13 +539,13 @@ class Table:
             return Table(schema, [empty_column(f) for f in schema], 0)
         return concat_tables(tables, promote_options)
 
-    def to_arrow(self):  # type: ignore[no-untyped-def]
+    def to_arrow(self):
         """Return a ``pyarrow.Table`` (needs pyarrow; imported lazily)."""
         from parquet_core.interop.arrow import table_to_arrow
 
         return table_to_arrow(self)
 
-    def to_pandas(self, **kwargs: Any):  # type: ignore[no-untyped-def]
+    def to_pandas(self, **kwargs: Any):
         """Return a ``pandas.DataFrame``, the one pyarrow's ``to_pandas`` gives, with pandas
         alone (docs/pandas.md); keywords are pyarrow's ``Table.to_pandas``' (values other
         than their defaults, such as ``types_mapper``, need pyarrow)."""

@@ -145,7 +145,7 @@ def _nested(arr: Array, field: Field, node: SchemaNode, bitmap: Any,
                         f"got {type(arr).__name__}")
     offsets, large = _offsets(arr.offsets)
     if isinstance(arr, MapArray):
-        entries: StructArray = arr.values  # type: ignore[assignment]
+        entries: StructArray = arr.values
         key_f, value_f = field.type.fields
         key = entries.values[0]
         # Arrow maps cannot hold null keys nor 64-bit offsets: a list of key/value structs then

@@ -252,7 +252,7 @@ class _Assembler:
                 f"pages hold {len(values)}")
         if valid is None:
             return Array(dt, values, None)
-        return Array(dt, spread_values(values, valid, n), valid)  # type: ignore[arg-type]
+        return Array(dt, spread_values(values, valid, n), valid)
 
 
 def assemble(shape: Shape, data: Mapping[int, ColumnData],

@@ -60,30 +60,16 @@ import numpy as np
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array, Table
+from parquet_core.table.promote import TypeMismatch, common_type
 
 __all__ = ["PROMOTE_OPTIONS", "concat_tables", "unify_schemas"]
 
 _LIST_MAP_IDS = frozenset([TypeId.LIST, TypeId.MAP])
-_TIMESTAMP_TIME_IDS = frozenset([TypeId.TIMESTAMP, TypeId.TIME])
 
 PROMOTE_OPTIONS = ("none", "default", "permissive")
 
-_INT_BITS = {TypeId.INT8: 8, TypeId.INT16: 16, TypeId.INT32: 32, TypeId.INT64: 64,
-             TypeId.UINT8: 8, TypeId.UINT16: 16, TypeId.UINT32: 32, TypeId.UINT64: 64}
-_UNSIGNED_IDS = frozenset([TypeId.UINT8, TypeId.UINT16, TypeId.UINT32, TypeId.UINT64])
-_FLOAT_BITS = {TypeId.FLOAT16: 16, TypeId.FLOAT32: 32, TypeId.FLOAT64: 64}
 # the largest integer each float holds exactly, as pyarrow's safe int->float cast checks it
 _FLOAT_EXACT = {TypeId.FLOAT16: 2**11, TypeId.FLOAT32: 2**24, TypeId.FLOAT64: 2**53}
-_UNIT_RANK = {"s": 0, "ms": 1, "us": 2, "ns": 3}
-# decimal digits an integer type can need (pyarrow's rule for decimal + integer)
-_INT_DIGITS = {TypeId.INT8: 3, TypeId.INT16: 5, TypeId.INT32: 10, TypeId.INT64: 19,
-               TypeId.UINT8: 3, TypeId.UINT16: 5, TypeId.UINT32: 10, TypeId.UINT64: 20}
-_MAX_DECIMAL_PRECISION = 76
-
-
-class _Mismatch(Exception):
-    """Two types that do not unify; carries the reason for the final message."""
-
 
 def concat_tables(tables: Sequence[Table], promote_options: str = "none") -> Table:
     """Concatenate *tables* row-wise, matching columns by name.
@@ -157,8 +143,8 @@ def unify_schemas(schemas: Sequence[Schema], promote_options: str = "default") -
                 merged[f.name] = f
                 continue
             try:
-                dt = _unify(old.type, f.type, permissive)
-            except _Mismatch as exc:
+                dt = common_type(old.type, f.type, "permissive" if permissive else "default")
+            except TypeMismatch as exc:
                 raise ParquetSchemaError(
                     f"cannot concatenate column {f.name!r}: types {old.type} and {f.type} do not "
                     f"unify with promote_options={promote_options!r} ({exc})") from None
@@ -185,83 +171,6 @@ def _none_message(first: Schema, other: Schema, index: int) -> str:
             return (f"column {name!r} is {fa.type}{'' if fa.nullable else ' not null'} in table 0 "
                     f"but {fb.type}{'' if fb.nullable else ' not null'} in table {index}{hint}")
     return f"table {index} orders the columns {other.names}, table 0 {first.names}{hint}"
-
-
-def _unify(a: DataType, b: DataType, permissive: bool) -> DataType:
-    """Return the type holding both *a* and *b*, or raise :class:`_Mismatch`."""
-    if a == b:
-        return a
-    if a.id is TypeId.NULL:
-        return b
-    if b.id is TypeId.NULL:
-        return a
-    if a.is_nested or b.is_nested:
-        return _unify_nested(a, b, permissive)
-    if not permissive:
-        raise _Mismatch("only promote_options='permissive' widens types")
-    rule = _widen(a, b) or _widen(b, a)
-    if rule is None:
-        raise _Mismatch("no lossless common type")
-    return rule
-
-
-def _widen(a: DataType, b: DataType) -> DataType | None:
-    """The permissive common type of *a* and *b* for one ordering of the pair, else None."""
-    if a.id in _INT_BITS and b.id in _INT_BITS:
-        ua, ub = a.id in _UNSIGNED_IDS, b.id in _UNSIGNED_IDS
-        wa, wb = _INT_BITS[a.id], _INT_BITS[b.id]
-        if ua == ub:
-            return a if wa >= wb else b
-        if ua:      # let b be the unsigned one
-            return None
-        return DataType(f"int{min(max(wa, 2 * wb), 64)}")
-    if a.id in _INT_BITS and b.id in _FLOAT_BITS:
-        need = 16 if _INT_BITS[a.id] <= 8 else 32 if _INT_BITS[a.id] <= 16 else 64
-        return DataType(f"float{max(need, _FLOAT_BITS[b.id])}")
-    if a.id in _FLOAT_BITS and b.id in _FLOAT_BITS:
-        return a if _FLOAT_BITS[a.id] >= _FLOAT_BITS[b.id] else b
-    if a.id is b.id and a.id in _TIMESTAMP_TIME_IDS:
-        if a.tz != b.tz:
-            raise _Mismatch("one is adjusted to UTC, the other is not")
-        return a if _UNIT_RANK[a.unit or "us"] >= _UNIT_RANK[b.unit or "us"] else b
-    if a.id is TypeId.DECIMAL and b.id is TypeId.DECIMAL:
-        sa, sb = a.scale or 0, b.scale or 0
-        scale = max(sa, sb)
-        precision = max((a.precision or 0) - sa, (b.precision or 0) - sb) + scale
-        if precision > _MAX_DECIMAL_PRECISION:
-            raise _Mismatch(f"the union needs {precision} digits")
-        return DataType("decimal", precision=precision, scale=scale)
-    if a.id is TypeId.DECIMAL and b.id in _INT_BITS:
-        need = _INT_DIGITS[b.id] + (a.scale or 0)
-        if (a.precision or 0) < need:
-            raise _Mismatch(f"{b} values need a decimal precision of at least {need}")
-        return a
-    if a.id is TypeId.STRING and b.id is TypeId.BINARY:
-        return b
-    return None
-
-
-def _unify_nested(a: DataType, b: DataType, permissive: bool) -> DataType:
-    if a.id is not b.id:
-        raise _Mismatch(f"{a.name} and {b.name} have different shapes")
-    if a.id is TypeId.VARIANT:
-        # Two shredding layouts of the same values: the values meet in the unshredded layout
-        # (every layout holds every variant value; shredding is storage, not type).
-        from parquet_core.schema.variant_layout import variant_type
-
-        return variant_type(None)
-    names_a, names_b = [f.name for f in a.fields], [f.name for f in b.fields]
-    if a.id is TypeId.STRUCT:
-        if sorted(names_a) != sorted(names_b):
-            raise _Mismatch(f"struct members {names_a} and {names_b} differ; parquet_core "
-                            "does not merge struct members")
-        other = {f.name: f for f in b.fields}
-        kids = [(f, other[f.name]) for f in a.fields]
-    else:
-        kids = list(zip(a.fields, b.fields))
-    fields = tuple(Field(fa.name, _unify(fa.type, fb.type, permissive), fa.nullable or fb.nullable,
-                         fa.path) for fa, fb in kids)
-    return DataType(a.name, fields=fields)
 
 
 def _conformed(table: Table, field: Field) -> Array:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from parquet_core.errors import ParquetSchemaError
+from parquet_core.errors import add_note, ParquetSchemaError
 from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.coerce import cast_array
@@ -56,7 +56,7 @@ def to_file_table(table: Table, schema: Schema, *, allow_truncated_timestamps: b
                                  trusted_text=True)
             except ParquetSchemaError as exc:
                 if hint:
-                    exc.add_note(hint)
+                    add_note(exc, hint)
                 raise
         columns.append(col)
     return Table(schema, columns, table.num_rows)

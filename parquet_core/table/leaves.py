@@ -29,7 +29,7 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.column.data import ChunkDictionary, ColumnData
 from parquet_core.constants import PhysicalType
-from parquet_core.errors import ParquetError, ParquetFormatError, quoted
+from parquet_core.errors import add_note, ParquetError, ParquetFormatError, quoted
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.nested import Shape
 from parquet_core.schema.types import Field, TypeId
@@ -56,12 +56,12 @@ def field_array(shape: Shape, data: Mapping[int, ColumnData], descs: Sequence[Co
         try:
             return to_array(data[shape.column], desc, requested=requested)
         except ParquetError as exc:
-            exc.add_note(f"in column {quoted(desc.dotted_path, bare=True)}")
+            add_note(exc, f"in column {quoted(desc.dotted_path, bare=True)}")
             raise
     try:
         return assemble(shape, data, descs)
     except ParquetError as exc:
-        exc.add_note(f"while assembling field {name or shape.name!r}")
+        add_note(exc, f"while assembling field {name or shape.name!r}")
         raise
 
 

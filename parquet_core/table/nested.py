@@ -98,7 +98,7 @@ class MapArray(ListArray):
 
     def to_pylist(self) -> list[Any]:
         """Lists of ``(key, value)`` tuples; ``None`` for null maps."""
-        entries: StructArray = self.values  # type: ignore[assignment]
+        entries: StructArray = self.values
         keys, vals = (c.to_pylist() for c in entries.values)
         return _null_out(self._split(list(zip(keys, vals))), self.validity)
 

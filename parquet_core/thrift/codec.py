@@ -63,7 +63,7 @@ except ImportError:  # pragma: no cover
 else:
     HAVE_ACCELERATED = True
 
-__all__ = ["HAVE_ACCELERATED", "Buffer", "parse", "serialize", "check_required"]
+__all__ = ["HAVE_ACCELERATED", "DECODE_ERRORS", "Buffer", "parse", "serialize", "check_required"]
 
 T = TypeVar("T")
 
@@ -84,7 +84,7 @@ _FIRST_WINDOW: Final = 64 * 1024
 #: state checks), OverflowError/ValueError/TypeError (out-of-range lengths,
 #: unknown type codes in the C decoder; ValueError also covers
 #: UnicodeDecodeError) and RecursionError (pathological nesting).
-_DECODE_ERRORS: Final = (
+DECODE_ERRORS: Final = (
     TException,
     EOFError,
     struct.error,
@@ -247,11 +247,11 @@ def parse(
                 try:
                     data, start = _window_bytes(source, offset, offset + _FIRST_WINDOW)
                     return _decode(data, start, _FIRST_WINDOW, cls, use_c)
-                except _DECODE_ERRORS:
+                except DECODE_ERRORS:
                     pass
             data, start = _window_bytes(source, offset, offset + window)
             return _decode(data, start, window, cls, use_c)
-        except _DECODE_ERRORS as exc:
+        except DECODE_ERRORS as exc:
             reason = str(exc) or type(exc).__name__
             raise ParquetFormatError(
                 f"cannot decode thrift {cls.__name__} at offset {offset}: {reason}"

@@ -41,12 +41,12 @@ from thrift.protocol.TCompactProtocol import TCompactProtocolAccelerated
 from thrift.Thrift import TType
 from thrift.transport.TTransport import TMemoryBuffer
 
-from parquet_core.errors import ParquetFormatError, note_file
-from parquet_core.thrift.codec import _DECODE_ERRORS, HAVE_ACCELERATED, parse
+from parquet_core.errors import add_note, ParquetFormatError, note_file
+from parquet_core.thrift.codec import DECODE_ERRORS, HAVE_ACCELERATED, parse
 from parquet_core.thrift.generated import ttypes as pt
 
 __all__ = ["LazyFooter", "LazyFileMetaData", "LazyColumnMetaData", "LazyColumnChunk", "parse_file_metadata",
-           "lazy_state", "EXTRA_CHUNK_FIELDS", "schema_prefix", "parse_schema_prefix"]
+           "lazy_state", "only_fields", "EXTRA_CHUNK_FIELDS", "schema_prefix", "parse_schema_prefix"]
 
 #: ``ColumnMetaData`` fields decoded only when first read (``path_in_schema`` repeats the
 #: schema's path of the leaf, and a list of strings per chunk is costly to build).
@@ -114,7 +114,7 @@ class LazyColumnMetaData(_LikeGenerated, pt.ColumnMetaData):
     __slots__ = ("_lazy",)
     THRIFT_NAME = "ColumnMetaData"
     THRIFT_BASE = pt.ColumnMetaData
-    __init__ = object.__init__   # type: ignore[assignment]
+    __init__ = object.__init__
     locals().update(_defaults(pt.ColumnMetaData, _EXTRA_CHUNK_SET))
 
     def __getattr__(self, name: str) -> Any:
@@ -149,7 +149,7 @@ class LazyColumnChunk(_LikeGenerated, pt.ColumnChunk):
 
     THRIFT_NAME = "ColumnChunk"
     THRIFT_BASE = pt.ColumnChunk
-    __init__ = object.__init__   # type: ignore[assignment]
+    __init__ = object.__init__
     locals().update(_defaults(pt.ColumnChunk))
 
 
@@ -202,7 +202,7 @@ def _with(spec: tuple[Any, ...], **changes: Any) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _only(spec: tuple[Any, ...], keep: set[str], **changes: Any) -> tuple[Any, ...]:
+def only_fields(spec: tuple[Any, ...], keep: set[str], **changes: Any) -> tuple[Any, ...]:
     """*spec* decoding only the fields in *keep* (others skipped), with some entries replaced."""
     out: list[Any] = [None] * len(spec)
     for i, entry in enumerate(spec):
@@ -229,10 +229,10 @@ class _Extras:
 
 def _extras_spec(names: tuple[str, ...]) -> tuple[Any, ...]:
     """A ``RowGroup`` spec decoding only ``columns[*].meta_data.<name>`` for *names*."""
-    cmd = _only(pt.ColumnMetaData.thrift_spec, set(names))
-    cc = _only(pt.ColumnChunk.thrift_spec, {"meta_data"}, meta_data=(
+    cmd = only_fields(pt.ColumnMetaData.thrift_spec, set(names))
+    cc = only_fields(pt.ColumnChunk.thrift_spec, {"meta_data"}, meta_data=(
         3, TType.STRUCT, "meta_data", [_Extras, cmd], None))
-    return _only(pt.RowGroup.thrift_spec, {"columns"}, columns=(
+    return only_fields(pt.RowGroup.thrift_spec, {"columns"}, columns=(
         1, TType.LIST, "columns", (TType.STRUCT, [_Extras, cc], False), None))
 
 
@@ -266,13 +266,13 @@ class _StartMark:
 
     __slots__ = ("start", "file_offset", "total_compressed_size")
 
-    def __new__(cls) -> Any:   # type: ignore[misc]
+    def __new__(cls) -> Any:
         mark = object.__new__(cls)
         mark.start = _local.tell()
         return mark
 
 
-_RG_MARK = _only(pt.RowGroup.thrift_spec, {"file_offset", "total_compressed_size"})
+_RG_MARK = only_fields(pt.RowGroup.thrift_spec, {"file_offset", "total_compressed_size"})
 _FMD_TOP = _with(pt.FileMetaData.thrift_spec,
                  row_groups=(4, TType.LIST, "row_groups", (TType.STRUCT, [_StartMark, _RG_MARK], False), None),
                  key_value_metadata=None)
@@ -353,7 +353,7 @@ class LazyFooter:
             used = trans.cstringio_buf.tell()
             if used != end:
                 raise EOFError(f"struct ends at {used}, its span at {end}")
-        except _DECODE_ERRORS as exc:
+        except DECODE_ERRORS as exc:
             self._fail(exc)
             raise AssertionError("unreachable") from exc   # _fail always raises
         return obj
@@ -489,7 +489,7 @@ class _Walker:
         self._seek(pos)
         try:
             self._fast_decode(self.dummy, self.proto, self._skip_args)
-        except _DECODE_ERRORS as exc:
+        except DECODE_ERRORS as exc:
             raise _Odd from exc
         return self._tell()
 
@@ -567,7 +567,7 @@ def parse_file_metadata(buf: bytes, fail: Callable[[BaseException], None]) -> tu
     _local.tell = trans.cstringio_buf.tell
     try:
         proto._fast_decode(raw, proto, [LazyFileMetaData, _FMD_TOP])
-    except _DECODE_ERRORS:
+    except DECODE_ERRORS:
         return None
     finally:
         _local.tell = None
@@ -712,6 +712,6 @@ def raise_eager(buf: bytes, notes: tuple[str, ...], path: str | None, cause: Bas
     exc = eager_error(buf, cause)
     for n in notes:
         if n not in getattr(exc, "__notes__", ()):
-            exc.add_note(n)
+            add_note(exc, n)
     note_file(exc, path, "reading")
     raise exc

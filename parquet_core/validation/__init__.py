@@ -34,7 +34,7 @@ from parquet_core.validation import (  # noqa: F401 - importing declares the rul
 from parquet_core.validation.context import LEVELS, Checker
 from parquet_core.validation.report import CheckReport, Finding
 from parquet_core.validation.rules import RULES, Rule, rules_table
-from parquet_core.errors import ParquetFormatError, path_of
+from parquet_core.errors import add_note, ParquetFormatError, path_of
 from parquet_core.file import reader as _reader
 from parquet_core.file.filesystem import is_url, resolve_filesystem
 from parquet_core.file.source import open_source
@@ -142,7 +142,7 @@ def _strict_validate(source: Any, level: str, decryption: Any) -> None:
         exc = ParquetFormatError(f"strict reading: the file breaks {len(errors)} rule(s) of the spec; "
                                  f"first: {errors[0].rule}: {errors[0].message}")
         for f in errors[:20]:
-            exc.add_note(str(f))
+            add_note(exc, str(f))
         raise exc
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from parquet_core.schema.types import TypeId
 from parquet_core.validation.context import Checker, ChunkState
 from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
-from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED, CompressionCodec, Encoding, PhysicalType
+from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED, CompressionCodec, Encoding, PhysicalType, known_value
 from parquet_core.errors import ParquetError, quoted
 from parquet_core.file.chunk_reader import open_external
 from parquet_core.file.footer import read_footer
@@ -331,7 +331,7 @@ def _check_codec_encodings(ck: Checker, ch: ChunkState) -> None:
     if codec == CompressionCodec.LZ4:
         ck.report_chunk(LZ4, ch, "the chunk is compressed with the deprecated LZ4 codec")
     for e in m.encodings or []:
-        if e not in Encoding._value2member_map_:
+        if not known_value(Encoding, e):
             ck.report_chunk(ENCODING_UNKNOWN, ch, f"unknown encoding id {e} in ColumnMetaData.encodings")
 
 
@@ -381,7 +381,7 @@ def _check_totals(ck: Checker, g: int, rg: Any, states: list[ChunkState]) -> Non
 def _check_overlaps(ck: Checker) -> None:
     spans = sorted(((c.start, c.start + c.length, c) for row in ck.chunks for c in row
                     if c is not None and c.meta is not None and c.length > 0), key=lambda t: (t[0], t[1]))
-    for (s0, e0, a), (s1, e1, b) in zip(spans, spans[1:]):
+    for (s0, e0, a), (s1, _e1, b) in zip(spans, spans[1:]):
         if s1 < e0:
             ck.report_chunk(CHUNK_OVERLAP, b, f"the chunk starts at {s1}, inside chunk {quoted(a.path, bare=True)} of row group "
                             f"{a.rg} (bytes {s0}..{e0})", offset=s1)

@@ -15,7 +15,7 @@ from typing import Any
 from parquet_core.encryption.context import chunk_decryption
 from parquet_core.validation.context import Checker, ChunkState, PageInfo
 from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
-from parquet_core.constants import Encoding as E, PageType, PhysicalType as P
+from parquet_core.constants import Encoding as E, PageType, PhysicalType as P, enum_name
 from parquet_core.errors import ParquetEncryptionError, ParquetError
 from parquet_core.metadata.compat import chunk_length_padding
 from parquet_core.page.reader import iter_page_headers
@@ -77,10 +77,7 @@ _ALLOWED = {
 
 
 def _enc(v: Any) -> str:
-    try:
-        return E(v).name
-    except ValueError:
-        return f"encoding {v}"
+    return enum_name(E, v) or "no encoding"
 
 
 def check_pages(ck: Checker) -> None:
@@ -301,5 +298,5 @@ def _page_encoding(p: PageInfo) -> int:
 
 
 def _show(c: Counter[tuple[int, int]]) -> str:
-    return ", ".join(f"{n} {PageType(t).name if t in PageType._value2member_map_ else t}/{_enc(e)}"
+    return ", ".join(f"{n} {enum_name(PageType, t)}/{_enc(e)}"
                      for (t, e), n in sorted(c.items()) if n)

@@ -48,7 +48,7 @@ NESTED = rule("schema.nested-layout", ERROR, _LT + "#nested-types",
               "LIST and MAP annotated groups follow a layout readers can lay out")
 
 _BYTES = {P.BYTE_ARRAY}
-_CONVERTED: dict[int, set[int] | None] = {
+_CONVERTED: dict[int, set[P] | None] = {
     CT.UTF8: _BYTES, CT.ENUM: _BYTES, CT.JSON: _BYTES, CT.BSON: _BYTES,
     CT.DATE: {P.INT32}, CT.TIME_MILLIS: {P.INT32}, CT.TIME_MICROS: {P.INT64},
     CT.TIMESTAMP_MILLIS: {P.INT64}, CT.TIMESTAMP_MICROS: {P.INT64},

@@ -276,7 +276,7 @@ def page_histogram(ch: ChunkState, levels: Any, top: int, n: int) -> list[int]:
     key = ("hist", id(levels), top, n)
     if key not in ch.memo:
         ch.memo[key] = histogram(levels, top, n)
-    return ch.memo[key]  # type: ignore[no-any-return]
+    return ch.memo[key]
 
 
 def chunk_histogram(ch: ChunkState, levels: Any, top: int) -> list[int]:

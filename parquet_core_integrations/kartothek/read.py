@@ -26,6 +26,7 @@ from parquet_core_integrations.kartothek.predicates import (
 )
 from parquet_core_integrations.kartothek.schema import TableSchema, load_schema
 from parquet_core_integrations.kartothek.store import Store, open_store
+from parquet_core.errors import add_note
 
 __all__ = ["PartitionRead", "ReadPlan", "plan_read", "read_partition", "read_file", "iter_partitions", "read_dataset"]
 
@@ -150,7 +151,7 @@ def read_file(store: Store, part: PartitionRead, columns: list[str], schema: pc.
         wanted = [c for c in columns if c in file_cols and c not in part.values]
         data = pf.read(columns=wanted, filters=part.filters)
     except pc.ParquetError as exc:
-        exc.add_note(f"kartothek: data file {part.key} of partition {part.label!r} "
+        add_note(exc, f"kartothek: data file {part.key} of partition {part.label!r} "
                      f"of dataset {dataset_uuid!r}")
         raise
     except (ValueError, TypeError) as exc:

@@ -39,6 +39,7 @@ from parquet_core_integrations.xskipper.skipping import SkipResult, check_filter
 from parquet_core_integrations.xskipper.sparkjson import spark_type_of_pc
 from parquet_core_integrations.xskipper.store import MetadataStore, VersionStatus
 from parquet_core_integrations.xskipper.writer import IndexColumn, java_double, write_store
+from parquet_core.errors import add_note
 
 __all__ = ["IndexBuilder", "Xskipper", "list_indexes"]
 
@@ -233,7 +234,7 @@ class Xskipper:
                 try:
                     cells = parquet_cells(f.path, specs, cols)
                 except pc.ParquetError as exc:
-                    exc.add_note(f"while indexing {f.path}")
+                    add_note(exc, f"while indexing {f.path}")
                     raise
                 rows.append({"obj_name": f.fid, **_virtual(f, parts), **{names[i]: c for i, c in cells.items()}})
                 self._report(done, len(files))
@@ -332,7 +333,7 @@ def _virtual(f: DataFile, parts: list[tuple[str, str]]) -> dict[str, Any]:
 
 def list_indexes(md_base: str) -> list[dict[str, Any]]:
     """The indexed datasets under *md_base*: identifier, directory and indexes (invalid dirs skipped)."""
-    out = []
+    out: list[dict[str, Any]] = []
     if not os.path.isdir(md_base):
         return out
     for name in sorted(os.listdir(md_base)):

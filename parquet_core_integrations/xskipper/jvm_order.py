@@ -122,10 +122,8 @@ def jvm_set_order(values: Sequence[Any], spark_type: str | None) -> list[Any]:
             slot = (slot + 1) % len(tab)
         tab[slot] = k
 
-    size = 0
-    for k in range(len(distinct)):  # distinct values only: re-adding a present one is a no-op
+    for size, k in enumerate(range(len(distinct)), start=1):  # distinct values only: re-adding one is a no-op
         place(table, k)
-        size += 1
         if size >= len(table) * 450 // 1000:
             old, table = table, [None] * (2 * len(table))
             for e in old:

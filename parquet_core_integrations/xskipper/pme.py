@@ -113,7 +113,7 @@ class PmeKeys:
 
     def write_options(self, encryption: dict[str, str], path: str) -> dict[str, Any]:
         """``pc.write_table`` keyword arguments encrypting a store file with *encryption*'s labels."""
-        config = pc.EncryptionConfiguration(  # type: ignore[attr-defined]
+        config = pc.EncryptionConfiguration(
             footer_key=encryption["encryption.footer.key"],
             column_keys=encryption["encryption.column.keys"],
             plaintext_footer=encryption.get("encryption.plaintext.footer") == "true")
@@ -121,5 +121,5 @@ class PmeKeys:
 
     def read_options(self, path: str) -> dict[str, Any]:
         """``pc.ParquetFile`` keyword arguments decrypting a store file."""
-        config = pc.DecryptionConfiguration()  # type: ignore[attr-defined]
+        config = pc.DecryptionConfiguration()
         return {"decryption": self.factory.file_decryption_properties(self.kms, config, path)}

@@ -190,8 +190,12 @@ def _partition(value: Any, leaf: Expression, sql_in: bool) -> bool | None:
     if isinstance(leaf, IsIn):
         r = _any(*(_cmp(value, "==", x) for x in leaf.values)) if leaf.values else False
         return None if r is None else r != leaf.negated
-    if isinstance(leaf, StartsWith) and isinstance(value, type(leaf.prefix)):
-        return value.startswith(leaf.prefix) != leaf.negated
+    if isinstance(leaf, StartsWith):
+        prefix = leaf.prefix
+        if isinstance(value, str) and isinstance(prefix, str):
+            return value.startswith(prefix) != leaf.negated
+        if isinstance(value, bytes) and isinstance(prefix, bytes):
+            return value.startswith(prefix) != leaf.negated
     return None
 
 

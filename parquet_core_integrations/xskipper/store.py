@@ -25,6 +25,7 @@ from parquet_core_integrations.xskipper.javaser import decode_bloom_cell
 from parquet_core_integrations.xskipper.names import CURRENT_VERSION
 from parquet_core_integrations.xskipper.sketch import SparkBloomFilter
 from parquet_core_integrations.xskipper.sparkjson import ROW_METADATA_KEY, parse_schema
+from parquet_core.errors import add_note
 
 __all__ = ["BLOOM_FPP_KEYS", "BLOOM_NDV_KEYS", "IndexMeta", "MetadataStore", "VersionStatus",
            "list_metadata_files", "version_status"]
@@ -115,7 +116,7 @@ class MetadataStore:
             try:
                 self._read_file(path)
             except pc.ParquetError as exc:
-                exc.add_note(f"in xskipper metadata file {path}")
+                add_note(exc, f"in xskipper metadata file {path}")
                 raise
         # Bloom cells are ~120 KB each: read per column, only when a query uses it
         self._unloaded = {i.column for i in self.indexes if i.name == "bloomfilter"}

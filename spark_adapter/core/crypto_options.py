@@ -43,6 +43,8 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
+from spark_adapter.core.option_values import parse_bool
+
 
 
 class _Engine:
@@ -70,8 +72,6 @@ ENCRYPTION_OPTIONS = tuple(P + n for n in (
     "double.wrapping", "footer.key", "key.access.token", "key.list", "key.material.store.internally",
     "kms.client.class", "kms.instance.id", "kms.instance.url", "plaintext.footer", "store.aad.prefix",
     "uniform.key"))
-_TRUE = {"true", "1", "yes"}
-_FALSE = {"false", "0", "no"}
 
 
 def _get(options: Mapping[str, Any], name: str) -> str | None:
@@ -87,12 +87,7 @@ def _flag(options: Mapping[str, Any], name: str, default: bool) -> bool:
     text = _get(options, name)
     if text is None:
         return default
-    low = text.strip().lower()
-    if low in _TRUE:
-        return True
-    if low in _FALSE:
-        return False
-    raise ValueError(f"option {P + name} must be true or false, not {text!r}")
+    return parse_bool(text, f"option {P + name}")
 
 
 def has_encryption_options(options: Mapping[str, Any]) -> bool:
@@ -214,7 +209,8 @@ def encryption_from_options(options: Mapping[str, Any], path: str | None = None)
     uniform = _get(options, "uniform.key")
     footer = _get(options, "footer.key")
     if kms is not None:
-        if not (uniform or footer):
+        master = uniform or footer
+        if not master:
             raise ValueError(f"encrypting through a KMS needs {P}footer.key or {P}uniform.key")
         bits_text = _get(options, "data.key.length.bits") or "128"
         try:
@@ -222,7 +218,7 @@ def encryption_from_options(options: Mapping[str, Any], path: str | None = None)
         except ValueError:
             raise ValueError(f"option {P}data.key.length.bits must be 128, 192 or 256") from None
         config = pc.EncryptionConfiguration(
-            footer_key=(uniform or footer).strip(),
+            footer_key=master.strip(),
             column_keys=None if uniform else _get(options, "column.keys"),
             encryption_algorithm=algorithm, plaintext_footer=plaintext_footer,
             double_wrapping=_flag(options, "double.wrapping", True),

@@ -30,7 +30,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 
-__all__ = ["is_hidden", "list_files", "list_files_and_bases", "paths_from_options"]
+__all__ = ["is_hidden", "local_path", "list_files", "list_files_and_bases", "paths_from_options"]
 
 
 def is_hidden(name: str) -> bool:
@@ -40,7 +40,7 @@ def is_hidden(name: str) -> bool:
     return pc.is_hidden(name)
 
 
-def _local(path: str) -> str:
+def local_path(path: str) -> str:
     """Strip a ``file:`` scheme; reject other schemes (no remote file systems yet)."""
     if path.startswith("file://"):
         return path[len("file://"):] or "/"
@@ -96,7 +96,7 @@ def list_files_and_bases(paths: Iterable[str], glob_filter: str | None = None,
     out: list[str] = []
     bases: list[str] = []
     for raw in paths:
-        path = _local(raw)
+        path = local_path(raw)
         if os.path.exists(path):
             matches = [path]
         elif glob.has_magic(path):
@@ -117,7 +117,7 @@ def list_files_and_bases(paths: Iterable[str], glob_filter: str | None = None,
                     seen.add(key)
                     out.append(key)
     if base_path:
-        root = os.path.abspath(_local(base_path))
+        root = os.path.abspath(local_path(base_path))
         outside = [f for f in out if os.path.commonpath([root, f]) != root]
         if outside:
             raise ValueError(f"pqcore: basePath {base_path!r} is not a parent of {outside[0]!r}")

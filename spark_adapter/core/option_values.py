@@ -45,15 +45,22 @@ def check_names(source: str, options: Mapping[str, Any], names: Iterable[str],
                          f"valid options: {', '.join(valid)}")
 
 
+def parse_bool(text: Any, what: str) -> bool:
+    """The one reading of a boolean option of the data sources: ``true`` or ``false``, any case,
+    surrounding blanks ignored (Spark's own reading of its options: no ``yes``, ``1`` or ``on``).
+    Anything else raises ``ValueError`` naming *what* (``"pqcore: option mergeSchema"``)."""
+    t = str(text).strip().lower()
+    if t == "true":
+        return True
+    if t == "false":
+        return False
+    raise ValueError(f"{what} must be true or false, got {text!r}")
+
+
 def flag(source: str, options: Mapping[str, Any], key: str, default: bool, shown: str | None = None) -> bool:
-    """A ``true``/``false`` option (any case, surrounding blanks ignored)."""
+    """A ``true``/``false`` option (see :func:`parse_bool`)."""
     raw = options.get(key)
-    if raw is None:
-        return default
-    text = str(raw).strip().lower()
-    if text not in ("true", "false"):
-        raise ValueError(f"{source}: option {shown or key} must be true or false, got {text!r}")
-    return text == "true"
+    return default if raw is None else parse_bool(raw, f"{source}: option {shown or key}")
 
 
 def positive(options: Mapping[str, Any], key: str, default: int, zero: bool = False,

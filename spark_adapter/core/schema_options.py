@@ -124,7 +124,8 @@ def _add(out: list[StructField], source: StructType, path: list[str], full: str)
         raise ValueError(f"pqcore: option 'columns': {full!r}: {field.name!r} is not a struct")
     if existing is not None and out[existing].dataType == field.dataType:
         return                          # already whole
-    inner = list(out[existing].dataType.fields) if existing is not None else []
+    have = out[existing].dataType if existing is not None else None
+    inner = list(have.fields) if isinstance(have, StructType) else []
     _add(inner, field.dataType, path[1:], full)
     new = StructField(field.name, StructType(inner), field.nullable)
     if existing is None:
@@ -147,9 +148,9 @@ def leaf_selection(name: str, spark_type: Any, file_type: Any) -> list[str]:
     if not (isinstance(spark_type, StructType) and getattr(file_type, "name", None) == "struct"):
         return [name]
     file_fields = {f.name: f for f in file_type.fields}
-    if len(spark_type.fields) == len(file_fields) and all(f.name in file_fields for f in spark_type.fields):
-        if all(not isinstance(f.dataType, StructType) for f in spark_type.fields):
-            return [name]
+    same_names = len(spark_type.fields) == len(file_fields) and all(f.name in file_fields for f in spark_type.fields)
+    if same_names and all(not isinstance(f.dataType, StructType) for f in spark_type.fields):
+        return [name]
     out: list[str] = []
     for f in spark_type.fields:
         sub = file_fields.get(f.name)

@@ -92,19 +92,19 @@ class Literal:
 
 
 def _tokenize(text: str) -> list[tuple[str, str, int]]:
-    out, pos = [], 0
+    out: list[tuple[str, str, int]] = []
+    pos = 0
     while True:
         while pos < len(text) and text[pos].isspace():
             pos += 1
         if pos == len(text):
             return out
         m = _TOKEN.match(text, pos)
-        if m is None or m.end() == pos:
+        kind = None if m is None or m.end() == pos else m.lastgroup   # every alternative is a named group
+        if m is None or kind is None:
             raise FilterSyntaxError(f"pqcore: option 'filter': unexpected character {text[pos]!r} "
                                     f"at position {pos} in {text!r}")
-        kind = m.lastgroup
-        value = m.group(kind)  # type: ignore[arg-type]
-        out.append((kind, value, m.start(kind)))  # type: ignore[arg-type]
+        out.append((kind, m.group(kind), m.start(kind)))
         pos = m.end()
 
 

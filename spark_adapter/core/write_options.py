@@ -20,7 +20,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from spark_adapter.core.option_values import SPARK_TABLE_PROPERTIES
+from spark_adapter.core.option_values import SPARK_TABLE_PROPERTIES, parse_bool
 
 __all__ = ["ADAPTER_OPTIONS", "NOT_SPARK_OPTIONS", "WRITER_OPTIONS", "parse_writer_options",
            "parse_partition_by"]
@@ -34,12 +34,7 @@ def _json(name: str, text: str) -> Any:
 
 
 def _bool(name: str, text: str) -> bool:
-    t = text.strip().lower()
-    if t in ("true", "1", "yes"):
-        return True
-    if t in ("false", "0", "no"):
-        return False
-    raise ValueError(f"pqcore: option {name!r} must be true or false, got {text!r}")
+    return parse_bool(text, f"pqcore: option {name!r}")
 
 
 def _int(name: str, text: str) -> int:

@@ -26,7 +26,6 @@ the staged files.  ``append`` adds to an existing dataset (or creates it),
 
 from __future__ import annotations
 
-import json
 import uuid as _uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -45,6 +44,7 @@ __all__ = ["KARTOTHEK_NAME", "KartothekDataSource", "KartothekReader", "Kartothe
 from spark_adapter.kartothek.options import (  # noqa: E402
     KARTOTHEK_NAME, KartothekReadOptions, KartothekWriteOptions, read_options, write_options,
 )
+from parquet_core.errors import add_note
 
 
 class KartothekDataSource(DataSource):
@@ -113,7 +113,7 @@ class KartothekReader(DataSourceReader):
         try:
             table = read_file(store, part, names, schema, self.uuid)
         except Exception as exc:
-            exc.add_note(f"kartothek: while reading {part.key} of dataset {self.uuid!r}")
+            add_note(exc, f"kartothek: while reading {part.key} of dataset {self.uuid!r}")
             raise
         target = target_arrow_schema(self.schema)
         for piece in table.iter_slices(self.batch_size):

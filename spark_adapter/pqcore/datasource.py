@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from pyspark.sql.datasource import DataSource
 
 from spark_adapter.pqcore.options import SHORT_NAME, read_options, write_options
+from parquet_core.errors import add_note
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql.types import StructType
@@ -103,13 +104,13 @@ def _file_schema(path: str, options: dict | None = None) -> StructType:
         with open_parquet(path, options) as pf:
             parquet_schema = pf.schema_arrow
     except ParquetError as exc:
-        exc.add_note(f"while reading the schema of {path} with pqcore")
+        add_note(exc, f"while reading the schema of {path} with pqcore")
         raise
     _refuse_repeated_names(parquet_schema.names, path)
     try:
         return to_spark_schema(parquet_schema)
     except TypeError as exc:
-        exc.add_note(f"in the schema of {path}")
+        add_note(exc, f"in the schema of {path}")
         raise
 
 

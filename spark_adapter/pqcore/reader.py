@@ -29,8 +29,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["DEFAULT_BATCH_SIZE", "PqcoreScanPartition", "PqcoreReader", "conform_batch", "list_table"]
 
-from spark_adapter.core.batches import conform_batch, to_spark_arrow  # noqa: E402  (re-exported)
+from spark_adapter.core.batches import conform_batch  # noqa: E402  (re-exported)
 from spark_adapter.pqcore.options import DEFAULT_BATCH_SIZE, ReadOptions, read_options  # noqa: E402
+from parquet_core.errors import add_note
 
 # rows of a batch without fields (count() through an empty schema).  Such a batch holds no
 # buffers, but pyspark (4.3, ArrowBatchTransformer.wrap_struct) re-wraps it as
@@ -302,7 +303,7 @@ def read_file_batches(path: str, schema: StructType, batch_size: int,
         yield from _read_file_batches(path, schema, batch_size, partition_values or {}, time_zone,
                                       scan_filter, row_groups, filter_types or schema, options, use_threads)
     except Exception as exc:  # name the file in Spark's PythonException
-        exc.add_note(f"pqcore: while reading {path}")
+        add_note(exc, f"pqcore: while reading {path}")
         raise
 
 

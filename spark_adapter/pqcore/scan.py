@@ -35,6 +35,7 @@ from spark_adapter.core.sql_filter import columns_of, nnf, parse_filter, special
 __all__ = ["ScanFilter", "FilePredicate", "Piece", "ambiguous_column", "plan_pieces", "pack"]
 
 from spark_adapter.pqcore.options import DEFAULT_MAX_PARTITION_BYTES, DEFAULT_OPEN_COST  # noqa: E402
+from parquet_core.errors import add_note
 
 
 def field_type(struct: Any, dotted: str) -> Any:
@@ -286,7 +287,7 @@ def plan_pieces(files: list[str], specs: list[list[tuple[str, str]]], scan_filte
                             continue
                         sizes = [int(s * share) for s in sizes]
         except Exception as exc:
-            exc.add_note(f"pqcore: while planning the scan of {path}")
+            add_note(exc, f"pqcore: while planning the scan of {path}")
             raise
         kept_bytes = sum(sizes[g] for g in groups)
         if kept_bytes <= max_bytes:

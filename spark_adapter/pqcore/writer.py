@@ -43,7 +43,7 @@ from pyspark.sql.types import (
 )
 
 from spark_adapter.core.crypto_options import encryption_from_options, file_encryption, key_material_name
-from spark_adapter.core.files import _local, is_hidden
+from spark_adapter.core.files import is_hidden, local_path
 from spark_adapter.pqcore.options import WriteOptions, write_options
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -136,7 +136,7 @@ class PqcoreWriter(DataSourceArrowWriter):
         if not isinstance(options, WriteOptions):
             options = write_options(options)
         path = options.path
-        self.target = os.path.abspath(_local(path))
+        self.target = os.path.abspath(local_path(path))
         if os.path.exists(self.target) and not os.path.isdir(self.target):
             raise ValueError(f"pqcore: target {self.target!r} exists and is not a directory")
         self.overwrite = bool(overwrite)

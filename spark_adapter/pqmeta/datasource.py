@@ -23,8 +23,9 @@ from typing import Any, Iterator
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 
 from spark_adapter.pqmeta.options import (
-    DEFAULT_BYTES_PER_TASK, DEFAULT_FILES_PER_TASK, META_NAME, MetaOptions, meta_options,
+    META_NAME, MetaOptions, meta_options,
 )
+from parquet_core.errors import add_note
 
 __all__ = ["META_NAME", "PqmetaDataSource"]
 
@@ -143,7 +144,7 @@ class PqmetaReader(DataSourceReader):
             try:
                 rows.extend(level_rows(self.level, path, self.options))
             except Exception as exc:
-                exc.add_note(f"pqmeta: while reading the metadata of {path}")
+                add_note(exc, f"pqmeta: while reading the metadata of {path}")
                 raise
             if len(rows) >= 16384:
                 yield from pa.Table.from_pylist(rows, schema=target).to_batches(max_chunksize=65536)

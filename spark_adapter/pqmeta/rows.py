@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import zlib
 from typing import TYPE_CHECKING, Any, Callable
+from parquet_core.errors import add_note
 
 if TYPE_CHECKING:  # pragma: no cover
     from spark_adapter.pqmeta.options import MetaOptions
@@ -129,7 +130,7 @@ def _chunks(pf: Any):
             try:
                 yield i, j, rg.column(j)
             except _pc().ParquetError as exc:   # e.g. encrypted metadata without its key
-                exc.add_note(f"in column chunk {paths[j] if j < len(paths) else j}")
+                add_note(exc, f"in column chunk {paths[j] if j < len(paths) else j}")
                 yield i, j, exc
 
 
@@ -319,7 +320,7 @@ def check_rows(path: str, pf: Any, options: MetaOptions) -> list[dict[str, Any]]
     return rows or [{**base, "severity": "ok", "rule": None, "message": None, "spec": None}]
 
 
-LEVELS: dict[str, tuple[str, Callable[[str, Any, dict[str, str]], list[dict[str, Any]]]]] = {
+LEVELS: dict[str, tuple[str, Callable[[str, Any, MetaOptions], list[dict[str, Any]]]]] = {
     "file": ("path string, num_rows bigint, num_row_groups int, num_columns int, created_by string, "
              "format_version int, footer_size bigint, file_size bigint, key_value_metadata map<string,string>, "
              "encryption_algorithm string, footer_mode string, error string", file_rows),

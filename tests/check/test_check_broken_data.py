@@ -15,7 +15,7 @@ from parquet_core.thrift import pt
 from tests.check.broken import (
     bloom_bytes, edit_footer, edit_index, edit_page, pages_of, pyarrow_bytes, replace_bloom,
 )
-from tests.check.test_check_broken import base, bloomed, expect, find, indexed, plain, v2
+from tests._support.check_files import base, bloomed, expect, find, indexed, plain, v2
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

@@ -88,7 +88,7 @@ def test_every_rule_is_documented():
 
 def test_strict_reading(corpus, tmp_path):
     import parquet_core as pc
-    from tests.check.test_check_broken import plain
+    from tests._support.check_files import plain
     from tests.check.broken import edit_footer
 
     assert pc.read_table(plain(), strict=True).num_rows == 1000

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import parquet_core as pc
-from tests.check.test_check_broken import expect, find
+from tests._support.check_files import expect, find
 
 FOOTER = b"0123456789012345"
 COL = b"1234567890123450"

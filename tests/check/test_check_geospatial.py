@@ -11,7 +11,7 @@ import pytest
 import parquet_core as pc
 from parquet_core.thrift import pt
 from tests.check.broken import edit_footer
-from tests.check.test_check_broken import expect, find
+from tests._support.check_files import expect, find
 
 DATA = Path(os.environ.get("PARQUET_TEST_DATA", "")) / "geospatial"
 pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="PARQUET_TEST_DATA is not set")

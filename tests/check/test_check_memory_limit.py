@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.file.test_memory_bounds import GiB, run_limited
+from tests._support.memory_limit import GiB, run_limited
 
 
 @pytest.mark.parametrize("build", ["null_run_file()", "long_list_file()", "null_run_file(300_000_000)"])

@@ -16,7 +16,7 @@ import pytest
 import parquet_core as pc
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import serialize
-from tests.conftest import corpus_dir
+from tests._support.corpus import corpus_dir
 
 pytestmark = pytest.mark.slow
 

@@ -16,7 +16,7 @@ import pytest
 import parquet_core as pc
 from parquet_core.constants import Encoding
 from tests.check.broken import edit_footer, edit_index, footer_of, pyarrow_bytes
-from tests.check.test_check_broken import expect, find
+from tests._support.check_files import expect, find
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

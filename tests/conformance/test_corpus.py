@@ -17,7 +17,7 @@ import pytest
 import parquet_core as pc
 
 from tests.conformance.oracle import assert_column_matches, assert_nested_matches
-from tests.conftest import corpus_dir
+from tests._support.corpus import corpus_dir
 
 pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is the oracle for conformance tests")
 pa = pytest.importorskip("pyarrow")

@@ -24,17 +24,11 @@ import pytest
 
 import parquet_core as pc
 from parquet_core.table.nested import ListArray, MapArray, StructArray
+from tests._support.nested_corpus import NESTED_FILES
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
-NESTED_FILES = [
-    "datapage_v2.snappy.parquet", "list_columns.parquet", "map_no_value.parquet",
-    "nested_lists.snappy.parquet", "nested_maps.snappy.parquet", "nested_structs.rust.parquet",
-    "nonnullable.impala.parquet", "null_list.parquet", "nullable.impala.parquet",
-    "nulls.snappy.parquet", "old_list_structure.parquet", "repeated_no_annotation.parquet",
-    "repeated_primitive_no_list.parquet",
-]
 
 
 def test_incorrect_map_schema_matches_duckdb(corpus: Path) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import parquet_core as pc
-from tests.conformance.test_nested_corpus import NESTED_FILES
+from tests._support.nested_corpus import NESTED_FILES
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

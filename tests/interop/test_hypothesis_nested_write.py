@@ -20,14 +20,14 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import parquet_core as pc
 from tests.conformance.oracle import assert_nested_matches
-from tests.interop.test_hypothesis_nested import _types, random_table
+from tests._support.nested_tables import arrow_types, random_table
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
-@given(types=st.lists(st.tuples(_types(3), st.booleans()), min_size=1, max_size=3),
+@given(types=st.lists(st.tuples(arrow_types(3), st.booleans()), min_size=1, max_size=3),
        n=st.integers(0, 200), seed=st.integers(0, 2**32), null_p=st.sampled_from([0.0, 0.2, 0.6]),
        dictionary=st.booleans(), version=st.sampled_from(["1.0", "2.0"]),
        page_size=st.sampled_from([1, 64, 1024, 1 << 20]), row_group=st.sampled_from([5, 64, 10_000]),

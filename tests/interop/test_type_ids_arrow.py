@@ -15,7 +15,7 @@ from parquet_core.interop.arrow import schema_from_arrow  # noqa: E402
 from parquet_core.interop.arrow_types import arrow_type  # noqa: E402
 from parquet_core.schema.types import TypeId as T  # noqa: E402
 
-from tests.unit.schema.test_type_ids import SAMPLES  # noqa: E402
+from tests._support.type_samples import SAMPLES  # noqa: E402
 
 _JSON = pa.json_() if hasattr(pa, "json_") else pa.string()
 _UUID = pa.uuid() if hasattr(pa, "uuid") else pa.binary(16)

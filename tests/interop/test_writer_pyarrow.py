@@ -301,7 +301,7 @@ def test_everything_on_read_by_pyarrow_and_ours(tmp_path):
 def _corpus_files():
     """Corpus files with flat columns (nested ones: tests/conformance/test_nested_corpus_rewrite.py)."""
     from tests.conformance.test_corpus import CORRUPT_CHECKSUM, FILES, INT96_FILE, ORACLE_CANNOT_READ, _flat_columns
-    from tests.conftest import corpus_dir
+    from tests._support.corpus import corpus_dir
 
     return [f for f in FILES if f not in ORACLE_CANNOT_READ and Path(f).name not in CORRUPT_CHECKSUM
             and f != INT96_FILE and _flat_columns(corpus_dir() / f)[0]]

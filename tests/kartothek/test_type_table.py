@@ -12,7 +12,7 @@ from parquet_core_integrations.kartothek.errors import DatasetSchemaError
 from parquet_core_integrations.kartothek.schema import _pandas_types
 from parquet_core import TypeId as T
 
-from tests.unit.schema.test_type_ids import SAMPLES
+from tests._support.type_samples import SAMPLES
 
 PANDAS = {
     T.NULL: ("empty", "object"), T.BOOL: ("bool", "bool"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from parquet_core.encryption.properties import AES_GCM_CTR_V1, AES_GCM_V1
 
@@ -97,6 +97,8 @@ class EncryptionConfiguration:
     internal_key_material: bool = True
     data_key_length_bits: int = 128
     uniform_encryption: bool = False
+    # {column path: master key id}, parsed from column_keys (column_master_keys)
+    _column_master_keys: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.footer_key, str) or not self.footer_key.strip():

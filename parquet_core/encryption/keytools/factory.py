@@ -73,7 +73,8 @@ class CryptoFactory:
                 raise ValueError("external key material (internal_key_material=False) needs "
                                  "parquet_file_path")
             store = KeyMaterialStore(parquet_file_path)
-        wrapper = FileKeyWrapper(self._toolkit, config, store, enc.cache_lifetime, enc.double_wrapping)
+        wrapper = FileKeyWrapper(self._toolkit, config, store, seconds(enc.cache_lifetime, "cache_lifetime"),
+                                 enc.double_wrapping)
         dek_length = enc.data_key_length_bits // 8
         footer_key = random_bytes(dek_length)
         footer_meta = wrapper.key_metadata(footer_key, enc.footer_key, is_footer_key=True)
@@ -103,7 +104,8 @@ class CryptoFactory:
             else DecryptionConfiguration()
         if not isinstance(dec, DecryptionConfiguration):
             raise TypeError("decryption_config must be a DecryptionConfiguration")
-        retriever = FileKeyUnwrapper(self._toolkit, config, dec.cache_lifetime, parquet_file_path)
+        retriever = FileKeyUnwrapper(self._toolkit, config, seconds(dec.cache_lifetime, "cache_lifetime"),
+                                     parquet_file_path)
         return FileDecryptionProperties(key_retriever=retriever)
 
     def rotate_master_keys(self, kms_connection_config: KmsConnectionConfig | None,

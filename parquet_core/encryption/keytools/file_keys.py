@@ -116,11 +116,14 @@ class FileKeyWrapper:
         self._column_counter = 0
 
     def _kek_for(self, master_key_id: str) -> _Kek:
-        kek = self._keks.get(master_key_id)
+        keks = self._keks
+        if keks is None:   # pragma: no cover - only double wrapping asks for a KEK
+            raise ParquetEncryptionError("single wrapping uses no key encryption key")
+        kek = keks.get(master_key_id)
         if kek is None:
             key = random_bytes(KEK_LENGTH)
             kek = _Kek(key, random_bytes(KEK_ID_LENGTH), _kms_wrap(self._kms, key, master_key_id))
-            self._keks[master_key_id] = kek
+            keks[master_key_id] = kek
         return kek
 
     def key_metadata(self, dek: bytes, master_key_id: str, is_footer_key: bool,
@@ -172,8 +175,10 @@ class FileKeyUnwrapper:
     def material_of(self, key_metadata: bytes | str) -> KeyMaterial:
         """The key material *key_metadata* holds or refers to."""
         meta = KeyMetadata.parse(key_metadata)
-        if meta.internal:
+        if meta.material is not None:
             return meta.material
+        if meta.key_reference is None:   # KeyMetadata.parse gives one or the other
+            raise ParquetEncryptionError("the key metadata holds neither key material nor a reference to it")
         if self._store is None:
             if self._path is None:
                 raise ParquetEncryptionError(
@@ -202,6 +207,8 @@ class FileKeyUnwrapper:
         master = material.master_key_id
         if not material.double_wrapping:
             return _kms_unwrap(kms, material.wrapped_dek, master), master
+        if material.kek_id is None or material.wrapped_kek is None:   # parse reads both when double wrapped
+            raise ParquetEncryptionError("double-wrapped key material lacks its key encryption key")
         kek = self._keks.get(material.kek_id)
         if kek is None:
             kek = _kms_unwrap(kms, material.wrapped_kek, master)

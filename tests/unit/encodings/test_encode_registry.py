@@ -70,7 +70,7 @@ def test_unsupported_pairs_name_encoding_and_type(pt: PT) -> None:
 def test_misuse() -> None:
     with pytest.raises(ValueError, match="unknown physical type"):
         encode_values(E.PLAIN, [1], 42)
-    with pytest.raises(ValueError, match="unknown"):
+    with pytest.raises(ValueError, match=r"encoding UNKNOWN\(99\)"):
         encode_values(99, [1], PT.INT32)
     with pytest.raises(ValueError, match="FIXED_LEN_BYTE_ARRAY"):
         encode_values(E.PLAIN, np.zeros((2, 3), np.uint8), PT.FIXED_LEN_BYTE_ARRAY, 4)

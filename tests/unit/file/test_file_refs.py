@@ -109,3 +109,16 @@ def test_a_uri_naming_a_fifo_a_folder_or_nothing_is_a_parquet_error(tmp_path, ki
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
+
+
+def test_crc32c_checksum_without_its_package_names_it(monkeypatch):
+    """Without the crc32c package a CRC32C checksum raises CodecUnavailableError naming the
+    package (it raised TypeError: the error was built without its package argument)."""
+    import sys
+
+    from parquet_core.errors import CodecUnavailableError
+    from parquet_core.file.file_refs import verify_checksum
+
+    monkeypatch.setitem(sys.modules, "crc32c", None)   # import crc32c -> ImportError
+    with pytest.raises(CodecUnavailableError, match="crc32c"):
+        verify_checksum(b"abc", "CRC32C:00000000")

@@ -13,9 +13,6 @@ really hold 2**31 - 1 slots, the zstd and brotli pages really are zeros.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import textwrap
 import tracemalloc
 from pathlib import Path
@@ -26,6 +23,7 @@ import pytest
 import parquet_core as pc
 from parquet_core.compression import get_codec
 from parquet_core.constants import CompressionCodec
+from tests._support.memory_limit import run_limited
 from tests.unit.file.hostile_sizes import MAX_INT32, long_list_file, null_run_file, zeros_page_file
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -33,30 +31,6 @@ MiB = 1 << 20
 GiB = 1 << 30
 
 
-def run_limited(body: str, limit: int = 3 * GiB / 2) -> dict:
-    """Run *body* (which sets ``result``) in a child limited to *limit* bytes of address
-    space; returns ``result``, or ``{"escaped": exception type, "message": ...}``."""
-    code = textwrap.dedent("""
-        import json, resource, sys
-        resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
-        import numpy as np
-        import parquet_core as pc
-        from tests.unit.file.hostile_sizes import *
-        def outcome(call):
-            try:
-                call()
-            except pc.ParquetError as exc:
-                return {{"type": type(exc).__name__, "message": str(exc),
-                         "notes": list(getattr(exc, "__notes__", ()))}}
-            except BaseException as exc:
-                return {{"type": "escaped " + type(exc).__name__, "message": str(exc)}}
-            return {{"type": "ok"}}
-        result = None
-    """).format(limit=int(limit)) + textwrap.dedent(body) + "\nprint(json.dumps(result))\n"
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 # -- declared counts: an RLE run of 2**31 - 1 nulls, a list of 2**31 - 1 elements ------------------

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 import parquet_core as pc
 from parquet_core.file import chunk_reader, scan
 from parquet_core.table.arrays import Table
-from tests.conftest import corpus_dir
+from tests._support.corpus import corpus_dir
 
 
 @pytest.fixture(autouse=True)

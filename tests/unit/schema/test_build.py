@@ -68,7 +68,7 @@ def test_decimal_byte_width_follows_the_spec_formula() -> None:
 
 def test_decimal_byte_width_matches_pyarrow() -> None:
     """pyarrow writes every decimal as the narrowest FIXED_LEN_BYTE_ARRAY by default."""
-    from parquet_core.file.reader import read_metadata
+    from parquet_core import read_metadata
 
     fields = [pa.field(f"d{p}", pa.decimal128(p, 0) if p <= 38 else pa.decimal256(p, 0))
               for p in range(1, 77)]

@@ -93,7 +93,7 @@ _COMPARED = ("type", "type_length", "repetition_type", "converted_type", "scale"
 
 
 def _pyarrow_elements(arrow_types, **kw):  # type: ignore[no-untyped-def]
-    from parquet_core.file.reader import read_metadata
+    from parquet_core import read_metadata
 
     fields = [pa.field(f"c{i}", t) for i, t in enumerate(arrow_types)]
     buf = io.BytesIO()

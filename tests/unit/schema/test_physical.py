@@ -273,7 +273,7 @@ def test_conversion_errors() -> None:
 def _pyarrow_physical(table, **kw):  # type: ignore[no-untyped-def]
     """Write *table* with pyarrow; return {name: (descriptor, raw physical values)}."""
     from parquet_core.column.reader import read_column_chunk
-    from parquet_core.file.reader import read_metadata
+    from parquet_core import read_metadata
     from parquet_core.page.reader import iter_pages
 
     buf = io.BytesIO()
@@ -369,7 +369,7 @@ def test_sliced_byte_arrays_and_empty_inputs() -> None:
 def test_byte_array_decimal_bytes_match_another_writer(corpus) -> None:  # type: ignore[no-untyped-def]
     """parquet-testing's byte_array_decimal.parquet (HVR): minimal big-endian bytes, 1.00..24.00."""
     from parquet_core.column.reader import read_column_chunk
-    from parquet_core.file.reader import read_metadata
+    from parquet_core import read_metadata
     from parquet_core.page.reader import iter_pages
 
     raw = (corpus / "byte_array_decimal.parquet").read_bytes()

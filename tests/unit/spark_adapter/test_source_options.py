@@ -90,3 +90,21 @@ def test_encryption_option_names_checked():
         meta_options({"path": "/t", "parquet.encryption.footerkey": "k"})
     with pytest.raises(ValueError, match="not supported"):
         ktk_write({"path": "/s", "dataset_uuid": "u", "parquet.encryption.footer.key": "k"})
+
+
+@pytest.mark.parametrize("word", ["yes", "no", "1", "0", "on", "maybe"])
+def test_one_boolean_vocabulary_for_every_option(word):
+    """Spark reads its boolean options as true/false only; so do the read, write and key options
+    (write_page_index=yes was once accepted while mergeSchema=yes was refused)."""
+    from spark_adapter.core.crypto_options import encryption_from_options
+    with pytest.raises(ValueError, match="must be true or false"):
+        read_options({"path": "/t", "mergeschema": word})
+    with pytest.raises(ValueError, match="must be true or false"):
+        write_options({"path": "/t", "write_page_index": word})
+    with pytest.raises(ValueError, match="must be true or false"):
+        encryption_from_options({"parquet.encryption.footer.key": "0123456789012345",
+                                 "parquet.encryption.plaintext.footer": word})
+
+
+def test_boolean_options_ignore_case_and_blanks():
+    assert read_options({"path": "/t", "mergeSchema": " TRUE "}).merge_schema

@@ -15,7 +15,7 @@ import pytest
 from parquet_core.schema.types import DataType, TypeId as T
 from spark_adapter.core.types import UnsupportedSparkType, spark_type_name
 
-from tests.unit.schema.test_type_ids import SAMPLES
+from tests._support.type_samples import SAMPLES
 
 SPARK = {
     T.NULL: "void", T.BOOL: "boolean", T.INT8: "byte", T.INT16: "short", T.INT32: "integer",

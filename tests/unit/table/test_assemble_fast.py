@@ -260,11 +260,11 @@ def test_level_arrays_shorter_than_the_slots_are_a_format_error() -> None:
 # -- whole files written by pyarrow -----------------------------------------------------
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
-from tests.interop.test_hypothesis_nested import _types, random_table  # noqa: E402
+from tests._support.nested_tables import arrow_types, random_table  # noqa: E402
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
-@given(types=st.lists(st.tuples(_types(3), st.booleans()), min_size=1, max_size=3),
+@given(types=st.lists(st.tuples(arrow_types(3), st.booleans()), min_size=1, max_size=3),
        n=st.integers(0, 200), seed=st.integers(0, 2**32), null_p=st.sampled_from([0.0, 0.2, 0.6]),
        version=st.sampled_from(["1.0", "2.0"]), page_size=st.sampled_from([64, 1 << 20]))
 def test_random_files_assemble_as_reference(types, n, seed, null_p, version, page_size) -> None:

@@ -1,0 +1,80 @@
+"""Test modules share helpers through ``tests/_support/`` (or a helper module that is not a
+test module), never by importing another test module or a ``conftest``.
+
+Importing a test module runs its module-level code again under another name, registers its
+tests' names where they do not run, and ties two test files together; a conftest is
+pytest's to load.  The imports still to move are listed in :data:`TO_MOVE`.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: (importing file, imported module) -> why it is still there
+TO_MOVE: dict[tuple[str, str], str] = {
+    ("tests/interop/test_pushdown_pyarrow.py", "tests.interop.test_predicate_pyarrow"):
+        "its tables and predicate strategy are to move to tests/_support",
+    ("tests/unit/page/test_plain_pages.py", "tests.unit.column.test_chunk_fast_paths"):
+        "the chunks() strategy is to move to tests/_support",
+    ("tests/spark/test_encryption_write_spark.py", "tests.spark.test_keytools_spark"):
+        "a fixture shared by two Spark modules: to move to tests/spark/conftest.py",
+    ("tests/spark/test_write.py", "tests.spark.test_datasource"): "to move to tests/_support",
+    ("tests/spark/test_datasource.py", "tests.spark.conftest"): "to move to tests/_support",
+    ("tests/spark/test_kartothek_source.py", "tests.kartothek.conftest"): "to move to tests/_support",
+    ("tests/spark/test_xskipper_spark.py", "tests.integrations.xskipper.conftest"): "to move to tests/_support",
+    ("tests/kartothek/test_read_shared.py", "tests.kartothek.conftest"): "to move to tests/_support",
+    ("tests/kartothek/test_reference_files.py", "tests.kartothek.conftest"): "to move to tests/_support",
+    ("tests/kartothek/test_kartothek_cross_read.py", "tests.kartothek.conftest"): "to move to tests/_support",
+    ("tests/integrations/xskipper/test_writer_conformance.py", "tests.integrations.xskipper.conftest"):
+        "to move to tests/_support",
+    ("tests/integrations/xskipper/test_api_scenarios.py", "tests.integrations.xskipper.conftest"):
+        "to move to tests/_support",
+    ("tests/integrations/xskipper/test_version_fixtures.py", "tests.integrations.xskipper.conftest"):
+        "to move to tests/_support",
+    ("tests/integrations/xskipper/test_format_units.py", "tests.integrations.xskipper.conftest"):
+        "to move to tests/_support",
+    ("tests/integrations/xskipper/test_lifecycle.py", "tests.integrations.xskipper.conftest"):
+        "to move to tests/_support",
+    ("tests/dataset/test_pqc_sources.py", "tests.dataset.conftest"): "to move to tests/_support",
+    ("tests/integrations/xskipper/test_version_fixtures.py", "tests.integrations.xskipper.test_skipping"):
+        "to move to tests/_support",
+    ("tests/interop/test_pushdown_pyarrow.py", "tests.conformance.test_corpus"):
+        "the corpus file lists are to move to tests/_support",
+    ("tests/interop/test_writer_pyarrow.py", "tests.conformance.test_corpus"):
+        "the corpus file lists are to move to tests/_support",
+    ("tests/spark/test_kartothek_source.py", "tests.kartothek.test_kartothek_cross_read"): "to move to tests/_support",
+    ("tests/spark/test_kartothek_source.py", "tests.spark.conftest"): "to move to tests/_support",
+    ("tests/spark/test_pushdown.py", "tests.spark.test_stale_filters"): "to move to tests/_support",
+}
+
+
+def _is_test_module(name: str) -> bool:
+    last = name.rsplit(".", 1)[-1]
+    return name.startswith("tests.") and (last.startswith("test_") or last == "conftest")
+
+
+def _imports() -> set[tuple[str, str]]:
+    found = set()
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            found.update((rel, n) for n in names if _is_test_module(n))
+    return found
+
+
+def test_test_modules_import_no_test_module() -> None:
+    bad = sorted(pair for pair in _imports() if pair not in TO_MOVE)
+    assert not bad, "import the helper from tests/_support instead:\n" + "\n".join(f"{a} imports {b}" for a, b in bad)
+
+
+def test_to_move_has_no_stale_entries() -> None:
+    assert sorted(set(TO_MOVE) - _imports()) == []
