@@ -268,8 +268,8 @@ def _equal(a: Any, b: Any, loose: bool, notes: _Notes) -> bool:  # noqa: C901 - 
                 if a.startswith(tag) and b.startswith(other) and int(a[len(tag):]) * scale == int(b[len(other):]):
                     notes.notes.add(note)
                     return True
-        if isinstance(a, list) and isinstance(b, dict) and all(isinstance(p, list) and len(p) == 2 for p in a):
-            if len(a) == len(b) and all(str(k) in b and _equal(v, b[str(k)], loose, notes) for k, v in a):
+        if (isinstance(a, list) and isinstance(b, dict) and all(isinstance(p, list) and len(p) == 2 for p in a)
+                and len(a) == len(b) and all(str(k) in b and _equal(v, b[str(k)], loose, notes) for k, v in a)):
                 notes.notes.add("maps as dicts")
                 return True
         if isinstance(a, str) and isinstance(b, (dict, list)):

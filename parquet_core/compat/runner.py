@@ -104,7 +104,7 @@ class ReaderProcess:
         self.version: str | None = None
         self.unavailable: str | None = None
         self._buf = b""
-        self._err = tempfile.TemporaryFile()
+        self._err = tempfile.TemporaryFile()  # noqa: SIM115 - the child's stderr, reused across restarts; freed with the object
 
     def _start(self) -> None:
         env = dict(os.environ, TZ="UTC", PYTHONUNBUFFERED="1")

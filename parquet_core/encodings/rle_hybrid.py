@@ -942,7 +942,7 @@ def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.in
     takes_parts: list[npt.NDArray[np.int64]] = []
     tags_parts: list[npt.NDArray[np.int64]] = []
     walked: list[tuple[_Walked, int]] = []
-    for (body, _, table, count), base in zip(pages, bases):
+    for (_body, _, table, _count), base in zip(pages, bases):
         if type(table) is _Walked:
             walked.append((table, base))
             runs_per_page.append(table.at.size)

@@ -80,7 +80,7 @@ def column_facts(table: Table, meta: dict[str, Any] | None) -> list[FieldFacts |
     if recorded is not None:
         by_name: dict[str, FieldFacts] = {}
         for f in recorded:
-            by_name[f.name] = f if f.name not in by_name else by_name[f.name]
+            by_name.setdefault(f.name, f)   # the first field of a name
         if [f.name for f in recorded] == names:
             return list(recorded)
         for i, n in enumerate(names):

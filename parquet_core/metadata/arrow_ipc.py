@@ -236,7 +236,7 @@ def _field_facts(buf: _Buffer, field: int, depth: int) -> FieldFacts:
         unit_at = buf.table_field(table, 0)
         # an absent field holds its default: SECOND for Timestamp, MILLISECOND for Duration
         default = 0 if kind == "timestamp" else 1
-        unit = _UNITS.get(buf.i16(unit_at) if unit_at is not None else default, None)
+        unit = _UNITS.get(buf.i16(unit_at) if unit_at is not None else default)
         if kind == "timestamp":
             tz_at = buf.table_field(table, 1)
             tz = buf.string(tz_at) if tz_at is not None else None
