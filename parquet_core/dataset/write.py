@@ -46,7 +46,7 @@ from parquet_core.errors import DatasetWriteConflictError
 from parquet_core.dataset.progress import Progress
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem, resolve_filesystem
 from parquet_core.errors import UnsupportedFeatureError
-from parquet_core.file.writer import _as_schema, write_table
+from parquet_core.file.writer import as_writer_schema, write_table
 from parquet_core.options import writer_arguments
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
@@ -151,7 +151,7 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
         existing_data_behavior = "overwrite_or_ignore"
     template = _check_options(existing_data_behavior, max_rows_per_file, basename_template, write_options)
     fs, (root,) = resolve_filesystem([root_path], filesystem, storage_options)
-    data = as_table(table, None if schema is None else _as_schema(schema))
+    data = as_table(table, None if schema is None else as_writer_schema(schema))
     cols, keep = _split_columns(data, partition_cols)
     _check_root(fs, root, existing_data_behavior)
     folders, jobs = _plan_files(fs, root, data, cols, keep, template, max_rows_per_file)

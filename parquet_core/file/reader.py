@@ -381,9 +381,7 @@ class ParquetFile:
                 c = Array(f.type, fill_nulls(values, c.validity), c.validity)
             fields.append(f)
             cols.append(c)
-        out = Table(Schema(fields), cols, table.num_rows)
-        out._metadata = table.metadata
-        return out
+        return Table(Schema(fields), cols, table.num_rows, metadata=table.metadata)
 
     def _with_index_columns(self, columns: Sequence[str] | None, use_pandas_metadata: bool) -> Any:
         """*columns* and, with *use_pandas_metadata*, the pandas index columns not among them."""

@@ -59,13 +59,14 @@ from parquet_core.table.arrays import Table
 from parquet_core.table.file_values import to_file_table
 from parquet_core.table.write_leaves import WriteLeaves, bytes_per_row
 
-__all__ = ["ParquetWriter", "write_table", "CREATED_BY"]
+__all__ = ["ParquetWriter", "write_table", "as_writer_schema", "CREATED_BY"]
 
 #: ``created_by`` in the spec's recommended form: ``<app> version <semver> (build <hash>)``.
 CREATED_BY = "parquet-core version 0.1.0 (build 0)"
 
 
-def _as_schema(schema: Any) -> Schema:
+def as_writer_schema(schema: Any) -> Schema:
+    """*schema* (ours, or pyarrow's) as our :class:`Schema`, the way the writer takes it."""
     if isinstance(schema, Schema):
         return schema
     if type(schema).__module__.startswith("pyarrow"):
@@ -113,7 +114,7 @@ class ParquetWriter:
         # compatible_with= changes the options left at their defaults to what its reader reads
         args = preset_defaults(writer_arguments(pyarrow_options), WRITER_DEFAULTS)
         self._path = path_of(where)   # named in every error (see errors.names_file)
-        self.schema = _as_schema(schema)
+        self.schema = as_writer_schema(schema)
         fmt: FormatOptions = resolved_format_options(args)
         #: the names and types the file stores (``version``, ``coerce_timestamps``, ``flavor``)
         self.file_schema = file_schema(
@@ -340,14 +341,14 @@ def write_table(data: Any, where: Any, schema: Any = None, *, filesystem: Any = 
         schema, options["row_group_size"] = None, schema
     validate_utf8 = options.get("validate_utf8", WRITER_DEFAULTS["validate_utf8"])
     with file_context(path_of(where), "writing"):
-        stream = input_stream(data, None if schema is None else _as_schema(schema),
+        stream = input_stream(data, None if schema is None else as_writer_schema(schema),
                               validate_utf8=validate_utf8)
         if stream is not None:   # a polars DataFrame, a duckdb relation...: batch by batch
             with ParquetWriter(where, schema if schema is not None else stream[0], filesystem=filesystem,
                                storage_options=storage_options, **options) as writer:
                 writer._write_stream(stream[1], None)   # row groups of the writer's row_group_size
             return
-        table = as_table(data, None if schema is None else _as_schema(schema),
+        table = as_table(data, None if schema is None else as_writer_schema(schema),
                          validate_utf8=validate_utf8)
         # a pyarrow schema given brings its key/values, else the converted data brings its own
         arrow_schema = schema is not None and not isinstance(schema, Schema)

@@ -320,10 +320,9 @@ def frame_to_table(df: Any) -> Table:
                                     {"library": "parquet-core", "version": version}, pd.__version__)
 
     schema = Schema([Field(f, c.array.type) for f, c in zip(fields, converted)])
-    table = Table(schema, [c.array for c in converted], len(df))
-    table._metadata = {b"pandas": pandas_json}
-    table._metadata[b"ARROW:schema"] = _arrow_schema(schema, [c.facts for c in converted], pandas_json)
-    return table
+    metadata = {b"pandas": pandas_json,
+                b"ARROW:schema": _arrow_schema(schema, [c.facts for c in converted], pandas_json)}
+    return Table(schema, [c.array for c in converted], len(df), metadata=metadata)
 
 
 def _decimal_meta(c: Converted) -> dict[str, Any] | None:

@@ -25,18 +25,6 @@ PACKAGES = ("parquet_core", "spark_adapter", "parquet_core_integrations")
 
 #: (module, "package:name" it reads) -> why it may
 ALLOWED: dict[tuple[str, str], str] = {
-    # issue 34 items 1-2: the dataset layer gets public doors to ParquetFile and pushdown,
-    # and the writer one signature; that change removes these (the integrator prunes them)
-    ("parquet_core.dataset.api", "parquet_core.file:_path"): "removed by the write-seam change",
-    ("parquet_core.dataset.api", "parquet_core.file:_owned"): "removed by the write-seam change",
-    ("parquet_core.dataset.dataset", "parquet_core.file:_once"): "removed by the write-seam change",
-    ("parquet_core.dataset.dataset", "parquet_core.file:_stat_bounds"): "removed by the write-seam change",
-    ("parquet_core.dataset.dataset", "parquet_core.file:_sources"): "removed by the write-seam change",
-    ("parquet_core.dataset.dataset", "parquet_core.file:_path"): "removed by the write-seam change",
-    ("parquet_core.dataset.dataset", "parquet_core.file:_owned"): "removed by the write-seam change",
-    ("parquet_core.dataset.metadata_file", "parquet_core.file:_path"): "removed by the write-seam change",
-    ("parquet_core.dataset.metadata_file", "parquet_core.file:_owned"): "removed by the write-seam change",
-    ("parquet_core.dataset.write", "parquet_core.file:_as_schema"): "removed by the write-seam change",
 }
 
 

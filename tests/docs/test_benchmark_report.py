@@ -64,7 +64,7 @@ def test_the_docs_hook_warns_on_stale_tables(caplog, tmp_path, monkeypatch):
     """A warning fails ``mkdocs build --strict``."""
     from types import SimpleNamespace
 
-    from tests.docs.test_docs_hooks import hooks
+    from tests._support.docs_hooks import hooks
 
     page = SimpleNamespace(file=SimpleNamespace(src_path="guide/performance.md"))
     text = report.PAGE.read_text(encoding="utf-8")

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
-
+from tests._support.docs_hooks import hooks
 from tests.docs.doc_examples import DOCS
-
-_spec = importlib.util.spec_from_file_location("docs_hooks", DOCS / "hooks.py")
-hooks = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(hooks)
 
 
 def test_absent_contributed_pages_leave_the_nav():

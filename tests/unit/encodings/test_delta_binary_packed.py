@@ -12,6 +12,7 @@ from parquet_core.encodings.delta_binary_packed import (
     encode_delta_binary_packed,
 )
 from parquet_core.errors import ParquetFormatError
+from tests._support.delta_reference import ref_decode
 from tests.unit.encodings.golden import uleb
 
 
@@ -19,45 +20,6 @@ def zz(n: int) -> bytes:
     return uleb((n << 1) ^ (n >> 63) if n < 0 else n << 1)
 
 
-def ref_decode(buf: bytes, bits: int) -> tuple[list[int], int]:
-    """Value-at-a-time reference decoder (spec text, wrapping in ``bits``)."""
-    pos = 0
-
-    def u() -> int:
-        nonlocal pos
-        r = s = 0
-        while True:
-            b = buf[pos]
-            pos += 1
-            r |= (b & 0x7F) << s
-            s += 7
-            if b < 0x80:
-                return r
-
-    def z() -> int:
-        v = u()
-        return (v >> 1) ^ -(v & 1)
-
-    block, mini, total, first = u(), u(), u(), z()
-    vpm = block // mini
-    mask = (1 << bits) - 1
-    out = [first & mask]
-    while len(out) < total:
-        min_delta = z()
-        widths = buf[pos:pos + mini]
-        pos += mini
-        for w in widths:
-            if len(out) >= total:
-                break
-            big = int.from_bytes(buf[pos:pos + vpm * w // 8], "little")
-            for i in range(vpm):
-                if len(out) >= total:
-                    break
-                d = (big >> (i * w)) & ((1 << w) - 1)
-                out.append((out[-1] + min_delta + d) & mask)
-            pos += vpm * w // 8
-    signed = [v - (1 << bits) if v >> (bits - 1) else v for v in out[:total]]
-    return signed, pos
 
 
 def header(block: int = 128, mini: int = 4, total: int = 100, first: int = 0) -> bytes:

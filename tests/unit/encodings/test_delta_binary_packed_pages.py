@@ -23,7 +23,7 @@ from parquet_core.encodings.delta_binary_packed import (
     scan_delta_binary_packed_page,
 )
 from parquet_core.errors import ParquetFormatError
-from tests.unit.encodings.test_delta_binary_packed import ref_decode
+from tests._support.delta_reference import ref_decode
 
 
 def _cut_last_miniblock(buf: bytes, count: int, dtype) -> bytes:  # type: ignore[no-untyped-def]
