@@ -37,12 +37,14 @@ from parquet_core.errors import ParquetFormatError, path_of
 from parquet_core.file import reader as _reader
 from parquet_core.file.filesystem import is_url, resolve_filesystem
 from parquet_core.file.source import open_source
+from parquet_core.options.reader import reader_options
 
 __all__ = ["check", "CheckReport", "Finding", "Rule", "RULES", "LEVELS", "rules_table"]
 
 
 def check(source: Any, *, level: str = "data", decryption: Any = None, filesystem: Any = None,
-          storage_options: dict[str, Any] | None = None) -> CheckReport:
+          storage_options: dict[str, Any] | None = None, max_page_bytes: int | None = None,
+          max_decoded_bytes: int | None = None) -> CheckReport:
     """Check a Parquet file against the spec and its own metadata.
 
     Parameters
@@ -58,6 +60,12 @@ def check(source: Any, *, level: str = "data", decryption: Any = None, filesyste
         As for :class:`~parquet_core.ParquetFile`: a URL (``s3://``...) or a path
         in an fsspec file system is read with ranged reads; a pyarrow file
         system (an object with ``open_input_file``) is also accepted.
+    max_page_bytes, max_decoded_bytes:
+        The memory limits the ``"data"`` level decodes pages under, with the
+        meaning and defaults of the same options of ``read_table`` /
+        :class:`~parquet_core.ReaderOptions` (None: the default).  A page or chunk
+        past them is not checked and is reported as ``check.memory-limit`` (a
+        warning): raise them to check a file whose pages are that large.
 
     Returns
     -------
@@ -67,6 +75,7 @@ def check(source: Any, *, level: str = "data", decryption: Any = None, filesyste
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}; got {level!r}")
+    limits = reader_options(None, max_page_bytes=max_page_bytes, max_decoded_bytes=max_decoded_bytes)
     name = path_of(source) if isinstance(source, (str, os.PathLike)) or filesystem is None else str(source)
     try:
         if filesystem is not None and hasattr(filesystem, "open_input_file"):   # pyarrow's
@@ -83,7 +92,7 @@ def check(source: Any, *, level: str = "data", decryption: Any = None, filesyste
         report.findings.append(Finding("error", "file.unreadable", f"{type(exc).__name__}: {exc}", "-"))
         return report
     try:
-        ck = Checker(src, level, decryption)
+        ck = Checker(src, level, decryption, limits)
         _run(ck)
     finally:
         if owned:
