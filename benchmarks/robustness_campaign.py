@@ -67,8 +67,8 @@ def memory_kills(stride: int) -> Counter:
         points = [0]
         real = atomic.DyingMemoryFS.__init__
 
-        def counting_init(self, after=None, *a, **k):    # noqa: ANN001 - counts the kill points
-            real(self, after, *a, **k)
+        def counting_init(self, after=None, *a, real=real, points=points, **k):    # noqa: ANN001
+            real(self, after, *a, **k)       # counts the kill points
             if after is not None:
                 points[0] += 1
 
@@ -85,11 +85,11 @@ def memory_kills(stride: int) -> Counter:
 
 def races(n: int) -> Counter:
     out: Counter = Counter()
-    for i in range(n):
+    for _ in range(n):
         tmp = Path(tempfile.mkdtemp(prefix="pq-race-"))
         try:
-            for name, fn in (("local delete_matching", lambda: atomic.test_racing_local_writers_and_a_reader(tmp / "a")),
-                             ("local error", lambda: atomic.test_racing_error_writers_one_wins(tmp / "b")),
+            for name, fn in (("local delete_matching", lambda tmp=tmp: atomic.test_racing_local_writers_and_a_reader(tmp / "a")),
+                             ("local error", lambda tmp=tmp: atomic.test_racing_error_writers_one_wins(tmp / "b")),
                              ("memory threads", atomic.test_memory_racing_threads)):
                 (tmp / "a").mkdir(exist_ok=True)
                 (tmp / "b").mkdir(exist_ok=True)

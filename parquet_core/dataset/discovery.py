@@ -77,15 +77,20 @@ def _walk(fs: FileSystem, folder: str, prefixes: tuple[str, ...],
     when it is given, commit markers into *markers* (``(path, folders below)``).  Unsorted."""
     if isinstance(fs, LocalFileSystem):
         return iter(_walk_local(folder, prefixes, summary, markers, mtimes))
-    return _walk_store(fs, folder, prefixes, summary, markers)
+    return _walk_store(fs, folder, prefixes, summary, markers, mtimes)
 
 
 def _walk_store(fs: FileSystem, folder: str, prefixes: tuple[str, ...], summary: dict[str, str] | None,
-                markers: list[tuple[str, list[str]]] | None) -> Iterator[tuple[str, int, list[str]]]:
-    """:func:`_walk` in a store: one ``find``, each key's folders split from its path."""
-    for p, size in fs.find(folder):
+                markers: list[tuple[str, list[str]]] | None,
+                mtimes: dict[str, int] | None = None) -> Iterator[tuple[str, int, list[str]]]:
+    """:func:`_walk` in a store: one ``find``, each key's folders split from its path (and,
+    with *mtimes*, the modification times the listing gives, summary files' too)."""
+    listing = fs.find_times(folder) if mtimes is not None else [(p, s, None) for p, s in fs.find(folder)]
+    for p, size, when in listing:
         below = _rel_parts(fs, folder, p)
         name = posixpath.basename(p)
+        if when is not None and mtimes is not None:
+            mtimes[p] = when
         if summary is not None and not below and name in _SUMMARY_NAMES:
             summary[name] = p
             continue

@@ -75,11 +75,15 @@ class Summary:
         if not groups:
             return
         written = None
-        if mtimes and local and ds._discovery.metadata_path is not None:
-            try:
-                written = os.stat(ds._discovery.metadata_path).st_mtime_ns
-            except OSError:
-                written = None
+        meta_path = ds._discovery.metadata_path
+        if mtimes and meta_path is not None:
+            if local:
+                try:
+                    written = os.stat(meta_path).st_mtime_ns
+                except OSError:
+                    written = None
+            else:
+                written = mtimes.get(meta_path)     # the store's listing gave both times
         frags: dict[str, list[Any]] = {}
         listed = []
         get = groups.get
