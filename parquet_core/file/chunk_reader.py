@@ -116,6 +116,8 @@ def open_external(source: Any, rel: str, row_group: int | None, column: str) -> 
     parts = rel.replace("\\", "/").split("/")
     if rel.startswith("/") or ":" in parts[0] or ".." in parts or not all(parts):
         raise ParquetFormatError(f"{where} is not a relative path below the file's folder")
+    if "\x00" in rel:
+        raise ParquetFormatError(f"{where} holds a NUL byte: not a file name")
     sibling = getattr(source, "sibling", None)
     if sibling is None:
         raise UnsupportedFeatureError(f"{where}: the chunk is stored in another file; open this file "
