@@ -120,6 +120,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="readers the file must work with (pyarrow, duckdb, polars, fastparquet, spark; "
                         "e.g. spark-3.5,pyarrow-15): a compat.<reader> warning for each feature the file "
                         "uses that the reader does not read (docs/compat.md)")
+    p.add_argument("--max-page-bytes", type=int, default=None, metavar="N",
+                   help="check pages up to N bytes (default: the reader's max_page_bytes)")
+    p.add_argument("--max-decoded-bytes", type=int, default=None, metavar="N",
+                   help="check chunks that decode to up to N bytes (default: the reader's max_decoded_bytes)")
     add_key_options(p)
     p = sub.add_parser("rewrite", help="copy a file with a new codec, encodings, sizes, indexes, encryption",
                        description="Rewrite one file row group by row group (bounded memory) into OUT, "
@@ -280,6 +284,9 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         options = storage_options_arg(args)
     except ValueError as exc:
         parser.error(str(exc))
+    for flag, value in (("--max-page-bytes", args.max_page_bytes), ("--max-decoded-bytes", args.max_decoded_bytes)):
+        if value is not None and value <= 0:
+            parser.error(f"{flag} must be a positive number of bytes, not {value}")
     status = 0
 
     def one(path: str) -> None:
@@ -289,7 +296,8 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         except (TypeError, ValueError) as exc:
             parser.error(str(exc))
         report = check(path, level=args.level, decryption=decryption, storage_options=options,
-                       targets=args.target)
+                       targets=args.target, max_page_bytes=args.max_page_bytes,
+                       max_decoded_bytes=args.max_decoded_bytes)
         if not report.readable:
             status = 2
         elif not report.ok:

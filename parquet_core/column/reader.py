@@ -44,6 +44,7 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.column.data import ChunkDictionary, ColumnData
 from parquet_core.column.levels import read_levels_v1, read_levels_v2
+from parquet_core.column.page_slices import slice_pages
 from parquet_core.constants import Encoding, PhysicalType
 from parquet_core.encodings import decode_values, empty_values
 from parquet_core.encodings.delta_binary_packed import (
@@ -809,6 +810,8 @@ def iter_chunk_pieces(pages: Iterable[Page], desc: ColumnDescriptor,
     """
     dec = _ChunkDecoder(desc, keep_dictionary)
     dec.start_chunk()
+    if min_levels > 1:
+        pages = slice_pages(pages, desc, min_levels)    # a big page decoded a batch at a time
     levels = 0          # declared by the headers of the data pages not yet yielded
     last: Page | None = None
     for page in pages:

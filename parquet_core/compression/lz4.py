@@ -103,7 +103,7 @@ def _lz4_hadoop_decompress(
         into at most that many bytes per compressed byte (the backend allocates
         the size it is given up front, so a block header declaring gigabytes in
         front of a few bytes allocates no more than those bytes can hold).
-        None: the declared size (LZO, whose blocks have no such bound here).
+        None: the declared size.
 
     Returns
     -------

@@ -32,7 +32,12 @@ from parquet_core.compression.base import _BaseCodec, _check_level, _import_back
 from parquet_core.compression.lz4 import _U32_PAIR, _lz4_hadoop_decompress
 from parquet_core.errors import ParquetFormatError
 
-__all__ = ["LzoCodec", "LZO_HADOOP_BLOCK_SIZE"]
+__all__ = ["LzoCodec", "LZO_HADOOP_BLOCK_SIZE", "LZO_MAX_RATIO"]
+
+#: The most one compressed byte of an LZO1X block expands to: past its opcode, a match's
+#: length grows by 255 per zero byte (LZO1X's long-length encoding), literals take their
+#: own bytes; zeros compress about 186-fold.  A block declaring more is refused unread.
+LZO_MAX_RATIO: Final = 256
 
 #: Largest uncompressed size of one block that :class:`LzoCodec` writes.
 LZO_HADOOP_BLOCK_SIZE: Final = 128 * 1024
@@ -66,9 +71,16 @@ class LzoCodec(_BaseCodec):
 
     def _decompress(self, data: bytes | memoryview, n: int) -> bytes:
         blocks = _LzoBlocks(self._backend())
-        framed, hadoop_why = _lz4_hadoop_decompress(blocks, data, n, None)  # type: ignore[arg-type]
+        # the backend allocates the size it is given before decoding: each block (and a bare
+        # block) is given at most what its compressed bytes can expand to
+        framed, hadoop_why = _lz4_hadoop_decompress(blocks, data, n, LZO_MAX_RATIO)  # type: ignore[arg-type]
         if framed is not None:
             return framed
+        if n > LZO_MAX_RATIO * len(data) + 64:
+            raise ParquetFormatError(
+                f"LZO: {len(data)} compressed bytes cannot hold the declared {n} bytes: not "
+                f"Hadoop-framed ({hadoop_why}), and a raw LZO1X block expands at most "
+                f"{LZO_MAX_RATIO}-fold")
         try:
             raw = blocks.decompress(data, n)
         except Exception as exc:  # noqa: BLE001 - lzallright raises its own error types

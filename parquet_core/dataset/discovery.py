@@ -77,15 +77,20 @@ def _walk(fs: FileSystem, folder: str, prefixes: tuple[str, ...],
     when it is given, commit markers into *markers* (``(path, folders below)``).  Unsorted."""
     if isinstance(fs, LocalFileSystem):
         return iter(_walk_local(folder, prefixes, summary, markers, mtimes))
-    return _walk_store(fs, folder, prefixes, summary, markers)
+    return _walk_store(fs, folder, prefixes, summary, markers, mtimes)
 
 
 def _walk_store(fs: FileSystem, folder: str, prefixes: tuple[str, ...], summary: dict[str, str] | None,
-                markers: list[tuple[str, list[str]]] | None) -> Iterator[tuple[str, int, list[str]]]:
-    """:func:`_walk` in a store: one ``find``, each key's folders split from its path."""
-    for p, size in fs.find(folder):
+                markers: list[tuple[str, list[str]]] | None,
+                mtimes: dict[str, int] | None = None) -> Iterator[tuple[str, int, list[str]]]:
+    """:func:`_walk` in a store: one ``find``, each key's folders split from its path (and,
+    with *mtimes*, the modification times the listing gives, summary files' too)."""
+    listing = fs.find_times(folder) if mtimes is not None else [(p, s, None) for p, s in fs.find(folder)]
+    for p, size, when in listing:
         below = _rel_parts(fs, folder, p)
         name = posixpath.basename(p)
+        if when is not None and mtimes is not None:
+            mtimes[p] = when
         if summary is not None and not below and name in _SUMMARY_NAMES:
             summary[name] = p
             continue
@@ -116,6 +121,9 @@ def _walk_local(folder: str, prefixes: tuple[str, ...], summary: dict[str, str] 
     out: list[tuple[str, int, list[str]]] = []
     add = out.append
     copying = "._COPYING_"
+    # one startswith for the names that may be litter: the ignored prefixes and the
+    # internal names' "." / "_" (then the full rules in _skipped)
+    lead = tuple(set(prefixes) | {".", "_"})
     scandir = os.scandir
     stack: list[tuple[str, list[str]]] = [(folder, [])]
     while stack:
@@ -128,7 +136,7 @@ def _walk_local(folder: str, prefixes: tuple[str, ...], summary: dict[str, str] 
             with it:
                 for e in it:
                     name = e.name
-                    if (name[:1] in "._" or name.startswith(prefixes) or name.endswith(copying)) and \
+                    if (name.startswith(lead) or name.endswith(copying)) and \
                             _skipped(e, name, below, prefixes, summary, markers):
                         continue
                     try:
@@ -264,13 +272,20 @@ class _Listing:
         """The files below *folder*, with their folders below *root* (above or at *folder*)."""
         above = [] if folder == root else _rel_parts(self.fs, root, folder) + [self._name(folder)]
         markers: list[tuple[str, list[str]]] = []
-        found: dict[str, int] = {}
-        for p, size, below in _walk(self.fs, folder, self.prefixes, summary, markers, self.mtimes):
-            found[p] = size
-            self.rels[p] = above + below if above else below
+        walked = list(_walk(self.fs, folder, self.prefixes, summary, markers, self.mtimes))
+        rels = self.rels
+        if above:
+            for p, _, below in walked:
+                rels[p] = above + below
+        else:
+            for p, _, below in walked:
+                rels[p] = below
         if markers:
-            apply_markers(self.fs, [(m, above + below) for m, below in markers], found, self.rels)
-        self.files.extend(sorted(found.items()))
+            found = {p: size for p, size, _ in walked}
+            apply_markers(self.fs, [(m, above + below) for m, below in markers], found, rels)
+            self.files.extend(sorted(found.items()))
+        else:
+            self.files.extend(sorted([(p, size) for p, size, _ in walked]))
 
     def _add_glob(self, raw: str) -> None:
         fs = self.fs

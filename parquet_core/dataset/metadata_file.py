@@ -60,7 +60,12 @@ class Summary:
         self.used = 0                       # listed files whose footer comes from here
 
     def match(self, ds: ParquetDataset) -> None:
-        """Give each listed fragment that ``_metadata`` still describes its row groups."""
+        """Give each listed fragment that ``_metadata`` still describes its row groups.
+
+        One pass over the listing (this runs on every planning of a dataset with a
+        ``_metadata``): each path's relative name is one slice of the listed path, looked
+        up in :attr:`groups`; the size and modification time are the listing's own (no
+        stat here); a file's end of column data is the row groups' ends, decoded once."""
         from parquet_core.dataset.staleness import classify, row_group_ends
 
         fs, root = ds.filesystem, ds.discovery.root
@@ -69,7 +74,22 @@ class Summary:
         prefix = root.rstrip(sep) + sep if root else None
         cut = len(prefix) if prefix else 0
         mtimes = ds.discovery.mtimes
+        groups = self.groups
+        if not groups:
+            return
+        written = None
+        meta_path = ds.discovery.metadata_path
+        if mtimes and meta_path is not None:
+            if local:
+                try:
+                    written = os.stat(meta_path).st_mtime_ns
+                except OSError:
+                    written = None
+            else:
+                written = mtimes.get(meta_path)     # the store's listing gave both times
+        frags: dict[str, list[Any]] = {}
         listed = []
+        get = groups.get
         for frag in ds.fragments:
             path = frag.path
             if prefix is not None and path.startswith(prefix):
@@ -78,23 +98,17 @@ class Summary:
                     rel = rel.replace(sep, "/")
             else:
                 rel = _relative(fs, root, path) or ""
-            listed.append((path, rel, frag.size, mtimes.get(path)))
-        present = [rel for _, rel, _, _ in listed if rel in self.groups]
-        if not present and not self.groups:
-            return
-        ends = row_group_ends(self.pf.metadata.raw) if present else []
-        written = None
-        if mtimes and local and ds.discovery.metadata_path is not None:
-            try:
-                written = os.stat(ds.discovery.metadata_path).st_mtime_ns
-            except OSError:
-                written = None
-        verdict = classify(self.groups, listed, ends, written)
-        for frag in ds.fragments:
-            rgs = verdict.used.get(frag.path)
-            if rgs is not None:
+            if get(rel) is not None:
+                frags.setdefault(path, []).append(frag)
+                listed.append((path, rel, frag.size, mtimes.get(path)))
+        ends = row_group_ends(self.pf.metadata.raw) if listed else []
+        verdict = classify(groups, listed, ends, written)
+        used = 0
+        for path, rgs in verdict.used.items():
+            for frag in frags[path]:
                 frag.row_groups = rgs
-                self.used += 1
+                used += 1
+        self.used = used
         self.stale = {fs.display(fs.join(root, *rel.split("/"))) if root is not None and rel
                       and not rel.startswith("/") else rel: why for rel, why in verdict.stale.items()}
 

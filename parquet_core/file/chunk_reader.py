@@ -116,6 +116,8 @@ def open_external(source: Any, rel: str, row_group: int | None, column: str) -> 
     parts = rel.replace("\\", "/").split("/")
     if rel.startswith("/") or ":" in parts[0] or ".." in parts or not all(parts):
         raise ParquetFormatError(f"{where} is not a relative path below the file's folder")
+    if "\x00" in rel:
+        raise ParquetFormatError(f"{where} holds a NUL byte: not a file name")
     sibling = getattr(source, "sibling", None)
     if sibling is None:
         raise UnsupportedFeatureError(f"{where}: the chunk is stored in another file; open this file "
@@ -243,6 +245,12 @@ class ColumnChunkReader:
         dictionary page when one of them needs it (a chunk that fell back keeps its large
         dictionary unread)."""
         src, chunk = self.source, self.chunk
+        # the kept pages are decoded together: their rows (one value slot each: the offset
+        # index serves unrepeated leaves) against max_decoded_bytes as a whole, before any is
+        # read, as a whole-chunk read checks the chunk's count (each page alone may pass)
+        starts = oi.first_rows
+        kept = sum((int(starts[i + 1]) if i + 1 < oi.num_pages else num_rows) - int(starts[i]) for i in keep)
+        self.limits.check_count(kept, f"the {len(keep)} pages the offset index keeps")
         pages = [self.page_at(oi, i, num_rows) for i in keep]
         if with_dictionary or any(p.encoding in (Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY)
                                   for p in pages):

@@ -38,12 +38,14 @@ from parquet_core.errors import add_note, ParquetFormatError, path_of
 from parquet_core.file import reader as _reader
 from parquet_core.file.filesystem import is_url, resolve_filesystem
 from parquet_core.file.source import open_source
+from parquet_core.options.reader import reader_options
 
 __all__ = ["check", "CheckReport", "Finding", "Rule", "RULES", "LEVELS", "rules_table"]
 
 
 def check(source: Any, *, level: str = "data", decryption: Any = None, filesystem: Any = None,
-          storage_options: dict[str, Any] | None = None, targets: Any = None) -> CheckReport:
+          storage_options: dict[str, Any] | None = None, targets: Any = None,
+          max_page_bytes: int | None = None, max_decoded_bytes: int | None = None) -> CheckReport:
     """Check a Parquet file against the spec and its own metadata.
 
     Parameters
@@ -64,6 +66,12 @@ def check(source: Any, *, level: str = "data", decryption: Any = None, filesyste
         (a list or a comma-separated str): a ``compat.<reader>`` warning for each
         feature the file uses that the shipped compatibility table says the reader
         does not read (docs/compat.md).
+    max_page_bytes, max_decoded_bytes:
+        The memory limits the ``"data"`` level decodes pages under, with the
+        meaning and defaults of the same options of ``read_table`` /
+        :class:`~parquet_core.ReaderOptions` (None: the default).  A page or chunk
+        past them is not checked and is reported as ``check.memory-limit`` (a
+        warning): raise them to check a file whose pages are that large.
 
     Returns
     -------
@@ -77,6 +85,7 @@ def check(source: Any, *, level: str = "data", decryption: Any = None, filesyste
         targets = [t for t in targets.split(",") if t.strip()]
     for t in targets or ():
         compat.parse_target(t)      # an unknown reader is a ValueError before any work
+    limits = reader_options(None, max_page_bytes=max_page_bytes, max_decoded_bytes=max_decoded_bytes)
     name = path_of(source) if isinstance(source, (str, os.PathLike)) or filesystem is None else str(source)
     try:
         if filesystem is not None and hasattr(filesystem, "open_input_file"):   # pyarrow's
@@ -93,7 +102,7 @@ def check(source: Any, *, level: str = "data", decryption: Any = None, filesyste
         report.findings.append(Finding("error", "file.unreadable", f"{type(exc).__name__}: {exc}", "-"))
         return report
     try:
-        ck = Checker(src, level, decryption)
+        ck = Checker(src, level, decryption, limits)
         _run(ck)
         if targets:
             _check_targets(ck, targets)

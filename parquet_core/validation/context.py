@@ -96,13 +96,14 @@ class ChunkState:
 class Checker:
     """Collects findings about one file."""
 
-    def __init__(self, source: Any, level: str, decryption: Any = None) -> None:
+    def __init__(self, source: Any, level: str, decryption: Any = None, options: Any = None) -> None:
         if level not in LEVELS:
             raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
         self.source = source
         self.size: int = source.size
         self.level = level
         self.decryption = decryption
+        self.options = options          # a ReaderOptions: the memory limits of decoding (None: defaults)
         self.findings: list[Finding] = []
         self.readable = True
         self.raw: Any = None            # pt.FileMetaData

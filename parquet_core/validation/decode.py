@@ -127,14 +127,14 @@ def concat_values(parts: list[Any], desc: Any) -> Any:
 def decode_chunk(ck: Checker, ch: ChunkState) -> bool:
     """Decode every page into ``PageInfo.values`` / levels; True when all pages decoded.
 
-    The chunk is held decoded, so its declared value count is held to the reader's
-    default ``max_decoded_bytes`` first, and every page to its ``max_page_bytes``
+    The chunk is held decoded, so its declared value count is held to ``max_decoded_bytes``
+    first, and every page to ``max_page_bytes`` (``check``'s options, else the reader's defaults)
     (``check.memory-limit`` when past them: not checked, not an error of the file)."""
     dictionary = None
     ok = True
     start = ch.pages[0].offset if ch.pages else 0
     level = 0
-    limits = PageLimits.of(None, ch.desc, ch.meta.total_uncompressed_size)
+    limits = PageLimits.of(ck.options, ch.desc, ch.meta.total_uncompressed_size)
     try:
         limits.check_count(ch.meta.num_values or 0, "column chunk")
     except ParquetResourceError as exc:

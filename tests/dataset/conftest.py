@@ -63,11 +63,14 @@ class Store:
             return local_dir
         target = self.root.rstrip("/")
         stripped = self.fs._strip_protocol(target)
-        for d, _, files in os.walk(local_dir):
-            for name in files:
-                rel = os.path.relpath(os.path.join(d, name), local_dir).replace(os.sep, "/")
-                with open(os.path.join(d, name), "rb") as f:
-                    self.fs.pipe_file(f"{stripped}/{rel}", f.read())
+        # as writers write: the data files first, the summary files last (a store's listing
+        # gives modification times, and a data file newer than _metadata is not read through it)
+        paths = [os.path.join(d, name) for d, _, files in os.walk(local_dir) for name in files]
+        paths.sort(key=lambda p: os.path.basename(p) in ("_metadata", "_common_metadata"))
+        for path in paths:
+            rel = os.path.relpath(path, local_dir).replace(os.sep, "/")
+            with open(path, "rb") as f:
+                self.fs.pipe_file(f"{stripped}/{rel}", f.read())
         return target
 
     def download(self, local_dir: str) -> str:

@@ -72,3 +72,28 @@ def test_lzo_files_round_trip(tmp_path) -> None:
     pf = pc.ParquetFile(path)
     assert pf.metadata.row_group(0).column(0).compression == "LZO"
     assert pc.read_table(path).to_pydict() == data
+
+
+def test_declared_size_is_not_allocated_before_the_bytes_can_hold_it(monkeypatch) -> None:
+    """Issue 29: a few LZO bytes declaring 2 GiB made the backend allocate 2 GiB (its
+    ``output_size_hint``) before anything was checked; now no block is given more room than
+    its compressed bytes can expand to (LZO1X: 256-fold), and a bare block declaring more
+    is refused unread."""
+    hints: list[int] = []
+    real = lzallright.LZOCompressor.decompress
+
+    class Spy:
+        @staticmethod
+        def decompress(data, output_size_hint=0):   # noqa: ANN001, ANN205
+            hints.append(output_size_hint)
+            return real(data, output_size_hint=min(output_size_hint, 1 << 20))
+
+    codec = get_codec(CodecId.LZO)
+    monkeypatch.setattr(type(codec), "_backend", lambda self: type("B", (), {"LZOCompressor": Spy}))
+    huge = (1 << 31) - 1
+    with pytest.raises(ParquetFormatError, match="LZO"):
+        codec.decompress(_hadoop((huge, _ABC_BLOCK)), huge)
+    with pytest.raises(ParquetFormatError, match="expands at most"):
+        codec.decompress(_ABC_BLOCK, huge)
+    assert hints and max(hints) <= 256 * len(_hadoop((huge, _ABC_BLOCK))) + 64
+    assert bytes(codec.decompress(_hadoop((3, _ABC_BLOCK)), 3)) == b"abc"     # still reads

@@ -264,3 +264,22 @@ def test_lz4_hadoop_block_header_is_not_allocated_before_its_bytes():
     page = struct.pack(">II", n, 5) + b"\x50abcd"
     peak = _peak_of(lambda: get_codec(CompressionCodec.LZ4).decompress(page, n))
     assert peak < MiB, peak
+
+
+def test_pages_read_through_the_offset_index_are_limited_together(tmp_path):
+    """Issue 29: a filtered read that takes some pages of a chunk through the offset index
+    decodes them together, but only checked each page's count against max_decoded_bytes:
+    four pages of 100,000 int64 (1 MB each decoded) passed a 2.5 MB limit three at a time."""
+    import pyarrow as pa
+
+    n = 400_000
+    path = tmp_path / "pages.parquet"
+    pc.write_table(pa.table({"a": pa.array((np.arange(n) // 100_000).astype(np.int32)),
+                             "b": pa.array(np.arange(n, dtype=np.int64))}), path,
+                   data_page_row_count_limit=100_000, data_page_size=1 << 30, use_dictionary=False,
+                   write_page_index=True)
+    # the filter column (2.4 MB decoded) is read whole, b through the offset index (3 of 4 pages)
+    with pytest.raises(pc.ParquetResourceError, match="3 pages the offset index keeps.*max_decoded_bytes"):
+        pc.read_table(path, filters=[("a", "<=", 2)], max_decoded_bytes=2_500_000)
+    got = pc.read_table(path, filters=[("a", "<=", 0)], max_decoded_bytes=2_500_000)     # one page: fine
+    assert got.column("b").to_pylist() == list(range(100_000))
