@@ -369,9 +369,9 @@ def floor_check(args) -> dict:
     }
     scans = {}
     for name, q in queries.items():
-        tb, rb = best(lambda: q(spark.read.parquet(data)), args.repeats)
-        tp, rp = best(lambda: q(spark.read.format("pqcore").load(data)), args.repeats)
-        tf, rf = best(lambda: q(spark.read.format("pqfloor").load(data)), args.repeats + 1)
+        tb, rb = best(lambda q=q: q(spark.read.parquet(data)), args.repeats)
+        tp, rp = best(lambda q=q: q(spark.read.format("pqcore").load(data)), args.repeats)
+        tf, rf = best(lambda q=q: q(spark.read.format("pqfloor").load(data)), args.repeats + 1)
         assert rb == rp == rf, name
         scans[name] = {"builtin": tb, "pqcore": tp, "floor": tf, "pqcore/floor": tp / tf}
     spark.stop()
