@@ -36,9 +36,7 @@ def test_first_query_and_scans_near_the_floor(tmp_path):
     report = _measure(tmp_path / "floor1.json")
     if not _within_bounds(report):
         # a shared CI machine has busy moments: a regression shows twice, noise rarely does
-        again = _measure(tmp_path / "floor2.json")
-        if _score(again) < _score(report):
-            report = again
+        report = merge(report, _measure(tmp_path / "floor2.json"))
     print(spark_bench.doc_block(report))
     assert report["first_query_over_trivial"] <= FIRST_QUERY_SLACK_S, report["first_query"]
     for name, s in report["scans"].items():
@@ -52,6 +50,34 @@ def _measure(out):
                           cwd=str(REPO), env=env, capture_output=True, text=True, timeout=1500)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-5000:]
     return json.loads(out.read_text())
+
+
+def merge(a: dict, b: dict) -> dict:
+    """Two reports as one: each time the best of both (so best of twice the turns)."""
+    out = json.loads(json.dumps(a))
+    for name, s in out["scans"].items():
+        for k in ("builtin", "pqcore", "floor"):
+            s[k] = min(s[k], b["scans"][name][k])
+        s["pqcore/floor"] = s["pqcore"] / s["floor"]
+    for k, runs in b["first_query_runs"].items():
+        out["first_query_runs"][k] = a["first_query_runs"][k] + runs
+        out["first_query"][k] = min(out["first_query_runs"][k])
+    out["first_query_over_trivial"] = out["first_query"]["pqcore"] - out["first_query"]["pqtrivial"]
+    return out
+
+
+def test_merge_takes_the_best_of_both():
+    a = {"scans": {"q": {"builtin": 1.0, "pqcore": 3.0, "floor": 2.0, "pqcore/floor": 1.5}},
+         "first_query": {"pqcore": 5.0, "pqtrivial": 3.0}, "first_query_runs": {"pqcore": [5.0], "pqtrivial": [3.0]},
+         "first_query_over_trivial": 2.0}
+    b = {"scans": {"q": {"builtin": 2.0, "pqcore": 2.2, "floor": 2.1, "pqcore/floor": 2.2 / 2.1}},
+         "first_query": {"pqcore": 4.0, "pqtrivial": 3.5}, "first_query_runs": {"pqcore": [4.0], "pqtrivial": [3.5]},
+         "first_query_over_trivial": 0.5}
+    m = merge(a, b)
+    assert m["scans"]["q"] == {"builtin": 1.0, "pqcore": 2.2, "floor": 2.0, "pqcore/floor": 2.2 / 2.0}
+    assert m["first_query"] == {"pqcore": 4.0, "pqtrivial": 3.0} and m["first_query_over_trivial"] == 1.0
+    assert _score(m) == max(1.0 - FIRST_QUERY_SLACK_S, 1.1 - SCAN_OVER_FLOOR) and not _within_bounds(
+        merge(a, a))
 
 
 def _score(report) -> float:
