@@ -33,7 +33,11 @@ Spark's own writer with small pages so page indexes can help): ``id``
 * ``--first-query N``: instead, the first ``count()`` of N fresh applications per reader,
   and of a Python source that does nothing (``pqtrivial``: Spark's own cost for any);
 * ``--floor``: each case also through ``format("pqfloor")`` (``benchmarks/spark_floor.py``):
-  the same plan with the decoding taken out, Spark's own cost for any Python source.
+  the same plan with the decoding taken out, Spark's own cost for any Python source;
+* ``--floor --check``: only what CI bounds (``tests/spark/test_spark_floor.py``): the full
+  scan and ``groupBy`` against the floor, and the first query of a new application
+  against the do-nothing source; ``--json`` writes the figures, ``--write-doc``
+  regenerates the block of docs/spark-deployment.md from them.
 
 Both sides are checked to return the same numbers.  Reported: seconds and
 pqcore / built-in ratios (>1: pqcore slower).  local[2], UI off, one
@@ -131,7 +135,14 @@ def main(argv: list[str] | None = None) -> None:
                          "(benchmarks/spark_floor.py), Spark's own cost for any Python source")
     ap.add_argument("--first-query", type=int, default=0, metavar="N",
                     help="instead: the first query of N fresh applications per reader (needs --data)")
+    ap.add_argument("--check", action="store_true",
+                    help="with --floor: only the full scan, groupBy and first query, against the floor")
+    ap.add_argument("--json", help="with --check: write the figures to this file")
+    ap.add_argument("--write-doc", action="store_true",
+                    help="with --check: regenerate the figures block of docs/spark-deployment.md")
     args = ap.parse_args(argv)
+    if args.check:
+        return floor_check(args)
     if args.first_query:
         return first_queries(args)
     spark = spark_session()
@@ -290,32 +301,141 @@ class DefaultSource(DataSource):
 """
 
 
-def first_queries(args) -> None:
-    """The first ``count()`` of a new application (fresh JVM and Python workers; pqcore found by
-    Spark's lookup, no ``register()``), after the session has run one trivial job; beside
-    it the built-in reader's and that of a Python source that does nothing (``pqtrivial``)."""
+def first_query_times(data: str, n: int, readers: tuple[str, ...] = ("builtin", "pqtrivial", "pqcore")
+                      ) -> dict[str, list[float]]:
+    """Seconds of the first ``count()`` of *n* fresh applications per reader (see
+    :func:`first_queries`), the readers taking turns."""
     import subprocess
 
-    if not args.data or not Path(args.data).exists():
-        raise SystemExit("--first-query needs an existing --data folder")
     root = str(Path(__file__).resolve().parent.parent)
     _compile_checkout()
     shim = Path(tempfile.mkdtemp())
     (shim / "pyspark_pqtrivial.py").write_text(_TRIVIAL)
     env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable,
                PYTHONPATH=root + os.pathsep + str(shim), SPARK_LOCAL_IP="127.0.0.1")
-    times: dict[str, list[float]] = {"builtin": [], "pqtrivial": [], "pqcore": []}
-    for _ in range(args.first_query):
-        for which in times:
-            out = subprocess.run([sys.executable, "-c", _FIRST, which, args.data], env=env, cwd=tempfile.gettempdir(),
-                                 capture_output=True, text=True, check=True).stdout
-            line = next(x for x in out.splitlines() if x.startswith("FIRST"))
-            times[which].append(float(line.split()[1]))
-    shutil.rmtree(shim, ignore_errors=True)
+    times: dict[str, list[float]] = {r: [] for r in readers}
+    try:
+        for _ in range(n):
+            for which in times:
+                out = subprocess.run([sys.executable, "-c", _FIRST, which, data], env=env,
+                                     cwd=tempfile.gettempdir(), capture_output=True, text=True, check=True).stdout
+                line = next(x for x in out.splitlines() if x.startswith("FIRST"))
+                times[which].append(float(line.split()[1]))
+    finally:
+        shutil.rmtree(shim, ignore_errors=True)
+    return times
+
+
+def first_queries(args) -> None:
+    """The first ``count()`` of a new application (fresh JVM and Python workers; pqcore found by
+    Spark's lookup, no ``register()``), after the session has run one trivial job; beside
+    it the built-in reader's and that of a Python source that does nothing (``pqtrivial``)."""
+    if not args.data or not Path(args.data).exists():
+        raise SystemExit("--first-query needs an existing --data folder")
+    times = first_query_times(args.data, args.first_query)
     a, t, b = min(times["builtin"]), min(times["pqtrivial"]), min(times["pqcore"])
     print(f"first count() of a new application, best of {args.first_query}: built-in {a:.2f} s, "
           f"a Python source doing nothing {t:.2f} s ({t - a:+.2f} s), pqcore {b:.2f} s ({b - a:+.2f} s); "
           f"all: {times}")
+
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "spark-deployment.md"
+DOC_BEGIN = "<!-- generated: first-query"
+DOC_END = "<!-- end: first-query -->"
+
+
+def floor_check(args) -> dict:
+    """``--floor --check``: the figures CI bounds (see the module docstring), printed, and
+    written to ``--json`` / the document when asked."""
+    import json
+    import platform
+
+    import pyspark
+
+    load_before = os.getloadavg()[0]
+    spark = _session()
+    from benchmarks.spark_floor import FloorDataSource
+
+    spark.dataSource.register(FloorDataSource)
+    d = Path(tempfile.mkdtemp())
+    data = args.data or str(d / "data")
+    if not Path(data).exists():
+        _write_data(spark, data, args.rows, args.files)
+    for _ in range(2):   # warm-up (the JVM compiles its scan and aggregation code)
+        spark.read.parquet(data).groupBy("s").agg({"x": "sum"}).collect()
+    queries = {
+        "full scan": lambda df: df.selectExpr("hash(*) as h").agg({"h": "sum"}).collect()[0][0],
+        "groupBy s sum(x)": lambda df: sorted((k, round(v, 6)) for k, v in
+                                              df.groupBy("s").agg({"x": "sum"}).collect()),
+    }
+    scans = {}
+    for name, q in queries.items():
+        q(spark.read.format("pqfloor").load(data))   # fills the floor's cache in the workers
+        times: dict[str, list[float]] = {"builtin": [], "pqcore": [], "floor": []}
+        results = set()
+        # the three readers take turns, so a busy moment of the machine falls on all of them
+        for _ in range(args.repeats):
+            for which, load in (("builtin", lambda: spark.read.parquet(data)),
+                                ("pqcore", lambda: spark.read.format("pqcore").load(data)),
+                                ("floor", lambda: spark.read.format("pqfloor").load(data))):
+                t, r = best(lambda q=q, load=load: q(load()), 1)
+                times[which].append(t)
+                results.add(repr(r))
+        assert len(results) == 1, (name, results)
+        tb, tp, tf = (min(times[k]) for k in ("builtin", "pqcore", "floor"))
+        scans[name] = {"builtin": tb, "pqcore": tp, "floor": tf, "pqcore/floor": tp / tf}
+    spark.stop()
+    first = first_query_times(data, max(1, args.first_query))
+    best_first = {k: min(v) for k, v in first.items()}
+    report = {
+        "rows": args.rows, "files": args.files, "repeats": args.repeats, "spark": pyspark.__version__,
+        "python": platform.python_version(), "cpus": os.cpu_count(),
+        "load_average": round(max(load_before, os.getloadavg()[0]), 1), "scans": scans,
+        "first_query": best_first, "first_query_runs": first,
+        "first_query_over_trivial": best_first["pqcore"] - best_first["pqtrivial"],
+    }
+    print(json.dumps(report, indent=1))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1))
+    if args.write_doc:
+        write_doc(report)
+    if not args.data:
+        shutil.rmtree(d, ignore_errors=True)
+    return report
+
+
+def doc_block(report: dict) -> str:
+    """The Markdown the document shows for *report* (between its markers)."""
+    f = report["first_query"]
+    lines = [
+        f"Measured by `python -m benchmarks.spark_bench --floor --check --rows {report['rows']} "
+        f"--files {report['files']} --write-doc` (pyspark {report['spark']}, Python {report['python']}, "
+        f"local[2], {report['cpus']} CPUs, load average {report.get('load_average', '?')}; best of "
+        f"{report['repeats']} turns, first queries best of {len(report['first_query_runs']['pqcore'])}). CI runs the same command in its slow set "
+        "(`tests/spark/test_spark_floor.py`) and fails when pqcore's first query is more than 1.0 s "
+        "over a Python source that does nothing, or a scan more than 1.2x the floor.",
+        "",
+        "| query | Spark's reader | pqcore | floor (any Python source) | pqcore / floor |",
+        "|---|---|---|---|---|",
+    ]
+    for name, s in report["scans"].items():
+        lines.append(f"| {name} | {s['builtin']:.2f} s | {s['pqcore']:.2f} s | {s['floor']:.2f} s | "
+                     f"{s['pqcore/floor']:.2f}x |")
+    lines += [
+        "",
+        f"First `count()` of a new application (JVM up, one job run): Spark's reader {f['builtin']:.2f} s, "
+        f"a Python source that does nothing {f['pqtrivial']:.2f} s, pqcore {f['pqcore']:.2f} s "
+        f"({report['first_query_over_trivial']:+.2f} s over the do-nothing source).",
+    ]
+    return "\n".join(lines)
+
+
+def write_doc(report: dict, doc: Path = DOC) -> None:
+    text = doc.read_text(encoding="utf-8")
+    start = text.index(DOC_BEGIN)
+    start = text.index("\n", start) + 1
+    end = text.index(DOC_END)
+    doc.write_text(text[:start] + doc_block(report) + "\n" + text[end:], encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -31,9 +31,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from spark_adapter.kartothek.datasource import KartothekDataSource  # noqa: F401
     from spark_adapter.pqcore.datasource import PqcoreDataSource
     from spark_adapter.pqmeta.datasource import PqmetaDataSource  # noqa: F401
+    from spark_adapter.shipping import build_zip, ship  # noqa: F401
 
-__all__ = ["SHORT_NAME", "KartothekDataSource", "PqcoreDataSource", "PqmetaDataSource", "read", "register",
-           "required_files", "skipping_report"]
+__all__ = ["SHORT_NAME", "KartothekDataSource", "PqcoreDataSource", "PqmetaDataSource", "build_zip", "read",
+           "register", "required_files", "ship", "skipping_report"]
 
 # name -> module, imported on first use (PEP 562): the data sources import pyspark
 _LAZY = {
@@ -42,6 +43,8 @@ _LAZY = {
     "KartothekDataSource": "spark_adapter.kartothek.datasource",
     "required_files": "spark_adapter.core.skipping",
     "skipping_report": "spark_adapter.core.skipping",
+    "ship": "spark_adapter.shipping",          # the project's code zipped for executors without it
+    "build_zip": "spark_adapter.shipping",
 }
 
 SHORT_NAME = "pqcore"

@@ -41,6 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["KARTOTHEK_NAME", "KartothekDataSource", "KartothekReader", "KartothekWriter"]
 
+from spark_adapter.core.readable_errors import readable
 from spark_adapter.kartothek.options import (  # noqa: E402
     KARTOTHEK_NAME, KartothekReadOptions, KartothekWriteOptions, read_options, write_options,
 )
@@ -54,6 +55,7 @@ class KartothekDataSource(DataSource):
     def name(cls) -> str:
         return KARTOTHEK_NAME
 
+    @readable
     def schema(self) -> StructType:
         """The table's ``_common_metadata`` schema (partition columns included), all nullable."""
         from parquet_core_integrations.kartothek.schema import load_schema
@@ -63,9 +65,11 @@ class KartothekDataSource(DataSource):
         opts = read_options(self.options)
         return to_spark_schema(load_schema(open_store(opts.path), opts.dataset_uuid, opts.table).schema)
 
+    @readable
     def reader(self, schema: StructType) -> KartothekReader:
         return KartothekReader(read_options(self.options), schema)
 
+    @readable
     def writer(self, schema: StructType, overwrite: bool) -> KartothekWriter:
         return KartothekWriter(write_options(self.options), schema, overwrite)
 
@@ -88,6 +92,7 @@ class KartothekReader(DataSourceReader):
         self.schema = schema
         self.table_schema: Any = None
 
+    @readable
     def partitions(self) -> list[InputPartition]:
         from parquet_core_integrations.kartothek.read import plan_read
 

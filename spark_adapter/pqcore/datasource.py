@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from pyspark.sql.datasource import DataSource
 
+from spark_adapter.core.readable_errors import readable
 from spark_adapter.pqcore.options import SHORT_NAME, read_options, write_options
 from parquet_core.errors import add_note
 
@@ -44,6 +45,7 @@ class PqcoreDataSource(DataSource):
     def name(cls) -> str:
         return SHORT_NAME
 
+    @readable
     def schema(self) -> StructType:
         """The Spark schema of the first file (in listing order; of all files merged with
         ``mergeSchema``), all fields nullable, followed by the partition columns of
@@ -79,12 +81,14 @@ class PqcoreDataSource(DataSource):
             data = project(data, opts.columns)
         return data
 
+    @readable
     def reader(self, schema: StructType) -> PqcoreReader:
         # Spark calls reader(schema=...): the parameter name matters.
         from spark_adapter.pqcore.reader import PqcoreReader
 
         return PqcoreReader(read_options(self.options), schema)
 
+    @readable
     def writer(self, schema: StructType, overwrite: bool) -> PqcoreWriter:
         """``df.write.format("pqcore").mode("append"|"overwrite").save(path)`` (see ``writer.py``)."""
         from spark_adapter.pqcore.writer import PqcoreWriter

@@ -206,6 +206,9 @@ def read(spark: Any, path: str | list[str], query: Callable[[Any], Any] | None =
     if query is None:
         return full
     probe = query(full)
+    if not hasattr(full, "_jdf"):
+        # Spark Connect: the client sees no JVM plan to narrow by, so the query reads the table
+        return probe
     needed, conjuncts = query_needs(full, probe)
     extra = " and ".join(f"({c})" for c in conjuncts) or None
     names = list(needed)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from pyspark.sql.datasource import DataSourceReader, InputPartition
 from pyspark.sql.types import StructType
 
+from spark_adapter.core.readable_errors import readable
 from spark_adapter.core.crypto_options import open_parquet
 from spark_adapter.core.files import list_files_and_bases
 from spark_adapter.core.pushdown import OnlyWhenCalled
@@ -138,6 +139,7 @@ class PqcoreReader(DataSourceReader):
                 self.pushed = None
         return filters   # every filter back: Spark re-checks each row, whatever we prune
 
+    @readable
     def partitions(self) -> list[InputPartition]:
         # Must be a list.  An empty list is replaced by Spark with
         # [InputPartition(None)], which read() ignores.

@@ -22,6 +22,7 @@ from typing import Any, Iterator
 
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 
+from spark_adapter.core.readable_errors import readable
 from spark_adapter.pqmeta.options import (
     META_NAME, MetaOptions, meta_options,
 )
@@ -37,11 +38,13 @@ class PqmetaDataSource(DataSource):
     def name(cls) -> str:
         return META_NAME
 
+    @readable
     def schema(self) -> str:
         from spark_adapter.pqmeta.rows import level_schema
 
         return level_schema(meta_options(self.options).level)
 
+    @readable
     def reader(self, schema: Any) -> "PqmetaReader":
         return PqmetaReader(meta_options(self.options), schema)
 
@@ -118,6 +121,7 @@ class PqmetaReader(DataSourceReader):
         self.files_per_task = self.options.files_per_task
         self.bytes_per_task = self.options.bytes_per_task
 
+    @readable
     def partitions(self) -> list[InputPartition]:
         import os
 

@@ -1,0 +1,106 @@
+"""The floor, measured every CI run: ``benchmarks/spark_bench.py --floor --check`` with
+loose, ratio-based bounds, so a regression in what pqcore adds shows.
+
+* pqcore's first query of a new application within +1.0 s of a Python data source that
+  does nothing (``pqtrivial``: Spark's own cost for any);
+* the full scan and ``groupBy`` within 1.2x of the floor (``format("pqfloor")``: pqcore's
+  plan with the decoding taken out).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks import spark_bench
+
+REPO = Path(__file__).resolve().parents[2]
+
+FIRST_QUERY_SLACK_S = 1.0
+SCAN_OVER_FLOOR = 1.2
+
+
+@pytest.mark.spark
+@pytest.mark.slow
+def test_first_query_and_scans_near_the_floor(tmp_path):
+    from tests.spark.conftest import _skip_reason
+
+    reason = _skip_reason()
+    if reason:
+        pytest.skip(reason)
+    report = _measure(tmp_path / "floor1.json")
+    if not _within_bounds(report):
+        # a shared CI machine has busy moments: a regression shows twice, noise rarely does
+        report = merge(report, _measure(tmp_path / "floor2.json"))
+    print(spark_bench.doc_block(report))
+    assert report["first_query_over_trivial"] <= FIRST_QUERY_SLACK_S, report["first_query"]
+    for name, s in report["scans"].items():
+        assert s["pqcore/floor"] <= SCAN_OVER_FLOOR, (name, s)
+
+
+def _measure(out):
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.spark_bench", "--floor", "--check", "--rows", "400000",
+                           "--files", "4", "--repeats", "3", "--json", str(out)],
+                          cwd=str(REPO), env=env, capture_output=True, text=True, timeout=1500)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-5000:]
+    return json.loads(out.read_text())
+
+
+def merge(a: dict, b: dict) -> dict:
+    """Two reports as one: each time the best of both (so best of twice the turns)."""
+    out = json.loads(json.dumps(a))
+    for name, s in out["scans"].items():
+        for k in ("builtin", "pqcore", "floor"):
+            s[k] = min(s[k], b["scans"][name][k])
+        s["pqcore/floor"] = s["pqcore"] / s["floor"]
+    for k, runs in b["first_query_runs"].items():
+        out["first_query_runs"][k] = a["first_query_runs"][k] + runs
+        out["first_query"][k] = min(out["first_query_runs"][k])
+    out["first_query_over_trivial"] = out["first_query"]["pqcore"] - out["first_query"]["pqtrivial"]
+    return out
+
+
+def test_merge_takes_the_best_of_both():
+    a = {"scans": {"q": {"builtin": 1.0, "pqcore": 3.0, "floor": 2.0, "pqcore/floor": 1.5}},
+         "first_query": {"pqcore": 5.0, "pqtrivial": 3.0}, "first_query_runs": {"pqcore": [5.0], "pqtrivial": [3.0]},
+         "first_query_over_trivial": 2.0}
+    b = {"scans": {"q": {"builtin": 2.0, "pqcore": 2.2, "floor": 2.1, "pqcore/floor": 2.2 / 2.1}},
+         "first_query": {"pqcore": 4.0, "pqtrivial": 3.5}, "first_query_runs": {"pqcore": [4.0], "pqtrivial": [3.5]},
+         "first_query_over_trivial": 0.5}
+    m = merge(a, b)
+    assert m["scans"]["q"] == {"builtin": 1.0, "pqcore": 2.2, "floor": 2.0, "pqcore/floor": 2.2 / 2.0}
+    assert m["first_query"] == {"pqcore": 4.0, "pqtrivial": 3.0} and m["first_query_over_trivial"] == 1.0
+    assert _score(m) == max(1.0 - FIRST_QUERY_SLACK_S, 1.1 - SCAN_OVER_FLOOR) and not _within_bounds(
+        merge(a, a))
+
+
+def _score(report) -> float:
+    """How far over its bounds a report is (<= 0: within them)."""
+    return max([report["first_query_over_trivial"] - FIRST_QUERY_SLACK_S]
+               + [s["pqcore/floor"] - SCAN_OVER_FLOOR for s in report["scans"].values()])
+
+
+def _within_bounds(report) -> bool:
+    return _score(report) <= 0
+
+
+def test_the_document_block_is_generated(tmp_path):
+    """``--write-doc`` replaces only the block between the markers, and the document has them."""
+    doc = tmp_path / "d.md"
+    doc.write_text(f"# t\n\n{spark_bench.DOC_BEGIN} (cmd) -->\nold\n{spark_bench.DOC_END}\n\nafter\n")
+    report = {"rows": 10, "files": 1, "repeats": 1, "spark": "4.3.0", "python": "3.11", "cpus": 2,
+              "scans": {"full scan": {"builtin": 0.1, "pqcore": 0.2, "floor": 0.19, "pqcore/floor": 0.2 / 0.19}},
+              "first_query": {"builtin": 0.5, "pqtrivial": 1.5, "pqcore": 1.75},
+              "first_query_runs": {"pqcore": [1.75]}, "first_query_over_trivial": 0.25}
+    spark_bench.write_doc(report, doc)
+    text = doc.read_text()
+    assert "old" not in text and text.endswith(f"{spark_bench.DOC_END}\n\nafter\n")
+    assert "| full scan | 0.10 s | 0.20 s | 0.19 s | 1.05x |" in text and "(+0.25 s over" in text
+    real = spark_bench.DOC.read_text()
+    assert spark_bench.DOC_BEGIN in real and spark_bench.DOC_END in real
