@@ -133,8 +133,21 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(_XdistGroupIds(), "parquet-core-xdist-group-ids")
 
 
+def _deselect_quiet(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``quiet`` tests time ratios (the Spark floor) and are only meaningful with the machine to
+    themselves: a plain run leaves them out (deselected, not skipped); ``.ci/run`` runs them
+    afterwards, alone and on one worker, with ``PQC_QUIET_TESTS=1``."""
+    if os.environ.get("PQC_QUIET_TESTS", "").strip().lower() in {"1", "true", "yes"}:
+        return
+    quiet = [item for item in items if item.get_closest_marker("quiet") is not None]
+    if quiet:
+        config.hook.pytest_deselected(items=quiet)
+        items[:] = [item for item in items if item.get_closest_marker("quiet") is None]
+
+
 @pytest.hookimpl(tryfirst=True)   # before pytest-xdist reads the xdist_group markers
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _deselect_quiet(config, items)
     for item in items:
         if _SPARK_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.spark)

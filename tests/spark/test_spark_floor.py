@@ -27,6 +27,7 @@ SCAN_OVER_FLOOR = 1.2
 
 @pytest.mark.spark
 @pytest.mark.slow
+@pytest.mark.quiet
 def test_first_query_and_scans_near_the_floor(tmp_path):
     from tests.spark.conftest import _skip_reason
 
