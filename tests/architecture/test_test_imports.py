@@ -23,6 +23,8 @@ TO_MOVE: dict[tuple[str, str], str] = {
         "a fixture shared by two Spark modules: to move to tests/spark/conftest.py",
     ("tests/spark/test_write.py", "tests.spark.test_datasource"): "to move to tests/_support",
     ("tests/spark/test_datasource.py", "tests.spark.conftest"): "to move to tests/_support",
+    ("tests/spark/deploy_fixtures.py", "tests.spark.conftest"): "the Spark prerequisite check, to move to tests/_support",
+    ("tests/spark/test_spark_floor.py", "tests.spark.conftest"): "the Spark prerequisite check, to move to tests/_support",
     ("tests/spark/test_kartothek_source.py", "tests.kartothek.conftest"): "to move to tests/_support",
     ("tests/spark/test_xskipper_spark.py", "tests.integrations.xskipper.conftest"): "to move to tests/_support",
     ("tests/kartothek/test_read_shared.py", "tests.kartothek.conftest"): "to move to tests/_support",
