@@ -772,6 +772,7 @@ class ParquetDataset:
         else:
             wanted = self._stored_partitions(file_fields, [c for c in columns if c in file_fields])
         groups = frag.row_groups or []
+        self._summary.verify(groups)   # type: ignore[union-attr]   # (_summary_file checked it)
         if use_threads:
             md = pf.metadata
             stored = sum(md.row_group(i).total_byte_size for i in groups)   # uncompressed: the decode work
@@ -796,6 +797,7 @@ class ParquetDataset:
         for lo in range(0, len(frags), SUMMARY_RUN_FILES):
             run = frags[lo:lo + SUMMARY_RUN_FILES]
             groups = [g for fr in run for g in (fr.row_groups or [])]
+            self._summary.verify(groups)   # type: ignore[union-attr]   # (_summary_file checked it)
             sizes = [md.row_group(g).total_byte_size for g in groups]
             # threads decode one task per (column, row group): only for row groups worth one
             threads = use_threads and bool(groups) and sum(sizes) >= THREADS_MIN_FILE_BYTES * len(groups)

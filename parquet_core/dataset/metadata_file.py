@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 
 from parquet_core.constants import MAGIC
-from parquet_core.errors import ParquetSchemaError
+from parquet_core.errors import ParquetFormatError, ParquetSchemaError
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
 from parquet_core.file.reader import ParquetFile
 from parquet_core.file.sink import open_sink
@@ -58,6 +58,36 @@ class Summary:
         self.groups = root_rel              # relative path -> row group indexes
         self.stale: dict[str, str] = {}     # relative path -> why its entry is not used
         self.used = 0                       # listed files whose footer comes from here
+        self._verified: set[int] = set()
+
+    def verify(self, groups: Sequence[int]) -> None:
+        """Check, before reading them, that row groups *groups* name the file they were
+        grouped under.
+
+        :func:`summary_groups` picks each row group's ``file_path`` out of the footer bytes
+        without decoding the row group; a corrupt footer can decode to another path (a
+        field repeated further on wins in Thrift).  Reading decodes the row groups anyway:
+        this compares the two there, so a damaged ``_metadata`` never hands one file's
+        rows to another.
+
+        Raises
+        ------
+        ParquetFormatError
+            Naming the row group and both paths.
+        """
+        todo = [g for g in groups if g not in self._verified]
+        if not todo:
+            return
+        picked = {g: rel for rel, gs in self.groups.items() for g in gs}
+        md = self.pf.metadata
+        for g in todo:
+            rg = md.row_group(g)
+            decoded = rg.column(0).file_path if rg.num_columns else None
+            if decoded != picked.get(g):
+                raise ParquetFormatError(
+                    f"{self.pf.path!r}: row group {g} was listed under file_path {picked.get(g)!r} "
+                    f"but decodes to {decoded!r}: the summary footer is damaged")
+            self._verified.add(g)
 
     def match(self, ds: ParquetDataset) -> None:
         """Give each listed fragment that ``_metadata`` still describes its row groups.

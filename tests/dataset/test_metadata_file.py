@@ -204,8 +204,41 @@ def test_summary_groups_on_mutated_footers(data):
             results.append(summary_groups(footer, fast=fast))
         except ParquetError:
             results.append(None)
-    if results[0] is not None and results[1] is not None:
-        assert results[0] == results[1]
+    if results[0] is not None and results[1] is not None and results[0] != results[1]:
+        # the byte pick and the decoder read a damaged row group differently (a field
+        # repeated later wins in Thrift): reading those row groups must refuse, never
+        # hand them to the file the pick named
+        from parquet_core.dataset.metadata_file import Summary
+        from parquet_core.file.reader import ParquetFile
+
+        pf = ParquetFile(bytes(raw))
+        differ = sorted({g for rel, gs in results[0].items() if results[1].get(rel) != gs for g in gs})
+        assert differ
+        with pytest.raises(ParquetError):   # "damaged", or the row group does not decode
+            Summary(pf, results[0]).verify(differ)
+
+
+def test_summary_row_group_whose_decoded_path_differs_is_refused():
+    """A footer byte pattern the fast pick reads one way and the decoder another (found by
+    the property test above: a ColumnChunk's field header turned into a second file_path)."""
+    import struct
+
+    from parquet_core.dataset.metadata_file import Summary, summary_groups
+    from parquet_core.errors import ParquetError
+    from parquet_core.file.footer import read_footer
+    from parquet_core.file.reader import ParquetFile
+    from parquet_core.file.source import BufferSource
+
+    raw = bytearray(_summary_bytes())
+    (n,) = struct.unpack("<I", raw[-8:-4])
+    start = len(raw) - 8 - n
+    raw[start + 999], raw[start + 976] = 195, 150
+    footer = read_footer(BufferSource(bytes(raw)))[0]
+    fast, slow = summary_groups(footer, fast=True), summary_groups(footer, fast=False)
+    assert fast != slow, "the sample _metadata changed: pick two bytes again (the property test finds them)"
+    differ = sorted({g for rel, gs in fast.items() if slow.get(rel) != gs for g in gs})
+    with pytest.raises(ParquetError):   # "damaged", or the row group does not decode
+        Summary(ParquetFile(bytes(raw)), fast).verify(differ)
 
 
 @settings(max_examples=15, deadline=None)
