@@ -28,6 +28,7 @@ import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.arrow_c.export import ArrayNode, SchemaNode, export_array, export_schema, export_stream
+from parquet_core.metadata.arrow_ipc import schema_field_facts
 from parquet_core.schema.arrow_format import field_node, flat_format
 from parquet_core.schema.temporal import int96_to_epoch, int96_to_ns
 from parquet_core.schema.types import DataType, Field, TypeId
@@ -173,8 +174,34 @@ def table_schema_node(table: Table, columns: list[SchemaNode]) -> SchemaNode:
 def export_table(table: Table) -> tuple[SchemaNode, ArrayNode]:
     """A table as one record batch: the struct schema and the struct array of its columns."""
     pairs = [export_column(c, f) for c, f in zip(table.columns, table.schema)]
+    _restore_arrow_types(table, [p[0] for p in pairs])
     return table_schema_node(table, [p[0] for p in pairs]), \
         ArrayNode(table.num_rows, 0, [None], [p[1] for p in pairs])
+
+
+_DURATION = {"s": "tDs", "ms": "tDm", "us": "tDu", "ns": "tDn"}
+
+
+def _restore_arrow_types(table: Table, nodes: list[SchemaNode]) -> None:
+    """Arrow types our type system keeps only in ``ARROW:schema`` (a duration is its int64
+    count; a timestamp zone other than UTC is UTC plus the zone's name there): give the
+    exported top-level columns their Arrow type back, so a duration leaves as a duration
+    rather than quietly as an int64.  Only where the recorded field matches the column
+    (same name and position, int64 storage)."""
+    encoded = (table.metadata or {}).get(_ARROW_SCHEMA)
+    if not encoded:
+        return
+    facts = schema_field_facts(encoded)
+    if not facts or len(facts) != len(nodes):
+        return
+    for fact, node, field in zip(facts, nodes, table.schema):
+        if fact.name != field.name or fact.dictionary:
+            continue
+        if fact.kind == "duration" and fact.unit in _DURATION and field.type.id is TypeId.INT64:
+            node.format = _DURATION[fact.unit]
+        elif (fact.kind == "timestamp" and fact.tz and node.format.startswith("ts")
+              and node.format.endswith(":UTC") and fact.tz not in ("UTC", "+00:00")):
+            node.format = node.format[:node.format.index(":") + 1] + fact.tz
 
 
 def column_capsules(arr: Array) -> tuple[object, object]:

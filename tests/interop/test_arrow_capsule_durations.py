@@ -119,3 +119,25 @@ def test_other_extensions_are_refused_by_name(array, name):
         return
     with pytest.raises(UnsupportedFeatureError, match=name):
         _ours(Exported(table))
+
+
+def test_durations_and_zones_leave_through_the_capsules_as_they_came():
+    """Export: a duration column (int64 count + ARROW:schema) leaves as a duration and a
+    zone other than UTC keeps its name, for pyarrow and polars alike (oracle: the table
+    pyarrow started from; polars' own schema)."""
+    import datetime as dt
+
+    pl = pytest.importorskip("polars")
+    t = pa.table({"d": pa.array([1, None, 3], pa.duration("ms")),
+                  "ts": pa.array([dt.datetime(2024, 1, 1), None, dt.datetime(2024, 6, 1)],
+                                 pa.timestamp("us", tz="Europe/Oslo")),
+                  "x": [1, 2, 3]})
+    ours = pc.as_table(Exported(t))
+    assert pa.table(ours).equals(t)
+    schema = pl.DataFrame(ours).schema
+    assert schema["d"] == pl.Duration("ms")
+    assert schema["ts"] == pl.Datetime("us", "Europe/Oslo")
+    # and through a file written by pyarrow
+    buf = io.BytesIO()
+    pq.write_table(t, buf)
+    assert pa.table(pc.read_table(io.BytesIO(buf.getvalue()))).equals(t)
