@@ -1,6 +1,6 @@
 """Datasets: parquet_core vs pyarrow.dataset, side by side in one run.
 
-    python -m benchmarks.bench_dataset [--files 1000] [--s3-files 20] [--repeat 3]
+    python -m benchmarks.bench_dataset [--files 1000] [--s3-files 20] [--repeat 3] [--json FILE]
 
 * a Hive dataset of ``--files`` files (``p=0..9/q=0..N``), written by pyarrow, with and
   without a ``_metadata`` summary;
@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import tempfile
@@ -29,6 +30,8 @@ import parquet_core as pc
 
 
 REPEAT = 3
+#: what --json writes: the local rows and the S3 figures, as they are printed
+RESULTS: dict[str, Any] = {"rows": [], "s3": None}
 
 
 def best(fn: Callable[[], Any], repeat: int | None = None) -> tuple[float, Any]:
@@ -56,6 +59,7 @@ def make_dataset(root: str, files: int, rows: int = 200) -> None:
 
 
 def row(name: str, ours: float, theirs: float, note: str = "") -> None:
+    RESULTS["rows"].append({"name": name.strip(), "ours_s": ours, "pyarrow_s": theirs, "note": note.strip("() ")})
     print(f"  {name:<44} ours {ours * 1e3:9.1f} ms   pyarrow {theirs * 1e3:9.1f} ms CPU   "
           f"ratio {ours / theirs:6.2f}  {note}")
 
@@ -93,19 +97,19 @@ def local_benchmarks(files: int) -> None:
         row("read everything (with _metadata)", t_ours, t_pa)
 
         opened: list[str] = []
-        real = pc.ParquetDataset._open
+        real = pc.ParquetDataset.open_fragment
 
         def spy(self: Any, frag: Any) -> Any:
             opened.append(frag.path)
             return real(self, frag)
 
-        pc.ParquetDataset._open = spy  # type: ignore[method-assign]
+        pc.ParquetDataset.open_fragment = spy  # type: ignore[method-assign]
         try:
             filt = [("p", "==", 3), ("q", "<", 5)]
             t_ours, a = best(lambda: pc.read_table(plain, filters=filt, use_threads=False))
             n_opened = len(opened) // REPEAT
         finally:
-            pc.ParquetDataset._open = real  # type: ignore[method-assign]
+            pc.ParquetDataset.open_fragment = real  # type: ignore[method-assign]
         t_pa, b = best(lambda: ds.dataset(plain, partitioning="hive").to_table(
             filter=(ds.field("p") == 3) & (ds.field("q") < 5), use_threads=False))
         assert a.num_rows == b.num_rows
@@ -186,6 +190,8 @@ def s3_benchmarks(files: int) -> None:
             s3fs.S3FileSystem._call_s3 = real_call  # type: ignore[method-assign]
         col = sum(pq.read_metadata(fs.open(f)).row_group(i).column(3).total_compressed_size
                   for f in fs.find("bench/ds") for i in range(2))
+        RESULTS["s3"] = {"files": files, "column_bytes": col, "read": {"ours": list(ours), "pyarrow": list(theirs)},
+                         "plan": {"ours": list(plan_ours), "pyarrow": list(plan_theirs)}}
         print(f"S3 (moto, {files} files x 10 float columns, reading one column of {col} compressed bytes):")
         print(f"  ours     {ours[0] * 1e3:8.1f} ms  {ours[1]:5d} requests  {ours[2]:10d} bytes")
         print(f"  pyarrow  {theirs[0] * 1e3:8.1f} ms  {theirs[1]:5d} requests  {theirs[2]:10d} bytes "
@@ -204,13 +210,22 @@ def main() -> None:
     ap.add_argument("--files", type=int, default=1000)
     ap.add_argument("--s3-files", type=int, default=20, help="0: no S3 benchmark")
     ap.add_argument("--repeat", type=int, default=3, help="best of N runs per cell")
+    ap.add_argument("--json", default=None, help="also write the figures here (benchmarks/report.py)")
     args = ap.parse_args()
     global REPEAT
     REPEAT = args.repeat
+    from benchmarks._harness import environment
+
+    env = environment(None)
+    env.update(loadavg_start=list(os.getloadavg()), time=time.strftime("%Y-%m-%dT%H:%M:%S"))
+    RESULTS.update(files=args.files, repeat=args.repeat, env=env)
     if args.files > 0:
         local_benchmarks(args.files)
     if args.s3_files > 0:
         s3_benchmarks(args.s3_files)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(RESULTS, f, indent=1)
 
 
 if __name__ == "__main__":

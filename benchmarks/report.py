@@ -190,6 +190,29 @@ def render_iter_batches(r: dict[str, Any]) -> str:
     return head + "\n\n" + _table(["read", "parquet_core", "pyarrow", "pc/pa", "peak MB pc / pa"], rows)
 
 
+def render_dataset(r: dict[str, Any]) -> str:
+    """Datasets against ``pyarrow.dataset`` (``bench_dataset --json``): CPU time, best of the repeats."""
+    rows = [[row["name"], _ms(row["ours_s"]), _ms(row["pyarrow_s"]), _x(row["ours_s"] / row["pyarrow_s"]),
+             row.get("note", "")] for row in r["rows"]]
+    out = (f"A Hive dataset of {r['files']:,} files x 200 rows written by pyarrow, with and without "
+           f"`_metadata`; CPU time, best of {r['repeat']}, both engines single-threaded "
+           f"(pc/pa > 1: parquet_core slower); {_env_line(r.get('env') or {})}.\n\n"
+           + _table(["measure", "parquet_core ms", "pyarrow.dataset ms", "pc/pa", "note"], rows))
+    s3 = r.get("s3")
+    if s3:
+        s3_rows = []
+        for what, key in (("read one column", "read"), ("plan (list + schema)", "plan")):
+            for engine in ("ours", "pyarrow"):
+                t, requests, nbytes = s3[key][engine]
+                s3_rows.append([what, "parquet_core" if engine == "ours" else "pyarrow", _ms(t),
+                                f"{requests:,}", f"{nbytes:,}"])
+        out += (f"\n\nS3 (moto on 127.0.0.1), {s3['files']} files x 10 float columns, the column read is "
+                f"{s3['column_bytes']:,} compressed bytes; requests and bytes counted at the same s3fs client "
+                "(pyarrow through `FSSpecHandler`):\n\n"
+                + _table(["query", "engine", "wall ms", "requests", "bytes"], s3_rows))
+    return out
+
+
 #: name -> (results file, the command that makes it, renderer)
 SECTIONS: dict[str, tuple[str, str, Callable[[dict[str, Any]], str]]] = {
     "read": ("read.json", "python -m benchmarks.read_bench --quick --check --engines pc,pa1 -n 2 --budget 5 "
@@ -205,6 +228,8 @@ SECTIONS: dict[str, tuple[str, str, Callable[[dict[str, Any]], str]]] = {
     "iter_batches": ("iter_batches.json", "python -m benchmarks.iter_batches_bench --rows 500000 --read-rows 200000 "
                                           "--repeat 2 --json benchmarks/results/iter_batches.json",
                      render_iter_batches),
+    "dataset": ("dataset.json", "python -m benchmarks.bench_dataset --files 300 --s3-files 10 --repeat 2 "
+                                "--json benchmarks/results/dataset.json", render_dataset),
     "variant": ("variant.json", "python benchmarks/variant_bench.py --values 5000 --repeat 2 "
                                 "--json benchmarks/results/variant.json", render_variant),
 }
