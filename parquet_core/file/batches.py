@@ -33,7 +33,7 @@ from typing import Any, Iterator, Sequence
 
 from parquet_core.column.data import ColumnData
 from parquet_core.column.reader import iter_chunk_pieces
-from parquet_core.errors import ParquetFormatError, ParquetSchemaError, quoted
+from parquet_core.errors import ParquetFormatError, ParquetSchemaError, add_note, out_of_memory, quoted
 from parquet_core.file.columns import Selected
 from parquet_core.file.scan import ReadContext, _result, _settle, run_tasks
 from parquet_core.schema.descriptor import ColumnDescriptor
@@ -67,6 +67,21 @@ class _LeafStream:
         self.level = self.value = self.record = 0     # the cursor
         self.closed = True         # the buffer's last record is complete (a chunk ended there)
         self.done = False
+        self.where: tuple[int, Any] = (-1, None)   # row group and last page of the latest piece
+
+    def _positions(self, piece: ColumnData) -> Any:
+        """:func:`value_positions` of *piece*, its size one int64 per level: an allocation
+        that fails is a ParquetResourceError naming the column, row group and page, as a
+        decoding one is (the piece was decoded by the time it is joined to the batch)."""
+        try:
+            return value_positions(piece, self.desc)
+        except MemoryError as exc:
+            err = out_of_memory(exc, "decoding a column chunk")
+            rg, page = self.where
+            if page is not None:
+                add_note(err, f"while decoding page {page.ordinal} at file offset {page.offset}")
+            add_note(err, f"in column {quoted(self.desc.dotted_path, bare=True)}, row group {rg}")
+            raise err from exc
 
     def _items(self, groups: Sequence[int], keep: bool) -> Iterator[ColumnData | None]:
         for rg in groups:
@@ -75,7 +90,8 @@ class _LeafStream:
             with reader.notes():
                 reader.check_rows(num_rows)
                 records = levels = 0
-                for piece in iter_chunk_pieces(reader.iter_pages_lazily(), self.desc, keep, self.min_levels):
+                for piece in iter_chunk_pieces(self._watched(reader.iter_pages_lazily(), rg), self.desc, keep,
+                                               self.min_levels):
                     reps = piece.rep_levels
                     if not levels and reps is not None and len(reps) and reps[0] != 0:
                         raise ParquetFormatError("column chunk does not start at a record boundary "
@@ -87,6 +103,12 @@ class _LeafStream:
                     what = "rows" if self.desc.max_repetition_level == 0 else "records"
                     raise ParquetFormatError(f"column chunk holds {records} {what}, the row group says {num_rows}")
             yield _CHUNK_END
+
+    def _watched(self, pages: Iterator[Any], rg: int) -> Iterator[Any]:
+        """*pages*, remembering the last one handed out (for :meth:`_positions`' notes)."""
+        for page in pages:
+            self.where = (rg, page)
+            yield page
 
     def _records_left(self) -> int:
         if self.data is None:
@@ -111,7 +133,7 @@ class _LeafStream:
         piece = concat_data(pieces, self.desc)
         self.data = piece
         self.starts = record_starts(piece)
-        self.values = value_positions(piece, self.desc)
+        self.values = self._positions(piece)
         self.level = self.value = self.record = 0
 
     def take(self, n: int) -> ColumnData:
@@ -171,7 +193,7 @@ class _LeafStream:
                         break
                 if item is None:
                     break
-                self.data, self.values = item, value_positions(item, self.desc)   # type: ignore[arg-type]
+                self.data, self.values = item, self._positions(item)   # type: ignore[arg-type]
                 self.level = self.value = 0
                 continue
             stop = min(self.level + need, data.num_levels)

@@ -121,6 +121,9 @@ WRITER_OPTIONS: dict[str, Callable[[str, str], Any]] = {
     "legacy_list_layout": _bool,
     "float_column_order": _text,
     "int96_statistics": _bool,
+    "use_compliant_nested_type": _bool,
+    "write_time_adjusted_to_utc": _bool,
+    "compatible_with": _text_or_none,   # "spark-4.0", "duckdb"...: see docs/compat-notes.md
     "use_threads": _bool,
 }
 

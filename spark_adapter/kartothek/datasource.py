@@ -45,7 +45,6 @@ from spark_adapter.core.readable_errors import readable
 from spark_adapter.kartothek.options import (  # noqa: E402
     KARTOTHEK_NAME, KartothekReadOptions, KartothekWriteOptions, read_options, write_options,
 )
-from parquet_core.errors import add_note
 
 
 class KartothekDataSource(DataSource):
@@ -118,6 +117,7 @@ class KartothekReader(DataSourceReader):
         try:
             table = read_file(store, part, names, schema, self.uuid)
         except Exception as exc:
+            from parquet_core.errors import add_note  # lazy: the pyspark_* shims stay import-light
             add_note(exc, f"kartothek: while reading {part.key} of dataset {self.uuid!r}")
             raise
         target = target_arrow_schema(self.schema)

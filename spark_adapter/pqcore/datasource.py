@@ -27,7 +27,6 @@ from pyspark.sql.datasource import DataSource
 
 from spark_adapter.core.readable_errors import readable
 from spark_adapter.pqcore.options import SHORT_NAME, read_options, write_options
-from parquet_core.errors import add_note
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql.types import StructType
@@ -108,12 +107,14 @@ def _file_schema(path: str, options: dict | None = None) -> StructType:
         with open_parquet(path, options) as pf:
             parquet_schema = pf.schema_arrow
     except ParquetError as exc:
+        from parquet_core.errors import add_note  # lazy: the pyspark_* shims stay import-light
         add_note(exc, f"while reading the schema of {path} with pqcore")
         raise
     _refuse_repeated_names(parquet_schema.names, path)
     try:
         return to_spark_schema(parquet_schema)
     except TypeError as exc:
+        from parquet_core.errors import add_note  # lazy: the pyspark_* shims stay import-light
         add_note(exc, f"in the schema of {path}")
         raise
 

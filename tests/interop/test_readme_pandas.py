@@ -45,7 +45,7 @@ def test_readme_pandas_round_trip_runs_without_pyarrow(tmp_path):
         "            raise ImportError(name)\n"
         "sys.meta_path.insert(0, BlockPyarrow())\n"
         "import parquet_core as pc\n"
-        + _snippet()
+        + _snippet()[1]
         + "\nassert 'pyarrow' not in sys.modules\nprint('ok')\n")
     script = tmp_path / "snippet.py"
     script.write_text(block)

@@ -98,7 +98,7 @@ def test_written_page_index_prunes_pages(int96_file):
     pf = pc.ParquetFile(int96_file)
     report = pf.explain(pc.col("t") == dt.datetime(2000, 3, 1, 12))
     _, _, plans = __import__("parquet_core.file.pushdown", fromlist=["x"]).plan_row_groups(
-        pf, pc.col("t") == dt.datetime(2000, 3, 1, 12))
+        pf.planner, pc.col("t") == dt.datetime(2000, 3, 1, 12))
     assert report.kept == [1] and plans[0].rows is not None
     assert int(plans[0].rows.sum()) == 4          # one page of four rows
 
