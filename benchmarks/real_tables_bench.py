@@ -34,6 +34,7 @@ one of its files and ``read_metadata`` of it.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import tempfile

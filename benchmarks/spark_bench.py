@@ -353,7 +353,7 @@ def floor_check(args) -> dict:
     import pyspark
 
     load_before = os.getloadavg()[0]
-    spark = _session()
+    spark = spark_session()
     from benchmarks.spark_floor import FloorDataSource
 
     spark.dataSource.register(FloorDataSource)
