@@ -89,6 +89,25 @@ def test_read_metadata_of_a_folder_merges_footers(tmp_path):
 
 
 @settings(max_examples=30, deadline=None)
+def _pyarrow_summary(table, names, drop, rows_per_group) -> bytes:
+    """A _metadata written by pyarrow over one file per name (``k=<i>/<name>.parquet``; the
+    files at the indexes in *drop* get no file_path), file i cut in row groups of
+    ``rows_per_group(i)`` rows."""
+    import io as _io
+
+    collected = []
+    for i, name in enumerate(names):
+        buf = _io.BytesIO()
+        pq.write_table(table, buf, row_group_size=rows_per_group(i))
+        md = pq.read_metadata(_io.BytesIO(buf.getvalue()))
+        if i not in drop:
+            md.set_file_path(f"k={i}/{name}.parquet")
+        collected.append(md)
+    out = _io.BytesIO()
+    pq.write_metadata(table.schema, out, metadata_collector=collected)
+    return out.getvalue()
+
+
 @given(names=st.lists(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="/\x00"),
                               min_size=1, max_size=150), min_size=1, max_size=6),
        groups=st.lists(st.integers(1, 3), min_size=6, max_size=6), columns=st.integers(1, 3),
@@ -103,17 +122,7 @@ def test_summary_groups_fast_path_matches_decoding(names, groups, columns, drop)
     from parquet_core.file.footer import read_footer
 
     table = pa.table({f"c{i}": np.arange(4) for i in range(columns)})
-    collected = []
-    for i, name in enumerate(names):
-        buf = _io.BytesIO()
-        pq.write_table(table, buf, row_group_size=max(1, 4 // groups[i]))
-        md = pq.read_metadata(_io.BytesIO(buf.getvalue()))
-        if i not in drop:
-            md.set_file_path(f"k={i}/{name}.parquet")
-        collected.append(md)
-    out = _io.BytesIO()
-    pq.write_metadata(table.schema, out, metadata_collector=collected)
-    data = out.getvalue()
+    data = _pyarrow_summary(table, names, drop, lambda i: max(1, 4 // groups[i]))
     fast = summary_groups(read_footer(BufferSource(data))[0])
     slow = summary_groups(read_footer(BufferSource(data))[0], fast=False)
     # the oracle: pyarrow's own view of the summary
@@ -255,17 +264,7 @@ def test_summary_groups_of_many_row_groups_as_pyarrow(names, drop):
     from parquet_core.file.source import BufferSource
 
     table = pa.table({"a": np.arange(2), "b": ["x", "y"]})
-    collected = []
-    for i, name in enumerate(names):
-        buf = _io.BytesIO()
-        pq.write_table(table, buf, row_group_size=1 + i % 2)
-        md = pq.read_metadata(_io.BytesIO(buf.getvalue()))
-        if i not in drop:
-            md.set_file_path(f"k={i}/{name}.parquet")
-        collected.append(md)
-    out = _io.BytesIO()
-    pq.write_metadata(table.schema, out, metadata_collector=collected)
-    data = out.getvalue()
+    data = _pyarrow_summary(table, names, drop, lambda i: 1 + i % 2)
     theirs: dict[str, list[int]] = {}
     whole = pq.read_metadata(_io.BytesIO(data))
     for i in range(whole.num_row_groups):
