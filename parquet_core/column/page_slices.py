@@ -126,7 +126,8 @@ class HybridCutter:
                 need -= k
                 continue
             if self.skip:
-                # inside a group: its remaining values, each an RLE run of one
+                # inside a group: its remaining values, each an RLE run of one (a Python loop
+                # of at most 7 values, once per batch boundary: no per-value cost over the page)
                 group = bytes(self.buf[self.body:self.body + w])
                 vals = decode_rle_hybrid(b"\x03" + group, w, 8)
                 k = min(need, 8 - self.skip, self.left)
