@@ -104,6 +104,7 @@ class ReaderProcess:
         self.version: str | None = None
         self.unavailable: str | None = None
         self._buf = b""
+        self.timed_out = False   # whether the last _line gave up waiting (else the child closed its output)
         self._err = tempfile.TemporaryFile()  # noqa: SIM115 - the child's stderr, reused across restarts; freed with the object
 
     def _start(self) -> None:
@@ -128,16 +129,21 @@ class ReaderProcess:
             self.version = msg["version"]
 
     def _line(self, timeout: float) -> str | None:
-        """The child's next line, or None when it died or *timeout* passed."""
+        """The child's next line, or None when it died or *timeout* passed (``self.timed_out``
+        says which: a child that closed its output may not have been reaped yet, so whether
+        it still runs cannot tell the two apart)."""
         assert self.proc is not None and self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
         end = time.monotonic() + timeout
+        self.timed_out = False
         while b"\n" not in self._buf:
             left = end - time.monotonic()
             if left <= 0:
+                self.timed_out = True
                 return None
             ready, _, _ = select.select([fd], [], [], left)
             if not ready:
+                self.timed_out = True
                 return None
             chunk = os.read(fd, 1 << 20)
             if not chunk:
@@ -215,9 +221,8 @@ class ReaderProcess:
         return Cell("refused", reply["error"], seconds)
 
     def _crashed(self, why: str | None, start: float) -> Cell:
-        alive = self.proc is not None and self.proc.poll() is None
         if why is None:
-            why = f"timed out after {self.timeout:g} s" if alive else self._death()
+            why = f"timed out after {self.timeout:g} s" if self.timed_out else self._death()
         self.stop()
         return Cell("crash", why, time.monotonic() - start)
 

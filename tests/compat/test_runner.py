@@ -42,3 +42,23 @@ def test_unavailable_reader_is_na(tmp_path: Path) -> None:
         assert cell.verdict == "n/a" and "unavailable" in cell.detail
     finally:
         proc.stop()
+
+
+def test_a_child_that_closed_its_output_is_not_a_timeout(tmp_path: Path, monkeypatch) -> None:
+    """A child that exits closes its output before the kernel lets it be reaped: the runner
+    must not read "still running" as "timed out" (it did, now and then, after 0.003 s)."""
+    proc = ReaderProcess(FAKE, timeout=3, memory=1 << 30).start()
+    try:
+        assert proc.proc is not None
+        real_poll = proc.proc.poll
+        calls = {"n": 0}
+
+        def not_reaped_yet():   # read()'s own look, then the first look after the EOF, see it running
+            calls["n"] += 1
+            return None if calls["n"] <= 2 else real_poll()
+
+        monkeypatch.setattr(proc.proc, "poll", not_reaped_yet)
+        cell = proc.read(str(tmp_path / "exit.parquet"), Written("x", {"v": [1, 2]}))
+        assert cell.verdict == "crash" and "exit code 3" in cell.detail, cell.detail
+    finally:
+        proc.stop()
