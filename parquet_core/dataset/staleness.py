@@ -11,8 +11,9 @@ file ``_metadata`` names is classified against the listing:
   tail: footer length and magic).  Its footer is taken from ``_metadata``.
 * *stale*: not listed (gone, or hidden by the listing's rules), too small
   for the row groups ``_metadata`` places in it, or (where the listing gives
-  modification times for free: the local disk) modified after ``_metadata``
-  (it was replaced).  The entry is ignored; a listed file whose entry is
+  modification times: the local disk, object stores) modified after
+  ``_metadata`` (it was replaced) or at the same time by the store's clock
+  (whole seconds in an S3 listing), which cannot be ordered.  The entry is ignored; a listed file whose entry is
   stale is read from its own footer.
 
 Files the listing finds and ``_metadata`` does not name are read from their
@@ -64,8 +65,13 @@ def classify(groups: dict[str, list[int]], listed: Sequence[tuple[str, str, int,
         if rgs is None:
             continue
         seen.add(rel)
-        if written is not None and mtime is not None and mtime > written:
-            out.stale[rel] = "the file was modified after _metadata was written"
+        if written is not None and mtime is not None and mtime >= written:
+            # equal times cannot be ordered: clocks of files tick coarsely (whole seconds in
+            # S3 listings, a few milliseconds on Linux disks), so a file replaced just after
+            # _metadata may carry its time; its own footer is read (a cost, never a wrong row)
+            out.stale[rel] = ("the file was modified after _metadata was written" if mtime > written else
+                              "the file's modification time equals _metadata's (the clock cannot tell "
+                              "which was written last)")
             continue
         if len(rgs) == 1:
             need = (ends[rgs[0]] or 0) + TAIL_BYTES

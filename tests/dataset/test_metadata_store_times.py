@@ -52,3 +52,39 @@ def test_listed_times_of_the_stores():
     assert listed_time({"last_modified": t}) == ns                     # adlfs
     assert listed_time({"mtime": t.timestamp()}) == pytest.approx(ns, abs=1000)
     assert listed_time({"size": 3}) is None and listed_time({"updated": "yesterday"}) is None
+
+
+def test_a_replacement_in_the_same_second_as_metadata_on_s3_is_not_read_through_it(s3_server):
+    """S3 listings give whole seconds: a file replaced in the second ``_metadata`` was written
+    in carries the same time, and cannot be ordered against it, so its own footer is read."""
+    import s3fs
+
+    from .conftest import s3_options
+
+    fs = s3fs.S3FileSystem(**s3_options(s3_server))
+    root = f"s3://test-bucket/same-second-{uuid.uuid4().hex}/ds"
+    opts = {"storage_options": s3_options(s3_server)}
+    stripped = fs._strip_protocol(root)
+    for _ in range(3):   # the summary and the replacement inside one second of the store's clock
+        collector: list = []
+        pc.write_to_dataset({"p": [1, 2], "x": [10, 20]}, root, partition_cols=["p"], metadata_collector=collector,
+                            existing_data_behavior="delete_matching", **opts)
+        files = sorted(fs.find(stripped + "/p=1"))
+        time.sleep(1.02 - time.time() % 1)
+        pc.write_metadata(pc.read_schema("s3://" + files[0], **opts), root + "/_metadata",
+                          metadata_collector=collector, **opts)
+        buf = io.BytesIO()
+        pq.write_table(pa.table({"x": list(range(100, 400))}), buf)
+        assert len(buf.getvalue()) > fs.info(files[0])["size"]      # the size check cannot see it
+        fs.pipe_file(files[0], buf.getvalue())
+        fs.invalidate_cache()
+        if listed_time(fs.info(files[0])) == listed_time(fs.info(stripped + "/_metadata")):
+            break
+    else:
+        pytest.skip("could not write the summary and the replacement within one second")
+    expected = sorted(x for f in fs.find(stripped) if not f.endswith("_metadata")
+                      for x in pq.read_table(fs.open(f)).column("x").to_pylist())
+    ds = pc.ParquetDataset(root, **opts)
+    assert list(ds.stale_metadata.values()) == [
+        "the file's modification time equals _metadata's (the clock cannot tell which was written last)"]
+    assert sorted(pc.read_table(root, **opts).column("x").to_pylist()) == expected
