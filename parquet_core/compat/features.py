@@ -457,6 +457,17 @@ def _encryption_features() -> None:
             keys["algorithm"] = kw.get("algorithm", "AES_GCM_V1")
             return Written(name, _expect(cols), keys)
         _add(fid, desc, make)
+    from parquet_core.compat.kms import encrypt, encryption_features
+
+    for fid, (desc, config) in encryption_features().items():
+        def make_kms(folder: Path, fid: str = fid, config: dict = config) -> Written:
+            import parquet_core as pc
+            name = FEATURES[fid].file_name
+            props, keys = encrypt(config)
+            cols: dict[str, list] = {"i": [1, 2, None, 4], "s": ["a", None, "c", "d"]}
+            pc.write_table(cols, str(folder / name), encryption=props, **BASE)
+            return Written(name, _expect(cols), keys)
+        _add(fid, desc, make_kms)
 
 
 _register()

@@ -29,7 +29,7 @@ MASTER_KEYS = {"kf": b"0123456789012345", "kc1": b"1234567890123450",
                "kc2": b"12345678901234567890123456789012"}
 DATA = {"i": list(range(40)), "s": [None if i % 7 == 0 else f"v{i}" for i in range(40)],
         "d": [i * 0.5 for i in range(40)]}
-JAVA_SOURCE = Path(__file__).parent / "java" / "PqcoreTestKms.java"
+from parquet_core.compat.kms import JAVA_SOURCE  # noqa: E402  (the compat matrix ships it)
 
 
 def _define_in_jvm(spark, name: str, class_bytes: bytes) -> None:

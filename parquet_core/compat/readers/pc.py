@@ -1,4 +1,5 @@
-"""parquet_core itself: ``pc.read_table`` with explicit keys, values through ``to_pylist()``."""
+"""parquet_core itself: ``pc.read_table`` with explicit keys (or its key tools for KMS-encrypted
+files), values through ``to_pylist()``."""
 
 from __future__ import annotations
 
@@ -15,7 +16,11 @@ def version() -> str:
 def read(path: str, keys: dict[str, Any] | None) -> dict[str, list]:
     import parquet_core as pc
     decryption = None
-    if keys:
+    if keys and "kms" in keys:   # through our key tools, as a user of a KMS reads
+        from parquet_core.encryption.keytools import InMemoryKms
+        masters = {k: bytes.fromhex(v) for k, v in keys["kms"].items()}
+        decryption = pc.CryptoFactory(lambda config: InMemoryKms(masters)).file_decryption_properties(None)
+    elif keys:
         decryption = pc.FileDecryptionProperties(
             footer_key=bytes.fromhex(keys["footer_key"]),
             column_keys={k: bytes.fromhex(v) for k, v in keys.get("column_keys", {}).items()} or None,

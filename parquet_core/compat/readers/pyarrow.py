@@ -1,4 +1,6 @@
-"""pyarrow.parquet (Arrow C++): ``pq.read_table``; encrypted files are n/a (keys only through a KMS)."""
+"""pyarrow.parquet (Arrow C++): ``pq.read_table``; encrypted files through its ``CryptoFactory`` and a
+test KMS client (:mod:`parquet_core.compat.kms`) when written with one, else n/a (pyarrow takes
+no explicit keys)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,14 @@ def version() -> str:
 
 def read(path: str, keys: dict[str, Any] | None) -> dict[str, list]:
     import pyarrow.parquet as pq
+    if keys and "kms" in keys:
+        import pyarrow.parquet.encryption as pe
+
+        from parquet_core.compat.kms import arrow_kms_class
+        kms = arrow_kms_class()
+        factory = pe.CryptoFactory(lambda config: kms(config))
+        props = factory.file_decryption_properties(pe.KmsConnectionConfig(custom_kms_conf=keys["kms"]))
+        return from_arrow(pq.read_table(path, decryption_properties=props))
     if keys:
         raise NotApplicable("pyarrow takes keys only through a KMS client (CryptoFactory)")
     return from_arrow(pq.read_table(path))

@@ -1,8 +1,10 @@
 """Spark's built-in Parquet reader (parquet-java) through a local SparkSession, session time zone UTC.
 
 The session starts once per child process (tens of seconds), so the runner
-hands this reader all files through one process.  Encrypted files are n/a
-(keys go through a KMS class on the JVM side).
+hands this reader all files through one process.  Encrypted files are read through
+parquet-java's ``PropertiesDrivenCryptoFactory`` and a test KMS class compiled into the
+JVM (:mod:`parquet_core.compat.kms`) when they were written with one; files encrypted
+with explicit keys are n/a (Spark takes no keys but through a KMS).
 """
 
 from __future__ import annotations
@@ -42,10 +44,18 @@ def version() -> str:
 
 
 def read(path: str, keys: dict[str, Any] | None) -> dict[str, list]:
-    if keys:
+    options: dict[str, str] = {}
+    if keys and "kms" in keys:
+        from parquet_core.compat.kms import define_test_kms, spark_read_options
+        try:
+            define_test_kms(_spark())
+        except RuntimeError as exc:   # no javac: the KMS class cannot be built
+            raise NotApplicable(str(exc)) from None
+        options = spark_read_options({k: bytes.fromhex(v) for k, v in keys["kms"].items()})
+    elif keys:
         raise NotApplicable("Spark takes keys only through a KMS class (PropertiesDrivenCryptoFactory)")
     try:
-        df = _spark().read.parquet(path)
+        df = _spark().read.options(**options).parquet(path)
         try:
             return from_arrow(df.toArrow())
         except Exception:  # noqa: BLE001 - pyspark's Arrow conversion, not the reader: take rows

@@ -1,4 +1,5 @@
-// Test-only KMS client for parquet-java (used by tests/spark/test_keytools_spark.py).
+// Test-only KMS client for parquet-java (pqc compat's Spark reader of KMS-encrypted files,
+// and tests/spark/test_keytools_spark.py).
 //
 // Master keys come from the Hadoop property "pqcore.test.master.keys" as
 // "id:base64key,id:base64key". A key is wrapped with AES-GCM under the master
