@@ -25,24 +25,6 @@ TO_MOVE: dict[tuple[str, str], str] = {
     ("tests/spark/test_datasource.py", "tests.spark.conftest"): "to move to tests/_support",
     ("tests/spark/deploy_fixtures.py", "tests.spark.conftest"): "the Spark prerequisite check, to move to tests/_support",
     ("tests/spark/test_spark_floor.py", "tests.spark.conftest"): "the Spark prerequisite check, to move to tests/_support",
-    ("tests/spark/test_kartothek_source.py", "tests.kartothek.conftest"): "to move to tests/_support",
-    ("tests/spark/test_xskipper_spark.py", "tests.integrations.xskipper.conftest"): "to move to tests/_support",
-    ("tests/kartothek/test_read_shared.py", "tests.kartothek.conftest"): "to move to tests/_support",
-    ("tests/kartothek/test_reference_files.py", "tests.kartothek.conftest"): "to move to tests/_support",
-    ("tests/kartothek/test_kartothek_cross_read.py", "tests.kartothek.conftest"): "to move to tests/_support",
-    ("tests/integrations/xskipper/test_writer_conformance.py", "tests.integrations.xskipper.conftest"):
-        "to move to tests/_support",
-    ("tests/integrations/xskipper/test_api_scenarios.py", "tests.integrations.xskipper.conftest"):
-        "to move to tests/_support",
-    ("tests/integrations/xskipper/test_version_fixtures.py", "tests.integrations.xskipper.conftest"):
-        "to move to tests/_support",
-    ("tests/integrations/xskipper/test_format_units.py", "tests.integrations.xskipper.conftest"):
-        "to move to tests/_support",
-    ("tests/integrations/xskipper/test_lifecycle.py", "tests.integrations.xskipper.conftest"):
-        "to move to tests/_support",
-    ("tests/dataset/test_pqc_sources.py", "tests.dataset.conftest"): "to move to tests/_support",
-    ("tests/integrations/xskipper/test_version_fixtures.py", "tests.integrations.xskipper.test_skipping"):
-        "to move to tests/_support",
     ("tests/interop/test_pushdown_pyarrow.py", "tests.conformance.test_corpus"):
         "the corpus file lists are to move to tests/_support",
     ("tests/interop/test_writer_pyarrow.py", "tests.conformance.test_corpus"):

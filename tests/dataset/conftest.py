@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from tests._support.s3 import s3_options
+
 
 @pytest.fixture(scope="session")
 def s3_server():
@@ -38,12 +40,6 @@ def s3_server():
             os.environ.pop(k, None)
         else:
             os.environ[k] = v
-
-
-def s3_options(endpoint: str) -> dict[str, Any]:
-    return {"key": "testing", "secret": "testing", "client_kwargs": {"endpoint_url": endpoint,
-                                                                     "region_name": "us-east-1"},
-            "use_listings_cache": False, "skip_instance_cache": True}
 
 
 @dataclass

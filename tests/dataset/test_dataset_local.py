@@ -186,7 +186,7 @@ def test_urls_without_fsspec_name_the_extra(monkeypatch, tmp_path):
 
 def test_one_column_of_ten_fetches_little_from_s3(s3_server):
     s3fs = pytest.importorskip("s3fs")
-    from .conftest import s3_options
+    from tests._support.s3 import s3_options
 
     fs = s3fs.S3FileSystem(**s3_options(s3_server))
     rng = np.random.default_rng(1)

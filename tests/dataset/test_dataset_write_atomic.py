@@ -425,7 +425,7 @@ def test_s3_lock_is_a_conditional_put(s3_server):
     from parquet_core.dataset import transaction
     from parquet_core.file.filesystem import FsspecFileSystem
 
-    from .conftest import s3_options
+    from tests._support.s3 import s3_options
 
     store = s3fs.S3FileSystem(**s3_options(s3_server))
     root = f"test-bucket/atomic-{uuid.uuid4().hex}"

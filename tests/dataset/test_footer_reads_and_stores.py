@@ -136,7 +136,7 @@ def test_bad_tails_raise_format_errors(tail):
 
 def test_s3_open_is_one_get(s3_server, tmp_path):
     s3fs = pytest.importorskip("s3fs")
-    from .conftest import s3_options
+    from tests._support.s3 import s3_options
 
     opts = s3_options(s3_server)
     fs = s3fs.S3FileSystem(**opts)
@@ -317,7 +317,7 @@ def test_filtered_read_prefetches_indexes_and_blooms(s3_server, tmp_path, monkey
     s3fs = pytest.importorskip("s3fs")
     from parquet_core.dataset import dataset as dataset_mod
 
-    from .conftest import s3_options
+    from tests._support.s3 import s3_options
 
     n = 120_000
     rng = np.random.default_rng(3)

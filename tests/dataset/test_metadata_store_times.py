@@ -59,7 +59,7 @@ def test_a_replacement_in_the_same_second_as_metadata_on_s3_is_not_read_through_
     in carries the same time, and cannot be ordered against it, so its own footer is read."""
     import s3fs
 
-    from .conftest import s3_options
+    from tests._support.s3 import s3_options
 
     fs = s3fs.S3FileSystem(**s3_options(s3_server))
     root = f"s3://test-bucket/same-second-{uuid.uuid4().hex}/ds"

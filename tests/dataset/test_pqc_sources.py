@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from parquet_core.cli import main
-from tests.dataset.conftest import s3_options
+from tests._support.s3 import s3_options
 
 
 def _lake(root) -> list[str]:  # type: ignore[no-untyped-def]

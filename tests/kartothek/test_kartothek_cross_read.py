@@ -21,7 +21,7 @@ import pytest
 pd = pytest.importorskip("pandas")
 
 import parquet_core_integrations.kartothek as ktk  # noqa: E402
-from tests.kartothek.conftest import canon_rows, table_rows  # noqa: E402
+from tests._support.kartothek import canon_rows, table_rows  # noqa: E402
 
 VENV = Path(os.environ.get("KARTOTHEK_VENV", "/tmp/kartothek-venv"))
 PY = VENV / "bin" / "python"

@@ -14,7 +14,7 @@ import pytest
 import parquet_core as pc
 from parquet_core_integrations.kartothek import read_dataset, iter_partitions
 from parquet_core_integrations.kartothek.errors import DatasetNotFoundError, KartothekError, PredicateError
-from tests.kartothek.conftest import canon_rows, expected, table_rows
+from tests._support.kartothek import canon_rows, expected, table_rows
 
 CASES = [
     ("simple_json", "table"), ("simple_msgpack", "table"), ("partitioned_indexed", "table"),

@@ -19,7 +19,7 @@ import parquet_core as pc  # noqa: E402
 import parquet_core_integrations.kartothek as ktk  # noqa: E402
 from parquet_core_integrations.kartothek.schema import normalized_schema, write_schema  # noqa: E402
 from parquet_core_integrations.kartothek.store import LocalStore  # noqa: E402
-from tests.kartothek.conftest import SHARED  # noqa: E402
+from tests._support.kartothek import SHARED  # noqa: E402
 
 FILES = sorted((SHARED / "reference-data").glob("*/*.parquet")) if SHARED.is_dir() else []
 

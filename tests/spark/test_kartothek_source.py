@@ -12,7 +12,7 @@ import pytest
 import parquet_core_integrations.kartothek as ktk
 from parquet_core_integrations.kartothek.metadata import load_metadata
 from parquet_core_integrations.kartothek.store import LocalStore
-from tests.kartothek.conftest import SHARED, canon_rows, expected
+from tests._support.kartothek import SHARED, canon_rows, expected
 
 pytestmark = pytest.mark.spark
 

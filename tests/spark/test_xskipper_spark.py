@@ -14,7 +14,7 @@ from parquet_core_integrations.xskipper import MetadataStore, Xskipper, decode_b
 import spark_adapter.core.skipping  # noqa: F401  (registers the Spark indexer Xskipper(spark, ...) uses)
 from parquet_core_integrations.xskipper.names import split_file_id
 from parquet_core_integrations.xskipper.sketch import SparkBloomFilter, optimal_num_bits
-from tests.integrations.xskipper.conftest import exclusive_stored_prefix, fixture_dir, local_path, version_tests
+from tests._support.xskipper import exclusive_stored_prefix, fixture_dir, local_path, version_tests
 
 pytestmark = pytest.mark.spark
 c = pc.col

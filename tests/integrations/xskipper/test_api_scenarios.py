@@ -16,7 +16,7 @@ import pytest
 
 import parquet_core as pc
 from parquet_core_integrations.xskipper import Xskipper
-from tests.integrations.xskipper.conftest import XSKIPPER
+from tests._support.xskipper import XSKIPPER
 
 c = pc.col
 LETTERS = ["Telaviv", *"abcdefghijklmnop"]

@@ -17,7 +17,7 @@ from parquet_core_integrations.xskipper.names import metadata_dir
 from parquet_core_integrations.xskipper.pme import encryption_metadata, parse_column_keys, writer_options
 from parquet_core_integrations.xskipper.sketch import SparkBloomFilter, murmur3_bytes
 from parquet_core_integrations.xskipper.writer import IndexColumn, spark_schema
-from tests.integrations.xskipper.conftest import XSKIPPER
+from tests._support.xskipper import XSKIPPER
 
 
 @pytest.mark.parametrize("cols,name", [

@@ -13,7 +13,7 @@ import pytest
 import parquet_core as pc
 from parquet_core_integrations.xskipper import MetadataStore, Xskipper, XskipperIndexError, list_indexes
 from parquet_core_integrations.xskipper.names import split_file_id
-from tests.integrations.xskipper.conftest import fixture_dir, local_path
+from tests._support.xskipper import fixture_dir, local_path
 
 c = pc.col
 
@@ -118,7 +118,7 @@ def test_drop_and_list(dataset, tmp_path):
 
 
 def _upgrade_cases():
-    from tests.integrations.xskipper.conftest import version_tests
+    from tests._support.xskipper import version_tests
 
     ids = sorted({t["testId"] for t in version_tests() if fixture_dir(4, t["testId"])})
     return [pytest.param(v, t, id=f"v{v}-test{t}") for t in ids for v in (1, 2, 3) if fixture_dir(v, t)]

@@ -14,24 +14,9 @@ import parquet_core as pc
 from parquet_core_integrations.xskipper.sketch import SparkBloomFilter
 from parquet_core_integrations.xskipper.javaser import encode_bloom_cell
 from parquet_core_integrations.xskipper.skipping import skip_decisions
-from parquet_core_integrations.xskipper.store import IndexMeta, MetadataStore
+from tests._support.xskipper import store_with
 
 c = pc.col
-
-
-def store_with(cells, kind, partitions=None, extra=None):
-    """A MetadataStore over ``[(obj_name, cell)]`` for one index on column ``x``."""
-    s = MetadataStore.__new__(MetadataStore)
-    s.md_dir, s.version, s.table_identifier, s.encryption = "/md", 4, "/t", {}
-    s.indexes = [IndexMeta(kind, ["x"], column="x_" + kind)]
-    s.partition_columns = [(p, "string") for p in (partitions or [])]
-    s.index_rows, s._unloaded, s._bloom_cache = [], set(), {}
-    for i, (fid, cell) in enumerate(cells):
-        row = {"obj_name": fid, "x_" + kind: cell}
-        if extra:
-            row.update(extra[i])
-        s.index_rows.append(row)
-    return s
 
 
 def skipped(store, pred, **kw):

@@ -18,7 +18,7 @@ import parquet_core as pc
 from parquet_core_integrations.xskipper.names import metadata_dir, split_file_id, table_identifier
 from parquet_core_integrations.xskipper.skipping import skip_decisions
 from parquet_core_integrations.xskipper.store import MetadataStore, VersionStatus
-from tests.integrations.xskipper.conftest import fixture_dir, local_path, version_tests
+from tests._support.xskipper import fixture_dir, local_path, version_tests
 
 c = pc.col
 UTC = dt.timezone.utc
@@ -128,7 +128,7 @@ def test_not_equal_rule_is_sound():
     xskipper's clause `min > 1.1 OR max < 1.1` is false here, so it would skip
     the file and lose both rows.
     """
-    from tests.integrations.xskipper.test_skipping import store_with
+    from tests._support.xskipper import store_with
 
     store = store_with([("f#1", {"min": 0.1, "max": 2.2})], "minmax")
     assert skip_decisions(store, c("x") != 1.1).skipped == []

@@ -15,7 +15,7 @@ import pytest
 
 from parquet_core_integrations.xskipper import MetadataStore, Xskipper
 from parquet_core_integrations.xskipper.names import split_file_id
-from tests.integrations.xskipper.conftest import fixture_dir, local_path, version_tests
+from tests._support.xskipper import fixture_dir, local_path, version_tests
 
 ADD = {"minmax": "add_min_max_index", "valuelist": "add_value_list_index", "bloomfilter": "add_bloom_filter_index"}
 
