@@ -63,7 +63,7 @@ def read_schema(address: int) -> SchemaNode:
         dictionary=read_schema(s.dictionary) if s.dictionary else None)
 
 
-def _release(address: int, struct_type: type) -> None:
+def _release(address: int, struct_type: type[ctypes.Structure]) -> None:
     target = struct_type.from_address(address)
     if target.release:
         RELEASE(target.release)(address)

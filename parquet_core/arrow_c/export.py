@@ -86,7 +86,7 @@ def _release_children(children: Any, count: int, dictionary: Any) -> None:
         RELEASE(dictionary.release)(ctypes.addressof(dictionary))
 
 
-def _make_release(struct_type: type) -> Any:
+def _make_release(struct_type: type[ctypes.Structure]) -> Any:
     def release(address: int) -> None:
         target = struct_type.from_address(address)
         entry = _LIVE.pop(target.private_data or 0, None)
@@ -104,7 +104,7 @@ _RELEASE_SCHEMA_ADDRESS = ctypes.cast(_RELEASE_SCHEMA, ctypes.c_void_p).value
 _RELEASE_ARRAY_ADDRESS = ctypes.cast(_RELEASE_ARRAY, ctypes.c_void_p).value
 
 
-def _children(nodes: list[Any], struct_type: type, fill: Callable[[Any, Any], None],
+def _children(nodes: list[Any], struct_type: type[ctypes.Structure], fill: Callable[[Any, Any], None],
               entry: dict[str, Any]) -> int | None:
     """Fill child structs (memory kept in *entry*); return the pointer array's address.
     If one fails, those filled already are released before the error goes on."""
@@ -187,7 +187,7 @@ def fill_array(target: ArrowArray, node: ArrayNode) -> None:
     target.release = _RELEASE_ARRAY_ADDRESS
 
 
-def _export(struct_type: type, fill: Callable[[Any, Any], None], node: Any, name: Any) -> object:
+def _export(struct_type: type[ctypes.Structure], fill: Callable[[Any, Any], None], node: Any, name: Any) -> object:
     address = raw_malloc(struct_type)
     try:
         fill(struct_type.from_address(address), node)

@@ -78,7 +78,7 @@ def keep_forever(callback: Any) -> Any:
     return callback
 
 
-def raw_malloc(struct_type: type) -> int:
+def raw_malloc(struct_type: type[ctypes.Structure]) -> int:
     """Zeroed C memory for one *struct_type* (freed by :func:`raw_free`)."""
     size = ctypes.sizeof(struct_type)
     address = _raw_malloc(size)
@@ -92,14 +92,14 @@ def raw_free(address: int) -> None:
     _raw_free(address)
 
 
-def call_release(address: int, struct_type: type) -> None:
+def call_release(address: int, struct_type: type[ctypes.Structure]) -> None:
     """Call the struct's release callback when it has one (not yet released)."""
     struct = struct_type.from_address(address)
     if struct.release:
         RELEASE(struct.release)(address)
 
 
-def _destructor(struct_type: type, name: ctypes.Array) -> "ctypes._CFuncPtr":  # type: ignore[name-defined]
+def _destructor(struct_type: type[ctypes.Structure], name: ctypes.Array) -> "ctypes._CFuncPtr":  # type: ignore[name-defined]
     def destroy(capsule: int) -> None:
         address = _get_pointer_raw(capsule, ctypes.addressof(name))
         if address:

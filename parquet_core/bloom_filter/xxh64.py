@@ -27,7 +27,7 @@ grouped by stripe count and the tail steps masked (see
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -157,10 +157,14 @@ def xxh64_u64(values: npt.ArrayLike) -> U64:
     return _avalanche(_mix8(h, lane.astype(np.uint64)))
 
 
-def _lanes(block: npt.NDArray[np.uint8], start: int, size: int) -> npt.NDArray[np.generic]:
-    """Columns ``start:start+size`` of a 2-D byte array as one little-endian word per row."""
-    dtype = "<u8" if size == 8 else "<u4"
-    return np.ascontiguousarray(block[:, start:start + size]).view(dtype)[:, 0]
+def _lane64(block: npt.NDArray[np.uint8], start: int) -> U64:
+    """Columns ``start:start+8`` of a 2-D byte array as one little-endian word per row."""
+    return np.ascontiguousarray(block[:, start:start + 8]).view(np.dtype("<u8"))[:, 0]
+
+
+def _lane32(block: npt.NDArray[np.uint8], start: int) -> npt.NDArray[np.uint32]:
+    """Columns ``start:start+4`` of a 2-D byte array as one little-endian word per row."""
+    return np.ascontiguousarray(block[:, start:start + 4]).view(np.dtype("<u4"))[:, 0]
 
 
 def xxh64_rows(rows: npt.NDArray[np.uint8]) -> U64:
@@ -185,10 +189,10 @@ def xxh64_rows(rows: npt.NDArray[np.uint8]) -> U64:
     h += np.uint64(w)
     pos = 32 * stripes
     while pos + 8 <= w:
-        h = _mix8(h, _lanes(rows, pos, 8).astype(np.uint64))
+        h = _mix8(h, _lane64(rows, pos).astype(np.uint64))
         pos += 8
     if pos + 4 <= w:
-        h = _mix4(h, _lanes(rows, pos, 4))
+        h = _mix4(h, _lane32(rows, pos))
         pos += 4
     while pos < w:
         h = _mix1(h, rows[:, pos])
@@ -196,7 +200,15 @@ def xxh64_rows(rows: npt.NDArray[np.uint8]) -> U64:
     return _avalanche(h)
 
 
-def _word_view(padded: npt.NDArray[np.uint8], size: int) -> npt.NDArray[np.generic]:
+@overload
+def _word_view(padded: npt.NDArray[np.uint8], size: Literal[8]) -> U64: ...
+
+
+@overload
+def _word_view(padded: npt.NDArray[np.uint8], size: Literal[4]) -> npt.NDArray[np.uint32]: ...
+
+
+def _word_view(padded: npt.NDArray[np.uint8], size: Literal[4, 8]) -> U64 | npt.NDArray[np.uint32]:
     """A view whose element ``p`` is the little-endian word of *size* bytes starting at byte ``p``.
 
     Overlapping, unaligned elements (a byte stride of 1): gathering ``view[positions]``
@@ -213,7 +225,7 @@ def _subset(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp] | slice:
     return slice(None) if len(idx) == len(mask) else idx
 
 
-def _stripes(u64_at: npt.NDArray[np.generic], starts: npt.NDArray[np.int64],
+def _stripes(u64_at: U64, starts: npt.NDArray[np.int64],
              nstripes: npt.NDArray[np.int64]) -> U64:
     """Stripe phase for values of at least 32 bytes, group by group.
 
@@ -241,8 +253,8 @@ def _stripes(u64_at: npt.NDArray[np.generic], starts: npt.NDArray[np.int64],
     return out
 
 
-def _tail(h: U64, padded: npt.NDArray[np.uint8], u64_at: npt.NDArray[np.generic],
-          u32_at: npt.NDArray[np.generic], tail_at: npt.NDArray[np.int64],
+def _tail(h: U64, padded: npt.NDArray[np.uint8], u64_at: U64,
+          u32_at: npt.NDArray[np.uint32], tail_at: npt.NDArray[np.int64],
           rest: npt.NDArray[np.int64]) -> U64:
     """Fold the last ``rest`` (0..31) bytes of every value, starting at ``tail_at``, into *h*.
 
@@ -294,7 +306,8 @@ def xxh64_byte_arrays(values: ByteArrays) -> U64:
     base = int(values.offsets[0])
     data = np.asarray(values.data[base:int(values.offsets[-1])], dtype=np.uint8)
     starts = np.asarray(values.offsets[:-1], dtype=np.int64) - base
-    lens = np.diff(np.asarray(values.offsets, dtype=np.int64))
+    offsets = np.asarray(values.offsets, dtype=np.int64)
+    lens = offsets[1:] - offsets[:-1]
     long_idx = np.flatnonzero(lens >= LONG_VALUE)
     single = _single_value_hasher() if len(long_idx) else None
     if single is None:
@@ -303,7 +316,7 @@ def xxh64_byte_arrays(values: ByteArrays) -> U64:
     short_idx = np.flatnonzero(lens < LONG_VALUE)
     if len(short_idx):
         out[short_idx] = _hash_short_and_medium(data, starts[short_idx], lens[short_idx])
-    buf = memoryview(data)
+    buf = data.data
     # One C call per long value (see LONG_VALUE); the loop runs only over long values.
     out[long_idx] = [single(buf[s:s + k]) for s, k in zip(starts[long_idx].tolist(),
                                                          lens[long_idx].tolist())]

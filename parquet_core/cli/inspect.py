@@ -9,7 +9,7 @@ and ``column-size``, per column chunk for the others (each naming its
 from __future__ import annotations
 
 import argparse
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, TypedDict
 
 from parquet_core.cli.common import (
     cli_message, columns_arg, decryption_for, emit, select_leaves, storage_options_arg,
@@ -172,6 +172,14 @@ def _size_stats(pf: ParquetFile, rg: int, j: int) -> tuple[dict[str, Any], list[
     return {"size_statistics": d}, text
 
 
+class _ColumnSize(TypedDict):
+    column: str
+    compressed: int
+    uncompressed: int
+    ratio: float | None
+    share: float
+
+
 def cmd_column_size(path: str, args: argparse.Namespace) -> int:
     """Compressed and uncompressed bytes per leaf column over all row groups, and share of the file."""
     with open_file(path, args) as pf:
@@ -184,7 +192,7 @@ def cmd_column_size(path: str, args: argparse.Namespace) -> int:
                 sizes[j][0] += c.total_compressed_size
                 sizes[j][1] += c.total_uncompressed_size
         total = sum(s[0] for s in (sizes[j] for j in range(md.num_columns) if j in sizes)) or 1
-        rows = [{"column": md.schema.column(j).dotted_path, "compressed": s[0], "uncompressed": s[1],
+        rows: list[_ColumnSize] = [{"column": md.schema.column(j).dotted_path, "compressed": s[0], "uncompressed": s[1],
                  "ratio": round(s[1] / s[0], 3) if s[0] else None,
                  "share": round(s[0] / total, 4)} for j, s in sizes.items()]
         if args.json:

@@ -21,9 +21,12 @@ import os
 import uuid as _uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from parquet_core.compat.canonical import from_python
+
+if TYPE_CHECKING:
+    from parquet_core.schema.types import DataType
 
 __all__ = ["Feature", "Written", "FEATURES", "BASE", "GROUPS", "QUICK", "select"]
 
@@ -72,7 +75,7 @@ def _add(fid: str, description: str, make: Callable[[Path], Written]) -> None:
     FEATURES[fid] = Feature(fid, description, make)
 
 
-def _expect(columns: dict[str, list], int96: tuple[str, ...] = ()) -> dict[str, list]:
+def _expect(columns: Mapping[str, Sequence[Any]], int96: tuple[str, ...] = ()) -> dict[str, list]:
     """Canonical values of *columns*; the *int96* ones match a timestamp with either UTC flag
     (INT96 has none: Spark and Impala read an instant, Arrow a local time)."""
     out = {name: [from_python(v) for v in values] for name, values in columns.items()}
@@ -81,7 +84,7 @@ def _expect(columns: dict[str, list], int96: tuple[str, ...] = ()) -> dict[str, 
     return out
 
 
-def _file(fid: str, description: str, columns: dict[str, list], schema: list | None = None,
+def _file(fid: str, description: str, columns: Mapping[str, Sequence[Any]], schema: list | None = None,
           expected: dict[str, list] | None = None, **options: Any) -> None:
     """A feature file of these columns (values as given to the writer), base options + *options*."""
     def make(folder: Path) -> Written:
@@ -205,12 +208,12 @@ def _register() -> None:  # noqa: C901 - the catalogue, one call per feature
     _file("logical.GEOGRAPHY", "BYTE_ARRAY annotated GEOGRAPHY (WKB, spherical)",
           {"v": [wkb_pt, wkb_ln, None, wkb_pt, wkb_pt]}, [("v", T.geography())])
     var = [{"a": 1, "b": "x"}, [1, 2], None, "text", 3.5]
-    _file("logical.VARIANT", "VARIANT, unshredded (metadata + value)", {"v": var}, [("v", T.variant())])
+    _file("logical.VARIANT", "VARIANT, unshredded (metadata + value)", {"v": var}, [("v", T.variant.variant_type())])
     varsh = [{"event": "signup", "n": 1}, {"event": "login"}, None, "oops", {"event": "x", "n": 2, "extra": True}]
     _file("logical.VARIANT_shredded", "VARIANT shredded into typed_value (object fields)", {"v": varsh},
-          [("v", T.variant(shredding={"event": T.string(), "n": T.int64()}))])
+          [("v", T.variant.variant_type(shredding={"event": T.string(), "n": T.int64()}))])
     _file("logical.VARIANT_shredded_array", "VARIANT shredded as an array of int64",
-          {"v": [[1, 2], [], None, [3, "x"], 5]}, [("v", T.variant(shredding=[T.int64()]))])
+          {"v": [[1, 2], [], None, [3, "x"], 5]}, [("v", T.variant.variant_type(shredding=[T.int64()]))])
     fref = [{"uri": "s3://b/k.bin", "offset": 0, "size": 10, "content_type": "image/png", "checksum": None,
              "inline": None}, None,
             {"uri": None, "offset": None, "size": None, "content_type": None, "checksum": None,
@@ -221,7 +224,7 @@ def _register() -> None:  # noqa: C901 - the catalogue, one call per feature
           {"v": [1, 4_294_967_295, None, 0, 5]}, [("v", T.uint32())], version="1.0")
 
     # ---- encodings
-    enc_types = {
+    enc_types: dict[str, tuple[DataType, list[Any]]] = {
         "int32": (T.int32(), INTS), "int64": (T.int64(), LONGS), "float": (T.float32(), DOUBLES),
         "double": (T.float64(), DOUBLES), "byte_array": (T.string(), STRINGS),
         "flba": (T.fixed_size_binary(3), [b"abc", b"abd", None, b"zzz", b"abc"]),
@@ -259,7 +262,7 @@ def _register() -> None:  # noqa: C901 - the catalogue, one call per feature
               [("v", T.string()), ("i", T.int64())], compression=c)
 
     # ---- pages
-    big = {"v": [f"s{i % 97}" for i in range(3000)], "i": list(range(3000))}
+    big: dict[str, list[Any]] = {"v": [f"s{i % 97}" for i in range(3000)], "i": list(range(3000))}
     big_schema = [("v", T.string()), ("i", T.int64())]
     _file("page.v2", "data page v2, uncompressed", big, big_schema, data_page_version="2.0")
     _file("page.v2_compressed", "data page v2, snappy", big, big_schema, data_page_version="2.0",
@@ -301,7 +304,7 @@ def _register() -> None:  # noqa: C901 - the catalogue, one call per feature
     _file("nested.list_of_struct", "LIST of struct",
           {"v": [[{"a": 1}], [], None, [None, {"a": None}], [{"a": 2}, {"a": 3}]]},
           [("v", T.list_(T.struct([("a", T.int64())])))])
-    mol = [[("a", [1, 2])], [], None, [("b", None)], [("c", [])]]
+    mol: list[list[tuple[str, list[int] | None]] | None] = [[("a", [1, 2])], [], None, [("b", None)], [("c", [])]]
     _file("nested.map_of_list", "MAP<string, LIST<int32>>", {"v": mol},
           [("v", T.map_(T.string(), T.list_(T.int32())))],
           expected={"v": [None if m is None else [[k, from_python(x)] for k, x in m] for m in mol]})
@@ -361,7 +364,7 @@ def _register() -> None:  # noqa: C901 - the catalogue, one call per feature
     _encryption_features()
 
     # ---- realistic combinations
-    combo_cols = {"id": list(range(2000)), "name": [f"n{i % 50}" for i in range(2000)],
+    combo_cols: dict[str, list[Any]] = {"id": list(range(2000)), "name": [f"n{i % 50}" for i in range(2000)],
                   "price": [None if i % 7 == 0 else D(i).scaleb(-2) for i in range(2000)],
                   "ts": [dt.datetime(2024, 1, 1, tzinfo=UTC) + dt.timedelta(seconds=i) for i in range(2000)],
                   "tags": [[f"t{i % 3}"] * (i % 3) for i in range(2000)]}
@@ -431,7 +434,7 @@ _KC = bytes(range(16, 32))
 
 
 def _encryption_features() -> None:
-    cases = {
+    cases: dict[str, tuple[str, dict[str, Any]]] = {
         "encryption.gcm_footer": ("AES_GCM_V1, encrypted footer, one key", dict()),
         "encryption.ctr": ("AES_GCM_CTR_V1 (pages AES-CTR)", dict(algorithm="AES_GCM_CTR_V1")),
         "encryption.plaintext_footer": ("AES_GCM_V1, signed plaintext footer", dict(plaintext_footer=True)),
@@ -443,11 +446,11 @@ def _encryption_features() -> None:
                                            dict(aad_prefix=b"table-x", store_aad_prefix=False)),
     }
     for fid, (desc, kw) in cases.items():
-        def make(folder: Path, fid: str = fid, kw: dict = kw) -> Written:
+        def make(folder: Path, fid: str = fid, kw: dict[str, Any] = kw) -> Written:
             import parquet_core as pc
             name = FEATURES[fid].file_name
             enc = pc.FileEncryptionProperties(footer_key=_KF, **kw)
-            cols = {"i": [1, 2, None, 4], "s": ["a", None, "c", "d"]}
+            cols: dict[str, list[Any]] = {"i": [1, 2, None, 4], "s": ["a", None, "c", "d"]}
             pc.write_table(cols, str(folder / name), encryption=enc, **BASE)
             keys: dict[str, Any] = {"footer_key": _KF.hex()}
             if "column_keys" in kw:

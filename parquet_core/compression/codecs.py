@@ -218,7 +218,7 @@ class _Output:
         return pieces[0] if len(pieces) == 1 else b"".join(pieces)
 
 
-_CRAMJAM_SNAPPY: list = []
+_CRAMJAM_SNAPPY: list[Callable[[Any, Any], int] | None] = []
 
 
 def _cramjam_snappy_into() -> Callable[[Any, Any], int] | None:
@@ -248,7 +248,7 @@ class SnappyCodec(_BaseCodec):
     def _ensure_supported(self) -> None:
         self._backend()
 
-    def _decompress(self, data: bytes | memoryview, n: int) -> bytes:
+    def _decompress(self, data: bytes | memoryview, n: int) -> bytes | memoryview:
         declared = _snappy_declared_length(data)
         if declared != n:
             # Refuse before allocating anything: the preamble is what the
@@ -271,7 +271,7 @@ class SnappyCodec(_BaseCodec):
         written = into(data, out)
         if written != n:
             raise _size_mismatch(self.name, n, written)
-        return memoryview(out)
+        return out.data
 
     def _compress(self, data: bytes | memoryview, level: int | None) -> bytes:
         return bytes(self._backend().compress(data))
@@ -346,7 +346,7 @@ class BrotliCodec(_BaseCodec):
     def _ensure_supported(self) -> None:
         self._backend()
 
-    def _decompress(self, data: bytes | memoryview, n: int) -> bytes:
+    def _decompress(self, data: bytes | memoryview, n: int) -> bytes | memoryview:
         brotli = self._backend()
         dec = brotli.Decompressor()
         out = _Output(n)
@@ -425,7 +425,7 @@ class ZstdCodec(_BaseCodec):
     def _ensure_supported(self) -> None:
         self._backend()
 
-    def _decompress(self, data: bytes | memoryview, n: int) -> bytes:
+    def _decompress(self, data: bytes | memoryview, n: int) -> bytes | memoryview:
         zstd = self._backend()
         out = _zstd_one_shot(zstd, data, n)
         if out is not None:

@@ -30,7 +30,7 @@ READERS = ("pyarrow", "duckdb", "polars", "fastparquet", "spark")
 _CODECS = {CompressionCodec.SNAPPY: "SNAPPY", CompressionCodec.GZIP: "GZIP", CompressionCodec.LZO: "LZO",
            CompressionCodec.BROTLI: "BROTLI", CompressionCodec.LZ4: "LZ4_HADOOP", CompressionCodec.ZSTD: "ZSTD",
            CompressionCodec.LZ4_RAW: "LZ4_RAW"}
-_KINDS = {PhysicalType.BOOLEAN: "boolean", PhysicalType.INT32: "int32", PhysicalType.INT64: "int64",
+_KINDS: dict[int, str] = {PhysicalType.BOOLEAN: "boolean", PhysicalType.INT32: "int32", PhysicalType.INT64: "int64",
           PhysicalType.FLOAT: "float", PhysicalType.DOUBLE: "double", PhysicalType.BYTE_ARRAY: "byte_array",
           PhysicalType.FIXED_LEN_BYTE_ARRAY: "flba"}
 _DATA_PAGE, _DATA_PAGE_V2 = 0, 3

@@ -381,7 +381,8 @@ def _ring_poles(ring: npt.NDArray[np.int64], ed: _Edges, sel: npt.NDArray[np.boo
     k = len(ids)
 
     def per_ring(w: npt.NDArray[np.float64] | npt.NDArray[np.bool_]) -> _F:
-        return np.bincount(inv, weights=np.asarray(w, dtype=np.float64), minlength=k)
+        # (float64 already, with weights: the stubs declare bincount's integer result only)
+        return np.bincount(inv, weights=np.asarray(w, dtype=np.float64), minlength=k).astype(np.float64, copy=False)
 
     wind = per_ring(d)
     odd = per_ring(half) > 0

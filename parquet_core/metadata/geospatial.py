@@ -124,8 +124,9 @@ def decode_geospatial_statistics(raw: Any) -> GeospatialStatistics | None:
         b = raw.bbox
         if None in (b.xmin, b.xmax, b.ymin, b.ymax):
             raise ParquetFormatError("GeospatialStatistics.bbox: xmin, xmax, ymin and ymax are required")
-        box = BoundingBox(*(None if getattr(b, k) is None else float(getattr(b, k))
-                            for k in ("xmin", "xmax", "ymin", "ymax", "zmin", "zmax", "mmin", "mmax")))
+        box = BoundingBox(float(b.xmin), float(b.xmax), float(b.ymin), float(b.ymax),
+                          *(None if getattr(b, k) is None else float(getattr(b, k))
+                            for k in ("zmin", "zmax", "mmin", "mmax")))
     types = None if raw.geospatial_types is None else tuple(int(t) for t in raw.geospatial_types)
     return GeospatialStatistics(box, types)
 

@@ -361,7 +361,7 @@ class StatisticsDecoder:
         elif raw.min is not None and raw.max is not None and self._legacy_ok:
             lo_raw, hi_raw = raw.min, raw.max
         lo = hi = None
-        if lo_raw is not None:
+        if lo_raw is not None and hi_raw is not None:
             lo, hi = self._bounds(lo_raw, hi_raw)
             if self._ieee:
                 if math.isnan(lo) or math.isnan(hi):    # every non-null value is NaN
@@ -442,7 +442,7 @@ def decode_statistics(raw: Any, desc: ColumnDescriptor,
             and col_order in (None, TYPE_ORDER):
         lo_raw, hi_raw = raw.min, raw.max
     lo = hi = None
-    if lo_raw is not None:
+    if lo_raw is not None and hi_raw is not None:
         lo, hi = decode_stat_value(lo_raw, desc), decode_stat_value(hi_raw, desc)
         if col_order == IEEE_754_TOTAL_ORDER:
             if math.isnan(lo) or math.isnan(hi):    # every non-null value is NaN

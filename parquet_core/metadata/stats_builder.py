@@ -129,7 +129,7 @@ def _float_bounds(v: np.ndarray) -> Bounds | None:
     return (-0.0 if lo_f == 0.0 else lo_f), (0.0 if hi_f == 0.0 else hi_f)
 
 
-_SIGNED_BITS = {2: np.dtype("<i2"), 4: np.dtype("<i4"), 8: np.dtype("<i8")}
+_SIGNED_BITS: dict[int, np.dtype[np.signedinteger[Any]]] = {2: np.dtype("<i2"), 4: np.dtype("<i4"), 8: np.dtype("<i8")}
 
 
 def _total_key(bits: np.ndarray) -> np.ndarray:
@@ -231,8 +231,8 @@ def compute_bounds(values: Any, desc: ColumnDescriptor, column_order: str = TYPE
     if kind is None or len(values) == 0:
         return None
     if kind == "float_total":
-        width = np.float32 if desc.physical_type == PhysicalType.FLOAT else np.float64
-        return _total_bounds(np.asarray(values).astype(width, copy=False))
+        ftype = np.float32 if desc.physical_type == PhysicalType.FLOAT else np.float64
+        return _total_bounds(np.asarray(values).astype(ftype, copy=False))
     if kind == "float16_total":
         return _total_bounds(np.ascontiguousarray(_fixed_matrix(values, desc)).view("<f2").ravel())
     if kind == "int96":
@@ -247,8 +247,8 @@ def compute_bounds(values: Any, desc: ColumnDescriptor, column_order: str = TYPE
             v = v.view(np.uint32 if width is np.int32 else np.uint64)
         return int(v.min()), int(v.max())
     if kind == "float":
-        width = np.float32 if desc.physical_type == PhysicalType.FLOAT else np.float64
-        return _float_bounds(np.asarray(values).astype(width, copy=False))
+        ftype = np.float32 if desc.physical_type == PhysicalType.FLOAT else np.float64
+        return _float_bounds(np.asarray(values).astype(ftype, copy=False))
     if kind == "float16":
         half = np.ascontiguousarray(_fixed_matrix(values, desc)).view("<f2").ravel()
         return _float_bounds(half)
@@ -315,7 +315,7 @@ def encode_bounds(bounds: Bounds, desc: ColumnDescriptor,
     return lo_t, hi_t, lo_exact, hi_exact
 
 
-_KEY_STRUCTS = {("int", PhysicalType.INT32): struct.Struct("<i"), ("int", PhysicalType.INT64): struct.Struct("<q"),
+_KEY_STRUCTS: dict[tuple[str, int], struct.Struct] = {("int", PhysicalType.INT32): struct.Struct("<i"), ("int", PhysicalType.INT64): struct.Struct("<q"),
                 ("uint", PhysicalType.INT32): struct.Struct("<I"), ("uint", PhysicalType.INT64): struct.Struct("<Q"),
                 ("float", PhysicalType.FLOAT): struct.Struct("<f"),
                 ("float", PhysicalType.DOUBLE): struct.Struct("<d")}

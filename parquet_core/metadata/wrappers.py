@@ -407,7 +407,8 @@ class RowGroupMetadata:
                 f"row group {index} has {len(cols)} column chunks, the schema has {len(schema)} leaves")
         _check_counts(raw, schema, index, file_size)
         #: one per leaf, built on first use; shared with the file's other row groups
-        self._stats_decoders = stats_decoders if stats_decoders is not None else [None] * len(cols)
+        self._stats_decoders: list[StatisticsDecoder | None] = (
+            stats_decoders if stats_decoders is not None else [None] * len(cols))
 
     @property
     def num_rows(self) -> int:

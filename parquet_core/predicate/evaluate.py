@@ -409,6 +409,11 @@ def candidate_rows(expr: Expression, num_rows: int,
         pages = pages.pages()
     mask = np.zeros(num_rows, dtype=np.bool_)
     for start, end, bounds in pages:
-        if may_match(expr, lambda _name, b=bounds: b):
+        if may_match(expr, _only(bounds)):
             mask[start:end] = True
     return mask
+
+
+def _only(bounds: Bounds) -> Callable[[str], Bounds | None]:
+    """A ``bounds_of`` for one leaf: its column's bounds, whatever the name."""
+    return lambda _name: bounds

@@ -152,8 +152,7 @@ class _Builder:
             return self.list_group(node, path, d, r, sd, sr, nullable)
         if ann == "MAP":
             return self.map_group(node, path, d, r, sd, sr, nullable)
-        kids = [self.node(c, path + (c.name,), d, r, sd, sr) for c in node.children]
-        kids = [k for k in kids if k is not None]
+        kids = [k for c in node.children if (k := self.node(c, path + (c.name,), d, r, sd, sr)) is not None]
         if not kids:
             return None  # a group without columns holds no data
         shape = self.struct_of(node.name, nullable, d, sd, sr, kids)
@@ -197,8 +196,7 @@ class _Builder:
             raise ParquetSchemaError(f"MAP-annotated group {quoted(node.name)}: its repeated field is not a group")
         kpath = path + (kv.name,)
         ed, er = d + 1, r + 1
-        kids = [self.node(c, kpath + (c.name,), ed, er, ed, er) for c in kv.children]
-        kids = [k for k in kids if k is not None]
+        kids = [k for c in kv.children if (k := self.node(c, kpath + (c.name,), ed, er, ed, er)) is not None]
         if len(kv.children) > 2:
             raise ParquetSchemaError(
                 f"MAP-annotated group {quoted(node.name)}: key_value holds {len(kv.children)} fields")

@@ -300,13 +300,15 @@ def to_physical(target: Any, dt: DataType, values: Any) -> Any:
         if not isinstance(values, ByteArrays):
             raise TypeError(f"{dt} values must be ByteArrays, got {type(values).__name__}")
         return values
-    width = int(type_length)  # type: ignore[arg-type]
+    if type_length is None:    # (refused above: only FIXED_LEN_BYTE_ARRAY is left)
+        raise ValueError(f"FIXED_LEN_BYTE_ARRAY target for {dt} needs a type_length")
+    width = int(type_length)
     if tid is TypeId.DECIMAL:
         return decimal_to_fixed(values, width, column=column, what=dt)
     if tid is TypeId.FLOAT16:
-        arr = np.asarray(values) if not isinstance(values, ByteArrays) else None
-        if arr is not None and arr.ndim == 1:
-            if arr.dtype.kind != "f":
-                raise TypeError(f"float16 values must be floats, got {arr.dtype}")
-            return arr.astype("<f2").view(np.uint8).reshape(-1, 2)
+        floats = np.asarray(values) if not isinstance(values, ByteArrays) else None
+        if floats is not None and floats.ndim == 1:
+            if floats.dtype.kind != "f":
+                raise TypeError(f"float16 values must be floats, got {floats.dtype}")
+            return floats.astype("<f2").view(np.uint8).reshape(-1, 2)
     return _fixed(values, width, dt, column)

@@ -362,7 +362,8 @@ def _uuids(vals: Any, types: Any, rows: Any, name: str) -> tuple[DataType, Any]:
 
 def _intervals(vals: Any, types: Any, rows: Any, name: str) -> tuple[DataType, Any]:
     parts = np.array([tuple(v) for v in vals.tolist()], dtype=object).reshape(-1, 3)
-    ok = ((parts >= 0) & (parts < _U32)).astype(bool).all(axis=1)
+    # (asarray: the stubs type a reduction along an axis as maybe a scalar; of a matrix it is a vector)
+    ok = np.asarray(((parts >= 0) & (parts < _U32)).astype(bool).all(axis=1))
     if not ok.all():
         return _raise(name, _first(~ok, rows), "interval fields must be unsigned 32-bit integers")
     le = parts.astype(np.int64).astype("<u4")

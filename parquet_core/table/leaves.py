@@ -21,7 +21,7 @@ Everything is whole-array numpy; no loop over values.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -132,12 +132,26 @@ def _cat_values(parts: list[Any]) -> Any:
     return np.concatenate(parts)
 
 
-def _cat_levels(parts: list[npt.NDArray[np.int16] | None], counts: list[int], fill: int
-                ) -> npt.NDArray[np.int16] | None:
+@overload
+def _cat_levels(parts: Sequence[npt.NDArray[np.int16] | None], counts: list[int], fill: int
+                ) -> npt.NDArray[np.int16] | None: ...
+
+
+@overload
+def _cat_levels(parts: Sequence[npt.NDArray[np.int16] | npt.NDArray[np.int8] | None], counts: list[int], fill: int
+                ) -> npt.NDArray[np.int16] | npt.NDArray[np.int8] | None: ...
+
+
+def _cat_levels(parts: Sequence[npt.NDArray[np.int16] | npt.NDArray[np.int8] | None], counts: list[int], fill: int
+                ) -> npt.NDArray[np.int16] | npt.NDArray[np.int8] | None:
     if all(p is None for p in parts):
         return None
     full = [np.full(n, fill, dtype=np.int16) if p is None else p for p, n in zip(parts, counts)]
-    return full[0] if len(full) == 1 else np.concatenate(full)
+    if len(full) == 1:
+        return full[0]
+    # int8 definition levels (a flat optional column read from a file) widen to int16 beside
+    # int16 ones, as numpy promotes them; the stubs cannot follow that through a mixed list
+    return np.concatenate(full, dtype=np.result_type(*full))
 
 
 def empty_data(desc: ColumnDescriptor, values: Any) -> ColumnData:

@@ -46,12 +46,17 @@ def _null_out(out: list[Any], validity: npt.NDArray[np.bool_] | None) -> list[An
 class ListArray(Array):
     """A list per slot: ``offsets`` into ``values`` (the child array)."""
 
-    __slots__ = ("offsets",)
+    __slots__ = ("_offsets",)
 
     def __init__(self, type: DataType, offsets: npt.NDArray[np.int64], values: Array,
                  validity: npt.NDArray[np.bool_] | None = None) -> None:
         super().__init__(type, values, validity)
-        self.offsets = offsets
+        self._offsets = offsets
+
+    @property
+    def offsets(self) -> npt.NDArray[np.int64]:
+        """Child offsets (int64, n + 1, starting at 0): slot ``i`` is ``values[offsets[i]:offsets[i + 1]]``."""
+        return self._offsets
 
     def __len__(self) -> int:
         return len(self.offsets) - 1

@@ -33,6 +33,7 @@ def take_array(arr: Array, indices: npt.NDArray[np.integer]) -> Array:
     if type(arr) is not Array:
         raise UnsupportedFeatureError(f"row selection of {type(arr).__name__} columns is not supported")
     values = arr.values
+    picked: ByteArrays | np.ndarray
     if isinstance(values, ByteArrays):
         picked = values.take(indices)
     else:

@@ -29,11 +29,14 @@ through a character".
 from __future__ import annotations
 
 import codecs
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
+
+_Cell = TypeVar("_Cell", bound=np.generic)
 
 __all__ = ["encode_ucs4", "bytes_from_fixed", "first_invalid_utf8", "UnencodableText"]
 
@@ -59,7 +62,7 @@ def _trimmed_lengths(cells: npt.NDArray[np.generic]) -> npt.NDArray[np.int64]:
     return np.where(nz.any(axis=1), last, 0).astype(np.int64)
 
 
-def _gather(cells: npt.NDArray[np.generic], lengths: npt.NDArray[np.int64]) -> npt.NDArray[np.generic]:
+def _gather(cells: npt.NDArray[_Cell], lengths: npt.NDArray[np.int64]) -> npt.NDArray[_Cell]:
     """The first ``lengths[i]`` cells of every row, flattened in row order."""
     keep = np.arange(cells.shape[1]) < lengths[:, None]
     return cells[keep]
@@ -153,7 +156,7 @@ def _first_bad_byte(data: npt.NDArray[np.uint8]) -> int | None:
     if len(data) == 0 or not (data >= 0x80).any():
         return None
     dec = codecs.getincrementaldecoder("utf-8")("strict")
-    mem = memoryview(np.ascontiguousarray(data))
+    mem = np.ascontiguousarray(data).data
     for pos in range(0, len(data), _CHUNK):
         # the decoder may hold up to 3 bytes of the previous chunk; positions
         # in its error count from the start of those

@@ -265,8 +265,11 @@ class _StartMark:
     ``_metadata`` checked against a folder's listing, ``dataset/staleness.py``)."""
 
     __slots__ = ("start", "file_offset", "total_compressed_size")
+    start: int
+    file_offset: int                # (the decoder sets the two when the row group has them)
+    total_compressed_size: int
 
-    def __new__(cls) -> Any:
+    def __new__(cls) -> _StartMark:
         mark = object.__new__(cls)
         mark.start = _local.tell()
         return mark

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from parquet_core.errors import cut_message, quoted
 from parquet_core.validation.report import Finding
 from parquet_core.validation.rules import ERROR, WARNING, Rule, rule
+
+if TYPE_CHECKING:
+    from parquet_core.bloom_filter import SplitBlockBloomFilter
 
 __all__ = ["Checker", "ChunkState", "PageInfo", "LEVELS", "INTERNAL", "MEMORY", "UNREADABLE"]
 
@@ -72,6 +75,7 @@ class ChunkState:
     decoded: bool = False
     offset_index: Any = None
     column_index: Any = None
+    bloom: SplitBlockBloomFilter | None = None   # the chunk's filter, once read
     # Results computed from decoded values (bounds, level histograms), keyed by the id of the
     # array they came from: each page's are shared by the chunk, page header and page index rules.
     memo: dict[Any, Any] = field(default_factory=dict)

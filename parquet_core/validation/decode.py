@@ -169,6 +169,8 @@ def decode_chunk(ck: Checker, ch: ChunkState) -> bool:
                                 offset=p.offset)
                 return False
             continue
+        if page is None:    # a page type the reader skips: those were passed over above
+            continue
         p.first_level = level
         level += page.num_values
         try:

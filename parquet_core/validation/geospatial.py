@@ -176,7 +176,9 @@ def _check_arcs(ck: Checker, ch: ChunkState, box: Any) -> None:
     touch a pole.
     """
     xmin, xmax, ymin, ymax = (_bound(box, k) for k in ("xmin", "xmax", "ymin", "ymax"))
-    if None in (xmin, xmax, ymin, ymax) or any(math.isnan(v) for v in (xmin, xmax, ymin, ymax)):
+    if xmin is None or xmax is None or ymin is None or ymax is None:
+        return
+    if any(math.isnan(v) for v in (xmin, xmax, ymin, ymax)):
         return
     try:
         sb = spherical_bounds(ch.values)

@@ -104,7 +104,7 @@ def _lenient_offset_index(ck: Checker, ch: ChunkState, exc: ParquetError) -> _Lo
         except ParquetError:
             pass
     locs = None if raw is None else raw.page_locations
-    if locs is None or any(x is None or x.offset is None or x.compressed_page_size is None
+    if raw is None or locs is None or any(x is None or x.offset is None or x.compressed_page_size is None
                            or x.first_row_index is None for x in locs):
         ck.report_chunk(DECODE, ch, str(exc), offset=off)
         return None

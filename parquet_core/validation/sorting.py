@@ -40,16 +40,18 @@ def _sort_keys(ch: ChunkState, rows: int, nulls_first: bool, descending: bool) -
     if sort_order(desc) == SortOrder.UNKNOWN:
         return None
     if isinstance(vals, ByteArrays):
-        items = vals.to_pylist()
+        stored: list[bytes] = vals.to_pylist()
+        items: list[bytes] | list[int] = stored
         if sort_order(desc) == SortOrder.SIGNED:
-            items = [int.from_bytes(b, "big", signed=True) for b in items]
+            items = [int.from_bytes(b, "big", signed=True) for b in stored]
         uniq, ranks = np.unique(np.array(items, dtype=object), return_inverse=True)
     else:
         arr = np.asarray(vals)
         if arr.ndim == 2:
             signed = sort_order(desc) == SortOrder.SIGNED
-            items = [int.from_bytes(bytes(r), "big", signed=True) if signed else bytes(r) for r in arr]
-            arr = np.array(items, dtype=object)
+            fixed: list[int] | list[bytes] = ([int.from_bytes(bytes(r), "big", signed=True) for r in arr]
+                                              if signed else [bytes(r) for r in arr])
+            arr = np.array(fixed, dtype=object)
         elif sort_order(desc) == SortOrder.UNSIGNED and arr.dtype.kind == "i":
             arr = arr.view(arr.dtype.str.replace("i", "u"))
         if arr.dtype.kind == "f" and np.isnan(arr).any():

@@ -441,7 +441,7 @@ def _check_logical_values(ck: Checker, ch: ChunkState) -> None:
         limit = 10 ** int(dt.precision)
         if isinstance(vals, np.ndarray) and vals.ndim == 1:
             wide = np.flatnonzero((vals >= limit) | (vals <= -limit)) if limit < 2**63 else np.zeros(0, np.int64)
-            bad = [int(vals[i]) for i in wide[:1]]
+            over_first = [int(vals[i]) for i in wide[:1]]
             n = len(wide)
         else:
             # FIXED_LEN_BYTE_ARRAY / BYTE_ARRAY two's complement: one int per value (no numpy
@@ -449,7 +449,7 @@ def _check_logical_values(ck: Checker, ch: ChunkState) -> None:
             rows = vals.to_pylist() if isinstance(vals, ByteArrays) else [bytes(r) for r in vals]
             ints = [int.from_bytes(r, "big", signed=True) for r in rows]
             over = [v for v in ints if abs(v) >= limit]
-            bad, n = over[:1], len(over)
+            over_first, n = over[:1], len(over)
         if n:
             ck.report_chunk(DECIMAL_RANGE, ch, f"{n} unscaled value(s) have more than {dt.precision} digits "
-                            f"(first: {bad[0]})")
+                            f"(first: {over_first[0]})")

@@ -11,7 +11,7 @@ expressions as the rows (:mod:`parquet_core_integrations.kartothek.predicates`).
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 
@@ -113,8 +113,8 @@ def load_index(store: Store, uuid: str, column: str, ref: Any,
     if isinstance(ref, dict):
         dtype = dtype or pc.string()
         where = f"dataset {uuid!r}, embedded index of {column!r}"
-        values = [typed_value(str(v), dtype, where) for v in ref]
-        return SecondaryIndex(column, pc.as_table({column: values}, pc.schema([pc.field(column, dtype)])),
+        keys = [typed_value(str(v), dtype, where) for v in ref]
+        return SecondaryIndex(column, pc.as_table({column: keys}, pc.schema([pc.field(column, dtype)])),
                               [list(ls) for ls in ref.values()])
     if not store.exists(ref):
         raise KartothekError(f"dataset {uuid!r}: the index file of {column!r} ({ref}) is missing")
@@ -132,7 +132,7 @@ def load_index(store: Store, uuid: str, column: str, ref: Any,
 
 
 def write_index(store: Store, uuid: str, column: str, dtype: pc.DataType,
-                mapping: dict[Any, Iterable[str]], stamp: str) -> str:
+                mapping: Mapping[Any, Iterable[str]], stamp: str) -> str:
     """Write an index file in Kartothek's layout; return its key."""
     key = naming.index_key(uuid, column, stamp)
     items = [(v, sorted(ls)) for v, ls in mapping.items() if ls]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 import numpy as np
+import numpy.typing as npt
 
 import parquet_core as pc
 from parquet_core.predicate import filter_mask
@@ -72,6 +73,7 @@ def plan_read(store: Any, dataset_uuid: str, table: str = "table", columns: list
     pv = partition_values(labels, keys, schema.schema, where, md.partition_keys) if keys else None
     preds = parse_predicates(predicates)
     types = {f.name: f.type for f in schema.schema}
+    selected: list[tuple[int, pc.Expression | None]]
     if preds is None:
         selected = [(i, None) for i in range(len(labels))]
     else:
@@ -91,14 +93,16 @@ def _prune(st: Store, md: DatasetMetadata, labels: list[str], keys: list[str], p
     """Per label, the OR of the content parts of the conjunctions it may satisfy."""
     label_arr = np.array(labels, dtype=object)
     cache: dict[str, SecondaryIndex] = {}
-    masks, contents = [], []
+    masks: list[npt.NDArray[np.bool_]] = []
+    contents: list[pc.Expression | None] = []
     for conj in preds:
         mask = np.ones(len(labels), dtype=bool)
         key_lits = [lit for lit in conj if lit[0] in keys]
         content = [lit for lit in conj if lit[0] not in keys]
         try:
-            if key_lits and pv is not None:
-                mask &= filter_mask(conjunction_expression(key_lits, types), pv)
+            key_expr = conjunction_expression(key_lits, types) if pv is not None else None
+            if key_expr is not None and pv is not None:     # (None: no literal on a partition key)
+                mask &= filter_mask(key_expr, pv)
             for lit in content:
                 col = lit[0]
                 if col not in md.indices or may_match_null(lit):
@@ -115,18 +119,19 @@ def _prune(st: Store, md: DatasetMetadata, labels: list[str], keys: list[str], p
             raise PredicateError(f"predicates {conj!r}: {exc}") from exc
         masks.append(mask)
         contents.append(expr)
-    out = []
+    out: list[tuple[int, pc.Expression | None]] = []
     for i in range(len(labels)):
         active = [contents[j] for j in range(len(preds)) if masks[j][i]]
         if not active:
             continue
-        if any(e is None for e in active):
+        present = [e for e in active if e is not None]
+        if len(present) < len(active):      # a conjunction without content literals keeps every row
             out.append((i, None))
         else:
-            expr = active[0]
-            for e in active[1:]:
-                expr = expr | e
-            out.append((i, expr))
+            either = present[0]
+            for e in present[1:]:
+                either = either | e
+            out.append((i, either))
     return out
 
 

@@ -222,7 +222,7 @@ def commit_dataset(store: Any, dataset_uuid: str, staged: Iterable[Staged], *, b
         for s in (s for s in staged if s.table == t):
             merged = s.schema if merged is None else check_compatible(merged, s.schema,
                                                                        f"dataset {dataset_uuid!r}, table {t!r}")
-        if merged != stored:
+        if merged is not None and merged != stored:
             schemas[t] = merged
     for s in staged:
         for label, key in s.partitions.items():
@@ -422,7 +422,7 @@ def _delete_scope(st: Store, md: DatasetMetadata, table: str, scope: list[dict[s
             if value is None:
                 raise KartothekError(f"delete_scope {cond!r}: null values are not indexed")
             try:
-                if col in md.partition_keys:
+                if pv is not None and col in md.partition_keys:    # (pv is None without partition keys)
                     mask = filter_mask(literal_expression((col, "==", value), types[col]), pv)
                     hit &= {lbl for lbl, m in zip(labels, mask.tolist()) if m}
                 else:

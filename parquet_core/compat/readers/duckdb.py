@@ -29,6 +29,8 @@ def read(path: str, keys: dict[str, Any] | None) -> dict[str, list]:
             rel = con.execute("SELECT * FROM read_parquet(?, encryption_config = {footer_key: 'k'})", [target])
         else:
             rel = con.execute("SELECT * FROM read_parquet(?)", [target])
-        return from_arrow(rel.to_arrow_table() if hasattr(rel, "to_arrow_table") else rel.fetch_arrow_table())
+        # newer duckdb names fetch_arrow_table to_arrow_table (and its stubs declare only the new name)
+        method = "to_arrow_table" if hasattr(rel, "to_arrow_table") else "fetch_arrow_table"
+        return from_arrow(getattr(rel, method)())
     finally:
         con.close()

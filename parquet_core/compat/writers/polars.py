@@ -32,4 +32,7 @@ def write(table: Any, path: str, feature: str) -> None:
         kwargs["row_group_size"] = 500
     elif group not in TYPE_GROUPS:
         raise NotApplicable(f"no polars option produces {feature}")
-    pl.from_arrow(table).write_parquet(path, **kwargs)
+    frame = pl.from_arrow(table)
+    if not isinstance(frame, pl.DataFrame):     # an Arrow array gives a Series: the runner passes tables
+        raise TypeError(f"polars writer needs an Arrow table, got {type(table).__name__}")
+    frame.write_parquet(path, **kwargs)

@@ -28,7 +28,7 @@ def options_for(feature: str) -> dict[str, Any]:
             return {"use_dictionary": True}
         if enc in _ENCODINGS:
             return {"use_dictionary": False, "column_encoding": enc}
-    simple = {"page.v2": {"data_page_version": "2.0", "compression": "none"},
+    simple: dict[str, dict[str, Any]] = {"page.v2": {"data_page_version": "2.0", "compression": "none"},
               "page.v2_compressed": {"data_page_version": "2.0", "compression": "snappy"},
               "page.v1_compressed": {"compression": "gzip"},
               "page.many": {"data_page_size": 512}, "page.row_groups": {"row_group_size": 500},
