@@ -196,6 +196,13 @@ def _register() -> None:  # noqa: C901 - the catalogue, one call per feature
     dec60 = [D("1.23"), D("9" * 58 + ".99"), None, D("0.00"), D("12.30")]
     _file("logical.DECIMAL_FLBA_60", "DECIMAL(60, 2) (beyond 38 digits) on FIXED_LEN_BYTE_ARRAY(26)",
           {"v": dec60}, [("v", T.decimal(60, 2))])
+    from parquet_core.schema.types import DataType
+
+    # BYTE_ARRAY: the unscaled value in the fewest big-endian bytes (Hive, Impala and parquet-java's
+    # Avro writers; pyarrow reads it but writes FLBA): a decimal type without a byte width
+    dec20 = [D("1.23"), D("-123456789012345678.99"), None, D("0.00"), D("12.30")]
+    _file("logical.DECIMAL_BYTE_ARRAY", "DECIMAL(20, 2) on BYTE_ARRAY (minimal big-endian bytes)",
+          {"v": dec20}, [("v", DataType("decimal", precision=20, scale=2, byte_width=None))])
     _file("logical.INTERVAL", "FIXED_LEN_BYTE_ARRAY(12) converted type INTERVAL",
           {"v": [pc.Interval(1, 2, 3), pc.Interval(0, 0, 0), None, pc.Interval(12, 31, 86_399_999),
                  pc.Interval(0, 1, 0)]}, [("v", T.interval())])

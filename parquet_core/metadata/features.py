@@ -121,6 +121,8 @@ def _logical(el: Any, schema: list, pos: int, kids: int) -> str | None:
         p = lt_decimal_precision
         return "logical.DECIMAL_FLBA" if p <= 18 else "logical.DECIMAL_FLBA_38" if p <= 38 else \
             "logical.DECIMAL_FLBA_60"
+    if el.type == PhysicalType.BYTE_ARRAY:
+        return "logical.DECIMAL_BYTE_ARRAY"
     return None
 
 
