@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import ctypes
 from ctypes import c_char_p, c_int, c_int64, c_size_t, c_void_p
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from _ctypes import CFuncPtr
 
 __all__ = ["ArrowSchema", "ArrowArray", "ArrowArrayStream", "RELEASE", "GET_SCHEMA", "GET_NEXT",
            "GET_LAST_ERROR", "CAPSULE_DESTRUCTOR", "FLAG_DICTIONARY_ORDERED", "FLAG_NULLABLE",
@@ -99,7 +102,7 @@ def call_release(address: int, struct_type: type[ctypes.Structure]) -> None:
         RELEASE(struct.release)(address)
 
 
-def _destructor(struct_type: type[ctypes.Structure], name: ctypes.Array) -> "ctypes._CFuncPtr":  # type: ignore[name-defined]
+def _destructor(struct_type: type[ctypes.Structure], name: ctypes.Array) -> CFuncPtr:
     def destroy(capsule: int) -> None:
         address = _get_pointer_raw(capsule, ctypes.addressof(name))
         if address:

@@ -161,7 +161,8 @@ class ReaderProcess:
             return
         if self.proc.poll() is None:
             try:
-                self.proc.stdin.close()  # type: ignore[union-attr]
+                if self.proc.stdin is not None:     # (always: started with stdin=PIPE)
+                    self.proc.stdin.close()
                 self.proc.wait(timeout=5)
             except Exception:  # noqa: BLE001 - killed below
                 pass

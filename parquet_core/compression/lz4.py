@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 from parquet_core.constants import CompressionCodec
 from parquet_core.errors import (
@@ -36,13 +36,19 @@ _LZ4_FRAME_MAGIC: Final = b"\x04\x22\x4d\x18"
 # LZ4 (Hadoop framing) and LZ4_RAW
 
 
+class _BlockDecompressor(Protocol):
+    """What the Hadoop framing decoder calls per block: ``lz4.block`` offers it, and LZO adapts to it."""
+
+    def decompress(self, source: bytes | memoryview, /, uncompressed_size: int) -> bytes: ...
+
+
 def _lz4_block_compress(block: ModuleType, data: bytes | memoryview, level: int | None) -> bytes:
     """Compress one raw LZ4 block (no size prefix).
 
     Parameters
     ----------
     block:
-        The ``lz4.block`` module.
+        The ``lz4.block`` module, or another block decoder with its ``decompress``.
     data:
         Input bytes.
     level:
@@ -86,7 +92,8 @@ def _check_lz4_level(codec: str, level: int | None) -> None:
 
 
 def _lz4_hadoop_decompress(
-    block: ModuleType, data: bytes | memoryview, n: int, max_ratio: int | None = LZ4_MAX_RATIO
+    block: _BlockDecompressor | ModuleType, data: bytes | memoryview, n: int,
+    max_ratio: int | None = LZ4_MAX_RATIO
 ) -> tuple[bytes | None, str]:
     """Try to decode the Hadoop LZ4 framing.
 

@@ -73,7 +73,7 @@ class LzoCodec(_BaseCodec):
         blocks = _LzoBlocks(self._backend())
         # the backend allocates the size it is given before decoding: each block (and a bare
         # block) is given at most what its compressed bytes can expand to
-        framed, hadoop_why = _lz4_hadoop_decompress(blocks, data, n, LZO_MAX_RATIO)  # type: ignore[arg-type]
+        framed, hadoop_why = _lz4_hadoop_decompress(blocks, data, n, LZO_MAX_RATIO)
         if framed is not None:
             return framed
         if n > LZO_MAX_RATIO * len(data) + 64:

@@ -614,4 +614,5 @@ class SphericalBoxBuilder:
         for lo, hi in (self._z, self._m):
             ok = math.isfinite(lo)
             extra += [float(lo) if ok else None, float(hi) if ok else None]
-        return (xmin, xmax, float(self._lat[0]), float(self._lat[1]), *extra)  # type: ignore[return-value]
+        zmin, zmax, mmin, mmax = extra
+        return (xmin, xmax, float(self._lat[0]), float(self._lat[1]), zmin, zmax, mmin, mmax)

@@ -429,11 +429,11 @@ class StatisticsBuilder:
             self._chunk_nans += self._page_nans
         self.num_pages += 1
         if bounds is not None:
-            self._chunk_bounds = bounds if self._chunk_bounds is None else self._merge(bounds)
+            self._chunk_bounds = bounds if self._chunk_bounds is None else self._merge(self._chunk_bounds, bounds)
         return self.page_bounds()
 
-    def _merge(self, bounds: Bounds) -> Bounds:
-        lo, hi = self._chunk_bounds  # type: ignore[misc]
+    def _merge(self, old: Bounds, bounds: Bounds) -> Bounds:
+        lo, hi = old
         key = self._key
         if self._kind in ("float_total", "float16_total"):
             # NaN bounds stand only for pages of NaN: any number bound replaces them

@@ -195,13 +195,24 @@ class Bounds:
         return self.all_nan or self.nan_count is None or self.nan_count > 0
 
 
+#: the leaves of a tree in negation normal form, each a test of one column
+_Leaf = Comparison | IsIn | IsNull | IsNan | StartsWith | Intersects
+_LEAVES = (Comparison, IsIn, IsNull, IsNan, StartsWith, Intersects)
+
+
+def _not_nnf(where: str, expr: Expression) -> TypeError:
+    return TypeError(f"{where} takes an expression in negation normal form (no Not), got {expr!r}")
+
+
 def may_match(expr: Expression, bounds_of: Callable[[str], Bounds | None]) -> bool:
     """False only when no row described by the bounds can satisfy *expr* (in negation normal form)."""
     if isinstance(expr, And):
         return all(may_match(c, bounds_of) for c in expr.children)
     if isinstance(expr, Or):
         return any(may_match(c, bounds_of) for c in expr.children)
-    b = bounds_of(expr.column)  # type: ignore[attr-defined]
+    if not isinstance(expr, _LEAVES):
+        raise _not_nnf("may_match", expr)
+    b = bounds_of(expr.column)
     if b is None:
         return True
     if isinstance(expr, IsNull):
@@ -235,7 +246,7 @@ def may_match(expr: Expression, bounds_of: Callable[[str], Bounds | None]) -> bo
         return bool(filter_mask(expr, one).any())
     if not has_order(b.type):
         return True
-    col = expr.column  # type: ignore[attr-defined]
+    col = expr.column
     if isinstance(expr, Comparison):
         op = expr.op
         if expr.negated:
@@ -337,7 +348,7 @@ def _pages_range_may_hold(p: PageStats, op: str, value: Any, column: str) -> npt
     return hold | ~p.has_bounds
 
 
-def _pages_may_match(expr: Expression, p: PageStats) -> npt.NDArray[np.bool_] | None:
+def _pages_may_match(expr: _Leaf, p: PageStats) -> npt.NDArray[np.bool_] | None:
     """:func:`may_match` of one leaf on every page at once (None: no array rule for the leaf)."""
     n = len(p.starts)
     known = p.null_counts >= 0
@@ -362,7 +373,7 @@ def _pages_may_match(expr: Expression, p: PageStats) -> npt.NDArray[np.bool_] | 
         return ~all_null    # the column index has no geospatial bounds (parquet.thrift ColumnIndex)
     hold = np.ones(n, dtype=np.bool_)
     if has_order(p.type):
-        col = expr.column  # type: ignore[attr-defined]
+        col = expr.column
         if isinstance(expr, Comparison):
             op = expr.op
             if not (expr.negated and floating):
@@ -397,7 +408,9 @@ def candidate_rows(expr: Expression, num_rows: int,
         for m in masks[1:]:
             out = (out & m) if isinstance(expr, And) else (out | m)
         return out
-    pages = pages_of(expr.column)  # type: ignore[attr-defined]
+    if not isinstance(expr, _LEAVES):
+        raise _not_nnf("candidate_rows", expr)
+    pages = pages_of(expr.column)
     if pages is None:
         return np.ones(num_rows, dtype=np.bool_)
     if isinstance(pages, PageStats):

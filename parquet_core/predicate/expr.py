@@ -83,10 +83,10 @@ class Column:
     def _cmp(self, op: str, value: Any) -> "Comparison":
         return Comparison(self.name, op, value)
 
-    def __eq__(self, value: Any) -> "Comparison":  # type: ignore[override]
+    def __eq__(self, value: Any) -> "Comparison":  # type: ignore[override]  # builds, not tests (meant)
         return self._cmp("==", value)
 
-    def __ne__(self, value: Any) -> "Comparison":  # type: ignore[override]
+    def __ne__(self, value: Any) -> "Comparison":  # type: ignore[override]  # builds, not tests (meant)
         return self._cmp("!=", value)
 
     def __lt__(self, value: Any) -> "Comparison":

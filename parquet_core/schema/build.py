@@ -344,7 +344,9 @@ def check_type(dt: DataType) -> DataType:
     elif tid is TypeId.TIMESTAMP:
         expected = timestamp(dt.unit or "", utc=dt.tz is not None)
     elif tid is TypeId.FIXED_SIZE_BINARY:
-        expected = fixed_size_binary(dt.byte_width)  # type: ignore[arg-type]
+        if dt.byte_width is None:
+            raise ValueError("fixed_size_binary type without a byte_width")
+        expected = fixed_size_binary(dt.byte_width)
     elif tid in _UUID_INTERVAL_IDS:
         expected = uuid() if tid is TypeId.UUID else interval()
     elif tid is TypeId.GEOMETRY:

@@ -67,23 +67,27 @@ class _NanoOrdering:
         eq = self.__eq__(other)
         return eq if eq is NotImplemented else not eq
 
-    def _cmp(self, other: Any) -> int:
-        a, b, ns = self._key(other)  # type: ignore[misc]
+    def _cmp(self, key: tuple[Any, Any, int]) -> int:
+        a, b, ns = key
         if a == b:
             return (self._ns > ns) - (self._ns < ns)
         return -1 if a < b else 1    # naive vs aware raises TypeError, as datetime does
 
     def __lt__(self, other: Any) -> bool:
-        return NotImplemented if self._key(other) is None else self._cmp(other) < 0
+        k = self._key(other)
+        return NotImplemented if k is None else self._cmp(k) < 0
 
     def __le__(self, other: Any) -> bool:
-        return NotImplemented if self._key(other) is None else self._cmp(other) <= 0
+        k = self._key(other)
+        return NotImplemented if k is None else self._cmp(k) <= 0
 
     def __gt__(self, other: Any) -> bool:
-        return NotImplemented if self._key(other) is None else self._cmp(other) > 0
+        k = self._key(other)
+        return NotImplemented if k is None else self._cmp(k) > 0
 
     def __ge__(self, other: Any) -> bool:
-        return NotImplemented if self._key(other) is None else self._cmp(other) >= 0
+        k = self._key(other)
+        return NotImplemented if k is None else self._cmp(k) >= 0
 
 
 class NanoDatetime(_NanoOrdering, _dt.datetime):
@@ -185,10 +189,11 @@ class NanoDatetime(_NanoOrdering, _dt.datetime):
         return "parquet_core." + type(self).__name__ + base[base.index("("):-1] + \
             f", nanosecond={self._ns})"
 
-    def __reduce_ex__(self, protocol: Any) -> Any:
+    def __reduce__(self) -> tuple[Any, ...]:
         return (NanoDatetime.from_datetime, (_plain_dt(self), self._ns))
 
-    __reduce__ = __reduce_ex__  # type: ignore[assignment]
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:   # (datetime's own would drop the nanoseconds)
+        return self.__reduce__()
 
 
 class NanoTime(_NanoOrdering, _dt.time):
@@ -240,10 +245,11 @@ class NanoTime(_NanoOrdering, _dt.time):
         base = repr(self._plain())
         return "parquet_core.NanoTime" + base[base.index("("):-1] + f", nanosecond={self._ns})"
 
-    def __reduce_ex__(self, protocol: Any) -> Any:
+    def __reduce__(self) -> tuple[Any, ...]:
         return (_make_time, (self._plain(), self._ns))
 
-    __reduce__ = __reduce_ex__  # type: ignore[assignment]
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:   # (time's own would drop the nanoseconds)
+        return self.__reduce__()
 
 
 def _make_time(base: _dt.time, ns: int) -> NanoTime:

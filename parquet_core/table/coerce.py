@@ -337,8 +337,8 @@ def _to_decimal(values: Any, src: DataType, dt: DataType, validity: Any, ctx: _C
               for v in ints]
     bad = np.fromiter((v is None or abs(v) > limit for v in scaled), dtype=bool, count=len(scaled))
     _fail(bad, validity, ctx, message)
-    clean = [0 if b else v for v, b in zip(scaled, bad.tolist())]
-    return decimal_storage(clean, p, _fixed_width(dt, ctx.name))  # type: ignore[arg-type]
+    clean = [0 if b or v is None else v for v, b in zip(scaled, bad.tolist())]   # (None is bad too)
+    return decimal_storage(clean, p, _fixed_width(dt, ctx.name))
 
 
 def _decimal_unscaled(values: Any) -> Any:

@@ -141,7 +141,7 @@ class DictionaryArray(Array):
         dense = Array.concat([p.dense() if isinstance(p, DictionaryArray) else p for p in parts])
         if not all(isinstance(p, DictionaryArray) for p in parts):
             return dense
-        kept: list[DictionaryArray] = parts  # type: ignore[assignment]
+        kept = [p for p in parts if isinstance(p, DictionaryArray)]     # (all of them, checked above)
         runs = [r for p in kept for r in p.runs if len(r.indices)] or [kept[0].runs[0]]
         return DictionaryArray(dense.type, runs, dense.validity, dense.values,
                                requested=kept[0].requested)

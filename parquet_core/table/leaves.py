@@ -175,7 +175,7 @@ def concat_data(parts: Sequence[ColumnData], desc: ColumnDescriptor) -> ColumnDa
     if any(p.dictionaries is not None for p in parts):
         if not all(p.dictionaries is not None for p in parts):
             raise ValueError("cannot join data with and without dictionaries")
-        dictionaries = tuple(d for p in parts for d in p.dictionaries)  # type: ignore[union-attr]
+        dictionaries = tuple(d for p in parts if p.dictionaries is not None for d in p.dictionaries)
     return ColumnData(_cat_values([p.values for p in parts]), defs, reps, sum(counts), dictionaries)
 
 

@@ -17,7 +17,7 @@ children.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -28,12 +28,22 @@ from parquet_core.table.arrays import Array
 
 __all__ = ["ListArray", "MapArray", "StructArray"]
 
+_A = TypeVar("_A", bound=Array)
+
 
 def _concat_validity(parts: "list[Array]") -> npt.NDArray[np.bool_] | None:
     if all(p.validity is None for p in parts):
         return None
     return np.concatenate([p.validity if p.validity is not None else np.ones(len(p), bool)
                            for p in parts])
+
+
+def _all_of(cls: type[_A], parts: list[Array]) -> list[_A]:
+    """*parts*, each checked to be a *cls* (``Array.concat`` dispatches on the first one)."""
+    same = [p for p in parts if isinstance(p, cls)]
+    if len(same) != len(parts):
+        raise TypeError(f"cannot concatenate a {cls.__name__} with arrays of another kind")
+    return same
 
 
 def _null_out(out: list[Any], validity: npt.NDArray[np.bool_] | None) -> list[Any]:
@@ -86,9 +96,9 @@ class ListArray(Array):
 
     @staticmethod
     def concat(parts: "list[Array]") -> "ListArray":
-        if len(parts) == 1:
-            return parts[0]  # type: ignore[return-value]
-        lists: list[ListArray] = parts  # type: ignore[assignment]
+        lists = _all_of(ListArray, parts)
+        if len(lists) == 1:
+            return lists[0]
         shift = np.cumsum([0] + [int(p.offsets[-1]) for p in lists[:-1]])
         offsets = np.concatenate([lists[0].offsets[:1]]
                                  + [p.offsets[1:] + s for p, s in zip(lists, shift)])
@@ -173,8 +183,9 @@ class StructArray(Array):
 
     @staticmethod
     def concat(parts: "list[Array]") -> "StructArray":
-        if len(parts) == 1:
-            return parts[0]  # type: ignore[return-value]
+        structs = _all_of(StructArray, parts)
+        if len(structs) == 1:
+            return structs[0]
         width = len(parts[0].values)
         kids = [Array.concat([p.values[j] for p in parts]) for j in range(width)]
         return StructArray(parts[0].type, kids, sum(len(p) for p in parts), _concat_validity(parts),

@@ -47,7 +47,7 @@ Invalid UTF-8 in ``string`` fields is replaced with U+FFFD on both paths.
 from __future__ import annotations
 
 import struct
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 from thrift.protocol.TCompactProtocol import TCompactProtocol, TCompactProtocolAccelerated
 from thrift.protocol.TProtocol import checkIntegerLimits
@@ -65,7 +65,14 @@ else:
 
 __all__ = ["HAVE_ACCELERATED", "DECODE_ERRORS", "Buffer", "parse", "serialize", "check_required"]
 
-T = TypeVar("T")
+
+class _ThriftStruct(Protocol):
+    """A (generated) Thrift struct class: made with no arguments, then read from a protocol."""
+
+    def read(self, iprot: Any) -> None: ...
+
+
+T = TypeVar("T", bound=_ThriftStruct)
 
 #: Anything :func:`parse` accepts as input.
 Buffer = bytes | bytearray | memoryview
@@ -179,7 +186,7 @@ def _decode(data: bytes, start: int, window: int, cls: type[T], accelerated: boo
     else:
         proto = _BoundedCompactProtocol(trans, start + window)
     obj = cls()
-    obj.read(proto)  # type: ignore[attr-defined]
+    obj.read(proto)
     consumed = trans.cstringio_buf.tell() - start
     if consumed > window:
         # Only possible when shared ``bytes`` extend past the caller's limit.

@@ -342,6 +342,15 @@ def test_may_match_unknown_bounds_and_unknown_columns():
     assert _mm(x.is_null(), b) is True and _mm(x.is_not_null(), b) is True
 
 
+def test_pruning_refuses_a_tree_not_in_negation_normal_form():
+    # a Not left in the tree has no column: a clear TypeError (was an AttributeError)
+    from parquet_core.predicate.evaluate import candidate_rows
+    with pytest.raises(TypeError, match="negation normal form"):
+        may_match(~(x > 5), lambda name: _b(10, 20))
+    with pytest.raises(TypeError, match="negation normal form"):
+        candidate_rows(~(x > 5), 10, lambda name: None)
+
+
 def test_may_match_nan_counts():
     f = pc.col("f")
     only_nan = {"f": Bounds(pc.float64(), None, None, 0, 10, nan_count=10)}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import io
 import pickle
@@ -73,6 +74,18 @@ def test_mixed_with_plain_datetime():
     assert a + dt.timedelta(days=1) == NanoDatetime(2024, 1, 2, 0, 0, 0, 1, nanosecond=1)
     assert NanoDatetime(2024, 1, 1, nanosecond=0) == dt.datetime(2024, 1, 1)
     assert hash(NanoDatetime(2024, 1, 1, nanosecond=0)) == hash(dt.datetime(2024, 1, 1))
+
+
+def test_reduce_without_a_protocol_rebuilds_the_value():
+    # __reduce__ was __reduce_ex__ under a second name, so calling it (as copyreg-style
+    # helpers do) failed for want of a protocol argument
+    a = NanoDatetime(2024, 1, 2, 3, 4, 5, 123456, dt.timezone.utc, nanosecond=789)
+    t = NanoTime(3, 4, 5, 123456, nanosecond=789)
+    for v in (a, t):
+        fn, args = v.__reduce__()
+        back = fn(*args)
+        assert back == v and back.nanosecond == 789 and type(back) is type(v)
+        assert copy.deepcopy(v) == v and copy.deepcopy(v).nanosecond == 789
 
 
 def test_text_repr_pickle_and_numpy_agree():

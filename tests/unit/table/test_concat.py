@@ -15,6 +15,16 @@ def test_concat_of_nothing_keeps_the_schema():
     assert all(t.column(n).to_pylist() == [] for n in t.column_names)
 
 
+def test_array_concat_refuses_a_list_beside_another_kind():
+    from parquet_core.table.arrays import Array
+    from parquet_core.table.ingest import as_array
+    lists = as_array([[1, 2], None], "l", pc.field("l", pc.list_(pc.int64())))
+    flat = as_array([1, 2], "f", pc.field("f", pc.int64()))
+    with pytest.raises(TypeError, match="cannot concatenate a ListArray"):
+        Array.concat([lists, flat])
+    assert Array.concat([lists, lists]).to_pylist() == [[1, 2], None, [1, 2], None]
+
+
 # --- concatenation with differing schemas; expected values come from pyarrow ---
 
 import io  # noqa: E402
