@@ -983,7 +983,7 @@ def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.in
     if n_groups >= _SLICE_MIN_GROUPS * groups.size:
         # long bodies (parquet-mr writes 504-value bit-packed runs): one slice copy each
         # costs less than the index arithmetic and gather of their groups
-        dst, src = memoryview(body_bytes), memoryview(joined)
+        dst, src = body_bytes.data, joined.data
         pos = 0
         for s, nb in zip(starts.tolist(), (groups * w).tolist()):
             dst[pos:pos + nb] = src[s:s + nb]
