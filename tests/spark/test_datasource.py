@@ -101,6 +101,10 @@ def test_int96_sub_microseconds_before_1970_match_spark(pqcore_spark, tmp_path):
     ours = spark.read.format("pqcore").load(path)
     theirs = spark.read.parquet(path)
     assert rows(ours.selectExpr("unix_micros(ts)")) == rows(theirs.selectExpr("unix_micros(ts)"))
+    # filters compare the floored microseconds, as Spark's do
+    for cond in ("ts = timestamp_micros(-1)", "ts < timestamp_micros(0)", "ts >= timestamp_micros(-1000000000)"):
+        assert rows(ours.where(cond).selectExpr("unix_micros(ts)"), sort=True) == \
+            rows(theirs.where(cond).selectExpr("unix_micros(ts)"), sort=True), cond
 
 
 def test_int96_from_spark_matches_spark(pqcore_spark, corpus):
