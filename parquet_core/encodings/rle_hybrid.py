@@ -947,23 +947,42 @@ def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.in
     takes_parts: list[npt.NDArray[np.int64]] = []
     tags_parts: list[npt.NDArray[np.int64]] = []
     walked: list[tuple[_Walked, int]] = []
+    # run tables of pages left to the run loop (a flat list each, a few runs): gathered in
+    # Python and converted once, rather than a few numpy calls per page
+    flat: list[int] = []
+
+    def flush_flat() -> None:
+        pairs = np.array(flat, dtype=np.int64).reshape(-1, 2)
+        takes_parts.append(pairs[:, 0])
+        tags_parts.append(pairs[:, 1])
+        flat.clear()
+
     for (_body, _, table, _count), base in zip(pages, bases):
         if type(table) is _Walked:
+            if flat:
+                flush_flat()
             walked.append((table, base))
             runs_per_page.append(table.at.size)
             continue
         if walked:
             _walked_runs(joined, w, walked, takes_parts, tags_parts)
             walked = []
-        if isinstance(table, tuple):
-            tk, tg = table
-        else:
-            pairs = np.asarray(table, dtype=np.int64).reshape(-1, 2)
-            tk, tg = pairs[:, 0], pairs[:, 1]
         # a bit-packed body's tag ~o becomes ~(o + base) = ~o - base
-        takes_parts.append(tk)
-        tags_parts.append(np.where(tg < 0, tg - base, tg))
-        runs_per_page.append(len(tk))
+        if isinstance(table, tuple):
+            if flat:
+                flush_flat()
+            tk, tg = table
+            takes_parts.append(tk)
+            tags_parts.append(np.where(tg < 0, tg - base, tg))
+            runs_per_page.append(len(tk))
+            continue
+        for i in range(1, len(table), 2):
+            take, tag = table[i - 1], table[i]
+            flat.append(take)
+            flat.append(tag - base if tag < 0 else tag)
+        runs_per_page.append(len(table) >> 1)
+    if flat:
+        flush_flat()
     if walked:
         _walked_runs(joined, w, walked, takes_parts, tags_parts)
     takes = np.concatenate(takes_parts) if len(takes_parts) > 1 else takes_parts[0]

@@ -202,3 +202,24 @@ def test_two_byte_rle_value_cut_at_the_end_is_refused() -> None:
     assert decode_dictionary_indices(bytes([9]) + uleb(4 << 1) + b"\xff\x01", 4).tolist() == [511] * 4
     with pytest.raises(ParquetFormatError, match="does not fit in 9 bits"):
         decode_dictionary_indices(bytes([9]) + uleb(4 << 1) + b"\x00\x02", 4)
+
+
+@pytest.mark.parametrize("w", [3, 12])
+def test_pages_of_few_and_many_runs_interleaved_keep_their_order(w) -> None:
+    # pages of a few runs (run tables gathered in Python) between pages walked run by
+    # run (tables found with numpy) within one width: every page's values in page order
+    rng = np.random.default_rng(100 + w)
+    pages = []
+    for k in range(7):
+        if k % 3 == 1:
+            pages.append(_taxi_page(rng, w, int(rng.integers(20, 40)), cut_last=bool(k % 2)))
+        else:
+            pages.append(_parquet_mr_page(rng, w, int(rng.integers(40, 1500)), rle_every=2))
+    scanned, expected = [], []
+    for buf, count, values in pages:
+        assert decode_dictionary_indices(buf, count).tolist() == values
+        scanned.append(scan_dictionary_indices(buf, count))
+        expected += values
+    kinds = {type(s[2]).__name__ for s in scanned}
+    assert kinds == {"list", "_Walked"}, kinds
+    assert expand_dictionary_index_pages(scanned).tolist() == expected
