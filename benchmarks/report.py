@@ -214,6 +214,17 @@ def render_dataset(r: dict[str, Any]) -> str:
 
 
 #: name -> (results file, the command that makes it, renderer)
+def render_spark_table(r: dict[str, Any]) -> str:
+    """A Spark-written table read column by column (``spark_table_bench --json``)."""
+    rows = [[row["read"], row["column"] or "all five", _ms(row["pc_s"]), _ms(row["pa_s"]), _x(row["ratio"])]
+            for row in r["rows"]]
+    return (f"One file of the Spark adapter's floor table ({r['file_rows']:,} rows written by "
+            f"`{r['created_by'].split(' (')[0]}`, 64 KiB snappy pages), `read_row_group(0, columns=...)` "
+            f"and `to_arrow()` against pyarrow's `read_row_group`, both one thread, opening included; CPU "
+            f"time, best of 2 x {r['repeat']} (pc/pa > 1: parquet_core slower); {_env_line(r.get('env') or {})}."
+            "\n\n" + _table(["read", "column", "parquet_core ms", "pyarrow ms", "pc/pa"], rows))
+
+
 SECTIONS: dict[str, tuple[str, str, Callable[[dict[str, Any]], str]]] = {
     "read": ("read.json", "python -m benchmarks.read_bench --quick --check --engines pc,pa1 -n 2 --budget 5 "
                           "--no-footer --json benchmarks/results/read.json", render_read),
@@ -230,6 +241,8 @@ SECTIONS: dict[str, tuple[str, str, Callable[[dict[str, Any]], str]]] = {
                      render_iter_batches),
     "dataset": ("dataset.json", "python -m benchmarks.bench_dataset --files 300 --s3-files 10 --repeat 2 "
                                 "--json benchmarks/results/dataset.json", render_dataset),
+    "spark_table": ("spark_table.json", "python -m benchmarks.spark_table_bench --repeat 7 "
+                                        "--json benchmarks/results/spark_table.json", render_spark_table),
     "variant": ("variant.json", "python benchmarks/variant_bench.py --values 5000 --repeat 2 "
                                 "--json benchmarks/results/variant.json", render_variant),
 }

@@ -233,6 +233,32 @@ def _expand_indices(parts: list[Any], where: list[tuple[int, int]], size: int) -
     return out[0] if len(out) == 1 else np.concatenate(out)
 
 
+def _take_dictionary(dictionary: npt.NDArray[Any], idx: npt.NDArray[np.integer],
+                     out: npt.NDArray[Any] | None) -> npt.NDArray[Any]:
+    """The entries of a fixed-width *dictionary* at *idx* (checked in range), into *out*
+    when given.
+
+    Indices that count up by one are a slice of the dictionary, copied as such: a
+    column of distinct values dictionary-encoded until the dictionary fills up (as
+    parquet-mr writes Spark's timestamps and ids) has entries in order of first
+    appearance, so its indices are 0, 1, 2...  Checked by the two ends first (free),
+    then by one comparison; any other indices are taken.
+    """
+    n = len(idx)
+    if n > 1 and n <= len(dictionary):
+        first = int(idx[0])
+        if int(idx[-1]) == first + n - 1 and np.array_equal(idx, np.arange(first, first + n, dtype=idx.dtype)):
+            if out is None:
+                return dictionary[first:first + n].copy()
+            out[...] = dictionary[first:first + n]
+            return out
+    if out is None:
+        return np.take(dictionary, idx, axis=0)
+    # indices were checked against the dictionary (never negative), so clipping
+    # changes nothing and spares numpy a buffered copy
+    return np.take(dictionary, idx, axis=0, out=out, mode="clip")
+
+
 def _view(buf: Any) -> memoryview:
     """*buf* as a flat byte memoryview (``len`` counts bytes)."""
     view = buf if type(buf) is memoryview else memoryview(buf)
@@ -570,7 +596,7 @@ class _ChunkDecoder:
             dictionary = run.dictionary
             idx = run.indices()
             vals = dictionary.take(idx) if isinstance(dictionary, ByteArrays) \
-                else np.take(dictionary, idx, axis=0)
+                else _take_dictionary(dictionary, idx, None)
         elif kind == _BYTES:
             vals = self._decode_bytes(run)
         elif kind == _BOOLS:
@@ -630,9 +656,7 @@ class _ChunkDecoder:
                     raw[b:e] = part
                     b = e
             elif run.kind == _DICT:
-                # indices were checked against the dictionary (never negative), so
-                # clipping changes nothing and spares numpy a buffered copy
-                np.take(run.dictionary, run.indices(), axis=0, out=out[pos:pos + n], mode="clip")
+                _take_dictionary(run.dictionary, run.indices(), out[pos:pos + n])
             else:
                 out[pos:pos + n] = self._materialise(run)
             pos += n

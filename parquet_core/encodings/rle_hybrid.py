@@ -918,6 +918,11 @@ def expand_dictionary_index_pages(pages: list[ScannedIndices]) -> npt.NDArray[np
     return np.concatenate(out_parts)
 
 
+#: Bit-packed bodies averaging at least this many 8-value groups are copied slice by
+#: slice in :func:`_expand_same_width`; shorter ones by one gather of their groups.
+_SLICE_MIN_GROUPS = 12
+
+
 def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.int32]:
     if len(pages) == 1 and w and type(pages[0][2]) is not _Walked:
         body, _, table, count = pages[0]
@@ -942,23 +947,42 @@ def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.in
     takes_parts: list[npt.NDArray[np.int64]] = []
     tags_parts: list[npt.NDArray[np.int64]] = []
     walked: list[tuple[_Walked, int]] = []
+    # run tables of pages left to the run loop (a flat list each, a few runs): gathered in
+    # Python and converted once, rather than a few numpy calls per page
+    flat: list[int] = []
+
+    def flush_flat() -> None:
+        pairs = np.array(flat, dtype=np.int64).reshape(-1, 2)
+        takes_parts.append(pairs[:, 0])
+        tags_parts.append(pairs[:, 1])
+        flat.clear()
+
     for (_body, _, table, _count), base in zip(pages, bases):
         if type(table) is _Walked:
+            if flat:
+                flush_flat()
             walked.append((table, base))
             runs_per_page.append(table.at.size)
             continue
         if walked:
             _walked_runs(joined, w, walked, takes_parts, tags_parts)
             walked = []
-        if isinstance(table, tuple):
-            tk, tg = table
-        else:
-            pairs = np.asarray(table, dtype=np.int64).reshape(-1, 2)
-            tk, tg = pairs[:, 0], pairs[:, 1]
         # a bit-packed body's tag ~o becomes ~(o + base) = ~o - base
-        takes_parts.append(tk)
-        tags_parts.append(np.where(tg < 0, tg - base, tg))
-        runs_per_page.append(len(tk))
+        if isinstance(table, tuple):
+            if flat:
+                flush_flat()
+            tk, tg = table
+            takes_parts.append(tk)
+            tags_parts.append(np.where(tg < 0, tg - base, tg))
+            runs_per_page.append(len(tk))
+            continue
+        for i in range(1, len(table), 2):
+            take, tag = table[i - 1], table[i]
+            flat.append(take)
+            flat.append(tag - base if tag < 0 else tag)
+        runs_per_page.append(len(table) >> 1)
+    if flat:
+        flush_flat()
     if walked:
         _walked_runs(joined, w, walked, takes_parts, tags_parts)
     takes = np.concatenate(takes_parts) if len(takes_parts) > 1 else takes_parts[0]
@@ -975,7 +999,15 @@ def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.in
     # windows, followed by SLACK bytes of any content for the unpacker's word reads
     # (their bits are masked off)
     body_bytes = np.empty(n_groups * w + SLACK, dtype=np.uint8)
-    if n_groups:
+    if n_groups >= _SLICE_MIN_GROUPS * groups.size:
+        # long bodies (parquet-mr writes 504-value bit-packed runs): one slice copy each
+        # costs less than the index arithmetic and gather of their groups
+        dst, src = body_bytes.data, joined.data
+        pos = 0
+        for s, nb in zip(starts.tolist(), (groups * w).tolist()):
+            dst[pos:pos + nb] = src[s:s + nb]
+            pos += nb
+    elif n_groups:
         first = np.zeros(groups.size, dtype=np.int64)
         np.cumsum(groups[:-1], out=first[1:])
         at = np.repeat(starts - first * w, groups)

@@ -43,7 +43,7 @@ from parquet_core.predicate import from_filters
 from parquet_core.options.reader import ReaderOptions, document_reader_options, reader_options
 from parquet_core.page.reader import PageHeaderInfo
 from parquet_core.schema.descriptor import SchemaDescriptor
-from parquet_core.schema.temporal import int96_to_epoch
+from parquet_core.schema.temporal import int96_to_unit
 from parquet_core.schema.types import DataType, Field, Schema, TypeId, ambiguous_name
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.infer import fill_nulls
@@ -376,7 +376,7 @@ class ParquetFile:
         fields, cols = [], []
         for f, c in zip(table.schema, table.columns):
             if f.type.id is TypeId.INT96:
-                values, _ = int96_to_epoch(c.values, unit)
+                values = int96_to_unit(c.values, unit)
                 f = Field(f.name, DataType("timestamp", unit=unit), f.nullable, f.path, f.field_id)
                 c = Array(f.type, fill_nulls(values, c.validity), c.validity)
             fields.append(f)

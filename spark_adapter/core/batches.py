@@ -84,6 +84,9 @@ def to_spark_arrow(col: Any, typ: pa.DataType, name: str = "?") -> pa.Array:
     try:
         if pa.types.is_timestamp(typ) and pa.types.is_timestamp(col.type) and col.type.unit == "ns":
             return _floor_to_micros(col, 1000, typ.tz)
+        if pa.types.is_timestamp(typ) and pa.types.is_timestamp(col.type) and col.type.unit == typ.unit:
+            # the same instants, only the zone label differs (as the line above labels them)
+            return col.view(typ)
         if pa.types.is_null(col.type):
             return pa.nulls(len(col), type=typ)
         if pa.types.is_struct(typ) and pa.types.is_struct(col.type) and \

@@ -244,9 +244,10 @@ def encryption_options(options: Mapping[str, Any]) -> dict[str, str]:
     return {str(k): str(v) for k, v in options.items() if str(k).lower().startswith(P)}
 
 
-def open_parquet(path: str, options: Mapping[str, Any] | None) -> Any:
-    """``pc.ParquetFile`` of *path* with the decryption the options describe."""
-    return pc.ParquetFile(path, decryption=decryption_from_options(options or {}, path))
+def open_parquet(path: str, options: Mapping[str, Any] | None, **read_options: Any) -> Any:
+    """``pc.ParquetFile`` of *path* with the decryption the options describe (and any other
+    of ``pc.ParquetFile``'s reading options)."""
+    return pc.ParquetFile(path, decryption=decryption_from_options(options or {}, path), **read_options)
 
 
 def key_material_name(parquet_name: str) -> str:

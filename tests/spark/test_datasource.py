@@ -90,6 +90,23 @@ def test_int96_matches_spark(pqcore_spark, tmp_path):
     assert_same(ours, theirs)
 
 
+def test_int96_sub_microseconds_before_1970_match_spark(pqcore_spark, tmp_path):
+    """INT96 with nanosecond digits before and after the epoch, dictionary-encoded with
+    nulls: the same microseconds as Spark's reader (which floors toward minus infinity)."""
+    ns = [-1, -1001, -999_999_999_999, 1_999, 1_700_000_000_123_456_789, None, -5_000_000_000_000_000_001]
+    path = str(tmp_path / "int96_ns.parquet")
+    pq.write_table(pa.table({"ts": pa.array(ns * 30, pa.timestamp("ns"))}), path,
+                   use_deprecated_int96_timestamps=True, store_schema=False)
+    spark = pqcore_spark
+    ours = spark.read.format("pqcore").load(path)
+    theirs = spark.read.parquet(path)
+    assert rows(ours.selectExpr("unix_micros(ts)")) == rows(theirs.selectExpr("unix_micros(ts)"))
+    # filters compare the floored microseconds, as Spark's do
+    for cond in ("ts = timestamp_micros(-1)", "ts < timestamp_micros(0)", "ts >= timestamp_micros(-1000000000)"):
+        assert rows(ours.where(cond).selectExpr("unix_micros(ts)"), sort=True) == \
+            rows(theirs.where(cond).selectExpr("unix_micros(ts)"), sort=True), cond
+
+
 def test_int96_from_spark_matches_spark(pqcore_spark, corpus):
     """Year 290000 is beyond Python's datetime, so compare microseconds."""
     spark = pqcore_spark

@@ -173,3 +173,37 @@ def test_whole_row_groups_and_streamed_ones_give_the_same_batches(tmp_path, monk
     assert got.column("s").to_pylist() == expected.column("s").to_pylist()
     assert got.column("t").cast(pa.int64()).to_pylist() == \
         expected.column("t").cast(pa.timestamp("us")).cast(pa.int64()).to_pylist()
+
+
+def _int96_file(tmp_path):
+    """INT96 instants with sub-microsecond digits either side of the epoch, repeated (a
+    dictionary-encoded chunk) and with nulls; the path and pyarrow's table of it."""
+    ns = [-1, -1001, -999_999_999_999, 1_999, 1_700_000_000_123_456_789, None, -5_000_000_000_000_000_001]
+    table = pa.table({"t": pa.array(ns * 40, pa.timestamp("ns")), "i": pa.array(range(280), pa.int64())})
+    path = tmp_path / "i96.parquet"
+    pq.write_table(table, path, use_deprecated_int96_timestamps=True, store_schema=False, data_page_size=256)
+    assert "RLE_DICTIONARY" in pq.ParquetFile(path).metadata.row_group(0).column(0).encodings
+    return path
+
+
+@pytest.mark.parametrize("whole", [True, False])
+def test_int96_read_as_microseconds_floored(tmp_path, monkeypatch, whole):
+    """INT96 columns are read as microseconds directly (``coerce_int96_timestamp_unit="us"``),
+    rounding toward minus infinity as Spark does (pyarrow's coerced read is the oracle: it
+    floors too), whether the row group is decoded whole or streamed."""
+    import spark_adapter.core.batches as batches_mod
+    import spark_adapter.pqcore.reader as reader_mod
+
+    def no_second_pass(*args):
+        raise AssertionError("INT96 came as nanoseconds and was floored in a second pass")
+
+    monkeypatch.setattr(batches_mod, "_floor_to_micros", no_second_pass)
+    if not whole:
+        monkeypatch.setattr(reader_mod, "_WHOLE_GROUP_ROWS", 10)
+    path = _int96_file(tmp_path)
+    reader = _reader(str(path), batchSize="100")
+    got = pa.Table.from_batches([b for p in reader.partitions() for b in reader.read(p)])
+    want = pq.read_table(path, coerce_int96_timestamp_unit="us").column("t")
+    assert got.schema.field("t").type.unit == "us"
+    assert got.column("t").cast(pa.int64()).to_pylist() == want.cast(pa.int64()).to_pylist()
+    assert want.cast(pa.int64()).to_pylist()[:4] == [-1, -2, -1_000_000_000, 1]   # floored, not truncated

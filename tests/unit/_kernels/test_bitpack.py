@@ -159,3 +159,24 @@ def test_pack_rejects_bad_values() -> None:
         pack_bits([-1], 3)
     with pytest.raises(ValueError):
         pack_bits([1], 65)
+
+
+@pytest.mark.parametrize("width", [2, 4])
+@pytest.mark.parametrize("count", [0, 1, 3, 5, 8, 13, 4097])
+@pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.int16])
+def test_byte_lane_widths_into(width: int, count: int, dtype: type) -> None:
+    """Widths that divide a byte are looked up a byte at a time (issue 32): the same values
+    as the big-integer reference, whatever the count's remainder, only the bytes the
+    values need read, the output's other slots untouched."""
+    from parquet_core._kernels.bitpack import unpack_bits_into
+
+    rng = np.random.default_rng(width * 100 + count)
+    need = (count * width + 7) // 8
+    buf = rng.integers(0, 256, need).astype(np.uint8).tobytes()
+    out = np.full(count + 3, 99, dtype=dtype)
+    unpack_bits_into(buf, width, count, out)
+    assert out[:count].tolist() == ref_unpack_lsb(buf, width, count)
+    assert out[count:].tolist() == [99, 99, 99]
+    if need:
+        with pytest.raises(ParquetFormatError):
+            unpack_bits_into(buf[:need - 1], width, count, out)

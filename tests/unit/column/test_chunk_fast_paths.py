@@ -446,3 +446,46 @@ def test_dictionary_index_out_of_range_names_its_page(bad_page: int, v2: bool) -
             read(iter_pages(out, CompressionCodec.UNCOMPRESSED, 33))
         notes = [n for n in info.value.__notes__ if "while decoding page" in n]
         assert len(notes) == 1 and f"page {bad_page} " in notes[0]
+
+
+def test_consecutive_dictionary_indices_are_a_slice_copy() -> None:
+    """Indices counting up by one copy a slice of the dictionary (issue 32); indices whose
+    ends look consecutive but whose middle is not, or that run past the dictionary,
+    are taken as usual.  Expected values: numpy's own fancy indexing."""
+    from parquet_core.column.reader import _take_dictionary
+
+    d = np.arange(40, dtype=np.int64).reshape(10, 4)
+    for idx in ([0, 1, 2, 3], [3, 4, 5], [0, 2, 1, 3], [2, 1, 3, 4], [7, 8, 9], [5], [], [4, 4]):
+        idx = np.array(idx, dtype=np.int32)
+        assert _take_dictionary(d, idx, None).tolist() == d[idx].tolist()
+        out = np.full((len(idx) + 2, 4), -1, dtype=np.int64)
+        _take_dictionary(d, idx, out[1:len(idx) + 1])
+        assert out.tolist() == [[-1] * 4] + d[idx].tolist() + [[-1] * 4]
+    got = _take_dictionary(d, np.arange(10, dtype=np.int32), None)
+    got[0, 0] = 99          # a copy: the dictionary stays as it was
+    assert d[0, 0] == 0
+
+
+@pytest.mark.parametrize("int96", [False, True])
+def test_distinct_values_dictionary_then_plain_read_as_pyarrow(int96) -> None:
+    """A column of distinct values dictionary-encoded until the dictionary page limit, then
+    PLAIN (as parquet-mr writes Spark's timestamps), with nulls: pyarrow's values."""
+    import io
+
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    import parquet_core as pc
+
+    n = 5000
+    ts = [None if i % 11 == 5 else 1_700_000_000_000_000_000 + i * 1_000_001 - 3_000_000_000_000_000_000 * (i % 2)
+          for i in range(n)]
+    table = pa.table({"t": pa.array(ts, pa.timestamp("ns")), "v": pa.array(range(n), pa.int64())})
+    buf = io.BytesIO()
+    pq.write_table(table, buf, use_deprecated_int96_timestamps=int96, dictionary_pagesize_limit=8192,
+                   data_page_size=2048, store_schema=False)
+    meta = pq.ParquetFile(io.BytesIO(buf.getvalue())).metadata.row_group(0)
+    assert {"RLE_DICTIONARY", "PLAIN"} <= set(meta.column(0).encodings)
+    want = pq.read_table(io.BytesIO(buf.getvalue()))
+    assert pc.read_table(io.BytesIO(buf.getvalue())).to_arrow().equals(want)
+    assert pc.ParquetFile(io.BytesIO(buf.getvalue())).read_row_group(0, columns=["v"]).to_arrow().equals(
+        want.select(["v"]))

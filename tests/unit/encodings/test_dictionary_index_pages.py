@@ -146,6 +146,51 @@ def test_many_runs_over_several_pages_expand_together(w) -> None:
     assert expand_dictionary_index_pages(scanned).tolist() == expected
 
 
+def _parquet_mr_page(rng: np.random.Generator, w: int, count: int, rle_every: int) -> tuple[bytes, int, list[int]]:
+    """A page as parquet-mr writes dictionary indices: bit-packed runs of 63 groups (504
+    values, a one-byte header), a short RLE run every *rle_every* packed runs, the last
+    packed run cut to the bytes its used values need; values of *w* bits."""
+    top = (1 << w) - 1
+    buf = bytearray([w])
+    values: list[int] = []
+    k = 0
+    while len(values) < count:
+        k += 1
+        if rle_every and k % rle_every == 0:
+            v, n = int(rng.integers(0, top + 1)), int(rng.integers(8, 30))
+            buf += uleb(n << 1) + v.to_bytes((w + 7) // 8, "little")
+            values += [v] * n
+            continue
+        groups = min(63, (count - len(values) + 7) // 8)
+        vals = rng.integers(0, top + 1, groups * 8).tolist()
+        body = _pack(vals, w)
+        used = min(groups * 8, count - len(values))
+        buf += uleb((groups << 1) | 1) + body[:(used * w + 7) // 8]
+        values += vals[:used]
+    return bytes(buf), len(values), values
+
+
+@pytest.mark.parametrize("gather", [False, True])
+@pytest.mark.parametrize("w", [3, 8, 12, 17])
+@pytest.mark.parametrize("rle_every", [0, 3])
+def test_long_packed_runs_copied_slice_by_slice(monkeypatch, gather, w, rle_every) -> None:
+    # bodies of 63 groups take the slice-by-slice copy (issue 32); the group gather
+    # (forced by a huge threshold) gives the same values
+    import parquet_core.encodings.rle_hybrid as rle
+
+    if gather:
+        monkeypatch.setattr(rle, "_SLICE_MIN_GROUPS", 10**9)
+    rng = np.random.default_rng(w * 10 + rle_every)
+    pages = [_parquet_mr_page(rng, w, int(rng.integers(1000, 5000)), rle_every) for _ in range(4)]
+    scanned, expected = [], []
+    for buf, count, values in pages:
+        assert decode_dictionary_indices(buf, count).tolist() == values
+        scanned.append(scan_dictionary_indices(buf, count))
+        expected += values
+    assert expand_dictionary_index_pages(scanned).tolist() == expected
+    assert expand_dictionary_index_pages(scanned[:1]).tolist() == pages[0][2]
+
+
 def test_two_byte_rle_value_cut_at_the_end_is_refused() -> None:
     # an RLE run of 10 values of 9 bits needs two value bytes; only one is there
     buf = bytes([9]) + uleb(10 << 1) + b"\x01"
@@ -157,3 +202,24 @@ def test_two_byte_rle_value_cut_at_the_end_is_refused() -> None:
     assert decode_dictionary_indices(bytes([9]) + uleb(4 << 1) + b"\xff\x01", 4).tolist() == [511] * 4
     with pytest.raises(ParquetFormatError, match="does not fit in 9 bits"):
         decode_dictionary_indices(bytes([9]) + uleb(4 << 1) + b"\x00\x02", 4)
+
+
+@pytest.mark.parametrize("w", [3, 12])
+def test_pages_of_few_and_many_runs_interleaved_keep_their_order(w) -> None:
+    # pages of a few runs (run tables gathered in Python) between pages walked run by
+    # run (tables found with numpy) within one width: every page's values in page order
+    rng = np.random.default_rng(100 + w)
+    pages = []
+    for k in range(7):
+        if k % 3 == 1:
+            pages.append(_taxi_page(rng, w, int(rng.integers(20, 40)), cut_last=bool(k % 2)))
+        else:
+            pages.append(_parquet_mr_page(rng, w, int(rng.integers(40, 1500)), rle_every=2))
+    scanned, expected = [], []
+    for buf, count, values in pages:
+        assert decode_dictionary_indices(buf, count).tolist() == values
+        scanned.append(scan_dictionary_indices(buf, count))
+        expected += values
+    kinds = {type(s[2]).__name__ for s in scanned}
+    assert kinds == {"list", "_Walked"}, kinds
+    assert expand_dictionary_index_pages(scanned).tolist() == expected
