@@ -16,8 +16,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from parquet_core.errors import UnsupportedFeatureError
-from parquet_core.schema.temporal import int96_to_epoch
+from parquet_core.schema.temporal import int96_to_unit, int96_unit_problem
 from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.infer import fill_nulls
@@ -41,19 +43,29 @@ def _coerced_type(dt: DataType, unit: str) -> DataType:
     return replace(dt, fields=tuple(replace(f, type=_coerced_type(f.type, unit)) for f in dt.fields))
 
 
-def _coerce_array(arr: Array, unit: str) -> Array:
+def _coerce_array(arr: Array, unit: str, column: str) -> Array:
     """*arr* with every INT96 value below it as a timestamp of *unit* (the same object when none)."""
     dt = arr.type
     if not _has_int96(dt):
         return arr
     if dt.id is TypeId.INT96:
-        values, _ = int96_to_epoch(arr.values, unit)   # sub-unit digits floored, as pyarrow
+        values, bad = int96_to_unit(arr.values, unit)   # sub-unit digits floored, as pyarrow
+        if arr.validity is not None:
+            bad &= arr.validity
+        if bad.any():
+            problem = int96_unit_problem(arr.values, int(np.argmax(bad)), unit)
+            raise UnsupportedFeatureError(
+                f"coerce_int96_timestamp_unit={unit!r}: column {column!r} holds {problem}; "
+                f"{'read it with a coarser unit, or ' if unit in ('us', 'ns') else ''}"
+                "read it without the option (INT96 values as stored)")
         return Array(_coerced_type(dt, unit), fill_nulls(values, arr.validity), arr.validity)
     if isinstance(arr, ListArray):          # lists and maps: one child
-        return type(arr)(_coerced_type(dt, unit), arr.offsets, _coerce_array(arr.values, unit), arr.validity)
+        child = _coerce_array(arr.values, unit, f"{column}.{dt.fields[0].name}" if dt.id is TypeId.LIST
+                              else column)
+        return type(arr)(_coerced_type(dt, unit), arr.offsets, child, arr.validity)
     if isinstance(arr, StructArray):
-        return StructArray(_coerced_type(dt, unit), [_coerce_array(c, unit) for c in arr.values], arr.length,
-                           arr.validity, arr.column)
+        kids = [_coerce_array(c, unit, f"{column}.{f.name}") for c, f in zip(arr.values, dt.fields)]
+        return StructArray(_coerced_type(dt, unit), kids, arr.length, arr.validity, arr.column)
     raise UnsupportedFeatureError(
         f"coerce_int96_timestamp_unit cannot coerce the INT96 values inside a {dt} column")
 
@@ -74,7 +86,7 @@ def coerce_int96(table: Table, unit: str | None) -> Table:
     fields, cols = [], []
     for f, c in zip(table.schema, table.columns):
         if _has_int96(f.type):
-            c = _coerce_array(c, unit)
+            c = _coerce_array(c, unit, f.name)
             f = Field(f.name, c.type, f.nullable, f.path, f.field_id)
         fields.append(f)
         cols.append(c)

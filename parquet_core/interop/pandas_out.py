@@ -38,6 +38,7 @@ none, from the ``pandas`` metadata.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import datetime
 import decimal
 import re
@@ -82,11 +83,11 @@ def column_facts(table: Table, meta: dict[str, Any] | None) -> list[FieldFacts |
         for f in recorded:
             by_name.setdefault(f.name, f)   # the first field of a name
         if [f.name for f in recorded] == names:
-            return list(recorded)
+            return _zones_kept(table, list(recorded))
         for i, n in enumerate(names):
             if len(table.schema.positions(n)) == 1 and n in by_name:
                 out[i] = by_name[n]
-        return out
+        return _zones_kept(table, out)
     if meta is None:
         return out
     for entry in meta["columns"]:
@@ -99,6 +100,18 @@ def column_facts(table: Table, meta: dict[str, Any] | None) -> list[FieldFacts |
         facts = _facts_from_entry(name, entry, table.columns[i])
         if facts is not None:
             out[i] = facts
+    return out
+
+
+def _zones_kept(table: Table, facts: list[FieldFacts | None]) -> list[FieldFacts | None]:
+    """*facts* without the zone ``ARROW:schema`` records for a timestamp column read without
+    one (an INT96 column read with ``coerce_int96_timestamp_unit``): pyarrow gives a zone's
+    name back only to a column adjusted to UTC, as ``to_arrow`` does."""
+    out = list(facts)
+    for i, (f, col) in enumerate(zip(facts, table.columns)):
+        if f is not None and f.kind == "timestamp" and f.tz and col.type.id is TypeId.TIMESTAMP \
+                and col.type.tz is None:
+            out[i] = dataclasses.replace(f, tz=None)
     return out
 
 
