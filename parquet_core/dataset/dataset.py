@@ -627,7 +627,8 @@ class ParquetDataset:
                 with self.open_fragment(self._fragments[0]) as pf:
                     self._first_key_values = dict(pf.metadata.metadata or {})
         if b"ARROW:schema" not in self._first_key_values:
-            table._metadata = arrow_key_values(table.schema, None, opts.binary_type, opts.list_type)
+            return table.replace_schema_metadata(arrow_key_values(table.schema, None, opts.binary_type,
+                                                                  opts.list_type))
         return table
 
     def _assemble(self, frags: Sequence[Fragment], tables: Sequence[Table], out: list[Field]) -> Table:

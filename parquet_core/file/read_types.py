@@ -62,7 +62,9 @@ def _coerce_array(arr: Array, unit: str, column: str) -> Array:
     if isinstance(arr, ListArray):          # lists and maps: one child
         child = _coerce_array(arr.values, unit, f"{column}.{dt.fields[0].name}" if dt.id is TypeId.LIST
                               else column)
-        return type(arr)(_coerced_type(dt, unit), arr.offsets, child, arr.validity)
+        offsets = arr.offsets
+        assert offsets is not None   # a list's own offsets (Array.offsets is None for flat arrays)
+        return type(arr)(_coerced_type(dt, unit), offsets, child, arr.validity)
     if isinstance(arr, StructArray):
         kids = [_coerce_array(c, unit, f"{column}.{f.name}") for c, f in zip(arr.values, dt.fields)]
         return StructArray(_coerced_type(dt, unit), kids, arr.length, arr.validity, arr.column)
@@ -124,5 +126,5 @@ def apply_read_types(table: Table, key_values: Any, options: Any) -> Table:
     """*table* as read from a file with footer *key_values* under *options* (a ReaderOptions):
     INT96 coerced, and its key/values those ``to_arrow`` gives pyarrow's types from."""
     table = coerce_int96(table, options.coerce_int96_timestamp_unit)
-    table._metadata = arrow_key_values(table.schema, key_values, options.binary_type, options.list_type)
-    return table
+    return table.replace_schema_metadata(arrow_key_values(table.schema, key_values, options.binary_type,
+                                                          options.list_type))
