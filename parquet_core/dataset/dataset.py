@@ -41,6 +41,7 @@ from parquet_core.errors import ParquetError, ParquetSchemaError, refuses_memory
 from parquet_core.file.filesystem import FileSystem, IOStats, LocalFileSystem, resolve_filesystem
 from parquet_core.file.pushdown import PruneReport
 from parquet_core.file.reader import ParquetFile
+from parquet_core.file.read_types import arrow_key_values, coerce_int96_schema
 from parquet_core.options.reader import ReaderOptions, reader_options
 from parquet_core.predicate import Expression, filter_mask, from_filters, negation_normal_form
 from parquet_core.predicate.expr import And, Or
@@ -334,6 +335,7 @@ class ParquetDataset:
         self._schema: Schema | None = None
         self._footer_schemas: Any = None       # schemas.FooterSchemas, made on first use
         self._data_names: set[str] | None = None    # the files' column names, once unified
+        self._first_key_values: dict[bytes, bytes] | None = None   # see _arrow_types
 
     # -- metadata ---------------------------------------------------------------------------------
     def _load_summary(self) -> None:
@@ -385,6 +387,10 @@ class ParquetDataset:
         return self._schema
 
     def _data_schema(self, fragments: Sequence[Fragment]) -> Schema:
+        # the footers' INT96 columns as the files are read (coerce_int96_timestamp_unit)
+        return coerce_int96_schema(self._stored_schema(fragments), self.options.coerce_int96_timestamp_unit)
+
+    def _stored_schema(self, fragments: Sequence[Fragment]) -> Schema:
         parts = set(self.partition_names)
         if self._given_schema is not None:
             return Schema([f for f in self._given_schema if f.name not in parts])
@@ -595,7 +601,7 @@ class ParquetDataset:
                     runs.append(([fr], [table.num_rows], table))
                 if pending:
                     runs.extend(self._read_summarised_runs(pending, columns, use_threads, prog))
-                return self._assemble_runs(runs, self._output_fields(fixed, columns))
+                return self._arrow_types(self._assemble_runs(runs, self._output_fields(fixed, columns)))
         finally:
             if prog is not None:
                 prog.close()
@@ -605,7 +611,25 @@ class ParquetDataset:
             unifier.add(sch, self._fs.display(frag.path))
         fixed = self._full_schema(unifier.schema() if results else Schema([]))
         out_fields = self._output_fields(fixed, columns)
-        return self._assemble(frags, [t for t, _ in results], out_fields)
+        return self._arrow_types(self._assemble(frags, [t for t, _ in results], out_fields))
+
+    def _arrow_types(self, table: Table) -> Table:
+        """*table* (read) with the key/values that make ``to_arrow`` give the Arrow types
+        ``binary_type`` / ``list_type`` ask, when the dataset's first file has no ``ARROW:schema``
+        (the file whose schema pyarrow's dataset takes; see :mod:`parquet_core.file.read_types`)."""
+        opts = self.options
+        if opts.binary_type is None and opts.list_type is None or not self._fragments:
+            return table
+        if self._first_key_values is None:
+            if self._summary is not None:
+                self._first_key_values = dict(self._summary.pf.metadata.metadata or {})
+            else:
+                with self.open_fragment(self._fragments[0]) as pf:
+                    self._first_key_values = dict(pf.metadata.metadata or {})
+        if b"ARROW:schema" not in self._first_key_values:
+            return table.replace_schema_metadata(arrow_key_values(table.schema, None, opts.binary_type,
+                                                                  opts.list_type))
+        return table
 
     def _assemble(self, frags: Sequence[Fragment], tables: Sequence[Table], out: list[Field]) -> Table:
         """One table from the files' tables: widened, nulls for missing columns, partition values added."""
@@ -900,7 +924,7 @@ class ParquetDataset:
                                          filters=rest if isinstance(rest, Expression) else None,
                                          use_threads=use_threads and big):
                 if batch.num_rows:
-                    yield self._assemble([frag], [batch], out)
+                    yield self._arrow_types(self._assemble([frag], [batch], out))
 
     def explain(self, filters: Any = None, columns: Sequence[str] | None = None) -> DatasetReport:
         """What a read with *filters* would do: files skipped by partition folders (never

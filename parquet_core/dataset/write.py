@@ -30,7 +30,6 @@ Safety (the protocol is in ``transaction.py``, what readers do in ``commit_marke
 
 from __future__ import annotations
 
-import datetime as dt
 import uuid
 from typing import Any, Sequence
 
@@ -40,6 +39,7 @@ from parquet_core.dataset.commit_markers import (
     LOCK_NAME, METADATA_LOCK_NAME, RECORD_PREFIX, is_internal, is_marker)
 from parquet_core.dataset.metadata_update import (
     check_common_metadata, footer_with_file_path, updated_metadata)
+from parquet_core.dataset.partition_rows import partition_groups, take_rows
 from parquet_core.dataset.partitioning import partition_segment
 from parquet_core.dataset.transaction import Transaction, clean_up, put
 from parquet_core.errors import DatasetWriteConflictError
@@ -48,65 +48,13 @@ from parquet_core.file.filesystem import FileSystem, LocalFileSystem, resolve_fi
 from parquet_core.errors import UnsupportedFeatureError
 from parquet_core.file.writer import as_writer_schema, write_table
 from parquet_core.options import writer_arguments
-from parquet_core.schema.types import Schema
-from parquet_core.table.arrays import Array, Table
-from parquet_core.interop.ingest import as_table
-from parquet_core.table.select import take_array
+from parquet_core.table.arrays import Table
+from parquet_core.dataset.write_stream import write_stream_files
+from parquet_core.interop.ingest import as_table, input_stream
 
 __all__ = ["write_to_dataset", "EXISTING_DATA_BEHAVIORS"]
 
 EXISTING_DATA_BEHAVIORS = ("error", "overwrite_or_ignore", "delete_matching")
-
-
-def _format(value: Any) -> str | None:
-    """A partition value as folder text (pyarrow's formatting for the common types)."""
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (dt.date, dt.datetime)):
-        return value.isoformat()
-    if isinstance(value, bytes):
-        return value.decode("utf-8")
-    if isinstance(value, float):
-        return repr(value) if not value.is_integer() else str(value)
-    return str(value)
-
-
-def _groups(table: Table, cols: Sequence[str]) -> list[tuple[tuple[str | None, ...], np.ndarray]]:
-    """Rows of each distinct combination of partition values, in order of first appearance."""
-    n = table.num_rows
-    codes = np.zeros(n, dtype=np.int64)
-    for name in cols:
-        arr = table.column(name)
-        if type(arr) is not Array:
-            raise TypeError(f"cannot partition by {name!r}: a {arr.type} column")
-        # One Python step per row to turn values into folder text: partition columns have
-        # few distinct values and this runs once per write, not per page.
-        index: dict[str | None, int] = {}
-        col_codes = np.fromiter((index.setdefault(_format(v), len(index)) for v in arr.to_pylist()),
-                                dtype=np.int64, count=n)
-        codes = codes * max(len(index), 1) + col_codes
-    if n == 0:
-        return []
-    keys, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")
-    rows_sorted = np.argsort(inverse, kind="stable")
-    bounds = np.searchsorted(inverse[rows_sorted], np.arange(len(keys) + 1))
-    out = []
-    for g in order:
-        rows = rows_sorted[bounds[g]:bounds[g + 1]]
-        r0 = int(rows[0])
-        # the values of the group, read back from its first row
-        values = tuple(_format(table.column(name).slice(r0, r0 + 1).to_pylist()[0]) for name in cols)
-        out.append((values, rows))
-    return out
-
-
-def _take(table: Table, keep: list[str], rows: np.ndarray | None) -> Table:
-    fields = [table.schema.field(n) for n in keep]
-    cols = [table.column(n) if rows is None else take_array(table.column(n), rows) for n in keep]
-    return Table(Schema(fields), cols, table.num_rows if rows is None else int(rows.size))
 
 
 def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] | None = None,
@@ -119,7 +67,11 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
     Parameters
     ----------
     table:
-        A :class:`~parquet_core.Table`, a mapping of columns, a pandas DataFrame or a pyarrow Table.
+        A :class:`~parquet_core.Table`, a mapping of columns, a pandas DataFrame, a pyarrow Table,
+        or a stream: any other object with ``__arrow_c_stream__`` (a pyarrow RecordBatchReader, a
+        polars DataFrame, a duckdb relation), consumed batch by batch, each batch's rows going
+        to their partition's open file (which gathers up to ``row_group_size`` rows per row
+        group, then writes them), so that the whole stream is never held in memory.
     root_path:
         A local folder, a URL (``s3://bucket/t``, with ``storage_options``) or a path in *filesystem*.
     partition_cols:
@@ -151,16 +103,29 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
         existing_data_behavior = "overwrite_or_ignore"
     template = _check_options(existing_data_behavior, max_rows_per_file, basename_template, write_options)
     fs, (root,) = resolve_filesystem([root_path], filesystem, storage_options)
-    data = as_table(table, None if schema is None else as_writer_schema(schema))
-    cols, keep = _split_columns(data, partition_cols)
+    given = None if schema is None else as_writer_schema(schema)
+    # a stream (RecordBatchReader, polars, duckdb...) is written batch by batch (write_stream.py)
+    stream = input_stream(table, given)
+    data = as_table(table, given) if stream is None else None
+    stream_schema = None if stream is None else as_writer_schema(stream[0])
+    names = data.schema.names if data is not None else stream_schema.names if stream_schema is not None else []
+    cols, keep = _split_columns(names, partition_cols)
     _check_root(fs, root, existing_data_behavior)
-    folders, jobs = _plan_files(fs, root, data, cols, keep, template, max_rows_per_file)
     txn = Transaction(fs, root)
     try:
         try:
-            _write_files(fs, txn, jobs, progress, write_options)
+            if stream is None:
+                assert data is not None
+                folders, jobs = _plan_files(fs, root, data, cols, keep, template, max_rows_per_file)
+                _write_files(fs, txn, jobs, progress, write_options)
+                written = [path for path, _ in jobs]
+            else:
+                assert stream_schema is not None
+                folders, written = write_stream_files(fs, txn, root, stream[1], stream_schema, cols, keep,
+                                                      template, max_rows_per_file, write_options, progress)
+            # no rows to partition: no file, nothing to commit (pyarrow writes nothing either)
             footers = _commit(fs, root, txn, existing_data_behavior, folders,
-                              need_footers=metadata_collector is not None)
+                              need_footers=metadata_collector is not None) if written else []
         except BaseException:
             if not txn.committed:
                 txn.rollback()
@@ -170,8 +135,8 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
     if metadata_collector is not None:
         metadata_collector.extend(footers)
     if visitor is not None:
-        _visit(fs, root, [path for path, _ in jobs], visitor)
-    return [fs.display(path) for path, _ in jobs]
+        _visit(fs, root, written, visitor)
+    return [fs.display(path) for path in written]
 
 
 def _pyarrow_arguments(partition_cols: Sequence[str] | None, write_options: dict[str, Any]
@@ -234,10 +199,9 @@ def _check_options(behavior: str, max_rows_per_file: int | None, basename_templa
     return template
 
 
-def _split_columns(data: Table, partition_cols: Sequence[str] | None) -> tuple[list[str], list[str]]:
-    """``(partition columns, columns stored in the files)``, checked against the table."""
+def _split_columns(names: list[str], partition_cols: Sequence[str] | None) -> tuple[list[str], list[str]]:
+    """``(partition columns, columns stored in the files)``, checked against the table's *names*."""
     cols = list(partition_cols or [])
-    names = data.column_names
     for c in cols:
         if c not in names:
             raise ValueError(f"partition column {c!r} is not in the table (columns: {names})")
@@ -279,14 +243,14 @@ def _plan_files(fs: FileSystem, root: str, data: Table, cols: list[str], keep: l
     of the stored columns)`` per file (a partition split by *max_rows_per_file*)."""
     plan: list[tuple[str, np.ndarray | None]] = []
     if cols:
-        for values, rows in _groups(data, cols):
+        for values, rows in partition_groups(data, cols):
             folder = fs.join(root, *(partition_segment(c, v) for c, v in zip(cols, values)))
             plan.append((folder, rows))
     else:
         plan.append((root, None))
     jobs: list[tuple[str, Table]] = []
-    for folder, rows in plan:
-        part = _take(data, keep, rows)
+    for folder, picked in plan:
+        part = take_rows(data, keep, picked)
         step = max_rows_per_file or max(part.num_rows, 1)
         for i, start in enumerate(range(0, max(part.num_rows, 1), step)):
             piece = part if max_rows_per_file is None else part.slice_rows(start, min(start + step, part.num_rows))

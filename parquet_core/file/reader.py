@@ -31,6 +31,7 @@ from parquet_core.file.columns import FileColumns, Selected
 from parquet_core.file.footer import read_footer
 from parquet_core.file.indexes import FileIndexes
 from parquet_core.file.pushdown import PruneReport, RowGroupPlanner
+from parquet_core.file.read_types import apply_read_types, coerce_int96_schema
 from parquet_core.file.filtered import read_plans
 from parquet_core.file.scan import ReadContext, read_fields
 from parquet_core.file.filesystem import FileSystem, IOStats, is_url, resolve_filesystem
@@ -43,10 +44,8 @@ from parquet_core.predicate import from_filters
 from parquet_core.options.reader import ReaderOptions, document_reader_options, reader_options
 from parquet_core.page.reader import PageHeaderInfo
 from parquet_core.schema.descriptor import SchemaDescriptor
-from parquet_core.schema.temporal import int96_to_unit
-from parquet_core.schema.types import DataType, Field, Schema, TypeId, ambiguous_name
+from parquet_core.schema.types import Schema, ambiguous_name
 from parquet_core.table.arrays import Array, Table
-from parquet_core.table.infer import fill_nulls
 from parquet_core.table.assemble import empty_column
 
 __all__ = ["ParquetFile", "IsAFolderError"]
@@ -276,8 +275,9 @@ class ParquetFile:
 
     @property
     def schema_arrow(self) -> Schema:
-        """The table schema (a :class:`~parquet_core.Schema`), under pyarrow's name for it."""
-        return self.columns.schema
+        """The table schema (a :class:`~parquet_core.Schema`), under pyarrow's name for it
+        (INT96 columns as ``coerce_int96_timestamp_unit`` reads them, as pyarrow's)."""
+        return coerce_int96_schema(self.columns.schema, self.options.coerce_int96_timestamp_unit)
 
     # -- data ---------------------------------------------------------------
     @names_file("reading")
@@ -294,7 +294,7 @@ class ParquetFile:
             cols = read_fields(self._context(), selected, [i], use_threads) if selected else []
         finally:
             self._sources.release()
-        return self._int96(Table(Schema([f for f, _ in selected]), cols, rg.num_rows))
+        return self._typed(Table(Schema([f for f, _ in selected]), cols, rg.num_rows))
 
     @names_file("reading")
     def read_row_groups(self, row_groups: Sequence[int], columns: Sequence[str] | None = None,
@@ -310,8 +310,8 @@ class ParquetFile:
             if not 0 <= i < self.num_row_groups:
                 raise IndexError(f"row group {i} out of range (0..{self.num_row_groups - 1})")
         if filters is not None:
-            return self._int96(self._read_filtered(columns, filters, groups, use_threads))
-        return self._int96(self._read_groups(groups, columns, sum(self.metadata.row_group(i).num_rows
+            return self._typed(self._read_filtered(columns, filters, groups, use_threads))
+        return self._typed(self._read_groups(groups, columns, sum(self.metadata.row_group(i).num_rows
                                                                   for i in groups), use_threads))
 
     @names_file("reading")
@@ -337,51 +337,11 @@ class ParquetFile:
             table = self._read_groups(range(self.num_row_groups), columns, self.metadata.num_rows, use_threads)
         else:
             table = self._read_filtered(columns, filters, None, use_threads)
-        table = self._int96(table)
-        table._metadata = self._arrow_types(table.schema, self.metadata.metadata)
-        return table
+        return self._typed(table)
 
-    def _arrow_types(self, schema: Schema, key_values: Any) -> Any:
-        """The file's key/values, plus, for ``binary_type`` / ``list_type`` on a file without
-        ``ARROW:schema``, one naming those Arrow types (what ``to_arrow`` restores), as
-        pyarrow reads such a file."""
-        binary, lists = self.options.binary_type, self.options.list_type
-        if (binary is None and lists is None) or b"ARROW:schema" in (key_values or {}):
-            return key_values
-        from parquet_core.metadata.arrow_ipc_write import encode_schema_nodes
-        from parquet_core.schema.arrow_format import field_node
-
-        def retype(node: Any) -> Any:
-            if node.format in ("z", "u") and binary is not None and not node.metadata:
-                # strings too, as pyarrow applies binary_type to them
-                wide = {"large_binary": {"z": "Z", "u": "U"}, "binary_view": {"z": "vz", "u": "vu"}}
-                node.format = wide[binary][node.format]
-            if node.format == "+l" and lists is not None and node.name != "":
-                node.format = "+L"
-            for child in node.children:
-                retype(child)
-            return node
-
-        try:
-            encoded = encode_schema_nodes([retype(field_node(f)) for f in schema], None)
-        except UnsupportedFeatureError:
-            return key_values
-        return {**(key_values or {}), b"ARROW:schema": encoded}
-
-    def _int96(self, table: Table) -> Table:
-        """*table* with its INT96 columns as timestamps of ``coerce_int96_timestamp_unit``."""
-        unit = self.options.coerce_int96_timestamp_unit
-        if unit is None or not any(f.type.id is TypeId.INT96 for f in table.schema):
-            return table
-        fields, cols = [], []
-        for f, c in zip(table.schema, table.columns):
-            if f.type.id is TypeId.INT96:
-                values = int96_to_unit(c.values, unit)
-                f = Field(f.name, DataType("timestamp", unit=unit), f.nullable, f.path, f.field_id)
-                c = Array(f.type, fill_nulls(values, c.validity), c.validity)
-            fields.append(f)
-            cols.append(c)
-        return Table(Schema(fields), cols, table.num_rows, metadata=table.metadata)
+    def _typed(self, table: Table) -> Table:
+        """*table* as read, given the types the options ask (see :mod:`parquet_core.file.read_types`)."""
+        return apply_read_types(table, self.metadata.metadata, self.options)
 
     def _with_index_columns(self, columns: Sequence[str] | None, use_pandas_metadata: bool) -> Any:
         """*columns* and, with *use_pandas_metadata*, the pandas index columns not among them."""
@@ -433,12 +393,12 @@ class ParquetFile:
             expr = from_filters(filters)        # parsed once, planned row group by row group
             selected = self.columns.select(columns)
             for i in groups:
-                yield from self._int96(self._read_filtered(columns, expr, [i], use_threads,
-                                                           selected)).iter_slices(batch_size)
+                for batch in self._read_filtered(columns, expr, [i], use_threads, selected).iter_slices(batch_size):
+                    yield self._typed(batch)
             return
         selected = self.columns.select(columns)
         for batch in _stream_batches(self._context(), selected, groups, batch_size, use_threads):
-            yield self._int96(batch)
+            yield self._typed(batch)
 
     def _read_filtered(self, columns: Sequence[str] | None, filters: Any, groups: list[int] | None,
                        use_threads: bool = True, selected: list[Selected] | None = None) -> Table:

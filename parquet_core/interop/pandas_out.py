@@ -38,6 +38,7 @@ none, from the ``pandas`` metadata.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import datetime
 import decimal
 import re
@@ -82,11 +83,11 @@ def column_facts(table: Table, meta: dict[str, Any] | None) -> list[FieldFacts |
         for f in recorded:
             by_name.setdefault(f.name, f)   # the first field of a name
         if [f.name for f in recorded] == names:
-            return list(recorded)
+            return _zones_kept(table, list(recorded))
         for i, n in enumerate(names):
             if len(table.schema.positions(n)) == 1 and n in by_name:
                 out[i] = by_name[n]
-        return out
+        return _zones_kept(table, out)
     if meta is None:
         return out
     for entry in meta["columns"]:
@@ -99,6 +100,18 @@ def column_facts(table: Table, meta: dict[str, Any] | None) -> list[FieldFacts |
         facts = _facts_from_entry(name, entry, table.columns[i])
         if facts is not None:
             out[i] = facts
+    return out
+
+
+def _zones_kept(table: Table, facts: list[FieldFacts | None]) -> list[FieldFacts | None]:
+    """*facts* without the zone ``ARROW:schema`` records for a timestamp column read without
+    one (an INT96 column read with ``coerce_int96_timestamp_unit``): pyarrow gives a zone's
+    name back only to a column adjusted to UTC, as ``to_arrow`` does."""
+    out = list(facts)
+    for i, (f, col) in enumerate(zip(facts, table.columns)):
+        if f is not None and f.kind == "timestamp" and f.tz and col.type.id is TypeId.TIMESTAMP \
+                and col.type.tz is None:
+            out[i] = dataclasses.replace(f, tz=None)
     return out
 
 
@@ -237,12 +250,73 @@ def _values(pd: Any, arr: Array, facts: FieldFacts | None) -> Any:
     if tid in (TypeId.STRUCT, TypeId.VARIANT):
         return _structs(pd, arr, facts)
     if dt.is_text:
+        shared = _shared_texts(pd, arr.values)
+        if shared is not None:
+            if null is not None:
+                shared[null] = None
+            return shared
         fast = _texts(arr.values)
         if fast is not None:
             return _objects(fast, null)
     if isinstance(arr.values, ByteArrays) or tid in (TypeId.DECIMAL, TypeId.TIME, TypeId.UUID, TypeId.DATE):
         return _objects(py_values(dt, arr.values), null)
     raise UnsupportedFeatureError(f"to_pandas: no pandas conversion for type {dt}")
+
+
+#: _shared_texts: columns shorter than this are decoded value by value (nothing to gain)
+_SHARED_MIN_ROWS = 1024
+#: _shared_texts: the longest value it keys (two 64-bit words)
+_SHARED_MAX_BYTES = 16
+
+
+def _shared_texts(pd: Any, values: ByteArrays) -> np.ndarray | None:
+    """A text column as an object array in which each distinct value is decoded once and
+    the same ``str`` shared by its rows (what pyarrow's ``deduplicate_objects`` does), or
+    None when that does not pay: few rows, values over 16 bytes, a NUL byte, more than a
+    quarter of the values distinct, bytes that are not UTF-8.
+
+    Each value's bytes, zero-padded, are its exact key (no NUL byte inside, so no two
+    values share one): one or two 64-bit words per row, numbered by ``pd.factorize``.
+    """
+    n = len(values)
+    offsets = np.asarray(values.offsets, dtype=np.int64)
+    if n < _SHARED_MIN_ROWS:
+        return None
+    starts, lengths = offsets[:-1], np.diff(offsets)
+    longest = int(lengths.max())
+    if longest > _SHARED_MAX_BYTES:
+        return None
+    data = np.asarray(values.data, dtype=np.uint8)
+    lo, hi = int(offsets[0]), int(offsets[-1])
+    if not data[lo:hi].all():
+        return None
+    # 8 bytes from every start at once (a sliding window over the zero-padded bytes), the
+    # bytes past each value's end masked off
+    padded = np.zeros(hi - lo + 16, dtype=np.uint8)
+    padded[:hi - lo] = data[lo:hi]
+    window = np.lib.stride_tricks.sliding_window_view(padded, 8)
+    masks = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
+
+    def word(at: int) -> np.ndarray:
+        raw = np.ascontiguousarray(window[starts - lo + at]).view("<u8").reshape(-1)
+        return raw & masks[np.clip(lengths - at, 0, 8)]
+
+    codes, uniques = pd.factorize(word(0))
+    if longest > 8:
+        high, _ = pd.factorize(word(8))
+        codes, uniques = pd.factorize(codes.astype(np.int64) * (int(high.max()) + 1) + high)
+    distinct = len(uniques)
+    if distinct > n // 4:
+        return None
+    first = np.empty(distinct, dtype=np.int64)
+    first[codes[::-1]] = np.arange(n - 1, -1, -1, dtype=np.int64)   # each code's first row
+    try:
+        texts = [data[int(offsets[i]):int(offsets[i + 1])].tobytes().decode("utf-8") for i in first.tolist()]
+    except UnicodeDecodeError:
+        return None
+    shared = np.empty(distinct, dtype=object)
+    shared[:] = texts
+    return shared[codes]
 
 
 def _texts(values: ByteArrays) -> list[str] | None:

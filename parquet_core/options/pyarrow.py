@@ -155,6 +155,10 @@ PYARROW_OPTIONS: Mapping[str, PyarrowOption] = {o.name: o for o in _OPTIONS}
 SAME = "same"
 
 _R = "decryption_properties"
+_INT96_UNIT = ("same ('s', 'ms', 'us', 'ns'; INT96 inside lists, maps and structs too; every read "
+               "entry); a value with no exact count in the unit (pyarrow wraps it around) raises "
+               "UnsupportedFeatureError")
+_TYPES = "same (every read entry): only the Arrow type to_arrow() gives"
 #: every parameter of each ``pyarrow.parquet`` entry point -> SAME, a note starting with
 #: "same" (same name and meaning, with a difference worth saying), or the name of an
 #: entry of PYARROW_OPTIONS
@@ -163,11 +167,11 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
         "source": "same; also bytes, buffers, pyarrow NativeFile / Buffer and URLs",
         "columns": SAME, "use_threads": SAME, "schema": SAME,
         "use_pandas_metadata": "use_pandas_metadata", "read_dictionary": SAME,
-        "binary_type": "same: only the Arrow type to_arrow() gives", "list_type": "same: only the Arrow type to_arrow() gives", "memory_map": "memory_map",
+        "binary_type": _TYPES, "list_type": _TYPES, "memory_map": "memory_map",
         "buffer_size": "buffer_size", "partitioning": SAME, "filesystem": SAME,
         "filters": "same; DNF lists, our expressions and pyarrow.compute expressions",
         "ignore_prefixes": SAME, "pre_buffer": "pre_buffer",
-        "coerce_int96_timestamp_unit": "same for 'ns', 'us', 'ms' (top-level columns); 's' is refused",
+        "coerce_int96_timestamp_unit": _INT96_UNIT,
         _R: "same (alias of our `decryption`); pyarrow's own objects are refused",
         "thrift_string_size_limit": "thrift_string_size_limit",
         "thrift_container_size_limit": "thrift_container_size_limit",
@@ -216,9 +220,9 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
     "ParquetFile": {
         "source": "same; also bytes, buffers, pyarrow NativeFile / Buffer and URLs",
         "metadata": "metadata", "common_metadata": "common_metadata", "read_dictionary": SAME,
-        "binary_type": "same: only the Arrow type to_arrow() gives", "list_type": "same: only the Arrow type to_arrow() gives", "memory_map": "memory_map",
+        "binary_type": _TYPES, "list_type": _TYPES, "memory_map": "memory_map",
         "buffer_size": "buffer_size", "pre_buffer": "pre_buffer",
-        "coerce_int96_timestamp_unit": "same for 'ns', 'us', 'ms' (top-level columns); 's' is refused",
+        "coerce_int96_timestamp_unit": _INT96_UNIT,
         _R: "same (alias of our `decryption`); pyarrow's own objects are refused",
         "thrift_string_size_limit": "thrift_string_size_limit",
         "thrift_container_size_limit": "thrift_container_size_limit",
@@ -242,10 +246,10 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
     },
     "ParquetDataset": {
         "path_or_paths": SAME, "filesystem": SAME, "schema": SAME, "filters": SAME,
-        "read_dictionary": SAME, "binary_type": "same: only the Arrow type to_arrow() gives", "list_type": "same: only the Arrow type to_arrow() gives",
+        "read_dictionary": SAME, "binary_type": _TYPES, "list_type": _TYPES,
         "memory_map": "memory_map", "buffer_size": "buffer_size", "partitioning": SAME,
         "ignore_prefixes": SAME, "pre_buffer": "pre_buffer",
-        "coerce_int96_timestamp_unit": "same for 'ns', 'us', 'ms' (top-level columns); 's' is refused",
+        "coerce_int96_timestamp_unit": _INT96_UNIT,
         _R: "same (alias of our `decryption`)",
         "thrift_string_size_limit": "thrift_string_size_limit",
         "thrift_container_size_limit": "thrift_container_size_limit",

@@ -61,17 +61,12 @@ def _names(name: str, value: Any) -> frozenset[str]:
 
 def _int96_unit(name: str, value: Any) -> str | None:
     if value is not None and not isinstance(value, str):
-        raise TypeError(f"{name} must be 'ns', 'us', 'ms' or None, not a {type(value).__name__}")
+        raise TypeError(f"{name} must be 'ns', 'us', 'ms', 's' or None, not a {type(value).__name__}")
     if value is None or value == "ns":
         return None
-    if value in ("ms", "us"):
+    if value in ("ms", "us", "s"):
         return str(value)
-    if value == "s":
-        from parquet_core.errors import UnsupportedFeatureError
-
-        raise UnsupportedFeatureError(f"{name}='s' is not supported: our timestamps have no seconds "
-                                      "unit; use 'ms' (the same instants, whole milliseconds)")
-    raise ValueError(f"{name} must be 'ns', 'us', 'ms' or None, got {value!r}")
+    raise ValueError(f"{name} must be 'ns', 'us', 'ms', 's' or None, got {value!r}")
 
 
 _BINARY_TYPES = ("binary", "large_binary", "binary_view")
@@ -147,10 +142,14 @@ class ReaderOptions:
         them one after another. The result, and any error raised, is the same. A read
         call's own ``use_threads=`` overrides it.""")
     coerce_int96_timestamp_unit: str | None = _option(None, _int96_unit, """
-        Read INT96 timestamp columns (top-level) as timestamps of this unit, ``"us"`` or
-        ``"ms"`` (sub-unit digits dropped, toward minus infinity, as pyarrow does), which
-        reach dates beyond the years 1677-2262 of nanoseconds; ``None`` / ``"ns"`` keep
-        them as INT96 (``to_arrow`` gives ``timestamp[ns]``), pyarrow's default.""",
+        Read INT96 timestamps (columns, and values inside lists, maps and structs) as
+        timestamps of this unit, ``"us"``, ``"ms"`` or ``"s"`` (sub-unit digits dropped,
+        toward minus infinity, as pyarrow does), which reach dates beyond the years
+        1677-2262 of nanoseconds; ``None`` / ``"ns"`` keep them as INT96 (``to_arrow``
+        gives ``timestamp[ns]``), pyarrow's default. Every read entry honours it (whole
+        files, row groups, batches, datasets). A value with no exact count in the unit
+        (beyond int64, where pyarrow wraps around; a negative nanosecond field; Julian
+        day 0) raises UnsupportedFeatureError naming the column.""",
                                                       kind="str or None")
     binary_type: str | None = _option(None, _binary_type, """
         The Arrow type ``to_arrow()`` gives Parquet binary columns (not strings) of a file

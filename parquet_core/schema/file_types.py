@@ -8,6 +8,7 @@ A writer may store a column in a different type than the table holds, as
     version="1.0"                     uint32              int64 (no UINT_32 in 1.x)
     version="1.0" / "2.4"             timestamp[ns, tz]   timestamp[us, tz]
     coerce_timestamps="ms" / "us"     timestamp[*, tz]    timestamp[unit, tz]
+    (any)                             timestamp[s, tz]    timestamp[ms, tz] (no seconds unit)
     use_deprecated_int96_timestamps   timestamp[*, tz]    unchanged (stored as INT96;
                                                           coerce_timestamps is ignored)
     flavor="spark"                    field "a b"         field "a_b" (top level only)
@@ -73,6 +74,8 @@ def file_type(dt: DataType, *, version: str = "2.6", coerce_timestamps: str | No
         return replace(dt, tz="UTC")
     if dt.id is TypeId.UINT32 and version == "1.0":
         return DataType("int64")
+    if dt.id is TypeId.TIMESTAMP and dt.unit == "s":   # Parquet has no seconds: milliseconds, as pyarrow
+        dt = replace(dt, unit="ms")
     if dt.id is TypeId.TIMESTAMP and not int96_timestamps:
         unit = coerce_timestamps
         if unit is None and dt.unit == "ns" and version != "2.6":

@@ -38,7 +38,8 @@ import numpy.typing as npt
 
 from parquet_core.schema.nanos import NanoDatetime, NanoTime
 
-__all__ = ["RawTemporal", "int96_parts", "int96_to_epoch", "int96_to_ns", "int96_to_unit", "JULIAN_EPOCH_DAY"]
+__all__ = ["RawTemporal", "int96_parts", "int96_to_epoch", "int96_to_ns", "int96_to_unit", "int96_unit_problem",
+           "JULIAN_EPOCH_DAY"]
 
 #: Julian day number of the Unix epoch, 1970-01-01.
 JULIAN_EPOCH_DAY = 2440588
@@ -167,31 +168,57 @@ def int96_to_epoch(raw: npt.NDArray[np.uint8], unit: str = "us") -> tuple[npt.ND
     return ns, ok
 
 
-def int96_to_unit(raw: npt.NDArray[np.uint8], unit: str = "us") -> npt.NDArray[np.int64]:
-    """The values of :func:`int96_to_epoch` without its exactness mask, in fewer passes.
+def int96_to_unit(raw: npt.NDArray[np.uint8], unit: str, valid: npt.NDArray[np.bool_] | None = None,
+                  ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """INT96 as int64 counts of *unit* (``"s"``, ``"ms"``, ``"us"`` or ``"ns"``) since the epoch,
+    as pyarrow's ``coerce_int96_timestamp_unit`` reads them where that is exact:
+    ``(day - 2440588) * units_per_day + nanos // nanos_per_unit``, the Julian day read
+    unsigned, digits below the unit floored (a nanosecond count of a day or more carries
+    into the next days).
 
-    Sub-unit digits are dropped rounding toward minus infinity, as
-    :func:`int96_to_epoch` (and Spark's INT96 reading) does.  When every value
-    fits :func:`int96_to_ns` (years 1677..2262, the nanosecond field within a
-    day), the nanoseconds are divided in place: ``floor((d * 86400e9 + n) / k)``
-    equals ``d * 86400e9 / k + floor(n / k)`` since ``k`` divides a day.
+    Unlike :func:`int96_to_epoch` nothing wraps.  Returns the values and a mask, True
+    where no exact answer is given (those slots hold 0): the count does not fit int64
+    (micro- and nanoseconds beyond about 292,000 and 292 years; every day fits in seconds
+    and milliseconds), a negative nanosecond count (pyarrow reads it as a huge unsigned
+    one), or Julian day 0 (which pyarrow reads as the epoch whatever the nanoseconds).
+    :func:`int96_unit_problem` says which.  Slots *valid* marks False (nulls) may get any
+    number and any mask bit.
     """
-    if unit == "ns":
-        return int96_to_epoch(raw, "ns")[0]
-    per = _PER_SECOND["ns"] // _PER_SECOND[unit]
-    out = int96_to_ns(raw)
-    if out is not None:
-        out //= per
-        return out
+    fast = int96_to_ns(raw, valid)
+    if fast is not None:
+        # every value within ~292 years of the epoch and its nanoseconds within the day:
+        # no day 0, no negative or carrying nanoseconds, no overflow, so the exact count
+        # floored to the unit is pyarrow's number (one pass, no mask to compute)
+        if unit != "ns":
+            fast //= 1_000_000_000 // _PER_SECOND[unit]
+        return fast, np.zeros(len(fast), dtype=np.bool_)
     rec = _int96_records(raw)
-    out = rec["days"].astype(np.int64)
-    out -= JULIAN_EPOCH_DAY
+    days = rec["days"].view(np.uint32).astype(np.int64)
+    nanos = rec["nanos"].astype(np.int64)
+    per_day = 86_400 * _PER_SECOND[unit]
+    rel = days - JULIAN_EPOCH_DAY
+    sub = nanos // (1_000_000_000 // _PER_SECOND[unit])
+    bad = (np.abs(rel) > np.iinfo(np.int64).max // per_day - 1) | (nanos < 0) | (days == 0)
     with np.errstate(over="ignore"):
-        out *= 86_400_000_000
-        out += rec["nanos"] // 1000
-    if unit != "us":
-        out //= _PER_SECOND["us"] // _PER_SECOND[unit]
-    return out
+        base = np.where(bad, 0, rel) * np.int64(per_day)
+        out = base + np.where(bad, 0, sub)
+    # the sum overflowed exactly when both terms share a sign the result lacks
+    bad |= ((base >= 0) == (sub >= 0)) & ((out >= 0) != (base >= 0))
+    out[bad] = 0
+    return out, bad
+
+
+def int96_unit_problem(raw: npt.NDArray[np.uint8], i: int, unit: str) -> str:
+    """Why :func:`int96_to_unit` gives no value for INT96 *i* of *raw* (for an error message)."""
+    rec = _int96_records(raw)[i]
+    day, nanos = int(np.uint32(rec["days"].view(np.uint32))), int(rec["nanos"])
+    where = f"the INT96 value of Julian day {day} and {nanos} nanoseconds"
+    if day == 0:
+        return f"{where}: day 0, which pyarrow reads as 1970-01-01 whatever the nanoseconds"
+    if nanos < 0:
+        return (f"{where}: a negative nanosecond count, which pyarrow reads as a huge unsigned one "
+                "(Spark writes such bytes for instants whose INT96 encoding wrapped around)")
+    return f"{where} is outside the int64 range of timestamp[{unit}] (pyarrow wraps it around)"
 
 
 _EPOCH = _dt.datetime(1970, 1, 1)

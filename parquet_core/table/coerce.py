@@ -50,7 +50,7 @@ __all__ = ["cast_array", "null_storage"]
 _FIXED_SIZE_BINARY_UUID_INTERVAL_IDS = frozenset([TypeId.FIXED_SIZE_BINARY, TypeId.UUID, TypeId.INTERVAL])
 _TIMESTAMP_DATE_INT96_IDS = frozenset([TypeId.TIMESTAMP, TypeId.DATE, TypeId.INT96])
 
-_PER_SECOND = {"ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
+_PER_SECOND = {"s": 1, "ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
 _INT64_MAX = 2**63 - 1
 _DAY_S = 86_400
 _NUMERIC = {

@@ -22,7 +22,7 @@ from parquet_core.table.nested import ListArray, MapArray, StructArray
 
 __all__ = ["to_file_table"]
 
-_PER_SECOND = {"ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
+_PER_SECOND = {"s": 1, "ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
 
 
 def to_file_table(table: Table, schema: Schema, *, allow_truncated_timestamps: bool = False,

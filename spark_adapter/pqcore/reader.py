@@ -340,9 +340,10 @@ def _read_file_batches(path: str, schema: StructType, batch_size: int, partition
     target = target_arrow_schema(schema)
     constants = _partition_constants(schema, partition_values, time_zone)
     file_fields = [f for f in schema.fieldNames() if f not in constants]
-    # Spark has no nanosecond timestamps: INT96 columns come straight as microseconds
-    # (floored, as Spark's reader does) instead of nanoseconds floored in a second pass
-    with open_parquet(path, options, coerce_int96_timestamp_unit="us") as pf:
+    # INT96 comes as nanoseconds and is floored to Spark's microseconds in conform_batch:
+    # coerce_int96_timestamp_unit follows pyarrow, which refuses (where Spark reads) the
+    # wrapped encodings Spark itself wrote (the corpus's int96_from_spark.parquet)
+    with open_parquet(path, options) as pf:
         resolved = dict(zip(file_fields, _resolve_columns(pf.schema_arrow.names, file_fields)))
         source_cols = [resolved.get(f) for f in schema.fieldNames()]
         present = [c for c in source_cols if c is not None]

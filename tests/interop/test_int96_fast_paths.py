@@ -90,14 +90,22 @@ def test_int96_to_unit_floors_toward_minus_infinity(unit, per_ns):
     nanos = rng.integers(0, _DAY_NS, 500).tolist()
     raw = _records(days, nanos)
     assert int96_to_ns(raw) is not None
-    assert int96_to_unit(raw, unit).tolist() == [_spec_floor(d, n, per_ns) for d, n in zip(days, nanos)]
-    # ... and outside it (year 290000 as Spark writes it, year -5000, a nanosecond field
-    # past the day): the general path
-    days += [JULIAN_EPOCH_DAY + 3_000_000, JULIAN_EPOCH_DAY - 2_500_000, JULIAN_EPOCH_DAY]
-    nanos += [1_999, 5, _DAY_NS + 1_001]
+    values, bad = int96_to_unit(raw, unit)
+    assert values.tolist() == [_spec_floor(d, n, per_ns) for d, n in zip(days, nanos)] and not bad.any()
+    # ... and outside it (year 290000 as Spark writes it, a nanosecond field past the day):
+    # the general path, the same numbers; a Julian day below 0 (year -5000) is read as the
+    # unsigned day pyarrow reads, and flagged where that count leaves int64 (microseconds)
+    days += [JULIAN_EPOCH_DAY + 3_000_000, JULIAN_EPOCH_DAY, JULIAN_EPOCH_DAY - 2_500_000]
+    nanos += [1_999, _DAY_NS + 1_001, 5]
     raw = _records(days, nanos)
     assert int96_to_ns(raw) is None
-    assert int96_to_unit(raw, unit).tolist() == [_spec_floor(d, n, per_ns) for d, n in zip(days, nanos)]
+    values, bad = int96_to_unit(raw, unit)
+    assert values[:-1].tolist() == [_spec_floor(d, n, per_ns) for d, n in zip(days[:-1], nanos[:-1])]
+    unsigned = ((days[-1] % 2**32) - JULIAN_EPOCH_DAY) * (_DAY_NS // per_ns) + nanos[-1] // per_ns
+    fits = -2**63 <= unsigned < 2**63
+    assert bad.tolist() == [False] * (len(days) - 1) + [not fits]
+    if fits:
+        assert values[-1] == unsigned
 
 
 def test_int96_to_ns_reads_unaligned_and_strided_input():

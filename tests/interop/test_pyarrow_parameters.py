@@ -86,8 +86,7 @@ def _folder(data: bytes) -> str:
     return str(root)
 
 
-@pytest.mark.parametrize("name, value", [("coerce_int96_timestamp_unit", "s"),
-                                         ("arrow_extensions_enabled", False)])
+@pytest.mark.parametrize("name, value", [("arrow_extensions_enabled", False)])
 def test_reader_default_only_options_refuse_other_values(name, value):
     with pytest.raises(UnsupportedFeatureError, match=name):
         pc.read_table(io.BytesIO(_file()), **{name: value})

@@ -188,16 +188,11 @@ def _int96_file(tmp_path):
 
 @pytest.mark.parametrize("whole", [True, False])
 def test_int96_read_as_microseconds_floored(tmp_path, monkeypatch, whole):
-    """INT96 columns are read as microseconds directly (``coerce_int96_timestamp_unit="us"``),
-    rounding toward minus infinity as Spark does (pyarrow's coerced read is the oracle: it
-    floors too), whether the row group is decoded whole or streamed."""
-    import spark_adapter.core.batches as batches_mod
+    """INT96 columns reach Spark as microseconds rounded toward minus infinity, as Spark's
+    reader rounds (pyarrow's coerced read is the oracle: it floors too), whether the row
+    group is decoded whole or streamed."""
     import spark_adapter.pqcore.reader as reader_mod
 
-    def no_second_pass(*args):
-        raise AssertionError("INT96 came as nanoseconds and was floored in a second pass")
-
-    monkeypatch.setattr(batches_mod, "_floor_to_micros", no_second_pass)
     if not whole:
         monkeypatch.setattr(reader_mod, "_WHOLE_GROUP_ROWS", 10)
     path = _int96_file(tmp_path)

@@ -1,0 +1,156 @@
+"""``write_to_dataset`` of a stream (``__arrow_c_stream__``: a pyarrow RecordBatchReader, a
+polars DataFrame, a duckdb relation...): consumed batch by batch, never held whole.
+
+Each batch's rows go to their partition's open file (one :class:`ParquetWriter` per
+partition folder, opened when the partition first appears).  A partition gathers its
+rows up to ``row_group_size`` (the writer's option) and writes them as one row group,
+so memory holds about one row group per open partition plus the batch at hand;
+``max_rows_per_file`` closes a partition's file when it is full and opens the next
+(``{i}`` + 1).  The files are written under the transaction's hidden staged names,
+as the in-memory path writes them (``write.py``): nothing is visible before the
+commit, and a failure (the stream raising too) aborts every open writer, whose
+partial files are removed, before the transaction is rolled back.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from parquet_core.dataset.partition_rows import partition_groups, take_rows
+from parquet_core.dataset.partitioning import partition_segment
+from parquet_core.dataset.progress import Progress
+from parquet_core.dataset.transaction import Transaction
+from parquet_core.file.filesystem import FileSystem, LocalFileSystem
+from parquet_core.file.writer import ParquetWriter
+from parquet_core.schema.types import Schema
+from parquet_core.table.arrays import Table
+
+__all__ = ["write_stream_files"]
+
+
+class _PartitionFiles:
+    """One partition folder's files: the open writer, its rows, the rows not yet written."""
+
+    def __init__(self, owner: "_StreamFiles", folder: str) -> None:
+        self.owner, self.folder = owner, folder
+        self.count = 0                       # files opened in this folder: the next {i}
+        self.writer: ParquetWriter | None = None
+        self.file_rows = 0                   # rows given to the open file (written or pending)
+        self.pending: list[Table] = []
+        self.pending_rows = 0
+
+    def add(self, part: Table) -> None:
+        limit = self.owner.max_rows_per_file
+        while part.num_rows:
+            if self.writer is None:
+                self._open(part.schema)
+            room = part.num_rows if limit is None else min(part.num_rows, limit - self.file_rows)
+            piece, part = part.slice_rows(0, room), part.slice_rows(room, part.num_rows)
+            self.pending.append(piece)
+            self.pending_rows += piece.num_rows
+            self.file_rows += piece.num_rows
+            assert self.writer is not None
+            if self.pending_rows >= self.writer.options.row_group_size:
+                self._flush(whole_groups=True)
+            if limit is not None and self.file_rows >= limit:
+                self.finish()
+
+    def _open(self, schema: Schema) -> None:
+        owner = self.owner
+        name = owner.template.format(i=self.count)
+        self.count += 1
+        if self.folder not in owner.made:
+            owner.fs.makedirs(self.folder)
+            owner.made.add(self.folder)
+        staged = owner.txn.add(self.folder, name)
+        owner.paths.append(owner.fs.join(self.folder, name))
+        self.writer = ParquetWriter(staged, schema, filesystem=owner.target, **owner.write_options)
+        self.file_rows = 0
+        if owner.progress is not None:
+            owner.progress.total = len(owner.paths)
+
+    def _flush(self, whole_groups: bool) -> None:
+        """Write the pending rows: every whole row group (*whole_groups*), or all of them."""
+        assert self.writer is not None
+        if not self.pending:
+            return
+        table = Table.concat(self.pending) if len(self.pending) > 1 else self.pending[0]
+        size = self.writer.options.row_group_size
+        upto = table.num_rows - table.num_rows % size if whole_groups else table.num_rows
+        if upto:
+            self.writer.write_table(table.slice_rows(0, upto), size)
+        rest = table.slice_rows(upto, table.num_rows)
+        self.pending, self.pending_rows = ([rest], rest.num_rows) if rest.num_rows else ([], 0)
+
+    def finish(self) -> None:
+        """Write what is pending and complete the open file (none open: nothing)."""
+        if self.writer is None:
+            return
+        self._flush(whole_groups=False)
+        writer, self.writer = self.writer, None
+        writer.close()
+        if self.owner.progress is not None:
+            self.owner.progress.advance()
+
+    def abort(self) -> None:
+        if self.writer is not None:
+            writer, self.writer = self.writer, None
+            writer.abort()
+        self.pending, self.pending_rows = [], 0
+
+
+class _StreamFiles:
+    def __init__(self, fs: FileSystem, txn: Transaction, template: str, max_rows_per_file: int | None,
+                 write_options: dict[str, Any], progress: Progress | None) -> None:
+        self.fs, self.txn, self.template = fs, txn, template
+        self.max_rows_per_file = max_rows_per_file
+        self.write_options = write_options
+        self.target = None if isinstance(fs, LocalFileSystem) else fs
+        self.progress = progress
+        self.made: set[str] = set()
+        self.paths: list[str] = []
+        self.partitions: dict[str, _PartitionFiles] = {}
+
+    def partition(self, folder: str) -> _PartitionFiles:
+        found = self.partitions.get(folder)
+        if found is None:
+            found = self.partitions[folder] = _PartitionFiles(self, folder)
+        return found
+
+
+def write_stream_files(fs: FileSystem, txn: Transaction, root: str, batches: Iterator[Table],
+                       stream_schema: Schema, cols: list[str], keep: list[str], template: str,
+                       max_rows_per_file: int | None, write_options: dict[str, Any],
+                       progress: Any) -> tuple[set[str], list[str]]:
+    """Write *batches* (Tables of the stream's columns) as the files of a dataset under *root*,
+    partitioned by *cols*, storing *keep*; returns ``(partition folders, files written)``.
+
+    An unpartitioned stream without rows still gives one (empty) file of *stream_schema*'s
+    stored columns, as the in-memory path does; a partitioned one gives none.
+    """
+    prog = Progress.make(progress, 0, "writing")
+    files = _StreamFiles(fs, txn, template, max_rows_per_file, write_options, prog)
+    try:
+        for batch in batches:
+            if not batch.num_rows:
+                continue
+            if cols:
+                for values, rows in partition_groups(batch, cols):
+                    folder = fs.join(root, *(partition_segment(c, v) for c, v in zip(cols, values)))
+                    files.partition(folder).add(take_rows(batch, keep, rows))
+            else:
+                files.partition(root).add(take_rows(batch, keep, None))
+        if not cols and not files.paths:
+            empty = Schema([stream_schema.field(n) for n in keep])
+            part = files.partition(root)
+            part._open(empty)
+        for part in files.partitions.values():
+            part.finish()
+    except BaseException:
+        for part in files.partitions.values():
+            part.abort()
+        raise
+    finally:
+        if prog is not None:
+            prog.close()
+    return set(files.partitions), files.paths

@@ -1,0 +1,63 @@
+"""Issue 31: ``to_pandas()`` of a text column decodes each distinct value once and shares the
+``str`` among its rows (as pyarrow's ``deduplicate_objects``), falling back to decoding every
+value where keys would not be exact (a NUL byte, values over 16 bytes) or sharing does not pay.
+
+Oracle: ``pq.read_table(f).to_pandas()`` of the same file.
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+
+import parquet_core as pc
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+pd = pytest.importorskip("pandas")
+
+_WORDS = ["", "a", "word", "exactly8", "é", "ééééé", "日本語テ", "sixteen_bytes_xx", "x" * 7 + "é",
+          "🙂🙂🙂🙂", "mot-é-8b", "tail\x7f", "abcdefgh1"]
+
+
+def _same(values, rows=5000, seed=0):
+    rng = np.random.default_rng(seed)
+    picked = [values[i] for i in rng.integers(0, len(values), rows)]
+    mask = rng.random(rows) < 0.1
+    table = pa.table({"s": pa.array(picked, pa.string(), mask=mask), "b": pa.array(
+        [v.encode() for v in picked], pa.binary(), mask=mask)})
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    got = pc.read_table(io.BytesIO(buf.getvalue())).to_pandas()
+    want = pq.read_table(io.BytesIO(buf.getvalue())).to_pandas()
+    pd.testing.assert_frame_equal(got, want)
+    return got
+
+
+def test_repeated_values_of_every_length_up_to_16_bytes():
+    got = _same(_WORDS)
+    s = got["s"]
+    firsts = {}
+    for v in s:      # one str object per distinct value, as pyarrow's
+        if v is not None:
+            assert firsts.setdefault(v, v) is v
+
+
+@pytest.mark.parametrize("values", [
+    ["with\x00nul", "plain"],                              # a NUL byte: keys would not be exact
+    ["a value longer than sixteen bytes", "short"],         # over 16 bytes
+    [f"v{i}" for i in range(4000)],                         # mostly distinct
+], ids=["nul", "long", "distinct"])
+def test_fallbacks_give_the_same_frame(values):
+    _same(values)
+
+
+def test_few_rows_and_all_null():
+    _same(["a", "b"], rows=10)
+    table = pa.table({"s": pa.array([None] * 3000, pa.string())})
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    pd.testing.assert_frame_equal(pc.read_table(io.BytesIO(buf.getvalue())).to_pandas(),
+                                  pq.read_table(io.BytesIO(buf.getvalue())).to_pandas())
