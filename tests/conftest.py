@@ -131,6 +131,18 @@ class _XdistGroupIds:
 def pytest_configure(config: pytest.Config) -> None:
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistGroupIds(), "parquet-core-xdist-group-ids")
+        if not hasattr(config, "workerinput") and not os.environ.get("PYTHONHASHSEED"):
+            # the workers must collect the same test ids, and an id made from a set's repr
+            # follows string hashing: one hash seed for every worker (inherited from here;
+            # still random per run, shown in the header for a replay)
+            import random
+
+            os.environ["PYTHONHASHSEED"] = str(random.randrange(1, 2**32))
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    seed = os.environ.get("PYTHONHASHSEED")
+    return f"PYTHONHASHSEED={seed} (the xdist workers' string hashing)" if seed else None
 
 
 def _deselect_quiet(config: pytest.Config, items: list[pytest.Item]) -> None:
