@@ -12,11 +12,10 @@ check and :func:`document_reader_options` all come from that one place.
 from __future__ import annotations
 
 import dataclasses
+import sys
 import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
-
-import numpy as np
 
 from parquet_core.encryption.properties import FileDecryptionProperties
 from parquet_core.options.pyarrow import PYARROW_OPTIONS, refuse_pyarrow_crypto, split_pyarrow_arguments
@@ -33,8 +32,15 @@ DEFAULT_MAX_PAGE_BYTES = (1 << 31) - 1
 DEFAULT_MAX_DECODED_BYTES = 4 << 30
 
 
+def numpy_types(*names: str) -> tuple[type, ...]:
+    """numpy's scalar types *names*, when numpy is loaded: a value cannot be a numpy scalar
+    otherwise, and opening a file (its footer, its schema) must not import numpy."""
+    np = sys.modules.get("numpy")
+    return () if np is None else tuple(getattr(np, n) for n in names)
+
+
 def _flag(name: str, value: Any) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
+    if not isinstance(value, (bool, *numpy_types("bool_"))):
         raise TypeError(f"{name} must be True or False, got {value!r}")
     return bool(value)
 
@@ -99,7 +105,7 @@ def _list_type(name: str, value: Any) -> str | None:
 
 
 def _byte_limit(name: str, value: Any) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+    if isinstance(value, (bool, *numpy_types("bool_"))) or not isinstance(value, (int, *numpy_types("integer"))):
         raise TypeError(f"{name} must be a number of bytes (int), not {type(value).__name__}")
     if value <= 0:
         raise ValueError(f"{name} must be positive, got {value}")
