@@ -32,15 +32,25 @@ DEFAULT_MAX_PAGE_BYTES = (1 << 31) - 1
 DEFAULT_MAX_DECODED_BYTES = 4 << 30
 
 
-def numpy_types(*names: str) -> tuple[type, ...]:
-    """numpy's scalar types *names*, when numpy is loaded: a value cannot be a numpy scalar
-    otherwise, and opening a file (its footer, its schema) must not import numpy."""
+def _numpy_scalar(value: Any, kind: str) -> bool:
+    """*value* is a numpy scalar of *kind* (``bool_``, ``integer``).  Asked of numpy only when
+    it is loaded (a value cannot be one otherwise): opening a file must not import numpy."""
     np = sys.modules.get("numpy")
-    return () if np is None else tuple(getattr(np, n) for n in names)
+    return np is not None and isinstance(value, getattr(np, kind))
+
+
+def is_flag(value: Any) -> bool:
+    """*value* is True or False (a Python or numpy bool)."""
+    return isinstance(value, bool) or _numpy_scalar(value, "bool_")
+
+
+def is_integer(value: Any) -> bool:
+    """*value* is an integer (Python or numpy), and not a bool."""
+    return not isinstance(value, bool) and (isinstance(value, int) or _numpy_scalar(value, "integer"))
 
 
 def _flag(name: str, value: Any) -> bool:
-    if not isinstance(value, (bool, *numpy_types("bool_"))):
+    if not is_flag(value):
         raise TypeError(f"{name} must be True or False, got {value!r}")
     return bool(value)
 
@@ -105,7 +115,7 @@ def _list_type(name: str, value: Any) -> str | None:
 
 
 def _byte_limit(name: str, value: Any) -> int:
-    if isinstance(value, (bool, *numpy_types("bool_"))) or not isinstance(value, (int, *numpy_types("integer"))):
+    if not is_integer(value):
         raise TypeError(f"{name} must be a number of bytes (int), not {type(value).__name__}")
     if value <= 0:
         raise ValueError(f"{name} must be positive, got {value}")
