@@ -27,6 +27,7 @@ DECODE_MODULES = (
     "parquet_core.page.reader", "parquet_core.column.reader", "parquet_core.column.data",
     "parquet_core.file.chunk_reader", "parquet_core.file.scan", "parquet_core.file.batches",
     "parquet_core.file.filtered", "parquet_core.file.indexes", "parquet_core.file.pushdown",
+    "parquet_core.file.bloom_filter_reader", "parquet_core.bloom_filter",
     "parquet_core.file.variant_paths", "parquet_core.metadata.statistics",
     "parquet_core.metadata.geospatial", "parquet_core.predicate", "parquet_core.table.leaves",
     "parquet_core.table.assemble", "parquet_core.table.arrays", "parquet_core.interop",
@@ -82,3 +83,16 @@ with pc.ParquetFile({path!r}) as pf:
     for needed in ("parquet_core.encodings", "parquet_core.file.scan", "parquet_core.file.batches",
                    "parquet_core.file.pushdown", "numpy"):
         assert needed in mods, needed
+
+
+def test_reading_without_bloom_filters_loads_no_bloom_filter_code(tmp_path: Path) -> None:
+    """Bloom filters (their reader, xxHash) load when a filter asks one, not for every read."""
+    path = _file(tmp_path)
+    code = f"""
+import parquet_core as pc
+with pc.ParquetFile({path!r}) as pf:
+    assert pf.read().column("id").to_pylist() == [1, 2, 3]
+"""
+    mods = loaded(code)
+    assert "parquet_core.encodings" in mods
+    assert [m for m in mods if "bloom" in m] == []
