@@ -15,6 +15,7 @@ __all__ = [
     "MAGIC",
     "MAGIC_ENCRYPTED",
     "FOOTER_SIZE_BYTES",
+    "FOOTER_READ_SIZE",
     "PhysicalType",
     "ConvertedType",
     "Repetition",
@@ -32,6 +33,8 @@ MAGIC = b"PAR1"
 MAGIC_ENCRYPTED = b"PARE"
 #: The tail: a 4-byte little-endian footer length followed by the magic.
 FOOTER_SIZE_BYTES = 8
+#: Bytes read from the end of a file at once when it is opened (pyarrow's default footer read).
+FOOTER_READ_SIZE = 64 * 1024
 
 
 class PhysicalType(IntEnum):

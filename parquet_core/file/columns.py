@@ -16,13 +16,11 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from parquet_core.errors import add_note, ParquetSchemaError
-from parquet_core.file.variant_paths import split_variant_path
 from parquet_core.metadata.wrappers import FileMetadata
 from parquet_core.schema.descriptor import TABLE_SCHEMA, SchemaDescriptor
-from parquet_core.schema.nested import Shape, build_shape, prune_shape
+from parquet_core.schema.nested import Shape, build_shape, prune_shape, row_leaf, top_level_field
 from parquet_core.schema.tree import SchemaNode
 from parquet_core.schema.types import DataType, Field, Schema, TypeId, ambiguous_name
-from parquet_core.table.leaves import row_leaf, top_level_field
 
 __all__ = ["FileColumns", "Selected"]
 
@@ -247,6 +245,8 @@ class FileColumns:
             leaves = schema.leaves_of(self.nodes[self._top(name)])
             desc = schema.column(leaves[0])
             return leaves[0] if len(leaves) == 1 and row_leaf(desc) else None
+        from parquet_core.file.variant_paths import split_variant_path  # numpy and the predicates
+
         if split_variant_path(self.shapes, name) is not None:
             return None     # a field inside a variant: see parquet_core.file.variant_paths
         found = self.resolve(name)
@@ -260,6 +260,8 @@ class FileColumns:
         schema = self.descriptor
         if names is None:
             return list(range(len(schema)))
+        from parquet_core.file.variant_paths import split_variant_path  # numpy and the predicates
+
         idx: set[int] = set()
         for name in names:
             variant = split_variant_path(self.shapes, name)

@@ -34,8 +34,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
+from parquet_core.constants import FOOTER_READ_SIZE as _FOOTER_READ_SIZE
 from parquet_core.errors import ParquetFormatError, UnsupportedFeatureError, quoted
-from parquet_core.file.footer import FOOTER_READ_SIZE as _FOOTER_READ_SIZE
 from parquet_core.file.sink import PathSink, Sink
 from parquet_core.file.source import FileSource, RandomAccessSource
 

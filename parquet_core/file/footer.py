@@ -19,7 +19,7 @@ import struct
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED
+from parquet_core.constants import FOOTER_READ_SIZE, FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED
 from parquet_core.errors import add_note, ParquetEncryptionError, ParquetError, ParquetFormatError
 from parquet_core.file.source import RandomAccessSource
 from parquet_core.thrift import pt
@@ -33,8 +33,6 @@ if TYPE_CHECKING:   # imported at run time only for an encrypted file (it loads 
 __all__ = ["read_footer", "FOOTER_READ_SIZE"]
 
 _SIGNATURE_BYTES = 28
-#: Bytes read from the end of a file at once when it is opened (pyarrow's default footer read).
-FOOTER_READ_SIZE = 64 * 1024
 
 
 def read_footer(source: RandomAccessSource, decryption: FileDecryptionProperties | None = None

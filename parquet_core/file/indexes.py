@@ -8,16 +8,18 @@ each).  Leaves are given by index; the caller resolves names.
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from parquet_core.column.data import ColumnData
-from parquet_core.file.bloom_filter_reader import ColumnBloomFilter, read_bloom_filter
 from parquet_core.file.chunk_reader import ChunkSources, ColumnChunkReader
 from parquet_core.file.page_index_reader import read_column_index, read_offset_index
 from parquet_core.metadata.page_index import ColumnIndex, OffsetIndex
 from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata
 from parquet_core.table.arrays import Array
 from parquet_core.table.convert import to_array
+
+if TYPE_CHECKING:   # Bloom filters are read (and their hashing loaded) when a filter asks
+    from parquet_core.file.bloom_filter_reader import ColumnBloomFilter
 
 __all__ = ["FileIndexes"]
 
@@ -87,6 +89,8 @@ class FileIndexes:
         chunk = self.chunk(row_group, leaf)
 
         def read() -> ColumnBloomFilter | None:
+            from parquet_core.file.bloom_filter_reader import ColumnBloomFilter, read_bloom_filter
+
             bloom = read_bloom_filter(self.sources.for_chunk(chunk), chunk)
             return None if bloom is None else ColumnBloomFilter(bloom, chunk.descriptor)
         return self._cached(("bloom", row_group, leaf), read)

@@ -19,34 +19,36 @@
 from __future__ import annotations
 
 import os
-from functools import lru_cache
-from typing import Any, Callable, Iterator, Sequence
+from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from parquet_core.errors import file_context, names_file, path_of
 from parquet_core.errors import ParquetError, UnsupportedFeatureError
-from parquet_core.file.batches import iter_batches as _stream_batches
-from parquet_core.file.bloom_filter_reader import ColumnBloomFilter
-from parquet_core.file.chunk_reader import ChunkSources, ColumnChunkReader
-from parquet_core.file.columns import FileColumns, Selected
+from parquet_core.file.columns import FileColumns
 from parquet_core.file.footer import read_footer
-from parquet_core.file.indexes import FileIndexes
-from parquet_core.file.pushdown import PruneReport, RowGroupPlanner
-from parquet_core.file.read_types import apply_read_types, coerce_int96_schema
-from parquet_core.file.filtered import read_plans
-from parquet_core.file.scan import ReadContext, read_fields
 from parquet_core.file.filesystem import FileSystem, IOStats, is_url, resolve_filesystem
 from parquet_core.file.source import RandomAccessSource, open_source
-from parquet_core.metadata.arrow_ipc import dictionary_field_names
-from parquet_core.metadata.page_index import ColumnIndex, OffsetIndex
 from parquet_core.metadata.wrappers import FileMetadata
-from parquet_core.encryption.properties import FileDecryptionProperties
-from parquet_core.predicate import from_filters
 from parquet_core.options.reader import ReaderOptions, document_reader_options, reader_options
-from parquet_core.page.reader import PageHeaderInfo
-from parquet_core.schema.descriptor import SchemaDescriptor
 from parquet_core.schema.types import Schema, ambiguous_name
-from parquet_core.table.arrays import Array, Table
-from parquet_core.table.assemble import empty_column
+
+# Opening a file reads its footer and builds its schema, nothing more: the decode stack
+# (pages, codecs, encodings, kernels, Arrow assembly), the pruning planner and the page
+# indexes are imported where they are first used, so a process that only asks for a
+# schema or row counts (a Spark schema or planning worker, ``pqc schema``) never loads
+# them.  tests/unit/file/test_open_imports.py names what must stay out.
+if TYPE_CHECKING:
+    from parquet_core.encryption.properties import FileDecryptionProperties
+    from parquet_core.file.bloom_filter_reader import ColumnBloomFilter
+    from parquet_core.file.chunk_reader import ChunkSources, ColumnChunkReader
+    from parquet_core.file.columns import Selected
+    from parquet_core.file.indexes import FileIndexes
+    from parquet_core.file.pushdown import PruneReport, RowGroupPlanner
+    from parquet_core.file.scan import ReadContext
+    from parquet_core.metadata.page_index import ColumnIndex, OffsetIndex
+    from parquet_core.page.reader import PageHeaderInfo
+    from parquet_core.schema.descriptor import SchemaDescriptor
+    from parquet_core.table.arrays import Array, Table
 
 __all__ = ["ParquetFile", "IsAFolderError"]
 
@@ -69,6 +71,8 @@ STRICT_VALIDATOR: list[Callable[[Any, str, Any], None]] = []
 def _dictionary_fields(encoded: bytes | str) -> frozenset[str]:
     """:func:`dictionary_field_names`, remembered: the files of a dataset share one
     ``ARROW:schema``, decoded once rather than once per file."""
+    from parquet_core.metadata.arrow_ipc import dictionary_field_names
+
     return frozenset(dictionary_field_names(encoded))
 
 
@@ -128,14 +132,9 @@ class ParquetFile:
             raise
         if metadata is not None:
             _check_given_metadata(metadata, self.metadata)
-        verify = self.options.page_checksum_verification
         #: The file's columns by name (top-level fields, shapes, leaf lookup).
         self.columns = FileColumns(self.metadata)
-        self._sources = ChunkSources(self._source, False)
-        #: Lazily read, cached page indexes, Bloom filters and dictionary pages.
-        self.indexes = FileIndexes(self.metadata, self._sources, verify, self.options)
-        #: The pruning planner behind ``filters=`` and :meth:`explain`.
-        self.planner = RowGroupPlanner(self.metadata, self.columns, self.indexes)
+        # the chunk sources, page indexes and planner are made on first use (see below)
 
     @classmethod
     def open_in(cls, filesystem: FileSystem, path: str, *, size: int | None = None,
@@ -171,6 +170,26 @@ class ParquetFile:
         pf._owned = True
         return pf
 
+    @cached_property
+    def _sources(self) -> ChunkSources:
+        from parquet_core.file.chunk_reader import ChunkSources
+
+        return ChunkSources(self._source, False)
+
+    @cached_property
+    def indexes(self) -> FileIndexes:
+        """Lazily read, cached page indexes, Bloom filters and dictionary pages."""
+        from parquet_core.file.indexes import FileIndexes
+
+        return FileIndexes(self.metadata, self._sources, self.options.page_checksum_verification, self.options)
+
+    @cached_property
+    def planner(self) -> RowGroupPlanner:
+        """The pruning planner behind ``filters=`` and :meth:`explain`."""
+        from parquet_core.file.pushdown import RowGroupPlanner
+
+        return RowGroupPlanner(self.metadata, self.columns, self.indexes)
+
     @property
     def path(self) -> str | None:
         """The file's path as errors name it (None for bytes and anonymous streams)."""
@@ -183,6 +202,9 @@ class ParquetFile:
 
     # -- the column-chunk layer --------------------------------------------------
     def _context(self) -> ReadContext:
+        from parquet_core.file.scan import ReadContext
+        from parquet_core.metadata.arrow_ipc import dictionary_field_names
+
         if self._kept_dictionaries is None:
             names = set(self.options.read_dictionary)
             for name in sorted(names):      # a name several fields share says not which to keep
@@ -232,7 +254,7 @@ class ParquetFile:
     # -- context management -------------------------------------------------
     def close(self, force: bool = False) -> None:
         """Close the underlying file if this object opened it (*force*: pyarrow's, no effect)."""
-        sources = getattr(self, "_sources", None)
+        sources = self.__dict__.get("_sources")   # only when a read made them
         if sources is not None:
             sources.close()
         if getattr(self, "_owned", False):
@@ -277,13 +299,21 @@ class ParquetFile:
     def schema_arrow(self) -> Schema:
         """The table schema (a :class:`~parquet_core.Schema`), under pyarrow's name for it
         (INT96 columns as ``coerce_int96_timestamp_unit`` reads them, as pyarrow's)."""
-        return coerce_int96_schema(self.columns.schema, self.options.coerce_int96_timestamp_unit)
+        unit = self.options.coerce_int96_timestamp_unit
+        if unit is None:     # the common case, without loading the read-type machinery
+            return self.columns.schema
+        from parquet_core.file.read_types import coerce_int96_schema
+
+        return coerce_int96_schema(self.columns.schema, unit)
 
     # -- data ---------------------------------------------------------------
     @names_file("reading")
     def read_row_group(self, i: int, columns: Sequence[str] | None = None, *,
                        use_threads: bool | None = None, use_pandas_metadata: bool = False) -> Table:
         """Read one row group (``use_threads``, ``use_pandas_metadata`` as in :meth:`read`)."""
+        from parquet_core.file.scan import read_fields
+        from parquet_core.table.arrays import Table
+
         use_threads = self.options.threads(use_threads)
         columns = self._with_index_columns(columns, use_pandas_metadata)
         self._validate("data")
@@ -341,6 +371,8 @@ class ParquetFile:
 
     def _typed(self, table: Table) -> Table:
         """*table* as read, given the types the options ask (see :mod:`parquet_core.file.read_types`)."""
+        from parquet_core.file.read_types import apply_read_types
+
         return apply_read_types(table, self.metadata.metadata, self.options)
 
     def _with_index_columns(self, columns: Sequence[str] | None, use_pandas_metadata: bool) -> Any:
@@ -352,6 +384,10 @@ class ParquetFile:
     def _read_groups(self, groups: Sequence[int], columns: Sequence[str] | None, rows: int,
                      use_threads: bool = True) -> Table:
         """The selected columns over *groups*; *rows* counts the rows of a read without columns."""
+        from parquet_core.file.scan import read_fields
+        from parquet_core.table.arrays import Table
+        from parquet_core.table.assemble import empty_column
+
         selected = self.columns.select(columns)
         fields = [f for f, _ in selected]
         groups = list(groups)
@@ -390,18 +426,24 @@ class ParquetFile:
         if filters is not None:
             if not groups:
                 return
+            from parquet_core.predicate import from_filters
+
             expr = from_filters(filters)        # parsed once, planned row group by row group
             selected = self.columns.select(columns)
             for i in groups:
                 for batch in self._read_filtered(columns, expr, [i], use_threads, selected).iter_slices(batch_size):
                     yield self._typed(batch)
             return
+        from parquet_core.file.batches import iter_batches as _stream_batches
+
         selected = self.columns.select(columns)
         for batch in _stream_batches(self._context(), selected, groups, batch_size, use_threads):
             yield self._typed(batch)
 
     def _read_filtered(self, columns: Sequence[str] | None, filters: Any, groups: list[int] | None,
                        use_threads: bool = True, selected: list[Selected] | None = None) -> Table:
+        from parquet_core.file.filtered import read_plans
+
         if selected is None:
             selected = self.columns.select(columns)
         expr, _, plans = self.planner.plan(filters, groups, None if columns is None else list(columns),

@@ -41,6 +41,9 @@ import numpy as np
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.constants import PhysicalType
 from parquet_core.errors import ParquetFormatError
+from parquet_core.metadata.column_orders import (  # noqa: F401  (re-exported)
+    IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER, TYPE_ORDER, UNKNOWN_ORDER, column_order_name,
+)
 from parquet_core.metadata.thrift_dict import plain_value
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.pyvalues import py_values, to_storage
@@ -56,26 +59,11 @@ _INT96_INTERVAL_IDS = frozenset([TypeId.INT96, TypeId.INTERVAL])
 _DECIMAL_FLOAT16_IDS = frozenset([TypeId.DECIMAL, TypeId.FLOAT16])
 
 
-#: ``ColumnOrder`` members, by their IDL names; UNKNOWN_ORDER is a member this reader lacks.
-TYPE_ORDER = "TYPE_ORDER"
-IEEE_754_TOTAL_ORDER = "IEEE_754_TOTAL_ORDER"
-INT96_TIMESTAMP_ORDER = "INT96_TIMESTAMP_ORDER"
-UNKNOWN_ORDER = "UNKNOWN"
-
-
 def column_order_struct(name: str) -> Any:
     """The ``pt.ColumnOrder`` union setting member *name*."""
     member = {TYPE_ORDER: pt.TypeDefinedOrder, IEEE_754_TOTAL_ORDER: pt.IEEE754TotalOrder,
               INT96_TIMESTAMP_ORDER: pt.Int96TimestampOrder}[name]
     return pt.ColumnOrder(**{name: member()})
-
-
-def column_order_name(order: Any) -> str:
-    """The member a ``pt.ColumnOrder`` union sets (UNKNOWN_ORDER when none this reader knows)."""
-    for name in (TYPE_ORDER, IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER):
-        if getattr(order, name, None) is not None:
-            return name
-    return UNKNOWN_ORDER
 
 
 class SortOrder:

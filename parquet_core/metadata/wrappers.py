@@ -13,15 +13,16 @@ from typing import TYPE_CHECKING, Any
 from parquet_core.constants import CompressionCodec, Encoding, PageType, PhysicalType, enum_name
 from parquet_core.errors import add_note, ParquetEncryptionError, ParquetError, ParquetFormatError, quoted
 from parquet_core.metadata.compat import WriterVersion, chunk_length_padding, parse_created_by
-from parquet_core.metadata.geospatial import GeospatialStatistics, decode_geospatial_statistics
-from parquet_core.metadata.statistics import (
-    TYPE_ORDER, Statistics, StatisticsDecoder, column_order_name,
-)
+from parquet_core.metadata.column_orders import TYPE_ORDER, column_order_name
 from parquet_core.metadata.thrift_dict import thrift_to_dict
 from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
 from parquet_core.thrift.lazy_footer import lazy_state
 
 if TYPE_CHECKING:
+    # decoded on first use: opening a file (its schema, its row counts) loads neither
+    # numpy nor the value types these need
+    from parquet_core.metadata.geospatial import GeospatialStatistics
+    from parquet_core.metadata.statistics import Statistics, StatisticsDecoder
     from parquet_core.encryption.context import ChunkDecryption, FileDecryption
 
 __all__ = ["FileMetadata", "RowGroupMetadata", "ColumnChunkMetadata"]
@@ -257,6 +258,8 @@ class ColumnChunkMetadata:
                 decs = self._stats_decoders
                 dec = None if decs is None else decs[self.index]
                 if dec is None:
+                    from parquet_core.metadata.statistics import StatisticsDecoder
+
                     dec = StatisticsDecoder(self.descriptor, self._order_defined)
                     if decs is not None:
                         decs[self.index] = dec
@@ -267,6 +270,8 @@ class ColumnChunkMetadata:
     @cached_property
     def geospatial_statistics(self) -> GeospatialStatistics | None:
         """Bounding box and WKB type codes of a GEOMETRY/GEOGRAPHY chunk (None: not stored)."""
+        from parquet_core.metadata.geospatial import decode_geospatial_statistics
+
         return decode_geospatial_statistics(self.meta.geospatial_statistics)
 
     @property

@@ -24,9 +24,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Mapping, Sequence
 
 from parquet_core.constants import Encoding, PhysicalType
-from parquet_core.encodings import valid_encodings
 from parquet_core.encryption.properties import FileEncryptionProperties
-from parquet_core.metadata.statistics import IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER, TYPE_ORDER
+from parquet_core.metadata.column_orders import IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER, TYPE_ORDER
 from parquet_core.options.pyarrow import PYARROW_OPTIONS, split_pyarrow_arguments
 from parquet_core.options.reader import READER_ALIASES, ReaderOptions, document_reader_options, reader_options
 from parquet_core.options.specs import (
@@ -306,6 +305,8 @@ def _spread(args: Mapping[str, Any], columns: list[str]
 def _per_leaf(base: ColumnOptions, overrides: dict[str, dict[str, Any]], ptypes: Mapping[str, int]
               ) -> dict[str, ColumnOptions]:
     """One ColumnOptions per leaf that differs from *base*, after its type's constraints."""
+    from parquet_core.encodings import valid_encodings   # the encoders: a writer's, not a reader's
+
     resolved = {}
     for col, ov in overrides.items():
         if ptypes.get(col) == PhysicalType.BOOLEAN:

@@ -12,11 +12,10 @@ check and :func:`document_reader_options` all come from that one place.
 from __future__ import annotations
 
 import dataclasses
+import sys
 import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
-
-import numpy as np
 
 from parquet_core.encryption.properties import FileDecryptionProperties
 from parquet_core.options.pyarrow import PYARROW_OPTIONS, refuse_pyarrow_crypto, split_pyarrow_arguments
@@ -33,8 +32,25 @@ DEFAULT_MAX_PAGE_BYTES = (1 << 31) - 1
 DEFAULT_MAX_DECODED_BYTES = 4 << 30
 
 
+def _numpy_scalar(value: Any, kind: str) -> bool:
+    """*value* is a numpy scalar of *kind* (``bool_``, ``integer``).  Asked of numpy only when
+    it is loaded (a value cannot be one otherwise): opening a file must not import numpy."""
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, getattr(np, kind))
+
+
+def is_flag(value: Any) -> bool:
+    """*value* is True or False (a Python or numpy bool)."""
+    return isinstance(value, bool) or _numpy_scalar(value, "bool_")
+
+
+def is_integer(value: Any) -> bool:
+    """*value* is an integer (Python or numpy), and not a bool."""
+    return not isinstance(value, bool) and (isinstance(value, int) or _numpy_scalar(value, "integer"))
+
+
 def _flag(name: str, value: Any) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
+    if not is_flag(value):
         raise TypeError(f"{name} must be True or False, got {value!r}")
     return bool(value)
 
@@ -94,7 +110,7 @@ def _list_type(name: str, value: Any) -> str | None:
 
 
 def _byte_limit(name: str, value: Any) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+    if not is_integer(value):
         raise TypeError(f"{name} must be a number of bytes (int), not {type(value).__name__}")
     if value <= 0:
         raise ValueError(f"{name} must be positive, got {value}")

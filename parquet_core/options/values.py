@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-import numpy as np
-
 from parquet_core.constants import CompressionCodec, Encoding
+from parquet_core.options.reader import is_flag, is_integer
 
 __all__ = ["SortingColumn", "codec_of", "encoding_of", "per_column", "UNSET", "as_bool", "as_level",
            "as_choice", "as_positive", "page_version", "sorting_columns", "bloom_settings",
@@ -85,7 +84,7 @@ def bloom_settings(column: str, spec: Any) -> dict[str, Any]:
 
 def codec_of(value: Any) -> int:
     """Map a codec name (any case) or enum value to a ``CompressionCodec``."""
-    if isinstance(value, bool) or not isinstance(value, (str, int, np.integer, type(None))):
+    if not (isinstance(value, str) or value is None or is_integer(value)):
         raise TypeError(f"compression must be a codec name, a CompressionCodec or None, got {value!r}")
     if isinstance(value, str):
         try:
@@ -115,7 +114,7 @@ def encoding_of(value: Any) -> int:
         except KeyError:
             raise ValueError(f"unknown encoding {value!r}; expected one of "
                              f"{sorted(_ENCODING_NAMES)}") from None
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    if not is_integer(value):
         raise TypeError(f"column_encoding must be an encoding name or an Encoding, got {value!r}")
     try:
         enc = Encoding(int(value))
@@ -159,7 +158,7 @@ def per_column(value: Any, name: str, columns: list[str],
 
 def as_bool(name: str) -> Callable[[Any], bool]:
     def convert(value: Any) -> bool:
-        if not isinstance(value, (bool, np.bool_)):
+        if not is_flag(value):
             raise TypeError(f"{name} must be True or False, got {value!r}")
         return bool(value)
     return convert
@@ -168,7 +167,7 @@ def as_bool(name: str) -> Callable[[Any], bool]:
 def as_level(value: Any) -> int | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    if not is_integer(value):
         raise TypeError(f"compression_level must be an integer or None, got {value!r}")
     return int(value)
 

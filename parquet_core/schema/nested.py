@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from parquet_core.constants import ConvertedType, Repetition
 from parquet_core.errors import ParquetSchemaError, quoted
@@ -43,7 +43,10 @@ from parquet_core.schema.tree import SchemaNode
 from parquet_core.schema.types import DataType, Field
 from parquet_core.schema.variant_layout import check_layout
 
-__all__ = ["Shape", "ShapeKind", "build_shape", "prune_shape"]
+if TYPE_CHECKING:
+    from parquet_core.schema.descriptor import ColumnDescriptor
+
+__all__ = ["Shape", "ShapeKind", "build_shape", "prune_shape", "row_leaf", "top_level_field"]
 
 
 class ShapeKind(str, Enum):
@@ -291,3 +294,15 @@ def _pruned(shape: Shape, kids: list[Shape]) -> Shape:
     entry = b.struct_of(shape.name, False, shape.elem_def, shape.elem_def, shape.slot_rep + 1, [kid])
     return b.list_of(shape.name, shape.nullable, shape.def_level, shape.slot_def, shape.slot_rep,
                      shape.elem_def, entry)
+
+
+def row_leaf(desc: ColumnDescriptor) -> bool:
+    """Whether a leaf is a top-level primitive: one value slot per row, a field of its own."""
+    return desc.is_flat
+
+
+def top_level_field(shape: Shape, desc: ColumnDescriptor, nullable: bool, field_id: int | None) -> Field:
+    """The :class:`Field` a top-level *shape* reads as (*desc*: its first leaf)."""
+    if shape.is_flat:
+        return Field(shape.name, desc.data_type, nullable, desc.path, field_id)
+    return Field(shape.name, shape.data_type, shape.nullable, (shape.name,), field_id)

@@ -31,8 +31,8 @@ from parquet_core.column.data import ChunkDictionary, ColumnData
 from parquet_core.constants import PhysicalType
 from parquet_core.errors import add_note, ParquetError, ParquetFormatError, quoted
 from parquet_core.schema.descriptor import ColumnDescriptor
-from parquet_core.schema.nested import Shape
-from parquet_core.schema.types import Field, TypeId
+from parquet_core.schema.nested import Shape, row_leaf, top_level_field  # noqa: F401  (re-exported)
+from parquet_core.schema.types import TypeId
 from parquet_core.table.arrays import Array
 from parquet_core.table.assemble import assemble
 from parquet_core.table.convert import to_array
@@ -63,18 +63,6 @@ def field_array(shape: Shape, data: Mapping[int, ColumnData], descs: Sequence[Co
     except ParquetError as exc:
         add_note(exc, f"while assembling field {name or shape.name!r}")
         raise
-
-
-def row_leaf(desc: ColumnDescriptor) -> bool:
-    """Whether a leaf is a top-level primitive: one value slot per row, a field of its own."""
-    return desc.is_flat
-
-
-def top_level_field(shape: Shape, desc: ColumnDescriptor, nullable: bool, field_id: int | None) -> Field:
-    """The :class:`Field` a top-level *shape* reads as (*desc*: its first leaf)."""
-    if shape.is_flat:
-        return Field(shape.name, desc.data_type, nullable, desc.path, field_id)
-    return Field(shape.name, shape.data_type, shape.nullable, (shape.name,), field_id)
 
 
 def dictionary_leaf(shape: Shape, descs: Sequence[ColumnDescriptor]) -> int | None:
