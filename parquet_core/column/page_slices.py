@@ -46,13 +46,16 @@ from parquet_core.column.value_cutters import (
     FixedCutter,
     StreamSplitCutter,
 )
-from parquet_core.errors import ParquetError, ParquetFormatError, out_of_memory
+from parquet_core.errors import ParquetError, ParquetFormatError, add_note, has_note, out_of_memory
 from parquet_core.page.model import DataPageV1, DataPageV2, Page
 
 __all__ = ["HybridCutter", "slice_pages", "SLICE_MIN_VALUES"]
 
 #: Levels streams longer than one byte per this many levels are cut through a bitmap.
 _DENSE_LEVELS = 256
+
+#: The note naming the page (as the column decoder writes it).
+_PAGE_NOTE = "while decoding page"
 
 #: Levels decoded at a time into that bitmap (whole runs: at least this many).
 _LEVEL_CHUNK = 1 << 15
@@ -407,7 +410,9 @@ def _pieces(page: Any, desc: Any, levels: int, n: int, defs: Any, values: memory
             ) -> Iterator[DataPageV2]:
     try:
         yield from _cut(page, desc, levels, n, defs, values, enc, width, max_def, where, need, exact)
-    except ParquetError:
+    except ParquetError as exc:
+        if where not in str(exc) and not has_note(exc, _PAGE_NOTE):
+            add_note(exc, f"{_PAGE_NOTE} {page.ordinal} at file offset {page.offset}")
         raise
     except MemoryError as exc:
         raise out_of_memory(exc, f"cutting {where}") from exc
