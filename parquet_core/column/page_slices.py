@@ -36,7 +36,7 @@ import numpy as np
 from parquet_core.column.levels import level_bit_width
 from parquet_core.constants import Encoding, PhysicalType
 from parquet_core.encodings.rle_hybrid import decode_rle_hybrid
-from parquet_core.encodings.rle_validity import decode_validity
+from parquet_core.encodings.rle_validity import decode_validity, stream_runs
 from parquet_core.column.value_cutters import (
     BitCutter,
     ByteArrayCutter,
@@ -326,6 +326,23 @@ def _run_chunks(buf: Any, n: int, chunk: int, what: str) -> Iterator[tuple[int, 
     """Cut a bit-width-1 hybrid stream of *n* levels between runs: ``(start, stop, levels)``
     of successive pieces of at least *chunk* levels (the last: what is left).  Only the
     run headers are read, one Python step per run."""
+    runs = stream_runs(buf)
+    if runs is not None:
+        chain, take = runs
+        ends = np.cumsum(take)
+        if int(ends[-1]) >= n:
+            # the first run ending at or past each multiple of *chunk*, and the last one
+            cut = np.searchsorted(ends, np.arange(chunk, n, chunk), side="left")
+            cut = np.unique(np.append(cut, np.searchsorted(ends, n, side="left")))
+            start = 0
+            done = 0
+            for i in cut.tolist():
+                stop = int(chain[i + 1]) if i + 1 < chain.size else len(buf)
+                upto = min(int(ends[i]), n)
+                if upto > done:
+                    yield start, stop, upto - done
+                start, done = stop, upto
+            return
     size = len(buf)
     p = start = 0
     got = total = 0

