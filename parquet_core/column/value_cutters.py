@@ -23,7 +23,7 @@ bytes), never the rest of the page:
   bytes they span;
 * DELTA_BYTE_ARRAY: prefix and suffix lengths as above; the batch's first value
   is written whole (prefix 0), rebuilt from the last value of the previous
-  batch, which is carried.
+  batch, which is carried (found from the lengths, without rebuilding the batch).
 
 Every bound is checked against the page bytes before anything is sliced or
 allocated; a malformed page raises :class:`~parquet_core.errors.ParquetFormatError`
@@ -44,7 +44,6 @@ from parquet_core.encodings.delta_binary_packed import (
     delta_binary_packed_blocks,
     encode_delta_binary_packed,
 )
-from parquet_core.encodings.delta_byte_array import decode_delta_byte_array
 from parquet_core.encodings.plain import decode_plain_byte_array
 from parquet_core.errors import ParquetFormatError
 
@@ -281,14 +280,30 @@ class DeltaByteArrayCutter:
                                      f"previous value ({len(self.last)} bytes)")
         head = self.last[:p0] + bytes(self.values[self.pos:self.pos + s0])
         prefix[0], suffix[0] = 0, len(head)
+        full = prefix + suffix                    # each value's length
+        if n > 1 and bool((prefix[1:] > full[:-1]).any()):
+            i = int(np.flatnonzero(prefix[1:] > full[:-1])[0]) + 1
+            raise ParquetFormatError(f"{self.what}: value {i} of a batch has prefix length "
+                                     f"{int(prefix[i])}, the value before it {int(full[i - 1])} bytes")
+        data = head + bytes(self.values[self.pos + s0:self.pos + total])
         body = (encode_delta_binary_packed(prefix, np.int32)
-                + encode_delta_binary_packed(suffix, np.int32)
-                + head + bytes(self.values[self.pos + s0:self.pos + total]))
+                + encode_delta_binary_packed(suffix, np.int32) + data)
         self.pos += total
-        got = decode_delta_byte_array(body, n, self.type_length)
-        if self.type_length is not None:
-            self.last = bytes(got[-1])
-        else:
-            off = got.offsets
-            self.last = bytes(got.data[int(off[-2]):int(off[-1])])
+        self.last = _last_value(prefix, suffix, data)
         return _DBA, body
+
+
+def _last_value(prefix: npt.NDArray[np.int64], suffix: npt.NDArray[np.int64], data: bytes) -> bytes:
+    """The last of front-coded values (value ``i`` is value ``i - 1``'s first ``prefix[i]``
+    bytes, then ``suffix[i]`` bytes of *data*; ``prefix[0] == 0``, every prefix checked
+    against the value before it), without rebuilding the others: byte ``j`` of the last
+    value is in the suffix of the last value ``i`` whose prefix is at most ``j``."""
+    length = int(prefix[-1] + suffix[-1])
+    if not length:
+        return b""
+    floor = np.minimum.accumulate(prefix[::-1])[::-1]      # nondecreasing
+    j = np.arange(length, dtype=np.int64)
+    src = np.searchsorted(floor, j, side="right") - 1
+    starts = np.zeros(suffix.size, dtype=np.int64)
+    np.cumsum(suffix[:-1], out=starts[1:])
+    return np.frombuffer(data, dtype=np.uint8)[starts[src] + j - prefix[src]].tobytes()
