@@ -151,7 +151,7 @@ def delta_binary_packed_blocks(buf: Any, pos: int, max_count: int | None = None
     """
     arr = as_uint8(buf)
     size = arr.size
-    mv = memoryview(arr)
+    mv = memoryview(arr.data)
     if pos < 0 or pos > size:
         raise ParquetFormatError(f"{_WHAT}: start offset {pos} outside a {size}-byte buffer")
     block_size, n_mini, total, first, pos = _read_header(mv, pos, size, max_count)
