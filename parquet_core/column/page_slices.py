@@ -14,17 +14,20 @@ one at a time, as it decodes any page:
   an RLE run is cut by writing a shorter run header; a bit-packed run is cut
   at a group of 8 values by slicing its body; a cut inside a group writes the
   group's remaining values as RLE runs of one);
-* the values are cut after the non-null count of those levels: PLAIN
-  fixed-width values by slicing the page's bytes (no copy), dictionary
-  indices and RLE booleans by the same hybrid cutter.
+* dense 0/1 levels (scattered nulls: a run every few dozen values, where the
+  cutter's Python step per run would dominate) are decoded once into a bitmap,
+  a chunk of whole runs at a time, and each piece is one bit-packed run of it;
+* the values are cut after the non-null count of those levels, by the cutters
+  of :mod:`parquet_core.column.value_cutters` (PLAIN of every type, byte stream
+  split, the three delta encodings) or, for dictionary indices and RLE
+  booleans, by the same hybrid cutter.
 
 Each small page keeps the original page's ordinal and offset, so an error
-still names the page of the file.  The page's decompressed bytes stay held
-while its small pages are decoded (decompression is not streamed); what no
-longer scales with the page is everything decoded from them.  Pages in other
-encodings (delta, byte stream split, PLAIN BYTE_ARRAY, PLAIN booleans),
-levels not in the RLE encoding, and columns with repetition are passed on
-whole.
+still names the page of the file; anything malformed found while cutting is a
+ParquetError (never a numpy or Python error).  The page's decompressed bytes
+stay held while its small pages are decoded (decompression is not streamed);
+what no longer scales with the page is everything decoded from them.  Levels
+not in the RLE encoding and columns with repetition are passed on whole.
 """
 
 from __future__ import annotations
