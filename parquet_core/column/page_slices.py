@@ -14,17 +14,20 @@ one at a time, as it decodes any page:
   an RLE run is cut by writing a shorter run header; a bit-packed run is cut
   at a group of 8 values by slicing its body; a cut inside a group writes the
   group's remaining values as RLE runs of one);
-* the values are cut after the non-null count of those levels: PLAIN
-  fixed-width values by slicing the page's bytes (no copy), dictionary
-  indices and RLE booleans by the same hybrid cutter.
+* dense 0/1 levels (scattered nulls: a run every few dozen values, where the
+  cutter's Python step per run would dominate) are decoded once into a bitmap,
+  a chunk of whole runs at a time, and each piece is one bit-packed run of it;
+* the values are cut after the non-null count of those levels, by the cutters
+  of :mod:`parquet_core.column.value_cutters` (PLAIN of every type, byte stream
+  split, the three delta encodings) or, for dictionary indices and RLE
+  booleans, by the same hybrid cutter.
 
 Each small page keeps the original page's ordinal and offset, so an error
-still names the page of the file.  The page's decompressed bytes stay held
-while its small pages are decoded (decompression is not streamed); what no
-longer scales with the page is everything decoded from them.  Pages in other
-encodings (delta, byte stream split, PLAIN BYTE_ARRAY, PLAIN booleans),
-levels not in the RLE encoding, and columns with repetition are passed on
-whole.
+still names the page of the file; anything malformed found while cutting is a
+ParquetError (never a numpy or Python error).  The page's decompressed bytes
+stay held while its small pages are decoded (decompression is not streamed);
+what no longer scales with the page is everything decoded from them.  Levels
+not in the RLE encoding and columns with repetition are passed on whole.
 """
 
 from __future__ import annotations
@@ -36,10 +39,29 @@ import numpy as np
 from parquet_core.column.levels import level_bit_width
 from parquet_core.constants import Encoding, PhysicalType
 from parquet_core.encodings.rle_hybrid import decode_rle_hybrid
-from parquet_core.errors import ParquetFormatError
+from parquet_core.encodings.rle_validity import decode_validity, stream_runs
+from parquet_core.column.value_cutters import (
+    BitCutter,
+    ByteArrayCutter,
+    DeltaByteArrayCutter,
+    DeltaCutter,
+    DeltaLengthCutter,
+    FixedCutter,
+    StreamSplitCutter,
+)
+from parquet_core.errors import ParquetError, ParquetFormatError, add_note, has_note, out_of_memory
 from parquet_core.page.model import DataPageV1, DataPageV2, Page
 
 __all__ = ["HybridCutter", "slice_pages", "SLICE_MIN_VALUES"]
+
+#: Levels streams longer than one byte per this many levels are cut through a bitmap.
+_DENSE_LEVELS = 256
+
+#: The note naming the page (as the column decoder writes it).
+_PAGE_NOTE = "while decoding page"
+
+#: Levels decoded at a time into that bitmap (whole runs: at least this many).
+_LEVEL_CHUNK = 1 << 15
 
 #: Pages of at most this many values (or twice the batch) are never cut.
 SLICE_MIN_VALUES = 1 << 16
@@ -47,6 +69,10 @@ SLICE_MIN_VALUES = 1 << 16
 _RLE = int(Encoding.RLE)
 _PLAIN = int(Encoding.PLAIN)
 _DICT = frozenset((int(Encoding.PLAIN_DICTIONARY), int(Encoding.RLE_DICTIONARY)))
+_BSS = int(Encoding.BYTE_STREAM_SPLIT)
+_DBP = int(Encoding.DELTA_BINARY_PACKED)
+_DLBA = int(Encoding.DELTA_LENGTH_BYTE_ARRAY)
+_DBA = int(Encoding.DELTA_BYTE_ARRAY)
 _FIXED = {PhysicalType.INT32: 4, PhysicalType.INT64: 8, PhysicalType.FLOAT: 4, PhysicalType.DOUBLE: 8,
           PhysicalType.INT96: 12}
 
@@ -184,8 +210,7 @@ def _split(page: DataPageV1 | DataPageV2, desc: Any, levels: int) -> Iterator[Da
     width = _FIXED.get(ptype)
     if ptype == PhysicalType.FIXED_LEN_BYTE_ARRAY and desc.type_length and desc.type_length > 0:
         width = desc.type_length
-    if not ((enc == _PLAIN and width is not None) or enc in _DICT
-            or (enc == _RLE and ptype == PhysicalType.BOOLEAN)):
+    if not _cut_kind(enc, ptype, width):
         return None
     max_def = desc.max_definition_level
     n = int(page.num_values)
@@ -204,50 +229,234 @@ def _split(page: DataPageV1 | DataPageV2, desc: Any, levels: int) -> Iterator[Da
                 return None
             defs, pos = body[4:4 + length], 4 + length
         values = body[pos:]
+        exact = max_def == 0          # the non-null count is known only from the levels
+        need = n
     else:
         defs = memoryview(page.definition_levels) if max_def > 0 else None
         values = memoryview(page.values)
+        exact = True
+        need = n - int(page.num_nulls)
+        if need < 0:
+            return None
     if values.format != "B" or values.ndim != 1:
         values = values.cast("B")
     if enc in _DICT and (not len(values) or values[0] > 32):
         return None
     if enc == _RLE and (len(values) < 4 or 4 + int.from_bytes(values[:4], "little") > len(values)):
         return None
-    return _pieces(page, desc, levels, n, defs, values, enc, width, max_def, where)
+    return _pieces(page, desc, levels, n, defs, values, enc, width, max_def, where, need, exact)
+
+
+def _cut_kind(enc: int, ptype: int, width: int | None) -> bool:
+    """Whether pages of encoding *enc* and physical type *ptype* are cut."""
+    if enc in _DICT:
+        return True
+    if enc == _RLE:
+        return ptype == PhysicalType.BOOLEAN
+    if enc == _PLAIN:
+        return width is not None or ptype in (PhysicalType.BYTE_ARRAY, PhysicalType.BOOLEAN)
+    if enc == _BSS:
+        return width is not None and ptype != PhysicalType.INT96
+    if enc == _DBP:
+        return ptype in (PhysicalType.INT32, PhysicalType.INT64)
+    if enc == _DLBA:
+        return ptype == PhysicalType.BYTE_ARRAY
+    if enc == _DBA:
+        return ptype == PhysicalType.BYTE_ARRAY or (ptype == PhysicalType.FIXED_LEN_BYTE_ARRAY
+                                                    and width is not None)
+    return False
+
+
+class _HybridLevels:
+    """Definition levels cut by the hybrid cutter, with each piece's non-null count."""
+
+    def __init__(self, defs: Any, max_def: int, what: str) -> None:
+        self.cut = HybridCutter(defs, level_bit_width(max_def), what)
+        self.max_def = max_def
+
+    def take(self, k: int) -> tuple[bytes, int]:
+        dl = self.cut.take(k)
+        return dl, int(np.count_nonzero(decode_rle_hybrid(dl, self.cut.w, k) == self.max_def))
+
+
+class _BitmapLevels:
+    """Levels 0/1 of a stream of many short runs, held as a bitmap (a bit per level,
+    about the size of a bit-packed stream): each piece is one bit-packed run of it.
+
+    The hybrid cutter costs a Python step per run, and pyarrow writes a run every
+    few dozen values when nulls are scattered; decoding the stream once (vectorised)
+    and slicing its bitmap costs a pass over the page instead."""
+
+    def __init__(self, defs: Any, n: int, what: str) -> None:
+        self.bits = np.zeros((n + 7) // 8, dtype=np.uint8)
+        at = 0
+        # decoded a run of whole runs at a time: the decoders' working memory (about
+        # ten bytes a level) stays that of a chunk, not of the page
+        for start, stop, count in _run_chunks(defs, n, _LEVEL_CHUNK, what):
+            piece = defs[start:stop]
+            got = decode_validity([piece], [count])
+            if got is not None:
+                valid = got[0]
+            else:
+                try:
+                    valid = decode_rle_hybrid(piece, 1, count) != 0
+                except ParquetFormatError as exc:
+                    raise ParquetFormatError(f"{what}: {exc}") from None
+            if at % 8:      # the levels of a byte begun by the previous chunk
+                head = np.unpackbits(self.bits[at // 8:at // 8 + 1], bitorder="little")[:at % 8]
+                valid = np.concatenate((head.astype(bool), valid))
+                at -= at % 8
+            self.bits[at // 8:(at + valid.size + 7) // 8] = np.packbits(valid, bitorder="little")
+            at += valid.size
+        self.done = 0
+
+    def take(self, k: int) -> tuple[bytes, int]:
+        first, shift = divmod(self.done, 8)
+        stop = (self.done + k + 7) // 8
+        self.done += k
+        if shift:
+            raw = np.unpackbits(self.bits[first:stop + 1], bitorder="little")[shift:shift + k]
+            body = np.packbits(raw, bitorder="little")
+        else:
+            body = self.bits[first:stop].copy()
+            if k % 8:
+                body[-1] &= (1 << (k % 8)) - 1
+        nn = int(np.bitwise_count(body).sum())
+        return _varint((len(body) << 1) | 1) + body.tobytes(), nn
+
+
+def _run_chunks(buf: Any, n: int, chunk: int, what: str) -> Iterator[tuple[int, int, int]]:
+    """Cut a bit-width-1 hybrid stream of *n* levels between runs: ``(start, stop, levels)``
+    of successive pieces of at least *chunk* levels (the last: what is left).  Only the
+    run headers are read, one Python step per run."""
+    runs = stream_runs(buf)
+    if runs is not None:
+        chain, take = runs
+        ends = np.cumsum(take)
+        if int(ends[-1]) >= n:
+            # the first run ending at or past each multiple of *chunk*, and the last one
+            cut = np.searchsorted(ends, np.arange(chunk, n, chunk), side="left")
+            cut = np.unique(np.append(cut, np.searchsorted(ends, n, side="left")))
+            start = 0
+            done = 0
+            for i in cut.tolist():
+                stop = int(chain[i + 1]) if i + 1 < chain.size else len(buf)
+                upto = min(int(ends[i]), n)
+                if upto > done:
+                    yield start, stop, upto - done
+                start, done = stop, upto
+            return
+    size = len(buf)
+    p = start = 0
+    got = total = 0
+    while total < n:
+        if p >= size:
+            raise ParquetFormatError(f"{what}: the stream ends at byte {p} after {total} of "
+                                     f"the page's {n} levels")
+        h = shift = 0
+        while True:
+            b = buf[p]
+            p += 1
+            h |= (b & 0x7F) << shift
+            shift += 7
+            if b < 0x80:
+                break
+            if shift > 35 or p >= size:
+                raise ParquetFormatError(f"{what}: malformed run header before byte {p}")
+        if h & 1:
+            p += h >> 1
+            c = 8 * (h >> 1)
+        else:
+            p += 1
+            c = h >> 1
+        if p > size:
+            raise ParquetFormatError(f"{what}: a run before byte {size} runs past the stream's end")
+        got += c
+        total += c
+        if got >= chunk or total >= n:
+            if total > n:
+                got -= total - n
+            if got:
+                yield start, p, got
+            start, got = p, 0
+
+
+class _HybridValues:
+    """Dictionary indices or RLE booleans: the hybrid cutter, with each encoding's header."""
+
+    def __init__(self, values: memoryview, enc: int, what: str) -> None:
+        self.enc = enc
+        if enc in _DICT:
+            self.head = bytes(values[:1])
+            self.cut = HybridCutter(values[1:], values[0], f"dictionary indices of {what}")
+        else:
+            length = int.from_bytes(values[:4], "little")
+            self.head = b""
+            self.cut = HybridCutter(values[4:4 + length], 1, f"RLE booleans of {what}")
+
+    def take(self, n: int) -> tuple[int, Any]:
+        body = self.cut.take(n)
+        if self.enc in _DICT:
+            return self.enc, self.head + body
+        return self.enc, len(body).to_bytes(4, "little") + body
+
+
+def _values_cutter(desc: Any, values: memoryview, enc: int, width: int | None, where: str,
+                   need: int, exact: bool) -> Any:
+    ptype = desc.physical_type
+    if enc in _DICT or enc == _RLE:
+        return _HybridValues(values, enc, where)
+    if enc == _PLAIN:
+        if ptype == PhysicalType.BOOLEAN:
+            return BitCutter(values, where)
+        if ptype == PhysicalType.BYTE_ARRAY:
+            return ByteArrayCutter(values, where)
+        assert width is not None
+        return FixedCutter(values, width, f"PLAIN values of {where}")
+    if enc == _BSS:
+        assert width is not None
+        return StreamSplitCutter(values, width, where)
+    if enc == _DBP:
+        dtype = np.int32 if ptype == PhysicalType.INT32 else np.int64
+        return DeltaCutter(values, dtype, where, need, exact)
+    if enc == _DLBA:
+        return DeltaLengthCutter(values, where, need, exact)
+    tl = width if ptype == PhysicalType.FIXED_LEN_BYTE_ARRAY else None
+    return DeltaByteArrayCutter(values, where, need, exact, tl)
 
 
 def _pieces(page: Any, desc: Any, levels: int, n: int, defs: Any, values: memoryview, enc: int,
-            width: int | None, max_def: int, where: str) -> Iterator[DataPageV2]:
-    def_cut = None if defs is None else HybridCutter(defs, level_bit_width(max_def),
-                                                     f"definition levels of {where}")
-    if enc in _DICT:
-        head = bytes(values[:1])
-        val_cut = HybridCutter(values[1:], values[0], f"dictionary indices of {where}")
-    elif enc == _RLE:
-        length = int.from_bytes(values[:4], "little")
-        val_cut = HybridCutter(values[4:4 + length], 1, f"RLE booleans of {where}")
-    else:
-        val_cut = None
-    done = vdone = 0
+            width: int | None, max_def: int, where: str, need: int, exact: bool
+            ) -> Iterator[DataPageV2]:
+    try:
+        yield from _cut(page, desc, levels, n, defs, values, enc, width, max_def, where, need, exact)
+    except ParquetError as exc:
+        if where not in str(exc) and not has_note(exc, _PAGE_NOTE):
+            add_note(exc, f"{_PAGE_NOTE} {page.ordinal} at file offset {page.offset}")
+        raise
+    except MemoryError as exc:
+        raise out_of_memory(exc, f"cutting {where}") from exc
+    except (ValueError, IndexError, TypeError, OverflowError) as exc:
+        raise ParquetFormatError(f"malformed {where}: {exc}") from exc
+
+
+def _cut(page: Any, desc: Any, levels: int, n: int, defs: Any, values: memoryview, enc: int,
+         width: int | None, max_def: int, where: str, need: int, exact: bool
+         ) -> Iterator[DataPageV2]:
+    def_cut: Any = None
+    if defs is not None:
+        if max_def == 1 and len(defs) > n // _DENSE_LEVELS:
+            def_cut = _BitmapLevels(defs, n, f"definition levels of {where}")
+        else:
+            def_cut = _HybridLevels(defs, max_def, f"definition levels of {where}")
+    val_cut = _values_cutter(desc, values, enc, width, where, need, exact)
+    done = 0
     while done < n:
         k = min(levels, n - done)
         if def_cut is not None:
-            dl = def_cut.take(k)
-            nn = int(np.count_nonzero(decode_rle_hybrid(dl, def_cut.w, k) == max_def))
+            dl, nn = def_cut.take(k)
         else:
             dl, nn = b"", k
-        if val_cut is None:
-            assert width is not None
-            start = vdone * width
-            vals: Any = values[start:start + nn * width]
-            if len(vals) < nn * width:
-                raise ParquetFormatError(f"PLAIN values of {where}: {len(values)} bytes hold fewer "
-                                         f"than the page's {vdone + nn} non-null values")
-        elif enc in _DICT:
-            vals = head + val_cut.take(nn)
-        else:
-            body = val_cut.take(nn)
-            vals = len(body).to_bytes(4, "little") + body
-        yield DataPageV2(k, k - nn, k, page.encoding, b"", dl, vals, page.ordinal, page.offset)
+        venc, vals = val_cut.take(nn)
+        yield DataPageV2(k, k - nn, k, venc, b"", dl, vals, page.ordinal, page.offset)
         done += k
-        vdone += nn

@@ -63,8 +63,9 @@ from parquet_core._kernels.varint import (
 )
 from parquet_core.errors import ParquetFormatError
 
-__all__ = ["MAX_COUNT", "decode_delta_binary_packed", "encode_delta_binary_packed",
-           "expand_delta_binary_packed_pages", "scan_delta_binary_packed_page"]
+__all__ = ["MAX_COUNT", "decode_delta_binary_packed", "delta_binary_packed_blocks",
+           "encode_delta_binary_packed", "expand_delta_binary_packed_pages",
+           "scan_delta_binary_packed_page"]
 
 MAX_COUNT = 2**31 - 1
 _WHAT = "DELTA_BINARY_PACKED"
@@ -134,6 +135,31 @@ def decode_delta_binary_packed(buf: Any, pos: int, dtype: Any,
     flat_w, flat_start = _miniblock_layout(arr, h_arr, ndeltas, block_size, n_mini, vpm)
     values = _unpack_and_sum(arr, mins, flat_w, flat_start, first & mask, total, n_mini, vpm, udt)
     return values.view(sdt), pos
+
+
+def delta_binary_packed_blocks(buf: Any, pos: int, max_count: int | None = None
+                               ) -> tuple[int, int, int, int, npt.NDArray[np.int64], int]:
+    """The header of the stream at byte ``pos`` and where its blocks are, without unpacking.
+
+    Returns the block size, the miniblocks per block, the value count, the
+    first value (zigzag-decoded, not wrapped), the offset of every block (its
+    min-delta varint) and the offset just past the stream.  The header and the
+    block chain get the checks of :func:`decode_delta_binary_packed` (the
+    widths and bodies are checked when blocks are decoded).  A reader that
+    decodes a long stream a few blocks at a time (see
+    :mod:`parquet_core.column.value_cutters`) starts here.
+    """
+    arr = as_uint8(buf)
+    size = arr.size
+    mv = memoryview(arr.data)
+    if pos < 0 or pos > size:
+        raise ParquetFormatError(f"{_WHAT}: start offset {pos} outside a {size}-byte buffer")
+    block_size, n_mini, total, first, pos = _read_header(mv, pos, size, max_count)
+    if total <= 1:
+        return block_size, n_mini, total, first, np.zeros(0, dtype=np.int64), pos
+    vpm = block_size // n_mini
+    s_arr, _, end = _walk_blocks(arr, mv, pos, total - 1, block_size, n_mini, vpm)
+    return block_size, n_mini, total, first, np.asarray(s_arr, dtype=np.int64), end
 
 
 #: One page checked by :func:`scan_delta_binary_packed_page`: (page bytes, first value
