@@ -1,0 +1,148 @@
+"""Several measured versions per reader: ``pqc compat --python``, the table merge, the target's version choice."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from parquet_core.compat.features import Written
+from parquet_core.compat.runner import ReaderProcess
+from parquet_core.compat.table import build
+from parquet_core.metadata.features import measured_versions, pick_measurement
+from parquet_core.validation.compat import target_findings
+
+ROOT = Path(__file__).resolve().parents[2]
+FAKE = "tests.compat.fake_readers"
+
+
+def _wrapper(tmp_path: Path, version: str) -> str:
+    """An 'interpreter' that is this one with a marker the fake reader reports as its version."""
+    path = tmp_path / "python-other"
+    path.write_text(f'#!/bin/sh\nPQC_FAKE_READER_VERSION={version} exec "{sys.executable}" "$@"\n')
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return str(path)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a shell-script interpreter")
+def test_reader_process_runs_under_the_given_interpreter(tmp_path: Path) -> None:
+    proc = ReaderProcess(FAKE, timeout=30, python=_wrapper(tmp_path, "7.1")).start()
+    try:
+        assert proc.version == "7.1"
+        assert proc.read(str(tmp_path / "fine.parquet"), Written("x", {"v": [1, 2]})).verdict == "ok"
+    finally:
+        proc.stop()
+    default = ReaderProcess(FAKE, timeout=30).start()
+    try:
+        assert default.version == "0"
+    finally:
+        default.stop()
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "PQC_FAKE_READER_VERSION"}
+    return subprocess.run([sys.executable, "-m", "parquet_core.cli", "compat", "--no-progress", *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120,
+                          env={**env, "PYTHONPATH": str(ROOT)})
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="a shell-script interpreter")
+def test_cli_python_option_records_the_other_version(tmp_path: Path) -> None:
+    out = tmp_path / "run.json"
+    proc = _cli("--readers", f"{FAKE},pc", "--python", f"{FAKE}={_wrapper(tmp_path, '3.2.1')}",
+                "--features", "physical.INT32", "--json", str(out))
+    assert proc.returncode == 0, proc.stderr
+    run = json.loads(out.read_text())
+    assert run["readers"][FAKE] == "3.2.1"
+    assert run["readers"]["pc"] != "unavailable"
+    assert run["features"][0]["results"][FAKE]["verdict"] in ("ok", "different")
+
+
+@pytest.mark.parametrize("given, message", [
+    ("pyarrow=" + sys.executable, "not among the readers run"),
+    ("pc=/nonexistent/python", "no executable file"),
+    ("pc", "READER=PATH"),
+])
+def test_cli_python_option_is_checked(given: str, message: str, capsys: pytest.CaptureFixture) -> None:
+    from parquet_core.cli import main
+    with pytest.raises(SystemExit) as exc:
+        main(["compat", "--no-progress", "--readers", "pc", "--python", given, "--features", "physical.INT32"])
+    assert exc.value.code == 2 and message in capsys.readouterr().err
+
+
+def _run(generated: str, version: str, cells: dict[str, str], reader: str = "pyarrow") -> dict:
+    return {"generated": generated, "readers": {reader: version}, "writers": {"pc": "1"},
+            "features": [{"feature": f, "group": "g", "description": "", "file": "", "writer": "pc",
+                          "results": {reader: {"verdict": v, "detail": f"{v} {f}", "seconds": 0.1}}}
+                         for f, v in cells.items()]}
+
+
+def test_build_keeps_each_version_of_a_reader() -> None:
+    new = _run("2026-01-02", "26.0.1", {"a": "ok", "b": "refused", "c": "n/a"})
+    old = _run("2026-01-01", "15.0.2", {"a": "refused", "b": "refused", "c": "different"})
+    table = build([new, old], {"readers": {"pyarrow": {"version": "1", "features": {},
+                                                       "release_notes": [{"feature": "a", "since": "9"}]}}},
+                  fresh=True)
+    entry = table["readers"]["pyarrow"]
+    assert entry["version"] == "26.0.1" and set(entry["features"]) == {"b"}      # newest on top, n/a left out
+    assert list(entry["older_versions"]) == ["15.0.2"]
+    assert set(entry["older_versions"]["15.0.2"]["features"]) == {"a", "b", "c"}
+    assert entry["release_notes"] == [{"feature": "a", "since": "9"}]          # hand entries kept
+    assert set(measured_versions(entry)) == {"26.0.1", "15.0.2"}
+
+
+def test_build_merges_onto_the_table_and_a_rerun_replaces_cells() -> None:
+    first = build([_run("2026-01-01", "26.0.1", {"a": "refused", "b": "crash"})])
+    # a later run of another version adds it; the measured version is kept
+    second = build([_run("2026-02-01", "15.0.2", {"a": "refused"})], first)
+    assert set(measured_versions(second["readers"]["pyarrow"])) == {"26.0.1", "15.0.2"}
+    # a re-measurement of 26.0.1 that reads "a" removes that finding, "b" (not re-run) stays
+    third = build([_run("2026-03-01", "26.0.1", {"a": "ok"})], second)
+    entry = third["readers"]["pyarrow"]
+    assert set(entry["features"]) == {"b"} and set(entry["older_versions"]["15.0.2"]["features"]) == {"a"}
+    # --fresh forgets the table's measurements
+    assert "older_versions" not in build([_run("2026-03-01", "26.0.1", {"a": "ok"})], second, fresh=True)["readers"]["pyarrow"]
+
+
+_TABLE = {"readers": {"pyarrow": {
+    "version": "26.0.1", "features": {"x": {"verdict": "refused", "detail": "new"}},
+    "older_versions": {"18.1.0": {"features": {"y": {"verdict": "refused", "detail": "mid"}}},
+                       "15.0.2": {"features": {"z": {"verdict": "refused", "detail": "old"}}}},
+    "release_notes": [{"feature": "w", "since": "14.0", "source": "notes"}]}}}
+
+
+@pytest.mark.parametrize("version, measured, caveat", [
+    (None, "26.0.1", None), ("26", "26.0.1", None), ("15", "15.0.2", None), ("15.0.2", "15.0.2", None),
+    ("18.1", "18.1.0", None), ("17", "15.0.2", "nearest measured version below 17"),
+    ("20.0.0", "18.1.0", "nearest"), ("30", "26.0.1", "nearest"), ("12", "15.0.2", "oldest measured version"),
+])
+def test_pick_measurement(version: str | None, measured: str, caveat: str | None) -> None:
+    got, _, why = pick_measurement(_TABLE["readers"]["pyarrow"], "pyarrow", version)
+    assert got == measured
+    assert (why == "") if caveat is None else (caveat in why)
+
+
+def test_target_uses_the_measurement_of_its_version() -> None:
+    used = {"x": "c", "y": "c", "z": "c", "w": "c"}
+
+    def found(target: str) -> list[str]:
+        return sorted(f for _, f, _ in target_findings(used, [target], _TABLE))
+    assert found("pyarrow") == ["x"]
+    assert found("pyarrow-26") == ["x"]
+    assert found("pyarrow-19") == ["y"]
+    assert found("pyarrow-15") == ["z"]
+    assert found("pyarrow-13") == ["w", "z"]          # below the oldest: the oldest, plus release notes
+    msg = [m for _, f, m in target_findings(used, ["pyarrow-16"], _TABLE) if f == "z"][0]
+    assert "pyarrow 15.0.2" in msg and "nearest measured version below 16" in msg
+
+
+def test_a_one_version_table_still_reads() -> None:
+    table = {"readers": {"spark": {"version": "4.3.0", "features": {"f": {"verdict": "refused", "detail": ""}}}}}
+    assert [f for _, f, _ in target_findings({"f": "c"}, ["spark-3.5"], table)] == ["f"]
+    assert [f for _, f, _ in target_findings({"f": "c"}, ["spark-4.3"], table)] == ["f"]
