@@ -146,3 +146,51 @@ def test_a_one_version_table_still_reads() -> None:
     table = {"readers": {"spark": {"version": "4.3.0", "features": {"f": {"verdict": "refused", "detail": ""}}}}}
     assert [f for _, f, _ in target_findings({"f": "c"}, ["spark-3.5"], table)] == ["f"]
     assert [f for _, f, _ in target_findings({"f": "c"}, ["spark-4.3"], table)] == ["f"]
+
+
+# --- the shipped table: versions measured with pqc compat --python (docs/compat-notes.md) ---
+
+def _shipped(reader: str, version: str) -> dict:
+    from parquet_core.metadata.features import load_table
+    versions = measured_versions(load_table()["readers"].get(reader, {}))
+    assert version in versions, f"parquet_core/_data/compat_table.json lost its {reader} {version} measurement"
+    return versions[version]["features"]
+
+
+def _warnings(path: Path, target: str, rule: str) -> list[str]:
+    import parquet_core as pc
+    report = pc.check(str(path), level="footer", targets=target)
+    assert report.ok                                               # warnings only
+    return [f.message for f in report.findings if f.rule == rule]
+
+
+def test_pyarrow_15_does_not_read_geometry_pyarrow_26_does(tmp_path: Path) -> None:
+    """Measured: pyarrow 15.0.2 refuses the GEOMETRY logical type ("Thrift LogicalType that is not
+    recognized"), 26.0.1 reads it; no release-note entry covers it, so only the 15 measurement warns."""
+    import parquet_core as pc
+    assert "logical.GEOMETRY" in _shipped("pyarrow", "15.0.2")
+    assert "logical.GEOMETRY" not in _shipped("pyarrow", "26.0.1")
+    path = tmp_path / "g.parquet"
+    pc.write_table({"g": [bytes.fromhex("0101000000000000000000f03f0000000000000040")]}, str(path),
+                   schema=pc.schema([pc.field("g", pc.geometry())]))
+    # (the geospatial statistics the writer adds draw their own warning, stats.geospatial)
+    old = [m for m in _warnings(path, "pyarrow-15", "compat.pyarrow") if "logical.GEOMETRY" in m]
+    assert len(old) == 1 and "refused on pyarrow 15.0.2" in old[0]
+    assert "nearest" not in old[0] and "oldest" not in old[0]       # a measured version: no caveat
+    assert _warnings(path, "pyarrow-26", "compat.pyarrow") == []
+    assert _warnings(path, "pyarrow", "compat.pyarrow") == []
+    between = [m for m in _warnings(path, "pyarrow-20", "compat.pyarrow") if "logical.GEOMETRY" in m]
+    assert len(between) == 1 and "nearest measured version below 20" in between[0]
+
+
+def test_older_duckdb_and_polars_do_not_read_float16(tmp_path: Path) -> None:
+    """Measured: duckdb 1.1.3 returns FLOAT16 as its two raw bytes, polars 1.0.0 refuses the file;
+    duckdb 2.0.1 and polars 2.1.0 read it."""
+    import parquet_core as pc
+    path = tmp_path / "h.parquet"
+    pc.write_table({"h": [1.5, None]}, str(path), schema=pc.schema([pc.field("h", pc.float16())]))
+    for reader, old, new in (("duckdb", "1.1", "2.0"), ("polars", "1.0", "2.1")):
+        assert "logical.FLOAT16" in _shipped(reader, {"duckdb": "1.1.3", "polars": "1.0.0"}[reader])
+        got = _warnings(path, f"{reader}-{old}", f"compat.{reader}")
+        assert len(got) == 1 and "logical.FLOAT16" in got[0], (reader, got)
+        assert _warnings(path, f"{reader}-{new}", f"compat.{reader}") == []
