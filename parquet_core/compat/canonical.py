@@ -262,6 +262,12 @@ def _equal(a: Any, b: Any, loose: bool, notes: _Notes) -> bool:  # noqa: C901 - 
         if same:
             notes.notes.add("integers as decimals")
         return same
+    if isinstance(a, list) and len(a) == 2 and isinstance(b, dict) and set(b) == {"key", "value"}:
+        # a map entry as a key/value struct (a reader without a map type: polars before 2)
+        if _equal(a[0], b["key"], loose, notes) and _equal(a[1], b["value"], loose, notes):
+            notes.notes.add("map entries as key/value structs")
+            return True
+        return False
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_equal(a[k], b[k], loose, notes) for k in a)
     if isinstance(a, list) and isinstance(b, list):
