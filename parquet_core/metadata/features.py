@@ -371,7 +371,8 @@ def unsupported(target: str, features: dict[str, str], table: dict | None = None
     """``(feature, why)`` for each of *features* the *target* reader does not read.
 
     The measurement used is :func:`pick_measurement`'s; the hand ``release_notes`` entries add the
-    features a target older than their ``since`` version does not read.
+    features a target older than their ``since`` version does not read, and drop a finding of an
+    older measurement for a target at or after their ``since``.
     """
     table = table if table is not None else load_table()
     name, version = parse_target(target)
@@ -382,6 +383,12 @@ def unsupported(target: str, features: dict[str, str], table: dict | None = None
     out = []
     for fid in features:
         cell = found.get(fid)
+        if cell is not None and version and any(
+                hand["feature"] == fid and older(measured, hand["since"]) and not older(version, hand["since"])
+                for hand in entry.get("release_notes", [])):
+            # measured on an older version than the target, and a release note says it is read since
+            # a version between the two (e.g. spark-4.0 between the measured 3.5.3 and 4.3.0)
+            continue
         if cell is not None:
             out.append((fid, f"{cell['verdict']} on {name} {measured}: {cell.get('detail', '')}{caveat}"))
             continue

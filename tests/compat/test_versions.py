@@ -142,6 +142,18 @@ def test_target_uses_the_measurement_of_its_version() -> None:
     assert "pyarrow 15.0.2" in msg and "nearest measured version below 16" in msg
 
 
+def test_a_release_note_between_the_measurement_and_the_target_wins() -> None:
+    table = {"readers": {"spark": {
+        "version": "4.3.0", "features": {},
+        "older_versions": {"3.5.3": {"features": {"bss": {"verdict": "refused", "detail": ""},
+                                                  "other": {"verdict": "refused", "detail": ""}}}},
+        "release_notes": [{"feature": "bss", "since": "4.0", "source": "notes"}]}}}
+    used = {"bss": "c", "other": "c"}
+    assert sorted(f for _, f, _ in target_findings(used, ["spark-4.0"], table)) == ["other"]
+    assert sorted(f for _, f, _ in target_findings(used, ["spark-3.5"], table)) == ["bss", "other"]
+    assert sorted(f for _, f, _ in target_findings(used, ["spark-3.9"], table)) == ["bss", "other"]
+
+
 def test_a_one_version_table_still_reads() -> None:
     table = {"readers": {"spark": {"version": "4.3.0", "features": {"f": {"verdict": "refused", "detail": ""}}}}}
     assert [f for _, f, _ in target_findings({"f": "c"}, ["spark-3.5"], table)] == ["f"]
@@ -194,3 +206,17 @@ def test_older_duckdb_and_polars_do_not_read_float16(tmp_path: Path) -> None:
         got = _warnings(path, f"{reader}-{old}", f"compat.{reader}")
         assert len(got) == 1 and "logical.FLOAT16" in got[0], (reader, got)
         assert _warnings(path, f"{reader}-{new}", f"compat.{reader}") == []
+
+
+def test_spark_35_does_not_read_byte_stream_split_floats(tmp_path: Path) -> None:
+    """Measured: Spark 3.5.3 refuses BYTE_STREAM_SPLIT even on FLOAT/DOUBLE ("Unsupported encoding:
+    BYTE_STREAM_SPLIT", its vectorized reader), Spark 4.3.0 reads it; the release-note entries cover
+    only BYTE_STREAM_SPLIT on ints and FLBA."""
+    import parquet_core as pc
+    assert "encoding.BYTE_STREAM_SPLIT.double" in _shipped("spark", "3.5.3")
+    assert "encoding.BYTE_STREAM_SPLIT.double" not in _shipped("spark", "4.3.0")
+    path = tmp_path / "d.parquet"
+    pc.write_table({"d": [1.5, 2.5]}, str(path), column_encoding="byte_stream_split", use_dictionary=False)
+    got = [m for m in _warnings(path, "spark-3.5", "compat.spark") if "BYTE_STREAM_SPLIT" in m]
+    assert len(got) == 1 and "spark 3.5.3" in got[0], got
+    assert [m for m in _warnings(path, "spark-4.3", "compat.spark") if "BYTE_STREAM_SPLIT" in m] == []

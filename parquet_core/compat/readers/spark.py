@@ -57,12 +57,23 @@ def read(path: str, keys: dict[str, Any] | None) -> dict[str, list]:
     try:
         df = _spark().read.options(**options).parquet(path)
         try:
-            return from_arrow(df.toArrow())
+            return from_arrow(_to_arrow(df))
         except Exception:  # noqa: BLE001 - pyspark's Arrow conversion, not the reader: take rows
             rows = df.collect()
             return {name: [from_python(_plain(r[i])) for r in rows] for i, name in enumerate(df.columns)}
     except Exception as exc:
         raise RuntimeError(_java_message(exc)) from None
+
+
+def _to_arrow(df: Any) -> Any:
+    """The DataFrame as an Arrow table: ``toArrow`` (Spark 4), else pyspark's own Arrow collector
+    (Spark 3.5, measured through ``pqc compat --python``)."""
+    if hasattr(df, "toArrow"):
+        return df.toArrow()
+    import pyarrow as pa
+    from pyspark.sql.pandas.types import to_arrow_schema
+    batches = df._collect_as_arrow()
+    return pa.Table.from_batches(batches) if batches else to_arrow_schema(df.schema).empty_table()
 
 
 def _plain(v: Any) -> Any:
