@@ -122,6 +122,12 @@ def from_python(v: Any) -> Any:
 
 # -- Arrow -----------------------------------------------------------------------------------------
 
+def from_arrow_batches(batches: list, schema: Any) -> dict[str, list]:
+    """Arrow record batches (of *schema* when there are none), as :func:`from_arrow`."""
+    import pyarrow as pa
+    return from_arrow(pa.Table.from_batches(batches) if batches else schema.empty_table())
+
+
 def from_arrow(table: Any) -> dict[str, list]:
     """A pyarrow Table, column by column, in canonical form."""
     out = {}
