@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-__all__ = ["add_compat_parser", "compat_command"]
+__all__ = ["add_compat_parser", "compat_command", "parse_pythons"]
 
 _HELP = "measure which readers (pyarrow, duckdb, polars, fastparquet, Spark...) read each format feature"
 
@@ -25,6 +25,10 @@ def add_compat_parser(sub: argparse._SubParsersAction) -> None:
                         "write what they can of the features and every reader reads those files")
     p.add_argument("--features", default=None, metavar="GLOB",
                    help="comma-separated globs of feature ids (e.g. 'codec.*,logical.TIME*')")
+    p.add_argument("--python", action="append", default=[], metavar="READER=PYTHON",
+                   help="run READER's child process under the interpreter PYTHON (repeatable), e.g. "
+                        "pyarrow=/tmp/venv-pa15/bin/python to measure the pyarrow installed there; "
+                        "that environment needs parquet_core's runtime dependencies (docs/compat-notes.md)")
     p.add_argument("--quick", action="store_true", help="a ~15-feature subset (for tests)")
     p.add_argument("--timeout", type=float, default=30.0, help="seconds per file and reader (default 30)")
     p.add_argument("--memory", type=int, default=4096, help="MiB of address space per reader process "
@@ -52,14 +56,17 @@ def compat_command(args: argparse.Namespace) -> int:
         return 2
     readers = [r.strip() for r in args.readers.split(",")] if args.readers else None
     memory = args.memory << 20 if args.memory else None
+    pythons = parse_pythons(args.python)
     if args.writers:
+        if pythons:
+            raise ValueError("--python applies to the readers of a run, not to --writers")
         from parquet_core.compat.runner import run_writers
         result = run_writers(features, [w.strip() for w in args.writers.split(",")], readers,
                              timeout=args.timeout, memory=memory, keep=args.keep,
                              progress=not args.no_progress)
     else:
         result = run(features, readers, timeout=args.timeout, memory=memory, keep=args.keep,
-                     progress=not args.no_progress)
+                     progress=not args.no_progress, pythons=pythons)
     print(report.terminal(result))
     if args.markdown:
         Path(args.markdown).write_text(report.markdown_page(result), encoding="utf-8")
@@ -68,3 +75,17 @@ def compat_command(args: argparse.Namespace) -> int:
     if args.html:
         Path(args.html).write_text(report.to_html(result), encoding="utf-8")
     return 0
+
+
+def parse_pythons(items: list[str]) -> dict[str, str]:
+    """``["pyarrow=/tmp/venv/bin/python"]`` -> ``{"pyarrow": "/tmp/venv/bin/python"}``."""
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, path = item.partition("=")
+        name, path = name.strip(), path.strip()
+        if not sep or not name or not path:
+            raise ValueError(f"--python {item!r}: expected READER=PATH, e.g. pyarrow=/tmp/venv-pa15/bin/python")
+        if name in out:
+            raise ValueError(f"--python: two interpreters for {name!r}")
+        out[name] = path
+    return out

@@ -86,8 +86,11 @@ def _limit(memory: int | None) -> Callable[[], None] | None:
 class ReaderProcess:
     """One reader's child process, restarted after a crash or a timeout."""
 
-    def __init__(self, name: str, timeout: float, memory: int | None = DEFAULT_MEMORY, writer: bool = False) -> None:
+    def __init__(self, name: str, timeout: float, memory: int | None = DEFAULT_MEMORY, writer: bool = False,
+                 python: str | None = None) -> None:
         self.name = name
+        # the interpreter of the child: another environment measures another version of the reader
+        self.python = python or sys.executable
         self.timeout = timeout
         self.writer = writer
         try:
@@ -113,7 +116,7 @@ class ReaderProcess:
         env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "") if env.get("PYTHONPATH") else root
         self._buf = b""
         args = ["--writer", self.name] if self.writer else [self.name]
-        self.proc = subprocess.Popen([sys.executable, "-m", "parquet_core.compat.child", *args],
+        self.proc = subprocess.Popen([self.python, "-m", "parquet_core.compat.child", *args],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._err,
                                      env=env, preexec_fn=_limit(self.memory) or os.setsid)
         first = self._line(self.startup)
@@ -261,13 +264,19 @@ def available_readers() -> list[str]:
 def run(features: list[Feature], readers: Iterable[str] | None = None, *, timeout: float = 30.0,
         memory: int | None = DEFAULT_MEMORY, keep: str | os.PathLike | None = None,
         progress: bool = True, files: dict[str, tuple[str, Written | Exception]] | None = None,
-        writers: dict[str, str] | None = None) -> Run:
-    """Write *features* (or take *files*: row key -> (writer, Written)), read each with every reader."""
+        writers: dict[str, str] | None = None, pythons: dict[str, str] | None = None) -> Run:
+    """Write *features* (or take *files*: row key -> (writer, Written)), read each with every reader.
+
+    *pythons* maps a reader to the interpreter its child runs under (default: this one), so that
+    another environment's version of the reader is measured; its version is recorded as usual.
+    """
     started = time.monotonic()
     names = list(readers) if readers is not None else available_readers()
     for n in names:
-        if n not in READERS:
-            raise ValueError(f"unknown reader {n!r}; known: {', '.join(READERS)}")
+        if n not in READERS and "." not in n:
+            raise ValueError(f"unknown reader {n!r}; known: {', '.join(READERS)} (or a module's dotted name)")
+    pythons = dict(pythons or {})
+    check_pythons(pythons, names)
     tmp = None
     if keep is None:
         tmp = tempfile.TemporaryDirectory(prefix="pqc-compat-")
@@ -287,7 +296,7 @@ def run(features: list[Feature], readers: Iterable[str] | None = None, *, timeou
         versions: dict[str, str] = {}
         bar = _progress(len(rows) * len(names), "compat") if progress else None
         for name in names:
-            proc = ReaderProcess(name, timeout, memory)
+            proc = ReaderProcess(name, timeout, memory, python=pythons.get(name))
             if bar is not None:
                 bar.set_description(f"compat {name}")
             try:
@@ -322,6 +331,16 @@ def run(features: list[Feature], readers: Iterable[str] | None = None, *, timeou
     finally:
         if tmp is not None:
             tmp.cleanup()
+
+
+def check_pythons(pythons: dict[str, str], readers: list[str]) -> None:
+    """Refuse an interpreter given for a reader that is not run, or one that is not an executable file."""
+    for name, path in pythons.items():
+        if name not in readers:
+            raise ValueError(f"--python {name}={path}: {name!r} is not among the readers run "
+                             f"({', '.join(readers)})")
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            raise ValueError(f"--python {name}={path}: no executable file there")
 
 
 def _footer_features(path: Path) -> set[str] | None:

@@ -20,7 +20,8 @@ from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
 
 __all__ = ["features_used", "schema_features", "footer_crypto", "load_table", "parse_target", "unsupported",
-           "TABLE_PATH", "READERS", "codec_feature", "encoding_feature", "leaf_kind"]
+           "TABLE_PATH", "READERS", "measured_versions", "pick_measurement", "version_key", "codec_feature",
+           "encoding_feature", "leaf_kind"]
 
 TABLE_PATH = Path(__file__).resolve().parents[1] / "_data" / "compat_table.json"
 
@@ -291,7 +292,8 @@ def load_table(path: str | None = None) -> dict:
     return json.loads(Path(path or TABLE_PATH).read_text(encoding="utf-8"))
 
 
-def _version_key(v: str) -> tuple:
+def version_key(v: str) -> tuple:
+    """``"15.0.2"`` -> ``(15, 0, 2)`` (the digits of each dot- or dash-separated part)."""
     parts = []
     for p in v.replace("-", ".").split("."):
         digits = "".join(ch for ch in p if ch.isdigit())
@@ -299,10 +301,53 @@ def _version_key(v: str) -> tuple:
     return tuple(parts)
 
 
+_version_key = version_key
+
+
 def older(a: str, b: str) -> bool:
     """True when version *a* is older than *b* (compared on as many parts as *a* names)."""
     ka, kb = _version_key(a), _version_key(b)
     return ka < kb[:len(ka)]
+
+
+def measured_versions(entry: dict) -> dict[str, dict]:
+    """A table entry's measurements: version -> ``{"features": ..., ...}`` (its ``version`` and the
+    ``older_versions``; a table from before ``older_versions`` has the one)."""
+    out: dict[str, dict] = {}
+    if "version" in entry:
+        out[entry["version"]] = {"features": entry.get("features", {})}
+    for version, m in entry.get("older_versions", {}).items():
+        out.setdefault(version, m)
+    return out
+
+
+def pick_measurement(entry: dict, name: str, version: str | None) -> tuple[str, dict, str]:
+    """``(measured version, its features, caveat)`` for a *version* target (``None``: the newest).
+
+    A version measured (``15`` names ``15.0.2``) uses that measurement (its oldest if several
+    match); between measured versions, the nearest measured one below; below the oldest, the oldest.
+    The caveat (``""`` for an exact measurement) says which was taken.
+    """
+    versions = measured_versions(entry)
+    if not versions:
+        return "?", {}, ""
+    order = sorted(versions, key=version_key)
+    if version is None:
+        return order[-1], versions[order[-1]].get("features", {}), ""
+    want = version_key(version)
+    same = [v for v in order if version_key(v)[:len(want)] == want]
+    if same:
+        return same[0], versions[same[0]].get("features", {}), ""
+    below = [v for v in order if version_key(v)[:len(want)] < want]
+    if below:
+        at = below[-1]
+        caveat = (f"; measured on {name} {at}, the nearest measured version below {version}: "
+                  f"a newer version may read it")
+        return at, versions[at].get("features", {}), caveat
+    at = order[0]
+    return at, versions[at].get("features", {}), (
+        f"; measured on {name} {at}, the oldest measured version ({name} {version} is older: "
+        f"it may not read more)")
 
 
 def parse_target(text: str) -> tuple[str, str | None]:
@@ -323,18 +368,27 @@ def parse_target(text: str) -> tuple[str, str | None]:
 
 
 def unsupported(target: str, features: dict[str, str], table: dict | None = None) -> list[tuple[str, str]]:
-    """``(feature, why)`` for each of *features* the *target* reader does not read."""
+    """``(feature, why)`` for each of *features* the *target* reader does not read.
+
+    The measurement used is :func:`pick_measurement`'s; the hand ``release_notes`` entries add the
+    features a target older than their ``since`` version does not read, and drop a finding of an
+    older measurement for a target at or after their ``since``.
+    """
     table = table if table is not None else load_table()
     name, version = parse_target(target)
     entry = table.get("readers", {}).get(name)
     if entry is None:
         return []
-    measured = entry.get("version", "?")
-    caveat = f"; measured on {name} {measured}, a newer version may read it" \
-        if version and older(measured, version) else ""
+    measured, found, caveat = pick_measurement(entry, name, version)
     out = []
     for fid in features:
-        cell = entry.get("features", {}).get(fid)
+        cell = found.get(fid)
+        if cell is not None and version and any(
+                hand["feature"] == fid and older(measured, hand["since"]) and not older(version, hand["since"])
+                for hand in entry.get("release_notes", [])):
+            # measured on an older version than the target, and a release note says it is read since
+            # a version between the two (e.g. spark-4.0 between the measured 3.5.3 and 4.3.0)
+            continue
         if cell is not None:
             out.append((fid, f"{cell['verdict']} on {name} {measured}: {cell.get('detail', '')}{caveat}"))
             continue

@@ -6,11 +6,13 @@ types, encodings, codecs, page versions, nested layouts, statistics kinds,
 Bloom filters, page indexes, external column data, sorting columns,
 encryption), with the feature ids of ``pqc compat``'s catalogue.  The shipped
 table (``parquet_core/_data/compat_table.json``) holds, per reader, the
-features a ``pqc compat`` run measured as not read correctly (refused,
-different values, crash), the version it was measured on, and hand entries
-from cited release notes (``since``: the first version that reads the
-feature), which apply to older targets.  A target newer than the measured
-version gets the measured findings with that caveat in the message.
+features ``pqc compat`` runs measured as not read correctly (refused,
+different values, crash) for each version measured, and hand entries from
+cited release notes (``since``: the first version that reads the feature),
+which apply to older targets.  A target version that was measured uses that
+measurement; one between measured versions (or newer than all) the nearest
+measured version below it, one older than all the oldest, each with that
+caveat in the message (:func:`parquet_core.metadata.features.pick_measurement`).
 """
 
 from __future__ import annotations

@@ -49,3 +49,21 @@ def test_compare_verdicts() -> None:
     # pandas-based readers: NaN for null and floats for integers are representations
     assert compare({"v": [1, None]}, {"v": ["f:1.0", "f:nan"]}, loose=True)[0] == "ok"
     assert compare({"v": [1, None]}, {"v": ["f:1.0", "f:nan"]})[0] == "different"
+
+
+def test_map_entries_as_key_value_structs() -> None:
+    """polars 1.x has no map type: a map comes back as a list of {key, value} structs."""
+    expected = {"m": [[["a", 1], ["b", None]], None]}
+    got = {"m": [[{"key": "a", "value": 1}, {"key": "b", "value": None}], None]}
+    assert compare(expected, got) == ("ok", "map entries as key/value structs")
+    assert compare(expected, {"m": [[{"key": "a", "value": 2}, {"key": "b", "value": None}], None]})[0] \
+        == "different"
+
+
+def test_float16_without_a_halffloat_cast() -> None:
+    """FLOAT16 values as floats (pyarrow before 16, which cannot cast halffloat, takes the numpy route:
+    exercised by the pyarrow 15 measurement, docs/compat-notes.md)."""
+    pa = pytest.importorskip("pyarrow")
+    np = pytest.importorskip("numpy")
+    arr = pa.array(np.array([1.5, -2.0], dtype=np.float16), type=pa.float16())
+    assert from_arrow(pa.table({"h": arr})) == {"h": ["f:1.5", "f:-2.0"]}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from parquet_core.compat.canonical import from_arrow, from_python
+from parquet_core.compat.canonical import from_arrow, from_arrow_batches, from_python
 from parquet_core.compat.readers import NotApplicable
 
 #: a JVM reserves far more address space than it uses; its heap is capped by -Xmx instead
@@ -57,12 +57,21 @@ def read(path: str, keys: dict[str, Any] | None) -> dict[str, list]:
     try:
         df = _spark().read.options(**options).parquet(path)
         try:
-            return from_arrow(df.toArrow())
+            return _arrow_values(df)
         except Exception:  # noqa: BLE001 - pyspark's Arrow conversion, not the reader: take rows
             rows = df.collect()
             return {name: [from_python(_plain(r[i])) for r in rows] for i, name in enumerate(df.columns)}
     except Exception as exc:
         raise RuntimeError(_java_message(exc)) from None
+
+
+def _arrow_values(df: Any) -> dict[str, list]:
+    """The DataFrame's values through Arrow: ``toArrow`` (Spark 4), else pyspark's own Arrow
+    collector (Spark 3.5, measured through ``pqc compat --python``)."""
+    if hasattr(df, "toArrow"):
+        return from_arrow(df.toArrow())
+    from pyspark.sql.pandas.types import to_arrow_schema
+    return from_arrow_batches(df._collect_as_arrow(), to_arrow_schema(df.schema))
 
 
 def _plain(v: Any) -> Any:
