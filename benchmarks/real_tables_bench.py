@@ -1,6 +1,7 @@
 """Issue 32, "speed on real tables": three shapes of real data, parquet_core vs pyarrow in one run.
 
     python -m benchmarks.real_tables_bench [--rows 1000000] [--repeats 5] [--cases lineitem,taxi,urls,timestamps]
+    python -m benchmarks.real_tables_bench --cases wide,footer --json benchmarks/results/real_tables.json
 
 Every file is written by pyarrow (its defaults unless said) and read by both
 engines, one thread each; the time is CPU time (``time.process_time``), best
@@ -44,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import sys
 import tempfile
@@ -60,7 +62,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import parquet_core as pc
-from benchmarks._harness import best_of
+from benchmarks._harness import best_of, environment
 
 
 def cpu_best(fn: Callable[[], Any], repeats: int) -> float:
@@ -411,15 +413,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", "-n", type=int, default=5)
     ap.add_argument("--cases", default=",".join([*CASES, "smallfiles"]))
     ap.add_argument("--cache-dir", default=os.environ.get("PQC_BENCH_CACHE", tempfile.gettempdir()))
+    ap.add_argument("--json", help="also write every row (seconds) to this file (benchmarks/results/...)")
     args = ap.parse_args(argv)
+    env = environment(None)
     pa.set_cpu_count(1)
     pa.set_io_thread_count(1)
     os.makedirs(args.cache_dir, exist_ok=True)
     print(f"{'case':10} {'read':30} {'pc ms':>8} {'pa ms':>8} {'pc MB/s':>8} {'pc/pa':>6}")
+    rows: list[dict[str, Any]] = []
     for case in args.cases.split(","):
         for c, label, t_pc, t_pa, size in run_case(case, args.rows, args.repeats, args.cache_dir):
             print(f"{c:10} {label:30} {t_pc * 1e3:8.1f} {t_pa * 1e3:8.1f} "
                   f"{size / 1e6 / t_pc:8.0f} {t_pc / t_pa:5.2f}x", flush=True)
+            rows.append({"case": c, "read": label, "pc_s": t_pc, "pa_s": t_pa, "file_bytes": size})
+    if args.json:
+        out = {"env": env, "rows_arg": args.rows, "repeats": args.repeats, "cases": args.cases.split(","),
+               "rows": rows}
+        Path(args.json).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     return 0
 
 
