@@ -379,9 +379,10 @@ def run_case(case: str, rows: int, repeats: int, cache: str) -> Iterator[tuple[s
         for label, ours, theirs in wide_rows(path, table, tempfile.mkdtemp(prefix="pqc_wide_")):
             check_equal(ours(), theirs(), f"wide {label}")
             if label == "write":   # time the writes alone (the checks above read them back)
-                tmp = os.path.dirname(path)
-                ours = lambda: _pc_write(table, os.path.join(tmp, "wide_pc_t.parquet"))  # noqa: E731
-                theirs = lambda: pq.write_table(table, os.path.join(tmp, "wide_pa_t.parquet"), **WIDE_WRITE)  # noqa: E731
+                ours_t = os.path.join(os.path.dirname(path), "wide_pc_t.parquet")
+                theirs_t = os.path.join(os.path.dirname(path), "wide_pa_t.parquet")
+                ours = lambda p=ours_t: _pc_write(table, p)  # noqa: E731
+                theirs = lambda p=theirs_t: pq.write_table(table, p, **WIDE_WRITE)  # noqa: E731
             yield case, label, cpu_best(ours, repeats), cpu_best(theirs, repeats), os.path.getsize(path)
         return
     make, opts = CASES[case]

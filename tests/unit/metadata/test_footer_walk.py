@@ -52,7 +52,7 @@ def test_missing_required_field_still_names_the_chunk(many_chunks):
     chunk = md.row_group(2).column(1)
     chunk.meta.total_compressed_size = None
     with pytest.raises(ParquetFormatError, match=r"column chunk .*c1.* of row group 2.*total_compressed_size"):
-        chunk.total_compressed_size
+        _ = chunk.total_compressed_size
 
 
 def test_repeated_leaves_match_pyarrow(many_chunks):
