@@ -1,6 +1,7 @@
 """Issue 32, "speed on real tables": three shapes of real data, parquet_core vs pyarrow in one run.
 
     python -m benchmarks.real_tables_bench [--rows 1000000] [--repeats 5] [--cases lineitem,taxi,urls,timestamps]
+    python -m benchmarks.real_tables_bench --cases wide,footer --json benchmarks/results/real_tables.json
 
 Every file is written by pyarrow (its defaults unless said) and read by both
 engines, one thread each; the time is CPU time (``time.process_time``), best
@@ -21,6 +22,15 @@ equal to pyarrow's read of the same file before it is timed.
   timestamp, int32) in one folder, read as a dataset (``read_table(folder)``).
 * ``timestamps``: jittered event timestamps (int64 microseconds, ~1 s apart with
   random jitter) and a jittered int32 counter, DELTA_BINARY_PACKED.
+* ``wide``: 500 float64 columns x 20,000 rows in one row group (pyarrow's
+  defaults: snappy, dictionary on).  Rows: ``read_table(...).to_arrow()`` and
+  the write of the same table (``pc.write_table`` vs ``pq.write_table``, same
+  compression and dictionary settings; our file read back by pyarrow and checked
+  equal).  ``--rows`` does not apply.
+* ``footer``: a 200 row group x 100 column file (20,000 column chunks, int64
+  with statistics); rows: ``read_metadata`` alone, then walking every chunk's
+  ``total_compressed_size`` and every chunk's ``statistics.min``/``max`` from
+  a fresh ``read_metadata`` (values checked equal to pyarrow's).
 
 Reported: best CPU milliseconds of each engine, MB/s of the file's size
 (parquet_core's), and our time / pyarrow's (> 1: parquet_core slower).  Rows
@@ -35,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import sys
 import tempfile
@@ -51,7 +62,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import parquet_core as pc
-from benchmarks._harness import best_of
+from benchmarks._harness import best_of, environment
 
 
 def cpu_best(fn: Callable[[], Any], repeats: int) -> float:
@@ -208,6 +219,67 @@ def _pc_batches(path: str) -> pa.Table:
                                                                    use_threads=False)])
 
 
+WIDE_COLS, WIDE_ROWS = 500, 20_000
+FOOTER_GROUPS, FOOTER_COLS = 200, 100
+
+
+def wide(rows: int = WIDE_ROWS, seed: int = 6) -> pa.Table:
+    rng = np.random.default_rng(seed)
+    block = rng.random((WIDE_COLS, rows))
+    return pa.table({f"c{i:03d}": block[i] for i in range(WIDE_COLS)})
+
+
+def footer_file(path: str) -> None:
+    """The ``footer`` case's file: FOOTER_GROUPS row groups of 10 rows x FOOTER_COLS int64 columns."""
+    rows = FOOTER_GROUPS * 10
+    base = np.arange(rows, dtype=np.int64)
+    t = pa.table({f"c{i:03d}": base * (i + 1) - i for i in range(FOOTER_COLS)})
+    pq.write_table(t, path, row_group_size=10)
+
+
+def _walk_sizes(md: Any) -> list[int]:
+    return [md.row_group(i).column(j).total_compressed_size
+            for i in range(md.num_row_groups) for j in range(md.num_columns)]
+
+
+def _walk_stats(md: Any) -> list[tuple[Any, Any]]:
+    out = []
+    for i in range(md.num_row_groups):
+        rg = md.row_group(i)
+        for j in range(md.num_columns):
+            st = rg.column(j).statistics
+            out.append((st.min, st.max))
+    return out
+
+
+def footer_rows(path: str) -> list[tuple[str, Callable[[], Any], Callable[[], Any]]]:
+    return [
+        ("read_metadata", lambda: pc.read_metadata(path), lambda: pq.read_metadata(path)),
+        ("walk sizes", lambda: _walk_sizes(pc.read_metadata(path)), lambda: _walk_sizes(pq.read_metadata(path))),
+        ("walk statistics", lambda: _walk_stats(pc.read_metadata(path)),
+         lambda: _walk_stats(pq.read_metadata(path))),
+    ]
+
+
+#: the wide write's settings, the same for both engines (pyarrow's defaults plus its page index)
+WIDE_WRITE: dict[str, Any] = {"compression": "snappy", "use_dictionary": True, "write_statistics": True,
+                              "write_page_index": True}
+
+
+def _pc_write(table: pa.Table, path: str) -> None:
+    pc.write_table(table, path, use_threads=False, **WIDE_WRITE)
+
+
+def wide_rows(path: str, table: pa.Table, out_dir: str) -> list[tuple[str, Callable[[], Any], Callable[[], Any]]]:
+    ours_out, theirs_out = os.path.join(out_dir, "wide_pc_out.parquet"), os.path.join(out_dir, "wide_pa_out.parquet")
+    return [
+        ("table to_arrow", lambda: pc.read_table(path, use_threads=False).to_arrow(),
+         lambda: pq.read_table(path, use_threads=False)),
+        ("write", lambda: (_pc_write(table, ours_out), pq.read_table(ours_out))[1],
+         lambda: (pq.write_table(table, theirs_out, **WIDE_WRITE), pq.read_table(theirs_out))[1]),
+    ]
+
+
 def rows_for(case: str, path: str, schema: pa.Schema) -> list[tuple[str, Callable[[], Any], Callable[[], Any]]]:
     out: list[tuple[str, Callable[[], Any], Callable[[], Any]]] = [
         ("table to_arrow", lambda: pc.read_table(path, use_threads=False).to_arrow(),
@@ -289,6 +361,30 @@ def run_case(case: str, rows: int, repeats: int, cache: str) -> Iterator[tuple[s
                 t_pa = cpu_best(theirs, repeats)
             yield case, label, t_pc, t_pa, size if "folder" in label else os.path.getsize(first)
         return
+    if case == "footer":
+        path = os.path.join(cache, f"real_footer_{FOOTER_GROUPS}x{FOOTER_COLS}_{pa.__version__}.parquet")
+        if not os.path.exists(path):
+            footer_file(path)
+        for label, ours, theirs in footer_rows(path):
+            a, b = ours(), theirs()
+            if label != "read_metadata" and a != b:
+                raise AssertionError(f"footer {label}: our values differ from pyarrow's")
+            yield case, label, cpu_best(ours, repeats), cpu_best(theirs, repeats), os.path.getsize(path)
+        return
+    if case == "wide":
+        path = os.path.join(cache, f"real_wide_{WIDE_COLS}x{WIDE_ROWS}_{pa.__version__}.parquet")
+        table = wide()
+        if not os.path.exists(path):
+            pq.write_table(table, path)
+        for label, ours, theirs in wide_rows(path, table, tempfile.mkdtemp(prefix="pqc_wide_")):
+            check_equal(ours(), theirs(), f"wide {label}")
+            if label == "write":   # time the writes alone (the checks above read them back)
+                ours_t = os.path.join(os.path.dirname(path), "wide_pc_t.parquet")
+                theirs_t = os.path.join(os.path.dirname(path), "wide_pa_t.parquet")
+                ours = lambda p=ours_t: _pc_write(table, p)  # noqa: E731
+                theirs = lambda p=theirs_t: pq.write_table(table, p, **WIDE_WRITE)  # noqa: E731
+            yield case, label, cpu_best(ours, repeats), cpu_best(theirs, repeats), os.path.getsize(path)
+        return
     make, opts = CASES[case]
     path = os.path.join(cache, f"real_{case}_{rows}_{pa.__version__}.parquet")
     if not os.path.exists(path):
@@ -318,15 +414,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", "-n", type=int, default=5)
     ap.add_argument("--cases", default=",".join([*CASES, "smallfiles"]))
     ap.add_argument("--cache-dir", default=os.environ.get("PQC_BENCH_CACHE", tempfile.gettempdir()))
+    ap.add_argument("--json", help="also write every row (seconds) to this file (benchmarks/results/...)")
     args = ap.parse_args(argv)
+    env = environment(None)
     pa.set_cpu_count(1)
     pa.set_io_thread_count(1)
     os.makedirs(args.cache_dir, exist_ok=True)
     print(f"{'case':10} {'read':30} {'pc ms':>8} {'pa ms':>8} {'pc MB/s':>8} {'pc/pa':>6}")
+    rows: list[dict[str, Any]] = []
     for case in args.cases.split(","):
         for c, label, t_pc, t_pa, size in run_case(case, args.rows, args.repeats, args.cache_dir):
             print(f"{c:10} {label:30} {t_pc * 1e3:8.1f} {t_pa * 1e3:8.1f} "
                   f"{size / 1e6 / t_pc:8.0f} {t_pc / t_pa:5.2f}x", flush=True)
+            rows.append({"case": c, "read": label, "pc_s": t_pc, "pa_s": t_pa, "file_bytes": size})
+    if args.json:
+        out = {"env": env, "rows_arg": args.rows, "repeats": args.repeats, "cases": args.cases.split(","),
+               "rows": rows}
+        Path(args.json).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     return 0
 
 

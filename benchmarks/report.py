@@ -213,7 +213,16 @@ def render_dataset(r: dict[str, Any]) -> str:
     return out
 
 
-#: name -> (results file, the command that makes it, renderer)
+def render_real_tables(r: dict[str, Any]) -> str:
+    """Issue 32's real-table cases (``real_tables_bench --json``): CPU time, one thread each."""
+    rows = [[row["case"], row["read"], _ms(row["pc_s"]), _ms(row["pa_s"]), _x(row["pc_s"] / row["pa_s"])]
+            for row in r["rows"]]
+    return (f"CPU time (`time.process_time`), best of {r['repeats']}, parquet_core `use_threads=False` and "
+            f"pyarrow with one thread, every result checked equal to pyarrow's (pc/pa > 1: parquet_core "
+            f"slower); {_env_line(r.get('env') or {})}.\n\n"
+            + _table(["case", "measure", "parquet_core ms", "pyarrow ms", "pc/pa"], rows))
+
+
 def render_spark_table(r: dict[str, Any]) -> str:
     """A Spark-written table read column by column (``spark_table_bench --json``)."""
     rows = [[row["read"], row["column"] or "all five", _ms(row["pc_s"]), _ms(row["pa_s"]), _x(row["ratio"])]
@@ -225,6 +234,7 @@ def render_spark_table(r: dict[str, Any]) -> str:
             "\n\n" + _table(["read", "column", "parquet_core ms", "pyarrow ms", "pc/pa"], rows))
 
 
+#: name -> (results file, the command that makes it, renderer)
 SECTIONS: dict[str, tuple[str, str, Callable[[dict[str, Any]], str]]] = {
     "read": ("read.json", "python -m benchmarks.read_bench --quick --check --engines pc,pa1 -n 2 --budget 5 "
                           "--no-footer --json benchmarks/results/read.json", render_read),
@@ -243,6 +253,8 @@ SECTIONS: dict[str, tuple[str, str, Callable[[dict[str, Any]], str]]] = {
                                 "--json benchmarks/results/dataset.json", render_dataset),
     "spark_table": ("spark_table.json", "python -m benchmarks.spark_table_bench --repeat 7 "
                                         "--json benchmarks/results/spark_table.json", render_spark_table),
+    "real_tables": ("real_tables.json", "python -m benchmarks.real_tables_bench --cases wide,footer --repeats 5 "
+                                        "--json benchmarks/results/real_tables.json", render_real_tables),
     "variant": ("variant.json", "python benchmarks/variant_bench.py --values 5000 --repeat 2 "
                                 "--json benchmarks/results/variant.json", render_variant),
 }

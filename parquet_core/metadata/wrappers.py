@@ -100,6 +100,14 @@ class ColumnChunkMetadata:
                 f"{self._where}: chunk metadata says physical type {md.type}, the schema says "
                 f"{desc.physical_type}")
 
+    def _need(self, field: str) -> Any:
+        """A required ``ColumnMetaData`` field; the error (naming the chunk) is built only
+        when the field is missing."""
+        value = getattr(self.meta, field)
+        if value is None:
+            _req(self.meta, field, self._where)   # raises
+        return value
+
     @property
     def _where(self) -> str:
         # built when an error or a missing field needs it, not for every chunk wrapped
@@ -133,7 +141,7 @@ class ColumnChunkMetadata:
     @property
     def physical_type(self) -> str:
         """Physical type name."""
-        return PhysicalType(_req(self.meta, "type", self._where)).name
+        return PhysicalType(self._need("type")).name
 
     @property
     def compression(self) -> str | None:
@@ -143,7 +151,7 @@ class ColumnChunkMetadata:
     @property
     def codec_id(self) -> int:
         """``ColumnMetaData.codec`` as stored."""
-        return int(_req(self.meta, "codec", self._where))
+        return int(self._need("codec"))
 
     @property
     def encodings(self) -> tuple[str | None, ...]:
@@ -153,22 +161,22 @@ class ColumnChunkMetadata:
     @property
     def num_values(self) -> int:
         """Number of values including nulls."""
-        return int(_req(self.meta, "num_values", self._where))
+        return int(self._need("num_values"))
 
     @property
     def total_compressed_size(self) -> int:
         """Bytes of all pages as stored."""
-        return int(_req(self.meta, "total_compressed_size", self._where))
+        return int(self._need("total_compressed_size"))
 
     @property
     def total_uncompressed_size(self) -> int:
         """Bytes of all pages once decompressed."""
-        return int(_req(self.meta, "total_uncompressed_size", self._where))
+        return int(self._need("total_uncompressed_size"))
 
     @property
     def data_page_offset(self) -> int:
         """File offset of the first data page."""
-        return int(_req(self.meta, "data_page_offset", self._where))
+        return int(self._need("data_page_offset"))
 
     @property
     def dictionary_page_offset(self) -> int | None:
@@ -334,26 +342,25 @@ def _check_counts(raw: Any, schema: SchemaDescriptor, index: int, file_size: int
     rows = raw.num_rows
     if rows < 0:
         raise ParquetFormatError(f"row group {index}: num_rows is {rows}; a row count cannot be negative")
-    leaves = schema.columns
     limit = _MAX_VALUES_PER_PAGE
-    for i, chunk in enumerate(raw.columns):
+    for i, (chunk, repeated) in enumerate(zip(raw.columns, schema.repeated_leaves)):
         md = chunk.meta_data
         if md is None:
             continue
         # a chunk kept in another file (``file_path``) is not bounded by this file's size
         size = None if chunk.file_path else file_size
-        desc = leaves[i]
         # The common case in one expression (a footer has thousands of chunks); anything it
         # does not accept goes through _check_chunk_counts, which raises the precise error.
         v, c, u = md.num_values, md.total_compressed_size, md.total_uncompressed_size
         start, dpo = md.data_page_offset, md.dictionary_page_offset
         if (v is not None and c is not None and u is not None and start is not None
                 and c >= 0 and u >= 0 and rows <= v <= c * limit
-                and (v == rows or desc.max_repetition_level != 0)
+                and (v == rows or repeated)
                 and (size is None or (0 <= start < size and (dpo is None or 0 <= dpo < size)
                                       and (dpo if dpo is not None and 0 < dpo < start else start) + c
                                       <= size))):
             continue
+        desc = schema.columns[i]
         _check_chunk_counts(md, desc, rows, f"column chunk {quoted(desc.dotted_path, bare=True)} of row group {index}", size)
 
 

@@ -74,6 +74,15 @@ class SchemaDescriptor:
         #: id of a leaf node -> its index: the way to a leaf whatever names repeat
         self._by_node: dict[int, int] = self._number_leaves()
 
+    @property
+    def repeated_leaves(self) -> list[bool]:
+        """Per leaf, whether it has repetition (``max_repetition_level > 0``); worked out once
+        (a footer's counts are checked against it once per row group)."""
+        flags: list[bool] | None = self.__dict__.get("_repeated_leaves")
+        if flags is None or len(flags) != len(self.columns):
+            flags = self.__dict__["_repeated_leaves"] = [c.max_repetition_level != 0 for c in self.columns]
+        return flags
+
     def _number_leaves(self) -> dict[int, int]:
         """Each leaf node's index, keyed by the node's identity (leaves are numbered in
         pre-order, as :meth:`_collect` lists them)."""

@@ -299,10 +299,12 @@ class Table:
             For a name the table does not have (nothing is dropped then).
         """
         names = [columns] if isinstance(columns, str) else list(columns)
-        missing = [n for n in names if n not in self._schema.names]
+        have = set(self._schema.names)
+        missing = [n for n in names if n not in have]
         if missing:
             raise KeyError(f"cannot drop {missing}: no such columns; the columns are {self._schema.names}")
-        return self._with_columns([i for i, n in enumerate(self._schema.names) if n not in names])
+        dropped = set(names)
+        return self._with_columns([i for i, n in enumerate(self._schema.names) if n not in dropped])
 
     drop = drop_columns
 

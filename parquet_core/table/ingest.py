@@ -173,7 +173,8 @@ def _build(columns: Mapping[Any, Any], schema: Schema | None, validate_utf8: boo
         missing = [f.name for f in schema if f.name not in columns]
         if missing:
             raise ParquetSchemaError(f"column {missing[0]!r} is in the schema but not in the data")
-        extra = [n for n in names if n not in schema.names]
+        known = set(schema.names)    # once: a wide table's check was quadratic
+        extra = [n for n in names if n not in known]
         if extra:
             raise ParquetSchemaError(f"column {extra[0]!r} is in the data but not in the schema")
         names = schema.names

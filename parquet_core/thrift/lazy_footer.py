@@ -45,7 +45,7 @@ from parquet_core.errors import add_note, ParquetFormatError, note_file
 from parquet_core.thrift.codec import DECODE_ERRORS, HAVE_ACCELERATED, parse
 from parquet_core.thrift.generated import ttypes as pt
 
-__all__ = ["LazyFooter", "LazyFileMetaData", "LazyColumnMetaData", "LazyColumnChunk", "parse_file_metadata",
+__all__ = ["LazyFooter", "LazyFileMetaData", "LazyColumnMetaData", "LazyColumnChunk", "LazyStatistics", "parse_file_metadata",
            "lazy_state", "only_fields", "EXTRA_CHUNK_FIELDS", "schema_prefix", "parse_schema_prefix"]
 
 #: ``ColumnMetaData`` fields decoded only when first read (``path_in_schema`` repeats the
@@ -154,6 +154,17 @@ class LazyColumnChunk(_LikeGenerated, pt.ColumnChunk):
 
 
 
+class LazyStatistics(_LikeGenerated, pt.Statistics):
+    """A ``pt.Statistics`` made without the generated ``__init__`` (the C decoder sets the
+    fields it reads; the unset ones fall back to the class-level defaults), as the lazy
+    chunks are: a footer walk decodes one per chunk."""
+
+    THRIFT_NAME = "Statistics"
+    THRIFT_BASE = pt.Statistics
+    __init__ = object.__init__
+    locals().update(_defaults(pt.Statistics))
+
+
 class LazyFileMetaData(_LikeGenerated, pt.FileMetaData):
     """A ``pt.FileMetaData`` whose ``row_groups`` and ``key_value_metadata`` decode on first access."""
 
@@ -229,7 +240,8 @@ class _Extras:
 
 def _extras_spec(names: tuple[str, ...]) -> tuple[Any, ...]:
     """A ``RowGroup`` spec decoding only ``columns[*].meta_data.<name>`` for *names*."""
-    cmd = only_fields(pt.ColumnMetaData.thrift_spec, set(names))
+    cmd = only_fields(pt.ColumnMetaData.thrift_spec, set(names), statistics=(
+        12, TType.STRUCT, "statistics", [LazyStatistics, pt.Statistics.thrift_spec], None))
     cc = only_fields(pt.ColumnChunk.thrift_spec, {"meta_data"}, meta_data=(
         3, TType.STRUCT, "meta_data", [_Extras, cmd], None))
     return only_fields(pt.RowGroup.thrift_spec, {"columns"}, columns=(

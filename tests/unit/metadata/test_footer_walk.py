@@ -1,0 +1,72 @@
+"""Walking every chunk of a many-chunk footer (issue 32): values as pyarrow reads them, and
+no per-access work that only an error needs."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import parquet_core as pc
+from parquet_core.errors import ParquetFormatError
+from parquet_core.metadata.wrappers import ColumnChunkMetadata
+from parquet_core.thrift.generated import ttypes as pt
+
+
+@pytest.fixture()
+def many_chunks(tmp_path):
+    t = pa.table({f"c{i}": pa.array(range(i, i + 60), pa.int64()) for i in range(6)}
+                 | {"l": pa.array([[1, 2]] * 60, pa.list_(pa.int32()))})
+    path = tmp_path / "groups.parquet"
+    pq.write_table(t, path, row_group_size=10)
+    return path
+
+
+def _walk(md):
+    out = []
+    for i in range(md.num_row_groups):
+        rg = md.row_group(i)
+        for j in range(md.num_columns):
+            c = rg.column(j)
+            st = c.statistics
+            out.append((c.total_compressed_size, c.total_uncompressed_size, c.num_values,
+                        c.data_page_offset, st.min, st.max, st.null_count))
+    return out
+
+
+def test_walk_equals_pyarrow(many_chunks):
+    assert _walk(pc.read_metadata(many_chunks)) == _walk(pq.read_metadata(many_chunks))
+
+
+def test_walk_builds_no_error_context(many_chunks, monkeypatch):
+    # the "column chunk 'x' of row group i" text is for errors; reading a present field
+    # must not build it (a 20,000-chunk walk built it 20,000 times)
+    def boom(self):
+        raise AssertionError("error context built on the success path")
+    monkeypatch.setattr(ColumnChunkMetadata, "_where", property(boom))
+    _walk(pc.read_metadata(many_chunks))
+
+
+def test_missing_required_field_still_names_the_chunk(many_chunks):
+    md = pc.read_metadata(many_chunks)
+    chunk = md.row_group(2).column(1)
+    chunk.meta.total_compressed_size = None
+    with pytest.raises(ParquetFormatError, match=r"column chunk .*c1.* of row group 2.*total_compressed_size"):
+        _ = chunk.total_compressed_size
+
+
+def test_repeated_leaves_match_pyarrow(many_chunks):
+    schema = pc.read_metadata(many_chunks).schema
+    theirs = pq.read_metadata(many_chunks).schema
+    assert schema.repeated_leaves == [theirs.column(i).max_repetition_level > 0 for i in range(len(theirs))]
+
+
+def test_lazy_statistics_equal_the_generated_struct(many_chunks):
+    raw = pc.read_metadata(many_chunks).row_group(0).column(0).meta.statistics
+    assert isinstance(raw, pt.Statistics)
+    eager = pt.Statistics(max=raw.max, min=raw.min, null_count=raw.null_count, distinct_count=raw.distinct_count,
+                          max_value=raw.max_value, min_value=raw.min_value,
+                          is_max_value_exact=raw.is_max_value_exact, is_min_value_exact=raw.is_min_value_exact,
+                          nan_count=raw.nan_count)
+    assert raw == eager and eager == raw
+    assert repr(raw) == repr(eager)
