@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING, Any
 # The error classes are tiny and every layer raises them: imported eagerly.
 from parquet_core.errors import (
     CodecUnavailableError,
-    ParquetEncryptionError,
-    ParquetChecksumError,
     DatasetWriteConflictError,
+    ParquetChecksumError,
+    ParquetEncryptionError,
     ParquetError,
     ParquetFormatError,
     ParquetResourceError,
@@ -45,10 +45,42 @@ from parquet_core.errors import (
 # ``schema`` is also the subpackage ``parquet_core.schema``, which the import
 # system would otherwise bind on ``parquet_core`` when a layer first loads it.
 from parquet_core.schema.build import (
-    binary, bool_, bson, date, date32, decimal, decimal128, decimal256, enum, field,
-    fixed_size_binary, float16, geography, geometry, float32, float64, int8, int16, int32, int64, int96, interval,
-    json_, null, schema, string, time, time32, time64, timestamp, uint8, uint16, uint32,
-    uint64, utf8, uuid,
+    binary,
+    bool_,
+    bson,
+    date,
+    date32,
+    decimal,
+    decimal128,
+    decimal256,
+    enum,
+    field,
+    fixed_size_binary,
+    float16,
+    float32,
+    float64,
+    geography,
+    geometry,
+    int8,
+    int16,
+    int32,
+    int64,
+    int96,
+    interval,
+    json_,
+    null,
+    schema,
+    string,
+    time,
+    time32,
+    time64,
+    timestamp,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    utf8,
+    uuid,
 )
 from parquet_core.schema.build_nested import list_, map_, struct
 
@@ -117,19 +149,30 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # static analysers and IDEs see the real names
+    from parquet_core import variant  # noqa: F401
     from parquet_core.constants import ConvertedType, PhysicalType, Repetition  # noqa: F401
-    from parquet_core.encryption.keytools import CryptoFactory, DecryptionConfiguration, EncryptionConfiguration, KmsClient, KmsConnectionConfig, LocalWrapKmsClient  # noqa: F401
-    from parquet_core.encryption.properties import FileDecryptionProperties, FileEncryptionProperties  # noqa: F401
-    from parquet_core.file.reader import ParquetFile  # noqa: F401
     from parquet_core.dataset import ParquetDataset, Partitioning, write_to_dataset  # noqa: F401
     from parquet_core.dataset.api import read_metadata, read_pandas, read_schema, read_table  # noqa: F401
     from parquet_core.dataset.discovery import is_hidden, list_data_files  # noqa: F401
-    from parquet_core.dataset.partitioning import infer_partition_type, parse_hive_folder, parse_partition_value  # noqa: F401
     from parquet_core.dataset.metadata_file import write_metadata  # noqa: F401
+    from parquet_core.dataset.partitioning import (  # noqa: F401
+        infer_partition_type,
+        parse_hive_folder,
+        parse_partition_value,
+    )
+    from parquet_core.encryption.keytools import (  # noqa: F401
+        CryptoFactory,
+        DecryptionConfiguration,
+        EncryptionConfiguration,
+        KmsClient,
+        KmsConnectionConfig,
+        LocalWrapKmsClient,
+    )
+    from parquet_core.encryption.properties import FileDecryptionProperties, FileEncryptionProperties  # noqa: F401
     from parquet_core.file.file_refs import resolve_file_ref  # noqa: F401
-    from parquet_core.interop.ingest import as_table  # noqa: F401
-    from parquet_core.validation import CheckReport, Finding, check  # noqa: F401
+    from parquet_core.file.reader import ParquetFile  # noqa: F401
     from parquet_core.file.writer import ParquetWriter, write_table  # noqa: F401
+    from parquet_core.interop.ingest import as_table  # noqa: F401
     from parquet_core.metadata.statistics import Statistics  # noqa: F401
     from parquet_core.metadata.wrappers import ColumnChunkMetadata, FileMetadata, RowGroupMetadata  # noqa: F401
     from parquet_core.options import ReaderOptions, SortingColumn  # noqa: F401
@@ -140,7 +183,7 @@ if TYPE_CHECKING:  # static analysers and IDEs see the real names
     from parquet_core.schema.temporal import RawTemporal  # noqa: F401
     from parquet_core.schema.types import DataType, Field, Schema, TypeId  # noqa: F401
     from parquet_core.table.arrays import Array, Table  # noqa: F401
-    from parquet_core import variant  # noqa: F401
+    from parquet_core.validation import CheckReport, Finding, check  # noqa: F401
 
 __version__ = "0.1.0"
 

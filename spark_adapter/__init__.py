@@ -57,8 +57,8 @@ def register(spark: Any) -> Any:
     Also registers xskipper's Spark indexer (``Xskipper(spark, ...)`` over csv/json/orc).
     Returns *spark*, so ``spark = register(SparkSession.builder...getOrCreate())`` works.
     """
-    from spark_adapter.pqcore.datasource import PqcoreDataSource
     from spark_adapter.kartothek.datasource import KartothekDataSource
+    from spark_adapter.pqcore.datasource import PqcoreDataSource
     from spark_adapter.pqmeta.datasource import PqmetaDataSource
 
     spark.dataSource.register(PqcoreDataSource)

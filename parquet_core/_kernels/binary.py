@@ -26,7 +26,7 @@ class ByteArrays:
     data: npt.NDArray[np.uint8]
 
     @classmethod
-    def from_pylist(cls, values: list[bytes]) -> "ByteArrays":
+    def from_pylist(cls, values: list[bytes]) -> ByteArrays:
         """Build from a list of ``bytes`` (test and edge helper, not a hot path)."""
         lengths = np.fromiter((len(v) for v in values), dtype=np.int64, count=len(values))
         offsets = np.zeros(len(values) + 1, dtype=np.int64)
@@ -35,7 +35,7 @@ class ByteArrays:
         return cls(offsets, data)
 
     @classmethod
-    def empty(cls) -> "ByteArrays":
+    def empty(cls) -> ByteArrays:
         """Return an instance with no values."""
         return cls(np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.uint8))
 
@@ -46,7 +46,7 @@ class ByteArrays:
         """Return the byte length of every value."""
         return np.diff(self.offsets)
 
-    def take(self, indices: npt.NDArray[np.integer]) -> "ByteArrays":
+    def take(self, indices: npt.NDArray[np.integer]) -> ByteArrays:
         """Gather values by position (used to expand a dictionary).
 
         Indices must be in range (callers check them; numpy raises
@@ -107,7 +107,7 @@ class ByteArrays:
         window_view(out, 8, np.uint64)[out_offsets[:-1]] = words
         return out[:total]
 
-    def slice(self, start: int, stop: int) -> "ByteArrays":
+    def slice(self, start: int, stop: int) -> ByteArrays:
         """Return values ``start:stop`` re-based so offsets start at 0 (copies offsets only)."""
         offs = self.offsets[start : stop + 1]
         base = int(offs[0]) if len(offs) else 0
@@ -115,7 +115,7 @@ class ByteArrays:
         return ByteArrays(offs - base, self.data[base:end])
 
     @staticmethod
-    def concat(parts: "list[ByteArrays]") -> "ByteArrays":
+    def concat(parts: list[ByteArrays]) -> ByteArrays:
         """Concatenate several instances into one."""
         if not parts:
             return ByteArrays.empty()

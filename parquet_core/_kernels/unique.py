@@ -180,7 +180,7 @@ class _Table:
             return np.zeros(0, dtype=np.int32)
         return np.flatnonzero(~hit).astype(np.int32) + np.int32(lo)
 
-    def resized(self, bits: int) -> "_Table":
+    def resized(self, bits: int) -> _Table:
         """A table of ``2**bits`` slots holding the same entries."""
         bigger = _Table(bits, self.all_keys)
         bigger.insert(self.rows[self.rows != _EMPTY], None)

@@ -89,7 +89,7 @@ class WordView:
         self.words = np.ndarray((buf.size - 7,), dtype="<u8", buffer=buf, strides=(1,))
 
     @classmethod
-    def of_rows(cls, rows: npt.NDArray[np.uint8]) -> "WordView":
+    def of_rows(cls, rows: npt.NDArray[np.uint8]) -> WordView:
         """View the rows of an ``(n, w)`` uint8 matrix (FIXED_LEN_BYTE_ARRAY, INT96)."""
         n, w = rows.shape
         return cls(np.arange(n + 1, dtype=np.int64) * w, np.ascontiguousarray(rows).reshape(-1))

@@ -21,8 +21,19 @@ from typing import Any, Iterator
 import numpy as np
 
 from parquet_core.arrow_c.export import SchemaNode
-from parquet_core.arrow_c.structs import ARRAY_NAME, GET_LAST_ERROR, GET_NEXT, GET_SCHEMA, RELEASE, \
-    SCHEMA_NAME, STREAM_NAME, ArrowArray, ArrowArrayStream, ArrowSchema, capsule_pointer
+from parquet_core.arrow_c.structs import (
+    ARRAY_NAME,
+    GET_LAST_ERROR,
+    GET_NEXT,
+    GET_SCHEMA,
+    RELEASE,
+    SCHEMA_NAME,
+    STREAM_NAME,
+    ArrowArray,
+    ArrowArrayStream,
+    ArrowSchema,
+    capsule_pointer,
+)
 from parquet_core.errors import ParquetError, ParquetFormatError
 
 __all__ = ["import_schema", "import_array", "ImportedArray", "StreamReader", "ArrowStreamError"]

@@ -27,9 +27,22 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from parquet_core.arrow_c.structs import ARRAY_NAME, GET_LAST_ERROR, GET_NEXT, GET_SCHEMA, RELEASE, \
-    SCHEMA_NAME, STREAM_NAME, ArrowArray, ArrowArrayStream, ArrowSchema, capsule_new, keep_forever, \
-    raw_free, raw_malloc
+from parquet_core.arrow_c.structs import (
+    ARRAY_NAME,
+    GET_LAST_ERROR,
+    GET_NEXT,
+    GET_SCHEMA,
+    RELEASE,
+    SCHEMA_NAME,
+    STREAM_NAME,
+    ArrowArray,
+    ArrowArrayStream,
+    ArrowSchema,
+    capsule_new,
+    keep_forever,
+    raw_free,
+    raw_malloc,
+)
 
 __all__ = ["SchemaNode", "ArrayNode", "export_schema", "export_array", "export_stream", "live_exports"]
 
@@ -42,8 +55,8 @@ class SchemaNode:
     name: str = ""
     flags: int = 0
     metadata: dict[bytes, bytes] | None = None
-    children: list["SchemaNode"] = field(default_factory=list)
-    dictionary: "SchemaNode | None" = None
+    children: list[SchemaNode] = field(default_factory=list)
+    dictionary: SchemaNode | None = None
 
 
 @dataclass
@@ -53,8 +66,8 @@ class ArrayNode:
     length: int
     null_count: int
     buffers: list[Any]
-    children: list["ArrayNode"] = field(default_factory=list)
-    dictionary: "ArrayNode | None" = None
+    children: list[ArrayNode] = field(default_factory=list)
+    dictionary: ArrayNode | None = None
     offset: int = 0
 
 

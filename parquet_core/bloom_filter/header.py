@@ -23,7 +23,7 @@ from typing import Any
 
 from parquet_core.bloom_filter.sbbf import MAX_NUM_BYTES, SplitBlockBloomFilter
 from parquet_core.bloom_filter.sizing import BYTES_PER_BLOCK
-from parquet_core.errors import add_note, ParquetFormatError, UnsupportedFeatureError
+from parquet_core.errors import ParquetFormatError, UnsupportedFeatureError, add_note
 from parquet_core.thrift import parse, pt, serialize
 
 __all__ = ["make_header", "serialize_filter", "parse_header", "parse_filter"]

@@ -88,12 +88,12 @@ class SplitBlockBloomFilter:
     # -- construction -----------------------------------------------------
     @classmethod
     def for_ndv(cls, ndv: int, fpp: float = 0.01,
-                max_bytes: int = DEFAULT_MAX_BYTES) -> "SplitBlockBloomFilter":
+                max_bytes: int = DEFAULT_MAX_BYTES) -> SplitBlockBloomFilter:
         """An empty filter sized by :func:`~parquet_core.bloom_filter.sizing.optimal_num_bytes`."""
         return cls(optimal_num_bytes(ndv, fpp, max_bytes))
 
     @classmethod
-    def from_bitset(cls, bitset: Any) -> "SplitBlockBloomFilter":
+    def from_bitset(cls, bitset: Any) -> SplitBlockBloomFilter:
         """A filter holding a copy of *bitset* (bytes-like, little-endian words).
 
         Raises
@@ -224,7 +224,7 @@ class SplitBlockBloomFilter:
         return serialize_filter(self)
 
     @classmethod
-    def from_bytes(cls, data: Any) -> "SplitBlockBloomFilter":
+    def from_bytes(cls, data: Any) -> SplitBlockBloomFilter:
         """Parse a header and its bitset (see :func:`parse_filter`); trailing bytes are an error."""
         from parquet_core.bloom_filter.header import parse_filter
 

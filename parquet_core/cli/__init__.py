@@ -35,13 +35,30 @@ import sys
 from typing import Sequence
 
 from parquet_core.cli import inspect as _inspect
-from parquet_core.cli.compat import add_compat_parser, compat_command
 from parquet_core.cli.common import (
-    OutputClosed, add_columns_option, add_key_options, add_storage_option, cli_message, columns_arg, decryption_for,
-    each_file, emit, expand_files, report_error, storage_options_arg,
+    OutputClosed,
+    add_columns_option,
+    add_key_options,
+    add_storage_option,
+    cli_message,
+    columns_arg,
+    decryption_for,
+    each_file,
+    emit,
+    expand_files,
+    report_error,
+    storage_options_arg,
 )
-from parquet_core.cli.show import _dataset, _show_dataset, _storage_options, sample_path, show_head
-from parquet_core.cli.show import show_meta, show_schema
+from parquet_core.cli.compat import add_compat_parser, compat_command
+from parquet_core.cli.show import (
+    _dataset,
+    _show_dataset,
+    _storage_options,
+    sample_path,
+    show_head,
+    show_meta,
+    show_schema,
+)
 from parquet_core.cli.write import add_writer_options, merge_command, rewrite_command
 from parquet_core.errors import ParquetError
 from parquet_core.file.reader import ParquetFile

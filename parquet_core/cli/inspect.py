@@ -12,7 +12,12 @@ import argparse
 from typing import Any, Callable, Iterator, TypedDict
 
 from parquet_core.cli.common import (
-    cli_message, columns_arg, decryption_for, emit, select_leaves, storage_options_arg,
+    cli_message,
+    columns_arg,
+    decryption_for,
+    emit,
+    select_leaves,
+    storage_options_arg,
 )
 from parquet_core.errors import ParquetEncryptionError
 from parquet_core.file.reader import ParquetFile

@@ -23,14 +23,13 @@ from typing import Any
 import numpy as np
 
 from parquet_core.column.page_builder import BuiltPage
-from parquet_core.constants import Encoding, PageType
+from parquet_core.constants import Encoding, PageType, PhysicalType
 from parquet_core.metadata.geospatial import GeospatialStatsBuilder
 from parquet_core.metadata.page_index import PageIndexBuilder
 from parquet_core.metadata.stats_builder import StatisticsBuilder
 from parquet_core.options import ColumnOptions, WriterOptions
 from parquet_core.page.writer import WrittenPage
 from parquet_core.schema.descriptor import ColumnDescriptor
-from parquet_core.constants import PhysicalType
 from parquet_core.schema.types import GEO_IDS
 from parquet_core.thrift import pt
 

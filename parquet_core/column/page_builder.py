@@ -23,15 +23,15 @@ from parquet_core.column.chunk_layout import PageSpan
 from parquet_core.column.data import ColumnData
 from parquet_core.compression import get_codec
 from parquet_core.constants import Encoding, PageType, PhysicalType
-from parquet_core.errors import ParquetError
 from parquet_core.encodings import encode_values
-from parquet_core.encryption.context import PLAINTEXT, ChunkEncryption
 from parquet_core.encodings.rle_hybrid_encoder import (
     encode_dictionary_indices,
     encode_level_run,
     encode_levels_v1,
     encode_levels_v2,
 )
+from parquet_core.encryption.context import PLAINTEXT, ChunkEncryption
+from parquet_core.errors import ParquetError
 from parquet_core.metadata.geospatial import GeospatialStatsBuilder
 from parquet_core.metadata.stats_builder import StatisticsBuilder, level_histogram
 from parquet_core.options import ColumnOptions, WriterOptions

@@ -37,9 +37,6 @@ from typing import Any, Iterable, Iterator
 import numpy as np
 
 from parquet_core.column.levels import level_bit_width
-from parquet_core.constants import Encoding, PhysicalType
-from parquet_core.encodings.rle_hybrid import decode_rle_hybrid
-from parquet_core.encodings.rle_validity import decode_validity, stream_runs
 from parquet_core.column.value_cutters import (
     BitCutter,
     ByteArrayCutter,
@@ -49,6 +46,9 @@ from parquet_core.column.value_cutters import (
     FixedCutter,
     StreamSplitCutter,
 )
+from parquet_core.constants import Encoding, PhysicalType
+from parquet_core.encodings.rle_hybrid import decode_rle_hybrid
+from parquet_core.encodings.rle_validity import decode_validity, stream_runs
 from parquet_core.errors import ParquetError, ParquetFormatError, add_note, has_note, out_of_memory
 from parquet_core.page.model import DataPageV1, DataPageV2, Page
 

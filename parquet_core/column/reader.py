@@ -55,7 +55,7 @@ from parquet_core.encodings.dictionary import build_dictionary
 from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
 from parquet_core.encodings.rle_hybrid import expand_dictionary_index_pages, scan_dictionary_indices
 from parquet_core.encodings.rle_validity import decode_validity
-from parquet_core.errors import add_note, has_note, ParquetError, ParquetFormatError, out_of_memory
+from parquet_core.errors import ParquetError, ParquetFormatError, add_note, has_note, out_of_memory
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.schema.descriptor import ColumnDescriptor
 

@@ -49,15 +49,19 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.bloom_filter import SplitBlockBloomFilter, hash_values
 from parquet_core.bloom_filter.header import make_header
-from parquet_core.constants import PhysicalType
 from parquet_core.column.chunk_layout import ChunkLayout, page_bounds
 from parquet_core.column.chunk_metadata import ChunkMetadataBuilder, ChunkResult
 from parquet_core.column.data import ChunkDictionary, ColumnData
-from parquet_core.column.page_builder import DictionaryPlan, PageBuilder, default_encoding, \
-    slice_values
+from parquet_core.column.page_builder import DictionaryPlan, PageBuilder, default_encoding, slice_values
+from parquet_core.constants import PhysicalType
+from parquet_core.encodings.dictionary import (
+    build_dictionary,
+    dictionary_byte_size,
+    dictionary_prefix_sizes,
+    extend_dictionary,
+    same_entries,
+)
 from parquet_core.encryption.context import PLAINTEXT, ChunkEncryption
-from parquet_core.encodings.dictionary import build_dictionary, dictionary_byte_size, \
-    dictionary_prefix_sizes, extend_dictionary, same_entries
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.options import ColumnOptions, WriterOptions
 from parquet_core.schema.descriptor import ColumnDescriptor

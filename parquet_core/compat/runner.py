@@ -155,7 +155,7 @@ class ReaderProcess:
         line, self._buf = self._buf.split(b"\n", 1)
         return line.decode()
 
-    def start(self) -> "ReaderProcess":
+    def start(self) -> ReaderProcess:
         self._start()
         return self
 

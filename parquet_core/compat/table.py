@@ -23,7 +23,8 @@ import json
 import sys
 from pathlib import Path
 
-from parquet_core.metadata.features import READERS as TARGET_RULES, TABLE_PATH, measured_versions, version_key
+from parquet_core.metadata.features import READERS as TARGET_RULES
+from parquet_core.metadata.features import TABLE_PATH, measured_versions, version_key
 
 __all__ = ["build", "main"]
 

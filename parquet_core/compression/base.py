@@ -6,7 +6,6 @@ See :mod:`parquet_core.compression.codecs` for the byte framings.
 from __future__ import annotations
 
 import sys
-
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 

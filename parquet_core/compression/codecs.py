@@ -108,16 +108,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from parquet_core.compression.base import (
+    _BaseCodec,
+    _check_level,
+    _import_backend,
+    _size_mismatch,
+    _too_large,
+)
+from parquet_core.compression.lz4 import LZ4_HADOOP_BLOCK_SIZE, Lz4Codec, Lz4RawCodec
+from parquet_core.compression.lzo import LzoCodec
 from parquet_core.constants import CompressionCodec
 from parquet_core.errors import (
     ParquetFormatError,
 )
-
-from parquet_core.compression.base import (
-    _BaseCodec, _check_level, _import_backend, _size_mismatch, _too_large,
-)
-from parquet_core.compression.lz4 import LZ4_HADOOP_BLOCK_SIZE, Lz4Codec, Lz4RawCodec
-from parquet_core.compression.lzo import LzoCodec
 
 if TYPE_CHECKING:
     from types import ModuleType

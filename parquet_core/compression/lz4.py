@@ -9,13 +9,16 @@ import struct
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Protocol
 
+from parquet_core.compression.base import (
+    _BaseCodec,
+    _check_level,
+    _import_backend,
+    _join,
+    _too_large,
+)
 from parquet_core.constants import CompressionCodec
 from parquet_core.errors import (
     ParquetFormatError,
-)
-
-from parquet_core.compression.base import (
-    _BaseCodec, _check_level, _import_backend, _join, _too_large,
 )
 
 if TYPE_CHECKING:

@@ -27,9 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from parquet_core.constants import CompressionCodec
 from parquet_core.compression.base import _BaseCodec, _check_level, _import_backend
 from parquet_core.compression.lz4 import _U32_PAIR, _lz4_hadoop_decompress
+from parquet_core.constants import CompressionCodec
 from parquet_core.errors import ParquetFormatError
 
 __all__ = ["LzoCodec", "LZO_HADOOP_BLOCK_SIZE", "LZO_MAX_RATIO"]

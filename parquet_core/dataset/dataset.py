@@ -27,9 +27,9 @@ SQL's nulls (a null partition value matches no comparison, as in pyarrow).
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 import contextlib
 import dataclasses
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
@@ -40,8 +40,8 @@ from parquet_core.dataset.unify import SchemaUnifier, check_against, check_uniqu
 from parquet_core.errors import ParquetError, ParquetSchemaError, refuses_memory_errors
 from parquet_core.file.filesystem import FileSystem, IOStats, LocalFileSystem, resolve_filesystem
 from parquet_core.file.pushdown import PruneReport
-from parquet_core.file.reader import ParquetFile
 from parquet_core.file.read_types import arrow_key_values, coerce_int96_schema
+from parquet_core.file.reader import ParquetFile
 from parquet_core.options.reader import ReaderOptions, reader_options
 from parquet_core.predicate import Expression, filter_mask, from_filters, negation_normal_form
 from parquet_core.predicate.expr import And, Or
@@ -235,7 +235,7 @@ def prefetch_indexes(pf: ParquetFile, expr: Expression) -> int:
 class _OpenedFile:
     """``with``: a data file opened from its own footer, as ``(ParquetFile, None)``."""
 
-    def __init__(self, ds: "ParquetDataset", frag: Fragment) -> None:
+    def __init__(self, ds: ParquetDataset, frag: Fragment) -> None:
         self.pf = ds.open_fragment(frag)
 
     def __enter__(self) -> tuple[ParquetFile, None]:

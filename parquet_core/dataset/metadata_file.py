@@ -39,9 +39,9 @@ from parquet_core.file.reader import ParquetFile
 from parquet_core.file.sink import open_sink
 from parquet_core.file.writer import ParquetWriter
 from parquet_core.metadata.wrappers import FileMetadata
+from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse, serialize
 from parquet_core.thrift.lazy_footer import lazy_state
-from parquet_core.thrift import pt
 
 if TYPE_CHECKING:  # pragma: no cover - dataset.py imports this module
     from parquet_core.dataset.dataset import ParquetDataset

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.schema import build
-from parquet_core.schema.types import DataType, FLOAT_IDS, INTEGER_IDS, Field, Schema, TypeId
+from parquet_core.schema.types import FLOAT_IDS, INTEGER_IDS, DataType, Field, Schema, TypeId
 
 if TYPE_CHECKING:
     from parquet_core.table.arrays import Array
@@ -234,7 +234,7 @@ class Partitioning:
             out.append((name, None if seg == DEFAULT_PARTITION_NAME else decode_value(seg)))
         return out
 
-    def infer(self, parsed: Sequence[Sequence[tuple[str, str | None]]]) -> "Partitioning":
+    def infer(self, parsed: Sequence[Sequence[tuple[str, str | None]]]) -> Partitioning:
         """This partitioning with :attr:`schema` set from the values of every file."""
         order: list[str] = list(self.names) if self.flavor == "directory" else []
         values: dict[str, list[str | None]] = {n: [] for n in order}
@@ -435,9 +435,9 @@ def typed_value(raw: str | None, field: Field, tz: str | None = None) -> Array:
 
 def repeat(one: Array, n: int) -> Array:
     """*one* (a one-row array) repeated *n* times."""
-    from parquet_core.table.select import take_array
-
     import numpy as np
+
+    from parquet_core.table.select import take_array
 
     return take_array(one, np.zeros(n, dtype=np.int64))
 

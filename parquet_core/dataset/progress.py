@@ -48,7 +48,7 @@ class Progress:
         self._lock = threading.Lock()
 
     @staticmethod
-    def make(progress: Any, total: int, what: str) -> "Progress | None":
+    def make(progress: Any, total: int, what: str) -> Progress | None:
         if progress is None or progress is False:
             return None
         if progress is True:

@@ -67,7 +67,7 @@ class FooterSchemas:
     the caches only grow, and a race builds one schema twice.
     """
 
-    def __init__(self, fs: FileSystem, io_stats: IOStats, general: Callable[["Fragment"], Schema]) -> None:
+    def __init__(self, fs: FileSystem, io_stats: IOStats, general: Callable[[Fragment], Schema]) -> None:
         self._fs = fs
         self._stats = io_stats
         self._general = general
@@ -79,7 +79,7 @@ class FooterSchemas:
         self.prefix_decodes = 0
         self.general_reads = 0
 
-    def schema(self, frag: "Fragment") -> Schema:
+    def schema(self, frag: Fragment) -> Schema:
         try:
             buf, start, end, size = self._local_tail(frag) if self._local else self._store_tail(frag)
             return self._from_footer(buf, start, end, size)
@@ -88,7 +88,7 @@ class FooterSchemas:
             return self._general(frag)
 
     # -- the tail ---------------------------------------------------------------------------------
-    def _store_tail(self, frag: "Fragment") -> tuple[bytes, int, int, int]:
+    def _store_tail(self, frag: Fragment) -> tuple[bytes, int, int, int]:
         """``(buf, start, end, file size)``: ``buf[start:end]`` is the footer, or its first
         bytes when it is long (see :func:`_footer_bytes`); one ranged request for most files."""
         src = self._fs.open_source(frag.path, frag.size, self._stats)
@@ -99,7 +99,7 @@ class FooterSchemas:
         finally:
             src.close()
 
-    def _local_tail(self, frag: "Fragment") -> tuple[bytes, int, int, int]:
+    def _local_tail(self, frag: Fragment) -> tuple[bytes, int, int, int]:
         """As :meth:`_store_tail`, with an open, one positional read and a close for most files.
         The size is the listing's: a file that changed since fails the checks (and goes the
         general way) or is caught by the reader."""
@@ -159,12 +159,12 @@ class FooterSchemas:
         return schema
 
 
-def general_schema(fs: FileSystem, io_stats: IOStats) -> Callable[["Fragment"], Schema]:
+def general_schema(fs: FileSystem, io_stats: IOStats) -> Callable[[Fragment], Schema]:
     """One file's schema from its whole footer (read as opening the file reads it), the
     schema built once per distinct set of schema elements; errors name the file."""
     memo: dict[tuple[str, ...], Schema] = {}
 
-    def read(frag: "Fragment") -> Schema:
+    def read(frag: Fragment) -> Schema:
         from parquet_core.file.columns import FileColumns
         from parquet_core.file.footer import read_footer
         from parquet_core.metadata.wrappers import FileMetadata

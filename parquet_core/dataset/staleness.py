@@ -34,7 +34,7 @@ from thrift.Thrift import TType
 
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import DECODE_ERRORS, HAVE_ACCELERATED
-from parquet_core.thrift.lazy_footer import only_fields, lazy_state
+from parquet_core.thrift.lazy_footer import lazy_state, only_fields
 
 __all__ = ["Staleness", "classify", "row_group_ends"]
 

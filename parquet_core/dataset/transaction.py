@@ -39,9 +39,18 @@ import time
 from typing import Iterable
 
 from parquet_core.dataset.commit_markers import (
-    LOCK_NAME, METADATA_LOCK_NAME, TXN, is_internal, is_marker, marker_name, parse_txn, read_json,
+    LOCK_NAME,
+    METADATA_LOCK_NAME,
+    TXN,
+    is_internal,
+    is_marker,
+    marker_name,
+    parse_txn,
+    read_json,
     record_name,
-    record_path, staged_name)
+    record_path,
+    staged_name,
+)
 from parquet_core.errors import DatasetWriteConflictError
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
 from parquet_core.file.sink import TEMP_SUFFIX, PathSink, host_tag, is_stale_temp_name, owner_is_dead

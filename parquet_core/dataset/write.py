@@ -36,21 +36,28 @@ from typing import Any, Sequence
 import numpy as np
 
 from parquet_core.dataset.commit_markers import (
-    LOCK_NAME, METADATA_LOCK_NAME, RECORD_PREFIX, is_internal, is_marker)
+    LOCK_NAME,
+    METADATA_LOCK_NAME,
+    RECORD_PREFIX,
+    is_internal,
+    is_marker,
+)
 from parquet_core.dataset.metadata_update import (
-    check_common_metadata, footer_with_file_path, updated_metadata)
+    check_common_metadata,
+    footer_with_file_path,
+    updated_metadata,
+)
 from parquet_core.dataset.partition_rows import partition_groups, take_rows
 from parquet_core.dataset.partitioning import partition_segment
-from parquet_core.dataset.transaction import Transaction, clean_up, put
-from parquet_core.errors import DatasetWriteConflictError
 from parquet_core.dataset.progress import Progress
+from parquet_core.dataset.transaction import Transaction, clean_up, put
+from parquet_core.dataset.write_stream import write_stream_files
+from parquet_core.errors import DatasetWriteConflictError, UnsupportedFeatureError
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem, resolve_filesystem
-from parquet_core.errors import UnsupportedFeatureError
 from parquet_core.file.writer import as_writer_schema, write_table
+from parquet_core.interop.ingest import as_table, input_stream
 from parquet_core.options import writer_arguments
 from parquet_core.table.arrays import Table
-from parquet_core.dataset.write_stream import write_stream_files
-from parquet_core.interop.ingest import as_table, input_stream
 
 __all__ = ["write_to_dataset", "EXISTING_DATA_BEHAVIORS"]
 

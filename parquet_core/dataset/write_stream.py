@@ -31,7 +31,7 @@ __all__ = ["write_stream_files"]
 class _PartitionFiles:
     """One partition folder's files: the open writer, its rows, the rows not yet written."""
 
-    def __init__(self, owner: "_StreamFiles", folder: str) -> None:
+    def __init__(self, owner: _StreamFiles, folder: str) -> None:
         self.owner, self.folder = owner, folder
         self.count = 0                       # files opened in this folder: the next {i}
         self.writer: ParquetWriter | None = None

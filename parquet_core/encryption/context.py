@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Protocol, runtime_checkable
+from typing import Any, Callable, Protocol, runtime_checkable
 
 from parquet_core.constants import MAGIC
 from parquet_core.encryption.modules import ModuleType
@@ -112,7 +112,7 @@ class FileDecryption(Protocol):
         ...
 
     @property
-    def algorithm(self) -> Optional[str]:
+    def algorithm(self) -> str | None:
         """The algorithm's name (``AES_GCM_V1`` or ``AES_GCM_CTR_V1``), None for a plaintext file."""
         ...
 
@@ -198,9 +198,9 @@ class PlaintextFile:
     """The context of a file without encryption (both directions)."""
 
     encrypted: bool = False
-    algorithm: Optional[str] = None
+    algorithm: str | None = None
     magic: bytes = MAGIC
-    on_file_written: Optional[Callable[[Any], None]] = None
+    on_file_written: Callable[[Any], None] | None = None
 
     # -- reading -------------------------------------------------------------
     def column(self, chunk: Any, row_group: int, column: int, path: str) -> ChunkDecryption:

@@ -39,8 +39,13 @@ from parquet_core.encryption.ciphers import ModuleCipher, verify_footer_signatur
 from parquet_core.encryption.context import ChunkDecryption, HeaderParser
 from parquet_core.encryption.modules import ModuleType, file_aad, module_aad
 from parquet_core.encryption.properties import AES_GCM_CTR_V1, AES_GCM_V1, FileDecryptionProperties
-from parquet_core.errors import (ParquetEncryptionError, ParquetError, ParquetFormatError, UnsupportedFeatureError,
-                                 quoted)
+from parquet_core.errors import (
+    ParquetEncryptionError,
+    ParquetError,
+    ParquetFormatError,
+    UnsupportedFeatureError,
+    quoted,
+)
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
 

@@ -39,11 +39,11 @@ from parquet_core.errors import (
     add_context,
 )
 from parquet_core.file.source import RandomAccessSource
+from parquet_core.interop.ingest import as_array
 from parquet_core.metadata.wrappers import ColumnChunkMetadata
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.physical import to_physical
 from parquet_core.schema.types import DataType, Field, TypeId
-from parquet_core.interop.ingest import as_array
 
 __all__ = ["ColumnBloomFilter", "read_bloom_filter"]
 

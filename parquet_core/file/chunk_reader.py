@@ -30,14 +30,27 @@ from typing import Any, Iterable, Iterator
 from parquet_core.constants import Encoding
 from parquet_core.encodings import decode_values
 from parquet_core.encryption.context import ChunkDecryption, chunk_decryption
-from parquet_core.errors import add_note, ParquetError, ParquetFormatError, UnsupportedFeatureError, add_context, quoted
+from parquet_core.errors import (
+    ParquetError,
+    ParquetFormatError,
+    UnsupportedFeatureError,
+    add_context,
+    add_note,
+    quoted,
+)
 from parquet_core.metadata.page_index import OffsetIndex
 from parquet_core.metadata.statistics import decode_statistics
 from parquet_core.metadata.wrappers import ColumnChunkMetadata
 from parquet_core.page.limits import PageLimits
 from parquet_core.page.model import DictionaryPage, Page
-from parquet_core.page.reader import (PageHeaderInfo, decode_pages, iter_page_headers, iter_pages, read_page,
-                                     walk_pages)
+from parquet_core.page.reader import (
+    PageHeaderInfo,
+    decode_pages,
+    iter_page_headers,
+    iter_pages,
+    read_page,
+    walk_pages,
+)
 
 __all__ = ["ChunkSources", "ColumnChunkReader", "READ_AHEAD", "open_external"]
 

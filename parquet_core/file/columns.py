@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
-from parquet_core.errors import add_note, ParquetSchemaError
+from parquet_core.errors import ParquetSchemaError, add_note
 from parquet_core.metadata.wrappers import FileMetadata
 from parquet_core.schema.descriptor import TABLE_SCHEMA, SchemaDescriptor
 from parquet_core.schema.nested import Shape, build_shape, prune_shape, row_leaf, top_level_field

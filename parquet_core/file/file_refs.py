@@ -35,7 +35,11 @@ from urllib.parse import urljoin, urlparse
 from urllib.request import url2pathname
 
 from parquet_core.errors import (
-    CodecUnavailableError, ParquetError, ParquetFormatError, UnsupportedFeatureError, quoted,
+    CodecUnavailableError,
+    ParquetError,
+    ParquetFormatError,
+    UnsupportedFeatureError,
+    quoted,
 )
 from parquet_core.file.source import open_regular_file
 

@@ -239,7 +239,7 @@ class _CountingSource:
         self._stats.add(size)
         return self._inner.read_at(offset, size)
 
-    def sibling(self, relative: str) -> "_CountingSource":
+    def sibling(self, relative: str) -> _CountingSource:
         return _CountingSource(self._inner.sibling(relative), self._stats)
 
     def close(self) -> None:
@@ -329,7 +329,7 @@ class StoreSource:
         self._tail: tuple[int, bytes] | None = None
         self._lock = threading.Lock()
 
-    def sibling(self, relative: str) -> "StoreSource":
+    def sibling(self, relative: str) -> StoreSource:
         """A file beside this one (for ``ColumnChunk.file_path``); its size is asked once.
 
         Only a file is opened: a directory (or anything the store does not

@@ -20,7 +20,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from parquet_core.constants import FOOTER_READ_SIZE, FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED
-from parquet_core.errors import add_note, ParquetEncryptionError, ParquetError, ParquetFormatError
+from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, add_note
 from parquet_core.file.source import RandomAccessSource
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse

@@ -34,7 +34,10 @@ from parquet_core.constants import Encoding, PageType
 from parquet_core.file.variant_paths import split_variant_path, variant_bounds
 from parquet_core.metadata.page_index import OffsetIndex
 from parquet_core.metadata.statistics import (
-    IEEE_754_TOTAL_ORDER, decode_stat_storage, decode_stat_storages, order_applies,
+    IEEE_754_TOTAL_ORDER,
+    decode_stat_storage,
+    decode_stat_storages,
+    order_applies,
 )
 from parquet_core.predicate import Bounds, Expression, from_filters, may_match, negation_normal_form
 from parquet_core.predicate.compare import is_floating
@@ -56,9 +59,9 @@ class RowGroupPlanner:
     """What pruning works from: the file's metadata, its columns by name, and its lazily
     read indexes (page indexes, Bloom filters, dictionary pages)."""
 
-    metadata: "FileMetadata"
-    columns: "FileColumns"
-    indexes: "FileIndexes"
+    metadata: FileMetadata
+    columns: FileColumns
+    indexes: FileIndexes
 
     @property
     def num_row_groups(self) -> int:

@@ -22,11 +22,10 @@ import os
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
-from parquet_core.errors import file_context, names_file, path_of
-from parquet_core.errors import ParquetError, UnsupportedFeatureError
+from parquet_core.errors import ParquetError, UnsupportedFeatureError, file_context, names_file, path_of
 from parquet_core.file.columns import FileColumns
-from parquet_core.file.footer import read_footer
 from parquet_core.file.filesystem import FileSystem, IOStats, is_url, resolve_filesystem
+from parquet_core.file.footer import read_footer
 from parquet_core.file.source import RandomAccessSource, open_source
 from parquet_core.metadata.wrappers import FileMetadata
 from parquet_core.options.reader import ReaderOptions, document_reader_options, reader_options
@@ -139,7 +138,7 @@ class ParquetFile:
     @classmethod
     def open_in(cls, filesystem: FileSystem, path: str, *, size: int | None = None,
                 stats: IOStats | None = None, options: ReaderOptions | None = None,
-                **kwargs: Any) -> "ParquetFile":
+                **kwargs: Any) -> ParquetFile:
         """Open *path* inside a resolved file system (a
         :class:`~parquet_core.file.filesystem.FileSystem`, as
         :func:`~parquet_core.file.filesystem.resolve_filesystem` gives).
@@ -155,7 +154,7 @@ class ParquetFile:
 
     @classmethod
     def from_source(cls, source: RandomAccessSource, path: str | None, *,
-                    options: ReaderOptions | None = None, **kwargs: Any) -> "ParquetFile":
+                    options: ReaderOptions | None = None, **kwargs: Any) -> ParquetFile:
         """Open an already opened random-access *source* (see :mod:`parquet_core.file.source`)
         that the ParquetFile then owns: :meth:`close` closes it, and so does a failure to
         open.  Errors name *path* (None: nothing).
@@ -270,7 +269,7 @@ class ParquetFile:
         """Read the columns (all by default) and return the number of rows, as pyarrow's."""
         return sum(batch.num_rows for batch in self.iter_batches(batch_size, columns=columns))
 
-    def __enter__(self) -> "ParquetFile":
+    def __enter__(self) -> ParquetFile:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -29,7 +29,14 @@ import numpy.typing as npt
 
 from parquet_core.column.data import ColumnData
 from parquet_core.column.reader import read_column_chunks
-from parquet_core.errors import add_note, ParquetError, ParquetFormatError, ParquetSchemaError, out_of_memory, quoted
+from parquet_core.errors import (
+    ParquetError,
+    ParquetFormatError,
+    ParquetSchemaError,
+    add_note,
+    out_of_memory,
+    quoted,
+)
 from parquet_core.file.chunk_reader import ChunkSources
 from parquet_core.file.columns import FileColumns, Selected
 from parquet_core.file.indexes import FileIndexes
@@ -40,7 +47,11 @@ from parquet_core.schema.nested import Shape
 from parquet_core.schema.types import Field
 from parquet_core.table.arrays import Array
 from parquet_core.table.leaves import (
-    concat_data, count_records, dictionary_leaf, field_array, take_records,
+    concat_data,
+    count_records,
+    dictionary_leaf,
+    field_array,
+    take_records,
 )
 
 __all__ = ["ReadContext", "read_fields", "read_rows", "decode_pool", "run_tasks"]
@@ -66,7 +77,7 @@ def decode_pool() -> ThreadPoolExecutor:
         return _POOL
 
 
-def run_tasks(tasks: Sequence[Callable[[], T]], use_threads: bool) -> list["Future[T] | T"]:
+def run_tasks(tasks: Sequence[Callable[[], T]], use_threads: bool) -> list[Future[T] | T]:
     """Run *tasks*: submitted to the pool, or one after another (results then, in order)."""
     if use_threads and len(tasks) > 1:
         pool = decode_pool()
@@ -74,7 +85,7 @@ def run_tasks(tasks: Sequence[Callable[[], T]], use_threads: bool) -> list["Futu
     return [t() for t in tasks]
 
 
-def _result(item: "Future[T] | T") -> T:
+def _result(item: Future[T] | T) -> T:
     return item.result() if isinstance(item, Future) else item
 
 

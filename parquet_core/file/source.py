@@ -76,7 +76,7 @@ class FileSource:
             except (OSError, ValueError):  # pragma: no cover - e.g. special files
                 self._map = None
 
-    def sibling(self, relative: str) -> "FileSource":
+    def sibling(self, relative: str) -> FileSource:
         """A file below this one's folder (``relative`` uses ``/``), for ``ColumnChunk.file_path``.
 
         Symbolic links are resolved first, and the target must still lie

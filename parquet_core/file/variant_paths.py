@@ -30,8 +30,8 @@ import numpy as np
 from parquet_core.metadata.statistics import decode_stat_storage
 from parquet_core.predicate import Bounds
 from parquet_core.schema.nested import Shape, ShapeKind
-from parquet_core.table.arrays import Array
 from parquet_core.schema.types import DataType, TypeId
+from parquet_core.table.arrays import Array
 from parquet_core.table.coerce import null_storage
 from parquet_core.table.infer import array_from_pylist
 
@@ -70,7 +70,7 @@ def _shredded_leaves(shape: Shape, path: tuple[str, ...]) -> tuple[Shape, Shape 
     return leaf, _child(node, "value")
 
 
-def variant_bounds(pf: "FileColumns", rg: int, name: str, expr: Any) -> Bounds | None:
+def variant_bounds(pf: FileColumns, rg: int, name: str, expr: Any) -> Bounds | None:
     """Statistics bounds of a shredded variant field in row group *rg* (module docstring).
 
     Only when every literal *expr* compares the field with is of the
@@ -143,7 +143,7 @@ def _literals(expr: Any, name: str) -> list[Any]:
 _NULL_TYPES = {"bool": "bool", "number": "float64", "str": "string", "bytes": "binary", "date": "date"}
 
 
-def variant_field_array(pf: "FileColumns", column: Array, name: str, expr: Any) -> Array:
+def variant_field_array(pf: FileColumns, column: Array, name: str, expr: Any) -> Array:
     """The values of variant field *name* (``"v.a.b"``) in the variant *column*.
 
     Only values of the kind *expr* compares the field with are kept (module

@@ -45,11 +45,17 @@ from parquet_core.file.footer_writer import FooterContent, write_file_tail
 from parquet_core.file.row_group_writer import RowGroupWriter, WrittenRowGroup
 from parquet_core.file.sink import Sink, open_sink
 from parquet_core.interop.ingest import as_table, input_stream
-from parquet_core.options.presets import check_compatible, preset_defaults
 from parquet_core.options import (
-    WRITER_DEFAULTS, FormatOptions, WriterOptions, document_writer_options, kv_strings,
-    resolved_format_options, writer_arguments, writer_options,
+    WRITER_DEFAULTS,
+    FormatOptions,
+    WriterOptions,
+    document_writer_options,
+    kv_strings,
+    resolved_format_options,
+    writer_arguments,
+    writer_options,
 )
+from parquet_core.options.presets import check_compatible, preset_defaults
 from parquet_core.options.signature import writer_signature
 from parquet_core.schema.descriptor import SchemaDescriptor
 from parquet_core.schema.elements import schema_to_elements
@@ -152,7 +158,7 @@ class ParquetWriter:
             raise
 
     # -- context management -------------------------------------------------
-    def __enter__(self) -> "ParquetWriter":
+    def __enter__(self) -> ParquetWriter:
         return self
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:

@@ -54,12 +54,16 @@ import pyarrow as pa
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
-from parquet_core.schema.temporal import int96_to_epoch, int96_to_ns
-from parquet_core.schema.types import DataType, Field, Schema, TypeId
-from parquet_core.interop.arrow_metadata import field_id_of, restore_columns, schema_key_values, \
-    type_with_arrow_ids
+from parquet_core.interop.arrow_metadata import (
+    field_id_of,
+    restore_columns,
+    schema_key_values,
+    type_with_arrow_ids,
+)
 from parquet_core.interop.arrow_nested import nested_from_arrow, nested_to_arrow
 from parquet_core.interop.arrow_types import arrow_type, schema_to_arrow
+from parquet_core.schema.temporal import int96_to_epoch, int96_to_ns
+from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.decimal_words import decimal_le_rows
 from parquet_core.table.dictionary import DictionaryArray, DictionaryRun
@@ -308,7 +312,7 @@ def _dictionary_from(arr: pa.DictionaryArray, name: str, validate_utf8: bool) ->
     return DictionaryArray(entries.type, [run], validity)
 
 
-def arrow_from_pandas(df: Any, schema: Schema | None = None) -> "pa.Table | None":
+def arrow_from_pandas(df: Any, schema: Schema | None = None) -> pa.Table | None:
     """``pa.Table.from_pandas(df)``, or ``None`` when pyarrow refuses it.
 
     The index is kept as pyarrow keeps it by default: a RangeIndex only in

@@ -80,7 +80,7 @@ def as_array(column: Any, name: str = "?", field: Field | None = None, *, valida
 
 
 def input_stream(data: Any, schema: Schema | None = None, *,
-                 validate_utf8: bool = True) -> "tuple[Any, Iterator[Table]] | None":
+                 validate_utf8: bool = True) -> tuple[Any, Iterator[Table]] | None:
     """*data* as a stream of batches, when it is one: ``(schema, batches)``, else ``None``.
 
     A stream is a pyarrow ``RecordBatchReader`` (its batches converted by pyarrow, its

@@ -24,11 +24,11 @@ from typing import Any
 import numpy as np
 
 from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
+from parquet_core.interop.ingest import as_table
+from parquet_core.interop.pandas_in import NotPandasConvertible, frame_to_table
 from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Array, Table
-from parquet_core.interop.ingest import as_table
 from parquet_core.table.ingest_numpy import array_from_numpy
-from parquet_core.interop.pandas_in import NotPandasConvertible, frame_to_table
 
 __all__ = ["table_from_pandas", "table_to_pandas", "column_from_series"]
 
@@ -193,8 +193,8 @@ def table_to_pandas(table: Table, **kwargs: Any) -> Any:
     ignore_metadata = bool(kwargs.pop("ignore_metadata", False))
     other = {k: v for k, v in kwargs.items() if k not in _DEFAULTS or _DEFAULTS[k] is not v
              and _DEFAULTS[k] != v}
-    from parquet_core.interop.pandas_out import needs_pyarrow, table_to_frame
     from parquet_core.interop.pandas_meta import loads
+    from parquet_core.interop.pandas_out import needs_pyarrow, table_to_frame
 
     meta = None if ignore_metadata else loads((table.metadata or {}).get(b"pandas"))
     if not other and needs_pyarrow(meta) is None:

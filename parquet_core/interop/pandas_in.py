@@ -43,6 +43,7 @@ from parquet_core._kernels.binary import ByteArrays
 from parquet_core.arrow_c.export import SchemaNode
 from parquet_core.arrow_c.structs import FLAG_DICTIONARY_ORDERED
 from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
+from parquet_core.interop import pandas_meta
 from parquet_core.metadata.arrow_ipc import FieldFacts
 from parquet_core.metadata.arrow_ipc_write import encode_schema_nodes
 from parquet_core.schema.arrow_format import field_node
@@ -51,7 +52,6 @@ from parquet_core.table.arrays import Array, Table
 from parquet_core.table.dictionary import DictionaryArray, DictionaryRun
 from parquet_core.table.infer import array_from_pylist, fill_nulls, schema_error
 from parquet_core.table.select import take_array
-from parquet_core.interop import pandas_meta
 
 __all__ = ["frame_to_table", "series_to_array", "NotPandasConvertible", "Converted"]
 
@@ -157,7 +157,7 @@ def series_to_array(s: Any, name: str) -> Converted:
 
 
 def _objects(s: Any, name: str, numpy_type: str) -> Converted:
-    from parquet_core.interop.ingest import as_array   # nested values (lists, dicts) too
+    from parquet_core.interop.ingest import as_array  # nested values (lists, dicts) too
 
     values = s.to_numpy(dtype=object)
     null = np.asarray(s.isna(), dtype=bool)

@@ -48,6 +48,7 @@ import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import UnsupportedFeatureError
+from parquet_core.interop import pandas_meta
 from parquet_core.metadata.arrow_ipc import FieldFacts, schema_field_facts
 from parquet_core.schema.pyvalues import py_values
 from parquet_core.schema.temporal import int96_to_ns
@@ -55,7 +56,6 @@ from parquet_core.schema.types import FLOAT_IDS, INTEGER_IDS, TypeId
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.dictionary import DictionaryArray
 from parquet_core.table.nested import MapArray, StructArray
-from parquet_core.interop import pandas_meta
 
 __all__ = ["table_to_frame", "column_facts", "needs_pyarrow"]
 

@@ -202,7 +202,7 @@ class FieldFacts:
     index_bits: int = 32
     index_signed: bool = True
     extension: str | None = None
-    children: "tuple[FieldFacts, ...]" = ()
+    children: tuple[FieldFacts, ...] = ()
     bits: int = 0
 
 

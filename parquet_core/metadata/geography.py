@@ -65,7 +65,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
-from parquet_core.errors import add_note, ParquetFormatError
+from parquet_core.errors import ParquetFormatError, add_note
 from parquet_core.metadata import wkb
 
 __all__ = ["SphericalBounds", "spherical_bounds", "spherical_value_boxes", "SphericalBoxBuilder",

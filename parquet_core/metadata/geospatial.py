@@ -57,7 +57,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
-from parquet_core.errors import add_note, ParquetFormatError
+from parquet_core.errors import ParquetFormatError, add_note
 from parquet_core.metadata import wkb
 from parquet_core.metadata.geography import SphericalBoxBuilder, _simple_fast, spherical_bounds
 from parquet_core.thrift import pt

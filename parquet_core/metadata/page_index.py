@@ -47,9 +47,13 @@ from typing import Any
 import numpy as np
 
 from parquet_core.constants import BoundaryOrder, PhysicalType
-from parquet_core.errors import add_note, ParquetFormatError
+from parquet_core.errors import ParquetFormatError, add_note
 from parquet_core.metadata.statistics import (
-    INT96_TIMESTAMP_ORDER, TYPE_ORDER, SortOrder, decode_stat_value, sort_order,
+    INT96_TIMESTAMP_ORDER,
+    TYPE_ORDER,
+    SortOrder,
+    decode_stat_value,
+    sort_order,
 )
 from parquet_core.metadata.stats_builder import bound_sort_key, truncate_max, truncate_min
 from parquet_core.metadata.thrift_dict import plain_value

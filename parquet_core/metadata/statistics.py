@@ -42,7 +42,11 @@ from parquet_core._kernels.binary import ByteArrays
 from parquet_core.constants import PhysicalType
 from parquet_core.errors import ParquetFormatError
 from parquet_core.metadata.column_orders import (  # noqa: F401  (re-exported)
-    IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER, TYPE_ORDER, UNKNOWN_ORDER, column_order_name,
+    IEEE_754_TOTAL_ORDER,
+    INT96_TIMESTAMP_ORDER,
+    TYPE_ORDER,
+    UNKNOWN_ORDER,
+    column_order_name,
 )
 from parquet_core.metadata.thrift_dict import plain_value
 from parquet_core.schema.descriptor import ColumnDescriptor

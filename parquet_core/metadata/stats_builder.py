@@ -57,7 +57,11 @@ from parquet_core.metadata.binary_order import (
     truncate_min,
 )
 from parquet_core.metadata.statistics import (
-    IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER, TYPE_ORDER, SortOrder, sort_order,
+    IEEE_754_TOTAL_ORDER,
+    INT96_TIMESTAMP_ORDER,
+    TYPE_ORDER,
+    SortOrder,
+    sort_order,
 )
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.types import TypeId

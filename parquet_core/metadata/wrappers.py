@@ -11,9 +11,9 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from parquet_core.constants import CompressionCodec, Encoding, PageType, PhysicalType, enum_name
-from parquet_core.errors import add_note, ParquetEncryptionError, ParquetError, ParquetFormatError, quoted
-from parquet_core.metadata.compat import WriterVersion, chunk_length_padding, parse_created_by
+from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, add_note, quoted
 from parquet_core.metadata.column_orders import TYPE_ORDER, column_order_name
+from parquet_core.metadata.compat import WriterVersion, chunk_length_padding, parse_created_by
 from parquet_core.metadata.thrift_dict import thrift_to_dict
 from parquet_core.schema.descriptor import ColumnDescriptor, SchemaDescriptor
 from parquet_core.thrift.lazy_footer import lazy_state
@@ -21,9 +21,9 @@ from parquet_core.thrift.lazy_footer import lazy_state
 if TYPE_CHECKING:
     # decoded on first use: opening a file (its schema, its row counts) loads neither
     # numpy nor the value types these need
+    from parquet_core.encryption.context import ChunkDecryption, FileDecryption
     from parquet_core.metadata.geospatial import GeospatialStatistics
     from parquet_core.metadata.statistics import Statistics, StatisticsDecoder
-    from parquet_core.encryption.context import ChunkDecryption, FileDecryption
 
 __all__ = ["FileMetadata", "RowGroupMetadata", "ColumnChunkMetadata"]
 

@@ -29,12 +29,26 @@ from parquet_core.metadata.column_orders import IEEE_754_TOTAL_ORDER, INT96_TIME
 from parquet_core.options.pyarrow import PYARROW_OPTIONS, split_pyarrow_arguments
 from parquet_core.options.reader import READER_ALIASES, ReaderOptions, document_reader_options, reader_options
 from parquet_core.options.specs import (
-    PER_COLUMN, WRITER_DEFAULTS, WRITER_OPTION, WRITER_OPTIONS, BoolPerColumn, PerColumn, WriterOption,
+    PER_COLUMN,
+    WRITER_DEFAULTS,
+    WRITER_OPTION,
+    WRITER_OPTIONS,
+    BoolPerColumn,
+    PerColumn,
+    WriterOption,
     document_writer_options,
 )
 from parquet_core.options.values import (
-    BLOOM_FPP, BLOOM_MAX_BYTES, UNSET, SortingColumn, bloom_settings, codec_of, encoding_of, kv_strings,
-    per_column, sorting_columns,
+    BLOOM_FPP,
+    BLOOM_MAX_BYTES,
+    UNSET,
+    SortingColumn,
+    bloom_settings,
+    codec_of,
+    encoding_of,
+    kv_strings,
+    per_column,
+    sorting_columns,
 )
 from parquet_core.schema.file_types import FORMAT_VERSIONS
 from parquet_core.schema.types import TypeId
@@ -137,7 +151,7 @@ class WriterOptions:
 
     @classmethod
     def resolve(cls, columns: Sequence[str], physical_types: Mapping[str, int] | None = None,
-                **kwargs: Any) -> "WriterOptions":
+                **kwargs: Any) -> WriterOptions:
         """:func:`writer_options`."""
         return writer_options(columns, physical_types, **kwargs)
 
@@ -305,7 +319,7 @@ def _spread(args: Mapping[str, Any], columns: list[str]
 def _per_leaf(base: ColumnOptions, overrides: dict[str, dict[str, Any]], ptypes: Mapping[str, int]
               ) -> dict[str, ColumnOptions]:
     """One ColumnOptions per leaf that differs from *base*, after its type's constraints."""
-    from parquet_core.encodings import valid_encodings   # the encoders: a writer's, not a reader's
+    from parquet_core.encodings import valid_encodings  # the encoders: a writer's, not a reader's
 
     resolved = {}
     for col, ov in overrides.items():

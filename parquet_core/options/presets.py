@@ -21,7 +21,12 @@ from typing import Any, Mapping
 from parquet_core.constants import Encoding
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.metadata.features import (
-    encoding_feature, leaf_kind, parse_target, codec_feature, schema_features, unsupported,
+    codec_feature,
+    encoding_feature,
+    leaf_kind,
+    parse_target,
+    schema_features,
+    unsupported,
 )
 
 __all__ = ["PRESET_DEFAULTS", "check_target", "preset_defaults", "check_compatible"]

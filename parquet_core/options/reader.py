@@ -196,14 +196,14 @@ class ReaderOptions:
             object.__setattr__(self, f.name, f.metadata["check"](f.name, getattr(self, f.name)))
 
     @classmethod
-    def from_kwargs(cls, **kwargs: Any) -> "ReaderOptions":
+    def from_kwargs(cls, **kwargs: Any) -> ReaderOptions:
         """Options from keyword arguments: pyarrow's aliases (:data:`READER_ALIASES`) are
         accepted, ``None`` means "the default" and an unknown name raises TypeError.
         pyarrow's options that only tune its C++ reader (``memory_map``, ``pre_buffer``...,
         see :mod:`parquet_core.options.pyarrow`) are checked and accepted without effect."""
         return cls()._replace(kwargs)
 
-    def replace(self, **kwargs: Any) -> "ReaderOptions":
+    def replace(self, **kwargs: Any) -> ReaderOptions:
         """A copy with the options given changed (``None``: keep this object's value)."""
         return self._replace(kwargs)
 
@@ -211,7 +211,7 @@ class ReaderOptions:
         """A read call's ``use_threads`` (None: this object's)."""
         return self.use_threads if use_threads is None else _flag("use_threads", use_threads)
 
-    def _replace(self, kwargs: Mapping[str, Any]) -> "ReaderOptions":
+    def _replace(self, kwargs: Mapping[str, Any]) -> ReaderOptions:
         changes: dict[str, Any] = {}
         for name, value in kwargs.items():
             target = READER_ALIASES.get(name, name)

@@ -20,16 +20,28 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, Optional, Sequence, TypeVar, Union
+from typing import Any, Callable, Mapping, Sequence, TypeAlias, TypeVar
 
 from parquet_core.encryption.properties import FileEncryptionProperties
-from parquet_core.options.values import (
-    BLOOM_FPP, BLOOM_MAX_BYTES, check_choice, check_codec, check_encoding, check_flag, check_key_values,
-    check_level, check_mapping, check_optional_flag, check_optional_positive, check_page_version,
-    check_positive, check_sorting, check_text,
-)
 from parquet_core.options.presets import check_target
 from parquet_core.options.pyarrow import refuse_pyarrow_crypto
+from parquet_core.options.values import (
+    BLOOM_FPP,
+    BLOOM_MAX_BYTES,
+    check_choice,
+    check_codec,
+    check_encoding,
+    check_flag,
+    check_key_values,
+    check_level,
+    check_mapping,
+    check_optional_flag,
+    check_optional_positive,
+    check_page_version,
+    check_positive,
+    check_sorting,
+    check_text,
+)
 from parquet_core.schema.file_types import FORMAT_VERSIONS
 
 __all__ = ["WriterOption", "WRITER_OPTIONS", "WRITER_OPTION", "WRITER_DEFAULTS", "PER_COLUMN", "PerColumn",
@@ -37,9 +49,9 @@ __all__ = ["WriterOption", "WRITER_OPTIONS", "WRITER_OPTION", "WRITER_DEFAULTS",
 
 _T = TypeVar("_T")
 #: A per-column option: one value, or ``{leaf path: value}`` with ``None`` for unnamed leaves.
-PerColumn = Union[_T, Mapping[Optional[str], _T]]
+PerColumn: TypeAlias = _T | Mapping[str | None, _T]
 #: A boolean per-column option, which also takes the list of leaves to switch on.
-BoolPerColumn = Union[bool, Sequence[str], Mapping[Optional[str], bool]]
+BoolPerColumn: TypeAlias = bool | Sequence[str] | Mapping[str | None, bool]
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,7 +59,7 @@ class PageLimits:
     chunk_bytes: int | None = None
 
     @classmethod
-    def of(cls, options: Any, desc: Any = None, chunk_bytes: int | None = None) -> "PageLimits":
+    def of(cls, options: Any, desc: Any = None, chunk_bytes: int | None = None) -> PageLimits:
         """The limits of *options* (a ReaderOptions, or None: the defaults) for a chunk of
         column *desc* whose metadata declares *chunk_bytes* uncompressed."""
         page = DEFAULT_MAX_PAGE_BYTES if options is None else options.max_page_bytes

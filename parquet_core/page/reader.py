@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import io
 import zlib
-from typing import Any, Callable, Iterable, Iterator, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 try:  # the C decoder of the thrift package (see _HeaderParser)
     from thrift.protocol import fastbinary as _fastbinary  # noqa: F401
@@ -42,10 +42,10 @@ else:
 from parquet_core.compression import get_codec
 from parquet_core.constants import CompressionCodec, PageType
 from parquet_core.encryption.context import PLAINTEXT, ChunkDecryption
-from parquet_core.errors import add_note, ParquetChecksumError, ParquetError, ParquetFormatError
+from parquet_core.errors import ParquetChecksumError, ParquetError, ParquetFormatError, add_note
+from parquet_core.metadata.thrift_dict import enum_name, thrift_to_dict
 from parquet_core.page.limits import DEFAULT_LIMITS, PageLimits
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
-from parquet_core.metadata.thrift_dict import enum_name, thrift_to_dict
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
 
@@ -249,7 +249,7 @@ ChunkBytes = Callable[[int, int], memoryview]
 #: One stored page as :func:`walk_pages` finds it:
 #: ``(PageHeader, header length, offset in the chunk, stored body, data page ordinal,
 #: authenticated as a dictionary page? (None: plaintext))``.
-RawPage = Tuple[Any, int, int, memoryview, int, Optional[bool]]
+RawPage = tuple[Any, int, int, memoryview, int, bool | None]
 
 
 def _as_bytes(chunk: bytes | memoryview) -> memoryview:

@@ -15,8 +15,22 @@
 from __future__ import annotations
 
 from parquet_core.predicate.evaluate import Bounds, filter_mask, may_match
-from parquet_core.predicate.expr import (And, Column, Comparison, Expression, Intersects, IsIn, IsNan, IsNull,
-                                         Not, Or, StartsWith, col, from_filters, negation_normal_form)
+from parquet_core.predicate.expr import (
+                                         And,
+                                         Column,
+                                         Comparison,
+                                         Expression,
+                                         Intersects,
+                                         IsIn,
+                                         IsNan,
+                                         IsNull,
+                                         Not,
+                                         Or,
+                                         StartsWith,
+                                         col,
+                                         from_filters,
+                                         negation_normal_form,
+)
 
 # Public: code built on parquet_core (parquet_core_integrations, spark_adapter) may
 # import these names from this package, never from its modules.

@@ -39,7 +39,7 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.metadata.binary_order import sign_extend
-from parquet_core.schema.types import DataType, FLOAT_IDS, Field, INTEGER_IDS, TypeId
+from parquet_core.schema.types import FLOAT_IDS, INTEGER_IDS, DataType, Field, TypeId
 from parquet_core.table.ingest import as_array
 
 __all__ = ["compare", "isin", "starts_with", "has_order", "is_floating"]

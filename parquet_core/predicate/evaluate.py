@@ -56,7 +56,17 @@ from parquet_core.metadata.geography import spherical_value_boxes
 from parquet_core.metadata.geospatial import GeospatialStatistics, bbox_intersects, wkb_bounds
 from parquet_core.predicate.compare import compare, has_order, is_floating, isin, starts_with
 from parquet_core.predicate.expr import (
-    OPERATORS, And, Comparison, Expression, Intersects, IsIn, IsNan, IsNull, Not, Or, StartsWith,
+    OPERATORS,
+    And,
+    Comparison,
+    Expression,
+    Intersects,
+    IsIn,
+    IsNan,
+    IsNull,
+    Not,
+    Or,
+    StartsWith,
 )
 from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array, Table

@@ -35,13 +35,13 @@ _ALIASES = {"=": "=="}
 class Expression:
     """A boolean row predicate; combine with ``&``, ``|`` and ``~``."""
 
-    def __and__(self, other: "Expression") -> "Expression":
+    def __and__(self, other: Expression) -> Expression:
         return And(_check(self), _check(other))
 
-    def __or__(self, other: "Expression") -> "Expression":
+    def __or__(self, other: Expression) -> Expression:
         return Or(_check(self), _check(other))
 
-    def __invert__(self) -> "Expression":
+    def __invert__(self) -> Expression:
         return Not(self)
 
     def __bool__(self) -> bool:
@@ -69,7 +69,7 @@ class Column:
             raise ValueError(f"column name must be a non-empty str, got {name!r}")
         self.name = name
 
-    def field(self, *names: str) -> "Column":
+    def field(self, *names: str) -> Column:
         """A member of this column: a struct leaf, or an object field inside a variant.
 
         ``col("v").field("a", "b")`` is ``col("v.a.b")``; for a variant
@@ -80,45 +80,45 @@ class Column:
             raise ValueError(f"field names must be non-empty str, got {names!r}")
         return Column(".".join((self.name,) + names))
 
-    def _cmp(self, op: str, value: Any) -> "Comparison":
+    def _cmp(self, op: str, value: Any) -> Comparison:
         return Comparison(self.name, op, value)
 
-    def __eq__(self, value: Any) -> "Comparison":  # type: ignore[override]  # builds, not tests (meant)
+    def __eq__(self, value: Any) -> Comparison:  # type: ignore[override]  # builds, not tests (meant)
         return self._cmp("==", value)
 
-    def __ne__(self, value: Any) -> "Comparison":  # type: ignore[override]  # builds, not tests (meant)
+    def __ne__(self, value: Any) -> Comparison:  # type: ignore[override]  # builds, not tests (meant)
         return self._cmp("!=", value)
 
-    def __lt__(self, value: Any) -> "Comparison":
+    def __lt__(self, value: Any) -> Comparison:
         return self._cmp("<", value)
 
-    def __le__(self, value: Any) -> "Comparison":
+    def __le__(self, value: Any) -> Comparison:
         return self._cmp("<=", value)
 
-    def __gt__(self, value: Any) -> "Comparison":
+    def __gt__(self, value: Any) -> Comparison:
         return self._cmp(">", value)
 
-    def __ge__(self, value: Any) -> "Comparison":
+    def __ge__(self, value: Any) -> Comparison:
         return self._cmp(">=", value)
 
-    def isin(self, values: Iterable[Any]) -> "IsIn":
+    def isin(self, values: Iterable[Any]) -> IsIn:
         return IsIn(self.name, values)
 
-    def is_null(self) -> "IsNull":
+    def is_null(self) -> IsNull:
         return IsNull(self.name)
 
-    def is_not_null(self) -> "IsNull":
+    def is_not_null(self) -> IsNull:
         return IsNull(self.name, negated=True)
 
     is_valid = is_not_null
 
-    def is_nan(self) -> "IsNan":
+    def is_nan(self) -> IsNan:
         return IsNan(self.name)
 
-    def starts_with(self, prefix: str | bytes) -> "StartsWith":
+    def starts_with(self, prefix: str | bytes) -> StartsWith:
         return StartsWith(self.name, prefix)
 
-    def intersects(self, bbox: Any) -> "Intersects":
+    def intersects(self, bbox: Any) -> Intersects:
         """The geometry's bounding box meets *bbox* = ``(xmin, ymin, xmax, ymax)`` (GEOMETRY/GEOGRAPHY)."""
         return Intersects(self.name, bbox)
 

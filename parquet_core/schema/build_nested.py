@@ -29,7 +29,7 @@ MAP_KEY = "key"
 MAP_VALUE = "value"
 
 
-def _child(name: str, item: "DataType | Field", nullable: bool | None) -> Field:
+def _child(name: str, item: DataType | Field, nullable: bool | None) -> Field:
     if isinstance(item, Field):
         keep = item.nullable if nullable is None else nullable
         return Field(name, item.type, keep, field_id=item.field_id)
@@ -38,7 +38,7 @@ def _child(name: str, item: "DataType | Field", nullable: bool | None) -> Field:
     return Field(name, item, True if nullable is None else nullable)
 
 
-def list_(item: "DataType | Field", *, nullable_items: bool | None = None) -> DataType:
+def list_(item: DataType | Field, *, nullable_items: bool | None = None) -> DataType:
     """A list of *item* (a type, or a :class:`Field` to say whether elements may be null).
 
     Elements are nullable unless *item* is a non-nullable Field or
@@ -51,7 +51,7 @@ def list_(item: "DataType | Field", *, nullable_items: bool | None = None) -> Da
     return DataType("list", fields=(f,))
 
 
-def struct(fields: "Iterable[Field | tuple[str, DataType]]") -> DataType:
+def struct(fields: Iterable[Field | tuple[str, DataType]]) -> DataType:
     """A struct (Parquet group) of the given members, in order."""
     from parquet_core.schema.build import field as make_field
 
@@ -72,7 +72,7 @@ def struct(fields: "Iterable[Field | tuple[str, DataType]]") -> DataType:
     return DataType("struct", fields=tuple(out))
 
 
-def map_(key_type: "DataType | Field", item_type: "DataType | Field", *,
+def map_(key_type: DataType | Field, item_type: DataType | Field, *,
          nullable_items: bool | None = None) -> DataType:
     """A map from *key_type* (never null) to *item_type* (nullable unless said otherwise).
 

@@ -22,7 +22,7 @@ __all__ = ["ColumnDescriptor", "SchemaDescriptor", "TABLE_SCHEMA"]
 #: How :meth:`SchemaDescriptor.to_arrow_schema` builds the table schema.  The
 #: conversion needs the table layer (it sits above this one), so the file layer
 #: (``parquet_core.file.columns``) registers it here when it is imported.
-TABLE_SCHEMA: list[Callable[["SchemaDescriptor"], Schema]] = []
+TABLE_SCHEMA: list[Callable[[SchemaDescriptor], Schema]] = []
 
 _REPETITION_WORDS: dict[int, str] = {Repetition.REQUIRED: "required", Repetition.OPTIONAL: "optional",
                      Repetition.REPEATED: "repeated"}
@@ -200,7 +200,7 @@ class SchemaDescriptor:
             self._table_schema = TABLE_SCHEMA[0](self)
         return self._table_schema
 
-    def equals(self, other: "SchemaDescriptor") -> bool:
+    def equals(self, other: SchemaDescriptor) -> bool:
         """True when both describe the same tree (names, repetitions, types, annotations)."""
         if not isinstance(other, SchemaDescriptor):
             raise TypeError(f"cannot compare a SchemaDescriptor with {type(other).__name__}")

@@ -101,14 +101,14 @@ class NanoDatetime(_NanoOrdering, _dt.datetime):
 
     def __new__(cls, year: int, month: int, day: int, hour: int = 0, minute: int = 0,
                 second: int = 0, microsecond: int = 0, tzinfo: _dt.tzinfo | None = None, *,
-                fold: int = 0, nanosecond: int = 0) -> "NanoDatetime":
+                fold: int = 0, nanosecond: int = 0) -> NanoDatetime:
         self = super().__new__(cls, year, month, day, hour, minute, second, microsecond, tzinfo,
                                fold=fold)
         self._ns = _check_ns(nanosecond)
         return self
 
     @classmethod
-    def from_datetime(cls, base: _dt.datetime, nanosecond: int = 0) -> "NanoDatetime":
+    def from_datetime(cls, base: _dt.datetime, nanosecond: int = 0) -> NanoDatetime:
         """Return *base* with *nanosecond* added below its microsecond."""
         return cls(base.year, base.month, base.day, base.hour, base.minute, base.second,
                    base.microsecond, base.tzinfo, fold=base.fold, nanosecond=nanosecond)
@@ -203,7 +203,7 @@ class NanoTime(_NanoOrdering, _dt.time):
     _ns: int
 
     def __new__(cls, hour: int = 0, minute: int = 0, second: int = 0, microsecond: int = 0,
-                tzinfo: _dt.tzinfo | None = None, *, fold: int = 0, nanosecond: int = 0) -> "NanoTime":
+                tzinfo: _dt.tzinfo | None = None, *, fold: int = 0, nanosecond: int = 0) -> NanoTime:
         self = super().__new__(cls, hour, minute, second, microsecond, tzinfo, fold=fold)
         self._ns = _check_ns(nanosecond)
         return self
@@ -272,13 +272,13 @@ class NanoTimedelta(_dt.timedelta):
     _ns: int
 
     def __new__(cls, days: int = 0, seconds: int = 0, microseconds: int = 0,
-                nanoseconds: int = 0) -> "NanoTimedelta":
+                nanoseconds: int = 0) -> NanoTimedelta:
         carry, ns = divmod(int(nanoseconds), 1000)
         td = _dt.timedelta(days=days, seconds=seconds, microseconds=microseconds + carry)
         return cls._make(td, ns)
 
     @classmethod
-    def _make(cls, td: _dt.timedelta, ns: int) -> "NanoTimedelta":
+    def _make(cls, td: _dt.timedelta, ns: int) -> NanoTimedelta:
         self = super().__new__(cls, td.days, td.seconds, td.microseconds)
         self._ns = ns
         return self

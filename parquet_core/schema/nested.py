@@ -72,7 +72,7 @@ class Shape:
     slot_def: int
     slot_rep: int
     data_type: DataType
-    children: list["Shape"] = field(default_factory=list)
+    children: list[Shape] = field(default_factory=list)
     column: int = -1               # leaf index in the schema descriptor (leaves only)
     elem_def: int = 0              # lists and maps: level of the repeated field
     field_id: int | None = None    # the node's SchemaElement.field_id, carried to its Field

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetFormatError
 from parquet_core.schema.temporal import int96_to_py, times_to_py, timestamps_to_py
-from parquet_core.schema.types import DataType, FLOAT_IDS, INTEGER_IDS, TypeId, unhandled_type
+from parquet_core.schema.types import FLOAT_IDS, INTEGER_IDS, DataType, TypeId, unhandled_type
 
 __all__ = ["py_values", "to_storage", "Interval"]
 

@@ -28,7 +28,7 @@ class SchemaNode:
     """One element of the schema tree."""
 
     element: Any
-    children: list["SchemaNode"] = field(default_factory=list)
+    children: list[SchemaNode] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -46,7 +46,7 @@ class SchemaNode:
         rt = self.element.repetition_type
         return Repetition.REQUIRED if rt is None else int(rt)
 
-    def walk(self) -> Iterator["SchemaNode"]:
+    def walk(self) -> Iterator[SchemaNode]:
         """Yield this node and its descendants in pre-order."""
         yield self
         for child in self.children:

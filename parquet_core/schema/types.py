@@ -40,7 +40,8 @@ a struct one per member.  Flat types have no fields.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field as _dc_field
+from dataclasses import dataclass
+from dataclasses import field as _dc_field
 from enum import Enum
 from typing import NoReturn
 
@@ -100,7 +101,7 @@ class TypeId(str, Enum):
         return self.value
 
 
-def unhandled_type(dt: "DataType | TypeId", where: str) -> NoReturn:
+def unhandled_type(dt: DataType | TypeId, where: str) -> NoReturn:
     """Raise for a type a dispatch over :class:`TypeId` has no case for.
 
     Every ``if``/``elif`` chain or table over type ids ends here instead of a
@@ -172,7 +173,7 @@ class DataType:
     byte_width: int | None = None
     crs: str | None = None
     algorithm: str | None = None
-    fields: "tuple[Field, ...]" = ()
+    fields: tuple[Field, ...] = ()
     annotation: str | None = None
     id: TypeId = _dc_field(init=False, repr=False, compare=False)
 
@@ -247,7 +248,7 @@ class Field:
         return f"{self.name}: {self.type}{'' if self.nullable else ' not null'}"
 
 
-def ambiguous_name(name: str, positions: "list[int]", where: str = "") -> ParquetSchemaError:
+def ambiguous_name(name: str, positions: list[int], where: str = "") -> ParquetSchemaError:
     """The error for a name that several columns share, where one column is meant."""
     return ParquetSchemaError(
         f"column name {name!r} is ambiguous{where}: {len(positions)} columns have it, at positions "
@@ -259,7 +260,7 @@ class Schema:
 
     __slots__ = ("fields", "_index")
 
-    def __init__(self, fields: "list[Field]") -> None:
+    def __init__(self, fields: list[Field]) -> None:
         self.fields: list[Field] = list(fields)
         #: name -> its positions (several when fields share a name, as a file's may)
         self._index: dict[str, list[int]] = {}
@@ -290,7 +291,7 @@ class Schema:
             raise ambiguous_name(name, found)
         return found[0]
 
-    def field(self, name_or_index: "str | int") -> Field:
+    def field(self, name_or_index: str | int) -> Field:
         """Return a field by position, or by a name only one field has (see :meth:`index`)."""
         if isinstance(name_or_index, int):
             return self.fields[name_or_index]

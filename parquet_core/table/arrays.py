@@ -16,8 +16,8 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import ParquetSchemaError
-from parquet_core.schema.types import DataType, Field, Schema, TypeId, unhandled_type
 from parquet_core.schema.pyvalues import py_values
+from parquet_core.schema.types import DataType, Field, Schema, TypeId, unhandled_type
 
 __all__ = ["Array", "Table"]
 
@@ -131,7 +131,7 @@ class Array:
         """Return the values buffer (nulls are filler; see :attr:`validity`)."""
         return self.values
 
-    def slice(self, start: int, stop: int) -> "Array":
+    def slice(self, start: int, stop: int) -> Array:
         """Return rows ``start:stop``."""
         v = self.values.slice(start, stop) if isinstance(self.values, ByteArrays) else self.values[start:stop]
         m = None if self.validity is None else self.validity[start:stop]
@@ -146,7 +146,7 @@ class Array:
         return column_capsules(self)
 
     @staticmethod
-    def concat(parts: "list[Array]") -> "Array":
+    def concat(parts: list[Array]) -> Array:
         """Concatenate arrays of one type."""
         if len(parts) == 1:
             return parts[0]
@@ -194,7 +194,7 @@ class Table:
         uses its ``ARROW:schema`` entry as pyarrow does (see ``interop/arrow.py``)."""
         return self._metadata
 
-    def replace_schema_metadata(self, metadata: Mapping[Any, str | bytes] | None = None) -> "Table":
+    def replace_schema_metadata(self, metadata: Mapping[Any, str | bytes] | None = None) -> Table:
         """The same columns with *metadata* as the key/value metadata (None: none), as
         pyarrow's ``Table.replace_schema_metadata``; ``str`` keys and values are UTF-8 encoded."""
         def raw(v: str | bytes) -> bytes:
@@ -271,7 +271,7 @@ class Table:
                 else KeyError(f"column name {key!r} is ambiguous")
         return names.index(key)
 
-    def _with_columns(self, indices: "list[int]", names: "list[str] | None" = None) -> "Table":
+    def _with_columns(self, indices: list[int], names: list[str] | None = None) -> Table:
         fields = [self._schema.field(i) for i in indices]
         if names is not None:
             fields = [Field(n, f.type, f.nullable, field_id=f.field_id) for n, f in zip(names, fields)]
@@ -279,7 +279,7 @@ class Table:
         out._metadata = self._metadata
         return out
 
-    def select(self, columns: "list[str | int]") -> "Table":
+    def select(self, columns: list[str | int]) -> Table:
         """The table of *columns* (names or positions), in that order, as pyarrow's
         ``Table.select``; the metadata is kept.
 
@@ -290,7 +290,7 @@ class Table:
         """
         return self._with_columns([self._index(c) for c in columns])
 
-    def drop_columns(self, columns: "str | list[str]") -> "Table":
+    def drop_columns(self, columns: str | list[str]) -> Table:
         """The table without *columns* (one name or a list), as pyarrow's ``drop_columns``.
 
         Raises
@@ -308,7 +308,7 @@ class Table:
 
     drop = drop_columns
 
-    def rename_columns(self, names: "list[str] | dict[str, str]") -> "Table":
+    def rename_columns(self, names: list[str] | dict[str, str]) -> Table:
         """The table with its columns renamed, as pyarrow's ``rename_columns``: a list of
         new names (one per column) or a mapping ``{old: new}`` (other columns keep theirs).
 
@@ -366,7 +366,7 @@ class Table:
         cols = [c.to_pylist() for c in self._columns]
         return [dict(zip(names, row)) for row in zip(*cols)] if cols else [{}] * self._num_rows
 
-    def slice(self, offset: int = 0, length: int | None = None) -> "Table":
+    def slice(self, offset: int = 0, length: int | None = None) -> Table:
         """Return *length* rows (default: all the rest) from row *offset*, as pyarrow's
         ``Table.slice``; both are clipped to the table.
 
@@ -382,12 +382,12 @@ class Table:
         start = min(offset, self._num_rows)
         return self.slice_rows(start, self._num_rows if length is None else start + length)
 
-    def slice_rows(self, start: int, stop: int) -> "Table":
+    def slice_rows(self, start: int, stop: int) -> Table:
         """Return rows ``start:stop`` (*stop* clipped to the table)."""
         stop = min(stop, self._num_rows)
         return Table(self._schema, [c.slice(start, stop) for c in self._columns], max(stop - start, 0))
 
-    def take(self, indices: Any) -> "Table":
+    def take(self, indices: Any) -> Table:
         """Return the rows at *indices* (integers in ``[0, num_rows)``, in that order,
         repeats allowed), as pyarrow's ``Table.take``.
 
@@ -406,7 +406,7 @@ class Table:
             raise IndexError(f"take: an index is out of range for {self._num_rows} rows")
         return take(self, idx)
 
-    def filter(self, mask: Any, null_selection_behavior: str = "drop") -> "Table":
+    def filter(self, mask: Any, null_selection_behavior: str = "drop") -> Table:
         """Return the rows where the boolean *mask* (one entry per row) is True, as pyarrow's
         ``Table.filter`` with a mask: a numpy or Python sequence of bools, a boolean
         :class:`Array`, or a pyarrow boolean array.  A null entry drops its row
@@ -435,7 +435,7 @@ class Table:
             raise TypeError(f"filter needs a boolean mask, got {mask.dtype}")
         return filter_table(self, mask)
 
-    def sort_by(self, sorting: Any, **kwargs: Any) -> "Table":
+    def sort_by(self, sorting: Any, **kwargs: Any) -> Table:
         """Return the rows ordered by *sorting*, as pyarrow's ``Table.sort_by``: a column name
         (ascending) or ``[(name, "ascending" | "descending"), ...]``; nulls last (see
         :mod:`parquet_core.table.sort`).  pyarrow's ``null_placement="at_end"`` is accepted;
@@ -449,7 +449,7 @@ class Table:
             raise ValueError(f"sort_by: {bad} is not supported (nulls sort last)")
         return take(self, sort_indices(self, sorting))
 
-    def to_batches(self, max_chunksize: int | None = None) -> "list[Table]":
+    def to_batches(self, max_chunksize: int | None = None) -> list[Table]:
         """The table as a list of batches of at most *max_chunksize* rows, as pyarrow's
         ``Table.to_batches`` (our batches are Tables; one for the whole table by default)."""
         if max_chunksize is None or self._num_rows == 0:
@@ -458,11 +458,11 @@ class Table:
             raise ValueError(f"max_chunksize must be positive, got {max_chunksize}")
         return list(self.iter_slices(max_chunksize))
 
-    def combine_chunks(self) -> "Table":
+    def combine_chunks(self) -> Table:
         """The table itself: its columns are always contiguous (one chunk each)."""
         return self
 
-    def cast(self, target_schema: Schema, safe: bool | None = None, options: Any = None) -> "Table":
+    def cast(self, target_schema: Schema, safe: bool | None = None, options: Any = None) -> Table:
         """The table with each column cast to *target_schema*'s type, as pyarrow's
         ``Table.cast`` (the names must match, in order).  Our casts are always exact
         (:mod:`parquet_core.table.coerce`): a value that would change raises
@@ -479,13 +479,13 @@ class Table:
         out = Table(target_schema, columns, self._num_rows)
         return out
 
-    def iter_slices(self, size: int) -> Iterator["Table"]:
+    def iter_slices(self, size: int) -> Iterator[Table]:
         """Yield consecutive row slices of at most *size* rows."""
         for start in range(0, self._num_rows, size):
             yield self.slice_rows(start, start + size)
 
     @classmethod
-    def from_pydict(cls, mapping: Any, schema: Schema | None = None) -> "Table":
+    def from_pydict(cls, mapping: Any, schema: Schema | None = None) -> Table:
         """Build a table from ``{column name: values}`` (lists, numpy arrays...), as pyarrow's
         ``Table.from_pydict``: types are inferred, or values are cast to *schema*.
 
@@ -494,22 +494,22 @@ class Table:
         ParquetSchemaError
             When the values do not fit the schema or cannot be inferred.
         """
-        from parquet_core.interop.ingest import as_table   # pyarrow / pandas columns too
+        from parquet_core.interop.ingest import as_table  # pyarrow / pandas columns too
 
         if not hasattr(mapping, "keys"):
             raise TypeError(f"from_pydict needs a mapping, not {type(mapping).__name__}")
         return as_table(dict(mapping), schema)
 
     @classmethod
-    def from_pylist(cls, rows: "list[dict[str, Any]]", schema: Schema | None = None) -> "Table":
+    def from_pylist(cls, rows: list[dict[str, Any]], schema: Schema | None = None) -> Table:
         """Build a table from a list of row dicts, as pyarrow's ``Table.from_pylist``: the
         columns are the keys of the first row (or *schema*'s names); a missing key is null."""
         names = list(schema.names) if schema is not None else list(rows[0]) if rows else []
         return cls.from_pydict({n: [r.get(n) for r in rows] for n in names}, schema)
 
     @staticmethod
-    def concat(tables: "list[Table]", schema: Schema | None = None, *,
-               promote_options: str = "none") -> "Table":
+    def concat(tables: list[Table], schema: Schema | None = None, *,
+               promote_options: str = "none") -> Table:
         """Concatenate tables row-wise, matching columns by name.
 
         Parameters
@@ -578,7 +578,7 @@ class Table:
 
         return table_capsules(self)
 
-    def equals(self, other: "Table", check_metadata: bool = False) -> bool:
+    def equals(self, other: Table, check_metadata: bool = False) -> bool:
         """True when both tables hold the same schema and Python values (and, with
         *check_metadata*, the same key/value metadata), as pyarrow's ``Table.equals``."""
         if not isinstance(other, Table):

@@ -39,7 +39,7 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.schema.temporal import int96_to_epoch
-from parquet_core.schema.types import DataType, FLOAT_IDS, Field, INTEGER_IDS, TypeId
+from parquet_core.schema.types import FLOAT_IDS, INTEGER_IDS, DataType, Field, TypeId
 from parquet_core.table.arrays import Array
 from parquet_core.table.dictionary import DictionaryArray
 from parquet_core.table.infer import decimal_storage, decimal_width, fill_nulls, schema_error

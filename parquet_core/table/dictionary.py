@@ -104,12 +104,12 @@ class DictionaryArray(Array):
         """The same column as a plain :class:`Array` (no copy)."""
         return Array(self.type, self.values, self.validity)
 
-    def _with(self, runs: list[DictionaryRun], validity: Any, values: Any) -> "DictionaryArray":
+    def _with(self, runs: list[DictionaryRun], validity: Any, values: Any) -> DictionaryArray:
         if not runs:   # no row left: keep the first dictionary, as an Arrow slice does
             runs = [DictionaryRun(self.runs[0].dictionary, np.zeros(0, np.int32))]
         return DictionaryArray(self.type, runs, validity, values, requested=self.requested)
 
-    def slice(self, start: int, stop: int) -> "DictionaryArray":
+    def slice(self, start: int, stop: int) -> DictionaryArray:
         n = len(self)
         start, stop = min(max(start, 0), n), min(max(stop, 0), n)
         stop = max(stop, start)
@@ -135,7 +135,7 @@ class DictionaryArray(Array):
         return Array(self.type, values, validity)
 
     @staticmethod
-    def concat(parts: "list[Array]") -> Array:
+    def concat(parts: list[Array]) -> Array:
         if len(parts) == 1:
             return parts[0]
         dense = Array.concat([p.dense() if isinstance(p, DictionaryArray) else p for p in parts])

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from parquet_core.errors import add_note, ParquetSchemaError
+from parquet_core.errors import ParquetSchemaError, add_note
 from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.coerce import cast_array

@@ -29,7 +29,7 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.column.data import ChunkDictionary, ColumnData
 from parquet_core.constants import PhysicalType
-from parquet_core.errors import add_note, ParquetError, ParquetFormatError, quoted
+from parquet_core.errors import ParquetError, ParquetFormatError, add_note, quoted
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.nested import Shape, row_leaf, top_level_field  # noqa: F401  (re-exported)
 from parquet_core.schema.types import TypeId

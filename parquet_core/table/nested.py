@@ -31,7 +31,7 @@ __all__ = ["ListArray", "MapArray", "StructArray"]
 _A = TypeVar("_A", bound=Array)
 
 
-def _concat_validity(parts: "list[Array]") -> npt.NDArray[np.bool_] | None:
+def _concat_validity(parts: list[Array]) -> npt.NDArray[np.bool_] | None:
     if all(p.validity is None for p in parts):
         return None
     return np.concatenate([p.validity if p.validity is not None else np.ones(len(p), bool)
@@ -87,7 +87,7 @@ class ListArray(Array):
     def to_numpy(self) -> Any:
         return self.values
 
-    def slice(self, start: int, stop: int) -> "ListArray":
+    def slice(self, start: int, stop: int) -> ListArray:
         stop = max(min(stop, len(self)), start)
         offs = self.offsets[start:stop + 1]
         lo, hi = int(offs[0]), int(offs[-1])
@@ -95,7 +95,7 @@ class ListArray(Array):
         return type(self)(self.type, offs - lo, self.values.slice(lo, hi), m)
 
     @staticmethod
-    def concat(parts: "list[Array]") -> "ListArray":
+    def concat(parts: list[Array]) -> ListArray:
         lists = _all_of(ListArray, parts)
         if len(lists) == 1:
             return lists[0]
@@ -123,7 +123,7 @@ class StructArray(Array):
 
     __slots__ = ("length", "column")
 
-    def __init__(self, type: DataType, children: "list[Array] | tuple[Array, ...]", length: int,
+    def __init__(self, type: DataType, children: list[Array] | tuple[Array, ...], length: int,
                  validity: npt.NDArray[np.bool_] | None = None, column: str | None = None) -> None:
         super().__init__(type, tuple(children), validity)
         self.length = length
@@ -141,7 +141,7 @@ class StructArray(Array):
     def data(self) -> None:
         return None
 
-    def field(self, name_or_index: "str | int") -> Array:
+    def field(self, name_or_index: str | int) -> Array:
         """The child array of one field."""
         if isinstance(name_or_index, int):
             return self.values[name_or_index]
@@ -175,14 +175,14 @@ class StructArray(Array):
             else [{} for _ in range(self.length)]
         return _null_out(out, self.validity)
 
-    def slice(self, start: int, stop: int) -> "StructArray":
+    def slice(self, start: int, stop: int) -> StructArray:
         stop = max(min(stop, len(self)), start)
         m = None if self.validity is None else self.validity[start:stop]
         return StructArray(self.type, [c.slice(start, stop) for c in self.values], stop - start, m,
                            self.column)
 
     @staticmethod
-    def concat(parts: "list[Array]") -> "StructArray":
+    def concat(parts: list[Array]) -> StructArray:
         structs = _all_of(StructArray, parts)
         if len(structs) == 1:
             return structs[0]

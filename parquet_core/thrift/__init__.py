@@ -11,8 +11,7 @@ re-exported as the module :data:`pt`, so callers write ``pt.FileMetaData``,
 
 from __future__ import annotations
 
-from parquet_core.thrift.generated import ttypes as pt
-
 from parquet_core.thrift.codec import HAVE_ACCELERATED, Buffer, check_required, parse, serialize
+from parquet_core.thrift.generated import ttypes as pt
 
 __all__ = ["pt", "HAVE_ACCELERATED", "Buffer", "parse", "serialize", "check_required"]

@@ -41,7 +41,7 @@ from thrift.protocol.TCompactProtocol import TCompactProtocolAccelerated
 from thrift.Thrift import TType
 from thrift.transport.TTransport import TMemoryBuffer
 
-from parquet_core.errors import add_note, ParquetFormatError, note_file
+from parquet_core.errors import ParquetFormatError, add_note, note_file
 from parquet_core.thrift.codec import DECODE_ERRORS, HAVE_ACCELERATED, parse
 from parquet_core.thrift.generated import ttypes as pt
 
@@ -71,7 +71,8 @@ def _fields(obj: Any) -> dict[str, Any]:
 
 def _repr(obj: Any) -> str:
     """The generated ``__repr__``: fields in spec order (the order an eager decode sets them)."""
-    return "%s(%s)" % (obj.THRIFT_NAME, ", ".join(f"{n}={v!r}" for n, v in _fields(obj).items()))
+    fields = ", ".join(f"{n}={v!r}" for n, v in _fields(obj).items())
+    return f"{obj.THRIFT_NAME}({fields})"
 
 
 def _same(a: Any, b: object) -> bool:

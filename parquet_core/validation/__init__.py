@@ -27,18 +27,29 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from parquet_core.validation import (  # noqa: F401 - importing declares the rules
-    bloom, compat, encryption, footer, geospatial, page_index, pages, schema, sorting, total_order, values,
-    variant, writers,
-)
-from parquet_core.validation.context import LEVELS, Checker
-from parquet_core.validation.report import CheckReport, Finding
-from parquet_core.validation.rules import RULES, Rule, rules_table
-from parquet_core.errors import add_note, ParquetFormatError, path_of
+from parquet_core.errors import ParquetFormatError, add_note, path_of
 from parquet_core.file import reader as _reader
 from parquet_core.file.filesystem import is_url, resolve_filesystem
 from parquet_core.file.source import open_source
 from parquet_core.options.reader import reader_options
+from parquet_core.validation import (  # noqa: F401 - importing declares the rules
+    bloom,
+    compat,
+    encryption,
+    footer,
+    geospatial,
+    page_index,
+    pages,
+    schema,
+    sorting,
+    total_order,
+    values,
+    variant,
+    writers,
+)
+from parquet_core.validation.context import LEVELS, Checker
+from parquet_core.validation.report import CheckReport, Finding
+from parquet_core.validation.rules import RULES, Rule, rules_table
 
 __all__ = ["check", "CheckReport", "Finding", "Rule", "RULES", "LEVELS", "rules_table"]
 

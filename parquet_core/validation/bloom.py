@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 
 from parquet_core.bloom_filter.hashing import hash_values
-from parquet_core.encryption.context import chunk_decryption
-from parquet_core.validation.context import Checker, ChunkState
-from parquet_core.validation.rules import ERROR, WARNING, rule
 from parquet_core.constants import PhysicalType as P
+from parquet_core.encryption.context import chunk_decryption
 from parquet_core.errors import ParquetEncryptionError, ParquetError
 from parquet_core.file.bloom_filter_reader import read_bloom_filter
+from parquet_core.validation.context import Checker, ChunkState
+from parquet_core.validation.rules import ERROR, WARNING, rule
 
 __all__ = ["check_bloom_headers", "check_chunk_values"]
 

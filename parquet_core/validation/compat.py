@@ -20,7 +20,12 @@ from __future__ import annotations
 from typing import Iterable
 
 from parquet_core.metadata.features import (
-    READERS, features_used, footer_crypto, load_table, parse_target, unsupported,
+    READERS,
+    features_used,
+    footer_crypto,
+    load_table,
+    parse_target,
+    unsupported,
 )
 from parquet_core.validation.rules import WARNING, Rule, rule
 

@@ -15,17 +15,17 @@ from typing import Any
 import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
-from parquet_core.encryption.context import chunk_decryption
-from parquet_core.validation.context import MEMORY, Checker, ChunkState, PageInfo
 from parquet_core._kernels.varint import read_uleb128
-from parquet_core.validation.rules import ERROR, WARNING, rule
 from parquet_core.column.levels import level_bit_width, read_levels_v1, read_levels_v2
 from parquet_core.constants import Encoding, PageType, PhysicalType
 from parquet_core.encodings import decode_values
+from parquet_core.encryption.context import chunk_decryption
 from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetResourceError
-from parquet_core.page.model import DataPageV1, DictionaryPage
 from parquet_core.page.limits import PageLimits
+from parquet_core.page.model import DataPageV1, DictionaryPage
 from parquet_core.page.reader import read_page
+from parquet_core.validation.context import MEMORY, Checker, ChunkState, PageInfo
+from parquet_core.validation.rules import ERROR, WARNING, rule
 
 __all__ = ["decode_chunk", "concat_values"]
 

@@ -8,15 +8,14 @@ read them; a failure there is reported under ``encryption.module``.
 
 from __future__ import annotations
 
-from typing import Any
-
-from parquet_core.validation.context import Checker, ChunkState
-from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
 from dataclasses import replace
+from typing import Any
 
 from parquet_core.errors import ParquetEncryptionError, ParquetError, UnsupportedFeatureError
 from parquet_core.file.footer import read_footer
 from parquet_core.metadata.wrappers import ColumnChunkMetadata
+from parquet_core.validation.context import Checker, ChunkState
+from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
 
 __all__ = ["no_footer_key", "footer_failed", "chunk_metadata", "MODULE"]
 

@@ -10,10 +10,15 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from parquet_core.schema.types import TypeId
-from parquet_core.validation.context import Checker, ChunkState
-from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
-from parquet_core.constants import FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED, CompressionCodec, Encoding, PhysicalType, known_value
+from parquet_core.constants import (
+    FOOTER_SIZE_BYTES,
+    MAGIC,
+    MAGIC_ENCRYPTED,
+    CompressionCodec,
+    Encoding,
+    PhysicalType,
+    known_value,
+)
 from parquet_core.errors import ParquetError, quoted
 from parquet_core.file.chunk_reader import open_external
 from parquet_core.file.footer import read_footer
@@ -21,8 +26,11 @@ from parquet_core.metadata.compat import parse_created_by
 from parquet_core.metadata.wrappers import ColumnChunkMetadata
 from parquet_core.schema.descriptor import SchemaDescriptor
 from parquet_core.schema.tree import parse_schema_tree
+from parquet_core.schema.types import TypeId
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
+from parquet_core.validation.context import Checker, ChunkState
+from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
 
 __all__ = ["check_footer", "check_row_groups"]
 
@@ -87,7 +95,7 @@ def check_footer(ck: Checker) -> bool:
                   offset=size - 8)
         return False
     ck.footer_start, ck.footer_len = size - FOOTER_SIZE_BYTES - flen, flen
-    from parquet_core.validation import encryption   # the encryption rules own key problems
+    from parquet_core.validation import encryption  # the encryption rules own key problems
 
     if magic == MAGIC_ENCRYPTED:
         if ck.decryption is None:

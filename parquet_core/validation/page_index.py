@@ -12,12 +12,12 @@ from typing import Any
 import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
-from parquet_core.validation.context import Checker, ChunkState
-from parquet_core.validation.rules import ERROR, WARNING, rule
 from parquet_core.errors import ParquetEncryptionError, ParquetError, quoted
 from parquet_core.file.page_index_reader import read_column_index, read_offset_index, read_offset_index_struct
 from parquet_core.metadata.page_index import PageLocation
 from parquet_core.metadata.stats_builder import bound_sort_key
+from parquet_core.validation.context import Checker, ChunkState
+from parquet_core.validation.rules import ERROR, WARNING, rule
 
 __all__ = ["check_index_headers", "check_chunk_values"]
 
@@ -247,7 +247,8 @@ def _rename(ck: Checker, before: int) -> None:
     """Bounds findings from the column index get the page index's own rule ids."""
     from dataclasses import replace
 
-    from parquet_core.validation.values import MAX_BELOW as S_MAX, MIN_ABOVE as S_MIN
+    from parquet_core.validation.values import MAX_BELOW as S_MAX
+    from parquet_core.validation.values import MIN_ABOVE as S_MIN
 
     swap = {S_MIN.id: MIN_ABOVE, S_MAX.id: MAX_BELOW}
     for k in range(before, len(ck.findings)):

@@ -12,13 +12,15 @@ import zlib
 from collections import Counter
 from typing import Any
 
+from parquet_core.constants import Encoding as E
+from parquet_core.constants import PageType, enum_name
+from parquet_core.constants import PhysicalType as P
 from parquet_core.encryption.context import chunk_decryption
-from parquet_core.validation.context import Checker, ChunkState, PageInfo
-from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
-from parquet_core.constants import Encoding as E, PageType, PhysicalType as P, enum_name
 from parquet_core.errors import ParquetEncryptionError, ParquetError
 from parquet_core.metadata.compat import chunk_length_padding
 from parquet_core.page.reader import iter_page_headers
+from parquet_core.validation.context import Checker, ChunkState, PageInfo
+from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
 
 __all__ = ["check_pages"]
 

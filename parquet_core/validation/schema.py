@@ -10,11 +10,13 @@ import math
 from collections import Counter
 from typing import Any
 
-from parquet_core.validation.context import Checker
-from parquet_core.validation.rules import ERROR, WARNING, rule
-from parquet_core.constants import ConvertedType as CT, PhysicalType as P, Repetition
+from parquet_core.constants import ConvertedType as CT
+from parquet_core.constants import PhysicalType as P
+from parquet_core.constants import Repetition
 from parquet_core.errors import ParquetError, quoted
 from parquet_core.schema.nested import build_shape
+from parquet_core.validation.context import Checker
+from parquet_core.validation.rules import ERROR, WARNING, rule
 
 __all__ = ["check_schema", "TREE"]
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
+from parquet_core.errors import quoted
+from parquet_core.metadata.statistics import SortOrder, sort_order
 from parquet_core.validation.context import Checker, ChunkState
 from parquet_core.validation.rules import ERROR, rule
-from parquet_core.metadata.statistics import SortOrder, sort_order
-from parquet_core.errors import quoted
 
 __all__ = ["check_sorting_metadata", "check_sorting", "SORT_ORDER"]
 

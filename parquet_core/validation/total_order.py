@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from parquet_core.validation.context import Checker, ChunkState
-from parquet_core.validation.rules import ERROR, rule
 from parquet_core.constants import PhysicalType as P
 from parquet_core.errors import quoted
+from parquet_core.validation.context import Checker, ChunkState
+from parquet_core.validation.rules import ERROR, rule
 
 __all__ = ["uses_total_order", "compare_total_order", "TOTAL_ORDER"]
 

@@ -17,8 +17,11 @@ from typing import Any
 import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
-from parquet_core.constants import Repetition
-from parquet_core.errors import ParquetError
+from parquet_core.constants import PageType, Repetition
+from parquet_core.constants import PhysicalType as P
+from parquet_core.errors import ParquetError, quoted
+from parquet_core.metadata.statistics import SortOrder, sort_order
+from parquet_core.metadata.stats_builder import bound_sort_key, compute_bounds, encode_bound
 from parquet_core.schema.types import TypeId
 from parquet_core.table.list_padding import stray_repeats
 from parquet_core.validation.context import Checker, ChunkState
@@ -26,10 +29,6 @@ from parquet_core.validation.decode import DECODE, concat_values, decode_chunk
 from parquet_core.validation.rules import ERROR, INFO, WARNING, rule
 from parquet_core.validation.sorting import SORT_ORDER, check_sorting
 from parquet_core.validation.total_order import compare_total_order, uses_total_order
-from parquet_core.constants import PageType, PhysicalType as P
-from parquet_core.metadata.statistics import SortOrder, sort_order
-from parquet_core.metadata.stats_builder import bound_sort_key, compute_bounds, encode_bound
-from parquet_core.errors import quoted
 
 __all__ = ["check_values", "compare_bounds", "histogram"]
 

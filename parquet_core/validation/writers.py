@@ -12,11 +12,12 @@ from typing import Any
 import numpy as np
 
 from parquet_core._kernels.binary import ByteArrays
+from parquet_core.constants import Encoding as E
+from parquet_core.constants import PhysicalType as P
+from parquet_core.errors import quoted
+from parquet_core.metadata.compat import chunk_length_padding
 from parquet_core.validation.context import Checker, ChunkState
 from parquet_core.validation.rules import WARNING, rule
-from parquet_core.constants import Encoding as E, PhysicalType as P
-from parquet_core.metadata.compat import chunk_length_padding
-from parquet_core.errors import quoted
 
 __all__ = ["short_chunk_size", "check_writer", "empty_page_in_offset_index", "arrow_dba_unencoded_bytes",
            "unsigned_deprecated_bounds"]

@@ -23,8 +23,8 @@ import types
 from typing import Any
 
 from parquet_core.schema.types import DataType
-from parquet_core.variant.encoding import NULL, VariantNull, decode, decode_metadata, encode
 from parquet_core.schema.variant_layout import shredded_type, variant_type
+from parquet_core.variant.encoding import NULL, VariantNull, decode, decode_metadata, encode
 
 __all__ = ["NULL", "VariantNull", "decode", "decode_metadata", "encode", "variant_type",
            "shredded_type"]

@@ -84,9 +84,9 @@ class VariantNull:
     """The Variant null (``00``): a present value that is null, unlike SQL NULL (``None``)."""
 
     __slots__ = ()
-    _instance: "VariantNull | None" = None
+    _instance: VariantNull | None = None
 
-    def __new__(cls) -> "VariantNull":
+    def __new__(cls) -> VariantNull:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance

@@ -56,7 +56,12 @@ from parquet_core.errors import ParquetFormatError
 from parquet_core.schema.types import DataType, TypeId
 from parquet_core.schema.variant_layout import METADATA, TYPED_VALUE, VALUE
 from parquet_core.variant.encoding import (
-    NULL, collect_keys, decode_metadata, decode_value, encode_metadata, encode_value,
+    NULL,
+    collect_keys,
+    decode_metadata,
+    decode_value,
+    encode_metadata,
+    encode_value,
 )
 
 __all__ = ["unshred_rows", "shred_row", "shredding_conflicts", "MISSING"]

@@ -17,11 +17,10 @@ import numpy as np
 
 import parquet_core as pc
 from parquet_core.predicate import filter_mask
-
 from parquet_core_integrations.kartothek import naming
 from parquet_core_integrations.kartothek.errors import KartothekError
-from parquet_core_integrations.kartothek.store import Store
 from parquet_core_integrations.kartothek.schema import FLOAT_TYPES
+from parquet_core_integrations.kartothek.store import Store
 
 __all__ = ["SecondaryIndex", "partition_values", "typed_value", "load_index", "write_index"]
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import parquet_core as pc
-
 from parquet_core_integrations.kartothek import naming
 from parquet_core_integrations.kartothek.errors import DatasetNotFoundError, KartothekError
 from parquet_core_integrations.kartothek.indices import write_index

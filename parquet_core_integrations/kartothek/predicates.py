@@ -21,7 +21,6 @@ from functools import reduce
 from typing import Any, Iterable
 
 import parquet_core as pc
-
 from parquet_core_integrations.kartothek.errors import PredicateError
 from parquet_core_integrations.kartothek.schema import FLOAT_TYPES
 

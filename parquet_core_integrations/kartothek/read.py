@@ -17,17 +17,19 @@ import numpy as np
 import numpy.typing as npt
 
 import parquet_core as pc
+from parquet_core.errors import add_note
 from parquet_core.predicate import filter_mask
-
 from parquet_core_integrations.kartothek.errors import KartothekError, PredicateError
 from parquet_core_integrations.kartothek.indices import SecondaryIndex, load_index, partition_values
 from parquet_core_integrations.kartothek.metadata import DatasetMetadata, load_metadata
 from parquet_core_integrations.kartothek.predicates import (
-    conjunction_expression, literal_expression, may_match_null, parse_predicates,
+    conjunction_expression,
+    literal_expression,
+    may_match_null,
+    parse_predicates,
 )
 from parquet_core_integrations.kartothek.schema import TableSchema, load_schema
 from parquet_core_integrations.kartothek.store import Store, open_store
-from parquet_core.errors import add_note
 
 __all__ = ["PartitionRead", "ReadPlan", "plan_read", "read_partition", "read_file", "iter_partitions", "read_dataset"]
 

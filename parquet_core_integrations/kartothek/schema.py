@@ -17,7 +17,6 @@ from dataclasses import replace
 from typing import Any
 
 import parquet_core as pc
-
 from parquet_core_integrations.kartothek import naming
 from parquet_core_integrations.kartothek.errors import DatasetSchemaError, KartothekError
 from parquet_core_integrations.kartothek.store import Store

@@ -17,8 +17,11 @@ import time
 import uuid as _uuid
 from typing import Any, Callable, Iterator
 
-from parquet_core_integrations.kartothek.errors import (ConcurrentWriteError, DatasetExistsError,
-                                                        KartothekError)
+from parquet_core_integrations.kartothek.errors import (
+    ConcurrentWriteError,
+    DatasetExistsError,
+    KartothekError,
+)
 
 __all__ = ["Store", "LocalStore", "FsspecStore", "open_store"]
 

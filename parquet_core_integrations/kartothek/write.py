@@ -19,15 +19,24 @@ import numpy as np
 
 import parquet_core as pc
 from parquet_core.predicate import filter_mask
-
 from parquet_core_integrations.kartothek import naming
-from parquet_core_integrations.kartothek.errors import (DatasetExistsError, DatasetSchemaError,
-                                                        KartothekError, PredicateError)
+from parquet_core_integrations.kartothek.errors import (
+    DatasetExistsError,
+    DatasetSchemaError,
+    KartothekError,
+    PredicateError,
+)
 from parquet_core_integrations.kartothek.indices import load_index, partition_values, write_index
 from parquet_core_integrations.kartothek.metadata import DatasetMetadata, dataset_exists, load_metadata
 from parquet_core_integrations.kartothek.predicates import literal_expression
 from parquet_core_integrations.kartothek.schema import (
-    FLOAT_TYPES, check_compatible, is_index_column, load_schema, normalized_schema, pandas_metadata, write_schema,
+    FLOAT_TYPES,
+    check_compatible,
+    is_index_column,
+    load_schema,
+    normalized_schema,
+    pandas_metadata,
+    write_schema,
 )
 from parquet_core_integrations.kartothek.store import Store, open_store
 

@@ -28,10 +28,16 @@ import shutil
 from typing import Any, Callable
 
 import parquet_core as pc
-
+from parquet_core.errors import add_note
 from parquet_core_integrations.xskipper.collect import IndexSpec, parquet_cells
-from parquet_core_integrations.xskipper.dataset import (DataFile, data_columns, list_dataset, local_root,
-                                                        partition_schema, partition_value)
+from parquet_core_integrations.xskipper.dataset import (
+    DataFile,
+    data_columns,
+    list_dataset,
+    local_root,
+    partition_schema,
+    partition_value,
+)
 from parquet_core_integrations.xskipper.errors import XskipperError, XskipperIndexError
 from parquet_core_integrations.xskipper.javaser import decode_bloom_cell, encode_bloom_cell
 from parquet_core_integrations.xskipper.names import metadata_dir, table_identifier
@@ -39,7 +45,6 @@ from parquet_core_integrations.xskipper.skipping import SkipResult, check_filter
 from parquet_core_integrations.xskipper.sparkjson import spark_type_of_pc
 from parquet_core_integrations.xskipper.store import MetadataStore, VersionStatus
 from parquet_core_integrations.xskipper.writer import IndexColumn, java_double, write_store
-from parquet_core.errors import add_note
 
 __all__ = ["IndexBuilder", "Xskipper", "list_indexes"]
 

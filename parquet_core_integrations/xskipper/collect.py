@@ -20,7 +20,6 @@ from typing import Any, Sequence
 import numpy as np
 
 import parquet_core as pc
-
 from parquet_core_integrations.xskipper.errors import XskipperIndexError
 from parquet_core_integrations.xskipper.javaser import encode_bloom_cell
 from parquet_core_integrations.xskipper.jvm_order import jvm_set_order

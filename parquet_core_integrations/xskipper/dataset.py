@@ -16,7 +16,6 @@ from typing import Any
 from urllib.parse import unquote
 
 import parquet_core as pc
-
 from parquet_core_integrations.xskipper.errors import XskipperIndexError
 from parquet_core_integrations.xskipper.names import file_id, uri_path
 

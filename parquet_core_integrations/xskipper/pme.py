@@ -24,7 +24,6 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import parquet_core as pc
-
 from parquet_core_integrations.xskipper.errors import XskipperIndexError
 
 __all__ = ["PmeKeys", "column_key_list", "encryption_metadata", "leaf_paths",

@@ -27,9 +27,17 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable
 
-from parquet_core.predicate import (And, Comparison, Expression, IsIn, IsNull, Or, StartsWith, from_filters,
-                                    negation_normal_form)
-
+from parquet_core.predicate import (
+    And,
+    Comparison,
+    Expression,
+    IsIn,
+    IsNull,
+    Or,
+    StartsWith,
+    from_filters,
+    negation_normal_form,
+)
 from parquet_core_integrations.xskipper.errors import XskipperIndexError
 from parquet_core_integrations.xskipper.store import IndexMeta, MetadataStore
 

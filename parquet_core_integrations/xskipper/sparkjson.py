@@ -19,9 +19,7 @@ import re
 from typing import Any
 
 import parquet_core as pc
-
 from parquet_core_integrations.spark_types import UnsupportedSparkType, spark_type_name
-
 from parquet_core_integrations.xskipper.errors import XskipperFormatError
 
 __all__ = ["ROW_METADATA_KEY", "SPARK_VERSION_KEY", "dumps", "parse_schema", "spark_type_of_pc", "to_pc_type"]

@@ -19,13 +19,12 @@ from enum import Enum
 from typing import Any
 
 import parquet_core as pc
-
+from parquet_core.errors import add_note
 from parquet_core_integrations.xskipper.errors import XskipperFormatError
 from parquet_core_integrations.xskipper.javaser import decode_bloom_cell
 from parquet_core_integrations.xskipper.names import CURRENT_VERSION
 from parquet_core_integrations.xskipper.sketch import SparkBloomFilter
 from parquet_core_integrations.xskipper.sparkjson import ROW_METADATA_KEY, parse_schema
-from parquet_core.errors import add_note
 
 __all__ = ["BLOOM_FPP_KEYS", "BLOOM_NDV_KEYS", "IndexMeta", "MetadataStore", "VersionStatus",
            "list_metadata_files", "version_status"]

@@ -23,11 +23,14 @@ from decimal import Decimal
 from typing import Any, Sequence
 
 import parquet_core as pc
-
 from parquet_core_integrations.xskipper.names import CURRENT_VERSION, column_name
 from parquet_core_integrations.xskipper.pme import encryption_metadata, require_encryption
-from parquet_core_integrations.xskipper.sparkjson import (ROW_METADATA_KEY, SPARK_VERSION_KEY, dumps,
-                                                          to_pc_type)
+from parquet_core_integrations.xskipper.sparkjson import (
+    ROW_METADATA_KEY,
+    SPARK_VERSION_KEY,
+    dumps,
+    to_pc_type,
+)
 from parquet_core_integrations.xskipper.store import list_metadata_files
 
 __all__ = ["BLOOM_UDT", "IndexColumn", "java_double", "spark_schema", "write_store"]

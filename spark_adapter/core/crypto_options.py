@@ -46,7 +46,6 @@ from typing import Any
 from spark_adapter.core.option_values import parse_bool
 
 
-
 class _Engine:
     """``parquet_core``, imported on first use: Spark's planning worker imports this module
     (through the reader) but needs the engine only when it reads footers."""

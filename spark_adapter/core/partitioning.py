@@ -52,8 +52,21 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from pyspark.sql.types import (
-    BinaryType, BooleanType, ByteType, DataType, DateType, DecimalType, DoubleType, FloatType, IntegerType,
-    LongType, NullType, ShortType, StringType, TimestampNTZType, TimestampType,
+    BinaryType,
+    BooleanType,
+    ByteType,
+    DataType,
+    DateType,
+    DecimalType,
+    DoubleType,
+    FloatType,
+    IntegerType,
+    LongType,
+    NullType,
+    ShortType,
+    StringType,
+    TimestampNTZType,
+    TimestampType,
 )
 
 __all__ = [

@@ -30,7 +30,11 @@ from parquet_core_integrations.xskipper.collect import IndexSpec, cells_from_val
 from parquet_core_integrations.xskipper.dataset import data_columns, list_dataset, local_root
 from parquet_core_integrations.xskipper.errors import XskipperIndexError
 from parquet_core_integrations.xskipper.names import metadata_dir
-from parquet_core_integrations.xskipper.skipping import check_filter_columns, skip_decisions, uncovered_columns
+from parquet_core_integrations.xskipper.skipping import (
+    check_filter_columns,
+    skip_decisions,
+    uncovered_columns,
+)
 from parquet_core_integrations.xskipper.store import MetadataStore
 
 __all__ = ["collect_cells", "dataset_schema", "prune_partitions", "required_files", "skipping_report"]

@@ -53,9 +53,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from parquet_core import TypeId
+
 # the table itself is shared with xskipper, so it sits below both (no pyspark there either)
 from parquet_core_integrations.spark_types import (
-    UnsupportedSparkType, spark_type_name,
+    UnsupportedSparkType,
+    spark_type_name,
 )
 
 if TYPE_CHECKING:  # pragma: no cover

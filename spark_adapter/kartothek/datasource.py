@@ -32,7 +32,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pyspark.sql.datasource import (
-    DataSource, DataSourceArrowWriter, DataSourceReader, InputPartition, WriterCommitMessage,
+    DataSource,
+    DataSourceArrowWriter,
+    DataSourceReader,
+    InputPartition,
+    WriterCommitMessage,
 )
 from pyspark.sql.types import StructType
 
@@ -43,7 +47,11 @@ __all__ = ["KARTOTHEK_NAME", "KartothekDataSource", "KartothekReader", "Kartothe
 
 from spark_adapter.core.readable_errors import readable
 from spark_adapter.kartothek.options import (  # noqa: E402
-    KARTOTHEK_NAME, KartothekReadOptions, KartothekWriteOptions, read_options, write_options,
+    KARTOTHEK_NAME,
+    KartothekReadOptions,
+    KartothekWriteOptions,
+    read_options,
+    write_options,
 )
 
 
@@ -203,7 +211,12 @@ class KartothekWriter(DataSourceArrowWriter):
         from parquet_core_integrations.kartothek.metadata import DatasetMetadata
         from parquet_core_integrations.kartothek.schema import write_schema
         from parquet_core_integrations.kartothek.store import open_store
-        from parquet_core_integrations.kartothek.write import commit_dataset, delete_staged, merge_schemas, stage_partitions
+        from parquet_core_integrations.kartothek.write import (
+            commit_dataset,
+            delete_staged,
+            merge_schemas,
+            stage_partitions,
+        )
         from spark_adapter.core.types import target_arrow_schema
 
         staged = [s for m in messages if m is not None for s in m.staged]

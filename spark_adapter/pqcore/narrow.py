@@ -92,8 +92,8 @@ def query_needs(full: Any, probe: Any) -> tuple[list[str], list[str]]:
     """``(columns, filter conjuncts)``: the columns of *full* (a pqcore DataFrame) that the
     optimized plan of *probe* (a query over it) uses, in *full*'s order, and the conjuncts,
     as ``filter`` option text, of filters that sit on every scan of *full* in that plan."""
-    from spark_adapter.pqcore.scan import field_type
     from spark_adapter.core.sql_filter import columns_of, parse_filter
+    from spark_adapter.pqcore.scan import field_type
 
     (base_leaf,) = [n for n in _all_nodes(full._jdf.queryExecution().analyzed()) if not _seq(n.children())]
     key = _relation_key(base_leaf)
@@ -248,7 +248,7 @@ def _quiet_analysis_errors() -> Iterator[None]:
     again), and the user would otherwise see an ERROR with a stack trace for a query that
     works.  Other threads' records pass."""
     try:   # made through pyspark's class: a plain Logger made first would stay plain
-        from pyspark.logger import PySparkLogger   # and refuse pyspark's extra fields
+        from pyspark.logger import PySparkLogger  # and refuse pyspark's extra fields
         get = PySparkLogger.getLogger
     except ImportError:                           # pragma: no cover (pyspark < 4)
         get = logging.getLogger

@@ -20,19 +20,19 @@ from typing import TYPE_CHECKING, Any
 from pyspark.sql.datasource import DataSourceReader, InputPartition
 from pyspark.sql.types import StructType
 
-from spark_adapter.core.readable_errors import readable
 from spark_adapter.core.crypto_options import open_parquet
 from spark_adapter.core.files import list_files_and_bases
 from spark_adapter.core.pushdown import OnlyWhenCalled
+from spark_adapter.core.readable_errors import readable
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
 __all__ = ["DEFAULT_BATCH_SIZE", "PqcoreScanPartition", "PqcoreReader", "conform_batch", "list_table"]
 
+from parquet_core.errors import add_note
 from spark_adapter.core.batches import conform_batch  # noqa: E402  (re-exported)
 from spark_adapter.pqcore.options import DEFAULT_BATCH_SIZE, ReadOptions, read_options  # noqa: E402
-from parquet_core.errors import add_note
 
 # rows of a batch without fields (count() through an empty schema).  Such a batch holds no
 # buffers, but pyspark (4.3, ArrowBatchTransformer.wrap_struct) re-wraps it as
@@ -145,9 +145,7 @@ class PqcoreReader(DataSourceReader):
         # [InputPartition(None)], which read() ignores.
         import os
 
-        from spark_adapter.pqcore.scan import pack, plan_pieces
-
-        from spark_adapter.pqcore.scan import ScanFilter, zone_dependent
+        from spark_adapter.pqcore.scan import ScanFilter, pack, plan_pieces, zone_dependent
 
         files, specs, fields = list_table(self.options)
         types = StructType(list(self.schema.fields) + [f for f in fields if f.name.lower() not in

@@ -34,8 +34,8 @@ from spark_adapter.core.sql_filter import columns_of, nnf, parse_filter, special
 
 __all__ = ["ScanFilter", "FilePredicate", "Piece", "ambiguous_column", "plan_pieces", "pack"]
 
-from spark_adapter.pqcore.options import DEFAULT_MAX_PARTITION_BYTES, DEFAULT_OPEN_COST  # noqa: E402
 from parquet_core.errors import add_note
+from spark_adapter.pqcore.options import DEFAULT_MAX_PARTITION_BYTES, DEFAULT_OPEN_COST  # noqa: E402
 
 
 def field_type(struct: Any, dotted: str) -> Any:

@@ -22,11 +22,13 @@ from typing import Any, Iterator
 
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 
+from parquet_core.errors import add_note
 from spark_adapter.core.readable_errors import readable
 from spark_adapter.pqmeta.options import (
-    META_NAME, MetaOptions, meta_options,
+    META_NAME,
+    MetaOptions,
+    meta_options,
 )
-from parquet_core.errors import add_note
 
 __all__ = ["META_NAME", "PqmetaDataSource"]
 
@@ -45,7 +47,7 @@ class PqmetaDataSource(DataSource):
         return level_schema(meta_options(self.options).level)
 
     @readable
-    def reader(self, schema: Any) -> "PqmetaReader":
+    def reader(self, schema: Any) -> PqmetaReader:
         return PqmetaReader(meta_options(self.options), schema)
 
 
@@ -139,8 +141,8 @@ class PqmetaReader(DataSourceReader):
     def _read(self, paths: list[str]) -> Iterator[Any]:
         import pyarrow as pa
 
-        from spark_adapter.pqmeta.rows import level_rows
         from spark_adapter.core.types import target_arrow_schema
+        from spark_adapter.pqmeta.rows import level_rows
 
         target = target_arrow_schema(self.schema)
         rows: list[dict[str, Any]] = []

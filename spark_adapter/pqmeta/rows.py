@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import zlib
 from typing import TYPE_CHECKING, Any, Callable
+
 from parquet_core.errors import add_note
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -384,7 +385,6 @@ def level_rows(level: str, path: str, options: MetaOptions | dict[str, str],
     """
     import parquet_core as pc
     from spark_adapter.core.crypto_options import decryption_from_options
-
     from spark_adapter.pqmeta.options import meta_options
 
     level_schema(level)

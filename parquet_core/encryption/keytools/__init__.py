@@ -16,11 +16,16 @@ readable here, and the reverse. Layers, lowest first:
 """
 
 from parquet_core.encryption.keytools.config import (
-    DecryptionConfiguration, EncryptionConfiguration, parse_column_keys,
+    DecryptionConfiguration,
+    EncryptionConfiguration,
+    parse_column_keys,
 )
 from parquet_core.encryption.keytools.factory import CryptoFactory
 from parquet_core.encryption.keytools.kms import (
-    InMemoryKms, KmsClient, KmsConnectionConfig, LocalWrapKmsClient,
+    InMemoryKms,
+    KmsClient,
+    KmsConnectionConfig,
+    LocalWrapKmsClient,
 )
 from parquet_core.encryption.keytools.material import KeyMaterial, KeyMetadata
 from parquet_core.encryption.keytools.store import KeyMaterialStore, key_material_path

@@ -13,11 +13,17 @@ import os
 from collections.abc import Callable
 
 from parquet_core.encryption.keytools.config import (
-    DecryptionConfiguration, EncryptionConfiguration, seconds,
+    DecryptionConfiguration,
+    EncryptionConfiguration,
+    seconds,
 )
 from parquet_core.encryption.keytools.file_keys import FileKeyUnwrapper, FileKeyWrapper, KeyToolkit
+from parquet_core.encryption.keytools.foreign import (
+    foreign_decryption_config,
+    foreign_encryption_config,
+    foreign_kms_config,
+)
 from parquet_core.encryption.keytools.kms import KmsClient, KmsConnectionConfig
-from parquet_core.encryption.keytools.foreign import foreign_decryption_config, foreign_encryption_config, foreign_kms_config
 from parquet_core.encryption.keytools.material import FOOTER_KEY_ID_IN_FILE, KeyMaterial
 from parquet_core.encryption.keytools.store import KeyMaterialStore
 from parquet_core.encryption.keytools.wrap import random_bytes

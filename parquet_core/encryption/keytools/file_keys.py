@@ -12,18 +12,24 @@ from __future__ import annotations
 import base64
 import dataclasses
 import os
-from typing import Any
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from parquet_core.encryption.keytools.cache import TokenCache
 from parquet_core.encryption.keytools.kms import DEFAULT_KMS_INSTANCE, KmsClient, KmsConnectionConfig
 from parquet_core.encryption.keytools.material import (
-    COLUMN_KEY_ID_IN_FILE_PREFIX, FOOTER_KEY_ID_IN_FILE, KeyMaterial, KeyMetadata,
+    COLUMN_KEY_ID_IN_FILE_PREFIX,
+    FOOTER_KEY_ID_IN_FILE,
+    KeyMaterial,
+    KeyMetadata,
 )
 from parquet_core.encryption.keytools.store import KeyMaterialStore
 from parquet_core.encryption.keytools.wrap import (
-    b64decode, decrypt_key_locally, encrypt_key_locally, random_bytes,
+    b64decode,
+    decrypt_key_locally,
+    encrypt_key_locally,
+    random_bytes,
 )
 from parquet_core.errors import ParquetEncryptionError, quoted
 
