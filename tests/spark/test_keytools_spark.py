@@ -2,9 +2,9 @@
 
 Spark reads and writes encrypted Parquet with parquet-java's
 ``PropertiesDrivenCryptoFactory`` when the Hadoop options name it and a KMS
-client class. ``java/PqcoreTestKms.java`` is that client: written on the
-JDK's AES-GCM, wrapping like ``InMemoryKms`` (master key id as AAD). It is
-compiled here and loaded into the session's JVM; parquet-java then unwraps the key
+client class. ``parquet_core/compat/java/PqcoreTestKms.java`` is that client: written on the
+JDK's AES-GCM, wrapping like ``InMemoryKms`` (master key id as AAD), which
+``parquet_core.compat.kms.define_test_kms`` compiles and loads into the session's JVM; parquet-java then unwraps the key
 material our CryptoFactory wrote, and we unwrap what parquet-java wrote
 (internal and external key material, single and double wrapping).
 """
@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import base64
 import glob
-import os
 import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
 import parquet_core as pc
+from parquet_core.compat.kms import define_test_kms
 from parquet_core.encryption.keytools import InMemoryKms
 
 pytestmark = pytest.mark.spark
@@ -29,51 +27,14 @@ MASTER_KEYS = {"kf": b"0123456789012345", "kc1": b"1234567890123450",
                "kc2": b"12345678901234567890123456789012"}
 DATA = {"i": list(range(40)), "s": [None if i % 7 == 0 else f"v{i}" for i in range(40)],
         "d": [i * 0.5 for i in range(40)]}
-from parquet_core.compat.kms import JAVA_SOURCE  # noqa: E402  (the compat matrix ships it)
-
-
-def _define_in_jvm(spark, name: str, class_bytes: bytes) -> None:
-    """Define class *name* in the JVM's application class loader.
-
-    The suite shares one SparkSession started without our jar, and
-    parquet-java resolves ``parquet.encryption.kms.client.class`` through
-    Hadoop's ``Configuration``, whose class loader does not see jars added
-    later (``ADD JAR`` / ``addJar`` fail with ClassNotFoundException). So the
-    compiled class is defined directly in the application class loader, where
-    parquet-java itself lives; Spark opens ``java.lang`` to reflection.
-    """
-    jvm, gateway = spark.sparkContext._jvm, spark.sparkContext._gateway
-    loader = jvm.java.lang.ClassLoader.getSystemClassLoader()
-    try:
-        jvm.java.lang.Class.forName(name, False, loader)
-        return  # defined by an earlier module in this JVM
-    except Exception:  # noqa: BLE001 - py4j wraps ClassNotFoundException
-        pass
-    types = gateway.new_array(jvm.java.lang.Class, 4)
-    types[0] = jvm.java.lang.Class.forName("java.lang.String")
-    types[1] = jvm.java.lang.Class.forName("[B")
-    types[2] = jvm.java.lang.Integer.TYPE
-    types[3] = jvm.java.lang.Integer.TYPE
-    define = jvm.java.lang.Class.forName("java.lang.ClassLoader").getDeclaredMethod("defineClass", types)
-    define.setAccessible(True)
-    args = gateway.new_array(jvm.java.lang.Object, 4)
-    args[0], args[1], args[2], args[3] = name, bytearray(class_bytes), 0, len(class_bytes)
-    define.invoke(loader, args)
 
 
 @pytest.fixture(scope="module")
 def kms_spark(spark, tmp_path_factory):
     """The shared session, with the test KMS class compiled and defined."""
-    import pyspark
-
-    javac = shutil.which("javac")
-    if javac is None:
+    if shutil.which("javac") is None:
         pytest.skip("javac not found: cannot build the Java test KMS client")
-    jars = os.path.join(os.path.dirname(pyspark.__file__), "jars", "*")
-    out = tmp_path_factory.mktemp("kms")
-    subprocess.run([javac, "-nowarn", "-d", str(out), "-cp", jars, str(JAVA_SOURCE)],
-                   check=True, capture_output=True, timeout=180)
-    _define_in_jvm(spark, "PqcoreTestKms", (out / "PqcoreTestKms.class").read_bytes())
+    define_test_kms(spark)   # compiled against pyspark's jars, defined in the session's JVM
     return spark
 
 
