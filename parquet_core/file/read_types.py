@@ -126,5 +126,7 @@ def apply_read_types(table: Table, key_values: Any, options: Any) -> Table:
     """*table* as read from a file with footer *key_values* under *options* (a ReaderOptions):
     INT96 coerced, and its key/values those ``to_arrow`` gives pyarrow's types from."""
     table = coerce_int96(table, options.coerce_int96_timestamp_unit)
-    return table.replace_schema_metadata(arrow_key_values(table.schema, key_values, options.binary_type,
-                                                          options.list_type))
+    # the footer's pairs as they are: a key/value entry may have no value (None), which
+    # replace_schema_metadata (text or bytes in) would refuse
+    kv = arrow_key_values(table.schema, key_values, options.binary_type, options.list_type)
+    return Table(table.schema, table.columns, table.num_rows, metadata=kv)
