@@ -65,7 +65,7 @@ def test_a_replacement_in_the_same_second_as_metadata_on_s3_is_not_read_through_
     root = f"s3://test-bucket/same-second-{uuid.uuid4().hex}/ds"
     opts = {"storage_options": s3_options(s3_server)}
     stripped = fs._strip_protocol(root)
-    for _ in range(3):   # the summary and the replacement inside one second of the store's clock
+    for _ in range(8):   # the summary and the replacement inside one second of the store's clock
         collector: list = []
         pc.write_to_dataset({"p": [1, 2], "x": [10, 20]}, root, partition_cols=["p"], metadata_collector=collector,
                             existing_data_behavior="delete_matching", **opts)
