@@ -191,6 +191,14 @@ def exercise_isolated(path: str, probe: Any = None, *, timeout: float = 10.0,
         parent.close()
 
 
+def _runnable(pid: int) -> bool:
+    """True when the process is running or waiting for a CPU (state R): starved, not stuck."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "R"
+    except (OSError, IndexError):
+        return False
+
+
 def _cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (Linux /proc), 0.0 when it cannot be read."""
     try:
@@ -308,7 +316,10 @@ def run_campaign(seeds: list[Seed], *, campaign_seed: int = 1, mutants: int = 10
                         # still burning CPU is only slowed by a loaded machine: give it more time, up
                         # to a hard limit; one that stopped using CPU is stuck.
                         cpu = _cpu_seconds(slot.proc.pid)
-                        progressing, slot.cpu = cpu - slot.cpu > 0.05, cpu
+                        # a niced worker on a busy machine may get almost no CPU for a while: runnable
+                        # (state R) counts as progress, a sleeping one (a FIFO, a lock) does not
+                        progressing = cpu - slot.cpu > 0.05 or _runnable(slot.proc.pid)
+                        slot.cpu = cpu
                         if progressing and time.monotonic() < slot.hard_deadline:
                             slot.deadline = time.monotonic() + timeout
                             continue
