@@ -410,8 +410,8 @@ def _plan(planner: RowGroupPlanner, filters: Any, row_groups: list[int] | None,
     dictionaries, blooms = bool(_leaf_columns(nnf)), bool(bloom_columns(nnf))   # stages that may help
     # "every row matches" is decided on top-level flat columns only (a leaf below a struct may
     # be null through its parent; a variant path may be absent from a row)
-    decidable = all(_top_level_leaf(planner, c) for c in names)
-    plans = []
+    decidable = all(_top_level_leaf(planner, c) for c in expr.columns())
+    plans: list[RowGroupPlan] = []
     for rg in groups:
         # Each stage only refines the bounds of some columns (those with a usable dictionary,
         # a Bloom filter); the others keep their statistics bounds, computed once here.  A
