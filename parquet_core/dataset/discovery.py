@@ -106,6 +106,13 @@ def _walk_store(fs: FileSystem, folder: str, prefixes: tuple[str, ...], summary:
 _SUMMARY_NAMES = frozenset(("_metadata", "_common_metadata"))
 
 
+#: Folders below the root from which :func:`_walk_local` lists on several threads (``os.scandir``
+#: and ``stat`` release the GIL in their system calls, most of a listing's time).
+PARALLEL_MIN_FOLDERS = 16
+#: Threads a local listing uses at most.
+LISTING_THREADS = 4
+
+
 def _walk_local(folder: str, prefixes: tuple[str, ...], summary: dict[str, str] | None,
                 markers: list[tuple[str, list[str]]] | None,
                 mtimes: dict[str, int] | None = None) -> list[tuple[str, int, list[str]]]:
@@ -117,17 +124,48 @@ def _walk_local(folder: str, prefixes: tuple[str, ...], summary: dict[str, str] 
     This is most of the cost of planning a dataset whose ``_metadata`` is up to date, so the
     loop over a folder's entries is kept short: a name that starts with neither ``.``/``_``
     nor an ignored prefix and does not end with ``._COPYING_`` (every data file and
-    partition folder) takes three string tests; the rest takes the full rules below."""
+    partition folder) takes three string tests; the rest takes the full rules below.  The
+    root is listed first; when it holds many folders (partitions), their trees are listed on
+    a few threads (the system calls overlap; the result is the same set, unsorted)."""
     out: list[tuple[str, int, list[str]]] = []
+    stack: list[tuple[str, list[str]]] = [(folder, [])]
+    _list_folders(stack, out, prefixes, summary, markers, mtimes, 1)
+    cpus = os.cpu_count() or 1
+    if len(stack) < PARALLEL_MIN_FOLDERS or cpus < 2:
+        _list_folders(stack, out, prefixes, summary, markers, mtimes, None)
+        return out
+    from concurrent.futures import ThreadPoolExecutor
+
+    n = min(LISTING_THREADS, cpus)
+    parts = [stack[i::n] for i in range(n)]
+    outs: list[list[tuple[str, int, list[str]]]] = [[] for _ in parts]
+    with ThreadPoolExecutor(n, thread_name_prefix="parquet_core-list") as pool:
+        done = [pool.submit(_list_folders, part, o, prefixes, summary, markers, mtimes, None)
+                for part, o in zip(parts, outs)]
+        for d in done:
+            d.result()
+    for o in outs:
+        out.extend(o)
+    return out
+
+
+def _list_folders(stack: list[tuple[str, list[str]]], out: list[tuple[str, int, list[str]]],
+                  prefixes: tuple[str, ...], summary: dict[str, str] | None,
+                  markers: list[tuple[str, list[str]]] | None, mtimes: dict[str, int] | None,
+                  limit: int | None) -> None:
+    """List the folders on *stack* (``(path, folders below the root)``) and, depth first, the
+    folders below them, adding each data file to *out*; with *limit*, stop after that many
+    folders (the folders found and not listed are left on *stack*)."""
     add = out.append
     copying = "._COPYING_"
     # one startswith for the names that may be litter: the ignored prefixes and the
     # internal names' "." / "_" (then the full rules in _skipped)
     lead = tuple(set(prefixes) | {".", "_"})
     scandir = os.scandir
-    stack: list[tuple[str, list[str]]] = [(folder, [])]
-    while stack:
+    listed = 0
+    while stack and (limit is None or listed < limit):
         d, below = stack.pop()
+        listed += 1
         try:
             it = scandir(d)
         except OSError:
@@ -152,7 +190,6 @@ def _walk_local(folder: str, prefixes: tuple[str, ...], summary: dict[str, str] 
                     add((path, st.st_size, below))
         except OSError:
             continue    # the folder went away while it was read
-    return out
 
 
 def _skipped(e: os.DirEntry[str], name: str, below: list[str], prefixes: tuple[str, ...],

@@ -47,10 +47,19 @@ class _Layout(NamedTuple):
 
 
 def _layout(d: SchemaDescriptor) -> _Layout:
-    """The table's top-level fields and their shapes (or the error that stops one being read).
+    """The table's top-level fields and their shapes (or the error that stops one being read),
+    worked out once per descriptor (files with the same schema share one: see
+    ``metadata/wrappers.py``); each caller gets its own lists.
 
     Fields are kept by position: a file may give several top-level fields one name.
     """
+    done: _Layout | None = d.__dict__.get("_file_layout")
+    if done is None:
+        done = d.__dict__["_file_layout"] = _build_layout(d)
+    return _Layout(list(done.fields), list(done.nodes), list(done.shapes))
+
+
+def _build_layout(d: SchemaDescriptor) -> _Layout:
     out = _Layout([], [], [])
     for node in d.top_level_fields:
         leaves = d.leaves_of(node)

@@ -56,6 +56,8 @@ def read_plans(ctx: ReadContext, plans: Sequence[RowGroupPlan], selected: Sequen
 
 def _read_plan(ctx: ReadContext, plan: RowGroupPlan, selected: Sequence[Selected], fields: list[Field],
                expr: Any, use_threads: bool) -> Table:
+    if plan.every_row:
+        expr = None     # the statistics show every row matches: nothing to filter
     if expr is not None and plan.rows is not None:
         return _read_matching(ctx, plan.index, plan.rows, selected, fields, expr)
     rg = plan.index

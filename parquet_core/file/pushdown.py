@@ -41,7 +41,7 @@ from parquet_core.metadata.statistics import (
 )
 from parquet_core.predicate import Bounds, Expression, from_filters, may_match, negation_normal_form
 from parquet_core.predicate.compare import is_floating
-from parquet_core.predicate.evaluate import PageBounds, PageStats, candidate_rows
+from parquet_core.predicate.evaluate import PageBounds, PageStats, candidate_rows, must_match
 from parquet_core.predicate.expr import And, Comparison, Intersects, IsIn, Or, StartsWith
 from parquet_core.table.leaves import row_leaf
 
@@ -228,6 +228,17 @@ def _has_full_dictionary(planner: RowGroupPlanner, rg: int, name: str) -> bool:
     return fully_dictionary_encoded(chunk)
 
 
+def _top_level_leaf(planner: RowGroupPlanner, name: str) -> bool:
+    """Whether *name* is a top-level column stored as one unrepeated leaf."""
+    if "." in name or split_variant_path(planner.columns.shapes, name) is not None:
+        return False
+    idx = _leaf(planner, name)
+    if idx is None:
+        return False
+    desc = planner.metadata.schema.column(idx)
+    return desc.max_repetition_level == 0 and len(desc.path) == 1
+
+
 def _has_bloom_filter(planner: RowGroupPlanner, rg: int, name: str) -> bool:
     """Whether :func:`_stat_bounds` with ``bloom=True`` would look for a Bloom filter for *name*."""
     chunk = _chunk_of(planner, rg, name)
@@ -337,6 +348,8 @@ class RowGroupPlan:
 
     index: int
     rows: npt.NDArray[np.bool_] | None = None
+    #: the footer statistics show every row matches the filter: no exact row filtering
+    every_row: bool = False
 
 
 def select_pages(oi: OffsetIndex, num_rows: int, rows: npt.NDArray[np.bool_]) -> list[int]:
@@ -395,7 +408,10 @@ def _plan(planner: RowGroupPlanner, filters: Any, row_groups: list[int] | None,
     names = sorted(expr.columns())
     geo_cols = _geo_columns(nnf)
     dictionaries, blooms = bool(_leaf_columns(nnf)), bool(bloom_columns(nnf))   # stages that may help
-    plans = []
+    # "every row matches" is decided on top-level flat columns only (a leaf below a struct may
+    # be null through its parent; a variant path may be absent from a row)
+    decidable = all(_top_level_leaf(planner, c) for c in expr.columns())
+    plans: list[RowGroupPlan] = []
     for rg in groups:
         # Each stage only refines the bounds of some columns (those with a usable dictionary,
         # a Bloom filter); the others keep their statistics bounds, computed once here.  A
@@ -403,6 +419,11 @@ def _plan(planner: RowGroupPlanner, filters: Any, row_groups: list[int] | None,
         stats = _once(lambda name, rg=rg: _stat_bounds(planner, rg, name, False, expr=nnf, geo=name in geo_cols))
         if not may_match(nnf, stats):
             report.pruned_by_statistics.append(rg)
+            continue
+        if decidable and must_match(nnf, stats):
+            # every row matches (a filter that prunes nothing here): no dictionary, Bloom filter
+            # or page index is asked, and the read filters no row
+            _keep(planner, report, plans, RowGroupPlan(rg, None, every_row=True), leaves, measure)
             continue
         with_dict = [c for c in names if _has_full_dictionary(planner, rg, c)] if dictionaries else []
         if with_dict and not may_match(nnf, _refined(stats, with_dict, lambda name, rg=rg: _stat_bounds(
@@ -424,15 +445,22 @@ def _plan(planner: RowGroupPlanner, filters: Any, row_groups: list[int] | None,
                 continue
             if rows.all():
                 rows = None
-        report.kept.append(rg)
-        plans.append(RowGroupPlan(rg, rows))
-        if measure:
-            nbytes, pages, pages_all = _read_bytes(planner, rg, leaves, rows)
-            report.bytes_kept += nbytes
-            report.pages_read += pages
-            report.pages_indexed += pages_all
-        if rows is not None:
-            report.rows_candidate += int(np.count_nonzero(rows))
-        else:
-            report.rows_candidate += num_rows
+        _keep(planner, report, plans, RowGroupPlan(rg, rows), leaves, measure)
     return expr, report, plans
+
+
+def _keep(planner: RowGroupPlanner, report: PruneReport, plans: list[RowGroupPlan], plan: RowGroupPlan,
+          leaves: list[int], measure: bool) -> None:
+    """Add a kept row group to *plans* and count it in *report*."""
+    rg, rows = plan.index, plan.rows
+    report.kept.append(rg)
+    plans.append(plan)
+    if measure:
+        nbytes, pages, pages_all = _read_bytes(planner, rg, leaves, rows)
+        report.bytes_kept += nbytes
+        report.pages_read += pages
+        report.pages_indexed += pages_all
+    if rows is not None:
+        report.rows_candidate += int(np.count_nonzero(rows))
+    else:
+        report.rows_candidate += planner.metadata.row_group(rg).num_rows

@@ -22,7 +22,7 @@ import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -77,16 +77,88 @@ def decode_pool() -> ThreadPoolExecutor:
         return _POOL
 
 
-def run_tasks(tasks: Sequence[Callable[[], T]], use_threads: bool) -> list[Future[T] | T]:
-    """Run *tasks*: submitted to the pool, or one after another (results then, in order)."""
-    if use_threads and len(tasks) > 1:
-        pool = decode_pool()
-        return [pool.submit(t) for t in tasks]
-    return [t() for t in tasks]
+#: A task handed to the pool decodes at least about this many bytes (the chunks' uncompressed
+#: sizes): smaller neighbouring tasks are run together as one.  Most of a small chunk's decode
+#: holds the GIL (fixed Python costs per chunk and page), so tiny tasks on two threads mostly
+#: wait for each other: a 500-column table of 160 kB chunks read slower with threads than without.
+TASK_MIN_BYTES = 1 << 20
 
 
-def _result(item: Future[T] | T) -> T:
-    return item.result() if isinstance(item, Future) else item
+class _Part:
+    """Task *k* of a batch of tasks run as one pool task (see :func:`run_tasks`)."""
+
+    __slots__ = ("future", "k")
+
+    def __init__(self, future: Future[list[tuple[bool, Any]]], k: int) -> None:
+        self.future = future
+        self.k = k
+
+
+def run_tasks(tasks: Sequence[Callable[[], T]], use_threads: bool,
+              sizes: Sequence[int] | None = None) -> list[Future[T] | T]:
+    """Run *tasks*: submitted to the pool, or one after another (results then, in order).
+
+    With *sizes* (bytes each task decodes), neighbouring tasks are batched so that each
+    pool task decodes about :data:`TASK_MIN_BYTES` or more; when that leaves fewer than two
+    pool tasks, everything runs on the calling thread.  Each task's outcome is kept apart:
+    :func:`_result` gives a task's value or raises its own error.
+    """
+    if not use_threads or len(tasks) < 2:
+        return [t() for t in tasks]
+    batches = _batches(sizes) if sizes is not None else [[i] for i in range(len(tasks))]
+    if len(batches) < 2:
+        return [t() for t in tasks]
+    pool = decode_pool()
+    out: list[Any] = [None] * len(tasks)
+    for batch in batches:
+        if len(batch) == 1:
+            out[batch[0]] = pool.submit(tasks[batch[0]])
+            continue
+        fut = pool.submit(_run_batch, tasks, batch)
+        for k, i in enumerate(batch):
+            out[i] = _Part(fut, k)
+    return out
+
+
+def _batches(sizes: Sequence[int]) -> list[list[int]]:
+    """Consecutive task indexes grouped to about :data:`TASK_MIN_BYTES` each (a small rest
+    joins the last group)."""
+    groups: list[list[int]] = []
+    cur: list[int] = []
+    acc = 0
+    for i, size in enumerate(sizes):
+        cur.append(i)
+        acc += size
+        if acc >= TASK_MIN_BYTES:
+            groups.append(cur)
+            cur, acc = [], 0
+    if cur:
+        if groups and acc < TASK_MIN_BYTES // 2:
+            groups[-1].extend(cur)
+        else:
+            groups.append(cur)
+    return groups
+
+
+def _run_batch(tasks: Sequence[Callable[[], Any]], batch: Sequence[int]) -> list[tuple[bool, Any]]:
+    out: list[tuple[bool, Any]] = []
+    for i in batch:
+        try:
+            out.append((True, tasks[i]()))
+        except BaseException as exc:    # kept for this task's _result (as a Future keeps it)
+            out.append((False, exc))
+    return out
+
+
+def _result(item: Any) -> Any:
+    if isinstance(item, Future):
+        return item.result()
+    if isinstance(item, _Part):
+        ok, value = item.future.result()[item.k]
+        if not ok:
+            raise value
+        return value
+    return item
 
 
 @dataclass
@@ -183,6 +255,15 @@ def worth_threads(ctx: ReadContext, selected: Sequence[Selected], groups: Sequen
     return False
 
 
+def _task_bytes(ctx: ReadContext, groups: Sequence[int], leaf: int) -> int:
+    """The uncompressed bytes of one leaf's chunks in *groups* (a malformed chunk counts as a
+    whole task: the read reports it, naming the column)."""
+    try:
+        return sum(ctx.indexes.chunk(rg, leaf).total_uncompressed_size for rg in groups)
+    except ParquetError:
+        return TASK_MIN_BYTES
+
+
 def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence[int],
                 use_threads: bool) -> list[Array]:
     """The selected fields over *groups* (at least one), one array each."""
@@ -191,7 +272,9 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
         use_threads = worth_threads(ctx, selected, groups)
     plan: list[tuple[Field, Shape | ParquetSchemaError, list[tuple[int, int]]]] = []
     tasks: list[Callable[[], ColumnData]] = []
-    # threads: one task per (leaf, row group); in order: one per leaf, its values copied together once
+    sizes: list[int] = []
+    # threads: one task per (leaf, row group), small neighbours batched (run_tasks); in order:
+    # one per leaf, its values copied together once
     per_group = use_threads and len(groups) > 1
     for field, shape in selected:
         slots: list[tuple[int, int]] = []
@@ -201,8 +284,13 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
                 for part in ([[rg] for rg in groups] if per_group else [list(groups)]):
                     slots.append((leaf, len(tasks)))
                     tasks.append(lambda part=part, leaf=leaf, keep=keep: decode_chunks(ctx, part, leaf, keep))
+                    if use_threads:
+                        sizes.append(_task_bytes(ctx, part, leaf))
         plan.append((field, shape, slots))
-    results = run_tasks(tasks, use_threads)
+    results = run_tasks(tasks, use_threads, sizes if use_threads else None)
+    # the fields are built on the pool only when the decodes ran there and a field is large
+    use_threads = use_threads and any(isinstance(r, (Future, _Part)) for r in results) and \
+        sum(sizes) >= TASK_MIN_BYTES * max(len(selected), 1)
     builds: list[Future[Array] | Array] = []
 
     def gather(field: Field, shape: Shape, slots: list[tuple[int, int]]) -> dict[int, ColumnData]:
@@ -263,7 +351,8 @@ def _assembling(field: Field, where: str) -> Iterator[None]:
 
 def _settle(items: Sequence[object]) -> None:
     """Cancel the tasks not started and wait for the running ones (before the file is closed)."""
-    futures = [f for f in items if isinstance(f, Future)]
+    futures = list({id(f): f for f in (i.future if isinstance(i, _Part) else i for i in items)
+                    if isinstance(f, Future)}.values())
     for f in futures:
         f.cancel()
     wait(futures)

@@ -496,6 +496,37 @@ class RowGroupMetadata:
         return chunk
 
 
+#: Schema descriptors by the footer bytes that encode the schema, shared by the files that
+#: encode it alike (a folder of files one writer wrote): building one is most of opening a
+#: small file.  Bounded; the oldest entry goes first.
+_DESCRIPTORS: dict[bytes, SchemaDescriptor] = {}
+_DESCRIPTORS_MAX = 256
+#: schemas encoded in more bytes than this are not kept
+_DESCRIPTOR_KEY_MAX = 1 << 20
+
+
+def _schema_descriptor(raw: Any) -> SchemaDescriptor:
+    """The footer's schema descriptor: shared with an earlier footer whose schema bytes are
+    the same (the thrift decoder turns equal bytes into equal elements), else built.  Only
+    lazily decoded footers know where their schema bytes lie; the others build their own."""
+    state = lazy_state(raw)
+    span = getattr(state, "schema_span", None)
+    buf = getattr(state, "_buf", None)
+    if span is None or not isinstance(buf, bytes) or span[1] - span[0] > _DESCRIPTOR_KEY_MAX:
+        return SchemaDescriptor(raw.schema)
+    key = buf[span[0]:span[1]]
+    found = _DESCRIPTORS.get(key)
+    if found is None:
+        found = SchemaDescriptor(raw.schema)
+        if len(_DESCRIPTORS) >= _DESCRIPTORS_MAX:
+            try:
+                del _DESCRIPTORS[next(iter(_DESCRIPTORS))]
+            except (StopIteration, KeyError, RuntimeError):    # emptied by another thread
+                pass
+        _DESCRIPTORS[key] = found
+    return found
+
+
 class FileMetadata:
     """The decoded footer of a Parquet file."""
 
@@ -520,7 +551,7 @@ class FileMetadata:
             raise ParquetFormatError("footer has no schema")
         #: The Parquet schema (leaf descriptors), as pyarrow's ``FileMetaData.schema``;
         #: the table schema built from it is ``ParquetFile.schema_arrow``.
-        self.schema = SchemaDescriptor(raw.schema)
+        self.schema = _schema_descriptor(raw)
         self.writer = parse_created_by(raw.created_by)
         n = len(self.schema)
         orders = raw.column_orders

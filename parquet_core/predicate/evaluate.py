@@ -71,7 +71,7 @@ from parquet_core.predicate.expr import (
 from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array, Table
 
-__all__ = ["filter_mask", "Bounds", "may_match", "candidate_rows", "PageBounds", "PageStats"]
+__all__ = ["filter_mask", "Bounds", "may_match", "must_match", "candidate_rows", "PageBounds", "PageStats"]
 
 Masks = tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]
 _GEO = frozenset([TypeId.GEOMETRY, TypeId.GEOGRAPHY])
@@ -280,6 +280,47 @@ def may_match(expr: Expression, bounds_of: Callable[[str], Bounds | None]) -> bo
         hi = b.hi.to_pylist()[0][:len(p)]
         return lo <= p <= hi
     return True
+
+
+def must_match(expr: Expression, bounds_of: Callable[[str], Bounds | None]) -> bool:
+    """True only when every row described by the bounds satisfies *expr* (in negation normal
+    form): a row group for which the exact row filter would keep every row.
+
+    Deliberately narrow (anything else is "not known", False): a leaf is decided only on a
+    column known to hold no null (``null_count == 0``), with both bounds, stored as integers
+    (no NaN, no truncated byte-array bounds); ``is null`` / ``is not null`` from the null
+    count.  Negated comparisons, ``in``, ``starts_with``, NaN tests and geospatial tests are
+    never decided here.
+    """
+    if isinstance(expr, And):
+        return all(must_match(c, bounds_of) for c in expr.children)
+    if isinstance(expr, Or):
+        return any(must_match(c, bounds_of) for c in expr.children)
+    if not isinstance(expr, _LEAVES):
+        raise _not_nnf("must_match", expr)
+    b = bounds_of(expr.column)
+    if b is None or b.null_count is None:
+        return False
+    if isinstance(expr, IsNull):
+        if expr.negated:
+            return b.null_count == 0
+        return b.num_values is not None and b.num_values > 0 and b.null_count >= b.num_values
+    if not isinstance(expr, Comparison) or expr.negated or b.null_count != 0 or is_floating(b.type):
+        return False
+    lo, hi = b.lo, b.hi
+    if not (isinstance(lo, np.ndarray) and isinstance(hi, np.ndarray) and lo.dtype.kind in "iu"
+            and hi.dtype.kind in "iu" and lo.shape == (1,) and hi.shape == (1,)):
+        return False
+    op, v, col = expr.op, expr.value, expr.column
+    if op in ("<", "<="):
+        return bool(compare(hi, b.type, op, v, col)[0])
+    if op in (">", ">="):
+        return bool(compare(lo, b.type, op, v, col)[0])
+    if op == "==":
+        return bool(compare(lo, b.type, "==", v, col)[0] and compare(hi, b.type, "==", v, col)[0])
+    if op == "!=":
+        return bool(compare(hi, b.type, "<", v, col)[0] or compare(lo, b.type, ">", v, col)[0])
+    return False
 
 
 def _is_nan_literal(value: Any) -> bool:

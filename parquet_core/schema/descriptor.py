@@ -92,6 +92,7 @@ class SchemaDescriptor:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         del state["_by_node"]       # identities do not survive pickling: renumbered on load
+        state.pop("_file_layout", None)     # the file layer's cache (file/columns.py): rebuilt
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:

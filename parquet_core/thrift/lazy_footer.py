@@ -309,6 +309,9 @@ class LazyFooter:
         #: each row group's ``file_offset`` / ``total_compressed_size`` from the top-level
         #: decode (:class:`_StartMark`), None when not known (see :meth:`row_group_marks`)
         self._rg_marks: list[Any] | None = None
+        #: where the schema's encoded elements lie in the footer bytes (None: not known);
+        #: footers with the same bytes there have the same schema (see metadata/wrappers.py)
+        self.schema_span: tuple[int, int] | None = None
         self._extras_done: set[tuple[int, tuple[str, ...]]] = set()
         self._lock = threading.Lock()
         #: row groups decoded so far, and (row group, group of skipped fields) decoded since
@@ -592,8 +595,9 @@ def parse_file_metadata(buf: bytes, fail: Callable[[BaseException], None]) -> tu
     marks = d.pop("row_groups", None)
     starts = [m.start for m in marks] if marks is not None else None
     d.pop("key_value_metadata", None)
+    where: dict[str, tuple[int, int]] = {}
     try:
-        spans = _locate(buf, used, starts, trans, proto)   # the walker reuses the decoder
+        spans = _locate(buf, used, starts, trans, proto, where)   # the walker reuses the decoder
     except _Odd:
         return None
     if spans is None:
@@ -601,10 +605,12 @@ def parse_file_metadata(buf: bytes, fail: Callable[[BaseException], None]) -> tu
     rg_spans, kv_spans = spans
     raw._lazy = LazyFooter(buf, rg_spans, kv_spans, fail)
     raw._lazy._rg_marks = marks
+    raw._lazy.schema_span = where.get("schema")
     return raw, used
 
 
 def _locate(buf: bytes, used: int, starts: list[int] | None, trans: Any = None, proto: Any = None,
+            spans: dict[str, tuple[int, int]] | None = None,
             ) -> tuple[list[tuple[int, int]] | None, list[tuple[int, int]] | None] | None:
     """Walk the top-level fields; the element spans of row_groups and key_value_metadata.
 
@@ -612,6 +618,7 @@ def _locate(buf: bytes, used: int, starts: list[int] | None, trans: Any = None, 
     no ``row_groups``); the walker checks the first against the list's header and finds
     the end of the last with one more skip.  *trans* and *proto*: a decoder over *buf*
     (with the limits :func:`parse_file_metadata` sets) to reuse; the walker seeks it.
+    *spans*, when given, receives ``"schema"``: where the schema field's value lies in *buf*.
     """
     w = _Walker(buf, used, trans, proto)
     pos = last = 0
@@ -648,7 +655,10 @@ def _locate(buf: bytes, used: int, starts: list[int] | None, trans: Any = None, 
                 kv_spans.append((pos, nxt))
                 pos = nxt
         else:
+            start = pos
             pos = w.value(ftype, pos)
+            if fid == 2 and spans is not None:
+                spans["schema"] = (start, pos)
     if pos != used or (rg_spans is None) != (starts is None):
         return None
     return rg_spans, kv_spans
