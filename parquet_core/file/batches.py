@@ -29,6 +29,7 @@ record starts or its chunk ends.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Iterator, Sequence
 
 from parquet_core.column.data import ColumnData
@@ -188,12 +189,12 @@ class _LeafStream:
                     got = next(self.items, False)
                     if got is False:
                         self.done = True
-                    elif got is not _CHUNK_END and got.num_levels:   # type: ignore[union-attr]
+                    elif isinstance(got, ColumnData) and got.num_levels:    # (else the end of a chunk)
                         item = got
                         break
                 if item is None:
                     break
-                self.data, self.values = item, self._positions(item)   # type: ignore[arg-type]
+                self.data, self.values = item, self._positions(item)
                 self.level = self.value = 0
                 continue
             stop = min(self.level + need, data.num_levels)
@@ -227,7 +228,7 @@ def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
     done = 0
     while done < total:
         n = min(batch_size, total - done)
-        taken = run_tasks([lambda s=s, n=n: s.take(n) for s in streams], use_threads)
+        taken = run_tasks([partial(s.take, n) for s in streams], use_threads)
         try:
             data = {s.leaf: _result(t) for s, t in zip(streams, taken)}
         except BaseException:

@@ -198,8 +198,10 @@ class FileColumns:
         out: list[Selected] = []
         for pos, keep in picked.items():
             field, shape = self.fields[pos], self.field_shapes[pos]
-            pruned = shape if keep is None or isinstance(shape, ParquetSchemaError) \
-                else prune_shape(shape, keep)
+            if keep is None or isinstance(shape, ParquetSchemaError):
+                out.append((field, shape))
+                continue
+            pruned = prune_shape(shape, keep)
             assert pruned is not None  # keep holds leaves of this field
             if pruned is shape:
                 out.append((field, shape))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeGuard
 
 from parquet_core.errors import ParquetError, UnsupportedFeatureError, file_context, names_file, path_of
 from parquet_core.file.columns import FileColumns
@@ -121,7 +121,7 @@ class ParquetFile:
         self._kept_dictionaries: frozenset[str] | None = None   # worked out on first read
         self._path = path_of(source)   # named in every error (see errors.names_file)
         self._source, self._owned = _open(source, filesystem, storage_options)
-        self._strict = [] if self.options.strict else None   # levels already validated
+        self._strict: list[str] | None = [] if self.options.strict else None   # levels already validated
         try:
             raw, footer_len, decryptor = read_footer(self._source, self.options.decryption)
             self.metadata = FileMetadata(raw, footer_len, decryptor, self._source.size)
@@ -414,7 +414,8 @@ class ParquetFile:
             raise ValueError("batch_size must be positive")
         if _ints(columns) and (row_groups is None or _names(row_groups)):
             # pyarrow's positional order is (batch_size, row_groups, columns): the types tell
-            columns, row_groups = row_groups, columns
+            given_groups = columns
+            columns, row_groups = row_groups, given_groups
         use_threads = self.options.threads(use_threads)
         columns = self._with_index_columns(columns, use_pandas_metadata)
         self._validate("data")
@@ -509,12 +510,12 @@ class ParquetFile:
         return f"<ParquetFile {self.metadata!r}>"
 
 
-def _ints(values: Any) -> bool:
+def _ints(values: Any) -> TypeGuard[Sequence[int]]:
     return isinstance(values, (list, tuple, range)) and len(values) > 0 and \
         all(isinstance(v, int) and not isinstance(v, bool) for v in values)
 
 
-def _names(values: Any) -> bool:
+def _names(values: Any) -> TypeGuard[Sequence[str]]:
     return isinstance(values, (list, tuple)) and all(isinstance(v, str) for v in values)
 
 

@@ -22,6 +22,7 @@ import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable, Iterator, Sequence, TypeVar
 
 import numpy as np
@@ -200,7 +201,7 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
                 keep = ctx.keeps(field, shape, leaf)
                 for part in ([[rg] for rg in groups] if per_group else [list(groups)]):
                     slots.append((leaf, len(tasks)))
-                    tasks.append(lambda part=part, leaf=leaf, keep=keep: decode_chunks(ctx, part, leaf, keep))
+                    tasks.append(partial(decode_chunks, ctx, part, leaf, keep))
         plan.append((field, shape, slots))
     results = run_tasks(tasks, use_threads)
     builds: list[Future[Array] | Array] = []

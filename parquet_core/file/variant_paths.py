@@ -80,7 +80,8 @@ def variant_bounds(pf: FileColumns, rg: int, name: str, expr: Any) -> Bounds | N
     split = split_variant_path(pf.shapes, name)
     if split is None:
         return None
-    found = _shredded_leaves(pf.shapes[split[0]], split[1])
+    top = pf.shapes[split[0]]
+    found = _shredded_leaves(top, split[1]) if isinstance(top, Shape) else None
     if found is None:
         return None
     leaf, value = found
@@ -98,6 +99,8 @@ def variant_bounds(pf: FileColumns, rg: int, name: str, expr: Any) -> Bounds | N
     if stats is None or not stats.has_min_max:
         return None
     desc = chunk.descriptor
+    if stats.min_raw is None or stats.max_raw is None:
+        return None
     lo = decode_stat_storage(stats.min_raw, desc)
     hi = decode_stat_storage(stats.max_raw, desc)
     # null counts of the leaf count missing fields and non-objects too: not given
