@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeGuard
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Protocol, Sequence, TypeGuard
 
 from parquet_core.errors import ParquetError, UnsupportedFeatureError, file_context, names_file, path_of
 from parquet_core.file.columns import FileColumns
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from parquet_core.schema.descriptor import SchemaDescriptor
     from parquet_core.table.arrays import Array, Table
 
-__all__ = ["ParquetFile", "IsAFolderError"]
+__all__ = ["ParquetFile", "IsAFolderError", "StrictValidator"]
 
 
 class IsAFolderError(IsADirectoryError, ParquetError):
@@ -60,10 +60,13 @@ class IsAFolderError(IsADirectoryError, ParquetError):
     """
 
 
-#: The validator behind ``strict=True``: ``validate(source, level, decryption)`` raising
-#: ParquetFormatError on any error finding. Installed by :mod:`parquet_core.validation`, which sits
-#: above this layer (importing ``parquet_core`` installs it).
-STRICT_VALIDATOR: list[Callable[[Any, str, Any], None]] = []
+class StrictValidator(Protocol):
+    """The check behind ``strict=True``: raise ParquetFormatError when the file breaks a rule
+    of the spec at *level* (``"footer"`` when the file is opened, ``"data"`` before the first
+    read).  :attr:`ParquetFile.strict_validator` holds it."""
+
+    def __call__(self, source: RandomAccessSource, level: str,
+                 decryption: FileDecryptionProperties | None) -> None: ...
 
 
 @lru_cache(maxsize=32)
@@ -102,6 +105,12 @@ class ParquetFile:
     data without the partition columns the folder names, which a dataset read adds.  Open the
     summary itself (``ParquetFile(folder + "/_metadata")``) to read the row groups it lists.
     """
+
+    #: The check behind ``strict=True`` (:class:`StrictValidator`).  The validator sits above
+    #: this layer, which cannot import it: the package facade (``parquet_core/__init__.py``)
+    #: hands it in when it hands out this class, and a subclass may bring its own.  None:
+    #: ``strict=True`` is refused with UnsupportedFeatureError.
+    strict_validator: ClassVar[StrictValidator | None] = None
 
     @names_file("reading")
     def __init__(self, source: Any, *, page_checksum_verification: bool | None = None,
@@ -245,9 +254,11 @@ class ParquetFile:
         """``strict=True``: raise ParquetFormatError on any ``pc.check`` error, once per level."""
         if self._strict is None or level in self._strict:
             return
-        if not STRICT_VALIDATOR:
-            raise UnsupportedFeatureError("strict=True needs parquet_core.validation (import parquet_core)")
-        STRICT_VALIDATOR[0](self._source, level, self.options.decryption)
+        check = type(self).strict_validator     # read on the class: a plain function stays unbound
+        if check is None:
+            raise UnsupportedFeatureError("strict=True needs the validator, which the package hands to "
+                                          "ParquetFile: open the file as parquet_core.ParquetFile")
+        check(self._source, level, self.options.decryption)
         self._strict.append(level)
 
     # -- context management -------------------------------------------------
