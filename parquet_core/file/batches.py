@@ -34,7 +34,7 @@ from typing import Any, Iterator, Sequence
 
 from parquet_core.column.data import ColumnData
 from parquet_core.column.reader import iter_chunk_pieces
-from parquet_core.errors import ParquetFormatError, ParquetSchemaError, add_note, out_of_memory, quoted
+from parquet_core.errors import ParquetFormatError, add_note, out_of_memory, quoted
 from parquet_core.file.columns import Selected
 from parquet_core.file.scan import ReadContext, _result, _settle, run_tasks
 from parquet_core.schema.descriptor import ColumnDescriptor
@@ -214,13 +214,9 @@ def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
     total = sum(ctx.metadata.row_group(rg).num_rows for rg in groups)
     if not total:
         return
-    for _, shape in selected:
-        if isinstance(shape, ParquetSchemaError):
-            raise shape
     streams: list[_LeafStream] = []
     fields = []
     for field, shape in selected:
-        assert not isinstance(shape, ParquetSchemaError)
         mine = [_LeafStream(ctx, leaf, groups, ctx.keeps(field, shape, leaf), batch_size) for leaf in shape.leaves]
         streams.extend(mine)
         fields.append((field, shape, mine))

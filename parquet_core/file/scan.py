@@ -33,7 +33,6 @@ from parquet_core.column.reader import read_column_chunks
 from parquet_core.errors import (
     ParquetError,
     ParquetFormatError,
-    ParquetSchemaError,
     add_note,
     out_of_memory,
     quoted,
@@ -172,8 +171,6 @@ def worth_threads(ctx: ReadContext, selected: Sequence[Selected], groups: Sequen
     chunk = ctx.indexes.chunk
     try:
         for _, shape in selected:
-            if isinstance(shape, ParquetSchemaError):
-                continue
             for leaf in shape.leaves:
                 for rg in groups:
                     total += chunk(rg, leaf).total_uncompressed_size
@@ -190,18 +187,17 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
     descs = ctx.metadata.schema.columns
     if use_threads:
         use_threads = worth_threads(ctx, selected, groups)
-    plan: list[tuple[Field, Shape | ParquetSchemaError, list[tuple[int, int]]]] = []
+    plan: list[tuple[Field, Shape, list[tuple[int, int]]]] = []
     tasks: list[Callable[[], ColumnData]] = []
     # threads: one task per (leaf, row group); in order: one per leaf, its values copied together once
     per_group = use_threads and len(groups) > 1
     for field, shape in selected:
         slots: list[tuple[int, int]] = []
-        if not isinstance(shape, ParquetSchemaError):
-            for leaf in shape.leaves:
-                keep = ctx.keeps(field, shape, leaf)
-                for part in ([[rg] for rg in groups] if per_group else [list(groups)]):
-                    slots.append((leaf, len(tasks)))
-                    tasks.append(partial(decode_chunks, ctx, part, leaf, keep))
+        for leaf in shape.leaves:
+            keep = ctx.keeps(field, shape, leaf)
+            for part in ([[rg] for rg in groups] if per_group else [list(groups)]):
+                slots.append((leaf, len(tasks)))
+                tasks.append(partial(decode_chunks, ctx, part, leaf, keep))
         plan.append((field, shape, slots))
     results = run_tasks(tasks, use_threads)
     builds: list[Future[Array] | Array] = []
@@ -222,8 +218,6 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
     try:
         for field, shape, slots in plan:
             try:
-                if isinstance(shape, ParquetSchemaError):
-                    raise shape
                 with _assembling(field, where):
                     data = gather(field, shape, slots)
             except BaseException:
@@ -270,7 +264,7 @@ def _settle(items: Sequence[object]) -> None:
     wait(futures)
 
 
-def read_rows(ctx: ReadContext, rg: int, field: Field, shape: Shape | ParquetSchemaError,
+def read_rows(ctx: ReadContext, rg: int, field: Field, shape: Shape,
               mask: npt.NDArray[np.bool_] | None, rows: npt.NDArray[np.int64] | None) -> Array:
     """One field of one row group, only at *rows* (all rows when None; else the increasing
     positions where *mask* is set, ``np.flatnonzero(mask)``).
@@ -281,8 +275,6 @@ def read_rows(ctx: ReadContext, rg: int, field: Field, shape: Shape | ParquetSch
     """
     if rows is None:
         return read_fields(ctx, [(field, shape)], [rg], False)[0]
-    if isinstance(shape, ParquetSchemaError):
-        raise shape
     data: dict[int, ColumnData] = {}
     for leaf in shape.leaves:
         desc = ctx.metadata.schema.column(leaf)

@@ -44,8 +44,10 @@ __all__ = ["split_variant_path", "variant_bounds", "variant_field_array"]
 def split_variant_path(shapes: Mapping[str, Any], name: str) -> tuple[str, tuple[str, ...]] | None:
     """``(column, field path)`` when *name* is a path into a variant column, else None."""
     top, dot, rest = name.partition(".")
+    if not dot:
+        return None
     shape = shapes.get(top)
-    if not dot or not isinstance(shape, Shape) or shape.data_type.id is not TypeId.VARIANT:
+    if not isinstance(shape, Shape) or shape.data_type.id is not TypeId.VARIANT:
         return None
     return top, tuple(rest.split("."))
 
@@ -80,8 +82,7 @@ def variant_bounds(pf: FileColumns, rg: int, name: str, expr: Any) -> Bounds | N
     split = split_variant_path(pf.shapes, name)
     if split is None:
         return None
-    top = pf.shapes[split[0]]
-    found = _shredded_leaves(top, split[1]) if isinstance(top, Shape) else None
+    found = _shredded_leaves(pf.shapes[split[0]], split[1])
     if found is None:
         return None
     leaf, value = found
