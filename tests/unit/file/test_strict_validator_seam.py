@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -15,13 +16,13 @@ from parquet_core.file.reader import ParquetFile
 
 
 @pytest.fixture()
-def small_file(tmp_path):  # type: ignore[no-untyped-def]
+def small_file(tmp_path: Path) -> str:
     path = tmp_path / "f.parquet"
     pc.write_table({"a": [1, 2, 3]}, str(path))
     return str(path)
 
 
-def test_a_subclass_brings_its_own_validator(small_file) -> None:  # type: ignore[no-untyped-def]
+def test_a_subclass_brings_its_own_validator(small_file: str) -> None:
     seen: list[tuple[str, object]] = []
 
     def record(source: object, level: str, decryption: object) -> None:
@@ -37,7 +38,7 @@ def test_a_subclass_brings_its_own_validator(small_file) -> None:  # type: ignor
     assert seen == [("footer", None), ("data", None)]   # once per level
 
 
-def test_a_validator_that_refuses_stops_the_open(small_file) -> None:  # type: ignore[no-untyped-def]
+def test_a_validator_that_refuses_stops_the_open(small_file: str) -> None:
     def refuse(source: object, level: str, decryption: object) -> None:
         raise pc.ParquetFormatError(f"refused at {level}")
 
@@ -50,7 +51,7 @@ def test_a_validator_that_refuses_stops_the_open(small_file) -> None:  # type: i
         assert pf.read().num_rows == 3
 
 
-def test_without_a_validator_strict_is_refused(small_file) -> None:  # type: ignore[no-untyped-def]
+def test_without_a_validator_strict_is_refused(small_file: str) -> None:
     class Unchecked(ParquetFile):
         strict_validator = None
 
@@ -75,7 +76,7 @@ print("ok")
     assert out.stdout.strip() == "ok", out.stderr
 
 
-def test_strict_dataset_reads_use_the_same_seam(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_strict_dataset_reads_use_the_same_seam(tmp_path: Path) -> None:
     # the files a dataset opens are ParquetFiles: a broken rule is refused there too
     folder = tmp_path / "ds"
     folder.mkdir()

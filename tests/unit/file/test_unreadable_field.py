@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import struct
+from typing import Callable
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -48,7 +49,7 @@ def test_the_other_fields_read() -> None:
     lambda pf: pf.read(filters=[("id", ">", 1)]),
     lambda pf: list(pf.iter_batches()),
 ], ids=["read", "columns", "leaf", "row group", "filtered", "batches"])
-def test_reading_the_field_says_why(read) -> None:  # type: ignore[no-untyped-def]
+def test_reading_the_field_says_why(read: Callable[[pc.ParquetFile], object]) -> None:
     pf = pc.ParquetFile(_broken_map_file())
     with pytest.raises(pc.ParquetSchemaError, match="MAP-annotated group 's'") as info:
         read(pf)
