@@ -17,12 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TO_MOVE: dict[tuple[str, str], str] = {
     ("tests/spark/test_encryption_write_spark.py", "tests.spark.test_keytools_spark"):
         "a fixture shared by two Spark modules: to move to tests/spark/conftest.py",
-    ("tests/spark/test_write.py", "tests.spark.test_datasource"): "to move to tests/_support",
-    ("tests/spark/test_datasource.py", "tests.spark.conftest"): "to move to tests/_support",
-    ("tests/spark/deploy_fixtures.py", "tests.spark.conftest"): "the Spark prerequisite check, to move to tests/_support",
-    ("tests/spark/test_spark_floor.py", "tests.spark.conftest"): "the Spark prerequisite check, to move to tests/_support",
     ("tests/spark/test_kartothek_source.py", "tests.kartothek.test_kartothek_cross_read"): "to move to tests/_support",
-    ("tests/spark/test_kartothek_source.py", "tests.spark.conftest"): "to move to tests/_support",
     ("tests/spark/test_pushdown.py", "tests.spark.test_stale_filters"): "to move to tests/_support",
 }
 

@@ -101,7 +101,7 @@ def test_spark_writes_partitioned_indexed_dataset(ktk_spark, tmp_path):
 
 
 def test_kartothek_shim_is_import_light():
-    from tests.spark.conftest import assert_shim_is_light
+    from tests._support.spark_checks import assert_shim_is_light
 
     assert_shim_is_light("pyspark_kartothek", "kartothek",
                          ("pyarrow", "parquet_core", "numpy", "parquet_core_integrations.kartothek"))
