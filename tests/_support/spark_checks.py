@@ -3,6 +3,7 @@ the light-shim check, and row comparison of two DataFrames."""
 
 from __future__ import annotations
 
+import base64
 import importlib.util
 import os
 import shutil
@@ -11,7 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["REPO_ROOT", "assert_same", "assert_shim_is_light", "rows", "spark_skip_reason"]
+__all__ = ["MASTER_KEYS", "REPO_ROOT", "assert_same", "assert_shim_is_light", "hadoop_crypto_options", "rows",
+           "spark_skip_reason", "stale_filter_counts"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,3 +65,26 @@ def assert_same(ours: Any, theirs: Any, sort: bool = False) -> None:
     assert len(got) == len(want)
     bad = [i for i, (a, b) in enumerate(zip(got, want)) if a != b]
     assert not bad, f"{len(bad)} rows differ, first at {bad[0]}: ours={got[bad[0]]} spark={want[bad[0]]}"
+
+
+def stale_filter_counts(spark: Any, df: Any, view: str) -> list[int]:
+    """The stale-pushed-filter sequence (Spark 4.1-4.3 reuse a pushed reader) on one
+    DataFrame: filtered and unfiltered counts, through the DataFrame and through SQL."""
+    df.createOrReplaceTempView(view)
+    return [df.filter("id < 3").count(), df.count(), df.filter("id < 5 or qty = 3").count(),
+            spark.sql(f"select count(*) from {view}").collect()[0][0]]
+
+
+#: The master keys of the Java test KMS (parquet_core/compat/java/PqcoreTestKms.java).
+MASTER_KEYS = {"kf": b"0123456789012345", "kc1": b"1234567890123450",
+               "kc2": b"12345678901234567890123456789012"}
+
+
+def hadoop_crypto_options(**extra: str) -> dict[str, str]:
+    """Hadoop options that make Spark's Parquet reader and writer use parquet-java's key tools
+    with the test KMS and :data:`MASTER_KEYS`."""
+    keys = ",".join(f"{k}:{base64.b64encode(v).decode()}" for k, v in MASTER_KEYS.items())
+    return {"parquet.crypto.factory.class":
+            "org.apache.parquet.crypto.keytools.PropertiesDrivenCryptoFactory",
+            "parquet.encryption.kms.client.class": "PqcoreTestKms",
+            "pqcore.test.master.keys": keys, **extra}

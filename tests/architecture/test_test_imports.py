@@ -15,9 +15,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: (importing file, imported module) -> why it is still there
 TO_MOVE: dict[tuple[str, str], str] = {
-    ("tests/spark/test_encryption_write_spark.py", "tests.spark.test_keytools_spark"):
-        "a fixture shared by two Spark modules: to move to tests/spark/conftest.py",
-    ("tests/spark/test_pushdown.py", "tests.spark.test_stale_filters"): "to move to tests/_support",
 }
 
 

@@ -36,6 +36,20 @@ if str(REPO_ROOT) not in _pp:
     os.environ["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT), *_pp])
 
 
+@pytest.fixture(scope="module")
+def kms_spark(spark, tmp_path_factory):
+    """The shared session, with the Java test KMS class compiled and defined (the key tools
+    tests: MASTER_KEYS and hadoop_crypto_options in tests/_support/spark_checks.py)."""
+    import shutil
+
+    from parquet_core.compat.kms import define_test_kms
+
+    if shutil.which("javac") is None:
+        pytest.skip("javac not found: cannot build the Java test KMS client")
+    define_test_kms(spark)   # compiled against pyspark's jars, defined in the session's JVM
+    return spark
+
+
 @pytest.fixture(scope="session")
 def spark(tmp_path_factory):
     """A local[2] SparkSession, UTC session time zone, UI off, logs at ERROR."""
