@@ -154,7 +154,7 @@ def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool
         raise
     except MemoryError as exc:
         err = out_of_memory(exc, "decoding a column chunk")
-        add_note(err, f"in column {desc.dotted_path}, row group {where[0].row_group}")
+        add_note(err, f"in column {quoted(desc.dotted_path, bare=True)}, row group {where[0].row_group}")
         raise err from exc
     return data
 
@@ -252,7 +252,7 @@ def _assembling(field: Field, where: str) -> Iterator[None]:
         yield
     except MemoryError as exc:
         err = out_of_memory(exc, "assembling a column")
-        add_note(err, f"in column {field.name}, {where} (joining the decoded pages)")
+        add_note(err, f"in column {quoted(field.name, bare=True)}, {where} (joining the decoded pages)")
         raise err from exc
 
 
