@@ -118,17 +118,18 @@ _LAZY: dict[str, str] = {name: mod for mod, names in _LAZY_MODULES.items() for n
 
 
 def _strict_validate(source: Any, level: str, decryption: Any) -> None:
-    """``strict=True`` hook for the file layer: loads the validator when first used."""
-    import_module("parquet_core.validation")._strict_validate(source, level, decryption)
+    """The check behind ``strict=True``: loads the validator when first used."""
+    import_module("parquet_core.validation").strict_validate(source, level, decryption)
 
 
-def _register_strict_hook() -> None:
-    # The file layer cannot import the validator (it sits above it); the
-    # facade hands it a trampoline, so strict reads work without an eager import.
+def _hand_in_strict_validator() -> None:
+    # The file layer cannot import the validator (it sits above it): the facade, above both,
+    # wires it into ParquetFile.strict_validator, the file layer's one seam for it (a
+    # function that imports the validator when strict=True first needs it), once the file
+    # layer is loaded.  Files a dataset opens are ParquetFiles too, so they have it as well.
     reader = __import__("sys").modules.get("parquet_core.file.reader")
-    hooks = getattr(reader, "STRICT_VALIDATOR", None)
-    if hooks is not None and not hooks:
-        hooks.append(_strict_validate)
+    if reader is not None and reader.ParquetFile.strict_validator is None:
+        reader.ParquetFile.strict_validator = _strict_validate
 
 
 def __getattr__(name: str) -> Any:
@@ -139,7 +140,7 @@ def __getattr__(name: str) -> Any:
         if mod is None:
             raise AttributeError(f"module 'parquet_core' has no attribute {name!r}")
         value = getattr(import_module(mod), name)
-    _register_strict_hook()
+    _hand_in_strict_validator()
     globals()[name] = value
     return value
 

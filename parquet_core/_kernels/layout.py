@@ -92,11 +92,11 @@ def interleave(heads: npt.NDArray[np.uint8], head_lens: npt.NDArray[np.integer],
     return out
 
 
-def _join(heads: npt.NDArray[np.uint8], head_lens: npt.NDArray[np.int64],
-          bodies: npt.NDArray[np.uint8], body_lens: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+def _join(heads: npt.NDArray[np.uint8], head_lens: npt.NDArray[np.integer],
+          bodies: npt.NDArray[np.uint8], body_lens: npt.NDArray[np.integer]) -> npt.NDArray[np.uint8]:
     # A few pieces (a loop over pieces, not values): slices and one join.
     hb = heads.tobytes()
-    bb = memoryview(np.ascontiguousarray(bodies))
+    bb = np.ascontiguousarray(bodies).data
     parts: list[Any] = []
     h = b = 0
     for hl, bl in zip(head_lens.tolist(), body_lens.tolist()):

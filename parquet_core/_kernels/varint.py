@@ -79,7 +79,7 @@ def read_uleb128(buf: Any, pos: int) -> tuple[int, int]:
         does not fit in 64 bits.
     """
     if isinstance(buf, np.ndarray):
-        buf = memoryview(np.ascontiguousarray(buf, dtype=np.uint8).reshape(-1))
+        buf = np.ascontiguousarray(buf, dtype=np.uint8).reshape(-1).data
     n = len(buf)
     if pos < 0:
         raise ParquetFormatError(f"varint position {pos} is negative")

@@ -78,11 +78,11 @@ class WordView:
     """Byte strings given by ``offsets`` (n + 1, may start above 0) over ``data``."""
 
     def __init__(self, offsets: npt.NDArray[np.integer], data: npt.NDArray[np.uint8]) -> None:
-        offsets = np.asarray(offsets, dtype=np.int64)
-        base = int(offsets[0]) if offsets.size else 0
-        end = int(offsets[-1]) if offsets.size else 0
-        self.starts = offsets[:-1] - base
-        self.lengths = np.diff(offsets)
+        offs = np.asarray(offsets, dtype=np.int64)
+        base = int(offs[0]) if offs.size else 0
+        end = int(offs[-1]) if offs.size else 0
+        self.starts = offs[:-1] - base
+        self.lengths = np.diff(offs)
         buf = np.zeros(end - base + 8, dtype=np.uint8)
         buf[:end - base] = data[base:end]
         self._buf = buf

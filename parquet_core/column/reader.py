@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from enum import IntEnum
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -69,7 +69,7 @@ _DBP = int(Encoding.DELTA_BINARY_PACKED)
 _DBP_TYPES = frozenset((PhysicalType.INT32, PhysicalType.INT64))
 
 #: numpy dtype of the 1-D fixed-width physical types
-_DTYPES = {PhysicalType.INT32: np.dtype("<i4"), PhysicalType.INT64: np.dtype("<i8"),
+_DTYPES: dict[int, np.dtype[Any]] = {PhysicalType.INT32: np.dtype("<i4"), PhysicalType.INT64: np.dtype("<i8"),
            PhysicalType.FLOAT: np.dtype("<f4"), PhysicalType.DOUBLE: np.dtype("<f8")}
 
 #: PLAIN BYTE_ARRAY pages are decoded together in runs of up to this many bytes
@@ -308,7 +308,7 @@ class _ChunkDecoder:
         self.fell_back = False      # this chunk holds pages in another encoding
         self.dict_pages = 0         # dictionary pages seen in this chunk
         # Definition levels per page; an int stands for a page without nulls.
-        self.defs: list[npt.NDArray[np.int16] | int] = []
+        self.defs: list[npt.NDArray[np.int16] | npt.NDArray[np.bool_] | int] = []
         self.reps: list[npt.NDArray[np.int16]] = []
         self.num_levels = 0
         self.ordinal = 0
@@ -520,7 +520,8 @@ class _ChunkDecoder:
         batch = None
         if with_nulls:
             try:
-                batch = decode_validity([h[0] for h in with_nulls], [h[1] for h in with_nulls])
+                batch = decode_validity([s for s, *_ in with_nulls if s is not None],
+                                        [h[1] for h in with_nulls])
             except (ValueError, IndexError, OverflowError):
                 batch = None    # the page-by-page decoder below gives the result or the error
             except MemoryError as exc:
@@ -540,7 +541,7 @@ class _ChunkDecoder:
         if whole:
             # every held page has nulls: their levels are the batch's validity, kept whole
             # (not one slice per page, joined again by levels())
-            self.defs.append(batch[0])
+            self.defs.append(valid)
         for stream, n, encoding, values, ordinal, offset in held:
             try:
                 if stream is None:
@@ -643,7 +644,7 @@ class _ChunkDecoder:
             out = np.empty(total, dtype=self.dtype)
         else:
             out = np.empty((total, width), dtype=np.uint8)
-        raw = memoryview(out.reshape(-1).view(np.uint8))
+        raw = out.reshape(-1).view(np.uint8).data
         pos = 0
         for run in runs:
             n = run.total
@@ -686,21 +687,24 @@ class _ChunkDecoder:
                                               d.physical_type, d.type_length)
         return ChunkDictionary(merged_dict, codes[len(base):].astype(np.int32, copy=False), num_levels)
 
-    def levels(self) -> tuple[npt.NDArray[np.integer] | None, npt.NDArray[np.int16] | None]:
+    def levels(self) -> tuple[npt.NDArray[np.int8] | npt.NDArray[np.int16] | None,
+                              npt.NDArray[np.int16] | None]:
         self.flush()
-        defs = None
+        defs: npt.NDArray[np.int8] | npt.NDArray[np.int16] | None = None
         parts = self.defs
         if self.max_def > 0 and (self.max_rep > 0 or not all(type(p) is int for p in parts)):
             total = self.num_levels
-            if self.bits and len(parts) == 1:
-                defs = parts[0].view(np.int8) if parts[0].dtype == np.bool_ else parts[0]
+            if self.bits and len(parts) == 1 and not isinstance(first := parts[0], int):
+                # (a dtype test does not narrow an array's type: the other parts are int16 levels)
+                defs = (first.view(np.int8) if first.dtype == np.bool_
+                        else cast("npt.NDArray[np.int16]", first))
                 return defs, None
             # a flat optional column: its levels are 0/1, as int8 (a view of the validity)
             defs = np.empty(total, dtype=np.int8 if self.bits else np.int16)
             pos = 0
             m = self.max_def
             for p in parts:
-                if type(p) is int:
+                if isinstance(p, int):
                     defs[pos:pos + p] = m
                     pos += p
                 else:

@@ -69,7 +69,7 @@ from parquet_core.thrift.codec import serialize
 
 __all__ = ["ChunkResult", "write_column_chunk", "default_encoding"]
 
-_FIXED_WIDTH = {PhysicalType.INT32: 4, PhysicalType.INT64: 8, PhysicalType.INT96: 12,
+_FIXED_WIDTH: dict[int, int] = {PhysicalType.INT32: 4, PhysicalType.INT64: 8, PhysicalType.INT96: 12,
                 PhysicalType.FLOAT: 4, PhysicalType.DOUBLE: 8}
 #: Fewest values a dictionary prefix is first built on.
 _MIN_PROBE = 4096

@@ -31,7 +31,7 @@ import contextlib
 import dataclasses
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterator, Sequence
 
 from parquet_core.dataset.discovery import DEFAULT_IGNORE_PREFIXES, Discovery, discover
 from parquet_core.dataset.partitioning import Partitioning, check_stored_values, repeat, resolve_partitioning
@@ -399,6 +399,7 @@ class ParquetDataset:
         unifier = SchemaUnifier()
         if self._summary is not None:
             # the files _metadata describes (one schema), then the others' own footers
+            assert self._discovery.metadata_path is not None   # where the summary was read
             unifier.add(self._summary.pf.schema_arrow, self._fs.display(self._discovery.metadata_path),
                         times=self._summary.used)
             fragments = [f for f in fragments if f.row_groups is None]
@@ -511,7 +512,7 @@ class ParquetDataset:
             cols = leaf.columns()
             if cols and cols <= parts and not cols & stored:
                 decided[id(leaf)] = filter_mask(leaf, table)
-        out = []
+        out: list[tuple[Fragment, Expression | bool]] = []
         for i, frag in enumerate(self._fragments):
             rest = _combine(nnf, decided, i)
             if rest is False:
@@ -672,7 +673,8 @@ class ParquetDataset:
     def _check_stored(self, runs: Sequence[tuple[Sequence[Fragment], Sequence[int], Table]],
                       per_run: Sequence[Sequence[dict[str, Array]]]) -> None:
         """Refuse files storing a partition column with values other than their folder's."""
-        parts = self._partitioning.schema  # type: ignore[union-attr]
+        parts = self._partitioning.schema if self._partitioning is not None else None
+        assert parts is not None    # called for typed partitions only
         for (frs, counts, t), pvs in zip(runs, per_run):
             stored = [n for n in parts.names if n in t.column_names]
             if not stored or not t.num_rows:
@@ -713,7 +715,7 @@ class ParquetDataset:
             field = Field(name, _common_type(arr.type, values[name].type), True)
             check_stored_values(conform(arr, field, len(arr)), conform(values[name], field, 1), name, path)
 
-    def _stored_partitions(self, names: Sequence[str], wanted: list[str]) -> list[str]:
+    def _stored_partitions(self, names: Collection[str], wanted: list[str]) -> list[str]:
         """*wanted* and the partition columns a file (its columns *names*) also stores: they are
         read to check them against the folder values (``_check_stored``)."""
         extra = [p for p in self.partition_names if p in names and p not in wanted]

@@ -193,10 +193,11 @@ def summary_groups(raw: Any, fast: bool = True) -> dict[str, list[int]]:
         if rel is _UNKNOWN:
             rel = _first_file_path(buf, span)
         if rel is _UNKNOWN:                       # an unusual layout: decode this row group
+            assert state is not None              # (buf and spans are its own)
             rg = state.row_group(i)
             rel = rg.columns[0].file_path if rg.columns else None
         if rel:
-            groups.setdefault(rel, []).append(i)  # type: ignore[arg-type]
+            groups.setdefault(rel, []).append(i)
     return groups
 
 
@@ -367,6 +368,7 @@ def dataset_metadata(ds: ParquetDataset) -> FileMetadata:
                 summary_groups_raw = summary_raw.row_groups or []
             raw = summary_raw
             groups = [summary_groups_raw[i] for i in frag.row_groups]
+            assert ds.discovery.metadata_path is not None   # where the summary was read
             shown = ds.filesystem.display(ds.discovery.metadata_path)
         else:
             with ds.open_fragment(frag) as pf:
@@ -379,7 +381,7 @@ def dataset_metadata(ds: ParquetDataset) -> FileMetadata:
             shown = ds.filesystem.display(frag.path)
         rows = sum(rg.num_rows for rg in groups)
         if merged is None:
-            merged = parse(serialize(raw), pt.FileMetaData)[0] if raw is not None else raw
+            merged = parse(serialize(raw), pt.FileMetaData)[0]
             merged.row_groups = list(groups)
             merged.num_rows = rows
             continue

@@ -101,6 +101,13 @@ _SPARK_NUMERIC = frozenset([TypeId.INT32, TypeId.INT64, TypeId.DECIMAL, TypeId.F
 _SPARK_INT_WIDTH = {TypeId.INT32: 10, TypeId.INT64: 20}   # decimal digits of Spark's int and bigint
 
 
+def _spark_digits(t: DataType) -> int:
+    """The decimal digits a Spark int, bigint or decimal holds."""
+    if t.id is TypeId.DECIMAL and t.precision is not None:
+        return t.precision
+    return _SPARK_INT_WIDTH[t.id]
+
+
 def _valid_date(m: re.Match[str] | None) -> bool:
     if m is None:
         return False
@@ -111,11 +118,17 @@ def _valid_date(m: re.Match[str] | None) -> bool:
     return True
 
 
+def _clock_fields(m: re.Match[str]) -> tuple[int, int, int, int, int, int]:
+    """Year, month, day, hour, minute and second: the first six groups of a timestamp match."""
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3)),
+            int(m.group(4)), int(m.group(5)), int(m.group(6)))
+
+
 def _valid_timestamp(m: re.Match[str] | None) -> bool:
     if m is None:
         return False
     try:
-        dt.datetime(*(int(m.group(i)) for i in range(1, 7)))
+        dt.datetime(*_clock_fields(m))
     except ValueError:
         return False
     return True
@@ -156,7 +169,7 @@ def _spark_widen(a: DataType, b: DataType) -> DataType:
         if TypeId.FLOAT64 in (a.id, b.id):
             return DataType("float64")
         if TypeId.DECIMAL in (a.id, b.id):
-            p = max(x.precision if x.id is TypeId.DECIMAL else _SPARK_INT_WIDTH[x.id] for x in (a, b))
+            p = max(_spark_digits(x) for x in (a, b))
             return build.decimal(p, 0) if p <= 38 else DataType("float64")
         return DataType("int64")
     if {a.id, b.id} == {TypeId.DATE, TypeId.TIMESTAMP}:
@@ -321,10 +334,10 @@ def _parse_timestamp(text: str, t: DataType, tz: str | None) -> dt.datetime:
         if _DATE.match(text) is None:
             raise ValueError("expected yyyy-MM-dd HH:mm:ss[.fraction] or yyyy-MM-dd")
         d = _parse_date(text)                 # a date alone is midnight (Spark widens date to timestamp)
-        fields = [d.year, d.month, d.day, 0, 0, 0]
+        fields = (d.year, d.month, d.day, 0, 0, 0)
         frac = ""
     else:
-        fields = [int(m.group(i)) for i in range(1, 7)]
+        fields = _clock_fields(m)
         frac = m.group(7) or ""
     digits = _UNIT_DIGITS.get(t.unit or "us", 6)
     if frac[digits:].strip("0"):

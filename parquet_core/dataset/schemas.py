@@ -135,13 +135,13 @@ class FooterSchemas:
         if used is None:
             raise _General
         key = footer[:used]
-        schema = self._by_prefix.get(key)
-        if schema is None:
-            schema = self._decode(footer, used, size)
-            self._by_prefix[key] = schema
-        self._recent.insert(0, (key, schema))
+        found = self._by_prefix.get(key)
+        if found is None:
+            found = self._decode(footer, used, size)
+            self._by_prefix[key] = found
+        self._recent.insert(0, (key, found))
         del self._recent[_PREFIXES_TRIED:]
-        return schema
+        return found
 
     def _decode(self, footer: bytes, used: int, size: int) -> Schema:
         from parquet_core.file.columns import FileColumns

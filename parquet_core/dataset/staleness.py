@@ -123,10 +123,11 @@ def _fast_extents(raw: Any) -> list[Any] | None:
     decoded in one pass over the footer bytes (None when the footer was decoded eagerly or
     the pass fails: the caller decodes)."""
     state = lazy_state(raw)
-    if state is not None:
-        marks = state.row_group_marks()    # picked out when the footer was opened
-        if marks is not None:
-            return marks
+    if state is None:
+        return None
+    marks = state.row_group_marks()    # picked out when the footer was opened
+    if marks is not None:
+        return marks
     buf = getattr(state, "_buf", None)
     if not HAVE_ACCELERATED or not isinstance(buf, bytes):
         return None

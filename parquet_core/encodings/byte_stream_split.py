@@ -114,6 +114,7 @@ def encode_byte_stream_split(values: Any, physical_type: int,
     ValueError
         Another physical type, or rows whose width is not ``type_length``.
     """
+    raw: npt.NDArray[np.uint8]
     if physical_type in BSS_DTYPE:
         raw = np.ascontiguousarray(values, dtype=BSS_DTYPE[physical_type]).reshape(-1)
         width = raw.dtype.itemsize

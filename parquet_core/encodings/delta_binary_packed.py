@@ -118,7 +118,7 @@ def decode_delta_binary_packed(buf: Any, pos: int, dtype: Any,
     sdt, udt, bits = _unsigned(dtype)
     arr = as_uint8(buf)
     size = arr.size
-    mv = memoryview(arr)
+    mv = arr.data
     if pos < 0 or pos > size:
         raise ParquetFormatError(f"{_WHAT}: start offset {pos} outside a {size}-byte buffer")
     block_size, n_mini, total, first, pos = _read_header(mv, pos, size, max_count)
@@ -181,7 +181,7 @@ def scan_delta_binary_packed_page(buf: Any, count: int, dtype: Any) -> ScannedPa
     sdt, udt, bits = _unsigned(dtype)
     arr = as_uint8(buf)
     size = arr.size
-    mv = memoryview(arr)
+    mv = arr.data
     block_size, n_mini, total, first, pos = _read_header(mv, 0, size, count)
     if total != count or total <= 1:
         return None
@@ -594,7 +594,7 @@ def encode_delta_binary_packed(values: Any, dtype: Any = np.int64, *, block_size
     heads = head_matrix[(cols[None, :] < zz_len[:, None]) | (cols[None, :] >= zz.shape[1])]
     block_body = body_lens.reshape(nblocks, miniblocks).sum(axis=1)
     out = interleave(heads, zz_len + miniblocks, bodies, block_body)
-    return b"".join((header, memoryview(out)))
+    return b"".join((header, out.data))
 
 
 def _pack_miniblocks(rows: npt.NDArray[Any], widths: npt.NDArray[np.uint8],

@@ -624,4 +624,4 @@ def encode_delta_byte_array(values: Any, **dbp_options: Any) -> bytes:
         suffixes = np.ascontiguousarray(data)
     return b"".join((encode_delta_binary_packed(prefix, np.int32, **dbp_options),
                      encode_delta_binary_packed(suffix_lens, np.int32, **dbp_options),
-                     memoryview(suffixes)))
+                     suffixes.data))

@@ -125,4 +125,4 @@ def encode_delta_length_byte_array(values: Any, **dbp_options: Any) -> bytes:
                          f"exceeds the INT32 length limit")
     data = ba.data[int(ba.offsets[0]):int(ba.offsets[-1])]
     head = encode_delta_binary_packed(lengths, np.int32, **dbp_options)
-    return b"".join((head, memoryview(np.ascontiguousarray(data))))
+    return b"".join((head, np.ascontiguousarray(data).data))

@@ -133,6 +133,7 @@ def extend_dictionary(dictionary: Any, indices: npt.NDArray[np.integer], more: A
     Only the two dictionaries are grouped together, never the values again.
     """
     k = len(dictionary)
+    joined: ByteArrays | npt.NDArray[Any]
     if isinstance(dictionary, ByteArrays):
         joined = ByteArrays.concat([dictionary, more])
     else:

@@ -226,13 +226,14 @@ def _scalar_walk(arr: npt.NDArray[np.uint8], pos: int, stop: int, count: int,
     """
     size = arr.size
     unpack = struct.Struct("<I").unpack_from
+    view = arr.data
     starts: list[int] = []
     append = starts.append
     k = first_index
     while pos < stop and len(starts) < count:
         if pos + 4 > size:
             raise _overrun(k, pos, None, size)
-        (length,) = unpack(arr, pos)
+        (length,) = unpack(view, pos)
         nxt = pos + 4 + length
         if nxt > size:
             raise _overrun(k, pos, length, size)
@@ -382,7 +383,7 @@ def _lane_starts(u32: npt.NDArray[np.uint32], size: int, last: int, total: int,
     inside = rel < window
     row = np.arange(lanes)[:, None]
     chained = alive & inside & alive[row, np.where(inside, rel, 0)]
-    pick = np.where(chained.any(axis=1)[:, None], chained, alive)
+    pick = np.where(chained.any(axis=1, keepdims=True), chained, alive)
     starts = np.where(pick.any(axis=1), cand[np.arange(lanes), pick.argmax(axis=1)], begin)
     starts[first_lane] = page_begin
     return starts
@@ -423,7 +424,7 @@ def _walk_lanes(arr: npt.NDArray[np.uint8], u32: npt.NDArray[np.uint32], size: i
     while pending.size:
         steps = np.empty((batch + 1, pending.size), dtype=np.int64)
         steps[0] = q
-        if low:
+        if shift is not None:                   # the low-byte walk
             low_len = np.empty(pending.size, dtype=np.uint8)
             for k in range(batch):
                 # clip: a lane past the end reads garbage, never out of bounds
@@ -606,7 +607,7 @@ def _uniform_length(arr: npt.NDArray[np.uint8], count: int) -> int | None:
     the chain (a proof, not a guess).
     """
     size = arr.size
-    first = int(struct.unpack_from("<I", arr, 0)[0])
+    first = int(struct.unpack_from("<I", arr.data, 0)[0])
     stride = first + 4
     if count * stride > size:
         return None
@@ -669,6 +670,7 @@ def _decode_pages(arrs: list[npt.NDArray[np.uint8]],
                 lengths = _verified_lengths(big, size, starts, page_begin, page_end, cnt)
     if lengths is None:
         starts, lengths = _scalar_pages(arrs, counts, live, page_begin)
+    assert starts is not None                   # set together with lengths
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     data = gather_runs(big, starts + 4, lengths, offsets)

@@ -143,7 +143,7 @@ def decode_hybrid(arr: npt.NDArray[np.uint8], bit_width: int, count: int,
         if b0 < 0x80:
             header, pos = b0, 1
         else:
-            header, pos = read_uleb128(memoryview(arr), 0)
+            header, pos = read_uleb128(arr.data, 0)
         vbytes = (w + 7) >> 3
         # a run header is at most 5 bytes (a 32-bit varint), as the run loops require
         if header >> 1 >= count and pos <= 5 and pos + vbytes <= size:
@@ -182,7 +182,7 @@ def _decode_bits_small(arr: npt.NDArray[np.uint8], count: int, what: str) -> tup
     One iteration per run (and per bit-packed byte): the chain of run headers
     is sequential.  Same checks as :func:`_scan`.
     """
-    mv = memoryview(arr)
+    mv = arr.data
     size = len(mv)
     parts: list[bytes] = []
     add = parts.append
@@ -298,8 +298,8 @@ def _gather_bodies(arr: npt.NDArray[np.uint8], w: int, bodies: npt.NDArray[np.in
     p_bytes = ((p_take + 7) >> 3) * w
     total = int(p_bytes.sum())
     if total >= _JOIN_MIN_BYTES * bodies.size:
-        mv = memoryview(arr)
-        parts = [mv[b:b + n] for b, n in zip(bodies.tolist(), p_bytes.tolist())]
+        mv = arr.data
+        parts: list[bytes | memoryview] = [mv[b:b + n] for b, n in zip(bodies.tolist(), p_bytes.tolist())]
         parts.append(bytes(SLACK))
         return np.frombuffer(b"".join(parts), dtype=np.uint8)
     # Mark the body bytes (+1 where a body starts, -1 where it ends; bodies
@@ -340,7 +340,7 @@ def _scan(arr: npt.NDArray[np.uint8], w: int, count: int, what: str) -> tuple[An
     itself stays in one piece: a helper call per run would cost more than
     the run's own work.
     """
-    mv = memoryview(arr)
+    mv = arr.data
     size = arr.size
     vbytes = (w + 7) >> 3
     table: list[int] = []
@@ -450,8 +450,8 @@ def _walk_rest(arr: npt.NDArray[np.uint8], table: list[int], pos: int, w: int,
     sizes = np.arange(256, dtype=np.int32)
     sizes = np.where(sizes & 1, (sizes >> 1) * w, vbytes) + 1
     sizes[0x80:] = 0
-    steps = memoryview(sizes[b])      # indexing makes an int only for the positions visited
-    raw = memoryview(b)
+    steps = sizes[b].data      # indexing makes an int only for the positions visited
+    raw = b.data
     chain: list[int] = []
     add = chain.append
     long_runs: list[tuple[int, int, int]] = []    # (index in chain, header, header bytes)
@@ -834,7 +834,7 @@ def _walk_page(body: npt.NDArray[np.uint8], w: int, count: int) -> _Walked | Non
     """
     size_of, take_of = _WALK_TABLES.get(w) or _walk_tables(w)
     vbytes = (w + 7) >> 3
-    raw = memoryview(body)
+    raw = body.data
     n = len(raw)
     chain: list[int] = []
     add = chain.append

@@ -250,7 +250,7 @@ def _gather(a: npt.NDArray[np.uint8], bodies: npt.NDArray[np.intp],
     overlap, and a header separates any two)."""
     total = int(nbytes.sum())
     if total >= 32 * bodies.size:
-        mv = memoryview(a)
+        mv = a.data
         return np.frombuffer(bytearray().join([mv[b:b + k] for b, k in zip(bodies.tolist(), nbytes.tolist())]),
                              dtype=np.uint8)
     # +1 where a body starts, -1 where it ends, a running sum marks the bytes
@@ -298,7 +298,7 @@ def validity_from_bits(out: npt.NDArray[np.bool_], gathered: npt.NDArray[np.uint
     return slots
 
 
-def decode_validity(streams: Sequence[object], counts: Sequence[int]
+def decode_validity(streams: Sequence[bytes | bytearray | memoryview], counts: Sequence[int]
                     ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]] | None:
     """Decode bit-width-1 hybrid streams (one per page, no length prefix) to validity.
 

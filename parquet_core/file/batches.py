@@ -29,11 +29,12 @@ record starts or its chunk ends.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Iterator, Sequence
 
 from parquet_core.column.data import ColumnData
 from parquet_core.column.reader import iter_chunk_pieces
-from parquet_core.errors import ParquetFormatError, ParquetSchemaError, add_note, out_of_memory, quoted
+from parquet_core.errors import ParquetFormatError, add_note, out_of_memory, quoted
 from parquet_core.file.columns import Selected
 from parquet_core.file.scan import ReadContext, _result, _settle, run_tasks
 from parquet_core.schema.descriptor import ColumnDescriptor
@@ -188,12 +189,12 @@ class _LeafStream:
                     got = next(self.items, False)
                     if got is False:
                         self.done = True
-                    elif got is not _CHUNK_END and got.num_levels:   # type: ignore[union-attr]
+                    elif isinstance(got, ColumnData) and got.num_levels:    # (else the end of a chunk)
                         item = got
                         break
                 if item is None:
                     break
-                self.data, self.values = item, self._positions(item)   # type: ignore[arg-type]
+                self.data, self.values = item, self._positions(item)
                 self.level = self.value = 0
                 continue
             stop = min(self.level + need, data.num_levels)
@@ -213,13 +214,9 @@ def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
     total = sum(ctx.metadata.row_group(rg).num_rows for rg in groups)
     if not total:
         return
-    for _, shape in selected:
-        if isinstance(shape, ParquetSchemaError):
-            raise shape
     streams: list[_LeafStream] = []
     fields = []
     for field, shape in selected:
-        assert not isinstance(shape, ParquetSchemaError)
         mine = [_LeafStream(ctx, leaf, groups, ctx.keeps(field, shape, leaf), batch_size) for leaf in shape.leaves]
         streams.extend(mine)
         fields.append((field, shape, mine))
@@ -227,7 +224,7 @@ def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
     done = 0
     while done < total:
         n = min(batch_size, total - done)
-        taken = run_tasks([lambda s=s, n=n: s.take(n) for s in streams], use_threads)
+        taken = run_tasks([partial(s.take, n) for s in streams], use_threads)
         try:
             data = {s.leaf: _result(t) for s, t in zip(streams, taken)}
         except BaseException:

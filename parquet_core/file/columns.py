@@ -9,6 +9,11 @@ Fields are kept by position and leaves found by their schema node, never by
 name alone: a file may give several fields one name (pyarrow writes
 ``names=["a", "b", "a"]``), and each must still read its own leaves.  A name
 that several fields share resolves to none of them (``ParquetSchemaError``).
+
+A top-level group the reader cannot lay out (a malformed LIST, MAP or VARIANT
+group) still shows in the schema, as a field of type ``NESTED``; asking for its
+shape (selecting it, filtering on it) raises the :class:`ParquetSchemaError` that
+says why.  The readers below only ever see shapes.
 """
 
 from __future__ import annotations
@@ -24,8 +29,8 @@ from parquet_core.schema.types import DataType, Field, Schema, TypeId, ambiguous
 
 __all__ = ["FileColumns", "Selected"]
 
-#: A field to read and its shape, or the schema error that stops it being read.
-Selected = tuple[Field, "Shape | ParquetSchemaError"]
+#: A field to read and its shape.
+Selected = tuple[Field, Shape]
 
 
 def _unreadable_field(node: SchemaNode) -> Field:
@@ -38,12 +43,13 @@ def _type_of(d: SchemaDescriptor) -> Callable[[int], DataType]:
 
 
 class _Layout(NamedTuple):
-    """The table's top-level fields, by position: each one's schema node and shape
-    (or the error that stops it being read)."""
+    """The table's top-level fields, by position: each one's schema node and shape (None
+    for a field the reader cannot lay out, with its error in *errors*)."""
 
     fields: list[Field]
     nodes: list[SchemaNode]
-    shapes: list[Shape | ParquetSchemaError]
+    shapes: list[Shape | None]
+    errors: dict[int, ParquetSchemaError]
 
 
 def _layout(d: SchemaDescriptor) -> _Layout:
@@ -53,6 +59,7 @@ def _layout(d: SchemaDescriptor) -> _Layout:
 
     Fields are kept by position: a file may give several top-level fields one name.
     """
+<<<<<<< HEAD
     done: _Layout | None = d.__dict__.get("_file_layout")
     if done is None:
         done = d.__dict__["_file_layout"] = _build_layout(d)
@@ -61,6 +68,9 @@ def _layout(d: SchemaDescriptor) -> _Layout:
 
 def _build_layout(d: SchemaDescriptor) -> _Layout:
     out = _Layout([], [], [])
+=======
+    out = _Layout([], [], [], {})
+>>>>>>> h34
     for node in d.top_level_fields:
         leaves = d.leaves_of(node)
         if not leaves:
@@ -70,7 +80,8 @@ def _build_layout(d: SchemaDescriptor) -> _Layout:
             shape = build_shape(node, d.leaf_of, _type_of(d))
         except ParquetSchemaError as exc:
             add_note(exc, f"in the schema of field {node.name!r}")
-            out.shapes.append(exc)
+            out.errors[len(out.shapes)] = exc
+            out.shapes.append(None)
             out.fields.append(_unreadable_field(node))
             continue
         assert shape is not None  # the node has leaves
@@ -105,16 +116,16 @@ def table_schema(d: SchemaDescriptor) -> Schema:
 TABLE_SCHEMA[:] = [table_schema]   # the schema layer cannot import this one: see descriptor.py
 
 
-class _ShapesByName(Mapping[str, "Shape | ParquetSchemaError"]):
-    """Top-level name -> its shape; looking up a name several fields share raises
-    :class:`ParquetSchemaError` (a name then picks no one field)."""
+class _ShapesByName(Mapping[str, Shape]):
+    """Top-level name -> its shape; looking up a name several fields share, or a field the
+    reader cannot lay out, raises :class:`ParquetSchemaError`."""
 
-    def __init__(self, schema: Schema, shapes: list[Shape | ParquetSchemaError]) -> None:
+    def __init__(self, schema: Schema, shape: Callable[[int], Shape]) -> None:
         self._schema = schema
-        self._shapes = shapes
+        self._shape = shape
 
-    def __getitem__(self, name: str) -> Shape | ParquetSchemaError:
-        return self._shapes[self._schema.index(name)]
+    def __getitem__(self, name: str) -> Shape:
+        return self._shape(self._schema.index(name))
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and bool(self._schema.positions(name))
@@ -141,12 +152,30 @@ class FileColumns:
         self.descriptor = metadata.schema
         layout = _layout(self.descriptor)
         self.fields: list[Field] = layout.fields
-        #: The top-level fields' schema nodes and shapes, by position.
+        #: The top-level fields' schema nodes, by position.
         self.nodes: list[SchemaNode] = layout.nodes
-        self.field_shapes: list[Shape | ParquetSchemaError] = layout.shapes
+        self._shapes = layout.shapes
+        self._errors = layout.errors
         self.schema: Schema = FileSchema(self.fields, metadata)
-        #: Top-level name -> its Shape, or the schema error that stops it being read.
-        self.shapes: Mapping[str, Shape | ParquetSchemaError] = _ShapesByName(self.schema, layout.shapes)
+        #: Top-level name -> its Shape (see :meth:`shape` for a field that has none).
+        self.shapes: Mapping[str, Shape] = _ShapesByName(self.schema, self.shape)
+
+    def shape(self, pos: int) -> Shape:
+        """The shape of the top-level field at *pos*.
+
+        Raises
+        ------
+        ParquetSchemaError
+            For a group the reader cannot lay out (the error says why; a new one each time).
+        """
+        shape = self._shapes[pos]
+        if shape is None:
+            stored = self._errors[pos]
+            err = ParquetSchemaError(*stored.args)
+            for note in getattr(stored, "__notes__", ()):
+                add_note(err, note)
+            raise err
+        return shape
 
     # -- names -------------------------------------------------------------------
     def _top(self, name: str) -> int:
@@ -189,7 +218,7 @@ class FileColumns:
         is read, by position.
         """
         if columns is None:
-            return list(zip(self.fields, self.field_shapes))
+            return [(field, self.shape(pos)) for pos, field in enumerate(self.fields)]
         if isinstance(columns, str):
             raise TypeError("columns must be a list of names, not a string")
         picked: dict[int, set[int] | None] = {}   # top-level position -> leaves (None: the whole field)
@@ -206,9 +235,11 @@ class FileColumns:
                 picked[pos].update(self.descriptor.leaves_of(node))  # type: ignore[union-attr]
         out: list[Selected] = []
         for pos, keep in picked.items():
-            field, shape = self.fields[pos], self.field_shapes[pos]
-            pruned = shape if keep is None or isinstance(shape, ParquetSchemaError) \
-                else prune_shape(shape, keep)
+            field, shape = self.fields[pos], self.shape(pos)
+            if keep is None:
+                out.append((field, shape))
+                continue
+            pruned = prune_shape(shape, keep)
             assert pruned is not None  # keep holds leaves of this field
             if pruned is shape:
                 out.append((field, shape))
@@ -219,7 +250,7 @@ class FileColumns:
     @staticmethod
     def leaves_of(selected: Sequence[Selected]) -> list[int]:
         """Leaf indexes the selected fields read."""
-        return sorted({i for _, s in selected if not isinstance(s, ParquetSchemaError) for i in s.leaves})
+        return sorted({i for _, s in selected for i in s.leaves})
 
     def unknown_column(self, name: str, leaf: bool = False) -> ValueError:
         """The error for a column name the file lacks, listing the names it has."""

@@ -278,7 +278,7 @@ def _stat_bounds(planner: RowGroupPlanner, rg: int, name: str, bloom: bool, dict
     all_nan = False
     if stats is not None:
         nulls, nans = stats.null_count, stats.nan_count
-        if stats.has_min_max:
+        if stats.has_min_max and stats.min_raw is not None and stats.max_raw is not None:
             lo = decode_stat_storage(stats.min_raw, desc)
             hi = decode_stat_storage(stats.max_raw, desc)
         elif stats.column_order == IEEE_754_TOTAL_ORDER and stats.min_raw is not None:
@@ -394,8 +394,8 @@ def _plan(planner: RowGroupPlanner, filters: Any, row_groups: list[int] | None,
     expr = from_filters(filters)
     groups = list(range(planner.num_row_groups)) if row_groups is None else list(row_groups)
     report = PruneReport(expr, row_groups=len(groups))
-    names = None if columns is None else set(columns) | (set() if expr is None else expr.columns())
-    leaves = planner.columns.needed_leaves(names)
+    wanted = None if columns is None else set(columns) | (set() if expr is None else expr.columns())
+    leaves = planner.columns.needed_leaves(wanted)
     for rg in groups if measure else ():
         report.bytes_total += sum(planner.metadata.row_group(rg).column(i).total_compressed_size for i in leaves)
     if expr is None:
@@ -411,12 +411,16 @@ def _plan(planner: RowGroupPlanner, filters: Any, row_groups: list[int] | None,
     # "every row matches" is decided on top-level flat columns only (a leaf below a struct may
     # be null through its parent; a variant path may be absent from a row)
     decidable = all(_top_level_leaf(planner, c) for c in expr.columns())
+
+    def bounds_in(rg: int, bloom: bool, dictionary: bool = False) -> Callable[[str], Any]:
+        return lambda name: _stat_bounds(planner, rg, name, bloom, dictionary=dictionary, expr=nnf,
+                                         geo=name in geo_cols)
     plans: list[RowGroupPlan] = []
     for rg in groups:
         # Each stage only refines the bounds of some columns (those with a usable dictionary,
         # a Bloom filter); the others keep their statistics bounds, computed once here.  A
         # stage that would refine no column decides what the statistics did: it is skipped.
-        stats = _once(lambda name, rg=rg: _stat_bounds(planner, rg, name, False, expr=nnf, geo=name in geo_cols))
+        stats = _once(bounds_in(rg, bloom=False))
         if not may_match(nnf, stats):
             report.pruned_by_statistics.append(rg)
             continue
@@ -426,13 +430,12 @@ def _plan(planner: RowGroupPlanner, filters: Any, row_groups: list[int] | None,
             _keep(planner, report, plans, RowGroupPlan(rg, None, every_row=True), leaves, measure)
             continue
         with_dict = [c for c in names if _has_full_dictionary(planner, rg, c)] if dictionaries else []
-        if with_dict and not may_match(nnf, _refined(stats, with_dict, lambda name, rg=rg: _stat_bounds(
-                planner, rg, name, False, dictionary=True, expr=nnf, geo=name in geo_cols))):
+        if with_dict and not may_match(nnf, _refined(stats, with_dict, bounds_in(rg, bloom=False,
+                                                                                  dictionary=True))):
             report.pruned_by_dictionary.append(rg)
             continue
         with_bloom = [c for c in names if _has_bloom_filter(planner, rg, c)] if blooms else []
-        if with_bloom and not may_match(nnf, _refined(stats, with_bloom, lambda name, rg=rg: _stat_bounds(
-                planner, rg, name, True, expr=nnf, geo=name in geo_cols))):
+        if with_bloom and not may_match(nnf, _refined(stats, with_bloom, bounds_in(rg, bloom=True))):
             report.pruned_by_bloom_filter.append(rg)
             continue
         rows = None

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Protocol, Sequence, TypeGuard
 
 from parquet_core.errors import ParquetError, UnsupportedFeatureError, file_context, names_file, path_of
 from parquet_core.file.columns import FileColumns
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from parquet_core.schema.descriptor import SchemaDescriptor
     from parquet_core.table.arrays import Array, Table
 
-__all__ = ["ParquetFile", "IsAFolderError"]
+__all__ = ["ParquetFile", "IsAFolderError", "StrictValidator"]
 
 
 class IsAFolderError(IsADirectoryError, ParquetError):
@@ -60,10 +60,13 @@ class IsAFolderError(IsADirectoryError, ParquetError):
     """
 
 
-#: The validator behind ``strict=True``: ``validate(source, level, decryption)`` raising
-#: ParquetFormatError on any error finding. Installed by :mod:`parquet_core.validation`, which sits
-#: above this layer (importing ``parquet_core`` installs it).
-STRICT_VALIDATOR: list[Callable[[Any, str, Any], None]] = []
+class StrictValidator(Protocol):
+    """The check behind ``strict=True``: raise ParquetFormatError when the file breaks a rule
+    of the spec at *level* (``"footer"`` when the file is opened, ``"data"`` before the first
+    read).  :attr:`ParquetFile.strict_validator` holds it."""
+
+    def __call__(self, source: RandomAccessSource, level: str,
+                 decryption: FileDecryptionProperties | None) -> None: ...
 
 
 @lru_cache(maxsize=32)
@@ -103,6 +106,12 @@ class ParquetFile:
     summary itself (``ParquetFile(folder + "/_metadata")``) to read the row groups it lists.
     """
 
+    #: The check behind ``strict=True`` (:class:`StrictValidator`).  The validator sits above
+    #: this layer, which cannot import it: the package facade (``parquet_core/__init__.py``)
+    #: hands it in when it hands out this class, and a subclass may bring its own.  None:
+    #: ``strict=True`` is refused with UnsupportedFeatureError.
+    strict_validator: ClassVar[StrictValidator | None] = None
+
     @names_file("reading")
     def __init__(self, source: Any, *, page_checksum_verification: bool | None = None,
                  decryption: FileDecryptionProperties | None = None,
@@ -121,7 +130,7 @@ class ParquetFile:
         self._kept_dictionaries: frozenset[str] | None = None   # worked out on first read
         self._path = path_of(source)   # named in every error (see errors.names_file)
         self._source, self._owned = _open(source, filesystem, storage_options)
-        self._strict = [] if self.options.strict else None   # levels already validated
+        self._strict: list[str] | None = [] if self.options.strict else None   # levels already validated
         try:
             raw, footer_len, decryptor = read_footer(self._source, self.options.decryption)
             self.metadata = FileMetadata(raw, footer_len, decryptor, self._source.size)
@@ -245,9 +254,11 @@ class ParquetFile:
         """``strict=True``: raise ParquetFormatError on any ``pc.check`` error, once per level."""
         if self._strict is None or level in self._strict:
             return
-        if not STRICT_VALIDATOR:
-            raise UnsupportedFeatureError("strict=True needs parquet_core.validation (import parquet_core)")
-        STRICT_VALIDATOR[0](self._source, level, self.options.decryption)
+        check = type(self).strict_validator     # read on the class: a plain function stays unbound
+        if check is None:
+            raise UnsupportedFeatureError("strict=True needs the validator, which the package hands to "
+                                          "ParquetFile: open the file as parquet_core.ParquetFile")
+        check(self._source, level, self.options.decryption)
         self._strict.append(level)
 
     # -- context management -------------------------------------------------
@@ -414,7 +425,8 @@ class ParquetFile:
             raise ValueError("batch_size must be positive")
         if _ints(columns) and (row_groups is None or _names(row_groups)):
             # pyarrow's positional order is (batch_size, row_groups, columns): the types tell
-            columns, row_groups = row_groups, columns
+            given_groups = columns
+            columns, row_groups = row_groups, given_groups
         use_threads = self.options.threads(use_threads)
         columns = self._with_index_columns(columns, use_pandas_metadata)
         self._validate("data")
@@ -509,12 +521,12 @@ class ParquetFile:
         return f"<ParquetFile {self.metadata!r}>"
 
 
-def _ints(values: Any) -> bool:
+def _ints(values: Any) -> TypeGuard[Sequence[int]]:
     return isinstance(values, (list, tuple, range)) and len(values) > 0 and \
         all(isinstance(v, int) and not isinstance(v, bool) for v in values)
 
 
-def _names(values: Any) -> bool:
+def _names(values: Any) -> TypeGuard[Sequence[str]]:
     return isinstance(values, (list, tuple)) and all(isinstance(v, str) for v in values)
 
 

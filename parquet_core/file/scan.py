@@ -22,6 +22,7 @@ import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import numpy as np
@@ -32,7 +33,6 @@ from parquet_core.column.reader import read_column_chunks
 from parquet_core.errors import (
     ParquetError,
     ParquetFormatError,
-    ParquetSchemaError,
     add_note,
     out_of_memory,
     quoted,
@@ -226,7 +226,7 @@ def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool
         raise
     except MemoryError as exc:
         err = out_of_memory(exc, "decoding a column chunk")
-        add_note(err, f"in column {desc.dotted_path}, row group {where[0].row_group}")
+        add_note(err, f"in column {quoted(desc.dotted_path, bare=True)}, row group {where[0].row_group}")
         raise err from exc
     return data
 
@@ -243,8 +243,6 @@ def worth_threads(ctx: ReadContext, selected: Sequence[Selected], groups: Sequen
     chunk = ctx.indexes.chunk
     try:
         for _, shape in selected:
-            if isinstance(shape, ParquetSchemaError):
-                continue
             for leaf in shape.leaves:
                 for rg in groups:
                     total += chunk(rg, leaf).total_uncompressed_size
@@ -270,7 +268,7 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
     descs = ctx.metadata.schema.columns
     if use_threads:
         use_threads = worth_threads(ctx, selected, groups)
-    plan: list[tuple[Field, Shape | ParquetSchemaError, list[tuple[int, int]]]] = []
+    plan: list[tuple[Field, Shape, list[tuple[int, int]]]] = []
     tasks: list[Callable[[], ColumnData]] = []
     sizes: list[int] = []
     # threads: one task per (leaf, row group), small neighbours batched (run_tasks); in order:
@@ -278,14 +276,13 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
     per_group = use_threads and len(groups) > 1
     for field, shape in selected:
         slots: list[tuple[int, int]] = []
-        if not isinstance(shape, ParquetSchemaError):
-            for leaf in shape.leaves:
-                keep = ctx.keeps(field, shape, leaf)
-                for part in ([[rg] for rg in groups] if per_group else [list(groups)]):
-                    slots.append((leaf, len(tasks)))
-                    tasks.append(lambda part=part, leaf=leaf, keep=keep: decode_chunks(ctx, part, leaf, keep))
-                    if use_threads:
-                        sizes.append(_task_bytes(ctx, part, leaf))
+        for leaf in shape.leaves:
+            keep = ctx.keeps(field, shape, leaf)
+            for part in ([[rg] for rg in groups] if per_group else [list(groups)]):
+                slots.append((leaf, len(tasks)))
+                tasks.append(partial(decode_chunks, ctx, part, leaf, keep))
+                if use_threads:
+                    sizes.append(_task_bytes(ctx, part, leaf))
         plan.append((field, shape, slots))
     results = run_tasks(tasks, use_threads, sizes if use_threads else None)
     # the fields are built on the pool only when the decodes ran there and a field is large
@@ -309,8 +306,6 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
     try:
         for field, shape, slots in plan:
             try:
-                if isinstance(shape, ParquetSchemaError):
-                    raise shape
                 with _assembling(field, where):
                     data = gather(field, shape, slots)
             except BaseException:
@@ -345,7 +340,7 @@ def _assembling(field: Field, where: str) -> Iterator[None]:
         yield
     except MemoryError as exc:
         err = out_of_memory(exc, "assembling a column")
-        add_note(err, f"in column {field.name}, {where} (joining the decoded pages)")
+        add_note(err, f"in column {quoted(field.name, bare=True)}, {where} (joining the decoded pages)")
         raise err from exc
 
 
@@ -358,7 +353,7 @@ def _settle(items: Sequence[object]) -> None:
     wait(futures)
 
 
-def read_rows(ctx: ReadContext, rg: int, field: Field, shape: Shape | ParquetSchemaError,
+def read_rows(ctx: ReadContext, rg: int, field: Field, shape: Shape,
               mask: npt.NDArray[np.bool_] | None, rows: npt.NDArray[np.int64] | None) -> Array:
     """One field of one row group, only at *rows* (all rows when None; else the increasing
     positions where *mask* is set, ``np.flatnonzero(mask)``).
@@ -369,8 +364,6 @@ def read_rows(ctx: ReadContext, rg: int, field: Field, shape: Shape | ParquetSch
     """
     if rows is None:
         return read_fields(ctx, [(field, shape)], [rg], False)[0]
-    if isinstance(shape, ParquetSchemaError):
-        raise shape
     data: dict[int, ColumnData] = {}
     for leaf in shape.leaves:
         desc = ctx.metadata.schema.column(leaf)

@@ -44,8 +44,10 @@ __all__ = ["split_variant_path", "variant_bounds", "variant_field_array"]
 def split_variant_path(shapes: Mapping[str, Any], name: str) -> tuple[str, tuple[str, ...]] | None:
     """``(column, field path)`` when *name* is a path into a variant column, else None."""
     top, dot, rest = name.partition(".")
+    if not dot:
+        return None
     shape = shapes.get(top)
-    if not dot or not isinstance(shape, Shape) or shape.data_type.id is not TypeId.VARIANT:
+    if not isinstance(shape, Shape) or shape.data_type.id is not TypeId.VARIANT:
         return None
     return top, tuple(rest.split("."))
 
@@ -98,6 +100,8 @@ def variant_bounds(pf: FileColumns, rg: int, name: str, expr: Any) -> Bounds | N
     if stats is None or not stats.has_min_max:
         return None
     desc = chunk.descriptor
+    if stats.min_raw is None or stats.max_raw is None:
+        return None
     lo = decode_stat_storage(stats.min_raw, desc)
     hi = decode_stat_storage(stats.max_raw, desc)
     # null counts of the leaf count missing fields and non-objects too: not given

@@ -96,7 +96,7 @@ def restore_columns(fields: Sequence[Field], arrays: list[Any], metadata: dict[b
     out, arrow_fields = list(arrays), []
     for i, f in enumerate(fields):
         want = None
-        if in_order:
+        if in_order and original is not None:
             want = original.field(i)
         elif original is not None and original.get_field_index(f.name) >= 0:
             want = original.field(f.name)

@@ -100,7 +100,7 @@ def nested_from_arrow(arr: pa.Array, convert: Callable[[pa.Array, str], Array],
         child = arr.values.slice(arr.offset * size, n * size)
     elif pa.types.is_map(t):
         offs, lo, hi = _arrow_offsets(arr)
-        entries = arr.values.slice(lo, hi - lo) if hasattr(arr, "values") else None
+        entries = arr.values.slice(lo, hi - lo)
         keys = convert(entries.field(0), f"{name}.key")
         items = convert(entries.field(1), f"{name}.value")
         dt = DataType("map", fields=(

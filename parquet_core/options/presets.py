@@ -60,10 +60,10 @@ def check_target(name: str, value: Any) -> str | None:
 
 def preset_defaults(options: dict[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
     """*options* with the preset's values for the options still at their defaults."""
-    target = options.get("compatible_with")
+    target = check_target("compatible_with", options.get("compatible_with"))
     if target is None:
         return options
-    reader, _ = parse_target(check_target("compatible_with", target))
+    reader, _ = parse_target(target)
     out = dict(options)
     for name, value in PRESET_DEFAULTS[reader].items():
         if out.get(name) == defaults[name]:

@@ -275,22 +275,22 @@ def _nested(node: SchemaNode, dt: DataType, arr: ImportedArray, name: str, start
         keep = np.repeat(validity, np.diff(offsets))
         child_full = array_from_c(node.children[0], arr.children[0], f"{name}.element", pos=lo, n=hi - lo,
                                   validate_utf8=validate_utf8)
-        child = take_array(child_full, np.flatnonzero(keep))
+        items = take_array(child_full, np.flatnonzero(keep))
         lengths = np.where(validity, np.diff(offsets), 0)
         offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
     else:
-        child = array_from_c(node.children[0], arr.children[0], f"{name}.element", pos=lo, n=hi - lo,
+        items = array_from_c(node.children[0], arr.children[0], f"{name}.element", pos=lo, n=hi - lo,
                              validate_utf8=validate_utf8)
     if node.format == "+m":
         key_f = dt.fields[0]
-        if not isinstance(child, StructArray) or len(child.values) != 2:
+        if not isinstance(items, StructArray) or len(items.values) != 2:
             raise ParquetFormatError(f"column {name!r}: malformed Arrow map: its entries are not "
                                      "key/value structs")
-        _check_required(child.values[0], key_f, f"{name}.key", None)
-        entries = StructArray(DataType("struct", fields=dt.fields), list(child.values), len(child))
+        _check_required(items.values[0], key_f, f"{name}.key", None)
+        entries = StructArray(DataType("struct", fields=dt.fields), list(items.values), len(items))
         return MapArray(dt, offsets, entries, validity)
-    _check_required(child, dt.fields[0], f"{name}.element", None)
-    return ListArray(dt, offsets, child, validity)
+    _check_required(items, dt.fields[0], f"{name}.element", None)
+    return ListArray(dt, offsets, items, validity)
 
 
 def table_from_batch(schema: SchemaNode, batch: ImportedArray, fields: Schema | None = None, *,

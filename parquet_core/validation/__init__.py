@@ -28,7 +28,6 @@ import os
 from typing import Any
 
 from parquet_core.errors import ParquetFormatError, add_note, path_of
-from parquet_core.file import reader as _reader
 from parquet_core.file.filesystem import is_url, resolve_filesystem
 from parquet_core.file.source import open_source
 from parquet_core.options.reader import reader_options
@@ -51,7 +50,7 @@ from parquet_core.validation.context import LEVELS, Checker
 from parquet_core.validation.report import CheckReport, Finding
 from parquet_core.validation.rules import RULES, Rule, rules_table
 
-__all__ = ["check", "CheckReport", "Finding", "Rule", "RULES", "LEVELS", "rules_table"]
+__all__ = ["check", "strict_validate", "CheckReport", "Finding", "Rule", "RULES", "LEVELS", "rules_table"]
 
 
 def check(source: Any, *, level: str = "data", decryption: Any = None, filesystem: Any = None,
@@ -154,7 +153,7 @@ def _check_targets(ck: Checker, targets: Any) -> None:
         ck.report(r, message)
 
 
-def _strict_validate(source: Any, level: str, decryption: Any) -> None:
+def strict_validate(source: Any, level: str, decryption: Any) -> None:
     """The validator behind ``ParquetFile(..., strict=True)``: raise on any error finding."""
     report = check(source, level=level, decryption=decryption)
     errors = report.errors
@@ -165,5 +164,3 @@ def _strict_validate(source: Any, level: str, decryption: Any) -> None:
             add_note(exc, str(f))
         raise exc
 
-
-_reader.STRICT_VALIDATOR[:] = [_strict_validate]

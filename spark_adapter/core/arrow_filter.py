@@ -14,14 +14,14 @@ NaN and is larger than every other value.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 __all__ = ["UNORDERED", "weaken", "arrow_mask"]
 
 UNORDERED = frozenset({"int96", "interval", "geometry", "geography"})
 
 
-def weaken(node: tuple, unsupported: Callable[[tuple], bool]) -> tuple[bool | tuple, bool]:
+def weaken(node: tuple, unsupported: Callable[[tuple], bool]) -> tuple[Literal[True] | tuple, bool]:
     """``(tree, cut)``: *node* (NNF) with the leaves *unsupported* accepts replaced by True
     (``tree`` is True when nothing is left), and whether any leaf was cut."""
     tag = node[0]

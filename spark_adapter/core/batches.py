@@ -7,7 +7,7 @@ nullability), so each source rebuilds its batches here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["conform_batch", "to_spark_arrow"]
 
 
-def conform_batch(columns: dict[str, Any], source_cols: list[str | None],
+def conform_batch(columns: dict[str, Any], source_cols: Sequence[str | None],
                   target: pa.Schema, num_rows: int,
                   constants: dict[str, Any] | None = None) -> pa.RecordBatch:
     """Build a record batch on *target* from engine Arrow columns.

@@ -142,6 +142,18 @@ class KartothekCommitMessage(WriterCommitMessage):
     staged: list = field(default_factory=list)
 
 
+def _ours(messages: list[WriterCommitMessage | None]) -> list[KartothekCommitMessage]:
+    """The tasks' messages (None: a task that sent none); another writer's is refused."""
+    out: list[KartothekCommitMessage] = []
+    for m in messages:
+        if m is None:
+            continue
+        if not isinstance(m, KartothekCommitMessage):
+            raise TypeError(f"kartothek: a commit message from another writer ({type(m).__name__})")
+        out.append(m)
+    return out
+
+
 class KartothekWriter(DataSourceArrowWriter):
     """Tasks stage data files; the driver commits indices and metadata (see the module docstring)."""
 
@@ -207,7 +219,7 @@ class KartothekWriter(DataSourceArrowWriter):
             raise
         return KartothekCommitMessage(staged)
 
-    def commit(self, messages: list[KartothekCommitMessage]) -> None:
+    def commit(self, messages: list[WriterCommitMessage | None]) -> None:
         from parquet_core_integrations.kartothek.metadata import DatasetMetadata
         from parquet_core_integrations.kartothek.schema import write_schema
         from parquet_core_integrations.kartothek.store import open_store
@@ -219,7 +231,7 @@ class KartothekWriter(DataSourceArrowWriter):
         )
         from spark_adapter.core.types import target_arrow_schema
 
-        staged = [s for m in messages if m is not None for s in m.staged]
+        staged = [s for m in _ours(messages) for s in m.staged]
         base = self.base
         fmt = self.metadata_format or (base.format if base is not None else "json")
         try:
@@ -238,7 +250,7 @@ class KartothekWriter(DataSourceArrowWriter):
             delete_staged(self.path, staged)
             raise
 
-    def abort(self, messages: list[KartothekCommitMessage | None]) -> None:
+    def abort(self, messages: list[WriterCommitMessage | None]) -> None:
         from parquet_core_integrations.kartothek.write import delete_staged
 
-        delete_staged(self.path, [s for m in messages if m is not None for s in m.staged])
+        delete_staged(self.path, [s for m in _ours(messages) for s in m.staged])

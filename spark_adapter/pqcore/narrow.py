@@ -112,21 +112,22 @@ def query_needs(full: Any, probe: Any) -> tuple[list[str], list[str]]:
     columns = [c for c in full.columns if c.lower() in used]
 
     # filters: the conjuncts directly above each scan; only those common to every scan
-    above: dict[int, set[str]] = {}
+    above: dict[tuple[int, ...], set[str]] = {}
     for n in nodes:
         if n.nodeName() != "Filter":
             continue
         child = n.child()
         if _relation_key(child) != key:
             continue
-        texts = set()
+        texts: set[str] = set()
         for c in _conjuncts(n.condition()):
             text = filter_text(c.sql())
             try:
                 tree = parse_filter(text) if text else None
             except ValueError:
                 tree = None
-            if tree is not None and all(field_type(full.schema, col) is not None for col in columns_of(tree)):
+            if text and tree is not None and all(field_type(full.schema, col) is not None
+                                                 for col in columns_of(tree)):
                 texts.add(text)
         above[_scan_id(child)] = above.get(_scan_id(child), set()) | texts
     common: set[str] | None = None
@@ -169,7 +170,7 @@ def cheapest_column(schema: Any) -> list[str]:
     return [] if best is None else [schema.fields[best[1]].name]
 
 
-def _scan_id(node: Any) -> tuple:
+def _scan_id(node: Any) -> tuple[int, ...]:
     """One scan occurrence: its output attribute ids (the same node object is not kept by py4j)."""
     return tuple(a.exprId().id() for a in _seq(node.output()))
 
@@ -247,6 +248,7 @@ def _quiet_analysis_errors() -> Iterator[None]:
     a narrowed attempt that fails is expected (the column is added and the query tried
     again), and the user would otherwise see an ERROR with a stack trace for a query that
     works.  Other threads' records pass."""
+    get: Callable[[str | None], logging.Logger]
     try:   # made through pyspark's class: a plain Logger made first would stay plain
         from pyspark.logger import PySparkLogger  # and refuse pyspark's extra fields
         get = PySparkLogger.getLogger

@@ -97,7 +97,7 @@ def _encryption(opts: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
-def read_options(options: Mapping[str, Any] | None) -> ReadOptions:
+def read_options(options: ReadOptions | Mapping[str, Any] | None) -> ReadOptions:
     """Parse a read's options; raises ValueError naming a bad option (or an unknown one)."""
     if isinstance(options, ReadOptions):
         return options

@@ -45,7 +45,7 @@ _WHOLE_GROUP_ROWS = 1 << 20
 _WHOLE_GROUP_BYTES = 64 << 20
 
 
-def list_table(options: ReadOptions | Any) -> tuple[list[str], list[list[tuple[str, str]]], list[Any]]:
+def list_table(options: ReadOptions | Any) -> tuple[list[str], list[list[tuple[str, str | None]]], list[Any]]:
     """``(files, per-file [(column, raw folder value)], partition StructFields)`` of a ``load(...)``."""
     from pyspark.sql.types import StructField
 
@@ -69,7 +69,7 @@ def list_table(options: ReadOptions | Any) -> tuple[list[str], list[list[tuple[s
 class PqcoreScanPartition(InputPartition):
     """One Spark task: pieces of files (path, row groups or None for all, raw folder values)."""
 
-    def __init__(self, index: int, pieces: list[tuple[str, list[int] | None, dict[str, str]]],
+    def __init__(self, index: int, pieces: list[tuple[str, list[int] | None, dict[str, str | None]]],
                  filter_types: StructType | None = None, use_threads: bool = True) -> None:
         super().__init__(index)
         self.index = index
@@ -187,8 +187,11 @@ class PqcoreReader(DataSourceReader):
                 typ = fields[part.lower()]
             return typ
 
+        tree = self.filter.tree
+        if tree is None:            # (called with a filter only)
+            return files, specs
         try:
-            expr = to_expression(self.filter.tree, lambda c: c, type_of, self.time_zone)
+            expr = to_expression(tree, lambda c: c, type_of, self.time_zone)
         except KeyError:   # a filter column the table lacks: let the scan report it
             return files, specs
         pieces = [SimpleNamespace(path=f, spec=s) for f, s in zip(files, specs)]
@@ -208,7 +211,7 @@ class PqcoreReader(DataSourceReader):
         return self._read_pieces(partition.pieces, partition.filter_types, scan_filter, zone,
                                  getattr(partition, "use_threads", True))
 
-    def _read_pieces(self, pieces: list[tuple[str, list[int] | None, dict[str, str]]],
+    def _read_pieces(self, pieces: list[tuple[str, list[int] | None, dict[str, str | None]]],
                      filter_types: StructType | None, scan_filter: Any,
                      zone: str = "UTC", use_threads: bool = True) -> Iterator[pa.RecordBatch]:
         for path, row_groups, values in pieces:
@@ -284,7 +287,7 @@ def _resolve_columns(file_names: list[str], wanted: list[str]) -> list[str | Non
 
 
 def read_file_batches(path: str, schema: StructType, batch_size: int,
-                      partition_values: dict[str, str] | None = None, time_zone: str = "UTC",
+                      partition_values: dict[str, str | None] | None = None, time_zone: str = "UTC",
                       scan_filter: Any = None, row_groups: list[int] | None = None,
                       filter_types: StructType | None = None,
                       options: dict[str, str] | None = None,
@@ -307,7 +310,7 @@ def read_file_batches(path: str, schema: StructType, batch_size: int,
         raise
 
 
-def typed_partition_values(raw: dict[str, str], types: StructType, time_zone: str) -> dict[str, Any]:
+def typed_partition_values(raw: dict[str, str | None], types: StructType, time_zone: str) -> dict[str, Any]:
     """Folder values parsed as the types *types* gives their columns (else kept as text)."""
     from spark_adapter.core.partitioning import partition_value
     from spark_adapter.pqcore.scan import field_type
@@ -319,7 +322,7 @@ def typed_partition_values(raw: dict[str, str], types: StructType, time_zone: st
     return out
 
 
-def _partition_constants(schema: StructType, partition_values: dict[str, str],
+def _partition_constants(schema: StructType, partition_values: dict[str, str | None],
                          time_zone: str) -> dict[str, Any]:
     """``{field name: Python value}`` for the schema fields that are partition columns."""
     from spark_adapter.core.partitioning import partition_value
@@ -329,7 +332,8 @@ def _partition_constants(schema: StructType, partition_values: dict[str, str],
             for f in schema.fields if f.name.lower() in lower}
 
 
-def _read_file_batches(path: str, schema: StructType, batch_size: int, partition_values: dict[str, str],
+def _read_file_batches(path: str, schema: StructType, batch_size: int,
+                       partition_values: dict[str, str | None],
                        time_zone: str, scan_filter: Any, row_groups: list[int] | None,
                        filter_types: StructType, options: dict[str, str] | None = None,
                        use_threads: bool = True) -> Iterator[pa.RecordBatch]:
@@ -403,8 +407,8 @@ def _read_file_batches(path: str, schema: StructType, batch_size: int, partition
                 if table.num_rows == 0:
                     continue
                 at = table.to_arrow()
-                cols = {name: at.column(name) for name in present}
-                yield conform_batch(cols, source_cols, target, table.num_rows, constants)
+                by_name = {name: at.column(name) for name in present}
+                yield conform_batch(by_name, source_cols, target, table.num_rows, constants)
 
 
 def _selection(schema: StructType, resolved: dict[str, str | None], file_schema: Any) -> list[str]:

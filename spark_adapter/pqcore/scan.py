@@ -250,12 +250,12 @@ class Piece:
 
     path: str
     row_groups: list[int] | None
-    partition_values: dict[str, str] = field(default_factory=dict)
+    partition_values: dict[str, str | None] = field(default_factory=dict)   # None: a null folder value
     weight: int = 0
 
 
-def plan_pieces(files: list[str], specs: list[list[tuple[str, str]]], scan_filter: ScanFilter,
-                spark_types: Any, typed_values: Callable[[dict[str, str]], dict[str, Any]],
+def plan_pieces(files: list[str], specs: list[list[tuple[str, str | None]]], scan_filter: ScanFilter,
+                spark_types: Any, typed_values: Callable[[dict[str, str | None]], dict[str, Any]],
                 max_bytes: int = DEFAULT_MAX_PARTITION_BYTES,
                 open_cost: int = DEFAULT_OPEN_COST, options: Any = None) -> list[Piece]:
     """The pieces of a scan: whole small files, large files split by row groups, and with a

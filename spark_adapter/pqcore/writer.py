@@ -92,6 +92,18 @@ class PqcoreCommitMessage(WriterCommitMessage):
     rows: int = 0
 
 
+def _ours(messages: list[WriterCommitMessage | None]) -> list[PqcoreCommitMessage]:
+    """The tasks' messages (None: a task that sent none); another writer's is refused."""
+    out: list[PqcoreCommitMessage] = []
+    for m in messages:
+        if m is None:
+            continue
+        if not isinstance(m, PqcoreCommitMessage):
+            raise TypeError(f"pqcore: a commit message from another writer ({type(m).__name__})")
+        out.append(m)
+    return out
+
+
 def _is_parquet(path: str) -> bool:
     try:
         with open(path, "rb") as f:
@@ -232,8 +244,8 @@ class PqcoreWriter(DataSourceArrowWriter):
         return PqcoreCommitMessage(files=staged, rows=files.rows)
 
     # -- driver --------------------------------------------------------------
-    def commit(self, messages: list[PqcoreCommitMessage]) -> None:
-        staged = [f for m in messages if m is not None for f in m.files]
+    def commit(self, messages: list[WriterCommitMessage | None]) -> None:
+        staged = [f for m in _ours(messages) for f in m.files]
         if not staged and not self.partition_by:
             staged.append(self._write_empty_file())  # like Spark: keep the schema readable
         staged += [m for m in (os.path.join(os.path.dirname(rel), key_material_name(os.path.basename(rel)))
@@ -264,7 +276,7 @@ class PqcoreWriter(DataSourceArrowWriter):
         shutil.rmtree(self.staging, ignore_errors=True)
         shutil.rmtree(trash, ignore_errors=True)
 
-    def abort(self, messages: list[PqcoreCommitMessage | None]) -> None:
+    def abort(self, messages: list[WriterCommitMessage | None]) -> None:
         # Spark may call this while a task of the job is still writing. Renaming the
         # staging folder away first makes that task's next file or folder fail (it
         # never recreates the staging folder); what it had open is removed with the rest.

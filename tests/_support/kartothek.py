@@ -58,3 +58,31 @@ def table_rows(table: Any) -> list[tuple[Any, ...]]:
     d = table.to_pydict()
     rows = list(zip(*[d[c] for c in table.column_names])) if table.column_names else []
     return canon_rows([list(r) for r in rows])
+
+
+#: The virtualenv real Kartothek 5.3 runs in (tests/kartothek/build_kartothek_venv.sh builds it).
+VENV = Path(os.environ.get("KARTOTHEK_VENV", "/tmp/kartothek-venv"))
+PY = VENV / "bin" / "python"
+SCRIPT = Path(__file__).resolve().parents[1] / "kartothek" / "ktk_venv_script.py"
+
+
+def run_kartothek(py: Path, job: dict) -> list[dict]:
+    """Run one job (reads, appends) of tests/kartothek/ktk_venv_script.py with real Kartothek."""
+    import subprocess
+
+    res = subprocess.run([str(py), str(SCRIPT)], input=json.dumps(job).encode(), capture_output=True,
+                         timeout=120)
+    assert res.returncode == 0, res.stderr.decode()[-2000:]
+    return json.loads(res.stdout)
+
+
+#: Partition values with unescaped slashes, as Kartothek writes them.
+SLASHED = {"P": ["a/b", "c", "a/b/c", "/lead", "trail/", "x=y %"],
+           "Q": ["q/1", "q2", "q/1", "z", "w/", "v"],
+           "v": [1, 2, 3, 4, 5, 6]}
+
+
+def write_slashed_with_kartothek(py: Path, store: Path) -> None:
+    """Kartothek 5.3 writes ``SLASHED`` as dataset ``slashed``, partitioned on P and Q."""
+    run_kartothek(py, {"store": str(store), "reads": [],
+                       "appends": [{"uuid": "slashed", "rows": SLASHED, "partition_on": ["P", "Q"]}]})

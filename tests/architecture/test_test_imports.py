@@ -15,23 +15,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: (importing file, imported module) -> why it is still there
 TO_MOVE: dict[tuple[str, str], str] = {
-    ("tests/interop/test_pushdown_pyarrow.py", "tests.interop.test_predicate_pyarrow"):
-        "its tables and predicate strategy are to move to tests/_support",
-    ("tests/unit/page/test_plain_pages.py", "tests.unit.column.test_chunk_fast_paths"):
-        "the chunks() strategy is to move to tests/_support",
-    ("tests/spark/test_encryption_write_spark.py", "tests.spark.test_keytools_spark"):
-        "a fixture shared by two Spark modules: to move to tests/spark/conftest.py",
-    ("tests/spark/test_write.py", "tests.spark.test_datasource"): "to move to tests/_support",
-    ("tests/spark/test_datasource.py", "tests.spark.conftest"): "to move to tests/_support",
-    ("tests/spark/deploy_fixtures.py", "tests.spark.conftest"): "the Spark prerequisite check, to move to tests/_support",
-    ("tests/spark/test_spark_floor.py", "tests.spark.conftest"): "the Spark prerequisite check, to move to tests/_support",
-    ("tests/interop/test_pushdown_pyarrow.py", "tests.conformance.test_corpus"):
-        "the corpus file lists are to move to tests/_support",
-    ("tests/interop/test_writer_pyarrow.py", "tests.conformance.test_corpus"):
-        "the corpus file lists are to move to tests/_support",
-    ("tests/spark/test_kartothek_source.py", "tests.kartothek.test_kartothek_cross_read"): "to move to tests/_support",
-    ("tests/spark/test_kartothek_source.py", "tests.spark.conftest"): "to move to tests/_support",
-    ("tests/spark/test_pushdown.py", "tests.spark.test_stale_filters"): "to move to tests/_support",
 }
 
 

@@ -15,40 +15,13 @@ from pathlib import Path
 import pytest
 
 import parquet_core as pc
-
+from tests._support.corpus import CORRUPT_CHECKSUM, FILES, INT96_FILE, ORACLE_CANNOT_READ
+from tests._support.corpus import flat_columns as _flat_columns
 from tests.conformance.oracle import assert_column_matches, assert_nested_matches
-from tests._support.corpus import corpus_dir
 
 pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is the oracle for conformance tests")
 pa = pytest.importorskip("pyarrow")
 
-CORRUPT_CHECKSUM = {"datapage_v1-corrupt-checksum.parquet",
-                    "rle-dict-uncompressed-corrupt-checksum.parquet"}
-# Nested files pyarrow itself cannot read: see test_nested_corpus.py.
-ORACLE_CANNOT_READ = {"incorrect_map_schema.parquet", "large_string_map.brotli.parquet"}
-INT96_FILE = "int96_from_spark.parquet"
-
-
-def _all_files() -> list[str]:
-    d = corpus_dir()
-    if not d.is_dir():
-        return []
-    return sorted(str(p.relative_to(d)) for p in d.rglob("*.parquet"))
-
-
-def _is_nested_field(field: "pa.Field") -> bool:
-    return pa.types.is_nested(field.type)
-
-
-def _flat_columns(path: Path) -> tuple[list[str], list[str]]:
-    """Top-level column names split into (flat, nested), per pyarrow's schema."""
-    schema = pq.read_schema(path)
-    flat = [f.name for f in schema if not _is_nested_field(f)]
-    nested = [f.name for f in schema if _is_nested_field(f)]
-    return flat, nested
-
-
-FILES = _all_files()
 
 
 def test_corpus_present(corpus: Path) -> None:

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 import parquet_core as pc
 from parquet_core.predicate import from_filters
-from tests.interop.test_predicate_pyarrow import TABLES, _to_arrow, predicates
+from tests._support.predicate_tables import TABLES, predicates
+from tests._support.predicate_tables import to_arrow as _to_arrow
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -169,7 +170,8 @@ def _filterable(arrow_type) -> bool:
 
 def _corpus_cases():
     """Corpus files pyarrow reads that have at least one flat column a comparison applies to."""
-    from tests.conformance.test_corpus import CORRUPT_CHECKSUM, FILES, ORACLE_CANNOT_READ, _flat_columns, corpus_dir
+    from tests._support.corpus import CORRUPT_CHECKSUM, FILES, ORACLE_CANNOT_READ, corpus_dir
+    from tests._support.corpus import flat_columns as _flat_columns
 
     out = []
     for f in FILES:
@@ -185,7 +187,7 @@ def _corpus_cases():
 @pytest.mark.parametrize("name", _corpus_cases())
 def test_filters_on_other_writers_files(corpus, name):
     """Statistics, dictionaries and Bloom filters of parquet-mr, Impala, parquet-cpp... never lose rows."""
-    from tests.conformance.test_corpus import _flat_columns
+    from tests._support.corpus import flat_columns as _flat_columns
 
     path = corpus / name
     flat, _ = _flat_columns(path)

@@ -300,7 +300,8 @@ def test_everything_on_read_by_pyarrow_and_ours(tmp_path):
 
 def _corpus_files():
     """Corpus files with flat columns (nested ones: tests/conformance/test_nested_corpus_rewrite.py)."""
-    from tests.conformance.test_corpus import CORRUPT_CHECKSUM, FILES, INT96_FILE, ORACLE_CANNOT_READ, _flat_columns
+    from tests._support.corpus import CORRUPT_CHECKSUM, FILES, INT96_FILE, ORACLE_CANNOT_READ
+    from tests._support.corpus import flat_columns as _flat_columns
     from tests._support.corpus import corpus_dir
 
     return [f for f in FILES if f not in ORACLE_CANNOT_READ and Path(f).name not in CORRUPT_CHECKSUM
@@ -316,7 +317,7 @@ def _plain_arrow(col):
 @pytest.mark.parametrize("name", _corpus_files())
 def test_rewrite_corpus_file(corpus, tmp_path, name):
     """Read a corpus file with parquet_core, write it back, and pyarrow sees the original's values."""
-    from tests.conformance.test_corpus import _flat_columns
+    from tests._support.corpus import flat_columns as _flat_columns
 
     flat, _ = _flat_columns(corpus / name)
     ours = pc.read_table(corpus / name, columns=flat)

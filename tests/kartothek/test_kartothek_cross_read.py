@@ -9,8 +9,6 @@ and skips when that interpreter cannot import kartothek.
 from __future__ import annotations
 
 import datetime as dt
-import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -21,11 +19,15 @@ import pytest
 pd = pytest.importorskip("pandas")
 
 import parquet_core_integrations.kartothek as ktk  # noqa: E402
-from tests._support.kartothek import canon_rows, table_rows  # noqa: E402
-
-VENV = Path(os.environ.get("KARTOTHEK_VENV", "/tmp/kartothek-venv"))
-PY = VENV / "bin" / "python"
-SCRIPT = Path(__file__).with_name("ktk_venv_script.py")
+from tests._support.kartothek import (  # noqa: E402
+    PY,
+    SLASHED,
+    VENV,
+    canon_rows,
+    run_kartothek,
+    table_rows,
+    write_slashed_with_kartothek,
+)
 
 
 @pytest.fixture(scope="module")
@@ -36,13 +38,6 @@ def kartothek_python() -> Path:
     if probe.returncode:
         pytest.skip(f"{PY} cannot import kartothek: {probe.stderr.decode()[-300:]}")
     return PY
-
-
-def run_kartothek(py: Path, job: dict) -> list[dict]:
-    res = subprocess.run([str(py), str(SCRIPT)], input=json.dumps(job).encode(), capture_output=True,
-                         timeout=120)
-    assert res.returncode == 0, res.stderr.decode()[-2000:]
-    return json.loads(res.stdout)
 
 
 def frame(offset: int = 0) -> "pd.DataFrame":
@@ -139,17 +134,6 @@ def _fix_ts(rows: list, columns: list) -> list:
 
 # Kartothek percent-encodes partition values but leaves "/" as it is, so "a/b" is written
 # as the folders P=a/b/ and Kartothek itself reads it back as "a" (and "/x" as "").
-SLASHED = {"P": ["a/b", "c", "a/b/c", "/lead", "trail/", "x=y %"],
-           "Q": ["q/1", "q2", "q/1", "z", "w/", "v"],
-           "v": [1, 2, 3, 4, 5, 6]}
-
-
-def write_slashed_with_kartothek(py: Path, store: Path) -> None:
-    """Kartothek 5.3 writes ``SLASHED`` as dataset ``slashed``, partitioned on P and Q."""
-    run_kartothek(py, {"store": str(store), "reads": [],
-                       "appends": [{"uuid": "slashed", "rows": SLASHED, "partition_on": ["P", "Q"]}]})
-
-
 def test_unescaped_slashes_in_partition_values_read_whole(tmp_path, kartothek_python):
     store = tmp_path / "store"
     store.mkdir()

@@ -16,13 +16,13 @@ runtime is found.
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests._support.spark_checks import spark_skip_reason
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,25 +36,24 @@ if str(REPO_ROOT) not in _pp:
     os.environ["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT), *_pp])
 
 
-def _java() -> str | None:
-    home = os.environ.get("JAVA_HOME")
-    if home and os.access(os.path.join(home, "bin", "java"), os.X_OK):
-        return os.path.join(home, "bin", "java")
-    return shutil.which("java")
+@pytest.fixture(scope="module")
+def kms_spark(spark, tmp_path_factory):
+    """The shared session, with the Java test KMS class compiled and defined (the key tools
+    tests: MASTER_KEYS and hadoop_crypto_options in tests/_support/spark_checks.py)."""
+    import shutil
 
+    from parquet_core.compat.kms import define_test_kms
 
-def _skip_reason() -> str | None:
-    if importlib.util.find_spec("pyspark") is None:
-        return "pyspark is not installed (pip install -e '.[spark]')"
-    if _java() is None:
-        return "no Java runtime: `java` is not on PATH and JAVA_HOME is unset (Spark 4 needs Java 17/21)"
-    return None
+    if shutil.which("javac") is None:
+        pytest.skip("javac not found: cannot build the Java test KMS client")
+    define_test_kms(spark)   # compiled against pyspark's jars, defined in the session's JVM
+    return spark
 
 
 @pytest.fixture(scope="session")
 def spark(tmp_path_factory):
     """A local[2] SparkSession, UTC session time zone, UI off, logs at ERROR."""
-    reason = _skip_reason()
+    reason = spark_skip_reason()
     if reason:
         pytest.skip(reason)
     from pyspark.sql import SparkSession
@@ -106,15 +105,3 @@ def pushdown_on(pqcore_spark):
     pqcore_spark.conf.set(conf, "true")
     yield pqcore_spark
     pqcore_spark.conf.unset(conf)
-
-
-def assert_shim_is_light(module: str, source_name: str, heavy: tuple[str, ...]) -> None:
-    """Importing the auto-discovery shim *module* (which Spark's data-source lookup does in
-    every lookup) names *source_name* and imports none of *heavy*; in a fresh interpreter."""
-    import subprocess
-
-    code = (f"import sys, {module}; "
-            f"assert {module}.DefaultSource.name() == {source_name!r}; "
-            f"heavy = [m for m in {heavy!r} if m in sys.modules]; assert not heavy, heavy")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]))
-    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=str(REPO_ROOT))

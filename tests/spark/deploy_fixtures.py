@@ -11,7 +11,7 @@ from tests.spark import deploy_expected, executor_venv
 
 
 def _skip_unless_spark() -> None:
-    from tests.spark.conftest import _skip_reason
+    from tests._support.spark_checks import spark_skip_reason as _skip_reason
 
     reason = _skip_reason()
     if reason:

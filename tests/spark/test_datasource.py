@@ -12,7 +12,7 @@ import uuid
 
 import pytest
 
-from tests.spark.conftest import assert_shim_is_light
+from tests._support.spark_checks import assert_same, assert_shim_is_light, rows
 
 pytestmark = pytest.mark.spark
 
@@ -22,27 +22,6 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 
 # ----------------------------------------------------------------------------- helpers
-def _canon(value):
-    if isinstance(value, float):
-        return ("float", repr(value))
-    if isinstance(value, (bytearray, memoryview)):
-        return bytes(value)
-    return value
-
-
-def rows(df, sort: bool = False):
-    out = [tuple(_canon(v) for v in r) for r in df.collect()]
-    return sorted(out, key=repr) if sort else out
-
-
-def assert_same(ours, theirs, sort: bool = False):
-    assert ours.schema == theirs.schema, (ours.schema.simpleString(), theirs.schema.simpleString())
-    got, want = rows(ours, sort), rows(theirs, sort)
-    assert len(got) == len(want)
-    bad = [i for i, (a, b) in enumerate(zip(got, want)) if a != b]
-    assert not bad, f"{len(bad)} rows differ, first at {bad[0]}: ours={got[bad[0]]} spark={want[bad[0]]}"
-
-
 # ----------------------------------------------------------------------------- corpus
 CORPUS_FILES = [
     "alltypes_plain.parquet",

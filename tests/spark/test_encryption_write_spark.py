@@ -19,11 +19,8 @@ import pytest
 
 import parquet_core as pc
 from parquet_core.encryption.keytools import InMemoryKms
-from tests.spark.test_keytools_spark import (  # noqa: F401 - kms_spark is a fixture
-    MASTER_KEYS,
-    _hadoop_options,
-    kms_spark,
-)
+from tests._support.spark_checks import MASTER_KEYS
+from tests._support.spark_checks import hadoop_crypto_options as _hadoop_options
 
 pytestmark = pytest.mark.spark
 
@@ -52,7 +49,7 @@ def _write(path, algorithm, plaintext_footer, layout):
 
 
 @pytest.mark.parametrize("algorithm,plaintext_footer,layout", CASES)
-def test_spark_reads_our_encrypted_file(kms_spark, tmp_path, algorithm, plaintext_footer, layout):  # noqa: F811
+def test_spark_reads_our_encrypted_file(kms_spark, tmp_path, algorithm, plaintext_footer, layout):
     path = tmp_path / "ours.parquet"
     _write(path, algorithm, plaintext_footer, layout)
     df = kms_spark.read.options(**_hadoop_options()).schema(_schema()).parquet(str(path))
@@ -65,7 +62,7 @@ def test_spark_reads_our_encrypted_file(kms_spark, tmp_path, algorithm, plaintex
     assert df.filter("s = 'absent'").count() == 0
 
 
-def test_spark_reads_plaintext_columns_without_keys(kms_spark, tmp_path):  # noqa: F811
+def test_spark_reads_plaintext_columns_without_keys(kms_spark, tmp_path):
     path = tmp_path / "ours.parquet"
     _write(path, "AES_GCM_V1", True, "some_plaintext")
     from pyspark.sql.types import LongType, StructField, StructType
@@ -76,7 +73,7 @@ def test_spark_reads_plaintext_columns_without_keys(kms_spark, tmp_path):  # noq
 
 @pytest.mark.parametrize("algorithm,plaintext_footer,layout",
                          [("AES_GCM_V1", False, "some_plaintext"), ("AES_GCM_CTR_V1", True, "uniform")])
-def test_parquet_java_decrypts_and_uses_our_bloom_filters(kms_spark, tmp_path, monkeypatch,  # noqa: F811
+def test_parquet_java_decrypts_and_uses_our_bloom_filters(kms_spark, tmp_path, monkeypatch,
                                                           algorithm, plaintext_footer, layout):
     # Written with every Bloom filter left empty ("no value is here"): a reader that
     # decrypts and consults them drops every row group for an equality filter that
@@ -97,7 +94,7 @@ def test_parquet_java_decrypts_and_uses_our_bloom_filters(kms_spark, tmp_path, m
 
 @pytest.mark.parametrize("algorithm,plaintext_footer,layout",
                          [("AES_GCM_V1", True, "uniform"), ("AES_GCM_CTR_V1", False, "some_plaintext")])
-def test_parquet_java_decrypts_and_uses_our_page_indexes(kms_spark, tmp_path, monkeypatch,  # noqa: F811
+def test_parquet_java_decrypts_and_uses_our_page_indexes(kms_spark, tmp_path, monkeypatch,
                                                          algorithm, plaintext_footer, layout):
     # Written with column indexes that claim every page of `i` holds only its first
     # value (max = min): a reader that decrypts the ColumnIndex and OffsetIndex and

@@ -101,7 +101,7 @@ def test_spark_writes_partitioned_indexed_dataset(ktk_spark, tmp_path):
 
 
 def test_kartothek_shim_is_import_light():
-    from tests.spark.conftest import assert_shim_is_light
+    from tests._support.spark_checks import assert_shim_is_light
 
     assert_shim_is_light("pyspark_kartothek", "kartothek",
                          ("pyarrow", "parquet_core", "numpy", "parquet_core_integrations.kartothek"))
@@ -144,7 +144,7 @@ def test_spark_reads_every_type_like_kartothek(ktk_spark):
 def test_spark_reads_kartothek_unescaped_slashes_whole(ktk_spark, tmp_path):
     """A dataset real Kartothek 5.3 wrote with "/" inside partition values (which it does not
     escape): Spark gets the whole values, and a predicate on one selects it."""
-    from tests.kartothek.test_kartothek_cross_read import PY, SLASHED, write_slashed_with_kartothek
+    from tests._support.kartothek import PY, SLASHED, write_slashed_with_kartothek
 
     if not PY.exists():
         pytest.skip(f"no Kartothek venv at {PY.parent.parent} (tests/kartothek/build_kartothek_venv.sh)")

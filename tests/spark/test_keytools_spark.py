@@ -11,39 +11,21 @@ material our CryptoFactory wrote, and we unwrap what parquet-java wrote
 
 from __future__ import annotations
 
-import base64
 import glob
-import shutil
 
 import pytest
 
 import parquet_core as pc
-from parquet_core.compat.kms import define_test_kms
 from parquet_core.encryption.keytools import InMemoryKms
+from tests._support.spark_checks import MASTER_KEYS, hadoop_crypto_options
 
 pytestmark = pytest.mark.spark
 
-MASTER_KEYS = {"kf": b"0123456789012345", "kc1": b"1234567890123450",
-               "kc2": b"12345678901234567890123456789012"}
 DATA = {"i": list(range(40)), "s": [None if i % 7 == 0 else f"v{i}" for i in range(40)],
         "d": [i * 0.5 for i in range(40)]}
 
 
-@pytest.fixture(scope="module")
-def kms_spark(spark, tmp_path_factory):
-    """The shared session, with the test KMS class compiled and defined."""
-    if shutil.which("javac") is None:
-        pytest.skip("javac not found: cannot build the Java test KMS client")
-    define_test_kms(spark)   # compiled against pyspark's jars, defined in the session's JVM
-    return spark
-
-
-def _hadoop_options(**extra):
-    keys = ",".join(f"{k}:{base64.b64encode(v).decode()}" for k, v in MASTER_KEYS.items())
-    return {"parquet.crypto.factory.class":
-            "org.apache.parquet.crypto.keytools.PropertiesDrivenCryptoFactory",
-            "parquet.encryption.kms.client.class": "PqcoreTestKms",
-            "pqcore.test.master.keys": keys, **extra}
+_hadoop_options = hadoop_crypto_options
 
 
 def _schema():

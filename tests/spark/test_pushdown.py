@@ -190,7 +190,7 @@ def test_pushed_filters_prune_once_and_never_for_a_reused_reader(pushdown_on, co
 
 @pytest.mark.spark
 def test_stale_scenario_gives_spark_counts_with_pruning_on(pushdown_on, ids_dataset):
-    from tests.spark.test_stale_filters import _scenario
+    from tests._support.spark_checks import stale_filter_counts as _scenario
 
     spark = pushdown_on
     expected = _scenario(spark, spark.read.parquet(ids_dataset), "pd_builtin_v")

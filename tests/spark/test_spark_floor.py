@@ -32,7 +32,7 @@ SCAN_OVER_FLOOR = spark_bench.SCAN_GUARD
 @pytest.mark.slow
 @pytest.mark.quiet
 def test_first_query_and_scans_near_the_floor(tmp_path):
-    from tests.spark.conftest import _skip_reason
+    from tests._support.spark_checks import spark_skip_reason as _skip_reason
 
     reason = _skip_reason()
     if reason:

@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests._support.spark_checks import stale_filter_counts
+
 pytestmark = pytest.mark.spark
 
-def _scenario(spark, df, view):
-    """The section 4.3 sequence on one DataFrame; returns the counts."""
-    df.createOrReplaceTempView(view)
-    return [df.filter("id < 3").count(), df.count(), df.filter("id < 5 or qty = 3").count(),
-            spark.sql(f"select count(*) from {view}").collect()[0][0]]
+_scenario = stale_filter_counts     # the section 4.3 sequence on one DataFrame; returns the counts
 
 
 def test_stale_pushed_filters_do_not_reach_pqcore(pushdown_on, ids_dataset):

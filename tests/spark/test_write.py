@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.spark.test_datasource import assert_same, rows
+from tests._support.spark_checks import assert_same, rows
 
 pytestmark = pytest.mark.spark
 

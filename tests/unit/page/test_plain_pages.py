@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from parquet_core.errors import ParquetError
 from parquet_core.page import reader
-from tests.unit.column.test_chunk_fast_paths import chunks
+from tests._support.random_chunks import chunks
 
 
 def _outcome(pages):
