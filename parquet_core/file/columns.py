@@ -59,18 +59,14 @@ def _layout(d: SchemaDescriptor) -> _Layout:
 
     Fields are kept by position: a file may give several top-level fields one name.
     """
-<<<<<<< HEAD
     done: _Layout | None = d.__dict__.get("_file_layout")
     if done is None:
         done = d.__dict__["_file_layout"] = _build_layout(d)
-    return _Layout(list(done.fields), list(done.nodes), list(done.shapes))
+    return _Layout(list(done.fields), list(done.nodes), list(done.shapes), dict(done.errors))
 
 
 def _build_layout(d: SchemaDescriptor) -> _Layout:
-    out = _Layout([], [], [])
-=======
     out = _Layout([], [], [], {})
->>>>>>> h34
     for node in d.top_level_fields:
         leaves = d.leaves_of(node)
         if not leaves:
