@@ -217,7 +217,13 @@ def _expand_indices(parts: list[Any], where: list[tuple[int, int]], size: int) -
         j = i + 1
         while j < n and type(parts[j]) is tuple:
             j += 1
-        idx = expand_dictionary_index_pages(parts[i:j])
+        try:
+            idx = expand_dictionary_index_pages(parts[i:j])
+        except ParquetFormatError as err:
+            k = getattr(err, "page_index", None)
+            if k is not None:       # a page whose RLE value is checked only now
+                _page_note(err, *where[i + k])
+            raise
         if idx.size and int(idx.max()) >= size:
             # which page: the first whose own maximum is out of range
             counts = [p[3] for p in parts[i:j]]
