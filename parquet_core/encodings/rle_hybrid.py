@@ -944,10 +944,10 @@ def expand_dictionary_index_pages(pages: list[ScannedIndices]) -> npt.NDArray[np
 _SLICE_MIN_GROUPS = 12
 
 
-def _bad_page(pages: list[ScannedIndices], k: int, w: int, first: int) -> ParquetFormatError:
+def _bad_page(pages: list[ScannedIndices], k: int, w: int, page0: int) -> ParquetFormatError:
     """The run loop's error for page *k* of *pages*, whose walk found a value it does not
     accept; ``page_index`` (its position among the pages given to
-    :func:`expand_dictionary_index_pages`, *first* being that of ``pages[0]``) tells the
+    :func:`expand_dictionary_index_pages`, *page0* being that of ``pages[0]``) tells the
     caller which page it is."""
     body, _, _, count = pages[k]
     try:
@@ -955,11 +955,11 @@ def _bad_page(pages: list[ScannedIndices], k: int, w: int, first: int) -> Parque
         err = ParquetFormatError(f"dictionary indices: an RLE run value does not fit in {w} bits")
     except ParquetFormatError as exc:
         err = exc
-    err.page_index = first + k     # type: ignore[attr-defined]
+    err.page_index = page0 + k     # type: ignore[attr-defined]
     return err
 
 
-def _expand_same_width(pages: list[ScannedIndices], w: int, first: int = 0) -> npt.NDArray[np.int32]:
+def _expand_same_width(pages: list[ScannedIndices], w: int, page0: int = 0) -> npt.NDArray[np.int32]:
     if len(pages) == 1 and w and type(pages[0][2]) is not _Walked:
         body, _, table, count = pages[0]
         return _expand(body, w, count, np.int32, table)    # one run: a fill or one unpack
@@ -998,7 +998,7 @@ def _expand_same_width(pages: list[ScannedIndices], w: int, first: int = 0) -> n
     def flush_walked() -> None:
         bad = _walked_runs(joined, w, walked, takes_parts, tags_parts)
         if bad >= 0:
-            raise _bad_page(pages, walked_at[bad], w, first)
+            raise _bad_page(pages, walked_at[bad], w, page0)
         walked.clear()
         walked_at.clear()
 
@@ -1062,7 +1062,9 @@ def _expand_same_width(pages: list[ScannedIndices], w: int, first: int = 0) -> n
     unpacked = np.empty(n_unpacked, dtype=np.int32)
     unpack_bits_into(body_bytes, w, n_unpacked, unpacked)
     n_used = int(p_take.sum())
-    if n_used != n_unpacked:
+    if n_used != n_unpacked and len(runs_per_page) == 1:
+        unpacked = unpacked[:n_used]    # only the page's last run can stop inside a group
+    elif n_used != n_unpacked:
         # Only a page's last run can stop inside a group, so each page's used values are
         # the start of its stretch of unpacked values: keep that prefix of every page.
         page_of_run = np.repeat(np.arange(len(runs_per_page)), runs_per_page)[packed]
@@ -1118,11 +1120,17 @@ def _walked_runs(joined: npt.NDArray[np.uint8], w: int, walked: list[tuple[_Walk
     # offsets: an exclusive running sum of the sizes, restarted at each page's base
     at = np.cumsum(size)
     at -= size
-    at += np.repeat(np.array([base for _, base in walked], dtype=np.int64) - at[first], counts)
-    body = at + 1 if hlen is None else at + hlen
     packed = (heads & 1).astype(np.bool_)
-    last = first + np.array(counts, dtype=np.int64) - 1
-    take[last] -= np.array([wk.over for wk, _ in walked], dtype=np.int64)
+    if len(walked) == 1:        # one page (pages read a batch at a time): fewer numpy calls
+        wk, base = walked[0]
+        if base:
+            at += base
+        take[-1] -= wk.over
+    else:
+        at += np.repeat(np.array([base for _, base in walked], dtype=np.int64) - at[first], counts)
+        last = first + np.array(counts, dtype=np.int64) - 1
+        take[last] -= np.array([wk.over for wk, _ in walked], dtype=np.int64)
+    body = at + 1 if hlen is None else at + hlen
     value = joined[body].astype(np.int64)
     for k in range(1, vbytes):
         value |= joined[body + k].astype(np.int64) << (8 * k)

@@ -150,3 +150,15 @@ def test_walked_runs_past_the_count_are_not_checked() -> None:
     s = scan_dictionary_indices(good + tail, count)
     assert type(s[2]) is rle_hybrid._Walked
     assert expand_dictionary_index_pages([s]).tolist() == values
+
+
+@pytest.mark.parametrize("w", [3, 9, 17])
+@pytest.mark.parametrize("cut_last", [False, True])
+def test_one_walked_page_expanded_alone(w, cut_last) -> None:
+    # pages read a batch at a time are expanded one by one (the one-page shortcuts)
+    rng = np.random.default_rng(100 + w)
+    buf, count, values = _page(rng, w, 40, cut_last=cut_last)
+    s = scan_dictionary_indices(buf, count)
+    assert type(s[2]) is rle_hybrid._Walked
+    assert expand_dictionary_index_pages([s]).tolist() == values
+    assert decode_dictionary_indices(buf, count).tolist() == values
