@@ -16,7 +16,9 @@ equal to pyarrow's read of the same file before it is timed.
 * ``taxi``: NYC-taxi-like low-cardinality columns with skewed values, whose
   dictionary indices alternate between bit-packed stretches and runs of one
   value every 20-60 values (the RLE/bit-packed hybrid at its busiest).
-  Rows: the table, each column, and ``iter_batches(65536)`` of the table.
+  Rows: the table, each column, ``iter_batches(65536)`` and ``iter_batches(8192)``
+  of the table, and its write (snappy, dictionary, both engines; checked by reading
+  both files back, timed writing alone).
 * ``urls``: sorted URLs (~64 bytes, long shared prefixes), DELTA_BYTE_ARRAY.
 * ``smallfiles``: 300 files of 2,000 rows x 5 columns (int64, double, string,
   timestamp, int32) in one folder, read as a dataset (``read_table(folder)``).
@@ -214,9 +216,19 @@ def check_equal(ours: pa.Table, theirs: pa.Table, what: str) -> None:
             raise AssertionError(f"{what}: column {name} differs from pyarrow's read")
 
 
-def _pc_batches(path: str) -> pa.Table:
-    return pa.concat_tables([b.to_arrow() for b in pc.ParquetFile(path).iter_batches(batch_size=65536,
+def _pc_batches(path: str, size: int = 65536) -> pa.Table:
+    return pa.concat_tables([b.to_arrow() for b in pc.ParquetFile(path).iter_batches(batch_size=size,
                                                                    use_threads=False)])
+
+
+def _pa_batches(path: str, size: int) -> pa.Table:
+    return pa.Table.from_batches(list(pq.ParquetFile(path).iter_batches(batch_size=size, use_threads=False)))
+
+
+#: the taxi write's settings, the same for both engines (pyarrow's defaults: snappy, dictionary)
+TAXI_WRITE: dict[str, Any] = {"compression": "snappy", "use_dictionary": True}
+#: per case path: the write rows timed alone (the checked rows also read the files back)
+_WRITES_ALONE: dict[str, tuple[Callable[[], Any], Callable[[], Any]]] = {}
 
 
 WIDE_COLS, WIDE_ROWS = 500, 20_000
@@ -299,9 +311,17 @@ def rows_for(case: str, path: str, schema: pa.Schema) -> list[tuple[str, Callabl
             out.append((name, lambda c=name: pc.read_table(path, use_threads=False, columns=[c]).to_arrow(),
                         lambda c=name: pq.read_table(path, columns=[c], use_threads=False)))
     if case == "taxi":
-        out.append(("iter_batches(65536)", lambda: _pc_batches(path),
-                    lambda: pa.Table.from_batches(list(pq.ParquetFile(path).iter_batches(
-                        batch_size=65536, use_threads=False)))))
+        for size in (65536, 8192):
+            out.append((f"iter_batches({size})", lambda n=size: _pc_batches(path, n),
+                        lambda n=size: _pa_batches(path, n)))
+        table = pq.read_table(path)
+        out_dir = tempfile.mkdtemp(prefix="pqc_taxi_")
+        ours_out, theirs_out = os.path.join(out_dir, "pc.parquet"), os.path.join(out_dir, "pa.parquet")
+        ours_w = lambda: pc.write_table(table, ours_out, use_threads=False, **TAXI_WRITE)  # noqa: E731
+        theirs_w = lambda: pq.write_table(table, theirs_out, **TAXI_WRITE)  # noqa: E731
+        _WRITES_ALONE[path] = (ours_w, theirs_w)
+        out.append(("write", lambda: (ours_w(), pq.read_table(ours_out))[1],
+                    lambda: (theirs_w(), pq.read_table(theirs_out))[1]))
     return out
 
 
@@ -398,6 +418,8 @@ def run_case(case: str, rows: int, repeats: int, cache: str) -> Iterator[tuple[s
         else:   # pandas
             if not a.equals(b):
                 raise AssertionError(f"{case} {label}: differs from pyarrow's to_pandas()")
+        if label == "write":    # checked by reading both files back; timed writing alone
+            ours, theirs = _WRITES_ALONE[path]
         if "threads" in label:
             t_pc, t_pa = threaded(ours, theirs, repeats)
         elif "(wall)" in label:

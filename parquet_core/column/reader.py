@@ -217,7 +217,13 @@ def _expand_indices(parts: list[Any], where: list[tuple[int, int]], size: int) -
         j = i + 1
         while j < n and type(parts[j]) is tuple:
             j += 1
-        idx = expand_dictionary_index_pages(parts[i:j])
+        try:
+            idx = expand_dictionary_index_pages(parts[i:j])
+        except ParquetFormatError as exc:
+            k = getattr(exc, "page_index", None)
+            if k is not None:       # a page whose RLE value is checked only now
+                _page_note(exc, *where[i + k])
+            raise
         if idx.size and int(idx.max()) >= size:
             # which page: the first whose own maximum is out of range
             counts = [p[3] for p in parts[i:j]]
@@ -252,11 +258,41 @@ def _take_dictionary(dictionary: npt.NDArray[Any], idx: npt.NDArray[np.integer],
                 return dictionary[first:first + n].copy()
             out[...] = dictionary[first:first + n]
             return out
+    if n >= 2 * _GATHER_BLOCK and idx.dtype != np.intp:
+        if out is None:
+            out = np.empty((n, *dictionary.shape[1:]), dtype=dictionary.dtype)
+        return _gather_in_blocks(dictionary, idx, out)
     if out is None:
         return np.take(dictionary, idx, axis=0)
     # indices were checked against the dictionary (never negative), so clipping
     # changes nothing and spares numpy a buffered copy
     return np.take(dictionary, idx, axis=0, out=out, mode="clip")
+
+
+#: Large gathers convert their indices to numpy's index type this many at a time.
+_GATHER_BLOCK = 1 << 15
+
+
+def _gather_in_blocks(dictionary: npt.NDArray[Any], idx: npt.NDArray[np.integer],
+                      out: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """``np.take(dictionary, idx, axis=0, out=out)`` for int32 (or narrower) indices
+    checked in range, a block of :data:`_GATHER_BLOCK` indices at a time.
+
+    ``np.take`` first converts the whole index array to ``intp``: a fresh array of
+    8 bytes per value, whose page faults cost more than the gather itself (1M
+    indices into 8-byte values: ~5 ms against ~2 ms).  Here the conversion goes
+    through one small scratch buffer that stays in cache.
+    """
+    n = len(idx)
+    step = _GATHER_BLOCK
+    scratch = np.empty(step, dtype=np.intp)
+    for i in range(0, n, step):
+        j = min(i + step, n)
+        block = scratch[:j - i]
+        np.copyto(block, idx[i:j], casting="unsafe")
+        # in range (checked by the callers), so clipping changes nothing
+        np.take(dictionary, block, axis=0, out=out[i:j], mode="clip")
+    return out
 
 
 def _view(buf: Any) -> memoryview:

@@ -761,7 +761,10 @@ def scan_dictionary_indices(buf: Any, count: int) -> ScannedIndices | None:
     The same checks as :func:`decode_dictionary_indices` (every run header and
     body bound, every RLE value's width); the values themselves are produced
     by :func:`expand_dictionary_index_pages` for a run of pages at once, which
-    costs one set of numpy calls instead of one per page.  Returns None when
+    costs one set of numpy calls instead of one per page.  For a page walked by
+    :func:`_walk_page` (more than a few runs), the RLE values' width is checked
+    there, for all the pages at once; the error raised then carries the page's
+    position in its list as ``page_index``, for the caller to name it.  Returns None when
     the page is better decoded on its own (no values, or 32-bit indices, whose
     range check needs the values).
     """
@@ -789,108 +792,126 @@ def scan_dictionary_indices(buf: Any, count: int) -> ScannedIndices | None:
 
 
 class _Walked:
-    """The run chain of one page found by :func:`_walk_page`: header offsets (``at``),
-    the multi-byte headers as ``(index in at, header, header bytes)`` and how many
-    values the final run declares beyond the page's count (``over``, >= 0)."""
+    """The run chain of one page found by :func:`_walk_page`: the first header byte of
+    every run used (``heads``, one byte per run), the multi-byte headers as ``(index in
+    heads, header, header bytes)`` (``longs``) and how many values the final run
+    declares beyond the page's count (``over``, >= 0).  The runs' offsets follow from
+    their sizes and are found for all pages at once (:func:`_walked_runs`)."""
 
-    __slots__ = ("at", "longs", "over")
+    __slots__ = ("heads", "longs", "over", "runs")
 
-    def __init__(self, at: npt.NDArray[np.intp], longs: list[tuple[int, int, int]] | None,
-                 over: int) -> None:
-        self.at = at
+    def __init__(self, heads: bytes, longs: list[tuple[int, int, int]] | None, over: int) -> None:
+        self.heads = heads
         self.longs = longs
         self.over = over
+        self.runs = len(heads)
 
 
-#: Per bit width: (size of a run with a one-byte header, header included, by its header
-#: byte, 0 for a multi-byte header; values it declares, 0 for a multi-byte header).
-_WALK_TABLES: dict[int, tuple[list[int], list[int]]] = {}
+#: Per bit width: the size of a run with a one-byte header, header included, by its
+#: header byte (:data:`_LONG` for a multi-byte header) as a list and as an int64
+#: table, and the values it declares (int64 table, 0 for a multi-byte header).
+_WALK_TABLES: dict[int, tuple[list[int], npt.NDArray[np.int64], npt.NDArray[np.int64]]] = {}
+
+#: The "size" of a multi-byte header in :func:`_walk_page`'s tables: it throws the walk's
+#: position past any data, which ends the inner loop at that header.
+_LONG = 1 << 62
 
 
 #: Pages of at most this many runs are left to the run loop of :func:`_scan`.
 _WALK_MIN_RUNS = 8
 
 
-def _walk_tables(w: int) -> tuple[list[int], list[int]]:
+def _walk_tables(w: int) -> tuple[list[int], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     vbytes = (w + 7) >> 3
-    size_of = [1 + ((h >> 1) * w if h & 1 else vbytes) if h < 0x80 else 0 for h in range(256)]
-    take_of = [((h >> 1) << 3 if h & 1 else h >> 1) if h < 0x80 else 0 for h in range(256)]
-    _WALK_TABLES[w] = tables = (size_of, take_of)
+    size_of = [1 + ((h >> 1) * w if h & 1 else vbytes) if h < 0x80 else _LONG for h in range(256)]
+    h = np.arange(256, dtype=np.int64)
+    take_of = np.where(h & 1, (h >> 1) << 3, h >> 1)
+    take_of[0x80:] = 0
+    sizes = np.array(size_of, dtype=np.int64)
+    sizes[0x80:] = 0
+    _WALK_TABLES[w] = tables = (size_of, sizes, take_of)
     return tables
 
 
 def _walk_page(body: npt.NDArray[np.uint8], w: int, count: int) -> _Walked | None:
-    """The run chain of one page of dictionary indices, checked; None when the page
+    """The run chain of one page of dictionary indices, checked but for the RLE values'
+    width (checked for all pages at once by :func:`_walked_runs`); None when the page
     needs the exact run loop of :func:`_scan` (it then raises, or handles the case).
 
-    One iteration per run: a run header's position depends on the previous run's
-    length, so the chain is sequential; the loop does only two table lookups by
-    the header byte (the run's size and its value count), and the values and
-    bodies are read later for all pages at once (:func:`_expand_same_width`).
-    Checked here as :func:`_scan` checks: the runs cover *count* values within
-    the data (every run before the final one is followed by another header in
-    the data, so its body is whole; the final one holds the bytes of the values
-    it gives), every RLE value fits in *w* bits.
+    A run header's position depends on the previous run's length, so the chain is
+    sequential: the inner loop reads each run's header byte, keeps it and adds the
+    run's size by a table lookup, and nothing else, following the chain to the end of
+    the data; a multi-byte header (an RLE run of 64+ values, a packed run of 64+
+    groups) has a size that throws the position past the data, ends the inner loop
+    and is decoded by :func:`_long_header`.  The header bytes are kept as one
+    ``bytes`` (one byte per run: no int object per run to convert), the values
+    they declare are summed in numpy and the chain is cut after the run that
+    completes *count* (runs past it, e.g. bytes after the page's runs, are not
+    used).  Checked here as :func:`_scan` checks: the runs cover *count* values
+    within the data (every run before the final one used is followed by another
+    header in the data, so its body is whole; the final one holds the bytes of the
+    values it gives).
     """
-    size_of, take_of = _WALK_TABLES.get(w) or _walk_tables(w)
+    size_of, _, take_of = _WALK_TABLES.get(w) or _walk_tables(w)
     vbytes = (w + 7) >> 3
     raw = body.data
     n = len(raw)
-    chain: list[int] = []
-    add = chain.append
+    heads: list[int] = []
+    add = heads.append
     longs: list[tuple[int, int, int]] | None = None
     p = 0
-    left = count
-    try:
+    last_size = 0       # size of the last run walked when it has a multi-byte header
+    broken = False      # the walk stopped at a header it cannot read
+    while True:
         # Sequential by nature (see the docstring): the lightest loop per run.
-        while left > 0:
+        while p < n:
             h = raw[p]
-            d = size_of[h]
-            if not d:       # a multi-byte header: an RLE run of 64+ values, a long packed run
-                header, hlen = _long_header(raw, p, n)
-                if not hlen:
-                    return None
-                if longs is None:
-                    longs = []
-                longs.append((len(chain), header, hlen))
-                if header & 1:
-                    d = hlen + (header >> 1) * w
-                    left -= (header >> 1) << 3
-                else:
-                    d = hlen + vbytes
-                    left -= header >> 1
-            add(p)
-            left -= take_of[h]
-            p += d
-    except IndexError:      # a header past the end of the data
-        return None
-    if len(chain) <= _WALK_MIN_RUNS:
+            add(h)
+            p += size_of[h]
+        if p < _LONG:
+            break
+        q = p - _LONG     # the multi-byte header's offset (size_of added _LONG to it)
+        header, hlen = _long_header(raw, q, n)
+        if not hlen:
+            heads.pop()
+            broken = True
+            break
+        if longs is None:
+            longs = []
+        longs.append((len(heads) - 1, header, hlen))
+        last_size = hlen + ((header >> 1) * w if header & 1 else vbytes)
+        p = q + last_size
+    runs = len(heads)
+    if runs <= _WALK_MIN_RUNS:
         return None     # few runs: the run loop's table feeds the single-page fast paths
-    # The final run: its body must hold the values it gives (a packed body may stop short).
-    last = chain[-1]
-    if p > n:
-        h = raw[last]
-        hlen = longs[-1][2] if longs and longs[-1][0] == len(chain) - 1 else 1
-        header = longs[-1][1] if hlen > 1 else h    # type: ignore[index]
-        used = (header >> 1) * (8 if header & 1 else 1) + left
-        need = (used * w + 7) >> 3 if header & 1 else vbytes
-        if last + hlen + need > n:
-            return None
-    at = np.array(chain, dtype=np.intp)
-    # every RLE value, after its header (whose first byte holds the packed bit)
-    first = at
+    heads_b = bytes(heads)
+    take = take_of[np.frombuffer(heads_b, dtype=np.uint8)]
     if longs:
-        first = at.copy()
-        for i, _, hlen in longs:
-            first[i] += hlen - 1
-    rle = first[(body[at] & 1) == 0] + 1
-    if rle.size and w < 8 * vbytes:
-        value = body[rle].astype(np.int64)
-        for k in range(1, vbytes):
-            value |= body[rle + k].astype(np.int64) << (8 * k)
-        if (value >> w).any():
+        for i, header, _ in longs:
+            take[i] = (header >> 1) << 3 if header & 1 else header >> 1
+    filled = np.cumsum(take)
+    last = int(np.searchsorted(filled, count))     # the run that completes count
+    if last >= runs:
+        return None     # the data ends first: the run loop reports where
+    over = int(filled[last]) - count
+    if last + 1 < runs:
+        heads_b = heads_b[:last + 1]
+        if longs:
+            longs = [x for x in longs if x[0] <= last] or None
+    elif p > n and not broken:
+        # the final run used is the last one walked, and runs past the data: its body
+        # must hold the values it gives (a packed body may stop short)
+        if longs and longs[-1][0] == last:
+            _, header, hlen = longs[-1]
+            pos = p - last_size
+        else:
+            header, hlen = heads[last], 1
+            pos = p - size_of[header]
+        used = int(take[last]) - over
+        need = (used * w + 7) >> 3 if header & 1 else vbytes
+        if pos + hlen + need > n:
             return None
-    return _Walked(at, longs, -left)
+    return _Walked(heads_b, longs, over)
 
 
 def expand_dictionary_index_pages(pages: list[ScannedIndices]) -> npt.NDArray[np.int32]:
@@ -911,7 +932,7 @@ def expand_dictionary_index_pages(pages: list[ScannedIndices]) -> npt.NDArray[np
         j = i + 1
         while j < n and pages[j][1] == w:
             j += 1
-        out_parts.append(_expand_same_width(pages[i:j], w))
+        out_parts.append(_expand_same_width(pages[i:j], w, i))
         i = j
     if len(out_parts) == 1:
         return out_parts[0]
@@ -923,7 +944,22 @@ def expand_dictionary_index_pages(pages: list[ScannedIndices]) -> npt.NDArray[np
 _SLICE_MIN_GROUPS = 12
 
 
-def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.int32]:
+def _bad_page(pages: list[ScannedIndices], k: int, w: int, page0: int) -> ParquetFormatError:
+    """The run loop's error for page *k* of *pages*, whose walk found a value it does not
+    accept; ``page_index`` (its position among the pages given to
+    :func:`expand_dictionary_index_pages`, *page0* being that of ``pages[0]``) tells the
+    caller which page it is."""
+    body, _, _, count = pages[k]
+    try:
+        _scan(body, w, count, "RLE/bit-packed hybrid")
+        err = ParquetFormatError(f"dictionary indices: an RLE run value does not fit in {w} bits")
+    except ParquetFormatError as exc:
+        err = exc
+    err.page_index = page0 + k     # type: ignore[attr-defined]
+    return err
+
+
+def _expand_same_width(pages: list[ScannedIndices], w: int, page0: int = 0) -> npt.NDArray[np.int32]:
     if len(pages) == 1 and w and type(pages[0][2]) is not _Walked:
         body, _, table, count = pages[0]
         return _expand(body, w, count, np.int32, table)    # one run: a fill or one unpack
@@ -957,16 +993,25 @@ def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.in
         tags_parts.append(pairs[:, 1])
         flat.clear()
 
-    for (_body, _, table, _count), base in zip(pages, bases):
+    walked_at: list[int] = []
+
+    def flush_walked() -> None:
+        bad = _walked_runs(joined, w, walked, takes_parts, tags_parts)
+        if bad >= 0:
+            raise _bad_page(pages, walked_at[bad], w, page0)
+        walked.clear()
+        walked_at.clear()
+
+    for k, ((_body, _, table, _count), base) in enumerate(zip(pages, bases)):
         if type(table) is _Walked:
             if flat:
                 flush_flat()
             walked.append((table, base))
-            runs_per_page.append(table.at.size)
+            walked_at.append(k)
+            runs_per_page.append(table.runs)
             continue
         if walked:
-            _walked_runs(joined, w, walked, takes_parts, tags_parts)
-            walked = []
+            flush_walked()
         # a bit-packed body's tag ~o becomes ~(o + base) = ~o - base
         if isinstance(table, tuple):
             if flat:
@@ -984,7 +1029,7 @@ def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.in
     if flat:
         flush_flat()
     if walked:
-        _walked_runs(joined, w, walked, takes_parts, tags_parts)
+        flush_walked()
     takes = np.concatenate(takes_parts) if len(takes_parts) > 1 else takes_parts[0]
     tags = np.concatenate(tags_parts) if len(tags_parts) > 1 else tags_parts[0]
     packed = tags < 0
@@ -1017,7 +1062,9 @@ def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.in
     unpacked = np.empty(n_unpacked, dtype=np.int32)
     unpack_bits_into(body_bytes, w, n_unpacked, unpacked)
     n_used = int(p_take.sum())
-    if n_used != n_unpacked:
+    if n_used != n_unpacked and len(runs_per_page) == 1:
+        unpacked = unpacked[:n_used]    # only the page's last run can stop inside a group
+    elif n_used != n_unpacked:
         # Only a page's last run can stop inside a group, so each page's used values are
         # the start of its stretch of unpacked values: keep that prefix of every page.
         page_of_run = np.repeat(np.arange(len(runs_per_page)), runs_per_page)[packed]
@@ -1036,29 +1083,63 @@ def _expand_same_width(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.in
 
 def _walked_runs(joined: npt.NDArray[np.uint8], w: int, walked: list[tuple[_Walked, int]],
                  takes_parts: list[npt.NDArray[np.int64]],
-                 tags_parts: list[npt.NDArray[np.int64]]) -> None:
+                 tags_parts: list[npt.NDArray[np.int64]]) -> int:
     """The run tables (values taken, tags as in :func:`_scan`, offsets into *joined*) of
-    consecutive pages walked by :func:`_walk_page`, found together; appended to the parts."""
+    consecutive pages walked by :func:`_walk_page`, found together; appended to the parts.
+
+    Each run's offset is its page's base plus the sizes of the runs before it in the
+    page (a running sum of the sizes looked up by header byte).  Every RLE value is
+    checked to fit in *w* bits here; returns the position in *walked* of the first
+    page with a value that does not (its page is then decoded by the run loop, which
+    reports it), or -1 when all fit.
+    """
+    _, size_tbl, take_tbl = _WALK_TABLES.get(w) or _walk_tables(w)
     vbytes = (w + 7) >> 3
-    at = np.concatenate([wk.at + base for wk, base in walked]) if len(walked) > 1 \
-        else walked[0][0].at + walked[0][1]
-    hdr = joined[at].astype(np.int64)
-    body = at + 1
+    heads = np.frombuffer(b"".join([wk.heads for wk, _ in walked]), dtype=np.uint8)
+    size = size_tbl[heads]
+    take = take_tbl[heads]
+    hlen = None
+    counts = [wk.runs for wk, _ in walked]
+    first = np.zeros(len(walked), dtype=np.int64)
+    np.cumsum(counts[:-1], out=first[1:])
     offset = 0
     for wk, _ in walked:
         if wk.longs:
-            for i, header, hlen in wk.longs:
-                hdr[offset + i] = header
-                body[offset + i] += hlen - 1
-        offset += wk.at.size
-    packed = (hdr & 1).astype(np.bool_)
-    length = hdr >> 1
-    take = np.where(packed, length << 3, length)
-    last = np.cumsum([wk.at.size for wk, _ in walked]) - 1
-    take[last] -= np.array([wk.over for wk, _ in walked], dtype=np.int64)
+            if hlen is None:
+                hlen = np.ones(heads.size, dtype=np.int64)
+            for i, header, hl in wk.longs:
+                j = offset + i
+                hlen[j] = hl
+                if header & 1:
+                    take[j] = (header >> 1) << 3
+                    size[j] = hl + (header >> 1) * w
+                else:
+                    take[j] = header >> 1
+                    size[j] = hl + vbytes
+        offset += wk.runs
+    # offsets: an exclusive running sum of the sizes, restarted at each page's base
+    at = np.cumsum(size)
+    at -= size
+    packed = (heads & 1).astype(np.bool_)
+    if len(walked) == 1:        # one page (pages read a batch at a time): fewer numpy calls
+        wk, base = walked[0]
+        if base:
+            at += base
+        take[-1] -= wk.over
+    else:
+        at += np.repeat(np.array([base for _, base in walked], dtype=np.int64) - at[first], counts)
+        last = first + np.array(counts, dtype=np.int64) - 1
+        take[last] -= np.array([wk.over for wk, _ in walked], dtype=np.int64)
+    body = at + 1 if hlen is None else at + hlen
     value = joined[body].astype(np.int64)
     for k in range(1, vbytes):
         value |= joined[body + k].astype(np.int64) << (8 * k)
+    if w < 8 * vbytes:
+        wide = value >> w
+        wide[packed] = 0
+        if wide.any():
+            return int(np.searchsorted(first, np.flatnonzero(wide)[0], side="right")) - 1
     tags = np.where(packed, ~body, value)
     takes_parts.append(take)
     tags_parts.append(tags)
+    return -1

@@ -101,3 +101,64 @@ def test_damaged_pages_fail_as_the_run_loop_does(buf, count, message) -> None:
         decode_dictionary_indices(buf, count)
     with pytest.raises(ParquetFormatError, match=message):
         scan_dictionary_indices(buf, count)
+
+
+def _runs_page(w: int, bad_value: int | None = None) -> tuple[bytes, int, list[int]]:
+    """A page of 12 alternating RLE and bit-packed runs; the ninth run's RLE value is
+    *bad_value* when given (wider than *w* bits: a damaged page)."""
+    vb = (w + 7) // 8
+    buf = bytearray([w])
+    values: list[int] = []
+    for r in range(12):
+        if r % 2 == 0:
+            v = (r * 3) % (1 << w)
+            stored = bad_value if (bad_value is not None and r == 8) else v
+            buf += uleb(10 << 1) + stored.to_bytes(vb, "little")
+            values += [v] * 10
+        else:
+            vals = [(r + k) % (1 << w) for k in range(8)]
+            buf += uleb(1 << 1 | 1) + pack_lsb(vals, w)
+            values += vals
+    return bytes(buf), len(values), values
+
+
+@pytest.mark.parametrize("w", [3, 9])
+def test_a_wide_rle_value_in_a_walked_page_fails_when_expanded_naming_the_page(w) -> None:
+    # the walk leaves the RLE values' width to the expansion of all pages (one check)
+    good, count, values = _runs_page(w)
+    bad, bad_count, _ = _runs_page(w, bad_value=1 << w)
+    with pytest.raises(ParquetFormatError, match=f"does not fit in {w} bits"):
+        decode_dictionary_indices(bad, bad_count)
+    scanned = [scan_dictionary_indices(b, c) for b, c in [(good, count), (good, count), (bad, bad_count)]]
+    assert all(type(s[2]) is rle_hybrid._Walked for s in scanned)
+    assert expand_dictionary_index_pages(scanned[:2]).tolist() == values * 2
+    with pytest.raises(ParquetFormatError, match=f"does not fit in {w} bits") as info:
+        expand_dictionary_index_pages(scanned)
+    assert info.value.page_index == 2
+    # the column reader names the page (its ordinal and offset)
+    from parquet_core.column.reader import _expand_indices
+    with pytest.raises(ParquetFormatError) as info:
+        _expand_indices(scanned, [(0, 100), (1, 200), (2, 300)], 1 << w)
+    assert "2 at file offset 300" in "\n".join(getattr(info.value, "__notes__", []))
+
+
+def test_walked_runs_past_the_count_are_not_checked() -> None:
+    # bytes after the runs used (here a damaged RLE value) are not the page's values
+    w = 5
+    good, count, values = _runs_page(w)
+    tail = uleb(10 << 1) + bytes([0xFF])
+    s = scan_dictionary_indices(good + tail, count)
+    assert type(s[2]) is rle_hybrid._Walked
+    assert expand_dictionary_index_pages([s]).tolist() == values
+
+
+@pytest.mark.parametrize("w", [3, 9, 17])
+@pytest.mark.parametrize("cut_last", [False, True])
+def test_one_walked_page_expanded_alone(w, cut_last) -> None:
+    # pages read a batch at a time are expanded one by one (the one-page shortcuts)
+    rng = np.random.default_rng(100 + w)
+    buf, count, values = _page(rng, w, 40, cut_last=cut_last)
+    s = scan_dictionary_indices(buf, count)
+    assert type(s[2]) is rle_hybrid._Walked
+    assert expand_dictionary_index_pages([s]).tolist() == values
+    assert decode_dictionary_indices(buf, count).tolist() == values
