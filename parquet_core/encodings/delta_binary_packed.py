@@ -230,7 +230,7 @@ def expand_delta_binary_packed_pages(pages: list[ScannedPage], dtype: Any) -> np
     for _, first, total, _, fw, _, _, _ in pages:
         seg = out[o:o + total]
         seg[0] = first
-        deltas[r] += seg[0]
+        deltas[r:r + 1] += seg[:1]     # array arithmetic wraps silently
         np.cumsum(deltas[r:r + total - 1], dtype=udt, out=seg[1:])
         o += total
         r += fw.size * vpm
