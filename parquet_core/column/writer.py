@@ -181,7 +181,8 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
         total = int(sizes[-1])
         if total > limit or len(indices) < done:
             break
-        if probe and not _dictionary_pays(len(dictionary), m, _FIXED_WIDTH.get(ptype, desc.type_length or 1)):
+        if probe and not _dictionary_pays(len(dictionary), m,
+                                          _FIXED_WIDTH.get(PhysicalType(ptype), desc.type_length or 1)):
             return None
         probe = False
         if done == n:

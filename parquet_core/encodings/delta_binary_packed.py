@@ -510,7 +510,7 @@ def _fill_miniblocks(arr: npt.NDArray[np.uint8], rows: npt.NDArray[Any],
                           offset=0, strides=(1, 1))
         picked = starts if sel is None else starts[sel]
         extra = -(-SLACK // nbytes)
-        tmp = None if sel is None else np.empty((min(k, step), vpm), dtype=rows.dtype)
+        tmp = rows[:0] if sel is None else np.empty((min(k, step), vpm), dtype=rows.dtype)
         # a slice of miniblocks at a time: the unpacker's small-input kernel, and the
         # gathered bodies and their values stay in cache
         for a in range(0, k, step):
