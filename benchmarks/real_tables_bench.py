@@ -29,6 +29,10 @@ equal to pyarrow's read of the same file before it is timed.
   the write of the same table (``pc.write_table`` vs ``pq.write_table``, same
   compression and dictionary settings; our file read back by pyarrow and checked
   equal).  ``--rows`` does not apply.
+* ``writes``: the ``taxi`` table (``--rows`` rows) and a nested
+  ``list<struct<id: int64, tags: list<string>>>`` table (200,000 rows) written
+  by both engines with pyarrow's defaults (snappy, dictionary, statistics); our
+  file read back by pyarrow and checked equal to the table.
 * ``footer``: a 200 row group x 100 column file (20,000 column chunks, int64
   with statistics); rows: ``read_metadata`` alone, then walking every chunk's
   ``total_compressed_size`` and every chunk's ``statistics.min``/``max`` from
@@ -292,6 +296,39 @@ def wide_rows(path: str, table: pa.Table, out_dir: str) -> list[tuple[str, Calla
     ]
 
 
+NESTED_ROWS = 200_000
+
+
+def nested(rows: int = NESTED_ROWS, seed: int = 7) -> pa.Table:
+    """``list<struct<id: int64, tags: list<string>>>``: 0-4 items per row, 0-3 tags per item
+    from 40 words, 10 % null rows."""
+    rng = np.random.default_rng(seed)
+    words = np.array([f"tag-{i:02d}" for i in range(40)])
+    n_items = rng.integers(0, 5, rows)
+    items = int(n_items.sum())
+    n_tags = rng.integers(0, 4, items)
+    tags = pa.ListArray.from_arrays(np.concatenate(([0], np.cumsum(n_tags))).astype(np.int32),
+                                    pa.array(words[rng.integers(0, 40, int(n_tags.sum()))]))
+    structs = pa.StructArray.from_arrays([pa.array(rng.integers(0, 10**9, items)), tags], ["id", "tags"])
+    offsets = pa.array(np.concatenate(([0], np.cumsum(n_items))).astype(np.int32))
+    mask = pa.array(rng.random(rows) < 0.1)
+    return pa.table({"items": pa.ListArray.from_arrays(offsets, structs, mask=mask)})
+
+
+#: the taxi and nested writes' settings, the same for both engines (pyarrow's defaults)
+WRITE_OPTS: dict[str, Any] = {"compression": "snappy", "use_dictionary": True, "write_statistics": True}
+
+
+def write_rows(rows: int, out_dir: str) -> list[tuple[str, pa.Table, Callable[[str], Any], Callable[[str], Any]]]:
+    """The ``writes`` case: (label, table, our write to a path, pyarrow's)."""
+    out = []
+    for label, table in (("taxi write", taxi(rows)), ("nested write", nested())):
+        out.append((label, table,
+                    lambda p, t=table: pc.write_table(t, p, use_threads=False, **WRITE_OPTS),
+                    lambda p, t=table: pq.write_table(t, p, **WRITE_OPTS)))
+    return out
+
+
 def rows_for(case: str, path: str, schema: pa.Schema) -> list[tuple[str, Callable[[], Any], Callable[[], Any]]]:
     out: list[tuple[str, Callable[[], Any], Callable[[], Any]]] = [
         ("table to_arrow", lambda: pc.read_table(path, use_threads=False).to_arrow(),
@@ -405,6 +442,16 @@ def run_case(case: str, rows: int, repeats: int, cache: str) -> Iterator[tuple[s
                 theirs = lambda p=theirs_t: pq.write_table(table, p, **WIDE_WRITE)  # noqa: E731
             yield case, label, cpu_best(ours, repeats), cpu_best(theirs, repeats), os.path.getsize(path)
         return
+    if case == "writes":
+        out_dir = tempfile.mkdtemp(prefix="pqc_writes_")
+        ours_p, theirs_p = os.path.join(out_dir, "pc.parquet"), os.path.join(out_dir, "pa.parquet")
+        for label, table, ours, theirs in write_rows(rows, out_dir):
+            ours(ours_p)
+            theirs(theirs_p)
+            check_equal(pq.read_table(ours_p), table, f"writes {label} (our file read by pyarrow)")
+            yield (case, label, cpu_best(lambda f=ours: f(ours_p), repeats),
+                   cpu_best(lambda f=theirs: f(theirs_p), repeats), os.path.getsize(ours_p))
+        return
     make, opts = CASES[case]
     path = os.path.join(cache, f"real_{case}_{rows}_{pa.__version__}.parquet")
     if not os.path.exists(path):
@@ -434,7 +481,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.real_tables_bench", description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--repeats", "-n", type=int, default=5)
-    ap.add_argument("--cases", default=",".join([*CASES, "smallfiles"]))
+    ap.add_argument("--cases", default=",".join([*CASES, "smallfiles", "writes"]))
     ap.add_argument("--cache-dir", default=os.environ.get("PQC_BENCH_CACHE", tempfile.gettempdir()))
     ap.add_argument("--json", help="also write every row (seconds) to this file (benchmarks/results/...)")
     args = ap.parse_args(argv)

@@ -19,7 +19,10 @@ Decisions, in order:
 1. **Dictionary.** When enabled, the distinct values are found once
    (:func:`parquet_core.encodings.dictionary.build_dictionary` on a probe,
    then :func:`~parquet_core.encodings.dictionary.extend_dictionary` with
-   the rest, so no value is hashed twice).
+   the rest, so no value is hashed twice).  Fixed-width values are probed
+   on their first 4,096: if a dictionary plus indices would not be smaller
+   than PLAIN there (mostly distinct values), the chunk is written without
+   one, as parquet-java decides on its first page.
    If their PLAIN size passes ``dictionary_pagesize_limit``, the chunk keeps
    the dictionary for the longest prefix whose distinct values fit and
    switches to the fallback encoding from there on (one forced page break),
@@ -169,19 +172,24 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
         mean_cost = (len(values.data) + 4 * n) / n
         m = min(n, max(_MIN_PROBE, int(2.0 * limit / max(mean_cost, 1.0))))
     else:
-        m = n
+        m = n if n <= 2 * _MIN_PROBE else _MIN_PROBE
     dictionary, indices = build_dictionary(_window(values, 0, m), ptype, budget=limit)
+    probe = not strings and m < n
     done = m
     while True:
         sizes = dictionary_prefix_sizes(dictionary, ptype, desc.type_length)
         total = int(sizes[-1])
         if total > limit or len(indices) < done:
             break
+        if probe and not _dictionary_pays(len(dictionary), m,
+                                          _FIXED_WIDTH.get(PhysicalType(ptype), desc.type_length or 1)):
+            return None
+        probe = False
         if done == n:
             return dictionary, indices.astype(np.int32, copy=False), n
         # strings double unless the distinct values so far are few
         few = total * (n / done) <= limit
-        m = n if few else min(n, 2 * done)
+        m = n if few or not strings else min(n, 2 * done)
         # few distinct values so far: the rest is unlikely to pass the limit, so it
         # is grouped without the budget's bookkeeping (passing it is still caught
         # below, from the whole dictionary)
@@ -194,6 +202,14 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
         return None
     cutoff = int(np.argmax(indices == fits))  # first value of the first entry that does not fit
     return _slice(dictionary, 0, fits), indices[:cutoff].astype(np.int32, copy=False), cutoff
+
+
+def _dictionary_pays(entries: int, count: int, width: int) -> bool:
+    """Whether *count* fixed-width values with *entries* distinct ones take fewer bytes as a
+    dictionary plus bit-packed indices than PLAIN (parquet-mr's first-page test: a column of
+    mostly distinct values, such as measurements, is written PLAIN without hashing the rest)."""
+    bits = max(int(entries - 1).bit_length(), 1)
+    return entries * width + (count * bits + 7) // 8 < count * width
 
 
 def _bloom_filter(values: Any, desc: ColumnDescriptor, opts: ColumnOptions,

@@ -49,6 +49,7 @@ import numpy as np
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import UnsupportedFeatureError
 from parquet_core.interop import pandas_meta
+from parquet_core.interop.pandas_objects import as_objects, date_objects, decimal_objects
 from parquet_core.metadata.arrow_ipc import FieldFacts, schema_field_facts
 from parquet_core.schema.pyvalues import py_values
 from parquet_core.schema.temporal import int96_to_ns
@@ -137,8 +138,7 @@ def _null_mask(arr: Array) -> np.ndarray | None:
 
 
 def _objects(items: list[Any], null: np.ndarray | None) -> np.ndarray:
-    out = np.empty(len(items), dtype=object)
-    out[:] = items
+    out = as_objects(items)
     if null is not None:
         out[null] = None
     return out
@@ -241,7 +241,15 @@ def _values(pd: Any, arr: Array, facts: FieldFacts | None) -> Any:
         days = np.asarray(arr.values, dtype=np.int64)
         ok = (days >= -719162) & (days <= 2932896)
         if ok.all():
-            return _objects(days.astype("datetime64[D]").astype(object).tolist(), null)
+            dates = date_objects(pd, days)
+            if null is not None:
+                dates[null] = None
+            return dates
+    if tid is TypeId.DECIMAL:
+        decimals = decimal_objects(pd, arr)
+        if null is not None:
+            decimals[null] = None
+        return decimals
     if tid in (TypeId.FIXED_SIZE_BINARY, TypeId.INTERVAL):
         raw = np.ascontiguousarray(arr.values)
         return _objects([bytes(r) for r in raw], null)
@@ -265,18 +273,18 @@ def _values(pd: Any, arr: Array, facts: FieldFacts | None) -> Any:
 
 #: _shared_texts: columns shorter than this are decoded value by value (nothing to gain)
 _SHARED_MIN_ROWS = 1024
-#: _shared_texts: the longest value it keys (two 64-bit words)
-_SHARED_MAX_BYTES = 16
+#: _shared_texts: the longest value it keys (four 64-bit words)
+_SHARED_MAX_BYTES = 32
 
 
 def _shared_texts(pd: Any, values: ByteArrays) -> np.ndarray | None:
     """A text column as an object array in which each distinct value is decoded once and
     the same ``str`` shared by its rows (what pyarrow's ``deduplicate_objects`` does), or
-    None when that does not pay: few rows, values over 16 bytes, a NUL byte, more than a
+    None when that does not pay: few rows, values over 32 bytes, a NUL byte, more than a
     quarter of the values distinct, bytes that are not UTF-8.
 
     Each value's bytes, zero-padded, are its exact key (no NUL byte inside, so no two
-    values share one): one or two 64-bit words per row, numbered by ``pd.factorize``.
+    values share one): one to four 64-bit words per row, numbered by ``pd.factorize``.
     """
     n = len(values)
     offsets = np.asarray(values.offsets, dtype=np.int64)
@@ -292,7 +300,7 @@ def _shared_texts(pd: Any, values: ByteArrays) -> np.ndarray | None:
         return None
     # 8 bytes from every start at once (a sliding window over the zero-padded bytes), the
     # bytes past each value's end masked off
-    padded = np.zeros(hi - lo + 16, dtype=np.uint8)
+    padded = np.zeros(hi - lo + _SHARED_MAX_BYTES + 8, dtype=np.uint8)
     padded[:hi - lo] = data[lo:hi]
     window = np.lib.stride_tricks.sliding_window_view(padded, 8)
     masks = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
@@ -302,9 +310,11 @@ def _shared_texts(pd: Any, values: ByteArrays) -> np.ndarray | None:
         return raw & masks[np.clip(lengths - at, 0, 8)]
 
     codes, uniques = pd.factorize(word(0))
-    if longest > 8:
-        high, _ = pd.factorize(word(8))
+    for at in range(8, longest, 8):    # each further word folded into the codes so far
+        high, _ = pd.factorize(word(at))
         codes, uniques = pd.factorize(codes.astype(np.int64) * (int(high.max()) + 1) + high)
+        if len(uniques) > n // 4:
+            return None
     distinct = len(uniques)
     if distinct > n // 4:
         return None

@@ -61,3 +61,14 @@ def test_few_rows_and_all_null():
     pq.write_table(table, buf)
     pd.testing.assert_frame_equal(pc.read_table(io.BytesIO(buf.getvalue())).to_pandas(),
                                   pq.read_table(io.BytesIO(buf.getvalue())).to_pandas())
+
+
+def test_values_of_17_to_32_bytes_are_shared_too():
+    # issue 32: lineitem's l_shipinstruct ("DELIVER IN PERSON", 17 bytes) was decoded row by row
+    words = ["DELIVER IN PERSON", "TAKE BACK RETURN", "x" * 31 + "a", "x" * 31 + "b", "y" * 24 + "é",
+             "y" * 24, "short", "z" * 17 + "\x7f"]
+    got = _same(words, rows=6000, seed=3)
+    firsts = {}
+    for v in got["s"]:
+        if v is not None:
+            assert firsts.setdefault(v, v) is v

@@ -111,3 +111,24 @@ def test_pyarrow_written_pages(version) -> None:
     got = pc.read_table(io.BytesIO(data), use_threads=False).to_arrow()
     for name in want.column_names:
         assert got.column(name).cast(want.column(name).type).equals(want.column(name)), name
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_many_miniblocks_unpacked_slice_by_slice(dtype) -> None:
+    # issue 32: more miniblocks than one unpack call takes (32k values), of one width and of
+    # several widths mixed, across pages: the values the reference decoder gives
+    rng = np.random.default_rng(11)
+    pages, expected = [], []
+    for k in range(4):
+        n = 40_000 + k
+        if k % 2:   # one width everywhere
+            vals = 1_700_000_000 + np.cumsum(np.full(n, 1000) + rng.integers(0, 2, n) * 0x3FFF)
+        else:       # widths from 0 to 30 mixed
+            vals = np.cumsum(rng.integers(0, 1 << 30, n) >> rng.integers(0, 31, n))
+        buf = encode_delta_binary_packed(vals, dtype)
+        want = vals.astype(dtype)
+        assert ref_decode(buf, np.dtype(dtype).itemsize * 8)[0] == want.tolist()
+        pages.append(scan_delta_binary_packed_page(buf, n, dtype))
+        expected.append(want)
+    assert expand_delta_binary_packed_pages(pages, dtype).tolist() == np.concatenate(expected).tolist()
+    assert expand_delta_binary_packed_pages(pages[:1], dtype).tolist() == expected[0].tolist()
