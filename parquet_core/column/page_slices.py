@@ -36,7 +36,7 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
-from parquet_core.column.level_windows import LevelWindow, pack_levels
+from parquet_core.column.level_windows import LevelWindow
 from parquet_core.column.levels import level_bit_width
 from parquet_core.column.value_cutters import (
     BitCutter,
@@ -63,6 +63,12 @@ _PAGE_NOTE = "while decoding page"
 
 #: Levels decoded at a time into that bitmap (whole runs: at least this many).
 _LEVEL_CHUNK = 1 << 15
+
+#: A page with repetition is cut above this many times the flat threshold, in levels: the
+#: threshold counts rows of a flat page, and a row of lists spans several levels (pyarrow's
+#: pages of 20,000 rows of lists of 0..16 items hold 170,000 levels: cutting them cost 20-40 %
+#: more time than decoding them whole, for little memory).
+ROW_LEVELS = 4
 
 #: Pages of at most this many values (or twice the batch) are never cut.
 SLICE_MIN_VALUES = 1 << 16
@@ -195,6 +201,8 @@ def slice_pages(pages: Iterable[Page], desc: Any, levels: int) -> Iterator[Page]
     if levels <= 0:
         yield from pages
         return
+    if desc.max_repetition_level > 0:
+        threshold *= ROW_LEVELS
     for page in pages:
         if isinstance(page, (DataPageV1, DataPageV2)) and page.num_values > threshold:
             parts = _split(page, desc, levels)
@@ -485,17 +493,17 @@ def _cut(page: Any, desc: Any, levels: int, n: int, defs: Any, values: memoryvie
 
 def _cut_records(page: Any, desc: Any, levels: int, n: int, streams: tuple[Any, Any], values: memoryview,
                  enc: int, width: int | None, where: str) -> Iterator[DataPageV2]:
-    """Small pages of a page with repetition: each holds whole records, the first record
-    starting at least *levels* levels on (a record longer than that is one small page).
-    Both level streams are decoded a window at a time; the values are cut after each
-    page's non-null count, as for a flat page."""
+    """Small pages of a page with repetition: each holds *levels* whole records (a batch's
+    worth: a batch holds them anyway, and more, smaller pages would cost a decode and a
+    join each).  Both level streams are decoded a window at a time; the values are cut
+    after each small page's non-null count, as for a flat page."""
     max_def, max_rep = desc.max_definition_level, desc.max_repetition_level
     rep_win = LevelWindow(streams[0], max_rep, n, f"repetition levels of {where}")
     def_win = LevelWindow(streams[1], max_def, n, f"definition levels of {where}")
     val_cut = _values_cutter(desc, values, enc, width, where, n, False)
     done = 0
     while done < n:
-        k = rep_win.next_record(min(levels, n - done))
+        k = rep_win.next_record(levels)
         if k <= 0:
             raise ParquetFormatError(f"repetition levels of {where}: the stream ends after {done} "
                                      f"of the page's {n} levels")
@@ -507,6 +515,8 @@ def _cut_records(page: Any, desc: Any, levels: int, n: int, streams: tuple[Any, 
         nn = int(np.count_nonzero(defs == max_def))
         rows = int(np.count_nonzero(reps == 0))
         venc, vals = val_cut.take(nn)
-        yield DataPageV2(k, k - nn, rows, venc, pack_levels(reps, rep_win.width),
-                         pack_levels(defs, def_win.width), vals, page.ordinal, page.offset)
+        # the levels go decoded (checked above): re-encoded, the decoder would decode
+        # them again
+        yield DataPageV2(k, k - nn, rows, venc, reps.astype(np.int16), defs.astype(np.int16), vals,
+                         page.ordinal, page.offset)
         done += k

@@ -89,7 +89,10 @@ def _assert_batches_equal(path, batch_sizes) -> None:
 
 @pytest.fixture
 def cut_pages(monkeypatch):
-    """Counts the small pages the record cut hands out (so a test knows the page was cut)."""
+    """Counts the small pages the record cut hands out (so a test knows the page was cut);
+    pages of lists are cut above the flat threshold here (not four times it), so that
+    small files have pages to cut."""
+    monkeypatch.setattr(page_slices, "ROW_LEVELS", 1)
     seen = []
     orig = page_slices._cut_records
 
@@ -154,6 +157,17 @@ def test_small_pages_are_not_cut(tmp_path, cut_pages) -> None:
     assert not cut_pages
 
 
+def test_pages_of_normal_rows_are_not_cut(tmp_path, cut_pages, monkeypatch) -> None:
+    """Without the test's lower threshold: a page of 24,000 rows (84,000 levels) is over the
+    flat threshold in levels but not four times it, and is decoded whole."""
+    monkeypatch.setattr(page_slices, "ROW_LEVELS", 4)
+    path = tmp_path / "normal.parquet"
+    _write(path, "list_int", "1.0", "PLAIN")
+    assert pc.ParquetFile(path).page_headers(0, 0)[0].num_values > page_slices.SLICE_MIN_VALUES
+    _assert_batches_equal(path, (1_000,))
+    assert not cut_pages
+
+
 def test_level_window_cuts_at_record_starts() -> None:
     rng = np.random.default_rng(3)
     reps = (rng.random(50_000) < 0.7).astype(np.uint8)
@@ -203,7 +217,7 @@ def _peak(path, batch_size: int) -> int:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind,encoding", [("list_int", "PLAIN"), ("list_string", "DELTA_LENGTH_BYTE_ARRAY")])
-def test_memory_follows_the_batch(tmp_path, kind: str, encoding: str) -> None:
+def test_memory_follows_the_batch(tmp_path, cut_pages, kind: str, encoding: str) -> None:
     """One zstd page of about 230,000 levels in batches of 2,000 rows: the peak stays well
     below decoding the page whole (a batch of every row, which is never cut); the page is
     decompressed whole and held while it is cut, so the bound above that is the page plus
