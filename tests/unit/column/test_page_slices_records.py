@@ -345,3 +345,39 @@ def test_mutated_pages_are_refused_or_read(tmp_path, kind: str, encoding: str | 
             assert "x.list.element" in text or "x.key_value" in text, text
             refused += 1
     assert refused
+
+
+def _mixed_stream(rng: np.random.Generator, width: int, runs: int) -> tuple[bytes, np.ndarray]:
+    """A hybrid stream of RLE runs (1..300 values) and bit-packed runs (1..40 groups)."""
+    out, levels = bytearray(), []
+    top = (1 << width) - 1
+    for _ in range(runs):
+        if rng.random() < 0.5:
+            k, v = int(rng.integers(1, 300)), int(rng.integers(0, top + 1))
+            out += _uleb(k << 1) + bytes([v])
+            levels.append(np.full(k, v, dtype=np.uint8))
+        else:
+            vals = rng.integers(0, top + 1, 8 * int(rng.integers(1, 41))).astype(np.uint8)
+            out += pack_levels(vals, width)
+            levels.append(vals)
+    return bytes(out), np.concatenate(levels)
+
+
+@pytest.mark.parametrize("width", [1, 2, 3, 5, 8])
+@pytest.mark.parametrize("vectorised", [True, False])
+def test_level_window_decodes_any_stream(monkeypatch, width: int, vectorised: bool) -> None:
+    """Runs found vectorised in small windows (runs straddling them) or walked one by one,
+    chunked and long runs split: the levels are the stream's, in any pieces taken."""
+    import parquet_core.column.level_windows as lw
+    monkeypatch.setattr(lw, "_WINDOW", 61)
+    monkeypatch.setattr(lw, "_dense", lambda buf, w: vectorised)
+    rng = np.random.default_rng(width)
+    stream, levels = _mixed_stream(rng, width, 400)
+    n = levels.size - 5                      # the last run is used in part
+    win = LevelWindow(stream, (1 << width) - 1, n, "levels", chunk=100)
+    got, done = [], 0
+    while done < n:
+        k = min(int(rng.integers(1, 700)), n - done)
+        got.append(win.take(k))
+        done += k
+    np.testing.assert_array_equal(np.concatenate(got), levels[:n])
