@@ -36,6 +36,7 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
+from parquet_core.column.level_windows import LevelWindow
 from parquet_core.column.levels import level_bit_width
 from parquet_core.column.value_cutters import (
     BitCutter,
@@ -62,6 +63,12 @@ _PAGE_NOTE = "while decoding page"
 
 #: Levels decoded at a time into that bitmap (whole runs: at least this many).
 _LEVEL_CHUNK = 1 << 15
+
+#: A page with repetition is cut above this many times the flat threshold, in levels: the
+#: threshold counts rows of a flat page, and a row of lists spans several levels (pyarrow's
+#: pages of 20,000 rows of lists of 0..16 items hold 170,000 levels: cutting them cost 20-40 %
+#: more time than decoding them whole, for little memory).
+ROW_LEVELS = 4
 
 #: Pages of at most this many values (or twice the batch) are never cut.
 SLICE_MIN_VALUES = 1 << 16
@@ -191,9 +198,11 @@ def slice_pages(pages: Iterable[Page], desc: Any, levels: int) -> Iterator[Page]
     """*pages* with each big data page of a flat column cut into pages of about *levels*
     values (see the module docstring); other pages as they are."""
     threshold = max(SLICE_MIN_VALUES, 2 * levels)
-    if desc.max_repetition_level > 0 or levels <= 0:
+    if levels <= 0:
         yield from pages
         return
+    if desc.max_repetition_level > 0:
+        threshold *= ROW_LEVELS
     for page in pages:
         if isinstance(page, (DataPageV1, DataPageV2)) and page.num_values > threshold:
             parts = _split(page, desc, levels)
@@ -213,21 +222,32 @@ def _split(page: DataPageV1 | DataPageV2, desc: Any, levels: int) -> Iterator[Da
     if not _cut_kind(enc, ptype, width):
         return None
     max_def = desc.max_definition_level
+    max_rep = desc.max_repetition_level
+    if max_rep > 0 and not (0 < max_def < 256):
+        return None
     n = int(page.num_values)
     where = f"page {page.ordinal} at offset {page.offset}"
+    reps = None
     if isinstance(page, DataPageV1):
         body = memoryview(page.body).cast("B") if not isinstance(page.body, bytes) else memoryview(page.body)
         pos = 0
         defs = None
-        if max_def > 0:
-            if int(page.definition_level_encoding) != _RLE:
-                return None
-            if len(body) < 4:
-                return None          # the whole-page decoder names what is wrong
+        if max_rep > 0:
+            if int(page.repetition_level_encoding) != _RLE or len(body) < 4:
+                return None          # the whole-page decoder handles (or names) it
             length = int.from_bytes(body[:4], "little")
             if 4 + length > len(body):
                 return None
-            defs, pos = body[4:4 + length], 4 + length
+            reps, pos = body[4:4 + length], 4 + length
+        if max_def > 0:
+            if int(page.definition_level_encoding) != _RLE:
+                return None
+            if len(body) < pos + 4:
+                return None          # the whole-page decoder names what is wrong
+            length = int.from_bytes(body[pos:pos + 4], "little")
+            if pos + 4 + length > len(body):
+                return None
+            defs, pos = body[pos + 4:pos + 4 + length], pos + 4 + length
         values = body[pos:]
         exact = max_def == 0          # the non-null count is known only from the levels
         need = n
@@ -238,12 +258,18 @@ def _split(page: DataPageV1 | DataPageV2, desc: Any, levels: int) -> Iterator[Da
         need = n - int(page.num_nulls)
         if need < 0:
             return None
+        if max_rep > 0:
+            reps = memoryview(page.repetition_levels)
     if values.format != "B" or values.ndim != 1:
         values = values.cast("B")
     if enc in _DICT and (not len(values) or values[0] > 32):
         return None
     if enc == _RLE and (len(values) < 4 or 4 + int.from_bytes(values[:4], "little") > len(values)):
         return None
+    if reps is not None:
+        # the non-null count is known only from the levels (a writer may count empty
+        # lists among the nulls of a v2 header, or not)
+        return _pieces(page, desc, levels, n, (reps, defs), values, enc, width, max_def, where, n, False)
     return _pieces(page, desc, levels, n, defs, values, enc, width, max_def, where, need, exact)
 
 
@@ -429,7 +455,10 @@ def _pieces(page: Any, desc: Any, levels: int, n: int, defs: Any, values: memory
             width: int | None, max_def: int, where: str, need: int, exact: bool
             ) -> Iterator[DataPageV2]:
     try:
-        yield from _cut(page, desc, levels, n, defs, values, enc, width, max_def, where, need, exact)
+        if isinstance(defs, tuple):
+            yield from _cut_records(page, desc, levels, n, defs, values, enc, width, where)
+        else:
+            yield from _cut(page, desc, levels, n, defs, values, enc, width, max_def, where, need, exact)
     except ParquetError as exc:
         if where not in str(exc) and not has_note(exc, _PAGE_NOTE):
             add_note(exc, f"{_PAGE_NOTE} {page.ordinal} at file offset {page.offset}")
@@ -459,4 +488,35 @@ def _cut(page: Any, desc: Any, levels: int, n: int, defs: Any, values: memoryvie
             dl, nn = b"", k
         venc, vals = val_cut.take(nn)
         yield DataPageV2(k, k - nn, k, venc, b"", dl, vals, page.ordinal, page.offset)
+        done += k
+
+
+def _cut_records(page: Any, desc: Any, levels: int, n: int, streams: tuple[Any, Any], values: memoryview,
+                 enc: int, width: int | None, where: str) -> Iterator[DataPageV2]:
+    """Small pages of a page with repetition: each holds *levels* whole records (a batch's
+    worth: a batch holds them anyway, and more, smaller pages would cost a decode and a
+    join each).  Both level streams are decoded a window at a time; the values are cut
+    after each small page's non-null count, as for a flat page."""
+    max_def, max_rep = desc.max_definition_level, desc.max_repetition_level
+    rep_win = LevelWindow(streams[0], max_rep, n, f"repetition levels of {where}")
+    def_win = LevelWindow(streams[1], max_def, n, f"definition levels of {where}")
+    val_cut = _values_cutter(desc, values, enc, width, where, n, False)
+    done = 0
+    while done < n:
+        k = rep_win.next_record(levels)
+        if k <= 0:
+            raise ParquetFormatError(f"repetition levels of {where}: the stream ends after {done} "
+                                     f"of the page's {n} levels")
+        reps = rep_win.take(k)
+        defs = def_win.take(k)
+        if int(reps.max()) > max_rep or int(defs.max()) > max_def:
+            raise ParquetFormatError(f"levels of {where}: a level above the column's maximum "
+                                     f"(repetition {max_rep}, definition {max_def})")
+        nn = int(np.count_nonzero(defs == max_def))
+        rows = int(np.count_nonzero(reps == 0))
+        venc, vals = val_cut.take(nn)
+        # the levels go decoded (checked above): re-encoded, the decoder would decode
+        # them again
+        yield DataPageV2(k, k - nn, rows, venc, reps.astype(np.int16), defs.astype(np.int16), vals,
+                         page.ordinal, page.offset)
         done += k

@@ -295,6 +295,16 @@ def _gather_in_blocks(dictionary: npt.NDArray[Any], idx: npt.NDArray[np.integer]
     return out
 
 
+def _v2_levels(buf: Any, max_level: int, n: int, what: str) -> npt.NDArray[np.int16]:
+    """A v2 page's levels: decoded from its stream, or the decoded levels a small page cut
+    from a big one carries (:mod:`parquet_core.column.page_slices`, checked there)."""
+    if isinstance(buf, np.ndarray):
+        if buf.dtype != np.int16 or buf.size != n:
+            raise ParquetFormatError(f"{what} levels: {buf.size} decoded, the page has {n}")
+        return buf
+    return read_levels_v2(memoryview(buf), max_level, n, what)
+
+
 def _view(buf: Any) -> memoryview:
     """*buf* as a flat byte memoryview (``len`` counts bytes)."""
     view = buf if type(buf) is memoryview else memoryview(buf)
@@ -518,14 +528,14 @@ class _ChunkDecoder:
         self.flush()
         reps = None
         if self.max_rep > 0:
-            reps = read_levels_v2(memoryview(page.repetition_levels), self.max_rep, n, "repetition")
+            reps = _v2_levels(page.repetition_levels, self.max_rep, n, "repetition")
         non_null = n
         if max_def > 0:
             dl = page.definition_levels
             if reps is None and max_def < 256 and len(dl) <= 6 and bytes(dl) == _full_run(n, max_def):
                 self.defs.append(n)
             else:
-                defs = read_levels_v2(memoryview(dl), max_def, n, "definition")
+                defs = _v2_levels(dl, max_def, n, "definition")
                 non_null = self._add_defs(defs, reps is None, n)
         elif page.num_nulls:
             raise ParquetFormatError("v2 page reports nulls in a required column")

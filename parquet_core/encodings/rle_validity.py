@@ -49,7 +49,7 @@ from typing import Any, Sequence
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["decode_validity", "stream_runs", "validity_from_bits"]
+__all__ = ["decode_validity", "hybrid_runs", "stream_runs", "validity_from_bits"]
 
 #: Zero bytes appended to the joined streams: a header read near the end
 #: (up to 5 bytes) never leaves the buffer.
@@ -499,3 +499,41 @@ def stream_runs(stream: Any) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64
     if overlong is not None and overlong.size:
         return None
     return chain, take
+
+
+def hybrid_runs(stream: Any, width: int, partial: bool = False
+                ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], npt.NDArray[np.int64]] | None:
+    """Every run of one hybrid stream of bit width *width* (1..32), found vectorised (the
+    chain walk above, for any width): where each run starts, where its body ends, and
+    how many values it declares (a bit-packed run: 8 per group).  None when the chain
+    is irregular (a header longer than 5 bytes, a run past the stream's end): the
+    caller walks the headers one by one, which names the fault.  With *partial* the
+    stream is a window of a longer one: a last run past its end is left out (the runs
+    before it are returned).  Work memory is about forty bytes per stream byte, not
+    per value."""
+    size = len(memoryview(stream))
+    if size <= 0 or not 1 <= width <= 32:
+        return None
+    a = np.frombuffer(bytearray().join([stream, bytes(_PAD)]), dtype=np.uint8)
+    at = _positions(size)
+    val, hlen, over = _varints(a, at)
+    packed = val & 1
+    step = (val >> 1) * width
+    np.copyto(step, (width + 7) // 8, where=packed == 0)
+    step += hlen
+    step += at
+    step[over] = size + 1               # an overlong header: never a valid run
+    nxt = np.empty(size + 1, dtype=np.intp)
+    np.minimum(step, size, out=nxt[:size])
+    nxt[size] = size
+    chain = _walk(nxt, size, max(size // 3, 1))
+    if not chain.size or int(chain[0]) != 0:
+        return None
+    ends = np.take(step, chain)
+    if int(ends[-1]) > size:
+        if not partial:
+            return None                 # the last run runs past the stream (or is overlong)
+        chain, ends = chain[:-1], ends[:-1]
+    counts = np.take(val, chain) >> 1
+    counts <<= np.take(packed, chain) * 3
+    return chain, ends, counts

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 # Not frozen: a frozen dataclass's __init__ goes through object.__setattr__
 # per field (about 1.1 us per page against 0.3 us), which small-page files
@@ -58,8 +59,8 @@ class DataPageV2:
     num_nulls: int
     num_rows: int
     encoding: int
-    repetition_levels: bytes | memoryview
-    definition_levels: bytes | memoryview
+    repetition_levels: bytes | memoryview | Any   # or decoded int16 levels (a cut page)
+    definition_levels: bytes | memoryview | Any
     values: bytes | memoryview
     ordinal: int
     offset: int
