@@ -25,7 +25,8 @@ from parquet_core.table.arrays import Array, Table
 from parquet_core.table.infer import fill_nulls
 from parquet_core.table.nested import ListArray, StructArray
 
-__all__ = ["apply_read_types", "coerce_int96", "coerce_int96_schema", "arrow_key_values"]
+__all__ = ["apply_read_types", "coerce_int96", "coerce_int96_schema", "arrow_key_values", "typed_schema",
+           "KeyedSchema"]
 
 _ARROW_SCHEMA = b"ARROW:schema"
 
@@ -120,6 +121,25 @@ def arrow_key_values(schema: Schema, key_values: Any, binary: str | None, lists:
     except UnsupportedFeatureError:
         return key_values
     return {**(key_values or {}), _ARROW_SCHEMA: encoded}
+
+
+class KeyedSchema(Schema):
+    """A table schema carrying key/value ``metadata`` (what ``to_arrow`` restores the
+    ``ARROW:schema`` types from), as a file's schema does."""
+
+    __slots__ = ("metadata",)
+
+    def __init__(self, fields: list[Field], metadata: Any) -> None:
+        super().__init__(fields)
+        self.metadata = metadata
+
+
+def typed_schema(schema: Schema, key_values: Any, options: Any) -> Schema:
+    """A file's table *schema* (footer *key_values*) as :func:`apply_read_types` makes a table of
+    it under *options*: pyarrow's ``ParquetFile.schema_arrow`` with the read-type options."""
+    coerced = coerce_int96_schema(schema, options.coerce_int96_timestamp_unit)
+    kv = arrow_key_values(coerced, key_values, options.binary_type, options.list_type)
+    return KeyedSchema(coerced.fields, kv)
 
 
 def apply_read_types(table: Table, key_values: Any, options: Any) -> Table:
