@@ -100,7 +100,18 @@ def arrow_key_values(schema: Schema, key_values: Any, binary: str | None, lists:
     """The file's *key_values*, plus, for ``binary_type`` / ``list_type`` (*binary*, *lists*:
     ``ReaderOptions``' names) on a file without ``ARROW:schema``, one naming those Arrow types
     for the columns of *schema* (what ``to_arrow`` restores), as pyarrow reads such a file."""
-    if (binary is None and lists is None) or _ARROW_SCHEMA in (key_values or {}):
+    if binary is None and lists is None:
+        return key_values
+    if _ARROW_SCHEMA in (key_values or {}):
+        # the recorded types win, but for string and binary dictionaries, which pyarrow
+        # reads as the large or view type binary_type asks (keeping no dictionary)
+        encoded = key_values[_ARROW_SCHEMA]
+        if binary in ("large_binary", "binary_view") and isinstance(encoded, (bytes, str)):
+            from parquet_core.metadata.arrow_ipc import widen_dictionary_fields
+
+            widened = widen_dictionary_fields(encoded, binary)
+            if widened is not None:
+                return {**key_values, _ARROW_SCHEMA: widened}
         return key_values
     from parquet_core.metadata.arrow_ipc_write import encode_schema_nodes
     from parquet_core.schema.arrow_format import field_node

@@ -210,6 +210,8 @@ class ParquetFile:
                 if len(found := self.columns.schema.positions(name)) > 1:
                     raise ambiguous_name(name, found, " in read_dictionary")
             encoded = (self.metadata.metadata or {}).get(b"ARROW:schema")
+            if self.options.binary_type in ("large_binary", "binary_view"):
+                encoded = None     # pyarrow keeps no recorded dictionary then (see read_types.py)
             if encoded is not None:   # read without pyarrow: see metadata/arrow_ipc.py
                 recorded = (_dictionary_fields(encoded) if isinstance(encoded, (bytes, str))
                             else dictionary_field_names(encoded))

@@ -18,7 +18,11 @@ def _file(store_schema):
     t = pa.table({"b": pa.array([b"x", None, b""]), "s": ["a", None, "é"],
                   "l": pa.array([[1], None, []]), "ll": pa.array([[["q"]], None, [[]]]),
                   "m": pa.array([[("k", b"v")], None, []], pa.map_(pa.string(), pa.binary())),
-                  "st": pa.array([{"x": [b"q"]}, None, {"x": None}]), "i": [1, 2, 3]})
+                  "st": pa.array([{"x": [b"q"]}, None, {"x": None}]), "i": [1, 2, 3],
+                  # with ARROW:schema and a large or view binary_type pyarrow reads these
+                  # dictionaries as that type, not as dictionaries
+                  "d": pa.array(["a", None, "a"]).dictionary_encode(),
+                  "db": pa.array([b"a", b"b", None]).dictionary_encode()})
     buf = io.BytesIO()
     pq.write_table(t, buf, store_schema=store_schema)
     return buf.getvalue()
