@@ -116,3 +116,14 @@ def test_files_holding_the_same_values_otherwise_read_as_the_first_says(tmp_path
     want = _want(folder)
     got = pc.read_table(folder).to_arrow()
     assert got.schema.equals(want.schema) and got.to_pylist() == want.to_pylist()
+
+
+@pytest.mark.parametrize("binary", [pa.large_binary(), pa.binary_view(), pa.binary()], ids=str)
+def test_binary_type_over_recorded_dictionaries(folder, binary):
+    """With ARROW:schema, pyarrow reads a recorded string dictionary as the large or view
+    binary_type (and keeps it a dictionary with plain binary)."""
+    want = pq.read_table(folder, binary_type=binary)
+    got = pc.read_table(folder, binary_type=binary).to_arrow()
+    assert got.schema.field("dic").type.equals(want.schema.field("dic").type)
+    assert got.schema.equals(want.schema)
+    assert got.to_pylist() == want.to_pylist()
