@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Iterator, Sequence
 from parquet_core.dataset.discovery import DEFAULT_IGNORE_PREFIXES, Discovery, discover
 from parquet_core.dataset.partitioning import Partitioning, check_stored_values, repeat, resolve_partitioning
 from parquet_core.dataset.progress import Progress
+from parquet_core.dataset.recorded_types import check_recorded, recorded_meanings
 from parquet_core.dataset.unify import SchemaUnifier, check_against, check_unique_names, conform
 from parquet_core.errors import ParquetError, ParquetSchemaError, refuses_memory_errors
 from parquet_core.file.filesystem import FileSystem, IOStats, LocalFileSystem, resolve_filesystem
@@ -335,7 +336,8 @@ class ParquetDataset:
         self._schema: Schema | None = None
         self._footer_schemas: Any = None       # schemas.FooterSchemas, made on first use
         self._data_names: set[str] | None = None    # the files' column names, once unified
-        self._first_key_values: dict[bytes, bytes] | None = None   # see _arrow_types
+        self._first_key_values: dict[bytes, bytes] | None = None   # see _known_key_values
+        self._first_source = ""
 
     # -- metadata ---------------------------------------------------------------------------------
     def _load_summary(self) -> None:
@@ -587,6 +589,9 @@ class ParquetDataset:
             singles = [item for item, w in zip(work, whole) if not w]
             results = self._map(lambda item: self._read_one(item[0], item[1], columns, fixed, use_threads),
                                 singles, prog)
+            # each file's key/values (a file's read carries them; none when a filter emptied it)
+            kv = self._recorded_types([(fr, t.metadata, t.column_names) for (fr, _), (t, _)
+                                       in zip(singles, results) if t.metadata is not None])
             if fixed is not None:
                 runs: list[tuple[Sequence[Fragment], Sequence[int], Table]] = []
                 done = iter(results)
@@ -602,7 +607,7 @@ class ParquetDataset:
                     runs.append(([fr], [table.num_rows], table))
                 if pending:
                     runs.extend(self._read_summarised_runs(pending, columns, use_threads, prog))
-                return self._arrow_types(self._assemble_runs(runs, self._output_fields(fixed, columns)))
+                return self._arrow_types(self._assemble_runs(runs, self._output_fields(fixed, columns)), kv)
         finally:
             if prog is not None:
                 prog.close()
@@ -612,25 +617,59 @@ class ParquetDataset:
             unifier.add(sch, self._fs.display(frag.path))
         fixed = self._full_schema(unifier.schema() if results else Schema([]))
         out_fields = self._output_fields(fixed, columns)
-        return self._arrow_types(self._assemble(frags, [t for t, _ in results], out_fields))
+        return self._arrow_types(self._assemble(frags, [t for t, _ in results], out_fields), kv)
 
-    def _arrow_types(self, table: Table) -> Table:
-        """*table* (read) with the key/values that make ``to_arrow`` give the Arrow types
-        ``binary_type`` / ``list_type`` ask, when the dataset's first file has no ``ARROW:schema``
-        (the file whose schema pyarrow's dataset takes; see :mod:`parquet_core.file.read_types`)."""
+    def _known_key_values(self) -> tuple[dict[bytes, Any], str] | None:
+        """The key/values whose ``ARROW:schema`` gives a read its Arrow types, when known
+        without opening a file: ``_metadata``'s or ``_common_metadata``'s, or the first file's
+        once read; ``{}`` with ``schema=`` (the given types are the read's).  None: take them
+        from the first file the read opens (see ``recorded_types.py``)."""
+        if self._first_key_values is not None:
+            return self._first_key_values, self._first_source
+        if self._given_schema is not None or not self._fragments:
+            return {}, ""
+        if self._summary is not None:
+            return (dict(self._summary.pf.metadata.metadata or {}),
+                    self._fs.display(self._discovery.metadata_path or "_metadata"))
+        if self._metadata_schema is not None and self._discovery.common_metadata_path is not None:
+            return (dict(getattr(self._metadata_schema, "metadata", None) or {}),
+                    self._fs.display(self._discovery.common_metadata_path))
+        return None
+
+    def _remember_first(self, frag: Fragment, key_values: Any) -> None:
+        """Keep the dataset's first file's key/values when a read opens it (pyarrow's dataset
+        takes its schema from that file)."""
+        if self._first_key_values is None and self._fragments and frag is self._fragments[0]:
+            self._first_source = self._fs.display(frag.path)
+            self._first_key_values = dict(key_values or {})
+
+    def _recorded_types(self, read: Sequence[tuple[Fragment, Any, Sequence[str]]]) -> dict[bytes, Any]:
+        """The key/values a read gives its table (:meth:`_known_key_values`, else those of the
+        first file it read: the dataset's first one unless a filter skipped it), after checking
+        that every file read, ``(fragment, key/values, columns read)``, records the same meanings
+        for its columns (else ParquetSchemaError naming both files)."""
+        known = self._known_key_values()
+        if known is None:
+            if not read:
+                return {}
+            known = dict(read[0][1] or {}), self._fs.display(read[0][0].path)
+        kv, source = known
+        if self._given_schema is None:
+            meanings = recorded_meanings(kv)
+            parts = set(self.partition_names)
+            for frag, file_kv, columns in read:
+                check_recorded(meanings, source, file_kv, [c for c in columns if c not in parts],
+                               self._fs.display(frag.path))
+        return kv
+
+    def _arrow_types(self, table: Table, kv: Any) -> Table:
+        """*table* (read) with the key/values *kv* that make ``to_arrow`` give the Arrow types the
+        dataset's first file records (``ARROW:schema``: zones, durations, large and view types...),
+        or, when it records none, those ``binary_type`` / ``list_type`` ask (see
+        :mod:`parquet_core.file.read_types`)."""
         opts = self.options
-        if opts.binary_type is None and opts.list_type is None or not self._fragments:
-            return table
-        if self._first_key_values is None:
-            if self._summary is not None:
-                self._first_key_values = dict(self._summary.pf.metadata.metadata or {})
-            else:
-                with self.open_fragment(self._fragments[0]) as pf:
-                    self._first_key_values = dict(pf.metadata.metadata or {})
-        if b"ARROW:schema" not in self._first_key_values:
-            return table.replace_schema_metadata(arrow_key_values(table.schema, None, opts.binary_type,
-                                                                  opts.list_type))
-        return table
+        kv = arrow_key_values(table.schema, kv, opts.binary_type, opts.list_type)
+        return Table(table.schema, table.columns, table.num_rows, metadata=kv or None)
 
     def _assemble(self, frags: Sequence[Fragment], tables: Sequence[Table], out: list[Field]) -> Table:
         """One table from the files' tables: widened, nulls for missing columns, partition values added."""
@@ -762,6 +801,7 @@ class ParquetDataset:
                 return Table(Schema([]), [], 0), pf.schema_arrow
             asked = columns if columns is not None else file_fields
             wanted = self._stored_partitions(file_fields, [c for c in asked if c in file_fields])
+            self._remember_first(frag, pf.metadata.metadata)
             if isinstance(rest, Expression):
                 prefetch_indexes(pf, rest)
                 table = pf.read(wanted, filters=rest, use_threads=use_threads)
@@ -880,8 +920,9 @@ class ParquetDataset:
         work = self._prune(expr)
         prog = Progress.make(self._progress if progress is None else progress, len(work), "scanning")
         try:
+            first: list[Any] = []    # the first file read: (fragment, key/values, columns)
             for frag, rest in work:
-                yield from self._file_batches(frag, rest, full, out, batch_size, use_threads)
+                yield from self._file_batches(frag, rest, full, out, batch_size, use_threads, first)
                 if prog is not None:
                     prog.advance()
         finally:
@@ -896,8 +937,9 @@ class ParquetDataset:
         return _OpenedFile(self, frag)
 
     def _file_batches(self, frag: Fragment, rest: Expression | bool, full: Schema, out: list[Field],
-                      batch_size: int, use_threads: bool) -> Iterator[Table]:
-        """The batches of one file for :meth:`iter_batches`."""
+                      batch_size: int, use_threads: bool, first: list[Any]) -> Iterator[Table]:
+        """The batches of one file for :meth:`iter_batches` (*first*: the first file this scan
+        read, whose key/values give the types when nothing else does; see :meth:`_recorded_types`)."""
         full_names = set(full.names)
         with self._footer(frag) as (pf, groups):
             path = self._fs.display(frag.path)
@@ -922,11 +964,17 @@ class ParquetDataset:
             else:
                 big = frag.size >= THREADS_MIN_FILE_BYTES
             wanted = self._stored_partitions(file_fields, [f.name for f in out if f.name in file_fields])
+            mine = [(frag, pf.metadata.metadata, wanted)]
+            if groups is None:     # a file read from its own footer (not through _metadata)
+                self._remember_first(frag, pf.metadata.metadata)
+            kv = self._recorded_types(first + mine)
+            if not first:
+                first.extend(mine)
             for batch in pf.iter_batches(batch_size, columns=wanted, row_groups=groups,
                                          filters=rest if isinstance(rest, Expression) else None,
                                          use_threads=use_threads and big):
                 if batch.num_rows:
-                    yield self._arrow_types(self._assemble([frag], [batch], out))
+                    yield self._arrow_types(self._assemble([frag], [batch], out), kv)
 
     def explain(self, filters: Any = None, columns: Sequence[str] | None = None) -> DatasetReport:
         """What a read with *filters* would do: files skipped by partition folders (never

@@ -67,6 +67,8 @@ EXISTING_DATA_BEHAVIORS = ("error", "overwrite_or_ignore", "delete_matching")
 def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] | None = None,
                      filesystem: Any = None, basename_template: str | None = None,
                      existing_data_behavior: str = "error", max_rows_per_file: int | None = None, *,
+                     max_open_files: int | None = None, min_rows_per_group: int | None = None,
+                     max_rows_per_group: int | None = None,
                      storage_options: dict[str, Any] | None = None, progress: Any = None,
                      metadata_collector: list[Any] | None = None, **write_options: Any) -> list[str]:
     """Write *table* under *root_path*, one folder per partition (pyarrow's layout and escaping).
@@ -92,6 +94,15 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
         (replace the old files of every partition written, after the new ones are complete).
     max_rows_per_file:
         Split a partition into files of at most this many rows.
+    max_open_files:
+        pyarrow's: at most this many files open at once while a stream is written; when a
+        partition needs one more, the open file holding the most rows is completed (as
+        pyarrow's writer does) and a later batch of its partition starts a new file.
+    min_rows_per_group, max_rows_per_group:
+        pyarrow's: a file's rows are written once at least ``min_rows_per_group`` (default 0)
+        are pending, in row groups of at most ``max_rows_per_group`` (default 1 Mi rows); a
+        table given whole is written in row groups of ``max_rows_per_group``.  Without them a
+        stream's rows are gathered into ``row_group_size`` row groups.
     progress:
         ``True`` (tqdm bar) or a callable ``(done, total)`` per file written.
     metadata_collector:
@@ -109,6 +120,8 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
     if existing_data_behavior is None:      # pyarrow's default, which means this
         existing_data_behavior = "overwrite_or_ignore"
     template = _check_options(existing_data_behavior, max_rows_per_file, basename_template, write_options)
+    groups = _check_grouping(max_open_files, min_rows_per_group, max_rows_per_group, max_rows_per_file,
+                             write_options)
     fs, (root,) = resolve_filesystem([root_path], filesystem, storage_options)
     given = None if schema is None else as_writer_schema(schema)
     # a stream (RecordBatchReader, polars, duckdb...) is written batch by batch (write_stream.py)
@@ -129,7 +142,8 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
             else:
                 assert stream_schema is not None
                 folders, written = write_stream_files(fs, txn, root, stream[1], stream_schema, cols, keep,
-                                                      template, max_rows_per_file, write_options, progress)
+                                                      template, max_rows_per_file, write_options, progress,
+                                                      max_open_files, groups)
             # no rows to partition: no file, nothing to commit (pyarrow writes nothing either)
             footers = _commit(fs, root, txn, existing_data_behavior, folders,
                               need_footers=metadata_collector is not None) if written else []
@@ -242,6 +256,29 @@ def _refuse_nonempty(fs: FileSystem, root: str, listing: list[tuple[str, int]]) 
 
 def _counts(name: str) -> bool:
     return not is_internal(name) or is_marker(name) or name.startswith(RECORD_PREFIX)
+
+
+def _check_grouping(max_open_files: int | None, min_rows: int | None, max_rows: int | None,
+                    max_rows_per_file: int | None, write_options: dict[str, Any]) -> tuple[int, int] | None:
+    """pyarrow's ``max_open_files``, ``min_rows_per_group`` and ``max_rows_per_group`` checked
+    (pyarrow's rules); the ``(min, max)`` rows per group to stream with, None when neither is
+    given.  A table written whole gets ``row_group_size=max_rows_per_group``."""
+    for name, value, least in (("max_open_files", max_open_files, 1), ("min_rows_per_group", min_rows, 0),
+                               ("max_rows_per_group", max_rows, 1)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < least):
+            raise ValueError(f"{name} must be an integer >= {least}, not {value!r}")
+    if min_rows is None and max_rows is None:
+        return None
+    low, high = min_rows or 0, max_rows if max_rows is not None else 1 << 20
+    if low > high:
+        raise ValueError("min_rows_per_group must be less than or equal to max_rows_per_group")
+    if max_rows_per_file is not None and high > max_rows_per_file:
+        raise ValueError("max_rows_per_group must be less than or equal to max_rows_per_file")
+    if max_rows is not None:
+        if write_options.get("row_group_size", max_rows) != max_rows:
+            raise TypeError("write_to_dataset: give row_group_size or max_rows_per_group, not both")
+        write_options["row_group_size"] = max_rows
+    return low, high
 
 
 def _plan_files(fs: FileSystem, root: str, data: Table, cols: list[str], keep: list[str], template: str,

@@ -6,7 +6,21 @@ partition folder, opened when the partition first appears).  A partition gathers
 rows up to ``row_group_size`` (the writer's option) and writes them as one row group,
 so memory holds about one row group per open partition plus the batch at hand;
 ``max_rows_per_file`` closes a partition's file when it is full and opens the next
-(``{i}`` + 1).  The files are written under the transaction's hidden staged names,
+(``{i}`` + 1).
+
+pyarrow's dataset writer options, with its semantics:
+
+* ``max_open_files``: when a partition needs a file and that many are open, the open
+  file holding the most rows is completed and closed (what pyarrow's writer does,
+  though its documentation says "least recently used"; between files of equal rows,
+  the one that got rows last); a later batch of that partition starts a new file.
+  Memory then holds at most that many partitions' pending rows and buffers.
+* ``min_rows_per_group`` / ``max_rows_per_group`` (either given): a file's rows are
+  written as soon as at least ``min_rows_per_group`` are pending, in row groups of at
+  most ``max_rows_per_group`` (pyarrow's defaults 0 and 1 Mi: each batch its own row
+  groups); without them, rows are gathered into ``row_group_size`` groups as above.
+
+The files are written under the transaction's hidden staged names,
 as the in-memory path writes them (``write.py``): nothing is visible before the
 commit, and a failure (the stream raising too) aborts every open writer, whose
 partial files are removed, before the transaction is rolled back.
@@ -38,11 +52,16 @@ class _PartitionFiles:
         self.file_rows = 0                   # rows given to the open file (written or pending)
         self.pending: list[Table] = []
         self.pending_rows = 0
+        self.used = 0                        # owner.clock when rows last came (max_open_files)
 
     def add(self, part: Table) -> None:
-        limit = self.owner.max_rows_per_file
+        owner = self.owner
+        limit = owner.max_rows_per_file
+        owner.clock += 1
+        self.used = owner.clock
         while part.num_rows:
             if self.writer is None:
+                owner.make_room()
                 self._open(part.schema)
             room = part.num_rows if limit is None else min(part.num_rows, limit - self.file_rows)
             piece, part = part.slice_rows(0, room), part.slice_rows(room, part.num_rows)
@@ -50,7 +69,11 @@ class _PartitionFiles:
             self.pending_rows += piece.num_rows
             self.file_rows += piece.num_rows
             assert self.writer is not None
-            if self.pending_rows >= self.writer.options.row_group_size:
+            if owner.groups is not None:
+                low, _ = owner.groups
+                if self.pending_rows and self.pending_rows >= low:
+                    self._flush(whole_groups=False)
+            elif self.pending_rows >= self.writer.options.row_group_size:
                 self._flush(whole_groups=True)
             if limit is not None and self.file_rows >= limit:
                 self.finish()
@@ -66,16 +89,19 @@ class _PartitionFiles:
         owner.paths.append(owner.fs.join(self.folder, name))
         self.writer = ParquetWriter(staged, schema, filesystem=owner.target, **owner.write_options)
         self.file_rows = 0
+        owner.open.add(self)
         if owner.progress is not None:
             owner.progress.total = len(owner.paths)
 
     def _flush(self, whole_groups: bool) -> None:
-        """Write the pending rows: every whole row group (*whole_groups*), or all of them."""
+        """Write the pending rows: every whole row group (*whole_groups*), or all of them (in
+        row groups of at most ``max_rows_per_group`` when pyarrow's grouping is asked)."""
         assert self.writer is not None
         if not self.pending:
             return
         table = Table.concat(self.pending) if len(self.pending) > 1 else self.pending[0]
-        size = self.writer.options.row_group_size
+        groups = self.owner.groups
+        size = self.writer.options.row_group_size if groups is None else groups[1]
         upto = table.num_rows - table.num_rows % size if whole_groups else table.num_rows
         if upto:
             self.writer.write_table(table.slice_rows(0, upto), size)
@@ -88,6 +114,7 @@ class _PartitionFiles:
             return
         self._flush(whole_groups=False)
         writer, self.writer = self.writer, None
+        self.owner.open.discard(self)
         writer.close()
         if self.owner.progress is not None:
             self.owner.progress.advance()
@@ -95,21 +122,28 @@ class _PartitionFiles:
     def abort(self) -> None:
         if self.writer is not None:
             writer, self.writer = self.writer, None
+            self.owner.open.discard(self)
             writer.abort()
         self.pending, self.pending_rows = [], 0
 
 
 class _StreamFiles:
     def __init__(self, fs: FileSystem, txn: Transaction, template: str, max_rows_per_file: int | None,
-                 write_options: dict[str, Any], progress: Progress | None) -> None:
+                 write_options: dict[str, Any], progress: Progress | None, max_open_files: int | None = None,
+                 groups: tuple[int, int] | None = None) -> None:
         self.fs, self.txn, self.template = fs, txn, template
         self.max_rows_per_file = max_rows_per_file
+        self.max_open_files = max_open_files
+        #: pyarrow's (min_rows_per_group, max_rows_per_group), or None: row_group_size groups
+        self.groups = groups
         self.write_options = write_options
         self.target = None if isinstance(fs, LocalFileSystem) else fs
         self.progress = progress
         self.made: set[str] = set()
         self.paths: list[str] = []
         self.partitions: dict[str, _PartitionFiles] = {}
+        self.open: set[_PartitionFiles] = set()      # the partitions with an open file
+        self.clock = 0                               # counts add() calls (least recently used)
 
     def partition(self, folder: str) -> _PartitionFiles:
         found = self.partitions.get(folder)
@@ -117,19 +151,30 @@ class _StreamFiles:
             found = self.partitions[folder] = _PartitionFiles(self, folder)
         return found
 
+    def make_room(self) -> None:
+        """Before a file opens: with ``max_open_files`` files open, complete the one holding
+        the most rows (of those, the one that got rows last: what pyarrow's writer closed
+        in every tie we tried), as pyarrow's dataset writer."""
+        if self.max_open_files is None or len(self.open) < self.max_open_files:
+            return
+        victim = max(self.open, key=lambda p: (p.file_rows, p.used))
+        victim.finish()
+
 
 def write_stream_files(fs: FileSystem, txn: Transaction, root: str, batches: Iterator[Table],
                        stream_schema: Schema, cols: list[str], keep: list[str], template: str,
                        max_rows_per_file: int | None, write_options: dict[str, Any],
-                       progress: Any) -> tuple[set[str], list[str]]:
+                       progress: Any, max_open_files: int | None = None,
+                       groups: tuple[int, int] | None = None) -> tuple[set[str], list[str]]:
     """Write *batches* (Tables of the stream's columns) as the files of a dataset under *root*,
     partitioned by *cols*, storing *keep*; returns ``(partition folders, files written)``.
 
     An unpartitioned stream without rows still gives one (empty) file of *stream_schema*'s
     stored columns, as the in-memory path does; a partitioned one gives none.
+    ``max_open_files`` and ``groups`` (``(min_rows_per_group, max_rows_per_group)``): see above.
     """
     prog = Progress.make(progress, 0, "writing")
-    files = _StreamFiles(fs, txn, template, max_rows_per_file, write_options, prog)
+    files = _StreamFiles(fs, txn, template, max_rows_per_file, write_options, prog, max_open_files, groups)
     try:
         for batch in batches:
             if not batch.num_rows:

@@ -25,7 +25,8 @@ from parquet_core.table.arrays import Array, Table
 from parquet_core.table.infer import fill_nulls
 from parquet_core.table.nested import ListArray, StructArray
 
-__all__ = ["apply_read_types", "coerce_int96", "coerce_int96_schema", "arrow_key_values"]
+__all__ = ["apply_read_types", "coerce_int96", "coerce_int96_schema", "arrow_key_values", "typed_schema",
+           "KeyedSchema"]
 
 _ARROW_SCHEMA = b"ARROW:schema"
 
@@ -99,7 +100,18 @@ def arrow_key_values(schema: Schema, key_values: Any, binary: str | None, lists:
     """The file's *key_values*, plus, for ``binary_type`` / ``list_type`` (*binary*, *lists*:
     ``ReaderOptions``' names) on a file without ``ARROW:schema``, one naming those Arrow types
     for the columns of *schema* (what ``to_arrow`` restores), as pyarrow reads such a file."""
-    if (binary is None and lists is None) or _ARROW_SCHEMA in (key_values or {}):
+    if binary is None and lists is None:
+        return key_values
+    if _ARROW_SCHEMA in (key_values or {}):
+        # the recorded types win, but for string and binary dictionaries, which pyarrow
+        # reads as the large or view type binary_type asks (keeping no dictionary)
+        encoded = key_values[_ARROW_SCHEMA]
+        if binary in ("large_binary", "binary_view") and isinstance(encoded, (bytes, str)):
+            from parquet_core.metadata.arrow_ipc import widen_dictionary_fields
+
+            widened = widen_dictionary_fields(encoded, binary)
+            if widened is not None:
+                return {**key_values, _ARROW_SCHEMA: widened}
         return key_values
     from parquet_core.metadata.arrow_ipc_write import encode_schema_nodes
     from parquet_core.schema.arrow_format import field_node
@@ -120,6 +132,25 @@ def arrow_key_values(schema: Schema, key_values: Any, binary: str | None, lists:
     except UnsupportedFeatureError:
         return key_values
     return {**(key_values or {}), _ARROW_SCHEMA: encoded}
+
+
+class KeyedSchema(Schema):
+    """A table schema carrying key/value ``metadata`` (what ``to_arrow`` restores the
+    ``ARROW:schema`` types from), as a file's schema does."""
+
+    __slots__ = ("metadata",)
+
+    def __init__(self, fields: list[Field], metadata: Any) -> None:
+        super().__init__(fields)
+        self.metadata = metadata
+
+
+def typed_schema(schema: Schema, key_values: Any, options: Any) -> Schema:
+    """A file's table *schema* (footer *key_values*) as :func:`apply_read_types` makes a table of
+    it under *options*: pyarrow's ``ParquetFile.schema_arrow`` with the read-type options."""
+    coerced = coerce_int96_schema(schema, options.coerce_int96_timestamp_unit)
+    kv = arrow_key_values(coerced, key_values, options.binary_type, options.list_type)
+    return KeyedSchema(coerced.fields, kv)
 
 
 def apply_read_types(table: Table, key_values: Any, options: Any) -> Table:

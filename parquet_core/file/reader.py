@@ -219,6 +219,8 @@ class ParquetFile:
                 if len(found := self.columns.schema.positions(name)) > 1:
                     raise ambiguous_name(name, found, " in read_dictionary")
             encoded = (self.metadata.metadata or {}).get(b"ARROW:schema")
+            if self.options.binary_type in ("large_binary", "binary_view"):
+                encoded = None     # pyarrow keeps no recorded dictionary then (see read_types.py)
             if encoded is not None:   # read without pyarrow: see metadata/arrow_ipc.py
                 recorded = (_dictionary_fields(encoded) if isinstance(encoded, (bytes, str))
                             else dictionary_field_names(encoded))
@@ -307,14 +309,16 @@ class ParquetFile:
 
     @property
     def schema_arrow(self) -> Schema:
-        """The table schema (a :class:`~parquet_core.Schema`), under pyarrow's name for it
-        (INT96 columns as ``coerce_int96_timestamp_unit`` reads them, as pyarrow's)."""
-        unit = self.options.coerce_int96_timestamp_unit
-        if unit is None:     # the common case, without loading the read-type machinery
-            return self.columns.schema
-        from parquet_core.file.read_types import coerce_int96_schema
+        """The table schema (a :class:`~parquet_core.Schema`), under pyarrow's name for it,
+        as the read options make it (INT96 columns as ``coerce_int96_timestamp_unit`` reads
+        them; ``to_arrow()`` with the large or view types ``binary_type`` / ``list_type`` ask
+        for), as pyarrow's."""
+        opts = self.options
+        if opts.coerce_int96_timestamp_unit is None and opts.binary_type is None and opts.list_type is None:
+            return self.columns.schema     # the common case, without loading the read-type machinery
+        from parquet_core.file.read_types import typed_schema
 
-        return coerce_int96_schema(self.columns.schema, unit)
+        return typed_schema(self.columns.schema, self.metadata.metadata, opts)
 
     # -- data ---------------------------------------------------------------
     @names_file("reading")

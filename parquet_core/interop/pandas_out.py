@@ -298,16 +298,19 @@ def _shared_texts(pd: Any, values: ByteArrays) -> np.ndarray | None:
     lo, hi = int(offsets[0]), int(offsets[-1])
     if not data[lo:hi].all():
         return None
-    # 8 bytes from every start at once (a sliding window over the zero-padded bytes), the
-    # bytes past each value's end masked off
+    # 8 bytes from every start at once: a uint64 view of the zero-padded bytes with a one-byte
+    # stride (value k is the 8 bytes from byte k, unaligned), read at each start (one 1-D
+    # gather: a third of the time of gathering rows of a sliding window), the bytes past each
+    # value's end masked off; the padding covers the last word of the longest value kept
     padded = np.zeros(hi - lo + _SHARED_MAX_BYTES + 8, dtype=np.uint8)
     padded[:hi - lo] = data[lo:hi]
-    window = np.lib.stride_tricks.sliding_window_view(padded, 8)
+    at_byte = np.ndarray((len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
     masks = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
+    rel = starts - lo
 
     def word(at: int) -> np.ndarray:
-        raw = np.ascontiguousarray(window[starts - lo + at]).view("<u8").reshape(-1)
-        return raw & masks[np.clip(lengths - at, 0, 8)]
+        raw = at_byte[rel + at] if at else at_byte[rel]
+        return raw & masks[lengths if longest <= 8 else np.clip(lengths - at, 0, 8)]
 
     codes, uniques = pd.factorize(word(0))
     for at in range(8, longest, 8):    # each further word folded into the codes so far
@@ -318,10 +321,15 @@ def _shared_texts(pd: Any, values: ByteArrays) -> np.ndarray | None:
     distinct = len(uniques)
     if distinct > n // 4:
         return None
-    first = np.empty(distinct, dtype=np.int64)
-    first[codes[::-1]] = np.arange(n - 1, -1, -1, dtype=np.int64)   # each code's first row
     try:
-        texts = [data[int(offsets[i]):int(offsets[i + 1])].tobytes().decode("utf-8") for i in first.tolist()]
+        if longest <= 8:
+            # a distinct word is its value's bytes, zero-padded (no NUL inside): 'S8' drops the padding
+            texts = [b.decode("utf-8") for b in np.asarray(uniques, dtype="<u8").view("S8").tolist()]
+        else:
+            first = np.empty(distinct, dtype=np.int64)
+            first[codes[::-1]] = np.arange(n - 1, -1, -1, dtype=np.int64)   # each code's first row
+            texts = [data[int(offsets[i]):int(offsets[i + 1])].tobytes().decode("utf-8")
+                     for i in first.tolist()]
     except UnicodeDecodeError:
         return None
     shared = np.empty(distinct, dtype=object)

@@ -31,7 +31,7 @@ import struct
 from dataclasses import dataclass
 
 __all__ = ["dictionary_field_names", "file_schema_key_values", "BINARY_LIKE_TYPES", "FieldFacts",
-           "schema_field_facts"]
+           "schema_field_facts", "widen_dictionary_fields"]
 
 # Arrow's ``Type`` union tags (Schema.fbs) of the binary and string types.
 _BINARY, _UTF8, _LARGE_BINARY, _LARGE_UTF8 = 4, 5, 19, 20
@@ -272,3 +272,58 @@ def schema_field_facts(encoded: bytes | str) -> list[FieldFacts] | None:
         return [] if fields is None else [_field_facts(buf, f, 0) for f in buf.vector(fields)]
     except (_Malformed, UnicodeDecodeError):
         return None
+
+
+#: binary_type's wide types: the type tag each of Binary / Utf8 becomes
+_WIDE_TAGS = {"large_binary": {4: 19, 5: 20}, "binary_view": {4: 23, 5: 24}}
+
+
+def widen_dictionary_fields(encoded: bytes | str, binary: str) -> bytes | None:
+    """The ``ARROW:schema`` value *encoded* with its top-level string and binary dictionary
+    fields recorded as plain large (``binary="large_binary"``) or view (``"binary_view"``)
+    types, as pyarrow reads such a file with that ``binary_type`` (it keeps no dictionary
+    for them then); None when there is none to change or the value is unreadable.
+
+    The flatbuffer is patched in place: each such field's type tag is changed (Binary and
+    Utf8 and their wide forms all have empty type tables) and the field gets a copy of its
+    vtable, appended at the end, without the ``dictionary`` slot (vtables may be shared).
+    """
+    wide = _WIDE_TAGS.get(binary)
+    if wide is None:
+        return None
+    try:
+        marker = base64.b64decode(encoded, validate=False)[:4] == b"\xff\xff\xff\xff"
+        buf = _schema_message(encoded)
+        message = buf.deref(0)
+        kind, header = buf.table_field(message, 1), buf.table_field(message, 2)
+        if kind is None or buf.u8(kind) != _HEADER_SCHEMA or header is None:
+            return None
+        fields = buf.table_field(buf.deref(header), 1)
+        if fields is None:
+            return None
+        patch = []
+        for field in buf.vector(fields):
+            tag, dictionary = buf.table_field(field, 2), buf.table_field(field, 4)
+            if tag is not None and dictionary is not None and buf.u8(tag) in wide:
+                patch.append((field, tag))
+        if not patch:
+            return None
+        fb = bytearray(buf.data)
+        for field, tag in patch:
+            fb[tag] = wide[buf.u8(tag)]
+            vtable = field - buf.i32(field)
+            size = struct.unpack_from("<H", fb, vtable)[0]
+            copy = bytearray(fb[vtable:vtable + size])
+            if 4 + 2 * 4 + 2 <= size:
+                struct.pack_into("<H", copy, 4 + 2 * 4, 0)    # slot 4: dictionary
+            while len(fb) % 4:
+                fb.append(0)
+            at = len(fb)
+            fb += copy
+            struct.pack_into("<i", fb, field, field - at)      # vtable = table - soffset
+        while len(fb) % 8:
+            fb.append(0)
+    except (_Malformed, binascii.Error, ValueError, struct.error):
+        return None
+    framed = (b"\xff\xff\xff\xff" if marker else b"") + struct.pack("<i", len(fb)) + bytes(fb)
+    return base64.b64encode(framed)

@@ -242,7 +242,8 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
         "use_threads": "use_threads", "file_visitor": "file_visitor",
         "existing_data_behavior": "same; our default is 'error' (pyarrow's 'overwrite_or_ignore' "
                                   "through the dataset writer)",
-        "kwargs": "same: writer options",
+        "kwargs": "same: writer options, and pyarrow's dataset-writer `max_rows_per_file`, "
+                  "`max_open_files`, `min_rows_per_group`, `max_rows_per_group`",
     },
     "ParquetDataset": {
         "path_or_paths": SAME, "filesystem": SAME, "schema": SAME, "filters": SAME,

@@ -463,8 +463,9 @@ class Table:
         return self
 
     def cast(self, target_schema: Schema, safe: bool | None = None, options: Any = None) -> Table:
-        """The table with each column cast to *target_schema*'s type, as pyarrow's
-        ``Table.cast`` (the names must match, in order).  Our casts are always exact
+        """The table with each column cast to *target_schema*'s type (ours, or any schema with
+        ``__arrow_c_schema__``: a pyarrow Schema), as pyarrow's ``Table.cast`` (the names must
+        match, in order).  Our casts are always exact
         (:mod:`parquet_core.table.coerce`): a value that would change raises
         ParquetSchemaError naming the column and row, also with ``safe=False``.
         """
@@ -472,12 +473,24 @@ class Table:
 
         if options is not None:
             raise ValueError("cast: pyarrow's CastOptions are not supported; our casts are exact")
+        metadata = None
+        if not isinstance(target_schema, Schema) and hasattr(target_schema, "__arrow_c_schema__"):
+            # a pyarrow (or nanoarrow...) schema, through the Arrow C Data Interface; its Arrow
+            # types (large and view types, zones...) kept as an ARROW:schema entry, which
+            # to_arrow() restores them from, as for a file
+            from parquet_core.arrow_c.consume import import_schema
+            from parquet_core.metadata.arrow_ipc_write import encode_schema_nodes
+            from parquet_core.schema.arrow_format import schema_from_node
+
+            node = import_schema(target_schema.__arrow_c_schema__())
+            target_schema = schema_from_node(node)
+            metadata = {k: v for k, v in (node.metadata or {}).items() if k != b"ARROW:schema"}
+            metadata[b"ARROW:schema"] = encode_schema_nodes(node.children, metadata or None)
         if list(target_schema.names) != list(self._schema.names):
             raise ValueError(f"cast: the target schema's names {list(target_schema.names)} do not "
                              f"match the table's {list(self._schema.names)}")
         columns = [cast_array(c, f) for c, f in zip(self._columns, target_schema)]
-        out = Table(target_schema, columns, self._num_rows)
-        return out
+        return Table(target_schema, columns, self._num_rows, metadata=metadata)
 
     def iter_slices(self, size: int) -> Iterator[Table]:
         """Yield consecutive row slices of at most *size* rows."""

@@ -116,3 +116,15 @@ def test_to_pandas_types_mapper():
     want = theirs.to_pandas(types_mapper=mapper)
     pd.testing.assert_frame_equal(got, want)
     assert str(got["i"].dtype) == "Int64"
+
+
+def test_cast_takes_a_pyarrow_schema():
+    """``t.cast(pa.schema(...))`` as code written for pyarrow calls it (an AttributeError
+    before: the pyarrow types were used as ours)."""
+    ours, theirs = _both()
+    target = pa.schema([("i", pa.int32()), ("f", pa.float64()), ("s", pa.large_string()), ("t", pa.bool_())])
+    got = ours.cast(target)
+    assert got.to_arrow().schema.equals(theirs.cast(target).schema)
+    _same(got, theirs.cast(target))
+    with pytest.raises(ValueError, match="names"):
+        ours.cast(pa.schema([("x", pa.int64())]))

@@ -72,3 +72,21 @@ def test_values_of_17_to_32_bytes_are_shared_too():
     for v in got["s"]:
         if v is not None:
             assert firsts.setdefault(v, v) is v
+
+
+def test_values_of_at_most_8_bytes_decoded_from_their_keys():
+    """All values within one 64-bit key (the key's bytes are the value's: decoded from the
+    distinct keys), also from a slice whose offsets do not start at 0."""
+    short = [w for w in _WORDS if len(w.encode()) <= 8] + ["日本", "\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f", "ü8bytes"]
+    assert max(len(w.encode()) for w in short) == 8
+    got = _same(short, rows=6000, seed=3)
+    firsts = {}
+    for v in got["s"]:
+        if v is not None:
+            assert firsts.setdefault(v, v) is v
+    rng = np.random.default_rng(4)
+    t = pa.table({"s": [short[i] for i in rng.integers(0, len(short), 5000)]})
+    buf = io.BytesIO()
+    pq.write_table(t, buf)
+    ours = pc.read_table(io.BytesIO(buf.getvalue())).slice(1001, 2500)
+    pd.testing.assert_frame_equal(ours.to_pandas(), t.slice(1001, 2500).to_pandas())
