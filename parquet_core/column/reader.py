@@ -48,8 +48,10 @@ from parquet_core.column.page_slices import slice_pages
 from parquet_core.constants import Encoding, PhysicalType
 from parquet_core.encodings import decode_values, empty_values
 from parquet_core.encodings.delta_binary_packed import (
+    delta_binary_packed_page_header,
     expand_delta_binary_packed_pages,
-    scan_delta_binary_packed_page,
+    expand_held_delta_binary_packed_pages,
+    scan_held_delta_binary_packed_page,
 )
 from parquet_core.encodings.dictionary import build_dictionary
 from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
@@ -459,12 +461,13 @@ class _ChunkDecoder:
                     run.kind, run.parts, run.counts, run.where = _DONE, [values], [], []
                 return
         if encoding == _DBP and self.ptype in _DBP_TYPES:
-            # checked and its miniblocks found now (errors name this page), unpacked
-            # with the other pages of the run
-            scanned = scan_delta_binary_packed_page(buf, count, self.dtype)
-            if scanned is not None:
+            # the stream header checked now; the blocks of all pages of the run are
+            # checked and unpacked together (errors still name the page: _expand_delta)
+            held = delta_binary_packed_page_header(buf, count, self.dtype)
+            if held is not None:
                 run = self._run(_DELTA)
-                run.parts.append(scanned)
+                run.parts.append(held)
+                run.where.append((self.ordinal, self.offset))
                 run.total += count
                 return
         d = self.desc
@@ -649,7 +652,7 @@ class _ChunkDecoder:
         elif kind == _BOOLS:
             vals = _unpack_booleans(run.parts, run.counts, run.total)
         elif kind == _DELTA:
-            vals = expand_delta_binary_packed_pages(run.parts, self.dtype)
+            vals = self._expand_delta(run)
         elif kind == _FIXED:
             parts = run.parts
             # one page: a view of its bytes, as decode_plain gives; else one writable copy
@@ -659,6 +662,26 @@ class _ChunkDecoder:
             vals = _concat(run.parts, self.desc)
         run.values = vals
         return vals
+
+    def _expand_delta(self, run: _Run) -> Any:
+        """The values of a run of DELTA_BINARY_PACKED pages: all blocks checked in one
+        pass; when a check fails, the pages are checked one by one, so the error is the
+        one a page-by-page read raises, naming its page."""
+        vals = expand_held_delta_binary_packed_pages(run.parts, self.dtype)
+        if vals is not None:
+            return vals
+        scanned = []
+        for held, (ordinal, offset) in zip(run.parts, run.where):
+            try:
+                scanned.append(scan_held_delta_binary_packed_page(held, self.dtype))
+            except ParquetError as exc:
+                _page_note(exc, ordinal, offset)
+                raise
+            except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
+                err = _page_error(exc)
+                _page_note(err, ordinal, offset)
+                raise err from exc
+        return expand_delta_binary_packed_pages(scanned, self.dtype)
 
     def _decode_bytes(self, run: _Run) -> ByteArrays:
         try:

@@ -64,8 +64,9 @@ from parquet_core._kernels.varint import (
 from parquet_core.errors import ParquetFormatError
 
 __all__ = ["MAX_COUNT", "decode_delta_binary_packed", "delta_binary_packed_blocks",
-           "encode_delta_binary_packed", "expand_delta_binary_packed_pages",
-           "scan_delta_binary_packed_page"]
+           "delta_binary_packed_page_header", "encode_delta_binary_packed",
+           "expand_delta_binary_packed_pages", "expand_held_delta_binary_packed_pages",
+           "scan_delta_binary_packed_page", "scan_held_delta_binary_packed_page"]
 
 MAX_COUNT = 2**31 - 1
 _WHAT = "DELTA_BINARY_PACKED"
@@ -178,19 +179,135 @@ def scan_delta_binary_packed_page(buf: Any, count: int, dtype: Any) -> ScannedPa
     values).  None when the page is better decoded on its own: one value or
     none, or a stream holding fewer values than *count* (its own decode reports it).
     """
-    sdt, udt, bits = _unsigned(dtype)
+    held = delta_binary_packed_page_header(buf, count, dtype)
+    return None if held is None else scan_held_delta_binary_packed_page(held, dtype)
+
+
+_HIGH_BITS = np.uint64(0x8080808080808080)
+_ONE = np.uint64(1)
+_LANES = np.uint64(0x00FF00FF00FF00FF)
+_LANE_SUM = np.uint64(0x0001000100010001)
+_LANE_SHIFT = np.uint64(48)
+
+
+#: A page whose stream header :func:`delta_binary_packed_page_header` has read and
+#: checked: (page bytes, first value (wrapped), value count, block size, miniblocks per
+#: block, offset of the first block).
+HeldPage = tuple
+
+
+def delta_binary_packed_page_header(buf: Any, count: int, dtype: Any) -> HeldPage | None:
+    """Read and check the stream header of a page of *count* values; its blocks are not read.
+
+    None when the page is better decoded on its own (as for
+    :func:`scan_delta_binary_packed_page`).  The blocks of held pages are checked
+    later, all pages of a chunk together, by :func:`expand_held_delta_binary_packed_pages`.
+    """
+    _, _, bits = _unsigned(dtype)
     arr = as_uint8(buf)
-    size = arr.size
-    mv = arr.data
-    block_size, n_mini, total, first, pos = _read_header(mv, 0, size, count)
+    block_size, n_mini, total, first, pos = _read_header(arr.data, 0, arr.size, count)
     if total != count or total <= 1:
         return None
+    return arr, first & ((1 << bits) - 1), total, block_size, n_mini, pos
+
+
+def scan_held_delta_binary_packed_page(held: HeldPage, dtype: Any) -> ScannedPage:
+    """The blocks of one held page checked and its miniblocks found (one page at a time:
+    the errors of :func:`scan_delta_binary_packed_page`)."""
+    _, udt, _ = _unsigned(dtype)
+    arr, first, total, block_size, n_mini, pos = held
     vpm = block_size // n_mini
     ndeltas = total - 1
-    s_arr, h_arr, _ = _walk_blocks(arr, mv, pos, ndeltas, block_size, n_mini, vpm)
+    s_arr, h_arr, _ = _walk_blocks(arr, arr.data, pos, ndeltas, block_size, n_mini, vpm)
     mins = _min_deltas(arr, s_arr, h_arr, udt)
     flat_w, flat_start = _miniblock_layout(arr, h_arr, ndeltas, block_size, n_mini, vpm)
-    return arr, first & ((1 << bits) - 1), total, mins, flat_w, flat_start, n_mini, vpm
+    return arr, first, total, mins, flat_w, flat_start, n_mini, vpm
+
+
+def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any
+                                          ) -> npt.NDArray[Any] | None:
+    """The values of held pages, their blocks checked in one pass over all pages.
+
+    The block chains of all pages are walked in lockstep (one round of numpy calls
+    per block index, each covering every page), then every min delta, bit width
+    and miniblock offset is decoded and checked at once.  None when any page fails
+    a check (or the pages differ in block layout): the caller then checks the pages
+    one by one with :func:`scan_held_delta_binary_packed_page`, which raises the
+    error of the first bad page exactly as a page-by-page read does.  The checks
+    here are the page-by-page ones or stricter, so a None never hides a bad page
+    and values are only returned for pages that page-by-page decoding accepts.
+    """
+    sdt, udt, _ = _unsigned(dtype)
+    block_size, n_mini = pages[0][3], pages[0][4]
+    if any(p[3] != block_size or p[4] != n_mini for p in pages):
+        return None
+    vpm = block_size // n_mini
+    group_bytes = vpm // 8
+    sizes = np.array([p[0].size for p in pages], dtype=np.int64)
+    ends = np.cumsum(sizes)
+    bases = ends - sizes
+    totals = np.array([p[2] for p in pages], dtype=np.int64)
+    nd = totals - 1
+    full = nd // block_size
+    rem = nd - full * block_size
+    used_last = -(-rem // vpm)
+    has_rem = rem > 0
+    pos = bases + np.array([p[5] for p in pages], dtype=np.int64)
+    # the page-by-page walk's first check: room for every block's smallest header
+    if ((full + has_rem) * (1 + n_mini) > ends - pos).any():
+        return None
+    pad = vpm * 8 + SLACK + _MAX_VARINT + n_mini
+    joined = np.frombuffer(b"".join([memoryview(p[0]) for p in pages] + [bytes(pad)]),
+                           dtype=np.uint8)
+    steps = int(full.max())
+    same = bool((full == steps).all())
+    # 8 bytes from any offset as one unaligned little-endian word
+    words = np.ndarray((joined.size - 7,), dtype="<u8", buffer=joined, strides=(1,))
+    # most pages keep one min-delta varint length: walk with it (proved below), else
+    # find every varint's length as the walk goes
+    vl0 = _varint_lengths(words, pos)
+    walked = _lockstep(joined, words, pos, vl0, full, steps, same, n_mini, group_bytes)
+    if walked is not None and not _varints_ok(joined, *walked, full, has_rem, steps):
+        walked = None
+    if walked is None:
+        walked = _lockstep(joined, words, pos, None, full, steps, same, n_mini, group_bytes)
+        if walked is None or not _varints_ok(joined, *walked, full, has_rem, steps):
+            return None
+    s_mat, h_mat = walked
+    # column `steps`: the last, partial block (for pages without one: where it would be)
+    if (s_mat[:, steps] > ends).any() or (has_rem & (h_mat[:, steps] + n_mini > ends)).any():
+        return None
+    col = np.arange(steps + 1, dtype=np.int64)
+    real = (col[None, :] < full[:, None]) | ((col[None, :] == steps) & has_rem[:, None])
+    s_flat = s_mat[real]
+    h_flat = h_mat[real]
+    mini = np.arange(n_mini, dtype=np.int64)
+    mins = _min_deltas(joined, s_flat, h_flat, udt)
+    wmat = joined[h_flat[:, None] + mini]
+    keep = np.ones(wmat.shape, dtype=bool)
+    partial = np.flatnonzero(has_rem)
+    if partial.size:
+        # index of each partial block among the real blocks: the last block of its page
+        last_block = (np.cumsum(full + has_rem) - 1)[partial]
+        keep[last_block] = mini[None, :] < used_last[partial][:, None]
+        wmat[~keep] = 0
+    if int(wmat.max()) > _MAX_WIDTH:
+        return None
+    w64 = wmat.astype(np.int64)
+    mb_start = np.empty_like(w64)
+    mb_start[:, 0] = 0
+    np.cumsum(w64[:, :-1], axis=1, out=mb_start[:, 1:])
+    mb_start = mb_start * group_bytes + (h_flat + n_mini)[:, None]
+    flat_w = wmat[keep]
+    flat_start = mb_start[keep]
+    n_used = full * n_mini + used_last
+    last = np.cumsum(n_used) - 1
+    last_take = nd - (n_used - 1) * vpm
+    if (flat_start[last] + ((last_take * flat_w[last].astype(np.int64) + 7) >> 3) > ends).any():
+        return None
+    mb_mins = np.repeat(mins, n_mini)[keep.reshape(-1)]
+    return _sum_pages(joined, flat_w, flat_start, mb_mins,
+                      [(p[1], p[2], int(u)) for p, u in zip(pages, n_used)], vpm, udt).view(sdt)
 
 
 def expand_delta_binary_packed_pages(pages: list[ScannedPage], dtype: Any) -> npt.NDArray[Any]:
@@ -218,23 +335,127 @@ def expand_delta_binary_packed_pages(pages: list[ScannedPage], dtype: Any) -> np
         base += arr.size
     bufs.append(bytes(vpm * 8 + SLACK))
     joined = np.frombuffer(b"".join(bufs), dtype=np.uint8)
-    flat_w = np.concatenate([p[4] for p in pages])
+    return _sum_pages(joined, np.concatenate([p[4] for p in pages]), np.concatenate(starts),
+                      np.concatenate(mins), [(p[1], p[2], p[4].size) for p in pages],
+                      vpm, udt).view(sdt)
+
+
+def _varint_lengths(words: npt.NDArray[np.uint64], pos: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
+    """Length of the varint at each offset: 1 + the bytes before the first one below
+    0x80 (marked in t, the set bits of t ^ (t - 1) are 8 per byte up to it); 8 high
+    bytes read as a length of 8, which :func:`_varints_ok` then rejects."""
+    t = ~words[pos]
+    t &= _HIGH_BITS
+    vl = np.bitwise_count(t ^ (t - _ONE)).astype(np.int64)
+    vl >>= 3
+    return vl
+
+
+def _lockstep(joined: npt.NDArray[np.uint8], words: npt.NDArray[np.uint64], pos: npt.NDArray[np.int64],
+              vl: npt.NDArray[np.int64] | None, full: npt.NDArray[np.int64], steps: int, same: bool,
+              n_mini: int, group_bytes: int
+              ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None:
+    """Walk the block chains of all pages together: round ``k`` finds block ``k`` of
+    every page (pages with fewer full blocks stay put).  Returns each block's start and
+    width offsets, ``(pages, steps + 1)``, column ``steps`` being where each page's
+    full blocks end; None when a chain runs out of the buffer.
+
+    With *vl* (each page's min-delta varint length) every varint is taken to have
+    that length, which the caller proves; without it each is measured.  Widths are
+    summed with bit tricks on one 8-byte word per block rather than small reductions
+    (a round is a dozen numpy calls on one value per page).
+    """
+    wide = None if n_mini <= 8 else np.ndarray((joined.size - n_mini + 1, n_mini), dtype=np.uint8,
+                                                buffer=joined, strides=(1, 1))
+    width_mask = np.uint64((1 << (8 * n_mini)) - 1) if n_mini < 8 else None
+    eight = np.uint64(8)
+    gb = np.uint64(group_bytes)
+    pos = pos.astype(np.uint64)
+    starts: list[Any] = []
+    heads: list[Any] = []
+    try:
+        if vl is not None:
+            step_const = (vl + n_mini).astype(np.uint64)
+            head = pos + vl.astype(np.uint64)
+        for k in range(steps + 1):
+            if vl is None:
+                head = _varint_lengths(words, pos).astype(np.uint64)
+                head += pos
+                starts.append(pos)
+            heads.append(head)
+            if k == steps:
+                break
+            if wide is None:
+                x = words[head]
+                if width_mask is not None:
+                    x &= width_mask
+                # byte sum: pairs into 16-bit lanes, then one multiply adds the lanes
+                y = x & _LANES
+                x >>= eight
+                x &= _LANES
+                y += x
+                y *= _LANE_SUM
+                y >>= _LANE_SHIFT
+            else:
+                y = wide[head].sum(axis=1, dtype=np.uint64)
+            y *= gb
+            y += head
+            if vl is None:
+                y += np.uint64(n_mini)
+                pos = y if same else np.where(k < full, y, pos)
+            else:
+                y += step_const
+                head = y if same else np.where(k < full, y, head)
+    except IndexError:
+        return None
+    h_mat = np.stack(heads, axis=1).astype(np.int64)
+    s_mat = h_mat - vl[:, None] if vl is not None else np.stack(starts, axis=1).astype(np.int64)
+    return s_mat, h_mat
+
+
+def _varints_ok(joined: npt.NDArray[np.uint8], s_mat: npt.NDArray[np.int64], h_mat: npt.NDArray[np.int64],
+                full: npt.NDArray[np.int64], has_rem: npt.NDArray[np.bool_], steps: int) -> bool:
+    """Whether every block's min-delta varint is bytes ``s:h`` (all but the last at or
+    above 0x80) and at most :data:`_MAX_VARINT` long, for the blocks each page has."""
+    col = np.arange(steps + 1, dtype=np.int64)
+    real = (col[None, :] < full[:, None]) | ((col[None, :] == steps) & has_rem[:, None])
+    s = s_mat[real]
+    vl = h_mat[real] - s
+    if s.size == 0:
+        return True
+    if int(vl.min()) < 1 or int(vl.max()) > _MAX_VARINT or int(s.max()) + _MAX_VARINT > joined.size:
+        return False
+    longest = int(vl.max())
+    k = np.arange(longest, dtype=np.int64)
+    high = joined[s[:, None] + k] >= 0x80
+    want = k[None, :] < (vl - 1)[:, None]          # continuation bytes
+    inside = k[None, :] < vl[:, None]
+    return bool(((high == want) | ~inside).all())
+
+
+def _sum_pages(joined: npt.NDArray[np.uint8], flat_w: npt.NDArray[np.uint8],
+               flat_start: npt.NDArray[np.int64], mb_mins: npt.NDArray[Any],
+               per_page: list[tuple[int, int, int]], vpm: int, udt: Any) -> npt.NDArray[Any]:
+    """Unpack the miniblocks of several pages (offsets into *joined*, which has
+    ``vpm * 8 + SLACK`` bytes of padding), add each one's min delta (*mb_mins*), and
+    prefix-sum each page from its first value; *per_page*: (first value, value
+    count, miniblocks used)."""
     rows = np.empty((flat_w.size, vpm), dtype=udt)
-    _fill_miniblocks(joined, rows, flat_w, np.concatenate(starts), vpm)
-    rows += np.concatenate(mins)[:, None]
+    _fill_miniblocks(joined, rows, flat_w, flat_start, vpm)
+    rows += mb_mins[:, None]
     deltas = rows.reshape(-1)
-    out = np.empty(sum(p[2] for p in pages), dtype=udt)
+    out = np.empty(sum(p[1] for p in per_page), dtype=udt)
     o = r = 0
     # one prefix sum per page, from its own first value (added to its first delta, which
     # saves a pass over the values)
-    for _, first, total, _, fw, _, _, _ in pages:
+    for first, total, used in per_page:
         seg = out[o:o + total]
         seg[0] = first
         deltas[r:r + 1] += seg[:1]     # array arithmetic wraps silently
         np.cumsum(deltas[r:r + total - 1], dtype=udt, out=seg[1:])
         o += total
-        r += fw.size * vpm
-    return out.view(sdt)
+        r += used * vpm
+    return out
 
 
 def _read_header(mv: memoryview, pos: int, size: int,
