@@ -266,6 +266,8 @@ def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any
     # most pages keep one min-delta varint length: walk with it (proved below), else
     # find every varint's length as the walk goes
     vl0 = _varint_lengths(words, pos)
+    if (joined[pos + vl0 - 1] >= 0x80).any():   # a first min delta of 9 bytes or more
+        return None
     walked = _lockstep(joined, words, pos, vl0, full, steps, same, n_mini, group_bytes)
     if walked is not None and not _varints_ok(joined, *walked, full, has_rem, steps):
         walked = None
