@@ -35,8 +35,8 @@ import os
 import posixpath
 import re
 import threading
-from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Sequence
 
