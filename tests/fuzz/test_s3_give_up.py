@@ -15,6 +15,7 @@ import posixpath
 import uuid
 from typing import Any, Iterator
 
+import numpy as np
 import pyarrow as pa
 import pytest
 
@@ -27,8 +28,10 @@ from tests._support.s3 import s3_options  # noqa: E402
 
 BUCKET = "giveup"
 REF = f"{BUCKET}/ref.parquet"
-TABLE = pa.table({"id": pa.array(range(2_000), pa.int64()),
-                  "part": pa.array([f"p{i % 2}" for i in range(2_000)])})
+# random doubles: the file (~160 KB) is larger than the tail a reader fetches first (64 KiB)
+TABLE = pa.table({"id": pa.array(range(20_000), pa.int64()),
+                  "x": pa.array(np.random.default_rng(0).random(20_000)),
+                  "part": pa.array([f"p{i % 2}" for i in range(20_000)])})
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +50,7 @@ def store() -> Iterator[dict[str, Any]]:
 
     boto3.client("s3", endpoint_url=f"http://{host}:{port}", region_name="us-east-1").create_bucket(Bucket=BUCKET)
     direct = s3fs.S3FileSystem(**s3_options(f"http://{host}:{port}"))
-    pc.write_table(TABLE, "s3://" + REF, row_group_size=500, storage_options=s3_options(f"http://{host}:{port}"))
+    pc.write_table(TABLE, "s3://" + REF, row_group_size=5_000, storage_options=s3_options(f"http://{host}:{port}"))
     proxy = FaultProxy((host, port), seed=0, rate=0.0)
     try:
         yield {"proxy": proxy, "direct": direct}
@@ -108,8 +111,9 @@ def test_a_read_that_never_gets_through_names_the_file(env: dict[str, Any], faul
 
 @pytest.mark.parametrize("op", sorted(READS))
 def test_a_read_whose_data_requests_fail_after_the_footer_names_the_file(env: dict[str, Any], op: str) -> None:
-    # the size and the footer come through; every later request (the column chunks) is reset
-    env["proxy"].fail_always("reset_before", key="/" + REF, after=2)
+    # the lookup, the size and the tail (footer) come through; every later request (the
+    # column chunks before the tail) is reset
+    env["proxy"].fail_always("reset_before", key="/" + REF, after=3)
     _fails_naming(lambda: READS[op](env["opts"]), REF)
     assert env["proxy"].injected["reset_before"] >= 1
 
