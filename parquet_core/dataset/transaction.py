@@ -52,7 +52,7 @@ from parquet_core.dataset.commit_markers import (
     staged_name,
 )
 from parquet_core.errors import DatasetWriteConflictError
-from parquet_core.file.filesystem import FileSystem, LocalFileSystem
+from parquet_core.file.filesystem import FileSystem, LocalFileSystem, store_errors
 from parquet_core.file.sink import TEMP_SUFFIX, PathSink, host_tag, is_stale_temp_name, owner_is_dead
 
 __all__ = ["Transaction", "clean_up", "LOCK_TIMEOUT", "txn_is_dead"]
@@ -114,7 +114,8 @@ def put(fs: FileSystem, path: str, data: bytes, sync: bool = True) -> None:
     Without *sync* the local file is not flushed to the device first: markers and records
     only have to survive the writer's death, not the machine's (the data files are synced)."""
     if not _local(fs):
-        fs.fs.pipe_file(path, data)  # type: ignore[attr-defined]
+        with store_errors(fs.fs, path, "writing"):  # type: ignore[attr-defined]
+            fs.fs.pipe_file(path, data)  # type: ignore[attr-defined]
         return
     if sync:
         sink = PathSink(path)
@@ -146,7 +147,7 @@ def _put_exclusive(fs: FileSystem, path: str, data: bytes) -> bool:
             f.write(data)
         return True
     store = fs.fs  # type: ignore[attr-defined]
-    with _CREATE_GUARD:
+    with _CREATE_GUARD, store_errors(store, path, "creating"):
         try:
             store.pipe_file(path, data, mode="create")
         except FileExistsError:
@@ -167,7 +168,8 @@ def rename(fs: FileSystem, src: str, dst: str) -> None:
     if _local(fs):
         os.replace(src, dst)
     else:
-        fs.fs.mv(src, dst)  # type: ignore[attr-defined]
+        with store_errors(fs.fs, dst, "renaming to"):  # type: ignore[attr-defined]
+            fs.fs.mv(src, dst)  # type: ignore[attr-defined]
 
 
 # -- locks ------------------------------------------------------------------------------------

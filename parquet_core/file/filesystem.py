@@ -21,6 +21,11 @@ nothing and a failed write leaves no object.  On file systems where fsspec's
 ``pipe_file`` is not atomic (e.g. SFTP) a crash during that one call can
 leave a partial file; local paths never go through fsspec (``file/sink.py``
 writes a temporary file and renames it).
+
+When a store's client gives up on a request after its own retries, what it
+raises (botocore, aiohttp, urllib3... exceptions that are not ``OSError``)
+reaches the caller as :class:`StoreRequestError`, an ``OSError`` naming the
+file, with the client's exception as its ``__cause__`` (:func:`store_errors`).
 """
 
 from __future__ import annotations
@@ -31,17 +36,19 @@ import posixpath
 import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from parquet_core.constants import FOOTER_READ_SIZE as _FOOTER_READ_SIZE
-from parquet_core.errors import ParquetFormatError, UnsupportedFeatureError, quoted
+from parquet_core.errors import ParquetError, ParquetFormatError, UnsupportedFeatureError, quoted
 from parquet_core.file.sink import PathSink, Sink
 from parquet_core.file.source import FileSource, RandomAccessSource
 
 __all__ = [
     "FileSystem", "LocalFileSystem", "FsspecFileSystem", "FilesystemUnavailableError", "IOStats",
-    "StoreSource", "StoreSink", "resolve_filesystem", "is_url", "coalesce_ranges",
+    "StoreSource", "StoreSink", "StoreRequestError", "store_errors", "resolve_filesystem", "is_url",
+    "coalesce_ranges",
 ]
 
 _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
@@ -59,6 +66,52 @@ MAX_CONCURRENCY = 8
 
 class FilesystemUnavailableError(UnsupportedFeatureError, ImportError):
     """A URL or ``filesystem=`` needs a package that is not installed; names the extra."""
+
+
+class StoreRequestError(OSError):
+    """A request to a store failed for good (its client's retries ran out); names the file."""
+
+    def __init__(self, message: str) -> None:   # one argument: OSError would read two as errno
+        super().__init__(message)
+
+
+#: Top-level packages whose exceptions are a store client's transport failures.
+_CLIENT_PACKAGES = frozenset({"botocore", "aiobotocore", "aiohttp", "urllib3", "requests", "s3fs",
+                              "gcsfs", "adlfs", "google", "azure", "fsspec", "http"})
+
+
+def _is_client_error(exc: BaseException) -> bool:
+    if isinstance(exc, (OSError, ParquetError)):
+        return False
+    module = (type(exc).__module__ or "").split(".")[0]
+    return module in _CLIENT_PACKAGES
+
+
+def _shown(fs: Any, path: str) -> str:
+    try:
+        return str(fs.unstrip_protocol(path))
+    except Exception:   # noqa: BLE001 - only for a message
+        return path
+
+
+@contextmanager
+def store_errors(fs: Any, path: str, action: str) -> Iterator[None]:
+    """Turn a store client's own exception raised inside into a :class:`StoreRequestError`
+    naming *path*; an ``OSError`` with an errno and no file gets *path* as its ``filename``;
+    anything else passes unchanged."""
+    try:
+        yield
+    except OSError as exc:
+        # s3fs turns a final 503 / 500 into OSError(errno, text), naming no file: name it
+        if exc.errno is not None and exc.filename is None and path not in str(exc):
+            exc.filename = _shown(fs, path)
+        raise
+    except Exception as exc:
+        if not _is_client_error(exc):
+            raise
+        shown = _shown(fs, path)
+        raise StoreRequestError(f"{action} {shown!r} failed: the store client gave up: "
+                                f"{type(exc).__name__}: {exc}") from exc
 
 
 @dataclass
@@ -264,23 +317,28 @@ class FsspecFileSystem(FileSystem):
 
     def kind(self, path: str) -> str | None:
         try:
-            info = self.fs.info(path)
-        except (FileNotFoundError, OSError):
+            with store_errors(self.fs, path, "looking up"):
+                info = self.fs.info(path)
+        except (FileNotFoundError, NotADirectoryError):
             return None
         return "directory" if info.get("type") == "directory" else "file"
 
     def find(self, root: str) -> list[tuple[str, int]]:
-        found = self.fs.find(root, detail=True)
+        with store_errors(self.fs, root, "listing"):
+            found = self.fs.find(root, detail=True)
         return sorted((self.strip(p), int(info.get("size") or 0)) for p, info in found.items()
                       if info.get("type", "file") != "directory")
 
     def find_times(self, root: str) -> list[tuple[str, int, int | None]]:
-        found = self.fs.find(root, detail=True)
+        with store_errors(self.fs, root, "listing"):
+            found = self.fs.find(root, detail=True)
         return sorted((self.strip(p), int(info.get("size") or 0), listed_time(info)) for p, info in found.items()
                       if info.get("type", "file") != "directory")
 
     def glob(self, pattern: str) -> list[str]:
-        return sorted(self.strip(p) for p in self.fs.glob(pattern))
+        with store_errors(self.fs, pattern, "listing"):
+            found = self.fs.glob(pattern)
+        return sorted(self.strip(p) for p in found)
 
     def open_source(self, path: str, size: int | None = None, stats: IOStats | None = None) -> RandomAccessSource:
         return StoreSource(self.fs, path, size, stats)
@@ -290,13 +348,15 @@ class FsspecFileSystem(FileSystem):
 
     def makedirs(self, path: str) -> None:
         try:
-            self.fs.makedirs(path, exist_ok=True)
+            with store_errors(self.fs, path, "creating"):
+                self.fs.makedirs(path, exist_ok=True)
         except (NotImplementedError, FileExistsError):
             pass
 
     def rm(self, path: str) -> None:
         try:
-            self.fs.rm_file(path)
+            with store_errors(self.fs, path, "deleting"):
+                self.fs.rm_file(path)
         except FileNotFoundError:
             pass
 
@@ -324,7 +384,10 @@ class StoreSource:
         self.fs = fs
         self.path = path
         self.stats = stats if stats is not None else IOStats()
-        self.size = int(fs.size(path)) if size is None else int(size)
+        if size is None:
+            with store_errors(fs, path, "reading"):
+                size = fs.size(path)
+        self.size = int(size)
         self._cache: list[tuple[int, bytes]] = []     # (offset, bytes), prefetched
         self._tail: tuple[int, bytes] | None = None
         self._lock = threading.Lock()
@@ -336,13 +399,15 @@ class StoreSource:
         call a ``file``) raises ``OSError``.
         """
         path = posixpath.join(posixpath.dirname(self.path), relative)
-        info = self.fs.info(path)
+        with store_errors(self.fs, path, "reading"):
+            info = self.fs.info(path)
         if info.get("type") != "file":
             raise OSError(f"{info.get('type')!r} is not a file: {quoted(path)}")
         return StoreSource(self.fs, path, info.get("size"), self.stats)
 
     def _fetch(self, offset: int, size: int) -> bytes:
-        data = self.fs.cat_file(self.path, start=offset, end=offset + size)
+        with store_errors(self.fs, self.path, "reading"):
+            data = self.fs.cat_file(self.path, start=offset, end=offset + size)
         self.stats.add(len(data))
         if len(data) != size:
             raise ParquetFormatError(f"short read at offset {offset}: {len(data)} of {size} bytes")
@@ -435,7 +500,8 @@ class StoreSink(Sink):
                 self.fs.makedirs(parent, exist_ok=True)
             except (NotImplementedError, FileExistsError, OSError):
                 pass  # object stores have no folders
-        self.fs.pipe_file(self.path, buf.getvalue())
+        with store_errors(self.fs, self.path, "writing"):
+            self.fs.pipe_file(self.path, buf.getvalue())
 
     def abort(self) -> None:
         self._buf = None

@@ -17,6 +17,10 @@ either passed on untouched or given one fault:
 Requests are forwarded on a new upstream connection each; the reply is read whole
 (``http.client`` undoes a chunked transfer) and written back with a Content-Length.
 The proxy keeps a count of every fault it injected (:attr:`FaultProxy.injected`).
+
+:meth:`FaultProxy.fail_always` turns the random draw into a rule, so that the
+client's retries run out: every request whose target contains a given key (or
+every request after the first *after* ones) gets the same fault, every time.
 """
 
 from __future__ import annotations
@@ -66,6 +70,7 @@ class FaultProxy:
         self.lock = threading.Lock()
         self.injected: Counter[str] = Counter()
         self.requests = 0
+        self.always: tuple[str, str | None, int] | None = None
         self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.listener.bind(("127.0.0.1", 0))
@@ -88,9 +93,24 @@ class FaultProxy:
         self.listener.close()
         self.thread.join(5)
 
-    def _draw(self) -> str | None:
+    def fail_always(self, fault: str | None, key: str | None = None, after: int = 0) -> None:
+        """From now on give *fault* to every request whose target (the path in its request
+        line) contains *key* (any request when None), once *after* further requests have
+        passed untouched; ``fail_always(None)`` goes back to the random draw."""
+        if fault is not None and fault not in FAULTS:
+            raise ValueError(f"unknown fault {fault!r}")
+        with self.lock:
+            self.always = None if fault is None else (fault, key, self.requests + after)
+
+    def _draw(self, target: str = "") -> str | None:
         with self.lock:
             self.requests += 1
+            if self.always is not None:
+                fault, key, start = self.always
+                if self.requests > start and (key is None or key in target):
+                    self.injected[fault] += 1
+                    return fault
+                return None
             if not self.enabled or self.rng.random() >= self.rate:
                 return None
             fault = self.rng.choice(self.faults)
@@ -132,7 +152,7 @@ class FaultProxy:
 
     def _answer(self, client: socket.socket, head: bytes, body: bytes, method: str) -> bool:
         """Answer one request; False when the connection was closed."""
-        fault = self._draw()
+        fault = self._draw(head.split(b" ", 2)[1].decode("latin-1") if head.count(b" ") >= 2 else "")
         if fault == "reset_before":
             _reset(client)
             return False

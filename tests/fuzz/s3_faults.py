@@ -62,7 +62,8 @@ def _is_io_error(exc: BaseException) -> bool:
 class Campaign:
     """The servers, the reference data and the operations (see the module docstring)."""
 
-    def __init__(self, seed: int, rate: float, deadline: float = 120.0) -> None:
+    def __init__(self, seed: int, rate: float, deadline: float = 120.0, rows: int = 3_000,
+                 delay: float = 0.3) -> None:
         from moto.server import ThreadedMotoServer
 
         from tests._support.fault_proxy import FaultProxy
@@ -79,27 +80,36 @@ class Campaign:
         import s3fs
 
         boto3.client("s3", endpoint_url=self.direct_endpoint, region_name="us-east-1").create_bucket(Bucket="faults")
-        self.proxy = FaultProxy((host, port), seed, rate)
+        self.proxy = FaultProxy((host, port), seed, rate, delay=delay)
         self.direct = s3fs.S3FileSystem(**s3_options(self.direct_endpoint))
         opts = s3_options(self.proxy.endpoint)
         opts["config_kwargs"] = {"read_timeout": 10, "connect_timeout": 10}
         self.opts = opts
         self.rng = random.Random(seed)
         self.deadline = deadline
-        self.table = _table(seed)
+        self.table = _table(seed, rows)
+        self.row_group = max(1, rows // 3)
         import parquet_core as pc
 
         self.pc = pc
         # the reference objects, written without faults
-        pc.write_table(self.table, "s3://faults/ref/one.parquet", row_group_size=1_000,
+        pc.write_table(self.table, "s3://faults/ref/one.parquet", row_group_size=self.row_group,
                        storage_options=s3_options(self.direct_endpoint))
-        pc.write_to_dataset(self.table, "s3://faults/ref/ds", partition_cols=["part"],
-                            storage_options=s3_options(self.direct_endpoint))
         self.expected = {
             "read_table": pc.read_table("s3://faults/ref/one.parquet",
                                         storage_options=s3_options(self.direct_endpoint)).to_arrow(),
-            "dataset_read": self._dataset(s3_options(self.direct_endpoint)),
         }
+
+    def _reference_dataset(self) -> pa.Table:
+        """The reference dataset, written (without faults) when first needed."""
+        if "dataset_read" not in self.expected:
+            from tests._support.s3 import s3_options
+
+            direct = s3_options(self.direct_endpoint)
+            self.pc.write_to_dataset(self.table, "s3://faults/ref/ds", partition_cols=["part"],
+                                     storage_options=direct)
+            self.expected["dataset_read"] = self._dataset(direct)
+        return self.expected["dataset_read"]
 
     def close(self) -> None:
         self.proxy.stop()
@@ -124,16 +134,18 @@ class Campaign:
         if name == "read_row_group":
             def row_group() -> tuple[Any, Any]:
                 with pc.ParquetFile(ref, storage_options=opts) as pf:
-                    return pf.read_row_group(1).to_arrow(), table.slice(1_000, 1_000)
+                    return pf.read_row_group(1).to_arrow(), table.slice(self.row_group, self.row_group)
             return row_group
         if name == "iter_batches":
             def batches() -> tuple[Any, Any]:
                 with pc.ParquetFile(ref, storage_options=opts) as pf:
-                    got = pa.concat_tables(b.to_arrow() for b in pf.iter_batches(batch_size=700))
+                    size = max(1, self.row_group * 7 // 10)
+                    got = pa.concat_tables(b.to_arrow() for b in pf.iter_batches(batch_size=size))
                 return got, table
             return batches
         if name == "dataset_read":
-            return lambda: (self._dataset(opts), self.expected["dataset_read"])
+            want = self._reference_dataset()
+            return lambda: (self._dataset(opts), want)
         if name == "write_table":
             key = f"faults/out/{uuid.uuid4().hex}.parquet"
 
