@@ -732,7 +732,7 @@ class ParquetDataset:
 
         cache = self.__dict__.setdefault("_partition_dictionaries", {})
         if f.name not in cache:
-            codes: dict[str, int] = {}
+            codes: dict[str | None, int] = {}
             for fr in self._fragments:
                 raw = dict(fr.partition).get(f.name)
                 if raw is not None:
