@@ -33,6 +33,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Collection, Iterator, Sequence
 
+import numpy as np
+
 from parquet_core.dataset.discovery import DEFAULT_IGNORE_PREFIXES, Discovery, discover
 from parquet_core.dataset.partitioning import Partitioning, check_stored_values, repeat, resolve_partitioning
 from parquet_core.dataset.progress import Progress
@@ -307,6 +309,9 @@ class ParquetDataset:
         if use_metadata_file:
             self._load_summary()
         part = resolve_partitioning(partitioning)
+        # pyarrow.parquet reads the columns of ``partitioning="hive"`` (its default) whose types it
+        # infers as dictionaries (int32 indices); a Partitioning object or a schema gives plain ones
+        self._dictionary_partitions = isinstance(partitioning, str) and partitioning == "hive"
         if part is not None and self._given_schema is not None and part.given is None:
             # schema= may name partition columns: take their types
             part = dataclasses.replace(part, given=None)
@@ -707,7 +712,42 @@ class ParquetDataset:
                 for pv, n in zip(pvs, counts):
                     pieces.append(conform(repeat(pv[f.name], n) if f.name in pv else None, f, n))
             columns.append(pieces[0] if len(pieces) == 1 else Array.concat(pieces))
+        if typed:
+            columns = [self._as_dictionary(f, c, runs) for f, c in zip(fields, columns)]
         return Table(Schema(fields), columns, sum(t.num_rows for _, _, t in runs))
+
+    def _as_dictionary(self, f: Field, column: Array,
+                       runs: Sequence[tuple[Sequence[Fragment], Sequence[int], Table]]) -> Array:
+        """*column* as pyarrow.parquet gives an inferred Hive partition column: dictionary-encoded
+        over every value the dataset's folders hold (first seen first), whatever rows a read keeps."""
+        p = self._partitioning
+        assert p is not None and p.schema is not None
+        if (not self._dictionary_partitions or p.inference != "pyarrow" or f.name not in p.schema.names
+                or (p.given is not None and f.name in p.given.names)
+                or (self._given_schema is not None and f.name in self._given_schema.names)
+                or f.type != p.schema.field(f.name).type
+                or any(f.name in t.column_names for _, _, t in runs)):
+            return column
+        from parquet_core.table.dictionary import DictionaryArray, DictionaryRun
+
+        cache = self.__dict__.setdefault("_partition_dictionaries", {})
+        if f.name not in cache:
+            codes: dict[str | None, int] = {}
+            for fr in self._fragments:
+                raw = dict(fr.partition).get(f.name)
+                if raw is not None:
+                    codes.setdefault(raw, len(codes))
+            typed = [p.arrays([(f.name, raw)])[f.name] for raw in codes]
+            entries = Array.concat(typed) if typed else repeat(p.arrays([])[f.name], 0)
+            cache[f.name] = codes, entries
+        codes, entries = cache[f.name]
+        indices = np.concatenate([np.repeat(np.array([codes.get(dict(fr.partition).get(f.name), 0) for fr in frs],
+                                                     dtype=np.int32), np.asarray(counts, dtype=np.int64))
+                                  for frs, counts, _ in runs]) if runs else np.zeros(0, np.int32)
+        if len(indices) != len(column):
+            return column
+        return DictionaryArray(column.type, [DictionaryRun(entries.values, indices)], column.validity,
+                               column.values, requested=True)
 
     def _check_stored(self, runs: Sequence[tuple[Sequence[Fragment], Sequence[int], Table]],
                       per_run: Sequence[Sequence[dict[str, Array]]]) -> None:

@@ -102,8 +102,10 @@ def _dictionary_to_arrow(arr: DictionaryArray) -> pa.Array | pa.ChunkedArray:
     """One Arrow dictionary array per run (int32 indices): a chunked array for several."""
     typ = arrow_type(arr.type)
     chunks = []
+    binary = isinstance(arr.values, ByteArrays)
     for run, valid in zip(arr.runs, arr.run_validity()):
-        entries = _binary(run.dictionary, len(run.dictionary), None, typ)
+        entries = (_binary(run.dictionary, len(run.dictionary), None, typ) if binary
+                   else array_to_arrow(Array(arr.type, run.dictionary, None)))
         indices = pa.Array.from_buffers(pa.int32(), len(run.indices),
                                         [_bitmap(valid), pa.py_buffer(np.ascontiguousarray(run.indices))])
         chunks.append(pa.DictionaryArray.from_arrays(indices, entries))
@@ -116,7 +118,10 @@ def array_to_arrow(arr: Array) -> pa.Array:
     """Convert one :class:`Array` (nested ones with their children; a
     :class:`DictionaryArray` of several runs gives a ``ChunkedArray``)."""
     dt = arr.type
-    if isinstance(arr, DictionaryArray) and isinstance(arr.values, ByteArrays):
+    if isinstance(arr, DictionaryArray) and (isinstance(arr.values, ByteArrays)
+                                             or (arr.requested and not dt.is_nested)):
+        # flat non-binary dictionaries: the Hive partition columns pyarrow.parquet reads as
+        # dictionary<int32, int32> (a file's numbers are never read dictionary-encoded)
         return _dictionary_to_arrow(arr)
     if dt.is_nested:
         return nested_to_arrow(arr, array_to_arrow)

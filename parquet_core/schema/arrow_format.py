@@ -123,7 +123,8 @@ def field_node(f: Field) -> SchemaNode:
         if key.nullable:   # Arrow maps cannot hold null keys: a list of entries
             entries = SchemaNode("+s", "key_value", 0, None, [field_node(key), field_node(value)])
             return SchemaNode("+l", f.name, flags, _metadata(f), [entries])
-        entries = SchemaNode("+s", "entries", 0, None, [field_node(key), field_node(value)])
+        # the entries named after the map's field, as pyarrow.parquet's reader names them
+        entries = SchemaNode("+s", f.name, 0, None, [field_node(key), field_node(value)])
         return SchemaNode("+m", f.name, flags, _metadata(f), [entries])
     if dt.id in (TypeId.STRUCT, TypeId.VARIANT):
         return SchemaNode("+s", f.name, flags, _metadata(f), [field_node(c) for c in dt.fields])

@@ -154,7 +154,8 @@ def _nested(arr: Array, field: Field, node: SchemaNode, bitmap: Any,
         if as_list:
             key_f = Field(key_f.name, key_f.type, True, field_id=key_f.field_id)
         entries_type = DataType("struct", fields=(key_f, value_f))
-        child_schema, child_array = export_column(entries, Field("key_value" if as_list else "entries",
+        # a map's entries named after its field, as pyarrow.parquet's reader names them
+        child_schema, child_array = export_column(entries, Field("key_value" if as_list else field.name,
                                                                  entries_type, False))
         node.format = ("+L" if large else "+l") if as_list else "+m"
         node.children = [child_schema]

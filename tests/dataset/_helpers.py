@@ -20,7 +20,10 @@ def assert_same(ours, theirs, sort_by="n"):
     assert mine.column_names == theirs.column_names, (mine.column_names, theirs.column_names)
     for name in theirs.column_names:
         a, b = mine.schema.field(name).type, theirs.schema.field(name).type
-        assert a == b or pa.types.is_dictionary(b), (name, a, b)
+        # pc.read_table follows pyarrow.parquet: inferred Hive partition columns are dictionaries
+        # of the type pyarrow.dataset (this oracle) gives plain
+        assert a == b or pa.types.is_dictionary(b) or (pa.types.is_dictionary(a) and a.value_type == b), \
+            (name, a, b)
     if pa.types.is_dictionary(theirs.schema[0].type):
         pass
     mine = mine.cast(pa.schema([pa.field(f.name, f.type.value_type if pa.types.is_dictionary(f.type) else f.type)

@@ -162,7 +162,8 @@ def test_summary_read_in_runs_of_files(tmp_path, monkeypatch, run_files, columns
         assert_same(got, theirs)
     else:
         order = [(c, "ascending") for c in columns]
-        assert_same(got.to_arrow().sort_by(order), theirs.sort_by(order), sort_by=None)
+        # decoded first (pyarrow cannot sort the dictionaries pyarrow.parquet reads partitions as)
+        assert_same(got.to_arrow().cast(theirs.schema).sort_by(order), theirs.sort_by(order), sort_by=None)
     assert seen[-1] == (len(d.files), len(d.files))
     # a partition filter keeps whole files: still read in runs
     assert_same(d.read(filters=[("j", "==", "j/1")]), oracle(str(local), pa.compute.field("j") == "j/1"))
