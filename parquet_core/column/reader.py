@@ -55,7 +55,7 @@ from parquet_core.encodings.dictionary import build_dictionary
 from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
 from parquet_core.encodings.rle_hybrid import expand_dictionary_index_pages, scan_dictionary_indices
 from parquet_core.encodings.rle_validity import decode_validity
-from parquet_core.errors import ParquetError, ParquetFormatError, add_note, has_note, out_of_memory
+from parquet_core.errors import ParquetError, ParquetFormatError, add_page_context, out_of_memory
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.schema.descriptor import ColumnDescriptor
 
@@ -165,15 +165,6 @@ def _v1_level_stream(buf: memoryview, n: int) -> tuple[memoryview, int]:
     return buf[4:4 + length], 4 + length
 
 
-#: how every page location note of this module starts (see :func:`_page_note`)
-_PAGE_NOTE = "while decoding page"
-
-
-def _noted(exc: BaseException) -> bool:
-    """Whether *exc* already names the page it comes from (see :meth:`_ChunkDecoder.flush`)."""
-    return has_note(exc, _PAGE_NOTE)
-
-
 # ---------------------------------------------------------------------------------------
 # The decoder
 # ---------------------------------------------------------------------------------------
@@ -222,7 +213,7 @@ def _expand_indices(parts: list[Any], where: list[tuple[int, int]], size: int) -
         except ParquetFormatError as exc:
             k = getattr(exc, "page_index", None)
             if k is not None:       # a page whose RLE value is checked only now
-                _page_note(exc, *where[i + k])
+                add_page_context(exc, *where[i + k])
             raise
         if idx.size and int(idx.max()) >= size:
             # which page: the first whose own maximum is out of range
@@ -232,7 +223,7 @@ def _expand_indices(parts: list[Any], where: list[tuple[int, int]], size: int) -
             page_max = int(idx[firsts[bad]:firsts[bad] + counts[bad]].max())
             err = ParquetFormatError(f"dictionary index {page_max} out of range for a dictionary "
                                      f"of {size} values")
-            _page_note(err, *where[i + bad])
+            add_page_context(err, *where[i + bad])
             raise err
         out.append(idx)
         i = j
@@ -311,10 +302,6 @@ def _view(buf: Any) -> memoryview:
     if view.itemsize != 1 or view.ndim != 1:
         view = view.cast("B")
     return view
-
-
-def _page_note(exc: BaseException, ordinal: int, offset: int) -> None:
-    add_note(exc, f"{_PAGE_NOTE} {ordinal} at file offset {offset}")
 
 
 def _page_error(exc: Exception) -> ParquetError:
@@ -572,11 +559,7 @@ class _ChunkDecoder:
                 batch = None    # the page-by-page decoder below gives the result or the error
             except MemoryError as exc:
                 err: ParquetError = out_of_memory(exc, "decoding definition levels")
-                if len(held) == 1:
-                    _page_note(err, held[0][4], held[0][5])
-                else:
-                    add_note(err, f"{_PAGE_NOTE}s {held[0][4]} to {held[-1][4]} from file offset "
-                                 f"{held[0][5]}")
+                add_page_context(err, held[0][4], held[0][5], held[-1][4])
                 raise err from exc
         pos = 0
         k = 0
@@ -618,11 +601,11 @@ class _ChunkDecoder:
                 self.ordinal, self.offset = ordinal, offset
                 self.add_values(encoding, values, present)
             except ParquetError as exc:
-                _page_note(exc, ordinal, offset)
+                add_page_context(exc, ordinal, offset)
                 raise
             except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
                 err = _page_error(exc)
-                _page_note(err, ordinal, offset)
+                add_page_context(err, ordinal, offset)
                 raise err from exc
 
     def _add_defs(self, defs: npt.NDArray[np.int16], flat: bool, n: int) -> int:
@@ -665,14 +648,14 @@ class _ChunkDecoder:
             return decode_plain_byte_arrays_multi(run.parts, run.counts)
         except ParquetError as exc:
             if len(run.parts) == 1:   # otherwise the pages were decoded one by one below
-                _page_note(exc, *run.where[0])
+                add_page_context(exc, *run.where[0])
                 raise
         out = []
         for buf, count, where in zip(run.parts, run.counts, run.where):
             try:
                 out.append(decode_plain_byte_array(buf, count)[0])
             except ParquetError as exc:
-                _page_note(exc, *where)
+                add_page_context(exc, *where)
                 raise
         return ByteArrays.concat(out)
 
@@ -913,12 +896,11 @@ def _piece(dec: _ChunkDecoder, page: Any, keep_dictionary: bool) -> ColumnData:
         kept = dec.chunk_dictionary(n) if keep_dictionary else None
         data = dec.finish()
     except ParquetError as exc:
-        if not _noted(exc):
-            _page_note(exc, page.ordinal, page.offset)
+        add_page_context(exc, page.ordinal, page.offset)
         raise
     except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
         err = _page_error(exc)
-        _page_note(err, page.ordinal, page.offset)
+        add_page_context(err, page.ordinal, page.offset)
         raise err from exc
     if kept is not None:
         data = replace(data, dictionaries=(kept,))
@@ -941,12 +923,11 @@ def _decode_page(dec: _ChunkDecoder, page: Page) -> None:
             dec.ordinal, dec.offset = page.ordinal, page.offset
             dec.add_v2(page)
     except ParquetError as exc:
-        if not _noted(exc):
-            _page_note(exc, page.ordinal, page.offset)
+        add_page_context(exc, page.ordinal, page.offset)
         raise
     except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
         err = _page_error(exc)
-        _page_note(err, page.ordinal, page.offset)
+        add_page_context(err, page.ordinal, page.offset)
         raise err from exc
 
 
