@@ -47,6 +47,11 @@ __all__ = [
     "DatasetWriteConflictError",
     "ParquetResourceError",
     "add_context",
+    "add_page_context",
+    "has_page_context",
+    "location",
+    "page_location",
+    "PAGE_NOTE",
     "add_note",
     "has_note",
     "file_context",
@@ -195,25 +200,72 @@ def has_note(exc: BaseException, prefix: str) -> bool:
     return any(isinstance(n, str) and n.startswith(prefix) for n in getattr(exc, "__notes__", ()))
 
 
-def add_context(exc: BaseException, **where: object) -> BaseException:
-    """Attach a location note (``column=a.b, row_group=0, page=3``) to *exc*.
+def location(*, column: object = None, row_group: object = None, file_offset: object = None,
+             how: str = "", **where: object) -> str:
+    """The one wording of a column-chunk location: ``in column a.b, row group 0 (file offset 120)``.
+
+    ``None`` fields are left out; other fields (*where*) follow the row group as
+    ``name value`` (``field=3`` reads ``field 3``);
+    *how* is appended as is (`` (pages read through the offset index)``).
+    A page is named by :func:`page_location`, in a note of its own.
+    """
+    parts = [f"{k} {quoted(v, bare=True)}"
+             for k, v in (("column", column), ("row group", row_group)) if v is not None]
+    parts += [f"{k.replace('_', ' ')} {quoted(v, bare=True)}" for k, v in where.items() if v is not None]
+    text = "in " + ", ".join(parts) if parts else ""
+    if file_offset is not None:
+        text += f" (file offset {file_offset})" if text else f"at file offset {file_offset}"
+    return text + how
+
+
+def add_context(exc: BaseException, *, how: str = "", **where: object) -> BaseException:
+    """Attach a location note (:func:`location`: ``in column a.b, row group 0 (file offset 120)``) to *exc*.
 
     Parameters
     ----------
     exc:
         The exception being propagated.
+    how:
+        Words appended to the note (`` (joining the decoded pages)``).
     **where:
-        Location fields; ``None`` values are left out.
+        Location fields (``column``, ``row_group``, ``file_offset``, others);
+        ``None`` values are left out.
 
     Returns
     -------
     BaseException
         The same exception, for ``raise add_context(e, ...)`` chains.
     """
-    parts = [f"{k.replace('_', ' ')}={quoted(v, bare=True)}" for k, v in where.items() if v is not None]
-    if parts:
-        add_note(exc, "at " + ", ".join(parts))
+    text = location(how=how, **where)
+    if text and text != how:
+        add_note(exc, text)
     return exc
+
+
+#: how every page location note starts (:func:`page_location`)
+PAGE_NOTE = "at page"
+
+
+def page_location(ordinal: int, file_offset: int, last: int | None = None) -> str:
+    """The one wording of a page location: ``at page 3 (file offset 120)``; with *last*,
+    a run of pages: ``at pages 3 to 5 (file offset 120)`` (the first one's offset)."""
+    if last is None or last == ordinal:
+        return f"{PAGE_NOTE} {ordinal} (file offset {file_offset})"
+    return f"{PAGE_NOTE}s {ordinal} to {last} (file offset {file_offset})"
+
+
+def add_page_context(exc: BaseException, ordinal: int, file_offset: int,
+                     last: int | None = None) -> BaseException:
+    """Attach :func:`page_location` to *exc*, unless a note names its page already
+    (:func:`has_page_context`: the deepest reader that knows the page names it, once)."""
+    if not has_page_context(exc):
+        add_note(exc, page_location(ordinal, file_offset, last))
+    return exc
+
+
+def has_page_context(exc: BaseException) -> bool:
+    """Whether *exc* carries a page location note (:func:`add_page_context`)."""
+    return has_note(exc, PAGE_NOTE)
 
 
 def out_of_memory(exc: MemoryError, what: str = "reading") -> ParquetResourceError:

@@ -23,7 +23,7 @@ from typing import Any
 
 from parquet_core.bloom_filter.sbbf import MAX_NUM_BYTES, SplitBlockBloomFilter
 from parquet_core.bloom_filter.sizing import BYTES_PER_BLOCK
-from parquet_core.errors import ParquetFormatError, UnsupportedFeatureError, add_note
+from parquet_core.errors import ParquetFormatError, UnsupportedFeatureError, add_context
 from parquet_core.thrift import parse, pt, serialize
 
 __all__ = ["make_header", "serialize_filter", "parse_header", "parse_filter"]
@@ -113,6 +113,6 @@ def parse_filter(buf: Any, offset: int = 0, limit: int | None = None,
         bf = SplitBlockBloomFilter.from_bitset(view[start:start + num_bytes])
     except (ParquetFormatError, UnsupportedFeatureError) as exc:
         if file_offset is not None:
-            add_note(exc, f"at Bloom filter offset={file_offset}")
+            add_context(exc, file_offset=file_offset)
         raise
     return bf, hlen + num_bytes

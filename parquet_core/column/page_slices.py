@@ -50,16 +50,13 @@ from parquet_core.column.value_cutters import (
 from parquet_core.constants import Encoding, PhysicalType
 from parquet_core.encodings.rle_hybrid import decode_rle_hybrid
 from parquet_core.encodings.rle_validity import decode_validity, stream_runs
-from parquet_core.errors import ParquetError, ParquetFormatError, add_note, has_note, out_of_memory
+from parquet_core.errors import ParquetError, ParquetFormatError, add_page_context, out_of_memory
 from parquet_core.page.model import DataPageV1, DataPageV2, Page
 
 __all__ = ["HybridCutter", "slice_pages", "SLICE_MIN_VALUES"]
 
 #: Levels streams longer than one byte per this many levels are cut through a bitmap.
 _DENSE_LEVELS = 256
-
-#: The note naming the page (as the column decoder writes it).
-_PAGE_NOTE = "while decoding page"
 
 #: Levels decoded at a time into that bitmap (whole runs: at least this many).
 _LEVEL_CHUNK = 1 << 15
@@ -460,8 +457,8 @@ def _pieces(page: Any, desc: Any, levels: int, n: int, defs: Any, values: memory
         else:
             yield from _cut(page, desc, levels, n, defs, values, enc, width, max_def, where, need, exact)
     except ParquetError as exc:
-        if where not in str(exc) and not has_note(exc, _PAGE_NOTE):
-            add_note(exc, f"{_PAGE_NOTE} {page.ordinal} at file offset {page.offset}")
+        if where not in str(exc):
+            add_page_context(exc, page.ordinal, page.offset)
         raise
     except MemoryError as exc:
         raise out_of_memory(exc, f"cutting {where}") from exc

@@ -57,7 +57,7 @@ from parquet_core.encodings.dictionary import build_dictionary
 from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
 from parquet_core.encodings.rle_hybrid import expand_dictionary_index_pages, scan_dictionary_indices
 from parquet_core.encodings.rle_validity import decode_validity
-from parquet_core.errors import ParquetError, ParquetFormatError, add_note, has_note, out_of_memory
+from parquet_core.errors import ParquetError, ParquetFormatError, add_page_context, out_of_memory
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.schema.descriptor import ColumnDescriptor
 
@@ -167,15 +167,6 @@ def _v1_level_stream(buf: memoryview, n: int) -> tuple[memoryview, int]:
     return buf[4:4 + length], 4 + length
 
 
-#: how every page location note of this module starts (see :func:`_page_note`)
-_PAGE_NOTE = "while decoding page"
-
-
-def _noted(exc: BaseException) -> bool:
-    """Whether *exc* already names the page it comes from (see :meth:`_ChunkDecoder.flush`)."""
-    return has_note(exc, _PAGE_NOTE)
-
-
 # ---------------------------------------------------------------------------------------
 # The decoder
 # ---------------------------------------------------------------------------------------
@@ -224,7 +215,7 @@ def _expand_indices(parts: list[Any], where: list[tuple[int, int]], size: int) -
         except ParquetFormatError as exc:
             k = getattr(exc, "page_index", None)
             if k is not None:       # a page whose RLE value is checked only now
-                _page_note(exc, *where[i + k])
+                add_page_context(exc, *where[i + k])
             raise
         if idx.size and int(idx.max()) >= size:
             # which page: the first whose own maximum is out of range
@@ -234,7 +225,7 @@ def _expand_indices(parts: list[Any], where: list[tuple[int, int]], size: int) -
             page_max = int(idx[firsts[bad]:firsts[bad] + counts[bad]].max())
             err = ParquetFormatError(f"dictionary index {page_max} out of range for a dictionary "
                                      f"of {size} values")
-            _page_note(err, *where[i + bad])
+            add_page_context(err, *where[i + bad])
             raise err
         out.append(idx)
         i = j
@@ -315,10 +306,6 @@ def _view(buf: Any) -> memoryview:
     return view
 
 
-def _page_note(exc: BaseException, ordinal: int, offset: int) -> None:
-    add_note(exc, f"{_PAGE_NOTE} {ordinal} at file offset {offset}")
-
-
 def _page_error(exc: Exception) -> ParquetError:
     """The ParquetError that replaces an exception of numpy or Python raised while decoding
     (a MemoryError: the decoded values did not fit in memory)."""
@@ -328,7 +315,42 @@ def _page_error(exc: Exception) -> ParquetError:
 
 
 class _ChunkDecoder:
-    """Accumulates the decoded pages of one column (one or more chunks)."""
+    """Accumulates the decoded pages of one column (one or more chunks).
+
+    Its state is written by its own methods only: :meth:`decode_pages` /
+    :meth:`decode_page` take pages, :meth:`piece` hands back what the pages
+    since the last piece decoded to.
+    """
+
+    __slots__ = ("desc", "keep_dictionary", "ptype", "max_def", "max_rep", "dtype", "width", "bools",
+                 "batch_indices", "dictionary", "runs", "chunk_first_run", "fell_back", "dict_pages",
+                 "defs", "reps", "num_levels", "ordinal", "offset", "bits", "held", "held_bytes")
+
+    desc: ColumnDescriptor
+    keep_dictionary: bool
+    ptype: int                  # the PhysicalType
+    max_def: int
+    max_rep: int
+    dtype: np.dtype[Any] | None
+    width: int                  # byte width of a PLAIN value when the type is fixed-width (else 0)
+    bools: bool                 # PLAIN booleans unpacked per run of pages
+    batch_indices: bool         # dictionary indices expanded per run of pages
+    dictionary: Any             # the current chunk's dictionary values
+    runs: list[_Run]
+    chunk_first_run: int        # the first run of the current chunk
+    fell_back: bool             # this chunk holds pages in another encoding
+    dict_pages: int             # dictionary pages seen in this chunk
+    # Definition levels per page; an int stands for a page without nulls.
+    defs: list[npt.NDArray[np.int16] | npt.NDArray[np.bool_] | int]
+    reps: list[npt.NDArray[np.int16]]
+    num_levels: int
+    ordinal: int                # ordinal and file offset of the page being decoded
+    offset: int
+    bits: bool                  # flat optional column: levels decoded for several pages at once
+    # the pages held for that batched decode, as (level stream or None when the page has no
+    # nulls, levels, value encoding, value bytes, ordinal, offset)
+    held: list[tuple[memoryview | None, int, int, Any, int, int]]
+    held_bytes: int
 
     def __init__(self, desc: ColumnDescriptor, keep_dictionary: bool = False) -> None:
         self.desc = desc
@@ -339,7 +361,6 @@ class _ChunkDecoder:
         self.max_rep = desc.max_repetition_level
         self.dtype = _DTYPES.get(pt)
         tl = desc.type_length
-        # byte width of a PLAIN value when the type is fixed-width (else 0)
         if self.dtype is not None:
             self.width = self.dtype.itemsize
         elif pt == PhysicalType.INT96:
@@ -348,24 +369,20 @@ class _ChunkDecoder:
             self.width = tl
         else:
             self.width = 0
-        self.bools = pt == PhysicalType.BOOLEAN   # PLAIN booleans unpacked per run of pages
-        self.batch_indices = True   # dictionary indices expanded per run of pages
-        self.dictionary: Any = None
-        self.runs: list[_Run] = []
+        self.bools = pt == PhysicalType.BOOLEAN
+        self.batch_indices = True
+        self.dictionary = None
+        self.runs = []
         self.chunk_first_run = 0
-        self.fell_back = False      # this chunk holds pages in another encoding
-        self.dict_pages = 0         # dictionary pages seen in this chunk
-        # Definition levels per page; an int stands for a page without nulls.
-        self.defs: list[npt.NDArray[np.int16] | npt.NDArray[np.bool_] | int] = []
-        self.reps: list[npt.NDArray[np.int16]] = []
+        self.fell_back = False
+        self.dict_pages = 0
+        self.defs = []
+        self.reps = []
         self.num_levels = 0
         self.ordinal = 0
         self.offset = 0
-        # Flat optional column: pages held for one batched level decode, as
-        # (level stream or None when the page has no nulls, levels, value
-        # encoding, value bytes, ordinal, offset).
         self.bits = self.max_rep == 0 and self.max_def == 1
-        self.held: list[tuple[memoryview | None, int, int, Any, int, int]] = []
+        self.held = []
         self.held_bytes = 0
 
     # -- chunks ------------------------------------------------------------------------
@@ -575,11 +592,7 @@ class _ChunkDecoder:
                 batch = None    # the page-by-page decoder below gives the result or the error
             except MemoryError as exc:
                 err: ParquetError = out_of_memory(exc, "decoding definition levels")
-                if len(held) == 1:
-                    _page_note(err, held[0][4], held[0][5])
-                else:
-                    add_note(err, f"{_PAGE_NOTE}s {held[0][4]} to {held[-1][4]} from file offset "
-                                 f"{held[0][5]}")
+                add_page_context(err, held[0][4], held[0][5], held[-1][4])
                 raise err from exc
         pos = 0
         k = 0
@@ -621,11 +634,11 @@ class _ChunkDecoder:
                 self.ordinal, self.offset = ordinal, offset
                 self.add_values(encoding, values, present)
             except ParquetError as exc:
-                _page_note(exc, ordinal, offset)
+                add_page_context(exc, ordinal, offset)
                 raise
             except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
                 err = _page_error(exc)
-                _page_note(err, ordinal, offset)
+                add_page_context(err, ordinal, offset)
                 raise err from exc
 
     def _add_defs(self, defs: npt.NDArray[np.int16], flat: bool, n: int) -> int:
@@ -688,14 +701,14 @@ class _ChunkDecoder:
             return decode_plain_byte_arrays_multi(run.parts, run.counts)
         except ParquetError as exc:
             if len(run.parts) == 1:   # otherwise the pages were decoded one by one below
-                _page_note(exc, *run.where[0])
+                add_page_context(exc, *run.where[0])
                 raise
         out = []
         for buf, count, where in zip(run.parts, run.counts, run.where):
             try:
                 out.append(decode_plain_byte_array(buf, count)[0])
             except ParquetError as exc:
-                _page_note(exc, *where)
+                add_page_context(exc, *where)
                 raise
         return ByteArrays.concat(out)
 
@@ -796,6 +809,56 @@ class _ChunkDecoder:
         self.held = []
         self.held_bytes = 0
 
+    # -- pages -------------------------------------------------------------------------
+
+    def decode_pages(self, pages: Iterable[Page]) -> None:
+        """Decode every page of one chunk (after :meth:`start_chunk`)."""
+        for page in pages:
+            self.decode_page(page)
+
+    def decode_page(self, page: Page) -> None:
+        """Decode one page; an error is noted with the page unless a deeper reader named it."""
+        if self.held and (isinstance(page, DictionaryPage) or self.held_bytes >= _HOLD_MAX_BYTES):
+            self.flush()     # held pages use the dictionary before this one; the note names them
+        try:
+            if isinstance(page, DataPageV1):
+                self.ordinal, self.offset = page.ordinal, page.offset
+                self.add_v1(page)
+            elif isinstance(page, DictionaryPage):
+                self.add_dictionary(page)
+            else:
+                self.ordinal, self.offset = page.ordinal, page.offset
+                self.add_v2(page)
+        except ParquetError as exc:
+            add_page_context(exc, page.ordinal, page.offset)
+            raise
+        except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
+            err = _page_error(exc)
+            add_page_context(err, page.ordinal, page.offset)
+            raise err from exc
+
+    def piece(self, page: Any) -> ColumnData:
+        """The decoded pages since the last piece as one piece; *page* (the last of them) is
+        named by an error that no earlier page claimed."""
+        self.flush()
+        n = self.num_levels
+        try:
+            kept = self.chunk_dictionary(n) if self.keep_dictionary else None
+            data = self.finish()
+        except ParquetError as exc:
+            add_page_context(exc, page.ordinal, page.offset)
+            raise
+        except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
+            err = _page_error(exc)
+            add_page_context(err, page.ordinal, page.offset)
+            raise err from exc
+        if kept is not None:
+            data = replace(data, dictionaries=(kept,))
+        self.reset_pieces()
+        self.fell_back = False
+        self.dict_pages = min(self.dict_pages, 1)
+        return data
+
 
 def _unpack_booleans(parts: list[Any], counts: list[int], total: int) -> npt.NDArray[np.bool_]:
     """PLAIN booleans of several pages: *parts* holds each page's ``ceil(count / 8)`` bytes
@@ -873,7 +936,7 @@ def read_column_chunks(chunks: Iterable[Iterable[Page]], desc: ColumnDescriptor,
     for pages in chunks:
         before = dec.num_levels
         dec.start_chunk()
-        _decode_pages(dec, pages)
+        dec.decode_pages(pages)
         dec.flush()
         per_chunk.append(dec.num_levels - before)
         if keep_dictionary:
@@ -913,67 +976,15 @@ def iter_chunk_pieces(pages: Iterable[Page], desc: ColumnDescriptor,
     last: Page | None = None
     for page in pages:
         if isinstance(page, DictionaryPage) and levels:
-            yield _piece(dec, last, keep_dictionary)
+            yield dec.piece(last)
             levels = 0
-        _decode_page(dec, page)
+        dec.decode_page(page)
         if isinstance(page, DictionaryPage):
             continue
         last = page
         levels += max(int(page.num_values), 1)
         if levels >= min_levels:
-            yield _piece(dec, page, keep_dictionary)
+            yield dec.piece(page)
             levels = 0
     if levels:
-        yield _piece(dec, last, keep_dictionary)
-
-
-def _piece(dec: _ChunkDecoder, page: Any, keep_dictionary: bool) -> ColumnData:
-    """The decoded pages since the last piece as one piece; *page* (the last of them) is
-    named by an error that no earlier page claimed."""
-    dec.flush()
-    n = dec.num_levels
-    try:
-        kept = dec.chunk_dictionary(n) if keep_dictionary else None
-        data = dec.finish()
-    except ParquetError as exc:
-        if not _noted(exc):
-            _page_note(exc, page.ordinal, page.offset)
-        raise
-    except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
-        err = _page_error(exc)
-        _page_note(err, page.ordinal, page.offset)
-        raise err from exc
-    if kept is not None:
-        data = replace(data, dictionaries=(kept,))
-    dec.reset_pieces()
-    dec.fell_back = False
-    dec.dict_pages = min(dec.dict_pages, 1)
-    return data
-
-
-def _decode_page(dec: _ChunkDecoder, page: Page) -> None:
-    if dec.held and (isinstance(page, DictionaryPage) or dec.held_bytes >= _HOLD_MAX_BYTES):
-        dec.flush()     # held pages use the dictionary before this one; the note names them
-    try:
-        if isinstance(page, DataPageV1):
-            dec.ordinal, dec.offset = page.ordinal, page.offset
-            dec.add_v1(page)
-        elif isinstance(page, DictionaryPage):
-            dec.add_dictionary(page)
-        else:
-            dec.ordinal, dec.offset = page.ordinal, page.offset
-            dec.add_v2(page)
-    except ParquetError as exc:
-        if not _noted(exc):
-            _page_note(exc, page.ordinal, page.offset)
-        raise
-    except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
-        err = _page_error(exc)
-        _page_note(err, page.ordinal, page.offset)
-        raise err from exc
-
-
-def _decode_pages(dec: _ChunkDecoder, pages: Iterable[Page]) -> None:
-    # One loop per chunk; the page's own work is in _ChunkDecoder.
-    for page in pages:
-        _decode_page(dec, page)
+        yield dec.piece(last)

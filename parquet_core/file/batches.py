@@ -34,7 +34,7 @@ from typing import Any, Iterator, Sequence
 
 from parquet_core.column.data import ColumnData
 from parquet_core.column.reader import iter_chunk_pieces
-from parquet_core.errors import ParquetFormatError, add_note, out_of_memory, quoted
+from parquet_core.errors import ParquetFormatError, add_context, add_page_context, out_of_memory, quoted
 from parquet_core.file.columns import Selected
 from parquet_core.file.scan import ReadContext, _result, _settle, run_tasks
 from parquet_core.schema.descriptor import ColumnDescriptor
@@ -80,8 +80,8 @@ class _LeafStream:
             err = out_of_memory(exc, "decoding a column chunk")
             rg, page = self.where
             if page is not None:
-                add_note(err, f"while decoding page {page.ordinal} at file offset {page.offset}")
-            add_note(err, f"in column {quoted(self.desc.dotted_path, bare=True)}, row group {rg}")
+                add_page_context(err, page.ordinal, page.offset)
+            add_context(err, column=self.desc.dotted_path, row_group=rg)
             raise err from exc
 
     def _items(self, groups: Sequence[int], keep: bool) -> Iterator[ColumnData | None]:

@@ -84,8 +84,7 @@ def read_bloom_filter(source: RandomAccessSource, chunk: ColumnChunkMetadata) ->
             return parse_filter(source.read_at(offset, length))[0]
         return _read_without_length(source, offset)
     except ParquetError as exc:
-        add_context(exc, column=chunk.path_in_schema, row_group=chunk.row_group,
-                    bloom_filter_offset=offset)
+        add_context(exc, column=chunk.path_in_schema, row_group=chunk.row_group, file_offset=offset)
         raise
 
 

@@ -35,7 +35,6 @@ from parquet_core.errors import (
     ParquetFormatError,
     UnsupportedFeatureError,
     add_context,
-    add_note,
     quoted,
 )
 from parquet_core.metadata.page_index import OffsetIndex
@@ -194,7 +193,7 @@ class ColumnChunkReader:
         try:
             yield
         except ParquetError as exc:
-            add_note(exc, f"in column {quoted(self.descriptor.dotted_path, bare=True)}, row group {self.row_group}{how}")
+            add_context(exc, column=self.descriptor.dotted_path, row_group=self.row_group, how=how)
             raise
 
     def check_rows(self, num_rows: int) -> None:
@@ -289,7 +288,7 @@ class ColumnChunkReader:
                                    base_offset=start, crypto=self.crypto, dictionary_first=True,
                                    limits=self.limits), None)
         except ParquetError as exc:
-            add_context(exc, column=self.descriptor.dotted_path, row_group=self.row_group, offset=start)
+            add_context(exc, column=self.descriptor.dotted_path, row_group=self.row_group, file_offset=start)
             raise
         return page if isinstance(page, DictionaryPage) else None
 
@@ -302,7 +301,7 @@ class ColumnChunkReader:
         try:
             return decode_values(Encoding.PLAIN, page.body, page.num_values, d.physical_type, d.type_length)
         except ParquetError as exc:
-            add_context(exc, column=d.dotted_path, row_group=self.row_group, offset=self.byte_range[0])
+            add_context(exc, column=d.dotted_path, row_group=self.row_group, file_offset=self.byte_range[0])
             raise
 
     def headers(self, column_order: Any = None) -> list[PageHeaderInfo]:
@@ -321,7 +320,7 @@ class ColumnChunkReader:
                 buf, chunk.num_values, crypto=self.crypto, dictionary_first=start != chunk.data_page_offset,
                 base_offset=start)]
         except ParquetError as exc:
-            add_context(exc, column=chunk.path_in_schema, row_group=self.row_group, offset=start)
+            add_context(exc, column=chunk.path_in_schema, row_group=self.row_group, file_offset=start)
             raise
 
     def __repr__(self) -> str:

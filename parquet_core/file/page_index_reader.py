@@ -42,7 +42,7 @@ def _read_struct(source: RandomAccessSource, chunk: ColumnChunkMetadata, offset:
         struct, used = parse(buf, cls, limit=len(buf))
         return struct
     except ParquetError as exc:
-        add_context(exc, column=chunk.path_in_schema, row_group=chunk.row_group, offset=offset)
+        add_context(exc, column=chunk.path_in_schema, row_group=chunk.row_group, file_offset=offset)
         raise
 
 

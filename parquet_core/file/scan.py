@@ -33,7 +33,7 @@ from parquet_core.column.reader import read_column_chunks
 from parquet_core.errors import (
     ParquetError,
     ParquetFormatError,
-    add_note,
+    add_context,
     out_of_memory,
     quoted,
 )
@@ -222,11 +222,11 @@ def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool
                           ctx.metadata.row_group(reader.row_group).num_rows)
             start += n
     except ParquetError as exc:
-        add_note(exc, f"in column {quoted(desc.dotted_path, bare=True)}, row group {where[0].row_group}")
+        add_context(exc, column=desc.dotted_path, row_group=where[0].row_group)
         raise
     except MemoryError as exc:
         err = out_of_memory(exc, "decoding a column chunk")
-        add_note(err, f"in column {quoted(desc.dotted_path, bare=True)}, row group {where[0].row_group}")
+        add_context(err, column=desc.dotted_path, row_group=where[0].row_group)
         raise err from exc
     return data
 
@@ -340,7 +340,7 @@ def _assembling(field: Field, where: str) -> Iterator[None]:
         yield
     except MemoryError as exc:
         err = out_of_memory(exc, "assembling a column")
-        add_note(err, f"in column {quoted(field.name, bare=True)}, {where} (joining the decoded pages)")
+        add_context(err, column=field.name, how=f", {where} (joining the decoded pages)")
         raise err from exc
 
 
@@ -390,7 +390,7 @@ def read_rows(ctx: ReadContext, rg: int, field: Field, shape: Shape,
             else:
                 data[leaf] = take_records(part, desc, _positions(oi.first_rows, keep_pages, num_rows, rows))
         except ParquetError as exc:
-            add_note(exc, f"in column {quoted(desc.dotted_path, bare=True)}, row group {rg} (pages read through the offset index)")
+            add_context(exc, column=desc.dotted_path, row_group=rg, how=" (pages read through the offset index)")
             raise
     return ctx.build(field, shape, data)
 

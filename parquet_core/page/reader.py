@@ -42,7 +42,12 @@ else:
 from parquet_core.compression import get_codec
 from parquet_core.constants import CompressionCodec, PageType
 from parquet_core.encryption.context import PLAINTEXT, ChunkDecryption
-from parquet_core.errors import ParquetChecksumError, ParquetError, ParquetFormatError, add_note
+from parquet_core.errors import (
+    ParquetChecksumError,
+    ParquetError,
+    ParquetFormatError,
+    add_page_context,
+)
 from parquet_core.metadata.thrift_dict import enum_name, thrift_to_dict
 from parquet_core.page.limits import DEFAULT_LIMITS, PageLimits
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
@@ -322,7 +327,7 @@ def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecr
                     header, hlen, is_dict = read_header(read(pos, left), 0, ordinal, at_start, headers)
             _check_sizes(header, pos, hlen, length, limits)
         except ParquetError as exc:
-            add_note(exc, f"at page {ordinal} (file offset {base_offset + pos})")
+            add_page_context(exc, ordinal, base_offset + pos)
             raise
         start = pos + hlen
         pos = start + header.compressed_page_size
@@ -343,7 +348,7 @@ def _walk_plain(buf: memoryview, length: int, headers: _HeaderParser, base_offse
             header, hlen = headers(buf, pos)
             _check_sizes(header, pos, hlen, length, limits)
         except ParquetError as exc:
-            add_note(exc, f"at page {ordinal} (file offset {base_offset + pos})")
+            add_page_context(exc, ordinal, base_offset + pos)
             raise
         start = pos + hlen
         pos = start + header.compressed_page_size
@@ -395,7 +400,7 @@ def decode_pages(raw_pages: Iterable[RawPage], codec_id: int, num_values: int | 
                 _verify_crc(header, stored)
             page = _make_page(header, body, codec, plain, ordinal, base_offset + pos, limits)
         except ParquetError as exc:
-            add_note(exc, f"at page {ordinal} (file offset {base_offset + pos})")
+            add_page_context(exc, ordinal, base_offset + pos)
             raise
         if type(page) is not DictionaryPage:
             if page.num_values > num_values - seen:
@@ -455,7 +460,7 @@ def _overfull(page: Page, num_values: int, seen: int, counted: int, offset: int)
     """The error for a data page declaring more values than its chunk has left."""
     err = ParquetFormatError(f"page holds {page.num_values} values but the column chunk has only "
                              f"{num_values - seen} left of {num_values}")
-    add_note(err, f"at page {counted} (file offset {offset})")
+    add_page_context(err, counted, offset)
     return err
 
 
@@ -476,7 +481,7 @@ def _plain_pages(buf: memoryview, codec_id: int, num_values: int, verify_crc: bo
             header, hlen = headers(buf, pos)
             _check_sizes(header, pos, hlen, length, limits)
         except ParquetError as exc:
-            add_note(exc, f"at page {ordinal} (file offset {base_offset + pos})")
+            add_page_context(exc, ordinal, base_offset + pos)
             raise
         start = pos + hlen
         end = start + header.compressed_page_size
@@ -492,7 +497,7 @@ def _plain_pages(buf: memoryview, codec_id: int, num_values: int, verify_crc: bo
                 _verify_crc(header, stored)
             page = _make_page(header, stored, codec, plain, ordinal, base_offset + pos, limits)
         except ParquetError as exc:
-            add_note(exc, f"at page {ordinal} (file offset {base_offset + pos})")
+            add_page_context(exc, ordinal, base_offset + pos)
             raise
         if type(page) is not DictionaryPage:
             if page.num_values > num_values - seen:

@@ -63,7 +63,9 @@ def test_a_corrupt_header_names_the_chunk(tmp_path):
     with pytest.raises(pc.ParquetFormatError) as info:
         pc.ParquetFile(path).page_headers(0, 0)
     text = str(info.value) + " ".join(getattr(info.value, "__notes__", []))
-    assert "page 0" in text and "row group=0" in text and "column=a" in text
+    # one wording for every location: the chunk, then the page with its file offset
+    assert "in column a, row group 0 (file offset " in text
+    assert f"at page 0 (file offset {off})" in text
 
 
 def test_page_statistics_bound_each_pages_rows(tmp_path):

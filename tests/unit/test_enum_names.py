@@ -28,6 +28,6 @@ def test_encoding_messages_use_the_same_spelling() -> None:
 
 def test_notes_through_one_helper() -> None:
     exc = ValueError("x")
-    assert add_note(exc, "while decoding page 3 at file offset 4") is exc
-    assert exc.__notes__ == ["while decoding page 3 at file offset 4"]
-    assert has_note(exc, "while decoding page") and not has_note(exc, "in column")
+    assert add_note(exc, "at page 3 (file offset 4)") is exc
+    assert exc.__notes__ == ["at page 3 (file offset 4)"]
+    assert has_note(exc, "at page") and not has_note(exc, "in column")

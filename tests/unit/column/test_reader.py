@@ -84,3 +84,29 @@ def test_truncated_plain_values() -> None:
                       _levels_v1([1, 1, 1]) + struct.pack("<i", 1), 0, 0)
     with pytest.raises(ParquetFormatError):
         read_column_chunk([page], _desc())
+
+
+def test_chunk_decoder_fields_are_declared_and_written_by_its_methods() -> None:
+    """Issue 34: the decoder's state is declared (``__slots__``, annotated) and its page loop,
+    piece cutting and page notes are methods, not module functions writing its fields."""
+    from parquet_core.column import reader as column_reader
+    dec = column_reader._ChunkDecoder(_desc(), keep_dictionary=True)
+    assert not hasattr(dec, "__dict__")
+    assert set(column_reader._ChunkDecoder.__slots__) == set(column_reader._ChunkDecoder.__annotations__)
+    with pytest.raises(AttributeError):
+        dec.undeclared = 1   # type: ignore[attr-defined]
+    assert not hasattr(column_reader, "_piece") and not hasattr(column_reader, "_decode_page")
+    dec.start_chunk()
+    dec.decode_page(_dict([10, 20, 30]))
+    page = DataPageV1(3, Encoding.RLE_DICTIONARY, Encoding.RLE, Encoding.RLE,
+                      _levels_v1([1, 0, 1]) + _indices([2, 0]), 1, 40)
+    dec.decode_page(page)
+    data = dec.piece(page)
+    assert data.values.tolist() == [30, 10]     # the dictionary's values 2 and 0
+    assert data.dictionaries is not None and dec.num_levels == 0
+    bad = DataPageV1(1, Encoding.RLE_DICTIONARY, Encoding.RLE, Encoding.RLE,
+                     _levels_v1([1]) + _indices([5]), 2, 90)
+    dec.decode_page(bad)
+    with pytest.raises(ParquetFormatError, match="dictionary index 5 out of range") as info:
+        dec.piece(bad)
+    assert info.value.__notes__ == ["at page 2 (file offset 90)"]

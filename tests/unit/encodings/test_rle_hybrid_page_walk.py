@@ -139,7 +139,7 @@ def test_a_wide_rle_value_in_a_walked_page_fails_when_expanded_naming_the_page(w
     from parquet_core.column.reader import _expand_indices
     with pytest.raises(ParquetFormatError) as info:
         _expand_indices(scanned, [(0, 100), (1, 200), (2, 300)], 1 << w)
-    assert "2 at file offset 300" in "\n".join(getattr(info.value, "__notes__", []))
+    assert getattr(info.value, "__notes__", []) == ["at page 2 (file offset 300)"]
 
 
 def test_walked_runs_past_the_count_are_not_checked() -> None:
