@@ -688,11 +688,11 @@ class _ChunkDecoder:
             try:
                 scanned.append(scan_held_delta_binary_packed_page(held, self.dtype))
             except ParquetError as exc:
-                _page_note(exc, ordinal, offset)
+                add_page_context(exc, ordinal, offset)
                 raise
             except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
                 err = _page_error(exc)
-                _page_note(err, ordinal, offset)
+                add_page_context(err, ordinal, offset)
                 raise err from exc
         return expand_delta_binary_packed_pages(scanned, self.dtype)
 
