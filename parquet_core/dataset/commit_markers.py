@@ -36,7 +36,7 @@ import re
 from typing import Any
 
 from parquet_core.errors import ParquetError
-from parquet_core.file.filesystem import FileSystem, LocalFileSystem
+from parquet_core.file.filesystem import FileSystem, LocalFileSystem, store_errors
 from parquet_core.file.sink import TEMP_SUFFIX
 
 __all__ = ["is_internal", "is_marker", "apply_markers", "marker_name", "record_name", "staged_name",
@@ -87,16 +87,23 @@ def _dirname(fs: FileSystem, path: str) -> str:
     return os.path.dirname(path) if isinstance(fs, LocalFileSystem) else posixpath.dirname(path)
 
 
+#: What "there is no such marker" looks like.  Any other OSError (a store that keeps failing,
+#: a permission error) is raised: read as "absent", it could make a reader pick the wrong
+#: version of a partition, or a writer miss another writer's lock.
+ABSENT = (FileNotFoundError, NotADirectoryError, IsADirectoryError)
+
+
 def _size(fs: FileSystem, path: str) -> int | None:
     """The size of the file at *path*, None when there is none."""
     if isinstance(fs, LocalFileSystem):
         try:
             return os.path.getsize(path) if os.path.isfile(path) else None
-        except OSError:
+        except ABSENT:
             return None
     try:
-        info = fs.fs.info(path)  # type: ignore[attr-defined]
-    except (FileNotFoundError, OSError):
+        with store_errors(fs.fs, path, "reading"):  # type: ignore[attr-defined]
+            info = fs.fs.info(path)  # type: ignore[attr-defined]
+    except ABSENT:
         return None
     return None if info.get("type") == "directory" else int(info.get("size") or 0)
 
@@ -108,8 +115,9 @@ def read_json(fs: FileSystem, path: str) -> dict[str, Any] | None:
             with open(path, "rb") as f:
                 data = f.read()
         else:
-            data = fs.fs.cat_file(path)  # type: ignore[attr-defined]
-    except (FileNotFoundError, OSError):
+            with store_errors(fs.fs, path, "reading"):  # type: ignore[attr-defined]
+                data = fs.fs.cat_file(path)  # type: ignore[attr-defined]
+    except ABSENT:
         return None
     try:
         out = json.loads(data)

@@ -39,6 +39,7 @@ import time
 from typing import Iterable
 
 from parquet_core.dataset.commit_markers import (
+    ABSENT,
     LOCK_NAME,
     METADATA_LOCK_NAME,
     TXN,
@@ -95,12 +96,14 @@ def _dirname(fs: FileSystem, path: str) -> str:
 
 
 def _read(fs: FileSystem, path: str) -> bytes | None:
+    """The bytes at *path*, None when there is no such file (any other failure is raised)."""
     try:
         if _local(fs):
             with open(path, "rb") as f:
                 return f.read()
-        return bytes(fs.fs.cat_file(path))  # type: ignore[attr-defined]
-    except (FileNotFoundError, OSError):
+        with store_errors(fs.fs, path, "reading"):  # type: ignore[attr-defined]
+            return bytes(fs.fs.cat_file(path))  # type: ignore[attr-defined]
+    except ABSENT:
         return None
 
 
