@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["KARTOTHEK_NAME", "KartothekDataSource", "KartothekReader", "KartothekWriter"]
 
+from spark_adapter.core.commit_messages import own_messages
 from spark_adapter.core.readable_errors import readable
 from spark_adapter.kartothek.options import (  # noqa: E402
     KARTOTHEK_NAME,
@@ -144,14 +145,7 @@ class KartothekCommitMessage(WriterCommitMessage):
 
 def _ours(messages: list[WriterCommitMessage | None]) -> list[KartothekCommitMessage]:
     """The tasks' messages (None: a task that sent none); another writer's is refused."""
-    out: list[KartothekCommitMessage] = []
-    for m in messages:
-        if m is None:
-            continue
-        if not isinstance(m, KartothekCommitMessage):
-            raise TypeError(f"kartothek: a commit message from another writer ({type(m).__name__})")
-        out.append(m)
-    return out
+    return own_messages(messages, KartothekCommitMessage, "kartothek")
 
 
 class KartothekWriter(DataSourceArrowWriter):

@@ -56,6 +56,7 @@ from pyspark.sql.types import (
     TimestampType,
 )
 
+from spark_adapter.core.commit_messages import own_messages
 from spark_adapter.core.crypto_options import encryption_from_options, file_encryption, key_material_name
 from spark_adapter.core.files import is_hidden, local_path
 from spark_adapter.pqcore.options import WriteOptions, write_options
@@ -94,14 +95,7 @@ class PqcoreCommitMessage(WriterCommitMessage):
 
 def _ours(messages: list[WriterCommitMessage | None]) -> list[PqcoreCommitMessage]:
     """The tasks' messages (None: a task that sent none); another writer's is refused."""
-    out: list[PqcoreCommitMessage] = []
-    for m in messages:
-        if m is None:
-            continue
-        if not isinstance(m, PqcoreCommitMessage):
-            raise TypeError(f"pqcore: a commit message from another writer ({type(m).__name__})")
-        out.append(m)
-    return out
+    return own_messages(messages, PqcoreCommitMessage, "pqcore")
 
 
 def _is_parquet(path: str) -> bool:
