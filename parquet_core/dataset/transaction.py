@@ -142,6 +142,25 @@ def put(fs: FileSystem, path: str, data: bytes, sync: bool = True) -> None:
 def _put_exclusive(fs: FileSystem, path: str, data: bytes) -> bool:
     """Create *path* holding *data* unless it exists; False when it does."""
     if _local(fs):
+        # written under a private name first, then hard-linked to *path*: the link appears
+        # whole or not at all, so a writer killed here never leaves an empty lock that names
+        # no owner (O_EXCL then a write could, and such a lock was waited on for ever)
+        tmp = f"{path}.{host_tag()}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
+        try:
+            with open(tmp, "wb") as f:
+                f.write(data)
+            try:
+                os.link(tmp, path)
+                return True
+            except FileExistsError:
+                return False
+            except OSError:                   # a file system without hard links
+                pass
+        finally:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
         try:
             fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
         except FileExistsError:
@@ -201,6 +220,20 @@ def _break_lock(fs: FileSystem, path: str, owner: str, me: str) -> None:
     fs.rm(moved)
 
 
+#: Seconds after which a lock that still names no writer is taken to be a dead writer's
+#: (only the create-then-write fallback, on a file system without hard links, can leave one).
+_EMPTY_LOCK_AGE = 10.0
+
+
+def _empty_lock_is_stale(fs: FileSystem, path: str) -> bool:
+    if not _local(fs):
+        return False
+    try:
+        return time.time() - os.stat(path).st_mtime > _EMPTY_LOCK_AGE
+    except FileNotFoundError:
+        return True
+
+
 def acquire_lock(fs: FileSystem, path: str, me: str, wait: bool = True) -> None:
     """Take the lock file *path* for the writer *me*.
 
@@ -215,7 +248,8 @@ def acquire_lock(fs: FileSystem, path: str, me: str, wait: bool = True) -> None:
         if _put_exclusive(fs, path, me.encode()):
             return
         owner = _owner(fs, path)
-        if retries < 5 and (owner is None or (owner and txn_is_dead(owner))):
+        if retries < 5 and (owner is None or (owner and txn_is_dead(owner))
+                            or (owner == "" and _empty_lock_is_stale(fs, path))):
             retries += 1
             if owner is not None:
                 _break_lock(fs, path, owner, me)

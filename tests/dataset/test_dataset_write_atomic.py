@@ -32,6 +32,7 @@ import pytest
 
 import parquet_core as pc
 from parquet_core.errors import DatasetWriteConflictError, ParquetError
+from parquet_core.file.filesystem import LocalFileSystem
 
 try:
     from fsspec.implementations.memory import MemoryFileSystem
@@ -244,6 +245,61 @@ def test_stale_lock_of_dead_process_is_taken_over(tmp_path):
     (root / "k=0" / f".pqcore.{dead}.x-0.parquet.pqcore-staged").write_bytes(b"partial")
     (root / "k=2" / f"_pqcore.lock.broken.{dead}").write_text(dead)        # died taking a lock over
     (root / "k=1" / f".x.parquet.{host_tag()}.{int(proc.stdout)}.abc.pqcore-tmp").write_bytes(b"half")
+    pc.write_to_dataset(version("B"), str(root), **WRITE)
+    assert read_version(str(root)) == "B"
+    assert internal_files(str(root)) == []
+
+
+def test_lock_appears_whole_with_its_owner(tmp_path, monkeypatch):
+    """The local lock is linked into place already holding its writer's name (a writer killed
+    between an exclusive create and its write left an empty lock no one could take over), and
+    its private temporary name is gone afterwards."""
+    from parquet_core.dataset import transaction
+
+    seen = []
+    real_link = os.link
+
+    def link(src, dst):
+        seen.append((open(src).read(), dst))            # complete before it gets the lock's name
+        return real_link(src, dst)
+
+    monkeypatch.setattr(transaction.os, "link", link)
+    lock = tmp_path / "_pqcore.lock"
+    transaction.acquire_lock(LocalFileSystem(), str(lock), "me.1.abc")
+    assert seen == [("me.1.abc", str(lock))]
+    assert lock.read_text() == "me.1.abc"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["_pqcore.lock"]
+    with pytest.raises(DatasetWriteConflictError, match="me.1.abc"):
+        transaction.acquire_lock(LocalFileSystem(), str(lock), "other.2.def", wait=False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["_pqcore.lock"]
+
+
+def test_lock_without_hard_links_falls_back_to_exclusive_create(tmp_path, monkeypatch):
+    from parquet_core.dataset import transaction
+
+    def no_links(src, dst):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(transaction.os, "link", no_links)
+    lock = tmp_path / "_pqcore.lock"
+    transaction.acquire_lock(LocalFileSystem(), str(lock), "me.1.abc")
+    assert lock.read_text() == "me.1.abc"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["_pqcore.lock"]
+
+
+def test_empty_lock_is_waited_on_while_young_and_taken_over_when_old(tmp_path):
+    """An empty lock (a writer between create and write, on the fallback path) is a live writer
+    for a few seconds; one that stays empty is a dead writer's, and the next write takes it."""
+    from parquet_core.dataset import transaction
+
+    root = tmp_path / "ds"
+    pc.write_to_dataset(version("A"), str(root), **WRITE)
+    lock = root / "k=0" / "_pqcore.lock"
+    lock.write_bytes(b"")
+    with pytest.raises(DatasetWriteConflictError, match="starting"):
+        transaction.acquire_lock(LocalFileSystem(), str(lock), "me.1.abc", wait=False)
+    old = time.time() - transaction._EMPTY_LOCK_AGE - 5
+    os.utime(lock, (old, old))
     pc.write_to_dataset(version("B"), str(root), **WRITE)
     assert read_version(str(root)) == "B"
     assert internal_files(str(root)) == []
