@@ -93,9 +93,11 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     "parquet_core.constants": ('ConvertedType', 'PhysicalType', 'Repetition',),
     "parquet_core.encryption.keytools": ('CryptoFactory', 'DecryptionConfiguration', 'EncryptionConfiguration', 'KmsClient', 'KmsConnectionConfig', 'LocalWrapKmsClient',),
     "parquet_core.encryption.properties": ('FileDecryptionProperties', 'FileEncryptionProperties',),
-    "parquet_core.file.reader": ('ParquetFile',),
-    "parquet_core.dataset": ('ParquetDataset', 'Partitioning', 'write_to_dataset',),
-    "parquet_core.dataset.api": ('read_metadata', 'read_pandas', 'read_schema', 'read_table',),
+    # ParquetFile, ParquetDataset and the read functions with the validator behind strict=True
+    # handed in (see parquet_core/entry): the file and dataset layers hold none of their own
+    "parquet_core.entry.file": ('ParquetFile',),
+    "parquet_core.entry.dataset": ('ParquetDataset', 'read_metadata', 'read_pandas', 'read_schema', 'read_table',),
+    "parquet_core.dataset": ('Partitioning', 'write_to_dataset',),
     "parquet_core.dataset.discovery": ('is_hidden', 'list_data_files',),
     "parquet_core.dataset.partitioning": ('infer_partition_type', 'parse_hive_folder', 'parse_partition_value',),
     "parquet_core.dataset.metadata_file": ('write_metadata',),
@@ -117,21 +119,6 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
 _LAZY: dict[str, str] = {name: mod for mod, names in _LAZY_MODULES.items() for name in names}
 
 
-def _strict_validate(source: Any, level: str, decryption: Any) -> None:
-    """The check behind ``strict=True``: loads the validator when first used."""
-    import_module("parquet_core.validation").strict_validate(source, level, decryption)
-
-
-def _hand_in_strict_validator() -> None:
-    # The file layer cannot import the validator (it sits above it): the facade, above both,
-    # wires it into ParquetFile.strict_validator, the file layer's one seam for it (a
-    # function that imports the validator when strict=True first needs it), once the file
-    # layer is loaded.  Files a dataset opens are ParquetFiles too, so they have it as well.
-    reader = __import__("sys").modules.get("parquet_core.file.reader")
-    if reader is not None and reader.ParquetFile.strict_validator is None:
-        reader.ParquetFile.strict_validator = _strict_validate
-
-
 def __getattr__(name: str) -> Any:
     if name == "variant":
         value: Any = import_module("parquet_core.variant")
@@ -140,7 +127,6 @@ def __getattr__(name: str) -> Any:
         if mod is None:
             raise AttributeError(f"module 'parquet_core' has no attribute {name!r}")
         value = getattr(import_module(mod), name)
-    _hand_in_strict_validator()
     globals()[name] = value
     return value
 
@@ -149,7 +135,10 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-if TYPE_CHECKING:  # static analysers and IDEs see the real names
+# Static analysers, IDEs and the API reference see the real names.  ParquetFile,
+# ParquetDataset and read_* are, at run time, parquet_core.entry's: the same classes and
+# functions with the validator handed in (subclasses adding nothing to the interface).
+if TYPE_CHECKING:
     from parquet_core import variant  # noqa: F401
     from parquet_core.constants import ConvertedType, PhysicalType, Repetition  # noqa: F401
     from parquet_core.dataset import ParquetDataset, Partitioning, write_to_dataset  # noqa: F401

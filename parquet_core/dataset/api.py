@@ -3,6 +3,11 @@
 One file (a path, URL, bytes or file object) is read by
 :class:`~parquet_core.ParquetFile` directly; anything else (a folder, a glob,
 a list, or ``schema=`` to impose) by :class:`~parquet_core.ParquetDataset`.
+
+Which classes: *dataset_class* (a :class:`ParquetDataset` class, None: this layer's own)
+and its ``file_class`` for one file.  The functions ``parquet_core`` exports hand in
+``pc.ParquetDataset`` (see :mod:`parquet_core.entry`), whose files bring the validator
+behind ``strict=True``; this layer has no validator of its own and holds no state.
 """
 
 from __future__ import annotations
@@ -51,12 +56,14 @@ def _source_or_where(source: Any, where: Any) -> Any:
     return where if source is None else source
 
 
-def _open_file(single: tuple[Any, str | None], options: ReaderOptions) -> ParquetFile:
-    """The one file :func:`_single_file` found, opened (a source it opened is owned)."""
+def _open_file(single: tuple[Any, str | None], options: ReaderOptions,
+               dataset_class: type[ParquetDataset]) -> ParquetFile:
+    """The one file :func:`_single_file` found, opened with *dataset_class*'s ``file_class``
+    (a source it opened is owned)."""
     src, shown = single
     if shown is None:
-        return ParquetFile(src, options=options)
-    return ParquetFile.from_source(src, shown, options=options)
+        return dataset_class.file_class(src, options=options)
+    return dataset_class.file_class.from_source(src, shown, options=options)
 
 
 def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: Any = None,
@@ -67,7 +74,8 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
                progress: Any = None, use_threads: bool | None = None,
                decryption_properties: Any = None, max_page_bytes: int | None = None,
                max_decoded_bytes: int | None = None, options: ReaderOptions | None = None,
-               use_pandas_metadata: bool = False, **pyarrow_options: Any) -> Table:
+               use_pandas_metadata: bool = False, dataset_class: type[ParquetDataset] | None = None,
+               **pyarrow_options: Any) -> Table:
     """Read a Parquet file, a folder (recursively, Hive partitions as columns), a glob or a list.
 
     Parameters
@@ -91,6 +99,10 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
     use_pandas_metadata:
         With *columns*, also read the pandas index columns the ``pandas`` metadata
         names (as pyarrow).
+    dataset_class:
+        The :class:`~parquet_core.ParquetDataset` class (a subclass of it) a dataset is
+        opened with; its ``file_class`` opens one file.  Default: ``pc.ParquetDataset``
+        (whose files run ``pc.check`` for ``strict=True``).
     **pyarrow_options:
         pyarrow's reader tuning (``memory_map``, ``pre_buffer``, ``buffer_size``,
         ``thrift_*_limit``...): checked and accepted, see docs/pyarrow-parameters.md.
@@ -101,11 +113,12 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
                           read_dictionary=read_dictionary, strict=strict, use_threads=use_threads,
                           max_page_bytes=max_page_bytes, max_decoded_bytes=max_decoded_bytes,
                           **pyarrow_options)
+    dataset_class = dataset_class or ParquetDataset
     single = None if schema is not None else _single_file(source, filesystem, storage_options)
     if single is not None:
-        with _open_file(single, opts) as pf:
+        with _open_file(single, opts, dataset_class) as pf:
             return pf.read(columns, filters=filters, use_pandas_metadata=use_pandas_metadata)
-    ds = ParquetDataset(source, filesystem=filesystem, partitioning=partitioning, schema=schema,
+    ds = dataset_class(source, filesystem=filesystem, partitioning=partitioning, schema=schema,
                         storage_options=storage_options, ignore_prefixes=ignore_prefixes, options=opts)
     return ds.read(columns, filters=filters, progress=progress, use_pandas_metadata=use_pandas_metadata)
 
@@ -118,34 +131,40 @@ def read_pandas(source: Any, columns: Sequence[str] | None = None, **kwargs: Any
 
 def read_metadata(source: Any = None, *, filesystem: Any = None, storage_options: dict[str, Any] | None = None,
                   decryption: Any = None, decryption_properties: Any = None,
-                  options: ReaderOptions | None = None, where: Any = None, **pyarrow_options: Any) -> FileMetadata:
+                  options: ReaderOptions | None = None, where: Any = None,
+                  dataset_class: type[ParquetDataset] | None = None, **pyarrow_options: Any) -> FileMetadata:
     """The footer of a file; for a folder, its ``_metadata`` file or, without one, every footer
     merged (row groups in file order, each column chunk's ``file_path`` naming its file).
-    ``where`` is pyarrow's name of *source*; pyarrow's ``memory_map`` is accepted."""
+    ``where`` is pyarrow's name of *source*; pyarrow's ``memory_map`` is accepted;
+    *dataset_class* as for :func:`read_table`."""
     source = _source_or_where(source, where)
     opts = reader_options(options, decryption=decryption, decryption_properties=decryption_properties,
                           **pyarrow_options)
+    dataset_class = dataset_class or ParquetDataset
     single = _single_file(source, filesystem, storage_options)
     if single is not None:
-        with _open_file(single, opts) as pf:
+        with _open_file(single, opts, dataset_class) as pf:
             return pf.metadata
     from parquet_core.dataset.metadata_file import dataset_metadata
 
-    ds = ParquetDataset(source, filesystem=filesystem, storage_options=storage_options, options=opts)
+    ds = dataset_class(source, filesystem=filesystem, storage_options=storage_options, options=opts)
     return dataset_metadata(ds)
 
 
 def read_schema(source: Any = None, *, filesystem: Any = None, storage_options: dict[str, Any] | None = None,
                 decryption: Any = None, partitioning: Any = "hive", decryption_properties: Any = None,
-                options: ReaderOptions | None = None, where: Any = None, **pyarrow_options: Any) -> Schema:
+                options: ReaderOptions | None = None, where: Any = None,
+                dataset_class: type[ParquetDataset] | None = None, **pyarrow_options: Any) -> Schema:
     """The schema of a file, or of a dataset (unified over its files, partition columns last).
-    ``where`` is pyarrow's name of *source*; pyarrow's ``memory_map`` is accepted."""
+    ``where`` is pyarrow's name of *source*; pyarrow's ``memory_map`` is accepted;
+    *dataset_class* as for :func:`read_table`."""
     source = _source_or_where(source, where)
     opts = reader_options(options, decryption=decryption, decryption_properties=decryption_properties,
                           **pyarrow_options)
+    dataset_class = dataset_class or ParquetDataset
     single = _single_file(source, filesystem, storage_options)
     if single is not None:
-        with _open_file(single, opts) as pf:
+        with _open_file(single, opts, dataset_class) as pf:
             return pf.schema_arrow
-    return ParquetDataset(source, filesystem=filesystem, storage_options=storage_options,
+    return dataset_class(source, filesystem=filesystem, storage_options=storage_options,
                           options=opts, partitioning=partitioning).schema

@@ -31,7 +31,7 @@ import contextlib
 import dataclasses
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Collection, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Iterator, Sequence
 
 import numpy as np
 
@@ -280,6 +280,12 @@ class ParquetDataset:
         callable ``(done, total)``; nothing is shown by default.
     """
 
+    #: The class every file of the dataset is opened with (its data files, ``_metadata``,
+    #: ``_common_metadata``), and that :func:`~parquet_core.read_table` opens one file with.
+    #: Set by a subclass in its class body, never written from outside: ``pc.ParquetDataset``
+    #: names ``pc.ParquetFile`` here, which brings the validator behind ``strict=True``.
+    file_class: ClassVar[type[ParquetFile]] = ParquetFile
+
     def __init__(self, path_or_paths: Any, filesystem: Any = None, partitioning: Any = "hive",
                  schema: Any = None, filters: Any = None, *, storage_options: dict[str, Any] | None = None,
                  ignore_prefixes: Sequence[str] | None = None, page_checksum_verification: bool | None = None,
@@ -462,8 +468,8 @@ class ParquetDataset:
     # -- I/O helpers ------------------------------------------------------------------------------
     def open_fragment(self, frag: Fragment) -> ParquetFile:
         """A data file of the dataset, opened from its own footer (errors name its path)."""
-        return ParquetFile.open_in(self._fs, frag.path, size=frag.size, stats=self.io_stats,
-                                   options=self.options)
+        return self.file_class.open_in(self._fs, frag.path, size=frag.size, stats=self.io_stats,
+                                       options=self.options)
 
     def _map(self, fn: Callable[[Any], Any], fragments: Sequence[Any],
              progress: Progress | None = None) -> list[Any]:
@@ -935,10 +941,10 @@ class ParquetDataset:
         return self.read(use_pandas_metadata=True, **kwargs)
 
     def _with_index_columns(self, columns: Sequence[str]) -> list[str]:
-        from parquet_core.file.reader import ParquetFile, with_pandas_index_columns
+        from parquet_core.file.reader import with_pandas_index_columns
 
         # the pandas metadata of the first file (pyarrow reads it from the dataset's schema)
-        with ParquetFile.open_in(self._fs, self._fragments[0].path, options=self.options) as first:
+        with self.file_class.open_in(self._fs, self._fragments[0].path, options=self.options) as first:
             return with_pandas_index_columns(columns, first.metadata.metadata)
 
     @refuses_memory_errors("reading a dataset")

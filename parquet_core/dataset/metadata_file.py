@@ -276,7 +276,7 @@ def _first_file_path(buf: bytes, span: tuple[int, int]) -> Any:
 
 
 def _open(ds: ParquetDataset, path: str) -> ParquetFile:
-    return ParquetFile.open_in(ds.filesystem, path, stats=ds.io_stats, options=ds.options)
+    return ds.file_class.open_in(ds.filesystem, path, stats=ds.io_stats, options=ds.options)
 
 
 def metadata_with_file_path(fs: FileSystem, root: str, path: str) -> FileMetadata:

@@ -107,9 +107,9 @@ class ParquetFile:
     """
 
     #: The check behind ``strict=True`` (:class:`StrictValidator`).  The validator sits above
-    #: this layer, which cannot import it: the package facade (``parquet_core/__init__.py``)
-    #: hands it in when it hands out this class, and a subclass may bring its own.  None:
-    #: ``strict=True`` is refused with UnsupportedFeatureError.
+    #: this layer, which cannot import it: a subclass names it in its class body, as
+    #: ``pc.ParquetFile`` does (:mod:`parquet_core.entry.file`); nothing writes it at run
+    #: time.  None (this class): ``strict=True`` is refused with UnsupportedFeatureError.
     strict_validator: ClassVar[StrictValidator | None] = None
 
     @names_file("reading")
@@ -258,8 +258,8 @@ class ParquetFile:
             return
         check = type(self).strict_validator     # read on the class: a plain function stays unbound
         if check is None:
-            raise UnsupportedFeatureError("strict=True needs the validator, which the package hands to "
-                                          "ParquetFile: open the file as parquet_core.ParquetFile")
+            raise UnsupportedFeatureError(f"strict=True needs the validator, which {type(self).__qualname__} "
+                                          "does not bring: open the file as parquet_core.ParquetFile")
         check(self._source, level, self.options.decryption)
         self._strict.append(level)
 

@@ -1,6 +1,7 @@
 """``strict=True`` asks ``ParquetFile.strict_validator``: the file layer's one seam for the
-validator, which sits above it.  The facade hands the package's validator in; a subclass
-may bring its own (or none)."""
+validator, which sits above it.  A subclass names its validator in its class body
+(``pc.ParquetFile`` the package's, see tests/unit/facade/test_strict_injection.py); the
+file layer's own class has none."""
 
 from __future__ import annotations
 
@@ -57,23 +58,10 @@ def test_without_a_validator_strict_is_refused(small_file: str) -> None:
 
     with pytest.raises(UnsupportedFeatureError, match="strict=True needs the validator"):
         Unchecked(small_file, strict=True)
+    with pytest.raises(UnsupportedFeatureError, match="open the file as parquet_core.ParquetFile"):
+        ParquetFile(small_file, strict=True)      # the file layer's class brings none
     with Unchecked(small_file) as pf:
         assert pf.read().num_rows == 3
-
-
-def test_the_facade_hands_in_the_package_validator() -> None:
-    # a fresh process: the file layer has no validator of its own; the facade wires it
-    code = """
-import parquet_core.file.reader as reader
-assert reader.ParquetFile.strict_validator is None
-import parquet_core as pc
-assert pc.ParquetFile is reader.ParquetFile
-assert reader.ParquetFile.strict_validator is not None
-import parquet_core.validation
-print("ok")
-"""
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert out.stdout.strip() == "ok", out.stderr
 
 
 def test_strict_dataset_reads_use_the_same_seam(tmp_path: Path) -> None:
