@@ -180,7 +180,10 @@ def add_note(exc: BaseException, note: str) -> BaseException:
     """Attach *note* to *exc* (``BaseException.add_note``; on Python 3.10, which lacks it,
     the note goes into ``exc.__notes__`` the same way, where tools and tests find it).
 
-    Every note the package writes goes through here (locations through :func:`add_context`).
+    Every note the package writes goes through here; a location (a column, a row group,
+    a field, the footer, a page...) is worded by :func:`location` / :func:`page_location`
+    and added with :func:`add_context` / :func:`add_page_context`, never written here as
+    text (tests/unit/errors/test_note_sites.py).
     Returns the same exception, for ``raise add_note(e, ...)``.
     """
     adder = getattr(exc, "add_note", None)
@@ -200,17 +203,20 @@ def has_note(exc: BaseException, prefix: str) -> bool:
     return any(isinstance(n, str) and n.startswith(prefix) for n in getattr(exc, "__notes__", ()))
 
 
-def location(*, column: object = None, row_group: object = None, file_offset: object = None,
-             how: str = "", **where: object) -> str:
-    """The one wording of a column-chunk location: ``in column a.b, row group 0 (file offset 120)``.
+def location(*, part: str | None = None, column: object = None, row_group: object = None,
+             file_offset: object = None, how: str = "", **where: object) -> str:
+    """The one wording of a location: ``in column a.b, row group 0 (file offset 120)``.
 
-    ``None`` fields are left out; other fields (*where*) follow the row group as
-    ``name value`` (``field=3`` reads ``field 3``);
+    *part* names the structure first, as is (``part="the footer of 412 bytes"``:
+    ``in the footer of 412 bytes (file offset 1234)``); ``None`` fields are left out;
+    other fields (*where*) follow the row group as ``name value`` (``field="s"`` reads
+    ``field s``, ``geometry_value=3`` reads ``geometry value 3``);
     *how* is appended as is (`` (pages read through the offset index)``).
     A page is named by :func:`page_location`, in a note of its own.
     """
-    parts = [f"{k} {quoted(v, bare=True)}"
-             for k, v in (("column", column), ("row group", row_group)) if v is not None]
+    parts = [part] if part else []
+    parts += [f"{k} {quoted(v, bare=True)}"
+              for k, v in (("column", column), ("row group", row_group)) if v is not None]
     parts += [f"{k.replace('_', ' ')} {quoted(v, bare=True)}" for k, v in where.items() if v is not None]
     text = "in " + ", ".join(parts) if parts else ""
     if file_offset is not None:
@@ -228,7 +234,7 @@ def add_context(exc: BaseException, *, how: str = "", **where: object) -> BaseEx
     how:
         Words appended to the note (`` (joining the decoded pages)``).
     **where:
-        Location fields (``column``, ``row_group``, ``file_offset``, others);
+        Location fields (``part``, ``column``, ``row_group``, ``file_offset``, others);
         ``None`` values are left out.
 
     Returns

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
-from parquet_core.errors import ParquetSchemaError, add_note
+from parquet_core.errors import ParquetSchemaError, add_context, add_note
 from parquet_core.metadata.wrappers import FileMetadata
 from parquet_core.schema.descriptor import TABLE_SCHEMA, SchemaDescriptor
 from parquet_core.schema.nested import Shape, build_shape, prune_shape, row_leaf, top_level_field
@@ -75,7 +75,7 @@ def _build_layout(d: SchemaDescriptor) -> _Layout:
         try:
             shape = build_shape(node, d.leaf_of, _type_of(d))
         except ParquetSchemaError as exc:
-            add_note(exc, f"in the schema of field {node.name!r}")
+            add_context(exc, part="the schema", field=node.name)
             out.errors[len(out.shapes)] = exc
             out.shapes.append(None)
             out.fields.append(_unreadable_field(node))

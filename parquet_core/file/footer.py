@@ -20,7 +20,14 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from parquet_core.constants import FOOTER_READ_SIZE, FOOTER_SIZE_BYTES, MAGIC, MAGIC_ENCRYPTED
-from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, add_note
+from parquet_core.errors import (
+    ParquetEncryptionError,
+    ParquetError,
+    ParquetFormatError,
+    add_context,
+    add_note,
+    location,
+)
 from parquet_core.file.source import RandomAccessSource
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import parse
@@ -92,7 +99,7 @@ def read_footer(source: RandomAccessSource, decryption: FileDecryptionProperties
     if magic == MAGIC_ENCRYPTED:
         raw, encrypted = _encrypted_footer(buf, start, decryption, path)
         return raw, footer_len, encrypted
-    raw, used = _file_metadata(buf, f"in the footer ({footer_len} bytes at file offset {start})", path)
+    raw, used = _file_metadata(buf, location(part=f"the footer of {footer_len} bytes", file_offset=start), path)
     decryptor: FileDecryptor | None = None
     if raw.encryption_algorithm is not None:
         try:
@@ -145,13 +152,13 @@ def _encrypted_footer(buf: bytes, start: int, decryption: FileDecryptionProperti
             raise ParquetFormatError("FileCryptoMetaData has no encryption_algorithm")
         decryptor = _new_decryptor(crypto.encryption_algorithm, decryption, crypto.key_metadata)
     except ParquetFormatError as exc:
-        add_note(exc, f"in the FileCryptoMetaData at file offset {start}")
+        add_context(exc, part="the FileCryptoMetaData", file_offset=start)
         raise
     try:
         plain = decryptor.decrypt_footer(buf[used:])
     except ParquetFormatError as exc:
         raise ParquetEncryptionError(f"the encrypted footer module is malformed: {exc}") from exc
-    raw, _ = _file_metadata(bytes(plain), f"in the decrypted footer ({len(plain)} bytes)", path)
+    raw, _ = _file_metadata(bytes(plain), location(part=f"the decrypted footer of {len(plain)} bytes"), path)
     return raw, decryptor
 
 

@@ -65,7 +65,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
-from parquet_core.errors import ParquetFormatError, add_note
+from parquet_core.errors import ParquetFormatError, add_context
 from parquet_core.metadata import wkb
 
 __all__ = ["SphericalBounds", "spherical_bounds", "spherical_value_boxes", "SphericalBoxBuilder",
@@ -439,7 +439,7 @@ def _parse(values: ByteArrays) -> tuple[_F, npt.NDArray[np.int64], npt.NDArray[n
         except struct.error as exc:
             raise ParquetFormatError(f"value {i}: malformed WKB: {exc}") from exc
         except ParquetFormatError as exc:
-            add_note(exc, f"geography value {i}")
+            add_context(exc, geography_value=i)
             raise
         owners.append(len(parts) - before)
     owner = np.repeat(np.arange(n, dtype=np.int64), owners)

@@ -57,7 +57,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
-from parquet_core.errors import ParquetFormatError, add_note
+from parquet_core.errors import ParquetFormatError, add_context
 from parquet_core.metadata import wkb
 from parquet_core.metadata.geography import SphericalBoxBuilder, _simple_fast, spherical_bounds
 from parquet_core.thrift import pt
@@ -244,7 +244,7 @@ def _wkb_bounds_walk(values: ByteArrays) -> tuple[npt.NDArray[np.float64], npt.N
         except struct.error as exc:
             raise ParquetFormatError(f"value {i}: malformed WKB: {exc}") from exc
         except ParquetFormatError as exc:
-            add_note(exc, f"geometry value {i}")
+            add_context(exc, geometry_value=i)
             raise
         acc[0][np.isinf(acc[0])] = np.nan
         acc[1][np.isinf(acc[1])] = np.nan

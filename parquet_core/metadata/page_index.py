@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from parquet_core.constants import BoundaryOrder, PhysicalType
-from parquet_core.errors import ParquetFormatError, add_note
+from parquet_core.errors import ParquetFormatError, add_context
 from parquet_core.metadata.statistics import (
     INT96_TIMESTAMP_ORDER,
     TYPE_ORDER,
@@ -199,7 +199,7 @@ class ColumnIndex:
                 lows.append(decode_stat_value(self.min_raw[i], self.descriptor))
                 highs.append(decode_stat_value(self.max_raw[i], self.descriptor))
             except ParquetFormatError as exc:
-                add_note(exc, f"in the column index of {self._where}, page {i}")
+                add_context(exc, part=f"the column index of {self._where}", page=i)
                 raise
         self._decoded = (lows, highs)
         return self._decoded

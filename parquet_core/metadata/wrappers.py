@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from parquet_core.constants import CompressionCodec, Encoding, PageType, PhysicalType, enum_name
-from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, add_note, quoted
+from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, add_context, quoted
 from parquet_core.metadata.column_orders import TYPE_ORDER, column_order_name
 from parquet_core.metadata.compat import WriterVersion, chunk_length_padding, parse_created_by
 from parquet_core.metadata.thrift_dict import thrift_to_dict
@@ -125,7 +125,7 @@ class ColumnChunkMetadata:
                 return self.raw.meta_data   # encrypted footer, footer key: kept in the footer
             return decryptor.column_metadata(self.raw, self.decryptor)
         except ParquetEncryptionError as exc:
-            add_note(exc, f"in {self._where}")
+            add_context(exc, column=path, row_group=self.row_group)
             raise
 
     @property

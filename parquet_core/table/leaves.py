@@ -29,7 +29,7 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.column.data import ChunkDictionary, ColumnData
 from parquet_core.constants import PhysicalType
-from parquet_core.errors import ParquetError, ParquetFormatError, add_context, add_note, quoted
+from parquet_core.errors import ParquetError, ParquetFormatError, add_context, quoted
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.nested import Shape, row_leaf, top_level_field  # noqa: F401  (re-exported)
 from parquet_core.schema.types import TypeId
@@ -61,7 +61,7 @@ def field_array(shape: Shape, data: Mapping[int, ColumnData], descs: Sequence[Co
     try:
         return assemble(shape, data, descs)
     except ParquetError as exc:
-        add_note(exc, f"while assembling field {name or shape.name!r}")
+        add_context(exc, field=name or shape.name)
         raise
 
 

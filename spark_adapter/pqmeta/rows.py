@@ -20,7 +20,7 @@ import os
 import zlib
 from typing import TYPE_CHECKING, Any, Callable
 
-from parquet_core.errors import add_note
+from parquet_core.errors import add_context
 
 if TYPE_CHECKING:  # pragma: no cover
     from spark_adapter.pqmeta.options import MetaOptions
@@ -131,7 +131,7 @@ def _chunks(pf: Any):
             try:
                 yield i, j, rg.column(j)
             except _pc().ParquetError as exc:   # e.g. encrypted metadata without its key
-                add_note(exc, f"in column chunk {paths[j] if j < len(paths) else j}")
+                add_context(exc, column=paths[j] if j < len(paths) else j, row_group=i)
                 yield i, j, exc
 
 

@@ -2,6 +2,10 @@
 for a chunk and ``at page 3 (file offset N)`` for a page, each written by one helper."""
 from __future__ import annotations
 
+import ast
+import struct
+from pathlib import Path
+
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -56,3 +60,46 @@ def test_a_corrupt_page_names_file_column_row_group_and_page(tmp_path, dictionar
     assert str(path) in str(info.value) + " ".join(notes)
     assert [n for n in notes if "page" in n] == [f"at page 0 (file offset {off})"]
     assert any(n.startswith("in column v, row group 0") for n in notes), notes
+
+
+def test_a_structure_location_wording() -> None:
+    assert location(part="the footer of 412 bytes", file_offset=1234) == "in the footer of 412 bytes (file offset 1234)"
+    assert location(part="the FileCryptoMetaData", file_offset=4) == "in the FileCryptoMetaData (file offset 4)"
+    assert location(part="the schema", field="s") == "in the schema, field s"
+    assert location(field="x") == "in field x"
+    assert location(geometry_value=3) == "in geometry value 3"
+    assert (location(part="the column index of column a, row group 0", page=2)
+            == "in the column index of column a, row group 0, page 2")
+
+
+def _literal_note_calls(root: Path) -> list[str]:
+    """``add_note(exc, "text")`` / ``add_note(exc, f"...")`` calls: a note written as text
+    rather than by errors.location / page_location (a variable or a call is fine: a stored
+    note copied, a finding, a hint)."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if path.name == "errors.py" and path.parent == root:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or len(node.args) < 2:
+                continue
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            if name == "add_note" and isinstance(node.args[1], (ast.Constant, ast.JoinedStr)):
+                found.append(f"{path.relative_to(root.parent)}:{node.lineno}")
+    return found
+
+
+def test_no_note_is_written_as_text_in_the_engine() -> None:
+    assert _literal_note_calls(Path(pc.__file__).resolve().parent) == []
+
+
+def test_a_broken_crypto_footer_names_where_it_is(tmp_path) -> None:
+    # "PARE" tail, footer length 3, three bytes that are no FileCryptoMetaData (a struct
+    # field header announcing a field and then nothing): the location is the file's offset
+    body = b"PARE" + b"\x00" * 10
+    footer = b"\x1c\x15\x00"
+    data = body + footer + struct.pack("<I", len(footer)) + b"PARE"
+    with pytest.raises(pc.ParquetError) as info:
+        pc.ParquetFile(data, decryption=pc.FileDecryptionProperties(footer_key=b"k" * 16))
+    assert f"in the FileCryptoMetaData (file offset {len(body)})" in getattr(info.value, "__notes__", [])

@@ -341,7 +341,7 @@ def test_mutated_pages_are_refused_or_read(tmp_path, kind: str, encoding: str | 
             text = str(exc) + " ".join(getattr(exc, "__notes__", []))
             # a decoding error names row group and page; levels that decode but do not
             # nest (found when the batch's lists are assembled) name the column and field
-            assert ("row group 0" in text and "page 0" in text) or "while assembling field 'x'" in text, text
+            assert ("row group 0" in text and "page 0" in text) or "in field x" in text, text
             assert "x.list.element" in text or "x.key_value" in text, text
             refused += 1
     assert refused

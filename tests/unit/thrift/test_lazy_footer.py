@@ -208,7 +208,7 @@ def test_a_bad_statistics_field_raises_on_first_access_with_the_eager_error(tmp_
     # the eager error, naming the file in its message (issue 30) and the footer in a note
     assert str(exc.value) == f"{eager_exc.value} (while reading file {str(p)!r})"
     notes = getattr(exc.value, "__notes__", [])
-    assert f"in the footer ({len(buf)} bytes at file offset {start})" in notes
+    assert f"in the footer of {len(buf)} bytes (file offset {start})" in notes   # where the file holds it
     assert not any(str(p) in n for n in notes), notes
     with pytest.raises(ParquetFormatError):
         md.to_dict()
