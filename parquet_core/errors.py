@@ -224,17 +224,19 @@ def location(*, part: str | None = None, column: object = None, row_group: objec
     return text + how
 
 
-def add_context(exc: BaseException, *, how: str = "", **where: object) -> BaseException:
+def add_context(exc: BaseException, *, part: str | None = None, how: str = "", **where: object) -> BaseException:
     """Attach a location note (:func:`location`: ``in column a.b, row group 0 (file offset 120)``) to *exc*.
 
     Parameters
     ----------
     exc:
         The exception being propagated.
+    part:
+        The structure, named first as is (``"the FileCryptoMetaData"``).
     how:
         Words appended to the note (`` (joining the decoded pages)``).
     **where:
-        Location fields (``part``, ``column``, ``row_group``, ``file_offset``, others);
+        Location fields (``column``, ``row_group``, ``file_offset``, others);
         ``None`` values are left out.
 
     Returns
@@ -242,7 +244,7 @@ def add_context(exc: BaseException, *, how: str = "", **where: object) -> BaseEx
     BaseException
         The same exception, for ``raise add_context(e, ...)`` chains.
     """
-    text = location(how=how, **where)
+    text = location(part=part, how=how, **where)
     if text and text != how:
         add_note(exc, text)
     return exc

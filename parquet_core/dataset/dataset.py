@@ -126,9 +126,9 @@ _FALSE = False
 
 def _common_type(a: Any, b: Any) -> Any:
     """The type both a stored partition column and its folder values are compared as."""
-    from parquet_core.dataset.unify import _wider
+    from parquet_core.dataset.unify import wider_type
 
-    return _wider(a, b) or b
+    return wider_type(a, b) or b
 
 
 def partial_eval(expr: Expression, known: Table) -> Expression | bool:
@@ -438,13 +438,13 @@ class ParquetDataset:
             return data
         # A partition column the files also store (polars writes both): the files' values are
         # read, the folder values still prune; the two types must unify.
-        from parquet_core.dataset.unify import _wider
+        from parquet_core.dataset.unify import wider_type
 
         by_name = {f.name: f for f in parts}
         fields = []
         for f in data:
             if f.name in by_name:
-                wide = _wider(f.type, by_name[f.name].type)
+                wide = wider_type(f.type, by_name[f.name].type)
                 if wide is None:
                     raise ParquetSchemaError(
                         f"column {f.name!r} is {f.type} in the files but {by_name[f.name].type} in the "

@@ -27,13 +27,13 @@ from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array
 from parquet_core.table.promote import TypeMismatch, common_type
 
-__all__ = ["SchemaUnifier", "check_unique_names", "conform"]
+__all__ = ["SchemaUnifier", "check_unique_names", "conform", "wider_type"]
 
-def _wider(a: DataType, b: DataType) -> DataType | None:
+
+def wider_type(a: DataType, b: DataType) -> DataType | None:
     """The common type of a column that two files type *a* and *b* (the ``"widen"`` rule of
-    :func:`~parquet_core.table.promote.common_type`), None when they do not unify.
-
-    (dataset.py imports this name; it goes when the write-seam change lands.)"""
+    :func:`~parquet_core.table.promote.common_type`, the one promotion lattice), None when
+    they do not unify."""
     try:
         return common_type(a, b, "widen")
     except TypeMismatch:
@@ -81,7 +81,7 @@ class SchemaUnifier:
                 self.fields[f.name] = Field(f.name, f.type, f.nullable, f.path, f.field_id)
                 self.origin[f.name] = path
                 continue
-            wide = _wider(old.type, f.type)
+            wide = wider_type(old.type, f.type)
             if wide is None:
                 raise ParquetSchemaError(
                     f"column {f.name!r} is {old.type} in {self.origin[f.name]!r} but {f.type} in "
@@ -100,7 +100,7 @@ class SchemaUnifier:
 
 def check_against(target: Field, actual: Field, path: str) -> None:
     """Refuse a file column that cannot be read as *target* (``schema=`` or the dataset schema)."""
-    if _wider(target.type, actual.type) == target.type or actual.type.id is TypeId.NULL:
+    if wider_type(target.type, actual.type) == target.type or actual.type.id is TypeId.NULL:
         return
     raise ParquetSchemaError(
         f"column {actual.name!r} is {actual.type} in {path!r}, which cannot be read as "

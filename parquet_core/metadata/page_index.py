@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from parquet_core.constants import BoundaryOrder, PhysicalType
+from parquet_core.constants import BoundaryOrder, PhysicalType, enum_name
 from parquet_core.errors import ParquetFormatError, add_context
 from parquet_core.metadata.statistics import (
     INT96_TIMESTAMP_ORDER,
@@ -156,7 +156,7 @@ class ColumnIndex:
         self.null_pages = [bool(b) for b in nulls]
         self.min_raw = [bytes(v) for v in lo]
         self.max_raw = [bytes(v) for v in hi]
-        self.boundary_order = BOUNDARY_ORDERS.get(raw.boundary_order, f"UNKNOWN({raw.boundary_order})")
+        self.boundary_order = str(enum_name(BoundaryOrder, raw.boundary_order))   # not None: checked above
         self.order_defined = sort_order(desc) != SortOrder.UNKNOWN
         self.null_counts = None if raw.null_counts is None else [int(v) for v in raw.null_counts]
         if self.null_counts is not None and len(self.null_counts) != n:
