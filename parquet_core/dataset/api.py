@@ -101,8 +101,9 @@ def read_table(source: Any, columns: Sequence[str] | None = None, *, filters: An
         names (as pyarrow).
     dataset_class:
         The :class:`~parquet_core.ParquetDataset` class (a subclass of it) a dataset is
-        opened with; its ``file_class`` opens one file.  Default: ``pc.ParquetDataset``
-        (whose files run ``pc.check`` for ``strict=True``).
+        opened with; its ``file_class`` opens one file.  ``pc.read_table`` defaults to
+        ``pc.ParquetDataset`` (whose files run ``pc.check`` for ``strict=True``); None here
+        is the dataset layer's own class, which has no validator.
     **pyarrow_options:
         pyarrow's reader tuning (``memory_map``, ``pre_buffer``, ``buffer_size``,
         ``thrift_*_limit``...): checked and accepted, see docs/pyarrow-parameters.md.
