@@ -58,6 +58,7 @@ from parquet_core.file.writer import as_writer_schema, write_table
 from parquet_core.interop.ingest import as_table, input_stream
 from parquet_core.options import writer_arguments
 from parquet_core.table.arrays import Table
+from parquet_core.table.ingest import foreign_module
 
 __all__ = ["write_to_dataset", "EXISTING_DATA_BEHAVIORS"]
 
@@ -95,14 +96,17 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
     max_rows_per_file:
         Split a partition into files of at most this many rows.
     max_open_files:
-        pyarrow's: at most this many files open at once while a stream is written; when a
-        partition needs one more, the open file holding the most rows is completed (as
-        pyarrow's writer does) and a later batch of its partition starts a new file.
+        pyarrow's: at most this many files open at once; when a partition needs one more,
+        the open file holding the most rows is completed (as pyarrow's writer does) and a
+        later batch of its partition starts a new file.
     min_rows_per_group, max_rows_per_group:
         pyarrow's: a file's rows are written once at least ``min_rows_per_group`` (default 0)
-        are pending, in row groups of at most ``max_rows_per_group`` (default 1 Mi rows); a
-        table given whole is written in row groups of ``max_rows_per_group``.  Without them a
-        stream's rows are gathered into ``row_group_size`` row groups.
+        are pending, in row groups of at most ``max_rows_per_group`` (default 1 Mi rows).
+        Without them (and without ``max_open_files``) rows are gathered into
+        ``row_group_size`` row groups.  With any of the three, the input is written as
+        pyarrow's dataset writer writes it, batch by batch: a stream's batches, a pyarrow
+        Table's chunks, any other table whole, each cut into batches of at most 32 768 rows
+        as pyarrow cuts them; so the files and row groups are pyarrow's.
     progress:
         ``True`` (tqdm bar) or a callable ``(done, total)`` per file written.
     metadata_collector:
@@ -134,7 +138,14 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
     txn = Transaction(fs, root)
     try:
         try:
-            if stream is None:
+            if stream is None and (groups is not None or max_open_files is not None):
+                # pyarrow's dataset-writer options mean what they mean for a stream of the
+                # table's batches (its chunks, for a pyarrow Table): written as one
+                assert data is not None
+                folders, written = write_stream_files(fs, txn, root, _batches(table, data), data.schema,
+                                                      cols, keep, template, max_rows_per_file,
+                                                      write_options, progress, max_open_files, groups)
+            elif stream is None:
                 assert data is not None
                 folders, jobs = _plan_files(fs, root, data, cols, keep, template, max_rows_per_file)
                 _write_files(fs, txn, jobs, progress, write_options)
@@ -184,6 +195,22 @@ def _pyarrow_arguments(partition_cols: Sequence[str] | None, write_options: dict
     if visitor is not None and not callable(visitor):
         raise TypeError(f"file_visitor must be callable, not {type(visitor).__name__}")
     return partition_cols, schema, visitor
+
+
+def _batches(given: Any, data: Table) -> list[Table]:
+    """*data* (converted from *given*) as the batches pyarrow's dataset writer would get from
+    *given*: a pyarrow Table's chunks (batch by batch), else the table whole (pyarrow makes a
+    DataFrame or a dict one chunk).  Slices of *data*: nothing is converted twice."""
+    to_batches = getattr(given, "to_batches", None)
+    if foreign_module(given) != "pyarrow" or to_batches is None:
+        return [data]
+    out, start = [], 0
+    for batch in to_batches():
+        out.append(data.slice_rows(start, start + batch.num_rows))
+        start += batch.num_rows
+    if start != data.num_rows:           # not expected: the table whole, rather than a guess
+        return [data]
+    return out
 
 
 def _visit(fs: FileSystem, root: str, written: list[str], visitor: Any) -> None:

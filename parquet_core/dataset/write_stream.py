@@ -20,6 +20,11 @@ pyarrow's dataset writer options, with its semantics:
   most ``max_rows_per_group`` (pyarrow's defaults 0 and 1 Mi: each batch its own row
   groups); without them, rows are gathered into ``row_group_size`` groups as above.
 
+When either is given, each batch is cut into pieces of at most 32 768 rows first, as
+pyarrow's dataset writer cuts what it is given (its execution engine's largest batch:
+a 100 000-row batch reaches its files as 32 768 + 32 768 + 32 768 + 1 696 rows), so that
+which file is closed and how rows are grouped follow its choices on any input.
+
 The files are written under the transaction's hidden staged names,
 as the in-memory path writes them (``write.py``): nothing is visible before the
 commit, and a failure (the stream raising too) aborts every open writer, whose
@@ -39,7 +44,11 @@ from parquet_core.file.writer import ParquetWriter
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Table
 
-__all__ = ["write_stream_files"]
+__all__ = ["write_stream_files", "PYARROW_BATCH_ROWS"]
+
+#: the most rows pyarrow's dataset writer handles at once (Acero's largest batch): the
+#: batches it is given, a table's chunks included, reach its files cut to this size
+PYARROW_BATCH_ROWS = 32_768
 
 
 class _PartitionFiles:
@@ -175,8 +184,9 @@ def write_stream_files(fs: FileSystem, txn: Transaction, root: str, batches: Ite
     """
     prog = Progress.make(progress, 0, "writing")
     files = _StreamFiles(fs, txn, template, max_rows_per_file, write_options, prog, max_open_files, groups)
+    pieces = _pyarrow_pieces(batches) if groups is not None or max_open_files is not None else batches
     try:
-        for batch in batches:
+        for batch in pieces:
             if not batch.num_rows:
                 continue
             if cols:
@@ -199,3 +209,12 @@ def write_stream_files(fs: FileSystem, txn: Transaction, root: str, batches: Ite
         if prog is not None:
             prog.close()
     return set(files.partitions), files.paths
+
+
+def _pyarrow_pieces(batches: Iterator[Table]) -> Iterator[Table]:
+    """*batches* cut as pyarrow's dataset writer cuts them: at most PYARROW_BATCH_ROWS rows each."""
+    for batch in batches:
+        if batch.num_rows <= PYARROW_BATCH_ROWS:
+            yield batch
+        else:
+            yield from batch.iter_slices(PYARROW_BATCH_ROWS)
