@@ -142,7 +142,7 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
                 # pyarrow's dataset-writer options mean what they mean for a stream of the
                 # table's batches (its chunks, for a pyarrow Table): written as one
                 assert data is not None
-                folders, written = write_stream_files(fs, txn, root, _batches(table, data), data.schema,
+                folders, written = write_stream_files(fs, txn, root, iter(_batches(table, data)), data.schema,
                                                       cols, keep, template, max_rows_per_file,
                                                       write_options, progress, max_open_files, groups)
             elif stream is None:
