@@ -73,7 +73,7 @@ class _PartitionFiles:
                 owner.make_room()
                 self._open(part.schema)
             room = part.num_rows if limit is None else min(part.num_rows, limit - self.file_rows)
-            piece, part = part.slice_rows(0, room), part.slice_rows(room, part.num_rows)
+            piece, part = _rows(part, 0, room), _rows(part, room, part.num_rows)
             self.pending.append(piece)
             self.pending_rows += piece.num_rows
             self.file_rows += piece.num_rows
@@ -108,13 +108,15 @@ class _PartitionFiles:
         assert self.writer is not None
         if not self.pending:
             return
-        table = Table.concat(self.pending) if len(self.pending) > 1 else self.pending[0]
+        table = self.pending[0]
+        if len(self.pending) > 1:    # concat keeps no key/values: the first piece's (ARROW:schema...)
+            table = Table.concat(self.pending).replace_schema_metadata(table.metadata)
         groups = self.owner.groups
         size = self.writer.options.row_group_size if groups is None else groups[1]
         upto = table.num_rows - table.num_rows % size if whole_groups else table.num_rows
         if upto:
-            self.writer.write_table(table.slice_rows(0, upto), size)
-        rest = table.slice_rows(upto, table.num_rows)
+            self.writer.write_table(_rows(table, 0, upto), size)
+        rest = _rows(table, upto, table.num_rows)
         self.pending, self.pending_rows = ([rest], rest.num_rows) if rest.num_rows else ([], 0)
 
     def finish(self) -> None:
@@ -217,4 +219,12 @@ def _pyarrow_pieces(batches: Iterator[Table]) -> Iterator[Table]:
         if batch.num_rows <= PYARROW_BATCH_ROWS:
             yield batch
         else:
-            yield from batch.iter_slices(PYARROW_BATCH_ROWS)
+            for start in range(0, batch.num_rows, PYARROW_BATCH_ROWS):
+                yield _rows(batch, start, start + PYARROW_BATCH_ROWS)
+
+
+def _rows(table: Table, start: int, stop: int) -> Table:
+    """Rows ``start:stop`` of *table*, with its key/values (``ARROW:schema``, ``pandas``: the
+    files' footers keep them)."""
+    part = table.slice_rows(start, stop)
+    return part.replace_schema_metadata(table.metadata) if table.metadata else part
