@@ -39,6 +39,7 @@ from parquet_core.dataset.partition_rows import partition_groups, take_rows
 from parquet_core.dataset.partitioning import partition_segment
 from parquet_core.dataset.progress import Progress
 from parquet_core.dataset.transaction import Transaction
+from parquet_core.errors import ParquetSchemaError
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
 from parquet_core.file.writer import ParquetWriter
 from parquet_core.schema.types import Schema
@@ -176,23 +177,32 @@ def write_stream_files(fs: FileSystem, txn: Transaction, root: str, batches: Ite
                        stream_schema: Schema, cols: list[str], keep: list[str], template: str,
                        max_rows_per_file: int | None, write_options: dict[str, Any],
                        progress: Any, max_open_files: int | None = None,
-                       groups: tuple[int, int] | None = None) -> tuple[set[str], list[str]]:
+                       groups: tuple[int, int] | None = None,
+                       max_partitions: int | None = None) -> tuple[set[str], list[str]]:
     """Write *batches* (Tables of the stream's columns) as the files of a dataset under *root*,
     partitioned by *cols*, storing *keep*; returns ``(partition folders, files written)``.
 
     An unpartitioned stream without rows still gives one (empty) file of *stream_schema*'s
     stored columns, as the in-memory path does; a partitioned one gives none.
-    ``max_open_files`` and ``groups`` (``(min_rows_per_group, max_rows_per_group)``): see above.
+    ``max_open_files`` and ``groups`` (``(min_rows_per_group, max_rows_per_group)``): see above;
+    ``max_partitions``: a batch (cut as pyarrow's) holding rows of more partitions is refused.
     """
     prog = Progress.make(progress, 0, "writing")
     files = _StreamFiles(fs, txn, template, max_rows_per_file, write_options, prog, max_open_files, groups)
-    pieces = _pyarrow_pieces(batches) if groups is not None or max_open_files is not None else batches
+    as_pyarrow = groups is not None or max_open_files is not None or max_partitions is not None
+    pieces = _pyarrow_pieces(batches) if as_pyarrow else batches
     try:
         for batch in pieces:
             if not batch.num_rows:
                 continue
             if cols:
-                for values, rows in partition_groups(batch, cols):
+                found = partition_groups(batch, cols)
+                if max_partitions is not None and len(found) > max_partitions:
+                    raise ParquetSchemaError(
+                        f"write_to_dataset: a batch of {batch.num_rows} rows falls into {len(found)} "
+                        f"partitions, more than max_partitions={max_partitions} (pyarrow's limit, "
+                        f"per batch of at most {PYARROW_BATCH_ROWS} rows); nothing was written")
+                for values, rows in found:
                     folder = fs.join(root, *(partition_segment(c, v) for c, v in zip(cols, values)))
                     files.partition(folder).add(take_rows(batch, keep, rows))
             else:

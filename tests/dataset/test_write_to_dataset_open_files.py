@@ -288,3 +288,47 @@ def test_max_open_files_zero_is_refused_for_a_table_given_whole(tmp_path, kind):
     with pytest.raises(ValueError, match="max_open_files"):
         pc.write_to_dataset(given, tmp_path / "pc", partition_cols=["k"], max_open_files=0)
     assert not (tmp_path / "pc").exists()
+
+
+# --- max_partitions, preserve_order, create_dir (the rest of pyarrow's dataset-writer options) ---
+
+@pytest.mark.parametrize("kind", ["pc.Table", "pa.Table chunked"])
+def test_max_partitions_refuses_a_batch_over_the_limit_as_pyarrow(tmp_path, kind):
+    given, arrow = _whole(kind)
+    with pytest.raises(pa.ArrowInvalid, match="partitions"):
+        pq.write_to_dataset(arrow, tmp_path / "pa", partition_cols=["k"], max_partitions=3)
+    with pytest.raises(pc.ParquetSchemaError, match="max_partitions=3"):
+        pc.write_to_dataset(given, tmp_path / "pc", partition_cols=["k"], max_partitions=3)
+    assert not list((tmp_path / "pc").rglob("*.parquet"))
+
+
+def test_max_partitions_counts_per_batch_as_pyarrow(tmp_path):
+    """Two partitions per batch, four in all: pyarrow's limit of 2 passes, and so does ours;
+    a limit of 1 fails in both."""
+    seq = [("a", 3), ("b", 2), ("a", 1), ("b", 2), ("c", 1), ("d", 1)]
+
+    def reader():
+        return pa.RecordBatchReader.from_batches(_SCHEMA, (
+            pa.record_batch({"k": [k1] * n1 + [k2] * n2, "v": list(range(n1 + n2))}, schema=_SCHEMA)
+            for (k1, n1), (k2, n2) in zip(seq[::2], seq[1::2])))
+    got = pc.write_to_dataset(reader(), tmp_path / "pc", partition_cols=["k"], max_partitions=2)
+    ds.write_dataset(reader(), tmp_path / "pa", format="parquet", partitioning=["k"], partitioning_flavor="hive",
+                     max_partitions=2, use_threads=False)
+    assert len(got) == len(list((tmp_path / "pa").rglob("*.parquet"))) == 4
+    assert pq.read_table(tmp_path / "pc").num_rows == pq.read_table(tmp_path / "pa").num_rows == 10
+    with pytest.raises(pa.ArrowInvalid):
+        ds.write_dataset(reader(), tmp_path / "pa1", format="parquet", partitioning=["k"],
+                         partitioning_flavor="hive", max_partitions=1, use_threads=False)
+    with pytest.raises(pc.ParquetSchemaError, match="max_partitions=1"):
+        pc.write_to_dataset(reader(), tmp_path / "pc1", partition_cols=["k"], max_partitions=1)
+    assert not list((tmp_path / "pc1").rglob("*.parquet"))
+
+
+@pytest.mark.parametrize("kw", [{"preserve_order": True}, {"preserve_order": False}, {"create_dir": True},
+                                {"create_dir": False}], ids=str)
+def test_preserve_order_and_create_dir_are_accepted(tmp_path, kw):
+    t = pa.table({"k": ["a", "b", "a"], "v": [1, 2, 3]})
+    pc.write_to_dataset(t, tmp_path / "pc", partition_cols=["k"], **kw)
+    assert pq.read_table(tmp_path / "pc" / "k=a").column("v").to_pylist() == [1, 3]
+    with pytest.raises(TypeError, match=next(iter(kw))):
+        pc.write_to_dataset(t, tmp_path / "bad", partition_cols=["k"], **{next(iter(kw)): "yes"})
