@@ -9,6 +9,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from parquet_core.interop.stored_schema import key_values_of_columns
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.select import take_array
@@ -77,6 +78,10 @@ def partition_groups(table: Table, cols: Sequence[str]) -> list[tuple[tuple[str 
 
 
 def take_rows(table: Table, keep: list[str], rows: np.ndarray | None) -> Table:
+    """The columns *keep* of *rows* (all when None), with the table's key/values for them
+    (``pandas``, and ``ARROW:schema`` of the kept fields: zones, durations... as pyarrow's
+    dataset writer keeps them)."""
     fields = [table.schema.field(n) for n in keep]
     cols = [table.column(n) if rows is None else take_array(table.column(n), rows) for n in keep]
-    return Table(Schema(fields), cols, table.num_rows if rows is None else int(rows.size))
+    metadata = key_values_of_columns(table.metadata, table.schema.names, keep)
+    return Table(Schema(fields), cols, table.num_rows if rows is None else int(rows.size), metadata=metadata)

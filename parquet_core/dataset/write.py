@@ -58,6 +58,7 @@ from parquet_core.file.writer import as_writer_schema, write_table
 from parquet_core.interop.ingest import as_table, input_stream
 from parquet_core.options import writer_arguments
 from parquet_core.table.arrays import Table
+from parquet_core.table.ingest import foreign_module
 
 __all__ = ["write_to_dataset", "EXISTING_DATA_BEHAVIORS"]
 
@@ -68,7 +69,7 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
                      filesystem: Any = None, basename_template: str | None = None,
                      existing_data_behavior: str = "error", max_rows_per_file: int | None = None, *,
                      max_open_files: int | None = None, min_rows_per_group: int | None = None,
-                     max_rows_per_group: int | None = None,
+                     max_rows_per_group: int | None = None, max_partitions: int | None = None,
                      storage_options: dict[str, Any] | None = None, progress: Any = None,
                      metadata_collector: list[Any] | None = None, **write_options: Any) -> list[str]:
     """Write *table* under *root_path*, one folder per partition (pyarrow's layout and escaping).
@@ -95,14 +96,23 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
     max_rows_per_file:
         Split a partition into files of at most this many rows.
     max_open_files:
-        pyarrow's: at most this many files open at once while a stream is written; when a
-        partition needs one more, the open file holding the most rows is completed (as
-        pyarrow's writer does) and a later batch of its partition starts a new file.
+        pyarrow's: at most this many files open at once; when a partition needs one more,
+        the open file holding the most rows is completed (as pyarrow's writer does) and a
+        later batch of its partition starts a new file.
     min_rows_per_group, max_rows_per_group:
         pyarrow's: a file's rows are written once at least ``min_rows_per_group`` (default 0)
-        are pending, in row groups of at most ``max_rows_per_group`` (default 1 Mi rows); a
-        table given whole is written in row groups of ``max_rows_per_group``.  Without them a
-        stream's rows are gathered into ``row_group_size`` row groups.
+        are pending, in row groups of at most ``max_rows_per_group`` (default 1 Mi rows).
+        Without them (and without ``max_open_files``) rows are gathered into
+        ``row_group_size`` row groups.  With any of the three, the input is written as
+        pyarrow's dataset writer writes it, batch by batch: a stream's batches, a pyarrow
+        Table's chunks, any other table whole, each cut into batches of at most 32 768 rows
+        as pyarrow cuts them; so the files and row groups are pyarrow's.
+    max_partitions:
+        pyarrow's: a batch (as above) whose rows fall into more partitions than this is
+        refused (:class:`~parquet_core.errors.ParquetSchemaError`, nothing is committed).
+        pyarrow's default is 1024; ours is no limit.  pyarrow's ``preserve_order`` and
+        ``create_dir`` are accepted too: files always get the rows in input order, and
+        folders are made where the file system has them.
     progress:
         ``True`` (tqdm bar) or a callable ``(done, total)`` per file written.
     metadata_collector:
@@ -122,6 +132,10 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
     template = _check_options(existing_data_behavior, max_rows_per_file, basename_template, write_options)
     groups = _check_grouping(max_open_files, min_rows_per_group, max_rows_per_group, max_rows_per_file,
                              write_options)
+    if max_partitions is not None and (isinstance(max_partitions, bool) or not isinstance(max_partitions, int)
+                                       or max_partitions < 1):
+        raise ValueError(f"max_partitions must be an integer >= 1, not {max_partitions!r}")
+    as_pyarrow = groups is not None or max_open_files is not None or max_partitions is not None
     fs, (root,) = resolve_filesystem([root_path], filesystem, storage_options)
     given = None if schema is None else as_writer_schema(schema)
     # a stream (RecordBatchReader, polars, duckdb...) is written batch by batch (write_stream.py)
@@ -134,7 +148,15 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
     txn = Transaction(fs, root)
     try:
         try:
-            if stream is None:
+            if stream is None and as_pyarrow:
+                # pyarrow's dataset-writer options mean what they mean for a stream of the
+                # table's batches (its chunks, for a pyarrow Table): written as one
+                assert data is not None
+                folders, written = write_stream_files(fs, txn, root, iter(_batches(table, data)), data.schema,
+                                                      cols, keep, template, max_rows_per_file,
+                                                      write_options, progress, max_open_files, groups,
+                                                      max_partitions)
+            elif stream is None:
                 assert data is not None
                 folders, jobs = _plan_files(fs, root, data, cols, keep, template, max_rows_per_file)
                 _write_files(fs, txn, jobs, progress, write_options)
@@ -143,7 +165,7 @@ def write_to_dataset(table: Any, root_path: Any, partition_cols: Sequence[str] |
                 assert stream_schema is not None
                 folders, written = write_stream_files(fs, txn, root, stream[1], stream_schema, cols, keep,
                                                       template, max_rows_per_file, write_options, progress,
-                                                      max_open_files, groups)
+                                                      max_open_files, groups, max_partitions)
             # no rows to partition: no file, nothing to commit (pyarrow writes nothing either)
             footers = _commit(fs, root, txn, existing_data_behavior, folders,
                               need_footers=metadata_collector is not None) if written else []
@@ -168,6 +190,9 @@ def _pyarrow_arguments(partition_cols: Sequence[str] | None, write_options: dict
     visitor = write_options.pop("file_visitor", None)
     if write_options.get("use_threads", False) is None:
         write_options.pop("use_threads")
+    for name in ("preserve_order", "create_dir"):      # pyarrow's: what we do anyway (see above)
+        if name in write_options and not isinstance(write_options.pop(name), bool):
+            raise TypeError(f"write_to_dataset: {name} must be True or False")
     partitioning = write_options.pop("partitioning", None)
     flavor = write_options.pop("partitioning_flavor", "hive")
     if flavor not in ("hive", None) or (flavor is None and partitioning is not None):
@@ -184,6 +209,23 @@ def _pyarrow_arguments(partition_cols: Sequence[str] | None, write_options: dict
     if visitor is not None and not callable(visitor):
         raise TypeError(f"file_visitor must be callable, not {type(visitor).__name__}")
     return partition_cols, schema, visitor
+
+
+def _batches(given: Any, data: Table) -> list[Table]:
+    """*data* (converted from *given*) as the batches pyarrow's dataset writer would get from
+    *given*: a pyarrow Table's chunks (batch by batch), else the table whole (pyarrow makes a
+    DataFrame or a dict one chunk).  Slices of *data*: nothing is converted twice."""
+    to_batches = getattr(given, "to_batches", None)
+    if foreign_module(given) != "pyarrow" or to_batches is None:
+        return [data]
+    out, start = [], 0
+    for batch in to_batches():
+        piece = data.slice_rows(start, start + batch.num_rows)
+        out.append(piece.replace_schema_metadata(data.metadata) if data.metadata else piece)
+        start += batch.num_rows
+    if start != data.num_rows:           # not expected: the table whole, rather than a guess
+        return [data]
+    return out
 
 
 def _visit(fs: FileSystem, root: str, written: list[str], visitor: Any) -> None:
@@ -297,7 +339,8 @@ def _plan_files(fs: FileSystem, root: str, data: Table, cols: list[str], keep: l
         part = take_rows(data, keep, picked)
         step = max_rows_per_file or max(part.num_rows, 1)
         for i, start in enumerate(range(0, max(part.num_rows, 1), step)):
-            piece = part if max_rows_per_file is None else part.slice_rows(start, min(start + step, part.num_rows))
+            piece = part if max_rows_per_file is None else \
+                part.slice_rows(start, min(start + step, part.num_rows)).replace_schema_metadata(part.metadata)
             jobs.append((fs.join(folder, template.format(i=i)), piece))
     return {folder for folder, _ in plan}, jobs
 

@@ -20,6 +20,11 @@ pyarrow's dataset writer options, with its semantics:
   most ``max_rows_per_group`` (pyarrow's defaults 0 and 1 Mi: each batch its own row
   groups); without them, rows are gathered into ``row_group_size`` groups as above.
 
+When either is given, each batch is cut into pieces of at most 32 768 rows first, as
+pyarrow's dataset writer cuts what it is given (its execution engine's largest batch:
+a 100 000-row batch reaches its files as 32 768 + 32 768 + 32 768 + 1 696 rows), so that
+which file is closed and how rows are grouped follow its choices on any input.
+
 The files are written under the transaction's hidden staged names,
 as the in-memory path writes them (``write.py``): nothing is visible before the
 commit, and a failure (the stream raising too) aborts every open writer, whose
@@ -34,12 +39,17 @@ from parquet_core.dataset.partition_rows import partition_groups, take_rows
 from parquet_core.dataset.partitioning import partition_segment
 from parquet_core.dataset.progress import Progress
 from parquet_core.dataset.transaction import Transaction
+from parquet_core.errors import ParquetSchemaError
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
 from parquet_core.file.writer import ParquetWriter
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Table
 
-__all__ = ["write_stream_files"]
+__all__ = ["write_stream_files", "PYARROW_BATCH_ROWS"]
+
+#: the most rows pyarrow's dataset writer handles at once (Acero's largest batch): the
+#: batches it is given, a table's chunks included, reach its files cut to this size
+PYARROW_BATCH_ROWS = 32_768
 
 
 class _PartitionFiles:
@@ -64,7 +74,7 @@ class _PartitionFiles:
                 owner.make_room()
                 self._open(part.schema)
             room = part.num_rows if limit is None else min(part.num_rows, limit - self.file_rows)
-            piece, part = part.slice_rows(0, room), part.slice_rows(room, part.num_rows)
+            piece, part = _rows(part, 0, room), _rows(part, room, part.num_rows)
             self.pending.append(piece)
             self.pending_rows += piece.num_rows
             self.file_rows += piece.num_rows
@@ -99,13 +109,15 @@ class _PartitionFiles:
         assert self.writer is not None
         if not self.pending:
             return
-        table = Table.concat(self.pending) if len(self.pending) > 1 else self.pending[0]
+        table = self.pending[0]
+        if len(self.pending) > 1:    # concat keeps no key/values: the first piece's (ARROW:schema...)
+            table = Table.concat(self.pending).replace_schema_metadata(table.metadata)
         groups = self.owner.groups
         size = self.writer.options.row_group_size if groups is None else groups[1]
         upto = table.num_rows - table.num_rows % size if whole_groups else table.num_rows
         if upto:
-            self.writer.write_table(table.slice_rows(0, upto), size)
-        rest = table.slice_rows(upto, table.num_rows)
+            self.writer.write_table(_rows(table, 0, upto), size)
+        rest = _rows(table, upto, table.num_rows)
         self.pending, self.pending_rows = ([rest], rest.num_rows) if rest.num_rows else ([], 0)
 
     def finish(self) -> None:
@@ -165,22 +177,32 @@ def write_stream_files(fs: FileSystem, txn: Transaction, root: str, batches: Ite
                        stream_schema: Schema, cols: list[str], keep: list[str], template: str,
                        max_rows_per_file: int | None, write_options: dict[str, Any],
                        progress: Any, max_open_files: int | None = None,
-                       groups: tuple[int, int] | None = None) -> tuple[set[str], list[str]]:
+                       groups: tuple[int, int] | None = None,
+                       max_partitions: int | None = None) -> tuple[set[str], list[str]]:
     """Write *batches* (Tables of the stream's columns) as the files of a dataset under *root*,
     partitioned by *cols*, storing *keep*; returns ``(partition folders, files written)``.
 
     An unpartitioned stream without rows still gives one (empty) file of *stream_schema*'s
     stored columns, as the in-memory path does; a partitioned one gives none.
-    ``max_open_files`` and ``groups`` (``(min_rows_per_group, max_rows_per_group)``): see above.
+    ``max_open_files`` and ``groups`` (``(min_rows_per_group, max_rows_per_group)``): see above;
+    ``max_partitions``: a batch (cut as pyarrow's) holding rows of more partitions is refused.
     """
     prog = Progress.make(progress, 0, "writing")
     files = _StreamFiles(fs, txn, template, max_rows_per_file, write_options, prog, max_open_files, groups)
+    as_pyarrow = groups is not None or max_open_files is not None or max_partitions is not None
+    pieces = _pyarrow_pieces(batches) if as_pyarrow else batches
     try:
-        for batch in batches:
+        for batch in pieces:
             if not batch.num_rows:
                 continue
             if cols:
-                for values, rows in partition_groups(batch, cols):
+                found = partition_groups(batch, cols)
+                if max_partitions is not None and len(found) > max_partitions:
+                    raise ParquetSchemaError(
+                        f"write_to_dataset: a batch of {batch.num_rows} rows falls into {len(found)} "
+                        f"partitions, more than max_partitions={max_partitions} (pyarrow's limit, "
+                        f"per batch of at most {PYARROW_BATCH_ROWS} rows); nothing was written")
+                for values, rows in found:
                     folder = fs.join(root, *(partition_segment(c, v) for c, v in zip(cols, values)))
                     files.partition(folder).add(take_rows(batch, keep, rows))
             else:
@@ -199,3 +221,20 @@ def write_stream_files(fs: FileSystem, txn: Transaction, root: str, batches: Ite
         if prog is not None:
             prog.close()
     return set(files.partitions), files.paths
+
+
+def _pyarrow_pieces(batches: Iterator[Table]) -> Iterator[Table]:
+    """*batches* cut as pyarrow's dataset writer cuts them: at most PYARROW_BATCH_ROWS rows each."""
+    for batch in batches:
+        if batch.num_rows <= PYARROW_BATCH_ROWS:
+            yield batch
+        else:
+            for start in range(0, batch.num_rows, PYARROW_BATCH_ROWS):
+                yield _rows(batch, start, start + PYARROW_BATCH_ROWS)
+
+
+def _rows(table: Table, start: int, stop: int) -> Table:
+    """Rows ``start:stop`` of *table*, with its key/values (``ARROW:schema``, ``pandas``: the
+    files' footers keep them)."""
+    part = table.slice_rows(start, stop)
+    return part.replace_schema_metadata(table.metadata) if table.metadata else part

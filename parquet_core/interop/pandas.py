@@ -6,7 +6,7 @@ columns, index and ``pandas`` / ``ARROW:schema`` metadata pyarrow's
 ``from_pandas`` gives; :func:`table_to_pandas` converts back
 (:mod:`~parquet_core.interop.pandas_out`) to the frame pyarrow's
 ``to_pandas`` gives.  pyarrow is used only for what only it converts
-(period, interval, sparse and pyarrow-backed dtypes; ``to_pandas`` keywords
+(pyarrow-backed dtypes; ``to_pandas`` keywords
 such as ``types_mapper``) and, when installed, for an explicit ``schema=``
 (pyarrow's ``from_pandas(df, schema=...)``); without it those raise naming
 pyarrow, or (``schema=``) each column is cast on its own.
@@ -25,7 +25,7 @@ import numpy as np
 
 from parquet_core.errors import ParquetSchemaError, UnsupportedFeatureError
 from parquet_core.interop.ingest import as_table
-from parquet_core.interop.pandas_in import NotPandasConvertible, frame_to_table
+from parquet_core.interop.pandas_in import NotPandasConvertible, frame_to_table, refuse_sparse
 from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.ingest_numpy import array_from_numpy
@@ -48,7 +48,7 @@ def table_from_pandas(df: Any, schema: Schema | list[Field] | None = None, *,
 
     The conversion is our own (:mod:`parquet_core.interop.pandas_in`, pandas
     and numpy only); pyarrow's ``from_pandas`` is used for what only it can
-    convert (period, interval, sparse and pyarrow-backed dtypes) and, when
+    convert (pyarrow-backed dtypes) and, when
     installed, for an explicit *schema* (whose pandas metadata is pyarrow's).
 
     Raises
@@ -56,9 +56,12 @@ def table_from_pandas(df: Any, schema: Schema | list[Field] | None = None, *,
     ParquetSchemaError
         For duplicate column names and data that cannot be stored.
     UnsupportedFeatureError
-        Without pyarrow, for a dtype only pyarrow converts.
+        Without pyarrow, for a dtype only pyarrow converts; for a sparse column (which
+        pyarrow refuses too).
     """
     names = [str(c) for c in df.columns]
+    for name, dtype in zip(names, df.dtypes):
+        refuse_sparse(dtype, name)
     if len(set(names)) != len(names):
         dup = next(n for i, n in enumerate(names) if n in names[:i])
         raise ParquetSchemaError(f"column {dup!r} appears more than once")

@@ -25,14 +25,22 @@ The table's ``metadata`` holds the ``pandas`` key
 pyarrow would write (encoded by :mod:`parquet_core.metadata.arrow_ipc_write`,
 no pyarrow needed), so that pyarrow reads the file back to the same frame.
 
-Dtypes only pyarrow can represent (period, interval, sparse, pyarrow-backed
-``ArrowDtype``) raise :class:`NotPandasConvertible`; the caller then goes
-through pyarrow when it is installed.
+* a ``period`` column the extension type ``pandas.period`` pandas registers
+  with pyarrow (its int64 ordinals, ``{"freq": ...}`` as extension metadata),
+  an ``interval`` column ``pandas.interval`` (a struct of its ``left`` and
+  ``right`` bounds, ``{"subtype": ..., "closed": ...}``), as pandas' own
+  ``__arrow_array__`` makes them: pyarrow reads them back to the same dtypes;
+* a sparse column is refused (pyarrow refuses it too), naming it.
+
+pyarrow-backed ``ArrowDtype`` columns (and interval bounds pyarrow has no type
+for) raise :class:`NotPandasConvertible`; the caller then goes through
+pyarrow when it is installed.
 """
 
 from __future__ import annotations
 
 import datetime
+import json
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -51,9 +59,10 @@ from parquet_core.schema.types import DataType, Field, Schema, TypeId
 from parquet_core.table.arrays import Array, Table
 from parquet_core.table.dictionary import DictionaryArray, DictionaryRun
 from parquet_core.table.infer import array_from_pylist, fill_nulls, schema_error
+from parquet_core.table.nested import StructArray
 from parquet_core.table.select import take_array
 
-__all__ = ["frame_to_table", "series_to_array", "NotPandasConvertible", "Converted"]
+__all__ = ["frame_to_table", "series_to_array", "NotPandasConvertible", "Converted", "refuse_sparse"]
 
 _INT64_MAX = np.iinfo(np.int64).max
 
@@ -73,9 +82,18 @@ class Converted:
     metadata: dict[str, Any] | None
 
 
+def refuse_sparse(dtype: Any, name: str) -> None:
+    """A sparse column: refused, as pyarrow's ``from_pandas`` refuses it."""
+    if str(dtype).startswith("Sparse"):
+        raise UnsupportedFeatureError(
+            f"column {name!r}: sparse dtype {dtype} is not supported (pyarrow refuses it too); "
+            f"convert it first with .sparse.to_dense()")
+
+
 def _refuse_foreign(dtype: Any, name: str) -> None:
     text = str(dtype)
-    if hasattr(dtype, "pyarrow_dtype") or text.startswith(("period", "interval", "Sparse")):
+    refuse_sparse(dtype, name)
+    if hasattr(dtype, "pyarrow_dtype"):
         raise NotPandasConvertible(
             f"column {name!r}: dtype {text} needs pyarrow's conversion (an Arrow extension type); "
             f"install pyarrow, or convert the column first (astype(object) or its values)")
@@ -112,6 +130,10 @@ def series_to_array(s: Any, name: str) -> Converted:
     dtype = s.dtype
     _refuse_foreign(dtype, name)
     text = str(dtype)
+    if text.startswith("period["):
+        return _periods(s, name, text)
+    if text.startswith("interval["):
+        return _intervals(s, name, text)
     if text == "category":
         return _categorical(s, name)
     if isinstance(dtype, np.dtype):
@@ -154,6 +176,51 @@ def series_to_array(s: Any, name: str) -> Converted:
                         np.zeros(n, bool) if n else None)
         return Converted(arr, None, text, None)
     return _objects(s, name, text)
+
+
+def _periods(s: Any, name: str, numpy_type: str) -> Converted:
+    """A period column: its ordinals (int64), the frequency in the ``pandas.period`` extension
+    type's metadata (what pandas' ``PeriodArray.__arrow_array__`` gives pyarrow)."""
+    periods = s.array
+    null = np.asarray(periods.isna(), dtype=bool)
+    arr = _masked(np.array(periods.asi8, dtype=np.int64), null, DataType("int64"))
+    facts = FieldFacts(name, "int", bits=64, extension="pandas.period",
+                       extension_metadata=json.dumps({"freq": periods.freqstr}))
+    return Converted(arr, facts, numpy_type, None)
+
+
+def _arrow_subtype(subtype: np.dtype) -> str:
+    """pyarrow's ``str(type)`` of an interval's bounds (what pandas records as its subtype)."""
+    if subtype.kind == "f":
+        return {2: "halffloat", 4: "float", 8: "double"}[subtype.itemsize]
+    if subtype.kind in "Mm":
+        return f"{'timestamp' if subtype.kind == 'M' else 'duration'}[{np.datetime_data(subtype)[0]}]"
+    return f"{'int' if subtype.kind == 'i' else 'uint'}{subtype.itemsize * 8}"
+
+
+def _intervals(s: Any, name: str, numpy_type: str) -> Converted:
+    """An interval column: a struct of its bounds (``left``, ``right``; null where the
+    interval is), ``{"subtype", "closed"}`` in the ``pandas.interval`` extension type's
+    metadata (what pandas' ``IntervalArray.__arrow_array__`` gives pyarrow)."""
+    import pandas as pd
+
+    intervals = s.array
+    subtype = s.dtype.subtype
+    if not isinstance(subtype, np.dtype) or subtype.kind not in "iufMm" \
+            or (subtype.kind == "f" and subtype.itemsize not in (2, 4, 8)):
+        # pyarrow has no type for such bounds (zone-aware ones...): it refuses them too
+        raise NotPandasConvertible(f"column {name!r}: interval bounds of dtype {subtype} have no Arrow type")
+    arrow_subtype = _arrow_subtype(subtype)
+    bounds = [series_to_array(pd.Series(np.asarray(side), copy=False), f"{name}.{side_name}")
+              for side, side_name in ((intervals.left, "left"), (intervals.right, "right"))]
+    fields = tuple(Field(n, b.array.type, True) for n, b in zip(("left", "right"), bounds))
+    null = np.asarray(intervals.isna(), dtype=bool)
+    arr = StructArray(DataType("struct", fields=fields), [b.array for b in bounds], len(s),
+                      None if not null.any() else ~null)
+    kids = tuple(b.facts if b.facts is not None else FieldFacts(n, "") for n, b in zip(("left", "right"), bounds))
+    facts = FieldFacts(name, "struct", extension="pandas.interval", children=kids,
+                       extension_metadata=json.dumps({"subtype": arrow_subtype, "closed": intervals.closed}))
+    return Converted(arr, facts, numpy_type, None)
 
 
 def _objects(s: Any, name: str, numpy_type: str) -> Converted:
@@ -343,6 +410,13 @@ def _arrow_node(f: Field, facts: FieldFacts | None) -> SchemaNode:
     if node.format == "+l" and node.children:   # pandas lists convert to list<item>
         node.children[0].name = "item"
     if facts is None:
+        return node
+    if facts.extension is not None:      # pandas.period / pandas.interval: the storage type, named
+        if facts.children:
+            node.children = [_arrow_node(Field(c.name, c.type, True), k if k.kind else None)
+                             for c, k in zip(f.type.fields, facts.children)]
+        node.metadata = {b"ARROW:extension:name": facts.extension.encode(),
+                         b"ARROW:extension:metadata": (facts.extension_metadata or "").encode()}
         return node
     if facts.dictionary:
         flags = node.flags | (FLAG_DICTIONARY_ORDERED if facts.ordered else 0)

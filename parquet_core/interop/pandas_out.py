@@ -28,7 +28,8 @@ dictionary                  ``Categorical`` (every dictionary entry a category)
 The ``pandas`` metadata then restores what the frame had: the index (a
 range, or the index columns, named back), the column labels and their
 index's name and dtype, nullable extension dtypes (``Int64``, ``boolean``,
-``string``, ``Float64``...), a zone the column lost, and ``attrs``.  Arrow
+``string``, ``Float64``...), ``period`` and ``interval`` columns (see
+:mod:`parquet_core.interop.pandas_periods`), a zone the column lost, and ``attrs``.  Arrow
 facts Parquet has no type for (zone names, durations, dictionaries, units)
 come from the file's ``ARROW:schema`` read by
 :mod:`parquet_core.metadata.arrow_ipc` (no pyarrow), or, when a table has
@@ -50,6 +51,7 @@ from parquet_core._kernels.binary import ByteArrays
 from parquet_core.errors import UnsupportedFeatureError
 from parquet_core.interop import pandas_meta
 from parquet_core.interop.pandas_objects import as_objects, date_objects, decimal_objects
+from parquet_core.interop.pandas_periods import interval_array, period_array, period_or_interval_dtype
 from parquet_core.metadata.arrow_ipc import FieldFacts, schema_field_facts
 from parquet_core.schema.pyvalues import py_values
 from parquet_core.schema.temporal import int96_to_ns
@@ -410,6 +412,29 @@ def _nulls_as_none(items: list[Any], arr: Array) -> list[Any]:
     return items
 
 
+def _column(pd: Any, arr: Array, facts: FieldFacts | None, numpy_type: Any) -> Any:
+    """One column or index level: a period or interval column as such (pandas_periods.py),
+    any other as :func:`_values` converts it."""
+    dtype = period_or_interval_dtype(pd, facts if _storage_kept(arr, facts) else None, numpy_type)
+    if dtype is not None and isinstance(dtype, pd.PeriodDtype) and arr.type.id in INTEGER_IDS:
+        return period_array(pd, np.asarray(arr.values), _null_mask(arr), dtype)
+    if dtype is not None and isinstance(dtype, pd.IntervalDtype) and isinstance(arr, StructArray) \
+            and [f.name for f in arr.type.fields] == ["left", "right"]:
+        left, right = (_values(pd, c, _child_facts(facts, i)) for i, c in enumerate(arr.values))
+        return interval_array(pd, left, right, dtype)
+    return _values(pd, arr, facts)
+
+
+def _storage_kept(arr: Array, facts: FieldFacts | None) -> bool:
+    """False when a column's stored type is not the storage its ``ARROW:schema`` extension
+    type had: pyarrow then drops the extension type.  Only seconds timestamps change so
+    (stored as milliseconds): an interval of ``datetime64[s]`` bounds."""
+    if facts is None or not isinstance(arr, StructArray):
+        return True
+    return all(k.kind != "timestamp" or c.type.id is not TypeId.TIMESTAMP or c.type.unit == k.unit
+               for c, k in zip(arr.values, facts.children))
+
+
 def _structs(pd: Any, arr: Array, facts: FieldFacts | None) -> np.ndarray:
     assert isinstance(arr, StructArray)
     names = [f.name for f in arr.type.fields]
@@ -422,12 +447,12 @@ def _structs(pd: Any, arr: Array, facts: FieldFacts | None) -> np.ndarray:
 # ---------------------------------------------------------------- metadata
 
 def needs_pyarrow(meta: dict[str, Any] | None) -> str | None:
-    """The first column whose metadata dtype only pyarrow restores (period, interval...)."""
+    """The first column whose metadata dtype only pyarrow restores (a pyarrow-backed one)."""
     if meta is None:
         return None
     for entry in meta["columns"]:
         numpy_type = str(entry.get("numpy_type")) if isinstance(entry, dict) else ""
-        if numpy_type.startswith(("period", "interval", "Sparse")) or "[pyarrow]" in numpy_type:
+        if numpy_type.startswith("Sparse") or "[pyarrow]" in numpy_type:
             return f"{entry.get('field_name', entry.get('name'))!r} ({numpy_type})"
     return None
 
@@ -558,8 +583,8 @@ def table_to_frame(table: Table, *, ignore_metadata: bool = False) -> Any:
     Raises
     ------
     UnsupportedFeatureError
-        For a column whose pandas dtype only pyarrow can rebuild (period,
-        interval, a pyarrow-backed dtype), naming it.
+        For a column whose pandas dtype only pyarrow can rebuild (a
+        pyarrow-backed dtype), naming it.
     """
     import pandas as pd
 
@@ -581,6 +606,10 @@ def table_to_frame(table: Table, *, ignore_metadata: bool = False) -> Any:
         for c in meta["columns"]:
             if isinstance(c, dict):
                 logical[c.get("field_name", c.get("name"))] = c.get("name")
+        numpy_types = {}
+        for c in meta["columns"]:
+            if isinstance(c, dict):
+                numpy_types[c.get("field_name", c.get("name"))] = c.get("numpy_type")
         for descr in meta["index_columns"]:
             if isinstance(descr, str):
                 found_at = table.schema.positions(descr)
@@ -589,7 +618,8 @@ def table_to_frame(table: Table, *, ignore_metadata: bool = False) -> Any:
                 i = found_at[0]
                 is_index[i] = True
                 # a Series, as pyarrow hands each level over (a MultiIndex infers level dtypes from it)
-                index_arrays.append(pd.Series(_values(pd, columns[i], facts[i]), copy=False))
+                index_arrays.append(pd.Series(_column(pd, columns[i], facts[i], numpy_types.get(descr)),
+                                              copy=False))
                 index_names.append(_index_name(descr, logical.get(descr, descr)))
             elif isinstance(descr, dict) and descr.get("kind") == "range":
                 level = pd.RangeIndex(descr["start"], descr["stop"], step=descr["step"], name=descr.get("name"))
@@ -608,9 +638,11 @@ def table_to_frame(table: Table, *, ignore_metadata: bool = False) -> Any:
         index = pd.RangeIndex(table.num_rows)
 
     extension = {}
+    numpy_type_of: dict[Any, Any] = {}
     if meta is not None:
         for c in meta["columns"]:
             if isinstance(c, dict):
+                numpy_type_of[c.get("field_name", c.get("name"))] = c.get("numpy_type")
                 dtype = _extension_dtype(pd, c.get("numpy_type"))
                 if dtype is not None:
                     extension[c.get("field_name", c.get("name"))] = dtype
@@ -620,12 +652,13 @@ def table_to_frame(table: Table, *, ignore_metadata: bool = False) -> Any:
     for i, (name, arr) in enumerate(zip(names, columns)):
         if is_index[i]:
             continue
-        values = _values(pd, arr, facts[i])
+        values = _column(pd, arr, facts[i], numpy_type_of.get(name))
         if isinstance(values, np.ndarray) and isinstance(arr.values, np.ndarray) \
                 and np.may_share_memory(values, arr.values):
             values = values.copy()   # the frame is the caller's to change; the table stays as it is
         dtype = extension.get(name)
-        if dtype is not None and not isinstance(values, pd.Categorical):
+        if dtype is not None and not isinstance(values, (pd.Categorical, pd.arrays.PeriodArray,
+                                                         pd.arrays.IntervalArray)):
             converted = _as_extension(pd, dtype, arr, values)
             if converted is not None:
                 values = converted

@@ -32,7 +32,7 @@ from parquet_core.errors import ParquetError, ParquetSchemaError
 from parquet_core.metadata.arrow_ipc import FieldFacts, schema_field_facts
 from parquet_core.schema.types import FLOAT_IDS, INTEGER_IDS, TEXT_IDS, DataType, Schema, TypeId
 
-__all__ = ["schema_key_values_of", "footer_key_values"]
+__all__ = ["schema_key_values_of", "footer_key_values", "key_values_of_columns"]
 
 _ARROW_SCHEMA = b"ARROW:schema"
 
@@ -91,6 +91,31 @@ def footer_key_values(source: Mapping[bytes, bytes] | None, schema: Schema,
             continue
         out[_text(k)] = _text(v)
     return out
+
+
+def key_values_of_columns(metadata: Mapping[bytes, bytes] | None, names: list[str],
+                          keep: list[str]) -> dict[bytes, bytes] | None:
+    """A table's key/values for the columns *keep* of its *names* (``write_to_dataset``'s
+    files, which leave the partition columns out): all of them when every column is kept;
+    else the others as they are (``pandas`` too, as pyarrow keeps it) and ``ARROW:schema``
+    with only the kept fields, rebuilt by pyarrow.  Without pyarrow ``ARROW:schema`` is
+    left out then (the files get the Parquet types alone, as before)."""
+    if not metadata:
+        return None
+    if list(keep) == list(names) or _ARROW_SCHEMA not in metadata:
+        return dict(metadata)
+    out = {k: v for k, v in metadata.items() if k != _ARROW_SCHEMA}
+    arrow = _decode(metadata[_ARROW_SCHEMA])
+    if arrow is not None and len(set(arrow.names)) == len(arrow.names) and set(keep) <= set(arrow.names):
+        from parquet_core.interop.arrow_metadata import encode_schema
+
+        gone = [i for i, n in enumerate(arrow.names) if n not in set(keep)]
+        kept = arrow
+        for i in reversed(gone):
+            kept = kept.remove(i)
+        if kept.names == list(keep):
+            out[_ARROW_SCHEMA] = encode_schema(kept)
+    return out or None
 
 
 def _describes(arrow: Any, schema: Schema) -> bool:

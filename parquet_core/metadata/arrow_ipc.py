@@ -189,7 +189,8 @@ class FieldFacts:
     (``"s"``, ``"ms"``, ``"us"``, ``"ns"``); ``tz`` a timestamp's zone;
     ``dictionary`` is True for a dictionary, with ``ordered`` and
     ``index_bits`` / ``index_signed`` its index type; ``extension`` the
-    ``ARROW:extension:name`` of the field; ``children`` the nested fields';
+    ``ARROW:extension:name`` of the field (``extension_metadata`` its
+    ``ARROW:extension:metadata``); ``children`` the nested fields';
     ``bits`` the width of an int or float (0 otherwise).
     """
 
@@ -204,6 +205,7 @@ class FieldFacts:
     extension: str | None = None
     children: tuple[FieldFacts, ...] = ()
     bits: int = 0
+    extension_metadata: str | None = None
 
 
 def _key_values(buf: _Buffer, table: int, index: int) -> dict[str, str]:
@@ -250,11 +252,13 @@ def _field_facts(buf: _Buffer, field: int, depth: int) -> FieldFacts:
             width_at, signed_at = buf.table_field(int_type, 0), buf.table_field(int_type, 1)
             index_bits = buf.i32(width_at) if width_at is not None else 32
             signed = bool(buf.u8(signed_at)) if signed_at is not None else False
-    extension = _key_values(buf, field, 6).get("ARROW:extension:name")
+    custom = _key_values(buf, field, 6)
+    extension = custom.get("ARROW:extension:name")
     children = tuple(_field_facts(buf, k, depth + 1) for k in buf.vector(kids_at)) if kids_at is not None \
         else ()
     return FieldFacts("" if name_at is None else buf.string(name_at), kind, unit, tz, dictionary, ordered,
-                      index_bits, signed, extension, children, bits)
+                      index_bits, signed, extension, children, bits,
+                      custom.get("ARROW:extension:metadata") if extension is not None else None)
 
 
 def schema_field_facts(encoded: bytes | str) -> list[FieldFacts] | None:

@@ -243,7 +243,10 @@ PYARROW_FUNCTIONS: Mapping[str, Mapping[str, str]] = {
         "existing_data_behavior": "same; our default is 'error' (pyarrow's 'overwrite_or_ignore' "
                                   "through the dataset writer)",
         "kwargs": "same: writer options, and pyarrow's dataset-writer `max_rows_per_file`, "
-                  "`max_open_files`, `min_rows_per_group`, `max_rows_per_group`",
+                  "`max_open_files`, `min_rows_per_group`, `max_rows_per_group`, `max_partitions` "
+                  "(any input, cut into batches as pyarrow's writer cuts it; no partition limit by "
+                  "default, pyarrow's is 1024), `preserve_order` and `create_dir` (accepted: rows "
+                  "are always written in input order, folders made where the file system has them)",
     },
     "ParquetDataset": {
         "path_or_paths": SAME, "filesystem": SAME, "schema": SAME, "filters": SAME,

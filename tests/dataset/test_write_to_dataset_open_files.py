@@ -176,3 +176,159 @@ def test_memory_is_bounded_by_max_open_files(tmp_path):
     assert two < unlimited / 3, (two, unlimited)
     assert len(list((tmp_path / "two").rglob("*.parquet"))) > 12     # files were reopened
     assert pc.read_table(tmp_path / "two").num_rows == pc.read_table(tmp_path / "all").num_rows == 120_000
+
+
+# --- tables given whole -----------------------------------------------------------------------
+# pyarrow's writer takes a table as a stream of its chunks, each cut to at most 32 768 rows:
+# with the options above, a pc.Table, a dict, a DataFrame or a pyarrow Table (one chunk or
+# several) gives pyarrow's files and row groups.  70 000 rows over four partitions of unequal
+# sizes: three batches, and no two open files ever hold the same number of rows (_no_ties).
+
+def _whole_inputs():
+    rng = np.random.default_rng(31)
+    n = 70_000
+    k = rng.choice(np.array(["a", "b", "c", "d"], dtype=object), n, p=[0.5, 0.3, 0.15, 0.05])
+    v = np.arange(n, dtype=np.int64)
+    arrow = pa.table({"k": pa.array(k, pa.string()), "v": v})
+    return n, k, v, arrow
+
+
+def _whole(kind):
+    import pandas as pd
+
+    n, k, v, arrow = _whole_inputs()
+    if kind == "pc.Table":
+        return pc.as_table({"k": list(k), "v": v}), arrow
+    if kind == "dict":
+        return {"k": list(k), "v": v}, arrow
+    if kind == "DataFrame":
+        return pd.DataFrame({"k": k, "v": v}), arrow
+    if kind == "pa.Table":
+        return arrow, arrow
+    assert kind == "pa.Table chunked"
+    cuts = [0, 20_000, 20_005, 61_000, n]
+    chunked = pa.concat_tables([arrow.slice(a, b - a) for a, b in zip(cuts, cuts[1:])])
+    assert chunked.column("v").num_chunks == 4
+    return chunked, chunked
+
+
+def _pyarrow_gives_table(tmp_path, arrow, got, key, **kw):
+    """As _pyarrow_gives, pyarrow's writer given the pyarrow Table *arrow*."""
+    seen = []
+    for run in range(12):
+        theirs = tmp_path / f"pa{run}"
+        ds.write_dataset(arrow, theirs, format="parquet", partitioning=["k"], partitioning_flavor="hive",
+                         basename_template="part-{i}.parquet", use_threads=False, **kw)
+        seen.append(key(_layout(theirs)))
+        if seen[-1] == key(got):
+            return True
+    print("pyarrow gave", seen[:2], "ours", key(got))
+    return False
+
+
+def _rows_per_file(layout):
+    return {k: (len(v), min(v), max(v)) for k, (v, _) in layout.items()}
+
+
+def _rows_and_groups(layout):
+    return {k: (len(v), sorted(v) == v, g) for k, (v, g) in layout.items()}
+
+
+_WHOLE = ["pc.Table", "dict", "DataFrame", "pa.Table", "pa.Table chunked"]
+
+
+@pytest.mark.parametrize("kind", _WHOLE)
+@pytest.mark.parametrize("kw", [
+    {"max_rows_per_group": 20_000},
+    {"min_rows_per_group": 30_000, "max_rows_per_group": 50_000},
+    {"min_rows_per_group": 1_000, "max_rows_per_group": 9_000, "max_open_files": 1, "max_rows_per_file": 30_000},
+], ids=lambda kw: ",".join(f"{k}={v}" for k, v in kw.items()))
+def test_a_table_given_whole_gets_pyarrows_row_groups(tmp_path, kind, kw, _no_ties):
+    given, arrow = _whole(kind)
+    ours = tmp_path / "pc"
+    pc.write_to_dataset(given, ours, partition_cols=["k"], basename_template="part-{i}.parquet", **kw)
+    got = _layout(ours)
+    assert _pyarrow_gives_table(tmp_path, arrow, got, _rows_and_groups, **kw)
+    assert sum(len(v) for v, _ in got.values()) == 70_000
+
+
+@pytest.mark.parametrize("kind", _WHOLE)
+def test_a_table_given_whole_honours_max_open_files(tmp_path, kind, _no_ties):
+    """Files closed and reopened as pyarrow's (their rows; their row groups are gathered to
+    row_group_size, ours, as for a stream without min/max_rows_per_group)."""
+    given, arrow = _whole(kind)
+    ours = tmp_path / "pc"
+    pc.write_to_dataset(given, ours, partition_cols=["k"], basename_template="part-{i}.parquet", max_open_files=2)
+    got = _layout(ours)
+    assert len(got) > 4                        # files were completed and reopened
+    assert _pyarrow_gives_table(tmp_path, arrow, got, _rows_per_file, max_open_files=2)
+
+
+def test_pq_write_to_dataset_gives_the_same_files_for_max_open_files(tmp_path, _no_ties):
+    """pyarrow.parquet's own write_to_dataset (which passes max_open_files on) as the oracle."""
+    given, arrow = _whole("pc.Table")
+    pc.write_to_dataset(given, tmp_path / "pc", partition_cols=["k"], basename_template="part-{i}.parquet",
+                        max_open_files=1)
+    got = _rows_per_file(_layout(tmp_path / "pc"))
+    seen = []
+    for run in range(12):
+        pq.write_to_dataset(arrow, tmp_path / f"pa{run}", partition_cols=["k"], use_threads=False,
+                            basename_template="part-{i}.parquet", max_open_files=1)
+        seen.append(_rows_per_file(_layout(tmp_path / f"pa{run}")))
+        if seen[-1] == got:
+            break
+    assert seen[-1] == got, (seen[0], got)
+
+
+@pytest.mark.parametrize("kind", _WHOLE)
+def test_max_open_files_zero_is_refused_for_a_table_given_whole(tmp_path, kind):
+    """pyarrow documents 0 as invalid (pyarrow 26's writer crashes the process on it, so it is
+    not run here); refused before anything is written."""
+    given, _ = _whole(kind)
+    with pytest.raises(ValueError, match="max_open_files"):
+        pc.write_to_dataset(given, tmp_path / "pc", partition_cols=["k"], max_open_files=0)
+    assert not (tmp_path / "pc").exists()
+
+
+# --- max_partitions, preserve_order, create_dir (the rest of pyarrow's dataset-writer options) ---
+
+@pytest.mark.parametrize("kind", ["pc.Table", "pa.Table chunked"])
+def test_max_partitions_refuses_a_batch_over_the_limit_as_pyarrow(tmp_path, kind):
+    given, arrow = _whole(kind)
+    with pytest.raises(pa.ArrowInvalid, match="partitions"):
+        pq.write_to_dataset(arrow, tmp_path / "pa", partition_cols=["k"], max_partitions=3)
+    with pytest.raises(pc.ParquetSchemaError, match="max_partitions=3"):
+        pc.write_to_dataset(given, tmp_path / "pc", partition_cols=["k"], max_partitions=3)
+    assert not list((tmp_path / "pc").rglob("*.parquet"))
+
+
+def test_max_partitions_counts_per_batch_as_pyarrow(tmp_path):
+    """Two partitions per batch, four in all: pyarrow's limit of 2 passes, and so does ours;
+    a limit of 1 fails in both."""
+    seq = [("a", 3), ("b", 2), ("a", 1), ("b", 2), ("c", 1), ("d", 1)]
+
+    def reader():
+        return pa.RecordBatchReader.from_batches(_SCHEMA, (
+            pa.record_batch({"k": [k1] * n1 + [k2] * n2, "v": list(range(n1 + n2))}, schema=_SCHEMA)
+            for (k1, n1), (k2, n2) in zip(seq[::2], seq[1::2])))
+    got = pc.write_to_dataset(reader(), tmp_path / "pc", partition_cols=["k"], max_partitions=2)
+    ds.write_dataset(reader(), tmp_path / "pa", format="parquet", partitioning=["k"], partitioning_flavor="hive",
+                     max_partitions=2, use_threads=False)
+    assert len(got) == len(list((tmp_path / "pa").rglob("*.parquet"))) == 4
+    assert pq.read_table(tmp_path / "pc").num_rows == pq.read_table(tmp_path / "pa").num_rows == 10
+    with pytest.raises(pa.ArrowInvalid):
+        ds.write_dataset(reader(), tmp_path / "pa1", format="parquet", partitioning=["k"],
+                         partitioning_flavor="hive", max_partitions=1, use_threads=False)
+    with pytest.raises(pc.ParquetSchemaError, match="max_partitions=1"):
+        pc.write_to_dataset(reader(), tmp_path / "pc1", partition_cols=["k"], max_partitions=1)
+    assert not list((tmp_path / "pc1").rglob("*.parquet"))
+
+
+@pytest.mark.parametrize("kw", [{"preserve_order": True}, {"preserve_order": False}, {"create_dir": True},
+                                {"create_dir": False}], ids=str)
+def test_preserve_order_and_create_dir_are_accepted(tmp_path, kw):
+    t = pa.table({"k": ["a", "b", "a"], "v": [1, 2, 3]})
+    pc.write_to_dataset(t, tmp_path / "pc", partition_cols=["k"], **kw)
+    assert pq.read_table(tmp_path / "pc" / "k=a").column("v").to_pylist() == [1, 3]
+    with pytest.raises(TypeError, match=next(iter(kw))):
+        pc.write_to_dataset(t, tmp_path / "bad", partition_cols=["k"], **{next(iter(kw)): "yes"})

@@ -17,10 +17,9 @@ import pytest
 
 import parquet_core as pc
 import parquet_core.interop.pandas as pandas_interop
-from parquet_core.errors import UnsupportedFeatureError
+from parquet_core.interop.ingest import as_table
 from parquet_core.schema.types import DataType, Field, Schema
 from parquet_core.table.arrays import Table
-from parquet_core.interop.ingest import as_table
 from tests.unit.table.ingest_helpers import schema_error
 
 pd = pytest.importorskip("pandas")
@@ -114,14 +113,12 @@ def test_index_is_kept_as_pyarrow_keeps_it_and_names_become_str():
     pd.DataFrame({"z": pd.to_datetime(["2020-01-01"] * 2).tz_localize("Europe/Paris")}),
     pd.DataFrame({"td": pd.to_timedelta([1, 2], "s")}),
     pd.DataFrame({"p": pd.period_range("2020-01", periods=2, freq="M")}),
-], ids=["index", "category", "zone", "timedelta", "period"])
+    pd.DataFrame({"iv": pd.arrays.IntervalArray.from_breaks([0.5, 1, 2])}),
+], ids=["index", "category", "zone", "timedelta", "period", "interval"])
 def test_one_conversion_with_and_without_pyarrow(monkeypatch, frame):
+    # periods and intervals too (issue 31): pandas' Arrow extension types, made without pyarrow
     with_pyarrow = as_table(frame)
     monkeypatch.setattr(pandas_interop, "_arrow_module", lambda: None)
-    if "p" in frame.columns:    # a period is an Arrow extension type: pyarrow's to make
-        with pytest.raises(UnsupportedFeatureError, match="needs pyarrow"):
-            as_table(frame)
-        return
     without = as_table(frame)
     assert without.equals(with_pyarrow, check_metadata=True)
 
