@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> None:
         total = parts.pop("total")
         print(f"by part (cProfile, one run of all tasks: {total * 1000:.1f} ms profiled):")
         for name, secs in parts.items():
-            print(f"  {name:40s} {secs * 1000:7.1f} ms  {secs / total:5.1%}")
+            print(f"  {name:50s} {secs * 1000:7.1f} ms  {secs / total:5.1%}")
 
 
 if __name__ == "__main__":
