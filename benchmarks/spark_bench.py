@@ -342,8 +342,9 @@ def first_queries(args) -> None:
 DOC = Path(__file__).resolve().parent.parent / "docs" / "spark-deployment.md"
 # the bounds tests/spark/test_spark_floor.py holds CI to: pqcore's first query over the
 # do-nothing source (seconds), and pqcore / floor per scan.  SCAN_TARGET is issue 35's aim;
-# measured at 1.25-1.30x for the full scan on a quiet 2-core machine, so CI guards against
-# regressions at SCAN_GUARD until the tasks' decoding gets cheaper
+# measured at 1.16-1.30x for the full scan on a quiet 2-core machine, so CI guards against
+# regressions at SCAN_GUARD until the tasks' decoding gets cheaper (what a task spends, by
+# part: python -m benchmarks.spark_task_read DIR --profile)
 FIRST_QUERY_SLACK_S = 1.0
 SCAN_TARGET = 1.2
 SCAN_GUARD = 1.45
