@@ -107,6 +107,23 @@ class DatasetReport:
                    + ", ".join(f"{k} ({v})" for k, v in sorted(self.stale_metadata.items()))))
 
 
+def _fragments(found: Discovery, part: Partitioning | None) -> list[Fragment]:
+    """A fragment per listed file, its partition values parsed once per run of files of one
+    folder (they share the listing's list of folder names)."""
+    if part is None:
+        return [Fragment(p, size, []) for p, size in found.files]
+    parse = part.parse
+    out = []
+    last: list[str] | None = None
+    spec: list[tuple[str, str | None]] = []
+    for (p, size), below in zip(found.files, found.folders):
+        if below is not last:     # sorted: a folder's files follow one another
+            spec = parse(below)
+            last = below
+        out.append(Fragment(p, size, spec))
+    return out
+
+
 def _as_schema(schema: Any) -> Schema | None:
     """``schema=``: a pc.Schema, a pyarrow schema, or a list of Fields."""
     if schema is None or isinstance(schema, Schema):
@@ -315,8 +332,7 @@ class ParquetDataset:
         if part is not None and self._given_schema is not None and part.given is None:
             # schema= may name partition columns: take their types
             part = dataclasses.replace(part, given=None)
-        self._fragments = [Fragment(p, size, [] if part is None else part.parse(self._discovery.relative.get(p, [])))
-                           for p, size in self._discovery.files]
+        self._fragments = _fragments(self._discovery, part)
         #: ``_metadata``'s entries not used, with why (files gone or replaced), for ``explain``
         self.stale_metadata: dict[str, str] = {}
         if self._summary is not None:
