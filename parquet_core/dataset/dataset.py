@@ -430,7 +430,7 @@ class ParquetDataset:
         # added once, in the order each schema first appears, with their count: the same
         # result and the same files named in an error as adding them one by one
         distinct: dict[int, list[Any]] = {}
-        for frag, sch in zip(fragments, self._map(self._file_schema, fragments)):
+        for frag, sch in zip(fragments, self._file_schemas(fragments)):
             seen = distinct.get(id(sch))
             if seen is None:
                 distinct[id(sch)] = [sch, frag, 1]
@@ -463,17 +463,29 @@ class ParquetDataset:
             fields.append(f)
         return Schema(fields + [f for f in parts if f.name not in data.names])
 
+    def _file_schemas(self, fragments: Sequence[Fragment]) -> list[Schema]:
+        """Each file's schema, for planning (see :meth:`_file_schema`); local files in one
+        loop (``FooterSchemas.local_schemas``), a store's concurrently."""
+        if self.options.strict or self.options.decryption is not None or \
+                not isinstance(self._fs, LocalFileSystem):
+            return self._map(self._file_schema, fragments)
+        return self._schema_reader().local_schemas(fragments)
+
     def _file_schema(self, frag: Fragment) -> Schema:
         """One file's schema, for planning: only the start of its footer decoded, the schema
         built once per distinct footer prefix (see ``schemas.py``)."""
         if self.options.strict or self.options.decryption is not None:
             with self.open_fragment(frag) as pf:
                 return pf.schema_arrow
+        return self._schema_reader().schema(frag)
+
+    def _schema_reader(self) -> Any:
+        """The dataset's ``schemas.FooterSchemas``, made on first use."""
         if self._footer_schemas is None:
             from parquet_core.dataset.schemas import FooterSchemas, general_schema
 
             self._footer_schemas = FooterSchemas(self._fs, self.io_stats, general_schema(self._fs, self.io_stats))
-        return self._footer_schemas.schema(frag)
+        return self._footer_schemas
 
     # -- I/O helpers ------------------------------------------------------------------------------
     def open_fragment(self, frag: Fragment) -> ParquetFile:
