@@ -25,6 +25,7 @@ by ``write_to_dataset(..., metadata_collector=...)``), a ``_metadata``.
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import posixpath
 import struct
@@ -222,7 +223,7 @@ def _first_file_paths(buf: bytes, spans: Sequence[tuple[int, int]]) -> list[Any]
     if n < 16:
         return [_UNKNOWN] * n
     data = np.frombuffer(buf, dtype=np.uint8)
-    bounds = np.array(spans, dtype=np.int64).reshape(n, 2)
+    bounds = np.fromiter(itertools.chain.from_iterable(spans), dtype=np.int64, count=2 * n).reshape(n, 2)
     start, end = bounds[:, 0], bounds[:, 1]
     ok = end - start >= 4
     at = np.where(ok, start, 0)
