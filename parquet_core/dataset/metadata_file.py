@@ -115,7 +115,7 @@ class Summary:
                 written = os.stat(disc.metadata_path).st_mtime_ns
             except OSError:
                 written = None
-        frags = ds._fragments
+        frags = ds.fragments
         ends: list[int | None] | None = None
         seen: set[str] = set()
         stale: dict[str, str] = {}
