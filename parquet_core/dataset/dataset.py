@@ -107,6 +107,23 @@ class DatasetReport:
                    + ", ".join(f"{k} ({v})" for k, v in sorted(self.stale_metadata.items()))))
 
 
+def _fragments(found: Discovery, part: Partitioning | None) -> list[Fragment]:
+    """A fragment per listed file, its partition values parsed once per run of files of one
+    folder (they share the listing's list of folder names)."""
+    if part is None:
+        return [Fragment(p, size, []) for p, size in found.files]
+    parse = part.parse
+    out = []
+    last: list[str] | None = None
+    spec: list[tuple[str, str | None]] = []
+    for (p, size), below in zip(found.files, found.folders):
+        if below is not last:     # sorted: a folder's files follow one another
+            spec = parse(below)
+            last = below
+        out.append(Fragment(p, size, spec))
+    return out
+
+
 def _as_schema(schema: Any) -> Schema | None:
     """``schema=``: a pc.Schema, a pyarrow schema, or a list of Fields."""
     if schema is None or isinstance(schema, Schema):
@@ -321,8 +338,7 @@ class ParquetDataset:
         if part is not None and self._given_schema is not None and part.given is None:
             # schema= may name partition columns: take their types
             part = dataclasses.replace(part, given=None)
-        self._fragments = [Fragment(p, size, [] if part is None else part.parse(self._discovery.relative.get(p, [])))
-                           for p, size in self._discovery.files]
+        self._fragments = _fragments(self._discovery, part)
         #: ``_metadata``'s entries not used, with why (files gone or replaced), for ``explain``
         self.stale_metadata: dict[str, str] = {}
         if self._summary is not None:
@@ -420,7 +436,7 @@ class ParquetDataset:
         # added once, in the order each schema first appears, with their count: the same
         # result and the same files named in an error as adding them one by one
         distinct: dict[int, list[Any]] = {}
-        for frag, sch in zip(fragments, self._map(self._file_schema, fragments)):
+        for frag, sch in zip(fragments, self._file_schemas(fragments)):
             seen = distinct.get(id(sch))
             if seen is None:
                 distinct[id(sch)] = [sch, frag, 1]
@@ -453,17 +469,29 @@ class ParquetDataset:
             fields.append(f)
         return Schema(fields + [f for f in parts if f.name not in data.names])
 
+    def _file_schemas(self, fragments: Sequence[Fragment]) -> list[Schema]:
+        """Each file's schema, for planning (see :meth:`_file_schema`); local files in one
+        loop (``FooterSchemas.local_schemas``), a store's concurrently."""
+        if self.options.strict or self.options.decryption is not None or \
+                not isinstance(self._fs, LocalFileSystem):
+            return self._map(self._file_schema, fragments)
+        return self._schema_reader().local_schemas(fragments)
+
     def _file_schema(self, frag: Fragment) -> Schema:
         """One file's schema, for planning: only the start of its footer decoded, the schema
         built once per distinct footer prefix (see ``schemas.py``)."""
         if self.options.strict or self.options.decryption is not None:
             with self.open_fragment(frag) as pf:
                 return pf.schema_arrow
+        return self._schema_reader().schema(frag)
+
+    def _schema_reader(self) -> Any:
+        """The dataset's ``schemas.FooterSchemas``, made on first use."""
         if self._footer_schemas is None:
             from parquet_core.dataset.schemas import FooterSchemas, general_schema
 
             self._footer_schemas = FooterSchemas(self._fs, self.io_stats, general_schema(self._fs, self.io_stats))
-        return self._footer_schemas.schema(frag)
+        return self._footer_schemas
 
     # -- I/O helpers ------------------------------------------------------------------------------
     def open_fragment(self, frag: Fragment) -> ParquetFile:

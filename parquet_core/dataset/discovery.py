@@ -24,7 +24,8 @@ from __future__ import annotations
 import os
 import posixpath
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from operator import itemgetter
+from typing import Any, Sequence, TypeAlias
 
 from parquet_core.dataset.commit_markers import apply_markers, is_internal, is_marker
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
@@ -42,15 +43,36 @@ def is_hidden(name: str, prefixes: Sequence[str] = DEFAULT_IGNORE_PREFIXES) -> b
 
 @dataclass
 class Discovery:
-    """The data files (``(path, size)`` in reading order), the root, and the summary files found there."""
+    """The data files (``(path, size)`` in reading order), the root, and the summary files found there.
+
+    ``folders`` and ``times`` run parallel to ``files``: each file's folders below the root
+    (the files of one folder share one list) and its modification time in ns where the
+    listing gives it for free (the local disk's stat, an object store's listing), else None.
+    """
 
     files: list[tuple[str, int]]
     root: str | None
     metadata_path: str | None = None
     common_metadata_path: str | None = None
-    relative: dict[str, list[str]] = field(default_factory=dict)   # path -> folders below the root
-    #: path -> modification time (ns) where the listing gives it for free (the local disk)
-    mtimes: dict[str, int] = field(default_factory=dict)
+    folders: list[list[str]] = field(default_factory=list)
+    times: list[int | None] = field(default_factory=list)
+    #: ``_metadata``'s modification time as an object store's listing gave it (None: unknown,
+    #: or the local disk, where it is read when needed)
+    metadata_time: int | None = None
+
+    @property
+    def relative(self) -> dict[str, list[str]]:
+        """path -> its folders below the root."""
+        return {p: below for (p, _), below in zip(self.files, self.folders)}
+
+    @property
+    def mtimes(self) -> dict[str, int]:
+        """path -> modification time (ns), for the files whose listing gave one (and
+        ``_metadata``'s, where a store's listing gave it)."""
+        out = {p: t for (p, _), t in zip(self.files, self.times) if t is not None}
+        if self.metadata_path is not None and self.metadata_time is not None:
+            out[self.metadata_path] = self.metadata_time
+        return out
 
 
 def list_data_files(folder: str, fs: FileSystem | None = None,
@@ -62,37 +84,42 @@ def list_data_files(folder: str, fs: FileSystem | None = None,
     """
     fs = fs or LocalFileSystem()
     markers: list[tuple[str, list[str]]] = []
-    files = {p: size for p, size, _ in _walk(fs, folder, tuple(ignore_prefixes), markers=markers)}
+    files = {p: size for p, size, _, _ in _walk(fs, folder, tuple(ignore_prefixes), markers=markers, times=False)}
     if markers:
         apply_markers(fs, markers, files)
     return sorted(files.items())
 
 
+#: A listed data file: ``(path, size, folders below the listed folder, modification time in
+#: ns or None)``; the files of one local folder share their folders' list.
+Listed: TypeAlias = "tuple[str, int, list[str], int | None]"
+
+
 def _walk(fs: FileSystem, folder: str, prefixes: tuple[str, ...],
-          summary: dict[str, str] | None = None,
-          markers: list[tuple[str, list[str]]] | None = None,
-          mtimes: dict[str, int] | None = None) -> Iterator[tuple[str, int, list[str]]]:
-    """``(path, size, folders below *folder*)`` of every data file below *folder*, litter left
-    out; ``_metadata`` / ``_common_metadata`` directly in *folder* go into *summary* (by name)
-    when it is given, commit markers into *markers* (``(path, folders below)``).  Unsorted."""
+          summary: dict[str, tuple[str, int | None]] | None = None,
+          markers: list[tuple[str, list[str]]] | None = None, times: bool = True) -> list[Listed]:
+    """Every data file below *folder* (:data:`Listed`), litter left out; ``_metadata`` /
+    ``_common_metadata`` directly in *folder* go into *summary* (name -> ``(path, time)``)
+    when it is given, commit markers into *markers* (``(path, folders below)``).  Unsorted.
+    Without *times*, a store is listed without asking for times (the local walk has them
+    from its stat anyway)."""
     if isinstance(fs, LocalFileSystem):
-        return iter(_walk_local(folder, prefixes, summary, markers, mtimes))
-    return _walk_store(fs, folder, prefixes, summary, markers, mtimes)
+        return _walk_local(folder, prefixes, summary, markers)
+    return _walk_store(fs, folder, prefixes, summary, markers, times)
 
 
-def _walk_store(fs: FileSystem, folder: str, prefixes: tuple[str, ...], summary: dict[str, str] | None,
-                markers: list[tuple[str, list[str]]] | None,
-                mtimes: dict[str, int] | None = None) -> Iterator[tuple[str, int, list[str]]]:
-    """:func:`_walk` in a store: one ``find``, each key's folders split from its path (and,
-    with *mtimes*, the modification times the listing gives, summary files' too)."""
-    listing = fs.find_times(folder) if mtimes is not None else [(p, s, None) for p, s in fs.find(folder)]
+def _walk_store(fs: FileSystem, folder: str, prefixes: tuple[str, ...],
+                summary: dict[str, tuple[str, int | None]] | None,
+                markers: list[tuple[str, list[str]]] | None, times: bool = True) -> list[Listed]:
+    """:func:`_walk` in a store: one ``find``, each key's folders split from its path, and
+    (with *times*) the modification times the listing gives, summary files' too."""
+    listing = fs.find_times(folder) if times else [(p, s, None) for p, s in fs.find(folder)]
+    out: list[Listed] = []
     for p, size, when in listing:
         below = _rel_parts(fs, folder, p)
         name = posixpath.basename(p)
-        if when is not None and mtimes is not None:
-            mtimes[p] = when
         if summary is not None and not below and name in _SUMMARY_NAMES:
-            summary[name] = p
+            summary[name] = (p, when)
             continue
         if name[:1] in "._" and is_internal(name):
             if markers is not None and is_marker(name) and not any(is_hidden(b, prefixes) for b in below):
@@ -100,7 +127,8 @@ def _walk_store(fs: FileSystem, folder: str, prefixes: tuple[str, ...], summary:
             continue
         if is_hidden(name, prefixes) or any(is_hidden(b, prefixes) for b in below):
             continue
-        yield p, size, below
+        out.append((p, size, below, when))
+    return out
 
 
 _SUMMARY_NAMES = frozenset(("_metadata", "_common_metadata"))
@@ -113,34 +141,33 @@ PARALLEL_MIN_FOLDERS = 16
 LISTING_THREADS = 4
 
 
-def _walk_local(folder: str, prefixes: tuple[str, ...], summary: dict[str, str] | None,
-                markers: list[tuple[str, list[str]]] | None,
-                mtimes: dict[str, int] | None = None) -> list[tuple[str, int, list[str]]]:
+def _walk_local(folder: str, prefixes: tuple[str, ...], summary: dict[str, tuple[str, int | None]] | None,
+                markers: list[tuple[str, list[str]]] | None) -> list[Listed]:
     """:func:`_walk` on the local disk with ``os.scandir``: litter folders are not entered,
     and each file's folders below *folder* come from the walk (no path splitting per file).
     Follows links to folders and skips what vanishes or cannot be read, as ``os.walk(...,
     followlinks=True)`` with ``os.path.getsize`` did.
 
     This is most of the cost of planning a dataset whose ``_metadata`` is up to date, so the
-    loop over a folder's entries is kept short: a name that starts with neither ``.``/``_``
-    nor an ignored prefix and does not end with ``._COPYING_`` (every data file and
-    partition folder) takes three string tests; the rest takes the full rules below.  The
-    root is listed first; when it holds many folders (partitions), their trees are listed on
-    a few threads (the system calls overlap; the result is the same set, unsorted)."""
-    out: list[tuple[str, int, list[str]]] = []
+    loop over a folder's entries is kept short: a name whose first character cannot start an
+    ignored prefix or ``.``/``_`` and whose last is not ``_`` (every data file and partition
+    folder) takes two character tests; the rest takes the full rules (:func:`_skipped`).
+    The root is listed first; when it holds many folders (partitions), their trees are
+    listed on a few threads (the system calls overlap; the result is the same set, unsorted)."""
+    out: list[Listed] = []
     stack: list[tuple[str, list[str]]] = [(folder, [])]
-    _list_folders(stack, out, prefixes, summary, markers, mtimes, 1)
+    _list_folders(stack, out, prefixes, summary, markers, 1)
     cpus = os.cpu_count() or 1
     if len(stack) < PARALLEL_MIN_FOLDERS or cpus < 2:
-        _list_folders(stack, out, prefixes, summary, markers, mtimes, None)
+        _list_folders(stack, out, prefixes, summary, markers, None)
         return out
     from concurrent.futures import ThreadPoolExecutor
 
     n = min(LISTING_THREADS, cpus)
     parts = [stack[i::n] for i in range(n)]
-    outs: list[list[tuple[str, int, list[str]]]] = [[] for _ in parts]
+    outs: list[list[Listed]] = [[] for _ in parts]
     with ThreadPoolExecutor(n, thread_name_prefix="parquet_core-list") as pool:
-        done = [pool.submit(_list_folders, part, o, prefixes, summary, markers, mtimes, None)
+        done = [pool.submit(_list_folders, part, o, prefixes, summary, markers, None)
                 for part, o in zip(parts, outs)]
         for d in done:
             d.result()
@@ -149,22 +176,28 @@ def _walk_local(folder: str, prefixes: tuple[str, ...], summary: dict[str, str] 
     return out
 
 
-def _list_folders(stack: list[tuple[str, list[str]]], out: list[tuple[str, int, list[str]]],
-                  prefixes: tuple[str, ...], summary: dict[str, str] | None,
-                  markers: list[tuple[str, list[str]]] | None, mtimes: dict[str, int] | None,
-                  limit: int | None) -> None:
+def _first_chars(prefixes: tuple[str, ...]) -> str | None:
+    """The characters a name the listing may leave out can start with (``.``, ``_``, the
+    ignored prefixes' first); None when an empty prefix makes every name a candidate."""
+    if any(not p for p in prefixes):
+        return None
+    return "".join(sorted({p[0] for p in prefixes} | {".", "_"}))
+
+
+def _list_folders(stack: list[tuple[str, list[str]]], out: list[Listed], prefixes: tuple[str, ...],
+                  summary: dict[str, tuple[str, int | None]] | None,
+                  markers: list[tuple[str, list[str]]] | None, limit: int | None) -> None:
     """List the folders on *stack* (``(path, folders below the root)``) and, depth first, the
     folders below them, adding each data file to *out*; with *limit*, stop after that many
     folders (the folders found and not listed are left on *stack*)."""
     add = out.append
-    copying = "._COPYING_"
-    # one startswith for the names that may be litter: the ignored prefixes and the
-    # internal names' "." / "_" (then the full rules in _skipped)
-    lead = tuple(set(prefixes) | {".", "_"})
+    push = stack.append
+    pop = stack.pop
+    firsts = _first_chars(prefixes)
     scandir = os.scandir
     listed = 0
     while stack and (limit is None or listed < limit):
-        d, below = stack.pop()
+        d, below = pop()
         listed += 1
         try:
             it = scandir(d)
@@ -174,35 +207,38 @@ def _list_folders(stack: list[tuple[str, list[str]]], out: list[tuple[str, int, 
             with it:
                 for e in it:
                     name = e.name
-                    if (name.startswith(lead) or name.endswith(copying)) and \
+                    # maybe litter: a first character that can start an ignored prefix (or
+                    # "." / "_"), or a last "_" ("._COPYING_"); the full rules decide
+                    if (firsts is None or name[0] in firsts or name[-1] == "_") and \
                             _skipped(e, name, below, prefixes, summary, markers):
                         continue
                     try:
                         if e.is_dir():
-                            stack.append((e.path, below + [name]))
+                            push((e.path, below + [name]))
                             continue
                         st = e.stat()
                     except OSError:
                         continue    # removed while listing, or a broken link
-                    path = e.path
-                    if mtimes is not None:
-                        mtimes[path] = st.st_mtime_ns
-                    add((path, st.st_size, below))
+                    add((e.path, st.st_size, below, st.st_mtime_ns))
         except OSError:
             continue    # the folder went away while it was read
 
 
 def _skipped(e: os.DirEntry[str], name: str, below: list[str], prefixes: tuple[str, ...],
-             summary: dict[str, str] | None, markers: list[tuple[str, list[str]]] | None) -> bool:
+             summary: dict[str, tuple[str, int | None]] | None,
+             markers: list[tuple[str, list[str]]] | None) -> bool:
     """Whether :func:`_walk_local` leaves out an entry whose name may be litter: noting a
     summary file or a commit marker on the way.  False for a name the rules keep (with
-    *prefixes* that leave some ``.``/``_`` names visible): a data file or folder after all."""
+    *prefixes* that leave some ``.``/``_`` names visible, or a name merely ending in ``_``):
+    a data file or folder after all."""
+    if not (name.startswith((".", "_", *prefixes)) or name.endswith("._COPYING_")):
+        return False    # the quick test's false alarm: kept, as the rules below would keep it
     try:
         is_dir = e.is_dir()
     except OSError:
         return True
     if summary is not None and not below and not is_dir and name in _SUMMARY_NAMES:
-        summary[name] = e.path
+        summary[name] = (e.path, None)
         return True
     if name[:1] in "._" and is_internal(name):
         if markers is not None and not is_dir and is_marker(name):
@@ -284,10 +320,15 @@ class _Listing:
         self.local = isinstance(fs, LocalFileSystem)
         self.prefixes = prefixes
         self.files: list[tuple[str, int]] = []     # in reading order, duplicates kept
-        self.rels: dict[str, list[str]] = {}
+        self.folders: list[list[str]] = []         # each file's folders below its root
+        self.times: list[int | None] = []          # each file's modification time, if listed
         self.roots: list[str] = []
-        self.summary: dict[str, str] = {}
-        self.mtimes: dict[str, int] = {}
+        self.summary: dict[str, tuple[str, int | None]] = {}
+
+    def _file(self, path: str, size: int, below: list[str], when: int | None = None) -> None:
+        self.files.append((path, size))
+        self.folders.append(below)
+        self.times.append(when)
 
     def add(self, raw: str) -> None:
         fs = self.fs
@@ -298,31 +339,32 @@ class _Listing:
             self._add_tree(path, path, self.summary)
         elif kind == "file":
             self.roots.append(os.path.dirname(path) if self.local else posixpath.dirname(path))
-            self.files.append((path, _size_of(fs, path)))
-            self.rels[path] = []
+            self._file(path, _size_of(fs, path), [])
         elif _has_magic(raw):
             self._add_glob(raw)
         else:
             raise FileNotFoundError(f"no such file or folder: {fs.display(raw)!r}")
 
-    def _add_tree(self, folder: str, root: str, summary: dict[str, str] | None = None) -> None:
+    def _add_tree(self, folder: str, root: str, summary: dict[str, tuple[str, int | None]] | None = None) -> None:
         """The files below *folder*, with their folders below *root* (above or at *folder*)."""
         above = [] if folder == root else _rel_parts(self.fs, root, folder) + [self._name(folder)]
         markers: list[tuple[str, list[str]]] = []
-        walked = list(_walk(self.fs, folder, self.prefixes, summary, markers, self.mtimes))
-        rels = self.rels
-        if above:
-            for p, _, below in walked:
-                rels[p] = above + below
-        else:
-            for p, _, below in walked:
-                rels[p] = below
+        walked = _walk(self.fs, folder, self.prefixes, summary, markers)
         if markers:
-            found = {p: size for p, size, _ in walked}
+            found = {p: size for p, size, _, _ in walked}
+            rels = {p: above + below for p, _, below, _ in walked}
+            times = {p: when for p, _, _, when in walked}
             apply_markers(self.fs, [(m, above + below) for m, below in markers], found, rels)
-            self.files.extend(sorted(found.items()))
+            for p, size in sorted(found.items()):
+                self._file(p, size, rels[p], times.get(p))
+            return
+        walked.sort(key=_path_of)
+        self.files.extend([(p, size) for p, size, _, _ in walked])
+        if above:
+            self.folders.extend([above + below for _, _, below, _ in walked])
         else:
-            self.files.extend(sorted([(p, size) for p, size, _ in walked]))
+            self.folders.extend([below for _, _, below, _ in walked])
+        self.times.extend([when for _, _, _, when in walked])
 
     def _add_glob(self, raw: str) -> None:
         fs = self.fs
@@ -342,8 +384,7 @@ class _Listing:
             if fs.kind(m) == "directory":
                 self._add_tree(m, root)
             else:
-                self.files.append((m, _size_of(fs, m)))
-                self.rels[m] = below
+                self._file(m, _size_of(fs, m), below)
 
     def _name(self, path: str) -> str:
         return os.path.basename(path) if self.local else posixpath.basename(path)
@@ -356,11 +397,13 @@ class _Listing:
             root = self.roots[0]
         elif self.roots:
             root = _common_folder(self.fs, self.roots)
-            for p, _ in self.files:
-                self.rels[p] = _rel_parts(self.fs, root, p)
-        meta = self.summary.get("_metadata") if single else None
-        common = self.summary.get("_common_metadata") if single else None
-        return Discovery(self.files, root, meta, common, self.rels, self.mtimes)
+            self.folders = [_rel_parts(self.fs, root, p) for p, _ in self.files]
+        meta, meta_time = self.summary.get("_metadata", (None, None)) if single else (None, None)
+        common = self.summary.get("_common_metadata", (None, None))[0] if single else None
+        return Discovery(self.files, root, meta, common, self.folders, self.times, meta_time)
+
+
+_path_of = itemgetter(0)
 
 
 def _size_of(fs: FileSystem, path: str) -> int:

@@ -25,6 +25,7 @@ by ``write_to_dataset(..., metadata_collector=...)``), a ``_metadata``.
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import posixpath
 import struct
@@ -95,32 +96,32 @@ class Summary:
         One pass over the listing (this runs on every planning of a dataset with a
         ``_metadata``): each path's relative name is one slice of the listed path, looked
         up in :attr:`groups`; the size and modification time are the listing's own (no
-        stat here); a file's end of column data is the row groups' ends, decoded once."""
-        from parquet_core.dataset.staleness import classify, row_group_ends
+        stat here); a file's end of column data is the row groups' ends, decoded once
+        (the rules: ``staleness.py``)."""
+        from parquet_core.dataset.staleness import TAIL_BYTES, row_group_ends, stale_reason
 
-        fs, root = ds.filesystem, ds.discovery.root
+        groups = self.groups
+        if not groups:
+            return
+        disc = ds.discovery
+        fs, root = ds.filesystem, disc.root
         local = isinstance(fs, LocalFileSystem)
         sep = os.sep if local else "/"
         prefix = root.rstrip(sep) + sep if root else None
         cut = len(prefix) if prefix else 0
-        mtimes = ds.discovery.mtimes
-        groups = self.groups
-        if not groups:
-            return
-        written = None
-        meta_path = ds.discovery.metadata_path
-        if mtimes and meta_path is not None:
-            if local:
-                try:
-                    written = os.stat(meta_path).st_mtime_ns
-                except OSError:
-                    written = None
-            else:
-                written = mtimes.get(meta_path)     # the store's listing gave both times
-        frags: dict[str, list[Any]] = {}
-        listed = []
+        written = disc.metadata_time          # an object store's listing gave it
+        if local and disc.metadata_path is not None:
+            try:
+                written = os.stat(disc.metadata_path).st_mtime_ns
+            except OSError:
+                written = None
+        frags = ds.fragments
+        ends: list[int | None] | None = None
+        seen: set[str] = set()
+        stale: dict[str, str] = {}
+        used = 0
         get = groups.get
-        for frag in ds.fragments:
+        for frag, mtime in zip(frags, disc.times):
             path = frag.path
             if prefix is not None and path.startswith(prefix):
                 rel = path[cut:]        # the listing's paths start with the folder: one slice each
@@ -128,19 +129,28 @@ class Summary:
                     rel = rel.replace(sep, "/")
             else:
                 rel = _relative(fs, root, path) or ""
-            if get(rel) is not None:
-                frags.setdefault(path, []).append(frag)
-                listed.append((path, rel, frag.size, mtimes.get(path)))
-        ends = row_group_ends(self.pf.metadata.raw) if listed else []
-        verdict = classify(groups, listed, ends, written)
-        used = 0
-        for path, rgs in verdict.used.items():
-            for frag in frags[path]:
-                frag.row_groups = rgs
-                used += 1
+            rgs = get(rel)
+            if rgs is None:
+                continue
+            seen.add(rel)
+            if ends is None:
+                ends = row_group_ends(self.pf.metadata.raw)
+            if len(rgs) == 1:
+                need = (ends[rgs[0]] or 0) + TAIL_BYTES
+            else:
+                need = max([ends[i] or 0 for i in rgs]) + TAIL_BYTES
+            if frag.size < need or (written is not None and mtime is not None and mtime >= written):
+                stale[rel] = stale_reason(frag.size, need, mtime, written)
+                continue
+            frag.row_groups = rgs
+            used += 1
+        if len(seen) < len(groups):
+            for rel in groups:
+                if rel not in seen:
+                    stale[rel] = stale_reason(None, 0, None, None)
         self.used = used
         self.stale = {fs.display(fs.join(root, *rel.split("/"))) if root is not None and rel
-                      and not rel.startswith("/") else rel: why for rel, why in verdict.stale.items()}
+                      and not rel.startswith("/") else rel: why for rel, why in stale.items()}
 
 
 def _relative(fs: FileSystem, root: str | None, path: str) -> str | None:
@@ -213,7 +223,7 @@ def _first_file_paths(buf: bytes, spans: Sequence[tuple[int, int]]) -> list[Any]
     if n < 16:
         return [_UNKNOWN] * n
     data = np.frombuffer(buf, dtype=np.uint8)
-    bounds = np.array(spans, dtype=np.int64).reshape(n, 2)
+    bounds = np.fromiter(itertools.chain.from_iterable(spans), dtype=np.int64, count=2 * n).reshape(n, 2)
     start, end = bounds[:, 0], bounds[:, 1]
     ok = end - start >= 4
     at = np.where(ok, start, 0)

@@ -27,8 +27,7 @@ chunks' own offsets and sizes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from thrift.Thrift import TType
 
@@ -36,56 +35,28 @@ from parquet_core.thrift import pt
 from parquet_core.thrift.codec import DECODE_ERRORS, HAVE_ACCELERATED
 from parquet_core.thrift.lazy_footer import lazy_state, only_fields
 
-__all__ = ["Staleness", "classify", "row_group_ends"]
+__all__ = ["stale_reason", "row_group_ends", "TAIL_BYTES"]
 
 #: Bytes after the last column chunk that every Parquet file has: footer length, "PAR1".
 TAIL_BYTES = 8
 
 
-@dataclass
-class Staleness:
-    """The outcome of matching ``_metadata`` against the listing."""
-
-    #: listed path -> the row groups of ``_metadata`` that hold its data
-    used: dict[str, list[int]] = field(default_factory=dict)
-    #: ``_metadata``'s relative path -> why it is not used
-    stale: dict[str, str] = field(default_factory=dict)
-
-
-def classify(groups: dict[str, list[int]], listed: Sequence[tuple[str, str, int, int | None]],
-             ends: Sequence[int | None], written: int | None = None) -> Staleness:
-    """Match *groups* (``_metadata``'s relative path -> row groups) against *listed*
-    (``(path, relative path, size, modification time or None)`` of each listed file)
-    using *ends* (the byte just past each row group's column data, None when unknown)
-    and *written* (when ``_metadata`` was last modified, None when unknown)."""
-    out = Staleness()
-    seen: set[str] = set()
-    for path, rel, size, mtime in listed:
-        rgs = groups.get(rel)
-        if rgs is None:
-            continue
-        seen.add(rel)
-        if written is not None and mtime is not None and mtime >= written:
-            # equal times cannot be ordered: clocks of files tick coarsely (whole seconds in
-            # S3 listings, a few milliseconds on Linux disks), so a file replaced just after
-            # _metadata may carry its time; its own footer is read (a cost, never a wrong row)
-            out.stale[rel] = ("the file was modified after _metadata was written" if mtime > written else
-                              "the file's modification time equals _metadata's (the clock cannot tell "
-                              "which was written last)")
-            continue
-        if len(rgs) == 1:
-            need = (ends[rgs[0]] or 0) + TAIL_BYTES
-        else:
-            need = max((ends[i] or 0 for i in rgs), default=0) + TAIL_BYTES
-        if size < need:
-            out.stale[rel] = (f"the file has {size} bytes, _metadata places column data up to byte "
-                              f"{need - TAIL_BYTES} in it (replaced since)")
-            continue
-        out.used[path] = rgs
-    for rel in groups:
-        if rel not in seen:
-            out.stale[rel] = "not in the folder's listing (removed, or a hidden name)"
-    return out
+def stale_reason(size: int | None, need: int, mtime: int | None, written: int | None) -> str:
+    """Why a ``_metadata`` entry is not used: its file is not listed (*size* None), was
+    modified after ``_metadata`` (*mtime* at or after *written*: equal times cannot be
+    ordered), or has fewer than *need* bytes (the end of the column data ``_metadata``
+    places in it, plus the tail).  The matching itself is ``Summary.match``."""
+    if size is None:
+        return "not in the folder's listing (removed, or a hidden name)"
+    if written is not None and mtime is not None and mtime >= written:
+        # equal times cannot be ordered: clocks of files tick coarsely (whole seconds in
+        # S3 listings, a few milliseconds on Linux disks), so a file replaced just after
+        # _metadata may carry its time; its own footer is read (a cost, never a wrong row)
+        return ("the file was modified after _metadata was written" if mtime > written else
+                "the file's modification time equals _metadata's (the clock cannot tell "
+                "which was written last)")
+    return (f"the file has {size} bytes, _metadata places column data up to byte "
+            f"{need - TAIL_BYTES} in it (replaced since)")
 
 
 class _Bag:

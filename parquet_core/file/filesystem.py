@@ -122,9 +122,9 @@ class IOStats:
     bytes: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
-    def add(self, nbytes: int) -> None:
+    def add(self, nbytes: int, requests: int = 1) -> None:
         with self._lock:
-            self.requests += 1
+            self.requests += requests
             self.bytes += nbytes
 
     def reset(self) -> None:
