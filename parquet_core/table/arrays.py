@@ -315,8 +315,8 @@ class Table:
         """The table with its columns renamed, as pyarrow's ``rename_columns``: a list of
         new names (one per column) or a mapping ``{old: new}`` (other columns keep theirs).
 
-        The ``ARROW:schema`` metadata entry (which names the columns) is dropped, the
-        other keys kept.
+        The key/value metadata is dropped, as pyarrow 26 does (its ``ARROW:schema`` and
+        ``pandas`` entries name the old columns).
 
         Raises
         ------
@@ -338,8 +338,7 @@ class Table:
         if not all(isinstance(n, str) for n in new):
             raise TypeError("column names must be str")
         out = self._with_columns(list(range(len(old))), new)
-        if self._metadata is not None:
-            out._metadata = {k: v for k, v in self._metadata.items() if k != b"ARROW:schema"} or None
+        out._metadata = None
         return out
 
     def __len__(self) -> int:
