@@ -220,8 +220,7 @@ def _batches(given: Any, data: Table) -> list[Table]:
         return [data]
     out, start = [], 0
     for batch in to_batches():
-        piece = data.slice_rows(start, start + batch.num_rows)
-        out.append(piece.replace_schema_metadata(data.metadata) if data.metadata else piece)
+        out.append(data.slice_rows(start, start + batch.num_rows))
         start += batch.num_rows
     if start != data.num_rows:           # not expected: the table whole, rather than a guess
         return [data]
@@ -339,8 +338,7 @@ def _plan_files(fs: FileSystem, root: str, data: Table, cols: list[str], keep: l
         part = take_rows(data, keep, picked)
         step = max_rows_per_file or max(part.num_rows, 1)
         for i, start in enumerate(range(0, max(part.num_rows, 1), step)):
-            piece = part if max_rows_per_file is None else \
-                part.slice_rows(start, min(start + step, part.num_rows)).replace_schema_metadata(part.metadata)
+            piece = part if max_rows_per_file is None else part.slice_rows(start, min(start + step, part.num_rows))
             jobs.append((fs.join(folder, template.format(i=i)), piece))
     return {folder for folder, _ in plan}, jobs
 

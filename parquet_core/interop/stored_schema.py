@@ -31,6 +31,7 @@ from typing import Any
 from parquet_core.errors import ParquetError, ParquetSchemaError
 from parquet_core.metadata.arrow_ipc import FieldFacts, schema_field_facts
 from parquet_core.schema.types import FLOAT_IDS, INTEGER_IDS, TEXT_IDS, DataType, Schema, TypeId
+from parquet_core.table.arrays import narrowed_metadata
 
 __all__ = ["schema_key_values_of", "footer_key_values", "key_values_of_columns"]
 
@@ -98,24 +99,14 @@ def key_values_of_columns(metadata: Mapping[bytes, bytes] | None, names: list[st
     """A table's key/values for the columns *keep* of its *names* (``write_to_dataset``'s
     files, which leave the partition columns out): all of them when every column is kept;
     else the others as they are (``pandas`` too, as pyarrow keeps it) and ``ARROW:schema``
-    with only the kept fields, rebuilt by pyarrow.  Without pyarrow ``ARROW:schema`` is
-    left out then (the files get the Parquet types alone, as before)."""
+    with only the kept fields, each kept byte for byte (:func:`narrowed_metadata`; the
+    same with and without pyarrow).  An ``ARROW:schema`` without each kept name exactly
+    once is left out (it describes other columns)."""
     if not metadata:
         return None
-    if list(keep) == list(names) or _ARROW_SCHEMA not in metadata:
+    if list(keep) == list(names):
         return dict(metadata)
-    out = {k: v for k, v in metadata.items() if k != _ARROW_SCHEMA}
-    arrow = _decode(metadata[_ARROW_SCHEMA])
-    if arrow is not None and len(set(arrow.names)) == len(arrow.names) and set(keep) <= set(arrow.names):
-        from parquet_core.interop.arrow_metadata import encode_schema
-
-        gone = [i for i, n in enumerate(arrow.names) if n not in set(keep)]
-        kept = arrow
-        for i in reversed(gone):
-            kept = kept.remove(i)
-        if kept.names == list(keep):
-            out[_ARROW_SCHEMA] = encode_schema(kept)
-    return out or None
+    return narrowed_metadata(metadata, list(keep))
 
 
 def _describes(arrow: Any, schema: Schema) -> bool:

@@ -277,11 +277,14 @@ class Table:
             fields = [Field(n, f.type, f.nullable, field_id=f.field_id) for n, f in zip(names, fields)]
         out = Table(Schema(fields), [self._columns[i] for i in indices], self._num_rows)
         out._metadata = self._metadata
+        if self._metadata and names is None and indices != list(range(len(self._columns))):
+            out._metadata = narrowed_metadata(self._metadata, out._schema.names)
         return out
 
     def select(self, columns: list[str | int]) -> Table:
         """The table of *columns* (names or positions), in that order, as pyarrow's
-        ``Table.select``; the metadata is kept.
+        ``Table.select``; the metadata is kept (its ``ARROW:schema`` entry with only
+        those fields: see :func:`narrowed_metadata`).
 
         Raises
         ------
@@ -312,8 +315,8 @@ class Table:
         """The table with its columns renamed, as pyarrow's ``rename_columns``: a list of
         new names (one per column) or a mapping ``{old: new}`` (other columns keep theirs).
 
-        The ``ARROW:schema`` metadata entry (which names the columns) is dropped, the
-        other keys kept.
+        The key/value metadata is dropped, as pyarrow 26 does (its ``ARROW:schema`` and
+        ``pandas`` entries name the old columns).
 
         Raises
         ------
@@ -335,8 +338,7 @@ class Table:
         if not all(isinstance(n, str) for n in new):
             raise TypeError("column names must be str")
         out = self._with_columns(list(range(len(old))), new)
-        if self._metadata is not None:
-            out._metadata = {k: v for k, v in self._metadata.items() if k != b"ARROW:schema"} or None
+        out._metadata = None
         return out
 
     def __len__(self) -> int:
@@ -385,7 +387,8 @@ class Table:
     def slice_rows(self, start: int, stop: int) -> Table:
         """Return rows ``start:stop`` (*stop* clipped to the table)."""
         stop = min(stop, self._num_rows)
-        return Table(self._schema, [c.slice(start, stop) for c in self._columns], max(stop - start, 0))
+        return Table(self._schema, [c.slice(start, stop) for c in self._columns], max(stop - start, 0),
+                     metadata=self._metadata)
 
     def take(self, indices: Any) -> Table:
         """Return the rows at *indices* (integers in ``[0, num_rows)``, in that order,
@@ -651,3 +654,21 @@ def empty_array(field: Field) -> Array:
     if tid in _FIXED_WIDTH or tid is TypeId.FIXED_SIZE_BINARY:
         return Array(dt, np.zeros((0, _FIXED_WIDTH.get(tid, dt.byte_width)), dtype=np.uint8))
     unhandled_type(dt, "empty_array")   # nested types: see table.assemble.empty_column
+
+
+def narrowed_metadata(metadata: Mapping[bytes, bytes], keep: list[str]) -> dict[bytes, bytes] | None:
+    """Key/value *metadata* of a table for its columns *keep* (a selection of them): the keys
+    as they are (``pandas`` too, as pyarrow's ``select`` keeps the schema's metadata whole)
+    and ``ARROW:schema`` with only the fields *keep*, in that order
+    (:func:`~parquet_core.metadata.arrow_ipc_select.select_schema_fields`, no pyarrow needed);
+    left out when it does not have each of them exactly once (it would describe other columns)."""
+    from parquet_core.metadata.arrow_ipc_select import ArrowSchemaSelectError, select_schema_fields
+
+    out = dict(metadata)
+    encoded = out.pop(b"ARROW:schema", None)
+    if encoded is not None:
+        try:
+            out[b"ARROW:schema"] = select_schema_fields(encoded, keep)
+        except ArrowSchemaSelectError:
+            pass
+    return out or None

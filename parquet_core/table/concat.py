@@ -104,11 +104,15 @@ def concat_tables(tables: Sequence[Table], promote_options: str = "none") -> Tab
         if not isinstance(t, Table):
             raise TypeError(f"expected parquet_core Tables, got {type(t).__name__}")
     schema = unify_schemas([t.schema for t in tables], promote_options)
+    # the first table's key/values, as pyarrow; its ARROW:schema only while it describes the result
+    metadata = tables[0].metadata
+    if metadata and tables[0].schema != schema:
+        metadata = {k: v for k, v in metadata.items() if k != b"ARROW:schema"} or None
     if all(t.schema == schema for t in tables):
         cols = [Array.concat([t.columns[i] for t in tables]) for i in range(len(schema))]
-        return Table(schema, cols, sum(t.num_rows for t in tables))
+        return Table(schema, cols, sum(t.num_rows for t in tables), metadata=metadata)
     parts = [[_conformed(t, f) for t in tables] for f in schema]
-    return Table(schema, [Array.concat(p) for p in parts], sum(t.num_rows for t in tables))
+    return Table(schema, [Array.concat(p) for p in parts], sum(t.num_rows for t in tables), metadata=metadata)
 
 
 def unify_schemas(schemas: Sequence[Schema], promote_options: str = "default") -> Schema:

@@ -46,7 +46,8 @@ def take_array(arr: Array, indices: npt.NDArray[np.integer]) -> Array:
 def take(table: Table, indices: npt.NDArray[np.integer]) -> Table:
     """The rows *indices* of *table*."""
     idx = np.asarray(indices, dtype=np.int64)
-    return Table(table.schema, [take_array(c, idx) for c in table.columns], int(idx.size))
+    return Table(table.schema, [take_array(c, idx) for c in table.columns], int(idx.size),
+                 metadata=table.metadata)
 
 
 def filter_table(table: Table, mask: npt.NDArray[np.bool_]) -> Table:
