@@ -8,7 +8,7 @@ the raw thrift structs (always written ``pt.X``), and these wrappers
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from parquet_core.constants import CompressionCodec, Encoding, PageType, PhysicalType, enum_name
 from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, add_note, quoted
@@ -62,7 +62,6 @@ def chunk_encryption(raw_chunk: Any) -> tuple[str | None, tuple[str, ...] | None
     return "column", path, None if ck.key_metadata is None else bytes(ck.key_metadata)
 
 
-_UNSET: Any = object()
 _new_chunk = object.__new__
 
 
@@ -73,7 +72,7 @@ class ColumnChunkMetadata:
     # chunk's without __init__, setting these slots (cheaper to make than a __dict__); the
     # fields it leaves unset have class-level defaults and, when set, live in __dict__.
     __slots__ = ("raw", "meta", "descriptor", "row_group", "index", "_writer", "_order_defined",
-                 "_stats_decoders", "__dict__")
+                 "_stats_decoders", "_statistics", "__dict__")
     _stats_decoder: StatisticsDecoder | None = None
     decryptor: ChunkDecryption | None = None
 
@@ -81,6 +80,7 @@ class ColumnChunkMetadata:
                  row_group: int, index: int, writer: WriterVersion | None = None,
                  decryptor: FileDecryption | None = None, ordinal: int | None = None) -> None:
         self.raw = raw
+        self._statistics: Statistics | None | bool = False    # False: not decoded yet
         self._writer = writer
         self.descriptor = desc
         self.row_group = row_group
@@ -269,10 +269,11 @@ class ColumnChunkMetadata:
     @property
     def statistics(self) -> Statistics | None:
         """Decoded statistics (typed min/max per the spec's sort-order rules), decoded once."""
-        # cached by hand: functools.cached_property takes a lock on every first access (3.11)
-        d = self.__dict__
-        st = d.get("_statistics", _UNSET)
-        if st is _UNSET:
+        # cached by hand (functools.cached_property takes a lock on every first access, 3.11)
+        # in a slot: False until decoded (a decode gives Statistics or None; False, unlike a
+        # sentinel object, is itself after pickling)
+        st = self._statistics
+        if st is False:
             dec = self._stats_decoder
             if dec is None:
                 decs = self._stats_decoders
@@ -284,8 +285,8 @@ class ColumnChunkMetadata:
                     if decs is not None:
                         decs[self.index] = dec
                 self._stats_decoder = dec
-            st = d["_statistics"] = dec.decode(self.meta.statistics)
-        return st
+            st = self._statistics = dec.decode(self.meta.statistics)
+        return cast("Statistics | None", st)
 
     @cached_property
     def geospatial_statistics(self) -> GeospatialStatistics | None:
@@ -513,6 +514,7 @@ class RowGroupMetadata:
                 chunk._writer = self._writer
                 chunk._order_defined = self._orders[i]
                 chunk._stats_decoders = self._stats_decoders
+                chunk._statistics = False
                 return chunk
         chunk = ColumnChunkMetadata(raw, self._schema.column(i), self._orders[i], self.index, i,
                                     self._writer, self._decryptor, self.raw.ordinal)

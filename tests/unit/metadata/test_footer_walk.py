@@ -120,3 +120,13 @@ def test_chunk_wrapper_fast_path_matches_init(many_chunks):
         assert fast.byte_range(10**9) == slow.byte_range(10**9)
     theirs = pq.read_metadata(many_chunks).row_group(1)
     assert [rg.column(j).path_in_schema for j in range(n)] == [theirs.column(j).path_in_schema for j in range(n)]
+
+
+def test_chunk_wrapper_pickles_and_decodes_its_statistics_after(many_chunks):
+    import pickle
+
+    md = pc.read_metadata(many_chunks)
+    chunk = pickle.loads(pickle.dumps(md.row_group(2).column(1)))
+    theirs = pq.read_metadata(many_chunks).row_group(2).column(1).statistics
+    assert (chunk.statistics.min, chunk.statistics.max) == (theirs.min, theirs.max)
+    assert chunk.statistics is chunk.statistics     # decoded once

@@ -17,7 +17,11 @@ from hypothesis import strategies as st
 
 import parquet_core as pc
 from parquet_core.metadata.statistics import (
-    IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER, TYPE_ORDER, UNKNOWN_ORDER, StatisticsDecoder,
+    IEEE_754_TOTAL_ORDER,
+    INT96_TIMESTAMP_ORDER,
+    TYPE_ORDER,
+    UNKNOWN_ORDER,
+    StatisticsDecoder,
     decode_statistics,
 )
 from parquet_core.thrift import pt
