@@ -8,7 +8,7 @@ the raw thrift structs (always written ``pt.X``), and these wrappers
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from parquet_core.constants import CompressionCodec, Encoding, PageType, PhysicalType, enum_name
 from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, add_context, quoted
@@ -62,16 +62,25 @@ def chunk_encryption(raw_chunk: Any) -> tuple[str | None, tuple[str, ...] | None
     return "column", path, None if ck.key_metadata is None else bytes(ck.key_metadata)
 
 
-_UNSET: Any = object()
+_new_chunk = object.__new__
 
 
 class ColumnChunkMetadata:
     """One column chunk of one row group."""
 
+    # A footer walk makes one wrapper per chunk: RowGroupMetadata.column makes a plaintext
+    # chunk's without __init__, setting these slots (cheaper to make than a __dict__); the
+    # fields it leaves unset have class-level defaults and, when set, live in __dict__.
+    __slots__ = ("raw", "meta", "descriptor", "row_group", "index", "_writer", "_order_defined",
+                 "_stats_decoders", "_statistics", "__dict__")
+    _stats_decoder: StatisticsDecoder | None = None
+    decryptor: ChunkDecryption | None = None
+
     def __init__(self, raw: Any, desc: ColumnDescriptor, order_defined: bool | str | None,
                  row_group: int, index: int, writer: WriterVersion | None = None,
                  decryptor: FileDecryption | None = None, ordinal: int | None = None) -> None:
         self.raw = raw
+        self._statistics: Statistics | None | bool = False    # False: not decoded yet
         self._writer = writer
         self.descriptor = desc
         self.row_group = row_group
@@ -166,7 +175,10 @@ class ColumnChunkMetadata:
     @property
     def total_compressed_size(self) -> int:
         """Bytes of all pages as stored."""
-        return int(self._need("total_compressed_size"))
+        value = self.meta.total_compressed_size
+        if value is None:
+            _req(self.meta, "total_compressed_size", self._where)   # raises
+        return int(value)
 
     @property
     def total_uncompressed_size(self) -> int:
@@ -257,10 +269,11 @@ class ColumnChunkMetadata:
     @property
     def statistics(self) -> Statistics | None:
         """Decoded statistics (typed min/max per the spec's sort-order rules), decoded once."""
-        # cached by hand: functools.cached_property takes a lock on every first access (3.11)
-        d = self.__dict__
-        st = d.get("_statistics", _UNSET)
-        if st is _UNSET:
+        # cached by hand (functools.cached_property takes a lock on every first access, 3.11)
+        # in a slot: False until decoded (a decode gives Statistics or None; False, unlike a
+        # sentinel object, is itself after pickling)
+        st = self._statistics
+        if st is False:
             dec = self._stats_decoder
             if dec is None:
                 decs = self._stats_decoders
@@ -272,8 +285,8 @@ class ColumnChunkMetadata:
                     if decs is not None:
                         decs[self.index] = dec
                 self._stats_decoder = dec
-            st = d["_statistics"] = dec.decode(self.meta.statistics)
-        return st
+            st = self._statistics = dec.decode(self.meta.statistics)
+        return cast("Statistics | None", st)
 
     @cached_property
     def geospatial_statistics(self) -> GeospatialStatistics | None:
@@ -486,6 +499,23 @@ class RowGroupMetadata:
     def column(self, i: int) -> ColumnChunkMetadata:
         """Return the i-th column chunk."""
         raw = self.raw.columns[i]
+        md = raw.meta_data
+        if md is not None and raw.crypto_metadata is None:
+            desc = self._schema.columns[i]
+            if md.type == desc.physical_type:
+                # A plaintext chunk whose type agrees with its leaf (every chunk of most files):
+                # what __init__ sets, in one dictionary; its counts were checked with the group.
+                chunk = _new_chunk(ColumnChunkMetadata)
+                chunk.raw = raw
+                chunk.meta = md
+                chunk.descriptor = desc
+                chunk.row_group = self.index
+                chunk.index = i if i >= 0 else i + len(self._orders)
+                chunk._writer = self._writer
+                chunk._order_defined = self._orders[i]
+                chunk._stats_decoders = self._stats_decoders
+                chunk._statistics = False
+                return chunk
         chunk = ColumnChunkMetadata(raw, self._schema.column(i), self._orders[i], self.index, i,
                                     self._writer, self._decryptor, self.raw.ordinal)
         chunk._stats_decoders = self._stats_decoders    # the leaf's decoder, made when first used
@@ -620,6 +650,12 @@ class FileMetadata:
 
     def row_group(self, i: int) -> RowGroupMetadata:
         """Return row group *i*."""
+        groups = self._row_groups
+        if 0 <= i < len(groups) and self._lazy is not None and "row_groups" not in self.raw.__dict__:
+            # the lazy footer's row groups (their number cannot change): the wrapper made before
+            group = groups[i]
+            if group is not None:
+                return group
         if not 0 <= i < self.num_row_groups:
             raise IndexError(f"row group {i} out of range (file has {self.num_row_groups})")
         if i >= len(self._row_groups):

@@ -228,6 +228,16 @@ _CC_TRIM = _with(pt.ColumnChunk.thrift_spec, meta_data=(
     3, TType.STRUCT, "meta_data", [LazyColumnMetaData, _CMD_TRIM], None))
 _RG_TRIM = _with(pt.RowGroup.thrift_spec, columns=(
     1, TType.LIST, "columns", (TType.STRUCT, [LazyColumnChunk, _CC_TRIM], False), None))
+#: the same with ``statistics`` decoded too (a footer whose statistics are being read: one
+#: pass per row group rather than two)
+_STATS_SPEC: Final = (12, TType.STRUCT, "statistics", [LazyStatistics, pt.Statistics.thrift_spec], None)
+_CMD_TRIM_STATS = _with(pt.ColumnMetaData.thrift_spec,
+                        **dict.fromkeys(n for n in EXTRA_CHUNK_FIELDS if n != "statistics"),
+                        statistics=_STATS_SPEC)
+_CC_TRIM_STATS = _with(pt.ColumnChunk.thrift_spec, meta_data=(
+    3, TType.STRUCT, "meta_data", [LazyColumnMetaData, _CMD_TRIM_STATS], None))
+_RG_TRIM_STATS = _with(pt.RowGroup.thrift_spec, columns=(
+    1, TType.LIST, "columns", (TType.STRUCT, [LazyColumnChunk, _CC_TRIM_STATS], False), None))
 
 
 class _Extras:
@@ -241,8 +251,7 @@ class _Extras:
 
 def _extras_spec(names: tuple[str, ...]) -> tuple[Any, ...]:
     """A ``RowGroup`` spec decoding only ``columns[*].meta_data.<name>`` for *names*."""
-    cmd = only_fields(pt.ColumnMetaData.thrift_spec, set(names), statistics=(
-        12, TType.STRUCT, "statistics", [LazyStatistics, pt.Statistics.thrift_spec], None))
+    cmd = only_fields(pt.ColumnMetaData.thrift_spec, set(names), statistics=_STATS_SPEC)
     cc = only_fields(pt.ColumnChunk.thrift_spec, {"meta_data"}, meta_data=(
         3, TType.STRUCT, "meta_data", [_Extras, cmd], None))
     return only_fields(pt.RowGroup.thrift_spec, {"columns"}, columns=(
@@ -319,6 +328,10 @@ class LazyFooter:
         self.decoded_row_groups = 0
         self.decoded_extras = 0
         self.decoded_key_value = False
+        #: set once statistics were read from any chunk: the row groups decoded after that
+        #: decode their chunks' statistics in the same pass (a walk over every chunk's
+        #: statistics, or pruning by them, reads them from every row group)
+        self.statistics_wanted = False
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
@@ -387,13 +400,22 @@ class LazyFooter:
             rg = self._groups[i]
             if rg is not None:
                 return rg
-            rg = self._decode(pt.RowGroup, _RG_TRIM, self._rg_spans[i])
             ref = (self, i)
-            # One assignment per chunk: each chunk's metadata learns where its statistics are.
-            for cc in rg.columns or ():
-                md = cc.meta_data
-                if md is not None:
-                    md._lazy = ref
+            if self.statistics_wanted:
+                rg = self._decode(pt.RowGroup, _RG_TRIM_STATS, self._rg_spans[i])
+                for cc in rg.columns or ():
+                    md = cc.meta_data
+                    if md is not None:
+                        md._lazy = ref
+                        md.__dict__.setdefault("statistics", None)   # absent: None, as decoded
+                self._extras_done.add((i, _GROUP_OF["statistics"]))
+            else:
+                rg = self._decode(pt.RowGroup, _RG_TRIM, self._rg_spans[i])
+                # One assignment per chunk: each chunk's metadata learns where its statistics are.
+                for cc in rg.columns or ():
+                    md = cc.meta_data
+                    if md is not None:
+                        md._lazy = ref
             self._groups[i] = rg
             self.decoded_row_groups += 1
         return rg
@@ -421,6 +443,8 @@ class LazyFooter:
         key = (i, group)
         if key in self._extras_done:
             return
+        if name == "statistics":
+            self.statistics_wanted = True
         assert self._rg_spans is not None
         rg = self.row_group(i)
         with self._lock:

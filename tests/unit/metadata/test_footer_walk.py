@@ -70,3 +70,63 @@ def test_lazy_statistics_equal_the_generated_struct(many_chunks):
                           nan_count=raw.nan_count)
     assert raw == eager and eager == raw
     assert repr(raw) == repr(eager)
+
+
+def _walk_pyarrow_stats(md):
+    return [(md.row_group(i).column(j).statistics.min, md.row_group(i).column(j).statistics.max)
+            for i in range(md.num_row_groups) for j in range(md.num_columns)]
+
+
+def test_statistics_walk_decodes_each_row_group_once(many_chunks):
+    # once statistics were read from one chunk, the row groups decoded after that decode
+    # their statistics in the same pass: a walk over every chunk's statistics makes one
+    # separate statistics decode (the first group's), not one per row group
+    md = pc.read_metadata(many_chunks)
+    state = md._lazy
+    assert _walk_pyarrow_stats(md) == _walk_pyarrow_stats(pq.read_metadata(many_chunks))
+    assert state.statistics_wanted
+    assert state.decoded_extras == 1
+    assert state.decoded_row_groups == md.num_row_groups
+
+
+def test_row_groups_decoded_with_statistics_equal_the_eager_decode(many_chunks, tmp_path):
+    # a chunk without statistics reads None whichever pass decoded it; every struct equals
+    # the eager decode of the whole footer
+    t = pa.table({"a": pa.array(range(40), pa.int64()), "b": pa.array([1.5] * 40)})
+    path = tmp_path / "some_stats.parquet"
+    pq.write_table(t, path, row_group_size=10, write_statistics=["a"])
+    md = pc.read_metadata(path)
+    assert md.row_group(0).column(0).statistics.min == 0
+    assert md._lazy.statistics_wanted
+    for i in range(1, md.num_row_groups):
+        assert md.row_group(i).column(1).statistics is None
+        assert md.row_group(i).column(0).statistics.max == pq.read_metadata(path).row_group(i).column(0).statistics.max
+    lazy_groups = [md.row_group(i).raw for i in range(md.num_row_groups)]
+    eager = pc.read_metadata(path).raw
+    eager.load()
+    assert lazy_groups == eager.row_groups
+
+
+def test_chunk_wrapper_fast_path_matches_init(many_chunks):
+    md = pc.read_metadata(many_chunks)
+    rg = md.row_group(1)
+    n = md.num_columns
+    for j in (0, 3, n - 1, -1, -n):
+        fast = rg.column(j)
+        slow = ColumnChunkMetadata(rg.raw.columns[j], md.schema.column(j), md.column_order(j),
+                                   1, j % n, md.writer)
+        assert fast.index == j % n and fast.row_group == 1
+        assert fast.to_dict() == slow.to_dict()
+        assert fast.byte_range(10**9) == slow.byte_range(10**9)
+    theirs = pq.read_metadata(many_chunks).row_group(1)
+    assert [rg.column(j).path_in_schema for j in range(n)] == [theirs.column(j).path_in_schema for j in range(n)]
+
+
+def test_chunk_wrapper_pickles_and_decodes_its_statistics_after(many_chunks):
+    import pickle
+
+    md = pc.read_metadata(many_chunks)
+    chunk = pickle.loads(pickle.dumps(md.row_group(2).column(1)))
+    theirs = pq.read_metadata(many_chunks).row_group(2).column(1).statistics
+    assert (chunk.statistics.min, chunk.statistics.max) == (theirs.min, theirs.max)
+    assert chunk.statistics is chunk.statistics     # decoded once

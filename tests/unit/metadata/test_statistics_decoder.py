@@ -11,12 +11,17 @@ import io
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import parquet_core as pc
 from parquet_core.metadata.statistics import (
-    IEEE_754_TOTAL_ORDER, INT96_TIMESTAMP_ORDER, TYPE_ORDER, UNKNOWN_ORDER, StatisticsDecoder,
+    IEEE_754_TOTAL_ORDER,
+    INT96_TIMESTAMP_ORDER,
+    TYPE_ORDER,
+    UNKNOWN_ORDER,
+    StatisticsDecoder,
     decode_statistics,
 )
 from parquet_core.thrift import pt
@@ -148,3 +153,15 @@ def test_statistics_decoders_made_on_first_use_and_shared() -> None:
     assert chunks[0]._stats_decoder is not chunks[1]._stats_decoder
     assert md.row_group(3).column(1)._stats_decoder is None      # a new chunk object: none yet
     assert md.row_group(3).column(1).statistics.max == "99"
+
+
+def test_statistics_factory_equals_the_constructor():
+    from parquet_core.metadata.statistics import Statistics, _make_statistics
+
+    args = (1, 9, 0, None, b"\x01", b"\x09", True, False, 2, "TYPE_ORDER")
+    made = _make_statistics(*args)
+    assert type(made) is Statistics
+    assert made == Statistics(*args)
+    assert hash(made) == hash(Statistics(*args))
+    with pytest.raises(AttributeError):
+        made.min = 3    # still frozen
