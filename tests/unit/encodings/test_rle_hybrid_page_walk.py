@@ -162,3 +162,41 @@ def test_one_walked_page_expanded_alone(w, cut_last) -> None:
     assert type(s[2]) is rle_hybrid._Walked
     assert expand_dictionary_index_pages([s]).tolist() == values
     assert decode_dictionary_indices(buf, count).tolist() == values
+
+
+@pytest.mark.parametrize("damage, message", [
+    ("truncated", "truncated"),         # the last bit-packed run loses bytes it needs
+    ("short", "ends after"),            # the runs end before the count
+    ("long_header", "longer than 5 bytes"),
+])
+def test_a_damaged_walked_page_is_checked_with_the_others_and_named(damage, message) -> None:
+    # a walked page's cut and bounds are checked for all pages at once, when expanded
+    # (issue 32): the error is the run loop's own and carries the page's position
+    w = 5
+    good, count, values = _runs_page(w)
+    if damage == "truncated":
+        bad, bad_count = good + uleb(2 << 1 | 1) + bytes(w), count + 16
+    elif damage == "short":
+        bad, bad_count = good, count + 3
+    else:
+        bad, bad_count = good + b"\x80" * 5 + b"\x01", count + 8
+    with pytest.raises(ParquetFormatError, match=message):
+        decode_dictionary_indices(bad, bad_count)
+    scanned = [scan_dictionary_indices(b, c) for b, c in [(good, count), (bad, bad_count), (good, count)]]
+    assert all(type(s[2]) is rle_hybrid._Walked for s in scanned)
+    with pytest.raises(ParquetFormatError, match=message) as info:
+        expand_dictionary_index_pages(scanned)
+    assert info.value.page_index == 1
+    assert expand_dictionary_index_pages([scanned[0], scanned[2]]).tolist() == values * 2
+
+
+def test_the_first_damaged_walked_page_is_named() -> None:
+    # page 1 has an RLE value too wide, page 2 ends early: page 1 is named
+    w = 3
+    good, count, _ = _runs_page(w)
+    wide, wide_count, _ = _runs_page(w, bad_value=1 << w)
+    scanned = [scan_dictionary_indices(b, c)
+               for b, c in [(good, count), (wide, wide_count), (good, count + 3)]]
+    with pytest.raises(ParquetFormatError, match="does not fit in 3 bits") as info:
+        expand_dictionary_index_pages(scanned)
+    assert info.value.page_index == 1
