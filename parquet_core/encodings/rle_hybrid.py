@@ -1033,14 +1033,28 @@ def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0)
     packed = tags < 0
     if not packed.any():
         return np.repeat(tags.astype(np.int32), takes)
+    # Only a page's final run can stop inside a group of 8 values.  Such a run gives its
+    # whole groups here and the values of its last group (a few per page) are decoded
+    # apart and written over a placeholder run (take r, value 0) inserted after it, so
+    # the main unpack yields exactly the values used (no padding to cut out of it).
+    cut = np.flatnonzero(packed & ((takes & 7) != 0))
+    tails: list[tuple[int, int]] = []
+    if cut.size:
+        r = takes[cut] & 7
+        tail_at = ~tags[cut] + (takes[cut] >> 3) * w        # the last group's bytes
+        takes = takes.copy()
+        takes[cut] -= r
+        takes = np.insert(takes, cut + 1, r)
+        tags = np.insert(tags, cut + 1, 0)
+        packed = np.insert(packed, cut + 1, False)
+        tails = list(zip((cut + 1 + np.arange(cut.size)).tolist(), r.tolist()))
     p_take = takes[packed]
-    groups = (p_take + 7) >> 3
+    groups = p_take >> 3
     starts = ~tags[packed]
     n_groups = int(groups.sum())
     # every body lies inside its page's bytes plus padding (checked by the scan); the
-    # bodies' groups (w bytes each) are copied back to back by one gather of w-byte
-    # windows, followed by SLACK bytes of any content for the unpacker's word reads
-    # (their bits are masked off)
+    # bodies (whole groups of w bytes) are copied back to back, followed by SLACK bytes
+    # of any content for the unpacker's word reads (their bits are masked off)
     body_bytes = np.empty(n_groups * w + SLACK, dtype=np.uint8)
     if n_groups >= _SLICE_MIN_GROUPS * groups.size:
         # long bodies (parquet-mr writes 504-value bit-packed runs): one slice copy each
@@ -1051,31 +1065,31 @@ def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0)
             dst[pos:pos + nb] = src[s:s + nb]
             pos += nb
     elif n_groups:
+        # shorter bodies: one gather of all their groups as w-byte windows
         first = np.zeros(groups.size, dtype=np.int64)
         np.cumsum(groups[:-1], out=first[1:])
         at = np.repeat(starts - first * w, groups)
         at += np.arange(0, n_groups * w, w, dtype=np.int64)
         body_bytes[:n_groups * w].view(f"V{w}")[:] = window_view(joined, w)[at]
     n_unpacked = n_groups << 3
+    if n_unpacked == total:
+        out = np.empty(total, dtype=np.int32)
+        unpack_bits_into(body_bytes, w, total, out)
+        return out
     unpacked = np.empty(n_unpacked, dtype=np.int32)
     unpack_bits_into(body_bytes, w, n_unpacked, unpacked)
-    n_used = int(p_take.sum())
-    if n_used != n_unpacked and len(runs_per_page) == 1:
-        unpacked = unpacked[:n_used]    # only the page's last run can stop inside a group
-    elif n_used != n_unpacked:
-        # Only a page's last run can stop inside a group, so each page's used values are
-        # the start of its stretch of unpacked values: keep that prefix of every page.
-        page_of_run = np.repeat(np.arange(len(runs_per_page)), runs_per_page)[packed]
-        npages = len(runs_per_page)
-        stretch = np.bincount(page_of_run, weights=groups << 3, minlength=npages).astype(np.int64)
-        used = np.bincount(page_of_run, weights=p_take, minlength=npages).astype(np.int64)
-        ends = np.cumsum(stretch).tolist()
-        unpacked = np.concatenate([unpacked[e - st:e - st + u]
-                                   for e, st, u in zip(ends, stretch.tolist(), used.tolist())])
-    if n_used == total:
-        return unpacked
     out = np.repeat(np.where(packed, 0, tags).astype(np.int32), takes)
     out[np.repeat(packed, takes)] = unpacked
+    if tails:
+        groups_bytes = np.zeros(len(tails) * w + SLACK, dtype=np.uint8)
+        groups_bytes[:len(tails) * w].view(f"V{w}")[:] = window_view(joined, w)[tail_at]
+        last = np.empty(len(tails) * 8, dtype=np.int32)
+        unpack_bits_into(groups_bytes, w, last.size, last)
+        ends = np.cumsum(takes)
+        # a few per chunk (one per page at most)
+        for k, (i, n) in enumerate(tails):
+            e = int(ends[i])
+            out[e - n:e] = last[8 * k:8 * k + n]
     return out
 
 
