@@ -122,7 +122,7 @@ def _runs_page(w: int, bad_value: int | None = None) -> tuple[bytes, int, list[i
     return bytes(buf), len(values), values
 
 
-@pytest.mark.parametrize("w", [3, 9])
+@pytest.mark.parametrize("w", [3, 9, 17])
 def test_a_wide_rle_value_in_a_walked_page_fails_when_expanded_naming_the_page(w) -> None:
     # the walk leaves the RLE values' width to the expansion of all pages (one check)
     good, count, values = _runs_page(w)
@@ -135,6 +135,8 @@ def test_a_wide_rle_value_in_a_walked_page_fails_when_expanded_naming_the_page(w
     with pytest.raises(ParquetFormatError, match=f"does not fit in {w} bits") as info:
         expand_dictionary_index_pages(scanned)
     assert info.value.page_index == 2
+    with pytest.raises(ParquetFormatError, match=f"does not fit in {w} bits"):
+        expand_dictionary_index_pages(scanned[2:])      # alone (a batch at a time)
     # the column reader names the page (its ordinal and offset)
     from parquet_core.column.reader import _expand_indices
     with pytest.raises(ParquetFormatError) as info:
@@ -187,6 +189,9 @@ def test_a_damaged_walked_page_is_checked_with_the_others_and_named(damage, mess
     with pytest.raises(ParquetFormatError, match=message) as info:
         expand_dictionary_index_pages(scanned)
     assert info.value.page_index == 1
+    with pytest.raises(ParquetFormatError, match=message) as info:
+        expand_dictionary_index_pages([scanned[1]])      # alone (a batch at a time)
+    assert info.value.page_index == 0
     assert expand_dictionary_index_pages([scanned[0], scanned[2]]).tolist() == values * 2
 
 
