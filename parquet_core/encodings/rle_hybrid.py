@@ -513,7 +513,7 @@ def _walk_rest(arr: npt.NDArray[np.uint8], table: list[int], pos: int, w: int,
     return pos + resume, left - int(filled[-1]), -1, None
 
 
-def _long_header(raw: memoryview, p: int, n: int) -> tuple[int, int]:
+def _long_header(raw: bytes | memoryview, p: int, n: int) -> tuple[int, int]:
     """The varint run header at *p* and its length in bytes, or (0, 0) when it does
     not end inside the data or within 5 bytes (the scan loop then reports it)."""
     header = 0
@@ -1038,9 +1038,10 @@ def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0)
     # apart and written over a placeholder run (take r, value 0) inserted after it, so
     # the main unpack yields exactly the values used (no padding to cut out of it).
     # (One page: its final run is the last one, whose padding is simply sliced off.)
-    cut = np.flatnonzero(packed & ((takes & 7) != 0)) if len(runs_per_page) > 1 else ()
+    cut = (np.flatnonzero(packed & ((takes & 7) != 0)) if len(runs_per_page) > 1
+           else np.zeros(0, dtype=np.int64))
     tails: list[tuple[int, int]] = []
-    if len(cut):
+    if cut.size:
         r = takes[cut] & 7
         tail_at = ~tags[cut] + (takes[cut] >> 3) * w        # the last group's bytes
         # the placeholders' places in the longer table; the other runs keep their order
@@ -1192,12 +1193,12 @@ def _walked_runs(joined: npt.NDArray[np.uint8], w: int, walked: list[tuple[_Walk
         keep = np.repeat(last + 1 - np.cumsum(used), used) + np.arange(n_runs)
     if keep is None:
         at, take, heads_u = at[:n_runs], take[:n_runs], heads[:n_runs]
-        hl = None if hlen is None else hlen[:n_runs]
+        hlens = None if hlen is None else hlen[:n_runs]
     else:
         at, take, heads_u = at[keep], take[keep], heads[keep]
-        hl = None if hlen is None else hlen[keep]
+        hlens = None if hlen is None else hlen[keep]
     packed = (heads_u & 1).astype(np.bool_)
-    body = at + 1 if hl is None else at + hl
+    body = at + 1 if hlens is None else at + hlens
     value = joined[body].astype(np.int64)
     for k in range(1, vbytes):
         value |= joined[body + k].astype(np.int64) << (8 * k)
