@@ -973,18 +973,47 @@ def iter_chunk_pieces(pages: Iterable[Page], desc: ColumnDescriptor,
     if min_levels > 1:
         pages = slice_pages(pages, desc, min_levels)    # a big page decoded a batch at a time
     levels = 0          # declared by the headers of the data pages not yet yielded
+    held = 0            # their bytes
+    # Batches read a few small pages at once: a piece costs a set of numpy calls whatever
+    # its size, so below _AHEAD_LEVELS levels and _AHEAD_BYTES page bytes the next page
+    # joins the piece (small batches of small pages: one piece per ~64k values, not per
+    # batch).  A big page, or one sliced for a batch, ends the piece as before.
+    ahead = min_levels > 1
     last: Page | None = None
     for page in pages:
         if isinstance(page, DictionaryPage) and levels:
             yield dec.piece(last)
-            levels = 0
+            levels = held = 0
         dec.decode_page(page)
         if isinstance(page, DictionaryPage):
             continue
         last = page
         levels += max(int(page.num_values), 1)
         if levels >= min_levels:
+            if ahead:
+                held += _page_bytes(page)
+                if levels < _AHEAD_LEVELS and held < _AHEAD_BYTES:
+                    continue
             yield dec.piece(page)
-            levels = 0
+            levels = held = 0
+        elif ahead:
+            held += _page_bytes(page)
     if levels:
         yield dec.piece(last)
+
+
+#: :func:`iter_chunk_pieces` joins small pages into pieces of up to this many levels ...
+_AHEAD_LEVELS = 1 << 16
+#: ... and this many bytes of page bodies (pages this big are read one per piece, as a
+#: first batch reads about one page per column; pyarrow's 20,000-row page cap makes much
+#: smaller pages of low-cardinality dictionary columns).
+_AHEAD_BYTES = 16 << 10
+
+
+def _page_bytes(page: Any) -> int:
+    """The bytes a page holds (its decompressed body; levels apart for v2), or a size past
+    :data:`_AHEAD_BYTES` for a page cut from a bigger one (a batch's slice ends its piece)."""
+    body = getattr(page, "body", None)
+    if not isinstance(body, (bytes, bytearray, memoryview)):
+        return _AHEAD_BYTES
+    return len(body)

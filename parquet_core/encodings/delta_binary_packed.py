@@ -268,7 +268,10 @@ def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any
     vl0 = _varint_lengths(words, pos)
     if (joined[pos + vl0 - 1] >= 0x80).any():   # a first min delta of 9 bytes or more
         return None
-    walked = _lockstep(joined, words, pos, vl0, full, steps, same, n_mini, group_bytes)
+    if len(pages) <= _EACH_MAX_PAGES:
+        walked = _walk_each(joined, pos, vl0, full, steps, n_mini, group_bytes)
+    else:
+        walked = _lockstep(joined, words, pos, vl0, full, steps, same, n_mini, group_bytes)
     if walked is not None and not _varints_ok(joined, *walked, full, has_rem, steps):
         walked = None
     if walked is None:
@@ -413,6 +416,42 @@ def _lockstep(joined: npt.NDArray[np.uint8], words: npt.NDArray[np.uint64], pos:
     h_mat = np.stack(heads, axis=1).astype(np.int64)
     s_mat = h_mat - vl[:, None] if vl is not None else np.stack(starts, axis=1).astype(np.int64)
     return s_mat, h_mat
+
+
+#: Up to this many pages, :func:`_walk_each` walks their blocks (a Python step per
+#: block) rather than :func:`_lockstep` (a dozen numpy calls per block index).
+_EACH_MAX_PAGES = 32
+
+
+def _walk_each(joined: npt.NDArray[np.uint8], pos: npt.NDArray[np.int64], vl: npt.NDArray[np.int64],
+               full: npt.NDArray[np.int64], steps: int, n_mini: int, group_bytes: int
+               ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None:
+    """:func:`_lockstep` with *vl* given, page by page: the same ``(pages, steps + 1)``
+    block starts and width offsets, found by one Python step per block.
+
+    A chunk holds a few pages of ~150 blocks each: a dozen numpy calls per block index
+    (the lockstep) cost more than a step per block of each page, which only adds up
+    the block's miniblock widths (a slice of bytes) to find the next one.  None when a
+    chain runs out of the buffer.
+    """
+    raw = joined.tobytes()      # indexing bytes is cheaper than a numpy array's
+    size = len(raw)
+    h_mat = np.empty((pos.size, steps + 1), dtype=np.int64)
+    for i, (p, v, f) in enumerate(zip(pos.tolist(), vl.tolist(), full.tolist())):
+        heads: list[int] = []
+        add = heads.append
+        step = v + n_mini
+        h = p + v
+        # sequential: a block's place depends on the widths of the blocks before it
+        for _ in range(f):
+            add(h)
+            h += step + sum(raw[h:h + n_mini]) * group_bytes
+        if h + n_mini > size:
+            return None
+        row = h_mat[i]
+        row[:f] = heads
+        row[f:] = h
+    return h_mat - vl[:, None], h_mat
 
 
 def _varints_ok(joined: npt.NDArray[np.uint8], s_mat: npt.NDArray[np.int64], h_mat: npt.NDArray[np.int64],

@@ -513,7 +513,7 @@ def _walk_rest(arr: npt.NDArray[np.uint8], table: list[int], pos: int, w: int,
     return pos + resume, left - int(filled[-1]), -1, None
 
 
-def _long_header(raw: memoryview, p: int, n: int) -> tuple[int, int]:
+def _long_header(raw: bytes | memoryview, p: int, n: int) -> tuple[int, int]:
     """The varint run header at *p* and its length in bytes, or (0, 0) when it does
     not end inside the data or within 5 bytes (the scan loop then reports it)."""
     header = 0
@@ -793,17 +793,26 @@ def scan_dictionary_indices(buf: Any, count: int) -> ScannedIndices | None:
 
 class _Walked:
     """The run chain of one page found by :func:`_walk_page`: the first header byte of
-    every run used (``heads``, one byte per run), the multi-byte headers as ``(index in
-    heads, header, header bytes)`` (``longs``) and how many values the final run
-    declares beyond the page's count (``over``, >= 0).  The runs' offsets follow from
-    their sizes and are found for all pages at once (:func:`_walked_runs`)."""
+    every run walked (``heads``, one byte per run, to the end of the page's data), the
+    multi-byte headers as ``(index in heads, header, header bytes)`` (``longs``), the
+    page's value count, its data length ``n`` and where the walk stopped: ``end``, the
+    offset past the last run walked (beyond ``n`` when that run runs past the data),
+    ``last_hlen`` the header length of that run, and ``broken`` when the walk stopped at a
+    header it cannot read.  Which runs give the page's values (the chain is cut after
+    the run that completes the count), their offsets and the checks are found for all
+    the pages of a chunk at once (:func:`_walked_runs`)."""
 
-    __slots__ = ("heads", "longs", "over", "runs")
+    __slots__ = ("heads", "longs", "count", "n", "end", "last_hlen", "broken", "runs")
 
-    def __init__(self, heads: bytes, longs: list[tuple[int, int, int]] | None, over: int) -> None:
+    def __init__(self, heads: bytes, longs: list[tuple[int, int, int]] | None, count: int, n: int,
+                 end: int, last_hlen: int, broken: bool) -> None:
         self.heads = heads
         self.longs = longs
-        self.over = over
+        self.count = count
+        self.n = n
+        self.end = end
+        self.last_hlen = last_hlen
+        self.broken = broken
         self.runs = len(heads)
 
 
@@ -834,9 +843,9 @@ def _walk_tables(w: int) -> tuple[list[int], npt.NDArray[np.int64], npt.NDArray[
 
 
 def _walk_page(body: npt.NDArray[np.uint8], w: int, count: int) -> _Walked | None:
-    """The run chain of one page of dictionary indices, checked but for the RLE values'
-    width (checked for all pages at once by :func:`_walked_runs`); None when the page
-    needs the exact run loop of :func:`_scan` (it then raises, or handles the case).
+    """The run chain of one page of dictionary indices, unchecked (checked for all pages
+    at once by :func:`_walked_runs`); None when the page has few runs (the run loop of
+    :func:`_scan` then finds them, for the single-page fast paths).
 
     A run header's position depends on the previous run's length, so the chain is
     sequential: the inner loop reads each run's header byte, keeps it and adds the
@@ -844,23 +853,20 @@ def _walk_page(body: npt.NDArray[np.uint8], w: int, count: int) -> _Walked | Non
     the data; a multi-byte header (an RLE run of 64+ values, a packed run of 64+
     groups) has a size that throws the position past the data, ends the inner loop
     and is decoded by :func:`_long_header`.  The header bytes are kept as one
-    ``bytes`` (one byte per run: no int object per run to convert), the values
-    they declare are summed in numpy and the chain is cut after the run that
-    completes *count* (runs past it, e.g. bytes after the page's runs, are not
-    used).  Checked here as :func:`_scan` checks: the runs cover *count* values
-    within the data (every run before the final one used is followed by another
-    header in the data, so its body is whole; the final one holds the bytes of the
-    values it gives).
+    ``bytes`` (one byte per run: no int object per run to convert); everything else
+    (the values each run declares, the cut after the run that completes *count*,
+    the bounds) is left to :func:`_walked_runs`, a few numpy calls for all the pages
+    of a chunk instead of a few per page.
     """
-    size_of, _, take_of = _WALK_TABLES.get(w) or _walk_tables(w)
+    size_of, _, _ = _WALK_TABLES.get(w) or _walk_tables(w)
     vbytes = (w + 7) >> 3
-    raw = body.data
+    raw = body.tobytes()        # indexing bytes is cheaper than a memoryview's
     n = len(raw)
     heads: list[int] = []
     add = heads.append
     longs: list[tuple[int, int, int]] | None = None
     p = 0
-    last_size = 0       # size of the last run walked when it has a multi-byte header
+    last_hlen = 1       # header bytes of the last run walked
     broken = False      # the walk stopped at a header it cannot read
     while True:
         # Sequential by nature (see the docstring): the lightest loop per run.
@@ -875,43 +881,17 @@ def _walk_page(body: npt.NDArray[np.uint8], w: int, count: int) -> _Walked | Non
         if not hlen:
             heads.pop()
             broken = True
+            p = q
             break
         if longs is None:
             longs = []
         longs.append((len(heads) - 1, header, hlen))
-        last_size = hlen + ((header >> 1) * w if header & 1 else vbytes)
-        p = q + last_size
-    runs = len(heads)
-    if runs <= _WALK_MIN_RUNS:
+        p = q + hlen + ((header >> 1) * w if header & 1 else vbytes)
+    if len(heads) <= _WALK_MIN_RUNS:
         return None     # few runs: the run loop's table feeds the single-page fast paths
-    heads_b = bytes(heads)
-    take = take_of[np.frombuffer(heads_b, dtype=np.uint8)]
-    if longs:
-        for i, header, _ in longs:
-            take[i] = (header >> 1) << 3 if header & 1 else header >> 1
-    filled = np.cumsum(take)
-    last = int(np.searchsorted(filled, count))     # the run that completes count
-    if last >= runs:
-        return None     # the data ends first: the run loop reports where
-    over = int(filled[last]) - count
-    if last + 1 < runs:
-        heads_b = heads_b[:last + 1]
-        if longs:
-            longs = [x for x in longs if x[0] <= last] or None
-    elif p > n and not broken:
-        # the final run used is the last one walked, and runs past the data: its body
-        # must hold the values it gives (a packed body may stop short)
-        if longs and longs[-1][0] == last:
-            _, header, hlen = longs[-1]
-            pos = p - last_size
-        else:
-            header, hlen = heads[last], 1
-            pos = p - size_of[header]
-        used = int(take[last]) - over
-        need = (used * w + 7) >> 3 if header & 1 else vbytes
-        if pos + hlen + need > n:
-            return None
-    return _Walked(heads_b, longs, over)
+    if longs and longs[-1][0] == len(heads) - 1:
+        last_hlen = longs[-1][2]
+    return _Walked(bytes(heads), longs, count, n, p, last_hlen, broken)
 
 
 def expand_dictionary_index_pages(pages: list[ScannedIndices]) -> npt.NDArray[np.int32]:
@@ -944,22 +924,41 @@ def expand_dictionary_index_pages(pages: list[ScannedIndices]) -> npt.NDArray[np
 _SLICE_MIN_GROUPS = 12
 
 
-def _bad_page(pages: list[ScannedIndices], k: int, w: int, page0: int) -> ParquetFormatError:
-    """The run loop's error for page *k* of *pages*, whose walk found a value it does not
-    accept; ``page_index`` (its position among the pages given to
-    :func:`expand_dictionary_index_pages`, *page0* being that of ``pages[0]``) tells the
-    caller which page it is."""
+class _Rescanned(Exception):
+    """Page *k* failed the checks of :func:`_walked_runs` yet the run loop accepts it (not
+    expected: the checks are the same); its run table replaces the walk."""
+
+    def __init__(self, k: int, table: Any) -> None:
+        super().__init__(k)
+        self.k = k
+        self.table = table
+
+
+def _rescan(pages: list[ScannedIndices], k: int, w: int, page0: int) -> _Rescanned:
+    """Page *k* of *pages*, whose walked runs failed a check, through the run loop of
+    :func:`_scan`: its error is raised, with ``page_index`` (the page's position among
+    the pages given to :func:`expand_dictionary_index_pages`, *page0* being that of
+    ``pages[0]``) telling the caller which page it is."""
     body, _, _, count = pages[k]
     try:
-        _scan(body, w, count, "RLE/bit-packed hybrid")
-        err = ParquetFormatError(f"dictionary indices: an RLE run value does not fit in {w} bits")
+        table, _ = _scan(body, w, count, "RLE/bit-packed hybrid")
     except ParquetFormatError as exc:
-        err = exc
-    err.page_index = page0 + k     # type: ignore[attr-defined]
-    return err
+        exc.page_index = page0 + k     # type: ignore[attr-defined]
+        raise
+    return _Rescanned(k, table)
 
 
 def _expand_same_width(pages: list[ScannedIndices], w: int, page0: int = 0) -> npt.NDArray[np.int32]:
+    while True:
+        try:
+            return _expand_same_width_once(pages, w, page0)
+        except _Rescanned as again:
+            pages = list(pages)
+            body, _, _, count = pages[again.k]
+            pages[again.k] = (body, w, again.table, count)
+
+
+def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0) -> npt.NDArray[np.int32]:
     if len(pages) == 1 and w and type(pages[0][2]) is not _Walked:
         body, _, table, count = pages[0]
         return _expand(body, w, count, np.int32, table)    # one run: a fill or one unpack
@@ -996,9 +995,9 @@ def _expand_same_width(pages: list[ScannedIndices], w: int, page0: int = 0) -> n
     walked_at: list[int] = []
 
     def flush_walked() -> None:
-        bad = _walked_runs(joined, w, walked, takes_parts, tags_parts)
+        bad = _walked_runs(joined, w, walked, takes_parts, tags_parts, runs_per_page)
         if bad >= 0:
-            raise _bad_page(pages, walked_at[bad], w, page0)
+            raise _rescan(pages, walked_at[bad], w, page0)
         walked.clear()
         walked_at.clear()
 
@@ -1008,7 +1007,6 @@ def _expand_same_width(pages: list[ScannedIndices], w: int, page0: int = 0) -> n
                 flush_flat()
             walked.append((table, base))
             walked_at.append(k)
-            runs_per_page.append(table.runs)
             continue
         if walked:
             flush_walked()
@@ -1035,14 +1033,39 @@ def _expand_same_width(pages: list[ScannedIndices], w: int, page0: int = 0) -> n
     packed = tags < 0
     if not packed.any():
         return np.repeat(tags.astype(np.int32), takes)
+    # Only a page's final run can stop inside a group of 8 values.  Such a run gives its
+    # whole groups here and the values of its last group (a few per page) are decoded
+    # apart and written over a placeholder run (take r, value 0) inserted after it, so
+    # the main unpack yields exactly the values used (no padding to cut out of it).
+    # (One page: its final run is the last one, whose padding is simply sliced off.)
+    cut = (np.flatnonzero(packed & ((takes & 7) != 0)) if len(runs_per_page) > 1
+           else np.zeros(0, dtype=np.int64))
+    tails: list[tuple[int, int]] = []
+    if cut.size:
+        r = takes[cut] & 7
+        tail_at = ~tags[cut] + (takes[cut] >> 3) * w        # the last group's bytes
+        # the placeholders' places in the longer table; the other runs keep their order
+        # (one shared mask: np.insert costs more in Python set-up for three arrays)
+        placed = cut + 1 + np.arange(cut.size)
+        old = np.ones(takes.size + cut.size, dtype=np.bool_)
+        old[placed] = False
+        grown = np.empty(old.size, dtype=np.int64)
+        grown[old] = takes
+        grown[cut + np.arange(cut.size)] -= r
+        grown[placed] = r
+        takes = grown
+        grown = np.zeros(old.size, dtype=np.int64)
+        grown[old] = tags
+        tags = grown
+        packed = grown < 0
+        tails = list(zip(placed.tolist(), r.tolist()))
     p_take = takes[packed]
     groups = (p_take + 7) >> 3
     starts = ~tags[packed]
     n_groups = int(groups.sum())
     # every body lies inside its page's bytes plus padding (checked by the scan); the
-    # bodies' groups (w bytes each) are copied back to back by one gather of w-byte
-    # windows, followed by SLACK bytes of any content for the unpacker's word reads
-    # (their bits are masked off)
+    # bodies (whole groups of w bytes) are copied back to back, followed by SLACK bytes
+    # of any content for the unpacker's word reads (their bits are masked off)
     body_bytes = np.empty(n_groups * w + SLACK, dtype=np.uint8)
     if n_groups >= _SLICE_MIN_GROUPS * groups.size:
         # long bodies (parquet-mr writes 504-value bit-packed runs): one slice copy each
@@ -1053,54 +1076,63 @@ def _expand_same_width(pages: list[ScannedIndices], w: int, page0: int = 0) -> n
             dst[pos:pos + nb] = src[s:s + nb]
             pos += nb
     elif n_groups:
+        # shorter bodies: one gather of all their groups as w-byte windows
         first = np.zeros(groups.size, dtype=np.int64)
         np.cumsum(groups[:-1], out=first[1:])
         at = np.repeat(starts - first * w, groups)
         at += np.arange(0, n_groups * w, w, dtype=np.int64)
         body_bytes[:n_groups * w].view(f"V{w}")[:] = window_view(joined, w)[at]
     n_unpacked = n_groups << 3
+    n_used = int(p_take.sum())
     unpacked = np.empty(n_unpacked, dtype=np.int32)
     unpack_bits_into(body_bytes, w, n_unpacked, unpacked)
-    n_used = int(p_take.sum())
-    if n_used != n_unpacked and len(runs_per_page) == 1:
-        unpacked = unpacked[:n_used]    # only the page's last run can stop inside a group
-    elif n_used != n_unpacked:
-        # Only a page's last run can stop inside a group, so each page's used values are
-        # the start of its stretch of unpacked values: keep that prefix of every page.
-        page_of_run = np.repeat(np.arange(len(runs_per_page)), runs_per_page)[packed]
-        npages = len(runs_per_page)
-        stretch = np.bincount(page_of_run, weights=groups << 3, minlength=npages).astype(np.int64)
-        used = np.bincount(page_of_run, weights=p_take, minlength=npages).astype(np.int64)
-        ends = np.cumsum(stretch).tolist()
-        unpacked = np.concatenate([unpacked[e - st:e - st + u]
-                                   for e, st, u in zip(ends, stretch.tolist(), used.tolist())])
+    if n_used != n_unpacked:
+        unpacked = unpacked[:n_used]    # one page: only its last run stops inside a group
     if n_used == total:
         return unpacked
     out = np.repeat(np.where(packed, 0, tags).astype(np.int32), takes)
     out[np.repeat(packed, takes)] = unpacked
+    if tails:
+        groups_bytes = np.zeros(len(tails) * w + SLACK, dtype=np.uint8)
+        groups_bytes[:len(tails) * w].view(f"V{w}")[:] = window_view(joined, w)[tail_at]
+        last = np.empty(len(tails) * 8, dtype=np.int32)
+        unpack_bits_into(groups_bytes, w, last.size, last)
+        ends = np.cumsum(takes)
+        # a few per chunk (one per page at most)
+        for k, (i, n) in enumerate(tails):
+            e = int(ends[i])
+            out[e - n:e] = last[8 * k:8 * k + n]
     return out
 
 
 def _walked_runs(joined: npt.NDArray[np.uint8], w: int, walked: list[tuple[_Walked, int]],
                  takes_parts: list[npt.NDArray[np.int64]],
-                 tags_parts: list[npt.NDArray[np.int64]]) -> int:
+                 tags_parts: list[npt.NDArray[np.int64]], runs_per_page: list[int]) -> int:
     """The run tables (values taken, tags as in :func:`_scan`, offsets into *joined*) of
-    consecutive pages walked by :func:`_walk_page`, found together; appended to the parts.
+    consecutive pages walked by :func:`_walk_page`, found and checked together; appended
+    to the parts, and each page's number of runs used to *runs_per_page*.
 
     Each run's offset is its page's base plus the sizes of the runs before it in the
-    page (a running sum of the sizes looked up by header byte).  Every RLE value is
-    checked to fit in *w* bits here; returns the position in *walked* of the first
-    page with a value that does not (its page is then decoded by the run loop, which
-    reports it), or -1 when all fit.
+    page (a running sum of the sizes looked up by header byte).  A page's runs are cut
+    after the run that completes its count (one search in the running sum of the
+    values every run declares), and checked as :func:`_scan` checks them: the runs
+    cover the count within the data (every run before the final one walked is followed
+    by another header in the data, so its body is whole; the final one, when it runs
+    past the data, must hold the bytes of the values it gives) and every RLE value used
+    fits in *w* bits.  Returns the position in *walked* of the first page that fails a
+    check (the caller then decodes it with the run loop, which reports it), or -1.
     """
     _, size_tbl, take_tbl = _WALK_TABLES.get(w) or _walk_tables(w)
     vbytes = (w + 7) >> 3
+    if len(walked) == 1 and not walked[0][0].longs:
+        return _one_walked_page(joined, w, walked[0], takes_parts, tags_parts, runs_per_page)
     heads = np.frombuffer(b"".join([wk.heads for wk, _ in walked]), dtype=np.uint8)
     size = size_tbl[heads]
     take = take_tbl[heads]
     hlen = None
     counts = [wk.runs for wk, _ in walked]
-    first = np.zeros(len(walked), dtype=np.int64)
+    npages = len(walked)
+    first = np.zeros(npages, dtype=np.int64)
     np.cumsum(counts[:-1], out=first[1:])
     offset = 0
     for wk, _ in walked:
@@ -1120,17 +1152,53 @@ def _walked_runs(joined: npt.NDArray[np.uint8], w: int, walked: list[tuple[_Walk
     # offsets: an exclusive running sum of the sizes, restarted at each page's base
     at = np.cumsum(size)
     at -= size
-    packed = (heads & 1).astype(np.bool_)
-    if len(walked) == 1:        # one page (pages read a batch at a time): fewer numpy calls
-        wk, base = walked[0]
-        if base:
-            at += base
-        take[-1] -= wk.over
+    bases = np.array([base for _, base in walked], dtype=np.int64)
+    if npages == 1:             # one page (pages read a batch at a time): fewer numpy calls
+        if bases[0]:
+            at += bases[0]
     else:
-        at += np.repeat(np.array([base for _, base in walked], dtype=np.int64) - at[first], counts)
-        last = first + np.array(counts, dtype=np.int64) - 1
-        take[last] -= np.array([wk.over for wk, _ in walked], dtype=np.int64)
-    body = at + 1 if hlen is None else at + hlen
+        at += np.repeat(bases - at[first], counts)
+    # the run completing each page's count: the first whose running sum reaches it
+    filled = np.cumsum(take)
+    target = np.array([wk.count for wk, _ in walked], dtype=np.int64)
+    target[1:] += filled[first[1:] - 1]
+    last = np.searchsorted(filled, target)
+    stop = first + np.array(counts, dtype=np.int64)     # each page's runs end here
+    bad = last >= stop
+    last[bad] = stop[bad] - 1
+    over = filled[last] - target
+    take[last[~bad]] -= over[~bad]
+    # a page whose final run used is the last walked and runs past the data: that run
+    # must hold the bytes of the values it gives (a packed body may stop short)
+    for k, (wk, _) in enumerate(walked):
+        if bad[k] or wk.broken or wk.end <= wk.n or int(last[k]) != int(stop[k]) - 1:
+            continue
+        j = int(last[k])
+        pos = int(at[j]) - int(bases[k])
+        # (a varint's first byte carries the header's flag bit, also for a long header)
+        need = (int(take[j]) * w + 7) >> 3 if heads[j] & 1 else vbytes
+        if pos + wk.last_hlen + need > wk.n:
+            bad[k] = True
+    first_bad = int(np.argmax(bad)) if bad.any() else npages
+    # the runs used: first..last of each page (of the pages before the first bad one)
+    if first_bad < npages:
+        last, first, stop = last[:first_bad], first[:first_bad], stop[:first_bad]
+        counts = counts[:first_bad]
+    used = last + 1 - first
+    if used.size and (used == stop - first).all():
+        n_runs = int(stop[-1])
+        keep = None
+    else:
+        n_runs = int(used.sum())
+        keep = np.repeat(last + 1 - np.cumsum(used), used) + np.arange(n_runs)
+    if keep is None:
+        at, take, heads_u = at[:n_runs], take[:n_runs], heads[:n_runs]
+        hlens = None if hlen is None else hlen[:n_runs]
+    else:
+        at, take, heads_u = at[keep], take[keep], heads[keep]
+        hlens = None if hlen is None else hlen[keep]
+    packed = (heads_u & 1).astype(np.bool_)
+    body = at + 1 if hlens is None else at + hlens
     value = joined[body].astype(np.int64)
     for k in range(1, vbytes):
         value |= joined[body + k].astype(np.int64) << (8 * k)
@@ -1138,8 +1206,56 @@ def _walked_runs(joined: npt.NDArray[np.uint8], w: int, walked: list[tuple[_Walk
         wide = value >> w
         wide[packed] = 0
         if wide.any():
-            return int(np.searchsorted(first, np.flatnonzero(wide)[0], side="right")) - 1
+            run_first = np.zeros(len(counts), dtype=np.int64)
+            np.cumsum(used[:-1], out=run_first[1:])
+            return int(np.searchsorted(run_first, np.flatnonzero(wide)[0], side="right")) - 1
+    if first_bad < npages:
+        return first_bad
     tags = np.where(packed, ~body, value)
     takes_parts.append(take)
     tags_parts.append(tags)
+    runs_per_page.extend(used.tolist())
+    return -1
+
+
+def _one_walked_page(joined: npt.NDArray[np.uint8], w: int, walked: tuple[_Walked, int],
+                     takes_parts: list[npt.NDArray[np.int64]],
+                     tags_parts: list[npt.NDArray[np.int64]], runs_per_page: list[int]) -> int:
+    """:func:`_walked_runs` for one page without multi-byte headers (pages read a batch
+    at a time are expanded one by one): the same cut and checks with the page's
+    figures as Python ints, about half the numpy calls."""
+    wk, base = walked
+    _, size_tbl, take_tbl = _WALK_TABLES[w]
+    vbytes = (w + 7) >> 3
+    heads = np.frombuffer(wk.heads, dtype=np.uint8)
+    take = take_tbl[heads]
+    filled = np.cumsum(take)
+    last = int(np.searchsorted(filled, wk.count))
+    if last >= wk.runs:
+        return 0        # the data ends first
+    n = last + 1
+    if n < wk.runs:
+        heads, take = heads[:n], take[:n]
+    take[-1] -= int(filled[last]) - wk.count
+    size = size_tbl[heads]
+    body = np.cumsum(size)
+    body -= size
+    body += base + 1        # one-byte headers: the body (or RLE value) follows
+    if n == wk.runs and not wk.broken and wk.end > wk.n:
+        # the final run runs past the data: it must hold the bytes of the values it gives
+        need = (int(take[-1]) * w + 7) >> 3 if heads[-1] & 1 else vbytes
+        if int(body[-1]) - base + need > wk.n:
+            return 0
+    packed = (heads & 1).astype(np.bool_)
+    value = joined[body].astype(np.int64)
+    for k in range(1, vbytes):
+        value |= joined[body + k].astype(np.int64) << (8 * k)
+    if w < 8 * vbytes:
+        wide = value >> w
+        wide[packed] = 0
+        if wide.any():
+            return 0
+    takes_parts.append(take)
+    tags_parts.append(np.where(packed, ~body, value))
+    runs_per_page.append(n)
     return -1

@@ -200,3 +200,32 @@ def test_the_batched_check_never_accepts_what_the_page_by_page_check_rejects() -
             assert ref is not None and np.array_equal(got, ref)
             accepted += 1
     assert accepted > 50
+
+
+@pytest.mark.parametrize("each", [True, False])
+def test_both_block_walks_read_pyarrow_files_and_reject_bad_blocks(tmp_path, monkeypatch, each) -> None:  # type: ignore[no-untyped-def]
+    # a chunk's block chains are walked page by page (a Python step per block, few
+    # pages) or in lockstep (numpy calls per block index, many pages): the same
+    # values (pyarrow's read) and the same refusals
+    from parquet_core.encodings import delta_binary_packed as dbp
+    monkeypatch.setattr(dbp, "_EACH_MAX_PAGES", 1_000 if each else 0)
+    calls = {"each": 0, "lockstep": 0}
+    for name in calls:
+        real = getattr(dbp, f"_walk_{name}" if name == "each" else "_lockstep")
+
+        def spy(*a, _real=real, _name=name):  # type: ignore[no-untyped-def]
+            calls[_name] += 1
+            return _real(*a)
+        monkeypatch.setattr(dbp, f"_walk_{name}" if name == "each" else "_lockstep", spy)
+    values = _jittered(N_PAGES * PER_PAGE)
+    path = tmp_path / "t.parquet"
+    _write(path, values)
+    assert pc.read_table(str(path)).to_arrow().equals(pq.read_table(path))
+    assert calls["each" if each else "lockstep"] >= 1 and calls["lockstep" if each else "each"] == 0
+    offset, stream, count = _corrupt(path, values, 2, "width")
+    with pytest.raises(ParquetFormatError) as alone:
+        decode_delta_binary_packed(stream, 0, np.int64, max_count=count)
+    with pytest.raises(ParquetFormatError) as info:
+        pc.read_table(str(path))
+    assert str(info.value) == f"{alone.value} (while reading file {str(path)!r})"
+    assert f"at page 2 (file offset {offset})" in "\n".join(getattr(info.value, "__notes__", []))

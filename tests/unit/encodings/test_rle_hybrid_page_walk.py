@@ -122,7 +122,7 @@ def _runs_page(w: int, bad_value: int | None = None) -> tuple[bytes, int, list[i
     return bytes(buf), len(values), values
 
 
-@pytest.mark.parametrize("w", [3, 9])
+@pytest.mark.parametrize("w", [3, 9, 17])
 def test_a_wide_rle_value_in_a_walked_page_fails_when_expanded_naming_the_page(w) -> None:
     # the walk leaves the RLE values' width to the expansion of all pages (one check)
     good, count, values = _runs_page(w)
@@ -135,6 +135,8 @@ def test_a_wide_rle_value_in_a_walked_page_fails_when_expanded_naming_the_page(w
     with pytest.raises(ParquetFormatError, match=f"does not fit in {w} bits") as info:
         expand_dictionary_index_pages(scanned)
     assert info.value.page_index == 2
+    with pytest.raises(ParquetFormatError, match=f"does not fit in {w} bits"):
+        expand_dictionary_index_pages(scanned[2:])      # alone (a batch at a time)
     # the column reader names the page (its ordinal and offset)
     from parquet_core.column.reader import _expand_indices
     with pytest.raises(ParquetFormatError) as info:
@@ -162,3 +164,44 @@ def test_one_walked_page_expanded_alone(w, cut_last) -> None:
     assert type(s[2]) is rle_hybrid._Walked
     assert expand_dictionary_index_pages([s]).tolist() == values
     assert decode_dictionary_indices(buf, count).tolist() == values
+
+
+@pytest.mark.parametrize("damage, message", [
+    ("truncated", "truncated"),         # the last bit-packed run loses bytes it needs
+    ("short", "ends after"),            # the runs end before the count
+    ("long_header", "longer than 5 bytes"),
+])
+def test_a_damaged_walked_page_is_checked_with_the_others_and_named(damage, message) -> None:
+    # a walked page's cut and bounds are checked for all pages at once, when expanded
+    # (issue 32): the error is the run loop's own and carries the page's position
+    w = 5
+    good, count, values = _runs_page(w)
+    if damage == "truncated":
+        bad, bad_count = good + uleb(2 << 1 | 1) + bytes(w), count + 16
+    elif damage == "short":
+        bad, bad_count = good, count + 3
+    else:
+        bad, bad_count = good + b"\x80" * 5 + b"\x01", count + 8
+    with pytest.raises(ParquetFormatError, match=message):
+        decode_dictionary_indices(bad, bad_count)
+    scanned = [scan_dictionary_indices(b, c) for b, c in [(good, count), (bad, bad_count), (good, count)]]
+    assert all(type(s[2]) is rle_hybrid._Walked for s in scanned)
+    with pytest.raises(ParquetFormatError, match=message) as info:
+        expand_dictionary_index_pages(scanned)
+    assert info.value.page_index == 1
+    with pytest.raises(ParquetFormatError, match=message) as info:
+        expand_dictionary_index_pages([scanned[1]])      # alone (a batch at a time)
+    assert info.value.page_index == 0
+    assert expand_dictionary_index_pages([scanned[0], scanned[2]]).tolist() == values * 2
+
+
+def test_the_first_damaged_walked_page_is_named() -> None:
+    # page 1 has an RLE value too wide, page 2 ends early: page 1 is named
+    w = 3
+    good, count, _ = _runs_page(w)
+    wide, wide_count, _ = _runs_page(w, bad_value=1 << w)
+    scanned = [scan_dictionary_indices(b, c)
+               for b, c in [(good, count), (wide, wide_count), (good, count + 3)]]
+    with pytest.raises(ParquetFormatError, match="does not fit in 3 bits") as info:
+        expand_dictionary_index_pages(scanned)
+    assert info.value.page_index == 1
