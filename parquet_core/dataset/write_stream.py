@@ -139,13 +139,20 @@ class _PartitionFiles:
         self.pending, self.pending_rows = [], 0
 
 
+#: pyarrow's default ``max_open_files``, the limit when none is given.
+DEFAULT_MAX_OPEN_FILES = 1024
+
+
 class _StreamFiles:
     def __init__(self, fs: FileSystem, txn: Transaction, template: str, max_rows_per_file: int | None,
                  write_options: dict[str, Any], progress: Progress | None, max_open_files: int | None = None,
                  groups: tuple[int, int] | None = None) -> None:
         self.fs, self.txn, self.template = fs, txn, template
         self.max_rows_per_file = max_rows_per_file
-        self.max_open_files = max_open_files
+        # without a limit given, pyarrow's default one: a stream into more partitions than
+        # that would otherwise hold a file descriptor per partition and fail (EMFILE) at the
+        # process's limit, often 1024, after hours of writing
+        self.max_open_files = DEFAULT_MAX_OPEN_FILES if max_open_files is None else max_open_files
         #: pyarrow's (min_rows_per_group, max_rows_per_group), or None: row_group_size groups
         self.groups = groups
         self.write_options = write_options
@@ -167,7 +174,7 @@ class _StreamFiles:
         """Before a file opens: with ``max_open_files`` files open, complete the one holding
         the most rows (of those, the one that got rows last: what pyarrow's writer closed
         in every tie we tried), as pyarrow's dataset writer."""
-        if self.max_open_files is None or len(self.open) < self.max_open_files:
+        if len(self.open) < self.max_open_files:
             return
         victim = max(self.open, key=lambda p: (p.file_rows, p.used))
         victim.finish()

@@ -332,3 +332,27 @@ def test_preserve_order_and_create_dir_are_accepted(tmp_path, kw):
     assert pq.read_table(tmp_path / "pc" / "k=a").column("v").to_pylist() == [1, 3]
     with pytest.raises(TypeError, match=next(iter(kw))):
         pc.write_to_dataset(t, tmp_path / "bad", partition_cols=["k"], **{next(iter(kw)): "yes"})
+
+
+def test_a_stream_without_max_open_files_keeps_pyarrows_default_limit(tmp_path, monkeypatch):
+    """Without ``max_open_files`` a stream still keeps at most pyarrow's default (1,024) files
+    open; an unbounded writer ran into the process's file-descriptor limit. The default is
+    lowered to 3 here so that seven partitions must close files; every row is still written."""
+    from parquet_core.dataset import write_stream
+
+    assert write_stream.DEFAULT_MAX_OPEN_FILES == 1024      # pyarrow 26's default
+    monkeypatch.setattr(write_stream, "DEFAULT_MAX_OPEN_FILES", 3)
+    most = []
+    original = write_stream._StreamFiles.make_room
+
+    def counted(self):
+        original(self)
+        most.append(len(self.open))
+    monkeypatch.setattr(write_stream._StreamFiles, "make_room", counted)
+    rnd = random.Random(7)
+    seq = [(rnd.choice("abcdefg"), rnd.randint(1, 50)) for _ in range(60)]
+    got = _ours(tmp_path, seq)
+    assert most and max(most) < 3          # room made before the third file opens
+    assert len(got) > 7                    # files were completed and new ones started
+    table = pq.read_table(tmp_path / "pc")
+    assert sorted(table.column("v").to_pylist()) == list(range(sum(n for _, n in seq)))
