@@ -25,6 +25,7 @@ from parquet_core.compression import get_codec
 from parquet_core.constants import Encoding, PageType, PhysicalType
 from parquet_core.encodings import encode_values
 from parquet_core.encodings.rle_hybrid_encoder import (
+    encode_dictionary_index_pages,
     encode_dictionary_indices,
     encode_level_run,
     encode_levels_v1,
@@ -102,6 +103,26 @@ class PageBuilder:
         # and counted without materialising them
         self.all_defined = data.def_levels is None and self.max_def > 0
         self.is_byte_array = ptype == PhysicalType.BYTE_ARRAY
+        #: index page bodies encoded ahead, by the page's first value (see encode_index_pages)
+        self._index_bodies: dict[int, bytes] = {}
+
+    def encode_index_pages(self, spans: list[PageSpan]) -> None:
+        """Encode the dictionary indices of the dictionary-encoded *spans* at once.
+
+        One :func:`encode_dictionary_index_pages` call for the chunk instead of
+        one encoder call per page (the same bytes); :meth:`data_page` then
+        takes each page's body from here.
+        """
+        plan = self.plan
+        if plan is None or not spans:
+            return
+        bounds = [spans[0].v0] + [sp.v1 for sp in spans]
+        if any(sp.v0 != prev for sp, prev in zip(spans, bounds)):
+            return                  # not contiguous: leave them to the per-page encoder
+        indices = plan.indices[bounds[0]:bounds[-1]]
+        rel = np.asarray(bounds, dtype=np.int64) - bounds[0]
+        bodies = encode_dictionary_index_pages(indices, rel, len(plan.dictionary))
+        self._index_bodies = {sp.v0: body for sp, body in zip(spans, bodies)}
 
     def dictionary_page(self) -> WrittenPage:
         """The chunk's dictionary page (PLAIN entries); needs a plan."""
@@ -129,9 +150,11 @@ class PageBuilder:
             # the bit width is stated per page: size it by this page's largest
             # index (entries are numbered by first appearance, so early pages
             # need fewer bits than the whole dictionary)
-            width_for = int(page_indices.max()) + 1 if nvals else len(plan.dictionary)
-            return Encoding.RLE_DICTIONARY, encode_dictionary_indices(page_indices, width_for), \
-                stat_values, None
+            body = self._index_bodies.pop(span.v0, None)
+            if body is None:
+                width_for = int(page_indices.max()) + 1 if nvals else len(plan.dictionary)
+                body = encode_dictionary_indices(page_indices, width_for)
+            return Encoding.RLE_DICTIONARY, body, stat_values, None
         page_values = slice_values(values, span.v0, span.v1)
         try:
             body = encode_values(self.fallback, page_values, self.desc.physical_type,
