@@ -278,6 +278,7 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
     if plan is not None:
         meta.add_dictionary_page(builder.dictionary_page())
         builder.encode_index_pages([sp for sp in spans if forced is None or sp.r1 <= forced])
+    builder.encode_level_pages(spans)
     for span in spans:
         encoded = plan is not None and (forced is None or span.r1 <= forced)
         meta.add_data_page(builder.data_page(span, encoded))

@@ -53,6 +53,7 @@ __all__ = [
     "dictionary_index_bit_width",
     "encode_dictionary_index_pages",
     "encode_dictionary_indices",
+    "encode_level_pages",
     "encode_level_run",
     "encode_levels_v1",
     "encode_levels_v2",
@@ -376,7 +377,42 @@ def encode_dictionary_index_pages(indices: Any, bounds: Any, dict_size: int) -> 
     full = np.flatnonzero(counts > 0)
     if full.size:
         sizes[full] = np.maximum.reduceat(v, b[full]) + 1
-    widths = np.maximum(1, np.array([(int(s) - 1).bit_length() if s > 0 else 0 for s in sizes.tolist()]))
+    widths = np.array([dictionary_index_bit_width(int(x)) for x in sizes.tolist()], dtype=np.int64)
+    bodies = _hybrid_pages(v, b, widths)
+    return [bytes([int(w)]) + body for w, body in zip(widths.tolist(), bodies)]
+
+
+def encode_level_pages(levels: Any, bounds: Any, max_level: int, *, length_prefix: bool) -> list[bytes]:
+    """Encode the levels of many data pages at once (one column chunk's).
+
+    Page ``p`` holds ``levels[bounds[p]:bounds[p + 1]]``; the result is, page
+    for page, what :func:`encode_levels_v1` (``length_prefix``) or
+    :func:`encode_levels_v2` gives for it, with the runs of every page found
+    and laid out together (see :func:`encode_dictionary_index_pages`).
+    """
+    v, width = _level_width(levels, max_level)
+    b = np.asarray(bounds, dtype=np.int64).reshape(-1)
+    npages = b.size - 1
+    if npages < 0 or (npages and (b[0] != 0 or b[-1] != v.size or np.any(np.diff(b) < 0))):
+        raise ValueError("encode_level_pages: bounds must run from 0 to len(levels)")
+    if npages <= 0:
+        return []
+    if max_level == 0:
+        return [b""] * npages
+    if v.size and int(v.min()) < 0:
+        raise ValueError(f"RLE/bit-packed hybrid: value {int(v.min())} does not fit in {width} bits")
+    bodies = _hybrid_pages(v, b, np.full(npages, width, dtype=np.int64))
+    if not length_prefix:
+        return bodies
+    return [struct.pack("<I", len(body)) + body for body in bodies]
+
+
+def _hybrid_pages(v: npt.NDArray[Any], b: npt.NDArray[np.int64], widths: npt.NDArray[np.int64]) -> list[bytes]:
+    """The hybrid runs of every page ``v[b[p]:b[p + 1]]`` at ``widths[p]`` (1..32 bits,
+    values checked by the caller): the bytes :func:`encode_rle_hybrid` gives per page."""
+    npages = b.size - 1
+    if v.dtype == np.bool_:
+        v = v.view(np.uint8)
     minrep = np.array([default_min_repeat(int(x)) for x in widths.tolist()], dtype=np.int64)
     n = v.size
     # runs of equal values, cut at page boundaries
@@ -386,9 +422,13 @@ def encode_dictionary_index_pages(indices: Any, bounds: Any, dict_size: int) -> 
     cut[b] = True
     starts = np.flatnonzero(cut[:n])
     lens = np.diff(np.append(starts, n))
-    spage = np.searchsorted(b, starts, side="right") - 1
-    cand = np.flatnonzero(lens >= minrep[spage])
-    c_start, c_len, c_page = starts[cand], lens[cand], spage[cand]
+    cand = np.flatnonzero(lens >= int(minrep.min()))
+    c_start, c_len = starts[cand], lens[cand]
+    c_page = np.searchsorted(b, c_start, side="right") - 1
+    if int(minrep.max()) > int(minrep.min()):
+        mine = c_len >= minrep[c_page]
+        c_start, c_len, c_page = c_start[mine], c_len[mine], c_page[mine]
+        cand = cand[mine]
     keep = np.zeros(cand.size, dtype=np.bool_)
     pad = np.zeros(cand.size, dtype=np.int64)
     if cand.size:
@@ -409,8 +449,8 @@ def encode_dictionary_index_pages(indices: Any, bounds: Any, dict_size: int) -> 
     ends = np.cumsum(page_bytes)
     pieces = []
     at = 0
-    for p, end in enumerate(ends.tolist()):
-        pieces.append(bytes([int(widths[p])]) + data[at:end].tobytes())
+    for end in ends.tolist():
+        pieces.append(data[at:end].tobytes())
         at = end
     return pieces
 
@@ -458,6 +498,8 @@ def _layout_pages(v: npt.NDArray[Any], b: npt.NDArray[np.int64], widths: npt.NDA
     would be no larger bit-packed whole, and every page's byte count."""
     npages = b.size - 1
     m = r_start.size
+    if m == 0:
+        return _packed_pages(v, b, widths)
     runs_in = np.bincount(r_page, minlength=npages) if m else np.zeros(npages, dtype=np.int64)
     first_run = np.concatenate(([0], np.cumsum(runs_in)))        # of each page
     nseg = 2 * runs_in + 1
@@ -524,19 +566,20 @@ def _layout_pages(v: npt.NDArray[Any], b: npt.NDArray[np.int64], widths: npt.NDA
     return out, worse, page_bytes
 
 
+def _packed_pages(v: npt.NDArray[Any], b: npt.NDArray[np.int64], widths: npt.NDArray[Any]
+                  ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+    """Every page one bit-packed run (no RLE runs chosen anywhere): as :func:`_layout_pages`."""
+    parts = [np.frombuffer(_bit_packed_only(v[lo:hi], int(w)), dtype=np.uint8) if hi > lo
+             else np.zeros(0, dtype=np.uint8)
+             for lo, hi, w in zip(b[:-1].tolist(), b[1:].tolist(), widths.tolist())]
+    sizes = np.array([p.size for p in parts], dtype=np.int64)
+    return np.concatenate(parts), np.zeros(b.size - 1, dtype=np.bool_), sizes
+
+
 def _pack_pages(parts: list[npt.NDArray[Any]], widths: list[int]) -> npt.NDArray[np.uint8]:
-    """Bit-pack each page's literal values at its width, back to back (pages of one
-    width packed by one call: each is a whole number of 8-value groups)."""
+    """Bit-pack each page's literal values at its width, back to back (each is a
+    whole number of 8-value groups).  Page by page: the packer's (groups, words)
+    scratch of one page stays in cache, that of a whole chunk does not."""
     if not parts:
         return np.zeros(0, dtype=np.uint8)
-    if len(set(widths)) == 1:
-        return pack_bits(np.concatenate(parts), widths[0], validate=False)
-    out: list[npt.NDArray[np.uint8]] = []
-    i = 0
-    while i < len(parts):
-        j = i
-        while j < len(parts) and widths[j] == widths[i]:
-            j += 1
-        out.append(pack_bits(np.concatenate(parts[i:j]), widths[i], validate=False))
-        i = j
-    return np.concatenate(out)
+    return np.concatenate([pack_bits(part, w, validate=False) for part, w in zip(parts, widths)])

@@ -1,4 +1,4 @@
-"""Many pages of dictionary indices encoded together (one column chunk's).
+"""Many pages of dictionary indices (and of levels) encoded together (one column chunk's).
 
 Each page's stream is checked two ways: decoded back (our decoder is checked
 against pyarrow and the spec elsewhere) to the generated indices, and byte for
@@ -11,10 +11,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parquet_core.encodings.rle_hybrid import decode_dictionary_indices
+from parquet_core.encodings.rle_hybrid import decode_dictionary_indices, decode_rle_hybrid
 from parquet_core.encodings.rle_hybrid_encoder import (
     encode_dictionary_index_pages,
     encode_dictionary_indices,
+    encode_level_pages,
+    encode_levels_v1,
+    encode_levels_v2,
 )
 
 
@@ -53,3 +56,23 @@ def test_misuse_is_refused() -> None:
         encode_dictionary_index_pages(v, [0, 3], 4)
     assert encode_dictionary_index_pages(v[:0], [0], 4) == []
     assert encode_dictionary_index_pages(v[:0], [0, 0], 4) == [bytes([2])]
+
+
+@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("length_prefix", [True, False])
+def test_level_pages_same_bytes_as_page_by_page(seed: int, length_prefix: bool) -> None:
+    rng = np.random.default_rng(100 + seed)
+    max_level = int(rng.choice([1, 2, 3, 5]))
+    n = int(rng.integers(0, 4000))
+    levels = _runny(rng, n, max_level + 1).astype(rng.choice([np.int16, np.uint8, np.int32]))
+    bounds = np.sort(np.concatenate(([0, n], rng.integers(0, n + 1, int(rng.integers(0, 7))))))
+    got = encode_level_pages(levels, bounds, max_level, length_prefix=length_prefix)
+    one = encode_levels_v1 if length_prefix else encode_levels_v2
+    width = max_level.bit_length()
+    for p, body in enumerate(got):
+        page = levels[bounds[p]:bounds[p + 1]]
+        assert body == one(page, max_level)
+        runs = body[4:] if length_prefix else body
+        assert np.array_equal(decode_rle_hybrid(runs, width, page.size), page)
+    with pytest.raises(ValueError, match="exceeds the maximum level"):
+        encode_level_pages(np.array([0, 4]), [0, 2], 3, length_prefix=True)
