@@ -26,8 +26,8 @@ from parquet_core.constants import Encoding, PageType, PhysicalType
 from parquet_core.encodings import encode_values
 from parquet_core.encodings.rle_hybrid_encoder import (
     encode_dictionary_index_pages,
-    encode_level_pages,
     encode_dictionary_indices,
+    encode_level_pages,
     encode_level_run,
     encode_levels_v1,
     encode_levels_v2,

@@ -410,7 +410,6 @@ def encode_level_pages(levels: Any, bounds: Any, max_level: int, *, length_prefi
 def _hybrid_pages(v: npt.NDArray[Any], b: npt.NDArray[np.int64], widths: npt.NDArray[np.int64]) -> list[bytes]:
     """The hybrid runs of every page ``v[b[p]:b[p + 1]]`` at ``widths[p]`` (1..32 bits,
     values checked by the caller): the bytes :func:`encode_rle_hybrid` gives per page."""
-    npages = b.size - 1
     if v.dtype == np.bool_:
         v = v.view(np.uint8)
     minrep = np.array([default_min_repeat(int(x)) for x in widths.tolist()], dtype=np.int64)
