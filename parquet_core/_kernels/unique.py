@@ -89,6 +89,9 @@ def first_occurrence_codes(keys: Any, *, costs: Any = None,
 def _direct(k: npt.NDArray[Any], lo: int, span: int, costs: Any = None,
             budget: int | None = None) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
     n = k.size
+    if budget is not None and np.ndim(costs) == 0 and span * float(costs) <= budget:
+        # even every key of the span could not pass the budget: no early stop possible
+        budget = None
     if budget is None and span <= _SMALL_SPAN and n > _PREFIX_START:
         return _direct_small(k, lo, span)
     # key - min fits the span; compute it in 64 bits without overflow
