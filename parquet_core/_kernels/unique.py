@@ -37,6 +37,9 @@ __all__ = ["first_occurrence_codes"]
 #: The direct table is used when max - min + 1 <= this factor x count (or tiny).
 _DIRECT_SPAN_FACTOR = 4
 _DIRECT_SPAN_MIN = 1 << 16
+#: Spans up to this size take :func:`_direct_small` (key -> code table of this many int32).
+_SMALL_SPAN = 1 << 16
+_PREFIX_START = 4096
 _FIB = np.uint64(0x9E3779B97F4A7C15)
 _EMPTY = np.int32(2**31 - 1)
 _START_BITS = 12
@@ -86,6 +89,11 @@ def first_occurrence_codes(keys: Any, *, costs: Any = None,
 def _direct(k: npt.NDArray[Any], lo: int, span: int, costs: Any = None,
             budget: int | None = None) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
     n = k.size
+    if budget is not None and np.ndim(costs) == 0 and span * float(costs) <= budget:
+        # even every key of the span could not pass the budget: no early stop possible
+        budget = None
+    if budget is None and span <= _SMALL_SPAN and n > _PREFIX_START:
+        return _direct_small(k, lo, span)
     # key - min fits the span; compute it in 64 bits without overflow
     if k.dtype.kind == "u":
         off = (k.astype(np.uint64) - np.uint64(lo)).astype(np.intp)
@@ -115,6 +123,42 @@ def _direct(k: npt.NDArray[Any], lo: int, span: int, costs: Any = None,
         n, off = at, off[:at]
     owner = first[off]
     return _number(None, owner, n)
+
+
+def _direct_small(k: npt.NDArray[Any], lo: int,
+                  span: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+    """The direct table for a small span: first rows found in a growing prefix.
+
+    The first rows are looked for in a prefix of the rows (``np.minimum.at``),
+    a key -> code table is built from them (-1 for keys not seen yet) and
+    every row is looked up in it; if some row's key was not in the prefix,
+    the prefix grows past it and the lookup is done again.  A
+    low-cardinality column has all its keys in its first few thousand rows,
+    so this is one pass of a gather over the rows instead of an
+    ``np.minimum.at`` and a running count over all of them.  ``key - lo``
+    is taken in the keys' own dtype: it lies in ``0..span-1``, so a
+    wrapping subtraction gives it exactly.
+    """
+    n = k.size
+    off = k - k.dtype.type(lo)
+    first = np.full(span, n, dtype=np.int64)
+    m, done = 0, 0
+    while True:
+        m = min(n, max(m, _PREFIX_START))
+        np.minimum.at(first, off[done:m], np.arange(done, m, dtype=np.int64))
+        done = m
+        seen = first < n
+        firsts = np.sort(first[seen])
+        code_of_key = np.full(span, -1, dtype=np.int32)
+        code_of_key[off[firsts]] = np.arange(firsts.size, dtype=np.int32)
+        codes = code_of_key.take(off)
+        if m == n:
+            return firsts, codes
+        missing = codes < 0
+        if not missing.any():
+            return firsts, codes
+        # a key first seen past the prefix: take the rows up to it and 4x more
+        m = max(4 * m, int(missing.argmax()) + 1)
 
 
 class _Table:

@@ -17,6 +17,7 @@ is moved into place with :meth:`ChunkResult.rebase`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,10 +63,13 @@ class ChunkMetadataBuilder:
     """Accumulates one chunk's metadata, page by page."""
 
     def __init__(self, desc: ColumnDescriptor, opts: ColumnOptions, wopts: WriterOptions,
-                 chunk_offset: int) -> None:
+                 chunk_offset: int, emit: Callable[[bytes], Any] | None = None) -> None:
         self.desc, self.opts, self.wopts = desc, opts, wopts
         self.chunk_offset = self.offset = chunk_offset
+        #: pages kept for the caller, unless *emit* takes each as it is placed (written
+        #: straight to the file at ``chunk_offset``: a chunk's pages are then never all held)
         self.pages: list[bytes] = []
+        self.emit = emit
         self.encodings: list[int] = []
         self.enc_stats: dict[tuple[int, int], int] = {}
         self.dict_offset: int | None = None
@@ -89,7 +93,10 @@ class ChunkMetadataBuilder:
 
     def _place(self, page: WrittenPage, page_type: int, encoding: int) -> int:
         start = self.offset
-        self.pages.append(page.data)
+        if self.emit is not None:
+            self.emit(page.data)
+        else:
+            self.pages.append(page.data)
         self.offset += page.compressed_size
         self.total_uncompressed += page.uncompressed_size
         key = (page_type, encoding)

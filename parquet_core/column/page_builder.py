@@ -25,7 +25,9 @@ from parquet_core.compression import get_codec
 from parquet_core.constants import Encoding, PageType, PhysicalType
 from parquet_core.encodings import encode_values
 from parquet_core.encodings.rle_hybrid_encoder import (
+    encode_dictionary_index_pages,
     encode_dictionary_indices,
+    encode_level_pages,
     encode_level_run,
     encode_levels_v1,
     encode_levels_v2,
@@ -102,6 +104,48 @@ class PageBuilder:
         # and counted without materialising them
         self.all_defined = data.def_levels is None and self.max_def > 0
         self.is_byte_array = ptype == PhysicalType.BYTE_ARRAY
+        #: index page bodies encoded ahead, by the page's first value (see encode_index_pages)
+        self._index_bodies: dict[int, bytes] = {}
+        #: (repetition, definition) level streams encoded ahead, by the page's first slot
+        self._level_bodies: dict[int, tuple[bytes | None, bytes | None]] = {}
+
+    def encode_level_pages(self, spans: list[PageSpan]) -> None:
+        """Encode the levels of every page at once (see :func:`encode_level_pages`)."""
+        data = self.data
+        if not spans or (data.rep_levels is None and (data.def_levels is None or self.all_defined)):
+            return
+        bounds = [spans[0].s0] + [sp.s1 for sp in spans]
+        if any(sp.s0 != prev for sp, prev in zip(spans, bounds)):
+            return
+        rel = np.asarray(bounds, dtype=np.int64) - bounds[0]
+        prefix = not self.v2
+
+        def pages(levels: Any, max_level: int) -> list[bytes | None]:
+            if levels is None:
+                return [None] * len(spans)
+            return list(encode_level_pages(levels[bounds[0]:bounds[-1]], rel, max_level,
+                                           length_prefix=prefix))
+        reps = pages(data.rep_levels, self.max_rep)
+        defs = pages(None if self.all_defined else data.def_levels, self.max_def)
+        self._level_bodies = {sp.s0: rd for sp, rd in zip(spans, zip(reps, defs))}
+
+    def encode_index_pages(self, spans: list[PageSpan]) -> None:
+        """Encode the dictionary indices of the dictionary-encoded *spans* at once.
+
+        One :func:`encode_dictionary_index_pages` call for the chunk instead of
+        one encoder call per page (the same bytes); :meth:`data_page` then
+        takes each page's body from here.
+        """
+        plan = self.plan
+        if plan is None or not spans:
+            return
+        bounds = [spans[0].v0] + [sp.v1 for sp in spans]
+        if any(sp.v0 != prev for sp, prev in zip(spans, bounds)):
+            return                  # not contiguous: leave them to the per-page encoder
+        indices = plan.indices[bounds[0]:bounds[-1]]
+        rel = np.asarray(bounds, dtype=np.int64) - bounds[0]
+        bodies = encode_dictionary_index_pages(indices, rel, len(plan.dictionary))
+        self._index_bodies = {sp.v0: body for sp, body in zip(spans, bodies)}
 
     def dictionary_page(self) -> WrittenPage:
         """The chunk's dictionary page (PLAIN entries); needs a plan."""
@@ -129,9 +173,11 @@ class PageBuilder:
             # the bit width is stated per page: size it by this page's largest
             # index (entries are numbered by first appearance, so early pages
             # need fewer bits than the whole dictionary)
-            width_for = int(page_indices.max()) + 1 if nvals else len(plan.dictionary)
-            return Encoding.RLE_DICTIONARY, encode_dictionary_indices(page_indices, width_for), \
-                stat_values, None
+            body = self._index_bodies.pop(span.v0, None)
+            if body is None:
+                width_for = int(page_indices.max()) + 1 if nvals else len(plan.dictionary)
+                body = encode_dictionary_indices(page_indices, width_for)
+            return Encoding.RLE_DICTIONARY, body, stat_values, None
         page_values = slice_values(values, span.v0, span.v1)
         try:
             body = encode_values(self.fallback, page_values, self.desc.physical_type,
@@ -175,19 +221,24 @@ class PageBuilder:
             unencoded = int(offs[span.v1]) - int(offs[span.v0])
         crypt, checksum = self.crypt, self.wopts.write_page_checksum
         max_def, max_rep = self.max_def, self.max_rep
+        ahead_r, ahead_d = self._level_bodies.pop(span.s0, (None, None))
         if self.v2:
-            rl = b"" if page_reps is None else encode_levels_v2(page_reps, max_rep)
+            rl = b"" if page_reps is None else ahead_r if ahead_r is not None \
+                else encode_levels_v2(page_reps, max_rep)
             dl = encode_level_run(nslots, max_def, max_def, length_prefix=False) if self.all_defined \
-                else b"" if page_defs is None else encode_levels_v2(page_defs, max_def)
+                else b"" if page_defs is None else ahead_d if ahead_d is not None \
+                else encode_levels_v2(page_defs, max_def)
             page = data_page_v2(rl, dl, body, num_values=nslots, num_nulls=nulls,
                                 num_rows=span.num_rows, encoding=enc, codec=self.codec,
                                 level=self.level, statistics=page_stats, checksum=checksum,
                                 crypt=crypt, ordinal=span.ordinal)
             page_type = PageType.DATA_PAGE_V2
         else:
-            rl = b"" if page_reps is None else encode_levels_v1(page_reps, max_rep)
+            rl = b"" if page_reps is None else ahead_r if ahead_r is not None \
+                else encode_levels_v1(page_reps, max_rep)
             dl = encode_level_run(nslots, max_def, max_def, length_prefix=True) if self.all_defined \
-                else b"" if page_defs is None else encode_levels_v1(page_defs, max_def)
+                else b"" if page_defs is None else ahead_d if ahead_d is not None \
+                else encode_levels_v1(page_defs, max_def)
             page = data_page_v1(rl, dl, body, num_values=nslots, encoding=enc, codec=self.codec,
                                 level=self.level, statistics=page_stats, checksum=checksum,
                                 crypt=crypt, ordinal=span.ordinal)

@@ -44,6 +44,7 @@ move them into place afterwards (:meth:`ChunkResult.rebase`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -244,7 +245,8 @@ def _bloom_filter(values: Any, desc: ColumnDescriptor, opts: ColumnOptions,
 
 def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOptions,
                        wopts: WriterOptions, chunk_offset: int,
-                       crypt: ChunkEncryption = PLAINTEXT) -> ChunkResult:
+                       crypt: ChunkEncryption = PLAINTEXT,
+                       emit: Callable[[bytes], Any] | None = None) -> ChunkResult:
     """Encode one leaf's data of one row group into pages.
 
     Parameters
@@ -263,12 +265,16 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
         (:data:`~parquet_core.encryption.context.PLAINTEXT` for a plaintext
         chunk). Sizes and offsets (metadata, offset index) count the modules
         as stored.
+    emit:
+        If given, each page is handed to it as soon as it is encoded (the
+        caller writes it at ``chunk_offset`` and on), and the result's
+        ``pages`` is empty: a chunk's pages are never all held in memory.
     """
     values = data.values
     layout = ChunkLayout(data, desc)
     raw = _dictionary_plan(values, opts, wopts, desc, data.dictionaries)
     plan = None if raw is None else DictionaryPlan(*raw)
-    meta = ChunkMetadataBuilder(desc, opts, wopts, chunk_offset)
+    meta = ChunkMetadataBuilder(desc, opts, wopts, chunk_offset, emit)
     builder = PageBuilder(data, desc, opts, wopts, plan, crypt, meta.stats, meta.geo)
     costs, forced = _page_costs(values, desc, plan, layout)
     spans = layout.pages(costs, wopts.data_page_size, wopts.data_page_row_count_limit, forced)
@@ -277,6 +283,8 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
         crypt.check_page_ordinal(len(spans) - 1)
     if plan is not None:
         meta.add_dictionary_page(builder.dictionary_page())
+        builder.encode_index_pages([sp for sp in spans if forced is None or sp.r1 <= forced])
+    builder.encode_level_pages(spans)
     for span in spans:
         encoded = plan is not None and (forced is None or span.r1 <= forced)
         meta.add_data_page(builder.data_page(span, encoded))

@@ -25,7 +25,7 @@ import os
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from parquet_core.column.writer import ChunkResult, write_column_chunk
 from parquet_core.encryption.context import ChunkEncryption, FileEncryption
@@ -102,11 +102,12 @@ class RowGroupWriter:
         return WrittenRowGroup(row_group, indexes, crypts)
 
     def _encode_chunk(self, desc: ColumnDescriptor, make: LeafData, crypt: ChunkEncryption, ordinal: int,
-                      offset: int) -> ChunkResult:
-        """One leaf's chunk of a row group, its first byte at *offset*."""
+                      offset: int, emit: Callable[[bytes], Any] | None = None) -> ChunkResult:
+        """One leaf's chunk of a row group, its first byte at *offset* (pages handed to
+        *emit* as they are made, if given)."""
         try:
             return write_column_chunk(make(), desc, self._options.column(desc.dotted_path),
-                                      self._options, offset, crypt)
+                                      self._options, offset, crypt, emit)
         except ParquetError as exc:
             add_context(exc, column=desc.dotted_path, row_group=ordinal)
             raise
@@ -117,8 +118,9 @@ class RowGroupWriter:
         (the first error in column order is raised; chunks not yet started are cancelled)."""
         pool = self._thread_pool(len(leaves), crypts)
         if pool is None:
+            # one thread: each page goes to the file as soon as it is encoded
             for (desc, make), crypt in zip(leaves, crypts):
-                yield self._encode_chunk(desc, make, crypt, ordinal, self._sink.offset)
+                yield self._encode_chunk(desc, make, crypt, ordinal, self._sink.offset, self._sink.write)
             return
         tasks = iter(zip(leaves, crypts))
         window: deque[Future[ChunkResult]] = deque()

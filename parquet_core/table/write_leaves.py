@@ -54,6 +54,11 @@ def _nonnull(values: Any, validity: npt.NDArray[np.bool_] | None) -> Any:
     return values[idx]
 
 
+def _flat_rows(desc: ColumnDescriptor, column: Array, start: int, stop: int) -> ColumnData:
+    """:func:`flat_leaf` of rows ``start:stop`` of *column*."""
+    return flat_leaf(desc, column.slice(start, stop))
+
+
 def flat_leaf(desc: ColumnDescriptor, column: Array) -> ColumnData:
     """The data of a flat column's only leaf: validity as definition levels, values physical."""
     validity = column.validity
@@ -126,8 +131,9 @@ class WriteLeaves:
         out: list[tuple[ColumnDescriptor, LeafData]] = []
         for i, leaves in enumerate(self._fields):
             if isinstance(leaves, ColumnDescriptor):
-                column = self.table.columns[i].slice(start, stop)
-                out.append((leaves, partial(flat_leaf, leaves, column)))
+                # sliced when the thunk runs: one column's slice (a string column's
+                # re-based offsets) is held at a time, not every column's
+                out.append((leaves, partial(_flat_rows, leaves, self.table.columns[i], start, stop)))
                 continue
             for leaf in leaves:
                 out.append((leaf.desc, partial(leaf.rows, start, stop)))

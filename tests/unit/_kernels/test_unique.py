@@ -100,3 +100,32 @@ def test_repeated_keys_across_many_steps(card: int, late: int, n: int, seed: int
     assert np.array_equal(first, ref_first) and np.array_equal(codes, ref_codes)
     if budget is not None and p < n:
         assert 8 * len(first) > budget
+
+
+@pytest.mark.parametrize("late", [5_000, 40_000, 199_999])
+def test_small_range_key_first_seen_late(late: int) -> None:
+    """A low-cardinality column whose last key appears long after the others
+    (past the prefix the small-range path starts from)."""
+    rng = np.random.default_rng(late)
+    keys = rng.integers(-3, 4, 200_000).astype(np.int32)
+    keys[late] = 1000
+    first, codes = first_occurrence_codes(keys)
+    # expected from np.unique: first rows sorted, codes by first-row rank
+    uniq, idx, inv = np.unique(keys, return_index=True, return_inverse=True)
+    order = np.argsort(idx)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    assert np.array_equal(first, np.sort(idx))
+    assert np.array_equal(codes, rank[inv.reshape(-1)])
+    assert codes.dtype == np.int32 and first.dtype == np.int64
+
+
+def test_budget_that_a_small_span_cannot_pass_covers_every_row() -> None:
+    """Keys spanning 7 values at cost 4 cannot pass a budget of 100: all rows are
+    grouped (the same result as without a budget)."""
+    keys = np.tile(np.array([5, 3, 9, 3, 4, 8, 6, 7], dtype=np.int64), 5000)
+    first, codes = first_occurrence_codes(keys, costs=4, budget=100)
+    assert codes.size == keys.size
+    assert list(first) == [0, 1, 2, 4, 5, 6, 7]
+    assert list(codes[:8]) == [0, 1, 2, 1, 3, 4, 5, 6]
+    assert np.array_equal(codes, np.tile(codes[:8], 5000))
