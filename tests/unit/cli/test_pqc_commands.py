@@ -274,15 +274,17 @@ def test_kms_class_reads_kms_encrypted_files(tmp_path, capsys, internal):
 
 def test_rewrite_streams_row_groups(written, tmp_path, monkeypatch):
     # the whole file is never read at once: only read_row_group, once per input row group
+    from parquet_core.file.reader import ParquetFile   # the file layer's class, pc.ParquetFile's base
+
     calls = []
-    real = pc.ParquetFile.read_row_group
+    real = ParquetFile.read_row_group
 
     def spy(self, i, *a, **k):
         calls.append(i)
         return real(self, i, *a, **k)
 
-    monkeypatch.setattr(pc.ParquetFile, "read", lambda *a, **k: pytest.fail("whole-file read"))
-    monkeypatch.setattr(pc.ParquetFile, "read_row_group", spy)
+    monkeypatch.setattr(ParquetFile, "read", lambda *a, **k: pytest.fail("whole-file read"))
+    monkeypatch.setattr(ParquetFile, "read_row_group", spy)
     out = str(tmp_path / "s.parquet")
     assert main(["rewrite", written, out, "--row-group-size", "250"]) == 0
     assert calls == [0, 1, 2]
