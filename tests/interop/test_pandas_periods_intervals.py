@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import parquet_core as pc
+from tests._support.no_pyarrow import BLOCK_PYARROW
 
 pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow")
@@ -113,20 +114,9 @@ def test_sparse_columns_are_refused_naming_the_column_and_dtype(tmp_path, sparse
         assert "'sp'" in str(exc.value) and str(sparse.dtype) in str(exc.value)
 
 
-_SCRIPT = textwrap.dedent("""
+_SCRIPT = BLOCK_PYARROW + textwrap.dedent("""
     import io
     import pickle
-    import sys
-
-
-    class BlockPyarrow:
-        def find_spec(self, name, path=None, target=None):
-            if name == "pyarrow" or name.startswith("pyarrow."):
-                raise ImportError(f"pyarrow is blocked in this test ({name})")
-            return None
-
-
-    sys.meta_path.insert(0, BlockPyarrow())
     import pandas as pd
     import parquet_core as pc
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import parquet_core as pc
+from tests._support.no_pyarrow import BLOCK_PYARROW
 
 pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow")
@@ -25,19 +26,8 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 ROOT = Path(__file__).resolve().parents[2]
 
-_SCRIPT = textwrap.dedent("""
+_SCRIPT = BLOCK_PYARROW + textwrap.dedent("""
     import pickle
-    import sys
-
-
-    class BlockPyarrow:
-        def find_spec(self, name, path=None, target=None):
-            if name == "pyarrow" or name.startswith("pyarrow."):
-                raise ImportError(f"pyarrow is blocked in this test ({name})")
-            return None
-
-
-    sys.meta_path.insert(0, BlockPyarrow())
     import pandas as pd
     import parquet_core as pc
 
