@@ -168,6 +168,24 @@ def _choose_runs_loop(c_start: npt.NDArray[np.int64], c_len: npt.NDArray[np.int6
     return np.array(keep, dtype=np.bool_), np.array(pads, dtype=np.int64)
 
 
+def _compose_prefix(prefix: npt.NDArray[np.uint8]) -> None:
+    """Turn row j of *prefix* (a map of the 8 bit-phase states, applied at run j) into the
+    composition of rows 0..j, in place: doubling rounds, each composing a row with the one
+    *span* rows earlier; rows that already map every state to one value are done (a
+    constant map absorbs what came before)."""
+    todo = np.flatnonzero(~(prefix == prefix[:, :1]).all(axis=1))
+    span = 1
+    while True:
+        todo = todo[todo >= span]
+        if not todo.size:
+            return
+        # later window o earlier window: f(g(s)) with f = row j, g = row j - span
+        prefix[todo] = np.take_along_axis(prefix[todo], prefix[todo - span], axis=1)
+        rows = prefix[todo]
+        todo = todo[~(rows == rows[:, :1]).all(axis=1)]
+        span *= 2
+
+
 def _choose_runs(c_start: npt.NDArray[np.int64], c_len: npt.NDArray[np.int64],
                  min_repeat: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
     """Decide which candidate runs become RLE runs, exactly as the sequential greedy.
@@ -193,17 +211,7 @@ def _choose_runs(c_start: npt.NDArray[np.int64], c_len: npt.NDArray[np.int64],
         gap = ((c_start[1:] - c_start[:-1] - c_len[:-1]) & 7).astype(np.uint8)
         prefix = np.where(choose[:-1], gap[:, None],
                           (_STATES8[None, :] + step[:, None]) & np.uint8(7)).astype(np.uint8)
-        todo = np.flatnonzero(~(prefix == prefix[:, :1]).all(axis=1))
-        span = 1
-        while True:
-            todo = todo[todo >= span]
-            if not todo.size:
-                break
-            # later window o earlier window: f(g(s)) with f = row j, g = row j - span
-            prefix[todo] = np.take_along_axis(prefix[todo], prefix[todo - span], axis=1)
-            rows = prefix[todo]
-            todo = todo[~(rows == rows[:, :1]).all(axis=1)]
-            span *= 2
+        _compose_prefix(prefix)
         states[1:] = prefix[:, s0]
     keep = choose[np.arange(k), states]
     return keep, pad[states]
@@ -474,16 +482,7 @@ def _choose_runs_paged(c_start: npt.NDArray[np.int64], c_len: npt.NDArray[np.int
         newpage = np.flatnonzero(c_page[1:] != c_page[:-1])
         if newpage.size:
             prefix[newpage] = (c_start[newpage + 1] & 7).astype(np.uint8)[:, None]
-        todo = np.flatnonzero(~(prefix == prefix[:, :1]).all(axis=1))
-        span = 1
-        while True:
-            todo = todo[todo >= span]
-            if not todo.size:
-                break
-            prefix[todo] = np.take_along_axis(prefix[todo], prefix[todo - span], axis=1)
-            rows = prefix[todo]
-            todo = todo[~(rows == rows[:, :1]).all(axis=1)]
-            span *= 2
+        _compose_prefix(prefix)
         states[1:] = prefix[:, s0]
     keep = choose[np.arange(k), states]
     return keep, padtab[states]
