@@ -60,6 +60,7 @@ from parquet_core.column.page_builder import DictionaryPlan, PageBuilder, defaul
 from parquet_core.constants import PhysicalType
 from parquet_core.encodings.dictionary import (
     build_dictionary,
+    count_distinct,
     dictionary_byte_size,
     dictionary_prefix_sizes,
     extend_dictionary,
@@ -174,16 +175,24 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
         m = min(n, max(_MIN_PROBE, int(2.0 * limit / max(mean_cost, 1.0))))
     else:
         m = n if n <= 2 * _MIN_PROBE else _MIN_PROBE
-    dictionary, indices = build_dictionary(_window(values, 0, m), ptype, budget=limit)
     probe = not strings and m < n
+    width = _FIXED_WIDTH.get(PhysicalType(ptype), desc.type_length or 1)
+    if probe and m * width <= limit:
+        # the probe cannot pass the size limit, so the hashing below would reach the
+        # "does a dictionary pay" test with every distinct value of the probe: counting
+        # them by a sort is cheaper, and a column of measurements (the common case that
+        # does not pay) is then never hashed at all
+        distinct = count_distinct(_window(values, 0, m), ptype)
+        if distinct is not None and not _dictionary_pays(distinct, m, width):
+            return None
+    dictionary, indices = build_dictionary(_window(values, 0, m), ptype, budget=limit)
     done = m
     while True:
         sizes = dictionary_prefix_sizes(dictionary, ptype, desc.type_length)
         total = int(sizes[-1])
         if total > limit or len(indices) < done:
             break
-        if probe and not _dictionary_pays(len(dictionary), m,
-                                          _FIXED_WIDTH.get(PhysicalType(ptype), desc.type_length or 1)):
+        if probe and not _dictionary_pays(len(dictionary), m, width):
             return None
         probe = False
         if done == n:

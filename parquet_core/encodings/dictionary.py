@@ -46,6 +46,7 @@ from parquet_core.constants import PhysicalType
 
 __all__ = [
     "build_dictionary",
+    "count_distinct",
     "extend_dictionary",
     "dictionary_byte_size",
     "dictionary_prefix_sizes",
@@ -118,6 +119,21 @@ def build_dictionary(values: Any, physical_type: int, type_length: int | None = 
     v = np.ascontiguousarray(values, dtype=dtype).reshape(-1)
     first, codes = first_occurrence_codes(v.view(key_dtype), costs=_WIDTH[pt], budget=budget)
     return v[first], codes
+
+
+def count_distinct(values: Any, physical_type: int) -> int | None:
+    """How many entries :func:`build_dictionary` would find in numeric *values* (their bit
+    patterns: ``0.0`` and ``-0.0``, and NaNs of other payloads, are distinct entries), by
+    sorting rather than hashing; None for the other physical types."""
+    pt = PhysicalType(physical_type)
+    if pt not in _NUMERIC:
+        return None
+    dtype, key_dtype = _NUMERIC[pt]
+    keys = np.ascontiguousarray(values, dtype=dtype).reshape(-1).view(key_dtype)
+    if keys.size < 2:
+        return int(keys.size)
+    ordered = np.sort(keys)
+    return int(np.count_nonzero(ordered[1:] != ordered[:-1])) + 1
 
 
 def extend_dictionary(dictionary: Any, indices: npt.NDArray[np.integer], more: Any,

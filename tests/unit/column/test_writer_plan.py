@@ -224,3 +224,38 @@ def test_pages_handed_to_emit_as_made_equal_the_held_pages(v2):
     assert sent == held.pages
     assert serialize(streamed.meta) == serialize(held.meta)
     assert serialize(streamed.offset_index) == serialize(held.offset_index)
+
+
+@pytest.mark.parametrize("dtype,ptype", [(np.float64, pc.float64()), (np.float32, pc.float32()),
+                                         (np.int64, pc.int64()), (np.int32, pc.int32())])
+def test_distinct_count_by_sorting_is_the_dictionary_size(dtype, ptype):
+    """count_distinct (a sort) finds as many entries as build_dictionary (a hash of the bit
+    patterns): 0.0 and -0.0 are two entries, NaNs of other payloads too."""
+    from parquet_core.encodings.dictionary import build_dictionary, count_distinct
+
+    rng = np.random.default_rng(5)
+    desc = _desc(ptype)
+    cases = [rng.integers(0, 50, 4096), rng.integers(0, 10**6, 4096), np.zeros(0), np.ones(1)]
+    if dtype in (np.float64, np.float32):
+        bits = np.uint64 if dtype == np.float64 else np.uint32
+        nans = np.array([np.nan] * 3, dtype=dtype)
+        nans.view(bits)[1] |= 1                        # another NaN payload
+        cases.append(np.concatenate([np.array([0.0, -0.0, 0.0], dtype=dtype), nans]))
+    for values in cases:
+        values = np.asarray(values).astype(dtype)
+        assert count_distinct(values, desc.physical_type) == len(build_dictionary(values, desc.physical_type)[0])
+    assert count_distinct(np.zeros((3, 16), np.uint8), 7) is None        # FIXED_LEN_BYTE_ARRAY
+
+
+def test_distinct_probe_skips_hashing(monkeypatch):
+    """A probe whose values do not pay for a dictionary is decided by the count alone: the
+    chunk is never hashed (half of the wide write's time went to hashing such columns)."""
+    from parquet_core.column import writer
+
+    def no_hashing(*a, **k):
+        raise AssertionError("hashed")
+    monkeypatch.setattr(writer, "build_dictionary", no_hashing)
+    desc = _desc(pc.float64())
+    wopts = writer_options(["c"])
+    values = np.random.default_rng(2).random(20_000)
+    assert _dictionary_plan(values, wopts.column("c"), wopts, desc) is None
