@@ -1105,6 +1105,14 @@ def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0)
     return out
 
 
+def _run_values(joined: npt.NDArray[np.uint8], body: npt.NDArray[np.int64], vbytes: int) -> npt.NDArray[np.int64]:
+    """The RLE runs' repeated values: *vbytes* little-endian bytes at each of *body*."""
+    value = joined[body].astype(np.int64)
+    for k in range(1, vbytes):
+        value |= joined[body + k].astype(np.int64) << (8 * k)
+    return value
+
+
 def _walked_runs(joined: npt.NDArray[np.uint8], w: int, walked: list[tuple[_Walked, int]],
                  takes_parts: list[npt.NDArray[np.int64]],
                  tags_parts: list[npt.NDArray[np.int64]], runs_per_page: list[int]) -> int:
@@ -1199,9 +1207,7 @@ def _walked_runs(joined: npt.NDArray[np.uint8], w: int, walked: list[tuple[_Walk
         hlens = None if hlen is None else hlen[keep]
     packed = (heads_u & 1).astype(np.bool_)
     body = at + 1 if hlens is None else at + hlens
-    value = joined[body].astype(np.int64)
-    for k in range(1, vbytes):
-        value |= joined[body + k].astype(np.int64) << (8 * k)
+    value = _run_values(joined, body, vbytes)
     if w < 8 * vbytes:
         wide = value >> w
         wide[packed] = 0
@@ -1247,9 +1253,7 @@ def _one_walked_page(joined: npt.NDArray[np.uint8], w: int, walked: tuple[_Walke
         if int(body[-1]) - base + need > wk.n:
             return 0
     packed = (heads & 1).astype(np.bool_)
-    value = joined[body].astype(np.int64)
-    for k in range(1, vbytes):
-        value |= joined[body + k].astype(np.int64) << (8 * k)
+    value = _run_values(joined, body, vbytes)
     if w < 8 * vbytes:
         wide = value >> w
         wide[packed] = 0
