@@ -99,17 +99,23 @@ def cases(cache: str) -> dict[str, tuple[Callable[[bool], Any], str]]:
         pq.write_table(rt.wide(), wide)
     out["wide"] = (lambda t: pc.read_table(wide, use_threads=t).to_arrow(), wide)
     rows = 300_000
-    line = os.path.join(cache, f"real_taxi_{rows}_{pa.__version__}.parquet")
-    if not os.path.exists(line):
-        make, opts = rt.CASES["taxi"]
-        pq.write_table(make(rows), line, **opts)
-    out["taxi"] = (lambda t: pc.read_table(line, use_threads=t).to_arrow(), line)
+    for name, (make, opts) in rt.CASES.items():   # lineitem, taxi, urls, timestamps
+        path = os.path.join(cache, f"real_{name}_{rows}_{pa.__version__}.parquet")
+        if not os.path.exists(path):
+            pq.write_table(make(rows), path, **opts)
+        out[name] = (functools.partial(_read, path), path)
     return out
+
+
+def _read(path: str, threads: bool) -> Any:
+    import parquet_core as pc
+
+    return pc.read_table(path, use_threads=threads).to_arrow()
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.gil_probe", description=__doc__.splitlines()[0])
-    ap.add_argument("--cases", default="smallfiles,wide,taxi")
+    ap.add_argument("--cases", default="smallfiles,wide,taxi", help="any of smallfiles, wide, lineitem, taxi, urls, timestamps")
     ap.add_argument("--repeats", "-n", type=int, default=3)
     ap.add_argument("--cache-dir", default=os.environ.get("PQC_BENCH_CACHE", tempfile.gettempdir()))
     args = ap.parse_args(argv)
