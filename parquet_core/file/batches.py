@@ -12,7 +12,9 @@
 A batch costs the pages that hold its rows (plus the read-ahead window of
 :mod:`parquet_core.file.chunk_reader`), so the first batch of a huge row
 group reads the pages of about one batch per column, and memory stays
-bounded by the batch plus a page.  What is held, per leaf: the decoded page
+bounded by the batch plus a page (small pages, under 16 KiB, are decoded
+several at a time: up to 128 KiB of them and 4 MiB of decoded fixed-width
+values, see :func:`parquet_core.column.reader.iter_chunk_pieces`).  What is held, per leaf: the decoded page
 (or run of pages) the batch is cut from, whose values are views of the
 decompressed page where the encoding allows (PLAIN fixed-width); for an
 optional leaf also its value position per level (8 bytes a row); and the
