@@ -89,12 +89,32 @@ def test_pieces_of_small_pages_stop_at_the_held_bytes(monkeypatch) -> None:  # t
     assert pieces[:-1] == [per_piece] * (len(pieces) - 1)
 
 
-def test_byte_array_pieces_keep_the_level_cap(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    # strings have no known decoded size: small pages join up to 64k levels only
+def test_long_dictionary_strings_keep_the_level_cap(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # 200-byte dictionary strings (~208 decoded bytes a value): small pages join up to 64k levels
     rng = np.random.default_rng(6)
     n = 200_000
-    words = np.array(["alpha", "beta", "gamma", "delta"])
+    words = np.array([c * 200 for c in "abcd"])
     data = _file(10_000, words[rng.integers(0, 4, n)], True)
     pieces = _pieces_of(monkeypatch, data, 1_000)
     assert sum(pieces) == n
     assert len(pieces) > 1 and max(pieces) <= reader._AHEAD_LEVELS + 10_000
+
+
+def test_dense_pages_over_16_kib_are_joined_too(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # 20,000-row pages of 9-bit indices (~23 KB each, about one value per byte): joined up
+    # to 128 KiB of pages (one piece per page before)
+    rng = np.random.default_rng(7)
+    n = 200_000
+    data = _file(20_000, rng.integers(0, 400, n).astype(np.int32), True)
+    pieces = _pieces_of(monkeypatch, data, 8_192)
+    assert sum(pieces) == n
+    assert len(pieces) <= 3 and all(p % 20_000 == 0 for p in pieces)
+
+
+def test_dictionary_strings_join_by_their_decoded_size(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # short dictionary strings: ~10 decoded bytes a value, so 200,000 rows make one piece
+    rng = np.random.default_rng(8)
+    n = 200_000
+    words = np.array(["N", "Y"])
+    data = _file(20_000, words[rng.integers(0, 2, n)], True)
+    assert _pieces_of(monkeypatch, data, 8_192) == [n]
