@@ -974,11 +974,13 @@ def iter_chunk_pieces(pages: Iterable[Page], desc: ColumnDescriptor,
         pages = slice_pages(pages, desc, min_levels)    # a big page decoded a batch at a time
     levels = 0          # declared by the headers of the data pages not yet yielded
     held = 0            # their bytes
-    # Batches read a few small pages at once: a piece costs a set of numpy calls whatever
-    # its size, so below _AHEAD_LEVELS levels and _AHEAD_BYTES page bytes the next page
-    # joins the piece (small batches of small pages: one piece per ~64k values, not per
-    # batch).  A big page, or one sliced for a batch, ends the piece as before.
+    # Batches read several small pages at once: a piece costs a set of numpy calls whatever
+    # its size, so a small page (_joins) joins the piece while it holds fewer than
+    # _ahead_levels() levels and _AHEAD_HELD page bytes (small batches of small pages: one
+    # piece per chunk of a few hundred thousand narrow values, not one per batch).  A big
+    # page, or one sliced for a batch, ends the piece as before.
     ahead = min_levels > 1
+    cap = _ahead_levels(dec.width)
     last: Page | None = None
     for page in pages:
         if isinstance(page, DictionaryPage) and levels:
@@ -986,34 +988,63 @@ def iter_chunk_pieces(pages: Iterable[Page], desc: ColumnDescriptor,
             levels = held = 0
         dec.decode_page(page)
         if isinstance(page, DictionaryPage):
+            cap = _ahead_levels(dec.width, dec.dictionary)
             continue
         last = page
         levels += max(int(page.num_values), 1)
+        size = _page_bytes(page) if ahead else 0
+        held += size
         if levels >= min_levels:
-            if ahead:
-                held += _page_bytes(page)
-                if levels < _AHEAD_LEVELS and held < _AHEAD_BYTES:
-                    continue
+            if ahead and _joins(page, size) and levels < cap and held < _AHEAD_HELD:
+                continue
             yield dec.piece(page)
             levels = held = 0
-        elif ahead:
-            held += _page_bytes(page)
     if levels:
         yield dec.piece(last)
 
 
-#: :func:`iter_chunk_pieces` joins small pages into pieces of up to this many levels ...
-_AHEAD_LEVELS = 1 << 16
-#: ... and this many bytes of page bodies (pages this big are read one per piece, as a
-#: first batch reads about one page per column; pyarrow's 20,000-row page cap makes much
-#: smaller pages of low-cardinality dictionary columns).
+#: :func:`iter_chunk_pieces` joins pages smaller than this many bytes of body, or holding
+#: at least one value per two bytes (dictionary indices of up to ~16 bits: pyarrow's
+#: 20,000-row page cap makes pages of 2-30 KB of them); other pages are read one per
+#: piece, as a first batch reads about one page per column ...
 _AHEAD_BYTES = 16 << 10
+#: ... into pieces of up to this many bytes of page bodies (half the read-ahead window of
+#: :mod:`parquet_core.file.chunk_reader`: the pages joined were read with the first) ...
+_AHEAD_HELD = 128 << 10
+#: ... and of up to this many levels for values of unknown decoded size (byte arrays
+#: without a dictionary, booleans) ...
+_AHEAD_LEVELS = 1 << 16
+#: ... or, for fixed-width values and dictionary-encoded byte arrays, of up to about this
+#: many decoded bytes: a small-page column of 300,000 rows is one piece (each piece costs
+#: a set of numpy calls whatever its size).
+_AHEAD_DECODED = 4 << 20
+
+
+def _ahead_levels(width: int, dictionary: Any = None) -> int:
+    """The most levels :func:`iter_chunk_pieces` joins into a piece of small pages, for
+    values of *width* bytes (0: variable or bits); byte arrays decoded from *dictionary*
+    take its mean entry plus an 8-byte offset each."""
+    if not width and isinstance(dictionary, ByteArrays) and len(dictionary):
+        width = 8 + -(-int(dictionary.offsets[-1] - dictionary.offsets[0]) // len(dictionary))
+    return max(_AHEAD_LEVELS, _AHEAD_DECODED // width) if width else _AHEAD_LEVELS
+
+
+def _joins(page: Any, size: int) -> bool:
+    """Whether *page* (of *size* body bytes, :func:`_page_bytes`) may join the piece before it."""
+    if size < _AHEAD_BYTES:
+        return True
+    return size < _SLICED and 2 * int(page.num_values) >= size
+
+
+#: :func:`_page_bytes` of a page cut from a bigger one
+_SLICED = 1 << 62
 
 
 def _page_bytes(page: Any) -> int:
-    """The bytes a page holds (its decompressed body; levels apart for v2), or a size past
-    :data:`_AHEAD_BYTES` for a page cut from a bigger one (a batch's slice ends its piece)."""
+    """The bytes a v1 page holds (its decompressed body), or :data:`_SLICED` for a page cut
+    from a bigger one (a batch's slice ends its piece; a v2 page, whose parts look like a
+    cut page's, is taken for one)."""
     body = getattr(page, "body", None)
     if not isinstance(body, (bytes, bytearray, memoryview)):
-        return _AHEAD_BYTES
+        return _SLICED
     return len(body)

@@ -8,11 +8,15 @@
                                     pages holding at least batch_size levels, decoded together)
       per batch: each leaf buffers pieces until it holds batch_size complete records,
                  table.leaves.split_records cuts them off; table.leaves.field_array builds the fields
+                 (a flat field without dictionaries: its piece's Array is built once and each
+                 batch within the piece is a slice of it)
 
 A batch costs the pages that hold its rows (plus the read-ahead window of
 :mod:`parquet_core.file.chunk_reader`), so the first batch of a huge row
 group reads the pages of about one batch per column, and memory stays
-bounded by the batch plus a page.  What is held, per leaf: the decoded page
+bounded by the batch plus a page (small pages, under 16 KiB, are decoded
+several at a time: up to 128 KiB of them and 4 MiB of decoded fixed-width
+values, see :func:`parquet_core.column.reader.iter_chunk_pieces`).  What is held, per leaf: the decoded page
 (or run of pages) the batch is cut from, whose values are views of the
 decompressed page where the encoding allows (PLAIN fixed-width); for an
 optional leaf also its value position per level (8 bytes a row); and the
@@ -30,7 +34,7 @@ record starts or its chunk ends.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from parquet_core.column.data import ColumnData
 from parquet_core.column.reader import iter_chunk_pieces
@@ -39,7 +43,7 @@ from parquet_core.file.columns import Selected
 from parquet_core.file.scan import ReadContext, _result, _settle, run_tasks
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.types import Schema
-from parquet_core.table.arrays import Table
+from parquet_core.table.arrays import Array, Table
 from parquet_core.table.leaves import concat_data, count_records, record_starts, slice_data, value_positions
 
 __all__ = ["iter_batches"]
@@ -56,8 +60,14 @@ class _LeafStream:
     """
 
     def __init__(self, ctx: ReadContext, leaf: int, groups: Sequence[int], keep: bool,
-                 min_levels: int = 1) -> None:
+                 min_levels: int = 1, build: Callable[[ColumnData], Array] | None = None) -> None:
         self.ctx = ctx
+        # a flat field's leaf read without dictionaries: its Array is built once per piece
+        # (the checks and conversions of table.leaves.field_array done once) and each batch
+        # is a slice of it (take_array)
+        self.build = build
+        self.array: Array | None = None     # the Array of array_of (a piece), once built
+        self.array_of: ColumnData | None = None
         self.leaf = leaf
         self.desc: ColumnDescriptor = ctx.metadata.schema.column(leaf)
         self.min_levels = min_levels     # levels per decoded piece (a batch's worth)
@@ -183,19 +193,8 @@ class _LeafStream:
         while need:
             data = self.data
             if data is None or self.level >= data.num_levels:
-                self.data = self.values = None
-                item = None
-                while not self.done:
-                    got = next(self.items, False)
-                    if got is False:
-                        self.done = True
-                    elif isinstance(got, ColumnData) and got.num_levels:    # (else the end of a chunk)
-                        item = got
-                        break
-                if item is None:
+                if not self._next_piece():
                     break
-                self.data, self.values = item, self._positions(item)
-                self.level = self.value = 0
                 continue
             stop = min(self.level + need, data.num_levels)
             vstop = stop if self.values is None else int(self.values[stop])
@@ -205,6 +204,47 @@ class _LeafStream:
         if not parts:
             raise ParquetFormatError(f"column {self.desc.dotted_path} ends before the rows its row groups promise")
         return parts[0] if len(parts) == 1 else concat_data(parts, self.desc)
+
+    def _next_piece(self) -> bool:
+        """Let the current piece go and take the next one with levels (False: none left)."""
+        self.data = self.values = None
+        self.array = self.array_of = None
+        while not self.done:
+            got = next(self.items, False)
+            if got is False:
+                self.done = True
+            elif isinstance(got, ColumnData) and got.num_levels:    # (else the end of a chunk)
+                self.data, self.values = got, self._positions(got)
+                self.level = self.value = 0
+                return True
+        return False
+
+    def take_array(self, n: int) -> Array:
+        """The Array of the next *n* rows of a flat field (:attr:`build` given): a slice of
+        its piece's Array when the piece holds them all, else built from the rows taken."""
+        assert self.build is not None
+        data = self.data
+        if data is None or self.level >= data.num_levels:
+            self._next_piece()
+            data = self.data
+        if data is None or self.level + n > data.num_levels:
+            return self.build(self._take_rows(n))       # (a batch across pieces, or the end)
+        if self.array_of is not data:
+            self.array, self.array_of = self.build(data), data
+        arr = self.array
+        assert arr is not None
+        start = self.level
+        stop = start + n
+        self.level = stop
+        self.value = stop if self.values is None else int(self.values[stop])
+        part = arr.slice(start, stop)
+        if part.validity is not None and part.validity.all():
+            part = Array(part.type, part.values, None)      # as a batch read alone: no nulls, no mask
+        return part
+
+
+def _build_flat(ctx: ReadContext, field: Any, shape: Any, data: ColumnData) -> Array:
+    return ctx.build(field, shape, {shape.column: data})
 
 
 def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence[int], batch_size: int,
@@ -217,19 +257,25 @@ def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
     streams: list[_LeafStream] = []
     fields = []
     for field, shape in selected:
-        mine = [_LeafStream(ctx, leaf, groups, ctx.keeps(field, shape, leaf), batch_size) for leaf in shape.leaves]
+        build = None
+        if shape.is_flat and not ctx.keeps(field, shape, shape.column) and \
+                ctx.metadata.schema.column(shape.column).max_repetition_level == 0:
+            build = partial(_build_flat, ctx, field, shape)
+        mine = [_LeafStream(ctx, leaf, groups, ctx.keeps(field, shape, leaf), batch_size, build)
+                for leaf in shape.leaves]
         streams.extend(mine)
         fields.append((field, shape, mine))
     schema = Schema([f for f, _ in selected])
     done = 0
     while done < total:
         n = min(batch_size, total - done)
-        taken = run_tasks([partial(s.take, n) for s in streams], use_threads)
+        taken = run_tasks([partial(s.take if s.build is None else s.take_array, n) for s in streams], use_threads)
         try:
             data = {s.leaf: _result(t) for s, t in zip(streams, taken)}
         except BaseException:
             _settle(taken)     # no task still reads when the error reaches the caller
             raise
-        cols = [ctx.build(field, shape, {s.leaf: data[s.leaf] for s in mine}) for field, shape, mine in fields]
+        cols = [data[mine[0].leaf] if mine[0].build is not None
+                else ctx.build(field, shape, {s.leaf: data[s.leaf] for s in mine}) for field, shape, mine in fields]
         done += n
         yield Table(schema, cols, n)

@@ -422,7 +422,7 @@ class ParquetFile:
 
         Pages are decoded as they are needed and a batch is yielded as soon
         as it is full, so memory stays bounded by the batch (plus about one
-        page per column); batches run across row groups, as pyarrow's do.
+        page per column, or a few MiB of small pages decoded together); batches run across row groups, as pyarrow's do.
         With ``filters`` each kept row group is read and filtered, then sliced.
         """
         if batch_size <= 0:

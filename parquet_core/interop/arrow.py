@@ -114,10 +114,39 @@ def _dictionary_to_arrow(arr: DictionaryArray) -> pa.Array | pa.ChunkedArray:
     return pa.chunked_array(chunks, type=pa.dictionary(pa.int32(), typ))
 
 
+#: (DataType, numpy dtype) -> the Arrow type that takes such values' buffer as it is, or
+#: None (decided once per pair by the checks of :func:`array_to_arrow`; batches convert
+#: the same columns over and over)
+_AS_IS: dict[tuple[DataType, np.dtype], pa.DataType | None] = {}
+
+
+def _as_is(dt: DataType, dtype: np.dtype) -> pa.DataType | None:
+    key = (dt, dtype)
+    try:
+        return _AS_IS[key]
+    except KeyError:
+        pass
+    typ: pa.DataType | None = None
+    if not dt.is_nested and dt.id not in (TypeId.NULL, TypeId.DECIMAL, TypeId.INT96) and dtype.kind in "iuf":
+        t = arrow_type(dt)
+        if pa.types.is_primitive(t) and not pa.types.is_boolean(t) and \
+                t.bit_width == dtype.itemsize * 8 and (dtype.kind == "f") == pa.types.is_floating(t):
+            typ = t
+    if len(_AS_IS) < 1024:
+        _AS_IS[key] = typ
+    return typ
+
+
 def array_to_arrow(arr: Array) -> pa.Array:
     """Convert one :class:`Array` (nested ones with their children; a
     :class:`DictionaryArray` of several runs gives a ``ChunkedArray``)."""
     dt = arr.type
+    values = arr.values
+    if type(arr) is Array and type(values) is np.ndarray and values.ndim == 1:
+        typ = _as_is(dt, values.dtype)
+        if typ is not None:     # the fixed-width case below, its checks remembered
+            return pa.Array.from_buffers(typ, len(values), [_bitmap(arr.validity),
+                                                            pa.py_buffer(np.ascontiguousarray(values))])
     if isinstance(arr, DictionaryArray) and (isinstance(arr.values, ByteArrays)
                                              or (arr.requested and not dt.is_nested)):
         # flat non-binary dictionaries: the Hive partition columns pyarrow.parquet reads as

@@ -19,6 +19,7 @@ lossily (``store_schema=False``).
 from __future__ import annotations
 
 import base64
+import functools
 from dataclasses import replace
 from typing import Any, Callable, Sequence
 
@@ -44,6 +45,16 @@ def encode_schema(schema: pa.Schema) -> bytes:
 
 def decode_schema(encoded: bytes) -> pa.Schema | None:
     """The schema an ``ARROW:schema`` value holds, or ``None`` when it is not one."""
+    try:
+        return _decoded(bytes(encoded))
+    except TypeError:       # (not bytes-like)
+        return None
+
+
+@functools.lru_cache(maxsize=32)
+def _decoded(encoded: bytes) -> pa.Schema | None:
+    """:func:`decode_schema`, remembered: every batch of a file converted to Arrow restores
+    its types from the same value (an Arrow schema is immutable, so sharing it is safe)."""
     try:
         return pa.ipc.read_schema(pa.BufferReader(base64.b64decode(encoded)))
     except (ValueError, TypeError, pa.ArrowException):
@@ -88,12 +99,28 @@ def restore_columns(fields: Sequence[Field], arrays: list[Any], metadata: dict[b
     ``read_dictionary``).  Used for data (``Table.to_arrow``) and for schemas alone
     (empty arrays: ``read_schema(...).to_arrow()``)."""
     metadata = metadata or {}
+    # the schema of columns that all need nothing restored is a function of this key: the
+    # batches of one file are converted with one lookup instead of a field each
+    key: tuple[Any, ...] | None = None
+    try:
+        key = (tuple(metadata.items()),
+               tuple((f.name, f.nullable, f.field_id, a.type, as_read(i)) for i, (f, a) in enumerate(zip(fields, arrays))
+                     if type(a.type) is pa.DataType and not f.type.is_nested))
+    except TypeError:       # (something unhashable in the metadata)
+        key = None
+    if key is not None and len(key[1]) == len(fields):
+        hit = _PLAIN_SCHEMAS.get(key)
+        if hit is not None:
+            return list(arrays), hit
+    else:
+        key = None
     original = decode_schema(metadata[ARROW_SCHEMA_KEY]) if ARROW_SCHEMA_KEY in metadata else None
     names = [f.name for f in fields]
     # the recorded fields by position when all are there in order (names may repeat),
     # else by name (get_field_index finds none for a name several fields share)
     in_order = original is not None and original.names == names
     out, arrow_fields = list(arrays), []
+    plain = True        # every column took the first branch below
     for i, f in enumerate(fields):
         want = None
         if in_order and original is not None:
@@ -102,6 +129,15 @@ def restore_columns(fields: Sequence[Field], arrays: list[Any], metadata: dict[b
             want = original.field(f.name)
         if want is not None and as_read(i):
             want = want.with_type(out[i].type)
+        typ = out[i].type
+        if type(typ) is pa.DataType and not f.type.is_nested and (want is None or want.type.equals(typ)):
+            # a flat column of a plain Arrow type (no children, no dictionary, no extension)
+            # that the recorded schema already agrees with: nothing to restore, only its
+            # field's metadata (what restore_field and with_field_ids give, without the calls)
+            meta = _merged(None if want is None else want.metadata, f.field_id)
+            arrow_fields.append(pa.field(f.name, typ, nullable=f.nullable, metadata=meta))
+            continue
+        plain = False
         out[i], meta = restore_field(out[i], want)
         # pyarrow merges each Parquet field_id into the metadata of its field, at every depth
         out[i], meta = with_field_ids(out[i], meta, f, want)
@@ -110,7 +146,18 @@ def restore_columns(fields: Sequence[Field], arrays: list[Any], metadata: dict[b
         kept = original.metadata
     else:
         kept = {k: v for k, v in metadata.items() if k != ARROW_SCHEMA_KEY} or None
-    return out, pa.schema(arrow_fields, metadata=kept)
+    schema = pa.schema(arrow_fields, metadata=kept)
+    if plain and key is not None:
+        if len(_PLAIN_SCHEMAS) >= 64:
+            _PLAIN_SCHEMAS.clear()
+        _PLAIN_SCHEMAS[key] = schema
+    return out, schema
+
+
+#: :func:`restore_columns`' schemas of columns that needed nothing restored, by the key
+#: that decides them (footer key/values; each field's name, nullability, id, Arrow type
+#: and ``as_read``)
+_PLAIN_SCHEMAS: dict[tuple[Any, ...], pa.Schema] = {}
 
 
 def restore_field(arr: Any, want: pa.Field | None) -> tuple[Any, dict[bytes, bytes] | None]:
