@@ -39,10 +39,11 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import functools
+import itertools
 import re
 import urllib.parse
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from parquet_core.errors import ParquetSchemaError
 from parquet_core.schema import build
@@ -247,16 +248,28 @@ class Partitioning:
             out.append((name, None if seg == DEFAULT_PARTITION_NAME else decode_value(seg)))
         return out
 
+    def folder_values(self, folders: Iterable[Sequence[str]]) -> list[list[tuple[str, str | None]]]:
+        """What :meth:`infer` needs of files whose folders below the root are *folders* (one
+        list per file): the same inference as from each file's :meth:`parse`, cheaper.
+        Hive: each distinct folder name parsed once, the distinct ``(column, value)`` pairs
+        in the order they first occur (one list); directory: each distinct list once (the
+        files of one folder share one list)."""
+        if self.flavor == "hive":
+            names = dict.fromkeys(itertools.chain.from_iterable(folders))
+            return [[pv for pv in map(parse_hive_folder, names) if pv is not None]]
+        return [self.parse(f) for f in {id(f): f for f in folders}.values()]
+
     def infer(self, parsed: Sequence[Sequence[tuple[str, str | None]]]) -> Partitioning:
         """This partitioning with :attr:`schema` set from the values of every file."""
         order: list[str] = list(self.names) if self.flavor == "directory" else []
         values: dict[str, list[str | None]] = {n: [] for n in order}
-        for spec in parsed:
-            for name, value in spec:
-                if name not in values:
-                    order.append(name)
-                    values[name] = []
-                values[name].append(value)
+        # each distinct (column, value) once, in the order they first occur: the inference
+        # depends on which values a column has, not on how many files have them
+        for name, value in dict.fromkeys(itertools.chain.from_iterable(parsed)):
+            if name not in values:
+                order.append(name)
+                values[name] = []
+            values[name].append(value)
         given = {f.name: f for f in self.given} if self.given is not None else {}
         fields = []
         for name in order:

@@ -27,6 +27,7 @@ chunks' own offsets and sizes.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from thrift.Thrift import TType
@@ -75,6 +76,14 @@ def row_group_ends(raw: Any) -> list[int | None]:
     (every current writer sets them), else from its column chunks.
     """
     bags = _fast_extents(raw)
+    if bags:
+        try:    # every row group has both fields (every current writer): C-level loops
+            starts = [b.file_offset for b in bags]
+            sizes = [b.total_compressed_size for b in bags]
+            if min(starts) > 0 and min(sizes) >= 0:
+                return list(map(operator.add, starts, sizes))
+        except (AttributeError, TypeError):
+            pass    # one row group without them (or not numbers): each row group below
     n = len(bags) if bags is not None else len(raw.row_groups or [])
     out: list[int | None] = []
     for i in range(n):
