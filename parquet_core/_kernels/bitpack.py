@@ -405,6 +405,8 @@ def pack_bits(values: Any, bit_width: int, *, validate: bool = True) -> npt.NDAr
         return np.packbits(v.astype(np.bool_, copy=False), bitorder="little")
     if w in (8, 16, 32, 64):
         return v.astype(f"<u{w // 8}").view(np.uint8)
+    if w < 16:
+        return _pack_lanes(v, w)
     groups = (n + 7) >> 3
     padded = np.zeros((groups, 8), dtype=np.uint64)
     padded.reshape(-1)[:n] = v
@@ -427,6 +429,47 @@ def pack_bits(values: Any, bit_width: int, *, validate: bool = True) -> npt.NDAr
     if 8 * nwords != w:
         as_bytes = as_bytes[:, :w]
     return np.ascontiguousarray(as_bytes).reshape(-1)[:packed_size(n, w)]
+
+
+_M = {k: np.uint64(m) for k, m in (("b_lo", 0x00FF00FF00FF00FF), ("b_hi", 0xFF00FF00FF00FF00),
+                                    ("h_lo", 0x0000FFFF0000FFFF), ("h_hi", 0xFFFF0000FFFF0000),
+                                    ("w_lo", 0x00000000FFFFFFFF))}
+
+
+def _pack_lanes(v: npt.NDArray[Any], w: int) -> npt.NDArray[np.uint8]:
+    """:func:`pack_bits` for widths 2..7 and 9..15, on whole 64-bit words.
+
+    The values are laid out one per byte (one per 16-bit lane above 8 bits)
+    and neighbours are merged pairwise: each step moves the upper value of
+    every lane pair down next to the lower one, halving the lanes and
+    doubling the bits each holds, until a word holds ``8 * w`` packed bits
+    (two words of ``4 * w`` bits above 8 bits, joined at the end).  A few
+    whole-array operations per step instead of a shift per value position.
+    """
+    n = v.size
+    groups = (n + 7) >> 3
+    lane = np.uint8 if w < 8 else np.dtype("<u2")
+    if n == groups * 8:
+        x = v.astype(lane).view("<u8")
+    else:
+        padded = np.zeros(groups * 8, dtype=lane)
+        padded[:n] = v
+        x = padded.view("<u8")
+    m = _M
+    if w < 8:
+        x = (x & m["b_lo"]) | ((x & m["b_hi"]) >> np.uint64(8 - w))
+        x = (x & m["h_lo"]) | ((x & m["h_hi"]) >> np.uint64(16 - 2 * w))
+        x = (x & m["w_lo"]) | ((x >> np.uint64(32)) << np.uint64(4 * w))
+        out = x.astype(_LE8, copy=False).view(np.uint8).reshape(groups, 8)[:, :w]
+    else:
+        x = (x & m["h_lo"]) | ((x & m["h_hi"]) >> np.uint64(16 - w))
+        x = (x & m["w_lo"]) | ((x >> np.uint64(32)) << np.uint64(2 * w))
+        pairs = x.reshape(groups, 2)               # 4 values (4w bits) in each word
+        both = np.empty((groups, 2), dtype="<u8")
+        both[:, 0] = pairs[:, 0] | (pairs[:, 1] << np.uint64(4 * w))
+        both[:, 1] = pairs[:, 1] >> np.uint64(64 - 4 * w)
+        out = both.view(np.uint8).reshape(groups, 16)[:, :w]
+    return np.ascontiguousarray(out).reshape(-1)[:packed_size(n, w)]
 
 
 def pack_bits_msb(values: Any, bit_width: int) -> npt.NDArray[np.uint8]:

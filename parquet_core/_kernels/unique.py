@@ -83,13 +83,17 @@ def first_occurrence_codes(keys: Any, *, costs: Any = None,
     span = hi - lo + 1
     if span <= max(_DIRECT_SPAN_FACTOR * n, _DIRECT_SPAN_MIN):
         return _direct(k, lo, span, costs, budget)
+    if n > 2 * _PREFIX_START:
+        few = _few_keys(k, costs, budget)
+        if few is not None:
+            return few
     return _hashed(k, costs, budget)
 
 
 def _direct(k: npt.NDArray[Any], lo: int, span: int, costs: Any = None,
             budget: int | None = None) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
     n = k.size
-    if budget is not None and np.ndim(costs) == 0 and span * float(costs) <= budget:
+    if budget is not None and span * float(costs if np.ndim(costs) == 0 else np.max(costs)) <= budget:
         # even every key of the span could not pass the budget: no early stop possible
         budget = None
     if budget is None and span <= _SMALL_SPAN and n > _PREFIX_START:
@@ -159,6 +163,73 @@ def _direct_small(k: npt.NDArray[Any], lo: int,
             return firsts, codes
         # a key first seen past the prefix: take the rows up to it and 4x more
         m = max(4 * m, int(missing.argmax()) + 1)
+
+
+#: At most this many distinct keys in the first rows try :func:`_few_keys`.
+_FEW_MAX = 512
+#: Rows looked up per block of :func:`_few_keys` (its scratch stays in cache).
+_FEW_BLOCK = 1 << 15
+#: Odd multipliers tried, in order, for a collision-free slot of every key of :func:`_few_keys`.
+_FEW_MULTIPLIERS = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93,
+                    0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53)
+
+
+def _few_keys(k: npt.NDArray[Any], costs: Any,
+              budget: int | None) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]] | None:
+    """Keys of a wide range but few distinct values (doubles of a low-cardinality
+    column), or None.
+
+    The distinct keys of the first :data:`_PREFIX_START` rows, numbered by
+    first appearance, get a slot each in a small table under a multiplicative
+    hash chosen so that no two share one.  Every row is then looked up by
+    block: its slot's key must be its own (a slot no key owns holds a key
+    that hashes elsewhere, so it never matches).  A row whose key is not in
+    the table (a value first seen later) gives up: None, and the caller
+    groups the keys in general.  When every row matches, each key's first
+    row lies in the prefix, so the prefix's first-appearance order is the
+    whole column's.
+    """
+    n = k.size
+    head = k[:_PREFIX_START]
+    distinct, first_in_head = np.unique(head, return_index=True)
+    d = distinct.size
+    if d > _FEW_MAX:
+        return None
+    order = np.argsort(first_in_head, kind="stable")
+    firsts = first_in_head[order].astype(np.int64)
+    if budget is not None:
+        spent = d * float(costs) if np.ndim(costs) == 0 else float(np.asarray(costs)[firsts].sum())
+        if spent > budget:
+            return None          # may have to stop early: the general path's business
+    as_u64 = (lambda a: a) if k.dtype == np.uint64 else \
+        (lambda a: a.astype(np.int64, copy=False).view(np.uint64))
+    entry_keys = as_u64(distinct[order])
+    bits = max(4, (4 * d - 1).bit_length())
+    shift = np.uint64(64 - bits)
+    for mult in _FEW_MULTIPLIERS:
+        mul = np.uint64(mult)
+        slots = (entry_keys * mul) >> shift
+        if np.unique(slots).size == d:
+            break
+    else:
+        return None
+    slot_key = np.full(1 << bits, entry_keys[0], dtype=np.uint64)
+    slot_code = np.zeros(1 << bits, dtype=np.int32)
+    slot_key[slots.astype(np.intp)] = entry_keys
+    slot_code[slots.astype(np.intp)] = np.arange(d, dtype=np.int32)
+    codes = np.empty(n, dtype=np.int32)
+    buf = np.empty(min(n, _FEW_BLOCK), dtype=np.uint64)
+    for lo in range(0, n, _FEW_BLOCK):
+        hi = min(n, lo + _FEW_BLOCK)
+        kb = as_u64(k[lo:hi])
+        sb = buf[:hi - lo]
+        np.multiply(kb, mul, out=sb)
+        np.right_shift(sb, shift, out=sb)
+        at = sb.view(np.int64)
+        if not np.array_equal(slot_key.take(at), kb):
+            return None
+        slot_code.take(at, out=codes[lo:hi])
+    return firsts, codes
 
 
 class _Table:

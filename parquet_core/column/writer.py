@@ -203,9 +203,15 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
         # few distinct values so far: the rest is unlikely to pass the limit, so it
         # is grouped without the budget's bookkeeping (passing it is still caught
         # below, from the whole dictionary)
-        more, more_indices = build_dictionary(_window(values, done, m), ptype,
-                                              budget=None if few else limit)
-        dictionary, indices = extend_dictionary(dictionary, indices, more, more_indices, ptype)
+        if strings:
+            more, more_indices = build_dictionary(_window(values, done, m), ptype,
+                                                  budget=None if few else limit)
+            dictionary, indices = extend_dictionary(dictionary, indices, more, more_indices, ptype)
+        else:
+            # fixed-width keys cost the same whether the probe is grouped again or not:
+            # one grouping of values[:m] spares the remap and join of two runs' indices
+            dictionary, indices = build_dictionary(_window(values, 0, m), ptype,
+                                                   budget=None if few else limit)
         done = m
     fits = int(np.searchsorted(sizes, limit, side="right")) - 1
     if fits == 0:

@@ -97,8 +97,10 @@ def build_dictionary(values: Any, physical_type: int, type_length: int | None = 
         if not isinstance(values, ByteArrays):
             raise TypeError(f"BYTE_ARRAY values must be ByteArrays, not {type(values).__name__}")
         lens = values.lengths()
-        costs = lens + 4 if budget is not None else None
-        first, codes = _group_packed(values, lens, costs, budget)
+        first, codes = _group_uniform(values, lens, budget)
+        if first is None:
+            costs = lens + 4 if budget is not None else None
+            first, codes = _group_packed(values, lens, costs, budget)
         if first is None:
             first, codes = _group_strings(WordView(values.offsets, values.data), max_exact=7,
                                           costs=costs, budget=budget)
@@ -264,8 +266,8 @@ def _group_packed(values: ByteArrays, lens: npt.NDArray[np.int64], costs: Any,
                   budget: int | None) -> tuple[Any, Any]:
     """Group strings of at most 32 bytes by packed words; ``(None, None)`` if longer.
 
-    Strings of at most 7 bytes are one word with the length in its top
-    byte: an exact key.  Longer ones are hashed (length first, then each
+    Strings of at most 7 bytes are one word with the length above the
+    longest string's bytes: an exact key.  Longer ones are hashed (length first, then each
     word) to one 64-bit key and grouped, and every string's words and
     length are then compared with its group's first string, so the result
     is exact: on a hash collision the caller takes the general path.
@@ -285,7 +287,9 @@ def _group_packed(values: ByteArrays, lens: npt.NDArray[np.int64], costs: Any,
         mat = packed_words(values, nwords, lo, hi, lens)
         lens64 = lens[lo:hi].astype(np.uint64)
         if longest <= 7:
-            np.bitwise_or(mat[:, 0], lens64 << np.uint64(56), out=h[lo:hi])
+            # the bytes fill the low 8 * longest bits: the length above them makes the
+            # key exact, and short strings (flags, codes) span a small range of keys
+            np.bitwise_or(mat[:, 0], lens64 << np.uint64(8 * longest), out=h[lo:hi])
             continue
         hb = lens64 * _H1
         for j in range(nwords):
@@ -307,6 +311,22 @@ def _group_packed(values: ByteArrays, lens: npt.NDArray[np.int64], costs: Any,
         if diff.any():
             return None, None
     return first, codes
+
+
+def _group_uniform(values: ByteArrays, lens: npt.NDArray[np.int64],
+                   budget: int | None) -> tuple[Any, Any]:
+    """Group strings all 1, 2 or 4 bytes long (flags, codes) by their bytes read as one
+    integer each, straight from the data; ``(None, None)`` for other lengths."""
+    n = len(values)
+    if n == 0:
+        return None, None
+    width = int(lens[0])
+    if width not in (1, 2, 4) or int(lens.min()) != width or int(lens.max()) != width:
+        return None, None
+    # equal lengths: string i is bytes o0 + width * i ... of the data
+    o0 = int(values.offsets[0])
+    raw = np.ascontiguousarray(np.asarray(values.data[o0:o0 + n * width], dtype=np.uint8))
+    return first_occurrence_codes(raw.view(f"<u{width}"), costs=width + 4, budget=budget)
 
 
 def _group_strings(view: WordView, max_exact: int, costs: Any = None,

@@ -428,9 +428,16 @@ def _hybrid_pages(v: npt.NDArray[Any], b: npt.NDArray[np.int64], widths: npt.NDA
         cut[1:n] = v[1:] != v[:-1]
     cut[b] = True
     starts = np.flatnonzero(cut[:n])
-    lens = np.diff(np.append(starts, n))
-    cand = np.flatnonzero(lens >= int(minrep.min()))
-    c_start, c_len = starts[cand], lens[cand]
+    # run lengths are the gaps between starts (the last run ends the values): only
+    # those of candidate runs are kept
+    shortest = int(minrep.min())
+    gaps = np.subtract(starts[1:], starts[:-1])
+    cand = np.flatnonzero(gaps >= shortest)
+    c_start, c_len = starts[cand], gaps[cand]
+    tail = n - int(starts[-1]) if starts.size else 0
+    if tail >= shortest:
+        c_start, c_len = np.append(c_start, starts[-1]), np.append(c_len, tail)
+        cand = np.append(cand, starts.size - 1)
     c_page = np.searchsorted(b, c_start, side="right") - 1
     if int(minrep.max()) > int(minrep.min()):
         mine = c_len >= minrep[c_page]
@@ -548,18 +555,7 @@ def _layout_pages(v: npt.NDArray[Any], b: npt.NDArray[np.int64], widths: npt.NDA
     lit_mask = np.repeat(seg_lit, seg_vals)
     lit = v[lit_mask]
     lit_count = np.bincount(seg_page[seg_lit], weights=seg_vals[seg_lit], minlength=npages).astype(np.int64)
-    padded = (lit_count + 7) & ~7
-    bodies_parts = []
-    at = 0
-    for p in range(npages):
-        c, pc_ = int(lit_count[p]), int(padded[p])
-        if pc_:
-            chunk = lit[at:at + c]
-            if pc_ > c:
-                chunk = np.concatenate((chunk, np.zeros(pc_ - c, dtype=chunk.dtype)))
-            bodies_parts.append(chunk)
-        at += c
-    bodies = _pack_pages(bodies_parts, [int(widths[p]) for p in range(npages) if padded[p]])
+    bodies = _pack_pages(lit, lit_count, widths)
     out = interleave(heads, head_len[present], bodies, body_len[present])
     return out, worse, page_bytes
 
@@ -574,10 +570,35 @@ def _packed_pages(v: npt.NDArray[Any], b: npt.NDArray[np.int64], widths: npt.NDA
     return np.concatenate(parts), np.zeros(b.size - 1, dtype=np.bool_), sizes
 
 
-def _pack_pages(parts: list[npt.NDArray[Any]], widths: list[int]) -> npt.NDArray[np.uint8]:
-    """Bit-pack each page's literal values at its width, back to back (each is a
-    whole number of 8-value groups).  Page by page: the packer's (groups, words)
-    scratch of one page stays in cache, that of a whole chunk does not."""
-    if not parts:
+def _pack_pages(lit: npt.NDArray[Any], counts: npt.NDArray[np.int64],
+                widths: npt.NDArray[Any]) -> npt.NDArray[np.uint8]:
+    """Bit-pack each page's literal values (``counts[p]`` of *lit* in turn, zero-padded
+    to whole 8-value groups) at its width, back to back.
+
+    A page's padded values pack to whole bytes on their own, so consecutive
+    pages of one width are packed by one call: the same bytes as page by
+    page, with the packer's fixed cost paid once per width instead.
+    """
+    padded = (counts + 7) & ~7
+    total = int(padded.sum())
+    if total == 0:
         return np.zeros(0, dtype=np.uint8)
-    return np.concatenate([pack_bits(part, w, validate=False) for part, w in zip(parts, widths)])
+    if total == lit.size:
+        flat = lit
+    else:
+        flat = np.zeros(total, dtype=lit.dtype)
+        at = to = 0
+        for c, pc_ in zip(counts.tolist(), padded.tolist()):
+            flat[to:to + c] = lit[at:at + c]
+            at += c
+            to += pc_
+    used = np.flatnonzero(padded)
+    pstart = np.cumsum(padded) - padded
+    w_used = widths[used]
+    cuts = np.concatenate(([0], np.flatnonzero(w_used[1:] != w_used[:-1]) + 1, [used.size]))
+    parts = []
+    for g0, g1 in zip(cuts[:-1].tolist(), cuts[1:].tolist()):
+        lo = int(pstart[used[g0]])
+        hi = int(pstart[used[g1 - 1]] + padded[used[g1 - 1]])
+        parts.append(pack_bits(flat[lo:hi], int(w_used[g0]), validate=False))
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)

@@ -157,12 +157,21 @@ class _Shredder:
         total = int(counts.sum())
         first = np.zeros(len(counts), dtype=np.int64)
         np.cumsum(counts[:-1], out=first[1:])
-        parent = np.repeat(np.arange(len(counts)), counts)
-        pos = np.arange(total, dtype=np.int64) - first[parent]
-        g = grows[parent]
-        idx = np.where(g, starts[parent] + pos, -1)
-        defs = np.where(g, np.int16(d + 1), e.defs[parent]).astype(np.int16)
-        reps = np.where(pos == 0, e.reps[parent], np.int16(r + 1)).astype(np.int16)
+        # no per-element parent index: element k of entry i sits at first[i] + k and is
+        # child starts[i] + k, so idx[j] = j + base[i]; it steps by 1 inside an entry and by
+        # 1 + base[i] - base[i - 1] at an entry's first element (a running sum of steps)
+        base = starts - first
+        idx = np.ones(total, dtype=np.int64)
+        if total:
+            idx[first[1:]] += np.diff(base)
+            idx[0] = base[0]
+            np.cumsum(idx, out=idx)
+        empty = ~grows
+        idx[first[empty]] = -1                     # an empty or null list keeps one entry
+        defs = np.full(total, np.int16(d + 1), dtype=np.int16)
+        defs[first[empty]] = e.defs[empty]
+        reps = np.full(total, np.int16(r + 1), dtype=np.int16)
+        reps[first] = e.reps                       # an entry's first element keeps its level
         return _Entries(idx, defs, reps)
 
     def leaf(self, arr: Array, dt: DataType, e: _Entries, d: int, r: int,

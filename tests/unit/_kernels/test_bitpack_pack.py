@@ -41,3 +41,16 @@ def test_input_types_and_validation() -> None:
         pack_bits(np.array([-1]), 8)
     with pytest.raises(ValueError):
         pack_bits([1], 65)
+
+
+@pytest.mark.parametrize("width", [2, 3, 5, 7, 9, 12, 15])
+@pytest.mark.parametrize("count", [0, 5, 8, 8003])
+def test_lane_widths_match_a_bit_by_bit_packer(width: int, count: int) -> None:
+    # widths 2..15 merge neighbouring lanes of whole words; the spec's LSB-first order,
+    # built one bit at a time, is the reference
+    values = np.random.default_rng(width * 1000 + count).integers(0, 1 << width, count)
+    bits = [(int(v) >> b) & 1 for v in values for b in range(width)]
+    bits += [0] * (-len(bits) % 8)
+    want = bytes(sum(bit << i for i, bit in enumerate(bits[k:k + 8])) for k in range(0, len(bits), 8))
+    assert pack_bits(values.astype(np.int32), width, validate=False).tobytes() == want
+    assert pack_bits(values, width).tobytes() == want

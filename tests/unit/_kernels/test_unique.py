@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from parquet_core._kernels import unique
 from parquet_core._kernels.unique import first_occurrence_codes
 
 
@@ -129,3 +130,30 @@ def test_budget_that_a_small_span_cannot_pass_covers_every_row() -> None:
     assert list(first) == [0, 1, 2, 4, 5, 6, 7]
     assert list(codes[:8]) == [0, 1, 2, 1, 3, 4, 5, 6]
     assert np.array_equal(codes, np.tile(codes[:8], 5000))
+
+
+@pytest.mark.parametrize("late_new", [False, True])
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64, np.int32])
+def test_few_wide_keys(late_new: bool, dtype: type, monkeypatch: pytest.MonkeyPatch) -> None:
+    # few distinct keys spread over a wide range (the bit patterns of a low-cardinality
+    # double column): the small collision-free table, or (a key first seen after the
+    # first rows) the general grouping; both must agree with the dict
+    rng = np.random.default_rng(7)
+    distinct = (rng.integers(-(2**30), 2**30, 9) * (2**31 if dtype != np.int32 else 1)).astype(dtype)
+    keys = distinct[rng.integers(0, 9, 70_000)]
+    if late_new:
+        keys[60_000] = dtype(12345)
+    else:   # every key is in the first rows: no open-addressing table is needed
+        monkeypatch.setattr(unique, "_hashed", None)
+    first, codes = first_occurrence_codes(keys)
+    assert (first.tolist(), codes.tolist()) == reference(keys.tolist())
+
+
+def test_few_wide_keys_under_a_budget() -> None:
+    rng = np.random.default_rng(8)
+    keys = (rng.integers(0, 20, 50_000) * 2**40).astype(np.int64)
+    want = reference(keys.tolist())
+    first, codes = first_occurrence_codes(keys, costs=8, budget=1000)   # 20 keys fit: whole answer
+    assert (first.tolist(), codes.tolist()) == want
+    first, codes = first_occurrence_codes(keys, costs=8, budget=80)     # must stop early: a prefix
+    assert len(first) > 10 and codes.tolist() == want[1][:len(codes)]

@@ -171,3 +171,17 @@ def test_budget_returns_a_prefix_for_strings(short):
     assert dictionary.to_pylist() == list(seen)
     assert indices.tolist() == [seen[w] for w in words[:p]]
     assert sum(len(w) + 4 for w in seen) > 20_000
+
+
+@pytest.mark.parametrize("width", [1, 2, 4])
+def test_equal_length_strings_match_pyarrow(width: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # flags and codes of one length are grouped by their bytes read as integers
+    monkeypatch.setattr(dictionary_module, "_group_packed", None)
+    distinct = [bytes(RNG.integers(0, 256, width, dtype=np.uint8)) for _ in range(30)]
+    items = [distinct[i] for i in RNG.integers(0, 30, 20_000)]
+    check_against_arrow(pa.array(items, pa.binary()), byte_arrays(items, 4), PT.BYTE_ARRAY)
+    whole = byte_arrays([b"xyz", *items], 4)
+    window = ByteArrays(whole.offsets[1:], whole.data)            # offsets not starting at 0
+    dictionary, ours = build_dictionary(window, PT.BYTE_ARRAY)
+    entries = dictionary.to_pylist()
+    assert [entries[i] for i in ours.tolist()] == items
