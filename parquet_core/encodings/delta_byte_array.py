@@ -18,7 +18,12 @@ When few bytes are copied (random or loosely related strings: copied bytes
 at most a quarter of the output, chains at most a dozen values deep),
 :func:`_resolve_sparse` scatters the suffixes to their places and then finds,
 for every copied byte, the nearest earlier value holding that column as a
-suffix byte, in a few rounds over the copied bytes only.  Otherwise the
+suffix byte, in a few rounds over the copied bytes only.  When the page has
+few distinct prefix lengths (sorted URLs and keys), :func:`_resolve_by_lengths`
+places the suffixes in the output and copies each value's prefix, exactly,
+from its *parent* (the last earlier value with a shorter prefix), one fancy
+assignment per prefix length in increasing order; deeper trees go level by
+level (:func:`_resolve_by_parents`).  Otherwise the
 choice is *doubling over the prefix lengths*
 (:func:`_resolve_by_windows`): with ``m_k(i)`` the minimum prefix length of
 the ``2**k`` values ending at ``i``, value ``i`` shares its first ``m_k(i)``
@@ -198,6 +203,9 @@ def _reconstruct(prefix: npt.NDArray[np.int64], suffixes: ByteArrays) -> ByteArr
             f"{_WHAT}: the page would decode to {total} bytes (limit {MAX_DECODED_BYTES})")
 
     fast = _resolve_sparse(prefix, lengths, offsets, soff, sdata)
+    if fast is not None:
+        return ByteArrays(offsets, fast)
+    fast = _resolve_by_lengths(prefix, lengths, offsets, soff, sdata)
     if fast is not None:
         return ByteArrays(offsets, fast)
     fast = _resolve_by_parents(prefix, lengths, offsets, soff, sdata)
@@ -383,10 +391,59 @@ def _resolve_by_windows(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.i
     return gather_runs(work, slot, lengths, offsets)
 
 
+#: Distinct prefix lengths up to which :func:`_resolve_by_lengths` copies, one call per length.
+_PARENT_LENGTHS = 40
+
+
+def _resolve_by_lengths(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
+                        offsets: npt.NDArray[np.int64], soff: npt.NDArray[np.int64],
+                        sdata: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8] | None:
+    """Few distinct prefix lengths (sorted URLs, keys): exact prefix copies, one call per length.
+
+    The *parent* of value ``i`` (``prefix[i] > 0``) is the last earlier value
+    ``r`` with ``prefix[r] < prefix[i]``.  Every value between them has a
+    prefix of at least ``prefix[i]``, so each passed its first ``prefix[i]``
+    bytes on unchanged, and value ``i``'s first ``prefix[i]`` bytes are the
+    parent's.  The suffixes are placed first, straight into the output
+    (:func:`~parquet_core._kernels.runs.scatter_runs`: the gaps left for the
+    prefixes hold spill); then, for each prefix length ``v`` in increasing
+    order, every value with ``prefix == v`` copies exactly ``v`` bytes from its
+    parent, as one fancy assignment of ``v``-byte elements (a one-byte-stride
+    view of the output, so nothing spills and no work buffer or packing pass is
+    needed).  A parent's prefix is shorter, so it was completed by an earlier
+    length (or has none).
+
+    Parents of the values of length ``v``: the positions with a shorter prefix,
+    in order (one comparison over the page), searched for each value's
+    predecessor; value 0 (prefix 0) is always among them.  That costs a pass
+    over the page per distinct length, hence None above
+    :data:`_PARENT_LENGTHS` of them (the parent tree levels below take over).
+    """
+    n = prefix.size
+    if int(prefix.max()) >= 2**15:
+        return None
+    small = prefix.astype(np.int16)
+    order = np.argsort(small, kind="stable")        # a radix sort; positions ascend per length
+    by_len = small[order]
+    cuts = np.flatnonzero(by_len[1:] != by_len[:-1]) + 1
+    if cuts.size > _PARENT_LENGTHS:
+        return None
+    out = scatter_runs(sdata, soff[:-1], lengths - prefix, offsets[:-1] + prefix,
+                       int(offsets[-1]))
+    starts = offsets[:-1]
+    bounds = cuts.tolist() + [n]        # the stretch before cuts[0] holds the prefixes of 0
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        v = int(by_len[a])
+        now = order[a:b]
+        below = np.flatnonzero(small < v)
+        parent = below[np.searchsorted(below, now) - 1]
+        view = window_view(out, v)
+        view[starts[now]] = view[starts[parent]]
+    return out
+
+
 #: Prefix levels (see :func:`_resolve_by_parents`) followed before the doubling takes over.
 _PARENT_LEVELS = 24
-#: Distinct prefix lengths up to which the copies go by length instead of by level.
-_PARENT_LENGTHS = 40
 
 
 def _resolve_by_parents(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
@@ -449,25 +506,6 @@ def _resolve_by_parents(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.i
     spad[w:] = sdata
     _copy_runs_left(wview, window_view(spad, w), slot + lengths, soff[1:] - int(soff[0]) + w,
                     lengths - prefix, w)
-    # A parent's prefix is shorter than its children's: copying the values in order of
-    # prefix length, one call per length, completes every parent before its children.
-    # With many distinct lengths, one call per level of the parent tree instead.
-    if int(prefix.max()) < 2**15:
-        order = np.argsort(prefix.astype(np.int16), kind="stable")   # a radix sort
-        by_len = prefix[order]
-        cuts = np.flatnonzero(by_len[1:] != by_len[:-1]) + 1
-        if cuts.size <= _PARENT_LENGTHS:
-            bounds = cuts.tolist() + [n]     # the first stretch holds the prefixes of 0
-            for a, b in zip(bounds[:-1], bounds[1:]):
-                now = order[a:b]
-                v = int(by_len[a])
-                d_end = slot[now] + v
-                s_end = slot[cand[now]] + v
-                if v <= w:
-                    wview[d_end - w] = wview[s_end - w]
-                else:
-                    _copy_runs_left(wview, wview, d_end, s_end, np.full(now.size, v, dtype=np.int64), w)
-            return gather_runs(work, slot, lengths, offsets)
     done = prefix == 0
     todo = np.flatnonzero(~done)
     for _ in range(_PARENT_LEVELS):
