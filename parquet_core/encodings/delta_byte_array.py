@@ -503,11 +503,9 @@ def _resolve_by_lengths(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.i
     needed).  A parent's prefix is shorter, so it was completed by an earlier
     length (or has none).
 
-    Parents of the values of length ``v``: the positions with a shorter prefix,
-    in order (one comparison over the page), searched for each value's
-    predecessor; value 0 (prefix 0) is always among them.  That costs a pass
-    over the page per distinct length, hence None above
-    :data:`_PARENT_LENGTHS` of them (the parent tree levels below take over).
+    Parents are found longest prefix first (see the comments); each length
+    costs a few calls (hence None above :data:`_PARENT_LENGTHS` distinct
+    lengths: the parent tree levels below take over).
     """
     n = prefix.size
     if int(prefix.max()) >= 2**15:
@@ -518,17 +516,35 @@ def _resolve_by_lengths(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.i
     cuts = np.flatnonzero(by_len[1:] != by_len[:-1]) + 1
     if cuts.size > _PARENT_LENGTHS:
         return None
+    bounds = cuts.tolist() + [n]        # the stretch before cuts[0] holds the prefixes of 0
+    groups = list(zip(bounds[:-1], bounds[1:]))
+    # Parents, longest prefixes first.  For a value i of length v, walk back from
+    # c = i - 1: while prefix[c] > v, jump to c's parent (known: a longer length),
+    # skipping only values with prefixes above v.  The walk stops at a prefix below v
+    # (the parent) or equal to v: then c is the previous value of length v, with
+    # nothing shorter in between, and i shares its parent (a forward fill).
+    parent = np.zeros(n, dtype=np.int64)
+    for a, b in reversed(groups):
+        v = int(by_len[a])
+        now = order[a:b]
+        c = now - 1
+        pending = np.flatnonzero(small[c] > v)
+        while pending.size:          # each round moves to strictly shorter prefixes
+            c[pending] = parent[c[pending]]
+            pending = pending[small[c[pending]] > v]
+        found = small[c] < v
+        if not found.all():          # the first value of the length always finds its parent
+            at = np.where(found, np.arange(c.size), 0)
+            np.maximum.accumulate(at, out=at)
+            c = c[at]
+        parent[now] = c
     out = scatter_runs(sdata, soff[:-1], lengths - prefix, offsets[:-1] + prefix,
                        int(offsets[-1]))
     starts = offsets[:-1]
-    bounds = cuts.tolist() + [n]        # the stretch before cuts[0] holds the prefixes of 0
-    for a, b in zip(bounds[:-1], bounds[1:]):
-        v = int(by_len[a])
+    for a, b in groups:
         now = order[a:b]
-        below = np.flatnonzero(small < v)
-        parent = below[np.searchsorted(below, now) - 1]
-        view = window_view(out, v)
-        view[starts[now]] = view[starts[parent]]
+        view = window_view(out, int(by_len[a]))
+        view[starts[now]] = view[starts[parent[now]]]
     return out
 
 
