@@ -152,3 +152,27 @@ def test_pyarrow_written_pages_read_equal_to_pyarrow(nulls) -> None:  # type: ig
     assert got == want
     batches = pc.ParquetFile(io.BytesIO(data)).iter_batches(batch_size=1500)
     assert [v for b in batches for v in b.column(0).to_pylist()] == want
+
+
+@pytest.mark.parametrize("page", [0, 2, 4])
+def test_a_bad_page_in_a_file_is_named(tmp_path, page) -> None:  # type: ignore[no-untyped-def]
+    # a pyarrow file of 5 pages; page k's first prefix length made 1 (its stream's first
+    # value: zigzag 2), which the page-by-page decoder refuses, naming page k
+    values = [v.decode() for v in _urls(5_000, 8)]
+    path = tmp_path / "u.parquet"
+    pq.write_table(pa.table({"url": pa.array(values, pa.string())},
+                            schema=pa.schema([pa.field("url", pa.string(), nullable=False)])),
+                   path, use_dictionary=False, compression="NONE", write_page_index=True,
+                   column_encoding={"url": "DELTA_BYTE_ARRAY"}, max_rows_per_page=1000)
+    data = bytearray(path.read_bytes())
+    loc = pc.ParquetFile(str(path)).offset_index(0, "url").page_locations[page]
+    head = b"\x80\x01\x04" + bytes([0xE8, 0x07]) + b"\x00"     # 128, 4 miniblocks, 1000 values, 0
+    at = data.find(head, int(loc.offset), int(loc.offset) + int(loc.compressed_page_size))
+    assert at > 0
+    data[at + len(head) - 1] = 2
+    path.write_bytes(bytes(data))
+    with pytest.raises(ParquetFormatError) as info:
+        pc.read_table(str(path), use_threads=False)
+    assert "the first value has prefix length 1 but no predecessor" in str(info.value)
+    notes = "\n".join(getattr(info.value, "__notes__", []))
+    assert f"at page {page} (file offset {int(loc.offset)})" in notes
