@@ -540,12 +540,27 @@ def _resolve_by_lengths(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.i
         parent[now] = c
     out = scatter_runs(sdata, soff[:-1], lengths - prefix, offsets[:-1] + prefix,
                        int(offsets[-1]))
+    # The copies go a stretch of ~1 MB of output at a time (every length in turn), so
+    # the values and their parents, mostly close by, stay in cache: a parent is in an
+    # earlier stretch or copied earlier in this one (a shorter length).
     starts = offsets[:-1]
+    step = max(4096, _COPY_STRETCH_BYTES * n // max(1, int(offsets[-1])))
+    edges = np.arange(step, n, step)
+    copies = []
     for a, b in groups:
         now = order[a:b]
-        view = window_view(out, int(by_len[a]))
-        view[starts[now]] = view[starts[parent[now]]]
+        cut = [0] + np.searchsorted(now, edges).tolist() + [now.size]
+        copies.append((window_view(out, int(by_len[a])), starts[now], starts[parent[now]], cut))
+    for k in range(edges.size + 1):
+        for view, dst, src, cut in copies:
+            lo, hi = cut[k], cut[k + 1]
+            if lo < hi:
+                view[dst[lo:hi]] = view[src[lo:hi]]
     return out
+
+
+#: Output bytes whose prefix copies :func:`_resolve_by_lengths` makes together.
+_COPY_STRETCH_BYTES = 1 << 20
 
 
 #: Prefix levels (see :func:`_resolve_by_parents`) followed before the doubling takes over.

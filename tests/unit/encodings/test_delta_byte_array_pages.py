@@ -176,3 +176,12 @@ def test_a_bad_page_in_a_file_is_named(tmp_path, page) -> None:  # type: ignore[
     assert "the first value has prefix length 1 but no predecessor" in str(info.value)
     notes = "\n".join(getattr(info.value, "__notes__", []))
     assert f"at page {page} (file offset {int(loc.offset)})" in notes
+
+
+def test_prefix_copies_stretch_by_stretch(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # the copies made 4,096 values at a time: parents in earlier stretches or shorter lengths
+    monkeypatch.setattr(dba, "_COPY_STRETCH_BYTES", 1)
+    values = _urls(20_000, 11)
+    prefixes, suffixes = _front_code(values)
+    got = dba.decode_delta_byte_array(_page(prefixes, suffixes), len(values))
+    assert got.to_pylist() == values
