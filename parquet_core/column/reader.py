@@ -13,6 +13,11 @@ one output for the whole column (all the chunks read together):
   length and copied into the preallocated output, with no per-page array;
 * PLAIN BYTE_ARRAY pages: the run is decoded as one stream
   (:func:`decode_plain_byte_arrays_multi`);
+* DELTA_BYTE_ARRAY BYTE_ARRAY pages: the run is decoded together
+  (:func:`~parquet_core.encodings.delta_byte_array.decode_delta_byte_arrays_together`:
+  both length streams of every page at once, the prefixes of the whole run
+  resolved in one pass); any bad page sends the run page by page, whose error
+  names it;
 * PLAIN BOOLEAN pages: each page's bytes are checked for length and kept;
   the run is unpacked by one call, each page's padding bits dropped;
 * any other encoding (delta, byte stream split, booleans...): decoded page
@@ -52,6 +57,10 @@ from parquet_core.encodings.delta_binary_packed import (
     expand_delta_binary_packed_pages,
     expand_held_delta_binary_packed_pages,
     scan_held_delta_binary_packed_page,
+)
+from parquet_core.encodings.delta_byte_array import (
+    decode_delta_byte_array,
+    decode_delta_byte_arrays_together,
 )
 from parquet_core.encodings.dictionary import build_dictionary
 from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
@@ -96,11 +105,16 @@ class RunKind(IntEnum):
     DONE = 3     # values decoded already
     BOOLS = 4    # PLAIN booleans
     DELTA = 5    # DELTA_BINARY_PACKED pages, unpacked together
+    FRONT = 6    # DELTA_BYTE_ARRAY byte arrays, decoded together
 
 
 _DICT, _FIXED, _BYTES, _DONE, _BOOLS, _DELTA = (RunKind.DICT, RunKind.FIXED, RunKind.BYTES, RunKind.DONE,
                                                 RunKind.BOOLS, RunKind.DELTA)
+_FRONT = RunKind.FRONT
 
+
+#: Encodings of BYTE_ARRAY pages whose values are decoded a run of pages at a time.
+_HELD_BYTES = {int(Encoding.PLAIN): _BYTES, int(Encoding.DELTA_BYTE_ARRAY): _FRONT}
 
 # PLAIN BYTE_ARRAY over several pages: ``encodings.plain.decode_plain_byte_arrays_multi``
 # (imported above) walks every page of a run in one pass; each page's values are read
@@ -465,18 +479,19 @@ class _ChunkDecoder:
                 run.counts.append(count)
                 run.total += count
                 return
-            if self.ptype == PhysicalType.BYTE_ARRAY and len(buf) < _DEFER_MAX_PAGE:
-                run = self._run(_BYTES)
-                run.parts.append(buf)
-                run.counts.append(count)
-                run.where.append((self.ordinal, self.offset))
-                run.total += count
-                run.nbytes += len(buf)
-                if run.nbytes >= _DEFER_MAX_RUN:
-                    # decode now, releasing the page bodies (bounds the memory held)
-                    values = self._decode_bytes(run)
-                    run.kind, run.parts, run.counts, run.where = _DONE, [values], [], []
-                return
+        if encoding in _HELD_BYTES and self.ptype == PhysicalType.BYTE_ARRAY \
+                and len(buf) < _DEFER_MAX_PAGE:
+            run = self._run(_HELD_BYTES[encoding])
+            run.parts.append(buf)
+            run.counts.append(count)
+            run.where.append((self.ordinal, self.offset))
+            run.total += count
+            run.nbytes += len(buf)
+            if run.nbytes >= _DEFER_MAX_RUN:
+                # decode now, releasing the page bodies (bounds the memory held)
+                values = self._decode_bytes(run)
+                run.kind, run.parts, run.counts, run.where = _DONE, [values], [], []
+            return
         if encoding == _DBP and self.ptype in _DBP_TYPES:
             # the stream header checked now; the blocks of all pages of the run are
             # checked and unpacked together (errors still name the page: _expand_delta)
@@ -660,7 +675,7 @@ class _ChunkDecoder:
             idx = run.indices()
             vals = dictionary.take(idx) if isinstance(dictionary, ByteArrays) \
                 else _take_dictionary(dictionary, idx, None)
-        elif kind == _BYTES:
+        elif kind in (_BYTES, _FRONT):
             vals = self._decode_bytes(run)
         elif kind == _BOOLS:
             vals = _unpack_booleans(run.parts, run.counts, run.total)
@@ -697,16 +712,26 @@ class _ChunkDecoder:
         return expand_delta_binary_packed_pages(scanned, self.dtype)
 
     def _decode_bytes(self, run: _Run) -> ByteArrays:
-        try:
-            return decode_plain_byte_arrays_multi(run.parts, run.counts)
-        except ParquetError as exc:
-            if len(run.parts) == 1:   # otherwise the pages were decoded one by one below
-                add_page_context(exc, *run.where[0])
-                raise
-        out = []
+        """The byte arrays of a run of PLAIN or DELTA_BYTE_ARRAY pages, decoded together;
+        on an error, page by page, so the error names its page."""
+        front = run.kind == _FRONT
+        if front:
+            if len(run.parts) > 1:
+                got = decode_delta_byte_arrays_together(run.parts, run.counts)
+                if got is not None:
+                    return got
+        else:
+            try:
+                return decode_plain_byte_arrays_multi(run.parts, run.counts)
+            except ParquetError as exc:
+                if len(run.parts) == 1:   # otherwise the pages were decoded one by one below
+                    add_page_context(exc, *run.where[0])
+                    raise
+        out: list[ByteArrays] = []
         for buf, count, where in zip(run.parts, run.counts, run.where):
             try:
-                out.append(decode_plain_byte_array(buf, count)[0])
+                out.append(cast(ByteArrays, decode_delta_byte_array(buf, count)) if front
+                           else decode_plain_byte_array(buf, count)[0])
             except ParquetError as exc:
                 add_page_context(exc, *where)
                 raise

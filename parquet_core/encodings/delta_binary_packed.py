@@ -224,8 +224,8 @@ def scan_held_delta_binary_packed_page(held: HeldPage, dtype: Any) -> ScannedPag
     return arr, first, total, mins, flat_w, flat_start, n_mini, vpm
 
 
-def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any
-                                          ) -> npt.NDArray[Any] | None:
+def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any, *,
+                                          with_ends: bool = False) -> Any:
     """The values of held pages, their blocks checked in one pass over all pages.
 
     The block chains of all pages are walked in lockstep (one round of numpy calls
@@ -236,6 +236,10 @@ def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any
     error of the first bad page exactly as a page-by-page read does.  The checks
     here are the page-by-page ones or stricter, so a None never hides a bad page
     and values are only returned for pages that page-by-page decoding accepts.
+
+    *with_ends*: return ``(values, ends)`` instead, ``ends[p]`` being the offset in
+    page ``p``'s buffer just past its stream (what :func:`decode_delta_binary_packed`
+    returns as its second item), or None.
     """
     sdt, udt, _ = _unsigned(dtype)
     block_size, n_mini = pages[0][3], pages[0][4]
@@ -311,8 +315,18 @@ def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any
     if (flat_start[last] + ((last_take * flat_w[last].astype(np.int64) + 7) >> 3) > ends).any():
         return None
     mb_mins = np.repeat(mins, n_mini)[keep.reshape(-1)]
-    return _sum_pages(joined, flat_w, flat_start, mb_mins,
-                      [(p[1], p[2], int(u)) for p, u in zip(pages, n_used)], vpm, udt).view(sdt)
+    values = _sum_pages(joined, flat_w, flat_start, mb_mins,
+                        [(p[1], p[2], int(u)) for p, u in zip(pages, n_used)], vpm, udt).view(sdt)
+    if not with_ends:
+        return values
+    # a stream ends after its full blocks, or after the used miniblocks of its partial
+    # block, clamped to the page (the page-by-page walk's end)
+    stream_end = s_mat[:, steps].copy()
+    if partial.size:
+        last_block = (np.cumsum(full + has_rem) - 1)[partial]
+        body = w64[last_block].sum(axis=1) * group_bytes
+        stream_end[partial] = np.minimum(ends[partial], h_mat[partial, steps] + n_mini + body)
+    return values, stream_end - bases
 
 
 def expand_delta_binary_packed_pages(pages: list[ScannedPage], dtype: Any) -> npt.NDArray[Any]:

@@ -18,7 +18,12 @@ When few bytes are copied (random or loosely related strings: copied bytes
 at most a quarter of the output, chains at most a dozen values deep),
 :func:`_resolve_sparse` scatters the suffixes to their places and then finds,
 for every copied byte, the nearest earlier value holding that column as a
-suffix byte, in a few rounds over the copied bytes only.  Otherwise the
+suffix byte, in a few rounds over the copied bytes only.  When the page has
+few distinct prefix lengths (sorted URLs and keys), :func:`_resolve_by_lengths`
+places the suffixes in the output and copies each value's prefix, exactly,
+from its *parent* (the last earlier value with a shorter prefix), one fancy
+assignment per prefix length in increasing order; deeper trees go level by
+level (:func:`_resolve_by_parents`).  Otherwise the
 choice is *doubling over the prefix lengths*
 (:func:`_resolve_by_windows`): with ``m_k(i)`` the minimum prefix length of
 the ``2**k`` values ending at ``i``, value ``i`` shares its first ``m_k(i)``
@@ -91,7 +96,9 @@ from parquet_core._kernels.words import WordView
 from parquet_core.encodings._inputs import as_byte_arrays
 from parquet_core.encodings.delta_binary_packed import (
     decode_delta_binary_packed,
+    delta_binary_packed_page_header,
     encode_delta_binary_packed,
+    expand_held_delta_binary_packed_pages,
 )
 from parquet_core.encodings.delta_length_byte_array import decode_dlba_at
 from parquet_core.errors import ParquetFormatError
@@ -100,6 +107,7 @@ __all__ = [
     "MAX_DECODED_BYTES",
     "decode_delta_byte_array",
     "decode_delta_byte_arrays_multi",
+    "decode_delta_byte_arrays_together",
     "encode_delta_byte_array",
 ]
 
@@ -151,13 +159,18 @@ def decode_delta_byte_arrays_multi(buffers: Sequence[Any], counts: Sequence[int]
     """Decode the BYTE_ARRAY values sections of several pages into one :class:`ByteArrays`.
 
     Same contract as :func:`parquet_core.encodings.plain.decode_plain_byte_arrays_multi`
-    (one buffer and one value count per page, errors name the page).  Pages
-    are reconstructed one at a time on purpose: the prefix doubling does
-    random reads over its page, which stay in cache for a ~20,000-value page
-    and measured ~2x slower over a whole 1M-value chunk at once.
+    (one buffer and one value count per page, errors name the page).  The pages
+    are decoded together (:func:`decode_delta_byte_arrays_together`): the prefix-length streams of
+    all pages in one pass, then the suffix-length streams, then the prefixes of
+    the whole run resolved at once.  Whenever a page fails a check there (or
+    the run does not suit), the pages are decoded one at a time instead, which
+    raises the error of the first bad page as a page-by-page read does.
     """
     if len(buffers) != len(counts):
         raise ValueError(f"{len(buffers)} buffers but {len(counts)} counts")
+    together = decode_delta_byte_arrays_together(buffers, counts)
+    if together is not None:
+        return together
     parts = []
     for p, (buf, count) in enumerate(zip(buffers, counts)):
         try:
@@ -171,11 +184,83 @@ def decode_delta_byte_arrays_multi(buffers: Sequence[Any], counts: Sequence[int]
     return ByteArrays.concat(parts)
 
 
+def decode_delta_byte_arrays_together(buffers: Sequence[Any], counts: Sequence[int]
+                                      ) -> ByteArrays | None:
+    """Several pages decoded together, or None (then they go one at a time).
+
+    Each page starts afresh (its first prefix is 0, checked), so the pages'
+    prefixes and suffixes joined are one valid front-coded sequence and the
+    run is resolved like one page.  Every check of the page-by-page decoder is
+    made here over all pages at once; any failure returns None, and the
+    page-by-page decode then names the bad page.
+    """
+    if len(buffers) < 2:
+        return None
+    arrs = [as_uint8(b) for b in buffers]
+    cnt = [int(c) for c in counts]
+    if min(cnt) < 2:
+        return None
+    try:
+        heads = [delta_binary_packed_page_header(a, c, np.int32) for a, c in zip(arrs, cnt)]
+        held = [h for h in heads if h is not None]
+        if len(held) < len(heads):
+            return None
+        got = expand_held_delta_binary_packed_pages(held, np.int32, with_ends=True)
+        if got is None:
+            return None
+        prefix32, pre_end = got
+        pre_end = pre_end.tolist()
+        heads = [delta_binary_packed_page_header(a[e:], c, np.int32)
+                 for a, c, e in zip(arrs, cnt, pre_end)]
+        held = [h for h in heads if h is not None]
+        if len(held) < len(heads):
+            return None
+        got = expand_held_delta_binary_packed_pages(held, np.int32, with_ends=True)
+        if got is None:
+            return None
+    except ParquetFormatError:
+        return None
+    slen32, len_end = got
+    if int(slen32.min()) < 0 or int(prefix32.min()) < 0:
+        return None
+    page_at = np.zeros(len(cnt), dtype=np.int64)
+    np.cumsum(cnt[:-1], out=page_at[1:])
+    if prefix32[page_at].any():
+        return None
+    prefix = prefix32.astype(np.int64)
+    slen = slen32.astype(np.int64)
+    per_page = np.add.reduceat(slen, page_at).tolist()
+    data_at = [p + int(e) for p, e in zip(pre_end, len_end.tolist())]
+    if any(d + t > a.size for a, d, t in zip(arrs, data_at, per_page)):
+        return None
+    lengths = prefix + slen
+    if (prefix[1:] > lengths[:-1]).any():
+        return None
+    if int(np.add.reduceat(lengths, page_at).max()) > MAX_DECODED_BYTES:
+        return None
+    sdata = np.concatenate([a[d:d + t] for a, d, t in zip(arrs, data_at, per_page)])
+    soff = np.zeros(prefix.size + 1, dtype=np.int64)
+    np.cumsum(slen, out=soff[1:])
+    if not prefix.any():
+        return ByteArrays(soff, sdata)
+    offsets = np.zeros(prefix.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    out = _resolve_sparse(prefix, lengths, offsets, soff, sdata)
+    if out is None:
+        out = _resolve_by_lengths(prefix, lengths, offsets, soff, sdata)
+    if out is not None:
+        return ByteArrays(offsets, out)
+    # deeper prefix trees: page by page (the doubling's random reads stay in cache)
+    parts = []
+    for a, b in zip(page_at.tolist(), page_at[1:].tolist() + [prefix.size]):
+        parts.append(_resolve(prefix[a:b], lengths[a:b], ByteArrays(soff[a:b + 1] - soff[a],
+                                                                    sdata[soff[a]:soff[b]])))
+    return ByteArrays.concat(parts)
+
+
 def _reconstruct(prefix: npt.NDArray[np.int64], suffixes: ByteArrays) -> ByteArrays:
-    n = prefix.size
-    soff = suffixes.offsets
-    sdata = suffixes.data
-    slen = np.diff(soff)
+    """The values of one page: its prefixes checked, then resolved (:func:`_resolve`)."""
+    slen = np.diff(suffixes.offsets)
     if int(prefix.min()) < 0:
         raise ParquetFormatError(f"{_WHAT}: negative prefix length {int(prefix.min())}")
     if not prefix.any():
@@ -190,14 +275,27 @@ def _reconstruct(prefix: npt.NDArray[np.int64], suffixes: ByteArrays) -> ByteArr
         raise ParquetFormatError(
             f"{_WHAT}: value {i} has prefix length {int(prefix[i])} but the previous value "
             f"has only {int(lengths[i - 1])} bytes")
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    total = int(offsets[-1])
+    total = int(lengths.sum())
     if total > MAX_DECODED_BYTES:
         raise ParquetFormatError(
             f"{_WHAT}: the page would decode to {total} bytes (limit {MAX_DECODED_BYTES})")
+    return _resolve(prefix, lengths, suffixes)
 
+
+def _resolve(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
+             suffixes: ByteArrays) -> ByteArrays:
+    """The values of one checked page (``lengths``: prefix plus suffix length of each)."""
+    n = prefix.size
+    soff = suffixes.offsets
+    sdata = suffixes.data
+    slen = lengths - prefix
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    total = int(offsets[-1])
     fast = _resolve_sparse(prefix, lengths, offsets, soff, sdata)
+    if fast is not None:
+        return ByteArrays(offsets, fast)
+    fast = _resolve_by_lengths(prefix, lengths, offsets, soff, sdata)
     if fast is not None:
         return ByteArrays(offsets, fast)
     fast = _resolve_by_parents(prefix, lengths, offsets, soff, sdata)
@@ -383,10 +481,90 @@ def _resolve_by_windows(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.i
     return gather_runs(work, slot, lengths, offsets)
 
 
+#: Distinct prefix lengths up to which :func:`_resolve_by_lengths` copies, one call per length.
+_PARENT_LENGTHS = 40
+
+
+def _resolve_by_lengths(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
+                        offsets: npt.NDArray[np.int64], soff: npt.NDArray[np.int64],
+                        sdata: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8] | None:
+    """Few distinct prefix lengths (sorted URLs, keys): exact prefix copies, one call per length.
+
+    The *parent* of value ``i`` (``prefix[i] > 0``) is the last earlier value
+    ``r`` with ``prefix[r] < prefix[i]``.  Every value between them has a
+    prefix of at least ``prefix[i]``, so each passed its first ``prefix[i]``
+    bytes on unchanged, and value ``i``'s first ``prefix[i]`` bytes are the
+    parent's.  The suffixes are placed first, straight into the output
+    (:func:`~parquet_core._kernels.runs.scatter_runs`: the gaps left for the
+    prefixes hold spill); then, for each prefix length ``v`` in increasing
+    order, every value with ``prefix == v`` copies exactly ``v`` bytes from its
+    parent, as one fancy assignment of ``v``-byte elements (a one-byte-stride
+    view of the output, so nothing spills and no work buffer or packing pass is
+    needed).  A parent's prefix is shorter, so it was completed by an earlier
+    length (or has none).
+
+    Parents are found longest prefix first (see the comments); each length
+    costs a few calls (hence None above :data:`_PARENT_LENGTHS` distinct
+    lengths: the parent tree levels below take over).
+    """
+    n = prefix.size
+    if int(prefix.max()) >= 2**15:
+        return None
+    small = prefix.astype(np.int16)
+    order = np.argsort(small, kind="stable")        # a radix sort; positions ascend per length
+    by_len = small[order]
+    cuts = np.flatnonzero(by_len[1:] != by_len[:-1]) + 1
+    if cuts.size > _PARENT_LENGTHS:
+        return None
+    bounds = cuts.tolist() + [n]        # the stretch before cuts[0] holds the prefixes of 0
+    groups = list(zip(bounds[:-1], bounds[1:]))
+    # Parents, longest prefixes first.  For a value i of length v, walk back from
+    # c = i - 1: while prefix[c] > v, jump to c's parent (known: a longer length),
+    # skipping only values with prefixes above v.  The walk stops at a prefix below v
+    # (the parent) or equal to v: then c is the previous value of length v, with
+    # nothing shorter in between, and i shares its parent (a forward fill).
+    parent = np.zeros(n, dtype=np.int64)
+    for a, b in reversed(groups):
+        v = int(by_len[a])
+        now = order[a:b]
+        c = now - 1
+        pending = np.flatnonzero(small[c] > v)
+        while pending.size:          # each round moves to strictly shorter prefixes
+            c[pending] = parent[c[pending]]
+            pending = pending[small[c[pending]] > v]
+        found = small[c] < v
+        if not found.all():          # the first value of the length always finds its parent
+            at = np.where(found, np.arange(c.size), 0)
+            np.maximum.accumulate(at, out=at)
+            c = c[at]
+        parent[now] = c
+    out = scatter_runs(sdata, soff[:-1], lengths - prefix, offsets[:-1] + prefix,
+                       int(offsets[-1]))
+    # The copies go a stretch of ~1 MB of output at a time (every length in turn), so
+    # the values and their parents, mostly close by, stay in cache: a parent is in an
+    # earlier stretch or copied earlier in this one (a shorter length).
+    starts = offsets[:-1]
+    step = max(4096, _COPY_STRETCH_BYTES * n // max(1, int(offsets[-1])))
+    edges = np.arange(step, n, step)
+    copies = []
+    for a, b in groups:
+        now = order[a:b]
+        cut = [0] + np.searchsorted(now, edges).tolist() + [now.size]
+        copies.append((window_view(out, int(by_len[a])), starts[now], starts[parent[now]], cut))
+    for k in range(edges.size + 1):
+        for view, dst, src, cut in copies:
+            lo, hi = cut[k], cut[k + 1]
+            if lo < hi:
+                view[dst[lo:hi]] = view[src[lo:hi]]
+    return out
+
+
+#: Output bytes whose prefix copies :func:`_resolve_by_lengths` makes together.
+_COPY_STRETCH_BYTES = 1 << 20
+
+
 #: Prefix levels (see :func:`_resolve_by_parents`) followed before the doubling takes over.
 _PARENT_LEVELS = 24
-#: Distinct prefix lengths up to which the copies go by length instead of by level.
-_PARENT_LENGTHS = 40
 
 
 def _resolve_by_parents(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
@@ -449,25 +627,6 @@ def _resolve_by_parents(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.i
     spad[w:] = sdata
     _copy_runs_left(wview, window_view(spad, w), slot + lengths, soff[1:] - int(soff[0]) + w,
                     lengths - prefix, w)
-    # A parent's prefix is shorter than its children's: copying the values in order of
-    # prefix length, one call per length, completes every parent before its children.
-    # With many distinct lengths, one call per level of the parent tree instead.
-    if int(prefix.max()) < 2**15:
-        order = np.argsort(prefix.astype(np.int16), kind="stable")   # a radix sort
-        by_len = prefix[order]
-        cuts = np.flatnonzero(by_len[1:] != by_len[:-1]) + 1
-        if cuts.size <= _PARENT_LENGTHS:
-            bounds = cuts.tolist() + [n]     # the first stretch holds the prefixes of 0
-            for a, b in zip(bounds[:-1], bounds[1:]):
-                now = order[a:b]
-                v = int(by_len[a])
-                d_end = slot[now] + v
-                s_end = slot[cand[now]] + v
-                if v <= w:
-                    wview[d_end - w] = wview[s_end - w]
-                else:
-                    _copy_runs_left(wview, wview, d_end, s_end, np.full(now.size, v, dtype=np.int64), w)
-            return gather_runs(work, slot, lengths, offsets)
     done = prefix == 0
     todo = np.flatnonzero(~done)
     for _ in range(_PARENT_LEVELS):

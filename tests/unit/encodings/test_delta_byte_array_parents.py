@@ -1,5 +1,5 @@
-"""DELTA_BYTE_ARRAY prefix copies from each value's parent (``_resolve_by_parents``,
-issue 32): sorted URLs and keys whose prefixes form a shallow tree, checked against the
+"""DELTA_BYTE_ARRAY prefix copies from each value's parent (``_resolve_by_lengths``: exact
+copies one prefix length at a time, ``_resolve_by_parents``: by tree level; issue 32): sorted URLs and keys whose prefixes form a shallow tree, checked against the
 spec's recurrence (value[i] = value[i-1][:prefix[i]] + suffix[i]) written out here, and
 pages written by pyarrow read back equal to pyarrow's read."""
 
@@ -53,13 +53,14 @@ def _urls(n: int, seed: int, hosts: int = 12) -> list[bytes]:
                   for i, v in zip(rng.integers(0, len(stems), n), rng.integers(0, 10**9, n)))
 
 
-def _resolve(prefixes: list[int], suffixes: list[bytes]):  # type: ignore[no-untyped-def]
+def _resolve(prefixes: list[int], suffixes: list[bytes], how=None):  # type: ignore[no-untyped-def]
+    how = how or dba._resolve_by_parents
     ba = dba.decode_delta_byte_array(_page([0] * len(suffixes), suffixes), len(suffixes))
     prefix = np.asarray(prefixes, dtype=np.int64)
     lengths = prefix + np.diff(ba.offsets)
     offsets = np.zeros(prefix.size + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    got = dba._resolve_by_parents(prefix, lengths, offsets, ba.offsets, ba.data)
+    got = how(prefix, lengths, offsets, ba.offsets, ba.data)
     if got is None:
         return None
     return [got[a:b].tobytes() for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
@@ -69,6 +70,7 @@ def test_sorted_urls_by_prefix_length() -> None:
     values = _urls(3000, 1)
     prefixes, suffixes = _front_code(values)
     assert len(set(prefixes)) <= dba._PARENT_LENGTHS
+    assert _resolve(prefixes, suffixes, dba._resolve_by_lengths) == values
     assert _resolve(prefixes, suffixes) == values
     assert dba.decode_delta_byte_array(_page(prefixes, suffixes), len(values)).to_pylist() == values
 
@@ -91,6 +93,7 @@ def test_many_prefix_lengths_by_level() -> None:
         suffixes.append(s)
         prev_len = p + len(s)
     assert len(set(prefixes)) > dba._PARENT_LENGTHS
+    assert _resolve(prefixes, suffixes, dba._resolve_by_lengths) is None
     got = _resolve(prefixes, suffixes)
     assert got is not None and got == _spec(prefixes, suffixes)
 
@@ -118,9 +121,10 @@ def test_explicit_prefixes_against_the_recurrence(pairs) -> None:
         prefixes.append(p)
         suffixes.append(suffix)
         prev_len = p + len(suffix)
-    got = _resolve(prefixes, suffixes)
-    if got is not None:
-        assert got == _spec(prefixes, suffixes)
+    for how in (dba._resolve_by_lengths, dba._resolve_by_parents):
+        got = _resolve(prefixes, suffixes, how)
+        if got is not None:
+            assert got == _spec(prefixes, suffixes)
     assert dba.decode_delta_byte_array(_page(prefixes, suffixes), len(pairs)).to_pylist() == \
         _spec(prefixes, suffixes)
 
@@ -146,4 +150,5 @@ def test_by_length_with_prefixes_longer_than_a_window() -> None:
                                                                        rng.integers(0, 1000, 60))})
     prefixes, suffixes = _front_code(values)
     assert max(prefixes) > 512 and len(set(prefixes)) <= dba._PARENT_LENGTHS
+    assert _resolve(prefixes, suffixes, dba._resolve_by_lengths) == values
     assert _resolve(prefixes, suffixes) == values
