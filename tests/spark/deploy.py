@@ -22,7 +22,8 @@ REPO = Path(__file__).resolve().parents[2]
 DRIVER = Path(__file__).with_name("deploy_driver.py")
 #: the JVMs' settings (drivers, executors, Connect servers): deploy_conf/spark-defaults.conf
 CONF_DIR = Path(__file__).with_name("deploy_conf")
-#: the same options for the standalone master and workers (they read no spark-defaults)
+#: the same options for the standalone master and workers (they read no spark-defaults);
+#: also the tests' own SparkSession's (conftest.py) and the packaging tests' apps
 JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
 
