@@ -17,6 +17,11 @@ missing piece (``_HOW_TO``), so the ``-ra`` summary says what to install.
 through another fixture) gets it, so ``pytest -m "not spark and not slow"`` is
 the fast subset. ``slow`` marker: the tests in ``_SLOW`` get it too (measured at
 several seconds each); tests can also mark themselves.
+
+**Scheduling** (pytest-xdist, ``-n 2 --dist loadgroup``; tests/_support/schedule.py):
+the tests of the session's SparkSession form one group (one worker, one JVM); the Spark
+tests that start their own JVMs (cluster, Connect, installed apps) a second one, run
+beside it; the other tests are handed out one by one, ``slow`` ones first.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import pytest
 from hypothesis import settings
 
 from tests._support.corpus import DEFAULT_CORPUS, corpus_dir
+from tests._support.schedule import lay_out
 
 # Hypothesis' per-example deadline is a timing assertion: on a loaded machine
 # (CI shares 2 cores) it fails correct code. Tests that want a deadline set it.
@@ -160,16 +166,8 @@ def _deselect_quiet(config: pytest.Config, items: list[pytest.Item]) -> None:
 @pytest.hookimpl(tryfirst=True)   # before pytest-xdist reads the xdist_group markers
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     _deselect_quiet(config, items)
-    for item in items:
-        if _SPARK_FIXTURES.intersection(getattr(item, "fixturenames", ())):
-            item.add_marker(pytest.mark.spark)
-        if any(item.nodeid == s or item.nodeid.startswith(s + "[") or (s.endswith("::") and item.nodeid.startswith(s))
-               for s in _SLOW):
-            item.add_marker(pytest.mark.slow)
-        if item.get_closest_marker("spark") is not None:
-            # pytest-xdist (``-n 2 --dist loadgroup``, the default addopts): every Spark test
-            # runs on the same worker, so one SparkSession (one JVM) serves them all
-            item.add_marker(pytest.mark.xdist_group("spark"))
+    # markers, the xdist groups and, on a worker, the slow tests first: tests/_support/schedule.py
+    lay_out(items, slow=_SLOW, spark_fixtures=_SPARK_FIXTURES, worker=hasattr(config, "workerinput"))
 
 
 def _skip_reason(longrepr: object) -> str:

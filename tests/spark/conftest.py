@@ -10,6 +10,9 @@ everything they need is set here, at import time, before any session exists:
   Spark's data-source lookup finds the ``pyspark_pqcore`` shim;
 * ``SPARK_LOCAL_IP``: loopback only.
 
+The session's JVM runs C1-only with the serial collector (``deploy.JVM_OPTIONS``): the
+tests' small queries never pay back C2's compiling, which took half the JVM's CPU.
+
 Tests skip (with the reason) only when pyspark is not importable or no Java
 runtime is found.
 """
@@ -23,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from tests._support.spark_checks import spark_skip_reason
+from tests.spark.deploy import JVM_OPTIONS
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,7 +75,7 @@ def spark(tmp_path_factory):
         .config("spark.default.parallelism", "2")
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.warehouse.dir", str(warehouse))
-        .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={warehouse}")
+        .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={warehouse} {JVM_OPTIONS}")
         .getOrCreate()
     )
     session.sparkContext.setLogLevel("ERROR")

@@ -20,6 +20,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 DRIVER = Path(__file__).with_name("deploy_driver.py")
+#: the JVMs' settings (drivers, executors, Connect servers): deploy_conf/spark-defaults.conf
+CONF_DIR = Path(__file__).with_name("deploy_conf")
+#: the same options for the standalone master and workers (they read no spark-defaults);
+#: also the tests' own SparkSession's (conftest.py) and the packaging tests' apps
+JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
 
 def spark_home() -> Path:
@@ -51,7 +56,8 @@ def base_env(python: str | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON", "SPARK_HOME")}
     env.update(SPARK_LOCAL_IP="127.0.0.1", SPARK_LOCAL_HOSTNAME="localhost", SPARK_HOME=str(spark_home()),
-               SPARK_DAEMON_MEMORY="256m", PYARROW_IGNORE_TIMEZONE="1")
+               SPARK_DAEMON_MEMORY="256m", PYARROW_IGNORE_TIMEZONE="1",
+               SPARK_CONF_DIR=str(CONF_DIR), SPARK_DAEMON_JAVA_OPTS=JVM_OPTIONS)
     if python:
         env["PYSPARK_PYTHON"] = python
     return env

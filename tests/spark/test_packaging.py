@@ -33,6 +33,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.spark import deploy
+
 pytestmark = pytest.mark.spark
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -164,7 +166,9 @@ def test_installed_wheel_serves_both_sources_without_register(wheel, tmp_path, c
 
 
 def _run_app(python, env, tmp_path, corpus):
-    """Run ``_APP`` with *python* and *env* from a fresh directory; check it used the install."""
+    """Run ``_APP`` with *python* and *env* from a fresh directory; check it used the install.
+    Its JVM gets the deployment tests' options (C1 only, serial GC: CPU, not behaviour)."""
+    env = dict(env, SPARK_CONF_DIR=str(deploy.CONF_DIR))
     proc = _run_elsewhere(python, _APP, "app", env, tmp_path, corpus, 600)
     result = [line for line in proc.stdout.splitlines() if line.startswith("RESULT")]
     assert proc.returncode == 0 and result, proc.stderr[-3000:]
