@@ -57,9 +57,10 @@ def counting(n: int) -> npt.NDArray[np.int32] | None:
 
 def is_counting(idx: Any) -> bool:
     """Whether *idx* is a view :func:`counting` gave (so holds ``0 .. len-1``)."""
-    base = _COUNT
-    return (type(idx) is np.ndarray and idx.base is base and idx.ndim == 1 and idx.strides == (4,)
-            and idx.ctypes.data == base.ctypes.data)
+    # a view of the shared array, unit stride, and (its values being their positions) starting
+    # at its first entry
+    return (type(idx) is np.ndarray and idx.base is _COUNT and idx.strides == (4,)
+            and (idx.size == 0 or idx[0] == 0))
 
 
 def packed_counting(w: int, n: int) -> npt.NDArray[np.uint8] | None:
