@@ -28,7 +28,8 @@ equal to pyarrow's read of the same file before it is timed.
   defaults: snappy, dictionary on).  Rows: ``read_table(...).to_arrow()`` and
   the write of the same table (``pc.write_table`` vs ``pq.write_table``, same
   compression and dictionary settings; our file read back by pyarrow and checked
-  equal).  ``--rows`` does not apply.
+  equal), then the table read with one thread and with each engine's default
+  threads, wall-clock.  ``--rows`` does not apply.
 * ``writes``: the ``taxi`` table (``--rows`` rows) and a nested
   ``list<struct<id: int64, tags: list<string>>>`` table (200,000 rows) written
   by both engines with pyarrow's defaults (snappy, dictionary, statistics); our
@@ -441,6 +442,14 @@ def run_case(case: str, rows: int, repeats: int, cache: str) -> Iterator[tuple[s
                 ours = lambda p=ours_t: _pc_write(table, p)  # noqa: E731
                 theirs = lambda p=theirs_t: pq.write_table(table, p, **WIDE_WRITE)  # noqa: E731
             yield case, label, cpu_best(ours, repeats), cpu_best(theirs, repeats), os.path.getsize(path)
+        # threads: both engines' defaults against one thread each, wall-clock
+        ours = lambda: pc.read_table(path).to_arrow()  # noqa: E731
+        theirs = lambda: pq.read_table(path)  # noqa: E731
+        check_equal(ours(), theirs(), "wide default threads")
+        yield (case, "one thread (wall)", wall_best(lambda: pc.read_table(path, use_threads=False).to_arrow(), repeats),
+               wall_best(lambda: pq.read_table(path, use_threads=False), repeats), os.path.getsize(path))
+        t_pc, t_pa = threaded(ours, theirs, repeats)
+        yield case, "default threads (wall)", t_pc, t_pa, os.path.getsize(path)
         return
     if case == "writes":
         out_dir = tempfile.mkdtemp(prefix="pqc_writes_")

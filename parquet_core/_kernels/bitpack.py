@@ -60,6 +60,7 @@ __all__ = [
     "unpack_bits",
     "unpack_bits_into",
     "unpack_bits_msb",
+    "unpack_spaced_runs_into",
 ]
 
 _LE4 = np.dtype("<u4")
@@ -284,6 +285,57 @@ def unpack_bits_into(buf: Any, bit_width: int, count: int, out: npt.NDArray[Any]
         last = np.empty((1, 8), dtype=np.uint64)
         _lsb_groups_into(pad, w, 1, last)
         np.copyto(dst[ngroups * 8:], last[0, :tail], casting="unsafe")
+
+
+def unpack_spaced_runs_into(buf: Any, start: int, stride: int, runs: int, groups: int,
+                            bit_width: int, out: npt.NDArray[Any]) -> None:
+    """Unpack *runs* bit-packed bodies of *groups* whole 8-value groups each, the first at
+    byte *start* of *buf* and each next one *stride* bytes further, into
+    ``out[:runs * groups * 8]`` (contiguous, any integer type; values stored with an
+    unsafe cast as in :func:`unpack_bits_into`).
+
+    The bytes between the bodies (the run headers of an RLE/bit-packed hybrid stream
+    whose bit-packed runs all have one size: pyarrow and parquet-mr write runs of 504
+    values) are skipped without copying the bodies together first: one strided 3-D
+    view reads every lane of every group of every run, and one fancy index, one shift
+    and one mask decode them (the lane kernel of :func:`unpack_bits_into` with a run
+    axis in front).  *buf* must hold every body whole (checked).
+    """
+    arr = as_uint8(buf)
+    w = bit_width
+    n = runs * groups * 8
+    if runs < 0 or groups < 0 or start < 0 or stride < groups * w:
+        raise ValueError("unpack_spaced_runs_into: bad run layout")
+    if out.ndim != 1 or out.size < n or not out.flags.c_contiguous:
+        raise ValueError("unpack_spaced_runs_into: out must be a contiguous 1-D array of >= runs*groups*8 items")
+    if n == 0:
+        return
+    end = start + (runs - 1) * stride + groups * w     # past the last body
+    if end > arr.size:
+        raise ParquetFormatError(f"bit-packed runs: {runs} bodies of {groups * w} bytes every {stride} bytes "
+                                 f"from byte {start} need {end} bytes, only {arr.size} available")
+    lanes = _LANES.get(w)
+    if lanes is None:       # widths with direct paths (1, 8, 16, 32...) or 58+: one run at a time
+        for r in range(runs):
+            b = start + r * stride
+            unpack_bits_into(arr[b:b + groups * w], w, groups * 8, out[r * groups * 8:(r + 1) * groups * 8])
+        return
+    word, mask, span, offsets, shifts = lanes
+    if arr.size < end + SLACK:      # the last group's word reads may pass the last body
+        pad = np.zeros(end - start + SLACK, dtype=np.uint8)
+        pad[:end - start] = arr[start:end]
+        arr, start = pad, 0
+    # at most about _FANCY_MAX_VALUES values per fancy index (its temporary stays in cache)
+    step = max(1, _FANCY_MAX_VALUES // (groups * 8))
+    per_run = groups * 8
+    for r0 in range(0, runs, step):
+        k = min(step, runs - r0)
+        view = np.ndarray((k, groups, span), dtype=word, buffer=arr, offset=start + r0 * stride,
+                          strides=(stride, w, 1))
+        got = view[:, :, offsets]
+        got >>= shifts
+        dst = out[r0 * per_run:(r0 + k) * per_run].reshape(k, groups, 8)
+        np.bitwise_and(got, mask, out=dst, casting="unsafe")
 
 
 def unpack_bits(buf: Any, bit_width: int, count: int) -> npt.NDArray[np.unsignedinteger[Any]]:

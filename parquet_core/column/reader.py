@@ -47,6 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
+from parquet_core._kernels.counting import is_counting
 from parquet_core.column.data import ChunkDictionary, ColumnData
 from parquet_core.column.levels import read_levels_v1, read_levels_v2
 from parquet_core.column.page_slices import slice_pages
@@ -231,7 +232,7 @@ def _expand_indices(parts: list[Any], where: list[tuple[int, int]], size: int) -
             if k is not None:       # a page whose RLE value is checked only now
                 add_page_context(exc, *where[i + k])
             raise
-        if idx.size and int(idx.max()) >= size:
+        if idx.size and int(idx[-1] if is_counting(idx) else idx.max()) >= size:
             # which page: the first whose own maximum is out of range
             counts = [p[3] for p in parts[i:j]]
             firsts = np.cumsum([0] + counts[:-1])
@@ -260,7 +261,8 @@ def _take_dictionary(dictionary: npt.NDArray[Any], idx: npt.NDArray[np.integer],
     n = len(idx)
     if n > 1 and n <= len(dictionary):
         first = int(idx[0])
-        if int(idx[-1]) == first + n - 1 and np.array_equal(idx, np.arange(first, first + n, dtype=idx.dtype)):
+        if is_counting(idx) or int(idx[-1]) == first + n - 1 and \
+                np.array_equal(idx, np.arange(first, first + n, dtype=idx.dtype)):
             if out is None:
                 return dictionary[first:first + n].copy()
             out[...] = dictionary[first:first + n]
@@ -274,6 +276,21 @@ def _take_dictionary(dictionary: npt.NDArray[Any], idx: npt.NDArray[np.integer],
     # indices were checked against the dictionary (never negative), so clipping
     # changes nothing and spares numpy a buffered copy
     return np.take(dictionary, idx, axis=0, out=out, mode="clip")
+
+
+def _whole_buffer(arr: npt.NDArray[Any]) -> bool:
+    """Whether *arr* spans all of the memory it views (a dictionary decompressed into a
+    buffer of its own, not a view into a chunk's bytes that would keep them alive)."""
+    base = arr.base
+    if base is None:
+        return True
+    if type(base) is memoryview:
+        base = base.obj
+    if isinstance(base, np.ndarray):
+        return base.nbytes == arr.nbytes
+    if isinstance(base, (bytes, bytearray)):
+        return len(base) == arr.nbytes
+    return False
 
 
 #: Large gathers convert their indices to numpy's index type this many at a time.
@@ -670,11 +687,19 @@ class _ChunkDecoder:
         if run.values is not None:
             return run.values
         kind = run.kind
+        vals: Any
         if kind == _DICT:
             dictionary = run.dictionary
             idx = run.indices()
-            vals = dictionary.take(idx) if isinstance(dictionary, ByteArrays) \
-                else _take_dictionary(dictionary, idx, None)
+            if isinstance(dictionary, ByteArrays):
+                vals = dictionary.take(idx)
+            elif not self.keep_dictionary and len(idx) == len(dictionary) and is_counting(idx) \
+                    and _whole_buffer(dictionary):
+                # every entry once, in order (distinct values): the values are the dictionary
+                # (only this run holds it, and it holds nothing else: no copy)
+                vals = dictionary
+            else:
+                vals = _take_dictionary(dictionary, idx, None)
         elif kind in (_BYTES, _FRONT):
             vals = self._decode_bytes(run)
         elif kind == _BOOLS:

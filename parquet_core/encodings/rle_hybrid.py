@@ -55,7 +55,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from parquet_core._kernels.bitpack import SLACK, as_uint8, unpack_bits_into
+from parquet_core._kernels.bitpack import SLACK, as_uint8, unpack_bits_into, unpack_spaced_runs_into
+from parquet_core._kernels.counting import counting, packed_counting
 from parquet_core._kernels.runs import window_view
 from parquet_core._kernels.varint import read_uleb128
 from parquet_core.encodings.rle_hybrid_encoder import (
@@ -962,6 +963,10 @@ def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0)
     if len(pages) == 1 and w and type(pages[0][2]) is not _Walked:
         body, _, table, count = pages[0]
         return _expand(body, w, count, np.int32, table)    # one run: a fill or one unpack
+    if w:
+        even = _expand_even_runs(pages, w)
+        if even is not None:
+            return even
     total = 0
     for page in pages:
         total += page[3]
@@ -1103,6 +1108,96 @@ def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0)
             e = int(ends[i])
             out[e - n:e] = last[8 * k:8 * k + n]
     return out
+
+
+def _even_layout(body: npt.NDArray[np.uint8], w: int, table: Any, count: int) -> tuple[int, int, int] | None:
+    """``(full runs, groups per run, values of the final run)`` of a walked page whose runs
+    are all bit-packed with one-byte headers, all of one size but the final one, which
+    completes *count* within the data; None for any other page.
+
+    That is how pyarrow and parquet-mr write dictionary indices of distinct or
+    high-cardinality values (bit-packed runs of 504 values, header byte 0x7F), and then
+    every body's place is known from its run number alone.
+    """
+    if type(table) is not _Walked or table.longs or table.broken:
+        return None
+    heads = table.heads
+    h = heads[0]
+    last = heads[-1]
+    runs = table.runs
+    if not (h & 1 and last & 1) or h < 3 or last < 3 or heads.count(heads[:1], 0, runs - 1) != runs - 1:
+        return None
+    groups = h >> 1
+    full = runs - 1
+    rest = count - full * groups * 8
+    if not 0 < rest <= (last >> 1) * 8:
+        return None     # the count ends in an earlier run (the generic cut finds it)
+    # every run before the final one is followed by a header in the data, so is whole;
+    # the final one must hold the bytes of the values it gives
+    if full * (1 + groups * w) + 1 + ((rest * w + 7) >> 3) > body.size:
+        return None
+    return full, groups, rest
+
+
+def _expand_even_runs(pages: list[ScannedIndices], w: int) -> npt.NDArray[np.int32] | None:
+    """The indices of pages whose runs all have the layout :func:`_even_layout` accepts,
+    unpacked in place (no run table, no joined bodies: one strided unpack of the equal
+    runs and one of the final run per page); None when a page has another layout."""
+    layouts = []
+    total = 0
+    for body, _, table, count in pages:
+        layout = _even_layout(body, w, table, count)
+        if layout is None:
+            return None
+        layouts.append(layout)
+        total += count
+    if _counts_up(pages, layouts, w, total):
+        seq = counting(total)
+        if seq is not None:
+            return seq
+    out = np.empty(total, dtype=np.int32)
+    pos = 0
+    for (body, _, _, count), (full, groups, rest) in zip(pages, layouts):
+        stride = 1 + groups * w
+        n_full = full * groups * 8
+        unpack_spaced_runs_into(body, 1, stride, full, groups, w, out[pos:pos + n_full])
+        unpack_bits_into(body[full * stride + 1:], w, rest, out[pos + n_full:pos + count])
+        pos += count
+    return out
+
+
+def _counts_up(pages: list[ScannedIndices], layouts: list[tuple[int, int, int]], w: int, total: int) -> bool:
+    """Whether the pages (laid out as :func:`_even_layout` found) hold the indices
+    0, 1 ... total-1: their run bodies compared, as bytes, with those of the packed
+    counting sequence (a dictionary of distinct values in order of first appearance).
+    The first group of each page is compared first, so other pages cost little."""
+    ref = packed_counting(w, total)
+    if ref is None:
+        return False
+    start = 0
+    for (body, _, _, count), (full, groups, rest) in zip(pages, layouts):
+        if start & 7:
+            return False        # a page starting inside a group of 8: not byte-aligned
+        at = (start * w) >> 3
+        if full and bytes(body[1:1 + w]) != bytes(ref[at:at + w]):
+            return False
+        run = groups * w
+        stride = 1 + run
+        if full:
+            bodies = np.ndarray((full, run), dtype=np.uint8, buffer=body, offset=1, strides=(stride, 1))
+            if not np.array_equal(bodies, ref[at:at + full * run].reshape(full, run)):
+                return False
+        # the final run: its whole bytes, then the bits of its last byte that hold values
+        fb = full * stride + 1
+        at += full * run
+        nbits = rest * w
+        whole = nbits >> 3
+        if bytes(body[fb:fb + whole]) != bytes(ref[at:at + whole]):
+            return False
+        if nbits & 7 and (int(body[fb + whole]) ^ int(ref[at + whole])) & ((1 << (nbits & 7)) - 1):
+            return False
+        start += count
+    return True
 
 
 def _run_values(joined: npt.NDArray[np.uint8], body: npt.NDArray[np.int64], vbytes: int) -> npt.NDArray[np.int64]:

@@ -367,8 +367,8 @@ def _merged(meta: dict[bytes, bytes] | None, field_id: int | None) -> dict[bytes
 
 def _with_ids(t: pa.DataType, want: pa.DataType | None, dt: DataType | None) -> pa.DataType:
     """*t* with each child field's metadata taken from *want* and its id from *dt* (recursively)."""
-    if isinstance(t, pa.BaseExtensionType) or pa.types.is_dictionary(t):
-        return t
+    if t.num_fields == 0 or isinstance(t, pa.BaseExtensionType) or pa.types.is_dictionary(t):
+        return t      # no child fields (most columns: a quick exit), an extension, a dictionary
     if isinstance(want, pa.BaseExtensionType):
         want = want.storage_type
     is_ = pa.types

@@ -42,6 +42,7 @@ def test_each_task_keeps_its_own_error() -> None:
 
 def test_wide_read_with_threads_equals_pyarrow(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(scan, "THREAD_MIN_BYTES", 1)
+    monkeypatch.setattr(scan, "THREAD_MIN_CHUNK_BYTES", 0)
     monkeypatch.setattr(scan, "TASK_MIN_BYTES", 50_000)     # several chunks per pool task
     rng = np.random.default_rng(3)
     t = pa.table({f"c{i:02d}": rng.random(5000) for i in range(40)} |

@@ -29,12 +29,15 @@ from tests._support.corpus import corpus_dir
 
 @pytest.fixture(autouse=True)
 def _threads_even_for_small_reads(monkeypatch: pytest.MonkeyPatch) -> None:
-    """These files are small: without this, reads would skip the pool (scan.THREAD_MIN_BYTES)."""
+    """These files are small: without this, reads would skip the pool (scan.THREAD_MIN_BYTES,
+    scan.THREAD_MIN_CHUNK_BYTES)."""
     monkeypatch.setattr(scan, "THREAD_MIN_BYTES", 0)
+    monkeypatch.setattr(scan, "THREAD_MIN_CHUNK_BYTES", 0)
 
 
 def test_small_reads_skip_the_pool_and_large_ones_use_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(scan, "THREAD_MIN_BYTES", 1 << 20)
+    monkeypatch.setattr(scan, "THREAD_MIN_CHUNK_BYTES", 0)
     used: list[int] = []
     real = scan.decode_pool
 
@@ -52,6 +55,29 @@ def test_small_reads_skip_the_pool_and_large_ones_use_it(monkeypatch: pytest.Mon
     assert not used
     assert pc.read_table(large.getvalue(), use_threads=True).to_arrow().equals(big)
     assert used
+
+
+def test_many_small_chunks_skip_the_pool_and_large_chunks_use_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same bytes in 80 chunks of ~40 kB (fixed per-chunk costs hold the GIL: the pool
+    # would not pay) and in 2 chunks of 1.6 MB
+    monkeypatch.setattr(scan, "THREAD_MIN_BYTES", 1 << 20)
+    monkeypatch.setattr(scan, "THREAD_MIN_CHUNK_BYTES", 1 << 20)
+    used: list[int] = []
+    real = scan.decode_pool
+
+    def counting_pool():  # type: ignore[no-untyped-def]
+        used.append(1)
+        return real()
+    monkeypatch.setattr(scan, "decode_pool", counting_pool)
+    rng = np.random.default_rng(5)
+    wide = pa.table({f"c{i:02d}": rng.random(5000) for i in range(80)})
+    tall = pa.table({"a": rng.random(200_000), "b": rng.random(200_000)})
+    for t, pooled in ((wide, False), (tall, True)):
+        buf = io.BytesIO()
+        pq.write_table(t, buf, compression="none", use_dictionary=False)
+        used.clear()
+        assert pc.read_table(buf.getvalue(), use_threads=True).to_arrow().equals(t)
+        assert bool(used) == pooled
 
 
 #: Files whose values take gigabytes (read in a subprocess by their own conformance test).
