@@ -27,6 +27,7 @@ compression; for v2 pages that includes the uncompressed levels.
 from __future__ import annotations
 
 import io
+import threading
 import zlib
 from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
@@ -161,6 +162,22 @@ class _HeaderParser:
         except Exception:  # noqa: BLE001 - the general parse raises the proper error
             return _parse_header(buf, pos)
         return header, window.tell()
+
+
+_PARSERS = threading.local()
+
+
+def _header_parser(statistics: bool) -> _HeaderParser:
+    """This thread's :class:`_HeaderParser` (with or without statistics), made once: a
+    parser's state lives only inside one call, so the page walks of a thread share it
+    (a small-file read walks a few pages per chunk, and making the protocol object
+    cost as much as parsing a header)."""
+    key = "full" if statistics else "bare"
+    parser = getattr(_PARSERS, key, None)
+    if parser is None:
+        parser = _HeaderParser(statistics)
+        setattr(_PARSERS, key, parser)
+    return parser
 
 
 def _spec_without_statistics() -> list[Any]:
@@ -300,7 +317,7 @@ def walk_pages(chunk: memoryview | ChunkBytes, length: int, *, crypto: ChunkDecr
         The :class:`~parquet_core.page.limits.PageLimits` each header's sizes are
         checked against (before its body is read).
     """
-    headers = _HeaderParser(statistics)
+    headers = _header_parser(statistics)
     read_header = crypto.read_header
     # bytes in memory are sliced here; a reader is asked for each header and body
     buf = _as_bytes(chunk) if isinstance(chunk, (bytes, bytearray, memoryview)) else None
@@ -470,7 +487,7 @@ def _plain_pages(buf: memoryview, codec_id: int, num_values: int, verify_crc: bo
     written out as one loop (one generator per page instead of two, no raw page
     tuples), with the same checks in the same order and the same error notes.
     Small-page files pay this loop once per page."""
-    headers = _HeaderParser(statistics=False)
+    headers = _header_parser(False)
     codec = get_codec(codec_id)
     plain = codec_id == CompressionCodec.UNCOMPRESSED
     length = len(buf)
