@@ -991,6 +991,7 @@ def read_simple_chunk(pages: list[Page], desc: ColumnDescriptor) -> ColumnData |
         return None
     buf = _view(page.body)
     stop = 0
+    values: Any
     if desc.max_definition_level:
         stop = _no_nulls_v1(buf, 0, page.definition_level_encoding, 1, n)
         if stop < 0:

@@ -78,7 +78,8 @@ def test_index_past_the_dictionary_is_named(tmp_path: object) -> None:
     n = 64
     pq.write_table(pa.table({"v": pa.array(np.arange(n, dtype=np.int64) % 3)}), path,
                    compression="none", use_dictionary=True)
-    raw = bytearray(open(path, "rb").read())
+    with open(path, "rb") as f:
+        raw = bytearray(f.read())
     page_at = pq.ParquetFile(path).metadata.row_group(0).column(0).data_page_offset
     header, hlen = _parse_header(memoryview(bytes(raw)), page_at)
     body = page_at + hlen
