@@ -65,14 +65,18 @@ from parquet_core.encodings.delta_byte_array import (
 )
 from parquet_core.encodings.dictionary import build_dictionary
 from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
-from parquet_core.encodings.rle_hybrid import expand_dictionary_index_pages, scan_dictionary_indices
+from parquet_core.encodings.rle_hybrid import (
+    decode_dictionary_indices,
+    expand_dictionary_index_pages,
+    scan_dictionary_indices,
+)
 from parquet_core.encodings.rle_validity import decode_validity
 from parquet_core.errors import ParquetError, ParquetFormatError, add_page_context, out_of_memory
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.schema.descriptor import ColumnDescriptor
 
 __all__ = ["decode_plain_byte_arrays_multi", "iter_chunk_pieces", "read_column_chunk",
-           "read_column_chunks"]
+           "read_column_chunks", "read_simple_chunk"]
 
 _DICT_ENCODINGS = frozenset((int(Encoding.PLAIN_DICTIONARY), int(Encoding.RLE_DICTIONARY)))
 _PLAIN = int(Encoding.PLAIN)
@@ -1000,6 +1004,66 @@ def read_column_chunks(chunks: Iterable[Iterable[Page]], desc: ColumnDescriptor,
     if keep_dictionary:
         data = replace(data, dictionaries=tuple(kept))
     return data, per_chunk
+
+
+#: Physical types :func:`read_simple_chunk` decodes (their PLAIN dictionaries are one
+#: numpy array or one ByteArrays).
+_SIMPLE_TYPES = frozenset((PhysicalType.INT32, PhysicalType.INT64, PhysicalType.FLOAT, PhysicalType.DOUBLE,
+                           PhysicalType.BYTE_ARRAY))
+
+
+def read_simple_chunk(pages: list[Page], desc: ColumnDescriptor) -> ColumnData | None:
+    """The chunk of a flat column stored as small files hold it, decoded without the run
+    machinery of :func:`read_column_chunks`: a PLAIN dictionary page and one v1 data page of
+    dictionary indices (or one PLAIN page of a fixed-width type), no nulls.  The same
+    values and checks as :func:`read_column_chunks`; None for any other chunk, and for a
+    chunk that fails a check (that read then raises the error, naming the page).
+    """
+    if desc.max_repetition_level or desc.max_definition_level > 1 or desc.physical_type not in _SIMPLE_TYPES:
+        return None
+    if len(pages) == 2:
+        dpage, page = pages
+        if type(dpage) is not DictionaryPage or dpage.encoding not in (_PLAIN, Encoding.PLAIN_DICTIONARY):
+            return None
+    elif len(pages) == 1:
+        dpage, page = None, pages[0]
+    else:
+        return None
+    if type(page) is not DataPageV1:
+        return None
+    if page.encoding == _PLAIN:
+        if dpage is not None or desc.physical_type not in _DTYPES:
+            return None
+    elif page.encoding not in _DICT_ENCODINGS or dpage is None:
+        return None
+    n = page.num_values
+    if not n:
+        return None
+    buf = _view(page.body)
+    stop = 0
+    values: Any
+    if desc.max_definition_level:
+        stop = _no_nulls_v1(buf, 0, page.definition_level_encoding, 1, n)
+        if stop < 0:
+            return None     # nulls: the levels are decoded by the full reader
+    try:
+        if page.encoding == _PLAIN:
+            dtype = _DTYPES[desc.physical_type]
+            if len(buf) - stop < n * dtype.itemsize:
+                return None
+            values = np.frombuffer(buf, dtype=dtype, count=n, offset=stop)
+        else:
+            assert dpage is not None
+            dictionary = decode_values(_PLAIN, dpage.body, dpage.num_values, desc.physical_type,
+                                       desc.type_length)
+            idx = decode_dictionary_indices(buf[stop:], n)
+            if int(idx.max()) >= len(dictionary):
+                return None
+            values = dictionary.take(idx) if isinstance(dictionary, ByteArrays) \
+                else _take_dictionary(dictionary, idx, None)
+    except (ParquetError, ValueError, IndexError, TypeError, OverflowError):
+        return None
+    return ColumnData(values, None, None, n)
 
 
 def iter_chunk_pieces(pages: Iterable[Page], desc: ColumnDescriptor,

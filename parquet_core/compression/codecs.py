@@ -174,6 +174,15 @@ def _snappy_declared_length(data: bytes | memoryview) -> int:
     int
         The uncompressed length the block declares.
     """
+    if len(data) > 2:   # pages of up to 2 MiB: a two- or three-byte preamble, read directly
+        b0, b1 = data[0], data[1]
+        if b0 < 0x80:
+            return b0
+        if b1 < 0x80:
+            return (b0 & 0x7F) | b1 << 7
+        b2 = data[2]
+        if b2 < 0x80:
+            return (b0 & 0x7F) | (b1 & 0x7F) << 7 | b2 << 14
     result = 0
     for shift in range(0, 35, 7):  # at most 5 bytes for a 32-bit length
         if shift // 7 >= len(data):

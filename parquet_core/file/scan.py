@@ -28,7 +28,8 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core.column.data import ColumnData
-from parquet_core.column.reader import read_column_chunks
+from parquet_core.column.reader import read_column_chunks, read_simple_chunk
+from parquet_core.encryption.context import PLAINTEXT
 from parquet_core.errors import (
     ParquetError,
     ParquetFormatError,
@@ -197,9 +198,37 @@ def decode_chunk(ctx: ReadContext, rg: int, leaf: int, keep: bool) -> ColumnData
     return decode_chunks(ctx, [rg], leaf, keep)
 
 
+#: Chunks of at most this many (uncompressed) bytes are tried by :func:`_light_chunk` first.
+LIGHT_MAX_BYTES = 1 << 20
+
+
+def _light_chunk(ctx: ReadContext, rg: int, leaf: int) -> ColumnData | None:
+    """One small plaintext chunk of a flat column as small files hold it (a dictionary page
+    and one data page), decoded by :func:`~parquet_core.column.reader.read_simple_chunk`
+    with none of the general path's per-chunk set-up; None for any other chunk, and for one
+    that fails a check (the general path then reads it again and raises the error, named)."""
+    reader = ctx.indexes.reader(rg, leaf)
+    if reader.crypto is not PLAINTEXT or reader.descriptor.max_repetition_level:
+        return None
+    try:
+        if reader.chunk.total_uncompressed_size > LIGHT_MAX_BYTES:
+            return None
+        num_rows = ctx.metadata.row_group(rg).num_rows
+        reader.check_rows(num_rows)
+        reader.check_decoded()
+        data = read_simple_chunk(list(reader.pages()), reader.descriptor)
+    except (ParquetError, MemoryError):
+        return None
+    return data if data is not None and data.num_levels == num_rows else None
+
+
 def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool) -> ColumnData:
     """Read and decode one leaf's chunks of *groups* into one ColumnData (values copied
     together once), each chunk checked against its row group."""
+    if len(groups) == 1 and not keep:
+        light = _light_chunk(ctx, groups[0], leaf)
+        if light is not None:
+            return light
     readers = [ctx.indexes.reader(rg, leaf) for rg in groups]
     desc = ctx.metadata.schema.column(leaf)
     where = [readers[0]]

@@ -749,3 +749,28 @@ def test_one_codec_enum() -> None:
         assert CompressionCodec(cid).name == codec.name and codec.codec_id == cid
         assert type(codec.codec_id) is int
     assert set(REGISTRY) == set(CompressionCodec)
+
+
+@pytest.mark.parametrize("length", [0, 1, 127, 128, 300, 16383, 16384, 2**21 - 1, 2**21, 2**28 - 1, 2**28,
+                                    2**32 - 1])
+@pytest.mark.parametrize("tail", [b"", b"\x01\x02\x03"])
+def test_snappy_preamble_read_directly_equals_the_varint(length: int, tail: bytes) -> None:
+    """The one-, two- and three-byte preambles read directly give the varint's value (the
+    spec's little-endian base-128), as the longer ones and the byte loop do."""
+    from parquet_core.compression.codecs import _snappy_declared_length
+
+    raw, v = bytearray(), length
+    while True:
+        raw.append((v & 0x7F) | (0x80 if v >> 7 else 0))
+        v >>= 7
+        if not v:
+            break
+    assert _snappy_declared_length(bytes(raw) + tail) == length
+    assert _snappy_declared_length(memoryview(bytes(raw) + tail)) == length
+
+
+def test_snappy_preamble_unterminated_is_refused() -> None:
+    from parquet_core.compression.codecs import _snappy_declared_length
+
+    with pytest.raises(ParquetFormatError, match="preamble"):
+        _snappy_declared_length(b"\xff\xff\xff")

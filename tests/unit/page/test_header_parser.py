@@ -117,3 +117,27 @@ def test_parser_without_statistics_equals_parse(before: bytes, header: bytes, af
         want = strip(_general(damaged, pos))
         if want != "error":
             assert strip(_fast(parser, damaged, pos)) == want
+
+
+def test_one_parser_per_thread_shared_by_page_walks() -> None:
+    """The page walks of a thread reuse one parser (small files walk a few pages per
+    chunk); another thread gets its own, and walks still parse every header."""
+    import threading
+
+    from parquet_core.page.reader import _header_parser, iter_page_headers
+
+    mine = _header_parser(False)
+    assert _header_parser(False) is mine and _header_parser(True) is not mine
+    other: list[object] = []
+    t = threading.Thread(target=lambda: other.append(_header_parser(False)))
+    t.start()
+    t.join()
+    assert other[0] is not mine
+    h = pt.PageHeader(type=PageType.DATA_PAGE, uncompressed_page_size=3, compressed_page_size=3,
+                      data_page_header=pt.DataPageHeader(num_values=3, encoding=Encoding.PLAIN,
+                                                         definition_level_encoding=Encoding.RLE,
+                                                         repetition_level_encoding=Encoding.RLE))
+    page = serialize(h) + b"abc"
+    chunk = (page * 400)    # past the header window: the reused parser's own path
+    got = [info[0].data_page_header.num_values for info in iter_page_headers(chunk, 1200)]
+    assert got == [3] * 400
