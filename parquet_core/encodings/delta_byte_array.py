@@ -184,6 +184,18 @@ def decode_delta_byte_arrays_multi(buffers: Sequence[Any], counts: Sequence[int]
     return ByteArrays.concat(parts)
 
 
+def _length_streams(arrs: list[npt.NDArray[np.uint8]], counts: list[int]
+                    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]] | None:
+    """One DELTA_BINARY_PACKED stream of *counts* values at the start of each of *arrs*,
+    decoded together: the values joined and where each stream ends; None when a page's
+    stream cannot be held (the caller then goes page by page)."""
+    heads = [delta_binary_packed_page_header(a, c, np.int32) for a, c in zip(arrs, counts)]
+    held = [h for h in heads if h is not None]
+    if len(held) < len(heads):
+        return None
+    return expand_held_delta_binary_packed_pages(held, np.int32, with_ends=True)
+
+
 def decode_delta_byte_arrays_together(buffers: Sequence[Any], counts: Sequence[int]
                                       ) -> ByteArrays | None:
     """Several pages decoded together, or None (then they go one at a time).
@@ -201,21 +213,11 @@ def decode_delta_byte_arrays_together(buffers: Sequence[Any], counts: Sequence[i
     if min(cnt) < 2:
         return None
     try:
-        heads = [delta_binary_packed_page_header(a, c, np.int32) for a, c in zip(arrs, cnt)]
-        held = [h for h in heads if h is not None]
-        if len(held) < len(heads):
-            return None
-        got = expand_held_delta_binary_packed_pages(held, np.int32, with_ends=True)
+        got = _length_streams(arrs, cnt)       # the prefix lengths of every page
         if got is None:
             return None
         prefix32, pre_end = got
-        pre_end = pre_end.tolist()
-        heads = [delta_binary_packed_page_header(a[e:], c, np.int32)
-                 for a, c, e in zip(arrs, cnt, pre_end)]
-        held = [h for h in heads if h is not None]
-        if len(held) < len(heads):
-            return None
-        got = expand_held_delta_binary_packed_pages(held, np.int32, with_ends=True)
+        got = _length_streams([a[e:] for a, e in zip(arrs, pre_end.tolist())], cnt)   # the suffix lengths
         if got is None:
             return None
     except ParquetFormatError:

@@ -16,33 +16,9 @@ from hypothesis import strategies as st
 
 import parquet_core as pc
 import parquet_core.encodings.delta_byte_array as dba
-from parquet_core.encodings.delta_binary_packed import encode_delta_binary_packed
-from parquet_core.encodings.delta_length_byte_array import encode_delta_length_byte_array
-
-
-def _page(prefixes: list[int], suffixes: list[bytes]) -> bytes:
-    return (encode_delta_binary_packed(np.asarray(prefixes, dtype=np.int64), np.int32)
-            + encode_delta_length_byte_array(suffixes))
-
-
-def _spec(prefixes: list[int], suffixes: list[bytes]) -> list[bytes]:
-    out, prev = [], b""
-    for p, s in zip(prefixes, suffixes):
-        prev = prev[:p] + s
-        out.append(prev)
-    return out
-
-
-def _front_code(values: list[bytes]) -> tuple[list[int], list[bytes]]:
-    prefixes, suffixes, prev = [], [], b""
-    for v in values:
-        k = 0
-        while k < min(len(v), len(prev)) and v[k] == prev[k]:
-            k += 1
-        prefixes.append(k)
-        suffixes.append(v[k:])
-        prev = v
-    return prefixes, suffixes
+from tests._support.front_coding import front_code as _front_code
+from tests._support.front_coding import page as _page
+from tests._support.front_coding import spec_values as _spec
 
 
 def _urls(n: int, seed: int, hosts: int = 12) -> list[bytes]:

@@ -10,36 +10,7 @@ import pytest
 
 from parquet_core.encodings import rle_hybrid
 from parquet_core.encodings.rle_hybrid import decode_dictionary_indices, decode_rle_hybrid
-from tests.unit.encodings.golden import uleb
-
-
-def bp_run(values: list[int], width: int) -> bytes:
-    """A bit-packed run (the spec's layout: values LSB first), zero padded to whole groups."""
-    groups = (len(values) + 7) // 8
-    big = 0
-    for i, v in enumerate(values):
-        big |= v << (i * width)
-    return uleb(groups << 1 | 1) + big.to_bytes(groups * width, "little")
-
-
-def ref_decode(buf: bytes, width: int, count: int) -> list[int]:
-    """Bit-packed runs only, one value at a time."""
-    out: list[int] = []
-    pos = 0
-    while len(out) < count:
-        header = shift = 0
-        while True:
-            b = buf[pos]
-            pos += 1
-            header |= (b & 0x7F) << shift
-            shift += 7
-            if b < 0x80:
-                break
-        assert header & 1
-        big = int.from_bytes(buf[pos:pos + (header >> 1) * width], "little")
-        out.extend((big >> (i * width)) & ((1 << width) - 1) for i in range((header >> 1) * 8))
-        pos += (header >> 1) * width
-    return out[:count]
+from tests._support.rle_reference import bp_run, ref_decode
 
 
 def _no_gather(*_: object) -> None:
