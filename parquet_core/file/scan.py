@@ -22,6 +22,7 @@ import threading
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from functools import partial
+from itertools import chain, islice
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import numpy as np
@@ -202,31 +203,42 @@ def decode_chunk(ctx: ReadContext, rg: int, leaf: int, keep: bool) -> ColumnData
 LIGHT_MAX_BYTES = 1 << 20
 
 
-def _light_chunk(ctx: ReadContext, rg: int, leaf: int) -> ColumnData | None:
+def _light_chunk(ctx: ReadContext, rg: int, leaf: int) -> tuple[ColumnData | None, Iterator[Page] | None]:
     """One small plaintext chunk of a flat column as small files hold it (a dictionary page
     and one data page), decoded by :func:`~parquet_core.column.reader.read_simple_chunk`
-    with none of the general path's per-chunk set-up; None for any other chunk, and for one
-    that fails a check (the general path then reads it again and raises the error, named)."""
+    with none of the general path's per-chunk set-up: ``(data, None)``.  Any other chunk
+    gives ``(None, pages)``: once a third page shows the chunk is not of that shape, no more
+    of it is read here, and *pages* carries the pages read so far followed by the rest, for
+    the general path (no page is read or decompressed twice; a bad value in them is found
+    and named there).  A chunk whose pages fail to read, or whose level count is wrong,
+    gives ``(None, None)``: the general path reads it again and raises the error, named."""
     reader = ctx.indexes.reader(rg, leaf)
     if reader.crypto is not PLAINTEXT or reader.descriptor.max_repetition_level:
-        return None
+        return None, None
     try:
         if reader.chunk.total_uncompressed_size > LIGHT_MAX_BYTES:
-            return None
+            return None, None
         num_rows = ctx.metadata.row_group(rg).num_rows
         reader.check_rows(num_rows)
         reader.check_decoded()
-        data = read_simple_chunk(list(reader.pages()), reader.descriptor)
+        pages = reader.pages()
+        first = list(islice(pages, 3))
+        if len(first) == 3:
+            return None, chain(first, pages)
+        data = read_simple_chunk(first, reader.descriptor)
     except (ParquetError, MemoryError):
-        return None
-    return data if data is not None and data.num_levels == num_rows else None
+        return None, None
+    if data is None:
+        return None, iter(first)      # another shape, or a value the general path names
+    return (data, None) if data.num_levels == num_rows else (None, None)
 
 
 def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool) -> ColumnData:
     """Read and decode one leaf's chunks of *groups* into one ColumnData (values copied
     together once), each chunk checked against its row group."""
+    started: Iterator[Page] | None = None
     if len(groups) == 1 and not keep:
-        light = _light_chunk(ctx, groups[0], leaf)
+        light, started = _light_chunk(ctx, groups[0], leaf)
         if light is not None:
             return light
     readers = [ctx.indexes.reader(rg, leaf) for rg in groups]
@@ -238,7 +250,7 @@ def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool
             where[0] = reader
             reader.check_rows(ctx.metadata.row_group(reader.row_group).num_rows)
             reader.check_decoded()
-            yield reader.pages()
+            yield started if started is not None else reader.pages()
 
     try:
         data, per_chunk = read_column_chunks(chunks(), desc, keep)

@@ -97,3 +97,29 @@ def test_index_past_the_dictionary_is_named(tmp_path: object) -> None:
     notes = " ".join(getattr(info.value, "__notes__", []))
     assert "f.parquet" in text and "dictionary index 3 out of range" in text, text
     assert "page 0" in notes and "v" in notes, notes
+
+
+@pytest.mark.parametrize("nulls", [False, True])
+def test_a_chunk_of_many_pages_is_read_once(tmp_path, monkeypatch: pytest.MonkeyPatch, nulls: bool) -> None:
+    """A small chunk of many pages (not the light path's shape) has each page read and
+    decompressed once: the pages the light path looked at go on to the full reader.  The
+    count with the light path off is the reference."""
+    from parquet_core.page import reader as page_reader
+
+    path = str(tmp_path / "pages.parquet")
+    pq.write_table(_table(20_000, nulls), path, compression="snappy", data_page_size=2048, use_dictionary=["s"])
+    made = []
+    real = page_reader._make_page
+
+    def counting(*args, **kwargs):
+        made.append(args[4])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(page_reader, "_make_page", counting)
+    with_light = pc.read_table(path, use_threads=False).to_arrow()
+    pages_with_light = len(made)
+    made.clear()
+    monkeypatch.setattr(scan, "LIGHT_MAX_BYTES", -1)
+    without = pc.read_table(path, use_threads=False).to_arrow()
+    assert pages_with_light == len(made) > 3 * 7
+    assert with_light.equals(without) and without.equals(pq.read_table(path))
