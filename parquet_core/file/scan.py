@@ -38,7 +38,7 @@ from parquet_core.errors import (
     out_of_memory,
     quoted,
 )
-from parquet_core.file.chunk_reader import ChunkSources
+from parquet_core.file.chunk_reader import ChunkSources, ColumnChunkReader
 from parquet_core.file.columns import FileColumns, Selected
 from parquet_core.file.indexes import FileIndexes
 from parquet_core.file.pushdown import select_pages
@@ -203,7 +203,7 @@ def decode_chunk(ctx: ReadContext, rg: int, leaf: int, keep: bool) -> ColumnData
 LIGHT_MAX_BYTES = 1 << 20
 
 
-def _light_chunk(ctx: ReadContext, rg: int, leaf: int) -> tuple[ColumnData | None, Iterator[Page] | None]:
+def _light_chunk(ctx: ReadContext, reader: ColumnChunkReader) -> tuple[ColumnData | None, Iterator[Page] | None]:
     """One small plaintext chunk of a flat column as small files hold it (a dictionary page
     and one data page), decoded by :func:`~parquet_core.column.reader.read_simple_chunk`
     with none of the general path's per-chunk set-up: ``(data, None)``.  Any other chunk
@@ -212,13 +212,12 @@ def _light_chunk(ctx: ReadContext, rg: int, leaf: int) -> tuple[ColumnData | Non
     the general path (no page is read or decompressed twice; a bad value in them is found
     and named there).  A chunk whose pages fail to read, or whose level count is wrong,
     gives ``(None, None)``: the general path reads it again and raises the error, named."""
-    reader = ctx.indexes.reader(rg, leaf)
     if reader.crypto is not PLAINTEXT or reader.descriptor.max_repetition_level:
         return None, None
     try:
         if reader.chunk.total_uncompressed_size > LIGHT_MAX_BYTES:
             return None, None
-        num_rows = ctx.metadata.row_group(rg).num_rows
+        num_rows = ctx.metadata.row_group(reader.row_group).num_rows
         reader.check_rows(num_rows)
         reader.check_decoded()
         pages = reader.pages()
@@ -236,21 +235,24 @@ def _light_chunk(ctx: ReadContext, rg: int, leaf: int) -> tuple[ColumnData | Non
 def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool) -> ColumnData:
     """Read and decode one leaf's chunks of *groups* into one ColumnData (values copied
     together once), each chunk checked against its row group."""
+    readers = [ctx.indexes.reader(rg, leaf) for rg in groups]
     started: Iterator[Page] | None = None
     if len(groups) == 1 and not keep:
-        light, started = _light_chunk(ctx, groups[0], leaf)
+        light, started = _light_chunk(ctx, readers[0])
         if light is not None:
             return light
-    readers = [ctx.indexes.reader(rg, leaf) for rg in groups]
     desc = ctx.metadata.schema.column(leaf)
     where = [readers[0]]
 
     def chunks() -> Iterator[Iterator[Page]]:
         for reader in readers:
             where[0] = reader
+            if started is not None:     # checked by the light path, which read its first pages
+                yield started
+                continue
             reader.check_rows(ctx.metadata.row_group(reader.row_group).num_rows)
             reader.check_decoded()
-            yield started if started is not None else reader.pages()
+            yield reader.pages()
 
     try:
         data, per_chunk = read_column_chunks(chunks(), desc, keep)
