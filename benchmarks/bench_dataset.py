@@ -86,6 +86,24 @@ def row(name: str, ours: float, theirs: float, note: str = "",
           f"ratio {ours / theirs:6.2f}{wall}  {note}")
 
 
+def bare_listing(folder: str) -> int:
+    """The least a plan that lists the folder does: every folder opened with ``os.scandir``
+    and every file stat'ed once (size and time), nothing kept but a count.  Planning with
+    an up-to-date ``_metadata`` lists the folder (the listing decides the files), so no
+    engine doing that in Python goes below this row; the rest of the plan is above it."""
+    count = 0
+    stack = [folder]
+    while stack:
+        with os.scandir(stack.pop()) as it:
+            for e in it:
+                if e.is_dir():
+                    stack.append(e.path)
+                else:
+                    e.stat()
+                    count += 1
+    return count
+
+
 def local_benchmarks(files: int) -> None:
     tmp = tempfile.mkdtemp(prefix="pqbench-")
     try:
@@ -111,6 +129,11 @@ def local_benchmarks(files: int) -> None:
                                                                   partitioning="hive").schema)
         row("plan with _metadata", t_ours, t_pa, "(pyarrow trusts _metadata and does not list the folder)",
             (w_ours, w_pa))
+        t_bare, w_bare, n_bare = best_with_wall(lambda: bare_listing(with_meta))
+        assert n_bare == files + 1, n_bare      # the data files and _metadata
+        row("  of which the bare listing (floor)", t_bare, t_pa,
+            "(os.scandir of every folder + one stat per file, nothing else; pyarrow: the plan above)",
+            (w_bare, w_pa))
 
         t_ours, a = best(lambda: pc.read_table(plain, use_threads=False))
         t_pa, b = best(lambda: ds.dataset(plain, partitioning="hive").to_table(use_threads=False))
