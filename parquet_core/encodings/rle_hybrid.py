@@ -55,7 +55,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from parquet_core._kernels.bitpack import SLACK, as_uint8, pack_bits, unpack_bits_into, unpack_spaced_runs_into
+from parquet_core._kernels.bitpack import (
+    SLACK,
+    as_uint8,
+    pack_bits,
+    unpack_bits_into,
+    unpack_spaced_runs_into,
+)
 from parquet_core._kernels.counting import counting, packed_counting
 from parquet_core._kernels.runs import window_view
 from parquet_core._kernels.varint import read_uleb128, write_uleb128
