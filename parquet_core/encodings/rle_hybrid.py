@@ -55,10 +55,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from parquet_core._kernels.bitpack import SLACK, as_uint8, unpack_bits_into, unpack_spaced_runs_into
+from parquet_core._kernels.bitpack import (
+    SLACK,
+    as_uint8,
+    pack_bits,
+    unpack_bits_into,
+    unpack_spaced_runs_into,
+)
 from parquet_core._kernels.counting import counting, packed_counting
 from parquet_core._kernels.runs import window_view
-from parquet_core._kernels.varint import read_uleb128
+from parquet_core._kernels.varint import read_uleb128, write_uleb128
 from parquet_core.encodings.rle_hybrid_encoder import (
     dictionary_index_bit_width,
     encode_dictionary_indices,
@@ -83,6 +89,7 @@ __all__ = [
     "encode_rle_booleans",
     "encode_rle_hybrid",
     "expand_dictionary_index_pages",
+    "indices_count_up",
     "scan_dictionary_indices",
 ]
 
@@ -773,6 +780,63 @@ def decode_dictionary_indices(buf: Any, count: int) -> npt.NDArray[np.int32]:
         idx = idx.view(np.int32)
     return idx
 
+
+
+#: Pages of at most this many values are checked by :func:`indices_count_up`.
+_COUNTING_MAX = 1 << 17
+#: Its streams are kept for this many ``(bit width, count)`` pairs at a time.
+_COUNTING_KEEP = 8
+_COUNTING_STREAMS: dict[tuple[int, int], tuple[bytes, bytes]] = {}
+
+
+def _counting_streams(w: int, count: int) -> tuple[bytes, bytes]:
+    """The dictionary-index streams (bit width byte first) of ``0 .. count-1`` at width *w*,
+    as writers lay them out: bit-packed runs of 63 groups (504 values; pyarrow and
+    parquet-mr reserve one header byte), and one bit-packed run of all the groups (this
+    package's writer); the last group padded with zeros in both.  pyarrow writes a last
+    value left alone after a run of 504 as an RLE run of one."""
+    key = (w, count)
+    got = _COUNTING_STREAMS.get(key)
+    if got is not None:
+        return got
+    groups = (count + 7) >> 3
+    vals = np.zeros(groups * 8, dtype=np.uint64)
+    vals[:count] = np.arange(count, dtype=np.uint64)
+    packed = pack_bits(vals, w, validate=False).tobytes()
+    run = 63 * w
+    parts = [bytes([w])]
+    alone = count > 1 and count % 504 == 1
+    for at in range(0, (groups - alone) * w, run):
+        body = packed[at:at + run]
+        parts.append(bytes([(len(body) // w) << 1 | 1]))
+        parts.append(body)
+    if alone:
+        parts.append(b"\x02" + (count - 1).to_bytes((w + 7) >> 3, "little"))
+    got = (b"".join(parts), bytes([w]) + write_uleb128(groups << 1 | 1) + packed)
+    if len(_COUNTING_STREAMS) >= _COUNTING_KEEP:
+        _COUNTING_STREAMS.clear()
+    _COUNTING_STREAMS[key] = got
+    return got
+
+
+def indices_count_up(buf: Any, count: int) -> bool:
+    """Whether a data page's dictionary indices *buf* (bit width byte first) are
+    ``0, 1 ... count-1``, told from their bytes alone (no unpack): the page of a column of
+    distinct values, whose dictionary holds them in order of first appearance.
+
+    True only when the bytes begin with one of the layouts :func:`_counting_streams`
+    gives, which decode to exactly those indices (bytes after them are never read by a
+    decoder); any other page, including a page of the same indices laid out otherwise,
+    gives False and is decoded as usual.
+    """
+    if not 0 < count <= _COUNTING_MAX or not len(buf):
+        return False
+    w = int(buf[0])
+    if not 0 < w <= 32 or count > 1 << w:
+        return False
+    split, single = _counting_streams(w, count)
+    head = bytes(buf[:max(len(split), len(single))])
+    return head.startswith(split) or head.startswith(single)
 
 
 # ---------------------------------------------------------------------------------------

@@ -208,13 +208,14 @@ def table_to_arrow(table: Table) -> pa.Table:
     keeps the other keys as schema metadata, as ``pyarrow.parquet`` does
     (see :mod:`parquet_core.interop.arrow_metadata`).
     """
-    arrays = [array_to_arrow(c) for c in table.columns]
+    columns = table.columns      # a new list each time it is asked for: once here
+    arrays = [array_to_arrow(c) for c in columns]
     if not arrays:
         return pa.table({}).slice(0, 0)
 
     def as_read(i: int) -> bool:
         # read_dictionary: pyarrow gives int32 indices, unordered, whatever was stored
-        col = table.columns[i]
+        col = columns[i]
         return isinstance(col, DictionaryArray) and bool(col.requested)
 
     arrays, schema = restore_columns(table.schema.fields, arrays, table.metadata, as_read)

@@ -123,3 +123,89 @@ def test_a_chunk_of_many_pages_is_read_once(tmp_path, monkeypatch: pytest.Monkey
     without = pc.read_table(path, use_threads=False).to_arrow()
     assert pages_with_light == len(made) > 3 * 7
     assert with_light.equals(without) and without.equals(pq.read_table(path))
+
+
+def _distinct(n: int = 3000, nullable: bool = True) -> pa.Table:
+    """Columns of distinct values (a dictionary of every value, indices 0 .. n-1)."""
+    rng = np.random.default_rng(11)
+    cols = {"f64": pa.array(rng.random(n)), "f32": pa.array(np.arange(n, dtype=np.float32) / 7),
+            "i64": pa.array(rng.permutation(n).astype(np.int64) * 3 - 10**12),
+            "i32": pa.array(np.arange(n, dtype=np.int32) - 5)}
+    return pa.table(cols, schema=pa.schema([pa.field(k, v.type, nullable=nullable) for k, v in cols.items()]))
+
+
+def _no_index_decode(*_: object, **__: object) -> None:
+    raise AssertionError("dictionary indices unpacked")
+
+
+@pytest.mark.parametrize("compression", ["snappy", "zstd", "gzip", "none"])
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+@pytest.mark.parametrize("nullable", [True, False])
+def test_distinct_values_are_the_dictionary(tmp_path, monkeypatch: pytest.MonkeyPatch, compression: str,
+                                            version: str, nullable: bool) -> None:
+    """A dictionary page and one data page of indices 0 .. n-1 (a column of distinct
+    values): the values are the dictionary's, with no index unpacked and no general decode."""
+    from parquet_core.column import reader as column_reader
+
+    path = str(tmp_path / "distinct.parquet")
+    pq.write_table(_distinct(nullable=nullable), path, compression=compression, data_page_version=version)
+    expected = pq.read_table(path)
+    monkeypatch.setattr(scan, "read_column_chunks", _no_general)
+    monkeypatch.setattr(column_reader, "decode_dictionary_indices", _no_index_decode)
+    got = pc.read_table(path, use_threads=False).to_arrow()
+    assert got.equals(expected)
+
+
+def test_distinct_values_of_an_uncompressed_file_do_not_view_it(tmp_path) -> None:
+    """Uncompressed, the dictionary is a view of the file's bytes: the values are copied
+    out of it (as a gather would), so they outlive the file."""
+    from parquet_core.column.reader import read_simple_chunk
+
+    path = str(tmp_path / "plain.parquet")
+    pq.write_table(_distinct(500, nullable=False).select(["i64"]), path, compression="none")
+    with pc.ParquetFile(path) as pf:
+        reader = pf.column_chunk(0, "i64")
+        data = read_simple_chunk(list(reader.pages()), reader.descriptor)
+        assert data is not None
+        assert data.values.flags.owndata and data.values.flags.writeable
+    assert np.array_equal(data.values, pq.read_table(path)["i64"].to_numpy())
+
+
+def test_indices_almost_counting_up_are_decoded(tmp_path) -> None:
+    """Two indices swapped in the stored page (values distinct, but not in the dictionary's
+    order): not told as counting, unpacked and gathered: pyarrow's values of the same file."""
+    from parquet_core.page.reader import _parse_header
+
+    path = str(tmp_path / "swapped.parquet")
+    n = 64
+    pq.write_table(pa.table({"v": pa.array(np.arange(n, dtype=np.int64) * 5)}), path,
+                   compression="none", use_dictionary=True)
+    with open(path, "rb") as f:
+        raw = bytearray(f.read())
+    page_at = pq.ParquetFile(path).metadata.row_group(0).column(0).data_page_offset
+    header, hlen = _parse_header(memoryview(bytes(raw)), page_at)
+    body = page_at + hlen
+    width_at = body + 4 + int.from_bytes(raw[body:body + 4], "little")
+    assert raw[width_at] == 6 and raw[width_at + 1] == (n // 8) << 1 | 1   # 6-bit indices, one run
+    first = width_at + 2        # 0, 1, 2, 3 packed at 6 bits: bytes 0x40 0x20 0x0c ...
+    raw[first], raw[first + 1] = 0x01, 0x00 | (raw[first + 1] & 0xF0)    # indices 1, 0, ...
+    with open(path, "wb") as f:
+        f.write(raw)
+    expected = pq.read_table(path)
+    assert expected["v"][0].as_py() == 5 and expected["v"][1].as_py() == 0
+    assert pc.read_table(path, use_threads=False).to_arrow().equals(expected)
+
+
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+def test_distinct_values_with_nulls_or_many_pages(tmp_path, version: str) -> None:
+    """Not the light shape (nulls; several data pages; a dictionary that fell back to
+    PLAIN pages): the general path, pyarrow's values."""
+    t = _distinct(5000)
+    mask = np.zeros(len(t), dtype=bool)
+    mask[::7] = True
+    with_nulls = t.set_column(0, "f64", pa.array(t["f64"].to_numpy(), mask=mask))
+    cases = [(with_nulls, {}), (t, {"data_page_size": 4096}), (t, {"dictionary_pagesize_limit": 2048})]
+    for k, (table, opts) in enumerate(cases):
+        path = str(tmp_path / f"case{k}.parquet")
+        pq.write_table(table, path, data_page_version=version, **opts)
+        assert pc.read_table(path, use_threads=False).to_arrow().equals(pq.read_table(path)), opts
