@@ -355,6 +355,11 @@ class StatisticsDecoder:
         self._pair = self._one is None and (
             pt_ in _PAIR_DTYPES or pt_ in (PhysicalType.INT96, PhysicalType.FIXED_LEN_BYTE_ARRAY))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # made again from its leaf and order (its value decoders are closures); a decoder may be
+        # shared by many files' metadata (metadata/wrappers.py), pickled with any of them
+        return (StatisticsDecoder, (self._desc, self._col_order))
+
     def _bounds(self, lo_raw: bytes, hi_raw: bytes) -> tuple[Any, Any]:
         desc = self._desc
         one = self._one

@@ -7,6 +7,7 @@ the raw thrift structs (always written ``pt.X``), and these wrappers
 
 from __future__ import annotations
 
+import weakref
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast
 
@@ -557,6 +558,28 @@ def _schema_descriptor(raw: Any) -> SchemaDescriptor:
     return found
 
 
+#: Statistics decoders per schema descriptor and column orders, shared by the footers that
+#: share the descriptor (a folder of files one writer wrote; see :func:`_schema_descriptor`).
+#: A decoder depends on its leaf and column order only, never on a file's contents.
+_SHARED_DECODERS: weakref.WeakKeyDictionary[SchemaDescriptor, dict[tuple[str | None, ...], list[Any]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _shared_decoders(schema: SchemaDescriptor, orders: list[str | None]) -> list[StatisticsDecoder | None]:
+    """The per-leaf decoder list (filled in on first use) for *schema* under *orders*."""
+    key = tuple(orders)
+    try:
+        by_orders = _SHARED_DECODERS.get(schema)
+        if by_orders is None:
+            by_orders = _SHARED_DECODERS.setdefault(schema, {})
+    except TypeError:     # not weakly referable: a list of the file's own
+        return [None] * len(orders)
+    found = by_orders.get(key)
+    if found is None or len(found) != len(orders):
+        found = by_orders[key] = [None] * len(orders)
+    return found
+
+
 class FileMetadata:
     """The decoded footer of a Parquet file."""
 
@@ -595,7 +618,14 @@ class FileMetadata:
         # checked when first asked for.
         self._lazy = lazy_state(raw)
         self._row_groups: list[RowGroupMetadata | None] = [None] * self.num_row_groups
-        self._stats_decoders: list[StatisticsDecoder | None] = [None] * n
+        self._stats_decoders: list[StatisticsDecoder | None] = _shared_decoders(self.schema, self._orders)
+
+    def expect_statistics(self) -> None:
+        """Say that the chunks' statistics will be read (a filter is being planned): the row
+        groups not decoded yet then decode them in the same pass (a lazy footer otherwise
+        decodes a row group once for its chunks, then again for their statistics)."""
+        if self._lazy is not None:
+            self._lazy.statistics_wanted = True
 
     @property
     def num_rows(self) -> int:
