@@ -97,6 +97,9 @@ def test_every_decoder_path_is_exercised() -> None:
               StatisticsDecoder(d, TYPE_ORDER)._pair) for d in _DESCS}
     assert any(one for _, one, _ in kinds) and any(pair for _, _, pair in kinds)
     assert {p for p, _, pair in kinds if pair} >= {"ts_us", "t32", "dec9", "dec30", "fsb", "f16", "ts96"}
+    # both bounds in one struct call: plain numbers at their storage width, not the narrow ints
+    two = {d.dotted_path for d in _DESCS if StatisticsDecoder(d, TYPE_ORDER)._two is not None}
+    assert two == {"i32", "i64", "u32", "u64", "f32", "f64"}
 
 
 def test_decoder_none_and_reuse() -> None:
