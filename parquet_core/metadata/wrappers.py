@@ -285,7 +285,8 @@ class ColumnChunkMetadata:
                     dec = StatisticsDecoder(self.descriptor, self._order_defined)
                     if decs is not None:
                         decs[self.index] = dec
-                self._stats_decoder = dec
+                if decs is None:    # (kept in the list otherwise: no __dict__ made per chunk)
+                    self._stats_decoder = dec
             st = self._statistics = dec.decode(self.meta.statistics)
         return cast("Statistics | None", st)
 
