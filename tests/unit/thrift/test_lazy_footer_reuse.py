@@ -31,8 +31,8 @@ from tests.interop.footer_edit import edit_footer
 pytestmark = pytest.mark.skipif(not HAVE_ACCELERATED, reason="the lazy footer needs thrift's C decoder")
 
 
-def _write(path: Path, start: int = 0, rows: int = 60, int_type: Any = pa.int64()) -> Path:
-    t = pa.table({"i": pa.array(range(start, start + rows), int_type),
+def _write(path: Path, start: int = 0, rows: int = 60, int_type: Any = None) -> Path:
+    t = pa.table({"i": pa.array(range(start, start + rows), int_type or pa.int64()),
                   "s": pa.array([f"v{start + k:04d}" for k in range(rows)])})
     pq.write_table(t, path, row_group_size=10)
     return path
