@@ -7,7 +7,6 @@ the raw thrift structs (always written ``pt.X``), and these wrappers
 
 from __future__ import annotations
 
-import weakref
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast
 
@@ -559,25 +558,27 @@ def _schema_descriptor(raw: Any) -> SchemaDescriptor:
     return found
 
 
-#: Statistics decoders per schema descriptor and column orders, shared by the footers that
-#: share the descriptor (a folder of files one writer wrote; see :func:`_schema_descriptor`).
-#: A decoder depends on its leaf and column order only, never on a file's contents.
-_SHARED_DECODERS: weakref.WeakKeyDictionary[SchemaDescriptor, dict[tuple[str | None, ...], list[Any]]] = \
-    weakref.WeakKeyDictionary()
+#: Where a schema descriptor keeps its statistics decoders, by column orders: shared by the
+#: footers that share the descriptor (a folder of files one writer wrote; see
+#: :func:`_schema_descriptor`).  A decoder depends on its leaf and column order only, never
+#: on a file's contents.  Kept by identity on the descriptor (not by its structural hash).
+_DECODERS_KEY = "_shared_statistics_decoders"
 
 
 def _shared_decoders(schema: SchemaDescriptor, orders: list[str | None]) -> list[StatisticsDecoder | None]:
     """The per-leaf decoder list (filled in on first use) for *schema* under *orders*."""
     key = tuple(orders)
-    try:
-        by_orders = _SHARED_DECODERS.get(schema)
-        if by_orders is None:
-            by_orders = _SHARED_DECODERS.setdefault(schema, {})
-    except TypeError:     # not weakly referable: a list of the file's own
-        return [None] * len(orders)
+    d = getattr(schema, "__dict__", None)
+    if d is None:
+        own: list[StatisticsDecoder | None] = [None for _ in orders]
+        return own
+    by_orders: dict[tuple[str | None, ...], list[StatisticsDecoder | None]] | None = d.get(_DECODERS_KEY)
+    if by_orders is None:
+        by_orders = d.setdefault(_DECODERS_KEY, {})
     found = by_orders.get(key)
     if found is None or len(found) != len(orders):
-        found = by_orders[key] = [None] * len(orders)
+        fresh: list[StatisticsDecoder | None] = [None for _ in orders]
+        found = by_orders[key] = fresh
     return found
 
 

@@ -153,3 +153,17 @@ def test_a_chunk_pickles_once_its_shared_decoders_exist(tmp_path: Path) -> None:
     chunk = pickle.loads(pickle.dumps(pc.read_metadata(b).row_group(2).column(0)))
     theirs = pq.read_metadata(b).row_group(2).column(0).statistics
     assert (chunk.statistics.min, chunk.statistics.max) == (theirs.min, theirs.max)
+
+
+def test_decoders_are_kept_by_identity_and_not_pickled_with_the_schema(tmp_path: Path) -> None:
+    a = _write(tmp_path / "a.parquet")
+    ma = pc.read_metadata(a)
+    _stats(ma)
+    clone = pickle.loads(pickle.dumps(ma.schema))
+    assert clone == ma.schema and clone is not ma.schema
+    assert "_shared_statistics_decoders" not in clone.__dict__
+    # an equal but distinct descriptor starts its own list (kept by identity, not by hash)
+    from parquet_core.metadata.wrappers import _shared_decoders
+    orders = [ma.column_order(j) for j in range(ma.num_columns)]
+    assert _shared_decoders(clone, orders) is not _shared_decoders(ma.schema, orders)
+    assert _shared_decoders(ma.schema, orders) is ma._stats_decoders
