@@ -404,6 +404,7 @@ def _plan(planner: RowGroupPlanner, filters: Any, row_groups: list[int] | None,
         return None, report, [RowGroupPlan(rg) for rg in groups]
     for name in expr.columns():
         planner.columns.leaf_index(name)   # an unknown column is an error, not "no pruning"
+    planner.metadata.expect_statistics()   # every group's statistics are read below: one decode each
     nnf = negation_normal_form(expr)
     names = sorted(expr.columns())
     geo_cols = _geo_columns(nnf)

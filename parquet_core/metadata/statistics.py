@@ -337,7 +337,8 @@ class StatisticsDecoder:
     row group).  ``StatisticsDecoder(desc, order).decode(raw)`` equals
     ``decode_statistics(raw, desc, order)``: every width check is still made per bound."""
 
-    __slots__ = ("_desc", "_col_order", "_new_ok", "_legacy_ok", "_ieee", "_float", "_one", "_pair")
+    __slots__ = ("_desc", "_col_order", "_new_ok", "_legacy_ok", "_ieee", "_float", "_one", "_pair", "_two",
+                 "_width")
 
     def __init__(self, desc: ColumnDescriptor, column_order: bool | str | None) -> None:
         col_order = _normal_order(column_order)
@@ -354,6 +355,19 @@ class StatisticsDecoder:
         pt_ = desc.physical_type
         self._pair = self._one is None and (
             pt_ in _PAIR_DTYPES or pt_ in (PhysicalType.INT96, PhysicalType.FIXED_LEN_BYTE_ARRAY))
+        # plain numbers stored at their own width: both bounds in one ``struct`` call
+        fast = _SCALAR.get((pt_, desc.data_type.id))
+        if fast is not None and desc.data_type.id not in _NARROW_INTS:
+            self._two: Any = struct.Struct("<" + fast.format[1:] * 2).unpack
+            self._width = fast.size
+        else:
+            self._two = None
+            self._width = 0
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # made again from its leaf and order (its value decoders are closures); a decoder may be
+        # shared by many files' metadata (metadata/wrappers.py), pickled with any of them
+        return (StatisticsDecoder, (self._desc, self._col_order))
 
     def _bounds(self, lo_raw: bytes, hi_raw: bytes) -> tuple[Any, Any]:
         desc = self._desc
@@ -385,7 +399,12 @@ class StatisticsDecoder:
             lo_raw, hi_raw = raw.min, raw.max
         lo = hi = None
         if lo_raw is not None and hi_raw is not None:
-            lo, hi = self._bounds(lo_raw, hi_raw)
+            two = self._two
+            if (two is not None and type(lo_raw) is bytes and type(hi_raw) is bytes
+                    and len(lo_raw) == self._width == len(hi_raw)):
+                lo, hi = two(lo_raw + hi_raw)
+            else:   # the one-value decoders, which also name a bound of the wrong width
+                lo, hi = self._bounds(lo_raw, hi_raw)
             if self._ieee:
                 if math.isnan(lo) or math.isnan(hi):    # every non-null value is NaN
                     lo = hi = None

@@ -284,7 +284,8 @@ class ColumnChunkMetadata:
                     dec = StatisticsDecoder(self.descriptor, self._order_defined)
                     if decs is not None:
                         decs[self.index] = dec
-                self._stats_decoder = dec
+                if decs is None:    # (kept in the list otherwise: no __dict__ made per chunk)
+                    self._stats_decoder = dec
             st = self._statistics = dec.decode(self.meta.statistics)
         return cast("Statistics | None", st)
 
@@ -557,6 +558,30 @@ def _schema_descriptor(raw: Any) -> SchemaDescriptor:
     return found
 
 
+#: Where a schema descriptor keeps its statistics decoders, by column orders: shared by the
+#: footers that share the descriptor (a folder of files one writer wrote; see
+#: :func:`_schema_descriptor`).  A decoder depends on its leaf and column order only, never
+#: on a file's contents.  Kept by identity on the descriptor (not by its structural hash).
+_DECODERS_KEY = "_shared_statistics_decoders"
+
+
+def _shared_decoders(schema: SchemaDescriptor, orders: list[str | None]) -> list[StatisticsDecoder | None]:
+    """The per-leaf decoder list (filled in on first use) for *schema* under *orders*."""
+    key = tuple(orders)
+    d = getattr(schema, "__dict__", None)
+    if d is None:
+        own: list[StatisticsDecoder | None] = [None for _ in orders]
+        return own
+    by_orders: dict[tuple[str | None, ...], list[StatisticsDecoder | None]] | None = d.get(_DECODERS_KEY)
+    if by_orders is None:
+        by_orders = d.setdefault(_DECODERS_KEY, {})
+    found = by_orders.get(key)
+    if found is None or len(found) != len(orders):
+        fresh: list[StatisticsDecoder | None] = [None for _ in orders]
+        found = by_orders[key] = fresh
+    return found
+
+
 class FileMetadata:
     """The decoded footer of a Parquet file."""
 
@@ -595,7 +620,14 @@ class FileMetadata:
         # checked when first asked for.
         self._lazy = lazy_state(raw)
         self._row_groups: list[RowGroupMetadata | None] = [None] * self.num_row_groups
-        self._stats_decoders: list[StatisticsDecoder | None] = [None] * n
+        self._stats_decoders: list[StatisticsDecoder | None] = _shared_decoders(self.schema, self._orders)
+
+    def expect_statistics(self) -> None:
+        """Say that the chunks' statistics will be read (a filter is being planned): the row
+        groups not decoded yet then decode them in the same pass (a lazy footer otherwise
+        decodes a row group once for its chunks, then again for their statistics)."""
+        if self._lazy is not None:
+            self._lazy.statistics_wanted = True
 
     @property
     def num_rows(self) -> int:

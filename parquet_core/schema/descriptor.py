@@ -93,6 +93,7 @@ class SchemaDescriptor:
         state = dict(self.__dict__)
         del state["_by_node"]       # identities do not survive pickling: renumbered on load
         state.pop("_file_layout", None)     # the file layer's cache (file/columns.py): rebuilt
+        state.pop("_shared_statistics_decoders", None)   # the metadata layer's (metadata/wrappers.py)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:

@@ -97,6 +97,9 @@ def test_every_decoder_path_is_exercised() -> None:
               StatisticsDecoder(d, TYPE_ORDER)._pair) for d in _DESCS}
     assert any(one for _, one, _ in kinds) and any(pair for _, _, pair in kinds)
     assert {p for p, _, pair in kinds if pair} >= {"ts_us", "t32", "dec9", "dec30", "fsb", "f16", "ts96"}
+    # both bounds in one struct call: plain numbers at their storage width, not the narrow ints
+    two = {d.dotted_path for d in _DESCS if StatisticsDecoder(d, TYPE_ORDER)._two is not None}
+    assert two == {"i32", "i64", "u32", "u64", "f32", "f64"}
 
 
 def test_decoder_none_and_reuse() -> None:
@@ -138,21 +141,26 @@ def test_footer_walk_matches_pyarrow() -> None:
 
 def test_statistics_decoders_made_on_first_use_and_shared() -> None:
     # issue 32 (many small files): reading chunks makes no decoder; asking for statistics
-    # makes one per leaf, shared by that leaf's chunks in every row group
+    # makes one per leaf, kept in the list every row group's chunks (and every file of the
+    # same schema and column orders) share; a chunk keeps none of its own (no __dict__ made)
     sink = io.BytesIO()
-    pq.write_table(pa.table({"a": list(range(100)), "s": [str(i) for i in range(100)]}), sink,
+    names = ["a_first_use_only_here", "s_first_use_only_here"]    # a schema no other test writes
+    pq.write_table(pa.table({names[0]: list(range(100)), names[1]: [str(i) for i in range(100)]}), sink,
                    row_group_size=25)
     md = pc.ParquetFile(io.BytesIO(sink.getvalue())).metadata
     chunks = [md.row_group(g).column(c) for g in range(4) for c in range(2)]
-    assert all(ch._stats_decoder is None for ch in chunks)
+    assert md._stats_decoders == [None, None]
     want = pq.ParquetFile(io.BytesIO(sink.getvalue())).metadata
     for ch in chunks:
         ref = want.row_group(ch.row_group).column(ch.index).statistics
         assert (ch.statistics.min, ch.statistics.max) == (ref.min, ref.max)
-    assert len({id(ch._stats_decoder) for ch in chunks if ch.index == 0}) == 1
-    assert chunks[0]._stats_decoder is not chunks[1]._stats_decoder
-    assert md.row_group(3).column(1)._stats_decoder is None      # a new chunk object: none yet
-    assert md.row_group(3).column(1).statistics.max == "99"
+    decs = md._stats_decoders
+    assert all(d is not None for d in decs) and decs[0] is not decs[1]
+    assert all(ch._stats_decoder is None and "_stats_decoder" not in getattr(ch, "__dict__", {})
+               for ch in chunks)
+    again = pc.ParquetFile(io.BytesIO(sink.getvalue())).metadata
+    assert again._stats_decoders is decs          # another file of the same schema: the same list
+    assert again.row_group(3).column(1).statistics.max == "99"
 
 
 def test_statistics_factory_equals_the_constructor():
