@@ -293,7 +293,9 @@ def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any, *,
         else:
             walked[0][rest] = sub[0]
             walked[1][rest] = sub[1]
-    if walked is not None and not _varints_ok(joined, *walked, full, has_rem, steps):
+    # the guessed chains measured every full block's varint (exactly, below 8 bytes)
+    if walked is not None and not _varints_ok(joined, *walked, np.where(uniform & (vl0 < 8), 0, full),
+                                              has_rem, steps):
         walked = None
     if walked is None:
         uniform[:] = False
@@ -492,18 +494,19 @@ def _walk_uniform(joined: npt.NDArray[np.uint8], words: npt.NDArray[np.uint64], 
                   vl: npt.NDArray[np.int64], full: npt.NDArray[np.int64], ends: npt.NDArray[np.int64],
                   steps: int, n_mini: int, group_bytes: int
                   ) -> tuple[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]], npt.NDArray[np.bool_]]:
-    """The block starts and width offsets of the pages whose full blocks all have the
-    layout of their first block, found without walking; and which pages those are.
+    """The block starts and width offsets of the pages whose full blocks all repeat
+    their first block's layout, found without walking; and which pages those are.
 
     Each page's first block gives a block length ``L`` (its min-delta varint length
-    plus the widths plus ``L``'s bodies); block ``k`` is then guessed at ``k * L`` from
-    the first, and every guess is checked at once: a varint of the first one's length
-    and widths of the same sum there.  If block ``k`` is where guessed, those checks make
-    block ``k + 1`` start ``L`` further on, so a page whose guesses all pass has its
-    true chain (by induction from its first block, which is true).  Rows of the other
-    pages are left for a walk (values in them are meaningless).  Timestamps with a
-    steady jitter, counters and most sorted columns give every block the same widths,
-    so a chunk of such pages costs a dozen numpy calls instead of a step per block.
+    plus the widths plus the bodies those widths make); block ``k`` is then guessed
+    at ``k * L`` from the first, and every guess is checked at once: a varint of the
+    first one's length and the first block's very widths there.  If block ``k`` is
+    where guessed, those checks put block ``k + 1`` ``L`` further on, so a page whose
+    guesses all pass has its true chain (by induction from its first block, which is
+    true).  Rows of the other pages are left for a walk (their values are
+    meaningless).  Timestamps with a steady jitter, counters and most sorted columns
+    give every block the same widths, so a chunk of such pages costs a dozen numpy
+    calls instead of a step per block.
     """
     pages = pos.size
     h_mat = np.empty((pages, steps + 1), dtype=np.int64)
@@ -511,10 +514,10 @@ def _walk_uniform(joined: npt.NDArray[np.uint8], words: npt.NDArray[np.uint64], 
     heads = pos + vl
     if steps:
         has = full > 0
+        mini = np.arange(n_mini)
         # widths of each first block (garbage for pages without full blocks: not used)
-        first_sum = joined[np.minimum(heads, joined.size - n_mini)[:, None]
-                           + np.arange(n_mini)].sum(axis=1, dtype=np.int64)
-        length = vl + n_mini + first_sum * group_bytes
+        first_w = joined[np.minimum(heads, joined.size - n_mini)[:, None] + mini]
+        length = vl + n_mini + first_w.sum(axis=1, dtype=np.int64) * group_bytes
         # a chain that would run past its page is not this page's (the walk decides)
         uniform &= ~has | (pos + full * length <= ends)
         cnt = np.where(uniform, full, 0)
@@ -522,10 +525,17 @@ def _walk_uniform(joined: npt.NDArray[np.uint8], words: npt.NDArray[np.uint64], 
         if total:
             page = np.repeat(np.arange(pages), cnt)
             k = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+            vp = vl[page]
             cand = pos[page] + k * length[page]
-            bad = _varint_lengths(words, cand) != vl[page]
-            bad |= joined[(cand + vl[page])[:, None] + np.arange(n_mini)].sum(
-                axis=1, dtype=np.int64) != first_sum[page]
+            bad = _varint_lengths(words, cand) != vp
+            cand += vp
+            if n_mini <= 8:
+                # the widths as one word: ``n_mini`` bytes from the head, compared at once
+                keep = np.uint64((1 << (8 * n_mini)) - 1)
+                key = words[np.minimum(heads, words.size - 1)] & keep
+                bad |= (words[cand] & keep) != key[page]
+            else:
+                bad |= (joined[cand[:, None] + mini] != first_w[page]).any(axis=1)
             uniform &= np.bincount(page[bad], minlength=pages) == 0
         col = np.arange(steps + 1, dtype=np.int64)
         h_mat[:] = heads[:, None] + np.minimum(col[None, :], full[:, None]) * length[:, None]
@@ -540,10 +550,11 @@ def _strided_pages(uniform: npt.NDArray[np.bool_], wmat: npt.NDArray[np.uint8],
                    has_rem: npt.NDArray[np.bool_], n_mini: int, group_bytes: int) -> list[Any]:
     """Per page, how its full blocks can be unpacked in one strided pass, or None.
 
-    A page qualifies when its blocks repeat one layout (``uniform``, proved by
-    :func:`_walk_uniform`) and all their miniblocks share one bit width the strided
-    unpacker takes: the bodies are then runs of equal length at a fixed stride.  Entry:
-    (first body offset, stride, full blocks, width, the full blocks' min deltas).
+    A page qualifies when its full blocks all repeat its first block's layout
+    (``uniform``, proved by :func:`_walk_uniform`: same varint length, same widths)
+    and that block's miniblocks share one bit width the strided unpacker takes: the
+    bodies are then runs of equal length at a fixed stride.  Entry: (first body
+    offset, stride, full blocks, width, the full blocks' min deltas).
     """
     blocks = full + has_rem
     first = np.cumsum(blocks) - blocks
@@ -551,30 +562,24 @@ def _strided_pages(uniform: npt.NDArray[np.bool_], wmat: npt.NDArray[np.uint8],
     cand = np.flatnonzero(uniform & (full > 0))
     if cand.size == 0:
         return out
-    w0 = wmat[first[cand], 0].astype(np.int64)
-    # blocks of the candidate pages whose widths all equal their page's first width
-    page = np.repeat(np.arange(full.size), blocks)
-    in_full = (np.arange(page.size) - first[page]) < full[page]
-    pw = np.zeros(full.size, dtype=np.int64)
-    pw[cand] = w0
-    odd = in_full & (wmat != pw[page][:, None].astype(np.uint8)).any(axis=1)
-    mixed = np.bincount(page[odd], minlength=full.size) > 0
-    for p, w in zip(cand.tolist(), w0.tolist()):
-        if mixed[p] or not (w == 0 or 1 < w < 58):
-            continue
-        b0 = int(first[p])
-        f = int(full[p])
+    w = wmat[first[cand]]
+    one = (w == w[:, :1]).all(axis=1)
+    w0 = w[:, 0].astype(np.int64)
+    one &= (w0 == 0) | ((w0 > 1) & (w0 < 58))
+    for p, b0, f, w in zip(cand[one].tolist(), first[cand[one]].tolist(), full[cand[one]].tolist(),
+                           w0[one].tolist()):
         stride = int(h_flat[b0] - s_flat[b0]) + n_mini + n_mini * w * group_bytes
         out[p] = (int(h_flat[b0]) + n_mini, stride, f, w, mins[b0:b0 + f])
     return out
 
 
 def _varints_ok(joined: npt.NDArray[np.uint8], s_mat: npt.NDArray[np.int64], h_mat: npt.NDArray[np.int64],
-                full: npt.NDArray[np.int64], has_rem: npt.NDArray[np.bool_], steps: int) -> bool:
+                check: npt.NDArray[np.int64], has_rem: npt.NDArray[np.bool_], steps: int) -> bool:
     """Whether every block's min-delta varint is bytes ``s:h`` (all but the last at or
-    above 0x80) and at most :data:`_MAX_VARINT` long, for the blocks each page has."""
+    above 0x80) and at most :data:`_MAX_VARINT` long, for the first ``check[p]`` full
+    blocks of each page ``p`` and its partial block (column ``steps``, if it has one)."""
     col = np.arange(steps + 1, dtype=np.int64)
-    real = (col[None, :] < full[:, None]) | ((col[None, :] == steps) & has_rem[:, None])
+    real = (col[None, :] < check[:, None]) | ((col[None, :] == steps) & has_rem[:, None])
     s = s_mat[real]
     vl = h_mat[real] - s
     if s.size == 0:
@@ -634,8 +639,7 @@ def _sum_pages(joined: npt.NDArray[np.uint8], flat_w: npt.NDArray[np.uint8],
         block = n_mini * vpm
         body = seg[1:1 + nfull * block]
         if w:
-            unpack_spaced_runs_into(joined, start, stride, nfull, block // 8, w, body)
-            body.reshape(nfull, block)[...] += bmins[:, None]
+            unpack_spaced_runs_into(joined, start, stride, nfull, block // 8, w, body, plus=bmins)
         else:
             body.reshape(nfull, block)[...] = bmins[:, None]
         tail = total - 1 - nfull * block
