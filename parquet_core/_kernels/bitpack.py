@@ -324,8 +324,8 @@ def unpack_spaced_runs_into(buf: Any, start: int, stride: int, runs: int, groups
             b = start + r * stride
             unpack_bits_into(arr[b:b + groups * w], w, groups * 8, out[r * groups * 8:(r + 1) * groups * 8])
         if plus is not None:
-            dst = out[:n].reshape(runs, groups * 8)
-            np.add(dst, plus[:runs, None], out=dst, casting="unsafe")
+            per = out[:n].reshape(runs, groups * 8)
+            np.add(per, plus[:runs, None], out=per, casting="unsafe")
         return
     word, mask, span, offsets, shifts = lanes
     if arr.size < end + SLACK:      # the last group's word reads may pass the last body
@@ -342,11 +342,9 @@ def unpack_spaced_runs_into(buf: Any, start: int, stride: int, runs: int, groups
         got = view[:, :, offsets]
         got >>= shifts
         dst = out[r0 * per_run:(r0 + k) * per_run].reshape(k, groups, 8)
-        if plus is None:
-            np.bitwise_and(got, mask, out=dst, casting="unsafe")
-        else:
-            got &= mask
-            np.add(got, plus[r0:r0 + k, None, None], out=dst, casting="unsafe")
+        np.bitwise_and(got, mask, out=dst, casting="unsafe")
+        if plus is not None:    # in out's type (an add mixing word and out types is slower)
+            np.add(dst, plus[r0:r0 + k, None, None], out=dst, casting="unsafe")
 
 
 def unpack_bits(buf: Any, bit_width: int, count: int) -> npt.NDArray[np.unsignedinteger[Any]]:

@@ -28,6 +28,12 @@ All arithmetic is unsigned in the physical width (uint32 for INT32, uint64
 for INT64), so the wrap-around the spec requires is numpy's natural modular
 overflow.
 
+The pages of a column chunk are decoded together
+(:func:`expand_held_delta_binary_packed_pages`): a page whose blocks all repeat
+its first block's layout (steady timestamps, counters) has its block chain
+guessed and checked at once and its bodies unpacked by one strided call straight
+into the values; the other pages are walked block by block.
+
 Edge cases:
 
 * total count 0 or 1: no blocks are read (writers emit none);
@@ -280,26 +286,30 @@ def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any, *,
         return None
     # pages whose blocks all repeat the first block's layout are found at once; the rest
     # are walked block by block
-    walked, uniform = _walk_uniform(joined, words, pos, vl0, full, ends, steps, n_mini, group_bytes)
+    guessed, uniform = _walk_uniform(joined, words, pos, vl0, full, ends, steps, n_mini, group_bytes)
+    walked: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None = guessed
     rest = np.flatnonzero(~uniform)
     if rest.size:
         if rest.size <= _EACH_MAX_PAGES:
-            sub = _walk_each(joined, pos[rest], vl0[rest], full[rest], steps, n_mini, group_bytes)
+            sub = _walk_each(joined, pos[rest], full[rest], steps, n_mini, group_bytes)
         else:
             sub = _lockstep(joined, words, pos[rest], vl0[rest], full[rest], steps,
                             same, n_mini, group_bytes)
         if sub is None:
             walked = None
         else:
-            walked[0][rest] = sub[0]
-            walked[1][rest] = sub[1]
+            guessed[0][rest] = sub[0]
+            guessed[1][rest] = sub[1]
     # the guessed chains measured every full block's varint (exactly, below 8 bytes)
     if walked is not None and not _varints_ok(joined, *walked, np.where(uniform & (vl0 < 8), 0, full),
                                               has_rem, steps):
         walked = None
     if walked is None:
         uniform[:] = False
-        walked = _lockstep(joined, words, pos, None, full, steps, same, n_mini, group_bytes)
+        if len(pages) <= _EACH_MAX_PAGES:
+            walked = _walk_each(joined, pos, full, steps, n_mini, group_bytes)
+        else:
+            walked = _lockstep(joined, words, pos, None, full, steps, same, n_mini, group_bytes)
         if walked is None or not _varints_ok(joined, *walked, full, has_rem, steps):
             return None
     s_mat, h_mat = walked
@@ -459,35 +469,48 @@ def _lockstep(joined: npt.NDArray[np.uint8], words: npt.NDArray[np.uint64], pos:
 _EACH_MAX_PAGES = 32
 
 
-def _walk_each(joined: npt.NDArray[np.uint8], pos: npt.NDArray[np.int64], vl: npt.NDArray[np.int64],
+def _walk_each(joined: npt.NDArray[np.uint8], pos: npt.NDArray[np.int64],
                full: npt.NDArray[np.int64], steps: int, n_mini: int, group_bytes: int
                ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None:
-    """:func:`_lockstep` with *vl* given, page by page: the same ``(pages, steps + 1)``
-    block starts and width offsets, found by one Python step per block.
+    """:func:`_lockstep` without *vl*, page by page: the same ``(pages, steps + 1)`` block
+    starts and width offsets, found by one Python step per block.
 
     A chunk holds a few pages of ~150 blocks each: a dozen numpy calls per block index
-    (the lockstep) cost more than a step per block of each page, which only adds up
-    the block's miniblock widths (a slice of bytes) to find the next one.  None when a
-    chain runs out of the buffer.
+    (the lockstep) cost more than a step per block of each page, which skips the
+    block's min-delta varint (measured as the walk passes it: its length may change
+    from block to block) and adds up its miniblock widths (a slice of bytes) to find
+    the next one; the partial block's varint is measured too (up to one byte past the
+    longest accepted, for :func:`_varints_ok` to refuse).  None when a chain runs out
+    of the buffer.
     """
     raw = joined.tobytes()      # indexing bytes is cheaper than a numpy array's
     size = len(raw)
+    s_mat = np.empty((pos.size, steps + 1), dtype=np.int64)
     h_mat = np.empty((pos.size, steps + 1), dtype=np.int64)
-    for i, (p, v, f) in enumerate(zip(pos.tolist(), vl.tolist(), full.tolist())):
-        heads: list[int] = []
-        add = heads.append
-        step = v + n_mini
-        h = p + v
-        # sequential: a block's place depends on the widths of the blocks before it
-        for _ in range(f):
-            add(h)
-            h += step + sum(raw[h:h + n_mini]) * group_bytes
-        if h + n_mini > size:
-            return None
-        row = h_mat[i]
-        row[:f] = heads
-        row[f:] = h
-    return h_mat - vl[:, None], h_mat
+    try:
+        for i, (h, f) in enumerate(zip(pos.tolist(), full.tolist())):
+            starts: list[int] = []
+            heads: list[int] = []
+            # sequential: a block's place depends on the widths of the blocks before it
+            for _ in range(f):
+                starts.append(h)
+                while raw[h] >= 0x80:
+                    h += 1
+                h += 1
+                heads.append(h)
+                h += n_mini + sum(raw[h:h + n_mini]) * group_bytes
+            e = h
+            while e < size and e - h <= _MAX_VARINT and raw[e] >= 0x80:
+                e += 1
+            if e + 1 + n_mini > size:
+                return None
+            s_mat[i, :f] = starts
+            h_mat[i, :f] = heads
+            s_mat[i, f:] = h
+            h_mat[i, f:] = e + 1
+    except IndexError:
+        return None
+    return s_mat, h_mat
 
 
 def _walk_uniform(joined: npt.NDArray[np.uint8], words: npt.NDArray[np.uint64], pos: npt.NDArray[np.int64],

@@ -199,9 +199,9 @@ def test_corrupted_streams_of_one_width_are_never_accepted_or_decoded_differentl
             ref = None
         used: list[int] = []
 
-        def spy(*a: Any) -> list[Any]:
+        def spy(*a: Any, _used: list[int] = used) -> list[Any]:
             out = real(*a)
-            used.append(sum(f is not None for f in out))
+            _used.append(sum(f is not None for f in out))
             return out
         dbp._strided_pages = spy  # type: ignore[assignment]
         try:
