@@ -226,3 +226,22 @@ def test_corpus_delta_files_read_equal_to_pyarrow() -> None:
         got = pc.read_table(path, use_threads=False).to_arrow()
         want = pq.read_table(path)
         assert got.equals(want.cast(got.schema)) or got.equals(want), name
+
+
+def test_min_deltas_of_changing_varint_lengths_are_walked_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # exponential gaps: min deltas of 1-3 varint bytes and widths changing from block to
+    # block; the Python walk measures each varint as it passes (no second, lockstep walk)
+    calls = {"each": 0, "lockstep": 0}
+    for name, attr in (("each", "_walk_each"), ("lockstep", "_lockstep")):
+        real = getattr(dbp, attr)
+
+        def spy(*a: Any, _real: Any = real, _name: str = name) -> Any:
+            calls[_name] += 1
+            return _real(*a)
+        monkeypatch.setattr(dbp, attr, spy)
+    rng = np.random.default_rng(2)
+    values = 1_700_000_000_000_000 + np.cumsum(rng.exponential(1e4, 9_000).astype(np.int64))
+    path = tmp_path / "t.parquet"
+    _write(path, values, pa.int64())
+    assert pc.read_table(str(path), use_threads=False).to_arrow().equals(pq.read_table(path))
+    assert calls == {"each": 1, "lockstep": 0}
