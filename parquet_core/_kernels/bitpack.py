@@ -288,7 +288,8 @@ def unpack_bits_into(buf: Any, bit_width: int, count: int, out: npt.NDArray[Any]
 
 
 def unpack_spaced_runs_into(buf: Any, start: int, stride: int, runs: int, groups: int,
-                            bit_width: int, out: npt.NDArray[Any]) -> None:
+                            bit_width: int, out: npt.NDArray[Any],
+                            plus: npt.NDArray[Any] | None = None) -> None:
     """Unpack *runs* bit-packed bodies of *groups* whole 8-value groups each, the first at
     byte *start* of *buf* and each next one *stride* bytes further, into
     ``out[:runs * groups * 8]`` (contiguous, any integer type; values stored with an
@@ -300,6 +301,9 @@ def unpack_spaced_runs_into(buf: Any, start: int, stride: int, runs: int, groups
     view reads every lane of every group of every run, and one fancy index, one shift
     and one mask decode them (the lane kernel of :func:`unpack_bits_into` with a run
     axis in front).  *buf* must hold every body whole (checked).
+
+    *plus*: one number per run, added to each of its values as they are stored
+    (wrapping in ``out``'s type; DELTA_BINARY_PACKED adds a block's min delta so).
     """
     arr = as_uint8(buf)
     w = bit_width
@@ -319,6 +323,9 @@ def unpack_spaced_runs_into(buf: Any, start: int, stride: int, runs: int, groups
         for r in range(runs):
             b = start + r * stride
             unpack_bits_into(arr[b:b + groups * w], w, groups * 8, out[r * groups * 8:(r + 1) * groups * 8])
+        if plus is not None:
+            per = out[:n].reshape(runs, groups * 8)
+            np.add(per, plus[:runs, None], out=per, casting="unsafe")
         return
     word, mask, span, offsets, shifts = lanes
     if arr.size < end + SLACK:      # the last group's word reads may pass the last body
@@ -336,6 +343,8 @@ def unpack_spaced_runs_into(buf: Any, start: int, stride: int, runs: int, groups
         got >>= shifts
         dst = out[r0 * per_run:(r0 + k) * per_run].reshape(k, groups, 8)
         np.bitwise_and(got, mask, out=dst, casting="unsafe")
+        if plus is not None:    # in out's type (an add mixing word and out types is slower)
+            np.add(dst, plus[r0:r0 + k, None, None], out=dst, casting="unsafe")
 
 
 def unpack_bits(buf: Any, bit_width: int, count: int) -> npt.NDArray[np.unsignedinteger[Any]]:

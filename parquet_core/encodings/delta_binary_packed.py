@@ -28,6 +28,12 @@ All arithmetic is unsigned in the physical width (uint32 for INT32, uint64
 for INT64), so the wrap-around the spec requires is numpy's natural modular
 overflow.
 
+The pages of a column chunk are decoded together
+(:func:`expand_held_delta_binary_packed_pages`): a page whose blocks all repeat
+its first block's layout (steady timestamps, counters) has its block chain
+guessed and checked at once and its bodies unpacked by one strided call straight
+into the values; the other pages are walked block by block.
+
 Edge cases:
 
 * total count 0 or 1: no blocks are read (writers emit none);
@@ -52,7 +58,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from parquet_core._kernels.bitpack import SLACK, as_uint8, pack_bits, unpack_bits_into
+from parquet_core._kernels.bitpack import (
+    SLACK,
+    as_uint8,
+    pack_bits,
+    unpack_bits_into,
+    unpack_spaced_runs_into,
+)
 from parquet_core._kernels.layout import interleave
 from parquet_core._kernels.varint import (
     read_uleb128,
@@ -272,14 +284,32 @@ def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any, *,
     vl0 = _varint_lengths(words, pos)
     if (joined[pos + vl0 - 1] >= 0x80).any():   # a first min delta of 9 bytes or more
         return None
-    if len(pages) <= _EACH_MAX_PAGES:
-        walked = _walk_each(joined, pos, vl0, full, steps, n_mini, group_bytes)
-    else:
-        walked = _lockstep(joined, words, pos, vl0, full, steps, same, n_mini, group_bytes)
-    if walked is not None and not _varints_ok(joined, *walked, full, has_rem, steps):
+    # pages whose blocks all repeat the first block's layout are found at once; the rest
+    # are walked block by block
+    guessed, uniform = _walk_uniform(joined, words, pos, vl0, full, ends, steps, n_mini, group_bytes)
+    walked: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None = guessed
+    rest = np.flatnonzero(~uniform)
+    if rest.size:
+        if rest.size <= _EACH_MAX_PAGES:
+            sub = _walk_each(joined, pos[rest], full[rest], steps, n_mini, group_bytes)
+        else:
+            sub = _lockstep(joined, words, pos[rest], vl0[rest], full[rest], steps,
+                            same, n_mini, group_bytes)
+        if sub is None:
+            walked = None
+        else:
+            guessed[0][rest] = sub[0]
+            guessed[1][rest] = sub[1]
+    # the guessed chains measured every full block's varint (exactly, below 8 bytes)
+    if walked is not None and not _varints_ok(joined, *walked, np.where(uniform & (vl0 < 8), 0, full),
+                                              has_rem, steps):
         walked = None
     if walked is None:
-        walked = _lockstep(joined, words, pos, None, full, steps, same, n_mini, group_bytes)
+        uniform[:] = False
+        if len(pages) <= _EACH_MAX_PAGES:
+            walked = _walk_each(joined, pos, full, steps, n_mini, group_bytes)
+        else:
+            walked = _lockstep(joined, words, pos, None, full, steps, same, n_mini, group_bytes)
         if walked is None or not _varints_ok(joined, *walked, full, has_rem, steps):
             return None
     s_mat, h_mat = walked
@@ -315,8 +345,10 @@ def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any, *,
     if (flat_start[last] + ((last_take * flat_w[last].astype(np.int64) + 7) >> 3) > ends).any():
         return None
     mb_mins = np.repeat(mins, n_mini)[keep.reshape(-1)]
+    fast = _strided_pages(uniform, wmat, s_flat, h_flat, mins, full, has_rem, n_mini, group_bytes)
     values = _sum_pages(joined, flat_w, flat_start, mb_mins,
-                        [(p[1], p[2], int(u)) for p, u in zip(pages, n_used)], vpm, udt).view(sdt)
+                        [(p[1], p[2], int(u)) for p, u in zip(pages, n_used)], vpm, udt,
+                        fast, n_mini).view(sdt)
     if not with_ends:
         return values
     # a stream ends after its full blocks, or after the used miniblocks of its partial
@@ -437,43 +469,140 @@ def _lockstep(joined: npt.NDArray[np.uint8], words: npt.NDArray[np.uint64], pos:
 _EACH_MAX_PAGES = 32
 
 
-def _walk_each(joined: npt.NDArray[np.uint8], pos: npt.NDArray[np.int64], vl: npt.NDArray[np.int64],
+def _walk_each(joined: npt.NDArray[np.uint8], pos: npt.NDArray[np.int64],
                full: npt.NDArray[np.int64], steps: int, n_mini: int, group_bytes: int
                ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None:
-    """:func:`_lockstep` with *vl* given, page by page: the same ``(pages, steps + 1)``
-    block starts and width offsets, found by one Python step per block.
+    """:func:`_lockstep` without *vl*, page by page: the same ``(pages, steps + 1)`` block
+    starts and width offsets, found by one Python step per block.
 
     A chunk holds a few pages of ~150 blocks each: a dozen numpy calls per block index
-    (the lockstep) cost more than a step per block of each page, which only adds up
-    the block's miniblock widths (a slice of bytes) to find the next one.  None when a
-    chain runs out of the buffer.
+    (the lockstep) cost more than a step per block of each page, which skips the
+    block's min-delta varint (measured as the walk passes it: its length may change
+    from block to block) and adds up its miniblock widths (a slice of bytes) to find
+    the next one; the partial block's varint is measured too (up to one byte past the
+    longest accepted, for :func:`_varints_ok` to refuse).  None when a chain runs out
+    of the buffer.
     """
     raw = joined.tobytes()      # indexing bytes is cheaper than a numpy array's
     size = len(raw)
+    s_mat = np.empty((pos.size, steps + 1), dtype=np.int64)
     h_mat = np.empty((pos.size, steps + 1), dtype=np.int64)
-    for i, (p, v, f) in enumerate(zip(pos.tolist(), vl.tolist(), full.tolist())):
-        heads: list[int] = []
-        add = heads.append
-        step = v + n_mini
-        h = p + v
-        # sequential: a block's place depends on the widths of the blocks before it
-        for _ in range(f):
-            add(h)
-            h += step + sum(raw[h:h + n_mini]) * group_bytes
-        if h + n_mini > size:
-            return None
-        row = h_mat[i]
-        row[:f] = heads
-        row[f:] = h
-    return h_mat - vl[:, None], h_mat
+    try:
+        for i, (h, f) in enumerate(zip(pos.tolist(), full.tolist())):
+            starts: list[int] = []
+            heads: list[int] = []
+            # sequential: a block's place depends on the widths of the blocks before it
+            for _ in range(f):
+                starts.append(h)
+                while raw[h] >= 0x80:
+                    h += 1
+                h += 1
+                heads.append(h)
+                h += n_mini + sum(raw[h:h + n_mini]) * group_bytes
+            e = h
+            while e < size and e - h <= _MAX_VARINT and raw[e] >= 0x80:
+                e += 1
+            if e + 1 + n_mini > size:
+                return None
+            s_mat[i, :f] = starts
+            h_mat[i, :f] = heads
+            s_mat[i, f:] = h
+            h_mat[i, f:] = e + 1
+    except IndexError:
+        return None
+    return s_mat, h_mat
+
+
+def _walk_uniform(joined: npt.NDArray[np.uint8], words: npt.NDArray[np.uint64], pos: npt.NDArray[np.int64],
+                  vl: npt.NDArray[np.int64], full: npt.NDArray[np.int64], ends: npt.NDArray[np.int64],
+                  steps: int, n_mini: int, group_bytes: int
+                  ) -> tuple[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]], npt.NDArray[np.bool_]]:
+    """The block starts and width offsets of the pages whose full blocks all repeat
+    their first block's layout, found without walking; and which pages those are.
+
+    Each page's first block gives a block length ``L`` (its min-delta varint length
+    plus the widths plus the bodies those widths make); block ``k`` is then guessed
+    at ``k * L`` from the first, and every guess is checked at once: a varint of the
+    first one's length and the first block's very widths there.  If block ``k`` is
+    where guessed, those checks put block ``k + 1`` ``L`` further on, so a page whose
+    guesses all pass has its true chain (by induction from its first block, which is
+    true).  Rows of the other pages are left for a walk (their values are
+    meaningless).  Timestamps with a steady jitter, counters and most sorted columns
+    give every block the same widths, so a chunk of such pages costs a dozen numpy
+    calls instead of a step per block.
+    """
+    pages = pos.size
+    h_mat = np.empty((pages, steps + 1), dtype=np.int64)
+    uniform = np.ones(pages, dtype=bool)
+    heads = pos + vl
+    if steps:
+        has = full > 0
+        mini = np.arange(n_mini)
+        # widths of each first block (garbage for pages without full blocks: not used)
+        first_w = joined[np.minimum(heads, joined.size - n_mini)[:, None] + mini]
+        length = vl + n_mini + first_w.sum(axis=1, dtype=np.int64) * group_bytes
+        # a chain that would run past its page is not this page's (the walk decides)
+        uniform &= ~has | (pos + full * length <= ends)
+        cnt = np.where(uniform, full, 0)
+        total = int(cnt.sum())
+        if total:
+            page = np.repeat(np.arange(pages), cnt)
+            k = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+            vp = vl[page]
+            cand = pos[page] + k * length[page]
+            bad = _varint_lengths(words, cand) != vp
+            cand += vp
+            if n_mini <= 8:
+                # the widths as one word: ``n_mini`` bytes from the head, compared at once
+                keep = np.uint64((1 << (8 * n_mini)) - 1)
+                key = words[np.minimum(heads, words.size - 1)] & keep
+                bad |= (words[cand] & keep) != key[page]
+            else:
+                bad |= (joined[cand[:, None] + mini] != first_w[page]).any(axis=1)
+            uniform &= np.bincount(page[bad], minlength=pages) == 0
+        col = np.arange(steps + 1, dtype=np.int64)
+        h_mat[:] = heads[:, None] + np.minimum(col[None, :], full[:, None]) * length[:, None]
+    else:
+        h_mat[:, 0] = heads
+    return (h_mat - vl[:, None], h_mat), uniform
+
+
+def _strided_pages(uniform: npt.NDArray[np.bool_], wmat: npt.NDArray[np.uint8],
+                   s_flat: npt.NDArray[np.int64], h_flat: npt.NDArray[np.int64],
+                   mins: npt.NDArray[Any], full: npt.NDArray[np.int64],
+                   has_rem: npt.NDArray[np.bool_], n_mini: int, group_bytes: int) -> list[Any]:
+    """Per page, how its full blocks can be unpacked in one strided pass, or None.
+
+    A page qualifies when its full blocks all repeat its first block's layout
+    (``uniform``, proved by :func:`_walk_uniform`: same varint length, same widths)
+    and that block's miniblocks share one bit width the strided unpacker takes: the
+    bodies are then runs of equal length at a fixed stride.  Entry: (first body
+    offset, stride, full blocks, width, the full blocks' min deltas).
+    """
+    blocks = full + has_rem
+    first = np.cumsum(blocks) - blocks
+    out: list[Any] = [None] * full.size
+    cand = np.flatnonzero(uniform & (full > 0))
+    if cand.size == 0:
+        return out
+    w = wmat[first[cand]]
+    one = (w == w[:, :1]).all(axis=1)
+    w0 = w[:, 0].astype(np.int64)
+    one &= (w0 == 0) | ((w0 > 1) & (w0 < 58))
+    for p, b0, f, w in zip(cand[one].tolist(), first[cand[one]].tolist(), full[cand[one]].tolist(),
+                           w0[one].tolist()):
+        stride = int(h_flat[b0] - s_flat[b0]) + n_mini + n_mini * w * group_bytes
+        out[p] = (int(h_flat[b0]) + n_mini, stride, f, w, mins[b0:b0 + f])
+    return out
 
 
 def _varints_ok(joined: npt.NDArray[np.uint8], s_mat: npt.NDArray[np.int64], h_mat: npt.NDArray[np.int64],
-                full: npt.NDArray[np.int64], has_rem: npt.NDArray[np.bool_], steps: int) -> bool:
+                check: npt.NDArray[np.int64], has_rem: npt.NDArray[np.bool_], steps: int) -> bool:
     """Whether every block's min-delta varint is bytes ``s:h`` (all but the last at or
-    above 0x80) and at most :data:`_MAX_VARINT` long, for the blocks each page has."""
+    above 0x80) and at most :data:`_MAX_VARINT` long, for the first ``check[p]`` full
+    blocks of each page ``p`` and its partial block (column ``steps``, if it has one)."""
     col = np.arange(steps + 1, dtype=np.int64)
-    real = (col[None, :] < full[:, None]) | ((col[None, :] == steps) & has_rem[:, None])
+    real = (col[None, :] < check[:, None]) | ((col[None, :] == steps) & has_rem[:, None])
     s = s_mat[real]
     vl = h_mat[real] - s
     if s.size == 0:
@@ -490,26 +619,58 @@ def _varints_ok(joined: npt.NDArray[np.uint8], s_mat: npt.NDArray[np.int64], h_m
 
 def _sum_pages(joined: npt.NDArray[np.uint8], flat_w: npt.NDArray[np.uint8],
                flat_start: npt.NDArray[np.int64], mb_mins: npt.NDArray[Any],
-               per_page: list[tuple[int, int, int]], vpm: int, udt: Any) -> npt.NDArray[Any]:
+               per_page: list[tuple[int, int, int]], vpm: int, udt: Any,
+               fast: list[Any] | None = None, n_mini: int = 1) -> npt.NDArray[Any]:
     """Unpack the miniblocks of several pages (offsets into *joined*, which has
     ``vpm * 8 + SLACK`` bytes of padding), add each one's min delta (*mb_mins*), and
     prefix-sum each page from its first value; *per_page*: (first value, value
-    count, miniblocks used)."""
+    count, miniblocks used).
+
+    *fast* (per page, from :func:`_strided_pages`, or None): the full blocks of such a
+    page are unpacked by one strided call straight into the output, get their min
+    deltas there and are prefix-summed in place; only the other miniblocks (the other
+    pages', and the last partial block of these) go through the gathered unpack.
+    """
+    n_pages = len(per_page)
+    fast = fast or [None] * n_pages
+    used = np.array([p[2] for p in per_page], dtype=np.int64)
+    skip = np.array([0 if f is None else f[2] * n_mini for f in fast], dtype=np.int64)
+    if skip.any():
+        # the miniblocks the strided unpack does not cover
+        page = np.repeat(np.arange(n_pages), used)
+        within = np.arange(page.size) - np.repeat(np.cumsum(used) - used, used)
+        rest = np.flatnonzero(within >= skip[page])
+        flat_w, flat_start, mb_mins = flat_w[rest], flat_start[rest], mb_mins[rest]
     rows = np.empty((flat_w.size, vpm), dtype=udt)
     _fill_miniblocks(joined, rows, flat_w, flat_start, vpm)
     rows += mb_mins[:, None]
     deltas = rows.reshape(-1)
     out = np.empty(sum(p[1] for p in per_page), dtype=udt)
     o = r = 0
-    # one prefix sum per page, from its own first value (added to its first delta, which
-    # saves a pass over the values)
-    for first, total, used in per_page:
+    for (first, total, n_used), f in zip(per_page, fast):
         seg = out[o:o + total]
-        seg[0] = first
-        deltas[r:r + 1] += seg[:1]     # array arithmetic wraps silently
-        np.cumsum(deltas[r:r + total - 1], dtype=udt, out=seg[1:])
         o += total
-        r += used * vpm
+        if f is None:
+            # one prefix sum per page, from its own first value (added to its first delta,
+            # which saves a pass over the values)
+            seg[0] = first
+            deltas[r:r + 1] += seg[:1]     # array arithmetic wraps silently
+            np.cumsum(deltas[r:r + total - 1], dtype=udt, out=seg[1:])
+            r += n_used * vpm
+            continue
+        start, stride, nfull, w, bmins = f
+        block = n_mini * vpm
+        body = seg[1:1 + nfull * block]
+        if w:
+            unpack_spaced_runs_into(joined, start, stride, nfull, block // 8, w, body, plus=bmins)
+        else:
+            body.reshape(nfull, block)[...] = bmins[:, None]
+        tail = total - 1 - nfull * block
+        if tail:
+            seg[1 + nfull * block:] = deltas[r:r + tail]
+            r += (n_used - nfull * n_mini) * vpm
+        seg[0] = first
+        np.cumsum(seg, dtype=udt, out=seg)
     return out
 
 

@@ -53,3 +53,21 @@ def test_a_buffer_short_of_the_last_body_is_refused() -> None:
     out = np.empty(48, dtype=np.int32)
     with pytest.raises(ParquetFormatError, match="need"):
         unpack_spaced_runs_into(buf[:-1], 1, 1 + 2 * 9, 3, 2, 9, out)
+
+
+@pytest.mark.parametrize("w", [1, 6, 18, 25, 26, 40, 57, 63])
+@pytest.mark.parametrize("dtype", [np.uint32, np.uint64])
+def test_plus_adds_one_number_per_run_wrapping_in_the_output_type(w: int, dtype: type) -> None:
+    # DELTA_BINARY_PACKED adds each block's min delta to its values as they are stored;
+    # the sums wrap modulo 2**32 or 2**64 like every delta of the column's width
+    rng = np.random.default_rng(w)
+    runs, groups, gap = 300, 4, 3           # more values than one fancy index takes at a time
+    buf, values = _stream(rng, w, runs, groups, gap, 0)
+    bits = np.dtype(dtype).itemsize * 8
+    plus = rng.integers(0, 2**bits, runs, dtype=dtype)
+    plus[:2] = 2**bits - 1                  # sums that wrap
+    out = np.empty(len(values), dtype=dtype)
+    unpack_spaced_runs_into(buf, gap, gap + groups * w, runs, groups, w, out, plus=plus)
+    per = groups * 8
+    want = [(v + int(plus[i // per])) % 2**bits for i, v in enumerate(values)]
+    assert out.tolist() == want

@@ -202,13 +202,21 @@ def test_the_batched_check_never_accepts_what_the_page_by_page_check_rejects() -
     assert accepted > 50
 
 
-@pytest.mark.parametrize("each", [True, False])
-def test_both_block_walks_read_pyarrow_files_and_reject_bad_blocks(tmp_path, monkeypatch, each) -> None:  # type: ignore[no-untyped-def]
-    # a chunk's block chains are walked page by page (a Python step per block, few
-    # pages) or in lockstep (numpy calls per block index, many pages): the same
-    # values (pyarrow's read) and the same refusals
+@pytest.mark.parametrize("walk", ["uniform", "each", "lockstep"])
+def test_every_block_walk_reads_pyarrow_files_and_rejects_bad_blocks(tmp_path, monkeypatch, walk) -> None:  # type: ignore[no-untyped-def]
+    # a chunk's block chains are found at once when every block of a page repeats its
+    # first block's layout (jittered timestamps: one bit width throughout), else walked
+    # page by page (a Python step per block, few pages) or in lockstep (numpy calls per
+    # block index, many pages): the same values (pyarrow's read) and the same refusals
     from parquet_core.encodings import delta_binary_packed as dbp
-    monkeypatch.setattr(dbp, "_EACH_MAX_PAGES", 1_000 if each else 0)
+    monkeypatch.setattr(dbp, "_EACH_MAX_PAGES", 1_000 if walk == "each" else 0)
+    if walk != "uniform":
+        real_uniform = dbp._walk_uniform
+
+        def no_guess(*a):  # type: ignore[no-untyped-def]
+            walked, uniform = real_uniform(*a)
+            return walked, np.zeros_like(uniform)
+        monkeypatch.setattr(dbp, "_walk_uniform", no_guess)
     calls = {"each": 0, "lockstep": 0}
     for name in calls:
         real = getattr(dbp, f"_walk_{name}" if name == "each" else "_lockstep")
@@ -221,7 +229,11 @@ def test_both_block_walks_read_pyarrow_files_and_reject_bad_blocks(tmp_path, mon
     path = tmp_path / "t.parquet"
     _write(path, values)
     assert pc.read_table(str(path)).to_arrow().equals(pq.read_table(path))
-    assert calls["each" if each else "lockstep"] >= 1 and calls["lockstep" if each else "each"] == 0
+    if walk == "uniform":
+        assert calls == {"each": 0, "lockstep": 0}
+    else:
+        other = "lockstep" if walk == "each" else "each"
+        assert calls[walk] >= 1 and calls[other] == 0
     offset, stream, count = _corrupt(path, values, 2, "width")
     with pytest.raises(ParquetFormatError) as alone:
         decode_delta_binary_packed(stream, 0, np.int64, max_count=count)
