@@ -1,0 +1,76 @@
+"""Bit-packed dictionary indices turned straight into dictionary values, a few lanes at a time.
+
+A group of 8 bit-packed indices of width ``w`` occupies ``w`` bytes.  For the
+narrow widths of low-cardinality columns (1-4 bits) a short key of the packed
+bits holds several whole indices: a byte holds 8 (w=1), 4 (w=2) or 2 (w=4)
+of them, and the 12 low or high bits of a 3-byte group hold 4 of them (w=3).
+A table with one row per key, holding the dictionary *values* of its indices,
+then decodes and looks up several values with one gather, with no index array
+in between (the unpack, the index array and the dictionary gather of the
+usual path become one gather of table rows).
+
+Keys whose indices fall outside the dictionary map to entry 0 in the table and
+are marked in a second, boolean table; :func:`decode_group_values` reports
+them (returns None) so the caller can take its exact, checked path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["LANE_WIDTHS", "LaneTable", "lane_table", "decode_group_values"]
+
+#: Bit widths with a key of whole indices: ``w -> (bits per key, indices per key)``.
+LANE_WIDTHS: dict[int, tuple[int, int]] = {1: (8, 8), 2: (8, 4), 3: (12, 4), 4: (8, 2)}
+
+
+class LaneTable:
+    """The values of every key of one width (``rows``: shape ``(keys, per key)``) and, when
+    some key holds an index outside the dictionary, which keys do (``bad``, else None)."""
+
+    __slots__ = ("w", "rows", "bad")
+
+    def __init__(self, w: int, rows: npt.NDArray[Any], bad: npt.NDArray[np.bool_] | None) -> None:
+        self.w = w
+        self.rows = rows
+        self.bad = bad
+
+
+def lane_table(dictionary: npt.NDArray[Any], w: int) -> LaneTable:
+    """The :class:`LaneTable` of a 1-D *dictionary* for indices of width *w* (in
+    :data:`LANE_WIDTHS`)."""
+    bits, per = LANE_WIDTHS[w]
+    keys = np.arange(1 << bits, dtype=np.int64)
+    codes = (keys[:, None] >> (np.arange(per, dtype=np.int64) * w)) & ((1 << w) - 1)
+    size = len(dictionary)
+    bad: npt.NDArray[np.bool_] | None = None
+    if size < (1 << w):
+        out_of_range = codes >= size
+        bad = np.asarray(out_of_range.any(axis=1))
+        codes = np.where(out_of_range, 0, codes)
+        if size == 0:
+            return LaneTable(w, np.zeros((1 << bits, per), dtype=dictionary.dtype), bad)
+    return LaneTable(w, np.take(dictionary, codes), bad)
+
+
+def decode_group_values(body: npt.NDArray[np.uint8], n_groups: int, table: LaneTable) -> npt.NDArray[Any] | None:
+    """The dictionary values of the ``n_groups * 8`` indices packed in the first
+    ``n_groups * w`` bytes of *body* (which holds at least 4 more bytes when w is 3), or
+    None when one of those indices is outside the dictionary."""
+    w = table.w
+    if w == 3:
+        # the 24 bits of a group as the low 3 bytes of an unaligned little-endian word
+        words = np.ndarray((n_groups,), dtype="<u4", buffer=body, offset=0, strides=(3,))
+        pairs = np.empty((n_groups, 2), dtype=np.intp)
+        np.bitwise_and(words, 0xFFF, out=pairs[:, 0], casting="unsafe")
+        np.right_shift(words, 12, out=pairs[:, 1], casting="unsafe")
+        pairs[:, 1] &= 0xFFF
+        keys = pairs.reshape(-1)
+    else:
+        keys = body[:n_groups * w].astype(np.intp)
+    if table.bad is not None and table.bad[keys].any():
+        return None
+    return np.take(table.rows, keys, axis=0).reshape(-1)
