@@ -39,20 +39,33 @@ class LaneTable:
         self.bad = bad
 
 
+#: ``(w, dictionary size up to 2**w) -> (indices of every key, clipped into the dictionary;
+#: which keys hold an index outside it, or None)``: the same for every dictionary of a size.
+_KEY_CODES: dict[tuple[int, int], tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_] | None]] = {}
+
+
+def _key_codes(w: int, size: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_] | None]:
+    got = _KEY_CODES.get((w, size))
+    if got is None:
+        bits, per = LANE_WIDTHS[w]
+        keys = np.arange(1 << bits, dtype=np.intp)
+        codes = (keys[:, None] >> (np.arange(per, dtype=np.intp) * w)) & ((1 << w) - 1)
+        bad: npt.NDArray[np.bool_] | None = None
+        if size < (1 << w):
+            out_of_range = codes >= size
+            bad = np.asarray(out_of_range.any(axis=1))
+            codes = np.where(out_of_range, 0, codes)
+        got = _KEY_CODES[(w, size)] = (codes, bad)
+    return got
+
+
 def lane_table(dictionary: npt.NDArray[Any], w: int) -> LaneTable:
     """The :class:`LaneTable` of a 1-D *dictionary* for indices of width *w* (in
     :data:`LANE_WIDTHS`)."""
-    bits, per = LANE_WIDTHS[w]
-    keys = np.arange(1 << bits, dtype=np.int64)
-    codes = (keys[:, None] >> (np.arange(per, dtype=np.int64) * w)) & ((1 << w) - 1)
-    size = len(dictionary)
-    bad: npt.NDArray[np.bool_] | None = None
-    if size < (1 << w):
-        out_of_range = codes >= size
-        bad = np.asarray(out_of_range.any(axis=1))
-        codes = np.where(out_of_range, 0, codes)
-        if size == 0:
-            return LaneTable(w, np.zeros((1 << bits, per), dtype=dictionary.dtype), bad)
+    size = min(len(dictionary), 1 << w)
+    codes, bad = _key_codes(w, size)
+    if size == 0:
+        return LaneTable(w, np.zeros(codes.shape, dtype=dictionary.dtype), bad)
     return LaneTable(w, np.take(dictionary, codes), bad)
 
 
