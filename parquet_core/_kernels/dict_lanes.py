@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["LANE_WIDTHS", "LaneTable", "lane_table", "decode_group_values"]
+__all__ = ["LANE_WIDTHS", "LaneTable", "decode_group_values", "decode_groups_at", "lane_table"]
 
 #: Bit widths with a key of whole indices: ``w -> (bits per key, indices per key)``.
 LANE_WIDTHS: dict[int, tuple[int, int]] = {1: (8, 8), 2: (8, 4), 3: (12, 4), 4: (8, 2)}
@@ -69,21 +69,35 @@ def lane_table(dictionary: npt.NDArray[Any], w: int) -> LaneTable:
     return LaneTable(w, np.take(dictionary, codes), bad)
 
 
-def decode_group_values(body: npt.NDArray[np.uint8], n_groups: int, table: LaneTable) -> npt.NDArray[Any] | None:
-    """The dictionary values of the ``n_groups * 8`` indices packed in the first
-    ``n_groups * w`` bytes of *body* (which holds at least 4 more bytes when w is 3), or
-    None when one of those indices is outside the dictionary."""
+#: The word read at each group's first byte: the group's bytes first (3-bit groups read one
+#: byte more, which the keys leave out).
+_WORDS: dict[int, np.dtype[Any]] = {1: np.dtype("u1"), 2: np.dtype("<u2"), 3: np.dtype("<u4"), 4: np.dtype("<u4")}
+
+
+def decode_groups_at(buf: npt.NDArray[np.uint8], at: npt.NDArray[np.intp], table: LaneTable) -> npt.NDArray[Any] | None:
+    """The dictionary values of the 8 indices of each group of packed bits starting at
+    the byte offsets *at* of *buf* (at least 4 bytes from each offset to the end of *buf*
+    when w is 3, else w), in order, or None when one of them is outside the dictionary.
+
+    The groups are read where they lie, as one gather of unaligned words (no copy of
+    the bodies together first)."""
     w = table.w
+    word = _WORDS[w]
+    view = np.ndarray((buf.size - word.itemsize + 1,), dtype=word, buffer=buf, offset=0, strides=(1,))
+    words = view[at]
     if w == 3:
-        # the 24 bits of a group as the low 3 bytes of an unaligned little-endian word
-        words = np.ndarray((n_groups,), dtype="<u4", buffer=body, offset=0, strides=(3,))
-        pairs = np.empty((n_groups, 2), dtype=np.intp)
+        pairs = np.empty((at.size, 2), dtype=np.intp)
         np.bitwise_and(words, 0xFFF, out=pairs[:, 0], casting="unsafe")
         np.right_shift(words, 12, out=pairs[:, 1], casting="unsafe")
         pairs[:, 1] &= 0xFFF
         keys = pairs.reshape(-1)
     else:
-        keys = body[:n_groups * w].astype(np.intp)
+        keys = words.view(np.uint8).astype(np.intp)
     if table.bad is not None and table.bad[keys].any():
         return None
     return np.take(table.rows, keys, axis=0).reshape(-1)
+
+
+def decode_group_values(body: npt.NDArray[np.uint8], n_groups: int, table: LaneTable) -> npt.NDArray[Any] | None:
+    """:func:`decode_groups_at` for ``n_groups`` groups back to back from the start of *body*."""
+    return decode_groups_at(body, np.arange(n_groups, dtype=np.intp) * table.w, table)

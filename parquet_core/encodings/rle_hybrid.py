@@ -57,7 +57,7 @@ import numpy.typing as npt
 
 from parquet_core._kernels.bitpack import SLACK, as_uint8, unpack_bits_into, unpack_spaced_runs_into
 from parquet_core._kernels.counting import counting, packed_counting
-from parquet_core._kernels.dict_lanes import LANE_WIDTHS, LaneTable, decode_group_values, lane_table
+from parquet_core._kernels.dict_lanes import LANE_WIDTHS, LaneTable, decode_groups_at, lane_table
 from parquet_core._kernels.runs import window_view
 from parquet_core._kernels.varint import read_uleb128
 from parquet_core.encodings.rle_hybrid_encoder import (
@@ -1135,35 +1135,41 @@ def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0,
     groups = (p_take + 7) >> 3
     starts = ~tags[packed]
     n_groups = int(groups.sum())
-    # every body lies inside its page's bytes plus padding (checked by the scan); the
-    # bodies (whole groups of w bytes) are copied back to back, followed by SLACK bytes
-    # of any content for the unpacker's word reads (their bits are masked off)
-    body_bytes = np.empty(n_groups * w + SLACK, dtype=np.uint8)
-    if n_groups >= _SLICE_MIN_GROUPS * groups.size:
-        # long bodies (parquet-mr writes 504-value bit-packed runs): one slice copy each
-        # costs less than the index arithmetic and gather of their groups
-        dst, src = body_bytes.data, joined.data
-        pos = 0
-        for s, nb in zip(starts.tolist(), (groups * w).tolist()):
-            dst[pos:pos + nb] = src[s:s + nb]
-            pos += nb
-    elif n_groups:
-        # shorter bodies: one gather of all their groups as w-byte windows
-        first = np.zeros(groups.size, dtype=np.int64)
-        np.cumsum(groups[:-1], out=first[1:])
-        at = np.repeat(starts - first * w, groups)
-        at += np.arange(0, n_groups * w, w, dtype=np.int64)
-        body_bytes[:n_groups * w].view(f"V{w}")[:] = window_view(joined, w)[at]
     n_unpacked = n_groups << 3
     n_used = int(p_take.sum())
     unpacked: npt.NDArray[Any] | None
     if lookup is not None:
-        # values straight from the packed bits (a 1-page run's last group may hold
-        # indices past the count, outside the dictionary: then the index path)
-        unpacked = decode_group_values(body_bytes, n_groups, lanes)
+        # values straight from the groups where they lie, one word per group (a 1-page
+        # run's last group may hold indices past the count, outside the dictionary:
+        # then the index path); each page is followed by w >= 1 zero bytes, so a 3-bit
+        # group's 4-byte word stays inside *joined*
+        first = np.zeros(groups.size, dtype=np.int64)
+        np.cumsum(groups[:-1], out=first[1:])
+        at = np.repeat(starts - first * w, groups)
+        at += np.arange(0, n_groups * w, w, dtype=np.int64)
+        unpacked = decode_groups_at(joined, at, lanes)
         if unpacked is None:
             return None
     else:
+        # every body lies inside its page's bytes plus padding (checked by the scan); the
+        # bodies (whole groups of w bytes) are copied back to back, followed by SLACK
+        # bytes of any content for the unpacker's word reads (their bits are masked off)
+        body_bytes = np.empty(n_groups * w + SLACK, dtype=np.uint8)
+        if n_groups >= _SLICE_MIN_GROUPS * groups.size:
+            # long bodies (parquet-mr writes 504-value bit-packed runs): one slice copy
+            # each costs less than the index arithmetic and gather of their groups
+            dst, src = body_bytes.data, joined.data
+            pos = 0
+            for s, nb in zip(starts.tolist(), (groups * w).tolist()):
+                dst[pos:pos + nb] = src[s:s + nb]
+                pos += nb
+        elif n_groups:
+            # shorter bodies: one gather of all their groups as w-byte windows
+            first = np.zeros(groups.size, dtype=np.int64)
+            np.cumsum(groups[:-1], out=first[1:])
+            at = np.repeat(starts - first * w, groups)
+            at += np.arange(0, n_groups * w, w, dtype=np.int64)
+            body_bytes[:n_groups * w].view(f"V{w}")[:] = window_view(joined, w)[at]
         unpacked = np.empty(n_unpacked, dtype=np.int32)
         unpack_bits_into(body_bytes, w, n_unpacked, unpacked)
     if n_used != n_unpacked:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parquet_core._kernels.dict_lanes import LANE_WIDTHS, decode_group_values, lane_table
+from parquet_core._kernels.dict_lanes import LANE_WIDTHS, decode_group_values, decode_groups_at, lane_table
 from tests._support.rle_reference import ref_decode
 from tests.unit.encodings.golden import pack_lsb, uleb
 
@@ -52,3 +52,23 @@ def test_an_index_outside_the_dictionary_is_refused(w, size) -> None:
 def test_an_empty_dictionary_refuses_every_index() -> None:
     table = lane_table(np.zeros(0, dtype=np.float64), 2)
     assert decode_group_values(np.zeros(16, dtype=np.uint8), 1, table) is None
+
+
+@pytest.mark.parametrize("w", sorted(LANE_WIDTHS))
+def test_groups_are_read_where_they_lie(w) -> None:
+    # groups at scattered offsets among other bytes (run headers, RLE values), the last
+    # one followed by only w bytes (the zero padding after a page's bytes)
+    rng = np.random.default_rng(20 + w)
+    dictionary = rng.random(1 << w)
+    buf = bytearray()
+    at, expected = [], []
+    for _ in range(200):
+        buf += bytes(rng.integers(0, 256, int(rng.integers(0, 5))).tolist())
+        vals = rng.integers(0, 1 << w, 8).tolist()
+        at.append(len(buf))
+        buf += pack_lsb(vals, w)
+        expected += [dictionary[v] for v in vals]
+    buf += bytes(w)
+    got = decode_groups_at(np.frombuffer(bytes(buf), dtype=np.uint8), np.array(at, dtype=np.intp),
+                           lane_table(dictionary, w))
+    assert got is not None and got.tolist() == expected
