@@ -68,6 +68,7 @@ from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_b
 from parquet_core.encodings.rle_hybrid import (
     decode_dictionary_indices,
     expand_dictionary_index_pages,
+    expand_dictionary_index_values,
     indices_count_up,
     scan_dictionary_indices,
 )
@@ -250,6 +251,21 @@ def _expand_indices(parts: list[Any], where: list[tuple[int, int]], size: int) -
         out.append(idx)
         i = j
     return out[0] if len(out) == 1 else np.concatenate(out)
+
+
+def _lookup_values(run: _Run) -> npt.NDArray[Any] | None:
+    """The values of a run of scanned dictionary-index pages of a 1-D fixed-width
+    dictionary straight from the packed indices (narrow widths only, see
+    :func:`expand_dictionary_index_values`), or None: then the indices are expanded and
+    taken, which checks them and names a page in error."""
+    parts = run.parts
+    dictionary = run.dictionary
+    if not parts or type(dictionary) is not np.ndarray or any(type(p) is not tuple for p in parts):
+        return None
+    try:
+        return expand_dictionary_index_values(parts, dictionary)
+    except ParquetFormatError:
+        return None     # the index path raises it again, naming the page
 
 
 def _take_dictionary(dictionary: npt.NDArray[Any], idx: npt.NDArray[np.integer],
@@ -695,6 +711,10 @@ class _ChunkDecoder:
         vals: Any
         if kind == _DICT:
             dictionary = run.dictionary
+            got = _lookup_values(run)
+            if got is not None:
+                run.values = got
+                return got
             idx = run.indices()
             if isinstance(dictionary, ByteArrays):
                 vals = dictionary.take(idx)
