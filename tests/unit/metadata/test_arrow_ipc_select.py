@@ -78,8 +78,12 @@ _TYPES = st.one_of(st.recursive(_LEAVES, _nested, max_leaves=6), st.just(_Point(
 @st.composite
 def _schemas(draw):
     n = draw(st.integers(1, 6))
-    fields = [pa.field(f"c{i}", draw(_TYPES), nullable=draw(st.booleans()), metadata=draw(_META))
-              for i in range(n)]
+    fields = []
+    for i in range(n):
+        t = draw(_TYPES)
+        # pyarrow refuses a non-nullable field of the null type
+        nullable = True if t == pa.null() else draw(st.booleans())
+        fields.append(pa.field(f"c{i}", t, nullable=nullable, metadata=draw(_META)))
     meta = draw(_META)
     if draw(st.booleans()):
         meta = dict(meta or {}, pandas='{"index_columns": []}')
