@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.bitpack import pack_bits
-from parquet_core._kernels.layout import interleave
+from parquet_core._kernels.layout import interleave, row_prefixes
 from parquet_core._kernels.varint import uleb128_matrix, write_uleb128
 
 __all__ = [
@@ -541,16 +541,17 @@ def _layout_pages(v: npt.NDArray[Any], b: npt.NDArray[np.int64], widths: npt.NDA
     if worse.any():
         return np.zeros(0, dtype=np.uint8), worse, page_bytes
     # heads: the varint, then (RLE runs) the value in vbytes LE bytes
-    value_bytes = np.zeros((total_seg, 4), dtype=np.uint8)
-    if m:
-        value_bytes[run_seg] = v[r_start].astype("<u4").view(np.uint8).reshape(m, 4)
     hb = hbytes.shape[1]
-    heads_matrix = np.concatenate((hbytes, value_bytes), axis=1)
-    cols = np.arange(heads_matrix.shape[1])
-    take = (cols[None, :] < hlen[:, None]) | ((cols[None, :] >= hb) & (cols[None, :] < hb + vbytes[:, None])
-                                              & ~seg_lit[:, None])
-    take &= present[:, None]
-    heads = heads_matrix[take]
+    heads_matrix = np.empty((total_seg, hb + 4), dtype=np.uint8)
+    heads_matrix[:, :hb] = hbytes
+    if m:
+        # a run's value bytes go right after its varint (bytes past its vbytes, and
+        # anything past a literal's varint, lie beyond the head's length: cut below)
+        value = v[r_start].astype("<u4").view(np.uint8).reshape(m, 4)
+        at = hlen[run_seg]
+        for j in range(int(vbytes[run_seg].max())):
+            heads_matrix[run_seg, at + j] = value[:, j]
+    heads = row_prefixes(heads_matrix, head_len)       # absent segments have length 0
     # literal values: everything outside the runs, each page's zero-padded to whole groups
     lit_mask = np.repeat(seg_lit, seg_vals)
     lit = v[lit_mask]
