@@ -173,17 +173,27 @@ def _compose_prefix(prefix: npt.NDArray[np.uint8]) -> None:
     composition of rows 0..j, in place: doubling rounds, each composing a row with the one
     *span* rows earlier; rows that already map every state to one value are done (a
     constant map absorbs what came before)."""
-    todo = np.flatnonzero(~(prefix == prefix[:, :1]).all(axis=1))
+    todo = np.flatnonzero(~_constant_rows(prefix))
     span = 1
     while True:
         todo = todo[todo >= span]
         if not todo.size:
             return
         # later window o earlier window: f(g(s)) with f = row j, g = row j - span
-        prefix[todo] = np.take_along_axis(prefix[todo], prefix[todo - span], axis=1)
-        rows = prefix[todo]
-        todo = todo[~(rows == rows[:, :1]).all(axis=1)]
+        rows = np.take_along_axis(prefix[todo], prefix[todo - span], axis=1)
+        prefix[todo] = rows
+        todo = todo[~_constant_rows(rows)]
         span *= 2
+
+
+_BYTE_SPREAD = np.uint64(0x0101010101010101)
+
+
+def _constant_rows(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    """Which rows of a C-contiguous ``(k, 8)`` uint8 array hold one value eight times
+    (each row read as one 64-bit word, compared with its first byte repeated)."""
+    words = np.ascontiguousarray(rows).view(np.uint64).reshape(-1)
+    return words == rows[:, 0].astype(np.uint64) * _BYTE_SPREAD
 
 
 def _choose_runs(c_start: npt.NDArray[np.int64], c_len: npt.NDArray[np.int64],
