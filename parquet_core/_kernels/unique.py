@@ -131,38 +131,45 @@ def _direct(k: npt.NDArray[Any], lo: int, span: int, costs: Any = None,
 
 def _direct_small(k: npt.NDArray[Any], lo: int,
                   span: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
-    """The direct table for a small span: first rows found in a growing prefix.
+    """The direct table for a small span: first rows found in a prefix.
 
     The first rows are looked for in a prefix of the rows (``np.minimum.at``),
     a key -> code table is built from them (-1 for keys not seen yet) and
-    every row is looked up in it; if some row's key was not in the prefix,
-    the prefix grows past it and the lookup is done again.  A
-    low-cardinality column has all its keys in its first few thousand rows,
-    so this is one pass of a gather over the rows instead of an
-    ``np.minimum.at`` and a running count over all of them.  ``key - lo``
-    is taken in the keys' own dtype: it lies in ``0..span-1``, so a
-    wrapping subtraction gives it exactly.
+    every row is looked up in it.  A low-cardinality column has most of its
+    keys in its first few thousand rows, so this is one gather over the rows
+    instead of an ``np.minimum.at`` and a running count over all of them.
+    Rows whose key the prefix did not hold (rare values first seen later,
+    as in a skewed column) are then settled on their own: every such key
+    first appears past the prefix, so the new keys follow the prefix's in
+    first-appearance order, numbered by their first row among those rows
+    alone (no second pass over the whole column).  ``key - lo`` is taken in
+    the keys' own dtype: it lies in ``0..span-1``, so a wrapping subtraction
+    gives it exactly.
     """
     n = k.size
     off = k - k.dtype.type(lo)
+    m = min(n, _PREFIX_START)
     first = np.full(span, n, dtype=np.int64)
-    m, done = 0, 0
-    while True:
-        m = min(n, max(m, _PREFIX_START))
-        np.minimum.at(first, off[done:m], np.arange(done, m, dtype=np.int64))
-        done = m
-        seen = first < n
-        firsts = np.sort(first[seen])
-        code_of_key = np.full(span, -1, dtype=np.int32)
-        code_of_key[off[firsts]] = np.arange(firsts.size, dtype=np.int32)
-        codes = code_of_key.take(off)
-        if m == n:
-            return firsts, codes
-        missing = codes < 0
-        if not missing.any():
-            return firsts, codes
-        # a key first seen past the prefix: take the rows up to it and 4x more
-        m = max(4 * m, int(missing.argmax()) + 1)
+    np.minimum.at(first, off[:m], np.arange(m, dtype=np.int64))
+    firsts = np.sort(first[first < n])
+    code_of_key = np.full(span, -1, dtype=np.int32)
+    code_of_key[off[firsts]] = np.arange(firsts.size, dtype=np.int32)
+    codes = code_of_key.take(off)
+    if m == n:
+        return firsts, codes
+    late = np.flatnonzero(codes < 0)
+    if late.size == 0:
+        return firsts, codes
+    # the late rows' keys, grouped among the late rows alone (increasing rows, so
+    # a key's first late row is its first row in the column)
+    late_off = off[late]
+    at = np.full(span, late.size, dtype=np.int64)
+    np.minimum.at(at, late_off, np.arange(late.size, dtype=np.int64))
+    new_first = np.sort(at[at < late.size])        # positions within ``late``
+    code_of_key[late_off[new_first]] = np.arange(firsts.size, firsts.size + new_first.size,
+                                                  dtype=np.int32)
+    codes[late] = code_of_key.take(late_off)
+    return np.concatenate((firsts, late[new_first].astype(np.int64))), codes
 
 
 #: At most this many distinct keys in the first rows try :func:`_few_keys`.

@@ -164,9 +164,14 @@ class PageBuilder:
             page_indices = plan.indices[span.v0:span.v1]
             nvals = span.num_values
             stat_values = None
-            if 2 * len(plan.dictionary) <= nvals and (self.stats is not None):
+            numeric = isinstance(plan.dictionary, np.ndarray) and plan.dictionary.ndim == 1 \
+                and plan.dictionary.dtype.kind in "iuf"
+            if 2 * len(plan.dictionary) <= nvals and self.stats is not None and not numeric:
                 # min/max over the page's distinct entries equal those over its
-                # values, and a small dictionary makes them far cheaper
+                # values, and a small dictionary makes them far cheaper for strings
+                # and fixed-length bytes; numbers are left to data_page, which takes
+                # min/max over the page's values (a vectorised pass there is several
+                # times cheaper than the bincount finding the distinct entries)
                 used = np.flatnonzero(np.bincount(page_indices, minlength=len(plan.dictionary)))
                 stat_values = plan.dictionary.take(used) if isinstance(plan.dictionary, ByteArrays) \
                     else plan.dictionary[used]

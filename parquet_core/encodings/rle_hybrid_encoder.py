@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.bitpack import pack_bits
-from parquet_core._kernels.layout import interleave
+from parquet_core._kernels.layout import interleave, row_prefixes
 from parquet_core._kernels.varint import uleb128_matrix, write_uleb128
 
 __all__ = [
@@ -173,17 +173,27 @@ def _compose_prefix(prefix: npt.NDArray[np.uint8]) -> None:
     composition of rows 0..j, in place: doubling rounds, each composing a row with the one
     *span* rows earlier; rows that already map every state to one value are done (a
     constant map absorbs what came before)."""
-    todo = np.flatnonzero(~(prefix == prefix[:, :1]).all(axis=1))
+    todo = np.flatnonzero(~_constant_rows(prefix))
     span = 1
     while True:
         todo = todo[todo >= span]
         if not todo.size:
             return
         # later window o earlier window: f(g(s)) with f = row j, g = row j - span
-        prefix[todo] = np.take_along_axis(prefix[todo], prefix[todo - span], axis=1)
-        rows = prefix[todo]
-        todo = todo[~(rows == rows[:, :1]).all(axis=1)]
+        rows = np.take_along_axis(prefix[todo], prefix[todo - span], axis=1)
+        prefix[todo] = rows
+        todo = todo[~_constant_rows(rows)]
         span *= 2
+
+
+_BYTE_SPREAD = np.uint64(0x0101010101010101)
+
+
+def _constant_rows(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    """Which rows of a C-contiguous ``(k, 8)`` uint8 array hold one value eight times
+    (each row read as one 64-bit word, compared with its first byte repeated)."""
+    words = np.ascontiguousarray(rows).view(np.uint64).reshape(-1)
+    return words == rows[:, 0].astype(np.uint64) * _BYTE_SPREAD
 
 
 def _choose_runs(c_start: npt.NDArray[np.int64], c_len: npt.NDArray[np.int64],
@@ -541,16 +551,17 @@ def _layout_pages(v: npt.NDArray[Any], b: npt.NDArray[np.int64], widths: npt.NDA
     if worse.any():
         return np.zeros(0, dtype=np.uint8), worse, page_bytes
     # heads: the varint, then (RLE runs) the value in vbytes LE bytes
-    value_bytes = np.zeros((total_seg, 4), dtype=np.uint8)
-    if m:
-        value_bytes[run_seg] = v[r_start].astype("<u4").view(np.uint8).reshape(m, 4)
     hb = hbytes.shape[1]
-    heads_matrix = np.concatenate((hbytes, value_bytes), axis=1)
-    cols = np.arange(heads_matrix.shape[1])
-    take = (cols[None, :] < hlen[:, None]) | ((cols[None, :] >= hb) & (cols[None, :] < hb + vbytes[:, None])
-                                              & ~seg_lit[:, None])
-    take &= present[:, None]
-    heads = heads_matrix[take]
+    heads_matrix = np.empty((total_seg, hb + 4), dtype=np.uint8)
+    heads_matrix[:, :hb] = hbytes
+    if m:
+        # a run's value bytes go right after its varint (bytes past its vbytes, and
+        # anything past a literal's varint, lie beyond the head's length: cut below)
+        value = v[r_start].astype("<u4").view(np.uint8).reshape(m, 4)
+        at = hlen[run_seg]
+        for j in range(int(vbytes[run_seg].max())):
+            heads_matrix[run_seg, at + j] = value[:, j]
+    heads = row_prefixes(heads_matrix, head_len)       # absent segments have length 0
     # literal values: everything outside the runs, each page's zero-padded to whole groups
     lit_mask = np.repeat(seg_lit, seg_vals)
     lit = v[lit_mask]

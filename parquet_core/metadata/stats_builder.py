@@ -401,6 +401,7 @@ class StatisticsBuilder:
         self._floating = desc.physical_type in (PhysicalType.FLOAT, PhysicalType.DOUBLE) \
             or desc.data_type.id is TypeId.FLOAT16
         self._page_bounds: Bounds | None = None
+        self._page_encoded: tuple[bytes, bytes] | None = None
         self._page_nulls = 0
         self._page_nans = 0
         self._chunk_bounds: Bounds | None = None
@@ -434,7 +435,9 @@ class StatisticsBuilder:
         self.num_pages += 1
         if bounds is not None:
             self._chunk_bounds = bounds if self._chunk_bounds is None else self._merge(self._chunk_bounds, bounds)
-        return self.page_bounds()
+        # encoded once per page: the page builder asks for them again (page index)
+        self._page_encoded = self._encoded(bounds)
+        return self._page_encoded
 
     def _merge(self, old: Bounds, bounds: Bounds) -> Bounds:
         lo, hi = old
@@ -465,7 +468,7 @@ class StatisticsBuilder:
 
     def page_bounds(self) -> tuple[bytes, bytes] | None:
         """Return the last page's exact bounds, PLAIN encoded and untruncated (or ``None``)."""
-        return self._encoded(self._page_bounds)
+        return self._page_encoded
 
     def chunk_bounds(self) -> tuple[bytes, bytes] | None:
         """Return the exact bounds over all pages so far, PLAIN encoded and untruncated."""

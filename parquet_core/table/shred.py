@@ -146,12 +146,20 @@ class _Shredder:
     @staticmethod
     def expand(offsets: I64, e: _Entries, d: int, r: int) -> _Entries:
         """One entry per list element (see the module docstring)."""
+        # ended entries (-1) read slot 0's offsets, then count as empty: whole-array
+        # gathers instead of masked ones (an ended entry's start is never used: see below)
         live = e.idx >= 0
-        at = e.idx[live]
-        starts = np.zeros(len(e.idx), dtype=np.int64)
-        lens = np.zeros(len(e.idx), dtype=np.int64)
-        starts[live] = offsets[at]
-        lens[live] = offsets[at + 1] - starts[live]
+        if bool(live.all()):
+            starts = offsets[e.idx].astype(np.int64, copy=False)
+            lens = offsets[e.idx + 1] - starts
+        elif bool(live.any()):
+            at = np.maximum(e.idx, 0)
+            starts = offsets[at].astype(np.int64, copy=False)
+            lens = offsets[at + 1] - starts
+            lens[~live] = 0
+        else:       # every entry ended above (the list array may have no slots at all)
+            starts = np.zeros(len(e.idx), dtype=np.int64)
+            lens = np.zeros(len(e.idx), dtype=np.int64)
         grows = lens > 0
         counts = np.where(grows, lens, 1)
         total = int(counts.sum())

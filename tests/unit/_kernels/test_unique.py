@@ -121,6 +121,25 @@ def test_small_range_key_first_seen_late(late: int) -> None:
     assert codes.dtype == np.int32 and first.dtype == np.int64
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_small_range_many_keys_first_seen_late_and_repeated(seed: int) -> None:
+    """A skewed column (taxi-like location ids): rare keys first appear at
+    scattered rows past the prefix, interleaved, and repeat after; the late
+    rows are numbered on their own, after the prefix's keys."""
+    rng = np.random.default_rng(seed)
+    weights = 1.0 / np.arange(1, 301) ** 1.5
+    keys = (rng.choice(300, 120_000, p=weights / weights.sum()) + 7).astype(np.int32)
+    uniq, idx, inv = np.unique(keys, return_index=True, return_inverse=True)
+    assert int(idx.max()) > 4 * unique._PREFIX_START    # some keys come late
+    first, codes = first_occurrence_codes(keys)
+    order = np.argsort(idx)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    assert np.array_equal(first, np.sort(idx))
+    assert np.array_equal(codes, rank[inv.reshape(-1)])
+    assert (first.tolist(), codes.tolist()) == reference(keys.tolist())
+
+
 def test_budget_that_a_small_span_cannot_pass_covers_every_row() -> None:
     """Keys spanning 7 values at cost 4 cannot pass a budget of 100: all rows are
     grouped (the same result as without a budget)."""

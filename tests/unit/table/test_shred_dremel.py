@@ -84,3 +84,24 @@ def test_document_round_trips_through_pyarrow() -> None:
     buf = io.BytesIO()
     pc.write_table({k: [R1[k], R2[k]] for k in SCHEMA.names}, buf, schema=SCHEMA)
     assert pq.read_table(io.BytesIO(buf.getvalue())).to_pylist() == [R1, R2]
+
+
+def test_lists_under_lists_that_every_record_ends_above() -> None:
+    """Inner lists no record reaches (every outer list empty or null, so the inner
+    list array may hold no slots at all), beside records that reach them partly:
+    the levels pyarrow writes and the values pyarrow reads back."""
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    typ = pa.list_(pa.list_(pa.int32()))
+    for rows in ([[], None, []], [None, None], [[[1, 2], None, []], None, [], [[3]]]):
+        table = pa.table({"a": pa.array(rows, typ)})
+        ours, theirs = io.BytesIO(), io.BytesIO()
+        pc.write_table(table, ours)
+        pq.write_table(table, theirs)
+        assert pq.read_table(pa.BufferReader(ours.getvalue())).equals(table)
+        got = pq.ParquetFile(pa.BufferReader(ours.getvalue())).metadata.row_group(0).column(0)
+        want = pq.ParquetFile(pa.BufferReader(theirs.getvalue())).metadata.row_group(0).column(0)
+        assert (got.num_values, got.statistics.null_count) == (want.num_values, want.statistics.null_count)
