@@ -21,7 +21,8 @@ several seconds each); tests can also mark themselves.
 **Scheduling** (pytest-xdist, ``-n 2 --dist loadgroup``; tests/_support/schedule.py):
 the tests of the session's SparkSession form one group (one worker, one JVM); the Spark
 tests that start their own JVMs (cluster, Connect, installed apps) a second one, run
-beside it; the other tests are handed out one by one, ``slow`` ones first.
+beside it; the tests of the built docs site a third (``_SHARED_FIXTURES``: one build);
+the other tests are handed out one by one, ``slow`` ones first.
 """
 
 from __future__ import annotations
@@ -84,6 +85,10 @@ _SLOW = (
 
 #: Fixtures that start (or need) the session's SparkSession.
 _SPARK_FIXTURES = {"spark", "pqcore_spark", "ids_dataset", "pushdown_on", "ktk_spark"}
+
+#: Session fixtures too costly to set up on both workers, and the group of the tests using
+#: each (one worker, one setup): the docs site (``mkdocs build``, ~20 s; tests/docs/conftest.py)
+_SHARED_FIXTURES = {"built_site": "docs-site"}
 
 
 def ci_strict() -> bool:
@@ -167,7 +172,8 @@ def _deselect_quiet(config: pytest.Config, items: list[pytest.Item]) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     _deselect_quiet(config, items)
     # markers, the xdist groups and, on a worker, the slow tests first: tests/_support/schedule.py
-    lay_out(items, slow=_SLOW, spark_fixtures=_SPARK_FIXTURES, worker=hasattr(config, "workerinput"))
+    lay_out(items, slow=_SLOW, spark_fixtures=_SPARK_FIXTURES, worker=hasattr(config, "workerinput"),
+            shared=_SHARED_FIXTURES)
 
 
 def _skip_reason(longrepr: object) -> str:

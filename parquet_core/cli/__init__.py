@@ -30,6 +30,7 @@ module:Class`` with ``--kms-conf KEY=VALUE`` for keys kept in a KMS.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from typing import Sequence
@@ -198,8 +199,16 @@ def _discard_stdout() -> None:
         os.close(null)
 
 
+@functools.lru_cache(maxsize=1)
+def _parser() -> argparse.ArgumentParser:
+    """:func:`build_parser`, built once per process: parsing leaves a parser as it was, and
+    building every subcommand's options costs more than checking a small file (a program
+    calling :func:`main` once per file, like the fuzzer, paid it every time)."""
+    return build_parser()
+
+
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
+    parser = _parser()
     args = parser.parse_args(argv)
     cmd = args.command
     try:

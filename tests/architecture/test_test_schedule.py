@@ -64,3 +64,18 @@ def test_a_worker_hands_out_the_ungrouped_slow_tests_first() -> None:
         "test_long", "test_fuzz_slice",                                   # ungrouped and slow, in order
         "test_quick", "test_uses_session", "test_slow_with_session",      # the rest, in order
         "test_cluster", "test_quick_too"]
+
+
+def test_the_users_of_a_shared_fixture_form_its_group() -> None:
+    """A costly session fixture (the built docs site) is set up once: its tests share a worker."""
+    items = [_Item("tests/docs/test_build.py::test_pages", ("built_site",)),
+             _Item("tests/docs/test_browser.py::test_search", ("browser", "built_site"), ("slow",)),
+             _Item("tests/docs/test_examples.py::test_page"),
+             _Item("tests/spark/test_s.py::test_uses_both", ("spark", "built_site"))]
+    lay_out(items, slow=SLOW, spark_fixtures=SPARK_FIXTURES, worker=True, shared={"built_site": "docs-site"})
+    assert {i.nodeid.rsplit("::", 1)[1]: i.group() for i in items} == {
+        "test_pages": "docs-site", "test_search": "docs-site", "test_page": None,
+        "test_uses_both": "spark"}     # the session's SparkSession decides first
+    # grouped, so not among the slow tests handed out first: the order stays the collection's
+    assert [i.nodeid.rsplit("::", 1)[1] for i in items] == ["test_pages", "test_search", "test_page",
+                                                            "test_uses_both"]

@@ -3,7 +3,11 @@ locally it skips, and the skip says how to get what is missing.
 
 Each case runs pytest in a subprocess on one small test, with the environment
 broken on purpose (a corpus path that does not exist, no Java on PATH, a module
-that cannot be imported).
+that cannot be imported).  The cases that turn a skip into a CI failure (in a test,
+at a module's collection, at session start) run as CI runs them, on pyproject's
+xdist workers, where the reports are made in a worker and carried to the controller;
+the others check what a report says, in-process (``-n 0``: a controller and two
+workers cost three times the CPU of one pytest).
 """
 
 from __future__ import annotations
@@ -21,17 +25,19 @@ CORPUS_TEST = "tests/conformance/test_corpus.py::test_corpus_present"
 HOW_TO_CORPUS = "git clone https://github.com/apache/parquet-testing"
 
 
-def _pytest(args: list[str], ci: bool, **env: str) -> subprocess.CompletedProcess[str]:
+def _pytest(args: list[str], ci: bool, workers: bool = True, **env: str) -> subprocess.CompletedProcess[str]:
+    """pytest in a subprocess; *workers*: with pyproject's xdist workers, else ``-n 0``."""
     full = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS", "JAVA_HOME")}
     if ci:
         full["CI"] = "true"
     full.update(env)
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-ra", "-p", "no:cacheprovider", *args],
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-ra", "-p", "no:cacheprovider",
+                           *([] if workers else ["-n", "0"]), *args],
                           cwd=REPO, env=full, capture_output=True, text=True, timeout=300)
 
 
 def _plugin_run(tmp_path: Path, body: str, ci: bool, plugins: tuple[str, ...] = ("tests.conftest",),
-                **env: str) -> subprocess.CompletedProcess[str]:
+                workers: bool = True, **env: str) -> subprocess.CompletedProcess[str]:
     """Run a throw-away test module with the project's conftest(s) loaded as plugins."""
     test = tmp_path / "test_probe.py"
     test.write_text(textwrap.dedent(body))
@@ -40,7 +46,7 @@ def _plugin_run(tmp_path: Path, body: str, ci: bool, plugins: tuple[str, ...] = 
         args += ["-p", p]
     # any existing folder passes the session's corpus check: these cases are about other skips
     env.setdefault("PARQUET_TEST_DATA", str(tmp_path))
-    return _pytest([*args, str(test)], ci, **env)
+    return _pytest([*args, str(test)], ci, workers, **env)
 
 
 def test_ci_missing_corpus_fails_the_run_and_says_why():
@@ -52,7 +58,7 @@ def test_ci_missing_corpus_fails_the_run_and_says_why():
 
 
 def test_local_missing_corpus_skips_with_the_how_to():
-    run = _pytest([CORPUS_TEST], ci=False, PARQUET_TEST_DATA="/nonexistent/parquet-testing/data")
+    run = _pytest([CORPUS_TEST], ci=False, workers=False, PARQUET_TEST_DATA="/nonexistent/parquet-testing/data")
     out = run.stdout + run.stderr
     assert run.returncode == 0, out
     assert "1 skipped" in out
@@ -63,7 +69,7 @@ def test_ci_with_the_corpus_present_runs_normally():
     corpus = os.environ.get("PARQUET_TEST_DATA")
     if not corpus or not os.path.isdir(corpus):
         pytest.skip("parquet-testing corpus not found (PARQUET_TEST_DATA)")
-    run = _pytest([CORPUS_TEST], ci=True, PARQUET_TEST_DATA=corpus)
+    run = _pytest([CORPUS_TEST], ci=True, workers=False, PARQUET_TEST_DATA=corpus)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 passed" in run.stdout
 
@@ -86,7 +92,7 @@ def test_ci_module_level_importorskip_is_a_collection_error(tmp_path):
 
 
 def test_local_module_level_importorskip_skips(tmp_path):
-    run = _plugin_run(tmp_path, MISSING_MODULE, ci=False)
+    run = _plugin_run(tmp_path, MISSING_MODULE, ci=False, workers=False)
     out = run.stdout + run.stderr
     assert run.returncode in (0, 5), out   # 5: the only module skipped, so nothing was collected
     assert "1 skipped" in out and 'pip install -e ".[dev]"' in out
@@ -127,7 +133,7 @@ def test_ci_missing_java_fails_spark_tests(tmp_path):
     assert run.returncode != 0, out
     assert "no Java runtime" in out and "Java 17" in out
     local = _plugin_run(tmp_path, body, ci=False, plugins=("tests.conftest", "tests.spark.conftest"),
-                        PATH=os.path.dirname(sys.executable))
+                        workers=False, PATH=os.path.dirname(sys.executable))
     assert local.returncode == 0 and "1 skipped" in local.stdout, local.stdout + local.stderr
     assert "Java 17" in local.stdout
 
@@ -143,5 +149,5 @@ def test_spark_fixture_users_get_the_spark_marker(tmp_path):
     """))
     run = _pytest(["-c", str(REPO / "pyproject.toml"), "--rootdir", str(REPO), "-p", "tests.conftest",
                    "-p", "tests.spark.conftest", "--collect-only", "-m", "not spark",
-                   str(tmp_path / "test_probe.py")], ci=False)
+                   str(tmp_path / "test_probe.py")], ci=False, workers=False)
     assert "test_plain" in run.stdout and "test_uses_spark" not in run.stdout, run.stdout + run.stderr

@@ -41,3 +41,24 @@ def test_console_script_module() -> None:
     out = subprocess.run([sys.executable, "-m", "parquet_core", "schema", sample_path()],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and "message schema" in out.stdout
+
+
+def test_the_parser_is_built_once_per_process(monkeypatch, capsys) -> None:
+    """``main`` builds its parser once (the fuzzer calls it once per mutant), and a parse
+    leaves it as it was: a list default filled by one command line is empty in the next."""
+    from parquet_core import cli
+
+    built = []
+    real = cli.build_parser
+    monkeypatch.setattr(cli, "build_parser", lambda: built.append(1) or real())
+    cli._parser.cache_clear()
+    try:
+        assert main(["schema", sample_path()]) == 0
+        assert main(["meta", sample_path()]) == 0
+        assert built == [1]
+        parser = cli._parser()
+        assert parser.parse_args(["bloom-filter", "--probe", "7", "f.parquet"]).probe == ["7"]
+        assert parser.parse_args(["bloom-filter", "f.parquet"]).probe == []
+    finally:
+        cli._parser.cache_clear()
+    capsys.readouterr()
