@@ -5,7 +5,9 @@ in ``ceil(width / 8)`` little-endian bytes."""
 
 from __future__ import annotations
 
-from tests.unit.encodings.golden import uleb
+import numpy as np
+
+from tests.unit.encodings.golden import pack_lsb, uleb
 
 
 def ref_decode(buf: bytes, width: int, count: int) -> list[int]:
@@ -40,3 +42,33 @@ def bp_run(values: list[int], width: int) -> bytes:
     for i, v in enumerate(values):
         big |= v << (i * width)
     return uleb(groups << 1 | 1) + big.to_bytes(groups * width, "little")
+
+
+def skewed_index_page(rng: np.random.Generator, w: int, cycles: int, *, cut_last: bool = False,
+                      trailing: bytes = b"") -> tuple[bytes, int, list[int]]:
+    """A dictionary-index page like a skewed low-cardinality column's, built from the spec's
+    grammar: bit width *w*, *cycles* of an RLE run (8-40 values, every 7th 64+) and a
+    bit-packed run (1-8 groups, every 13th 64+), an empty RLE and bit-packed run every 11th
+    cycle, the last group cut to 3 values if *cut_last*, *trailing* bytes after the runs.
+    Returns the page, its value count and its values."""
+    top = (1 << w) - 1
+    vb = (w + 7) // 8
+    buf = bytearray([w])
+    values: list[int] = []
+    groups = 0
+    for c in range(cycles):
+        if c % 11 == 3:
+            buf += uleb(0) + bytes(vb) + uleb(1)            # an empty RLE and bit-packed run
+        n = int(rng.integers(64, 400)) if c % 7 == 6 else int(rng.integers(8, 41))
+        v = int(rng.integers(0, top + 1))
+        buf += uleb(n << 1) + v.to_bytes(vb, "little")
+        values += [v] * n
+        groups = int(rng.integers(64, 80)) if c % 13 == 12 else int(rng.integers(1, 9))
+        vals = rng.integers(0, top + 1, groups * 8).tolist()
+        buf += uleb((groups << 1) | 1) + pack_lsb(vals, w)
+        values += vals
+    count = len(values)
+    if cut_last:        # the last group keeps 3 of its 8 values, and only their bytes
+        count -= 5
+        buf = buf[:len(buf) - (groups * w - ((groups * 8 - 5) * w + 7) // 8)]
+    return bytes(buf + trailing), count, values[:count]

@@ -19,6 +19,7 @@ from parquet_core.encodings.delta_binary_packed import (
     expand_held_delta_binary_packed_pages,
 )
 from parquet_core.errors import ParquetFormatError
+from tests._support.dbp_streams import damage, held_with_reference
 
 N_PAGES = 5
 PER_PAGE = 2_000
@@ -177,24 +178,12 @@ def test_the_batched_check_never_accepts_what_the_page_by_page_check_rejects() -
             v = (np.cumsum(rng.integers(0, 100, c)) if kind == 0 else rng.integers(-2**62, 2**62, c)
                  if kind == 1 else np.cumsum(rng.integers(0, 10, c) * 10 ** rng.integers(0, 6, c)))
             b = bytearray(encode_delta_binary_packed(v.astype(dt), dt, block_size=bs, miniblocks=nm))
-            if rng.random() < 0.5:
-                for _ in range(int(rng.integers(1, 3))):
-                    b[int(rng.integers(6, len(b)))] = int(rng.integers(0, 256))
-            if rng.random() < 0.2:
-                b = b[:int(rng.integers(6, len(b)))]
-            pages.append(bytes(b))
+            pages.append(damage(rng, b, first=6, overwrite=0.5, cut=0.2))
             counts.append(c)
-        try:
-            held = [delta_binary_packed_page_header(p, c, dt) for p, c in zip(pages, counts)]
-        except ParquetFormatError:
+        found = held_with_reference(pages, counts, dt)
+        if found is None:
             continue
-        if any(h is None for h in held):
-            continue
-        try:
-            ref = np.concatenate([decode_delta_binary_packed(p, 0, dt, max_count=c)[0]
-                                  for p, c in zip(pages, counts)])
-        except ParquetFormatError:
-            ref = None
+        held, ref = found
         got = expand_held_delta_binary_packed_pages(held, dt)
         if got is not None:
             assert ref is not None and np.array_equal(got, ref)

@@ -17,12 +17,11 @@ import pytest
 import parquet_core as pc
 from parquet_core.encodings import delta_binary_packed as dbp
 from parquet_core.encodings.delta_binary_packed import (
-    decode_delta_binary_packed,
     delta_binary_packed_page_header,
     encode_delta_binary_packed,
     expand_held_delta_binary_packed_pages,
 )
-from parquet_core.errors import ParquetFormatError
+from tests._support.dbp_streams import damage, held_with_reference
 
 I64 = np.iinfo(np.int64)
 I32 = np.iinfo(np.int32)
@@ -179,24 +178,12 @@ def test_corrupted_streams_of_one_width_are_never_accepted_or_decoded_differentl
             gaps = (2 ** w + rng.integers(0, 2 ** w, c)) if w else np.full(c, 3)
             b = bytearray(encode_delta_binary_packed(np.cumsum(gaps).astype(dt), dt,
                                                      block_size=bs, miniblocks=nm))
-            if rng.random() < 0.6:
-                for _ in range(int(rng.integers(1, 3))):
-                    b[int(rng.integers(5, len(b)))] = int(rng.integers(0, 256))
-            if rng.random() < 0.15:
-                b = b[:int(rng.integers(5, len(b)))]
-            pages.append(bytes(b))
+            pages.append(damage(rng, b, first=5, overwrite=0.6, cut=0.15))
             counts.append(c)
-        try:
-            held = [delta_binary_packed_page_header(p, c, dt) for p, c in zip(pages, counts)]
-        except ParquetFormatError:
+        found = held_with_reference(pages, counts, dt)
+        if found is None:
             continue
-        if any(h is None for h in held):
-            continue
-        try:
-            ref = np.concatenate([decode_delta_binary_packed(p, 0, dt, max_count=c)[0]
-                                  for p, c in zip(pages, counts)])
-        except ParquetFormatError:
-            ref = None
+        held, ref = found
         used: list[int] = []
 
         def spy(*a: Any, _used: list[int] = used) -> list[Any]:

@@ -16,29 +16,8 @@ import pytest
 import parquet_core as pc
 from parquet_core.encodings import rle_hybrid
 from parquet_core.encodings.rle_hybrid import expand_dictionary_index_values, scan_dictionary_indices
+from tests._support.rle_reference import skewed_index_page as _page
 from tests.unit.encodings.golden import pack_lsb, uleb
-
-
-def _page(rng: np.random.Generator, w: int, cycles: int, *, cut_last: bool = False
-          ) -> tuple[bytes, int, list[int]]:
-    top = (1 << w) - 1
-    buf = bytearray([w])
-    values: list[int] = []
-    groups = 0
-    for c in range(cycles):
-        n = int(rng.integers(64, 400)) if c % 7 == 6 else int(rng.integers(8, 41))
-        v = int(rng.integers(0, top + 1))
-        buf += uleb(n << 1) + bytes([v])
-        values += [v] * n
-        groups = int(rng.integers(64, 80)) if c % 13 == 12 else int(rng.integers(1, 9))
-        vals = rng.integers(0, top + 1, groups * 8).tolist()
-        buf += uleb((groups << 1) | 1) + pack_lsb(vals, w)
-        values += vals
-    count = len(values)
-    if cut_last:        # the last group keeps 3 of its 8 values, and only their bytes
-        count -= 5
-        buf = buf[:len(buf) - (groups * w - ((groups * 8 - 5) * w + 7) // 8)]
-    return bytes(buf), count, values[:count]
 
 
 def _scan(pages: list[tuple[bytes, int, list[int]]]) -> list:

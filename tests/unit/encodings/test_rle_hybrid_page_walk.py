@@ -16,32 +16,8 @@ from parquet_core.encodings.rle_hybrid import (
     scan_dictionary_indices,
 )
 from parquet_core.errors import ParquetFormatError
+from tests._support.rle_reference import skewed_index_page as _page
 from tests.unit.encodings.golden import pack_lsb, uleb
-
-
-def _page(rng: np.random.Generator, w: int, cycles: int, *, cut_last: bool = False,
-          trailing: bytes = b"") -> tuple[bytes, int, list[int]]:
-    top = (1 << w) - 1
-    vb = (w + 7) // 8
-    buf = bytearray([w])
-    values: list[int] = []
-    groups = 0
-    for c in range(cycles):
-        if c % 11 == 3:
-            buf += uleb(0) + bytes(vb) + uleb(1)            # an empty RLE and bit-packed run
-        n = int(rng.integers(64, 400)) if c % 7 == 6 else int(rng.integers(8, 41))
-        v = int(rng.integers(0, top + 1))
-        buf += uleb(n << 1) + v.to_bytes(vb, "little")
-        values += [v] * n
-        groups = int(rng.integers(64, 80)) if c % 13 == 12 else int(rng.integers(1, 9))
-        vals = rng.integers(0, top + 1, groups * 8).tolist()
-        buf += uleb((groups << 1) | 1) + pack_lsb(vals, w)
-        values += vals
-    count = len(values)
-    if cut_last:        # the last group keeps 3 of its 8 values, and only their bytes
-        count -= 5
-        buf = buf[:len(buf) - (groups * w - ((groups * 8 - 5) * w + 7) // 8)]
-    return bytes(buf + trailing), count, values[:count]
 
 
 @pytest.mark.parametrize("w", [1, 2, 5, 8, 9, 13, 16, 17, 24, 31])

@@ -69,25 +69,29 @@ def test_dataset_of_small_files_equals_pyarrow(tmp_path: object, monkeypatch: py
     assert got.equals(pq.read_table(folder).cast(got.schema))
 
 
-def test_index_past_the_dictionary_is_named(tmp_path: object) -> None:
-    """A dictionary index out of range: the light path gives up, the full reader raises
-    the error naming the file, column and page."""
+def _one_index_page(path: str, values: np.ndarray) -> tuple[bytearray, int, int]:
+    """A one-column file of *values* written by pyarrow (dictionary, no compression, one
+    data page): its bytes, where the page's bit width byte lies and where the page ends."""
     from parquet_core.page.reader import _parse_header
 
-    path = os.path.join(str(tmp_path), "f.parquet")
-    n = 64
-    pq.write_table(pa.table({"v": pa.array(np.arange(n, dtype=np.int64) % 3)}), path,
-                   compression="none", use_dictionary=True)
+    pq.write_table(pa.table({"v": pa.array(values)}), path, compression="none", use_dictionary=True)
     with open(path, "rb") as f:
         raw = bytearray(f.read())
     page_at = pq.ParquetFile(path).metadata.row_group(0).column(0).data_page_offset
     header, hlen = _parse_header(memoryview(bytes(raw)), page_at)
     body = page_at + hlen
-    levels = int.from_bytes(raw[body:body + 4], "little")
-    width_at = body + 4 + levels
+    width_at = body + 4 + int.from_bytes(raw[body:body + 4], "little")    # past the levels
+    return raw, width_at, body + header.compressed_page_size
+
+
+def test_index_past_the_dictionary_is_named(tmp_path: object) -> None:
+    """A dictionary index out of range: the light path gives up, the full reader raises
+    the error naming the file, column and page."""
+    path = os.path.join(str(tmp_path), "f.parquet")
+    n = 64
+    raw, width_at, end = _one_index_page(path, np.arange(n, dtype=np.int64) % 3)
     assert raw[width_at] == 2          # 3 entries: 2-bit indices, one bit-packed run of 8 groups
     assert raw[width_at + 1] == (n // 8) << 1 | 1
-    end = body + header.compressed_page_size
     raw[width_at + 2:end] = b"\xff" * (end - width_at - 2)   # every index 3: past the dictionary
     with open(path, "wb") as f:
         f.write(raw)
@@ -174,18 +178,9 @@ def test_distinct_values_of_an_uncompressed_file_do_not_view_it(tmp_path) -> Non
 def test_indices_almost_counting_up_are_decoded(tmp_path) -> None:
     """Two indices swapped in the stored page (values distinct, but not in the dictionary's
     order): not told as counting, unpacked and gathered: pyarrow's values of the same file."""
-    from parquet_core.page.reader import _parse_header
-
     path = str(tmp_path / "swapped.parquet")
     n = 64
-    pq.write_table(pa.table({"v": pa.array(np.arange(n, dtype=np.int64) * 5)}), path,
-                   compression="none", use_dictionary=True)
-    with open(path, "rb") as f:
-        raw = bytearray(f.read())
-    page_at = pq.ParquetFile(path).metadata.row_group(0).column(0).data_page_offset
-    header, hlen = _parse_header(memoryview(bytes(raw)), page_at)
-    body = page_at + hlen
-    width_at = body + 4 + int.from_bytes(raw[body:body + 4], "little")
+    raw, width_at, _ = _one_index_page(path, np.arange(n, dtype=np.int64) * 5)
     assert raw[width_at] == 6 and raw[width_at + 1] == (n // 8) << 1 | 1   # 6-bit indices, one run
     first = width_at + 2        # 0, 1, 2, 3 packed at 6 bits: bytes 0x40 0x20 0x0c ...
     raw[first], raw[first + 1] = 0x01, 0x00 | (raw[first + 1] & 0xF0)    # indices 1, 0, ...
