@@ -1,7 +1,6 @@
 """Smoke tests for the write benchmark harness (no timing assertions, ever).
 
-Run with ``pytest benchmarks/test_write_bench.py`` (the default ``pytest``
-run only collects ``tests/``).
+The default ``pytest`` run collects these with the suite (``testpaths``).
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from benchmarks import read_bench_data, write_bench
+from benchmarks import _harness, read_bench_data, write_bench
 from benchmarks import write_variants as wv
 from benchmarks.write_check import check_layout, check_values, enc_label, page_layout
 
@@ -99,7 +98,9 @@ def test_check_layout_against_pyarrow_files(source: pa.Table, tmp_path: Path) ->
 
 
 @pytest.mark.slow
-def test_end_to_end_smoke(tmp_path: Path) -> None:
+def test_end_to_end_smoke(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # no garbage collection before each timed call (see test_read_bench): no time is looked at
+    monkeypatch.setattr(_harness.gc, "collect", lambda *a: 0)
     out = tmp_path / "w.json"
     res = write_bench.main(["--rows", "3000", "--repeats", "1", "--cache-dir", str(tmp_path / "c"),
                             "--out-dir", str(tmp_path / "o"), "--json", str(out),
