@@ -202,14 +202,10 @@ def test_corrupted_streams_of_one_width_are_never_accepted_or_decoded_differentl
     assert accepted > 40 and strided_seen > 40
 
 
-def test_corpus_delta_files_read_equal_to_pyarrow() -> None:
-    import os
-    data = os.environ.get("PARQUET_TEST_DATA")
-    if not data:
-        pytest.skip("PARQUET_TEST_DATA not set")
+def test_corpus_delta_files_read_equal_to_pyarrow(corpus: Path) -> None:
     for name in ("delta_binary_packed.parquet", "delta_encoding_optional_column.parquet",
                  "delta_encoding_required_column.parquet"):
-        path = os.path.join(data, name)
+        path = str(corpus / name)
         got = pc.read_table(path, use_threads=False).to_arrow()
         want = pq.read_table(path)
         assert got.equals(want.cast(got.schema)) or got.equals(want), name
