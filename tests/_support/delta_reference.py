@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.unit.encodings.golden import read_uleb
+
 
 def ref_decode(buf: bytes, bits: int) -> tuple[list[int], int]:
     """Value-at-a-time reference decoder (spec text, wrapping in ``bits``)."""
@@ -9,14 +11,8 @@ def ref_decode(buf: bytes, bits: int) -> tuple[list[int], int]:
 
     def u() -> int:
         nonlocal pos
-        r = s = 0
-        while True:
-            b = buf[pos]
-            pos += 1
-            r |= (b & 0x7F) << s
-            s += 7
-            if b < 0x80:
-                return r
+        r, pos = read_uleb(buf, pos)
+        return r
 
     def z() -> int:
         v = u()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.unit.encodings.golden import pack_lsb, uleb
+from tests.unit.encodings.golden import pack_lsb, read_uleb, uleb
 
 
 def ref_decode(buf: bytes, width: int, count: int) -> list[int]:
@@ -16,14 +16,7 @@ def ref_decode(buf: bytes, width: int, count: int) -> list[int]:
     pos = 0
     vbytes = (width + 7) // 8
     while len(out) < count:
-        header = shift = 0
-        while True:
-            b = buf[pos]
-            pos += 1
-            header |= (b & 0x7F) << shift
-            shift += 7
-            if b < 0x80:
-                break
+        header, pos = read_uleb(buf, pos)
         if header & 1:
             n = (header >> 1) * 8
             big = int.from_bytes(buf[pos:pos + (header >> 1) * width], "little")

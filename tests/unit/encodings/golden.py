@@ -14,6 +14,19 @@ def uleb(n: int) -> bytes:
             return bytes(out)
 
 
+def read_uleb(buf: bytes, pos: int) -> tuple[int, int]:
+    """The ULEB128 number at *pos* of *buf* and the position after it (one byte at a time:
+    the tests' reference, sharing nothing with the package's varint kernels)."""
+    value = shift = 0
+    while True:
+        b = buf[pos]
+        pos += 1
+        value |= (b & 0x7F) << shift
+        shift += 7
+        if b < 0x80:
+            return value, pos
+
+
 def pack_lsb(values: list[int], width: int) -> bytes:
     """*values* bit-packed LSB first at *width* bits each (the RLE/bit-packing hybrid's
     bit-packed run body), written out bit by bit from the spec's description."""
