@@ -8,7 +8,7 @@ the raw thrift structs (always written ``pt.X``), and these wrappers
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from parquet_core.constants import CompressionCodec, Encoding, PageType, PhysicalType, enum_name
 from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, add_context, quoted
@@ -287,7 +287,7 @@ class ColumnChunkMetadata:
                 if decs is None:    # (kept in the list otherwise: no __dict__ made per chunk)
                     self._stats_decoder = dec
             st = self._statistics = dec.decode(self.meta.statistics)
-        return cast("Statistics | None", st)
+        return st   # type: ignore[return-value]   # decoded: Statistics or None
 
     @cached_property
     def geospatial_statistics(self) -> GeospatialStatistics | None:
@@ -356,6 +356,11 @@ def _check_counts(raw: Any, schema: SchemaDescriptor, index: int, file_size: int
     rows = raw.num_rows
     if rows < 0:
         raise ParquetFormatError(f"row group {index}: num_rows is {rows}; a row count cannot be negative")
+    try:
+        if _counts_plausible(raw.columns, schema.repeated_leaves, rows, file_size):
+            return
+    except TypeError:   # a field missing (None): the loop below names it
+        pass
     limit = _MAX_VALUES_PER_PAGE
     for i, (chunk, repeated) in enumerate(zip(raw.columns, schema.repeated_leaves)):
         md = chunk.meta_data
@@ -363,8 +368,8 @@ def _check_counts(raw: Any, schema: SchemaDescriptor, index: int, file_size: int
             continue
         # a chunk kept in another file (``file_path``) is not bounded by this file's size
         size = None if chunk.file_path else file_size
-        # The common case in one expression (a footer has thousands of chunks); anything it
-        # does not accept goes through _check_chunk_counts, which raises the precise error.
+        # The common case in one expression; anything it does not accept goes through
+        # _check_chunk_counts, which raises the precise error.
         v, c, u = md.num_values, md.total_compressed_size, md.total_uncompressed_size
         start, dpo = md.data_page_offset, md.dictionary_page_offset
         if (v is not None and c is not None and u is not None and start is not None
@@ -376,6 +381,41 @@ def _check_counts(raw: Any, schema: SchemaDescriptor, index: int, file_size: int
             continue
         desc = schema.columns[i]
         _check_chunk_counts(md, desc, rows, f"column chunk {quoted(desc.dotted_path, bare=True)} of row group {index}", size)
+
+
+#: stands for "no file size known" in :func:`_counts_plausible` (above any i64 offset + size)
+_NO_SIZE = 1 << 65
+
+
+def _counts_plausible(chunks: list[Any], repeated_leaves: Any, rows: int, file_size: int | None) -> bool:
+    """True when every chunk passes :func:`_check_counts`' rules (the loop over a footer's
+    thousands of chunks, as lean as it goes); False when one may not (or is encrypted, or kept
+    in another file): the caller then checks chunk by chunk for the precise error.
+
+    Stricter than the rules where that is cheaper (a chunk's ``data_page_offset`` must be
+    set and not negative even when no file size is known); raises TypeError where a field is
+    missing (None)."""
+    limit = _MAX_VALUES_PER_PAGE
+    size = _NO_SIZE if file_size is None else file_size
+    for chunk, repeated in zip(chunks, repeated_leaves):
+        md = chunk.meta_data
+        if md is None or chunk.file_path:
+            return False
+        v = md.num_values
+        c = md.total_compressed_size
+        start = md.data_page_offset
+        dpo = md.dictionary_page_offset
+        if not (0 <= start < size and c >= 0 and md.total_uncompressed_size >= 0
+                and rows <= v <= c * limit and (v == rows or repeated)):
+            return False
+        if dpo is not None:
+            if not 0 < dpo < size:     # (0: ignored by the reader; the exact loop handles it)
+                return False
+            if dpo < start:
+                start = dpo
+        if start + c > size:
+            return False
+    return True
 
 
 def _check_chunk_counts(md: Any, desc: ColumnDescriptor, rows: int, where: str,
