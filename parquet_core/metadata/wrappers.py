@@ -722,10 +722,12 @@ class FileMetadata:
 
     def row_group(self, i: int) -> RowGroupMetadata:
         """Return row group *i*."""
-        groups = self._row_groups
-        if 0 <= i < len(groups) and self._lazy is not None and "row_groups" not in self.raw.__dict__:
+        if i >= 0 and self._lazy is not None and "row_groups" not in self.raw.__dict__:
             # the lazy footer's row groups (their number cannot change): the wrapper made before
-            group = groups[i]
+            try:
+                group = self._row_groups[i]
+            except IndexError:
+                group = None
             if group is not None:
                 return group
         if not 0 <= i < self.num_row_groups:
