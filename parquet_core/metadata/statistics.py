@@ -149,7 +149,7 @@ def _statistics_factory() -> Any:
 
     def make(lo: Any, hi: Any, null_count: Any, distinct_count: Any, lo_raw: Any, hi_raw: Any,
              min_exact: Any, max_exact: Any, nan_count: Any, column_order: Any) -> Statistics:
-        st = new(builder)
+        st: Any = new(builder)
         st.min = lo
         st.max = hi
         st.null_count = null_count
@@ -161,7 +161,7 @@ def _statistics_factory() -> Any:
         st.nan_count = nan_count
         st.column_order = column_order
         st.__class__ = target
-        return st  # type: ignore[return-value]   # a Statistics now
+        return st   # a Statistics now
     return make
 
 
