@@ -347,7 +347,7 @@ class StatisticsDecoder:
     ``decode_statistics(raw, desc, order)``: every width check is still made per bound."""
 
     __slots__ = ("_desc", "_col_order", "_new_ok", "_legacy_ok", "_ieee", "_float", "_one", "_pair", "_two",
-                 "_width")
+                 "_width", "_plain_two")
 
     def __init__(self, desc: ColumnDescriptor, column_order: bool | str | None) -> None:
         col_order = _normal_order(column_order)
@@ -372,6 +372,9 @@ class StatisticsDecoder:
         else:
             self._two = None
             self._width = 0
+        #: the walk's common case in :meth:`decode`: integers whose new-style bounds apply and
+        #: decode together (no float rules); the others take the general path
+        self._plain_two = self._two if self._new_ok and not self._float and not self._ieee else None
 
     def __reduce__(self) -> tuple[Any, ...]:
         # made again from its leaf and order (its value decoders are closures); a decoder may be
@@ -400,6 +403,21 @@ class StatisticsDecoder:
         """The decoded statistics of a raw ``pt.Statistics`` (None for None)."""
         if raw is None:
             return None
+        two = self._plain_two
+        if two is not None:
+            lo_raw = raw.min_value
+            hi_raw = raw.max_value
+            if type(lo_raw) is bytes and type(hi_raw) is bytes and len(lo_raw) == self._width == len(hi_raw):
+                try:
+                    nan_count, min_exact, max_exact = (raw.nan_count, raw.is_min_value_exact,
+                                                       raw.is_max_value_exact)
+                except AttributeError:
+                    pass    # the general path below
+                else:
+                    lo, hi = two(lo_raw + hi_raw)
+                    return _make_statistics(
+                        lo, hi, raw.null_count, raw.distinct_count, lo_raw, hi_raw, min_exact, max_exact,
+                        None if nan_count is None else int(nan_count), self._col_order)
         col_order = self._col_order
         lo_raw = hi_raw = None
         if raw.min_value is not None and raw.max_value is not None and self._new_ok:

@@ -100,6 +100,12 @@ def test_every_decoder_path_is_exercised() -> None:
     # both bounds in one struct call: plain numbers at their storage width, not the narrow ints
     two = {d.dotted_path for d in _DESCS if StatisticsDecoder(d, TYPE_ORDER)._two is not None}
     assert two == {"i32", "i64", "u32", "u64", "f32", "f64"}
+    # the walk's shortcut in decode(): those pairs without float rules, where new-style bounds
+    # apply (unsigned ones only under column orders); the hypothesis test above pins its values
+    plain = {(d.dotted_path, o) for d in _DESCS for o in (TYPE_ORDER, None, IEEE_754_TOTAL_ORDER)
+             if StatisticsDecoder(d, o)._plain_two is not None}
+    assert plain == {("i32", TYPE_ORDER), ("i64", TYPE_ORDER), ("u32", TYPE_ORDER), ("u64", TYPE_ORDER),
+                     ("i32", None), ("i64", None)}
 
 
 def test_decoder_none_and_reuse() -> None:
