@@ -1,0 +1,107 @@
+"""Bit-packed runs unpacked and prefix-summed in one lane-major pass.
+
+DELTA_BINARY_PACKED stores, per block, a min delta and bit-packed deltas; the values
+are ``first`` followed by the running sum of ``delta + min delta``.  Unpacking into
+the output and then calling ``np.cumsum`` costs one scalar (non-vectorised) pass over
+every value, the largest single cost of such a column.  This kernel avoids it.
+
+Layout: the runs (equal bodies of ``groups`` groups of 8 values, ``stride`` bytes
+apart) are gathered *lane-major*: plane ``j`` holds value ``j`` of every group, as
+the fancy index of the unpacker lays them out anyway.  Then, with every plane
+contiguous (all numpy calls vectorise)::
+
+    planes[j] = (word >> shift_j) & mask  + plus[run]      lane decode, min delta
+    planes[j] += planes[j - 1]   for j = 1..7               sum inside each group
+    start[g] = first + total of groups 0..g-1               one cumsum over n / 8
+    out[1 + 8 g + j] = planes[j][g] + start[g]              one transposing add
+
+so the only sequential pass is over one number per group of 8.  All sums are in the
+output's unsigned type and wrap modulo its width, as the encoding requires.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from parquet_core._kernels.bitpack import _LANES, SLACK, as_uint8
+from parquet_core.errors import ParquetFormatError
+
+__all__ = ["LANE_WIDTHS", "prefix_sum_runs_into"]
+
+#: Bit widths the kernel decodes (others: unpack, then ``np.cumsum``).
+LANE_WIDTHS = frozenset(_LANES)
+#: Values decoded per round (the planes stay in cache; the running value carries over).
+_ROUND_VALUES = 1 << 16
+
+
+def prefix_sum_runs_into(buf: Any, start: int, stride: int, runs: int, groups: int,
+                         bit_width: int, plus: npt.NDArray[Any], firsts: npt.NDArray[Any],
+                         out: npt.NDArray[Any]) -> None:
+    """Several pages' runs unpacked and prefix-summed: for page ``p`` (a row of *out*),
+    ``out[p, 0] = firsts[p]`` and ``out[p, 1 + i] = firsts[p] + sum(packed[k] + plus[run
+    of k], k <= i)`` over its ``runs * groups * 8`` LSB-first values.
+
+    The bodies are equal runs of *groups* groups, the first at byte *start* of *buf* and
+    each next *stride* bytes further: page ``p``'s runs are runs ``p * runs`` to ``(p +
+    1) * runs - 1``.  *out*: 2-D ``uint32`` or ``uint64``, rows of at least ``1 + runs *
+    groups * 8`` items, each row contiguous (rows may be views into one column's
+    values); sums wrap in its type.  *plus*: one number per run of every page, and
+    *firsts* one per page, both of *out*'s type.  *bit_width* must be one of
+    :data:`LANE_WIDTHS`.  *buf* must hold every body whole (checked).
+    """
+    arr = as_uint8(buf)
+    w = bit_width
+    pages = out.shape[0] if out.ndim == 2 else -1
+    per_page = runs * groups * 8
+    odt = out.dtype
+    if w not in _LANES or odt not in (np.uint32, np.uint64):
+        raise ValueError(f"prefix_sum_runs_into: width {w} into {odt} is not handled")
+    if runs < 0 or groups <= 0 or start < 0 or stride < groups * w:
+        raise ValueError("prefix_sum_runs_into: bad run layout")
+    if pages < 0 or out.shape[1] < per_page + 1 or out.strides[1] != odt.itemsize \
+            or plus.size < pages * runs or firsts.size < pages:
+        raise ValueError("prefix_sum_runs_into: out must be 2-D, rows of 1 + runs*groups*8 contiguous items")
+    out[:, 0] = firsts[:pages]
+    if per_page == 0 or pages == 0:
+        return
+    total_runs = pages * runs
+    end = start + (total_runs - 1) * stride + groups * w
+    if end > arr.size:
+        raise ParquetFormatError(f"bit-packed runs: {total_runs} bodies of {groups * w} bytes every {stride} "
+                                 f"bytes from byte {start} need {end} bytes, only {arr.size} available")
+    word, mask, span, offsets, shifts = _LANES[w]
+    if arr.size < end + SLACK:      # the last group's word reads may pass the last body
+        pad = np.zeros(end - start + SLACK, dtype=np.uint8)
+        pad[:end - start] = arr[start:end]
+        arr, start = pad, 0
+    lane_shifts = shifts[:, None, None]
+    g_page = runs * groups              # groups per page
+    step = max(1, _ROUND_VALUES // per_page)
+    for p0 in range(0, pages, step):
+        k = min(step, pages - p0)
+        # view[b, r, g]: the unaligned word at byte b of group g of run r
+        view = np.ndarray((span, k * runs, groups), dtype=word, buffer=arr,
+                          offset=start + p0 * runs * stride, strides=(1, stride, w))
+        got = view[offsets]                         # (8, runs, groups), C-contiguous
+        got >>= lane_shifts
+        got &= mask
+        run_plus = plus[p0 * runs:(p0 + k) * runs][None, :, None]
+        if got.dtype == odt:
+            got += run_plus
+            lanes = got
+        else:
+            lanes = np.empty(got.shape, dtype=odt)
+            np.add(got, run_plus, out=lanes, casting="unsafe")
+        planes = lanes.reshape(8, k * g_page)
+        for j in range(1, 8):
+            planes[j] += planes[j - 1]
+        # where each group starts: the value before it (the page's first, then running totals)
+        starts = np.empty((k, g_page), dtype=odt)
+        starts[:, 0] = firsts[p0:p0 + k]
+        starts[:, 1:] = planes[7].reshape(k, g_page)[:, :-1]
+        np.cumsum(starts, axis=1, out=starts)
+        dst = out[p0:p0 + k, 1:1 + per_page].reshape(k, g_page, 8).transpose(2, 0, 1)
+        np.add(planes.reshape(8, k, g_page), starts[None], out=dst)
