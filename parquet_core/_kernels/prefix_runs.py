@@ -21,6 +21,7 @@ output's unsigned type and wrap modulo its width, as the encoding requires.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -37,20 +38,21 @@ LANE_WIDTHS = frozenset(_LANES)
 _ROUND_VALUES = 1 << 16
 
 
-def prefix_sum_runs_into(buf: Any, start: int, stride: int, runs: int, groups: int,
+def prefix_sum_runs_into(buf: Any, starts: Sequence[int], stride: int, runs: int, groups: int,
                          bit_width: int, plus: npt.NDArray[Any], firsts: npt.NDArray[Any],
                          out: npt.NDArray[Any]) -> None:
     """Several pages' runs unpacked and prefix-summed: for page ``p`` (a row of *out*),
     ``out[p, 0] = firsts[p]`` and ``out[p, 1 + i] = firsts[p] + sum(packed[k] + plus[run
     of k], k <= i)`` over its ``runs * groups * 8`` LSB-first values.
 
-    The bodies are equal runs of *groups* groups, the first at byte *start* of *buf* and
-    each next *stride* bytes further: page ``p``'s runs are runs ``p * runs`` to ``(p +
-    1) * runs - 1``.  *out*: 2-D ``uint32`` or ``uint64``, rows of at least ``1 + runs *
-    groups * 8`` items, each row contiguous (rows may be views into one column's
-    values); sums wrap in its type.  *plus*: one number per run of every page, and
-    *firsts* one per page, both of *out*'s type.  *bit_width* must be one of
-    :data:`LANE_WIDTHS`.  *buf* must hold every body whole (checked).
+    Page ``p`` holds *runs* equal bodies of *groups* groups, the first at byte
+    ``starts[p]`` of *buf* and each next *stride* bytes further.  *out*: 2-D ``uint32``
+    or ``uint64``, rows of at least ``1 + runs * groups * 8`` items, each row contiguous
+    (rows may be views into one column's values); sums wrap in its type.  *plus*: one
+    number per run, page after page, and *firsts* one per page, both of *out*'s type.
+    *bit_width* must be one of :data:`LANE_WIDTHS`.  *buf* must hold every body whole
+    (checked).  The pages of a round are copied together at one stride first (a few
+    hundred KiB, so the copy is reused memory, not fresh pages).
     """
     arr = as_uint8(buf)
     w = bit_width
@@ -59,7 +61,7 @@ def prefix_sum_runs_into(buf: Any, start: int, stride: int, runs: int, groups: i
     odt = out.dtype
     if w not in _LANES or odt not in (np.uint32, np.uint64):
         raise ValueError(f"prefix_sum_runs_into: width {w} into {odt} is not handled")
-    if runs < 0 or groups <= 0 or start < 0 or stride < groups * w:
+    if runs < 0 or groups <= 0 or stride < groups * w or len(starts) != pages:
         raise ValueError("prefix_sum_runs_into: bad run layout")
     if pages < 0 or out.shape[1] < per_page + 1 or out.strides[1] != odt.itemsize \
             or plus.size < pages * runs or firsts.size < pages:
@@ -67,24 +69,31 @@ def prefix_sum_runs_into(buf: Any, start: int, stride: int, runs: int, groups: i
     out[:, 0] = firsts[:pages]
     if per_page == 0 or pages == 0:
         return
-    total_runs = pages * runs
-    end = start + (total_runs - 1) * stride + groups * w
-    if end > arr.size:
-        raise ParquetFormatError(f"bit-packed runs: {total_runs} bodies of {groups * w} bytes every {stride} "
-                                 f"bytes from byte {start} need {end} bytes, only {arr.size} available")
+    body = (runs - 1) * stride + groups * w         # first body's start to last body's end
+    lo, hi = min(starts), max(starts)
+    if lo < 0 or hi + body > arr.size:
+        raise ParquetFormatError(f"bit-packed runs: {runs} bodies of {groups * w} bytes every {stride} bytes "
+                                 f"from byte {hi if lo >= 0 else lo} need {hi + body} bytes, only "
+                                 f"{arr.size} available")
     word, mask, span, offsets, shifts = _LANES[w]
-    if arr.size < end + SLACK:      # the last group's word reads may pass the last body
-        pad = np.zeros(end - start + SLACK, dtype=np.uint8)
-        pad[:end - start] = arr[start:end]
-        arr, start = pad, 0
     lane_shifts = shifts[:, None, None]
     g_page = runs * groups              # groups per page
     step = max(1, _ROUND_VALUES // per_page)
+    span_page = runs * stride
     for p0 in range(0, pages, step):
         k = min(step, pages - p0)
+        if k == 1 and starts[p0] + body + SLACK <= arr.size:
+            src, at = arr, starts[p0]
+        else:
+            # the round's pages at one stride (the bytes between their bodies are never
+            # decoded: the lanes' masks drop them), then room for the last word reads
+            src, at = np.empty(k * span_page + SLACK, dtype=np.uint8), 0
+            for i, s in enumerate(starts[p0:p0 + k]):
+                src[i * span_page:i * span_page + body] = arr[s:s + body]
+            src[(k - 1) * span_page + body:] = 0
         # view[b, r, g]: the unaligned word at byte b of group g of run r
-        view = np.ndarray((span, k * runs, groups), dtype=word, buffer=arr,
-                          offset=start + p0 * runs * stride, strides=(1, stride, w))
+        view = np.ndarray((span, k * runs, groups), dtype=word, buffer=src, offset=at,
+                          strides=(1, stride, w))
         got = view[offsets]                         # (8, runs, groups), C-contiguous
         got >>= lane_shifts
         got &= mask
@@ -99,9 +108,9 @@ def prefix_sum_runs_into(buf: Any, start: int, stride: int, runs: int, groups: i
         for j in range(1, 8):
             planes[j] += planes[j - 1]
         # where each group starts: the value before it (the page's first, then running totals)
-        starts = np.empty((k, g_page), dtype=odt)
-        starts[:, 0] = firsts[p0:p0 + k]
-        starts[:, 1:] = planes[7].reshape(k, g_page)[:, :-1]
-        np.cumsum(starts, axis=1, out=starts)
+        before = np.empty((k, g_page), dtype=odt)
+        before[:, 0] = firsts[p0:p0 + k]
+        before[:, 1:] = planes[7].reshape(k, g_page)[:, :-1]
+        np.cumsum(before, axis=1, out=before)
         dst = out[p0:p0 + k, 1:1 + per_page].reshape(k, g_page, 8).transpose(2, 0, 1)
-        np.add(planes.reshape(8, k, g_page), starts[None], out=dst)
+        np.add(planes.reshape(8, k, g_page), before[None], out=dst)

@@ -86,8 +86,6 @@ __all__ = ["MAX_COUNT", "decode_delta_binary_packed", "delta_binary_packed_block
            "scan_delta_binary_packed_page", "scan_held_delta_binary_packed_page"]
 
 MAX_COUNT = 2**31 - 1
-#: padding after pages' bodies copied together (the unpackers' word reads pass the last body)
-_ZEROS = np.zeros(SLACK, dtype=np.uint8)
 _WHAT = "DELTA_BINARY_PACKED"
 
 
@@ -638,8 +636,7 @@ def _sum_pages(joined: npt.NDArray[np.uint8], flat_w: npt.NDArray[np.uint8],
     deltas there and are prefix-summed in place; only the other miniblocks (the other
     pages', and the last partial block of these) go through the gathered unpack.
     Consecutive fast pages of one layout (count, miniblocks used, stride, full blocks,
-    width) go through one lane-major unpack-and-sum pass, their bodies copied together
-    at one stride first.
+    width) go through one lane-major unpack-and-sum pass.
     """
     n_pages = len(per_page)
     fast = fast or [None] * n_pages
@@ -687,15 +684,10 @@ def _sum_pages(joined: npt.NDArray[np.uint8], flat_w: npt.NDArray[np.uint8],
                 j += 1
             k = j - i
             rows2d = out[o:o + k * total].reshape(k, total)
-            if k == 1:
-                src, at, plus = joined, start, bmins
-            else:
-                span = nfull * stride
-                src = np.concatenate([joined[g[0]:g[0] + span] for g in fast[i:j]] + [_ZEROS])
-                at, plus = 0, np.concatenate([g[4] for g in fast[i:j]])
+            plus = bmins if k == 1 else np.concatenate([g[4] for g in fast[i:j]])
             firsts = np.array([p[0] for p in per_page[i:j]], dtype=udt)
-            prefix_sum_runs_into(src, at, stride, nfull, block // 8, w, plus, firsts,
-                                 rows2d[:, :1 + done])
+            prefix_sum_runs_into(joined, [g[0] for g in fast[i:j]], stride, nfull, block // 8, w,
+                                 plus, firsts, rows2d[:, :1 + done])
             if tail:
                 rows2d[:, 1 + done:] = deltas[r:r + k * left].reshape(k, left)[:, :tail]
                 np.cumsum(rows2d[:, done:], axis=1, dtype=udt, out=rows2d[:, done:])

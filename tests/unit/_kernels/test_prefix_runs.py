@@ -60,7 +60,9 @@ def test_values_are_the_running_sums_of_the_spec(w: int, dtype: type, pages: int
     # pages end with a partial block): nothing past a row's runs is written
     col = np.full(pages * (n + 1 + 4), 7, dtype=dtype)
     rows = col.reshape(pages, n + 5)
-    prefix_sum_runs_into(buf, gap, gap + groups * w, runs, groups, w, plus, firsts, rows[:, :n + 1])
+    stride = gap + groups * w
+    starts = [gap + p * runs * stride for p in range(pages)]
+    prefix_sum_runs_into(buf, starts, stride, runs, groups, w, plus, firsts, rows[:, :n + 1])
     want = _expected(packed, [int(x) for x in plus], [int(x) for x in firsts], runs, groups, bits)
     assert rows[:, :n + 1].tolist() == want
     assert (rows[:, n + 1:] == 7).all()
@@ -77,8 +79,9 @@ def test_pages_split_into_rounds_carry_nothing_across_pages(monkeypatch: pytest.
     for per_round in (1, 2 * runs * groups * 8, 10**6):
         monkeypatch.setattr(prefix_runs, "_ROUND_VALUES", per_round)
         out = np.zeros((pages, runs * groups * 8 + 1), dtype=np.uint32)
-        prefix_sum_runs_into(np.frombuffer(buf, np.uint8), gap, gap + groups * w, runs, groups, w,
-                             plus, firsts, out)
+        stride = gap + groups * w
+        prefix_sum_runs_into(np.frombuffer(buf, np.uint8), [gap + p * runs * stride for p in range(pages)],
+                             stride, runs, groups, w, plus, firsts, out)
         assert out.tolist() == want, per_round
 
 
@@ -88,9 +91,12 @@ def test_a_buffer_short_of_the_last_body_is_refused() -> None:
     body_end = 6 * (1 + 2 * 9)
     out = np.zeros((2, 3 * 16 + 1), dtype=np.uint64)
     plus, firsts = np.zeros(6, np.uint64), np.zeros(2, np.uint64)
+    starts = [1, 1 + 3 * 19]
     with pytest.raises(ParquetFormatError, match="need"):
-        prefix_sum_runs_into(buf[:body_end - 1], 1, 1 + 2 * 9, 3, 2, 9, plus, firsts, out)
-    prefix_sum_runs_into(buf[:body_end], 1, 1 + 2 * 9, 3, 2, 9, plus, firsts, out)   # exactly enough
+        prefix_sum_runs_into(buf[:body_end - 1], starts, 19, 3, 2, 9, plus, firsts, out)
+    with pytest.raises(ParquetFormatError, match="need"):
+        prefix_sum_runs_into(buf, [-1, 1], 19, 3, 2, 9, plus, firsts, out)
+    prefix_sum_runs_into(buf[:body_end], starts, 19, 3, 2, 9, plus, firsts, out)   # exactly enough
 
 
 @pytest.mark.parametrize("w, dtype", [(1, np.uint64), (58, np.uint64), (0, np.uint32), (6, np.int64)])
@@ -98,10 +104,30 @@ def test_widths_and_types_it_does_not_take_are_refused(w: int, dtype: type) -> N
     assert w not in LANE_WIDTHS or np.dtype(dtype).kind != "u"
     out = np.zeros((1, 17), dtype=dtype)
     with pytest.raises(ValueError):
-        prefix_sum_runs_into(bytes(100), 0, 64, 1, 2, w, np.zeros(1, dtype), np.zeros(1, dtype), out)
+        prefix_sum_runs_into(bytes(100), [0], 64, 1, 2, w, np.zeros(1, dtype), np.zeros(1, dtype), out)
 
 
 def test_rows_that_are_not_contiguous_are_refused() -> None:
     out = np.zeros((17, 2), dtype=np.uint32).T
     with pytest.raises(ValueError):
-        prefix_sum_runs_into(bytes(100), 0, 20, 1, 2, 6, np.zeros(1, np.uint32), np.zeros(2, np.uint32), out)
+        prefix_sum_runs_into(bytes(100), [0, 20], 20, 1, 2, 6, np.zeros(2, np.uint32), np.zeros(2, np.uint32), out)
+
+
+def test_pages_anywhere_in_the_buffer() -> None:
+    # pages at uneven offsets (page headers, partial blocks between them), in any order
+    rng = np.random.default_rng(12)
+    w, runs, groups, gap = 13, 3, 2, 4
+    stride = gap + groups * w
+    bufs = [_runs(rng, w, runs, groups, gap) for _ in range(3)]
+    lead = [7, 0, 30]
+    joined = b"".join(bytes(n) + b for n, (b, _) in zip(lead, bufs))
+    starts, at = [], 0
+    for n, (b, _) in zip(lead, bufs):
+        starts.append(at + n + gap)
+        at += n + len(b)
+    packed = [v for _, vals in bufs for v in vals]
+    plus = rng.integers(0, 2**64, 3 * runs, dtype=np.uint64)
+    firsts = rng.integers(0, 2**64, 3, dtype=np.uint64)
+    out = np.zeros((3, runs * groups * 8 + 1), dtype=np.uint64)
+    prefix_sum_runs_into(joined, starts, stride, runs, groups, w, plus, firsts, out)
+    assert out.tolist() == _expected(packed, [int(x) for x in plus], [int(x) for x in firsts], runs, groups, 64)
