@@ -77,6 +77,12 @@ def prefix_sum_runs_into(buf: Any, starts: Sequence[int], stride: int, runs: int
                                  f"{arr.size} available")
     word, mask, span, offsets, shifts = _LANES[w]
     lane_shifts = shifts[:, None, None]
+    # 64-bit sums from 4-byte lanes: while eight values plus their run's number stay below
+    # 2**32 (steady timestamps: small widths, min deltas of a few million), the lanes and
+    # the sums inside each group are kept in 32 bits; only the group starts are 64-bit
+    narrow = word.itemsize < odt.itemsize and int(plus[:pages * runs].max()) < (1 << 29) - (1 << w)
+    if narrow:
+        plus = plus[:pages * runs].astype(word.newbyteorder("="))
     g_page = runs * groups              # groups per page
     step = max(1, _ROUND_VALUES // per_page)
     span_page = runs * stride
@@ -98,7 +104,7 @@ def prefix_sum_runs_into(buf: Any, starts: Sequence[int], stride: int, runs: int
         got >>= lane_shifts
         got &= mask
         run_plus = plus[p0 * runs:(p0 + k) * runs][None, :, None]
-        if got.dtype == odt:
+        if got.dtype == odt or narrow:
             got += run_plus
             lanes = got
         else:

@@ -131,3 +131,31 @@ def test_pages_anywhere_in_the_buffer() -> None:
     out = np.zeros((3, runs * groups * 8 + 1), dtype=np.uint64)
     prefix_sum_runs_into(joined, starts, stride, runs, groups, w, plus, firsts, out)
     assert out.tolist() == _expected(packed, [int(x) for x in plus], [int(x) for x in firsts], runs, groups, 64)
+
+
+@pytest.mark.parametrize("w", [2, 9, 18, 25])
+def test_64_bit_sums_of_small_lanes_and_numbers_at_the_32_bit_edge(w: int) -> None:
+    # steady timestamps: min deltas that fit, with 8 values of a group summed in 32 bits;
+    # the largest such numbers with every packed value at its maximum (sums just below
+    # 2**32 inside a group), then numbers one larger (64-bit lanes), then a negative one
+    rng = np.random.default_rng(w + 40)
+    runs, groups, gap, pages = 3, 5, 2, 2
+    stride = gap + groups * w
+    buf = bytearray()
+    packed: list[int] = []
+    for _ in range(pages * runs):
+        buf += bytes(gap)
+        vals = [(1 << w) - 1] * (groups * 8)
+        buf += pack_lsb(vals, w)
+        packed += vals
+    buf += bytes(3)
+    edge = (1 << 29) - (1 << w) - 1
+    for top in (edge, edge + 1, 2**64 - 3):
+        plus = np.full(pages * runs, top, dtype=np.uint64)
+        plus[1] = rng.integers(0, 1000)
+        firsts = np.array([2**64 - 10, 2**40], dtype=np.uint64)
+        out = np.zeros((pages, runs * groups * 8 + 1), dtype=np.uint64)
+        prefix_sum_runs_into(bytes(buf), [gap + p * runs * stride for p in range(pages)], stride, runs,
+                             groups, w, plus, firsts, out)
+        assert out.tolist() == _expected(packed, [int(x) for x in plus], [int(x) for x in firsts],
+                                         runs, groups, 64), top
