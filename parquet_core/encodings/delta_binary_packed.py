@@ -710,14 +710,44 @@ def _sum_pages(joined: npt.NDArray[np.uint8], flat_w: npt.NDArray[np.uint8],
     return out
 
 
+def _header_varints(mv: memoryview, pos: int, size: int) -> tuple[int, int, int, int, int] | None:
+    """The header's four varints and the offset after them, read in one loop over a
+    copy of its bytes (a page's fixed cost: one call instead of four); None when the
+    buffer ends within 40 bytes or a varint is longer than 10 bytes or above 64 bits."""
+    if size - pos < 40:
+        return None
+    raw = bytes(mv[pos:pos + 40])
+    i = 0
+    out = []
+    for _ in range(4):
+        value = shift = 0
+        while True:
+            b = raw[i]
+            i += 1
+            value |= (b & 0x7F) << shift
+            if b < 0x80:
+                break
+            shift += 7
+            if shift >= 70:
+                return None
+        if value >> 64:
+            return None
+        out.append(value)
+    return out[0], out[1], out[2], out[3], pos + i
+
+
 def _read_header(mv: memoryview, pos: int, size: int,
                  max_count: int | None) -> tuple[int, int, int, int, int]:
     """The stream header: block size, miniblocks per block, value count, first value
     (zigzag-decoded, unbounded) and the offset after it; every field checked."""
-    block_size, pos = _uleb(mv, pos, size)
-    n_mini, pos = _uleb(mv, pos, size)
-    total, pos = _uleb(mv, pos, size)
-    zz, pos = _uleb(mv, pos, size)
+    got = _header_varints(mv, pos, size)
+    if got is None:     # near the buffer's end, or a varint too long: read_uleb128's errors
+        block_size, pos = _uleb(mv, pos, size)
+        n_mini, pos = _uleb(mv, pos, size)
+        total, pos = _uleb(mv, pos, size)
+        zz, pos = _uleb(mv, pos, size)
+    else:
+        block_size, n_mini, total, zz, pos = got
     first = (zz >> 1) ^ -(zz & 1)
     if block_size == 0 or n_mini == 0 or block_size % n_mini:
         raise ParquetFormatError(
