@@ -75,48 +75,76 @@ def prefix_sum_runs_into(buf: Any, starts: Sequence[int], stride: int, runs: int
         raise ParquetFormatError(f"bit-packed runs: {runs} bodies of {groups * w} bytes every {stride} bytes "
                                  f"from byte {hi if lo >= 0 else lo} need {hi + body} bytes, only "
                                  f"{arr.size} available")
-    word, mask, span, offsets, shifts = _LANES[w]
-    lane_shifts = shifts[:, None, None]
+    word = _LANES[w][0]
     # 64-bit sums from 4-byte lanes: while eight values plus their run's number stay below
     # 2**32 (steady timestamps: small widths, min deltas of a few million), the lanes and
     # the sums inside each group are kept in 32 bits; only the group starts are 64-bit
     narrow = word.itemsize < odt.itemsize and int(plus[:pages * runs].max()) < (1 << 29) - (1 << w)
     if narrow:
         plus = plus[:pages * runs].astype(word.newbyteorder("="))
-    g_page = runs * groups              # groups per page
-    step = max(1, _ROUND_VALUES // per_page)
-    span_page = runs * stride
-    for p0 in range(0, pages, step):
-        k = min(step, pages - p0)
-        if k == 1 and starts[p0] + body + SLACK <= arr.size:
-            src, at = arr, starts[p0]
-        else:
-            # the round's pages at one stride (the bytes between their bodies are never
-            # decoded: the lanes' masks drop them), then room for the last word reads
-            src, at = np.empty(k * span_page + SLACK, dtype=np.uint8), 0
-            for i, s in enumerate(starts[p0:p0 + k]):
-                src[i * span_page:i * span_page + body] = arr[s:s + body]
-            src[(k - 1) * span_page + body:] = 0
-        # view[b, r, g]: the unaligned word at byte b of group g of run r
-        view = np.ndarray((span, k * runs, groups), dtype=word, buffer=src, offset=at,
-                          strides=(1, stride, w))
-        got = view[offsets]                         # (8, runs, groups), C-contiguous
-        got >>= lane_shifts
-        got &= mask
-        run_plus = plus[p0 * runs:(p0 + k) * runs][None, :, None]
-        if got.dtype == odt or narrow:
-            got += run_plus
-            lanes = got
-        else:
-            lanes = np.empty(got.shape, dtype=odt)
-            np.add(got, run_plus, out=lanes, casting="unsafe")
-        planes = lanes.reshape(8, k * g_page)
-        for j in range(1, 8):
-            planes[j] += planes[j - 1]
-        # where each group starts: the value before it (the page's first, then running totals)
-        before = np.empty((k, g_page), dtype=odt)
-        before[:, 0] = firsts[p0:p0 + k]
-        before[:, 1:] = planes[7].reshape(k, g_page)[:, :-1]
-        np.cumsum(before, axis=1, out=before)
-        dst = out[p0:p0 + k, 1:1 + per_page].reshape(k, g_page, 8).transpose(2, 0, 1)
-        np.add(planes.reshape(8, k, g_page), before[None], out=dst)
+    per_run = groups * 8
+    if per_page <= _ROUND_VALUES:
+        # whole pages per round, copied together at one stride when more than one
+        step = _ROUND_VALUES // per_page
+        span_page = runs * stride
+        for p0 in range(0, pages, step):
+            k = min(step, pages - p0)
+            if k == 1 and starts[p0] + body + SLACK <= arr.size:
+                src, at = arr, starts[p0]
+            else:
+                # the round's pages at one stride (the bytes between their bodies are never
+                # decoded: the lanes' masks drop them), then room for the last word reads
+                src, at = np.empty(k * span_page + SLACK, dtype=np.uint8), 0
+                for i, s in enumerate(starts[p0:p0 + k]):
+                    src[i * span_page:i * span_page + body] = arr[s:s + body]
+                src[(k - 1) * span_page + body:] = 0
+            _round(src, at, stride, k, runs, groups, w, odt, narrow, plus[p0 * runs:(p0 + k) * runs],
+                   firsts[p0:p0 + k], out[p0:p0 + k, 1:1 + per_page])
+        return
+    # long pages: a few runs per round, each round continuing from the value before it
+    step = max(1, _ROUND_VALUES // per_run)
+    for p in range(pages):
+        for r0 in range(0, runs, step):
+            k = min(step, runs - r0)
+            at = starts[p] + r0 * stride
+            src = arr
+            end = at + (k - 1) * stride + groups * w
+            if end + SLACK > arr.size:
+                src = np.zeros(end - at + SLACK, dtype=np.uint8)
+                src[:end - at] = arr[at:end]
+                at = 0
+            _round(src, at, stride, 1, k, groups, w, odt, narrow, plus[p * runs + r0:p * runs + r0 + k],
+                   out[p, r0 * per_run:r0 * per_run + 1], out[p:p + 1, 1 + r0 * per_run:1 + (r0 + k) * per_run])
+
+
+def _round(src: npt.NDArray[np.uint8], at: int, stride: int, segs: int, runs: int, groups: int,
+           w: int, odt: np.dtype[Any], narrow: bool, plus: npt.NDArray[Any], before_first: npt.NDArray[Any],
+           dst2d: npt.NDArray[Any]) -> None:
+    """One round: *segs* segments of *runs* runs each, the runs at one *stride* from byte
+    *at* of *src*; segment ``s``'s values go to ``dst2d[s]``, summed from the value
+    ``before_first[s]`` (a page's first value, or the last value before its round)."""
+    word, mask, span, offsets, shifts = _LANES[w]
+    g_seg = runs * groups               # groups per segment
+    # view[b, r, g]: the unaligned word at byte b of group g of run r
+    view = np.ndarray((span, segs * runs, groups), dtype=word, buffer=src, offset=at,
+                      strides=(1, stride, w))
+    got = view[offsets]                         # (8, runs, groups), C-contiguous
+    got >>= shifts[:, None, None]
+    got &= mask
+    run_plus = plus[None, :, None]
+    if got.dtype == odt or narrow:
+        got += run_plus
+        lanes = got
+    else:
+        lanes = np.empty(got.shape, dtype=odt)
+        np.add(got, run_plus, out=lanes, casting="unsafe")
+    planes = lanes.reshape(8, segs * g_seg)
+    for j in range(1, 8):
+        planes[j] += planes[j - 1]
+    # where each group starts: the value before it (the segment's start, then running totals)
+    before = np.empty((segs, g_seg), dtype=odt)
+    before[:, 0] = before_first
+    before[:, 1:] = planes[7].reshape(segs, g_seg)[:, :-1]
+    np.cumsum(before, axis=1, out=before)
+    dst = dst2d.reshape(segs, g_seg, 8).transpose(2, 0, 1)
+    np.add(planes.reshape(8, segs, g_seg), before[None], out=dst)

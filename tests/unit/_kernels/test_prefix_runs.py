@@ -159,3 +159,22 @@ def test_64_bit_sums_of_small_lanes_and_numbers_at_the_32_bit_edge(w: int) -> No
                              groups, w, plus, firsts, out)
         assert out.tolist() == _expected(packed, [int(x) for x in plus], [int(x) for x in firsts],
                                          runs, groups, 64), top
+
+
+@pytest.mark.parametrize("per_round", [1, 40, 100])
+def test_long_pages_are_summed_a_few_runs_at_a_time(monkeypatch: pytest.MonkeyPatch, per_round: int) -> None:
+    # a page longer than a round: its runs go a few per round, each round continuing from
+    # the last value of the one before (1 run, 2 runs, 6 runs of 16 values per round), the
+    # last page's last body at the buffer's very end
+    monkeypatch.setattr(prefix_runs, "_ROUND_VALUES", per_round)
+    rng = np.random.default_rng(per_round)
+    w, runs, groups, gap, pages = 20, 7, 2, 3, 2
+    stride = gap + groups * w
+    buf, packed = _runs(rng, w, pages * runs, groups, gap)
+    buf = buf[:-5]
+    plus = rng.integers(0, 2**64, pages * runs, dtype=np.uint64)
+    firsts = rng.integers(0, 2**64, pages, dtype=np.uint64)
+    out = np.zeros((pages, runs * groups * 8 + 1), dtype=np.uint64)
+    prefix_sum_runs_into(buf, [gap + p * runs * stride for p in range(pages)], stride, runs, groups, w,
+                         plus, firsts, out)
+    assert out.tolist() == _expected(packed, [int(x) for x in plus], [int(x) for x in firsts], runs, groups, 64)
