@@ -148,3 +148,15 @@ def test_damaged_pages_of_one_layout_are_never_accepted_or_decoded_differently(d
             accepted += 1
             together += any(s > 1 for s in seen)
     assert accepted > 20 and together > 10
+
+
+def test_one_long_page_is_summed_round_by_round(tmp_path: Path, batches: list[int]) -> None:
+    # 150,000 timestamps in one page (a 1 MiB page limit, no row limit): longer than a
+    # round of the lane-major pass, so its runs go a few at a time
+    rng = np.random.default_rng(13)
+    ts = 1_700_000_000_000_000 + np.cumsum(rng.integers(900_000, 1_100_000, 150_000))
+    path = tmp_path / "t.parquet"
+    _write(path, ts, pa.int64(), 200_000, data_page_size=8 << 20)
+    assert pq.ParquetFile(path).metadata.row_group(0).column(0).num_values == 150_000
+    _read_equal(path)
+    assert batches == [1]
