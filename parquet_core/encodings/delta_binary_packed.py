@@ -31,8 +31,12 @@ overflow.
 The pages of a column chunk are decoded together
 (:func:`expand_held_delta_binary_packed_pages`): a page whose blocks all repeat
 its first block's layout (steady timestamps, counters) has its block chain
-guessed and checked at once and its bodies unpacked by one strided call straight
-into the values; the other pages are walked block by block.
+guessed and checked at once; consecutive such pages of one layout (same count,
+block layout and bit width: a steady column's pages) have their full blocks
+unpacked and prefix-summed together by one lane-major pass
+(:func:`parquet_core._kernels.prefix_runs.prefix_sum_runs_into`: no sequential
+``cumsum`` over every value), each page from its own first value; the other pages
+are walked block by block.
 
 Edge cases:
 
@@ -66,6 +70,7 @@ from parquet_core._kernels.bitpack import (
     unpack_spaced_runs_into,
 )
 from parquet_core._kernels.layout import interleave
+from parquet_core._kernels.prefix_runs import LANE_WIDTHS, prefix_sum_runs_into
 from parquet_core._kernels.varint import (
     read_uleb128,
     uleb128_matrix,
@@ -630,6 +635,8 @@ def _sum_pages(joined: npt.NDArray[np.uint8], flat_w: npt.NDArray[np.uint8],
     page are unpacked by one strided call straight into the output, get their min
     deltas there and are prefix-summed in place; only the other miniblocks (the other
     pages', and the last partial block of these) go through the gathered unpack.
+    Consecutive fast pages of one layout (count, miniblocks used, stride, full blocks,
+    width) go through one lane-major unpack-and-sum pass.
     """
     n_pages = len(per_page)
     fast = fast or [None] * n_pages
@@ -647,9 +654,12 @@ def _sum_pages(joined: npt.NDArray[np.uint8], flat_w: npt.NDArray[np.uint8],
     deltas = rows.reshape(-1)
     out = np.empty(sum(p[1] for p in per_page), dtype=udt)
     o = r = 0
-    for (first, total, n_used), f in zip(per_page, fast):
+    block = n_mini * vpm
+    i = 0
+    while i < n_pages:
+        first, total, n_used = per_page[i]
+        f = fast[i]
         seg = out[o:o + total]
-        o += total
         if f is None:
             # one prefix sum per page, from its own first value (added to its first delta,
             # which saves a pass over the values)
@@ -657,31 +667,87 @@ def _sum_pages(joined: npt.NDArray[np.uint8], flat_w: npt.NDArray[np.uint8],
             deltas[r:r + 1] += seg[:1]     # array arithmetic wraps silently
             np.cumsum(deltas[r:r + total - 1], dtype=udt, out=seg[1:])
             r += n_used * vpm
+            o += total
+            i += 1
             continue
         start, stride, nfull, w, bmins = f
-        block = n_mini * vpm
-        body = seg[1:1 + nfull * block]
+        done = nfull * block        # deltas of the full blocks
+        tail = total - 1 - done
+        left = (n_used - nfull * n_mini) * vpm      # slots of its partial block in `deltas`
+        if w in LANE_WIDTHS:
+            # the next pages of the very same layout go with this one: their full blocks
+            # are unpacked and summed by one lane-major pass, their partial blocks' deltas
+            # continue from each one's last full value
+            j = i + 1
+            while j < n_pages and fast[j] is not None and per_page[j][1:] == (total, n_used) \
+                    and fast[j][1:4] == (stride, nfull, w):
+                j += 1
+            k = j - i
+            rows2d = out[o:o + k * total].reshape(k, total)
+            plus = bmins if k == 1 else np.concatenate([g[4] for g in fast[i:j]])
+            firsts = np.array([p[0] for p in per_page[i:j]], dtype=udt)
+            prefix_sum_runs_into(joined, [g[0] for g in fast[i:j]], stride, nfull, block // 8, w,
+                                 plus, firsts, rows2d[:, :1 + done])
+            if tail:
+                rows2d[:, 1 + done:] = deltas[r:r + k * left].reshape(k, left)[:, :tail]
+                np.cumsum(rows2d[:, done:], axis=1, dtype=udt, out=rows2d[:, done:])
+            r += k * left
+            o += k * total
+            i = j
+            continue
+        body = seg[1:1 + done]
         if w:
             unpack_spaced_runs_into(joined, start, stride, nfull, block // 8, w, body, plus=bmins)
         else:
             body.reshape(nfull, block)[...] = bmins[:, None]
-        tail = total - 1 - nfull * block
         if tail:
-            seg[1 + nfull * block:] = deltas[r:r + tail]
-            r += (n_used - nfull * n_mini) * vpm
+            seg[1 + done:] = deltas[r:r + tail]
+        r += left
         seg[0] = first
         np.cumsum(seg, dtype=udt, out=seg)
+        o += total
+        i += 1
     return out
+
+
+def _header_varints(mv: memoryview, pos: int, size: int) -> tuple[int, int, int, int, int] | None:
+    """The header's four varints and the offset after them, read in one loop over a
+    copy of its bytes (a page's fixed cost: one call instead of four); None when the
+    buffer ends within 40 bytes or a varint is longer than 10 bytes or above 64 bits."""
+    if size - pos < 40:
+        return None
+    raw = bytes(mv[pos:pos + 40])
+    i = 0
+    out = []
+    for _ in range(4):
+        value = shift = 0
+        while True:
+            b = raw[i]
+            i += 1
+            value |= (b & 0x7F) << shift
+            if b < 0x80:
+                break
+            shift += 7
+            if shift >= 70:
+                return None
+        if value >> 64:
+            return None
+        out.append(value)
+    return out[0], out[1], out[2], out[3], pos + i
 
 
 def _read_header(mv: memoryview, pos: int, size: int,
                  max_count: int | None) -> tuple[int, int, int, int, int]:
     """The stream header: block size, miniblocks per block, value count, first value
     (zigzag-decoded, unbounded) and the offset after it; every field checked."""
-    block_size, pos = _uleb(mv, pos, size)
-    n_mini, pos = _uleb(mv, pos, size)
-    total, pos = _uleb(mv, pos, size)
-    zz, pos = _uleb(mv, pos, size)
+    got = _header_varints(mv, pos, size)
+    if got is None:     # near the buffer's end, or a varint too long: read_uleb128's errors
+        block_size, pos = _uleb(mv, pos, size)
+        n_mini, pos = _uleb(mv, pos, size)
+        total, pos = _uleb(mv, pos, size)
+        zz, pos = _uleb(mv, pos, size)
+    else:
+        block_size, n_mini, total, zz, pos = got
     first = (zz >> 1) ^ -(zz & 1)
     if block_size == 0 or n_mini == 0 or block_size % n_mini:
         raise ParquetFormatError(

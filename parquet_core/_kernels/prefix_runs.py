@@ -1,0 +1,150 @@
+"""Bit-packed runs unpacked and prefix-summed in one lane-major pass.
+
+DELTA_BINARY_PACKED stores, per block, a min delta and bit-packed deltas; the values
+are ``first`` followed by the running sum of ``delta + min delta``.  Unpacking into
+the output and then calling ``np.cumsum`` costs one scalar (non-vectorised) pass over
+every value, the largest single cost of such a column.  This kernel avoids it.
+
+Layout: the runs (equal bodies of ``groups`` groups of 8 values, ``stride`` bytes
+apart) are gathered *lane-major*: plane ``j`` holds value ``j`` of every group, as
+the fancy index of the unpacker lays them out anyway.  Then, with every plane
+contiguous (all numpy calls vectorise)::
+
+    planes[j] = (word >> shift_j) & mask  + plus[run]      lane decode, min delta
+    planes[j] += planes[j - 1]   for j = 1..7               sum inside each group
+    start[g] = first + total of groups 0..g-1               one cumsum over n / 8
+    out[1 + 8 g + j] = planes[j][g] + start[g]              one transposing add
+
+so the only sequential pass is over one number per group of 8.  All sums are in the
+output's unsigned type and wrap modulo its width, as the encoding requires.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from parquet_core._kernels.bitpack import _LANES, SLACK, as_uint8
+from parquet_core.errors import ParquetFormatError
+
+__all__ = ["LANE_WIDTHS", "prefix_sum_runs_into"]
+
+#: Bit widths the kernel decodes (others: unpack, then ``np.cumsum``).
+LANE_WIDTHS = frozenset(_LANES)
+#: Values decoded per round (the planes stay in cache; the running value carries over).
+_ROUND_VALUES = 1 << 16
+
+
+def prefix_sum_runs_into(buf: Any, starts: Sequence[int], stride: int, runs: int, groups: int,
+                         bit_width: int, plus: npt.NDArray[Any], firsts: npt.NDArray[Any],
+                         out: npt.NDArray[Any]) -> None:
+    """Several pages' runs unpacked and prefix-summed: for page ``p`` (a row of *out*),
+    ``out[p, 0] = firsts[p]`` and ``out[p, 1 + i] = firsts[p] + sum(packed[k] + plus[run
+    of k], k <= i)`` over its ``runs * groups * 8`` LSB-first values.
+
+    Page ``p`` holds *runs* equal bodies of *groups* groups, the first at byte
+    ``starts[p]`` of *buf* and each next *stride* bytes further.  *out*: 2-D ``uint32``
+    or ``uint64``, rows of at least ``1 + runs * groups * 8`` items, each row contiguous
+    (rows may be views into one column's values); sums wrap in its type.  *plus*: one
+    number per run, page after page, and *firsts* one per page, both of *out*'s type.
+    *bit_width* must be one of :data:`LANE_WIDTHS`.  *buf* must hold every body whole
+    (checked).  The pages of a round are copied together at one stride first (a few
+    hundred KiB, so the copy is reused memory, not fresh pages).
+    """
+    arr = as_uint8(buf)
+    w = bit_width
+    pages = out.shape[0] if out.ndim == 2 else -1
+    per_page = runs * groups * 8
+    odt = out.dtype
+    if w not in _LANES or odt not in (np.uint32, np.uint64):
+        raise ValueError(f"prefix_sum_runs_into: width {w} into {odt} is not handled")
+    if runs < 0 or groups <= 0 or stride < groups * w or len(starts) != pages:
+        raise ValueError("prefix_sum_runs_into: bad run layout")
+    if pages < 0 or out.shape[1] < per_page + 1 or out.strides[1] != odt.itemsize \
+            or plus.size < pages * runs or firsts.size < pages:
+        raise ValueError("prefix_sum_runs_into: out must be 2-D, rows of 1 + runs*groups*8 contiguous items")
+    out[:, 0] = firsts[:pages]
+    if per_page == 0 or pages == 0:
+        return
+    body = (runs - 1) * stride + groups * w         # first body's start to last body's end
+    lo, hi = min(starts), max(starts)
+    if lo < 0 or hi + body > arr.size:
+        raise ParquetFormatError(f"bit-packed runs: {runs} bodies of {groups * w} bytes every {stride} bytes "
+                                 f"from byte {hi if lo >= 0 else lo} need {hi + body} bytes, only "
+                                 f"{arr.size} available")
+    word = _LANES[w][0]
+    # 64-bit sums from 4-byte lanes: while eight values plus their run's number stay below
+    # 2**32 (steady timestamps: small widths, min deltas of a few million), the lanes and
+    # the sums inside each group are kept in 32 bits; only the group starts are 64-bit
+    narrow = word.itemsize < odt.itemsize and int(plus[:pages * runs].max()) < (1 << 29) - (1 << w)
+    if narrow:
+        plus = plus[:pages * runs].astype(word.newbyteorder("="))
+    per_run = groups * 8
+    if per_page <= _ROUND_VALUES:
+        # whole pages per round, copied together at one stride when more than one
+        step = _ROUND_VALUES // per_page
+        span_page = runs * stride
+        for p0 in range(0, pages, step):
+            k = min(step, pages - p0)
+            if k == 1 and starts[p0] + body + SLACK <= arr.size:
+                src, at = arr, starts[p0]
+            else:
+                # the round's pages at one stride (the bytes between their bodies are never
+                # decoded: the lanes' masks drop them), then room for the last word reads
+                src, at = np.empty(k * span_page + SLACK, dtype=np.uint8), 0
+                for i, s in enumerate(starts[p0:p0 + k]):
+                    src[i * span_page:i * span_page + body] = arr[s:s + body]
+                src[(k - 1) * span_page + body:] = 0
+            _round(src, at, stride, k, runs, groups, w, odt, narrow, plus[p0 * runs:(p0 + k) * runs],
+                   firsts[p0:p0 + k], out[p0:p0 + k, 1:1 + per_page])
+        return
+    # long pages: a few runs per round, each round continuing from the value before it
+    step = max(1, _ROUND_VALUES // per_run)
+    for p in range(pages):
+        for r0 in range(0, runs, step):
+            k = min(step, runs - r0)
+            at = starts[p] + r0 * stride
+            src = arr
+            end = at + (k - 1) * stride + groups * w
+            if end + SLACK > arr.size:
+                src = np.zeros(end - at + SLACK, dtype=np.uint8)
+                src[:end - at] = arr[at:end]
+                at = 0
+            _round(src, at, stride, 1, k, groups, w, odt, narrow, plus[p * runs + r0:p * runs + r0 + k],
+                   out[p, r0 * per_run:r0 * per_run + 1], out[p:p + 1, 1 + r0 * per_run:1 + (r0 + k) * per_run])
+
+
+def _round(src: npt.NDArray[np.uint8], at: int, stride: int, segs: int, runs: int, groups: int,
+           w: int, odt: np.dtype[Any], narrow: bool, plus: npt.NDArray[Any], before_first: npt.NDArray[Any],
+           dst2d: npt.NDArray[Any]) -> None:
+    """One round: *segs* segments of *runs* runs each, the runs at one *stride* from byte
+    *at* of *src*; segment ``s``'s values go to ``dst2d[s]``, summed from the value
+    ``before_first[s]`` (a page's first value, or the last value before its round)."""
+    word, mask, span, offsets, shifts = _LANES[w]
+    g_seg = runs * groups               # groups per segment
+    # view[b, r, g]: the unaligned word at byte b of group g of run r
+    view = np.ndarray((span, segs * runs, groups), dtype=word, buffer=src, offset=at,
+                      strides=(1, stride, w))
+    got = view[offsets]                         # (8, runs, groups), C-contiguous
+    got >>= shifts[:, None, None]
+    got &= mask
+    run_plus = plus[None, :, None]
+    if got.dtype == odt or narrow:
+        got += run_plus
+        lanes = got
+    else:
+        lanes = np.empty(got.shape, dtype=odt)
+        np.add(got, run_plus, out=lanes, casting="unsafe")
+    planes = lanes.reshape(8, segs * g_seg)
+    for j in range(1, 8):
+        planes[j] += planes[j - 1]
+    # where each group starts: the value before it (the segment's start, then running totals)
+    before = np.empty((segs, g_seg), dtype=odt)
+    before[:, 0] = before_first
+    before[:, 1:] = planes[7].reshape(segs, g_seg)[:, :-1]
+    np.cumsum(before, axis=1, out=before)
+    dst = dst2d.reshape(segs, g_seg, 8).transpose(2, 0, 1)
+    np.add(planes.reshape(8, segs, g_seg), before[None], out=dst)
