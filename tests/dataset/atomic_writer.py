@@ -1,8 +1,8 @@
 """The writer processes of ``test_dataset_write_atomic.py``: separate processes that write
 a dataset and can be SIGKILLed at any moment.
 
-They are forked from a ``multiprocessing`` fork server that imported this module (and so
-parquet-core and its writer) once: each writer was an interpreter start plus the writer's
+They are forked from the suite's fork server (``tests/_support/forkserver.py``), which
+imported this module (and so parquet-core and its writer) once: each writer was an interpreter start plus the writer's
 imports (~0.5 s of CPU with bytecode cached, ~1 s without), and the module starts ~50.
 A forked writer is still its own process with its own pid, killed with SIGKILL, exactly
 as a writer started from a script was.
@@ -10,7 +10,6 @@ as a writer started from a script was.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 import tempfile
@@ -95,9 +94,9 @@ def start(root: str, versions: str, go: str = "-", behavior: str = "delete_match
 
 
 def _context():
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload([__name__])
-    return ctx
+    from tests._support import forkserver
+
+    return forkserver.context()
 
 
 # the fork server imports this module before it forks any writer (the tests import it when
