@@ -2,8 +2,9 @@
 a dataset and can be SIGKILLed at any moment.
 
 They are forked from the suite's fork server (``tests/_support/forkserver.py``), which
-imported this module (and so parquet-core and its writer) once: each writer was an interpreter start plus the writer's
-imports (~0.5 s of CPU with bytecode cached, ~1 s without), and the module starts ~50.
+imported this module (and so parquet-core and its writer) once.  A writer started as a
+script cost an interpreter start plus the writer's imports (~0.5 s of CPU with bytecode
+cached, ~1 s without), and the module starts ~50 writers.
 A forked writer is still its own process with its own pid, killed with SIGKILL, exactly
 as a writer started from a script was.
 """
