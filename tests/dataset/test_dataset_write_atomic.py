@@ -5,8 +5,8 @@ each other with ``existing_data_behavior="delete_matching"``; whatever happens
 to the writers (killed at any point, racing each other), every read sees one
 complete version:
 
-* local disk: writer subprocesses SIGKILLed at random moments; two writer
-  subprocesses racing; ``"error"`` writers racing into an empty folder;
+* local disk: writer processes SIGKILLed at random moments; two writer
+  processes racing; ``"error"`` writers racing into an empty folder;
 * fsspec ``memory://``: the "kill" is a file system that fails for good after
   its n-th change, for every n a whole write makes; races are threads.
 
@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import os
 import random
-import signal
 import subprocess
 import sys
-import textwrap
 import threading
 import time
 import uuid
@@ -85,50 +83,13 @@ def internal_files(root: str) -> list[str]:
             if f.startswith(("_pqcore", ".pqcore")) or f.endswith(".pqcore-tmp")]
 
 
-# -- local disk: subprocess writers -------------------------------------------------------------
+# -- local disk: writer processes ----------------------------------------------------------------
+# (tests/dataset/atomic_writer.py: forked from a fork server that loaded parquet-core once)
 
-WRITER = textwrap.dedent("""
-    import os, sys, time
-    import parquet_core as pc
-    from parquet_core.errors import ParquetError
-    root, versions, go, behavior = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+def start_writer(root: str, versions: str, go: str = "-", behavior: str = "delete_matching"):
+    from tests.dataset import atomic_writer
 
-    def version(which):
-        start, count = (0, 300) if which == "A" else (1000, 500)
-        n = list(range(start, start + count))
-        return {"n": n, "k": [i % 3 for i in n], "v": [float(i) * 0.5 for i in n]}
-
-    tables = {w: version(w) for w in set(versions)}
-    # load the writer (lazy imports) before the clock starts, so the kill and the race hit writes
-    pc.write_to_dataset(tables[versions[0]], f"{root}-warm-{os.getpid()}", partition_cols=["k"])
-    print("ready", flush=True)
-    while go != "-" and not os.path.exists(go):      # the parent starts racing writers at once
-        time.sleep(0.0005)
-    for w in versions:
-        try:
-            pc.write_to_dataset(tables[w], root, partition_cols=["k"], max_rows_per_file=60,
-                                existing_data_behavior=behavior)
-        except (ParquetError, FileExistsError) as exc:
-            print("conflict", type(exc).__name__, exc, flush=True)
-            sys.exit(3)
-    print("done", flush=True)
-""")
-
-
-def start_writer(tmp_path, root: str, versions: str, go: str = "-",
-                 behavior: str = "delete_matching") -> subprocess.Popen:
-    script = tmp_path / "writer.py"
-    if not script.exists():
-        script.write_text(WRITER)
-    env = dict(os.environ, PYTHONPATH=ROOT)
-    proc = subprocess.Popen([sys.executable, str(script), root, versions, go, behavior],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
-    return proc
-
-
-def wait_ready(proc: subprocess.Popen) -> None:
-    line = proc.stdout.readline()
-    assert line.strip() == "ready", (line, proc.stderr.read())
+    return atomic_writer.start(root, versions, go, behavior)
 
 
 def kill_writers(tmp_path, rounds: int, seed: int) -> None:
@@ -137,11 +98,10 @@ def kill_writers(tmp_path, rounds: int, seed: int) -> None:
     pc.write_to_dataset(version("A"), root, **WRITE)
     seen = set()
     for _ in range(rounds):
-        proc = start_writer(tmp_path, root, "BA" * 20)
-        wait_ready(proc)
+        proc = start_writer(root, "BA" * 20)
+        proc.ready()
         time.sleep(rng.uniform(0.0, 0.5))
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+        proc.kill()                                # SIGKILL
         seen.add(read_version(root))               # committed or not: one version
     # the next write finishes or removes what the killed ones left
     pc.write_to_dataset(version("B"), root, **WRITE)
@@ -165,9 +125,9 @@ def test_racing_local_writers_and_a_reader(tmp_path):
     root = str(tmp_path / "ds")
     pc.write_to_dataset(version("A"), root, **WRITE)
     go = tmp_path / "go"
-    procs = [start_writer(tmp_path, root, v * 4, str(go)) for v in "AB"]
+    procs = [start_writer(root, v * 4, str(go)) for v in "AB"]
     for p in procs:
-        wait_ready(p)
+        p.ready()
     go.write_bytes(b"")
     reads, stop = [], threading.Event()
 
@@ -178,12 +138,12 @@ def test_racing_local_writers_and_a_reader(tmp_path):
     t = threading.Thread(target=reader)
     t.start()
     try:
-        outs = [p.communicate(timeout=120) for p in procs]
+        codes = [p.finish(timeout=120) for p in procs]
     finally:
         stop.set()
         t.join()
-    for p, (out, err) in zip(procs, outs):
-        assert p.returncode == 0, err
+    for p, code in zip(procs, codes):
+        assert code == 0, p.messages
     assert read_version(root) in "AB"
     assert which_version(pq.read_table(root).column("n").to_pylist()) in "AB"
     assert internal_files(root) == []
@@ -195,14 +155,13 @@ def test_racing_error_writers_one_wins(tmp_path):
     with DatasetWriteConflictError; the data is not doubled."""
     root = str(tmp_path / "ds")
     go = tmp_path / "go"
-    procs = [start_writer(tmp_path, root, v, str(go), behavior="error") for v in "AB"]
+    procs = [start_writer(root, v, str(go), behavior="error") for v in "AB"]
     for p in procs:
-        wait_ready(p)
+        p.ready()
     go.write_bytes(b"")
-    outs = [p.communicate(timeout=120) for p in procs]
-    codes = sorted(p.returncode for p in procs)
-    assert codes == [0, 3], outs
-    winner = "AB"[[p.returncode for p in procs].index(0)]
+    codes = [p.finish(timeout=120) for p in procs]
+    assert sorted(codes) == [0, 3], [p.messages for p in procs]
+    winner = "AB"[codes.index(0)]
     assert read_version(root) == winner
     assert which_version(pq.read_table(root).column("n").to_pylist()) == winner
 

@@ -167,8 +167,14 @@ def _isolated(conn: Connection, path: str, probe: Any, cpu_seconds: float, memor
 
 def exercise_isolated(path: str, probe: Any = None, *, timeout: float = 10.0,
                       memory: int = DEFAULT_MEMORY) -> tuple[str, dict[str, Any]]:
-    """:func:`tests.fuzz.exercise.exercise` on one file, in a child with the fuzzer's limits."""
-    ctx = mp.get_context("spawn")
+    """:func:`tests.fuzz.exercise.exercise` on one file, in a child with the fuzzer's limits.
+
+    The child is forked from the suite's fork server (``tests/_support/forkserver.py``),
+    which imported :mod:`tests.fuzz.exercise` once: a spawned child started an interpreter
+    and imported parquet-core for each file (~0.7 s of CPU)."""
+    from tests._support import forkserver
+
+    ctx = forkserver.context()
     parent, child = ctx.Pipe()
     proc = ctx.Process(target=_isolated, args=(child, path, probe, timeout, memory), daemon=True)
     proc.start()
