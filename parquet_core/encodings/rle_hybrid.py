@@ -1244,7 +1244,7 @@ def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0,
         out = np.repeat(dictionary[np.where(packed, 0, tags)], takes)
     else:
         out = np.repeat(np.where(packed, 0, tags).astype(np.int32), takes)
-    if n_used == n_unpacked and groups.size and not out.dtype.hasobject:
+    if n_used == n_unpacked and out.size >= 8 and not out.dtype.hasobject:
         # every packed run gives whole groups (a run cut short inside a group is split
         # off above): each group of 8 values is copied to its place as one element
         _place_groups(out, takes, packed, groups, unpacked)

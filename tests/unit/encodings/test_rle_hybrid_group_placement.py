@@ -90,3 +90,13 @@ def test_place_groups_against_a_mask(dtype) -> None:
     out = base.copy()
     rle_hybrid._place_groups(out, takes, packed, groups, unpacked)
     assert np.array_equal(out, want)
+
+
+
+def test_pages_of_one_value_each() -> None:
+    # two pages of one index each (an empty RLE run of 6 value bytes' worth of empty runs,
+    # then a bit-packed run of one group): the output is shorter than a group, so no window
+    # of 8 values fits in it
+    buf = b"\x01" + b"\x00" * 6 + b"\x03\x00"
+    scanned = [scan_dictionary_indices(buf, 1) for _ in range(2)]
+    assert expand_dictionary_index_pages(scanned).tolist() == _reference([(buf, 1, None)] * 2)
