@@ -1244,7 +1244,12 @@ def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0,
         out = np.repeat(dictionary[np.where(packed, 0, tags)], takes)
     else:
         out = np.repeat(np.where(packed, 0, tags).astype(np.int32), takes)
-    out[np.repeat(packed, takes)] = unpacked
+    if n_used == n_unpacked and out.size >= 8 and not out.dtype.hasobject:
+        # every packed run gives whole groups (a run cut short inside a group is split
+        # off above): each group of 8 values is copied to its place as one element
+        _place_groups(out, takes, packed, groups, unpacked)
+    else:
+        out[np.repeat(packed, takes)] = unpacked
     if tails:
         groups_bytes = np.zeros(len(tails) * w + SLACK, dtype=np.uint8)
         groups_bytes[:len(tails) * w].view(f"V{w}")[:] = window_view(joined, w)[tail_at]
@@ -1262,6 +1267,26 @@ def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0,
             e = int(ends[i])
             out[e - n:e] = last[8 * k:8 * k + n]
     return out
+
+
+def _place_groups(out: npt.NDArray[Any], takes: npt.NDArray[np.int64], packed: npt.NDArray[np.bool_],
+                  groups: npt.NDArray[np.int64], unpacked: npt.NDArray[Any]) -> None:
+    """Copy the bit-packed runs' values *unpacked* (``8 * groups`` of each packed run of
+    the run table *takes*/*packed*, in order) to their places in *out*, a group of 8
+    values at a time: *out* seen as overlapping windows of 8 values (one element each,
+    stride one value) takes one element per group.  Costs one index per group instead
+    of a mask over every value (and a mask the size of the output)."""
+    starts = np.cumsum(takes)
+    starts -= takes
+    first = np.zeros(groups.size, dtype=np.int64)
+    np.cumsum(groups[:-1], out=first[1:])
+    n_groups = int(first[-1] + groups[-1])
+    pos = np.repeat(starts[packed] - first * 8, groups)
+    pos += np.arange(0, n_groups * 8, 8, dtype=np.int64)
+    size = out.itemsize
+    group = np.dtype((np.void, 8 * size))
+    windows = np.ndarray((out.size - 7,), dtype=group, buffer=out, strides=(size,))
+    windows[pos] = np.ascontiguousarray(unpacked).view(group)
 
 
 def _even_layout(body: npt.NDArray[np.uint8], w: int, table: Any, count: int) -> tuple[int, int, int] | None:
