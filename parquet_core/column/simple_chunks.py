@@ -39,6 +39,7 @@ from parquet_core.column.reader import (
 )
 from parquet_core.constants import Encoding, PhysicalType
 from parquet_core.encodings import decode_values
+from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
 from parquet_core.encodings.rle_hybrid import (
     decode_dictionary_indices,
     expand_dictionary_index_pages,
@@ -131,6 +132,9 @@ def simple_chunk_part(pages: list[Page], desc: ColumnDescriptor) -> SimplePart |
         body = dpage.body
         if dtype is not None and 0 <= size * dtype.itemsize <= len(body):
             dictionary = np.frombuffer(body, dtype=dtype, count=size)
+        elif dtype is None and size >= 0:
+            # byte arrays: decoded by join_simple_parts, the dictionaries of a run together
+            dictionary = _Undecoded(body, size)
         else:
             dictionary = decode_values(_PLAIN, body, size, ptype, desc.type_length)
         if n == size and dtype is not None and indices_count_up(buf, n):
@@ -143,6 +147,31 @@ def simple_chunk_part(pages: list[Page], desc: ColumnDescriptor) -> SimplePart |
         return n, None, dictionary, decode_dictionary_indices(buf, n) if scanned is None else scanned
     except _FAILS:
         return None
+
+
+class _Undecoded:
+    """A PLAIN BYTE_ARRAY dictionary page's body and entry count, decoded when joined
+    (:func:`_dictionaries`): one decode for the dictionaries of a run of chunks."""
+
+    __slots__ = ("body", "count")
+
+    def __init__(self, body: Any, count: int) -> None:
+        self.body = body
+        self.count = count
+
+    def __len__(self) -> int:
+        return self.count
+
+
+def _dictionaries(parts: Sequence[SimplePart]) -> Any:
+    """The dictionaries of *parts*, one after another (those of byte arrays decoded by one
+    call, with the checks of a page-by-page decode)."""
+    dictionaries = [p[2] for p in parts]
+    if type(dictionaries[0]) is _Undecoded:
+        if len(dictionaries) == 1:
+            return decode_plain_byte_array(dictionaries[0].body, dictionaries[0].count)[0]
+        return decode_plain_byte_arrays_multi([d.body for d in dictionaries], [d.count for d in dictionaries])
+    return dictionaries[0] if len(dictionaries) == 1 else np.concatenate(dictionaries)
 
 
 def join_simple_parts(parts: Sequence[SimplePart], desc: ColumnDescriptor) -> ColumnData | None:
@@ -200,9 +229,9 @@ def _gathered(parts: Sequence[SimplePart]) -> Any:
     dictionary)."""
     idx = _indices(parts)
     if len(parts) == 1:
-        dictionary = parts[0][2]
-        if int(idx[-1] if is_counting(idx) else idx.max()) >= len(dictionary):
+        if int(idx[-1] if is_counting(idx) else idx.max()) >= len(parts[0][2]):
             return None
+        dictionary = _dictionaries(parts)
         return dictionary.take(idx) if isinstance(dictionary, ByteArrays) \
             else _take_dictionary(dictionary, idx, None)
     counts = np.fromiter((p[0] for p in parts), dtype=np.int64, count=len(parts))
@@ -216,7 +245,7 @@ def _gathered(parts: Sequence[SimplePart]) -> Any:
     bases = np.zeros(len(parts), dtype=np.int64)
     np.cumsum(sizes[:-1], out=bases[1:])
     moved = idx + np.repeat(bases, counts)
-    dictionaries = [p[2] for p in parts]
-    if isinstance(dictionaries[0], ByteArrays):
-        return ByteArrays.concat(dictionaries).take(moved)
-    return np.concatenate(dictionaries).take(moved, axis=0)
+    dictionary = _dictionaries(parts)
+    if isinstance(dictionary, ByteArrays):
+        return dictionary.take(moved)
+    return dictionary.take(moved, axis=0)

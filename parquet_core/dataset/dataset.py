@@ -693,8 +693,19 @@ class ParquetDataset:
                 prog.close()
         frags = [f for f, _ in work]
         unifier = SchemaUnifier()
+        # neighbours of one schema (equal fields) added once with their count: the same result
+        # and the same files named in an error as adding them one by one
+        group: list[Any] = []
         for frag, (_, sch) in zip(frags, results):
-            unifier.add(sch, self._fs.display(frag.path))
+            fields = list(sch)
+            if group and fields == group[0]:
+                group[2] += 1
+                continue
+            if group:
+                unifier.add(group[0], self._fs.display(group[1].path), times=group[2])
+            group = [fields, frag, 1]
+        if group:
+            unifier.add(group[0], self._fs.display(group[1].path), times=group[2])
         fixed = self._full_schema(unifier.schema() if results else Schema([]))
         out_fields = self._output_fields(fixed, columns)
         if batched is not None:

@@ -168,3 +168,31 @@ def test_filters_on_small_files(tmp_path, monkeypatch: pytest.MonkeyPatch, flt: 
     assert got.equals(pq.read_table(str(folder), filters=flt))
     if flt == [("qty", ">=", 0)]:
         assert sum(seen) >= 6       # every file but the one with nulls joined
+
+
+def test_a_bad_string_dictionary_in_one_file_is_named_with_that_file(tmp_path) -> None:
+    """String dictionaries are decoded together when files are joined: a length prefix
+    running past its dictionary page in one file gives the error reading that file alone
+    gives, naming it."""
+    from parquet_core.page.reader import _parse_header
+
+    folder = tmp_path / "bad_dict"
+    folder.mkdir()
+    for k in range(5):
+        pq.write_table(pa.table({"s": pa.array(WORDS[np.arange(50) % (2 + k)])}), str(folder / f"part-{k}.parquet"),
+                       compression="none", use_dictionary=True)
+    path = str(folder / "part-2.parquet")
+    with open(path, "rb") as f:
+        raw = bytearray(f.read())
+    at = pq.ParquetFile(path).metadata.row_group(0).column(0).dictionary_page_offset
+    _, hlen = _parse_header(memoryview(bytes(raw)), at)
+    raw[at + hlen:at + hlen + 4] = (1 << 30).to_bytes(4, "little")   # the first entry's length
+    with open(path, "wb") as f:
+        f.write(raw)
+    with pytest.raises(ParquetError) as alone:
+        pc.read_table(path, use_threads=False)
+    with pytest.raises(ParquetError) as info:
+        pc.read_table(str(folder), use_threads=False)
+    assert "part-2.parquet" in str(info.value)
+    assert type(info.value) is type(alone.value)
+    assert str(alone.value).split(": ", 1)[-1] in str(info.value)
