@@ -121,6 +121,7 @@ def simple_chunk_part(pages: list[Page], desc: ColumnDescriptor) -> SimplePart |
     encoding = page.encoding
     ptype = desc.physical_type
     dtype = _DTYPES.get(ptype)
+    dictionary: Any
     try:
         if encoding == _PLAIN:
             if dpage is not None or dtype is None or len(buf) < n * dtype.itemsize:

@@ -414,6 +414,7 @@ class ParquetFile:
             self._sources.release()
         return Table(Schema(fields), cols, rows if not fields else None)
 
+    @names_file("reading")
     def light_read(self, columns: Sequence[str] | None = None, filters: Any = None, light: bool = True) -> Any:
         """For a dataset of small files: the selected columns decoded up to their values
         (a ``LightRead``, joined with other files' by ``file/small_files.py``) when *light*
