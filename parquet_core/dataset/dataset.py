@@ -65,7 +65,8 @@ THREADS_MIN_FILE_BYTES = 1 << 20
 #: Files planned from ``_metadata`` are read this many at a time (see ``_read_summarised_runs``).
 SUMMARY_RUN_FILES = 256
 #: Small files decoded together (``_read_small_files``) are joined in runs of at most this many
-#: bytes of files (their decoded pages are held until their run is joined).
+#: uncompressed bytes of the chunks read (their decompressed pages are held until their run is
+#: joined).
 SMALL_FILES_RUN_BYTES = 64 << 20
 
 
@@ -775,11 +776,11 @@ class ParquetDataset:
                             light = got
             if light is not None:
                 hits += 1
-                if batch and (held + frag.size > SMALL_FILES_RUN_BYTES or not batch[0][1].joins(light)):
+                if batch and (held + light.nbytes > SMALL_FILES_RUN_BYTES or not batch[0][1].joins(light)):
                     flush()
                     held = 0
                 batch.append((frag, light))
-                held += frag.size
+                held += light.nbytes
             else:
                 flush()
                 held = 0

@@ -34,7 +34,7 @@ class LightRead:
     """One file's selected fields decoded up to their values (:meth:`ParquetFile.light_read`),
     waiting to be joined with other files' (:func:`join_light_reads`)."""
 
-    __slots__ = ("ctx", "selected", "parts", "num_rows", "schema", "key_values", "typed")
+    __slots__ = ("ctx", "selected", "parts", "num_rows", "schema", "key_values", "typed", "nbytes")
 
     def __init__(self, ctx: ReadContext, selected: Sequence[Selected], parts: list[SimplePart],
                  schema: Any, key_values: Any, typed: Callable[[Table], Table]) -> None:
@@ -45,6 +45,8 @@ class LightRead:
         self.schema = schema            # the file's Arrow-facing schema
         self.key_values = key_values
         self.typed = typed              # the file's read types applied to a table read from it
+        #: the uncompressed bytes of the chunks read (about what the parts hold)
+        self.nbytes = sum(ctx.indexes.chunk(0, shape.leaves[0]).total_uncompressed_size for _, shape in selected)
 
     def joins(self, other: LightRead) -> bool:
         """Whether *other* may be joined with this file: the same fields read, the same

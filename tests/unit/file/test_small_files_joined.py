@@ -196,3 +196,20 @@ def test_a_bad_string_dictionary_in_one_file_is_named_with_that_file(tmp_path) -
     assert "part-2.parquet" in str(info.value)
     assert type(info.value) is type(alone.value)
     assert str(alone.value).split(": ", 1)[-1] in str(info.value)
+
+
+def test_runs_are_capped_by_the_bytes_they_hold(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run of joined files holds their decompressed pages until it is joined: it ends
+    once its chunks' uncompressed bytes reach the cap; the values are pyarrow's."""
+    from parquet_core.dataset import dataset as dataset_module
+
+    folder = tmp_path / "capped"
+    folder.mkdir()
+    for k in range(9):
+        pq.write_table(_part(k, 500), str(folder / f"part-{k}.parquet"))
+    one = sum(pq.ParquetFile(str(folder / "part-0.parquet")).metadata.row_group(0).column(i).total_uncompressed_size
+              for i in range(5))
+    monkeypatch.setattr(dataset_module, "SMALL_FILES_RUN_BYTES", int(one * 3.5))
+    seen = _count_joins(monkeypatch)
+    assert pc.read_table(str(folder), use_threads=False).to_arrow().equals(pq.read_table(str(folder)))
+    assert len(seen) >= 3 and max(seen) <= 4 and sum(seen) == 9
