@@ -66,10 +66,8 @@ from parquet_core.encodings.delta_byte_array import (
 from parquet_core.encodings.dictionary import build_dictionary
 from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
 from parquet_core.encodings.rle_hybrid import (
-    decode_dictionary_indices,
     expand_dictionary_index_pages,
     expand_dictionary_index_values,
-    indices_count_up,
     scan_dictionary_indices,
 )
 from parquet_core.encodings.rle_validity import decode_validity
@@ -78,7 +76,7 @@ from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.schema.descriptor import ColumnDescriptor
 
 __all__ = ["decode_plain_byte_arrays_multi", "iter_chunk_pieces", "read_column_chunk",
-           "read_column_chunks", "read_simple_chunk"]
+           "read_column_chunks"]
 
 _DICT_ENCODINGS = frozenset((int(Encoding.PLAIN_DICTIONARY), int(Encoding.RLE_DICTIONARY)))
 _PLAIN = int(Encoding.PLAIN)
@@ -1025,91 +1023,6 @@ def read_column_chunks(chunks: Iterable[Iterable[Page]], desc: ColumnDescriptor,
     if keep_dictionary:
         data = replace(data, dictionaries=tuple(kept))
     return data, per_chunk
-
-
-#: Physical types :func:`read_simple_chunk` decodes (their PLAIN dictionaries are one
-#: numpy array or one ByteArrays).
-_SIMPLE_TYPES = frozenset((PhysicalType.INT32, PhysicalType.INT64, PhysicalType.FLOAT, PhysicalType.DOUBLE,
-                           PhysicalType.BYTE_ARRAY))
-
-
-def read_simple_chunk(pages: list[Page], desc: ColumnDescriptor) -> ColumnData | None:
-    """The chunk of a flat column stored as small files and wide tables hold it, decoded
-    without the run machinery of :func:`read_column_chunks`: a PLAIN dictionary page and one
-    data page (v1 or v2) of dictionary indices, or one PLAIN page of a fixed-width type; no
-    nulls.  The same values and checks as :func:`read_column_chunks`; None for any other
-    chunk, and for a chunk that fails a check (that read then raises the error, naming the
-    page).
-
-    Indices ``0 .. n-1`` over a dictionary of *n* entries (a column of distinct values)
-    are told from their bytes (:func:`~parquet_core.encodings.rle_hybrid.indices_count_up`):
-    the values are then the dictionary itself, neither unpacked nor gathered.
-    """
-    if desc.max_repetition_level or desc.max_definition_level > 1 or desc.physical_type not in _SIMPLE_TYPES:
-        return None
-    if len(pages) == 2:
-        dpage, page = pages
-        if type(dpage) is not DictionaryPage or dpage.encoding not in (_PLAIN, Encoding.PLAIN_DICTIONARY):
-            return None
-    elif len(pages) == 1:
-        dpage, page = None, pages[0]
-    else:
-        return None
-    n = page.num_values
-    if not n:
-        return None
-    if type(page) is DataPageV1:
-        buf = _view(page.body)
-        stop = 0
-        if desc.max_definition_level:
-            stop = _no_nulls_v1(buf, 0, page.definition_level_encoding, 1, n)
-            if stop < 0:
-                return None     # nulls: the levels are decoded by the full reader
-        if stop:
-            buf = buf[stop:]
-    elif type(page) is DataPageV2:
-        if desc.max_definition_level:
-            dl = page.definition_levels
-            if len(dl) > 6 or bytes(dl) != _full_run(n, 1):
-                return None     # nulls (or levels laid out otherwise): the full reader
-        elif page.num_nulls:
-            return None         # the full reader names the bad page
-        buf = _view(page.values)
-    else:
-        return None
-    encoding = page.encoding
-    ptype = desc.physical_type
-    dtype = _DTYPES.get(ptype)
-    values: Any
-    try:
-        if encoding == _PLAIN:
-            if dpage is not None or dtype is None or len(buf) < n * dtype.itemsize:
-                return None
-            values = np.frombuffer(buf, dtype=dtype, count=n)
-        elif encoding in _DICT_ENCODINGS and dpage is not None:
-            size = dpage.num_values
-            body = dpage.body
-            if dtype is not None and 0 <= size * dtype.itemsize <= len(body):
-                dictionary = np.frombuffer(body, dtype=dtype, count=size)
-            else:
-                dictionary = decode_values(_PLAIN, body, size, ptype, desc.type_length)
-            if n == size and dtype is not None and indices_count_up(buf, n):
-                # indices 0 .. n-1 (distinct values): the values are the dictionary, no copy
-                # unless it views bytes it does not own (an uncompressed page of the file)
-                return ColumnData(dictionary if _whole_buffer(dictionary) else dictionary.copy(), None, None, n)
-            # the page scanned and expanded as read_column_chunks does (runs of 504 values,
-            # as pyarrow writes high-cardinality indices, unpacked in place)
-            scanned = scan_dictionary_indices(buf, n)
-            idx = decode_dictionary_indices(buf, n) if scanned is None else expand_dictionary_index_pages([scanned])
-            if int(idx[-1] if is_counting(idx) else idx.max()) >= len(dictionary):
-                return None
-            values = dictionary.take(idx) if isinstance(dictionary, ByteArrays) \
-                else _take_dictionary(dictionary, idx, None)
-        else:
-            return None
-    except (ParquetError, ValueError, IndexError, TypeError, OverflowError):
-        return None
-    return ColumnData(values, None, None, n)
 
 
 def iter_chunk_pieces(pages: Iterable[Page], desc: ColumnDescriptor,

@@ -64,6 +64,10 @@ __all__ = ["ParquetDataset", "Fragment", "DatasetReport"]
 THREADS_MIN_FILE_BYTES = 1 << 20
 #: Files planned from ``_metadata`` are read this many at a time (see ``_read_summarised_runs``).
 SUMMARY_RUN_FILES = 256
+#: Small files decoded together (``_read_small_files``) are joined in runs of at most this many
+#: uncompressed bytes of the chunks read (their decompressed pages are held until their run is
+#: joined).
+SMALL_FILES_RUN_BYTES = 64 << 20
 
 
 @dataclass(slots=True)
@@ -654,11 +658,21 @@ class ParquetDataset:
             whole = [fixed is not None and self._summary is not None and fr.row_groups is not None
                      and rest is True for fr, rest in work]
             singles = [item for item, w in zip(work, whole) if not w]
-            results = self._map(lambda item: self._read_one(item[0], item[1], columns, fixed, use_threads),
-                                singles, prog)
-            # each file's key/values (a file's read carries them; none when a filter emptied it)
-            kv = self._recorded_types([(fr, t.metadata, t.column_names) for (fr, _), (t, _)
-                                       in zip(singles, results) if t.metadata is not None])
+            # local files without a summary: small ones decoded together (see _read_small_files)
+            batched = self._read_small_files(singles, columns, fixed, use_threads, prog) \
+                if not any(whole) and isinstance(self._fs, LocalFileSystem) else None
+            if batched is None:
+                results = self._map(lambda item: self._read_one(item[0], item[1], columns, fixed, use_threads),
+                                    singles, prog)
+                # each file's key/values (a file's read carries them; none when a filter emptied it)
+                read_kv = [(fr, t.metadata, t.column_names) for (fr, _), (t, _) in zip(singles, results)
+                           if t.metadata is not None]
+            else:
+                results = [(None, sch) for sch in batched[1]]
+                read_kv = batched[2]
+            kv = self._recorded_types(read_kv)
+            if fixed is not None and batched is not None:
+                return self._arrow_types(self._assemble_runs(batched[0], self._output_fields(fixed, columns)), kv)
             if fixed is not None:
                 runs: list[tuple[Sequence[Fragment], Sequence[int], Table]] = []
                 done = iter(results)
@@ -680,11 +694,106 @@ class ParquetDataset:
                 prog.close()
         frags = [f for f, _ in work]
         unifier = SchemaUnifier()
+        # neighbours of one schema (equal fields) added once with their count: the same result
+        # and the same files named in an error as adding them one by one
+        group: list[Any] = []
         for frag, (_, sch) in zip(frags, results):
-            unifier.add(sch, self._fs.display(frag.path))
+            fields = list(sch)
+            if group and fields == group[0]:
+                group[2] += 1
+                continue
+            if group:
+                unifier.add(group[0], self._fs.display(group[1].path), times=group[2])
+            group = [fields, frag, 1]
+        if group:
+            unifier.add(group[0], self._fs.display(group[1].path), times=group[2])
         fixed = self._full_schema(unifier.schema() if results else Schema([]))
         out_fields = self._output_fields(fixed, columns)
+        if batched is not None:
+            return self._arrow_types(self._assemble_runs(batched[0], out_fields), kv)
         return self._arrow_types(self._assemble(frags, [t for t, _ in results], out_fields), kv)
+
+    def _read_small_files(self, items: Sequence[tuple[Fragment, Expression | bool]], columns: Sequence[str] | None,
+                          fixed: Schema | None, use_threads: bool, progress: Progress | None) -> Any:
+        """Local files read in order, those of one row group in the light shape (see
+        ``file/small_files.py``) decoded together in runs of files of one schema: a column's
+        values of a run are expanded and gathered by one set of numpy calls instead of one per
+        file.  Files with a filter left to apply, big files on threads, and files of any other
+        shape are read one by one (:meth:`_read_one`); a filter the statistics show every row
+        of a file matches is dropped for it.  Returns ``(runs, each file's schema,
+        each file's (fragment, key/values, columns))``, as :meth:`read` needs them; None when
+        the dataset is read otherwise (strict validation, decryption)."""
+        from parquet_core.file.small_files import join_light_reads
+
+        if self.options.strict or self.options.decryption is not None:
+            return None
+        runs: list[tuple[Sequence[Fragment], Sequence[int], Table]] = []
+        schemas: list[Schema] = []
+        read_kv: list[tuple[Fragment, Any, Sequence[str]]] = []
+        batch: list[tuple[Fragment, Any]] = []
+        held = 0
+        misses = hits = 0
+
+        def add(frs: Sequence[Fragment], counts: Sequence[int], table: Table) -> None:
+            runs.append((frs, counts, table))
+            if table.metadata is not None:
+                read_kv.extend((fr, table.metadata, table.column_names) for fr in frs)
+
+        def flush() -> None:
+            if not batch:
+                return
+            table = join_light_reads([light for _, light in batch])
+            if table is None:   # a check made when joining failed: each file read on its own names it
+                for fr, _ in batch:
+                    add([fr], *self._read_one_counted(fr, columns, fixed))
+            else:
+                add([fr for fr, _ in batch], [light.num_rows for _, light in batch], table)
+            batch.clear()
+
+        for frag, rest in items:
+            light = None
+            if (use_threads and frag.size >= THREADS_MIN_FILE_BYTES) or \
+                    (frag.row_groups is not None and self._summary is not None):
+                table, schema = self._read_one(frag, rest, columns, fixed, use_threads)
+                schemas.append(schema)
+            else:
+                with self.open_fragment(frag) as pf:
+                    rest, wanted = self._file_columns(pf, frag, rest, columns, fixed)
+                    schemas.append(pf.schema_arrow)
+                    if rest is False:
+                        table = Table(Schema([]), [], 0)
+                    else:
+                        if isinstance(rest, Expression):
+                            prefetch_indexes(pf, rest)
+                        # a file of another shape read as it is; after a few of them, no more
+                        # tries (its pages would be read twice)
+                        got = pf.light_read(wanted, rest if isinstance(rest, Expression) else None,
+                                            misses <= max(2, hits))
+                        if isinstance(got, Table):
+                            table = got
+                            misses += 1
+                        else:
+                            light = got
+            if light is not None:
+                hits += 1
+                if batch and (held + light.nbytes > SMALL_FILES_RUN_BYTES or not batch[0][1].joins(light)):
+                    flush()
+                    held = 0
+                batch.append((frag, light))
+                held += light.nbytes
+            else:
+                flush()
+                held = 0
+                add([frag], [table.num_rows], table)
+            if progress is not None:
+                progress.advance()
+        flush()
+        return runs, schemas, read_kv
+
+    def _read_one_counted(self, frag: Fragment, columns: Sequence[str] | None,
+                          fixed: Schema | None) -> tuple[list[int], Table]:
+        table, _ = self._read_one(frag, True, columns, fixed, False)
+        return [table.num_rows], table
 
     def _known_key_values(self) -> tuple[dict[bytes, Any], str] | None:
         """The key/values whose ``ARROW:schema`` gives a read its Arrow types, when known
@@ -875,41 +984,51 @@ class ParquetDataset:
 
     def _read_one(self, frag: Fragment, rest: Expression | bool, columns: Sequence[str] | None,
                   fixed: Schema | None, use_threads: bool = True) -> tuple[Table, Schema]:
-        parts = set(self.partition_names)
         if frag.row_groups is not None and self._summary is not None:
             return self._read_summarised(frag, rest, columns, fixed, use_threads)
         use_threads = use_threads and frag.size >= THREADS_MIN_FILE_BYTES
         with self.open_fragment(frag) as pf:
-            path = self._fs.display(frag.path)
-            check_unique_names(pf.schema_arrow, path)     # matched by name below
-            file_fields = {f.name: f for f in pf.schema_arrow}
-            rest = self._resolve_partitions(frag, rest, file_fields)
-            self._verify_stored(pf, frag, None, file_fields)
-            if fixed is not None:
-                fixed_fields: dict[str, Field] = {}
-                for f in fixed:
-                    fixed_fields.setdefault(f.name, f)     # the first of a name, as Schema.field
-                for name, f in file_fields.items():
-                    target = fixed_fields.get(name)
-                    if target is None and name not in parts:
-                        self._unplanned(name, path)
-                    elif target is not None and name not in parts and target.type != f.type:
-                        check_against(target, f, path)
-            if isinstance(rest, Expression):
-                missing = {c for c in rest.columns() if c.split(".")[0] not in file_fields and c not in parts}
-                if missing:
-                    rest = self._decide_missing(rest, missing, fixed)
+            rest, wanted = self._file_columns(pf, frag, rest, columns, fixed)
             if rest is False:
                 return Table(Schema([]), [], 0), pf.schema_arrow
-            asked = columns if columns is not None else file_fields
-            wanted = self._stored_partitions(file_fields, [c for c in asked if c in file_fields])
-            self._remember_first(frag, pf.metadata.metadata)
             if isinstance(rest, Expression):
                 prefetch_indexes(pf, rest)
                 table = pf.read(wanted, filters=rest, use_threads=use_threads)
             else:
                 table = pf.read(wanted, use_threads=use_threads)
             return table, pf.schema_arrow
+
+    def _file_columns(self, pf: ParquetFile, frag: Fragment, rest: Expression | bool,
+                      columns: Sequence[str] | None, fixed: Schema | None) -> tuple[Expression | bool, list[str]]:
+        """An opened file checked against the read (unique names, stored partition values,
+        the planned schema): the filter left for it (False: no row can match) and the
+        columns to read from it."""
+        parts = set(self.partition_names)
+        path = self._fs.display(frag.path)
+        check_unique_names(pf.schema_arrow, path)     # matched by name below
+        file_fields = {f.name: f for f in pf.schema_arrow}
+        rest = self._resolve_partitions(frag, rest, file_fields)
+        self._verify_stored(pf, frag, None, file_fields)
+        if fixed is not None:
+            fixed_fields: dict[str, Field] = {}
+            for f in fixed:
+                fixed_fields.setdefault(f.name, f)     # the first of a name, as Schema.field
+            for name, f in file_fields.items():
+                target = fixed_fields.get(name)
+                if target is None and name not in parts:
+                    self._unplanned(name, path)
+                elif target is not None and name not in parts and target.type != f.type:
+                    check_against(target, f, path)
+        if isinstance(rest, Expression):
+            missing = {c for c in rest.columns() if c.split(".")[0] not in file_fields and c not in parts}
+            if missing:
+                rest = self._decide_missing(rest, missing, fixed)
+        if rest is False:
+            return False, []
+        asked = columns if columns is not None else file_fields
+        wanted = self._stored_partitions(file_fields, [c for c in asked if c in file_fields])
+        self._remember_first(frag, pf.metadata.metadata)
+        return rest, wanted
 
     def _unplanned(self, name: str, path: str) -> None:
         """A file holds a column the schema unified from the footers lacks (the file changed

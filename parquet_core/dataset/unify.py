@@ -44,6 +44,8 @@ def check_unique_names(schema: Iterable[Field], path: str) -> None:
     """Refuse a file whose schema gives several columns one name (*path*: the file, for the
     message): a dataset matches the columns of its files by name, which cannot tell them apart."""
     names = [f.name for f in schema]
+    if len(set(names)) == len(names):
+        return      # the common case, without a count per name (quadratic in a wide schema)
     for name in dict.fromkeys(n for n in names if names.count(n) > 1):
         raise ParquetSchemaError(
             f"column name {name!r} appears {names.count(name)} times in {path!r} (at positions "

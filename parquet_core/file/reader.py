@@ -415,6 +415,36 @@ class ParquetFile:
         return Table(Schema(fields), cols, rows if not fields else None)
 
     @names_file("reading")
+    def light_read(self, columns: Sequence[str] | None = None, filters: Any = None, light: bool = True) -> Any:
+        """For a dataset of small files: the selected columns decoded up to their values
+        (a ``LightRead``, joined with other files' by ``file/small_files.py``) when *light*
+        and the file has one row group in the light shape, and *filters* (an Expression) is
+        None or matches every row by the statistics; else the file's read, as
+        ``read(columns, filters=filters, use_threads=False)`` gives it (planned once)."""
+        from parquet_core.file.filtered import read_plans
+        from parquet_core.file.small_files import LightRead, light_parts
+
+        self._validate("data")
+        expr = plans = None
+        if filters is not None:
+            expr, _, plans = self.planner.plan(filters, None, None if columns is None else list(columns),
+                                               measure=False)
+        every = plans is None or (len(plans) == 1 and plans[0].every_row and plans[0].rows is None)
+        if light and every and self.num_row_groups == 1:
+            selected = self.columns.select(columns)
+            ctx = self._context()
+            self._prefetch([0], self.columns.leaves_of(selected))
+            try:
+                parts = light_parts(ctx, selected)
+            finally:
+                self._sources.release()
+            if parts is not None:
+                return LightRead(ctx, selected, parts, self.schema_arrow, self.metadata.metadata, self._typed)
+        if plans is None:
+            return self._typed(self._read_groups(range(self.num_row_groups), columns, self.metadata.num_rows, False))
+        return self._typed(read_plans(self._context(), plans, self.columns.select(columns), expr, False))
+
+    @names_file("reading")
     def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,
                      row_groups: Sequence[int] | None = None, filters: Any = None, *,
                      use_threads: bool | None = None, use_pandas_metadata: bool = False) -> Iterator[Table]:

@@ -29,7 +29,8 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core.column.data import ColumnData
-from parquet_core.column.reader import read_column_chunks, read_simple_chunk
+from parquet_core.column.reader import read_column_chunks
+from parquet_core.column.simple_chunks import read_simple_chunk
 from parquet_core.encryption.context import PLAINTEXT
 from parquet_core.errors import (
     ParquetError,
@@ -205,31 +206,41 @@ LIGHT_MAX_BYTES = 1 << 20
 
 def _light_chunk(ctx: ReadContext, reader: ColumnChunkReader) -> tuple[ColumnData | None, Iterator[Page] | None]:
     """One small plaintext chunk of a flat column as small files hold it (a dictionary page
-    and one data page), decoded by :func:`~parquet_core.column.reader.read_simple_chunk`
+    and one data page), decoded by :func:`~parquet_core.column.simple_chunks.read_simple_chunk`
     with none of the general path's per-chunk set-up: ``(data, None)``.  Any other chunk
     gives ``(None, pages)``: once a third page shows the chunk is not of that shape, no more
     of it is read here, and *pages* carries the pages read so far followed by the rest, for
     the general path (no page is read or decompressed twice; a bad value in them is found
     and named there).  A chunk whose pages fail to read, or whose level count is wrong,
     gives ``(None, None)``: the general path reads it again and raises the error, named."""
-    if reader.crypto is not PLAINTEXT or reader.descriptor.max_repetition_level:
-        return None, None
     try:
-        if reader.chunk.total_uncompressed_size > LIGHT_MAX_BYTES:
-            return None, None
-        num_rows = ctx.metadata.row_group(reader.row_group).num_rows
-        reader.check_rows(num_rows)
-        reader.check_decoded()
-        pages = reader.pages()
-        first = list(islice(pages, 3))
-        if len(first) == 3:
-            return None, chain(first, pages)
+        first, rest, num_rows = light_pages(ctx, reader)
+        if first is None:
+            return None, rest
         data = read_simple_chunk(first, reader.descriptor)
     except (ParquetError, MemoryError):
         return None, None
     if data is None:
         return None, iter(first)      # another shape, or a value the general path names
     return (data, None) if data.num_levels == num_rows else (None, None)
+
+
+def light_pages(ctx: ReadContext, reader: ColumnChunkReader) -> tuple[list[Page] | None, Iterator[Page] | None, int]:
+    """The pages of a chunk that may be of the light shape (plaintext, unrepeated, small,
+    at most two pages): ``(pages, None, rows of its row group)``; else ``(None, pages, rows)``
+    with *pages* the pages read so far followed by the rest (a third page was read), or
+    ``(None, None, rows)`` when no page was read.  Raises what reading the pages raises."""
+    num_rows = ctx.metadata.row_group(reader.row_group).num_rows
+    if reader.crypto is not PLAINTEXT or reader.descriptor.max_repetition_level or \
+            reader.chunk.total_uncompressed_size > LIGHT_MAX_BYTES:
+        return None, None, num_rows
+    reader.check_rows(num_rows)
+    reader.check_decoded()
+    pages = reader.pages()
+    first = list(islice(pages, 3))
+    if len(first) == 3:
+        return None, chain(first, pages), num_rows
+    return first, None, num_rows
 
 
 def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool) -> ColumnData:

@@ -149,7 +149,7 @@ def test_distinct_values_are_the_dictionary(tmp_path, monkeypatch: pytest.Monkey
                                             version: str, nullable: bool) -> None:
     """A dictionary page and one data page of indices 0 .. n-1 (a column of distinct
     values): the values are the dictionary's, with no index unpacked and no general decode."""
-    from parquet_core.column import reader as column_reader
+    from parquet_core.column import simple_chunks as column_reader
 
     path = str(tmp_path / "distinct.parquet")
     pq.write_table(_distinct(nullable=nullable), path, compression=compression, data_page_version=version)
@@ -163,7 +163,7 @@ def test_distinct_values_are_the_dictionary(tmp_path, monkeypatch: pytest.Monkey
 def test_distinct_values_of_an_uncompressed_file_do_not_view_it(tmp_path) -> None:
     """Uncompressed, the dictionary is a view of the file's bytes: the values are copied
     out of it (as a gather would), so they outlive the file."""
-    from parquet_core.column.reader import read_simple_chunk
+    from parquet_core.column.simple_chunks import read_simple_chunk
 
     path = str(tmp_path / "plain.parquet")
     pq.write_table(_distinct(500, nullable=False).select(["i64"]), path, compression="none")
