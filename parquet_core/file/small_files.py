@@ -52,7 +52,16 @@ class LightRead:
         """Whether *other* may be joined with this file: the same fields read, the same
         schema and key/values (so the same types and the same column descriptors)."""
         return [f for f, _ in self.selected] == [f for f, _ in other.selected] and \
-            self.schema == other.schema and self.key_values == other.key_values
+            self.schema == other.schema and self.key_values == other.key_values and \
+            self.storage() == other.storage()
+
+    def storage(self) -> list[tuple[Any, ...]]:
+        """How each selected leaf is stored: equal Arrow schemas can hide different physical
+        storage (a decimal in INT32 in one file, INT64 in the next, neither with an Arrow
+        schema), and a run's values are built with the first file's descriptors."""
+        descs = self.ctx.metadata.schema.columns
+        return [(d.physical_type, d.type_length, d.data_type, d.max_definition_level, d.max_repetition_level)
+                for d in (descs[shape.leaves[0]] for _, shape in self.selected)]
 
 
 def join_light_reads(reads: Sequence[LightRead]) -> Table | None:

@@ -213,3 +213,34 @@ def test_runs_are_capped_by_the_bytes_they_hold(tmp_path, monkeypatch: pytest.Mo
     seen = _count_joins(monkeypatch)
     assert pc.read_table(str(folder), use_threads=False).to_arrow().equals(pq.read_table(str(folder)))
     assert len(seen) >= 3 and max(seen) <= 4 and sum(seen) == 9
+
+
+def test_equal_arrow_schemas_with_other_storage_are_not_joined(tmp_path) -> None:
+    """Two files whose Arrow schemas and key/values are equal can still store a leaf
+    differently (the spec lets a decimal of 5 digits live in INT32 or INT64); a run's values
+    are built with its first file's descriptors, so such files are never joined."""
+    import dataclasses
+    from types import SimpleNamespace
+
+    from parquet_core.constants import PhysicalType
+
+    from decimal import Decimal
+
+    t = pa.table({"d": pa.array([Decimal("1.25"), Decimal("-3.50"), Decimal("0.01")], pa.decimal128(5, 2)),
+                  "i": [1, 2, 3]})
+    for name in ("a", "b"):
+        pq.write_table(t, str(tmp_path / f"{name}.parquet"), store_decimal_as_integer=True, store_schema=False)
+    reads = []
+    for name in ("a", "b"):
+        pf = pc.ParquetFile(str(tmp_path / f"{name}.parquet"))
+        got = pf.light_read()
+        assert isinstance(got, small_files.LightRead)
+        reads.append(got)
+    a, b = reads
+    assert a.joins(b)
+    descs = [dataclasses.replace(d, physical_type=PhysicalType.INT64) if d.physical_type == PhysicalType.INT32 else d
+             for d in b.ctx.metadata.schema.columns]
+    assert [d.physical_type for d in b.ctx.metadata.schema.columns][0] == PhysicalType.INT32
+    ctx = SimpleNamespace(indexes=b.ctx.indexes, metadata=SimpleNamespace(schema=SimpleNamespace(columns=descs)))
+    other = small_files.LightRead(ctx, b.selected, b.parts, b.schema, b.key_values, b.typed)  # type: ignore[arg-type]
+    assert not a.joins(other)
