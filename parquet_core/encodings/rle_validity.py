@@ -132,6 +132,18 @@ def _positions(n: int) -> npt.NDArray[np.intp]:
     return _ARANGE[:n]
 
 
+_ARANGE32 = np.arange(1 << 16, dtype=np.int32)
+
+
+def _positions32(n: int) -> npt.NDArray[np.int32]:
+    """``np.arange(n, dtype=np.int32)`` from a cached array (grown as needed, read-only)."""
+    global _ARANGE32
+    if _ARANGE32.size < n:
+        _ARANGE32 = np.arange(max(n, 2 * _ARANGE32.size), dtype=np.int32)
+        _ARANGE32.flags.writeable = False
+    return _ARANGE32[:n]
+
+
 def _chain(a: npt.NDArray[np.uint8], n: int, seg_start: npt.NDArray[np.intp],
            seg_end: npt.NDArray[np.intp]) -> npt.NDArray[np.intp] | None:
     """Header positions of the run chain of ``a[:n]`` from position 0, ascending, or
@@ -349,7 +361,17 @@ def decode_validity(streams: Sequence[bytes | bytearray | memoryview], counts: S
     if runs is None:
         return None
     body, take, slot, packed = runs
-    drawn = _bitmap(a, n, body, take, slot, packed, int(cnt.sum()))
+    total = int(cnt.sum())
+    if take.size * _DENSE_RUN >= total:
+        # many short runs: every slot read through one index into the stream's bits
+        valid = _bitmap_dense(a, n, body, take, slot, packed, total)
+        if valid is None:
+            return None
+        if npages == 1:
+            return valid, np.array([np.count_nonzero(valid)], dtype=np.int64)
+        starts = np.cumsum(cnt) - cnt
+        return valid, np.add.reduceat(valid.view(np.uint8), starts, dtype=np.int64)
+    drawn = _bitmap(a, n, body, take, slot, packed, total)
     if drawn is None:
         return None
     out, fill, flipped, m_take, m_slot = drawn
@@ -432,6 +454,41 @@ def _slots(body: npt.NDArray[np.intp], packed: npt.NDArray[np.int64], take: npt.
         return None                         # a body past its stream
     return (np.compress(used, body), np.compress(used, take), np.compress(used, slot),
             np.compress(used, packed))
+
+
+#: Runs averaging fewer slots than this are drawn by :func:`_bitmap_dense` (a few
+#: passes over every slot), longer ones by :func:`_bitmap` (work on the minority only).
+_DENSE_RUN = 32
+
+
+def _bitmap_dense(a: npt.NDArray[np.uint8], n: int, body: npt.NDArray[Any], take: npt.NDArray[Any],
+                  slot: npt.NDArray[Any], packed: npt.NDArray[Any], total: int
+                  ) -> npt.NDArray[np.bool_] | None:
+    """The validity of ``total`` slots from the used runs (as :func:`_slots` gives them:
+    consecutive, from slot 0), or None when an RLE run's value does not fit in 1 bit.
+
+    Every byte of the joined streams is unpacked to bits once; slot ``k`` of a
+    bit-packed run is bit ``8 * body + k`` of that, every slot of an RLE run is
+    bit 0 of its value byte (0 or 1, checked).  Each slot's index is its run's
+    base repeated over the run's slots, plus the slot's position for bit-packed runs.
+    """
+    rle = packed == 0
+    if np.any(np.take(a, np.compress(rle, body)) > 1):
+        return None                         # RLE value does not fit in 1 bit
+    if not np.all(take):                    # runs of no values take no slot
+        nz = take > 0
+        body, take, slot, packed = (np.compress(nz, body), np.compress(nz, take),
+                                    np.compress(nz, slot), np.compress(nz, packed))
+    itype = np.int32 if 8 * n + 8 < 2**31 and total < 2**31 else np.intp
+    # slot s of run r reads bit 8 * body[r] + step[r] * (s - slot[r]), step 1 (bit-packed) or 0 (RLE)
+    base = body.astype(itype)
+    base <<= 3
+    base -= np.where(packed != 0, slot, 0).astype(itype)
+    idx = np.repeat(base, take)
+    pos = _positions32(total) if itype is np.int32 else _positions(total)
+    idx += pos * np.repeat(packed.astype(itype), take)
+    bits = np.unpackbits(a[:n], bitorder="little")
+    return np.take(bits, idx).view(np.bool_)
 
 
 def _bitmap(a: npt.NDArray[np.uint8], n: int, body: npt.NDArray[Any], take: npt.NDArray[Any],
