@@ -243,15 +243,35 @@ def test_a_six_byte_run_header_is_refused_on_every_path() -> None:
     assert _general(s, 88) is None
 
 
+@pytest.mark.parametrize("sizes", [[20000, 13, 777, 8, 4096], [20000], [9], [1]])
 @pytest.mark.parametrize("dense_run", [0, 10**9])
 @pytest.mark.parametrize("rate", [0.05, 0.1, 0.5])
-def test_dense_and_sparse_bitmaps_agree_with_the_reference(monkeypatch, dense_run: int, rate: float) -> None:
+def test_dense_and_sparse_bitmaps_agree_with_the_reference(monkeypatch, dense_run: int, rate: float,
+                                                           sizes: list[int]) -> None:
     """Both ways of drawing the bitmap (per-slot index into the stream's bits for many
-    short runs, minority writes for long runs) give the reference's levels."""
+    short runs, one page or several; minority writes for long runs) give the reference's
+    levels."""
     monkeypatch.setattr(rle_validity, "_DENSE_RUN", dense_run)
-    rng = np.random.default_rng(int(rate * 100) + dense_run % 7)
-    streams, counts = _pages(rng, rate, [20000, 13, 777, 8, 4096])
+    rng = np.random.default_rng(int(rate * 100) + dense_run % 7 + len(sizes))
+    streams, counts = _pages(rng, rate, sizes)
     _check(streams, counts, must_decode=True)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pages=st.lists(st.tuples(st.binary(min_size=1, max_size=40), st.integers(1, 200)), min_size=1, max_size=1))
+def test_one_short_run_page_decodes_like_the_reference_or_falls_back(pages) -> None:
+    """The one-page path on arbitrary bytes: the reference's levels, or None only where
+    the reference (the general decoder) refuses the stream or bytes follow its runs."""
+    (stream, count), = pages
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(rle_validity, "_DENSE_RUN", 10**9)
+        got = decode_validity([stream], [count])
+    ref = _reference(stream, count)
+    assert _general(stream, count) == ref
+    if got is None:
+        return
+    assert ref is not None, "accepted a stream the general decoder rejects"
+    assert got[0].tolist() == [bool(v) for v in ref] and got[1].tolist() == [sum(ref)]
 
 
 def test_pyarrow_levels_with_ten_percent_nulls_take_the_dense_path(monkeypatch) -> None:
@@ -269,8 +289,8 @@ def test_pyarrow_levels_with_ten_percent_nulls_take_the_dense_path(monkeypatch) 
     buf = io.BytesIO()
     pq.write_table(table, buf)
     calls = []
-    real = rle_validity._bitmap_dense
-    monkeypatch.setattr(rle_validity, "_bitmap_dense", lambda *a: calls.append(1) or real(*a))
+    real = rle_validity._dense_bits
+    monkeypatch.setattr(rle_validity, "_dense_bits", lambda *a: calls.append(1) or real(*a))
     got = pc.read_table(io.BytesIO(buf.getvalue()), use_threads=False).to_arrow()
     assert got.equals(pq.read_table(io.BytesIO(buf.getvalue())))
     assert len(calls) == 2
