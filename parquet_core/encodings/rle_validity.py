@@ -44,7 +44,7 @@ the output has ``sum(counts)`` slots, as the general decoder would produce.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -391,7 +391,8 @@ def decode_validity(streams: Sequence[bytes | bytearray | memoryview], counts: S
     return out, present
 
 
-def _one_page(stream: Any, count: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]] | None | bool:
+def _one_page(stream: Any, count: int
+              ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]] | None | Literal[False]:
     """:func:`decode_validity` of one stream whose runs are short on average (as pyarrow
     writes a column with scattered nulls), in fewer numpy calls: the same checks, on the
     runs up to the count (the later ones are ignored, as the general decoder ignores
