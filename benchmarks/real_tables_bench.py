@@ -29,7 +29,10 @@ equal to pyarrow's read of the same file before it is timed.
   the write of the same table (``pc.write_table`` vs ``pq.write_table``, same
   compression and dictionary settings; our file read back by pyarrow and checked
   equal), then the table read with one thread and with each engine's default
-  threads, wall-clock.  ``--rows`` does not apply.
+  threads, wall-clock; then the same shape with other values, one thread each
+  (``wide_variant``): doubles rounded to 0.01 (~101 distinct values per column,
+  7-bit dictionary indices), random int32, and the random doubles with ~10 %
+  nulls at random (many short definition-level runs).  ``--rows`` does not apply.
 * ``writes``: the ``taxi`` table (``--rows`` rows) and a nested
   ``list<struct<id: int64, tags: list<string>>>`` table (200,000 rows) written
   by both engines with pyarrow's defaults (snappy, dictionary, statistics); our
@@ -246,6 +249,28 @@ def wide(rows: int = WIDE_ROWS, seed: int = 6) -> pa.Table:
     return pa.table({f"c{i:03d}": block[i] for i in range(WIDE_COLS)})
 
 
+def wide_variant(kind: str, rows: int = WIDE_ROWS, seed: int = 6) -> pa.Table:
+    """The wide shape with other values: ``rounded`` (doubles rounded to 0.01, ~101
+    distinct per column), ``int32`` (random int32, all distinct in practice) or
+    ``nulls`` (the random doubles with ~10 % nulls at random)."""
+    rng = np.random.default_rng(seed)
+    if kind == "int32":
+        block = rng.integers(-2**31, 2**31 - 1, (WIDE_COLS, rows), dtype=np.int32)
+        return pa.table({f"c{i:03d}": block[i] for i in range(WIDE_COLS)})
+    block = rng.random((WIDE_COLS, rows))
+    if kind == "rounded":
+        block = np.round(block, 2)
+        return pa.table({f"c{i:03d}": block[i] for i in range(WIDE_COLS)})
+    if kind == "nulls":
+        null = rng.random((WIDE_COLS, rows)) < 0.1
+        return pa.table({f"c{i:03d}": pa.array(block[i], mask=null[i]) for i in range(WIDE_COLS)})
+    raise ValueError(f"unknown wide variant {kind!r}")
+
+
+#: the extra wide rows: label and variant (each file read by both engines, one thread)
+WIDE_VARIANTS = (("rounded to_arrow", "rounded"), ("int32 to_arrow", "int32"), ("10% nulls to_arrow", "nulls"))
+
+
 def footer_file(path: str) -> None:
     """The ``footer`` case's file: FOOTER_GROUPS row groups of 10 rows x FOOTER_COLS int64 columns."""
     rows = FOOTER_GROUPS * 10
@@ -450,6 +475,14 @@ def run_case(case: str, rows: int, repeats: int, cache: str) -> Iterator[tuple[s
                wall_best(lambda: pq.read_table(path, use_threads=False), repeats), os.path.getsize(path))
         t_pc, t_pa = threaded(ours, theirs, repeats)
         yield case, "default threads (wall)", t_pc, t_pa, os.path.getsize(path)
+        for label, kind in WIDE_VARIANTS:
+            vpath = os.path.join(cache, f"real_wide_{kind}_{WIDE_COLS}x{WIDE_ROWS}_{pa.__version__}.parquet")
+            if not os.path.exists(vpath):
+                pq.write_table(wide_variant(kind), vpath)
+            ours = lambda p=vpath: pc.read_table(p, use_threads=False).to_arrow()  # noqa: E731
+            theirs = lambda p=vpath: pq.read_table(p, use_threads=False)  # noqa: E731
+            check_equal(ours(), theirs(), f"wide {label}")
+            yield case, label, cpu_best(ours, repeats), cpu_best(theirs, repeats), os.path.getsize(vpath)
         return
     if case == "writes":
         out_dir = tempfile.mkdtemp(prefix="pqc_writes_")

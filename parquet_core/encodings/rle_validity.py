@@ -44,7 +44,7 @@ the output has ``sum(counts)`` slots, as the general decoder would produce.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -130,6 +130,18 @@ def _positions(n: int) -> npt.NDArray[np.intp]:
         _ARANGE = np.arange(max(n, 2 * _ARANGE.size), dtype=np.intp)
         _ARANGE.flags.writeable = False
     return _ARANGE[:n]
+
+
+_ARANGE32 = np.arange(1 << 16, dtype=np.int32)
+
+
+def _positions32(n: int) -> npt.NDArray[np.int32]:
+    """``np.arange(n, dtype=np.int32)`` from a cached array (grown as needed, read-only)."""
+    global _ARANGE32
+    if _ARANGE32.size < n:
+        _ARANGE32 = np.arange(max(n, 2 * _ARANGE32.size), dtype=np.int32)
+        _ARANGE32.flags.writeable = False
+    return _ARANGE32[:n]
 
 
 def _chain(a: npt.NDArray[np.uint8], n: int, seg_start: npt.NDArray[np.intp],
@@ -325,6 +337,10 @@ def decode_validity(streams: Sequence[bytes | bytearray | memoryview], counts: S
     npages = len(counts)
     if npages == 0 or npages != len(streams):
         return None
+    if npages == 1:
+        one = _one_page(streams[0], int(counts[0]))
+        if one is not False:
+            return one
     cnt = np.asarray(counts, dtype=np.int64)
     if int(cnt.min()) <= 0:
         return None
@@ -349,7 +365,17 @@ def decode_validity(streams: Sequence[bytes | bytearray | memoryview], counts: S
     if runs is None:
         return None
     body, take, slot, packed = runs
-    drawn = _bitmap(a, n, body, take, slot, packed, int(cnt.sum()))
+    total = int(cnt.sum())
+    if take.size * _DENSE_RUN >= total:
+        # many short runs: every slot read through one index into the stream's bits
+        valid = _bitmap_dense(a, n, body, take, slot, packed, total)
+        if valid is None:
+            return None
+        if npages == 1:
+            return valid, np.array([np.count_nonzero(valid)], dtype=np.int64)
+        starts = np.cumsum(cnt) - cnt
+        return valid, np.add.reduceat(valid.view(np.uint8), starts, dtype=np.int64)
+    drawn = _bitmap(a, n, body, take, slot, packed, total)
     if drawn is None:
         return None
     out, fill, flipped, m_take, m_slot = drawn
@@ -363,6 +389,50 @@ def decode_validity(streams: Sequence[bytes | bytearray | memoryview], counts: S
         changed += np.bincount(m_page, weights=m_take, minlength=npages).astype(np.int64)
     present = cnt - changed if fill else changed
     return out, present
+
+
+def _one_page(stream: Any, count: int
+              ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]] | None | Literal[False]:
+    """:func:`decode_validity` of one stream whose runs are short on average (as pyarrow
+    writes a column with scattered nulls), in fewer numpy calls: the same checks, on the
+    runs up to the count (the later ones are ignored, as the general decoder ignores
+    them); False for a stream of long runs (the general steps decode it)."""
+    n = len(memoryview(stream))
+    if count <= 0 or n <= 0:
+        return None
+    joined = bytearray().join([stream, bytes(_PAD)])
+    a = np.frombuffer(joined, dtype=np.uint8)
+    chain = _chain(a, n, _ZERO, np.array([n], dtype=np.intp))
+    if chain is None or not chain.size or chain[0] != 0:
+        return None
+    if chain.size * _DENSE_RUN < count:
+        return False
+    body, packed, take, overlong = _runs(a, chain)
+    if overlong is not None and overlong.size:
+        return None                         # a run header longer than 5 bytes
+    cum = np.cumsum(take)
+    if int(cum[-1]) < count:
+        return None                         # the runs end before the count
+    last = int(np.searchsorted(cum, count))  # the run holding the last slot; later runs unused
+    used = last + 1
+    body, packed, take = body[:used], packed[:used], take[:used]
+    take[last] -= int(cum[last]) - count
+    if int(body[last]) + ((int(take[last]) + 7) >> 3 if packed[last] else 1) > n:
+        return None                         # the last run's body is past the stream
+    rle = packed == 0
+    if np.any(np.take(a, np.compress(rle, body)) > 1):
+        return None                         # RLE value does not fit in 1 bit
+    if not np.all(take):
+        nz = take > 0
+        body, packed, take = np.compress(nz, body), np.compress(nz, packed), np.compress(nz, take)
+    slot = np.cumsum(take)
+    slot -= take
+    valid = _dense_bits(a, n, body, take, slot, packed, count)
+    return valid, np.array([np.count_nonzero(valid)], dtype=np.int64)
+
+
+_ZERO = np.zeros(1, dtype=np.intp)
+_ZERO.flags.writeable = False
 
 
 def _runs(a: npt.NDArray[np.uint8], chain: npt.NDArray[np.intp]
@@ -432,6 +502,47 @@ def _slots(body: npt.NDArray[np.intp], packed: npt.NDArray[np.int64], take: npt.
         return None                         # a body past its stream
     return (np.compress(used, body), np.compress(used, take), np.compress(used, slot),
             np.compress(used, packed))
+
+
+#: Runs averaging fewer slots than this are drawn by :func:`_bitmap_dense` (a few
+#: passes over every slot), longer ones by :func:`_bitmap` (work on the minority only).
+_DENSE_RUN = 32
+
+
+def _bitmap_dense(a: npt.NDArray[np.uint8], n: int, body: npt.NDArray[Any], take: npt.NDArray[Any],
+                  slot: npt.NDArray[Any], packed: npt.NDArray[Any], total: int
+                  ) -> npt.NDArray[np.bool_] | None:
+    """The validity of ``total`` slots from the used runs (as :func:`_slots` gives them:
+    consecutive, from slot 0), or None when an RLE run's value does not fit in 1 bit.
+
+    Every byte of the joined streams is unpacked to bits once; slot ``k`` of a
+    bit-packed run is bit ``8 * body + k`` of that, every slot of an RLE run is
+    bit 0 of its value byte (0 or 1, checked).  Each slot's index is its run's
+    base repeated over the run's slots, plus the slot's position for bit-packed runs.
+    """
+    rle = packed == 0
+    if np.any(np.take(a, np.compress(rle, body)) > 1):
+        return None                         # RLE value does not fit in 1 bit
+    if not np.all(take):                    # runs of no values take no slot
+        nz = take > 0
+        body, take, slot, packed = (np.compress(nz, body), np.compress(nz, take),
+                                    np.compress(nz, slot), np.compress(nz, packed))
+    return _dense_bits(a, n, body, take, slot, packed, total)
+
+
+def _dense_bits(a: npt.NDArray[np.uint8], n: int, body: npt.NDArray[Any], take: npt.NDArray[Any],
+                slot: npt.NDArray[Any], packed: npt.NDArray[Any], total: int) -> npt.NDArray[np.bool_]:
+    """The slots of checked runs of more than no values each (see :func:`_bitmap_dense`)."""
+    itype = np.int32 if 8 * n + 8 < 2**31 and total < 2**31 else np.intp
+    # slot s of run r reads bit 8 * body[r] + step[r] * (s - slot[r]), step 1 (bit-packed) or 0 (RLE)
+    base = body.astype(itype)
+    base <<= 3
+    base -= np.where(packed != 0, slot, 0).astype(itype)
+    idx = np.repeat(base, take)
+    pos = _positions32(total) if itype is np.int32 else _positions(total)
+    idx += pos * np.repeat(packed.astype(itype), take)
+    bits = np.unpackbits(a[:n], bitorder="little")
+    return np.take(bits, idx).view(np.bool_)
 
 
 def _bitmap(a: npt.NDArray[np.uint8], n: int, body: npt.NDArray[Any], take: npt.NDArray[Any],

@@ -241,3 +241,56 @@ def test_a_six_byte_run_header_is_refused_on_every_path() -> None:
     s = b"\x80\xff\xff\xbf\x80\x01\x01"
     assert _reference(s, 88) is None
     assert _general(s, 88) is None
+
+
+@pytest.mark.parametrize("sizes", [[20000, 13, 777, 8, 4096], [20000], [9], [1]])
+@pytest.mark.parametrize("dense_run", [0, 10**9])
+@pytest.mark.parametrize("rate", [0.05, 0.1, 0.5])
+def test_dense_and_sparse_bitmaps_agree_with_the_reference(monkeypatch, dense_run: int, rate: float,
+                                                           sizes: list[int]) -> None:
+    """Both ways of drawing the bitmap (per-slot index into the stream's bits for many
+    short runs, one page or several; minority writes for long runs) give the reference's
+    levels."""
+    monkeypatch.setattr(rle_validity, "_DENSE_RUN", dense_run)
+    rng = np.random.default_rng(int(rate * 100) + dense_run % 7 + len(sizes))
+    streams, counts = _pages(rng, rate, sizes)
+    _check(streams, counts, must_decode=True)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pages=st.lists(st.tuples(st.binary(min_size=1, max_size=40), st.integers(1, 200)), min_size=1, max_size=1))
+def test_one_short_run_page_decodes_like_the_reference_or_falls_back(pages) -> None:
+    """The one-page path on arbitrary bytes: the reference's levels, or None only where
+    the reference (the general decoder) refuses the stream or bytes follow its runs."""
+    (stream, count), = pages
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(rle_validity, "_DENSE_RUN", 10**9)
+        got = decode_validity([stream], [count])
+    ref = _reference(stream, count)
+    assert _general(stream, count) == ref
+    if got is None:
+        return
+    assert ref is not None, "accepted a stream the general decoder rejects"
+    assert got[0].tolist() == [bool(v) for v in ref] and got[1].tolist() == [sum(ref)]
+
+
+def test_pyarrow_levels_with_ten_percent_nulls_take_the_dense_path(monkeypatch) -> None:
+    """pyarrow's definition levels of a column with ~10 % random nulls (short runs) are
+    drawn by the dense bitmap and read back equal to pyarrow's own read."""
+    import io
+
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    import parquet_core as pc
+
+    rng = np.random.default_rng(32)
+    table = pa.table({"x": pa.array(rng.random(20000), mask=rng.random(20000) < 0.1),
+                      "y": pa.array(rng.integers(0, 100, 20000).astype(np.int32), mask=rng.random(20000) < 0.1)})
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    calls = []
+    real = rle_validity._dense_bits
+    monkeypatch.setattr(rle_validity, "_dense_bits", lambda *a: calls.append(1) or real(*a))
+    got = pc.read_table(io.BytesIO(buf.getvalue()), use_threads=False).to_arrow()
+    assert got.equals(pq.read_table(io.BytesIO(buf.getvalue())))
+    assert len(calls) == 2
