@@ -10,6 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+import parquet_core as pc
 from parquet_core.dataset import discovery
 from parquet_core.file.filesystem import LocalFileSystem
 
@@ -96,3 +97,43 @@ def test_an_interrupted_listing_closes_its_folder(tmp_path, monkeypatch) -> None
         discovery.discover(LocalFileSystem(), [root])
     assert any(it.path == failing for it in _Listing.opened)
     assert all(it.closed for it in _Listing.opened if it.given)
+
+
+def test_the_rule_holds_through_deep_listings(tmp_path) -> None:
+    """A two-level Hive folder with 20 root folders (listed on threads) and a fresh
+    ``_metadata``; then a file added in one leaf folder, one shrunk (its time set back, so
+    only its size tells), one removed.  Every listed file is read, the two stale entries are
+    named, the rows are pyarrow's from the files on disk."""
+    root = tmp_path / "ds"
+    n = 80 + 300    # p=3/q=0 gets 302 rows: a one-row file in its place is smaller than its column data
+    t = pa.table({"p": [i % 20 for i in range(80)] + [3] * 300, "q": [(i // 20) % 2 for i in range(80)] + [0] * 300,
+                  "x": list(range(n))})
+    pq.write_to_dataset(t, str(root), partition_cols=["p", "q"])
+    files = sorted(str(f) for f in root.rglob("*.parquet"))
+    collected = []
+    for f in files:
+        md = pq.read_metadata(f)
+        md.set_file_path(os.path.relpath(f, str(root)).replace(os.sep, "/"))
+        collected.append(md)
+    pq.write_metadata(pq.read_schema(files[0]), str(root / "_metadata"), metadata_collector=collected)
+    assert len(files) == 40 and pc.ParquetDataset(str(root)).explain().footers_from_metadata == 40
+
+    pq.write_table(pa.table({"x": [1000, 1001]}), str(root / "p=7" / "q=1" / "new.parquet"))
+    (shrunk,) = (root / "p=3" / "q=0").glob("*.parquet")
+    pq.write_table(pa.table({"x": [2000]}), str(shrunk))
+    past = os.stat(root / "_metadata").st_mtime_ns - 10**9
+    os.utime(shrunk, ns=(past, past))
+    (gone,) = (root / "p=11" / "q=1").glob("*.parquet")
+    os.remove(gone)
+
+    d = pc.ParquetDataset(str(root))
+    report = d.explain()
+    assert (report.footers_from_metadata, report.footers_read) == (38, 2)
+    assert sorted(os.path.relpath(p, str(root)) for p in d.stale_metadata) == \
+        sorted(os.path.relpath(str(p), str(root)) for p in (shrunk, gone))
+    theirs = pq.read_table(str(root), partitioning="hive")
+    ours = d.read()
+    key = ("p", "q", "x")
+    assert sorted(zip(*(ours.column(n).to_pylist() for n in key))) == \
+        sorted(zip(*(theirs.column(n).to_pylist() for n in key)))
+    assert ours.num_rows == n - 302 + 1 - 2 + 2
