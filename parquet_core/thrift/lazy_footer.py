@@ -284,17 +284,19 @@ class _StartMark:
     The C decoder makes a (non-frozen) struct's object before it reads the struct's
     fields, so ``start`` is where the element starts.  The extents cost two varints per
     row group here and spare a second pass over the footer where they are needed (a
-    ``_metadata`` checked against a folder's listing, ``dataset/staleness.py``)."""
+    ``_metadata`` checked against a folder's listing, ``dataset/staleness.py``).
+
+    ``start`` is set in ``__init__``: the object itself is then made by ``object``'s C
+    constructor (a ``__new__`` calling ``object.__new__`` cost ~0.3 µs more per row group:
+    0.3 ms of opening a 1,000-row-group ``_metadata``)."""
 
     __slots__ = ("start", "file_offset", "total_compressed_size")
     start: int
     file_offset: int                # (the decoder sets the two when the row group has them)
     total_compressed_size: int
 
-    def __new__(cls) -> _StartMark:
-        mark = object.__new__(cls)
-        mark.start = _local.tell()
-        return mark
+    def __init__(self) -> None:
+        self.start = _local.tell()
 
 
 _RG_MARK = only_fields(pt.RowGroup.thrift_spec, {"file_offset", "total_compressed_size"})
