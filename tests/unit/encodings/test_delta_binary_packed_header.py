@@ -11,17 +11,7 @@ import pytest
 from parquet_core.encodings.delta_binary_packed import decode_delta_binary_packed
 from parquet_core.errors import ParquetFormatError
 
-
-def _uleb(v: int) -> bytes:
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
+from tests.unit.encodings.golden import uleb as _uleb
 
 
 @pytest.mark.parametrize("tail", [0, 64])

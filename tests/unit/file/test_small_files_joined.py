@@ -42,6 +42,17 @@ def _count_joins(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return seen
 
 
+def _errors_alone_and_in_folder(path: str, raw: bytes, folder) -> tuple[ParquetError, ParquetError]:
+    """*raw* written over *path*; the errors of reading that file alone and its folder."""
+    with open(path, "wb") as f:
+        f.write(raw)
+    with pytest.raises(ParquetError) as alone:
+        pc.read_table(path, use_threads=False)
+    with pytest.raises(ParquetError) as info:
+        pc.read_table(str(folder), use_threads=False)
+    return alone.value, info.value
+
+
 def test_folder_of_small_files_equals_pyarrow(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "ds"
     folder.mkdir()
@@ -114,14 +125,9 @@ def test_a_bad_index_in_one_file_is_named_with_that_file(tmp_path) -> None:
     end = body + header.compressed_page_size
     assert raw[width_at] == 2
     raw[width_at + 2:end] = b"\xff" * (end - width_at - 2)     # every index 3: past the 3 entries
-    with open(path, "wb") as f:
-        f.write(raw)
-    with pytest.raises(ParquetError) as alone:
-        pc.read_table(path, use_threads=False)
-    with pytest.raises(ParquetError) as info:
-        pc.read_table(str(folder), use_threads=False)
-    assert "part-3.parquet" in str(info.value) and "dictionary index 3 out of range" in str(info.value)
-    assert type(info.value) is type(alone.value)
+    alone, info = _errors_alone_and_in_folder(path, raw, folder)
+    assert "part-3.parquet" in str(info) and "dictionary index 3 out of range" in str(info)
+    assert type(info) is type(alone)
 
 
 def test_files_of_other_schemas_are_not_joined(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -187,15 +193,10 @@ def test_a_bad_string_dictionary_in_one_file_is_named_with_that_file(tmp_path) -
     at = pq.ParquetFile(path).metadata.row_group(0).column(0).dictionary_page_offset
     _, hlen = _parse_header(memoryview(bytes(raw)), at)
     raw[at + hlen:at + hlen + 4] = (1 << 30).to_bytes(4, "little")   # the first entry's length
-    with open(path, "wb") as f:
-        f.write(raw)
-    with pytest.raises(ParquetError) as alone:
-        pc.read_table(path, use_threads=False)
-    with pytest.raises(ParquetError) as info:
-        pc.read_table(str(folder), use_threads=False)
-    assert "part-2.parquet" in str(info.value)
-    assert type(info.value) is type(alone.value)
-    assert str(alone.value).split(": ", 1)[-1] in str(info.value)
+    alone, info = _errors_alone_and_in_folder(path, raw, folder)
+    assert "part-2.parquet" in str(info)
+    assert type(info) is type(alone)
+    assert str(alone).split(": ", 1)[-1] in str(info)
 
 
 def test_runs_are_capped_by_the_bytes_they_hold(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
