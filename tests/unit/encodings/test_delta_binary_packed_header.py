@@ -10,7 +10,6 @@ import pytest
 
 from parquet_core.encodings.delta_binary_packed import decode_delta_binary_packed
 from parquet_core.errors import ParquetFormatError
-
 from tests.unit.encodings.golden import uleb as _uleb
 
 

@@ -221,11 +221,10 @@ def test_equal_arrow_schemas_with_other_storage_are_not_joined(tmp_path) -> None
     differently (the spec lets a decimal of 5 digits live in INT32 or INT64); a run's values
     are built with its first file's descriptors, so such files are never joined."""
     import dataclasses
+    from decimal import Decimal
     from types import SimpleNamespace
 
     from parquet_core.constants import PhysicalType
-
-    from decimal import Decimal
 
     t = pa.table({"d": pa.array([Decimal("1.25"), Decimal("-3.50"), Decimal("0.01")], pa.decimal128(5, 2)),
                   "i": [1, 2, 3]})
