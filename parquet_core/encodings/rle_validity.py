@@ -120,28 +120,28 @@ _LONG = 1 << 40
 _STEP2 = _step_table()
 
 
-_ARANGE = np.arange(1 << 16, dtype=np.intp)
+#: ``np.arange`` of each dtype asked for, read-only, grown as needed (see :func:`_arange`)
+_ARANGES: dict[Any, npt.NDArray[Any]] = {}
+
+
+def _arange(n: int, dtype: Any) -> npt.NDArray[Any]:
+    """``np.arange(n, dtype=dtype)`` as a view of a cached read-only array."""
+    base = _ARANGES.get(dtype)
+    if base is None or base.size < n:
+        base = np.arange(max(n, 1 << 16, 0 if base is None else 2 * base.size), dtype=dtype)
+        base.flags.writeable = False
+        _ARANGES[dtype] = base
+    return base[:n]
 
 
 def _positions(n: int) -> npt.NDArray[np.intp]:
     """``np.arange(n)`` from a cached array (grown as needed, read-only)."""
-    global _ARANGE
-    if _ARANGE.size < n:
-        _ARANGE = np.arange(max(n, 2 * _ARANGE.size), dtype=np.intp)
-        _ARANGE.flags.writeable = False
-    return _ARANGE[:n]
-
-
-_ARANGE32 = np.arange(1 << 16, dtype=np.int32)
+    return _arange(n, np.intp)
 
 
 def _positions32(n: int) -> npt.NDArray[np.int32]:
     """``np.arange(n, dtype=np.int32)`` from a cached array (grown as needed, read-only)."""
-    global _ARANGE32
-    if _ARANGE32.size < n:
-        _ARANGE32 = np.arange(max(n, 2 * _ARANGE32.size), dtype=np.int32)
-        _ARANGE32.flags.writeable = False
-    return _ARANGE32[:n]
+    return _arange(n, np.int32)
 
 
 def _chain(a: npt.NDArray[np.uint8], n: int, seg_start: npt.NDArray[np.intp],
