@@ -169,10 +169,17 @@ def _choose_runs_loop(c_start: npt.NDArray[np.int64], c_len: npt.NDArray[np.int6
 
 
 def _compose_prefix(prefix: npt.NDArray[np.uint8]) -> None:
-    """Turn row j of *prefix* (a map of the 8 bit-phase states, applied at run j) into the
-    composition of rows 0..j, in place: doubling rounds, each composing a row with the one
-    *span* rows earlier; rows that already map every state to one value are done (a
-    constant map absorbs what came before)."""
+    """Turn row j of *prefix* (a C-contiguous ``(k, 8)`` map of the 8 bit-phase states,
+    applied at run j) into the composition of rows 0..j, in place: doubling rounds, each
+    composing a row with the one *span* rows earlier; rows that already map every state to
+    one value are done (a constant map absorbs what came before).
+
+    A row is handled as one 64-bit word (rows move between the rounds as single
+    words, not 8-byte fancy-indexed rows), and ``f o g`` is one gather: byte ``s``
+    of the result is byte ``g[s]`` of ``f``, at ``8 * i + g[s]`` in the flat bytes
+    of the gathered rows ``f``.
+    """
+    words = prefix.view(np.uint64).reshape(-1)
     todo = np.flatnonzero(~_constant_rows(prefix))
     span = 1
     while True:
@@ -180,8 +187,10 @@ def _compose_prefix(prefix: npt.NDArray[np.uint8]) -> None:
         if not todo.size:
             return
         # later window o earlier window: f(g(s)) with f = row j, g = row j - span
-        rows = np.take_along_axis(prefix[todo], prefix[todo - span], axis=1)
-        prefix[todo] = rows
+        f = words[todo].view(np.uint8)
+        g = words[todo - span].view(np.uint8).reshape(-1, 8)
+        rows = f[g + (np.arange(0, f.size, 8, dtype=np.intp))[:, None]]
+        words[todo] = rows.view(np.uint64).reshape(-1)
         todo = todo[~_constant_rows(rows)]
         span *= 2
 
