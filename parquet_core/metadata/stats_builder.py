@@ -521,10 +521,21 @@ def level_histogram(levels: Any, max_level: int) -> list[int] | None:
         return None
     if levels is None:
         raise ValueError(f"levels are required when the max level is {max_level}")
-    counts = np.bincount(np.asarray(levels).ravel(), minlength=max_level + 1)
+    lv = np.asarray(levels).ravel()
+    if max_level <= _COUNTED_LEVELS and lv.dtype.kind in "iu" and lv.size:
+        # a few levels: one count per level beats bincount's copy of the levels into intp
+        if int(lv.max()) > max_level or (lv.dtype.kind == "i" and int(lv.min()) < 0):
+            raise ValueError(f"a level is outside 0..{max_level}")
+        above = [int(np.count_nonzero(lv == level)) for level in range(1, max_level + 1)]
+        return [lv.size - sum(above), *above]
+    counts = np.bincount(lv, minlength=max_level + 1)
     if counts.size > max_level + 1:
         raise ValueError(f"a level exceeds the max level {max_level}")
     return [int(c) for c in counts]
+
+
+#: Up to this maximum level :func:`level_histogram` counts each level in turn.
+_COUNTED_LEVELS = 4
 
 
 def size_statistics(desc: ColumnDescriptor, *, values: Any = None, def_levels: Any = None,

@@ -357,6 +357,22 @@ def test_level_histogram_counts_every_level() -> None:
         level_histogram(None, 1)
 
 
+@pytest.mark.parametrize("max_level", [1, 2, 4, 5, 9])
+@pytest.mark.parametrize("dtype", [np.int16, np.uint8, np.int64])
+def test_level_histogram_small_and_deep_levels(max_level: int, dtype: type) -> None:
+    """Counted level by level (shallow) or by bincount (deep): the same counts, and a
+    level outside 0..max refused either way."""
+    rng = np.random.default_rng(max_level)
+    levels = rng.integers(0, max_level + 1, size=3000).astype(dtype)
+    counts = Counter(levels.tolist())
+    assert level_histogram(levels, max_level) == [counts[i] for i in range(max_level + 1)]
+    with pytest.raises(ValueError):
+        level_histogram(np.append(levels, max_level + 1).astype(dtype), max_level)
+    if np.dtype(dtype).kind == "i":
+        with pytest.raises(ValueError):
+            level_histogram(np.append(levels, -1).astype(dtype), max_level)
+
+
 def test_size_statistics_and_merge() -> None:
     d = _nested_desc()
     p1 = size_statistics(d, values=_ba(b"ab", b"cde"), def_levels=np.array([3, 0, 3, 1]),
