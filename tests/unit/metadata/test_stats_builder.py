@@ -253,6 +253,22 @@ def test_chunk_merges_pages_without_nan_or_empty_pages() -> None:
     assert b.chunk_bounds() == (struct.pack("<d", -1.5), struct.pack("<d", 4.0))
 
 
+@pytest.mark.parametrize("ptype", [PhysicalType.FLOAT, PhysicalType.DOUBLE])
+def test_nan_counts_per_page_whether_or_not_the_page_holds_nan(ptype: int) -> None:
+    """Page and chunk NaN counts equal numpy's count, for pages with no NaN (then known from
+    min/max alone), some, only NaN, and with every value also passed as *all_values*."""
+    d = _desc(ptype)
+    ftype = np.float32 if ptype == PhysicalType.FLOAT else np.float64
+    pages = [np.array([1.0, -0.0, 7.5], ftype), np.array([np.nan, 2.0, np.nan, -3.0], ftype),
+             np.array([np.nan], ftype), np.array([0.25, np.inf], ftype), np.array([5.0, np.nan], ftype)]
+    for same in (False, True):
+        b = StatisticsBuilder(d)
+        for page in pages:
+            b.update(page, 0, page if same else None)
+            assert b.page_nan_count == int(np.isnan(page).sum())
+        assert b.chunk_statistics().nan_count == sum(int(np.isnan(p).sum()) for p in pages)
+
+
 def test_chunk_merge_keeps_untruncated_bounds_and_signed_decimal_order() -> None:
     d = _desc(PhysicalType.BYTE_ARRAY)
     b = StatisticsBuilder(d, truncate_length=2)
