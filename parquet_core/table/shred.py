@@ -102,7 +102,7 @@ class _Shredder:
         if not nullable:
             return e, d
         d += 1
-        return _Entries(e.idx, np.where(live, np.int16(d), e.defs).astype(np.int16), e.reps), d
+        return _Entries(e.idx, np.where(live, np.int16(d), e.defs).astype(np.int16, copy=False), e.reps), d
 
     def walk(self, arr: Array, field: Field, e: _Entries, d: int, r: int,
              path: tuple[str, ...], what: str = "null in a non-nullable field") -> None:
