@@ -169,10 +169,17 @@ def _choose_runs_loop(c_start: npt.NDArray[np.int64], c_len: npt.NDArray[np.int6
 
 
 def _compose_prefix(prefix: npt.NDArray[np.uint8]) -> None:
-    """Turn row j of *prefix* (a map of the 8 bit-phase states, applied at run j) into the
-    composition of rows 0..j, in place: doubling rounds, each composing a row with the one
-    *span* rows earlier; rows that already map every state to one value are done (a
-    constant map absorbs what came before)."""
+    """Turn row j of *prefix* (a C-contiguous ``(k, 8)`` map of the 8 bit-phase states,
+    applied at run j) into the composition of rows 0..j, in place: doubling rounds, each
+    composing a row with the one *span* rows earlier; rows that already map every state to
+    one value are done (a constant map absorbs what came before).
+
+    A row is handled as one 64-bit word (rows move between the rounds as single
+    words, not 8-byte fancy-indexed rows), and ``f o g`` is one gather: byte ``s``
+    of the result is byte ``g[s]`` of ``f``, at ``8 * i + g[s]`` in the flat bytes
+    of the gathered rows ``f``.
+    """
+    words = prefix.view(np.uint64).reshape(-1)
     todo = np.flatnonzero(~_constant_rows(prefix))
     span = 1
     while True:
@@ -180,8 +187,10 @@ def _compose_prefix(prefix: npt.NDArray[np.uint8]) -> None:
         if not todo.size:
             return
         # later window o earlier window: f(g(s)) with f = row j, g = row j - span
-        rows = np.take_along_axis(prefix[todo], prefix[todo - span], axis=1)
-        prefix[todo] = rows
+        f = words[todo].view(np.uint8)
+        g = words[todo - span].view(np.uint8).reshape(-1, 8)
+        rows = f[g + (np.arange(0, f.size, 8, dtype=np.intp))[:, None]]
+        words[todo] = rows.view(np.uint64).reshape(-1)
         todo = todo[~_constant_rows(rows)]
         span *= 2
 
@@ -430,32 +439,23 @@ def _hybrid_pages(v: npt.NDArray[Any], b: npt.NDArray[np.int64], widths: npt.NDA
     values checked by the caller): the bytes :func:`encode_rle_hybrid` gives per page."""
     if v.dtype == np.bool_:
         v = v.view(np.uint8)
+    # the narrowest unsigned type that holds every page's values (they fit their widths):
+    # the passes below (comparisons, gathering the literals, packing) then move a
+    # quarter of the bytes of int32 dictionary indices
+    wmax = int(widths.max()) if widths.size else 0
+    narrow = np.uint8 if wmax <= 8 else np.uint16 if wmax <= 16 else np.uint32
+    if v.dtype.itemsize > np.dtype(narrow).itemsize:
+        v = v.astype(narrow)
     minrep = np.array([default_min_repeat(int(x)) for x in widths.tolist()], dtype=np.int64)
-    n = v.size
-    # runs of equal values, cut at page boundaries
-    cut = np.zeros(n + 1, dtype=np.bool_)
-    if n:
-        cut[1:n] = v[1:] != v[:-1]
-    cut[b] = True
-    starts = np.flatnonzero(cut[:n])
-    # run lengths are the gaps between starts (the last run ends the values): only
-    # those of candidate runs are kept
     shortest = int(minrep.min())
-    gaps = np.subtract(starts[1:], starts[:-1])
-    cand = np.flatnonzero(gaps >= shortest)
-    c_start, c_len = starts[cand], gaps[cand]
-    tail = n - int(starts[-1]) if starts.size else 0
-    if tail >= shortest:
-        c_start, c_len = np.append(c_start, starts[-1]), np.append(c_len, tail)
-        cand = np.append(cand, starts.size - 1)
+    c_start, c_len = _long_runs(v, b, shortest)
     c_page = np.searchsorted(b, c_start, side="right") - 1
     if int(minrep.max()) > int(minrep.min()):
         mine = c_len >= minrep[c_page]
         c_start, c_len, c_page = c_start[mine], c_len[mine], c_page[mine]
-        cand = cand[mine]
-    keep = np.zeros(cand.size, dtype=np.bool_)
-    pad = np.zeros(cand.size, dtype=np.int64)
-    if cand.size:
+    keep = np.zeros(c_start.size, dtype=np.bool_)
+    pad = np.zeros(c_start.size, dtype=np.int64)
+    if c_start.size:
         keep, pad = _choose_runs_paged(c_start - b[c_page], c_len, minrep[c_page], c_page)
     out = None
     for _ in range(2):
@@ -477,6 +477,42 @@ def _hybrid_pages(v: npt.NDArray[Any], b: npt.NDArray[np.int64], widths: npt.NDA
         pieces.append(data[at:end].tobytes())
         at = end
     return pieces
+
+
+def _long_runs(v: npt.NDArray[Any], b: npt.NDArray[np.int64], shortest: int
+               ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Start and length of every run of at least *shortest* (>= 2) equal values,
+    runs cut at the page bounds *b*.
+
+    Only those runs can become RLE runs, and a column of low-cardinality
+    values changes value every few rows, so listing every change (hundreds
+    of thousands of positions) costs far more than the few long runs.
+    ``eq[i]`` says value ``i + 1`` repeats value ``i`` (false across a page
+    bound); and-ing it with itself shifted by 1, 2, 4, ... positions gives
+    ``a[i]``: the ``shortest - 1`` comparisons from ``i`` on all hold, i.e.
+    ``v[i:i + shortest]`` are equal.  A stretch of true ``a[s:e]`` is then
+    the run ``v[s:e + shortest - 1]``, and only the edges of those stretches
+    are listed.
+    """
+    n = v.size
+    k = shortest - 1
+    if n < shortest:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    eq = v[1:] == v[:-1]
+    inner = b[(b > 0) & (b < n)]
+    eq[inner - 1] = False
+    a, span = eq, 1
+    while 2 * span <= k:
+        a = a[:-span] & a[span:]
+        span *= 2
+    if span < k:
+        a = a[:span - k] & a[k - span:]
+    edges = np.zeros(a.size + 1, dtype=np.bool_)
+    edges[1:-1] = a[1:] != a[:-1]
+    edges[0], edges[-1] = a[0], a[-1]
+    at = np.flatnonzero(edges)
+    starts = at[0::2]
+    return starts, at[1::2] - starts + k
 
 
 def _choose_runs_paged(c_start: npt.NDArray[np.int64], c_len: npt.NDArray[np.int64],

@@ -122,15 +122,24 @@ def _kind(desc: ColumnDescriptor, column_order: str = TYPE_ORDER) -> str | None:
 
 
 def _float_bounds(v: np.ndarray) -> Bounds | None:
+    return _float_bounds_nan(v)[0]
+
+
+def _float_bounds_nan(v: np.ndarray) -> tuple[Bounds | None, bool]:
+    """:func:`_float_bounds` and whether *v* holds a NaN (min and max propagate NaN,
+    so two NaN-free extremes mean a NaN-free array)."""
     lo, hi = v.min(), v.max()
     if np.isnan(lo) or np.isnan(hi):
         v = v[~np.isnan(v)]
         if v.size == 0:
-            return None  # all NaN: no bounds at all (spec: NaN is never written)
+            return None, True  # all NaN: no bounds at all (spec: NaN is never written)
         lo, hi = v.min(), v.max()
+        nan = True
+    else:
+        nan = False
     lo_f, hi_f = float(lo), float(hi)
     # spec: a zero minimum is written -0.0, a zero maximum +0.0
-    return (-0.0 if lo_f == 0.0 else lo_f), (0.0 if hi_f == 0.0 else hi_f)
+    return ((-0.0 if lo_f == 0.0 else lo_f), (0.0 if hi_f == 0.0 else hi_f)), nan
 
 
 _SIGNED_BITS: dict[int, np.dtype[np.signedinteger[Any]]] = {2: np.dtype("<i2"), 4: np.dtype("<i4"), 8: np.dtype("<i8")}
@@ -231,7 +240,12 @@ def compute_bounds(values: Any, desc: ColumnDescriptor, column_order: str = TYPE
         ``None`` when there are no values, only NaNs, or the column's order
         is undefined.
     """
-    kind = _kind(desc, column_order)
+    return _bounds_of_kind(values, desc, _kind(desc, column_order))
+
+
+def _bounds_of_kind(values: Any, desc: ColumnDescriptor, kind: str | None) -> Bounds | None:
+    """:func:`compute_bounds` with the leaf's kind already known (a builder classifies its
+    leaf once, not once per page)."""
     if kind is None or len(values) == 0:
         return None
     if kind == "float_total":
@@ -424,13 +438,23 @@ class StatisticsBuilder:
         null_count = int(null_count)
         if null_count < 0:
             raise ValueError(f"null_count must not be negative, got {null_count}")
-        bounds = compute_bounds(values, self.descriptor, self.column_order) \
-            if self._kind is not None else None
+        desc = self.descriptor
+        nan_free = False
+        if self._kind == "float" and (all_values is None or all_values is values) and len(values):
+            # the bounds over every value of the page also say whether it holds a NaN
+            ftype = np.float32 if desc.physical_type == PhysicalType.FLOAT else np.float64
+            bounds, nan = _float_bounds_nan(np.asarray(values).astype(ftype, copy=False))
+            nan_free = not nan
+        else:
+            bounds = _bounds_of_kind(values, desc, self._kind) if self._kind is not None else None
         self._page_bounds, self._page_nulls = bounds, null_count
         self._chunk_nulls += null_count
         if self._floating:
-            self._page_nans = count_nans(values if all_values is None else all_values,
-                                         self.descriptor) or 0
+            if nan_free:
+                self._page_nans = 0
+            else:
+                self._page_nans = count_nans(values if all_values is None else all_values,
+                                             self.descriptor) or 0
             self._chunk_nans += self._page_nans
         self.num_pages += 1
         if bounds is not None:
@@ -521,10 +545,21 @@ def level_histogram(levels: Any, max_level: int) -> list[int] | None:
         return None
     if levels is None:
         raise ValueError(f"levels are required when the max level is {max_level}")
-    counts = np.bincount(np.asarray(levels).ravel(), minlength=max_level + 1)
+    lv = np.asarray(levels).ravel()
+    if max_level <= _COUNTED_LEVELS and lv.dtype.kind in "iu" and lv.size:
+        # a few levels: one count per level beats bincount's copy of the levels into intp
+        if int(lv.max()) > max_level or (lv.dtype.kind == "i" and int(lv.min()) < 0):
+            raise ValueError(f"a level is outside 0..{max_level}")
+        above = [int(np.count_nonzero(lv == level)) for level in range(1, max_level + 1)]
+        return [lv.size - sum(above), *above]
+    counts = np.bincount(lv, minlength=max_level + 1)
     if counts.size > max_level + 1:
         raise ValueError(f"a level exceeds the max level {max_level}")
     return [int(c) for c in counts]
+
+
+#: Up to this maximum level :func:`level_histogram` counts each level in turn.
+_COUNTED_LEVELS = 4
 
 
 def size_statistics(desc: ColumnDescriptor, *, values: Any = None, def_levels: Any = None,

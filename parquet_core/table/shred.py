@@ -102,7 +102,7 @@ class _Shredder:
         if not nullable:
             return e, d
         d += 1
-        return _Entries(e.idx, np.where(live, np.int16(d), e.defs).astype(np.int16), e.reps), d
+        return _Entries(e.idx, np.where(live, np.int16(d), e.defs).astype(np.int16, copy=False), e.reps), d
 
     def walk(self, arr: Array, field: Field, e: _Entries, d: int, r: int,
              path: tuple[str, ...], what: str = "null in a non-nullable field") -> None:
@@ -151,11 +151,11 @@ class _Shredder:
         live = e.idx >= 0
         if bool(live.all()):
             starts = offsets[e.idx].astype(np.int64, copy=False)
-            lens = offsets[e.idx + 1] - starts
+            lens = offsets[1:][e.idx] - starts
         elif bool(live.any()):
             at = np.maximum(e.idx, 0)
             starts = offsets[at].astype(np.int64, copy=False)
-            lens = offsets[at + 1] - starts
+            lens = offsets[1:][at] - starts
             lens[~live] = 0
         else:       # every entry ended above (the list array may have no slots at all)
             starts = np.zeros(len(e.idx), dtype=np.int64)
@@ -171,13 +171,18 @@ class _Shredder:
         base = starts - first
         idx = np.ones(total, dtype=np.int64)
         if total:
-            idx[first[1:]] += np.diff(base)
-            idx[0] = base[0]
+            # (the first elements' positions are distinct: a plain scatter of the steps)
+            steps = np.empty(len(base), dtype=np.int64)
+            steps[0] = base[0]
+            np.subtract(base[1:], base[:-1], out=steps[1:])
+            steps[1:] += 1
+            idx[first] = steps
             np.cumsum(idx, out=idx)
         empty = ~grows
-        idx[first[empty]] = -1                     # an empty or null list keeps one entry
+        at_empty = first[empty]
+        idx[at_empty] = -1                         # an empty or null list keeps one entry
         defs = np.full(total, np.int16(d + 1), dtype=np.int16)
-        defs[first[empty]] = e.defs[empty]
+        defs[at_empty] = e.defs[empty]
         reps = np.full(total, np.int16(r + 1), dtype=np.int16)
         reps[first] = e.reps                       # an entry's first element keeps its level
         return _Entries(idx, defs, reps)

@@ -134,6 +134,8 @@ def first_invalid_utf8(values: ByteArrays, rows: npt.NDArray[np.bool_] | None = 
     offsets = values.offsets
     base, end = int(offsets[0]), int(offsets[-1])
     data = values.data[base:end]
+    if len(data) == 0 or not (data >= 0x80).any():
+        return None     # ASCII: every byte a whole character, so no value is cut in one
     bad_at = _first_bad_byte(data)
     # boundaries past the first undecodable byte say nothing: the parse is lost there
     limit = end if bad_at is None else base + bad_at
@@ -152,9 +154,7 @@ def first_invalid_utf8(values: ByteArrays, rows: npt.NDArray[np.bool_] | None = 
 
 
 def _first_bad_byte(data: npt.NDArray[np.uint8]) -> int | None:
-    """Position of the first byte of the buffer where strict decoding fails."""
-    if len(data) == 0 or not (data >= 0x80).any():
-        return None
+    """Position of the first byte of the (non-ASCII) buffer where strict decoding fails."""
     dec = codecs.getincrementaldecoder("utf-8")("strict")
     mem = np.ascontiguousarray(data).data
     for pos in range(0, len(data), _CHUNK):

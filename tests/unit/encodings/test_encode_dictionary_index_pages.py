@@ -94,3 +94,34 @@ def test_level_pages_same_bytes_as_page_by_page(seed: int, length_prefix: bool) 
         assert np.array_equal(decode_rle_hybrid(runs, width, page.size), page)
     with pytest.raises(ValueError, match="exceeds the maximum level"):
         encode_level_pages(np.array([0, 4]), [0, 2], 3, length_prefix=True)
+
+
+def _runs_by_loop(v: np.ndarray, bounds: np.ndarray, shortest: int) -> list[tuple[int, int]]:
+    """Every maximal stretch of equal values inside one page, of at least *shortest* values,
+    found one value at a time."""
+    out = []
+    for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        i = lo
+        while i < hi:
+            j = i + 1
+            while j < hi and v[j] == v[i]:
+                j += 1
+            if j - i >= shortest:
+                out.append((i, j - i))
+            i = j
+    return out
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_long_runs_are_the_stretches_a_loop_finds(seed: int) -> None:
+    """The chunk-wide run finder lists exactly the long runs, cut at page bounds
+    (also those touching the first and last value, and pages shorter than a run)."""
+    from parquet_core.encodings.rle_hybrid_encoder import _long_runs
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 3000))
+    v = _runny(rng, n, int(rng.choice([1, 2, 3, 40]))).astype(rng.choice([np.uint8, np.int32, np.int64]))
+    cuts = rng.integers(0, n + 1, int(rng.integers(0, 8)))
+    bounds = np.sort(np.concatenate(([0, n], cuts))).astype(np.int64)
+    shortest = int(rng.choice([8, 12, 24, 30]))
+    starts, lens = _long_runs(v, bounds, shortest)
+    assert list(zip(starts.tolist(), lens.tolist())) == _runs_by_loop(v, bounds, shortest)

@@ -246,3 +246,22 @@ def test_run_choice_loop_and_vectorised_scan_agree(runs, min_repeat):
     a = _choose_runs(starts[cand], lens[cand], min_repeat)
     b = _choose_runs_loop(starts[cand], lens[cand], min_repeat)
     assert a[0].tolist() == b[0].tolist() and a[1].tolist() == b[1].tolist()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_prefix_composition_matches_applying_the_maps_in_turn(seed):
+    """Row j of the composed table maps a start state through rows 0..j in turn (some rows
+    constant maps, as a run chosen whatever the state gives)."""
+    from parquet_core.encodings.rle_hybrid_encoder import _compose_prefix
+
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(1, 3000))
+    maps = rng.integers(0, 8, (k, 8)).astype(np.uint8)
+    const = rng.random(k) < rng.choice([0.0, 0.05, 0.5])
+    maps[const] = rng.integers(0, 8, int(const.sum())).astype(np.uint8)[:, None]
+    got = maps.copy()
+    _compose_prefix(got)
+    state = np.arange(8)
+    for j in range(k):
+        state = maps[j][state]
+        assert got[j].tolist() == state.tolist()

@@ -253,6 +253,22 @@ def test_chunk_merges_pages_without_nan_or_empty_pages() -> None:
     assert b.chunk_bounds() == (struct.pack("<d", -1.5), struct.pack("<d", 4.0))
 
 
+@pytest.mark.parametrize("ptype", [PhysicalType.FLOAT, PhysicalType.DOUBLE])
+def test_nan_counts_per_page_whether_or_not_the_page_holds_nan(ptype: int) -> None:
+    """Page and chunk NaN counts equal numpy's count, for pages with no NaN (then known from
+    min/max alone), some, only NaN, and with every value also passed as *all_values*."""
+    d = _desc(ptype)
+    ftype = np.float32 if ptype == PhysicalType.FLOAT else np.float64
+    pages = [np.array([1.0, -0.0, 7.5], ftype), np.array([np.nan, 2.0, np.nan, -3.0], ftype),
+             np.array([np.nan], ftype), np.array([0.25, np.inf], ftype), np.array([5.0, np.nan], ftype)]
+    for same in (False, True):
+        b = StatisticsBuilder(d)
+        for page in pages:
+            b.update(page, 0, page if same else None)
+            assert b.page_nan_count == int(np.isnan(page).sum())
+        assert b.chunk_statistics().nan_count == sum(int(np.isnan(p).sum()) for p in pages)
+
+
 def test_chunk_merge_keeps_untruncated_bounds_and_signed_decimal_order() -> None:
     d = _desc(PhysicalType.BYTE_ARRAY)
     b = StatisticsBuilder(d, truncate_length=2)
@@ -355,6 +371,22 @@ def test_level_histogram_counts_every_level() -> None:
         level_histogram(np.array([3]), 2)
     with pytest.raises(ValueError):
         level_histogram(None, 1)
+
+
+@pytest.mark.parametrize("max_level", [1, 2, 4, 5, 9])
+@pytest.mark.parametrize("dtype", [np.int16, np.uint8, np.int64])
+def test_level_histogram_small_and_deep_levels(max_level: int, dtype: type) -> None:
+    """Counted level by level (shallow) or by bincount (deep): the same counts, and a
+    level outside 0..max refused either way."""
+    rng = np.random.default_rng(max_level)
+    levels = rng.integers(0, max_level + 1, size=3000).astype(dtype)
+    counts = Counter(levels.tolist())
+    assert level_histogram(levels, max_level) == [counts[i] for i in range(max_level + 1)]
+    with pytest.raises(ValueError):
+        level_histogram(np.append(levels, max_level + 1).astype(dtype), max_level)
+    if np.dtype(dtype).kind == "i":
+        with pytest.raises(ValueError):
+            level_histogram(np.append(levels, -1).astype(dtype), max_level)
 
 
 def test_size_statistics_and_merge() -> None:

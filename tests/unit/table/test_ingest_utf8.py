@@ -87,3 +87,15 @@ def test_invalid_bytes_in_null_slots_are_ignored():
     ba = ByteArrays.from_pylist(values)
     assert utf8.first_invalid_utf8(ba, rows) == _first_bad(values, rows) == 3
     assert utf8.first_invalid_utf8(ba, np.array([True, False, True, False])) is None
+
+
+def test_ascii_values_are_valid_whatever_their_cuts():
+    """Only ASCII bytes: every value is valid UTF-8 (Python's codec agrees), including
+    sliced buffers (offsets not from 0) and empty values."""
+    vals = [b"tag-01", b"", b"x" * 40, b"\x00\x7f", b"tag-39"] * 50
+    ba = ByteArrays.from_pylist(vals)
+    assert _first_bad(vals) is None
+    assert utf8.first_invalid_utf8(ba) is None
+    assert utf8.first_invalid_utf8(ba.slice(3, 200)) is None
+    bad = ByteArrays.from_pylist(vals[:7] + [b"\xc3"] + vals[7:])     # one cut character
+    assert utf8.first_invalid_utf8(bad) == _first_bad(vals[:7] + [b"\xc3"] + vals[7:]) == 7
