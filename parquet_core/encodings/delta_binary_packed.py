@@ -548,7 +548,14 @@ def _walk_uniform(joined: npt.NDArray[np.uint8], words: npt.NDArray[np.uint64], 
         length = vl + n_mini + first_w.sum(axis=1, dtype=np.int64) * group_bytes
         # a chain that would run past its page is not this page's (the walk decides)
         uniform &= ~has | (pos + full * length <= ends)
-        cnt = np.where(uniform, full, 0)
+        if int(full.min()) == steps and int(vl.max()) + n_mini <= 8:
+            # every page has `steps` full blocks and a block head (varint and widths) fits
+            # one word: one masked compare per guess against the page's first head (which
+            # is true): the varint's continuation bits and its end bit, and every width
+            uniform &= _heads_repeat(words, pos, vl, length, steps, n_mini)
+            cnt = full[:0]
+        else:
+            cnt = np.where(uniform, full, 0)
         total = int(cnt.sum())
         if total:
             page = np.repeat(np.arange(pages), cnt)
@@ -570,6 +577,28 @@ def _walk_uniform(joined: npt.NDArray[np.uint8], words: npt.NDArray[np.uint64], 
     else:
         h_mat[:, 0] = heads
     return (h_mat - vl[:, None], h_mat), uniform
+
+
+#: ``_BYTE_MASKS[t]``: the low ``t`` bytes of a word set.
+_BYTE_MASKS = np.array([(1 << (8 * t)) - 1 for t in range(9)], dtype=np.uint64)
+
+
+def _heads_repeat(words: npt.NDArray[np.uint64], pos: npt.NDArray[np.int64], vl: npt.NDArray[np.int64],
+                  length: npt.NDArray[np.int64], steps: int, n_mini: int) -> npt.NDArray[np.bool_]:
+    """Whether each page's blocks ``1 .. steps - 1`` (guessed ``length`` bytes apart from the
+    first, at ``pos``) start with the first block's head: a min-delta varint of the same
+    length ``vl`` and the same ``n_mini`` widths (``vl + n_mini <= 8``).  Guesses past the
+    buffer are clamped (their pages are refused by the caller's room check)."""
+    cand = np.arange(steps, dtype=np.int64)[None, :] * length[:, None]
+    cand += pos[:, None]
+    np.minimum(cand, words.size - 1, out=cand)
+    # the varint's high bits and the widths' bytes; for a varint of length vl the high
+    # bits read 1 1 .. 1 0, the same as in the page's first head
+    mask = _BYTE_MASKS[vl] & _HIGH_BITS
+    mask |= _BYTE_MASKS[vl + n_mini] & ~_BYTE_MASKS[vl]
+    got = words[cand]
+    got &= mask[:, None]
+    return (got == got[:, :1]).all(axis=1)
 
 
 def _strided_pages(uniform: npt.NDArray[np.bool_], wmat: npt.NDArray[np.uint8],

@@ -1,0 +1,67 @@
+"""The chunk check's one-compare test of repeated block heads (issue 32): when every page
+of a chunk has the same number of full blocks and a block head (min-delta varint and
+widths) fits one 8-byte word, each guessed block is checked by one masked compare with the
+page's first head.  A block whose varint is longer, or whose widths differ, must make its
+page a walked one; the values are the encoder's input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from parquet_core.encodings import delta_binary_packed as dbp
+from parquet_core.encodings.delta_binary_packed import (
+    delta_binary_packed_page_header,
+    encode_delta_binary_packed,
+    expand_held_delta_binary_packed_pages,
+)
+
+COUNT = 128 * 12 + 1 + 40      # 12 full blocks and a partial one
+
+
+def _page(kind: str, seed: int, dtype: type) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    deltas = rng.integers(1000, 1064, COUNT - 1)   # min delta: a 2-byte varint; width 6
+    deltas[:4] = (1000, 1063, 1000, 1063)
+    if kind == "longer varint":
+        # block 5's min delta needs a 3-byte varint, its widths stay 6
+        deltas[5 * 128:6 * 128] += 100_000
+    elif kind == "other width":
+        # one miniblock of block 7 spans 8 bits, its min delta keeps its varint length
+        deltas[7 * 128 + 64:7 * 128 + 96] = rng.integers(1000, 1256, 32)
+        deltas[7 * 128 + 64] = 1255
+    elif kind == "continuation bit":
+        # block 3's min delta: 2 bytes, but 1000 apart from the others (same length)
+        deltas[3 * 128:4 * 128] += 1000
+    return (np.int64(5_000_000) + np.concatenate(([0], np.cumsum(deltas)))).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("kind", ["longer varint", "other width"])
+def test_a_block_with_another_head_makes_its_page_walked(monkeypatch, kind, dtype) -> None:  # type: ignore[no-untyped-def]
+    seen = []
+    real = dbp._heads_repeat
+
+    def spy(*a):  # type: ignore[no-untyped-def]
+        got = real(*a)
+        seen.append(got.tolist())
+        return got
+    monkeypatch.setattr(dbp, "_heads_repeat", spy)
+    kinds = ["uniform", kind, "continuation bit", "uniform"]
+    values = [_page(k, i, dtype) for i, k in enumerate(kinds)]
+    held = [delta_binary_packed_page_header(encode_delta_binary_packed(v, dtype), COUNT, dtype)
+            for v in values]
+    got = expand_held_delta_binary_packed_pages(held, dtype)
+    assert seen == [[True, False, True, True]]
+    assert got is not None and np.array_equal(got, np.concatenate(values))
+
+
+def test_a_head_longer_than_a_word_takes_the_general_check(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # min deltas of 7-byte varints: the varint and 4 widths do not fit a word
+    monkeypatch.setattr(dbp, "_heads_repeat", None)
+    rng = np.random.default_rng(3)
+    values = [np.cumsum(rng.integers(1 << 45, (1 << 45) + 64, COUNT)).astype(np.int64) for _ in range(3)]
+    held = [delta_binary_packed_page_header(encode_delta_binary_packed(v, np.int64), COUNT, np.int64)
+            for v in values]
+    got = expand_held_delta_binary_packed_pages(held, np.int64)
+    assert got is not None and np.array_equal(got, np.concatenate(values))
