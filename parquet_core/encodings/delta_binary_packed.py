@@ -321,6 +321,11 @@ def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any, *,
     # column `steps`: the last, partial block (for pages without one: where it would be)
     if (s_mat[:, steps] > ends).any() or (has_rem & (h_mat[:, steps] + n_mini > ends)).any():
         return None
+    if steps and uniform.all():
+        got = _uniform_pages(joined, pages, s_mat, h_mat, full, has_rem, used_last, nd, ends, bases,
+                             n_mini, vpm, udt, with_ends)
+        if got is not None:
+            return got[0].view(sdt) if not with_ends else (got[0].view(sdt), got[1])
     col = np.arange(steps + 1, dtype=np.int64)
     real = (col[None, :] < full[:, None]) | ((col[None, :] == steps) & has_rem[:, None])
     s_flat = s_mat[real]
@@ -363,6 +368,71 @@ def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any, *,
         last_block = (np.cumsum(full + has_rem) - 1)[partial]
         body = w64[last_block].sum(axis=1) * group_bytes
         stream_end[partial] = np.minimum(ends[partial], h_mat[partial, steps] + n_mini + body)
+    return values, stream_end - bases
+
+
+def _uniform_pages(joined: npt.NDArray[np.uint8], pages: list[HeldPage], s_mat: npt.NDArray[np.int64],
+                   h_mat: npt.NDArray[np.int64], full: npt.NDArray[np.int64], has_rem: npt.NDArray[np.bool_],
+                   used_last: npt.NDArray[np.int64], nd: npt.NDArray[np.int64], ends: npt.NDArray[np.int64],
+                   bases: npt.NDArray[np.int64], n_mini: int, vpm: int, udt: Any, with_ends: bool
+                   ) -> tuple[npt.NDArray[Any], npt.NDArray[np.int64] | None] | None:
+    """The rest of :func:`expand_held_delta_binary_packed_pages` when every page's full
+    blocks repeat its first block (proved by :func:`_walk_uniform`, chains and varints
+    checked), and each first full block has one bit width the strided unpack takes (else
+    None: the general path decides).
+
+    The full blocks' widths are then their first block's, so only the first blocks and
+    the partial blocks are read and checked (widths at most 64, the last miniblock's
+    needed bytes inside the page), every full block's min delta is decoded, and the
+    partial blocks' miniblocks alone go through the gathered unpack.
+    """
+    steps = s_mat.shape[1] - 1
+    group_bytes = vpm // 8
+    mini = np.arange(n_mini, dtype=np.int64)
+    first_w = joined[h_mat[:, :1] + mini]                  # (pages, miniblocks)
+    w0 = first_w[:, 0].astype(np.int64)
+    one = (first_w == first_w[:, :1]).all(axis=1) & ((w0 == 0) | ((w0 > 1) & (w0 < 58)))
+    if not (one | (full == 0)).all():      # (a page without full blocks: its partial one)
+        return None
+    partial = np.flatnonzero(has_rem)
+    hp = h_mat[partial, steps]
+    pw = joined[hp[:, None] + mini]                        # the partial blocks' widths
+    pw[mini[None, :] >= used_last[partial][:, None]] = 0   # unused miniblocks: no bytes
+    if pw.size and int(pw.max()) > _MAX_WIDTH:
+        return None
+    p64 = pw.astype(np.int64)
+    pstart = np.cumsum(p64, axis=1)
+    pstart -= p64
+    pstart *= group_bytes
+    pstart += (hp + n_mini)[:, None]
+    if partial.size:
+        # the last used miniblock of each partial block: the bytes its values need
+        u = used_last[partial] - 1
+        take = nd[partial] - (full[partial] * n_mini + u) * vpm
+        last_end = pstart[np.arange(partial.size), u] + ((take * p64[np.arange(partial.size), u] + 7) >> 3)
+        if (last_end > ends[partial]).any():
+            return None
+    # min deltas: every full block (page after page), then the partial blocks
+    if int(full.min()) == steps:
+        s_full, h_full = s_mat[:, :steps].reshape(-1), h_mat[:, :steps].reshape(-1)
+    else:
+        real = np.arange(steps, dtype=np.int64)[None, :] < full[:, None]
+        s_full, h_full = s_mat[:, :steps][real], h_mat[:, :steps][real]
+    mins = _min_deltas(joined, np.concatenate((s_full, s_mat[partial, steps])),
+                       np.concatenate((h_full, hp)), udt)
+    length = (h_mat[:, 0] - s_mat[:, 0]) + n_mini + w0 * n_mini * group_bytes
+    at = np.cumsum(full) - full
+    fast = [(h + n_mini, st, f, w, mins[a:a + f]) if f else None for h, st, f, w, a in
+            zip(h_mat[:, 0].tolist(), length.tolist(), full.tolist(), w0.tolist(), at.tolist())]
+    keep = mini[None, :] < used_last[partial][:, None]
+    n_used = full * n_mini + used_last
+    values = _sum_pages(joined, pw[keep], pstart[keep], np.repeat(mins[s_full.size:], n_mini)[keep.reshape(-1)],
+                        [(p[1], p[2], u) for p, u in zip(pages, n_used.tolist())], vpm, udt,
+                        fast, n_mini, rest_only=True)
+    if not with_ends:
+        return values, None
+    stream_end = s_mat[:, steps].copy()
+    stream_end[partial] = np.minimum(ends[partial], hp + n_mini + p64.sum(axis=1) * group_bytes)
     return values, stream_end - bases
 
 
@@ -654,7 +724,7 @@ def _varints_ok(joined: npt.NDArray[np.uint8], s_mat: npt.NDArray[np.int64], h_m
 def _sum_pages(joined: npt.NDArray[np.uint8], flat_w: npt.NDArray[np.uint8],
                flat_start: npt.NDArray[np.int64], mb_mins: npt.NDArray[Any],
                per_page: list[tuple[int, int, int]], vpm: int, udt: Any,
-               fast: list[Any] | None = None, n_mini: int = 1) -> npt.NDArray[Any]:
+               fast: list[Any] | None = None, n_mini: int = 1, rest_only: bool = False) -> npt.NDArray[Any]:
     """Unpack the miniblocks of several pages (offsets into *joined*, which has
     ``vpm * 8 + SLACK`` bytes of padding), add each one's min delta (*mb_mins*), and
     prefix-sum each page from its first value; *per_page*: (first value, value
@@ -665,13 +735,14 @@ def _sum_pages(joined: npt.NDArray[np.uint8], flat_w: npt.NDArray[np.uint8],
     deltas there and are prefix-summed in place; only the other miniblocks (the other
     pages', and the last partial block of these) go through the gathered unpack.
     Consecutive fast pages of one layout (count, miniblocks used, stride, full blocks,
-    width) go through one lane-major unpack-and-sum pass.
+    width) go through one lane-major unpack-and-sum pass.  *rest_only*: the flat arrays
+    already hold only the miniblocks the strided unpack does not cover.
     """
     n_pages = len(per_page)
     fast = fast or [None] * n_pages
-    used = np.array([p[2] for p in per_page], dtype=np.int64)
-    skip = np.array([0 if f is None else f[2] * n_mini for f in fast], dtype=np.int64)
-    if skip.any():
+    skip = None if rest_only else np.array([0 if f is None else f[2] * n_mini for f in fast], dtype=np.int64)
+    if skip is not None and skip.any():
+        used = np.array([p[2] for p in per_page], dtype=np.int64)
         # the miniblocks the strided unpack does not cover
         page = np.repeat(np.arange(n_pages), used)
         within = np.arange(page.size) - np.repeat(np.cumsum(used) - used, used)

@@ -65,3 +65,47 @@ def test_a_head_longer_than_a_word_takes_the_general_check(monkeypatch) -> None:
             for v in values]
     got = expand_held_delta_binary_packed_pages(held, np.int64)
     assert got is not None and np.array_equal(got, np.concatenate(values))
+
+
+def _steady(count: int, seed: int, dtype: type) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    deltas = rng.integers(1000, 1064, count - 1)
+    deltas[:2] = (1000, 1063)          # every miniblock spans width 6
+    return (np.int64(-5_000_000) + np.concatenate(([0], np.cumsum(deltas)))).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_uniform_pages_of_different_lengths_read_their_values_and_ends(monkeypatch, dtype) -> None:  # type: ignore[no-untyped-def]
+    # every page's full blocks repeat its first one: only first and partial blocks are read;
+    # pages of 12, 3, 0 (a partial block alone) and 12 full blocks, partial blocks of 1..4
+    # miniblocks, and one without a partial block
+    calls = []
+    real = dbp._uniform_pages
+
+    def spy(*a):  # type: ignore[no-untyped-def]
+        got = real(*a)
+        calls.append(got is not None)
+        return got
+    monkeypatch.setattr(dbp, "_uniform_pages", spy)
+    counts = [128 * 12 + 1 + 40, 128 * 3 + 1 + 100, 1 + 70, 128 * 12 + 1, 128 * 2 + 1 + 33]
+    values = [_steady(c, i, dtype) for i, c in enumerate(counts)]
+    streams = [encode_delta_binary_packed(v, dtype) + b"\xAB" * i for i, v in enumerate(values)]
+    held = [delta_binary_packed_page_header(s, c, dtype) for s, c in zip(streams, counts)]
+    got, ends = expand_held_delta_binary_packed_pages(held, dtype, with_ends=True)
+    assert calls == [True]
+    assert np.array_equal(got, np.concatenate(values))
+    # each stream ends where the encoder's bytes end (the filler after it is not read)
+    assert ends.tolist() == [len(s) - i for i, s in enumerate(streams)]
+
+
+def test_uniform_pages_refuse_a_cut_last_miniblock_like_the_page_by_page_read() -> None:
+    # page 1's last used miniblock is cut short: its stream alone is refused, and the
+    # chunk pass hands the pages back (None) rather than read padding as values
+    counts = [128 * 4 + 1 + 100, 128 * 2 + 1 + 90]
+    values = [_steady(c, i, np.int64) for i, c in enumerate(counts)]
+    streams = [encode_delta_binary_packed(v, np.int64) for v in values]
+    streams[1] = streams[1][:-30]
+    with pytest.raises(dbp.ParquetFormatError, match="truncated"):
+        dbp.decode_delta_binary_packed(streams[1], 0, np.int64, max_count=counts[1])
+    held = [delta_binary_packed_page_header(s, c, np.int64) for s, c in zip(streams, counts)]
+    assert expand_held_delta_binary_packed_pages(held, np.int64) is None

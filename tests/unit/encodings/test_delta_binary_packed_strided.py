@@ -29,17 +29,24 @@ I32 = np.iinfo(np.int32)
 
 @pytest.fixture
 def strided(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """Counts the pages that take the strided unpack, and those that do not."""
+    """Counts the pages that take the strided unpack, and those that do not (the plan
+    handed to ``_sum_pages`` by the chunk pass)."""
     seen = {"strided": 0, "other": 0}
-    real = dbp._strided_pages
+    real = dbp._sum_pages
 
-    def spy(*a: Any) -> list[Any]:
-        got = real(*a)
-        seen["strided"] += sum(f is not None for f in got)
-        seen["other"] += sum(f is None for f in got)
-        return got
-    monkeypatch.setattr(dbp, "_strided_pages", spy)
+    def spy(*a: Any, **kw: Any) -> Any:
+        fast = _fast_of(a, kw)
+        if fast is not None:
+            seen["strided"] += sum(f is not None for f in fast)
+            seen["other"] += sum(f is None for f in fast)
+        return real(*a, **kw)
+    monkeypatch.setattr(dbp, "_sum_pages", spy)
     return seen
+
+
+def _fast_of(a: tuple[Any, ...], kw: dict[str, Any]) -> list[Any] | None:
+    """The per-page strided plan of a ``_sum_pages`` call (None: not given)."""
+    return kw["fast"] if "fast" in kw else a[7] if len(a) > 7 else None
 
 
 def _write(path: Path, values: Any, typ: pa.DataType, per_page: int = 2_000, **kw: Any) -> None:
@@ -168,7 +175,7 @@ def test_corrupted_streams_of_one_width_are_never_accepted_or_decoded_differentl
     rng = np.random.default_rng(5)
     accepted = 0
     strided_seen = 0
-    real = dbp._strided_pages
+    real = dbp._sum_pages
     for it in range(200):
         bs, nm = [(128, 4), (256, 4), (64, 2), (256, 8)][it % 4]
         pages, counts = [], []
@@ -186,15 +193,14 @@ def test_corrupted_streams_of_one_width_are_never_accepted_or_decoded_differentl
         held, ref = found
         used: list[int] = []
 
-        def spy(*a: Any, _used: list[int] = used) -> list[Any]:
-            out = real(*a)
-            _used.append(sum(f is not None for f in out))
-            return out
-        dbp._strided_pages = spy  # type: ignore[assignment]
+        def spy(*a: Any, _used: list[int] = used, **kw: Any) -> Any:
+            _used.append(sum(f is not None for f in _fast_of(a, kw) or []))
+            return real(*a, **kw)
+        dbp._sum_pages = spy  # type: ignore[assignment]
         try:
             got = expand_held_delta_binary_packed_pages(held, dt)
         finally:
-            dbp._strided_pages = real  # type: ignore[assignment]
+            dbp._sum_pages = real  # type: ignore[assignment]
         if got is not None:
             assert ref is not None and np.array_equal(got, ref), it
             accepted += 1
