@@ -109,3 +109,32 @@ def test_uniform_pages_refuse_a_cut_last_miniblock_like_the_page_by_page_read() 
         dbp.decode_delta_binary_packed(streams[1], 0, np.int64, max_count=counts[1])
     held = [delta_binary_packed_page_header(s, c, np.int64) for s, c in zip(streams, counts)]
     assert expand_held_delta_binary_packed_pages(held, np.int64) is None
+
+
+def _uleb(v: int) -> bytes:
+    out = bytearray()
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_min_deltas_of_1_to_8_byte_varints_read_as_words(seed: int) -> None:
+    # zigzag varints of every length up to 8 bytes, each followed by junk bytes (widths):
+    # the word read masks off what follows; a 9-byte one takes the per-byte read
+    rng = np.random.default_rng(seed)
+    signed = rng.integers(-2**62, 2**62, 400, dtype=np.int64) >> rng.integers(0, 63, 400)
+    signed[:3] = (0, -1, 2**27)
+    if seed == 3:
+        signed[7] = -2**62                  # zigzag needs 63 bits: a 9-byte varint
+    zz = [(int(v) << 1) ^ -(int(v) < 0) for v in signed.tolist()]
+    heads = [_uleb(z) for z in zz]
+    junk = [bytes(rng.integers(128, 256, 4, dtype=np.uint8)) for _ in heads]
+    raw = np.frombuffer(b"".join(h + j for h, j in zip(heads, junk)) + bytes(8), dtype=np.uint8)
+    starts = np.cumsum([0] + [len(h) + 4 for h in heads])[:-1].astype(np.int64)
+    ends = starts + np.array([len(h) for h in heads], dtype=np.int64)
+    for udt in (np.uint64, np.uint32):
+        got = dbp._min_deltas(raw, starts, ends, np.dtype(udt))
+        assert got.tolist() == [v & (2**(8 * np.dtype(udt).itemsize) - 1) for v in signed.tolist()]
