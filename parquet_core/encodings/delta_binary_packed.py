@@ -36,7 +36,8 @@ block layout and bit width: a steady column's pages) have their full blocks
 unpacked and prefix-summed together by one lane-major pass
 (:func:`parquet_core._kernels.prefix_runs.prefix_sum_runs_into`: no sequential
 ``cumsum`` over every value), each page from its own first value; the other pages
-are walked block by block.
+are walked block by block.  When every page repeats its first block that way, only the
+first and the partial blocks' widths are read (:func:`_uniform_pages`).
 
 Edge cases:
 

@@ -75,10 +75,12 @@ def _steady(count: int, seed: int, dtype: type) -> np.ndarray:
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])
-def test_uniform_pages_of_different_lengths_read_their_values_and_ends(monkeypatch, dtype) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("counts", [[128 * 12 + 1 + 40, 128 * 3 + 1 + 100, 1 + 70, 128 * 12 + 1, 128 * 2 + 1 + 33],
+                                    [128 * 5 + 1, 128 * 5 + 1, 128 * 2 + 1]])
+def test_uniform_pages_of_different_lengths_read_their_values_and_ends(monkeypatch, dtype, counts) -> None:  # type: ignore[no-untyped-def]
     # every page's full blocks repeat its first one: only first and partial blocks are read;
     # pages of 12, 3, 0 (a partial block alone) and 12 full blocks, partial blocks of 1..4
-    # miniblocks, and one without a partial block
+    # miniblocks, and one without a partial block; or no partial block at all
     calls = []
     real = dbp._uniform_pages
 
@@ -87,7 +89,6 @@ def test_uniform_pages_of_different_lengths_read_their_values_and_ends(monkeypat
         calls.append(got is not None)
         return got
     monkeypatch.setattr(dbp, "_uniform_pages", spy)
-    counts = [128 * 12 + 1 + 40, 128 * 3 + 1 + 100, 1 + 70, 128 * 12 + 1, 128 * 2 + 1 + 33]
     values = [_steady(c, i, dtype) for i, c in enumerate(counts)]
     streams = [encode_delta_binary_packed(v, dtype) + b"\xAB" * i for i, v in enumerate(values)]
     held = [delta_binary_packed_page_header(s, c, dtype) for s, c in zip(streams, counts)]
