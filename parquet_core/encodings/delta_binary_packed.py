@@ -58,6 +58,7 @@ Edge cases:
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
@@ -279,8 +280,7 @@ def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any, *,
     if ((full + has_rem) * (1 + n_mini) > ends - pos).any():
         return None
     pad = vpm * 8 + SLACK + _MAX_VARINT + n_mini
-    joined = np.frombuffer(b"".join([memoryview(p[0]) for p in pages] + [bytes(pad)]),
-                           dtype=np.uint8)
+    joined = _join_pages([p[0] for p in pages], int(ends[-1]), pad)
     steps = int(full.max())
     same = bool((full == steps).all())
     # 8 bytes from any offset as one unaligned little-endian word
@@ -465,6 +465,31 @@ def expand_delta_binary_packed_pages(pages: list[ScannedPage], dtype: Any) -> np
     return _sum_pages(joined, np.concatenate([p[4] for p in pages]), np.concatenate(starts),
                       np.concatenate(mins), [(p[1], p[2], p[4].size) for p in pages],
                       vpm, udt).view(sdt)
+
+
+#: Largest joined chunk kept for reuse by a thread (bigger ones are allocated each time).
+_SCRATCH_MAX = 16 << 20
+_scratch = threading.local()
+
+
+def _join_pages(bufs: list[npt.NDArray[np.uint8]], size: int, pad: int) -> npt.NDArray[np.uint8]:
+    """The pages' bytes one after another, then *pad* zero bytes, in this thread's reused
+    buffer when small enough: a fresh joined copy of every chunk would fault its memory in
+    anew each time (the values never refer to it, so the next chunk may overwrite it)."""
+    n = size + pad
+    if n > _SCRATCH_MAX:
+        out = np.empty(n, dtype=np.uint8)
+    else:
+        held = getattr(_scratch, "buf", None)
+        if held is None or held.size < n:
+            held = _scratch.buf = np.empty(max(n, 1 << 20), dtype=np.uint8)
+        out = held[:n]
+    at = 0
+    for b in bufs:
+        out[at:at + b.size] = b
+        at += b.size
+    out[at:] = 0
+    return out
 
 
 def _varint_lengths(words: npt.NDArray[np.uint64], pos: npt.NDArray[Any]) -> npt.NDArray[np.int64]:

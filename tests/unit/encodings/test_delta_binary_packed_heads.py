@@ -139,3 +139,36 @@ def test_min_deltas_of_1_to_8_byte_varints_read_as_words(seed: int) -> None:
     for udt in (np.uint64, np.uint32):
         got = dbp._min_deltas(raw, starts, ends, np.dtype(udt))
         assert got.tolist() == [v & (2**(8 * np.dtype(udt).itemsize) - 1) for v in signed.tolist()]
+
+
+def test_chunks_joined_in_a_reused_buffer_read_their_own_values() -> None:
+    # the joined pages of a chunk live in a per-thread buffer reused by the next chunk: a
+    # small chunk after a big one (whose bytes are left behind it), each stream's last
+    # miniblock cut to the bytes its values need, reads the values written, in two threads
+    import threading
+    dbp._scratch.__dict__.pop("buf", None)
+
+    def chunk(seed: int, n_pages: int, count: int) -> tuple[list, np.ndarray]:
+        vals = [_steady(count, seed + i, np.int64) for i in range(n_pages)]
+        held = []
+        for v in vals:
+            s = encode_delta_binary_packed(v, np.int64)
+            held.append(delta_binary_packed_page_header(s[:len(s) - 14], count, np.int64))
+        return held, np.concatenate(vals)
+
+    big = chunk(1, 6, 128 * 40 + 1 + 10)
+    small = chunk(2, 2, 128 * 3 + 1 + 10)
+    results = {}
+
+    def run(name: str) -> None:
+        results[name] = [np.array_equal(expand_held_delta_binary_packed_pages(h, np.int64), want)
+                         for h, want in (big, small, big, small)]
+    threads = [threading.Thread(target=run, args=(n,)) for n in "ab"]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    run("main")
+    dbp._scratch.buf[:] = 0xFF        # stale bytes everywhere: the padding is zeroed again
+    run("stale")
+    assert results == {n: [True] * 4 for n in ("a", "b", "main", "stale")}
