@@ -467,8 +467,9 @@ def expand_delta_binary_packed_pages(pages: list[ScannedPage], dtype: Any) -> np
                       vpm, udt).view(sdt)
 
 
-#: Largest joined chunk kept for reuse by a thread (bigger ones are allocated each time).
-_SCRATCH_MAX = 16 << 20
+#: Largest joined chunk kept for reuse by a thread (bigger ones are allocated each time): at
+#: most this much stays allocated per reading thread between reads.
+_SCRATCH_MAX = 4 << 20
 _scratch = threading.local()
 
 
