@@ -18,7 +18,7 @@ byte framings are described in :mod:`parquet_core.compression.codecs`.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from parquet_core.compression.codecs import _all_codecs
 from parquet_core.constants import CompressionCodec
@@ -70,6 +70,10 @@ class Codec(Protocol):
         bytes | memoryview
             The decompressed body (a view only for UNCOMPRESSED input).
         """
+        ...
+
+    def page_decompressor(self) -> Any:
+        """An object with this codec's ``decompress``, made once per chunk's page walk."""
         ...
 
     def compress(self, data: bytes | bytearray | memoryview, level: int | None = None) -> bytes:

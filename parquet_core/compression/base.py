@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from parquet_core.errors import (
     CodecUnavailableError,
@@ -82,6 +82,11 @@ def _import_backend(module: str, codec: str, package: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError as exc:
         raise CodecUnavailableError(codec, package) from exc
+
+
+def _backend_failure(codec: str, stored: int, expected: int, exc: Exception) -> ParquetFormatError:
+    return ParquetFormatError(
+        f"{codec}: cannot decompress {stored} bytes into {expected} bytes: {type(exc).__name__}: {exc}")
 
 
 def _too_large(codec: str, expected: int) -> ParquetFormatError:
@@ -183,13 +188,16 @@ class _BaseCodec:
         except (ParquetError, MemoryError):
             raise
         except Exception as exc:  # any backend failure means corrupt input
-            raise ParquetFormatError(
-                f"{self.name}: cannot decompress {len(src)} bytes into "
-                f"{uncompressed_size} bytes: {type(exc).__name__}: {exc}"
-            ) from exc
+            raise _backend_failure(self.name, len(src), uncompressed_size, exc) from exc
         if len(out) != uncompressed_size:
             raise _size_mismatch(self.name, uncompressed_size, len(out))
         return out
+
+    def page_decompressor(self) -> Any:
+        """An object whose ``decompress(data, uncompressed_size)`` is :meth:`decompress`, for
+        a walk over one chunk's pages: a codec may resolve its backend once for the chunk
+        instead of once per page (the same checks and errors).  This codec itself by default."""
+        return self
 
     def compress(self, data: Buffer, level: int | None = None) -> bytes:
         """Compress *data* into this codec's page framing.

@@ -109,6 +109,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from parquet_core.compression.base import (
+    _backend_failure,
     _BaseCodec,
     _check_level,
     _import_backend,
@@ -119,6 +120,7 @@ from parquet_core.compression.lz4 import LZ4_HADOOP_BLOCK_SIZE, Lz4Codec, Lz4Raw
 from parquet_core.compression.lzo import LzoCodec
 from parquet_core.constants import CompressionCodec
 from parquet_core.errors import (
+    ParquetError,
     ParquetFormatError,
 )
 
@@ -285,8 +287,57 @@ class SnappyCodec(_BaseCodec):
             raise _size_mismatch(self.name, n, written)
         return out.data
 
+    def page_decompressor(self) -> Any:
+        """:class:`_SnappyPages` when cramjam's ``decompress_raw_into`` is there and
+        python-snappy imports, else this codec (which then reports what is missing)."""
+        into = _cramjam_snappy_into()
+        if into is None:
+            return self
+        try:
+            self._backend()
+        except ParquetError:
+            return self
+        return _SnappyPages(self, into)
+
     def _compress(self, data: bytes | memoryview, level: int | None) -> bytes:
         return bytes(self._backend().compress(data))
+
+
+class _SnappyPages:
+    """:meth:`SnappyCodec.decompress` of one chunk's pages with the backend resolved once:
+    a small page spent about as long in the layers around the backend (argument checks,
+    backend lookups) as in decompressing.  A page body that is not a plain byte view, or an
+    empty or negative size, goes through the codec's own method; every other page gets the
+    same checks in the same order and the same errors."""
+
+    __slots__ = ("codec", "into")
+
+    def __init__(self, codec: SnappyCodec, into: Callable[[Any, Any], int]) -> None:
+        self.codec = codec
+        self.into = into
+
+    def decompress(self, data: Any, n: int) -> bytes | memoryview:
+        if type(n) is not int or n <= 0 or type(data) is not memoryview or \
+                data.format != "B" or data.ndim != 1 or not len(data):
+            return self.codec.decompress(data, n)
+        name = self.codec.name
+        declared = _snappy_declared_length(data)
+        if declared != n:
+            raise _size_mismatch(name, n, declared)
+        if n > SNAPPY_MAX_RATIO * len(data):
+            raise ParquetFormatError(
+                f"{name}: {len(data)} compressed bytes cannot hold {n} bytes (a Snappy block "
+                f"expands at most {SNAPPY_MAX_RATIO}-fold)")
+        out = np.empty(n, dtype=np.uint8)
+        try:
+            written = self.into(data, out)
+        except MemoryError:
+            raise
+        except Exception as exc:  # any backend failure means corrupt input
+            raise _backend_failure(name, len(data), n, exc) from exc
+        if written != n:
+            raise _size_mismatch(name, n, written)
+        return out.data
 
 
 # --------------------------------------------------------------------------

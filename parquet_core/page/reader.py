@@ -392,7 +392,7 @@ def decode_pages(raw_pages: Iterable[RawPage], codec_id: int, num_values: int | 
         A data page holds more values than the chunk has left, or the pages end before
         the chunk's values do.
     """
-    codec = get_codec(codec_id)
+    codec = get_codec(codec_id).page_decompressor()
     plain = codec_id == CompressionCodec.UNCOMPRESSED
     page_body = None if crypto is PLAINTEXT else crypto.page_body   # plaintext: bodies as stored
     expected = num_values
@@ -487,7 +487,7 @@ def _plain_pages(buf: memoryview, codec_id: int, num_values: int, verify_crc: bo
     tuples), with the same checks in the same order and the same error notes.
     Small-page files pay this loop once per page."""
     headers = _header_parser(False)
-    codec = get_codec(codec_id)
+    codec = get_codec(codec_id).page_decompressor()
     plain = codec_id == CompressionCodec.UNCOMPRESSED
     length = len(buf)
     pos = ordinal = seen = counted = 0

@@ -80,3 +80,49 @@ def test_snappy_cramjam_matches_python_snappy(data: bytes) -> None:
             codec.decompress(body[:-1], len(data))
         with pytest.raises(ParquetFormatError):
             codec.decompress(body, len(data) + 1)
+
+
+def _raises_like(fn_a, fn_b) -> None:  # type: ignore[no-untyped-def]
+    """Both calls raise ParquetFormatError with the same message."""
+    with pytest.raises(ParquetFormatError) as a:
+        fn_a()
+    with pytest.raises(ParquetFormatError) as b:
+        fn_b()
+    assert str(a.value) == str(b.value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(payloads)
+def test_snappy_page_decompressor_matches_the_codec(data: bytes) -> None:
+    codec = get_codec(CodecId.SNAPPY)
+    pages = codec.page_decompressor()
+    assert isinstance(pages, codecs._SnappyPages)
+    body = snappy.compress(data)          # compressed by python-snappy, not by us
+    view = memoryview(bytearray(b"xx" + body))[2:]    # a slice of a chunk, as the page walk passes
+    assert bytes(pages.decompress(view, len(data))) == data
+    if data:
+        _raises_like(lambda: pages.decompress(view[:-1], len(data)),
+                     lambda: codec.decompress(view[:-1], len(data)))
+        _raises_like(lambda: pages.decompress(view, len(data) + 1),
+                     lambda: codec.decompress(view, len(data) + 1))
+
+
+def test_snappy_page_decompressor_keeps_every_check() -> None:
+    codec = get_codec(CodecId.SNAPPY)
+    pages = codec.page_decompressor()
+    data = bytes(range(256)) * 40
+    body = memoryview(snappy.compress(data))
+    # a block claiming more than it can hold (the expansion bound), refused before allocating
+    claim = memoryview(bytes([0x80, 0x80, 0x04]) + b"\x00" * 10)    # 65536 bytes from 13
+    _raises_like(lambda: pages.decompress(claim, 65536), lambda: codec.decompress(claim, 65536))
+    # a damaged body: the backend's failure named as the codec's
+    bad = bytearray(body)
+    bad[len(bad) // 2:] = b"\xff" * (len(bad) - len(bad) // 2)
+    _raises_like(lambda: pages.decompress(memoryview(bad), len(data)),
+                 lambda: codec.decompress(memoryview(bad), len(data)))
+    with pytest.raises(ParquetFormatError, match="SNAPPY"):
+        pages.decompress(memoryview(bad), len(data))
+    # bytes, an empty body and a zero size take the codec's own path
+    assert bytes(pages.decompress(bytes(body), len(data))) == data
+    assert pages.decompress(memoryview(b""), 0) == b""
+    _raises_like(lambda: pages.decompress(memoryview(b""), 5), lambda: codec.decompress(memoryview(b""), 5))
