@@ -20,18 +20,10 @@ from parquet_core.encodings.delta_binary_packed import (
 )
 from parquet_core.errors import ParquetFormatError
 from tests._support.dbp_streams import damage, held_with_reference
+from tests.unit.encodings.golden import uleb as _uleb
 
 N_PAGES = 5
 PER_PAGE = 2_000
-
-
-def _uleb(v: int) -> bytes:
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
 
 
 def _write(path: Path, values: np.ndarray, typ: pa.DataType | None = None, **kw) -> None:  # type: ignore[no-untyped-def]

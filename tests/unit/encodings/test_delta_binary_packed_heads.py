@@ -15,6 +15,7 @@ from parquet_core.encodings.delta_binary_packed import (
     encode_delta_binary_packed,
     expand_held_delta_binary_packed_pages,
 )
+from tests.unit.encodings.golden import uleb as _uleb
 
 COUNT = 128 * 12 + 1 + 40      # 12 full blocks and a partial one
 
@@ -110,15 +111,6 @@ def test_uniform_pages_refuse_a_cut_last_miniblock_like_the_page_by_page_read() 
         dbp.decode_delta_binary_packed(streams[1], 0, np.int64, max_count=counts[1])
     held = [delta_binary_packed_page_header(s, c, np.int64) for s, c in zip(streams, counts)]
     assert expand_held_delta_binary_packed_pages(held, np.int64) is None
-
-
-def _uleb(v: int) -> bytes:
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
 
 
 @pytest.mark.parametrize("seed", range(4))

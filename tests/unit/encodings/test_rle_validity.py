@@ -23,15 +23,7 @@ from parquet_core.encodings.rle_hybrid import decode_hybrid
 from parquet_core.encodings.rle_hybrid_encoder import encode_levels_v2
 from parquet_core.encodings.rle_validity import decode_validity
 from parquet_core.errors import ParquetFormatError
-
-
-def _uleb(v: int) -> bytes:
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
+from tests.unit.encodings.golden import uleb as _uleb
 
 
 def _reference(stream: bytes, count: int) -> list[int] | None:

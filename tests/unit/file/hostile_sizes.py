@@ -15,22 +15,21 @@ from __future__ import annotations
 
 import struct
 
-from parquet_core.constants import CompressionCodec, ConvertedType, Encoding, PageType, PhysicalType, Repetition
+from parquet_core.constants import (
+    CompressionCodec,
+    ConvertedType,
+    Encoding,
+    PageType,
+    PhysicalType,
+    Repetition,
+)
 from parquet_core.thrift import pt
 from parquet_core.thrift.codec import serialize
+from tests.unit.encodings.golden import uleb as _uleb
 
 __all__ = ["null_run_file", "long_list_file", "zeros_page_file", "rle_run", "MAX_INT32"]
 
 MAX_INT32 = 2**31 - 1
-
-
-def _uleb(v: int) -> bytes:
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
 
 
 def rle_run(count: int, value: int) -> bytes:
