@@ -72,6 +72,17 @@ def make_dataset(root: str, files: int, rows: int = 200) -> None:
                       metadata_collector=collector)
 
 
+def make_flat_dataset(root: str, files: int, rows: int = 20) -> None:
+    """``--files`` partition folders ``p=0..N`` directly in *root*, one file each, and a
+    ``_metadata``."""
+    n = files * rows
+    idx = np.arange(n)
+    table = pa.table({"n": idx, "p": idx // rows})
+    collector: list[Any] = []
+    pq.write_to_dataset(table, root, partition_cols=["p"], metadata_collector=collector)
+    pq.write_metadata(table.schema.remove(1), os.path.join(root, "_metadata"), metadata_collector=collector)
+
+
 def row(name: str, ours: float, theirs: float, note: str = "",
         walls: tuple[float, float] | None = None) -> None:
     """One measure: CPU times (and, for the planning rows, the best wall-clock times of the
@@ -134,6 +145,14 @@ def local_benchmarks(files: int) -> None:
         row("  of which the bare listing (floor)", t_bare, t_pa,
             "(os.scandir of every folder + one stat per file, nothing else; pyarrow: the plan above)",
             (w_bare, w_pa))
+        flat = os.path.join(tmp, "flat")
+        make_flat_dataset(flat, files)
+        t_ours, w_ours, _ = best_with_wall(lambda: pc.ParquetDataset(flat).schema)
+        t_pa, w_pa, _ = best_with_wall(lambda: ds.parquet_dataset(os.path.join(flat, "_metadata"),
+                                                                  partitioning="hive").schema)
+        row("plan with _metadata, flat", t_ours, t_pa,
+            f"({files} partition folders at the root, one file each: the shape a listing on threads "
+            "would split first)", (w_ours, w_pa))
 
         t_ours, a = best(lambda: pc.read_table(plain, use_threads=False))
         t_pa, b = best(lambda: ds.dataset(plain, partitioning="hive").to_table(use_threads=False))

@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import os
 import posixpath
+import time
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Sequence, TypeAlias
 
 from parquet_core.dataset.commit_markers import apply_markers, is_internal, is_marker
+from parquet_core.errors import add_note
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
 
 __all__ = ["Discovery", "discover", "is_hidden", "list_data_files", "DEFAULT_IGNORE_PREFIXES"]
@@ -134,10 +136,15 @@ def _walk_store(fs: FileSystem, folder: str, prefixes: tuple[str, ...],
 _SUMMARY_NAMES = frozenset(("_metadata", "_common_metadata"))
 
 
-#: Folders below the root from which :func:`_walk_local` lists on several threads (``os.scandir``
-#: and ``stat`` release the GIL in their system calls, most of a listing's time).
-PARALLEL_MIN_FOLDERS = 16
-#: Threads a local listing uses at most.
+#: Folders a local listing lists on one thread first, timing each, before it decides whether
+#: the rest is listed on threads (see :func:`_walk_local`).
+PROBE_FOLDERS = 32
+#: The time per entry (seconds; the median over the probed folders of a folder's listing time
+#: divided by its entries plus one) from which a local listing is waiting on its file system
+#: (a cold cache, a network mount) and the rest is listed on threads.  A warm local listing
+#: takes 1-4 µs per entry (the system calls and the entry's Python objects).
+SLOW_ENTRY_SECONDS = 25e-6
+#: Threads a slow local listing uses at most (the calling thread and three others).
 LISTING_THREADS = 4
 
 
@@ -152,29 +159,61 @@ def _walk_local(folder: str, prefixes: tuple[str, ...], summary: dict[str, tuple
     loop over a folder's entries is kept short: a name whose first character cannot start an
     ignored prefix or ``.``/``_`` and whose last is not ``_`` (every data file and partition
     folder) takes two character tests; the rest takes the full rules (:func:`_skipped`).
-    The root is listed first; when it holds many folders (partitions), their trees are
-    listed on a few threads (the system calls overlap; the result is the same set, unsorted)."""
+
+    Threads only when they pay: the first :data:`PROBE_FOLDERS` folders are listed on the
+    calling thread, each timed; when a folder takes :data:`SLOW_ENTRY_SECONDS` per entry or
+    more (the median: a preemption on a loaded machine lengthens one folder, not half of
+    them), the system calls are waiting on the file system and the folders left are shared
+    between the calling thread and up to three others (the waits overlap).  On a warm local
+    disk a system call takes about a microsecond and the GIL is taken back after each one,
+    so threads hand it over per entry and cost CPU and wall time (1,000 partition folders:
+    +1 ms CPU, +6 ms median wall on two cores): it is listed on one thread.  The result is
+    the same set either way (unsorted; commit markers sorted by path)."""
     out: list[Listed] = []
     stack: list[tuple[str, list[str]]] = [(folder, [])]
-    _list_folders(stack, out, prefixes, summary, markers, 1)
-    # (os.cpu_count reads /sys: ~40 µs, asked only when the threads would be used)
-    cpus = 1 if len(stack) < PARALLEL_MIN_FOLDERS else os.cpu_count() or 1
-    if cpus < 2:
-        _list_folders(stack, out, prefixes, summary, markers, None)
-        return out
+    marks: list[tuple[float, int]] = []
+    _list_folders(stack, out, prefixes, summary, markers, PROBE_FOLDERS, marks)
+    if len(stack) >= 2 and _slow(marks):
+        _list_on_threads(stack, out, prefixes, markers)
+    else:
+        _list_folders(stack, out, prefixes, None, markers, None)
+    if markers is not None and len(markers) > 1:
+        markers.sort(key=_path_of)
+    return out
+
+
+def _slow(marks: list[tuple[float, int]]) -> bool:
+    """Whether the probed folders (*marks*: the clock and the count of entries found, at the
+    start of each folder and at the end) took :data:`SLOW_ENTRY_SECONDS` per entry or more,
+    the median over the folders.  (Between two marks the count grows by the folder's entries
+    less one, the folder itself taken off the stack: ``+ 2`` is its entries plus one.)"""
+    per_entry = sorted([(t1 - t0) / (n1 - n0 + 2) for (t0, n0), (t1, n1) in zip(marks, marks[1:])])
+    return bool(per_entry) and per_entry[len(per_entry) // 2] >= SLOW_ENTRY_SECONDS
+
+
+def _list_on_threads(stack: list[tuple[str, list[str]]], out: list[Listed], prefixes: tuple[str, ...],
+                     markers: list[tuple[str, list[str]]] | None) -> None:
+    """List the folders on *stack* and below them, shared between the calling thread and up
+    to ``LISTING_THREADS - 1`` others; every thread is joined before this returns or raises
+    (an error of any thread is raised here, in the calling thread, naming its folder)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    n = min(LISTING_THREADS, cpus)
+    n = min(LISTING_THREADS, len(stack))
     parts = [stack[i::n] for i in range(n)]
     outs: list[list[Listed]] = [[] for _ in parts]
-    with ThreadPoolExecutor(n, thread_name_prefix="parquet_core-list") as pool:
-        done = [pool.submit(_list_folders, part, o, prefixes, summary, markers, None)
-                for part, o in zip(parts, outs)]
+    with ThreadPoolExecutor(n - 1, thread_name_prefix="parquet_core-list") as pool:
+        done = [pool.submit(_list_folders, part, o, prefixes, None, markers, None)
+                for part, o in zip(parts[1:], outs[1:])]
+        try:
+            _list_folders(parts[0], outs[0], prefixes, None, markers, None)
+        except BaseException:
+            for d in done:
+                d.cancel()          # not started yet: not listed (the pool joins the others)
+            raise
         for d in done:
-            d.result()
+            d.result()              # a thread's error, raised here (the pool joins the others)
     for o in outs:
         out.extend(o)
-    return out
 
 
 def _first_chars(prefixes: tuple[str, ...]) -> str | None:
@@ -187,23 +226,33 @@ def _first_chars(prefixes: tuple[str, ...]) -> str | None:
 
 def _list_folders(stack: list[tuple[str, list[str]]], out: list[Listed], prefixes: tuple[str, ...],
                   summary: dict[str, tuple[str, int | None]] | None,
-                  markers: list[tuple[str, list[str]]] | None, limit: int | None) -> None:
+                  markers: list[tuple[str, list[str]]] | None, limit: int | None,
+                  marks: list[tuple[float, int]] | None = None) -> None:
     """List the folders on *stack* (``(path, folders below the root)``) and, depth first, the
     folders below them, adding each data file to *out*; with *limit*, stop after that many
-    folders (the folders found and not listed are left on *stack*)."""
+    folders (the folders found and not listed are left on *stack*).  With *marks*, the clock
+    and the count of entries found (files and folders) are noted at the start of each folder
+    and at the end (see :func:`_slow`).  An error other than an ``OSError`` (which skips the
+    folder, as ``os.walk`` does) is raised with a note naming the folder."""
     add = out.append
     push = stack.append
     pop = stack.pop
     firsts = _first_chars(prefixes)
     scandir = os.scandir
     listed = 0
+    clock = time.perf_counter if marks is not None else None
     while stack and (limit is None or listed < limit):
+        if clock is not None:
+            marks.append((clock(), len(out) + len(stack)))     # type: ignore[union-attr]
         d, below = pop()
         listed += 1
         try:
             it = scandir(d)
         except OSError:
             continue    # not a folder, removed, or not readable
+        except BaseException as exc:
+            _name_folder(exc, d)
+            raise
         # no ``with``: the iterator closes its folder when it is exhausted, and is closed
         # below when reading it fails; the two calls of a ``with`` per folder cost ~1 ms
         # over 1,000 folders
@@ -226,9 +275,18 @@ def _list_folders(stack: list[tuple[str, list[str]]], out: list[Listed], prefixe
         except OSError:
             it.close()
             continue    # the folder went away while it was read
-        except BaseException:
+        except BaseException as exc:
             it.close()
+            _name_folder(exc, d)
             raise
+    if clock is not None:
+        marks.append((clock(), len(out) + len(stack)))         # type: ignore[union-attr]
+
+
+def _name_folder(exc: BaseException, folder: str) -> None:
+    """Note on *exc* the folder whose listing raised it (once: the innermost folder)."""
+    if not any(n.startswith("while listing the folder ") for n in getattr(exc, "__notes__", ())):
+        add_note(exc, f"while listing the folder {folder!r}")
 
 
 def _skipped(e: os.DirEntry[str], name: str, below: list[str], prefixes: tuple[str, ...],
