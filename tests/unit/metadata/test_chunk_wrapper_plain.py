@@ -96,7 +96,7 @@ def _walk(md: FileMetadata, mutations: list[tuple[int, int, str]], plain: bool) 
         if not plain:
             rg._plain = False      # the chunk-by-chunk path: every chunk checked when wrapped
         for j in (*range(_COLS), -1, -_COLS):
-            out.append(_outcome(lambda j=j: _chunk_view(rg.column(j))))
+            out.append(_outcome(lambda j=j, rg=rg: _chunk_view(rg.column(j))))
     return out
 
 
