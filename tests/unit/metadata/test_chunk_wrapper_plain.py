@@ -53,8 +53,10 @@ def _raw_group(md: FileMetadata, i: int) -> Any:
 
 def _mutate(chunk: Any, kind: str) -> None:
     md = chunk.meta_data
+    if md is None and kind not in ("crypto", "file_path"):
+        return
     if kind == "type":
-        md.type = (md.type + 1) % 8
+        md.type = 3 if md.type != 3 else 4
     elif kind == "type_none":
         md.type = None
     elif kind == "crypto":
