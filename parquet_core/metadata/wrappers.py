@@ -334,8 +334,11 @@ class ColumnChunkMetadata:
 _MAX_VALUES_PER_PAGE = 2**31 - 1
 
 
-def _check_counts(raw: Any, schema: SchemaDescriptor, index: int, file_size: int | None) -> None:
-    """Refuse a row group whose declared counts and sizes cannot all be true.
+def _check_counts(raw: Any, schema: SchemaDescriptor, index: int, file_size: int | None) -> bool:
+    """Refuse a row group whose declared counts and sizes cannot all be true; return True
+    when, besides, every chunk is plaintext (no ``crypto_metadata``), has its metadata and
+    the physical type of its leaf (:meth:`RowGroupMetadata.column` then makes its wrappers
+    without checking those again), False when that is not known of every chunk.
 
     Everything the reader later allocates from (row masks of ``num_rows``,
     level and value buffers of ``num_values``) is checked here, against the
@@ -357,8 +360,9 @@ def _check_counts(raw: Any, schema: SchemaDescriptor, index: int, file_size: int
     if rows < 0:
         raise ParquetFormatError(f"row group {index}: num_rows is {rows}; a row count cannot be negative")
     try:
-        if _counts_plausible(raw.columns, schema.repeated_leaves, rows, file_size):
-            return
+        lean = _lean_check(raw.columns, schema.repeated_leaves, schema.leaf_types, rows, file_size)
+        if lean is not None:
+            return lean
     except TypeError:   # a field missing (None): the loop below names it
         pass
     limit = _MAX_VALUES_PER_PAGE
@@ -381,6 +385,7 @@ def _check_counts(raw: Any, schema: SchemaDescriptor, index: int, file_size: int
             continue
         desc = schema.columns[i]
         _check_chunk_counts(md, desc, rows, f"column chunk {quoted(desc.dotted_path, bare=True)} of row group {index}", size)
+    return False
 
 
 #: stands for "no file size known" in :func:`_counts_plausible` (above any i64 offset + size)
@@ -388,34 +393,48 @@ _NO_SIZE = 1 << 65
 
 
 def _counts_plausible(chunks: list[Any], repeated_leaves: Any, rows: int, file_size: int | None) -> bool:
-    """True when every chunk passes :func:`_check_counts`' rules (the loop over a footer's
-    thousands of chunks, as lean as it goes); False when one may not (or is encrypted, or kept
-    in another file): the caller then checks chunk by chunk for the precise error.
+    """True when every chunk passes :func:`_check_counts`' rules (see :func:`_lean_check`)."""
+    return _lean_check(chunks, repeated_leaves, None, rows, file_size) is not None
+
+
+def _lean_check(chunks: list[Any], repeated_leaves: Any, leaf_types: list[int] | None, rows: int,
+                file_size: int | None) -> bool | None:
+    """Not None when every chunk passes :func:`_check_counts`' rules (the loop over a footer's
+    thousands of chunks, as lean as it goes); None when one may not (or has no metadata, or
+    is kept in another file): the caller then checks chunk by chunk for the precise error.
+
+    Not None, it says whether every chunk is also plaintext and of its leaf's physical type
+    (*leaf_types*, one code per leaf; None: not asked, False).  A chunk that is not (a
+    column key's metadata, a type that disagrees with the schema) is not refused here: its
+    wrapper is made, and refused, by the general path when that chunk is asked for.
 
     Stricter than the rules where that is cheaper (a chunk's ``data_page_offset`` must be
     set and not negative even when no file size is known); raises TypeError where a field is
     missing (None)."""
     limit = _MAX_VALUES_PER_PAGE
     size = _NO_SIZE if file_size is None else file_size
-    for chunk, repeated in zip(chunks, repeated_leaves):
+    plain = leaf_types is not None
+    for chunk, repeated, ptype in zip(chunks, repeated_leaves, leaf_types or repeated_leaves):
         md = chunk.meta_data
         if md is None or chunk.file_path:
-            return False
+            return None
+        if plain and (md.type != ptype or chunk.crypto_metadata is not None):
+            plain = False
         v = md.num_values
         c = md.total_compressed_size
         start = md.data_page_offset
         dpo = md.dictionary_page_offset
         if not (0 <= start < size and c >= 0 and md.total_uncompressed_size >= 0
                 and rows <= v <= c * limit and (v == rows or repeated)):
-            return False
+            return None
         if dpo is not None:
             if not 0 < dpo < size:     # (0: ignored by the reader; the exact loop handles it)
-                return False
+                return None
             if dpo < start:
                 start = dpo
         if start + c > size:
-            return False
-    return True
+            return None
+    return plain
 
 
 def _check_chunk_counts(md: Any, desc: ColumnDescriptor, rows: int, where: str,
@@ -471,7 +490,10 @@ class RowGroupMetadata:
         if len(cols) != len(schema):
             raise ParquetFormatError(
                 f"row group {index} has {len(cols)} column chunks, the schema has {len(schema)} leaves")
-        _check_counts(raw, schema, index, file_size)
+        #: every chunk plaintext, with its metadata, of its leaf's physical type, and its
+        #: counts checked (below): :meth:`column` wraps them without checking again
+        self._plain = _check_counts(raw, schema, index, file_size)
+        self._chunks: list[Any] = cols
         #: one per leaf, built on first use; shared with the file's other row groups
         self._stats_decoders: list[StatisticsDecoder | None] = (
             stats_decoders if stats_decoders is not None else [None] * len(cols))
@@ -539,13 +561,27 @@ class RowGroupMetadata:
 
     def column(self, i: int) -> ColumnChunkMetadata:
         """Return the i-th column chunk."""
+        if self._plain:
+            # Every chunk plaintext, typed as its leaf and its counts checked when the group
+            # was made (every chunk of most files): what __init__ sets, without its checks.
+            raw = self._chunks[i]
+            chunk = _new_chunk(ColumnChunkMetadata)
+            chunk.raw = raw
+            chunk.meta = raw.meta_data
+            chunk.descriptor = self._schema.columns[i]
+            chunk.row_group = self.index
+            chunk.index = i if i >= 0 else i + len(self._orders)
+            chunk._writer = self._writer
+            chunk._order_defined = self._orders[i]
+            chunk._stats_decoders = self._stats_decoders
+            chunk._statistics = False
+            return chunk
         raw = self.raw.columns[i]
         md = raw.meta_data
         if md is not None and raw.crypto_metadata is None:
             desc = self._schema.columns[i]
             if md.type == desc.physical_type:
-                # A plaintext chunk whose type agrees with its leaf (every chunk of most files):
-                # what __init__ sets, in one dictionary; its counts were checked with the group.
+                # A plaintext chunk whose type agrees with its leaf: as above, one by one.
                 chunk = _new_chunk(ColumnChunkMetadata)
                 chunk.raw = raw
                 chunk.meta = md

@@ -83,6 +83,15 @@ class SchemaDescriptor:
             flags = self.__dict__["_repeated_leaves"] = [c.max_repetition_level != 0 for c in self.columns]
         return flags
 
+    @property
+    def leaf_types(self) -> list[int]:
+        """Per leaf, its physical type code; worked out once (a footer's chunks are checked
+        against it once per row group)."""
+        codes: list[int] | None = self.__dict__.get("_leaf_types")
+        if codes is None or len(codes) != len(self.columns):
+            codes = self.__dict__["_leaf_types"] = [c.physical_type for c in self.columns]
+        return codes
+
     def _number_leaves(self) -> dict[int, int]:
         """Each leaf node's index, keyed by the node's identity (leaves are numbered in
         pre-order, as :meth:`_collect` lists them)."""

@@ -11,10 +11,11 @@ the same size limits as :func:`~parquet_core.thrift.codec.parse`:
   element is recorded;
 * a ``RowGroup`` when it is first asked for (``LazyFooter.row_group``; all the
   remaining ones in full when ``FileMetaData.row_groups`` itself is read), with
-  ``ColumnMetaData.statistics``, ``encoding_stats``, ``size_statistics``,
-  ``geospatial_statistics`` and ``path_in_schema`` skipped;
-* ``statistics``, and the other four together, for every chunk of a row group
-  at once, when one of them is first read from any chunk of that group;
+  ``ColumnMetaData.statistics``, ``encodings``, ``encoding_stats``,
+  ``size_statistics``, ``geospatial_statistics`` and ``path_in_schema`` skipped;
+* ``statistics`` and ``encodings`` together, and the other four together, for every
+  chunk of a row group at once, when one of them is first read from any chunk of that
+  group (once statistics were read, later row groups decode the first two with the rest);
 * ``key_value_metadata`` when it is first read.
 
 The objects are the generated classes (or subclasses of them: a skipped field
@@ -49,9 +50,13 @@ __all__ = ["LazyFooter", "LazyFileMetaData", "LazyColumnMetaData", "LazyColumnCh
            "lazy_state", "only_fields", "EXTRA_CHUNK_FIELDS", "schema_prefix", "parse_schema_prefix"]
 
 #: ``ColumnMetaData`` fields decoded only when first read (``path_in_schema`` repeats the
-#: schema's path of the leaf, and a list of strings per chunk is costly to build).
-EXTRA_CHUNK_FIELDS: Final = ("statistics", "encoding_stats", "size_statistics", "geospatial_statistics",
-                             "path_in_schema")
+#: schema's path of the leaf, and a list of strings per chunk is costly to build;
+#: ``encodings``, a list per chunk too, is read by pruning and listings, not by reads).
+EXTRA_CHUNK_FIELDS: Final = ("statistics", "encodings", "encoding_stats", "size_statistics",
+                             "geospatial_statistics", "path_in_schema")
+#: the skipped fields decoded with ``statistics``: what pruning reads (bounds; a dictionary
+#: encoding among the chunk's encodings)
+_STATS_GROUP: Final = ("statistics", "encodings")
 _EXTRA_CHUNK_SET: Final = frozenset(EXTRA_CHUNK_FIELDS)
 _LAZY_TOP: Final = frozenset(("row_groups", "key_value_metadata"))
 
@@ -228,11 +233,11 @@ _CC_TRIM = _with(pt.ColumnChunk.thrift_spec, meta_data=(
     3, TType.STRUCT, "meta_data", [LazyColumnMetaData, _CMD_TRIM], None))
 _RG_TRIM = _with(pt.RowGroup.thrift_spec, columns=(
     1, TType.LIST, "columns", (TType.STRUCT, [LazyColumnChunk, _CC_TRIM], False), None))
-#: the same with ``statistics`` decoded too (a footer whose statistics are being read: one
-#: pass per row group rather than two)
+#: the same with ``statistics`` (and the rest of its group) decoded too (a footer whose
+#: statistics are being read: one pass per row group rather than two)
 _STATS_SPEC: Final = (12, TType.STRUCT, "statistics", [LazyStatistics, pt.Statistics.thrift_spec], None)
 _CMD_TRIM_STATS = _with(pt.ColumnMetaData.thrift_spec,
-                        **dict.fromkeys(n for n in EXTRA_CHUNK_FIELDS if n != "statistics"),
+                        **dict.fromkeys(n for n in EXTRA_CHUNK_FIELDS if n not in _STATS_GROUP),
                         statistics=_STATS_SPEC)
 _CC_TRIM_STATS = _with(pt.ColumnChunk.thrift_spec, meta_data=(
     3, TType.STRUCT, "meta_data", [LazyColumnMetaData, _CMD_TRIM_STATS], None))
@@ -259,10 +264,10 @@ def _extras_spec(names: tuple[str, ...]) -> tuple[Any, ...]:
 
 
 #: The skipped fields in two groups, each decoded (for a whole row group) on the first read of
-#: one of its fields: statistics, which pruning reads, apart from the rest, so reading them
-#: does not build the many encoding_stats and size_statistics objects.
-_GROUPS: Final = (("statistics",), ("encoding_stats", "size_statistics", "geospatial_statistics",
-                                    "path_in_schema"))
+#: one of its fields: statistics and encodings, which pruning reads, apart from the rest, so
+#: reading them does not build the many encoding_stats and size_statistics objects.
+_GROUPS: Final = (_STATS_GROUP, ("encoding_stats", "size_statistics", "geospatial_statistics",
+                                 "path_in_schema"))
 _GROUP_OF: Final = {name: g for g in _GROUPS for name in g}
 _RG_EXTRAS: Final = {g: _extras_spec(g) for g in _GROUPS}
 assert set(_GROUP_OF) == set(EXTRA_CHUNK_FIELDS)
@@ -421,6 +426,8 @@ class LazyFooter:
                     if md is not None:
                         md._lazy = ref
                         md.__dict__.setdefault("statistics", None)   # absent: None, as decoded
+                        # (an absent ``encodings``, a required field, is set to None by
+                        # __getattr__ when first read: the group is marked decoded below)
                 self._extras_done.add((i, _GROUP_OF["statistics"]))
             else:
                 rg = self._decode(pt.RowGroup, _RG_TRIM, self._rg_spans[i])
@@ -456,8 +463,8 @@ class LazyFooter:
         key = (i, group)
         if key in self._extras_done:
             return
-        if name == "statistics":
-            self.statistics_wanted = True
+        if group is _STATS_GROUP:   # (this decode builds the statistics: later groups decode
+            self.statistics_wanted = True    # them in their own pass)
         assert self._rg_spans is not None
         rg = self.row_group(i)
         with self._lock:

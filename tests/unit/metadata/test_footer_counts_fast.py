@@ -35,10 +35,12 @@ def _chunk(rnd: random.Random) -> types.SimpleNamespace:
         total_uncompressed_size=pick(None, -1, 0, 40),
         data_page_offset=pick(None, -1, 0, 4, 500, 999, 1000),
         dictionary_page_offset=pick(None, None, None, -1, 0, 4, 300, 999, 1000),
+        type=pick(2, 2, 2, 1, None),
     )
     encrypted = rnd.random() < 0.05
     return types.SimpleNamespace(meta_data=None if encrypted else md,
-                                 file_path=pick(None, None, None, None, "", "other.parquet"))
+                                 file_path=pick(None, None, None, None, "", "other.parquet"),
+                                 crypto_metadata=pick(None, None, None, None, "footer key"))
 
 
 def _leaf(repeated: bool) -> types.SimpleNamespace:
@@ -59,7 +61,7 @@ def _exact_ok(chunks, repeated, rows, file_size) -> bool:
 @pytest.mark.parametrize("seed", range(4))
 def test_lean_check_agrees_with_the_chunk_rules(seed):
     rnd = random.Random(seed)
-    fast_taken = 0
+    fast_taken = plain_taken = 0
     for _ in range(3000):
         n = rnd.choice((1, 2, 3))
         # mostly plausible row groups, so that the lean path is taken often
@@ -82,15 +84,26 @@ def test_lean_check_agrees_with_the_chunk_rules(seed):
         if lean:
             fast_taken += 1
             assert exact, (chunks, repeated, rows, file_size)
-        schema = types.SimpleNamespace(repeated_leaves=repeated, columns=[_leaf(r) for r in repeated])
+        schema = types.SimpleNamespace(repeated_leaves=repeated, columns=[_leaf(r) for r in repeated],
+                                       leaf_types=[2] * n)
         raw = types.SimpleNamespace(num_rows=rows, columns=chunks)
         try:
-            wrappers._check_counts(raw, schema, 0, file_size)
+            plain = wrappers._check_counts(raw, schema, 0, file_size)
             whole = True
         except ParquetFormatError:
             whole = False
         assert whole == exact, (chunks, repeated, rows, file_size)
+        # "plain" (the chunk wrappers made without their own checks) only when every chunk
+        # is plaintext, has its metadata and the leaf's type
+        every = all(c.meta_data is not None and c.crypto_metadata is None and c.meta_data.type == 2
+                    for c in chunks)
+        if whole and plain:
+            plain_taken += 1
+            assert every, chunks
+        elif whole and every and lean:
+            raise AssertionError(("a plain row group not seen as plain", chunks))
     assert fast_taken > 300     # the lean path was exercised
+    assert plain_taken > 100
 
 
 def test_pyarrow_row_groups_take_the_lean_path(tmp_path):

@@ -114,6 +114,55 @@ def test_nothing_but_the_top_level_is_decoded_at_open(tmp_path: Path) -> None:
     assert b"ARROW:schema" in md.metadata and state.decoded_key_value
 
 
+def test_encodings_are_decoded_with_the_statistics(tmp_path: Path) -> None:
+    # a walk over sizes does not build each chunk's encodings list; the first read of one
+    # decodes them with the group's statistics, in one pass, as pyarrow lists them
+    p = _write(tmp_path / "a.parquet")
+    md = pc.read_metadata(p)
+    state = lazy_state(md.raw)
+    rg = md.row_group(2)
+    assert [rg.column(j).total_compressed_size for j in range(md.num_columns)]
+    assert not any(cc.meta_data.loaded("encodings") for cc in state.row_group(2).columns)
+    theirs = pq.read_metadata(p).row_group(2)
+    assert [rg.column(j).encodings for j in range(md.num_columns)] == [
+        tuple(theirs.column(j).encodings) for j in range(md.num_columns)]
+    assert state.decoded_extras == 1
+    assert all(cc.meta_data.loaded("statistics") for cc in state.row_group(2).columns)
+    # row groups decoded once statistics are wanted carry their encodings already
+    assert state.statistics_wanted
+    assert md.row_group(4).column(1).statistics is not None
+    assert all(cc.meta_data.loaded("encodings") for cc in state.row_group(4).columns)
+    assert md.row_group(4).column(1).encodings == tuple(pq.read_metadata(p).row_group(4).column(1).encodings)
+    assert state.decoded_extras == 1
+
+
+@pytest.mark.parametrize("stats_first", [False, True])
+def test_a_chunk_without_encodings_reads_none_as_eagerly(tmp_path: Path, stats_first: bool) -> None:
+    # ``encodings`` is required; a footer without it (here re-encoded so) gives None, whichever
+    # pass decodes the chunk, as the eager decode does
+    from parquet_core.thrift.codec import serialize
+
+    p = _write(tmp_path / "a.parquet")
+    data = p.read_bytes()
+    buf, start = _footer(data)
+    raw, _ = parse(buf, pt.FileMetaData)
+    for rg in raw.row_groups:
+        rg.columns[1].meta_data.encodings = None
+    new = serialize(raw)
+    q = tmp_path / "b.parquet"
+    q.write_bytes(data[:start] + new + struct.pack("<I", len(new)) + b"PAR1")
+    md = pc.read_metadata(q)
+    assert isinstance(md.raw, LazyFileMetaData)
+    if stats_first:
+        assert md.row_group(0).column(0).statistics is not None
+    for i in (0, 3):
+        assert md.row_group(i).column(1).meta.encodings is None
+        assert md.row_group(i).column(1).encodings == ()
+        assert md.row_group(i).column(0).meta.encodings == raw.row_groups[i].columns[0].meta_data.encodings
+    eager = parse(new, pt.FileMetaData)[0]
+    assert [md.row_group(i).raw for i in range(md.num_row_groups)] == eager.row_groups
+
+
 def pq_encoding_stats(p: Path, i: int, j: int) -> list[Any]:
     """The chunk's encoding_stats, decoded eagerly from the footer bytes."""
     raw, _ = parse(_footer(p.read_bytes())[0], pt.FileMetaData)
