@@ -917,12 +917,35 @@ class ParquetDataset:
                 if f.name in t.column_names:
                     pieces.append(conform(t.column(f.name), f, t.num_rows))
                     continue
+                if len(pvs) > 1 and all(f.name in pv for pv in pvs):
+                    pieces.append(self._repeated_values([pv[f.name] for pv in pvs], counts, f))
+                    continue
                 for pv, n in zip(pvs, counts):
                     pieces.append(conform(repeat(pv[f.name], n) if f.name in pv else None, f, n))
             columns.append(pieces[0] if len(pieces) == 1 else Array.concat(pieces))
         if typed:
             columns = [self._as_dictionary(f, c, runs) for f, c in zip(fields, columns)]
         return Table(Schema(fields), columns, sum(t.num_rows for _, _, t in runs))
+
+    @staticmethod
+    def _repeated_values(ones: Sequence[Array], counts: Sequence[int], f: Field) -> Array:
+        """Each file's one-row partition value repeated for its *counts* rows, as *f*: the
+        distinct value objects (cached per folder value) conformed once and taken once per
+        row, rather than one repeat, conform and piece per file (a run holds hundreds)."""
+        from parquet_core.table.select import take_array
+
+        slot: dict[int, int] = {}
+        distinct: list[Array] = []
+        codes = np.empty(len(ones), dtype=np.int64)
+        for i, one in enumerate(ones):
+            k = slot.get(id(one))
+            if k is None:
+                k = slot[id(one)] = len(distinct)
+                distinct.append(one)
+            codes[i] = k
+        values = Array.concat([conform(one, f, 1) for one in distinct]) if len(distinct) > 1 \
+            else conform(distinct[0], f, 1)
+        return take_array(values, np.repeat(codes, np.asarray(counts, dtype=np.int64)))
 
     def _as_dictionary(self, f: Field, column: Array,
                        runs: Sequence[tuple[Sequence[Fragment], Sequence[int], Table]]) -> Array:
