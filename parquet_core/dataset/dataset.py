@@ -45,7 +45,7 @@ from parquet_core.dataset.unify import SchemaUnifier, check_against, check_uniqu
 from parquet_core.errors import (
     ParquetError,
     ParquetSchemaError,
-    add_note,
+    add_context,
     note_file,
     out_of_memory,
     refuses_memory_errors,
@@ -1152,8 +1152,8 @@ class ParquetDataset:
         except ParquetError as exc:
             note_file(exc, self._fs.display(frag.path), "reading")
             where = self._fs.display(self._discovery.metadata_path or "_metadata")
-            add_note(exc, f"the file's footer taken from {where!r} (its row groups there: "
-                          f"{', '.join(map(str, groups))})")
+            rows = "row group" + ("s " if len(groups) != 1 else " ") + ", ".join(map(str, groups))
+            add_context(exc, part=f"{where!r} (the file's footer), {rows}")
             raise
 
     def _read_summarised_runs(self, frags: Sequence[Fragment], columns: Sequence[str] | None,
