@@ -42,7 +42,14 @@ from parquet_core.dataset.partitioning import Partitioning, check_stored_values,
 from parquet_core.dataset.progress import Progress
 from parquet_core.dataset.recorded_types import check_recorded, recorded_meanings
 from parquet_core.dataset.unify import SchemaUnifier, check_against, check_unique_names, conform
-from parquet_core.errors import ParquetError, ParquetSchemaError, refuses_memory_errors
+from parquet_core.errors import (
+    ParquetError,
+    ParquetSchemaError,
+    add_context,
+    note_file,
+    out_of_memory,
+    refuses_memory_errors,
+)
 from parquet_core.file.filesystem import FileSystem, IOStats, LocalFileSystem, resolve_filesystem
 from parquet_core.file.pushdown import PruneReport
 from parquet_core.file.read_types import arrow_key_values, coerce_int96_schema
@@ -658,9 +665,10 @@ class ParquetDataset:
             whole = [fixed is not None and self._summary is not None and fr.row_groups is not None
                      and rest is True for fr, rest in work]
             singles = [item for item, w in zip(work, whole) if not w]
-            # local files without a summary: small ones decoded together (see _read_small_files)
-            batched = self._read_small_files(singles, columns, fixed, use_threads, prog) \
-                if not any(whole) and isinstance(self._fs, LocalFileSystem) else None
+            # local files (their footers their own or _metadata's): small ones decoded together
+            # (see _read_small_files)
+            batched = self._read_small_files(work, columns, fixed, use_threads, prog) \
+                if isinstance(self._fs, LocalFileSystem) and (fixed is not None or not any(whole)) else None
             if batched is None:
                 results = self._map(lambda item: self._read_one(item[0], item[1], columns, fixed, use_threads),
                                     singles, prog)
@@ -718,11 +726,14 @@ class ParquetDataset:
         """Local files read in order, those of one row group in the light shape (see
         ``file/small_files.py``) decoded together in runs of files of one schema: a column's
         values of a run are expanded and gathered by one set of numpy calls instead of one per
-        file.  Files with a filter left to apply, big files on threads, and files of any other
-        shape are read one by one (:meth:`_read_one`); a filter the statistics show every row
-        of a file matches is dropped for it.  Returns ``(runs, each file's schema,
-        each file's (fragment, key/values, columns))``, as :meth:`read` needs them; None when
-        the dataset is read otherwise (strict validation, decryption)."""
+        file.  A file planned from ``_metadata`` is read the same way through it (its row group
+        there, its own footer not read).  Files with a filter left to apply, big files on
+        threads, and files of any other shape are read one by one (:meth:`_read_one`); files
+        planned from ``_metadata`` and read whole, once the light shape is given up, in runs
+        (:meth:`_read_summarised_runs`); a filter the statistics show every row of a file
+        matches is dropped for it.  Returns ``(runs, each file's schema, each file's
+        (fragment, key/values, columns))``, as :meth:`read` needs them; None when the dataset
+        is read otherwise (strict validation, decryption)."""
         from parquet_core.file.small_files import join_light_reads
 
         if self.options.strict or self.options.decryption is not None:
@@ -731,8 +742,10 @@ class ParquetDataset:
         schemas: list[Schema] = []
         read_kv: list[tuple[Fragment, Any, Sequence[str]]] = []
         batch: list[tuple[Fragment, Any]] = []
+        whole: list[Fragment] = []       # planned from _metadata, read whole, not tried light
         held = 0
         misses = hits = 0
+        summary = self._summary
 
         def add(frs: Sequence[Fragment], counts: Sequence[int], table: Table) -> None:
             runs.append((frs, counts, table))
@@ -740,6 +753,10 @@ class ParquetDataset:
                 read_kv.extend((fr, table.metadata, table.column_names) for fr in frs)
 
         def flush() -> None:
+            if whole:
+                for run in self._read_summarised_runs(whole, columns, use_threads, progress):
+                    add(*run)
+                whole.clear()
             if not batch:
                 return
             table = join_light_reads([light for _, light in batch])
@@ -752,8 +769,29 @@ class ParquetDataset:
 
         for frag, rest in items:
             light = None
-            if (use_threads and frag.size >= THREADS_MIN_FILE_BYTES) or \
-                    (frag.row_groups is not None and self._summary is not None):
+            tries = misses <= max(2, hits)
+            if frag.row_groups is not None and summary is not None:
+                groups = frag.row_groups
+                pf = summary.pf
+                big = use_threads and sum(pf.metadata.row_group(g).total_byte_size
+                                          for g in groups) >= THREADS_MIN_FILE_BYTES
+                schemas.append(pf.schema_arrow)
+                if rest is True and fixed is not None and (big or len(groups) != 1 or not tries):
+                    if batch:
+                        flush()
+                        held = 0
+                    whole.append(frag)      # read with its neighbours (see _read_summarised_runs)
+                    continue
+                if big or len(groups) != 1:
+                    table, _ = self._read_summarised(frag, rest, columns, fixed, use_threads)
+                else:
+                    got = self._read_summarised(frag, rest, columns, fixed, False, tries)
+                    if isinstance(got, tuple):
+                        table = got[0]
+                        misses += 1
+                    else:
+                        light = got
+            elif use_threads and frag.size >= THREADS_MIN_FILE_BYTES:
                 table, schema = self._read_one(frag, rest, columns, fixed, use_threads)
                 schemas.append(schema)
             else:
@@ -767,8 +805,7 @@ class ParquetDataset:
                             prefetch_indexes(pf, rest)
                         # a file of another shape read as it is; after a few of them, no more
                         # tries (its pages would be read twice)
-                        got = pf.light_read(wanted, rest if isinstance(rest, Expression) else None,
-                                            misses <= max(2, hits))
+                        got = pf.light_read(wanted, rest if isinstance(rest, Expression) else None, tries)
                         if isinstance(got, Table):
                             table = got
                             misses += 1
@@ -776,7 +813,7 @@ class ParquetDataset:
                             light = got
             if light is not None:
                 hits += 1
-                if batch and (held + light.nbytes > SMALL_FILES_RUN_BYTES or not batch[0][1].joins(light)):
+                if whole or (batch and (held + light.nbytes > SMALL_FILES_RUN_BYTES or not batch[0][1].joins(light))):
                     flush()
                     held = 0
                 batch.append((frag, light))
@@ -880,12 +917,35 @@ class ParquetDataset:
                 if f.name in t.column_names:
                     pieces.append(conform(t.column(f.name), f, t.num_rows))
                     continue
+                if len(pvs) > 1 and all(f.name in pv for pv in pvs):
+                    pieces.append(self._repeated_values([pv[f.name] for pv in pvs], counts, f))
+                    continue
                 for pv, n in zip(pvs, counts):
                     pieces.append(conform(repeat(pv[f.name], n) if f.name in pv else None, f, n))
             columns.append(pieces[0] if len(pieces) == 1 else Array.concat(pieces))
         if typed:
             columns = [self._as_dictionary(f, c, runs) for f, c in zip(fields, columns)]
         return Table(Schema(fields), columns, sum(t.num_rows for _, _, t in runs))
+
+    @staticmethod
+    def _repeated_values(ones: Sequence[Array], counts: Sequence[int], f: Field) -> Array:
+        """Each file's one-row partition value repeated for its *counts* rows, as *f*: the
+        distinct value objects (cached per folder value) conformed once and taken once per
+        row, rather than one repeat, conform and piece per file (a run holds hundreds)."""
+        from parquet_core.table.select import take_array
+
+        slot: dict[int, int] = {}
+        distinct: list[Array] = []
+        codes = np.empty(len(ones), dtype=np.int64)
+        for i, one in enumerate(ones):
+            k = slot.get(id(one))
+            if k is None:
+                k = slot[id(one)] = len(distinct)
+                distinct.append(one)
+            codes[i] = k
+        values = Array.concat([conform(one, f, 1) for one in distinct]) if len(distinct) > 1 \
+            else conform(distinct[0], f, 1)
+        return take_array(values, np.repeat(codes, np.asarray(counts, dtype=np.int64)))
 
     def _as_dictionary(self, f: Field, column: Array,
                        runs: Sequence[tuple[Sequence[Fragment], Sequence[int], Table]]) -> Array:
@@ -1046,10 +1106,13 @@ class ParquetDataset:
         return self._summary.pf
 
     def _read_summarised(self, frag: Fragment, rest: Expression | bool, columns: Sequence[str] | None,
-                         fixed: Schema | None, use_threads: bool = True) -> tuple[Table, Schema]:
-        """Read a file's row groups through ``_metadata`` (its own footer is never read)."""
+                         fixed: Schema | None, use_threads: bool = True, light: bool = False) -> Any:
+        """Read a file's row groups through ``_metadata`` (its own footer is never read):
+        ``(table, schema)``; with *light*, a ``LightRead`` instead when the file is of the
+        light shape (see :meth:`ParquetFile.light_read_groups`).  Errors reading its chunks
+        name the file (and where its footer came from), as a read of the file alone does."""
         pf = self._summary_file()
-        file_fields = {f.name for f in pf.schema_arrow}
+        file_fields = self._summary_names()
         rest = self._resolve_partitions(frag, rest, file_fields)
         self._verify_stored(pf, frag, frag.row_groups or [], file_fields)
         if rest is False:
@@ -1064,9 +1127,34 @@ class ParquetDataset:
             md = pf.metadata
             stored = sum(md.row_group(i).total_byte_size for i in groups)   # uncompressed: the decode work
             use_threads = stored >= THREADS_MIN_FILE_BYTES
-        table = pf.read_row_groups(groups, wanted, filters=rest if isinstance(rest, Expression) else None,
-                                   use_threads=use_threads)
-        return table, pf.schema_arrow
+        with self._naming_summarised(frag, groups):
+            got = pf.light_read_groups(groups, wanted, rest if isinstance(rest, Expression) else None,
+                                       light, use_threads)
+        return got if not isinstance(got, Table) else (got, pf.schema_arrow)
+
+    def _summary_names(self) -> set[str]:
+        """The names of ``_metadata``'s columns (made once)."""
+        names = self.__dict__.get("_summary_names_set")
+        if names is None:
+            names = self.__dict__["_summary_names_set"] = {f.name for f in self._summary_file().schema_arrow}
+        return names
+
+    @contextlib.contextmanager
+    def _naming_summarised(self, frag: Fragment, groups: Sequence[int]) -> Iterator[None]:
+        """Errors reading a file's chunks through ``_metadata`` name that file, as reading it
+        alone does, and say where its footer came from (the row groups are ``_metadata``'s)."""
+        try:
+            yield
+        except MemoryError as exc:
+            err = out_of_memory(exc, "reading a file")
+            note_file(err, self._fs.display(frag.path), "reading")
+            raise err from exc
+        except ParquetError as exc:
+            note_file(exc, self._fs.display(frag.path), "reading")
+            where = self._fs.display(self._discovery.metadata_path or "_metadata")
+            rows = "row group" + ("s " if len(groups) != 1 else " ") + ", ".join(map(str, groups))
+            add_context(exc, part=f"{where!r} (the file's footer), {rows}")
+            raise
 
     def _read_summarised_runs(self, frags: Sequence[Fragment], columns: Sequence[str] | None,
                               use_threads: bool, progress: Progress | None
@@ -1088,7 +1176,13 @@ class ParquetDataset:
             sizes = [md.row_group(g).total_byte_size for g in groups]
             # threads decode one task per (column, row group): only for row groups worth one
             threads = use_threads and bool(groups) and sum(sizes) >= THREADS_MIN_FILE_BYTES * len(groups)
-            table = pf.read_row_groups(groups, wanted, use_threads=threads)
+            try:
+                table = pf.read_row_groups(groups, wanted, use_threads=threads)
+            except ParquetError:
+                # each file read on its own: the error names the file (and its row group)
+                for fr in run:
+                    self._read_summarised(fr, True, columns, None, False)
+                raise
             counts = [sum(md.row_group(g).num_rows for g in (fr.row_groups or [])) for fr in run]
             runs.append((run, counts, table))
             if progress is not None:

@@ -61,6 +61,7 @@ class Summary:
         self.stale: dict[str, str] = {}     # relative path -> why its entry is not used
         self.used = 0                       # listed files whose footer comes from here
         self._verified: set[int] = set()
+        self._picked: dict[int, str] | None = None     # row group -> the file it was listed under
 
     def verify(self, groups: Sequence[int]) -> None:
         """Check, before reading them, that row groups *groups* name the file they were
@@ -80,7 +81,9 @@ class Summary:
         todo = [g for g in groups if g not in self._verified]
         if not todo:
             return
-        picked = {g: rel for rel, gs in self.groups.items() for g in gs}
+        picked = self._picked
+        if picked is None:      # made once: a read verifies file by file
+            picked = self._picked = {g: rel for rel, gs in self.groups.items() for g in gs}
         md = self.pf.metadata
         for g in todo:
             rg = md.row_group(g)

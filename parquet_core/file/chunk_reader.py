@@ -65,6 +65,7 @@ class ChunkSources:
         self.owned = owned
         self._siblings: dict[str, Any] = {}
         self._lock = threading.Lock()
+        self._fetched_siblings = False      # release() has siblings to tell
 
     def for_chunk(self, chunk: ColumnChunkMetadata) -> Any:
         """Where a column chunk's bytes are: this file, or the file its ``file_path`` names
@@ -91,11 +92,22 @@ class ChunkSources:
         for src, ranges in by_source.values():
             fetch = getattr(src, "prefetch", None)
             if fetch is not None:
+                if src is not self.source:
+                    self._fetched_siblings = True
                 fetch(ranges)
 
     def release(self) -> None:
-        """Let remote sources drop what they prefetched."""
-        for src in [self.source, *self._siblings.values()]:
+        """Let remote sources drop what they prefetched (the siblings only when
+        :meth:`prefetch` fetched from one: a summary read file by file keeps hundreds open)."""
+        release = getattr(self.source, "release", None)
+        if release is not None:
+            release()
+        if not self._fetched_siblings:
+            return
+        self._fetched_siblings = False
+        with self._lock:
+            siblings = list(self._siblings.values())
+        for src in siblings:
             release = getattr(src, "release", None)
             if release is not None:
                 release()

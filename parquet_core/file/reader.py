@@ -421,28 +421,47 @@ class ParquetFile:
         and the file has one row group in the light shape, and *filters* (an Expression) is
         None or matches every row by the statistics; else the file's read, as
         ``read(columns, filters=filters, use_threads=False)`` gives it (planned once)."""
+        self._validate("data")
+        return self.light_read_groups(None, columns, filters, light)
+
+    def light_read_groups(self, groups: Sequence[int] | None, columns: Sequence[str] | None = None,
+                          filters: Any = None, light: bool = True, use_threads: bool = False) -> Any:
+        """:meth:`light_read` of row groups *groups* (None: the file's), light when they are
+        one row group: for a ``_metadata`` summary, the row group it lists for one data file
+        (*light* False: :meth:`read_row_groups`' table, *use_threads* as there).  Errors do
+        not name this file: a summary's caller names the data file whose chunks are read."""
         from parquet_core.file.filtered import read_plans
         from parquet_core.file.small_files import LightRead, light_parts
 
-        self._validate("data")
         expr = plans = None
+        group_list = None if groups is None else [int(i) for i in groups]
+        if group_list is not None:
+            for i in group_list:
+                if not 0 <= i < self.num_row_groups:
+                    raise IndexError(f"row group {i} out of range (0..{self.num_row_groups - 1})")
         if filters is not None:
-            expr, _, plans = self.planner.plan(filters, None, None if columns is None else list(columns),
+            expr, _, plans = self.planner.plan(filters, group_list, None if columns is None else list(columns),
                                                measure=False)
         every = plans is None or (len(plans) == 1 and plans[0].every_row and plans[0].rows is None)
-        if light and every and self.num_row_groups == 1:
+        one = (self.num_row_groups == 1) if group_list is None else len(group_list) == 1
+        if light and every and one:
+            rg = 0 if group_list is None else group_list[0]
             selected = self.columns.select(columns)
             ctx = self._context()
-            self._prefetch([0], self.columns.leaves_of(selected))
+            self._prefetch([rg], self.columns.leaves_of(selected))
             try:
-                parts = light_parts(ctx, selected)
+                parts = light_parts(ctx, selected, rg)
             finally:
                 self._sources.release()
             if parts is not None:
-                return LightRead(ctx, selected, parts, self.schema_arrow, self.metadata.metadata, self._typed)
+                return LightRead(ctx, selected, parts, self.schema_arrow, self.metadata.metadata, self._typed, rg)
         if plans is None:
-            return self._typed(self._read_groups(range(self.num_row_groups), columns, self.metadata.num_rows, False))
-        return self._typed(read_plans(self._context(), plans, self.columns.select(columns), expr, False))
+            if group_list is None:
+                return self._typed(self._read_groups(range(self.num_row_groups), columns, self.metadata.num_rows,
+                                                     use_threads))
+            return self._typed(self._read_groups(group_list, columns, sum(self.metadata.row_group(i).num_rows
+                                                                          for i in group_list), use_threads))
+        return self._typed(read_plans(self._context(), plans, self.columns.select(columns), expr, use_threads))
 
     @names_file("reading")
     def iter_batches(self, batch_size: int = 65536, columns: Sequence[str] | None = None,

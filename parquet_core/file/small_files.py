@@ -3,10 +3,11 @@ values of a column finished for all the files at once.
 
 ::
 
-    light_parts(ctx, selected)            one file (one row group, every selected field one
-                                          unrepeated leaf in the light shape: a dictionary
-                                          page and one data page, or one PLAIN page, no nulls):
-                                          one SimplePart per field, or None
+    light_parts(ctx, selected, rg)        one row group (a file's only one, or the one a
+                                          ``_metadata`` summary lists for it), every selected
+                                          field one unrepeated leaf in the light shape: a
+                                          dictionary page and one data page, or one PLAIN page,
+                                          no nulls: one SimplePart per field, or None
     join_light_parts(ctx, selected, files) the fields over the files, in order: one Array each
 
 A folder of small files (a few thousand rows each) spent most of a read in fixed costs per
@@ -37,7 +38,7 @@ class LightRead:
     __slots__ = ("ctx", "selected", "parts", "num_rows", "schema", "key_values", "typed", "nbytes")
 
     def __init__(self, ctx: ReadContext, selected: Sequence[Selected], parts: list[SimplePart],
-                 schema: Any, key_values: Any, typed: Callable[[Table], Table]) -> None:
+                 schema: Any, key_values: Any, typed: Callable[[Table], Table], rg: int = 0) -> None:
         self.ctx = ctx
         self.selected = selected
         self.parts = parts
@@ -46,7 +47,7 @@ class LightRead:
         self.key_values = key_values
         self.typed = typed              # the file's read types applied to a table read from it
         #: the uncompressed bytes of the chunks read (about what the parts hold)
-        self.nbytes = sum(ctx.indexes.chunk(0, shape.leaves[0]).total_uncompressed_size for _, shape in selected)
+        self.nbytes = sum(ctx.indexes.chunk(rg, shape.leaves[0]).total_uncompressed_size for _, shape in selected)
 
     def joins(self, other: LightRead) -> bool:
         """Whether *other* may be joined with this file: the same fields read, the same
@@ -74,11 +75,12 @@ def join_light_reads(reads: Sequence[LightRead]) -> Table | None:
     return first.typed(Table(Schema([f for f, _ in first.selected]), arrays, None))
 
 
-def light_parts(ctx: ReadContext, selected: Sequence[Selected]) -> list[SimplePart] | None:
-    """The selected fields of a one-row-group file decoded up to their values, one part per
+def light_parts(ctx: ReadContext, selected: Sequence[Selected], rg: int = 0) -> list[SimplePart] | None:
+    """The selected fields of row group *rg* (a one-row-group file's, or the one row group
+    a ``_metadata`` summary lists for a file) decoded up to their values, one part per
     field, or None when a field is not one unrepeated leaf in the light shape, or a chunk
     fails a check (the file is then read by the general path, which names the error)."""
-    if ctx.metadata.num_row_groups != 1 or not selected:
+    if not selected:
         return None
     parts: list[SimplePart] = []
     try:
@@ -88,7 +90,7 @@ def light_parts(ctx: ReadContext, selected: Sequence[Selected]) -> list[SimplePa
             leaf = shape.leaves[0]
             if ctx.keeps(field, shape, leaf):
                 return None
-            reader = ctx.indexes.reader(0, leaf)
+            reader = ctx.indexes.reader(rg, leaf)
             pages, _, num_rows = light_pages(ctx, reader)
             if pages is None:
                 return None

@@ -130,9 +130,10 @@ class _HeaderParser:
     them: each header is decoded by the same C decoder from a fresh
     ``_HEADER_WINDOW``-byte window with the same length limits as
     ``parse(..., limit=_HEADER_WINDOW)``, giving the same struct.  Anything
-    else (a header near the chunk's end, one larger than the window, any
+    else (one larger than the window, any
     decoding error, no C decoder) goes through :func:`_parse_header`, which
-    decides and reports.
+    decides and reports.  A header nearer the chunk's end than the window is decoded from
+    the bytes left (a successful decode read only those).
     """
 
     __slots__ = ("trans", "proto", "spec")
@@ -151,8 +152,12 @@ class _HeaderParser:
 
     def __call__(self, buf: memoryview, pos: int) -> tuple[Any, int]:
         trans = self.trans
-        if trans is None or len(buf) - pos < _HEADER_WINDOW:
+        if trans is None or pos >= len(buf):
             return _parse_header(buf, pos)
+        # a header near the chunk's end (the last page of a small chunk, half the pages of a
+        # folder of small files) is decoded from the shorter window left: a decode that
+        # succeeds there read only bytes of the window, so the full parse gives the same
+        # struct; one that fails is decided by the full parse
         window = io.BytesIO(buf[pos:pos + _HEADER_WINDOW].tobytes())
         trans._buffer = window
         header = pt.PageHeader()
