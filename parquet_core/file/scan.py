@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core.column.data import ColumnData
-from parquet_core.column.outputs import ARENA_MIN_BYTES, OutputArena, serving
+from parquet_core.column.outputs import ARENA_COLUMN_MIN_BYTES, ARENA_MIN_BYTES, OutputArena, serving
 from parquet_core.column.reader import read_column_chunks
 from parquet_core.column.simple_chunks import read_simple_chunk
 from parquet_core.constants import Encoding, PageType, PhysicalType
@@ -347,7 +347,8 @@ def plan_outputs(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
     fixed-width array of a value per row: unrepeated, INT32/INT64/FLOAT/DOUBLE, every chunk
     dictionary-encoded (its encoding statistics, when written, list no other data pages)
     and without nulls (no definition levels, or statistics counting none), read whole (no
-    kept dictionary), each under 4 MiB (larger arrays get huge pages of their own); None
+    kept dictionary), each of 1 to 4 MiB (larger arrays get huge pages of their own; the
+    gain was measured on arrays of that size, not on smaller ones); None
     when those hold under
     :data:`~parquet_core.column.outputs.ARENA_MIN_BYTES` (or the metadata is malformed:
     the read reports it)."""
@@ -364,8 +365,9 @@ def plan_outputs(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
                 size = _VALUE_BYTES.get(desc.physical_type)
                 if size is None or desc.max_repetition_level or ctx.keeps(field, shape, leaf):
                     continue
-                if rows * size >= ARENA_MIN_BYTES:
-                    continue        # large enough for huge pages of its own
+                if not ARENA_COLUMN_MIN_BYTES <= rows * size < ARENA_MIN_BYTES:
+                    continue        # small enough for warm heap memory, or large enough
+                                    # for huge pages of its own
                 for rg in groups:
                     meta = chunk(rg, leaf).meta
                     if not any(e in _DICTIONARY_ENCODINGS for e in meta.encodings or ()):

@@ -11,9 +11,9 @@ import pyarrow.parquet as pq
 import pytest
 
 import parquet_core as pc
-from parquet_core.column.outputs import ARENA_MIN_BYTES, OutputArena, output_array, serving
+from parquet_core.column.outputs import ARENA_COLUMN_MIN_BYTES, ARENA_MIN_BYTES, OutputArena, output_array, serving
 
-ROWS = 200_000      # 3 planned 8-byte columns + 2 of 4 bytes: 6.4 MB, over ARENA_MIN_BYTES
+ROWS = 300_000      # 3 planned 8-byte columns + 2 of 4 bytes: 9.6 MB, over ARENA_MIN_BYTES
 
 
 def _table(rng: np.random.Generator) -> pa.Table:
@@ -51,11 +51,22 @@ def test_planned_columns_share_one_buffer_and_equal_pyarrow(tmp_path) -> None:
             assert _base(ours.column(name).values) is not arena
 
 
+def test_small_columns_are_not_planned(tmp_path) -> None:
+    rng = np.random.default_rng(10)
+    rows = (ARENA_COLUMN_MIN_BYTES // 8) - 1000       # each column just under the minimum
+    table = pa.table({f"c{i}": rng.integers(0, 5, rows) for i in range(40)})     # 40 MB in all
+    path = str(tmp_path / "t.parquet")
+    pq.write_table(table, path)
+    ours = pc.read_table(path, use_threads=False)
+    assert ours.to_arrow().equals(pq.read_table(path))
+    assert _base(ours.column("c0").values) is not _base(ours.column("c1").values)
+
+
 def test_small_reads_and_single_columns_allocate_their_own(tmp_path) -> None:
     table = _table(np.random.default_rng(8))
     path = str(tmp_path / "t.parquet")
     pq.write_table(table, path)
-    one = pc.read_table(path, columns=["i64"], use_threads=False)    # 1.6 MB
+    one = pc.read_table(path, columns=["i64"], use_threads=False)    # 2.4 MB
     assert ROWS * 8 < ARENA_MIN_BYTES
     assert one.to_arrow().equals(pq.read_table(path, columns=["i64"]))
     assert _base(one.column("i64").values).nbytes == ROWS * 8
