@@ -50,6 +50,7 @@ from parquet_core._kernels.binary import ByteArrays
 from parquet_core._kernels.counting import is_counting
 from parquet_core.column.data import ChunkDictionary, ColumnData
 from parquet_core.column.levels import read_levels_v1, read_levels_v2
+from parquet_core.column.outputs import output_array
 from parquet_core.column.page_slices import slice_pages
 from parquet_core.constants import Encoding, PhysicalType
 from parquet_core.encodings import decode_values, empty_values
@@ -711,18 +712,26 @@ class _ChunkDecoder:
             dictionary = run.dictionary
             got = _lookup_values(run)
             if got is not None:
+                out = output_array(got.shape[0], got.dtype)
+                if out is not None:     # one read's columns in one allocation (column.outputs)
+                    np.copyto(out, got)
+                    got = out
                 run.values = got
                 return got
             idx = run.indices()
             if isinstance(dictionary, ByteArrays):
                 vals = dictionary.take(idx)
-            elif not self.keep_dictionary and len(idx) == len(dictionary) and is_counting(idx) \
-                    and _whole_buffer(dictionary):
-                # every entry once, in order (distinct values): the values are the dictionary
-                # (only this run holds it, and it holds nothing else: no copy)
-                vals = dictionary
             else:
-                vals = _take_dictionary(dictionary, idx, None)
+                # a slice of the read's arena, when one was planned for this column (it would
+                # go unused otherwise: the dictionary is then copied into it)
+                out = output_array(len(idx), dictionary.dtype) if dictionary.ndim == 1 else None
+                if out is None and not self.keep_dictionary and len(idx) == len(dictionary) \
+                        and is_counting(idx) and _whole_buffer(dictionary):
+                    # every entry once, in order (distinct values): the values are the
+                    # dictionary (only this run holds it, and it holds nothing else: no copy)
+                    vals = dictionary
+                else:
+                    vals = _take_dictionary(dictionary, idx, out)
         elif kind in (_BYTES, _FRONT):
             vals = self._decode_bytes(run)
         elif kind == _BOOLS:

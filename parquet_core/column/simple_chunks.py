@@ -27,6 +27,7 @@ import numpy.typing as npt
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core._kernels.counting import is_counting
 from parquet_core.column.data import ColumnData
+from parquet_core.column.outputs import output_array
 from parquet_core.column.reader import (
     _DICT_ENCODINGS,
     _DTYPES,
@@ -233,8 +234,10 @@ def _gathered(parts: Sequence[SimplePart]) -> Any:
         if int(idx[-1] if is_counting(idx) else idx.max()) >= len(parts[0][2]):
             return None
         dictionary = _dictionaries(parts)
-        return dictionary.take(idx) if isinstance(dictionary, ByteArrays) \
-            else _take_dictionary(dictionary, idx, None)
+        if isinstance(dictionary, ByteArrays):
+            return dictionary.take(idx)
+        out = output_array(len(idx), dictionary.dtype) if dictionary.ndim == 1 else None
+        return _take_dictionary(dictionary, idx, out)
     counts = np.fromiter((p[0] for p in parts), dtype=np.int64, count=len(parts))
     sizes = np.fromiter((len(p[2]) for p in parts), dtype=np.int64, count=len(parts))
     starts = np.zeros(len(parts), dtype=np.int64)

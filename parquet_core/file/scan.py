@@ -29,8 +29,10 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core.column.data import ColumnData
+from parquet_core.column.outputs import ARENA_COLUMN_MIN_BYTES, ARENA_MIN_BYTES, OutputArena, serving
 from parquet_core.column.reader import read_column_chunks
 from parquet_core.column.simple_chunks import read_simple_chunk
+from parquet_core.constants import Encoding, PageType, PhysicalType
 from parquet_core.encryption.context import PLAINTEXT
 from parquet_core.errors import (
     ParquetError,
@@ -243,9 +245,14 @@ def light_pages(ctx: ReadContext, reader: ColumnChunkReader) -> tuple[list[Page]
     return first, None, num_rows
 
 
-def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool) -> ColumnData:
+def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool,
+                  outputs: OutputArena | None = None) -> ColumnData:
     """Read and decode one leaf's chunks of *groups* into one ColumnData (values copied
-    together once), each chunk checked against its row group."""
+    together once), each chunk checked against its row group; with *outputs*, the values
+    may land in a slice of that arena (:mod:`parquet_core.column.outputs`)."""
+    if outputs is not None:
+        with serving(outputs):
+            return decode_chunks(ctx, groups, leaf, keep)
     readers = [ctx.indexes.reader(rg, leaf) for rg in groups]
     started: Iterator[Page] | None = None
     if len(groups) == 1 and not keep:
@@ -325,6 +332,61 @@ def _task_bytes(ctx: ReadContext, groups: Sequence[int], leaf: int) -> int:
         return TASK_MIN_BYTES
 
 
+#: Physical types whose decoded values are a 1-D array of this many bytes per value.
+_VALUE_BYTES = {int(PhysicalType.INT32): 4, int(PhysicalType.INT64): 8,
+                int(PhysicalType.FLOAT): 4, int(PhysicalType.DOUBLE): 8}
+
+#: ``ColumnMetaData.encodings`` of a dictionary-encoded chunk.
+_DICTIONARY_ENCODINGS = (int(Encoding.PLAIN_DICTIONARY), int(Encoding.RLE_DICTIONARY))
+#: ``PageEncodingStats.page_type`` of data pages.
+_DATA_PAGES = (int(PageType.DATA_PAGE), int(PageType.DATA_PAGE_V2))
+
+
+def plan_outputs(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence[int]) -> OutputArena | None:
+    """One :class:`OutputArena` for the selected leaves of *groups* whose values will be one
+    fixed-width array of a value per row: unrepeated, INT32/INT64/FLOAT/DOUBLE, every chunk
+    dictionary-encoded (its encoding statistics, when written, list no other data pages)
+    and without nulls (no definition levels, or statistics counting none), read whole (no
+    kept dictionary), each of 1 to 4 MiB (larger arrays get huge pages of their own; the
+    gain was measured on arrays of that size, not on smaller ones); None
+    when those hold under
+    :data:`~parquet_core.column.outputs.ARENA_MIN_BYTES` (or the metadata is malformed:
+    the read reports it)."""
+    rows = 0
+    sizes: list[int] = []
+    descs = ctx.metadata.schema.columns
+    chunk = ctx.indexes.chunk
+    try:
+        for rg in groups:
+            rows += ctx.metadata.row_group(rg).num_rows
+        for field, shape in selected:
+            for leaf in shape.leaves:
+                desc = descs[leaf]
+                size = _VALUE_BYTES.get(desc.physical_type)
+                if size is None or desc.max_repetition_level or ctx.keeps(field, shape, leaf):
+                    continue
+                if not ARENA_COLUMN_MIN_BYTES <= rows * size < ARENA_MIN_BYTES:
+                    continue        # small enough for warm heap memory, or large enough
+                                    # for huge pages of its own
+                for rg in groups:
+                    meta = chunk(rg, leaf).meta
+                    if not any(e in _DICTIONARY_ENCODINGS for e in meta.encodings or ()):
+                        break
+                    if meta.encoding_stats and any(
+                            s.page_type in _DATA_PAGES and s.encoding not in _DICTIONARY_ENCODINGS
+                            for s in meta.encoding_stats):
+                        break       # some pages are not dictionary-encoded (a fallback)
+                    if desc.max_definition_level and (meta.statistics is None or meta.statistics.null_count != 0):
+                        break
+                else:
+                    sizes.append(size)
+    except ParquetError:
+        return None
+    if rows <= 0 or rows * sum(sizes) < ARENA_MIN_BYTES:
+        return None
+    return OutputArena(rows, sizes)
+
+
 def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence[int],
                 use_threads: bool) -> list[Array]:
     """The selected fields over *groups* (at least one), one array each."""
@@ -337,13 +399,15 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
     # threads: one task per (leaf, row group), small neighbours batched (run_tasks); in order:
     # one per leaf, its values copied together once
     per_group = use_threads and len(groups) > 1
+    # the leaves' values in one allocation (pieces of row groups decoded apart are joined)
+    outputs = None if per_group else plan_outputs(ctx, selected, groups)
     for field, shape in selected:
         slots: list[tuple[int, int]] = []
         for leaf in shape.leaves:
             keep = ctx.keeps(field, shape, leaf)
             for part in ([[rg] for rg in groups] if per_group else [list(groups)]):
                 slots.append((leaf, len(tasks)))
-                tasks.append(partial(decode_chunks, ctx, part, leaf, keep))
+                tasks.append(partial(decode_chunks, ctx, part, leaf, keep, outputs))
                 if use_threads:
                     sizes.append(_task_bytes(ctx, part, leaf))
         plan.append((field, shape, slots))

@@ -1,0 +1,118 @@
+"""The decoded values of a read's fixed-width dictionary columns in one allocation
+(``column.outputs``, issue 32, the taxi-like read): files written by pyarrow, read
+equal to pyarrow's read; the planned columns share one buffer, the others do not;
+the arena's size follows the values decoded, not the counts in the metadata."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import parquet_core as pc
+from parquet_core.column.outputs import ARENA_COLUMN_MIN_BYTES, ARENA_MIN_BYTES, OutputArena, output_array, serving
+
+ROWS = 300_000      # 3 planned 8-byte columns + 2 of 4 bytes: 9.6 MB, over ARENA_MIN_BYTES
+
+
+def _table(rng: np.random.Generator) -> pa.Table:
+    return pa.table({
+        "i32": rng.integers(-50, 50, ROWS).astype(np.int32),
+        "i64": rng.integers(0, 300, ROWS) * 10**12,
+        "f64": rng.integers(0, 8, ROWS) * 0.5,
+        "f32": (rng.integers(0, 20, ROWS) * 0.25).astype(np.float32),
+        "wide": rng.integers(0, 2000, ROWS),                         # 11-bit indices (index path)
+        "opt": pa.array(rng.integers(0, 9, ROWS), mask=rng.random(ROWS) < 0.1),   # nulls: not planned
+        "plain": rng.random(ROWS),                                  # PLAIN: not planned
+        "s": pa.array(np.array(["a", "bb", "ccc"])[rng.integers(0, 3, ROWS)]),
+    })
+
+
+def _base(values: np.ndarray) -> np.ndarray:
+    while isinstance(values.base, np.ndarray):
+        values = values.base
+    return values
+
+
+def test_planned_columns_share_one_buffer_and_equal_pyarrow(tmp_path) -> None:
+    table = _table(np.random.default_rng(7))
+    path = str(tmp_path / "t.parquet")
+    pq.write_table(table, path, use_dictionary=["i32", "i64", "f64", "f32", "wide", "opt", "s"])
+    for threads in (False, True):
+        ours = pc.read_table(path, use_threads=threads)
+        assert ours.to_arrow().equals(pq.read_table(path)), threads
+        bases = {name: _base(ours.column(name).values) for name in ("i32", "i64", "f64", "f32", "wide")}
+        arena = bases["i32"]
+        assert all(b is arena for b in bases.values()), threads
+        # exactly the planned columns' bytes (each slice 64-byte aligned)
+        assert arena.nbytes == ROWS * (4 + 8 + 8 + 4 + 8) + 5 * 64
+        for name in ("opt", "plain"):
+            assert _base(ours.column(name).values) is not arena
+
+
+def test_small_columns_are_not_planned(tmp_path) -> None:
+    rng = np.random.default_rng(10)
+    rows = (ARENA_COLUMN_MIN_BYTES // 8) - 1000       # each column just under the minimum
+    table = pa.table({f"c{i}": rng.integers(0, 5, rows) for i in range(40)})     # 40 MB in all
+    path = str(tmp_path / "t.parquet")
+    pq.write_table(table, path)
+    ours = pc.read_table(path, use_threads=False)
+    assert ours.to_arrow().equals(pq.read_table(path))
+    assert _base(ours.column("c0").values) is not _base(ours.column("c1").values)
+
+
+def test_small_reads_and_single_columns_allocate_their_own(tmp_path) -> None:
+    table = _table(np.random.default_rng(8))
+    path = str(tmp_path / "t.parquet")
+    pq.write_table(table, path)
+    one = pc.read_table(path, columns=["i64"], use_threads=False)    # 2.4 MB
+    assert ROWS * 8 < ARENA_MIN_BYTES
+    assert one.to_arrow().equals(pq.read_table(path, columns=["i64"]))
+    assert _base(one.column("i64").values).nbytes == ROWS * 8
+
+
+def test_dictionary_fallback_to_plain_still_equal(tmp_path) -> None:
+    # dictionaries that fill up mid-chunk: the planned slice is not taken by those columns
+    rng = np.random.default_rng(9)
+    table = pa.table({name: rng.integers(0, 1 << 40, ROWS) for name in ("a", "b", "c")})
+    path = str(tmp_path / "t.parquet")
+    pq.write_table(table, path, dictionary_pagesize_limit=1 << 12, data_page_size=1 << 14)
+    assert pc.read_table(path, use_threads=False).to_arrow().equals(pq.read_table(path))
+
+
+def test_arena_takes_exact_lengths_and_is_sized_by_the_first_real_column() -> None:
+    arena = OutputArena(1000, [8, 4, 8])
+    i64, i32 = np.dtype(np.int64), np.dtype(np.int32)
+    assert arena.take(999, i64) is None and arena.take(0, i64) is None
+    a = arena.take(1000, i64)
+    b = arena.take(1000, i32)
+    c = arena.take(1000, i64)
+    assert a is not None and b is not None and c is not None
+    assert arena.take(1000, i64) is None        # no room left: the caller allocates
+    a[:] = 1
+    b[:] = 2
+    c[:] = 3
+    assert (a == 1).all() and (b == 2).all() and (c == 3).all()     # no overlap
+    assert _base(a).nbytes == 1000 * 20 + 3 * 64
+    for x in (a, b, c):
+        assert x.ctypes.data % 64 == 0
+
+
+def test_one_slice_per_leaf_and_none_outside_serving() -> None:
+    assert output_array(1000, np.dtype(np.int64)) is None
+    arena = OutputArena(1000, [8, 8])
+    with serving(arena):
+        assert output_array(999, np.dtype(np.int64)) is None       # not the planned length
+        assert output_array(1000, np.dtype(np.int64)) is not None
+        assert output_array(1000, np.dtype(np.int64)) is None      # this leaf had its slice
+    assert output_array(1000, np.dtype(np.int64)) is None
+
+
+@pytest.mark.parametrize("claimed", [10**9, 2**31 - 1])
+def test_claimed_rows_do_not_size_the_arena(claimed: int) -> None:
+    # a footer claiming more rows than the pages hold: no column asks for that length,
+    # so nothing that large is allocated
+    arena = OutputArena(claimed, [8] * 10)
+    assert arena.take(1000, np.dtype(np.int64)) is None
+    assert arena._buf is None
