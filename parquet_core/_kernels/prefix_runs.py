@@ -89,16 +89,21 @@ def prefix_sum_runs_into(buf: Any, starts: Sequence[int], stride: int, runs: int
         span_page = runs * stride
         for p0 in range(0, pages, step):
             k = min(step, pages - p0)
-            if k == 1 and starts[p0] + body + SLACK <= arr.size:
-                src, at = arr, starts[p0]
+            at = starts[p0]
+            apart = starts[p0 + 1] - at if k > 1 else span_page
+            if apart >= body and starts[p0 + k - 1] + body + SLACK <= arr.size and \
+                    all(starts[p0 + i] == at + i * apart for i in range(2, k)):
+                # the pages already lie one stride apart (the joined chunk is laid out so):
+                # read them where they are
+                src = arr
             else:
                 # the round's pages at one stride (the bytes between their bodies are never
                 # decoded: the lanes' masks drop them), then room for the last word reads
-                src, at = np.empty(k * span_page + SLACK, dtype=np.uint8), 0
+                src, at, apart = np.empty(k * span_page + SLACK, dtype=np.uint8), 0, span_page
                 for i, s in enumerate(starts[p0:p0 + k]):
                     src[i * span_page:i * span_page + body] = arr[s:s + body]
                 src[(k - 1) * span_page + body:] = 0
-            _round(src, at, stride, k, runs, groups, w, odt, narrow, plus[p0 * runs:(p0 + k) * runs],
+            _round(src, at, apart, stride, k, runs, groups, w, odt, narrow, plus[p0 * runs:(p0 + k) * runs],
                    firsts[p0:p0 + k], out[p0:p0 + k, 1:1 + per_page])
         return
     # long pages: a few runs per round, each round continuing from the value before it
@@ -113,32 +118,36 @@ def prefix_sum_runs_into(buf: Any, starts: Sequence[int], stride: int, runs: int
                 src = np.zeros(end - at + SLACK, dtype=np.uint8)
                 src[:end - at] = arr[at:end]
                 at = 0
-            _round(src, at, stride, 1, k, groups, w, odt, narrow, plus[p * runs + r0:p * runs + r0 + k],
+            _round(src, at, k * stride, stride, 1, k, groups, w, odt, narrow, plus[p * runs + r0:p * runs + r0 + k],
                    out[p, r0 * per_run:r0 * per_run + 1], out[p:p + 1, 1 + r0 * per_run:1 + (r0 + k) * per_run])
 
 
-def _round(src: npt.NDArray[np.uint8], at: int, stride: int, segs: int, runs: int, groups: int,
+def _round(src: npt.NDArray[np.uint8], at: int, apart: int, stride: int, segs: int, runs: int, groups: int,
            w: int, odt: np.dtype[Any], narrow: bool, plus: npt.NDArray[Any], before_first: npt.NDArray[Any],
            dst2d: npt.NDArray[Any]) -> None:
     """One round: *segs* segments of *runs* runs each, the runs at one *stride* from byte
-    *at* of *src*; segment ``s``'s values go to ``dst2d[s]``, summed from the value
-    ``before_first[s]`` (a page's first value, or the last value before its round)."""
+    *at* of *src* and each segment *apart* bytes after the one before; segment ``s``'s
+    values go to ``dst2d[s]``, summed from the value ``before_first[s]`` (a page's first
+    value, or the last value before its round)."""
     word, mask, span, offsets, shifts = _LANES[w]
     g_seg = runs * groups               # groups per segment
-    # view[b, r, g]: the unaligned word at byte b of group g of run r
-    view = np.ndarray((span, segs * runs, groups), dtype=word, buffer=src, offset=at,
-                      strides=(1, stride, w))
-    got = view[offsets]                         # (8, runs, groups), C-contiguous
-    got >>= shifts[:, None, None]
+    g_all = segs * g_seg
+    # view[b, s, r, g]: the unaligned word at byte b of group g of run r of segment s
+    # (numpy refuses a view that would reach past the end of src)
+    view = np.ndarray((span, segs, runs, groups), dtype=word, buffer=src, offset=at,
+                      strides=(1, apart, stride, w))
+    got = view[offsets].reshape(8, g_all)       # C-contiguous
+    got >>= shifts[:, None]
     got &= mask
-    run_plus = plus[None, :, None]
+    # each run's number, repeated for its groups: a contiguous operand (a broadcast along
+    # the short group axis costs twice as much)
+    run_plus = np.repeat(plus, groups)
     if got.dtype == odt or narrow:
         got += run_plus
-        lanes = got
+        planes = got
     else:
-        lanes = np.empty(got.shape, dtype=odt)
-        np.add(got, run_plus, out=lanes, casting="unsafe")
-    planes = lanes.reshape(8, segs * g_seg)
+        planes = np.empty(got.shape, dtype=odt)
+        np.add(got, run_plus, out=planes, casting="unsafe")
     for j in range(1, 8):
         planes[j] += planes[j - 1]
     # where each group starts: the value before it (the segment's start, then running totals)
@@ -146,5 +155,12 @@ def _round(src: npt.NDArray[np.uint8], at: int, stride: int, segs: int, runs: in
     before[:, 0] = before_first
     before[:, 1:] = planes[7].reshape(segs, g_seg)[:, :-1]
     np.cumsum(before, axis=1, out=before)
-    dst = dst2d.reshape(segs, g_seg, 8).transpose(2, 0, 1)
-    np.add(planes.reshape(8, segs, g_seg), before[None], out=dst)
+    # group start added plane by plane (contiguous), then one transposing copy: cheaper than
+    # a transposing add, above all one that also widens 32-bit lanes
+    if planes.dtype == odt:
+        planes += before.reshape(1, g_all)
+        summed = planes
+    else:
+        summed = np.empty(planes.shape, dtype=odt)
+        np.add(planes, before.reshape(1, g_all), out=summed)
+    np.copyto(dst2d.reshape(segs, g_seg, 8).transpose(2, 0, 1), summed.reshape(8, segs, g_seg))
