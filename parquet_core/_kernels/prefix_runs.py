@@ -132,11 +132,18 @@ def _round(src: npt.NDArray[np.uint8], at: int, apart: int, stride: int, segs: i
     word, mask, span, offsets, shifts = _LANES[w]
     g_seg = runs * groups               # groups per segment
     g_all = segs * g_seg
-    # view[b, s, r, g]: the unaligned word at byte b of group g of run r of segment s
-    # (numpy refuses a view that would reach past the end of src)
-    view = np.ndarray((span, segs, runs, groups), dtype=word, buffer=src, offset=at,
-                      strides=(1, apart, stride, w))
-    got = view[offsets].reshape(8, g_all)       # C-contiguous
+    # the bodies first copied back to back (a copy of whole rows of bytes), so that the
+    # lanes are gathered along one long axis: view[b, g] is the unaligned word at byte b
+    # of group g (the bytes a lane reads past its group only meet its mask); numpy refuses
+    # a view that would reach past the end of src
+    nbody = groups * w
+    packed = np.empty(segs * runs * nbody + SLACK, dtype=np.uint8)
+    np.copyto(packed[:-SLACK].reshape(segs, runs, nbody),
+              np.ndarray((segs, runs, nbody), dtype=np.uint8, buffer=src, offset=at,
+                         strides=(apart, stride, 1)))
+    packed[-SLACK:] = 0
+    view = np.ndarray((span, g_all), dtype=word, buffer=packed, strides=(1, w))
+    got = view[offsets]                         # (8, g_all), C-contiguous
     got >>= shifts[:, None]
     got &= mask
     # each run's number, repeated for its groups: a contiguous operand (a broadcast along

@@ -491,16 +491,17 @@ def _page_bases(pages: list[HeldPage], sizes: npt.NDArray[np.int64], n_mini: int
         # bytes each: a longer or cut one only makes the guess wrong, never the values)
         lead = []
         for p in pages:
-            b, at = p[0], p[5]
-            stop = min(b.size, at + 10)
-            while at < stop and b[at] >= 0x80:
-                at += 1
-            lead.append(at + 1 + n_mini)
-        lead_a = np.array(lead, dtype=np.int64)
-        shift = lead_a.max() - lead_a
-        slot = int((sizes + shift).max())
+            at = p[5]
+            head = p[0][at:at + 10].tobytes()     # (indexing bytes is cheaper than an array's)
+            k = 0
+            while k < len(head) and head[k] >= 0x80:
+                k += 1
+            lead.append(at + k + 1 + n_mini)
+        top = max(lead)
+        shift = [top - x for x in lead]
+        slot = max(n + d for n, d in zip(sizes.tolist(), shift))
         if slot * len(pages) <= (1 + _SLOT_SLACK) * int(sizes.sum()):
-            return np.arange(len(pages), dtype=np.int64) * slot + shift
+            return np.arange(0, slot * len(pages), slot, dtype=np.int64) + np.array(shift, dtype=np.int64)
     return np.cumsum(sizes) - sizes
 
 
