@@ -267,8 +267,8 @@ def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any, *,
     vpm = block_size // n_mini
     group_bytes = vpm // 8
     sizes = np.array([p[0].size for p in pages], dtype=np.int64)
-    bases = _page_bases(pages, sizes, n_mini)
-    ends = bases + sizes
+    ends = np.cumsum(sizes)
+    bases = ends - sizes
     totals = np.array([p[2] for p in pages], dtype=np.int64)
     nd = totals - 1
     full = nd // block_size
@@ -280,7 +280,7 @@ def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any, *,
     if ((full + has_rem) * (1 + n_mini) > ends - pos).any():
         return None
     pad = vpm * 8 + SLACK + _MAX_VARINT + n_mini
-    joined = _join_pages([p[0] for p in pages], bases.tolist(), int(ends[-1]), pad)
+    joined = _join_pages([p[0] for p in pages], int(ends[-1]), pad)
     steps = int(full.max())
     same = bool((full == steps).all())
     # 8 bytes from any offset as one unaligned little-endian word
@@ -473,45 +473,10 @@ _SCRATCH_MAX = 4 << 20
 _scratch = threading.local()
 
 
-#: A chunk's pages are joined one page slot apart (:func:`_page_bases`) only while the slots
-#: add at most this fraction of the pages' bytes (else back to back).
-_SLOT_SLACK = 0.25
-
-
-def _page_bases(pages: list[HeldPage], sizes: npt.NDArray[np.int64], n_mini: int) -> npt.NDArray[np.int64]:
-    """Where each page goes in the joined chunk: one slot apart, each shifted so that the
-    miniblocks of its first block start at the same place in its slot.  Pages whose blocks
-    repeat one layout then lie at one stride from each other, and the lane-major kernel
-    reads several of them in one pass where they are (no copy to put them a stride apart).
-    Back to back when the slots would waste more than :data:`_SLOT_SLACK` of the bytes.
-    (Where the pages lie changes no value or check: each page's offsets are its base plus
-    offsets inside it, and the bytes between pages are zeros.)"""
-    if len(pages) > 1:
-        # the first block's min-delta varint, measured on the page's bytes (at most 10
-        # bytes each: a longer or cut one only makes the guess wrong, never the values)
-        lead = []
-        for p in pages:
-            at = p[5]
-            head = p[0][at:at + 10].tobytes()     # (indexing bytes is cheaper than an array's)
-            k = 0
-            while k < len(head) and head[k] >= 0x80:
-                k += 1
-            lead.append(at + k + 1 + n_mini)
-        top = max(lead)
-        shift = [top - x for x in lead]
-        slot = max(n + d for n, d in zip(sizes.tolist(), shift))
-        if slot * len(pages) <= (1 + _SLOT_SLACK) * int(sizes.sum()):
-            return np.arange(0, slot * len(pages), slot, dtype=np.int64) + np.array(shift, dtype=np.int64)
-    return np.cumsum(sizes) - sizes
-
-
-def _join_pages(bufs: list[npt.NDArray[np.uint8]], bases: list[int], size: int,
-                pad: int) -> npt.NDArray[np.uint8]:
-    """The pages' bytes, page ``i`` from byte ``bases[i]`` (increasing, the pages not
-    overlapping), zeros between them, then *pad* zero bytes after byte *size*, in this
-    thread's reused buffer when small enough: a fresh joined copy of every chunk would
-    fault its memory in anew each time (the values never refer to it, so the next chunk
-    may overwrite it)."""
+def _join_pages(bufs: list[npt.NDArray[np.uint8]], size: int, pad: int) -> npt.NDArray[np.uint8]:
+    """The pages' bytes one after another, then *pad* zero bytes, in this thread's reused
+    buffer when small enough: a fresh joined copy of every chunk would fault its memory in
+    anew each time (the values never refer to it, so the next chunk may overwrite it)."""
     n = size + pad
     if n > _SCRATCH_MAX:
         out = np.empty(n, dtype=np.uint8)
@@ -521,11 +486,9 @@ def _join_pages(bufs: list[npt.NDArray[np.uint8]], bases: list[int], size: int,
             held = _scratch.buf = np.empty(max(n, 1 << 20), dtype=np.uint8)
         out = held[:n]
     at = 0
-    for b, base in zip(bufs, bases):
-        if base > at:
-            out[at:base] = 0
-        out[base:base + b.size] = b
-        at = base + b.size
+    for b in bufs:
+        out[at:at + b.size] = b
+        at += b.size
     out[at:] = 0
     return out
 

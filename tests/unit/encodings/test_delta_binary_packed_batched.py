@@ -107,16 +107,11 @@ def test_nulls_and_several_row_groups(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("dt", [np.int32, np.int64])
-@pytest.mark.parametrize("slots", ["any", "never", "always"])
-def test_damaged_pages_of_one_layout_are_never_accepted_or_decoded_differently(
-        dt: Any, slots: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_damaged_pages_of_one_layout_are_never_accepted_or_decoded_differently(dt: Any) -> None:
     # 2-5 pages of the same count and width (so they go together), one or two of them
     # damaged (headers, widths, min deltas, bodies overwritten, or cut short); the chunk
     # pass hands back None (the pages are then checked one by one) or exactly the
-    # values each page decodes to on its own; the pages joined back to back or a slot
-    # apart (the default picks by the bytes the slots would waste)
-    if slots != "any":
-        monkeypatch.setattr(dbp, "_SLOT_SLACK", -1.0 if slots == "never" else 1e9)
+    # values each page decodes to on its own
     rng = np.random.default_rng(6 + dt().itemsize)
     accepted = together = 0
     real = dbp.prefix_sum_runs_into
@@ -165,39 +160,3 @@ def test_one_long_page_is_summed_round_by_round(tmp_path: Path, batches: list[in
     assert pq.ParquetFile(path).metadata.row_group(0).column(0).num_values == 150_000
     _read_equal(path)
     assert batches == [1]
-
-
-def test_pages_are_joined_a_slot_apart_with_their_bodies_aligned() -> None:
-    # pages of one layout whose headers differ in length (first values of 1 and 9 varint
-    # bytes, min deltas of 1 and 3): in the joined chunk their first miniblocks start one
-    # slot apart, so the lane-major pass reads them where they are
-    dt = np.int64
-    pages = []
-    for first, step in ((5, 1), (2**60, 1), (7, 2**20), (2**40, 2**20)):
-        pages.append(encode_delta_binary_packed(first + step * np.arange(1_000, dtype=dt), dt))
-    held = [dbp.delta_binary_packed_page_header(p, 1_000, dt) for p in pages]
-    sizes = np.array([h[0].size for h in held], dtype=np.int64)
-    bases = dbp._page_bases(held, sizes, held[0][4])
-    body = []
-    for h, b in zip(held, bases.tolist()):
-        at = h[5]
-        while h[0][at] >= 0x80:
-            at += 1
-        body.append(b + at + 1 + h[4])
-    slot = body[1] - body[0]
-    assert slot >= int(sizes.max()) and body == [body[0] + i * slot for i in range(4)]
-    assert (bases[1:] >= bases[:-1] + sizes[:-1]).all()     # no page over another
-    joined = dbp._join_pages([h[0] for h in held], bases.tolist(), int(bases[-1] + sizes[-1]), 16)
-    for h, b, n in zip(held, bases.tolist(), sizes.tolist()):
-        assert joined[b:b + n].tobytes() == h[0].tobytes()
-    inside = np.zeros(joined.size, dtype=bool)
-    for b, n in zip(bases.tolist(), sizes.tolist()):
-        inside[b:b + n] = True
-    assert (joined[~inside] == 0).all()
-    # pages of very different sizes: back to back
-    small = [held[0], dbp.delta_binary_packed_page_header(
-        encode_delta_binary_packed(np.arange(20_000, dtype=dt) * 3, dt), 20_000, dt)]
-    sz = np.array([h[0].size for h in small], dtype=np.int64)
-    assert dbp._page_bases(small, sz, 4).tolist() == [0, int(sz[0])]
-    ref = np.concatenate([dbp.decode_delta_binary_packed(p, 0, dt)[0] for p in pages])
-    assert np.array_equal(expand_held_delta_binary_packed_pages(held, dt), ref)
