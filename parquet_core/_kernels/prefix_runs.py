@@ -6,14 +6,15 @@ the output and then calling ``np.cumsum`` costs one scalar (non-vectorised) pass
 every value, the largest single cost of such a column.  This kernel avoids it.
 
 Layout: the runs (equal bodies of ``groups`` groups of 8 values, ``stride`` bytes
-apart) are gathered *lane-major*: plane ``j`` holds value ``j`` of every group, as
-the fancy index of the unpacker lays them out anyway.  Then, with every plane
-contiguous (all numpy calls vectorise)::
+apart) are copied back to back, then gathered *lane-major*: plane ``j`` holds value
+``j`` of every group, as the fancy index of the unpacker lays them out anyway.  Then,
+with every plane contiguous (all numpy calls vectorise)::
 
     planes[j] = (word >> shift_j) & mask  + plus[run]      lane decode, min delta
     planes[j] += planes[j - 1]   for j = 1..7               sum inside each group
     start[g] = first + total of groups 0..g-1               one cumsum over n / 8
-    out[1 + 8 g + j] = planes[j][g] + start[g]              one transposing add
+    planes[j] += start                                      group starts, plane by plane
+    out[1 + 8 g + j] = planes[j][g]                         one transposing copy
 
 so the only sequential pass is over one number per group of 8.  All sums are in the
 output's unsigned type and wrap modulo its width, as the encoding requires.
@@ -51,8 +52,8 @@ def prefix_sum_runs_into(buf: Any, starts: Sequence[int], stride: int, runs: int
     (rows may be views into one column's values); sums wrap in its type.  *plus*: one
     number per run, page after page, and *firsts* one per page, both of *out*'s type.
     *bit_width* must be one of :data:`LANE_WIDTHS`.  *buf* must hold every body whole
-    (checked).  The pages of a round are copied together at one stride first (a few
-    hundred KiB, so the copy is reused memory, not fresh pages).
+    (checked); nothing past the bodies is read.  Each round's bodies are copied back to
+    back first (a few hundred KiB, so the copy is reused memory, not fresh pages).
     """
     arr = as_uint8(buf)
     w = bit_width
@@ -84,21 +85,11 @@ def prefix_sum_runs_into(buf: Any, starts: Sequence[int], stride: int, runs: int
         plus = plus[:pages * runs].astype(word.newbyteorder("="))
     per_run = groups * 8
     if per_page <= _ROUND_VALUES:
-        # whole pages per round, copied together at one stride when more than one
+        # whole pages per round (each round copies its pages' bodies back to back)
         step = _ROUND_VALUES // per_page
-        span_page = runs * stride
         for p0 in range(0, pages, step):
             k = min(step, pages - p0)
-            if k == 1 and starts[p0] + body + SLACK <= arr.size:
-                src, at = arr, starts[p0]
-            else:
-                # the round's pages at one stride (the bytes between their bodies are never
-                # decoded: the lanes' masks drop them), then room for the last word reads
-                src, at = np.empty(k * span_page + SLACK, dtype=np.uint8), 0
-                for i, s in enumerate(starts[p0:p0 + k]):
-                    src[i * span_page:i * span_page + body] = arr[s:s + body]
-                src[(k - 1) * span_page + body:] = 0
-            _round(src, at, stride, k, runs, groups, w, odt, narrow, plus[p0 * runs:(p0 + k) * runs],
+            _round(arr, starts[p0:p0 + k], stride, runs, groups, w, odt, narrow, plus[p0 * runs:(p0 + k) * runs],
                    firsts[p0:p0 + k], out[p0:p0 + k, 1:1 + per_page])
         return
     # long pages: a few runs per round, each round continuing from the value before it
@@ -106,39 +97,45 @@ def prefix_sum_runs_into(buf: Any, starts: Sequence[int], stride: int, runs: int
     for p in range(pages):
         for r0 in range(0, runs, step):
             k = min(step, runs - r0)
-            at = starts[p] + r0 * stride
-            src = arr
-            end = at + (k - 1) * stride + groups * w
-            if end + SLACK > arr.size:
-                src = np.zeros(end - at + SLACK, dtype=np.uint8)
-                src[:end - at] = arr[at:end]
-                at = 0
-            _round(src, at, stride, 1, k, groups, w, odt, narrow, plus[p * runs + r0:p * runs + r0 + k],
-                   out[p, r0 * per_run:r0 * per_run + 1], out[p:p + 1, 1 + r0 * per_run:1 + (r0 + k) * per_run])
+            _round(arr, [starts[p] + r0 * stride], stride, k, groups, w, odt, narrow,
+                   plus[p * runs + r0:p * runs + r0 + k], out[p, r0 * per_run:r0 * per_run + 1],
+                   out[p:p + 1, 1 + r0 * per_run:1 + (r0 + k) * per_run])
 
 
-def _round(src: npt.NDArray[np.uint8], at: int, stride: int, segs: int, runs: int, groups: int,
+def _round(src: npt.NDArray[np.uint8], starts: Sequence[int], stride: int, runs: int, groups: int,
            w: int, odt: np.dtype[Any], narrow: bool, plus: npt.NDArray[Any], before_first: npt.NDArray[Any],
            dst2d: npt.NDArray[Any]) -> None:
-    """One round: *segs* segments of *runs* runs each, the runs at one *stride* from byte
-    *at* of *src*; segment ``s``'s values go to ``dst2d[s]``, summed from the value
-    ``before_first[s]`` (a page's first value, or the last value before its round)."""
+    """One round: ``len(starts)`` segments of *runs* runs each, segment ``s``'s runs at
+    one *stride* from byte ``starts[s]`` of *src* (bodies inside *src*: checked by the
+    caller); its values go to ``dst2d[s]``, summed from the value ``before_first[s]`` (a
+    page's first value, or the last value before its round)."""
     word, mask, span, offsets, shifts = _LANES[w]
+    segs = len(starts)
     g_seg = runs * groups               # groups per segment
-    # view[b, r, g]: the unaligned word at byte b of group g of run r
-    view = np.ndarray((span, segs * runs, groups), dtype=word, buffer=src, offset=at,
-                      strides=(1, stride, w))
-    got = view[offsets]                         # (8, runs, groups), C-contiguous
-    got >>= shifts[:, None, None]
+    g_all = segs * g_seg
+    # the bodies first copied back to back (whole rows of bytes, then zeros for the last
+    # word reads), so that the lanes are gathered along one long axis: view[b, g] is the
+    # unaligned word at byte b of group g (the bytes a lane reads past its group only
+    # meet its mask)
+    nbody = groups * w
+    packed = np.empty(g_all * w + SLACK, dtype=np.uint8)
+    rows = packed[:-SLACK].reshape(segs, runs, nbody)
+    for i, at in enumerate(starts):
+        np.copyto(rows[i], np.ndarray((runs, nbody), dtype=np.uint8, buffer=src, offset=at, strides=(stride, 1)))
+    packed[-SLACK:] = 0
+    view = np.ndarray((span, g_all), dtype=word, buffer=packed, strides=(1, w))
+    got = view[offsets]                         # (8, g_all), C-contiguous
+    got >>= shifts[:, None]
     got &= mask
-    run_plus = plus[None, :, None]
+    # each run's number, repeated for its groups: a contiguous operand (a broadcast along
+    # the short group axis costs twice as much)
+    run_plus = np.repeat(plus, groups)
     if got.dtype == odt or narrow:
         got += run_plus
-        lanes = got
+        planes = got
     else:
-        lanes = np.empty(got.shape, dtype=odt)
-        np.add(got, run_plus, out=lanes, casting="unsafe")
-    planes = lanes.reshape(8, segs * g_seg)
+        planes = np.empty(got.shape, dtype=odt)
+        np.add(got, run_plus, out=planes, casting="unsafe")
     for j in range(1, 8):
         planes[j] += planes[j - 1]
     # where each group starts: the value before it (the segment's start, then running totals)
@@ -146,5 +143,12 @@ def _round(src: npt.NDArray[np.uint8], at: int, stride: int, segs: int, runs: in
     before[:, 0] = before_first
     before[:, 1:] = planes[7].reshape(segs, g_seg)[:, :-1]
     np.cumsum(before, axis=1, out=before)
-    dst = dst2d.reshape(segs, g_seg, 8).transpose(2, 0, 1)
-    np.add(planes.reshape(8, segs, g_seg), before[None], out=dst)
+    # group start added plane by plane (contiguous), then one transposing copy: cheaper than
+    # a transposing add, above all one that also widens 32-bit lanes
+    if planes.dtype == odt:
+        planes += before.reshape(1, g_all)
+        summed = planes
+    else:
+        summed = np.empty(planes.shape, dtype=odt)
+        np.add(planes, before.reshape(1, g_all), out=summed)
+    np.copyto(dst2d.reshape(segs, g_seg, 8).transpose(2, 0, 1), summed.reshape(8, segs, g_seg))

@@ -178,3 +178,31 @@ def test_long_pages_are_summed_a_few_runs_at_a_time(monkeypatch: pytest.MonkeyPa
     prefix_sum_runs_into(buf, [gap + p * runs * stride for p in range(pages)], stride, runs, groups, w,
                          plus, firsts, out)
     assert out.tolist() == _expected(packed, [int(x) for x in plus], [int(x) for x in firsts], runs, groups, 64)
+
+
+@pytest.mark.parametrize("per_round", [10**6, 40])
+def test_pages_at_uneven_offsets_need_nothing_past_their_bodies(per_round: int,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # pages at uneven offsets with junk between them, the buffer ending where the last
+    # body does; whole pages per round, or a few runs per round (long pages)
+    monkeypatch.setattr(prefix_runs, "_ROUND_VALUES", per_round)
+    rng = np.random.default_rng(21)
+    w, runs, groups, gap = 18, 3, 4, 5
+    stride = gap + groups * w
+    buf = bytearray(rng.integers(0, 256, 2_000, dtype=np.uint8).tobytes())
+    starts = [7, 300, 301 + runs * stride, 1_000]
+    packed: list[int] = []
+    for s in starts:
+        for r in range(runs):
+            vals = [int(v) for v in rng.integers(0, 1 << w, groups * 8, dtype=np.uint64)]
+            buf[s + r * stride:s + r * stride + groups * w] = pack_lsb(vals, w)
+            packed += vals
+    data = np.frombuffer(bytes(buf[:starts[-1] + (runs - 1) * stride + groups * w]), np.uint8)
+    for dtype in (np.uint32, np.uint64):
+        bits = np.dtype(dtype).itemsize * 8
+        plus = rng.integers(0, 2**bits, len(starts) * runs, dtype=dtype)
+        firsts = rng.integers(0, 2**bits, len(starts), dtype=dtype)
+        out = np.zeros((len(starts), runs * groups * 8 + 1), dtype=dtype)
+        prefix_sum_runs_into(data, starts, stride, runs, groups, w, plus, firsts, out)
+        assert out.tolist() == _expected(packed, [int(x) for x in plus], [int(x) for x in firsts],
+                                         runs, groups, bits)
