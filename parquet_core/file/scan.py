@@ -114,6 +114,10 @@ def run_tasks(tasks: Sequence[Callable[[], T]], use_threads: bool,
         return [t() for t in tasks]
     pool = decode_pool()
     out: list[Any] = [None] * len(tasks)
+    if sizes is not None:
+        # the biggest first (longest-processing-time order): a big chunk last in column
+        # order would otherwise start when the other tasks are done and run alone
+        batches.sort(key=lambda b: -sum(sizes[i] for i in b))
     for batch in batches:
         if len(batch) == 1:
             out[batch[0]] = pool.submit(tasks[batch[0]])
