@@ -485,9 +485,21 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
         except MemoryError as exc:
             raise _assembly_error(exc, field, where) from exc
 
+    def gather_build(field: Field, shape: Shape, slots: list[tuple[int, Any]]) -> Array:
+        try:
+            data = gather(field, shape, slots)
+        except MemoryError as exc:
+            raise _assembly_error(exc, field, where) from exc
+        return build(field, shape, data)
+
     pool = decode_pool() if use_threads and len(selected) > 1 else None
     try:
         for field, shape, slots in plan:
+            if pool is not None and any(isinstance(i, _Split) for _, i in slots):
+                # a chunk read as page ranges is joined on the pool too (its ranges were
+                # submitted before this task: they are running or done, never queued behind it)
+                builds.append(pool.submit(gather_build, field, shape, slots))
+                continue
             try:
                 try:
                     data = gather(field, shape, slots)

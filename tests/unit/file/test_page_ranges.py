@@ -131,17 +131,18 @@ def test_one_big_chunk_is_split_and_many_chunks_are_not(monkeypatch: pytest.Monk
         assert bool(splits and max(splits) >= 2) == expect, splits
 
 
-def _damaged(where: list[str]) -> bytes:
+def _damaged(where: list[str], other: bool = False) -> bytes:
     """A one-chunk file of ~19 pages of sorted strings (DELTA_BYTE_ARRAY, uncompressed, no CRC)
     with page bodies damaged at *where* ('early': page 2, 'late': page 15)."""
     n = 40_000
     vals = sorted(f"https://example.com/{i % 97:03d}/{i:08d}" for i in range(n))
     buf = io.BytesIO()
-    pq.write_table(pa.table({"url": vals}), buf, compression="none", use_dictionary=False,
+    cols = {"id": np.arange(n), "url": vals} if other else {"url": vals}
+    pq.write_table(pa.table(cols), buf, compression="none", use_dictionary=False,
                    column_encoding={"url": "DELTA_BYTE_ARRAY"}, data_page_size=1 << 13, write_batch_size=200,
                    write_statistics=False, write_page_index=False, write_page_checksum=False)
     data = bytearray(buf.getvalue())
-    headers = [h for h in pc.ParquetFile(bytes(data)).page_headers(0, 0)]
+    headers = [h for h in pc.ParquetFile(bytes(data)).page_headers(0, 1 if other else 0)]
     assert len(headers) >= 16
     for w in where:
         h = headers[2 if w == "early" else 15]
@@ -150,9 +151,11 @@ def _damaged(where: list[str]) -> bytes:
     return bytes(data)
 
 
+@pytest.mark.parametrize("other", [False, True])
 @pytest.mark.parametrize("where", [["late"], ["early"], ["early", "late"]])
-def test_an_error_in_a_range_is_the_one_thread_error(split_everything: list[int], where: list[str]) -> None:
-    data = _damaged(where)
+def test_an_error_in_a_range_is_the_one_thread_error(split_everything: list[int], where: list[str],
+                                                     other: bool) -> None:
+    data = _damaged(where, other)     # other: a column before it (the join runs on the pool)
     one = _outcome(data, False)
     assert one[0] == "error"
     assert _outcome(data, True) == one
