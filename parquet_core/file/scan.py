@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core.column.data import ColumnData
-from parquet_core.column.reader import dictionary_values, read_column_chunks, read_page_range
+from parquet_core.column.reader import read_column_chunks, read_page_range
 from parquet_core.column.simple_chunks import read_simple_chunk
 from parquet_core.constants import PageType
 from parquet_core.encryption.context import PLAINTEXT
@@ -45,7 +45,7 @@ from parquet_core.file.columns import FileColumns, Selected
 from parquet_core.file.indexes import FileIndexes
 from parquet_core.file.pushdown import select_pages
 from parquet_core.metadata.wrappers import FileMetadata
-from parquet_core.page.model import DictionaryPage, Page
+from parquet_core.page.model import Page
 from parquet_core.page.reader import RawPage, decode_pages, walk_pages
 from parquet_core.schema.nested import Shape
 from parquet_core.schema.types import Field
@@ -367,8 +367,8 @@ def page_ranges(ctx: ReadContext, rg: int, leaf: int, target: int) -> list[Calla
     bytes (at least two), or None when the chunk is not split: encrypted, fewer than two
     ranges, a page other than a data page after a leading dictionary page, page values
     that do not add up to the chunk's, or any error (the one-thread path reads the chunk
-    and raises it, named).  The headers are walked here, on the calling thread; the
-    dictionary page is decoded here too, once for every range."""
+    and raises it, named).  The headers are walked here, on the calling thread; every
+    range decodes the chunk's dictionary page (if any) before its data pages."""
     try:
         reader = ctx.indexes.reader(rg, leaf)
         chunk = reader.chunk
@@ -415,15 +415,11 @@ def page_ranges(ctx: ReadContext, rg: int, leaf: int, target: int) -> list[Calla
             return None
         desc = ctx.metadata.schema.column(leaf)
         codec, crc, limits = chunk.codec_id, reader.verify_crc, reader.limits
-        dictionary = None
-        if first:
-            page = next(decode_pages(first, codec, None, verify_crc=crc, base_offset=start, limits=limits))
-            if not isinstance(page, DictionaryPage):
-                return None
-            dictionary = dictionary_values(page, desc)
     except Exception:
         return None
-    return [partial(_decode_range, r, desc, dictionary, codec, crc, start, limits) for r in ranges]
+    # each range decodes the dictionary page itself: on this thread it would hold back every
+    # task of the read (a 1 MB dictionary of strings: ~10 ms with the pool idle)
+    return [partial(_decode_range, first + r, desc, None, codec, crc, start, limits) for r in ranges]
 
 
 def _decode_range(raw: list[RawPage], desc: Any, dictionary: Any, codec: int, crc: bool, start: int,
