@@ -30,7 +30,7 @@ import numpy.typing as npt
 
 from parquet_core.column.data import ColumnData
 from parquet_core.column.outputs import ARENA_COLUMN_MIN_BYTES, ARENA_MIN_BYTES, OutputArena, serving
-from parquet_core.column.reader import read_column_chunks
+from parquet_core.column.reader import read_column_chunks, read_page_range
 from parquet_core.column.simple_chunks import read_simple_chunk
 from parquet_core.constants import Encoding, PageType, PhysicalType
 from parquet_core.encryption.context import PLAINTEXT
@@ -47,6 +47,7 @@ from parquet_core.file.indexes import FileIndexes
 from parquet_core.file.pushdown import select_pages
 from parquet_core.metadata.wrappers import FileMetadata
 from parquet_core.page.model import Page
+from parquet_core.page.reader import RawPage, decode_pages, walk_pages
 from parquet_core.schema.nested import Shape
 from parquet_core.schema.types import Field
 from parquet_core.table.arrays import Array
@@ -114,6 +115,10 @@ def run_tasks(tasks: Sequence[Callable[[], T]], use_threads: bool,
         return [t() for t in tasks]
     pool = decode_pool()
     out: list[Any] = [None] * len(tasks)
+    if sizes is not None:
+        # the biggest first (longest-processing-time order): a big chunk last in column
+        # order would otherwise start when the other tasks are done and run alone
+        batches.sort(key=lambda b: -sum(sizes[i] for i in b))
     for batch in batches:
         if len(batch) == 1:
             out[batch[0]] = pool.submit(tasks[batch[0]])
@@ -323,6 +328,116 @@ def worth_threads(ctx: ReadContext, selected: Sequence[Selected], groups: Sequen
     return total >= THREAD_MIN_BYTES and total >= THREAD_MIN_CHUNK_BYTES * chunks
 
 
+#: Page ranges (one big chunk decoded by several pool tasks, see :class:`_Split`): a chunk is
+#: split when it holds more than 2.5 task shares of the read (a share: the read's bytes over
+#: twice the pool's workers, at least :data:`RANGE_MIN_BYTES`), into ranges of about a share:
+#: only a chunk bigger than a worker's part of the read cannot be balanced by running the
+#: biggest tasks first (:func:`run_tasks`); lineitem's ``l_comment``, half the read's bytes,
+#: measured no better split (joining its ranges and decoding its dictionary once per range
+#: cost what the balance gained).  Below this many bytes a range costs more than it runs in
+#: parallel: the 0.9 MB timestamps file in ranges of 230 kB took 67 % more CPU for no gain.
+RANGE_MIN_BYTES = 512 << 10
+
+
+class _Split:
+    """One chunk (row group *rg*, leaf *leaf*) decoded as page ranges: tasks *first* to
+    *first + count - 1* of the read each decode a run of its data pages
+    (:func:`_decode_range`); :meth:`join` puts them together in order.  Any error in a
+    range, or in the chunk's checks after the join, sends the chunk back to the
+    one-thread path (:func:`decode_chunks`), which raises the error a one-thread read
+    raises (the first in page order, named as it names it) or gives the values."""
+
+    __slots__ = ("ctx", "rg", "leaf", "first", "count")
+
+    def __init__(self, ctx: ReadContext, rg: int, leaf: int, first: int, count: int) -> None:
+        self.ctx, self.rg, self.leaf, self.first, self.count = ctx, rg, leaf, first, count
+
+    def join(self, results: Sequence[Any]) -> ColumnData:
+        ctx = self.ctx
+        desc = ctx.metadata.schema.column(self.leaf)
+        parts: list[ColumnData] = []
+        failed = False
+        for i in range(self.first, self.first + self.count):
+            try:
+                parts.append(_result(results[i]))
+            except Exception:
+                failed = True       # the other ranges still run to their end (settled here)
+        if not failed:
+            try:
+                data = concat_data(parts, desc)
+                check_records(data, desc.dotted_path, ctx.metadata.row_group(self.rg).num_rows)
+                return data
+            except Exception:
+                pass
+        return decode_chunks(ctx, [self.rg], self.leaf, False)
+
+
+def page_ranges(ctx: ReadContext, rg: int, leaf: int, target: int) -> list[Callable[[], ColumnData]] | None:
+    """Tasks decoding the data pages of one chunk in ranges of about *target* uncompressed
+    bytes (at least two), or None when the chunk is not split: encrypted, fewer than two
+    ranges, a page other than a data page after a leading dictionary page, page values
+    that do not add up to the chunk's, or any error (the one-thread path reads the chunk
+    and raises it, named).  The headers are walked here, on the calling thread; every
+    range decodes the chunk's dictionary page (if any) before its data pages."""
+    try:
+        reader = ctx.indexes.reader(rg, leaf)
+        chunk = reader.chunk
+        if reader.crypto is not PLAINTEXT:
+            return None
+        reader.check_rows(ctx.metadata.row_group(rg).num_rows)
+        reader.check_decoded()
+        start, length = reader.byte_range
+        buf = reader.source.read_at(start, length)
+        num_values = chunk.num_values
+        first: list[RawPage] = []
+        ranges: list[list[RawPage]] = []
+        cur: list[RawPage] = []
+        acc = seen = 0
+        for raw in walk_pages(buf, length, base_offset=start, statistics=False, limits=reader.limits):
+            header = raw[0]
+            kind = header.type
+            if kind == PageType.DICTIONARY_PAGE and not first and not ranges and not cur:
+                first.append(raw)
+                continue
+            if kind == PageType.DATA_PAGE:
+                n = header.data_page_header.num_values
+            elif kind == PageType.DATA_PAGE_V2:
+                n = header.data_page_header_v2.num_values
+            else:
+                return None
+            if n is None or n < 0:
+                return None
+            if acc >= target:
+                ranges.append(cur)
+                cur, acc = [], 0
+            cur.append(raw)
+            acc += header.uncompressed_page_size
+            seen += n
+            if seen >= num_values:
+                break
+        if seen != num_values or not ranges:
+            return None
+        if acc < target // 2:
+            ranges[-1].extend(cur)     # a small rest joins the last range
+        else:
+            ranges.append(cur)
+        if len(ranges) < 2:
+            return None
+        desc = ctx.metadata.schema.column(leaf)
+        codec, crc, limits = chunk.codec_id, reader.verify_crc, reader.limits
+    except Exception:
+        return None
+    # each range decodes the dictionary page itself: on this thread it would hold back every
+    # task of the read (a 1 MB dictionary of strings: ~10 ms with the pool idle)
+    return [partial(_decode_range, first + r, desc, None, codec, crc, start, limits) for r in ranges]
+
+
+def _decode_range(raw: list[RawPage], desc: Any, dictionary: Any, codec: int, crc: bool, start: int,
+                  limits: Any) -> ColumnData:
+    pages = decode_pages(raw, codec, None, verify_crc=crc, base_offset=start, limits=limits)
+    return read_page_range(pages, desc, dictionary)
+
+
 def _task_bytes(ctx: ReadContext, groups: Sequence[int], leaf: int) -> int:
     """The uncompressed bytes of one leaf's chunks in *groups* (a malformed chunk counts as a
     whole task: the read reports it, naming the column)."""
@@ -393,16 +508,18 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
     descs = ctx.metadata.schema.columns
     if use_threads:
         use_threads = worth_threads(ctx, selected, groups)
-    plan: list[tuple[Field, Shape, list[tuple[int, int]]]] = []
+    plan: list[tuple[Field, Shape, list[tuple[int, Any]]]] = []
     tasks: list[Callable[[], ColumnData]] = []
     sizes: list[int] = []
     # threads: one task per (leaf, row group), small neighbours batched (run_tasks); in order:
     # one per leaf, its values copied together once
     per_group = use_threads and len(groups) > 1
-    # the leaves' values in one allocation (pieces of row groups decoded apart are joined)
-    outputs = None if per_group else plan_outputs(ctx, selected, groups)
+    # the leaves' values in one allocation, for a read on the calling thread only: on the
+    # pool, pieces of row groups decoded apart are joined and a big chunk may be decoded as
+    # page ranges (_split_big), which would leave its planned slice unused
+    outputs = None if use_threads else plan_outputs(ctx, selected, groups)
     for field, shape in selected:
-        slots: list[tuple[int, int]] = []
+        slots: list[tuple[int, Any]] = []
         for leaf in shape.leaves:
             keep = ctx.keeps(field, shape, leaf)
             for part in ([[rg] for rg in groups] if per_group else [list(groups)]):
@@ -411,16 +528,18 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
                 if use_threads:
                     sizes.append(_task_bytes(ctx, part, leaf))
         plan.append((field, shape, slots))
+    if use_threads:
+        _split_big(ctx, plan, tasks, sizes)
     results = run_tasks(tasks, use_threads, sizes if use_threads else None)
     # the fields are built on the pool only when the decodes ran there and a field is large
     use_threads = use_threads and any(isinstance(r, (Future, _Part)) for r in results) and \
         sum(sizes) >= TASK_MIN_BYTES * max(len(selected), 1)
     builds: list[Future[Array] | Array] = []
 
-    def gather(field: Field, shape: Shape, slots: list[tuple[int, int]]) -> dict[int, ColumnData]:
+    def gather(field: Field, shape: Shape, slots: list[tuple[int, Any]]) -> dict[int, ColumnData]:
         parts: dict[int, list[ColumnData]] = {}
         for leaf, i in slots:
-            parts.setdefault(leaf, []).append(_result(results[i]))
+            parts.setdefault(leaf, []).append(i.join(results) if isinstance(i, _Split) else _result(results[i]))
         return {leaf: concat_data(p, descs[leaf]) for leaf, p in parts.items()}
 
     where = _groups_text(groups)
@@ -431,9 +550,21 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
         except MemoryError as exc:
             raise _assembly_error(exc, field, where) from exc
 
+    def gather_build(field: Field, shape: Shape, slots: list[tuple[int, Any]]) -> Array:
+        try:
+            data = gather(field, shape, slots)
+        except MemoryError as exc:
+            raise _assembly_error(exc, field, where) from exc
+        return build(field, shape, data)
+
     pool = decode_pool() if use_threads and len(selected) > 1 else None
     try:
         for field, shape, slots in plan:
+            if pool is not None and any(isinstance(i, _Split) for _, i in slots):
+                # a chunk read as page ranges is joined on the pool too (its ranges were
+                # submitted before this task: they are running or done, never queued behind it)
+                builds.append(pool.submit(gather_build, field, shape, slots))
+                continue
             try:
                 try:
                     data = gather(field, shape, slots)
@@ -452,6 +583,39 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
         _settle(results)
         _settle(builds)
         raise
+
+
+def _split_big(ctx: ReadContext, plan: list[tuple[Field, Shape, list[tuple[int, Any]]]],
+               tasks: list[Callable[[], ColumnData]], sizes: list[int]) -> None:
+    """Choose the read's granularity: a one-chunk task holding more than 2.5 shares of the
+    read (see :data:`RANGE_MIN_BYTES`) is replaced by tasks decoding page ranges of its
+    chunk (:func:`page_ranges`), appended to *tasks* and *sizes*; its slot in *plan*
+    becomes a :class:`_Split`.  A read of many similar chunks keeps one task per chunk."""
+    total = sum(sizes)
+    share = max(RANGE_MIN_BYTES, total // (2 * max(os.cpu_count() or 1, 1)))
+    if total < 3 * share:
+        return
+    for _, _, slots in plan:
+        for k, (leaf, i) in enumerate(slots):
+            part = tasks[i]
+            if not isinstance(part, partial) or sizes[i] <= share * 5 // 2 or len(part.args[1]) != 1 \
+                    or part.args[3]:
+                continue        # small, several row groups, or the dictionary kept
+            rg = part.args[1][0]
+            ranges = page_ranges(ctx, rg, leaf, share)
+            if ranges is None:
+                continue
+            first = len(tasks)
+            tasks.extend(ranges)
+            sizes.extend([sizes[i] // len(ranges)] * len(ranges))
+            sizes[i] = 0
+            tasks[i] = _nothing
+            slots[k] = (leaf, _Split(ctx, rg, leaf, first, len(ranges)))
+
+
+def _nothing() -> ColumnData:
+    """A task that was split into page ranges (its slot is a :class:`_Split`): never joined."""
+    return ColumnData(None, None, None, 0)
 
 
 def _groups_text(groups: Sequence[int]) -> str:

@@ -1,0 +1,180 @@
+"""One big column chunk decoded as page ranges on the pool (``scan.page_ranges``, ``scan._Split``).
+
+The ranges are forced here (every threshold at its smallest), so that small random
+files are split; the read with threads must equal the one-thread read and pyarrow's,
+and a damaged page must raise, with threads, exactly the error a one-thread read
+raises (its class, message and notes: file, column, page).
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import parquet_core as pc
+from parquet_core.file import scan
+from tests._support.corpus import corpus_dir
+
+
+@pytest.fixture
+def split_everything(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every read uses the pool and splits every chunk it can; returns the list of range
+    counts of the chunks split (to check that a test did split)."""
+    monkeypatch.setattr(scan, "THREAD_MIN_BYTES", 0)
+    monkeypatch.setattr(scan, "THREAD_MIN_CHUNK_BYTES", 0)
+    monkeypatch.setattr(scan, "TASK_MIN_BYTES", 1)
+    monkeypatch.setattr(scan, "RANGE_MIN_BYTES", 1)
+    scan.decode_pool()          # (sized by the real count)
+    monkeypatch.setattr(scan.os, "cpu_count", lambda: 16)    # shares of 1/32 of a read: most chunks split
+    splits: list[int] = []
+    real = scan.page_ranges
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        out = real(*args, **kwargs)
+        if out is not None:
+            splits.append(len(out))
+        return out
+    monkeypatch.setattr(scan, "page_ranges", counting)
+    return splits
+
+
+def _outcome(source: object, use_threads: bool) -> object:
+    try:
+        t = pc.read_table(source, use_threads=use_threads)
+    except Exception as exc:   # the error must be the same too
+        return ("error", type(exc).__name__, str(exc), tuple(getattr(exc, "__notes__", ())))
+    return ("table", t.schema, repr(t.to_pylist()))   # repr: NaN equals itself
+
+
+def _random_table(rng: np.random.Generator, n: int) -> pa.Table:
+    def mask(p: float) -> np.ndarray:
+        return rng.random(n) < p
+    words = np.array([f"https://example.com/{i:04d}/item" for i in range(60)])
+    return pa.table({
+        "i64": pa.array(rng.integers(-10**12, 10**12, n), mask=mask(0.1)),
+        "i32": pa.array(np.cumsum(rng.integers(0, 50, n)).astype(np.int32)),
+        "f": pa.array(rng.random(n), mask=mask(0.3)),
+        "b": pa.array(rng.random(n) < 0.5, mask=mask(0.05)),
+        # few distinct values first, then many: the dictionary fills up and the chunk falls
+        # back to plain pages part-way
+        "s": pa.array(list(words[rng.integers(0, 60, n // 2)]) +
+                      [f"v{int(x)}" for x in rng.integers(0, 10**9, n - n // 2)], pa.string(), mask=mask(0.1)),
+        "sorted": pa.array(sorted(f"{words[int(x) % 60]}-{int(x):09d}" for x in rng.integers(0, 10**9, n))),
+        "flba": pa.array([None if r < 0.1 else bytes([int(r * 250)] * 3) for r in rng.random(n)],
+                         pa.binary(3)),
+        "l": pa.array([None if rng.random() < 0.1 else list(rng.integers(0, 9, rng.integers(0, 4)))
+                       for _ in range(n)], type=pa.list_(pa.int64())),
+        "st": pa.array([None if rng.random() < 0.1 else
+                        {"x": int(rng.integers(0, 5)), "tags": ["t"] * int(rng.integers(0, 3))}
+                        for _ in range(n)],
+                       type=pa.struct([("x", pa.int32()), ("tags", pa.list_(pa.string()))])),
+    })
+
+
+_ENCODINGS = st.sampled_from([
+    {},
+    {"use_dictionary": False, "column_encoding": {"i64": "DELTA_BINARY_PACKED", "i32": "DELTA_BINARY_PACKED",
+                                                  "s": "DELTA_BYTE_ARRAY", "sorted": "DELTA_BYTE_ARRAY",
+                                                  "f": "BYTE_STREAM_SPLIT"}},
+    {"use_dictionary": False, "column_encoding": {"s": "DELTA_LENGTH_BYTE_ARRAY",
+                                                  "sorted": "DELTA_LENGTH_BYTE_ARRAY"}},
+])
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 2500), page=st.sampled_from([256, 4096]),
+       v2=st.booleans(), rg=st.sampled_from([None, 700]), codec=st.sampled_from(["none", "snappy"]),
+       enc=_ENCODINGS)
+def test_page_ranges_give_the_one_thread_read(split_everything: list[int], seed: int, n: int, page: int,
+                                              v2: bool, rg: int | None, codec: str, enc: dict) -> None:
+    t = _random_table(np.random.default_rng(seed), n)
+    buf = io.BytesIO()
+    pq.write_table(t, buf, data_page_size=page, data_page_version="2.0" if v2 else "1.0",
+                   dictionary_pagesize_limit=512, row_group_size=rg, compression=codec, write_batch_size=50,
+                   write_statistics=False, **enc)
+    data = buf.getvalue()
+    one = pc.read_table(data, use_threads=False).to_arrow()
+    assert one.equals(pq.read_table(io.BytesIO(data)))
+    split_everything.clear()
+    assert pc.read_table(data, use_threads=True).to_arrow().equals(one)
+    if n >= 1000 and page == 256:
+        assert split_everything      # many pages: chunks were split
+
+
+def test_one_big_chunk_is_split_and_many_chunks_are_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Default thresholds: a read of one big chunk is split into page ranges; a read of
+    many chunks of similar size keeps one task per chunk."""
+    monkeypatch.setattr(scan.os, "cpu_count", lambda: 2)
+    splits: list[int] = []
+    real = scan.page_ranges
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        out = real(*args, **kwargs)
+        splits.append(0 if out is None else len(out))
+        return out
+    monkeypatch.setattr(scan, "page_ranges", counting)
+    rng = np.random.default_rng(1)
+    one = pa.table({"a": rng.random(600_000)})
+    many = pa.table({f"c{i}": rng.random(600_000) for i in range(4)})
+    for t, expect in ((one, True), (many, False)):
+        buf = io.BytesIO()
+        pq.write_table(t, buf, compression="none", use_dictionary=False)
+        splits.clear()
+        assert pc.read_table(buf.getvalue(), use_threads=True).to_arrow().equals(t)
+        assert bool(splits and max(splits) >= 2) == expect, splits
+
+
+def _damaged(where: list[str], other: bool = False) -> bytes:
+    """A one-chunk file of ~19 pages of sorted strings (DELTA_BYTE_ARRAY, uncompressed, no CRC)
+    with page bodies damaged at *where* ('early': page 2, 'late': page 15)."""
+    n = 40_000
+    vals = sorted(f"https://example.com/{i % 97:03d}/{i:08d}" for i in range(n))
+    buf = io.BytesIO()
+    cols = {"id": np.arange(n), "url": vals} if other else {"url": vals}
+    pq.write_table(pa.table(cols), buf, compression="none", use_dictionary=False,
+                   column_encoding={"url": "DELTA_BYTE_ARRAY"}, data_page_size=1 << 13, write_batch_size=200,
+                   write_statistics=False, write_page_index=False, write_page_checksum=False)
+    data = bytearray(buf.getvalue())
+    headers = [h for h in pc.ParquetFile(bytes(data)).page_headers(0, 1 if other else 0)]
+    assert len(headers) >= 16
+    for w in where:
+        h = headers[2 if w == "early" else 15]
+        body = h.offset + h.header_size
+        data[body + 8:body + 24] = b"\xff" * 16   # inside the prefix lengths' block: a bad bit width
+    return bytes(data)
+
+
+@pytest.mark.parametrize("other", [False, True])
+@pytest.mark.parametrize("where", [["late"], ["early"], ["early", "late"]])
+def test_an_error_in_a_range_is_the_one_thread_error(split_everything: list[int], where: list[str],
+                                                     other: bool) -> None:
+    data = _damaged(where, other)     # other: a column before it (the join runs on the pool)
+    one = _outcome(data, False)
+    assert one[0] == "error"
+    assert _outcome(data, True) == one
+    assert split_everything
+    assert any("url" in note for note in one[3]) and any("page" in note for note in one[3])
+
+
+def _corpus_files() -> list[Path]:
+    d = corpus_dir()
+    if not d.is_dir():
+        return []
+    huge = {"large_string_map.brotli.parquet"}
+    return sorted(p for p in d.iterdir() if p.suffix == ".parquet" and p.name not in huge)
+
+
+def test_corpus_split_into_ranges_gives_the_one_thread_result(split_everything: list[int]) -> None:
+    files = _corpus_files()
+    if not files:
+        pytest.skip("no corpus")
+    for path in files:
+        assert _outcome(str(path), True) == _outcome(str(path), False), path.name
+    assert split_everything
