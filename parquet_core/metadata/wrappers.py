@@ -563,12 +563,23 @@ class RowGroupMetadata:
         """Return the i-th column chunk."""
         if self._plain:
             # Every chunk plaintext, typed as its leaf and its counts checked when the group
-            # was made (every chunk of most files): what __init__ sets, without its checks.
+            # was made (every chunk of most files): no check here.
             raw = self._chunks[i]
+            desc: ColumnDescriptor | None = self._schema.columns[i]
+        else:
+            raw = self.raw.columns[i]
+            md = raw.meta_data
+            # a plaintext chunk whose type agrees with its leaf: checked one by one
+            desc = self._schema.columns[i] if md is not None and raw.crypto_metadata is None else None
+            if desc is not None and md.type != desc.physical_type:
+                desc = None
+        if desc is not None:
+            # what __init__ sets, without its checks (made once per call: the hot path of a
+            # footer walk)
             chunk = _new_chunk(ColumnChunkMetadata)
             chunk.raw = raw
             chunk.meta = raw.meta_data
-            chunk.descriptor = self._schema.columns[i]
+            chunk.descriptor = desc
             chunk.row_group = self.index
             chunk.index = i if i >= 0 else i + len(self._orders)
             chunk._writer = self._writer
@@ -576,23 +587,6 @@ class RowGroupMetadata:
             chunk._stats_decoders = self._stats_decoders
             chunk._statistics = False
             return chunk
-        raw = self.raw.columns[i]
-        md = raw.meta_data
-        if md is not None and raw.crypto_metadata is None:
-            desc = self._schema.columns[i]
-            if md.type == desc.physical_type:
-                # A plaintext chunk whose type agrees with its leaf: as above, one by one.
-                chunk = _new_chunk(ColumnChunkMetadata)
-                chunk.raw = raw
-                chunk.meta = md
-                chunk.descriptor = desc
-                chunk.row_group = self.index
-                chunk.index = i if i >= 0 else i + len(self._orders)
-                chunk._writer = self._writer
-                chunk._order_defined = self._orders[i]
-                chunk._stats_decoders = self._stats_decoders
-                chunk._statistics = False
-                return chunk
         chunk = ColumnChunkMetadata(raw, self._schema.column(i), self._orders[i], self.index, i,
                                     self._writer, self._decryptor, self.raw.ordinal)
         chunk._stats_decoders = self._stats_decoders    # the leaf's decoder, made when first used

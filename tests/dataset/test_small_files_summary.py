@@ -15,7 +15,7 @@ import pytest
 
 import parquet_core as pc
 from parquet_core.errors import ParquetError
-from parquet_core.file import small_files
+from tests._support.join_spy import count_joins
 
 WORDS = np.array(["alpha", "beta", "gamma", "", "épsilon", "zeta-long-word"])
 
@@ -53,17 +53,6 @@ def _no_footers(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pc.ParquetDataset, "open_fragment", lambda self, frag: pytest.fail("footer opened"))
 
 
-def _count_joins(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    seen: list[int] = []
-    real = small_files.join_light_reads
-
-    def counting(reads):   # type: ignore[no-untyped-def]
-        seen.append(len(reads))
-        return real(reads)
-
-    monkeypatch.setattr(small_files, "join_light_reads", counting)
-    return seen
-
 
 def _expected(root: str, **kw: object) -> pa.Table:
     # pyarrow reads the folder (its own footers); the values are the same the summary describes
@@ -92,7 +81,7 @@ def test_summarised_small_files_are_joined(tmp_path, monkeypatch: pytest.MonkeyP
     d = pc.ParquetDataset(root)
     assert d.summary is not None
     _no_footers(monkeypatch)
-    seen = _count_joins(monkeypatch)
+    seen = count_joins(monkeypatch)
     _same(d.read(columns=columns, use_threads=threads), _expected(root, columns=columns))
     assert sum(seen) == 12          # every file joined (one run per partition key folder order)
 
@@ -105,7 +94,7 @@ def test_summarised_small_files_with_filters(tmp_path, monkeypatch: pytest.Monke
     it and the file joins the others; any other filter is applied file by file."""
     root = _summarised(str(tmp_path / "f"), compression="none")
     _no_footers(monkeypatch)
-    seen = _count_joins(monkeypatch)
+    seen = count_joins(monkeypatch)
     for threads in (False, True):
         got = pc.read_table(root, filters=filters, use_threads=threads)
         _same(got, _expected(root, filters=filters))
@@ -118,13 +107,24 @@ def test_files_of_other_shapes_in_a_summary(tmp_path, monkeypatch: pytest.Monkey
     groups: read through the summary, in order; pyarrow's rows."""
     root = _summarised(str(tmp_path / "mixed"), files=10, rows=300, nulls_in=(2, 3, 7))
     _no_footers(monkeypatch)
-    seen = _count_joins(monkeypatch)
+    seen = count_joins(monkeypatch)
     for threads in (False, True):
         _same(pc.read_table(root, use_threads=threads), _expected(root))
     assert seen
     many = _summarised(str(tmp_path / "groups"), files=6, rows=300, row_group_size=100)
     assert pq.ParquetFile(glob.glob(many + "/**/*.parquet", recursive=True)[0]).num_row_groups == 3
     _same(pc.read_table(many, use_threads=False), _expected(many))
+
+
+def _six_dictionary_files(root: str) -> None:
+    """Six uncompressed files ``k=0..5`` of a dictionary-encoded column ``v`` (three values
+    each) and their ``_metadata``, as pyarrow writes them."""
+    collector: list[object] = []
+    n = 64
+    table = pa.table({"v": pa.array(np.arange(6 * n, dtype=np.int64) % 3 + np.repeat(np.arange(6), n)),
+                      "k": np.repeat(np.arange(6), n)})
+    pq.write_to_dataset(table, root, partition_cols=["k"], metadata_collector=collector, compression="none")
+    pq.write_metadata(table.schema.remove(1), os.path.join(root, "_metadata"), metadata_collector=collector)
 
 
 def _damage(path: str, raw: bytes) -> None:
@@ -158,12 +158,7 @@ def test_a_bad_index_in_one_summarised_file_is_named(tmp_path, threads: bool) ->
     joined): the error names that file and says where its footer came from; the same error
     as reading the file alone."""
     root = str(tmp_path / "bad")
-    collector: list[object] = []
-    n = 64
-    table = pa.table({"v": pa.array(np.arange(6 * n, dtype=np.int64) % 3 + np.repeat(np.arange(6), n)),
-                      "k": np.repeat(np.arange(6), n)})
-    pq.write_to_dataset(table, root, partition_cols=["k"], metadata_collector=collector, compression="none")
-    pq.write_metadata(table.schema.remove(1), os.path.join(root, "_metadata"), metadata_collector=collector)
+    _six_dictionary_files(root)
     path = sorted(glob.glob(root + "/**/*.parquet", recursive=True))[3]
     _damage(path, _index_past_dictionary(path))
     d = pc.ParquetDataset(root)
@@ -202,12 +197,7 @@ def test_runs_through_the_summary_name_the_failing_file(tmp_path, monkeypatch: p
 
     monkeypatch.setattr(sf, "light_parts", lambda *a, **k: None)      # every file read in runs
     root = str(tmp_path / "runs")
-    collector: list[object] = []
-    n = 64
-    table = pa.table({"v": pa.array(np.arange(6 * n, dtype=np.int64) % 3 + np.repeat(np.arange(6), n)),
-                      "k": np.repeat(np.arange(6), n)})
-    pq.write_to_dataset(table, root, partition_cols=["k"], metadata_collector=collector, compression="none")
-    pq.write_metadata(table.schema.remove(1), os.path.join(root, "_metadata"), metadata_collector=collector)
+    _six_dictionary_files(root)
     _same(pc.read_table(root, use_threads=False), pq.read_table(root))
     path = sorted(glob.glob(root + "/**/*.parquet", recursive=True))[4]
     _damage(path, _index_past_dictionary(path))

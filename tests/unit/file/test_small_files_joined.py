@@ -14,6 +14,7 @@ import parquet_core as pc
 from parquet_core.column import simple_chunks
 from parquet_core.errors import ParquetError
 from parquet_core.file import small_files
+from tests._support.join_spy import count_joins
 
 WORDS = np.array(["alpha", "beta", "gamma", "", "épsilon", "zeta-long-word"])
 
@@ -29,17 +30,6 @@ def _part(k: int, n: int, nulls: bool = False) -> pa.Table:
         "f": pa.array(rng.integers(-5, 5, n).astype(np.float32)),
     })
 
-
-def _count_joins(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    seen: list[int] = []
-    real = small_files.join_light_reads
-
-    def counting(reads):   # type: ignore[no-untyped-def]
-        seen.append(len(reads))
-        return real(reads)
-
-    monkeypatch.setattr(small_files, "join_light_reads", counting)
-    return seen
 
 
 def _errors_alone_and_in_folder(path: str, raw: bytes, folder) -> tuple[ParquetError, ParquetError]:
@@ -60,7 +50,7 @@ def test_folder_of_small_files_equals_pyarrow(tmp_path, monkeypatch: pytest.Monk
         # files 5 and 9 hold nulls (the general path), the others the light shape; sizes vary
         pq.write_table(_part(k, 300 + 37 * k, nulls=k in (5, 9)), str(folder / f"part-{k:03d}.parquet"),
                        compression="snappy" if k % 2 else "none")
-    seen = _count_joins(monkeypatch)
+    seen = count_joins(monkeypatch)
     expected = pq.read_table(str(folder))
     for threads in (False, True):
         got = pc.read_table(str(folder), use_threads=threads).to_arrow()
@@ -79,7 +69,7 @@ def test_hive_partitions_and_distinct_values(tmp_path, monkeypatch: pytest.Monke
         d = root / f"day={k % 3}" / f"city=c{k % 2}"
         d.mkdir(parents=True, exist_ok=True)
         pq.write_table(_part(k, 500), str(d / f"part-{k}.parquet"))
-    seen = _count_joins(monkeypatch)
+    seen = count_joins(monkeypatch)
     expected = pq.read_table(str(root))
     got = pc.read_table(str(root), use_threads=False).to_arrow()
     assert seen
@@ -140,7 +130,7 @@ def test_files_of_other_schemas_are_not_joined(tmp_path, monkeypatch: pytest.Mon
         if k >= 3:
             t = t.set_column(3, "qty", t["qty"].cast(pa.int64()))
         pq.write_table(t, str(folder / f"part-{k}.parquet"))
-    seen = _count_joins(monkeypatch)
+    seen = count_joins(monkeypatch)
     schema = pa.schema([("id", pa.int64()), ("x", pa.float64()), ("name", pa.string()), ("qty", pa.int64()),
                         ("f", pa.float32())])
     expected = pa.concat_tables([pq.read_table(str(folder / f"part-{k}.parquet")).cast(schema) for k in range(6)])
@@ -169,7 +159,7 @@ def test_filters_on_small_files(tmp_path, monkeypatch: pytest.MonkeyPatch, flt: 
     folder.mkdir()
     for k in range(8):
         pq.write_table(_part(k, 400, nulls=k == 6), str(folder / f"part-{k}.parquet"))
-    seen = _count_joins(monkeypatch)
+    seen = count_joins(monkeypatch)
     got = pc.read_table(str(folder), filters=flt, use_threads=False).to_arrow()
     assert got.equals(pq.read_table(str(folder), filters=flt))
     if flt == [("qty", ">=", 0)]:
@@ -211,7 +201,7 @@ def test_runs_are_capped_by_the_bytes_they_hold(tmp_path, monkeypatch: pytest.Mo
     one = sum(pq.ParquetFile(str(folder / "part-0.parquet")).metadata.row_group(0).column(i).total_uncompressed_size
               for i in range(5))
     monkeypatch.setattr(dataset_module, "SMALL_FILES_RUN_BYTES", int(one * 3.5))
-    seen = _count_joins(monkeypatch)
+    seen = count_joins(monkeypatch)
     assert pc.read_table(str(folder), use_threads=False).to_arrow().equals(pq.read_table(str(folder)))
     assert len(seen) >= 3 and max(seen) <= 4 and sum(seen) == 9
 
