@@ -15,7 +15,7 @@ import pytest
 
 import parquet_core as pc
 from parquet_core.errors import ParquetError
-from tests._support.join_spy import count_joins
+from tests._support.small_files import count_joins, index_past_dictionary
 
 WORDS = np.array(["alpha", "beta", "gamma", "", "épsilon", "zeta-long-word"])
 
@@ -136,22 +136,6 @@ def _damage(path: str, raw: bytes) -> None:
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
 
 
-def _index_past_dictionary(path: str) -> bytes:
-    """The file's bytes with every index of its first column's data page past its dictionary."""
-    from parquet_core.page.reader import _parse_header
-
-    with open(path, "rb") as f:
-        raw = bytearray(f.read())
-    page_at = pq.ParquetFile(path).metadata.row_group(0).column(0).data_page_offset
-    header, hlen = _parse_header(memoryview(bytes(raw)), page_at)
-    body = page_at + hlen
-    width_at = body + 4 + int.from_bytes(raw[body:body + 4], "little")
-    end = body + header.compressed_page_size
-    assert raw[width_at] == 2
-    raw[width_at + 2:end] = b"\xff" * (end - width_at - 2)     # every index 3: past the 3 entries
-    return bytes(raw)
-
-
 @pytest.mark.parametrize("threads", [False, True])
 def test_a_bad_index_in_one_summarised_file_is_named(tmp_path, threads: bool) -> None:
     """An index past its dictionary in one file the summary describes (found when the run is
@@ -160,7 +144,7 @@ def test_a_bad_index_in_one_summarised_file_is_named(tmp_path, threads: bool) ->
     root = str(tmp_path / "bad")
     _six_dictionary_files(root)
     path = sorted(glob.glob(root + "/**/*.parquet", recursive=True))[3]
-    _damage(path, _index_past_dictionary(path))
+    _damage(path, index_past_dictionary(path))
     d = pc.ParquetDataset(root)
     assert d.explain().footers_from_metadata == 6     # still described by _metadata
     with pytest.raises(ParquetError) as alone:
@@ -200,7 +184,7 @@ def test_runs_through_the_summary_name_the_failing_file(tmp_path, monkeypatch: p
     _six_dictionary_files(root)
     _same(pc.read_table(root, use_threads=False), pq.read_table(root))
     path = sorted(glob.glob(root + "/**/*.parquet", recursive=True))[4]
-    _damage(path, _index_past_dictionary(path))
+    _damage(path, index_past_dictionary(path))
     with pytest.raises(ParquetError) as info:
         pc.read_table(root, use_threads=False)
     assert path in str(info.value)

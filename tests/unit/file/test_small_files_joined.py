@@ -14,7 +14,7 @@ import parquet_core as pc
 from parquet_core.column import simple_chunks
 from parquet_core.errors import ParquetError
 from parquet_core.file import small_files
-from tests._support.join_spy import count_joins
+from tests._support.small_files import count_joins, index_past_dictionary
 
 WORDS = np.array(["alpha", "beta", "gamma", "", "épsilon", "zeta-long-word"])
 
@@ -97,8 +97,6 @@ def test_join_checks_every_files_indices(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_a_bad_index_in_one_file_is_named_with_that_file(tmp_path) -> None:
     """An index past its dictionary in the fourth file of a folder: the error the read of
     that file alone raises, naming it."""
-    from parquet_core.page.reader import _parse_header
-
     folder = tmp_path / "bad"
     folder.mkdir()
     n = 64
@@ -106,15 +104,7 @@ def test_a_bad_index_in_one_file_is_named_with_that_file(tmp_path) -> None:
         pq.write_table(pa.table({"v": pa.array(np.arange(n, dtype=np.int64) % 3 + k)}),
                        str(folder / f"part-{k}.parquet"), compression="none", use_dictionary=True)
     path = str(folder / "part-3.parquet")
-    with open(path, "rb") as f:
-        raw = bytearray(f.read())
-    page_at = pq.ParquetFile(path).metadata.row_group(0).column(0).data_page_offset
-    header, hlen = _parse_header(memoryview(bytes(raw)), page_at)
-    body = page_at + hlen
-    width_at = body + 4 + int.from_bytes(raw[body:body + 4], "little")
-    end = body + header.compressed_page_size
-    assert raw[width_at] == 2
-    raw[width_at + 2:end] = b"\xff" * (end - width_at - 2)     # every index 3: past the 3 entries
+    raw = index_past_dictionary(path)
     alone, info = _errors_alone_and_in_folder(path, raw, folder)
     assert "part-3.parquet" in str(info) and "dictionary index 3 out of range" in str(info)
     assert type(info) is type(alone)
