@@ -23,8 +23,10 @@ DRIVER = Path(__file__).with_name("deploy_driver.py")
 #: the JVMs' settings (drivers, executors, Connect servers): deploy_conf/spark-defaults.conf
 CONF_DIR = Path(__file__).with_name("deploy_conf")
 #: the same options for the standalone master and workers (they read no spark-defaults);
-#: also the tests' own SparkSession's (conftest.py) and the packaging tests' apps
-JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+#: also the tests' own SparkSession's (conftest.py) and the packaging tests' apps.  C1 only,
+#: serial GC, and no verification of the classpath's bytecode (Spark's jars: ~2.5 s of CPU
+#: at each JVM's start; the JDK's own classes are never verified).  CPU, not behaviour
+JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote"
 
 
 def spark_home() -> Path:

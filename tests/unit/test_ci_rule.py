@@ -5,9 +5,10 @@ Each case runs pytest in a subprocess on one small test, with the environment
 broken on purpose (a corpus path that does not exist, no Java on PATH, a module
 that cannot be imported).  The cases that turn a skip into a CI failure (in a test,
 at a module's collection, at session start) run as CI runs them, on pyproject's
-xdist workers, where the reports are made in a worker and carried to the controller;
-the others check what a report says, in-process (``-n 0``: a controller and two
-workers cost three times the CPU of one pytest).
+xdist, where the reports are made in a worker and carried to the controller (one
+worker, ``-n 1``: the path a report takes is the same with two, and each worker is an
+interpreter importing the suite's plugins); the others check what a report says,
+in-process (``-n 0``: a controller and two workers cost three times the CPU of one pytest).
 """
 
 from __future__ import annotations
@@ -26,13 +27,13 @@ HOW_TO_CORPUS = "git clone https://github.com/apache/parquet-testing"
 
 
 def _pytest(args: list[str], ci: bool, workers: bool = True, **env: str) -> subprocess.CompletedProcess[str]:
-    """pytest in a subprocess; *workers*: with pyproject's xdist workers, else ``-n 0``."""
+    """pytest in a subprocess; *workers*: with pyproject's xdist scheduling on one worker, else ``-n 0``."""
     full = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS", "JAVA_HOME")}
     if ci:
         full["CI"] = "true"
     full.update(env)
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-ra", "-p", "no:cacheprovider",
-                           *([] if workers else ["-n", "0"]), *args],
+                           "-n", "1" if workers else "0", *args],
                           cwd=REPO, env=full, capture_output=True, text=True, timeout=300)
 
 
