@@ -10,6 +10,9 @@
                  table.leaves.split_records cuts them off; table.leaves.field_array builds the fields
                  (a flat field without dictionaries: its piece's Array is built once and each
                  batch within the piece is a slice of it)
+      one-thread reads: a chunk decoded as one piece (small pages joined, no nulls, fixed-width
+                 dictionary values) lands in its slice of the row group's column.outputs arena,
+                 as a whole read's columns do (no fresh pages per piece)
 
 A batch costs the pages that hold its rows (plus the read-ahead window of
 :mod:`parquet_core.file.chunk_reader`), so the first batch of a huge row
