@@ -36,12 +36,12 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Iterator, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["ARENA_COLUMN_MIN_BYTES", "ARENA_MIN_BYTES", "OutputArena", "output_array", "serving"]
+__all__ = ["ARENA_COLUMN_MIN_BYTES", "ARENA_MIN_BYTES", "OutputArena", "output_array", "served", "serving"]
 
 #: Reads whose planned columns hold fewer bytes than this allocate per column: numpy asks
 #: for huge pages from 4 MiB, and below it the fresh pages cost little.
@@ -93,6 +93,8 @@ class OutputArena:
 
 _LOCAL = threading.local()
 
+T = TypeVar("T")
+
 
 @contextmanager
 def serving(arena: OutputArena | None) -> Iterator[None]:
@@ -103,6 +105,27 @@ def serving(arena: OutputArena | None) -> Iterator[None]:
         yield
     finally:
         _LOCAL.arena = None
+
+
+def served(pieces: Iterator[T], arena: OutputArena | None) -> Iterator[T]:
+    """*pieces* (a leaf's decoded pieces, a generator resumed between other leaves' work),
+    each produced while serving *arena*, until one of them takes its slice (one slice per
+    leaf).  The arena is served only inside each step, so another leaf decoding on this
+    thread between two steps never takes this leaf's slice."""
+    if arena is None:
+        yield from pieces
+        return
+    while True:
+        with serving(arena):
+            try:
+                piece = next(pieces)
+            except StopIteration:
+                return
+            taken = getattr(_LOCAL, "arena", None) is None
+        yield piece
+        if taken:
+            yield from pieces
+            return
 
 
 def output_array(n: int, dtype: np.dtype[Any]) -> npt.NDArray[Any] | None:

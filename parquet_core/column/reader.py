@@ -76,7 +76,7 @@ from parquet_core.errors import ParquetError, ParquetFormatError, add_page_conte
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.schema.descriptor import ColumnDescriptor
 
-__all__ = ["decode_plain_byte_arrays_multi", "dictionary_values", "iter_chunk_pieces", "read_column_chunk",
+__all__ = ["PIECE_MAX_HELD", "decode_plain_byte_arrays_multi", "dictionary_values", "iter_chunk_pieces", "read_column_chunk",
            "read_column_chunks", "read_page_range"]
 
 _DICT_ENCODINGS = frozenset((int(Encoding.PLAIN_DICTIONARY), int(Encoding.RLE_DICTIONARY)))
@@ -1118,6 +1118,9 @@ _AHEAD_BYTES = 16 << 10
 #: ... into pieces of up to this many bytes of page bodies (half the read-ahead window of
 #: :mod:`parquet_core.file.chunk_reader`: the pages joined were read with the first) ...
 _AHEAD_HELD = 128 << 10
+#: (public: a chunk of at most this many uncompressed bytes is one piece, when its values
+#: fit the levels cap below; ``file.batches`` plans output arenas for those)
+PIECE_MAX_HELD = _AHEAD_HELD
 #: ... and of up to this many levels for values of unknown decoded size (byte arrays
 #: without a dictionary, booleans) ...
 _AHEAD_LEVELS = 1 << 16

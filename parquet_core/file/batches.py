@@ -10,6 +10,9 @@
                  table.leaves.split_records cuts them off; table.leaves.field_array builds the fields
                  (a flat field without dictionaries: its piece's Array is built once and each
                  batch within the piece is a slice of it)
+      one-thread reads: a chunk decoded as one piece (small pages joined, no nulls, fixed-width
+                 dictionary values) lands in its slice of the row group's column.outputs arena,
+                 as a whole read's columns do (no fresh pages per piece)
 
 A batch costs the pages that hold its rows (plus the read-ahead window of
 :mod:`parquet_core.file.chunk_reader`), so the first batch of a huge row
@@ -37,10 +40,11 @@ from functools import partial
 from typing import Any, Callable, Iterator, Sequence
 
 from parquet_core.column.data import ColumnData
-from parquet_core.column.reader import iter_chunk_pieces
+from parquet_core.column.outputs import OutputArena, served
+from parquet_core.column.reader import PIECE_MAX_HELD, iter_chunk_pieces
 from parquet_core.errors import ParquetFormatError, add_context, add_page_context, out_of_memory, quoted
 from parquet_core.file.columns import Selected
-from parquet_core.file.scan import ReadContext, _result, _settle, run_tasks
+from parquet_core.file.scan import ReadContext, _result, _settle, plan_outputs, run_tasks
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
@@ -60,8 +64,10 @@ class _LeafStream:
     """
 
     def __init__(self, ctx: ReadContext, leaf: int, groups: Sequence[int], keep: bool,
-                 min_levels: int = 1, build: Callable[[ColumnData], Array] | None = None) -> None:
+                 min_levels: int = 1, build: Callable[[ColumnData], Array] | None = None,
+                 arenas: dict[int, OutputArena | None] | None = None) -> None:
         self.ctx = ctx
+        self.arenas = arenas or {}     # per row group: the arena its whole-chunk pieces may use
         # a flat field's leaf read without dictionaries: its Array is built once per piece
         # (the checks and conversions of table.leaves.field_array done once) and each batch
         # is a slice of it (take_array)
@@ -101,8 +107,9 @@ class _LeafStream:
             with reader.notes():
                 reader.check_rows(num_rows)
                 records = levels = 0
-                for piece in iter_chunk_pieces(self._watched(reader.iter_pages_lazily(), rg), self.desc, keep,
-                                               self.min_levels):
+                pieces = iter_chunk_pieces(self._watched(reader.iter_pages_lazily(), rg), self.desc, keep,
+                                           self.min_levels)
+                for piece in served(pieces, self.arenas.get(rg)):
                     reps = piece.rep_levels
                     if not levels and reps is not None and len(reps) and reps[0] != 0:
                         raise ParquetFormatError("column chunk does not start at a record boundary "
@@ -254,6 +261,14 @@ def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
     total = sum(ctx.metadata.row_group(rg).num_rows for rg in groups)
     if not total:
         return
+    # A leaf whose chunk is one piece (small pages joined: a few hundred thousand narrow
+    # values) decodes it into its slice of that row group's arena, as a whole read does
+    # (:mod:`parquet_core.column.outputs`: fresh pages for each piece cost about as much as
+    # decoding it); a leaf cut into several pieces allocates them as before (the arena takes
+    # only a whole chunk's length, and is allocated only when a leaf first takes one; it plans
+    # only chunks small enough to be one piece, so its slices are rarely left unused).
+    arenas = {} if use_threads else {rg: plan_outputs(ctx, selected, [rg], PIECE_MAX_HELD)
+                                        for rg in groups}
     streams: list[_LeafStream] = []
     fields = []
     for field, shape in selected:
@@ -261,7 +276,7 @@ def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
         if shape.is_flat and not ctx.keeps(field, shape, shape.column) and \
                 ctx.metadata.schema.column(shape.column).max_repetition_level == 0:
             build = partial(_build_flat, ctx, field, shape)
-        mine = [_LeafStream(ctx, leaf, groups, ctx.keeps(field, shape, leaf), batch_size, build)
+        mine = [_LeafStream(ctx, leaf, groups, ctx.keeps(field, shape, leaf), batch_size, build, arenas)
                 for leaf in shape.leaves]
         streams.extend(mine)
         fields.append((field, shape, mine))

@@ -457,7 +457,8 @@ _DICTIONARY_ENCODINGS = (int(Encoding.PLAIN_DICTIONARY), int(Encoding.RLE_DICTIO
 _DATA_PAGES = (int(PageType.DATA_PAGE), int(PageType.DATA_PAGE_V2))
 
 
-def plan_outputs(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence[int]) -> OutputArena | None:
+def plan_outputs(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence[int],
+                 max_chunk_bytes: int | None = None) -> OutputArena | None:
     """One :class:`OutputArena` for the selected leaves of *groups* whose values will be one
     fixed-width array of a value per row: unrepeated, INT32/INT64/FLOAT/DOUBLE, every chunk
     dictionary-encoded (its encoding statistics, when written, list no other data pages)
@@ -466,7 +467,9 @@ def plan_outputs(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
     gain was measured on arrays of that size, not on smaller ones); None
     when those hold under
     :data:`~parquet_core.column.outputs.ARENA_MIN_BYTES` (or the metadata is malformed:
-    the read reports it)."""
+    the read reports it).  With *max_chunk_bytes*, only leaves whose chunks hold at most
+    that many bytes (uncompressed, pages and headers) are planned: a batched read decodes
+    only those as one piece of the chunk's length."""
     rows = 0
     sizes: list[int] = []
     descs = ctx.metadata.schema.columns
@@ -484,6 +487,8 @@ def plan_outputs(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
                     continue        # small enough for warm heap memory, or large enough
                                     # for huge pages of its own
                 for rg in groups:
+                    if max_chunk_bytes is not None and chunk(rg, leaf).total_uncompressed_size > max_chunk_bytes:
+                        break
                     meta = chunk(rg, leaf).meta
                     if not any(e in _DICTIONARY_ENCODINGS for e in meta.encodings or ()):
                         break
