@@ -123,6 +123,8 @@ def decimal_le_rows(values: Any, n: int, width: int, what: object = "decimal") -
     if vals.ndim != 2 or vals.dtype != np.uint8:
         raise TypeError(f"{what} storage must be integers, an (n, w) uint8 array or ByteArrays, "
                         f"got {vals.dtype} with shape {vals.shape}")
+    if vals.shape[0] != n:
+        raise ValueError(f"{what} storage holds {vals.shape[0]} rows, expected {n}")
     w = vals.shape[1]
     if w > width:   # a wider FIXED_LEN_BYTE_ARRAY than Arrow's: its extra leading bytes may only repeat the sign
         sign = np.where(vals[:, w - width] >= 0x80, np.uint8(0xFF), np.uint8(0))
