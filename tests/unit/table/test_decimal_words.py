@@ -37,16 +37,20 @@ def _fixed_case(draw):  # type: ignore[no-untyped-def]
 
 
 @settings(max_examples=300, deadline=None)
-@given(_fixed_case(), st.booleans())
-def test_fixed_len_bytes_match_int_from_bytes(case, strided):  # type: ignore[no-untyped-def]
+@given(_fixed_case(), st.sampled_from(["plain", "strided", "inner"]))
+def test_fixed_len_bytes_match_int_from_bytes(case, layout):  # type: ignore[no-untyped-def]
     width, w, values = case
     raw = [v.to_bytes(w, "big", signed=True) for v in values]
     assert [int.from_bytes(b, "big", signed=True) for b in raw] == values
     flba = np.frombuffer(b"".join(raw), dtype=np.uint8).reshape(len(values), w)
-    if strided:     # the same bytes inside a wider buffer: a non-contiguous (n, w) view
+    if layout == "strided":     # the same bytes inside wider rows: a non-contiguous (n, w) view
         wide = np.zeros((len(values), w + 3), dtype=np.uint8)
         wide[:, 1:w + 1] = flba
         flba = wide[:, 1:w + 1]
+    elif layout == "inner":     # contiguous rows in the middle of a bigger buffer (0xFF around them)
+        big = np.full((len(values) + 4, w), 0xFF, dtype=np.uint8)
+        big[2:2 + len(values)] = flba
+        flba = big[2:2 + len(values)]
     got = decimal_le_rows(flba, len(values), width)
     assert got.shape == (len(values), width) and got.dtype == np.uint8
     np.testing.assert_array_equal(got, _want(values, width))
