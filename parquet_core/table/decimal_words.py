@@ -79,25 +79,40 @@ def _fixed(vals: np.ndarray, n: int, width: int) -> np.ndarray:
 
 
 def _variable(vals: ByteArrays, n: int, width: int, what: object) -> np.ndarray:
-    """Big-endian values of any length (an empty one is zero) -> (n, width) rows."""
+    """Big-endian values of any length (an empty one is zero) -> (n, width) rows.
+
+    The values are copied behind *width* zero bytes; little-endian word j of a
+    row is the big-endian 8 bytes that end 8j bytes before the row's end, read
+    by one gather of unaligned int64s.  A word that starts before the value
+    holds some of the previous bytes: shifting it left past them and back
+    (arithmetically) keeps the value's bytes and sign-extends them; a word
+    wholly before the value is the sign of the word below it.
+    """
     lengths = vals.lengths()
     if n and int(lengths.max()) > width:
         row = int(np.argmax(lengths > width))
         raise ParquetSchemaError(f"a {what} value of {int(lengths[row])} bytes (row {row}) does "
                                  f"not fit Arrow's {width}-byte decimal")
-    rows = np.zeros((n, width), dtype=np.uint8)    # big-endian, right-aligned
-    total = int(lengths.sum())
-    base = int(vals.offsets[0])
-    if total:
-        starts = np.arange(n, dtype=np.int64) * width + (width - lengths)
-        dest = np.repeat(starts - (vals.offsets[:-1] - base), lengths) + np.arange(total)
-        rows.reshape(-1)[dest] = vals.data[base:int(vals.offsets[-1])]
-    first = rows[np.arange(n), np.minimum(width - lengths, width - 1)]   # each value's top byte
-    negative = (lengths > 0) & (first >= 0x80)
-    pad = width - lengths
-    cols = np.arange(width)[None, :]
-    rows[negative[:, None] & (cols < pad[:, None])] = 0xFF
-    return np.ascontiguousarray(rows[:, ::-1])
+    base, stop = int(vals.offsets[0]), int(vals.offsets[-1])
+    padded = np.zeros(width + (stop - base), dtype=np.uint8)
+    padded[width:] = vals.data[base:stop]
+    reads = _be_reads(padded, len(padded) - 7, 1, 0)      # an int64 at every byte offset
+    ends = vals.offsets[1:] - (base - width)
+    words = np.empty((n, width // 8), dtype="<i8")
+    longest = int(lengths.max()) if n else 0
+    for j in range(width // 8):
+        if j and 8 * j >= longest:        # no value reaches this word: all sign from here up
+            _sign_words(words, j - 1)
+            break
+        word = reads[ends - 8 * (j + 1)]
+        inside = lengths - 8 * j              # how many of the word's 8 bytes belong to the value
+        partial = 8 * (8 - np.clip(inside, 0, 8))
+        np.left_shift(word, partial, out=word)
+        np.right_shift(word, partial, out=word)
+        if j:   # a word with no byte of the value repeats the sign of the word below
+            np.copyto(word, words[:, j - 1] >> 63, where=inside <= 0)
+        words[:, j] = word
+    return words.view(np.uint8).reshape(n, width)
 
 
 def decimal_le_rows(values: Any, n: int, width: int, what: object = "decimal") -> np.ndarray:

@@ -56,12 +56,21 @@ def test_fixed_len_bytes_match_int_from_bytes(case, layout):  # type: ignore[no-
     np.testing.assert_array_equal(got, _want(values, width))
 
 
-@settings(max_examples=100, deadline=None)
-@given(st.sampled_from([16, 32]), st.integers(1, 32), st.lists(st.integers(-(1 << 255), (1 << 255) - 1), max_size=30))
-def test_byte_array_values_of_any_length(width, cap, values):  # type: ignore[no-untyped-def]
-    # minimal big-endian bytes, cut to what fits *width*; an empty value reads as zero
-    values = [v if v.bit_length() < 8 * min(cap, width) else v >> (8 * 32 - 8 * min(cap, width) + 1) for v in values]
-    raw = [b"" if v == 0 else v.to_bytes((v.bit_length() + 8) // 8, "big", signed=True) for v in values]
+@st.composite
+def _variable_case(draw):  # type: ignore[no-untyped-def]
+    width = draw(st.sampled_from([16, 32]))
+    cap = draw(st.integers(0, width))      # the longest value's bytes; an empty value is zero
+    sized = st.integers(0, cap).flatmap(lambda k: st.tuples(st.just(k), _value(k) if k else st.just(0)))
+    return width, draw(st.lists(sized, max_size=40))
+
+
+@settings(max_examples=200, deadline=None)
+@given(_variable_case())
+def test_byte_array_values_of_any_length(case):  # type: ignore[no-untyped-def]
+    # each value in exactly its drawn number of big-endian bytes (not always minimal)
+    width, sized = case
+    values = [v for _, v in sized]
+    raw = [v.to_bytes(k, "big", signed=True) for k, v in sized]
     got = decimal_le_rows(ByteArrays.from_pylist(raw), len(values), width)
     np.testing.assert_array_equal(got, _want(values, width))
 
