@@ -80,13 +80,15 @@ def _bitmap(validity: np.ndarray | None) -> pa.Buffer | None:
 
 
 def _binary(values: ByteArrays, n: int, validity: Any, typ: pa.DataType) -> pa.Array:
-    offsets = values.offsets - values.offsets[0]
-    data = values.data[int(values.offsets[0]):int(values.offsets[-1])]
-    if int(offsets[-1]) >= 2**31 - 1:
+    first, last = int(values.offsets[0]), int(values.offsets[-1])
+    data = values.data[first:last]
+    if last - first >= 2**31 - 1:
         typ = pa.large_string() if pa.types.is_string(typ) else pa.large_binary()
-        obuf = pa.py_buffer(np.ascontiguousarray(offsets, dtype=np.int64))
-    else:
-        obuf = pa.py_buffer(offsets.astype(np.int32))
+        obuf = pa.py_buffer(np.ascontiguousarray(values.offsets - first, dtype=np.int64))
+    else:   # rebase and narrow in one pass (every rebased offset fits int32 here)
+        narrow = np.empty(len(values.offsets), dtype=np.int32)
+        np.subtract(values.offsets, first, out=narrow, casting="unsafe")
+        obuf = pa.py_buffer(narrow)
     return pa.Array.from_buffers(typ, n, [_bitmap(validity), obuf, pa.py_buffer(np.ascontiguousarray(data))])
 
 
