@@ -29,7 +29,7 @@ from operator import itemgetter
 from typing import Any, Sequence, TypeAlias
 
 from parquet_core.dataset.commit_markers import apply_markers, is_internal, is_marker
-from parquet_core.errors import add_note
+from parquet_core.errors import add_context, has_note, quoted
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
 
 __all__ = ["Discovery", "discover", "is_hidden", "list_data_files", "DEFAULT_IGNORE_PREFIXES"]
@@ -283,10 +283,14 @@ def _list_folders(stack: list[tuple[str, list[str]]], out: list[Listed], prefixe
         marks.append((clock(), len(out) + len(stack)))         # type: ignore[union-attr]
 
 
+#: How a listing error's note names its folder (``in the listing of the folder '/data/x'``).
+_LISTING_NOTE = "the listing of the folder"
+
+
 def _name_folder(exc: BaseException, folder: str) -> None:
     """Note on *exc* the folder whose listing raised it (once: the innermost folder)."""
-    if not any(n.startswith("while listing the folder ") for n in getattr(exc, "__notes__", ())):
-        add_note(exc, f"while listing the folder {folder!r}")
+    if not has_note(exc, "in " + _LISTING_NOTE):
+        add_context(exc, part=f"{_LISTING_NOTE} {quoted(folder)}")
 
 
 def _skipped(e: os.DirEntry[str], name: str, below: list[str], prefixes: tuple[str, ...],
