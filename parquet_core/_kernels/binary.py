@@ -18,6 +18,9 @@ from parquet_core._kernels.runs import gather_runs, short_windows_in_order, wide
 
 #: Row widths of the padded dictionary table (:meth:`ByteArrays._take_rows`), bytes.
 _ROW_WIDTHS = (16, 24, 32, 48, 64)
+#: The padded rows pay off when each row is used this many times on average (measured:
+#: 30k rows for 300k values 3.4 vs 4.5 ms; 30k rows for 57k values 2.6 vs 1.0 ms).
+_ROW_REUSE = 8
 
 __all__ = ["ByteArrays"]
 
@@ -82,7 +85,7 @@ class ByteArrays:
             return ByteArrays(out_offsets, np.take(rows, indices, axis=0).reshape(-1))
         if max_len <= 8 and k <= len(indices) and short_windows_in_order():
             return ByteArrays(out_offsets, self._take_short(indices, lens_src, out_offsets, total))
-        if max_len <= _ROW_WIDTHS[-1] and k <= len(indices):
+        if max_len <= _ROW_WIDTHS[-1] and _ROW_REUSE * k <= len(indices):
             width = next(w for w in _ROW_WIDTHS if w >= max_len)
             if wide_windows_in_order(width):
                 return ByteArrays(out_offsets,
@@ -121,24 +124,24 @@ class ByteArrays:
         """``take`` when no value is longer than ``width`` bytes (up to 64): the
         :meth:`_take_short` scheme with ``width``-byte rows.
 
-        Each dictionary value becomes one zero-padded row of a ``(k, width)``
-        table; the rows are gathered as contiguous void elements (a plain take,
-        no strided window reads) and stored at the output offsets through a
+        Each dictionary value becomes one ``width``-byte row of a table (the
+        window at its start: one strided gather of ``k`` windows); the rows are
+        gathered as contiguous void elements (a plain take, no strided window
+        reads per output value) and stored at the output offsets through a
         one-byte-stride void view, in index order, so each row's padding is
         overwritten by the values after it.  Measured 2.5x cheaper than the
         general window copy on a 4-value dictionary of 4-17 byte strings
         (300k values: 3.0 vs 7.7 ms); the table costs ``k * width`` bytes, at
-        most ``width`` per output value (callers check ``k <= len(indices)``)."""
-        k = len(lens)
+        most ``width / 8`` per output value (callers check ``8 * k <= len(indices)``)."""
         base = int(self.offsets[0])
         nbytes = int(self.offsets[-1]) - base
-        table = np.zeros(k * width, dtype=np.uint8)
-        if nbytes:
-            rel = self.offsets[:-1] - base
-            # byte j of value i goes to width * i + j
-            table[np.repeat(np.arange(k, dtype=np.int64) * width - rel, lens) + np.arange(nbytes)] = \
-                self.data[base:base + nbytes]
-        rows = np.take(table.view(f"V{width}"), indices)
+        # the table's rows are the width-byte windows at the value starts of a padded
+        # copy of the data: a row's bytes past its value (the next values, or the
+        # zero pad) are overwritten in the output like any spill, or lie past total
+        padded = np.zeros(nbytes + width, dtype=np.uint8)
+        padded[:nbytes] = self.data[base:base + nbytes]
+        table = window_view(padded, width)[self.offsets[:-1] - base]
+        rows = np.take(table, indices)
         out = np.empty(total + width, dtype=np.uint8)
         window_view(out, width)[out_offsets[:-1]] = rows
         return out[:total]
