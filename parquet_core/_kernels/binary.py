@@ -14,7 +14,13 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from parquet_core._kernels.runs import gather_runs, short_windows_in_order, window_view
+from parquet_core._kernels.runs import gather_runs, short_windows_in_order, wide_windows_in_order, window_view
+
+#: Row widths of the padded dictionary table (:meth:`ByteArrays._take_rows`), bytes.
+_ROW_WIDTHS = (16, 24, 32, 48, 64)
+#: The padded rows pay off when each row is used this many times on average (measured:
+#: 30k rows for 300k values 3.4 vs 4.5 ms; 30k rows for 57k values 2.6 vs 1.0 ms).
+_ROW_REUSE = 8
 
 __all__ = ["ByteArrays"]
 
@@ -79,6 +85,11 @@ class ByteArrays:
             return ByteArrays(out_offsets, np.take(rows, indices, axis=0).reshape(-1))
         if max_len <= 8 and k <= len(indices) and short_windows_in_order():
             return ByteArrays(out_offsets, self._take_short(indices, lens_src, out_offsets, total))
+        if max_len <= _ROW_WIDTHS[-1] and _ROW_REUSE * k <= len(indices):
+            width = next(w for w in _ROW_WIDTHS if w >= max_len)
+            if wide_windows_in_order(width):
+                return ByteArrays(out_offsets,
+                                  self._take_rows(indices, lens_src, out_offsets, total, width))
         starts = np.take(self.offsets[:-1], indices)
         return ByteArrays(out_offsets, gather_runs(self.data, starts, lens, out_offsets))
 
@@ -105,6 +116,34 @@ class ByteArrays:
         words = np.take(table[:k * 8].view(np.uint64), indices)
         out = np.empty(total + 8, dtype=np.uint8)
         window_view(out, 8, np.uint64)[out_offsets[:-1]] = words
+        return out[:total]
+
+    def _take_rows(self, indices: npt.NDArray[np.integer], lens: npt.NDArray[np.int64],
+                   out_offsets: npt.NDArray[np.int64], total: int, width: int
+                   ) -> npt.NDArray[np.uint8]:
+        """``take`` when no value is longer than ``width`` bytes (up to 64): the
+        :meth:`_take_short` scheme with ``width``-byte rows.
+
+        Each dictionary value becomes one ``width``-byte row of a table (the
+        window at its start: one strided gather of ``k`` windows); the rows are
+        gathered as contiguous void elements (a plain take, no strided window
+        reads per output value) and stored at the output offsets through a
+        one-byte-stride void view, in index order, so each row's padding is
+        overwritten by the values after it.  Measured 2.5x cheaper than the
+        general window copy on a 4-value dictionary of 4-17 byte strings
+        (300k values: 3.0 vs 7.7 ms); the table costs ``k * width`` bytes, at
+        most ``width / 8`` per output value (callers check ``8 * k <= len(indices)``)."""
+        base = int(self.offsets[0])
+        nbytes = int(self.offsets[-1]) - base
+        # the table's rows are the width-byte windows at the value starts of a padded
+        # copy of the data: a row's bytes past its value (the next values, or the
+        # zero pad) are overwritten in the output like any spill, or lie past total
+        padded = np.zeros(nbytes + width, dtype=np.uint8)
+        padded[:nbytes] = self.data[base:base + nbytes]
+        table = window_view(padded, width)[self.offsets[:-1] - base]
+        rows = np.take(table, indices)
+        out = np.empty(total + width, dtype=np.uint8)
+        window_view(out, width)[out_offsets[:-1]] = rows
         return out[:total]
 
     def slice(self, start: int, stop: int) -> ByteArrays:

@@ -52,7 +52,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = ["gather_runs", "pick_width", "scatter_runs", "short_windows_in_order", "window_view",
-           "windows_in_order"]
+           "windows_in_order", "wide_windows_in_order"]
 
 #: Window widths tried, bytes.
 _WIDTHS = (16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 1024, 2048, 4096)
@@ -95,6 +95,12 @@ def short_windows_in_order() -> bool:
     """True when storing ``uint64`` words through an unaligned one-byte-stride view lands in
     index order too (:meth:`ByteArrays.take` of values of at most 8 bytes; checked once)."""
     return _lands_in_order(8, np.uint64, 8)
+
+
+def wide_windows_in_order(width: int) -> bool:
+    """True when ``width``-byte void windows stored at a one-byte stride land in index
+    order (:meth:`ByteArrays.take` from a padded dictionary table; checked once per width)."""
+    return _lands_in_order(width, None, width)
 
 
 def pick_width(lengths: npt.NDArray[np.int64]) -> int:

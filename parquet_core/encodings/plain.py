@@ -373,10 +373,16 @@ def _lane_starts(u32: npt.NDArray[np.uint32], size: int, last: int, total: int,
     q = cand
     hop1 = cand
     for k in range(_PLAUSIBLE_HOPS):
-        at_end = q == size
-        nxt = q + 4 + u32[np.minimum(q, last)]
-        alive &= at_end | ((q <= last) & (nxt <= size))
-        q = np.where(at_end, q, np.minimum(nxt, size + 1))
+        # a hop from q > last (no room for a length) lands past size, so it fails
+        # without a separate test; a position at the end stays there (its hop,
+        # past size, is clamped back); a failed hop parks at size too (that entry
+        # is dead already, and only alive entries are read below)
+        nxt = u32[np.minimum(q, last)] + q
+        nxt += 4
+        ok = nxt <= size
+        ok |= q == size
+        alive &= ok
+        q = np.minimum(nxt, size, out=nxt)
         if k == 0:
             hop1 = q
     rel = hop1 - begin[:, None]

@@ -440,3 +440,69 @@ def test_delta_byte_array_sparse_path_depth_limit() -> None:
     assert dba._resolve_sparse(pre, lengths, offsets, sfx.offsets, sfx.data) is None
     got = decode_delta_byte_array(front_coded_page(prefixes, suffixes), n).to_pylist()
     assert got == ref_front_coded(prefixes, suffixes)
+
+
+def _lane_starts_reference(u32, size, last, total, begin, end, region_max, first_lane, page_begin):
+    """The lane-start rule as first written (per hop: an explicit end test, a
+    room-for-a-length test and a clamp to ``size + 1``): the leaner loop in
+    ``plain._lane_starts`` must pick the same starts."""
+    from parquet_core.encodings import plain
+    lanes = begin.size
+    window = int(min(region_max, max(16, 3 * (size / total) + 8)))
+    cand = begin[:, None] + np.arange(window, dtype=np.int64)[None, :]
+    alive = cand < end[:, None]
+    q = hop1 = cand
+    for k in range(plain._PLAUSIBLE_HOPS):
+        at_end = q == size
+        nxt = q + 4 + u32[np.minimum(q, last)]
+        alive &= at_end | ((q <= last) & (nxt <= size))
+        q = np.where(at_end, q, np.minimum(nxt, size + 1))
+        if k == 0:
+            hop1 = q
+    rel = hop1 - begin[:, None]
+    inside = rel < window
+    row = np.arange(lanes)[:, None]
+    chained = alive & inside & alive[row, np.where(inside, rel, 0)]
+    pick = np.where(chained.any(axis=1, keepdims=True), chained, alive)
+    starts = np.where(pick.any(axis=1), cand[np.arange(lanes), pick.argmax(axis=1)], begin)
+    starts[first_lane] = page_begin
+    return starts
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.binary(max_size=60), min_size=3, max_size=400), st.integers(0, 2**32 - 1),
+       st.integers(0, 3), st.lists(st.integers(1, 60), min_size=1, max_size=3))
+def test_lane_starts_match_the_first_formulation(vals, seed, garble, page_counts) -> None:
+    """On PLAIN pages (cut into pages of various sizes) and on partly garbled bytes
+    (false starts, lengths past the end, values ending exactly at the end)."""
+    from parquet_core.encodings import plain
+    buf = bytearray(b"".join(struct.pack("<I", len(v)) + v for v in vals))
+    rng = np.random.default_rng(seed)
+    for _ in range(garble * 4):
+        buf[int(rng.integers(0, len(buf)))] = int(rng.integers(0, 256))
+    arr = np.frombuffer(bytes(buf), dtype=np.uint8)
+    size = arr.size
+    cuts = np.unique(np.clip(np.cumsum([len(buf) * c // 64 for c in page_counts]), 1, size - 1))
+    page_begin = np.concatenate([[0], cuts]).astype(np.int64)
+    page_end = np.append(page_begin[1:], size).astype(np.int64)
+    total = len(vals)
+    _, first_lane, _, begin, end, region = plain._lane_layout(size, page_begin, page_end, total)
+    u32 = plain._u32_at_every_byte(arr, size)
+    args = (u32, size, size - 4, total, begin, end, int(region.max()), first_lane, page_begin)
+    assert np.array_equal(plain._lane_starts(*args), _lane_starts_reference(*args))
+
+
+def test_lane_starts_match_the_first_formulation_on_chains_reaching_the_end() -> None:
+    """Short pages whose last lane's chain reaches the page end within the plausibility
+    hops (a position at the end must stay alive: the case a sloppy clamp loses)."""
+    from parquet_core.encodings import plain
+    for n in range(3, 12):
+        for width in (10, 20, 40):
+            arr = np.frombuffer(b"".join(struct.pack("<I", width) + bytes([97 + i]) * width
+                                         for i in range(n)), dtype=np.uint8)
+            size = arr.size
+            page_begin, page_end = np.array([0]), np.array([size])
+            _, first_lane, _, begin, end, region = plain._lane_layout(size, page_begin, page_end, n)
+            args = (plain._u32_at_every_byte(arr, size), size, size - 4, n, begin, end,
+                    int(region.max()), first_lane, page_begin)
+            assert np.array_equal(plain._lane_starts(*args), _lane_starts_reference(*args)), (n, width)
