@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 
 import parquet_core as pc
 from parquet_core.file import scan
-from tests._support.corpus import corpus_dir
 
 
 @pytest.fixture
@@ -163,18 +162,10 @@ def test_an_error_in_a_range_is_the_one_thread_error(split_everything: list[int]
     assert any("url" in note for note in one[3]) and any("page" in note for note in one[3])
 
 
-def _corpus_files() -> list[Path]:
-    d = corpus_dir()
-    if not d.is_dir():
-        return []
+def test_corpus_split_into_ranges_gives_the_one_thread_result(corpus: Path, split_everything: list[int]) -> None:
     huge = {"large_string_map.brotli.parquet"}
-    return sorted(p for p in d.iterdir() if p.suffix == ".parquet" and p.name not in huge)
-
-
-def test_corpus_split_into_ranges_gives_the_one_thread_result(split_everything: list[int]) -> None:
-    files = _corpus_files()
-    if not files:
-        pytest.skip("no corpus")
+    files = sorted(p for p in corpus.iterdir() if p.suffix == ".parquet" and p.name not in huge)
+    assert files
     for path in files:
         assert _outcome(str(path), True) == _outcome(str(path), False), path.name
     assert split_everything
