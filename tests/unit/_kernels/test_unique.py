@@ -176,3 +176,17 @@ def test_few_wide_keys_under_a_budget() -> None:
     assert (first.tolist(), codes.tolist()) == want
     first, codes = first_occurrence_codes(keys, costs=8, budget=80)     # must stop early: a prefix
     assert len(first) > 10 and codes.tolist() == want[1][:len(codes)]
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32])
+@pytest.mark.parametrize("edge", ["min", "max"])
+def test_small_span_narrow_keys_at_their_type_edges(dtype: type, edge: str) -> None:
+    """The small-span path widens narrow keys to intp as it subtracts the
+    minimum: keys at either end of their type, with some first seen late."""
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(7)
+    base = info.min if edge == "min" else info.max - 99
+    keys = (base + rng.integers(0, 90, 3 * unique._PREFIX_START)).astype(dtype)
+    keys[-5:] = np.array([base + 99, base + 95, base + 99, base, base + 97]).astype(dtype)
+    first, codes = first_occurrence_codes(keys)
+    assert (first.tolist(), codes.tolist()) == reference(keys.tolist())
