@@ -160,7 +160,8 @@ def _direct_small(k: npt.NDArray[Any], lo: int,
     code_of_key = np.full(span, -1, dtype=np.int32)
     code_of_key[off[firsts]] = np.arange(firsts.size, dtype=np.int32)
     codes = code_of_key.take(off)
-    if m == n:
+    if m == n or firsts.size == span:
+        # (every key of the span already seen in the prefix: no row can be late)
         return firsts, codes
     late = np.flatnonzero(codes < 0)
     if late.size == 0:

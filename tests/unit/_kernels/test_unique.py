@@ -190,3 +190,17 @@ def test_small_span_narrow_keys_at_their_type_edges(dtype: type, edge: str) -> N
     keys[-5:] = np.array([base + 99, base + 95, base + 99, base, base + 97]).astype(dtype)
     first, codes = first_occurrence_codes(keys)
     assert (first.tolist(), codes.tolist()) == reference(keys.tolist())
+
+
+@pytest.mark.parametrize("missing", [None, 1, 5, 8])
+def test_small_span_whole_or_all_but_one_key_in_the_prefix(missing: int | None) -> None:
+    """Every key of the span in the prefix (no late rows to look for), or all
+    but one, which first appears far past the prefix (its rows must be found)."""
+    rng = np.random.default_rng(11)
+    keys = rng.integers(0, 10, 10 * unique._PREFIX_START).astype(np.int64)
+    if missing is not None:
+        keys[keys == missing] = (missing + 1) % 10
+        keys[[-700, -3]] = missing
+        keys[0], keys[1] = 0, 9          # the span stays 0..9
+    first, codes = first_occurrence_codes(keys)
+    assert (first.tolist(), codes.tolist()) == reference(keys.tolist())
