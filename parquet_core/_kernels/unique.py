@@ -147,7 +147,12 @@ def _direct_small(k: npt.NDArray[Any], lo: int,
     gives it exactly.
     """
     n = k.size
-    off = k - k.dtype.type(lo)
+    if k.dtype.kind in "iu" and k.dtype.itemsize < 8:
+        # narrow keys widen exactly to intp in the same pass: the gather below
+        # then takes ``off`` as it is (a narrower index is first copied to intp)
+        off = np.subtract(k, lo, dtype=np.intp)
+    else:
+        off = k - k.dtype.type(lo)
     m = min(n, _PREFIX_START)
     first = np.full(span, n, dtype=np.int64)
     np.minimum.at(first, off[:m], np.arange(m, dtype=np.int64))
@@ -155,7 +160,8 @@ def _direct_small(k: npt.NDArray[Any], lo: int,
     code_of_key = np.full(span, -1, dtype=np.int32)
     code_of_key[off[firsts]] = np.arange(firsts.size, dtype=np.int32)
     codes = code_of_key.take(off)
-    if m == n:
+    if m == n or firsts.size == span:
+        # (every key of the span already seen in the prefix: no row can be late)
         return firsts, codes
     late = np.flatnonzero(codes < 0)
     if late.size == 0:

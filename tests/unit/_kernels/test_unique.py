@@ -176,3 +176,31 @@ def test_few_wide_keys_under_a_budget() -> None:
     assert (first.tolist(), codes.tolist()) == want
     first, codes = first_occurrence_codes(keys, costs=8, budget=80)     # must stop early: a prefix
     assert len(first) > 10 and codes.tolist() == want[1][:len(codes)]
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32])
+@pytest.mark.parametrize("edge", ["min", "max"])
+def test_small_span_narrow_keys_at_their_type_edges(dtype: type, edge: str) -> None:
+    """The small-span path widens narrow keys to intp as it subtracts the
+    minimum: keys at either end of their type, with some first seen late."""
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(7)
+    base = info.min if edge == "min" else info.max - 99
+    keys = (base + rng.integers(0, 90, 3 * unique._PREFIX_START)).astype(dtype)
+    keys[-5:] = np.array([base + 99, base + 95, base + 99, base, base + 97]).astype(dtype)
+    first, codes = first_occurrence_codes(keys)
+    assert (first.tolist(), codes.tolist()) == reference(keys.tolist())
+
+
+@pytest.mark.parametrize("missing", [None, 1, 5, 8])
+def test_small_span_whole_or_all_but_one_key_in_the_prefix(missing: int | None) -> None:
+    """Every key of the span in the prefix (no late rows to look for), or all
+    but one, which first appears far past the prefix (its rows must be found)."""
+    rng = np.random.default_rng(11)
+    keys = rng.integers(0, 10, 10 * unique._PREFIX_START).astype(np.int64)
+    if missing is not None:
+        keys[keys == missing] = (missing + 1) % 10
+        keys[[-700, -3]] = missing
+        keys[0], keys[1] = 0, 9          # the span stays 0..9
+    first, codes = first_occurrence_codes(keys)
+    assert (first.tolist(), codes.tolist()) == reference(keys.tolist())
