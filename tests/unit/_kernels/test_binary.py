@@ -2,12 +2,32 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from typing import Iterator
+
 import numpy as np
 from hypothesis import given, strategies as st
 
 from parquet_core._kernels.binary import ByteArrays
 
 values = st.lists(st.binary(max_size=12), max_size=40)
+
+
+@contextmanager
+def _spying(name: str) -> Iterator[list[tuple[object, ...]]]:
+    """``ByteArrays.<name>`` wrapped for the block: the list gets each call's arguments."""
+    calls: list[tuple[object, ...]] = []
+    real = getattr(ByteArrays, name)
+
+    def spy(self, *args):   # type: ignore[no-untyped-def]
+        calls.append(args)
+        return real(self, *args)
+
+    setattr(ByteArrays, name, spy)
+    try:
+        yield calls
+    finally:
+        setattr(ByteArrays, name, real)
 
 
 @given(values, st.data())
@@ -73,21 +93,11 @@ def test_take_of_short_values_through_eight_byte_words(vals, data, pad) -> None:
     if pad:
         src = ByteArrays(src.offsets + pad, np.concatenate([np.full(pad, 0xAB, np.uint8), src.data]))
     idx = data.draw(st.lists(st.integers(0, len(vals) - 1), min_size=len(vals), max_size=300))
-    calls = []
-    real = ByteArrays._take_short
-
-    def spy(self, *args):
-        calls.append(1)
-        return real(self, *args)
-
-    ByteArrays._take_short = spy
-    try:
+    with _spying("_take_short") as calls:
         got = src.take(np.array(idx, dtype=np.int32))
-    finally:
-        ByteArrays._take_short = real
     assert got.to_pylist() == [vals[i] for i in idx]
     lengths = {len(v) for v in vals}
-    assert calls == ([] if lengths == {max(lengths)} or sum(len(vals[i]) for i in idx) == 0 else [1])
+    assert len(calls) == (0 if lengths == {max(lengths)} or sum(len(vals[i]) for i in idx) == 0 else 1)
 
 
 @given(st.integers(9, 64).flatmap(
@@ -102,22 +112,12 @@ def test_take_of_values_up_to_64_bytes_through_padded_rows(vals, data, pad) -> N
     if pad:
         src = ByteArrays(src.offsets + pad, np.concatenate([np.full(pad, 0xAB, np.uint8), src.data]))
     idx = data.draw(st.lists(st.integers(0, len(vals) - 1), min_size=8 * len(vals), max_size=300))
-    calls = []
-    real = ByteArrays._take_rows
-
-    def spy(self, *args):
-        calls.append(args[-1])
-        return real(self, *args)
-
-    ByteArrays._take_rows = spy
-    try:
+    with _spying("_take_rows") as calls:
         got = src.take(np.array(idx, dtype=np.int32))
-    finally:
-        ByteArrays._take_rows = real
     assert got.to_pylist() == [vals[i] for i in idx]
     top = max(len(v) for v in vals)
     if len({len(v) for v in vals}) > 1 and sum(len(vals[i]) for i in idx):
-        assert calls == [min(w for w in (16, 24, 32, 48, 64) if w >= top)]
+        assert [args[-1] for args in calls] == [min(w for w in (16, 24, 32, 48, 64) if w >= top)]
     # fewer than 8 indices per dictionary entry: the general window copy, same answer
     few = idx[:8 * len(vals) - 1]
     assert src.take(np.array(few, dtype=np.int64)).to_pylist() == [vals[i] for i in few]
