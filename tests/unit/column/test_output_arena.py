@@ -12,6 +12,7 @@ import pytest
 
 import parquet_core as pc
 from parquet_core.column.outputs import ARENA_COLUMN_MIN_BYTES, ARENA_MIN_BYTES, OutputArena, output_array, serving
+from tests._support.output_arena import root_base, unplanned_columns
 
 ROWS = 300_000      # 3 planned 8-byte columns + 2 of 4 bytes: 9.6 MB, over ARENA_MIN_BYTES
 
@@ -22,17 +23,8 @@ def _table(rng: np.random.Generator) -> pa.Table:
         "i64": rng.integers(0, 300, ROWS) * 10**12,
         "f64": rng.integers(0, 8, ROWS) * 0.5,
         "f32": (rng.integers(0, 20, ROWS) * 0.25).astype(np.float32),
-        "wide": rng.integers(0, 2000, ROWS),                         # 11-bit indices (index path)
-        "opt": pa.array(rng.integers(0, 9, ROWS), mask=rng.random(ROWS) < 0.1),   # nulls: not planned
-        "plain": rng.random(ROWS),                                  # PLAIN: not planned
-        "s": pa.array(np.array(["a", "bb", "ccc"])[rng.integers(0, 3, ROWS)]),
+        **unplanned_columns(rng, ROWS),
     })
-
-
-def _base(values: np.ndarray) -> np.ndarray:
-    while isinstance(values.base, np.ndarray):
-        values = values.base
-    return values
 
 
 def test_planned_columns_share_one_buffer_and_equal_pyarrow(tmp_path) -> None:
@@ -42,13 +34,13 @@ def test_planned_columns_share_one_buffer_and_equal_pyarrow(tmp_path) -> None:
     for threads in (False, True):
         ours = pc.read_table(path, use_threads=threads)
         assert ours.to_arrow().equals(pq.read_table(path)), threads
-        bases = {name: _base(ours.column(name).values) for name in ("i32", "i64", "f64", "f32", "wide")}
+        bases = {name: root_base(ours.column(name).values) for name in ("i32", "i64", "f64", "f32", "wide")}
         arena = bases["i32"]
         assert all(b is arena for b in bases.values()), threads
         # exactly the planned columns' bytes (each slice 64-byte aligned)
         assert arena.nbytes == ROWS * (4 + 8 + 8 + 4 + 8) + 5 * 64
         for name in ("opt", "plain"):
-            assert _base(ours.column(name).values) is not arena
+            assert root_base(ours.column(name).values) is not arena
 
 
 def test_small_columns_are_not_planned(tmp_path) -> None:
@@ -59,7 +51,7 @@ def test_small_columns_are_not_planned(tmp_path) -> None:
     pq.write_table(table, path)
     ours = pc.read_table(path, use_threads=False)
     assert ours.to_arrow().equals(pq.read_table(path))
-    assert _base(ours.column("c0").values) is not _base(ours.column("c1").values)
+    assert root_base(ours.column("c0").values) is not root_base(ours.column("c1").values)
 
 
 def test_small_reads_and_single_columns_allocate_their_own(tmp_path) -> None:
@@ -69,7 +61,7 @@ def test_small_reads_and_single_columns_allocate_their_own(tmp_path) -> None:
     one = pc.read_table(path, columns=["i64"], use_threads=False)    # 2.4 MB
     assert ROWS * 8 < ARENA_MIN_BYTES
     assert one.to_arrow().equals(pq.read_table(path, columns=["i64"]))
-    assert _base(one.column("i64").values).nbytes == ROWS * 8
+    assert root_base(one.column("i64").values).nbytes == ROWS * 8
 
 
 def test_dictionary_fallback_to_plain_still_equal(tmp_path) -> None:
@@ -94,7 +86,7 @@ def test_arena_takes_exact_lengths_and_is_sized_by_the_first_real_column() -> No
     b[:] = 2
     c[:] = 3
     assert (a == 1).all() and (b == 2).all() and (c == 3).all()     # no overlap
-    assert _base(a).nbytes == 1000 * 20 + 3 * 64
+    assert root_base(a).nbytes == 1000 * 20 + 3 * 64
     for x in (a, b, c):
         assert x.ctypes.data % 64 == 0
 

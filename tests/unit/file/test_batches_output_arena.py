@@ -13,6 +13,7 @@ import pytest
 
 import parquet_core as pc
 from parquet_core.column.outputs import OutputArena, output_array, served
+from tests._support.output_arena import root_base, unplanned_columns
 
 ROWS = 300_000      # per row group: 2 planned 8-byte columns + 1 of 4 bytes, over ARENA_MIN_BYTES
 PLANNED = ("i32", "i64", "f64")
@@ -24,17 +25,8 @@ def _table(rng: np.random.Generator, rows: int) -> pa.Table:
         "i32": rng.integers(-2, 2, rows).astype(np.int32),
         "i64": rng.integers(0, 4, rows) * 10**12,
         "f64": rng.integers(0, 4, rows) * 0.5,
-        "wide": rng.integers(0, 2000, rows),        # ~410 KB of 11-bit indices: several pieces
-        "opt": pa.array(rng.integers(0, 9, rows), mask=rng.random(rows) < 0.1),   # nulls: not planned
-        "plain": rng.random(rows),                                                 # PLAIN: not planned
-        "s": pa.array(np.array(["a", "bb", "ccc"])[rng.integers(0, 3, rows)]),
+        **unplanned_columns(rng, rows),
     })
-
-
-def _base(values: np.ndarray) -> np.ndarray:
-    while isinstance(values.base, np.ndarray):
-        values = values.base
-    return values
 
 
 @pytest.fixture(scope="module")
@@ -54,14 +46,14 @@ def test_batches_equal_pyarrow_and_planned_columns_share_their_group_buffer(two_
     for a, b in zip(ours, theirs):
         assert a.to_arrow().equals(pa.Table.from_batches([b])), size
     first, last = ours[0], ours[-1]
-    arena = _base(first.column("i32").values)
-    assert all(_base(first.column(name).values) is arena for name in PLANNED)
+    arena = root_base(first.column("i32").values)
+    assert all(root_base(first.column(name).values) is arena for name in PLANNED)
     assert arena.nbytes == ROWS * (4 + 8 + 8) + 3 * 64      # the planned columns, exactly
     for name in ("opt", "plain", "wide"):
-        assert _base(first.column(name).values) is not arena
+        assert root_base(first.column(name).values) is not arena
     if last.num_rows < ROWS and ROWS % size:     # the last batch is of the second row group
-        other = _base(last.column("i32").values)
-        assert other is not arena and all(_base(last.column(name).values) is other for name in PLANNED)
+        other = root_base(last.column("i32").values)
+        assert other is not arena and all(root_base(last.column(name).values) is other for name in PLANNED)
 
 
 def test_threads_read_the_same(two_groups: str) -> None:
