@@ -516,6 +516,7 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
     plan: list[tuple[Field, Shape, list[tuple[int, Any]]]] = []
     tasks: list[Callable[[], ColumnData]] = []
     sizes: list[int] = []
+    splittable: list[int | None] = []      # per task, with threads: its row group, if it may be split
     # threads: one task per (leaf, row group), small neighbours batched (run_tasks); in order:
     # one per leaf, its values copied together once
     per_group = use_threads and len(groups) > 1
@@ -532,9 +533,11 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
                 tasks.append(partial(decode_chunks, ctx, part, leaf, keep, outputs))
                 if use_threads:
                     sizes.append(_task_bytes(ctx, part, leaf))
+                    # a chunk of one row group whose dictionary is not kept may be split
+                    splittable.append(part[0] if len(part) == 1 and not keep else None)
         plan.append((field, shape, slots))
     if use_threads:
-        _split_big(ctx, plan, tasks, sizes)
+        _split_big(ctx, plan, tasks, sizes, splittable)
     results = run_tasks(tasks, use_threads, sizes if use_threads else None)
     # the fields are built on the pool only when the decodes ran there and a field is large
     use_threads = use_threads and any(isinstance(r, (Future, _Part)) for r in results) and \
@@ -591,9 +594,11 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
 
 
 def _split_big(ctx: ReadContext, plan: list[tuple[Field, Shape, list[tuple[int, Any]]]],
-               tasks: list[Callable[[], ColumnData]], sizes: list[int]) -> None:
-    """Choose the read's granularity: a one-chunk task holding more than 2.5 shares of the
-    read (see :data:`RANGE_MIN_BYTES`) is replaced by tasks decoding page ranges of its
+               tasks: list[Callable[[], ColumnData]], sizes: list[int],
+               splittable: Sequence[int | None]) -> None:
+    """Choose the read's granularity: a one-chunk task (*splittable*: its row group, None
+    for a task of several row groups or a kept dictionary) holding more than 2.5 shares of
+    the read (see :data:`RANGE_MIN_BYTES`) is replaced by tasks decoding page ranges of its
     chunk (:func:`page_ranges`), appended to *tasks* and *sizes*; its slot in *plan*
     becomes a :class:`_Split`.  A read of many similar chunks keeps one task per chunk."""
     total = sum(sizes)
@@ -602,11 +607,9 @@ def _split_big(ctx: ReadContext, plan: list[tuple[Field, Shape, list[tuple[int, 
         return
     for _, _, slots in plan:
         for k, (leaf, i) in enumerate(slots):
-            part = tasks[i]
-            if not isinstance(part, partial) or sizes[i] <= share * 5 // 2 or len(part.args[1]) != 1 \
-                    or part.args[3]:
-                continue        # small, several row groups, or the dictionary kept
-            rg = part.args[1][0]
+            rg = splittable[i]
+            if rg is None or sizes[i] <= share * 5 // 2:
+                continue        # several row groups, the dictionary kept, or small
             ranges = page_ranges(ctx, rg, leaf, share)
             if ranges is None:
                 continue
