@@ -76,7 +76,7 @@ from parquet_core.errors import ParquetError, ParquetFormatError, add_page_conte
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.schema.descriptor import ColumnDescriptor
 
-__all__ = ["PIECE_MAX_HELD", "decode_plain_byte_arrays_multi", "dictionary_values", "iter_chunk_pieces", "read_column_chunk",
+__all__ = ["PIECE_MAX_HELD", "decode_plain_byte_arrays_multi", "iter_chunk_pieces", "read_column_chunk",
            "read_column_chunks", "read_page_range"]
 
 _DICT_ENCODINGS = frozenset((int(Encoding.PLAIN_DICTIONARY), int(Encoding.RLE_DICTIONARY)))
@@ -445,7 +445,11 @@ class _ChunkDecoder:
         self.chunk_first_run = len(self.runs)
 
     def add_dictionary(self, page: DictionaryPage) -> None:
-        self.dictionary = dictionary_values(page, self.desc)
+        if page.encoding not in (Encoding.PLAIN, Encoding.PLAIN_DICTIONARY):
+            raise ParquetFormatError(f"dictionary page in encoding {page.encoding}; PLAIN expected")
+        d = self.desc
+        self.dictionary = decode_values(Encoding.PLAIN, page.body, page.num_values,
+                                        d.physical_type, d.type_length)
         self.dict_pages += 1
         if self.dict_pages > 1:
             self.fell_back = True   # values of one chunk under two dictionaries
@@ -994,16 +998,9 @@ def read_column_chunk(pages: Iterable[Page], desc: ColumnDescriptor) -> ColumnDa
     return read_column_chunks([pages], desc)[0]
 
 
-def dictionary_values(page: DictionaryPage, desc: ColumnDescriptor) -> Any:
-    """The values of a dictionary page in physical form (PLAIN, as the spec requires)."""
-    if page.encoding not in (Encoding.PLAIN, Encoding.PLAIN_DICTIONARY):
-        raise ParquetFormatError(f"dictionary page in encoding {page.encoding}; PLAIN expected")
-    return decode_values(Encoding.PLAIN, page.body, page.num_values, desc.physical_type, desc.type_length)
-
-
-def read_page_range(pages: Iterable[Page], desc: ColumnDescriptor, dictionary: Any) -> ColumnData:
-    """Decode a run of consecutive data pages of one chunk on their own, *dictionary* (the
-    values of the chunk's dictionary page, or None) in effect from the first: what
+def read_page_range(pages: Iterable[Page], desc: ColumnDescriptor) -> ColumnData:
+    """Decode a run of consecutive data pages of one chunk on their own (after the chunk's
+    dictionary page, if it has one, given first): what
     :func:`read_column_chunk` gives for those pages within the whole chunk (data pages are
     independent given the dictionary; a DELTA_BYTE_ARRAY page starts from an empty prefix).
     The values decoded for several ranges of a chunk, joined in order, are the chunk's
@@ -1012,7 +1009,6 @@ def read_page_range(pages: Iterable[Page], desc: ColumnDescriptor, dictionary: A
     whole chunk's)."""
     dec = _ChunkDecoder(desc)
     dec.start_chunk()
-    dec.dictionary = dictionary
     dec.decode_pages(pages)
     dec.flush()
     try:

@@ -429,13 +429,13 @@ def page_ranges(ctx: ReadContext, rg: int, leaf: int, target: int) -> list[Calla
         return None
     # each range decodes the dictionary page itself: on this thread it would hold back every
     # task of the read (a 1 MB dictionary of strings: ~10 ms with the pool idle)
-    return [partial(_decode_range, first + r, desc, None, codec, crc, start, limits) for r in ranges]
+    return [partial(_decode_range, first + r, desc, codec, crc, start, limits) for r in ranges]
 
 
-def _decode_range(raw: list[RawPage], desc: Any, dictionary: Any, codec: int, crc: bool, start: int,
+def _decode_range(raw: list[RawPage], desc: Any, codec: int, crc: bool, start: int,
                   limits: Any) -> ColumnData:
     pages = decode_pages(raw, codec, None, verify_crc=crc, base_offset=start, limits=limits)
-    return read_page_range(pages, desc, dictionary)
+    return read_page_range(pages, desc)
 
 
 def _task_bytes(ctx: ReadContext, groups: Sequence[int], leaf: int) -> int:
