@@ -153,29 +153,55 @@ def gather_runs(src: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
 
 def scatter_runs(src: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
                  lengths: npt.NDArray[np.int64], dst: npt.NDArray[np.int64],
-                 total: int) -> npt.NDArray[np.uint8]:
+                 total: int, out: npt.NDArray[np.uint8] | None = None) -> npt.NDArray[np.uint8]:
     """A ``total``-byte buffer with ``src[starts[i]:starts[i]+lengths[i]]`` at ``dst[i]``.
 
     Like :func:`gather_runs` but the runs may leave gaps between them: ``dst``
     is increasing with ``dst[i] + lengths[i] <= dst[i + 1]`` and the last run
     ending by ``total``.  Bytes in the gaps are unspecified (window spill);
     the caller fills them afterwards.
+
+    *out*: the caller's buffer of exactly ``total`` bytes to fill and return (a slice of a
+    larger output that other threads may be filling around it): nothing is written past
+    its end, the runs ending within a window of it are copied byte by byte instead.
     """
+    if out is not None and out.size != total:
+        raise ValueError(f"scatter_runs: an output of {out.size} bytes for {total}")
     if total == 0 or lengths.size == 0:
-        return np.zeros(total, dtype=np.uint8)
+        return np.zeros(total, dtype=np.uint8) if out is None else out
     if total <= _SMALL_TOTAL or not windows_in_order():
-        out = np.empty(total, dtype=np.uint8)
+        if out is None:
+            out = np.empty(total, dtype=np.uint8)
         _exact(out, src, starts, lengths, dst)
         return out
-    return _windows(src, starts, lengths, dst, total)
+    return _windows(src, starts, lengths, dst, total, out)
 
 
 def _windows(src: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
              lengths: npt.NDArray[np.int64], dst: npt.NDArray[np.int64],
-             total: int) -> npt.NDArray[np.uint8]:
-    """The window copy behind :func:`gather_runs` and :func:`scatter_runs`."""
+             total: int, into: npt.NDArray[np.uint8] | None = None) -> npt.NDArray[np.uint8]:
+    """The window copy behind :func:`gather_runs` and :func:`scatter_runs` (*into*: see
+    :func:`scatter_runs`'s *out*)."""
     w = pick_width(lengths)
-    out = np.empty(total + w, dtype=np.uint8)
+    if into is None:
+        out = np.empty(total + w, dtype=np.uint8)
+        _window_pass(out, src, starts, lengths, dst, w)
+        return out[:total]
+    # a run ending at least w bytes before the end spills no further than the end (a
+    # window covers at most w - 1 bytes past its run; the runs' ends ascend); the runs
+    # after it are copied exactly, after the windows (which may spill onto them)
+    cut = int(np.searchsorted(dst + lengths, total - w, side="right"))
+    if cut:
+        _window_pass(into, src, starts[:cut], lengths[:cut], dst[:cut], w)
+    if cut < lengths.size:
+        _exact(into, src, starts[cut:], lengths[cut:], dst[cut:])
+    return into
+
+
+def _window_pass(out: npt.NDArray[np.uint8], src: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
+                 lengths: npt.NDArray[np.int64], dst: npt.NDArray[np.int64], w: int) -> None:
+    """One window of *w* bytes per run (and tail windows for the longer runs) into *out*,
+    which has room for every window."""
     long_runs = np.flatnonzero(lengths > w)
     # windows read src[start : start + w] (main) and, for a long run, up to
     # src[start + ceil(len / w) * w]: runs reaching past the end are "edge" runs
@@ -206,9 +232,8 @@ def _windows(src: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64],
             _gather_windows(out, src, np.minimum(starts, limit), lengths, dst, w, long_runs,
                             src.size - w)
             _exact(out, src, starts[edge], lengths[edge], dst[edge])
-            return out[:total]
+            return
     _gather_windows(out, src, starts, lengths, dst, w, long_runs)
-    return out[:total]
 
 
 def _gather_windows(out: npt.NDArray[np.uint8], src: npt.NDArray[np.uint8],

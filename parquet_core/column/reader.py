@@ -61,8 +61,10 @@ from parquet_core.encodings.delta_binary_packed import (
     scan_held_delta_binary_packed_page,
 )
 from parquet_core.encodings.delta_byte_array import (
+    FrontCodedPages,
     decode_delta_byte_array,
     decode_delta_byte_arrays_together,
+    prepare_delta_byte_arrays,
 )
 from parquet_core.encodings.dictionary import build_dictionary
 from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
@@ -76,8 +78,8 @@ from parquet_core.errors import ParquetError, ParquetFormatError, add_page_conte
 from parquet_core.page.model import DataPageV1, DataPageV2, DictionaryPage, Page
 from parquet_core.schema.descriptor import ColumnDescriptor
 
-__all__ = ["PIECE_MAX_HELD", "decode_plain_byte_arrays_multi", "iter_chunk_pieces", "read_column_chunk",
-           "read_column_chunks", "read_page_range"]
+__all__ = ["PIECE_MAX_HELD", "PendingRange", "decode_plain_byte_arrays_multi", "iter_chunk_pieces",
+           "read_column_chunk", "read_column_chunks", "read_page_range"]
 
 _DICT_ENCODINGS = frozenset((int(Encoding.PLAIN_DICTIONARY), int(Encoding.RLE_DICTIONARY)))
 _PLAIN = int(Encoding.PLAIN)
@@ -881,6 +883,22 @@ class _ChunkDecoder:
         defs, reps = self.levels()
         return ColumnData(self.values_of(self.runs), defs, reps, self.num_levels)
 
+    def pending_front(self) -> PendingRange | None:
+        """The decoded pages as a :class:`PendingRange` when their values are one run of
+        DELTA_BYTE_ARRAY pages that decode together (else None: :meth:`finish` decodes
+        them, or raises the error of the first bad page)."""
+        runs = self.runs
+        if len(runs) != 1 or self.keep_dictionary:
+            return None
+        run = runs[0]
+        if run.kind != _FRONT or run.values is not None or len(run.parts) < 2:
+            return None
+        pages = prepare_delta_byte_arrays(run.parts, run.counts)
+        if pages is None:
+            return None
+        defs, reps = self.levels()
+        return PendingRange(pages, defs, reps, self.num_levels)
+
     def reset_pieces(self) -> None:
         """Forget decoded values and levels (the dictionary is kept): start a new piece."""
         self.runs = []
@@ -998,7 +1016,8 @@ def read_column_chunk(pages: Iterable[Page], desc: ColumnDescriptor) -> ColumnDa
     return read_column_chunks([pages], desc)[0]
 
 
-def read_page_range(pages: Iterable[Page], desc: ColumnDescriptor) -> ColumnData:
+def read_page_range(pages: Iterable[Page], desc: ColumnDescriptor, defer: bool = False
+                    ) -> ColumnData | PendingRange:
     """Decode a run of consecutive data pages of one chunk on their own (after the chunk's
     dictionary page, if it has one, given first): what
     :func:`read_column_chunk` gives for those pages within the whole chunk (data pages are
@@ -1006,17 +1025,55 @@ def read_page_range(pages: Iterable[Page], desc: ColumnDescriptor) -> ColumnData
     The values decoded for several ranges of a chunk, joined in order, are the chunk's
     values; the chunk-level checks (its value and record counts) are the caller's.
     Dictionaries are not kept (``keep_dictionary``: a chunk's dictionary runs are the
-    whole chunk's)."""
+    whole chunk's).  With *defer*, a range whose values are DELTA_BYTE_ARRAY pages decoded
+    together comes back as a :class:`PendingRange` (its bytes not yet written)."""
     dec = _ChunkDecoder(desc)
     dec.start_chunk()
     dec.decode_pages(pages)
     dec.flush()
     try:
+        if defer:
+            pending = dec.pending_front()
+            if pending is not None:
+                return pending
         return dec.finish()
     except ParquetError:
         raise
     except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
         raise _page_error(exc) from exc
+
+
+class PendingRange:
+    """A page range (:func:`read_page_range` with *defer*) decoded but for its values'
+    bytes: DELTA_BYTE_ARRAY pages, checked and their lengths decoded, whose bytes
+    (:attr:`nbytes` of them) :meth:`resolve` writes where the caller says: the ranges of
+    one chunk fill one output side by side, with no copy to join them."""
+
+    __slots__ = ("pages", "def_levels", "rep_levels", "num_levels")
+
+    def __init__(self, pages: FrontCodedPages, def_levels: Any, rep_levels: Any, num_levels: int) -> None:
+        self.pages, self.def_levels, self.rep_levels, self.num_levels = pages, def_levels, rep_levels, num_levels
+
+    def __len__(self) -> int:
+        """The number of values (non-null)."""
+        return len(self.pages)
+
+    @property
+    def nbytes(self) -> int:
+        return self.pages.nbytes
+
+    def resolve(self, out: npt.NDArray[np.uint8] | None = None) -> ByteArrays:
+        """The values, their bytes in *out* (exactly :attr:`nbytes`) when given."""
+        try:
+            return self.pages.resolve(out)
+        except ParquetError:
+            raise
+        except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
+            raise _page_error(exc) from exc
+
+    def finish(self) -> ColumnData:
+        """What :func:`read_page_range` without *defer* gives."""
+        return ColumnData(self.resolve(), self.def_levels, self.rep_levels, self.num_levels)
 
 
 def read_column_chunks(chunks: Iterable[Iterable[Page]], desc: ColumnDescriptor,

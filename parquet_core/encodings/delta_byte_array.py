@@ -104,11 +104,13 @@ from parquet_core.encodings.delta_length_byte_array import decode_dlba_at
 from parquet_core.errors import ParquetFormatError
 
 __all__ = [
+    "FrontCodedPages",
     "MAX_DECODED_BYTES",
     "decode_delta_byte_array",
     "decode_delta_byte_arrays_multi",
     "decode_delta_byte_arrays_together",
     "encode_delta_byte_array",
+    "prepare_delta_byte_arrays",
 ]
 
 #: Refuse to materialise more than this many bytes from one page.
@@ -206,6 +208,63 @@ def decode_delta_byte_arrays_together(buffers: Sequence[Any], counts: Sequence[i
     made here over all pages at once; any failure returns None, and the
     page-by-page decode then names the bad page.
     """
+    pages = prepare_delta_byte_arrays(buffers, counts)
+    return None if pages is None else pages.resolve()
+
+
+class FrontCodedPages:
+    """Pages of DELTA_BYTE_ARRAY values, checked, their lengths decoded and their suffixes
+    joined, not yet resolved (:func:`prepare_delta_byte_arrays`): :attr:`nbytes` is the
+    size of their values, which :meth:`resolve` writes into a buffer of the caller's (a
+    slice of an output other ranges of the same chunk fill beside it) or its own."""
+
+    __slots__ = ("prefix", "lengths", "offsets", "soff", "sdata", "page_at")
+
+    def __init__(self, prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
+                 offsets: npt.NDArray[np.int64], soff: npt.NDArray[np.int64],
+                 sdata: npt.NDArray[np.uint8], page_at: npt.NDArray[np.int64]) -> None:
+        self.prefix, self.lengths, self.offsets = prefix, lengths, offsets
+        self.soff, self.sdata, self.page_at = soff, sdata, page_at
+
+    def __len__(self) -> int:
+        return self.prefix.size
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.offsets[-1])
+
+    def resolve(self, out: npt.NDArray[np.uint8] | None = None) -> ByteArrays:
+        """The values (offsets from 0), their bytes in *out* when given (exactly
+        :attr:`nbytes` long; nothing past it is written)."""
+        prefix, lengths, offsets, soff, sdata = self.prefix, self.lengths, self.offsets, self.soff, self.sdata
+        if out is not None and out.size != self.nbytes:
+            raise ValueError(f"{_WHAT}: an output of {out.size} bytes for {self.nbytes}")
+        if not prefix.any():
+            if out is None:
+                return ByteArrays(soff, sdata)
+            out[:] = sdata
+            return ByteArrays(soff, out)
+        got = _resolve_sparse(prefix, lengths, offsets, soff, sdata, out)
+        if got is None:
+            got = _resolve_by_lengths(prefix, lengths, offsets, soff, sdata, out)
+        if got is not None:
+            return ByteArrays(offsets, got)
+        # deeper prefix trees: page by page (the doubling's random reads stay in cache)
+        page_at = self.page_at
+        parts = []
+        for a, b in zip(page_at.tolist(), page_at[1:].tolist() + [prefix.size]):
+            parts.append(_resolve(prefix[a:b], lengths[a:b], ByteArrays(soff[a:b + 1] - soff[a],
+                                                                        sdata[soff[a]:soff[b]])))
+        joined = ByteArrays.concat(parts)
+        if out is None:
+            return joined
+        out[:] = joined.data
+        return ByteArrays(joined.offsets, out)
+
+
+def prepare_delta_byte_arrays(buffers: Sequence[Any], counts: Sequence[int]) -> FrontCodedPages | None:
+    """The first half of :func:`decode_delta_byte_arrays_together`: every check made and
+    the lengths decoded, or None (the pages then go one at a time)."""
     if len(buffers) < 2:
         return None
     arrs = [as_uint8(b) for b in buffers]
@@ -244,20 +303,11 @@ def decode_delta_byte_arrays_together(buffers: Sequence[Any], counts: Sequence[i
     soff = np.zeros(prefix.size + 1, dtype=np.int64)
     np.cumsum(slen, out=soff[1:])
     if not prefix.any():
-        return ByteArrays(soff, sdata)
-    offsets = np.zeros(prefix.size + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    out = _resolve_sparse(prefix, lengths, offsets, soff, sdata)
-    if out is None:
-        out = _resolve_by_lengths(prefix, lengths, offsets, soff, sdata)
-    if out is not None:
-        return ByteArrays(offsets, out)
-    # deeper prefix trees: page by page (the doubling's random reads stay in cache)
-    parts = []
-    for a, b in zip(page_at.tolist(), page_at[1:].tolist() + [prefix.size]):
-        parts.append(_resolve(prefix[a:b], lengths[a:b], ByteArrays(soff[a:b + 1] - soff[a],
-                                                                    sdata[soff[a]:soff[b]])))
-    return ByteArrays.concat(parts)
+        offsets = soff
+    else:
+        offsets = np.zeros(prefix.size + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+    return FrontCodedPages(prefix, lengths, offsets, soff, sdata, page_at)
 
 
 def _reconstruct(prefix: npt.NDArray[np.int64], suffixes: ByteArrays) -> ByteArrays:
@@ -344,7 +394,8 @@ def _resolve(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
 
 def _resolve_sparse(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
                     offsets: npt.NDArray[np.int64], soff: npt.NDArray[np.int64],
-                    sdata: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8] | None:
+                    sdata: npt.NDArray[np.uint8], into: npt.NDArray[np.uint8] | None = None
+                    ) -> npt.NDArray[np.uint8] | None:
     """Few copied bytes (random or loosely related strings): resolve each one directly.
 
     The suffixes go to their places in one window scatter
@@ -367,7 +418,7 @@ def _resolve_sparse(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64
     if copied * 4 > total:
         return None
     slen = lengths - prefix
-    out = scatter_runs(sdata, soff[:-1], slen, offsets[:-1] + prefix, total)
+    out = scatter_runs(sdata, soff[:-1], slen, offsets[:-1] + prefix, total, into)
     if copied == 0:
         return out
     owners = np.flatnonzero(prefix)
@@ -489,7 +540,8 @@ _PARENT_LENGTHS = 40
 
 def _resolve_by_lengths(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
                         offsets: npt.NDArray[np.int64], soff: npt.NDArray[np.int64],
-                        sdata: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8] | None:
+                        sdata: npt.NDArray[np.uint8], into: npt.NDArray[np.uint8] | None = None
+                        ) -> npt.NDArray[np.uint8] | None:
     """Few distinct prefix lengths (sorted URLs, keys): exact prefix copies, one call per length.
 
     The *parent* of value ``i`` (``prefix[i] > 0``) is the last earlier value
@@ -541,7 +593,7 @@ def _resolve_by_lengths(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.i
             c = c[at]
         parent[now] = c
     out = scatter_runs(sdata, soff[:-1], lengths - prefix, offsets[:-1] + prefix,
-                       int(offsets[-1]))
+                       int(offsets[-1]), into)
     # The copies go a stretch of ~1 MB of output at a time (every length in turn), so
     # the values and their parents, mostly close by, stay in cache: a parent is in an
     # earlier stretch or copied earlier in this one (a shorter length).

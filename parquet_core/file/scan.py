@@ -28,9 +28,10 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from parquet_core._kernels.binary import ByteArrays
 from parquet_core.column.data import ColumnData
 from parquet_core.column.outputs import ARENA_COLUMN_MIN_BYTES, ARENA_MIN_BYTES, OutputArena, serving
-from parquet_core.column.reader import read_column_chunks, read_page_range
+from parquet_core.column.reader import PendingRange, read_column_chunks, read_page_range
 from parquet_core.column.simple_chunks import read_simple_chunk
 from parquet_core.constants import Encoding, PageType, PhysicalType
 from parquet_core.encryption.context import PLAINTEXT
@@ -53,6 +54,7 @@ from parquet_core.schema.types import Field
 from parquet_core.table.arrays import Array
 from parquet_core.table.leaves import (
     concat_data,
+    concat_levels,
     count_records,
     dictionary_leaf,
     field_array,
@@ -342,7 +344,9 @@ RANGE_MIN_BYTES = 512 << 10
 class _Split:
     """One chunk (row group *rg*, leaf *leaf*) decoded as page ranges: tasks *first* to
     *first + count - 1* of the read each decode a run of its data pages
-    (:func:`_decode_range`); :meth:`join` puts them together in order.  Any error in a
+    (:func:`_decode_range`); :meth:`join` puts them together in order (ranges of
+    DELTA_BYTE_ARRAY pages write their bytes into one output then, see
+    :func:`_join_ranges`).  Any error in a
     range, or in the chunk's checks after the join, sends the chunk back to the
     one-thread path (:func:`decode_chunks`), which raises the error a one-thread read
     raises (the first in page order, named as it names it) or gives the values."""
@@ -364,7 +368,7 @@ class _Split:
                 failed = True       # the other ranges still run to their end (settled here)
         if not failed:
             try:
-                data = concat_data(parts, desc)
+                data = _join_ranges(parts, desc)
                 check_records(data, desc.dotted_path, ctx.metadata.row_group(self.rg).num_rows)
                 return data
             except Exception:
@@ -372,7 +376,65 @@ class _Split:
         return decode_chunks(ctx, [self.rg], self.leaf, False)
 
 
-def page_ranges(ctx: ReadContext, rg: int, leaf: int, target: int) -> list[Callable[[], ColumnData]] | None:
+def _join_ranges(parts: list[Any], desc: Any) -> ColumnData:
+    """The ranges of one chunk (:class:`ColumnData`, or :class:`PendingRange` whose bytes
+    are not written yet) as one :class:`ColumnData`.  When every range is pending, their
+    bytes and offsets are written straight into one output, each range into its slice,
+    on the pool and this thread (no join copy); otherwise the pending ones resolve on
+    their own and the parts are joined."""
+    if not all(isinstance(p, PendingRange) for p in parts):
+        return concat_data([p.finish() if isinstance(p, PendingRange) else p for p in parts], desc)
+    nbytes = [p.nbytes for p in parts]
+    counts = [len(p) for p in parts]
+    data = np.empty(sum(nbytes), dtype=np.uint8)
+    offsets = np.empty(sum(counts) + 1, dtype=np.int64)
+    offsets[0] = 0
+    jobs: list[Callable[[], None]] = []
+    at = pos = 0
+    for p, size, n in zip(parts, nbytes, counts):
+        jobs.append(partial(_fill_range, p, data[at:at + size], offsets[pos + 1:pos + n + 1], at))
+        at += size
+        pos += n
+    _run_here_and_pooled(jobs)
+    defs, reps, levels = concat_levels(parts, desc)
+    return ColumnData(ByteArrays(offsets, data), defs, reps, levels)
+
+
+def _fill_range(part: PendingRange, out: npt.NDArray[np.uint8], offsets: npt.NDArray[np.int64],
+                base: int) -> None:
+    """One range's bytes into *out* (its slice of the chunk's data) and its end offsets,
+    shifted by *base* (where the slice starts), into *offsets*."""
+    values = part.resolve(out)
+    np.add(values.offsets[1:], base, out=offsets)
+
+
+def _run_here_and_pooled(jobs: Sequence[Callable[[], None]]) -> None:
+    """Run *jobs*: all but the first handed to the pool, the first on this thread, then
+    every handed job not yet started taken back and run here too.  Nothing waits on a
+    queued job, so this is safe on a pool thread as well (a join may run there).  On an
+    error, every job has stopped when it is raised."""
+    if len(jobs) < 2:
+        for job in jobs:
+            job()
+        return
+    pool = decode_pool()
+    futures = [pool.submit(job) for job in jobs[1:]]
+    try:
+        jobs[0]()
+        for job, fut in zip(jobs[1:], futures):
+            if fut.cancel():
+                job()
+            else:
+                fut.result()
+    except BaseException:
+        for fut in futures:
+            fut.cancel()
+        wait(futures)
+        raise
+
+
+def page_ranges(ctx: ReadContext, rg: int, leaf: int, target: int
+                ) -> list[Callable[[], ColumnData | PendingRange]] | None:
     """Tasks decoding the data pages of one chunk in ranges of about *target* uncompressed
     bytes (at least two), or None when the chunk is not split: encrypted, fewer than two
     ranges, a page other than a data page after a leading dictionary page, page values
@@ -433,9 +495,10 @@ def page_ranges(ctx: ReadContext, rg: int, leaf: int, target: int) -> list[Calla
 
 
 def _decode_range(raw: list[RawPage], desc: Any, codec: int, crc: bool, start: int,
-                  limits: Any) -> ColumnData:
+                  limits: Any) -> ColumnData | PendingRange:
     pages = decode_pages(raw, codec, None, verify_crc=crc, base_offset=start, limits=limits)
-    return read_page_range(pages, desc)
+    # DELTA_BYTE_ARRAY values wait for the join to say where their bytes go
+    return read_page_range(pages, desc, defer=True)
 
 
 def _task_bytes(ctx: ReadContext, groups: Sequence[int], leaf: int) -> int:
@@ -514,7 +577,7 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
     if use_threads:
         use_threads = worth_threads(ctx, selected, groups)
     plan: list[tuple[Field, Shape, list[tuple[int, Any]]]] = []
-    tasks: list[Callable[[], ColumnData]] = []
+    tasks: list[Callable[[], ColumnData | PendingRange]] = []
     sizes: list[int] = []
     splittable: list[int | None] = []      # per task, with threads: its row group, if it may be split
     # threads: one task per (leaf, row group), small neighbours batched (run_tasks); in order:
@@ -594,7 +657,7 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
 
 
 def _split_big(ctx: ReadContext, plan: list[tuple[Field, Shape, list[tuple[int, Any]]]],
-               tasks: list[Callable[[], ColumnData]], sizes: list[int],
+               tasks: list[Callable[[], ColumnData | PendingRange]], sizes: list[int],
                splittable: Sequence[int | None]) -> None:
     """Choose the read's granularity: a one-chunk task (*splittable*: its row group, None
     for a task of several row groups or a kept dictionary) holding more than 2.5 shares of

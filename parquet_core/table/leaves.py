@@ -38,7 +38,7 @@ from parquet_core.table.assemble import assemble
 from parquet_core.table.convert import to_array
 
 __all__ = ["slice_data", "value_positions", "field_array", "dictionary_leaf", "row_leaf", "top_level_field", "count_records", "record_starts", "split_records",
-           "concat_data", "take_records", "empty_data"]
+           "concat_data", "concat_levels", "take_records", "empty_data"]
 
 _STRING_BINARY_IDS = frozenset([TypeId.STRING, TypeId.BINARY])
 
@@ -156,15 +156,24 @@ def concat_data(parts: Sequence[ColumnData], desc: ColumnDescriptor) -> ColumnDa
         return parts[0]
     if not parts:
         raise ValueError("concat_data needs at least one part")
-    counts = [p.num_levels for p in parts]
-    defs = _cat_levels([p.def_levels for p in parts], counts, desc.max_definition_level)
-    reps = _cat_levels([p.rep_levels for p in parts], counts, 0)
+    defs, reps, levels = concat_levels(parts, desc)
     dictionaries = None
     if any(p.dictionaries is not None for p in parts):
         if not all(p.dictionaries is not None for p in parts):
             raise ValueError("cannot join data with and without dictionaries")
         dictionaries = tuple(d for p in parts if p.dictionaries is not None for d in p.dictionaries)
-    return ColumnData(_cat_values([p.values for p in parts]), defs, reps, sum(counts), dictionaries)
+    return ColumnData(_cat_values([p.values for p in parts]), defs, reps, levels, dictionaries)
+
+
+def concat_levels(parts: Sequence[Any], desc: ColumnDescriptor
+                  ) -> tuple[npt.NDArray[np.int16] | npt.NDArray[np.int8] | None, npt.NDArray[np.int16] | None, int]:
+    """The definition and repetition levels of *parts* (anything with ``def_levels``,
+    ``rep_levels`` and ``num_levels``, as :class:`ColumnData`), one after the other, and
+    their number."""
+    counts = [p.num_levels for p in parts]
+    defs = _cat_levels([p.def_levels for p in parts], counts, desc.max_definition_level)
+    reps = _cat_levels([p.rep_levels for p in parts], counts, 0)
+    return defs, reps, sum(counts)
 
 
 def _level_cut(data: ColumnData, records: int) -> int:

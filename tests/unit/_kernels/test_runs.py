@@ -148,3 +148,30 @@ def test_gather_runs_in_blocks_matches_slicing(seed: int, lens_range: tuple[int,
         run_case(src, list(zip(starts.tolist(), lens.tolist())))
     finally:
         runs._BLOCK_BYTES = old
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 3000), st.sampled_from([5, 30, 300]),
+       st.sampled_from([0, 3, 40]), st.sampled_from([1_000, 100_000]))
+def test_scatter_runs_into_a_slice_writes_nothing_past_it(seed: int, n: int, max_len: int, max_gap: int,
+                                                          src_size: int) -> None:
+    """With *out* (a slice of a larger buffer that others fill beside it), the runs land as
+    without it and no byte outside the slice changes: the windows near its end would spill."""
+    from parquet_core._kernels.runs import scatter_runs
+    rng = np.random.default_rng(seed)
+    src = rng.integers(0, 256, src_size, dtype=np.uint8)
+    lens = rng.integers(0, min(max_len, src_size) + 1, n).astype(np.int64)
+    starts = rng.integers(0, src_size - lens + 1).astype(np.int64)
+    gaps = rng.integers(0, max_gap + 1, n).astype(np.int64)
+    dst = np.cumsum(gaps + lens) - lens
+    total = int(dst[-1] + lens[-1] + rng.integers(0, 3))
+    guard = 600
+    buf = np.full(total + 2 * guard, 0xA5, dtype=np.uint8)
+    out = buf[guard:guard + total]
+    got = scatter_runs(src, starts, lens, dst, total, out)
+    assert got is out
+    assert (buf[:guard] == 0xA5).all() and (buf[guard + total:] == 0xA5).all()
+    for s, ln, d in zip(starts.tolist(), lens.tolist(), dst.tolist()):
+        assert out[d:d + ln].tobytes() == src[s:s + ln].tobytes()
+    with pytest.raises(ValueError):
+        scatter_runs(src, starts, lens, dst, total, buf[:total + 1])

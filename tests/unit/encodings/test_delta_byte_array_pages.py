@@ -162,3 +162,37 @@ def test_prefix_copies_stretch_by_stretch(monkeypatch) -> None:  # type: ignore[
     prefixes, suffixes = _front_code(values)
     got = dba.decode_delta_byte_array(_page(prefixes, suffixes), len(values))
     assert got.to_pylist() == values
+
+
+@pytest.mark.parametrize("kinds", [["urls"] * 4, ["random"] * 3, ["deep", "urls", "deep"],
+                                   ["none", "none"], ["none", "urls", "random", "none"]])
+def test_prepared_pages_resolve_into_a_slice_of_a_larger_output(kinds) -> None:  # type: ignore[no-untyped-def]
+    """The two halves of the joint decode (the split chunk's ranges resolve into slices of
+    one output, side by side): the values of the recurrence, their bytes in the caller's
+    slice, nothing written outside it."""
+    sizes = [300, 2, 129, 1000][:len(kinds)]
+    bufs, counts, want = _pages(kinds, sizes)
+    pages = dba.prepare_delta_byte_arrays(bufs, counts)
+    assert pages is not None and len(pages) == sum(counts)
+    assert pages.nbytes == sum(len(v) for v in want)
+    assert pages.resolve().to_pylist() == want
+    guard = 300
+    buf = np.full(pages.nbytes + 2 * guard, 0x5A, dtype=np.uint8)
+    out = buf[guard:guard + pages.nbytes]
+    got = pages.resolve(out)
+    assert got.to_pylist() == want
+    assert got.data is out and int(got.offsets[0]) == 0
+    assert (buf[:guard] == 0x5A).all() and (buf[guard + pages.nbytes:] == 0x5A).all()
+    with pytest.raises(ValueError):
+        pages.resolve(buf[:pages.nbytes + 1])
+
+
+def test_a_bad_page_is_not_prepared() -> None:
+    """A page the joint decode refuses is not prepared either (the page-by-page decode
+    raises its error); a page's first value never takes a prefix from the page before."""
+    bufs, counts, _ = _pages(["urls", "urls", "urls"], [60, 70, 80])
+    for how in ("prefix-too-long", "first-prefix", "negative-prefix", "truncated"):
+        bad = list(bufs)
+        bad[1], n = _bad(how)
+        assert dba.prepare_delta_byte_arrays(bad, [60, n, 80]) is None
+    assert dba.prepare_delta_byte_arrays(bufs[:1], counts[:1]) is None      # one page: on its own

@@ -169,3 +169,98 @@ def test_corpus_split_into_ranges_gives_the_one_thread_result(corpus: Path, spli
     for path in files:
         assert _outcome(str(path), True) == _outcome(str(path), False), path.name
     assert split_everything
+
+
+def _front_coded_file(n: int, nulls: bool = False, v2: bool = False, codec: str = "none",
+                      page: int = 1 << 13) -> bytes:
+    rng = np.random.default_rng(n)
+    stems = [f"https://www.example-{h:03d}.com/section-{s:02d}/" for h in range(20) for s in range(5)]
+    vals: list[str | None] = sorted(f"{stems[int(i)]}item-{int(v):09d}.html"
+                                    for i, v in zip(rng.integers(0, len(stems), n), rng.integers(0, 10**9, n)))
+    if nulls:
+        vals = [None if r < 0.1 else v for v, r in zip(vals, rng.random(n))]
+    buf = io.BytesIO()
+    pq.write_table(pa.table({"url": pa.array(vals, pa.string())}), buf, compression=codec, use_dictionary=False,
+                   column_encoding={"url": "DELTA_BYTE_ARRAY"}, data_page_size=page, write_batch_size=100,
+                   data_page_version="2.0" if v2 else "1.0", write_statistics=False)
+    return buf.getvalue()
+
+
+@pytest.fixture
+def joins(split_everything: list[int], monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Ranges of several pages each (a chunk split in about four), and counts of how the
+    split chunks were joined: ranges filled into one output, or ranges copied together."""
+    monkeypatch.setattr(scan.os, "cpu_count", lambda: 2)
+    seen = {"filled": 0, "copied": 0}
+    fill, concat = scan._fill_range, scan.concat_data
+
+    def filling(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen["filled"] += 1
+        return fill(*args, **kwargs)
+
+    def concatenating(parts, desc):  # type: ignore[no-untyped-def]
+        if len(parts) > 1:
+            seen["copied"] += 1
+        return concat(parts, desc)
+    monkeypatch.setattr(scan, "_fill_range", filling)
+    monkeypatch.setattr(scan, "concat_data", concatenating)
+    return seen
+
+
+@pytest.mark.parametrize("nulls", [False, True])
+def test_a_split_front_coded_chunk_is_written_into_one_output(joins: dict[str, int],
+                                                               split_everything: list[int], nulls: bool) -> None:
+    """The ranges of a DELTA_BYTE_ARRAY chunk write their bytes and offsets into one
+    output side by side: no copy joins them (each range starts at a page, whose first
+    value has no prefix), and the values are pyarrow's and the one-thread read's."""
+    data = _front_coded_file(40_000, nulls)
+    want = pq.read_table(io.BytesIO(data))
+    assert pc.read_table(data, use_threads=False).to_arrow().equals(want)
+    split_everything.clear()
+    assert pc.read_table(data, use_threads=True).to_arrow().equals(want)
+    assert split_everything and joins["filled"] == sum(split_everything) and joins["copied"] == 0
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(n=st.integers(1, 6000), nulls=st.booleans(), v2=st.booleans(), codec=st.sampled_from(["none", "snappy"]),
+       page=st.sampled_from([512, 4096]), cores=st.sampled_from([1, 2, 4]))
+def test_front_coded_ranges_in_one_output_give_the_one_thread_read(
+        split_everything: list[int], monkeypatch: pytest.MonkeyPatch, n: int, nulls: bool, v2: bool,
+        codec: str, page: int, cores: int) -> None:
+    monkeypatch.setattr(scan.os, "cpu_count", lambda: cores)    # ranges of more or fewer pages
+    data = _front_coded_file(n, nulls, v2, codec, page)
+    one = pc.read_table(data, use_threads=False).to_arrow()
+    assert one.equals(pq.read_table(io.BytesIO(data)))
+    assert pc.read_table(data, use_threads=True).to_arrow().equals(one)
+
+
+def test_ranges_partly_pending_or_failing_to_resolve_give_the_one_thread_read(
+        joins: dict[str, int], split_everything: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A range that does not decode its pages together is joined by a copy with the others;
+    a range failing while it writes into the output sends the chunk to the one-thread path."""
+    data = _front_coded_file(40_000)
+    want = pc.read_table(data, use_threads=False).to_arrow()
+    from parquet_core.column import reader
+    real = reader.prepare_delta_byte_arrays
+    calls = [0]
+
+    def every_other(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        return None if calls[0] % 2 == 0 else real(*args, **kwargs)
+    monkeypatch.setattr(reader, "prepare_delta_byte_arrays", every_other)
+    assert pc.read_table(data, use_threads=True).to_arrow().equals(want)
+    assert joins["copied"] == 1 and joins["filled"] == 0
+    monkeypatch.setattr(reader, "prepare_delta_byte_arrays", real)
+
+    def failing(self, out=None):  # type: ignore[no-untyped-def]
+        raise MemoryError("no room")
+    monkeypatch.setattr(reader.PendingRange, "resolve", failing)
+    again = [0]
+    decode = scan.decode_chunks
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        again[0] += 1
+        return decode(*args, **kwargs)
+    monkeypatch.setattr(scan, "decode_chunks", counting)
+    assert pc.read_table(data, use_threads=True).to_arrow().equals(want)
+    assert again[0] == 1        # the chunk read again, on the one-thread path
