@@ -68,6 +68,11 @@ T = TypeVar("T")
 _POOL: ThreadPoolExecutor | None = None
 _POOL_PID = -1
 _POOL_LOCK = threading.Lock()
+_WORKER = threading.local()     # .on: set on the pool's own threads
+
+
+def _mark_worker() -> None:
+    _WORKER.on = True
 
 
 def decode_pool() -> ThreadPoolExecutor:
@@ -79,7 +84,8 @@ def decode_pool() -> ThreadPoolExecutor:
     global _POOL, _POOL_PID
     with _POOL_LOCK:
         if _POOL is None or _POOL_PID != os.getpid():
-            _POOL = ThreadPoolExecutor(max(os.cpu_count() or 1, 1), thread_name_prefix="parquet_core-decode")
+            _POOL = ThreadPoolExecutor(max(os.cpu_count() or 1, 1), thread_name_prefix="parquet_core-decode",
+                                       initializer=_mark_worker)
             _POOL_PID = os.getpid()
         return _POOL
 
@@ -380,8 +386,8 @@ def _join_ranges(parts: list[Any], desc: Any) -> ColumnData:
     """The ranges of one chunk (:class:`ColumnData`, or :class:`PendingRange` whose bytes
     are not written yet) as one :class:`ColumnData`.  When every range is pending, their
     bytes and offsets are written straight into one output, each range into its slice,
-    on the pool and this thread (no join copy); otherwise the pending ones resolve on
-    their own and the parts are joined."""
+    on the pool (no join copy); otherwise the pending ones resolve on their own and the
+    parts are joined."""
     if not all(isinstance(p, PendingRange) for p in parts):
         return concat_data([p.finish() if isinstance(p, PendingRange) else p for p in parts], desc)
     nbytes = [p.nbytes for p in parts]
@@ -395,7 +401,7 @@ def _join_ranges(parts: list[Any], desc: Any) -> ColumnData:
         jobs.append(partial(_fill_range, p, data[at:at + size], offsets[pos + 1:pos + n + 1], at))
         at += size
         pos += n
-    _run_here_and_pooled(jobs)
+    _run_pooled(jobs)
     defs, reps, levels = concat_levels(parts, desc)
     return ColumnData(ByteArrays(offsets, data), defs, reps, levels)
 
@@ -408,21 +414,22 @@ def _fill_range(part: PendingRange, out: npt.NDArray[np.uint8], offsets: npt.NDA
     np.add(values.offsets[1:], base, out=offsets)
 
 
-def _run_here_and_pooled(jobs: Sequence[Callable[[], None]]) -> None:
-    """Run *jobs*: all but the first handed to the pool, the first on this thread, then
-    every handed job not yet started taken back and run here too.  Nothing waits on a
-    queued job, so this is safe on a pool thread as well (a join may run there).  On an
-    error, every job has stopped when it is raised."""
+def _run_pooled(jobs: Sequence[Callable[[], None]]) -> None:
+    """Run *jobs* on the pool and wait for them all.  On a pool thread (a join runs there
+    in a read of several fields), a job no worker has started yet is taken back and run
+    here, so no pool thread ever waits on a queued job; the calling thread only waits
+    (pool tasks never wait on it), leaving the cores to the workers.  On an error, every
+    job has stopped when it is raised."""
     if len(jobs) < 2:
         for job in jobs:
             job()
         return
     pool = decode_pool()
-    futures = [pool.submit(job) for job in jobs[1:]]
+    futures = [pool.submit(job) for job in jobs]
+    on_pool = getattr(_WORKER, "on", False)
     try:
-        jobs[0]()
-        for job, fut in zip(jobs[1:], futures):
-            if fut.cancel():
+        for job, fut in zip(jobs, futures):
+            if on_pool and fut.cancel():
                 job()
             else:
                 fut.result()

@@ -172,15 +172,18 @@ def test_corpus_split_into_ranges_gives_the_one_thread_result(corpus: Path, spli
 
 
 def _front_coded_file(n: int, nulls: bool = False, v2: bool = False, codec: str = "none",
-                      page: int = 1 << 13) -> bytes:
+                      page: int = 1 << 13, other: bool = False) -> bytes:
     rng = np.random.default_rng(n)
     stems = [f"https://www.example-{h:03d}.com/section-{s:02d}/" for h in range(20) for s in range(5)]
     vals: list[str | None] = sorted(f"{stems[int(i)]}item-{int(v):09d}.html"
                                     for i, v in zip(rng.integers(0, len(stems), n), rng.integers(0, 10**9, n)))
     if nulls:
         vals = [None if r < 0.1 else v for v, r in zip(vals, rng.random(n))]
+    cols = {"url": pa.array(vals, pa.string())}
+    if other:       # a second field: the join runs on a pool thread
+        cols["id"] = pa.array(rng.integers(0, 10**12, n))
     buf = io.BytesIO()
-    pq.write_table(pa.table({"url": pa.array(vals, pa.string())}), buf, compression=codec, use_dictionary=False,
+    pq.write_table(pa.table(cols), buf, compression=codec, use_dictionary=False,
                    column_encoding={"url": "DELTA_BYTE_ARRAY"}, data_page_size=page, write_batch_size=100,
                    data_page_version="2.0" if v2 else "1.0", write_statistics=False)
     return buf.getvalue()
@@ -207,18 +210,23 @@ def joins(split_everything: list[int], monkeypatch: pytest.MonkeyPatch) -> dict[
     return seen
 
 
-@pytest.mark.parametrize("nulls", [False, True])
-def test_a_split_front_coded_chunk_is_written_into_one_output(joins: dict[str, int],
-                                                               split_everything: list[int], nulls: bool) -> None:
+@pytest.mark.parametrize(("nulls", "other"), [(False, False), (True, False), (False, True)])
+def test_a_split_front_coded_chunk_is_written_into_one_output(joins: dict[str, int], split_everything: list[int],
+                                                               monkeypatch: pytest.MonkeyPatch, nulls: bool,
+                                                               other: bool) -> None:
     """The ranges of a DELTA_BYTE_ARRAY chunk write their bytes and offsets into one
     output side by side: no copy joins them (each range starts at a page, whose first
     value has no prefix), and the values are pyarrow's and the one-thread read's."""
-    data = _front_coded_file(40_000, nulls)
+    data = _front_coded_file(40_000, nulls, other=other)
+    if other:       # shares of 1/32 of the read: the strings are still split
+        monkeypatch.setattr(scan.os, "cpu_count", lambda: 16)
     want = pq.read_table(io.BytesIO(data))
     assert pc.read_table(data, use_threads=False).to_arrow().equals(want)
     split_everything.clear()
     assert pc.read_table(data, use_threads=True).to_arrow().equals(want)
-    assert split_everything and joins["filled"] == sum(split_everything) and joins["copied"] == 0
+    # the strings' ranges filled one output (the plain integers' ranges, if split, are copied)
+    assert split_everything and joins["filled"] == split_everything[0]
+    assert joins["copied"] == len(split_everything) - 1
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
