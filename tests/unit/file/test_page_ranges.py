@@ -103,8 +103,9 @@ def test_page_ranges_give_the_one_thread_read(split_everything: list[int], seed:
     assert one.equals(pq.read_table(io.BytesIO(data)))
     split_everything.clear()
     assert pc.read_table(data, use_threads=True).to_arrow().equals(one)
-    if n >= 1000 and page == 256:
-        assert split_everything      # many pages: chunks were split
+    if n >= 1000 and page == 256 and rg is None:
+        assert split_everything      # many pages in one row group: chunks were split
+        # (three row groups of 700 rows may leave no chunk above 2.5 shares of the read)
 
 
 def test_one_big_chunk_is_split_and_many_chunks_are_not(monkeypatch: pytest.MonkeyPatch) -> None:
