@@ -885,13 +885,13 @@ class _ChunkDecoder:
 
     def pending_front(self) -> PendingRange | None:
         """The decoded pages as a :class:`PendingRange` when their values are one run of
-        DELTA_BYTE_ARRAY pages that decode together (else None: :meth:`finish` decodes
-        them, or raises the error of the first bad page)."""
+        DELTA_BYTE_ARRAY pages (one or more) that decode together (else None:
+        :meth:`finish` decodes them, or raises the error of the first bad page)."""
         runs = self.runs
         if len(runs) != 1 or self.keep_dictionary:
             return None
         run = runs[0]
-        if run.kind != _FRONT or run.values is not None or len(run.parts) < 2:
+        if run.kind != _FRONT or run.values is not None or not run.parts:
             return None
         pages = prepare_delta_byte_arrays(run.parts, run.counts)
         if pages is None:

@@ -208,6 +208,8 @@ def decode_delta_byte_arrays_together(buffers: Sequence[Any], counts: Sequence[i
     made here over all pages at once; any failure returns None, and the
     page-by-page decode then names the bad page.
     """
+    if len(buffers) < 2:
+        return None
     pages = prepare_delta_byte_arrays(buffers, counts)
     return None if pages is None else pages.resolve()
 
@@ -263,9 +265,9 @@ class FrontCodedPages:
 
 
 def prepare_delta_byte_arrays(buffers: Sequence[Any], counts: Sequence[int]) -> FrontCodedPages | None:
-    """The first half of :func:`decode_delta_byte_arrays_together`: every check made and
-    the lengths decoded, or None (the pages then go one at a time)."""
-    if len(buffers) < 2:
+    """The first half of :func:`decode_delta_byte_arrays_together` (for one page or more):
+    every check made and the lengths decoded, or None (the pages then go one at a time)."""
+    if not buffers:
         return None
     arrs = [as_uint8(b) for b in buffers]
     cnt = [int(c) for c in counts]

@@ -195,4 +195,10 @@ def test_a_bad_page_is_not_prepared() -> None:
         bad = list(bufs)
         bad[1], n = _bad(how)
         assert dba.prepare_delta_byte_arrays(bad, [60, n, 80]) is None
-    assert dba.prepare_delta_byte_arrays(bufs[:1], counts[:1]) is None      # one page: on its own
+    assert dba.prepare_delta_byte_arrays([], []) is None
+    one = dba.prepare_delta_byte_arrays(bufs[:1], counts[:1])     # one page (a range of one)
+    assert one is not None
+    assert one.resolve().to_pylist() == dba.decode_delta_byte_array(bufs[0], counts[0]).to_pylist()
+    bad, n = _bad("first-prefix")
+    assert dba.prepare_delta_byte_arrays([bad], [n]) is None
+    assert dba.decode_delta_byte_arrays_together(bufs[:1], counts[:1]) is None    # alone: page by page

@@ -211,16 +211,20 @@ def joins(split_everything: list[int], monkeypatch: pytest.MonkeyPatch) -> dict[
     return seen
 
 
-@pytest.mark.parametrize(("nulls", "other"), [(False, False), (True, False), (False, True)])
+@pytest.mark.parametrize(("nulls", "other", "page"), [(False, False, 1 << 13), (True, False, 1 << 13),
+                                                      (False, True, 1 << 13), (False, False, 1 << 20)])
 def test_a_split_front_coded_chunk_is_written_into_one_output(joins: dict[str, int], split_everything: list[int],
                                                                monkeypatch: pytest.MonkeyPatch, nulls: bool,
-                                                               other: bool) -> None:
+                                                               other: bool, page: int) -> None:
     """The ranges of a DELTA_BYTE_ARRAY chunk write their bytes and offsets into one
     output side by side: no copy joins them (each range starts at a page, whose first
-    value has no prefix), and the values are pyarrow's and the one-thread read's."""
-    data = _front_coded_file(40_000, nulls, other=other)
+    value has no prefix; big pages make ranges of one page), and the values are
+    pyarrow's and the one-thread read's."""
+    data = _front_coded_file(40_000 if page < 1 << 20 else 120_000, nulls, other=other, page=page)
     if other:       # shares of 1/32 of the read: the strings are still split
         monkeypatch.setattr(scan.os, "cpu_count", lambda: 16)
+    if page == 1 << 20:     # shares of 1/8: ranges of one page
+        monkeypatch.setattr(scan.os, "cpu_count", lambda: 4)
     want = pq.read_table(io.BytesIO(data))
     assert pc.read_table(data, use_threads=False).to_arrow().equals(want)
     split_everything.clear()
