@@ -689,8 +689,17 @@ class FileMetadata:
         # Row groups are decoded (a footer from ``read_footer``), wrapped and their counts
         # checked when first asked for.
         self._lazy = lazy_state(raw)
+        #: the lazy footer's ``__dict__`` (None: an eager footer): ``row_groups`` appears in it
+        #: once the raw list is decoded or assigned (kept: reading ``raw.__dict__`` per call
+        #: costs more than the rest of :meth:`row_group`'s cached path)
+        self._lazy_dict: dict[str, Any] | None = None if self._lazy is None else raw.__dict__
         self._row_groups: list[RowGroupMetadata | None] = [None] * self.num_row_groups
         self._stats_decoders: list[StatisticsDecoder | None] = _shared_decoders(self.schema, self._orders)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self._lazy_dict is not None:    # (a copy was restored: the raw footer's own dict)
+            self._lazy_dict = self.raw.__dict__
 
     def expect_statistics(self) -> None:
         """Say that the chunks' statistics will be read (a filter is being planned): the row
@@ -752,7 +761,8 @@ class FileMetadata:
 
     def row_group(self, i: int) -> RowGroupMetadata:
         """Return row group *i*."""
-        if i >= 0 and self._lazy is not None and "row_groups" not in self.raw.__dict__:
+        d = self._lazy_dict
+        if d is not None and i >= 0 and "row_groups" not in d:
             # the lazy footer's row groups (their number cannot change): the wrapper made before
             try:
                 group = self._row_groups[i]

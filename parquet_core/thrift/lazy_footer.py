@@ -46,7 +46,7 @@ from parquet_core.errors import ParquetFormatError, add_note, note_file
 from parquet_core.thrift.codec import DECODE_ERRORS, HAVE_ACCELERATED, parse
 from parquet_core.thrift.generated import ttypes as pt
 
-__all__ = ["LazyFooter", "LazyFileMetaData", "LazyColumnMetaData", "LazyColumnChunk", "LazyStatistics", "parse_file_metadata",
+__all__ = ["LazyFooter", "LazyFileMetaData", "LazyColumnMetaData", "LazyColumnChunk", "LazyRowGroup", "LazyStatistics", "parse_file_metadata",
            "lazy_state", "only_fields", "EXTRA_CHUNK_FIELDS", "schema_prefix", "parse_schema_prefix"]
 
 #: ``ColumnMetaData`` fields decoded only when first read (``path_in_schema`` repeats the
@@ -109,12 +109,37 @@ class _LikeGenerated:
         return _repr(self)
 
 
+class _Deferred:
+    """Stands, on :class:`LazyColumnMetaData`, for one of the fields the row group's decode
+    skipped: the first read decodes it (and the others of its group, for every chunk of the
+    row group) into the instance's ``__dict__``, which later reads find first (a non-data
+    descriptor: no ``__set__``, so the decoder's and anyone's assignments go to the instance).
+
+    A descriptor per field rather than ``__getattr__`` on the class: a class with
+    ``__getattr__`` has every attribute read take CPython's generic slow path (3.11 does not
+    specialise the lookups of such a type), and a footer walk reads several fields of each of
+    its thousands of chunks."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:   # on the class: the generated class's default
+            return None
+        lazy = getattr(obj, "_lazy", None)
+        if lazy is not None:
+            lazy[0].load_extras(lazy[1], self.name)
+        return obj.__dict__.setdefault(self.name, None)
+
+
 class LazyColumnMetaData(_LikeGenerated, pt.ColumnMetaData):
     """A ``pt.ColumnMetaData`` whose statistics fields are decoded on first access.
 
     The C decoder makes the object (``object.__init__``: unset fields fall back to the
-    class-level defaults) and sets the fields it read; the skipped ones are neither in
-    ``__dict__`` nor on the class, so ``__getattr__`` loads them.
+    class-level defaults) and sets the fields it read; the skipped ones are not in
+    ``__dict__``, so their class-level :class:`_Deferred` loads them on first read.
     """
 
     __slots__ = ("_lazy",)
@@ -122,22 +147,12 @@ class LazyColumnMetaData(_LikeGenerated, pt.ColumnMetaData):
     THRIFT_BASE = pt.ColumnMetaData
     __init__ = object.__init__
     locals().update(_defaults(pt.ColumnMetaData, _EXTRA_CHUNK_SET))
-
-    def __getattr__(self, name: str) -> Any:
-        # Only reached for attributes missing from __dict__: the skipped fields before loading.
-        if name not in _EXTRA_CHUNK_SET:
-            raise AttributeError(name)
-        lazy = getattr(self, "_lazy", None)
-        if lazy is not None:
-            lazy[0].load_extras(lazy[1], name)
-        return self.__dict__.setdefault(name, None)
+    locals().update({_n: _Deferred(_n) for _n in EXTRA_CHUNK_FIELDS})
 
     def load(self) -> None:
         """Decode the skipped fields now (no-op once done)."""
-        d = self.__dict__
         for n in EXTRA_CHUNK_FIELDS:
-            if n not in d:
-                self.__getattr__(n)
+            getattr(self, n)
 
     @property
     def extras_loaded(self) -> bool:
@@ -149,7 +164,6 @@ class LazyColumnMetaData(_LikeGenerated, pt.ColumnMetaData):
         return name in self.__dict__
 
 
-
 class LazyColumnChunk(_LikeGenerated, pt.ColumnChunk):
     """A ``pt.ColumnChunk`` made without the generated ``__init__`` (see LazyColumnMetaData)."""
 
@@ -158,6 +172,16 @@ class LazyColumnChunk(_LikeGenerated, pt.ColumnChunk):
     __init__ = object.__init__
     locals().update(_defaults(pt.ColumnChunk))
 
+
+
+class LazyRowGroup(_LikeGenerated, pt.RowGroup):
+    """A ``pt.RowGroup`` made without the generated ``__init__`` (a Python call setting every
+    field to its default, once per row group decoded; see LazyColumnMetaData)."""
+
+    THRIFT_NAME = "RowGroup"
+    THRIFT_BASE = pt.RowGroup
+    __init__ = object.__init__
+    locals().update(_defaults(pt.RowGroup))
 
 
 class LazyStatistics(_LikeGenerated, pt.Statistics):
@@ -420,7 +444,7 @@ class LazyFooter:
                 return rg
             ref = (self, i)
             if self.statistics_wanted:
-                rg = self._decode(pt.RowGroup, _RG_TRIM_STATS, self._rg_spans[i])
+                rg = self._decode(LazyRowGroup, _RG_TRIM_STATS, self._rg_spans[i])
                 for cc in rg.columns or ():
                     md = cc.meta_data
                     if md is not None:
@@ -430,7 +454,7 @@ class LazyFooter:
                         # __getattr__ when first read: the group is marked decoded below)
                 self._extras_done.add((i, _GROUP_OF["statistics"]))
             else:
-                rg = self._decode(pt.RowGroup, _RG_TRIM, self._rg_spans[i])
+                rg = self._decode(LazyRowGroup, _RG_TRIM, self._rg_spans[i])
                 # One assignment per chunk: each chunk's metadata learns where its statistics are.
                 for cc in rg.columns or ():
                     md = cc.meta_data
