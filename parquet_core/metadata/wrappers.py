@@ -583,23 +583,25 @@ class RowGroupMetadata:
         """Return the i-th column chunk."""
         if self._plain:
             # Every chunk plaintext, typed as its leaf and its counts checked when the group
-            # was made (every chunk of most files): no check here.
-            raw = self._chunks[i]
-            desc: ColumnDescriptor | None = self._descs[i]
-        else:
-            raw = self.raw.columns[i]
-            md = raw.meta_data
-            # a plaintext chunk whose type agrees with its leaf: checked one by one
-            desc = self._descs[i] if md is not None and raw.crypto_metadata is None else None
-            if desc is not None and md.type != desc.physical_type:
-                desc = None
-        if desc is not None:
-            # what __init__ sets, without its checks (made once per call: the hot path of a
-            # footer walk)
+            # was made (every chunk of most files): what __init__ sets, without its checks
+            # (made once per call: the hot path of a footer walk).
+            chunk = _new_chunk(ColumnChunkMetadata)
+            chunk.raw = raw = self._chunks[i]
+            chunk.meta = raw.meta_data
+            chunk.descriptor = self._descs[i]
+            chunk.row_group = self.index
+            chunk.index = i if i >= 0 else i + len(self._descs)
+            chunk._ctx = self._ctx
+            chunk._statistics = False
+            return chunk
+        raw = self.raw.columns[i]
+        md = raw.meta_data
+        if md is not None and raw.crypto_metadata is None and md.type == self._descs[i].physical_type:
+            # a plaintext chunk whose type agrees with its leaf (checked one by one): as above
             chunk = _new_chunk(ColumnChunkMetadata)
             chunk.raw = raw
-            chunk.meta = raw.meta_data
-            chunk.descriptor = desc
+            chunk.meta = md
+            chunk.descriptor = self._descs[i]
             chunk.row_group = self.index
             chunk.index = i if i >= 0 else i + len(self._descs)
             chunk._ctx = self._ctx
