@@ -92,8 +92,8 @@ def read_footer(source: RandomAccessSource, decryption: FileDecryptionProperties
     # As ``bytes`` so the thrift decoder reads it in place, in one pass.
     if start >= tail_start:
         buf = bytes(tail[start - tail_start:size - FOOTER_SIZE_BYTES - tail_start])
-    else:   # a footer longer than the tail: read only what precedes it
-        buf = bytes(source.read_at(start, tail_start - start)) + bytes(tail[:len(tail) - FOOTER_SIZE_BYTES])
+    else:   # a footer longer than the tail: read only what precedes it (one copy of each part)
+        buf = b"".join((source.read_at(start, tail_start - start), tail[:len(tail) - FOOTER_SIZE_BYTES]))
     del tail
     path = getattr(source, "path", None)
     if magic == MAGIC_ENCRYPTED:

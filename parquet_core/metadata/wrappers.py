@@ -65,14 +65,35 @@ def chunk_encryption(raw_chunk: Any) -> tuple[str | None, tuple[str, ...] | None
 _new_chunk = object.__new__
 
 
+class _ChunkContext:
+    """What the chunks of one row group share: the writer, the leaves' column orders and the
+    leaves' statistics decoders (one list, filled in on first use; None: each chunk makes
+    its own).  One per row group: a chunk wrapper made on the footer walk's hot path sets one
+    reference to it rather than three attributes."""
+
+    __slots__ = ("writer", "orders", "decoders")
+
+    def __init__(self, writer: WriterVersion | None, orders: Any,
+                 decoders: list[StatisticsDecoder | None] | None) -> None:
+        self.writer = writer
+        #: indexed by the chunk's leaf index (a list, or a one-entry dict for a lone chunk)
+        self.orders = orders
+        self.decoders = decoders
+
+    def __getstate__(self) -> tuple[Any, Any, Any]:
+        return self.writer, self.orders, self.decoders
+
+    def __setstate__(self, state: tuple[Any, Any, Any]) -> None:
+        self.writer, self.orders, self.decoders = state
+
+
 class ColumnChunkMetadata:
     """One column chunk of one row group."""
 
     # A footer walk makes one wrapper per chunk: RowGroupMetadata.column makes a plaintext
     # chunk's without __init__, setting these slots (cheaper to make than a __dict__); the
     # fields it leaves unset have class-level defaults and, when set, live in __dict__.
-    __slots__ = ("raw", "meta", "descriptor", "row_group", "index", "_writer", "_order_defined",
-                 "_stats_decoders", "_statistics", "__dict__")
+    __slots__ = ("raw", "meta", "descriptor", "row_group", "index", "_ctx", "_statistics", "__dict__")
     _stats_decoder: StatisticsDecoder | None = None
     decryptor: ChunkDecryption | None = None
 
@@ -81,16 +102,12 @@ class ColumnChunkMetadata:
                  decryptor: FileDecryption | None = None, ordinal: int | None = None) -> None:
         self.raw = raw
         self._statistics: Statistics | None | bool = False    # False: not decoded yet
-        self._writer = writer
         self.descriptor = desc
         self.row_group = row_group
         self.index = index
-        self._order_defined = order_defined
-        #: set by :meth:`RowGroupMetadata.column`: the leaf's decoder, shared by its chunks
-        self._stats_decoder: StatisticsDecoder | None = None
-        #: ... or the list it is kept in, made on the first statistics asked for (a read
-        #: that never looks at statistics makes none: many small files)
-        self._stats_decoders: list[StatisticsDecoder | None] | None = None
+        #: writer, column order; no shared statistics decoders (:meth:`RowGroupMetadata.column`
+        #: sets its row group's context instead, whose decoders its chunks share)
+        self._ctx = _ChunkContext(writer, {index: order_defined}, None)
         #: The chunk's :class:`~parquet_core.encryption.decryptor.ColumnDecryptor` (None: plaintext).
         self.decryptor: ChunkDecryption | None = None
         md = raw.meta_data
@@ -260,8 +277,9 @@ class ColumnChunkMetadata:
         if start < 0 or length < 0:
             raise ParquetFormatError(
                 f"column chunk {quoted(self.path_in_schema, bare=True)}: negative offset or size ({start}, {length})")
-        if file_size is not None and self._writer is not None:
-            pad = chunk_length_padding(self._writer)
+        writer = self._ctx.writer
+        if file_size is not None and writer is not None:
+            pad = chunk_length_padding(writer)
             if pad:
                 length = max(length, min(length + pad, file_size - 8 - start))
         return start, length
@@ -274,17 +292,16 @@ class ColumnChunkMetadata:
         # sentinel object, is itself after pickling)
         st = self._statistics
         if st is False:
-            dec = self._stats_decoder
+            ctx = self._ctx
+            decs = ctx.decoders
+            dec = self._stats_decoder if decs is None else decs[self.index]
             if dec is None:
-                decs = self._stats_decoders
-                dec = None if decs is None else decs[self.index]
-                if dec is None:
-                    from parquet_core.metadata.statistics import StatisticsDecoder
+                from parquet_core.metadata.statistics import StatisticsDecoder
 
-                    dec = StatisticsDecoder(self.descriptor, self._order_defined)
-                    if decs is not None:
-                        decs[self.index] = dec
-                if decs is None:    # (kept in the list otherwise: no __dict__ made per chunk)
+                dec = StatisticsDecoder(self.descriptor, ctx.orders[self.index])
+                if decs is not None:    # kept for the leaf's other chunks
+                    decs[self.index] = dec
+                else:
                     self._stats_decoder = dec
             st = self._statistics = dec.decode(self.meta.statistics)
         return st   # type: ignore[return-value]   # decoded: Statistics or None
@@ -299,7 +316,7 @@ class ColumnChunkMetadata:
     @property
     def column_order(self) -> str | None:
         """The chunk's ``ColumnOrder`` name (None: the footer gives no column orders)."""
-        o = self._order_defined
+        o = self._ctx.orders[self.index]
         return "TYPE_ORDER" if o is True else (None if o is False else o)
 
     def to_dict(self) -> dict[str, Any]:
@@ -497,6 +514,9 @@ class RowGroupMetadata:
         #: one per leaf, built on first use; shared with the file's other row groups
         self._stats_decoders: list[StatisticsDecoder | None] = (
             stats_decoders if stats_decoders is not None else [None] * len(cols))
+        #: what the group's chunk wrappers share (see :meth:`column`)
+        self._ctx = _ChunkContext(writer, orders, self._stats_decoders)
+        self._descs: list[ColumnDescriptor] = schema.columns
 
     @property
     def num_rows(self) -> int:
@@ -563,33 +583,33 @@ class RowGroupMetadata:
         """Return the i-th column chunk."""
         if self._plain:
             # Every chunk plaintext, typed as its leaf and its counts checked when the group
-            # was made (every chunk of most files): no check here.
-            raw = self._chunks[i]
-            desc: ColumnDescriptor | None = self._schema.columns[i]
-        else:
-            raw = self.raw.columns[i]
-            md = raw.meta_data
-            # a plaintext chunk whose type agrees with its leaf: checked one by one
-            desc = self._schema.columns[i] if md is not None and raw.crypto_metadata is None else None
-            if desc is not None and md.type != desc.physical_type:
-                desc = None
-        if desc is not None:
-            # what __init__ sets, without its checks (made once per call: the hot path of a
-            # footer walk)
+            # was made (every chunk of most files): what __init__ sets, without its checks
+            # (made once per call: the hot path of a footer walk).
+            chunk = _new_chunk(ColumnChunkMetadata)
+            chunk.raw = raw = self._chunks[i]
+            chunk.meta = raw.meta_data
+            chunk.descriptor = self._descs[i]
+            chunk.row_group = self.index
+            chunk.index = i if i >= 0 else i + len(self._descs)
+            chunk._ctx = self._ctx
+            chunk._statistics = False
+            return chunk
+        raw = self.raw.columns[i]
+        md = raw.meta_data
+        if md is not None and raw.crypto_metadata is None and md.type == self._descs[i].physical_type:
+            # a plaintext chunk whose type agrees with its leaf (checked one by one): as above
             chunk = _new_chunk(ColumnChunkMetadata)
             chunk.raw = raw
-            chunk.meta = raw.meta_data
-            chunk.descriptor = desc
+            chunk.meta = md
+            chunk.descriptor = self._descs[i]
             chunk.row_group = self.index
-            chunk.index = i if i >= 0 else i + len(self._orders)
-            chunk._writer = self._writer
-            chunk._order_defined = self._orders[i]
-            chunk._stats_decoders = self._stats_decoders
+            chunk.index = i if i >= 0 else i + len(self._descs)
+            chunk._ctx = self._ctx
             chunk._statistics = False
             return chunk
         chunk = ColumnChunkMetadata(raw, self._schema.column(i), self._orders[i], self.index, i,
                                     self._writer, self._decryptor, self.raw.ordinal)
-        chunk._stats_decoders = self._stats_decoders    # the leaf's decoder, made when first used
+        chunk._ctx = self._ctx    # the leaves' decoders, made when first used
         if raw.meta_data is None:   # decrypted just now: its counts are checked only now
             _check_chunk_counts(chunk.meta, chunk.descriptor, self.num_rows,
                                 f"column chunk {quoted(chunk.path_in_schema, bare=True)} of row group {self.index}",
@@ -689,8 +709,17 @@ class FileMetadata:
         # Row groups are decoded (a footer from ``read_footer``), wrapped and their counts
         # checked when first asked for.
         self._lazy = lazy_state(raw)
+        #: the lazy footer's ``__dict__`` (None: an eager footer): ``row_groups`` appears in it
+        #: once the raw list is decoded or assigned (kept: reading ``raw.__dict__`` per call
+        #: costs more than the rest of :meth:`row_group`'s cached path)
+        self._lazy_dict: dict[str, Any] | None = None if self._lazy is None else raw.__dict__
         self._row_groups: list[RowGroupMetadata | None] = [None] * self.num_row_groups
         self._stats_decoders: list[StatisticsDecoder | None] = _shared_decoders(self.schema, self._orders)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self._lazy_dict is not None:    # (a copy was restored: the raw footer's own dict)
+            self._lazy_dict = self.raw.__dict__
 
     def expect_statistics(self) -> None:
         """Say that the chunks' statistics will be read (a filter is being planned): the row
@@ -752,7 +781,8 @@ class FileMetadata:
 
     def row_group(self, i: int) -> RowGroupMetadata:
         """Return row group *i*."""
-        if i >= 0 and self._lazy is not None and "row_groups" not in self.raw.__dict__:
+        d = self._lazy_dict
+        if d is not None and i >= 0 and "row_groups" not in d:
             # the lazy footer's row groups (their number cannot change): the wrapper made before
             try:
                 group = self._row_groups[i]

@@ -12,14 +12,15 @@ the same size limits as :func:`~parquet_core.thrift.codec.parse`:
 * a ``RowGroup`` when it is first asked for (``LazyFooter.row_group``; all the
   remaining ones in full when ``FileMetaData.row_groups`` itself is read), with
   ``ColumnMetaData.statistics``, ``encodings``, ``encoding_stats``,
-  ``size_statistics``, ``geospatial_statistics`` and ``path_in_schema`` skipped;
-* ``statistics`` and ``encodings`` together, and the other four together, for every
+  ``size_statistics``, ``geospatial_statistics``, ``path_in_schema`` and
+  ``ColumnChunk.file_offset`` skipped;
+* ``statistics`` and ``encodings`` together, and the other five together, for every
   chunk of a row group at once, when one of them is first read from any chunk of that
   group (once statistics were read, later row groups decode the first two with the rest);
 * ``key_value_metadata`` when it is first read.
 
 The objects are the generated classes (or subclasses of them: a skipped field
-is filled in by ``__getattr__`` on first access), so code that reads
+is filled in by a descriptor on its class on first access), so code that reads
 ``raw.row_groups[i].columns[j].meta_data.statistics`` sees exactly what an eager
 decode gives.
 
@@ -46,8 +47,9 @@ from parquet_core.errors import ParquetFormatError, add_note, note_file
 from parquet_core.thrift.codec import DECODE_ERRORS, HAVE_ACCELERATED, parse
 from parquet_core.thrift.generated import ttypes as pt
 
-__all__ = ["LazyFooter", "LazyFileMetaData", "LazyColumnMetaData", "LazyColumnChunk", "LazyStatistics", "parse_file_metadata",
-           "lazy_state", "only_fields", "EXTRA_CHUNK_FIELDS", "schema_prefix", "parse_schema_prefix"]
+__all__ = ["LazyFooter", "LazyFileMetaData", "LazyColumnMetaData", "LazyColumnChunk", "LazyRowGroup", "LazyStatistics", "parse_file_metadata",
+           "lazy_state", "only_fields", "EXTRA_CHUNK_FIELDS", "EXTRA_CC_FIELDS", "schema_prefix",
+           "parse_schema_prefix"]
 
 #: ``ColumnMetaData`` fields decoded only when first read (``path_in_schema`` repeats the
 #: schema's path of the leaf, and a list of strings per chunk is costly to build;
@@ -58,6 +60,10 @@ EXTRA_CHUNK_FIELDS: Final = ("statistics", "encodings", "encoding_stats", "size_
 #: encoding among the chunk's encodings)
 _STATS_GROUP: Final = ("statistics", "encodings")
 _EXTRA_CHUNK_SET: Final = frozenset(EXTRA_CHUNK_FIELDS)
+#: ``ColumnChunk`` fields decoded only when first read, with the rarely read group below
+#: (``file_offset``, deprecated, is read by nothing but listings of the whole struct)
+EXTRA_CC_FIELDS: Final = ("file_offset",)
+_EXTRA_CC_SET: Final = frozenset(EXTRA_CC_FIELDS)
 _LAZY_TOP: Final = frozenset(("row_groups", "key_value_metadata"))
 
 
@@ -109,12 +115,39 @@ class _LikeGenerated:
         return _repr(self)
 
 
+class _Deferred:
+    """Stands, on :class:`LazyColumnMetaData`, for one of the fields the row group's decode
+    skipped: the first read decodes it (and the others of its group, for every chunk of the
+    row group) into the instance's ``__dict__``, which later reads find first (a non-data
+    descriptor: no ``__set__``, so the decoder's and anyone's assignments go to the instance).
+
+    A descriptor per field rather than ``__getattr__`` on the class: a class with
+    ``__getattr__`` has every attribute read take CPython's generic slow path (3.11 does not
+    specialise the lookups of such a type), and a footer walk reads several fields of each of
+    its thousands of chunks."""
+
+    __slots__ = ("name", "default")
+
+    def __init__(self, name: str, default: Any = None) -> None:
+        self.name = name
+        #: what an eager decode leaves in a field the bytes do not hold
+        self.default = default
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:   # on the class: the generated class's default
+            return self.default
+        lazy = getattr(obj, "_lazy", None)
+        if lazy is not None:
+            lazy[0].load_extras(lazy[1], self.name)
+        return obj.__dict__.setdefault(self.name, self.default)
+
+
 class LazyColumnMetaData(_LikeGenerated, pt.ColumnMetaData):
     """A ``pt.ColumnMetaData`` whose statistics fields are decoded on first access.
 
     The C decoder makes the object (``object.__init__``: unset fields fall back to the
-    class-level defaults) and sets the fields it read; the skipped ones are neither in
-    ``__dict__`` nor on the class, so ``__getattr__`` loads them.
+    class-level defaults) and sets the fields it read; the skipped ones are not in
+    ``__dict__``, so their class-level :class:`_Deferred` loads them on first read.
     """
 
     __slots__ = ("_lazy",)
@@ -122,22 +155,12 @@ class LazyColumnMetaData(_LikeGenerated, pt.ColumnMetaData):
     THRIFT_BASE = pt.ColumnMetaData
     __init__ = object.__init__
     locals().update(_defaults(pt.ColumnMetaData, _EXTRA_CHUNK_SET))
-
-    def __getattr__(self, name: str) -> Any:
-        # Only reached for attributes missing from __dict__: the skipped fields before loading.
-        if name not in _EXTRA_CHUNK_SET:
-            raise AttributeError(name)
-        lazy = getattr(self, "_lazy", None)
-        if lazy is not None:
-            lazy[0].load_extras(lazy[1], name)
-        return self.__dict__.setdefault(name, None)
+    locals().update({_n: _Deferred(_n) for _n in EXTRA_CHUNK_FIELDS})
 
     def load(self) -> None:
         """Decode the skipped fields now (no-op once done)."""
-        d = self.__dict__
         for n in EXTRA_CHUNK_FIELDS:
-            if n not in d:
-                self.__getattr__(n)
+            getattr(self, n)
 
     @property
     def extras_loaded(self) -> bool:
@@ -149,15 +172,35 @@ class LazyColumnMetaData(_LikeGenerated, pt.ColumnMetaData):
         return name in self.__dict__
 
 
-
 class LazyColumnChunk(_LikeGenerated, pt.ColumnChunk):
-    """A ``pt.ColumnChunk`` made without the generated ``__init__`` (see LazyColumnMetaData)."""
+    """A ``pt.ColumnChunk`` made without the generated ``__init__``, its
+    :data:`EXTRA_CC_FIELDS` decoded on first access (see LazyColumnMetaData)."""
 
+    __slots__ = ("_lazy",)
     THRIFT_NAME = "ColumnChunk"
     THRIFT_BASE = pt.ColumnChunk
     __init__ = object.__init__
-    locals().update(_defaults(pt.ColumnChunk))
+    locals().update(_defaults(pt.ColumnChunk, _EXTRA_CC_SET))
+    locals().update({_n: _Deferred(_n, _d) for _n, _d in _defaults(pt.ColumnChunk).items() if _n in _EXTRA_CC_SET})
 
+    def load(self) -> None:
+        """Decode the skipped fields now, the chunk's and its metadata's (no-op once done)."""
+        for n in EXTRA_CC_FIELDS:
+            getattr(self, n)
+        md = self.meta_data
+        if isinstance(md, LazyColumnMetaData):
+            md.load()
+
+
+
+class LazyRowGroup(_LikeGenerated, pt.RowGroup):
+    """A ``pt.RowGroup`` made without the generated ``__init__`` (a Python call setting every
+    field to its default, once per row group decoded; see LazyColumnMetaData)."""
+
+    THRIFT_NAME = "RowGroup"
+    THRIFT_BASE = pt.RowGroup
+    __init__ = object.__init__
+    locals().update(_defaults(pt.RowGroup))
 
 
 class LazyStatistics(_LikeGenerated, pt.Statistics):
@@ -194,7 +237,9 @@ class LazyFileMetaData(_LikeGenerated, pt.FileMetaData):
         """Decode everything that was left for later."""
         for rg in self.row_groups or []:
             for cc in rg.columns or []:
-                if isinstance(cc.meta_data, LazyColumnMetaData):
+                if isinstance(cc, LazyColumnChunk):
+                    cc.load()
+                elif isinstance(cc.meta_data, LazyColumnMetaData):
                     cc.meta_data.load()
         self.key_value_metadata  # noqa: B018
 
@@ -229,7 +274,7 @@ def only_fields(spec: tuple[Any, ...], keep: set[str], **changes: Any) -> tuple[
 
 
 _CMD_TRIM = _with(pt.ColumnMetaData.thrift_spec, **dict.fromkeys(EXTRA_CHUNK_FIELDS))
-_CC_TRIM = _with(pt.ColumnChunk.thrift_spec, meta_data=(
+_CC_TRIM = _with(pt.ColumnChunk.thrift_spec, **dict.fromkeys(EXTRA_CC_FIELDS), meta_data=(
     3, TType.STRUCT, "meta_data", [LazyColumnMetaData, _CMD_TRIM], None))
 _RG_TRIM = _with(pt.RowGroup.thrift_spec, columns=(
     1, TType.LIST, "columns", (TType.STRUCT, [LazyColumnChunk, _CC_TRIM], False), None))
@@ -239,7 +284,7 @@ _STATS_SPEC: Final = (12, TType.STRUCT, "statistics", [LazyStatistics, pt.Statis
 _CMD_TRIM_STATS = _with(pt.ColumnMetaData.thrift_spec,
                         **dict.fromkeys(n for n in EXTRA_CHUNK_FIELDS if n not in _STATS_GROUP),
                         statistics=_STATS_SPEC)
-_CC_TRIM_STATS = _with(pt.ColumnChunk.thrift_spec, meta_data=(
+_CC_TRIM_STATS = _with(pt.ColumnChunk.thrift_spec, **dict.fromkeys(EXTRA_CC_FIELDS), meta_data=(
     3, TType.STRUCT, "meta_data", [LazyColumnMetaData, _CMD_TRIM_STATS], None))
 _RG_TRIM_STATS = _with(pt.RowGroup.thrift_spec, columns=(
     1, TType.LIST, "columns", (TType.STRUCT, [LazyColumnChunk, _CC_TRIM_STATS], False), None))
@@ -251,13 +296,14 @@ class _Extras:
     No ``__init__``: the C decoder makes one per chunk (twice: chunk and metadata) with no
     arguments and sets the fields itself, so object's own initialiser is the cheapest."""
 
-    __slots__ = ("columns", "meta_data", *EXTRA_CHUNK_FIELDS)
+    __slots__ = ("columns", "meta_data", *EXTRA_CHUNK_FIELDS, *EXTRA_CC_FIELDS)
 
 
 def _extras_spec(names: tuple[str, ...]) -> tuple[Any, ...]:
-    """A ``RowGroup`` spec decoding only ``columns[*].meta_data.<name>`` for *names*."""
-    cmd = only_fields(pt.ColumnMetaData.thrift_spec, set(names), statistics=_STATS_SPEC)
-    cc = only_fields(pt.ColumnChunk.thrift_spec, {"meta_data"}, meta_data=(
+    """A ``RowGroup`` spec decoding only ``columns[*].meta_data.<name>`` (and
+    ``columns[*].<name>`` for a :data:`EXTRA_CC_FIELDS` name) for *names*."""
+    cmd = only_fields(pt.ColumnMetaData.thrift_spec, set(names) & _EXTRA_CHUNK_SET, statistics=_STATS_SPEC)
+    cc = only_fields(pt.ColumnChunk.thrift_spec, {"meta_data", *(set(names) & _EXTRA_CC_SET)}, meta_data=(
         3, TType.STRUCT, "meta_data", [_Extras, cmd], None))
     return only_fields(pt.RowGroup.thrift_spec, {"columns"}, columns=(
         1, TType.LIST, "columns", (TType.STRUCT, [_Extras, cc], False), None))
@@ -267,10 +313,12 @@ def _extras_spec(names: tuple[str, ...]) -> tuple[Any, ...]:
 #: one of its fields: statistics and encodings, which pruning reads, apart from the rest, so
 #: reading them does not build the many encoding_stats and size_statistics objects.
 _GROUPS: Final = (_STATS_GROUP, ("encoding_stats", "size_statistics", "geospatial_statistics",
-                                 "path_in_schema"))
+                                 "path_in_schema", *EXTRA_CC_FIELDS))
 _GROUP_OF: Final = {name: g for g in _GROUPS for name in g}
 _RG_EXTRAS: Final = {g: _extras_spec(g) for g in _GROUPS}
-assert set(_GROUP_OF) == set(EXTRA_CHUNK_FIELDS)
+assert set(_GROUP_OF) == set(EXTRA_CHUNK_FIELDS) | set(EXTRA_CC_FIELDS)
+#: the defaults of the skipped ``ColumnChunk`` fields (an absent ``file_offset`` decodes as 0)
+_CC_DEFAULTS: Final = {n: d for n, d in _defaults(pt.ColumnChunk).items() if n in _EXTRA_CC_SET}
 
 _SKIP_ALL: Final[tuple[Any, ...]] = ()
 
@@ -420,19 +468,21 @@ class LazyFooter:
                 return rg
             ref = (self, i)
             if self.statistics_wanted:
-                rg = self._decode(pt.RowGroup, _RG_TRIM_STATS, self._rg_spans[i])
+                rg = self._decode(LazyRowGroup, _RG_TRIM_STATS, self._rg_spans[i])
                 for cc in rg.columns or ():
+                    cc._lazy = ref
                     md = cc.meta_data
                     if md is not None:
                         md._lazy = ref
                         md.__dict__.setdefault("statistics", None)   # absent: None, as decoded
                         # (an absent ``encodings``, a required field, is set to None by
-                        # __getattr__ when first read: the group is marked decoded below)
+                        # its descriptor when first read: the group is marked decoded below)
                 self._extras_done.add((i, _GROUP_OF["statistics"]))
             else:
-                rg = self._decode(pt.RowGroup, _RG_TRIM, self._rg_spans[i])
-                # One assignment per chunk: each chunk's metadata learns where its statistics are.
+                rg = self._decode(LazyRowGroup, _RG_TRIM, self._rg_spans[i])
+                # Each chunk and its metadata learn where their skipped fields are.
                 for cc in rg.columns or ():
+                    cc._lazy = ref
                     md = cc.meta_data
                     if md is not None:
                         md._lazy = ref
@@ -457,8 +507,9 @@ class LazyFooter:
         return list(self._groups)
 
     def load_extras(self, i: int, name: str) -> None:
-        """Decode field *name* (one of :data:`EXTRA_CHUNK_FIELDS`), and the others of its group,
-        for every chunk of row group *i*, into the chunks' metadata."""
+        """Decode field *name* (one of :data:`EXTRA_CHUNK_FIELDS` or :data:`EXTRA_CC_FIELDS`),
+        and the others of its group, for every chunk of row group *i*, into the chunks and
+        their metadata."""
         group = _GROUP_OF[name]
         key = (i, group)
         if key in self._extras_done:
@@ -475,13 +526,19 @@ class LazyFooter:
             chunks = rg.columns or []
             if len(cols) != len(chunks):   # same bytes, same decoder: cannot happen
                 self._fail(EOFError("row group decoded twice with different column counts"))
+            md_names = [n for n in group if n in _EXTRA_CHUNK_SET]
+            cc_names = [n for n in group if n in _EXTRA_CC_SET]
             for cc, ex in zip(chunks, cols):
                 md = cc.meta_data
                 if isinstance(md, LazyColumnMetaData):
                     got = getattr(ex, "meta_data", None)
                     d = md.__dict__
-                    for n in group:
+                    for n in md_names:
                         d.setdefault(n, getattr(got, n, None))
+                if cc_names and isinstance(cc, LazyColumnChunk):
+                    d = cc.__dict__
+                    for n in cc_names:
+                        d.setdefault(n, getattr(ex, n, _CC_DEFAULTS[n]))
             self._extras_done.add(key)
             self.decoded_extras += 1
 

@@ -130,3 +130,38 @@ def test_chunk_wrapper_pickles_and_decodes_its_statistics_after(many_chunks):
     theirs = pq.read_metadata(many_chunks).row_group(2).column(1).statistics
     assert (chunk.statistics.min, chunk.statistics.max) == (theirs.min, theirs.max)
     assert chunk.statistics is chunk.statistics     # decoded once
+
+
+def test_lazy_chunk_metadata_has_no_getattr_hook():
+    # A class with __getattr__ has every attribute read take CPython's generic lookup (not
+    # specialised): the skipped fields load through per-field descriptors instead.
+    from parquet_core.thrift.lazy_footer import LazyColumnMetaData
+
+    assert not [c for c in LazyColumnMetaData.__mro__ if "__getattr__" in vars(c)]
+
+
+def test_skipped_fields_load_on_first_read_and_accept_assignment(many_chunks):
+    md = pc.read_metadata(many_chunks)
+    theirs = pq.read_metadata(many_chunks).row_group(3).column(2)
+    meta = md.row_group(3).column(2).meta
+    assert not meta.loaded("encodings") and not meta.loaded("path_in_schema")
+    assert meta.path_in_schema == ["c2"]
+    assert sorted(meta.encodings) == sorted(getattr(pt.Encoding, e) for e in theirs.encodings)
+    meta.encoding_stats = ["mine"]      # an assignment wins over the deferred decode
+    assert meta.encoding_stats == ["mine"]
+    assert md.row_group(3).column(2).meta.encoding_stats == ["mine"]
+
+
+@pytest.mark.parametrize("pickled", [False, True])
+def test_row_group_follows_an_assigned_raw_list(many_chunks, pickled):
+    import pickle
+
+    md = pc.read_metadata(many_chunks)
+    if pickled:
+        md = pickle.loads(pickle.dumps(md))
+    first, last = md.row_group(1), md.row_group(5)
+    assert md.row_group(1) is first and md.row_group(5) is last    # the wrappers are kept
+    md.raw.row_groups = md.raw.row_groups[:2]    # as dataset/metadata_update.py does
+    assert md.num_row_groups == 2
+    with pytest.raises(IndexError):
+        md.row_group(5)

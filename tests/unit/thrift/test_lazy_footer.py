@@ -163,6 +163,38 @@ def test_a_chunk_without_encodings_reads_none_as_eagerly(tmp_path: Path, stats_f
     assert [md.row_group(i).raw for i in range(md.num_row_groups)] == eager.row_groups
 
 
+@pytest.mark.parametrize("absent", [False, True])
+def test_chunk_file_offset_is_decoded_when_first_read(tmp_path: Path, absent: bool) -> None:
+    # ColumnChunk.file_offset (deprecated) is left for later like the statistics; absent from
+    # the bytes it reads 0, as the eager decode (the generated default) gives
+    from parquet_core.thrift.codec import serialize
+
+    p = _write(tmp_path / "a.parquet")
+    data = p.read_bytes()
+    buf, start = _footer(data)
+    raw, _ = parse(buf, pt.FileMetaData)
+    for i, rg in enumerate(raw.row_groups):    # (pyarrow writes 0: distinct values instead)
+        for j, cc in enumerate(rg.columns):
+            cc.file_offset = None if absent and j == 1 else 1000 * i + j + 1
+    buf = serialize(raw)
+    p = tmp_path / "b.parquet"
+    p.write_bytes(data[:start] + buf + struct.pack("<I", len(buf)) + b"PAR1")
+    eager = parse(buf, pt.FileMetaData)[0]
+    md = pc.read_metadata(p)
+    state = lazy_state(md.raw)
+    rg = md.row_group(2)
+    assert [rg.column(j).total_compressed_size for j in range(md.num_columns)]
+    cols = state.row_group(2).columns
+    assert not any("file_offset" in cc.__dict__ for cc in cols)
+    assert state.decoded_extras == 0
+    want = [cc.file_offset for cc in eager.row_groups[2].columns]
+    assert want[:3] == [2001, 0 if absent else 2002, 2003]
+    assert [cc.file_offset for cc in cols] == want
+    assert state.decoded_extras == 1 and all("file_offset" in cc.__dict__ for cc in cols)
+    assert [md.row_group(i).raw for i in range(md.num_row_groups)] == eager.row_groups
+    assert md.to_dict() == pc.FileMetadata(eager).to_dict()
+
+
 def pq_encoding_stats(p: Path, i: int, j: int) -> list[Any]:
     """The chunk's encoding_stats, decoded eagerly from the footer bytes."""
     raw, _ = parse(_footer(p.read_bytes())[0], pt.FileMetaData)
