@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Sequence, TypeAlias
 import numpy as np
 
 from parquet_core.constants import MAGIC
-from parquet_core.errors import ParquetFormatError, ParquetSchemaError
+from parquet_core.errors import ParquetFormatError, ParquetSchemaError, note_file
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
 from parquet_core.file.reader import ParquetFile
 from parquet_core.file.sink import open_sink
@@ -55,9 +55,14 @@ class Summary:
     """A dataset's ``_metadata``: the open footer, the row groups of each file it names,
     and which of them describe the files listed (see ``staleness.py``)."""
 
-    def __init__(self, pf: ParquetFile, root_rel: dict[str, list[int]]) -> None:
+    def __init__(self, pf: ParquetFile, root_rel: dict[str, list[int]], *,
+                 ends: list[int | None] | None = None, written: int | None = None) -> None:
         self.pf = pf
         self.groups = root_rel              # relative path -> row group indexes
+        #: each row group's end of column data, when known already (see :meth:`row_group_ends`)
+        self._ends = ends
+        #: ``_metadata``'s modification time (ns) when its bytes were read (None: stat it)
+        self.written = written
         self.stale: dict[str, str] = {}     # relative path -> why its entry is not used
         self.used = 0                       # listed files whose footer comes from here
         self._verified: set[int] = set()
@@ -94,6 +99,15 @@ class Summary:
                     f"but decodes to {decoded!r}: the summary footer is damaged")
             self._verified.add(g)
 
+    def row_group_ends(self) -> list[int | None]:
+        """Each row group's end of column data (``staleness.row_group_ends``), made once."""
+        ends = self._ends
+        if ends is None:
+            from parquet_core.dataset.staleness import row_group_ends
+
+            ends = self._ends = row_group_ends(self.pf.metadata.raw)
+        return ends
+
     def match(self, ds: ParquetDataset) -> list[list[int] | None] | None:
         """Each listed file's row groups here when ``_metadata`` still describes it, else
         None (its own footer is read): parallel to ``ds.discovery.files``; None when
@@ -106,7 +120,7 @@ class Summary:
         ends, decoded once; then one step per file applies the rules of ``staleness.py``
         (:func:`_verdicts`).  (Array comparisons were tried for the checks: slower for
         1,000 files than the loop, which makes nothing but the verdicts.)"""
-        from parquet_core.dataset.staleness import row_group_ends, stale_reason
+        from parquet_core.dataset.staleness import stale_reason
 
         groups = self.groups
         if not groups:
@@ -118,7 +132,9 @@ class Summary:
         prefix = root.rstrip(sep) + sep if root else None
         cut = len(prefix) if prefix else 0
         written = disc.metadata_time          # an object store's listing gave it
-        if local and disc.metadata_path is not None:
+        if self.written is not None:
+            written = self.written
+        elif local and disc.metadata_path is not None:
             try:
                 written = os.stat(disc.metadata_path).st_mtime_ns
             except OSError:
@@ -135,7 +151,7 @@ class Summary:
         picked: list[list[int] | None] = hits
         used = 0
         if hits.count(None) < len(hits):
-            picked, stale, used = _verdicts(disc, rels, hits, row_group_ends(self.pf.metadata.raw), written)
+            picked, stale, used = _verdicts(disc, rels, hits, self.row_group_ends(), written)
         listed = set(rels)
         if not groups.keys() <= listed:         # some entries name no listed file
             for rel in groups:
@@ -201,8 +217,58 @@ def load_summary(ds: ParquetDataset) -> tuple[Summary | None, Any]:
             return None, None
         with _open(ds, disc.common_metadata_path) as pf:
             return None, pf.schema_arrow
+    from parquet_core.dataset import summary_cache
+
+    if summary_cache.usable(ds.filesystem, ds.options):
+        kept = _load_kept(ds, path)
+        if kept is not None:
+            return kept, kept.pf.schema_arrow
     pf = _open(ds, path)
     return Summary(pf, summary_groups(pf.metadata.raw)), pf.schema_arrow
+
+
+def _load_kept(ds: ParquetDataset, path: str) -> Summary | None:
+    """``_metadata`` through the process's cache of decoded summaries (``summary_cache.py``):
+    its bytes read whole and compared with the kept ones; equal, the kept decode is used
+    (new objects for this dataset); else decoded from these bytes and kept.  None when the
+    file is too large to keep (the caller opens it as any file)."""
+    from parquet_core.dataset.staleness import row_group_ends
+    from parquet_core.dataset.summary_cache import CACHE, CachedSummary, SummaryBytes, read_summary_bytes
+    from parquet_core.thrift.lazy_footer import FooterSnapshot, lazy_state
+
+    fs = ds.filesystem
+    shown = fs.display(path)
+    try:
+        read = read_summary_bytes(path, CACHE.max_bytes)
+    except OSError as exc:
+        note_file(exc, shown, "reading")
+        raise
+    if read is None:
+        return None
+    data, written = read
+    ds.io_stats.add(len(data))
+    entry = CACHE.lookup(path, data)
+    if entry is not None:
+        pf = ds.file_class.from_footer(SummaryBytes(data, path, ds.io_stats), shown, entry.snapshot.fresh(), entry.footer_len,
+                                       options=ds.options)
+        return Summary(pf, entry.fresh_groups(), ends=None if entry.ends is None else list(entry.ends),
+                       written=written)
+    pf = ds.file_class.from_source(SummaryBytes(data, path, ds.io_stats), shown, options=ds.options)
+    md = pf.metadata
+    raw = md.raw
+    # kept only as opened here: a lazily decoded plaintext footer (taken before anything
+    # below decodes a row group of it)
+    snapshot = FooterSnapshot(raw) if lazy_state(raw) is not None and md.decryptor is None \
+        and raw.encryption_algorithm is None else None
+    groups = summary_groups(raw)
+    ends = row_group_ends(raw) if groups else None
+    if snapshot is None:
+        CACHE.discard(path)
+    else:
+        CACHE.store(path, CachedSummary(data, snapshot, md.footer_size,
+                                        tuple((rel, tuple(gs)) for rel, gs in groups.items()),
+                                        None if ends is None else tuple(ends)))
+    return Summary(pf, groups, ends=ends, written=written)
 
 
 def summary_groups(raw: Any, fast: bool = True) -> dict[str, list[int]]:
