@@ -164,7 +164,7 @@ def read_summary_bytes(path: str, limit: int) -> tuple[bytes, int] | None:
         st = os.fstat(fd)
         if st.st_size > limit:
             return None
-        chunks = []
+        chunks: list[bytes] = []
         total = 0
         while True:     # to the end, whatever the size said (a file still being written)
             chunk = os.read(fd, max(st.st_size - total, 0) + 1 if not chunks else 1 << 16)

@@ -1,0 +1,293 @@
+"""The process's cache of decoded ``_metadata`` files (``dataset/summary_cache.py``).
+
+A kept decode is used only when the ``_metadata`` bytes read by the new plan equal the
+kept bytes.  Each way a ``_metadata`` can change under the same path is tried, including
+the ones that keep its size, modification time and inode (a rewrite in place within the
+clock's tick): the plan must see the new content, as pyarrow does.  And nothing a plan
+hands out is the cache's own: changing one plan's metadata, summary groups or fragments
+changes nothing for the next plan.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import threading
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import parquet_core as pc
+from parquet_core.dataset import summary_cache
+from parquet_core.dataset.staleness import row_group_ends
+from parquet_core.dataset.summary_cache import CACHE, CachedSummary, SummaryCache
+from parquet_core.errors import ParquetError
+from parquet_core.file.footer import read_footer
+from parquet_core.file.source import FileSource
+from parquet_core.thrift import pt
+from parquet_core.thrift.codec import HAVE_ACCELERATED, parse
+from parquet_core.thrift.lazy_footer import FooterSnapshot, lazy_state
+
+pytestmark = pytest.mark.skipif(not HAVE_ACCELERATED, reason="lazy footers need thrift's C decoder")
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    CACHE.clear()
+    yield
+    CACHE.clear()
+
+
+def _dataset(tmp_path, files=3):
+    """``p=i/part.parquet`` files of a column ``alpha``, and a ``_metadata`` naming them all,
+    written by pyarrow (no ARROW:schema: the column's name is in the Parquet schema only)."""
+    root = tmp_path / "ds"
+    collected = []
+    for i in range(files):
+        d = root / f"p={i}"
+        d.mkdir(parents=True)
+        f = d / "part.parquet"
+        pq.write_table(pa.table({"alpha": list(range(i * 10, i * 10 + 5 + i))}), f, store_schema=False)
+        md = pq.read_metadata(f)
+        md.set_file_path(f"p={i}/part.parquet")
+        collected.append(md)
+    meta = root / "_metadata"
+    pq.write_metadata(pq.read_schema(root / "p=0" / "part.parquet"), meta, metadata_collector=collected)
+    past = os.stat(meta).st_mtime_ns - 10**9
+    for i in range(files):
+        os.utime(root / f"p={i}" / "part.parquet", ns=(past, past))
+    return str(root), str(meta)
+
+
+def _bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _renamed(data: bytes) -> bytes:
+    """The same ``_metadata`` with the column ``alpha`` named ``omega``: same size."""
+    assert data.count(b"alpha") >= 2        # the schema and each chunk's path_in_schema
+    out = data.replace(b"alpha", b"omega")
+    assert len(out) == len(data) and out != data
+    return out
+
+
+def _plan(root):
+    d = pc.ParquetDataset(root)
+    return d, d.schema.names
+
+
+def _filled(root):
+    """Plan twice: the second plan is served from the cache (checked)."""
+    _plan(root)
+    hits = CACHE.hits
+    d, names = _plan(root)
+    assert CACHE.hits == hits + 1 and len(CACHE) == 1
+    assert names == ["alpha", "p"]
+    return d
+
+
+def test_a_repeated_plan_is_served_and_equals_a_new_decode(tmp_path):
+    root, meta = _dataset(tmp_path)
+    _filled(root)
+    warm = pc.ParquetDataset(root)
+    rep = warm.explain()
+    assert (rep.footers_from_metadata, rep.footers_read, rep.stale_metadata) == (3, 0, {})
+    assert warm.summary is not None and warm.summary.pf.metadata.raw == parse(_bytes(meta)[4:-8], pt.FileMetaData)[0]
+    assert pc.read_table(root).to_arrow().sort_by("alpha").column("alpha").to_pylist() == \
+        pq.read_table(root).sort_by("alpha").column("alpha").to_pylist()
+
+
+def test_rewritten_in_place_same_size_same_time_is_decoded_again(tmp_path):
+    root, meta = _dataset(tmp_path)
+    _filled(root)
+    before = os.stat(meta)
+    with open(meta, "r+b") as f:               # the same inode, the same size
+        data = f.read()
+        f.seek(0)
+        f.write(_renamed(data))
+    os.utime(meta, ns=(before.st_atime_ns, before.st_mtime_ns))     # within the same clock tick
+    after = os.stat(meta)
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (before.st_ino, before.st_size, before.st_mtime_ns)
+    assert pq.read_metadata(meta).schema.names == ["omega"]       # the oracle
+    assert _plan(root)[1] == ["omega", "p"]
+
+
+def test_replaced_by_rename_is_decoded_again(tmp_path):
+    root, meta = _dataset(tmp_path)
+    _filled(root)
+    before = os.stat(meta)
+    tmp = os.path.join(os.path.dirname(meta), ".new-metadata")
+    with open(meta, "rb") as f, open(tmp, "wb") as g:
+        g.write(_renamed(f.read()))
+    os.utime(tmp, ns=(before.st_atime_ns, before.st_mtime_ns))
+    os.replace(tmp, meta)
+    assert os.stat(meta).st_size == before.st_size
+    assert pq.read_metadata(meta).schema.names == ["omega"]
+    assert _plan(root)[1] == ["omega", "p"]
+
+
+def test_truncated_is_refused_as_without_the_cache(tmp_path):
+    root, meta = _dataset(tmp_path)
+    _filled(root)
+    before = os.stat(meta)
+    with open(meta, "r+b") as f:
+        f.truncate(before.st_size // 2)
+    os.utime(meta, ns=(before.st_atime_ns, before.st_mtime_ns))
+    with pytest.raises((OSError, pa.ArrowInvalid)):
+        pq.read_metadata(meta)                 # the oracle refuses it too
+    with pytest.raises(ParquetError, match="_metadata"):
+        _plan(root)
+    CACHE.clear()
+    with pytest.raises(ParquetError, match="_metadata"):     # the same as a first plan
+        _plan(root)
+
+
+def test_deleted_is_not_served(tmp_path, monkeypatch):
+    root, meta = _dataset(tmp_path)
+    _filled(root)
+    # deleted after the listing saw it: the read fails as opening it did, nothing is served
+    from parquet_core.dataset import dataset as dataset_module
+
+    listed = dataset_module.discover
+    def list_then_delete(*args, **kwargs):
+        found = listed(*args, **kwargs)
+        os.unlink(meta)
+        return found
+
+    monkeypatch.setattr(dataset_module, "discover", list_then_delete)
+    with pytest.raises(FileNotFoundError, match="_metadata"):
+        _plan(root)
+    monkeypatch.setattr(dataset_module, "discover", listed)
+    # gone before the listing: every footer is read from its file
+    d = pc.ParquetDataset(root)
+    rep = d.explain()
+    assert d.summary is None and (rep.footers_from_metadata, rep.footers_read) == (0, 3)
+    assert d.schema.names == ["alpha", "p"]
+
+
+def test_a_served_plan_still_checks_the_files_against_the_listing(tmp_path):
+    root, meta = _dataset(tmp_path)
+    _filled(root)
+    late = os.stat(meta).st_mtime_ns + 10**9
+    changed = os.path.join(root, "p=1", "part.parquet")
+    os.utime(changed, ns=(late, late))          # modified after _metadata: its entry is stale
+    os.unlink(os.path.join(root, "p=2", "part.parquet"))
+    hits = CACHE.hits
+    rep = pc.ParquetDataset(root).explain()
+    assert CACHE.hits == hits + 1
+    assert (rep.footers_from_metadata, rep.footers_read) == (1, 1)
+    assert sorted(os.path.basename(os.path.dirname(k)) for k in rep.stale_metadata) == ["p=1", "p=2"]
+
+
+def test_changing_a_plan_changes_nothing_kept(tmp_path):
+    root, meta = _dataset(tmp_path)
+    first = _filled(root)
+    s = first.summary
+    raw = s.pf.metadata.raw
+    raw.schema[1].name = "changed"
+    raw.num_rows = -1
+    raw.row_groups[0].num_rows = 12345
+    raw.row_groups[1].columns[0].meta_data.statistics = None
+    s.groups["p=0/part.parquet"].append(99)
+    first.fragments[1].row_groups.append(77)
+    s.row_group_ends()[0] = -5
+    hits = CACHE.hits
+    again = pc.ParquetDataset(root)
+    assert CACHE.hits == hits + 1
+    theirs = pq.read_metadata(meta)
+    raw2 = again.summary.pf.metadata.raw
+    assert raw2 is not raw and raw2.schema[1].name == "alpha" and raw2.num_rows == theirs.num_rows
+    assert [rg.num_rows for rg in raw2.row_groups] == [theirs.row_group(i).num_rows for i in range(3)]
+    assert raw2.row_groups[1].columns[0].meta_data.statistics is not None
+    assert again.summary.groups == {f"p={i}/part.parquet": [i] for i in range(3)}
+    assert [f.row_groups for f in again.fragments] == [[0], [1], [2]]
+    cold, _ = parse(_bytes(meta)[4:-8], pt.FileMetaData)
+    assert again.summary.row_group_ends() == row_group_ends(cold)
+    assert raw2 == cold
+
+
+def test_planning_on_threads_sees_one_decode(tmp_path):
+    root, _ = _dataset(tmp_path)
+    errors, names = [], []
+
+    def plan():
+        try:
+            for _ in range(20):
+                names.append(tuple(pc.ParquetDataset(root).schema.names))
+        except BaseException as exc:    # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=plan) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and set(names) == {("alpha", "p")} and len(names) == 120
+
+
+def test_too_large_to_keep_is_opened_as_before(tmp_path, monkeypatch):
+    root, meta = _dataset(tmp_path)
+    monkeypatch.setattr(CACHE, "max_bytes", os.stat(meta).st_size - 1)
+    for _ in range(2):
+        d = pc.ParquetDataset(root)
+        assert d.schema.names == ["alpha", "p"] and d.explain().footers_from_metadata == 3
+    assert len(CACHE) == 0 and CACHE.hits == 0
+
+
+def test_strict_and_stores_do_not_use_the_cache(tmp_path):
+    root, _ = _dataset(tmp_path)
+    assert pc.ParquetDataset(root, strict=True).schema.names == ["alpha", "p"]
+    assert len(CACHE) == 0
+    assert not summary_cache.usable(pc.ParquetDataset(root).filesystem, pc.ParquetDataset(root, strict=True).options)
+
+
+def _entry(n: int) -> CachedSummary:
+    root_raw = pt.FileMetaData(version=1, schema=[pt.SchemaElement(name="s", num_children=0)], num_rows=0,
+                               row_groups=[])
+    from parquet_core.thrift.codec import serialize
+    buf = serialize(root_raw)
+    from parquet_core.thrift.lazy_footer import parse_file_metadata
+    raw, _ = parse_file_metadata(buf, lambda exc: None)
+    return CachedSummary(bytes(n), FooterSnapshot(raw), len(buf), (), None)
+
+
+def test_bounded_least_recently_used_first_out():
+    cache = SummaryCache(max_bytes=3000)
+    a, b, c = _entry(1000), _entry(1000), _entry(1000)
+    cache.store("a", a)
+    cache.store("b", b)
+    assert cache.lookup("a", bytes(1000)) is a            # a is now the most recent
+    cache.store("c", c)                                   # over the bound: b goes
+    assert cache.lookup("b", bytes(1000)) is None and cache.lookup("a", bytes(1000)) is a
+    assert cache.lookup("c", bytes(1000)) is c and cache.kept_bytes <= 3000
+    assert cache.lookup("a", bytes(999) + b"x") is None     # other bytes: not served
+    cache.store("big", _entry(5000))                      # larger than the bound: not kept
+    assert cache.lookup("big", bytes(5000)) is None and len(cache) == 2
+
+
+def _footers():
+    data = os.environ.get("PARQUET_TEST_DATA")
+    files = sorted(glob.glob(os.path.join(data, "*.parquet"))) if data else []
+    for f in files:
+        try:
+            src = FileSource(f)
+            raw, _, decryptor = read_footer(src)
+        except Exception:
+            continue
+        if lazy_state(raw) is not None and decryptor is None:
+            yield f, raw
+
+
+def test_snapshot_fresh_equals_the_eager_decode_of_the_corpus():
+    seen = 0
+    for f, raw in _footers():
+        snap = FooterSnapshot(raw)
+        a, b = snap.fresh(), snap.fresh()
+        eager, _ = parse(snap.buf, pt.FileMetaData)
+        assert a == eager and b == eager, f
+        assert a.schema[0] is not b.schema[0] and a.row_groups is not b.row_groups
+        seen += 1
+    if not seen:
+        pytest.skip("PARQUET_TEST_DATA is not set")
