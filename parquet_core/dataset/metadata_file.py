@@ -29,7 +29,7 @@ import itertools
 import os
 import posixpath
 import struct
-from typing import TYPE_CHECKING, Any, Sequence, TypeAlias
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, TypeAlias
 
 import numpy as np
 
@@ -55,10 +55,12 @@ class Summary:
     """A dataset's ``_metadata``: the open footer, the row groups of each file it names,
     and which of them describe the files listed (see ``staleness.py``)."""
 
-    def __init__(self, pf: ParquetFile, root_rel: dict[str, list[int]], *,
-                 ends: list[int | None] | None = None, written: int | None = None) -> None:
+    def __init__(self, pf: ParquetFile, root_rel: Mapping[str, Sequence[int]], *,
+                 ends: Sequence[int | None] | None = None, written: int | None = None) -> None:
         self.pf = pf
-        self.groups = root_rel              # relative path -> row group indexes
+        #: relative path -> row group indexes (read-only when shared with other plans:
+        #: ``summary_cache.py``)
+        self.groups = root_rel
         #: each row group's end of column data, when known already (see :meth:`row_group_ends`)
         self._ends = ends
         #: ``_metadata``'s modification time (ns) when its bytes were read (None: stat it)
@@ -99,7 +101,7 @@ class Summary:
                     f"but decodes to {decoded!r}: the summary footer is damaged")
             self._verified.add(g)
 
-    def row_group_ends(self) -> list[int | None]:
+    def row_group_ends(self) -> Sequence[int | None]:
         """Each row group's end of column data (``staleness.row_group_ends``), made once."""
         ends = self._ends
         if ends is None:
@@ -148,7 +150,7 @@ class Summary:
             rels = [r.replace(sep, "/") for r in rels]
         hits = list(map(groups.get, rels))
         stale: dict[str, str] = {}
-        picked: list[list[int] | None] = hits
+        picked: list[list[int] | None] = [None] * len(hits)
         used = 0
         if hits.count(None) < len(hits):
             picked, stale, used = _verdicts(disc, rels, hits, self.row_group_ends(), written)
@@ -168,9 +170,10 @@ class Summary:
 _Verdicts: TypeAlias = "tuple[list[list[int] | None], dict[str, str], int]"
 
 
-def _verdicts(disc: Discovery, rels: list[str], hits: list[list[int] | None],
-              ends: list[int | None], written: int | None) -> _Verdicts:
-    """The rules of ``staleness.py``, one listed file at a time."""
+def _verdicts(disc: Discovery, rels: list[str], hits: list[Sequence[int] | None],
+              ends: Sequence[int | None], written: int | None) -> _Verdicts:
+    """The rules of ``staleness.py``, one listed file at a time; each file used gets a list
+    of its row groups of its own (the summary's groups may be shared between plans)."""
     from parquet_core.dataset.staleness import TAIL_BYTES, stale_reason
 
     picked: list[list[int] | None] = []
@@ -188,7 +191,7 @@ def _verdicts(disc: Discovery, rels: list[str], hits: list[list[int] | None],
             stale[rel] = stale_reason(size, need, mtime, written)
             picked.append(None)
             continue
-        picked.append(rgs)
+        picked.append(list(rgs))
         used += 1
     return picked, stale, used
 
@@ -233,7 +236,13 @@ def _load_kept(ds: ParquetDataset, path: str) -> Summary | None:
     (new objects for this dataset); else decoded from these bytes and kept.  None when the
     file is too large to keep (the caller opens it as any file)."""
     from parquet_core.dataset.staleness import row_group_ends
-    from parquet_core.dataset.summary_cache import CACHE, CachedSummary, SummaryBytes, read_summary_bytes
+    from parquet_core.dataset.summary_cache import (
+        CACHE,
+        CachedSummary,
+        SummaryBytes,
+        frozen_groups,
+        read_summary_bytes,
+    )
     from parquet_core.thrift.lazy_footer import FooterSnapshot, lazy_state
 
     fs = ds.filesystem
@@ -251,8 +260,7 @@ def _load_kept(ds: ParquetDataset, path: str) -> Summary | None:
     if entry is not None:
         pf = ds.file_class.from_footer(SummaryBytes(data, path, ds.io_stats), shown, entry.snapshot.fresh(), entry.footer_len,
                                        options=ds.options)
-        return Summary(pf, entry.fresh_groups(), ends=None if entry.ends is None else list(entry.ends),
-                       written=written)
+        return Summary(pf, entry.groups, ends=entry.ends, written=written)
     pf = ds.file_class.from_source(SummaryBytes(data, path, ds.io_stats), shown, options=ds.options)
     md = pf.metadata
     raw = md.raw
@@ -264,11 +272,10 @@ def _load_kept(ds: ParquetDataset, path: str) -> Summary | None:
     ends = row_group_ends(raw) if groups else None
     if snapshot is None:
         CACHE.discard(path)
-    else:
-        CACHE.store(path, CachedSummary(data, snapshot, md.footer_size,
-                                        tuple((rel, tuple(gs)) for rel, gs in groups.items()),
-                                        None if ends is None else tuple(ends)))
-    return Summary(pf, groups, ends=ends, written=written)
+        return Summary(pf, groups, ends=ends, written=written)
+    entry = CachedSummary(data, snapshot, md.footer_size, frozen_groups(groups), None if ends is None else tuple(ends))
+    CACHE.store(path, entry)
+    return Summary(pf, entry.groups, ends=entry.ends, written=written)
 
 
 def summary_groups(raw: Any, fast: bool = True) -> dict[str, list[int]]:

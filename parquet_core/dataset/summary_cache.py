@@ -18,8 +18,9 @@ file), so what it decoded and what it reads are one snapshot.
 **Nothing kept is handed out.**  An entry holds the bytes, a
 :class:`~parquet_core.thrift.lazy_footer.FooterSnapshot` (spans and the top-level fields
 re-encoded; each plan gets a new decoded footer from it, the row groups decoded lazily
-into objects of that plan's own), the row groups of each file (copied for each plan) and
-the row groups' ends (immutable).  A caller that changes its plan's metadata, summary
+into objects of that plan's own), the row groups of each file and the row groups' ends
+(both immutable: a read-only mapping of tuples, a tuple; each fragment gets a list of
+its own).  A caller that changes its plan's metadata, summary
 groups or fragments changes nothing here (``tests/dataset/test_summary_cache.py``).
 
 Bounded: entries are kept least recently used first out while their bytes (the file's
@@ -35,13 +36,14 @@ import os
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping, Sequence
 
 from parquet_core.file.filesystem import CountingSource, IOStats, LocalFileSystem
 from parquet_core.file.source import BufferSource, RandomAccessSource, sibling_file
 from parquet_core.thrift.lazy_footer import FooterSnapshot
 
-__all__ = ["MAX_BYTES", "SummaryBytes", "CachedSummary", "SummaryCache", "CACHE", "read_summary_bytes"]
+__all__ = ["MAX_BYTES", "SummaryBytes", "CachedSummary", "frozen_groups", "SummaryCache", "CACHE", "read_summary_bytes"]
 
 #: The bytes of the kept summaries at most (file bytes and footer bytes, counted apart).
 MAX_BYTES = 8 << 20
@@ -70,7 +72,9 @@ class CachedSummary:
     data: bytes                          #: the whole file, as read when it was decoded
     snapshot: FooterSnapshot             #: its footer (see :meth:`FooterSnapshot.fresh`)
     footer_len: int
-    groups: tuple[tuple[str, tuple[int, ...]], ...]     #: file_path -> its row groups
+    #: file_path -> its row groups: read-only (a mapping proxy of tuples), so every plan
+    #: served from this entry shares it (``Summary.match`` gives fragments lists of their own)
+    groups: Mapping[str, tuple[int, ...]]
     ends: tuple[int | None, ...] | None  #: each row group's end of column data (None: not made)
 
     @property
@@ -78,9 +82,10 @@ class CachedSummary:
         buf = self.snapshot.buf
         return len(self.data) + (0 if buf is self.data else len(buf))
 
-    def fresh_groups(self) -> dict[str, list[int]]:
-        """The groups as ``Summary`` holds them: a new dictionary of new lists."""
-        return {rel: list(gs) for rel, gs in self.groups}
+
+def frozen_groups(groups: Mapping[str, Sequence[int]]) -> Mapping[str, tuple[int, ...]]:
+    """*groups* (``metadata_file.summary_groups``) as a read-only mapping of tuples."""
+    return MappingProxyType(dict(zip(groups.keys(), map(tuple, groups.values()))))
 
 
 class SummaryCache:

@@ -190,9 +190,13 @@ def test_changing_a_plan_changes_nothing_kept(tmp_path):
     raw.num_rows = -1
     raw.row_groups[0].num_rows = 12345
     raw.row_groups[1].columns[0].meta_data.statistics = None
-    s.groups["p=0/part.parquet"].append(99)
-    first.fragments[1].row_groups.append(77)
-    s.row_group_ends()[0] = -5
+    with pytest.raises((TypeError, AttributeError)):      # shared between plans: read-only
+        s.groups["p=0/part.parquet"].append(99)
+    with pytest.raises(TypeError):
+        s.groups["new"] = [5]
+    with pytest.raises(TypeError):
+        s.row_group_ends()[0] = -5
+    first.fragments[1].row_groups.append(77)             # each fragment's list is its own
     hits = CACHE.hits
     again = pc.ParquetDataset(root)
     assert CACHE.hits == hits + 1
@@ -201,10 +205,10 @@ def test_changing_a_plan_changes_nothing_kept(tmp_path):
     assert raw2 is not raw and raw2.schema[1].name == "alpha" and raw2.num_rows == theirs.num_rows
     assert [rg.num_rows for rg in raw2.row_groups] == [theirs.row_group(i).num_rows for i in range(3)]
     assert raw2.row_groups[1].columns[0].meta_data.statistics is not None
-    assert again.summary.groups == {f"p={i}/part.parquet": [i] for i in range(3)}
+    assert {k: list(v) for k, v in again.summary.groups.items()} == {f"p={i}/part.parquet": [i] for i in range(3)}
     assert [f.row_groups for f in again.fragments] == [[0], [1], [2]]
     cold, _ = parse(_bytes(meta)[4:-8], pt.FileMetaData)
-    assert again.summary.row_group_ends() == row_group_ends(cold)
+    assert list(again.summary.row_group_ends()) == row_group_ends(cold)
     assert raw2 == cold
 
 
@@ -250,7 +254,7 @@ def _entry(n: int) -> CachedSummary:
     buf = serialize(root_raw)
     from parquet_core.thrift.lazy_footer import parse_file_metadata
     raw, _ = parse_file_metadata(buf, lambda exc: None)
-    return CachedSummary(bytes(n), FooterSnapshot(raw), len(buf), (), None)
+    return CachedSummary(bytes(n), FooterSnapshot(raw), len(buf), {}, None)
 
 
 def test_bounded_least_recently_used_first_out():
