@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import io
 import itertools
+import operator
 import os
 import posixpath
 import struct
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, TypeAlias
 
 import numpy as np
@@ -56,13 +58,16 @@ class Summary:
     and which of them describe the files listed (see ``staleness.py``)."""
 
     def __init__(self, pf: ParquetFile, root_rel: Mapping[str, Sequence[int]], *,
-                 ends: Sequence[int | None] | None = None, written: int | None = None) -> None:
+                 ends: Sequence[int | None] | None = None, needs: Mapping[str, int] | None = None,
+                 written: int | None = None) -> None:
         self.pf = pf
         #: relative path -> row group indexes (read-only when shared with other plans:
         #: ``summary_cache.py``)
         self.groups = root_rel
         #: each row group's end of column data, when known already (see :meth:`row_group_ends`)
         self._ends = ends
+        #: each file's least size for its row groups here (see :meth:`bytes_needed`)
+        self._needs = needs
         #: ``_metadata``'s modification time (ns) when its bytes were read (None: stat it)
         self.written = written
         self.stale: dict[str, str] = {}     # relative path -> why its entry is not used
@@ -110,7 +115,16 @@ class Summary:
             ends = self._ends = row_group_ends(self.pf.metadata.raw)
         return ends
 
-    def match(self, ds: ParquetDataset) -> list[list[int] | None] | None:
+    def bytes_needed(self) -> Mapping[str, int]:
+        """Each file's least size for its row groups here (``staleness.bytes_needed``), made once."""
+        needs = self._needs
+        if needs is None:
+            from parquet_core.dataset.staleness import bytes_needed
+
+            needs = self._needs = bytes_needed(self.groups, self.row_group_ends())
+        return needs
+
+    def match(self, ds: ParquetDataset) -> list[Sequence[int] | None] | None:
         """Each listed file's row groups here when ``_metadata`` still describes it, else
         None (its own footer is read): parallel to ``ds.discovery.files``; None when
         ``_metadata`` names no file.  Sets :attr:`used` and :attr:`stale`.
@@ -119,9 +133,13 @@ class Summary:
         passes of C-level loops over the listing: each path's relative name is one slice
         of the listed path, looked up in :attr:`groups`; the size and modification time are
         the listing's own (no stat here); a file's end of column data is the row groups'
-        ends, decoded once; then one step per file applies the rules of ``staleness.py``
-        (:func:`_verdicts`).  (Array comparisons were tried for the checks: slower for
-        1,000 files than the loop, which makes nothing but the verdicts.)"""
+        ends, decoded once (:meth:`bytes_needed`).  When every listed file is named here,
+        large enough and older than ``_metadata`` (an up-to-date ``_metadata``), that is
+        found by C-level passes (``map`` over ``operator`` functions, ``max``); otherwise
+        one step per file applies the rules of ``staleness.py`` (:func:`_verdicts`).
+        (Array comparisons were tried for the checks: slower for 1,000 files than the
+        loop.)  The row groups returned may be the summary's own (shared, read-only):
+        a fragment copies them."""
         from parquet_core.dataset.staleness import stale_reason
 
         groups = self.groups
@@ -148,12 +166,19 @@ class Summary:
                     for p, _ in disc.files]
         if sep != "/":
             rels = [r.replace(sep, "/") for r in rels]
-        hits = list(map(groups.get, rels))
+        needs: list[Any] = list(map(self.bytes_needed().get, rels))     # int, None: not named
         stale: dict[str, str] = {}
-        picked: list[list[int] | None] = [None] * len(hits)
-        used = 0
-        if hits.count(None) < len(hits):
-            picked, stale, used = _verdicts(disc, rels, hits, self.row_group_ends(), written)
+        picked: list[Sequence[int] | None]
+        times: list[Any] = disc.times
+        if None not in needs and (written is None or (None not in times and max(times, default=0) < written)) \
+                and all(map(operator.le, needs, map(_size_of, disc.files))):
+            # every listed file is described, older than _metadata and large enough
+            picked = list(map(groups.__getitem__, rels))
+            used = len(picked)
+        elif needs.count(None) < len(needs):
+            picked, stale, used = _verdicts(disc, rels, needs, groups, written)
+        else:
+            picked, used = [None] * len(needs), 0
         listed = set(rels)
         if not groups.keys() <= listed:         # some entries name no listed file
             for rel in groups:
@@ -165,33 +190,31 @@ class Summary:
         return picked
 
 
+_size_of = operator.itemgetter(1)
+
 #: What matching gives: each listed file's row groups (None: not used), the stale entries
 #: (relative path -> why), and how many files are used.
-_Verdicts: TypeAlias = "tuple[list[list[int] | None], dict[str, str], int]"
+_Verdicts: TypeAlias = "tuple[list[Sequence[int] | None], dict[str, str], int]"
 
 
-def _verdicts(disc: Discovery, rels: list[str], hits: list[Sequence[int] | None],
-              ends: Sequence[int | None], written: int | None) -> _Verdicts:
-    """The rules of ``staleness.py``, one listed file at a time; each file used gets a list
-    of its row groups of its own (the summary's groups may be shared between plans)."""
-    from parquet_core.dataset.staleness import TAIL_BYTES, stale_reason
+def _verdicts(disc: Discovery, rels: list[str], needs: list[int | None], groups: Mapping[str, Sequence[int]],
+              written: int | None) -> _Verdicts:
+    """The rules of ``staleness.py``, one listed file at a time (*needs*: each file's least
+    size, None where ``_metadata`` does not name it)."""
+    from parquet_core.dataset.staleness import stale_reason
 
-    picked: list[list[int] | None] = []
+    picked: list[Sequence[int] | None] = []
     stale: dict[str, str] = {}
     used = 0
-    for (_, size), rgs, rel, mtime in zip(disc.files, hits, rels, disc.times):
-        if rgs is None:
+    for (_, size), need, rel, mtime in zip(disc.files, needs, rels, disc.times):
+        if need is None:
             picked.append(None)
             continue
-        if len(rgs) == 1:
-            need = (ends[rgs[0]] or 0) + TAIL_BYTES
-        else:
-            need = max([ends[i] or 0 for i in rgs]) + TAIL_BYTES
         if size < need or (written is not None and mtime is not None and mtime >= written):
             stale[rel] = stale_reason(size, need, mtime, written)
             picked.append(None)
             continue
-        picked.append(list(rgs))
+        picked.append(groups[rel])
         used += 1
     return picked, stale, used
 
@@ -235,7 +258,7 @@ def _load_kept(ds: ParquetDataset, path: str) -> Summary | None:
     its bytes read whole and compared with the kept ones; equal, the kept decode is used
     (new objects for this dataset); else decoded from these bytes and kept.  None when the
     file is too large to keep (the caller opens it as any file)."""
-    from parquet_core.dataset.staleness import row_group_ends
+    from parquet_core.dataset.staleness import bytes_needed, row_group_ends
     from parquet_core.dataset.summary_cache import (
         CACHE,
         CachedSummary,
@@ -260,7 +283,7 @@ def _load_kept(ds: ParquetDataset, path: str) -> Summary | None:
     if entry is not None:
         pf = ds.file_class.from_footer(SummaryBytes(data, path, ds.io_stats), shown, entry.snapshot.fresh(), entry.footer_len,
                                        options=ds.options)
-        return Summary(pf, entry.groups, ends=entry.ends, written=written)
+        return Summary(pf, entry.groups, ends=entry.ends, needs=entry.needs, written=written)
     pf = ds.file_class.from_source(SummaryBytes(data, path, ds.io_stats), shown, options=ds.options)
     md = pf.metadata
     raw = md.raw
@@ -269,13 +292,17 @@ def _load_kept(ds: ParquetDataset, path: str) -> Summary | None:
     snapshot = FooterSnapshot(raw) if lazy_state(raw) is not None and md.decryptor is None \
         and raw.encryption_algorithm is None else None
     groups = summary_groups(raw)
-    ends = row_group_ends(raw) if groups else None
+    ends = needs = None
+    if groups:
+        ends = row_group_ends(raw)
+        needs = bytes_needed(groups, ends)
     if snapshot is None:
         CACHE.discard(path)
-        return Summary(pf, groups, ends=ends, written=written)
-    entry = CachedSummary(data, snapshot, md.footer_size, frozen_groups(groups), None if ends is None else tuple(ends))
+        return Summary(pf, groups, ends=ends, needs=needs, written=written)
+    entry = CachedSummary(data, snapshot, md.footer_size, frozen_groups(groups), None if ends is None else tuple(ends),
+                          None if needs is None else MappingProxyType(needs))
     CACHE.store(path, entry)
-    return Summary(pf, entry.groups, ends=entry.ends, written=written)
+    return Summary(pf, entry.groups, ends=entry.ends, needs=entry.needs, written=written)
 
 
 def summary_groups(raw: Any, fast: bool = True) -> dict[str, list[int]]:

@@ -28,7 +28,7 @@ chunks' own offsets and sizes.
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from thrift.Thrift import TType
 
@@ -36,7 +36,7 @@ from parquet_core.thrift import pt
 from parquet_core.thrift.codec import DECODE_ERRORS, HAVE_ACCELERATED
 from parquet_core.thrift.lazy_footer import lazy_state, only_fields
 
-__all__ = ["stale_reason", "row_group_ends", "TAIL_BYTES"]
+__all__ = ["stale_reason", "row_group_ends", "bytes_needed", "TAIL_BYTES"]
 
 #: Bytes after the last column chunk that every Parquet file has: footer length, "PAR1".
 TAIL_BYTES = 8
@@ -96,6 +96,24 @@ def row_group_ends(raw: Any) -> list[int | None]:
         else:
             out.append(_chunk_end(_row_group(raw, i)))
     return out
+
+
+def bytes_needed(groups: Mapping[str, Sequence[int]], ends: Sequence[int | None]) -> dict[str, int]:
+    """Each file's least size for ``_metadata``'s row groups *groups* (file -> row group
+    indexes) to fit in it: the end of their column data (*ends*: :func:`row_group_ends`)
+    plus the tail (a row group whose end is unknown counts as 0).
+
+    Files of one row group each (every writer of one row group per file) take C-level
+    passes; the others one step each."""
+    rows = groups.values()
+    if set(map(len, rows)) == {1}:
+        last: list[Any] = list(map(ends.__getitem__, map(_first, rows)))
+        if None not in last:
+            return dict(zip(groups.keys(), map(TAIL_BYTES.__add__, last)))
+    return {rel: max([ends[i] or 0 for i in gs], default=0) + TAIL_BYTES for rel, gs in groups.items()}
+
+
+_first = operator.itemgetter(0)
 
 
 def _fast_extents(raw: Any) -> list[Any] | None:

@@ -76,6 +76,7 @@ class CachedSummary:
     #: served from this entry shares it (``Summary.match`` gives fragments lists of their own)
     groups: Mapping[str, tuple[int, ...]]
     ends: tuple[int | None, ...] | None  #: each row group's end of column data (None: not made)
+    needs: Mapping[str, int] | None = None   #: each file's least size (read-only; None: not made)
 
     @property
     def cost(self) -> int:

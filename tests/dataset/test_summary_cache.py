@@ -13,10 +13,13 @@ from __future__ import annotations
 import glob
 import os
 import threading
+from types import MappingProxyType
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import parquet_core as pc
 from parquet_core.dataset import summary_cache
@@ -295,3 +298,44 @@ def test_snapshot_fresh_equals_the_eager_decode_of_the_corpus():
         seen += 1
     if not seen:
         pytest.skip("PARQUET_TEST_DATA is not set")
+
+
+# -- matching's C-level pass for an up-to-date _metadata, against the rule file by file ----------
+
+@settings(max_examples=150, deadline=None)
+@given(files=st.lists(st.tuples(st.booleans(), st.integers(0, 40), st.one_of(st.none(), st.integers(0, 40)),
+                                st.integers(0, 40)), min_size=1, max_size=12),
+       unlisted=st.integers(0, 2), written=st.one_of(st.none(), st.integers(0, 40)))
+def test_matching_fast_pass_agrees_with_the_rule(files, unlisted, written):
+    """Each listed file: (named in _metadata, size, modification time, bytes _metadata needs in
+    it).  Used exactly when named, large enough and (where both times are known) older than
+    _metadata; named files not listed are stale; as ``staleness.py`` states the rule."""
+    from types import SimpleNamespace
+
+    from parquet_core.dataset.discovery import Discovery
+    from parquet_core.dataset.metadata_file import Summary
+    from parquet_core.file.filesystem import LocalFileSystem
+
+    root = os.path.abspath("ds")
+    listed = [(os.path.join(root, f"f{i}.parquet"), size) for i, (_, size, _, _) in enumerate(files)]
+    groups = {f"f{i}.parquet": (i,) for i, (named, _, _, _) in enumerate(files) if named}
+    needs = {f"f{i}.parquet": need for i, (named, _, _, need) in enumerate(files) if named}
+    for j in range(unlisted):
+        groups[f"gone{j}.parquet"] = (len(files) + j,)
+        needs[f"gone{j}.parquet"] = 1
+    disc = Discovery(listed, root, None, None, [[] for _ in files], [t for _, _, t, _ in files], written)
+    summary = Summary(None, MappingProxyType(groups), ends=(), needs=MappingProxyType(needs))  # type: ignore[arg-type]
+    picked = summary.match(SimpleNamespace(discovery=disc, filesystem=LocalFileSystem()))
+    expect, stale = [], set()
+    for i, (named, size, mtime, need) in enumerate(files):
+        ok = named and size >= need and not (written is not None and mtime is not None and mtime >= written)
+        expect.append([i] if ok else None)
+        if named and not ok:
+            stale.add(os.path.join(root, f"f{i}.parquet"))
+    stale |= {os.path.join(root, f"gone{j}.parquet") for j in range(unlisted)}
+    if not groups:
+        assert picked is None
+        return
+    assert [None if p is None else list(p) for p in picked] == expect
+    assert summary.used == sum(p is not None for p in expect)
+    assert set(summary.stale) == stale
