@@ -59,7 +59,7 @@ class Summary:
 
     def __init__(self, pf: ParquetFile, root_rel: Mapping[str, Sequence[int]], *,
                  ends: Sequence[int | None] | None = None, needs: Mapping[str, int] | None = None,
-                 written: int | None = None) -> None:
+                 written: int | None = None, by_path: ByPath | None = None) -> None:
         self.pf = pf
         #: relative path -> row group indexes (read-only when shared with other plans:
         #: ``summary_cache.py``)
@@ -68,6 +68,8 @@ class Summary:
         self._ends = ends
         #: each file's least size for its row groups here (see :meth:`bytes_needed`)
         self._needs = needs
+        #: the same keyed by the listed path (see :func:`by_listed_path`), for one folder
+        self._by_path = by_path
         #: ``_metadata``'s modification time (ns) when its bytes were read (None: stat it)
         self.written = written
         self.stale: dict[str, str] = {}     # relative path -> why its entry is not used
@@ -159,6 +161,18 @@ class Summary:
                 written = os.stat(disc.metadata_path).st_mtime_ns
             except OSError:
                 written = None
+        times: list[Any] = disc.times
+        by_path = self._by_path
+        if by_path is not None and by_path[0] == prefix:
+            # keyed by the listed paths themselves: no relative path made per file.  The
+            # listing of one folder names each file once, so a file for every entry and
+            # an entry for every file is all of them, none stale
+            paths = list(map(_path_of, disc.files))
+            needs: list[Any] = list(map(by_path[1].get, paths))
+            if None not in needs and len(needs) == len(groups) and \
+                    _fresh(needs, disc.files, times, written):
+                self.used, self.stale = len(needs), {}
+                return list(map(by_path[2].__getitem__, paths))
         # the listing's paths start with the folder: one slice each
         rels = [p[cut:] for p, _ in disc.files if p.startswith(prefix)] if prefix is not None else []
         if len(rels) != len(disc.files):
@@ -166,12 +180,10 @@ class Summary:
                     for p, _ in disc.files]
         if sep != "/":
             rels = [r.replace(sep, "/") for r in rels]
-        needs: list[Any] = list(map(self.bytes_needed().get, rels))     # int, None: not named
+        needs = list(map(self.bytes_needed().get, rels))     # int, None: not named
         stale: dict[str, str] = {}
         picked: list[Sequence[int] | None]
-        times: list[Any] = disc.times
-        if None not in needs and (written is None or (None not in times and max(times, default=0) < written)) \
-                and all(map(operator.le, needs, map(_size_of, disc.files))):
+        if None not in needs and _fresh(needs, disc.files, times, written):
             # every listed file is described, older than _metadata and large enough
             picked = list(map(groups.__getitem__, rels))
             used = len(picked)
@@ -190,7 +202,31 @@ class Summary:
         return picked
 
 
+_path_of = operator.itemgetter(0)
 _size_of = operator.itemgetter(1)
+
+#: A summary's bytes needed and row groups keyed by the listed path: ``(the folder's path
+#: with its separator, path -> bytes needed, path -> row groups)`` (:func:`by_listed_path`).
+ByPath: TypeAlias = "tuple[str, Mapping[str, int], Mapping[str, Sequence[int]]]"
+
+
+def by_listed_path(folder: str, groups: Mapping[str, Sequence[int]], needs: Mapping[str, int]) -> ByPath | None:
+    """*needs* and *groups* (keyed by ``file_path``) keyed by the path the local listing of
+    *folder* gives each file (``folder/`` + ``file_path``), read-only; None where the
+    separator is not ``/`` (the relative paths are matched instead)."""
+    if os.sep != "/":
+        return None
+    prefix = folder.rstrip(os.sep) + os.sep
+    keys = [prefix + rel for rel in groups]
+    return (prefix, MappingProxyType(dict(zip(keys, map(needs.__getitem__, groups)))),
+            MappingProxyType(dict(zip(keys, groups.values()))))
+
+
+def _fresh(needs: list[int], files: list[tuple[str, int]], times: list[Any], written: int | None) -> bool:
+    """Whether every listed file (*needs*: each one's least size, all known) is large enough
+    and, where ``_metadata``'s time is known, older than it: C-level passes, no step per file."""
+    return (written is None or (None not in times and max(times, default=0) < written)) and \
+        all(map(operator.le, needs, map(_size_of, files)))
 
 #: What matching gives: each listed file's row groups (None: not used), the stale entries
 #: (relative path -> why), and how many files are used.
@@ -283,7 +319,7 @@ def _load_kept(ds: ParquetDataset, path: str) -> Summary | None:
     if entry is not None:
         pf = ds.file_class.from_footer(SummaryBytes(data, path, ds.io_stats), shown, entry.snapshot.fresh(), entry.footer_len,
                                        options=ds.options)
-        return Summary(pf, entry.groups, ends=entry.ends, needs=entry.needs, written=written)
+        return Summary(pf, entry.groups, ends=entry.ends, needs=entry.needs, written=written, by_path=entry.by_path)
     pf = ds.file_class.from_source(SummaryBytes(data, path, ds.io_stats), shown, options=ds.options)
     md = pf.metadata
     raw = md.raw
@@ -299,10 +335,12 @@ def _load_kept(ds: ParquetDataset, path: str) -> Summary | None:
     if snapshot is None:
         CACHE.discard(path)
         return Summary(pf, groups, ends=ends, needs=needs, written=written)
-    entry = CachedSummary(data, snapshot, md.footer_size, frozen_groups(groups), None if ends is None else tuple(ends),
-                          None if needs is None else MappingProxyType(needs))
+    kept = frozen_groups(groups)
+    entry = CachedSummary(data, snapshot, md.footer_size, kept, None if ends is None else tuple(ends),
+                          None if needs is None else MappingProxyType(needs),
+                          None if needs is None else by_listed_path(os.path.dirname(path), kept, needs))
     CACHE.store(path, entry)
-    return Summary(pf, entry.groups, ends=entry.ends, needs=entry.needs, written=written)
+    return Summary(pf, entry.groups, ends=entry.ends, needs=entry.needs, written=written, by_path=entry.by_path)
 
 
 def summary_groups(raw: Any, fast: bool = True) -> dict[str, list[int]]:

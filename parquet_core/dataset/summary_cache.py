@@ -77,6 +77,8 @@ class CachedSummary:
     groups: Mapping[str, tuple[int, ...]]
     ends: tuple[int | None, ...] | None  #: each row group's end of column data (None: not made)
     needs: Mapping[str, int] | None = None   #: each file's least size (read-only; None: not made)
+    #: the two keyed by the listed path (``metadata_file.by_listed_path``; read-only)
+    by_path: tuple[str, Mapping[str, int], Mapping[str, Sequence[int]]] | None = None
 
     @property
     def cost(self) -> int:

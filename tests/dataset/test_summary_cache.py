@@ -313,7 +313,7 @@ def test_matching_fast_pass_agrees_with_the_rule(files, unlisted, written):
     from types import SimpleNamespace
 
     from parquet_core.dataset.discovery import Discovery
-    from parquet_core.dataset.metadata_file import Summary
+    from parquet_core.dataset.metadata_file import Summary, by_listed_path
     from parquet_core.file.filesystem import LocalFileSystem
 
     root = os.path.abspath("ds")
@@ -324,8 +324,14 @@ def test_matching_fast_pass_agrees_with_the_rule(files, unlisted, written):
         groups[f"gone{j}.parquet"] = (len(files) + j,)
         needs[f"gone{j}.parquet"] = 1
     disc = Discovery(listed, root, None, None, [[] for _ in files], [t for _, _, t, _ in files], written)
-    summary = Summary(None, MappingProxyType(groups), ends=(), needs=MappingProxyType(needs))  # type: ignore[arg-type]
-    picked = summary.match(SimpleNamespace(discovery=disc, filesystem=LocalFileSystem()))
+    for keyed in (None, by_listed_path(root, groups, needs)):     # by relative path, by listed path
+        summary = Summary(None, MappingProxyType(groups), ends=(), needs=MappingProxyType(needs),  # type: ignore[arg-type]
+                          by_path=keyed)
+        picked = summary.match(SimpleNamespace(discovery=disc, filesystem=LocalFileSystem()))
+        _check_match(files, unlisted, written, root, groups, summary, picked)
+
+
+def _check_match(files, unlisted, written, root, groups, summary, picked):
     expect, stale = [], set()
     for i, (named, size, mtime, need) in enumerate(files):
         ok = named and size >= need and not (written is not None and mtime is not None and mtime >= written)
