@@ -290,57 +290,84 @@ def load_summary(ds: ParquetDataset) -> tuple[Summary | None, Any]:
 
 
 def _load_kept(ds: ParquetDataset, path: str) -> Summary | None:
-    """``_metadata`` through the process's cache of decoded summaries (``summary_cache.py``):
-    its bytes read whole and compared with the kept ones; equal, the kept decode is used
-    (new objects for this dataset); else decoded from these bytes and kept.  None when the
-    file is too large to keep (the caller opens it as any file)."""
-    from parquet_core.dataset.staleness import bytes_needed, row_group_ends
-    from parquet_core.dataset.summary_cache import (
-        CACHE,
-        CachedSummary,
-        SummaryBytes,
-        frozen_groups,
-        read_summary_bytes,
-    )
-    from parquet_core.thrift.lazy_footer import FooterSnapshot, lazy_state
+    """``_metadata`` through the process's cache of decoded summaries (``summary_cache.py``).
 
-    fs = ds.filesystem
-    shown = fs.display(path)
-    try:
-        read = read_summary_bytes(path, CACHE.max_bytes)
-    except OSError as exc:
-        note_file(exc, shown, "reading")
-        raise
-    if read is None:
-        return None
-    data, written = read
-    ds.io_stats.add(len(data))
-    entry = CACHE.lookup(path, data)
-    if entry is not None:
-        pf = ds.file_class.from_footer(SummaryBytes(data, path, ds.io_stats), shown, entry.snapshot.fresh(), entry.footer_len,
-                                       options=ds.options)
-        return Summary(pf, entry.groups, ends=entry.ends, needs=entry.needs, written=written, by_path=entry.by_path)
-    pf = ds.file_class.from_source(SummaryBytes(data, path, ds.io_stats), shown, options=ds.options)
-    md = pf.metadata
-    raw = md.raw
-    # kept only as opened here: a lazily decoded plaintext footer (taken before anything
-    # below decodes a row group of it)
-    snapshot = FooterSnapshot(raw) if lazy_state(raw) is not None and md.decryptor is None \
-        and raw.encryption_algorithm is None else None
+    Nothing kept for *path*: opened as any file (nothing read twice), and kept.  Else its
+    bytes are read whole and compared with the kept ones: equal, the kept decode is used
+    (new objects for this dataset); not, these bytes are decoded and kept instead.  None
+    when the file is too large to keep (the caller opens it as any file)."""
+    from parquet_core.dataset.staleness import bytes_needed, row_group_ends
+    from parquet_core.dataset.summary_cache import CACHE, SummaryBytes, read_summary_bytes
+
+    data: bytes | None = None
+    written: int | None = None
+    if CACHE.get(path) is None:
+        pf = _open(ds, path)
+    else:
+        shown = ds.filesystem.display(path)
+        try:
+            read = read_summary_bytes(path, CACHE.max_bytes)
+        except OSError as exc:
+            note_file(exc, shown, "reading")
+            raise
+        if read is None:
+            CACHE.discard(path)
+            return None
+        data, written = read
+        ds.io_stats.add(len(data))
+        entry = CACHE.lookup(path, data)
+        if entry is not None:
+            pf = ds.file_class.from_footer(SummaryBytes(data, path, ds.io_stats), shown, entry.snapshot.fresh(),
+                                           entry.footer_len, options=ds.options)
+            cell = entry.by_path
+            if not cell and entry.needs is not None:
+                cell.append(by_listed_path(os.path.dirname(path), entry.groups, entry.needs))
+            return Summary(pf, entry.groups, ends=entry.ends, needs=entry.needs, written=written,
+                           by_path=cell[0] if cell else None)
+        pf = ds.file_class.from_source(SummaryBytes(data, path, ds.io_stats), shown, options=ds.options)
+    raw = pf.metadata.raw
     groups = summary_groups(raw)
     ends = needs = None
     if groups:
         ends = row_group_ends(raw)
         needs = bytes_needed(groups, ends)
-    if snapshot is None:
+    kept = _kept(pf, data, groups, ends, needs)
+    if kept is None:
         CACHE.discard(path)
         return Summary(pf, groups, ends=ends, needs=needs, written=written)
-    kept = frozen_groups(groups)
-    entry = CachedSummary(data, snapshot, md.footer_size, kept, None if ends is None else tuple(ends),
-                          None if needs is None else MappingProxyType(needs),
-                          None if needs is None else by_listed_path(os.path.dirname(path), kept, needs))
-    CACHE.store(path, entry)
-    return Summary(pf, entry.groups, ends=entry.ends, needs=entry.needs, written=written, by_path=entry.by_path)
+    CACHE.store(path, kept)
+    return Summary(pf, kept.groups, ends=kept.ends, needs=kept.needs, written=written)
+
+
+def _kept(pf: ParquetFile, data: bytes | None, groups: dict[str, list[int]], ends: list[int | None] | None,
+          needs: dict[str, int] | None) -> Any:
+    """What the cache keeps of a summary just opened (a ``summary_cache.CachedSummary``), or
+    None: not a lazily decoded plaintext footer, or not laid out as ``head + footer +
+    length + magic`` with the footer's bytes all decoded from (*data*: the whole file as
+    read; None: opened as a file, which ``read_footer`` checked starts with the magic)."""
+    from parquet_core.dataset.summary_cache import CACHE, CachedSummary, frozen_groups
+    from parquet_core.thrift.lazy_footer import FooterSnapshot, lazy_state
+
+    md = pf.metadata
+    raw = md.raw
+    if lazy_state(raw) is None or md.decryptor is not None or raw.encryption_algorithm is not None:
+        return None
+    snapshot = FooterSnapshot(raw)       # before anything decodes a row group of it
+    n = md.footer_size
+    if len(snapshot.buf) != n:
+        return None
+    tail = struct.pack("<I", n) + MAGIC
+    if data is None:
+        if pf.source.size != len(MAGIC) + n + len(tail) or pf.source.size > CACHE.max_bytes:
+            return None
+        head = MAGIC
+    else:
+        cut = len(data) - n - len(tail)
+        if cut < 0 or not data.endswith(tail) or not data.startswith(snapshot.buf, cut):
+            return None
+        head = data[:cut]
+    return CachedSummary(head, snapshot, tail, n, frozen_groups(groups), None if ends is None else tuple(ends),
+                         None if needs is None else MappingProxyType(needs))
 
 
 def summary_groups(raw: Any, fast: bool = True) -> dict[str, list[int]]:

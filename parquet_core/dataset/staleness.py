@@ -27,6 +27,7 @@ chunks' own offsets and sizes.
 
 from __future__ import annotations
 
+import itertools
 import operator
 from typing import Any, Mapping, Sequence
 
@@ -103,13 +104,18 @@ def bytes_needed(groups: Mapping[str, Sequence[int]], ends: Sequence[int | None]
     indexes) to fit in it: the end of their column data (*ends*: :func:`row_group_ends`)
     plus the tail (a row group whose end is unknown counts as 0).
 
-    Files of one row group each (every writer of one row group per file) take C-level
-    passes; the others one step each."""
-    rows = groups.values()
-    if set(map(len, rows)) == {1}:
+    Files of one row group (every writer of one row group per file) take C-level passes,
+    files of more one step each."""
+    keys, rows = list(groups), list(groups.values())
+    counts = list(map(len, rows))
+    if 0 not in counts:
         last: list[Any] = list(map(ends.__getitem__, map(_first, rows)))
         if None not in last:
-            return dict(zip(groups.keys(), map(TAIL_BYTES.__add__, last)))
+            out = dict(zip(keys, map(TAIL_BYTES.__add__, last)))
+            if counts.count(1) != len(counts):     # the files of several (picked in C)
+                for rel, gs in itertools.compress(zip(keys, rows), map((1).__ne__, counts)):
+                    out[rel] = max([ends[i] or 0 for i in gs]) + TAIL_BYTES
+            return out
     return {rel: max([ends[i] or 0 for i in gs], default=0) + TAIL_BYTES for rel, gs in groups.items()}
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
@@ -45,7 +45,7 @@ from parquet_core.thrift.lazy_footer import FooterSnapshot
 
 __all__ = ["MAX_BYTES", "SummaryBytes", "CachedSummary", "frozen_groups", "SummaryCache", "CACHE", "read_summary_bytes"]
 
-#: The bytes of the kept summaries at most (file bytes and footer bytes, counted apart).
+#: The bytes of the kept summaries at most (their files' sizes added up).
 MAX_BYTES = 8 << 20
 
 
@@ -67,23 +67,42 @@ class SummaryBytes(BufferSource):
 
 @dataclass(frozen=True)
 class CachedSummary:
-    """One kept decode: never changed once made, nothing of it handed out as is."""
+    """One kept decode: never changed once made (but for the :attr:`by_path` cell), nothing
+    of it handed out as is.
 
-    data: bytes                          #: the whole file, as read when it was decoded
+    The file's bytes are ``head + snapshot.buf + tail`` (what comes before the footer, the
+    footer, its length and magic): the footer bytes are kept once, for the decoder and
+    for the comparison (:meth:`same_bytes`)."""
+
+    head: bytes                          #: the file's bytes before its footer ("PAR1")
     snapshot: FooterSnapshot             #: its footer (see :meth:`FooterSnapshot.fresh`)
+    tail: bytes                          #: the footer's length and the magic
     footer_len: int
     #: file_path -> its row groups: read-only (a mapping proxy of tuples), so every plan
     #: served from this entry shares it (``Summary.match`` gives fragments lists of their own)
     groups: Mapping[str, tuple[int, ...]]
     ends: tuple[int | None, ...] | None  #: each row group's end of column data (None: not made)
     needs: Mapping[str, int] | None = None   #: each file's least size (read-only; None: not made)
-    #: the two keyed by the listed path (``metadata_file.by_listed_path``; read-only)
-    by_path: tuple[str, Mapping[str, int], Mapping[str, Sequence[int]]] | None = None
+    #: the two keyed by the listed path (``metadata_file.by_listed_path``; read-only), made
+    #: when the entry first serves a plan (a first plan matches by relative paths): a cell
+    #: set once (threads racing to set it make equal values)
+    by_path: list[Any] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        """The file's size."""
+        return len(self.head) + len(self.snapshot.buf) + len(self.tail)
 
     @property
     def cost(self) -> int:
-        buf = self.snapshot.buf
-        return len(self.data) + (0 if buf is self.data else len(buf))
+        return self.size
+
+    def same_bytes(self, data: bytes) -> bool:
+        """Whether *data* (a whole file) is byte for byte the file this was decoded from:
+        the size, then ``memcmp`` of the three parts in place (no copy)."""
+        head, buf = self.head, self.snapshot.buf
+        return len(data) == self.size and data.startswith(head) and data.endswith(self.tail) \
+            and data.startswith(buf, len(head))
 
 
 def frozen_groups(groups: Mapping[str, Sequence[int]]) -> Mapping[str, tuple[int, ...]]:
@@ -103,12 +122,16 @@ class SummaryCache:
         self.hits = 0
         self.misses = 0
 
+    def get(self, path: str) -> CachedSummary | None:
+        """What is kept for *path*, whatever the file holds now (compare before use)."""
+        with self._lock:
+            return self._entries.get(path)
+
     def lookup(self, path: str, data: bytes) -> CachedSummary | None:
         """The kept decode of *path* when its bytes equal *data* (else None: a miss)."""
-        with self._lock:
-            entry = self._entries.get(path)
+        entry = self.get(path)
         # the comparison is the whole check: equal bytes decode to equal metadata
-        if entry is None or entry.data != data:
+        if entry is None or not entry.same_bytes(data):
             with self._lock:
                 self.misses += 1
             return None

@@ -257,21 +257,28 @@ def _entry(n: int) -> CachedSummary:
     buf = serialize(root_raw)
     from parquet_core.thrift.lazy_footer import parse_file_metadata
     raw, _ = parse_file_metadata(buf, lambda exc: None)
-    return CachedSummary(bytes(n), FooterSnapshot(raw), len(buf), {}, None)
+    return CachedSummary(bytes(n - len(buf) - 8), FooterSnapshot(raw), bytes(8), len(buf), {}, None)
 
 
 def test_bounded_least_recently_used_first_out():
-    cache = SummaryCache(max_bytes=3000)
+    cache = SummaryCache(max_bytes=2500)
     a, b, c = _entry(1000), _entry(1000), _entry(1000)
+    whole = a.head + a.snapshot.buf + a.tail
+    assert len(whole) == 1000
     cache.store("a", a)
     cache.store("b", b)
-    assert cache.lookup("a", bytes(1000)) is a            # a is now the most recent
+    assert cache.lookup("a", whole) is a                  # a is now the most recent
     cache.store("c", c)                                   # over the bound: b goes
-    assert cache.lookup("b", bytes(1000)) is None and cache.lookup("a", bytes(1000)) is a
-    assert cache.lookup("c", bytes(1000)) is c and cache.kept_bytes <= 3000
-    assert cache.lookup("a", bytes(999) + b"x") is None     # other bytes: not served
-    cache.store("big", _entry(5000))                      # larger than the bound: not kept
-    assert cache.lookup("big", bytes(5000)) is None and len(cache) == 2
+    assert cache.lookup("b", whole) is None and cache.lookup("a", whole) is a
+    assert cache.lookup("c", whole) is c and cache.kept_bytes <= 2500
+    for i in (0, 500, len(whole) - 1):                    # other bytes anywhere: not served
+        other = bytearray(whole)
+        other[i] ^= 1
+        assert cache.lookup("a", bytes(other)) is None
+    assert cache.lookup("a", whole + b"\0") is None and cache.lookup("a", whole[:-1]) is None
+    big = _entry(5000)
+    cache.store("big", big)                               # larger than the bound: not kept
+    assert cache.lookup("big", big.head + big.snapshot.buf + big.tail) is None and len(cache) == 2
 
 
 def _footers():
@@ -345,3 +352,19 @@ def _check_match(files, unlisted, written, root, groups, summary, picked):
     assert [None if p is None else list(p) for p in picked] == expect
     assert summary.used == sum(p is not None for p in expect)
     assert set(summary.stale) == stale
+
+
+@settings(max_examples=100, deadline=None)
+@given(counts=st.lists(st.integers(0, 3), max_size=12), ends=st.lists(st.one_of(st.none(), st.integers(0, 10**6)),
+                                                                      min_size=40, max_size=40))
+def test_bytes_needed_as_file_by_file(counts, ends):
+    """Each file's least size: the largest end of its row groups (an unknown end counts 0)
+    plus the tail, however many row groups each file has."""
+    from parquet_core.dataset.staleness import TAIL_BYTES, bytes_needed
+
+    groups, at = {}, 0
+    for i, n in enumerate(counts):
+        groups[f"f{i}"] = list(range(at, at + n))
+        at += n
+    expect = {rel: max([ends[g] or 0 for g in gs], default=0) + TAIL_BYTES for rel, gs in groups.items()}
+    assert bytes_needed(groups, ends) == expect
