@@ -5,6 +5,8 @@
     ParquetDataset(path_or_paths, filesystem=, partitioning=, schema=, filters=)
       file.filesystem.resolve_filesystem     local disk or an fsspec store
       discovery.discover                     files (the listing), root, _metadata / _common_metadata
+      metadata_file.load_summary             _metadata opened, or its decode reused when its
+                                             bytes equal a kept one's (summary_cache)
       metadata_file.Summary.match            the listed files _metadata still describes
                                              (staleness.classify): footers from it, others' read
       partitioning.Partitioning.infer        key=value folders -> typed columns
