@@ -5,6 +5,8 @@
     ParquetDataset(path_or_paths, filesystem=, partitioning=, schema=, filters=)
       file.filesystem.resolve_filesystem     local disk or an fsspec store
       discovery.discover                     files (the listing), root, _metadata / _common_metadata
+      metadata_file.load_summary             _metadata opened, or its decode reused when its
+                                             bytes equal a kept one's (summary_cache)
       metadata_file.Summary.match            the listed files _metadata still describes
                                              (staleness.classify): footers from it, others' read
       partitioning.Partitioning.infer        key=value folders -> typed columns
@@ -124,11 +126,13 @@ class DatasetReport:
 
 
 def _fragments(found: Discovery, part: Partitioning | None,
-               picked: Sequence[list[int] | None] | None = None) -> list[Fragment]:
+               picked: Sequence[Sequence[int] | None] | None = None) -> list[Fragment]:
     """A fragment per listed file, with its row groups in ``_metadata`` (*picked*, parallel
-    to the listing; None: none from there), its partition values parsed once per run of
+    to the listing; None: none from there; each fragment gets a list of its own: *picked*
+    may hold the summary's shared tuples), its partition values parsed once per run of
     files of one folder (they share the listing's list of folder names)."""
-    groups: Iterable[list[int] | None] = itertools.repeat(None) if picked is None else picked
+    groups: Iterable[list[int] | None] = itertools.repeat(None) if picked is None else \
+        [None if rgs is None else list(rgs) for rgs in picked]
     if part is None:
         return [Fragment(p, size, [], rgs) for (p, size), rgs in zip(found.files, groups)]
     parse = part.parse

@@ -26,15 +26,17 @@ from __future__ import annotations
 
 import io
 import itertools
+import operator
 import os
 import posixpath
 import struct
-from typing import TYPE_CHECKING, Any, Sequence, TypeAlias
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, TypeAlias
 
 import numpy as np
 
 from parquet_core.constants import MAGIC
-from parquet_core.errors import ParquetFormatError, ParquetSchemaError
+from parquet_core.errors import ParquetFormatError, ParquetSchemaError, note_file
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
 from parquet_core.file.reader import ParquetFile
 from parquet_core.file.sink import open_sink
@@ -55,9 +57,21 @@ class Summary:
     """A dataset's ``_metadata``: the open footer, the row groups of each file it names,
     and which of them describe the files listed (see ``staleness.py``)."""
 
-    def __init__(self, pf: ParquetFile, root_rel: dict[str, list[int]]) -> None:
+    def __init__(self, pf: ParquetFile, root_rel: Mapping[str, Sequence[int]], *,
+                 ends: Sequence[int | None] | None = None, needs: Mapping[str, int] | None = None,
+                 written: int | None = None, by_path: ByPath | None = None) -> None:
         self.pf = pf
-        self.groups = root_rel              # relative path -> row group indexes
+        #: relative path -> row group indexes (read-only when shared with other plans:
+        #: ``summary_cache.py``)
+        self.groups = root_rel
+        #: each row group's end of column data, when known already (see :meth:`row_group_ends`)
+        self._ends = ends
+        #: each file's least size for its row groups here (see :meth:`bytes_needed`)
+        self._needs = needs
+        #: the same keyed by the listed path (see :func:`by_listed_path`), for one folder
+        self._by_path = by_path
+        #: ``_metadata``'s modification time (ns) when its bytes were read (None: stat it)
+        self.written = written
         self.stale: dict[str, str] = {}     # relative path -> why its entry is not used
         self.used = 0                       # listed files whose footer comes from here
         self._verified: set[int] = set()
@@ -94,7 +108,25 @@ class Summary:
                     f"but decodes to {decoded!r}: the summary footer is damaged")
             self._verified.add(g)
 
-    def match(self, ds: ParquetDataset) -> list[list[int] | None] | None:
+    def row_group_ends(self) -> Sequence[int | None]:
+        """Each row group's end of column data (``staleness.row_group_ends``), made once."""
+        ends = self._ends
+        if ends is None:
+            from parquet_core.dataset.staleness import row_group_ends
+
+            ends = self._ends = row_group_ends(self.pf.metadata.raw)
+        return ends
+
+    def bytes_needed(self) -> Mapping[str, int]:
+        """Each file's least size for its row groups here (``staleness.bytes_needed``), made once."""
+        needs = self._needs
+        if needs is None:
+            from parquet_core.dataset.staleness import bytes_needed
+
+            needs = self._needs = bytes_needed(self.groups, self.row_group_ends())
+        return needs
+
+    def match(self, ds: ParquetDataset) -> list[Sequence[int] | None] | None:
         """Each listed file's row groups here when ``_metadata`` still describes it, else
         None (its own footer is read): parallel to ``ds.discovery.files``; None when
         ``_metadata`` names no file.  Sets :attr:`used` and :attr:`stale`.
@@ -103,10 +135,14 @@ class Summary:
         passes of C-level loops over the listing: each path's relative name is one slice
         of the listed path, looked up in :attr:`groups`; the size and modification time are
         the listing's own (no stat here); a file's end of column data is the row groups'
-        ends, decoded once; then one step per file applies the rules of ``staleness.py``
-        (:func:`_verdicts`).  (Array comparisons were tried for the checks: slower for
-        1,000 files than the loop, which makes nothing but the verdicts.)"""
-        from parquet_core.dataset.staleness import row_group_ends, stale_reason
+        ends, decoded once (:meth:`bytes_needed`).  When every listed file is named here,
+        large enough and older than ``_metadata`` (an up-to-date ``_metadata``), that is
+        found by C-level passes (``map`` over ``operator`` functions, ``max``); otherwise
+        one step per file applies the rules of ``staleness.py`` (:func:`_verdicts`).
+        (Array comparisons were tried for the checks: slower for 1,000 files than the
+        loop.)  The row groups returned may be the summary's own (shared, read-only):
+        a fragment copies them."""
+        from parquet_core.dataset.staleness import stale_reason
 
         groups = self.groups
         if not groups:
@@ -118,11 +154,25 @@ class Summary:
         prefix = root.rstrip(sep) + sep if root else None
         cut = len(prefix) if prefix else 0
         written = disc.metadata_time          # an object store's listing gave it
-        if local and disc.metadata_path is not None:
+        if self.written is not None:
+            written = self.written
+        elif local and disc.metadata_path is not None:
             try:
                 written = os.stat(disc.metadata_path).st_mtime_ns
             except OSError:
                 written = None
+        times: list[Any] = disc.times
+        by_path = self._by_path
+        if by_path is not None and by_path[0] == prefix:
+            # keyed by the listed paths themselves: no relative path made per file.  The
+            # listing of one folder names each file once, so a file for every entry and
+            # an entry for every file is all of them, none stale
+            paths = list(map(_path_of, disc.files))
+            needs: list[Any] = list(map(by_path[1].get, paths))
+            if None not in needs and len(needs) == len(groups) and \
+                    _fresh(needs, disc.files, times, written):
+                self.used, self.stale = len(needs), {}
+                return list(map(by_path[2].__getitem__, paths))
         # the listing's paths start with the folder: one slice each
         rels = [p[cut:] for p, _ in disc.files if p.startswith(prefix)] if prefix is not None else []
         if len(rels) != len(disc.files):
@@ -130,12 +180,17 @@ class Summary:
                     for p, _ in disc.files]
         if sep != "/":
             rels = [r.replace(sep, "/") for r in rels]
-        hits = list(map(groups.get, rels))
+        needs = list(map(self.bytes_needed().get, rels))     # int, None: not named
         stale: dict[str, str] = {}
-        picked: list[list[int] | None] = hits
-        used = 0
-        if hits.count(None) < len(hits):
-            picked, stale, used = _verdicts(disc, rels, hits, row_group_ends(self.pf.metadata.raw), written)
+        picked: list[Sequence[int] | None]
+        if None not in needs and _fresh(needs, disc.files, times, written):
+            # every listed file is described, older than _metadata and large enough
+            picked = list(map(groups.__getitem__, rels))
+            used = len(picked)
+        elif needs.count(None) < len(needs):
+            picked, stale, used = _verdicts(disc, rels, needs, groups, written)
+        else:
+            picked, used = [None] * len(needs), 0
         listed = set(rels)
         if not groups.keys() <= listed:         # some entries name no listed file
             for rel in groups:
@@ -147,32 +202,55 @@ class Summary:
         return picked
 
 
+_path_of = operator.itemgetter(0)
+_size_of = operator.itemgetter(1)
+
+#: A summary's bytes needed and row groups keyed by the listed path: ``(the folder's path
+#: with its separator, path -> bytes needed, path -> row groups)`` (:func:`by_listed_path`).
+ByPath: TypeAlias = "tuple[str, Mapping[str, int], Mapping[str, Sequence[int]]]"
+
+
+def by_listed_path(folder: str, groups: Mapping[str, Sequence[int]], needs: Mapping[str, int]) -> ByPath | None:
+    """*needs* and *groups* (keyed by ``file_path``) keyed by the path the local listing of
+    *folder* gives each file (``folder/`` + ``file_path``), read-only; None where the
+    separator is not ``/`` (the relative paths are matched instead)."""
+    if os.sep != "/":
+        return None
+    prefix = folder.rstrip(os.sep) + os.sep
+    keys = [prefix + rel for rel in groups]
+    return (prefix, MappingProxyType(dict(zip(keys, map(needs.__getitem__, groups)))),
+            MappingProxyType(dict(zip(keys, groups.values()))))
+
+
+def _fresh(needs: list[int], files: list[tuple[str, int]], times: list[Any], written: int | None) -> bool:
+    """Whether every listed file (*needs*: each one's least size, all known) is large enough
+    and, where ``_metadata``'s time is known, older than it: C-level passes, no step per file."""
+    return (written is None or (None not in times and max(times, default=0) < written)) and \
+        all(map(operator.le, needs, map(_size_of, files)))
+
 #: What matching gives: each listed file's row groups (None: not used), the stale entries
 #: (relative path -> why), and how many files are used.
-_Verdicts: TypeAlias = "tuple[list[list[int] | None], dict[str, str], int]"
+_Verdicts: TypeAlias = "tuple[list[Sequence[int] | None], dict[str, str], int]"
 
 
-def _verdicts(disc: Discovery, rels: list[str], hits: list[list[int] | None],
-              ends: list[int | None], written: int | None) -> _Verdicts:
-    """The rules of ``staleness.py``, one listed file at a time."""
-    from parquet_core.dataset.staleness import TAIL_BYTES, stale_reason
+def _verdicts(disc: Discovery, rels: list[str], needs: list[int | None], groups: Mapping[str, Sequence[int]],
+              written: int | None) -> _Verdicts:
+    """The rules of ``staleness.py``, one listed file at a time (*needs*: each file's least
+    size, None where ``_metadata`` does not name it)."""
+    from parquet_core.dataset.staleness import stale_reason
 
-    picked: list[list[int] | None] = []
+    picked: list[Sequence[int] | None] = []
     stale: dict[str, str] = {}
     used = 0
-    for (_, size), rgs, rel, mtime in zip(disc.files, hits, rels, disc.times):
-        if rgs is None:
+    for (_, size), need, rel, mtime in zip(disc.files, needs, rels, disc.times):
+        if need is None:
             picked.append(None)
             continue
-        if len(rgs) == 1:
-            need = (ends[rgs[0]] or 0) + TAIL_BYTES
-        else:
-            need = max([ends[i] or 0 for i in rgs]) + TAIL_BYTES
         if size < need or (written is not None and mtime is not None and mtime >= written):
             stale[rel] = stale_reason(size, need, mtime, written)
             picked.append(None)
             continue
-        picked.append(rgs)
+        picked.append(groups[rel])
         used += 1
     return picked, stale, used
 
@@ -201,8 +279,95 @@ def load_summary(ds: ParquetDataset) -> tuple[Summary | None, Any]:
             return None, None
         with _open(ds, disc.common_metadata_path) as pf:
             return None, pf.schema_arrow
+    from parquet_core.dataset import summary_cache
+
+    if summary_cache.usable(ds.filesystem, ds.options):
+        kept = _load_kept(ds, path)
+        if kept is not None:
+            return kept, kept.pf.schema_arrow
     pf = _open(ds, path)
     return Summary(pf, summary_groups(pf.metadata.raw)), pf.schema_arrow
+
+
+def _load_kept(ds: ParquetDataset, path: str) -> Summary | None:
+    """``_metadata`` through the process's cache of decoded summaries (``summary_cache.py``).
+
+    Nothing kept for *path*: opened as any file (nothing read twice), and kept.  Else its
+    bytes are read whole and compared with the kept ones: equal, the kept decode is used
+    (new objects for this dataset); not, these bytes are decoded and kept instead.  None
+    when the file is too large to keep (the caller opens it as any file)."""
+    from parquet_core.dataset.staleness import bytes_needed, row_group_ends
+    from parquet_core.dataset.summary_cache import CACHE, SummaryBytes, read_summary_bytes
+
+    data: bytes | None = None
+    written: int | None = None
+    if CACHE.get(path) is None:
+        pf = _open(ds, path)
+    else:
+        shown = ds.filesystem.display(path)
+        try:
+            read = read_summary_bytes(path, CACHE.max_bytes)
+        except OSError as exc:
+            note_file(exc, shown, "reading")
+            raise
+        if read is None:
+            CACHE.discard(path)
+            return None
+        data, written = read
+        ds.io_stats.add(len(data))
+        entry = CACHE.lookup(path, data)
+        if entry is not None:
+            pf = ds.file_class.from_footer(SummaryBytes(data, path, ds.io_stats), shown, entry.snapshot.fresh(),
+                                           entry.footer_len, options=ds.options)
+            cell = entry.by_path
+            if not cell and entry.needs is not None:
+                cell.append(by_listed_path(os.path.dirname(path), entry.groups, entry.needs))
+            return Summary(pf, entry.groups, ends=entry.ends, needs=entry.needs, written=written,
+                           by_path=cell[0] if cell else None)
+        pf = ds.file_class.from_source(SummaryBytes(data, path, ds.io_stats), shown, options=ds.options)
+    raw = pf.metadata.raw
+    groups = summary_groups(raw)
+    ends = needs = None
+    if groups:
+        ends = row_group_ends(raw)
+        needs = bytes_needed(groups, ends)
+    kept = _kept(pf, data, groups, ends, needs)
+    if kept is None:
+        CACHE.discard(path)
+        return Summary(pf, groups, ends=ends, needs=needs, written=written)
+    CACHE.store(path, kept)
+    return Summary(pf, kept.groups, ends=kept.ends, needs=kept.needs, written=written)
+
+
+def _kept(pf: ParquetFile, data: bytes | None, groups: dict[str, list[int]], ends: list[int | None] | None,
+          needs: dict[str, int] | None) -> Any:
+    """What the cache keeps of a summary just opened (a ``summary_cache.CachedSummary``), or
+    None: not a lazily decoded plaintext footer, or not laid out as ``head + footer +
+    length + magic`` with the footer's bytes all decoded from (*data*: the whole file as
+    read; None: opened as a file, which ``read_footer`` checked starts with the magic)."""
+    from parquet_core.dataset.summary_cache import CACHE, CachedSummary, frozen_groups
+    from parquet_core.thrift.lazy_footer import FooterSnapshot, lazy_state
+
+    md = pf.metadata
+    raw = md.raw
+    if lazy_state(raw) is None or md.decryptor is not None or raw.encryption_algorithm is not None:
+        return None
+    snapshot = FooterSnapshot(raw)       # before anything decodes a row group of it
+    n = md.footer_size
+    if len(snapshot.buf) != n:
+        return None
+    tail = struct.pack("<I", n) + MAGIC
+    if data is None:
+        if pf.source.size != len(MAGIC) + n + len(tail) or pf.source.size > CACHE.max_bytes:
+            return None
+        head = MAGIC
+    else:
+        cut = len(data) - n - len(tail)
+        if cut < 0 or not data.endswith(tail) or not data.startswith(snapshot.buf, cut):
+            return None
+        head = data[:cut]
+    return CachedSummary(head, snapshot, tail, n, frozen_groups(groups), None if ends is None else tuple(ends),
+                         None if needs is None else MappingProxyType(needs))
 
 
 def summary_groups(raw: Any, fast: bool = True) -> dict[str, list[int]]:

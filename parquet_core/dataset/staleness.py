@@ -27,8 +27,9 @@ chunks' own offsets and sizes.
 
 from __future__ import annotations
 
+import itertools
 import operator
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from thrift.Thrift import TType
 
@@ -36,7 +37,7 @@ from parquet_core.thrift import pt
 from parquet_core.thrift.codec import DECODE_ERRORS, HAVE_ACCELERATED
 from parquet_core.thrift.lazy_footer import lazy_state, only_fields
 
-__all__ = ["stale_reason", "row_group_ends", "TAIL_BYTES"]
+__all__ = ["stale_reason", "row_group_ends", "bytes_needed", "TAIL_BYTES"]
 
 #: Bytes after the last column chunk that every Parquet file has: footer length, "PAR1".
 TAIL_BYTES = 8
@@ -96,6 +97,29 @@ def row_group_ends(raw: Any) -> list[int | None]:
         else:
             out.append(_chunk_end(_row_group(raw, i)))
     return out
+
+
+def bytes_needed(groups: Mapping[str, Sequence[int]], ends: Sequence[int | None]) -> dict[str, int]:
+    """Each file's least size for ``_metadata``'s row groups *groups* (file -> row group
+    indexes) to fit in it: the end of their column data (*ends*: :func:`row_group_ends`)
+    plus the tail (a row group whose end is unknown counts as 0).
+
+    Files of one row group (every writer of one row group per file) take C-level passes,
+    files of more one step each."""
+    keys, rows = list(groups), list(groups.values())
+    counts = list(map(len, rows))
+    if 0 not in counts:
+        last: list[Any] = list(map(ends.__getitem__, map(_first, rows)))
+        if None not in last:
+            out = dict(zip(keys, map(TAIL_BYTES.__add__, last)))
+            if counts.count(1) != len(counts):     # the files of several (picked in C)
+                for rel, gs in itertools.compress(zip(keys, rows), map((1).__ne__, counts)):
+                    out[rel] = max([ends[i] or 0 for i in gs]) + TAIL_BYTES
+            return out
+    return {rel: max([ends[i] or 0 for i in gs], default=0) + TAIL_BYTES for rel, gs in groups.items()}
+
+
+_first = operator.itemgetter(0)
 
 
 def _fast_extents(raw: Any) -> list[Any] | None:

@@ -299,6 +299,10 @@ class _CountingSource:
         self._inner.close()
 
 
+#: A local source whose reads (and its siblings') are counted in an :class:`IOStats`.
+CountingSource = _CountingSource
+
+
 class FsspecFileSystem(FileSystem):
     """An fsspec file system; paths are without the protocol (``bucket/key``)."""
 

@@ -127,19 +127,28 @@ class ParquetFile:
             options, page_checksum_verification=page_checksum_verification, decryption=decryption,
             decryption_properties=decryption_properties, read_dictionary=read_dictionary, strict=strict,
             max_page_bytes=max_page_bytes, max_decoded_bytes=max_decoded_bytes, **pyarrow_options)
+        self._setup(source, filesystem, storage_options, None)
+        if metadata is not None:
+            _check_given_metadata(metadata, self.metadata)
+
+    def _setup(self, source: Any, filesystem: Any, storage_options: dict[str, Any] | None,
+               footer: tuple[Any, int] | None) -> None:
+        """Open *source* and its footer (*footer*: ``(raw, footer length)`` already decoded
+        from this source's bytes, see :meth:`from_footer`; None: read here)."""
         self._kept_dictionaries: frozenset[str] | None = None   # worked out on first read
         self._path = path_of(source)   # named in every error (see errors.names_file)
         self._source, self._owned = _open(source, filesystem, storage_options)
         self._strict: list[str] | None = [] if self.options.strict else None   # levels already validated
         try:
-            raw, footer_len, decryptor = read_footer(self._source, self.options.decryption)
+            if footer is None:
+                raw, footer_len, decryptor = read_footer(self._source, self.options.decryption)
+            else:
+                (raw, footer_len), decryptor = footer, None
             self.metadata = FileMetadata(raw, footer_len, decryptor, self._source.size)
             self._validate("footer")
         except BaseException:
             self.close()
             raise
-        if metadata is not None:
-            _check_given_metadata(metadata, self.metadata)
         #: The file's columns by name (top-level fields, shapes, leaf lookup).
         self.columns = FileColumns(self.metadata)
         # the chunk sources, page indexes and planner are made on first use (see below)
@@ -171,6 +180,28 @@ class ParquetFile:
         try:
             with file_context(path, "reading"):
                 pf = cls(source, options=options, **kwargs)
+        except BaseException:
+            source.close()
+            raise
+        pf._path = path
+        pf._owned = True
+        return pf
+
+    @classmethod
+    def from_footer(cls, source: RandomAccessSource, path: str | None, raw: Any, footer_len: int, *,
+                    options: ReaderOptions) -> ParquetFile:
+        """Open an already opened *source* (owned, as :meth:`from_source`) whose plaintext,
+        unsigned footer was decoded elsewhere from the very bytes *source* holds: *raw*
+        (a fresh object, this file's own) and the footer's length.  For a summary file
+        served from a cache verified by content (``dataset/summary_cache.py``); *options*
+        must ask for no decryption."""
+        if options.decryption is not None:
+            raise ValueError("from_footer takes plaintext footers only (no decryption)")
+        pf = cls.__new__(cls)
+        pf.options = options
+        try:
+            with file_context(path, "reading"):
+                pf._setup(source, None, None, (raw, footer_len))
         except BaseException:
             source.close()
             raise

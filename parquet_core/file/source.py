@@ -94,7 +94,7 @@ class FileSource:
         Symbolic links are resolved first, and the target must still lie
         below the folder and be a regular file (:func:`open_regular_file`).
         """
-        return FileSource(*open_regular_file(resolve_below(os.path.dirname(self.path), relative)))
+        return sibling_file(self.path, relative)
 
     def read_at(self, offset: int, size: int) -> memoryview:
         _check(offset, size, self.size)
@@ -133,6 +133,12 @@ class FileSource:
             self.close()
         except OSError:
             pass
+
+
+def sibling_file(path: str, relative: str) -> FileSource:
+    """The file *relative* (``/``-separated) below the folder of the file *path*, opened as
+    :meth:`FileSource.sibling` opens it (links resolved, kept below the folder, a regular file)."""
+    return FileSource(*open_regular_file(resolve_below(os.path.dirname(path), relative)))
 
 
 def resolve_below(folder: str, relative: str) -> str:

@@ -44,12 +44,12 @@ from thrift.Thrift import TType
 from thrift.transport.TTransport import TMemoryBuffer
 
 from parquet_core.errors import ParquetFormatError, add_note, note_file
-from parquet_core.thrift.codec import DECODE_ERRORS, HAVE_ACCELERATED, parse
+from parquet_core.thrift.codec import DECODE_ERRORS, HAVE_ACCELERATED, parse, serialize
 from parquet_core.thrift.generated import ttypes as pt
 
 __all__ = ["LazyFooter", "LazyFileMetaData", "LazyColumnMetaData", "LazyColumnChunk", "LazyRowGroup", "LazyStatistics", "parse_file_metadata",
            "lazy_state", "only_fields", "EXTRA_CHUNK_FIELDS", "EXTRA_CC_FIELDS", "schema_prefix",
-           "parse_schema_prefix"]
+           "parse_schema_prefix", "FooterSnapshot"]
 
 #: ``ColumnMetaData`` fields decoded only when first read (``path_in_schema`` repeats the
 #: schema's path of the leaf, and a list of strings per chunk is costly to build;
@@ -710,6 +710,64 @@ def parse_file_metadata(buf: bytes, fail: Callable[[BaseException], None]) -> tu
     raw._lazy._rg_marks = marks
     raw._lazy.schema_span = where.get("schema")
     return raw, used
+
+
+#: The top-level fields a :class:`FooterSnapshot` keeps encoded apart (all but the two lazy ones).
+_FMD_REST = _with(pt.FileMetaData.thrift_spec, row_groups=None, key_value_metadata=None)
+
+
+class FooterSnapshot:
+    """What :func:`parse_file_metadata` found in a footer's bytes, kept so that the same
+    bytes can be opened again without the pass over them: :meth:`fresh` makes a new
+    :class:`LazyFileMetaData` equal to a new decode of those bytes, whose every object
+    (the top-level fields, the row groups and statistics decoded later) is its own.
+
+    Kept: the footer bytes, the row groups' and key/value pairs' spans, the row groups'
+    marks (read, never changed) and the top-level fields other than ``row_groups`` and
+    ``key_value_metadata`` re-encoded on their own (a few hundred bytes for a schema of a
+    few columns, decoded again by the C decoder for each :meth:`fresh`).  Nothing here is
+    handed out: the spans and marks are read by the :class:`LazyFooter` only.
+
+    The caller decides when the bytes are the same (``dataset/summary_cache.py`` compares
+    them byte for byte); this class never looks at a file.
+    """
+
+    __slots__ = ("buf", "_rg_spans", "_kv_spans", "_marks", "_schema_span", "_rest", "_fail")
+
+    def __init__(self, raw: Any) -> None:
+        state = lazy_state(raw)
+        if state is None or not HAVE_ACCELERATED:
+            raise ValueError("only a lazily decoded footer can be kept")
+        self.buf: bytes = state._buf
+        self._rg_spans = state._rg_spans
+        self._kv_spans = state._kv_spans
+        self._marks = state.row_group_marks()
+        self._schema_span = state.schema_span
+        self._fail = state._fail
+        top = pt.FileMetaData()
+        d = raw.__dict__
+        for entry in _FMD_REST:
+            if entry is not None and entry[2] in d:
+                setattr(top, entry[2], d[entry[2]])
+        self._rest: bytes = serialize(top)      # row_groups and key_value_metadata unset: left out
+
+    def fresh(self) -> Any:
+        """A new :class:`LazyFileMetaData` of the kept bytes (what :func:`parse_file_metadata`
+        returns, without its pass over the row groups)."""
+        rest = self._rest
+        limit = len(self.buf)
+        trans = TMemoryBuffer(rest)
+        proto = TCompactProtocolAccelerated(trans, string_length_limit=limit,
+                                            container_length_limit=limit, fallback=False)
+        raw = LazyFileMetaData()
+        proto._fast_decode(raw, proto, [LazyFileMetaData, _FMD_REST])
+        d = raw.__dict__
+        d.pop("row_groups", None)
+        d.pop("key_value_metadata", None)
+        state = raw._lazy = LazyFooter(self.buf, self._rg_spans, self._kv_spans, self._fail)
+        state._rg_marks = self._marks
+        state.schema_span = self._schema_span
+        return raw
 
 
 def _locate(buf: bytes, used: int, starts: list[int] | None, trans: Any = None, proto: Any = None,
