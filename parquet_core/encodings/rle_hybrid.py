@@ -60,8 +60,10 @@ from parquet_core._kernels.bitpack import (
     as_uint8,
     pack_bits,
     unpack_bits_into,
+    unpack_groups_at,
     unpack_spaced_runs_into,
 )
+from parquet_core._kernels.code_runs import copy_code_runs, fill_table, window_for
 from parquet_core._kernels.counting import counting, packed_counting
 from parquet_core._kernels.dict_lanes import LANE_WIDTHS, LaneTable, decode_groups_at, lane_table
 from parquet_core._kernels.runs import window_view
@@ -89,6 +91,7 @@ __all__ = [
     "encode_levels_v2",
     "encode_rle_booleans",
     "encode_rle_hybrid",
+    "expand_dictionary_index_codes",
     "expand_dictionary_index_pages",
     "expand_dictionary_index_values",
     "indices_count_up",
@@ -1035,6 +1038,131 @@ def expand_dictionary_index_values(pages: list[ScannedIndices], dictionary: npt.
     return _expand_same_width(pages, w, 0, (dictionary, lane_table(dictionary, w)))
 
 
+#: Runs of pages averaging more values than this are left to the index path (its
+#: even-run and slice copies serve long bit-packed runs, ``np.repeat`` long RLE runs).
+_CODES_MAX_MEAN_RUN = 128
+#: Dictionaries larger than this are left to the index path when their indices need two
+#: bytes (the fill table of :func:`_codes_same_width` has a row per entry).
+_CODES_MAX_ROWS = 4096
+
+
+def expand_dictionary_index_codes(pages: list[ScannedIndices], size: int) -> npt.NDArray[Any] | None:
+    """The indices of pages scanned by :func:`scan_dictionary_indices`, in order, as
+    narrow codes (uint8 when every page's bit width is at most 8, else uint16), for a
+    dictionary of *size* entries; or None when an index used is outside the dictionary
+    (the index path then names the page) or this path does not apply (indices of more
+    than 16 bits, two-byte codes for more than :data:`_CODES_MAX_ROWS` entries, long
+    runs: :data:`_CODES_MAX_MEAN_RUN`).
+
+    Every run is one window copy of :func:`~parquet_core._kernels.code_runs.copy_code_runs`:
+    a bit-packed run's from the unpacked values of all bodies, an RLE run's from a fill
+    table row of its value; no repeated index array, no placement of the packed values
+    among the repeated ones.  The pages are checked exactly as the index path checks
+    them (:func:`_chunk_runs`); a page that fails raises its error with ``page_index``.
+    """
+    if not pages or size <= 0:
+        return None
+    top = 0
+    total = 0
+    runs = 0
+    for _body, w, table, count in pages:
+        top = max(top, w)
+        total += count
+        runs += table.runs if type(table) is _Walked else len(table[0]) if isinstance(table, tuple) \
+            else len(table) >> 1
+    if top > 16 or total > _CODES_MAX_MEAN_RUN * max(runs, 1):
+        return None
+    dtype = np.dtype(np.uint8 if top <= 8 else np.uint16)
+    if dtype.itemsize == 2 and min(size, 1 << top) > _CODES_MAX_ROWS:
+        return None
+    parts: list[npt.NDArray[Any]] = []
+    i = 0
+    n = len(pages)
+    while i < n:
+        w = pages[i][1]
+        j = i + 1
+        while j < n and pages[j][1] == w:
+            j += 1
+        part = _codes_same_width(pages[i:j], w, i, dtype, size)
+        if part is None:
+            return None
+        parts.append(part)
+        i = j
+    codes = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    if size < (1 << top) and codes.size and int(codes.max()) >= size:
+        return None
+    return codes
+
+
+def _codes_same_width(pages: list[ScannedIndices], w: int, page0: int, dtype: np.dtype[Any],
+                      size: int) -> npt.NDArray[Any] | None:
+    """:func:`expand_dictionary_index_codes` of pages of one bit width *w* (codes of
+    *dtype*; an index outside the dictionary may be left in them, for the caller's check)."""
+    total = 0
+    for page in pages:
+        total += page[3]
+    if w == 0:
+        return np.zeros(total, dtype=dtype)
+    while True:
+        try:
+            joined, takes, tags, _ = _chunk_runs(pages, w, page0)
+            break
+        except _Rescanned as again:
+            pages = list(pages)
+            body, _, _, count = pages[again.k]
+            pages[again.k] = (body, w, again.table, count)
+    isz = dtype.itemsize
+    packed = tags < 0
+    width = window_for(total * isz, takes.size)
+    per_row = width // isz
+    rows = 1 << w
+    if isz == 2 and size < rows:
+        # rows for the dictionary's entries only: an RLE run of a value past them that
+        # gives values is out of range; one that gives none reads row 0 (then overwritten)
+        rows = size
+        past = tags >= rows
+        if past.any():
+            if (takes[past] > 0).any():
+                return None
+            tags = np.where(past, 0, tags)
+    # the source: every bit-packed value, then the fill table (a row per RLE value), then
+    # a row of slack for the last windows
+    if w in (1, 2, 4, 8):
+        # bodies start on byte boundaries, where whole values start at these widths:
+        # unpacking all of *joined* gives every body's values in place, with no gather
+        n_codes = joined.size * 8 // w
+        src = np.empty(n_codes + (rows + 1) * per_row, dtype=dtype)
+        unpack_bits_into(joined, w, n_codes, src)
+        src_at = ~tags
+        src_at *= 8 // w
+    else:
+        p_take = takes[packed]
+        groups = (p_take + 7) >> 3
+        first = np.cumsum(groups)
+        n_groups = int(first[-1]) if first.size else 0
+        first -= groups
+        at = np.repeat(~tags[packed] - first * w, groups)
+        at += np.arange(0, n_groups * w, w, dtype=np.int64)
+        n_codes = n_groups * 8
+        src = np.empty(n_codes + (rows + 1) * per_row, dtype=dtype)
+        unpack_groups_at(joined, at, w, src)
+        src_at = np.zeros(takes.size, dtype=np.int64)
+        src_at[packed] = first * 8
+    src[n_codes:n_codes + rows * per_row] = fill_table(rows, per_row, dtype)
+    rle_at = tags * per_row
+    rle_at += n_codes
+    starts = np.where(packed, src_at, rle_at)
+    if isz > 1:
+        starts *= isz
+        lengths = takes * isz
+    else:
+        lengths = takes
+    out = copy_code_runs(src.view(np.uint8), starts, lengths, ~packed, total * isz, width)
+    if out is None:
+        return None
+    return out[:total * isz].view(dtype)
+
+
 #: Bit-packed bodies averaging at least this many 8-value groups are copied slice by
 #: slice in :func:`_expand_same_width`; shorter ones by one gather of their groups.
 _SLICE_MIN_GROUPS = 12
@@ -1096,69 +1224,7 @@ def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0,
         total += page[3]
     if w == 0:
         return np.zeros(total, dtype=np.int32)
-    # The page bodies back to back, each followed by w zero bytes (the last group of a
-    # page's last body may be cut short); a body at offset o of a page is at base + o.
-    bufs: list[Any] = []
-    bases: list[int] = []
-    base = 0
-    for body, _, _, _ in pages:
-        bufs.append(memoryview(body))
-        bufs.append(bytes(w))
-        bases.append(base)
-        base += body.size + w
-    joined = np.frombuffer(b"".join(bufs), dtype=np.uint8)
-    runs_per_page: list[int] = []
-    takes_parts: list[npt.NDArray[np.int64]] = []
-    tags_parts: list[npt.NDArray[np.int64]] = []
-    walked: list[tuple[_Walked, int]] = []
-    # run tables of pages left to the run loop (a flat list each, a few runs): gathered in
-    # Python and converted once, rather than a few numpy calls per page
-    flat: list[int] = []
-
-    def flush_flat() -> None:
-        pairs = np.array(flat, dtype=np.int64).reshape(-1, 2)
-        takes_parts.append(pairs[:, 0])
-        tags_parts.append(pairs[:, 1])
-        flat.clear()
-
-    walked_at: list[int] = []
-
-    def flush_walked() -> None:
-        bad = _walked_runs(joined, w, walked, takes_parts, tags_parts, runs_per_page)
-        if bad >= 0:
-            raise _rescan(pages, walked_at[bad], w, page0)
-        walked.clear()
-        walked_at.clear()
-
-    for k, ((_body, _, table, _count), base) in enumerate(zip(pages, bases)):
-        if type(table) is _Walked:
-            if flat:
-                flush_flat()
-            walked.append((table, base))
-            walked_at.append(k)
-            continue
-        if walked:
-            flush_walked()
-        # a bit-packed body's tag ~o becomes ~(o + base) = ~o - base
-        if isinstance(table, tuple):
-            if flat:
-                flush_flat()
-            tk, tg = table
-            takes_parts.append(tk)
-            tags_parts.append(np.where(tg < 0, tg - base, tg))
-            runs_per_page.append(len(tk))
-            continue
-        for i in range(1, len(table), 2):
-            take, tag = table[i - 1], table[i]
-            flat.append(take)
-            flat.append(tag - base if tag < 0 else tag)
-        runs_per_page.append(len(table) >> 1)
-    if flat:
-        flush_flat()
-    if walked:
-        flush_walked()
-    takes = np.concatenate(takes_parts) if len(takes_parts) > 1 else takes_parts[0]
-    tags = np.concatenate(tags_parts) if len(tags_parts) > 1 else tags_parts[0]
+    joined, takes, tags, runs_per_page = _chunk_runs(pages, w, page0)
     packed = tags < 0
     if lookup is not None:
         dictionary, lanes = lookup
@@ -1267,6 +1333,82 @@ def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0,
             e = int(ends[i])
             out[e - n:e] = last[8 * k:8 * k + n]
     return out
+
+
+def _chunk_runs(pages: list[ScannedIndices], w: int, page0: int
+                ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64], list[int]]:
+    """The run table of *pages* (all of bit width ``w > 0``) as one: ``(joined, takes,
+    tags, runs per page)``.  *joined* holds the page bodies back to back, each followed
+    by ``w`` zero bytes (the last group of a page's last body may be cut short); a
+    body at offset ``o`` of a page is at ``base + o`` of *joined*.  ``takes`` are the
+    values each run gives, ``tags`` an RLE run's value or ``~offset`` of a bit-packed
+    body in *joined* (as in :func:`_scan`).  Every run is checked as :func:`_scan`
+    checks it; a page that fails raises :class:`_Rescanned` (its run loop's table) or
+    its error (``page_index``: *page0* plus its place in *pages*)."""
+    # The page bodies back to back, each followed by w zero bytes (the last group of a
+    # page's last body may be cut short); a body at offset o of a page is at base + o.
+    bufs: list[Any] = []
+    bases: list[int] = []
+    base = 0
+    for body, _, _, _ in pages:
+        bufs.append(memoryview(body))
+        bufs.append(bytes(w))
+        bases.append(base)
+        base += body.size + w
+    joined = np.frombuffer(b"".join(bufs), dtype=np.uint8)
+    runs_per_page: list[int] = []
+    takes_parts: list[npt.NDArray[np.int64]] = []
+    tags_parts: list[npt.NDArray[np.int64]] = []
+    walked: list[tuple[_Walked, int]] = []
+    # run tables of pages left to the run loop (a flat list each, a few runs): gathered in
+    # Python and converted once, rather than a few numpy calls per page
+    flat: list[int] = []
+
+    def flush_flat() -> None:
+        pairs = np.array(flat, dtype=np.int64).reshape(-1, 2)
+        takes_parts.append(pairs[:, 0])
+        tags_parts.append(pairs[:, 1])
+        flat.clear()
+
+    walked_at: list[int] = []
+
+    def flush_walked() -> None:
+        bad = _walked_runs(joined, w, walked, takes_parts, tags_parts, runs_per_page)
+        if bad >= 0:
+            raise _rescan(pages, walked_at[bad], w, page0)
+        walked.clear()
+        walked_at.clear()
+
+    for k, ((_body, _, table, _count), base) in enumerate(zip(pages, bases)):
+        if type(table) is _Walked:
+            if flat:
+                flush_flat()
+            walked.append((table, base))
+            walked_at.append(k)
+            continue
+        if walked:
+            flush_walked()
+        # a bit-packed body's tag ~o becomes ~(o + base) = ~o - base
+        if isinstance(table, tuple):
+            if flat:
+                flush_flat()
+            tk, tg = table
+            takes_parts.append(tk)
+            tags_parts.append(np.where(tg < 0, tg - base, tg))
+            runs_per_page.append(len(tk))
+            continue
+        for i in range(1, len(table), 2):
+            take, tag = table[i - 1], table[i]
+            flat.append(take)
+            flat.append(tag - base if tag < 0 else tag)
+        runs_per_page.append(len(table) >> 1)
+    if flat:
+        flush_flat()
+    if walked:
+        flush_walked()
+    takes = np.concatenate(takes_parts) if len(takes_parts) > 1 else takes_parts[0]
+    tags = np.concatenate(tags_parts) if len(tags_parts) > 1 else tags_parts[0]
+    return joined, takes, tags, runs_per_page
 
 
 def _place_groups(out: npt.NDArray[Any], takes: npt.NDArray[np.int64], packed: npt.NDArray[np.bool_],
