@@ -93,7 +93,7 @@ def test_a_damaged_index_page_is_named(tmp_path, damage, message) -> None:
     t = t.cast(pa.schema([pa.field(n, t.schema.field(n).type, nullable=False) if n != "opt"
                           else t.schema.field(n) for n in t.column_names]))
     pq.write_table(t, path, compression="none", data_page_size=1 << 13)
-    data = bytearray(open(path, "rb").read())
+    data = bytearray((tmp_path / "t.parquet").read_bytes())
     column = t.column_names.index("payment")            # 5 entries: 3-bit indices
     at, where = _body_at(bytes(data), column, 2)
     assert data[at] == 3
@@ -101,8 +101,8 @@ def test_a_damaged_index_page_is_named(tmp_path, damage, message) -> None:
         data[_first_run(bytes(data), at, packed=True)] = 0xFF       # indices 7, 7, ...
     else:
         data[_first_run(bytes(data), at, packed=False)] = 0xFF      # an RLE value of 255
+    (tmp_path / "bad.parquet").write_bytes(bytes(data))
     bad = str(tmp_path / "bad.parquet")
-    open(bad, "wb").write(bytes(data))
     for read in (lambda: pc.read_table(bad, use_threads=False),
                  lambda: pc.read_table(bad, columns=["payment"], use_threads=False),
                  lambda: list(pc.ParquetFile(bad).iter_batches(batch_size=4096))):
