@@ -5,10 +5,14 @@ one output for the whole column (all the chunks read together):
 
 * dictionary-encoded pages: each page's index stream is checked and its runs
   found when the page is added (:func:`~parquet_core.encodings.rle_hybrid.scan_dictionary_indices`),
-  the indices of the run's pages are expanded together
-  (:func:`~parquet_core.encodings.rle_hybrid.expand_dictionary_index_pages`; an
-  index past the dictionary still names its page) and resolved with one
-  gather per run, written straight into the output (``np.take(out=)``);
+  the indices of the run's pages are expanded together as narrow codes
+  (:func:`~parquet_core.encodings.rle_hybrid.expand_dictionary_index_codes`:
+  one or two bytes an index, one window copy per run) and resolved with one
+  gather per run, written straight into the output (``np.take(out=)``); when
+  the codes path refuses a run (an index past the dictionary, a damaged page,
+  indices of more than 16 bits), the int32 index path
+  (:func:`~parquet_core.encodings.rle_hybrid.expand_dictionary_index_pages`)
+  expands them and its error names the page;
 * PLAIN pages of a fixed-width type: each page's bytes are checked for
   length and copied into the preallocated output, with no per-page array;
 * PLAIN BYTE_ARRAY pages: the run is decoded as one stream

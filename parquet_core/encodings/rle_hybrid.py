@@ -29,7 +29,11 @@ short runs find their run chain with a vectorised scan; short bit-width-1
 streams (small level pages) are expanded with bytes operations.  Dictionary
 indices of several pages: each page's run chain is walked with two table
 lookups per run (:func:`_walk_page`), and the runs of all the pages are
-read, cut and expanded together (:func:`_expand_same_width`).
+read, cut and expanded together (:func:`_expand_same_width`).  For a
+dictionary's values the indices are produced as narrow codes (one or two bytes)
+by one window copy per run, from the unpacked bodies or a row of a fill table
+for RLE runs (:func:`expand_dictionary_index_codes`), and taken from the
+dictionary straight into the output.
 
 The encoders live in :mod:`parquet_core.encodings.rle_hybrid_encoder` and
 are re-exported here.
@@ -65,7 +69,6 @@ from parquet_core._kernels.bitpack import (
 )
 from parquet_core._kernels.code_runs import copy_code_runs, fill_table, window_for
 from parquet_core._kernels.counting import counting, packed_counting
-from parquet_core._kernels.dict_lanes import LANE_WIDTHS, LaneTable, decode_groups_at, lane_table
 from parquet_core._kernels.runs import window_view
 from parquet_core._kernels.varint import read_uleb128, write_uleb128
 from parquet_core.encodings.rle_hybrid_encoder import (
@@ -1010,9 +1013,7 @@ def expand_dictionary_index_pages(pages: list[ScannedIndices]) -> npt.NDArray[np
         j = i + 1
         while j < n and pages[j][1] == w:
             j += 1
-        part = _expand_same_width(pages[i:j], w, i)
-        assert part is not None     # (None only with a dictionary lookup)
-        out_parts.append(part)
+        out_parts.append(_expand_same_width(pages[i:j], w, i))
         i = j
     if len(out_parts) == 1:
         return out_parts[0]
@@ -1020,22 +1021,14 @@ def expand_dictionary_index_pages(pages: list[ScannedIndices]) -> npt.NDArray[np
 
 
 def expand_dictionary_index_values(pages: list[ScannedIndices], dictionary: npt.NDArray[Any]) -> npt.NDArray[Any] | None:
-    """The values of a 1-D *dictionary* at the indices of pages scanned by
-    :func:`scan_dictionary_indices`, without an index array in between, or None when
-    this path does not apply: it takes pages of one bit width of 1-4 (low-cardinality
-    columns) whose runs were walked, with every index inside the dictionary.
-
-    The bit-packed indices become values through a table of the dictionary values of
-    every short key of packed bits (:mod:`parquet_core._kernels.dict_lanes`); the RLE
-    runs repeat their value.  A page that fails a check raises as with
-    :func:`expand_dictionary_index_pages` (``page_index`` counted from ``pages[0]``).
-    """
-    if not pages or dictionary.ndim != 1:
-        return None
-    w = pages[0][1]
-    if w not in LANE_WIDTHS or any(page[1] != w for page in pages):
-        return None
-    return _expand_same_width(pages, w, 0, (dictionary, lane_table(dictionary, w)))
+    """The values of a fixed-width *dictionary* (rows along axis 0) at the indices of pages
+    scanned by :func:`scan_dictionary_indices`: their narrow codes
+    (:func:`expand_dictionary_index_codes`) taken from it, with no int32 index array in
+    between; or None when the codes path refuses them (an index outside the dictionary:
+    the index path then names the page).  A page that fails a check raises as with
+    :func:`expand_dictionary_index_pages` (``page_index`` counted from ``pages[0]``)."""
+    codes = expand_dictionary_index_codes(pages, len(dictionary))
+    return None if codes is None else np.take(dictionary, codes, axis=0)
 
 
 #: Runs of pages averaging more values than this are left to the index path (its
@@ -1192,27 +1185,19 @@ def _rescan(pages: list[ScannedIndices], k: int, w: int, page0: int) -> _Rescann
     return _Rescanned(k, table)
 
 
-def _expand_same_width(pages: list[ScannedIndices], w: int, page0: int = 0,
-                       lookup: tuple[npt.NDArray[Any], LaneTable] | None = None) -> npt.NDArray[Any] | None:
+def _expand_same_width(pages: list[ScannedIndices], w: int, page0: int = 0) -> npt.NDArray[np.int32]:
     while True:
         try:
-            return _expand_same_width_once(pages, w, page0, lookup)
+            return _expand_same_width_once(pages, w, page0)
         except _Rescanned as again:
             pages = list(pages)
             body, _, _, count = pages[again.k]
             pages[again.k] = (body, w, again.table, count)
 
 
-def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0,
-                            lookup: tuple[npt.NDArray[Any], LaneTable] | None = None) -> npt.NDArray[Any] | None:
-    """The int32 indices of *pages* (all of bit width *w*); with *lookup* (a dictionary and
-    its :class:`LaneTable` for *w*), their dictionary values instead, or None when an index
-    is outside the dictionary (the caller then expands the indices, whose check names the
-    page)."""
-    if lookup is not None:
-        if not w or any(type(page[2]) is not _Walked for page in pages):
-            return None     # the few-run and constant pages: the index path's fast paths
-    elif len(pages) == 1 and w and type(pages[0][2]) is not _Walked:
+def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0) -> npt.NDArray[np.int32]:
+    """The int32 indices of *pages* (all of bit width *w*)."""
+    if len(pages) == 1 and w and type(pages[0][2]) is not _Walked:
         body, _, table, count = pages[0]
         return _expand(body, w, count, np.int32, table)    # one run: a fill or one unpack
     elif w:
@@ -1226,14 +1211,7 @@ def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0,
         return np.zeros(total, dtype=np.int32)
     joined, takes, tags, runs_per_page = _chunk_runs(pages, w, page0)
     packed = tags < 0
-    if lookup is not None:
-        dictionary, lanes = lookup
-        size = len(dictionary)
-        if size == 0 or (~packed).any() and int(tags.max()) >= size:
-            return None     # an RLE value outside the dictionary
     if not packed.any():
-        if lookup is not None:
-            return np.repeat(dictionary[tags], takes)
         return np.repeat(tags.astype(np.int32), takes)
     # Only a page's final run can stop inside a group of 8 values.  Such a run gives its
     # whole groups here and the values of its last group (a few per page) are decoded
@@ -1267,50 +1245,34 @@ def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0,
     n_groups = int(groups.sum())
     n_unpacked = n_groups << 3
     n_used = int(p_take.sum())
-    unpacked: npt.NDArray[Any] | None
-    if lookup is not None:
-        # values straight from the groups where they lie, one word per group (a 1-page
-        # run's last group may hold indices past the count, outside the dictionary:
-        # then the index path); each page is followed by w >= 1 zero bytes, so a 3-bit
-        # group's 4-byte word stays inside *joined*
+    unpacked: npt.NDArray[np.int32]
+    # every body lies inside its page's bytes plus padding (checked by the scan); the
+    # bodies (whole groups of w bytes) are copied back to back, followed by SLACK
+    # bytes of any content for the unpacker's word reads (their bits are masked off)
+    body_bytes = np.empty(n_groups * w + SLACK, dtype=np.uint8)
+    if n_groups >= _SLICE_MIN_GROUPS * groups.size:
+        # long bodies (parquet-mr writes 504-value bit-packed runs): one slice copy
+        # each costs less than the index arithmetic and gather of their groups
+        dst, src = body_bytes.data, joined.data
+        pos = 0
+        for s, nb in zip(starts.tolist(), (groups * w).tolist()):
+            dst[pos:pos + nb] = src[s:s + nb]
+            pos += nb
+    elif n_groups:
+        # shorter bodies: one gather of all their groups as w-byte windows
         first = np.zeros(groups.size, dtype=np.int64)
         np.cumsum(groups[:-1], out=first[1:])
         at = np.repeat(starts - first * w, groups)
         at += np.arange(0, n_groups * w, w, dtype=np.int64)
-        unpacked = decode_groups_at(joined, at, lanes)
-        if unpacked is None:
-            return None
-    else:
-        # every body lies inside its page's bytes plus padding (checked by the scan); the
-        # bodies (whole groups of w bytes) are copied back to back, followed by SLACK
-        # bytes of any content for the unpacker's word reads (their bits are masked off)
-        body_bytes = np.empty(n_groups * w + SLACK, dtype=np.uint8)
-        if n_groups >= _SLICE_MIN_GROUPS * groups.size:
-            # long bodies (parquet-mr writes 504-value bit-packed runs): one slice copy
-            # each costs less than the index arithmetic and gather of their groups
-            dst, src = body_bytes.data, joined.data
-            pos = 0
-            for s, nb in zip(starts.tolist(), (groups * w).tolist()):
-                dst[pos:pos + nb] = src[s:s + nb]
-                pos += nb
-        elif n_groups:
-            # shorter bodies: one gather of all their groups as w-byte windows
-            first = np.zeros(groups.size, dtype=np.int64)
-            np.cumsum(groups[:-1], out=first[1:])
-            at = np.repeat(starts - first * w, groups)
-            at += np.arange(0, n_groups * w, w, dtype=np.int64)
-            body_bytes[:n_groups * w].view(f"V{w}")[:] = window_view(joined, w)[at]
-        unpacked = np.empty(n_unpacked, dtype=np.int32)
-        unpack_bits_into(body_bytes, w, n_unpacked, unpacked)
+        body_bytes[:n_groups * w].view(f"V{w}")[:] = window_view(joined, w)[at]
+    unpacked = np.empty(n_unpacked, dtype=np.int32)
+    unpack_bits_into(body_bytes, w, n_unpacked, unpacked)
     if n_used != n_unpacked:
         unpacked = unpacked[:n_used]    # one page: only its last run stops inside a group
     if n_used == total:
         return unpacked
-    if lookup is not None:
-        out = np.repeat(dictionary[np.where(packed, 0, tags)], takes)
-    else:
-        out = np.repeat(np.where(packed, 0, tags).astype(np.int32), takes)
-    if n_used == n_unpacked and out.size >= 8 and not out.dtype.hasobject:
+    out = np.repeat(np.where(packed, 0, tags).astype(np.int32), takes)
+    if n_used == n_unpacked and out.size >= 8:
         # every packed run gives whole groups (a run cut short inside a group is split
         # off above): each group of 8 values is copied to its place as one element
         _place_groups(out, takes, packed, groups, unpacked)
@@ -1321,12 +1283,6 @@ def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0,
         groups_bytes[:len(tails) * w].view(f"V{w}")[:] = window_view(joined, w)[tail_at]
         last = np.empty(len(tails) * 8, dtype=np.int32)
         unpack_bits_into(groups_bytes, w, last.size, last)
-        if lookup is not None:
-            # only the first n of each group's 8 are used: those must be in the dictionary
-            used = np.arange(8) < np.array([n for _, n in tails])[:, None]
-            if int(last[used.reshape(-1)].max()) >= size:
-                return None
-            last = dictionary[np.where(used.reshape(-1), last, 0)]
         ends = np.cumsum(takes)
         # a few per chunk (one per page at most)
         for k, (i, n) in enumerate(tails):
@@ -1345,8 +1301,6 @@ def _chunk_runs(pages: list[ScannedIndices], w: int, page0: int
     body in *joined* (as in :func:`_scan`).  Every run is checked as :func:`_scan`
     checks it; a page that fails raises :class:`_Rescanned` (its run loop's table) or
     its error (``page_index``: *page0* plus its place in *pages*)."""
-    # The page bodies back to back, each followed by w zero bytes (the last group of a
-    # page's last body may be cut short); a body at offset o of a page is at base + o.
     bufs: list[Any] = []
     bases: list[int] = []
     base = 0
