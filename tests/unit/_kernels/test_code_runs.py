@@ -50,7 +50,7 @@ def test_fill_rows_and_window_choice() -> None:
     t = fill_table(3, 4, np.uint16)
     assert t.dtype == np.uint16 and t.tolist() == [0] * 4 + [1] * 4 + [2] * 4
     assert fill_table(3, 4, np.uint16) is t                  # kept
-    assert window_for(300_000, 9_000) == 128 and window_for(300_000, 20_000) == 32
+    assert window_for(300_000, 9_000) == 64 and window_for(600_000, 9_000) == 128 and window_for(300_000, 20_000) == 32
     assert window_for(1 << 20, 10) == 512 and window_for(0, 0) == 32
 
 
