@@ -44,7 +44,9 @@ def fill_table(rows: int, per_row: int, dtype: Any) -> npt.NDArray[Any]:
     if got is None:
         if len(_FILLS) >= _FILLS_KEEP:
             _FILLS.clear()
-        got = _FILLS[key] = np.repeat(np.arange(rows, dtype=dtype), per_row)
+        got = np.repeat(np.arange(rows, dtype=dtype), per_row)
+        got.flags.writeable = False     # shared by every caller (and thread)
+        _FILLS[key] = got
     return got
 
 
