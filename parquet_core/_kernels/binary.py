@@ -70,19 +70,31 @@ class ByteArrays:
         """
         indices = np.asarray(indices)
         lens_src = np.diff(self.offsets)
+        base = int(self.offsets[0])
+        k = len(self)
+        n = len(indices)
+        if k and n and int(lens_src.min()) == int(lens_src.max()):
+            # every value has one length: the offsets count up by it (no per-value
+            # lengths), and the values are whole rows of an (n, length) view
+            size = int(lens_src[0])
+            if size == 0:
+                return ByteArrays(np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.uint8))
+            rows = self.data[base:int(self.offsets[-1])].reshape(k, size)
+            if indices.dtype == np.uint8 and size == 1 and bool((indices < k).all()):
+                # one byte per value from byte codes: a translation table (C, no index array)
+                table = bytes(rows.reshape(-1)) + bytes(256 - k)
+                data = np.frombuffer(indices.tobytes().translate(table), dtype=np.uint8)
+            else:
+                # np.take on axis 0 copies whole rows; much faster than fancy indexing
+                data = np.take(rows, indices, axis=0).reshape(-1)
+            return ByteArrays(np.arange(0, (n + 1) * size, size, dtype=np.int64), data)
         lens = np.take(lens_src, indices)
-        out_offsets = np.zeros(len(indices) + 1, dtype=np.int64)
+        out_offsets = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(lens, out=out_offsets[1:])
         total = int(out_offsets[-1])
         if total == 0:
             return ByteArrays(out_offsets, np.zeros(0, dtype=np.uint8))
-        base = int(self.offsets[0])
-        k = len(self)
         max_len = int(lens_src.max())
-        if k and int(lens_src.min()) == max_len:
-            rows = self.data[base:int(self.offsets[-1])].reshape(k, max_len)
-            # np.take on axis 0 copies whole rows; much faster than fancy indexing
-            return ByteArrays(out_offsets, np.take(rows, indices, axis=0).reshape(-1))
         if max_len <= 8 and k <= len(indices) and short_windows_in_order():
             return ByteArrays(out_offsets, self._take_short(indices, lens_src, out_offsets, total))
         if max_len <= _ROW_WIDTHS[-1] and _ROW_REUSE * k <= len(indices):

@@ -60,6 +60,7 @@ __all__ = [
     "unpack_bits",
     "unpack_bits_into",
     "unpack_bits_msb",
+    "unpack_groups_at",
     "unpack_spaced_runs_into",
 ]
 
@@ -285,6 +286,45 @@ def unpack_bits_into(buf: Any, bit_width: int, count: int, out: npt.NDArray[Any]
         last = np.empty((1, 8), dtype=np.uint64)
         _lsb_groups_into(pad, w, 1, last)
         np.copyto(dst[ngroups * 8:], last[0, :tail], casting="unsafe")
+
+
+def _key12_codes() -> npt.NDArray[Any]:
+    """Per 12-bit key, its four 3-bit values as bytes, read as one little-endian word."""
+    keys = np.arange(1 << 12, dtype=np.uint16)
+    codes = np.stack([(keys >> (3 * j)) & 7 for j in range(4)], axis=1).astype(np.uint8)
+    return codes.reshape(-1).view(_LE4)
+
+
+#: :func:`_key12_codes`, for 3-bit groups (three bytes: two keys of four values each).
+_KEY12_CODES = _key12_codes()
+
+
+def unpack_groups_at(buf: npt.NDArray[np.uint8], at: npt.NDArray[np.int64], bit_width: int,
+                     out: npt.NDArray[Any]) -> None:
+    """Unpack the group of 8 LSB-first values of *bit_width* bits (1-32) starting at each
+    byte offset *at* of *buf*, in order, into ``out[:8 * len(at)]`` (contiguous 1-D,
+    any integer type wide enough; uint8 for 3 bits).
+
+    *buf* must hold ``bit_width`` bytes from every offset, and one more for 3 bits (a
+    group is read as one 4-byte word there).  3-bit groups are decoded by a table of
+    every 12-bit key's four values (two lookups a group, no shifts); other widths gather
+    the groups back to back and unpack them as one stream."""
+    w = bit_width
+    n = at.size
+    if n == 0:
+        return
+    if w == 3 and out.dtype == np.uint8:
+        words = np.ndarray((buf.size - 3,), dtype=_LE4, buffer=buf, offset=0, strides=(1,))[at]
+        keys = np.empty((n, 2), dtype=np.intp)
+        np.bitwise_and(words, 0xFFF, out=keys[:, 0], casting="unsafe")
+        np.right_shift(words, 12, out=keys[:, 1], casting="unsafe")
+        keys[:, 1] &= 0xFFF
+        np.take(_KEY12_CODES, keys.reshape(-1), out=out[:8 * n].view(_LE4))
+        return
+    body = np.empty(n * w + SLACK, dtype=np.uint8)
+    groups = np.ndarray((buf.size - w + 1,), dtype=f"V{w}", buffer=buf, offset=0, strides=(1,))
+    body[:n * w].view(f"V{w}")[:] = groups[at]
+    unpack_bits_into(body, w, 8 * n, out)
 
 
 def unpack_spaced_runs_into(buf: Any, start: int, stride: int, runs: int, groups: int,

@@ -79,7 +79,7 @@ def _lands_in_order(width: int, dtype: Any, max_len: int) -> bool:
         offsets = np.zeros(lengths.size + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
         total = int(offsets[-1])
-        src = rng.integers(0, 256, total + 64, dtype=np.uint8)
+        src = rng.integers(0, 256, total + width + 3, dtype=np.uint8)
         out = np.zeros(total + width, dtype=np.uint8)
         window_view(out, width, dtype)[offsets[:-1]] = window_view(src, width, dtype)[offsets[:-1] + 3]
         _order_ok[key] = bool(np.array_equal(out[:total], src[3:3 + total]))

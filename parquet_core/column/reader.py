@@ -5,10 +5,14 @@ one output for the whole column (all the chunks read together):
 
 * dictionary-encoded pages: each page's index stream is checked and its runs
   found when the page is added (:func:`~parquet_core.encodings.rle_hybrid.scan_dictionary_indices`),
-  the indices of the run's pages are expanded together
-  (:func:`~parquet_core.encodings.rle_hybrid.expand_dictionary_index_pages`; an
-  index past the dictionary still names its page) and resolved with one
-  gather per run, written straight into the output (``np.take(out=)``);
+  the indices of the run's pages are expanded together as narrow codes
+  (:func:`~parquet_core.encodings.rle_hybrid.expand_dictionary_index_codes`:
+  one or two bytes an index, one window copy per run) and resolved with one
+  gather per run, written straight into the output (``np.take(out=)``); when
+  the codes path refuses a run (an index past the dictionary, a damaged page,
+  indices of more than 16 bits), the int32 index path
+  (:func:`~parquet_core.encodings.rle_hybrid.expand_dictionary_index_pages`)
+  expands them and its error names the page;
 * PLAIN pages of a fixed-width type: each page's bytes are checked for
   length and copied into the preallocated output, with no per-page array;
 * PLAIN BYTE_ARRAY pages: the run is decoded as one stream
@@ -69,8 +73,8 @@ from parquet_core.encodings.delta_byte_array import (
 from parquet_core.encodings.dictionary import build_dictionary
 from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
 from parquet_core.encodings.rle_hybrid import (
+    expand_dictionary_index_codes,
     expand_dictionary_index_pages,
-    expand_dictionary_index_values,
     scan_dictionary_indices,
 )
 from parquet_core.encodings.rle_validity import decode_validity
@@ -254,17 +258,26 @@ def _expand_indices(parts: list[Any], where: list[tuple[int, int]], size: int) -
     return out[0] if len(out) == 1 else np.concatenate(out)
 
 
-def _lookup_values(run: _Run) -> npt.NDArray[Any] | None:
-    """The values of a run of scanned dictionary-index pages of a 1-D fixed-width
-    dictionary straight from the packed indices (narrow widths only, see
-    :func:`expand_dictionary_index_values`), or None: then the indices are expanded and
-    taken, which checks them and names a page in error."""
+def _lookup_values(run: _Run, out: npt.NDArray[Any] | None) -> npt.NDArray[Any] | None:
+    """The values of a run of scanned dictionary-index pages of a fixed-width
+    dictionary, taken at their indices as narrow codes (:func:`_codes`) into *out* when
+    given, or None: then the indices are expanded and taken, which checks them and
+    names a page in error."""
+    if type(run.dictionary) is not np.ndarray:
+        return None
+    codes = _codes(run)
+    return None if codes is None else _take_dictionary(run.dictionary, codes, out)
+
+
+def _codes(run: _Run) -> npt.NDArray[Any] | None:
+    """The indices of a run of scanned dictionary-index pages as narrow codes, all inside
+    its dictionary (see :func:`expand_dictionary_index_codes`), or None (then the index
+    path expands and checks them, naming a page in error)."""
     parts = run.parts
-    dictionary = run.dictionary
-    if not parts or type(dictionary) is not np.ndarray or any(type(p) is not tuple for p in parts):
+    if not parts or any(type(p) is not tuple for p in parts):
         return None
     try:
-        return expand_dictionary_index_values(parts, dictionary)
+        return expand_dictionary_index_codes(parts, len(run.dictionary))
     except ParquetFormatError:
         return None     # the index path raises it again, naming the page
 
@@ -712,21 +725,21 @@ class _ChunkDecoder:
         vals: Any
         if kind == _DICT:
             dictionary = run.dictionary
-            got = _lookup_values(run)
+            # a slice of the read's arena, when one was planned for this column (one
+            # allocation for the read's columns: column.outputs); it would go unused
+            # otherwise, so the dictionary is then copied into it
+            out = (output_array(run.total, dictionary.dtype)
+                   if type(dictionary) is np.ndarray and dictionary.ndim == 1 else None)
+            got = _lookup_values(run, out)
             if got is not None:
-                out = output_array(got.shape[0], got.dtype)
-                if out is not None:     # one read's columns in one allocation (column.outputs)
-                    np.copyto(out, got)
-                    got = out
                 run.values = got
                 return got
-            idx = run.indices()
+            idx = _codes(run) if isinstance(dictionary, ByteArrays) else None
+            if idx is None:
+                idx = run.indices()
             if isinstance(dictionary, ByteArrays):
                 vals = dictionary.take(idx)
             else:
-                # a slice of the read's arena, when one was planned for this column (it would
-                # go unused otherwise: the dictionary is then copied into it)
-                out = output_array(len(idx), dictionary.dtype) if dictionary.ndim == 1 else None
                 if out is None and not self.keep_dictionary and len(idx) == len(dictionary) \
                         and is_counting(idx) and _whole_buffer(dictionary):
                     # every entry once, in order (distinct values): the values are the

@@ -29,7 +29,11 @@ short runs find their run chain with a vectorised scan; short bit-width-1
 streams (small level pages) are expanded with bytes operations.  Dictionary
 indices of several pages: each page's run chain is walked with two table
 lookups per run (:func:`_walk_page`), and the runs of all the pages are
-read, cut and expanded together (:func:`_expand_same_width`).
+read, cut and expanded together (:func:`_expand_same_width`).  For a
+dictionary's values the indices are produced as narrow codes (one or two bytes)
+by one window copy per run, from the unpacked bodies or a row of a fill table
+for RLE runs (:func:`expand_dictionary_index_codes`), and taken from the
+dictionary straight into the output.
 
 The encoders live in :mod:`parquet_core.encodings.rle_hybrid_encoder` and
 are re-exported here.
@@ -60,10 +64,11 @@ from parquet_core._kernels.bitpack import (
     as_uint8,
     pack_bits,
     unpack_bits_into,
+    unpack_groups_at,
     unpack_spaced_runs_into,
 )
+from parquet_core._kernels.code_runs import copy_code_runs, fill_table, window_for
 from parquet_core._kernels.counting import counting, packed_counting
-from parquet_core._kernels.dict_lanes import LANE_WIDTHS, LaneTable, decode_groups_at, lane_table
 from parquet_core._kernels.runs import window_view
 from parquet_core._kernels.varint import read_uleb128, write_uleb128
 from parquet_core.encodings.rle_hybrid_encoder import (
@@ -89,6 +94,7 @@ __all__ = [
     "encode_levels_v2",
     "encode_rle_booleans",
     "encode_rle_hybrid",
+    "expand_dictionary_index_codes",
     "expand_dictionary_index_pages",
     "expand_dictionary_index_values",
     "indices_count_up",
@@ -1007,9 +1013,7 @@ def expand_dictionary_index_pages(pages: list[ScannedIndices]) -> npt.NDArray[np
         j = i + 1
         while j < n and pages[j][1] == w:
             j += 1
-        part = _expand_same_width(pages[i:j], w, i)
-        assert part is not None     # (None only with a dictionary lookup)
-        out_parts.append(part)
+        out_parts.append(_expand_same_width(pages[i:j], w, i))
         i = j
     if len(out_parts) == 1:
         return out_parts[0]
@@ -1017,22 +1021,139 @@ def expand_dictionary_index_pages(pages: list[ScannedIndices]) -> npt.NDArray[np
 
 
 def expand_dictionary_index_values(pages: list[ScannedIndices], dictionary: npt.NDArray[Any]) -> npt.NDArray[Any] | None:
-    """The values of a 1-D *dictionary* at the indices of pages scanned by
-    :func:`scan_dictionary_indices`, without an index array in between, or None when
-    this path does not apply: it takes pages of one bit width of 1-4 (low-cardinality
-    columns) whose runs were walked, with every index inside the dictionary.
+    """The values of a fixed-width *dictionary* (rows along axis 0) at the indices of pages
+    scanned by :func:`scan_dictionary_indices`: their narrow codes
+    (:func:`expand_dictionary_index_codes`) taken from it, with no int32 index array in
+    between; or None when the codes path refuses them (an index outside the dictionary:
+    the index path then names the page).  A page that fails a check raises as with
+    :func:`expand_dictionary_index_pages` (``page_index`` counted from ``pages[0]``)."""
+    codes = expand_dictionary_index_codes(pages, len(dictionary))
+    return None if codes is None else np.take(dictionary, codes, axis=0)
 
-    The bit-packed indices become values through a table of the dictionary values of
-    every short key of packed bits (:mod:`parquet_core._kernels.dict_lanes`); the RLE
-    runs repeat their value.  A page that fails a check raises as with
-    :func:`expand_dictionary_index_pages` (``page_index`` counted from ``pages[0]``).
+
+#: Runs of pages averaging more values than this are left to the index path (its
+#: even-run and slice copies serve long bit-packed runs, ``np.repeat`` long RLE runs).
+_CODES_MAX_MEAN_RUN = 128
+#: Dictionaries larger than this are left to the index path when their indices need two
+#: bytes (the fill table of :func:`_codes_same_width` has a row per entry).
+_CODES_MAX_ROWS = 4096
+
+
+def expand_dictionary_index_codes(pages: list[ScannedIndices], size: int) -> npt.NDArray[Any] | None:
+    """The indices of pages scanned by :func:`scan_dictionary_indices`, in order, as
+    narrow codes (uint8 when every page's bit width is at most 8, else uint16), for a
+    dictionary of *size* entries; or None when an index used is outside the dictionary
+    (the index path then names the page) or this path does not apply (indices of more
+    than 16 bits, two-byte codes for more than :data:`_CODES_MAX_ROWS` entries, long
+    runs: :data:`_CODES_MAX_MEAN_RUN`).
+
+    Every run is one window copy of :func:`~parquet_core._kernels.code_runs.copy_code_runs`:
+    a bit-packed run's from the unpacked values of all bodies, an RLE run's from a fill
+    table row of its value; no repeated index array, no placement of the packed values
+    among the repeated ones.  The pages are checked exactly as the index path checks
+    them (:func:`_chunk_runs`); a page that fails raises its error with ``page_index``.
     """
-    if not pages or dictionary.ndim != 1:
+    if not pages or size <= 0:
         return None
-    w = pages[0][1]
-    if w not in LANE_WIDTHS or any(page[1] != w for page in pages):
+    top = 0
+    total = 0
+    runs = 0
+    for _body, w, table, count in pages:
+        top = max(top, w)
+        total += count
+        runs += table.runs if type(table) is _Walked else len(table[0]) if isinstance(table, tuple) \
+            else len(table) >> 1
+    if top > 16 or total > _CODES_MAX_MEAN_RUN * max(runs, 1):
         return None
-    return _expand_same_width(pages, w, 0, (dictionary, lane_table(dictionary, w)))
+    dtype = np.dtype(np.uint8 if top <= 8 else np.uint16)
+    if dtype.itemsize == 2 and min(size, 1 << top) > _CODES_MAX_ROWS:
+        return None
+    parts: list[npt.NDArray[Any]] = []
+    i = 0
+    n = len(pages)
+    while i < n:
+        w = pages[i][1]
+        j = i + 1
+        while j < n and pages[j][1] == w:
+            j += 1
+        part = _codes_same_width(pages[i:j], w, i, dtype, size)
+        if part is None:
+            return None
+        parts.append(part)
+        i = j
+    codes = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    if size < (1 << top) and codes.size and int(codes.max()) >= size:
+        return None
+    return codes
+
+
+def _codes_same_width(pages: list[ScannedIndices], w: int, page0: int, dtype: np.dtype[Any],
+                      size: int) -> npt.NDArray[Any] | None:
+    """:func:`expand_dictionary_index_codes` of pages of one bit width *w* (codes of
+    *dtype*; an index outside the dictionary may be left in them, for the caller's check)."""
+    total = 0
+    for page in pages:
+        total += page[3]
+    if w == 0:
+        return np.zeros(total, dtype=dtype)
+    while True:
+        try:
+            joined, takes, tags, _ = _chunk_runs(pages, w, page0)
+            break
+        except _Rescanned as again:
+            pages = list(pages)
+            body, _, _, count = pages[again.k]
+            pages[again.k] = (body, w, again.table, count)
+    isz = dtype.itemsize
+    packed = tags < 0
+    width = window_for(total * isz, takes.size)
+    per_row = width // isz
+    rows = 1 << w
+    if isz == 2 and size < rows:
+        # rows for the dictionary's entries only: an RLE run of a value past them that
+        # gives values is out of range; one that gives none reads row 0 (then overwritten)
+        rows = size
+        past = tags >= rows
+        if past.any():
+            if (takes[past] > 0).any():
+                return None
+            tags = np.where(past, 0, tags)
+    # the source: every bit-packed value, then the fill table (a row per RLE value), then
+    # a row of slack for the last windows
+    if w in (1, 2, 4, 8):
+        # bodies start on byte boundaries, where whole values start at these widths:
+        # unpacking all of *joined* gives every body's values in place, with no gather
+        n_codes = joined.size * 8 // w
+        src = np.empty(n_codes + (rows + 1) * per_row, dtype=dtype)
+        unpack_bits_into(joined, w, n_codes, src)
+        src_at = ~tags
+        src_at *= 8 // w
+    else:
+        p_take = takes[packed]
+        groups = (p_take + 7) >> 3
+        first = np.cumsum(groups)
+        n_groups = int(first[-1]) if first.size else 0
+        first -= groups
+        at = np.repeat(~tags[packed] - first * w, groups)
+        at += np.arange(0, n_groups * w, w, dtype=np.int64)
+        n_codes = n_groups * 8
+        src = np.empty(n_codes + (rows + 1) * per_row, dtype=dtype)
+        unpack_groups_at(joined, at, w, src)
+        src_at = np.zeros(takes.size, dtype=np.int64)
+        src_at[packed] = first * 8
+    src[n_codes:n_codes + rows * per_row] = fill_table(rows, per_row, dtype)
+    rle_at = tags * per_row
+    rle_at += n_codes
+    starts = np.where(packed, src_at, rle_at)
+    if isz > 1:
+        starts *= isz
+        lengths = takes * isz
+    else:
+        lengths = takes
+    out = copy_code_runs(src.view(np.uint8), starts, lengths, ~packed, total * isz, width)
+    if out is None:
+        return None
+    return out[:total * isz].view(dtype)
 
 
 #: Bit-packed bodies averaging at least this many 8-value groups are copied slice by
@@ -1064,27 +1185,19 @@ def _rescan(pages: list[ScannedIndices], k: int, w: int, page0: int) -> _Rescann
     return _Rescanned(k, table)
 
 
-def _expand_same_width(pages: list[ScannedIndices], w: int, page0: int = 0,
-                       lookup: tuple[npt.NDArray[Any], LaneTable] | None = None) -> npt.NDArray[Any] | None:
+def _expand_same_width(pages: list[ScannedIndices], w: int, page0: int = 0) -> npt.NDArray[np.int32]:
     while True:
         try:
-            return _expand_same_width_once(pages, w, page0, lookup)
+            return _expand_same_width_once(pages, w, page0)
         except _Rescanned as again:
             pages = list(pages)
             body, _, _, count = pages[again.k]
             pages[again.k] = (body, w, again.table, count)
 
 
-def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0,
-                            lookup: tuple[npt.NDArray[Any], LaneTable] | None = None) -> npt.NDArray[Any] | None:
-    """The int32 indices of *pages* (all of bit width *w*); with *lookup* (a dictionary and
-    its :class:`LaneTable` for *w*), their dictionary values instead, or None when an index
-    is outside the dictionary (the caller then expands the indices, whose check names the
-    page)."""
-    if lookup is not None:
-        if not w or any(type(page[2]) is not _Walked for page in pages):
-            return None     # the few-run and constant pages: the index path's fast paths
-    elif len(pages) == 1 and w and type(pages[0][2]) is not _Walked:
+def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0) -> npt.NDArray[np.int32]:
+    """The int32 indices of *pages* (all of bit width *w*)."""
+    if len(pages) == 1 and w and type(pages[0][2]) is not _Walked:
         body, _, table, count = pages[0]
         return _expand(body, w, count, np.int32, table)    # one run: a fill or one unpack
     elif w:
@@ -1096,8 +1209,98 @@ def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0,
         total += page[3]
     if w == 0:
         return np.zeros(total, dtype=np.int32)
-    # The page bodies back to back, each followed by w zero bytes (the last group of a
-    # page's last body may be cut short); a body at offset o of a page is at base + o.
+    joined, takes, tags, runs_per_page = _chunk_runs(pages, w, page0)
+    packed = tags < 0
+    if not packed.any():
+        return np.repeat(tags.astype(np.int32), takes)
+    # Only a page's final run can stop inside a group of 8 values.  Such a run gives its
+    # whole groups here and the values of its last group (a few per page) are decoded
+    # apart and written over a placeholder run (take r, value 0) inserted after it, so
+    # the main unpack yields exactly the values used (no padding to cut out of it).
+    # (One page: its final run is the last one, whose padding is simply sliced off.)
+    cut = (np.flatnonzero(packed & ((takes & 7) != 0)) if len(runs_per_page) > 1
+           else np.zeros(0, dtype=np.int64))
+    tails: list[tuple[int, int]] = []
+    if cut.size:
+        r = takes[cut] & 7
+        tail_at = ~tags[cut] + (takes[cut] >> 3) * w        # the last group's bytes
+        # the placeholders' places in the longer table; the other runs keep their order
+        # (one shared mask: np.insert costs more in Python set-up for three arrays)
+        placed = cut + 1 + np.arange(cut.size)
+        old = np.ones(takes.size + cut.size, dtype=np.bool_)
+        old[placed] = False
+        grown = np.empty(old.size, dtype=np.int64)
+        grown[old] = takes
+        grown[cut + np.arange(cut.size)] -= r
+        grown[placed] = r
+        takes = grown
+        grown = np.zeros(old.size, dtype=np.int64)
+        grown[old] = tags
+        tags = grown
+        packed = grown < 0
+        tails = list(zip(placed.tolist(), r.tolist()))
+    p_take = takes[packed]
+    groups = (p_take + 7) >> 3
+    starts = ~tags[packed]
+    n_groups = int(groups.sum())
+    n_unpacked = n_groups << 3
+    n_used = int(p_take.sum())
+    unpacked: npt.NDArray[np.int32]
+    # every body lies inside its page's bytes plus padding (checked by the scan); the
+    # bodies (whole groups of w bytes) are copied back to back, followed by SLACK
+    # bytes of any content for the unpacker's word reads (their bits are masked off)
+    body_bytes = np.empty(n_groups * w + SLACK, dtype=np.uint8)
+    if n_groups >= _SLICE_MIN_GROUPS * groups.size:
+        # long bodies (parquet-mr writes 504-value bit-packed runs): one slice copy
+        # each costs less than the index arithmetic and gather of their groups
+        dst, src = body_bytes.data, joined.data
+        pos = 0
+        for s, nb in zip(starts.tolist(), (groups * w).tolist()):
+            dst[pos:pos + nb] = src[s:s + nb]
+            pos += nb
+    elif n_groups:
+        # shorter bodies: one gather of all their groups as w-byte windows
+        first = np.zeros(groups.size, dtype=np.int64)
+        np.cumsum(groups[:-1], out=first[1:])
+        at = np.repeat(starts - first * w, groups)
+        at += np.arange(0, n_groups * w, w, dtype=np.int64)
+        body_bytes[:n_groups * w].view(f"V{w}")[:] = window_view(joined, w)[at]
+    unpacked = np.empty(n_unpacked, dtype=np.int32)
+    unpack_bits_into(body_bytes, w, n_unpacked, unpacked)
+    if n_used != n_unpacked:
+        unpacked = unpacked[:n_used]    # one page: only its last run stops inside a group
+    if n_used == total:
+        return unpacked
+    out = np.repeat(np.where(packed, 0, tags).astype(np.int32), takes)
+    if n_used == n_unpacked and out.size >= 8:
+        # every packed run gives whole groups (a run cut short inside a group is split
+        # off above): each group of 8 values is copied to its place as one element
+        _place_groups(out, takes, packed, groups, unpacked)
+    else:
+        out[np.repeat(packed, takes)] = unpacked
+    if tails:
+        groups_bytes = np.zeros(len(tails) * w + SLACK, dtype=np.uint8)
+        groups_bytes[:len(tails) * w].view(f"V{w}")[:] = window_view(joined, w)[tail_at]
+        last = np.empty(len(tails) * 8, dtype=np.int32)
+        unpack_bits_into(groups_bytes, w, last.size, last)
+        ends = np.cumsum(takes)
+        # a few per chunk (one per page at most)
+        for k, (i, n) in enumerate(tails):
+            e = int(ends[i])
+            out[e - n:e] = last[8 * k:8 * k + n]
+    return out
+
+
+def _chunk_runs(pages: list[ScannedIndices], w: int, page0: int
+                ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64], list[int]]:
+    """The run table of *pages* (all of bit width ``w > 0``) as one: ``(joined, takes,
+    tags, runs per page)``.  *joined* holds the page bodies back to back, each followed
+    by ``w`` zero bytes (the last group of a page's last body may be cut short); a
+    body at offset ``o`` of a page is at ``base + o`` of *joined*.  ``takes`` are the
+    values each run gives, ``tags`` an RLE run's value or ``~offset`` of a bit-packed
+    body in *joined* (as in :func:`_scan`).  Every run is checked as :func:`_scan`
+    checks it; a page that fails raises :class:`_Rescanned` (its run loop's table) or
+    its error (``page_index``: *page0* plus its place in *pages*)."""
     bufs: list[Any] = []
     bases: list[int] = []
     base = 0
@@ -1159,114 +1362,7 @@ def _expand_same_width_once(pages: list[ScannedIndices], w: int, page0: int = 0,
         flush_walked()
     takes = np.concatenate(takes_parts) if len(takes_parts) > 1 else takes_parts[0]
     tags = np.concatenate(tags_parts) if len(tags_parts) > 1 else tags_parts[0]
-    packed = tags < 0
-    if lookup is not None:
-        dictionary, lanes = lookup
-        size = len(dictionary)
-        if size == 0 or (~packed).any() and int(tags.max()) >= size:
-            return None     # an RLE value outside the dictionary
-    if not packed.any():
-        if lookup is not None:
-            return np.repeat(dictionary[tags], takes)
-        return np.repeat(tags.astype(np.int32), takes)
-    # Only a page's final run can stop inside a group of 8 values.  Such a run gives its
-    # whole groups here and the values of its last group (a few per page) are decoded
-    # apart and written over a placeholder run (take r, value 0) inserted after it, so
-    # the main unpack yields exactly the values used (no padding to cut out of it).
-    # (One page: its final run is the last one, whose padding is simply sliced off.)
-    cut = (np.flatnonzero(packed & ((takes & 7) != 0)) if len(runs_per_page) > 1
-           else np.zeros(0, dtype=np.int64))
-    tails: list[tuple[int, int]] = []
-    if cut.size:
-        r = takes[cut] & 7
-        tail_at = ~tags[cut] + (takes[cut] >> 3) * w        # the last group's bytes
-        # the placeholders' places in the longer table; the other runs keep their order
-        # (one shared mask: np.insert costs more in Python set-up for three arrays)
-        placed = cut + 1 + np.arange(cut.size)
-        old = np.ones(takes.size + cut.size, dtype=np.bool_)
-        old[placed] = False
-        grown = np.empty(old.size, dtype=np.int64)
-        grown[old] = takes
-        grown[cut + np.arange(cut.size)] -= r
-        grown[placed] = r
-        takes = grown
-        grown = np.zeros(old.size, dtype=np.int64)
-        grown[old] = tags
-        tags = grown
-        packed = grown < 0
-        tails = list(zip(placed.tolist(), r.tolist()))
-    p_take = takes[packed]
-    groups = (p_take + 7) >> 3
-    starts = ~tags[packed]
-    n_groups = int(groups.sum())
-    n_unpacked = n_groups << 3
-    n_used = int(p_take.sum())
-    unpacked: npt.NDArray[Any] | None
-    if lookup is not None:
-        # values straight from the groups where they lie, one word per group (a 1-page
-        # run's last group may hold indices past the count, outside the dictionary:
-        # then the index path); each page is followed by w >= 1 zero bytes, so a 3-bit
-        # group's 4-byte word stays inside *joined*
-        first = np.zeros(groups.size, dtype=np.int64)
-        np.cumsum(groups[:-1], out=first[1:])
-        at = np.repeat(starts - first * w, groups)
-        at += np.arange(0, n_groups * w, w, dtype=np.int64)
-        unpacked = decode_groups_at(joined, at, lanes)
-        if unpacked is None:
-            return None
-    else:
-        # every body lies inside its page's bytes plus padding (checked by the scan); the
-        # bodies (whole groups of w bytes) are copied back to back, followed by SLACK
-        # bytes of any content for the unpacker's word reads (their bits are masked off)
-        body_bytes = np.empty(n_groups * w + SLACK, dtype=np.uint8)
-        if n_groups >= _SLICE_MIN_GROUPS * groups.size:
-            # long bodies (parquet-mr writes 504-value bit-packed runs): one slice copy
-            # each costs less than the index arithmetic and gather of their groups
-            dst, src = body_bytes.data, joined.data
-            pos = 0
-            for s, nb in zip(starts.tolist(), (groups * w).tolist()):
-                dst[pos:pos + nb] = src[s:s + nb]
-                pos += nb
-        elif n_groups:
-            # shorter bodies: one gather of all their groups as w-byte windows
-            first = np.zeros(groups.size, dtype=np.int64)
-            np.cumsum(groups[:-1], out=first[1:])
-            at = np.repeat(starts - first * w, groups)
-            at += np.arange(0, n_groups * w, w, dtype=np.int64)
-            body_bytes[:n_groups * w].view(f"V{w}")[:] = window_view(joined, w)[at]
-        unpacked = np.empty(n_unpacked, dtype=np.int32)
-        unpack_bits_into(body_bytes, w, n_unpacked, unpacked)
-    if n_used != n_unpacked:
-        unpacked = unpacked[:n_used]    # one page: only its last run stops inside a group
-    if n_used == total:
-        return unpacked
-    if lookup is not None:
-        out = np.repeat(dictionary[np.where(packed, 0, tags)], takes)
-    else:
-        out = np.repeat(np.where(packed, 0, tags).astype(np.int32), takes)
-    if n_used == n_unpacked and out.size >= 8 and not out.dtype.hasobject:
-        # every packed run gives whole groups (a run cut short inside a group is split
-        # off above): each group of 8 values is copied to its place as one element
-        _place_groups(out, takes, packed, groups, unpacked)
-    else:
-        out[np.repeat(packed, takes)] = unpacked
-    if tails:
-        groups_bytes = np.zeros(len(tails) * w + SLACK, dtype=np.uint8)
-        groups_bytes[:len(tails) * w].view(f"V{w}")[:] = window_view(joined, w)[tail_at]
-        last = np.empty(len(tails) * 8, dtype=np.int32)
-        unpack_bits_into(groups_bytes, w, last.size, last)
-        if lookup is not None:
-            # only the first n of each group's 8 are used: those must be in the dictionary
-            used = np.arange(8) < np.array([n for _, n in tails])[:, None]
-            if int(last[used.reshape(-1)].max()) >= size:
-                return None
-            last = dictionary[np.where(used.reshape(-1), last, 0)]
-        ends = np.cumsum(takes)
-        # a few per chunk (one per page at most)
-        for k, (i, n) in enumerate(tails):
-            e = int(ends[i])
-            out[e - n:e] = last[8 * k:8 * k + n]
-    return out
+    return joined, takes, tags, runs_per_page
 
 
 def _place_groups(out: npt.NDArray[Any], takes: npt.NDArray[np.int64], packed: npt.NDArray[np.bool_],

@@ -1,5 +1,6 @@
 """Dictionary-index pages of narrow bit widths expanded straight into dictionary values
-(``rle_hybrid.expand_dictionary_index_values``, issue 32): pages built from the spec's
+(``rle_hybrid.expand_dictionary_index_values``, issue 32: their narrow codes taken from
+the dictionary): pages built from the spec's
 grammar (RLE runs of 8-40 and 64+ values, bit-packed runs of 1-8 and 64+ groups, a last
 body cut short), so the expected values are
 the generated indices looked up in the dictionary; pages the path does not take, or
@@ -66,16 +67,30 @@ def test_an_index_outside_the_dictionary_gives_none(rle_value, packed) -> None:
     assert expand_dictionary_index_values(_scan([good]), dictionary).tolist() == good[2]
 
 
-def test_pages_the_path_does_not_take_give_none() -> None:
+def test_other_widths_run_loop_pages_and_rows_give_values_too() -> None:
+    # the narrow codes serve any width up to 16 bits, pages of few runs, several widths
+    # in one run of pages and dictionaries of rows (FLBA); expected: numpy's own take
     rng = np.random.default_rng(1)
-    wide = _page(rng, 5, 30)        # 5 bits: the index path
-    assert expand_dictionary_index_values(_scan([wide]), rng.random(32)) is None
+    wide = _page(rng, 5, 30)
+    d = rng.random(32)
+    assert expand_dictionary_index_values(_scan([wide]), d).tolist() == d[wide[2]].tolist()
     two = [_page(rng, 2, 30), _page(rng, 3, 30)]        # two widths in one run of pages
-    assert expand_dictionary_index_values(_scan(two), rng.random(8)) is None
+    d = rng.random(8)
+    got = expand_dictionary_index_values(_scan(two), d)
+    assert got.tolist() == d[two[0][2] + two[1][2]].tolist()
     few = scan_dictionary_indices(bytes([2]) + uleb(20 << 1) + b"\x01", 20)   # one run
-    assert expand_dictionary_index_values([few], rng.random(4)) is None
-    narrow = _scan([_page(rng, 2, 30)])
-    assert expand_dictionary_index_values(narrow, rng.random((4, 2))) is None   # 2-D (FLBA)
+    d = rng.random(4)
+    assert expand_dictionary_index_values([few], d).tolist() == [d[1]] * 20
+    narrow = _page(rng, 2, 30)
+    rows = rng.random((4, 2))
+    assert np.array_equal(expand_dictionary_index_values(_scan([narrow]), rows), rows[narrow[2]])
+
+
+def test_pages_the_path_does_not_take_give_none() -> None:
+    rng = np.random.default_rng(2)
+    wide = _page(rng, 17, 30)       # over 16 bits: the index path
+    assert expand_dictionary_index_values(_scan([wide]), rng.random(1 << 17)) is None
+    assert expand_dictionary_index_values(_scan([_page(rng, 2, 30)]), rng.random(0)) is None
 
 
 def _runny(rng: np.random.Generator, rows: int, card: int) -> np.ndarray:
