@@ -56,6 +56,7 @@ __all__ = [
     "as_uint8",
     "pack_bits",
     "pack_bits_msb",
+    "pack_segments",
     "packed_size",
     "unpack_bits",
     "unpack_bits_into",
@@ -541,11 +542,7 @@ def _pack_lanes(v: npt.NDArray[Any], w: int) -> npt.NDArray[np.uint8]:
     """:func:`pack_bits` for widths 2..7 and 9..15, on whole 64-bit words.
 
     The values are laid out one per byte (one per 16-bit lane above 8 bits)
-    and neighbours are merged pairwise: each step moves the upper value of
-    every lane pair down next to the lower one, halving the lanes and
-    doubling the bits each holds, until a word holds ``8 * w`` packed bits
-    (two words of ``4 * w`` bits above 8 bits, joined at the end).  A few
-    whole-array operations per step instead of a shift per value position.
+    and merged by :func:`_merge_lanes`.
     """
     n = v.size
     groups = (n + 7) >> 3
@@ -556,21 +553,106 @@ def _pack_lanes(v: npt.NDArray[Any], w: int) -> npt.NDArray[np.uint8]:
         padded = np.zeros(groups * 8, dtype=lane)
         padded[:n] = v
         x = padded.view("<u8")
+    out = _merge_lanes(x, w, 1 if w < 8 else 2)
+    return np.ascontiguousarray(out).reshape(-1)[:packed_size(n, w)]
+
+
+def _merge_lanes(x: npt.NDArray[Any], w: int, lane_bytes: int) -> npt.NDArray[np.uint8]:
+    """Pack groups of 8 values held in 8-bit (``lane_bytes`` 1) or 16-bit (2) lanes of
+    little-endian 64-bit words ``x`` (``lane_bytes`` words a group, values below
+    ``2**w``, ``w <= 8 * lane_bytes``): a ``(groups, w)`` uint8 view of the packed bytes.
+
+    Neighbours are merged pairwise: each step moves the upper value of every
+    lane pair down next to the lower one, halving the lanes and doubling the
+    bits each holds, until a word holds ``8 * w`` packed bits (two words of
+    ``4 * w`` bits with 16-bit lanes, joined at the end).  A few whole-array
+    operations per step instead of a shift per value position.
+    """
+    groups = x.size // lane_bytes
     m = _M
-    if w < 8:
+    if w == 0:
+        return np.zeros((groups, 0), dtype=np.uint8)
+    if w == 8 * lane_bytes:
+        return x.view(np.uint8).reshape(groups, w)
+    if lane_bytes == 1:
         x = (x & m["b_lo"]) | ((x & m["b_hi"]) >> np.uint64(8 - w))
         x = (x & m["h_lo"]) | ((x & m["h_hi"]) >> np.uint64(16 - 2 * w))
         x = (x & m["w_lo"]) | ((x >> np.uint64(32)) << np.uint64(4 * w))
-        out = x.astype(_LE8, copy=False).view(np.uint8).reshape(groups, 8)[:, :w]
+        return x.astype(_LE8, copy=False).view(np.uint8).reshape(groups, 8)[:, :w]
+    x = (x & m["h_lo"]) | ((x & m["h_hi"]) >> np.uint64(16 - w))
+    x = (x & m["w_lo"]) | ((x >> np.uint64(32)) << np.uint64(2 * w))
+    pairs = x.reshape(groups, 2)               # 4 values (4w bits) in each word
+    both = np.empty((groups, 2), dtype="<u8")
+    both[:, 0] = pairs[:, 0] | (pairs[:, 1] << np.uint64(4 * w))
+    both[:, 1] = pairs[:, 1] >> np.uint64(64 - 4 * w)
+    return both.view(np.uint8).reshape(groups, 16)[:, :w]
+
+
+def pack_segments(values: npt.NDArray[Any], starts: npt.NDArray[np.integer],
+                  lengths: npt.NDArray[np.integer], widths: npt.NDArray[np.integer]) -> npt.NDArray[np.uint8]:
+    """Bit-pack segments of *values* back to back: segment ``i`` is
+    ``values[starts[i]:starts[i] + lengths[i]]`` zero-padded to whole groups of 8
+    and packed at ``widths[i]`` bits (the bytes ``pack_bits`` gives for it).
+
+    The writer's literal runs: the values outside the RLE runs of a column
+    chunk's pages.  Instead of gathering them value by value and packing the
+    result, every group of 8 is read as one unaligned word (two with 16-bit
+    values) starting at its first value -- a gather of one word per group --
+    the groups that run past their segment's end have those lanes cleared,
+    and :func:`_merge_lanes` packs the words of each width.
+
+    *values* must be uint8 or uint16 and every width at most its bit size,
+    values below ``2**widths[i]`` inside segment ``i`` (unchecked: the caller
+    derived the widths from them); segments lie inside *values*.
+    """
+    v = np.ascontiguousarray(values)
+    lb = v.dtype.itemsize
+    if v.dtype.kind != "u" or lb > 2:
+        raise TypeError(f"pack_segments: uint8 or uint16 values expected, not {v.dtype}")
+    starts = np.asarray(starts, dtype=np.int64)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    widths = np.asarray(widths, dtype=np.int64)
+    if widths.size and (int(widths.min()) < 0 or int(widths.max()) > 8 * lb):
+        raise ValueError(f"pack_segments: a width outside 0..{8 * lb}")
+    ngroups = (lengths + 7) >> 3
+    total = int(ngroups.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.uint8)
+    first = np.cumsum(ngroups) - ngroups
+    # group g of segment i starts at starts[i] + 8 * (g - first[i])
+    gstart = np.arange(0, 8 * total, 8, dtype=np.int64)
+    gstart += np.repeat(starts - 8 * first, ngroups)
+    # the words may reach 7 values past the end: read them from a zero-padded copy
+    buf = np.zeros(v.size + 8, dtype=v.dtype)
+    buf[:v.size] = v
+    # every byte's unaligned 64-bit word (a plain uint64 gather is faster than a void one)
+    at = np.ndarray((buf.nbytes - 7,), dtype=_LE8, buffer=buf, strides=(1,))
+    if lb == 1:
+        x = at[gstart]
     else:
-        x = (x & m["h_lo"]) | ((x & m["h_hi"]) >> np.uint64(16 - w))
-        x = (x & m["w_lo"]) | ((x >> np.uint64(32)) << np.uint64(2 * w))
-        pairs = x.reshape(groups, 2)               # 4 values (4w bits) in each word
-        both = np.empty((groups, 2), dtype="<u8")
-        both[:, 0] = pairs[:, 0] | (pairs[:, 1] << np.uint64(4 * w))
-        both[:, 1] = pairs[:, 1] >> np.uint64(64 - 4 * w)
-        out = both.view(np.uint8).reshape(groups, 16)[:, :w]
-    return np.ascontiguousarray(out).reshape(-1)[:packed_size(n, w)]
+        x = np.empty((total, 2), dtype=_LE8)
+        gstart *= 2
+        x[:, 0] = at[gstart]
+        x[:, 1] = at[gstart + 8]
+        x = x.reshape(-1)
+    short = np.flatnonzero(lengths & 7)
+    if short.size:              # lanes past a segment's end hold the next values: clear them
+        last = first[short] + ngroups[short] - 1
+        keep = (lengths[short] & 7) * lb
+        rows = x.view(np.uint8).reshape(total, 8 * lb)
+        cols = np.arange(8 * lb)
+        rows[last] = np.where(cols[None, :] < keep[:, None], rows[last], 0)
+    used = np.flatnonzero(ngroups)
+    w0 = int(widths[used[0]])
+    if bool(np.all(widths[used] == w0)):
+        return np.ascontiguousarray(_merge_lanes(x, w0, lb)).reshape(-1)
+    gwidth = np.repeat(widths, ngroups)
+    out = np.zeros((total, 8 * lb), dtype=np.uint8)
+    words = x.reshape(total, lb)
+    for w in np.unique(gwidth).tolist():
+        sel = np.flatnonzero(gwidth == w)
+        out[sel, :w] = _merge_lanes(np.ascontiguousarray(words[sel]).reshape(-1), w, lb)
+    return out[np.arange(8 * lb)[None, :] < gwidth[:, None]]
 
 
 def pack_bits_msb(values: Any, bit_width: int) -> npt.NDArray[np.uint8]:

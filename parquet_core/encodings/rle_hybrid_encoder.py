@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from parquet_core._kernels.bitpack import pack_bits
+from parquet_core._kernels.bitpack import pack_bits, pack_segments
 from parquet_core._kernels.layout import interleave, row_prefixes
 from parquet_core._kernels.varint import uleb128_matrix, write_uleb128
 
@@ -392,18 +392,21 @@ def encode_dictionary_index_pages(indices: Any, bounds: Any, dict_size: int) -> 
         raise ValueError("encode_dictionary_index_pages: bounds must run from 0 to len(indices)")
     if npages == 0:
         return []
-    if v.size:
-        if v.dtype.kind not in "iu":
-            raise TypeError(f"dictionary indices must be integers, not {v.dtype}")
-        lo, hi = int(v.min()), int(v.max())
-        if lo < 0 or hi >= dict_size:
-            bad = lo if lo < 0 else hi
-            raise ValueError(f"dictionary index {bad} is outside a dictionary of {dict_size} entries")
+    if v.size and v.dtype.kind not in "iu":
+        raise TypeError(f"dictionary indices must be integers, not {v.dtype}")
     counts = np.diff(b)
     sizes = np.full(npages, dict_size, dtype=np.int64)
     full = np.flatnonzero(counts > 0)
     if full.size:
-        sizes[full] = np.maximum.reduceat(v, b[full]) + 1
+        # every page's largest index, also the range check: seen unsigned, a negative
+        # index is above every dictionary size its dtype can index (one pass, not three)
+        u = v.view(v.dtype.str.replace("i", "u")) if dict_size <= np.iinfo(v.dtype).max + 1 else v
+        tops = np.maximum.reduceat(u, b[full])
+        if int(tops.max()) >= dict_size or (u is v and int(v.min()) < 0):
+            lo, hi = int(v.min()), int(v.max())
+            bad = lo if lo < 0 else hi
+            raise ValueError(f"dictionary index {bad} is outside a dictionary of {dict_size} entries")
+        sizes[full] = tops.astype(np.int64) + 1
     widths = np.array([dictionary_index_bit_width(int(x)) for x in sizes.tolist()], dtype=np.int64)
     bodies = _hybrid_pages(v, b, widths)
     return [bytes([int(w)]) + body for w, body in zip(widths.tolist(), bodies)]
@@ -598,11 +601,17 @@ def _layout_pages(v: npt.NDArray[Any], b: npt.NDArray[np.int64], widths: npt.NDA
         for j in range(int(vbytes[run_seg].max())):
             heads_matrix[run_seg, at + j] = value[:, j]
     heads = row_prefixes(heads_matrix, head_len)       # absent segments have length 0
-    # literal values: everything outside the runs, each page's zero-padded to whole groups
-    lit_mask = np.repeat(seg_lit, seg_vals)
-    lit = v[lit_mask]
-    lit_count = np.bincount(seg_page[seg_lit], weights=seg_vals[seg_lit], minlength=npages).astype(np.int64)
-    bodies = _pack_pages(lit, lit_count, widths)
+    # literal values: everything outside the runs (the segments tile the pages in
+    # order); every literal segment but a page's last is whole groups, so packing each
+    # segment zero-padded is packing each page's literals zero-padded at its end
+    if v.dtype.itemsize <= 2:
+        lit_seg = np.flatnonzero(seg_lit & present)
+        seg_at = np.cumsum(seg_vals) - seg_vals
+        bodies = pack_segments(v, seg_at[lit_seg], seg_vals[lit_seg], wseg[lit_seg])
+    else:
+        lit = v[np.repeat(seg_lit, seg_vals)]
+        lit_count = np.bincount(seg_page[seg_lit], weights=seg_vals[seg_lit], minlength=npages).astype(np.int64)
+        bodies = _pack_pages(lit, lit_count, widths)
     out = interleave(heads, head_len[present], bodies, body_len[present])
     return out, worse, page_bytes
 

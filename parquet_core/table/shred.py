@@ -148,6 +148,9 @@ class _Shredder:
         """One entry per list element (see the module docstring)."""
         # ended entries (-1) read slot 0's offsets, then count as empty: whole-array
         # gathers instead of masked ones (an ended entry's start is never used: see below)
+        m = len(e.idx)
+        if m == 0:
+            return e
         live = e.idx >= 0
         if bool(live.all()):
             starts = offsets[e.idx].astype(np.int64, copy=False)
@@ -156,31 +159,30 @@ class _Shredder:
             at = np.maximum(e.idx, 0)
             starts = offsets[at].astype(np.int64, copy=False)
             lens = offsets[1:][at] - starts
-            lens[~live] = 0
+            lens *= live
         else:       # every entry ended above (the list array may have no slots at all)
-            starts = np.zeros(len(e.idx), dtype=np.int64)
-            lens = np.zeros(len(e.idx), dtype=np.int64)
-        grows = lens > 0
-        counts = np.where(grows, lens, 1)
-        total = int(counts.sum())
-        first = np.zeros(len(counts), dtype=np.int64)
+            starts = np.zeros(m, dtype=np.int64)
+            lens = np.zeros(m, dtype=np.int64)
+        counts = np.maximum(lens, 1)               # an empty or null list keeps one entry
+        first = np.empty(m, dtype=np.int64)
+        first[0] = 0
         np.cumsum(counts[:-1], out=first[1:])
+        total = int(first[-1] + counts[-1])
         # no per-element parent index: element k of entry i sits at first[i] + k and is
-        # child starts[i] + k, so idx[j] = j + base[i]; it steps by 1 inside an entry and by
-        # 1 + base[i] - base[i - 1] at an entry's first element (a running sum of steps)
-        base = starts - first
+        # child starts[i] + k, so idx[j] = j + starts[i] - first[i]; it steps by 1 inside an
+        # entry and by 1 + (starts[i] - starts[i - 1]) - counts[i - 1] at an entry's first
+        # element (a running sum of steps; an ended entry's start cancels out of the sum)
         idx = np.ones(total, dtype=np.int64)
-        if total:
-            # (the first elements' positions are distinct: a plain scatter of the steps)
-            steps = np.empty(len(base), dtype=np.int64)
-            steps[0] = base[0]
-            np.subtract(base[1:], base[:-1], out=steps[1:])
-            steps[1:] += 1
-            idx[first] = steps
-            np.cumsum(idx, out=idx)
-        empty = ~grows
+        steps = np.empty(m, dtype=np.int64)
+        steps[0] = starts[0]
+        np.subtract(starts[1:], starts[:-1], out=steps[1:])
+        steps[1:] -= counts[:-1]
+        steps[1:] += 1
+        idx[first] = steps                         # (the first elements' positions are distinct)
+        np.cumsum(idx, out=idx)
+        empty = lens == 0
         at_empty = first[empty]
-        idx[at_empty] = -1                         # an empty or null list keeps one entry
+        idx[at_empty] = -1
         defs = np.full(total, np.int16(d + 1), dtype=np.int16)
         defs[at_empty] = e.defs[empty]
         reps = np.full(total, np.int16(r + 1), dtype=np.int16)

@@ -73,6 +73,15 @@ def test_misuse_is_refused() -> None:
     with pytest.raises(ValueError, match="bounds"):
         encode_dictionary_index_pages(v, [0, 3], 4)
     assert encode_dictionary_index_pages(v[:0], [0], 4) == []
+    # a negative index is refused whatever the dtype and the dictionary's size (the check
+    # reads the indices unsigned unless the dictionary is larger than the dtype's range)
+    for dtype, size in ((np.int8, 3), (np.int8, 1000), (np.int32, 3), (np.int32, 2**31),
+                        (np.int64, 3), (np.int64, 2**40)):
+        bad = np.array([0, 2, -1, 1], dtype=dtype)
+        with pytest.raises(ValueError, match="index -1 is outside"):
+            encode_dictionary_index_pages(bad, [0, 2, 4], size)
+    with pytest.raises(ValueError, match="index 200 is outside a dictionary of 200"):
+        encode_dictionary_index_pages(np.array([3, 200], dtype=np.uint8), [0, 1, 2], 200)
     assert encode_dictionary_index_pages(v[:0], [0, 0], 4) == [bytes([2])]
 
 
