@@ -46,7 +46,7 @@ from typing import Any, Iterable, Iterator, cast
 import numpy as np
 import numpy.typing as npt
 
-from parquet_core._kernels.binary import ByteArrays
+from parquet_core._kernels.binary import ByteArrays, BytesPlan
 from parquet_core._kernels.counting import is_counting
 from parquet_core.column.data import ChunkDictionary, ColumnData
 from parquet_core.column.levels import read_levels_v1, read_levels_v2
@@ -65,7 +65,11 @@ from parquet_core.encodings.delta_byte_array import (
     decode_delta_byte_arrays_together,
 )
 from parquet_core.encodings.dictionary import build_dictionary
-from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
+from parquet_core.encodings.plain import (
+    decode_plain_byte_array,
+    decode_plain_byte_arrays_multi,
+    plan_plain_byte_arrays_multi,
+)
 from parquet_core.encodings.rle_hybrid import (
     expand_dictionary_index_pages,
     expand_dictionary_index_values,
@@ -794,6 +798,19 @@ class _ChunkDecoder:
                 raise
         return ByteArrays.concat(out)
 
+    def _bytes_plan(self, run: _Run) -> BytesPlan:
+        """The byte arrays of one run of a BYTE_ARRAY column, located, not copied yet:
+        dictionary indices (checked) and PLAIN pages; any other run is decoded."""
+        if run.values is None:
+            if run.kind == _DICT and isinstance(run.dictionary, ByteArrays):
+                return run.dictionary.take_plan(run.indices())
+            if run.kind == _BYTES:
+                try:
+                    return plan_plain_byte_arrays_multi(run.parts, run.counts)
+                except ParquetError:
+                    pass    # decoded below, page by page: the error names its page
+        return cast(ByteArrays, self._materialise(run)).as_plan()
+
     def values_of(self, runs: list[_Run]) -> Any:
         """The values of *runs*, in order, in one output."""
         if not runs:
@@ -801,7 +818,11 @@ class _ChunkDecoder:
         if len(runs) == 1:
             return self._materialise(runs[0])
         width = self.width
-        if not width:     # BYTE_ARRAY, BOOLEAN, FIXED_LEN_BYTE_ARRAY(0)
+        if self.ptype == PhysicalType.BYTE_ARRAY:
+            # each run located first, then copied straight into one output (a chunk's
+            # dictionary-encoded pages and its PLAIN fallback pages, or several chunks)
+            return BytesPlan.join([self._bytes_plan(r) for r in runs])
+        if not width:     # BOOLEAN, FIXED_LEN_BYTE_ARRAY(0)
             return _concat([self._materialise(r) for r in runs], self.desc)
         total = sum(r.total for r in runs)
         if self.dtype is not None:
