@@ -483,9 +483,10 @@ def _exact_hops(arr: npt.NDArray[np.uint8], size: int, page_begin: npt.NDArray[n
     if not low:
         return got, True
     # got holds positions below each page's end; a page's last position may
-    # sit within 4 bytes of the buffer end (malformed): clamp, _chain_lengths
-    # rejects it
-    if (_u32_at_every_byte(arr, size)[np.minimum(got, size - 4)] < 256).all():
+    # sit within 4 bytes of the buffer end (malformed): clamp (a temporary as
+    # big as got, so only then), _chain_lengths rejects it
+    at = got if not got.size or int(got.max()) <= size - 4 else np.minimum(got, size - 4)
+    if (_u32_at_every_byte(arr, size)[at] < 256).all():
         return got, True
     return _lane_walk(arr, size, page_begin, page_end, counts, low_byte=False)
 
