@@ -12,7 +12,13 @@ one output for the whole column (all the chunks read together):
 * PLAIN pages of a fixed-width type: each page's bytes are checked for
   length and copied into the preallocated output, with no per-page array;
 * PLAIN BYTE_ARRAY pages: the run is decoded as one stream
-  (:func:`decode_plain_byte_arrays_multi`);
+  (:func:`decode_plain_byte_arrays_multi`); when a BYTE_ARRAY column has
+  several runs (a chunk's dictionary-encoded pages, then its PLAIN fallback
+  pages; several chunks), each run is located first (the dictionary
+  indices, the PLAIN values' starts: :func:`plan_plain_byte_arrays_multi`)
+  and its bytes copied straight into one output
+  (:meth:`~parquet_core._kernels.binary.BytesPlan.join`), not decoded
+  into parts and joined by another copy;
 * DELTA_BYTE_ARRAY BYTE_ARRAY pages: the run is decoded together
   (:func:`~parquet_core.encodings.delta_byte_array.decode_delta_byte_arrays_together`:
   both length streams of every page at once, the prefixes of the whole run

@@ -72,7 +72,15 @@ a fixed-width window per value, each overwriting its predecessor's spill)
 instead of a boolean compress over every byte.  Pages whose values all have
 one length (ids, hashes) skip the walk: a strided view of the length
 prefixes at stride ``4 + L`` proves the layout and one strided copy per
-page extracts the values.
+page extracts the values.  :func:`plan_plain_byte_arrays_multi` runs every
+step but the copy, which the returned plan makes later into an output shared
+with the column's other parts (its dictionary-encoded pages).
+
+Lane starts (step 1) take the first hop from every window position at once;
+the other three hops only from the positions still alive (in text, 4 bytes
+of characters read as a length overshoot the page, so few are), which
+halved the step on the ``lineitem`` comments (2.0 -> 0.9 ms for 497 lanes
+of 113 positions).
 
 The encoders (:func:`encode_plain`) live in
 :mod:`parquet_core.encodings.plain_encoder` and are re-exported here.
