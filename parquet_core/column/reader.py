@@ -804,7 +804,7 @@ class _ChunkDecoder:
                 raise
         return ByteArrays.concat(out)
 
-    def _bytes_plan(self, run: _Run) -> BytesPlan:
+    def _bytes_plan(self, run: _Run) -> BytesPlan | None:
         """The byte arrays of one run of a BYTE_ARRAY column, located, not copied yet:
         dictionary indices (checked) and PLAIN pages; any other run is decoded."""
         if run.values is None:
@@ -815,7 +815,10 @@ class _ChunkDecoder:
                     return plan_plain_byte_arrays_multi(run.parts, run.counts)
                 except ParquetError:
                     pass    # decoded below, page by page: the error names its page
-        return cast(ByteArrays, self._materialise(run)).as_plan()
+        values = self._materialise(run)
+        if isinstance(values, ByteArrays):
+            return values.as_plan()
+        return None     # (not byte arrays: joined as before)
 
     def values_of(self, runs: list[_Run]) -> Any:
         """The values of *runs*, in order, in one output."""
@@ -827,7 +830,10 @@ class _ChunkDecoder:
         if self.ptype == PhysicalType.BYTE_ARRAY:
             # each run located first, then copied straight into one output (a chunk's
             # dictionary-encoded pages and its PLAIN fallback pages, or several chunks)
-            return BytesPlan.join([self._bytes_plan(r) for r in runs])
+            plans = [self._bytes_plan(r) for r in runs]
+            if all(p is not None for p in plans):
+                return BytesPlan.join(cast("list[BytesPlan]", plans))
+            return _concat([self._materialise(r) for r in runs], self.desc)
         if not width:     # BOOLEAN, FIXED_LEN_BYTE_ARRAY(0)
             return _concat([self._materialise(r) for r in runs], self.desc)
         total = sum(r.total for r in runs)
