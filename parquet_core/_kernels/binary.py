@@ -10,11 +10,18 @@ instance (views produced by :meth:`ByteArrays.slice` may start elsewhere).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from parquet_core._kernels.runs import gather_runs, short_windows_in_order, wide_windows_in_order, window_view
+from parquet_core._kernels.runs import (
+    GATHER_SPILL,
+    gather_runs,
+    short_windows_in_order,
+    wide_windows_in_order,
+    window_view,
+)
 
 #: Row widths of the padded dictionary table (:meth:`ByteArrays._take_rows`), bytes.
 _ROW_WIDTHS = (16, 24, 32, 48, 64)
@@ -22,7 +29,7 @@ _ROW_WIDTHS = (16, 24, 32, 48, 64)
 #: 30k rows for 300k values 3.4 vs 4.5 ms; 30k rows for 57k values 2.6 vs 1.0 ms).
 _ROW_REUSE = 8
 
-__all__ = ["ByteArrays"]
+__all__ = ["ByteArrays", "BytesPlan"]
 
 @dataclass(frozen=True, slots=True)
 class ByteArrays:
@@ -91,22 +98,57 @@ class ByteArrays:
         lens = np.take(lens_src, indices)
         out_offsets = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(lens, out=out_offsets[1:])
-        total = int(out_offsets[-1])
+        return ByteArrays(out_offsets, self._take_into(indices, lens_src, lens, out_offsets, None))
+
+    def take_plan(self, indices: npt.NDArray[np.integer]) -> BytesPlan:
+        """:meth:`take` located but not copied: the values' offsets now, their bytes
+        when the plan is filled (into a buffer shared with other parts, see
+        :meth:`BytesPlan.join`).  Indices out of range raise IndexError here."""
+        indices = np.asarray(indices)
+        lens_src = np.diff(self.offsets)
+        lens = np.take(lens_src, indices)
+        out_offsets = np.zeros(len(indices) + 1, dtype=np.int64)
+        np.cumsum(lens, out=out_offsets[1:])
+
+        def fill(out: npt.NDArray[np.uint8] | None, offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+            return self._take_into(indices, lens_src, lens, offsets, out)
+        return BytesPlan(out_offsets, fill)
+
+    def _take_into(self, indices: npt.NDArray[np.integer], lens_src: npt.NDArray[np.int64],
+                   lens: npt.NDArray[np.int64], out_offsets: npt.NDArray[np.int64],
+                   out: npt.NDArray[np.uint8] | None) -> npt.NDArray[np.uint8]:
+        """The bytes of :meth:`take` (indices checked by the caller's ``np.take`` of the
+        lengths): a new array, or written to ``out[out_offsets[0]:out_offsets[-1]]``
+        (spilling at most :data:`GATHER_SPILL` bytes past it)."""
+        at = int(out_offsets[0])
+        total = int(out_offsets[-1]) - at
         if total == 0:
-            return ByteArrays(out_offsets, np.zeros(0, dtype=np.uint8))
+            return np.zeros(0, dtype=np.uint8) if out is None else out[at:at]
+        base = int(self.offsets[0])
+        k = len(self)
         max_len = int(lens_src.max())
+        if k and int(lens_src.min()) == max_len:
+            rows = self.data[base:int(self.offsets[-1])].reshape(k, max_len)
+            # np.take on axis 0 copies whole rows; much faster than fancy indexing
+            if out is None:
+                return np.take(rows, indices, axis=0).reshape(-1)
+            # (the indices are in range: the lengths were taken with them; "wrap" reads a
+            # negative index as np.take's default does, without buffering the output)
+            np.take(rows, indices, axis=0, mode="wrap",
+                    out=out[at:at + total].reshape(len(indices), max_len))
+            return out[at:at + total]
         if max_len <= 8 and k <= len(indices) and short_windows_in_order():
-            return ByteArrays(out_offsets, self._take_short(indices, lens_src, out_offsets, total))
+            return self._take_short(indices, lens_src, out_offsets, total, out=out)
         if max_len <= _ROW_WIDTHS[-1] and _ROW_REUSE * k <= len(indices):
             width = next(w for w in _ROW_WIDTHS if w >= max_len)
             if wide_windows_in_order(width):
-                return ByteArrays(out_offsets,
-                                  self._take_rows(indices, lens_src, out_offsets, total, width))
+                return self._take_rows(indices, lens_src, out_offsets, total, width, out=out)
         starts = np.take(self.offsets[:-1], indices)
-        return ByteArrays(out_offsets, gather_runs(self.data, starts, lens, out_offsets))
+        return gather_runs(self.data, starts, lens, out_offsets, out)
 
     def _take_short(self, indices: npt.NDArray[np.integer], lens: npt.NDArray[np.int64],
-                    out_offsets: npt.NDArray[np.int64], total: int) -> npt.NDArray[np.uint8]:
+                    out_offsets: npt.NDArray[np.int64], total: int,
+                    out: npt.NDArray[np.uint8] | None = None) -> npt.NDArray[np.uint8]:
         """``take`` when no value is longer than 8 bytes (short strings, codes, most
         dictionaries of a low-cardinality column).
 
@@ -126,13 +168,15 @@ class ByteArrays:
             table[np.repeat(np.arange(k, dtype=np.int64) * 8 - rel, lens) + np.arange(nbytes)] = \
                 self.data[base:base + nbytes]
         words = np.take(table[:k * 8].view(np.uint64), indices)
-        out = np.empty(total + 8, dtype=np.uint8)
+        if out is None:
+            out = np.empty(total + 8, dtype=np.uint8)
         window_view(out, 8, np.uint64)[out_offsets[:-1]] = words
-        return out[:total]
+        at = int(out_offsets[0])
+        return out[at:at + total]
 
     def _take_rows(self, indices: npt.NDArray[np.integer], lens: npt.NDArray[np.int64],
-                   out_offsets: npt.NDArray[np.int64], total: int, width: int
-                   ) -> npt.NDArray[np.uint8]:
+                   out_offsets: npt.NDArray[np.int64], total: int, width: int,
+                   out: npt.NDArray[np.uint8] | None = None) -> npt.NDArray[np.uint8]:
         """``take`` when no value is longer than ``width`` bytes (up to 64): the
         :meth:`_take_short` scheme with ``width``-byte rows.
 
@@ -154,9 +198,11 @@ class ByteArrays:
         padded[:nbytes] = self.data[base:base + nbytes]
         table = window_view(padded, width)[self.offsets[:-1] - base]
         rows = np.take(table, indices)
-        out = np.empty(total + width, dtype=np.uint8)
+        if out is None:
+            out = np.empty(total + width, dtype=np.uint8)
         window_view(out, width)[out_offsets[:-1]] = rows
-        return out[:total]
+        at = int(out_offsets[0])
+        return out[at:at + total]
 
     def slice(self, start: int, stop: int) -> ByteArrays:
         """Return values ``start:stop`` re-based so offsets start at 0 (copies offsets only)."""
@@ -188,6 +234,20 @@ class ByteArrays:
             pos += k
         return ByteArrays(offsets, np.concatenate(datas) if datas else np.zeros(0, np.uint8))
 
+    def as_plan(self) -> BytesPlan:
+        """These values as a :class:`BytesPlan` (filling copies the bytes)."""
+        lo = int(self.offsets[0])
+        hi = int(self.offsets[-1])
+        data = self.data
+
+        def fill(out: npt.NDArray[np.uint8] | None, offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+            if out is None:
+                return data[lo:hi]
+            at = int(offsets[0])
+            out[at:at + hi - lo] = data[lo:hi]
+            return out[at:at + hi - lo]
+        return BytesPlan(self.offsets - lo if lo else self.offsets, fill)
+
     def to_pylist(self) -> list[bytes]:
         """Return the values as Python ``bytes`` (edge conversion).
 
@@ -200,3 +260,54 @@ class ByteArrays:
         base = o[0]
         buf = self.data[base:o[-1]].tobytes()
         return [buf[o[i] - base : o[i + 1] - base] for i in range(len(o) - 1)]
+
+
+#: ``fill(out, offsets)`` of a :class:`BytesPlan`.
+Fill = Callable[[npt.NDArray[np.uint8] | None, npt.NDArray[np.int64]], npt.NDArray[np.uint8]]
+
+
+@dataclass(frozen=True, slots=True)
+class BytesPlan:
+    """Byte arrays whose places are known (``offsets``, n + 1 from 0) and whose bytes
+    are copied later by ``fill``: to a new array (``fill(None, offsets)``), or into
+    ``out[offs[0]:offs[-1]]`` of a buffer shared with other parts (``offs`` the
+    part's offsets in it, ``out`` with :data:`GATHER_SPILL` bytes of room after the
+    last part: a fill may spill that far past its part, and the next part, written
+    after it, overwrites the spill).  A column whose dictionary-encoded pages are
+    followed by PLAIN pages decodes both straight into one output
+    (:meth:`join`) instead of decoding each and joining the copies."""
+
+    offsets: npt.NDArray[np.int64]
+    fill: Fill
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.offsets[-1])
+
+    def values(self) -> ByteArrays:
+        """The values on their own."""
+        return ByteArrays(self.offsets, self.fill(None, self.offsets))
+
+    @staticmethod
+    def join(plans: Sequence[BytesPlan]) -> ByteArrays:
+        """The values of every plan, in order, in one :class:`ByteArrays` (one data
+        buffer, filled part after part)."""
+        if len(plans) == 1:
+            return plans[0].values()
+        n = sum(len(p) for p in plans)
+        total = sum(p.nbytes for p in plans)
+        offsets = np.empty(n + 1, dtype=np.int64)
+        offsets[0] = 0
+        data = np.empty(total + GATHER_SPILL, dtype=np.uint8)
+        pos = base = 0
+        for p in plans:
+            k = len(p)
+            part = offsets[pos:pos + k + 1]      # part[0] is the previous part's end
+            np.add(p.offsets[1:], base, out=part[1:])
+            p.fill(data, part)
+            pos += k
+            base += p.nbytes
+        return ByteArrays(offsets, data[:total])

@@ -16,7 +16,13 @@ one output for the whole column (all the chunks read together):
 * PLAIN pages of a fixed-width type: each page's bytes are checked for
   length and copied into the preallocated output, with no per-page array;
 * PLAIN BYTE_ARRAY pages: the run is decoded as one stream
-  (:func:`decode_plain_byte_arrays_multi`);
+  (:func:`decode_plain_byte_arrays_multi`); when a BYTE_ARRAY column has
+  several runs (a chunk's dictionary-encoded pages, then its PLAIN fallback
+  pages; several chunks), each run is located first (the dictionary
+  indices, the PLAIN values' starts: :func:`plan_plain_byte_arrays_multi`)
+  and its bytes copied straight into one output
+  (:meth:`~parquet_core._kernels.binary.BytesPlan.join`), not decoded
+  into parts and joined by another copy;
 * DELTA_BYTE_ARRAY BYTE_ARRAY pages: the run is decoded together
   (:func:`~parquet_core.encodings.delta_byte_array.decode_delta_byte_arrays_together`:
   both length streams of every page at once, the prefixes of the whole run
@@ -50,7 +56,7 @@ from typing import Any, Iterable, Iterator, cast
 import numpy as np
 import numpy.typing as npt
 
-from parquet_core._kernels.binary import ByteArrays
+from parquet_core._kernels.binary import ByteArrays, BytesPlan
 from parquet_core._kernels.counting import is_counting
 from parquet_core.column.data import ChunkDictionary, ColumnData
 from parquet_core.column.levels import read_levels_v1, read_levels_v2
@@ -71,7 +77,11 @@ from parquet_core.encodings.delta_byte_array import (
     prepare_delta_byte_arrays,
 )
 from parquet_core.encodings.dictionary import build_dictionary
-from parquet_core.encodings.plain import decode_plain_byte_array, decode_plain_byte_arrays_multi
+from parquet_core.encodings.plain import (
+    decode_plain_byte_array,
+    decode_plain_byte_arrays_multi,
+    plan_plain_byte_arrays_multi,
+)
 from parquet_core.encodings.rle_hybrid import (
     expand_dictionary_index_codes,
     expand_dictionary_index_pages,
@@ -809,6 +819,22 @@ class _ChunkDecoder:
                 raise
         return ByteArrays.concat(out)
 
+    def _bytes_plan(self, run: _Run) -> BytesPlan | None:
+        """The byte arrays of one run of a BYTE_ARRAY column, located, not copied yet:
+        dictionary indices (checked) and PLAIN pages; any other run is decoded."""
+        if run.values is None:
+            if run.kind == _DICT and isinstance(run.dictionary, ByteArrays):
+                return run.dictionary.take_plan(run.indices())
+            if run.kind == _BYTES:
+                try:
+                    return plan_plain_byte_arrays_multi(run.parts, run.counts)
+                except ParquetError:
+                    pass    # decoded below, page by page: the error names its page
+        values = self._materialise(run)
+        if isinstance(values, ByteArrays):
+            return values.as_plan()
+        return None     # (not byte arrays: joined as before)
+
     def values_of(self, runs: list[_Run]) -> Any:
         """The values of *runs*, in order, in one output."""
         if not runs:
@@ -816,7 +842,14 @@ class _ChunkDecoder:
         if len(runs) == 1:
             return self._materialise(runs[0])
         width = self.width
-        if not width:     # BYTE_ARRAY, BOOLEAN, FIXED_LEN_BYTE_ARRAY(0)
+        if self.ptype == PhysicalType.BYTE_ARRAY:
+            # each run located first, then copied straight into one output (a chunk's
+            # dictionary-encoded pages and its PLAIN fallback pages, or several chunks)
+            plans = [self._bytes_plan(r) for r in runs]
+            if all(p is not None for p in plans):
+                return BytesPlan.join(cast("list[BytesPlan]", plans))
+            return _concat([self._materialise(r) for r in runs], self.desc)
+        if not width:     # BOOLEAN, FIXED_LEN_BYTE_ARRAY(0)
             return _concat([self._materialise(r) for r in runs], self.desc)
         total = sum(r.total for r in runs)
         if self.dtype is not None:

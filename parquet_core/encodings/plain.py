@@ -72,7 +72,15 @@ a fixed-width window per value, each overwriting its predecessor's spill)
 instead of a boolean compress over every byte.  Pages whose values all have
 one length (ids, hashes) skip the walk: a strided view of the length
 prefixes at stride ``4 + L`` proves the layout and one strided copy per
-page extracts the values.
+page extracts the values.  :func:`plan_plain_byte_arrays_multi` runs every
+step but the copy, which the returned plan makes later into an output shared
+with the column's other parts (its dictionary-encoded pages).
+
+Lane starts (step 1) take the first hop from every window position at once;
+the other three hops only from the positions still alive (in text, 4 bytes
+of characters read as a length overshoot the page, so few are), which
+halved the step on the ``lineitem`` comments (2.0 -> 0.9 ms for 497 lanes
+of 113 positions).
 
 The encoders (:func:`encode_plain`) live in
 :mod:`parquet_core.encodings.plain_encoder` and are re-exported here.
@@ -93,7 +101,7 @@ from typing import Any, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from parquet_core._kernels.binary import ByteArrays
+from parquet_core._kernels.binary import ByteArrays, BytesPlan
 from parquet_core._kernels.bitpack import as_uint8
 from parquet_core._kernels.runs import gather_runs
 from parquet_core.constants import PhysicalType
@@ -106,6 +114,7 @@ __all__ = [
     "decode_plain_byte_array",
     "decode_plain_byte_arrays_multi",
     "encode_plain",
+    "plan_plain_byte_arrays_multi",
     "encode_plain_byte_array",
 ]
 
@@ -365,32 +374,44 @@ def _lane_starts(u32: npt.NDArray[np.uint32], size: int, last: int, total: int,
     whose first hop hits another survivor.  The first lane of a page starts at
     the page start.
     """
-    lanes = begin.size
     avg = size / total
     window = int(min(region_max, max(16, 3 * avg + 8)))
     cand = begin[:, None] + np.arange(window, dtype=np.int64)[None, :]
+    # the first hop from every window position; a hop from q > last (no room for
+    # a length) lands past size, so it fails without a separate test
+    hop1 = u32[np.minimum(cand, last)] + cand
+    hop1 += 4
     alive = cand < end[:, None]
-    q = cand
-    hop1 = cand
-    for k in range(_PLAUSIBLE_HOPS):
-        # a hop from q > last (no room for a length) lands past size, so it fails
-        # without a separate test; a position at the end stays there (its hop,
-        # past size, is clamped back); a failed hop parks at size too (that entry
-        # is dead already, and only alive entries are read below)
+    alive &= hop1 <= size
+    # the other hops only from the positions still alive (in text, few: 4 bytes of
+    # characters read as a length overshoot the page); a position at the end stays
+    # there (its hop, past size, is clamped back)
+    np.minimum(hop1, size, out=hop1)
+    flat = np.flatnonzero(alive)
+    q = hop1.reshape(-1)[flat]
+    ok = np.ones(flat.size, dtype=bool)
+    for _ in range(_PLAUSIBLE_HOPS - 1):
         nxt = u32[np.minimum(q, last)] + q
         nxt += 4
-        ok = nxt <= size
-        ok |= q == size
-        alive &= ok
+        ok &= (nxt <= size) | (q == size)
         q = np.minimum(nxt, size, out=nxt)
-        if k == 0:
-            hop1 = q
-    rel = hop1 - begin[:, None]
-    inside = rel < window
-    row = np.arange(lanes)[:, None]
-    chained = alive & inside & alive[row, np.where(inside, rel, 0)]
-    pick = np.where(chained.any(axis=1, keepdims=True), chained, alive)
-    starts = np.where(pick.any(axis=1), cand[np.arange(lanes), pick.argmax(axis=1)], begin)
+    flat = flat[ok]
+    # a survivor is "chained" when its first hop lands on another survivor in its window
+    row = flat // window
+    rel = hop1.reshape(-1)[flat] - begin[row]
+    target = row * window + rel
+    chained = rel < window
+    if flat.size:   # (flat is increasing: a binary search finds each target)
+        at = np.minimum(np.searchsorted(flat, target), flat.size - 1)
+        chained &= flat[at] == target
+    # per lane: the first chained survivor, else the first survivor, else the region start
+    starts = begin.copy()
+    for sel in (np.ones(flat.size, dtype=bool), chained):
+        got = flat[sel]
+        if got.size:
+            r = got // window
+            first = np.flatnonzero(np.diff(r, prepend=-1))     # rows are increasing
+            starts[r[first]] = begin[r[first]] + got[first] % window
     starts[first_lane] = page_begin
     return starts
 
@@ -470,9 +491,10 @@ def _exact_hops(arr: npt.NDArray[np.uint8], size: int, page_begin: npt.NDArray[n
     if not low:
         return got, True
     # got holds positions below each page's end; a page's last position may
-    # sit within 4 bytes of the buffer end (malformed): clamp, _chain_lengths
-    # rejects it
-    if (_u32_at_every_byte(arr, size)[np.minimum(got, size - 4)] < 256).all():
+    # sit within 4 bytes of the buffer end (malformed): clamp (a temporary as
+    # big as got, so only then), _chain_lengths rejects it
+    at = got if not got.size or int(got.max()) <= size - 4 else np.minimum(got, size - 4)
+    if (_u32_at_every_byte(arr, size)[at] < 256).all():
         return got, True
     return _lane_walk(arr, size, page_begin, page_end, counts, low_byte=False)
 
@@ -628,11 +650,22 @@ def _decode_pages(arrs: list[npt.NDArray[np.uint8]],
     """Decode several PLAIN BYTE_ARRAY value sections as one stream.
 
     Returns the values of all pages back to back and, per page, the number
-    of bytes its values occupy.  The steps: check the counts against the page
-    sizes; uniform lengths (strided copies, no walk); otherwise lay the pages
-    back to back (:func:`_join_pages`), find every value's start and length
-    (:func:`_lane_walk` and its proofs, else :func:`_scalar_pages`), and copy
-    the values without their length prefixes.
+    of bytes its values occupy (:func:`_locate_pages`, then the copy).
+    """
+    plan, stops = _locate_pages(arrs, counts)
+    return plan.values(), stops
+
+
+def _locate_pages(arrs: list[npt.NDArray[np.uint8]],
+                  counts: list[int]) -> tuple[BytesPlan, list[int]]:
+    """Every value of several PLAIN BYTE_ARRAY value sections located (checked, as
+    decoding checks them), the copy of their bytes left to the plan's fill.
+
+    The steps: check the counts against the page sizes; uniform lengths
+    (strided copies, no walk); otherwise lay the pages back to back
+    (:func:`_join_pages`), find every value's start and length
+    (:func:`_lane_walk` and its proofs, else :func:`_scalar_pages`); the fill
+    copies the values without their length prefixes.
     """
     npages = len(arrs)
     for p, (arr, count) in enumerate(zip(arrs, counts)):
@@ -646,7 +679,7 @@ def _decode_pages(arrs: list[npt.NDArray[np.uint8]],
     live = [p for p in range(npages) if counts[p] > 0]
     stops = [0] * npages
     if not live:
-        return ByteArrays.empty(), stops
+        return ByteArrays.empty().as_plan(), stops
     n = sum(counts[p] for p in live)
 
     # all values of each page share one length: strided copies, no walk
@@ -679,11 +712,14 @@ def _decode_pages(arrs: list[npt.NDArray[np.uint8]],
     assert starts is not None                   # set together with lengths
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    data = gather_runs(big, starts + 4, lengths, offsets)
     last = np.cumsum(cnt) - 1
     for i, p in enumerate(live):
         stops[p] = int(starts[last[i]] + 4 + lengths[last[i]] - page_begin[i])
-    return ByteArrays(offsets, data), stops
+    found, sizes = starts, lengths
+
+    def fill(out: npt.NDArray[np.uint8] | None, offs: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+        return gather_runs(big, found + 4, sizes, offs, out)
+    return BytesPlan(offsets, fill), stops
 
 
 def _join_pages(arrs: list[npt.NDArray[np.uint8]]
@@ -777,25 +813,30 @@ def _shared_span(arrs: list[npt.NDArray[np.uint8]], sizes: npt.NDArray[np.int64]
 
 
 def _uniform_pages(arrs: list[npt.NDArray[np.uint8]], counts: list[int], widths: list[int],
-                   live: list[int], stops: list[int], n: int) -> tuple[ByteArrays, list[int]]:
+                   live: list[int], stops: list[int], n: int) -> tuple[BytesPlan, list[int]]:
     """Pages whose values each have one length: one strided copy per page."""
     total = sum(c * w for c, w in zip(counts, widths))
-    data = np.empty(total, dtype=np.uint8)
     lengths = np.empty(n, dtype=np.int64)
-    at = 0
     row = 0
-    for arr, count, width, p in zip(arrs, counts, widths, live):
-        stride = width + 4
-        if width:
-            rows = arr[:count * stride].reshape(count, stride)
-            data[at:at + count * width].reshape(count, width)[...] = rows[:, 4:]
+    for count, width, p in zip(counts, widths, live):
         lengths[row:row + count] = width
-        at += count * width
         row += count
-        stops[p] = count * stride
+        stops[p] = count * (width + 4)
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    return ByteArrays(offsets, data), stops
+
+    def fill(out: npt.NDArray[np.uint8] | None, offs: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+        base = int(offs[0])
+        data = np.empty(total, dtype=np.uint8) if out is None else out[base:base + total]
+        at = 0
+        for arr, count, width in zip(arrs, counts, widths):
+            stride = width + 4
+            if width:
+                rows = arr[:count * stride].reshape(count, stride)
+                data[at:at + count * width].reshape(count, width)[...] = rows[:, 4:]
+            at += count * width
+        return data
+    return BytesPlan(offsets, fill), stops
 
 
 def decode_plain_byte_array(buf: Any, count: int) -> tuple[ByteArrays, int]:
@@ -833,6 +874,17 @@ def _small_page(arr: npt.NDArray[np.uint8], count: int) -> tuple[ByteArrays, int
     # clear the 4 prefix bytes of every value with one unaligned uint32 scatter
     np.ndarray((stop,), dtype="<u4", buffer=keep, offset=0, strides=(1,))[starts] = 0
     return ByteArrays(offsets, arr[:stop][keep[:stop].view(np.bool_)]), stop
+
+
+def plan_plain_byte_arrays_multi(buffers: Sequence[Any], counts: Sequence[int]) -> BytesPlan:
+    """:func:`decode_plain_byte_arrays_multi` with the copy of the values left to the
+    returned plan's fill (:meth:`BytesPlan.join` writes it straight into an output
+    shared with other parts of the column).  Every check runs here, with the same
+    errors."""
+    if len(buffers) != len(counts):
+        raise ValueError(f"{len(buffers)} buffers but {len(counts)} counts")
+    arrs = [as_uint8(b) for b in buffers]
+    return _locate_pages(arrs, [int(c) for c in counts])[0]
 
 
 def decode_plain_byte_arrays_multi(buffers: Sequence[Any], counts: Sequence[int]) -> ByteArrays:

@@ -19,9 +19,9 @@ def _spying(name: str) -> Iterator[list[tuple[object, ...]]]:
     calls: list[tuple[object, ...]] = []
     real = getattr(ByteArrays, name)
 
-    def spy(self, *args):   # type: ignore[no-untyped-def]
+    def spy(self, *args, **kwargs):   # type: ignore[no-untyped-def]
         calls.append(args)
-        return real(self, *args)
+        return real(self, *args, **kwargs)
 
     setattr(ByteArrays, name, spy)
     try:

@@ -132,7 +132,7 @@ def test_scatter_runs_places_runs_between_gaps(seed: int, n: int, max_len: int, 
 
 
 @settings(max_examples=10, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from([(100, 400), (0, 1500), (200, 200)]))
+@given(st.integers(0, 2**32 - 1), st.sampled_from([(100, 400), (0, 1500), (200, 200), (30, 60)]))
 def test_gather_runs_in_blocks_matches_slicing(seed: int, lens_range: tuple[int, int]) -> None:
     """Wide windows are assigned block by block (spill across block borders included)."""
     rng = np.random.default_rng(seed)

@@ -328,3 +328,38 @@ def test_distinct_values_dictionary_then_plain_read_as_pyarrow(int96) -> None:
     assert pc.read_table(io.BytesIO(buf.getvalue())).to_arrow().equals(want)
     assert pc.ParquetFile(io.BytesIO(buf.getvalue())).read_row_group(0, columns=["v"]).to_arrow().equals(
         want.select(["v"]))
+
+
+def test_strings_dictionary_then_plain_decode_into_one_output(tmp_path, monkeypatch) -> None:
+    """A string column whose dictionary fills up (pyarrow falls back to PLAIN pages): the
+    dictionary-encoded part and the PLAIN part are copied straight into one output, equal
+    to pyarrow's read; a damaged PLAIN page is refused naming the file, column and page."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    import parquet_core as pc
+    from parquet_core._kernels.binary import BytesPlan
+
+    vals = [f"value-{i:06d}" + "x" * (i % 7) for i in range(6000)]
+    path = tmp_path / "fallback.parquet"
+    pq.write_table(pa.table({"s": vals}), path, dictionary_pagesize_limit=4096, data_page_size=4096,
+                   compression="none")
+    assert {"RLE_DICTIONARY", "PLAIN"} <= set(pq.ParquetFile(path).metadata.row_group(0).column(0).encodings)
+    joined: list[int] = []
+    real = BytesPlan.join
+
+    def spy(plans):   # type: ignore[no-untyped-def]
+        joined.append(len(plans))
+        return real(plans)
+
+    monkeypatch.setattr(BytesPlan, "join", staticmethod(spy))
+    assert pc.read_table(path, use_threads=False).to_arrow().equals(pq.read_table(path))
+    assert joined == [2]
+    raw = bytearray(path.read_bytes())
+    at = raw.find(len(vals[4000]).to_bytes(4, "little") + vals[4000].encode())   # in a PLAIN page
+    raw[at:at + 4] = (2**32 - 16).to_bytes(4, "little")
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(bytes(raw))
+    with pytest.raises(ParquetFormatError, match=r"-16 as int32.*bad\.parquet") as info:
+        pc.read_table(bad, use_threads=False)
+    notes = " ".join(getattr(info.value, "__notes__", []))
+    assert "in column s" in notes and "at page 3" in notes

@@ -178,3 +178,101 @@ def test_garbage_never_leaks_other_errors(data: bytes, count: int) -> None:
     except ParquetFormatError:
         return
     assert len(out) == count and used <= len(data)
+
+
+def _reference_lane_starts(buf: np.ndarray, size: int, total: int, begin: np.ndarray, end: np.ndarray,
+                           region_max: int, first_lane: np.ndarray, page_begin: np.ndarray) -> list[int]:
+    """The lane-start rule of ``plain._lane_starts`` lane by lane in Python: in a window at
+    each region start, a position survives when it lies in the region and 4 hops from it
+    stay in the buffer (a hop from the end stays there); the first survivor whose first
+    hop lands on another survivor in the window wins, else the first survivor, else the
+    region start; a page's first lane starts at the page start."""
+    window = int(min(region_max, max(16, 3 * (size / total) + 8)))
+
+    def hop(q: int) -> int:
+        if q + 4 > size:
+            return size + 1 if q < size else q      # no room for a length; the end stays
+        return q + 4 + int.from_bytes(bytes(buf[q:q + 4]), "little")
+
+    out = []
+    for b, e in zip(begin.tolist(), end.tolist()):
+        def survives(c: int, e: int = e) -> bool:
+            if c >= e:
+                return False
+            q = c
+            for _ in range(4):
+                q = hop(q)
+                if q > size:
+                    return False
+            return True
+        alive = [c for c in range(b, b + window) if survives(c)]
+        chained = [c for c in alive if hop(c) - b < window and hop(c) in alive]
+        out.append(chained[0] if chained else alive[0] if alive else b)
+    for lane, start in zip(first_lane.tolist(), page_begin.tolist()):
+        out[lane] = start
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3000), st.integers(0, 40), st.sampled_from([(97, 123), (0, 3), (0, 256)])),
+                min_size=1, max_size=3), st.integers(0, 2**32 - 1))
+def test_lane_starts_follow_the_rule(pages: list[tuple[int, int, tuple[int, int]]], seed: int) -> None:
+    """The vectorised lane starts (hops only from positions still alive, chained survivors
+    found by a binary search) equal the rule applied lane by lane."""
+    rng = np.random.default_rng(seed)
+    bodies, counts = [], []
+    for n, hi, alphabet in pages:
+        vals = random_strings(rng, n, 0, hi, alphabet)
+        bodies.append(plain_bytes(vals))
+        counts.append(n)
+    live = [i for i, c in enumerate(counts) if c and len(bodies[i]) >= 4]
+    if not live:
+        return
+    arrs = [np.frombuffer(bodies[i], dtype=np.uint8) for i in live]
+    big, page_begin, page_end = plain._join_pages(arrs)
+    size = int(page_end[-1])
+    total = sum(counts[i] for i in live)
+    _, first_lane, _, begin, end, region = plain._lane_layout(size, page_begin, page_end, total)
+    args = (total, begin, end, int(region.max()), first_lane, page_begin)
+    got = plain._lane_starts(plain._u32_at_every_byte(big, size), size, size - 4, *args)
+    assert got.tolist() == _reference_lane_starts(big, size, *args)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(2100, 4000), min_size=1, max_size=3), st.integers(0, 40),
+       st.sampled_from([(97, 123), (0, 3), (0, 256)]), st.integers(0, 2**32 - 1),
+       st.lists(st.tuples(st.integers(0, 2), st.one_of(st.floats(0, 1), st.sampled_from([-1, -2])),
+                          st.sampled_from([0, 1, 255, 256, 2**16, 2**31 - 1, 2**31, 2**32 - 16,
+                                           2**32 - 1])), max_size=3),
+       st.integers(-1, 1))
+def test_lane_walk_refuses_what_the_scalar_walk_refuses(
+        sizes: list[int], hi: int, alphabet: tuple[int, int], seed: int,
+        damage: list[tuple[int, float, int]], extra: int) -> None:
+    """Pages with 4 bytes overwritten (at any byte, or the length of a page's last or
+    next-to-last value: running past the page, "negative", zero, a byte more) or a count
+    off by one: the lane walk gives the scalar walk's values, or both refuse, naming the
+    same page."""
+    rng = np.random.default_rng(seed)
+    pages = [random_strings(rng, n, 0, hi, alphabet) for n in sizes]
+    bodies = [bytearray(plain_bytes(vals)) for vals in pages]
+    counts = list(sizes)
+    counts[-1] += extra
+    for page, where, value in damage:
+        body = bodies[page % len(bodies)]
+        if where < 0:       # the length of the last (-1) or next-to-last (-2) value
+            vals = pages[page % len(bodies)]
+            at = len(plain_bytes(vals[:len(vals) + int(where)]))
+        else:
+            at = int(where * (len(body) - 4))
+        body[at:at + 4] = struct.pack("<I", value)
+    bufs = [bytes(b) for b in bodies]
+
+    def outcome() -> object:
+        try:
+            return plain.decode_plain_byte_arrays_multi(bufs, counts).to_pylist()
+        except ParquetFormatError as exc:
+            return ("error", str(exc).split(":")[0])
+    fast = outcome()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(plain, "_lane_walk", lambda *a, **k: None)    # the scalar walk only
+        assert fast == outcome()
