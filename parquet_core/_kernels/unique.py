@@ -39,6 +39,8 @@ _DIRECT_SPAN_FACTOR = 4
 _DIRECT_SPAN_MIN = 1 << 16
 #: Spans up to this size take :func:`_direct_small` (key -> code table of this many int32).
 _SMALL_SPAN = 1 << 16
+#: Rows :func:`_direct_small` looks up per block (its key offsets for them, 512 KiB).
+_SMALL_BLOCK = 1 << 16
 _PREFIX_START = 4096
 _FIB = np.uint64(0x9E3779B97F4A7C15)
 _EMPTY = np.int32(2**31 - 1)
@@ -98,11 +100,12 @@ def _direct(k: npt.NDArray[Any], lo: int, span: int, costs: Any = None,
         budget = None
     if budget is None and span <= _SMALL_SPAN and n > _PREFIX_START:
         return _direct_small(k, lo, span)
-    # key - min fits the span; compute it in 64 bits without overflow
+    # key - min fits the span; computed in 64 bits without overflow, into one new array
+    # (no widened copy of the keys first: each would be as large as the result)
     if k.dtype.kind == "u":
-        off = (k.astype(np.uint64) - np.uint64(lo)).astype(np.intp)
+        off = np.subtract(k, np.uint64(lo), dtype=np.uint64).view(np.int64)
     else:
-        off = (k.astype(np.int64) - np.int64(lo)).astype(np.intp)
+        off = np.subtract(k, np.int64(lo), dtype=np.int64)
     first = np.full(span, n, dtype=np.int64)
     if budget is None:
         np.minimum.at(first, off, np.arange(n, dtype=np.int64))
@@ -126,6 +129,7 @@ def _direct(k: npt.NDArray[Any], lo: int, span: int, costs: Any = None,
                 break
         n, off = at, off[:at]
     owner = first[off]
+    del off, first   # not held while the codes are numbered
     return _number(None, owner, n)
 
 
@@ -147,19 +151,19 @@ def _direct_small(k: npt.NDArray[Any], lo: int,
     gives it exactly.
     """
     n = k.size
-    if k.dtype.kind in "iu" and k.dtype.itemsize < 8:
-        # narrow keys widen exactly to intp in the same pass: the gather below
-        # then takes ``off`` as it is (a narrower index is first copied to intp)
-        off = np.subtract(k, lo, dtype=np.intp)
-    else:
-        off = k - k.dtype.type(lo)
     m = min(n, _PREFIX_START)
+    off = _key_offsets(k[:m], lo)
     first = np.full(span, n, dtype=np.int64)
-    np.minimum.at(first, off[:m], np.arange(m, dtype=np.int64))
+    np.minimum.at(first, off, np.arange(m, dtype=np.int64))
     firsts = np.sort(first[first < n])
     code_of_key = np.full(span, -1, dtype=np.int32)
     code_of_key[off[firsts]] = np.arange(firsts.size, dtype=np.int32)
-    codes = code_of_key.take(off)
+    codes = np.empty(n, dtype=np.int32)
+    # looked up block by block: a block's key offsets are all that is made besides the
+    # codes (the whole column's would be as large as the keys)
+    for at in range(0, n, _SMALL_BLOCK):
+        stop = min(n, at + _SMALL_BLOCK)
+        code_of_key.take(_key_offsets(k[at:stop], lo), out=codes[at:stop])
     if m == n or firsts.size == span:
         # (every key of the span already seen in the prefix: no row can be late)
         return firsts, codes
@@ -168,14 +172,26 @@ def _direct_small(k: npt.NDArray[Any], lo: int,
         return firsts, codes
     # the late rows' keys, grouped among the late rows alone (increasing rows, so
     # a key's first late row is its first row in the column)
-    late_off = off[late]
-    at = np.full(span, late.size, dtype=np.int64)
-    np.minimum.at(at, late_off, np.arange(late.size, dtype=np.int64))
-    new_first = np.sort(at[at < late.size])        # positions within ``late``
+    late_off = _key_offsets(k[late], lo)
+    where = np.full(span, late.size, dtype=np.int64)
+    np.minimum.at(where, late_off, np.arange(late.size, dtype=np.int64))
+    new_first = np.sort(where[where < late.size])        # positions within ``late``
     code_of_key[late_off[new_first]] = np.arange(firsts.size, firsts.size + new_first.size,
                                                   dtype=np.int32)
     codes[late] = code_of_key.take(late_off)
     return np.concatenate((firsts, late[new_first].astype(np.int64))), codes
+
+
+def _key_offsets(k: npt.NDArray[Any], lo: int) -> npt.NDArray[Any]:
+    """``k - lo`` for keys of a span starting at *lo*, as indexes into the span's tables.
+
+    Taken in the keys' own dtype: it lies in ``0..span-1``, so a wrapping
+    subtraction gives it exactly.  Narrow keys widen exactly to intp in the
+    same pass, so a gather takes the result as it is (a narrower index is
+    first copied to intp)."""
+    if k.dtype.kind in "iu" and k.dtype.itemsize < 8:
+        return np.subtract(k, lo, dtype=np.intp)
+    return k - k.dtype.type(lo)
 
 
 #: At most this many distinct keys in the first rows try :func:`_few_keys`.
@@ -375,7 +391,8 @@ def _number(firsts: npt.NDArray[np.int64] | None, owner: npt.NDArray[Any],
     if firsts is None:
         is_first = np.zeros(n, dtype=np.bool_)
         is_first[owner] = True
-        code_of_row = np.cumsum(is_first, dtype=np.int32) - np.int32(1)
+        code_of_row = np.cumsum(is_first, dtype=np.int32)
+        code_of_row -= np.int32(1)   # in place: no second row-sized array
         return np.flatnonzero(is_first).astype(np.int64), code_of_row[owner]
     code_of_row = np.empty(n, dtype=np.int32)
     code_of_row[firsts] = np.arange(firsts.size, dtype=np.int32)

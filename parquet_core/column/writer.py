@@ -95,7 +95,9 @@ def _value_costs(values: Any, ptype: int, type_length: int | None) -> npt.NDArra
     """Estimated PLAIN bytes of each value (byte arrays pay their length prefix)."""
     n = len(values)
     if isinstance(values, ByteArrays):
-        return values.lengths() + 4
+        costs = values.lengths()
+        costs += 4   # in place: one value-sized array
+        return costs
     if ptype == PhysicalType.BOOLEAN:
         return np.ones(n, dtype=np.int64)  # 1/8 byte really; kept integral
     width = _FIXED_WIDTH.get(ptype, type_length or 1)
@@ -293,6 +295,7 @@ def write_column_chunk(data: ColumnData, desc: ColumnDescriptor, opts: ColumnOpt
     builder = PageBuilder(data, desc, opts, wopts, plan, crypt, meta.stats, meta.geo)
     costs, forced = _page_costs(values, desc, plan, layout)
     spans = layout.pages(costs, wopts.data_page_size, wopts.data_page_row_count_limit, forced)
+    del costs   # one int64 per value: not held while the pages are encoded
     if spans:
         # an encrypted page's AAD must hold its ordinal: fail before encoding any page
         crypt.check_page_ordinal(len(spans) - 1)
@@ -323,6 +326,13 @@ def _page_costs(values: Any, desc: ColumnDescriptor, plan: DictionaryPlan | None
     if cutoff >= n:
         return max(bits // 8, 1), None
     costs = np.full(n, max(bits // 8, 1), dtype=np.int64)
-    costs[cutoff:] = _value_costs(_slice(values, cutoff, n), desc.physical_type, desc.type_length)
+    if isinstance(values, ByteArrays):
+        # the fallback values' lengths written straight into their costs (a sliced copy of
+        # their offsets and a lengths array would each be as large)
+        rest = costs[cutoff:]
+        np.subtract(values.offsets[cutoff + 1:], values.offsets[cutoff:-1], out=rest)
+        rest += 4
+    else:
+        costs[cutoff:] = _value_costs(_slice(values, cutoff, n), desc.physical_type, desc.type_length)
     # the record holding the first value past the dictionary prefix starts the fallback
     return costs, layout.record_of_value(cutoff)

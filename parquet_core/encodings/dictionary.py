@@ -40,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
+from parquet_core._kernels.runs import gather_runs
 from parquet_core._kernels.unique import first_occurrence_codes
 from parquet_core._kernels.words import WordView
 from parquet_core.constants import PhysicalType
@@ -99,7 +100,7 @@ def build_dictionary(values: Any, physical_type: int, type_length: int | None = 
         lens = values.lengths()
         first, codes = _group_uniform(values, lens, budget)
         if first is None:
-            costs = lens + 4 if budget is not None else None
+            costs = None if budget is None else _string_costs(lens)
             first, codes = _group_packed(values, lens, costs, budget)
         if first is None:
             first, codes = _group_strings(WordView(values.offsets, values.data), max_exact=7,
@@ -253,9 +254,9 @@ def _gather_strings(values: ByteArrays, rows: npt.NDArray[np.integer],
     if total == 0:
         return ByteArrays(offsets, np.zeros(0, dtype=np.uint8))
     starts = np.take(values.offsets, rows).astype(np.int64, copy=False)
-    # source byte of output byte j = its value's start + (j - the value's output offset)
-    src = np.arange(total, dtype=np.int64) + np.repeat(starts - offsets[:-1], taken)
-    return ByteArrays(offsets, np.take(values.data, src))
+    # one window copy per string (a per-byte int64 source index would take 8 bytes of
+    # memory, twice, for every byte gathered)
+    return ByteArrays(offsets, gather_runs(values.data, starts, taken, offsets))
 
 
 #: Strings packed per block (the block's word matrix stays in cache).
@@ -301,16 +302,28 @@ def _group_packed(values: ByteArrays, lens: npt.NDArray[np.int64], costs: Any,
     if longest <= 7:
         return first, codes
     m = len(codes)
-    if not np.array_equal(np.take(lens[first], codes), lens[:m]):
-        return None, None
+    entry_lens = lens[first]
     entries = packed_words(_gather_strings(values, first, lens), nwords)
     for lo in range(0, m, _PACK_BLOCK):
         hi = min(m, lo + _PACK_BLOCK)
+        # lengths and words compared block by block: no whole-chunk temporary
+        if not np.array_equal(np.take(entry_lens, codes[lo:hi]), lens[lo:hi]):
+            return None, None
         diff = np.take(entries, codes[lo:hi], axis=0)
         diff ^= packed_words(values, nwords, lo, hi, lens)
         if diff.any():
             return None, None
     return first, codes
+
+
+def _string_costs(lens: npt.NDArray[np.int64]) -> npt.NDArray[np.integer]:
+    """PLAIN bytes of each string (its length prefix included), for a grouping's budget.
+
+    int32 when every cost fits, half the memory of int64: the costs are only
+    summed (numpy sums int32 in int64) and averaged."""
+    if len(lens) and int(lens.max()) > np.iinfo(np.int32).max - 4:
+        return lens + 4
+    return np.add(lens, 4, out=np.empty(len(lens), dtype=np.int32), casting="unsafe")
 
 
 def _group_uniform(values: ByteArrays, lens: npt.NDArray[np.int64],

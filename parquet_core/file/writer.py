@@ -10,7 +10,7 @@
       options.writer_options                 checked once, resolved per leaf
       file.sink.open_sink                    temp file beside the target
     ParquetWriter.write_table(data)
-      interop.ingest.as_table                inference / casting / validation (nothing written yet)
+      interop.ingest.as_write_table          inference / casting / validation (nothing written yet)
       table.file_values.to_file_table        to the file's types (lossy timestamp changes refused)
       table.write_leaves.WriteLeaves         every leaf's levels and physical values, per row
                                              group (flat fields the trivial case, nested ones
@@ -44,7 +44,7 @@ from parquet_core.errors import file_context, names_file, path_of
 from parquet_core.file.footer_writer import FooterContent, write_file_tail
 from parquet_core.file.row_group_writer import RowGroupWriter, WrittenRowGroup
 from parquet_core.file.sink import Sink, open_sink
-from parquet_core.interop.ingest import as_table, input_stream
+from parquet_core.interop.ingest import as_write_table, input_stream
 from parquet_core.options import (
     WRITER_DEFAULTS,
     FormatOptions,
@@ -230,7 +230,7 @@ class ParquetWriter:
 
     def _write_one(self, data: Any, row_group_size: int | None) -> None:
         # validation errors leave the writer usable: nothing was written for this call
-        table = as_table(data, self.schema, validate_utf8=self.options.validate_utf8)
+        table = as_write_table(data, self.schema, validate_utf8=self.options.validate_utf8)
         if self._schema_kv is None:
             # a converted frame carries its pandas metadata; other data brings its own
             self._adopt_key_values(table if table.metadata else data)
@@ -354,8 +354,8 @@ def write_table(data: Any, where: Any, schema: Any = None, *, filesystem: Any = 
                                storage_options=storage_options, **options) as writer:
                 writer._write_stream(stream[1], None)   # row groups of the writer's row_group_size
             return
-        table = as_table(data, None if schema is None else as_writer_schema(schema),
-                         validate_utf8=validate_utf8)
+        table = as_write_table(data, None if schema is None else as_writer_schema(schema),
+                               validate_utf8=validate_utf8)
         # a pyarrow schema given brings its key/values, else the converted data brings its own
         arrow_schema = schema is not None and not isinstance(schema, Schema)
         with ParquetWriter(where, schema if arrow_schema else table.schema, filesystem=filesystem,

@@ -7,6 +7,11 @@ From Arrow (:func:`table_from_arrow`, :func:`array_from_arrow`): numeric,
 fixed-size and string data buffers become numpy views of Arrow's memory
 (32-bit string offsets are widened to int64, a copy); validity bitmaps become
 boolean masks; a null slot holding anything but zeros is copied and zeroed.
+For the writer (``borrow=True``) two of those copies are left to the leaf
+that encodes the column (:func:`parquet_core.table.write_leaves.flat_leaf`),
+so a table is never converted whole at once: a flat string column keeps
+Arrow's 32-bit offsets, and a decimal128/256 of precision <= 18 is the
+strided int64 view of its low words.
 Chunks are converted one by one and concatenated; string and binary
 dictionary arrays become a :class:`~parquet_core.table.dictionary.DictionaryArray`
 keeping each chunk's dictionary (written as the dictionary page, and given
@@ -246,8 +251,12 @@ def _NESTED(t: pa.DataType) -> bool:
 _INT64_MAX = 2**63 - 1
 
 
-def table_from_arrow(data: Any, *, validate_utf8: bool = True) -> Table:
+def table_from_arrow(data: Any, *, validate_utf8: bool = True, borrow: bool = False) -> Table:
     """Convert a ``pyarrow.Table`` or ``RecordBatch`` (field names, order, nullability kept).
+
+    *borrow* (the writer's ingest only) keeps two of Arrow's buffers as they are
+    (see the module docstring): such a table's string offsets may be int32 and its
+    decimals strided, which only the write path's leaves take.
 
     Raises
     ------
@@ -267,7 +276,7 @@ def table_from_arrow(data: Any, *, validate_utf8: bool = True) -> Table:
         raise ParquetSchemaError(f"column {dup!r} appears more than once")
     fields, arrays = [], []
     for af, col in zip(data.schema, data.columns):
-        arr = array_from_arrow(col, af.name, validate_utf8=validate_utf8)
+        arr = array_from_arrow(col, af.name, validate_utf8=validate_utf8, borrow=borrow)
         if not af.nullable and arr.validity is not None and not arr.validity.all():
             raise schema_error(af.name, int(np.argmax(~arr.validity)), "null in a non-nullable field")
         dt = type_with_arrow_ids(arr.type, af.type)
@@ -292,19 +301,24 @@ def schema_from_arrow(schema: Any) -> Schema:
     return table_from_arrow(empty).schema
 
 
-def array_from_arrow(arr: Any, name: str = "?", *, validate_utf8: bool = True) -> Array:
+def array_from_arrow(arr: Any, name: str = "?", *, validate_utf8: bool = True,
+                     borrow: bool = False) -> Array:
     """Convert a ``pyarrow.Array`` or ``ChunkedArray`` to an :class:`Array`.
 
-    *name* only labels error messages.
+    *name* only labels error messages; *borrow* as in :func:`table_from_arrow`.
     """
     if isinstance(arr, pa.ChunkedArray):
         chunks = arr.chunks or [pa.array([], type=arr.type)]
-        return Array.concat([array_from_arrow(c, name, validate_utf8=validate_utf8) for c in chunks])
+        # chunks are joined into new int64 offsets and contiguous values: nothing to borrow
+        # (nor would 32-bit offsets shifted past 2 GiB of joined data stay exact)
+        borrow = borrow and len(chunks) == 1
+        return Array.concat([array_from_arrow(c, name, validate_utf8=validate_utf8, borrow=borrow)
+                             for c in chunks])
     if not isinstance(arr, pa.Array):
         raise TypeError(f"expected a pyarrow Array, got {type(arr).__name__}")
     t = arr.type
     if isinstance(t, pa.BaseExtensionType):
-        inner = array_from_arrow(arr.storage, name, validate_utf8=validate_utf8)
+        inner = array_from_arrow(arr.storage, name, validate_utf8=validate_utf8, borrow=borrow)
         ext = {"arrow.uuid": DataType("uuid", byte_width=16), "arrow.json": DataType("json")}
         dt = ext.get(t.extension_name)
         return inner if dt is None else Array(dt, inner.values, inner.validity)
@@ -324,7 +338,7 @@ def array_from_arrow(arr: Any, name: str = "?", *, validate_utf8: bool = True) -
         return nested_from_arrow(arr, child, name, validity)
     if pa.types.is_null(t):
         return Array(DataType("null"), np.zeros(n, dtype=np.int8), np.zeros(n, dtype=bool))
-    dt, values = _convert(arr, t, name)
+    dt, values = _convert(arr, t, name, borrow)
     if dt.is_text and validate_utf8:
         row = first_invalid_utf8(values, validity)
         if row is not None:
@@ -395,8 +409,9 @@ def _validity(arr: pa.Array) -> np.ndarray | None:
     return _bits(arr, 0)
 
 
-def _convert(arr: pa.Array, t: pa.DataType, name: str) -> tuple[DataType, Any]:
-    """Type and storage of a flat, non-null-type array (nulls still hold filler)."""
+def _convert(arr: pa.Array, t: pa.DataType, name: str, borrow: bool = False) -> tuple[DataType, Any]:
+    """Type and storage of a flat, non-null-type array (nulls still hold filler; *borrow* as
+    in :func:`table_from_arrow`)."""
     simple = _NUMERIC_FROM.get(t)
     if simple is TypeId.BOOL:
         return DataType("bool"), _bits(arr, 1)
@@ -404,23 +419,25 @@ def _convert(arr: pa.Array, t: pa.DataType, name: str) -> tuple[DataType, Any]:
         return DataType(simple), _buffer(arr, 1, _NP[simple])
     if pa.types.is_string(t) or pa.types.is_binary(t) or pa.types.is_large_string(t) \
             or pa.types.is_large_binary(t):
-        return _byte_arrays(arr, t)
+        return _byte_arrays(arr, t, borrow)
     if pa.types.is_fixed_size_binary(t):
         w = t.byte_width
         return DataType("fixed_size_binary", byte_width=w), _buffer(arr, 1, "u1", w).reshape(-1, w)
     if pa.types.is_decimal(t):
-        return _decimal_from(arr, t)
+        return _decimal_from(arr, t, borrow)
     return _temporal(arr, t, name)
 
 
-def _byte_arrays(arr: pa.Array, t: pa.DataType) -> tuple[DataType, Any]:
+def _byte_arrays(arr: pa.Array, t: pa.DataType, borrow: bool = False) -> tuple[DataType, Any]:
     large = pa.types.is_large_string(t) or pa.types.is_large_binary(t)
     buf = arr.buffers()[1]
     if buf is None:
         offsets = np.zeros(len(arr) + 1, dtype=np.int64)
     else:
         offsets = np.frombuffer(buf, dtype="<i8" if large else "<i4",
-                                count=arr.offset + len(arr) + 1)[arr.offset:].astype(np.int64, copy=False)
+                                count=arr.offset + len(arr) + 1)[arr.offset:]
+        if not borrow:
+            offsets = offsets.astype(np.int64, copy=False)
     data_buf = arr.buffers()[2]
     data = np.zeros(0, np.uint8) if data_buf is None else np.frombuffer(data_buf, dtype=np.uint8)
     base = int(offsets[0])
@@ -431,10 +448,14 @@ def _byte_arrays(arr: pa.Array, t: pa.DataType) -> tuple[DataType, Any]:
     return DataType("string" if text else "binary"), ByteArrays(offsets, data)
 
 
-def _decimal_from(arr: pa.Array, t: pa.DataType) -> tuple[DataType, Any]:
+def _decimal_from(arr: pa.Array, t: pa.DataType, borrow: bool = False) -> tuple[DataType, Any]:
     p, s, bw = t.precision, t.scale, t.byte_width
     if s < 0:
         raise UnsupportedFeatureError(f"Arrow {t} has a negative scale, which Parquet cannot store")
+    if p <= 18 and borrow and bw >= 16:
+        # the low words in place: every bw-byte row's first 8 bytes, a strided view
+        return DataType("decimal", precision=p, scale=s), \
+            _buffer(arr, 1, "<i8", bw // 8)[::bw // 8]
     raw = _buffer(arr, 1, "u1", bw).reshape(-1, bw)  # little-endian two's complement
     if p <= 18:
         # |value| < 10**18 < 2**63: the low 8 (or 4) bytes hold it exactly

@@ -20,11 +20,18 @@ from parquet_core.schema.types import Field, Schema
 from parquet_core.table import ingest as _ingest
 from parquet_core.table.arrays import Array, Table
 
-__all__ = ["as_table", "as_array", "input_stream", "FOREIGN"]
+__all__ = ["as_table", "as_array", "as_write_table", "input_stream", "FOREIGN"]
 
 
 class _Converters:
-    """:class:`parquet_core.table.ingest.ForeignInput` for pyarrow and pandas."""
+    """:class:`parquet_core.table.ingest.ForeignInput` for pyarrow and pandas.
+
+    *borrow*: pyarrow data keeps the buffers only the writer takes as they are
+    (:func:`parquet_core.interop.arrow.table_from_arrow`), for :func:`as_write_table`.
+    """
+
+    def __init__(self, borrow: bool = False) -> None:
+        self.borrow = borrow
 
     def table(self, data: Any, schema: Schema | None, validate_utf8: bool) -> Table:
         if _ingest.foreign_module(data) == "pyarrow":
@@ -33,7 +40,8 @@ class _Converters:
             if hasattr(data, "read_all") and not hasattr(data, "num_rows"):   # a RecordBatchReader
                 data = data.read_all()
 
-            table = table_from_arrow(data, validate_utf8=validate_utf8 and schema is None)
+            table = table_from_arrow(data, validate_utf8=validate_utf8 and schema is None,
+                                     borrow=self.borrow)
             return table if schema is None else as_table(table, schema, validate_utf8=validate_utf8)
         from parquet_core.interop.pandas import table_from_pandas
 
@@ -43,7 +51,8 @@ class _Converters:
         if _ingest.foreign_module(col) == "pyarrow":
             from parquet_core.interop.arrow import array_from_arrow
 
-            return array_from_arrow(col, name, validate_utf8=check_arrow_text), check_arrow_text
+            return (array_from_arrow(col, name, validate_utf8=check_arrow_text, borrow=self.borrow),
+                    check_arrow_text)
         from parquet_core.interop.pandas import column_from_series
 
         return column_from_series(col, name), False
@@ -51,6 +60,8 @@ class _Converters:
 
 #: The converters :mod:`parquet_core.table.ingest` calls back for pyarrow / pandas objects.
 FOREIGN = _Converters()
+#: The same for the writer: Arrow buffers the leaves convert one column at a time are borrowed.
+_WRITE_FOREIGN = _Converters(borrow=True)
 
 
 def as_table(data: Any, schema: Schema | list[Field] | None = None, *, validate_utf8: bool = True) -> Table:
@@ -71,6 +82,19 @@ def as_table(data: Any, schema: Schema | list[Field] | None = None, *, validate_
         For inputs of an unsupported kind or a malformed schema.
     """
     return _ingest.as_table(data, schema, validate_utf8=validate_utf8, foreign=FOREIGN)
+
+
+def as_write_table(data: Any, schema: Schema | list[Field] | None = None, *,
+                   validate_utf8: bool = True) -> Table:
+    """:func:`as_table` for the writer: its result goes only to
+    :class:`~parquet_core.table.write_leaves.WriteLeaves`.
+
+    Arrow string offsets and decimal words are borrowed rather than converted
+    (:func:`parquet_core.interop.arrow.table_from_arrow`); each leaf converts its
+    own when its chunk is encoded, so the write holds one column's converted
+    values at a time instead of the whole table's (``benchmarks/write_memory_bench``).
+    """
+    return _ingest.as_table(data, schema, validate_utf8=validate_utf8, foreign=_WRITE_FOREIGN)
 
 
 def as_array(column: Any, name: str = "?", field: Field | None = None, *, validate_utf8: bool = True) -> Array:

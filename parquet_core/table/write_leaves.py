@@ -59,10 +59,26 @@ def _flat_rows(desc: ColumnDescriptor, column: Array, start: int, stop: int) -> 
     return flat_leaf(desc, column.slice(start, stop))
 
 
+def _owned(values: Any) -> Any:
+    """*values* in the storage the encoders take: int64 offsets, contiguous arrays.
+
+    The writer's ingest borrows Arrow's 32-bit string offsets and the strided
+    low words of its decimals (:func:`parquet_core.interop.ingest.as_write_table`);
+    they are converted here, one leaf at a time, and freed with its chunk.
+    """
+    if isinstance(values, ByteArrays):
+        if values.offsets.dtype != np.int64:
+            return ByteArrays(values.offsets.astype(np.int64), values.data)
+        return values
+    if isinstance(values, np.ndarray) and not values.flags.c_contiguous:
+        return np.ascontiguousarray(values)
+    return values
+
+
 def flat_leaf(desc: ColumnDescriptor, column: Array) -> ColumnData:
     """The data of a flat column's only leaf: validity as definition levels, values physical."""
     validity = column.validity
-    values = to_physical(desc, column.type, _nonnull(column.values, validity))
+    values = _owned(to_physical(desc, column.type, _nonnull(column.values, validity)))
     defs = None
     if validity is not None and desc.max_definition_level > 0:
         defs = validity.astype(np.int16)
@@ -148,5 +164,7 @@ def bytes_per_row(table: Table) -> float:
         if col.type.is_nested:
             total += nested_nbytes(col)
         else:
-            total += v.data.nbytes + v.offsets.nbytes if isinstance(v, ByteArrays) else np.asarray(v).nbytes
+            # offsets counted as the int64 the leaves widen them to (the writer's ingest may
+            # hold Arrow's int32 ones), so row groups split the same whichever it holds
+            total += v.data.nbytes + 8 * len(v.offsets) if isinstance(v, ByteArrays) else np.asarray(v).nbytes
     return total / max(table.num_rows, 1)
