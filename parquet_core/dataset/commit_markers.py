@@ -21,7 +21,10 @@ So a listing of *F* holding a marker is read as the old version while *T* has no
 record (its staged files are hidden anyway), and as the new version once it has
 one: the replaced files are left out and each added name is taken from its
 staged file while that still exists, else from its final name.  A listing that
-raced with the clean-up and finds neither raises rather than leaves rows out.
+raced with the clean-up (finds neither, or a marker it saw is gone when read)
+raises :class:`ListingRaced`, and ``discovery.py`` lists again; it also lists again
+when a commit record came or went in the root folder meanwhile (a commit between
+two folders of one walk).
 
 Every name starting with ``_pqcore`` or ``.pqcore`` (and single-file writes'
 ``*.pqcore-tmp``) is ours and never data, whatever ``ignore_prefixes`` says.
@@ -39,7 +42,7 @@ from parquet_core.errors import ParquetError
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem, store_errors
 from parquet_core.file.sink import TEMP_SUFFIX
 
-__all__ = ["is_internal", "is_marker", "apply_markers", "marker_name", "record_name", "staged_name",
+__all__ = ["ListingRaced", "is_internal", "is_marker", "apply_markers", "marker_name", "record_name", "staged_name",
            "parse_txn", "STAGED_PREFIX", "MARKER_PREFIX", "RECORD_PREFIX", "LOCK_NAME", "METADATA_LOCK_NAME"]
 
 STAGED_PREFIX = ".pqcore."
@@ -137,6 +140,12 @@ def record_path(fs: FileSystem, folder: str, marker: dict[str, Any]) -> str:
     return fs.join(root, record_name(str(marker["txn"])))
 
 
+class ListingRaced(ParquetError):
+    """A write changed a folder while it was being listed (a marker seen in the listing was
+    gone when read, or a file a committed marker adds had moved on): the listing may hold
+    parts of two versions.  The listing catches it and lists again (``discovery.py``)."""
+
+
 def apply_markers(fs: FileSystem, markers: list[tuple[str, list[str]]], files: dict[str, Any],
                   rels: dict[str, list[str]] | None = None) -> None:
     """Make a listing (``files``: path -> size, ``rels``: path -> folders below the root) the
@@ -145,7 +154,10 @@ def apply_markers(fs: FileSystem, markers: list[tuple[str, list[str]]], files: d
     for path, below in markers:
         marker = read_json(fs, path)
         if marker is None:
-            continue
+            # its write finished meanwhile: the folder was listed part way through that
+            # write's roll-forward (some files renamed, some replaced ones still there)
+            raise ListingRaced(f"{fs.display(path)!r} was gone when read: a write finished "
+                               "while its folder was listed")
         folder = _dirname(fs, path)
         if _size(fs, record_path(fs, folder, marker)) is None:
             continue                   # not committed: the listing is the old version
@@ -162,9 +174,9 @@ def apply_markers(fs: FileSystem, markers: list[tuple[str, list[str]]], files: d
             else:
                 size = _size(fs, final)
                 if size is None:
-                    raise ParquetError(
+                    raise ListingRaced(
                         f"{fs.display(final)!r} vanished while the dataset was listed (a write "
-                        "replaced it meanwhile); list it again")
+                        "replaced it meanwhile)")
                 target = final
             files[target] = size
             if rels is not None:

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Sequence, TypeAlias
 
-from parquet_core.dataset.commit_markers import apply_markers, is_internal, is_marker
-from parquet_core.errors import add_context, has_note, quoted
+from parquet_core.dataset.commit_markers import ListingRaced, apply_markers, is_internal, is_marker
+from parquet_core.errors import ParquetError, add_context, has_note, quoted
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
 
 __all__ = ["Discovery", "discover", "is_hidden", "list_data_files", "DEFAULT_IGNORE_PREFIXES"]
@@ -85,11 +85,60 @@ def list_data_files(folder: str, fs: FileSystem | None = None,
     Summary files (``_metadata``...) are litter here: :func:`discover` picks them up itself.
     """
     fs = fs or LocalFileSystem()
-    markers: list[tuple[str, list[str]]] = []
-    files = {p: size for p, size, _, _ in _walk(fs, folder, tuple(ignore_prefixes), markers=markers, times=False)}
-    if markers:
-        apply_markers(fs, markers, files)
-    return sorted(files.items())
+
+    def attempt() -> dict[str, int]:
+        markers: list[tuple[str, list[str]]] = []
+        files = {p: size for p, size, _, _ in _walk(fs, folder, tuple(ignore_prefixes), markers=markers, times=False)}
+        if markers:
+            apply_markers(fs, markers, files)
+        return files
+
+    return sorted(_listed_whole(fs, folder, attempt, lambda: None).items())
+
+
+#: Listings of a folder taken before one is found that no write changed meanwhile.
+_LIST_ATTEMPTS = 6
+
+
+def _root_state(fs: FileSystem, folder: str) -> tuple[int, int, int] | None:
+    """What changes in a local folder when an entry is made or removed in it (its times and
+    inode); None elsewhere (an object store's prefix has no such state)."""
+    if not isinstance(fs, LocalFileSystem):
+        return None
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+def _listed_whole(fs: FileSystem, folder: str, attempt: Any, undo: Any) -> Any:
+    """``attempt()`` (a listing of the tree at *folder*), taken again (after ``undo()``)
+    until no write committed while it ran.
+
+    A listing walks folder after folder; a ``write_to_dataset`` that commits in between
+    leaves the folders listed before it in the old version and those listed after it in the
+    new one (each folder is consistent, the whole is not).  Every commit makes and removes
+    its record in the dataset's root folder, so on the local disk the root's times (and
+    inode) taken before and after the listing differ when one happened meanwhile; a marker
+    that vanished before it was read (:class:`ListingRaced`) says the same everywhere.
+    Retried :data:`_LIST_ATTEMPTS` times, then a :class:`ParquetError` (writes kept
+    committing).  Limits: a tree listed below its dataset's root (its root folder is above)
+    and object stores are checked only through the markers.
+    """
+    for n in range(_LIST_ATTEMPTS):
+        before = _root_state(fs, folder)
+        try:
+            result = attempt()
+        except ListingRaced:
+            pass
+        else:
+            if before is None or _root_state(fs, folder) == before:
+                return result
+        undo()
+        time.sleep(0.001 * (1 << n))        # let the write's roll-forward finish
+    raise ParquetError(f"{fs.display(folder)!r} changed while it was listed, {_LIST_ATTEMPTS} "
+                       "times in a row (writes kept committing to it); read it again")
 
 
 #: A listed data file: ``(path, size, folders below the listed folder, modification time in
@@ -405,7 +454,15 @@ class _Listing:
         kind = fs.kind(path)
         if kind == "directory":
             self.roots.append(path)
-            self._add_tree(path, path, self.summary)
+            summary = dict(self.summary)
+            n = len(self.files)
+
+            def undo() -> None:
+                del self.files[n:], self.folders[n:], self.times[n:]
+                self.summary.clear()
+                self.summary.update(summary)
+
+            _listed_whole(fs, path, lambda: self._add_tree(path, path, self.summary), undo)
         elif kind == "file":
             self.roots.append(os.path.dirname(path) if self.local else posixpath.dirname(path))
             self._file(path, _size_of(fs, path), [])
