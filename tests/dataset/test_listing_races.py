@@ -11,6 +11,7 @@ The versions are built by pyarrow; the expected rows are those tables' rows.
 
 from __future__ import annotations
 
+import json
 import os
 
 import pyarrow as pa
@@ -129,11 +130,10 @@ def test_a_marker_gone_before_it_is_read_lists_the_folder_again(tmp_path, monkey
         pq.write_table(pa.table({"n": [1], "v": [0.5]}), os.path.join(folder, name))
     marker = os.path.join(folder, commit_markers.marker_name("h.1.abc"))
     with open(marker, "w") as f:
-        f.write('{"txn": "h.1.abc", "up": 1, "add": %s, "remove": %s}'
-                % (str(new).replace("'", '"'), str(old).replace("'", '"')))
+        json.dump({"txn": "h.1.abc", "up": 1, "add": new, "remove": old}, f)
     record = os.path.join(root, commit_markers.record_name("h.1.abc"))
     with open(record, "w") as f:
-        f.write('{"txn": "h.1.abc"}')
+        json.dump({"txn": "h.1.abc"}, f)
 
     real_read = commit_markers.read_json
 
