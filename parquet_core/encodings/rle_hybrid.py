@@ -995,6 +995,21 @@ def _walk_page(body: npt.NDArray[np.uint8], w: int, count: int) -> _Walked | Non
     return _Walked(bytes(heads), longs, count, n, p, last_hlen, broken)
 
 
+def _width_stretches(pages: list[ScannedIndices]) -> list[tuple[int, int, int]]:
+    """``(first, end, bit width)`` of each stretch of consecutive pages of one bit width."""
+    out = []
+    i = 0
+    n = len(pages)
+    while i < n:
+        w = pages[i][1]
+        j = i + 1
+        while j < n and pages[j][1] == w:
+            j += 1
+        out.append((i, j, w))
+        i = j
+    return out
+
+
 def expand_dictionary_index_pages(pages: list[ScannedIndices]) -> npt.NDArray[np.int32]:
     """The int32 indices of pages scanned by :func:`scan_dictionary_indices`, in order.
 
@@ -1005,16 +1020,7 @@ def expand_dictionary_index_pages(pages: list[ScannedIndices]) -> npt.NDArray[np
     become one ``np.repeat``.  Values past the ones a run contributes (the
     padding of a cut-short group) are dropped.
     """
-    out_parts: list[npt.NDArray[np.int32]] = []
-    i = 0
-    n = len(pages)
-    while i < n:
-        w = pages[i][1]
-        j = i + 1
-        while j < n and pages[j][1] == w:
-            j += 1
-        out_parts.append(_expand_same_width(pages[i:j], w, i))
-        i = j
+    out_parts = [_expand_same_width(pages[i:j], w, i) for i, j, w in _width_stretches(pages)]
     if len(out_parts) == 1:
         return out_parts[0]
     return np.concatenate(out_parts)
@@ -1069,18 +1075,11 @@ def expand_dictionary_index_codes(pages: list[ScannedIndices], size: int) -> npt
     if dtype.itemsize == 2 and min(size, 1 << top) > _CODES_MAX_ROWS:
         return None
     parts: list[npt.NDArray[Any]] = []
-    i = 0
-    n = len(pages)
-    while i < n:
-        w = pages[i][1]
-        j = i + 1
-        while j < n and pages[j][1] == w:
-            j += 1
+    for i, j, w in _width_stretches(pages):
         part = _codes_same_width(pages[i:j], w, i, dtype, size)
         if part is None:
             return None
         parts.append(part)
-        i = j
     codes = parts[0] if len(parts) == 1 else np.concatenate(parts)
     if size < (1 << top) and codes.size and int(codes.max()) >= size:
         return None

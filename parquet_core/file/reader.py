@@ -177,15 +177,7 @@ class ParquetFile:
         that the ParquetFile then owns: :meth:`close` closes it, and so does a failure to
         open.  Errors name *path* (None: nothing).
         """
-        try:
-            with file_context(path, "reading"):
-                pf = cls(source, options=options, **kwargs)
-        except BaseException:
-            source.close()
-            raise
-        pf._path = path
-        pf._owned = True
-        return pf
+        return cls._owned_open(source, path, lambda: cls(source, options=options, **kwargs))
 
     @classmethod
     def from_footer(cls, source: RandomAccessSource, path: str | None, raw: Any, footer_len: int, *,
@@ -197,11 +189,20 @@ class ParquetFile:
         must ask for no decryption."""
         if options.decryption is not None:
             raise ValueError("from_footer takes plaintext footers only (no decryption)")
-        pf = cls.__new__(cls)
-        pf.options = options
+        def make() -> ParquetFile:
+            pf = cls.__new__(cls)
+            pf.options = options
+            pf._setup(source, None, None, (raw, footer_len))
+            return pf
+        return cls._owned_open(source, path, make)
+
+    @staticmethod
+    def _owned_open(source: RandomAccessSource, path: str | None, make: Any) -> ParquetFile:
+        """``make()`` with errors naming *path*; the file it makes owns *source* (closed
+        here if ``make`` fails)."""
         try:
             with file_context(path, "reading"):
-                pf._setup(source, None, None, (raw, footer_len))
+                pf = make()
         except BaseException:
             source.close()
             raise

@@ -582,31 +582,31 @@ class RowGroupMetadata:
     def column(self, i: int) -> ColumnChunkMetadata:
         """Return the i-th column chunk."""
         if self._plain:
-            # Every chunk plaintext, typed as its leaf and its counts checked when the group
-            # was made (every chunk of most files): what __init__ sets, without its checks
-            # (made once per call: the hot path of a footer walk).
-            chunk = _new_chunk(ColumnChunkMetadata)
-            chunk.raw = raw = self._chunks[i]
-            chunk.meta = raw.meta_data
-            chunk.descriptor = self._descs[i]
-            chunk.row_group = self.index
-            chunk.index = i if i >= 0 else i + len(self._descs)
-            chunk._ctx = self._ctx
-            chunk._statistics = False
-            return chunk
-        raw = self.raw.columns[i]
-        md = raw.meta_data
-        if md is not None and raw.crypto_metadata is None and md.type == self._descs[i].physical_type:
-            # a plaintext chunk whose type agrees with its leaf (checked one by one): as above
-            chunk = _new_chunk(ColumnChunkMetadata)
-            chunk.raw = raw
-            chunk.meta = md
-            chunk.descriptor = self._descs[i]
-            chunk.row_group = self.index
-            chunk.index = i if i >= 0 else i + len(self._descs)
-            chunk._ctx = self._ctx
-            chunk._statistics = False
-            return chunk
+            # every chunk plaintext, typed as its leaf and its counts checked when the group
+            # was made (every chunk of most files)
+            raw = self._chunks[i]
+            md = raw.meta_data
+        else:
+            raw = self.raw.columns[i]
+            md = raw.meta_data
+            if md is None or raw.crypto_metadata is not None or md.type != self._descs[i].physical_type:
+                return self._checked_column(raw, i)
+            # a plaintext chunk whose type agrees with its leaf (checked one by one)
+        # what __init__ sets, without its checks (made once per call: the hot path of a
+        # footer walk)
+        chunk = _new_chunk(ColumnChunkMetadata)
+        chunk.raw = raw
+        chunk.meta = md
+        chunk.descriptor = self._descs[i]
+        chunk.row_group = self.index
+        chunk.index = i if i >= 0 else i + len(self._descs)
+        chunk._ctx = self._ctx
+        chunk._statistics = False
+        return chunk
+
+    def _checked_column(self, raw: Any, i: int) -> ColumnChunkMetadata:
+        """:meth:`column` of an encrypted chunk, or one whose type is not its leaf's: the
+        wrapper's own checks (and the counts of a chunk decrypted just now)."""
         chunk = ColumnChunkMetadata(raw, self._schema.column(i), self._orders[i], self.index, i,
                                     self._writer, self._decryptor, self.raw.ordinal)
         chunk._ctx = self._ctx    # the leaves' decoders, made when first used

@@ -65,3 +65,18 @@ def skewed_index_page(rng: np.random.Generator, w: int, cycles: int, *, cut_last
         count -= 5
         buf = buf[:len(buf) - (groups * w - ((groups * 8 - 5) * w + 7) // 8)]
     return bytes(buf + trailing), count, values[:count]
+
+
+def runny_codes(rng: np.random.Generator, rows: int, card: int, skew: float = 1.0) -> np.ndarray:
+    """Taxi-like dictionary codes 0..card-1, skewed toward the low ones (weight ``1/(v+1)**skew``):
+    mixed stretches of 20-60 values between runs of 8-40 equal values."""
+    weights = 1.0 / np.arange(1, card + 1) ** skew
+    weights /= weights.sum()
+    out = rng.choice(card, rows, p=weights)
+    i = 0
+    while i < rows:
+        i += int(rng.integers(20, 61))
+        k = int(rng.integers(8, 41))
+        out[i:i + k] = rng.choice(card, p=weights)
+        i += k
+    return out

@@ -15,21 +15,12 @@ import pytest
 import parquet_core as pc
 from parquet_core.errors import ParquetFormatError
 from parquet_core.page.reader import iter_pages
+from tests._support.rle_reference import runny_codes
 from tests.unit.encodings.golden import read_uleb
 
 
 def _runny(rng: np.random.Generator, rows: int, card: int) -> np.ndarray:
-    """Skewed codes 0..card-1: mixed stretches of 20-60 values between runs of 8-40."""
-    weights = 1.0 / np.arange(1, card + 1) ** 1.2
-    weights /= weights.sum()
-    out = rng.choice(card, rows, p=weights)
-    i = 0
-    while i < rows:
-        i += int(rng.integers(20, 61))
-        k = int(rng.integers(8, 41))
-        out[i:i + k] = rng.choice(card, p=weights)
-        i += k
-    return out
+    return runny_codes(rng, rows, card, skew=1.2)
 
 
 def _table(rows: int = 40_000) -> pa.Table:

@@ -17,6 +17,7 @@ import pytest
 import parquet_core as pc
 from parquet_core.encodings import rle_hybrid
 from parquet_core.encodings.rle_hybrid import expand_dictionary_index_values, scan_dictionary_indices
+from tests._support.rle_reference import runny_codes
 from tests._support.rle_reference import skewed_index_page as _page
 from tests.unit.encodings.golden import pack_lsb, uleb
 
@@ -94,17 +95,7 @@ def test_pages_the_path_does_not_take_give_none() -> None:
 
 
 def _runny(rng: np.random.Generator, rows: int, card: int) -> np.ndarray:
-    # short runs between mixed stretches, skewed toward the low values (a taxi-like column)
-    weights = 1.0 / np.arange(1, card + 1)
-    weights /= weights.sum()
-    out = rng.choice(card, rows, p=weights)
-    i = 0
-    while i < rows:
-        i += int(rng.integers(20, 61))
-        k = int(rng.integers(8, 41))
-        out[i:i + k] = rng.choice(card, p=weights)
-        i += k
-    return out
+    return runny_codes(rng, rows, card)
 
 
 def test_low_cardinality_columns_read_equal_to_pyarrow(tmp_path) -> None:

@@ -136,21 +136,30 @@ def test_encodings_are_decoded_with_the_statistics(tmp_path: Path) -> None:
     assert state.decoded_extras == 1
 
 
+def _refooted(tmp_path: Path, change: Any) -> tuple[Any, bytes, Path]:
+    """A pyarrow-written file whose footer, decoded eagerly, changed by *change* and encoded again:
+    (the changed footer, its bytes, the new file)."""
+    from parquet_core.thrift.codec import serialize
+
+    data = _write(tmp_path / "a.parquet").read_bytes()
+    buf, start = _footer(data)
+    raw, _ = parse(buf, pt.FileMetaData)
+    change(raw)
+    new = serialize(raw)
+    q = tmp_path / "b.parquet"
+    q.write_bytes(data[:start] + new + struct.pack("<I", len(new)) + b"PAR1")
+    return raw, new, q
+
+
 @pytest.mark.parametrize("stats_first", [False, True])
 def test_a_chunk_without_encodings_reads_none_as_eagerly(tmp_path: Path, stats_first: bool) -> None:
     # ``encodings`` is required; a footer without it (here re-encoded so) gives None, whichever
     # pass decodes the chunk, as the eager decode does
-    from parquet_core.thrift.codec import serialize
+    def drop_encodings(raw: Any) -> None:
+        for rg in raw.row_groups:
+            rg.columns[1].meta_data.encodings = None
 
-    p = _write(tmp_path / "a.parquet")
-    data = p.read_bytes()
-    buf, start = _footer(data)
-    raw, _ = parse(buf, pt.FileMetaData)
-    for rg in raw.row_groups:
-        rg.columns[1].meta_data.encodings = None
-    new = serialize(raw)
-    q = tmp_path / "b.parquet"
-    q.write_bytes(data[:start] + new + struct.pack("<I", len(new)) + b"PAR1")
+    raw, new, q = _refooted(tmp_path, drop_encodings)
     md = pc.read_metadata(q)
     assert isinstance(md.raw, LazyFileMetaData)
     if stats_first:
@@ -167,18 +176,12 @@ def test_a_chunk_without_encodings_reads_none_as_eagerly(tmp_path: Path, stats_f
 def test_chunk_file_offset_is_decoded_when_first_read(tmp_path: Path, absent: bool) -> None:
     # ColumnChunk.file_offset (deprecated) is left for later like the statistics; absent from
     # the bytes it reads 0, as the eager decode (the generated default) gives
-    from parquet_core.thrift.codec import serialize
+    def set_offsets(raw: Any) -> None:
+        for i, rg in enumerate(raw.row_groups):    # (pyarrow writes 0: distinct values instead)
+            for j, cc in enumerate(rg.columns):
+                cc.file_offset = None if absent and j == 1 else 1000 * i + j + 1
 
-    p = _write(tmp_path / "a.parquet")
-    data = p.read_bytes()
-    buf, start = _footer(data)
-    raw, _ = parse(buf, pt.FileMetaData)
-    for i, rg in enumerate(raw.row_groups):    # (pyarrow writes 0: distinct values instead)
-        for j, cc in enumerate(rg.columns):
-            cc.file_offset = None if absent and j == 1 else 1000 * i + j + 1
-    buf = serialize(raw)
-    p = tmp_path / "b.parquet"
-    p.write_bytes(data[:start] + buf + struct.pack("<I", len(buf)) + b"PAR1")
+    _, buf, p = _refooted(tmp_path, set_offsets)
     eager = parse(buf, pt.FileMetaData)[0]
     md = pc.read_metadata(p)
     state = lazy_state(md.raw)
