@@ -93,7 +93,11 @@ def list_data_files(folder: str, fs: FileSystem | None = None,
             apply_markers(fs, markers, files)
         return files
 
-    return sorted(_listed_whole(fs, folder, attempt, lambda: None).items())
+    def spans(files: dict[str, int]) -> bool:
+        dirname = os.path.dirname if isinstance(fs, LocalFileSystem) else posixpath.dirname
+        return len({dirname(p) for p in files}) > 1
+
+    return sorted(_listed_whole(fs, folder, attempt, lambda: None, spans).items())
 
 
 #: Listings of a folder taken before one is found that no write changed meanwhile.
@@ -112,7 +116,7 @@ def _root_state(fs: FileSystem, folder: str) -> tuple[int, int, int] | None:
     return (st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
-def _listed_whole(fs: FileSystem, folder: str, attempt: Any, undo: Any) -> Any:
+def _listed_whole(fs: FileSystem, folder: str, attempt: Any, undo: Any, spans: Any) -> Any:
     """``attempt()`` (a listing of the tree at *folder*), taken again (after ``undo()``)
     until no write committed while it ran.
 
@@ -122,6 +126,10 @@ def _listed_whole(fs: FileSystem, folder: str, attempt: Any, undo: Any) -> Any:
     its record in the dataset's root folder, so on the local disk the root's times (and
     inode) taken before and after the listing differ when one happened meanwhile; a marker
     that vanished before it was read (:class:`ListingRaced`) says the same everywhere.
+    The root's state is compared only when the files listed lie in two folders or more
+    (``spans(result)``): the files of one folder come from one read of that folder, which
+    its marker makes consistent, and a flat folder that other files keep arriving in (a
+    landing folder) is not listed again for them.
     Retried :data:`_LIST_ATTEMPTS` times, then a :class:`ParquetError` (writes kept
     committing).  Limits: a tree listed below its dataset's root (its root folder is above)
     and object stores are checked only through the markers.
@@ -133,7 +141,7 @@ def _listed_whole(fs: FileSystem, folder: str, attempt: Any, undo: Any) -> Any:
         except ListingRaced:
             pass
         else:
-            if before is None or _root_state(fs, folder) == before:
+            if before is None or _root_state(fs, folder) == before or not spans(result):
                 return result
         undo()
         time.sleep(0.001 * (1 << n))        # let the write's roll-forward finish
@@ -462,7 +470,10 @@ class _Listing:
                 self.summary.clear()
                 self.summary.update(summary)
 
-            _listed_whole(fs, path, lambda: self._add_tree(path, path, self.summary), undo)
+            def spans(_: Any) -> bool:
+                return len({tuple(below) for below in self.folders[n:]}) > 1
+
+            _listed_whole(fs, path, lambda: self._add_tree(path, path, self.summary), undo, spans)
         elif kind == "file":
             self.roots.append(os.path.dirname(path) if self.local else posixpath.dirname(path))
             self._file(path, _size_of(fs, path), [])

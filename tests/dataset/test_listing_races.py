@@ -148,3 +148,28 @@ def test_a_marker_gone_before_it_is_read_lists_the_folder_again(tmp_path, monkey
     monkeypatch.setattr(commit_markers, "read_json", finish_then_read)
     got = sorted(pc.read_table(root, columns=["n"]).column("n").to_pylist())
     assert got == rows("B")
+
+
+def test_a_flat_folder_that_files_keep_arriving_in_is_read(tmp_path, monkeypatch):
+    """A landing folder (no partitions) that gets a new file during every listing: its files
+    come from one read of one folder, so it is not listed again for them (before this rule it
+    would have been refused after 6 listings)."""
+    root = tmp_path / "landing"
+    root.mkdir()
+    pq.write_table(version("A"), root / "a.parquet")
+    real = os.scandir
+    arrived: list[str] = []
+
+    def scandir(path=".", *args):
+        it = real(path, *args)
+        if os.fspath(path) == str(root):      # a file lands while the folder is being read
+            name = f".arriving-{len(arrived)}"    # (a writer's hidden temporary)
+            (root / name).write_bytes(b"")
+            arrived.append(name)
+        return it
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    got = sorted(pc.read_table(str(root), columns=["n"]).column("n").to_pylist())
+    assert got == rows("A") and len(arrived) == 1
+    assert [p for p, _ in pc.list_data_files(str(root))] == [str(root / "a.parquet")]
+    assert len(arrived) == 2
