@@ -311,8 +311,9 @@ def test_distinct_values_dictionary_then_plain_read_as_pyarrow(int96) -> None:
     PLAIN (as parquet-mr writes Spark's timestamps), with nulls: pyarrow's values."""
     import io
 
-    pa = pytest.importorskip("pyarrow")
-    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     import parquet_core as pc
 
     n = 5000
@@ -334,8 +335,9 @@ def test_strings_dictionary_then_plain_decode_into_one_output(tmp_path, monkeypa
     """A string column whose dictionary fills up (pyarrow falls back to PLAIN pages): the
     dictionary-encoded part and the PLAIN part are copied straight into one output, equal
     to pyarrow's read; a damaged PLAIN page is refused naming the file, column and page."""
-    pa = pytest.importorskip("pyarrow")
-    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     import parquet_core as pc
     from parquet_core._kernels.binary import BytesPlan
 

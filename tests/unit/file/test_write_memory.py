@@ -18,10 +18,9 @@ from decimal import Decimal
 from typing import Any, Callable
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
-
-pa = pytest.importorskip("pyarrow")
-pq = pytest.importorskip("pyarrow.parquet")
 
 import parquet_core as pc  # noqa: E402
 from parquet_core._kernels.binary import ByteArrays  # noqa: E402
