@@ -110,7 +110,14 @@ def short_windows_in_order() -> bool:
 def wide_windows_in_order(width: int) -> bool:
     """True when ``width``-byte void windows stored at a one-byte stride land in index
     order (:meth:`ByteArrays.take` from a padded dictionary table; checked once per width)."""
-    return _lands_in_order(width, None, width)
+    ok = _wide_ok.get(width)
+    if ok is None:
+        ok = _wide_ok[width] = _lands_in_order(width, None, width)
+    return ok
+
+
+#: width -> :func:`wide_windows_in_order` (asked per column chunk: spares the dtype key)
+_wide_ok: dict[int, bool] = {}
 
 
 def pick_width(lengths: npt.NDArray[np.int64]) -> int:
