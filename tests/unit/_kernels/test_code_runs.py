@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parquet_core._kernels.binary import ByteArrays
-from parquet_core._kernels.bitpack import unpack_groups_at
+from parquet_core._kernels.bitpack import SLACK, unpack_groups, unpack_groups_at
 from parquet_core._kernels.code_runs import copy_code_runs, fill_table, window_for
 from tests.unit.encodings.golden import pack_lsb
 
@@ -70,6 +70,23 @@ def test_groups_unpacked_where_they_lie(w) -> None:
     unpack_groups_at(np.frombuffer(bytes(buf), dtype=np.uint8), np.array(at, dtype=np.int64), w, out)
     assert out[:8 * len(at)].tolist() == [v for g in groups for v in g]
     assert out[8 * len(at):].tolist() == [99] * 3        # nothing written past the groups
+
+
+@pytest.mark.parametrize("w", [1, 2, 3, 5, 6, 7, 9, 11, 16])
+@pytest.mark.parametrize("n", [0, 1, 37])
+def test_groups_back_to_back_unpacked(w, n) -> None:
+    # the bit-packed bodies copied together (odd widths of dictionary codes): n whole
+    # groups from byte 0, SLACK bytes of any content after them
+    rng = np.random.default_rng(100 * w + n)
+    values = rng.integers(0, 1 << w, 8 * n).tolist()
+    buf = bytes(pack_lsb(values, w)) + bytes(rng.integers(0, 256, SLACK, dtype=np.uint8))
+    dtype = np.uint8 if w <= 8 else np.uint16
+    out = np.full(8 * n + 3, 99, dtype=dtype)
+    unpack_groups(np.frombuffer(buf, dtype=np.uint8), n, w, out)
+    assert out[:8 * n].tolist() == values
+    assert out[8 * n:].tolist() == [99] * 3             # nothing written past the groups
+    with pytest.raises(ValueError):                      # no slack: refused, never read past
+        unpack_groups(np.frombuffer(buf[:n * w + SLACK - 1], dtype=np.uint8), max(n, 1), w, out)
 
 
 @pytest.mark.parametrize("size", [1, 3])
