@@ -37,6 +37,29 @@ def test_pages_are_walked_and_expanded_together(w) -> None:
     assert got.tolist() == expected
 
 
+@pytest.mark.parametrize("w", [1, 3, 9, 17])
+def test_long_pages_are_walked_four_runs_a_step(w) -> None:
+    # pages far longer than four of the largest runs with a one-byte header (the walk's
+    # unrolled loop), meeting multi-byte headers (RLE runs of 64+ values, packed runs of
+    # 64+ groups) inside it and near the end; expected values are the generated ones
+    rng = np.random.default_rng(40 + w)
+    pages = [_page(rng, w, 300, cut_last=bool(k % 2), trailing=b"\x03\xff" if k == 1 else b"")
+             for k in range(3)]
+    scanned, expected = [], []
+    for buf, count, values in pages:
+        assert len(buf) > 8 * (1 + 63 * w)
+        s = scan_dictionary_indices(buf, count)
+        assert type(s[2]) is rle_hybrid._Walked and s[2].longs
+        scanned.append(s)
+        expected += values
+    # the walks pass the checks of the chunk (a wrong walk would fall back to the run loop,
+    # which gives the right values: this asserts the walk itself)
+    rle_hybrid._chunk_runs(scanned, w, 0)
+    assert expand_dictionary_index_pages(scanned).tolist() == expected
+    codes = rle_hybrid.expand_dictionary_index_codes(scanned, 1 << w)
+    assert codes is None or codes.tolist() == expected
+
+
 def test_a_page_ending_in_a_long_rle_run_is_walked() -> None:
     w = 9
     head = (uleb(1 << 1 | 1) + pack_lsb(list(range(8)), w)) * 10
