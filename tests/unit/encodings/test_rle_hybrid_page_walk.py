@@ -38,8 +38,8 @@ def test_pages_are_walked_and_expanded_together(w) -> None:
 
 
 @pytest.mark.parametrize("w", [1, 3, 9, 17])
-def test_long_pages_are_walked_four_runs_a_step(w) -> None:
-    # pages far longer than four of the largest runs with a one-byte header (the walk's
+def test_long_pages_are_walked_eight_runs_a_step(w) -> None:
+    # pages far longer than eight of the largest runs with a one-byte header (the walk's
     # unrolled loop), meeting multi-byte headers (RLE runs of 64+ values, packed runs of
     # 64+ groups) inside it and near the end; expected values are the generated ones
     rng = np.random.default_rng(40 + w)
@@ -47,7 +47,7 @@ def test_long_pages_are_walked_four_runs_a_step(w) -> None:
              for k in range(3)]
     scanned, expected = [], []
     for buf, count, values in pages:
-        assert len(buf) > 8 * (1 + 63 * w)
+        assert len(buf) > 16 * (1 + 63 * w)
         s = scan_dictionary_indices(buf, count)
         assert type(s[2]) is rle_hybrid._Walked and s[2].longs
         scanned.append(s)
