@@ -33,7 +33,8 @@ read, cut and expanded together (:func:`_expand_same_width`).  For a
 dictionary's values the indices are produced as narrow codes (one or two bytes)
 by one window copy per run, from the unpacked bodies or a row of a fill table
 for RLE runs (:func:`expand_dictionary_index_codes`), and taken from the
-dictionary straight into the output.
+dictionary straight into the output; at bit widths other than 1, 2, 4 and 8 the
+bodies are first copied together (one window each) and unpacked as one stream.
 
 The encoders live in :mod:`parquet_core.encodings.rle_hybrid_encoder` and
 are re-exported here.
