@@ -6,6 +6,8 @@ fails with the run loop's own message."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -204,3 +206,32 @@ def test_the_first_damaged_walked_page_is_named() -> None:
     with pytest.raises(ParquetFormatError, match="does not fit in 3 bits") as info:
         expand_dictionary_index_pages(scanned)
     assert info.value.page_index == 1
+
+
+@pytest.mark.parametrize("damage, message", [
+    ("long_header", "longer than 5 bytes"),
+    ("wide", "does not fit in 2 bits"),
+    ("short", "ends after"),
+])
+def test_damage_in_the_middle_of_a_long_page_is_named(damage, message) -> None:
+    # a long page (the walk's eight-runs-a-step stretch) damaged after 1,000 good runs:
+    # the run loop's own error, with the page's position, from the index and codes paths
+    w = 2
+    run = uleb(8 << 1) + b"\x01" + uleb(1 << 1 | 1) + pack_lsb([0, 1, 2, 3, 3, 2, 1, 0], w)
+    bad = {"long_header": b"\x80" * 5 + b"\x01", "wide": uleb(8 << 1) + b"\x04",
+           "short": uleb(8 << 1) + b"\x01"}[damage]
+    page = bytes([w]) + run * 1000 + bad + run * 1000
+    count = 16 * 2000 + 8 + (100 if damage == "short" else 0)    # "short": the runs end first
+    assert len(page) > 8 * (1 + 63 * w) * 4
+    with pytest.raises(ParquetFormatError, match=message):
+        decode_dictionary_indices(page, count)
+    good = bytes([w]) + run * 300
+    try:
+        scanned = [scan_dictionary_indices(good, 4800), scan_dictionary_indices(page, count)]
+    except ParquetFormatError as exc:       # refused while scanned: the page is named at once
+        assert re.search(message, str(exc))
+        return
+    for expand in (expand_dictionary_index_pages, lambda s: rle_hybrid.expand_dictionary_index_codes(s, 4)):
+        with pytest.raises(ParquetFormatError, match=message) as info:
+            expand(scanned)
+        assert info.value.page_index == 1
