@@ -217,7 +217,7 @@ def by_listed_path(folder: str, groups: Mapping[str, Sequence[int]], needs: Mapp
     if os.sep != "/":
         return None
     prefix = folder.rstrip(os.sep) + os.sep
-    keys = [prefix + rel for rel in groups]
+    keys = list(map(prefix.__add__, groups))
     return (prefix, MappingProxyType(dict(zip(keys, map(needs.__getitem__, groups)))),
             MappingProxyType(dict(zip(keys, groups.values()))))
 
@@ -335,8 +335,13 @@ def _load_kept(ds: ParquetDataset, path: str) -> Summary | None:
     if kept is None:
         CACHE.discard(path)
         return Summary(pf, groups, ends=ends, needs=needs, written=written)
+    if kept.needs is not None:
+        # keyed by the listed paths now, not at the first plan served from the cache: that
+        # plan is then as fast as the later ones
+        kept.by_path.append(by_listed_path(os.path.dirname(path), kept.groups, kept.needs))
     CACHE.store(path, kept)
-    return Summary(pf, kept.groups, ends=kept.ends, needs=kept.needs, written=written)
+    return Summary(pf, kept.groups, ends=kept.ends, needs=kept.needs, written=written,
+                   by_path=kept.by_path[0] if kept.by_path else None)
 
 
 def _kept(pf: ParquetFile, data: bytes | None, groups: dict[str, list[int]], ends: list[int | None] | None,
