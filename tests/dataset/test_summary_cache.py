@@ -430,3 +430,35 @@ def test_first_plan_flags_what_a_plan_without_the_cache_flags(changes, extra, wa
             assert rep.footers_from_metadata == changes.count("none")
             assert rep.footers_read == len(listed) - rep.footers_from_metadata
         assert first.explain().stale_metadata == plain.explain().stale_metadata
+
+
+def test_a_listing_in_the_entries_order_is_matched_without_a_lookup_per_file():
+    """When the listing (sorted by path) is exactly the entries' paths in order, matching
+    compares the two lists and takes each file's least size and row groups in that order:
+    no lookup per file (the maps, poisoned here, are not asked)."""
+    from types import SimpleNamespace
+
+    from parquet_core.dataset.discovery import Discovery
+    from parquet_core.dataset.metadata_file import Summary, by_listed_path
+    from parquet_core.file.filesystem import LocalFileSystem
+
+    class NoLookup(dict):
+        def get(self, key, default=None):
+            raise AssertionError(f"looked up {key!r}")
+
+        __getitem__ = get
+
+    root = os.path.abspath("ds")
+    groups = {f"p={i}/part-{i}.parquet": (i, i + 20) for i in range(20)}
+    needs = {rel: 100 + i for i, rel in enumerate(groups)}
+    keyed = by_listed_path(root, groups, needs)
+    assert keyed is not None
+    poisoned = (keyed[0], NoLookup(), NoLookup(), *keyed[3:])
+    rels = sorted(groups)
+    listed = [(os.path.join(root, rel), 200) for rel in rels]
+    disc = Discovery(listed, root, None, None, [[rel.split("/")[0]] for rel in rels], [5] * len(rels), 6)
+    summary = Summary(None, MappingProxyType(groups), ends=(), needs=MappingProxyType(needs),  # type: ignore[arg-type]
+                      by_path=poisoned)
+    picked = summary.match(SimpleNamespace(discovery=disc, filesystem=LocalFileSystem()))
+    assert picked == [groups[rel] for rel in rels]
+    assert (summary.used, summary.stale) == (20, {})
