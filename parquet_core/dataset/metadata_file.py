@@ -167,8 +167,14 @@ class Summary:
             # keyed by the listed paths themselves: no relative path made per file.  The
             # listing of one folder names each file once, so a file for every entry and
             # an entry for every file is all of them, none stale
-            paths = list(map(_path_of, disc.files))
-            needs: list[Any] = list(map(by_path[1].get, paths))
+            paths = tuple(map(_path_of, disc.files))
+            # the listing (sorted by path) is the entries' paths in order: one C-level
+            # comparison of the lists instead of two lookups per file (hashing each new
+            # path); each file's least size and row groups are then in that order
+            if paths == by_path[3] and _fresh(by_path[4], disc.files, times, written):
+                self.used, self.stale = len(paths), {}
+                return list(by_path[5])
+            needs: Sequence[Any] = list(map(by_path[1].get, paths))
             if None not in needs and len(needs) == len(groups) and \
                     _fresh(needs, disc.files, times, written):
                 self.used, self.stale = len(needs), {}
@@ -206,8 +212,10 @@ _path_of = operator.itemgetter(0)
 _size_of = operator.itemgetter(1)
 
 #: A summary's bytes needed and row groups keyed by the listed path: ``(the folder's path
-#: with its separator, path -> bytes needed, path -> row groups)`` (:func:`by_listed_path`).
-ByPath: TypeAlias = "tuple[str, Mapping[str, int], Mapping[str, Sequence[int]]]"
+#: with its separator, path -> bytes needed, path -> row groups, the paths sorted, their
+#: bytes needed and row groups in that order)`` (:func:`by_listed_path`).
+ByPath: TypeAlias = ("tuple[str, Mapping[str, int], Mapping[str, Sequence[int]], tuple[str, ...], "
+                     "tuple[int, ...], tuple[Sequence[int], ...]]")
 
 
 def by_listed_path(folder: str, groups: Mapping[str, Sequence[int]], needs: Mapping[str, int]) -> ByPath | None:
@@ -217,16 +225,27 @@ def by_listed_path(folder: str, groups: Mapping[str, Sequence[int]], needs: Mapp
     if os.sep != "/":
         return None
     prefix = folder.rstrip(os.sep) + os.sep
-    keys = [prefix + rel for rel in groups]
-    return (prefix, MappingProxyType(dict(zip(keys, map(needs.__getitem__, groups)))),
-            MappingProxyType(dict(zip(keys, groups.values()))))
+    keys = list(map(prefix.__add__, groups))
+    by_need = dict(zip(keys, map(needs.__getitem__, groups)))
+    by_groups = dict(zip(keys, groups.values()))
+    ordered = tuple(sorted(keys))
+    return (prefix, MappingProxyType(by_need), MappingProxyType(by_groups), ordered,
+            tuple(map(by_need.__getitem__, ordered)), tuple(map(by_groups.__getitem__, ordered)))
 
 
-def _fresh(needs: list[int], files: list[tuple[str, int]], times: list[Any], written: int | None) -> bool:
+def _fresh(needs: Sequence[int], files: list[tuple[str, int]], times: list[Any], written: int | None) -> bool:
     """Whether every listed file (*needs*: each one's least size, all known) is large enough
-    and, where ``_metadata``'s time is known, older than it: C-level passes, no step per file."""
-    return (written is None or (None not in times and max(times, default=0) < written)) and \
-        all(map(operator.le, needs, map(_size_of, files)))
+    and, where ``_metadata``'s time is known, older than it: C-level passes, no step per file.
+    (A time not known, None, makes ``max`` raise among times or return None alone: not
+    fresh; ``None in times`` would compare every time with None, a slow path per int.)"""
+    if written is not None:
+        try:
+            newest = max(times, default=0)
+        except TypeError:
+            return False
+        if newest is None or newest >= written:
+            return False
+    return all(map(operator.le, needs, map(_size_of, files)))
 
 #: What matching gives: each listed file's row groups (None: not used), the stale entries
 #: (relative path -> why), and how many files are used.
@@ -335,8 +354,13 @@ def _load_kept(ds: ParquetDataset, path: str) -> Summary | None:
     if kept is None:
         CACHE.discard(path)
         return Summary(pf, groups, ends=ends, needs=needs, written=written)
+    if kept.needs is not None:
+        # keyed by the listed paths now, not at the first plan served from the cache: that
+        # plan is then as fast as the later ones
+        kept.by_path.append(by_listed_path(os.path.dirname(path), kept.groups, kept.needs))
     CACHE.store(path, kept)
-    return Summary(pf, kept.groups, ends=kept.ends, needs=kept.needs, written=written)
+    return Summary(pf, kept.groups, ends=kept.ends, needs=kept.needs, written=written,
+                   by_path=kept.by_path[0] if kept.by_path else None)
 
 
 def _kept(pf: ParquetFile, data: bytes | None, groups: dict[str, list[int]], ends: list[int | None] | None,

@@ -84,8 +84,8 @@ class CachedSummary:
     ends: tuple[int | None, ...] | None  #: each row group's end of column data (None: not made)
     needs: Mapping[str, int] | None = None   #: each file's least size (read-only; None: not made)
     #: the two keyed by the listed path (``metadata_file.by_listed_path``; read-only), made
-    #: when the entry first serves a plan (a first plan matches by relative paths): a cell
-    #: set once (threads racing to set it make equal values)
+    #: with the entry (before it is kept), or when it first serves a plan if it was made
+    #: without: a cell set once (threads racing to set it make equal values)
     by_path: list[Any] = field(default_factory=list)
 
     @property

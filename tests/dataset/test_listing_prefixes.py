@@ -25,10 +25,11 @@ def folder(tmp_path):
     return tmp_path
 
 
-@pytest.mark.parametrize("prefixes", [None, [], ["."], ["_"], ["tmp"], ["tmp", "_"]])
+@pytest.mark.parametrize("prefixes", [None, [], ["."], ["_"], ["tmp"], ["tmp", "_"], [""], ["", "tmp"]])
 def test_files_as_pyarrow_lists_them(folder, prefixes):
     kwargs = {} if prefixes is None else {"ignore_prefixes": prefixes}
     theirs = sorted(os.path.relpath(f, folder) for f in ds.dataset(str(folder), **kwargs).files)
     ours = sorted(os.path.relpath(f, folder) for f in pc.ParquetDataset(str(folder), **kwargs).files)
     assert ours == theirs
-    assert pc.read_table(str(folder), **kwargs).num_rows == len(theirs)
+    if theirs:      # an empty prefix leaves every name out (as pyarrow)
+        assert pc.read_table(str(folder), **kwargs).num_rows == len(theirs)

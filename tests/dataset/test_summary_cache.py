@@ -42,16 +42,17 @@ def _empty_cache():
     CACHE.clear()
 
 
-def _dataset(tmp_path, files=3):
-    """``p=i/part.parquet`` files of a column ``alpha``, and a ``_metadata`` naming them all,
-    written by pyarrow (no ARROW:schema: the column's name is in the Parquet schema only)."""
+def _dataset(tmp_path, files=3, rows=5):
+    """``p=i/part.parquet`` files of a column ``alpha`` (``rows + i`` values), and a
+    ``_metadata`` naming them all, written by pyarrow (no ARROW:schema: the column's name
+    is in the Parquet schema only)."""
     root = tmp_path / "ds"
     collected = []
     for i in range(files):
         d = root / f"p={i}"
         d.mkdir(parents=True)
         f = d / "part.parquet"
-        pq.write_table(pa.table({"alpha": list(range(i * 10, i * 10 + 5 + i))}), f, store_schema=False)
+        pq.write_table(pa.table({"alpha": list(range(i * 10, i * 10 + rows + i))}), f, store_schema=False)
         md = pq.read_metadata(f)
         md.set_file_path(f"p={i}/part.parquet")
         collected.append(md)
@@ -365,3 +366,99 @@ def test_bytes_needed_as_file_by_file(counts, ends):
         at += n
     expect = {rel: max([ends[g] or 0 for g in gs], default=0) + TAIL_BYTES for rel, gs in groups.items()}
     assert bytes_needed(groups, ends) == expect
+
+
+# -- the first plan of a _metadata (the cache filled by it) matches by the listed paths -----------
+
+_CHANGES = ("none", "newer", "gone", "short")
+
+
+@settings(max_examples=25, deadline=None)
+@given(changes=st.lists(st.sampled_from(_CHANGES), min_size=4, max_size=4), extra=st.booleans(),
+       warm_first=st.booleans())
+def test_first_plan_flags_what_a_plan_without_the_cache_flags(changes, extra, warm_first):
+    """The first plan of a ``_metadata`` (which fills the cache) matches the listing by the
+    listed paths, as the plans served from the cache do: files changed before it (modified
+    after ``_metadata``, removed, cut below their column chunks; a file ``_metadata`` does
+    not name added) are flagged as a plan with the cache off flags them, and as the changes
+    made say.  (*warm_first*: the cache was filled before the changes; that plan is then
+    served from it.)"""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root, meta = _dataset(Path(tmp), files=4, rows=3000)
+        CACHE.clear()
+        if warm_first:
+            _plan(root)
+        late = os.stat(meta).st_mtime_ns + 10**9
+        stale = set()
+        for i, change in enumerate(changes):
+            f = os.path.join(root, f"p={i}", "part.parquet")
+            if change == "newer":
+                os.utime(f, ns=(late, late))
+            elif change == "gone":
+                os.unlink(f)
+            elif change == "short":
+                # replaced by a file of one row, older than _metadata: shorter than the
+                # column chunks _metadata names in it
+                st_ = os.stat(f)
+                pq.write_table(pa.table({"alpha": [7]}), f, store_schema=False)
+                assert os.path.getsize(f) < pq.read_metadata(meta).row_group(i).column(0).total_compressed_size
+                os.utime(f, ns=(st_.st_atime_ns, st_.st_mtime_ns))
+            if change != "none":
+                stale.add(f"p={i}")
+        if extra:
+            os.mkdir(os.path.join(root, "p=9"))
+            pq.write_table(pa.table({"alpha": [7]}), os.path.join(root, "p=9", "part.parquet"), store_schema=False)
+        listed = {f"p={i}" for i, c in enumerate(changes) if c != "gone"} | ({"p=9"} if extra else set())
+        hits = CACHE.hits
+        first = pc.ParquetDataset(root)
+        assert CACHE.hits == hits + warm_first
+        if not stale and not extra:
+            assert first.summary is not None and first.summary._by_path is not None   # the fast pass's keys
+        summary_cache.CACHE.max_bytes = 0                  # the cache off: the general path
+        try:
+            plain = pc.ParquetDataset(root)
+        finally:
+            summary_cache.CACHE.max_bytes = summary_cache.MAX_BYTES
+        for d in (first, plain):
+            rep = d.explain()
+            folders = {os.path.basename(os.path.dirname(k)) for k in rep.stale_metadata}
+            assert folders == stale
+            assert {os.path.basename(os.path.dirname(f)) for f in d.files} == listed
+            assert rep.footers_from_metadata == changes.count("none")
+            assert rep.footers_read == len(listed) - rep.footers_from_metadata
+        assert first.explain().stale_metadata == plain.explain().stale_metadata
+
+
+def test_a_listing_in_the_entries_order_is_matched_without_a_lookup_per_file():
+    """When the listing (sorted by path) is exactly the entries' paths in order, matching
+    compares the two lists and takes each file's least size and row groups in that order:
+    no lookup per file (the maps, poisoned here, are not asked)."""
+    from types import SimpleNamespace
+
+    from parquet_core.dataset.discovery import Discovery
+    from parquet_core.dataset.metadata_file import Summary, by_listed_path
+    from parquet_core.file.filesystem import LocalFileSystem
+
+    class NoLookup(dict):
+        def get(self, key, default=None):
+            raise AssertionError(f"looked up {key!r}")
+
+        __getitem__ = get
+
+    root = os.path.abspath("ds")
+    groups = {f"p={i}/part-{i}.parquet": (i, i + 20) for i in range(20)}
+    needs = {rel: 100 + i for i, rel in enumerate(groups)}
+    keyed = by_listed_path(root, groups, needs)
+    assert keyed is not None
+    poisoned = (keyed[0], NoLookup(), NoLookup(), *keyed[3:])
+    rels = sorted(groups)
+    listed = [(os.path.join(root, rel), 200) for rel in rels]
+    disc = Discovery(listed, root, None, None, [[rel.split("/")[0]] for rel in rels], [5] * len(rels), 6)
+    summary = Summary(None, MappingProxyType(groups), ends=(), needs=MappingProxyType(needs),  # type: ignore[arg-type]
+                      by_path=poisoned)
+    picked = summary.match(SimpleNamespace(discovery=disc, filesystem=LocalFileSystem()))
+    assert picked == [groups[rel] for rel in rels]
+    assert (summary.used, summary.stale) == (20, {})
