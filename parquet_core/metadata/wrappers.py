@@ -824,9 +824,10 @@ class FileMetadata:
             self._row_groups.extend([None] * (i + 1 - len(self._row_groups)))
         group = self._row_groups[i]
         if group is None:
-            decoded = self._lazy is not None and "row_groups" not in self.raw.__dict__
-            if decoded:     # (a row group the thrift decoder made from the footer bytes just now)
-                raw = self._lazy.row_group(i)
+            lazy = self._lazy
+            decoded = lazy is not None and "row_groups" not in self.raw.__dict__
+            if lazy is not None and decoded:    # (a row group the thrift decoder made from the bytes)
+                raw = lazy.row_group(i)
             else:
                 raw = self.raw.row_groups[i]
             group = self._row_groups[i] = RowGroupMetadata(
