@@ -8,6 +8,7 @@ the raw thrift structs (always written ``pt.X``), and these wrappers
 from __future__ import annotations
 
 from functools import cached_property
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from parquet_core.constants import CompressionCodec, Encoding, PageType, PhysicalType, enum_name
@@ -346,6 +347,25 @@ class ColumnChunkMetadata:
                 f"compressed={self.total_compressed_size} uncompressed={self.total_uncompressed_size}>")
 
 
+class _CheckedChunk(ColumnChunkMetadata):
+    """A :class:`ColumnChunkMetadata` of a row group decoded from footer bytes by the thrift
+    decoder (its integer fields are Python ints) whose every chunk passed
+    :func:`_lean_check` (so ``num_values``, both sizes and ``data_page_offset`` are set and
+    not negative): those four read straight from the chunk's metadata by C getters, with no
+    Python frame and none of the general properties' None checks and ``int`` calls, which
+    cannot change what these return (a walk over a footer's thousands of chunks reads them
+    once each; made by :meth:`RowGroupMetadata.column` only)."""
+
+    __slots__ = ()
+    num_values = property(attrgetter("meta.num_values"), doc=ColumnChunkMetadata.num_values.__doc__)
+    total_compressed_size = property(attrgetter("meta.total_compressed_size"),
+                                     doc=ColumnChunkMetadata.total_compressed_size.__doc__)
+    total_uncompressed_size = property(attrgetter("meta.total_uncompressed_size"),
+                                       doc=ColumnChunkMetadata.total_uncompressed_size.__doc__)
+    data_page_offset = property(attrgetter("meta.data_page_offset"),
+                                doc=ColumnChunkMetadata.data_page_offset.__doc__)
+
+
 # A page's ``num_values`` is an i32 and every page takes at least one byte of
 # the chunk, so no chunk can hold more level slots than this per stored byte.
 _MAX_VALUES_PER_PAGE = 2**31 - 1
@@ -417,8 +437,8 @@ def _counts_plausible(chunks: list[Any], repeated_leaves: Any, rows: int, file_s
 def _lean_check(chunks: list[Any], repeated_leaves: Any, leaf_types: list[int] | None, rows: int,
                 file_size: int | None) -> bool | None:
     """Not None when every chunk passes :func:`_check_counts`' rules (the loop over a footer's
-    thousands of chunks, as lean as it goes); None when one may not (or has no metadata, or
-    is kept in another file): the caller then checks chunk by chunk for the precise error.
+    thousands of chunks, as lean as it goes); None when one may not (or has no metadata): the
+    caller then checks chunk by chunk for the precise error.
 
     Not None, it says whether every chunk is also plaintext and of its leaf's physical type
     (*leaf_types*, one code per leaf; None: not asked, False).  A chunk that is not (a
@@ -426,14 +446,16 @@ def _lean_check(chunks: list[Any], repeated_leaves: Any, leaf_types: list[int] |
     wrapper is made, and refused, by the general path when that chunk is asked for.
 
     Stricter than the rules where that is cheaper (a chunk's ``data_page_offset`` must be
-    set and not negative even when no file size is known); raises TypeError where a field is
-    missing (None)."""
+    set and not negative even when no file size is known; a chunk kept in another file, its
+    ``file_path`` set, is bounded by this file's size all the same, which costs nothing per
+    chunk where reading ``file_path``, unset in all but a few files, costs a slow attribute
+    lookup); raises TypeError where a field is missing (None)."""
     limit = _MAX_VALUES_PER_PAGE
     size = _NO_SIZE if file_size is None else file_size
     plain = leaf_types is not None
     for chunk, repeated, ptype in zip(chunks, repeated_leaves, leaf_types or repeated_leaves):
         md = chunk.meta_data
-        if md is None or chunk.file_path:
+        if md is None:
             return None
         if plain and (md.type != ptype or chunk.crypto_metadata is not None):
             plain = False
@@ -494,7 +516,7 @@ class RowGroupMetadata:
     def __init__(self, raw: Any, schema: SchemaDescriptor, orders: list[str | None], index: int,
                  writer: WriterVersion | None = None, decryptor: FileDecryption | None = None,
                  file_size: int | None = None, *,
-                 stats_decoders: list[StatisticsDecoder | None] | None = None) -> None:
+                 stats_decoders: list[StatisticsDecoder | None] | None = None, decoded: bool = False) -> None:
         self.raw = raw
         self._decryptor = decryptor
         self._writer = writer
@@ -510,6 +532,11 @@ class RowGroupMetadata:
         #: every chunk plaintext, with its metadata, of its leaf's physical type, and its
         #: counts checked (below): :meth:`column` wraps them without checking again
         self._plain = _check_counts(raw, schema, index, file_size)
+        #: what :meth:`column` makes of a chunk when ``_plain``: a :class:`_CheckedChunk` when
+        #: *decoded* says the thrift decoder made *raw* from footer bytes (``FileMetadata``
+        #: passes it for the row groups of a lazily decoded footer)
+        self._chunk_class: type[ColumnChunkMetadata] = (
+            _CheckedChunk if decoded and self._plain else ColumnChunkMetadata)
         self._chunks: list[Any] = cols
         #: one per leaf, built on first use; shared with the file's other row groups
         self._stats_decoders: list[StatisticsDecoder | None] = (
@@ -586,15 +613,16 @@ class RowGroupMetadata:
             # was made (every chunk of most files)
             raw = self._chunks[i]
             md = raw.meta_data
+            chunk = _new_chunk(self._chunk_class)
         else:
             raw = self.raw.columns[i]
             md = raw.meta_data
             if md is None or raw.crypto_metadata is not None or md.type != self._descs[i].physical_type:
                 return self._checked_column(raw, i)
             # a plaintext chunk whose type agrees with its leaf (checked one by one)
+            chunk = _new_chunk(ColumnChunkMetadata)
         # what __init__ sets, without its checks (made once per call: the hot path of a
         # footer walk)
-        chunk = _new_chunk(ColumnChunkMetadata)
         chunk.raw = raw
         chunk.meta = md
         chunk.descriptor = self._descs[i]
@@ -796,13 +824,15 @@ class FileMetadata:
             self._row_groups.extend([None] * (i + 1 - len(self._row_groups)))
         group = self._row_groups[i]
         if group is None:
-            if self._lazy is not None and "row_groups" not in self.raw.__dict__:
-                raw = self._lazy.row_group(i)
+            lazy = self._lazy
+            decoded = lazy is not None and "row_groups" not in self.raw.__dict__
+            if lazy is not None and decoded:    # (a row group the thrift decoder made from the bytes)
+                raw = lazy.row_group(i)
             else:
                 raw = self.raw.row_groups[i]
             group = self._row_groups[i] = RowGroupMetadata(
                 raw, self.schema, self._orders, i, self.writer, self.decryptor,
-                self.file_size, stats_decoders=self._stats_decoders)
+                self.file_size, stats_decoders=self._stats_decoders, decoded=decoded)
         return group
 
     def column_order_defined(self, i: int) -> bool:

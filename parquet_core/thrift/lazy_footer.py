@@ -356,6 +356,29 @@ _RG_MARK = only_fields(pt.RowGroup.thrift_spec, {"file_offset", "total_compresse
 _FMD_TOP = _with(pt.FileMetaData.thrift_spec,
                  row_groups=(4, TType.LIST, "row_groups", (TType.STRUCT, [_StartMark, _RG_MARK], False), None),
                  key_value_metadata=None)
+#: the name the top-level decode sets each field it decodes under, by field id
+_TOP_NAMES: Final = {e[0]: e[2] for e in _FMD_TOP if e is not None}
+#: stands, in :class:`_TopDecode`'s record, for a field set more than once
+_TWICE: Final = -1
+
+
+class _TopDecode(LazyFileMetaData):
+    """What the top-level decode fills in, then made a :class:`LazyFileMetaData` (same layout):
+    the C decoder sets each field right after reading its value, so each set records where
+    that value ends (``_local.ends``: name -> position, :data:`_TWICE` for a field set twice).
+
+    :func:`_locate` walks the top-level fields again to find the spans of the row groups and
+    key/value pairs; a field the decoder read is then stepped over at once rather than
+    skipped again element by element (the schema and column orders: one C call per element,
+    most of opening a small file's footer, and a wide file's footer walks hundreds)."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        ends = getattr(_local, "ends", None)    # (None while ``__init__`` sets the defaults)
+        if ends is not None:
+            ends[name] = _TWICE if name in ends else _local.tell()
+        object.__setattr__(self, name, value)
 
 
 # -- the state --------------------------------------------------------------------------
@@ -684,14 +707,18 @@ def parse_file_metadata(buf: bytes, fail: Callable[[BaseException], None]) -> tu
     trans = TMemoryBuffer(buf)
     proto = TCompactProtocolAccelerated(trans, string_length_limit=limit,
                                         container_length_limit=limit, fallback=False)
-    raw = LazyFileMetaData()
+    _local.ends = None
+    raw = _TopDecode()
     _local.tell = trans.cstringio_buf.tell
+    ends: dict[str, int] = {}
+    _local.ends = ends
     try:
         proto._fast_decode(raw, proto, [LazyFileMetaData, _FMD_TOP])
     except DECODE_ERRORS:
         return None
     finally:
-        _local.tell = None
+        _local.tell = _local.ends = None
+    raw.__class__ = LazyFileMetaData
     used = trans.cstringio_buf.tell()
     d = raw.__dict__
     marks = d.pop("row_groups", None)
@@ -699,7 +726,7 @@ def parse_file_metadata(buf: bytes, fail: Callable[[BaseException], None]) -> tu
     d.pop("key_value_metadata", None)
     where: dict[str, tuple[int, int]] = {}
     try:
-        spans = _locate(buf, used, starts, trans, proto, where)   # the walker reuses the decoder
+        spans = _locate(buf, used, starts, trans, proto, where, ends)   # the walker reuses the decoder
     except _Odd:
         return None
     if spans is None:
@@ -771,7 +798,7 @@ class FooterSnapshot:
 
 
 def _locate(buf: bytes, used: int, starts: list[int] | None, trans: Any = None, proto: Any = None,
-            spans: dict[str, tuple[int, int]] | None = None,
+            spans: dict[str, tuple[int, int]] | None = None, ends: dict[str, int] | None = None,
             ) -> tuple[list[tuple[int, int]] | None, list[tuple[int, int]] | None] | None:
     """Walk the top-level fields; the element spans of row_groups and key_value_metadata.
 
@@ -780,6 +807,9 @@ def _locate(buf: bytes, used: int, starts: list[int] | None, trans: Any = None, 
     the end of the last with one more skip.  *trans* and *proto*: a decoder over *buf*
     (with the limits :func:`parse_file_metadata` sets) to reuse; the walker seeks it.
     *spans*, when given, receives ``"schema"``: where the schema field's value lies in *buf*.
+    *ends*: where the values the top-level decode set end (see :class:`_TopDecode`); a field
+    set once is stepped over to its end (the walker sees a field twice, and gives up, just
+    the same: the record of a field set twice is not used).
     """
     w = _Walker(buf, used, trans, proto)
     pos = last = 0
@@ -804,7 +834,11 @@ def _locate(buf: bytes, used: int, starts: list[int] | None, trans: Any = None, 
             _, size, first = w.elements(pos)
             if size != len(starts) or (size and starts[0] != first):
                 return None
-            pos = w.struct(starts[-1]) if size else first
+            end = ends.get("row_groups", _TWICE) if ends is not None else _TWICE
+            if end > first:
+                pos = end
+            else:
+                pos = w.struct(starts[-1]) if size else first
             rg_spans = list(zip(starts, [*starts[1:], pos]))
         elif fid == 5:
             if ftype != _T_LIST:
@@ -817,7 +851,12 @@ def _locate(buf: bytes, used: int, starts: list[int] | None, trans: Any = None, 
                 pos = nxt
         else:
             start = pos
-            pos = w.value(ftype, pos)
+            end = _TWICE
+            if ends is not None:
+                name = _TOP_NAMES.get(fid)
+                if name is not None:
+                    end = ends.get(name, _TWICE)
+            pos = end if start < end <= used else w.value(ftype, pos)
             if fid == 2 and spans is not None:
                 spans["schema"] = (start, pos)
     if pos != used or (rg_spans is None) != (starts is None):

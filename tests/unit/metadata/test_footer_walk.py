@@ -48,11 +48,40 @@ def test_walk_builds_no_error_context(many_chunks, monkeypatch):
 
 
 def test_missing_required_field_still_names_the_chunk(many_chunks):
+    # a chunk whose metadata was not vouched for when its row group was wrapped (here the
+    # footer's raw row groups were asked for: plain structs, wrapped by the general class)
     md = pc.read_metadata(many_chunks)
+    assert md.raw.row_groups
     chunk = md.row_group(2).column(1)
+    assert type(chunk) is ColumnChunkMetadata
     chunk.meta.total_compressed_size = None
     with pytest.raises(ParquetFormatError, match=r"column chunk .*c1.* of row group 2.*total_compressed_size"):
         _ = chunk.total_compressed_size
+
+
+@pytest.mark.parametrize("field", ["total_compressed_size", "total_uncompressed_size", "num_values",
+                                   "data_page_offset"])
+def test_missing_field_in_a_lazily_decoded_group_names_the_chunk(many_chunks, field):
+    # the chunks of a row group decoded from the footer bytes read these four fields without
+    # checking them again: the row group's checks, when it is first asked for, refuse it
+    md = pc.read_metadata(many_chunks)
+    setattr(md._lazy.row_group(2).columns[1].meta_data, field, None)     # as if the bytes lacked it
+    with pytest.raises(ParquetFormatError, match=rf"column chunk .*c1.* of row group 2.*{field}"):
+        md.row_group(2)
+
+
+def test_lazily_decoded_chunks_read_as_the_general_wrapper(many_chunks):
+    # the values the checked chunks read without a Python call equal the general wrapper's
+    fast = pc.read_metadata(many_chunks)
+    slow = pc.read_metadata(many_chunks)
+    assert slow.raw.row_groups           # decoded whole: wrapped by the general class
+    names = ("total_compressed_size", "total_uncompressed_size", "num_values", "data_page_offset")
+    for i in range(fast.num_row_groups):
+        for j in range(fast.num_columns):
+            a, b = fast.row_group(i).column(j), slow.row_group(i).column(j)
+            assert type(a) is not ColumnChunkMetadata and type(b) is ColumnChunkMetadata
+            for n in names:
+                assert type(getattr(a, n)) is int and getattr(a, n) == getattr(b, n)
 
 
 def test_repeated_leaves_match_pyarrow(many_chunks):

@@ -260,6 +260,42 @@ def test_unusual_layouts_fall_back_to_the_eager_decode(tmp_path: Path) -> None:
     assert parse_file_metadata(buf, _fail) is not None
 
 
+def test_fields_read_at_open_are_not_skipped_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the walk that finds the row groups' and key/value pairs' spans steps over the fields the
+    # top-level decode read (a wide schema and its column orders: one C skip per element else)
+    import parquet_core.thrift.lazy_footer as lf
+
+    p = tmp_path / "wide.parquet"
+    pq.write_table(pa.table({f"c{i}": [i] for i in range(40)}), p)
+    buf, _ = _footer(p.read_bytes())
+    skips = []
+    real = lf._Walker.struct
+    monkeypatch.setattr(lf._Walker, "struct", lambda self, pos: skips.append(pos) or real(self, pos))
+    raw, used = parse_file_metadata(buf, _fail)
+    assert used == len(buf) and len(raw.schema) == 41 and len(raw.column_orders) == 40
+    assert len(skips) == len(raw.key_value_metadata)   # the key/value pairs' spans only
+    # the schema's span (the key of the shared schema descriptors) is the field's value
+    items, _ = walk_struct(buf, 0, len(buf), "FileMetaData")
+    schema = next(i for i in items if i.kind == "field" and i.path == "schema")
+    assert lazy_state(raw).schema_span == (schema.start + 1, schema.value_end)
+    assert raw == parse(buf, pt.FileMetaData)[0]
+
+
+@pytest.mark.parametrize("field", ["schema", "created_by", "column_orders", "num_rows"])
+def test_a_top_level_field_written_twice_falls_back_to_the_eager_decode(tmp_path: Path, field: str) -> None:
+    # the top-level decode sets such a field twice: what it recorded of its end is not used,
+    # and the walker, seeing the field twice, gives up as before
+    buf, _ = _footer(_write(tmp_path / "a.parquet").read_bytes())
+    items, _ = walk_struct(buf, 0, len(buf), "FileMetaData")
+    f = next(i for i in items if i.kind == "field" and i.path == field)
+    fid = {"schema": 2, "num_rows": 3, "created_by": 6, "column_orders": 7}[field]
+    ftype = buf[f.start] & 0x0F
+    # the same field again right after it, with a long-form header (delta 0, zigzag id)
+    dup = buf[:f.value_end] + bytes([ftype, fid * 2]) + buf[f.start + 1:f.value_end] + buf[f.value_end:]
+    assert parse(dup, pt.FileMetaData)[0] is not None      # the eager decode takes it
+    assert parse_file_metadata(dup, _fail) is None
+
+
 # -- errors on first access -----------------------------------------------------------------
 
 def _break_extras(data: bytes) -> tuple[bytes, str]:
