@@ -580,29 +580,50 @@ def _walk_each(joined: npt.NDArray[np.uint8], pos: npt.NDArray[np.int64],
     A chunk holds a few pages of ~150 blocks each: a dozen numpy calls per block index
     (the lockstep) cost more than a step per block of each page, which skips the
     block's min-delta varint (measured as the walk passes it: its length may change
-    from block to block) and adds up its miniblock widths (a slice of bytes) to find
-    the next one; the partial block's varint is measured too (up to one byte past the
-    longest accepted, for :func:`_varints_ok` to refuse).  None when a chain runs out
-    of the buffer.
+    from block to block) and adds up its miniblock widths to find the next one; the
+    partial block's varint is measured too (up to one byte past the longest accepted,
+    for :func:`_varints_ok` to refuse).  None when a chain runs out of the buffer.
+
+    The step is kept to a few bytecodes (a per-block loop in a hot path: the length
+    streams of sorted strings, whose layouts change from block to block, have no
+    vectorised way to their chain; a next-block table computed for every byte with
+    numpy cost more than this loop, see benchmarks/README.md): the bytes are indexed
+    through a memoryview (no copy of the joined pages, which hold whole DELTA_BYTE_ARRAY
+    pages), and with 4 miniblocks (the spec's layout, Arrow's and parquet-java's) the
+    widths are added by four indexings rather than a slice and a sum.  A width byte
+    past the buffer raises IndexError there (None) where the slice would stop short;
+    a block whose widths are cut off by the buffer's end leaves the next start past it,
+    which fails the same way, so both refuse the same chains.
     """
-    raw = joined.tobytes()      # indexing bytes is cheaper than a numpy array's
-    size = len(raw)
+    mv = joined.data            # indexing a memoryview: no copy of the joined pages
+    size = joined.size
     s_mat = np.empty((pos.size, steps + 1), dtype=np.int64)
     h_mat = np.empty((pos.size, steps + 1), dtype=np.int64)
+    four = n_mini == 4
     try:
         for i, (h, f) in enumerate(zip(pos.tolist(), full.tolist())):
             starts: list[int] = []
             heads: list[int] = []
+            start = starts.append
+            head = heads.append
             # sequential: a block's place depends on the widths of the blocks before it
-            for _ in range(f):
-                starts.append(h)
-                while raw[h] >= 0x80:
+            if four:
+                for _ in range(f):
+                    start(h)
+                    while mv[h] >= 0x80:
+                        h += 1
+                    head(h + 1)
+                    h += 5 + (mv[h + 1] + mv[h + 2] + mv[h + 3] + mv[h + 4]) * group_bytes
+            else:
+                for _ in range(f):
+                    start(h)
+                    while mv[h] >= 0x80:
+                        h += 1
                     h += 1
-                h += 1
-                heads.append(h)
-                h += n_mini + sum(raw[h:h + n_mini]) * group_bytes
+                    head(h)
+                    h += n_mini + sum(mv[h:h + n_mini]) * group_bytes
             e = h
-            while e < size and e - h <= _MAX_VARINT and raw[e] >= 0x80:
+            while e < size and e - h <= _MAX_VARINT and mv[e] >= 0x80:
                 e += 1
             if e + 1 + n_mini > size:
                 return None
