@@ -597,15 +597,15 @@ def _walk_each(joined: npt.NDArray[np.uint8], pos: npt.NDArray[np.int64],
     """
     mv = joined.data            # indexing a memoryview: no copy of the joined pages
     size = joined.size
-    s_mat = np.empty((pos.size, steps + 1), dtype=np.int64)
-    h_mat = np.empty((pos.size, steps + 1), dtype=np.int64)
+    starts: list[int] = []      # every page's blocks, one page after another
+    heads: list[int] = []
+    start = starts.append
+    head = heads.append
+    ends: list[int] = []
+    tails: list[int] = []
     four = n_mini == 4
     try:
-        for i, (h, f) in enumerate(zip(pos.tolist(), full.tolist())):
-            starts: list[int] = []
-            heads: list[int] = []
-            start = starts.append
-            head = heads.append
+        for h, f in zip(pos.tolist(), full.tolist()):
             # sequential: a block's place depends on the widths of the blocks before it
             if four:
                 for _ in range(f):
@@ -627,12 +627,17 @@ def _walk_each(joined: npt.NDArray[np.uint8], pos: npt.NDArray[np.int64],
                 e += 1
             if e + 1 + n_mini > size:
                 return None
-            s_mat[i, :f] = starts
-            h_mat[i, :f] = heads
-            s_mat[i, f:] = h
-            h_mat[i, f:] = e + 1
+            ends.append(h)
+            tails.append(e + 1)
     except IndexError:
         return None
+    # each page's full blocks, then its partial block's offsets to the end of its row
+    s_mat = np.repeat(np.array(ends, dtype=np.int64)[:, None], steps + 1, axis=1)
+    h_mat = np.repeat(np.array(tails, dtype=np.int64)[:, None], steps + 1, axis=1)
+    if starts:
+        real = np.arange(steps + 1, dtype=np.int64)[None, :] < full[:, None]
+        s_mat[real] = starts
+        h_mat[real] = heads
     return s_mat, h_mat
 
 
