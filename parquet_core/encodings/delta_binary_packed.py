@@ -266,21 +266,29 @@ def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any, *,
         return None
     vpm = block_size // n_mini
     group_bytes = vpm // 8
-    sizes = np.array([p[0].size for p in pages], dtype=np.int64)
-    ends = np.cumsum(sizes)
-    bases = ends - sizes
     totals = np.array([p[2] for p in pages], dtype=np.int64)
     nd = totals - 1
     full = nd // block_size
     rem = nd - full * block_size
     used_last = -(-rem // vpm)
     has_rem = rem > 0
-    pos = bases + np.array([p[5] for p in pages], dtype=np.int64)
+    heads = np.array([p[5] for p in pages], dtype=np.int64)
+    # Only a page's first bytes can hold its stream: a block header of at most
+    # _MAX_VARINT + n_mini bytes per block and 8 bytes per delta of a used miniblock
+    # (widths above 64 are refused).  A page is usually much longer (a DELTA_BYTE_ARRAY
+    # page holds the suffix lengths and data after its prefix lengths), so only that much
+    # of it is joined; the checks against each page's end are then made against that
+    # bound, which refuses nothing a valid stream holds (a refusal falls back anyway).
+    room = heads + (full + has_rem) * (_MAX_VARINT + n_mini) + (full * block_size + used_last * vpm) * 8
+    sizes = np.minimum(np.array([p[0].size for p in pages], dtype=np.int64), room)
+    ends = np.cumsum(sizes)
+    bases = ends - sizes
+    pos = bases + heads
     # the page-by-page walk's first check: room for every block's smallest header
     if ((full + has_rem) * (1 + n_mini) > ends - pos).any():
         return None
     pad = vpm * 8 + SLACK + _MAX_VARINT + n_mini
-    joined = _join_pages([p[0] for p in pages], int(ends[-1]), pad)
+    joined = _join_pages([p[0][:n] for p, n in zip(pages, sizes.tolist())], int(ends[-1]), pad)
     steps = int(full.max())
     same = bool((full == steps).all())
     # 8 bytes from any offset as one unaligned little-endian word

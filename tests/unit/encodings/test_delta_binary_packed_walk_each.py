@@ -172,3 +172,45 @@ def test_pyarrow_files_whose_blocks_change_layout_read_as_pyarrow_reads_them(
 def test_corpus_delta_files_read_as_pyarrow_reads_them(corpus: Path, name: str) -> None:
     path = corpus / name
     assert pc.read_table(str(path), use_threads=False).to_arrow().equals(pq.read_table(path))
+
+
+@settings(max_examples=120, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), layout=st.sampled_from([(128, 4), (64, 8), (32, 1), (128, 16)]),
+       n_pages=st.integers(1, 4), dtype=st.sampled_from([np.int32, np.int64]),
+       flips=st.integers(0, 3), tail=st.sampled_from([0, 1, 50, 5000]), kind=st.integers(0, 3))
+def test_streams_followed_by_other_bytes_read_as_page_by_page(seed: int, layout: tuple[int, int], n_pages: int,
+                                                             dtype: Any, flips: int, tail: int, kind: int) -> None:
+    """Pages holding a stream followed by other bytes (a DELTA_BYTE_ARRAY page: prefix lengths,
+    then suffix lengths and data), of which only the part a stream can reach is joined: the
+    values and stream ends match each page's own decode, damaged pages are refused (None,
+    then each page's decode names the error), and intact ones are never refused."""
+    rng = np.random.default_rng(seed)
+    block_size, n_mini = layout
+    pages, counts = [], []
+    for _ in range(n_pages):
+        count = int(rng.integers(2, 2000))
+        vals = _lengths_like(rng, count, kind) if kind < 3 else rng.integers(0, 2, count)
+        page = encode_delta_binary_packed(vals.astype(dtype), dtype, block_size=block_size, miniblocks=n_mini)
+        pages.append(np.frombuffer(page + rng.integers(0, 256, tail, dtype=np.uint8).tobytes(), dtype=np.uint8).copy())
+        counts.append(count)
+    for _ in range(flips):
+        p = int(rng.integers(0, n_pages))
+        pages[p][int(rng.integers(0, pages[p].size))] = int(rng.integers(0, 256))
+    held = [dbp.delta_binary_packed_page_header(p, c, dtype) for p, c in zip(pages, counts)]
+    want = []
+    for p, c in zip(pages, counts):
+        try:
+            vals, end = dbp.decode_delta_binary_packed(p, 0, dtype, max_count=c)
+            want.append((vals, end) if vals.size == c else None)
+        except pc.ParquetError:
+            want.append(None)
+    if any(h is None for h in held):
+        return
+    got = dbp.expand_held_delta_binary_packed_pages(held, dtype, with_ends=True)
+    if got is None:
+        assert flips, "intact pages refused"
+        return
+    assert all(w is not None for w in want), "a page its own decode refuses was read"
+    values, ends = got
+    assert np.array_equal(values, np.concatenate([w[0] for w in want]))
+    assert ends.tolist() == [w[1] for w in want]
