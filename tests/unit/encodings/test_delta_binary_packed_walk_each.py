@@ -196,7 +196,10 @@ def test_streams_followed_by_other_bytes_read_as_page_by_page(seed: int, layout:
     for _ in range(flips):
         p = int(rng.integers(0, n_pages))
         pages[p][int(rng.integers(0, pages[p].size))] = int(rng.integers(0, 256))
-    held = [dbp.delta_binary_packed_page_header(p, c, dtype) for p, c in zip(pages, counts)]
+    try:
+        held = [dbp.delta_binary_packed_page_header(p, c, dtype) for p, c in zip(pages, counts)]
+    except pc.ParquetError:
+        return          # a damaged header: refused before any joining
     want = []
     for p, c in zip(pages, counts):
         try:
@@ -214,3 +217,21 @@ def test_streams_followed_by_other_bytes_read_as_page_by_page(seed: int, layout:
     values, ends = got
     assert np.array_equal(values, np.concatenate([w[0] for w in want]))
     assert ends.tolist() == [w[1] for w in want]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rows=st.integers(1, 4), cols=st.integers(1, 70_000),
+       udt=st.sampled_from([np.uint32, np.uint64]), skip=st.integers(0, 3))
+def test_running_sums_through_the_scratch_wrap_like_numpy(seed: int, rows: int, cols: int, udt: Any, skip: int) -> None:
+    """The values' running sums, made in a reused scratch buffer and copied back (a strided
+    view of a 2-D block too), equal numpy's, wrapping at the width; nothing else changes."""
+    rng = np.random.default_rng(seed)
+    block = rng.integers(0, np.iinfo(udt).max, (rows, cols + skip), dtype=udt, endpoint=True)
+    want = block.copy()
+    want[:, skip:] = np.cumsum(block[:, skip:], axis=1, dtype=udt)
+    dbp._sum_in_place(block[:, skip:], udt)
+    assert np.array_equal(block, want)
+    flat = rng.integers(0, 1000, cols, dtype=udt)
+    want1 = np.cumsum(flat, dtype=udt)
+    dbp._sum_in_place(flat, udt)
+    assert np.array_equal(flat, want1)
