@@ -475,8 +475,9 @@ def expand_delta_binary_packed_pages(pages: list[ScannedPage], dtype: Any) -> np
                       vpm, udt).view(sdt)
 
 
-#: Largest joined chunk kept for reuse by a thread (bigger ones are allocated each time): at
-#: most this much stays allocated per reading thread between reads.
+#: Largest joined chunk (and running-sum scratch, :func:`_sum_in_place`) kept for reuse by a
+#: thread (bigger ones are allocated each time): at most twice this stays allocated per
+#: reading thread between reads.
 _SCRATCH_MAX = 4 << 20
 _scratch = threading.local()
 
