@@ -266,21 +266,29 @@ def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any, *,
         return None
     vpm = block_size // n_mini
     group_bytes = vpm // 8
-    sizes = np.array([p[0].size for p in pages], dtype=np.int64)
-    ends = np.cumsum(sizes)
-    bases = ends - sizes
     totals = np.array([p[2] for p in pages], dtype=np.int64)
     nd = totals - 1
     full = nd // block_size
     rem = nd - full * block_size
     used_last = -(-rem // vpm)
     has_rem = rem > 0
-    pos = bases + np.array([p[5] for p in pages], dtype=np.int64)
+    heads = np.array([p[5] for p in pages], dtype=np.int64)
+    # Only a page's first bytes can hold its stream: a block header of at most
+    # _MAX_VARINT + n_mini bytes per block and 8 bytes per delta of a used miniblock
+    # (widths above 64 are refused).  A page is usually much longer (a DELTA_BYTE_ARRAY
+    # page holds the suffix lengths and data after its prefix lengths), so only that much
+    # of it is joined; the checks against each page's end are then made against that
+    # bound, which refuses nothing a valid stream holds (a refusal falls back anyway).
+    room = heads + (full + has_rem) * (_MAX_VARINT + n_mini) + (full * block_size + used_last * vpm) * 8
+    sizes = np.minimum(np.array([p[0].size for p in pages], dtype=np.int64), room)
+    ends = np.cumsum(sizes)
+    bases = ends - sizes
+    pos = bases + heads
     # the page-by-page walk's first check: room for every block's smallest header
     if ((full + has_rem) * (1 + n_mini) > ends - pos).any():
         return None
     pad = vpm * 8 + SLACK + _MAX_VARINT + n_mini
-    joined = _join_pages([p[0] for p in pages], int(ends[-1]), pad)
+    joined = _join_pages([p[0][:n] for p, n in zip(pages, sizes.tolist())], int(ends[-1]), pad)
     steps = int(full.max())
     same = bool((full == steps).all())
     # 8 bytes from any offset as one unaligned little-endian word
@@ -467,8 +475,9 @@ def expand_delta_binary_packed_pages(pages: list[ScannedPage], dtype: Any) -> np
                       vpm, udt).view(sdt)
 
 
-#: Largest joined chunk kept for reuse by a thread (bigger ones are allocated each time): at
-#: most this much stays allocated per reading thread between reads.
+#: Largest joined chunk (and running-sum scratch, :func:`_sum_in_place`) kept for reuse by a
+#: thread (bigger ones are allocated each time): at most twice this stays allocated per
+#: reading thread between reads.
 _SCRATCH_MAX = 4 << 20
 _scratch = threading.local()
 
@@ -491,6 +500,27 @@ def _join_pages(bufs: list[npt.NDArray[np.uint8]], size: int, pad: int) -> npt.N
         at += b.size
     out[at:] = 0
     return out
+
+
+def _sum_in_place(a: npt.NDArray[Any], udt: Any) -> None:
+    """Replace *a* (values of dtype *udt*) by its running sum along its last axis.
+
+    Computed into this thread's scratch buffer and copied back: numpy's accumulate
+    into its own input holds the GIL from start to end (measured: 160,000 values,
+    0.5 ms at 100 % held; through the scratch ~7 %, about the same CPU), which stalls
+    the other reading threads' Python.  The scratch is reused (a fresh buffer this
+    size would fault its pages in on every call).
+    """
+    nbytes = a.size * a.itemsize
+    if nbytes > _SCRATCH_MAX:
+        a[...] = np.cumsum(a, axis=-1, dtype=udt)
+        return
+    held = getattr(_scratch, "sums", None)
+    if held is None or held.size < nbytes:
+        held = _scratch.sums = np.empty(max(nbytes, 1 << 16), dtype=np.uint8)
+    tmp = held[:nbytes].view(udt).reshape(a.shape)
+    np.cumsum(a, axis=-1, dtype=udt, out=tmp)
+    a[...] = tmp
 
 
 def _varint_lengths(words: npt.NDArray[np.uint64], pos: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
@@ -580,38 +610,64 @@ def _walk_each(joined: npt.NDArray[np.uint8], pos: npt.NDArray[np.int64],
     A chunk holds a few pages of ~150 blocks each: a dozen numpy calls per block index
     (the lockstep) cost more than a step per block of each page, which skips the
     block's min-delta varint (measured as the walk passes it: its length may change
-    from block to block) and adds up its miniblock widths (a slice of bytes) to find
-    the next one; the partial block's varint is measured too (up to one byte past the
-    longest accepted, for :func:`_varints_ok` to refuse).  None when a chain runs out
-    of the buffer.
+    from block to block) and adds up its miniblock widths to find the next one; the
+    partial block's varint is measured too (up to one byte past the longest accepted,
+    for :func:`_varints_ok` to refuse).  None when a chain runs out of the buffer.
+
+    The step is kept to a few bytecodes (a per-block loop in a hot path: the length
+    streams of sorted strings, whose layouts change from block to block, have no
+    vectorised way to their chain; a next-block table computed for every byte with
+    numpy cost more than this loop, see benchmarks/README.md): the bytes are indexed
+    through a memoryview (no copy of the joined pages, which hold whole DELTA_BYTE_ARRAY
+    pages), and with 4 miniblocks (the spec's layout, Arrow's and parquet-java's) the
+    widths are added by four indexings rather than a slice and a sum.  A width byte
+    past the buffer raises IndexError there (None) where the slice would stop short;
+    a block whose widths are cut off by the buffer's end leaves the next start past it,
+    which fails the same way, so both refuse the same chains.
     """
-    raw = joined.tobytes()      # indexing bytes is cheaper than a numpy array's
-    size = len(raw)
-    s_mat = np.empty((pos.size, steps + 1), dtype=np.int64)
-    h_mat = np.empty((pos.size, steps + 1), dtype=np.int64)
+    mv = joined.data            # indexing a memoryview: no copy of the joined pages
+    size = joined.size
+    starts: list[int] = []      # every page's blocks, one page after another
+    heads: list[int] = []
+    start = starts.append
+    head = heads.append
+    ends: list[int] = []
+    tails: list[int] = []
+    four = n_mini == 4
     try:
-        for i, (h, f) in enumerate(zip(pos.tolist(), full.tolist())):
-            starts: list[int] = []
-            heads: list[int] = []
+        for h, f in zip(pos.tolist(), full.tolist()):
             # sequential: a block's place depends on the widths of the blocks before it
-            for _ in range(f):
-                starts.append(h)
-                while raw[h] >= 0x80:
+            if four:
+                for _ in range(f):
+                    start(h)
+                    while mv[h] >= 0x80:
+                        h += 1
+                    head(h + 1)
+                    h += 5 + (mv[h + 1] + mv[h + 2] + mv[h + 3] + mv[h + 4]) * group_bytes
+            else:
+                for _ in range(f):
+                    start(h)
+                    while mv[h] >= 0x80:
+                        h += 1
                     h += 1
-                h += 1
-                heads.append(h)
-                h += n_mini + sum(raw[h:h + n_mini]) * group_bytes
+                    head(h)
+                    h += n_mini + sum(mv[h:h + n_mini]) * group_bytes
             e = h
-            while e < size and e - h <= _MAX_VARINT and raw[e] >= 0x80:
+            while e < size and e - h <= _MAX_VARINT and mv[e] >= 0x80:
                 e += 1
             if e + 1 + n_mini > size:
                 return None
-            s_mat[i, :f] = starts
-            h_mat[i, :f] = heads
-            s_mat[i, f:] = h
-            h_mat[i, f:] = e + 1
+            ends.append(h)
+            tails.append(e + 1)
     except IndexError:
         return None
+    # each page's full blocks, then its partial block's offsets to the end of its row
+    s_mat = np.repeat(np.array(ends, dtype=np.int64)[:, None], steps + 1, axis=1)
+    h_mat = np.repeat(np.array(tails, dtype=np.int64)[:, None], steps + 1, axis=1)
+    if starts:
+        real = np.arange(steps + 1, dtype=np.int64)[None, :] < full[:, None]
+        s_mat[real] = starts
+        h_mat[real] = heads
     return s_mat, h_mat
 
 
@@ -817,7 +873,7 @@ def _sum_pages(joined: npt.NDArray[np.uint8], flat_w: npt.NDArray[np.uint8],
                                  plus, firsts, rows2d[:, :1 + done])
             if tail:
                 rows2d[:, 1 + done:] = deltas[r:r + k * left].reshape(k, left)[:, :tail]
-                np.cumsum(rows2d[:, done:], axis=1, dtype=udt, out=rows2d[:, done:])
+                _sum_in_place(rows2d[:, done:], udt)
             r += k * left
             o += k * total
             i = j
@@ -831,7 +887,7 @@ def _sum_pages(joined: npt.NDArray[np.uint8], flat_w: npt.NDArray[np.uint8],
             seg[1 + done:] = deltas[r:r + tail]
         r += left
         seg[0] = first
-        np.cumsum(seg, dtype=udt, out=seg)
+        _sum_in_place(seg, udt)
         o += total
         i += 1
     return out
@@ -995,7 +1051,7 @@ def _unpack_and_sum(arr: npt.NDArray[np.uint8], mins: npt.NDArray[Any], flat_w: 
     per_mb = np.repeat(mins, n_mini)[:n_used] if n_mini > 1 else mins
     rows += per_mb[:, None]
     out = values[:total]
-    np.cumsum(out, dtype=udt, out=out)
+    _sum_in_place(out, udt)
     return out
 
 

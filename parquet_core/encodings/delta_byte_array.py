@@ -580,6 +580,7 @@ def _resolve_by_lengths(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.i
     # (the parent) or equal to v: then c is the previous value of length v, with
     # nothing shorter in between, and i shares its parent (a forward fill).
     parent = np.zeros(n, dtype=np.int64)
+    rank = np.arange(n, dtype=np.int64)
     for a, b in reversed(groups):
         v = int(by_len[a])
         now = order[a:b]
@@ -590,9 +591,8 @@ def _resolve_by_lengths(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.i
             pending = pending[small[c[pending]] > v]
         found = small[c] < v
         if not found.all():          # the first value of the length always finds its parent
-            at = np.where(found, np.arange(c.size), 0)
-            np.maximum.accumulate(at, out=at)
-            c = c[at]
+            # (a new array: an accumulate into its own input holds the GIL throughout)
+            c = c[np.maximum.accumulate(np.where(found, rank[:c.size], 0))]
         parent[now] = c
     out = scatter_runs(sdata, soff[:-1], lengths - prefix, offsets[:-1] + prefix,
                        int(offsets[-1]), into)

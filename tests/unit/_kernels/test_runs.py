@@ -175,3 +175,32 @@ def test_scatter_runs_into_a_slice_writes_nothing_past_it(seed: int, n: int, max
         assert out[d:d + ln].tobytes() == src[s:s + ln].tobytes()
     with pytest.raises(ValueError):
         scatter_runs(src, starts, lens, dst, total, buf[:total + 1])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 400), st.integers(1, 400), st.sampled_from([40, 300, 3000]))
+def test_gather_runs_in_parts_keeps_the_earlier_parts(seed: int, n1: int, n2: int, max_len: int) -> None:
+    """Parts gathered one after another into one buffer: the second part's copy (its few
+    long runs make tail windows, before which its pages are touched) writes only its own
+    bytes and spill past them, never the first part's."""
+    from parquet_core._kernels.runs import GATHER_SPILL, gather_runs
+    rng = np.random.default_rng(seed)
+    src = rng.integers(0, 256, 50_000, dtype=np.uint8)
+    lens = rng.integers(0, max_len + 1, n1 + n2).astype(np.int64)
+    lens[rng.integers(0, n1 + n2, 3)] = max_len * 4      # a few long runs: tail windows
+    starts = rng.integers(0, src.size - lens + 1).astype(np.int64)
+    offsets = np.zeros(n1 + n2 + 1, dtype=np.int64)
+    np.cumsum(lens, out=offsets[1:])
+    buf = np.full(int(offsets[-1]) + GATHER_SPILL, 0xA5, dtype=np.uint8)
+    gather_runs(src, starts[:n1], lens[:n1], offsets[:n1 + 1], out=buf)
+    gather_runs(src, starts[n1:], lens[n1:], offsets[n1:], out=buf)
+    want = b"".join(src[s:s + n].tobytes() for s, n in zip(starts.tolist(), lens.tolist()))
+    assert buf[:offsets[-1]].tobytes() == want
+
+
+def test_touch_pages_writes_one_byte_per_page_inside_the_range() -> None:
+    from parquet_core._kernels.runs import _PAGE_BYTES, _touch_pages
+    buf = np.full(20 * _PAGE_BYTES, 7, dtype=np.uint8)
+    _touch_pages(buf, 1000, 1000 + 5 * _PAGE_BYTES + 3)
+    changed = np.flatnonzero(buf != 7)
+    assert changed.tolist() == [1000 + k * _PAGE_BYTES for k in range(6)]
