@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 from parquet_core.column.simple_chunks import SimplePart, join_simple_parts, simple_chunk_part
 from parquet_core.errors import ParquetError
 from parquet_core.file.columns import Selected
-from parquet_core.file.scan import ReadContext, light_pages
+from parquet_core.file.scan import ReadContext, light_chunk_pages, light_pages
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
 
@@ -83,18 +83,21 @@ def light_parts(ctx: ReadContext, selected: Sequence[Selected], rg: int = 0) -> 
     if not selected:
         return None
     parts: list[SimplePart] = []
+    codecs: dict[int, Any] = {}
     try:
+        num_rows = ctx.metadata.row_group(rg).num_rows
         for field, shape in selected:
             if len(shape.leaves) != 1:
                 return None
             leaf = shape.leaves[0]
             if ctx.keeps(field, shape, leaf):
                 return None
-            reader = ctx.indexes.reader(rg, leaf)
-            pages, _, num_rows = light_pages(ctx, reader)
-            if pages is None:
-                return None
-            part = simple_chunk_part(pages, reader.descriptor)
+            pages, desc = light_chunk_pages(ctx, rg, leaf, num_rows, codecs)
+            if pages is None:   # more pages, or a page type skipped: the general walk decides
+                pages = light_pages(ctx, ctx.indexes.reader(rg, leaf))[0]
+                if pages is None:
+                    return None
+            part = simple_chunk_part(pages, desc)
             if part is None or part[0] != num_rows:
                 return None
             parts.append(part)
