@@ -817,12 +817,33 @@ def _locate(buf: bytes, used: int, starts: list[int] | None, trans: Any = None, 
                 pos = nxt
         else:
             start = pos
-            pos = w.value(ftype, pos)
+            key = (fid, ftype)
+            seen_value = _SEEN_VALUES.get(key) if fid in _REMEMBERED else None
+            if seen_value is not None and buf.startswith(seen_value, start, used):
+                # the bytes of a value walked before (the schema, the column orders of a
+                # file like the last one): the same type and the same bytes parse alike
+                pos = start + len(seen_value)
+            else:
+                pos = w.value(ftype, pos)
+                if fid in _REMEMBERED and pos - start <= _REMEMBER_MAX:
+                    _SEEN_VALUES[key] = buf[start:pos]
             if fid == 2 and spans is not None:
                 spans["schema"] = (start, pos)
     if pos != used or (rg_spans is None) != (starts is None):
         return None
     return rg_spans, kv_spans
+
+
+#: Top-level fields whose value :func:`_locate` remembers (by field id and type: the last
+#: one walked, up to :data:`_REMEMBER_MAX` bytes): ``schema`` (2) and ``column_orders`` (7),
+#: lists of structs that it would otherwise skip element by element, one C call each.  The
+#: footers of a folder of files of one schema hold the same bytes there, so a footer whose
+#: bytes at that place begin with the remembered value is skipped past it at once (a
+#: thrift value is read from its first bytes on, so equal bytes are the same value, well
+#: formed when first walked).  Shared by threads: a stale entry is only a miss.
+_REMEMBERED = frozenset((2, 7))
+_REMEMBER_MAX = 1 << 20
+_SEEN_VALUES: dict[tuple[int, int], bytes] = {}
 
 
 def schema_prefix(buf: bytes) -> int | None:

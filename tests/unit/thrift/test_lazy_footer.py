@@ -462,3 +462,55 @@ def test_row_group_extents_at_open_on_the_corpus() -> None:
                                     for rg in eager.row_groups or []], path
         compared += 1
     assert compared > 50
+
+
+def test_a_remembered_schema_is_skipped_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk over the top-level fields remembers the last schema and column orders it
+    walked: a footer holding the same bytes there (a folder of files of one schema) skips
+    them at once, and decodes as eagerly."""
+    from parquet_core.thrift import lazy_footer
+
+    parse_file_metadata(_SEED, _fail)          # remembered
+    walked: list[int] = []
+    real = lazy_footer._Walker.value
+
+    def counting(self: Any, ftype: int, pos: int) -> int:
+        walked.append(pos)
+        return real(self, ftype, pos)
+
+    monkeypatch.setattr(lazy_footer._Walker, "value", counting)
+    raw, used = _lazy_full(_SEED)
+    assert used == len(_SEED)
+    assert raw == parse(_SEED, pt.FileMetaData)[0]
+    start, end = lazy_state(raw).schema_span
+    assert _SEED[start:end] == lazy_footer._SEEN_VALUES[(2, 9)]     # 9: a thrift list
+    assert start not in walked
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, len(_SEED) - 1), st.integers(0, 255)), min_size=1, max_size=3),
+       st.sampled_from(["set", "insert", "delete", "truncate"]))
+def test_mutated_footers_after_a_remembered_one_decode_as_eagerly(edits: list[tuple[int, int]], how: str) -> None:
+    """Each mutated footer is decoded just after the intact one (whose schema and column
+    orders the walk then remembers): lazily, it equals the eager decode or raises its error."""
+    b = bytearray(_SEED)
+    for pos, val in edits:
+        pos = min(pos, len(b) - 1)
+        if how == "set":
+            b[pos] = val
+        elif how == "insert":
+            b.insert(pos, val)
+        elif how == "delete" and len(b) > 1:
+            del b[pos]
+        elif how == "truncate":
+            del b[max(pos, 1):]
+    buf = bytes(b)
+    parse_file_metadata(_SEED, _fail)
+    lazy = _outcome(lambda: _lazy_full(buf))
+    ref = _outcome(lambda: parse(buf, pt.FileMetaData))
+    assert lazy[0] == ref[0]
+    if lazy[0] == "ok":
+        assert lazy[1][1] == ref[1][1]
+        assert lazy[1][0] == ref[1][0]
+    else:
+        assert lazy[1:] == ref[1:]
