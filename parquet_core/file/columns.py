@@ -18,6 +18,7 @@ says why.  The readers below only ever see shapes.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from parquet_core.errors import ParquetSchemaError, add_context, add_note
@@ -133,6 +134,18 @@ class _ShapesByName(Mapping[str, Shape]):
         return len(set(self._schema.names))
 
 
+def _shape(shapes: list[Shape | None], errors: dict[int, ParquetSchemaError], pos: int) -> Shape:
+    """:meth:`FileColumns.shape`."""
+    shape = shapes[pos]
+    if shape is None:
+        stored = errors[pos]
+        err = ParquetSchemaError(*stored.args)
+        for note in getattr(stored, "__notes__", ()):
+            add_note(err, note)
+        raise err
+    return shape
+
+
 class FileColumns:
     """Top-level fields, their shapes and leaf lookup for one file's schema.
 
@@ -153,8 +166,10 @@ class FileColumns:
         self._shapes = layout.shapes
         self._errors = layout.errors
         self.schema: Schema = FileSchema(self.fields, metadata)
-        #: Top-level name -> its Shape (see :meth:`shape` for a field that has none).
-        self.shapes: Mapping[str, Shape] = _ShapesByName(self.schema, self.shape)
+        #: Top-level name -> its Shape (see :meth:`shape` for a field that has none).  Given
+        #: the shapes, not this object's bound method: a cycle through it would keep the
+        #: file's footer alive until the cyclic collector runs rather than until last used.
+        self.shapes: Mapping[str, Shape] = _ShapesByName(self.schema, partial(_shape, self._shapes, self._errors))
 
     def shape(self, pos: int) -> Shape:
         """The shape of the top-level field at *pos*.
@@ -164,14 +179,7 @@ class FileColumns:
         ParquetSchemaError
             For a group the reader cannot lay out (the error says why; a new one each time).
         """
-        shape = self._shapes[pos]
-        if shape is None:
-            stored = self._errors[pos]
-            err = ParquetSchemaError(*stored.args)
-            for note in getattr(stored, "__notes__", ()):
-                add_note(err, note)
-            raise err
-        return shape
+        return _shape(self._shapes, self._errors, pos)
 
     # -- names -------------------------------------------------------------------
     def _top(self, name: str) -> int:

@@ -222,7 +222,8 @@ def test_equal_arrow_schemas_with_other_storage_are_not_joined(tmp_path) -> None
              for d in b.ctx.metadata.schema.columns]
     assert [d.physical_type for d in b.ctx.metadata.schema.columns][0] == PhysicalType.INT32
     ctx = SimpleNamespace(indexes=b.ctx.indexes, metadata=SimpleNamespace(schema=SimpleNamespace(columns=descs)))
-    other = small_files.LightRead(ctx, b.selected, b.parts, b.schema, b.key_values, b.typed)  # type: ignore[arg-type]
+    other = small_files.LightRead(ctx, b.selected, b.parts, pc.Schema(b.fields), b.key_values,  # type: ignore[arg-type]
+                                  b.typed)
     assert not a.joins(other)
 
 
