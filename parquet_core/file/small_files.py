@@ -35,7 +35,8 @@ class LightRead:
     """One file's selected fields decoded up to their values (:meth:`ParquetFile.light_read`),
     waiting to be joined with other files' (:func:`join_light_reads`)."""
 
-    __slots__ = ("ctx", "selected", "parts", "num_rows", "fields", "key_values", "typed", "nbytes", "layout")
+    __slots__ = ("ctx", "selected", "parts", "num_rows", "fields", "key_values", "typed", "nbytes", "descriptor",
+                 "_storage")
 
     def __init__(self, ctx: ReadContext, selected: Sequence[Selected], parts: list[SimplePart],
                  schema: Any, key_values: Any, typed: Callable[[Table], Table], rg: int = 0) -> None:
@@ -48,18 +49,26 @@ class LightRead:
         self.typed: Callable[[Table], Table] | None = typed   # the file's read types applied to a table
         #: the uncompressed bytes of the chunks read (about what the parts hold)
         self.nbytes = sum(ctx.indexes.chunk(rg, shape.leaves[0]).total_uncompressed_size for _, shape in selected)
-        #: how each selected leaf is stored: equal Arrow schemas can hide different physical
-        #: storage (a decimal in INT32 in one file, INT64 in the next, neither with an Arrow
-        #: schema), and a run's values are built with the first file's descriptors
-        descs = ctx.metadata.schema.columns
-        self.layout = [(d.physical_type, d.type_length, d.data_type, d.max_definition_level, d.max_repetition_level)
-                       for d in (descs[shape.leaves[0]] for _, shape in selected)]
+        #: the file's schema descriptor (files whose footers hold the same schema bytes share one)
+        self.descriptor = ctx.metadata.schema
+        self._storage: list[tuple[Any, ...]] | None = None
 
     def joins(self, other: LightRead) -> bool:
         """Whether *other* may be joined with this file: the same fields read, the same
         schema and key/values (so the same types and the same column descriptors)."""
-        return (self.selected is other.selected or [f for f, _ in self.selected] == [f for f, _ in other.selected]) \
-            and self.fields == other.fields and self.key_values == other.key_values and self.layout == other.layout
+        return [f for f, _ in self.selected] == [f for f, _ in other.selected] and \
+            self.fields == other.fields and self.key_values == other.key_values and \
+            (self.descriptor is other.descriptor or self.storage() == other.storage())
+
+    def storage(self) -> list[tuple[Any, ...]]:
+        """How each selected leaf is stored: equal Arrow schemas can hide different physical
+        storage (a decimal in INT32 in one file, INT64 in the next, neither with an Arrow
+        schema), and a run's values are built with the first file's descriptors."""
+        if self._storage is None:
+            descs = self.descriptor.columns
+            self._storage = [(d.physical_type, d.type_length, d.data_type, d.max_definition_level,
+                              d.max_repetition_level) for d in (descs[shape.leaves[0]] for _, shape in self.selected)]
+        return self._storage
 
     def release(self) -> None:
         """Drop the read context and read types, which only a run's first file lends to the

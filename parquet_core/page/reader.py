@@ -563,7 +563,25 @@ def few_plain_pages(buf: memoryview, codec: Any, plain: bool, num_values: int, v
             return None
         if verify_crc and header.crc is not None:
             _verify_crc(header, stored)
-        page = _make_page(header, stored, codec, plain, ordinal, base_offset + pos, limits)
+        page: Page
+        if ptype == PageType.DATA_PAGE:
+            # _make_page's v1 branch written out (the page of every chunk of small files)
+            h = header.data_page_header
+            if h is None or h.num_values is None or h.num_values < 0:
+                raise ParquetFormatError("data page without a valid header")
+            limits.check_count(h.num_values)
+            usize = header.uncompressed_page_size
+            if plain:
+                if len(stored) != usize:
+                    raise ParquetFormatError(
+                        f"uncompressed page body is {len(stored)} bytes, header says {usize}")
+                body: Any = stored
+            else:
+                body = codec.decompress(stored, usize)
+            page = DataPageV1(h.num_values, h.encoding, h.definition_level_encoding,
+                              h.repetition_level_encoding, body, ordinal, base_offset + pos)
+        else:
+            page = _make_page(header, stored, codec, plain, ordinal, base_offset + pos, limits)
         if ptype != PageType.DICTIONARY_PAGE:
             if page.num_values > num_values - seen:
                 raise _overfull(page, num_values, seen, ordinal, base_offset + end)
