@@ -12,6 +12,8 @@ itself) and :func:`_plain_pages` (the walk and :func:`decode_pages` fused, for
     iter_pages(chunk bytes)        walk_pages -> decode_pages (the value count check)
     read_page(one page's bytes)    the first page of walk_pages, decoded
     iter_page_headers(chunk bytes) walk_pages, bodies untouched (inspection)
+    few_plain_pages(chunk bytes)   _plain_pages as a list, for chunks of at most two pages
+                                   (the light read of small files); None for any other
     file.chunk_reader              walk_pages over a read-ahead window (lazy walk)
 
 :func:`decode_pages` decrypts each body, checks its CRC and decompresses it
