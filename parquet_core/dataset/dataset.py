@@ -52,6 +52,7 @@ from parquet_core.errors import (
     out_of_memory,
     refuses_memory_errors,
 )
+from parquet_core.file.columns import FileSchema
 from parquet_core.file.filesystem import FileSystem, IOStats, LocalFileSystem, resolve_filesystem
 from parquet_core.file.pushdown import PruneReport
 from parquet_core.file.read_types import arrow_key_values, coerce_int96_schema
@@ -751,6 +752,21 @@ class ParquetDataset:
         misses = hits = 0
         summary = self._summary
 
+        # each file's schema as read() unifies it (its fields): one per schema descriptor (files
+        # of one schema share theirs) rather than the file's own, which holds its footer's
+        # objects until the read ends
+        unfootered: dict[int, tuple[Any, Schema]] = {}
+
+        def schema_of(pf: ParquetFile) -> Schema:
+            sch = pf.schema_arrow
+            if type(sch) is not FileSchema:     # read types given: as the file gives it
+                return sch
+            desc = pf.metadata.schema
+            got = unfootered.get(id(desc))
+            if got is None or got[0] is not desc:
+                got = unfootered[id(desc)] = (desc, Schema(sch.fields))
+            return got[1]
+
         def add(frs: Sequence[Fragment], counts: Sequence[int], table: Table) -> None:
             runs.append((frs, counts, table))
             if table.metadata is not None:
@@ -779,7 +795,7 @@ class ParquetDataset:
                 pf = summary.pf
                 big = use_threads and sum(pf.metadata.row_group(g).total_byte_size
                                           for g in groups) >= THREADS_MIN_FILE_BYTES
-                schemas.append(pf.schema_arrow)
+                schemas.append(schema_of(pf))
                 if rest is True and fixed is not None and (big or len(groups) != 1 or not tries):
                     if batch:
                         flush()
@@ -801,7 +817,7 @@ class ParquetDataset:
             else:
                 with self.open_fragment(frag) as pf:
                     rest, wanted = self._file_columns(pf, frag, rest, columns, fixed)
-                    schemas.append(pf.schema_arrow)
+                    schemas.append(schema_of(pf))
                     if rest is False:
                         table = Table(Schema([]), [], 0)
                     else:
@@ -820,6 +836,8 @@ class ParquetDataset:
                 if whole or (batch and (held + light.nbytes > SMALL_FILES_RUN_BYTES or not batch[0][1].joins(light))):
                     flush()
                     held = 0
+                if batch:
+                    light.release()     # the run's first file lends the join its context
                 batch.append((frag, light))
                 held += light.nbytes
             else:

@@ -33,7 +33,8 @@ from parquet_core.column.data import ColumnData
 from parquet_core.column.outputs import ARENA_COLUMN_MIN_BYTES, ARENA_MIN_BYTES, OutputArena, serving
 from parquet_core.column.reader import PendingRange, read_column_chunks, read_page_range
 from parquet_core.column.simple_chunks import read_simple_chunk
-from parquet_core.constants import Encoding, PageType, PhysicalType
+from parquet_core.compression import get_codec
+from parquet_core.constants import CompressionCodec, Encoding, PageType, PhysicalType
 from parquet_core.encryption.context import PLAINTEXT
 from parquet_core.errors import (
     ParquetError,
@@ -47,8 +48,10 @@ from parquet_core.file.columns import FileColumns, Selected
 from parquet_core.file.indexes import FileIndexes
 from parquet_core.file.pushdown import select_pages
 from parquet_core.metadata.wrappers import FileMetadata
+from parquet_core.page.limits import PageLimits
 from parquet_core.page.model import Page
-from parquet_core.page.reader import RawPage, decode_pages, walk_pages
+from parquet_core.page.reader import RawPage, decode_pages, few_plain_pages, walk_pages
+from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.nested import Shape
 from parquet_core.schema.types import Field
 from parquet_core.table.arrays import Array
@@ -256,6 +259,37 @@ def light_pages(ctx: ReadContext, reader: ColumnChunkReader) -> tuple[list[Page]
     if len(first) == 3:
         return None, chain(first, pages), num_rows
     return first, None, num_rows
+
+
+def light_chunk_pages(ctx: ReadContext, rg: int, leaf: int, num_rows: int,
+                      codecs: dict[int, tuple[Any, bool]]) -> tuple[list[Page] | None, ColumnDescriptor]:
+    """:func:`light_pages` of one chunk with the set-up shared by the chunks of a file: no
+    :class:`ColumnChunkReader` built, *num_rows* (the row group's) given, each codec's page
+    decompressor made once per file (*codecs*, filled here).  The same checks in the same
+    order; ``(pages, descriptor)``, *pages* None when the chunk is not of the light shape
+    or holds more than two pages (or a page type the walk skips: the caller then asks
+    :func:`light_pages`, which decides).  Raises what reading the pages raises."""
+    chunk = ctx.indexes.chunk(rg, leaf)
+    desc = chunk.descriptor
+    size = chunk.total_uncompressed_size
+    if chunk.decryptor is not None or desc.max_repetition_level or size > LIGHT_MAX_BYTES:
+        return None, desc
+    num_values = chunk.num_values
+    if num_values != num_rows:      # ColumnChunkReader.check_rows
+        raise ParquetFormatError(f"column chunk has {num_values} values for {num_rows} rows")
+    limits = PageLimits.of(ctx.indexes.options, desc, size)
+    limits.check_count(num_values, "column chunk")      # ColumnChunkReader.check_decoded
+    source = ctx.sources.for_chunk(chunk)
+    start, length = chunk.byte_range(source.size)
+    codec_id = chunk.codec_id
+    got = codecs.get(codec_id)
+    if got is None:
+        got = codecs[codec_id] = (get_codec(codec_id).page_decompressor(),
+                                  codec_id == CompressionCodec.UNCOMPRESSED)
+    buf = source.read_at(start, length)
+    if type(buf) is not memoryview or buf.format != "B" or buf.ndim != 1:
+        buf = memoryview(buf).cast("B")
+    return few_plain_pages(buf, got[0], got[1], num_values, ctx.indexes.verify_crc, start, limits), desc
 
 
 def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool,

@@ -212,6 +212,11 @@ class ReaderOptions:
         return self.use_threads if use_threads is None else _flag("use_threads", use_threads)
 
     def _replace(self, kwargs: Mapping[str, Any]) -> ReaderOptions:
+        for name, value in kwargs.items():
+            if value is not None or name not in _PLAIN_NAMES:
+                break
+        else:   # only our own options (or aliases), none given: this object (a file opened
+            return self     # with a dataset's options, once per file of a folder)
         changes: dict[str, Any] = {}
         for name, value in kwargs.items():
             target = READER_ALIASES.get(name, name)
@@ -232,6 +237,8 @@ class ReaderOptions:
 _NAMES = tuple(f.name for f in dataclasses.fields(ReaderOptions))
 #: pyarrow's name -> ours
 READER_ALIASES: Mapping[str, str] = {"decryption_properties": "decryption"}
+#: names that :meth:`ReaderOptions._replace` takes as they are (no pyarrow-only check)
+_PLAIN_NAMES = frozenset((*_NAMES, *READER_ALIASES))
 
 
 def reader_options(options: ReaderOptions | None = None, **kwargs: Any) -> ReaderOptions:

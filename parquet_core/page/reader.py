@@ -12,6 +12,8 @@ itself) and :func:`_plain_pages` (the walk and :func:`decode_pages` fused, for
     iter_pages(chunk bytes)        walk_pages -> decode_pages (the value count check)
     read_page(one page's bytes)    the first page of walk_pages, decoded
     iter_page_headers(chunk bytes) walk_pages, bodies untouched (inspection)
+    few_plain_pages(chunk bytes)   _plain_pages as a list, for chunks of at most two pages
+                                   (the light read of small files); None for any other
     file.chunk_reader              walk_pages over a read-ahead window (lazy walk)
 
 :func:`decode_pages` decrypts each body, checks its CRC and decompresses it
@@ -532,6 +534,67 @@ def _plain_pages(buf: memoryview, codec_id: int, num_values: int, verify_crc: bo
     if seen < num_values:
         raise ParquetFormatError(
             f"column chunk ends after {seen} values; its metadata promises {num_values}")
+
+
+def few_plain_pages(buf: memoryview, codec: Any, plain: bool, num_values: int, verify_crc: bool,
+                    base_offset: int, limits: PageLimits, most: int = 2) -> list[Page] | None:
+    """The pages :func:`iter_pages` gives for a plaintext chunk that holds at most *most*
+    pages, as a list, with the same checks in the same order (errors carry no page note:
+    the caller reads a failing chunk again through :func:`iter_pages`, which names it);
+    None for a chunk of more pages or one holding a page type the walk skips (INDEX_PAGE,
+    later types): the caller reads it through :func:`iter_pages`.
+
+    *codec* is ``get_codec(codec_id).page_decompressor()`` (*plain*: the codec is
+    UNCOMPRESSED), made once by the caller for all the chunks of a file.  For the
+    light read of small files, whose chunks are a dictionary page and one data page:
+    a list instead of a generator and its ``islice``, and no per-chunk codec lookup."""
+    headers = _header_parser(False)
+    length = len(buf)
+    pos = seen = ordinal = 0
+    out: list[Page] = []
+    while seen < num_values and pos < length:
+        if len(out) == most:
+            return None
+        header, hlen = headers(buf, pos)
+        _check_sizes(header, pos, hlen, length, limits)
+        end = pos + hlen + header.compressed_page_size
+        stored = buf[pos + hlen:end]
+        _check_required_fields(header)
+        ptype = header.type
+        if ptype not in _KNOWN_PAGES:
+            return None
+        if verify_crc and header.crc is not None:
+            _verify_crc(header, stored)
+        page: Page
+        if ptype == PageType.DATA_PAGE:
+            # _make_page's v1 branch written out (the page of every chunk of small files)
+            h = header.data_page_header
+            if h is None or h.num_values is None or h.num_values < 0:
+                raise ParquetFormatError("data page without a valid header")
+            limits.check_count(h.num_values)
+            usize = header.uncompressed_page_size
+            if plain:
+                if len(stored) != usize:
+                    raise ParquetFormatError(
+                        f"uncompressed page body is {len(stored)} bytes, header says {usize}")
+                body: Any = stored
+            else:
+                body = codec.decompress(stored, usize)
+            page = DataPageV1(h.num_values, h.encoding, h.definition_level_encoding,
+                              h.repetition_level_encoding, body, ordinal, base_offset + pos)
+        else:
+            page = _make_page(header, stored, codec, plain, ordinal, base_offset + pos, limits)
+        if ptype != PageType.DICTIONARY_PAGE:
+            if page.num_values > num_values - seen:
+                raise _overfull(page, num_values, seen, ordinal, base_offset + end)
+            seen += page.num_values
+            ordinal += 1
+        pos = end
+        out.append(page)
+    if seen < num_values:
+        raise ParquetFormatError(
+            f"column chunk ends after {seen} values; its metadata promises {num_values}")
+    return out
 
 
 def read_page(buf: bytes | memoryview, codec_id: int, *, ordinal: int = 0, verify_crc: bool = True,

@@ -222,5 +222,52 @@ def test_equal_arrow_schemas_with_other_storage_are_not_joined(tmp_path) -> None
              for d in b.ctx.metadata.schema.columns]
     assert [d.physical_type for d in b.ctx.metadata.schema.columns][0] == PhysicalType.INT32
     ctx = SimpleNamespace(indexes=b.ctx.indexes, metadata=SimpleNamespace(schema=SimpleNamespace(columns=descs)))
-    other = small_files.LightRead(ctx, b.selected, b.parts, b.schema, b.key_values, b.typed)  # type: ignore[arg-type]
+    other = small_files.LightRead(ctx, b.selected, b.parts, pc.Schema(b.fields), b.key_values,  # type: ignore[arg-type]
+                                  b.typed)
     assert not a.joins(other)
+
+
+@pytest.mark.parametrize("damage", ["crc", "body", "values"])
+def test_a_damaged_page_in_one_file_is_named_with_that_file(tmp_path, damage: str) -> None:
+    """The light read walks each file's chunks with the page checks of the general walk
+    (CRC, the snappy body's declared size, the values the metadata promises): a damaged
+    data page in the third file of a folder gives the error reading that file alone
+    gives, naming it; the files before it are not the ones named."""
+    from parquet_core.page.reader import _parse_header
+
+    folder = tmp_path / f"bad_{damage}"
+    folder.mkdir()
+    for k in range(5):
+        pq.write_table(_part(k, 200), str(folder / f"part-{k}.parquet"), write_page_checksum=True,
+                       compression="none" if damage == "crc" else "snappy")
+    path = str(folder / "part-2.parquet")
+    with open(path, "rb") as f:
+        raw = bytearray(f.read())
+    meta = pq.ParquetFile(path).metadata.row_group(0)
+    col = meta.column(3)      # qty: a dictionary page and one data page
+    at = col.data_page_offset
+    header, hlen = _parse_header(memoryview(bytes(raw)), at)
+    body = at + hlen
+    if damage == "crc":
+        # a byte of x's dictionary (its distinct doubles: the values themselves): only the
+        # page's CRC tells the damage
+        x_at = meta.column(1).dictionary_page_offset
+        x_header, x_hlen = _parse_header(memoryview(bytes(raw)), x_at)
+        raw[x_at + x_hlen + x_header.compressed_page_size // 2] ^= 0x55
+    elif damage == "body":
+        raw[body] ^= 0x7F          # the snappy preamble: another uncompressed size
+    else:
+        # the data page claims one value fewer (the crc covers the body, not the header):
+        # the chunk then ends short of the values its metadata promises
+        n = header.data_page_header.num_values
+        assert n == 200
+        from parquet_core.thrift.codec import serialize
+
+        header.data_page_header.num_values = n - 1
+        new = serialize(header)
+        assert len(new) == hlen
+        raw[at:at + hlen] = new
+    alone, info = _errors_alone_and_in_folder(path, bytes(raw), folder)
+    assert "part-2.parquet" in str(info) and "part-1.parquet" not in str(info)
+    assert type(info) is type(alone)
+    assert str(alone).split(": ", 1)[-1] in str(info)

@@ -47,3 +47,52 @@ def test_plain_loop_equals_walk_and_decode(chunk, at, byte, how, verify_crc) -> 
     fast = _outcome(reader.iter_pages(data, chunk.codec, num_values, verify_crc=verify_crc, base_offset=100))
     slow = _outcome(_general(data, chunk.codec, num_values, verify_crc))
     assert fast == slow
+
+
+def _skips_a_page(buf) -> bool:
+    """Whether the walk of *buf* meets a page type the readers skip (INDEX_PAGE, later ones)."""
+    view = memoryview(buf)
+    try:
+        return any(h.type not in reader._KNOWN_PAGES for h, *_ in reader.walk_pages(view, len(view), statistics=False))
+    except ParquetError:
+        return False
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(chunks(), st.integers(0, 1 << 30), st.integers(0, 255), st.integers(0, 4), st.booleans())
+def test_few_pages_list_equals_the_plain_loop(chunk, at, byte, how, verify_crc) -> None:
+    """``few_plain_pages`` (the light read of small files): the pages of a chunk of at most
+    two pages as iter_pages gives them, or iter_pages' error (its type and message: the
+    caller reads a failing chunk again through iter_pages for the notes); None only for a
+    chunk of more pages, one holding a page type the walk skips, or one that fails later."""
+    from parquet_core.compression import get_codec
+    from parquet_core.constants import CompressionCodec
+
+    data = chunk.data
+    num_values = chunk.num_values
+    if how == 1 and data:
+        bad = bytearray(data)
+        bad[at % len(data)] = byte
+        data = bytes(bad)
+    elif how == 2:
+        data = data[:at % (len(data) + 1)]
+    elif how == 3:
+        num_values = at % (num_values + 1)
+    elif how == 4:
+        num_values += 1 + at % 3       # the metadata promises more values than the pages hold
+    general = _outcome(reader.iter_pages(data, chunk.codec, num_values, verify_crc=verify_crc, base_offset=100))
+    limits = reader.DEFAULT_LIMITS
+    try:
+        codec = get_codec(chunk.codec).page_decompressor()
+    except ParquetError:
+        return      # a codec this build cannot read: the caller's page walk reports it
+    try:
+        few = reader.few_plain_pages(memoryview(data), codec, chunk.codec == CompressionCodec.UNCOMPRESSED,
+                                     num_values, verify_crc, 100, limits)
+    except ParquetError as exc:
+        assert general[0] == type(exc).__name__ and general[1] == str(exc)
+        return
+    if few is None:
+        assert general[0] != "ok" or len(general[1]) > 2 or _skips_a_page(data)
+    else:
+        assert len(few) <= 2 and _outcome(few) == general

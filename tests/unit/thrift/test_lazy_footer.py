@@ -498,3 +498,4 @@ def test_row_group_extents_at_open_on_the_corpus() -> None:
                                     for rg in eager.row_groups or []], path
         compared += 1
     assert compared > 50
+
