@@ -229,7 +229,7 @@ def _light_chunk(ctx: ReadContext, reader: ColumnChunkReader) -> tuple[ColumnDat
     and named there).  A chunk whose pages fail to read, or whose level count is wrong,
     gives ``(None, None)``: the general path reads it again and raises the error, named."""
     try:
-        first, rest, num_rows = light_pages(ctx, reader)
+        first, rest, num_rows = light_pages(ctx, reader, shared=True)   # only for a whole-chunk read
         if first is None:
             return None, rest
         data = read_simple_chunk(first, reader.descriptor)
@@ -240,18 +240,20 @@ def _light_chunk(ctx: ReadContext, reader: ColumnChunkReader) -> tuple[ColumnDat
     return (data, None) if data.num_levels == num_rows else (None, None)
 
 
-def light_pages(ctx: ReadContext, reader: ColumnChunkReader) -> tuple[list[Page] | None, Iterator[Page] | None, int]:
+def light_pages(ctx: ReadContext, reader: ColumnChunkReader,
+                shared: bool = False) -> tuple[list[Page] | None, Iterator[Page] | None, int]:
     """The pages of a chunk that may be of the light shape (plaintext, unrepeated, small,
     at most two pages): ``(pages, None, rows of its row group)``; else ``(None, pages, rows)``
     with *pages* the pages read so far followed by the rest (a third page was read), or
-    ``(None, None, rows)`` when no page was read.  Raises what reading the pages raises."""
+    ``(None, None, rows)`` when no page was read.  Raises what reading the pages raises.
+    *shared*: as :meth:`ColumnChunkReader.pages` (the caller holds every page to the end)."""
     num_rows = ctx.metadata.row_group(reader.row_group).num_rows
     if reader.crypto is not PLAINTEXT or reader.descriptor.max_repetition_level or \
             reader.chunk.total_uncompressed_size > LIGHT_MAX_BYTES:
         return None, None, num_rows
     reader.check_rows(num_rows)
     reader.check_decoded()
-    pages = reader.pages()
+    pages = reader.pages(shared=shared)
     first = list(islice(pages, 3))
     if len(first) == 3:
         return None, chain(first, pages), num_rows
@@ -283,7 +285,7 @@ def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool
                 continue
             reader.check_rows(ctx.metadata.row_group(reader.row_group).num_rows)
             reader.check_decoded()
-            yield reader.pages()
+            yield reader.pages(shared=not keep)   # read_column_chunks holds every page to the end
 
     try:
         data, per_chunk = read_column_chunks(chunks(), desc, keep)
