@@ -532,7 +532,8 @@ _DATA_PAGES = (int(PageType.DATA_PAGE), int(PageType.DATA_PAGE_V2))
 def plan_outputs(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence[int],
                  max_chunk_bytes: int | None = None) -> OutputArena | None:
     """One :class:`OutputArena` for the selected leaves of *groups* whose values will be one
-    fixed-width array of a value per row: unrepeated, INT32/INT64/FLOAT/DOUBLE, every chunk
+    fixed-width array of a value per row: unrepeated, INT32/INT64/FLOAT/DOUBLE or
+    FIXED_LEN_BYTE_ARRAY (rows of its length: decimals, as TPC-H money columns), every chunk
     dictionary-encoded (its encoding statistics, when written, list no other data pages)
     and without nulls (no definition levels, or statistics counting none), read whole (no
     kept dictionary), each of 1 to 4 MiB (larger arrays get huge pages of their own; the
@@ -553,6 +554,8 @@ def plan_outputs(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
             for leaf in shape.leaves:
                 desc = descs[leaf]
                 size = _VALUE_BYTES.get(desc.physical_type)
+                if desc.physical_type == PhysicalType.FIXED_LEN_BYTE_ARRAY and (desc.type_length or 0) > 0:
+                    size = desc.type_length     # rows of that many bytes (decimals, UUIDs, float16)
                 if size is None or desc.max_repetition_level or ctx.keeps(field, shape, leaf):
                     continue
                 if not ARENA_COLUMN_MIN_BYTES <= rows * size < ARENA_MIN_BYTES:
@@ -592,10 +595,10 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
     # threads: one task per (leaf, row group), small neighbours batched (run_tasks); in order:
     # one per leaf, its values copied together once
     per_group = use_threads and len(groups) > 1
-    # the leaves' values in one allocation, for a read on the calling thread only: on the
-    # pool, pieces of row groups decoded apart are joined and a big chunk may be decoded as
-    # page ranges (_split_big), which would leave its planned slice unused
-    outputs = None if use_threads else plan_outputs(ctx, selected, groups)
+    # the leaves' values in one allocation, unless row groups are decoded apart (on the
+    # pool, each in a task of its own: their pieces are joined); a chunk decoded as page
+    # ranges on the pool (_split_big) leaves its planned slice unused, never written
+    outputs = None if per_group else plan_outputs(ctx, selected, groups)
     for field, shape in selected:
         slots: list[tuple[int, Any]] = []
         for leaf in shape.leaves:
