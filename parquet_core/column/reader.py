@@ -742,7 +742,8 @@ class _ChunkDecoder:
             if type(dictionary) is np.ndarray:
                 if dictionary.ndim == 1:
                     out = output_array(run.total, dictionary.dtype)
-                elif dictionary.ndim == 2 and dictionary.dtype == np.uint8:    # FIXED_LEN_BYTE_ARRAY
+                elif self.ptype == PhysicalType.FIXED_LEN_BYTE_ARRAY and dictionary.ndim == 2 and \
+                        dictionary.dtype == np.uint8:       # rows of type_length bytes
                     out = output_rows(run.total, dictionary.shape[1])
             got = _lookup_values(run, out)
             if got is not None:
