@@ -41,7 +41,8 @@ from typing import Any, Iterator, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["ARENA_COLUMN_MIN_BYTES", "ARENA_MIN_BYTES", "OutputArena", "output_array", "served", "serving"]
+__all__ = ["ARENA_COLUMN_MIN_BYTES", "ARENA_MIN_BYTES", "OutputArena", "output_array", "output_rows", "served",
+           "serving"]
 
 #: Reads whose planned columns hold fewer bytes than this allocate per column: numpy asks
 #: for huge pages from 4 MiB, and below it the fresh pages cost little.
@@ -138,4 +139,13 @@ def output_array(n: int, dtype: np.dtype[Any]) -> npt.NDArray[Any] | None:
     if out is not None:
         _LOCAL.arena = None         # one slice per leaf
     return out
+
+
+def output_rows(n: int, width: int) -> npt.NDArray[np.uint8] | None:
+    """:func:`output_array` of *n* rows of *width* bytes (FIXED_LEN_BYTE_ARRAY values):
+    an uninitialised ``(n, width)`` uint8 view of this thread's arena, or None."""
+    if width <= 0:
+        return None
+    out = output_array(n, np.dtype((np.void, width)))
+    return None if out is None else out.view(np.uint8).reshape(n, width)
 

@@ -60,7 +60,7 @@ from parquet_core._kernels.binary import ByteArrays, BytesPlan
 from parquet_core._kernels.counting import is_counting
 from parquet_core.column.data import ChunkDictionary, ColumnData
 from parquet_core.column.levels import read_levels_v1, read_levels_v2
-from parquet_core.column.outputs import output_array
+from parquet_core.column.outputs import output_array, output_rows
 from parquet_core.column.page_slices import slice_pages
 from parquet_core.constants import Encoding, PhysicalType
 from parquet_core.encodings import decode_values, empty_values
@@ -738,8 +738,13 @@ class _ChunkDecoder:
             # a slice of the read's arena, when one was planned for this column (one
             # allocation for the read's columns: column.outputs); it would go unused
             # otherwise, so the dictionary is then copied into it
-            out = (output_array(run.total, dictionary.dtype)
-                   if type(dictionary) is np.ndarray and dictionary.ndim == 1 else None)
+            out = None
+            if type(dictionary) is np.ndarray:
+                if dictionary.ndim == 1:
+                    out = output_array(run.total, dictionary.dtype)
+                elif self.ptype == PhysicalType.FIXED_LEN_BYTE_ARRAY and dictionary.ndim == 2 and \
+                        dictionary.dtype == np.uint8:       # rows of type_length bytes
+                    out = output_rows(run.total, dictionary.shape[1])
             got = _lookup_values(run, out)
             if got is not None:
                 run.values = got

@@ -107,6 +107,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from parquet_core.compression.base import (
     _backend_failure,
@@ -199,6 +200,10 @@ def _snappy_declared_length(data: bytes | memoryview) -> int:
 #: A raw Snappy block expands at most this much: its densest element, a 3-byte copy
 #: (tag and 2-byte offset), stands for at most 64 bytes.
 SNAPPY_MAX_RATIO = 22
+
+#: The most bytes one shared block of a chunk's decompressed data pages holds
+#: (:meth:`_SnappyPages.decompress_page`); a page larger than this gets a block of its size.
+SHARED_BLOCK_MAX = 64 << 20
 
 #: Output bytes a streaming decoder is asked for at a time (see the module docstring).
 _STEP = 1 << 22
@@ -310,13 +315,46 @@ class _SnappyPages:
     empty or negative size, goes through the codec's own method; every other page gets the
     same checks in the same order and the same errors."""
 
-    __slots__ = ("codec", "into")
+    __slots__ = ("codec", "into", "_block", "_used", "_kind")
 
     def __init__(self, codec: SnappyCodec, into: Callable[[Any, Any], int]) -> None:
         self.codec = codec
         self.into = into
+        self._block: npt.NDArray[np.uint8] | None = None
+        self._used = 0
+        self._kind = -1
 
     def decompress(self, data: Any, n: int) -> bytes | memoryview:
+        return self._decompress(data, n, -1)
+
+    def decompress_page(self, data: Any, n: int, left: int, kind: int = 0) -> bytes | memoryview:
+        """:meth:`decompress` of a data page followed by *left* more stored bytes of its
+        chunk (the same checks and errors): the page lands in the next free slice of a
+        block shared with the chunk's following data pages.  One allocation serves the
+        chunk's pages instead of one each, and a decoder that needs the pages back to
+        back (PLAIN byte arrays: ``encodings.plain._join_pages``) finds them so and
+        copies nothing.  A block is sized for this page and the ones after it at this
+        page's ratio, 1/8 more, at most what those stored bytes can expand to
+        (:data:`SNAPPY_MAX_RATIO`) and at most :data:`SHARED_BLOCK_MAX` bytes; a page
+        that does not fit the rest of a block starts a new one, and so does a page of
+        another *kind* (its encoding: the pages of a dictionary fallback, PLAIN after
+        the dictionary's indices, compress differently and are decoded apart)."""
+        if kind != self._kind:
+            self._kind = kind
+            self._block = None
+        return self._decompress(data, n, left)
+
+    def _slice(self, n: int, stored: int, left: int) -> npt.NDArray[np.uint8]:
+        block, used = self._block, self._used
+        if block is None or block.size - used < n:
+            guess = n * left // stored
+            more = min(guess + (guess >> 3), SNAPPY_MAX_RATIO * left, max(SHARED_BLOCK_MAX - n, 0))
+            block = self._block = np.empty(n + more, dtype=np.uint8)
+            used = 0
+        self._used = used + n
+        return block[used:used + n]
+
+    def _decompress(self, data: Any, n: int, left: int) -> bytes | memoryview:
         if type(n) is not int or n <= 0 or type(data) is not memoryview or \
                 data.format != "B" or data.ndim != 1 or not len(data):
             return self.codec.decompress(data, n)
@@ -328,7 +366,7 @@ class _SnappyPages:
             raise ParquetFormatError(
                 f"{name}: {len(data)} compressed bytes cannot hold {n} bytes (a Snappy block "
                 f"expands at most {SNAPPY_MAX_RATIO}-fold)")
-        out = np.empty(n, dtype=np.uint8)
+        out = np.empty(n, dtype=np.uint8) if left < 0 else self._slice(n, len(data), left)
         try:
             written = self.into(data, out)
         except MemoryError:

@@ -778,12 +778,17 @@ def _scalar_pages(arrs: list[npt.NDArray[np.uint8]], counts: list[int], live: li
 def _owner(arr: npt.NDArray[np.uint8]) -> Any:
     """The object that owns ``arr``'s memory (a numpy array, or a buffer exporter)."""
     a = arr
-    while isinstance(a.base, np.ndarray):
-        a = a.base
-    owner = a.base
-    if owner is None:
-        return a
-    return owner.obj if isinstance(owner, memoryview) else owner
+    while True:
+        while isinstance(a.base, np.ndarray):
+            a = a.base
+        owner = a.base
+        if owner is None:
+            return a
+        if not isinstance(owner, memoryview):
+            return owner
+        if not isinstance(owner.obj, np.ndarray):
+            return owner.obj
+        a = owner.obj       # a view of an array's slice (pages decompressed into one block)
 
 
 def _shared_span(arrs: list[npt.NDArray[np.uint8]], sizes: npt.NDArray[np.int64]

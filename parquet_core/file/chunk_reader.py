@@ -219,13 +219,15 @@ class ColumnChunkReader:
         ``max_decoded_bytes`` (:meth:`pages` checks each page's as it comes)."""
         self.limits.check_count(self.chunk.num_values, "column chunk")
 
-    def pages(self) -> Iterator[Page]:
-        """Every page of the chunk, from one positional read of its bytes."""
+    def pages(self, shared: bool = False) -> Iterator[Page]:
+        """Every page of the chunk, from one positional read of its bytes (*shared*: the
+        caller holds them all until the chunk is decoded; see :func:`iter_pages`)."""
         start, length = self.byte_range
         buf = self.source.read_at(start, length)
         return iter_pages(buf, self.chunk.codec_id, self.chunk.num_values, verify_crc=self.verify_crc,
                           base_offset=start, crypto=self.crypto,
-                          dictionary_first=start != self.chunk.data_page_offset, limits=self.limits)
+                          dictionary_first=start != self.chunk.data_page_offset, limits=self.limits,
+                          shared=shared)
 
     def iter_pages_lazily(self) -> Iterator[Page]:
         """Every page of the chunk, read from the source as it is needed.

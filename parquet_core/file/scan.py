@@ -232,7 +232,7 @@ def _light_chunk(ctx: ReadContext, reader: ColumnChunkReader) -> tuple[ColumnDat
     and named there).  A chunk whose pages fail to read, or whose level count is wrong,
     gives ``(None, None)``: the general path reads it again and raises the error, named."""
     try:
-        first, rest, num_rows = light_pages(ctx, reader)
+        first, rest, num_rows = light_pages(ctx, reader, shared=True)   # only for a whole-chunk read
         if first is None:
             return None, rest
         data = read_simple_chunk(first, reader.descriptor)
@@ -243,18 +243,20 @@ def _light_chunk(ctx: ReadContext, reader: ColumnChunkReader) -> tuple[ColumnDat
     return (data, None) if data.num_levels == num_rows else (None, None)
 
 
-def light_pages(ctx: ReadContext, reader: ColumnChunkReader) -> tuple[list[Page] | None, Iterator[Page] | None, int]:
+def light_pages(ctx: ReadContext, reader: ColumnChunkReader,
+                shared: bool = False) -> tuple[list[Page] | None, Iterator[Page] | None, int]:
     """The pages of a chunk that may be of the light shape (plaintext, unrepeated, small,
     at most two pages): ``(pages, None, rows of its row group)``; else ``(None, pages, rows)``
     with *pages* the pages read so far followed by the rest (a third page was read), or
-    ``(None, None, rows)`` when no page was read.  Raises what reading the pages raises."""
+    ``(None, None, rows)`` when no page was read.  Raises what reading the pages raises.
+    *shared*: as :meth:`ColumnChunkReader.pages` (the caller holds every page to the end)."""
     num_rows = ctx.metadata.row_group(reader.row_group).num_rows
     if reader.crypto is not PLAINTEXT or reader.descriptor.max_repetition_level or \
             reader.chunk.total_uncompressed_size > LIGHT_MAX_BYTES:
         return None, None, num_rows
     reader.check_rows(num_rows)
     reader.check_decoded()
-    pages = reader.pages()
+    pages = reader.pages(shared=shared)
     first = list(islice(pages, 3))
     if len(first) == 3:
         return None, chain(first, pages), num_rows
@@ -317,7 +319,7 @@ def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool
                 continue
             reader.check_rows(ctx.metadata.row_group(reader.row_group).num_rows)
             reader.check_decoded()
-            yield reader.pages()
+            yield reader.pages(shared=not keep)   # read_column_chunks holds every page to the end
 
     try:
         data, per_chunk = read_column_chunks(chunks(), desc, keep)
@@ -564,7 +566,8 @@ _DATA_PAGES = (int(PageType.DATA_PAGE), int(PageType.DATA_PAGE_V2))
 def plan_outputs(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence[int],
                  max_chunk_bytes: int | None = None) -> OutputArena | None:
     """One :class:`OutputArena` for the selected leaves of *groups* whose values will be one
-    fixed-width array of a value per row: unrepeated, INT32/INT64/FLOAT/DOUBLE, every chunk
+    fixed-width array of a value per row: unrepeated, INT32/INT64/FLOAT/DOUBLE or
+    FIXED_LEN_BYTE_ARRAY (rows of its length: decimals, as TPC-H money columns), every chunk
     dictionary-encoded (its encoding statistics, when written, list no other data pages)
     and without nulls (no definition levels, or statistics counting none), read whole (no
     kept dictionary), each of 1 to 4 MiB (larger arrays get huge pages of their own; the
@@ -585,6 +588,8 @@ def plan_outputs(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
             for leaf in shape.leaves:
                 desc = descs[leaf]
                 size = _VALUE_BYTES.get(desc.physical_type)
+                if desc.physical_type == PhysicalType.FIXED_LEN_BYTE_ARRAY and (desc.type_length or 0) > 0:
+                    size = desc.type_length     # rows of that many bytes (decimals, UUIDs, float16)
                 if size is None or desc.max_repetition_level or ctx.keeps(field, shape, leaf):
                     continue
                 if not ARENA_COLUMN_MIN_BYTES <= rows * size < ARENA_MIN_BYTES:
@@ -624,10 +629,10 @@ def read_fields(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence
     # threads: one task per (leaf, row group), small neighbours batched (run_tasks); in order:
     # one per leaf, its values copied together once
     per_group = use_threads and len(groups) > 1
-    # the leaves' values in one allocation, for a read on the calling thread only: on the
-    # pool, pieces of row groups decoded apart are joined and a big chunk may be decoded as
-    # page ranges (_split_big), which would leave its planned slice unused
-    outputs = None if use_threads else plan_outputs(ctx, selected, groups)
+    # the leaves' values in one allocation, unless row groups are decoded apart (on the
+    # pool, each in a task of its own: their pieces are joined); a chunk decoded as page
+    # ranges on the pool (_split_big) leaves its planned slice unused, never written
+    outputs = None if per_group else plan_outputs(ctx, selected, groups)
     for field, shape in selected:
         slots: list[tuple[int, Any]] = []
         for leaf in shape.leaves:

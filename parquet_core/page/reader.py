@@ -234,17 +234,25 @@ def _verify_crc(header: Any, stored: memoryview) -> None:
             f"bytes give {actual:#010x}")
 
 
-def _decompress(codec: Any, data: memoryview, usize: int, is_plain: bool) -> bytes | memoryview:
+def _decompress(codec: Any, data: memoryview, usize: int, is_plain: bool, left: int = -1,
+                kind: int = 0) -> bytes | memoryview:
+    """A page body decompressed; *left* >= 0 (a data page of a chunk read whole, with that
+    many stored bytes after it) lets a codec that can put the chunk's data pages side by
+    side in one block (``decompress_page``; *kind*: the page's encoding) do so."""
     if is_plain:
         if len(data) != usize:
             raise ParquetFormatError(
                 f"uncompressed page body is {len(data)} bytes, header says {usize}")
         return data
+    if left >= 0:
+        into_block = getattr(codec, "decompress_page", None)
+        if into_block is not None:
+            return into_block(data, usize, left, kind)
     return codec.decompress(data, usize)
 
 
 def _v2_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal: int,
-             offset: int) -> DataPageV2:
+             offset: int, left: int = -1) -> DataPageV2:
     h = header.data_page_header_v2
     rl = h.repetition_levels_byte_length or 0
     dl = h.definition_levels_byte_length or 0
@@ -257,7 +265,7 @@ def _v2_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal: 
         raise ParquetFormatError("v2 page: uncompressed size smaller than its levels")
     body = stored[rl + dl:]
     if compressed and not plain:
-        values = codec.decompress(body, usize) if usize or len(body) else b""
+        values = _decompress(codec, body, usize, False, left, h.encoding) if usize or len(body) else b""
     else:
         values = _decompress(codec, body, usize, True)
     return DataPageV2(num_values=h.num_values, num_nulls=h.num_nulls or 0, num_rows=h.num_rows,
@@ -438,7 +446,8 @@ def decode_pages(raw_pages: Iterable[RawPage], codec_id: int, num_values: int | 
 
 def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
                verify_crc: bool = True, base_offset: int = 0, crypto: ChunkDecryption = PLAINTEXT,
-               dictionary_first: bool = False, limits: PageLimits = DEFAULT_LIMITS) -> Iterator[Page]:
+               dictionary_first: bool = False, limits: PageLimits = DEFAULT_LIMITS,
+               shared: bool = False) -> Iterator[Page]:
     """Yield the dictionary and data pages of one column chunk held in memory.
 
     Parameters
@@ -462,6 +471,12 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
         chunk needs it to authenticate its first header).
     limits:
         The :class:`~parquet_core.page.limits.PageLimits` of the chunk.
+    shared:
+        The caller holds every page until the whole chunk is decoded: a plaintext
+        chunk's data pages may then be decompressed side by side into one block
+        (:meth:`~parquet_core.compression.codecs._SnappyPages.decompress_page`),
+        which a page-by-page consumer must not ask for (a page it drops would stay
+        held by the block).
 
     Raises
     ------
@@ -471,7 +486,7 @@ def iter_pages(chunk: bytes | memoryview, codec_id: int, num_values: int, *,
     """
     buf = _as_bytes(chunk)
     if crypto is PLAINTEXT and num_values is not None:
-        yield from _plain_pages(buf, codec_id, num_values, verify_crc, base_offset, limits)
+        yield from _plain_pages(buf, codec_id, num_values, verify_crc, base_offset, limits, shared)
         return
     yield from decode_pages(walk_pages(buf, len(buf), crypto=crypto, base_offset=base_offset,
                                        dictionary_first=dictionary_first, statistics=False, limits=limits),
@@ -488,11 +503,13 @@ def _overfull(page: Page, num_values: int, seen: int, counted: int, offset: int)
 
 
 def _plain_pages(buf: memoryview, codec_id: int, num_values: int, verify_crc: bool,
-                 base_offset: int, limits: PageLimits) -> Iterator[Page]:
+                 base_offset: int, limits: PageLimits, shared: bool = False) -> Iterator[Page]:
     """:func:`iter_pages` of a plaintext chunk: :func:`walk_pages` and :func:`decode_pages`
     written out as one loop (one generator per page instead of two, no raw page
     tuples), with the same checks in the same order and the same error notes.
-    Small-page files pay this loop once per page."""
+    Small-page files pay this loop once per page.  *shared*: the data pages may be
+    decompressed side by side into blocks shared by the chunk's pages (the caller
+    holds every page until the chunk is decoded, so nothing is held longer)."""
     headers = _header_parser(False)
     codec = get_codec(codec_id).page_decompressor()
     plain = codec_id == CompressionCodec.UNCOMPRESSED
@@ -518,7 +535,8 @@ def _plain_pages(buf: memoryview, codec_id: int, num_values: int, verify_crc: bo
                 continue   # INDEX_PAGE or a page type from a later spec: skip it
             if verify_crc and header.crc is not None:
                 _verify_crc(header, stored)
-            page = _make_page(header, stored, codec, plain, ordinal, base_offset + pos, limits)
+            page = _make_page(header, stored, codec, plain, ordinal, base_offset + pos, limits,
+                              length - end if shared else -1)
         except ParquetError as exc:
             add_page_context(exc, ordinal, base_offset + pos)
             raise
@@ -618,8 +636,9 @@ def read_page(buf: bytes | memoryview, codec_id: int, *, ordinal: int = 0, verif
 
 
 def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal: int,
-               offset: int, limits: PageLimits = DEFAULT_LIMITS) -> Page:
-    """The page of a known type (the callers skip INDEX_PAGE and future types first)."""
+               offset: int, limits: PageLimits = DEFAULT_LIMITS, left: int = -1) -> Page:
+    """The page of a known type (the callers skip INDEX_PAGE and future types first);
+    *left*: see :func:`_decompress` (data pages only)."""
     ptype = header.type
     if ptype == PageType.DICTIONARY_PAGE:
         h = header.dictionary_page_header
@@ -632,7 +651,7 @@ def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal
         if h is None or h.num_values is None or h.num_values < 0:
             raise ParquetFormatError("data page without a valid header")
         limits.check_count(h.num_values)
-        body = _decompress(codec, stored, header.uncompressed_page_size, plain)
+        body = _decompress(codec, stored, header.uncompressed_page_size, plain, left, h.encoding)
         return DataPageV1(h.num_values, h.encoding, h.definition_level_encoding,
                           h.repetition_level_encoding, body, ordinal, offset)
     if ptype == PageType.DATA_PAGE_V2:
@@ -640,7 +659,7 @@ def _make_page(header: Any, stored: memoryview, codec: Any, plain: bool, ordinal
         if h is None or h.num_values is None or h.num_values < 0:
             raise ParquetFormatError("v2 data page without a valid header")
         limits.check_count(h.num_values)
-        return _v2_page(header, stored, codec, plain, ordinal, offset)
+        return _v2_page(header, stored, codec, plain, ordinal, offset, left)
     raise ParquetFormatError(f"page type {ptype} is not a dictionary or data page")
 
 

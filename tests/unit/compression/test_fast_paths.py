@@ -126,3 +126,76 @@ def test_snappy_page_decompressor_keeps_every_check() -> None:
     assert bytes(pages.decompress(bytes(body), len(data))) == data
     assert pages.decompress(memoryview(b""), 0) == b""
     _raises_like(lambda: pages.decompress(memoryview(b""), 5), lambda: codec.decompress(memoryview(b""), 5))
+
+
+def _owner(view: memoryview) -> object:
+    from parquet_core.encodings.plain import _owner as owner
+    import numpy as np
+    return owner(np.frombuffer(view, dtype=np.uint8))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(payloads.filter(len), min_size=1, max_size=6), st.integers(0, 3))
+def test_snappy_pages_side_by_side(datas: list[bytes], kind_change: int) -> None:
+    """decompress_page (a chunk read whole): each page's bytes as the codec gives them, the
+    pages of one kind in order in one block while they fit, the same errors as decompress."""
+    import numpy as np
+
+    codec = get_codec(CodecId.SNAPPY)
+    pages = codec.page_decompressor()
+    bodies = [snappy.compress(d) for d in datas]     # compressed by python-snappy, not by us
+    views = []
+    for i, (data, body) in enumerate(zip(datas, bodies)):
+        left = sum(len(b) for b in bodies[i + 1:])
+        kind = 8 if i < kind_change else 0
+        before = pages._block
+        out = pages.decompress_page(memoryview(body), len(data), left, kind)
+        assert bytes(out) == data
+        views.append((out, kind))
+        block = pages._block
+        assert block is not None
+        if block is not before:     # a new block: sized for this page and the stored bytes after it
+            assert block.size <= len(data) + codecs.SNAPPY_MAX_RATIO * left
+    for (a, ka), (b, kb) in zip(views, views[1:]):
+        arr_a, arr_b = np.frombuffer(a, np.uint8), np.frombuffer(b, np.uint8)
+        if _owner(a) is _owner(b):       # same block: b right after a
+            assert ka == kb
+            assert arr_b.ctypes.data == arr_a.ctypes.data + arr_a.size
+        else:
+            assert ka != kb or arr_b.size > 0
+    # the first data page of each kind starts a block; later pages of that kind follow it
+    # when the block was sized at their ratio (every payload here is one of two shapes, so
+    # only check the pages of one kind that compress alike)
+    for (a, ka), (b, kb), da, db in zip(views, views[1:], datas, datas[1:]):
+        if ka == kb and da == db:
+            assert _owner(a) is _owner(b)
+    # the bytes of earlier pages are not touched by later ones
+    assert [bytes(v) for v, _ in views] == datas
+
+
+def test_snappy_pages_side_by_side_keep_every_check() -> None:
+    codec = get_codec(CodecId.SNAPPY)
+    pages = codec.page_decompressor()
+    data = bytes(range(256)) * 40
+    body = memoryview(snappy.compress(data))
+    claim = memoryview(bytes([0x80, 0x80, 0x04]) + b"\x00" * 10)    # 65536 bytes from 13
+    _raises_like(lambda: pages.decompress_page(claim, 65536, 100, 0), lambda: codec.decompress(claim, 65536))
+    bad = bytearray(body)
+    bad[len(bad) // 2:] = b"\xff" * (len(bad) - len(bad) // 2)
+    _raises_like(lambda: pages.decompress_page(memoryview(bad), len(data), 0, 0),
+                 lambda: codec.decompress(memoryview(bad), len(data)))
+    _raises_like(lambda: pages.decompress_page(body, len(data) + 1, 0, 0),
+                 lambda: codec.decompress(body, len(data) + 1))
+    # a block is never larger than the stored bytes after the page can expand to, nor
+    # than SHARED_BLOCK_MAX (a page larger than that gets a block of its own size)
+    pages = codec.page_decompressor()
+    assert bytes(pages.decompress_page(body, len(data), 3, 0)) == data
+    assert pages._block is not None and pages._block.size <= len(data) + 3 * codecs.SNAPPY_MAX_RATIO
+    pages = codec.page_decompressor()
+    saved = codecs.SHARED_BLOCK_MAX
+    codecs.SHARED_BLOCK_MAX = 1000
+    try:
+        assert bytes(pages.decompress_page(body, len(data), 1 << 30, 0)) == data
+        assert pages._block is not None and pages._block.size == len(data)
+    finally:
+        codecs.SHARED_BLOCK_MAX = saved

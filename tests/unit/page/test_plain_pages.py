@@ -32,8 +32,8 @@ def _general(buf, codec, num_values, verify_crc):
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(chunks(), st.integers(0, 1 << 30), st.integers(0, 255), st.integers(0, 3), st.booleans())
-def test_plain_loop_equals_walk_and_decode(chunk, at, byte, how, verify_crc) -> None:
+@given(chunks(), st.integers(0, 1 << 30), st.integers(0, 255), st.integers(0, 3), st.booleans(), st.booleans())
+def test_plain_loop_equals_walk_and_decode(chunk, at, byte, how, verify_crc, shared) -> None:
     data = chunk.data
     num_values = chunk.num_values
     if how == 1 and data:
@@ -44,7 +44,9 @@ def test_plain_loop_equals_walk_and_decode(chunk, at, byte, how, verify_crc) -> 
         data = data[:at % (len(data) + 1)]
     elif how == 3:
         num_values = at % (num_values + 1)
-    fast = _outcome(reader.iter_pages(data, chunk.codec, num_values, verify_crc=verify_crc, base_offset=100))
+    # shared=True: data pages decompressed side by side into shared blocks (the whole-chunk read)
+    fast = _outcome(reader.iter_pages(data, chunk.codec, num_values, verify_crc=verify_crc, base_offset=100,
+                                      shared=shared))
     slow = _outcome(_general(data, chunk.codec, num_values, verify_crc))
     assert fast == slow
 
