@@ -143,12 +143,17 @@ def read_json(fs: FileSystem, path: str) -> dict[str, Any] | None:
     return out
 
 
+#: Bytes of a generation object read at most (ours hold ~100)
+_GENERATION_READ = 4096
+
+
 def read_generation(fs: FileSystem, root: str) -> bytes | None:
-    """The bytes of *root*'s generation object (one GET), None when it has none."""
+    """The bytes of *root*'s generation object, None when it has none.  One GET: a ranged
+    read (s3fs asks a whole-object read's size first, a HEAD more)."""
     path = fs.join(root, GENERATION_NAME)
     try:
         with store_errors(fs.fs, path, "reading"):  # type: ignore[attr-defined]
-            return bytes(fs.fs.cat_file(path))  # type: ignore[attr-defined]
+            return bytes(fs.fs.cat_file(path, start=0, end=_GENERATION_READ))  # type: ignore[attr-defined]
     except ABSENT:
         return None
 
