@@ -28,7 +28,13 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Sequence, TypeAlias
 
-from parquet_core.dataset.commit_markers import ListingRaced, apply_markers, is_internal, is_marker, read_generation
+from parquet_core.dataset.commit_markers import (
+    ListingRaced,
+    apply_markers,
+    is_internal,
+    is_marker,
+    read_generation,
+)
 from parquet_core.errors import ParquetError, add_context, has_note, quoted
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
 
