@@ -140,24 +140,56 @@ def _listed_whole(fs: FileSystem, folder: str, attempt: Any, undo: Any, spans: A
     which its marker makes consistent, and a flat folder that other files keep arriving in
     (a landing folder) is not listed again for them.  A store's listing of one folder is
     paged (and its generation object changes with commits only): always compared there.
+    On a store the generation object is read after the listing, and before it only when this
+    process last found one at that root (:func:`_expect_generation`): absent after the
+    listing, it was absent throughout (it is never removed), so no commit's roll-forward fell
+    inside; a dataset no transactional write committed to costs one failed GET per listing.
+    Found after a listing not preceded by a read, the listing is taken again (read before).
     Retried :data:`_LIST_ATTEMPTS` times, then a :class:`ParquetError` (writes kept
     committing).  Limit: a tree listed below its dataset's root (its root folder, or
     generation object, is above) is checked only through the markers.
     """
     local = isinstance(fs, LocalFileSystem)
     for n in range(_LIST_ATTEMPTS):
-        before = _root_state(fs, folder)
+        before = _root_state(fs, folder) if local or _expect_generation(fs, folder) else _UNREAD
         try:
             result = attempt()
         except ListingRaced:
             pass
         else:
-            if before is None or (local and not spans(result)) or _root_state(fs, folder) == before:
-                return result
+            if local:
+                if before is None or not spans(result) or _root_state(fs, folder) == before:
+                    return result
+            else:
+                after = _root_state(fs, folder)
+                _note_generation(fs, folder, after != _ABSENT)
+                if after == _ABSENT or after == before:
+                    return result
         undo()
         time.sleep(0.001 * (1 << n))        # let the write's roll-forward finish
     raise ParquetError(f"{fs.display(folder)!r} changed while it was listed, {_LIST_ATTEMPTS} "
                        "times in a row (writes kept committing to it); read it again")
+
+
+_UNREAD = ("unread", None)
+_ABSENT = ("generation", None)
+#: (protocol, root) -> whether a store root had a generation object when last listed.  Only
+#: a guess of whether to read it before a listing: a wrong one costs a GET or a listing
+#: taken again, never a wrong answer.  Cleared when it reaches :data:`_SEEN_MAX` roots.
+_GENERATIONS_SEEN: dict[tuple[str, str], bool] = {}
+_SEEN_MAX = 4096
+
+
+def _expect_generation(fs: FileSystem, folder: str) -> bool:
+    """Whether to read *folder*'s generation object before listing it (yes unless this
+    process found none there last time)."""
+    return _GENERATIONS_SEEN.get((fs.protocol, folder), True)
+
+
+def _note_generation(fs: FileSystem, folder: str, present: bool) -> None:
+    if len(_GENERATIONS_SEEN) >= _SEEN_MAX:
+        _GENERATIONS_SEEN.clear()
+    _GENERATIONS_SEEN[(fs.protocol, folder)] = present
 
 
 #: A listed data file: ``(path, size, folders below the listed folder, modification time in
