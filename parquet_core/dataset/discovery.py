@@ -163,7 +163,7 @@ def _listed_whole(fs: FileSystem, folder: str, attempt: Any, undo: Any, spans: A
             else:
                 after = _root_state(fs, folder)
                 _note_generation(fs, folder, after != _ABSENT)
-                if after == _ABSENT or after == before:
+                if after in (_ABSENT, before):
                     return result
         undo()
         time.sleep(0.001 * (1 << n))        # let the write's roll-forward finish
