@@ -260,3 +260,37 @@ def test_a_dataset_pyarrow_wrote_reads_as_before(where, tmp_path, monkeypatch):
     assert write.written == ["B"]
     assert asked.count("_pqcore-generation") == 3      # after; before and after the second listing
     assert read() == rows("B") and asked.count("_pqcore-generation") == 2
+
+
+def test_the_markers_of_one_write_get_one_answer_about_its_commit(monkeypatch):
+    """A write that commits (its record made) between the reader's questions about two of its
+    markers: asked per marker, k=0 read old and k=1, k=2 new. One answer per write: all old
+    (the write's record came after the listing; its files moved later)."""
+    root = f"/{uuid.uuid4().hex}/ds"
+    writer = fsspec.filesystem("memory")
+    pc.write_to_dataset(version("A"), root, filesystem=writer, **WRITE)
+    write = Writes(monkeypatch, root, writer, paused=True)
+    write()                                  # B: markers, staged files, record; nothing moved
+    (txn,) = write.paused
+    record = f"{root}/_pqcore-commit.{txn.txn}.json"
+    body = writer.cat_file(record)
+    writer.rm_file(record)                   # back to "marked, not yet committed"
+    reader = MemoryFileSystem(skip_instance_cache=True)
+    real_info = reader.info
+    asked: list[str] = []
+
+    def info(path, **kwargs):
+        if path == record:
+            asked.append(path)
+            try:
+                return real_info(path, **kwargs)
+            finally:
+                if not writer.exists(record):
+                    writer.pipe_file(record, body)     # the commit, right after the question
+        return real_info(path, **kwargs)
+
+    monkeypatch.setattr(reader, "info", info)
+    got = sorted(pc.read_table(root, filesystem=reader, columns=["n"]).column("n").to_pylist())
+    assert got == rows("A") and len(asked) == 1
+    write.finish()
+    assert sorted(pc.read_table(root, filesystem=reader, columns=["n"]).column("n").to_pylist()) == rows("B")
