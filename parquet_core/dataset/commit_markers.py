@@ -23,8 +23,16 @@ one: the replaced files are left out and each added name is taken from its
 staged file while that still exists, else from its final name.  A listing that
 raced with the clean-up (finds neither, or a marker it saw is gone when read)
 raises :class:`ListingRaced`, and ``discovery.py`` lists again; it also lists again
-when a commit record came or went in the root folder meanwhile (a commit between
-two folders of one walk).
+when a write committed while the dataset was listed (a commit between two folders of
+one walk, which no marker shows when the walk met none):
+
+* on the local disk, a commit record came or went in the root folder meanwhile (the
+  root's times and inode changed);
+* on a store (which has no folder times), ``root/_pqcore-generation`` changed: every
+  commit on a store rewrites it right after its record, before the roll-forward, with
+  its txn and a random token, so its bytes differ after every commit.  A reader reads
+  it before and after its walk.  It is never removed; a dataset no transactional write
+  ever committed to on a store has none.
 
 Every name starting with ``_pqcore`` or ``.pqcore`` (and single-file writes'
 ``*.pqcore-tmp``) is ours and never data, whatever ``ignore_prefixes`` says.
@@ -43,7 +51,8 @@ from parquet_core.file.filesystem import FileSystem, LocalFileSystem, store_erro
 from parquet_core.file.sink import TEMP_SUFFIX
 
 __all__ = ["ListingRaced", "is_internal", "is_marker", "apply_markers", "marker_name", "record_name", "staged_name",
-           "parse_txn", "STAGED_PREFIX", "MARKER_PREFIX", "RECORD_PREFIX", "LOCK_NAME", "METADATA_LOCK_NAME"]
+           "parse_txn", "read_generation", "STAGED_PREFIX", "MARKER_PREFIX", "RECORD_PREFIX", "LOCK_NAME",
+           "METADATA_LOCK_NAME", "GENERATION_NAME"]
 
 STAGED_PREFIX = ".pqcore."
 STAGED_SUFFIX = ".pqcore-staged"
@@ -51,6 +60,8 @@ MARKER_PREFIX = "_pqcore-txn."
 RECORD_PREFIX = "_pqcore-commit."
 LOCK_NAME = "_pqcore.lock"
 METADATA_LOCK_NAME = "_pqcore-metadata.lock"
+#: At a store dataset's root: rewritten by every commit (see the module docstring)
+GENERATION_NAME = "_pqcore-generation"
 _JSON = ".json"
 _OURS = ("_pqcore", ".pqcore")
 TXN = re.compile(r"(?P<host>[^.]+)\.(?P<pid>[0-9]+)\.(?P<rand>[0-9a-f]{12})")
@@ -132,6 +143,21 @@ def read_json(fs: FileSystem, path: str) -> dict[str, Any] | None:
     return out
 
 
+#: Bytes of a generation object read at most (ours hold ~100)
+_GENERATION_READ = 4096
+
+
+def read_generation(fs: FileSystem, root: str) -> bytes | None:
+    """The bytes of *root*'s generation object, None when it has none.  One GET: a ranged
+    read (s3fs asks a whole-object read's size first, a HEAD more)."""
+    path = fs.join(root, GENERATION_NAME)
+    try:
+        with store_errors(fs.fs, path, "reading"):  # type: ignore[attr-defined]
+            return bytes(fs.fs.cat_file(path, start=0, end=_GENERATION_READ))  # type: ignore[attr-defined]
+    except ABSENT:
+        return None
+
+
 def record_path(fs: FileSystem, folder: str, marker: dict[str, Any]) -> str:
     """The commit record a marker in *folder* refers to."""
     root = folder
@@ -151,6 +177,7 @@ def apply_markers(fs: FileSystem, markers: list[tuple[str, list[str]]], files: d
     """Make a listing (``files``: path -> size, ``rels``: path -> folders below the root) the
     committed version of every folder holding a marker (``(marker path, its folders below the
     root)``).  Only markers of committed writes change anything."""
+    committed: dict[str, bool] = {}       # record path -> committed, asked once per write
     for path, below in markers:
         marker = read_json(fs, path)
         if marker is None:
@@ -159,7 +186,17 @@ def apply_markers(fs: FileSystem, markers: list[tuple[str, list[str]]], files: d
             raise ListingRaced(f"{fs.display(path)!r} was gone when read: a write finished "
                                "while its folder was listed")
         folder = _dirname(fs, path)
-        if _size(fs, record_path(fs, folder, marker)) is None:
+        record = record_path(fs, folder, marker)
+        if record not in committed:
+            # one answer for all the markers of one write: asked per marker, a commit made
+            # between two of the questions would read one folder old and another new
+            committed[record] = _size(fs, record) is not None
+            if not committed[record] and _size(fs, path) is None:
+                # no record, and the marker gone since it was read: the write committed and
+                # finished meanwhile (its record goes after its markers), not "never committed"
+                raise ListingRaced(f"{fs.display(path)!r} was gone when read again: a write "
+                                   "finished while its folder was listed")
+        if not committed[record]:
             continue                   # not committed: the listing is the old version
         txn = str(marker["txn"])
         for rel in marker.get("remove", []):

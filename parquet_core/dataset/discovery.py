@@ -28,7 +28,13 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Sequence, TypeAlias
 
-from parquet_core.dataset.commit_markers import ListingRaced, apply_markers, is_internal, is_marker
+from parquet_core.dataset.commit_markers import (
+    ListingRaced,
+    apply_markers,
+    is_internal,
+    is_marker,
+    read_generation,
+)
 from parquet_core.errors import ParquetError, add_context, has_note, quoted
 from parquet_core.file.filesystem import FileSystem, LocalFileSystem
 
@@ -104,11 +110,13 @@ def list_data_files(folder: str, fs: FileSystem | None = None,
 _LIST_ATTEMPTS = 6
 
 
-def _root_state(fs: FileSystem, folder: str) -> tuple[int, int, int] | None:
-    """What changes in a local folder when an entry is made or removed in it (its times and
-    inode); None elsewhere (an object store's prefix has no such state)."""
+def _root_state(fs: FileSystem, folder: str) -> tuple[int, int, int] | tuple[str, bytes | None] | None:
+    """What every commit to the dataset at *folder* changes: on the local disk the root
+    folder's times and inode (a commit makes and removes its record there); on a store the
+    bytes of its generation object (``commit_markers.GENERATION_NAME``, one GET; absent on
+    a dataset no transactional write committed to).  None when the local folder is gone."""
     if not isinstance(fs, LocalFileSystem):
-        return None
+        return ("generation", read_generation(fs, folder))
     try:
         st = os.stat(folder)
     except OSError:
@@ -120,33 +128,68 @@ def _listed_whole(fs: FileSystem, folder: str, attempt: Any, undo: Any, spans: A
     """``attempt()`` (a listing of the tree at *folder*), taken again (after ``undo()``)
     until no write committed while it ran.
 
-    A listing walks folder after folder; a ``write_to_dataset`` that commits in between
-    leaves the folders listed before it in the old version and those listed after it in the
-    new one (each folder is consistent, the whole is not).  Every commit makes and removes
-    its record in the dataset's root folder, so on the local disk the root's times (and
-    inode) taken before and after the listing differ when one happened meanwhile; a marker
-    that vanished before it was read (:class:`ListingRaced`) says the same everywhere.
-    The root's state is compared only when the files listed lie in two folders or more
-    (``spans(result)``): the files of one folder come from one read of that folder, which
-    its marker makes consistent, and a flat folder that other files keep arriving in (a
-    landing folder) is not listed again for them.
+    A listing walks folder after folder (a store's, page after page); a ``write_to_dataset``
+    that commits in between leaves the folders listed before it in the old version and those
+    listed after it in the new one (each folder is consistent, the whole is not).  Every
+    commit changes :func:`_root_state` of the dataset's root: locally it makes and removes its
+    record in the root folder, whose times (and inode) taken before and after the listing
+    then differ; on a store it rewrites the root's generation object, read before and after.
+    A marker that vanished before it was read (:class:`ListingRaced`) says the same everywhere.
+    Locally the root's state is compared only when the files listed lie in two folders or
+    more (``spans(result)``): the files of one folder come from one read of that folder,
+    which its marker makes consistent, and a flat folder that other files keep arriving in
+    (a landing folder) is not listed again for them.  A store's listing of one folder is
+    paged (and its generation object changes with commits only): always compared there.
+    On a store the generation object is read after the listing, and before it only when this
+    process last found one at that root (:func:`_expect_generation`): absent after the
+    listing, it was absent throughout (it is never removed), so no commit's roll-forward fell
+    inside; a dataset no transactional write committed to costs one failed GET per listing.
+    Found after a listing not preceded by a read, the listing is taken again (read before).
     Retried :data:`_LIST_ATTEMPTS` times, then a :class:`ParquetError` (writes kept
-    committing).  Limits: a tree listed below its dataset's root (its root folder is above)
-    and object stores are checked only through the markers.
+    committing).  Limit: a tree listed below its dataset's root (its root folder, or
+    generation object, is above) is checked only through the markers.
     """
+    local = isinstance(fs, LocalFileSystem)
     for n in range(_LIST_ATTEMPTS):
-        before = _root_state(fs, folder)
+        before = _root_state(fs, folder) if local or _expect_generation(fs, folder) else _UNREAD
         try:
             result = attempt()
         except ListingRaced:
             pass
         else:
-            if before is None or _root_state(fs, folder) == before or not spans(result):
-                return result
+            if local:
+                if before is None or not spans(result) or _root_state(fs, folder) == before:
+                    return result
+            else:
+                after = _root_state(fs, folder)
+                _note_generation(fs, folder, after != _ABSENT)
+                if after in (_ABSENT, before):
+                    return result
         undo()
         time.sleep(0.001 * (1 << n))        # let the write's roll-forward finish
     raise ParquetError(f"{fs.display(folder)!r} changed while it was listed, {_LIST_ATTEMPTS} "
                        "times in a row (writes kept committing to it); read it again")
+
+
+_UNREAD = ("unread", None)
+_ABSENT = ("generation", None)
+#: (protocol, root) -> whether a store root had a generation object when last listed.  Only
+#: a guess of whether to read it before a listing: a wrong one costs a GET or a listing
+#: taken again, never a wrong answer.  Cleared when it reaches :data:`_SEEN_MAX` roots.
+_GENERATIONS_SEEN: dict[tuple[str, str], bool] = {}
+_SEEN_MAX = 4096
+
+
+def _expect_generation(fs: FileSystem, folder: str) -> bool:
+    """Whether to read *folder*'s generation object before listing it (yes unless this
+    process found none there last time)."""
+    return _GENERATIONS_SEEN.get((fs.protocol, folder), True)
+
+
+def _note_generation(fs: FileSystem, folder: str, present: bool) -> None:
+    if len(_GENERATIONS_SEEN) >= _SEEN_MAX:
+        _GENERATIONS_SEEN.clear()
+    _GENERATIONS_SEEN[(fs.protocol, folder)] = present
 
 
 #: A listed data file: ``(path, size, folders below the listed folder, modification time in

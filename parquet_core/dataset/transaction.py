@@ -10,6 +10,9 @@ The names and the reader's rule are in ``commit_markers.py``; the steps here::
     decide      list the locked folders: the files to replace, or "error"'s refusal
     mark        a marker per folder (names added, files replaced)
     COMMIT      the record ``_pqcore-commit.<txn>.json`` at the root
+    generation  on a store, ``_pqcore-generation`` at the root rewritten (the
+                txn and a random token): a reader compares it before and after
+                its listing, as it compares the root folder's times locally
     roll forward  staged -> final names (a rename; on object stores a copy), the new
                 ``_metadata``, then the replaced files deleted, the markers, the record
     unlock
@@ -40,6 +43,7 @@ from typing import Iterable
 
 from parquet_core.dataset.commit_markers import (
     ABSENT,
+    GENERATION_NAME,
     LOCK_NAME,
     METADATA_LOCK_NAME,
     TXN,
@@ -313,6 +317,7 @@ class Transaction:
                   "summary": self.summary}
         put(fs, fs.join(self.root, record_name(self.txn)), json.dumps(record).encode(), sync=False)
         self.committed = True
+        new_generation(fs, self.root, self.txn)
 
     def roll_forward(self) -> None:
         changes = {f: (self.adds.get(f, []), self.removes.get(f, [])) for f in self.folders()}
@@ -345,6 +350,20 @@ class Transaction:
             self.locks = []
             with _LIVE_GUARD:
                 _LIVE.discard(self.txn)
+
+
+def new_generation(fs: FileSystem, root: str, txn: str) -> None:
+    """On a store, rewrite *root*'s generation object with bytes no commit wrote before.
+
+    After the commit record and before the roll-forward: a reader that read it before its
+    listing and reads it again after sees a change whenever a commit's record or roll-forward
+    fell inside the listing (the record without it, in the moment before the rewrite, changes
+    no file: marker folders are read through one answer per write, ``commit_markers.py``).
+    Not on the local disk, whose root folder's times do this job (a store's prefix has none)."""
+    if _local(fs):
+        return
+    body = {"txn": txn, "token": secrets.token_hex(8), "time": time.time()}
+    put(fs, fs.join(root, GENERATION_NAME), json.dumps(body).encode())
 
 
 def _relative(fs: FileSystem, root: str, folder: str) -> str:
@@ -475,5 +494,7 @@ def _clean_txn(fs: FileSystem, txn: str, paths: list[str], me: Transaction) -> b
         marker = read_json(fs, fs.join(folder, marker_name(txn)))
         if marker is not None:
             changes[folder] = (list(marker.get("add", [])), list(marker.get("remove", [])))
+    if changes or complete:
+        new_generation(fs, root, me.txn)    # its writer may have died before its own
     _roll_forward(fs, root, txn, changes, summary, finish=complete)
     return bool(changes) or complete

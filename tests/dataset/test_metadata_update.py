@@ -133,7 +133,7 @@ def test_metadata_in_step_on_memory_store():
     url = f"memory://mdup-{uuid.uuid4().hex}/ds"
     c: list = []
     pc.write_to_dataset({"p": [1, 2], "x": [10, 20]}, url, partition_cols=["p"], metadata_collector=c)
-    first = mem.find(url)[0]
+    first = next(p for p in mem.find(url) if not p.rsplit("/", 1)[1].startswith("_"))
     pc.write_metadata(pc.read_schema("memory://" + first), url + "/_metadata", metadata_collector=c)
     pc.write_to_dataset({"p": [1], "x": [11]}, url, partition_cols=["p"],
                         existing_data_behavior="overwrite_or_ignore")
