@@ -139,10 +139,11 @@ def _round(src: npt.NDArray[np.uint8], starts: Sequence[int], stride: int, runs:
     for j in range(1, 8):
         planes[j] += planes[j - 1]
     # where each group starts: the value before it (the segment's start, then running totals)
-    before = np.empty((segs, g_seg), dtype=odt)
-    before[:, 0] = before_first
-    before[:, 1:] = planes[7].reshape(segs, g_seg)[:, :-1]
-    np.cumsum(before, axis=1, out=before)
+    steps = np.empty((segs, g_seg), dtype=odt)
+    steps[:, 0] = before_first
+    steps[:, 1:] = planes[7].reshape(segs, g_seg)[:, :-1]
+    # into a new array: numpy holds the GIL throughout an accumulate into its own input
+    before = np.cumsum(steps, axis=1, dtype=odt)
     # group start added plane by plane (contiguous), then one transposing copy: cheaper than
     # a transposing add, above all one that also widens 32-bit lanes
     if planes.dtype == odt:
