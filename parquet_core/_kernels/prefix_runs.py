@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parquet_core._kernels.bitpack import _LANES, SLACK, as_uint8
+from parquet_core._kernels.running import row_sums_into
 from parquet_core.errors import ParquetFormatError
 
 __all__ = ["LANE_WIDTHS", "prefix_sum_runs_into"]
@@ -139,10 +140,12 @@ def _round(src: npt.NDArray[np.uint8], starts: Sequence[int], stride: int, runs:
     for j in range(1, 8):
         planes[j] += planes[j - 1]
     # where each group starts: the value before it (the segment's start, then running totals)
-    before = np.empty((segs, g_seg), dtype=odt)
-    before[:, 0] = before_first
-    before[:, 1:] = planes[7].reshape(segs, g_seg)[:, :-1]
-    np.cumsum(before, axis=1, out=before)
+    steps = np.empty((segs, g_seg), dtype=odt)
+    steps[:, 0] = before_first
+    steps[:, 1:] = planes[7].reshape(segs, g_seg)[:, :-1]
+    # into a new array, few rows as one (numpy holds the GIL throughout an accumulate
+    # into its own input, or over 500 rows or fewer)
+    before = row_sums_into(steps, np.empty_like(steps))
     # group start added plane by plane (contiguous), then one transposing copy: cheaper than
     # a transposing add, above all one that also widens 32-bit lanes
     if planes.dtype == odt:

@@ -660,10 +660,11 @@ def _resolve_by_parents(prefix: npt.NDArray[np.int64], lengths: npt.NDArray[np.i
     # Parents, by pointer jumping (rounds touch only the values still unresolved).
     # Values in a stretch of equal prefixes share the parent of the stretch's first
     # value, so every one starts from the value before the stretch.
-    head = np.zeros(n, dtype=np.int64)
+    marks = np.zeros(n, dtype=np.int64)
     starts = np.flatnonzero(prefix[1:] != prefix[:-1]) + 1
-    head[starts] = starts
-    np.maximum.accumulate(head, out=head)
+    marks[starts] = starts
+    # (a new array: numpy holds the GIL throughout an accumulate into its own input)
+    head = np.maximum.accumulate(marks)
     cand = head - 1
     pending = np.flatnonzero(prefix > 0)
     for _ in range(64):
@@ -765,6 +766,8 @@ def _resolve_single(out: npt.NDArray[np.uint8], is_copy: npt.NDArray[np.bool_],
     n = prefix.size
     copy = np.arange(width, dtype=np.int64)[None, :] < prefix[:, None]       # (n, width)
     term = np.where(copy, np.int32(-1), np.arange(n, dtype=np.int32)[:, None])
+    # gil-held: numpy keeps the GIL down axis 0 into any output; a fresh output or a
+    # transposed matrix measured twice the CPU (20,000 x 24: 2.6 ms here, 5.7 / 6.1 ms)
     np.maximum.accumulate(term, axis=0, out=term)
     src_val = term[copy]
     if src_val.size and int(src_val.min()) < 0:  # unreachable after validation
@@ -790,7 +793,7 @@ def _resolve_tier(out: npt.NDArray[np.uint8], sdata: npt.NDArray[np.uint8],
         return
     term = np.broadcast_to(np.arange(nrows, dtype=np.int32), (width, nrows)).copy()
     term[copy] = -1
-    np.maximum.accumulate(term, axis=1, out=term)
+    term = np.maximum.accumulate(term, axis=1)     # (in place would hold the GIL throughout)
     src_row = term[copy]            # compact row index of the source, column-major order
     if src_row.size and int(src_row.min()) < 0:  # unreachable after validation
         raise ParquetFormatError(f"{_WHAT}: a prefix refers to bytes no value provides")

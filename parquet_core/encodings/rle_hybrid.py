@@ -355,8 +355,9 @@ def _gather_bodies(arr: npt.NDArray[np.uint8], w: int, bodies: npt.NDArray[np.in
     marks = np.zeros(size + 1, dtype=np.int8)
     marks[bodies] = 1
     marks[np.minimum(bodies + p_bytes, size)] = -1
-    np.cumsum(marks, out=marks)
-    return arr[marks[:size].view(np.bool_)]
+    # (into a new array: numpy holds the GIL throughout an accumulate into its own input)
+    inside = np.cumsum(marks, dtype=np.int8)
+    return arr[inside[:size].view(np.bool_)]
 
 
 #: Runs scanned one by one before deciding whether the vectorised scan pays.

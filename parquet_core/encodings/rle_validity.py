@@ -98,7 +98,8 @@ def _repeat(values: npt.NDArray[np.intp], lengths: npt.NDArray[np.intp],
     out[0] = values[0]
     starts = np.cumsum(lengths[:-1])
     out[starts] = np.diff(values)
-    return np.cumsum(out, out=out)
+    # a new array: numpy holds the GIL throughout an accumulate into its own input
+    return np.cumsum(out, dtype=np.intp)
 
 
 def _step_table() -> npt.NDArray[np.intp]:
@@ -269,8 +270,8 @@ def _gather(a: npt.NDArray[np.uint8], bodies: npt.NDArray[np.intp],
     marks = np.zeros(n + 1, dtype=np.int8)
     marks[bodies] = 1
     marks[bodies + nbytes] = -1
-    np.cumsum(marks, out=marks)
-    return np.compress(marks[:n].view(np.bool_), a[:n])
+    inside = np.cumsum(marks, dtype=np.int8)     # (not in place: that holds the GIL throughout)
+    return np.compress(inside[:n].view(np.bool_), a[:n])
 
 
 def validity_from_bits(out: npt.NDArray[np.bool_], gathered: npt.NDArray[np.uint8],

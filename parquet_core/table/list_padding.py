@@ -45,8 +45,8 @@ def stray_repeats(reps: npt.NDArray[np.integer], defs: npt.NDArray[np.integer], 
     where = np.flatnonzero(stray)
     if len(where) == 0:
         return StrayRepeats(0, -1)
-    opens = np.where(reps <= slot_rep, np.arange(len(reps)), -1)
-    np.maximum.accumulate(opens, out=opens)
+    # (a new array: numpy holds the GIL throughout an accumulate into its own input)
+    opens = np.maximum.accumulate(np.where(reps <= slot_rep, np.arange(len(reps)), -1))
     opener = opens[where]
     ok = opener >= 0
     opener_def = defs[np.where(ok, opener, 0)]

@@ -172,14 +172,14 @@ class _Shredder:
         # child starts[i] + k, so idx[j] = j + starts[i] - first[i]; it steps by 1 inside an
         # entry and by 1 + (starts[i] - starts[i - 1]) - counts[i - 1] at an entry's first
         # element (a running sum of steps; an ended entry's start cancels out of the sum)
-        idx = np.ones(total, dtype=np.int64)
+        jumps = np.ones(total, dtype=np.int64)
         steps = np.empty(m, dtype=np.int64)
         steps[0] = starts[0]
         np.subtract(starts[1:], starts[:-1], out=steps[1:])
         steps[1:] -= counts[:-1]
         steps[1:] += 1
-        idx[first] = steps                         # (the first elements' positions are distinct)
-        np.cumsum(idx, out=idx)
+        jumps[first] = steps                       # (the first elements' positions are distinct)
+        idx = np.cumsum(jumps, dtype=np.int64)     # (not in place: that holds the GIL throughout)
         empty = lens == 0
         at_empty = first[empty]
         idx[at_empty] = -1
