@@ -158,16 +158,30 @@ def _direct_small(k: npt.NDArray[Any], lo: int,
     firsts = np.sort(first[first < n])
     code_of_key = np.full(span, -1, dtype=np.int32)
     code_of_key[off[firsts]] = np.arange(firsts.size, dtype=np.int32)
-    codes = np.empty(n, dtype=np.int32)
-    # looked up block by block: a block's key offsets are all that is made besides the
-    # codes (the whole column's would be as large as the keys)
-    for at in range(0, n, _SMALL_BLOCK):
-        stop = min(n, at + _SMALL_BLOCK)
-        code_of_key.take(_key_offsets(k[at:stop], lo), out=codes[at:stop])
-    if m == n or firsts.size == span:
-        # (every key of the span already seen in the prefix: no row can be late)
-        return firsts, codes
-    late = np.flatnonzero(codes < 0)
+    if span < 256:
+        # key offsets and codes fit a byte each (255, above every code, marks a key not
+        # seen yet): one byte-to-byte translation in C over the column, no index array
+        # (np.take would first widen the offsets to intp)
+        table = bytes(code_of_key.astype(np.uint8)) + bytes([255]) * (256 - span)
+        # k - lo lies in 0..span-1, so the subtraction modulo 256 gives it exactly
+        off8 = np.subtract(k, np.uint8(lo & 0xFF), dtype=np.uint8, casting="unsafe")
+        codes8 = np.frombuffer(off8.tobytes().translate(table), dtype=np.uint8)
+        del off8
+        codes = codes8.astype(np.int32)
+        if m == n or firsts.size == span:
+            return firsts, codes
+        late = np.flatnonzero(codes8 == 255)
+    else:
+        codes = np.empty(n, dtype=np.int32)
+        # looked up block by block: a block's key offsets are all that is made besides
+        # the codes (the whole column's would be as large as the keys)
+        for at in range(0, n, _SMALL_BLOCK):
+            stop = min(n, at + _SMALL_BLOCK)
+            code_of_key.take(_key_offsets(k[at:stop], lo), out=codes[at:stop])
+        if m == n or firsts.size == span:
+            # (every key of the span already seen in the prefix: no row can be late)
+            return firsts, codes
+        late = np.flatnonzero(codes < 0)
     if late.size == 0:
         return firsts, codes
     # the late rows' keys, grouped among the late rows alone (increasing rows, so
