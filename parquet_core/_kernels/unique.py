@@ -50,8 +50,8 @@ _HASH_CHUNK = 1 << 16
 _BUDGET_CHUNK = 1 << 14
 
 
-def first_occurrence_codes(keys: Any, *, costs: Any = None,
-                           budget: int | None = None) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+def first_occurrence_codes(keys: Any, *, costs: Any = None, budget: int | None = None,
+                           spread: bool = False) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
     """Return the first row of every distinct key and each row's group code.
 
     Parameters
@@ -66,6 +66,12 @@ def first_occurrence_codes(keys: Any, *, costs: Any = None,
         only a prefix of the rows (``len(codes) <= len(keys)``), one that
         already passes the budget.  A dictionary writer uses this to stop
         hashing soon after its size limit.
+    spread:
+        A hint that the keys' range is likely far wider than their count
+        (the bit patterns of floating point values): the table for few
+        distinct keys is tried before the keys' minimum and maximum are
+        found (two passes over them that would only rule out the direct
+        table).  The result is the same either way.
 
     Returns
     -------
@@ -81,11 +87,16 @@ def first_occurrence_codes(keys: Any, *, costs: Any = None,
         raise ValueError("first_occurrence_codes: at most 2**31 - 2 keys")
     if n == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32)
+    tried_few = spread and n > 2 * _PREFIX_START
+    if tried_few:
+        few = _few_keys(k, costs, budget)
+        if few is not None:
+            return few
     lo, hi = int(k.min()), int(k.max())
     span = hi - lo + 1
     if span <= max(_DIRECT_SPAN_FACTOR * n, _DIRECT_SPAN_MIN):
         return _direct(k, lo, span, costs, budget)
-    if n > 2 * _PREFIX_START:
+    if n > 2 * _PREFIX_START and not tried_few:
         few = _few_keys(k, costs, budget)
         if few is not None:
             return few

@@ -228,3 +228,22 @@ def test_small_span_byte_codes_and_wider_spans(dtype: type, span: int, late: boo
     first, codes = first_occurrence_codes(keys)
     assert codes.dtype == np.int32 and first.dtype == np.int64
     assert (first.tolist(), codes.tolist()) == reference(keys.tolist())
+
+
+@pytest.mark.parametrize("distinct", [1, 3, 100, 600])
+@pytest.mark.parametrize("budget", [None, 40, 10**6])
+@pytest.mark.parametrize("late", [False, True])
+def test_spread_hint_gives_the_same_result(distinct: int, budget: int | None, late: bool) -> None:
+    """``spread=True`` (float bit patterns) tries the few-keys table first: the same
+    first rows and codes as without the hint, budget or not, a late new key included."""
+    rng = np.random.default_rng(distinct)
+    values = np.round(rng.normal(size=distinct) * 100, 2)
+    keys = values[rng.integers(0, distinct, 3 * unique._PREFIX_START)].view(np.int64)
+    if late:
+        keys[-2] = np.float64(12345.5).view(np.int64)  # first seen far past the prefix
+    costs = None if budget is None else 8
+    plain = first_occurrence_codes(keys, costs=costs, budget=budget)
+    hinted = first_occurrence_codes(keys, costs=costs, budget=budget, spread=True)
+    assert plain[0].tolist() == hinted[0].tolist() and plain[1].tolist() == hinted[1].tolist()
+    if budget is None:
+        assert (hinted[0].tolist(), hinted[1].tolist()) == reference(keys.tolist())
