@@ -50,8 +50,8 @@ _HASH_CHUNK = 1 << 16
 _BUDGET_CHUNK = 1 << 14
 
 
-def first_occurrence_codes(keys: Any, *, costs: Any = None,
-                           budget: int | None = None) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+def first_occurrence_codes(keys: Any, *, costs: Any = None, budget: int | None = None,
+                           spread: bool = False) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
     """Return the first row of every distinct key and each row's group code.
 
     Parameters
@@ -66,6 +66,12 @@ def first_occurrence_codes(keys: Any, *, costs: Any = None,
         only a prefix of the rows (``len(codes) <= len(keys)``), one that
         already passes the budget.  A dictionary writer uses this to stop
         hashing soon after its size limit.
+    spread:
+        A hint that the keys' range is likely far wider than their count
+        (the bit patterns of floating point values): the table for few
+        distinct keys is tried before the keys' minimum and maximum are
+        found (two passes over them that would only rule out the direct
+        table).  The result is the same either way.
 
     Returns
     -------
@@ -81,11 +87,16 @@ def first_occurrence_codes(keys: Any, *, costs: Any = None,
         raise ValueError("first_occurrence_codes: at most 2**31 - 2 keys")
     if n == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32)
+    tried_few = spread and n > 2 * _PREFIX_START
+    if tried_few:
+        few = _few_keys(k, costs, budget)
+        if few is not None:
+            return few
     lo, hi = int(k.min()), int(k.max())
     span = hi - lo + 1
     if span <= max(_DIRECT_SPAN_FACTOR * n, _DIRECT_SPAN_MIN):
         return _direct(k, lo, span, costs, budget)
-    if n > 2 * _PREFIX_START:
+    if n > 2 * _PREFIX_START and not tried_few:
         few = _few_keys(k, costs, budget)
         if few is not None:
             return few
@@ -158,16 +169,30 @@ def _direct_small(k: npt.NDArray[Any], lo: int,
     firsts = np.sort(first[first < n])
     code_of_key = np.full(span, -1, dtype=np.int32)
     code_of_key[off[firsts]] = np.arange(firsts.size, dtype=np.int32)
-    codes = np.empty(n, dtype=np.int32)
-    # looked up block by block: a block's key offsets are all that is made besides the
-    # codes (the whole column's would be as large as the keys)
-    for at in range(0, n, _SMALL_BLOCK):
-        stop = min(n, at + _SMALL_BLOCK)
-        code_of_key.take(_key_offsets(k[at:stop], lo), out=codes[at:stop])
-    if m == n or firsts.size == span:
-        # (every key of the span already seen in the prefix: no row can be late)
-        return firsts, codes
-    late = np.flatnonzero(codes < 0)
+    if span < 256:
+        # key offsets and codes fit a byte each (255, above every code, marks a key not
+        # seen yet): one byte-to-byte translation in C over the column, no index array
+        # (np.take would first widen the offsets to intp)
+        table = bytes(code_of_key.astype(np.uint8)) + bytes([255]) * (256 - span)
+        # k - lo lies in 0..span-1, so the subtraction modulo 256 gives it exactly
+        off8 = np.subtract(k, np.uint8(lo & 0xFF), dtype=np.uint8, casting="unsafe")
+        codes8 = np.frombuffer(off8.tobytes().translate(table), dtype=np.uint8)
+        del off8
+        codes = codes8.astype(np.int32)
+        if m == n or firsts.size == span:
+            return firsts, codes
+        late = np.flatnonzero(codes8 == 255)
+    else:
+        codes = np.empty(n, dtype=np.int32)
+        # looked up block by block: a block's key offsets are all that is made besides
+        # the codes (the whole column's would be as large as the keys)
+        for at in range(0, n, _SMALL_BLOCK):
+            stop = min(n, at + _SMALL_BLOCK)
+            code_of_key.take(_key_offsets(k[at:stop], lo), out=codes[at:stop])
+        if m == n or firsts.size == span:
+            # (every key of the span already seen in the prefix: no row can be late)
+            return firsts, codes
+        late = np.flatnonzero(codes < 0)
     if late.size == 0:
         return firsts, codes
     # the late rows' keys, grouped among the late rows alone (increasing rows, so

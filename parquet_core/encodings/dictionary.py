@@ -120,7 +120,8 @@ def build_dictionary(values: Any, physical_type: int, type_length: int | None = 
         return v[first], codes
     dtype, key_dtype = _NUMERIC[pt]
     v = np.ascontiguousarray(values, dtype=dtype).reshape(-1)
-    first, codes = first_occurrence_codes(v.view(key_dtype), costs=_WIDTH[pt], budget=budget)
+    first, codes = first_occurrence_codes(v.view(key_dtype), costs=_WIDTH[pt], budget=budget,
+                                          spread=pt in (PhysicalType.FLOAT, PhysicalType.DOUBLE))
     return v[first], codes
 
 

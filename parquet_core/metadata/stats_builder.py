@@ -512,19 +512,25 @@ class StatisticsBuilder:
         """Return ``pt.Statistics`` of the last page given to :meth:`update`."""
         if self.num_pages == 0:
             raise ValueError("page_statistics() called before any update()")
-        return self._statistics(self._page_bounds, self._page_nulls, self._page_nans)
+        return self._statistics(self._page_bounds, self._page_nulls, self._page_nans, self._page_encoded)
 
     def chunk_statistics(self) -> Any:
         """Return ``pt.Statistics`` of every page so far (the column chunk)."""
         return self._statistics(self._chunk_bounds, self._chunk_nulls, self._chunk_nans)
 
-    def _statistics(self, bounds: Bounds | None, nulls: int, nans: int = 0) -> Any:
+    def _statistics(self, bounds: Bounds | None, nulls: int, nans: int = 0,
+                    encoded: tuple[bytes, bytes] | None = None) -> Any:
         st = pt.Statistics(null_count=nulls)
         if self._floating:
             st.nan_count = nans     # required for floats under both orders, zero included
         if bounds is None:
             return st
-        lo, hi, lo_exact, hi_exact = encode_bounds(bounds, self.descriptor, self.truncate_length)
+        if encoded is not None and self.descriptor.physical_type != PhysicalType.BYTE_ARRAY:
+            # *bounds* already encoded (the page's): only byte arrays are ever truncated
+            lo, hi = encoded
+            lo_exact = hi_exact = True
+        else:
+            lo, hi, lo_exact, hi_exact = encode_bounds(bounds, self.descriptor, self.truncate_length)
         st.min_value, st.max_value = lo, hi
         st.is_min_value_exact, st.is_max_value_exact = lo_exact, hi_exact
         if self._signed:

@@ -152,39 +152,49 @@ class _Shredder:
         if m == 0:
             return e
         live = e.idx >= 0
+        # few arrays of the entries' length, reused in place: each new one is fresh memory
+        # (page faults) as well as a pass
         if bool(live.all()):
-            starts = offsets[e.idx].astype(np.int64, copy=False)
-            lens = offsets[1:][e.idx] - starts
+            starts = offsets.take(e.idx).astype(np.int64, copy=False)
+            lens = offsets[1:].take(e.idx).astype(np.int64, copy=False)
+            lens -= starts
+            counts = np.maximum(lens, 1)
         elif bool(live.any()):
-            at = np.maximum(e.idx, 0)
-            starts = offsets[at].astype(np.int64, copy=False)
-            lens = offsets[1:][at] - starts
+            counts = np.maximum(e.idx, 0)          # the slots read; then the counts
+            starts = offsets.take(counts).astype(np.int64, copy=False)
+            lens = offsets[1:].take(counts).astype(np.int64, copy=False)
+            lens -= starts
             lens *= live
+            np.maximum(lens, 1, out=counts)        # an empty or null list keeps one entry
         else:       # every entry ended above (the list array may have no slots at all)
             starts = np.zeros(m, dtype=np.int64)
             lens = np.zeros(m, dtype=np.int64)
-        counts = np.maximum(lens, 1)               # an empty or null list keeps one entry
+            counts = np.ones(m, dtype=np.int64)
         first = np.empty(m, dtype=np.int64)
         first[0] = 0
         np.cumsum(counts[:-1], out=first[1:])
         total = int(first[-1] + counts[-1])
         # no per-element parent index: element k of entry i sits at first[i] + k and is
         # child starts[i] + k, so idx[j] = j + starts[i] - first[i]; it steps by 1 inside an
-        # entry and by 1 + (starts[i] - starts[i - 1]) - counts[i - 1] at an entry's first
-        # element (a running sum of steps; an ended entry's start cancels out of the sum)
-        jumps = np.ones(total, dtype=np.int64)
-        steps = np.empty(m, dtype=np.int64)
-        steps[0] = starts[0]
-        np.subtract(starts[1:], starts[:-1], out=steps[1:])
-        steps[1:] -= counts[:-1]
-        steps[1:] += 1
-        jumps[first] = steps                       # (the first elements' positions are distinct)
-        idx = np.cumsum(jumps, dtype=np.int64)     # (not in place: that holds the GIL throughout)
-        empty = lens == 0
-        at_empty = first[empty]
+        # entry and by starts[i] - (starts[i - 1] + counts[i - 1]) + 1 at an entry's first
+        # element (a running sum of steps; an ended entry's start cancels out of the sum).
+        # The steps are made in place of the starts, counts[i - 1] + starts[i - 1] in
+        # place of the counts.
+        np.add(counts, starts, out=counts)
+        np.subtract(starts[1:], counts[:-1], out=starts[1:])
+        starts[1:] += 1
+        del counts
+        idx = np.ones(total, dtype=np.int64)
+        idx[first] = starts                        # (the first elements' positions are distinct)
+        del starts
+        # gil-held: in place on purpose (a write-path expansion): a second array of `total`
+        # int64 costs its page faults, about twice this call (h32w3); numpy keeps the GIL
+        np.cumsum(idx, out=idx)
+        empty = np.flatnonzero(lens == 0)
+        at_empty = first.take(empty)
         idx[at_empty] = -1
         defs = np.full(total, np.int16(d + 1), dtype=np.int16)
-        defs[at_empty] = e.defs[empty]
+        defs[at_empty] = e.defs.take(empty)
         reps = np.full(total, np.int16(r + 1), dtype=np.int16)
         reps[first] = e.reps                       # an entry's first element keeps its level
         return _Entries(idx, defs, reps)

@@ -22,7 +22,7 @@ the chunk is encoded (in the writer's thread pool, when it has one).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 from typing import Any, Callable, Iterable, Iterator
 
@@ -88,32 +88,45 @@ def flat_leaf(desc: ColumnDescriptor, column: Array) -> ColumnData:
                       dictionaries=given)
 
 
-@dataclass(frozen=True, slots=True)
 class _RecordCuts:
-    """Where each record of a shredded leaf starts, to cut its ColumnData into row groups."""
+    """Where each record of a shredded leaf starts, to cut its ColumnData into row groups.
 
-    desc: ColumnDescriptor
-    type: DataType
-    data: ColumnData                                  # values in logical storage
-    record_at: npt.NDArray[np.int64] | None           # level position of each record, and the end
-    value_at: npt.NDArray[np.int64] | None            # values before each level position, and the total
+    The level position of each record and the values before each level
+    position are found when a row group first needs them: a row group of
+    every record (the common case, one row group) is the data as it is, and
+    each would be one int64 per record or per level slot, made and freed.
+    """
+
+    __slots__ = ("desc", "type", "data", "num_records", "_cuts")
+
+    def __init__(self, desc: ColumnDescriptor, dt: DataType, data: ColumnData, num_records: int) -> None:
+        self.desc, self.type, self.data, self.num_records = desc, dt, data, num_records
+        self._cuts: tuple[npt.NDArray[np.int64] | None, npt.NDArray[np.int64] | None] | None = None
+
+    def _record_value_at(self) -> tuple[npt.NDArray[np.int64] | None, npt.NDArray[np.int64] | None]:
+        """(level position of each record and the end, values before each level position
+        and the total); None where the identity."""
+        if self._cuts is None:
+            data = self.data
+            starts = record_starts(data)
+            record_at = None if starts is None else np.append(starts, data.num_levels).astype(np.int64)
+            self._cuts = (record_at, value_positions(data, self.desc))
+        return self._cuts
 
     def rows(self, start: int, stop: int) -> ColumnData:
-        s0, s1 = (start, stop) if self.record_at is None else \
-            (int(self.record_at[start]), int(self.record_at[stop]))
-        v0, v1 = (s0, s1) if self.value_at is None else (int(self.value_at[s0]), int(self.value_at[s1]))
-        cut = slice_data(self.data, s0, s1, v0, v1)
+        data = self.data
+        if start == 0 and stop == self.num_records:
+            cut = data      # every record: the whole data, no cut to find
+        else:
+            record_at, value_at = self._record_value_at()
+            s0, s1 = (start, stop) if record_at is None else (int(record_at[start]), int(record_at[stop]))
+            v0, v1 = (s0, s1) if value_at is None else (int(value_at[s0]), int(value_at[s1]))
+            cut = slice_data(data, s0, s1, v0, v1)
         return replace(cut, values=to_physical(self.desc, self.type, cut.values))
 
 
 def _shredded(descs: Iterator[ColumnDescriptor], column: Array, field: Any) -> list[_RecordCuts]:
-    out = []
-    for dt, data in shred(column, field):
-        desc = next(descs)
-        starts = record_starts(data)
-        record_at = None if starts is None else np.append(starts, data.num_levels).astype(np.int64)
-        out.append(_RecordCuts(desc, dt, data, record_at, value_positions(data, desc)))
-    return out
+    return [_RecordCuts(next(descs), dt, data, len(column)) for dt, data in shred(column, field)]
 
 
 class WriteLeaves:

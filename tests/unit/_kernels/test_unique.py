@@ -204,3 +204,46 @@ def test_small_span_whole_or_all_but_one_key_in_the_prefix(missing: int | None) 
         keys[0], keys[1] = 0, 9          # the span stays 0..9
     first, codes = first_occurrence_codes(keys)
     assert (first.tolist(), codes.tolist()) == reference(keys.tolist())
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.uint64])
+@pytest.mark.parametrize("span", [1, 2, 254, 255, 256, 300])
+@pytest.mark.parametrize("late", [False, True])
+def test_small_span_byte_codes_and_wider_spans(dtype: type, span: int, late: bool) -> None:
+    """Spans below 256 take byte codes (255 marks a key the prefix did not hold), wider
+    ones the general lookup: every code, the prefix's 254 keys and late keys included,
+    keys at the low end of their type and (wide types) far from zero."""
+    info = np.iinfo(dtype)
+    if span > info.max - info.min + 1:
+        pytest.skip("span wider than the type")
+    rng = np.random.default_rng(span)
+    base = info.min if dtype in (np.int8, np.int32) else (-(2**40) if dtype is np.int64 else 2**63)
+    n = 4 * unique._PREFIX_START
+    offsets = rng.integers(0, span, n)
+    if late and span > 1:
+        head = offsets[:unique._PREFIX_START]
+        head[head >= span // 2] = 0                  # the upper half first seen late
+        offsets[-1] = span - 1
+    keys = np.array([base + int(x) for x in offsets.tolist()], dtype=dtype)
+    first, codes = first_occurrence_codes(keys)
+    assert codes.dtype == np.int32 and first.dtype == np.int64
+    assert (first.tolist(), codes.tolist()) == reference(keys.tolist())
+
+
+@pytest.mark.parametrize("distinct", [1, 3, 100, 600])
+@pytest.mark.parametrize("budget", [None, 40, 10**6])
+@pytest.mark.parametrize("late", [False, True])
+def test_spread_hint_gives_the_same_result(distinct: int, budget: int | None, late: bool) -> None:
+    """``spread=True`` (float bit patterns) tries the few-keys table first: the same
+    first rows and codes as without the hint, budget or not, a late new key included."""
+    rng = np.random.default_rng(distinct)
+    values = np.round(rng.normal(size=distinct) * 100, 2)
+    keys = values[rng.integers(0, distinct, 3 * unique._PREFIX_START)].view(np.int64)
+    if late:
+        keys[-2] = np.float64(12345.5).view(np.int64)  # first seen far past the prefix
+    costs = None if budget is None else 8
+    plain = first_occurrence_codes(keys, costs=costs, budget=budget)
+    hinted = first_occurrence_codes(keys, costs=costs, budget=budget, spread=True)
+    assert plain[0].tolist() == hinted[0].tolist() and plain[1].tolist() == hinted[1].tolist()
+    if budget is None:
+        assert (hinted[0].tolist(), hinted[1].tolist()) == reference(keys.tolist())
