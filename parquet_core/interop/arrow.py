@@ -263,7 +263,7 @@ class _Plan:
         self.metadata = dict(metadata or {})
         self.arrow_schema = arrow_schema
         kinds: list[tuple[Any, ...]] = []
-        for col, arr in zip(columns, arrays):
+        for col in columns:
             values = col.values
             if type(col) is Array and type(values) is np.ndarray and values.ndim == 1 \
                     and _as_is(col.type, values.dtype) is not None:

@@ -98,3 +98,24 @@ def test_duplicate_names_keep_their_own_columns(tmp_path):
     assert len(batches) == 2
     for got, want in zip(batches, theirs):
         assert got.equals(pa.Table.from_batches([want]), check_metadata=True)
+
+
+def test_a_column_of_another_arrow_type_is_converted_afresh(tmp_path):
+    # the same Schema object, the string column once plain and once a dictionary kept from
+    # the file (not asked for: as_read is the same): each table gets its own Arrow type
+    path = tmp_path / "s.parquet"
+    pq.write_table(pa.table({"s": pa.array(["a", "b", None, "a"]), "i": pa.array([1, 2, 3, 4])}), path)
+    kept = pc.ParquetFile(path, read_dictionary=["s"]).read()
+    col = kept.columns[0]
+    assert isinstance(col, conv.DictionaryArray) and col.requested
+    plain = pc.Table(kept.schema, [conv.DictionaryArray(col.type, col.runs, col.validity, col.values).dense(),
+                                   kept.columns[1]], metadata=kept.metadata)
+    other = pc.Table(kept.schema, [conv.DictionaryArray(col.type, col.runs, col.validity, col.values),
+                                   kept.columns[1]], metadata=kept.metadata)
+    conv._PLANS.clear()
+    assert pa.types.is_string(plain.to_arrow().schema.field("s").type)
+    assert conv._PLANS
+    got = other.to_arrow()
+    assert pa.types.is_dictionary(got.schema.field("s").type)
+    assert got.equals(_fresh(other), check_metadata=True)
+    assert got.column("s").to_pylist() == ["a", "b", None, "a"]
