@@ -90,6 +90,13 @@ def _binary(values: ByteArrays, n: int, validity: Any, typ: pa.DataType) -> pa.A
     if last - first >= 2**31 - 1:
         typ = pa.large_string() if pa.types.is_string(typ) else pa.large_binary()
         obuf = pa.py_buffer(np.ascontiguousarray(values.offsets - first, dtype=np.int64))
+    elif last <= 2**31 - 1:
+        # every offset fits int32 as it is: narrow, then rebase in int32 (a plain cast is about
+        # three times as fast as numpy's mixed-type subtract below, a few us of every batch)
+        narrow = values.offsets.astype(np.int32)
+        if first:
+            narrow -= np.int32(first)
+        obuf = pa.py_buffer(narrow)
     else:   # rebase and narrow in one pass (every rebased offset fits int32 here)
         narrow = np.empty(len(values.offsets), dtype=np.int32)
         np.subtract(values.offsets, first, out=narrow, casting="unsafe")

@@ -119,3 +119,28 @@ def test_a_column_of_another_arrow_type_is_converted_afresh(tmp_path):
     assert pa.types.is_dictionary(got.schema.field("s").type)
     assert got.equals(_fresh(other), check_metadata=True)
     assert got.column("s").to_pylist() == ["a", "b", None, "a"]
+
+
+@pytest.mark.parametrize("base", [0, 5, 2**31 - 20, 2**31 + 7, 3 * 2**31])
+def test_string_offsets_narrowed_from_any_base(base):
+    # a batch's strings are a window of its chunk's: offsets starting at 0, past 0, near and
+    # past int32's end (data faked by a zero-stride view: only the window is ever copied)
+    from numpy.lib.stride_tricks import as_strided
+
+    from parquet_core._kernels.binary import ByteArrays
+
+    words = [b"ab", b"", b"cde", b"f", b""]
+    lengths = np.array([len(w) for w in words], np.int64)
+    offsets = base + np.concatenate([[0], np.cumsum(lengths)])
+    if base + 6 > 10**9:
+        data = as_strided(np.zeros(1, np.uint8), shape=(int(offsets[-1]),), strides=(0,))
+    else:
+        data = np.zeros(int(offsets[-1]), np.uint8)
+    window = np.frombuffer(b"".join(words), np.uint8)
+    if data.strides == (0,):     # the zero-stride fake holds zeros: compare with zeros of each length
+        words = [b"\0" * len(w) for w in words]
+    else:
+        data[base:base + len(window)] = window
+    got = conv._binary(ByteArrays(offsets, data), len(words), None, pa.binary())
+    got.validate(full=True)
+    assert got.to_pylist() == words
