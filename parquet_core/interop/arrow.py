@@ -227,7 +227,8 @@ def table_to_arrow(table: Table) -> pa.Table:
         return pa.table({}).slice(0, 0)
     metadata = table.metadata
     plan = _PLANS.get(id(table.schema))
-    if plan is not None and plan.schema is table.schema and plan.metadata == (metadata or {}):
+    if plan is not None and plan.schema is table.schema and plan.metadata == (metadata or {}) \
+            and plan.same_fields(table.schema.fields):
         # a batch of a schema converted before (iter_batches): the plan's Arrow types and
         # schema, checked against this batch's columns, instead of working them out again
         arrays = plan.convert(columns)
@@ -262,11 +263,14 @@ class _Plan:
     of :data:`_PLANS`) from being reused while the plan lives.
     """
 
-    __slots__ = ("schema", "metadata", "kinds", "types", "arrow_schema")
+    __slots__ = ("schema", "fields", "metadata", "kinds", "types", "arrow_schema")
 
     def __init__(self, schema: Schema, metadata: dict[bytes, bytes] | None, columns: list[Array],
                  arrays: list[Any], arrow_schema: pa.Schema) -> None:
         self.schema = schema
+        # (a Schema's list of fields can be changed in place: its Field objects, immutable,
+        # are compared one by one, by identity, which the references kept here make sound)
+        self.fields = tuple(schema.fields)
         self.metadata = dict(metadata or {})
         self.arrow_schema = arrow_schema
         kinds: list[tuple[Any, ...]] = []
@@ -280,6 +284,11 @@ class _Plan:
                 kinds.append((None, isinstance(col, DictionaryArray) and bool(col.requested)))
         self.kinds = tuple(kinds)
         self.types = tuple(a.type for a in arrays)
+
+    def same_fields(self, fields: list[Field]) -> bool:
+        """True when *fields* are still the Field objects the plan was made with."""
+        mine = self.fields
+        return len(fields) == len(mine) and all(a is b for a, b in zip(fields, mine))
 
     def convert(self, columns: list[Array]) -> list[Any] | None:
         """*columns* converted, or None when one of them is not what the plan was made for

@@ -144,3 +144,18 @@ def test_string_offsets_narrowed_from_any_base(base):
     got = conv._binary(ByteArrays(offsets, data), len(words), None, pa.binary())
     got.validate(full=True)
     assert got.to_pylist() == words
+
+
+def test_a_schema_changed_in_place_is_planned_again():
+    # Schema.fields is a list: a field replaced in it after a conversion gives its new name
+    src = pa.table({"x": pa.array([1, 2, 3]), "y": pa.array([0.5, None, 1.5])})
+    table = conv.table_from_arrow(src)
+    plain = pc.Table(table.schema, table.columns)
+    conv._PLANS.clear()
+    assert plain.to_arrow().column_names == ["x", "y"]
+    assert conv._PLANS
+    old = plain.schema.fields[0]
+    plain.schema.fields[0] = type(old)("renamed", old.type, old.nullable)
+    got = plain.to_arrow()
+    assert got.column_names == ["renamed", "y"]
+    assert got.equals(_fresh(plain), check_metadata=True)
