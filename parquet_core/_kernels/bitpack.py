@@ -317,16 +317,24 @@ def unpack_groups_at(buf: npt.NDArray[np.uint8], at: npt.NDArray[np.int64], bit_
         return
     if w == 3 and out.dtype == np.uint8:
         words = np.ndarray((buf.size - 3,), dtype=_LE4, buffer=buf, offset=0, strides=(1,))[at]
-        keys = np.empty((n, 2), dtype=np.intp)
-        np.bitwise_and(words, 0xFFF, out=keys[:, 0], casting="unsafe")
-        np.right_shift(words, 12, out=keys[:, 1], casting="unsafe")
-        keys[:, 1] &= 0xFFF
-        np.take(_KEY12_CODES, keys.reshape(-1), out=out[:8 * n].view(_LE4))
+        _decode_key12(words, out)
         return
     body = np.empty(n * w + SLACK, dtype=np.uint8)
     groups = np.ndarray((buf.size - w + 1,), dtype=f"V{w}", buffer=buf, offset=0, strides=(1,))
     body[:n * w].view(f"V{w}")[:] = groups[at]
     unpack_bits_into(body, w, 8 * n, out)
+
+
+def _decode_key12(words: npt.NDArray[Any], out: npt.NDArray[np.uint8]) -> None:
+    """Eight 3-bit values per 24-bit group: *words* holds each group in its low 24 bits;
+    its two 12-bit halves are looked up in :data:`_KEY12_CODES` (four values each) and
+    written to ``out[:8 * len(words)]``."""
+    n = words.size
+    keys = np.empty((n, 2), dtype=np.intp)
+    np.bitwise_and(words, 0xFFF, out=keys[:, 0], casting="unsafe")
+    np.right_shift(words, 12, out=keys[:, 1], casting="unsafe")
+    keys[:, 1] &= 0xFFF
+    np.take(_KEY12_CODES, keys.reshape(-1), out=out[:8 * n].view(_LE4))
 
 
 def unpack_groups(buf: npt.NDArray[np.uint8], groups: int, bit_width: int, out: npt.NDArray[Any]) -> None:
@@ -346,12 +354,7 @@ def unpack_groups(buf: npt.NDArray[np.uint8], groups: int, bit_width: int, out: 
     if w == 3 and out.dtype == np.uint8:
         if out.ndim != 1 or out.size < 8 * groups or not out.flags.c_contiguous:
             raise ValueError("unpack_groups: out must be a contiguous 1-D array of >= 8*groups items")
-        words = np.ndarray((groups,), dtype=_LE4, buffer=buf, offset=0, strides=(3,))
-        keys = np.empty((groups, 2), dtype=np.intp)
-        np.bitwise_and(words, 0xFFF, out=keys[:, 0], casting="unsafe")
-        np.right_shift(words, 12, out=keys[:, 1], casting="unsafe")
-        keys[:, 1] &= 0xFFF
-        np.take(_KEY12_CODES, keys.reshape(-1), out=out[:8 * groups].view(_LE4))
+        _decode_key12(np.ndarray((groups,), dtype=_LE4, buffer=buf, offset=0, strides=(3,)), out)
         return
     unpack_bits_into(buf, w, 8 * groups, out)
 
