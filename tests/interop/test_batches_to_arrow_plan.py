@@ -5,13 +5,12 @@ the one a fresh conversion gives, and the one pyarrow's ``iter_batches`` gives."
 from __future__ import annotations
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 import parquet_core as pc
 from parquet_core.interop import arrow as conv
-
-pa = pytest.importorskip("pyarrow")
-pq = pytest.importorskip("pyarrow.parquet")
 
 ROWS = 1000
 
