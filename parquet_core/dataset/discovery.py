@@ -134,7 +134,7 @@ def _roots(fs: FileSystem, folder: str) -> list[str]:
     dirname = os.path.dirname if isinstance(fs, LocalFileSystem) else posixpath.dirname
     basename = os.path.basename if isinstance(fs, LocalFileSystem) else posixpath.basename
     out = [folder]
-    path = folder.rstrip(fs.sep) or folder
+    path = os.path.abspath(folder) if isinstance(fs, LocalFileSystem) else (folder.rstrip("/") or folder)
     while True:
         key, eq, _ = basename(path).partition("=")
         parent = dirname(path)
