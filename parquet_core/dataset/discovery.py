@@ -114,14 +114,34 @@ def _root_state(fs: FileSystem, folder: str) -> tuple[int, int, int] | tuple[str
     """What every commit to the dataset at *folder* changes: on the local disk the root
     folder's times and inode (a commit makes and removes its record there); on a store the
     bytes of its generation object (``commit_markers.GENERATION_NAME``, one GET; absent on
-    a dataset no transactional write committed to).  None when the local folder is gone."""
-    if not isinstance(fs, LocalFileSystem):
+    a dataset no transactional write committed to).  None when the local folder is gone.
+    An fsspec file system that is the local disk underneath (``fs.local_disk``) takes the
+    local rule: our local writer makes no generation object there."""
+    if not fs.local_disk:
         return ("generation", read_generation(fs, folder))
     try:
         st = os.stat(folder)
     except OSError:
         return None
     return (st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+def _roots(fs: FileSystem, folder: str) -> list[str]:
+    """*folder*, then the folders above it that a writer could have committed to: while the
+    folder (or its parent...) is hive-named (``key=value``, a partition), its parent, up to
+    and including the first folder that is not (the dataset root of ``read_table("ds/k=1")``
+    is ``ds``).  Nothing above that: an unrelated folder (``/tmp``) is never a root."""
+    dirname = os.path.dirname if isinstance(fs, LocalFileSystem) else posixpath.dirname
+    basename = os.path.basename if isinstance(fs, LocalFileSystem) else posixpath.basename
+    out = [folder]
+    path = os.path.abspath(folder) if isinstance(fs, LocalFileSystem) else (folder.rstrip("/") or folder)
+    while True:
+        key, eq, _ = basename(path).partition("=")
+        parent = dirname(path)
+        if not (eq and key) or not parent or parent == path:
+            return out
+        out.append(parent)
+        path = parent
 
 
 def _listed_whole(fs: FileSystem, folder: str, attempt: Any, undo: Any, spans: Any) -> Any:
@@ -135,35 +155,42 @@ def _listed_whole(fs: FileSystem, folder: str, attempt: Any, undo: Any, spans: A
     record in the root folder, whose times (and inode) taken before and after the listing
     then differ; on a store it rewrites the root's generation object, read before and after.
     A marker that vanished before it was read (:class:`ListingRaced`) says the same everywhere.
-    Locally the root's state is compared only when the files listed lie in two folders or
+    The roots compared are *folder* and, for a partition folder read on its own, the folders
+    above it up to the dataset's root (:func:`_roots`): a commit to ``ds`` changes ``ds``,
+    not the ``ds/k=1`` being listed.
+    Locally the roots' states are compared only when the files listed lie in two folders or
     more (``spans(result)``): the files of one folder come from one read of that folder,
     which its marker makes consistent, and a flat folder that other files keep arriving in
     (a landing folder) is not listed again for them.  A store's listing of one folder is
     paged (and its generation object changes with commits only): always compared there.
-    On a store the generation object is read after the listing, and before it only when this
+    On a store a generation object is read after the listing, and before it only when this
     process last found one at that root (:func:`_expect_generation`): absent after the
     listing, it was absent throughout (it is never removed), so no commit's roll-forward fell
-    inside; a dataset no transactional write committed to costs one failed GET per listing.
-    Found after a listing not preceded by a read, the listing is taken again (read before).
+    inside; a dataset no transactional write committed to costs one failed GET per root and
+    listing.  Found after a listing not preceded by a read, the listing is taken again.
     Retried :data:`_LIST_ATTEMPTS` times, then a :class:`ParquetError` (writes kept
-    committing).  Limit: a tree listed below its dataset's root (its root folder, or
-    generation object, is above) is checked only through the markers.
+    committing).  Limit: a glob is checked only through the markers.
     """
-    local = isinstance(fs, LocalFileSystem)
+    local = fs.local_disk
+    roots = _roots(fs, folder)
     for n in range(_LIST_ATTEMPTS):
-        before = _root_state(fs, folder) if local or _expect_generation(fs, folder) else _UNREAD
+        if local:
+            before = [_root_state(fs, r) for r in roots]
+        else:
+            before = [_root_state(fs, r) if _expect_generation(fs, r) else _UNREAD for r in roots]
         try:
             result = attempt()
         except ListingRaced:
             pass
         else:
             if local:
-                if before is None or not spans(result) or _root_state(fs, folder) == before:
+                if before[0] is None or not spans(result) or [_root_state(fs, r) for r in roots] == before:
                     return result
             else:
-                after = _root_state(fs, folder)
-                _note_generation(fs, folder, after != _ABSENT)
-                if after in (_ABSENT, before):
+                after = [_root_state(fs, r) for r in roots]
+                for r, state in zip(roots, after):
+                    _note_generation(fs, r, state != _ABSENT)
+                if all(a in (_ABSENT, b) for a, b in zip(after, before)):
                     return result
         undo()
         time.sleep(0.001 * (1 << n))        # let the write's roll-forward finish

@@ -169,6 +169,10 @@ class FileSystem:
 
     protocol = "file"
     sep = os.sep
+    #: The paths are local files (``os.stat`` finds them): our local file system, or an
+    #: fsspec one that is the local disk underneath (fsspec's ``LocalFileSystem``, a pyarrow
+    #: ``LocalFileSystem`` through ``ArrowFSWrapper``).
+    local_disk = False
 
     def join(self, *parts: str) -> str:
         raise NotImplementedError
@@ -235,6 +239,8 @@ def listed_time(info: dict[str, Any]) -> int | None:
 
 class LocalFileSystem(FileSystem):
     """The local disk: memory-mapped reads, temporary-file-and-rename writes."""
+
+    local_disk = True
 
     def join(self, *parts: str) -> str:
         return os.path.join(*parts)
@@ -303,6 +309,15 @@ class _CountingSource:
 CountingSource = _CountingSource
 
 
+def _is_local_disk(fs: Any) -> bool:
+    """Whether the fsspec file system *fs* is the local disk underneath (its paths are local
+    paths): fsspec's ``LocalFileSystem`` (``file://``, ``local://``), or a pyarrow
+    ``LocalFileSystem`` wrapped by ``ArrowFSWrapper``."""
+    inner = getattr(fs, "fs", None) if type(fs).__name__ == "ArrowFSWrapper" else fs
+    kind = type(inner)
+    return kind.__name__ == "LocalFileSystem" and kind.__module__.split(".")[0] in ("fsspec", "pyarrow")
+
+
 class FsspecFileSystem(FileSystem):
     """An fsspec file system; paths are without the protocol (``bucket/key``)."""
 
@@ -312,6 +327,7 @@ class FsspecFileSystem(FileSystem):
         self.fs = fs
         proto = fs.protocol
         self.protocol = proto if isinstance(proto, str) else proto[0]
+        self.local_disk = _is_local_disk(fs)
 
     def strip(self, path: str) -> str:
         return self.fs._strip_protocol(path)
