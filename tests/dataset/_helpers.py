@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pyarrow as pa
-import pyarrow.compute as pc_arrow
 import pyarrow.dataset as ds
 
 
@@ -34,3 +33,16 @@ def assert_same(ours, theirs, sort_by="n"):
         theirs = theirs.sort_by(sort_by)
     assert mine.num_rows == theirs.num_rows
     assert mine.equals(theirs), (mine.to_pydict(), theirs.to_pydict())
+
+
+def race_version(which: str) -> pa.Table:
+    """Version ``"A"`` or ``"B"`` of the table the listing-race tests write and rewrite
+    (``n``, partition ``k = n % 3``, ``v``); B's rows share no ``n`` with A's."""
+    start, count = (0, 300) if which == "A" else (1000, 500)
+    n = list(range(start, start + count))
+    return pa.table({"n": n, "k": [i % 3 for i in n], "v": [float(i) * 0.5 for i in n]})
+
+
+def race_rows(which: str) -> list[int]:
+    """The sorted ``n`` of :func:`race_version`'s *which*."""
+    return sorted(race_version(which).column("n").to_pylist())

@@ -20,18 +20,12 @@ import pytest
 
 import parquet_core as pc
 from parquet_core.errors import ParquetError
+from ._helpers import race_rows, race_version
 
 WRITE = dict(partition_cols=["k"], max_rows_per_file=60, existing_data_behavior="delete_matching")
 
 
-def version(which: str) -> pa.Table:
-    start, count = (0, 300) if which == "A" else (1000, 500)
-    n = list(range(start, start + count))
-    return pa.table({"n": n, "k": [i % 3 for i in n], "v": [float(i) * 0.5 for i in n]})
-
-
-def rows(which: str) -> list[int]:
-    return sorted(version(which).column("n").to_pylist())
+version, rows = race_version, race_rows
 
 
 class WriteInsideListing:

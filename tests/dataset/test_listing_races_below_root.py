@@ -18,16 +18,15 @@ from __future__ import annotations
 import os
 import uuid
 
+import fsspec
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from fsspec.implementations.memory import MemoryFileSystem
 
 import parquet_core as pc
 from parquet_core.dataset.transaction import Transaction
 from parquet_core.errors import ParquetError
-
-fsspec = pytest.importorskip("fsspec")
-from fsspec.implementations.memory import MemoryFileSystem  # noqa: E402
 
 WRITE = dict(partition_cols=["k", "j"], max_rows_per_file=40, existing_data_behavior="delete_matching",
              basename_template="part-{i}.parquet")

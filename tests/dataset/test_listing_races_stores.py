@@ -23,18 +23,18 @@ import asyncio
 import os
 import uuid
 
-import pyarrow as pa
+import fsspec
 import pyarrow.parquet as pq
 import pytest
+import s3fs
+from fsspec.implementations.memory import MemoryFileSystem
 
 import parquet_core as pc
 from parquet_core.dataset.transaction import Transaction
 from parquet_core.errors import ParquetError
 from parquet_core.file.filesystem import FsspecFileSystem
 from tests._support.s3 import s3_options
-
-fsspec = pytest.importorskip("fsspec")
-from fsspec.implementations.memory import MemoryFileSystem  # noqa: E402
+from ._helpers import race_rows, race_version
 
 # names after "_" in key order (a uuid's hex may start with a digit, before it): on S3 a
 # write's marker in k=0 then sorts before the first page's last key, and the listing misses it
@@ -42,14 +42,7 @@ WRITE = dict(partition_cols=["k"], max_rows_per_file=60, existing_data_behavior=
              basename_template="part-{i}.parquet")
 
 
-def version(which: str) -> pa.Table:
-    start, count = (0, 300) if which == "A" else (1000, 500)
-    n = list(range(start, start + count))
-    return pa.table({"n": n, "k": [i % 3 for i in n], "v": [float(i) * 0.5 for i in n]})
-
-
-def rows(which: str) -> list[int]:
-    return sorted(version(which).column("n").to_pylist())
+version, rows = race_version, race_rows
 
 
 class Writes:
@@ -108,7 +101,6 @@ def paged_s3(endpoint: str, root: str, write: Writes):
     """An s3fs instance whose listings of *root* are paged so that the first page ends with
     ``k=0``'s last key, and that runs *write* (off the event loop, which serves the writer's
     requests meanwhile) before asking for the next page."""
-    s3fs = pytest.importorskip("s3fs")
     fs = s3fs.S3FileSystem(**s3_options(endpoint))
     real = fs._list_pages
     pages: list[int] = []
@@ -169,7 +161,6 @@ def _read_rows(how: str, root: str, fs) -> list[int]:
 def _writer_fs(kind: str, endpoint: str | None):
     if kind == "memory":
         return fsspec.filesystem("memory")
-    s3fs = pytest.importorskip("s3fs")
     return s3fs.S3FileSystem(**s3_options(endpoint))
 
 
