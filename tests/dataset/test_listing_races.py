@@ -20,6 +20,7 @@ import pytest
 
 import parquet_core as pc
 from parquet_core.errors import ParquetError
+
 from ._helpers import race_rows, race_version
 
 WRITE = dict(partition_cols=["k"], max_rows_per_file=60, existing_data_behavior="delete_matching")

@@ -34,6 +34,7 @@ from parquet_core.dataset.transaction import Transaction
 from parquet_core.errors import ParquetError
 from parquet_core.file.filesystem import FsspecFileSystem
 from tests._support.s3 import s3_options
+
 from ._helpers import race_rows, race_version
 
 # names after "_" in key order (a uuid's hex may start with a digit, before it): on S3 a
