@@ -46,3 +46,39 @@ def race_version(which: str) -> pa.Table:
 def race_rows(which: str) -> list[int]:
     """The sorted ``n`` of :func:`race_version`'s *which*."""
     return sorted(race_version(which).column("n").to_pylist())
+
+
+class RaceWrites:
+    """The next versions' writes (B, A, B...) to *root*, each a whole ``write_to_dataset``
+    (through *fs* when given) of ``version(which)`` with :attr:`options`; with *paused*,
+    every write stops right after its commit (markers, record and generation object made,
+    nothing renamed or deleted), as a writer descheduled there does, and :meth:`finish`
+    rolls them forward afterwards.  Subclasses set :attr:`version` and :attr:`options`."""
+
+    version = staticmethod(race_version)
+    options: dict = {}
+
+    def __init__(self, monkeypatch, root: str, fs=None, times: int = 1, paused: bool = False) -> None:
+        from parquet_core.dataset.transaction import Transaction
+
+        self.root, self.fs, self.left = root, fs, times
+        self.versions = iter("BA" * 50)
+        self.written: list[str] = []
+        self.paused: list = []
+        self.real_roll_forward = Transaction.roll_forward
+        if paused:
+            monkeypatch.setattr(Transaction, "roll_forward", lambda txn: self.paused.append(txn))
+
+    def __call__(self) -> None:
+        import parquet_core as pc
+
+        if not self.left:
+            return
+        self.left -= 1
+        which = next(self.versions)
+        pc.write_to_dataset(self.version(which), self.root, filesystem=self.fs, **self.options)
+        self.written.append(which)
+
+    def finish(self) -> None:
+        for txn in self.paused:
+            self.real_roll_forward(txn)

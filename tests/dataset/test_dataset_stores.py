@@ -181,9 +181,8 @@ def test_write_table_and_writer_to_store(store):
     assert pc.read_table(target2, **store.kwargs).to_arrow().equals(t)
     # a failed write leaves nothing behind
     target3 = store.url("three.parquet")
-    with pytest.raises(RuntimeError):
-        with pc.ParquetWriter(target3, t.schema, **store.kwargs) as w:
-            w.write_table(t)
-            raise RuntimeError("boom")
+    with pytest.raises(RuntimeError), pc.ParquetWriter(target3, t.schema, **store.kwargs) as w:
+        w.write_table(t)
+        raise RuntimeError("boom")
     with pytest.raises(FileNotFoundError):
         pc.read_table(target3, **store.kwargs)

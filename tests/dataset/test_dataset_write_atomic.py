@@ -440,7 +440,6 @@ def test_s3_lock_is_a_conditional_put(s3_server):
     s3fs = pytest.importorskip("s3fs")
     from parquet_core.dataset import transaction
     from parquet_core.file.filesystem import FsspecFileSystem
-
     from tests._support.s3 import s3_options
 
     store = s3fs.S3FileSystem(**s3_options(s3_server))

@@ -20,7 +20,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import parquet_core as pc
 from parquet_core.errors import ParquetError, ParquetFormatError
@@ -262,7 +263,7 @@ def test_cloud_urls_through_fsspec(fake_cloud, tmp_path):
 # -- progress=True ----------------------------------------------------------------------------------
 
 class _FakeBar:
-    made: list["_FakeBar"] = []
+    made: list[_FakeBar] = []
 
     def __init__(self, total=None, desc=None, unit=None):
         self.total, self.desc, self.unit = total, desc, unit
@@ -316,7 +317,6 @@ def test_filtered_read_prefetches_indexes_and_blooms(s3_server, tmp_path, monkey
     chunks, which pruning decides by their dictionaries (no extra request); rows as pyarrow's."""
     s3fs = pytest.importorskip("s3fs")
     from parquet_core.dataset import dataset as dataset_mod
-
     from tests._support.s3 import s3_options
 
     n = 120_000

@@ -25,8 +25,9 @@ import pytest
 from fsspec.implementations.memory import MemoryFileSystem
 
 import parquet_core as pc
-from parquet_core.dataset.transaction import Transaction
 from parquet_core.errors import ParquetError
+
+from ._helpers import RaceWrites
 
 WRITE = dict(partition_cols=["k", "j"], max_rows_per_file=40, existing_data_behavior="delete_matching",
              basename_template="part-{i}.parquet")
@@ -38,30 +39,12 @@ def version(which: str) -> pa.Table:
     return pa.table({"n": n, "k": [i % 3 for i in n], "j": [i % 2 for i in n], "v": [float(i) * 0.5 for i in n]})
 
 
-class Writes:
+class Writes(RaceWrites):
     """The next versions' writes (B, A, B...) to *root*; with *paused*, each stops right after
     its commit (nothing renamed or deleted yet) and :meth:`finish` rolls them forward."""
 
-    def __init__(self, monkeypatch, root: str, fs=None, times: int = 1, paused: bool = False) -> None:
-        self.root, self.fs, self.left = root, fs, times
-        self.versions = iter("BA" * 50)
-        self.written: list[str] = []
-        self.paused: list[Transaction] = []
-        self.real_roll_forward = Transaction.roll_forward
-        if paused:
-            monkeypatch.setattr(Transaction, "roll_forward", lambda txn: self.paused.append(txn))
-
-    def __call__(self) -> None:
-        if not self.left:
-            return
-        self.left -= 1
-        which = next(self.versions)
-        pc.write_to_dataset(version(which), self.root, filesystem=self.fs, **WRITE)
-        self.written.append(which)
-
-    def finish(self) -> None:
-        for txn in self.paused:
-            self.real_roll_forward(txn)
+    version = staticmethod(version)
+    options = WRITE
 
 
 class ScandirHook:

@@ -30,12 +30,11 @@ import s3fs
 from fsspec.implementations.memory import MemoryFileSystem
 
 import parquet_core as pc
-from parquet_core.dataset.transaction import Transaction
 from parquet_core.errors import ParquetError
 from parquet_core.file.filesystem import FsspecFileSystem
 from tests._support.s3 import s3_options
 
-from ._helpers import race_rows, race_version
+from ._helpers import RaceWrites, race_rows, race_version
 
 # names after "_" in key order (a uuid's hex may start with a digit, before it): on S3 a
 # write's marker in k=0 then sorts before the first page's last key, and the listing misses it
@@ -46,32 +45,14 @@ WRITE = dict(partition_cols=["k"], max_rows_per_file=60, existing_data_behavior=
 version, rows = race_version, race_rows
 
 
-class Writes:
+class Writes(RaceWrites):
     """The next versions' writes (B, A, B...), each a whole ``write_to_dataset`` through
     *fs* (another instance than the reader's); with *paused*, every write stops right after
     its commit (markers, record and generation made, nothing renamed or deleted), as a writer
     descheduled there does, and :meth:`finish` rolls them forward afterwards."""
 
-    def __init__(self, monkeypatch, root: str, fs, times: int = 1, paused: bool = False) -> None:
-        self.root, self.fs, self.left = root, fs, times
-        self.versions = iter("BA" * 50)
-        self.written: list[str] = []
-        self.paused: list[Transaction] = []
-        self.real_roll_forward = Transaction.roll_forward
-        if paused:
-            monkeypatch.setattr(Transaction, "roll_forward", lambda txn: self.paused.append(txn))
-
-    def __call__(self) -> None:
-        if not self.left:
-            return
-        self.left -= 1
-        which = next(self.versions)
-        pc.write_to_dataset(version(which), self.root, filesystem=self.fs, **WRITE)
-        self.written.append(which)
-
-    def finish(self) -> None:
-        for txn in self.paused:
-            self.real_roll_forward(txn)
+    version = staticmethod(version)
+    options = WRITE
 
 
 class WalkingMemory(MemoryFileSystem):

@@ -23,7 +23,6 @@ import parquet_core as pc
 from parquet_core.cli import main
 
 
-
 def _rows(table, names=("p", "x")):
     d = table.to_pydict() if hasattr(table, "to_pydict") else table
     return sorted(zip(*(d[n] for n in names)))

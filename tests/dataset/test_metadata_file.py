@@ -8,7 +8,8 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import parquet_core as pc
 
@@ -118,8 +119,8 @@ def test_summary_groups_fast_path_matches_decoding(names, groups, columns, drop)
     import io as _io
 
     from parquet_core.dataset.metadata_file import summary_groups
-    from parquet_core.file.source import BufferSource
     from parquet_core.file.footer import read_footer
+    from parquet_core.file.source import BufferSource
 
     table = pa.table({f"c{i}": np.arange(4) for i in range(columns)})
     data = _pyarrow_summary(table, names, drop, lambda i: max(1, 4 // groups[i]))

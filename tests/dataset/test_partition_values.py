@@ -12,7 +12,6 @@ import math
 from zoneinfo import ZoneInfo
 
 import pyarrow as pa
-import pyarrow.dataset as ds_mod
 import pyarrow.parquet as pq
 import pytest
 from hypothesis import given, settings
