@@ -82,3 +82,29 @@ class RaceWrites:
     def finish(self) -> None:
         for txn in self.paused:
             self.real_roll_forward(txn)
+
+
+def walking_memory(at: str, write):
+    """A memory:// file system whose ``find`` is fsspec's generic one (a walk, one ``ls``
+    per folder) and whose ``ls`` of the folder named *at* first runs *write*; the names
+    listed are kept in ``fs.listed``."""
+    import fsspec
+    from fsspec.implementations.memory import MemoryFileSystem
+
+    class WalkingMemory(MemoryFileSystem):
+        find = fsspec.AbstractFileSystem.find
+
+    fs = WalkingMemory(skip_instance_cache=True)
+    real = fs.ls
+    listed: list[str] = []
+
+    def ls(path, detail=True, **kwargs):
+        name = path.rstrip("/").rsplit("/", 1)[-1]
+        listed.append(name)
+        if name == at:
+            write()
+        return real(path, detail=detail, **kwargs)
+
+    fs.ls = ls
+    fs.listed = listed
+    return fs

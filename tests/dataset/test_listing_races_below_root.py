@@ -22,12 +22,11 @@ import fsspec
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from fsspec.implementations.memory import MemoryFileSystem
 
 import parquet_core as pc
 from parquet_core.errors import ParquetError
 
-from ._helpers import RaceWrites
+from ._helpers import RaceWrites, walking_memory
 
 WRITE = dict(partition_cols=["k", "j"], max_rows_per_file=40, existing_data_behavior="delete_matching",
              basename_template="part-{i}.parquet")
@@ -142,29 +141,6 @@ def test_a_folder_above_the_dataset_root_is_not_a_root(tmp_path, monkeypatch):
     assert got == _pyarrow_local(folder)
 
 
-class WalkingMemory(MemoryFileSystem):
-    """memory:// whose ``find`` is fsspec's generic one: a walk, one ``ls`` per folder."""
-
-    find = fsspec.AbstractFileSystem.find
-
-
-def _walking_memory(at: str, write):
-    fs = WalkingMemory(skip_instance_cache=True)
-    real = fs.ls
-    listed: list[str] = []
-
-    def ls(path, detail=True, **kwargs):
-        name = path.rstrip("/").rsplit("/", 1)[-1]
-        listed.append(name)
-        if name == at:
-            write()
-        return real(path, detail=detail, **kwargs)
-
-    fs.ls = ls
-    fs.listed = listed
-    return fs
-
-
 def _pyarrow_store(fs, folder: str, local: str) -> list[int]:
     for path in fs.find(folder):
         rel = path[len(fs._strip_protocol(folder)) + 1:]
@@ -181,7 +157,7 @@ def test_a_store_partition_folder_read_on_its_own_sees_a_commit_to_its_root(tmp_
     writer = fsspec.filesystem("memory")
     pc.write_to_dataset(version("A"), root, filesystem=writer, **WRITE)
     write = Writes(monkeypatch, root, writer, paused=paused)
-    reader = _walking_memory("j=1", write)
+    reader = walking_memory("j=1", write)
     folder = f"{root}/k=1"
     got = _rows(pc.read_table(folder, filesystem=reader, columns=["n"]))
     assert write.written == ["B"]

@@ -34,7 +34,7 @@ from parquet_core.errors import ParquetError
 from parquet_core.file.filesystem import FsspecFileSystem
 from tests._support.s3 import s3_options
 
-from ._helpers import RaceWrites, race_rows, race_version
+from ._helpers import RaceWrites, race_rows, race_version, walking_memory
 
 # names after "_" in key order (a uuid's hex may start with a digit, before it): on S3 a
 # write's marker in k=0 then sorts before the first page's last key, and the listing misses it
@@ -53,30 +53,6 @@ class Writes(RaceWrites):
 
     version = staticmethod(version)
     options = WRITE
-
-
-class WalkingMemory(MemoryFileSystem):
-    """memory:// whose ``find`` is fsspec's generic one: a walk, one ``ls`` per folder."""
-
-    find = fsspec.AbstractFileSystem.find
-
-
-def walking_memory(at: str, write: Writes):
-    """A :class:`WalkingMemory` whose ``ls`` of the folder *at* first runs *write*."""
-    fs = WalkingMemory(skip_instance_cache=True)
-    real = fs.ls
-    listed: list[str] = []
-
-    def ls(path, detail=True, **kwargs):
-        name = path.rstrip("/").rsplit("/", 1)[-1]
-        listed.append(name)
-        if name == at:
-            write()
-        return real(path, detail=detail, **kwargs)
-
-    fs.ls = ls
-    fs.listed = listed
-    return fs
 
 
 def paged_s3(endpoint: str, root: str, write: Writes):
