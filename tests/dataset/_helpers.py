@@ -108,3 +108,19 @@ def walking_memory(at: str, write):
     fs.ls = ls
     fs.listed = listed
     return fs
+
+
+def pyarrow_store_rows(fs, root: str, local: str) -> list[int]:
+    """pyarrow's read of the files under *root* on the store *fs* as they are now (copied to
+    the local folder *local* first): the sorted ``n``."""
+    import os
+
+    import pyarrow.parquet as pq
+
+    for path in fs.find(root):
+        rel = path[len(fs._strip_protocol(root)) + 1:]
+        dest = os.path.join(local, *rel.split("/"))
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        with open(dest, "wb") as f:
+            f.write(fs.cat_file(path))
+    return sorted(pq.read_table(local, columns=["n"]).column("n").to_pylist())

@@ -26,7 +26,7 @@ import pytest
 import parquet_core as pc
 from parquet_core.errors import ParquetError
 
-from ._helpers import RaceWrites, walking_memory
+from ._helpers import RaceWrites, pyarrow_store_rows, walking_memory
 
 WRITE = dict(partition_cols=["k", "j"], max_rows_per_file=40, existing_data_behavior="delete_matching",
              basename_template="part-{i}.parquet")
@@ -141,16 +141,6 @@ def test_a_folder_above_the_dataset_root_is_not_a_root(tmp_path, monkeypatch):
     assert got == _pyarrow_local(folder)
 
 
-def _pyarrow_store(fs, folder: str, local: str) -> list[int]:
-    for path in fs.find(folder):
-        rel = path[len(fs._strip_protocol(folder)) + 1:]
-        dest = os.path.join(local, *rel.split("/"))
-        os.makedirs(os.path.dirname(dest), exist_ok=True)
-        with open(dest, "wb") as f:
-            f.write(fs.cat_file(path))
-    return _pyarrow_local(local)
-
-
 @pytest.mark.parametrize("paused", [True, False], ids=["paused after its commit", "finished"])
 def test_a_store_partition_folder_read_on_its_own_sees_a_commit_to_its_root(tmp_path, monkeypatch, paused):
     root = f"/{uuid.uuid4().hex}/ds"
@@ -162,7 +152,7 @@ def test_a_store_partition_folder_read_on_its_own_sees_a_commit_to_its_root(tmp_
     got = _rows(pc.read_table(folder, filesystem=reader, columns=["n"]))
     assert write.written == ["B"]
     write.finish()
-    assert got == _pyarrow_store(writer, folder, str(tmp_path / "final"))
+    assert got == pyarrow_store_rows(writer, folder, str(tmp_path / "final"))
     assert got == _rows(version("B").filter(pa.compute.equal(version("B")["k"], 1)))
     assert reader.listed.count("j=0") == 2
 

@@ -34,7 +34,7 @@ from parquet_core.errors import ParquetError
 from parquet_core.file.filesystem import FsspecFileSystem
 from tests._support.s3 import s3_options
 
-from ._helpers import RaceWrites, race_rows, race_version, walking_memory
+from ._helpers import RaceWrites, pyarrow_store_rows, race_rows, race_version, walking_memory
 
 # names after "_" in key order (a uuid's hex may start with a digit, before it): on S3 a
 # write's marker in k=0 then sorts before the first page's last key, and the listing misses it
@@ -92,17 +92,6 @@ def _keys(endpoint: str, root: str) -> list[str]:
     return [c["Key"] for c in out.get("Contents", [])]
 
 
-def _pyarrow_rows(fs, root: str, local: str) -> list[int]:
-    """pyarrow's read of the dataset's files as they are now (downloaded first)."""
-    for path in fs.find(root):
-        rel = path[len(fs._strip_protocol(root)) + 1:]
-        dest = os.path.join(local, *rel.split("/"))
-        os.makedirs(os.path.dirname(dest), exist_ok=True)
-        with open(dest, "wb") as f:
-            f.write(fs.cat_file(path))
-    return sorted(pq.read_table(local, columns=["n"]).column("n").to_pylist())
-
-
 def _read_rows(how: str, root: str, fs) -> list[int]:
     if how == "read_table":
         return sorted(pc.read_table(root, filesystem=fs, columns=["n"]).column("n").to_pylist())
@@ -153,7 +142,7 @@ def test_a_write_committed_inside_a_store_listing_is_not_read_half(where, tmp_pa
     else:
         assert len(reader.pages) >= 3 and reader.pages[0] < sum(reader.pages[1:])
     write.finish()
-    assert got == _pyarrow_rows(writer, root, str(tmp_path / "final"))
+    assert got == pyarrow_store_rows(writer, root, str(tmp_path / "final"))
 
 
 def test_a_store_listing_that_writes_keep_changing_is_refused(where, monkeypatch):
