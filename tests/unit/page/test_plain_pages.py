@@ -31,9 +31,9 @@ def _general(buf, codec, num_values, verify_crc):
                                verify_crc=verify_crc, base_offset=100)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(chunks(), st.integers(0, 1 << 30), st.integers(0, 255), st.integers(0, 3), st.booleans(), st.booleans())
-def test_plain_loop_equals_walk_and_decode(chunk, at, byte, how, verify_crc, shared) -> None:
+def _damaged(chunk, at: int, byte: int, how: int) -> tuple[bytes, int]:
+    """The chunk's bytes and value count, damaged by *how*: 0 intact, 1 one byte set to
+    *byte*, 2 cut short, 3 fewer values promised, 4 more values promised than the pages hold."""
     data = chunk.data
     num_values = chunk.num_values
     if how == 1 and data:
@@ -44,6 +44,15 @@ def test_plain_loop_equals_walk_and_decode(chunk, at, byte, how, verify_crc, sha
         data = data[:at % (len(data) + 1)]
     elif how == 3:
         num_values = at % (num_values + 1)
+    elif how == 4:
+        num_values += 1 + at % 3
+    return data, num_values
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(chunks(), st.integers(0, 1 << 30), st.integers(0, 255), st.integers(0, 3), st.booleans(), st.booleans())
+def test_plain_loop_equals_walk_and_decode(chunk, at, byte, how, verify_crc, shared) -> None:
+    data, num_values = _damaged(chunk, at, byte, how)
     # shared=True: data pages decompressed side by side into shared blocks (the whole-chunk read)
     fast = _outcome(reader.iter_pages(data, chunk.codec, num_values, verify_crc=verify_crc, base_offset=100,
                                       shared=shared))
@@ -70,18 +79,7 @@ def test_few_pages_list_equals_the_plain_loop(chunk, at, byte, how, verify_crc) 
     from parquet_core.compression import get_codec
     from parquet_core.constants import CompressionCodec
 
-    data = chunk.data
-    num_values = chunk.num_values
-    if how == 1 and data:
-        bad = bytearray(data)
-        bad[at % len(data)] = byte
-        data = bytes(bad)
-    elif how == 2:
-        data = data[:at % (len(data) + 1)]
-    elif how == 3:
-        num_values = at % (num_values + 1)
-    elif how == 4:
-        num_values += 1 + at % 3       # the metadata promises more values than the pages hold
+    data, num_values = _damaged(chunk, at, byte, how)
     general = _outcome(reader.iter_pages(data, chunk.codec, num_values, verify_crc=verify_crc, base_offset=100))
     limits = reader.DEFAULT_LIMITS
     try:
