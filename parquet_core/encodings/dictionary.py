@@ -41,7 +41,7 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core._kernels.runs import gather_runs
-from parquet_core._kernels.unique import first_occurrence_codes
+from parquet_core._kernels.unique import first_occurrence_codes, narrowed_codes
 from parquet_core._kernels.words import WordView
 from parquet_core.constants import PhysicalType
 
@@ -66,7 +66,7 @@ _WIDTH = {PhysicalType.BOOLEAN: 0, PhysicalType.INT32: 4, PhysicalType.INT64: 8,
 
 
 def build_dictionary(values: Any, physical_type: int, type_length: int | None = None, *,
-                     budget: int | None = None) -> tuple[Any, npt.NDArray[np.int32]]:
+                     budget: int | None = None, narrow: bool = False) -> tuple[Any, npt.NDArray[Any]]:
     """Find the distinct values of a column chunk and the index of every value.
 
     Parameters
@@ -84,12 +84,18 @@ def build_dictionary(values: Any, physical_type: int, type_length: int | None = 
         Optional size limit in PLAIN bytes: grouping may stop once the
         dictionary passes it, returning the dictionary and indices of a
         prefix of the values only (one whose dictionary is over the budget).
+    narrow:
+        Return the indices in the narrowest type that holds them (uint8 for
+        at most 256 entries, uint16 for at most 65,536, else int32; see
+        :func:`~parquet_core._kernels.unique.narrow_code_dtype`) instead of
+        int32: the index encoder packs bytes, and small dictionaries of
+        numbers get their byte codes made directly.
 
     Returns
     -------
     tuple
         ``(dictionary, indices)``: the distinct values in order of first
-        appearance, in the representation of the input, and int32 indices
+        appearance, in the representation of the input, and int32 (or narrow) indices
         with ``dictionary[indices] == values[:len(indices)]`` (all the
         values unless a budget stopped early).
     """
@@ -107,21 +113,22 @@ def build_dictionary(values: Any, physical_type: int, type_length: int | None = 
                                           costs=costs, budget=budget)
         if first is None:
             first, codes = _group_python(_as_list(values))
-        return _gather_strings(values, first, lens), codes
+        return _gather_strings(values, first, lens), narrowed_codes(codes, len(first)) if narrow else codes
     if pt in (PhysicalType.FIXED_LEN_BYTE_ARRAY, PhysicalType.INT96):
         rows = np.asarray(values, dtype=np.uint8)
         if rows.ndim != 2:
             raise ValueError(f"{pt.name} values must be an (n, width) uint8 array")
         first, codes = _group_rows(rows)
-        return rows[first], codes
+        return rows[first], narrowed_codes(codes, len(first)) if narrow else codes
     if pt == PhysicalType.BOOLEAN:
         v = np.asarray(values, dtype=np.bool_).reshape(-1)
-        first, codes = first_occurrence_codes(v.view(np.uint8))
+        first, codes = first_occurrence_codes(v.view(np.uint8), narrow=narrow)
         return v[first], codes
     dtype, key_dtype = _NUMERIC[pt]
     v = np.ascontiguousarray(values, dtype=dtype).reshape(-1)
     first, codes = first_occurrence_codes(v.view(key_dtype), costs=_WIDTH[pt], budget=budget,
-                                          spread=pt in (PhysicalType.FLOAT, PhysicalType.DOUBLE))
+                                          spread=pt in (PhysicalType.FLOAT, PhysicalType.DOUBLE),
+                                          narrow=narrow)
     return v[first], codes
 
 
