@@ -188,7 +188,8 @@ def _direct_small(k: npt.NDArray[Any], lo: int, span: int,
     alone (no second pass over the whole column).  ``key - lo`` is taken in
     the keys' own dtype: it lies in ``0..span-1``, so a wrapping subtraction
     gives it exactly.  With *narrow* and a span under 256 the codes stay the
-    bytes of the translation (fewer than 256 groups: uint8 is their narrow type).
+    bytes of the translation (fewer than 256 groups: uint8 is their narrow type),
+    and for a span up to 2**16 the lookup table and the codes are uint16.
     """
     n = k.size
     m = min(n, _PREFIX_START)
@@ -196,8 +197,13 @@ def _direct_small(k: npt.NDArray[Any], lo: int, span: int,
     first = np.full(span, n, dtype=np.int64)
     np.minimum.at(first, off, np.arange(m, dtype=np.int64))
     firsts = np.sort(first[first < n])
-    code_of_key = np.full(span, -1, dtype=np.int32)
-    code_of_key[off[firsts]] = np.arange(firsts.size, dtype=np.int32)
+    # narrow codes of a span up to 2**16 are uint16, 0xFFFF marking a key not seen yet
+    # (the prefix's keys, the only ones looked up before the late rows are settled,
+    # have codes below _PREFIX_START); else int32 and -1
+    code_dtype = np.dtype(np.uint16 if narrow and span <= 1 << 16 else np.int32)
+    unseen = 0xFFFF if code_dtype == np.uint16 else -1
+    code_of_key = np.full(span, unseen, dtype=code_dtype)
+    code_of_key[off[firsts]] = np.arange(firsts.size, dtype=code_dtype)
     if span < 256:
         # key offsets and codes fit a byte each (255, above every code, marks a key not
         # seen yet): one byte-to-byte translation in C over the column, no index array
@@ -207,14 +213,14 @@ def _direct_small(k: npt.NDArray[Any], lo: int, span: int,
         off8 = np.subtract(k, np.uint8(lo & 0xFF), dtype=np.uint8, casting="unsafe")
         codes8 = np.frombuffer(off8.tobytes().translate(table), dtype=np.uint8)
         del off8
-        codes = codes8 if narrow else codes8.astype(np.int32)
+        codes: npt.NDArray[Any] = codes8 if narrow else codes8.astype(np.int32)
         if m == n or firsts.size == span:
             return firsts, codes
         late = np.flatnonzero(codes8 == 255)
         if late.size and narrow:
             codes = codes8.copy()   # (frombuffer of bytes is read-only; late codes go in below)
     else:
-        codes = np.empty(n, dtype=np.int32)
+        codes = np.empty(n, dtype=code_dtype)
         # looked up block by block: a block's key offsets are all that is made besides
         # the codes (the whole column's would be as large as the keys)
         for at in range(0, n, _SMALL_BLOCK):
@@ -223,7 +229,7 @@ def _direct_small(k: npt.NDArray[Any], lo: int, span: int,
         if m == n or firsts.size == span:
             # (every key of the span already seen in the prefix: no row can be late)
             return firsts, codes
-        late = np.flatnonzero(codes < 0)
+        late = np.flatnonzero(codes == unseen)
     if late.size == 0:
         return firsts, codes
     # the late rows' keys, grouped among the late rows alone (increasing rows, so
@@ -233,7 +239,7 @@ def _direct_small(k: npt.NDArray[Any], lo: int, span: int,
     np.minimum.at(where, late_off, np.arange(late.size, dtype=np.int64))
     new_first = np.sort(where[where < late.size])        # positions within ``late``
     code_of_key[late_off[new_first]] = np.arange(firsts.size, firsts.size + new_first.size,
-                                                  dtype=np.int32)
+                                                  dtype=code_dtype)
     codes[late] = code_of_key.take(late_off)
     return np.concatenate((firsts, late[new_first].astype(np.int64))), codes
 

@@ -250,7 +250,7 @@ def test_spread_hint_gives_the_same_result(distinct: int, budget: int | None, la
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)
-@given(card=st.sampled_from([1, 2, 200, 255, 256, 257, 300, 512, 700, 65_536, 65_537]),
+@given(card=st.sampled_from([1, 2, 200, 255, 256, 257, 300, 512, 700, 65_535, 65_536, 65_537]),
        kind=st.sampled_from(["narrow", "offset", "wide", "float"]),
        late=st.integers(0, 3), seed=st.integers(0, 2**16), budget=st.sampled_from([None, 2_000]))
 def test_narrow_codes_equal_the_int32_codes(card: int, kind: str, late: int, seed: int,
@@ -313,3 +313,19 @@ def test_narrow_few_keys_table_past_256_keys(d: int, monkeypatch: pytest.MonkeyP
     first, codes = first_occurrence_codes(keys.view(np.int64), spread=True, narrow=True)
     assert codes.dtype == unique.narrow_code_dtype(d) and first.size == d
     assert (first.tolist(), codes.tolist()) == reference(keys.tolist())
+
+
+@pytest.mark.parametrize("span", [255, 256, 65_535, 65_536])
+def test_narrow_small_span_lookup_at_its_edges(span: int) -> None:
+    """The small-span lookup makes uint16 codes for spans up to 2**16, 0xFFFF marking
+    keys the prefix did not hold (also a code, 65,535, at the edge, but only once the
+    late keys are numbered): the last code and keys first seen late must come out as
+    in the int32 lookup."""
+    rng = np.random.default_rng(span)
+    keys = rng.integers(0, span, 2 * span + unique._PREFIX_START)
+    keys[:unique._PREFIX_START] %= 7                 # most keys first seen late
+    keys[-span:] = rng.permutation(span)             # every key of the span appears
+    first32, codes32 = first_occurrence_codes(keys)
+    first, codes = first_occurrence_codes(keys, narrow=True)
+    assert codes.dtype == unique.narrow_code_dtype(span) and int(codes.max()) == span - 1
+    assert np.array_equal(first, first32) and np.array_equal(codes.astype(np.int32), codes32)
