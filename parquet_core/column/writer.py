@@ -209,8 +209,9 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
         # below, from the whole dictionary)
         if strings:
             more, more_indices = build_dictionary(_window(values, done, m), ptype,
-                                                  budget=None if few else limit)
-            dictionary, indices = extend_dictionary(dictionary, indices, more, more_indices, ptype)
+                                                  budget=None if few else limit, narrow=True)
+            dictionary, indices = extend_dictionary(dictionary, indices, more, more_indices, ptype,
+                                                    narrow=True)
         else:
             # fixed-width keys cost the same whether the probe is grouped again or not:
             # one grouping of values[:m] spares the remap and join of two runs' indices
