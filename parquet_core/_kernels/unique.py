@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["first_occurrence_codes"]
+__all__ = ["first_occurrence_codes", "narrow_code_dtype", "narrowed_codes"]
 
 #: The direct table is used when max - min + 1 <= this factor x count (or tiny).
 _DIRECT_SPAN_FACTOR = 4
@@ -51,7 +51,8 @@ _BUDGET_CHUNK = 1 << 14
 
 
 def first_occurrence_codes(keys: Any, *, costs: Any = None, budget: int | None = None,
-                           spread: bool = False) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+                           spread: bool = False, narrow: bool = False
+                           ) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any]]:
     """Return the first row of every distinct key and each row's group code.
 
     Parameters
@@ -72,13 +73,40 @@ def first_occurrence_codes(keys: Any, *, costs: Any = None, budget: int | None =
         distinct keys is tried before the keys' minimum and maximum are
         found (two passes over them that would only rule out the direct
         table).  The result is the same either way.
+    narrow:
+        Return the codes in the narrowest type that holds them
+        (:func:`narrow_code_dtype` of the number of groups: uint8 for at
+        most 256 groups, uint16 for at most 65,536, else int32) instead of
+        int32.  The values are the same; a few strategies make byte codes
+        directly, and a dictionary index encoder packs narrow codes without
+        first narrowing a copy of them.
 
     Returns
     -------
     tuple[numpy.ndarray, numpy.ndarray]
-        ``first_rows`` (int64, increasing) and ``codes`` (int32, one per
-        key, ``codes[first_rows] == arange(len(first_rows))``).
+        ``first_rows`` (int64, increasing) and ``codes`` (int32 unless
+        *narrow*, one per key, ``codes[first_rows] == arange(len(first_rows))``).
     """
+    first, codes = _grouped(keys, costs, budget, spread, narrow)
+    return first, narrowed_codes(codes, first.size) if narrow else codes
+
+
+def narrow_code_dtype(groups: int) -> np.dtype[Any]:
+    """The narrowest type for codes ``0..groups-1``: uint8, uint16, else int32."""
+    return np.dtype(np.uint8 if groups <= 1 << 8 else np.uint16 if groups <= 1 << 16 else np.int32)
+
+
+def narrowed_codes(codes: npt.NDArray[Any], groups: int) -> npt.NDArray[Any]:
+    """*codes* (each in ``0..groups-1``) in :func:`narrow_code_dtype` of *groups*
+    (the array itself when it already has that type)."""
+    dt = narrow_code_dtype(groups)
+    return codes if codes.dtype == dt else codes.astype(dt)
+
+
+def _grouped(keys: Any, costs: Any, budget: int | None, spread: bool,
+             narrow: bool) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any]]:
+    """:func:`first_occurrence_codes`; with *narrow*, some strategies may return
+    codes already narrowed (the others int32)."""
     k = np.asarray(keys).reshape(-1)
     if k.dtype.kind not in "iub":
         raise TypeError(f"first_occurrence_codes needs integer keys, not {k.dtype}")
@@ -89,28 +117,28 @@ def first_occurrence_codes(keys: Any, *, costs: Any = None, budget: int | None =
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32)
     tried_few = spread and n > 2 * _PREFIX_START
     if tried_few:
-        few = _few_keys(k, costs, budget)
+        few = _few_keys(k, costs, budget, narrow)
         if few is not None:
             return few
     lo, hi = int(k.min()), int(k.max())
     span = hi - lo + 1
     if span <= max(_DIRECT_SPAN_FACTOR * n, _DIRECT_SPAN_MIN):
-        return _direct(k, lo, span, costs, budget)
+        return _direct(k, lo, span, costs, budget, narrow)
     if n > 2 * _PREFIX_START and not tried_few:
-        few = _few_keys(k, costs, budget)
+        few = _few_keys(k, costs, budget, narrow)
         if few is not None:
             return few
     return _hashed(k, costs, budget)
 
 
 def _direct(k: npt.NDArray[Any], lo: int, span: int, costs: Any = None,
-            budget: int | None = None) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+            budget: int | None = None, narrow: bool = False) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any]]:
     n = k.size
     if budget is not None and span * float(costs if np.ndim(costs) == 0 else np.max(costs)) <= budget:
         # even every key of the span could not pass the budget: no early stop possible
         budget = None
     if budget is None and span <= _SMALL_SPAN and n > _PREFIX_START:
-        return _direct_small(k, lo, span)
+        return _direct_small(k, lo, span, narrow)
     # key - min fits the span; computed in 64 bits without overflow, into one new array
     # (no widened copy of the keys first: each would be as large as the result)
     if k.dtype.kind == "u":
@@ -144,8 +172,8 @@ def _direct(k: npt.NDArray[Any], lo: int, span: int, costs: Any = None,
     return _number(None, owner, n)
 
 
-def _direct_small(k: npt.NDArray[Any], lo: int,
-                  span: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+def _direct_small(k: npt.NDArray[Any], lo: int, span: int,
+                  narrow: bool = False) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any]]:
     """The direct table for a small span: first rows found in a prefix.
 
     The first rows are looked for in a prefix of the rows (``np.minimum.at``),
@@ -159,7 +187,9 @@ def _direct_small(k: npt.NDArray[Any], lo: int,
     first-appearance order, numbered by their first row among those rows
     alone (no second pass over the whole column).  ``key - lo`` is taken in
     the keys' own dtype: it lies in ``0..span-1``, so a wrapping subtraction
-    gives it exactly.
+    gives it exactly.  With *narrow* and a span under 256 the codes stay the
+    bytes of the translation (fewer than 256 groups: uint8 is their narrow type),
+    and for a span up to 2**16 the lookup table and the codes are uint16.
     """
     n = k.size
     m = min(n, _PREFIX_START)
@@ -167,8 +197,13 @@ def _direct_small(k: npt.NDArray[Any], lo: int,
     first = np.full(span, n, dtype=np.int64)
     np.minimum.at(first, off, np.arange(m, dtype=np.int64))
     firsts = np.sort(first[first < n])
-    code_of_key = np.full(span, -1, dtype=np.int32)
-    code_of_key[off[firsts]] = np.arange(firsts.size, dtype=np.int32)
+    # narrow codes of a span up to 2**16 are uint16, 0xFFFF marking a key not seen yet
+    # (the prefix's keys, the only ones looked up before the late rows are settled,
+    # have codes below _PREFIX_START); else int32 and -1
+    code_dtype = np.dtype(np.uint16 if narrow and span <= 1 << 16 else np.int32)
+    unseen = 0xFFFF if code_dtype == np.uint16 else -1
+    code_of_key = np.full(span, unseen, dtype=code_dtype)
+    code_of_key[off[firsts]] = np.arange(firsts.size, dtype=code_dtype)
     if span < 256:
         # key offsets and codes fit a byte each (255, above every code, marks a key not
         # seen yet): one byte-to-byte translation in C over the column, no index array
@@ -178,12 +213,14 @@ def _direct_small(k: npt.NDArray[Any], lo: int,
         off8 = np.subtract(k, np.uint8(lo & 0xFF), dtype=np.uint8, casting="unsafe")
         codes8 = np.frombuffer(off8.tobytes().translate(table), dtype=np.uint8)
         del off8
-        codes = codes8.astype(np.int32)
+        codes: npt.NDArray[Any] = codes8 if narrow else codes8.astype(np.int32)
         if m == n or firsts.size == span:
             return firsts, codes
         late = np.flatnonzero(codes8 == 255)
+        if late.size and narrow:
+            codes = codes8.copy()   # (frombuffer of bytes is read-only; late codes go in below)
     else:
-        codes = np.empty(n, dtype=np.int32)
+        codes = np.empty(n, dtype=code_dtype)
         # looked up block by block: a block's key offsets are all that is made besides
         # the codes (the whole column's would be as large as the keys)
         for at in range(0, n, _SMALL_BLOCK):
@@ -192,7 +229,7 @@ def _direct_small(k: npt.NDArray[Any], lo: int,
         if m == n or firsts.size == span:
             # (every key of the span already seen in the prefix: no row can be late)
             return firsts, codes
-        late = np.flatnonzero(codes < 0)
+        late = np.flatnonzero(codes == unseen)
     if late.size == 0:
         return firsts, codes
     # the late rows' keys, grouped among the late rows alone (increasing rows, so
@@ -202,7 +239,7 @@ def _direct_small(k: npt.NDArray[Any], lo: int,
     np.minimum.at(where, late_off, np.arange(late.size, dtype=np.int64))
     new_first = np.sort(where[where < late.size])        # positions within ``late``
     code_of_key[late_off[new_first]] = np.arange(firsts.size, firsts.size + new_first.size,
-                                                  dtype=np.int32)
+                                                  dtype=code_dtype)
     codes[late] = code_of_key.take(late_off)
     return np.concatenate((firsts, late[new_first].astype(np.int64))), codes
 
@@ -228,8 +265,8 @@ _FEW_MULTIPLIERS = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 
                     0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53)
 
 
-def _few_keys(k: npt.NDArray[Any], costs: Any,
-              budget: int | None) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]] | None:
+def _few_keys(k: npt.NDArray[Any], costs: Any, budget: int | None,
+              narrow: bool = False) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any]] | None:
     """Keys of a wide range but few distinct values (doubles of a low-cardinality
     column), or None.
 
@@ -241,7 +278,7 @@ def _few_keys(k: npt.NDArray[Any], costs: Any,
     the table (a value first seen later) gives up: None, and the caller
     groups the keys in general.  When every row matches, each key's first
     row lies in the prefix, so the prefix's first-appearance order is the
-    whole column's.
+    whole column's.  With *narrow* the codes are made in their narrow type.
     """
     n = k.size
     head = k[:_PREFIX_START]
@@ -268,10 +305,11 @@ def _few_keys(k: npt.NDArray[Any], costs: Any,
     else:
         return None
     slot_key = np.full(1 << bits, entry_keys[0], dtype=np.uint64)
-    slot_code = np.zeros(1 << bits, dtype=np.int32)
+    code_dtype = narrow_code_dtype(d) if narrow else np.dtype(np.int32)
+    slot_code = np.zeros(1 << bits, dtype=code_dtype)
     slot_key[slots.astype(np.intp)] = entry_keys
-    slot_code[slots.astype(np.intp)] = np.arange(d, dtype=np.int32)
-    codes = np.empty(n, dtype=np.int32)
+    slot_code[slots.astype(np.intp)] = np.arange(d, dtype=code_dtype)
+    codes = np.empty(n, dtype=code_dtype)
     buf = np.empty(min(n, _FEW_BLOCK), dtype=np.uint64)
     for lo in range(0, n, _FEW_BLOCK):
         hi = min(n, lo + _FEW_BLOCK)

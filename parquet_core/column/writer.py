@@ -139,7 +139,7 @@ def _given_plan(given: tuple[ChunkDictionary, ...], desc: ColumnDescriptor
 
 def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
                      desc: ColumnDescriptor, given: tuple[ChunkDictionary, ...] | None = None
-                     ) -> tuple[Any, npt.NDArray[np.int32], int] | None:
+                     ) -> tuple[Any, npt.NDArray[Any], int] | None:
     """Return (dictionary, indices of the dictionary prefix, cutoff) or None.
 
     ``cutoff`` is the number of leading values covered by the dictionary.
@@ -187,7 +187,9 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
         distinct = count_distinct(_window(values, 0, m), ptype)
         if distinct is not None and not _dictionary_pays(distinct, m, width):
             return None
-    dictionary, indices = build_dictionary(_window(values, 0, m), ptype, budget=limit)
+    # indices in their narrow type (uint8 for at most 256 entries): the index encoder
+    # packs them as they are, with no int32 copy made and narrowed again
+    dictionary, indices = build_dictionary(_window(values, 0, m), ptype, budget=limit, narrow=True)
     done = m
     while True:
         sizes = dictionary_prefix_sizes(dictionary, ptype, desc.type_length)
@@ -198,7 +200,7 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
             return None
         probe = False
         if done == n:
-            return dictionary, indices.astype(np.int32, copy=False), n
+            return dictionary, indices, n
         # strings double unless the distinct values so far are few
         few = total * (n / done) <= limit
         m = n if few or not strings else min(n, 2 * done)
@@ -207,19 +209,20 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
         # below, from the whole dictionary)
         if strings:
             more, more_indices = build_dictionary(_window(values, done, m), ptype,
-                                                  budget=None if few else limit)
-            dictionary, indices = extend_dictionary(dictionary, indices, more, more_indices, ptype)
+                                                  budget=None if few else limit, narrow=True)
+            dictionary, indices = extend_dictionary(dictionary, indices, more, more_indices, ptype,
+                                                    narrow=True)
         else:
             # fixed-width keys cost the same whether the probe is grouped again or not:
             # one grouping of values[:m] spares the remap and join of two runs' indices
             dictionary, indices = build_dictionary(_window(values, 0, m), ptype,
-                                                   budget=None if few else limit)
+                                                   budget=None if few else limit, narrow=True)
         done = m
     fits = int(np.searchsorted(sizes, limit, side="right")) - 1
     if fits == 0:
         return None
     cutoff = int(np.argmax(indices == fits))  # first value of the first entry that does not fit
-    return _slice(dictionary, 0, fits), indices[:cutoff].astype(np.int32, copy=False), cutoff
+    return _slice(dictionary, 0, fits), indices[:cutoff], cutoff
 
 
 def _dictionary_pays(entries: int, count: int, width: int) -> bool:

@@ -41,7 +41,7 @@ import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core._kernels.runs import gather_runs
-from parquet_core._kernels.unique import first_occurrence_codes
+from parquet_core._kernels.unique import first_occurrence_codes, narrow_code_dtype, narrowed_codes
 from parquet_core._kernels.words import WordView
 from parquet_core.constants import PhysicalType
 
@@ -66,7 +66,7 @@ _WIDTH = {PhysicalType.BOOLEAN: 0, PhysicalType.INT32: 4, PhysicalType.INT64: 8,
 
 
 def build_dictionary(values: Any, physical_type: int, type_length: int | None = None, *,
-                     budget: int | None = None) -> tuple[Any, npt.NDArray[np.int32]]:
+                     budget: int | None = None, narrow: bool = False) -> tuple[Any, npt.NDArray[Any]]:
     """Find the distinct values of a column chunk and the index of every value.
 
     Parameters
@@ -84,12 +84,18 @@ def build_dictionary(values: Any, physical_type: int, type_length: int | None = 
         Optional size limit in PLAIN bytes: grouping may stop once the
         dictionary passes it, returning the dictionary and indices of a
         prefix of the values only (one whose dictionary is over the budget).
+    narrow:
+        Return the indices in the narrowest type that holds them (uint8 for
+        at most 256 entries, uint16 for at most 65,536, else int32; see
+        :func:`~parquet_core._kernels.unique.narrow_code_dtype`) instead of
+        int32: the index encoder packs bytes, and small dictionaries of
+        numbers get their byte codes made directly.
 
     Returns
     -------
     tuple
         ``(dictionary, indices)``: the distinct values in order of first
-        appearance, in the representation of the input, and int32 indices
+        appearance, in the representation of the input, and int32 (or narrow) indices
         with ``dictionary[indices] == values[:len(indices)]`` (all the
         values unless a budget stopped early).
     """
@@ -98,7 +104,7 @@ def build_dictionary(values: Any, physical_type: int, type_length: int | None = 
         if not isinstance(values, ByteArrays):
             raise TypeError(f"BYTE_ARRAY values must be ByteArrays, not {type(values).__name__}")
         lens = values.lengths()
-        first, codes = _group_uniform(values, lens, budget)
+        first, codes = _group_uniform(values, lens, budget, narrow)
         if first is None:
             costs = None if budget is None else _string_costs(lens)
             first, codes = _group_packed(values, lens, costs, budget)
@@ -107,21 +113,22 @@ def build_dictionary(values: Any, physical_type: int, type_length: int | None = 
                                           costs=costs, budget=budget)
         if first is None:
             first, codes = _group_python(_as_list(values))
-        return _gather_strings(values, first, lens), codes
+        return _gather_strings(values, first, lens), narrowed_codes(codes, len(first)) if narrow else codes
     if pt in (PhysicalType.FIXED_LEN_BYTE_ARRAY, PhysicalType.INT96):
         rows = np.asarray(values, dtype=np.uint8)
         if rows.ndim != 2:
             raise ValueError(f"{pt.name} values must be an (n, width) uint8 array")
         first, codes = _group_rows(rows)
-        return rows[first], codes
+        return rows[first], narrowed_codes(codes, len(first)) if narrow else codes
     if pt == PhysicalType.BOOLEAN:
         v = np.asarray(values, dtype=np.bool_).reshape(-1)
-        first, codes = first_occurrence_codes(v.view(np.uint8))
+        first, codes = first_occurrence_codes(v.view(np.uint8), narrow=narrow)
         return v[first], codes
     dtype, key_dtype = _NUMERIC[pt]
     v = np.ascontiguousarray(values, dtype=dtype).reshape(-1)
     first, codes = first_occurrence_codes(v.view(key_dtype), costs=_WIDTH[pt], budget=budget,
-                                          spread=pt in (PhysicalType.FLOAT, PhysicalType.DOUBLE))
+                                          spread=pt in (PhysicalType.FLOAT, PhysicalType.DOUBLE),
+                                          narrow=narrow)
     return v[first], codes
 
 
@@ -141,8 +148,8 @@ def count_distinct(values: Any, physical_type: int) -> int | None:
 
 
 def extend_dictionary(dictionary: Any, indices: npt.NDArray[np.integer], more: Any,
-                      more_indices: npt.NDArray[np.integer], physical_type: int
-                      ) -> tuple[Any, npt.NDArray[np.int32]]:
+                      more_indices: npt.NDArray[np.integer], physical_type: int, *,
+                      narrow: bool = False) -> tuple[Any, npt.NDArray[Any]]:
     """Join two consecutive runs' dictionaries as if built on both runs at once.
 
     ``(dictionary, indices)`` and ``(more, more_indices)`` are
@@ -151,6 +158,8 @@ def extend_dictionary(dictionary: Any, indices: npt.NDArray[np.integer], more: A
     first dictionary, then the entries of ``more`` it lacks (in ``more``'s
     order, which is their first appearance), and the indices of both runs.
     Only the two dictionaries are grouped together, never the values again.
+    The indices are int32, or with *narrow* in the narrowest type for the
+    joined dictionary (as :func:`build_dictionary` gives them).
     """
     k = len(dictionary)
     joined: ByteArrays | npt.NDArray[Any]
@@ -161,8 +170,9 @@ def extend_dictionary(dictionary: Any, indices: npt.NDArray[np.integer], more: A
     merged, codes = build_dictionary(joined, physical_type)
     # every entry of the first dictionary is distinct and comes first: it keeps
     # its number; the entries of ``more`` map to old or appended numbers
-    remap = codes[k:].astype(np.int32, copy=False)
-    out = np.concatenate((np.asarray(indices, dtype=np.int32),
+    dt = narrow_code_dtype(len(merged)) if narrow else np.dtype(np.int32)
+    remap = codes[k:].astype(dt, copy=False)
+    out = np.concatenate((np.asarray(indices).astype(dt, copy=False),
                           np.take(remap, np.asarray(more_indices, dtype=np.intp))))
     return merged, out
 
@@ -328,7 +338,7 @@ def _string_costs(lens: npt.NDArray[np.int64]) -> npt.NDArray[np.integer]:
 
 
 def _group_uniform(values: ByteArrays, lens: npt.NDArray[np.int64],
-                   budget: int | None) -> tuple[Any, Any]:
+                   budget: int | None, narrow: bool = False) -> tuple[Any, Any]:
     """Group strings all 1, 2 or 4 bytes long (flags, codes) by their bytes read as one
     integer each, straight from the data; ``(None, None)`` for other lengths."""
     n = len(values)
@@ -340,7 +350,7 @@ def _group_uniform(values: ByteArrays, lens: npt.NDArray[np.int64],
     # equal lengths: string i is bytes o0 + width * i ... of the data
     o0 = int(values.offsets[0])
     raw = np.ascontiguousarray(np.asarray(values.data[o0:o0 + n * width], dtype=np.uint8))
-    return first_occurrence_codes(raw.view(f"<u{width}"), costs=width + 4, budget=budget)
+    return first_occurrence_codes(raw.view(f"<u{width}"), costs=width + 4, budget=budget, narrow=narrow)
 
 
 def _group_strings(view: WordView, max_exact: int, costs: Any = None,

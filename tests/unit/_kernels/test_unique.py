@@ -247,3 +247,85 @@ def test_spread_hint_gives_the_same_result(distinct: int, budget: int | None, la
     assert plain[0].tolist() == hinted[0].tolist() and plain[1].tolist() == hinted[1].tolist()
     if budget is None:
         assert (hinted[0].tolist(), hinted[1].tolist()) == reference(keys.tolist())
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(card=st.sampled_from([1, 2, 200, 255, 256, 257, 300, 512, 700, 65_535, 65_536, 65_537]),
+       kind=st.sampled_from(["narrow", "offset", "wide", "float"]),
+       late=st.integers(0, 3), seed=st.integers(0, 2**16), budget=st.sampled_from([None, 2_000]))
+def test_narrow_codes_equal_the_int32_codes(card: int, kind: str, late: int, seed: int,
+                                            budget: int | None) -> None:
+    """``narrow=True`` gives the int32 path's codes in the narrowest type that holds
+    them (uint8 up to 256 groups, uint16 up to 65,536): on every strategy (byte codes
+    of a span under 256, the few-keys table, the wider direct table, the hash table),
+    with keys first seen past the prefix and under a budget.  A narrowing that wraps
+    (a code over 255 kept in a byte) changes the values and fails here."""
+    rng = np.random.default_rng(seed)
+    n = max(3 * unique._PREFIX_START, 2 * card)
+    offsets = np.concatenate((rng.permutation(card), rng.integers(0, card, n - card)))
+    if late and card > 2:
+        head = offsets[:unique._PREFIX_START]
+        head[head >= card // 2] = 0                  # the upper keys first seen late
+        offsets[-late:] = card - 1 - np.arange(late)
+    if kind == "narrow":
+        keys = offsets.astype(np.int32)
+    elif kind == "offset":
+        keys = offsets.astype(np.int64) - 2**40
+    elif kind == "wide":                             # far wider than the count: hashed
+        keys = offsets.astype(np.int64) * 2**33 + 7
+    else:                                            # doubles' bit patterns (few-keys table)
+        keys = (offsets * 0.25 + 0.1).view(np.int64)
+    spread = kind == "float"
+    costs = None if budget is None else 8
+    first32, codes32 = first_occurrence_codes(keys, costs=costs, budget=budget, spread=spread)
+    first, codes = first_occurrence_codes(keys, costs=costs, budget=budget, spread=spread, narrow=True)
+    assert codes32.dtype == np.int32
+    assert codes.dtype == unique.narrow_code_dtype(first.size)
+    assert np.array_equal(first, first32)
+    assert np.array_equal(codes.astype(np.int64), codes32.astype(np.int64))
+    if budget is None:
+        assert int(codes.max()) == first.size - 1
+
+
+@pytest.mark.parametrize(("groups", "dtype"), [(0, np.uint8), (1, np.uint8), (256, np.uint8),
+                                               (257, np.uint16), (65_536, np.uint16),
+                                               (65_537, np.int32)])
+def test_narrow_code_dtype_edges(groups: int, dtype: type) -> None:
+    assert unique.narrow_code_dtype(groups) == np.dtype(dtype)
+    codes = np.arange(groups, dtype=np.int32)
+    narrowed = unique.narrowed_codes(codes, groups)
+    assert narrowed.dtype == np.dtype(dtype) and np.array_equal(narrowed, codes)
+
+
+@pytest.mark.parametrize("d", [200, 256, 257, 300, 512])
+def test_narrow_few_keys_table_past_256_keys(d: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The few-keys table holds up to 512 keys: its narrow codes must be uint16 past
+    256.  Random keys rarely hash without collisions at that count, so these are made
+    to land on slots 0..d-1 under the first multiplier (slot s: ``s << shift`` times
+    the multiplier's inverse modulo 2**64); the hash table is unset to prove the path."""
+    bits = max(4, (4 * d - 1).bit_length())
+    mult = unique._FEW_MULTIPLIERS[0]
+    inv = pow(mult, -1, 2**64)
+    distinct = np.array([((s << (64 - bits)) * inv) % 2**64 for s in range(d)], dtype=np.uint64)
+    rng = np.random.default_rng(d)
+    keys = distinct[np.concatenate((rng.permutation(d), rng.integers(0, d, 3 * unique._PREFIX_START)))]
+    monkeypatch.setattr(unique, "_hashed", None)
+    first, codes = first_occurrence_codes(keys.view(np.int64), spread=True, narrow=True)
+    assert codes.dtype == unique.narrow_code_dtype(d) and first.size == d
+    assert (first.tolist(), codes.tolist()) == reference(keys.tolist())
+
+
+@pytest.mark.parametrize("span", [255, 256, 65_535, 65_536])
+def test_narrow_small_span_lookup_at_its_edges(span: int) -> None:
+    """The small-span lookup makes uint16 codes for spans up to 2**16, 0xFFFF marking
+    keys the prefix did not hold (also a code, 65,535, at the edge, but only once the
+    late keys are numbered): the last code and keys first seen late must come out as
+    in the int32 lookup."""
+    rng = np.random.default_rng(span)
+    keys = rng.integers(0, span, 2 * span + unique._PREFIX_START)
+    keys[:unique._PREFIX_START] %= 7                 # most keys first seen late
+    keys[-span:] = rng.permutation(span)             # every key of the span appears
+    first32, codes32 = first_occurrence_codes(keys)
+    first, codes = first_occurrence_codes(keys, narrow=True)
+    assert codes.dtype == unique.narrow_code_dtype(span) and int(codes.max()) == span - 1
+    assert np.array_equal(first, first32) and np.array_equal(codes.astype(np.int32), codes32)

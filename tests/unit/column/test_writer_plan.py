@@ -259,3 +259,65 @@ def test_distinct_probe_skips_hashing(monkeypatch):
     wopts = writer_options(["c"])
     values = np.random.default_rng(2).random(20_000)
     assert _dictionary_plan(values, wopts.column("c"), wopts, desc) is None
+
+
+def _narrow_table(n: int = 30_000):
+    import decimal
+
+    import pyarrow as pa
+    rng = np.random.default_rng(32)
+    mask = rng.random(n) < 0.1
+    halves = rng.integers(0, 40, n) * 0.5
+    halves[rng.random(n) < 0.02] = np.nan
+    late = np.concatenate((rng.integers(0, 5, n // 2), rng.integers(0, 250, n - n // 2)))
+    return pa.table({
+        "bytes": pa.array(rng.integers(0, 200, n).astype(np.int32), mask=mask),
+        "shorts": rng.integers(0, 300, n) * 2**40,            # uint16 indices, hashed keys
+        "late": late.astype(np.int16),                        # keys first seen past the probe
+        "nan": pa.array(halves, mask=mask),
+        "f32": (rng.integers(0, 70, n) / 4).astype(np.float32),
+        "s": pa.array(np.array([f"w{i}" for i in range(400)])[rng.integers(0, 400, n)], mask=mask),
+        "dec": pa.array([decimal.Decimal(int(x)) / 100 for x in rng.integers(0, 90, n)], pa.decimal128(20, 2)),
+        "grow": np.arange(n) // 7,                            # passes small dictionary limits
+    })
+
+
+@pytest.mark.parametrize("opts", [
+    {},
+    {"data_page_size": 1500, "row_group_size": 7_000},
+    {"data_page_version": "2.0", "data_page_row_count_limit": 900},
+    {"dictionary_pagesize_limit": 700, "data_page_size": 4000},      # PLAIN fallback mid-chunk
+])
+def test_narrow_indices_write_the_bytes_of_int32_indices(tmp_path, monkeypatch, opts):
+    """The writer's plan keeps dictionary indices narrow (uint8 / uint16); its files
+    are byte for byte those written from int32 indices, and pyarrow reads them back."""
+    import pyarrow.parquet as pq
+
+    from parquet_core.column import writer
+    table = _narrow_table()
+    seen: list = []
+    build = writer.build_dictionary
+
+    def spy(*args, **kw):
+        out = build(*args, **kw)
+        seen.append(out[1].dtype)
+        return out
+
+    monkeypatch.setattr(writer, "build_dictionary", spy)
+    narrow_p, wide_p = tmp_path / "narrow.parquet", tmp_path / "wide.parquet"
+    pc.write_table(table, str(narrow_p), use_threads=False, **opts)
+    assert np.dtype(np.uint8) in seen and np.dtype(np.uint16) in seen
+    monkeypatch.setattr(writer, "build_dictionary",
+                        lambda *a, **kw: (lambda d, i: (d, i.astype(np.int32)))(
+                            *build(*a, **{**kw, "narrow": False})))
+    pc.write_table(table, str(wide_p), use_threads=False, **opts)
+    assert narrow_p.read_bytes() == wide_p.read_bytes()
+    back = pq.read_table(str(narrow_p))
+    for name in table.column_names:
+        got, want = back[name], table[name]
+        if name == "nan":   # (Arrow's equals holds NaN unequal to itself)
+            assert got.is_null().equals(want.is_null())
+            got, want = got.fill_null(0.0).to_numpy(), want.fill_null(0.0).to_numpy()
+            assert np.array_equal(got, want, equal_nan=True)
+        else:
+            assert got.equals(want), name

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parquet_core._kernels.binary import ByteArrays
+from parquet_core._kernels.unique import narrow_code_dtype
 from parquet_core.constants import PhysicalType as PT
 from parquet_core.encodings import dictionary as dictionary_module
 from parquet_core.encodings.dictionary import build_dictionary, extend_dictionary, packed_words
@@ -165,3 +166,32 @@ def test_exact_fallback_on_a_window_of_a_longer_column(monkeypatch: pytest.Monke
         dictionary, idx = build_dictionary(byte_arrays(vals, 5), PT.BYTE_ARRAY)
         entries, codes = reference(vals)
         assert _entries(dictionary) == entries and idx.tolist() == codes
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(card=st.sampled_from([2, 200, 256, 257, 300, 70_000]), extra=st.sampled_from([0, 1, 60]),
+       cut=st.floats(0, 1), width=st.sampled_from([1, 5]), seed=st.integers(0, 99))
+def test_narrow_build_and_extend_equal_int32(card: int, extra: int, cut: float, width: int,
+                                             seed: int) -> None:
+    """``narrow=True`` indices (build and extend) equal the int32 ones, in the narrowest
+    type for the dictionary: the second run adds ``extra`` entries that can push it past
+    256 (or 65,536), so both runs' indices widen to the joined dictionary's type."""
+    rng = np.random.default_rng(seed)
+    n = 3 * card + 5000
+    codes = rng.integers(0, card, n)
+    k = int(cut * n)
+    new = codes[k:k + extra]
+    new[:] = card + np.arange(new.size)              # entries only the second run holds
+    pool = [b"%0*d" % (width, i) for i in range(card + extra)]   # 1 byte: the uniform path
+    items = [pool[c] for c in codes.tolist()]
+    first = build_dictionary(byte_arrays(items[:k], 0), PT.BYTE_ARRAY, narrow=True)
+    more = build_dictionary(byte_arrays(items[k:], 0), PT.BYTE_ARRAY, narrow=True)
+    d, idx = extend_dictionary(*first, *more, PT.BYTE_ARRAY, narrow=True)
+    d32, idx32 = extend_dictionary(*build_dictionary(byte_arrays(items[:k], 0), PT.BYTE_ARRAY),
+                                   *build_dictionary(byte_arrays(items[k:], 0), PT.BYTE_ARRAY),
+                                   PT.BYTE_ARRAY)
+    whole = build_dictionary(byte_arrays(items, 0), PT.BYTE_ARRAY, narrow=True)
+    assert idx32.dtype == np.int32 and idx.dtype == narrow_code_dtype(len(d))
+    assert whole[1].dtype == idx.dtype and first[1].dtype == narrow_code_dtype(len(first[0]))
+    assert _entries(d) == _entries(d32) == _entries(whole[0])
+    assert np.array_equal(idx.astype(np.int64), idx32) and np.array_equal(whole[1], idx)
