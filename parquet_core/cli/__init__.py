@@ -33,7 +33,7 @@ import argparse
 import functools
 import os
 import sys
-from typing import Sequence
+from typing import Any, Sequence
 
 from parquet_core.cli import inspect as _inspect
 from parquet_core.cli.common import (
@@ -234,31 +234,66 @@ def _main(argv: Sequence[str] | None) -> int:
             options = storage_options_arg(args)
         except ValueError as exc:
             parser.error(str(exc))
+        if cmd in ("head", "cat"):
+            return _rows_of_sources(args, options)
         return each_file(args.file, lambda f: _rows_or_json(f, args), options)
     return _show(parser, args)
 
 
-def _rows_or_json(path: str, args: argparse.Namespace) -> int:
-    """``schema``/``meta``/``head``/``cat`` of one file, as JSON or (``cat``) row lines."""
+def _rows_of_sources(args: argparse.Namespace, options: dict | None) -> int:
+    """``head``/``cat`` rows (``--json`` or ``key=value`` lines) of every FILE argument: a
+    folder is read as the dataset it is (as ``pqc head FOLDER`` shows it: its Hive partition
+    columns included, one schema over its files, the same rows ``pc.read_table(folder)``
+    gives); a file or a glob file by file."""
+    from parquet_core.file.filesystem import resolve_filesystem
+
+    status = 0
+    for arg in args.file:
+        try:
+            fs, (path,) = resolve_filesystem([arg], None, options)
+            folder = fs.kind(path) == "directory"
+        except (ParquetError, OSError, ValueError, ImportError):
+            folder = False          # each_file below reports what is wrong with it
+        if not folder:
+            status = max(status, each_file([arg], lambda f: _rows_or_json(f, args), options))
+            continue
+        try:
+            dataset = _dataset([arg], options, not args.no_verify_checksums, decryption_for(args, arg))
+            _emit_rows(dataset.iter_batches(batch_size=_batch_rows(args), columns=columns_arg(args)), args)
+        except (ParquetError, OSError, ValueError, TypeError, IndexError) as exc:
+            report_error(arg, exc)
+            status = max(status, 1)
+    return status
+
+
+def _batch_rows(args: argparse.Namespace) -> int:
+    return min(args.n, 65536) if args.command == "head" and args.n else 65536
+
+
+def _emit_rows(batches: Any, args: argparse.Namespace) -> None:
+    """Print the rows of *batches* (the first ``-n`` for ``head``)."""
     import json
 
+    left = args.n if args.command == "head" else None
+    for batch in batches:
+        rows = batch.to_pylist()[:left] if left is not None else batch.to_pylist()
+        emit(rows if args.json else [", ".join(f"{k}={json.dumps(v, default=str)}"
+                                               for k, v in r.items()) for r in rows])
+        if left is not None:
+            left -= len(rows)
+            if left <= 0:
+                break
+
+
+def _rows_or_json(path: str, args: argparse.Namespace) -> int:
+    """``schema``/``meta``/``head``/``cat`` of one file, as JSON or (``cat``) row lines."""
     with _inspect.open_file(path, args) as pf:
         if args.command == "schema":
             emit([_inspect.schema_json(pf, path)])
         elif args.command == "meta":
             emit([{"file": path, **pf.metadata.to_dict()}])
         else:
-            n = args.n if args.command == "head" else None
-            cols = columns_arg(args)
-            left = n
-            for batch in pf.iter_batches(batch_size=min(n, 65536) if n else 65536, columns=cols):
-                rows = batch.to_pylist()[:left] if left is not None else batch.to_pylist()
-                emit(rows if args.json else [", ".join(f"{k}={json.dumps(v, default=str)}"
-                                                       for k, v in r.items()) for r in rows])
-                if left is not None:
-                    left -= len(rows)
-                    if left <= 0:
-                        break
+            _emit_rows(pf.iter_batches(batch_size=_batch_rows(args), columns=columns_arg(args)), args)
     return 0
 
 

@@ -61,8 +61,27 @@ def test_meta_json_and_cat_over_a_folder(tmp_path, capsys) -> None:  # type: ign
     assert [m["num_rows"] for m in metas] == [pq.ParquetFile(f).metadata.num_rows for f in files]
     assert main(["cat", str(tmp_path), "--json"]) == 0
     rows = _lines(capsys)
-    expected = [r for f in files for r in pq.read_table(f).to_pylist()]
-    assert rows == expected
+    # a folder is read as the dataset it is: its partition column included, as pyarrow reads it
+    expected = pq.read_table(str(tmp_path)).to_pylist()
+    assert rows == expected and {r["year"] for r in rows} == {2023, 2024}
+    assert main(["head", str(tmp_path), "--json", "-n", "7", "--columns", "id,year"]) == 0
+    assert _lines(capsys) == [{"id": r["id"], "year": r["year"]} for r in expected[:7]]
+    assert main(["cat", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        ", ".join(f"{k}={json.dumps(v)}" for k, v in r.items()) for r in expected]
+    # a glob names files: each file's own rows, as before
+    assert main(["cat", str(tmp_path / "year=2024" / "*.parquet"), "--json"]) == 0
+    assert _lines(capsys) == [r for f in files[1:] for r in pq.read_table(f).to_pylist()]
+
+
+def test_cat_of_a_folder_whose_folder_disagrees_with_its_file_is_refused(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A folder read as a dataset gets the dataset's checks: here a file storing ``year``
+    under a folder ``year=2023`` that says otherwise."""
+    (tmp_path / "year=2023").mkdir()
+    pq.write_table(pa.table({"id": [1], "year": [2024]}), tmp_path / "year=2023" / "a.parquet")
+    assert main(["cat", str(tmp_path), "--json"]) == 1
+    err = capsys.readouterr().err
+    assert "a.parquet" in err and "year" in err
 
 
 def test_chunk_commands_over_a_folder(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

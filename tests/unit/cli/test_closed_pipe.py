@@ -61,6 +61,9 @@ COMMANDS = {
     "meta": ["meta", "{f}"], "meta-json": ["meta", "--json", "{f}"],
     "head": ["head", "{f}"], "head-json": ["head", "--json", "-n", "100000", "{f}"],
     "cat": ["cat", "{f}"], "cat-json": ["cat", "--json", "{f}"],
+    # a folder: read as a dataset ({d} holds the one file)
+    "cat-folder": ["cat", "{d}"], "cat-folder-json": ["cat", "--json", "{d}"],
+    "head-folder-json": ["head", "--json", "-n", "100000", "{d}"],
     "inspect": ["inspect", "{f}"], "inspect-sample": ["inspect"],
     "footer": ["footer", "{f}"], "footer-json": ["footer", "--json", "{f}"],
     "pages": ["pages", "{f}"], "pages-json": ["pages", "--json", "{f}"],
@@ -76,7 +79,7 @@ COMMANDS = {
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_output_commands_stop_quietly(data, name):
-    code, err = _run_into_closed_pipe([a.format(f=data) for a in COMMANDS[name]])
+    code, err = _run_into_closed_pipe([a.format(f=data, d=os.path.dirname(data)) for a in COMMANDS[name]])
     # --help and --version exit through argparse (status 0 when it could print, else ours)
     _quiet(code, err, (0, 141) if name in ("help", "sub-help", "version") else (141,))
 
