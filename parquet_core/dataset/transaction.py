@@ -359,8 +359,9 @@ def new_generation(fs: FileSystem, root: str, txn: str) -> None:
     listing and reads it again after sees a change whenever a commit's record or roll-forward
     fell inside the listing (the record without it, in the moment before the rewrite, changes
     no file: marker folders are read through one answer per write, ``commit_markers.py``).
-    Not on the local disk, whose root folder's times do this job (a store's prefix has none)."""
-    if _local(fs):
+    Not on the local disk (also through fsspec: ``fs.local_disk``, the readers' own test),
+    whose root folder's times do this job (a store's prefix has none)."""
+    if fs.local_disk:
         return
     body = {"txn": txn, "token": secrets.token_hex(8), "time": time.time()}
     put(fs, fs.join(root, GENERATION_NAME), json.dumps(body).encode())

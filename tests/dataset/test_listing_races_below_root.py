@@ -174,3 +174,14 @@ def test_a_local_write_seen_through_fsspecs_local_file_system(tmp_path, monkeypa
     expected = version("B") if read == "root" else version("B").filter(pa.compute.equal(version("B")["k"], 1))
     assert got == _pyarrow_local(folder) == _rows(expected)
     assert hook.listed.count(hook.first) == 2
+
+
+def test_a_write_through_fsspecs_local_file_system_makes_no_generation_object(tmp_path):
+    """The local disk has one rule whichever way it is reached: its root folder's times say
+    that a commit happened (the readers' test, ``fs.local_disk``), so a write through
+    ``local://`` leaves no ``_pqcore-generation`` behind, as our local writer does not."""
+    root = str(tmp_path / "ds")
+    pc.write_to_dataset(version("A"), "local://" + root, **WRITE)
+    pc.write_to_dataset(version("B"), "local://" + root, **WRITE)
+    assert not any(name.startswith("_pqcore") for name in os.listdir(root))
+    assert _rows(pc.read_table("local://" + root, columns=["n"])) == _pyarrow_local(root) == _rows(version("B"))
