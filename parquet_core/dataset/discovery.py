@@ -100,10 +100,16 @@ def list_data_files(folder: str, fs: FileSystem | None = None,
         return files
 
     def spans(files: dict[str, int]) -> bool:
-        dirname = os.path.dirname if isinstance(fs, LocalFileSystem) else posixpath.dirname
+        dirname = _paths(fs).dirname
         return len({dirname(p) for p in files}) > 1
 
     return sorted(_listed_whole(fs, folder, attempt, lambda: None, spans).items())
+
+
+def _paths(fs: FileSystem) -> Any:
+    """The path module of *fs*'s paths: ``os.path`` on the local disk, ``posixpath`` (``/``)
+    on a store."""
+    return os.path if isinstance(fs, LocalFileSystem) else posixpath
 
 
 #: Listings of a folder taken before one is found that no write changed meanwhile.
@@ -131,8 +137,8 @@ def _roots(fs: FileSystem, folder: str) -> list[str]:
     folder (or its parent...) is hive-named (``key=value``, a partition), its parent, up to
     and including the first folder that is not (the dataset root of ``read_table("ds/k=1")``
     is ``ds``).  Nothing above that: an unrelated folder (``/tmp``) is never a root."""
-    dirname = os.path.dirname if isinstance(fs, LocalFileSystem) else posixpath.dirname
-    basename = os.path.basename if isinstance(fs, LocalFileSystem) else posixpath.basename
+    paths = _paths(fs)
+    dirname, basename = paths.dirname, paths.basename
     out = [folder]
     path = os.path.abspath(folder) if isinstance(fs, LocalFileSystem) else (folder.rstrip("/") or folder)
     while True:
