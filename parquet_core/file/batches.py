@@ -36,6 +36,7 @@ record starts or its chunk ends.
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from functools import partial
 from typing import Any, Callable, Iterator, Sequence
 
@@ -44,7 +45,7 @@ from parquet_core.column.outputs import OutputArena, served
 from parquet_core.column.reader import PIECE_MAX_HELD, iter_chunk_pieces
 from parquet_core.errors import ParquetFormatError, add_context, add_page_context, out_of_memory, quoted
 from parquet_core.file.columns import Selected
-from parquet_core.file.scan import ReadContext, _result, _settle, plan_outputs, run_tasks
+from parquet_core.file.scan import ReadContext, _result, _settle, plan_outputs, run_tasks, worth_threads
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
@@ -134,6 +135,16 @@ class _LeafStream:
         if self.starts is None:
             return self.data.num_levels - self.level
         return len(self.starts) - self.record
+
+    def holds(self, n: int) -> bool:
+        """Whether the next take of *n* records is served from the rows decoded already
+        (a slice: no page read or decoded), or the leaf has none left to decode."""
+        if self.done:
+            return True
+        if self.desc.max_repetition_level == 0:
+            data = self.data
+            return data is not None and data.num_levels - self.level >= n
+        return self.complete() >= n
 
     def complete(self) -> int:
         left = self._records_left()
@@ -250,6 +261,29 @@ class _LeafStream:
         return part
 
 
+def _run_takes(takes: list[Callable[[], Any]], held: list[bool]) -> list[Any]:
+    """One batch's takes with threads: those that decode pages go to the pool (when two or
+    more do), the ones served from rows decoded already (*held*: a slice, microseconds)
+    run here, each outcome kept as a finished Future so that errors still come in leaf
+    order.  Handing a slice to the pool cost more than the slice: most batches of a
+    chunk decode nothing."""
+    decoding = [i for i, h in enumerate(held) if not h]
+    if len(decoding) < 2:
+        return [t() for t in takes]
+    out: list[Any] = [None] * len(takes)
+    for i, fut in zip(decoding, run_tasks([takes[i] for i in decoding], True)):
+        out[i] = fut
+    for i, h in enumerate(held):
+        if h:
+            done: Future[Any] = Future()
+            try:
+                done.set_result(takes[i]())
+            except BaseException as exc:    # raised by _result in leaf order, as a pool task's
+                done.set_exception(exc)
+            out[i] = done
+    return out
+
+
 def _build_flat(ctx: ReadContext, field: Any, shape: Any, data: ColumnData) -> Array:
     return ctx.build(field, shape, {shape.column: data})
 
@@ -261,6 +295,9 @@ def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
     total = sum(ctx.metadata.row_group(rg).num_rows for rg in groups)
     if not total:
         return
+    # the pool only for what pays for it in a whole read (scan.worth_threads): the batches of
+    # a small file on two threads took 20-35 % more time and CPU than on one
+    use_threads = use_threads and worth_threads(ctx, selected, groups)
     # A leaf whose chunk is one piece (small pages joined: a few hundred thousand narrow
     # values) decodes it into its slice of that row group's arena, as a whole read does
     # (:mod:`parquet_core.column.outputs`: fresh pages for each piece cost about as much as
@@ -284,7 +321,8 @@ def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
     done = 0
     while done < total:
         n = min(batch_size, total - done)
-        taken = run_tasks([partial(s.take if s.build is None else s.take_array, n) for s in streams], use_threads)
+        takes = [partial(s.take if s.build is None else s.take_array, n) for s in streams]
+        taken = _run_takes(takes, [s.holds(n) for s in streams]) if use_threads else [t() for t in takes]
         try:
             data = {s.leaf: _result(t) for s, t in zip(streams, taken)}
         except BaseException:

@@ -1,0 +1,98 @@
+"""When a read uses the decode pool, and for which tasks (decisions, never timings).
+
+* ``iter_batches(use_threads=True)`` asks :func:`parquet_core.file.scan.worth_threads` as
+  a whole read does: a small file's batches never touch the pool;
+* with the pool, only the takes that decode pages are handed to it; a take served from
+  rows decoded already (a slice) runs on the calling thread;
+* errors still come in leaf order, and the batches are pyarrow's.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import parquet_core as pc
+from parquet_core.file import scan
+
+
+class _CountingPool:
+    """The decode pool, counting the tasks handed to it."""
+
+    def __init__(self, pool: Any) -> None:
+        self.pool = pool
+        self.submitted = 0
+
+    def submit(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        self.submitted += 1
+        return self.pool.submit(fn, *args, **kwargs)
+
+
+@pytest.fixture
+def counting(monkeypatch: pytest.MonkeyPatch) -> _CountingPool:
+    spy = _CountingPool(scan.decode_pool())
+    monkeypatch.setattr(scan, "decode_pool", lambda: spy)
+    return spy
+
+
+def _file(table: pa.Table, **kw: Any) -> bytes:
+    buf = io.BytesIO()
+    pq.write_table(table, buf, **kw)
+    return buf.getvalue()
+
+
+def _batches(data: bytes, size: int, threads: bool) -> pa.Table:
+    return pa.Table.from_batches([b.to_arrow().to_batches()[0] for b in
+                                  pc.ParquetFile(data).iter_batches(batch_size=size, use_threads=threads)])
+
+
+def test_small_file_batches_skip_the_pool(counting: _CountingPool) -> None:
+    rng = np.random.default_rng(1)
+    t = pa.table({"a": rng.integers(0, 5, 30_000), "b": rng.random(30_000), "s": [f"v{i % 7}" for i in range(30_000)]})
+    data = _file(t, row_group_size=10_000)
+    assert not scan.worth_threads(pc.ParquetFile(data)._context(), pc.ParquetFile(data).columns.select(None), [0, 1, 2])
+    got = _batches(data, 1000, True)
+    assert counting.submitted == 0
+    assert got.equals(pq.read_table(io.BytesIO(data)))
+
+
+def test_only_decoding_takes_go_to_the_pool(counting: _CountingPool, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scan, "THREAD_MIN_BYTES", 0)
+    monkeypatch.setattr(scan, "THREAD_MIN_CHUNK_BYTES", 0)
+    n = 40_000
+    rng = np.random.default_rng(2)
+    t = pa.table({"a": rng.integers(0, 1000, n), "b": rng.random(n), "c": rng.integers(0, 9, n).astype(np.int32)})
+    # one row group of one page per column: each leaf decodes its whole chunk in the first
+    # batch; the other 39 batches are slices of it
+    data = _file(t, row_group_size=n, data_page_size=1 << 30, compression="none")
+    got = _batches(data, 1000, True)
+    assert got.equals(t)
+    assert 1 <= counting.submitted <= 3       # the first batch's three decodes (none after)
+
+
+def test_threaded_batches_raise_the_first_error_in_leaf_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scan, "THREAD_MIN_BYTES", 0)
+    monkeypatch.setattr(scan, "THREAD_MIN_CHUNK_BYTES", 0)
+    n = 50_000
+    buf = io.BytesIO()
+    pq.write_table(pa.table({"a": np.arange(n), "b": np.arange(n) * 2, "c": np.arange(n) * 3}), buf,
+                   compression="none", use_dictionary=False, write_statistics=False, write_page_index=False,
+                   data_page_size=1 << 14)
+    data = bytearray(buf.getvalue())
+    pf = pc.ParquetFile(bytes(data))
+    for col in ("b", "c"):      # a later page header of b and c broken: a batch after the first fails
+        offset = pf.page_headers(0, col)[5].offset
+        data[offset:offset + 8] = b"\xff" * 8
+    errors = []
+    for threads in (False, True):
+        with pytest.raises(pc.ParquetError) as info:
+            for _ in pc.ParquetFile(bytes(data)).iter_batches(batch_size=4096, use_threads=threads):
+                pass
+        errors.append((type(info.value), str(info.value), info.value.__notes__))
+    assert errors[0] == errors[1]
+    assert any("column b" in note for note in errors[0][2])
