@@ -261,7 +261,7 @@ class _LeafStream:
         return part
 
 
-def _run_takes(takes: list[Callable[[], Any]], held: list[bool]) -> list[Any]:
+def _run_takes(takes: Sequence[Callable[[], Any]], held: Sequence[bool]) -> list[Any]:
     """One batch's takes with threads: those that decode pages go to the pool (when two or
     more do), the ones served from rows decoded already (*held*: a slice, microseconds)
     run here, each outcome kept as a finished Future so that errors still come in leaf
