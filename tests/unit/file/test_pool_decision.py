@@ -96,3 +96,36 @@ def test_threaded_batches_raise_the_first_error_in_leaf_order(monkeypatch: pytes
         errors.append((type(info.value), str(info.value), info.value.__notes__))
     assert errors[0] == errors[1]
     assert any("column b" in note for note in errors[0][2])
+
+
+def _runs(rng: np.random.Generator, n: int, card: int) -> np.ndarray:
+    """Codes 0..card-1 in runs of 1-60 (the taxi-like columns of issue 32's benchmark)."""
+    lengths = rng.integers(1, 61, n // 20 + 1)
+    return np.repeat(rng.integers(0, card, len(lengths)), lengths)[:n]
+
+
+def test_whole_read_decisions_on_the_benchmark_shapes(counting: _CountingPool) -> None:
+    """Issue 32's taxi-like table (300,000 rows, 11 dictionary columns of short runs: 1.2 MB
+    decoded, its decode mostly a run walk that holds the GIL; on the pool 0.95-1.03x of one
+    thread) and its timestamps (2 DELTA_BINARY_PACKED columns, 0.9 MB, a 5 ms read) run on
+    the calling thread; a table of 2 MB plain chunks goes to the pool."""
+    n = 300_000
+    rng = np.random.default_rng(4)
+    taxi = pa.table({f"c{i}": _runs(rng, n, card).astype(np.int64 if i % 2 else np.int32)
+                     for i, card in enumerate((3, 7, 6, 2, 265, 265, 5, 8, 3, 3, 4))})
+    ts = pa.table({"ts": np.cumsum(rng.integers(900_000, 1_100_000, n)),
+                   "counter": np.cumsum(rng.integers(0, 50, n)).astype(np.int32)})
+    plain = pa.table({"a": rng.random(n), "b": rng.random(n)})
+    cases = [(taxi, {}, False),
+             (ts, {"use_dictionary": False, "column_encoding": {"ts": "DELTA_BINARY_PACKED",
+                                                                "counter": "DELTA_BINARY_PACKED"}}, False),
+             (plain, {"use_dictionary": False, "compression": "none"}, True)]
+    for table, opts, pooled in cases:
+        data = _file(table, **opts)
+        counting.submitted = 0
+        assert pc.read_table(data).to_arrow().equals(table)
+        assert (counting.submitted > 0) == pooled
+        counting.submitted = 0
+        for _ in pc.ParquetFile(data).iter_batches(batch_size=65536):
+            pass
+        assert (counting.submitted > 0) == pooled
