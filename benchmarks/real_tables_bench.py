@@ -224,13 +224,13 @@ def check_equal(ours: pa.Table, theirs: pa.Table, what: str) -> None:
             raise AssertionError(f"{what}: column {name} differs from pyarrow's read")
 
 
-def _pc_batches(path: str, size: int = 65536) -> pa.Table:
+def _pc_batches(path: str, size: int = 65536, threads: bool = False) -> pa.Table:
     return pa.concat_tables([b.to_arrow() for b in pc.ParquetFile(path).iter_batches(batch_size=size,
-                                                                   use_threads=False)])
+                                                                   use_threads=threads)])
 
 
-def _pa_batches(path: str, size: int) -> pa.Table:
-    return pa.Table.from_batches(list(pq.ParquetFile(path).iter_batches(batch_size=size, use_threads=False)))
+def _pa_batches(path: str, size: int, threads: bool = False) -> pa.Table:
+    return pa.Table.from_batches(list(pq.ParquetFile(path).iter_batches(batch_size=size, use_threads=threads)))
 
 
 #: the taxi write's settings, the same for both engines (pyarrow's defaults: snappy, dictionary)
@@ -377,6 +377,9 @@ def rows_for(case: str, path: str, schema: pa.Schema) -> list[tuple[str, Callabl
         for size in (65536, 8192):
             out.append((f"iter_batches({size})", lambda n=size: _pc_batches(path, n),
                         lambda n=size: _pa_batches(path, n)))
+            # the defaults (threads), wall-clock: never slower than one thread (issue 32)
+            out.append((f"iter_batches({size}) threads (wall)", lambda n=size: _pc_batches(path, n, True),
+                        lambda n=size: _pa_batches(path, n, True)))
         table = pq.read_table(path)
         out_dir = tempfile.mkdtemp(prefix="pqc_taxi_")
         ours_out, theirs_out = os.path.join(out_dir, "pc.parquet"), os.path.join(out_dir, "pa.parquet")
