@@ -104,7 +104,16 @@ def cases(cache: str) -> dict[str, tuple[Callable[[bool], Any], str]]:
         if not os.path.exists(path):
             pq.write_table(make(rows), path, **opts)
         out[name] = (functools.partial(_read, path), path)
+    taxi = out["taxi"][1]
+    for size in (65536, 8192):     # iter_batches with and without threads
+        out[f"taxi_batches{size}"] = (functools.partial(_batches, taxi, size), taxi)
     return out
+
+
+def _batches(path: str, size: int, threads: bool) -> Any:
+    import parquet_core as pc
+
+    return [b.to_arrow() for b in pc.ParquetFile(path).iter_batches(batch_size=size, use_threads=threads)]
 
 
 def _read(path: str, threads: bool) -> Any:
@@ -115,7 +124,7 @@ def _read(path: str, threads: bool) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.gil_probe", description=__doc__.splitlines()[0])
-    ap.add_argument("--cases", default="smallfiles,wide,taxi", help="any of smallfiles, wide, lineitem, taxi, urls, timestamps")
+    ap.add_argument("--cases", default="smallfiles,wide,taxi", help="any of smallfiles, wide, lineitem, taxi, urls, timestamps, taxi_batches65536, taxi_batches8192")
     ap.add_argument("--repeats", "-n", type=int, default=3)
     ap.add_argument("--cache-dir", default=os.environ.get("PQC_BENCH_CACHE", tempfile.gettempdir()))
     args = ap.parse_args(argv)
