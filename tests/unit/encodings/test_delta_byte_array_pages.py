@@ -114,8 +114,11 @@ def test_a_bad_page_raises_its_own_error_naming_it(how, page) -> None:  # type: 
     assert str(info.value) == f"page {page} of 3: {alone.value}"
 
 
+@pytest.mark.parametrize("group", [None, 20_000])
 @pytest.mark.parametrize("nulls", [False, True])
-def test_pyarrow_written_pages_read_equal_to_pyarrow(nulls) -> None:  # type: ignore[no-untyped-def]
+def test_pyarrow_written_pages_read_equal_to_pyarrow(monkeypatch, nulls, group) -> None:  # type: ignore[no-untyped-def]
+    if group is not None:       # a row group's pages resolved in runs of a few pages
+        monkeypatch.setattr(dba, "_RESOLVE_GROUP_BYTES", group)
     values: list = [v.decode() for v in _urls(12_000, 5)]
     if nulls:
         values = [None if i % 7 == 3 else v for i, v in enumerate(values)]
