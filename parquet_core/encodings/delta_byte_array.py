@@ -241,6 +241,13 @@ class FrontCodedPages:
         prefix, lengths, offsets, soff, sdata = self.prefix, self.lengths, self.offsets, self.soff, self.sdata
         if out is not None and out.size != self.nbytes:
             raise ValueError(f"{_WHAT}: an output of {out.size} bytes for {self.nbytes}")
+        groups = self._page_groups()
+        if groups is not None:
+            if out is None:
+                out = np.empty(self.nbytes, dtype=np.uint8)
+            for a, b in groups:
+                self._part(a, b).resolve(out[int(offsets[a]):int(offsets[b])])
+            return ByteArrays(offsets, out)
         if not prefix.any():
             if out is None:
                 return ByteArrays(soff, sdata)
@@ -262,6 +269,37 @@ class FrontCodedPages:
             return joined
         out[:] = joined.data
         return ByteArrays(joined.offsets, out)
+
+    def _page_groups(self) -> list[tuple[int, int]] | None:
+        """Runs of whole pages (value positions ``[a, b)``) of about
+        :data:`_RESOLVE_GROUP_BYTES` of output each, or None when the pages are resolved
+        at once (one group).  Every page starts from an empty prefix (checked), so each
+        run is a front-coded sequence of its own."""
+        offsets, page_at = self.offsets, self.page_at
+        nbytes = int(offsets[-1])
+        if page_at.size < 2 or nbytes < 2 * _RESOLVE_GROUP_BYTES:
+            return None
+        ends = offsets[page_at[1:]]
+        # the first page starting at or after each multiple of the group size
+        cut = np.unique(np.searchsorted(ends, np.arange(_RESOLVE_GROUP_BYTES, nbytes, _RESOLVE_GROUP_BYTES)))
+        bounds = page_at[1:][cut[cut < ends.size]].tolist()
+        if not bounds:
+            return None
+        edges = [0] + bounds + [self.prefix.size]
+        return [(a, b) for a, b in zip(edges[:-1], edges[1:]) if a < b]
+
+    def _part(self, a: int, b: int) -> FrontCodedPages:
+        """Values ``[a, b)`` (whole pages) as pages of their own."""
+        pages = self.page_at[(self.page_at >= a) & (self.page_at < b)] - a
+        return FrontCodedPages(self.prefix[a:b], self.lengths[a:b], self.offsets[a:b + 1] - self.offsets[a],
+                               self.soff[a:b + 1] - self.soff[a],
+                               self.sdata[int(self.soff[a]):int(self.soff[b])], pages)
+
+
+#: Output bytes resolved together (:meth:`FrontCodedPages.resolve`): a run of pages of about
+#: this size keeps its lengths, parents and output in a core's cache; a whole 300k-value
+#: chunk of sorted URLs (20 MB) resolved at once took ~40 % more CPU than in runs of 4 pages.
+_RESOLVE_GROUP_BYTES = 4 << 20
 
 
 def prepare_delta_byte_arrays(buffers: Sequence[Any], counts: Sequence[int]) -> FrontCodedPages | None:

@@ -114,8 +114,11 @@ def test_a_bad_page_raises_its_own_error_naming_it(how, page) -> None:  # type: 
     assert str(info.value) == f"page {page} of 3: {alone.value}"
 
 
+@pytest.mark.parametrize("group", [None, 20_000])
 @pytest.mark.parametrize("nulls", [False, True])
-def test_pyarrow_written_pages_read_equal_to_pyarrow(nulls) -> None:  # type: ignore[no-untyped-def]
+def test_pyarrow_written_pages_read_equal_to_pyarrow(monkeypatch, nulls, group) -> None:  # type: ignore[no-untyped-def]
+    if group is not None:       # a row group's pages resolved in runs of a few pages
+        monkeypatch.setattr(dba, "_RESOLVE_GROUP_BYTES", group)
     values: list = [v.decode() for v in _urls(12_000, 5)]
     if nulls:
         values = [None if i % 7 == 3 else v for i, v in enumerate(values)]
@@ -202,3 +205,44 @@ def test_a_bad_page_is_not_prepared() -> None:
     bad, n = _bad("first-prefix")
     assert dba.prepare_delta_byte_arrays([bad], [n]) is None
     assert dba.decode_delta_byte_arrays_together(bufs[:1], counts[:1]) is None    # alone: page by page
+
+
+@pytest.mark.parametrize("kinds", [["urls"] * 6, ["urls", "deep", "urls", "random", "none", "urls"],
+                                   ["none", "none", "urls"]])
+@pytest.mark.parametrize("group", [1, 3000, 9000, 1 << 30])
+def test_runs_of_pages_resolve_apart_into_one_output(monkeypatch, kinds, group) -> None:  # type: ignore[no-untyped-def]
+    """Many pages resolve in runs of whole pages of about _RESOLVE_GROUP_BYTES of output
+    each (so a run stays in cache), each into its slice of the one output: the values
+    of the recurrence, nothing written outside the caller's slice."""
+    monkeypatch.setattr(dba, "_RESOLVE_GROUP_BYTES", group)
+    sizes = [400, 2, 333, 700, 150, 500][:len(kinds)]
+    bufs, counts, want = _pages(kinds, sizes)
+    pages = dba.prepare_delta_byte_arrays(bufs, counts)
+    assert pages is not None
+    assert pages.resolve().to_pylist() == want
+    guard = 64
+    buf = np.full(pages.nbytes + 2 * guard, 0x5A, dtype=np.uint8)
+    got = pages.resolve(buf[guard:guard + pages.nbytes])
+    assert got.to_pylist() == want
+    assert (buf[:guard] == 0x5A).all() and (buf[guard + pages.nbytes:] == 0x5A).all()
+    assert dba.decode_delta_byte_arrays_multi(bufs, counts).to_pylist() == want
+
+
+def test_a_long_run_of_pages_is_resolved_a_few_pages_at_a_time(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The prefix resolution is called once per run of pages of about the group size,
+    never over the whole chunk at once, and each run starts at a page."""
+    bufs, counts, want = _pages(["urls"] * 8, [500] * 8)
+    pages = dba.prepare_delta_byte_arrays(bufs, counts)
+    assert pages is not None
+    monkeypatch.setattr(dba, "_RESOLVE_GROUP_BYTES", pages.nbytes // 4)
+    seen: list[int] = []
+    real = dba._resolve_by_lengths
+
+    def spy(prefix, *args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(prefix.size)
+        assert prefix[0] == 0
+        return real(prefix, *args, **kwargs)
+
+    monkeypatch.setattr(dba, "_resolve_by_lengths", spy)
+    assert pages.resolve().to_pylist() == want
+    assert sum(seen) == 4000 and len(seen) == 4 and set(seen) == {1000}
