@@ -1,6 +1,7 @@
 """DELTA_BINARY_PACKED chunks whose every page repeats its first block (issue 32: steady
 timestamps and counters) decoded by the steady pass (``_steady_chunk``): a few numpy calls
-per chunk, the partial blocks as one more run of the lane kernel.  Files written by pyarrow
+per chunk (the lane kernel for the full blocks, one gathered unpack and running sum for the
+partial blocks).  Files written by pyarrow
 read back equal to pyarrow's read; hand-made streams equal to the values they encode, and
 their ends; damaged streams never accepted when decoding each page on its own (the spec's
 layout, ``decode_delta_binary_packed``) refuses them, nor decoded differently, and the same
@@ -104,7 +105,7 @@ def test_pages_of_different_lengths_read_their_values_and_ends(steady: list[bool
 
 def test_partial_blocks_of_another_width_are_unpacked_by_width(steady: list[bool]) -> None:
     # the last deltas wider than the rest: the partial blocks' miniblocks are not of the
-    # full blocks' width (no lane run for them) and still read right
+    # full blocks' width, and of several widths, and still read right
     counts = [128 * 3 + 1 + 70, 128 * 2 + 1 + 100]
     values = []
     for i, c in enumerate(counts):
