@@ -504,32 +504,55 @@ def _steady_chunk(joined: npt.NDArray[np.uint8], words: npt.NDArray[np.uint64], 
     return out, stream_end - bases
 
 
+#: Widest miniblock whose values :func:`_steady_tails` reads one word each (bits at 0..7 past
+#: a byte boundary, up to 64 in all).
+_WORD_WIDTH_MAX = 57
+#: ... and only up to this many values (pages times the longest tail) that way.
+_TAIL_GATHER_MAX = 1 << 16
+#: ``_WIDTH_MASKS[w]``: the low ``w`` bits set (w <= 57).
+_WIDTH_MASKS = np.array([(1 << w) - 1 for w in range(_WORD_WIDTH_MAX + 1)], dtype=np.uint64)
+
+
 def _steady_tails(joined: npt.NDArray[np.uint8], out: npt.NDArray[Any], part: npt.NDArray[np.intp],
                   offs: npt.NDArray[np.int64], full: npt.NDArray[np.int64], nd: npt.NDArray[np.int64],
                   pw: npt.NDArray[np.uint8], pstart: npt.NDArray[np.int64], used_last: npt.NDArray[np.int64],
                   mins: npt.NDArray[Any], block: int, vpm: int, n_mini: int, udt: Any) -> None:
     """The values of the partial blocks of :func:`_steady_chunk` (pages ``part``), summed on
-    from each page's last full value in *out*: the used miniblocks unpacked by width
-    (:func:`_fill_miniblocks`), each block's min delta added, one running sum over the
-    blocks' rows, cut to the longest tail (a row's values past its page's count are the
-    unused miniblocks' leftovers, dropped; a value's sum never reads the ones after it).
-    (One more run of the lane kernel per page measured ~3x dearer: a copy per page.)"""
+    from each page's last full value in *out*: each needed value read from the word
+    holding its bits (or the used miniblocks unpacked by width, :func:`_fill_miniblocks`,
+    for widths above 57), each block's min delta added, one running sum over rows as
+    long as the longest tail (a row's values past its page's count are leftovers, dropped:
+    a value's sum never reads the ones after it).  (One more run of the lane kernel per
+    page measured ~3x dearer: a copy per page.)"""
     done = full[part] * block
     last = offs[part] + done
     tails = nd[part] - done
     longest = int(tails.max())
-    rows = -(-longest // vpm)                       # miniblocks of the longest tail
-    keep = np.arange(n_mini)[None, :] < used_last[:, None]
-    deltas = np.empty((part.size, n_mini, vpm), dtype=udt)
-    if bool(keep.all()):
-        _fill_miniblocks(joined, deltas.reshape(-1, vpm), pw.reshape(-1), pstart.reshape(-1), vpm)
+    sums = np.empty((part.size, longest + 1), dtype=udt)
+    sums[:, 0] = out[last]
+    if int(pw.max()) <= _WORD_WIDTH_MAX and longest * part.size <= _TAIL_GATHER_MAX:
+        # each needed value read straight from the unaligned word holding its bits (a
+        # width of at most 57 spans at most 8 bytes from its first): a few calls on
+        # (pages, longest tail) arrays; past a page's tail the values are dropped, their
+        # reads clamped inside the buffer
+        i = np.arange(longest, dtype=np.int64)
+        m = i // vpm
+        wv = pw[:, m].astype(np.int64)
+        bit = pstart[:, m] * 8
+        bit += (i - m * vpm)[None, :] * wv
+        words = np.ndarray((joined.size - 7,), dtype="<u8", buffer=joined, strides=(1,))
+        got = words[np.minimum(bit >> 3, words.size - 1)]
+        got >>= (bit & 7).astype(np.uint64)
+        got &= _WIDTH_MASKS[wv]
+        np.add(got, mins[:, None], out=sums[:, 1:], casting="unsafe")
     else:
+        rows = -(-longest // vpm)                   # miniblocks of the longest tail
+        keep = np.arange(n_mini)[None, :] < used_last[:, None]
+        deltas = np.empty((part.size, n_mini, vpm), dtype=udt)
         got = np.empty((int(used_last.sum()), vpm), dtype=udt)
         _fill_miniblocks(joined, got, pw[keep], pstart[keep], vpm)
         deltas[keep] = got
-    sums = np.empty((part.size, rows * vpm + 1), dtype=udt)
-    sums[:, 0] = out[last]
-    np.add(deltas[:, :rows].reshape(part.size, rows * vpm), mins[:, None], out=sums[:, 1:])
+        np.add(deltas[:, :rows].reshape(part.size, rows * vpm)[:, :longest], mins[:, None], out=sums[:, 1:])
     sums = row_sums_into(sums, np.empty_like(sums))
     for q, (o, t) in enumerate(zip((last + 1).tolist(), tails.tolist())):
         out[o:o + t] = sums[q, 1:1 + t]

@@ -229,3 +229,26 @@ def test_a_long_partial_block_min_delta_varint_reads_right(extra: int) -> None:
     held = [delta_binary_packed_page_header(stream, count, np.int64)] * 2
     got = expand_held_delta_binary_packed_pages(held, np.int64)
     assert got is not None and np.array_equal(got, np.concatenate([values, values]))
+
+
+@pytest.mark.parametrize("how", ["word-gather", "by-width"])
+@pytest.mark.parametrize("jump", [1_000_000, 1 << 40, 1 << 58])
+def test_partial_blocks_read_word_by_word_or_by_width(steady: list[bool], monkeypatch: pytest.MonkeyPatch,
+                                                      how: str, jump: int) -> None:
+    # the partial blocks' values read one word each (widths up to 57) or unpacked by width
+    # (forced; and any width above 57: steps of 2**58 need 59 bits)
+    if how == "by-width":
+        monkeypatch.setattr(dbp, "_TAIL_GATHER_MAX", 0)
+    counts = [128 * 3 + 1 + 70, 128 * 2 + 1 + 100, 128 * 4 + 1 + 33]
+    values = []
+    for i, c in enumerate(counts):
+        v = _one_width(c, i, np.int64).copy()
+        v[-20:] += np.cumsum(np.arange(20, dtype=np.int64) % 3 == 1) * np.int64(jump)
+        values.append(v)
+    streams = [encode_delta_binary_packed(v, np.int64) for v in values]
+    want = np.concatenate([dbp.decode_delta_binary_packed(s, 0, np.int64, max_count=c)[0]
+                           for s, c in zip(streams, counts)])
+    assert np.array_equal(want, np.concatenate(values))
+    held = [delta_binary_packed_page_header(s, c, np.int64) for s, c in zip(streams, counts)]
+    assert np.array_equal(expand_held_delta_binary_packed_pages(held, np.int64), want)
+    assert steady == [True]
