@@ -299,6 +299,12 @@ def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any, *,
     vl0 = _varint_lengths(words, pos)
     if (joined[pos + vl0 - 1] >= 0x80).any():   # a first min delta of 9 bytes or more
         return None
+    if int(full.min()) > 0 and n_mini + int(vl0.max()) <= 8:
+        # the usual chunk (timestamps, counters): every page's blocks repeat its first one
+        steady = _steady_chunk(joined, words, pages, pos, vl0, full, has_rem, used_last, nd, ends, bases,
+                               n_mini, vpm, udt, with_ends)
+        if steady is not None:
+            return steady[0].view(sdt) if not with_ends else (steady[0].view(sdt), steady[1])
     # pages whose blocks all repeat the first block's layout are found at once; the rest
     # are walked block by block
     guessed, uniform = _walk_uniform(joined, words, pos, vl0, full, ends, steps, n_mini, group_bytes)
@@ -379,6 +385,177 @@ def expand_held_delta_binary_packed_pages(pages: list[HeldPage], dtype: Any, *,
         body = w64[last_block].sum(axis=1) * group_bytes
         stream_end[partial] = np.minimum(ends[partial], h_mat[partial, steps] + n_mini + body)
     return values, stream_end - bases
+
+
+def _steady_chunk(joined: npt.NDArray[np.uint8], words: npt.NDArray[np.uint64], pages: list[HeldPage],
+                  pos: npt.NDArray[np.int64], vl: npt.NDArray[np.int64], full: npt.NDArray[np.int64],
+                  has_rem: npt.NDArray[np.bool_], used_last: npt.NDArray[np.int64], nd: npt.NDArray[np.int64],
+                  ends: npt.NDArray[np.int64], bases: npt.NDArray[np.int64], n_mini: int, vpm: int, udt: Any,
+                  with_ends: bool) -> tuple[npt.NDArray[Any], npt.NDArray[np.int64] | None] | None:
+    """The values of a chunk whose every page has full blocks that all repeat the page's
+    first block (same min-delta varint length, one bit width the lane kernel takes), in
+    a few numpy calls per chunk; None when a page is not so (the general pass decides).
+
+    The checks are those of the general pass for such pages (:func:`_walk_uniform`,
+    :func:`_uniform_pages`), made directly: each page's first block gives its length
+    ``L``; every later block's head (its varint's continuation bits and the widths, one
+    word: ``vl + n_mini <= 8``, checked by the caller) must equal the first one's, which
+    proves by induction that block ``k`` starts ``k * L`` bytes on; the full blocks must
+    end inside the page; the partial block's varint must end and its widths fit inside
+    the page, its used widths be at most 64 and its last used miniblock hold the bytes
+    its values need.  Full blocks go through :func:`prefix_sum_runs_into` (consecutive
+    pages of one layout together), the partial blocks through the gathered unpack and
+    one running sum from each page's last full value (:func:`_steady_tails`).
+    """
+    group_bytes = vpm // 8
+    block = n_mini * vpm
+    n_pages = pos.size
+    mini = np.arange(n_mini, dtype=np.int64)
+    head = pos + vl
+    first_w = joined[head[:, None] + mini]
+    w = first_w[:, 0].astype(np.int64)
+    if not ((first_w == first_w[:, :1]).all() and int(w.min()) > 1 and int(w.max()) < 58):
+        return None
+    length = vl + n_mini + (n_mini * group_bytes) * w
+    tail_at = pos + full * length           # each page's partial block (or its stream's end)
+    if (tail_at > ends).any():
+        return None
+    steps = int(full.max())
+    if steps > 1:
+        # every later full block's head against the first's: the varint's continuation bits
+        # (1 .. 1 0 over vl bytes) and the widths
+        cand = np.arange(1, steps, dtype=np.int64)[None, :] * length[:, None]
+        cand += pos[:, None]
+        np.minimum(cand, words.size - 1, out=cand)
+        mask = _BYTE_MASKS[vl] & _HIGH_BITS
+        mask |= _BYTE_MASKS[vl + n_mini] & ~_BYTE_MASKS[vl]
+        got = words[cand]
+        got &= mask[:, None]
+        bad = got != (words[pos] & mask)[:, None]
+        if int(full.min()) != steps:
+            bad &= np.arange(1, steps, dtype=np.int64)[None, :] < full[:, None]
+        if bad.any():
+            return None
+    part = np.flatnonzero(has_rem)
+    if part.size:
+        sp = tail_at[part]
+        vlp = _varint_lengths(words, sp)
+        hp = sp + vlp
+        if int(vlp.max()) >= 8 or (hp + n_mini > ends[part]).any():
+            return None
+        pw = joined[hp[:, None] + mini]
+        ul = used_last[part]
+        pw[mini[None, :] >= ul[:, None]] = 0          # unused miniblocks: no bytes
+        if int(pw.max()) > _MAX_WIDTH:
+            return None
+        p64 = pw.astype(np.int64)
+        pstart = np.cumsum(p64, axis=1)
+        pstart -= p64
+        pstart *= group_bytes
+        pstart += (hp + n_mini)[:, None]
+        r = np.arange(part.size)
+        u = ul - 1
+        take = nd[part] - (full[part] * n_mini + u) * vpm
+        if (pstart[r, u] + ((take * p64[r, u] + 7) >> 3) > ends[part]).any():
+            return None
+    # min deltas: every full block, page after page, then the partial blocks
+    if int(full.min()) == steps:
+        s_full = (pos[:, None] + np.arange(steps, dtype=np.int64)[None, :] * length[:, None]).reshape(-1)
+        h_full = s_full + np.repeat(vl, steps)
+    else:
+        page = np.repeat(np.arange(n_pages), full)
+        k = np.arange(page.size, dtype=np.int64) - np.repeat(np.cumsum(full) - full, full)
+        s_full = pos[page] + k * length[page]
+        h_full = s_full + vl[page]
+    n_full = s_full.size
+    if part.size:
+        s_full = np.concatenate((s_full, sp))
+        h_full = np.concatenate((h_full, hp))
+    mins = _min_deltas(joined, s_full, h_full, udt)
+    totals = nd + 1
+    out = np.empty(int(totals.sum()), dtype=udt)
+    offs = np.cumsum(totals)
+    offs -= totals
+    firsts = np.array([p[1] for p in pages], dtype=udt)
+    keys = list(zip(totals.tolist(), full.tolist(), w.tolist(), length.tolist()))
+    bodies = (head + n_mini).tolist()
+    at = offs.tolist()
+    i = b0 = 0
+    while i < n_pages:
+        # consecutive pages of one layout: one lane-major unpack-and-sum pass
+        j = i + 1
+        while j < n_pages and keys[j] == keys[i]:
+            j += 1
+        total, nfull, wi, stride = keys[i]
+        n = j - i
+        rows2d = out[at[i]:at[i] + n * total].reshape(n, total)
+        prefix_sum_runs_into(joined, bodies[i:j], stride, nfull, block // 8, wi, mins[b0:b0 + n * nfull],
+                             firsts[i:j], rows2d[:, :1 + nfull * block])
+        b0 += n * nfull
+        i = j
+    if part.size:
+        _steady_tails(joined, out, part, offs, full, nd, pw, pstart, used_last[part], mins[n_full:], block, vpm,
+                      n_mini, udt)
+    if not with_ends:
+        return out, None
+    stream_end = tail_at.copy()
+    if part.size:
+        stream_end[part] = np.minimum(ends[part], hp + n_mini + p64.sum(axis=1) * group_bytes)
+    return out, stream_end - bases
+
+
+#: Widest miniblock whose values :func:`_steady_tails` reads one word each (bits at 0..7 past
+#: a byte boundary, up to 64 in all).
+_WORD_WIDTH_MAX = 57
+#: ... and only up to this many values (pages times the longest tail) that way.
+_TAIL_GATHER_MAX = 1 << 16
+#: ``_WIDTH_MASKS[w]``: the low ``w`` bits set (w <= 57).
+_WIDTH_MASKS = np.array([(1 << w) - 1 for w in range(_WORD_WIDTH_MAX + 1)], dtype=np.uint64)
+
+
+def _steady_tails(joined: npt.NDArray[np.uint8], out: npt.NDArray[Any], part: npt.NDArray[np.intp],
+                  offs: npt.NDArray[np.int64], full: npt.NDArray[np.int64], nd: npt.NDArray[np.int64],
+                  pw: npt.NDArray[np.uint8], pstart: npt.NDArray[np.int64], used_last: npt.NDArray[np.int64],
+                  mins: npt.NDArray[Any], block: int, vpm: int, n_mini: int, udt: Any) -> None:
+    """The values of the partial blocks of :func:`_steady_chunk` (pages ``part``), summed on
+    from each page's last full value in *out*: each needed value read from the word
+    holding its bits (or the used miniblocks unpacked by width, :func:`_fill_miniblocks`,
+    for widths above 57), each block's min delta added, one running sum over rows as
+    long as the longest tail (a row's values past its page's count are leftovers, dropped:
+    a value's sum never reads the ones after it).  (One more run of the lane kernel per
+    page measured ~3x dearer: a copy per page.)"""
+    done = full[part] * block
+    last = offs[part] + done
+    tails = nd[part] - done
+    longest = int(tails.max())
+    sums = np.empty((part.size, longest + 1), dtype=udt)
+    sums[:, 0] = out[last]
+    if int(pw.max()) <= _WORD_WIDTH_MAX and longest * part.size <= _TAIL_GATHER_MAX:
+        # each needed value read straight from the unaligned word holding its bits (a
+        # width of at most 57 spans at most 8 bytes from its first): a few calls on
+        # (pages, longest tail) arrays; past a page's tail the values are dropped, their
+        # reads clamped inside the buffer
+        i = np.arange(longest, dtype=np.int64)
+        m = i // vpm
+        wv = pw[:, m].astype(np.int64)
+        bit = pstart[:, m] * 8
+        bit += (i - m * vpm)[None, :] * wv
+        words = np.ndarray((joined.size - 7,), dtype="<u8", buffer=joined, strides=(1,))
+        got = words[np.minimum(bit >> 3, words.size - 1)]
+        got >>= (bit & 7).astype(np.uint64)
+        got &= _WIDTH_MASKS[wv]
+        np.add(got, mins[:, None], out=sums[:, 1:], casting="unsafe")
+    else:
+        rows = -(-longest // vpm)                   # miniblocks of the longest tail
+        keep = np.arange(n_mini)[None, :] < used_last[:, None]
+        deltas = np.empty((part.size, n_mini, vpm), dtype=udt)
+        got = np.empty((int(used_last.sum()), vpm), dtype=udt)
+        _fill_miniblocks(joined, got, pw[keep], pstart[keep], vpm)
+        deltas[keep] = got
+        np.add(deltas[:, :rows].reshape(part.size, rows * vpm)[:, :longest], mins[:, None], out=sums[:, 1:])
+    sums = row_sums_into(sums, np.empty_like(sums))
+    for q, (o, t) in enumerate(zip((last + 1).tolist(), tails.tolist())):
+        out[o:o + t] = sums[q, 1:1 + t]
 
 
 def _uniform_pages(joined: npt.NDArray[np.uint8], pages: list[HeldPage], s_mat: npt.NDArray[np.int64],
