@@ -46,6 +46,7 @@ import struct
 from typing import Any, Callable, Iterable
 
 import numpy as np
+import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.constants import PhysicalType
@@ -498,6 +499,24 @@ class StatisticsBuilder:
         # encoded once per page: the page builder asks for them again (page index)
         self._page_encoded = self._encoded(bounds)
         return self._page_encoded
+
+    def entry_order(self, entries: Any) -> npt.NDArray[np.intp] | None:
+        """The positions of distinct *entries* (a dictionary) sorted by the bounds' order, or
+        None where that is not simple: bounds off, an order other than numbers' own or
+        unsigned bytes, or a NaN among floats (a page's extreme entries are then its bounds,
+        NaN-free).  Entries that compare equal (``0.0`` and ``-0.0``) have the same bounds."""
+        if self._numeric is not None and isinstance(entries, np.ndarray) and entries.ndim == 1:
+            dtype, unsigned, _, mask = self._numeric
+            key = entries.astype(dtype, copy=False)
+            if mask is None and bool(np.isnan(key).any()):
+                return None
+            if unsigned is not None:
+                key = key.view(unsigned)
+            return np.argsort(key, kind="stable")
+        if self._kind == "bytes" and isinstance(entries, ByteArrays):
+            items = entries.to_pylist()
+            return np.array(sorted(range(len(items)), key=items.__getitem__), dtype=np.intp)
+        return None
 
     def _update_numeric(self, values: np.ndarray, null_count: int) -> tuple[bytes, bytes] | None:
         """:meth:`update` of a page of INT32/INT64/FLOAT/DOUBLE values in the type's own order
