@@ -159,7 +159,9 @@ class PageBuilder:
         The page's min/max over its values would read every value of every page (8 bytes
         each for int64 and doubles, from memory: the chunk passed through the dictionary and
         index encoder since); instead every index is mapped to its entry's rank by one byte
-        translation over the chunk and the ranks' min/max are taken per page (one byte each).
+        translation over the chunk and the ranks' min/max are taken per page (one byte each);
+        a dictionary of at most 8 entries needs no translation: each page ORs ``1 << index``
+        into one byte, the set of entries it holds, whose extreme ranks are then looked up.
         """
         plan, stats = self.plan, self.stats
         if stats is None or self.geo is not None or plan is None or indices.dtype != np.uint8 \
@@ -168,14 +170,24 @@ class PageBuilder:
         order = stats.entry_order(plan.dictionary)
         if order is None:
             return {}
-        rank = np.zeros(256, dtype=np.uint8)
-        rank[order] = np.arange(order.size, dtype=np.uint8)
-        ranks = np.frombuffer(indices.tobytes().translate(rank.tobytes()), dtype=np.uint8)
         full = np.flatnonzero(np.diff(rel) > 0)
         if not full.size:
             return {}
         starts = rel[full]
-        ends = order[np.stack((np.minimum.reduceat(ranks, starts), np.maximum.reduceat(ranks, starts)), axis=1)]
+        d = order.size
+        rank = np.zeros(256 if d > 8 else d, dtype=np.uint8)
+        rank[order] = np.arange(d, dtype=np.uint8)
+        if d <= 8:
+            # at most 8 entries: each page's set of entries as one byte (bit c: entry c
+            # occurs), an OR over the page of 1 << index, then the ranks of its set bits
+            present = np.bitwise_or.reduceat(np.left_shift(np.uint8(1), indices), starts)
+            has = (present[:, None] >> np.arange(d, dtype=np.uint8)[None, :]) & np.uint8(1) == 1
+            lo = np.where(has, rank[None, :], np.uint8(255)).min(axis=1)
+            hi = np.where(has, rank[None, :], np.uint8(0)).max(axis=1)
+        else:
+            ranks = np.frombuffer(indices.tobytes().translate(rank.tobytes()), dtype=np.uint8)
+            lo, hi = np.minimum.reduceat(ranks, starts), np.maximum.reduceat(ranks, starts)
+        ends = order[np.stack((lo, hi), axis=1)]
         entries = plan.dictionary
         if isinstance(entries, ByteArrays):
             return {spans[j].v0: entries.take(pair) for j, pair in zip(full.tolist(), ends)}

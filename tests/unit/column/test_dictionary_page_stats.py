@@ -118,10 +118,12 @@ def _nan_free_table() -> pa.Table:
         "f64": pa.array(floats),
         "f32": pa.array(floats.astype(np.float32)),
         "s": pa.array(list(words[(ramp + small) % len(words)]), pa.binary()),
+        # at most 8 entries, 0.0 and -0.0 among them (two entries that compare equal)
+        "f8": pa.array(np.array([0.0, -0.0, 1.5, -2.0, np.inf, 0.25])[(ramp + small) % 6]),
     })
 
 
-_FMT = {"i32": "<i", "i64": "<q", "u32": "<I", "u64": "<Q", "f64": "<d", "f32": "<f"}
+_FMT = {"i32": "<i", "i64": "<q", "u32": "<I", "u64": "<Q", "f64": "<d", "f32": "<f", "f8": "<d"}
 
 
 @pytest.mark.parametrize("version", ["1.0", "2.0"])
