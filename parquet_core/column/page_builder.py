@@ -108,6 +108,9 @@ class PageBuilder:
         self._index_bodies: dict[int, bytes] = {}
         #: (repetition, definition) level streams encoded ahead, by the page's first slot
         self._level_bodies: dict[int, tuple[bytes | None, bytes | None]] = {}
+        #: each index page's smallest and largest dictionary entries, by the page's first value
+        #: (see _page_extremes)
+        self._extremes: dict[int, Any] = {}
 
     def encode_level_pages(self, spans: list[PageSpan]) -> None:
         """Encode the levels of every page at once (see :func:`encode_level_pages`)."""
@@ -146,6 +149,50 @@ class PageBuilder:
         rel = np.asarray(bounds, dtype=np.int64) - bounds[0]
         bodies = encode_dictionary_index_pages(indices, rel, len(plan.dictionary))
         self._index_bodies = {sp.v0: body for sp, body in zip(spans, bodies)}
+        self._extremes = self._page_extremes(indices, rel, spans)
+
+    def _page_extremes(self, indices: Any, rel: Any, spans: list[PageSpan]) -> dict[int, Any]:
+        """Each page's smallest and largest dictionary entry (a page's bounds), for pages of
+        byte indices into a dictionary the statistics can order (numbers in their own order
+        without NaN, unsigned bytes); else none.
+
+        The page's min/max over its values would read every value of every page (8 bytes
+        each for int64 and doubles, from memory: the chunk passed through the dictionary and
+        index encoder since); instead every index is mapped to its entry's rank by one byte
+        translation over the chunk and the ranks' min/max are taken per page (one byte each);
+        a dictionary of at most 8 entries needs no translation: each page ORs ``1 << index``
+        into one byte, the set of entries it holds, whose extreme ranks are then looked up.
+        """
+        plan, stats = self.plan, self.stats
+        if stats is None or self.geo is not None or plan is None or indices.dtype != np.uint8 \
+                or len(plan.dictionary) > 256:
+            return {}
+        order = stats.entry_order(plan.dictionary)
+        if order is None:
+            return {}
+        full = np.flatnonzero(np.diff(rel) > 0)
+        if not full.size:
+            return {}
+        starts = rel[full]
+        d = order.size
+        rank = np.zeros(256 if d > 8 else d, dtype=np.uint8)
+        rank[order] = np.arange(d, dtype=np.uint8)
+        if d <= 8:
+            # at most 8 entries: each page's set of entries as one byte (bit c: entry c
+            # occurs), an OR over the page of 1 << index, then the ranks of its set bits
+            present = np.bitwise_or.reduceat(np.left_shift(np.uint8(1), indices), starts)
+            has = (present[:, None] >> np.arange(d, dtype=np.uint8)[None, :]) & np.uint8(1) == 1
+            lo = np.where(has, rank[None, :], np.uint8(255)).min(axis=1)
+            hi = np.where(has, rank[None, :], np.uint8(0)).max(axis=1)
+        else:
+            ranks = np.frombuffer(indices.tobytes().translate(rank.tobytes()), dtype=np.uint8)
+            lo, hi = np.minimum.reduceat(ranks, starts), np.maximum.reduceat(ranks, starts)
+        ends = order[np.stack((lo, hi), axis=1)]
+        entries = plan.dictionary
+        if isinstance(entries, ByteArrays):
+            return {spans[j].v0: entries.take(pair) for j, pair in zip(full.tolist(), ends)}
+        pairs = entries[ends]
+        return {spans[j].v0: pairs[i] for i, j in enumerate(full.tolist())}
 
     def dictionary_page(self) -> WrittenPage:
         """The chunk's dictionary page (PLAIN entries); needs a plan."""
@@ -155,18 +202,22 @@ class PageBuilder:
         return dictionary_page(body, len(entries), self.codec, self.level,
                                checksum=self.wopts.write_page_checksum, crypt=self.crypt)
 
-    def _values_body(self, span: PageSpan, dictionary_encoded: bool) -> tuple[int, bytes, Any, Any]:
-        """(encoding, encoded values, values for min/max, every value of the page or None)."""
+    def _values_body(self, span: PageSpan, dictionary_encoded: bool) -> tuple[int, bytes, Any, Any, bool]:
+        """(encoding, encoded values, values for min/max, every value of the page or None,
+        whether the values for min/max also stand for every value: the page's extreme
+        entries of a NaN-free dictionary, whose NaN count is the page's, none)."""
         values = self.data.values
         if dictionary_encoded:
             plan = self.plan
             assert plan is not None
             page_indices = plan.indices[span.v0:span.v1]
             nvals = span.num_values
-            stat_values = None
+            stat_values = self._extremes.pop(span.v0, None)
             numeric = isinstance(plan.dictionary, np.ndarray) and plan.dictionary.ndim == 1 \
                 and plan.dictionary.dtype.kind in "iuf"
-            if 2 * len(plan.dictionary) <= nvals and self.stats is not None and not numeric:
+            if stat_values is not None:
+                pass
+            elif 2 * len(plan.dictionary) <= nvals and self.stats is not None and not numeric:
                 # min/max over the page's distinct entries equal those over its
                 # values, and a small dictionary makes them far cheaper for strings
                 # and fixed-length bytes; numbers are left to data_page, which takes
@@ -182,7 +233,7 @@ class PageBuilder:
             if body is None:
                 width_for = int(page_indices.max()) + 1 if nvals else len(plan.dictionary)
                 body = encode_dictionary_indices(page_indices, width_for)
-            return Encoding.RLE_DICTIONARY, body, stat_values, None
+            return Encoding.RLE_DICTIONARY, body, stat_values, None, stat_values is not None and numeric
         page_values = slice_values(values, span.v0, span.v1)
         try:
             body = encode_values(self.fallback, page_values, self.desc.physical_type,
@@ -191,7 +242,7 @@ class PageBuilder:
             raise
         except ValueError as exc:
             raise ValueError(f"column {self.desc.dotted_path}: {exc}") from None
-        return self.fallback, body, page_values, page_values
+        return self.fallback, body, page_values, page_values, False
 
     def data_page(self, span: PageSpan, dictionary_encoded: bool) -> BuiltPage:
         """Encode the page of *span* (dictionary indices, or the fallback encoding)."""
@@ -199,9 +250,9 @@ class PageBuilder:
         defs, reps = data.def_levels, data.rep_levels
         nslots = span.num_slots
         nulls = nslots - span.num_values if defs is not None else 0
-        enc, body, stat_values, page_values = self._values_body(span, dictionary_encoded)
-        needs_all = self.geo is not None or (stats is not None and (stat_values is None
-                                                                     or stats.floating))
+        enc, body, stat_values, page_values, whole = self._values_body(span, dictionary_encoded)
+        needs_all = self.geo is not None or (stats is not None and not whole
+                                             and (stat_values is None or stats.floating))
         if page_values is None and needs_all:
             page_values = slice_values(data.values, span.v0, span.v1)
         if stat_values is None:

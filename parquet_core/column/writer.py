@@ -179,6 +179,7 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
         m = n if n <= 2 * _MIN_PROBE else _MIN_PROBE
     probe = not strings and m < n
     width = _FIXED_WIDTH.get(PhysicalType(ptype), desc.type_length or 1)
+    budget: int | None = limit
     if probe and m * width <= limit:
         # the probe cannot pass the size limit, so the hashing below would reach the
         # "does a dictionary pay" test with every distinct value of the probe: counting
@@ -187,9 +188,15 @@ def _dictionary_plan(values: Any, opts: ColumnOptions, wopts: WriterOptions,
         distinct = count_distinct(_window(values, 0, m), ptype)
         if distinct is not None and not _dictionary_pays(distinct, m, width):
             return None
+        if distinct is not None and distinct * width * (n / m) <= limit:
+            # the probe pays and its distinct values are few (the loop's test below, on
+            # the dictionary of the probe that the count already sized): the loop would
+            # group the probe only to find that and group every value again; group them
+            # at once, as it would then (first-appearance order: the same dictionary)
+            m, probe, budget = n, False, None
     # indices in their narrow type (uint8 for at most 256 entries): the index encoder
     # packs them as they are, with no int32 copy made and narrowed again
-    dictionary, indices = build_dictionary(_window(values, 0, m), ptype, budget=limit, narrow=True)
+    dictionary, indices = build_dictionary(_window(values, 0, m), ptype, budget=budget, narrow=True)
     done = m
     while True:
         sizes = dictionary_prefix_sizes(dictionary, ptype, desc.type_length)

@@ -55,7 +55,7 @@ from parquet_core.metadata.statistics import (
     decode_stat_value,
     sort_order,
 )
-from parquet_core.metadata.stats_builder import bound_sort_key, truncate_max, truncate_min
+from parquet_core.metadata.stats_builder import bound_sort_key_function, truncate_max, truncate_min
 from parquet_core.metadata.thrift_dict import plain_value
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.thrift import pt
@@ -304,16 +304,14 @@ class PageIndexBuilder:
         return (self.desc.physical_type in (PhysicalType.BYTE_ARRAY, PhysicalType.FIXED_LEN_BYTE_ARRAY)
                 and self.order == SortOrder.UNSIGNED)
 
-    def _key(self, raw: bytes) -> Any:
+    def _boundary_order(self) -> BoundaryOrder:
         # physical values compared in the column's order: decoding to logical
         # Python values would mix datetime and RawTemporal for nanosecond units
-        return bound_sort_key(raw, self.desc, self.column_order)
-
-    def _boundary_order(self) -> BoundaryOrder:
-        keys = [(self._key(lo), self._key(hi))
-                for lo, hi, null in zip(self.mins, self.maxs, self.null_pages) if not null]
-        if len(keys) < 2:
+        bounds = [(lo, hi) for lo, hi, null in zip(self.mins, self.maxs, self.null_pages) if not null]
+        if len(bounds) < 2:
             return BoundaryOrder.ASCENDING
+        key = bound_sort_key_function(self.desc, self.column_order)
+        keys = [(key(lo), key(hi)) for lo, hi in bounds]
         lows = [k[0] for k in keys]
         highs = [k[1] for k in keys]
         pairs = list(zip(lows, lows[1:])) + list(zip(highs, highs[1:]))

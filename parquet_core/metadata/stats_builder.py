@@ -43,9 +43,10 @@ own domain: Python ``int`` (unsigned integers already unsigned), ``float``
 from __future__ import annotations
 
 import struct
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
+import numpy.typing as npt
 
 from parquet_core._kernels.binary import ByteArrays
 from parquet_core.constants import PhysicalType
@@ -73,6 +74,7 @@ __all__ = [
     "encode_bound",
     "encode_bounds",
     "bound_sort_key",
+    "bound_sort_key_function",
     "total_order_key",
     "int96_order_key",
     "count_nans",
@@ -351,21 +353,35 @@ def bound_sort_key(raw: bytes, desc: ColumnDescriptor, column_order: str = TYPE_
     ValueError
         The column has no defined order (INT96, INTERVAL, GEOMETRY, ...).
     """
+    return bound_sort_key_function(desc, column_order)(raw)
+
+
+def bound_sort_key_function(desc: ColumnDescriptor, column_order: str = TYPE_ORDER) -> Callable[[bytes], Any]:
+    """:func:`bound_sort_key` for the leaf *desc*, as a function of the bound alone (the
+    leaf's order is classified once, not once per bound: a page index keys two bounds a page).
+
+    Raises
+    ------
+    ValueError
+        The column has no defined sort order.
+    """
     kind = _kind(desc, column_order)
     if kind is None:
         raise ValueError(f"column {desc.dotted_path} has no defined sort order")
     if kind in ("float_total", "float16_total"):
-        return total_order_key(bytes(raw))
+        return lambda raw: total_order_key(bytes(raw))
     if kind == "int96":
-        return int96_order_key(bytes(raw))
+        return lambda raw: int96_order_key(bytes(raw))
     fmt = _KEY_STRUCTS.get((kind, desc.physical_type))
     if fmt is not None:
-        return fmt.unpack(raw)[0]
+        unpack = fmt.unpack
+        return lambda raw: unpack(raw)[0]
     if kind == "bool":
-        return raw[:1] != b"\x00"
+        return lambda raw: raw[:1] != b"\x00"
     if kind == "float16":
-        return float(np.frombuffer(raw, "<f2")[0])
-    return _order_key(kind)(bytes(raw))
+        return lambda raw: float(np.frombuffer(raw, "<f2")[0])
+    key = _order_key(kind)
+    return lambda raw: key(bytes(raw))
 
 
 def _order_key(kind: str | None) -> Any:
@@ -376,6 +392,19 @@ def _order_key(kind: str | None) -> Any:
     if kind in ("signed_bytes", "signed_fixed"):
         return lambda b: int.from_bytes(b, "big", signed=True)
     return lambda v: v
+
+
+#: :meth:`StatisticsBuilder._update_numeric`'s leaves, by (kind, physical type): the values'
+#: dtype, the unsigned view of an unsigned order, the PLAIN packer of a bound, and the mask
+#: that makes a signed or unsigned int the packer's unsigned word (None: floats)
+_NUMERIC_BOUNDS: dict[tuple[str | None, int], tuple[Any, Any, Callable[[Any], bytes], int | None]] = {
+    ("int", PhysicalType.INT32): (np.int32, None, struct.Struct("<I").pack, 0xFFFFFFFF),
+    ("uint", PhysicalType.INT32): (np.int32, np.uint32, struct.Struct("<I").pack, 0xFFFFFFFF),
+    ("int", PhysicalType.INT64): (np.int64, None, struct.Struct("<Q").pack, 0xFFFFFFFFFFFFFFFF),
+    ("uint", PhysicalType.INT64): (np.int64, np.uint64, struct.Struct("<Q").pack, 0xFFFFFFFFFFFFFFFF),
+    ("float", PhysicalType.FLOAT): (np.float32, None, struct.Struct("<f").pack, None),
+    ("float", PhysicalType.DOUBLE): (np.float64, None, struct.Struct("<d").pack, None),
+}
 
 
 def _check_truncate_length(value: int | None) -> int | None:
@@ -422,6 +451,9 @@ class StatisticsBuilder:
         self._chunk_nulls = 0
         self._chunk_nans = 0
         self.num_pages = 0
+        #: (dtype, unsigned view or None, bound packer, int mask or None) of a numeric leaf's
+        #: values: its pages take :meth:`_update_numeric` (see there)
+        self._numeric = _NUMERIC_BOUNDS.get((self._kind, desc.physical_type))
 
     def update(self, values: Any, null_count: int, all_values: Any = None) -> tuple[bytes, bytes] | None:
         """Record one page: its non-null physical values and its number of nulls.
@@ -438,6 +470,11 @@ class StatisticsBuilder:
         null_count = int(null_count)
         if null_count < 0:
             raise ValueError(f"null_count must not be negative, got {null_count}")
+        if self._numeric is not None and isinstance(values, np.ndarray) and values.ndim == 1 \
+                and values.size and (all_values is None or all_values is values):
+            encoded = self._update_numeric(values, null_count)
+            if encoded is not None:
+                return encoded
         desc = self.descriptor
         nan_free = False
         if self._kind == "float" and (all_values is None or all_values is values) and len(values):
@@ -462,6 +499,57 @@ class StatisticsBuilder:
         # encoded once per page: the page builder asks for them again (page index)
         self._page_encoded = self._encoded(bounds)
         return self._page_encoded
+
+    def entry_order(self, entries: Any) -> npt.NDArray[np.intp] | None:
+        """The positions of distinct *entries* (a dictionary) sorted by the bounds' order, or
+        None where that is not simple: bounds off, an order other than numbers' own or
+        unsigned bytes, or a NaN among floats (a page's extreme entries are then its bounds,
+        NaN-free).  Entries that compare equal (``0.0`` and ``-0.0``) have the same bounds."""
+        if self._numeric is not None and isinstance(entries, np.ndarray) and entries.ndim == 1:
+            dtype, unsigned, _, mask = self._numeric
+            key = entries.astype(dtype, copy=False)
+            if mask is None and bool(np.isnan(key).any()):
+                return None
+            if unsigned is not None:
+                key = key.view(unsigned)
+            return np.argsort(key, kind="stable")
+        if self._kind == "bytes" and isinstance(entries, ByteArrays):
+            items = entries.to_pylist()
+            return np.array(sorted(range(len(items)), key=items.__getitem__), dtype=np.intp)
+        return None
+
+    def _update_numeric(self, values: np.ndarray, null_count: int) -> tuple[bytes, bytes] | None:
+        """:meth:`update` of a page of INT32/INT64/FLOAT/DOUBLE values in the type's own order
+        (every value given), or None (nothing recorded) for a page holding a NaN.
+
+        The same bounds, merge and PLAIN bytes as the general path, without its per-page
+        dispatch on the leaf's kind: an int's bounds come from an array of its physical
+        type, so they always fit it (the general encoder's range check cannot fail).
+        """
+        numeric = self._numeric
+        assert numeric is not None
+        dtype, unsigned, pack, mask = numeric
+        v = values.astype(dtype, copy=False)
+        if unsigned is not None:
+            v = v.view(unsigned)
+        if mask is None:
+            lo_f, hi_f = float(v.min()), float(v.max())
+            if lo_f != lo_f or hi_f != hi_f:
+                return None             # a NaN: the general path drops NaNs and counts them
+            # spec: a zero minimum is written -0.0, a zero maximum +0.0
+            bounds: Bounds = ((-0.0 if lo_f == 0.0 else lo_f), (0.0 if hi_f == 0.0 else hi_f))
+            self._page_nans = 0
+            encoded = pack(bounds[0]), pack(bounds[1])
+        else:
+            lo, hi = int(v.min()), int(v.max())
+            bounds = (lo, hi)
+            encoded = pack(lo & mask), pack(hi & mask)
+        self._page_bounds, self._page_nulls = bounds, null_count
+        self._chunk_nulls += null_count
+        self.num_pages += 1
+        self._chunk_bounds = bounds if self._chunk_bounds is None else self._merge(self._chunk_bounds, bounds)
+        self._page_encoded = encoded
+        return encoded
 
     def _merge(self, old: Bounds, bounds: Bounds) -> Bounds:
         lo, hi = old

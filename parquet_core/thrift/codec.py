@@ -301,13 +301,24 @@ def serialize(obj: Any, *, accelerated: bool | None = None) -> bytes:
     declared types to get the same result on both paths.
     """
     accelerated = _resolve_accelerated(accelerated)
+    cls = type(obj)
+    name = cls.__name__
+    spec = getattr(cls, "thrift_spec", None) if accelerated else None
+    if spec is not None:
+        # what a generated struct's write() does on the accelerated protocol, without
+        # making a buffer and a protocol for it (a page header is serialized per page)
+        try:
+            return _fastbinary.encode_compact(obj, [cls, spec])
+        except (TException, struct.error, OverflowError) as exc:
+            raise ValueError(f"cannot encode thrift {name}: {exc}") from exc
+        except AttributeError as exc:
+            raise TypeError(f"cannot encode thrift {name}: {exc}") from exc
     trans = TMemoryBuffer()
     proto: TCompactProtocol
     if accelerated:
         proto = TCompactProtocolAccelerated(trans, fallback=False)
     else:
         proto = TCompactProtocol(trans)
-    name = type(obj).__name__
     try:
         obj.write(proto)
     except (TException, struct.error, OverflowError) as exc:

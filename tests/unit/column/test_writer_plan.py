@@ -261,6 +261,36 @@ def test_distinct_probe_skips_hashing(monkeypatch):
     assert _dictionary_plan(values, wopts.column("c"), wopts, desc) is None
 
 
+
+@pytest.mark.parametrize("late_distinct", [0, 5000])
+def test_few_distinct_in_the_probe_group_the_chunk_once(monkeypatch, late_distinct):
+    """h33wr (issue 32, the taxi write): a probe with few distinct values, counted by the
+    sort, goes straight to one grouping of the whole chunk (the probe is not grouped first
+    and then again with the rest); values first seen late that pass the size limit still
+    cut the dictionary where the one-build reference does."""
+    from parquet_core.column import writer
+
+    calls: list[int] = []
+    real = writer.build_dictionary
+
+    def counted(values, *a, **k):
+        calls.append(len(values))
+        return real(values, *a, **k)
+    monkeypatch.setattr(writer, "build_dictionary", counted)
+    rng = np.random.default_rng(7)
+    n = 60_000
+    values = rng.integers(0, 12, n).astype(np.int64) * 1000
+    values[n - late_distinct:] = 10**9 + np.arange(late_distinct)    # distinct, first seen late
+    desc = _desc(pc.int64())
+    limit = 8 * 5000          # the probe (4,096 values) fits it: counted by the sort
+    wopts = writer_options(["c"], dictionary_pagesize_limit=limit)
+    got = _dictionary_plan(values, wopts.column("c"), wopts, desc)
+    assert calls == [n]
+    want = _reference_plan(values.tolist(), lambda e: 8, limit)
+    dictionary, indices, cutoff = got
+    assert dictionary.tolist() == want[0] and indices.tolist() == want[1] and cutoff == want[2]
+    assert (cutoff < n) == bool(late_distinct)
+
 def _narrow_table(n: int = 30_000):
     import decimal
 

@@ -413,3 +413,62 @@ def test_size_statistics_omit_what_the_spec_allows() -> None:
     assert st.unencoded_byte_array_data_bytes == 3
     merged = merge_size_statistics([st, pt.SizeStatistics(unencoded_byte_array_data_bytes=1)])
     assert merged.definition_level_histogram is None and merged.unencoded_byte_array_data_bytes == 4
+
+
+# --- numeric pages without the per-page dispatch (h33wr, issue 32) ------------------------------
+
+_NUMERIC_LEAVES = [
+    (PhysicalType.INT32, {}, np.int32), (PhysicalType.INT64, {}, np.int64),
+    (PhysicalType.INT32, {"converted_type": ConvertedType.UINT_32}, np.int32),
+    (PhysicalType.INT64, {"converted_type": ConvertedType.UINT_64}, np.int64),
+    (PhysicalType.FLOAT, {}, np.float32), (PhysicalType.DOUBLE, {}, np.float64),
+]
+
+
+def _numeric_pages(draw_seed: int, dtype: type, pages: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(draw_seed)
+    out = []
+    for _ in range(pages):
+        n = int(rng.integers(0, 40))
+        if np.dtype(dtype).kind == "f":
+            pool = np.array([0.0, -0.0, 1.5, -2.25, np.inf, -np.inf, np.nan, 3e38, -1e-40], dtype=dtype)
+        else:
+            info = np.iinfo(dtype)
+            pool = np.array([0, -1, 1, info.min, info.max, 7, -300], dtype=dtype)
+        out.append(pool[rng.integers(0, pool.size, n)])
+    return out
+
+
+@pytest.mark.parametrize("ptype,kw,dtype", _NUMERIC_LEAVES)
+@pytest.mark.parametrize("seed", range(40))
+def test_numeric_pages_match_the_general_path(ptype, kw, dtype, seed) -> None:
+    """A numeric page's bounds, NaN count and PLAIN bytes, page by page and merged, are those
+    of the general per-kind path (the builder with its numeric shortcut switched off), for
+    pages of zeros of both signs, NaN, infinities, the type's extremes, unsigned orders."""
+    d = _desc(ptype, **kw)
+    fast, general = StatisticsBuilder(d), StatisticsBuilder(d)
+    general._numeric = None
+    for k, page in enumerate(_numeric_pages(seed, dtype, 4)):
+        assert fast.update(page, k) == general.update(page, k)
+        assert fast.page_bounds() == general.page_bounds()
+        assert fast.page_nan_count == general.page_nan_count
+        a, b = fast.page_statistics(), general.page_statistics()
+        assert a == b
+    assert fast.chunk_statistics() == general.chunk_statistics()
+    assert fast.chunk_bounds() == general.chunk_bounds()
+
+
+def test_numeric_pages_take_the_shortcut(monkeypatch) -> None:
+    """Pages of ints and NaN-free floats are not dispatched by kind (a page holding a NaN is)."""
+    from parquet_core.metadata import stats_builder
+
+    def dispatched(*a, **k):
+        raise AssertionError("dispatched by kind")
+    monkeypatch.setattr(stats_builder, "_bounds_of_kind", dispatched)
+    monkeypatch.setattr(stats_builder, "_float_bounds_nan", dispatched)
+    b = StatisticsBuilder(_desc(PhysicalType.INT64))
+    assert b.update(np.array([5, -2, 9], np.int64), 0) == (struct.pack("<q", -2), struct.pack("<q", 9))
+    f = StatisticsBuilder(_desc(PhysicalType.DOUBLE))
+    assert f.update(np.array([0.0, 2.5]), 1) == (struct.pack("<d", -0.0), struct.pack("<d", 2.5))
+    with pytest.raises(AssertionError, match="dispatched"):
+        f.update(np.array([np.nan, 1.0]), 0)

@@ -446,6 +446,23 @@ def test_serialize_rejects_none_in_struct_list(accelerated: bool) -> None:
         serialize(fmd, accelerated=accelerated)
 
 
+
+@pytest.mark.skipif(not HAVE_ACCELERATED, reason="thrift's C extension is not installed")
+def test_accelerated_serialize_makes_no_buffer_or_protocol(monkeypatch) -> None:
+    """h33wr (issue 32): the accelerated encoder is called on the struct directly (a page
+    header is serialized per page), the same bytes as the pure encoder's, the same errors."""
+    from parquet_core.thrift import codec
+
+    def made(*a, **k):
+        raise AssertionError("a buffer or protocol was made")
+    want = [serialize(sample_page_header(), accelerated=False), serialize(sample_file_metadata(), accelerated=False)]
+    monkeypatch.setattr(codec, "TMemoryBuffer", made)
+    assert [serialize(sample_page_header()), serialize(sample_file_metadata())] == want
+    with pytest.raises(ValueError, match="PageHeader"):
+        serialize(pt.PageHeader(type=0, uncompressed_page_size=2**31, compressed_page_size=1))
+    with pytest.raises(TypeError, match="FileMetaData"):
+        serialize(pt.FileMetaData(version=1, schema=[None], num_rows=0, row_groups=[]))
+
 def test_check_required_reports_nested_path() -> None:
     fmd = sample_file_metadata()
     fmd.row_groups[0].columns[0].meta_data.codec = None
