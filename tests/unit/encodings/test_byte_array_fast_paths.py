@@ -515,7 +515,7 @@ def _outcome_multi(bufs: list[bytes], counts: list[int]) -> object:
         return type(exc).__name__, str(exc)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.integers(49, 120), st.integers(0, 2**32 - 1), st.integers(0, 4), st.integers(0, 1 << 20))
 def test_plain_multi_many_small_pages_in_lanes(pages: int, seed: int, damage: int, at: int) -> None:
     """Many pages of a few values each (a run of small files' string dictionaries): decoded by
@@ -554,4 +554,5 @@ def test_plain_multi_many_small_pages_in_lanes(pages: int, seed: int, damage: in
     assert got == scalar
     if damage == 0:
         assert got == expect
-    assert walked      # the lanes were tried
+    if damage in (0, 4):     # (a cut page or a count past it may fail the up-front size check)
+        assert walked        # the lanes were tried
