@@ -137,6 +137,10 @@ _NUMERIC_DTYPE: dict[int, str] = {
 # ~hops * (numpy call overhead) + lanes * window work, minimised near
 # lanes = sqrt(count); below ~2-3k values the scalar loop is as fast.
 _SCALAR_MAX_COUNT = 2048         # small pages: the scalar loop wins outright
+#: ... unless there are more pages than this (the scalar loop costs ~7 us per page, the lane
+#: walk ~230 us plus ~3 us per page: the 300 six-entry dictionaries of a run of small files
+#: 2.2 ms scalar, 1.0 ms in lanes)
+_SCALAR_MAX_PAGES = 48
 _SCALAR_MIN_AVG_BYTES = 256      # long values: the scalar loop is fast per byte
 _PLAUSIBLE_HOPS = 4              # hops a lane start must survive
 _LANE_FACTOR = 1.0               # lanes = factor * sqrt(values)
@@ -684,8 +688,9 @@ def _locate_pages(arrs: list[npt.NDArray[np.uint8]],
 
     # all values of each page share one length: strided copies, no walk
     # (not worth a check on small inputs, which the scalar walk decodes)
+    vector = n > _SCALAR_MAX_COUNT or len(live) > _SCALAR_MAX_PAGES
     uniform: list[int] = []
-    for p in live if n > _SCALAR_MAX_COUNT else ():
+    for p in live if vector else ():
         width = _uniform_length(arrs[p], counts[p])
         if width is None:
             break
@@ -699,7 +704,7 @@ def _locate_pages(arrs: list[npt.NDArray[np.uint8]],
     cnt = np.array([counts[p] for p in live], dtype=np.int64)
     starts: npt.NDArray[np.int64] | None = None
     lengths = None
-    if n > _SCALAR_MAX_COUNT and size < _SCALAR_MIN_AVG_BYTES * n:
+    if vector and size < _SCALAR_MIN_AVG_BYTES * n:
         walked = _lane_walk(big, size, page_begin, page_end, cnt)
         if walked is not None:
             starts, chained = walked

@@ -715,6 +715,7 @@ class FileMetadata:
 
     def _init(self, raw: Any, footer_size: int, decryptor: FileDecryption | None, file_size: int | None) -> None:
         self.raw = raw
+        self._key_values: dict[bytes, bytes] | None = None     # see metadata
         self.footer_size = footer_size
         #: Size of the whole file in bytes, when known (chunk ranges are checked against it).
         self.file_size = file_size
@@ -799,13 +800,19 @@ class FileMetadata:
 
     @property
     def metadata(self) -> dict[bytes, bytes]:
-        """Key/value metadata as bytes, like ``pyarrow``'s ``FileMetaData.metadata``."""
-        out: dict[bytes, bytes] = {}
-        for kv in self.raw.key_value_metadata or []:
-            k = kv.key.encode() if isinstance(kv.key, str) else kv.key
-            v = kv.value if kv.value is not None else b""
-            out[k] = v.encode() if isinstance(v, str) else v
-        return out
+        """Key/value metadata as bytes, like ``pyarrow``'s ``FileMetaData.metadata`` (a new
+        dict each call).  Decoded once: a dataset read asks each small file for it several
+        times (the run check, the read types, the dictionaries kept), and a lazy footer
+        decodes its key/values again on every ``key_value_metadata``."""
+        done = self._key_values
+        if done is None:
+            out: dict[bytes, bytes] = {}
+            for kv in self.raw.key_value_metadata or []:
+                k = kv.key.encode() if isinstance(kv.key, str) else kv.key
+                v = kv.value if kv.value is not None else b""
+                out[k] = v.encode() if isinstance(v, str) else v
+            done = self._key_values = out
+        return dict(done)
 
     def row_group(self, i: int) -> RowGroupMetadata:
         """Return row group *i*."""

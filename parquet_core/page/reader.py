@@ -600,6 +600,20 @@ def few_plain_pages(buf: memoryview, codec: Any, plain: bool, num_values: int, v
                 body = codec.decompress(stored, usize)
             page = DataPageV1(h.num_values, h.encoding, h.definition_level_encoding,
                               h.repetition_level_encoding, body, ordinal, base_offset + pos)
+        elif ptype == PageType.DICTIONARY_PAGE:
+            # _make_page's dictionary branch written out (the first page of those chunks)
+            d = header.dictionary_page_header
+            if d is None or d.num_values is None or d.num_values < 0:
+                raise ParquetFormatError("dictionary page without a valid header")
+            usize = header.uncompressed_page_size
+            if plain:
+                if len(stored) != usize:
+                    raise ParquetFormatError(
+                        f"uncompressed page body is {len(stored)} bytes, header says {usize}")
+                body = stored
+            else:
+                body = codec.decompress(stored, usize)
+            page = DictionaryPage(d.num_values, d.encoding, body, ordinal, base_offset + pos)
         else:
             page = _make_page(header, stored, codec, plain, ordinal, base_offset + pos, limits)
         if ptype != PageType.DICTIONARY_PAGE:

@@ -506,3 +506,53 @@ def test_lane_starts_match_the_first_formulation_on_chains_reaching_the_end() ->
             args = (plain._u32_at_every_byte(arr, size), size, size - 4, n, begin, end,
                     int(region.max()), first_lane, page_begin)
             assert np.array_equal(plain._lane_starts(*args), _lane_starts_reference(*args)), (n, width)
+
+
+def _outcome_multi(bufs: list[bytes], counts: list[int]) -> object:
+    try:
+        return decode_plain_byte_arrays_multi(bufs, counts).to_pylist()
+    except ParquetFormatError as exc:
+        return type(exc).__name__, str(exc)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(49, 120), st.integers(0, 2**32 - 1), st.integers(0, 4), st.integers(0, 1 << 20))
+def test_plain_multi_many_small_pages_in_lanes(pages: int, seed: int, damage: int, at: int) -> None:
+    """Many pages of a few values each (a run of small files' string dictionaries): decoded by
+    the lane walk (fewer calls than a scalar walk per page), with the values and the errors
+    (damaged lengths, short pages, counts past a page) of the page-by-page scalar walk."""
+    import parquet_core.encodings.plain as plain
+
+    shapes = [(seed + p, 1 + (seed + p) % 7, (0, 9), "text", b"") for p in range(pages)]
+    bufs, counts, expect = build_pages(shapes)
+    page = at % pages
+    if damage == 1:
+        bufs[page] = bufs[page][:-1 - at % 3]                     # cut inside the last value
+    elif damage == 2:
+        raw = bytearray(bufs[page])
+        raw[0:4] = struct.pack("<I", 2**31 + at % 7)                  # a first length past the page
+        bufs[page] = bytes(raw)
+    elif damage == 3:
+        counts[page] += 1 + at % 2                                  # more values than present
+    elif damage == 4 and len(bufs[page]) > 4:
+        raw = bytearray(bufs[page])
+        raw[4 + at % (len(raw) - 4)] ^= 0x5A                      # a value byte changed (still valid)
+        bufs[page] = bytes(raw)
+    walked: list[int] = []
+    real = plain._lane_walk
+
+    def spy(*args, **kwargs):   # type: ignore[no-untyped-def]
+        walked.append(1)
+        return real(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(plain, "_lane_walk", spy)
+        got = _outcome_multi(bufs, counts)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(plain, "_SCALAR_MAX_PAGES", 1 << 30)      # page by page
+        scalar = _outcome_multi(bufs, counts)
+    assert got == scalar
+    if damage == 0:
+        assert got == expect
+    if damage in (0, 4):     # (a cut page or a count past it may fail the up-front size check)
+        assert walked        # the lanes were tried

@@ -271,3 +271,88 @@ def test_a_damaged_page_in_one_file_is_named_with_that_file(tmp_path, damage: st
     assert "part-2.parquet" in str(info) and "part-1.parquet" not in str(info)
     assert type(info) is type(alone)
     assert str(alone).split(": ", 1)[-1] in str(info)
+
+
+def _spy_join_threads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record the thread each field's join runs on; tasks of any size go to the pool."""
+    import threading
+
+    from parquet_core.file import scan
+
+    names: list[str] = []
+    real = small_files.join_simple_parts
+
+    def spying(parts, desc):   # type: ignore[no-untyped-def]
+        names.append(threading.current_thread().name)
+        return real(parts, desc)
+
+    monkeypatch.setattr(small_files, "join_simple_parts", spying)
+    monkeypatch.setattr(scan, "TASK_MIN_BYTES", 1)
+    return names
+
+
+def test_fields_of_a_run_are_joined_on_the_pool_with_threads(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``use_threads=True``: a run's fields are joined as pool tasks (their numpy calls release
+    the GIL); the values are pyarrow's, and one thread joins on the calling thread."""
+    folder = tmp_path / "pooled"
+    folder.mkdir()
+    for k in range(6):
+        pq.write_table(_part(k, 400 + 11 * k), str(folder / f"part-{k}.parquet"))
+    names = _spy_join_threads(monkeypatch)
+    expected = pq.read_table(str(folder))
+    assert pc.read_table(str(folder), use_threads=True).to_arrow().equals(expected)
+    assert len(names) == 5 and all(n.startswith("parquet_core-decode") for n in names)
+    names.clear()
+    assert pc.read_table(str(folder), use_threads=False).to_arrow().equals(expected)
+    assert len(names) == 5 and not any(n.startswith("parquet_core-decode") for n in names)
+
+
+def test_a_bad_index_is_named_when_fields_are_joined_on_the_pool(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An index past its dictionary found by a field's join on the pool: the files are read
+    one by one and the error names the file, as with one thread."""
+    folder = tmp_path / "bad_pooled"
+    folder.mkdir()
+    n = 64
+    for k in range(6):
+        pq.write_table(pa.table({"v": pa.array(np.arange(n, dtype=np.int64) % 3 + k),
+                                 "w": pa.array(np.arange(n, dtype=np.int64) % 5)}),
+                       str(folder / f"part-{k}.parquet"), compression="none", use_dictionary=True)
+    path = str(folder / "part-3.parquet")
+    raw = index_past_dictionary(path)
+    with open(path, "wb") as f:
+        f.write(raw)
+    names = _spy_join_threads(monkeypatch)
+    with pytest.raises(ParquetError) as info:
+        pc.read_table(str(folder), use_threads=True)
+    assert "part-3.parquet" in str(info.value) and "dictionary index 3 out of range" in str(info.value)
+    assert any(n.startswith("parquet_core-decode") for n in names)
+
+
+def test_the_first_fields_error_is_raised_when_fields_are_joined_on_the_pool(
+        tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fields joined at once on the pool: the error raised is the first field's in order
+    (as joining them one after another raises it), whichever task failed first."""
+    import threading
+
+    from parquet_core.file import scan
+
+    folder = tmp_path / "errors"
+    folder.mkdir()
+    for k in range(4):
+        pq.write_table(_part(k, 300), str(folder / f"part-{k}.parquet"))
+    real = small_files.join_simple_parts
+    release = threading.Event()
+
+    def failing(parts, desc):   # type: ignore[no-untyped-def]
+        if desc.name == "qty":
+            release.set()
+            raise ValueError("qty failed")
+        if desc.name == "name":
+            release.wait(5)     # fails after qty (a later field) has failed
+            raise ValueError("name failed")
+        return real(parts, desc)
+
+    monkeypatch.setattr(small_files, "join_simple_parts", failing)
+    monkeypatch.setattr(scan, "TASK_MIN_BYTES", 1)
+    with pytest.raises(ValueError, match="name failed"):
+        pc.read_table(str(folder), use_threads=True)

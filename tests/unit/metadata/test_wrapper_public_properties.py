@@ -41,3 +41,19 @@ def test_encrypted_chunk_readable_without_key(tmp_path):
     md = pc.ParquetFile(path, decryption=pc.FileDecryptionProperties(footer_key=key)).metadata
     assert md.row_group(0).column_encryption(1)[:2] == ("column", ("b",))
     assert md.row_group(0).column_encryption(0)[0] in (None, "footer")
+
+
+
+def test_key_value_metadata_a_new_dict_each_call(tmp_path):
+    """``FileMetadata.metadata`` equals pyarrow's, and each call gives a dict of its own (it
+    is built once per footer: a change made to one call's dict is not seen by the next)."""
+    path = str(tmp_path / "kv.parquet")
+    table = pa.table({"a": [1, 2, 3]}).replace_schema_metadata({"k": "v", "other": "x" * 300})
+    pq.write_table(table, path)
+    md = pc.ParquetFile(path).metadata
+    first = md.metadata
+    assert first == pq.ParquetFile(path).metadata.metadata
+    first[b"k"] = b"changed"
+    del first[b"other"]
+    assert md.metadata[b"k"] == b"v" and b"other" in md.metadata
+    assert md.metadata is not md.metadata
