@@ -944,6 +944,10 @@ _STEP_VOID = np.dtype((np.void, 8 * _WALK_STEP))
 #: Pages of at most this many runs are left to the run loop of :func:`_scan`.
 _WALK_MIN_RUNS = 8
 
+#: Chunks whose walked pages hold fewer marks than this (steps and runs walked alone) have
+#: the runs of their steps found in Python by :func:`_walked_offsets`, others by numpy.
+_OFFSETS_NUMPY_MIN = 32
+
 
 def _walk_tables(w: int) -> tuple[list[int], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     vbytes = (w + 7) >> 3
@@ -1058,7 +1062,23 @@ def _walked_offsets(joined: npt.NDArray[np.uint8], w: int, walked: list[tuple[_W
     and body), every step of every page together: :data:`_WALK_STEP` - 1 gathers of
     header bytes and sizes for the whole chunk instead of a Python step per run.
     """
-    _, size_tbl, _ = _WALK_TABLES.get(w) or _walk_tables(w)
+    size_of, size_tbl, _ = _WALK_TABLES.get(w) or _walk_tables(w)
+    if sum(len(wk.marks) for wk, _ in walked) < _OFFSETS_NUMPY_MIN:
+        # few steps: in Python (numpy's loop below costs ~45 us whatever the size)
+        offsets: list[int] = []
+        add = offsets.append
+        for wk, base in walked:
+            raw = b""
+            for p in wk.marks:
+                if p < 0:
+                    add(~p + base)
+                    continue
+                if not raw:
+                    raw = joined[base:base + wk.n].tobytes()
+                for _ in range(_WALK_STEP):
+                    add(p + base)
+                    p += size_of[raw[p]]
+        return np.array(offsets, dtype=np.int64)
     marks = np.frombuffer(b"".join([wk.marks for wk, _ in walked]), dtype=np.int64)
     bases = np.repeat(np.array([b for _, b in walked], dtype=np.int64), [len(wk.marks) for wk, _ in walked])
     np.negative(bases, out=bases, where=marks < 0)      # ~(p + base) == ~p - base

@@ -360,3 +360,32 @@ def test_pages_of_even_504_value_runs_at_any_number_of_steps(runs, w) -> None:
     assert rle_hybrid._even_layout(s[0], w, s[2], s[3]) is None or runs > 1
     assert expand_dictionary_index_pages([s]).tolist() == values
     assert expand_dictionary_index_pages([s, s]).tolist() == values * 2
+
+
+@pytest.mark.parametrize("numpy_min", [0, 10_000])
+@pytest.mark.parametrize("w", [1, 3, 9])
+def test_the_runs_of_the_steps_are_found_alike_by_numpy_and_python(monkeypatch, numpy_min, w) -> None:
+    # chunks of few steps are expanded in Python, others by numpy: both give every run of
+    # every page (pages with multi-byte headers, bytes after the runs, a cut header)
+    monkeypatch.setattr(rle_hybrid, "_OFFSETS_NUMPY_MIN", numpy_min)
+    pages = [_step_page(w, 200 + 7 * k, {37, 150 + k}, tail=_short_run(w, 1)[0] if k == 2 else b"")
+             for k in range(4)]
+    pages.append(_step_page(w, 100, set(), cut=99))      # the data ends after a header
+    scanned = [scan_dictionary_indices(buf, count) for buf, count, _ in pages]
+    assert all(type(s[2]) is rle_hybrid._Walked for s in scanned)
+    marks = sum(len(s[2].marks) for s in scanned)
+    assert marks > 32 and sum(m >= 0 for s in scanned for m in s[2].marks) > 40
+    # the walked runs pass the chunk's checks (a wrong offset would fall back to the run
+    # loop, whose values are right: this asserts the offsets themselves), and both ways
+    # give the same offsets
+    joined, takes, tags, per_page = rle_hybrid._chunk_runs(scanned, w, 0)
+    bases = np.cumsum([0] + [s[0].size + w for s in scanned[:-1]])
+    walked = [(s[2], int(b)) for s, b in zip(scanned, bases)]
+    got = rle_hybrid._walked_offsets(joined, w, walked)
+    monkeypatch.setattr(rle_hybrid, "_OFFSETS_NUMPY_MIN", 10_000 - numpy_min)
+    assert got.tolist() == rle_hybrid._walked_offsets(joined, w, walked).tolist()
+    assert got.size == sum(s[2].runs for s in scanned)
+    expected = [v for _, _, values in pages for v in values]
+    assert expand_dictionary_index_pages(scanned).tolist() == expected
+    codes = rle_hybrid.expand_dictionary_index_codes(scanned, 1 << w)
+    assert codes is None or codes.tolist() == expected
