@@ -941,6 +941,10 @@ _WALK_STEP = 16
 #: One step's run offsets as one element (:func:`_walked_offsets`).
 _STEP_VOID = np.dtype((np.void, 8 * _WALK_STEP))
 
+#: After a multi-byte header, :func:`_walk_page` walks by steps only when more runs than
+#: this came between it and the one before (or the page's start); else run by run.
+_STEPS_MIN_STRETCH = 2 * _WALK_STEP
+
 #: Pages of at most this many runs are left to the run loop of :func:`_scan`.
 _WALK_MIN_RUNS = 8
 
@@ -991,37 +995,51 @@ def _walk_page(body: npt.NDArray[np.uint8], w: int, count: int) -> _Walked | Non
     p = 0
     last_hlen = 1       # header bytes of the last run walked
     broken = False      # the walk stopped at a header it cannot read
+    by_steps = True     # the stretch up to the next multi-byte header is walked by steps
+    stretch_from = 0    # runs walked before the stretch
     while True:
-        # Sequential by nature (see the docstring): the lightest loop per run, an addition
-        # and two lookups, its offset not kept (about a third of the time of a loop that
-        # keeps each run's header byte).  A step that runs past the data or meets a
-        # multi-byte header (whose size throws p past any index) raises IndexError at
-        # its next read: that step is walked again run by run, below.
-        try:
-            while p < n:
-                add(p)
-                p += size_of[raw[p]]
-                p += size_of[raw[p]]
-                p += size_of[raw[p]]
-                p += size_of[raw[p]]
-                p += size_of[raw[p]]
-                p += size_of[raw[p]]
-                p += size_of[raw[p]]
-                p += size_of[raw[p]]
-                p += size_of[raw[p]]
-                p += size_of[raw[p]]
-                p += size_of[raw[p]]
-                p += size_of[raw[p]]
-                p += size_of[raw[p]]
-                p += size_of[raw[p]]
-                p += size_of[raw[p]]
-                p += size_of[raw[p]]
-        except IndexError:
-            p = marks.pop()
+        if by_steps:
+            # Sequential by nature (see the docstring): the lightest loop per run, an
+            # addition and two lookups, its offset not kept (about a third of the time of
+            # a loop that keeps each run's header byte).  A step that runs past the data or
+            # meets a multi-byte header (whose size throws p past any index) raises
+            # IndexError at its next read: that step is walked again run by run.
+            try:
+                while p < n:
+                    add(p)
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+            except IndexError:
+                p = marks.pop()
+                before = len(marks)
+                while p < n:
+                    add(~p)
+                    p += size_of[raw[p]]
+                alone += len(marks) - before
+        else:
+            # the last stretch between multi-byte headers was short: run by run, which
+            # stops at the next one without an exception (steps that raise and are walked
+            # again took 1.5x the time of the loop that kept every run's header byte when
+            # every other run has one, as in a column of mostly one value)
+            before = len(marks)
             while p < n:
                 add(~p)
-                alone += 1
                 p += size_of[raw[p]]
+            alone += len(marks) - before
         if p < _LONG:
             break
         q = p - _LONG     # the multi-byte header's offset (size_of added _LONG to it)
@@ -1029,10 +1047,11 @@ def _walk_page(body: npt.NDArray[np.uint8], w: int, count: int) -> _Walked | Non
             # a whole step ended with that header: walked again run by run, so that the
             # header's run is one of its own (its place in the runs is known)
             p = marks.pop()
+            before = len(marks)
             while p < n:
                 add(~p)
-                alone += 1
                 p += size_of[raw[p]]
+            alone += len(marks) - before
         header, hlen = _long_header(raw, q, n)
         if not hlen:
             marks.pop()
@@ -1042,8 +1061,11 @@ def _walk_page(body: npt.NDArray[np.uint8], w: int, count: int) -> _Walked | Non
             break
         if longs is None:
             longs = []
-        longs.append(((len(marks) - alone) * _WALK_STEP + alone - 1, header, hlen))
+        walked = (len(marks) - alone) * _WALK_STEP + alone
+        longs.append((walked - 1, header, hlen))
         p = q + hlen + ((header >> 1) * w if header & 1 else vbytes)
+        by_steps = walked - stretch_from > _STEPS_MIN_STRETCH
+        stretch_from = walked
     runs = (len(marks) - alone) * _WALK_STEP + alone
     if runs <= _WALK_MIN_RUNS:
         return None     # few runs: the run loop's table feeds the single-page fast paths
@@ -1084,6 +1106,8 @@ def _walked_offsets(joined: npt.NDArray[np.uint8], w: int, walked: list[tuple[_W
     np.negative(bases, out=bases, where=marks < 0)      # ~(p + base) == ~p - base
     marks = marks + bases
     alone = marks < 0
+    if alone.all():
+        return ~marks       # every run walked alone (multi-byte headers every few runs)
     runs = np.where(alone, 1, _WALK_STEP)
     at = np.cumsum(runs)
     at -= runs

@@ -389,3 +389,24 @@ def test_the_runs_of_the_steps_are_found_alike_by_numpy_and_python(monkeypatch, 
     assert expand_dictionary_index_pages(scanned).tolist() == expected
     codes = rle_hybrid.expand_dictionary_index_codes(scanned, 1 << w)
     assert codes is None or codes.tolist() == expected
+
+
+@pytest.mark.parametrize("w", [2, 9])
+@pytest.mark.parametrize("longs", [{5, 10, 15, 120, 125}, {1, 3, 5, 7, 9, 60, 150}, {40, 41, 42, 190}])
+def test_short_stretches_between_multi_byte_headers_are_walked_run_by_run(w, longs) -> None:
+    # after a stretch of few runs between two multi-byte headers the walk goes run by run
+    # up to the next one (no step to raise and walk again), by steps again after a long
+    # stretch; every run is walked, in order, and a header it cannot read still stops it
+    buf, count, values = _step_page(w, 200, longs)
+    s = scan_dictionary_indices(buf, count)
+    assert s[2].runs == 200 and [i for i, _, _ in s[2].longs] == sorted(longs)
+    assert expand_dictionary_index_pages([s]).tolist() == values
+    assert expand_dictionary_index_pages([s, s]).tolist() == values * 2
+    cut_at = max(sorted(longs)[2] + 1, 12)      # a header of six bytes after the third long run
+    head, head_count, head_values = _step_page(w, cut_at, longs & set(range(cut_at)))
+    bad = head + b"\x80" * 5 + b"\x01" + buf[len(head):]
+    s = scan_dictionary_indices(bad, head_count)
+    assert s[2].broken and s[2].runs == cut_at
+    assert expand_dictionary_index_pages([s]).tolist() == head_values
+    with pytest.raises(ParquetFormatError, match="longer than 5 bytes"):
+        expand_dictionary_index_pages([scan_dictionary_indices(bad, head_count + 1)])
