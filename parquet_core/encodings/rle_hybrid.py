@@ -28,8 +28,9 @@ covering the page is one ``np.full``; a page that is all bit-packed runs
 short runs find their run chain with a vectorised scan; short bit-width-1
 streams (small level pages) are expanded with bytes operations.  Dictionary
 indices of several pages: each page's run chain is walked with two table
-lookups per run (:func:`_walk_page`), and the runs of all the pages are
-read, cut and expanded together (:func:`_expand_same_width`).  For a
+lookups per run, keeping only every sixteenth run's offset (:func:`_walk_page`);
+the runs between are found again, and all the pages' runs read, cut and
+expanded, together (:func:`_walked_offsets`, :func:`_expand_same_width`).  For a
 dictionary's values the indices are produced as narrow codes (one or two bytes)
 by one window copy per run, from the unpacked bodies or a row of a fill table
 for RLE runs (:func:`expand_dictionary_index_codes`), and taken from the
@@ -55,6 +56,7 @@ Edge cases:
 
 from __future__ import annotations
 
+from array import array
 from itertools import accumulate
 from typing import Any
 
@@ -896,28 +898,31 @@ def scan_dictionary_indices(buf: Any, count: int) -> ScannedIndices | None:
 
 
 class _Walked:
-    """The run chain of one page found by :func:`_walk_page`: the first header byte of
-    every run walked (``heads``, one byte per run, to the end of the page's data), the
-    multi-byte headers as ``(index in heads, header, header bytes)`` (``longs``), the
-    page's value count, its data length ``n`` and where the walk stopped: ``end``, the
-    offset past the last run walked (beyond ``n`` when that run runs past the data),
-    ``last_hlen`` the header length of that run, and ``broken`` when the walk stopped at a
-    header it cannot read.  Which runs give the page's values (the chain is cut after
-    the run that completes the count), their offsets and the checks are found for all
-    the pages of a chunk at once (:func:`_walked_runs`)."""
+    """The run chain of one page found by :func:`_walk_page`, as *marks*: the offset of
+    the first run of every step of :data:`_WALK_STEP` runs walked at once (an int >= 0),
+    and ``~offset`` of every run walked alone (near the data's end and around multi-byte
+    headers); the runs inside a step are found again for all the pages of a chunk at
+    once (:func:`_walked_offsets`).  Also the multi-byte headers as ``(run number,
+    header, header bytes)`` (``longs``), the number of runs (``runs``), the page's value
+    count, its data length ``n`` and where the walk stopped: ``end``, the offset past
+    the last run walked (beyond ``n`` when that run runs past the data), ``last_hlen``
+    the header length of that run, and ``broken`` when the walk stopped at a header it
+    cannot read.  Which runs give the page's values (the chain is cut after the run that
+    completes the count), and the checks, are found for all the pages of a chunk at once
+    (:func:`_walked_runs`)."""
 
-    __slots__ = ("heads", "longs", "count", "n", "end", "last_hlen", "broken", "runs")
+    __slots__ = ("marks", "longs", "count", "n", "end", "last_hlen", "broken", "runs")
 
-    def __init__(self, heads: bytes, longs: list[tuple[int, int, int]] | None, count: int, n: int,
-                 end: int, last_hlen: int, broken: bool) -> None:
-        self.heads = heads
+    def __init__(self, marks: array[int], runs: int, longs: list[tuple[int, int, int]] | None, count: int,
+                 n: int, end: int, last_hlen: int, broken: bool) -> None:
+        self.marks = marks
+        self.runs = runs
         self.longs = longs
         self.count = count
         self.n = n
         self.end = end
         self.last_hlen = last_hlen
         self.broken = broken
-        self.runs = len(heads)
 
 
 #: Per bit width: the size of a run with a one-byte header, header included, by its
@@ -929,9 +934,23 @@ _WALK_TABLES: dict[int, tuple[list[int], npt.NDArray[np.int64], npt.NDArray[np.i
 #: position past any data, which ends the inner loop at that header.
 _LONG = 1 << 62
 
+#: Runs walked by one step of :func:`_walk_page`'s inner loop, of which it keeps only the
+#: first one's offset.
+_WALK_STEP = 16
+
+#: One step's run offsets as one element (:func:`_walked_offsets`).
+_STEP_VOID = np.dtype((np.void, 8 * _WALK_STEP))
+
+#: After a multi-byte header, :func:`_walk_page` walks by steps only when more runs than
+#: this came between it and the one before (or the page's start); else run by run.
+_STEPS_MIN_STRETCH = 2 * _WALK_STEP
 
 #: Pages of at most this many runs are left to the run loop of :func:`_scan`.
 _WALK_MIN_RUNS = 8
+
+#: Chunks whose walked pages hold fewer marks than this (steps and runs walked alone) have
+#: the runs of their steps found in Python by :func:`_walked_offsets`, others by numpy.
+_OFFSETS_NUMPY_MIN = 32
 
 
 def _walk_tables(w: int) -> tuple[list[int], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -952,83 +971,184 @@ def _walk_page(body: npt.NDArray[np.uint8], w: int, count: int) -> _Walked | Non
     :func:`_scan` then finds them, for the single-page fast paths).
 
     A run header's position depends on the previous run's length, so the chain is
-    sequential: the inner loop reads each run's header byte, keeps it and adds the
-    run's size by a table lookup, and nothing else, following the chain to the end of
-    the data; a multi-byte header (an RLE run of 64+ values, a packed run of 64+
-    groups) has a size that throws the position past the data, ends the inner loop
-    and is decoded by :func:`_long_header`.  The header bytes are kept as one
-    ``bytes`` (one byte per run: no int object per run to convert); everything else
-    (the values each run declares, the cut after the run that completes *count*,
-    the bounds) is left to :func:`_walked_runs`, a few numpy calls for all the pages
-    of a chunk instead of a few per page.
+    sequential: the inner loop adds each run's size, looked up by its header byte, to
+    the position, :data:`_WALK_STEP` runs a step, and keeps only the offset where each
+    step starts, following the chain to the end of the data.  The offsets of the runs
+    inside the steps are found again by numpy for all the pages of a chunk at once
+    (:func:`_walked_offsets`: one gather per run of a step, for every step together).
+    A multi-byte header (an RLE run of 64+ values, a packed run of 64+ groups) has a
+    size that throws the position past the data, ends the inner loop and is decoded by
+    :func:`_long_header`; the step that met it, or the end of the data, is walked again
+    run by run, each run's offset kept (as ``~offset``).  Everything else (the values
+    each run declares, the cut after the run that completes *count*, the bounds) is left
+    to :func:`_walked_runs`, a few numpy calls for all the pages of a chunk instead of a
+    few per page.
     """
     size_of, _, _ = _WALK_TABLES.get(w) or _walk_tables(w)
     vbytes = (w + 7) >> 3
     raw = body.tobytes()        # indexing bytes is cheaper than a memoryview's
     n = len(raw)
-    lim = n - 8 * (1 + 63 * w)  # the largest run with a one-byte header: 63 groups
-    heads = bytearray()
-    add = heads.append
+    marks = array("q")     # (its bytes are numpy's int64: one buffer for all the pages)
+    add = marks.append
+    alone = 0           # runs walked alone (marked ~offset)
     longs: list[tuple[int, int, int]] | None = None
     p = 0
     last_hlen = 1       # header bytes of the last run walked
     broken = False      # the walk stopped at a header it cannot read
+    by_steps = True     # the stretch up to the next multi-byte header is walked by steps
+    stretch_from = 0    # runs walked before the stretch
     while True:
-        # Sequential by nature (see the docstring): the lightest loop per run.
-        # Eight runs a step while eight of the largest one-byte-header runs still fit in
-        # the data (no bound check between them; 10-15 % less time at 20-60 values a
-        # run).  A multi-byte header's size throws p past any index: the next read
-        # raises IndexError, and the loop below, which tests p, finishes the step.
-        try:
-            while p < lim:
-                h = raw[p]
-                add(h)
-                p += size_of[h]
-                h = raw[p]
-                add(h)
-                p += size_of[h]
-                h = raw[p]
-                add(h)
-                p += size_of[h]
-                h = raw[p]
-                add(h)
-                p += size_of[h]
-                h = raw[p]
-                add(h)
-                p += size_of[h]
-                h = raw[p]
-                add(h)
-                p += size_of[h]
-                h = raw[p]
-                add(h)
-                p += size_of[h]
-                h = raw[p]
-                add(h)
-                p += size_of[h]
-        except IndexError:
-            pass
-        while p < n:
-            h = raw[p]
-            add(h)
-            p += size_of[h]
+        if by_steps:
+            # Sequential by nature (see the docstring): the lightest loop per run, an
+            # addition and two lookups, its offset not kept (about a third of the time of
+            # a loop that keeps each run's header byte).  A step that runs past the data or
+            # meets a multi-byte header (whose size throws p past any index) raises
+            # IndexError at its next read: that step is walked again run by run.
+            try:
+                while p < n:
+                    add(p)
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+                    p += size_of[raw[p]]
+            except IndexError:
+                p = marks.pop()
+                before = len(marks)
+                while p < n:
+                    add(~p)
+                    p += size_of[raw[p]]
+                alone += len(marks) - before
+        else:
+            # the last stretch between multi-byte headers was short: run by run, which
+            # stops at the next one without an exception (steps that raise and are walked
+            # again took 1.5x the time of the loop that kept every run's header byte when
+            # every other run has one, as in a column of mostly one value)
+            before = len(marks)
+            while p < n:
+                add(~p)
+                p += size_of[raw[p]]
+            alone += len(marks) - before
         if p < _LONG:
             break
         q = p - _LONG     # the multi-byte header's offset (size_of added _LONG to it)
+        if marks[-1] >= 0:
+            # a whole step ended with that header: walked again run by run, so that the
+            # header's run is one of its own (its place in the runs is known)
+            p = marks.pop()
+            before = len(marks)
+            while p < n:
+                add(~p)
+                p += size_of[raw[p]]
+            alone += len(marks) - before
         header, hlen = _long_header(raw, q, n)
         if not hlen:
-            heads.pop()
+            marks.pop()
+            alone -= 1
             broken = True
             p = q
             break
         if longs is None:
             longs = []
-        longs.append((len(heads) - 1, header, hlen))
+        walked = (len(marks) - alone) * _WALK_STEP + alone
+        longs.append((walked - 1, header, hlen))
         p = q + hlen + ((header >> 1) * w if header & 1 else vbytes)
-    if len(heads) <= _WALK_MIN_RUNS:
+        by_steps = walked - stretch_from > _STEPS_MIN_STRETCH
+        stretch_from = walked
+    runs = (len(marks) - alone) * _WALK_STEP + alone
+    if runs <= _WALK_MIN_RUNS:
         return None     # few runs: the run loop's table feeds the single-page fast paths
-    if longs and longs[-1][0] == len(heads) - 1:
+    if longs and longs[-1][0] == runs - 1:
         last_hlen = longs[-1][2]
-    return _Walked(bytes(heads), longs, count, n, p, last_hlen, broken)
+    return _Walked(marks, runs, longs, count, n, p, last_hlen, broken)
+
+
+def _walked_offsets(joined: npt.NDArray[np.uint8], w: int, walked: list[tuple[_Walked, int]]
+                    ) -> npt.NDArray[np.int64]:
+    """The offset in *joined* of every run walked by :func:`_walk_page` in the pages of
+    *walked* (``(walk, base)``: the page's body is at *base* of *joined*), in order.
+
+    A run walked alone is its mark; the runs of a step are found from its first one's
+    offset by the walk's own rule (the next run starts after this one's one-byte header
+    and body), every step of every page together: :data:`_WALK_STEP` - 1 gathers of
+    header bytes and sizes for the whole chunk instead of a Python step per run.
+    """
+    size_of, size_tbl, _ = _WALK_TABLES.get(w) or _walk_tables(w)
+    if sum(len(wk.marks) for wk, _ in walked) < _OFFSETS_NUMPY_MIN:
+        # few steps: in Python (numpy's loop below costs ~45 us whatever the size)
+        offsets: list[int] = []
+        add = offsets.append
+        for wk, base in walked:
+            raw = b""
+            for p in wk.marks:
+                if p < 0:
+                    add(~p + base)
+                    continue
+                if not raw:
+                    raw = joined[base:base + wk.n].tobytes()
+                for _ in range(_WALK_STEP):
+                    add(p + base)
+                    p += size_of[raw[p]]
+        return np.array(offsets, dtype=np.int64)
+    marks = np.frombuffer(b"".join([wk.marks for wk, _ in walked]), dtype=np.int64)
+    bases = np.repeat(np.array([b for _, b in walked], dtype=np.int64), [len(wk.marks) for wk, _ in walked])
+    np.negative(bases, out=bases, where=marks < 0)      # ~(p + base) == ~p - base
+    marks = marks + bases
+    alone = marks < 0
+    if alone.all():
+        return ~marks       # every run walked alone (multi-byte headers every few runs)
+    runs = np.where(alone, 1, _WALK_STEP)
+    at = np.cumsum(runs)
+    at -= runs
+    out = np.empty(int(at[-1] + runs[-1]) if at.size else 0, dtype=np.int64)
+    out[at[alone]] = ~marks[alone]
+    step = ~alone
+    first = marks[step]
+    if first.size:
+        # one row per run of a step (row i: the i-th run of every step); every run of a
+        # step has a one-byte header (the walk takes a step that meets a longer one run
+        # by run), so its size is the table's
+        rows = np.empty((_WALK_STEP, first.size), dtype=np.int64)
+        rows[0] = first
+        prev = first
+        for i in range(1, _WALK_STEP):
+            prev = np.add(prev, size_tbl.take(joined.take(prev)), out=rows[i])
+        # each step's runs are one element of _WALK_STEP offsets, copied to its place in
+        # *out* (seen as overlapping windows of that many offsets, one at each offset)
+        steps = np.ascontiguousarray(rows.T).view(_STEP_VOID).reshape(-1)
+        windows = np.ndarray((out.size - _WALK_STEP + 1,), dtype=_STEP_VOID, buffer=out, strides=(8,))
+        windows[at[step]] = steps
+    return out
+
+
+def _walked_heads(raw: bytes, wk: _Walked, w: int) -> bytes:
+    """The first header byte of every run of one page walked by :func:`_walk_page`
+    (*raw*: the page's data), in Python (a single page: fewer steps than numpy's
+    per-call cost)."""
+    size_of, _, _ = _WALK_TABLES.get(w) or _walk_tables(w)
+    heads = bytearray()
+    add = heads.append
+    for p in wk.marks:
+        if p < 0:
+            add(raw[~p])
+            continue
+        # the runs of a step (one-byte headers, within the data: the walk passed them)
+        for _ in range(_WALK_STEP):
+            h = raw[p]
+            add(h)
+            p += size_of[h]
+    return bytes(heads)
 
 
 def _width_stretches(pages: list[ScannedIndices]) -> list[tuple[int, int, int]]:
@@ -1448,7 +1568,7 @@ def _even_layout(body: npt.NDArray[np.uint8], w: int, table: Any, count: int) ->
     """
     if type(table) is not _Walked or table.longs or table.broken:
         return None
-    heads = table.heads
+    heads = _walked_heads(body.tobytes(), table, w)
     h = heads[0]
     last = heads[-1]
     runs = table.runs
@@ -1552,14 +1672,14 @@ def _walked_runs(joined: npt.NDArray[np.uint8], w: int, walked: list[tuple[_Walk
     fits in *w* bits.  Returns the position in *walked* of the first page that fails a
     check (the caller then decodes it with the run loop, which reports it), or -1.
     """
-    _, size_tbl, take_tbl = _WALK_TABLES.get(w) or _walk_tables(w)
+    _, _, take_tbl = _WALK_TABLES.get(w) or _walk_tables(w)
     vbytes = (w + 7) >> 3
     if len(walked) == 1 and not walked[0][0].longs:
         return _one_walked_page(joined, w, walked[0], takes_parts, tags_parts, runs_per_page)
-    # the header bytes as numpy's index type once: two table lookups by a uint8 index
-    # would each convert it
-    heads = np.frombuffer(b"".join([wk.heads for wk, _ in walked]), dtype=np.uint8).astype(np.intp)
-    size = size_tbl[heads]
+    # every run's offset in *joined*, and its header byte as numpy's index type once (two
+    # table lookups by a uint8 index would each convert it)
+    at = _walked_offsets(joined, w, walked)
+    heads = joined[at].astype(np.intp)
     take = take_tbl[heads]
     hlen = None
     counts = [wk.runs for wk, _ in walked]
@@ -1573,22 +1693,9 @@ def _walked_runs(joined: npt.NDArray[np.uint8], w: int, walked: list[tuple[_Walk
             for i, header, hl in wk.longs:
                 j = offset + i
                 hlen[j] = hl
-                if header & 1:
-                    take[j] = (header >> 1) << 3
-                    size[j] = hl + (header >> 1) * w
-                else:
-                    take[j] = header >> 1
-                    size[j] = hl + vbytes
+                take[j] = (header >> 1) << 3 if header & 1 else header >> 1
         offset += wk.runs
-    # offsets: an exclusive running sum of the sizes, restarted at each page's base
-    at = np.cumsum(size)
-    at -= size
     bases = np.array([base for _, base in walked], dtype=np.int64)
-    if npages == 1:             # one page (pages read a batch at a time): fewer numpy calls
-        if bases[0]:
-            at += bases[0]
-    else:
-        at += np.repeat(bases - at[first], counts)
     # the run completing each page's count: the first whose running sum reaches it
     filled = np.cumsum(take)
     target = np.array([wk.count for wk, _ in walked], dtype=np.int64)
@@ -1657,7 +1764,7 @@ def _one_walked_page(joined: npt.NDArray[np.uint8], w: int, walked: tuple[_Walke
     wk, base = walked
     _, size_tbl, take_tbl = _WALK_TABLES[w]
     vbytes = (w + 7) >> 3
-    heads = np.frombuffer(wk.heads, dtype=np.uint8)
+    heads = np.frombuffer(_walked_heads(joined[base:base + wk.n].tobytes(), wk, w), dtype=np.uint8)
     take = take_tbl[heads]
     filled = np.cumsum(take)
     last = int(np.searchsorted(filled, wk.count))
