@@ -74,7 +74,11 @@ def _second_group_page(data: bytes, column: int) -> tuple[int, str]:
     return at, f"at page {pages[1].ordinal} (file offset {pages[1].offset})"
 
 
-def test_a_bad_index_in_the_second_row_group_is_named(tmp_path) -> None:
+@pytest.mark.parametrize("packed, message", [
+    (True, "dictionary index 7 out of range for a dictionary of 5 values"),
+    (False, "RLE run value 255 does not fit in 3 bits"),
+])
+def test_a_bad_index_in_the_second_row_group_is_named(tmp_path, packed, message) -> None:
     path = tmp_path / "t.parquet"
     t = _table()
     t = t.cast(pa.schema([pa.field(n, t.schema.field(n).type, nullable=False) for n in t.column_names]))
@@ -84,16 +88,16 @@ def test_a_bad_index_in_the_second_row_group_is_named(tmp_path) -> None:
     at, where = _second_group_page(bytes(data), column)
     assert data[at] == 3
     pos = at + 1
-    while True:                                     # the first bit-packed run's body
+    while True:                                     # the first run of that kind
         header, pos = read_uleb(bytes(data), pos)
-        if header & 1:
+        if bool(header & 1) == packed:
             break
-        pos += 1
-    data[pos] = 0xFF                                # indices 7, 7, ...
+        pos += (header >> 1) * 3 if header & 1 else 1
+    data[pos] = 0xFF                                # indices 7, 7, ... or an RLE value of 255
     bad = tmp_path / "bad.parquet"
     bad.write_bytes(bytes(data))
     for columns in (None, ["payment"]):
-        with pytest.raises(ParquetFormatError, match="dictionary index 7 out of range") as info:
+        with pytest.raises(ParquetFormatError, match=message) as info:
             pc.read_table(str(bad), columns=columns, use_threads=False)
         text = str(info.value) + " ".join(getattr(info.value, "__notes__", []))
         assert "bad.parquet" in text and "payment" in text and where in text, text
