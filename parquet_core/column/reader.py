@@ -829,7 +829,10 @@ class _ChunkDecoder:
         dictionary indices (checked) and PLAIN pages; any other run is decoded."""
         if run.values is None:
             if run.kind == _DICT and isinstance(run.dictionary, ByteArrays):
-                return run.dictionary.take_plan(run.indices())
+                # narrow codes when they apply (as _materialise takes them), else the
+                # index path, which names a page whose index is bad
+                codes = _codes(run)
+                return run.dictionary.take_plan(run.indices() if codes is None else codes)
             if run.kind == _BYTES:
                 try:
                     return plan_plain_byte_arrays_multi(run.parts, run.counts)
@@ -874,7 +877,12 @@ class _ChunkDecoder:
                     raw[b:e] = part
                     b = e
             elif run.kind == _DICT:
-                _take_dictionary(run.dictionary, run.indices(), out[pos:pos + n])
+                # each chunk's run (its own dictionary) as narrow codes when they apply,
+                # as one row group's read takes them; else the index path, which names a
+                # page whose index is bad
+                part = out[pos:pos + n]
+                if _lookup_values(run, part) is None:
+                    _take_dictionary(run.dictionary, run.indices(), part)
             else:
                 out[pos:pos + n] = self._materialise(run)
             pos += n
