@@ -421,21 +421,8 @@ def _steady_chunk(joined: npt.NDArray[np.uint8], words: npt.NDArray[np.uint64], 
     if (tail_at > ends).any():
         return None
     steps = int(full.max())
-    if steps > 1:
-        # every later full block's head against the first's: the varint's continuation bits
-        # (1 .. 1 0 over vl bytes) and the widths
-        cand = np.arange(1, steps, dtype=np.int64)[None, :] * length[:, None]
-        cand += pos[:, None]
-        np.minimum(cand, words.size - 1, out=cand)
-        mask = _BYTE_MASKS[vl] & _HIGH_BITS
-        mask |= _BYTE_MASKS[vl + n_mini] & ~_BYTE_MASKS[vl]
-        got = words[cand]
-        got &= mask[:, None]
-        bad = got != (words[pos] & mask)[:, None]
-        if int(full.min()) != steps:
-            bad &= np.arange(1, steps, dtype=np.int64)[None, :] < full[:, None]
-        if bad.any():
-            return None
+    if steps > 1 and not _heads_repeat(words, pos, vl, length, steps, n_mini, full).all():
+        return None     # a later full block's head differs from its page's first
     part = np.flatnonzero(has_rem)
     if part.size:
         sp = tail_at[part]
@@ -916,11 +903,13 @@ _BYTE_MASKS = np.array([(1 << (8 * t)) - 1 for t in range(9)], dtype=np.uint64)
 
 
 def _heads_repeat(words: npt.NDArray[np.uint64], pos: npt.NDArray[np.int64], vl: npt.NDArray[np.int64],
-                  length: npt.NDArray[np.int64], steps: int, n_mini: int) -> npt.NDArray[np.bool_]:
+                  length: npt.NDArray[np.int64], steps: int, n_mini: int,
+                  full: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.bool_]:
     """Whether each page's blocks ``1 .. steps - 1`` (guessed ``length`` bytes apart from the
     first, at ``pos``) start with the first block's head: a min-delta varint of the same
-    length ``vl`` and the same ``n_mini`` widths (``vl + n_mini <= 8``).  Guesses past the
-    buffer are clamped (their pages are refused by the caller's room check)."""
+    length ``vl`` and the same ``n_mini`` widths (``vl + n_mini <= 8``).  With *full*, only
+    each page's first ``full`` blocks are compared.  Guesses past the buffer are clamped
+    (their pages are refused by the caller's room check)."""
     cand = np.arange(steps, dtype=np.int64)[None, :] * length[:, None]
     cand += pos[:, None]
     np.minimum(cand, words.size - 1, out=cand)
@@ -930,7 +919,10 @@ def _heads_repeat(words: npt.NDArray[np.uint64], pos: npt.NDArray[np.int64], vl:
     mask |= _BYTE_MASKS[vl + n_mini] & ~_BYTE_MASKS[vl]
     got = words[cand]
     got &= mask[:, None]
-    return (got == got[:, :1]).all(axis=1)
+    same = got == got[:, :1]
+    if full is not None and int(full.min()) != steps:
+        same |= np.arange(steps, dtype=np.int64)[None, :] >= full[:, None]
+    return same.all(axis=1)
 
 
 def _strided_pages(uniform: npt.NDArray[np.bool_], wmat: npt.NDArray[np.uint8],
