@@ -779,7 +779,7 @@ class ParquetDataset:
                 whole.clear()
             if not batch:
                 return
-            table = join_light_reads([light for _, light in batch], use_threads)
+            table = join_light_reads([light for _, light in batch])
             if table is None:   # a check made when joining failed: each file read on its own names it
                 for fr, _ in batch:
                     add([fr], *self._read_one_counted(fr, columns, fixed))

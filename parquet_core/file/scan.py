@@ -78,11 +78,6 @@ def _mark_worker() -> None:
     _WORKER.on = True
 
 
-def on_pool_thread() -> bool:
-    """Whether the calling thread is one of :func:`decode_pool`'s workers."""
-    return getattr(_WORKER, "on", False)
-
-
 def decode_pool() -> ThreadPoolExecutor:
     """The shared pool decoding tasks run on (one worker per CPU).
 

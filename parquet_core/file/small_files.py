@@ -19,21 +19,12 @@ shape is read by :meth:`ParquetFile.read` as before.
 
 from __future__ import annotations
 
-import functools
 from typing import Any, Callable, Sequence
 
 from parquet_core.column.simple_chunks import SimplePart, join_simple_parts, simple_chunk_part
 from parquet_core.errors import ParquetError
 from parquet_core.file.columns import Selected
-from parquet_core.file.scan import (
-    ReadContext,
-    _result,
-    _settle,
-    light_chunk_pages,
-    light_pages,
-    on_pool_thread,
-    run_tasks,
-)
+from parquet_core.file.scan import ReadContext, light_chunk_pages, light_pages
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
 
@@ -88,15 +79,14 @@ class LightRead:
         self.typed = None
 
 
-def join_light_reads(reads: Sequence[LightRead], use_threads: bool = False) -> Table | None:
+def join_light_reads(reads: Sequence[LightRead]) -> Table | None:
     """One table of the rows of *reads* (files that :meth:`LightRead.joins` the first) in
-    order, typed as the first file's read would be; None when a check made here fails.
-    *use_threads*: the fields joined on the decode pool (see :func:`join_light_parts`)."""
+    order, typed as the first file's read would be; None when a check made here fails."""
     first = reads[0]
     ctx, typed = first.ctx, first.typed
     if ctx is None or typed is None:
         raise ValueError("the first read of a run was released")
-    arrays = join_light_parts(ctx, first.selected, [r.parts for r in reads], use_threads)
+    arrays = join_light_parts(ctx, first.selected, [r.parts for r in reads])
     if arrays is None:
         return None
     return typed(Table(Schema([f for f, _ in first.selected]), arrays, None))
@@ -134,47 +124,16 @@ def light_parts(ctx: ReadContext, selected: Sequence[Selected], rg: int = 0) -> 
 
 
 def join_light_parts(ctx: ReadContext, selected: Sequence[Selected],
-                     files: Sequence[Sequence[SimplePart]], use_threads: bool = False) -> list[Array] | None:
+                     files: Sequence[Sequence[SimplePart]]) -> list[Array] | None:
     """The selected fields over *files* (:func:`light_parts` of files of one schema, *ctx*
     the first one's context), one Array each, rows in file order; None when a chunk fails a
-    check made here (an index outside its dictionary): the files are then read one by one.
-
-    With *use_threads* the fields are joined as pool tasks (:func:`run_tasks`: none when
-    the fields' values come to less than two tasks' worth).  A field's join is a few numpy
-    calls over all the run's values (the gathers, concatenations and the first touch of
-    their fresh output pages), which release the GIL: two fields joined at once overlap.
-    The result, and the error raised or the None returned, are those of joining the fields
-    in order."""
+    check made here (an index outside its dictionary): the files are then read one by one."""
+    arrays: list[Array] = []
     descs = ctx.metadata.schema.columns
-
-    def join(k: int) -> Array | None:
-        field, shape = selected[k]
+    for k, (field, shape) in enumerate(selected):
         leaf = shape.leaves[0]
         data = join_simple_parts([parts[k] for parts in files], descs[leaf])
-        return None if data is None else ctx.build(field, shape, {leaf: data})
-
-    use_threads = use_threads and not on_pool_thread()   # a pool task never waits on the pool
-    tasks = [functools.partial(join, k) for k in range(len(selected))]
-    sizes = [_join_cost(files, k) for k in range(len(selected))] if use_threads else None
-    results = run_tasks(tasks, use_threads, sizes)
-    arrays: list[Array] = []
-    try:
-        for item in results:
-            array = _result(item)
-            if array is None:
-                return None
-            arrays.append(array)
-    finally:
-        _settle(results)    # no join left running when this returns or raises
+        if data is None:
+            return None
+        arrays.append(ctx.build(field, shape, {leaf: data}))
     return arrays
-
-
-def _join_cost(files: Sequence[Sequence[SimplePart]], k: int) -> int:
-    """About the bytes field *k*'s join writes and reads over *files* (a task size for
-    :func:`run_tasks`): 8 per value, four times that for the values of dictionary-encoded
-    chunks (indices expanded, offset and gathered; a known chunk's values are only copied)."""
-    cost = 0
-    for parts in files:
-        part = parts[k]
-        cost += 8 * part[0] if part[1] is not None else 32 * part[0]
-    return cost
