@@ -430,21 +430,11 @@ def _steady_chunk(joined: npt.NDArray[np.uint8], words: npt.NDArray[np.uint64], 
         hp = sp + vlp
         if int(vlp.max()) >= 8 or (hp + n_mini > ends[part]).any():
             return None
-        pw = joined[hp[:, None] + mini]
-        ul = used_last[part]
-        pw[mini[None, :] >= ul[:, None]] = 0          # unused miniblocks: no bytes
-        if int(pw.max()) > _MAX_WIDTH:
+        layout = _partial_blocks(joined, hp, used_last[part], nd[part], full[part], ends[part], mini,
+                                 n_mini, group_bytes, vpm)
+        if layout is None:
             return None
-        p64 = pw.astype(np.int64)
-        pstart = np.cumsum(p64, axis=1)
-        pstart -= p64
-        pstart *= group_bytes
-        pstart += (hp + n_mini)[:, None]
-        r = np.arange(part.size)
-        u = ul - 1
-        take = nd[part] - (full[part] * n_mini + u) * vpm
-        if (pstart[r, u] + ((take * p64[r, u] + 7) >> 3) > ends[part]).any():
-            return None
+        pw, p64, pstart = layout
     # min deltas: every full block, page after page, then the partial blocks
     if int(full.min()) == steps:
         s_full = (pos[:, None] + np.arange(steps, dtype=np.int64)[None, :] * length[:, None]).reshape(-1)
@@ -498,6 +488,33 @@ _WORD_WIDTH_MAX = 57
 _TAIL_GATHER_MAX = 1 << 16
 #: ``_WIDTH_MASKS[w]``: the low ``w`` bits set (w <= 57).
 _WIDTH_MASKS = np.array([(1 << w) - 1 for w in range(_WORD_WIDTH_MAX + 1)], dtype=np.uint64)
+
+
+def _partial_blocks(joined: npt.NDArray[np.uint8], hp: npt.NDArray[np.int64], used: npt.NDArray[np.int64],
+                    nd: npt.NDArray[np.int64], full: npt.NDArray[np.int64], ends: npt.NDArray[np.int64],
+                    mini: npt.NDArray[np.int64], n_mini: int, group_bytes: int, vpm: int) -> Any:
+    """The layout of partial blocks (a page's last block, cut short) whose miniblock widths
+    start at ``hp``: ``(widths, widths as int64, each miniblock's first byte)``, the
+    miniblocks from ``used`` on counted as empty; or None when a width is over
+    :data:`_MAX_WIDTH` or the last used miniblock needs bytes past its page's ``ends``
+    (``nd`` values after each page's first, ``full`` full blocks before it)."""
+    pw = joined[hp[:, None] + mini]                  # the partial blocks' widths
+    pw[mini[None, :] >= used[:, None]] = 0           # unused miniblocks: no bytes
+    if pw.size and int(pw.max()) > _MAX_WIDTH:
+        return None
+    p64 = pw.astype(np.int64)
+    pstart = np.cumsum(p64, axis=1)
+    pstart -= p64
+    pstart *= group_bytes
+    pstart += (hp + n_mini)[:, None]
+    if hp.size:
+        # the last used miniblock of each partial block: the bytes its values need
+        r = np.arange(hp.size)
+        u = used - 1
+        take = nd - (full * n_mini + u) * vpm
+        if (pstart[r, u] + ((take * p64[r, u] + 7) >> 3) > ends).any():
+            return None
+    return pw, p64, pstart
 
 
 def _steady_tails(joined: npt.NDArray[np.uint8], out: npt.NDArray[Any], part: npt.NDArray[np.intp],
@@ -570,22 +587,11 @@ def _uniform_pages(joined: npt.NDArray[np.uint8], pages: list[HeldPage], s_mat: 
         return None
     partial = np.flatnonzero(has_rem)
     hp = h_mat[partial, steps]
-    pw = joined[hp[:, None] + mini]                        # the partial blocks' widths
-    pw[mini[None, :] >= used_last[partial][:, None]] = 0   # unused miniblocks: no bytes
-    if pw.size and int(pw.max()) > _MAX_WIDTH:
+    layout = _partial_blocks(joined, hp, used_last[partial], nd[partial], full[partial], ends[partial], mini,
+                             n_mini, group_bytes, vpm)
+    if layout is None:
         return None
-    p64 = pw.astype(np.int64)
-    pstart = np.cumsum(p64, axis=1)
-    pstart -= p64
-    pstart *= group_bytes
-    pstart += (hp + n_mini)[:, None]
-    if partial.size:
-        # the last used miniblock of each partial block: the bytes its values need
-        u = used_last[partial] - 1
-        take = nd[partial] - (full[partial] * n_mini + u) * vpm
-        last_end = pstart[np.arange(partial.size), u] + ((take * p64[np.arange(partial.size), u] + 7) >> 3)
-        if (last_end > ends[partial]).any():
-            return None
+    pw, p64, pstart = layout
     # min deltas: every full block (page after page), then the partial blocks
     if int(full.min()) == steps:
         s_full, h_full = s_mat[:, :steps].reshape(-1), h_mat[:, :steps].reshape(-1)
