@@ -1024,34 +1024,23 @@ def _walk_page(body: npt.NDArray[np.uint8], w: int, count: int) -> _Walked | Non
                     p += size_of[raw[p]]
                     p += size_of[raw[p]]
             except IndexError:
-                p = marks.pop()
-                before = len(marks)
-                while p < n:
-                    add(~p)
-                    p += size_of[raw[p]]
-                alone += len(marks) - before
+                p, k = _walk_alone(raw, marks.pop(), n, size_of, marks)
+                alone += k
         else:
             # the last stretch between multi-byte headers was short: run by run, which
             # stops at the next one without an exception (steps that raise and are walked
             # again took 1.5x the time of the loop that kept every run's header byte when
             # every other run has one, as in a column of mostly one value)
-            before = len(marks)
-            while p < n:
-                add(~p)
-                p += size_of[raw[p]]
-            alone += len(marks) - before
+            p, k = _walk_alone(raw, p, n, size_of, marks)
+            alone += k
         if p < _LONG:
             break
         q = p - _LONG     # the multi-byte header's offset (size_of added _LONG to it)
         if marks[-1] >= 0:
             # a whole step ended with that header: walked again run by run, so that the
             # header's run is one of its own (its place in the runs is known)
-            p = marks.pop()
-            before = len(marks)
-            while p < n:
-                add(~p)
-                p += size_of[raw[p]]
-            alone += len(marks) - before
+            p, k = _walk_alone(raw, marks.pop(), n, size_of, marks)
+            alone += k
         header, hlen = _long_header(raw, q, n)
         if not hlen:
             marks.pop()
@@ -1072,6 +1061,18 @@ def _walk_page(body: npt.NDArray[np.uint8], w: int, count: int) -> _Walked | Non
     if longs and longs[-1][0] == runs - 1:
         last_hlen = longs[-1][2]
     return _Walked(marks, runs, longs, count, n, p, last_hlen, broken)
+
+
+def _walk_alone(raw: bytes, p: int, n: int, size_of: list[int], marks: array[int]) -> tuple[int, int]:
+    """:func:`_walk_page`'s run-by-run walk from *p*: each run marked ``~offset`` in
+    *marks*, to the end of the data or a multi-byte header (whose size throws the
+    position past the data); the position reached and the number of runs marked."""
+    before = len(marks)
+    add = marks.append
+    while p < n:
+        add(~p)
+        p += size_of[raw[p]]
+    return p, len(marks) - before
 
 
 def _walked_offsets(joined: npt.NDArray[np.uint8], w: int, walked: list[tuple[_Walked, int]]

@@ -304,22 +304,13 @@ def serialize(obj: Any, *, accelerated: bool | None = None) -> bytes:
     cls = type(obj)
     name = cls.__name__
     spec = getattr(cls, "thrift_spec", None) if accelerated else None
-    if spec is not None:
-        # what a generated struct's write() does on the accelerated protocol, without
-        # making a buffer and a protocol for it (a page header is serialized per page)
-        try:
-            return _fastbinary.encode_compact(obj, [cls, spec])
-        except (TException, struct.error, OverflowError) as exc:
-            raise ValueError(f"cannot encode thrift {name}: {exc}") from exc
-        except AttributeError as exc:
-            raise TypeError(f"cannot encode thrift {name}: {exc}") from exc
-    trans = TMemoryBuffer()
-    proto: TCompactProtocol
-    if accelerated:
-        proto = TCompactProtocolAccelerated(trans, fallback=False)
-    else:
-        proto = TCompactProtocol(trans)
     try:
+        if spec is not None:
+            # what a generated struct's write() does on the accelerated protocol, without
+            # making a buffer and a protocol for it (a page header is serialized per page)
+            return _fastbinary.encode_compact(obj, [cls, spec])
+        trans = TMemoryBuffer()
+        proto = TCompactProtocolAccelerated(trans, fallback=False) if accelerated else TCompactProtocol(trans)
         obj.write(proto)
     except (TException, struct.error, OverflowError) as exc:
         raise ValueError(f"cannot encode thrift {name}: {exc}") from exc

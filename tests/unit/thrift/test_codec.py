@@ -463,6 +463,7 @@ def test_accelerated_serialize_makes_no_buffer_or_protocol(monkeypatch) -> None:
     with pytest.raises(TypeError, match="FileMetaData"):
         serialize(pt.FileMetaData(version=1, schema=[None], num_rows=0, row_groups=[]))
 
+
 def test_check_required_reports_nested_path() -> None:
     fmd = sample_file_metadata()
     fmd.row_groups[0].columns[0].meta_data.codec = None
