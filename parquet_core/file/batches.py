@@ -10,14 +10,19 @@
                  table.leaves.split_records cuts them off; table.leaves.field_array builds the fields
                  (a flat field without dictionaries: its piece's Array is built once and each
                  batch within the piece is a slice of it)
-      one-thread reads: a chunk decoded as one piece (small pages joined, no nulls, fixed-width
-                 dictionary values) lands in its slice of the row group's column.outputs arena,
-                 as a whole read's columns do (no fresh pages per piece)
+      a chunk decoded as one piece (small pages joined, no nulls, fixed-width dictionary
+                 values) lands in its slice of the row group's column.outputs arena, as a
+                 whole read's columns do (no fresh pages per piece)
+      threads (when scan.worth_threads): each leaf decodes one piece ahead on the pool
+                 (_Ahead): its first piece is asked for when the read starts (the biggest
+                 chunks first), the next one when the calling thread takes a piece; a piece
+                 no worker has started is decoded by the calling thread instead of waited for
 
 A batch costs the pages that hold its rows (plus the read-ahead window of
 :mod:`parquet_core.file.chunk_reader`), so the first batch of a huge row
 group reads the pages of about one batch per column, and memory stays
-bounded by the batch plus a page (small pages, under 16 KiB, are decoded
+bounded by the batch plus a page, and with threads one more piece per leaf
+(small pages, under 16 KiB, are decoded
 several at a time: up to 128 KiB of them and 4 MiB of decoded fixed-width
 values, see :func:`parquet_core.column.reader.iter_chunk_pieces`).  What is held, per leaf: the decoded page
 (or run of pages) the batch is cut from, whose values are views of the
@@ -43,9 +48,17 @@ from typing import Any, Callable, Iterator, Sequence
 from parquet_core.column.data import ColumnData
 from parquet_core.column.outputs import OutputArena, served
 from parquet_core.column.reader import PIECE_MAX_HELD, iter_chunk_pieces
-from parquet_core.errors import ParquetFormatError, add_context, add_page_context, out_of_memory, quoted
+from parquet_core.errors import (
+    ParquetError,
+    ParquetFormatError,
+    add_context,
+    add_page_context,
+    out_of_memory,
+    quoted,
+)
+from parquet_core.file import scan
 from parquet_core.file.columns import Selected
-from parquet_core.file.scan import ReadContext, _result, _settle, plan_outputs, run_tasks, worth_threads
+from parquet_core.file.scan import ReadContext, _settle, plan_outputs
 from parquet_core.schema.descriptor import ColumnDescriptor
 from parquet_core.schema.types import Schema
 from parquet_core.table.arrays import Array, Table
@@ -78,7 +91,8 @@ class _LeafStream:
         self.leaf = leaf
         self.desc: ColumnDescriptor = ctx.metadata.schema.column(leaf)
         self.min_levels = min_levels     # levels per decoded piece (a batch's worth)
-        self.items = self._items(groups, keep)
+        self.items: Iterator[ColumnData | None] = self._items(groups, keep)
+        self.ahead: _Ahead | None = None      # with threads: the items decoded on the pool
         self.data: ColumnData | None = None
         self.starts: Any = None          # record start positions in data (None: unrepeated)
         self.values: Any = None          # values before each level position (None: one per level)
@@ -86,6 +100,7 @@ class _LeafStream:
         self.closed = True         # the buffer's last record is complete (a chunk ended there)
         self.done = False
         self.where: tuple[int, Any] = (-1, None)   # row group and last page of the latest piece
+        self.seen: tuple[int, Any] = (-1, None)    # ... of the latest piece decoded (may be ahead)
 
     def _positions(self, piece: ColumnData) -> Any:
         """:func:`value_positions` of *piece*, its size one int64 per level: an allocation
@@ -126,8 +141,18 @@ class _LeafStream:
     def _watched(self, pages: Iterator[Any], rg: int) -> Iterator[Any]:
         """*pages*, remembering the last one handed out (for :meth:`_positions`' notes)."""
         for page in pages:
-            self.where = (rg, page)
+            self.seen = (rg, page)
             yield page
+
+    def _pull(self) -> ColumnData | None | bool:
+        """The next item (a piece, :data:`_CHUNK_END`, or False when none is left), and
+        :attr:`where` set to the page it ends on."""
+        if self.ahead is not None:
+            item, self.where = self.ahead.next()
+            return item
+        item = next(self.items, False)
+        self.where = self.seen
+        return item
 
     def _records_left(self) -> int:
         if self.data is None:
@@ -135,16 +160,6 @@ class _LeafStream:
         if self.starts is None:
             return self.data.num_levels - self.level
         return len(self.starts) - self.record
-
-    def holds(self, n: int) -> bool:
-        """Whether the next take of *n* records is served from the rows decoded already
-        (a slice: no page read or decoded), or the leaf has none left to decode."""
-        if self.done:
-            return True
-        if self.desc.max_repetition_level == 0:
-            data = self.data
-            return data is not None and data.num_levels - self.level >= n
-        return self.complete() >= n
 
     def complete(self) -> int:
         left = self._records_left()
@@ -173,7 +188,7 @@ class _LeafStream:
         records = self._records_left()      # of the unused rows and the pending pieces
         while not self.done and \
                 (records if self.desc.max_repetition_level == 0 or self.closed else max(records - 1, 0)) < n:
-            item = next(self.items, False)
+            item = self._pull()
             if item is False:
                 self.done = self.closed = True
             elif item is _CHUNK_END:
@@ -228,7 +243,7 @@ class _LeafStream:
         self.data = self.values = None
         self.array = self.array_of = None
         while not self.done:
-            got = next(self.items, False)
+            got = self._pull()
             if got is False:
                 self.done = True
             elif isinstance(got, ColumnData) and got.num_levels:    # (else the end of a chunk)
@@ -261,27 +276,65 @@ class _LeafStream:
         return part
 
 
-def _run_takes(takes: Sequence[Callable[[], Any]], held: Sequence[bool]) -> list[Any]:
-    """One batch's takes with threads: those that decode pages go to the pool (when two or
-    more do), the ones served from rows decoded already (*held*: a slice, microseconds)
-    run here, each outcome kept as a finished Future so that errors still come in leaf
-    order.  Handing a slice to the pool cost more than the slice: most batches of a
-    chunk decode nothing."""
-    decoding = [i for i, h in enumerate(held) if not h]
-    if len(decoding) < 2:
-        return [t() for t in takes]
-    out: list[Any] = [None] * len(takes)
-    for i, fut in zip(decoding, run_tasks([takes[i] for i in decoding], True)):
-        out[i] = fut
-    for i, h in enumerate(held):
-        if h:
-            done: Future[Any] = Future()
+class _Ahead:
+    """A leaf's items decoded one piece ahead on the pool (threaded batches).
+
+    One pool task at a time per leaf advances the leaf's item generator to its next piece
+    with levels (and the chunk ends before it); the task for the piece after is submitted
+    when the calling thread takes that piece, so a leaf holds at most the piece being cut
+    into batches and the one decoded next.  An error stays in its task's Future until the
+    leaf's take reaches it: the batch it is raised in, and the leaf order, are a
+    one-thread read's.  :meth:`close` stops it: a task not started is cancelled, a running
+    one is waited for (at most one piece is decoded after the caller stops).
+    """
+
+    __slots__ = ("stream", "future", "queue", "over")
+
+    def __init__(self, stream: _LeafStream) -> None:
+        self.stream = stream
+        self.future: Future[list[tuple[Any, tuple[int, Any]]]] | None = None
+        self.queue: list[tuple[Any, tuple[int, Any]]] = []
+        self.over = False
+
+    def _fetch(self) -> list[tuple[Any, tuple[int, Any]]]:
+        """(On the pool) items up to and with the next piece holding levels, each with its page."""
+        stream = self.stream
+        out: list[tuple[Any, tuple[int, Any]]] = []
+        while True:
+            item = next(stream.items, False)
+            out.append((item, stream.seen))
+            if item is False or (isinstance(item, ColumnData) and item.num_levels):
+                return out
+
+    def start(self) -> None:
+        if self.future is None and not self.over:
+            self.future = scan.decode_pool().submit(self._fetch)
+
+    def next(self) -> tuple[Any, tuple[int, Any]]:
+        if not self.queue:
+            if self.over:
+                return False, self.stream.seen
+            future, self.future = self.future, None
             try:
-                done.set_result(takes[i]())
-            except BaseException as exc:    # raised by _result in leaf order, as a pool task's
-                done.set_exception(exc)
-            out[i] = done
-    return out
+                if future is None or future.cancel():
+                    self.queue = self._fetch()    # not started yet: decoded here, not waited for
+                else:
+                    self.queue = future.result()
+            except BaseException:
+                self.over = True
+                raise
+            self.queue.reverse()
+            if self.queue[0][0] is False:
+                self.over = True
+            else:
+                self.start()     # the next piece decodes while this one is used
+        return self.queue.pop()
+
+    def close(self) -> None:
+        self.over = True
+        future, self.future = self.future, None
+        if future is not None:
+            _settle([future])
 
 
 def _build_flat(ctx: ReadContext, field: Any, shape: Any, data: ColumnData) -> Array:
@@ -295,17 +348,19 @@ def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
     total = sum(ctx.metadata.row_group(rg).num_rows for rg in groups)
     if not total:
         return
-    # the pool only for what pays for it in a whole read (scan.worth_threads): the batches of
-    # a small file on two threads took 20-35 % more time and CPU than on one
-    use_threads = use_threads and worth_threads(ctx, selected, groups)
+    # with threads, each leaf's next piece is decoded on the pool while the batches before it
+    # are cut and used (_Ahead); only when the pool pays for a whole read (scan.worth_threads):
+    # the batches of a small file on two threads took 20-35 % more time and CPU than on one,
+    # and a taxi-like file's decode holds the GIL for ~70 % of its time (run walks, page
+    # headers; see benchmarks/README), so decoding it ahead cost ~10 % more CPU for no gain
+    ahead = use_threads and scan.worth_threads(ctx, selected, groups)
     # A leaf whose chunk is one piece (small pages joined: a few hundred thousand narrow
     # values) decodes it into its slice of that row group's arena, as a whole read does
     # (:mod:`parquet_core.column.outputs`: fresh pages for each piece cost about as much as
     # decoding it); a leaf cut into several pieces allocates them as before (the arena takes
     # only a whole chunk's length, and is allocated only when a leaf first takes one; it plans
     # only chunks small enough to be one piece, so its slices are rarely left unused).
-    arenas = {} if use_threads else {rg: plan_outputs(ctx, selected, [rg], PIECE_MAX_HELD)
-                                        for rg in groups}
+    arenas = {rg: plan_outputs(ctx, selected, [rg], PIECE_MAX_HELD) for rg in groups}
     streams: list[_LeafStream] = []
     fields = []
     for field, shape in selected:
@@ -318,17 +373,47 @@ def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
         streams.extend(mine)
         fields.append((field, shape, mine))
     schema = Schema([f for f, _ in selected])
+    if not ahead:
+        yield from _batches(ctx, streams, fields, schema, total, batch_size)
+        return
+    aheads = [_Ahead(st) for st in streams]
+    for st, a in zip(streams, aheads):
+        st.ahead = a
+    # the biggest chunks first (the first batch waits for every leaf's first piece)
+    for i in sorted(range(len(streams)), key=lambda i: -_leaf_bytes(ctx, streams[i].leaf, groups)):
+        aheads[i].start()
+    try:
+        yield from _batches(ctx, streams, fields, schema, total, batch_size)
+    finally:       # (also when the caller stops early: no task is left decoding)
+        for a in aheads:
+            a.close()
+
+
+def _leaf_bytes(ctx: ReadContext, leaf: int, groups: Sequence[int]) -> int:
+    """The uncompressed bytes of *leaf*'s chunks in *groups* (0 for a chunk that cannot say:
+    the read reports it)."""
+    total = 0
+    for rg in groups:
+        try:
+            total += ctx.indexes.chunk(rg, leaf).total_uncompressed_size
+        except ParquetError:
+            pass
+    return total
+
+
+def _batches(ctx: ReadContext, streams: list[_LeafStream], fields: list[Any], schema: Schema, total: int,
+             batch_size: int) -> Iterator[Table]:
     done = 0
     while done < total:
         n = min(batch_size, total - done)
-        takes = [partial(s.take if s.build is None else s.take_array, n) for s in streams]
-        taken = _run_takes(takes, [s.holds(n) for s in streams]) if use_threads else [t() for t in takes]
-        try:
-            data = {s.leaf: _result(t) for s, t in zip(streams, taken)}
-        except BaseException:
-            _settle(taken)     # no task still reads when the error reaches the caller
-            raise
-        cols = [data[mine[0].leaf] if mine[0].build is not None
+        data: dict[int, ColumnData] = {}
+        arrays: dict[int, Array] = {}
+        for s in streams:       # in leaf order: the first error is a one-thread read's
+            if s.build is None:
+                data[s.leaf] = s.take(n)
+            else:
+                arrays[s.leaf] = s.take_array(n)
+        cols = [arrays[mine[0].leaf] if mine[0].build is not None
                 else ctx.build(field, shape, {s.leaf: data[s.leaf] for s in mine}) for field, shape, mine in fields]
         done += n
         yield Table(schema, cols, n)

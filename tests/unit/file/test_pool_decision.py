@@ -2,13 +2,15 @@
 
 * ``iter_batches(use_threads=True)`` asks :func:`parquet_core.file.scan.worth_threads` as
   a whole read does: a small file's batches never touch the pool;
-* with the pool, only the takes that decode pages are handed to it; a take served from
-  rows decoded already (a slice) runs on the calling thread;
+* with the pool, each leaf decodes one piece ahead of the batches: a task per piece (and
+  one finding its chunk's end), the next asked for only when a piece is taken, none left
+  running when the caller stops early;
 * errors still come in leaf order, and the batches are pyarrow's.
 """
 
 from __future__ import annotations
 
+import gc
 import io
 from typing import Any
 
@@ -61,18 +63,66 @@ def test_small_file_batches_skip_the_pool(counting: _CountingPool) -> None:
     assert got.equals(pq.read_table(io.BytesIO(data)))
 
 
-def test_only_decoding_takes_go_to_the_pool(counting: _CountingPool, monkeypatch: pytest.MonkeyPatch) -> None:
+class _FuturesPool(_CountingPool):
+    """... keeping the Futures too."""
+
+    def __init__(self, pool: Any) -> None:
+        super().__init__(pool)
+        self.futures: list[Any] = []
+
+    def submit(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        fut = super().submit(fn, *args, **kwargs)
+        self.futures.append(fut)
+        return fut
+
+
+@pytest.fixture
+def futures(monkeypatch: pytest.MonkeyPatch) -> _FuturesPool:
+    spy = _FuturesPool(scan.decode_pool())
+    monkeypatch.setattr(scan, "decode_pool", lambda: spy)
     monkeypatch.setattr(scan, "THREAD_MIN_BYTES", 0)
     monkeypatch.setattr(scan, "THREAD_MIN_CHUNK_BYTES", 0)
-    n = 40_000
+    return spy
+
+
+def _paged(n: int) -> tuple[pa.Table, bytes, int]:
+    """Three leaves of random doubles in pages of 64 KiB (8192 values: each page a piece of
+    its own, see column.reader.iter_chunk_pieces), and the pages each leaf has."""
     rng = np.random.default_rng(2)
-    t = pa.table({"a": rng.integers(0, 1000, n), "b": rng.random(n), "c": rng.integers(0, 9, n).astype(np.int32)})
-    # one row group of one page per column: each leaf decodes its whole chunk in the first
-    # batch; the other 39 batches are slices of it
-    data = _file(t, row_group_size=n, data_page_size=1 << 30, compression="none")
-    got = _batches(data, 1000, True)
-    assert got.equals(t)
-    assert 1 <= counting.submitted <= 3       # the first batch's three decodes (none after)
+    t = pa.table({"a": rng.random(n), "b": rng.random(n), "c": rng.random(n)})
+    data = _file(t, row_group_size=n, data_page_size=1 << 16, compression="none", use_dictionary=False,
+                 write_statistics=False)
+    pages = len([h for h in pc.ParquetFile(data).page_headers(0, "a") if h.page_type != "DICTIONARY_PAGE"])
+    return t, data, pages
+
+
+def test_threaded_batches_decode_one_piece_ahead(futures: _FuturesPool) -> None:
+    t, data, pages = _paged(81_920)
+    assert pages == 10
+    it = pc.ParquetFile(data).iter_batches(batch_size=1000, use_threads=True)
+    first = next(it)
+    # each leaf: its first piece, and the next one asked for when the first was taken
+    assert futures.submitted == 6
+    rest = list(it)
+    # a task per piece, and one per leaf finding its chunk's end (and checking its rows)
+    assert futures.submitted == 3 * (pages + 1)
+    assert pa.Table.from_batches([b.to_arrow().to_batches()[0] for b in [first] + rest]).equals(t)
+
+
+@pytest.mark.parametrize("how", ["close", "drop"])
+def test_stopping_early_leaves_no_task_decoding(futures: _FuturesPool, how: str) -> None:
+    _, data, _ = _paged(81_920)
+    it = pc.ParquetFile(data).iter_batches(batch_size=1000, use_threads=True)
+    for _ in range(9):          # into the second piece of each leaf
+        next(it)
+    assert 6 <= futures.submitted <= 9
+    if how == "close":
+        it.close()
+    else:
+        del it
+        gc.collect()
+    assert all(f.done() for f in futures.futures)     # cancelled, or run to its end
+    assert futures.submitted <= 9     # and nothing asked for after
 
 
 def test_threaded_batches_raise_the_first_error_in_leaf_order(monkeypatch: pytest.MonkeyPatch) -> None:
