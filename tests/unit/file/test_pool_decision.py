@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import io
+import time
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import parquet_core as pc
-from parquet_core.file import scan
+from parquet_core.file import batches, scan
 
 
 class _CountingPool:
@@ -110,7 +111,15 @@ def test_threaded_batches_decode_one_piece_ahead(futures: _FuturesPool) -> None:
 
 
 @pytest.mark.parametrize("how", ["close", "drop"])
-def test_stopping_early_leaves_no_task_decoding(futures: _FuturesPool, how: str) -> None:
+def test_stopping_early_leaves_no_task_decoding(futures: _FuturesPool, how: str,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    fetch = batches._Ahead._fetch
+
+    def slow_fetch(self: Any) -> Any:      # the next pieces are still decoding when the caller stops
+        time.sleep(0.05)
+        return fetch(self)
+
+    monkeypatch.setattr(batches._Ahead, "_fetch", slow_fetch)
     _, data, _ = _paged(81_920)
     it = pc.ParquetFile(data).iter_batches(batch_size=1000, use_threads=True)
     for _ in range(9):          # into the second piece of each leaf
