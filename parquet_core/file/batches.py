@@ -349,17 +349,17 @@ def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
     if not total:
         return
     # with threads, each leaf's next piece is decoded on the pool while the batches before it
-    # are cut and used (_Ahead); only when the pool pays for a whole read (scan.worth_threads):
-    # the batches of a small file on two threads took 20-35 % more time and CPU than on one,
-    # and a taxi-like file's decode holds the GIL for ~70 % of its time (run walks, page
-    # headers; see benchmarks/README), so decoding it ahead cost ~10 % more CPU for no gain
-    ahead = use_threads and scan.worth_threads(ctx, selected, groups)
+    # are cut and used (_Ahead), when worth_ahead says it pays
+    ahead = use_threads and worth_ahead(ctx, selected, groups)
     # A leaf whose chunk is one piece (small pages joined: a few hundred thousand narrow
     # values) decodes it into its slice of that row group's arena, as a whole read does
     # (:mod:`parquet_core.column.outputs`: fresh pages for each piece cost about as much as
     # decoding it); a leaf cut into several pieces allocates them as before (the arena takes
     # only a whole chunk's length, and is allocated only when a leaf first takes one; it plans
     # only chunks small enough to be one piece, so its slices are rarely left unused).
+    # a task decodes at least AHEAD_MIN_LEVELS levels (small batches' pieces on the pool
+    # cost more in hand-offs than they overlap)
+    levels = max(batch_size, AHEAD_MIN_LEVELS) if ahead else batch_size
     arenas = {rg: plan_outputs(ctx, selected, [rg], PIECE_MAX_HELD) for rg in groups}
     streams: list[_LeafStream] = []
     fields = []
@@ -368,7 +368,7 @@ def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
         if shape.is_flat and not ctx.keeps(field, shape, shape.column) and \
                 ctx.metadata.schema.column(shape.column).max_repetition_level == 0:
             build = partial(_build_flat, ctx, field, shape)
-        mine = [_LeafStream(ctx, leaf, groups, ctx.keeps(field, shape, leaf), batch_size, build, arenas)
+        mine = [_LeafStream(ctx, leaf, groups, ctx.keeps(field, shape, leaf), levels, build, arenas)
                 for leaf in shape.leaves]
         streams.extend(mine)
         fields.append((field, shape, mine))
@@ -387,6 +387,39 @@ def iter_batches(ctx: ReadContext, selected: Sequence[Selected], groups: Sequenc
     finally:       # (also when the caller stops early: no task is left decoding)
         for a in aheads:
             a.close()
+
+
+#: Threaded batches use the pool only for chunks holding at least this many bytes per value
+#: on average (uncompressed sizes over value counts): the work that runs in parallel
+#: (decompression, copies, gathers) grows with the bytes, the work that holds the GIL (a
+#: Python step per run of dictionary codes, per page) with the runs and pages.  Measured
+#: (h34ib, 2 cores, benchmarks/README): the taxi shape (0.35 bytes a value, short runs of
+#: codes) read 0.80-0.89x as fast with the pool as without, at 1.3-1.6x the CPU, even at
+#: 6,000,000 rows whose whole read gains on the pool; lineitem (3.9) 1.09x.
+AHEAD_MIN_BYTES_PER_VALUE = 1.0
+#: ... and decode pieces of at least this many levels (whatever the batch size)
+AHEAD_MIN_LEVELS = 1 << 16
+
+
+def worth_ahead(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence[int]) -> bool:
+    """Whether threaded batches of *groups* decode ahead on the pool: a read the pool pays
+    for whole (:func:`parquet_core.file.scan.worth_threads`), of two leaves or more (one
+    leaf would only wait for its own task), in chunks of :data:`AHEAD_MIN_BYTES_PER_VALUE`
+    or more (this is the batch-specific part of the rule)."""
+    leaves = [leaf for _, shape in selected for leaf in shape.leaves]
+    if len(leaves) < 2 or not scan.worth_threads(ctx, selected, groups):
+        return False
+    nbytes = values = 0
+    chunk = ctx.indexes.chunk
+    try:
+        for leaf in leaves:
+            for rg in groups:
+                meta = chunk(rg, leaf)
+                nbytes += meta.total_uncompressed_size
+                values += meta.num_values
+    except ParquetError:
+        return False        # a malformed chunk: the read reports it, naming the column
+    return nbytes >= AHEAD_MIN_BYTES_PER_VALUE * values
 
 
 def _leaf_bytes(ctx: ReadContext, leaf: int, groups: Sequence[int]) -> int:

@@ -86,27 +86,28 @@ def futures(monkeypatch: pytest.MonkeyPatch) -> _FuturesPool:
     return spy
 
 
-def _paged(n: int) -> tuple[pa.Table, bytes, int]:
-    """Three leaves of random doubles in pages of 64 KiB (8192 values: each page a piece of
-    its own, see column.reader.iter_chunk_pieces), and the pages each leaf has."""
+def _paged(n: int) -> tuple[pa.Table, bytes]:
+    """Three leaves of random doubles in pages of 64 KiB (8192 values, pages that are not
+    joined ahead: see column.reader.iter_chunk_pieces), so that threaded batches decode
+    pieces of batches.AHEAD_MIN_LEVELS levels (8 pages)."""
     rng = np.random.default_rng(2)
     t = pa.table({"a": rng.random(n), "b": rng.random(n), "c": rng.random(n)})
     data = _file(t, row_group_size=n, data_page_size=1 << 16, compression="none", use_dictionary=False,
                  write_statistics=False)
-    pages = len([h for h in pc.ParquetFile(data).page_headers(0, "a") if h.page_type != "DICTIONARY_PAGE"])
-    return t, data, pages
+    assert len(pc.ParquetFile(data).page_headers(0, "a")) == n // 8192
+    return t, data
 
 
 def test_threaded_batches_decode_one_piece_ahead(futures: _FuturesPool) -> None:
-    t, data, pages = _paged(81_920)
-    assert pages == 10
+    pieces = 4
+    t, data = _paged(pieces * batches.AHEAD_MIN_LEVELS)
     it = pc.ParquetFile(data).iter_batches(batch_size=1000, use_threads=True)
     first = next(it)
     # each leaf: its first piece, and the next one asked for when the first was taken
     assert futures.submitted == 6
     rest = list(it)
     # a task per piece, and one per leaf finding its chunk's end (and checking its rows)
-    assert futures.submitted == 3 * (pages + 1)
+    assert futures.submitted == 3 * (pieces + 1)
     assert pa.Table.from_batches([b.to_arrow().to_batches()[0] for b in [first] + rest]).equals(t)
 
 
@@ -120,8 +121,8 @@ def test_stopping_early_leaves_no_task_decoding(futures: _FuturesPool, how: str,
         return fetch(self)
 
     monkeypatch.setattr(batches._Ahead, "_fetch", slow_fetch)
-    _, data, _ = _paged(81_920)
-    it = pc.ParquetFile(data).iter_batches(batch_size=1000, use_threads=True)
+    _, data = _paged(4 * batches.AHEAD_MIN_LEVELS)
+    it = pc.ParquetFile(data).iter_batches(batch_size=8192, use_threads=True)
     for _ in range(9):          # into the second piece of each leaf
         next(it)
     assert 6 <= futures.submitted <= 9
@@ -188,3 +189,18 @@ def test_whole_read_decisions_on_the_benchmark_shapes(counting: _CountingPool) -
         for _ in pc.ParquetFile(data).iter_batches(batch_size=65536):
             pass
         assert (counting.submitted > 0) == pooled
+
+
+def test_threaded_batches_of_few_bytes_a_value_skip_the_pool(futures: _FuturesPool) -> None:
+    """Past scan.worth_threads (forced here), batches.worth_ahead keeps on the calling thread
+    the chunks of short runs of dictionary codes (under a byte a value: their decode mostly
+    holds the GIL) and a single leaf; plain doubles (8 bytes a value) go to the pool."""
+    n = 100_000
+    rng = np.random.default_rng(5)
+    runs = pa.table({f"c{i}": _runs(rng, n, card) for i, card in enumerate((3, 7, 265, 5))})
+    doubles = pa.table({"a": rng.random(n), "b": rng.random(n)})
+    for table, pooled in ((runs, False), (doubles, True), (doubles.select(["a"]), False)):
+        data = _file(table)
+        futures.submitted = 0
+        assert _batches(data, 8192, True).equals(table)
+        assert (futures.submitted > 0) == pooled
