@@ -13,10 +13,11 @@
       a chunk decoded as one piece (small pages joined, no nulls, fixed-width dictionary
                  values) lands in its slice of the row group's column.outputs arena, as a
                  whole read's columns do (no fresh pages per piece)
-      threads (when scan.worth_threads): each leaf decodes one piece ahead on the pool
-                 (_Ahead): its first piece is asked for when the read starts (the biggest
-                 chunks first), the next one when the calling thread takes a piece; a piece
-                 no worker has started is decoded by the calling thread instead of waited for
+      threads (when worth_ahead): each leaf decodes one piece (of at least AHEAD_MIN_LEVELS
+                 levels) ahead on the pool (_Ahead): its first piece is asked for when the
+                 read starts (the biggest chunks first), the next one when the calling thread
+                 takes a piece; a piece no worker has started is decoded by the calling
+                 thread instead of waited for
 
 A batch costs the pages that hold its rows (plus the read-ahead window of
 :mod:`parquet_core.file.chunk_reader`), so the first batch of a huge row
