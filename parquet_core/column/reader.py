@@ -388,7 +388,7 @@ def _gather_pairs(dictionary: npt.NDArray[Any], idx: npt.NDArray[np.integer],
     isz = dictionary.itemsize
     if idx.dtype != np.uint8 or dictionary.ndim != 1 or not 0 < k <= _PAIR_MAX_ENTRIES \
             or isz not in (1, 2, 4, 8) or out.ndim != 1 or not out.flags.c_contiguous \
-            or not idx.flags.c_contiguous:
+            or out.dtype != dictionary.dtype or not idx.flags.c_contiguous:
         return False
     rows = (k - 1) * 257 + 1
     at = np.arange(rows, dtype=np.intp)

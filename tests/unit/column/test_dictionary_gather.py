@@ -94,7 +94,8 @@ def test_pair_gather_matches_numpy_take(entries, dtype, extra) -> None:
     assert got.dtype == dictionary.dtype and got.tobytes() == want.tobytes()
 
 
-@pytest.mark.parametrize("case", ["17 entries", "uint16 codes", "2-d dictionary", "strided codes", "strided out"])
+@pytest.mark.parametrize("case", ["17 entries", "uint16 codes", "2-d dictionary", "strided codes", "strided out",
+                                  "out of another type"])
 def test_pair_gather_refuses_what_it_does_not_serve(case) -> None:
     rng = np.random.default_rng(5)
     n = 1001
@@ -110,8 +111,10 @@ def test_pair_gather_refuses_what_it_does_not_serve(case) -> None:
         out = np.zeros((n, 3), dtype=np.uint8)
     elif case == "strided codes":
         codes = rng.integers(0, 16, 2 * n).astype(np.uint8)[::2]
-    else:
+    elif case == "strided out":
         out = np.zeros(2 * n)[::2]
+    else:
+        out = np.zeros(n, dtype=np.float32)
     before = out.copy()
     assert not column_reader._gather_pairs(dictionary, codes, out)
     assert np.array_equal(out, before)      # nothing written
