@@ -74,3 +74,73 @@ def test_the_block_gather_matches_numpy_take() -> None:
         out = np.empty_like(got)
         assert column_reader._take_dictionary(dictionary, idx, out) is out
         assert np.array_equal(out, got)
+
+
+# ---- one-byte codes into a small dictionary, two values a gather (_gather_pairs)
+
+@pytest.mark.parametrize("entries", [1, 2, 3, 7, 16])
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.float32, np.int64, np.float64, "M8[us]"])
+@pytest.mark.parametrize("extra", [0, 1])     # an even and an odd number of codes
+def test_pair_gather_matches_numpy_take(entries, dtype, extra) -> None:
+    rng = np.random.default_rng(entries)
+    dictionary = rng.integers(-100, 100, entries).astype(np.int64).astype(dtype)
+    n = 2 * column_reader._GATHER_BLOCK + 2 * 517 + extra    # several blocks, a short one
+    codes = rng.integers(0, entries, n).astype(np.uint8)
+    want = np.take(dictionary, codes.astype(np.intp))
+    out = np.full(n, dictionary[0])
+    assert column_reader._gather_pairs(dictionary, codes, out)
+    assert out.tobytes() == want.tobytes()
+    got = column_reader._take_dictionary(dictionary, codes, None)
+    assert got.dtype == dictionary.dtype and got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("case", ["17 entries", "uint16 codes", "2-d dictionary", "strided codes", "strided out",
+                                  "out of another type"])
+def test_pair_gather_refuses_what_it_does_not_serve(case) -> None:
+    rng = np.random.default_rng(5)
+    n = 1001
+    dictionary = np.arange(16, dtype=np.float64)
+    codes = rng.integers(0, 16, n).astype(np.uint8)
+    out = np.zeros(n)
+    if case == "17 entries":
+        dictionary = np.arange(17, dtype=np.float64)
+    elif case == "uint16 codes":
+        codes = codes.astype(np.uint16)
+    elif case == "2-d dictionary":
+        dictionary = rng.integers(0, 255, (16, 3)).astype(np.uint8)
+        out = np.zeros((n, 3), dtype=np.uint8)
+    elif case == "strided codes":
+        codes = rng.integers(0, 16, 2 * n).astype(np.uint8)[::2]
+    elif case == "strided out":
+        out = np.zeros(2 * n)[::2]
+    else:
+        out = np.zeros(n, dtype=np.float32)
+    before = out.copy()
+    assert not column_reader._gather_pairs(dictionary, codes, out)
+    assert np.array_equal(out, before)      # nothing written
+    got = column_reader._take_dictionary(dictionary, codes, None)
+    assert np.array_equal(got, np.take(dictionary, codes.astype(np.intp), axis=0))
+
+
+def test_small_dictionaries_of_a_pyarrow_file_read_two_values_a_gather(tmp_path, monkeypatch) -> None:
+    # every column has a dictionary of at most 16 entries (one-byte codes): the pair gather
+    # serves them all, the value-by-value block gather none
+    # (runs of 1-19 equal values, short bit-packed and RLE runs: the narrow-code path)
+    rng = np.random.default_rng(11)
+
+    def runny(entries: int) -> np.ndarray:
+        return np.repeat(rng.integers(0, entries, ROWS), rng.integers(1, 20, ROWS))[:ROWS]
+    t = pa.table({
+        "i32": (runny(7) - 3).astype(np.int32),
+        "i64": runny(16) * 10**12,
+        "f64": runny(5) * 0.5,
+        "f32": (runny(2) * 0.25).astype(np.float32),
+    })
+    path = str(tmp_path / "small.parquet")
+    pq.write_table(t, path, use_dictionary=True, data_page_size=1 << 14)
+
+    def refuse(*_a: object) -> None:
+        raise AssertionError("the value-by-value gather ran")
+    monkeypatch.setattr(column_reader, "_gather_in_blocks", refuse)
+    got = pc.read_table(path, use_threads=False).to_arrow()
+    assert got.equals(pq.read_table(path))
