@@ -532,6 +532,22 @@ def test_walks_of_damaged_footers_read_or_raise_as_the_eager_open(pos: int, val:
         assert got[0] == "ok" or got == ref, key
 
 
+def test_the_eager_check_decodes_an_accepted_footer_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks refused one by one (an encrypted column without its key, asked for column after
+    column) each ask whether the eager decode rejects the footer: it is decoded once."""
+    import parquet_core.thrift.lazy_footer as lazy_mod
+
+    state = lazy_state(pc.read_metadata(_write(tmp_path / "a.parquet")).raw)
+    calls = []
+    monkeypatch.setattr(lazy_mod, "parse", lambda *a, **k: calls.append(1) or parse(*a, **k))
+    for _ in range(3):
+        state.check_eagerly()
+    assert len(calls) == 1
+    copied = pickle.loads(pickle.dumps(state))
+    copied.check_eagerly()
+    assert len(calls) == 1
+
+
 def test_edited_row_group_lists_are_followed(tmp_path: Path) -> None:
     # datasets merge footers by extending one file's raw row_groups
     a = pc.read_metadata(_write(tmp_path / "a.parquet"))
