@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cached_property
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from parquet_core.constants import CompressionCodec, Encoding, PageType, PhysicalType, enum_name
 from parquet_core.errors import ParquetEncryptionError, ParquetError, ParquetFormatError, add_context, quoted
@@ -516,8 +516,12 @@ class RowGroupMetadata:
     def __init__(self, raw: Any, schema: SchemaDescriptor, orders: list[str | None], index: int,
                  writer: WriterVersion | None = None, decryptor: FileDecryption | None = None,
                  file_size: int | None = None, *,
-                 stats_decoders: list[StatisticsDecoder | None] | None = None, decoded: bool = False) -> None:
+                 stats_decoders: list[StatisticsDecoder | None] | None = None, decoded: bool = False,
+                 eager_check: Callable[[], None] | None = None) -> None:
         self.raw = raw
+        #: for a row group of a lazily decoded footer: raises what the eager decode of the whole
+        #: footer raises, if it fails (called before a chunk is refused, see :meth:`_checked_column`)
+        self._eager_check = eager_check
         self._decryptor = decryptor
         self._writer = writer
         self.index = index
@@ -634,7 +638,19 @@ class RowGroupMetadata:
 
     def _checked_column(self, raw: Any, i: int) -> ColumnChunkMetadata:
         """:meth:`column` of an encrypted chunk, or one whose type is not its leaf's: the
-        wrapper's own checks (and the counts of a chunk decrypted just now)."""
+        wrapper's own checks (and the counts of a chunk decrypted just now).
+
+        A chunk of a lazily decoded row group that these checks refuse may come from a footer
+        the eager decode rejects (its decode skipped bytes that one rejects): the eager decode's
+        error, naming the file, is raised then, as opening the file eagerly would have."""
+        try:
+            return self._wrap_checked(raw, i)
+        except ParquetError:
+            if self._eager_check is not None:
+                self._eager_check()
+            raise
+
+    def _wrap_checked(self, raw: Any, i: int) -> ColumnChunkMetadata:
         chunk = ColumnChunkMetadata(raw, self._schema.column(i), self._orders[i], self.index, i,
                                     self._writer, self._decryptor, self.raw.ordinal)
         chunk._ctx = self._ctx    # the leaves' decoders, made when first used
@@ -837,9 +853,16 @@ class FileMetadata:
                 raw = lazy.row_group(i)
             else:
                 raw = self.raw.row_groups[i]
-            group = self._row_groups[i] = RowGroupMetadata(
-                raw, self.schema, self._orders, i, self.writer, self.decryptor,
-                self.file_size, stats_decoders=self._stats_decoders, decoded=decoded)
+            check = lazy.check_eagerly if lazy is not None and decoded else None
+            try:
+                group = RowGroupMetadata(
+                    raw, self.schema, self._orders, i, self.writer, self.decryptor,
+                    self.file_size, stats_decoders=self._stats_decoders, decoded=decoded, eager_check=check)
+            except ParquetError:
+                if check is not None:   # a footer the eager decode rejects fails with its error
+                    check()
+                raise
+            self._row_groups[i] = group
         return group
 
     def column_order_defined(self, i: int) -> bool:

@@ -414,6 +414,8 @@ class LazyFooter:
         #: decode their chunks' statistics in the same pass (a walk over every chunk's
         #: statistics, or pruning by them, reads them from every row group)
         self.statistics_wanted = False
+        #: set once :meth:`check_eagerly` found that the eager decode accepts the footer
+        self._eager_ok = False
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
@@ -424,6 +426,7 @@ class LazyFooter:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        self.__dict__.setdefault("_eager_ok", False)    # (a state pickled before it existed)
         self._lock = threading.Lock()
 
     def row_group_marks(self) -> list[Any] | None:
@@ -441,12 +444,16 @@ class LazyFooter:
 
         For a check made at open that fails: before this module it could only run once
         the whole footer had decoded, so a footer the eager decode rejects must still
-        fail with that decoder's error (costs a full decode, on the error path only).
+        fail with that decoder's error (costs a full decode, on the error path only, once:
+        a footer it accepts is remembered, the bytes do not change).
         """
+        if self._eager_ok:
+            return
         try:
             parse(self._buf, pt.FileMetaData)
         except ParquetFormatError as exc:
             self._fail(exc)
+        self._eager_ok = True
 
     @property
     def has_row_groups(self) -> bool:

@@ -16,6 +16,7 @@ import io
 import os
 import pickle
 import struct
+import tempfile
 import threading
 from functools import partial
 from pathlib import Path
@@ -448,6 +449,103 @@ def test_lazy_equals_eager_on_the_corpus(eager: Any) -> None:
         assert lazy == ref, path
         compared += lazy[0] == "ok"
     assert compared > 50
+
+
+#: what a footer walk reads first (the trimmed row-group decode and the checked chunks' getters)
+_WALK_FIRST = ("total_compressed_size",)
+#: then every other attribute of a chunk wrapper (pyarrow's ColumnChunkMetaData surface and
+#: ours), each loading what the trimmed decode skipped
+_CHUNK_ATTRS = ("num_values", "total_uncompressed_size", "data_page_offset", "dictionary_page_offset",
+                "physical_type", "codec_id", "compression", "file_path", "column_index_offset",
+                "offset_index_offset", "bloom_filter_offset", "bloom_filter_length", "is_encrypted",
+                "encryption_key", "key_metadata", "path_in_schema", "column_order", "encodings",
+                "encoding_stats", "statistics", "geospatial_statistics")
+
+
+def _walked(path: Path) -> Any:
+    """Every chunk attribute of *path*'s footer, read in a footer walk's order: the sizes of all
+    chunks first, then the rest; each read's value (repr) or error, and the raw structs after."""
+    md = pc.read_metadata(path)
+    n_groups, n_cols = md.num_row_groups, md.num_columns
+    out: dict[Any, Any] = {}
+    for name in (*_WALK_FIRST, *_CHUNK_ATTRS, "byte_range", "to_dict", "footer_dict"):
+        for i in range(n_groups):
+            for j in range(n_cols):
+                def read(i: int = i, j: int = j, name: str = name) -> Any:
+                    chunk = md.row_group(i).column(j)
+                    value = getattr(chunk, name)
+                    return repr(value() if callable(value) else value)
+                out[name, i, j] = _outcome(read)
+    out["raw"] = _outcome(lambda: [repr(md.row_group(i).raw) for i in range(n_groups)])
+    return out
+
+
+@pytest.mark.skipif(not _corpus(), reason="PARQUET_TEST_DATA is not set")
+def test_walked_chunk_attributes_equal_the_eager_decode_on_the_corpus(eager: Any) -> None:
+    """The test above reads ``to_dict()`` first, which decodes every row group whole: this one
+    reads sizes first, as a footer walk does, so each row group goes through the trimmed decode
+    and the checked chunks' getters, and every other field through its deferred decode."""
+    compared = 0
+    for path in _corpus():
+        lazy = _outcome(partial(_walked, path))
+        with eager:
+            ref = _outcome(partial(_walked, path))
+        assert lazy == ref, path
+        compared += lazy[0] == "ok"
+    assert compared > 50
+
+
+def _file_with_footer_byte(pos: int, val: int) -> bytes:
+    sink = io.BytesIO()
+    pq.write_table(_table(30), sink, row_group_size=10)
+    data = sink.getvalue()
+    buf, start = _footer(data)
+    b = bytearray(buf)
+    b[pos % len(b)] = val
+    return data[:start] + bytes(b) + data[start + len(buf):]
+
+
+_WALK_DIR = Path(tempfile.mkdtemp(prefix="pqc_lazy_walk_"))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**16), st.integers(0, 255))
+def test_walks_of_damaged_footers_read_or_raise_as_the_eager_open(pos: int, val: int) -> None:
+    """A footer with one byte changed, walked lazily in a footer walk's order (sizes, then each
+    other attribute): when the eager decode opens it, every read equals the eager one; when
+    the eager open raises, each lazy read either succeeds or raises that very error, the file
+    named in it (a row group or field decoded late fails as the open would have)."""
+    path = _WALK_DIR / "damaged.parquet"
+    path.write_bytes(_file_with_footer_byte(pos, val))
+    lazy = _outcome(lambda: _walked(path))
+    orig = footer_mod.parse_file_metadata
+    footer_mod.parse_file_metadata = lambda buf, fail: None   # type: ignore[assignment]
+    try:
+        ref = _outcome(lambda: _walked(path))
+    finally:
+        footer_mod.parse_file_metadata = orig
+    if ref[0] == "ok" or lazy[0] == "error":
+        assert lazy == ref
+        return
+    assert str(path) in ref[2]
+    for key, got in lazy[1].items():
+        assert got[0] == "ok" or got == ref, key
+
+
+def test_the_eager_check_decodes_an_accepted_footer_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks refused one by one (an encrypted column without its key, asked for column after
+    column) each ask whether the eager decode rejects the footer: it is decoded once."""
+    import parquet_core.thrift.lazy_footer as lazy_mod
+
+    state = lazy_state(pc.read_metadata(_write(tmp_path / "a.parquet")).raw)
+    calls = []
+    monkeypatch.setattr(lazy_mod, "parse", lambda *a, **k: calls.append(1) or parse(*a, **k))
+    for _ in range(3):
+        state.check_eagerly()
+    assert len(calls) == 1
+    copied = pickle.loads(pickle.dumps(state))
+    copied.check_eagerly()
+    assert len(calls) == 1
 
 
 def test_edited_row_group_lists_are_followed(tmp_path: Path) -> None:
