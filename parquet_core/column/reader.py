@@ -1201,6 +1201,7 @@ def read_column_chunks(chunks: Iterable[Iterable[Page]], desc: ColumnDescriptor,
     dec = _ChunkDecoder(desc, keep_dictionary)
     per_chunk: list[int] = []
     kept: list[ChunkDictionary] = []
+    run_ends: list[int] = []    # each chunk's runs end here (runs never span two chunks)
     for pages in chunks:
         before = dec.num_levels
         dec.start_chunk()
@@ -1209,15 +1210,35 @@ def read_column_chunks(chunks: Iterable[Iterable[Page]], desc: ColumnDescriptor,
         per_chunk.append(dec.num_levels - before)
         if keep_dictionary:
             kept.append(dec.chunk_dictionary(per_chunk[-1]))
+        run_ends.append(len(dec.runs))
     try:
-        data = dec.finish()
-    except ParquetError:    # already the right class (they are ValueErrors too)
+        try:
+            data = dec.finish()
+        except ParquetError:    # already the right class (they are ValueErrors too)
+            raise
+        except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
+            raise _page_error(exc) from exc
+    except ParquetError as exc:
+        if len(run_ends) > 1:
+            exc.chunk_index = _failing_chunk(dec, run_ends)  # type: ignore[attr-defined]
         raise
-    except (ValueError, IndexError, TypeError, OverflowError, MemoryError) as exc:
-        raise _page_error(exc) from exc
     if keep_dictionary:
         data = replace(data, dictionaries=tuple(kept))
     return data, per_chunk
+
+
+def _failing_chunk(dec: _ChunkDecoder, run_ends: list[int]) -> int | None:
+    """Which chunk's values fail to decode (an error of the deferred decode, which joins
+    every chunk's runs at the end, so that its row group is named): each chunk's runs
+    decoded again on their own, on the error path only."""
+    start = 0
+    for i, end in enumerate(run_ends):
+        try:
+            dec.values_of(dec.runs[start:end])
+        except (ParquetError, ValueError, IndexError, TypeError, OverflowError):
+            return i
+        start = end
+    return None
 
 
 def iter_chunk_pieces(pages: Iterable[Page], desc: ColumnDescriptor,

@@ -82,7 +82,8 @@ class FileIndexes:
         chunk = self.chunk(row_group, leaf)
         raw = chunk.raw
         key = ("offset", row_group, leaf, raw.offset_index_offset, raw.offset_index_length)
-        return self._cached(key, lambda: read_offset_index(self.sources.for_chunk(chunk), chunk))
+        return self._cached(key, lambda: read_offset_index(self.sources.for_chunk(chunk), chunk,
+                                                           self.metadata.row_group(row_group).num_rows))
 
     def bloom_filter(self, row_group: int, leaf: int) -> ColumnBloomFilter | None:
         """The chunk's Bloom filter, or None when it has none."""

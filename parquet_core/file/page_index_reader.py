@@ -57,12 +57,15 @@ def read_offset_index_struct(source: RandomAccessSource, chunk: ColumnChunkMetad
                         pt.OffsetIndex, "offset index", ModuleType.OFFSET_INDEX)
 
 
-def read_offset_index(source: RandomAccessSource, chunk: ColumnChunkMetadata) -> OffsetIndex | None:
-    """The chunk's OffsetIndex, or None when the writer stored none."""
+def read_offset_index(source: RandomAccessSource, chunk: ColumnChunkMetadata,
+                      num_rows: int | None = None) -> OffsetIndex | None:
+    """The chunk's OffsetIndex, or None when the writer stored none (*num_rows*: the row
+    group's, checked against the last page's first row)."""
     struct = read_offset_index_struct(source, chunk)
     if struct is None:
         return None
-    return OffsetIndex(struct, f"column {quoted(chunk.path_in_schema, bare=True)}, row group {chunk.row_group}")
+    return OffsetIndex(struct, f"column {quoted(chunk.path_in_schema, bare=True)}, row group {chunk.row_group}",
+                       num_rows)
 
 
 def read_column_index(source: RandomAccessSource, chunk: ColumnChunkMetadata) -> ColumnIndex | None:

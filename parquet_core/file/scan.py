@@ -331,7 +331,9 @@ def decode_chunks(ctx: ReadContext, groups: Sequence[int], leaf: int, keep: bool
                           ctx.metadata.row_group(reader.row_group).num_rows)
             start += n
     except ParquetError as exc:
-        add_context(exc, column=desc.dotted_path, row_group=where[0].row_group)
+        failed = getattr(exc, "chunk_index", None)   # read_column_chunks: a deferred decode
+        add_context(exc, column=desc.dotted_path,
+                    row_group=(where[0] if failed is None else readers[failed]).row_group)
         raise
     except MemoryError as exc:
         err = out_of_memory(exc, "decoding a column chunk")

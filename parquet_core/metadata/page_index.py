@@ -87,7 +87,8 @@ class PageLocation:
 class OffsetIndex:
     """The data pages of one column chunk, in file order."""
 
-    def __init__(self, raw: Any, where: str) -> None:
+    def __init__(self, raw: Any, where: str, num_rows: int | None = None) -> None:
+        """*num_rows*, when given, is the row group's: a page cannot start at or after it."""
         self.raw = raw
         locs = raw.page_locations
         if locs is None:
@@ -106,6 +107,10 @@ class OffsetIndex:
                                       int(loc.first_row_index)))
         if pages and pages[0].first_row_index != 0:
             raise ParquetFormatError(f"{where}: the first page starts at row {pages[0].first_row_index}, not 0")
+        if num_rows is not None and prev_row > 0 and prev_row >= num_rows:
+            # the pages after it would hold no row: a filter would skip their rows unread
+            raise ParquetFormatError(f"{where}: page location {len(pages) - 1} starts at row {prev_row}, but "
+                                     f"the row group has {num_rows} rows")
         self.page_locations = pages
         #: Each page's first row, as an array (for the vectorised page selection).
         self.first_rows = np.fromiter((p.first_row_index for p in pages), dtype=np.int64, count=len(pages))

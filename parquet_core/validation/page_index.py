@@ -37,6 +37,7 @@ HISTOGRAM = rule("page_index.level-histogram", ERROR, "parquet.thrift ColumnInde
 NAN_COUNTS = rule("page_index.nan-counts", ERROR, "parquet.thrift ColumnIndex.nan_counts", "nan_counts equal each page's NaN values")
 ROWS_ORDER = rule("page_index.first-row-order", ERROR, "parquet.thrift OffsetIndex.page_locations", "page_locations[i].first_row_index < page_locations[i+1].first_row_index (checked location by location)")
 EMPTY_PAGE = rule("page_index.empty-page", WARNING, "parquet.thrift OffsetIndex.page_locations", "an empty data page (0 values) in an offset index repeats its neighbour's first_row_index, against the required strict increase (it holds no row: readers skip it)")
+ROWS_RANGE = rule("page_index.first-row-range", ERROR, "parquet.thrift PageLocation.first_row_index", "every first_row_index is below the row group's num_rows (a page starting at or after it holds no row: page pruning loses rows)")
 UNENCODED = rule("page_index.unencoded-bytes", ERROR, "parquet.thrift OffsetIndex.unencoded_byte_array_data_bytes", "per-page unencoded byte counts equal each page's BYTE_ARRAY bytes")
 
 
@@ -68,9 +69,25 @@ def check_index_headers(ck: Checker) -> None:
                     ch.offset_index = _lenient_offset_index(ck, ch, exc)
                 else:
                     ck.report_chunk(DECODE, ch, str(exc), offset=off)
+        _check_row_range(ck, ch)
         if ch.pages_ok:
             with ck.guard(DECODE, row_group=ch.rg, column=ch.path):
                 _check_locations(ck, ch)
+
+
+def _check_row_range(ck: Checker, ch: ChunkState) -> None:
+    """From the offset index alone (its pages need not have been walked): no page starts at or
+    after the row group's last row (the first one, 0, of a row group without rows aside)."""
+    oi = ch.offset_index
+    if oi is None:
+        return
+    rows = ck.raw.row_groups[ch.rg].num_rows
+    for i, loc in enumerate(oi.page_locations):
+        if loc.first_row_index >= rows and (i > 0 or loc.first_row_index > 0):
+            ck.report_chunk(ROWS_RANGE, ch, f"page location {i} has first_row_index {loc.first_row_index}; the "
+                            f"row group has {rows} rows", page=_ordinal(ch, i) if ch.pages_ok else None,
+                            offset=loc.offset)
+            return
 
 
 class _Locations:
@@ -114,6 +131,11 @@ def _lenient_offset_index(ck: Checker, ch: ChunkState, exc: ParquetError) -> _Lo
         ub = None
     return _Locations([PageLocation(int(x.offset), int(x.compressed_page_size), int(x.first_row_index))
                        for x in locs], None if ub is None else [int(v) for v in ub])
+
+
+def _ordinal(ch: ChunkState, data_page: int) -> int | None:
+    data = ch.data_pages
+    return data[data_page].ordinal if data_page < len(data) else None
 
 
 def _empty(p: Any) -> bool:

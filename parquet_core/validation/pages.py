@@ -61,6 +61,9 @@ BIT_PACKED = rule("pages.bit-packed-levels", WARNING, "Encodings.md#bit-packed-d
                   "levels in the deprecated BIT_PACKED encoding")
 V2_COUNTS = rule("pages.v2-counts", ERROR, "parquet.thrift DataPageHeaderV2",
                  "a v2 header has num_nulls <= num_values, num_rows <= num_values and level lengths inside the page")
+V2_ROWS = rule("pages.v2-num-rows", ERROR, "parquet.thrift DataPageHeaderV2.num_rows",
+              "a chunk of v2 data pages: their num_rows add up to the row group's num_rows (each page's own "
+              "num_rows is checked against its levels at the data level)")
 EMPTY_PAGE = rule("pages.empty-data-page", INFO, "parquet.thrift DataPageHeader.num_values",
                   "data pages with num_values 0: legal, they hold nothing (counted once per chunk)")
 PAGE_TYPE = rule("pages.unknown-type", WARNING, "parquet.thrift PageType",
@@ -210,6 +213,12 @@ def _check_chunk(ck: Checker, ch: ChunkState) -> None:
     if total != m.num_values:
         ck.report_chunk(NUM_VALUES, ch, f"the chunk says num_values {m.num_values}, its data pages hold {total}",
                         page=data[-1].ordinal if data else None)
+    v2 = [p.header.data_page_header_v2 for p in data]
+    if v2 and all(h is not None and h.num_rows is not None for h in v2):
+        rows, want = sum(h.num_rows for h in v2), ck.raw.row_groups[ch.rg].num_rows
+        if rows != want:
+            ck.report_chunk(V2_ROWS, ch, f"the row group has {want} rows, the chunk's v2 data pages say {rows}",
+                            page=data[-1].ordinal)
     comp = sum(p.header_size + p.header.compressed_page_size for p in pages)
     unc = sum(p.header_size + p.header.uncompressed_page_size for p in pages)
     if comp != m.total_compressed_size:

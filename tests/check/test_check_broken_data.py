@@ -208,6 +208,31 @@ def test_offset_index_location_first_row_and_count():
     expect(edit_index(indexed(), 0, 0, "offset", count), "page_index.page-count", 0, "a", level="pages")
 
 
+def test_offset_index_first_row_past_the_row_group():
+    """The last page said to start at the row group's num_rows (500): it would hold no row,
+    and a pruning reader skips the rows it does hold. Found from the index alone too."""
+    def last(oi):
+        oi.page_locations[-1].first_row_index = 500
+    data = edit_index(indexed(), 1, 0, "offset", last)
+    report = expect(data, "page_index.first-row-range", 1, "a", level="pages")
+    assert "first_row_index 500; the row group has 500 rows" in find(report, "page_index.first-row-range").message
+    assert all(f.rule != "page_index.first-row-range" for f in pc.check(indexed(), level="pages").findings)
+
+    def cut(m):   # the page walk fails (no data pages found), the index is still checked
+        m.row_groups[1].columns[0].meta_data.data_page_offset += 1
+    expect(edit_footer(data, cut), "page_index.first-row-range", 1, "a", None, level="pages")
+
+
+def test_v2_pages_rows_against_the_row_group():
+    """Header level: the v2 pages' num_rows of column a add up to 499, not the row group's 500."""
+    def rows(h, s):
+        h.data_page_header_v2.num_rows -= 1
+    data = edit_page(v2(), 0, 0, 1, rows)
+    report = expect(data, "pages.v2-num-rows", 0, "a", level="pages")
+    assert find(report, "pages.v2-num-rows").message == "the row group has 500 rows, the chunk's v2 data pages say 499"
+    assert all(f.rule != "pages.v2-num-rows" for f in pc.check(v2(), level="pages").findings)
+
+
 def test_column_index_values():
     def nulls(ci):
         ci.null_pages[1] = True
