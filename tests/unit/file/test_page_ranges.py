@@ -131,6 +131,37 @@ def test_one_big_chunk_is_split_and_many_chunks_are_not(monkeypatch: pytest.Monk
         assert bool(splits and max(splits) >= 2) == expect, splits
 
 
+def test_page_ranges_are_pool_tasks_of_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each range of a split chunk is a pool task: ranges smaller than TASK_MIN_BYTES (16
+    workers make ranges of RANGE_MIN_BYTES) are not batched back together by run_tasks."""
+    monkeypatch.setattr(scan, "THREAD_MIN_BYTES", 0)
+    monkeypatch.setattr(scan, "THREAD_MIN_CHUNK_BYTES", 0)
+    monkeypatch.setattr(scan, "RANGE_MIN_BYTES", 64 << 10)
+    real_pool = scan.decode_pool()          # (sized by the real count)
+    monkeypatch.setattr(scan.os, "cpu_count", lambda: 16)
+    splits: list[int] = []
+    real = scan.page_ranges
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        out = real(*args, **kwargs)
+        splits.append(0 if out is None else len(out))
+        return out
+    monkeypatch.setattr(scan, "page_ranges", counting)
+    submitted: list[object] = []
+
+    class Spy:
+        def submit(self, fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+            submitted.append(fn)
+            return real_pool.submit(fn, *args, **kwargs)
+    monkeypatch.setattr(scan, "decode_pool", lambda: Spy())
+    t = pa.table({"a": np.random.default_rng(2).random(131_072)})     # 1 MiB of doubles
+    buf = io.BytesIO()
+    pq.write_table(t, buf, compression="none", use_dictionary=False, data_page_size=16 << 10)
+    assert pc.read_table(buf.getvalue(), use_threads=True).to_arrow().equals(t)
+    assert splits and splits[0] >= 8, splits
+    assert len(submitted) >= splits[0], (len(submitted), splits)
+
+
 def _damaged(where: list[str], other: bool = False) -> bytes:
     """A one-chunk file of ~19 pages of sorted strings (DELTA_BYTE_ARRAY, uncompressed, no CRC)
     with page bodies damaged at *where* ('early': page 2, 'late': page 15)."""
