@@ -138,8 +138,8 @@ class _Deferred:
         if obj is None:   # on the class: the generated class's default
             return self.default
         lazy = getattr(obj, "_lazy", None)
-        if lazy is not None:    # (the footer's bytes, row group, column: see _FooterBytes)
-            lazy[0].load_extras(lazy[1], lazy[2], self.name, obj)
+        if lazy is not None:    # (the footer's bytes and row group, see _FooterBytes; the column)
+            lazy[0].load_extras(lazy[1], obj._col, self.name, obj)
         return obj.__dict__.setdefault(self.name, self.default)
 
 
@@ -151,7 +151,7 @@ class LazyColumnMetaData(_LikeGenerated, pt.ColumnMetaData):
     ``__dict__``, so their class-level :class:`_Deferred` loads them on first read.
     """
 
-    __slots__ = ("_lazy",)
+    __slots__ = ("_lazy", "_col")
     THRIFT_NAME = "ColumnMetaData"
     THRIFT_BASE = pt.ColumnMetaData
     __init__ = object.__init__
@@ -177,7 +177,7 @@ class LazyColumnChunk(_LikeGenerated, pt.ColumnChunk):
     """A ``pt.ColumnChunk`` made without the generated ``__init__``, its
     :data:`EXTRA_CC_FIELDS` decoded on first access (see LazyColumnMetaData)."""
 
-    __slots__ = ("_lazy",)
+    __slots__ = ("_lazy", "_col")
     THRIFT_NAME = "ColumnChunk"
     THRIFT_BASE = pt.ColumnChunk
     __init__ = object.__init__
@@ -385,9 +385,10 @@ class _TopDecode(LazyFileMetaData):
 # -- the state --------------------------------------------------------------------------
 
 class _FooterBytes:
-    """What the chunks of lazily decoded row groups refer to (``_lazy = (this, i, j)``: row
-    group *i*, column *j*) to decode their skipped fields: the footer bytes, the row groups'
-    spans, the shared decoder and its lock, which (row group, group of fields) were filled.
+    """What the chunks of lazily decoded row groups refer to (``_lazy = (this, i)``: row
+    group *i*; their ``_col``: column *j*) to decode their skipped fields: the footer bytes,
+    the row groups' spans, the shared decoder and its lock, which (row group, group of
+    fields) were filled.
 
     It holds no decoded object, so nothing here leads back to a chunk: a row group and its
     chunks are freed by reference counting once the last user drops them (the row groups
@@ -619,15 +620,19 @@ class LazyFooter:
             if rg is not None:
                 return rg
             # Each chunk and its metadata learn where their skipped fields are: the footer's
-            # bytes, the row group and the chunk's place in it (a tuple per chunk, ~20 ns:
-            # a chunk kept without its row group fills itself from the group's decode).
+            # bytes and the row group (a tuple shared by its chunks), and the chunk's place in
+            # it (a chunk kept without its row group fills itself from the group's decode; a
+            # slot holding a small int, not a tuple per chunk: that cost ~50 ns a chunk).
+            ref = (src, i)
             if src.statistics_wanted:
                 rg = src._decode(LazyRowGroup, _RG_TRIM_STATS, src._rg_spans[i])
                 for j, cc in enumerate(rg.columns or ()):
-                    cc._lazy = ref = (src, i, j)
+                    cc._lazy = ref
+                    cc._col = j
                     md = cc.meta_data
                     if md is not None:
                         md._lazy = ref
+                        md._col = j
                         md.__dict__.setdefault("statistics", None)   # absent: None, as decoded
                         # (an absent ``encodings``, a required field, is set to None by
                         # its descriptor when first read: the group is marked decoded below)
@@ -635,10 +640,12 @@ class LazyFooter:
             else:
                 rg = src._decode(LazyRowGroup, _RG_TRIM, src._rg_spans[i])
                 for j, cc in enumerate(rg.columns or ()):
-                    cc._lazy = ref = (src, i, j)
+                    cc._lazy = ref
+                    cc._col = j
                     md = cc.meta_data
                     if md is not None:
                         md._lazy = ref
+                        md._col = j
             src._live[i] = weakref.ref(rg)
             self._groups[i] = rg
             self.decoded_row_groups += 1
