@@ -140,3 +140,25 @@ def test_a_row_group_kept_alone_fills_all_its_chunks_at_once(grouped_file):
     assert source.decoded_extras == 1
     for j, cc in enumerate(rg.columns):
         assert cc.meta_data.statistics.null_count == _pyarrow_chunk(grouped_file, 0, j)[0][2]
+
+
+def test_chunks_and_metadata_kept_alone_equal_the_eager_decode(grouped_file):
+    import struct
+
+    from parquet_core.thrift.codec import parse
+    from parquet_core.thrift.generated import ttypes as pt
+
+    data = grouped_file.read_bytes()
+    (n,) = struct.unpack("<I", data[-8:-4])
+    eager = parse(data[len(data) - 8 - n:-8], pt.FileMetaData)[0]
+    md = pc.read_metadata(grouped_file)
+    md.expect_statistics()      # (row group 2 then decodes its statistics in the same pass)
+    chunks = [(i, j, md.row_group(i).raw.columns[j]) for i in (0, 2) for j in range(3)]
+    metas = [(1, j, md.row_group(1).raw.columns[j].meta_data) for j in range(3)]
+    del md
+    live = chunks[0][2]._lazy[0]._live      # the row groups are gone: each chunk fills itself
+    assert all(r is not None and r() is None for r in live)
+    for i, j, cc in chunks[::-1]:       # each filled alone, last column first
+        assert cc == eager.row_groups[i].columns[j]
+    for i, j, meta in metas:
+        assert meta == eager.row_groups[i].columns[j].meta_data
