@@ -119,7 +119,8 @@ class _LikeGenerated:
 class _Deferred:
     """Stands, on :class:`LazyColumnMetaData`, for one of the fields the row group's decode
     skipped: the first read decodes it (and the others of its group, for every chunk of the
-    row group) into the instance's ``__dict__``, which later reads find first (a non-data
+    row group while that lives, see :class:`_FooterBytes`) into the instance's ``__dict__``,
+    which later reads find first (a non-data
     descriptor: no ``__set__``, so the decoder's and anyone's assignments go to the instance).
 
     A descriptor per field rather than ``__getattr__`` on the class: a class with

@@ -162,3 +162,29 @@ def test_chunks_and_metadata_kept_alone_equal_the_eager_decode(grouped_file):
         assert cc == eager.row_groups[i].columns[j]
     for i, j, meta in metas:
         assert meta == eager.row_groups[i].columns[j].meta_data
+
+
+def test_chunks_kept_alone_fill_themselves_from_many_threads(grouped_file):
+    import threading
+
+    theirs = pq.ParquetFile(grouped_file).metadata
+    md = pc.read_metadata(grouped_file)
+    chunks = [(i, j, md.row_group(i).raw.columns[j]) for i in range(3) for j in range(3)] * 4
+    del md
+    seen: list = []
+    start = threading.Barrier(6)
+
+    def read(k):
+        start.wait()
+        for i, j, cc in chunks[k::6]:
+            seen.append((i, j, cc.meta_data.statistics.null_count, tuple(cc.meta_data.path_in_schema)))
+
+    ts = [threading.Thread(target=read, args=(k,)) for k in range(6)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert len(seen) == len(chunks)
+    for i, j, nulls, path in seen:
+        col = theirs.row_group(i).column(j)
+        assert (nulls, ".".join(path)) == (col.statistics.null_count, col.path_in_schema)
