@@ -120,8 +120,8 @@ class _Deferred:
     """Stands, on :class:`LazyColumnMetaData`, for one of the fields the row group's decode
     skipped: the first read decodes it (and the others of its group, for every chunk of the
     row group while that lives, see :class:`_FooterBytes`) into the instance's ``__dict__``,
-    which later reads find first (a non-data
-    descriptor: no ``__set__``, so the decoder's and anyone's assignments go to the instance).
+    which later reads find first (a non-data descriptor: no ``__set__``, so the decoder's and
+    anyone's assignments go to the instance).
 
     A descriptor per field rather than ``__getattr__`` on the class: a class with
     ``__getattr__`` has every attribute read take CPython's generic slow path (3.11 does not
