@@ -37,6 +37,7 @@ field of an unexpected wire type, an over-long varint) makes
 from __future__ import annotations
 
 import threading
+import weakref
 from typing import Any, Callable, Final
 
 from thrift.protocol.TCompactProtocol import TCompactProtocolAccelerated
@@ -118,8 +119,9 @@ class _LikeGenerated:
 class _Deferred:
     """Stands, on :class:`LazyColumnMetaData`, for one of the fields the row group's decode
     skipped: the first read decodes it (and the others of its group, for every chunk of the
-    row group) into the instance's ``__dict__``, which later reads find first (a non-data
-    descriptor: no ``__set__``, so the decoder's and anyone's assignments go to the instance).
+    row group while that lives, see :class:`_FooterBytes`) into the instance's ``__dict__``,
+    which later reads find first (a non-data descriptor: no ``__set__``, so the decoder's and
+    anyone's assignments go to the instance).
 
     A descriptor per field rather than ``__getattr__`` on the class: a class with
     ``__getattr__`` has every attribute read take CPython's generic slow path (3.11 does not
@@ -137,8 +139,8 @@ class _Deferred:
         if obj is None:   # on the class: the generated class's default
             return self.default
         lazy = getattr(obj, "_lazy", None)
-        if lazy is not None:
-            lazy[0].load_extras(lazy[1], self.name)
+        if lazy is not None:    # (the footer's bytes and row group, see _FooterBytes; the column)
+            lazy[0].load_extras(lazy[1], obj._col, self.name, obj)
         return obj.__dict__.setdefault(self.name, self.default)
 
 
@@ -150,7 +152,7 @@ class LazyColumnMetaData(_LikeGenerated, pt.ColumnMetaData):
     ``__dict__``, so their class-level :class:`_Deferred` loads them on first read.
     """
 
-    __slots__ = ("_lazy",)
+    __slots__ = ("_lazy", "_col")
     THRIFT_NAME = "ColumnMetaData"
     THRIFT_BASE = pt.ColumnMetaData
     __init__ = object.__init__
@@ -176,7 +178,7 @@ class LazyColumnChunk(_LikeGenerated, pt.ColumnChunk):
     """A ``pt.ColumnChunk`` made without the generated ``__init__``, its
     :data:`EXTRA_CC_FIELDS` decoded on first access (see LazyColumnMetaData)."""
 
-    __slots__ = ("_lazy",)
+    __slots__ = ("_lazy", "_col")
     THRIFT_NAME = "ColumnChunk"
     THRIFT_BASE = pt.ColumnChunk
     __init__ = object.__init__
@@ -383,8 +385,19 @@ class _TopDecode(LazyFileMetaData):
 
 # -- the state --------------------------------------------------------------------------
 
-class LazyFooter:
-    """The footer bytes and where its row groups and key/value pairs lie in them."""
+class _FooterBytes:
+    """What the chunks of lazily decoded row groups refer to (``_lazy = (this, i)``: row
+    group *i*; their ``_col``: column *j*) to decode their skipped fields: the footer bytes,
+    the row groups' spans, the shared decoder and its lock, which (row group, group of
+    fields) were filled.
+
+    It holds no decoded object, so nothing here leads back to a chunk: a row group and its
+    chunks are freed by reference counting once the last user drops them (the row groups
+    cache lives on :class:`LazyFooter`, which refers to this object, not the other way).
+    The row groups are reached through weak references (:attr:`_live`): while a row group
+    lives, one decode fills every chunk of it; a chunk kept alone (its row group freed) is
+    filled by itself from the same decode.
+    """
 
     def __init__(self, buf: bytes, rg_spans: list[tuple[int, int]] | None,
                  kv_spans: list[tuple[int, int]] | None, fail: Callable[[BaseException], None]) -> None:
@@ -392,6 +405,121 @@ class LazyFooter:
         self._rg_spans = rg_spans
         self._kv_spans = kv_spans
         self._fail = fail
+        #: the lazily decoded row groups, weakly (None: not decoded, or not since unpickling)
+        self._live: list[weakref.ref[Any] | None] = [None] * len(rg_spans or ())
+        self._extras_done: set[tuple[int, tuple[str, ...]]] = set()
+        self._lock = threading.Lock()
+        #: one transport and protocol over the bytes, made once and moved to each struct
+        #: (``(trans, proto)``: a new pair per decode cost a quarter of a small row group's
+        #: decode); used under ``_lock`` only, never pickled
+        self._reader: tuple[Any, Any] | None = None
+        self.decoded_extras = 0
+        #: see :attr:`LazyFooter.statistics_wanted`
+        self.statistics_wanted = False
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        del state["_lock"]
+        state["_reader"] = None
+        state["_live"] = [None] * len(self._live)     # (LazyFooter.__setstate__ sets them again)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    def _proto(self, start: int) -> tuple[Any, Any]:
+        """The footer's decoder, moved to *start* (callers hold ``_lock``)."""
+        reader = self._reader
+        if reader is None:
+            trans = TMemoryBuffer(self._buf)
+            limit = len(self._buf)
+            reader = self._reader = (trans, TCompactProtocolAccelerated(
+                trans, string_length_limit=limit, container_length_limit=limit, fallback=False))
+        reader[0].cstringio_buf.seek(start)
+        return reader
+
+    def _decode(self, cls: Any, spec: tuple[Any, ...], span: tuple[int, int]) -> Any:
+        """One struct of *cls* at *span*, decoded (callers hold ``_lock``: the decoder is shared)."""
+        start, end = span
+        try:
+            trans, proto = self._proto(start)
+            obj = cls()
+            proto._fast_decode(obj, proto, [cls, spec])
+            used = trans.cstringio_buf.tell()
+            if used != end:
+                raise EOFError(f"struct ends at {used}, its span at {end}")
+        except DECODE_ERRORS as exc:
+            self._fail(exc)
+            raise AssertionError("unreachable") from exc   # _fail always raises
+        return obj
+
+    def load_extras(self, i: int, j: int, name: str, obj: Any) -> None:
+        """Decode field *name* (one of :data:`EXTRA_CHUNK_FIELDS` or :data:`EXTRA_CC_FIELDS`),
+        and the others of its group, into *obj* (column *j* of row group *i*, a chunk or its
+        metadata) and, while that row group lives, into every chunk of it and their metadata."""
+        group = _GROUP_OF[name]
+        key = (i, group)
+        if key in self._extras_done:
+            return
+        if group is _STATS_GROUP:   # (this decode builds the statistics: later groups decode
+            self.statistics_wanted = True    # them in their own pass)
+        assert self._rg_spans is not None
+        with self._lock:
+            if key in self._extras_done:
+                return
+            extras = self._decode(_Extras, _RG_EXTRAS[group], self._rg_spans[i])
+            cols = getattr(extras, "columns", None) or []
+            if j >= len(cols):   # same bytes, same decoder: cannot happen
+                self._fail(EOFError("row group decoded twice with different column counts"))
+            md_names = [n for n in group if n in _EXTRA_CHUNK_SET]
+            cc_names = [n for n in group if n in _EXTRA_CC_SET]
+            live = self._live[i]
+            rg = live() if live is not None else None
+            if rg is not None:
+                chunks = rg.columns or []
+                if len(cols) != len(chunks):   # same bytes, same decoder: cannot happen
+                    self._fail(EOFError("row group decoded twice with different column counts"))
+                for cc, ex in zip(chunks, cols):
+                    _fill(cc, ex, md_names, cc_names)
+                self._extras_done.add(key)
+            # (the row group freed: no other chunk of it can be reached, each one kept fills itself)
+            if isinstance(obj, LazyColumnChunk):
+                _fill(obj, cols[j], md_names, cc_names)
+            elif isinstance(obj, LazyColumnMetaData):
+                _fill_md(obj, getattr(cols[j], "meta_data", None), md_names)
+            self.decoded_extras += 1
+
+
+def _fill(cc: Any, ex: Any, md_names: list[str], cc_names: list[str]) -> None:
+    """Set the skipped fields *md_names* of chunk *cc*'s metadata and *cc_names* of *cc*
+    from *ex* (what the extras-only decode made for that chunk), where not set yet."""
+    md = cc.meta_data
+    if isinstance(md, LazyColumnMetaData):
+        _fill_md(md, getattr(ex, "meta_data", None), md_names)
+    if cc_names and isinstance(cc, LazyColumnChunk):
+        d = cc.__dict__
+        for n in cc_names:
+            d.setdefault(n, getattr(ex, n, _CC_DEFAULTS[n]))
+
+
+def _fill_md(md: Any, got: Any, md_names: list[str]) -> None:
+    d = md.__dict__
+    for n in md_names:
+        d.setdefault(n, getattr(got, n, None))
+
+
+class LazyFooter:
+    """The footer bytes and where its row groups and key/value pairs lie in them; the row
+    groups decoded so far.
+
+    The bytes, spans, decoder and lock live on a :class:`_FooterBytes` shared with the
+    decoded chunks (their skipped fields are decoded from it); the row groups cache lives
+    here only, so no reference cycle runs through the chunks (see ``_FooterBytes``)."""
+
+    def __init__(self, buf: bytes, rg_spans: list[tuple[int, int]] | None,
+                 kv_spans: list[tuple[int, int]] | None, fail: Callable[[BaseException], None]) -> None:
+        self._src = _FooterBytes(buf, rg_spans, kv_spans, fail)
         self._groups: list[Any] = [None] * len(rg_spans or ())
         #: each row group's ``file_offset`` / ``total_compressed_size`` from the top-level
         #: decode (:class:`_StartMark`), None when not known (see :meth:`row_group_marks`)
@@ -399,35 +527,56 @@ class LazyFooter:
         #: where the schema's encoded elements lie in the footer bytes (None: not known);
         #: footers with the same bytes there have the same schema (see metadata/wrappers.py)
         self.schema_span: tuple[int, int] | None = None
-        self._extras_done: set[tuple[int, tuple[str, ...]]] = set()
-        self._lock = threading.Lock()
-        #: one transport and protocol over the bytes, made once and moved to each struct
-        #: (``(trans, proto)``: a new pair per decode cost a quarter of a small row group's
-        #: decode); used under ``_lock`` only, never pickled
-        self._reader: tuple[Any, Any] | None = None
         #: row groups decoded so far, and (row group, group of skipped fields) decoded since
-        #: (kept for tests and benchmarks that check what laziness saved).
+        #: (:attr:`decoded_extras`; kept for tests and benchmarks that check what laziness saved).
         self.decoded_row_groups = 0
-        self.decoded_extras = 0
         self.decoded_key_value = False
-        #: set once statistics were read from any chunk: the row groups decoded after that
-        #: decode their chunks' statistics in the same pass (a walk over every chunk's
-        #: statistics, or pruning by them, reads them from every row group)
-        self.statistics_wanted = False
         #: set once :meth:`check_eagerly` found that the eager decode accepts the footer
         self._eager_ok = False
 
+    # the shared part, as attributes of this object
+    _buf = property(lambda self: self._src._buf)
+    _rg_spans = property(lambda self: self._src._rg_spans)
+    _kv_spans = property(lambda self: self._src._kv_spans)
+    _fail = property(lambda self: self._src._fail)
+    _lock = property(lambda self: self._src._lock)
+    _extras_done = property(lambda self: self._src._extras_done)
+    decoded_extras = property(lambda self: self._src.decoded_extras)
+
+    @property
+    def _reader(self) -> tuple[Any, Any] | None:
+        return self._src._reader
+
+    @_reader.setter
+    def _reader(self, value: tuple[Any, Any] | None) -> None:
+        self._src._reader = value
+
+    @property
+    def statistics_wanted(self) -> bool:
+        """Set once statistics were read from any chunk: the row groups decoded after that
+        decode their chunks' statistics in the same pass (a walk over every chunk's
+        statistics, or pruning by them, reads them from every row group)."""
+        return self._src.statistics_wanted
+
+    @statistics_wanted.setter
+    def statistics_wanted(self, value: bool) -> None:
+        self._src.statistics_wanted = value
+
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        del state["_lock"]
-        state["_reader"] = None
         state["_rg_marks"] = None     # made by the decoder only; the readers fall back
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self.__dict__.setdefault("_eager_ok", False)    # (a state pickled before it existed)
-        self._lock = threading.Lock()
+        live = self._src._live
+        for i, rg in enumerate(self._groups):
+            if isinstance(rg, LazyRowGroup) and i < len(live):
+                live[i] = weakref.ref(rg)
+
+    def _decode(self, cls: Any, spec: tuple[Any, ...], span: tuple[int, int]) -> Any:
+        return self._src._decode(cls, spec, span)
 
     def row_group_marks(self) -> list[Any] | None:
         """Each row group's ``file_offset`` and ``total_compressed_size`` (attributes, unset
@@ -460,62 +609,45 @@ class LazyFooter:
         """False when the footer has no ``row_groups`` field at all (a corrupt footer)."""
         return self._rg_spans is not None
 
-    def _proto(self, start: int) -> tuple[Any, Any]:
-        """The footer's decoder, moved to *start* (callers hold ``_lock``)."""
-        reader = self._reader
-        if reader is None:
-            trans = TMemoryBuffer(self._buf)
-            limit = len(self._buf)
-            reader = self._reader = (trans, TCompactProtocolAccelerated(
-                trans, string_length_limit=limit, container_length_limit=limit, fallback=False))
-        reader[0].cstringio_buf.seek(start)
-        return reader
-
-    def _decode(self, cls: Any, spec: tuple[Any, ...], span: tuple[int, int]) -> Any:
-        """One struct of *cls* at *span*, decoded (callers hold ``_lock``: the decoder is shared)."""
-        start, end = span
-        try:
-            trans, proto = self._proto(start)
-            obj = cls()
-            proto._fast_decode(obj, proto, [cls, spec])
-            used = trans.cstringio_buf.tell()
-            if used != end:
-                raise EOFError(f"struct ends at {used}, its span at {end}")
-        except DECODE_ERRORS as exc:
-            self._fail(exc)
-            raise AssertionError("unreachable") from exc   # _fail always raises
-        return obj
-
     def row_group(self, i: int) -> Any:
         """The ``pt.RowGroup`` *i*, its chunks' statistics fields left for later."""
         rg = self._groups[i]
         if rg is not None:
             return rg
-        assert self._rg_spans is not None
-        with self._lock:
+        src = self._src
+        assert src._rg_spans is not None
+        with src._lock:
             rg = self._groups[i]
             if rg is not None:
                 return rg
-            ref = (self, i)
-            if self.statistics_wanted:
-                rg = self._decode(LazyRowGroup, _RG_TRIM_STATS, self._rg_spans[i])
-                for cc in rg.columns or ():
+            # Each chunk and its metadata learn where their skipped fields are: the footer's
+            # bytes and the row group (a tuple shared by its chunks), and the chunk's place in
+            # it (a chunk kept without its row group fills itself from the group's decode; a
+            # slot holding a small int, not a tuple per chunk: that cost ~50 ns a chunk).
+            ref = (src, i)
+            if src.statistics_wanted:
+                rg = src._decode(LazyRowGroup, _RG_TRIM_STATS, src._rg_spans[i])
+                for j, cc in enumerate(rg.columns or ()):
                     cc._lazy = ref
+                    cc._col = j
                     md = cc.meta_data
                     if md is not None:
                         md._lazy = ref
+                        md._col = j
                         md.__dict__.setdefault("statistics", None)   # absent: None, as decoded
                         # (an absent ``encodings``, a required field, is set to None by
                         # its descriptor when first read: the group is marked decoded below)
-                self._extras_done.add((i, _GROUP_OF["statistics"]))
+                src._extras_done.add((i, _GROUP_OF["statistics"]))
             else:
-                rg = self._decode(LazyRowGroup, _RG_TRIM, self._rg_spans[i])
-                # Each chunk and its metadata learn where their skipped fields are.
-                for cc in rg.columns or ():
+                rg = src._decode(LazyRowGroup, _RG_TRIM, src._rg_spans[i])
+                for j, cc in enumerate(rg.columns or ()):
                     cc._lazy = ref
+                    cc._col = j
                     md = cc.meta_data
                     if md is not None:
                         md._lazy = ref
+                        md._col = j
+            src._live[i] = weakref.ref(rg)
             self._groups[i] = rg
             self.decoded_row_groups += 1
         return rg
@@ -527,57 +659,23 @@ class LazyFooter:
         datasets merging footers), so the groups not decoded yet are decoded whole, in one
         pass each, rather than trimmed now and completed field by field later.
         """
-        if self._rg_spans is None:
+        src = self._src
+        if src._rg_spans is None:
             return None
-        with self._lock:
+        with src._lock:
             for i, rg in enumerate(self._groups):
                 if rg is None:
-                    self._groups[i] = self._decode(pt.RowGroup, pt.RowGroup.thrift_spec, self._rg_spans[i])
+                    self._groups[i] = src._decode(pt.RowGroup, pt.RowGroup.thrift_spec, src._rg_spans[i])
                     self.decoded_row_groups += 1
         return list(self._groups)
 
-    def load_extras(self, i: int, name: str) -> None:
-        """Decode field *name* (one of :data:`EXTRA_CHUNK_FIELDS` or :data:`EXTRA_CC_FIELDS`),
-        and the others of its group, for every chunk of row group *i*, into the chunks and
-        their metadata."""
-        group = _GROUP_OF[name]
-        key = (i, group)
-        if key in self._extras_done:
-            return
-        if group is _STATS_GROUP:   # (this decode builds the statistics: later groups decode
-            self.statistics_wanted = True    # them in their own pass)
-        assert self._rg_spans is not None
-        rg = self.row_group(i)
-        with self._lock:
-            if key in self._extras_done:
-                return
-            extras = self._decode(_Extras, _RG_EXTRAS[group], self._rg_spans[i])
-            cols = getattr(extras, "columns", None) or []
-            chunks = rg.columns or []
-            if len(cols) != len(chunks):   # same bytes, same decoder: cannot happen
-                self._fail(EOFError("row group decoded twice with different column counts"))
-            md_names = [n for n in group if n in _EXTRA_CHUNK_SET]
-            cc_names = [n for n in group if n in _EXTRA_CC_SET]
-            for cc, ex in zip(chunks, cols):
-                md = cc.meta_data
-                if isinstance(md, LazyColumnMetaData):
-                    got = getattr(ex, "meta_data", None)
-                    d = md.__dict__
-                    for n in md_names:
-                        d.setdefault(n, getattr(got, n, None))
-                if cc_names and isinstance(cc, LazyColumnChunk):
-                    d = cc.__dict__
-                    for n in cc_names:
-                        d.setdefault(n, getattr(ex, n, _CC_DEFAULTS[n]))
-            self._extras_done.add(key)
-            self.decoded_extras += 1
-
     def key_value_metadata(self) -> list[Any] | None:
-        if self._kv_spans is None:
+        src = self._src
+        if src._kv_spans is None:
             return None
         self.decoded_key_value = True
-        with self._lock:
-            return [self._decode(pt.KeyValue, pt.KeyValue.thrift_spec, span) for span in self._kv_spans]
+        with src._lock:
+            return [src._decode(pt.KeyValue, pt.KeyValue.thrift_spec, span) for span in src._kv_spans]
 
 
 # -- the top level ----------------------------------------------------------------------
