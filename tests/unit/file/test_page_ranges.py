@@ -32,13 +32,19 @@ def split_everything(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     monkeypatch.setattr(scan, "RANGE_MIN_BYTES", 1)
     scan.decode_pool()          # (sized by the real count)
     monkeypatch.setattr(scan.os, "cpu_count", lambda: 16)    # shares of 1/32 of a read: most chunks split
+    return _count_splits(monkeypatch, keep_none=False)
+
+
+def _count_splits(monkeypatch: pytest.MonkeyPatch, keep_none: bool = True) -> list[int]:
+    """Spy on ``scan.page_ranges``: the list it returns gets each call's range count (0 for a
+    chunk not split, when *keep_none*)."""
     splits: list[int] = []
     real = scan.page_ranges
 
     def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
         out = real(*args, **kwargs)
-        if out is not None:
-            splits.append(len(out))
+        if out is not None or keep_none:
+            splits.append(0 if out is None else len(out))
         return out
     monkeypatch.setattr(scan, "page_ranges", counting)
     return splits
@@ -112,14 +118,7 @@ def test_one_big_chunk_is_split_and_many_chunks_are_not(monkeypatch: pytest.Monk
     """Default thresholds: a read of one big chunk is split into page ranges; a read of
     many chunks of similar size keeps one task per chunk."""
     monkeypatch.setattr(scan.os, "cpu_count", lambda: 2)
-    splits: list[int] = []
-    real = scan.page_ranges
-
-    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
-        out = real(*args, **kwargs)
-        splits.append(0 if out is None else len(out))
-        return out
-    monkeypatch.setattr(scan, "page_ranges", counting)
+    splits = _count_splits(monkeypatch)
     rng = np.random.default_rng(1)
     one = pa.table({"a": rng.random(600_000)})
     many = pa.table({f"c{i}": rng.random(600_000) for i in range(4)})
@@ -139,14 +138,7 @@ def test_page_ranges_are_pool_tasks_of_their_own(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(scan, "RANGE_MIN_BYTES", 64 << 10)
     real_pool = scan.decode_pool()          # (sized by the real count)
     monkeypatch.setattr(scan.os, "cpu_count", lambda: 16)
-    splits: list[int] = []
-    real = scan.page_ranges
-
-    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
-        out = real(*args, **kwargs)
-        splits.append(0 if out is None else len(out))
-        return out
-    monkeypatch.setattr(scan, "page_ranges", counting)
+    splits = _count_splits(monkeypatch)
     submitted: list[object] = []
 
     class Spy:

@@ -400,16 +400,20 @@ def test_mutated_footers_decode_lazily_as_eagerly(edits: list[tuple[int, int]], 
         assert lazy[1:] == ref[1:]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, len(_SEED) - 1), st.integers(0, 255))
-def test_mutated_files_read_the_same_lazily_and_eagerly(pos: int, val: int) -> None:
+def _file_with_footer_byte(pos: int, val: int) -> bytes:
     sink = io.BytesIO()
     pq.write_table(_table(30), sink, row_group_size=10)
     data = sink.getvalue()
     buf, start = _footer(data)
     b = bytearray(buf)
     b[pos % len(b)] = val
-    data = data[:start] + bytes(b) + data[start + len(buf):]
+    return data[:start] + bytes(b) + data[start + len(buf):]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, len(_SEED) - 1), st.integers(0, 255))
+def test_mutated_files_read_the_same_lazily_and_eagerly(pos: int, val: int) -> None:
+    data = _file_with_footer_byte(pos, val)
 
     def summary() -> Any:
         md = pc.read_metadata(io.BytesIO(data))
@@ -495,14 +499,6 @@ def test_walked_chunk_attributes_equal_the_eager_decode_on_the_corpus(eager: Any
     assert compared > 50
 
 
-def _file_with_footer_byte(pos: int, val: int) -> bytes:
-    sink = io.BytesIO()
-    pq.write_table(_table(30), sink, row_group_size=10)
-    data = sink.getvalue()
-    buf, start = _footer(data)
-    b = bytearray(buf)
-    b[pos % len(b)] = val
-    return data[:start] + bytes(b) + data[start + len(buf):]
 
 
 _WALK_DIR = Path(tempfile.mkdtemp(prefix="pqc_lazy_walk_"))
