@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import gc
 import io
+import os
+import threading
 import time
 from typing import Any
 
@@ -204,3 +206,86 @@ def test_threaded_batches_of_few_bytes_a_value_skip_the_pool(futures: _FuturesPo
         futures.submitted = 0
         assert _batches(data, 8192, True).equals(table)
         assert (futures.submitted > 0) == pooled
+
+
+# ---------------------------------------------------------------- several row groups (pool_plan)
+
+class _Decodes:
+    """``scan.decode_chunks`` calls of a read: (row groups, leaf, on a pool thread)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls: list[tuple[tuple[int, ...], int, bool]] = []
+        real = scan.decode_chunks
+
+        def spy(ctx: Any, groups: Any, leaf: int, *args: Any) -> Any:
+            pooled = threading.current_thread().name.startswith("parquet_core-decode")
+            self.calls.append((tuple(groups), leaf, pooled))
+            return real(ctx, groups, leaf, *args)
+
+        monkeypatch.setattr(scan, "decode_chunks", spy)
+
+
+def _ints(cols: int, rows: int, seed: int = 5) -> pa.Table:
+    rng = np.random.default_rng(seed)
+    return pa.table({f"c{i:02d}": rng.integers(-2**62, 2**62, rows) for i in range(cols)})
+
+
+_PLAIN = {"use_dictionary": False, "compression": "none", "write_statistics": False}
+
+
+def test_row_groups_of_mid_sized_chunks_pool_one_task_per_leaf(monkeypatch: pytest.MonkeyPatch) -> None:
+    """12 leaves x 4 row groups of 400 kB chunks (under THREAD_MIN_CHUNK_BYTES, which kept such
+    reads on the calling thread; the taxi table in 1 Mi-row groups is this shape): pooled, one
+    task per leaf over the four row groups, as the one-thread read decodes them."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)     # each leaf under a share of the read
+    t = _ints(12, 200_000)
+    data = _file(t, row_group_size=50_000, **_PLAIN)
+    spy = _Decodes(monkeypatch)
+    assert pc.read_table(data).to_arrow().equals(t)
+    assert sorted((g, leaf) for g, leaf, _ in spy.calls) == [((0, 1, 2, 3), leaf) for leaf in range(12)]
+    assert any(pooled for _, _, pooled in spy.calls)
+    ctx = pc.ParquetFile(data)._context()
+    assert scan.pool_plan(ctx, pc.ParquetFile(data).columns.select(None), [0, 1, 2, 3]) == (True, frozenset())
+
+
+def test_row_groups_of_small_chunks_stay_on_the_calling_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same bytes in 32 row groups (50 kB chunks: each chunk's fixed costs, which hold
+    the GIL, weigh as much as its values; the taxi table in 128 Ki-row groups): inline."""
+    t = _ints(12, 200_000)
+    data = _file(t, row_group_size=6_250, **_PLAIN)
+    spy = _Decodes(monkeypatch)
+    assert pc.read_table(data).to_arrow().equals(t)
+    assert len(spy.calls) == 12 and not any(pooled for _, _, pooled in spy.calls)
+
+
+def test_a_leaf_bigger_than_a_worker_share_is_decoded_per_row_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A leaf holding more than the read's bytes over the workers cannot be balanced as one
+    task: it gets a task per row group, the other leaves one each."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    rng = np.random.default_rng(6)
+    n = 200_000
+    text = rng.integers(0, 2**62, (n, 6)).tobytes().hex()
+    t = _ints(4, n).append_column("big", pa.array([text[i * 96:(i + 1) * 96] for i in range(n)]))
+    data = _file(t, row_group_size=50_000, **_PLAIN)
+    spy = _Decodes(monkeypatch)
+    assert pc.read_table(data).to_arrow().equals(t)
+    assert sorted((g, leaf) for g, leaf, _ in spy.calls) == \
+        sorted([((0, 1, 2, 3), leaf) for leaf in range(4)] + [((rg,), 4) for rg in range(4)])
+    assert any(pooled for _, _, pooled in spy.calls)
+
+
+def test_pooled_leaf_tasks_raise_the_one_thread_error() -> None:
+    """A broken page in the third row group of one leaf: the threaded read (one task per
+    leaf over the row groups) raises the error the one-thread read raises, naming it."""
+    t = _ints(12, 200_000)
+    data = bytearray(_file(t, row_group_size=50_000, data_page_size=1 << 16, **_PLAIN))
+    pf = pc.ParquetFile(bytes(data))
+    offset = pf.page_headers(2, "c07")[1].offset
+    data[offset:offset + 8] = b"\xff" * 8
+    errors = []
+    for threads in (False, True):
+        with pytest.raises(pc.ParquetError) as info:
+            pc.read_table(bytes(data), use_threads=threads)
+        errors.append((type(info.value), str(info.value), getattr(info.value, "__notes__", None)))
+    assert errors[0] == errors[1]
+    assert "c07" in str(errors[0])
