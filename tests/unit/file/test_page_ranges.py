@@ -30,6 +30,7 @@ def split_everything(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     monkeypatch.setattr(scan, "THREAD_MIN_CHUNK_BYTES", 0)
     monkeypatch.setattr(scan, "TASK_MIN_BYTES", 1)
     monkeypatch.setattr(scan, "RANGE_MIN_BYTES", 1)
+    monkeypatch.setattr(scan, "RANGE_MIN_FIXED_BYTES", 1)
     scan.decode_pool()          # (sized by the real count)
     monkeypatch.setattr(scan.os, "cpu_count", lambda: 16)    # shares of 1/32 of a read: most chunks split
     return _count_splits(monkeypatch, keep_none=False)

@@ -289,3 +289,23 @@ def test_pooled_leaf_tasks_raise_the_one_thread_error() -> None:
         errors.append((type(info.value), str(info.value), getattr(info.value, "__notes__", None)))
     assert errors[0] == errors[1]
     assert "c07" in str(errors[0])
+
+
+def test_a_fixed_width_chunk_is_split_only_into_big_ranges(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 32's timestamps table at 1,000,000 rows (DELTA_BINARY_PACKED, a 2.3 MB and a
+    0.8 MB chunk): pooled a task per chunk, not split into page ranges (ranges under
+    RANGE_MIN_FIXED_BYTES: their join copies what the arena would have taken in place)."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    n = 1_000_000
+    rng = np.random.default_rng(7)
+    t = pa.table({"ts": np.cumsum(rng.integers(900_000, 1_100_000, n)),
+                  "counter": np.cumsum(rng.integers(0, 50, n)).astype(np.int32)})
+    data = _file(t, use_dictionary=False, column_encoding={"ts": "DELTA_BINARY_PACKED",
+                                                           "counter": "DELTA_BINARY_PACKED"})
+    split: list[int] = []
+    real = scan.page_ranges
+    monkeypatch.setattr(scan, "page_ranges", lambda *a: split.append(a[2]) or real(*a))
+    spy = _Decodes(monkeypatch)
+    assert pc.read_table(data).to_arrow().equals(t)
+    assert split == [] and sorted(leaf for _, leaf, _ in spy.calls) == [0, 1]
+    assert all(pooled for _, _, pooled in spy.calls)
