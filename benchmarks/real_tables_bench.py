@@ -37,6 +37,9 @@ equal to pyarrow's read of the same file before it is timed.
   ``list<struct<id: int64, tags: list<string>>>`` table (200,000 rows) written
   by both engines with pyarrow's defaults (snappy, dictionary, statistics); our
   file read back by pyarrow and checked equal to the table.
+* ``--row-group-rows N`` writes the lineitem, taxi, urls and timestamps files in row
+  groups of N rows (their "(wall)" rows then show the threads' gain on several row
+  groups; ``benchmarks/pool_matrix.py`` measures the pool decision on a matrix of them).
 * ``footer``: a 200 row group x 100 column file (20,000 column chunks, int64
   with statistics); rows: ``read_metadata`` alone, then walking every chunk's
   ``total_compressed_size`` and every chunk's ``statistics.min``/``max`` from
@@ -415,7 +418,8 @@ def _folder_size(folder: str) -> int:
     return sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder))
 
 
-def run_case(case: str, rows: int, repeats: int, cache: str) -> Iterator[tuple[str, str, float, float, float]]:
+def run_case(case: str, rows: int, repeats: int, cache: str,
+             group_rows: int = 0) -> Iterator[tuple[str, str, float, float, float]]:
     if case == "smallfiles":
         folder = os.path.join(cache, f"real_smallfiles_{SMALL_FILES}x{SMALL_ROWS}_{pa.__version__}")
         if not os.path.exists(os.path.join(folder, f"part-{SMALL_FILES - 1:05d}.parquet")):
@@ -498,9 +502,10 @@ def run_case(case: str, rows: int, repeats: int, cache: str) -> Iterator[tuple[s
                    cpu_best(lambda f=theirs: f(theirs_p), repeats), os.path.getsize(ours_p))
         return
     make, opts = CASES[case]
-    path = os.path.join(cache, f"real_{case}_{rows}_{pa.__version__}.parquet")
+    layout = f"_rg{group_rows}" if group_rows else ""
+    path = os.path.join(cache, f"real_{case}_{rows}{layout}_{pa.__version__}.parquet")
     if not os.path.exists(path):
-        pq.write_table(make(rows), path, **opts)
+        pq.write_table(make(rows), path, row_group_size=group_rows or None, **opts)
     size = os.path.getsize(path)
     schema = pq.read_schema(path)
     for label, ours, theirs in rows_for(case, path, schema):
@@ -527,6 +532,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--repeats", "-n", type=int, default=5)
     ap.add_argument("--cases", default=",".join([*CASES, "smallfiles", "writes"]))
+    ap.add_argument("--row-group-rows", type=int, default=0,
+                    help="rows per row group of the lineitem/taxi/urls/timestamps files (0: pyarrow's default)")
     ap.add_argument("--cache-dir", default=os.environ.get("PQC_BENCH_CACHE", tempfile.gettempdir()))
     ap.add_argument("--json", help="also write every row (seconds) to this file (benchmarks/results/...)")
     args = ap.parse_args(argv)
@@ -537,7 +544,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'case':10} {'read':30} {'pc ms':>8} {'pa ms':>8} {'pc MB/s':>8} {'pc/pa':>6}")
     rows: list[dict[str, Any]] = []
     for case in args.cases.split(","):
-        for c, label, t_pc, t_pa, size in run_case(case, args.rows, args.repeats, args.cache_dir):
+        for c, label, t_pc, t_pa, size in run_case(case, args.rows, args.repeats, args.cache_dir, args.row_group_rows):
             print(f"{c:10} {label:30} {t_pc * 1e3:8.1f} {t_pa * 1e3:8.1f} "
                   f"{size / 1e6 / t_pc:8.0f} {t_pc / t_pa:5.2f}x", flush=True)
             rows.append({"case": c, "read": label, "pc_s": t_pc, "pa_s": t_pa, "file_bytes": size})
