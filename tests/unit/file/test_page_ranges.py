@@ -137,6 +137,7 @@ def test_page_ranges_are_pool_tasks_of_their_own(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(scan, "THREAD_MIN_BYTES", 0)
     monkeypatch.setattr(scan, "THREAD_MIN_CHUNK_BYTES", 0)
     monkeypatch.setattr(scan, "RANGE_MIN_BYTES", 64 << 10)
+    monkeypatch.setattr(scan, "RANGE_MIN_FIXED_BYTES", 64 << 10)     # (doubles: fixed-width)
     real_pool = scan.decode_pool()          # (sized by the real count)
     monkeypatch.setattr(scan.os, "cpu_count", lambda: 16)
     splits = _count_splits(monkeypatch)
