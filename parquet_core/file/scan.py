@@ -396,7 +396,8 @@ def pool_plan(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence[i
     big one follow, see :func:`_split_big`; lineitem's ``l_comment``, 46 % of the bytes
     of 300,000 rows in 128 Ki-row groups, as one task made the read 0.91-0.93x).  The pool is used when the read holds :data:`THREAD_MIN_BYTES`,
     its tasks average :data:`THREAD_MIN_CHUNK_BYTES` and, with several row groups, its
-    chunks :data:`THREAD_MIN_GROUP_CHUNK_BYTES`.  Measured (wall, two cores, one thread
+    chunks :data:`THREAD_MIN_GROUP_CHUNK_BYTES`, counting only chunks of encodings that do
+    not hold the GIL for most of their decoding (:data:`_GIL_BOUND_ENCODINGS`).  Measured (wall, two cores, one thread
     vs the pool): one task per (leaf, row group) made the 6,000,000-row taxi table in
     1 Mi-row groups 0.79x (twice the CPU), one per leaf 1.16-1.20x; lineitem (1,000,000
     rows, 128 Ki-row groups) 0.97x and 1.06-1.07x."""
@@ -410,13 +411,41 @@ def pool_plan(ctx: ReadContext, selected: Sequence[Selected], groups: Sequence[i
         return True, frozenset()     # a malformed chunk: the read reports it, naming the column
     total = sum(size for _, size in leaves)
     if len(groups) < 2:
-        return total >= THREAD_MIN_BYTES and total >= THREAD_MIN_CHUNK_BYTES * len(leaves), frozenset()
-    share = total // (2 * max(os.cpu_count() or 1, 1))
-    apart = frozenset(leaf for leaf, size in leaves if size > share)
-    tasks = len(leaves) + len(apart) * (len(groups) - 1)
-    chunks = len(leaves) * len(groups)
-    return (total >= THREAD_MIN_BYTES and total >= THREAD_MIN_CHUNK_BYTES * tasks
-            and total >= THREAD_MIN_GROUP_CHUNK_BYTES * chunks), apart
+        apart: frozenset[int] = frozenset()
+        tasks = chunks = len(leaves)
+    else:
+        share = total // (2 * max(os.cpu_count() or 1, 1))
+        apart = frozenset(leaf for leaf, size in leaves if size > share)
+        tasks = len(leaves) + len(apart) * (len(groups) - 1)
+        chunks = len(leaves) * len(groups)
+
+    def enough(size: int) -> bool:
+        return (size >= THREAD_MIN_BYTES and size >= THREAD_MIN_CHUNK_BYTES * tasks
+                and (len(groups) < 2 or size >= THREAD_MIN_GROUP_CHUNK_BYTES * chunks))
+    if not enough(total):
+        return False, apart
+    # (asked only of a read big enough: a lazy footer decodes the encodings on first use)
+    held = sum(size for leaf, size in leaves if _gil_bound(ctx, leaf, groups))
+    return enough(total - held), apart
+
+
+#: Data pages of these encodings hold the GIL for most of their decoding, so their bytes do
+#: not count toward the pool's thresholds (:func:`pool_plan`).  DELTA_BINARY_PACKED takes a
+#: Python step per block wherever block heads differ (56-62 % of a read GIL-held): the
+#: timestamps table, two such chunks, read 0.92x of one thread on the pool at 6,000,000 rows
+#: (quiet machine, own autogroup; 0.80-1.07x under load) and 1.03x at 1,000,000.
+_GIL_BOUND_ENCODINGS = frozenset({int(Encoding.DELTA_BINARY_PACKED)})
+
+
+def _gil_bound(ctx: ReadContext, leaf: int, groups: Sequence[int]) -> bool:
+    """Whether any of *leaf*'s chunks over *groups* lists an encoding of
+    :data:`_GIL_BOUND_ENCODINGS`."""
+    chunk = ctx.indexes.chunk
+    try:
+        return any(not _GIL_BOUND_ENCODINGS.isdisjoint(chunk(rg, leaf).meta.encodings or ())
+                   for rg in groups)
+    except (ParquetError, TypeError):
+        return False    # a malformed chunk: the read reports it, naming the column
 
 
 #: Page ranges (one big chunk decoded by several pool tasks, see :class:`_Split`): a chunk is

@@ -193,6 +193,31 @@ def test_whole_read_decisions_on_the_benchmark_shapes(counting: _CountingPool) -
         assert (counting.submitted > 0) == pooled
 
 
+@pytest.mark.parametrize("groups", [1, 3])
+def test_delta_binary_packed_bytes_do_not_count_toward_the_pool(counting: _CountingPool,
+                                                                monkeypatch: pytest.MonkeyPatch,
+                                                                groups: int) -> None:
+    """A whole read whose bytes are DELTA_BINARY_PACKED chunks (their decoding holds the GIL)
+    stays on the calling thread however big; the same values PLAIN, or beside a plain column
+    that is big enough on its own, go to the pool."""
+    for name in ("THREAD_MIN_BYTES", "THREAD_MIN_CHUNK_BYTES", "THREAD_MIN_GROUP_CHUNK_BYTES"):
+        monkeypatch.setattr(scan, name, 1 << 10)
+    monkeypatch.setattr(scan, "TASK_MIN_BYTES", 1)     # (small tasks are not batched together)
+    n = 30_000
+    rng = np.random.default_rng(6)
+    ts = pa.table({"ts": np.cumsum(rng.integers(900_000, 1_100_000, n)),
+                   "counter": np.cumsum(rng.integers(0, 50, n))})
+    both = {"ts": "DELTA_BINARY_PACKED", "counter": "DELTA_BINARY_PACKED"}
+    mixed = ts.append_column("plain", pa.array(rng.random(n)))
+    cases = [(ts, both, False), (ts, {}, True), (mixed, both, True)]
+    for table, encodings, pooled in cases:
+        data = _file(table, use_dictionary=False, column_encoding=encodings or None,
+                     compression="none", row_group_size=-(-n // groups))
+        counting.submitted = 0
+        assert pc.read_table(data).to_arrow().equals(table)
+        assert (counting.submitted > 0) == pooled, (sorted(encodings), pooled)
+
+
 def test_threaded_batches_of_few_bytes_a_value_skip_the_pool(futures: _FuturesPool) -> None:
     """Past scan.worth_threads (forced here), batches.worth_ahead keeps on the calling thread
     the chunks of short runs of dictionary codes (under a byte a value: their decode mostly
@@ -294,8 +319,11 @@ def test_pooled_leaf_tasks_raise_the_one_thread_error() -> None:
 def test_a_fixed_width_chunk_is_split_only_into_big_ranges(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 32's timestamps table at 1,000,000 rows (DELTA_BINARY_PACKED, a 2.3 MB and a
     0.8 MB chunk): pooled a task per chunk, not split into page ranges (ranges under
-    RANGE_MIN_FIXED_BYTES: their join copies what the arena would have taken in place)."""
+    RANGE_MIN_FIXED_BYTES: their join copies what the arena would have taken in place).
+    (Its encoding's bytes count toward the pool here: the default keeps it inline, see
+    test_delta_binary_packed_bytes_do_not_count_toward_the_pool.)"""
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(scan, "_GIL_BOUND_ENCODINGS", frozenset())
     n = 1_000_000
     rng = np.random.default_rng(7)
     t = pa.table({"ts": np.cumsum(rng.integers(900_000, 1_100_000, n)),
