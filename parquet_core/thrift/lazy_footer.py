@@ -625,28 +625,21 @@ class LazyFooter:
             # it (a chunk kept without its row group fills itself from the group's decode; a
             # slot holding a small int, not a tuple per chunk: that cost ~50 ns a chunk).
             ref = (src, i)
-            if src.statistics_wanted:
-                rg = src._decode(LazyRowGroup, _RG_TRIM_STATS, src._rg_spans[i])
-                for j, cc in enumerate(rg.columns or ()):
-                    cc._lazy = ref
-                    cc._col = j
-                    md = cc.meta_data
-                    if md is not None:
-                        md._lazy = ref
-                        md._col = j
+            stats = src.statistics_wanted
+            rg = src._decode(LazyRowGroup, _RG_TRIM_STATS if stats else _RG_TRIM, src._rg_spans[i])
+            for j, cc in enumerate(rg.columns or ()):
+                cc._lazy = ref
+                cc._col = j
+                md = cc.meta_data
+                if md is not None:
+                    md._lazy = ref
+                    md._col = j
+                    if stats:
                         md.__dict__.setdefault("statistics", None)   # absent: None, as decoded
                         # (an absent ``encodings``, a required field, is set to None by
                         # its descriptor when first read: the group is marked decoded below)
+            if stats:
                 src._extras_done.add((i, _GROUP_OF["statistics"]))
-            else:
-                rg = src._decode(LazyRowGroup, _RG_TRIM, src._rg_spans[i])
-                for j, cc in enumerate(rg.columns or ()):
-                    cc._lazy = ref
-                    cc._col = j
-                    md = cc.meta_data
-                    if md is not None:
-                        md._lazy = ref
-                        md._col = j
             src._live[i] = weakref.ref(rg)
             self._groups[i] = rg
             self.decoded_row_groups += 1
