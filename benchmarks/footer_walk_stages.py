@@ -49,14 +49,15 @@ def stages(path: str) -> dict[str, Callable[[], Any]]:
     state = lf.lazy_state(md.raw)
     if state is None:
         raise SystemExit("the footer was not decoded lazily (no thrift C decoder?)")
-    spans = state._rg_spans or []
+    src = state._src       # the footer's bytes and decoder (its lock held around decodes)
+    spans = state.row_group_spans or []
     walked = pc.read_metadata(path)
     _walk(walked)
 
     def skipped() -> None:
-        with state._lock:
+        with src._lock:
             for span in spans:
-                state._decode(lf._Skipped, (), span)
+                src._decode(lf._Skipped, (), span)
 
     def decoded() -> list[Any]:
         state._groups = [None] * len(spans)

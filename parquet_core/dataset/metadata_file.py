@@ -403,8 +403,8 @@ def summary_groups(raw: Any, fast: bool = True) -> dict[str, list[int]]:
     """
     groups: dict[str, list[int]] = {}
     state = lazy_state(raw) if fast else None
-    buf = getattr(state, "_buf", None)
-    spans = getattr(state, "_rg_spans", None)
+    buf = None if state is None else state.buf
+    spans = None if state is None else state.row_group_spans
     if buf is None or spans is None:
         # the raw row groups: their counts are checked when a row group is read
         for i, rg in enumerate(raw.row_groups or []):

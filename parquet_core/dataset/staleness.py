@@ -132,7 +132,7 @@ def _fast_extents(raw: Any) -> list[Any] | None:
     marks = state.row_group_marks()    # picked out when the footer was opened
     if marks is not None:
         return marks
-    buf = getattr(state, "_buf", None)
+    buf = state.buf
     if not HAVE_ACCELERATED or not isinstance(buf, bytes):
         return None
     from thrift.protocol.TCompactProtocol import TCompactProtocolAccelerated

@@ -675,11 +675,9 @@ def _schema_descriptor(raw: Any) -> SchemaDescriptor:
     the same (the thrift decoder turns equal bytes into equal elements), else built.  Only
     lazily decoded footers know where their schema bytes lie; the others build their own."""
     state = lazy_state(raw)
-    span = getattr(state, "schema_span", None)
-    buf = getattr(state, "_buf", None)
-    if span is None or not isinstance(buf, bytes) or span[1] - span[0] > _DESCRIPTOR_KEY_MAX:
+    key = None if state is None else state.schema_bytes(_DESCRIPTOR_KEY_MAX)
+    if key is None:
         return SchemaDescriptor(raw.schema)
-    key = buf[span[0]:span[1]]
     found = _DESCRIPTORS.get(key)
     if found is None:
         found = SchemaDescriptor(raw.schema)

@@ -534,22 +534,10 @@ class LazyFooter:
         #: set once :meth:`check_eagerly` found that the eager decode accepts the footer
         self._eager_ok = False
 
-    # the shared part, as attributes of this object
-    _buf = property(lambda self: self._src._buf)
-    _rg_spans = property(lambda self: self._src._rg_spans)
-    _kv_spans = property(lambda self: self._src._kv_spans)
-    _fail = property(lambda self: self._src._fail)
-    _lock = property(lambda self: self._src._lock)
-    _extras_done = property(lambda self: self._src._extras_done)
-    decoded_extras = property(lambda self: self._src.decoded_extras)
-
     @property
-    def _reader(self) -> tuple[Any, Any] | None:
-        return self._src._reader
-
-    @_reader.setter
-    def _reader(self, value: tuple[Any, Any] | None) -> None:
-        self._src._reader = value
+    def decoded_extras(self) -> int:
+        """(Row group, group of skipped fields) decodes so far (see :class:`_FooterBytes`)."""
+        return self._src.decoded_extras
 
     @property
     def statistics_wanted(self) -> bool:
@@ -575,9 +563,6 @@ class LazyFooter:
             if isinstance(rg, LazyRowGroup) and i < len(live):
                 live[i] = weakref.ref(rg)
 
-    def _decode(self, cls: Any, spec: tuple[Any, ...], span: tuple[int, int]) -> Any:
-        return self._src._decode(cls, spec, span)
-
     def row_group_marks(self) -> list[Any] | None:
         """Each row group's ``file_offset`` and ``total_compressed_size`` (attributes, unset
         when the row group has none), as the top-level decode saw them; None when unknown."""
@@ -599,15 +584,34 @@ class LazyFooter:
         if self._eager_ok:
             return
         try:
-            parse(self._buf, pt.FileMetaData)
+            parse(self._src._buf, pt.FileMetaData)
         except ParquetFormatError as exc:
-            self._fail(exc)
+            self._src._fail(exc)
         self._eager_ok = True
+
+    @property
+    def buf(self) -> bytes:
+        """The footer bytes (read only: the spans and the decoded objects come from them)."""
+        return self._src._buf
+
+    @property
+    def row_group_spans(self) -> list[tuple[int, int]] | None:
+        """Where each row group's struct lies in :attr:`buf` (None: no ``row_groups`` field)."""
+        return self._src._rg_spans
+
+    def schema_bytes(self, limit: int) -> bytes | None:
+        """The footer's encoded schema elements (:attr:`schema_span`), or None when where they
+        lie is not known or they are longer than *limit* bytes."""
+        span = self.schema_span
+        buf = self._src._buf
+        if span is None or not isinstance(buf, bytes) or span[1] - span[0] > limit:
+            return None
+        return buf[span[0]:span[1]]
 
     @property
     def has_row_groups(self) -> bool:
         """False when the footer has no ``row_groups`` field at all (a corrupt footer)."""
-        return self._rg_spans is not None
+        return self._src._rg_spans is not None
 
     def row_group(self, i: int) -> Any:
         """The ``pt.RowGroup`` *i*, its chunks' statistics fields left for later."""
@@ -831,7 +835,7 @@ def parse_file_metadata(buf: bytes, fail: Callable[[BaseException], None]) -> tu
         return None
     rg_spans, kv_spans = spans
     raw._lazy = LazyFooter(buf, rg_spans, kv_spans, fail)
-    raw._lazy._reader = (trans, proto)      # the decoder made here, reused for the row groups
+    raw._lazy._src._reader = (trans, proto)      # the decoder made here, reused for the row groups
     raw._lazy._rg_marks = marks
     raw._lazy.schema_span = where.get("schema")
     return raw, used
@@ -863,12 +867,13 @@ class FooterSnapshot:
         state = lazy_state(raw)
         if state is None or not HAVE_ACCELERATED:
             raise ValueError("only a lazily decoded footer can be kept")
-        self.buf: bytes = state._buf
-        self._rg_spans = state._rg_spans
-        self._kv_spans = state._kv_spans
+        src = state._src
+        self.buf: bytes = src._buf
+        self._rg_spans = src._rg_spans
+        self._kv_spans = src._kv_spans
         self._marks = state.row_group_marks()
         self._schema_span = state.schema_span
-        self._fail = state._fail
+        self._fail = src._fail
         top = pt.FileMetaData()
         d = raw.__dict__
         for entry in _FMD_REST:

@@ -58,12 +58,12 @@ def test_one_decoder_serves_every_row_group_and_survives_pickling(tmp_path: Path
     p = _write(tmp_path / "a.parquet")
     md = pc.read_metadata(p)
     state = lazy_state(md.raw)
-    reader = state._reader
+    reader = state._src._reader
     assert reader is not None               # the decoder made at open
     md.row_group(3).column(1).statistics    # noqa: B018  (a group, then its statistics)
-    assert state._reader is reader
+    assert state._src._reader is reader
     clone = pickle.loads(pickle.dumps(md.raw))
-    assert lazy_state(clone)._reader is None    # not pickled: made again when needed
+    assert lazy_state(clone)._src._reader is None    # not pickled: made again when needed
     # the groups decoded before and after the round trip equal the eager decode's
     clone.load()
     assert clone.row_groups == _eager_groups(p)
